@@ -1,0 +1,11 @@
+//! Interleave: a deterministic simulation of async backends on a JavaScript-like
+//! event loop, and the playground that draws it.
+
+pub mod cli;
+pub mod scenario;
+pub mod sim;
+pub mod strategy;
+pub mod world;
+
+pub use scenario::config::Config;
+pub use sim::{Metrics, Sim};

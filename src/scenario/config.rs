@@ -1,0 +1,174 @@
+//! The scenario configuration: every key of DESIGN.md §6 with its default.
+//!
+//! Parsing from and serializing to the URL fragment lives in `url.rs`.
+
+/// Virtual time and durations, in integer microseconds.
+pub type Micros = u64;
+
+pub const MS: Micros = 1_000;
+pub const SECOND: Micros = 1_000_000;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ScenarioKind {
+    Ticket,
+    Stampede,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum StrategyKind {
+    None,
+    GetSet,
+    Add,
+    KeyedMutex,
+    SingleFlight,
+}
+
+impl StrategyKind {
+    pub const ALL: [StrategyKind; 5] = [
+        StrategyKind::None,
+        StrategyKind::GetSet,
+        StrategyKind::Add,
+        StrategyKind::KeyedMutex,
+        StrategyKind::SingleFlight,
+    ];
+
+    /// The name used in URLs, the CLI and the UI.
+    pub fn name(self) -> &'static str {
+        match self {
+            StrategyKind::None => "none",
+            StrategyKind::GetSet => "get-set",
+            StrategyKind::Add => "add",
+            StrategyKind::KeyedMutex => "keyed-mutex",
+            StrategyKind::SingleFlight => "single-flight",
+        }
+    }
+
+    /// Strategies that take a lock (and so can double-check under it).
+    pub fn is_lock(self) -> bool {
+        matches!(
+            self,
+            StrategyKind::GetSet | StrategyKind::Add | StrategyKind::KeyedMutex
+        )
+    }
+}
+
+impl ScenarioKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            ScenarioKind::Ticket => "ticket",
+            ScenarioKind::Stampede => "stampede",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Routing {
+    RoundRobin,
+    Sticky,
+    Random,
+}
+
+/// A latency distribution; a value is drawn per operation at issue time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Latency {
+    Const(Micros),
+    /// Inclusive bounds, `low <= high`.
+    Uniform(Micros, Micros),
+    /// Exponential with this mean.
+    Exp(Micros),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Arrival {
+    /// Everyone at time 0.
+    Burst,
+    /// The first at 0, then one every gap.
+    Gap(Micros),
+    /// A Poisson process with this rate per second.
+    Poisson(f64),
+    /// One time per request (stampede) or per user (ticket).
+    At(Vec<Micros>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CacheStart {
+    Cold,
+    Warm,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Config {
+    pub version: u32,
+    pub scenario: ScenarioKind,
+    pub strategy: StrategyKind,
+    pub seed: u64,
+    pub servers: u32,
+    pub routing: Routing,
+    pub arrival: Arrival,
+    pub cache_latency: Latency,
+    pub db_latency: Latency,
+    /// `None`: the same as `db_latency`.
+    pub db_write_latency: Option<Latency>,
+    /// `None`: unlimited connections.
+    pub db_pool: Option<u32>,
+    pub lock_ttl: Micros,
+    pub poll: Micros,
+    pub wait_timeout: Micros,
+    // ticket
+    pub users: u32,
+    pub clicks: u32,
+    pub click_gap: Micros,
+    pub await_insert: bool,
+    // stampede
+    pub requests: u32,
+    pub keys: u32,
+    pub cache: CacheStart,
+    /// `None`: warm entries expire at `ttl` (never when `ttl` is 0).
+    pub expire_at: Option<Micros>,
+    pub ttl: Micros,
+    pub grace: Micros,
+    pub double_check: bool,
+}
+
+impl Config {
+    pub fn new(scenario: ScenarioKind) -> Self {
+        Config {
+            version: 1,
+            scenario,
+            strategy: StrategyKind::None,
+            seed: 1,
+            servers: 1,
+            routing: Routing::RoundRobin,
+            arrival: Arrival::Burst,
+            cache_latency: Latency::Const(MS),
+            db_latency: Latency::Const(20 * MS),
+            db_write_latency: None,
+            db_pool: None,
+            lock_ttl: 10 * SECOND,
+            poll: 10 * MS,
+            wait_timeout: 5 * SECOND,
+            users: 1,
+            clicks: 2,
+            click_gap: 0,
+            await_insert: true,
+            requests: 10,
+            keys: 1,
+            cache: CacheStart::Cold,
+            expire_at: None,
+            ttl: 60 * SECOND,
+            grace: 0,
+            double_check: true,
+        }
+    }
+
+    pub fn write_latency(&self) -> Latency {
+        self.db_write_latency.unwrap_or(self.db_latency)
+    }
+}
+
+impl Default for Config {
+    /// What a bare app URL opens.
+    fn default() -> Self {
+        Config::new(ScenarioKind::Stampede)
+    }
+}

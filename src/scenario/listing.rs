@@ -1,0 +1,211 @@
+//! The scenario's async function as JavaScript, with the strategy's lock
+//! calls in place: what the code pane shows. Each awaited line carries the
+//! `Site` that trace events name, so a request's cursor can sit on it.
+
+use crate::scenario::config::{Config, ScenarioKind, StrategyKind};
+use crate::sim::Site;
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Listing {
+    lines: Vec<(String, Site)>,
+}
+
+impl Listing {
+    pub fn of(config: &Config) -> Listing {
+        let mut listing = Listing::default();
+        match config.scenario {
+            ScenarioKind::Stampede => listing.stampede(config),
+            ScenarioKind::Ticket => listing.ticket(config),
+        }
+        listing.lock(config.strategy);
+        listing
+    }
+
+    /// The lines, 1-based line numbers being index + 1.
+    pub fn lines(&self) -> impl Iterator<Item = &str> {
+        self.lines.iter().map(|(text, _)| text.as_str())
+    }
+
+    /// The 1-based line of an await site, if this listing has it.
+    pub fn line_of(&self, site: Site) -> Option<usize> {
+        if site == Site::None {
+            return None;
+        }
+        self.lines
+            .iter()
+            .position(|&(_, s)| s == site)
+            .map(|i| i + 1)
+    }
+
+    fn line(&mut self, text: &str) {
+        self.lines.push((text.to_string(), Site::None));
+    }
+
+    fn at(&mut self, site: Site, text: &str) {
+        self.lines.push((text.to_string(), site));
+    }
+
+    fn stampede(&mut self, config: &Config) {
+        let strategy = config.strategy;
+        self.line("async function getItem(key) {");
+        self.at(Site::Get, "  const cached = await cache.get(key);");
+        self.line("  if (cached.live) return cached.value;");
+        match strategy {
+            StrategyKind::None => {
+                self.at(Site::Select, "  const row = await db.select(key);");
+                self.at(Site::Set, "  await cache.set(key, row, TTL);");
+                self.line("  return row;");
+            }
+            StrategyKind::SingleFlight => {
+                self.at(
+                    Site::Flight,
+                    "  return await singleflight(key, () => load(key));",
+                );
+                self.line("}");
+                self.line("async function load(key) {");
+                self.at(Site::Select, "  const row = await db.select(key);");
+                self.at(Site::Set, "  await cache.set(key, row, TTL);");
+                self.line("  return row;");
+            }
+            _ => {
+                self.at(
+                    Site::Acquire,
+                    "  if (!(await lock.acquire(key))) return giveUp(cached);",
+                );
+                self.line("  try {");
+                if config.double_check {
+                    self.at(Site::Recheck, "    const again = await cache.get(key);");
+                    self.line("    if (again.live) return again.value;");
+                }
+                self.at(Site::Select, "    const row = await db.select(key);");
+                self.at(Site::Set, "    await cache.set(key, row, TTL);");
+                self.line("    return row;");
+                self.release(strategy);
+            }
+        }
+        self.line("}");
+    }
+
+    fn ticket(&mut self, config: &Config) {
+        let strategy = config.strategy;
+        let insert = if config.await_insert {
+            "await db.insert(user, event);"
+        } else {
+            "db.insert(user, event); // not awaited: the original bug"
+        };
+        let body = |listing: &mut Listing, indent: &str| {
+            listing.at(
+                Site::FindOrder,
+                &format!("{indent}const order = await db.findOrder(user, event);"),
+            );
+            listing.line(&format!("{indent}if (!order) {{"));
+            listing.at(Site::Insert, &format!("{indent}  {insert}"));
+            listing.line(&format!("{indent}}}"));
+        };
+        self.line("async function participate(user, event) {");
+        match strategy {
+            StrategyKind::None => body(self, "  "),
+            StrategyKind::SingleFlight => {
+                self.at(
+                    Site::Flight,
+                    "  return await singleflight(`${user}:${event}`, async () => {",
+                );
+                body(self, "    ");
+                self.line("  });");
+            }
+            _ => {
+                self.at(
+                    Site::Acquire,
+                    "  if (!(await lock.acquire(`${user}:${event}`))) throw new Error(\"busy\");",
+                );
+                self.line("  try {");
+                body(self, "    ");
+                self.release(strategy);
+            }
+        }
+        self.line("}");
+    }
+
+    fn release(&mut self, strategy: StrategyKind) {
+        self.line("  } finally {");
+        if strategy == StrategyKind::KeyedMutex {
+            self.line("    lock.release(key); // hands over to the next waiter");
+        } else {
+            self.at(Site::Release, "    await lock.release(key);");
+        }
+        self.line("  }");
+    }
+
+    /// The lock's own code, for the strategies whose waits have inner awaits.
+    fn lock(&mut self, strategy: StrategyKind) {
+        let attempt = match strategy {
+            StrategyKind::GetSet => None,
+            StrategyKind::Add => {
+                Some("    if (await cache.add(`lock:${key}`, token, LOCK_TTL)) return true;")
+            }
+            StrategyKind::KeyedMutex => {
+                self.line("");
+                self.line("const lock = new KeyedMutex(); // FIFO async mutex per key, per server");
+                return;
+            }
+            StrategyKind::None | StrategyKind::SingleFlight => return,
+        };
+        self.line("");
+        self.line("const lock = {");
+        self.line("  async acquire(key) {");
+        self.line("    const start = Date.now();");
+        self.line("    for (;;) {");
+        match attempt {
+            Some(add) => self.at(Site::LockAdd, &format!("  {add}")),
+            None => {
+                self.at(
+                    Site::LockGet,
+                    "      if (!(await cache.get(`lock:${key}`))) {",
+                );
+                self.at(
+                    Site::LockSet,
+                    "        await cache.set(`lock:${key}`, token, LOCK_TTL);",
+                );
+                self.line("        return true;");
+                self.line("      }");
+            }
+        }
+        self.line("      if (Date.now() - start >= WAIT_TIMEOUT) return false;");
+        self.at(Site::LockPoll, "      await sleep(POLL);");
+        self.line("    }");
+        self.line("  },");
+        self.line("  async release(key) {");
+        self.at(Site::LockDelete, "    await cache.delete(`lock:${key}`);");
+        self.line("  },");
+        self.line("};");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_site_a_run_records_has_a_line() {
+        for scenario in [ScenarioKind::Stampede, ScenarioKind::Ticket] {
+            for strategy in StrategyKind::ALL {
+                let config = Config {
+                    strategy,
+                    ..Config::new(scenario)
+                };
+                let listing = Listing::of(&config);
+                let mut sim = crate::Sim::new(&config);
+                sim.run();
+                for event in sim.trace().events() {
+                    if event.site != Site::None {
+                        assert!(
+                            listing.line_of(event.site).is_some(),
+                            "{scenario:?}/{strategy:?}: no line for {:?}",
+                            event.site
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

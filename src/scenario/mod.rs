@@ -1,0 +1,119 @@
+//! Scenarios (ticket, stampede), their configuration, and the plan of
+//! requests a configuration makes: arrival times, numbering and routing.
+
+pub mod config;
+pub mod listing;
+pub mod stampede;
+pub mod ticket;
+pub mod url;
+
+use crate::scenario::config::{Arrival, CacheStart, Config, Micros, Routing, ScenarioKind};
+use crate::sim::core::Core;
+use crate::sim::executor::Handler;
+use crate::sim::rng::{SimRng, Stream};
+use crate::sim::{Ctx, RequestSpec, Sim, Target};
+use crate::world::CacheKey;
+
+impl Sim {
+    /// A run of `config`, keeping the whole trace for the debugger.
+    pub fn new(config: &Config) -> Sim {
+        build(config, true)
+    }
+
+    /// A run that keeps only metrics and the trace hash (large runs).
+    pub fn metrics_only(config: &Config) -> Sim {
+        build(config, false)
+    }
+}
+
+fn build(config: &Config, keep_trace: bool) -> Sim {
+    let mut core = Core::new(config, keep_trace);
+    if config.scenario == ScenarioKind::Stampede && config.cache == CacheStart::Warm {
+        let expires_at = match config.expire_at {
+            Some(at) => Some(at),
+            None => (config.ttl > 0).then_some(config.ttl),
+        };
+        for item in 0..config.keys {
+            let row = core.db.select(item);
+            core.cache.put(CacheKey::Data(item), row, expires_at);
+        }
+    }
+    Sim::with_plan(config, plan(config), handler, core)
+}
+
+fn handler(cx: Ctx, target: Target) -> Handler {
+    match target {
+        Target::Item(item) => Box::pin(stampede::get_item(cx, item)),
+        Target::Click { user, .. } => Box::pin(ticket::participate(cx, user)),
+    }
+}
+
+/// The requests of a run, numbered in arrival order (ties by user, then
+/// click; a stampede's by position in the arrival list) and routed.
+pub fn plan(config: &Config) -> Vec<RequestSpec> {
+    let mut targets: Vec<(Micros, Target)> = match config.scenario {
+        ScenarioKind::Stampede => arrival_times(config, config.requests)
+            .into_iter()
+            .enumerate()
+            .map(|(i, at)| (at, Target::Item(i as u32 % config.keys.max(1))))
+            .collect(),
+        ScenarioKind::Ticket => arrival_times(config, config.users)
+            .into_iter()
+            .enumerate()
+            .flat_map(|(user, at)| {
+                (0..config.clicks).map(move |click| {
+                    let user = user as u32;
+                    let time = at.saturating_add(u64::from(click) * config.click_gap);
+                    (time, Target::Click { user, click })
+                })
+            })
+            .collect(),
+    };
+    // Stable: equal times keep user-then-click (or list) order.
+    targets.sort_by_key(|&(at, _)| at);
+    let servers = config.servers.max(1);
+    let mut routing = SimRng::new(config.seed, Stream::Routing);
+    targets
+        .into_iter()
+        .enumerate()
+        .map(|(index, (arrival, target))| {
+            let server = match config.routing {
+                Routing::RoundRobin => index as u32 % servers,
+                Routing::Sticky => match target {
+                    Target::Item(item) => item % servers,
+                    Target::Click { user, .. } => user % servers,
+                },
+                Routing::Random => routing.below(u64::from(servers)) as u32,
+            };
+            RequestSpec {
+                arrival,
+                server,
+                target,
+            }
+        })
+        .collect()
+}
+
+/// One arrival time per request (stampede) or user (ticket). An `at:` list
+/// shorter than that repeats its last time.
+fn arrival_times(config: &Config, count: u32) -> Vec<Micros> {
+    let count = count as usize;
+    match &config.arrival {
+        Arrival::Burst => vec![0; count],
+        Arrival::Gap(gap) => (0..count as u64).map(|i| i.saturating_mul(*gap)).collect(),
+        Arrival::Poisson(rate) => {
+            let mut rng = SimRng::new(config.seed, Stream::Arrival);
+            let mean = 1e6 / rate;
+            let mut now = 0.0;
+            (0..count)
+                .map(|_| {
+                    now += rng.exp(mean);
+                    libm::round(now) as Micros
+                })
+                .collect()
+        }
+        Arrival::At(times) => (0..count)
+            .map(|i| times.get(i).or(times.last()).copied().unwrap_or(0))
+            .collect(),
+    }
+}

@@ -1,0 +1,215 @@
+//! The event loop: one macrotask, then every microtask, FIFO. `step()` runs
+//! one macrotask; `run()` runs them all.
+
+use std::cell::{Ref, RefCell};
+use std::future::Future;
+use std::ops::Range;
+use std::pin::Pin;
+use std::rc::Rc;
+use std::task::{Context, Poll, Waker};
+
+use crate::scenario::config::{Config, Micros};
+use crate::sim::core::{Core, TaskId};
+use crate::sim::ctx::Ctx;
+use crate::sim::metrics::{Latencies, Metrics};
+use crate::sim::queue::{Macrotask, Pending};
+use crate::sim::trace::{Outcome, Site, Trace, TraceKey, What};
+
+/// What a request does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// A stampede request reading this item key.
+    Item(u32),
+    /// A ticket request: this user's n-th click.
+    Click { user: u32, click: u32 },
+}
+
+/// A request, numbered by its position in the plan (arrival order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RequestSpec {
+    pub arrival: Micros,
+    pub server: u32,
+    pub target: Target,
+}
+
+/// A request's handler: the scenario's async function.
+pub type Handler = Pin<Box<dyn Future<Output = Outcome>>>;
+pub type Body = fn(Ctx, Target) -> Handler;
+
+/// What one step did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StepReport {
+    /// The macrotask's index in the run (0-based).
+    pub index: u32,
+    /// Virtual time after the step.
+    pub time: Micros,
+    pub task: Macrotask,
+    /// The trace events it added.
+    pub events: Range<usize>,
+}
+
+pub struct Sim {
+    core: Rc<RefCell<Core>>,
+    config: Rc<Config>,
+    requests: Vec<RequestSpec>,
+    handlers: Vec<Option<Handler>>,
+    body: Body,
+}
+
+impl Sim {
+    /// A run of `requests`, all arrivals scheduled up front in index order.
+    pub fn with_plan(config: &Config, requests: Vec<RequestSpec>, body: Body, core: Core) -> Sim {
+        let mut core = core;
+        for (index, request) in requests.iter().enumerate() {
+            core.queue
+                .schedule(request.arrival, Macrotask::Arrival(index as TaskId));
+        }
+        Sim {
+            core: Rc::new(RefCell::new(core)),
+            config: Rc::new(config.clone()),
+            handlers: requests.iter().map(|_| None).collect(),
+            requests,
+            body,
+        }
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    pub fn requests(&self) -> &[RequestSpec] {
+        &self.requests
+    }
+
+    pub fn now(&self) -> Micros {
+        self.core.borrow().now
+    }
+
+    /// Macrotasks run so far.
+    pub fn steps(&self) -> u32 {
+        self.core.borrow().steps
+    }
+
+    pub fn is_done(&self) -> bool {
+        self.core.borrow().queue.is_empty()
+    }
+
+    pub fn trace(&self) -> Ref<'_, Trace> {
+        Ref::map(self.core.borrow(), |core| &core.trace)
+    }
+
+    /// The queued macrotasks, in the order they will run.
+    pub fn pending(&self) -> Vec<Pending> {
+        self.core.borrow().queue.iter().collect()
+    }
+
+    /// Runs the next macrotask and drains the microtasks it caused.
+    pub fn step(&mut self) -> Option<StepReport> {
+        let (task, start, index) = {
+            let mut core = self.core.borrow_mut();
+            let next = core.queue.pop()?;
+            core.now = core.now.max(next.due);
+            let start = core.trace.len();
+            match next.task {
+                Macrotask::Arrival(request) => {
+                    let server = u64::from(self.requests[request as usize].server);
+                    let key = TraceKey::None;
+                    core.record(
+                        request,
+                        What::Arrive,
+                        key,
+                        Outcome::None,
+                        Site::None,
+                        server,
+                    );
+                    core.micro.push_back(request);
+                }
+                Macrotask::Complete(slot) | Macrotask::Timer(slot) => core.complete(slot),
+            }
+            (next.task, start, core.steps)
+        };
+        if let Macrotask::Arrival(request) = task {
+            self.start(request);
+        }
+        self.drain_microtasks();
+        let mut core = self.core.borrow_mut();
+        core.steps += 1;
+        core.tally.events += 1;
+        Some(StepReport {
+            index,
+            time: core.now,
+            task,
+            events: start..core.trace.len(),
+        })
+    }
+
+    /// Runs to the end and returns the metrics.
+    pub fn run(&mut self) -> Metrics {
+        while self.step().is_some() {}
+        self.metrics()
+    }
+
+    fn start(&mut self, request: TaskId) {
+        let spec = self.requests[request as usize];
+        let cx = Ctx::new(self.core.clone(), self.config.clone(), request, spec.server);
+        self.handlers[request as usize] = Some((self.body)(cx, spec.target));
+    }
+
+    fn drain_microtasks(&mut self) {
+        let mut cx = Context::from_waker(Waker::noop());
+        loop {
+            let task = {
+                let mut core = self.core.borrow_mut();
+                let Some(task) = core.micro.pop_front() else {
+                    break;
+                };
+                core.current = task;
+                task
+            };
+            let Some(handler) = self.handlers[task as usize].as_mut() else {
+                continue;
+            };
+            if let Poll::Ready(outcome) = handler.as_mut().poll(&mut cx) {
+                self.handlers[task as usize] = None;
+                self.finish(task, outcome);
+            }
+        }
+    }
+
+    fn finish(&mut self, request: TaskId, outcome: Outcome) {
+        let arrival = self.requests[request as usize].arrival;
+        let mut core = self.core.borrow_mut();
+        let elapsed = core.now - arrival;
+        core.tally.latencies.push(elapsed);
+        match outcome {
+            Outcome::Failed => core.tally.errors += 1,
+            Outcome::ServedStale => core.tally.stale_served += 1,
+            _ => {}
+        }
+        let key = TraceKey::None;
+        core.record(request, What::Return, key, outcome, Site::None, elapsed);
+    }
+
+    /// The counters now (final once the run is done).
+    pub fn metrics(&self) -> Metrics {
+        let core = self.core.borrow();
+        let tally = &core.tally;
+        Metrics {
+            db_reads: tally.db_reads,
+            db_writes: tally.db_writes,
+            orders: core.db.orders(),
+            duplicate_tickets: core.db.duplicate_tickets(),
+            cache_hits: tally.cache_hits,
+            cache_misses: tally.cache_misses,
+            stale_served: tally.stale_served,
+            timeouts: tally.timeouts,
+            errors: tally.errors,
+            lock_wakeups: tally.lock_wakeups,
+            max_in_critical_section: tally.max_in_critical_section,
+            peak_db_concurrency: tally.peak_db_concurrency,
+            latency_us: Latencies::of(&tally.latencies),
+            events: tally.events,
+            trace_hash: core.trace.hash(),
+        }
+    }
+}

@@ -1,0 +1,115 @@
+//! The counters of DESIGN.md §5. Their names are part of the CLI's JSON and
+//! the UI's test ids.
+
+use serde::Serialize;
+
+use crate::scenario::config::Micros;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Latencies {
+    pub p50: Micros,
+    pub p99: Micros,
+    pub max: Micros,
+}
+
+impl Latencies {
+    /// Nearest-rank percentiles of the request times.
+    pub fn of(times: &[Micros]) -> Latencies {
+        let mut sorted = times.to_vec();
+        sorted.sort_unstable();
+        let rank = |p: u64| {
+            let n = sorted.len() as u64;
+            if n == 0 {
+                return 0;
+            }
+            let rank = (p * n).div_ceil(100).clamp(1, n);
+            sorted[rank as usize - 1]
+        };
+        Latencies {
+            p50: rank(50),
+            p99: rank(99),
+            max: sorted.last().copied().unwrap_or(0),
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Metrics {
+    pub db_reads: u64,
+    pub db_writes: u64,
+    pub orders: u64,
+    pub duplicate_tickets: u64,
+    pub cache_hits: u64,
+    pub cache_misses: u64,
+    pub stale_served: u64,
+    pub timeouts: u64,
+    pub errors: u64,
+    pub lock_wakeups: u64,
+    pub max_in_critical_section: u64,
+    pub peak_db_concurrency: u64,
+    pub latency_us: Latencies,
+    pub events: u64,
+    pub trace_hash: String,
+}
+
+/// The running counts behind `Metrics`, kept by the core as events happen.
+#[derive(Default)]
+pub struct Tally {
+    pub db_reads: u64,
+    pub db_writes: u64,
+    pub cache_hits: u64,
+    pub cache_misses: u64,
+    pub stale_served: u64,
+    pub timeouts: u64,
+    pub errors: u64,
+    pub lock_wakeups: u64,
+    pub max_in_critical_section: u64,
+    pub peak_db_concurrency: u64,
+    pub events: u64,
+    /// Request times, arrival to return, of the requests that returned.
+    pub latencies: Vec<Micros>,
+    /// Current holders per lock key, across servers.
+    holders: Vec<u32>,
+}
+
+impl Tally {
+    pub fn enter(&mut self, key: u32) {
+        let slot = key as usize;
+        if slot >= self.holders.len() {
+            self.holders.resize(slot + 1, 0);
+        }
+        self.holders[slot] += 1;
+        self.max_in_critical_section = self
+            .max_in_critical_section
+            .max(u64::from(self.holders[slot]));
+    }
+
+    pub fn exit(&mut self, key: u32) {
+        self.holders[key as usize] -= 1;
+    }
+
+    /// Holders of `key` right now.
+    pub fn holders(&self, key: u32) -> u32 {
+        self.holders.get(key as usize).copied().unwrap_or(0)
+    }
+
+    pub fn db_connected(&mut self, in_use: u32) {
+        self.peak_db_concurrency = self.peak_db_concurrency.max(u64::from(in_use));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nearest_rank_percentiles() {
+        let times: Vec<Micros> = (1..=10).rev().collect();
+        let l = Latencies::of(&times);
+        assert_eq!((l.p50, l.p99, l.max), (5, 10, 10));
+        let times: Vec<Micros> = (1..=200).collect();
+        let l = Latencies::of(&times);
+        assert_eq!((l.p50, l.p99, l.max), (100, 198, 200));
+        assert_eq!(Latencies::of(&[]), Latencies::default());
+    }
+}

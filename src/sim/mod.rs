@@ -1,0 +1,16 @@
+//! The deterministic event loop: virtual clock, macrotask queue, microtask
+//! queue, seeded RNG, trace and metrics. No web dependency.
+
+pub mod core;
+pub mod ctx;
+pub mod executor;
+pub mod metrics;
+pub mod queue;
+pub mod rng;
+pub mod trace;
+
+pub use ctx::Ctx;
+pub use executor::{RequestSpec, Sim, StepReport, Target};
+pub use metrics::{Latencies, Metrics};
+pub use queue::Macrotask;
+pub use trace::{Outcome, Site, Trace, TraceEvent, What};

@@ -1,0 +1,268 @@
+//! The trace: what happened at every step, for the debugger to draw, and a
+//! stable hash of it that is equal natively and in wasm.
+
+use serde::Serialize;
+
+use crate::scenario::config::{Micros, ScenarioKind};
+
+/// No request (never used today: every event belongs to one).
+pub const NO_REQUEST: u32 = u32::MAX;
+
+/// An operation on the world, or a timer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OpKind {
+    CacheGet = 1,
+    CacheSet,
+    CacheAdd,
+    CacheDelete,
+    DbSelect,
+    DbFindOrder,
+    DbInsert,
+    Sleep,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum What {
+    Arrive,
+    /// An operation was sent; `outcome` is `None`, `detail` the latency.
+    Issue(OpKind),
+    /// An operation landed: its effect applied at this instant.
+    Complete(OpKind),
+    /// A DB query waits for a pool connection.
+    PoolWait,
+    /// A queued DB query got a connection; `detail` is its latency.
+    PoolStart,
+    /// Waits behind an in-process mutex holder.
+    MutexWait,
+    /// The mutex was handed over (or found free).
+    MutexGrant,
+    /// Joins a running single-flight call.
+    FlightJoin,
+    /// Receives the leader's single-flight result.
+    FlightShare,
+    /// Enters the critical section of `key`.
+    Enter,
+    /// Leaves it (the release call starts).
+    Exit,
+    /// Stops waiting for a lock.
+    GiveUp,
+    /// The request returns.
+    Return,
+}
+
+impl What {
+    pub fn name(self) -> &'static str {
+        match self {
+            What::Arrive => "arrive",
+            What::Issue(_) => "issue",
+            What::Complete(_) => "complete",
+            What::PoolWait => "pool_wait",
+            What::PoolStart => "pool_start",
+            What::MutexWait => "mutex_wait",
+            What::MutexGrant => "mutex_grant",
+            What::FlightJoin => "flight_join",
+            What::FlightShare => "flight_share",
+            What::Enter => "enter",
+            What::Exit => "exit",
+            What::GiveUp => "give_up",
+            What::Return => "return",
+        }
+    }
+
+    /// The operation an `Issue` or `Complete` is about.
+    pub fn op(self) -> Option<OpKind> {
+        match self {
+            What::Issue(op) | What::Complete(op) => Some(op),
+            _ => None,
+        }
+    }
+
+    fn code(self) -> u64 {
+        match self {
+            What::Arrive => 1,
+            What::Issue(op) => 0x100 | op as u64,
+            What::Complete(op) => 0x200 | op as u64,
+            What::PoolWait => 3,
+            What::PoolStart => 4,
+            What::MutexWait => 5,
+            What::MutexGrant => 6,
+            What::FlightJoin => 7,
+            What::FlightShare => 8,
+            What::Enter => 9,
+            What::Exit => 10,
+            What::GiveUp => 11,
+            What::Return => 12,
+        }
+    }
+}
+
+/// The key an event touches, if any.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TraceKey {
+    None,
+    /// A data key: `item:K` (stampede) or the order row of `user:U:event`.
+    Data(u32),
+    /// The lock key guarding `K`.
+    Lock(u32),
+}
+
+impl TraceKey {
+    pub fn describe(self, scenario: ScenarioKind) -> String {
+        let base = |id: u32| match scenario {
+            ScenarioKind::Stampede => format!("item:{id}"),
+            ScenarioKind::Ticket => format!("user:{id}:event"),
+        };
+        match self {
+            TraceKey::None => String::new(),
+            TraceKey::Data(id) => base(id),
+            TraceKey::Lock(id) => format!("lock:{}", base(id)),
+        }
+    }
+
+    fn code(self) -> [u64; 2] {
+        match self {
+            TraceKey::None => [0, 0],
+            TraceKey::Data(id) => [1, u64::from(id)],
+            TraceKey::Lock(id) => [2, u64::from(id)],
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    None = 0,
+    Hit,
+    Stale,
+    Miss,
+    Stored,
+    NotStored,
+    Deleted,
+    NotFound,
+    Row,
+    Found,
+    NoOrder,
+    Inserted,
+    Woke,
+    /// The request returned what it came for.
+    Ok,
+    /// The request returned stale data after giving up.
+    ServedStale,
+    /// The request ended without its result.
+    Failed,
+}
+
+/// The awaited line of the scenario (or lock) code a request is parked on;
+/// `listing` maps it to a line of the code pane.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Site {
+    None = 0,
+    /// `await cache.get(key)`, the first read.
+    Get,
+    /// `await cache.get(key)` again under the lock.
+    Recheck,
+    Select,
+    Set,
+    FindOrder,
+    Insert,
+    /// `await lock.acquire(key)` in the body.
+    Acquire,
+    /// `await lock.release(key)` in the body.
+    Release,
+    /// `await singleflight.do(key, work)` in the body.
+    Flight,
+    /// Inside a cache lock: `await cache.get(lockKey)`.
+    LockGet,
+    /// Inside a cache lock: `await cache.set(lockKey, token, LOCK_TTL)`.
+    LockSet,
+    /// Inside a cache lock: `await cache.add(lockKey, token, LOCK_TTL)`.
+    LockAdd,
+    /// Inside a cache lock: `await sleep(POLL)`.
+    LockPoll,
+    /// Inside a cache lock: `await cache.delete(lockKey)`.
+    LockDelete,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct TraceEvent {
+    /// Index of the macrotask during which it happened.
+    pub step: u32,
+    pub time: Micros,
+    pub request: u32,
+    pub what: What,
+    pub key: TraceKey,
+    pub outcome: Outcome,
+    pub site: Site,
+    /// A latency for `Issue` and `PoolStart`, the server for `Arrive`.
+    pub detail: u64,
+}
+
+impl TraceEvent {
+    fn words(&self) -> [u64; 9] {
+        let [space, id] = self.key.code();
+        [
+            u64::from(self.step),
+            self.time,
+            u64::from(self.request),
+            self.what.code(),
+            space,
+            id,
+            self.outcome as u64,
+            self.site as u64,
+            self.detail,
+        ]
+    }
+}
+
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
+
+/// The events of a run, and an FNV-1a hash over all of them that is kept
+/// even when the events themselves are not (metrics-only runs).
+pub struct Trace {
+    events: Vec<TraceEvent>,
+    keep: bool,
+    hash: u64,
+}
+
+impl Trace {
+    pub fn new(keep: bool) -> Self {
+        Trace {
+            events: Vec::new(),
+            keep,
+            hash: FNV_OFFSET,
+        }
+    }
+
+    pub fn push(&mut self, event: TraceEvent) {
+        for word in event.words() {
+            for byte in word.to_le_bytes() {
+                self.hash = (self.hash ^ u64::from(byte)).wrapping_mul(FNV_PRIME);
+            }
+        }
+        if self.keep {
+            self.events.push(event);
+        }
+    }
+
+    pub fn events(&self) -> &[TraceEvent] {
+        &self.events
+    }
+
+    pub fn len(&self) -> usize {
+        self.events.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.events.is_empty()
+    }
+
+    /// The hash as 16 hex digits (a string, so JSON readers keep every bit).
+    pub fn hash(&self) -> String {
+        format!("{:016x}", self.hash)
+    }
+}

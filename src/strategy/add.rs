@@ -1,0 +1,34 @@
+//! `add`: a lock in the cache server, taken with memcached's atomic `add`
+//! and a TTL (a lease). Released, like `get-set`, by an unconditional delete.
+//!
+//! ```js
+//! async function acquire(key) {
+//!   const start = Date.now();
+//!   for (;;) {
+//!     if (await cache.add(`lock:${key}`, token, LOCK_TTL)) return true;
+//!     if (Date.now() - start >= WAIT_TIMEOUT) return false;
+//!     await sleep(POLL);
+//!   }
+//! }
+//! async function release(key) { await cache.delete(`lock:${key}`); }
+//! ```
+
+use crate::sim::{Ctx, Site};
+use crate::world::{CacheKey, LockKey};
+
+use super::cache_lock::keep_waiting;
+
+pub async fn acquire(cx: &Ctx, key: LockKey) -> bool {
+    let lock = CacheKey::Lock(key);
+    let start = cx.now();
+    loop {
+        let ttl = cx.config().lock_ttl;
+        if cx.cache_add(lock, cx.token(), ttl, Site::LockAdd).await {
+            return true;
+        }
+        if !keep_waiting(cx, key, start) {
+            return false;
+        }
+        cx.sleep(cx.config().poll, Site::LockPoll).await;
+    }
+}

@@ -1,0 +1,33 @@
+//! `single-flight`: the first caller for a key runs the work; callers that
+//! come while it runs await its result (Go's singleflight `Do`). Nothing is
+//! kept once it finishes. Per server, in process.
+//!
+//! ```js
+//! async function singleflight(key, work) {
+//!   if (flights.has(key)) return await flights.get(key);
+//!   const call = work();
+//!   flights.set(key, call);
+//!   try { return await call; } finally { flights.delete(key); }
+//! }
+//! ```
+
+use std::future::Future;
+
+use crate::sim::{Ctx, Site};
+use crate::world::LockKey;
+
+/// Runs `work` as the leader, or waits for the running leader's result.
+/// The leader's work is the critical section.
+pub async fn run<F>(cx: &Ctx, key: LockKey, work: impl FnOnce() -> F) -> u64
+where
+    F: Future<Output = u64>,
+{
+    if let Some(shared) = cx.flight_join(key, Site::Flight) {
+        return shared.await;
+    }
+    cx.enter(key);
+    let result = work().await;
+    cx.exit(key);
+    cx.flight_finish(key, result);
+    result
+}

@@ -1,0 +1,108 @@
+//! The database: `products` (select by id) and `orders` (find by user and
+//! event, insert), with an optional connection pool shared by all servers.
+
+use std::collections::VecDeque;
+
+/// The order table of the single event every ticket request is for.
+#[derive(Default)]
+pub struct Db {
+    /// Order rows per user.
+    orders: Vec<u32>,
+    pool: Option<u32>,
+    in_use: u32,
+    /// Queries waiting for a connection, oldest first, with their drawn latency.
+    queued: VecDeque<(usize, u64)>,
+}
+
+impl Db {
+    pub fn new(pool: Option<u32>) -> Self {
+        Db {
+            pool,
+            ..Db::default()
+        }
+    }
+
+    /// A product row; its value is the version the loader saw.
+    pub fn select(&self, id: u32) -> u64 {
+        u64::from(id) + 1
+    }
+
+    pub fn find_order(&self, user: u32) -> bool {
+        self.orders.get(user as usize).is_some_and(|&rows| rows > 0)
+    }
+
+    pub fn insert_order(&mut self, user: u32) {
+        let slot = user as usize;
+        if slot >= self.orders.len() {
+            self.orders.resize(slot + 1, 0);
+        }
+        self.orders[slot] += 1;
+    }
+
+    pub fn orders(&self) -> u64 {
+        self.orders.iter().map(|&rows| u64::from(rows)).sum()
+    }
+
+    pub fn duplicate_tickets(&self) -> u64 {
+        self.orders
+            .iter()
+            .map(|&rows| u64::from(rows.saturating_sub(1)))
+            .sum()
+    }
+
+    /// Asks for a connection for query `op`: true if it got one now; else it
+    /// waits in FIFO order with its already drawn latency.
+    pub fn connect(&mut self, op: usize, latency: u64) -> bool {
+        if self.pool.is_some_and(|size| self.in_use >= size) {
+            self.queued.push_back((op, latency));
+            return false;
+        }
+        self.in_use += 1;
+        true
+    }
+
+    /// Returns a connection; the oldest queued query takes it at once.
+    pub fn disconnect(&mut self) -> Option<(usize, u64)> {
+        match self.queued.pop_front() {
+            Some(next) => Some(next),
+            None => {
+                self.in_use -= 1;
+                None
+            }
+        }
+    }
+
+    /// Queries holding a connection now.
+    pub fn in_use(&self) -> u32 {
+        self.in_use
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pool_queues_fifo_and_hands_over_on_completion() {
+        let mut db = Db::new(Some(1));
+        assert!(db.connect(1, 10));
+        assert!(!db.connect(2, 20));
+        assert!(!db.connect(3, 30));
+        assert_eq!(db.in_use(), 1);
+        assert_eq!(db.disconnect(), Some((2, 20)));
+        assert_eq!(db.disconnect(), Some((3, 30)));
+        assert_eq!(db.disconnect(), None);
+        assert_eq!(db.in_use(), 0);
+    }
+
+    #[test]
+    fn duplicates_count_rows_beyond_the_first_per_user() {
+        let mut db = Db::new(None);
+        for user in [0, 0, 0, 2, 5, 5] {
+            db.insert_order(user);
+        }
+        assert_eq!(db.orders(), 6);
+        assert_eq!(db.duplicate_tickets(), 3);
+        assert!(db.find_order(2) && !db.find_order(1));
+    }
+}
