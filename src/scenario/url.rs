@@ -97,6 +97,7 @@ pub fn parse_fragment_lenient(input: &str) -> (Config, Vec<ConfigError>) {
         }
     }
     errors.extend(limit_ticket_requests(&mut config));
+    errors.extend(check_arrival_list(&mut config));
     (config, errors)
 }
 
@@ -309,6 +310,31 @@ fn limit_ticket_requests(config: &mut Config) -> Option<ConfigError> {
     config.clicks = Config::new(config.scenario).clicks;
     Some(ConfigError {
         key: Key::Clicks.token().to_string(),
+        message,
+    })
+}
+
+/// An `at:` list needs a time for every request (stampede) or user
+/// (ticket); extra times are unused. A short list falls back to `burst`.
+fn check_arrival_list(config: &mut Config) -> Option<ConfigError> {
+    let Arrival::At(times) = &config.arrival else {
+        return None;
+    };
+    let (needed, what) = match config.scenario {
+        ScenarioKind::Stampede => (config.requests, "requests"),
+        ScenarioKind::Ticket => (config.users, "users"),
+    };
+    if times.len() >= needed as usize {
+        return None;
+    }
+    let message = format!(
+        "`at:` lists {} times but the run has {needed} {what}; give one time per {}",
+        times.len(),
+        what.trim_end_matches('s')
+    );
+    config.arrival = Arrival::Burst;
+    Some(ConfigError {
+        key: Key::Arrival.token().to_string(),
         message,
     })
 }
