@@ -71,7 +71,10 @@ pub fn main(args: &[String], out: &mut impl Write) -> Result<(), CliError> {
     for arg in args {
         match arg.as_str() {
             "--trace" => trace = true,
-            "-h" | "--help" => return Err(CliError::Usage("help".into())),
+            "-h" | "--help" => {
+                writeln!(out, "{USAGE}")?;
+                return Ok(());
+            }
             flag if flag.starts_with("--") => {
                 return Err(CliError::Usage(format!("unknown flag {flag}")))
             }

@@ -15,7 +15,8 @@ use interleave::Sim;
 fn latency() -> impl Strategy<Value = Latency> {
     prop_oneof![
         (0u64..50).prop_map(|ms| Latency::Const(ms * MS)),
-        (0u64..20, 0u64..30).prop_map(|(low, extra)| Latency::Uniform(low * MS, (low + extra) * MS)),
+        (0u64..20, 0u64..30)
+            .prop_map(|(low, extra)| Latency::Uniform(low * MS, (low + extra) * MS)),
         (1u64..20_000).prop_map(Latency::Exp),
     ]
 }
@@ -25,9 +26,8 @@ fn arrival() -> impl Strategy<Value = Arrival> {
         Just(Arrival::Burst),
         (1u64..30).prop_map(|ms| Arrival::Gap(ms * MS)),
         (1u32..2_000).prop_map(|rate| Arrival::Poisson(f64::from(rate))),
-        proptest::collection::vec(0u64..100, 40).prop_map(|ms| {
-            Arrival::At(ms.into_iter().map(|t| t * MS).collect())
-        }),
+        proptest::collection::vec(0u64..100, 40)
+            .prop_map(|ms| { Arrival::At(ms.into_iter().map(|t| t * MS).collect()) }),
     ]
 }
 
