@@ -1,6 +1,8 @@
 //! Interleave: a deterministic simulation of async backends on a JavaScript-like
 //! event loop, and the playground that draws it.
 
+#[cfg(target_arch = "wasm32")]
+pub mod app;
 pub mod cli;
 pub mod scenario;
 pub mod sim;
