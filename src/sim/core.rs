@@ -338,6 +338,15 @@ impl Core {
         }
     }
 
+    /// Resolves a lock or single-flight wait, recording `what` for the
+    /// waiting request.
+    pub fn hand_over(&mut self, id: SlotId, what: What, key: TraceKey, reply: Reply) {
+        let slot = self.slot(id);
+        let (request, site) = (slot.request, slot.site);
+        self.record(request, what, key, Outcome::None, site, 0);
+        self.fire(id, reply);
+    }
+
     /// The reply if the await has resolved (freeing the slot); else parks
     /// the current task on it.
     pub fn poll_slot(&mut self, id: SlotId) -> Option<Reply> {

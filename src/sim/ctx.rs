@@ -12,7 +12,7 @@ use crate::scenario::config::{Config, Micros};
 use crate::sim::core::{Core, Op, Reply, TaskId};
 use crate::sim::trace::{Outcome, Site, TraceKey, What};
 use crate::world::locks::{Acquire, SlotId};
-use crate::world::{CacheKey, LockKey, Lookup};
+use crate::world::{CacheKey, LockKey, Lookup, ServerLocks};
 
 #[derive(Clone)]
 pub struct Ctx {
@@ -177,21 +177,29 @@ impl Ctx {
             .record(self.request, what, key, outcome, site, 0);
     }
 
+    /// Parks this request on its server's lock table when `parks` says
+    /// it must wait (`parks` gets the slot to queue); `None` if it need not.
+    fn park_on_server(
+        &self,
+        site: Site,
+        parks: impl FnOnce(&mut ServerLocks, SlotId) -> bool,
+    ) -> Option<SlotId> {
+        let mut core = self.core.borrow_mut();
+        let slot = core.park(self.request, site, None);
+        if parks(&mut core.servers[self.server as usize], slot) {
+            Some(slot)
+        } else {
+            core.release_slot(slot);
+            None
+        }
+    }
+
     /// This server's FIFO async mutex for `key`. A free mutex is taken at
     /// once but still yields one microtask; a held one queues the caller
     /// until its holder hands it over.
     pub async fn mutex_lock(&self, key: LockKey, site: Site) {
-        let queued = {
-            let mut core = self.core.borrow_mut();
-            let slot = core.park(self.request, site, None);
-            match core.servers[self.server as usize].lock(key, slot) {
-                Acquire::Free => {
-                    core.release_slot(slot);
-                    None
-                }
-                Acquire::Queued => Some(slot),
-            }
-        };
+        let queued =
+            self.park_on_server(site, |locks, slot| locks.lock(key, slot) == Acquire::Queued);
         let lock = TraceKey::Lock(key.0);
         match queued {
             None => {
@@ -213,34 +221,19 @@ impl Ctx {
     pub fn mutex_unlock(&self, key: LockKey) {
         let mut core = self.core.borrow_mut();
         if let Some(next) = core.servers[self.server as usize].unlock(key) {
-            let request = core.slot_request(next);
-            let lock = TraceKey::Lock(key.0);
-            core.record(
-                request,
+            core.hand_over(
+                next,
                 What::MutexGrant,
-                lock,
-                Outcome::None,
-                Site::Acquire,
-                0,
+                TraceKey::Lock(key.0),
+                Reply::Granted,
             );
-            core.fire(next, Reply::Granted);
         }
     }
 
     /// Joins this server's running single-flight call for `key`, returning
     /// the await of its result; `None` makes the caller the leader.
     pub fn flight_join(&self, key: LockKey, site: Site) -> Option<Wait<u64>> {
-        let slot = {
-            let mut core = self.core.borrow_mut();
-            let slot = core.park(self.request, site, None);
-            if core.servers[self.server as usize].join_flight(key, slot) {
-                Some(slot)
-            } else {
-                core.release_slot(slot);
-                None
-            }
-        };
-        let slot = slot?;
+        let slot = self.park_on_server(site, |locks, slot| locks.join_flight(key, slot))?;
         self.record(What::FlightJoin, TraceKey::Data(key.0), Outcome::None, site);
         Some(self.wait(slot, value))
     }
@@ -250,17 +243,8 @@ impl Ctx {
     pub fn flight_finish(&self, key: LockKey, result: u64) {
         let mut core = self.core.borrow_mut();
         for waiter in core.servers[self.server as usize].finish_flight(key) {
-            let request = core.slot_request(waiter);
-            let data = TraceKey::Data(key.0);
-            core.record(
-                request,
-                What::FlightShare,
-                data,
-                Outcome::None,
-                Site::Flight,
-                0,
-            );
-            core.fire(waiter, Reply::Shared(result));
+            let share = Reply::Shared(result);
+            core.hand_over(waiter, What::FlightShare, TraceKey::Data(key.0), share);
         }
     }
 
