@@ -1,0 +1,147 @@
+// End-to-end smoke test of the built app (dist/) in headless Chromium.
+//
+// Checks that the page shows the same metrics as the native CLI for the same
+// fragment, that example links re-run it, that markup in the fragment stays
+// text, and that nothing logs a console error, a page error or a CSP
+// violation. Prints one line per check; exits 1 if any failed.
+//
+// Run from the repository root after `trunk build`: node e2e/smoke.mjs
+
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { chromium } from 'playwright-core';
+import { serve } from './serve.mjs';
+
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+];
+const SCREENSHOT = 'test-artifacts/smoke.png';
+
+let passed = 0;
+let failed = 0;
+
+function check(name, ok, detail = '') {
+  if (ok) passed += 1;
+  else failed += 1;
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${name}${!ok && detail ? `: ${detail}` : ''}`);
+}
+
+/** The native CLI's metrics for `fragment`, as parsed JSON. */
+function cli(fragment) {
+  const out = execFileSync(
+    'cargo',
+    ['run', '--quiet', '--release', '--bin', 'interleave', '--', 'run', fragment],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  return JSON.parse(out);
+}
+
+/** What the page should show for the CLI's `metrics`, by test id. */
+function expectedTexts(metrics) {
+  const texts = {};
+  for (const [name, value] of Object.entries(metrics)) {
+    if (name === 'latency_us') {
+      // The page shows milliseconds with at most 3 decimals: 22000us is "22".
+      for (const [which, us] of Object.entries(value)) texts[`metric-latency_${which}`] = String(us / 1000);
+    } else if (name === 'trace_hash') {
+      texts['trace-hash'] = value;
+    } else {
+      texts[`metric-${name}`] = String(value);
+    }
+  }
+  return texts;
+}
+
+/** Every `metric-*` cell and the trace hash on the page, by test id. */
+function shownTexts(page) {
+  return page.$$eval('[data-testid^="metric-"], [data-testid="trace-hash"]', (cells) =>
+    Object.fromEntries(cells.map((cell) => [cell.dataset.testid, cell.textContent])),
+  );
+}
+
+/** Compares the page's metrics with the CLI's for `fragment`. */
+async function checkMetrics(page, fragment, label) {
+  await page.waitForSelector('[data-testid="metric-db_reads"]');
+  const expected = expectedTexts(cli(fragment));
+  const shown = await shownTexts(page);
+  const wrong = Object.keys({ ...expected, ...shown })
+    .filter((id) => expected[id] !== shown[id])
+    .map((id) => `${id}: page ${shown[id]} vs cli ${expected[id]}`);
+  check(`${label}: ${Object.keys(expected).length} metrics equal the CLI's`, wrong.length === 0, wrong.join('; '));
+}
+
+/** A new page that records console errors, page errors, CSP violations and dialogs. */
+async function openPage(browser, problems) {
+  const page = await browser.newPage({ viewport: { width: 1000, height: 800 } });
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()}`));
+  page.on('dialog', async (dialog) => {
+    problems.push(`dialog: ${dialog.message()}`);
+    await dialog.dismiss();
+  });
+  await page.exposeFunction('reportCspViolation', (text) => problems.push(`CSP: ${text}`));
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) =>
+      window.reportCspViolation(`${event.violatedDirective} blocked ${event.blockedURI}`),
+    );
+  });
+  return page;
+}
+
+const server = await serve(resolve('dist'));
+const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+const problems = [];
+try {
+  // 1. A stampede run: every metric as the CLI prints it.
+  const fragment = 'v=1&scenario=stampede&strategy=keyed-mutex&requests=20';
+  const page = await openPage(browser, problems);
+  await page.goto(`${server.url}/#${fragment}`);
+  await checkMetrics(page, fragment, 'stampede keyed-mutex');
+  const title = await page.textContent('h1');
+  check('header reads "Interleave"', title === 'Interleave', title);
+  const canonical = await page.textContent('[data-testid="fragment"]');
+  check('canonical fragment shown', canonical === `#${fragment}`, canonical);
+  check('no error banner for a good fragment', (await page.$('[data-testid="error-banner"]')) === null);
+  mkdirSync('test-artifacts', { recursive: true });
+  await page.screenshot({ path: SCREENSHOT, fullPage: true });
+
+  // 2. An example link changes the hash; the page re-runs without a reload.
+  await page.click('text=ticket · keyed-mutex · 2 servers');
+  await page.waitForFunction(() => document.querySelector('[data-testid="scenario"]')?.textContent === 'ticket');
+  await checkMetrics(page, 'v=1&scenario=ticket&strategy=keyed-mutex&servers=2', 'example link (hashchange)');
+
+  // 3. Markup in the fragment is shown as text, never parsed as HTML.
+  const evil = await openPage(browser, problems);
+  await evil.goto(`${server.url}/#scenario=<img src=x onerror=alert(1)>`);
+  const banner = await evil.waitForSelector('[data-testid="error-banner"]');
+  const bannerText = await banner.textContent();
+  check('error banner names `scenario`', bannerText.includes('`scenario`'), bannerText);
+  check('markup in the fragment stays text', bannerText.includes('<img'), bannerText);
+  const images = await evil.$$eval('img', (found) => found.length);
+  check('no img element created', images === 0, `${images} found`);
+  await evil.waitForSelector('[data-testid="metric-db_reads"]');
+  check('metrics still render with defaults', (await evil.textContent('[data-testid="metric-db_reads"]')) !== '');
+  await evil.screenshot({ path: 'test-artifacts/smoke-error.png', fullPage: true });
+
+  // 4. Nothing went wrong along the way.
+  check('no console errors, page errors or CSP violations', problems.length === 0, problems.join(' | '));
+  console.log(`screenshot: ${SCREENSHOT}`);
+} catch (error) {
+  check('smoke test ran to the end', false, error.stack ?? String(error));
+} finally {
+  await browser.close();
+  await server.close();
+}
+
+console.log(`e2e: ${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);
