@@ -88,3 +88,13 @@ fn pending_lists_the_queue_in_run_order() {
         .count();
     assert_eq!(returns, 3);
 }
+
+#[test]
+fn run_for_stops_at_its_budget_and_resumes() {
+    let fragment = "scenario=stampede&strategy=add&requests=20";
+    let mut bounded = sim(fragment);
+    assert!(!bounded.run_for(10));
+    assert_eq!(bounded.steps(), 10);
+    assert!(bounded.run_for(u64::MAX));
+    assert_eq!(bounded.metrics(), sim(fragment).run());
+}

@@ -7,6 +7,10 @@ use yew::Reducible;
 use crate::scenario::url::{parse_fragment_lenient, to_fragment};
 use crate::{Config, Metrics, Sim};
 
+/// Most macrotasks the page runs for one fragment (about 0.7 s natively),
+/// so a huge scenario cannot freeze the tab.
+pub const MAX_EVENTS: u64 = 2_000_000;
+
 /// A fragment, parsed leniently and run to the end.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Run {
@@ -24,12 +28,20 @@ impl Run {
     /// input: bad keys are reported and fall back to their defaults.
     pub fn of(hash: &str) -> Run {
         let (config, errors) = parse_fragment_lenient(hash);
+        let mut errors: Vec<String> = errors.iter().map(ToString::to_string).collect();
         // Only the metrics are shown, so the trace is not kept; the trace
         // hash is the same either way.
-        let metrics = Sim::metrics_only(&config).run();
+        let mut sim = Sim::metrics_only(&config);
+        if !sim.run_for(MAX_EVENTS) {
+            errors.push(format!(
+                "stopped after {MAX_EVENTS} events so the page stays responsive; \
+                 the metrics below are partial (run it with the CLI for the full result)"
+            ));
+        }
+        let metrics = sim.metrics();
         Run {
             fragment: to_fragment(&config),
-            errors: errors.iter().map(ToString::to_string).collect(),
+            errors,
             config,
             metrics,
         }

@@ -149,6 +149,17 @@ impl Sim {
         self.metrics()
     }
 
+    /// Runs at most `budget` more macrotasks, so a caller (the browser)
+    /// can bound or chunk a long run; true once the run is done.
+    pub fn run_for(&mut self, budget: u64) -> bool {
+        for _ in 0..budget {
+            if self.step().is_none() {
+                return true;
+            }
+        }
+        self.is_done()
+    }
+
     fn start(&mut self, request: TaskId) {
         let spec = self.requests[request as usize];
         let cx = Ctx::new(self.core.clone(), self.config.clone(), request, spec.server);
