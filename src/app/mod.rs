@@ -76,6 +76,9 @@ pub fn App() -> Html {
                 </p>
             </header>
             <ErrorBanner errors={run.errors.clone()} />
+            if let Some(notice) = &run.cut_short {
+                <p class="notice" role="status" data-testid="run-notice">{ notice }</p>
+            }
             <section class="scenario" aria-labelledby="scenario-title">
                 <h2 id="scenario-title">{ "Scenario" }</h2>
                 <dl class="facts">

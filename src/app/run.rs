@@ -20,6 +20,8 @@ pub struct Run {
     /// Each bad key's message (key and accepted forms); those keys kept
     /// their defaults.
     pub errors: Vec<String>,
+    /// Why the run stopped before its end, if it did (the metrics are partial).
+    pub cut_short: Option<String>,
     pub metrics: Metrics,
 }
 
@@ -28,20 +30,21 @@ impl Run {
     /// input: bad keys are reported and fall back to their defaults.
     pub fn of(hash: &str) -> Run {
         let (config, errors) = parse_fragment_lenient(hash);
-        let mut errors: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        let errors = errors.iter().map(ToString::to_string).collect();
         // Only the metrics are shown, so the trace is not kept; the trace
         // hash is the same either way.
         let mut sim = Sim::metrics_only(&config);
-        if !sim.run_for(MAX_EVENTS) {
-            errors.push(format!(
+        let cut_short = (!sim.run_for(MAX_EVENTS)).then(|| {
+            format!(
                 "stopped after {MAX_EVENTS} events so the page stays responsive; \
                  the metrics below are partial (run it with the CLI for the full result)"
-            ));
-        }
+            )
+        });
         let metrics = sim.metrics();
         Run {
             fragment: to_fragment(&config),
             errors,
+            cut_short,
             config,
             metrics,
         }
