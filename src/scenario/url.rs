@@ -116,6 +116,67 @@ pub fn to_fragment(config: &Config) -> String {
     pieces.join("&")
 }
 
+/// One editable key of a scenario, as the scenario panel shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Param {
+    pub key: &'static str,
+    /// Every accepted value of a closed set (empty for free text).
+    pub choices: Vec<&'static str>,
+    /// The current value, spelled as in the fragment (empty for "same as
+    /// the default rule", such as `db_write_latency`).
+    pub value: String,
+}
+
+/// The keys that apply to `config`'s scenario, in §6 order (without `v`),
+/// with their current values.
+pub fn params(config: &Config) -> Vec<Param> {
+    Key::ALL
+        .iter()
+        .copied()
+        .filter(|&key| key != Key::V && key.applies_to(config.scenario))
+        .map(|key| Param {
+            key: key.token(),
+            choices: key.choices_list(),
+            value: value_of(config, key),
+        })
+        .collect()
+}
+
+/// `config` with one key changed, checked as strictly as a fragment. An
+/// empty value restores the key's default; a new `scenario` keeps only the
+/// strategy and the seed.
+pub fn with_param(config: &Config, key: &str, value: &str) -> Result<Config, ConfigError> {
+    let mut pieces: Vec<String> = if key == Key::Scenario.token() {
+        vec![
+            format!("scenario={}", encode(value)),
+            format!("strategy={}", config.strategy.token()),
+            format!("seed={}", config.seed),
+        ]
+    } else {
+        to_fragment(config)
+            .split('&')
+            .filter(|piece| piece.split_once('=').map(|(name, _)| name) != Some(key))
+            .map(str::to_string)
+            .collect()
+    };
+    if !value.is_empty() && key != Key::Scenario.token() {
+        pieces.push(format!("{}={}", encode(key), encode(value)));
+    }
+    parse_fragment(&pieces.join("&"))
+}
+
+/// Escapes the characters that would split a fragment.
+fn encode(text: &str) -> String {
+    percent_encoding::utf8_percent_encode(text, FRAGMENT_RESERVED).to_string()
+}
+
+const FRAGMENT_RESERVED: &percent_encoding::AsciiSet = &percent_encoding::CONTROLS
+    .add(b'&')
+    .add(b'=')
+    .add(b'#')
+    .add(b'%')
+    .add(b' ');
+
 /// Writes a duration in the largest of `s`, `ms` and `us` that divides it
 /// exactly; zero is `0`.
 pub fn format_duration(us: Micros) -> String {
@@ -464,6 +525,39 @@ impl Token for Key {
     }
 }
 
+impl Key {
+    /// Whether the key means anything for this scenario.
+    fn applies_to(self, scenario: ScenarioKind) -> bool {
+        let only = match self {
+            Key::Users | Key::Clicks | Key::ClickGap | Key::AwaitInsert => ScenarioKind::Ticket,
+            Key::Requests
+            | Key::Keys
+            | Key::Cache
+            | Key::ExpireAt
+            | Key::Ttl
+            | Key::Grace
+            | Key::DoubleCheck => ScenarioKind::Stampede,
+            _ => return true,
+        };
+        only == scenario
+    }
+
+    /// The closed set of values, for keys that have one.
+    fn choices_list(self) -> Vec<&'static str> {
+        fn tokens<T: Token>() -> Vec<&'static str> {
+            T::ALL.iter().map(|value| value.token()).collect()
+        }
+        match self {
+            Key::Scenario => tokens::<ScenarioKind>(),
+            Key::Strategy => tokens::<StrategyKind>(),
+            Key::Routing => tokens::<Routing>(),
+            Key::Cache => tokens::<CacheStart>(),
+            Key::AwaitInsert | Key::DoubleCheck => vec!["true", "false"],
+            _ => Vec::new(),
+        }
+    }
+}
+
 /// The message for a bad value: the value, then what was expected.
 fn bad_value(value: &str, reason: &str) -> String {
     format!("bad value `{}`: {reason}", quote(value))
@@ -700,6 +794,37 @@ fn parse_humantime(text: &str) -> Result<Micros, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn params_list_the_keys_of_the_scenario_with_their_values() {
+        let config = parse_fragment("scenario=ticket&users=3&await_insert=false").unwrap();
+        let params = params(&config);
+        let keys: Vec<_> = params.iter().map(|param| param.key).collect();
+        assert!(keys.contains(&"users") && keys.contains(&"click_gap"));
+        assert!(!keys.contains(&"requests") && !keys.contains(&"v"));
+        let users = params.iter().find(|param| param.key == "users").unwrap();
+        assert_eq!(users.value, "3");
+        let insert = params.iter().find(|p| p.key == "await_insert").unwrap();
+        assert_eq!((insert.value.as_str(), insert.choices.len()), ("false", 2));
+        let write = params.iter().find(|p| p.key == "db_write_latency").unwrap();
+        assert_eq!(write.value, "");
+    }
+
+    #[test]
+    fn with_param_changes_one_key_and_checks_it() {
+        let config = parse_fragment("scenario=stampede&requests=7&seed=3").unwrap();
+        let changed = with_param(&config, "db_latency", "uniform:1ms..5ms").unwrap();
+        assert_eq!(changed.db_latency, Latency::Uniform(MS, 5 * MS));
+        assert_eq!((changed.requests, changed.seed), (7, 3));
+        let reset = with_param(&changed, "requests", "").unwrap();
+        assert_eq!(reset.requests, Config::new(ScenarioKind::Stampede).requests);
+        let error = with_param(&config, "requests", "many").unwrap_err();
+        assert_eq!(error.key, "requests");
+        let error = with_param(&config, "arrival", "at:1ms&x=1").unwrap_err();
+        assert_eq!(error.key, "arrival");
+        let ticket = with_param(&config, "scenario", "ticket").unwrap();
+        assert_eq!((ticket.scenario, ticket.seed), (ScenarioKind::Ticket, 3));
+    }
 
     fn error_of(input: &str) -> ConfigError {
         parse_fragment(input).expect_err(input)
