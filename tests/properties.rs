@@ -193,3 +193,26 @@ fn a_different_seed_usually_gives_a_different_trace() {
     let differing = (0..20).filter(|&s| hash(s) != hash(s + 1)).count();
     assert!(differing >= 19, "only {differing} of 20 seed pairs differ");
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+
+    /// Stepping back replays to exactly the state of the previous step.
+    #[test]
+    fn stepping_back_is_exact(config in config(), forward in 0u32..60) {
+        use interleave::debugger::{Recording, Session};
+        let recording = std::rc::Rc::new(Recording::of(&config));
+        let forward = forward.min(recording.steps);
+        let mut walked = Session::new(recording.clone());
+        for _ in 0..forward {
+            walked.step();
+        }
+        walked.back();
+        let mut direct = Session::new(recording);
+        direct.seek(forward.saturating_sub(1));
+        prop_assert_eq!(walked.position(), direct.position());
+        prop_assert_eq!(walked.metrics(), direct.metrics());
+        prop_assert_eq!(walked.pending(), direct.pending());
+        prop_assert_eq!(walked.request_states(), direct.request_states());
+    }
+}

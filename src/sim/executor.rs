@@ -90,6 +90,11 @@ impl Sim {
         self.core.borrow().steps
     }
 
+    /// Requests that have returned so far.
+    pub fn finished_requests(&self) -> u64 {
+        self.core.borrow().tally.latencies.len() as u64
+    }
+
     pub fn is_done(&self) -> bool {
         self.core.borrow().queue.is_empty()
     }

@@ -1,0 +1,58 @@
+//! The compare table: the same scenario and seed under every strategy,
+//! computed in chunks so a big scenario does not freeze the page.
+
+use crate::scenario::config::{Config, StrategyKind};
+use crate::sim::{Metrics, Sim};
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct CompareRow {
+    pub strategy: StrategyKind,
+    pub metrics: Metrics,
+}
+
+/// Runs `config` under each strategy in turn, metrics only.
+pub struct Compare {
+    config: Config,
+    next: usize,
+    running: Option<Sim>,
+    pub rows: Vec<CompareRow>,
+}
+
+impl Compare {
+    pub fn new(config: &Config) -> Compare {
+        Compare {
+            config: config.clone(),
+            next: 0,
+            running: None,
+            rows: Vec::new(),
+        }
+    }
+
+    pub fn is_done(&self) -> bool {
+        self.next >= StrategyKind::ALL.len() && self.running.is_none()
+    }
+
+    /// Runs at most `budget` macrotasks; true once every strategy has run.
+    pub fn advance(&mut self, mut budget: u64) -> bool {
+        while budget > 0 && !self.is_done() {
+            let sim = self.running.get_or_insert_with(|| {
+                let mut config = self.config.clone();
+                config.strategy = StrategyKind::ALL[self.next];
+                Sim::metrics_only(&config)
+            });
+            let before = u64::from(sim.steps());
+            let done = sim.run_for(budget);
+            budget = budget.saturating_sub(u64::from(sim.steps()) - before);
+            if done {
+                let metrics = sim.metrics();
+                self.rows.push(CompareRow {
+                    strategy: StrategyKind::ALL[self.next],
+                    metrics,
+                });
+                self.running = None;
+                self.next += 1;
+            }
+        }
+        self.is_done()
+    }
+}

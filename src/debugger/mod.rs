@@ -1,0 +1,15 @@
+//! The step debugger's model, with no web dependency: a recorded run, its
+//! timeline and violations, the live position in it, and the comparison of
+//! strategies. The Yew app only draws these.
+
+pub mod compare;
+pub mod recording;
+pub mod session;
+pub mod timeline;
+pub mod violations;
+
+pub use compare::{Compare, CompareRow};
+pub use recording::{Recorder, Recording};
+pub use session::{LineCursor, RequestState, Session};
+pub use timeline::{Grouping, Lane, SharedLane, Span, SpanKind, Timeline};
+pub use violations::{Violation, ViolationKind};

@@ -1,0 +1,76 @@
+//! A whole run recorded once: its trace, timeline and violations. The
+//! debugger draws it, and replays the live run up to any step.
+
+use crate::debugger::timeline::Timeline;
+use crate::debugger::violations::{find_violations, Violation};
+use crate::scenario::config::{Config, Micros};
+use crate::sim::{Metrics, Sim, TraceEvent};
+
+/// A finished run of one config.
+#[derive(Debug, PartialEq)]
+pub struct Recording {
+    pub config: Config,
+    pub events: Vec<TraceEvent>,
+    /// The macrotasks the run took.
+    pub steps: u32,
+    pub end: Micros,
+    pub metrics: Metrics,
+    pub timeline: Timeline,
+    pub violations: Vec<Violation>,
+}
+
+impl Recording {
+    /// Records `config` in one go (native callers and tests).
+    pub fn of(config: &Config) -> Recording {
+        let mut recorder = Recorder::new(config);
+        while !recorder.advance(u64::MAX) {}
+        recorder.finish()
+    }
+
+    /// The first violation's step, for "jump to first violation".
+    pub fn first_violation(&self) -> Option<&Violation> {
+        self.violations.first()
+    }
+}
+
+/// Records a run in chunks, so the browser can yield between them.
+pub struct Recorder {
+    config: Config,
+    sim: Sim,
+}
+
+impl Recorder {
+    pub fn new(config: &Config) -> Recorder {
+        Recorder {
+            config: config.clone(),
+            sim: Sim::new(config),
+        }
+    }
+
+    /// Runs at most `budget` more macrotasks; true once the run is done.
+    pub fn advance(&mut self, budget: u64) -> bool {
+        self.sim.run_for(budget)
+    }
+
+    /// How far the run is: requests returned out of all requests.
+    pub fn progress(&self) -> (u64, u64) {
+        let done = self.sim.finished_requests();
+        (done, self.sim.requests().len() as u64)
+    }
+
+    pub fn finish(self) -> Recording {
+        let metrics = self.sim.metrics();
+        let events = self.sim.trace().events().to_vec();
+        let timeline = Timeline::build(&self.config, self.sim.requests(), &events);
+        let violations = find_violations(&self.config, &events);
+        Recording {
+            steps: self.sim.steps(),
+            end: self.sim.now(),
+            config: self.config,
+            events,
+            metrics,
+            timeline,
+            violations,
+        }
+    }
+}

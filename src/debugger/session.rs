@@ -1,0 +1,195 @@
+//! The step debugger's position in a recorded run: a live `Sim` advanced
+//! to some step. Stepping back replays from the start, so every position
+//! is exactly the state the run had there.
+
+use std::rc::Rc;
+
+use crate::debugger::recording::Recording;
+use crate::scenario::listing::Listing;
+use crate::sim::queue::Pending;
+use crate::sim::trace::{Outcome, Site};
+use crate::sim::{Metrics, Sim, StepReport, TraceEvent, What};
+
+pub struct Session {
+    recording: Rc<Recording>,
+    sim: Sim,
+    last: Option<StepReport>,
+}
+
+/// Where a request is at the current step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RequestState {
+    NotArrived,
+    /// Parked on an await at this site.
+    Awaiting(Site),
+    Returned(Outcome),
+}
+
+impl Session {
+    pub fn new(recording: Rc<Recording>) -> Session {
+        let sim = Sim::new(&recording.config);
+        Session {
+            recording,
+            sim,
+            last: None,
+        }
+    }
+
+    pub fn recording(&self) -> &Rc<Recording> {
+        &self.recording
+    }
+
+    /// Macrotasks run so far: the events of steps below it have happened.
+    pub fn position(&self) -> u32 {
+        self.sim.steps()
+    }
+
+    pub fn now(&self) -> u64 {
+        self.sim.now()
+    }
+
+    pub fn at_end(&self) -> bool {
+        self.sim.is_done()
+    }
+
+    pub fn metrics(&self) -> Metrics {
+        self.sim.metrics()
+    }
+
+    pub fn pending(&self) -> Vec<Pending> {
+        self.sim.pending()
+    }
+
+    /// The last step's report: its macrotask and the events it caused.
+    pub fn last_step(&self) -> Option<&StepReport> {
+        self.last.as_ref()
+    }
+
+    /// The trace events of the last step.
+    pub fn last_events(&self) -> &[TraceEvent] {
+        match &self.last {
+            Some(report) => &self.recording.events[report.events.clone()],
+            None => &[],
+        }
+    }
+
+    /// One macrotask and its microtasks; false at the end.
+    pub fn step(&mut self) -> bool {
+        match self.sim.step() {
+            Some(report) => {
+                self.last = Some(report);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Back to the state after `position - 1` steps.
+    pub fn back(&mut self) {
+        let target = self.position().saturating_sub(1);
+        self.seek(target);
+    }
+
+    pub fn reset(&mut self) {
+        self.sim = Sim::new(&self.recording.config);
+        self.last = None;
+    }
+
+    /// The state after exactly `target` steps (or the end, if sooner).
+    pub fn seek(&mut self, target: u32) {
+        if target < self.position() {
+            self.reset();
+        }
+        while self.position() < target && self.step() {}
+    }
+
+    /// Runs at most `budget` steps towards the end; true once there.
+    pub fn run_for(&mut self, budget: u32) -> bool {
+        for _ in 0..budget {
+            if !self.step() {
+                return true;
+            }
+        }
+        self.at_end()
+    }
+
+    /// Right after the step of the first violation, if the run has one.
+    pub fn jump_to_first_violation(&mut self) -> bool {
+        match self.recording.first_violation() {
+            Some(violation) => {
+                self.seek(violation.step + 1);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Every request's state after the current step, read from the trace.
+    pub fn request_states(&self) -> Vec<RequestState> {
+        let mut states = vec![RequestState::NotArrived; self.sim.requests().len()];
+        let position = self.position();
+        for event in &self.recording.events {
+            if event.step >= position {
+                break;
+            }
+            let Some(state) = states.get_mut(event.request as usize) else {
+                continue;
+            };
+            match event.what {
+                What::Return => *state = RequestState::Returned(event.outcome),
+                What::Arrive => *state = RequestState::Awaiting(Site::None),
+                _ if event.site != Site::None && !is_fire_and_forget(event) => {
+                    if !matches!(state, RequestState::Returned(_)) {
+                        *state = RequestState::Awaiting(event.site);
+                    }
+                }
+                _ => {}
+            }
+        }
+        states
+    }
+
+    /// For the code pane: how many requests await each line (1-based), and
+    /// the first few of them.
+    pub fn cursors(&self, listing: &Listing) -> Vec<LineCursor> {
+        let mut cursors: Vec<LineCursor> = Vec::new();
+        for (request, state) in self.request_states().into_iter().enumerate() {
+            let RequestState::Awaiting(site) = state else {
+                continue;
+            };
+            let Some(line) = listing.line_of(site) else {
+                continue;
+            };
+            match cursors.iter_mut().find(|c| c.line == line) {
+                Some(cursor) => {
+                    cursor.count += 1;
+                    if cursor.first.len() < MAX_NAMED {
+                        cursor.first.push(request as u32);
+                    }
+                }
+                None => cursors.push(LineCursor {
+                    line,
+                    count: 1,
+                    first: vec![request as u32],
+                }),
+            }
+        }
+        cursors.sort_by_key(|cursor| cursor.line);
+        cursors
+    }
+}
+
+/// Requests named on a code line before the rest are counted.
+const MAX_NAMED: usize = 6;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LineCursor {
+    pub line: usize,
+    pub count: u32,
+    pub first: Vec<u32>,
+}
+
+/// The completion of an insert nobody awaits does not move its request.
+fn is_fire_and_forget(event: &TraceEvent) -> bool {
+    event.site == Site::Insert && matches!(event.what, What::Complete(_))
+}

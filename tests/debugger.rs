@@ -1,0 +1,178 @@
+//! The step debugger's model: positions, replay, violations, timeline and
+//! the compare table, on scenarios worked out by hand (cache 1 ms, DB 20 ms).
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::rc::Rc;
+
+use interleave::debugger::timeline::Tone;
+use interleave::debugger::{Compare, Recording, RequestState, Session, SpanKind, ViolationKind};
+use interleave::scenario::config::{Config, ScenarioKind, StrategyKind, MS};
+use interleave::scenario::listing::Listing;
+use interleave::sim::trace::{Outcome, Site};
+use interleave::Sim;
+
+fn config(scenario: ScenarioKind, strategy: StrategyKind) -> Config {
+    Config {
+        strategy,
+        ..Config::new(scenario)
+    }
+}
+
+fn session(config: &Config) -> Session {
+    Session::new(Rc::new(Recording::of(config)))
+}
+
+#[test]
+fn stepping_forward_then_back_returns_to_the_start() {
+    let mut session = session(&config(ScenarioKind::Stampede, StrategyKind::KeyedMutex));
+    let start = (session.metrics(), session.pending(), session.now());
+    for _ in 0..7 {
+        assert!(session.step());
+    }
+    assert_eq!(session.position(), 7);
+    for _ in 0..7 {
+        session.back();
+    }
+    assert_eq!(session.position(), 0);
+    assert_eq!((session.metrics(), session.pending(), session.now()), start);
+}
+
+#[test]
+fn running_to_the_end_gives_the_recorded_metrics() {
+    let config = config(ScenarioKind::Ticket, StrategyKind::None);
+    let mut session = session(&config);
+    while !session.run_for(3) {}
+    assert_eq!(session.metrics(), Sim::new(&config).run());
+    assert_eq!(session.metrics(), session.recording().metrics);
+    assert_eq!(session.position(), session.recording().steps);
+    assert!(!session.step(), "nothing after the end");
+}
+
+#[test]
+fn a_double_click_without_a_lock_violates_when_the_second_insert_lands() {
+    // Both clicks arrive at 0 (steps 0, 1), find nothing at 20 ms (steps
+    // 2, 3) and insert; the inserts land at 40 ms, in steps 4 and 5.
+    let mut session = session(&config(ScenarioKind::Ticket, StrategyKind::None));
+    let violations = &session.recording().violations;
+    let duplicates: Vec<_> = violations
+        .iter()
+        .filter(|v| v.kind == ViolationKind::DuplicateTicket)
+        .collect();
+    assert_eq!(duplicates.len(), 1);
+    assert_eq!((duplicates[0].step, duplicates[0].time), (5, 40 * MS));
+    // The two bodies overlap from the second arrival on.
+    let first = session.recording().first_violation().copied().unwrap();
+    assert_eq!((first.kind, first.step), (ViolationKind::SecondHolder, 1));
+    assert!(session.jump_to_first_violation());
+    assert_eq!(session.position(), 2);
+}
+
+#[test]
+fn extra_db_reads_are_the_ones_after_the_first_per_load() {
+    let count = |strategy, double_check| {
+        let config = Config {
+            double_check,
+            ..config(ScenarioKind::Stampede, strategy)
+        };
+        Recording::of(&config)
+            .violations
+            .iter()
+            .filter(|v| v.kind == ViolationKind::ExtraDbRead)
+            .count()
+    };
+    // 10 concurrent misses: 9 reads while the first is loading.
+    assert_eq!(count(StrategyKind::None, true), 9);
+    // The mutex serializes them; without the second read each later one
+    // reads a key that is already live again.
+    assert_eq!(count(StrategyKind::KeyedMutex, false), 9);
+    assert_eq!(count(StrategyKind::KeyedMutex, true), 0);
+    assert_eq!(count(StrategyKind::SingleFlight, true), 0);
+}
+
+#[test]
+fn the_timeline_has_one_span_per_await() {
+    let config = Config {
+        requests: 2,
+        ..config(ScenarioKind::Stampede, StrategyKind::None)
+    };
+    let recording = Recording::of(&config);
+    let lane = &recording.timeline.lanes[0];
+    let spans: Vec<_> = lane
+        .spans
+        .iter()
+        .map(|s| (s.kind, s.start / MS, s.end.map(|e| e / MS)))
+        .collect();
+    assert_eq!(
+        spans,
+        [
+            (SpanKind::Cache, 0, Some(1)),
+            (SpanKind::Critical, 1, Some(22)),
+            (SpanKind::DbRead, 1, Some(21)),
+            (SpanKind::Cache, 21, Some(22)),
+        ]
+    );
+    assert_eq!(
+        lane.returned.map(|(t, _, o)| (t / MS, o)),
+        Some((22, Outcome::Ok))
+    );
+    // The hot key is live from the first set (22 ms), then again from the
+    // second; two overlapping holders make a conflict.
+    let cache = &recording.timeline.shared[0];
+    let starts: Vec<_> = cache.segments.iter().map(|s| s.start / MS).collect();
+    assert_eq!(starts, [22, 22]);
+    let holders = recording.timeline.shared.last().unwrap();
+    assert_eq!(holders.rows, 2);
+    assert_eq!(holders.segments[1].tone, Tone::Conflict);
+}
+
+#[test]
+fn the_lock_wait_spans_from_the_first_attempt_to_the_entry() {
+    let config = Config {
+        requests: 2,
+        ..config(ScenarioKind::Stampede, StrategyKind::KeyedMutex)
+    };
+    let recording = Recording::of(&config);
+    // The second request waits from its miss (1 ms) until the first
+    // releases after its set lands (1 + 1 + 20 + 1 = 23 ms).
+    let wait = recording.timeline.lanes[1]
+        .spans
+        .iter()
+        .find(|s| s.kind == SpanKind::LockWait)
+        .unwrap();
+    assert_eq!((wait.start / MS, wait.end.map(|e| e / MS)), (1, Some(23)));
+}
+
+#[test]
+fn cursors_sit_on_the_awaited_line() {
+    let config = config(ScenarioKind::Stampede, StrategyKind::None);
+    let listing = Listing::of(&config);
+    let mut session = session(&config);
+    session.seek(10);
+    // After the ten arrivals every request awaits its first cache read.
+    let get_line = listing.line_of(Site::Get).unwrap();
+    let cursors = session.cursors(&listing);
+    assert_eq!(cursors.len(), 1);
+    assert_eq!((cursors[0].line, cursors[0].count), (get_line, 10));
+    assert_eq!(cursors[0].first, [0, 1, 2, 3, 4, 5]);
+    session.seek(u32::MAX);
+    assert!(session.cursors(&listing).is_empty());
+    assert!(session
+        .request_states()
+        .iter()
+        .all(|s| *s == RequestState::Returned(Outcome::Ok)));
+}
+
+#[test]
+fn compare_runs_every_strategy_in_chunks() {
+    let config = config(ScenarioKind::Stampede, StrategyKind::None);
+    let mut compare = Compare::new(&config);
+    while !compare.advance(7) {}
+    assert_eq!(compare.rows.len(), StrategyKind::ALL.len());
+    for row in &compare.rows {
+        let alone = Config {
+            strategy: row.strategy,
+            ..config.clone()
+        };
+        assert_eq!(row.metrics, Sim::new(&alone).run(), "{:?}", row.strategy);
+    }
+}
