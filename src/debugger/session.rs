@@ -138,10 +138,11 @@ impl Session {
             match event.what {
                 What::Return => *state = RequestState::Returned(event.outcome),
                 What::Arrive => *state = RequestState::Awaiting(Site::None),
-                _ if event.site != Site::None && !is_fire_and_forget(event) => {
-                    if !matches!(state, RequestState::Returned(_)) {
-                        *state = RequestState::Awaiting(event.site);
-                    }
+                _ if event.site != Site::None
+                    && !is_fire_and_forget(event)
+                    && !matches!(state, RequestState::Returned(_)) =>
+                {
+                    *state = RequestState::Awaiting(event.site);
                 }
                 _ => {}
             }

@@ -163,16 +163,14 @@ impl Timeline {
                         close(&mut lane.spans[index], at, event.outcome);
                     }
                 }
-                What::MutexWait | What::FlightJoin => {
-                    if !waiting.contains_key(&event.request) {
-                        let label = if event.what == What::FlightJoin {
-                            "waits for the single-flight leader"
-                        } else {
-                            "waits for the mutex"
-                        };
-                        let index = push(lane, SpanKind::LockWait, label, event.key, at);
-                        waiting.insert(event.request, index);
-                    }
+                What::MutexWait | What::FlightJoin if !waiting.contains_key(&event.request) => {
+                    let label = if event.what == What::FlightJoin {
+                        "waits for the single-flight leader"
+                    } else {
+                        "waits for the mutex"
+                    };
+                    let index = push(lane, SpanKind::LockWait, label, event.key, at);
+                    waiting.insert(event.request, index);
                 }
                 What::Enter => {
                     if let Some(index) = waiting.remove(&event.request) {
