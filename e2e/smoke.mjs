@@ -1,9 +1,11 @@
 // End-to-end smoke test of the built app (dist/) in headless Chromium.
 //
-// Checks that the page shows the same metrics as the native CLI for the same
-// fragment, that example links re-run it, that markup in the fragment stays
-// text, and that nothing logs a console error, a page error or a CSP
-// violation. Prints one line per check; exits 1 if any failed.
+// Checks that the debugger, run to the end, shows the same metrics as the
+// native CLI for the same fragment; that stepping back undoes stepping
+// forward; the keyboard; that a parameter edit and a story link re-run it;
+// that markup in the fragment stays text; and that nothing logs a console
+// error, a page error or a CSP violation. Keeps a mid-run screenshot in
+// test-artifacts/. Prints one line per check; exits 1 if any failed.
 //
 // Run from the repository root after `trunk build`: node e2e/smoke.mjs
 
@@ -22,7 +24,7 @@ const ARGS = [
   '--disable-component-update',
   '--no-first-run',
 ];
-const SCREENSHOT = 'test-artifacts/smoke.png';
+const SCREENSHOT = 'test-artifacts/debugger-mid-run.png';
 
 let passed = 0;
 let failed = 0;
@@ -79,7 +81,7 @@ async function checkMetrics(page, fragment, label) {
 
 /** A new page that records console errors, page errors, CSP violations and dialogs. */
 async function openPage(browser, problems) {
-  const page = await browser.newPage({ viewport: { width: 1000, height: 800 } });
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(`console: ${message.text()}`);
   });
@@ -101,39 +103,94 @@ async function openPage(browser, problems) {
 const server = await serve(resolve('dist'));
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
 const problems = [];
+
+const byId = (id) => `[data-testid="${id}"]`;
+const text = (page, id) => page.textContent(byId(id));
+
+/** Waits until the debugger has recorded the run and can step. */
+async function ready(page) {
+  await page.waitForSelector(`${byId('btn-step')}:not([disabled])`);
+}
+
+/** Runs to the end and waits until the last step is shown. */
+async function runToEnd(page) {
+  await page.click(byId('btn-run'));
+  await page.waitForSelector(`${byId('btn-run')}[disabled]`);
+}
+
 try {
-  // 1. A stampede run: every metric as the CLI prints it.
+  // 1. A stampede run to the end: every metric as the CLI prints it.
   const fragment = 'v=1&scenario=stampede&strategy=keyed-mutex&requests=20';
   const page = await openPage(browser, problems);
   await page.goto(`${server.url}/#${fragment}`);
-  await checkMetrics(page, fragment, 'stampede keyed-mutex');
+  await ready(page);
+  check('opens at step 0', (await text(page, 'step-index')) === '0');
+  await runToEnd(page);
+  await checkMetrics(page, fragment, 'stampede keyed-mutex, run to end');
   const title = await page.textContent('h1');
   check('header reads "Interleave"', title === 'Interleave', title);
-  const canonical = await page.textContent('[data-testid="fragment"]');
-  check('canonical fragment shown', canonical === `#${fragment}`, canonical);
-  check('no error banner for a good fragment', (await page.$('[data-testid="error-banner"]')) === null);
+  const hash = await page.evaluate(() => location.hash);
+  check('address bar holds the canonical fragment', hash === `#${fragment}`, hash);
+  check('no error banner for a good fragment', (await page.$(byId('error-banner'))) === null);
+
+  // 2. Step forward, then back the same number of times: the start again.
+  await page.click(byId('btn-reset'));
+  const start = await shownTexts(page);
+  const startClock = await text(page, 'clock');
+  for (let i = 0; i < 9; i += 1) await page.click(byId('btn-step'));
+  check('nine steps reach step 9', (await text(page, 'step-index')) === '9');
   mkdirSync('test-artifacts', { recursive: true });
   await page.screenshot({ path: SCREENSHOT, fullPage: true });
+  for (let i = 0; i < 9; i += 1) await page.click(byId('btn-back'));
+  const back = await shownTexts(page);
+  const same = JSON.stringify(back) === JSON.stringify(start) && (await text(page, 'clock')) === startClock;
+  check('stepping back nine times restores the start', same, JSON.stringify(back));
 
-  // 2. An example link changes the hash; the page re-runs without a reload.
+  // 3. The keyboard: arrows step, space plays and pauses.
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowLeft');
+  check('arrow keys step', (await text(page, 'step-index')) === '1');
+  await page.keyboard.press(' ');
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid="step-index"]').textContent) > 2);
+  await page.keyboard.press(' ');
+  check('space plays and pauses', (await page.getAttribute(byId('btn-play'), 'aria-pressed')) === 'false');
+
+  // 4. Editing a parameter re-runs and updates the link.
+  await page.fill(byId('param-requests'), '7');
+  await page.waitForFunction(() => location.hash.includes('requests=7'));
+  await ready(page);
+  await runToEnd(page);
+  await checkMetrics(page, 'v=1&scenario=stampede&strategy=keyed-mutex&requests=7', 'after editing requests');
+  await page.click(byId('btn-share'));
+  const copied = await page.textContent('.copied');
+  check('share shows the link', copied.includes('requests=7'), copied);
+
+  // 5. A story link changes the hash; the page re-runs without a reload.
   await page.click('text=ticket · keyed-mutex · 2 servers');
-  await page.waitForFunction(() => document.querySelector('[data-testid="scenario"]')?.textContent === 'ticket');
-  await checkMetrics(page, 'v=1&scenario=ticket&strategy=keyed-mutex&servers=2', 'example link (hashchange)');
+  await page.waitForFunction(() => document.querySelector('[data-testid="scenario-select"]')?.value === 'ticket');
+  await ready(page);
+  await runToEnd(page);
+  await checkMetrics(page, 'v=1&scenario=ticket&strategy=keyed-mutex&servers=2', 'story link (hashchange)');
+  await page.click(byId('btn-first-violation'));
+  const violationStep = await text(page, 'step-index');
+  check('first violation stops mid-run', Number(violationStep) > 0, violationStep);
 
-  // 3. Markup in the fragment is shown as text, never parsed as HTML.
+  // 6. Markup in the fragment is shown as text, never parsed as HTML.
   const evil = await openPage(browser, problems);
-  await evil.goto(`${server.url}/#scenario=<img src=x onerror=alert(1)>`);
-  const banner = await evil.waitForSelector('[data-testid="error-banner"]');
+  await evil.goto(`${server.url}/#scenario=<img src=x onerror=alert(1)>&seed=<script>alert(2)</script>`);
+  const banner = await evil.waitForSelector(byId('error-banner'));
   const bannerText = await banner.textContent();
   check('error banner names `scenario`', bannerText.includes('`scenario`'), bannerText);
   check('markup in the fragment stays text', bannerText.includes('<img'), bannerText);
-  const images = await evil.$$eval('img', (found) => found.length);
-  check('no img element created', images === 0, `${images} found`);
-  await evil.waitForSelector('[data-testid="metric-db_reads"]');
-  check('metrics still render with defaults', (await evil.textContent('[data-testid="metric-db_reads"]')) !== '');
+  const images = await evil.$$eval('img, main script', (found) => found.length);
+  check('no img or script element created', images === 0, `${images} found`);
+  await ready(evil);
+  await runToEnd(evil);
+  check('the defaults still run', (await text(evil, 'metric-db_reads')) === '10');
   await evil.screenshot({ path: 'test-artifacts/smoke-error.png', fullPage: true });
 
-  // 4. Nothing went wrong along the way.
+  // 7. Nothing went wrong along the way.
   check('no console errors, page errors or CSP violations', problems.length === 0, problems.join(' | '));
   console.log(`screenshot: ${SCREENSHOT}`);
 } catch (error) {

@@ -2,11 +2,12 @@
 //! Browser tests, run by wasm-bindgen-test-runner in headless Chrome:
 //! `cargo test --target wasm32-unknown-unknown --test web`.
 
-use interleave::app::{format_ms, App};
+use interleave::app::{current_hash, format_ms, App};
 use interleave::scenario::url::parse_fragment;
 use interleave::Sim;
+use wasm_bindgen::JsCast;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
-use web_sys::Element;
+use web_sys::{Element, Event, EventInit, HtmlElement, HtmlInputElement, HtmlSelectElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -118,23 +119,144 @@ impl Drop for Mounted {
     }
 }
 
-#[wasm_bindgen_test]
-async fn app_shows_the_metrics_of_the_fragment() {
-    let page = Mounted::with_hash("#v=1&scenario=stampede&strategy=none&requests=50&seed=7").await;
-    assert_eq!(page.text("metric-db_reads"), "50");
-    assert_eq!(page.text("metric-latency_p50"), "22");
-    assert_eq!(page.text("metric-events"), "200");
-    assert_eq!(page.text("trace-hash"), NATIVE_HASHES[0].1);
-    assert_eq!(page.text("scenario"), "stampede");
-    assert_eq!(
-        page.text("fragment"),
-        "#v=1&scenario=stampede&strategy=none&seed=7&requests=50"
-    );
-    assert!(page.find("error-banner").is_none());
+impl Mounted {
+    fn click(&self, test_id: &str) {
+        let element = self.find(test_id).unwrap_or_else(|| panic!("no {test_id}"));
+        element.dyn_into::<HtmlElement>().unwrap().click();
+    }
+
+    async fn click_times(&self, test_id: &str, times: usize) {
+        for _ in 0..times {
+            self.click(test_id);
+            yew::scheduler::flush().await;
+        }
+    }
+
+    fn value(&self, test_id: &str) -> String {
+        let element = self.find(test_id).unwrap_or_else(|| panic!("no {test_id}"));
+        match element.dyn_ref::<HtmlInputElement>() {
+            Some(input) => input.value(),
+            None => element.dyn_into::<HtmlSelectElement>().unwrap().value(),
+        }
+    }
+
+    /// Types `value` into a text field, as the `input` event a person's
+    /// typing fires.
+    async fn type_into(&self, test_id: &str, value: &str) {
+        let input: HtmlInputElement = self.find(test_id).unwrap().dyn_into().unwrap();
+        input.set_value(value);
+        let init = EventInit::new();
+        init.set_bubbles(true);
+        let event = Event::new_with_event_init_dict("input", &init).unwrap();
+        input.dispatch_event(&event).unwrap();
+        yew::scheduler::flush().await;
+    }
+
+    /// Every `metric-*` value on the page, by metric name.
+    fn metrics(&self) -> Vec<(String, String)> {
+        let cells = self
+            .root
+            .query_selector_all("[data-testid^=\"metric-\"]")
+            .unwrap();
+        (0..cells.length())
+            .filter_map(|i| cells.item(i)?.dyn_into::<Element>().ok())
+            .map(|cell| {
+                let id = cell.get_attribute("data-testid").unwrap();
+                (id, cell.text_content().unwrap_or_default())
+            })
+            .collect()
+    }
+}
+
+fn expected(metrics: &interleave::Metrics) -> Vec<(&'static str, String)> {
+    vec![
+        ("metric-db_reads", metrics.db_reads.to_string()),
+        ("metric-db_writes", metrics.db_writes.to_string()),
+        (
+            "metric-duplicate_tickets",
+            metrics.duplicate_tickets.to_string(),
+        ),
+        ("metric-cache_misses", metrics.cache_misses.to_string()),
+        ("metric-lock_wakeups", metrics.lock_wakeups.to_string()),
+        ("metric-latency_p50", format_ms(metrics.latency_us.p50)),
+        ("metric-latency_max", format_ms(metrics.latency_us.max)),
+        ("metric-events", metrics.events.to_string()),
+    ]
+}
+
+fn assert_shows(page: &Mounted, metrics: &interleave::Metrics) {
+    for (id, value) in expected(metrics) {
+        assert_eq!(page.text(id), value, "{id}");
+    }
+    assert_eq!(page.text("trace-hash"), metrics.trace_hash);
 }
 
 #[wasm_bindgen_test]
-async fn bad_fragment_shows_errors_and_default_metrics() {
+async fn a_fragment_restores_its_config_and_runs_to_the_native_metrics() {
+    let fragment = "v=1&scenario=stampede&strategy=add&requests=12&db_latency=exp:5ms&seed=7";
+    let page = Mounted::with_hash(&format!("#{fragment}")).await;
+    assert_eq!(page.value("scenario-select"), "stampede");
+    assert_eq!(page.value("strategy-select"), "add");
+    assert_eq!(page.value("param-requests"), "12");
+    assert_eq!(page.value("param-db_latency"), "exp:5ms");
+    assert_eq!(page.value("param-seed"), "7");
+    assert_eq!(page.text("step-index"), "0");
+    assert!(page.find("error-banner").is_none());
+    page.click("btn-run");
+    yew::scheduler::flush().await;
+    let native = Sim::new(&parse_fragment(fragment).unwrap()).run();
+    assert_shows(&page, &native);
+    assert_eq!(page.text("step-index"), native.events.to_string());
+}
+
+#[wasm_bindgen_test]
+async fn step_and_back_return_exactly_to_the_start() {
+    let page = Mounted::with_hash("#v=1&scenario=ticket&strategy=none&users=2").await;
+    let start = page.metrics();
+    let clock = page.text("clock");
+    page.click_times("btn-step", 5).await;
+    assert_eq!(page.text("step-index"), "5");
+    assert_ne!(page.metrics(), start, "five steps change the counters");
+    page.click_times("btn-back", 5).await;
+    assert_eq!(page.text("step-index"), "0");
+    assert_eq!(page.metrics(), start);
+    assert_eq!(page.text("clock"), clock);
+    // Stepping to the end one macrotask at a time gives the native run.
+    let native = Sim::new(&parse_fragment("scenario=ticket&users=2").unwrap()).run();
+    page.click_times("btn-step", native.events as usize + 3)
+        .await;
+    assert_shows(&page, &native);
+}
+
+#[wasm_bindgen_test]
+async fn the_first_violation_button_stops_at_the_duplicate() {
+    let page = Mounted::with_hash("#v=1&scenario=ticket&strategy=none").await;
+    page.click("btn-first-violation");
+    yew::scheduler::flush().await;
+    // The two clicks' bodies overlap from the second arrival (step 1).
+    assert_eq!(page.text("step-index"), "2");
+    assert!(page.text("timeline").contains("holders of user:0:event"));
+    assert!(page.text("code-pane").contains("#0"));
+    assert!(page.text("loop-pane").contains("#1 arrives"));
+}
+
+#[wasm_bindgen_test]
+async fn editing_a_parameter_reruns_and_updates_the_link() {
+    let page = Mounted::with_hash("#v=1&scenario=stampede&strategy=none").await;
+    page.type_into("param-requests", "3").await;
+    assert!(current_hash().contains("requests=3"), "{}", current_hash());
+    page.click("btn-run");
+    yew::scheduler::flush().await;
+    assert_eq!(page.text("metric-db_reads"), "3");
+    // A bad value names the key and changes nothing.
+    page.type_into("param-requests", "lots").await;
+    let error = page.root.query_selector(".param-error").unwrap().unwrap();
+    assert!(error.text_content().unwrap().contains("whole number"));
+    assert!(current_hash().contains("requests=3"));
+}
+
+#[wasm_bindgen_test]
+async fn a_bad_fragment_shows_errors_and_runs_the_defaults() {
     let page = Mounted::with_hash("#scenario=stampede&strategy=bogus&requests=x").await;
     let items = page
         .root
@@ -154,7 +276,9 @@ async fn bad_fragment_shows_errors_and_default_metrics() {
     );
     assert!(page.text("error-banner").contains("bogus"));
     // Both keys fall back to the stampede defaults: 10 requests, no strategy.
-    assert_eq!(page.text("strategy"), "none");
+    assert_eq!(page.value("strategy-select"), "none");
+    page.click("btn-run");
+    yew::scheduler::flush().await;
     assert_eq!(page.text("metric-db_reads"), "10");
     assert_eq!(page.text("metric-cache_misses"), "10");
 }

@@ -1,18 +1,33 @@
-//! The browser app. For now a page that runs the scenario in the URL
-//! fragment and lists its metrics; the step debugger has its own issue.
+//! The browser app: the step debugger over the engine's traces.
 //!
-//! `start` mounts [`App`] into `<main id="app">`. The app reads
-//! `location.hash` when it mounts and again on every `hashchange`, so the
-//! example links (and the back button) re-run the simulation.
+//! `start` mounts [`App`] into `<main id="app">`. The state lives in one
+//! `Reducible` ([`state::Debugger`]); the components only draw it and send
+//! actions. The page reads `location.hash` when it mounts and on every
+//! `hashchange`, and writes the canonical fragment back after each edit, so
+//! the address bar is always the shareable link.
 
-mod run;
+mod code;
+mod event_loop;
+mod panel;
+pub mod state;
+mod timeline;
+mod transport;
 mod view;
 
-pub use run::{format_ms, Run};
-pub use view::{ErrorBanner, ExampleLinks, MetricsTable, EXAMPLES};
+pub use state::{Action, Debugger};
+pub use view::{format_ms, CompareTable, ErrorBanner, ExampleLinks, MetricsTable, EXAMPLES};
 
-use gloo_events::EventListener;
+use gloo_events::{EventListener, EventListenerOptions};
+use gloo_timers::callback::{Interval, Timeout};
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
+
+use code::CodePane;
+use event_loop::{describe_task, LoopPane};
+use panel::ScenarioPanel;
+use state::{now_ms, Busy, CHUNK_MS, SPEEDS};
+use timeline::Timeline;
+use transport::Transport;
 
 /// The id of the element the app renders into (see `index.html`).
 pub const ROOT_ID: &str = "app";
@@ -48,56 +63,243 @@ fn document() -> web_sys::Document {
         .expect("the app runs in a page")
 }
 
-/// The whole page: the scenario from the URL, its run, and example links.
+/// Puts the canonical fragment in the address bar without a new history
+/// entry (and without a `hashchange`).
+fn show_fragment(fragment: &str) {
+    let wanted = format!("#{fragment}");
+    if current_hash() == wanted {
+        return;
+    }
+    if let Some(history) = web_sys::window().and_then(|window| window.history().ok()) {
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&wanted));
+    }
+}
+
+/// Copies the page's address, if the browser lets us.
+fn copy_link() -> Option<String> {
+    let window = web_sys::window()?;
+    let href = window.location().href().ok()?;
+    let promise = window.navigator().clipboard().write_text(&href);
+    // A refused copy (no permission) is fine: the link is shown anyway.
+    wasm_bindgen_futures::spawn_local(async move {
+        let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+    });
+    Some(href)
+}
+
 #[component]
 pub fn App() -> Html {
-    let run = use_reducer(|| Run::of(&current_hash()));
+    let state = use_reducer(|| Debugger::load(&current_hash()));
+    let shared_link = use_state(|| None::<String>);
 
+    // Chunked work: one time-boxed chunk per browser task until done.
     {
-        // Re-run whenever the fragment changes; the listener is dropped
-        // (and so removed) when the app unmounts.
-        let run = run.dispatcher();
-        use_effect_with((), move |_| {
-            let window = web_sys::window().expect("the app runs in a window");
-            let listener = EventListener::new(&window, "hashchange", move |_| {
-                run.dispatch(current_hash());
+        let dispatcher = state.dispatcher();
+        use_effect_with((state.version, state.has_work()), move |&(_, has_work)| {
+            let timeout = has_work.then(|| {
+                Timeout::new(0, move || {
+                    dispatcher.dispatch(Action::Work {
+                        deadline: now_ms() + CHUNK_MS,
+                    })
+                })
             });
-            move || drop(listener)
+            move || drop(timeout)
         });
     }
+    // Play: one step per tick at the chosen speed.
+    {
+        let dispatcher = state.dispatcher();
+        use_effect_with((state.playing, state.speed), move |&(playing, speed)| {
+            let interval = playing.then(|| {
+                let period = 1000 / SPEEDS[speed];
+                Interval::new(period, move || dispatcher.dispatch(Action::Tick))
+            });
+            move || drop(interval)
+        });
+    }
+    // The address bar follows the scenario (unless it had bad keys, which
+    // stay visible for the user to fix).
+    use_effect_with(
+        (state.fragment.clone(), state.errors.is_empty()),
+        |(fragment, clean)| {
+            if *clean {
+                show_fragment(fragment);
+            }
+        },
+    );
+    // `hashchange` (links, back button) and the keyboard.
+    {
+        let dispatcher = state.dispatcher();
+        use_effect_with((), move |_| {
+            let window = web_sys::window().expect("the app runs in a window");
+            let on_hash = {
+                let dispatcher = dispatcher.clone();
+                EventListener::new(&window, "hashchange", move |_| {
+                    dispatcher.dispatch(Action::Load(current_hash()))
+                })
+            };
+            let options = EventListenerOptions::enable_prevent_default();
+            let on_key =
+                EventListener::new_with_options(&window, "keydown", options, move |event| {
+                    let Some(event) = event.dyn_ref::<web_sys::KeyboardEvent>() else {
+                        return;
+                    };
+                    if typing(event) || event.alt_key() || event.ctrl_key() || event.meta_key() {
+                        return;
+                    }
+                    let action = match event.key().as_str() {
+                        " " => Action::TogglePlay,
+                        "ArrowRight" => Action::Step,
+                        "ArrowLeft" => Action::Back,
+                        _ => return,
+                    };
+                    event.prevent_default();
+                    dispatcher.dispatch(action);
+                });
+            move || drop((on_hash, on_key))
+        });
+    }
+
+    let send = |action: fn() -> Action| {
+        let dispatcher = state.dispatcher();
+        Callback::from(move |()| dispatcher.dispatch(action()))
+    };
+    let on_set = {
+        let dispatcher = state.dispatcher();
+        Callback::from(move |(key, value)| dispatcher.dispatch(Action::SetParam(key, value)))
+    };
+    let on_pick = {
+        let dispatcher = state.dispatcher();
+        Callback::from(move |strategy: crate::scenario::config::StrategyKind| {
+            dispatcher.dispatch(Action::SetParam("strategy".into(), strategy.name().into()))
+        })
+    };
+    let on_speed = {
+        let dispatcher = state.dispatcher();
+        Callback::from(move |speed| dispatcher.dispatch(Action::SetSpeed(speed)))
+    };
+    let on_group = {
+        let dispatcher = state.dispatcher();
+        Callback::from(move |grouping| dispatcher.dispatch(Action::SetGrouping(grouping)))
+    };
+    let on_share = {
+        let shared_link = shared_link.clone();
+        let fragment = state.fragment.clone();
+        Callback::from(move |_: MouseEvent| {
+            show_fragment(&fragment);
+            shared_link.set(copy_link());
+        })
+    };
+    let on_cancel = {
+        let dispatcher = state.dispatcher();
+        Callback::from(move |_: MouseEvent| dispatcher.dispatch(Action::Cancel))
+    };
+
+    let recording = state.recording();
+    let session = state.session();
+    let ready = session.is_some() && state.busy == Busy::Idle;
+    let (cursors, touched, ran, events, pending) = match &session {
+        Some(session) => {
+            let cursors = session.cursors(&state.listing);
+            let events = session.last_events().to_vec();
+            let touched: Vec<usize> = events
+                .iter()
+                .filter_map(|event| state.listing.line_of(event.site))
+                .collect();
+            let scenario = state.config.scenario;
+            let ran = session.last_step().map(|report| {
+                let info = session.describe(report.task);
+                format!(
+                    "step {} at {} ms: {}",
+                    report.index,
+                    format_ms(report.time),
+                    describe_task(report.task, &info, scenario)
+                )
+            });
+            let pending: Vec<_> = session
+                .pending()
+                .into_iter()
+                .take(64)
+                .map(|p| (p, session.describe(p.task)))
+                .collect();
+            (cursors, touched, ran, events, pending)
+        }
+        None => Default::default(),
+    };
+    let metrics = state.metrics();
+    let steps = recording.as_ref().map_or(0, |r| r.steps);
+    let has_violation = recording.as_ref().is_some_and(|r| !r.violations.is_empty());
+    drop(session);
 
     html! {
         <div class="page">
             <header class="masthead">
-                <h1>{ "Interleave" }</h1>
-                <p class="tagline">
-                    { "Why single-threaded async code still races: a deterministic event loop, \
-                       a cache, a database and a few locking strategies." }
-                </p>
+                <div>
+                    <h1>{ "Interleave" }</h1>
+                    <p class="tagline">{ "Why single-threaded async code still races. Step through every interleaving." }</p>
+                </div>
+                <div class="share">
+                    <button data-testid="btn-share" onclick={on_share}>{ "Share link" }</button>
+                    if let Some(link) = &*shared_link {
+                        <span class="copied" role="status">{ "copied: " }<code>{ link.clone() }</code></span>
+                    }
+                </div>
             </header>
-            <ErrorBanner errors={run.errors.clone()} />
-            if let Some(notice) = &run.cut_short {
+            <ErrorBanner errors={state.errors.clone()} />
+            if let Some(notice) = &state.notice {
                 <p class="notice" role="status" data-testid="run-notice">{ notice }</p>
             }
-            <section class="scenario" aria-labelledby="scenario-title">
-                <h2 id="scenario-title">{ "Scenario" }</h2>
-                <dl class="facts">
-                    <dt>{ "scenario" }</dt>
-                    <dd data-testid="scenario">{ run.config.scenario.name() }</dd>
-                    <dt>{ "strategy" }</dt>
-                    <dd data-testid="strategy">{ run.config.strategy.name() }</dd>
-                    <dt>{ "fragment" }</dt>
-                    <dd><code data-testid="fragment">{ format!("#{}", run.fragment) }</code></dd>
-                </dl>
-            </section>
-            <ExampleLinks current={run.fragment.clone()} />
-            <MetricsTable metrics={run.metrics.clone()} />
-            <footer class="footnote">
-                { "The step debugger is coming. Until then: edit the URL fragment, or run the same \
-                   fragment natively with " }
-                <code>{ "interleave run '<fragment>'" }</code>
-                { "." }
-            </footer>
+            if matches!(state.busy, Busy::Recording | Busy::Counting | Busy::RunningToEnd) {
+                <div class="progress" role="status" data-testid="progress">
+                    <span>{ match state.busy {
+                        Busy::Recording => "recording the run…",
+                        Busy::Counting => "running (metrics only)…",
+                        _ => "running to the end…",
+                    } }</span>
+                    <progress max={state.progress.1.max(1).to_string()} value={state.progress.0.to_string()} />
+                    <span>{ format!("{} / {} requests", state.progress.0, state.progress.1) }</span>
+                    <button data-testid="btn-cancel" onclick={on_cancel}>{ "cancel" }</button>
+                </div>
+            }
+            <div class="workbench">
+                <aside class="sidebar">
+                    <ScenarioPanel config={state.config.clone()} error={state.param_error.clone()} {on_set} />
+                    <ExampleLinks current={state.fragment.clone()} />
+                </aside>
+                <div class="main">
+                    <Transport position={state.position()} {steps} now={state.now()}
+                        playing={state.playing} speed={state.speed} {ready} at_end={state.at_end()}
+                        {has_violation}
+                        on_step={send(|| Action::Step)} on_back={send(|| Action::Back)}
+                        on_play={send(|| Action::TogglePlay)} on_run={send(|| Action::RunToEnd)}
+                        on_reset={send(|| Action::Reset)} on_violation={send(|| Action::JumpToViolation)}
+                        {on_speed} />
+                    <MetricsTable metrics={metrics} />
+                    if let Some(recording) = recording.clone() {
+                        <Timeline {recording} position={state.position()} now={state.now()}
+                            grouping={state.grouping} {on_group} />
+                    }
+                    <div class="split">
+                        <CodePane listing={state.listing.clone()} {cursors} {touched} />
+                        <LoopPane scenario={state.config.scenario} {ran} {events} {pending} />
+                    </div>
+                    <CompareTable rows={state.compare_rows.clone()} current={state.config.strategy}
+                        scenario={state.config.scenario} {on_pick} />
+                </div>
+            </div>
         </div>
     }
+}
+
+/// Keys typed into a form field are not shortcuts.
+fn typing(event: &web_sys::KeyboardEvent) -> bool {
+    event
+        .target()
+        .and_then(|target| target.dyn_into::<web_sys::Element>().ok())
+        .is_some_and(|element| {
+            matches!(
+                element.tag_name().as_str(),
+                "INPUT" | "SELECT" | "TEXTAREA" | "BUTTON"
+            )
+        })
 }

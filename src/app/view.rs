@@ -1,11 +1,26 @@
-//! The page's pieces: the error banner, the metrics table and the example
-//! links. Every value goes into the DOM as text, never as markup.
+//! The page's smaller pieces: the error banner, the counters, the compare
+//! table and the story links. Every value goes into the DOM as text, never as markup.
 
 use yew::prelude::*;
 
-use super::run::format_ms;
+use std::rc::Rc;
+
+use crate::debugger::CompareRow;
+use crate::scenario::config::{ScenarioKind, StrategyKind};
 use crate::scenario::url::{parse_fragment_lenient, to_fragment};
 use crate::Metrics;
+
+/// Microseconds as milliseconds with at most 3 decimals and no trailing
+/// zeros: `22000` is `22`, `500` is `0.5`, `1234` is `1.234`.
+pub fn format_ms(us: u64) -> String {
+    let (whole, fraction) = (us / 1_000, us % 1_000);
+    if fraction == 0 {
+        whole.to_string()
+    } else {
+        let text = format!("{whole}.{fraction:03}");
+        text.trim_end_matches('0').to_string()
+    }
+}
 
 #[derive(Properties, PartialEq)]
 pub struct ErrorBannerProps {
@@ -136,33 +151,85 @@ pub fn MetricsTable(props: &MetricsTableProps) -> Html {
         count("events", m.events, "macrotasks run"),
     ];
     html! {
-        <section class="metrics" aria-labelledby="metrics-title">
-            <h2 id="metrics-title">{ "Metrics" }</h2>
+        <section class="panel metrics" aria-labelledby="metrics-title">
+            <h2 id="metrics-title">{ "Counters" }</h2>
+            <dl class="counters">
+                { for rows.into_iter().map(|row| html! {
+                    <div key={row.name} class="counter" title={row.counts}>
+                        <dt>{ row.label }</dt>
+                        <dd data-testid={format!("metric-{}", row.name)}>{ row.value }</dd>
+                    </div>
+                }) }
+                <div key="trace_hash" class="counter hash" title="a stable hash of the trace">
+                    <dt>{ "trace_hash" }</dt>
+                    <dd data-testid="trace-hash">{ m.trace_hash.clone() }</dd>
+                </div>
+            </dl>
+        </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct CompareTableProps {
+    pub rows: Rc<Vec<CompareRow>>,
+    pub current: StrategyKind,
+    pub scenario: ScenarioKind,
+    pub on_pick: Callback<StrategyKind>,
+}
+
+/// The same scenario and seed under every strategy, side by side; a row
+/// switches the debugger to that strategy.
+#[component]
+pub fn CompareTable(props: &CompareTableProps) -> Html {
+    let ticket = props.scenario == ScenarioKind::Ticket;
+    let pending = StrategyKind::ALL.len().saturating_sub(props.rows.len());
+    html! {
+        <section class="panel compare" data-testid="compare" aria-labelledby="compare-title">
+            <h2 id="compare-title">{ "Compare strategies" }</h2>
             <table>
                 <thead>
                     <tr>
-                        <th scope="col">{ "metric" }</th>
-                        <th scope="col">{ "value" }</th>
-                        <th scope="col">{ "counts" }</th>
+                        <th scope="col">{ "strategy" }</th>
+                        <th scope="col">{ "DB reads" }</th>
+                        if ticket { <th scope="col">{ "duplicates" }</th> } else { <th scope="col">{ "stale" }</th> }
+                        <th scope="col">{ "timeouts" }</th>
+                        <th scope="col">{ "errors" }</th>
+                        <th scope="col">{ "wake-ups" }</th>
+                        <th scope="col">{ "max in CS" }</th>
+                        <th scope="col">{ "p50 ms" }</th>
+                        <th scope="col">{ "p99 ms" }</th>
                     </tr>
                 </thead>
                 <tbody>
-                    { for rows.into_iter().map(|row| html! {
-                        <tr key={row.name}>
-                            <th scope="row"><code>{ row.label }</code></th>
-                            <td class="value" data-testid={format!("metric-{}", row.name)}>
-                                { row.value }
-                            </td>
-                            <td class="counts">{ row.counts }</td>
-                        </tr>
+                    { for props.rows.iter().map(|row| {
+                        let m = &row.metrics;
+                        let strategy = row.strategy;
+                        let onclick = props.on_pick.reform(move |_: MouseEvent| strategy);
+                        let current = (strategy == props.current).then_some("current");
+                        let bad = if ticket { m.duplicate_tickets } else { m.stale_served };
+                        html! {
+                            <tr key={strategy.name()} class={classes!(current)}>
+                                <th scope="row">
+                                    <button class="link" {onclick} title="Debug this strategy">{ strategy.name() }</button>
+                                </th>
+                                <td>{ m.db_reads }</td>
+                                <td class={classes!((ticket && bad > 0).then_some("bad"))}>{ bad }</td>
+                                <td>{ m.timeouts }</td>
+                                <td>{ m.errors }</td>
+                                <td>{ m.lock_wakeups }</td>
+                                <td class={classes!((m.max_in_critical_section > 1).then_some("bad"))}>
+                                    { m.max_in_critical_section }
+                                </td>
+                                <td>{ format_ms(m.latency_us.p50) }</td>
+                                <td>{ format_ms(m.latency_us.p99) }</td>
+                            </tr>
+                        }
                     }) }
-                    <tr key="trace_hash">
-                        <th scope="row"><code>{ "trace_hash" }</code></th>
-                        <td class="value" data-testid="trace-hash">{ m.trace_hash.clone() }</td>
-                        <td class="counts">{ "a stable hash of the trace" }</td>
-                    </tr>
                 </tbody>
             </table>
+            if pending > 0 {
+                <p class="more" role="status">{ format!("running {pending} more…") }</p>
+            }
         </section>
     }
 }
@@ -212,8 +279,8 @@ pub struct ExampleLinksProps {
 #[component]
 pub fn ExampleLinks(props: &ExampleLinksProps) -> Html {
     html! {
-        <nav class="examples" aria-labelledby="examples-title">
-            <h2 id="examples-title">{ "Examples" }</h2>
+        <nav class="panel examples" aria-labelledby="examples-title">
+            <h2 id="examples-title">{ "Stories" }</h2>
             <ul>
                 { for EXAMPLES.iter().map(|&(label, fragment)| {
                     let canonical = to_fragment(&parse_fragment_lenient(fragment).0);

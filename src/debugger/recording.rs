@@ -58,7 +58,8 @@ impl Recorder {
         (done, self.sim.requests().len() as u64)
     }
 
-    pub fn finish(self) -> Recording {
+    /// The finished run (call once `advance` returns true).
+    pub fn finish(&self) -> Recording {
         let metrics = self.sim.metrics();
         let events = self.sim.trace().events().to_vec();
         let timeline = Timeline::build(&self.config, self.sim.requests(), &events);
@@ -66,7 +67,7 @@ impl Recorder {
         Recording {
             steps: self.sim.steps(),
             end: self.sim.now(),
-            config: self.config,
+            config: self.config.clone(),
             events,
             metrics,
             timeline,

@@ -6,9 +6,9 @@ use std::rc::Rc;
 
 use crate::debugger::recording::Recording;
 use crate::scenario::listing::Listing;
-use crate::sim::queue::Pending;
+use crate::sim::queue::{Macrotask, Pending};
 use crate::sim::trace::{Outcome, Site};
-use crate::sim::{Metrics, Sim, StepReport, TraceEvent, What};
+use crate::sim::{Metrics, Sim, StepReport, TaskInfo, TraceEvent, What};
 
 pub struct Session {
     recording: Rc<Recording>,
@@ -58,6 +58,11 @@ impl Session {
 
     pub fn pending(&self) -> Vec<Pending> {
         self.sim.pending()
+    }
+
+    /// What a queued macrotask belongs to.
+    pub fn describe(&self, task: Macrotask) -> TaskInfo {
+        self.sim.describe(task)
     }
 
     /// The last step's report: its macrotask and the events it caused.

@@ -182,6 +182,12 @@ impl Core {
         self.free.push(id);
     }
 
+    /// What a parked await is: its request, site and operation.
+    pub fn slot_info(&self, id: SlotId) -> Option<(TaskId, Site, Option<Op>)> {
+        let slot = self.slots.get(id)?.as_ref()?;
+        Some((slot.request, slot.site, slot.op))
+    }
+
     pub fn slot_request(&self, id: SlotId) -> TaskId {
         self.slots[id].as_ref().map_or(0, |s| s.request)
     }

@@ -13,7 +13,7 @@ use crate::sim::core::{Core, TaskId};
 use crate::sim::ctx::Ctx;
 use crate::sim::metrics::{Latencies, Metrics};
 use crate::sim::queue::{Macrotask, Pending};
-use crate::sim::trace::{Outcome, Site, Trace, TraceKey, What};
+use crate::sim::trace::{OpKind, Outcome, Site, Trace, TraceKey, What};
 
 /// What a request does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,6 +35,16 @@ pub struct RequestSpec {
 /// A request's handler: the scenario's async function.
 pub type Handler = Pin<Box<dyn Future<Output = Outcome>>>;
 pub type Body = fn(Ctx, Target) -> Handler;
+
+/// What a queued macrotask belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TaskInfo {
+    pub request: u32,
+    /// The operation that completes (`None` for an arrival).
+    pub op: Option<OpKind>,
+    pub key: TraceKey,
+    pub site: Site,
+}
 
 /// What one step did.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -106,6 +116,28 @@ impl Sim {
     /// The queued macrotasks, in the order they will run.
     pub fn pending(&self) -> Vec<Pending> {
         self.core.borrow().queue.iter().collect()
+    }
+
+    /// What a queued macrotask will do, for the event-loop pane.
+    pub fn describe(&self, task: Macrotask) -> TaskInfo {
+        match task {
+            Macrotask::Arrival(request) => TaskInfo {
+                request,
+                op: None,
+                key: TraceKey::None,
+                site: Site::None,
+            },
+            Macrotask::Complete(slot) | Macrotask::Timer(slot) => {
+                let info = self.core.borrow().slot_info(slot);
+                let (request, site, op) = info.unwrap_or((0, Site::None, None));
+                TaskInfo {
+                    request,
+                    op: op.map(|op| op.kind()),
+                    key: op.map_or(TraceKey::None, |op| op.key()),
+                    site,
+                }
+            }
+        }
     }
 
     /// Runs the next macrotask and drains the microtasks it caused.

@@ -10,7 +10,7 @@ pub mod rng;
 pub mod trace;
 
 pub use ctx::Ctx;
-pub use executor::{RequestSpec, Sim, StepReport, Target};
+pub use executor::{RequestSpec, Sim, StepReport, Target, TaskInfo};
 pub use metrics::{Latencies, Metrics};
 pub use queue::Macrotask;
 pub use trace::{Outcome, Site, Trace, TraceEvent, What};

@@ -1,0 +1,96 @@
+//! The event-loop pane: the macrotask that just ran with the microtasks it
+//! caused, and the pending macrotasks in the order they will run.
+
+use yew::prelude::*;
+
+use super::timeline::outcome_name;
+use super::view::format_ms;
+use crate::debugger::timeline::op_label;
+use crate::scenario::config::ScenarioKind;
+use crate::sim::queue::{Macrotask, Pending};
+use crate::sim::trace::Outcome;
+use crate::sim::{TaskInfo, TraceEvent, What};
+
+/// Pending macrotasks listed before the rest are counted.
+const MAX_LISTED: usize = 12;
+
+#[derive(Properties, PartialEq)]
+pub struct LoopPaneProps {
+    pub scenario: ScenarioKind,
+    /// The last macrotask, described, if a step has run.
+    pub ran: Option<String>,
+    pub events: Vec<TraceEvent>,
+    pub pending: Vec<(Pending, TaskInfo)>,
+}
+
+#[component]
+pub fn LoopPane(props: &LoopPaneProps) -> Html {
+    let more = props.pending.len().saturating_sub(MAX_LISTED);
+    html! {
+        <section class="panel loop-pane" data-testid="loop-pane" aria-labelledby="loop-title">
+            <h2 id="loop-title">{ "Event loop" }</h2>
+            <h3>{ "Ran" }</h3>
+            <p class="ran">{ props.ran.clone().unwrap_or_else(|| "nothing yet: step to run the first macrotask".into()) }</p>
+            <h3>{ "Then, as microtasks" }</h3>
+            if props.events.is_empty() {
+                <p class="empty">{ "—" }</p>
+            } else {
+                <ol class="micro">
+                    { for props.events.iter().map(|event| html! { <li>{ describe_event(event, props.scenario) }</li> }) }
+                </ol>
+            }
+            <h3>{ format!("Macrotask queue ({})", props.pending.len()) }</h3>
+            <ol class="queue">
+                { for props.pending.iter().take(MAX_LISTED).map(|(pending, info)| html! {
+                    <li>
+                        <span class="due">{ format!("{} ms", format_ms(pending.due)) }</span>
+                        { describe_task(pending.task, info, props.scenario) }
+                    </li>
+                }) }
+            </ol>
+            if more > 0 {
+                <p class="more">{ format!("… and {more} more") }</p>
+            }
+        </section>
+    }
+}
+
+pub fn describe_task(task: Macrotask, info: &TaskInfo, scenario: ScenarioKind) -> String {
+    let key = info.key.describe(scenario);
+    match (task, info.op) {
+        (Macrotask::Arrival(request), _) => format!("#{request} arrives"),
+        (Macrotask::Timer(_), _) => format!("#{}'s timer fires", info.request),
+        (Macrotask::Complete(_), Some(op)) => {
+            format!("#{} {} {key} completes", info.request, op_label(op))
+        }
+        (Macrotask::Complete(_), None) => format!("#{} completes", info.request),
+    }
+}
+
+fn describe_event(event: &TraceEvent, scenario: ScenarioKind) -> String {
+    let who = format!("#{}", event.request);
+    let key = event.key.describe(scenario);
+    let result = match event.outcome {
+        Outcome::None => String::new(),
+        outcome => format!(" → {}", outcome_name(outcome)),
+    };
+    match event.what {
+        What::Arrive => format!("{who} arrives at server {}", event.detail),
+        What::Issue(op) => format!(
+            "{who} sends {} {key} ({} ms)",
+            op_label(op),
+            format_ms(event.detail)
+        ),
+        What::Complete(op) => format!("{who}: {} {key} lands{result}", op_label(op)),
+        What::PoolWait => format!("{who} queues for a DB connection"),
+        What::PoolStart => format!("{who} gets a DB connection"),
+        What::MutexWait => format!("{who} waits for the mutex on {key}"),
+        What::MutexGrant => format!("{who} is granted the mutex on {key}"),
+        What::FlightJoin => format!("{who} joins the single-flight for {key}"),
+        What::FlightShare => format!("{who} gets the single-flight result"),
+        What::Enter => format!("{who} enters the critical section of {key}"),
+        What::Exit => format!("{who} leaves the critical section of {key}"),
+        What::GiveUp => format!("{who} gives up waiting for {key}"),
+        What::Return => format!("{who} returns{result} after {} ms", format_ms(event.detail)),
+    }
+}

@@ -1,0 +1,115 @@
+//! The scenario panel: scenario, strategy and every key of DESIGN.md §6.
+//! An edit goes to the state as `(key, text)`; the state checks it as
+//! strictly as a fragment and shows the message when it is rejected.
+
+use yew::prelude::*;
+
+use crate::scenario::url::{params, Param};
+use crate::Config;
+
+#[derive(Properties, PartialEq)]
+pub struct ScenarioPanelProps {
+    pub config: Config,
+    /// The last rejected edit: key and message.
+    pub error: Option<(String, String)>,
+    pub on_set: Callback<(String, String)>,
+}
+
+#[component]
+pub fn ScenarioPanel(props: &ScenarioPanelProps) -> Html {
+    let all = params(&props.config);
+    let (head, rest): (Vec<_>, Vec<_>) = all
+        .into_iter()
+        .partition(|param| matches!(param.key, "scenario" | "strategy"));
+    html! {
+        <section class="panel scenario-panel" aria-labelledby="scenario-title">
+            <h2 id="scenario-title">{ "Scenario" }</h2>
+            <div class="head-params">
+                { for head.into_iter().map(|param| {
+                    let (id, key) = (format!("{}-select", param.key), param.key);
+                    html! { <ParamField {key} {param} testid={id}
+                        error={None::<String>} on_set={props.on_set.clone()} /> }
+                }) }
+            </div>
+            <div class="params">
+                { for rest.into_iter().map(|param| {
+                    let (testid, key) = (format!("param-{}", param.key), param.key);
+                    let error = props.error.as_ref()
+                        .filter(|(key, _)| key == param.key)
+                        .map(|(_, message)| message.clone());
+                    html! { <ParamField {key} {param} {testid} {error}
+                        on_set={props.on_set.clone()} /> }
+                }) }
+            </div>
+        </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ParamFieldProps {
+    pub param: Param,
+    pub testid: String,
+    pub error: Option<String>,
+    pub on_set: Callback<(String, String)>,
+}
+
+/// One key: a select for a closed set, else a text field that applies each
+/// edit that parses and keeps the typed text until it loses focus.
+#[component]
+pub fn ParamField(props: &ParamFieldProps) -> Html {
+    let draft = use_state(|| None::<String>);
+    let key = props.param.key;
+    let id = format!("param-input-{key}");
+    let input = if props.param.choices.is_empty() {
+        let oninput = {
+            let (draft, on_set) = (draft.clone(), props.on_set.clone());
+            Callback::from(move |event: InputEvent| {
+                let value = event
+                    .target_unchecked_into::<web_sys::HtmlInputElement>()
+                    .value();
+                draft.set(Some(value.clone()));
+                on_set.emit((key.to_string(), value));
+            })
+        };
+        let onchange = {
+            let draft = draft.clone();
+            Callback::from(move |_: Event| draft.set(None))
+        };
+        let value = (*draft)
+            .clone()
+            .unwrap_or_else(|| props.param.value.clone());
+        let placeholder = (key == "db_write_latency").then_some("same as db_latency");
+        html! {
+            <input {id} type="text" spellcheck="false" autocomplete="off" {value}
+                {placeholder} data-testid={props.testid.clone()}
+                aria-invalid={props.error.is_some().then_some("true")}
+                {oninput} {onchange} />
+        }
+    } else {
+        let onchange = {
+            let on_set = props.on_set.clone();
+            Callback::from(move |event: Event| {
+                let value = event
+                    .target_unchecked_into::<web_sys::HtmlSelectElement>()
+                    .value();
+                on_set.emit((key.to_string(), value));
+            })
+        };
+        html! {
+            <select {id} data-testid={props.testid.clone()} {onchange}>
+                { for props.param.choices.iter().map(|&choice| html! {
+                    <option value={choice} selected={choice == props.param.value}>{ choice }</option>
+                }) }
+            </select>
+        }
+    };
+    html! {
+        <div class={classes!("param", props.error.is_some().then_some("invalid"))}>
+            <label for={format!("param-input-{key}")}>{ key }</label>
+            { input }
+            if let Some(error) = &props.error {
+                <p class="param-error" role="alert">{ error }</p>
+            }
+        </div>
+    }
+}

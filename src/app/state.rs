@@ -1,0 +1,387 @@
+//! The debugger's state: one `Reducible` with an `Action` enum. Long work
+//! (recording a run, running to the end, the compare table) advances in
+//! time-boxed chunks (`Action::Work`), so the tab never freezes.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use yew::Reducible;
+
+use crate::debugger::{Compare, CompareRow, Grouping, Recorder, Recording, Session};
+use crate::scenario::config::{Config, ScenarioKind};
+use crate::scenario::listing::Listing;
+use crate::scenario::url::{parse_fragment_lenient, to_fragment, with_param};
+use crate::{Metrics, Sim};
+
+/// Above this many requests the page keeps only metrics (no trace, no
+/// stepping), so a huge run stays within memory.
+pub const MAX_TRACED_REQUESTS: u64 = 20_000;
+/// Macrotasks per engine call inside a chunk.
+const SLICE: u64 = 2_000;
+/// How long one chunk may hold the main thread, in milliseconds.
+pub const CHUNK_MS: f64 = 12.0;
+/// Play speeds, in steps per second.
+pub const SPEEDS: [u32; 6] = [1, 2, 5, 10, 30, 100];
+
+/// What the page is busy with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Busy {
+    Idle,
+    /// Recording the run for the debugger.
+    Recording,
+    /// A metrics-only run of a large scenario.
+    Counting,
+    /// Running the debugger's position to the end.
+    RunningToEnd,
+}
+
+pub enum Action {
+    /// A new `location.hash`.
+    Load(String),
+    /// A scenario panel edit: key and value text.
+    SetParam(String, String),
+    Step,
+    Back,
+    Reset,
+    RunToEnd,
+    JumpToViolation,
+    TogglePlay,
+    /// A play timer tick.
+    Tick,
+    SetSpeed(usize),
+    SetGrouping(Grouping),
+    /// One time-boxed chunk of whatever the page is busy with.
+    Work {
+        deadline: f64,
+    },
+    Cancel,
+}
+
+pub struct Debugger {
+    pub config: Config,
+    /// The canonical fragment, without `#`.
+    pub fragment: String,
+    /// Bad keys in the loaded fragment (they fell back to defaults).
+    pub errors: Vec<String>,
+    /// The last rejected panel edit: key and message.
+    pub param_error: Option<(String, String)>,
+    pub notice: Option<String>,
+    pub listing: Rc<Listing>,
+    pub busy: Busy,
+    /// Requests finished out of all, while recording or counting.
+    pub progress: (u64, u64),
+    pub playing: bool,
+    pub speed: usize,
+    pub grouping: Grouping,
+    pub compare_rows: Rc<Vec<CompareRow>>,
+    /// Bumped on every change, so views compare cheaply.
+    pub version: u64,
+    recorder: Option<Rc<RefCell<Recorder>>>,
+    counter: Option<Rc<RefCell<Sim>>>,
+    session: Option<Rc<RefCell<Session>>>,
+    compare: Option<Rc<RefCell<Compare>>>,
+}
+
+impl PartialEq for Debugger {
+    fn eq(&self, other: &Self) -> bool {
+        self.version == other.version
+    }
+}
+
+impl Debugger {
+    /// Parses `hash` leniently and records it, the first chunk at once (a
+    /// small scenario is ready when the page first draws).
+    pub fn load(hash: &str) -> Debugger {
+        let (config, errors) = parse_fragment_lenient(hash);
+        let errors = errors.iter().map(ToString::to_string).collect();
+        let started = Rc::new(Debugger::start(config, errors, 0));
+        Rc::try_unwrap(started.work(now_ms() + CHUNK_MS))
+            .ok()
+            .expect("a fresh state has one owner")
+    }
+
+    fn start(config: Config, errors: Vec<String>, version: u64) -> Debugger {
+        let large = total_requests(&config) > MAX_TRACED_REQUESTS;
+        let (recorder, counter, busy, notice) = if large {
+            let notice = format!(
+                "{} requests: the page keeps only the metrics of runs above {MAX_TRACED_REQUESTS} \
+                 requests, so there is no trace to step through",
+                total_requests(&config)
+            );
+            let sim = Sim::metrics_only(&config);
+            (None, Some(shared(sim)), Busy::Counting, Some(notice))
+        } else {
+            let recorder = Recorder::new(&config);
+            (Some(shared(recorder)), None, Busy::Recording, None)
+        };
+        Debugger {
+            fragment: to_fragment(&config),
+            listing: Rc::new(Listing::of(&config)),
+            progress: (0, total_requests(&config)),
+            compare: Some(shared(Compare::new(&config))),
+            config,
+            errors,
+            param_error: None,
+            notice,
+            busy,
+            playing: false,
+            speed: 3,
+            grouping: Grouping::Owner,
+            compare_rows: Rc::default(),
+            version,
+            recorder,
+            counter,
+            session: None,
+        }
+    }
+
+    pub fn session(&self) -> Option<std::cell::Ref<'_, Session>> {
+        self.session.as_ref().map(|session| session.borrow())
+    }
+
+    pub fn recording(&self) -> Option<Rc<Recording>> {
+        self.session().map(|session| session.recording().clone())
+    }
+
+    /// The metrics at the current position (of the metrics-only run for
+    /// large scenarios).
+    pub fn metrics(&self) -> Metrics {
+        if let Some(session) = self.session() {
+            return session.metrics();
+        }
+        match &self.counter {
+            Some(sim) => sim.borrow().metrics(),
+            None => Metrics::default(),
+        }
+    }
+
+    pub fn position(&self) -> u32 {
+        self.session().map_or(0, |session| session.position())
+    }
+
+    pub fn now(&self) -> u64 {
+        match (self.session(), &self.counter) {
+            (Some(session), _) => session.now(),
+            (None, Some(sim)) => sim.borrow().now(),
+            (None, None) => 0,
+        }
+    }
+
+    pub fn at_end(&self) -> bool {
+        self.session().is_some_and(|session| session.at_end())
+    }
+
+    /// Whether there is chunked work left (the page schedules `Work`).
+    pub fn has_work(&self) -> bool {
+        self.busy != Busy::Idle || self.compare.is_some()
+    }
+
+    fn changed(mut self) -> Rc<Self> {
+        self.version += 1;
+        Rc::new(self)
+    }
+
+    /// The same page state with a fresh version (views redraw).
+    fn touched(self: Rc<Self>) -> Rc<Self> {
+        Rc::new(Debugger {
+            config: self.config.clone(),
+            fragment: self.fragment.clone(),
+            errors: self.errors.clone(),
+            param_error: self.param_error.clone(),
+            notice: self.notice.clone(),
+            listing: self.listing.clone(),
+            busy: self.busy,
+            progress: self.progress,
+            playing: self.playing,
+            speed: self.speed,
+            grouping: self.grouping,
+            compare_rows: self.compare_rows.clone(),
+            version: self.version + 1,
+            recorder: self.recorder.clone(),
+            counter: self.counter.clone(),
+            session: self.session.clone(),
+            compare: self.compare.clone(),
+        })
+    }
+
+    /// An owned copy to change (sharing the engine objects).
+    fn owned(self: Rc<Self>) -> Debugger {
+        Rc::try_unwrap(self.touched())
+            .ok()
+            .expect("a fresh Rc has one owner")
+    }
+
+    fn with_session(self: Rc<Self>, act: impl FnOnce(&mut Session)) -> Rc<Self> {
+        let Some(session) = &self.session else {
+            return self;
+        };
+        act(&mut session.borrow_mut());
+        self.touched()
+    }
+
+    /// One time-boxed chunk: recording first, then a run to the end, then
+    /// the compare table.
+    fn work(self: Rc<Self>, deadline: f64) -> Rc<Self> {
+        let mut next = self.owned();
+        while now_ms() < deadline {
+            match next.busy {
+                Busy::Recording => {
+                    let recorder = next.recorder.clone().expect("recording has a recorder");
+                    let done = recorder.borrow_mut().advance(SLICE);
+                    next.progress = recorder.borrow().progress();
+                    if done {
+                        next.recorder = None;
+                        let recording = Rc::new(recorder.borrow().finish());
+                        next.session = Some(shared(Session::new(recording)));
+                        next.busy = Busy::Idle;
+                    }
+                }
+                Busy::Counting => {
+                    let sim = next.counter.clone().expect("counting has a run");
+                    let done = sim.borrow_mut().run_for(SLICE);
+                    let finished = sim.borrow().finished_requests();
+                    next.progress.0 = finished;
+                    if done {
+                        next.busy = Busy::Idle;
+                    }
+                }
+                Busy::RunningToEnd => {
+                    let session = next.session.clone().expect("a session runs to the end");
+                    if session.borrow_mut().run_for(SLICE as u32) {
+                        next.busy = Busy::Idle;
+                    }
+                }
+                Busy::Idle => match next.compare.clone() {
+                    Some(compare) => {
+                        let done = compare.borrow_mut().advance(SLICE);
+                        next.compare_rows = Rc::new(compare.borrow().rows.clone());
+                        if done {
+                            next.compare = None;
+                        }
+                    }
+                    None => break,
+                },
+            }
+        }
+        next.changed()
+    }
+}
+
+impl Reducible for Debugger {
+    type Action = Action;
+
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        match action {
+            Action::Load(hash) => {
+                let (config, errors) = parse_fragment_lenient(&hash);
+                if errors.is_empty() && to_fragment(&config) == self.fragment {
+                    return self; // our own URL update coming back
+                }
+                let errors = errors.iter().map(ToString::to_string).collect();
+                Debugger::start(config, errors, self.version + 1)
+                    .changed()
+                    .work(now_ms() + CHUNK_MS)
+            }
+            Action::SetParam(key, value) => match with_param(&self.config, &key, &value) {
+                Ok(config) if config == self.config => self,
+                Ok(config) => Debugger::start(config, Vec::new(), self.version + 1)
+                    .changed()
+                    .work(now_ms() + CHUNK_MS),
+                Err(error) => {
+                    let mut next = self.owned();
+                    next.param_error = Some((error.key, error.message));
+                    next.changed()
+                }
+            },
+            Action::Step | Action::Tick => {
+                let tick = matches!(action, Action::Tick);
+                let next = self.with_session(|session| {
+                    session.step();
+                });
+                if tick && next.at_end() {
+                    let mut next = next.owned();
+                    next.playing = false;
+                    return next.changed();
+                }
+                next
+            }
+            Action::Back => self.with_session(Session::back),
+            Action::Reset => {
+                let mut next = self.owned();
+                next.playing = false;
+                if next.busy == Busy::RunningToEnd {
+                    next.busy = Busy::Idle;
+                }
+                Rc::new(next).with_session(Session::reset)
+            }
+            Action::RunToEnd => {
+                if self.session.is_none() || self.at_end() || self.busy != Busy::Idle {
+                    return self;
+                }
+                let mut next = self.owned();
+                next.busy = Busy::RunningToEnd;
+                next.playing = false;
+                next.changed().work(now_ms() + CHUNK_MS)
+            }
+            Action::JumpToViolation => self.with_session(|session| {
+                session.jump_to_first_violation();
+            }),
+            Action::TogglePlay => {
+                if self.session.is_none() {
+                    return self;
+                }
+                let mut next = self.owned();
+                if next.at_end() && !next.playing {
+                    next.session.as_ref().expect("checked").borrow_mut().reset();
+                }
+                next.playing = !next.playing;
+                next.changed()
+            }
+            Action::SetSpeed(speed) => {
+                let mut next = self.owned();
+                next.speed = speed.min(SPEEDS.len() - 1);
+                next.changed()
+            }
+            Action::SetGrouping(grouping) => {
+                let mut next = self.owned();
+                next.grouping = grouping;
+                next.changed()
+            }
+            Action::Work { deadline } => self.work(deadline),
+            Action::Cancel => {
+                let mut next = self.owned();
+                match next.busy {
+                    Busy::RunningToEnd => next.busy = Busy::Idle,
+                    Busy::Recording | Busy::Counting => {
+                        next.busy = Busy::Idle;
+                        next.recorder = None;
+                        next.notice = Some(
+                            "cancelled: the run was stopped before its end, so the counters \
+                             are partial; change a parameter or reload to run again"
+                                .to_string(),
+                        );
+                    }
+                    Busy::Idle => {}
+                }
+                next.compare = None;
+                next.changed()
+            }
+        }
+    }
+}
+
+fn shared<T>(value: T) -> Rc<RefCell<T>> {
+    Rc::new(RefCell::new(value))
+}
+
+pub fn total_requests(config: &Config) -> u64 {
+    match config.scenario {
+        ScenarioKind::Stampede => u64::from(config.requests),
+        ScenarioKind::Ticket => u64::from(config.users) * u64::from(config.clicks),
+    }
+}
+
+/// Milliseconds on the page's clock (only the UI reads wall time).
+pub fn now_ms() -> f64 {
+    js_sys::Date::now()
+}
