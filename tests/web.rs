@@ -2,7 +2,7 @@
 //! Browser tests, run by wasm-bindgen-test-runner in headless Chrome:
 //! `cargo test --target wasm32-unknown-unknown --test web`.
 
-use interleave::app::{current_hash, format_ms, App};
+use interleave::app::{current_hash, format_ms, show_panic, App, PANIC_ID};
 use interleave::scenario::url::parse_fragment;
 use interleave::Sim;
 use wasm_bindgen::JsCast;
@@ -281,4 +281,22 @@ async fn a_bad_fragment_shows_errors_and_runs_the_defaults() {
     yew::scheduler::flush().await;
     assert_eq!(page.text("metric-db_reads"), "10");
     assert_eq!(page.text("metric-cache_misses"), "10");
+}
+
+#[wasm_bindgen_test]
+fn a_panic_leaves_a_readable_error_on_the_page() {
+    show_panic("index out of bounds <b>here</b>");
+    let document = web_sys::window().unwrap().document().unwrap();
+    let banner = document.get_element_by_id(PANIC_ID).unwrap();
+    let text = banner.text_content().unwrap();
+    assert!(
+        text.contains("internal error") && text.contains("<b>here</b>"),
+        "{text}"
+    );
+    assert!(
+        banner.query_selector("b").unwrap().is_none(),
+        "text, not markup"
+    );
+    assert_eq!(banner.get_attribute("role").as_deref(), Some("alert"));
+    banner.remove();
 }

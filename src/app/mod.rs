@@ -34,6 +34,7 @@ pub const ROOT_ID: &str = "app";
 
 /// Renders [`App`] into `<main id="app">`, creating it if the page lacks it.
 pub fn start() {
+    std::panic::set_hook(Box::new(|info| show_panic(&info.to_string())));
     let document = document();
     let root = document.get_element_by_id(ROOT_ID).unwrap_or_else(|| {
         let main = document
@@ -48,6 +49,39 @@ pub fn start() {
         main
     });
     yew::Renderer::<App>::with_root(root).render();
+}
+
+/// The id of the banner a panic leaves on the page.
+pub const PANIC_ID: &str = "panic-banner";
+
+/// Shows a panic (a bug: it should never happen) as an error on the page
+/// instead of leaving a dead page: what broke, and a way to start again.
+/// Written with DOM calls and text nodes only, as the app can no longer run.
+pub fn show_panic(message: &str) {
+    let Some(document) = web_sys::window().and_then(|window| window.document()) else {
+        return;
+    };
+    let Some(body) = document.body() else {
+        return;
+    };
+    let banner = match document.get_element_by_id(PANIC_ID) {
+        Some(banner) => banner,
+        None => {
+            let Ok(banner) = document.create_element("div") else {
+                return;
+            };
+            banner.set_id(PANIC_ID);
+            let _ = banner.set_attribute("role", "alert");
+            let _ = banner.set_attribute("class", "error-banner panic");
+            let _ = banner.set_attribute("data-testid", "error-banner");
+            let _ = body.insert_before(&banner, body.first_child().as_ref());
+            banner
+        }
+    };
+    banner.set_text_content(Some(&format!(
+        "Interleave hit an internal error and stopped: {message}. \
+         Reload the page to start again; please report the link in the address bar."
+    )));
 }
 
 /// The page's current fragment, with its `#`; empty when there is none.

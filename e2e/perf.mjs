@@ -1,0 +1,92 @@
+// Browser performance figures for the built app (dist/), in headless
+// Chromium, with the Performance API:
+//  - one debugger step (and one step back) with 1,000 requests on screen;
+//  - a 100,000-request run: chunked, with progress; its events per second,
+//    and the longest main-thread task while it runs (long-task observer).
+// Prints JSON; with --check, exits 1 when a budget is missed:
+// step < 16 ms, long tasks < 50 ms, >= 3M events/s.
+//
+// Run from the repository root after `trunk build --release`:
+//   node e2e/perf.mjs [--check]
+
+import { resolve } from 'node:path';
+import { chromium } from 'playwright-core';
+import { serve } from './serve.mjs';
+
+const check = process.argv.includes('--check');
+const server = await serve(resolve('dist'));
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+});
+const results = {};
+try {
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  await page.addInitScript(() => {
+    window.longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) window.longTasks.push(entry.duration);
+    }).observe({ type: 'longtask', buffered: true });
+  });
+
+  // 1. Stepping with 1,000 requests.
+  await page.goto(`${server.url}/#v=1&scenario=stampede&strategy=keyed-mutex&requests=1000`);
+  await page.waitForSelector('[data-testid="btn-step"]:not([disabled])', { timeout: 60000 });
+  const timing = await page.evaluate(async () => {
+    const button = (id) => document.querySelector(`[data-testid="${id}"]`);
+    const settle = () => new Promise((done) => setTimeout(done, 0));
+    const time = async (id, times) => {
+      const samples = [];
+      for (let i = 0; i < times; i += 1) {
+        const start = performance.now();
+        button(id).click();
+        await settle();
+        samples.push(performance.now() - start);
+      }
+      samples.sort((a, b) => a - b);
+      return { median: samples[samples.length >> 1], max: samples[samples.length - 1] };
+    };
+    const step = await time('btn-step', 200);
+    // Deep into the run, where a step back replays the most.
+    for (let i = 0; i < 1500; i += 1) button('btn-step').click();
+    await settle();
+    const back = await time('btn-back', 20);
+    return { step, back, position: button('step-index').textContent };
+  });
+  results.step_ms_1000_requests = timing.step;
+  results.back_ms_1000_requests = { ...timing.back, at_step: Number(timing.position) };
+
+  // 2. A 100,000-request run, chunked.
+  await page.evaluate(() => { window.longTasks = []; });
+  const started = Date.now();
+  await page.evaluate(() => { location.hash = '#v=1&scenario=stampede&strategy=none&requests=100000'; });
+  await page.waitForSelector('[data-testid="progress"]', { timeout: 10000 }).catch(() => {});
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid="metric-events"]')?.textContent === '400000',
+    null,
+    { timeout: 120000, polling: 50 },
+  );
+  const seconds = (Date.now() - started) / 1000;
+  const longTasks = await page.evaluate(() => window.longTasks);
+  results.run_100k = {
+    seconds,
+    events: 400000,
+    events_per_second: Math.round(400000 / seconds),
+    long_tasks: longTasks.length,
+    longest_task_ms: Math.max(0, ...longTasks),
+  };
+} finally {
+  await browser.close();
+  await server.close();
+}
+console.log(JSON.stringify(results, null, 2));
+if (check) {
+  const misses = [];
+  if (results.step_ms_1000_requests.max >= 16) misses.push('step >= 16 ms');
+  if (results.run_100k.longest_task_ms >= 50) misses.push('a long task >= 50 ms');
+  if (results.run_100k.events_per_second < 3e6) misses.push('< 3M events/s');
+  if (misses.length) {
+    console.error(`perf budgets missed: ${misses.join(', ')}`);
+    process.exit(1);
+  }
+}
