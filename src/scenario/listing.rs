@@ -52,6 +52,7 @@ impl Listing {
         self.line("  if (cached.live) return cached.value;");
         match strategy {
             StrategyKind::None => {
+                self.pause(config, "  ");
                 self.at(Site::Select, "  const row = await db.select(key);");
                 self.at(Site::Set, "  await cache.set(key, row, TTL);");
                 self.line("  return row;");
@@ -309,20 +310,37 @@ mod tests {
     fn every_site_a_run_records_has_a_line() {
         for scenario in [ScenarioKind::Stampede, ScenarioKind::Ticket] {
             for strategy in StrategyKind::ALL {
-                let config = Config {
+                let plain = Config {
                     strategy,
                     ..Config::new(scenario)
                 };
-                let listing = Listing::of(&config);
-                let mut sim = crate::Sim::new(&config);
-                sim.run();
-                for event in sim.trace().events() {
-                    if event.site != Site::None {
-                        assert!(
-                            listing.line_of(event.site).is_some(),
-                            "{scenario:?}/{strategy:?}: no line for {:?}",
-                            event.site
-                        );
+                // Faults and the owner release add their own awaits.
+                let faulty = Config {
+                    release: crate::scenario::config::ReleaseMode::Owner,
+                    lock_ttl: 5_000,
+                    pause: Some(crate::scenario::config::Pause {
+                        request: 0,
+                        duration: 30_000,
+                    }),
+                    crash: Some(2),
+                    clicks: 3,
+                    cache: crate::scenario::config::CacheStart::Warm,
+                    expire_at: Some(0),
+                    grace: 1_000_000,
+                    ..plain.clone()
+                };
+                for config in [plain, faulty] {
+                    let listing = Listing::of(&config);
+                    let mut sim = crate::Sim::new(&config);
+                    sim.run();
+                    for event in sim.trace().events() {
+                        if event.site != Site::None {
+                            assert!(
+                                listing.line_of(event.site).is_some(),
+                                "{scenario:?}/{strategy:?}: no line for {:?}",
+                                event.site
+                            );
+                        }
                     }
                 }
             }

@@ -895,6 +895,84 @@ mod tests {
     }
 
     #[test]
+    fn the_fault_and_fix_keys_parse_and_name_themselves() {
+        let config = parse_fragment(
+            "scenario=ticket&strategy=ticket-lock&crash=2&pause=1:30ms&release=owner\
+             &fencing=true&db_unique=1",
+        )
+        .unwrap();
+        assert_eq!(config.strategy, StrategyKind::TicketLock);
+        assert_eq!(config.crash, Some(2));
+        let pause = Pause {
+            request: 1,
+            duration: 30 * MS,
+        };
+        assert_eq!(config.pause, Some(pause));
+        assert_eq!(config.release, ReleaseMode::Owner);
+        assert!(config.fencing && config.db_unique);
+        assert_eq!(
+            to_fragment(&config),
+            "v=1&scenario=ticket&strategy=ticket-lock&release=owner&crash=2&pause=1:30ms\
+             &fencing=true&db_unique=true"
+        );
+        let beta = parse_fragment("scenario=stampede&strategy=xfetch&beta=2.5").unwrap();
+        assert_eq!(beta.beta, 2.5);
+        assert_eq!(Config::new(ScenarioKind::Stampede).beta, 1.0);
+        for (input, key, expected) in [
+            ("scenario=ticket&pause=1", "pause", "expected R:D"),
+            ("scenario=ticket&pause=x:1ms", "pause", "expected R:D"),
+            (
+                "scenario=ticket&pause=1:5",
+                "pause",
+                "durations need a unit",
+            ),
+            ("scenario=ticket&crash=-1", "crash", "or none"),
+            (
+                "scenario=ticket&release=maybe",
+                "release",
+                "expected delete or owner",
+            ),
+            (
+                "scenario=ticket&fencing=yes",
+                "fencing",
+                "expected true or false",
+            ),
+            ("scenario=stampede&beta=-1", "beta", "from 0 to 1000000"),
+            ("scenario=stampede&beta=NaN", "beta", "from 0 to 1000000"),
+        ] {
+            let error = error_of(input);
+            assert_eq!(error.key, key, "{input}");
+            assert!(
+                error.message.contains(expected),
+                "{input}: {}",
+                error.message
+            );
+        }
+        let keys = |scenario| -> Vec<&str> {
+            params(&Config::new(scenario))
+                .iter()
+                .map(|param| param.key)
+                .collect()
+        };
+        let ticket = keys(ScenarioKind::Ticket);
+        for key in ["release", "crash", "pause", "fencing", "db_unique"] {
+            assert!(ticket.contains(&key), "{key}");
+        }
+        let stampede = keys(ScenarioKind::Stampede);
+        for key in ["release", "crash", "pause", "beta"] {
+            assert!(stampede.contains(&key), "{key}");
+        }
+        assert!(!stampede.contains(&"db_unique") && !ticket.contains(&"beta"));
+        let strategies = params(&Config::default())
+            .into_iter()
+            .find(|param| param.key == "strategy")
+            .unwrap()
+            .choices;
+        assert_eq!(strategies.len(), StrategyKind::ALL.len());
+        assert!(strategies.contains(&"xfetch") && strategies.contains(&"emitter-lock"));
+    }
+
+    #[test]
     fn with_param_changes_one_key_and_checks_it() {
         let config = parse_fragment("scenario=stampede&requests=7&seed=3").unwrap();
         let changed = with_param(&config, "db_latency", "uniform:1ms..5ms").unwrap();
@@ -939,6 +1017,14 @@ mod tests {
         ticket.lock_ttl = 0;
         ticket.poll = 1;
         ticket.wait_timeout = 250 * MS;
+        ticket.release = ReleaseMode::Owner;
+        ticket.crash = Some(3);
+        ticket.pause = Some(Pause {
+            request: 0,
+            duration: 30 * MS,
+        });
+        ticket.fencing = true;
+        ticket.db_unique = true;
         configs.push(ticket);
 
         let mut stampede = Config::new(ScenarioKind::Stampede);
@@ -951,6 +1037,11 @@ mod tests {
         stampede.ttl = 0;
         stampede.grace = 1_500 * MS;
         stampede.double_check = false;
+        stampede.beta = 0.25;
+        stampede.pause = Some(Pause {
+            request: MAX_REQUESTS,
+            duration: 0,
+        });
         stampede.seed = u64::MAX;
         configs.push(stampede.clone());
 

@@ -427,13 +427,18 @@ impl Core {
             },
             Op::Sleep(_) => (Reply::Woke, Outcome::Woke),
         };
+        // An insert's fencing token, if it carries one.
+        let detail = match op {
+            Op::Insert(_, Some(token)) => token,
+            _ => 0,
+        };
         self.record(
             request,
             What::Complete(op.kind()),
             op.key(),
             outcome,
             site,
-            0,
+            detail,
         );
         if op.is_db() {
             if let Some((next, latency)) = self.db.disconnect() {

@@ -246,7 +246,10 @@ pub struct TraceEvent {
     pub key: TraceKey,
     pub outcome: Outcome,
     pub site: Site,
-    /// A latency for `Issue` and `PoolStart`, the server for `Arrive`.
+    /// A latency for `Issue` and `PoolStart`, the server for `Arrive`, the
+    /// elapsed time for `Return`, the fencing token for `Enter` and for the
+    /// `Complete` of an insert (with `fencing`), the ticket for
+    /// `TakeTicket` and the expired ticket for `LeaseExpired`.
     pub detail: u64,
 }
 
