@@ -66,11 +66,6 @@ impl StrategyKind {
                 | StrategyKind::TicketLock
         )
     }
-
-    /// The locks kept in the cache server, released by a `delete`.
-    pub fn is_cache_lock(self) -> bool {
-        matches!(self, StrategyKind::GetSet | StrategyKind::Add)
-    }
 }
 
 impl ScenarioKind {
