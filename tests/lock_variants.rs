@@ -377,6 +377,25 @@ mod stampede_defences {
     }
 
     #[test]
+    fn the_defences_against_the_locks_on_a_hot_key() {
+        // (db_reads, cache_misses, stale_served, max latency) on HOT.
+        let row = |strategy: &str, extra: &str| {
+            let m = run(&format!("{HOT}&strategy={strategy}{extra}"));
+            (m.db_reads, m.cache_misses, m.stale_served, m.latency_us.max)
+        };
+        // Keyed mutex: R5 misses at 51, re-checks 52 (miss), selects ->72,
+        // sets ->73; R6 (miss 61) and R7 (miss 71) wait and re-check (hit)
+        // at 74 and 75: R5 waits longest, 23 ms.
+        assert_eq!(row("keyed-mutex", ""), (1, 4, 0, 23 * MS));
+        // Stale-while-revalidate with 1 s of grace: R5, R6, R7 read the
+        // stale value and answer at once; R5 refreshes (51->71->72).
+        assert_eq!(row("stale-while-revalidate", "&grace=1s"), (1, 3, 3, MS));
+        // XFetch refreshes ahead (see above): no miss, three loads, and
+        // the refreshing requests take 22 ms.
+        assert_eq!(row("xfetch", "&beta=10000"), (3, 0, 0, 22 * MS));
+    }
+
+    #[test]
     fn xfetch_draws_do_not_shift_latencies() {
         // Its own RNG stream: with random latencies, beta=0 (no early
         // refresh, but draws still made) gives the run `none` gives.

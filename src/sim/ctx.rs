@@ -330,10 +330,10 @@ impl Ctx {
     }
 
     /// The `pause` fault: this request stalls inside its critical section,
-    /// as an awaited timer (others keep running).
+    /// as an awaited timer (others keep running). A zero pause is none.
     pub async fn pause_if_due(&self) {
         if let Some(pause) = self.config.pause {
-            if pause.request == self.request {
+            if pause.request == self.request && pause.duration > 0 {
                 self.sleep(pause.duration, Site::Pause).await;
             }
         }
