@@ -49,6 +49,23 @@ fn run_prints_every_metric_of_the_design() {
 }
 
 #[test]
+fn run_takes_the_fault_and_fix_keys() {
+    // tests/lock_variants.rs works this run out by hand.
+    let json = metrics("v=1&scenario=ticket&strategy=add&lock_ttl=5ms&pause=0:30ms&fencing=true");
+    for name in ["rejected_writes", "early_refreshes", "hung"] {
+        assert!(json[name].is_u64(), "{name} in {json}");
+    }
+    assert_eq!(json["rejected_writes"], 1);
+    assert_eq!(json["max_in_critical_section"], 2);
+    let json = metrics("scenario=stampede&strategy=emitter-lock");
+    assert_eq!(json["lock_wakeups"], 36);
+    let output = interleave(&["run", "scenario=ticket&pause=1"]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.contains("`pause`"), "{stderr}");
+}
+
+#[test]
 fn a_fragment_a_hash_and_a_whole_url_are_the_same_run() {
     let fragment = "v=1&scenario=stampede&strategy=add&requests=5";
     let bare = metrics(fragment);

@@ -92,5 +92,12 @@ fn describe_event(event: &TraceEvent, scenario: ScenarioKind) -> String {
         What::Exit => format!("{who} leaves the critical section of {key}"),
         What::GiveUp => format!("{who} gives up waiting for {key}"),
         What::Return => format!("{who} returns{result} after {} ms", format_ms(event.detail)),
+        What::Listen => format!("{who} listens for the release of {key}"),
+        What::Wake => format!("{who} wakes up to retry {key}"),
+        What::TakeTicket => format!("{who} takes ticket {} for {key}", event.detail),
+        What::LeaseExpired => format!("the lease of ticket {} on {key} expires", event.detail),
+        What::Crash => format!("{who} crashes holding {key}"),
+        What::ServeStale => format!("{who} serves the stale {key} at once"),
+        What::EarlyRefresh => format!("{who} refreshes {key} early (XFetch)"),
     }
 }

@@ -379,5 +379,9 @@ pub fn outcome_name(outcome: Outcome) -> &'static str {
         Outcome::Ok => "ok",
         Outcome::ServedStale => "served stale",
         Outcome::Failed => "failed",
+        Outcome::NotOwner => "not owner",
+        Outcome::Conflict => "conflict",
+        Outcome::Fenced => "fenced",
+        Outcome::Crashed => "crashed",
     }
 }

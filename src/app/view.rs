@@ -130,6 +130,21 @@ pub fn MetricsTable(props: &MetricsTableProps) -> Html {
             m.peak_db_concurrency,
             "peak DB queries holding a connection",
         ),
+        count(
+            "rejected_writes",
+            m.rejected_writes,
+            "writes the DB refused for an old fencing token",
+        ),
+        count(
+            "early_refreshes",
+            m.early_refreshes,
+            "XFetch refreshes before expiry",
+        ),
+        count(
+            "hung",
+            m.hung,
+            "requests left waiting forever (a crashed holder)",
+        ),
         millis(
             "latency_p50",
             "latency p50 (ms)",
@@ -191,9 +206,16 @@ pub fn CompareTable(props: &CompareTableProps) -> Html {
                     <tr>
                         <th scope="col">{ "strategy" }</th>
                         <th scope="col">{ "DB reads" }</th>
-                        if ticket { <th scope="col">{ "duplicates" }</th> } else { <th scope="col">{ "stale" }</th> }
+                        if ticket {
+                            <th scope="col">{ "duplicates" }</th>
+                            <th scope="col">{ "rejected writes" }</th>
+                        } else {
+                            <th scope="col">{ "stale served" }</th>
+                            <th scope="col">{ "early refreshes" }</th>
+                        }
                         <th scope="col">{ "timeouts" }</th>
                         <th scope="col">{ "errors" }</th>
+                        <th scope="col">{ "hung" }</th>
                         <th scope="col">{ "wake-ups" }</th>
                         <th scope="col">{ "max in CS" }</th>
                         <th scope="col">{ "p50 ms" }</th>
@@ -206,16 +228,26 @@ pub fn CompareTable(props: &CompareTableProps) -> Html {
                         let strategy = row.strategy;
                         let onclick = props.on_pick.reform(move |_: MouseEvent| strategy);
                         let current = (strategy == props.current).then_some("current");
-                        let bad = if ticket { m.duplicate_tickets } else { m.stale_served };
+                        let (first, second) = if ticket {
+                            (m.duplicate_tickets, m.rejected_writes)
+                        } else {
+                            (m.stale_served, m.early_refreshes)
+                        };
+                        let partial = (!row.complete).then_some("partial");
                         html! {
-                            <tr key={strategy.name()} class={classes!(current)}>
+                            <tr key={strategy.name()} class={classes!(current, partial)}>
                                 <th scope="row">
                                     <button class="link" {onclick} title="Debug this strategy">{ strategy.name() }</button>
+                                    if !row.complete {
+                                        <span class="cut" title="stopped after 2,000,000 events: partial counts">{ " (cut)" }</span>
+                                    }
                                 </th>
                                 <td>{ m.db_reads }</td>
-                                <td class={classes!((ticket && bad > 0).then_some("bad"))}>{ bad }</td>
+                                <td class={classes!((ticket && first > 0).then_some("bad"))}>{ first }</td>
+                                <td>{ second }</td>
                                 <td>{ m.timeouts }</td>
                                 <td>{ m.errors }</td>
+                                <td class={classes!((m.hung > 0).then_some("bad"))}>{ m.hung }</td>
                                 <td>{ m.lock_wakeups }</td>
                                 <td class={classes!((m.max_in_critical_section > 1).then_some("bad"))}>
                                     { m.max_in_critical_section }

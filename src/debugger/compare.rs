@@ -4,10 +4,17 @@
 use crate::scenario::config::{Config, StrategyKind};
 use crate::sim::{Metrics, Sim};
 
+/// Most macrotasks one strategy's run may take in the compare table (a
+/// polling lock on a huge scenario can take billions).
+pub const MAX_COMPARE_EVENTS: u64 = 2_000_000;
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompareRow {
     pub strategy: StrategyKind,
     pub metrics: Metrics,
+    /// False when the run was cut at [`MAX_COMPARE_EVENTS`] (the metrics
+    /// are partial).
+    pub complete: bool,
 }
 
 /// Runs `config` under each strategy in turn, metrics only.
@@ -41,13 +48,16 @@ impl Compare {
                 Sim::metrics_only(&config)
             });
             let before = u64::from(sim.steps());
-            let done = sim.run_for(budget);
-            budget = budget.saturating_sub(u64::from(sim.steps()) - before);
-            if done {
-                let metrics = sim.metrics();
+            let left = MAX_COMPARE_EVENTS - before;
+            let done = sim.run_for(budget.min(left));
+            let ran = u64::from(sim.steps()) - before;
+            budget = budget.saturating_sub(ran);
+            let cut = !done && ran == left;
+            if done || cut {
                 self.rows.push(CompareRow {
                     strategy: StrategyKind::ALL[self.next],
-                    metrics,
+                    metrics: sim.metrics(),
+                    complete: done,
                 });
                 self.running = None;
                 self.next += 1;

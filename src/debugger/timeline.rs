@@ -163,11 +163,14 @@ impl Timeline {
                         close(&mut lane.spans[index], at, event.outcome);
                     }
                 }
-                What::MutexWait | What::FlightJoin if !waiting.contains_key(&event.request) => {
-                    let label = if event.what == What::FlightJoin {
-                        "waits for the single-flight leader"
-                    } else {
-                        "waits for the mutex"
+                What::MutexWait | What::FlightJoin | What::Listen | What::TakeTicket
+                    if !waiting.contains_key(&event.request) =>
+                {
+                    let label = match event.what {
+                        What::FlightJoin => "waits for the single-flight leader",
+                        What::Listen => "waits for the lock's release event",
+                        What::TakeTicket => "waits for its ticket to be served",
+                        _ => "waits for the mutex",
                     };
                     let index = push(lane, SpanKind::LockWait, label, event.key, at);
                     waiting.insert(event.request, index);
@@ -261,12 +264,14 @@ fn close(span: &mut Span, (end, end_step): (Micros, u32), outcome: Outcome) {
 
 fn op_kind(op: OpKind) -> SpanKind {
     match op {
-        OpKind::CacheGet | OpKind::CacheSet | OpKind::CacheAdd | OpKind::CacheDelete => {
-            SpanKind::Cache
-        }
+        OpKind::CacheGet
+        | OpKind::CacheSet
+        | OpKind::CacheAdd
+        | OpKind::CacheDelete
+        | OpKind::CacheDeleteIfOwner => SpanKind::Cache,
         OpKind::DbSelect | OpKind::DbFindOrder => SpanKind::DbRead,
         OpKind::DbInsert => SpanKind::DbWrite,
-        OpKind::Sleep => SpanKind::Sleep,
+        OpKind::Sleep | OpKind::Immediate => SpanKind::Sleep,
     }
 }
 
@@ -280,6 +285,8 @@ pub fn op_label(op: OpKind) -> &'static str {
         OpKind::DbFindOrder => "db.findOrder",
         OpKind::DbInsert => "db.insert",
         OpKind::Sleep => "sleep",
+        OpKind::CacheDeleteIfOwner => "cache.deleteIfOwner",
+        OpKind::Immediate => "setImmediate(emit)",
     }
 }
 

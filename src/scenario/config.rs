@@ -21,15 +21,23 @@ pub enum StrategyKind {
     Add,
     KeyedMutex,
     SingleFlight,
+    EmitterLock,
+    TicketLock,
+    StaleWhileRevalidate,
+    Xfetch,
 }
 
 impl StrategyKind {
-    pub const ALL: [StrategyKind; 5] = [
+    pub const ALL: [StrategyKind; 9] = [
         StrategyKind::None,
         StrategyKind::GetSet,
         StrategyKind::Add,
         StrategyKind::KeyedMutex,
         StrategyKind::SingleFlight,
+        StrategyKind::EmitterLock,
+        StrategyKind::TicketLock,
+        StrategyKind::StaleWhileRevalidate,
+        StrategyKind::Xfetch,
     ];
 
     /// The name used in URLs, the CLI and the UI.
@@ -40,6 +48,10 @@ impl StrategyKind {
             StrategyKind::Add => "add",
             StrategyKind::KeyedMutex => "keyed-mutex",
             StrategyKind::SingleFlight => "single-flight",
+            StrategyKind::EmitterLock => "emitter-lock",
+            StrategyKind::TicketLock => "ticket-lock",
+            StrategyKind::StaleWhileRevalidate => "stale-while-revalidate",
+            StrategyKind::Xfetch => "xfetch",
         }
     }
 
@@ -47,7 +59,11 @@ impl StrategyKind {
     pub fn is_lock(self) -> bool {
         matches!(
             self,
-            StrategyKind::GetSet | StrategyKind::Add | StrategyKind::KeyedMutex
+            StrategyKind::GetSet
+                | StrategyKind::Add
+                | StrategyKind::KeyedMutex
+                | StrategyKind::EmitterLock
+                | StrategyKind::TicketLock
         )
     }
 }
@@ -90,6 +106,24 @@ pub enum Arrival {
     At(Vec<Micros>),
 }
 
+/// How `get-set` and `add` release their lock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ReleaseMode {
+    /// An unconditional `delete`: a slow holder may delete the next one's lock.
+    Delete,
+    /// Delete only if the value is still this holder's token, atomically
+    /// (Redis's check-and-delete script).
+    Owner,
+}
+
+/// Request `request` stalls for `duration` right after entering its
+/// critical section.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Pause {
+    pub request: u32,
+    pub duration: Micros,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CacheStart {
     Cold,
@@ -114,11 +148,20 @@ pub struct Config {
     pub lock_ttl: Micros,
     pub poll: Micros,
     pub wait_timeout: Micros,
+    /// `get-set`/`add` release.
+    pub release: ReleaseMode,
+    /// This request crashes on entering its critical section.
+    pub crash: Option<u32>,
+    pub pause: Option<Pause>,
     // ticket
     pub users: u32,
     pub clicks: u32,
     pub click_gap: Micros,
     pub await_insert: bool,
+    /// Locks hand out fencing tokens; the DB rejects writes with an older one.
+    pub fencing: bool,
+    /// A unique constraint on (user, event) in `orders`.
+    pub db_unique: bool,
     // stampede
     pub requests: u32,
     pub keys: u32,
@@ -128,6 +171,8 @@ pub struct Config {
     pub ttl: Micros,
     pub grace: Micros,
     pub double_check: bool,
+    /// XFetch's eagerness (`beta`); 0 never refreshes early.
+    pub beta: f64,
 }
 
 impl Config {
@@ -147,10 +192,15 @@ impl Config {
             lock_ttl: 10 * SECOND,
             poll: 10 * MS,
             wait_timeout: 5 * SECOND,
+            release: ReleaseMode::Delete,
+            crash: None,
+            pause: None,
             users: 1,
             clicks: 2,
             click_gap: 0,
             await_insert: true,
+            fencing: false,
+            db_unique: false,
             requests: 10,
             keys: 1,
             cache: CacheStart::Cold,
@@ -158,6 +208,7 @@ impl Config {
             ttl: 60 * SECOND,
             grace: 0,
             double_check: true,
+            beta: 1.0,
         }
     }
 

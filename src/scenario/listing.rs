@@ -2,7 +2,7 @@
 //! calls in place: what the code pane shows. Each awaited line carries the
 //! `Site` that trace events name, so a request's cursor can sit on it.
 
-use crate::scenario::config::{Config, ScenarioKind, StrategyKind};
+use crate::scenario::config::{Config, ReleaseMode, ScenarioKind, StrategyKind};
 use crate::sim::Site;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -17,7 +17,7 @@ impl Listing {
             ScenarioKind::Stampede => listing.stampede(config),
             ScenarioKind::Ticket => listing.ticket(config),
         }
-        listing.lock(config.strategy);
+        listing.lock(config);
         listing
     }
 
@@ -52,6 +52,7 @@ impl Listing {
         self.line("  if (cached.live) return cached.value;");
         match strategy {
             StrategyKind::None => {
+                self.pause(config, "  ");
                 self.at(Site::Select, "  const row = await db.select(key);");
                 self.at(Site::Set, "  await cache.set(key, row, TTL);");
                 self.line("  return row;");
@@ -61,10 +62,31 @@ impl Listing {
                     Site::Flight,
                     "  return await singleflight(key, () => load(key));",
                 );
-                self.line("}");
-                self.line("async function load(key) {");
+                self.load(config);
+            }
+            StrategyKind::StaleWhileRevalidate => {
+                self.line("  if (cached.stale) {");
+                self.line("    if (!refreshing.has(key)) singleflight(key, () => load(key)); // not awaited");
+                self.line("    return cached.value;");
+                self.line("  }");
+                self.at(
+                    Site::Flight,
+                    "  return await singleflight(key, () => load(key));",
+                );
+                self.load(config);
+            }
+            StrategyKind::Xfetch => {
+                self.line("  // cached.live: also recompute when");
+                self.line(
+                    "  //   now - cached.delta * BETA * Math.log(Math.random()) >= cached.expiry",
+                );
+                self.pause(config, "  ");
+                self.line("  const start = Date.now();");
                 self.at(Site::Select, "  const row = await db.select(key);");
-                self.at(Site::Set, "  await cache.set(key, row, TTL);");
+                self.at(
+                    Site::Set,
+                    "  await cache.set(key, { row, delta: Date.now() - start }, TTL);",
+                );
                 self.line("  return row;");
             }
             _ => {
@@ -73,6 +95,7 @@ impl Listing {
                     "  if (!(await lock.acquire(key))) return giveUp(cached);",
                 );
                 self.line("  try {");
+                self.pause(config, "    ");
                 if config.double_check {
                     self.at(Site::Recheck, "    const again = await cache.get(key);");
                     self.line("    if (again.live) return again.value;");
@@ -104,12 +127,16 @@ impl Listing {
         };
         self.line("async function participate(user, event) {");
         match strategy {
-            StrategyKind::None => body(self, "  "),
+            StrategyKind::None | StrategyKind::StaleWhileRevalidate | StrategyKind::Xfetch => {
+                self.pause(config, "  ");
+                body(self, "  ");
+            }
             StrategyKind::SingleFlight => {
                 self.at(
                     Site::Flight,
                     "  return await singleflight(`${user}:${event}`, async () => {",
                 );
+                self.pause(config, "    ");
                 body(self, "    ");
                 self.line("  });");
             }
@@ -119,6 +146,7 @@ impl Listing {
                     "  if (!(await lock.acquire(`${user}:${event}`))) throw new Error(\"busy\");",
                 );
                 self.line("  try {");
+                self.pause(config, "    ");
                 body(self, "    ");
                 self.release(strategy);
             }
@@ -126,10 +154,43 @@ impl Listing {
         self.line("}");
     }
 
+    /// The shared `load` of single-flight and stale-while-revalidate.
+    fn load(&mut self, config: &Config) {
+        self.line("}");
+        self.line("async function load(key) {");
+        self.pause(config, "  ");
+        self.at(Site::Select, "  const row = await db.select(key);");
+        self.at(Site::Set, "  await cache.set(key, row, TTL);");
+        self.line("  return row;");
+    }
+
+    /// The injected faults, where the critical section starts.
+    fn pause(&mut self, config: &Config, indent: &str) {
+        if let Some(request) = config.crash {
+            self.line(&format!(
+                "{indent}if (REQUEST === {request}) process.abort(); // crash: never releases"
+            ));
+        }
+        if let Some(pause) = config.pause {
+            self.at(
+                Site::Pause,
+                &format!(
+                    "{indent}if (REQUEST === {}) await sleep({}); // pause",
+                    pause.request,
+                    crate::scenario::url::format_duration(pause.duration)
+                ),
+            );
+        }
+    }
+
     fn release(&mut self, strategy: StrategyKind) {
         self.line("  } finally {");
         if strategy == StrategyKind::KeyedMutex {
             self.line("    lock.release(key); // hands over to the next waiter");
+        } else if strategy == StrategyKind::EmitterLock {
+            self.line("    lock.release(key); // setImmediate(() => emitter.emit(key))");
+        } else if strategy == StrategyKind::TicketLock {
+            self.line("    lock.release(key, ticket); // only if our ticket is still served");
         } else {
             self.at(Site::Release, "    await lock.release(key);");
         }
@@ -137,7 +198,8 @@ impl Listing {
     }
 
     /// The lock's own code, for the strategies whose waits have inner awaits.
-    fn lock(&mut self, strategy: StrategyKind) {
+    fn lock(&mut self, config: &Config) {
+        let strategy = config.strategy;
         let attempt = match strategy {
             StrategyKind::GetSet => None,
             StrategyKind::Add => {
@@ -148,7 +210,58 @@ impl Listing {
                 self.line("const lock = new KeyedMutex(); // FIFO async mutex per key, per server");
                 return;
             }
-            StrategyKind::None | StrategyKind::SingleFlight => return,
+            StrategyKind::EmitterLock => {
+                self.line("");
+                self.line("const locked = new Set(), emitter = new EventEmitter(); // per server");
+                self.line("const lock = {");
+                self.line("  async acquire(key) {");
+                self.line("    while (locked.has(key)) {");
+                self.at(
+                    Site::LockListen,
+                    "      await new Promise((wake) => emitter.once(key, wake));",
+                );
+                self.line("    }");
+                self.line("    locked.add(key);");
+                self.line("  },");
+                self.line("  release(key) {");
+                self.line("    locked.delete(key);");
+                self.line("    setImmediate(() => emitter.emit(key)); // wakes every waiter");
+                self.line("  },");
+                self.line("};");
+                return;
+            }
+            StrategyKind::TicketLock => {
+                self.line("");
+                self.line("const lock = { // per server: next, serving, servedSince per key");
+                self.line("  acquire(key) {");
+                self.line("    const ticket = next[key]++;");
+                self.line("    if (check(key, ticket)) return ticket;");
+                self.line("    const start = Date.now();");
+                self.line("    return new Promise((resolve, reject) => {");
+                self.line("      const timer = setInterval(() => {");
+                self.at(
+                    Site::LockTick,
+                    "        if (check(key, ticket)) { clearInterval(timer); resolve(ticket); }",
+                );
+                self.line("        else if (Date.now() - start >= WAIT_TIMEOUT) { clearInterval(timer); reject(); }");
+                self.line("      }, POLL);");
+                self.line("    });");
+                self.line("  },");
+                self.line("  release(key, ticket) { if (serving[key] === ticket) advance(key); },");
+                self.line("};");
+                self.line("function check(key, ticket) {");
+                self.line(
+                    "  if (serving[key] < next[key] && Date.now() - servedSince[key] >= LOCK_TTL)",
+                );
+                self.line("    advance(key); // the lease ran out: skip the held ticket");
+                self.line("  return serving[key] === ticket;");
+                self.line("}");
+                return;
+            }
+            StrategyKind::None
+            | StrategyKind::SingleFlight
+            | StrategyKind::StaleWhileRevalidate
+            | StrategyKind::Xfetch => return,
         };
         self.line("");
         self.line("const lock = {");
@@ -175,7 +288,15 @@ impl Listing {
         self.line("    }");
         self.line("  },");
         self.line("  async release(key) {");
-        self.at(Site::LockDelete, "    await cache.delete(`lock:${key}`);");
+        match config.release {
+            ReleaseMode::Delete => {
+                self.at(Site::LockDelete, "    await cache.delete(`lock:${key}`);")
+            }
+            ReleaseMode::Owner => self.at(
+                Site::LockDeleteIfOwner,
+                "    await cache.deleteIfOwner(`lock:${key}`, token); // check-and-delete script",
+            ),
+        }
         self.line("  },");
         self.line("};");
     }
@@ -189,20 +310,37 @@ mod tests {
     fn every_site_a_run_records_has_a_line() {
         for scenario in [ScenarioKind::Stampede, ScenarioKind::Ticket] {
             for strategy in StrategyKind::ALL {
-                let config = Config {
+                let plain = Config {
                     strategy,
                     ..Config::new(scenario)
                 };
-                let listing = Listing::of(&config);
-                let mut sim = crate::Sim::new(&config);
-                sim.run();
-                for event in sim.trace().events() {
-                    if event.site != Site::None {
-                        assert!(
-                            listing.line_of(event.site).is_some(),
-                            "{scenario:?}/{strategy:?}: no line for {:?}",
-                            event.site
-                        );
+                // Faults and the owner release add their own awaits.
+                let faulty = Config {
+                    release: crate::scenario::config::ReleaseMode::Owner,
+                    lock_ttl: 5_000,
+                    pause: Some(crate::scenario::config::Pause {
+                        request: 0,
+                        duration: 30_000,
+                    }),
+                    crash: Some(2),
+                    clicks: 3,
+                    cache: crate::scenario::config::CacheStart::Warm,
+                    expire_at: Some(0),
+                    grace: 1_000_000,
+                    ..plain.clone()
+                };
+                for config in [plain, faulty] {
+                    let listing = Listing::of(&config);
+                    let mut sim = crate::Sim::new(&config);
+                    sim.run();
+                    for event in sim.trace().events() {
+                        if event.site != Site::None {
+                            assert!(
+                                listing.line_of(event.site).is_some(),
+                                "{scenario:?}/{strategy:?}: no line for {:?}",
+                                event.site
+                            );
+                        }
                     }
                 }
             }

@@ -7,7 +7,9 @@ pub mod stampede;
 pub mod ticket;
 pub mod url;
 
-use crate::scenario::config::{Arrival, CacheStart, Config, Micros, Routing, ScenarioKind};
+use crate::scenario::config::{
+    Arrival, CacheStart, Config, Latency, Micros, Routing, ScenarioKind,
+};
 use crate::sim::core::Core;
 use crate::sim::executor::Handler;
 use crate::sim::rng::{SimRng, Stream};
@@ -36,6 +38,9 @@ fn build(config: &Config, keep_trace: bool) -> Sim {
         for item in 0..config.keys {
             let row = core.db.select(item);
             core.cache.put(CacheKey::Data(item), row, expires_at);
+            // XFetch's delta for a value no request loaded: a typical select.
+            let delta = mean_latency(config.db_latency);
+            core.cache.note_delta(CacheKey::Data(item), delta);
         }
     }
     Sim::with_plan(config, plan(config), handler, core)
@@ -92,6 +97,14 @@ pub fn plan(config: &Config) -> Vec<RequestSpec> {
             }
         })
         .collect()
+}
+
+/// The mean of a latency distribution (rounded down).
+fn mean_latency(latency: Latency) -> Micros {
+    match latency {
+        Latency::Const(d) | Latency::Exp(d) => d,
+        Latency::Uniform(low, high) => low + (high - low) / 2,
+    }
 }
 
 /// One arrival time per request (stampede) or user (ticket). An `at:` list

@@ -22,29 +22,49 @@
 //!   return row;
 //! }
 //! ```
-//! Under single-flight the miss path is `await singleflight(key, () => load(key))`.
+//! Under single-flight the miss path is `await singleflight(key, () => load(key))`;
+//! stale-while-revalidate and xfetch have their own (see their files).
+//! Faults: request `crash` stops right after entering the section, never
+//! releasing; request `pause` sleeps there first.
 
 use crate::scenario::config::StrategyKind;
 use crate::sim::{Ctx, Outcome, Site};
-use crate::strategy::{self, single_flight};
+use crate::strategy::{self, single_flight, stale_while_revalidate, xfetch};
 use crate::world::{CacheKey, LockKey, Lookup};
 
 pub async fn get_item(cx: Ctx, item: u32) -> Outcome {
     let key = CacheKey::Data(item);
     let cached = cx.cache_get(key, Site::Get).await;
+    let strategy = cx.config().strategy;
     if cached.live().is_some() {
+        if strategy == StrategyKind::Xfetch && xfetch::refresh_early(&cx, item) {
+            return xfetch::recompute(&cx, item).await;
+        }
         return Outcome::Ok;
     }
     let lock = LockKey(item);
-    if cx.config().strategy == StrategyKind::SingleFlight {
-        single_flight::run(&cx, lock, || load(&cx, item)).await;
-        return Outcome::Ok;
+    match strategy {
+        StrategyKind::SingleFlight => {
+            return match single_flight::run(&cx, lock, || load(&cx, item)).await {
+                Some(_) => Outcome::Ok,
+                None => Outcome::Crashed,
+            };
+        }
+        StrategyKind::StaleWhileRevalidate => {
+            return stale_while_revalidate::on_miss(&cx, item, cached).await;
+        }
+        StrategyKind::Xfetch => return xfetch::recompute(&cx, item).await,
+        _ => {}
     }
     if !strategy::acquire(&cx, lock).await {
         return give_up(cached);
     }
     cx.enter(lock);
-    let double_check = cx.config().double_check && cx.config().strategy.is_lock();
+    if cx.crashes(lock) {
+        return Outcome::Crashed;
+    }
+    cx.pause_if_due().await;
+    let double_check = cx.config().double_check && strategy.is_lock();
     if !double_check || cx.cache_get(key, Site::Recheck).await.live().is_none() {
         load(&cx, item).await;
     }
@@ -53,7 +73,8 @@ pub async fn get_item(cx: Ctx, item: u32) -> Outcome {
     Outcome::Ok
 }
 
-async fn load(cx: &Ctx, item: u32) -> u64 {
+/// `select` then `set`: the work a lock guards.
+pub async fn load(cx: &Ctx, item: u32) -> u64 {
     let row = cx.select(item, Site::Select).await;
     let ttl = cx.config().ttl;
     cx.cache_set(CacheKey::Data(item), row, ttl, Site::Set)

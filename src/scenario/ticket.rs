@@ -14,7 +14,10 @@
 //!   }
 //! }
 //! ```
-//! Under single-flight the whole body is the shared work.
+//! Under single-flight the whole body is the shared work (its waiters share
+//! the leader's success or failure). A refused insert (`db_unique`, fencing)
+//! fails the request. Faults as in the stampede: `crash` stops right after
+//! entering the section, `pause` sleeps there first.
 
 use crate::scenario::config::StrategyKind;
 use crate::sim::{Ctx, Outcome, Site};
@@ -24,32 +27,44 @@ use crate::world::LockKey;
 pub async fn participate(cx: Ctx, user: u32) -> Outcome {
     let lock = LockKey(user);
     if cx.config().strategy == StrategyKind::SingleFlight {
-        single_flight::run(&cx, lock, || async {
-            place_order(&cx, user).await;
-            0
+        let shared = single_flight::run(&cx, lock, || async {
+            u64::from(place_order(&cx, user).await)
         })
         .await;
-        return Outcome::Ok;
+        return match shared {
+            Some(1) => Outcome::Ok,
+            Some(_) => Outcome::Failed,
+            None => Outcome::Crashed,
+        };
     }
     if !strategy::acquire(&cx, lock).await {
         return Outcome::Failed;
     }
     cx.enter(lock);
-    place_order(&cx, user).await;
+    if cx.crashes(lock) {
+        return Outcome::Crashed;
+    }
+    cx.pause_if_due().await;
+    let placed = place_order(&cx, user).await;
     cx.exit(lock);
     strategy::release(&cx, lock).await;
-    Outcome::Ok
+    if placed {
+        Outcome::Ok
+    } else {
+        Outcome::Failed
+    }
 }
 
-async fn place_order(cx: &Ctx, user: u32) {
+/// False if the DB refused the awaited insert (unique constraint, fencing).
+async fn place_order(cx: &Ctx, user: u32) -> bool {
     if !cx.find_order(user, Site::FindOrder).await {
         let insert = cx.insert_order(user, Site::Insert);
         if cx.config().await_insert {
-            insert.await;
-        } else {
-            // The original bug: the write is sent but not awaited, so the
-            // lock is released before it lands.
-            drop(insert);
+            return insert.await;
         }
+        // The original bug: the write is sent but not awaited, so the
+        // lock is released before it lands.
+        drop(insert);
     }
+    true
 }

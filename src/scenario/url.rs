@@ -14,7 +14,8 @@ use std::str::FromStr;
 use percent_encoding::percent_decode_str;
 
 use super::config::{
-    Arrival, CacheStart, Config, Latency, Micros, Routing, ScenarioKind, StrategyKind, MS, SECOND,
+    Arrival, CacheStart, Config, Latency, Micros, Pause, ReleaseMode, Routing, ScenarioKind,
+    StrategyKind, MS, SECOND,
 };
 
 /// The only format version (`v`) this build reads and writes.
@@ -39,6 +40,8 @@ pub const MAX_DURATION: Micros = 86_400 * SECOND;
 /// Highest `poisson:` arrival rate, per second; a rate must also be positive
 /// and finite.
 pub const MAX_POISSON_RATE: f64 = 1e6;
+/// Largest XFetch `beta`.
+pub const MAX_BETA: f64 = 1e6;
 
 /// How the accepted durations are described in error messages.
 const DURATION_FORMS: &str = "a duration such as 500us, 20ms or 1s";
@@ -225,10 +228,15 @@ enum Key {
     LockTtl,
     Poll,
     WaitTimeout,
+    Release,
+    Crash,
+    Pause,
     Users,
     Clicks,
     ClickGap,
     AwaitInsert,
+    Fencing,
+    DbUnique,
     Requests,
     Keys,
     Cache,
@@ -236,6 +244,7 @@ enum Key {
     Ttl,
     Grace,
     DoubleCheck,
+    Beta,
 }
 
 /// Sets one key. `scenario` resets every other key to that scenario's
@@ -258,10 +267,15 @@ fn apply(config: &mut Config, key: Key, value: &str) -> Result<(), String> {
         Key::LockTtl => config.lock_ttl = duration_value(value)?,
         Key::Poll => config.poll = parse_poll(value)?,
         Key::WaitTimeout => config.wait_timeout = duration_value(value)?,
+        Key::Release => config.release = parse_token(value)?,
+        Key::Crash => config.crash = parse_or(value, "none", |v| parse_number(v, 0, MAX_REQUESTS))?,
+        Key::Pause => config.pause = parse_or(value, "none", parse_pause)?,
         Key::Users => config.users = parse_number(value, 0, MAX_USERS)?,
         Key::Clicks => config.clicks = parse_number(value, 1, MAX_CLICKS)?,
         Key::ClickGap => config.click_gap = duration_value(value)?,
         Key::AwaitInsert => config.await_insert = parse_bool(value)?,
+        Key::Fencing => config.fencing = parse_bool(value)?,
+        Key::DbUnique => config.db_unique = parse_bool(value)?,
         Key::Requests => config.requests = parse_number(value, 0, MAX_REQUESTS)?,
         Key::Keys => config.keys = parse_number(value, 1, MAX_KEYS)?,
         Key::Cache => config.cache = parse_token(value)?,
@@ -269,6 +283,7 @@ fn apply(config: &mut Config, key: Key, value: &str) -> Result<(), String> {
         Key::Ttl => config.ttl = duration_value(value)?,
         Key::Grace => config.grace = duration_value(value)?,
         Key::DoubleCheck => config.double_check = parse_bool(value)?,
+        Key::Beta => config.beta = parse_beta(value)?,
     }
     Ok(())
 }
@@ -295,10 +310,20 @@ fn value_of(config: &Config, key: Key) -> String {
         Key::LockTtl => format_duration(config.lock_ttl),
         Key::Poll => format_duration(config.poll),
         Key::WaitTimeout => format_duration(config.wait_timeout),
+        Key::Release => config.release.token().to_string(),
+        Key::Crash => config
+            .crash
+            .map_or_else(|| "none".to_string(), |r| r.to_string()),
+        Key::Pause => config.pause.map_or_else(
+            || "none".to_string(),
+            |p| format!("{}:{}", p.request, format_duration(p.duration)),
+        ),
         Key::Users => config.users.to_string(),
         Key::Clicks => config.clicks.to_string(),
         Key::ClickGap => format_duration(config.click_gap),
         Key::AwaitInsert => config.await_insert.to_string(),
+        Key::Fencing => config.fencing.to_string(),
+        Key::DbUnique => config.db_unique.to_string(),
         Key::Requests => config.requests.to_string(),
         Key::Keys => config.keys.to_string(),
         Key::Cache => config.cache.token().to_string(),
@@ -308,6 +333,7 @@ fn value_of(config: &Config, key: Key) -> String {
         Key::Ttl => format_duration(config.ttl),
         Key::Grace => format_duration(config.grace),
         Key::DoubleCheck => config.double_check.to_string(),
+        Key::Beta => config.beta.to_string(),
     }
 }
 
@@ -454,6 +480,17 @@ impl Token for Routing {
     }
 }
 
+impl Token for ReleaseMode {
+    const ALL: &'static [Self] = &[ReleaseMode::Delete, ReleaseMode::Owner];
+
+    fn token(self) -> &'static str {
+        match self {
+            ReleaseMode::Delete => "delete",
+            ReleaseMode::Owner => "owner",
+        }
+    }
+}
+
 impl Token for CacheStart {
     const ALL: &'static [Self] = &[CacheStart::Cold, CacheStart::Warm];
 
@@ -481,10 +518,15 @@ impl Token for Key {
         Key::LockTtl,
         Key::Poll,
         Key::WaitTimeout,
+        Key::Release,
+        Key::Crash,
+        Key::Pause,
         Key::Users,
         Key::Clicks,
         Key::ClickGap,
         Key::AwaitInsert,
+        Key::Fencing,
+        Key::DbUnique,
         Key::Requests,
         Key::Keys,
         Key::Cache,
@@ -492,6 +534,7 @@ impl Token for Key {
         Key::Ttl,
         Key::Grace,
         Key::DoubleCheck,
+        Key::Beta,
     ];
 
     fn token(self) -> &'static str {
@@ -510,10 +553,15 @@ impl Token for Key {
             Key::LockTtl => "lock_ttl",
             Key::Poll => "poll",
             Key::WaitTimeout => "wait_timeout",
+            Key::Release => "release",
+            Key::Crash => "crash",
+            Key::Pause => "pause",
             Key::Users => "users",
             Key::Clicks => "clicks",
             Key::ClickGap => "click_gap",
             Key::AwaitInsert => "await_insert",
+            Key::Fencing => "fencing",
+            Key::DbUnique => "db_unique",
             Key::Requests => "requests",
             Key::Keys => "keys",
             Key::Cache => "cache",
@@ -521,6 +569,7 @@ impl Token for Key {
             Key::Ttl => "ttl",
             Key::Grace => "grace",
             Key::DoubleCheck => "double_check",
+            Key::Beta => "beta",
         }
     }
 }
@@ -529,14 +578,20 @@ impl Key {
     /// Whether the key means anything for this scenario.
     fn applies_to(self, scenario: ScenarioKind) -> bool {
         let only = match self {
-            Key::Users | Key::Clicks | Key::ClickGap | Key::AwaitInsert => ScenarioKind::Ticket,
+            Key::Users
+            | Key::Clicks
+            | Key::ClickGap
+            | Key::AwaitInsert
+            | Key::Fencing
+            | Key::DbUnique => ScenarioKind::Ticket,
             Key::Requests
             | Key::Keys
             | Key::Cache
             | Key::ExpireAt
             | Key::Ttl
             | Key::Grace
-            | Key::DoubleCheck => ScenarioKind::Stampede,
+            | Key::DoubleCheck
+            | Key::Beta => ScenarioKind::Stampede,
             _ => return true,
         };
         only == scenario
@@ -552,7 +607,10 @@ impl Key {
             Key::Strategy => tokens::<StrategyKind>(),
             Key::Routing => tokens::<Routing>(),
             Key::Cache => tokens::<CacheStart>(),
-            Key::AwaitInsert | Key::DoubleCheck => vec!["true", "false"],
+            Key::Release => tokens::<ReleaseMode>(),
+            Key::AwaitInsert | Key::DoubleCheck | Key::Fencing | Key::DbUnique => {
+                vec!["true", "false"]
+            }
             _ => Vec::new(),
         }
     }
@@ -639,6 +697,32 @@ fn parse_poll(value: &str) -> Result<Micros, String> {
         )),
         poll => Ok(poll),
     }
+}
+
+/// `R:D`: request R stalls for D inside its critical section.
+fn parse_pause(value: &str) -> Result<Pause, String> {
+    let shape = || {
+        bad_value(
+            value,
+            &format!(
+                "expected R:D, where R is a request number from 0 to {MAX_REQUESTS} \
+                 and D is {DURATION_FORMS}"
+            ),
+        )
+    };
+    let (request, duration) = value.split_once(':').ok_or_else(shape)?;
+    let request = parse_number(request, 0, MAX_REQUESTS).map_err(|_| shape())?;
+    let duration = parse_duration(duration).map_err(|reason| bad_value(value, &reason))?;
+    Ok(Pause { request, duration })
+}
+
+/// A finite number from 0 to [`MAX_BETA`].
+fn parse_beta(value: &str) -> Result<f64, String> {
+    value
+        .parse::<f64>()
+        .ok()
+        .filter(|beta| beta.is_finite() && (0.0..=MAX_BETA).contains(beta))
+        .ok_or_else(|| bad_value(value, &format!("expected a number from 0 to {MAX_BETA}")))
 }
 
 /// `const:D`, `uniform:D..D`, `exp:D`, or a bare `D` as `const:D`.
@@ -811,6 +895,84 @@ mod tests {
     }
 
     #[test]
+    fn the_fault_and_fix_keys_parse_and_name_themselves() {
+        let config = parse_fragment(
+            "scenario=ticket&strategy=ticket-lock&crash=2&pause=1:30ms&release=owner\
+             &fencing=true&db_unique=1",
+        )
+        .unwrap();
+        assert_eq!(config.strategy, StrategyKind::TicketLock);
+        assert_eq!(config.crash, Some(2));
+        let pause = Pause {
+            request: 1,
+            duration: 30 * MS,
+        };
+        assert_eq!(config.pause, Some(pause));
+        assert_eq!(config.release, ReleaseMode::Owner);
+        assert!(config.fencing && config.db_unique);
+        assert_eq!(
+            to_fragment(&config),
+            "v=1&scenario=ticket&strategy=ticket-lock&release=owner&crash=2&pause=1:30ms\
+             &fencing=true&db_unique=true"
+        );
+        let beta = parse_fragment("scenario=stampede&strategy=xfetch&beta=2.5").unwrap();
+        assert_eq!(beta.beta, 2.5);
+        assert_eq!(Config::new(ScenarioKind::Stampede).beta, 1.0);
+        for (input, key, expected) in [
+            ("scenario=ticket&pause=1", "pause", "expected R:D"),
+            ("scenario=ticket&pause=x:1ms", "pause", "expected R:D"),
+            (
+                "scenario=ticket&pause=1:5",
+                "pause",
+                "durations need a unit",
+            ),
+            ("scenario=ticket&crash=-1", "crash", "or none"),
+            (
+                "scenario=ticket&release=maybe",
+                "release",
+                "expected delete or owner",
+            ),
+            (
+                "scenario=ticket&fencing=yes",
+                "fencing",
+                "expected true or false",
+            ),
+            ("scenario=stampede&beta=-1", "beta", "from 0 to 1000000"),
+            ("scenario=stampede&beta=NaN", "beta", "from 0 to 1000000"),
+        ] {
+            let error = error_of(input);
+            assert_eq!(error.key, key, "{input}");
+            assert!(
+                error.message.contains(expected),
+                "{input}: {}",
+                error.message
+            );
+        }
+        let keys = |scenario| -> Vec<&str> {
+            params(&Config::new(scenario))
+                .iter()
+                .map(|param| param.key)
+                .collect()
+        };
+        let ticket = keys(ScenarioKind::Ticket);
+        for key in ["release", "crash", "pause", "fencing", "db_unique"] {
+            assert!(ticket.contains(&key), "{key}");
+        }
+        let stampede = keys(ScenarioKind::Stampede);
+        for key in ["release", "crash", "pause", "beta"] {
+            assert!(stampede.contains(&key), "{key}");
+        }
+        assert!(!stampede.contains(&"db_unique") && !ticket.contains(&"beta"));
+        let strategies = params(&Config::default())
+            .into_iter()
+            .find(|param| param.key == "strategy")
+            .unwrap()
+            .choices;
+        assert_eq!(strategies.len(), StrategyKind::ALL.len());
+        assert!(strategies.contains(&"xfetch") && strategies.contains(&"emitter-lock"));
+    }
+
+    #[test]
     fn with_param_changes_one_key_and_checks_it() {
         let config = parse_fragment("scenario=stampede&requests=7&seed=3").unwrap();
         let changed = with_param(&config, "db_latency", "uniform:1ms..5ms").unwrap();
@@ -855,6 +1017,14 @@ mod tests {
         ticket.lock_ttl = 0;
         ticket.poll = 1;
         ticket.wait_timeout = 250 * MS;
+        ticket.release = ReleaseMode::Owner;
+        ticket.crash = Some(3);
+        ticket.pause = Some(Pause {
+            request: 0,
+            duration: 30 * MS,
+        });
+        ticket.fencing = true;
+        ticket.db_unique = true;
         configs.push(ticket);
 
         let mut stampede = Config::new(ScenarioKind::Stampede);
@@ -867,6 +1037,11 @@ mod tests {
         stampede.ttl = 0;
         stampede.grace = 1_500 * MS;
         stampede.double_check = false;
+        stampede.beta = 0.25;
+        stampede.pause = Some(Pause {
+            request: MAX_REQUESTS,
+            duration: 0,
+        });
         stampede.seed = u64::MAX;
         configs.push(stampede.clone());
 
@@ -999,10 +1174,13 @@ mod tests {
         let unknown = error_of("scenario=stampede&colour=red").message;
         assert!(unknown.contains("unknown key `colour`"), "{unknown}");
         assert!(unknown.contains("v, scenario, strategy, seed"), "{unknown}");
-        assert!(unknown.ends_with("grace or double_check"), "{unknown}");
+        assert!(unknown.ends_with("double_check or beta"), "{unknown}");
         let strategy = error_of("scenario=stampede&strategy=x").message;
         assert!(
-            strategy.ends_with("none, get-set, add, keyed-mutex or single-flight"),
+            strategy.ends_with(
+                "none, get-set, add, keyed-mutex, single-flight, emitter-lock, ticket-lock, \
+                 stale-while-revalidate or xfetch"
+            ),
             "{strategy}"
         );
         let version = error_of("scenario=stampede&v=2").message;

@@ -2,15 +2,16 @@
 //! trace and tally. Scenario code reaches it through `Ctx`; the executor
 //! drives it through `Sim`.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 
 use crate::scenario::config::{Config, Latency, Micros};
 use crate::sim::metrics::Tally;
 use crate::sim::queue::{Macrotask, MacrotaskQueue};
 use crate::sim::rng::{SimRng, Stream};
 use crate::sim::trace::{OpKind, Outcome, Site, Trace, TraceEvent, TraceKey, What};
+use crate::world::db::InsertResult;
 use crate::world::locks::SlotId;
-use crate::world::{Cache, CacheKey, Db, Lookup, ServerLocks};
+use crate::world::{Cache, CacheKey, Db, LockKey, Lookup, ServerLocks};
 
 /// A request's task; requests are numbered in arrival order.
 pub type TaskId = u32;
@@ -20,41 +21,56 @@ pub type TaskId = u32;
 pub enum Op {
     Get(CacheKey),
     Set(CacheKey, u64, Micros),
+    /// A `set` that also stores the recompute time (XFetch's delta).
+    SetDelta(CacheKey, u64, Micros, Micros),
     Add(CacheKey, u64, Micros),
     Delete(CacheKey),
+    /// Delete only if the key still holds this token.
+    DeleteIfOwner(CacheKey, u64),
     Select(u32),
     FindOrder(u32),
-    Insert(u32),
+    /// An order insert, with the writer's fencing token if it has one.
+    Insert(u32, Option<u64>),
     Sleep(Micros),
+    /// `setImmediate(() => emitter.emit(key))` on this server.
+    Emit(u32, LockKey),
 }
 
 impl Op {
     pub fn kind(self) -> OpKind {
         match self {
             Op::Get(_) => OpKind::CacheGet,
-            Op::Set(..) => OpKind::CacheSet,
+            Op::Set(..) | Op::SetDelta(..) => OpKind::CacheSet,
             Op::Add(..) => OpKind::CacheAdd,
             Op::Delete(_) => OpKind::CacheDelete,
+            Op::DeleteIfOwner(..) => OpKind::CacheDeleteIfOwner,
             Op::Select(_) => OpKind::DbSelect,
             Op::FindOrder(_) => OpKind::DbFindOrder,
-            Op::Insert(_) => OpKind::DbInsert,
+            Op::Insert(..) => OpKind::DbInsert,
             Op::Sleep(_) => OpKind::Sleep,
+            Op::Emit(..) => OpKind::Immediate,
         }
     }
 
     pub fn key(self) -> TraceKey {
         match self {
-            Op::Get(key) | Op::Set(key, ..) | Op::Add(key, ..) | Op::Delete(key) => match key {
+            Op::Get(key)
+            | Op::Set(key, ..)
+            | Op::SetDelta(key, ..)
+            | Op::Add(key, ..)
+            | Op::Delete(key)
+            | Op::DeleteIfOwner(key, _) => match key {
                 CacheKey::Data(id) => TraceKey::Data(id),
                 CacheKey::Lock(lock) => TraceKey::Lock(lock.0),
             },
-            Op::Select(id) | Op::FindOrder(id) | Op::Insert(id) => TraceKey::Data(id),
+            Op::Select(id) | Op::FindOrder(id) | Op::Insert(id, _) => TraceKey::Data(id),
             Op::Sleep(_) => TraceKey::None,
+            Op::Emit(_, key) => TraceKey::Lock(key.0),
         }
     }
 
     fn is_db(self) -> bool {
-        matches!(self, Op::Select(_) | Op::FindOrder(_) | Op::Insert(_))
+        matches!(self, Op::Select(_) | Op::FindOrder(_) | Op::Insert(..))
     }
 }
 
@@ -67,6 +83,8 @@ pub enum Reply {
     Row(u64),
     Found(bool),
     Inserted,
+    /// The DB refused the insert (unique constraint or fencing token).
+    Refused,
     Woke,
     Granted,
     /// A single-flight leader's result.
@@ -103,6 +121,15 @@ pub struct Core {
     free: Vec<SlotId>,
     pub trace: Trace,
     pub tally: Tally,
+    /// XFetch's coin flips: a stream of their own, so latencies never shift.
+    xfetch_rng: SimRng,
+    /// The last fencing token handed out, per lock key.
+    fences: HashMap<u32, u64>,
+    /// The fencing token each request holds.
+    pub tokens: HashMap<TaskId, u64>,
+    /// Arrival time per request, and whether it has answered.
+    arrivals: Vec<Micros>,
+    responded: Vec<bool>,
 }
 
 impl Core {
@@ -118,7 +145,7 @@ impl Core {
             db_latency: config.db_latency,
             write_latency: config.write_latency(),
             cache: Cache::new(config.grace),
-            db: Db::new(config.db_pool),
+            db: Db::new(config.db_pool).with_unique(config.db_unique),
             servers: (0..config.servers)
                 .map(|_| ServerLocks::default())
                 .collect(),
@@ -126,7 +153,68 @@ impl Core {
             free: Vec::new(),
             trace: Trace::new(keep_trace),
             tally: Tally::default(),
+            xfetch_rng: SimRng::new(config.seed, Stream::Xfetch),
+            fences: HashMap::new(),
+            tokens: HashMap::new(),
+            arrivals: Vec::new(),
+            responded: Vec::new(),
         }
+    }
+
+    /// The requests' arrival times, set once the plan is known.
+    pub fn set_arrivals(&mut self, arrivals: Vec<Micros>) {
+        self.responded = vec![false; arrivals.len()];
+        self.arrivals = arrivals;
+    }
+
+    /// The request answers its caller now: its latency is taken and its
+    /// outcome counted. A handler may go on working after it (a background
+    /// refresh); the first answer is the one that counts.
+    pub fn respond(&mut self, request: TaskId, outcome: Outcome) {
+        let index = request as usize;
+        if self.responded[index] {
+            return;
+        }
+        self.responded[index] = true;
+        let elapsed = self.now - self.arrivals[index];
+        self.tally.latencies.push(elapsed);
+        match outcome {
+            Outcome::Failed | Outcome::Crashed => self.tally.errors += 1,
+            Outcome::ServedStale => self.tally.stale_served += 1,
+            _ => {}
+        }
+        let key = TraceKey::None;
+        self.record(request, What::Return, key, outcome, Site::None, elapsed);
+    }
+
+    /// The next fencing token of `key`'s lock, now held by `request`.
+    pub fn take_fence(&mut self, request: TaskId, key: u32) -> u64 {
+        let token = self.fences.entry(key).or_insert(0);
+        *token += 1;
+        let token = *token;
+        self.tokens.insert(request, token);
+        token
+    }
+
+    /// One XFetch draw in `(0, 1]`.
+    pub fn xfetch_draw(&mut self) -> f64 {
+        1.0 - self.xfetch_rng.unit()
+    }
+
+    /// `setImmediate(() => emitter.emit(key))`: a macrotask due now, after
+    /// those already queued for now.
+    pub fn set_immediate_emit(&mut self, request: TaskId, server: u32, key: LockKey) {
+        let op = Op::Emit(server, key);
+        let id = self.park(request, Site::None, Some(op));
+        self.record(
+            request,
+            What::Issue(op.kind()),
+            op.key(),
+            Outcome::None,
+            Site::None,
+            0,
+        );
+        self.schedule(0, Macrotask::Timer(id));
     }
 
     pub fn record(
@@ -200,8 +288,10 @@ impl Core {
                 self.rng.latency(self.cache_latency)
             }
             Op::Select(_) | Op::FindOrder(_) => self.rng.latency(self.db_latency),
-            Op::Insert(_) => self.rng.latency(self.write_latency),
+            Op::Insert(..) => self.rng.latency(self.write_latency),
             Op::Sleep(duration) => duration,
+            Op::Emit(..) => 0,
+            Op::SetDelta(..) | Op::DeleteIfOwner(..) => self.rng.latency(self.cache_latency),
         };
         let id = self.park(request, site, Some(op));
         self.record(
@@ -213,8 +303,8 @@ impl Core {
             latency,
         );
         match op {
-            Op::Sleep(_) => self.schedule(latency, Macrotask::Timer(id)),
-            Op::Insert(_) => {
+            Op::Sleep(_) | Op::Emit(..) => self.schedule(latency, Macrotask::Timer(id)),
+            Op::Insert(..) => {
                 self.tally.db_writes += 1;
                 self.connect(id, latency, request, op, site);
             }
@@ -247,6 +337,7 @@ impl Core {
         let slot = self.slot(id);
         let (request, site) = (slot.request, slot.site);
         let op = slot.op.expect("an operation slot");
+        let abandoned = slot.abandoned;
         let now = self.now;
         let (reply, outcome) = match op {
             Op::Get(key) => {
@@ -268,6 +359,32 @@ impl Core {
             Op::Set(key, value, ttl) => {
                 self.cache.set(key, value, ttl, now);
                 (Reply::Stored(true), Outcome::Stored)
+            }
+            Op::SetDelta(key, value, ttl, delta) => {
+                self.cache.set_with_delta(key, value, ttl, delta, now);
+                (Reply::Stored(true), Outcome::Stored)
+            }
+            Op::DeleteIfOwner(key, token) => match self.cache.delete_if_owner(key, token, now) {
+                Some(true) => (Reply::Deleted(true), Outcome::Deleted),
+                Some(false) => (Reply::Deleted(false), Outcome::NotOwner),
+                None => (Reply::Deleted(false), Outcome::NotFound),
+            },
+            Op::Emit(server, key) => {
+                self.record(
+                    request,
+                    What::Complete(op.kind()),
+                    op.key(),
+                    Outcome::None,
+                    site,
+                    0,
+                );
+                self.release_slot(id);
+                // Every `once` listener runs inside emit, in registration
+                // order: each wakes its waiter as a microtask.
+                for listener in self.servers[server as usize].emitter_emit(key) {
+                    self.hand_over(listener, What::Wake, op.key(), Reply::Woke);
+                }
+                return;
             }
             Op::Add(key, value, ttl) => {
                 let stored = self.cache.add(key, value, ttl, now);
@@ -297,11 +414,29 @@ impl Core {
                 };
                 (Reply::Found(found), outcome)
             }
-            Op::Insert(user) => {
-                self.db.insert_order(user);
-                (Reply::Inserted, Outcome::Inserted)
-            }
+            Op::Insert(user, token) => match self.db.insert_checked(user, token) {
+                InsertResult::Inserted => (Reply::Inserted, Outcome::Inserted),
+                refused => {
+                    if refused == InsertResult::Fenced {
+                        self.tally.rejected_writes += 1;
+                    }
+                    if abandoned {
+                        // No one awaits the write, yet it failed: still an error.
+                        self.tally.errors += 1;
+                    }
+                    let outcome = match refused {
+                        InsertResult::Fenced => Outcome::Fenced,
+                        _ => Outcome::Conflict,
+                    };
+                    (Reply::Refused, outcome)
+                }
+            },
             Op::Sleep(_) => (Reply::Woke, Outcome::Woke),
+        };
+        // An insert's fencing token, if it carries one.
+        let detail = match op {
+            Op::Insert(_, Some(token)) => token,
+            _ => 0,
         };
         self.record(
             request,
@@ -309,7 +444,7 @@ impl Core {
             op.key(),
             outcome,
             site,
-            0,
+            detail,
         );
         if op.is_db() {
             if let Some((next, latency)) = self.db.disconnect() {

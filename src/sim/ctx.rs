@@ -2,7 +2,7 @@
 //! Every method that returns a future is an await point, the only place
 //! where other requests can interleave.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
@@ -20,6 +20,8 @@ pub struct Ctx {
     config: Rc<Config>,
     pub request: TaskId,
     pub server: u32,
+    /// The ticket this request holds or waits with (ticket lock).
+    ticket: Cell<Option<u64>>,
 }
 
 /// An await on a parked slot; the request resumes when it resolves.
@@ -98,6 +100,10 @@ fn value(reply: Reply) -> u64 {
 
 fn unit(_: Reply) {}
 
+fn inserted(reply: Reply) -> bool {
+    reply == Reply::Inserted
+}
+
 impl Ctx {
     pub fn new(core: Rc<RefCell<Core>>, config: Rc<Config>, request: TaskId, server: u32) -> Self {
         Ctx {
@@ -105,7 +111,22 @@ impl Ctx {
             config,
             request,
             server,
+            ticket: Cell::new(None),
         }
+    }
+
+    /// Yields once, like awaiting an already resolved promise.
+    pub async fn yield_now(&self) {
+        YieldNow {
+            core: self.core.clone(),
+            yielded: false,
+        }
+        .await
+    }
+
+    /// The ticket-lock ticket this request holds, if any.
+    pub fn ticket(&self) -> Option<u64> {
+        self.ticket.get()
     }
 
     pub fn config(&self) -> &Config {
@@ -162,8 +183,29 @@ impl Ctx {
         self.issue(Op::FindOrder(user), site, flag)
     }
 
-    pub fn insert_order(&self, user: u32, site: Site) -> Wait<()> {
-        self.issue(Op::Insert(user), site, unit)
+    /// Resolves to whether the DB took the row (it refuses one on a unique
+    /// conflict, or for an older fencing token than one it has seen).
+    pub fn insert_order(&self, user: u32, site: Site) -> Wait<bool> {
+        let token = self.core.borrow().tokens.get(&self.request).copied();
+        self.issue(Op::Insert(user, token), site, inserted)
+    }
+
+    /// `set` that also stores how long the value took to recompute.
+    pub fn cache_set_with_delta(
+        &self,
+        key: CacheKey,
+        value: u64,
+        ttl: Micros,
+        delta: Micros,
+        site: Site,
+    ) -> Wait<()> {
+        self.issue(Op::SetDelta(key, value, ttl, delta), site, unit)
+    }
+
+    /// Redis's check-and-delete script, one round trip: deletes `key` only
+    /// if it still holds `token`; resolves to whether it deleted.
+    pub fn cache_delete_if_owner(&self, key: CacheKey, token: u64, site: Site) -> Wait<bool> {
+        self.issue(Op::DeleteIfOwner(key, token), site, flag)
     }
 
     /// `await new Promise(r => setTimeout(r, duration))`.
@@ -248,15 +290,190 @@ impl Ctx {
         }
     }
 
-    /// Enters the critical section of `key`.
+    /// Enters the critical section of `key`. With `fencing`, a lock hands
+    /// out the next token of `key` (the event's `detail`).
     pub fn enter(&self, key: LockKey) {
-        self.core.borrow_mut().tally.enter(key.0);
-        self.record(
+        let mut core = self.core.borrow_mut();
+        core.tally.enter(key.0);
+        let fenced = self.config.fencing && self.config.strategy.is_lock();
+        let token = if fenced {
+            core.take_fence(self.request, key.0)
+        } else {
+            0
+        };
+        let data = TraceKey::Data(key.0);
+        core.record(
+            self.request,
             What::Enter,
+            data,
+            Outcome::None,
+            Site::None,
+            token,
+        );
+    }
+
+    /// The `crash` fault: true if this request crashes now, inside its
+    /// critical section. It stops at once and never releases its lock; it
+    /// no longer counts as inside the section.
+    pub fn crashes(&self, key: LockKey) -> bool {
+        if self.config.crash != Some(self.request) {
+            return false;
+        }
+        self.core.borrow_mut().tally.exit(key.0);
+        self.record(
+            What::Crash,
             TraceKey::Data(key.0),
             Outcome::None,
             Site::None,
         );
+        true
+    }
+
+    /// The `pause` fault: this request stalls inside its critical section,
+    /// as an awaited timer (others keep running). A zero pause is none.
+    pub async fn pause_if_due(&self) {
+        if let Some(pause) = self.config.pause {
+            if pause.request == self.request && pause.duration > 0 {
+                self.sleep(pause.duration, Site::Pause).await;
+            }
+        }
+    }
+
+    /// Answers the caller now; the handler may keep working after this.
+    pub fn respond(&self, outcome: Outcome) {
+        self.core.borrow_mut().respond(self.request, outcome);
+    }
+
+    /// Records that this request serves stale data without waiting.
+    pub fn serve_stale(&self, key: u32) {
+        self.record(
+            What::ServeStale,
+            TraceKey::Data(key),
+            Outcome::None,
+            Site::Get,
+        );
+    }
+
+    /// Whether this server runs a single-flight call for `key`.
+    pub fn flight_running(&self, key: LockKey) -> bool {
+        self.core.borrow().servers[self.server as usize].flight_running(key)
+    }
+
+    /// XFetch's test on a live entry of `key`: recompute early if
+    /// `now - delta * beta * ln(rand()) >= expiry`, `rand()` in `(0, 1]`
+    /// from its own RNG stream. Entries that never expire are never
+    /// refreshed early (and draw nothing).
+    pub fn xfetch_early(&self, key: CacheKey) -> bool {
+        let mut core = self.core.borrow_mut();
+        let now = core.now;
+        let Some((expiry, delta)) = core.cache.expiry_and_delta(key, now) else {
+            return false;
+        };
+        let draw = core.xfetch_draw();
+        let gap = -(delta as f64) * self.config.beta * libm::log(draw);
+        let early = now as f64 + gap >= expiry as f64;
+        if early {
+            core.tally.early_refreshes += 1;
+            let data = match key {
+                CacheKey::Data(id) => TraceKey::Data(id),
+                CacheKey::Lock(lock) => TraceKey::Lock(lock.0),
+            };
+            core.record(
+                self.request,
+                What::EarlyRefresh,
+                data,
+                Outcome::None,
+                Site::Get,
+                0,
+            );
+        }
+        early
+    }
+
+    /// Emitter lock: `while (locked.has(key)) await once(emitter, key);
+    /// locked.add(key)`. A free lock is taken at once but still yields one
+    /// microtask (`await acquire()`); each wake-up that finds the lock
+    /// taken again counts in `lock_wakeups` and listens again.
+    pub async fn emitter_lock(&self, key: LockKey, site: Site) {
+        let lock = TraceKey::Lock(key.0);
+        let server = self.server as usize;
+        if self.core.borrow_mut().servers[server].emitter_try_lock(key) {
+            self.record(What::MutexGrant, lock, Outcome::None, site);
+            return YieldNow {
+                core: self.core.clone(),
+                yielded: false,
+            }
+            .await;
+        }
+        loop {
+            let slot = {
+                let mut core = self.core.borrow_mut();
+                let slot = core.park(self.request, Site::LockListen, None);
+                core.servers[server].emitter_listen(key, slot);
+                slot
+            };
+            self.record(What::Listen, lock, Outcome::None, Site::LockListen);
+            self.wait(slot, unit).await;
+            if self.core.borrow_mut().servers[server].emitter_try_lock(key) {
+                self.record(What::MutexGrant, lock, Outcome::None, site);
+                return;
+            }
+            self.lock_wakeup();
+        }
+    }
+
+    /// Emitter lock release: `locked.delete(key); setImmediate(() =>
+    /// emitter.emit(key))`.
+    pub fn emitter_unlock(&self, key: LockKey) {
+        let mut core = self.core.borrow_mut();
+        core.servers[self.server as usize].emitter_unlock(key);
+        core.set_immediate_emit(self.request, self.server, key);
+    }
+
+    /// Ticket lock: takes the next ticket of `key` on this server.
+    pub fn take_ticket(&self, key: LockKey) -> u64 {
+        let mut core = self.core.borrow_mut();
+        let now = core.now;
+        let ticket = core.servers[self.server as usize].take_ticket(key, now);
+        self.ticket.set(Some(ticket));
+        let lock = TraceKey::Lock(key.0);
+        core.record(
+            self.request,
+            What::TakeTicket,
+            lock,
+            Outcome::None,
+            Site::Acquire,
+            ticket,
+        );
+        ticket
+    }
+
+    /// Ticket lock: skips a ticket whose lease ran out, then says whether
+    /// `ticket` is served.
+    pub fn check_ticket(&self, key: LockKey, ticket: u64) -> bool {
+        let mut core = self.core.borrow_mut();
+        let (now, ttl) = (core.now, self.config.lock_ttl);
+        let check = core.servers[self.server as usize].check_ticket(key, ticket, ttl, now);
+        if let Some(expired) = check.expired {
+            let lock = TraceKey::Lock(key.0);
+            let site = Site::LockTick;
+            core.record(
+                self.request,
+                What::LeaseExpired,
+                lock,
+                Outcome::None,
+                site,
+                expired,
+            );
+        }
+        check.served
+    }
+
+    /// Ticket lock: advances the counter if `ticket` is still served.
+    pub fn release_ticket(&self, key: LockKey, ticket: u64) {
+        let mut core = self.core.borrow_mut();
+        let now = core.now;
+        core.servers[self.server as usize].release_ticket(key, ticket, now);
     }
 
     /// Leaves it: the release call starts.

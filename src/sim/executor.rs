@@ -70,6 +70,7 @@ impl Sim {
     /// A run of `requests`, all arrivals scheduled up front in index order.
     pub fn with_plan(config: &Config, requests: Vec<RequestSpec>, body: Body, core: Core) -> Sim {
         let mut core = core;
+        core.set_arrivals(requests.iter().map(|request| request.arrival).collect());
         for (index, request) in requests.iter().enumerate() {
             core.queue
                 .schedule(request.arrival, Macrotask::Arrival(index as TaskId));
@@ -224,18 +225,9 @@ impl Sim {
         }
     }
 
+    /// The handler ended; it answers now unless it already has.
     fn finish(&mut self, request: TaskId, outcome: Outcome) {
-        let arrival = self.requests[request as usize].arrival;
-        let mut core = self.core.borrow_mut();
-        let elapsed = core.now - arrival;
-        core.tally.latencies.push(elapsed);
-        match outcome {
-            Outcome::Failed => core.tally.errors += 1,
-            Outcome::ServedStale => core.tally.stale_served += 1,
-            _ => {}
-        }
-        let key = TraceKey::None;
-        core.record(request, What::Return, key, outcome, Site::None, elapsed);
+        self.core.borrow_mut().respond(request, outcome);
     }
 
     /// The counters now (final once the run is done).
@@ -255,6 +247,13 @@ impl Sim {
             lock_wakeups: tally.lock_wakeups,
             max_in_critical_section: tally.max_in_critical_section,
             peak_db_concurrency: tally.peak_db_concurrency,
+            rejected_writes: tally.rejected_writes,
+            early_refreshes: tally.early_refreshes,
+            hung: if core.queue.is_empty() {
+                self.handlers.iter().filter(|h| h.is_some()).count() as u64
+            } else {
+                0
+            },
             latency_us: Latencies::of(&tally.latencies),
             events: tally.events,
             trace_hash: core.trace.hash(),

@@ -47,6 +47,13 @@ pub struct Metrics {
     pub lock_wakeups: u64,
     pub max_in_critical_section: u64,
     pub peak_db_concurrency: u64,
+    /// Writes the DB refused for carrying an older fencing token.
+    pub rejected_writes: u64,
+    /// XFetch recomputations made before the entry expired.
+    pub early_refreshes: u64,
+    /// Requests still waiting when nothing is left to run (a lock that a
+    /// crashed holder never releases): they would wait forever.
+    pub hung: u64,
     pub latency_us: Latencies,
     pub events: u64,
     pub trace_hash: String,
@@ -65,6 +72,8 @@ pub struct Tally {
     pub lock_wakeups: u64,
     pub max_in_critical_section: u64,
     pub peak_db_concurrency: u64,
+    pub rejected_writes: u64,
+    pub early_refreshes: u64,
     pub events: u64,
     /// Request times, arrival to return, of the requests that returned.
     pub latencies: Vec<Micros>,

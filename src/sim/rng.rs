@@ -13,6 +13,8 @@ pub enum Stream {
     Latency = 0,
     Arrival = 1,
     Routing = 2,
+    /// XFetch's early-refresh draws.
+    Xfetch = 3,
 }
 
 pub struct SimRng(ChaCha8Rng);

@@ -20,6 +20,10 @@ pub enum OpKind {
     DbFindOrder,
     DbInsert,
     Sleep,
+    /// Redis's check-and-delete script: delete the lock if it holds our token.
+    CacheDeleteIfOwner,
+    /// A `setImmediate` callback (the emitter lock's `emit`).
+    Immediate,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -50,6 +54,21 @@ pub enum What {
     GiveUp,
     /// The request returns.
     Return,
+    /// Registers an EventEmitter `once` listener for a lock (emitter lock).
+    Listen,
+    /// Its listener ran inside `emit`: the waiter wakes to retry.
+    Wake,
+    /// Takes a ticket; `detail` is its number (ticket lock).
+    TakeTicket,
+    /// The lock's lease ran out while held: the next ticket is served
+    /// (ticket lock; `detail` is the expired ticket).
+    LeaseExpired,
+    /// Crashes inside its critical section: it never releases the lock.
+    Crash,
+    /// Stale data served at once while one request refreshes it.
+    ServeStale,
+    /// XFetch decided to recompute before expiry.
+    EarlyRefresh,
 }
 
 impl What {
@@ -68,6 +87,13 @@ impl What {
             What::Exit => "exit",
             What::GiveUp => "give_up",
             What::Return => "return",
+            What::Listen => "listen",
+            What::Wake => "wake",
+            What::TakeTicket => "take_ticket",
+            What::LeaseExpired => "lease_expired",
+            What::Crash => "crash",
+            What::ServeStale => "serve_stale",
+            What::EarlyRefresh => "early_refresh",
         }
     }
 
@@ -94,6 +120,13 @@ impl What {
             What::Exit => 10,
             What::GiveUp => 11,
             What::Return => 12,
+            What::Listen => 13,
+            What::Wake => 14,
+            What::TakeTicket => 15,
+            What::LeaseExpired => 16,
+            What::Crash => 17,
+            What::ServeStale => 18,
+            What::EarlyRefresh => 19,
         }
     }
 }
@@ -153,6 +186,14 @@ pub enum Outcome {
     ServedStale,
     /// The request ended without its result.
     Failed,
+    /// A conditional delete found another holder's token: nothing deleted.
+    NotOwner,
+    /// An insert broke the unique constraint on (user, event).
+    Conflict,
+    /// The DB refused a write whose fencing token is older than one seen.
+    Fenced,
+    /// The request crashed inside its critical section.
+    Crashed,
 }
 
 /// The awaited line of the scenario (or lock) code a request is parked on;
@@ -185,6 +226,14 @@ pub enum Site {
     LockPoll,
     /// Inside a cache lock: `await cache.delete(lockKey)`.
     LockDelete,
+    /// Inside a cache lock: the owner-only check-and-delete.
+    LockDeleteIfOwner,
+    /// Emitter lock: `await once(emitter, key)`.
+    LockListen,
+    /// Ticket lock: waiting for the next `setInterval` tick.
+    LockTick,
+    /// The injected pause inside the critical section.
+    Pause,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -197,7 +246,10 @@ pub struct TraceEvent {
     pub key: TraceKey,
     pub outcome: Outcome,
     pub site: Site,
-    /// A latency for `Issue` and `PoolStart`, the server for `Arrive`.
+    /// A latency for `Issue` and `PoolStart`, the server for `Arrive`, the
+    /// elapsed time for `Return`, the fencing token for `Enter` and for the
+    /// `Complete` of an insert (with `fencing`), the ticket for
+    /// `TakeTicket` and the expired ticket for `LeaseExpired`.
     pub detail: u64,
 }
 

@@ -1,7 +1,7 @@
 //! What the two locks kept in the cache server (`get-set`, `add`) share:
 //! the polling wait and the release.
 
-use crate::scenario::config::Micros;
+use crate::scenario::config::{Micros, ReleaseMode};
 use crate::sim::{Ctx, Site};
 use crate::world::{CacheKey, LockKey};
 
@@ -16,7 +16,23 @@ pub fn keep_waiting(cx: &Ctx, key: LockKey, start: Micros) -> bool {
     true
 }
 
-/// The release of both cache locks: an awaited, unconditional delete.
+/// The release of both cache locks: an awaited, unconditional delete, or
+/// with `release=owner` Redis's check-and-delete script in one round trip:
+///
+/// ```js
+/// // if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) end
+/// await cache.deleteIfOwner(`lock:${key}`, token);
+/// ```
 pub async fn release(cx: &Ctx, key: LockKey) {
-    cx.cache_delete(CacheKey::Lock(key), Site::LockDelete).await;
+    let lock = CacheKey::Lock(key);
+    match cx.config().release {
+        ReleaseMode::Delete => {
+            cx.cache_delete(lock, Site::LockDelete).await;
+        }
+        ReleaseMode::Owner => {
+            let token = cx.token();
+            cx.cache_delete_if_owner(lock, token, Site::LockDeleteIfOwner)
+                .await;
+        }
+    }
 }

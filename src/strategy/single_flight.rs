@@ -17,17 +17,22 @@ use crate::sim::{Ctx, Site};
 use crate::world::LockKey;
 
 /// Runs `work` as the leader, or waits for the running leader's result.
-/// The leader's work is the critical section.
-pub async fn run<F>(cx: &Ctx, key: LockKey, work: impl FnOnce() -> F) -> u64
+/// The leader's work is the critical section. `None`: the leader crashed
+/// (`crash`), leaving its waiters waiting forever.
+pub async fn run<F>(cx: &Ctx, key: LockKey, work: impl FnOnce() -> F) -> Option<u64>
 where
     F: Future<Output = u64>,
 {
     if let Some(shared) = cx.flight_join(key, Site::Flight) {
-        return shared.await;
+        return Some(shared.await);
     }
     cx.enter(key);
+    if cx.crashes(key) {
+        return None;
+    }
+    cx.pause_if_due().await;
     let result = work().await;
     cx.exit(key);
     cx.flight_finish(key, result);
-    result
+    Some(result)
 }

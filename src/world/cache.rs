@@ -48,6 +48,8 @@ struct Entry {
     /// `None`: never expires (ttl 0).
     expires_at: Option<Micros>,
     grace: Micros,
+    /// How long the value took to recompute (XFetch's delta); 0 if unknown.
+    delta: Micros,
 }
 
 impl Entry {
@@ -90,6 +92,35 @@ impl Cache {
         self.put(key, value, expires_at);
     }
 
+    /// `set`, remembering how long the value took to recompute (XFetch).
+    pub fn set_with_delta(
+        &mut self,
+        key: CacheKey,
+        value: u64,
+        ttl: Micros,
+        delta: Micros,
+        now: Micros,
+    ) {
+        self.set(key, value, ttl, now);
+        self.note_delta(key, delta);
+    }
+
+    /// Records the recompute time of the entry stored at `key`.
+    pub fn note_delta(&mut self, key: CacheKey, delta: Micros) {
+        if let Some(Some(entry)) = self.entries.get_mut(key.slot()) {
+            entry.delta = delta;
+        }
+    }
+
+    /// The expiry and recompute time of a live entry, if it has an expiry.
+    pub fn expiry_and_delta(&self, key: CacheKey, now: Micros) -> Option<(Micros, Micros)> {
+        let entry = self.entry(key)?;
+        match (entry.lookup(now), entry.expires_at) {
+            (Lookup::Live(_), Some(at)) => Some((at, entry.delta)),
+            _ => None,
+        }
+    }
+
     /// Stores an entry with an absolute expiry (a warm cache at time 0).
     pub fn put(&mut self, key: CacheKey, value: u64, expires_at: Option<Micros>) {
         let slot = key.slot();
@@ -101,6 +132,7 @@ impl Cache {
             value,
             expires_at,
             grace,
+            delta: 0,
         });
     }
 
@@ -111,6 +143,19 @@ impl Cache {
         }
         self.set(key, value, ttl, now);
         true
+    }
+
+    /// Redis's check-and-delete: removes the live entry only if it holds
+    /// `token`. `Some(deleted)` if there was a live entry, `None` if not.
+    pub fn delete_if_owner(&mut self, key: CacheKey, token: u64, now: Micros) -> Option<bool> {
+        match self.get(key, now) {
+            Lookup::Live(value) if value == token => {
+                self.delete(key, now);
+                Some(true)
+            }
+            Lookup::Live(_) => Some(false),
+            _ => None,
+        }
     }
 
     /// Returns whether a live or stale entry was removed.
@@ -158,5 +203,16 @@ mod tests {
         assert_eq!(cache.get(lock, 11), Lookup::Live(3));
         assert!(cache.delete(lock, 12));
         assert!(!cache.delete(lock, 12));
+    }
+
+    #[test]
+    fn delete_if_owner_spares_another_holders_lock() {
+        let mut cache = Cache::new(0);
+        let lock = CacheKey::Lock(LockKey(1));
+        cache.set(lock, 2, 10, 0);
+        assert_eq!(cache.delete_if_owner(lock, 1, 5), Some(false));
+        assert_eq!(cache.get(lock, 5), Lookup::Live(2));
+        assert_eq!(cache.delete_if_owner(lock, 2, 5), Some(true));
+        assert_eq!(cache.delete_if_owner(lock, 2, 5), None);
     }
 }

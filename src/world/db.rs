@@ -3,11 +3,25 @@
 
 use std::collections::VecDeque;
 
+/// What an insert did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InsertResult {
+    Inserted,
+    /// The unique constraint refused a second row.
+    Conflict,
+    /// Its fencing token was older than one already seen.
+    Fenced,
+}
+
 /// The order table of the single event every ticket request is for.
 #[derive(Default)]
 pub struct Db {
     /// Order rows per user.
     orders: Vec<u32>,
+    /// A unique constraint on (user, event).
+    unique: bool,
+    /// The highest fencing token an accepted write carried, per user row.
+    fence: Vec<u64>,
     pool: Option<u32>,
     in_use: u32,
     /// Queries waiting for a connection, oldest first, with their drawn latency.
@@ -20,6 +34,12 @@ impl Db {
             pool,
             ..Db::default()
         }
+    }
+
+    /// With a unique constraint on (user, event) in `orders`.
+    pub fn with_unique(mut self, unique: bool) -> Self {
+        self.unique = unique;
+        self
     }
 
     /// A product row; its value is the version the loader saw.
@@ -37,6 +57,27 @@ impl Db {
             self.orders.resize(slot + 1, 0);
         }
         self.orders[slot] += 1;
+    }
+
+    /// An insert as the DB checks it: a fencing token older than one an
+    /// accepted write to this row carried is refused first, then the
+    /// unique constraint; else the row is added.
+    pub fn insert_checked(&mut self, user: u32, token: Option<u64>) -> InsertResult {
+        let slot = user as usize;
+        if let Some(token) = token {
+            if slot >= self.fence.len() {
+                self.fence.resize(slot + 1, 0);
+            }
+            if token < self.fence[slot] {
+                return InsertResult::Fenced;
+            }
+            self.fence[slot] = token;
+        }
+        if self.unique && self.find_order(user) {
+            return InsertResult::Conflict;
+        }
+        self.insert_order(user);
+        InsertResult::Inserted
     }
 
     pub fn orders(&self) -> u64 {
@@ -93,6 +134,19 @@ mod tests {
         assert_eq!(db.disconnect(), Some((3, 30)));
         assert_eq!(db.disconnect(), None);
         assert_eq!(db.in_use(), 0);
+    }
+
+    #[test]
+    fn fencing_refuses_older_tokens_and_unique_refuses_a_second_row() {
+        let mut db = Db::new(None);
+        assert_eq!(db.insert_checked(0, Some(2)), InsertResult::Inserted);
+        assert_eq!(db.insert_checked(0, Some(1)), InsertResult::Fenced);
+        assert_eq!(db.insert_checked(0, Some(2)), InsertResult::Inserted);
+        assert_eq!(db.orders(), 2);
+        let mut db = Db::new(None).with_unique(true);
+        assert_eq!(db.insert_checked(3, None), InsertResult::Inserted);
+        assert_eq!(db.insert_checked(3, None), InsertResult::Conflict);
+        assert_eq!(db.duplicate_tickets(), 0);
     }
 
     #[test]

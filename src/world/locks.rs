@@ -2,8 +2,9 @@
 //! single-flight calls. They hold the waiters' slot ids; waking is the
 //! executor's job.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 
+use crate::scenario::config::Micros;
 use crate::world::LockKey;
 
 /// The executor's handle to a parked waiter.
@@ -21,6 +22,31 @@ pub struct ServerLocks {
     /// A key is present while its single-flight call runs; the value lists
     /// the callers waiting for its result.
     flights: HashMap<LockKey, Vec<SlotId>>,
+    /// Emitter lock: the keys held, and the `once` listeners per key in
+    /// registration order.
+    emitter_locked: HashSet<LockKey>,
+    listeners: HashMap<LockKey, Vec<SlotId>>,
+    /// Ticket lock counters per key.
+    tickets: HashMap<LockKey, Tickets>,
+}
+
+/// A ticket lock: `next` is the next ticket to hand out, `serving` the
+/// ticket allowed in; it is held while `serving < next`.
+#[derive(Clone, Copy, Debug, Default)]
+struct Tickets {
+    next: u64,
+    serving: u64,
+    /// When `serving` last changed: the lease of the served ticket starts.
+    served_since: Micros,
+}
+
+/// What a ticket-lock check found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TicketCheck {
+    /// The caller's ticket is served.
+    pub served: bool,
+    /// A held ticket whose lease ran out was skipped first.
+    pub expired: Option<u64>,
 }
 
 /// Whether `lock` took a free mutex or joined the queue.
@@ -73,6 +99,81 @@ impl ServerLocks {
     pub fn finish_flight(&mut self, key: LockKey) -> Vec<SlotId> {
         self.flights.remove(&key).unwrap_or_default()
     }
+
+    /// Whether a single-flight call for `key` is running.
+    pub fn flight_running(&self, key: LockKey) -> bool {
+        self.flights.contains_key(&key)
+    }
+
+    /// Emitter lock: takes `key` if free (true).
+    pub fn emitter_try_lock(&mut self, key: LockKey) -> bool {
+        self.emitter_locked.insert(key)
+    }
+
+    /// Emitter lock: `emitter.once(key, wake)`.
+    pub fn emitter_listen(&mut self, key: LockKey, slot: SlotId) {
+        self.listeners.entry(key).or_default().push(slot);
+    }
+
+    /// Emitter lock: `locked.delete(key)`.
+    pub fn emitter_unlock(&mut self, key: LockKey) {
+        self.emitter_locked.remove(&key);
+    }
+
+    /// Emitter lock: `emit(key)` removes and returns every `once` listener,
+    /// in registration order.
+    pub fn emitter_emit(&mut self, key: LockKey) -> Vec<SlotId> {
+        self.listeners.remove(&key).unwrap_or_default()
+    }
+
+    /// Ticket lock: hands out the next ticket of `key`.
+    pub fn take_ticket(&mut self, key: LockKey, now: Micros) -> u64 {
+        let tickets = self.tickets.entry(key).or_insert(Tickets {
+            served_since: now,
+            ..Tickets::default()
+        });
+        if tickets.serving == tickets.next {
+            // Free: the lease of the ticket about to be served starts now.
+            tickets.served_since = now;
+        }
+        tickets.next += 1;
+        tickets.next - 1
+    }
+
+    /// Ticket lock: first skips a held ticket whose lease (`ttl`, 0 for
+    /// none) has run out, then says whether `ticket` is served.
+    pub fn check_ticket(
+        &mut self,
+        key: LockKey,
+        ticket: u64,
+        ttl: Micros,
+        now: Micros,
+    ) -> TicketCheck {
+        let tickets = self.tickets.entry(key).or_default();
+        let held = tickets.serving < tickets.next;
+        let mut expired = None;
+        if held && ttl > 0 && now - tickets.served_since >= ttl {
+            expired = Some(tickets.serving);
+            tickets.serving += 1;
+            tickets.served_since = now;
+        }
+        TicketCheck {
+            served: tickets.serving == ticket,
+            expired,
+        }
+    }
+
+    /// Ticket lock: release advances the counter only for the caller's own
+    /// ticket; true if it did.
+    pub fn release_ticket(&mut self, key: LockKey, ticket: u64, now: Micros) -> bool {
+        let tickets = self.tickets.entry(key).or_default();
+        if tickets.serving != ticket {
+            return false;
+        }
+        tickets.serving += 1;
+        tickets.served_since = now;
+        true
+    }
 }
 
 #[cfg(test)]
@@ -90,6 +191,39 @@ mod tests {
         assert_eq!(locks.unlock(key), Some(3));
         assert_eq!(locks.unlock(key), None);
         assert_eq!(locks.lock(key, 5), Acquire::Free);
+    }
+
+    #[test]
+    fn ticket_lease_skips_a_ticket_held_too_long() {
+        let mut locks = ServerLocks::default();
+        let key = LockKey(0);
+        assert_eq!(locks.take_ticket(key, 0), 0);
+        assert_eq!(locks.take_ticket(key, 1), 1);
+        let check = locks.check_ticket(key, 1, 10, 9);
+        assert!(!check.served && check.expired.is_none());
+        let check = locks.check_ticket(key, 1, 10, 10);
+        assert_eq!((check.served, check.expired), (true, Some(0)));
+        assert!(
+            !locks.release_ticket(key, 0, 12),
+            "an expired ticket releases nothing"
+        );
+        assert!(locks.release_ticket(key, 1, 12));
+        assert_eq!(locks.take_ticket(key, 20), 2);
+        assert!(locks.check_ticket(key, 2, 10, 20).served);
+    }
+
+    #[test]
+    fn emitter_wakes_every_listener_in_order() {
+        let mut locks = ServerLocks::default();
+        let key = LockKey(2);
+        assert!(locks.emitter_try_lock(key));
+        assert!(!locks.emitter_try_lock(key));
+        locks.emitter_listen(key, 7);
+        locks.emitter_listen(key, 8);
+        locks.emitter_unlock(key);
+        assert_eq!(locks.emitter_emit(key), vec![7, 8]);
+        assert!(locks.emitter_emit(key).is_empty());
+        assert!(locks.emitter_try_lock(key));
     }
 
     #[test]
