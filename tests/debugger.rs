@@ -53,18 +53,20 @@ fn a_double_click_without_a_lock_violates_when_the_second_insert_lands() {
     // Both clicks arrive at 0 (steps 0, 1), find nothing at 20 ms (steps
     // 2, 3) and insert; the inserts land at 40 ms, in steps 4 and 5.
     let mut session = session(&config(ScenarioKind::Ticket, StrategyKind::None));
-    let violations = &session.recording().violations;
+    let violations = session.recording().violations.clone();
     let duplicates: Vec<_> = violations
         .iter()
         .filter(|v| v.kind == ViolationKind::DuplicateTicket)
         .collect();
     assert_eq!(duplicates.len(), 1);
     assert_eq!((duplicates[0].step, duplicates[0].time), (5, 40 * MS));
-    // The two bodies overlap from the second arrival on.
-    let first = session.recording().first_violation().copied().unwrap();
-    assert_eq!((first.kind, first.step), (ViolationKind::SecondHolder, 1));
+    // The two bodies overlap from the second arrival on, but the jump goes
+    // to the harm: right after the second insert lands.
+    assert_eq!(violations[0].kind, ViolationKind::SecondHolder);
+    assert_eq!(violations[0].step, 1);
     assert!(session.jump_to_first_violation());
-    assert_eq!(session.position(), 2);
+    assert_eq!(session.position(), 6);
+    assert_eq!(session.metrics().duplicate_tickets, 1);
 }
 
 #[test]
@@ -175,4 +177,38 @@ fn compare_runs_every_strategy_in_chunks() {
         };
         assert_eq!(row.metrics, Sim::new(&alone).run(), "{:?}", row.strategy);
     }
+}
+
+#[test]
+fn the_last_step_lists_the_events_it_caused() {
+    // Step 10 is the first cache get landing at 1 ms: the miss, the
+    // critical section (no lock) and the select it sends.
+    let config = config(ScenarioKind::Stampede, StrategyKind::None);
+    let mut session = session(&config);
+    session.seek(11);
+    let whats: Vec<_> = session
+        .last_events()
+        .iter()
+        .map(|e| e.what.name())
+        .collect();
+    assert_eq!(whats, ["complete", "enter", "issue"]);
+    assert!(session
+        .last_events()
+        .iter()
+        .all(|e| e.step == 10 && e.request == 0));
+}
+
+#[test]
+fn a_stampede_jumps_to_the_second_db_read() {
+    // Ten arrivals (steps 0-9), then the gets land one per step from 1 ms:
+    // request 0's miss sends the first select (step 10), request 1's the
+    // second (step 11).
+    let mut stampede = session(&config(ScenarioKind::Stampede, StrategyKind::None));
+    assert!(stampede.jump_to_first_violation());
+    assert_eq!(stampede.position(), 12);
+    assert_eq!(stampede.metrics().db_reads, 2);
+    // With single-flight there is only the harmless kind, or none at all.
+    let mut flight = session(&config(ScenarioKind::Stampede, StrategyKind::SingleFlight));
+    assert!(!flight.jump_to_first_violation());
+    assert_eq!(flight.position(), 0);
 }

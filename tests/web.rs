@@ -233,11 +233,14 @@ async fn the_first_violation_button_stops_at_the_duplicate() {
     let page = Mounted::with_hash("#v=1&scenario=ticket&strategy=none").await;
     page.click("btn-first-violation");
     yew::scheduler::flush().await;
-    // The two clicks' bodies overlap from the second arrival (step 1).
-    assert_eq!(page.text("step-index"), "2");
-    assert!(page.text("timeline").contains("holders of user:0:event"));
-    assert!(page.text("code-pane").contains("#0"));
-    assert!(page.text("loop-pane").contains("#1 arrives"));
+    // Right after the second insert lands, in step 5 (at 40 ms).
+    assert_eq!(page.text("step-index"), "6");
+    assert_eq!(page.text("clock"), "40");
+    assert_eq!(page.text("metric-duplicate_tickets"), "1");
+    assert!(page.text("timeline").contains("orders of user:0:event"));
+    assert!(page
+        .text("loop-pane")
+        .contains("#1: db.insert user:0:event lands"));
 }
 
 #[wasm_bindgen_test]

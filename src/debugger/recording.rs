@@ -2,7 +2,7 @@
 //! debugger draws it, and replays the live run up to any step.
 
 use crate::debugger::timeline::Timeline;
-use crate::debugger::violations::{find_violations, Violation};
+use crate::debugger::violations::{find_violations, Violation, ViolationKind};
 use crate::scenario::config::{Config, Micros};
 use crate::sim::{Metrics, Sim, TraceEvent};
 
@@ -35,9 +35,22 @@ impl Recording {
         recorder.finish()
     }
 
-    /// The first violation's step, for "jump to first violation".
+    /// The events of one step (the trace is in step order).
+    pub fn events_of_step(&self, step: u32) -> &[TraceEvent] {
+        let start = self.events.partition_point(|event| event.step < step);
+        let end = self.events.partition_point(|event| event.step <= step);
+        &self.events[start..end]
+    }
+
+    /// Where "jump to the first violation" goes: the first duplicate
+    /// ticket or extra DB read (the harm), else the first second holder of
+    /// a critical section (a race that did no harm this time).
     pub fn first_violation(&self) -> Option<&Violation> {
-        self.violations.first()
+        let harm = |v: &&Violation| v.kind != ViolationKind::SecondHolder;
+        self.violations
+            .iter()
+            .find(harm)
+            .or_else(|| self.violations.first())
     }
 }
 

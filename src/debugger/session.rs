@@ -27,7 +27,8 @@ pub enum RequestState {
 
 impl Session {
     pub fn new(recording: Rc<Recording>) -> Session {
-        let sim = Sim::new(&recording.config);
+        // The live run needs no trace of its own: the recording has it.
+        let sim = Sim::metrics_only(&recording.config);
         Session {
             recording,
             sim,
@@ -73,7 +74,7 @@ impl Session {
     /// The trace events of the last step.
     pub fn last_events(&self) -> &[TraceEvent] {
         match &self.last {
-            Some(report) => &self.recording.events[report.events.clone()],
+            Some(report) => self.recording.events_of_step(report.index),
             None => &[],
         }
     }
@@ -96,7 +97,7 @@ impl Session {
     }
 
     pub fn reset(&mut self) {
-        self.sim = Sim::new(&self.recording.config);
+        self.sim = Sim::metrics_only(&self.recording.config);
         self.last = None;
     }
 
