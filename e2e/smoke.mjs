@@ -176,7 +176,18 @@ try {
   const violationStep = await text(page, 'step-index');
   check('first violation stops mid-run', Number(violationStep) > 0, violationStep);
 
-  // 6. Markup in the fragment is shown as text, never parsed as HTML.
+  // 6. The lease-expiry story (issue 5): `add` with a 5 ms lease and a
+  // 30 ms pause lets a second holder in; the holders lane shows both.
+  const lease = 'v=1&scenario=ticket&strategy=add&lock_ttl=5ms&pause=0:30ms';
+  await page.goto(`${server.url}/#${lease}`);
+  await ready(page);
+  await runToEnd(page);
+  await checkMetrics(page, lease, 'lease expiry');
+  const conflicts = await page.$$eval('[data-testid="timeline"] .tone-conflict', (found) => found.length);
+  check('two overlapping holders are drawn', conflicts > 0, `${conflicts} conflict segments`);
+  await page.screenshot({ path: 'test-artifacts/lease-expiry.png', fullPage: true });
+
+  // 7. Markup in the fragment is shown as text, never parsed as HTML.
   const evil = await openPage(browser, problems);
   await evil.goto(`${server.url}/#scenario=<img src=x onerror=alert(1)>&seed=<script>alert(2)</script>`);
   const banner = await evil.waitForSelector(byId('error-banner'));
@@ -190,7 +201,7 @@ try {
   check('the defaults still run', (await text(evil, 'metric-db_reads')) === '10');
   await evil.screenshot({ path: 'test-artifacts/smoke-error.png', fullPage: true });
 
-  // 7. Nothing went wrong along the way.
+  // 8. Nothing went wrong along the way.
   check('no console errors, page errors or CSP violations', problems.length === 0, problems.join(' | '));
   console.log(`screenshot: ${SCREENSHOT}`);
 } catch (error) {

@@ -45,6 +45,9 @@ CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver} \
 step "end-to-end smoke test"
 node e2e/smoke.mjs | tee "$logs/e2e.log"
 
+step "browser performance figures (reported, not enforced)"
+node e2e/perf.mjs
+
 # Every cargo "test result: ok. N passed" line, plus the e2e checks.
 passed=$(cat "$logs"/native.log "$logs"/web.log |
   sed -nE 's/^test result: ok\. ([0-9]+) passed.*/\1/p' | awk '{ n += $1 } END { print n + 0 }')
