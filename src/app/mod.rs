@@ -124,7 +124,8 @@ fn copy_link() -> Option<String> {
 #[component]
 pub fn App() -> Html {
     let state = use_reducer(|| Debugger::load(&current_hash()));
-    let shared_link = use_state(|| None::<String>);
+    // The link last copied, with the fragment it was copied for.
+    let shared_link = use_state(|| None::<(String, String)>);
 
     // Chunked work: one time-boxed chunk per browser task until done.
     {
@@ -221,7 +222,7 @@ pub fn App() -> Html {
         let fragment = state.fragment.clone();
         Callback::from(move |_: MouseEvent| {
             show_fragment(&fragment);
-            shared_link.set(copy_link());
+            shared_link.set(copy_link().map(|link| (fragment.clone(), link)));
         })
     };
     let on_cancel = {
@@ -274,7 +275,7 @@ pub fn App() -> Html {
                 </div>
                 <div class="share">
                     <button data-testid="btn-share" onclick={on_share}>{ "Share link" }</button>
-                    if let Some(link) = &*shared_link {
+                    if let Some((_, link)) = shared_link.as_ref().filter(|(f, _)| *f == state.fragment) {
                         <span class="copied" role="status">{ "copied: " }<code>{ link.clone() }</code></span>
                     }
                 </div>
