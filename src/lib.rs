@@ -4,6 +4,7 @@
 #[cfg(target_arch = "wasm32")]
 pub mod app;
 pub mod cli;
+pub mod explore;
 pub mod scenario;
 pub mod sim;
 pub mod strategy;

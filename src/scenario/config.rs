@@ -2,6 +2,8 @@
 //!
 //! Parsing from and serializing to the URL fragment lives in `url.rs`.
 
+pub use crate::explore::schedule::Schedule;
+
 /// Virtual time and durations, in integer microseconds.
 pub type Micros = u64;
 
@@ -128,6 +130,8 @@ pub struct Config {
     pub ttl: Micros,
     pub grace: Micros,
     pub double_check: bool,
+    /// Explore/manual mode: the choices to replay (empty: the normal run).
+    pub schedule: Schedule,
 }
 
 impl Config {
@@ -158,6 +162,7 @@ impl Config {
             ttl: 60 * SECOND,
             grace: 0,
             double_check: true,
+            schedule: Schedule::default(),
         }
     }
 

@@ -36,6 +36,9 @@ fn build(config: &Config, keep_trace: bool) -> Sim {
         for item in 0..config.keys {
             let row = core.db.select(item);
             core.cache.put(CacheKey::Data(item), row, expires_at);
+            if let Some(at) = expires_at {
+                core.tally.loads.expires(item, at);
+            }
         }
     }
     Sim::with_plan(config, plan(config), handler, core)

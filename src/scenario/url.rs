@@ -133,7 +133,7 @@ pub fn params(config: &Config) -> Vec<Param> {
     Key::ALL
         .iter()
         .copied()
-        .filter(|&key| key != Key::V && key.applies_to(config.scenario))
+        .filter(|&key| !matches!(key, Key::V | Key::Schedule) && key.applies_to(config.scenario))
         .map(|key| Param {
             key: key.token(),
             choices: key.choices_list(),
@@ -236,6 +236,8 @@ enum Key {
     Ttl,
     Grace,
     DoubleCheck,
+    /// Explore/manual mode's choices (see `explore::schedule`).
+    Schedule,
 }
 
 /// Sets one key. `scenario` resets every other key to that scenario's
@@ -269,6 +271,7 @@ fn apply(config: &mut Config, key: Key, value: &str) -> Result<(), String> {
         Key::Ttl => config.ttl = duration_value(value)?,
         Key::Grace => config.grace = duration_value(value)?,
         Key::DoubleCheck => config.double_check = parse_bool(value)?,
+        Key::Schedule => config.schedule = value.parse()?,
     }
     Ok(())
 }
@@ -308,6 +311,7 @@ fn value_of(config: &Config, key: Key) -> String {
         Key::Ttl => format_duration(config.ttl),
         Key::Grace => format_duration(config.grace),
         Key::DoubleCheck => config.double_check.to_string(),
+        Key::Schedule => config.schedule.to_string(),
     }
 }
 
@@ -492,6 +496,7 @@ impl Token for Key {
         Key::Ttl,
         Key::Grace,
         Key::DoubleCheck,
+        Key::Schedule,
     ];
 
     fn token(self) -> &'static str {
@@ -521,6 +526,7 @@ impl Token for Key {
             Key::Ttl => "ttl",
             Key::Grace => "grace",
             Key::DoubleCheck => "double_check",
+            Key::Schedule => "schedule",
         }
     }
 }
@@ -873,6 +879,7 @@ mod tests {
         stampede.arrival = Arrival::At(vec![0, 5 * MS, SECOND, 7, MAX_DURATION]);
         stampede.expire_at = Some(0);
         stampede.db_write_latency = Some(stampede.db_latency);
+        stampede.schedule = crate::explore::Schedule::new(vec![0, 2, 36, 1]);
         configs.push(stampede.clone());
 
         stampede.arrival = Arrival::Poisson(1.0 / 3.0);
@@ -966,6 +973,7 @@ mod tests {
             ("scenario=stampede&poll=0", "poll"),
             ("scenario=stampede&db_pool=0", "db_pool"),
             ("scenario=stampede&double_check=yes", "double_check"),
+            ("scenario=ticket&schedule=0Z", "schedule"),
             ("scenario=stampede&arrival=poisson:0", "arrival"),
             ("scenario=stampede&arrival=poisson:inf", "arrival"),
             ("scenario=stampede&arrival=at:", "arrival"),
@@ -999,7 +1007,7 @@ mod tests {
         let unknown = error_of("scenario=stampede&colour=red").message;
         assert!(unknown.contains("unknown key `colour`"), "{unknown}");
         assert!(unknown.contains("v, scenario, strategy, seed"), "{unknown}");
-        assert!(unknown.ends_with("grace or double_check"), "{unknown}");
+        assert!(unknown.ends_with("double_check or schedule"), "{unknown}");
         let strategy = error_of("scenario=stampede&strategy=x").message;
         assert!(
             strategy.ends_with("none, get-set, add, keyed-mutex or single-flight"),

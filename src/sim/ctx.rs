@@ -10,6 +10,7 @@ use std::task::{Context, Poll};
 
 use crate::scenario::config::{Config, Micros};
 use crate::sim::core::{Core, Op, Reply, TaskId};
+use crate::sim::footprint::Object;
 use crate::sim::trace::{Outcome, Site, TraceKey, What};
 use crate::world::locks::{Acquire, SlotId};
 use crate::world::{CacheKey, LockKey, Lookup, ServerLocks};
@@ -181,10 +182,13 @@ impl Ctx {
     /// it must wait (`parks` gets the slot to queue); `None` if it need not.
     fn park_on_server(
         &self,
+        key: LockKey,
         site: Site,
         parks: impl FnOnce(&mut ServerLocks, SlotId) -> bool,
     ) -> Option<SlotId> {
         let mut core = self.core.borrow_mut();
+        core.touches
+            .touch(Object::ServerLock(self.server, key), true);
         let slot = core.park(self.request, site, None);
         if parks(&mut core.servers[self.server as usize], slot) {
             Some(slot)
@@ -198,8 +202,9 @@ impl Ctx {
     /// once but still yields one microtask; a held one queues the caller
     /// until its holder hands it over.
     pub async fn mutex_lock(&self, key: LockKey, site: Site) {
-        let queued =
-            self.park_on_server(site, |locks, slot| locks.lock(key, slot) == Acquire::Queued);
+        let queued = self.park_on_server(key, site, |locks, slot| {
+            locks.lock(key, slot) == Acquire::Queued
+        });
         let lock = TraceKey::Lock(key.0);
         match queued {
             None => {
@@ -220,6 +225,8 @@ impl Ctx {
     /// Hands the mutex to the oldest waiter (it resumes as a microtask).
     pub fn mutex_unlock(&self, key: LockKey) {
         let mut core = self.core.borrow_mut();
+        core.touches
+            .touch(Object::ServerLock(self.server, key), true);
         if let Some(next) = core.servers[self.server as usize].unlock(key) {
             core.hand_over(
                 next,
@@ -233,7 +240,7 @@ impl Ctx {
     /// Joins this server's running single-flight call for `key`, returning
     /// the await of its result; `None` makes the caller the leader.
     pub fn flight_join(&self, key: LockKey, site: Site) -> Option<Wait<u64>> {
-        let slot = self.park_on_server(site, |locks, slot| locks.join_flight(key, slot))?;
+        let slot = self.park_on_server(key, site, |locks, slot| locks.join_flight(key, slot))?;
         self.record(What::FlightJoin, TraceKey::Data(key.0), Outcome::None, site);
         Some(self.wait(slot, value))
     }
@@ -242,6 +249,8 @@ impl Ctx {
     /// and nothing is kept.
     pub fn flight_finish(&self, key: LockKey, result: u64) {
         let mut core = self.core.borrow_mut();
+        core.touches
+            .touch(Object::ServerLock(self.server, key), true);
         for waiter in core.servers[self.server as usize].finish_flight(key) {
             let share = Reply::Shared(result);
             core.hand_over(waiter, What::FlightShare, TraceKey::Data(key.0), share);
@@ -250,7 +259,10 @@ impl Ctx {
 
     /// Enters the critical section of `key`.
     pub fn enter(&self, key: LockKey) {
-        self.core.borrow_mut().tally.enter(key.0);
+        let mut core = self.core.borrow_mut();
+        core.tally.enter(key.0);
+        core.touches.touch(Object::Section(key.0), true);
+        drop(core);
         self.record(
             What::Enter,
             TraceKey::Data(key.0),
@@ -261,7 +273,10 @@ impl Ctx {
 
     /// Leaves it: the release call starts.
     pub fn exit(&self, key: LockKey) {
-        self.core.borrow_mut().tally.exit(key.0);
+        let mut core = self.core.borrow_mut();
+        core.tally.exit(key.0);
+        core.touches.touch(Object::Section(key.0), true);
+        drop(core);
         self.record(What::Exit, TraceKey::Data(key.0), Outcome::None, Site::None);
     }
 
