@@ -66,6 +66,9 @@ pub struct ExploreOptions {
     pub pct_depth: u32,
     /// Most macrotasks in one run; a longer run is cut off.
     pub max_steps: u32,
+    /// Keep every explored schedule with its trace hash (for tests and
+    /// tools; memory grows with the search).
+    pub record: bool,
 }
 
 impl ExploreOptions {
@@ -79,6 +82,7 @@ impl ExploreOptions {
             reduction: true,
             pct_depth: 3,
             max_steps: 100_000,
+            record: false,
         }
     }
 }
@@ -179,6 +183,7 @@ pub struct Explorer {
     walk_sizes: f64,
     /// PCT: choice points of the longest run so far.
     pct_length: u64,
+    recorded: Vec<(Schedule, String)>,
 }
 
 impl Explorer {
@@ -200,7 +205,13 @@ impl Explorer {
             root_size: None,
             walk_sizes: 0.0,
             pct_length: 1,
+            recorded: Vec::new(),
         }
+    }
+
+    /// With `record`: every explored schedule and its run's trace hash.
+    pub fn recorded(&self) -> &[(Schedule, String)] {
+        &self.recorded
     }
 
     pub fn options(&self) -> &ExploreOptions {
@@ -307,6 +318,11 @@ impl Explorer {
     fn record(&mut self, sim: &Sim, choices: Vec<u32>) {
         self.explored += 1;
         let seen = Observation::of(sim);
+        if self.options.record {
+            let schedule = Schedule::new(choices.clone()).trimmed();
+            self.recorded
+                .push((schedule, seen.metrics.trace_hash.clone()));
+        }
         let violated = violations(&self.options.checks, &seen);
         if violated.is_empty() {
             return;
