@@ -465,3 +465,40 @@ proptest! {
         }
     }
 }
+
+fn checks_violated(config: &Config, reduction: bool) -> (bool, BTreeSet<&'static str>) {
+    let mut search = ExploreOptions::new(Check::ALL.to_vec());
+    search.reduction = reduction;
+    search.record = true;
+    search.max_schedules = 20_000;
+    let mut explorer = Explorer::new(config, search);
+    let result = explorer.run();
+    let mut violated = BTreeSet::new();
+    for (schedule, _) in explorer.recorded() {
+        let mut replayed = config.clone();
+        replayed.schedule = schedule.clone();
+        let seen = Observation::of(&replay(&replayed, false).unwrap());
+        for check in Check::ALL {
+            if check.violated(&seen) {
+                violated.insert(check.name());
+            }
+        }
+    }
+    (result.complete, violated)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(16))]
+
+    /// The reduced search finds every kind of violation the naive one does.
+    #[test]
+    fn reduction_keeps_every_violation(
+        config in small_config(),
+    ) {
+        let (naive_complete, naive) = checks_violated(&config, false);
+        prop_assume!(naive_complete);
+        let (reduced_complete, reduced) = checks_violated(&config, true);
+        prop_assert!(reduced_complete);
+        prop_assert_eq!(reduced, naive);
+    }
+}
