@@ -5,17 +5,39 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
+use crate::explore::search::compare_strategies;
+use crate::explore::{
+    parse_checks, replay, Check, ExploreOptions, ExploreResult, Explorer, Method,
+};
 use crate::scenario::url::{parse_fragment, ConfigError};
 use crate::sim::trace::OpKind;
 use crate::sim::{Outcome, Site, TraceEvent};
-use crate::Sim;
 
 pub const USAGE: &str = "usage: interleave run '<fragment or URL>' [--trace]
+       interleave explore '<fragment or URL>' [--check CHECKS] [--method dfs|random|pct]
+                  [--max-schedules N] [--max-preemptions N] [--seed S] [--no-reduction]
+                  [--all-strategies]
 
-  run      simulate the scenario and print its metrics as one JSON object
+  run      simulate the scenario (following its schedule= if any) and print its
+           metrics as one JSON object
   --trace  first print every trace event as a JSON line
+  explore  search the schedules of the scenario and print
+           {explored, violating, complete, naive_estimate, counterexample}
+           (counterexample: a fragment with schedule=, or null)
+  --check            duplicates, db-reads, exclusion, stale, or several
+                     comma-separated (default: duplicates for ticket, db-reads
+                     for stampede)
+  --method           dfs (default, exhaustive with sleep-set reduction),
+                     random or pct
+  --max-schedules    most schedules (dfs) or runs (random, pct); default 100000
+                     for dfs, 1000 otherwise
+  --max-preemptions  dfs: most non-default choices per schedule (default unbounded)
+  --seed             seed of the random and pct searches (default 1)
+  --no-reduction     dfs: the naive search, without sleep sets
+  --all-strategies   one JSON line per strategy, with a summary text
 
-example: interleave run 'v=1&scenario=stampede&strategy=keyed-mutex&requests=50'";
+example: interleave run 'v=1&scenario=stampede&strategy=keyed-mutex&requests=50'
+         interleave explore 'v=1&scenario=ticket&strategy=none' --check duplicates";
 
 #[derive(Debug)]
 pub enum CliError {
@@ -68,13 +90,31 @@ struct TraceLine {
 pub fn main(args: &[String], out: &mut impl Write) -> Result<(), CliError> {
     let mut positional = Vec::new();
     let mut trace = false;
-    for arg in args {
+    let mut explore = ExploreFlags::default();
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        let mut value = |flag: &str| {
+            args.next()
+                .map(String::as_str)
+                .ok_or_else(|| CliError::Usage(format!("{flag} needs a value")))
+        };
         match arg.as_str() {
             "--trace" => trace = true,
             "-h" | "--help" => {
                 writeln!(out, "{USAGE}")?;
                 return Ok(());
             }
+            "--check" => explore.check = Some(value("--check")?.to_string()),
+            "--method" => explore.method = Some(value("--method")?.to_string()),
+            "--max-schedules" => {
+                explore.max_schedules = Some(value("--max-schedules")?.to_string())
+            }
+            "--max-preemptions" => {
+                explore.max_preemptions = Some(value("--max-preemptions")?.to_string())
+            }
+            "--seed" => explore.seed = Some(value("--seed")?.to_string()),
+            "--no-reduction" => explore.no_reduction = true,
+            "--all-strategies" => explore.all_strategies = true,
             flag if flag.starts_with("--") => {
                 return Err(CliError::Usage(format!("unknown flag {flag}")))
             }
@@ -83,23 +123,112 @@ pub fn main(args: &[String], out: &mut impl Write) -> Result<(), CliError> {
     }
     match positional.as_slice() {
         ["run", fragment] => run(fragment, trace, out),
-        ["run"] => Err(CliError::Usage("run needs a scenario fragment".into())),
+        ["explore", fragment] => run_explore(fragment, &explore, out),
+        ["run"] | ["explore"] => Err(CliError::Usage(format!(
+            "{} needs a scenario fragment",
+            positional[0]
+        ))),
         [] => Err(CliError::Usage("no command".into())),
-        [command, ..] if *command != "run" => {
+        [command, ..] if !matches!(*command, "run" | "explore") => {
             Err(CliError::Usage(format!("unknown command {command}")))
         }
-        _ => Err(CliError::Usage("run takes one fragment".into())),
+        [command, ..] => Err(CliError::Usage(format!("{command} takes one fragment"))),
     }
+}
+
+/// The flags of `explore`, as given.
+#[derive(Default)]
+struct ExploreFlags {
+    check: Option<String>,
+    method: Option<String>,
+    max_schedules: Option<String>,
+    max_preemptions: Option<String>,
+    seed: Option<String>,
+    no_reduction: bool,
+    all_strategies: bool,
+}
+
+impl ExploreFlags {
+    fn options(&self, config: &crate::Config) -> Result<ExploreOptions, CliError> {
+        let bad = |flag: &str, message: String| CliError::Usage(format!("{flag}: {message}"));
+        let checks = match &self.check {
+            Some(text) => parse_checks(text).map_err(|message| bad("--check", message))?,
+            None => vec![Check::default_for(config.scenario)],
+        };
+        let mut options = ExploreOptions::new(checks);
+        if let Some(method) = &self.method {
+            options.method = method.parse().map_err(|message| bad("--method", message))?;
+        }
+        let number = |flag: &str, text: &str| {
+            text.parse::<u64>()
+                .map_err(|_| bad(flag, format!("expected a whole number, got {text:?}")))
+        };
+        options.max_schedules = match &self.max_schedules {
+            Some(text) => number("--max-schedules", text)?,
+            None if options.method == Method::Dfs => 100_000,
+            None => 1_000,
+        };
+        if let Some(text) = &self.max_preemptions {
+            let max = number("--max-preemptions", text)?;
+            options.max_preemptions = Some(u32::try_from(max).unwrap_or(u32::MAX));
+        }
+        if let Some(text) = &self.seed {
+            options.seed = number("--seed", text)?;
+        }
+        options.reduction = !self.no_reduction;
+        Ok(options)
+    }
+}
+
+/// `explore`'s JSON: the fields of the issue, the counterexample as a
+/// fragment.
+#[derive(Serialize)]
+struct ExploreLine {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    strategy: Option<&'static str>,
+    explored: u64,
+    violating: u64,
+    complete: bool,
+    naive_estimate: u64,
+    counterexample: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    summary: Option<String>,
+}
+
+impl ExploreLine {
+    fn of(result: &ExploreResult) -> Self {
+        ExploreLine {
+            strategy: None,
+            explored: result.explored,
+            violating: result.violating,
+            complete: result.complete,
+            naive_estimate: result.naive_estimate,
+            counterexample: result.counterexample.as_ref().map(|c| c.fragment.clone()),
+            summary: None,
+        }
+    }
+}
+
+fn run_explore(fragment: &str, flags: &ExploreFlags, out: &mut impl Write) -> Result<(), CliError> {
+    let config = parse_fragment(fragment).map_err(CliError::Config)?;
+    let options = flags.options(&config)?;
+    if flags.all_strategies {
+        for row in compare_strategies(&config, &options) {
+            let mut line = ExploreLine::of(&row.result);
+            line.strategy = Some(row.strategy.name());
+            line.summary = Some(row.summary(&options.checks));
+            write_line(out, &line)?;
+        }
+        return Ok(());
+    }
+    let result = Explorer::new(&config, options).run();
+    write_line(out, &ExploreLine::of(&result))
 }
 
 fn run(fragment: &str, trace: bool, out: &mut impl Write) -> Result<(), CliError> {
     let config = parse_fragment(fragment).map_err(CliError::Config)?;
-    let mut sim = if trace {
-        Sim::new(&config)
-    } else {
-        Sim::metrics_only(&config)
-    };
-    let metrics = sim.run();
+    let sim = replay(&config, trace).map_err(|error| CliError::Config(error.into()))?;
+    let metrics = sim.metrics();
     if trace {
         let listing = crate::scenario::listing::Listing::of(&config);
         for event in sim.trace().events() {

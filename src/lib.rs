@@ -5,6 +5,7 @@
 pub mod app;
 pub mod cli;
 pub mod debugger;
+pub mod explore;
 pub mod scenario;
 pub mod sim;
 pub mod strategy;

@@ -3,6 +3,7 @@
 
 use std::process::{Command, Output};
 
+use interleave::scenario::config::StrategyKind;
 use serde_json::Value;
 
 fn interleave(args: &[&str]) -> Output {
@@ -143,4 +144,147 @@ fn trace_prints_json_lines_then_the_metrics() {
     assert!(find["line"].is_u64(), "the awaited source line: {find}");
     let returns = events.iter().filter(|e| e["what"] == "return").count();
     assert_eq!(returns, 2);
+}
+
+fn explore(args: &[&str]) -> Value {
+    let mut all = vec!["explore"];
+    all.extend_from_slice(args);
+    let output = interleave(&all);
+    assert!(output.status.success(), "{output:?}");
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(stdout.lines().count(), 1, "one JSON object: {stdout}");
+    serde_json::from_str(&stdout).unwrap()
+}
+
+#[test]
+fn explore_prints_the_result_and_its_counterexample_replays_to_the_violation() {
+    // Two servers, round-robin: the clicks take different mutexes.
+    let json = explore(&[
+        "v=1&scenario=ticket&strategy=keyed-mutex&servers=2",
+        "--check",
+        "duplicates",
+    ]);
+    let fields: Vec<&str> = json
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    let mut expected = vec![
+        "complete",
+        "counterexample",
+        "explored",
+        "naive_estimate",
+        "violating",
+    ];
+    expected.sort_unstable();
+    let mut fields = fields;
+    fields.sort_unstable();
+    assert_eq!(fields, expected, "{json}");
+    assert_eq!(json["complete"], true);
+    assert!(json["violating"].as_u64().unwrap() > 0);
+    assert!(json["naive_estimate"].as_u64().unwrap() >= json["explored"].as_u64().unwrap());
+    let counterexample = json["counterexample"].as_str().unwrap();
+    assert!(
+        counterexample.starts_with("v=1&scenario=ticket"),
+        "{counterexample}"
+    );
+    assert!(
+        metrics(counterexample)["duplicate_tickets"]
+            .as_u64()
+            .unwrap()
+            > 0
+    );
+
+    let safe = explore(&[
+        "v=1&scenario=ticket&strategy=keyed-mutex",
+        "--check",
+        "duplicates",
+    ]);
+    assert_eq!(safe["violating"], 0);
+    assert_eq!(safe["complete"], true);
+    assert_eq!(safe["counterexample"], Value::Null);
+}
+
+#[test]
+fn explore_finds_a_reordering_that_the_normal_run_does_not_show() {
+    // The normal get-set run with gap arrivals never overlaps; some
+    // schedule lets both requests see no lock.
+    let fragment = "v=1&scenario=stampede&strategy=get-set&requests=2&arrival=gap:5ms";
+    assert_eq!(metrics(fragment)["max_in_critical_section"], 1);
+    let json = explore(&[fragment, "--check", "exclusion", "--max-schedules", "5000"]);
+    let counterexample = json["counterexample"].as_str().unwrap();
+    assert!(counterexample.contains("&schedule="), "{counterexample}");
+    assert_eq!(metrics(counterexample)["max_in_critical_section"], 2);
+}
+
+#[test]
+fn explore_takes_random_and_pct_with_a_seed() {
+    for method in ["random", "pct"] {
+        let args = [
+            "v=1&scenario=ticket&users=2",
+            "--method",
+            method,
+            "--max-schedules",
+            "50",
+            "--seed",
+            "4",
+        ];
+        let json = explore(&args);
+        assert_eq!(json["explored"], 50);
+        assert_eq!(json["complete"], false);
+        assert_eq!(explore(&args), json, "same seed, same answer");
+    }
+}
+
+#[test]
+fn explore_all_strategies_prints_one_row_each() {
+    let output = interleave(&[
+        "explore",
+        "v=1&scenario=ticket",
+        "--all-strategies",
+        "--max-schedules",
+        "100",
+    ]);
+    assert!(output.status.success());
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let rows: Vec<Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), StrategyKind::ALL.len());
+    assert_eq!(rows[0]["strategy"], "none");
+    assert!(rows[3]["summary"]
+        .as_str()
+        .unwrap()
+        .starts_with("keyed-mutex: 0 of "));
+}
+
+#[test]
+fn a_schedule_that_does_not_fit_exits_2_naming_schedule() {
+    for fragment in [
+        "v=1&scenario=ticket&schedule=9",
+        "v=1&scenario=ticket&schedule=00000000000000000000",
+        "v=1&scenario=ticket&schedule=0Q",
+    ] {
+        let output = interleave(&["run", fragment]);
+        assert_eq!(output.status.code(), Some(2), "{fragment}");
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert!(stderr.contains("`schedule`"), "{stderr}");
+    }
+}
+
+#[test]
+fn explore_rejects_bad_flags_with_exit_2() {
+    for args in [
+        vec!["explore", "v=1&scenario=ticket", "--check", "dupes"],
+        vec!["explore", "v=1&scenario=ticket", "--method", "bfs"],
+        vec!["explore", "v=1&scenario=ticket", "--max-schedules", "many"],
+        vec!["explore", "v=1&scenario=ticket", "--seed"],
+    ] {
+        let output = interleave(&args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert!(stderr.contains("--"), "{stderr}");
+    }
 }

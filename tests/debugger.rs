@@ -19,7 +19,7 @@ fn config(scenario: ScenarioKind, strategy: StrategyKind) -> Config {
 }
 
 fn session(config: &Config) -> Session {
-    Session::new(Rc::new(Recording::of(config)))
+    Session::new(Rc::new(Recording::of(config).unwrap()))
 }
 
 #[test]
@@ -77,6 +77,7 @@ fn extra_db_reads_are_the_ones_after_the_first_per_load() {
             ..config(ScenarioKind::Stampede, strategy)
         };
         Recording::of(&config)
+            .unwrap()
             .violations
             .iter()
             .filter(|v| v.kind == ViolationKind::ExtraDbRead)
@@ -97,7 +98,7 @@ fn the_timeline_has_one_span_per_await() {
         requests: 2,
         ..config(ScenarioKind::Stampede, StrategyKind::None)
     };
-    let recording = Recording::of(&config);
+    let recording = Recording::of(&config).unwrap();
     let lane = &recording.timeline.lanes[0];
     let spans: Vec<_> = lane
         .spans
@@ -133,7 +134,7 @@ fn the_lock_wait_spans_from_the_first_attempt_to_the_entry() {
         requests: 2,
         ..config(ScenarioKind::Stampede, StrategyKind::KeyedMutex)
     };
-    let recording = Recording::of(&config);
+    let recording = Recording::of(&config).unwrap();
     // The second request waits from its miss (1 ms) until the first
     // releases after its set lands (1 + 1 + 20 + 1 = 23 ms).
     let wait = recording.timeline.lanes[1]

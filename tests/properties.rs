@@ -205,7 +205,7 @@ proptest! {
     #[test]
     fn stepping_back_is_exact(config in config(), forward in 0u32..60) {
         use interleave::debugger::{Recording, Session};
-        let recording = std::rc::Rc::new(Recording::of(&config));
+        let recording = std::rc::Rc::new(Recording::of(&config).unwrap());
         let forward = forward.min(recording.steps);
         let mut walked = Session::new(recording.clone());
         for _ in 0..forward {

@@ -10,7 +10,7 @@ use yew::Reducible;
 use crate::debugger::{Compare, CompareRow, Grouping, Recorder, Recording, Session};
 use crate::scenario::config::{Config, ScenarioKind};
 use crate::scenario::listing::Listing;
-use crate::scenario::url::{parse_fragment_lenient, to_fragment, with_param};
+use crate::scenario::url::{parse_fragment_lenient, to_fragment, with_param, ConfigError};
 use crate::{Metrics, Sim};
 
 /// Above this many requests the page keeps only metrics (no trace, no
@@ -227,8 +227,21 @@ impl Debugger {
             match next.busy {
                 Busy::Recording => {
                     let recorder = next.recorder.clone().expect("recording has a recorder");
-                    let done = recorder.borrow_mut().advance(SLICE);
+                    let advanced = recorder.borrow_mut().advance(SLICE);
                     next.progress = recorder.borrow().progress();
+                    let done = match advanced {
+                        Ok(done) => done,
+                        Err(error) => {
+                            // The schedule does not fit: say so and run
+                            // the default order instead.
+                            let mut errors = next.errors.clone();
+                            errors.push(ConfigError::from(error).to_string());
+                            let mut config = next.config.clone();
+                            config.schedule = Default::default();
+                            next = Debugger::start(config, errors, next.version);
+                            continue;
+                        }
+                    };
                     if done {
                         next.recorder = None;
                         let recording = Rc::new(recorder.borrow().finish());

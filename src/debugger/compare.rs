@@ -26,9 +26,13 @@ pub struct Compare {
 }
 
 impl Compare {
+    /// Each strategy runs in the default order: a manual or explored
+    /// schedule belongs to one strategy's choice points.
     pub fn new(config: &Config) -> Compare {
+        let mut config = config.clone();
+        config.schedule = Default::default();
         Compare {
-            config: config.clone(),
+            config,
             next: 0,
             running: None,
             rows: Vec::new(),

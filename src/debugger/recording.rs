@@ -3,8 +3,9 @@
 
 use crate::debugger::timeline::Timeline;
 use crate::debugger::violations::{find_violations, Violation, ViolationKind};
+use crate::explore::{ScheduleError, ScheduledSim};
 use crate::scenario::config::{Config, Micros};
-use crate::sim::{Metrics, Sim, TraceEvent};
+use crate::sim::{Metrics, TraceEvent};
 
 /// A finished run of one config.
 #[derive(Debug)]
@@ -29,10 +30,10 @@ impl PartialEq for Recording {
 
 impl Recording {
     /// Records `config` in one go (native callers and tests).
-    pub fn of(config: &Config) -> Recording {
+    pub fn of(config: &Config) -> Result<Recording, ScheduleError> {
         let mut recorder = Recorder::new(config);
-        while !recorder.advance(u64::MAX) {}
-        recorder.finish()
+        while !recorder.advance(u64::MAX)? {}
+        Ok(recorder.finish())
     }
 
     /// The events of one step (the trace is in step order).
@@ -57,37 +58,43 @@ impl Recording {
 /// Records a run in chunks, so the browser can yield between them.
 pub struct Recorder {
     config: Config,
-    sim: Sim,
+    run: ScheduledSim,
 }
 
 impl Recorder {
     pub fn new(config: &Config) -> Recorder {
         Recorder {
             config: config.clone(),
-            sim: Sim::new(config),
+            run: ScheduledSim::new(config),
         }
     }
 
     /// Runs at most `budget` more macrotasks; true once the run is done.
-    pub fn advance(&mut self, budget: u64) -> bool {
-        self.sim.run_for(budget)
+    /// A schedule that does not fit the config is an error.
+    pub fn advance(&mut self, budget: u64) -> Result<bool, ScheduleError> {
+        for _ in 0..budget {
+            if self.run.step()?.is_none() {
+                return Ok(true);
+            }
+        }
+        Ok(self.run.sim().is_done())
     }
 
     /// How far the run is: requests returned out of all requests.
     pub fn progress(&self) -> (u64, u64) {
-        let done = self.sim.finished_requests();
-        (done, self.sim.requests().len() as u64)
+        let done = self.run.sim().finished_requests();
+        (done, self.run.sim().requests().len() as u64)
     }
 
     /// The finished run (call once `advance` returns true).
     pub fn finish(&self) -> Recording {
-        let metrics = self.sim.metrics();
-        let events = self.sim.trace().events().to_vec();
-        let timeline = Timeline::build(&self.config, self.sim.requests(), &events);
+        let metrics = self.run.sim().metrics();
+        let events = self.run.sim().trace().events().to_vec();
+        let timeline = Timeline::build(&self.config, self.run.sim().requests(), &events);
         let violations = find_violations(&self.config, &events);
         Recording {
-            steps: self.sim.steps(),
-            end: self.sim.now(),
+            steps: self.run.sim().steps(),
+            end: self.run.sim().now(),
             config: self.config.clone(),
             events,
             metrics,

@@ -5,14 +5,16 @@
 use std::rc::Rc;
 
 use crate::debugger::recording::Recording;
+use crate::explore::ScheduledSim;
 use crate::scenario::listing::Listing;
 use crate::sim::queue::{Macrotask, Pending};
 use crate::sim::trace::{Outcome, Site};
-use crate::sim::{Metrics, Sim, StepReport, TaskInfo, TraceEvent, What};
+use crate::sim::{Metrics, StepReport, TaskInfo, TraceEvent, What};
 
 pub struct Session {
     recording: Rc<Recording>,
-    sim: Sim,
+    /// The live run, following the config's schedule (if any).
+    run: ScheduledSim,
     last: Option<StepReport>,
 }
 
@@ -28,10 +30,10 @@ pub enum RequestState {
 impl Session {
     pub fn new(recording: Rc<Recording>) -> Session {
         // The live run needs no trace of its own: the recording has it.
-        let sim = Sim::metrics_only(&recording.config);
+        let run = ScheduledSim::metrics_only(&recording.config);
         Session {
             recording,
-            sim,
+            run,
             last: None,
         }
     }
@@ -42,28 +44,28 @@ impl Session {
 
     /// Macrotasks run so far: the events of steps below it have happened.
     pub fn position(&self) -> u32 {
-        self.sim.steps()
+        self.run.sim().steps()
     }
 
     pub fn now(&self) -> u64 {
-        self.sim.now()
+        self.run.sim().now()
     }
 
     pub fn at_end(&self) -> bool {
-        self.sim.is_done()
+        self.run.sim().is_done()
     }
 
     pub fn metrics(&self) -> Metrics {
-        self.sim.metrics()
+        self.run.sim().metrics()
     }
 
     pub fn pending(&self) -> Vec<Pending> {
-        self.sim.pending()
+        self.run.sim().pending()
     }
 
     /// What a queued macrotask belongs to.
     pub fn describe(&self, task: Macrotask) -> TaskInfo {
-        self.sim.describe(task)
+        self.run.sim().describe(task)
     }
 
     /// The last step's report: its macrotask and the events it caused.
@@ -81,12 +83,13 @@ impl Session {
 
     /// One macrotask and its microtasks; false at the end.
     pub fn step(&mut self) -> bool {
-        match self.sim.step() {
-            Some(report) => {
+        // The recording already checked that the schedule fits.
+        match self.run.step() {
+            Ok(Some(report)) => {
                 self.last = Some(report);
                 true
             }
-            None => false,
+            Ok(None) | Err(_) => false,
         }
     }
 
@@ -97,7 +100,7 @@ impl Session {
     }
 
     pub fn reset(&mut self) {
-        self.sim = Sim::metrics_only(&self.recording.config);
+        self.run = ScheduledSim::metrics_only(&self.recording.config);
         self.last = None;
     }
 
@@ -132,7 +135,7 @@ impl Session {
 
     /// Every request's state after the current step, read from the trace.
     pub fn request_states(&self) -> Vec<RequestState> {
-        let mut states = vec![RequestState::NotArrived; self.sim.requests().len()];
+        let mut states = vec![RequestState::NotArrived; self.run.sim().requests().len()];
         let position = self.position();
         for event in &self.recording.events {
             if event.step >= position {

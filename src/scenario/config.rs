@@ -2,6 +2,8 @@
 //!
 //! Parsing from and serializing to the URL fragment lives in `url.rs`.
 
+pub use crate::explore::schedule::Schedule;
+
 /// Virtual time and durations, in integer microseconds.
 pub type Micros = u64;
 
@@ -173,6 +175,8 @@ pub struct Config {
     pub double_check: bool,
     /// XFetch's eagerness (`beta`); 0 never refreshes early.
     pub beta: f64,
+    /// Explore/manual mode: the choices to replay (empty: the normal run).
+    pub schedule: Schedule,
 }
 
 impl Config {
@@ -209,6 +213,7 @@ impl Config {
             grace: 0,
             double_check: true,
             beta: 1.0,
+            schedule: Schedule::default(),
         }
     }
 

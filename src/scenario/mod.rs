@@ -41,6 +41,9 @@ fn build(config: &Config, keep_trace: bool) -> Sim {
             // XFetch's delta for a value no request loaded: a typical select.
             let delta = mean_latency(config.db_latency);
             core.cache.note_delta(CacheKey::Data(item), delta);
+            if let Some(at) = expires_at {
+                core.tally.loads.expires(item, at);
+            }
         }
     }
     Sim::with_plan(config, plan(config), handler, core)

@@ -136,7 +136,7 @@ pub fn params(config: &Config) -> Vec<Param> {
     Key::ALL
         .iter()
         .copied()
-        .filter(|&key| key != Key::V && key.applies_to(config.scenario))
+        .filter(|&key| !matches!(key, Key::V | Key::Schedule) && key.applies_to(config.scenario))
         .map(|key| Param {
             key: key.token(),
             choices: key.choices_list(),
@@ -245,6 +245,8 @@ enum Key {
     Grace,
     DoubleCheck,
     Beta,
+    /// Explore/manual mode's choices (see `explore::schedule`).
+    Schedule,
 }
 
 /// Sets one key. `scenario` resets every other key to that scenario's
@@ -284,6 +286,7 @@ fn apply(config: &mut Config, key: Key, value: &str) -> Result<(), String> {
         Key::Grace => config.grace = duration_value(value)?,
         Key::DoubleCheck => config.double_check = parse_bool(value)?,
         Key::Beta => config.beta = parse_beta(value)?,
+        Key::Schedule => config.schedule = value.parse()?,
     }
     Ok(())
 }
@@ -334,6 +337,7 @@ fn value_of(config: &Config, key: Key) -> String {
         Key::Grace => format_duration(config.grace),
         Key::DoubleCheck => config.double_check.to_string(),
         Key::Beta => config.beta.to_string(),
+        Key::Schedule => config.schedule.to_string(),
     }
 }
 
@@ -535,6 +539,7 @@ impl Token for Key {
         Key::Grace,
         Key::DoubleCheck,
         Key::Beta,
+        Key::Schedule,
     ];
 
     fn token(self) -> &'static str {
@@ -570,6 +575,7 @@ impl Token for Key {
             Key::Grace => "grace",
             Key::DoubleCheck => "double_check",
             Key::Beta => "beta",
+            Key::Schedule => "schedule",
         }
     }
 }
@@ -1048,6 +1054,7 @@ mod tests {
         stampede.arrival = Arrival::At(vec![0, 5 * MS, SECOND, 7, MAX_DURATION]);
         stampede.expire_at = Some(0);
         stampede.db_write_latency = Some(stampede.db_latency);
+        stampede.schedule = crate::explore::Schedule::new(vec![0, 2, 36, 1]);
         configs.push(stampede.clone());
 
         stampede.arrival = Arrival::Poisson(1.0 / 3.0);
@@ -1141,6 +1148,7 @@ mod tests {
             ("scenario=stampede&poll=0", "poll"),
             ("scenario=stampede&db_pool=0", "db_pool"),
             ("scenario=stampede&double_check=yes", "double_check"),
+            ("scenario=ticket&schedule=0Z", "schedule"),
             ("scenario=stampede&arrival=poisson:0", "arrival"),
             ("scenario=stampede&arrival=poisson:inf", "arrival"),
             ("scenario=stampede&arrival=at:", "arrival"),
@@ -1174,7 +1182,7 @@ mod tests {
         let unknown = error_of("scenario=stampede&colour=red").message;
         assert!(unknown.contains("unknown key `colour`"), "{unknown}");
         assert!(unknown.contains("v, scenario, strategy, seed"), "{unknown}");
-        assert!(unknown.ends_with("double_check or beta"), "{unknown}");
+        assert!(unknown.ends_with("beta or schedule"), "{unknown}");
         let strategy = error_of("scenario=stampede&strategy=x").message;
         assert!(
             strategy.ends_with(

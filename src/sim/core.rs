@@ -5,6 +5,7 @@
 use std::collections::{HashMap, VecDeque};
 
 use crate::scenario::config::{Config, Latency, Micros};
+use crate::sim::footprint::{Object, Touches};
 use crate::sim::metrics::Tally;
 use crate::sim::queue::{Macrotask, MacrotaskQueue};
 use crate::sim::rng::{SimRng, Stream};
@@ -130,6 +131,8 @@ pub struct Core {
     /// Arrival time per request, and whether it has answered.
     arrivals: Vec<Micros>,
     responded: Vec<bool>,
+    /// Explore mode: what the running step touches.
+    pub touches: Touches,
 }
 
 impl Core {
@@ -158,6 +161,7 @@ impl Core {
             tokens: HashMap::new(),
             arrivals: Vec::new(),
             responded: Vec::new(),
+            touches: Touches::default(),
         }
     }
 
@@ -280,6 +284,11 @@ impl Core {
         self.slots[id].as_ref().map_or(0, |s| s.request)
     }
 
+    /// The operation parked in a slot (none for a lock or flight wait).
+    pub fn slot_op(&self, id: SlotId) -> Option<Op> {
+        self.slots.get(id)?.as_ref()?.op
+    }
+
     /// Sends an operation: draws its latency now, in issue order, and
     /// schedules its completion (a DB query may first wait for a connection).
     pub fn issue(&mut self, request: TaskId, op: Op, site: Site) -> SlotId {
@@ -302,6 +311,7 @@ impl Core {
             site,
             latency,
         );
+        self.touch_issue(op, latency);
         match op {
             Op::Sleep(_) | Op::Emit(..) => self.schedule(latency, Macrotask::Timer(id)),
             Op::Insert(..) => {
@@ -310,11 +320,71 @@ impl Core {
             }
             Op::Select(_) | Op::FindOrder(_) => {
                 self.tally.db_reads += 1;
+                if let Op::Select(item) = op {
+                    self.tally.loads.select_issued(item, self.now);
+                }
                 self.connect(id, latency, request, op, site);
             }
             _ => self.schedule(latency, Macrotask::Complete(id)),
         }
         id
+    }
+
+    fn touch_issue(&mut self, op: Op, latency: Micros) {
+        if !self.touches.on {
+            return;
+        }
+        match op {
+            // A new timer changes which clock event is enabled only when it
+            // becomes the earliest one.
+            Op::Sleep(_) => {
+                let due = self.now.saturating_add(latency);
+                let earlier = self.queue.iter().any(|pending| {
+                    !matches!(pending.task, Macrotask::Complete(_)) && pending.due <= due
+                });
+                if !earlier {
+                    self.touches.touch(Object::Clock, true);
+                }
+            }
+            Op::Select(item) => self.touches.touch(Object::Loads(item), true),
+            _ => {}
+        }
+        if op.is_db() && self.db_pool_bounded() {
+            self.touches.touch(Object::Pool, true);
+        }
+    }
+
+    fn touch_complete(&mut self, op: Op) {
+        if !self.touches.on {
+            return;
+        }
+        let (object, write) = match op {
+            Op::Get(key) => (Object::Cache(key), false),
+            Op::Set(key, ..)
+            | Op::SetDelta(key, ..)
+            | Op::Add(key, ..)
+            | Op::Delete(key)
+            | Op::DeleteIfOwner(key, _) => (Object::Cache(key), true),
+            Op::Select(_) => (Object::Pool, false),
+            Op::FindOrder(user) => (Object::Orders(user), false),
+            Op::Insert(user, _) => (Object::Orders(user), true),
+            Op::Sleep(_) => (Object::Clock, false),
+            // Wakes the emitter lock's listeners on that server.
+            Op::Emit(server, key) => (Object::ServerLock(server, key), true),
+        };
+        if object != Object::Pool {
+            self.touches.touch(object, write);
+        }
+        if let Op::Set(CacheKey::Data(item), ..) | Op::SetDelta(CacheKey::Data(item), ..) = op {
+            self.touches.touch(Object::Loads(item), true);
+        }
+        if op.is_db() && self.db_pool_bounded() {
+            self.touches.touch(Object::Pool, true);
+        }
+    }
+
+    fn db_pool_bounded(&self) -> bool {
+        self.touches.pool_bounded
     }
 
     fn schedule(&mut self, delay: Micros, task: Macrotask) {
@@ -339,6 +409,7 @@ impl Core {
         let op = slot.op.expect("an operation slot");
         let abandoned = slot.abandoned;
         let now = self.now;
+        self.touch_complete(op);
         let (reply, outcome) = match op {
             Op::Get(key) => {
                 let found = self.cache.get(key, now);
@@ -358,6 +429,9 @@ impl Core {
             }
             Op::Set(key, value, ttl) => {
                 self.cache.set(key, value, ttl, now);
+                if let (CacheKey::Data(item), true) = (key, ttl > 0) {
+                    self.tally.loads.expires(item, now.saturating_add(ttl));
+                }
                 (Reply::Stored(true), Outcome::Stored)
             }
             Op::SetDelta(key, value, ttl, delta) => {

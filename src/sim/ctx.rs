@@ -10,6 +10,7 @@ use std::task::{Context, Poll};
 
 use crate::scenario::config::{Config, Micros};
 use crate::sim::core::{Core, Op, Reply, TaskId};
+use crate::sim::footprint::Object;
 use crate::sim::trace::{Outcome, Site, TraceKey, What};
 use crate::world::locks::{Acquire, SlotId};
 use crate::world::{CacheKey, LockKey, Lookup, ServerLocks};
@@ -223,10 +224,13 @@ impl Ctx {
     /// it must wait (`parks` gets the slot to queue); `None` if it need not.
     fn park_on_server(
         &self,
+        key: LockKey,
         site: Site,
         parks: impl FnOnce(&mut ServerLocks, SlotId) -> bool,
     ) -> Option<SlotId> {
         let mut core = self.core.borrow_mut();
+        core.touches
+            .touch(Object::ServerLock(self.server, key), true);
         let slot = core.park(self.request, site, None);
         if parks(&mut core.servers[self.server as usize], slot) {
             Some(slot)
@@ -240,8 +244,9 @@ impl Ctx {
     /// once but still yields one microtask; a held one queues the caller
     /// until its holder hands it over.
     pub async fn mutex_lock(&self, key: LockKey, site: Site) {
-        let queued =
-            self.park_on_server(site, |locks, slot| locks.lock(key, slot) == Acquire::Queued);
+        let queued = self.park_on_server(key, site, |locks, slot| {
+            locks.lock(key, slot) == Acquire::Queued
+        });
         let lock = TraceKey::Lock(key.0);
         match queued {
             None => {
@@ -262,6 +267,8 @@ impl Ctx {
     /// Hands the mutex to the oldest waiter (it resumes as a microtask).
     pub fn mutex_unlock(&self, key: LockKey) {
         let mut core = self.core.borrow_mut();
+        core.touches
+            .touch(Object::ServerLock(self.server, key), true);
         if let Some(next) = core.servers[self.server as usize].unlock(key) {
             core.hand_over(
                 next,
@@ -275,7 +282,7 @@ impl Ctx {
     /// Joins this server's running single-flight call for `key`, returning
     /// the await of its result; `None` makes the caller the leader.
     pub fn flight_join(&self, key: LockKey, site: Site) -> Option<Wait<u64>> {
-        let slot = self.park_on_server(site, |locks, slot| locks.join_flight(key, slot))?;
+        let slot = self.park_on_server(key, site, |locks, slot| locks.join_flight(key, slot))?;
         self.record(What::FlightJoin, TraceKey::Data(key.0), Outcome::None, site);
         Some(self.wait(slot, value))
     }
@@ -284,6 +291,8 @@ impl Ctx {
     /// and nothing is kept.
     pub fn flight_finish(&self, key: LockKey, result: u64) {
         let mut core = self.core.borrow_mut();
+        core.touches
+            .touch(Object::ServerLock(self.server, key), true);
         for waiter in core.servers[self.server as usize].finish_flight(key) {
             let share = Reply::Shared(result);
             core.hand_over(waiter, What::FlightShare, TraceKey::Data(key.0), share);
@@ -295,6 +304,7 @@ impl Ctx {
     pub fn enter(&self, key: LockKey) {
         let mut core = self.core.borrow_mut();
         core.tally.enter(key.0);
+        core.touches.touch(Object::Section(key.0), true);
         let fenced = self.config.fencing && self.config.strategy.is_lock();
         let token = if fenced {
             core.take_fence(self.request, key.0)
@@ -319,7 +329,10 @@ impl Ctx {
         if self.config.crash != Some(self.request) {
             return false;
         }
-        self.core.borrow_mut().tally.exit(key.0);
+        let mut core = self.core.borrow_mut();
+        core.tally.exit(key.0);
+        core.touches.touch(Object::Section(key.0), true);
+        drop(core);
         self.record(
             What::Crash,
             TraceKey::Data(key.0),
@@ -356,7 +369,18 @@ impl Ctx {
 
     /// Whether this server runs a single-flight call for `key`.
     pub fn flight_running(&self, key: LockKey) -> bool {
-        self.core.borrow().servers[self.server as usize].flight_running(key)
+        let mut core = self.core.borrow_mut();
+        core.touches
+            .touch(Object::ServerLock(self.server, key), false);
+        core.servers[self.server as usize].flight_running(key)
+    }
+
+    /// Explore mode: this step reads and changes the server's lock state.
+    fn touch_server_lock(&self, key: LockKey) {
+        self.core
+            .borrow_mut()
+            .touches
+            .touch(Object::ServerLock(self.server, key), true);
     }
 
     /// XFetch's test on a live entry of `key`: recompute early if
@@ -369,6 +393,9 @@ impl Ctx {
         let Some((expiry, delta)) = core.cache.expiry_and_delta(key, now) else {
             return false;
         };
+        // The draw order matters like a write: each draw is the next one.
+        core.touches.touch(Object::Cache(key), false);
+        core.touches.touch(Object::EarlyDraws, true);
         let draw = core.xfetch_draw();
         let gap = -(delta as f64) * self.config.beta * libm::log(draw);
         let early = now as f64 + gap >= expiry as f64;
@@ -397,6 +424,7 @@ impl Ctx {
     pub async fn emitter_lock(&self, key: LockKey, site: Site) {
         let lock = TraceKey::Lock(key.0);
         let server = self.server as usize;
+        self.touch_server_lock(key);
         if self.core.borrow_mut().servers[server].emitter_try_lock(key) {
             self.record(What::MutexGrant, lock, Outcome::None, site);
             return YieldNow {
@@ -414,6 +442,7 @@ impl Ctx {
             };
             self.record(What::Listen, lock, Outcome::None, Site::LockListen);
             self.wait(slot, unit).await;
+            self.touch_server_lock(key);
             if self.core.borrow_mut().servers[server].emitter_try_lock(key) {
                 self.record(What::MutexGrant, lock, Outcome::None, site);
                 return;
@@ -425,6 +454,7 @@ impl Ctx {
     /// Emitter lock release: `locked.delete(key); setImmediate(() =>
     /// emitter.emit(key))`.
     pub fn emitter_unlock(&self, key: LockKey) {
+        self.touch_server_lock(key);
         let mut core = self.core.borrow_mut();
         core.servers[self.server as usize].emitter_unlock(key);
         core.set_immediate_emit(self.request, self.server, key);
@@ -432,6 +462,7 @@ impl Ctx {
 
     /// Ticket lock: takes the next ticket of `key` on this server.
     pub fn take_ticket(&self, key: LockKey) -> u64 {
+        self.touch_server_lock(key);
         let mut core = self.core.borrow_mut();
         let now = core.now;
         let ticket = core.servers[self.server as usize].take_ticket(key, now);
@@ -451,6 +482,7 @@ impl Ctx {
     /// Ticket lock: skips a ticket whose lease ran out, then says whether
     /// `ticket` is served.
     pub fn check_ticket(&self, key: LockKey, ticket: u64) -> bool {
+        self.touch_server_lock(key);
         let mut core = self.core.borrow_mut();
         let (now, ttl) = (core.now, self.config.lock_ttl);
         let check = core.servers[self.server as usize].check_ticket(key, ticket, ttl, now);
@@ -471,6 +503,7 @@ impl Ctx {
 
     /// Ticket lock: advances the counter if `ticket` is still served.
     pub fn release_ticket(&self, key: LockKey, ticket: u64) {
+        self.touch_server_lock(key);
         let mut core = self.core.borrow_mut();
         let now = core.now;
         core.servers[self.server as usize].release_ticket(key, ticket, now);
@@ -478,7 +511,10 @@ impl Ctx {
 
     /// Leaves it: the release call starts.
     pub fn exit(&self, key: LockKey) {
-        self.core.borrow_mut().tally.exit(key.0);
+        let mut core = self.core.borrow_mut();
+        core.tally.exit(key.0);
+        core.touches.touch(Object::Section(key.0), true);
+        drop(core);
         self.record(What::Exit, TraceKey::Data(key.0), Outcome::None, Site::None);
     }
 

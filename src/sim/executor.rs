@@ -11,6 +11,7 @@ use std::task::{Context, Poll, Waker};
 use crate::scenario::config::{Config, Micros};
 use crate::sim::core::{Core, TaskId};
 use crate::sim::ctx::Ctx;
+use crate::sim::footprint::{Footprint, Object};
 use crate::sim::metrics::{Latencies, Metrics};
 use crate::sim::queue::{Macrotask, Pending};
 use crate::sim::trace::{OpKind, Outcome, Site, Trace, TraceKey, What};
@@ -143,13 +144,46 @@ impl Sim {
 
     /// Runs the next macrotask and drains the microtasks it caused.
     pub fn step(&mut self) -> Option<StepReport> {
+        let next = self.core.borrow_mut().queue.pop()?;
+        Some(self.deliver(next))
+    }
+
+    /// Runs the queued macrotask `(due, seq)` out of order (explore mode):
+    /// `now` becomes `max(now, due)`, so it may run late, never early.
+    pub fn step_pending(&mut self, due: Micros, seq: u64) -> Option<StepReport> {
+        let next = self.core.borrow_mut().queue.remove(due, seq)?;
+        Some(self.deliver(next))
+    }
+
+    /// Records from now on what each step touches (explore mode).
+    pub fn track_footprints(&mut self) {
+        let mut core = self.core.borrow_mut();
+        core.touches.on = true;
+        core.touches.pool_bounded = self.config.db_pool.is_some();
+    }
+
+    /// What the steps since the last call touched (empty unless tracked).
+    pub fn take_footprint(&mut self) -> Footprint {
+        self.core.borrow_mut().touches.take()
+    }
+
+    pub(crate) fn core(&self) -> Ref<'_, Core> {
+        self.core.borrow()
+    }
+
+    /// Selects that loaded a key again within one expiry (`db-reads`).
+    pub fn redundant_db_reads(&self) -> u64 {
+        self.core.borrow().tally.loads.redundant()
+    }
+
+    fn deliver(&mut self, next: Pending) -> StepReport {
         let (task, start, index) = {
             let mut core = self.core.borrow_mut();
-            let next = core.queue.pop()?;
             core.now = core.now.max(next.due);
             let start = core.trace.len();
             match next.task {
                 Macrotask::Arrival(request) => {
+                    core.touches.touch(Object::Clock, false);
                     let server = u64::from(self.requests[request as usize].server);
                     let key = TraceKey::None;
                     core.record(
@@ -173,12 +207,12 @@ impl Sim {
         let mut core = self.core.borrow_mut();
         core.steps += 1;
         core.tally.events += 1;
-        Some(StepReport {
+        StepReport {
             index,
             time: core.now,
             task,
             events: start..core.trace.len(),
-        })
+        }
     }
 
     /// Runs to the end and returns the metrics.

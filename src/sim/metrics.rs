@@ -79,6 +79,8 @@ pub struct Tally {
     pub latencies: Vec<Micros>,
     /// Current holders per lock key, across servers.
     holders: Vec<u32>,
+    /// Per-key DB loads and cache expiries, for the `db-reads` check.
+    pub loads: crate::sim::loads::LoadLog,
 }
 
 impl Tally {

@@ -1,16 +1,21 @@
 //! The deterministic event loop: virtual clock, macrotask queue, microtask
 //! queue, seeded RNG, trace and metrics. No web dependency.
 
+pub mod choice;
 pub mod core;
 pub mod ctx;
 pub mod executor;
+pub mod footprint;
+pub mod loads;
 pub mod metrics;
 pub mod queue;
 pub mod rng;
 pub mod trace;
 
+pub use choice::Choice;
 pub use ctx::Ctx;
 pub use executor::{RequestSpec, Sim, StepReport, Target, TaskInfo};
+pub use footprint::Footprint;
 pub use metrics::{Latencies, Metrics};
 pub use queue::Macrotask;
 pub use trace::{Outcome, Site, Trace, TraceEvent, What};

@@ -43,6 +43,13 @@ impl MacrotaskQueue {
         Some(Pending { due, seq, task })
     }
 
+    /// Takes out the entry (due, seq), for explore mode's out-of-order
+    /// delivery.
+    pub fn remove(&mut self, due: Micros, seq: u64) -> Option<Pending> {
+        let task = self.entries.remove(&(due, seq))?;
+        Some(Pending { due, seq, task })
+    }
+
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }

@@ -1,0 +1,157 @@
+//! The properties a search looks for, and the goal text manual mode shows.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::Serialize;
+
+use crate::scenario::config::{Config, ScenarioKind};
+use crate::sim::{Metrics, Sim};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Check {
+    /// `duplicate_tickets > 0`.
+    Duplicates,
+    /// A select of a key issued again within one expiry of its cache entry
+    /// (see `sim::loads`).
+    DbReads,
+    /// `max_in_critical_section > 1`.
+    Exclusion,
+    /// `stale_served > 0`: a request gave up and answered with stale data.
+    Stale,
+}
+
+/// What a run is judged on: its metrics and the per-key load count.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Observation {
+    pub metrics: Metrics,
+    pub redundant_db_reads: u64,
+}
+
+impl Observation {
+    /// The run so far (final once it is done).
+    pub fn of(sim: &Sim) -> Observation {
+        Observation {
+            metrics: sim.metrics(),
+            redundant_db_reads: sim.redundant_db_reads(),
+        }
+    }
+}
+
+impl Check {
+    pub const ALL: [Check; 4] = [
+        Check::Duplicates,
+        Check::DbReads,
+        Check::Exclusion,
+        Check::Stale,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Check::Duplicates => "duplicates",
+            Check::DbReads => "db-reads",
+            Check::Exclusion => "exclusion",
+            Check::Stale => "stale",
+        }
+    }
+
+    /// The scenario's headline property: duplicates for ticket, db-reads
+    /// for stampede.
+    pub fn default_for(scenario: ScenarioKind) -> Check {
+        match scenario {
+            ScenarioKind::Ticket => Check::Duplicates,
+            ScenarioKind::Stampede => Check::DbReads,
+        }
+    }
+
+    pub fn violated(self, seen: &Observation) -> bool {
+        let metrics = &seen.metrics;
+        match self {
+            Check::Duplicates => metrics.duplicate_tickets > 0,
+            Check::DbReads => seen.redundant_db_reads > 0,
+            Check::Exclusion => metrics.max_in_critical_section > 1,
+            Check::Stale => metrics.stale_served > 0,
+        }
+    }
+
+    /// Manual mode's goal, such as "make user 0 get two tickets".
+    pub fn goal(self, config: &Config) -> String {
+        let unit = match config.scenario {
+            ScenarioKind::Ticket => "user 0's order",
+            ScenarioKind::Stampede => "item 0",
+        };
+        match self {
+            Check::Duplicates => match config.scenario {
+                ScenarioKind::Ticket => "make a user get two tickets".to_string(),
+                ScenarioKind::Stampede => {
+                    "duplicate tickets only happen in the ticket scenario".to_string()
+                }
+            },
+            Check::DbReads => match config.scenario {
+                ScenarioKind::Stampede => {
+                    "make the DB load a key twice before its cache entry expires".to_string()
+                }
+                ScenarioKind::Ticket => {
+                    "DB loads of a cached key only happen in the stampede scenario".to_string()
+                }
+            },
+            Check::Exclusion => {
+                format!("get two requests into the critical section of {unit} at once")
+            }
+            Check::Stale => "make a request give up waiting and serve stale data".to_string(),
+        }
+    }
+
+    /// The noun for a result table: "none: 3 of 10 schedules duplicate".
+    pub fn verb(self) -> &'static str {
+        match self {
+            Check::Duplicates => "duplicate",
+            Check::DbReads => "reload the DB",
+            Check::Exclusion => "break exclusion",
+            Check::Stale => "serve stale data",
+        }
+    }
+}
+
+impl fmt::Display for Check {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What `--check` accepts, for messages.
+pub const CHECK_FORMS: &str =
+    "duplicates, db-reads, exclusion or stale (comma-separated for several)";
+
+impl FromStr for Check {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        Check::ALL
+            .into_iter()
+            .find(|check| check.name() == text)
+            .ok_or_else(|| format!("unknown check {text:?} (expected {CHECK_FORMS})"))
+    }
+}
+
+/// Parses `duplicates,exclusion`.
+pub fn parse_checks(text: &str) -> Result<Vec<Check>, String> {
+    let mut checks = Vec::new();
+    for name in text.split(',') {
+        let check: Check = name.trim().parse()?;
+        if !checks.contains(&check) {
+            checks.push(check);
+        }
+    }
+    Ok(checks)
+}
+
+/// The checks among `checks` that `seen` violates.
+pub fn violations(checks: &[Check], seen: &Observation) -> Vec<Check> {
+    checks
+        .iter()
+        .copied()
+        .filter(|check| check.violated(seen))
+        .collect()
+}

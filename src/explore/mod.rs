@@ -1,0 +1,19 @@
+//! Schedule search and replay (issue 4): explore mode's enabled events live
+//! in `sim::choice`; here are the schedule format, replaying a config's
+//! schedule, the checks, the explorer (DFS with sleep sets, random, PCT)
+//! and manual mode's session.
+
+pub mod check;
+pub mod manual;
+pub mod replay;
+pub mod schedule;
+pub mod search;
+
+pub use check::{parse_checks, Check, Observation};
+pub use manual::Session;
+pub use replay::{replay, ScheduleError, ScheduledSim};
+pub use schedule::Schedule;
+pub use search::{
+    compare_strategies, Counterexample, ExploreOptions, ExploreResult, Explorer, Method, Progress,
+    StrategyRow,
+};

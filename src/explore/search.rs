@@ -1,0 +1,611 @@
+//! The explorer: depth-first search with sleep sets, uniform random walks
+//! and PCT, run in chunks so the browser can show progress and cancel.
+//!
+//! Every schedule is run by replay from the start (futures cannot be
+//! cloned). DFS keeps one frame per choice point on the current path:
+//! the enabled events there, the sleep set, and the choices still to try.
+
+use std::collections::VecDeque;
+
+use rand_chacha::ChaCha8Rng;
+use rand_core::{RngCore, SeedableRng};
+
+use crate::explore::check::{violations, Check, Observation};
+use crate::explore::schedule::Schedule;
+use crate::scenario::config::Config;
+use crate::scenario::url::to_fragment;
+use crate::sim::{Footprint, Sim};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// Exhaustive depth-first search (with sleep-set reduction unless
+    /// `reduction` is off).
+    Dfs,
+    /// Uniformly random choice at each choice point, one walk per run.
+    Random,
+    /// Probabilistic concurrency testing: random request priorities with
+    /// `pct_depth - 1` priority change points.
+    Pct,
+}
+
+impl Method {
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Dfs => "dfs",
+            Method::Random => "random",
+            Method::Pct => "pct",
+        }
+    }
+}
+
+impl std::str::FromStr for Method {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        [Method::Dfs, Method::Random, Method::Pct]
+            .into_iter()
+            .find(|method| method.name() == text)
+            .ok_or_else(|| format!("unknown method {text:?} (expected dfs, random or pct)"))
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExploreOptions {
+    /// A schedule violates when any of these checks fails.
+    pub checks: Vec<Check>,
+    pub method: Method,
+    /// Most complete schedules to run (DFS), or the run count (random, PCT).
+    pub max_schedules: u64,
+    /// DFS only: most non-default choices on one schedule; `None` unbounded.
+    pub max_preemptions: Option<u32>,
+    /// Seed of the random walks and PCT priorities.
+    pub seed: u64,
+    /// DFS only: prune with sleep sets (off gives the naive search).
+    pub reduction: bool,
+    /// PCT's bug depth d (at least 1).
+    pub pct_depth: u32,
+    /// Most macrotasks in one run; a longer run is cut off.
+    pub max_steps: u32,
+    /// Keep every explored schedule with its trace hash (for tests and
+    /// tools; memory grows with the search).
+    pub record: bool,
+}
+
+impl ExploreOptions {
+    pub fn new(checks: Vec<Check>) -> Self {
+        ExploreOptions {
+            checks,
+            method: Method::Dfs,
+            max_schedules: 100_000,
+            max_preemptions: None,
+            seed: 1,
+            reduction: true,
+            pct_depth: 3,
+            max_steps: 100_000,
+            record: false,
+        }
+    }
+}
+
+/// How far a search has got, after each chunk.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Progress {
+    /// Complete schedules run.
+    pub explored: u64,
+    /// Of those, schedules that violated a check.
+    pub violating: u64,
+    /// Runs abandoned because the sleep set showed them equivalent to one
+    /// already explored.
+    pub pruned: u64,
+    /// Nothing more to run (finished or out of budget).
+    pub done: bool,
+}
+
+/// The shortest violating schedule found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Counterexample {
+    /// The config with `schedule` set: opens in the debugger, replays with
+    /// `interleave run`.
+    pub config: Config,
+    /// `to_fragment(config)`, including `schedule=`.
+    pub fragment: String,
+    /// Macrotasks up to the end of the run.
+    pub steps: u32,
+    /// Which of the checks it violates.
+    pub violated: Vec<Check>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExploreResult {
+    pub explored: u64,
+    pub violating: u64,
+    pub pruned: u64,
+    /// True only for a DFS that ran every schedule, with nothing cut off by
+    /// `max_schedules`, `max_preemptions` or `max_steps`.
+    pub complete: bool,
+    /// Estimated schedules of the naive search under the same preemption
+    /// bound (see `naive_estimate` in the README).
+    pub naive_estimate: u64,
+    pub counterexample: Option<Counterexample>,
+}
+
+/// An explored event, with what it touched when it ran.
+#[derive(Clone, Debug)]
+struct Event {
+    seq: u64,
+    footprint: Footprint,
+}
+
+/// A choice point on the current DFS path.
+struct Frame {
+    /// The enabled events' sequence numbers, in (due, seq) order.
+    events: Vec<u64>,
+    /// What the current choice touched when it ran.
+    current_footprint: Footprint,
+    /// The sleep set here: inherited, plus every choice already explored.
+    sleep: Vec<Event>,
+    current: u32,
+    todo: VecDeque<u32>,
+    /// Naive-size bookkeeping: the summed sizes of explored children,
+    /// how many are known, and how many children were pruned or unknown.
+    sum: f64,
+    known: u64,
+    unknown: u64,
+}
+
+impl Frame {
+    /// The naive subtree size: explored children's sizes, with each pruned
+    /// child counted as the mean of its explored siblings.
+    fn size(sum: f64, known: u64, unknown: u64) -> Option<f64> {
+        (known > 0).then(|| sum * (known + unknown) as f64 / known as f64)
+    }
+}
+
+enum RunEnd {
+    Leaf,
+    Blocked,
+    Cut,
+}
+
+pub struct Explorer {
+    config: Config,
+    options: ExploreOptions,
+    explored: u64,
+    violating: u64,
+    pruned: u64,
+    runs: u64,
+    cut_off: bool,
+    done: bool,
+    best: Option<Counterexample>,
+    stack: Vec<Frame>,
+    root_size: Option<f64>,
+    /// Random/PCT: summed products of branching factors (Knuth's estimator).
+    walk_sizes: f64,
+    /// PCT: choice points of the longest run so far.
+    pct_length: u64,
+    recorded: Vec<(Schedule, String)>,
+}
+
+impl Explorer {
+    /// A search of `config` (its own `schedule` is ignored).
+    pub fn new(config: &Config, options: ExploreOptions) -> Explorer {
+        let mut config = config.clone();
+        config.schedule = Schedule::default();
+        Explorer {
+            config,
+            options,
+            explored: 0,
+            violating: 0,
+            pruned: 0,
+            runs: 0,
+            cut_off: false,
+            done: false,
+            best: None,
+            stack: Vec::new(),
+            root_size: None,
+            walk_sizes: 0.0,
+            pct_length: 1,
+            recorded: Vec::new(),
+        }
+    }
+
+    /// With `record`: every explored schedule and its run's trace hash.
+    pub fn recorded(&self) -> &[(Schedule, String)] {
+        &self.recorded
+    }
+
+    pub fn options(&self) -> &ExploreOptions {
+        &self.options
+    }
+
+    /// Runs at most `budget` more runs (each one schedule, or one run cut
+    /// short by the sleep set), so the browser can yield between chunks.
+    pub fn run_for(&mut self, budget: u64) -> Progress {
+        for _ in 0..budget {
+            if self.done {
+                break;
+            }
+            if self.explored >= self.options.max_schedules {
+                self.done = true;
+                self.cut_off |= self.options.method == Method::Dfs;
+                break;
+            }
+            match self.options.method {
+                Method::Dfs => self.dfs_run(),
+                Method::Random | Method::Pct => self.walk_run(),
+            }
+            self.runs += 1;
+        }
+        if self.explored >= self.options.max_schedules && !self.done {
+            self.done = true;
+            self.cut_off |= self.options.method == Method::Dfs;
+        }
+        self.progress()
+    }
+
+    /// Runs to the end.
+    pub fn run(&mut self) -> ExploreResult {
+        while !self.run_for(1024).done {}
+        self.result()
+    }
+
+    pub fn progress(&self) -> Progress {
+        Progress {
+            explored: self.explored,
+            violating: self.violating,
+            pruned: self.pruned,
+            done: self.done,
+        }
+    }
+
+    /// The fraction done, for a progress bar: of `max_schedules` for
+    /// walks; for DFS, of the estimated naive tree (rough but monotone
+    /// enough to show movement), 1 when done.
+    pub fn fraction(&self) -> f64 {
+        if self.done {
+            return 1.0;
+        }
+        let total = match self.options.method {
+            Method::Dfs => (self.naive_estimate() as f64).min(self.options.max_schedules as f64),
+            _ => self.options.max_schedules as f64,
+        };
+        (self.explored as f64 / total.max(1.0)).min(1.0)
+    }
+
+    pub fn result(&self) -> ExploreResult {
+        ExploreResult {
+            explored: self.explored,
+            violating: self.violating,
+            pruned: self.pruned,
+            complete: self.options.method == Method::Dfs
+                && self.done
+                && self.stack.is_empty()
+                && !self.cut_off,
+            naive_estimate: self.naive_estimate(),
+            counterexample: self.best.clone(),
+        }
+    }
+
+    fn naive_estimate(&self) -> u64 {
+        let size = match self.options.method {
+            Method::Dfs if self.stack.is_empty() => self.root_size,
+            Method::Dfs => self.open_estimate(),
+            _ if self.explored > 0 => Some(self.walk_sizes / self.explored as f64),
+            _ => None,
+        };
+        (libm::round(size.unwrap_or(0.0)) as u64).max(self.explored)
+    }
+
+    /// The root's size with every open frame's untried choices estimated.
+    fn open_estimate(&self) -> Option<f64> {
+        let mut child: Option<Option<f64>> = None;
+        for frame in self.stack.iter().rev() {
+            let (mut sum, mut known) = (frame.sum, frame.known);
+            let mut unknown = frame.unknown + frame.todo.len() as u64;
+            match child {
+                // The top frame's current choice is not run yet.
+                None | Some(None) => unknown += 1,
+                Some(Some(size)) => {
+                    sum += size;
+                    known += 1;
+                }
+            }
+            child = Some(Frame::size(sum, known, unknown));
+        }
+        child.flatten()
+    }
+
+    fn record(&mut self, sim: &Sim, choices: Vec<u32>) {
+        self.explored += 1;
+        let seen = Observation::of(sim);
+        if self.options.record {
+            let schedule = Schedule::new(choices.clone()).trimmed();
+            self.recorded
+                .push((schedule, seen.metrics.trace_hash.clone()));
+        }
+        let violated = violations(&self.options.checks, &seen);
+        if violated.is_empty() {
+            return;
+        }
+        self.violating += 1;
+        let schedule = Schedule::new(choices).trimmed();
+        let steps = sim.steps();
+        let better = match &self.best {
+            None => true,
+            Some(best) => {
+                let rank =
+                    |schedule: &Schedule, steps| (schedule.len(), schedule.preemptions(), steps);
+                rank(&schedule, steps) < rank(&best.config.schedule, best.steps)
+            }
+        };
+        if better {
+            let mut config = self.config.clone();
+            config.schedule = schedule;
+            self.best = Some(Counterexample {
+                fragment: to_fragment(&config),
+                config,
+                steps,
+                violated,
+            });
+        }
+    }
+
+    fn dfs_run(&mut self) {
+        let reduction = self.options.reduction;
+        let mut sim = Sim::metrics_only(&self.config);
+        if reduction {
+            sim.track_footprints();
+        }
+        let mut depth = 0;
+        let mut preemptions = 0;
+        let mut sleep: Vec<Event> = Vec::new();
+        let mut choices = Vec::new();
+        let end = loop {
+            if sim.steps() >= self.options.max_steps {
+                break RunEnd::Cut;
+            }
+            let enabled = sim.enabled_pending();
+            if enabled.is_empty() {
+                break RunEnd::Leaf;
+            }
+            let mut frame_at = None;
+            let index = if enabled.len() == 1 {
+                if sleep.iter().any(|asleep| asleep.seq == enabled[0].seq) {
+                    break RunEnd::Blocked;
+                }
+                0
+            } else {
+                if depth == self.stack.len() {
+                    let events = enabled.iter().map(|pending| pending.seq).collect();
+                    match self.new_frame(events, &sleep, preemptions) {
+                        Some(frame) => self.stack.push(frame),
+                        None => break RunEnd::Blocked,
+                    }
+                }
+                let frame = &self.stack[depth];
+                debug_assert_eq!(frame.events.len(), enabled.len(), "replay diverged");
+                sleep.clone_from(&frame.sleep);
+                frame_at = Some(depth);
+                depth += 1;
+                choices.push(frame.current);
+                if frame.current > 0 {
+                    preemptions += 1;
+                }
+                frame.current as usize
+            };
+            let chosen = enabled[index];
+            sim.step_pending(chosen.due, chosen.seq);
+            if reduction {
+                let footprint = sim.take_footprint();
+                sleep.retain(|asleep| {
+                    asleep.seq != chosen.seq && asleep.footprint.independent(&footprint)
+                });
+                if let Some(at) = frame_at {
+                    self.stack[at].current_footprint = footprint;
+                }
+            }
+        };
+        let size = match end {
+            RunEnd::Leaf => {
+                self.record(&sim, choices);
+                Some(1.0)
+            }
+            RunEnd::Blocked => {
+                self.pruned += 1;
+                None
+            }
+            RunEnd::Cut => {
+                self.cut_off = true;
+                None
+            }
+        };
+        self.backtrack(size);
+    }
+
+    /// A frame for a new choice point, or `None` when every allowed choice
+    /// is asleep (the path is equivalent to one already explored).
+    fn new_frame(&mut self, events: Vec<u64>, sleep: &[Event], preemptions: u32) -> Option<Frame> {
+        let asleep = |seq: u64| sleep.iter().any(|s| s.seq == seq);
+        let awake: Vec<u32> = (0..events.len() as u32)
+            .filter(|&i| !asleep(events[i as usize]))
+            .collect();
+        let unknown = (events.len() - awake.len()) as u64;
+        let bounded = self
+            .options
+            .max_preemptions
+            .is_some_and(|max| preemptions >= max);
+        let allowed: VecDeque<u32> = if bounded {
+            if awake.iter().any(|&i| i > 0) {
+                self.cut_off = true;
+            }
+            awake.into_iter().filter(|&i| i == 0).collect()
+        } else {
+            awake.into()
+        };
+        let mut todo = allowed;
+        let current = todo.pop_front()?;
+        Some(Frame {
+            events,
+            current_footprint: Footprint::default(),
+            sleep: sleep.to_vec(),
+            current,
+            todo,
+            sum: 0.0,
+            known: 0,
+            unknown,
+        })
+    }
+
+    fn backtrack(&mut self, size: Option<f64>) {
+        let reduction = self.options.reduction;
+        let mut size = size;
+        while let Some(top) = self.stack.last_mut() {
+            match size {
+                Some(size) => {
+                    top.sum += size;
+                    top.known += 1;
+                }
+                None => top.unknown += 1,
+            }
+            if reduction {
+                let explored = Event {
+                    seq: top.events[top.current as usize],
+                    footprint: std::mem::take(&mut top.current_footprint),
+                };
+                top.sleep.push(explored);
+            }
+            if let Some(next) = top.todo.pop_front() {
+                top.current = next;
+                return;
+            }
+            size = Frame::size(top.sum, top.known, top.unknown);
+            self.stack.pop();
+        }
+        self.root_size = size;
+        self.done = true;
+    }
+
+    /// One random or PCT walk.
+    fn walk_run(&mut self) {
+        let mut rng = ChaCha8Rng::seed_from_u64(self.options.seed);
+        rng.set_stream(self.runs);
+        let below = |rng: &mut ChaCha8Rng, bound: u64| {
+            ((u128::from(rng.next_u64()) * u128::from(bound)) >> 64) as u64
+        };
+        let mut sim = Sim::metrics_only(&self.config);
+        // PCT: priorities d.. for the requests in random order; at the
+        // j-th change point the request about to run drops to priority j.
+        let depth = u64::from(self.options.pct_depth.max(1));
+        let requests = sim.requests().len() as u64;
+        let mut priority: Vec<u64> = (0..requests).map(|i| depth + i).collect();
+        for i in (1..priority.len()).rev() {
+            let j = below(&mut rng, i as u64 + 1) as usize;
+            priority.swap(i, j);
+        }
+        let change_points: Vec<u64> = (1..depth)
+            .map(|_| 1 + below(&mut rng, self.pct_length))
+            .collect();
+        let mut choices = Vec::new();
+        let mut size = 1.0;
+        let finished = loop {
+            if sim.steps() >= self.options.max_steps {
+                break false;
+            }
+            let enabled = sim.enabled_pending();
+            if enabled.is_empty() {
+                break true;
+            }
+            let mut index = 0;
+            if enabled.len() > 1 {
+                size *= enabled.len() as f64;
+                index = match self.options.method {
+                    Method::Pct => {
+                        let point = choices.len() as u64 + 1;
+                        let top = |priority: &[u64]| {
+                            (0..enabled.len())
+                                .max_by_key(|&i| {
+                                    let request = sim.request_of(enabled[i].task) as usize;
+                                    (priority[request], std::cmp::Reverse(i))
+                                })
+                                .unwrap_or(0)
+                        };
+                        let mut index = top(&priority);
+                        if let Some(j) = change_points.iter().position(|&at| at == point) {
+                            priority[sim.request_of(enabled[index].task) as usize] = j as u64;
+                            index = top(&priority);
+                        }
+                        index
+                    }
+                    _ => below(&mut rng, enabled.len() as u64) as usize,
+                };
+                choices.push(index as u32);
+            }
+            sim.step_pending(enabled[index].due, enabled[index].seq);
+        };
+        self.pct_length = self.pct_length.max(choices.len() as u64);
+        if finished {
+            self.walk_sizes += size;
+            self.record(&sim, choices);
+        } else {
+            self.cut_off = true;
+            self.explored += 1;
+        }
+    }
+}
+
+/// One row of the per-strategy table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StrategyRow {
+    pub strategy: crate::scenario::config::StrategyKind,
+    pub result: ExploreResult,
+}
+
+impl StrategyRow {
+    /// Such as "none: 1,204 of 1,680 schedules duplicate" or
+    /// "keyed-mutex: 0 of 312 schedules duplicate, complete".
+    pub fn summary(&self, checks: &[Check]) -> String {
+        let verb = match checks {
+            [check] => check.verb(),
+            _ => "violate",
+        };
+        let mut text = format!(
+            "{}: {} of {} schedules {verb}",
+            self.strategy.name(),
+            thousands(self.result.violating),
+            thousands(self.result.explored)
+        );
+        if self.result.complete {
+            text.push_str(", complete");
+        }
+        text
+    }
+}
+
+/// Searches `config` under every strategy, one after another (natively;
+/// the browser drives one `Explorer` per strategy in chunks instead).
+pub fn compare_strategies(config: &Config, options: &ExploreOptions) -> Vec<StrategyRow> {
+    crate::scenario::config::StrategyKind::ALL
+        .into_iter()
+        .map(|strategy| {
+            let mut config = config.clone();
+            config.strategy = strategy;
+            StrategyRow {
+                strategy,
+                result: Explorer::new(&config, options.clone()).run(),
+            }
+        })
+        .collect()
+}
+
+/// 1204 -> "1,204".
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}

@@ -1,0 +1,113 @@
+//! Explore and manual modes: which macrotasks may run next, and running a
+//! chosen one.
+//!
+//! The *enabled* events are every pending I/O completion (network delay is
+//! unbounded, so completions may land in any order) plus the earliest
+//! pending timer or arrival (those follow the local clock, so they keep
+//! their order among themselves). A DB query waiting for a pool connection
+//! is not pending yet. They are listed in (due, seq) order, so index 0 is
+//! always what `step()` would run: the default order. Delivering an event
+//! sets `now = max(now, due)`: late, never early.
+
+use crate::scenario::config::Micros;
+use crate::sim::core::Op;
+use crate::sim::executor::{Sim, StepReport, Target};
+use crate::sim::queue::{Macrotask, Pending};
+
+/// One enabled event, as the manual-mode UI lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Choice {
+    pub due: Micros,
+    pub seq: u64,
+    pub task: Macrotask,
+    /// The request it belongs to.
+    pub request: u32,
+    /// Such as "db find_order for user 0 click 1 completes".
+    pub label: String,
+}
+
+impl Sim {
+    /// The enabled events, in (due, seq) order (see the module docs).
+    pub fn enabled_pending(&self) -> Vec<Pending> {
+        let core = self.core();
+        let mut enabled = Vec::new();
+        let mut clock_event = false;
+        for pending in core.queue.iter() {
+            match pending.task {
+                Macrotask::Complete(_) => enabled.push(pending),
+                Macrotask::Arrival(_) | Macrotask::Timer(_) if !clock_event => {
+                    clock_event = true;
+                    enabled.push(pending);
+                }
+                _ => {}
+            }
+        }
+        enabled
+    }
+
+    /// The enabled events with their labels, for the UI.
+    pub fn enabled(&self) -> Vec<Choice> {
+        self.enabled_pending()
+            .into_iter()
+            .map(|pending| Choice {
+                due: pending.due,
+                seq: pending.seq,
+                task: pending.task,
+                request: self.request_of(pending.task),
+                label: self.label(pending.task),
+            })
+            .collect()
+    }
+
+    /// Runs enabled event `index` (0 is the default order); `None` when
+    /// the index is out of range or the run is over.
+    pub fn step_choice(&mut self, index: usize) -> Option<StepReport> {
+        let pending = *self.enabled_pending().get(index)?;
+        self.step_pending(pending.due, pending.seq)
+    }
+
+    pub fn request_of(&self, task: Macrotask) -> u32 {
+        match task {
+            Macrotask::Arrival(request) => request,
+            Macrotask::Complete(slot) | Macrotask::Timer(slot) => self.core().slot_request(slot),
+        }
+    }
+
+    /// "who" a request is: "user 0 click 1" or "request 3 (item 0)".
+    pub fn describe_request(&self, request: u32) -> String {
+        match self
+            .requests()
+            .get(request as usize)
+            .map(|spec| spec.target)
+        {
+            Some(Target::Click { user, click }) => format!("user {user} click {click}"),
+            Some(Target::Item(item)) => format!("request {request} (item {item})"),
+            None => format!("request {request}"),
+        }
+    }
+
+    fn label(&self, task: Macrotask) -> String {
+        let who = self.describe_request(self.request_of(task));
+        match task {
+            Macrotask::Arrival(_) => format!("{who} arrives"),
+            Macrotask::Timer(_) => format!("sleep timer of {who} fires"),
+            Macrotask::Complete(slot) => {
+                let what = match self.core().slot_op(slot) {
+                    Some(Op::Get(key)) if key.is_lock() => "cache get of the lock",
+                    Some(Op::Get(_)) => "cache get",
+                    Some(Op::Set(key, ..)) if key.is_lock() => "cache set of the lock",
+                    Some(Op::Set(..) | Op::SetDelta(..)) => "cache set",
+                    Some(Op::Add(..)) => "cache add of the lock",
+                    Some(Op::Delete(_)) => "cache delete of the lock",
+                    Some(Op::DeleteIfOwner(..)) => "owner-checked delete of the lock",
+                    Some(Op::Emit(..)) => "setImmediate(emit)",
+                    Some(Op::Select(_)) => "db select",
+                    Some(Op::FindOrder(_)) => "db find_order",
+                    Some(Op::Insert(..)) => "db insert",
+                    Some(Op::Sleep(_)) | None => "operation",
+                };
+                format!("{what} for {who} completes")
+            }
+        }
+    }
+}

@@ -1,0 +1,100 @@
+//! What one macrotask (with the microtasks it caused) read and wrote, for
+//! the explorer's independence relation. Recorded only when a run asks for
+//! it (`Sim::track_footprints`), so normal runs pay nothing.
+//!
+//! Two steps are independent when no object is touched by both with at
+//! least one write. Not objects: the clock (swapping two steps may shift
+//! timestamps and which latency draw each operation gets, not the
+//! per-object order of effects) and commutative counters (hits, wake-ups,
+//! errors, latencies).
+
+use crate::world::{CacheKey, LockKey};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Object {
+    /// A cache entry (data or lock key).
+    Cache(CacheKey),
+    /// The order rows of one user.
+    Orders(u32),
+    /// The DB load log of one item (the `db-reads` check).
+    Loads(u32),
+    /// The critical-section count of one key.
+    Section(u32),
+    /// One server's in-process mutex / single-flight entry for a key.
+    ServerLock(u32, LockKey),
+    /// XFetch's random draws (their order decides who refreshes early).
+    EarlyDraws,
+    /// The DB connection pool (only when bounded).
+    Pool,
+    /// The timer and arrival order: a clock event reads it (it runs as
+    /// the earliest one); a new timer that becomes the earliest writes it.
+    Clock,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Touch {
+    pub object: Object,
+    pub write: bool,
+}
+
+/// The touches of one step.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Footprint(pub Vec<Touch>);
+
+impl Footprint {
+    pub fn independent(&self, other: &Footprint) -> bool {
+        !self.0.iter().any(|a| {
+            other
+                .0
+                .iter()
+                .any(|b| a.object == b.object && (a.write || b.write))
+        })
+    }
+}
+
+/// The recorder the core carries.
+#[derive(Default)]
+pub struct Touches {
+    pub on: bool,
+    /// The DB pool is bounded, so every query touches its queue.
+    pub pool_bounded: bool,
+    list: Vec<Touch>,
+}
+
+impl Touches {
+    pub fn touch(&mut self, object: Object, write: bool) {
+        if self.on && !self.list.contains(&Touch { object, write }) {
+            self.list.push(Touch { object, write });
+        }
+    }
+
+    pub fn take(&mut self) -> Footprint {
+        Footprint(std::mem::take(&mut self.list))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_write_conflicts() {
+        let read = |object| {
+            Footprint(vec![Touch {
+                object,
+                write: false,
+            }])
+        };
+        let write = |object| {
+            Footprint(vec![Touch {
+                object,
+                write: true,
+            }])
+        };
+        let lock = Object::Cache(CacheKey::Lock(LockKey(0)));
+        assert!(read(lock).independent(&read(lock)));
+        assert!(!read(lock).independent(&write(lock)));
+        assert!(!write(lock).independent(&write(lock)));
+        assert!(write(lock).independent(&write(Object::Orders(0))));
+    }
+}

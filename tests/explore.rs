@@ -1,0 +1,504 @@
+//! Explore mode: schedules, replay, the exhaustive search and its
+//! reduction, random and PCT search, manual mode.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::collections::BTreeSet;
+
+use proptest::prelude::*;
+
+use interleave::explore::{
+    replay, Check, ExploreOptions, ExploreResult, Explorer, Method, Observation, Schedule,
+    ScheduleError, Session,
+};
+use interleave::scenario::config::{Latency, StrategyKind, MS};
+use interleave::scenario::url::parse_fragment;
+use interleave::Config;
+
+fn config(fragment: &str) -> Config {
+    parse_fragment(fragment).expect("a good fragment")
+}
+
+fn options(checks: &[Check]) -> ExploreOptions {
+    ExploreOptions::new(checks.to_vec())
+}
+
+fn explore(fragment: &str, checks: &[Check]) -> ExploreResult {
+    Explorer::new(&config(fragment), options(checks)).run()
+}
+
+/// The counterexample replays (from its fragment) to a run that violates.
+fn assert_replays_to_violation(result: &ExploreResult, checks: &[Check]) {
+    let counterexample = result.counterexample.as_ref().expect("a counterexample");
+    let config = parse_fragment(&counterexample.fragment).expect("its fragment parses");
+    assert_eq!(config, counterexample.config);
+    let sim = replay(&config, false).expect("it fits its config");
+    let seen = Observation::of(&sim);
+    assert!(
+        checks.iter().any(|check| check.violated(&seen)),
+        "{} does not violate {checks:?}",
+        counterexample.fragment
+    );
+}
+
+// Ticket, 1 user, 2 clicks (the default). Under `none` both clicks can
+// find no order before either insert lands: a duplicate. Under a keyed
+// mutex on one server the second click waits for the first to insert, so
+// no schedule duplicates; with two servers (round-robin) the clicks take
+// different mutexes and the race is back.
+#[test]
+fn ticket_none_duplicates_and_a_keyed_mutex_on_one_server_never_does() {
+    let none = explore("scenario=ticket&strategy=none", &[Check::Duplicates]);
+    assert!(none.complete);
+    assert!(
+        none.violating > 0 && none.violating < none.explored,
+        "{none:?}"
+    );
+    assert_replays_to_violation(&none, &[Check::Duplicates]);
+
+    let mutex = explore("scenario=ticket&strategy=keyed-mutex", &[Check::Duplicates]);
+    assert!(mutex.complete);
+    assert_eq!(mutex.violating, 0);
+    assert!(mutex.explored > 0);
+    assert_eq!(mutex.counterexample, None);
+
+    let two_servers = explore(
+        "scenario=ticket&strategy=keyed-mutex&servers=2&routing=round-robin",
+        &[Check::Duplicates],
+    );
+    assert!(two_servers.complete);
+    assert!(two_servers.violating > 0);
+    assert_replays_to_violation(&two_servers, &[Check::Duplicates]);
+}
+
+#[test]
+fn ticket_with_a_forgotten_await_duplicates_even_under_the_mutex() {
+    let result = explore(
+        "scenario=ticket&strategy=keyed-mutex&await_insert=false",
+        &[Check::Duplicates],
+    );
+    assert!(result.complete && result.violating > 0);
+    assert_replays_to_violation(&result, &[Check::Duplicates]);
+}
+
+// Stampede, burst of 3, one key. `get-set` checks then sets, so two
+// requests can both see no lock and both enter; `add` is atomic, so no
+// schedule lets two in. A short wait_timeout (3 polls) keeps the `add`
+// search small enough to finish.
+#[test]
+fn stampede_get_set_breaks_exclusion_and_add_does_not() {
+    let mut bounded = options(&[Check::Exclusion]);
+    bounded.max_schedules = 2_000;
+    let get_set = Explorer::new(
+        &config("scenario=stampede&strategy=get-set&requests=3"),
+        bounded.clone(),
+    )
+    .run();
+    assert!(get_set.violating > 0, "{get_set:?}");
+    assert_replays_to_violation(&get_set, &[Check::Exclusion]);
+
+    let add = Explorer::new(
+        &config("scenario=stampede&strategy=add&requests=3&wait_timeout=30ms"),
+        options(&[Check::Exclusion]),
+    )
+    .run();
+    assert!(add.complete, "{add:?}");
+    assert_eq!(add.violating, 0);
+    assert!(add.explored > 1);
+
+    let add_default = Explorer::new(
+        &config("scenario=stampede&strategy=add&requests=3"),
+        bounded,
+    )
+    .run();
+    assert_eq!(add_default.violating, 0);
+    assert!(!add_default.complete, "cut off by max_schedules");
+}
+
+// Single-flight shares one load per server: one select on one server, in
+// every schedule; with two servers each runs its own flight.
+#[test]
+fn single_flight_never_reads_the_db_twice_on_one_server() {
+    let one = explore(
+        "scenario=stampede&strategy=single-flight&requests=3",
+        &[Check::DbReads],
+    );
+    assert!(one.complete);
+    assert_eq!(one.violating, 0);
+    let two = explore(
+        "scenario=stampede&strategy=single-flight&requests=3&servers=2",
+        &[Check::DbReads],
+    );
+    assert!(two.complete && two.violating > 0);
+    assert_replays_to_violation(&two, &[Check::DbReads]);
+}
+
+// Without the double-check the mutex only serializes the loads: a request
+// that missed before the first load landed selects again after the value
+// was set (still live): redundant. That includes the default order (all
+// three miss at 1ms), but not the schedules where the others' first read
+// lands after the first set.
+#[test]
+fn keyed_mutex_without_double_check_reloads_and_with_it_never_does() {
+    let with = explore(
+        "scenario=stampede&strategy=keyed-mutex&requests=3",
+        &[Check::DbReads, Check::Exclusion],
+    );
+    assert!(with.complete);
+    assert_eq!(with.violating, 0);
+    let without = explore(
+        "scenario=stampede&strategy=keyed-mutex&requests=3&double_check=false",
+        &[Check::DbReads],
+    );
+    assert!(without.complete);
+    assert!(without.violating > 0 && without.violating < without.explored);
+    assert_eq!(
+        without.counterexample.unwrap().config.schedule,
+        Schedule::default(),
+        "the normal run already reloads"
+    );
+}
+
+#[test]
+fn a_polling_lock_can_time_out_and_serve_stale_data() {
+    // Warm and already expired (grace keeps it stale): the holder's loads
+    // may be delayed past the waiters' 20ms timeout.
+    let mut search = options(&[Check::Stale]);
+    search.max_schedules = 5_000;
+    let result = Explorer::new(
+        &config(
+            "scenario=stampede&strategy=add&requests=2&cache=warm&expire_at=0&grace=60s&wait_timeout=20ms",
+        ),
+        search,
+    )
+    .run();
+    assert!(result.violating > 0, "{result:?}");
+    assert_replays_to_violation(&result, &[Check::Stale]);
+}
+
+/// The distinct per-run outcomes that the checks can tell apart.
+fn outcomes(fragment: &str, reduction: bool) -> (ExploreResult, BTreeSet<[u64; 5]>) {
+    let mut search = options(&Check::ALL);
+    search.reduction = reduction;
+    search.record = true;
+    let mut explorer = Explorer::new(&config(fragment), search);
+    let result = explorer.run();
+    let base = config(fragment);
+    let seen = explorer
+        .recorded()
+        .iter()
+        .map(|(schedule, _)| {
+            let mut config = base.clone();
+            config.schedule = schedule.clone();
+            let o = Observation::of(&replay(&config, false).unwrap());
+            let m = o.metrics;
+            [
+                m.duplicate_tickets,
+                m.max_in_critical_section,
+                m.db_reads,
+                m.stale_served,
+                o.redundant_db_reads,
+            ]
+        })
+        .collect();
+    (result, seen)
+}
+
+// Two independent keys: the reduced search runs strictly fewer schedules
+// than the naive one and reaches the same outcomes (so the same
+// violations).
+#[test]
+fn reduction_explores_fewer_schedules_and_finds_the_same_violations() {
+    for fragment in [
+        "scenario=stampede&strategy=none&requests=3&keys=2",
+        "scenario=stampede&strategy=keyed-mutex&requests=3&keys=2&double_check=false",
+        "scenario=ticket&strategy=none&users=2&clicks=2",
+    ] {
+        let (naive, naive_outcomes) = outcomes(fragment, false);
+        let (reduced, reduced_outcomes) = outcomes(fragment, true);
+        assert!(naive.complete && reduced.complete, "{fragment}");
+        assert!(
+            reduced.explored < naive.explored,
+            "{fragment}: {} vs {}",
+            reduced.explored,
+            naive.explored
+        );
+        assert_eq!(reduced_outcomes, naive_outcomes, "{fragment}");
+        assert_eq!(reduced.violating > 0, naive.violating > 0, "{fragment}");
+        // A complete naive search knows its own size exactly.
+        assert_eq!(naive.naive_estimate, naive.explored, "{fragment}");
+        assert!(reduced.naive_estimate >= reduced.explored);
+    }
+}
+
+#[test]
+fn preemption_bound_cuts_the_search_and_says_so() {
+    let fragment = "scenario=stampede&strategy=none&requests=3";
+    let mut bounded = options(&[Check::DbReads]);
+    bounded.max_preemptions = Some(0);
+    let zero = Explorer::new(&config(fragment), bounded.clone()).run();
+    assert_eq!(zero.explored, 1, "only the default order");
+    assert!(!zero.complete);
+    bounded.max_preemptions = Some(1);
+    let one = Explorer::new(&config(fragment), bounded).run();
+    let full = explore(fragment, &[Check::DbReads]);
+    assert!(one.explored > 1 && one.explored < full.explored);
+    assert!(full.complete);
+}
+
+#[test]
+fn max_schedules_stops_the_search_incomplete() {
+    let mut search = options(&[Check::Duplicates]);
+    search.max_schedules = 3;
+    let result = Explorer::new(&config("scenario=ticket&users=2"), search).run();
+    assert_eq!(result.explored, 3);
+    assert!(!result.complete);
+    assert!(result.naive_estimate >= 3);
+}
+
+#[test]
+fn chunks_add_up_to_the_whole_search() {
+    let fragment = "scenario=ticket&users=2&strategy=none";
+    let whole = explore(fragment, &[Check::Duplicates]);
+    let mut explorer = Explorer::new(&config(fragment), options(&[Check::Duplicates]));
+    let mut chunks = 0;
+    while !explorer.run_for(2).done {
+        chunks += 1;
+        assert!(explorer.fraction() < 1.0);
+    }
+    assert!(chunks > 2);
+    assert_eq!(explorer.result(), whole);
+    assert_eq!(explorer.fraction(), 1.0);
+}
+
+#[test]
+fn random_and_pct_report_runs_and_violations_deterministically() {
+    for method in [Method::Random, Method::Pct] {
+        let mut search = options(&[Check::Duplicates]);
+        search.method = method;
+        search.max_schedules = 200;
+        search.seed = 9;
+        let run = || {
+            Explorer::new(
+                &config("scenario=ticket&users=2&strategy=none"),
+                search.clone(),
+            )
+            .run()
+        };
+        let result = run();
+        assert_eq!(result.explored, 200);
+        assert!(
+            result.violating > 0 && result.violating <= 200,
+            "{method:?}"
+        );
+        assert!(!result.complete);
+        assert_eq!(run(), result, "same seed, same result");
+        assert_replays_to_violation(&result, &[Check::Duplicates]);
+        let safe = Explorer::new(
+            &config("scenario=ticket&strategy=keyed-mutex"),
+            search.clone(),
+        )
+        .run();
+        assert_eq!(safe.violating, 0);
+    }
+}
+
+#[test]
+fn an_empty_schedule_is_the_normal_run() {
+    let config = config("scenario=stampede&strategy=add&requests=5&db_latency=uniform:1ms..30ms");
+    let normal = interleave::Sim::new(&config).run();
+    assert_eq!(replay(&config, false).unwrap().metrics(), normal);
+}
+
+#[test]
+fn a_schedule_that_does_not_fit_is_an_error_naming_the_choice() {
+    // Ticket/none with 1 user: the first choice point has 2 enabled events.
+    let mut config = config("scenario=ticket");
+    config.schedule = "5".parse().unwrap();
+    let error = replay(&config, false).err().unwrap();
+    assert!(
+        matches!(
+            error,
+            ScheduleError::OutOfRange {
+                choice: 0,
+                index: 5,
+                enabled: 2,
+                ..
+            }
+        ),
+        "{error:?}"
+    );
+    let message = interleave::scenario::url::ConfigError::from(error).to_string();
+    assert!(
+        message.starts_with("`schedule`: choice 1 (at step "),
+        "{message}"
+    );
+    assert!(message.contains("accepted: 0 to 1"), "{message}");
+
+    config.schedule = Schedule::new(vec![0; 50]);
+    let error = replay(&config, false).err().unwrap();
+    assert!(
+        matches!(error, ScheduleError::TooLong { len: 50, .. }),
+        "{error:?}"
+    );
+    assert!(Session::new(&config, vec![]).is_err());
+}
+
+#[test]
+fn manual_mode_reaches_the_goal_shares_it_and_undoes() {
+    let config = config("scenario=ticket&strategy=none");
+    let mut session = Session::new(&config, vec![]).unwrap();
+    assert_eq!(session.goal(), "make a user get two tickets");
+    let first = session.enabled();
+    assert!(first.len() > 1, "rests at a choice point");
+    assert!(first
+        .windows(2)
+        .all(|w| (w[0].due, w[0].seq) < (w[1].due, w[1].seq)));
+    assert!(first.iter().all(|choice| !choice.label.is_empty()));
+    // The default order already duplicates (both finds land before
+    // either insert).
+    while !session.won() && !session.is_done() {
+        session.choose(0).unwrap();
+    }
+    assert!(session.won(), "{}", session.fragment());
+    assert_eq!(session.reached(), vec![Check::Duplicates]);
+    let link = session.fragment();
+    assert!(link.contains("schedule="), "{link}");
+
+    // The link replays to the same place.
+    let shared = Session::new(&parse_fragment(&link).unwrap(), vec![]).unwrap();
+    assert!(shared.won());
+    assert_eq!(shared.sim().metrics(), session.sim().metrics());
+
+    // Undo goes back to the first choice point.
+    let choices = session.schedule().len();
+    for _ in 0..choices {
+        assert!(session.undo());
+    }
+    assert!(!session.undo());
+    assert_eq!(session.enabled(), first);
+    assert!(!session.won());
+    assert!(session.choose(99).is_none(), "out of range changes nothing");
+}
+
+#[test]
+fn every_check_has_a_goal_and_names_round_trip() {
+    let ticket = config("scenario=ticket");
+    for check in Check::ALL {
+        assert_eq!(check.name().parse::<Check>(), Ok(check));
+        assert!(!check.goal(&ticket).is_empty());
+    }
+    assert!("dupes"
+        .parse::<Check>()
+        .unwrap_err()
+        .contains("duplicates, db-reads"));
+}
+
+#[test]
+fn the_strategy_table_reads_like_the_issue() {
+    let rows = interleave::explore::compare_strategies(&config("scenario=ticket"), &{
+        let mut o = options(&[Check::Duplicates]);
+        o.max_schedules = 50;
+        o
+    });
+    assert_eq!(rows.len(), StrategyKind::ALL.len());
+    let none = rows[0].summary(&[Check::Duplicates]);
+    assert!(none.starts_with("none: "), "{none}");
+    assert!(none.ends_with("schedules duplicate, complete"), "{none}");
+    assert_eq!(interleave::explore::search::thousands(1_204), "1,204");
+}
+
+fn small_config() -> impl Strategy<Value = Config> {
+    (
+        any::<bool>(),
+        proptest::sample::select(StrategyKind::ALL.to_vec()),
+        1u32..3,
+        0u64..1_000,
+        any::<bool>(),
+    )
+        .prop_map(|(ticket, strategy, servers, seed, uniform)| {
+            let mut config = if ticket {
+                interleave::scenario::config::Config::new(
+                    interleave::scenario::config::ScenarioKind::Ticket,
+                )
+            } else {
+                let mut c = interleave::scenario::config::Config::new(
+                    interleave::scenario::config::ScenarioKind::Stampede,
+                );
+                c.requests = 3;
+                c.keys = 2;
+                c
+            };
+            config.strategy = strategy;
+            config.servers = servers;
+            config.seed = seed;
+            config.wait_timeout = 30 * MS;
+            if uniform {
+                config.db_latency = Latency::Uniform(MS, 30 * MS);
+            }
+            config
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Replaying any explored schedule reproduces the run exactly.
+    #[test]
+    fn replaying_an_explored_schedule_reproduces_its_trace(
+        config in small_config(),
+        method in proptest::sample::select(vec![Method::Dfs, Method::Random, Method::Pct]),
+        seed in 0u64..100,
+    ) {
+        let mut search = ExploreOptions::new(Check::ALL.to_vec());
+        search.method = method;
+        search.seed = seed;
+        search.max_schedules = 40;
+        search.record = true;
+        let mut explorer = Explorer::new(&config, search);
+        explorer.run();
+        prop_assert!(!explorer.recorded().is_empty());
+        for (schedule, hash) in explorer.recorded() {
+            let mut replayed = config.clone();
+            replayed.schedule = schedule.clone();
+            let sim = replay(&replayed, false).unwrap();
+            prop_assert_eq!(&sim.metrics().trace_hash, hash);
+        }
+    }
+}
+
+fn checks_violated(config: &Config, reduction: bool) -> (bool, BTreeSet<&'static str>) {
+    let mut search = ExploreOptions::new(Check::ALL.to_vec());
+    search.reduction = reduction;
+    search.record = true;
+    search.max_schedules = 20_000;
+    let mut explorer = Explorer::new(config, search);
+    let result = explorer.run();
+    let mut violated = BTreeSet::new();
+    for (schedule, _) in explorer.recorded() {
+        let mut replayed = config.clone();
+        replayed.schedule = schedule.clone();
+        let seen = Observation::of(&replay(&replayed, false).unwrap());
+        for check in Check::ALL {
+            if check.violated(&seen) {
+                violated.insert(check.name());
+            }
+        }
+    }
+    (result.complete, violated)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(16))]
+
+    /// The reduced search finds every kind of violation the naive one does.
+    #[test]
+    fn reduction_keeps_every_violation(
+        config in small_config(),
+    ) {
+        let (naive_complete, naive) = checks_violated(&config, false);
+        prop_assume!(naive_complete);
+        let (reduced_complete, reduced) = checks_violated(&config, true);
+        prop_assert!(reduced_complete);
+        prop_assert_eq!(reduced, naive);
+    }
+}
