@@ -187,7 +187,51 @@ try {
   check('two overlapping holders are drawn', conflicts > 0, `${conflicts} conflict segments`);
   await page.screenshot({ path: 'test-artifacts/lease-expiry.png', fullPage: true });
 
-  // 7. Markup in the fragment is shown as text, never parsed as HTML.
+  // 7. Manual mode: pick events until user 0 has two tickets; the address
+  // bar then holds the schedule, and that link replays the same run.
+  await page.goto(`${server.url}/#v=1&scenario=ticket&strategy=none`);
+  await ready(page);
+  await page.click(byId('btn-manual'));
+  const goal = await text(page, 'manual-goal');
+  check('manual mode shows the goal', goal.includes('two tickets'), goal);
+  for (let i = 0; i < 20 && !(await page.$(byId('manual-win'))); i += 1) {
+    await page.click(byId('choice-0'));
+  }
+  check('manual mode reaches a win', (await page.$(byId('manual-win'))) !== null);
+  const manualLink = await page.evaluate(() => location.href);
+  check('the link carries the schedule', manualLink.includes('schedule='), manualLink);
+  const replay = await openPage(browser, problems);
+  await replay.goto(manualLink);
+  await ready(replay);
+  await runToEnd(replay);
+  const manualFragment = new URL(manualLink).hash.slice(1);
+  await checkMetrics(replay, manualFragment, 'the shared manual link');
+  check('the shared link replays the duplicate', (await text(replay, 'metric-duplicate_tickets')) === '1');
+  await replay.close();
+  await page.click(byId('btn-undo'));
+  const undone = await page.evaluate(() => location.href);
+  check('undo takes back a choice', undone !== manualLink, undone);
+
+  // 8. Explore: the search finds the duplicate and opens it in the debugger.
+  await page.goto(`${server.url}/#v=1&scenario=ticket&strategy=none`);
+  await ready(page);
+  await page.click(byId('btn-explore'));
+  const summary = await (await page.waitForSelector(byId('explore-summary'))).textContent();
+  check('explore reports violating schedules', /none: [1-9]\d* of \d+ schedules duplicate, complete/.test(summary), summary);
+  await page.click(byId('btn-open-counterexample'));
+  await page.waitForFunction(() => document.querySelector('[data-testid="metric-duplicate_tickets"]')?.textContent === '1');
+  check('the counterexample opens at its duplicate', Number(await text(page, 'step-index')) > 0);
+  // A long search (every strategy) shows progress and can be cancelled.
+  await page.goto(`${server.url}/#v=1&scenario=stampede&strategy=none&requests=4`);
+  await ready(page);
+  await page.click(byId('btn-explore-all'));
+  await page.waitForSelector(byId('explore-progress'));
+  await page.click(byId('btn-explore-cancel'));
+  await page.waitForSelector('.search-results .notice');
+  check('a running search can be cancelled', (await page.$(byId('explore-progress'))) === null);
+  await page.screenshot({ path: 'test-artifacts/explore.png', fullPage: true });
+
+  // 9. Markup in the fragment is shown as text, never parsed as HTML.
   const evil = await openPage(browser, problems);
   await evil.goto(`${server.url}/#scenario=<img src=x onerror=alert(1)>&seed=<script>alert(2)</script>`);
   const banner = await evil.waitForSelector(byId('error-banner'));
@@ -201,7 +245,7 @@ try {
   check('the defaults still run', (await text(evil, 'metric-db_reads')) === '10');
   await evil.screenshot({ path: 'test-artifacts/smoke-error.png', fullPage: true });
 
-  // 8. Nothing went wrong along the way.
+  // 10. Nothing went wrong along the way.
   check('no console errors, page errors or CSP violations', problems.length === 0, problems.join(' | '));
   console.log(`screenshot: ${SCREENSHOT}`);
 } catch (error) {

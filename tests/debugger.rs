@@ -213,3 +213,30 @@ fn a_stampede_jumps_to_the_second_db_read() {
     assert!(!flight.jump_to_first_violation());
     assert_eq!(flight.position(), 0);
 }
+
+#[test]
+fn a_search_job_covers_every_strategy_in_chunks() {
+    use interleave::debugger::SearchJob;
+    use interleave::explore::{Check, ExploreOptions};
+    let config = config(ScenarioKind::Ticket, StrategyKind::None);
+    let mut job = SearchJob::every_strategy(&config, ExploreOptions::new(vec![Check::Duplicates]));
+    let mut chunks = 0;
+    while !job.advance(2) {
+        chunks += 1;
+        // Between chunks a search is always running until all are done.
+        assert!(job.running().is_some());
+    }
+    assert!(chunks > StrategyKind::ALL.len());
+    assert_eq!(job.rows.len(), StrategyKind::ALL.len());
+    let none = &job.rows[0];
+    assert_eq!(none.strategy, StrategyKind::None);
+    assert!(none.result.complete && none.result.violating > 0);
+    let mutex = job
+        .rows
+        .iter()
+        .find(|r| r.strategy == StrategyKind::KeyedMutex)
+        .unwrap();
+    assert!(mutex.result.complete);
+    assert_eq!(mutex.result.violating, 0, "one server: the mutex holds");
+    assert!(job.result().is_none(), "several rows");
+}

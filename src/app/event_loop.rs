@@ -3,6 +3,7 @@
 
 use yew::prelude::*;
 
+use super::state::ManualView;
 use super::timeline::outcome_name;
 use super::view::format_ms;
 use crate::debugger::timeline::op_label;
@@ -17,6 +18,11 @@ const MAX_LISTED: usize = 12;
 #[derive(Properties, PartialEq)]
 pub struct LoopPaneProps {
     pub scenario: ScenarioKind,
+    /// Manual mode, when on: the user picks the next event.
+    pub manual: Option<ManualView>,
+    pub on_manual: Callback<()>,
+    pub on_choose: Callback<usize>,
+    pub on_undo: Callback<()>,
     /// The last macrotask, described, if a step has run.
     pub ran: Option<String>,
     pub events: Vec<TraceEvent>,
@@ -26,9 +32,21 @@ pub struct LoopPaneProps {
 #[component]
 pub fn LoopPane(props: &LoopPaneProps) -> Html {
     let more = props.pending.len().saturating_sub(MAX_LISTED);
+    let manual_on = props.manual.is_some();
     html! {
         <section class="panel loop-pane" data-testid="loop-pane" aria-labelledby="loop-title">
-            <h2 id="loop-title">{ "Event loop" }</h2>
+            <div class="panel-head">
+                <h2 id="loop-title">{ "Event loop" }</h2>
+                <button data-testid="btn-manual" aria-pressed={manual_on.to_string()}
+                    title="Pick which enabled event fires next"
+                    onclick={props.on_manual.reform(|_: MouseEvent| ())}>
+                    { "you are the scheduler" }
+                </button>
+            </div>
+            if let Some(manual) = &props.manual {
+                <ManualPane manual={manual.clone()} on_choose={props.on_choose.clone()}
+                    on_undo={props.on_undo.clone()} />
+            }
             <h3>{ "Ran" }</h3>
             <p class="ran">{ props.ran.clone().unwrap_or_else(|| "nothing yet: step to run the first macrotask".into()) }</p>
             <h3>{ "Then, as microtasks" }</h3>
@@ -52,6 +70,46 @@ pub fn LoopPane(props: &LoopPaneProps) -> Html {
                 <p class="more">{ format!("… and {more} more") }</p>
             }
         </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct ManualPaneProps {
+    manual: ManualView,
+    on_choose: Callback<usize>,
+    on_undo: Callback<()>,
+}
+
+/// Manual mode: the goal, the enabled events as buttons, undo, and the win.
+#[component]
+fn ManualPane(props: &ManualPaneProps) -> Html {
+    let manual = &props.manual;
+    html! {
+        <div class="manual" data-testid="manual-pane">
+            <p class="goal"><strong>{ "Goal: " }</strong><span data-testid="manual-goal">{ manual.goal.clone() }</span></p>
+            if manual.won {
+                <p class="win" role="status" data-testid="manual-win">
+                    { "You made it happen. The address bar now holds this exact schedule: share it." }
+                </p>
+            }
+            if manual.done {
+                <p class="empty">{ "The run is over." }</p>
+            } else {
+                <h3>{ "Enabled events: pick the one that fires next" }</h3>
+                <ol class="choices">
+                    { for manual.choices.iter().enumerate().map(|(i, (due, label))| html! {
+                        <li>
+                            <button data-testid={format!("choice-{i}")}
+                                onclick={props.on_choose.reform(move |_: MouseEvent| i)}>
+                                <span class="due">{ format!("{} ms", format_ms(*due)) }</span>{ label.clone() }
+                            </button>
+                        </li>
+                    }) }
+                </ol>
+            }
+            <button data-testid="btn-undo" disabled={!manual.can_undo}
+                onclick={props.on_undo.reform(|_: MouseEvent| ())}>{ "undo last choice" }</button>
+        </div>
     }
 }
 

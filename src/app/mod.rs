@@ -8,6 +8,7 @@
 
 mod code;
 mod event_loop;
+mod explore;
 mod panel;
 pub mod state;
 mod timeline;
@@ -24,6 +25,7 @@ use yew::prelude::*;
 
 use code::CodePane;
 use event_loop::{describe_task, LoopPane};
+use explore::ExplorePanel;
 use panel::ScenarioPanel;
 use state::{now_ms, Busy, CHUNK_MS, SPEEDS};
 use timeline::Timeline;
@@ -225,6 +227,23 @@ pub fn App() -> Html {
             shared_link.set(copy_link().map(|link| (fragment.clone(), link)));
         })
     };
+    let on_choose = {
+        let dispatcher = state.dispatcher();
+        Callback::from(move |index| dispatcher.dispatch(Action::Choose(index)))
+    };
+    let on_start_search = {
+        let dispatcher = state.dispatcher();
+        Callback::from(move |(options, every_strategy)| {
+            dispatcher.dispatch(Action::Explore {
+                options,
+                every_strategy,
+            })
+        })
+    };
+    let on_open = {
+        let dispatcher = state.dispatcher();
+        Callback::from(move |fragment| dispatcher.dispatch(Action::OpenAtViolation(fragment)))
+    };
     let on_cancel = {
         let dispatcher = state.dispatcher();
         Callback::from(move |_: MouseEvent| dispatcher.dispatch(Action::Cancel))
@@ -316,8 +335,13 @@ pub fn App() -> Html {
                     }
                     <div class="split">
                         <CodePane listing={state.listing.clone()} {cursors} {touched} />
-                        <LoopPane scenario={state.config.scenario} {ran} {events} {pending} />
+                        <LoopPane scenario={state.config.scenario} {ran} {events} {pending}
+                            manual={state.manual_view()} on_manual={send(|| Action::ToggleManual)}
+                            {on_choose} on_undo={send(|| Action::Undo)} />
                     </div>
+                    <ExplorePanel key={state.config.scenario.name()} scenario={state.config.scenario}
+                        view={state.search_view.clone()} on_start={on_start_search}
+                        on_cancel={send(|| Action::CancelSearch)} {on_open} />
                     <CompareTable rows={state.compare_rows.clone()} current={state.config.strategy}
                         scenario={state.config.scenario} {on_pick} />
                 </div>

@@ -7,7 +7,9 @@ use std::rc::Rc;
 
 use yew::Reducible;
 
-use crate::debugger::{Compare, CompareRow, Grouping, Recorder, Recording, Session};
+use crate::debugger::{Compare, CompareRow, Grouping, Recorder, Recording, SearchJob, Session};
+use crate::explore::{Check, ExploreOptions, Progress, Session as ManualSession, StrategyRow};
+use crate::scenario::config::StrategyKind;
 use crate::scenario::config::{Config, ScenarioKind};
 use crate::scenario::listing::Listing;
 use crate::scenario::url::{parse_fragment_lenient, to_fragment, with_param, ConfigError};
@@ -18,6 +20,8 @@ use crate::{Metrics, Sim};
 pub const MAX_TRACED_REQUESTS: u64 = 20_000;
 /// Macrotasks per engine call inside a chunk.
 const SLICE: u64 = 2_000;
+/// Schedules per explorer call inside a chunk (each is a whole run).
+const SEARCH_SLICE: u64 = 8;
 /// How long one chunk may hold the main thread, in milliseconds.
 pub const CHUNK_MS: f64 = 12.0;
 /// Play speeds, in steps per second.
@@ -50,11 +54,74 @@ pub enum Action {
     Tick,
     SetSpeed(usize),
     SetGrouping(Grouping),
+    /// Manual mode on or off ("you are the scheduler").
+    ToggleManual,
+    /// Manual mode: fire enabled event `index` next.
+    Choose(usize),
+    /// Manual mode: take back the last choice.
+    Undo,
+    /// Starts a search of this strategy, or of every strategy.
+    Explore {
+        options: ExploreOptions,
+        every_strategy: bool,
+    },
+    /// Opens a counterexample's fragment at its first violation.
+    OpenAtViolation(String),
+    /// Stops the running search (its results so far stay).
+    CancelSearch,
     /// One time-boxed chunk of whatever the page is busy with.
     Work {
         deadline: f64,
     },
     Cancel,
+}
+
+/// Where to put the debugger once the new recording is ready.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Seek {
+    Step(u32),
+    FirstViolation,
+}
+
+/// What the explore panel draws.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchView {
+    pub checks: Vec<Check>,
+    pub every_strategy: bool,
+    /// The running search: its strategy, progress and fraction done.
+    pub running: Option<(StrategyKind, Progress, f64)>,
+    /// Searches finished out of all.
+    pub counts: (usize, usize),
+    pub rows: Vec<StrategyRow>,
+    pub cancelled: bool,
+}
+
+impl SearchView {
+    fn of(job: &SearchJob, every_strategy: bool) -> SearchView {
+        SearchView {
+            checks: job.options().checks.clone(),
+            every_strategy,
+            running: job.running(),
+            counts: job.counts(),
+            rows: job.rows.clone(),
+            cancelled: false,
+        }
+    }
+
+    pub fn done(&self) -> bool {
+        self.counts.0 == self.counts.1
+    }
+}
+
+/// What manual mode's pane draws.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ManualView {
+    pub goal: String,
+    pub won: bool,
+    /// The enabled events, as labels, in (due, seq) order.
+    pub choices: Vec<(u64, String)>,
+    pub can_undo: bool,
+    pub done: bool,
 }
 
 pub struct Debugger {
@@ -80,6 +147,10 @@ pub struct Debugger {
     counter: Option<Rc<RefCell<Sim>>>,
     session: Option<Rc<RefCell<Session>>>,
     compare: Option<Rc<RefCell<Compare>>>,
+    manual: Option<Rc<RefCell<ManualSession>>>,
+    search: Option<Rc<RefCell<SearchJob>>>,
+    pub search_view: Option<SearchView>,
+    seek: Option<Seek>,
 }
 
 impl PartialEq for Debugger {
@@ -132,7 +203,51 @@ impl Debugger {
             recorder,
             counter,
             session: None,
+            manual: None,
+            search: None,
+            search_view: None,
+            seek: None,
         }
+    }
+
+    /// Records `config` again, keeping manual mode and the search, and
+    /// goes to `seek` once the recording is ready.
+    fn restart(self: Rc<Self>, config: Config, seek: Seek) -> Rc<Self> {
+        let mut next = Debugger::start(config, Vec::new(), self.version + 1);
+        next.manual = self.manual.clone();
+        next.search = self.search.clone();
+        next.search_view = self.search_view.clone();
+        next.seek = Some(seek);
+        next.changed().work(now_ms() + CHUNK_MS)
+    }
+
+    /// Manual mode's pane, when it is on.
+    pub fn manual_view(&self) -> Option<ManualView> {
+        let manual = self.manual.as_ref()?.borrow();
+        Some(ManualView {
+            goal: manual.goal(),
+            won: manual.won(),
+            choices: manual
+                .enabled()
+                .into_iter()
+                .map(|choice| (choice.due, choice.label))
+                .collect(),
+            can_undo: !manual.schedule().is_empty(),
+            done: manual.is_done(),
+        })
+    }
+
+    /// Follows manual mode's choices: records its config and goes to the
+    /// step where it rests.
+    fn follow_manual(self: Rc<Self>) -> Rc<Self> {
+        let Some(manual) = self.manual.clone() else {
+            return self;
+        };
+        let (config, steps) = {
+            let manual = manual.borrow();
+            (manual.config(), manual.sim().steps())
+        };
+        self.restart(config, Seek::Step(steps))
     }
 
     pub fn session(&self) -> Option<std::cell::Ref<'_, Session>> {
@@ -173,7 +288,7 @@ impl Debugger {
 
     /// Whether there is chunked work left (the page schedules `Work`).
     pub fn has_work(&self) -> bool {
-        self.busy != Busy::Idle || self.compare.is_some()
+        self.busy != Busy::Idle || self.compare.is_some() || self.search.is_some()
     }
 
     fn changed(mut self) -> Rc<Self> {
@@ -193,6 +308,10 @@ impl Debugger {
             busy: self.busy,
             progress: self.progress,
             playing: self.playing,
+            manual: self.manual.clone(),
+            search: self.search.clone(),
+            search_view: self.search_view.clone(),
+            seek: self.seek,
             speed: self.speed,
             grouping: self.grouping,
             compare_rows: self.compare_rows.clone(),
@@ -245,7 +364,15 @@ impl Debugger {
                     if done {
                         next.recorder = None;
                         let recording = Rc::new(recorder.borrow().finish());
-                        next.session = Some(shared(Session::new(recording)));
+                        let mut session = Session::new(recording);
+                        match next.seek.take() {
+                            Some(Seek::Step(step)) => session.seek(step),
+                            Some(Seek::FirstViolation) => {
+                                session.jump_to_first_violation();
+                            }
+                            None => {}
+                        }
+                        next.session = Some(shared(session));
                         next.busy = Busy::Idle;
                     }
                 }
@@ -262,6 +389,15 @@ impl Debugger {
                     let session = next.session.clone().expect("a session runs to the end");
                     if session.borrow_mut().run_for(SLICE as u32) {
                         next.busy = Busy::Idle;
+                    }
+                }
+                Busy::Idle if next.search.is_some() => {
+                    let job = next.search.clone().expect("checked");
+                    let done = job.borrow_mut().advance(SEARCH_SLICE);
+                    let every = next.search_view.as_ref().is_some_and(|v| v.every_strategy);
+                    next.search_view = Some(SearchView::of(&job.borrow(), every));
+                    if done {
+                        next.search = None;
                     }
                 }
                 Busy::Idle => match next.compare.clone() {
@@ -361,6 +497,59 @@ impl Reducible for Debugger {
                 next.changed()
             }
             Action::Work { deadline } => self.work(deadline),
+            Action::ToggleManual => {
+                let mut next = self.owned();
+                next.playing = false;
+                if next.manual.take().is_some() {
+                    return next.changed();
+                }
+                match ManualSession::new(&next.config, Vec::new()) {
+                    Ok(manual) => {
+                        next.manual = Some(shared(manual));
+                        Rc::new(next).follow_manual()
+                    }
+                    Err(error) => {
+                        next.param_error = Some(("schedule".into(), error.to_string()));
+                        next.changed()
+                    }
+                }
+            }
+            Action::Choose(index) => {
+                if let Some(manual) = &self.manual {
+                    manual.borrow_mut().choose(index);
+                }
+                self.follow_manual()
+            }
+            Action::Undo => {
+                if let Some(manual) = &self.manual {
+                    manual.borrow_mut().undo();
+                }
+                self.follow_manual()
+            }
+            Action::Explore {
+                options,
+                every_strategy,
+            } => {
+                let mut next = self.owned();
+                let job = match every_strategy {
+                    true => SearchJob::every_strategy(&next.config, options),
+                    false => SearchJob::one(&next.config, options),
+                };
+                next.search_view = Some(SearchView::of(&job, every_strategy));
+                next.search = Some(shared(job));
+                next.changed().work(now_ms() + CHUNK_MS)
+            }
+            Action::OpenAtViolation(fragment) => {
+                let (config, errors) = parse_fragment_lenient(&fragment);
+                if !errors.is_empty() {
+                    return self;
+                }
+                let search_view = self.search_view.clone();
+                let mut next = Debugger::start(config, Vec::new(), self.version + 1);
+                next.search_view = search_view;
+                next.seek = Some(Seek::FirstViolation);
+                next.changed().work(now_ms() + CHUNK_MS)
+            }
             Action::Cancel => {
                 let mut next = self.owned();
                 match next.busy {
@@ -377,6 +566,16 @@ impl Reducible for Debugger {
                     Busy::Idle => {}
                 }
                 next.compare = None;
+                next.changed()
+            }
+            Action::CancelSearch => {
+                let mut next = self.owned();
+                if next.search.take().is_some() {
+                    if let Some(view) = &mut next.search_view {
+                        view.cancelled = true;
+                        view.running = None;
+                    }
+                }
                 next.changed()
             }
         }

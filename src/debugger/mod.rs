@@ -4,12 +4,14 @@
 
 pub mod compare;
 pub mod recording;
+pub mod search;
 pub mod session;
 pub mod timeline;
 pub mod violations;
 
 pub use compare::{Compare, CompareRow};
 pub use recording::{Recorder, Recording};
+pub use search::SearchJob;
 pub use session::{LineCursor, RequestState, Session};
 pub use timeline::{Grouping, Lane, SharedLane, Span, SpanKind, Timeline};
 pub use violations::{Violation, ViolationKind};

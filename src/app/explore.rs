@@ -1,0 +1,227 @@
+//! The explore panel: search every interleaving (DFS with sleep sets) or
+//! sample them (random, PCT) for the chosen checks, under this strategy or
+//! every strategy; the shortest counterexample opens in the debugger.
+
+use yew::prelude::*;
+
+use super::state::SearchView;
+use crate::explore::search::thousands;
+use crate::explore::{Check, ExploreOptions, Method, StrategyRow};
+use crate::scenario::config::ScenarioKind;
+
+#[derive(Properties, PartialEq)]
+pub struct ExplorePanelProps {
+    pub scenario: ScenarioKind,
+    pub view: Option<SearchView>,
+    pub on_start: Callback<(ExploreOptions, bool)>,
+    pub on_cancel: Callback<()>,
+    pub on_open: Callback<String>,
+}
+
+/// Most schedules one search may run from the panel.
+const MAX_SCHEDULES: u64 = 1_000_000;
+
+#[component]
+pub fn ExplorePanel(props: &ExplorePanelProps) -> Html {
+    let checks = use_state(|| vec![Check::default_for(props.scenario)]);
+    let method = use_state(|| Method::Dfs);
+    let max_schedules = use_state(|| 10_000u64);
+    let seed = use_state(|| 1u64);
+
+    let start = |every_strategy: bool| {
+        let (checks, method, max_schedules, seed) = (
+            checks.clone(),
+            method.clone(),
+            max_schedules.clone(),
+            seed.clone(),
+        );
+        let on_start = props.on_start.clone();
+        Callback::from(move |_: MouseEvent| {
+            let mut options = ExploreOptions::new((*checks).clone());
+            options.method = *method;
+            options.max_schedules = *max_schedules;
+            options.seed = *seed;
+            on_start.emit((options, every_strategy));
+        })
+    };
+    let toggle = |check: Check| {
+        let checks = checks.clone();
+        Callback::from(move |_: Event| {
+            let mut next = (*checks).clone();
+            match next.iter().position(|&c| c == check) {
+                Some(at) if next.len() > 1 => {
+                    next.remove(at);
+                }
+                Some(_) => {}
+                None => next.push(check),
+            }
+            checks.set(next);
+        })
+    };
+    let on_method = {
+        let method = method.clone();
+        Callback::from(move |event: Event| {
+            let value = event
+                .target_unchecked_into::<web_sys::HtmlSelectElement>()
+                .value();
+            method.set(value.parse().unwrap_or(Method::Dfs));
+        })
+    };
+    let number = |state: &UseStateHandle<u64>, max: u64| {
+        let state = state.clone();
+        Callback::from(move |event: InputEvent| {
+            let value = event
+                .target_unchecked_into::<web_sys::HtmlInputElement>()
+                .value();
+            if let Ok(n) = value.trim().parse::<u64>() {
+                state.set(n.clamp(1, max));
+            }
+        })
+    };
+    let running = props
+        .view
+        .as_ref()
+        .is_some_and(|view| !view.done() && !view.cancelled);
+    let on_cancel = props.on_cancel.reform(|_: MouseEvent| ());
+
+    html! {
+        <section class="panel explore" data-testid="explore-pane" aria-labelledby="explore-title">
+            <h2 id="explore-title">{ "Explore every interleaving" }</h2>
+            <div class="explore-form">
+                <fieldset>
+                    <legend>{ "checks" }</legend>
+                    { for Check::ALL.iter().map(|&check| html! {
+                        <label class="check">
+                            <input type="checkbox" data-testid={format!("explore-check-{}", check.name())}
+                                checked={checks.contains(&check)} onchange={toggle(check)} />
+                            { check.name() }
+                        </label>
+                    }) }
+                </fieldset>
+                <label>{ "method " }
+                    <select data-testid="explore-method" onchange={on_method}>
+                        { for [Method::Dfs, Method::Random, Method::Pct].iter().map(|m| html! {
+                            <option value={m.name()} selected={*m == *method}>{ m.name() }</option>
+                        }) }
+                    </select>
+                </label>
+                <label>{ "max schedules " }
+                    <input type="text" inputmode="numeric" data-testid="explore-max" size="8"
+                        value={max_schedules.to_string()} oninput={number(&max_schedules, MAX_SCHEDULES)} />
+                </label>
+                <label>{ "seed " }
+                    <input type="text" inputmode="numeric" data-testid="explore-seed" size="6"
+                        value={seed.to_string()} oninput={number(&seed, u64::MAX)} />
+                </label>
+                <button class="primary" data-testid="btn-explore" disabled={running} onclick={start(false)}>
+                    { "explore this strategy" }
+                </button>
+                <button data-testid="btn-explore-all" disabled={running} onclick={start(true)}>
+                    { "every strategy" }
+                </button>
+            </div>
+            if let Some(view) = &props.view {
+                <SearchResults view={view.clone()} {running} {on_cancel} on_open={props.on_open.clone()} />
+            }
+        </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct SearchResultsProps {
+    view: SearchView,
+    running: bool,
+    on_cancel: Callback<MouseEvent>,
+    on_open: Callback<String>,
+}
+
+#[component]
+fn SearchResults(props: &SearchResultsProps) -> Html {
+    let view = &props.view;
+    html! {
+        <div class="search-results">
+            if let Some((strategy, progress, fraction)) = view.running {
+                <div class="progress" role="status" data-testid="explore-progress">
+                    <span>{ format!("{}: {} schedules, {} violating", strategy.name(),
+                        thousands(progress.explored), thousands(progress.violating)) }</span>
+                    <progress max="1000" value={((fraction * 1000.0) as u32).to_string()} />
+                    if view.every_strategy {
+                        <span>{ format!("strategy {} of {}", view.counts.0 + 1, view.counts.1) }</span>
+                    }
+                    <button data-testid="btn-explore-cancel" onclick={props.on_cancel.clone()}>{ "cancel" }</button>
+                </div>
+            }
+            if view.cancelled {
+                <p class="notice" role="status">{ "cancelled: the counts below are for what ran" }</p>
+            }
+            if !view.every_strategy {
+                if let Some(row) = view.rows.first() {
+                    <ResultFacts row={row.clone()} checks={view.checks.clone()} on_open={props.on_open.clone()} />
+                }
+            } else if !view.rows.is_empty() {
+                <table class="search-table" data-testid="explore-table">
+                    <thead><tr>
+                        <th scope="col">{ "strategy" }</th>
+                        <th scope="col">{ "result" }</th>
+                        <th scope="col">{ "naive estimate" }</th>
+                        <th scope="col">{ "shortest counterexample" }</th>
+                    </tr></thead>
+                    <tbody>
+                        { for view.rows.iter().map(|row| html! {
+                            <tr key={row.strategy.name()}>
+                                <th scope="row">{ row.strategy.name() }</th>
+                                <td>{ row.summary(&view.checks) }</td>
+                                <td>{ thousands(row.result.naive_estimate) }</td>
+                                <td><OpenButton row={row.clone()} on_open={props.on_open.clone()} /></td>
+                            </tr>
+                        }) }
+                    </tbody>
+                </table>
+            }
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct RowProps {
+    row: StrategyRow,
+    #[prop_or_default]
+    checks: Vec<Check>,
+    on_open: Callback<String>,
+}
+
+#[component]
+fn ResultFacts(props: &RowProps) -> Html {
+    let result = &props.row.result;
+    html! {
+        <div class="result">
+            <p class="summary" data-testid="explore-summary">{ props.row.summary(&props.checks) }</p>
+            <dl class="facts">
+                <dt>{ "explored" }</dt><dd data-testid="explore-explored">{ result.explored }</dd>
+                <dt>{ "violating" }</dt><dd data-testid="explore-violating">{ result.violating }</dd>
+                <dt>{ "complete" }</dt><dd data-testid="explore-complete">{ result.complete.to_string() }</dd>
+                <dt>{ "naive estimate" }</dt><dd data-testid="explore-naive">{ result.naive_estimate }</dd>
+                <dt>{ "pruned (equivalent)" }</dt><dd>{ result.pruned }</dd>
+            </dl>
+            <OpenButton row={props.row.clone()} on_open={props.on_open.clone()} />
+        </div>
+    }
+}
+
+#[component]
+fn OpenButton(props: &RowProps) -> Html {
+    match &props.row.result.counterexample {
+        Some(found) => {
+            let fragment = found.fragment.clone();
+            let onclick = props.on_open.reform(move |_: MouseEvent| fragment.clone());
+            let violated: Vec<_> = found.violated.iter().map(|c| c.name()).collect();
+            html! {
+                <button class="link" data-testid="btn-open-counterexample" {onclick}
+                    title={found.fragment.clone()}>
+                    { format!("open in the debugger ({} steps, {})", found.steps, violated.join(", ")) }
+                </button>
+            }
+        }
+        None => html! { <span class="muted">{ "none found" }</span> },
+    }
+}
