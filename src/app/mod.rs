@@ -14,12 +14,13 @@ pub mod state;
 mod timeline;
 mod transport;
 mod view;
+mod yielding;
 
 pub use state::{Action, Debugger};
 pub use view::{format_ms, CompareTable, ErrorBanner, ExampleLinks, MetricsTable, EXAMPLES};
 
 use gloo_events::{EventListener, EventListenerOptions};
-use gloo_timers::callback::{Interval, Timeout};
+use gloo_timers::callback::Interval;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
@@ -133,14 +134,14 @@ pub fn App() -> Html {
     {
         let dispatcher = state.dispatcher();
         use_effect_with((state.version, state.has_work()), move |&(_, has_work)| {
-            let timeout = has_work.then(|| {
-                Timeout::new(0, move || {
+            let next = has_work.then(|| {
+                yielding::NextTask::new(move || {
                     dispatcher.dispatch(Action::Work {
                         deadline: now_ms() + CHUNK_MS,
                     })
                 })
             });
-            move || drop(timeout)
+            move || drop(next)
         });
     }
     // Play: one step per tick at the chosen speed.

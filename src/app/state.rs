@@ -22,8 +22,9 @@ pub const MAX_TRACED_REQUESTS: u64 = 20_000;
 const SLICE: u64 = 2_000;
 /// Schedules per explorer call inside a chunk (each is a whole run).
 const SEARCH_SLICE: u64 = 8;
-/// How long one chunk may hold the main thread, in milliseconds.
-pub const CHUNK_MS: f64 = 12.0;
+/// How long one chunk may hold the main thread, in milliseconds (with the
+/// redraw after it, well under the 50 ms of a long task).
+pub const CHUNK_MS: f64 = 25.0;
 /// Play speeds, in steps per second.
 pub const SPEEDS: [u32; 6] = [1, 2, 5, 10, 30, 100];
 
