@@ -146,8 +146,11 @@ try {
   const same = JSON.stringify(back) === JSON.stringify(start) && (await text(page, 'clock')) === startClock;
   check('stepping back nine times restores the start', same, JSON.stringify(back));
 
-  // 3. The keyboard: arrows step, space plays and pauses.
+  // 3. The keyboard: arrows step, space plays and pauses (with the focus
+  // on the page, and on a button).
+  await page.focus(byId('btn-step'));
   await page.keyboard.press('ArrowRight');
+  await page.evaluate(() => document.activeElement.blur());
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowLeft');
   check('arrow keys step', (await text(page, 'step-index')) === '1');

@@ -351,15 +351,16 @@ pub fn App() -> Html {
     }
 }
 
-/// Keys typed into a form field are not shortcuts.
+/// Keys typed into a form field are not shortcuts, and neither is the
+/// space bar on a focused button (it presses the button).
 fn typing(event: &web_sys::KeyboardEvent) -> bool {
-    event
+    let tag = event
         .target()
         .and_then(|target| target.dyn_into::<web_sys::Element>().ok())
-        .is_some_and(|element| {
-            matches!(
-                element.tag_name().as_str(),
-                "INPUT" | "SELECT" | "TEXTAREA" | "BUTTON"
-            )
-        })
+        .map(|element| element.tag_name());
+    match tag.as_deref() {
+        Some("INPUT" | "SELECT" | "TEXTAREA") => true,
+        Some("BUTTON") => event.key() == " ",
+        _ => false,
+    }
 }

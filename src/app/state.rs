@@ -8,16 +8,25 @@ use std::rc::Rc;
 use yew::Reducible;
 
 use crate::debugger::{Compare, CompareRow, Grouping, Recorder, Recording, SearchJob, Session};
-use crate::explore::{Check, ExploreOptions, Progress, Session as ManualSession, StrategyRow};
+use crate::explore::{
+    Check, ExploreOptions, Progress, ScheduleError, ScheduledSim, Session as ManualSession,
+    StrategyRow,
+};
 use crate::scenario::config::StrategyKind;
 use crate::scenario::config::{Config, ScenarioKind};
 use crate::scenario::listing::Listing;
 use crate::scenario::url::{parse_fragment_lenient, to_fragment, with_param, ConfigError};
-use crate::{Metrics, Sim};
+use crate::Metrics;
 
 /// Above this many requests the page keeps only metrics (no trace, no
 /// stepping), so a huge run stays within memory.
 pub const MAX_TRACED_REQUESTS: u64 = 20_000;
+/// A recording longer than this many macrotasks (polling locks can take
+/// millions) is dropped for a metrics-only run, for the same reason.
+pub const MAX_RECORDED_STEPS: u32 = 1_000_000;
+/// *Run to end* finishes at once when at most this many macrotasks are
+/// left (a few milliseconds), else in chunks.
+const RUN_AT_ONCE: u32 = 100_000;
 /// Macrotasks per engine call inside a chunk.
 const SLICE: u64 = 2_000;
 /// Schedules per explorer call inside a chunk (each is a whole run).
@@ -145,7 +154,7 @@ pub struct Debugger {
     /// Bumped on every change, so views compare cheaply.
     pub version: u64,
     recorder: Option<Rc<RefCell<Recorder>>>,
-    counter: Option<Rc<RefCell<Sim>>>,
+    counter: Option<Rc<RefCell<ScheduledSim>>>,
     session: Option<Rc<RefCell<Session>>>,
     compare: Option<Rc<RefCell<Compare>>>,
     manual: Option<Rc<RefCell<ManualSession>>>,
@@ -180,8 +189,8 @@ impl Debugger {
                  requests, so there is no trace to step through",
                 total_requests(&config)
             );
-            let sim = Sim::metrics_only(&config);
-            (None, Some(shared(sim)), Busy::Counting, Some(notice))
+            let run = ScheduledSim::metrics_only(&config);
+            (None, Some(shared(run)), Busy::Counting, Some(notice))
         } else {
             let recorder = Recorder::new(&config);
             (Some(shared(recorder)), None, Busy::Recording, None)
@@ -266,7 +275,7 @@ impl Debugger {
             return session.metrics();
         }
         match &self.counter {
-            Some(sim) => sim.borrow().metrics(),
+            Some(run) => run.borrow().sim().metrics(),
             None => Metrics::default(),
         }
     }
@@ -278,7 +287,7 @@ impl Debugger {
     pub fn now(&self) -> u64 {
         match (self.session(), &self.counter) {
             (Some(session), _) => session.now(),
-            (None, Some(sim)) => sim.borrow().now(),
+            (None, Some(run)) => run.borrow().sim().now(),
             (None, None) => 0,
         }
     }
@@ -339,6 +348,27 @@ impl Debugger {
         self.touched()
     }
 
+    /// The schedule does not fit: say so and run the default order instead.
+    fn without_schedule(self, error: ScheduleError) -> Debugger {
+        let mut errors = self.errors.clone();
+        errors.push(ConfigError::from(error).to_string());
+        let mut config = self.config.clone();
+        config.schedule = Default::default();
+        Debugger::start(config, errors, self.version)
+    }
+
+    /// Drops a recording that grew too long for a metrics-only run.
+    fn count_instead(&mut self) {
+        self.recorder = None;
+        self.counter = Some(shared(ScheduledSim::metrics_only(&self.config)));
+        self.busy = Busy::Counting;
+        self.progress.0 = 0;
+        self.notice = Some(format!(
+            "this run takes more than {MAX_RECORDED_STEPS} macrotasks: the page keeps only its \
+             metrics, so there is no trace to step through"
+        ));
+    }
+
     /// One time-boxed chunk: recording first, then a run to the end, then
     /// the compare table.
     fn work(self: Rc<Self>, deadline: f64) -> Rc<Self> {
@@ -352,16 +382,14 @@ impl Debugger {
                     let done = match advanced {
                         Ok(done) => done,
                         Err(error) => {
-                            // The schedule does not fit: say so and run
-                            // the default order instead.
-                            let mut errors = next.errors.clone();
-                            errors.push(ConfigError::from(error).to_string());
-                            let mut config = next.config.clone();
-                            config.schedule = Default::default();
-                            next = Debugger::start(config, errors, next.version);
+                            next = next.without_schedule(error);
                             continue;
                         }
                     };
+                    if !done && recorder.borrow().steps() > MAX_RECORDED_STEPS {
+                        next.count_instead();
+                        continue;
+                    }
                     if done {
                         next.recorder = None;
                         let recording = Rc::new(recorder.borrow().finish());
@@ -378,12 +406,13 @@ impl Debugger {
                     }
                 }
                 Busy::Counting => {
-                    let sim = next.counter.clone().expect("counting has a run");
-                    let done = sim.borrow_mut().run_for(SLICE);
-                    let finished = sim.borrow().finished_requests();
-                    next.progress.0 = finished;
-                    if done {
-                        next.busy = Busy::Idle;
+                    let run = next.counter.clone().expect("counting has a run");
+                    let advanced = run.borrow_mut().run_for(SLICE);
+                    next.progress.0 = run.borrow().sim().finished_requests();
+                    match advanced {
+                        Ok(true) => next.busy = Busy::Idle,
+                        Ok(false) => {}
+                        Err(error) => next = next.without_schedule(error),
                     }
                 }
                 Busy::RunningToEnd => {
@@ -469,8 +498,14 @@ impl Reducible for Debugger {
                     return self;
                 }
                 let mut next = self.owned();
-                next.busy = Busy::RunningToEnd;
                 next.playing = false;
+                let left = next.recording().map_or(0, |r| r.steps) - next.position();
+                if left <= RUN_AT_ONCE {
+                    let session = next.session.clone().expect("checked");
+                    session.borrow_mut().run_for(left + 1);
+                    return next.changed();
+                }
+                next.busy = Busy::RunningToEnd;
                 next.changed().work(now_ms() + CHUNK_MS)
             }
             Action::JumpToViolation => self.with_session(|session| {

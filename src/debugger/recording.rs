@@ -72,12 +72,12 @@ impl Recorder {
     /// Runs at most `budget` more macrotasks; true once the run is done.
     /// A schedule that does not fit the config is an error.
     pub fn advance(&mut self, budget: u64) -> Result<bool, ScheduleError> {
-        for _ in 0..budget {
-            if self.run.step()?.is_none() {
-                return Ok(true);
-            }
-        }
-        Ok(self.run.sim().is_done())
+        self.run.run_for(budget)
+    }
+
+    /// Macrotasks recorded so far.
+    pub fn steps(&self) -> u32 {
+        self.run.sim().steps()
     }
 
     /// How far the run is: requests returned out of all requests.

@@ -130,6 +130,16 @@ impl ScheduledSim {
         Ok(self.sim.step_pending(pending.due, pending.seq))
     }
 
+    /// Runs at most `budget` more macrotasks; true once the run is over.
+    pub fn run_for(&mut self, budget: u64) -> Result<bool, ScheduleError> {
+        for _ in 0..budget {
+            if self.step()?.is_none() {
+                return Ok(true);
+            }
+        }
+        Ok(self.sim.is_done())
+    }
+
     /// Runs to the end.
     pub fn run(&mut self) -> Result<Metrics, ScheduleError> {
         while self.step()?.is_some() {}
