@@ -481,7 +481,7 @@ fn checks_violated(config: &Config, reduction: bool) -> (bool, BTreeSet<&'static
     let mut search = ExploreOptions::new(Check::ALL.to_vec());
     search.reduction = reduction;
     search.record = true;
-    search.max_schedules = 20_000;
+    search.max_schedules = 3_000;
     let mut explorer = Explorer::new(config, search);
     let result = explorer.run();
     let mut violated = BTreeSet::new();
@@ -499,7 +499,7 @@ fn checks_violated(config: &Config, reduction: bool) -> (bool, BTreeSet<&'static
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(16))]
+    #![proptest_config(ProptestConfig::with_cases(10))]
 
     /// The reduced search finds every kind of violation the naive one does.
     #[test]
