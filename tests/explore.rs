@@ -33,6 +33,11 @@ fn assert_replays_to_violation(result: &ExploreResult, checks: &[Check]) {
     assert_eq!(config, counterexample.config);
     let sim = replay(&config, false).expect("it fits its config");
     let seen = Observation::of(&sim);
+    assert!(counterexample.violation_step < counterexample.steps);
+    assert_eq!(
+        interleave::explore::first_violation_step(&config, &counterexample.violated),
+        Some(counterexample.violation_step)
+    );
     assert!(
         checks.iter().any(|check| check.violated(&seen)),
         "{} does not violate {checks:?}",
@@ -54,6 +59,12 @@ fn ticket_none_duplicates_and_a_keyed_mutex_on_one_server_never_does() {
         "{none:?}"
     );
     assert_replays_to_violation(&none, &[Check::Duplicates]);
+    // The normal run already duplicates: steps 0-1 the two arrivals (each
+    // sends find_order), 2-3 both finds land empty (each sends an insert),
+    // 4 the first insert lands, 5 the second: the duplicate.
+    let shortest = none.counterexample.as_ref().unwrap();
+    assert_eq!(shortest.config.schedule, Schedule::default());
+    assert_eq!((shortest.violation_step, shortest.steps), (5, 6));
 
     let mutex = explore("scenario=ticket&strategy=keyed-mutex", &[Check::Duplicates]);
     assert!(mutex.complete);
@@ -87,7 +98,7 @@ fn ticket_with_a_forgotten_await_duplicates_even_under_the_mutex() {
 #[test]
 fn stampede_get_set_breaks_exclusion_and_add_does_not() {
     let mut bounded = options(&[Check::Exclusion]);
-    bounded.max_schedules = 2_000;
+    bounded.max_schedules = 500;
     let get_set = Explorer::new(
         &config("scenario=stampede&strategy=get-set&requests=3"),
         bounded.clone(),
@@ -470,7 +481,7 @@ fn checks_violated(config: &Config, reduction: bool) -> (bool, BTreeSet<&'static
     let mut search = ExploreOptions::new(Check::ALL.to_vec());
     search.reduction = reduction;
     search.record = true;
-    search.max_schedules = 20_000;
+    search.max_schedules = 3_000;
     let mut explorer = Explorer::new(config, search);
     let result = explorer.run();
     let mut violated = BTreeSet::new();
@@ -488,7 +499,7 @@ fn checks_violated(config: &Config, reduction: bool) -> (bool, BTreeSet<&'static
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(16))]
+    #![proptest_config(ProptestConfig::with_cases(10))]
 
     /// The reduced search finds every kind of violation the naive one does.
     #[test]

@@ -11,7 +11,7 @@ pub mod search;
 
 pub use check::{parse_checks, Check, Observation};
 pub use manual::Session;
-pub use replay::{replay, ScheduleError, ScheduledSim};
+pub use replay::{first_violation_step, replay, ScheduleError, ScheduledSim};
 pub use schedule::Schedule;
 pub use search::{
     compare_strategies, Counterexample, ExploreOptions, ExploreResult, Explorer, Method, Progress,

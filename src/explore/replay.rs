@@ -157,3 +157,17 @@ pub fn replay(config: &Config, keep_trace: bool) -> Result<Sim, ScheduleError> {
     run.run()?;
     Ok(run.into_sim())
 }
+
+/// The index of the first macrotask after which the run of `config`
+/// (following its schedule) violates one of `checks`: where the debugger
+/// should open. `None` if it never does (or the schedule does not fit).
+pub fn first_violation_step(config: &Config, checks: &[crate::explore::Check]) -> Option<u32> {
+    use crate::explore::check::{violations, Observation};
+    let mut run = ScheduledSim::metrics_only(config);
+    while let Some(report) = run.step().ok()? {
+        if !violations(checks, &Observation::of(run.sim())).is_empty() {
+            return Some(report.index);
+        }
+    }
+    None
+}

@@ -11,6 +11,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 
 use crate::explore::check::{violations, Check, Observation};
+use crate::explore::replay::first_violation_step;
 use crate::explore::schedule::Schedule;
 use crate::scenario::config::Config;
 use crate::scenario::url::to_fragment;
@@ -111,6 +112,9 @@ pub struct Counterexample {
     pub fragment: String,
     /// Macrotasks up to the end of the run.
     pub steps: u32,
+    /// The index of the macrotask after which the run first violates a
+    /// check: where the debugger opens.
+    pub violation_step: u32,
     /// Which of the checks it violates.
     pub violated: Vec<Check>,
 }
@@ -341,7 +345,9 @@ impl Explorer {
         if better {
             let mut config = self.config.clone();
             config.schedule = schedule;
+            let violation_step = first_violation_step(&config, &violated).unwrap_or(steps);
             self.best = Some(Counterexample {
+                violation_step,
                 fragment: to_fragment(&config),
                 config,
                 steps,
