@@ -202,19 +202,20 @@ pub struct TraceEvent {
 }
 
 impl TraceEvent {
-    fn words(&self) -> [u64; 9] {
+    /// Folds the event into an FNV-1a hash over the little-endian bytes of
+    /// its nine words: step, time, request, what, key space, key id,
+    /// outcome, site, detail.
+    fn hash_into(&self, hash: u64) -> u64 {
         let [space, id] = self.key.code();
-        [
-            u64::from(self.step),
-            self.time,
-            u64::from(self.request),
-            self.what.code(),
-            space,
-            id,
-            self.outcome as u64,
-            self.site as u64,
-            self.detail,
-        ]
+        let mut hash = fnv_word(hash, u64::from(self.step));
+        hash = fnv_word(hash, self.time);
+        hash = fnv_word(hash, u64::from(self.request));
+        hash = fnv_word(hash, self.what.code());
+        hash = fnv_small_word(hash, space);
+        hash = fnv_word(hash, id);
+        hash = fnv_small_word(hash, self.outcome as u64);
+        hash = fnv_small_word(hash, self.site as u64);
+        fnv_word(hash, self.detail)
     }
 }
 
@@ -245,6 +246,13 @@ fn fnv_word(mut hash: u64, word: u64) -> u64 {
     (hash ^ rest).wrapping_mul(FNV_PRIME_POWERS[9 - significant])
 }
 
+/// `fnv_word` of a word below 256: one multiplication.
+#[inline]
+fn fnv_small_word(hash: u64, word: u64) -> u64 {
+    debug_assert!(word < 0x100);
+    (hash ^ word).wrapping_mul(FNV_PRIME_POWERS[8])
+}
+
 /// The events of a run, and an FNV-1a hash over all of them that is kept
 /// even when the events themselves are not (metrics-only runs).
 pub struct Trace {
@@ -263,9 +271,7 @@ impl Trace {
     }
 
     pub fn push(&mut self, event: TraceEvent) {
-        for word in event.words() {
-            self.hash = fnv_word(self.hash, word);
-        }
+        self.hash = event.hash_into(self.hash);
         if self.keep {
             self.events.push(event);
         }

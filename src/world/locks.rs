@@ -2,7 +2,9 @@
 //! single-flight calls. They hold the waiters' slot ids; waking is the
 //! executor's job.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
+
+use rustc_hash::FxHashMap;
 
 use crate::world::LockKey;
 
@@ -17,10 +19,10 @@ struct Mutex {
 #[derive(Default)]
 pub struct ServerLocks {
     /// A key is present while its mutex is held.
-    mutexes: HashMap<LockKey, Mutex>,
+    mutexes: FxHashMap<LockKey, Mutex>,
     /// A key is present while its single-flight call runs; the value lists
     /// the callers waiting for its result.
-    flights: HashMap<LockKey, Vec<SlotId>>,
+    flights: FxHashMap<LockKey, Vec<SlotId>>,
 }
 
 /// Whether `lock` took a free mutex or joined the queue.
