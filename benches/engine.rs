@@ -2,6 +2,8 @@
 //! keeping the full trace or only the metrics. Criterion's `thrpt` is in
 //! events (macrotasks) per second; `scripts/bench.sh` prints it as such.
 
+use std::time::Duration;
+
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 
 use interleave::scenario::url::parse_fragment;
@@ -12,6 +14,8 @@ const REQUESTS: u32 = 100_000;
 fn stampede(c: &mut Criterion) {
     let mut group = c.benchmark_group("stampede_100k");
     group.sample_size(10);
+    group.warm_up_time(Duration::from_secs(1));
+    group.measurement_time(Duration::from_secs(3));
     for strategy in ["none", "keyed-mutex", "single-flight"] {
         let fragment = format!("scenario=stampede&strategy={strategy}&requests={REQUESTS}");
         let config = parse_fragment(&fragment).expect("a valid fragment");

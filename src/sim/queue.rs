@@ -130,6 +130,10 @@ impl MacrotaskQueue {
             self.lanes[best?.0].tasks.pop_front()?
         };
         self.len -= 1;
+        if self.len == 0 {
+            // Give the drained lanes back; later tasks make new ones.
+            self.lanes = Vec::new();
+        }
         Some(next)
     }
 
