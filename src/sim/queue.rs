@@ -137,6 +137,25 @@ impl MacrotaskQueue {
         Some(next)
     }
 
+    /// Removes the pending task (`due`, `seq`), wherever it is in the order
+    /// (for delivering a chosen event rather than the earliest).
+    pub fn take(&mut self, due: Micros, seq: u64) -> Option<Pending> {
+        let order = (due, seq);
+        let found = self.lanes.iter_mut().find_map(|lane| {
+            let index = lane
+                .tasks
+                .binary_search_by_key(&order, |p| (p.due, p.seq))
+                .ok()?;
+            lane.tasks.remove(index)
+        });
+        let taken = found.or_else(|| {
+            let task = self.others.remove(&order)?;
+            Some(Pending { due, seq, task })
+        })?;
+        self.len -= 1;
+        Some(taken)
+    }
+
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
@@ -229,6 +248,17 @@ mod tests {
                     reference.schedule(now + delay, task);
                 }
                 assert_eq!(queue.len(), reference.entries.len());
+                if next(40) == 0 {
+                    // Deliver some pending task out of order.
+                    let all: Vec<_> = queue.iter().collect();
+                    if !all.is_empty() {
+                        let chosen = all[next(all.len() as u64) as usize];
+                        assert_eq!(queue.take(chosen.due, chosen.seq), Some(chosen));
+                        reference.entries.remove(&(chosen.due, chosen.seq));
+                        assert_eq!(queue.take(chosen.due, chosen.seq), None);
+                        now = now.max(chosen.due);
+                    }
+                }
                 if next(3) == 0 {
                     let popped = queue.pop();
                     assert_eq!(popped, reference.pop());
