@@ -7,13 +7,13 @@ use serde::Serialize;
 
 use crate::explore::search::compare_strategies;
 use crate::explore::{
-    parse_checks, replay, Check, ExploreOptions, ExploreResult, Explorer, Method,
+    parse_checks, Check, ExploreOptions, ExploreResult, Explorer, Method, ScheduledSim,
 };
 use crate::scenario::url::{parse_fragment, ConfigError};
 use crate::sim::trace::OpKind;
 use crate::sim::{Outcome, Site, TraceEvent};
 
-pub const USAGE: &str = "usage: interleave run '<fragment or URL>' [--trace]
+pub const USAGE: &str = "usage: interleave run '<fragment or URL>' [--trace] [--max-events N]
        interleave explore '<fragment or URL>' [--check CHECKS] [--method dfs|random|pct]
                   [--max-schedules N] [--max-preemptions N] [--seed S] [--no-reduction]
                   [--all-strategies]
@@ -21,6 +21,8 @@ pub const USAGE: &str = "usage: interleave run '<fragment or URL>' [--trace]
   run      simulate the scenario (following its schedule= if any) and print its
            metrics as one JSON object
   --trace  first print every trace event as a JSON line
+  --max-events N  give up (exit 2) if the run needs more than N macrotasks;
+                  default 100000000, or 10000000 with --trace
   explore  search the schedules of the scenario and print
            {explored, violating, complete, naive_estimate, counterexample}
            (counterexample: a fragment with schedule=, or null)
@@ -39,10 +41,20 @@ pub const USAGE: &str = "usage: interleave run '<fragment or URL>' [--trace]
 example: interleave run 'v=1&scenario=stampede&strategy=keyed-mutex&requests=50'
          interleave explore 'v=1&scenario=ticket&strategy=none' --check duplicates";
 
+/// The default `--max-events`: about ten seconds of a metrics-only run.
+pub const DEFAULT_MAX_EVENTS: u64 = 100_000_000;
+/// The default `--max-events` with `--trace`, whose events are all kept in
+/// memory (about 100 bytes per macrotask) before they are printed.
+pub const DEFAULT_MAX_TRACE_EVENTS: u64 = 10_000_000;
+
 #[derive(Debug)]
 pub enum CliError {
     Usage(String),
     Config(ConfigError),
+    /// The run needed more macrotasks than `--max-events` allows.
+    Budget {
+        max_events: u64,
+    },
     Io(io::Error),
 }
 
@@ -50,7 +62,7 @@ impl CliError {
     /// 2 for bad input, 1 for a failure to write the output.
     pub fn exit_code(&self) -> u8 {
         match self {
-            CliError::Usage(_) | CliError::Config(_) => 2,
+            CliError::Usage(_) | CliError::Config(_) | CliError::Budget { .. } => 2,
             CliError::Io(_) => 1,
         }
     }
@@ -61,6 +73,12 @@ impl fmt::Display for CliError {
         match self {
             CliError::Usage(message) => write!(f, "{message}\n{USAGE}"),
             CliError::Config(error) => write!(f, "bad scenario: {error}"),
+            CliError::Budget { max_events } => write!(
+                f,
+                "the run did not finish within --max-events {max_events} macrotasks; \
+                 raise --max-events, or make the scenario smaller (fewer requests or \
+                 users, a longer poll, a shorter wait_timeout)"
+            ),
             CliError::Io(error) => write!(f, "cannot write output: {error}"),
         }
     }
@@ -91,6 +109,7 @@ pub fn main(args: &[String], out: &mut impl Write) -> Result<(), CliError> {
     let mut positional = Vec::new();
     let mut trace = false;
     let mut explore = ExploreFlags::default();
+    let mut max_events = None;
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         let mut value = |flag: &str| {
@@ -100,6 +119,10 @@ pub fn main(args: &[String], out: &mut impl Write) -> Result<(), CliError> {
         };
         match arg.as_str() {
             "--trace" => trace = true,
+            "--max-events" => max_events = Some(parse_max_events(args.next().map(String::as_str))?),
+            flag if flag.starts_with("--max-events=") => {
+                max_events = Some(parse_max_events(flag.strip_prefix("--max-events="))?)
+            }
             "-h" | "--help" => {
                 writeln!(out, "{USAGE}")?;
                 return Ok(());
@@ -122,7 +145,14 @@ pub fn main(args: &[String], out: &mut impl Write) -> Result<(), CliError> {
         }
     }
     match positional.as_slice() {
-        ["run", fragment] => run(fragment, trace, out),
+        ["run", fragment] => {
+            let default = if trace {
+                DEFAULT_MAX_TRACE_EVENTS
+            } else {
+                DEFAULT_MAX_EVENTS
+            };
+            run(fragment, trace, max_events.unwrap_or(default), out)
+        }
         ["explore", fragment] => run_explore(fragment, &explore, out),
         ["run"] | ["explore"] => Err(CliError::Usage(format!(
             "{} needs a scenario fragment",
@@ -225,9 +255,27 @@ fn run_explore(fragment: &str, flags: &ExploreFlags, out: &mut impl Write) -> Re
     write_line(out, &ExploreLine::of(&result))
 }
 
-fn run(fragment: &str, trace: bool, out: &mut impl Write) -> Result<(), CliError> {
+fn parse_max_events(value: Option<&str>) -> Result<u64, CliError> {
+    value
+        .and_then(|value| value.parse::<u64>().ok())
+        .filter(|&max| max > 0)
+        .ok_or_else(|| CliError::Usage("--max-events needs a whole number above 0".into()))
+}
+
+fn run(fragment: &str, trace: bool, max_events: u64, out: &mut impl Write) -> Result<(), CliError> {
     let config = parse_fragment(fragment).map_err(CliError::Config)?;
-    let sim = replay(&config, trace).map_err(|error| CliError::Config(error.into()))?;
+    let mut run = if trace {
+        ScheduledSim::new(&config)
+    } else {
+        ScheduledSim::metrics_only(&config)
+    };
+    let done = run
+        .run_for(max_events)
+        .map_err(|error| CliError::Config(error.into()))?;
+    if !done {
+        return Err(CliError::Budget { max_events });
+    }
+    let sim = run.into_sim();
     let metrics = sim.metrics();
     if trace {
         let listing = crate::scenario::listing::Listing::of(&config);

@@ -288,3 +288,24 @@ fn explore_rejects_bad_flags_with_exit_2() {
         assert!(stderr.contains("--"), "{stderr}");
     }
 }
+
+#[test]
+fn max_events_bounds_the_run_exactly() {
+    // 10 stampede requests under `none`: each is an arrival, a get, a
+    // select and a set completing, so the run takes exactly 40 macrotasks.
+    let fragment = "scenario=stampede&strategy=none&requests=10";
+    let enough = interleave(&["run", fragment, "--max-events", "40"]);
+    assert!(enough.status.success(), "{enough:?}");
+    let json: Value = serde_json::from_slice(&enough.stdout).unwrap();
+    assert_eq!(json["events"], 40);
+    let short = interleave(&["run", fragment, "--max-events=39"]);
+    assert_eq!(short.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&short.stderr).contains("--max-events 39"));
+    assert!(short.stdout.is_empty());
+    for bad in ["0", "-1", "x", ""] {
+        let output = interleave(&["run", fragment, "--max-events", bad]);
+        assert_eq!(output.status.code(), Some(2), "{bad}");
+    }
+    let missing = interleave(&["run", fragment, "--max-events"]);
+    assert_eq!(missing.status.code(), Some(2));
+}

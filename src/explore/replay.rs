@@ -101,6 +101,11 @@ impl ScheduledSim {
     /// One macrotask: at a choice point, the schedule's next choice (or the
     /// default once it has run out). `Ok(None)` once the run is over.
     pub fn step(&mut self) -> Result<Option<StepReport>, ScheduleError> {
+        if self.used >= self.choices.len() {
+            // Past the schedule every choice is index 0, the earliest
+            // pending event: the normal step, without listing the queue.
+            return Ok(self.sim.step());
+        }
         let enabled = self.sim.enabled_pending();
         if enabled.is_empty() {
             return match self.used < self.choices.len() {

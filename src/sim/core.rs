@@ -388,7 +388,7 @@ impl Core {
     }
 
     fn schedule(&mut self, delay: Micros, task: Macrotask) {
-        self.queue.schedule(self.now.saturating_add(delay), task);
+        self.queue.schedule_after(self.now, delay, task);
     }
 
     fn connect(&mut self, id: SlotId, latency: Micros, request: TaskId, op: Op, site: Site) {

@@ -151,7 +151,7 @@ impl Sim {
     /// Runs the queued macrotask `(due, seq)` out of order (explore mode):
     /// `now` becomes `max(now, due)`, so it may run late, never early.
     pub fn step_pending(&mut self, due: Micros, seq: u64) -> Option<StepReport> {
-        let next = self.core.borrow_mut().queue.remove(due, seq)?;
+        let next = self.core.borrow_mut().queue.take(due, seq)?;
         Some(self.deliver(next))
     }
 

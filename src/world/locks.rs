@@ -2,7 +2,9 @@
 //! single-flight calls. They hold the waiters' slot ids; waking is the
 //! executor's job.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::VecDeque;
+
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::scenario::config::Micros;
 use crate::world::LockKey;
@@ -18,16 +20,16 @@ struct Mutex {
 #[derive(Default)]
 pub struct ServerLocks {
     /// A key is present while its mutex is held.
-    mutexes: HashMap<LockKey, Mutex>,
+    mutexes: FxHashMap<LockKey, Mutex>,
     /// A key is present while its single-flight call runs; the value lists
     /// the callers waiting for its result.
-    flights: HashMap<LockKey, Vec<SlotId>>,
+    flights: FxHashMap<LockKey, Vec<SlotId>>,
     /// Emitter lock: the keys held, and the `once` listeners per key in
     /// registration order.
-    emitter_locked: HashSet<LockKey>,
-    listeners: HashMap<LockKey, Vec<SlotId>>,
+    emitter_locked: FxHashSet<LockKey>,
+    listeners: FxHashMap<LockKey, Vec<SlotId>>,
     /// Ticket lock counters per key.
-    tickets: HashMap<LockKey, Tickets>,
+    tickets: FxHashMap<LockKey, Tickets>,
 }
 
 /// A ticket lock: `next` is the next ticket to hand out, `serving` the

@@ -1,0 +1,51 @@
+//! Engine throughput: a 100,000-request stampede under three strategies,
+//! keeping the full trace or only the metrics. Criterion's `thrpt` is in
+//! events (macrotasks) per second; `scripts/bench.sh` prints it as such.
+
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+
+use interleave::scenario::url::parse_fragment;
+use interleave::Sim;
+
+const REQUESTS: u32 = 100_000;
+
+fn stampede(c: &mut Criterion) {
+    let mut group = c.benchmark_group("stampede_100k");
+    group.sample_size(10);
+    group.warm_up_time(Duration::from_secs(1));
+    group.measurement_time(Duration::from_secs(3));
+    for strategy in ["none", "keyed-mutex", "single-flight"] {
+        let fragment = format!("scenario=stampede&strategy={strategy}&requests={REQUESTS}");
+        let config = parse_fragment(&fragment).expect("a valid fragment");
+        let events = Sim::metrics_only(&config).run().events;
+        group.throughput(Throughput::Elements(events));
+        for (mode, keep_trace) in [("full", true), ("metrics", false)] {
+            let build = || {
+                if keep_trace {
+                    Sim::new(&config)
+                } else {
+                    Sim::metrics_only(&config)
+                }
+            };
+            // Building the run (its plan of arrivals) is part of the cost,
+            // as in the CLI; dropping it is not.
+            group.bench_function(format!("{strategy}/{mode}"), |b| {
+                b.iter_batched(
+                    || (),
+                    |()| {
+                        let mut sim = build();
+                        let metrics = sim.run();
+                        (sim, metrics)
+                    },
+                    BatchSize::PerIteration,
+                )
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, stampede);
+criterion_main!(benches);
