@@ -24,7 +24,7 @@ step "cargo test (native)"
 cargo test 2>&1 | tee "$logs/native.log"
 
 step "cargo clippy (wasm32)"
-cargo clippy --target wasm32-unknown-unknown --all-targets -- -D warnings
+cargo clippy --target wasm32-unknown-unknown --lib --bins --tests -- -D warnings
 
 step "trunk build --release"
 trunk build --release --offline --skip-version-check
