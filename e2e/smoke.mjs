@@ -26,6 +26,9 @@ const ARGS = [
 ];
 const SCREENSHOT = 'test-artifacts/debugger-mid-run.png';
 
+/** The test server's origin, once it is listening. */
+const ORIGIN = { url: '' };
+
 let passed = 0;
 let failed = 0;
 
@@ -87,6 +90,11 @@ async function openPage(browser, problems) {
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()}`));
+  // Offline by design: only the page's own files, never another origin.
+  page.on('request', (request) => {
+    const url = request.url();
+    if (!url.startsWith(ORIGIN.url) && !url.startsWith('data:')) problems.push(`request to ${url}`);
+  });
   page.on('dialog', async (dialog) => {
     problems.push(`dialog: ${dialog.message()}`);
     await dialog.dismiss();
@@ -101,6 +109,7 @@ async function openPage(browser, problems) {
 }
 
 const server = await serve(resolve('dist'));
+ORIGIN.url = server.url;
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
 const problems = [];
 
@@ -249,7 +258,7 @@ try {
   await evil.screenshot({ path: 'test-artifacts/smoke-error.png', fullPage: true });
 
   // 10. Nothing went wrong along the way.
-  check('no console errors, page errors or CSP violations', problems.length === 0, problems.join(' | '));
+  check('no console errors, page errors, CSP violations or outside requests', problems.length === 0, problems.join(' | '));
   console.log(`screenshot: ${SCREENSHOT}`);
 } catch (error) {
   check('smoke test ran to the end', false, error.stack ?? String(error));

@@ -3,6 +3,7 @@
 //! `cargo test --target wasm32-unknown-unknown --test web`.
 
 use interleave::app::{current_hash, format_ms, show_panic, App, PANIC_ID};
+use interleave::explore::replay;
 use interleave::scenario::url::parse_fragment;
 use interleave::Sim;
 use wasm_bindgen::JsCast;
@@ -13,9 +14,10 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 /// Fragments and the `trace_hash` the native CLI prints for each
 /// (`cargo run --bin interleave -- run '<fragment>'`): every strategy, both
-/// scenarios, and the random parts (uniform and exponential latencies,
-/// Poisson arrivals, random routing).
-const NATIVE_HASHES: [(&str, &str); 8] = [
+/// scenarios, the random parts (uniform and exponential latencies, Poisson
+/// arrivals, random routing, XFetch's draws), faults and fixes, and a
+/// schedule.
+const NATIVE_HASHES: [(&str, &str); 15] = [
     (
         "v=1&scenario=stampede&strategy=none&requests=50&seed=7",
         "395ea772ea24c501",
@@ -48,18 +50,41 @@ const NATIVE_HASHES: [(&str, &str); 8] = [
         "v=1&scenario=ticket&strategy=keyed-mutex&users=2&servers=2&seed=7",
         "940d34af1ee9518d",
     ),
+    (
+        "v=1&scenario=stampede&strategy=emitter-lock&requests=30&db_latency=exp:5ms&seed=7",
+        "4f214a1f2c38195c",
+    ),
+    (
+        "v=1&scenario=stampede&strategy=ticket-lock&requests=20&cache_latency=uniform:1ms..3ms&seed=7",
+        "d723c61107b546b8",
+    ),
+    (
+        "v=1&scenario=stampede&strategy=xfetch&requests=40&cache=warm&expire_at=50ms&beta=3&arrival=gap:2ms&seed=7",
+        "56098e84ddfaf160",
+    ),
+    (
+        "v=1&scenario=stampede&strategy=stale-while-revalidate&requests=30&cache=warm&expire_at=10ms&grace=1s&arrival=poisson:1000&seed=7",
+        "f3c3c4653209f5e5",
+    ),
+    (
+        "v=1&scenario=ticket&strategy=add&lock_ttl=5ms&pause=0:30ms&fencing=true&release=owner&seed=7",
+        "ac713120f468be17",
+    ),
+    (
+        "v=1&scenario=ticket&strategy=none&users=3&servers=2&db_unique=true&db_latency=exp:5ms&seed=7",
+        "53c02cd5c9a1a769",
+    ),
+    ("v=1&scenario=ticket&strategy=none&schedule=1", "660853fdd6e5c1bd"),
 ];
 
 #[wasm_bindgen_test]
 fn trace_hashes_equal_the_native_ones() {
     for (fragment, native) in NATIVE_HASHES {
         let config = parse_fragment(fragment).expect(fragment);
-        assert_eq!(Sim::new(&config).run().trace_hash, native, "{fragment}");
-        assert_eq!(
-            Sim::metrics_only(&config).run().trace_hash,
-            native,
-            "{fragment}"
-        );
+        for keep_trace in [true, false] {
+            let sim = replay(&config, keep_trace).expect(fragment);
+            assert_eq!(sim.metrics().trace_hash, native, "{fragment}");
+        }
     }
 }
 
