@@ -134,6 +134,7 @@ pub struct ManualView {
     pub done: bool,
 }
 
+#[derive(Clone)]
 pub struct Debugger {
     pub config: Config,
     /// The canonical fragment, without `#`.
@@ -306,38 +307,12 @@ impl Debugger {
         Rc::new(self)
     }
 
-    /// The same page state with a fresh version (views redraw).
-    fn touched(self: Rc<Self>) -> Rc<Self> {
-        Rc::new(Debugger {
-            config: self.config.clone(),
-            fragment: self.fragment.clone(),
-            errors: self.errors.clone(),
-            param_error: self.param_error.clone(),
-            notice: self.notice.clone(),
-            listing: self.listing.clone(),
-            busy: self.busy,
-            progress: self.progress,
-            playing: self.playing,
-            manual: self.manual.clone(),
-            search: self.search.clone(),
-            search_view: self.search_view.clone(),
-            seek: self.seek,
-            speed: self.speed,
-            grouping: self.grouping,
-            compare_rows: self.compare_rows.clone(),
-            version: self.version + 1,
-            recorder: self.recorder.clone(),
-            counter: self.counter.clone(),
-            session: self.session.clone(),
-            compare: self.compare.clone(),
-        })
-    }
-
-    /// An owned copy to change (sharing the engine objects).
+    /// An owned copy to change, with a fresh version (it shares the
+    /// engine objects, which are behind `Rc`).
     fn owned(self: Rc<Self>) -> Debugger {
-        Rc::try_unwrap(self.touched())
-            .ok()
-            .expect("a fresh Rc has one owner")
+        let mut next = Rc::unwrap_or_clone(self);
+        next.version += 1;
+        next
     }
 
     fn with_session(self: Rc<Self>, act: impl FnOnce(&mut Session)) -> Rc<Self> {
@@ -345,7 +320,7 @@ impl Debugger {
             return self;
         };
         act(&mut session.borrow_mut());
-        self.touched()
+        Rc::new(self.owned())
     }
 
     /// The schedule does not fit: say so and run the default order instead.
