@@ -367,7 +367,7 @@ impl Debugger {
                     }
                     if done {
                         next.recorder = None;
-                        let recording = Rc::new(recorder.borrow().finish());
+                        let recording = Rc::new(recorder.borrow_mut().finish());
                         let mut session = Session::new(recording);
                         match next.seek.take() {
                             Some(Seek::Step(step)) => session.seek(step),

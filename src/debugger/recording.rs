@@ -86,10 +86,11 @@ impl Recorder {
         (done, self.run.sim().requests().len() as u64)
     }
 
-    /// The finished run (call once `advance` returns true).
-    pub fn finish(&self) -> Recording {
+    /// The finished run (call once, when `advance` returns true): the
+    /// trace's events move into the recording.
+    pub fn finish(&mut self) -> Recording {
         let metrics = self.run.sim().metrics();
-        let events = self.run.sim().trace().events().to_vec();
+        let events = self.run.sim_mut().take_events();
         let timeline = Timeline::build(&self.config, self.run.sim().requests(), &events);
         let violations = find_violations(&self.config, &events);
         Recording {

@@ -89,6 +89,10 @@ impl ScheduledSim {
         &self.sim
     }
 
+    pub fn sim_mut(&mut self) -> &mut Sim {
+        &mut self.sim
+    }
+
     pub fn into_sim(self) -> Sim {
         self.sim
     }

@@ -14,7 +14,7 @@ use crate::sim::ctx::Ctx;
 use crate::sim::footprint::{Footprint, Object};
 use crate::sim::metrics::{Latencies, Metrics};
 use crate::sim::queue::{Macrotask, Pending};
-use crate::sim::trace::{OpKind, Outcome, Site, Trace, TraceKey, What};
+use crate::sim::trace::{OpKind, Outcome, Site, Trace, TraceEvent, TraceKey, What};
 
 /// What a request does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -109,6 +109,12 @@ impl Sim {
 
     pub fn is_done(&self) -> bool {
         self.core.borrow().queue.is_empty()
+    }
+
+    /// Moves the trace's events out, leaving its hash (see
+    /// [`Trace::take_events`]).
+    pub fn take_events(&mut self) -> Vec<TraceEvent> {
+        self.core.borrow_mut().trace.take_events()
     }
 
     pub fn trace(&self) -> Ref<'_, Trace> {

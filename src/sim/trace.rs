@@ -329,6 +329,12 @@ impl Trace {
         }
     }
 
+    /// Moves the kept events out (the hash stays): for a caller that is
+    /// done with the run, without copying them.
+    pub fn take_events(&mut self) -> Vec<TraceEvent> {
+        std::mem::take(&mut self.events)
+    }
+
     pub fn events(&self) -> &[TraceEvent] {
         &self.events
     }
