@@ -15,7 +15,9 @@ pub struct ExplorePanelProps {
     pub view: Option<SearchView>,
     pub on_start: Callback<(ExploreOptions, bool)>,
     pub on_cancel: Callback<()>,
-    pub on_open: Callback<String>,
+    /// Opens a counterexample: its fragment, and the debugger position
+    /// right after its violation.
+    pub on_open: Callback<(String, u32)>,
 }
 
 /// Most schedules one search may run from the panel.
@@ -132,7 +134,7 @@ struct SearchResultsProps {
     view: SearchView,
     running: bool,
     on_cancel: Callback<MouseEvent>,
-    on_open: Callback<String>,
+    on_open: Callback<(String, u32)>,
 }
 
 #[component]
@@ -187,7 +189,7 @@ struct RowProps {
     row: StrategyRow,
     #[prop_or_default]
     checks: Vec<Check>,
-    on_open: Callback<String>,
+    on_open: Callback<(String, u32)>,
 }
 
 #[component]
@@ -213,7 +215,10 @@ fn OpenButton(props: &RowProps) -> Html {
     match &props.row.result.counterexample {
         Some(found) => {
             let fragment = found.fragment.clone();
-            let onclick = props.on_open.reform(move |_: MouseEvent| fragment.clone());
+            let position = found.violation_step + 1;
+            let onclick = props
+                .on_open
+                .reform(move |_: MouseEvent| (fragment.clone(), position));
             let violated: Vec<_> = found.violated.iter().map(|c| c.name()).collect();
             html! {
                 <button class="link" data-testid="btn-open-counterexample" {onclick}

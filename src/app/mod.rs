@@ -243,7 +243,9 @@ pub fn App() -> Html {
     };
     let on_open = {
         let dispatcher = state.dispatcher();
-        Callback::from(move |fragment| dispatcher.dispatch(Action::OpenAtViolation(fragment)))
+        Callback::from(move |(fragment, position)| {
+            dispatcher.dispatch(Action::OpenCounterexample { fragment, position })
+        })
     };
     let on_cancel = {
         let dispatcher = state.dispatcher();

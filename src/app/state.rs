@@ -75,8 +75,12 @@ pub enum Action {
         options: ExploreOptions,
         every_strategy: bool,
     },
-    /// Opens a counterexample's fragment at its first violation.
-    OpenAtViolation(String),
+    /// Opens a counterexample's fragment at the step where its check first
+    /// fails (the state after that many macrotasks).
+    OpenCounterexample {
+        fragment: String,
+        position: u32,
+    },
     /// Stops the running search (its results so far stay).
     CancelSearch,
     /// One time-boxed chunk of whatever the page is busy with.
@@ -84,13 +88,6 @@ pub enum Action {
         deadline: f64,
     },
     Cancel,
-}
-
-/// Where to put the debugger once the new recording is ready.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Seek {
-    Step(u32),
-    FirstViolation,
 }
 
 /// What the explore panel draws.
@@ -161,7 +158,8 @@ pub struct Debugger {
     manual: Option<Rc<RefCell<ManualSession>>>,
     search: Option<Rc<RefCell<SearchJob>>>,
     pub search_view: Option<SearchView>,
-    seek: Option<Seek>,
+    /// The step to go to once the new recording is ready.
+    seek: Option<u32>,
 }
 
 impl PartialEq for Debugger {
@@ -223,7 +221,7 @@ impl Debugger {
 
     /// Records `config` again, keeping manual mode and the search, and
     /// goes to `seek` once the recording is ready.
-    fn restart(self: Rc<Self>, config: Config, seek: Seek) -> Rc<Self> {
+    fn restart(self: Rc<Self>, config: Config, seek: u32) -> Rc<Self> {
         let mut next = Debugger::start(config, Vec::new(), self.version + 1);
         next.manual = self.manual.clone();
         next.search = self.search.clone();
@@ -258,7 +256,7 @@ impl Debugger {
             let manual = manual.borrow();
             (manual.config(), manual.sim().steps())
         };
-        self.restart(config, Seek::Step(steps))
+        self.restart(config, steps)
     }
 
     pub fn session(&self) -> Option<std::cell::Ref<'_, Session>> {
@@ -369,12 +367,8 @@ impl Debugger {
                         next.recorder = None;
                         let recording = Rc::new(recorder.borrow_mut().finish());
                         let mut session = Session::new(recording);
-                        match next.seek.take() {
-                            Some(Seek::Step(step)) => session.seek(step),
-                            Some(Seek::FirstViolation) => {
-                                session.jump_to_first_violation();
-                            }
-                            None => {}
+                        if let Some(step) = next.seek.take() {
+                            session.seek(step);
                         }
                         next.session = Some(shared(session));
                         next.busy = Busy::Idle;
@@ -550,7 +544,7 @@ impl Reducible for Debugger {
                 next.search = Some(shared(job));
                 next.changed().work(now_ms() + CHUNK_MS)
             }
-            Action::OpenAtViolation(fragment) => {
+            Action::OpenCounterexample { fragment, position } => {
                 let (config, errors) = parse_fragment_lenient(&fragment);
                 if !errors.is_empty() {
                     return self;
@@ -558,7 +552,7 @@ impl Reducible for Debugger {
                 let search_view = self.search_view.clone();
                 let mut next = Debugger::start(config, Vec::new(), self.version + 1);
                 next.search_view = search_view;
-                next.seek = Some(Seek::FirstViolation);
+                next.seek = Some(position);
                 next.changed().work(now_ms() + CHUNK_MS)
             }
             Action::Cancel => {
