@@ -173,7 +173,7 @@ fn SearchResults(props: &SearchResultsProps) -> Html {
                             <tr key={row.strategy.name()}>
                                 <th scope="row">{ row.strategy.name() }</th>
                                 <td>{ row.summary(&view.checks) }</td>
-                                <td>{ thousands(row.result.naive_estimate) }</td>
+                                <td>{ estimate(row.result.naive_estimate) }</td>
                                 <td><OpenButton row={row.clone()} on_open={props.on_open.clone()} /></td>
                             </tr>
                         }) }
@@ -202,7 +202,7 @@ fn ResultFacts(props: &RowProps) -> Html {
                 <dt>{ "explored" }</dt><dd data-testid="explore-explored">{ result.explored }</dd>
                 <dt>{ "violating" }</dt><dd data-testid="explore-violating">{ result.violating }</dd>
                 <dt>{ "complete" }</dt><dd data-testid="explore-complete">{ result.complete.to_string() }</dd>
-                <dt>{ "naive estimate" }</dt><dd data-testid="explore-naive">{ result.naive_estimate }</dd>
+                <dt>{ "naive estimate" }</dt><dd data-testid="explore-naive">{ estimate(result.naive_estimate) }</dd>
                 <dt>{ "pruned (equivalent)" }</dt><dd>{ result.pruned }</dd>
             </dl>
             <OpenButton row={props.row.clone()} on_open={props.on_open.clone()} />
@@ -228,5 +228,13 @@ fn OpenButton(props: &RowProps) -> Html {
             }
         }
         None => html! { <span class="muted">{ "none found" }</span> },
+    }
+}
+
+/// The naive search's size; the estimate saturates when it overflows.
+fn estimate(count: u64) -> String {
+    match count {
+        u64::MAX => "more than 10^19".to_string(),
+        count => thousands(count),
     }
 }
