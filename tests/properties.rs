@@ -220,3 +220,22 @@ proptest! {
         prop_assert_eq!(walked.request_states(), direct.request_states());
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+
+    /// The debugger marks exactly the DB reads the explorer's `db-reads`
+    /// check counts as redundant.
+    #[test]
+    fn extra_db_read_marks_match_the_db_reads_check(config in config()) {
+        use interleave::debugger::{Recording, ViolationKind};
+        let recording = Recording::of(&config).unwrap();
+        let marks = recording
+            .violations
+            .iter()
+            .filter(|v| v.kind == ViolationKind::ExtraDbRead)
+            .count() as u64;
+        let sim = interleave::explore::replay(&config, false).unwrap();
+        prop_assert_eq!(marks, sim.redundant_db_reads());
+    }
+}

@@ -3,7 +3,8 @@
 
 use std::collections::HashMap;
 
-use crate::scenario::config::{Config, Micros, ScenarioKind};
+use crate::scenario::config::{CacheStart, Config, Micros, ScenarioKind};
+use crate::sim::loads::LoadLog;
 use crate::sim::trace::{OpKind, Outcome, TraceKey};
 use crate::sim::{TraceEvent, What};
 
@@ -11,8 +12,9 @@ use crate::sim::{TraceEvent, What};
 pub enum ViolationKind {
     /// A second (or later) order row for one user and event landed.
     DuplicateTicket,
-    /// A DB read of a key that was already live in the cache or already
-    /// being loaded by another request.
+    /// A DB read of a key read before within one expiry of its cache
+    /// entry: two loads at once, or a load of a value already set (the
+    /// explorer's `db-reads` rule, `sim::loads`).
     ExtraDbRead,
     /// A request entered a critical section that another one holds.
     SecondHolder,
@@ -52,37 +54,32 @@ pub fn find_violations(config: &Config, events: &[TraceEvent]) -> Vec<Violation>
 struct KeyState {
     orders: u32,
     holders: u32,
-    /// Selects sent and not yet followed by a `set` of the key.
-    loading: u32,
-    /// When the cached value stops being live (`None`: never cached).
-    live_until: Option<Micros>,
+    /// Whether a select of the key was seen (its warm expiry is noted
+    /// before the first one).
+    selected: bool,
 }
 
 struct Finder {
     scenario: ScenarioKind,
     ttl: Micros,
+    /// A warm cache's expiry for every key, if it has one.
+    warm_expiry: Option<Micros>,
     keys: HashMap<u32, KeyState>,
+    /// The explorer's rule for a redundant select (`sim::loads`), so the
+    /// debugger marks what the `db-reads` check counts.
+    loads: LoadLog,
 }
 
 impl Finder {
     fn new(config: &Config) -> Finder {
-        let mut keys: HashMap<u32, KeyState> = HashMap::new();
-        if config.scenario == ScenarioKind::Stampede
-            && config.cache == crate::scenario::config::CacheStart::Warm
-        {
-            let until = config.expire_at.unwrap_or(if config.ttl == 0 {
-                Micros::MAX
-            } else {
-                config.ttl
-            });
-            for key in 0..config.keys.min(1 << 16) {
-                keys.entry(key).or_default().live_until = Some(until);
-            }
-        }
+        let warm = config.scenario == ScenarioKind::Stampede && config.cache == CacheStart::Warm;
+        let ttl_expiry = (config.ttl > 0).then_some(config.ttl);
         Finder {
             scenario: config.scenario,
             ttl: config.ttl,
-            keys,
+            warm_expiry: warm.then(|| config.expire_at.or(ttl_expiry)).flatten(),
+            keys: HashMap::new(),
+            loads: LoadLog::default(),
         }
     }
 
@@ -97,22 +94,24 @@ impl Finder {
                 (state.orders > 1).then_some(ViolationKind::DuplicateTicket)
             }
             What::Issue(OpKind::DbSelect) if self.scenario == ScenarioKind::Stampede => {
-                let live = state.live_until.is_some_and(|until| event.time < until);
-                let extra = live || state.loading > 0;
-                state.loading += 1;
-                extra.then_some(ViolationKind::ExtraDbRead)
+                if !std::mem::replace(&mut state.selected, true) {
+                    if let Some(at) = self.warm_expiry {
+                        self.loads.expires(key, at);
+                    }
+                }
+                let before = self.loads.redundant();
+                self.loads.select_issued(key, event.time);
+                (self.loads.redundant() > before).then_some(ViolationKind::ExtraDbRead)
             }
-            What::Complete(OpKind::CacheSet) => {
-                state.loading = state.loading.saturating_sub(1);
-                let ttl = if self.ttl == 0 { Micros::MAX } else { self.ttl };
-                state.live_until = Some(event.time.saturating_add(ttl));
+            What::Complete(OpKind::CacheSet) if self.ttl > 0 => {
+                self.loads.expires(key, event.time.saturating_add(self.ttl));
                 None
             }
             What::Enter => {
                 state.holders += 1;
                 (state.holders > 1).then_some(ViolationKind::SecondHolder)
             }
-            What::Exit => {
+            What::Exit | What::Crash => {
                 state.holders = state.holders.saturating_sub(1);
                 None
             }

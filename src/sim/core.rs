@@ -436,6 +436,9 @@ impl Core {
             }
             Op::SetDelta(key, value, ttl, delta) => {
                 self.cache.set_with_delta(key, value, ttl, delta, now);
+                if let (CacheKey::Data(item), true) = (key, ttl > 0) {
+                    self.tally.loads.expires(item, now.saturating_add(ttl));
+                }
                 (Reply::Stored(true), Outcome::Stored)
             }
             Op::DeleteIfOwner(key, token) => match self.cache.delete_if_owner(key, token, now) {
