@@ -34,6 +34,9 @@ const SEARCH_SLICE: u64 = 8;
 /// How long one chunk may hold the main thread, in milliseconds (with the
 /// redraw after it, well under the 50 ms of a long task).
 pub const CHUNK_MS: f64 = 25.0;
+/// The chunk run at once when an action starts new work (a load, an edit,
+/// *run to end*): shorter, as building the run came first in that task.
+const FIRST_CHUNK_MS: f64 = 10.0;
 /// Play speeds, in steps per second.
 pub const SPEEDS: [u32; 6] = [1, 2, 5, 10, 30, 100];
 
@@ -175,7 +178,7 @@ impl Debugger {
         let (config, errors) = parse_fragment_lenient(hash);
         let errors = errors.iter().map(ToString::to_string).collect();
         let started = Rc::new(Debugger::start(config, errors, 0));
-        Rc::try_unwrap(started.work(now_ms() + CHUNK_MS))
+        Rc::try_unwrap(started.work(now_ms() + FIRST_CHUNK_MS))
             .ok()
             .expect("a fresh state has one owner")
     }
@@ -227,7 +230,7 @@ impl Debugger {
         next.search = self.search.clone();
         next.search_view = self.search_view.clone();
         next.seek = Some(seek);
-        next.changed().work(now_ms() + CHUNK_MS)
+        next.changed().work(now_ms() + FIRST_CHUNK_MS)
     }
 
     /// Manual mode's pane, when it is on.
@@ -428,13 +431,13 @@ impl Reducible for Debugger {
                 let errors = errors.iter().map(ToString::to_string).collect();
                 Debugger::start(config, errors, self.version + 1)
                     .changed()
-                    .work(now_ms() + CHUNK_MS)
+                    .work(now_ms() + FIRST_CHUNK_MS)
             }
             Action::SetParam(key, value) => match with_param(&self.config, &key, &value) {
                 Ok(config) if config == self.config => self,
                 Ok(config) => Debugger::start(config, Vec::new(), self.version + 1)
                     .changed()
-                    .work(now_ms() + CHUNK_MS),
+                    .work(now_ms() + FIRST_CHUNK_MS),
                 Err(error) => {
                     let mut next = self.owned();
                     next.param_error = Some((error.key, error.message));
@@ -475,7 +478,7 @@ impl Reducible for Debugger {
                     return next.changed();
                 }
                 next.busy = Busy::RunningToEnd;
-                next.changed().work(now_ms() + CHUNK_MS)
+                next.changed().work(now_ms() + FIRST_CHUNK_MS)
             }
             Action::JumpToViolation => self.with_session(|session| {
                 session.jump_to_first_violation();
@@ -542,7 +545,7 @@ impl Reducible for Debugger {
                 };
                 next.search_view = Some(SearchView::of(&job, every_strategy));
                 next.search = Some(shared(job));
-                next.changed().work(now_ms() + CHUNK_MS)
+                next.changed().work(now_ms() + FIRST_CHUNK_MS)
             }
             Action::OpenCounterexample { fragment, position } => {
                 let (config, errors) = parse_fragment_lenient(&fragment);
@@ -553,7 +556,7 @@ impl Reducible for Debugger {
                 let mut next = Debugger::start(config, Vec::new(), self.version + 1);
                 next.search_view = search_view;
                 next.seek = Some(position);
-                next.changed().work(now_ms() + CHUNK_MS)
+                next.changed().work(now_ms() + FIRST_CHUNK_MS)
             }
             Action::Cancel => {
                 let mut next = self.owned();

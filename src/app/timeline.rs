@@ -167,7 +167,11 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 </svg>
                 <svg class="plot" width="100%" height={height.to_string()}>
                     { for visible.map(|(row, index)| {
-                        request_lane(&lanes[index], row as i32 * LANE_HEIGHT, window, props.position, recording)
+                        let position = lane_position(&lanes[index], recording, props.position);
+                        html! {
+                            <LaneRow key={index} recording={recording.clone()} {index}
+                                top={row as i32 * LANE_HEIGHT} {window} {position} />
+                        }
                     }) }
                     <line class="cursor" x1={cursor.clone()} x2={cursor} y1="0" y2="100%" />
                 </svg>
@@ -282,6 +286,49 @@ fn shared_segment(segment: &Segment, top: i32, window: Window, position: u32) ->
             <title>{ format!("{}: {} ms to {until}", segment.text, format_ms(segment.start)) }</title>
         </rect>
     }
+}
+
+#[derive(Properties, PartialEq)]
+struct LaneRowProps {
+    recording: Rc<Recording>,
+    index: usize,
+    top: i32,
+    window: Window,
+    /// The debugger's position, clamped to the steps where this lane
+    /// changes (see [`lane_position`]), so a lane redraws only when a step
+    /// touches it.
+    position: u32,
+}
+
+#[component]
+fn LaneRow(props: &LaneRowProps) -> Html {
+    let lane = &props.recording.timeline.lanes[props.index];
+    request_lane(
+        lane,
+        props.top,
+        props.window,
+        props.position,
+        &props.recording,
+    )
+}
+
+/// `position` clamped to `[first, last + 1]`, where first and last are the
+/// lowest and highest step at which anything on the lane starts, ends or
+/// is marked: outside that range every phase on the lane is the same.
+fn lane_position(lane: &Lane, recording: &Recording, position: u32) -> u32 {
+    let spans = lane.spans.iter().flat_map(|s| [s.start_step, s.end_step]);
+    let returned = lane.returned.map(|(_, step, _)| step);
+    let marks = recording
+        .violations
+        .iter()
+        .filter(|v| v.request == lane.request)
+        .map(|v| v.step);
+    let steps = spans.chain(returned).chain(marks).filter(|&s| s != NEVER);
+    let (first, last) = steps.fold((u32::MAX, 0), |(lo, hi), s| (lo.min(s), hi.max(s)));
+    if first > last {
+        return 0;
+    }
+    position.clamp(first, last.saturating_add(1))
 }
 
 fn request_lane(
