@@ -153,7 +153,9 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 </svg>
                 <svg class="plot" width="100%" height={(shared_height(recording) + 20).to_string()}>
                     { axis(window) }
-                    { for shared_rows(recording).map(|(y, lane)| shared_lane(lane, y, window, props.position)) }
+                    { for shared_rows(recording).enumerate().map(|(index, (y, lane))| {
+                        shared_lane(recording, index, lane, y, window, props.position)
+                    }) }
                     <line class="cursor" x1={cursor.clone()} x2={cursor.clone()} y1="0" y2="100%" />
                 </svg>
             </div>
@@ -258,25 +260,51 @@ fn phase(start_step: u32, end_step: u32, position: u32) -> &'static str {
     }
 }
 
-fn shared_lane(lane: &SharedLane, top: i32, window: Window, position: u32) -> Html {
+/// A shared lane can hold a segment per request (the holders of a mutex
+/// over a whole run): each segment is its own component, so a step redraws
+/// only the segment whose phase it changes.
+fn shared_lane(
+    recording: &Rc<Recording>,
+    lane_index: usize,
+    lane: &SharedLane,
+    top: i32,
+    window: Window,
+    position: u32,
+) -> Html {
     html! {
         <g class="shared-lane">
-            { for lane.segments.iter().filter(|s| window.shows(s.start, s.end.unwrap_or(window.end)))
-                .map(|segment| shared_segment(segment, top, window, position)) }
+            { for lane.segments.iter().enumerate()
+                .filter(|(_, s)| window.shows(s.start, s.end.unwrap_or(window.end)))
+                .map(|(index, segment)| html! {
+                    <SegmentRect key={index} recording={recording.clone()} lane={lane_index} {index}
+                        {top} {window} future={segment.start_step >= position} />
+                }) }
         </g>
     }
 }
 
-fn shared_segment(segment: &Segment, top: i32, window: Window, position: u32) -> Html {
+#[derive(Properties, PartialEq)]
+struct SegmentRectProps {
+    recording: Rc<Recording>,
+    lane: usize,
+    index: usize,
+    top: i32,
+    window: Window,
+    future: bool,
+}
+
+#[component]
+fn SegmentRect(props: &SegmentRectProps) -> Html {
+    let segment = &props.recording.timeline.shared[props.lane].segments[props.index];
+    shared_segment(segment, props.top, props.window, props.future)
+}
+
+fn shared_segment(segment: &Segment, top: i32, window: Window, future: bool) -> Html {
     let end = segment.end.unwrap_or(window.end);
     let x = window.x(segment.start);
     let width = (window.x(end) - x).max(0.2);
     let y = top + segment.row as i32 * LANE_HEIGHT + 2;
-    let state = if segment.start_step >= position {
-        "future"
-    } else {
-        "done"
-    };
+    let state = if future { "future" } else { "done" };
     let until = segment
         .end
         .map_or("the end".to_string(), |e| format!("{} ms", format_ms(e)));
