@@ -13,12 +13,17 @@ fn interleave(args: &[&str]) -> Output {
         .expect("the binary runs")
 }
 
-fn metrics(fragment: &str) -> Value {
-    let output = interleave(&["run", fragment]);
+/// The one JSON object a successful command prints.
+fn json_of(args: &[&str]) -> Value {
+    let output = interleave(args);
     assert!(output.status.success(), "{output:?}");
     let stdout = String::from_utf8(output.stdout).unwrap();
     assert_eq!(stdout.lines().count(), 1, "one JSON object: {stdout}");
     serde_json::from_str(&stdout).unwrap()
+}
+
+fn metrics(fragment: &str) -> Value {
+    json_of(&["run", fragment])
 }
 
 #[test]
@@ -149,11 +154,7 @@ fn trace_prints_json_lines_then_the_metrics() {
 fn explore(args: &[&str]) -> Value {
     let mut all = vec!["explore"];
     all.extend_from_slice(args);
-    let output = interleave(&all);
-    assert!(output.status.success(), "{output:?}");
-    let stdout = String::from_utf8(output.stdout).unwrap();
-    assert_eq!(stdout.lines().count(), 1, "one JSON object: {stdout}");
-    serde_json::from_str(&stdout).unwrap()
+    json_of(&all)
 }
 
 #[test]

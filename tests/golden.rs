@@ -58,14 +58,16 @@ fn fnv(hash: &mut u64, text: &str) {
 /// What a run shows: its metrics as JSON, then digests of every trace event
 /// (all public fields), of every step report with the queue it leaves, and
 /// the trace length.
-fn observe(fragment: &str) -> String {
+/// The run's metrics, checked to be the same with and without the trace.
+fn same_metrics_either_way(fragment: &str) -> (interleave::Config, interleave::Metrics) {
     let config = parse_fragment(fragment).expect(fragment);
-    let metrics = Sim::new(&config).run();
-    assert_eq!(
-        Sim::metrics_only(&config).run(),
-        metrics,
-        "metrics-only differs: {fragment}"
-    );
+    let metrics = Sim::metrics_only(&config).run();
+    assert_eq!(Sim::new(&config).run(), metrics, "{fragment}");
+    (config, metrics)
+}
+
+fn observe(fragment: &str) -> String {
+    let (config, metrics) = same_metrics_either_way(fragment);
     let mut sim = Sim::new(&config);
     let mut steps = FNV_OFFSET;
     let queue = |sim: &Sim| {
@@ -106,13 +108,7 @@ const LARGE: [&str; 5] = [
 ];
 
 fn observe_large(fragment: &str) -> String {
-    let config = parse_fragment(fragment).expect(fragment);
-    let metrics = Sim::metrics_only(&config).run();
-    assert_eq!(
-        Sim::new(&config).run(),
-        metrics,
-        "full trace differs: {fragment}"
-    );
+    let (_, metrics) = same_metrics_either_way(fragment);
     serde_json::to_string(&metrics).unwrap()
 }
 

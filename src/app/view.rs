@@ -310,13 +310,16 @@ pub struct ExampleLinksProps {
 
 #[component]
 pub fn ExampleLinks(props: &ExampleLinksProps) -> Html {
+    // Each story's canonical fragment, worked out once, not on every step.
+    let canonical = use_memo((), |_| {
+        EXAMPLES.map(|(_, fragment)| to_fragment(&parse_fragment_lenient(fragment).0))
+    });
     html! {
         <nav class="panel examples" aria-labelledby="examples-title">
             <h2 id="examples-title">{ "Stories" }</h2>
             <ul>
-                { for EXAMPLES.iter().map(|&(label, fragment)| {
-                    let canonical = to_fragment(&parse_fragment_lenient(fragment).0);
-                    let current = (canonical == props.current).then_some("page");
+                { for EXAMPLES.iter().zip(canonical.iter()).map(|(&(label, fragment), canonical)| {
+                    let current = (*canonical == props.current).then_some("page");
                     html! {
                         <li key={label}>
                             <a href={format!("#{fragment}")} aria-current={current}>{ label }</a>
