@@ -221,6 +221,7 @@ impl Core {
         self.schedule(0, Macrotask::Timer(id));
     }
 
+    #[inline(always)]
     pub fn record(
         &mut self,
         request: TaskId,

@@ -105,6 +105,7 @@ impl What {
         }
     }
 
+    #[inline(always)]
     fn code(self) -> u64 {
         match self {
             What::Arrive => 1,
@@ -155,6 +156,7 @@ impl TraceKey {
         }
     }
 
+    #[inline(always)]
     fn code(self) -> [u64; 2] {
         match self {
             TraceKey::None => [0, 0],
@@ -254,58 +256,50 @@ pub struct TraceEvent {
 }
 
 impl TraceEvent {
-    /// Folds the event into an FNV-1a hash over the little-endian bytes of
-    /// its nine words: step, time, request, what, key space, key id,
-    /// outcome, site, detail.
+    /// Folds the event into the running trace hash. The nine fields pack
+    /// into five words (step and request share one, the small codes
+    /// another); each word is spread by its own odd multiplier, and those
+    /// products do not depend on the running hash, so the CPU computes
+    /// them in parallel; one multiplication then chains the event in.
+    #[inline(always)]
     fn hash_into(&self, hash: u64) -> u64 {
         let [space, id] = self.key.code();
-        let mut hash = fnv_word(hash, u64::from(self.step));
-        hash = fnv_word(hash, self.time);
-        hash = fnv_word(hash, u64::from(self.request));
-        hash = fnv_word(hash, self.what.code());
-        hash = fnv_small_word(hash, space);
-        hash = fnv_word(hash, id);
-        hash = fnv_small_word(hash, self.outcome as u64);
-        hash = fnv_small_word(hash, self.site as u64);
-        fnv_word(hash, self.detail)
+        let ids = u64::from(self.step) | u64::from(self.request) << 32;
+        let codes =
+            self.what.code() | space << 16 | (self.outcome as u64) << 24 | (self.site as u64) << 32;
+        let event = ids.wrapping_mul(MULTIPLIERS[0])
+            ^ self.time.wrapping_mul(MULTIPLIERS[1]).rotate_left(13)
+            ^ id.wrapping_mul(MULTIPLIERS[2]).rotate_left(26)
+            ^ self.detail.wrapping_mul(MULTIPLIERS[3]).rotate_left(39)
+            ^ codes.wrapping_mul(MULTIPLIERS[4]).rotate_left(52);
+        (hash.rotate_left(29) ^ event).wrapping_mul(MULTIPLIERS[5])
     }
 }
 
-const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
-/// `FNV_PRIME` to the powers 0 to 8.
-const FNV_PRIME_POWERS: [u64; 9] = {
-    let mut powers = [1u64; 9];
-    let mut k = 1;
-    while k < 9 {
-        powers[k] = powers[k - 1].wrapping_mul(FNV_PRIME);
-        k += 1;
-    }
-    powers
-};
+/// The hash of an empty trace (FNV-1a's offset basis, kept from the first
+/// version of the hash).
+const HASH_SEED: u64 = 0xcbf2_9ce4_8422_2325;
+/// Odd 64-bit constants (from SplitMix64, xxHash and FNV).
+const MULTIPLIERS: [u64; 6] = [
+    0x9e37_79b9_7f4a_7c15,
+    0xbf58_476d_1ce4_e5b9,
+    0x94d0_49bb_1331_11eb,
+    0xc2b2_ae3d_27d4_eb4f,
+    0x1656_67b1_9e37_79f9,
+    0x0000_0100_0000_01b3,
+];
 
-/// FNV-1a over the 8 little-endian bytes of `word`. Equal to the plain byte
-/// loop, but a zero byte only multiplies by the prime, so the high zero bytes
-/// of a small word (most trace words) fold into one multiplication.
-#[inline]
-fn fnv_word(mut hash: u64, word: u64) -> u64 {
-    let significant = (64 - word.leading_zeros() as usize).div_ceil(8).max(1);
-    let mut rest = word;
-    for _ in 1..significant {
-        hash = (hash ^ (rest & 0xff)).wrapping_mul(FNV_PRIME);
-        rest >>= 8;
-    }
-    (hash ^ rest).wrapping_mul(FNV_PRIME_POWERS[9 - significant])
+/// MurmurHash3's 64-bit finalizer: every input bit reaches every output
+/// bit, so the printed hash has no weak low digits.
+fn finish(mut hash: u64) -> u64 {
+    hash ^= hash >> 33;
+    hash = hash.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    hash ^= hash >> 33;
+    hash = hash.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    hash ^ hash >> 33
 }
 
-/// `fnv_word` of a word below 256: one multiplication.
-#[inline]
-fn fnv_small_word(hash: u64, word: u64) -> u64 {
-    debug_assert!(word < 0x100);
-    (hash ^ word).wrapping_mul(FNV_PRIME_POWERS[8])
-}
-
-/// The events of a run, and an FNV-1a hash over all of them that is kept
+/// The events of a run, and a hash over all of them that is kept
 /// even when the events themselves are not (metrics-only runs).
 pub struct Trace {
     events: Vec<TraceEvent>,
@@ -318,10 +312,11 @@ impl Trace {
         Trace {
             events: Vec::new(),
             keep,
-            hash: FNV_OFFSET,
+            hash: HASH_SEED,
         }
     }
 
+    #[inline(always)]
     pub fn push(&mut self, event: TraceEvent) {
         self.hash = event.hash_into(self.hash);
         if self.keep {
@@ -354,45 +349,114 @@ impl Trace {
 
     /// The hash as 16 hex digits (a string, so JSON readers keep every bit).
     pub fn hash(&self) -> String {
-        format!("{:016x}", self.hash)
+        format!("{:016x}", finish(self.hash))
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use std::collections::HashSet;
+
     use super::*;
 
-    fn fnv_bytes(mut hash: u64, word: u64) -> u64 {
-        for byte in word.to_le_bytes() {
-            hash = (hash ^ u64::from(byte)).wrapping_mul(FNV_PRIME);
+    fn hash_of(events: &[TraceEvent]) -> String {
+        let mut trace = Trace::new(false);
+        for &event in events {
+            trace.push(event);
         }
-        hash
+        trace.hash()
+    }
+
+    fn event() -> TraceEvent {
+        TraceEvent {
+            step: 7,
+            time: 20_000,
+            request: 3,
+            what: What::Complete(OpKind::DbSelect),
+            key: TraceKey::Data(2),
+            outcome: Outcome::Row,
+            site: Site::Select,
+            detail: 1_000,
+        }
+    }
+
+    /// Every one-bit change of every field, and every other code of the
+    /// enum fields, gives a hash of its own.
+    #[test]
+    fn every_field_and_bit_changes_the_hash() {
+        let base = event();
+        let mut variants = vec![base];
+        for bit in 0..64 {
+            if bit < 32 {
+                variants.push(TraceEvent {
+                    step: base.step ^ 1 << bit,
+                    ..base
+                });
+                variants.push(TraceEvent {
+                    request: base.request ^ 1 << bit,
+                    ..base
+                });
+                variants.push(TraceEvent {
+                    key: TraceKey::Data(2 ^ 1 << bit),
+                    ..base
+                });
+                variants.push(TraceEvent {
+                    key: TraceKey::Lock(2 ^ 1 << bit),
+                    ..base
+                });
+            }
+            variants.push(TraceEvent {
+                time: base.time ^ 1 << bit,
+                ..base
+            });
+            variants.push(TraceEvent {
+                detail: base.detail ^ 1 << bit,
+                ..base
+            });
+        }
+        let whats = [What::Arrive, What::Issue(OpKind::DbSelect), What::Return];
+        variants.extend(whats.map(|what| TraceEvent { what, ..base }));
+        variants.push(TraceEvent {
+            key: TraceKey::None,
+            ..base
+        });
+        variants.push(TraceEvent {
+            outcome: Outcome::Hit,
+            ..base
+        });
+        variants.push(TraceEvent {
+            site: Site::Get,
+            ..base
+        });
+        let hashes: HashSet<String> = variants.iter().map(|e| hash_of(&[*e])).collect();
+        assert_eq!(hashes.len(), variants.len());
     }
 
     #[test]
-    fn word_hash_equals_the_byte_loop() {
-        let mut words = vec![
-            0,
-            1,
-            0xff,
-            0x100,
-            0x1_0000,
-            0x80_0000_0000,
-            u64::MAX,
-            1 << 63,
-        ];
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        for shift in 0..64 {
-            x = x.rotate_left(17).wrapping_mul(0xbf58_476d_1ce4_e5b9) ^ shift;
-            words.extend([x, x >> shift, x & 0xff00_ff00, (x >> shift) << (shift / 2)]);
+    fn order_and_length_change_the_hash() {
+        let first = event();
+        let second = TraceEvent { step: 8, ..first };
+        let hashes: HashSet<String> = [
+            hash_of(&[]),
+            hash_of(&[first]),
+            hash_of(&[first, second]),
+            hash_of(&[second, first]),
+            hash_of(&[first, first]),
+        ]
+        .into_iter()
+        .collect();
+        assert_eq!(hashes.len(), 5);
+    }
+
+    #[test]
+    fn kept_and_metrics_only_traces_hash_alike() {
+        let mut kept = Trace::new(true);
+        let mut counted = Trace::new(false);
+        for step in 0..100 {
+            kept.push(TraceEvent { step, ..event() });
+            counted.push(TraceEvent { step, ..event() });
         }
-        let mut fast = FNV_OFFSET;
-        let mut plain = FNV_OFFSET;
-        for word in words {
-            assert_eq!(fnv_word(fast, word), fnv_bytes(fast, word), "{word:#x}");
-            fast = fnv_word(fast, word);
-            plain = fnv_bytes(plain, word);
-        }
-        assert_eq!(fast, plain);
+        assert_eq!(kept.hash(), counted.hash());
+        assert_eq!((kept.len(), counted.len()), (100, 0));
     }
 }
