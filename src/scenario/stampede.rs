@@ -38,7 +38,7 @@ pub async fn get_item(cx: Ctx, item: u32) -> Outcome {
     let strategy = cx.config().strategy;
     if cached.live().is_some() {
         if strategy == StrategyKind::Xfetch && xfetch::refresh_early(&cx, item) {
-            return xfetch::recompute(&cx, item).await;
+            return Box::pin(xfetch::recompute(&cx, item)).await;
         }
         return Outcome::Ok;
     }
@@ -50,10 +50,12 @@ pub async fn get_item(cx: Ctx, item: u32) -> Outcome {
                 None => Outcome::Crashed,
             };
         }
+        // Boxed: every request's future is as big as its largest await,
+        // and these two would grow the common strategies' futures by half.
         StrategyKind::StaleWhileRevalidate => {
-            return stale_while_revalidate::on_miss(&cx, item, cached).await;
+            return Box::pin(stale_while_revalidate::on_miss(&cx, item, cached)).await;
         }
-        StrategyKind::Xfetch => return xfetch::recompute(&cx, item).await,
+        StrategyKind::Xfetch => return Box::pin(xfetch::recompute(&cx, item)).await,
         _ => {}
     }
     if !strategy::acquire(&cx, lock).await {
