@@ -33,6 +33,10 @@ pub struct Pending {
     pub task: Macrotask,
 }
 
+/// A drained lane up to this capacity is kept for reuse when the queue
+/// empties; a bigger one is freed.
+const KEPT_LANE_CAPACITY: usize = 1024;
+
 /// Most lanes; past it, tasks with yet another delay go to the map.
 const MAX_LANES: usize = 8;
 
@@ -175,8 +179,11 @@ impl MacrotaskQueue {
         };
         self.len -= 1;
         if self.len == 0 {
-            // Give the drained lanes back; later tasks make new ones.
-            self.lanes = Vec::new();
+            // Give back the big buffers a burst left; keep the small lanes,
+            // as a serial phase (one task at a time, as behind a mutex)
+            // empties the queue on every pop.
+            self.lanes
+                .retain(|lane| lane.tasks.capacity() <= KEPT_LANE_CAPACITY);
         }
         Some(next)
     }
