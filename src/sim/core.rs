@@ -93,14 +93,33 @@ pub enum Reply {
 }
 
 /// A parked await: an operation in flight, a timer, or a lock wait.
+///
+/// Only its own request awaits it, so "someone waits" is a flag. 40 bytes:
+/// a burst parks one per request at once.
 struct Slot {
     request: TaskId,
     site: Site,
-    op: Option<Op>,
-    reply: Option<Reply>,
-    waiter: Option<TaskId>,
+    /// The request's task is parked on it: wake it when it resolves.
+    waiting: bool,
     /// Its future was dropped (a fire-and-forget insert): free on completion.
     abandoned: bool,
+    state: SlotState,
+}
+
+enum SlotState {
+    /// Not resolved yet; the operation in flight, if any (none for a lock
+    /// or flight wait).
+    Pending(Option<Op>),
+    Resolved(Reply),
+}
+
+impl Slot {
+    fn op(&self) -> Option<Op> {
+        match self.state {
+            SlotState::Pending(op) => op,
+            SlotState::Resolved(_) => None,
+        }
+    }
 }
 
 pub struct Core {
@@ -248,10 +267,9 @@ impl Core {
         let slot = Slot {
             request,
             site,
-            op,
-            reply: None,
-            waiter: None,
+            waiting: false,
             abandoned: false,
+            state: SlotState::Pending(op),
         };
         match self.free.pop() {
             Some(id) => {
@@ -278,7 +296,7 @@ impl Core {
     /// What a parked await is: its request, site and operation.
     pub fn slot_info(&self, id: SlotId) -> Option<(TaskId, Site, Option<Op>)> {
         let slot = self.slots.get(id)?.as_ref()?;
-        Some((slot.request, slot.site, slot.op))
+        Some((slot.request, slot.site, slot.op()))
     }
 
     pub fn slot_request(&self, id: SlotId) -> TaskId {
@@ -287,7 +305,7 @@ impl Core {
 
     /// The operation parked in a slot (none for a lock or flight wait).
     pub fn slot_op(&self, id: SlotId) -> Option<Op> {
-        self.slots.get(id)?.as_ref()?.op
+        self.slots.get(id)?.as_ref()?.op()
     }
 
     /// Sends an operation: draws its latency now, in issue order, and
@@ -407,7 +425,7 @@ impl Core {
     pub fn complete(&mut self, id: SlotId) {
         let slot = self.slot(id);
         let (request, site) = (slot.request, slot.site);
-        let op = slot.op.expect("an operation slot");
+        let op = slot.op().expect("an operation slot");
         let abandoned = slot.abandoned;
         let now = self.now;
         self.touch_complete(op);
@@ -528,7 +546,7 @@ impl Core {
             if let Some((next, latency)) = self.db.disconnect() {
                 let slot = self.slot(next);
                 let (next_request, next_op, next_site) =
-                    (slot.request, slot.op.expect("a query"), slot.site);
+                    (slot.request, slot.op().expect("a query"), slot.site);
                 let key = next_op.key();
                 self.record(
                     next_request,
@@ -551,8 +569,9 @@ impl Core {
             self.release_slot(id);
             return;
         }
-        slot.reply = Some(reply);
-        if let Some(task) = slot.waiter {
+        slot.state = SlotState::Resolved(reply);
+        if slot.waiting {
+            let task = slot.request;
             self.micro.push_back(task);
         }
     }
@@ -569,15 +588,18 @@ impl Core {
     /// The reply if the await has resolved (freeing the slot); else parks
     /// the current task on it.
     pub fn poll_slot(&mut self, id: SlotId) -> Option<Reply> {
-        let current = self.current;
+        debug_assert_eq!(
+            self.slots[id].as_ref().map(|s| s.request),
+            Some(self.current)
+        );
         let slot = self.slot(id);
-        match slot.reply.take() {
-            Some(reply) => {
+        match slot.state {
+            SlotState::Resolved(reply) => {
                 self.release_slot(id);
                 Some(reply)
             }
-            None => {
-                slot.waiter = Some(current);
+            SlotState::Pending(_) => {
+                slot.waiting = true;
                 None
             }
         }
@@ -586,11 +608,11 @@ impl Core {
     /// The awaiting future was dropped before it resolved.
     pub fn abandon(&mut self, id: SlotId) {
         let slot = self.slot(id);
-        if slot.reply.is_some() {
+        if let SlotState::Resolved(_) = slot.state {
             self.release_slot(id);
         } else {
             slot.abandoned = true;
-            slot.waiter = None;
+            slot.waiting = false;
         }
     }
 }
