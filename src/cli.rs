@@ -24,8 +24,11 @@ pub const USAGE: &str = "usage: interleave run '<fragment or URL>' [--trace] [--
   --max-events N  give up (exit 2) if the run needs more than N macrotasks;
                   default 100000000, or 10000000 with --trace
   explore  search the schedules of the scenario and print
-           {explored, violating, complete, naive_estimate, counterexample}
-           (counterexample: a fragment with schedule=, or null)
+           {explored, violating, complete, naive_estimate, counterexample,
+            preemption_bound, complete_within_bound}
+           (counterexample: a fragment with schedule=, or null; complete: dfs
+           ran every schedule; complete_within_bound: dfs ran every schedule
+           with at most preemption_bound preemptions, null for unbounded)
   --check            duplicates, db-reads, exclusion, stale, or several
                      comma-separated (default: duplicates for ticket, db-reads
                      for stampede)
@@ -33,7 +36,9 @@ pub const USAGE: &str = "usage: interleave run '<fragment or URL>' [--trace] [--
                      random or pct
   --max-schedules    most schedules (dfs) or runs (random, pct); default 100000
                      for dfs, 1000 otherwise
-  --max-preemptions  dfs: most non-default choices per schedule (default unbounded)
+  --max-preemptions  dfs: most non-default choices per schedule (default
+                     unbounded); polling locks with several users finish
+                     only with a bound (try 2 to 4)
   --seed             seed of the random and pct searches (default 1)
   --no-reduction     dfs: the naive search, without sleep sets
   --all-strategies   one JSON line per strategy, with a summary text
@@ -211,7 +216,7 @@ impl ExploreFlags {
 }
 
 /// `explore`'s JSON: the fields of the issue, the counterexample as a
-/// fragment.
+/// fragment; the keys added later come last.
 #[derive(Serialize)]
 struct ExploreLine {
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -223,10 +228,14 @@ struct ExploreLine {
     counterexample: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     summary: Option<String>,
+    /// The DFS's `--max-preemptions`; null when unbounded (and for random
+    /// and pct, which ignore it).
+    preemption_bound: Option<u32>,
+    complete_within_bound: bool,
 }
 
 impl ExploreLine {
-    fn of(result: &ExploreResult) -> Self {
+    fn of(result: &ExploreResult, options: &ExploreOptions) -> Self {
         ExploreLine {
             strategy: None,
             explored: result.explored,
@@ -235,6 +244,10 @@ impl ExploreLine {
             naive_estimate: result.naive_estimate,
             counterexample: result.counterexample.as_ref().map(|c| c.fragment.clone()),
             summary: None,
+            preemption_bound: options
+                .max_preemptions
+                .filter(|_| options.method == Method::Dfs),
+            complete_within_bound: result.complete_within_bound,
         }
     }
 }
@@ -244,15 +257,15 @@ fn run_explore(fragment: &str, flags: &ExploreFlags, out: &mut impl Write) -> Re
     let options = flags.options(&config)?;
     if flags.all_strategies {
         for row in compare_strategies(&config, &options) {
-            let mut line = ExploreLine::of(&row.result);
+            let mut line = ExploreLine::of(&row.result, &options);
             line.strategy = Some(row.strategy.name());
             line.summary = Some(row.summary(&options.checks));
             write_line(out, &line)?;
         }
         return Ok(());
     }
-    let result = Explorer::new(&config, options).run();
-    write_line(out, &ExploreLine::of(&result))
+    let result = Explorer::new(&config, options.clone()).run();
+    write_line(out, &ExploreLine::of(&result, &options))
 }
 
 fn parse_max_events(value: Option<&str>) -> Result<u64, CliError> {

@@ -157,32 +157,50 @@ fn explore(args: &[&str]) -> Value {
     json_of(&all)
 }
 
-#[test]
-fn explore_prints_the_result_and_its_counterexample_replays_to_the_violation() {
-    // Two servers, round-robin: the clicks take different mutexes.
-    let json = explore(&[
-        "v=1&scenario=ticket&strategy=keyed-mutex&servers=2",
-        "--check",
-        "duplicates",
-    ]);
-    let fields: Vec<&str> = json
+/// The keys of a JSON line in the order printed (`Value` sorts them).
+fn printed_keys(line: &str) -> Vec<String> {
+    let json: Value = serde_json::from_str(line).unwrap();
+    let mut keys: Vec<(usize, String)> = json
         .as_object()
         .unwrap()
         .keys()
-        .map(String::as_str)
+        .map(|key| (line.find(&format!("\"{key}\":")).unwrap(), key.clone()))
         .collect();
-    let mut expected = vec![
-        "complete",
-        "counterexample",
-        "explored",
-        "naive_estimate",
-        "violating",
+    keys.sort_unstable();
+    keys.into_iter().map(|(_, key)| key).collect()
+}
+
+#[test]
+fn explore_prints_the_result_and_its_counterexample_replays_to_the_violation() {
+    // Two servers, round-robin: the clicks take different mutexes.
+    let args = [
+        "explore",
+        "v=1&scenario=ticket&strategy=keyed-mutex&servers=2",
+        "--check",
+        "duplicates",
     ];
-    expected.sort_unstable();
-    let mut fields = fields;
-    fields.sort_unstable();
-    assert_eq!(fields, expected, "{json}");
+    let json = json_of(&args);
+    let stdout = String::from_utf8(interleave(&args).stdout).unwrap();
+    // The keys first, in its order; the ones added later after.
+    assert_eq!(
+        printed_keys(stdout.trim()),
+        [
+            "explored",
+            "violating",
+            "complete",
+            "naive_estimate",
+            "counterexample",
+            "preemption_bound",
+            "complete_within_bound",
+        ],
+        "{stdout}"
+    );
     assert_eq!(json["complete"], true);
+    assert_eq!(json["preemption_bound"], Value::Null);
+    assert_eq!(
+        json["complete_within_bound"], true,
+        "unbounded: as complete"
+    );
     assert!(json["violating"].as_u64().unwrap() > 0);
     assert!(json["naive_estimate"].as_u64().unwrap() >= json["explored"].as_u64().unwrap());
     let counterexample = json["counterexample"].as_str().unwrap();
@@ -204,7 +222,36 @@ fn explore_prints_the_result_and_its_counterexample_replays_to_the_violation() {
     ]);
     assert_eq!(safe["violating"], 0);
     assert_eq!(safe["complete"], true);
+    assert_eq!(safe["complete_within_bound"], true);
     assert_eq!(safe["counterexample"], Value::Null);
+}
+
+#[test]
+fn a_preemption_bounded_search_finishes_and_says_within_its_bound() {
+    // The polling lock's unbounded space is far too large to finish; with
+    // at most 2 preemptions the search runs everything in the bound.
+    let fragment = "v=1&scenario=ticket&users=3&clicks=2&strategy=add";
+    let args = [
+        fragment,
+        "--max-schedules",
+        "100000",
+        "--max-preemptions",
+        "2",
+    ];
+    let json = explore(&args);
+    assert_eq!(json["preemption_bound"], 2);
+    assert_eq!(json["complete_within_bound"], true, "{json}");
+    assert_eq!(json["complete"], false, "the bound cut choices: {json}");
+    assert_eq!(json["violating"], 0);
+    assert!(json["explored"].as_u64().unwrap() < 100_000);
+
+    // Stopped by max_schedules: neither.
+    let args = [fragment, "--max-schedules", "5", "--max-preemptions", "2"];
+    let stopped = explore(&args);
+    assert_eq!(stopped["explored"], 5);
+    assert_eq!(stopped["preemption_bound"], 2);
+    assert_eq!(stopped["complete_within_bound"], false);
+    assert_eq!(stopped["complete"], false);
 }
 
 #[test]
@@ -234,6 +281,8 @@ fn explore_takes_random_and_pct_with_a_seed() {
         let json = explore(&args);
         assert_eq!(json["explored"], 50);
         assert_eq!(json["complete"], false);
+        assert_eq!(json["complete_within_bound"], false);
+        assert_eq!(json["preemption_bound"], Value::Null);
         assert_eq!(explore(&args), json, "same seed, same answer");
     }
 }
@@ -259,6 +308,15 @@ fn explore_all_strategies_prints_one_row_each() {
         .as_str()
         .unwrap()
         .starts_with("keyed-mutex: 0 of "));
+    let keys = printed_keys(stdout.lines().next().unwrap());
+    assert_eq!(keys.first().map(String::as_str), Some("strategy"));
+    assert_eq!(
+        keys[keys.len() - 3..],
+        ["summary", "preemption_bound", "complete_within_bound"]
+    );
+    for row in &rows {
+        assert_eq!(row["complete_within_bound"], row["complete"], "{row}");
+    }
 }
 
 #[test]

@@ -7,8 +7,8 @@ use std::collections::BTreeSet;
 use proptest::prelude::*;
 
 use interleave::explore::{
-    replay, Check, ExploreOptions, ExploreResult, Explorer, Method, Observation, Schedule,
-    ScheduleError, Session,
+    replay, Check, Coverage, ExploreOptions, ExploreResult, Explorer, Method, Observation,
+    Schedule, ScheduleError, Session,
 };
 use interleave::scenario::config::{Latency, StrategyKind, MS};
 use interleave::scenario::url::parse_fragment;
@@ -249,11 +249,75 @@ fn preemption_bound_cuts_the_search_and_says_so() {
     let zero = Explorer::new(&config(fragment), bounded.clone()).run();
     assert_eq!(zero.explored, 1, "only the default order");
     assert!(!zero.complete);
+    assert!(zero.complete_within_bound);
+    assert_eq!(zero.coverage, Coverage::WithinPreemptions(0));
     bounded.max_preemptions = Some(1);
     let one = Explorer::new(&config(fragment), bounded).run();
     let full = explore(fragment, &[Check::DbReads]);
     assert!(one.explored > 1 && one.explored < full.explored);
-    assert!(full.complete);
+    assert!(!one.complete && one.complete_within_bound);
+    assert!(full.complete && full.complete_within_bound);
+    assert_eq!(full.coverage, Coverage::Complete);
+}
+
+/// Ticket, 3 users x 2 clicks, duplicates, DFS with at most `bound`
+/// preemptions (`None`: unbounded).
+fn ticket_3x2(strategy: &str, bound: Option<u32>, max_schedules: u64) -> ExploreResult {
+    let mut search = options(&[Check::Duplicates]);
+    search.max_preemptions = bound;
+    search.max_schedules = max_schedules;
+    Explorer::new(
+        &config(&format!(
+            "v=1&scenario=ticket&users=3&clicks=2&strategy={strategy}"
+        )),
+        search,
+    )
+    .run()
+}
+
+// The polling lock's unbounded space is product-sized across users (every
+// poll of every waiter is a point where a late completion can land), so
+// only a preemption bound lets the search finish: it is then complete
+// within the bound but not complete.
+#[test]
+fn a_polling_lock_finishes_within_a_preemption_bound() {
+    let add = ticket_3x2("add", Some(2), 1_000_000);
+    assert!(add.complete_within_bound, "{add:?}");
+    assert!(!add.complete, "the bound cut choices");
+    assert_eq!(add.coverage, Coverage::WithinPreemptions(2));
+    assert_eq!(add.violating, 0);
+    assert_eq!(add.counterexample, None);
+    assert!(add.explored > 1 && add.explored < 1_000_000);
+
+    let get_set = ticket_3x2("get-set", Some(2), 1_000_000);
+    assert!(get_set.complete_within_bound && !get_set.complete);
+    assert!(get_set.violating > 0, "{get_set:?}");
+    assert_replays_to_violation(&get_set, &[Check::Duplicates]);
+    let found = get_set.counterexample.as_ref().unwrap();
+    assert!(found.config.schedule.preemptions() <= 2);
+}
+
+#[test]
+fn an_unbounded_search_that_finishes_is_complete_both_ways() {
+    let mutex = ticket_3x2("keyed-mutex", None, 1_000_000);
+    assert!(mutex.complete && mutex.complete_within_bound, "{mutex:?}");
+    assert_eq!(mutex.coverage, Coverage::Complete);
+    assert_eq!(mutex.violating, 0);
+    // A bound it never needs cuts nothing: still complete.
+    let roomy = ticket_3x2("keyed-mutex", Some(1_000), 1_000_000);
+    assert!(roomy.complete && roomy.complete_within_bound);
+    assert_eq!(roomy.explored, mutex.explored);
+}
+
+#[test]
+fn a_search_stopped_by_max_schedules_is_neither() {
+    for bound in [None, Some(2)] {
+        let stopped = ticket_3x2("add", bound, 10);
+        assert_eq!(stopped.explored, 10);
+        assert!(!stopped.complete, "{bound:?}");
+        assert!(!stopped.complete_within_bound, "{bound:?}");
+        assert_eq!(stopped.coverage, Coverage::StoppedAtMaxSchedules);
+    }
 }
 
 #[test]
@@ -262,7 +326,7 @@ fn max_schedules_stops_the_search_incomplete() {
     search.max_schedules = 3;
     let result = Explorer::new(&config("scenario=ticket&users=2"), search).run();
     assert_eq!(result.explored, 3);
-    assert!(!result.complete);
+    assert!(!result.complete && !result.complete_within_bound);
     assert!(result.naive_estimate >= 3);
 }
 
@@ -301,7 +365,8 @@ fn random_and_pct_report_runs_and_violations_deterministically() {
             result.violating > 0 && result.violating <= 200,
             "{method:?}"
         );
-        assert!(!result.complete);
+        assert!(!result.complete && !result.complete_within_bound);
+        assert_eq!(result.coverage, Coverage::Sampled);
         assert_eq!(run(), result, "same seed, same result");
         assert_replays_to_violation(&result, &[Check::Duplicates]);
         let safe = Explorer::new(
@@ -415,6 +480,31 @@ fn the_strategy_table_reads_like_the_issue() {
     let none = rows[0].summary(&[Check::Duplicates]);
     assert!(none.starts_with("none: "), "{none}");
     assert!(none.ends_with("schedules duplicate, complete"), "{none}");
+    let mut bounded = options(&[Check::Duplicates]);
+    bounded.max_preemptions = Some(3);
+    let polling = interleave::explore::StrategyRow {
+        strategy: StrategyKind::Add,
+        result: Explorer::new(&config("scenario=ticket&users=3&strategy=add"), bounded).run(),
+    };
+    let text = polling.summary(&[Check::Duplicates]);
+    assert!(
+        text.starts_with("add: 0 of ")
+            && text.ends_with("schedules duplicate, complete within 3 preemptions"),
+        "{text}"
+    );
+    let mut short = options(&[Check::Duplicates]);
+    short.max_schedules = 2;
+    let stopped = interleave::explore::StrategyRow {
+        strategy: StrategyKind::None,
+        result: Explorer::new(&config("scenario=ticket&users=2"), short).run(),
+    };
+    assert_eq!(
+        stopped.summary(&[Check::Duplicates]),
+        format!(
+            "none: {} of 2 schedules duplicate, incomplete (stopped at max schedules)",
+            stopped.result.violating
+        )
+    );
     assert_eq!(interleave::explore::search::thousands(1_204), "1,204");
 }
 

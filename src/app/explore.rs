@@ -1,6 +1,7 @@
-//! The explore panel: search every interleaving (DFS with sleep sets) or
-//! sample them (random, PCT) for the chosen checks, under this strategy or
-//! every strategy; the shortest counterexample opens in the debugger.
+//! The explore panel: search every interleaving (DFS with sleep sets, with
+//! an optional preemption bound) or sample them (random, PCT) for the
+//! chosen checks, under this strategy or every strategy; the shortest
+//! counterexample opens in the debugger.
 
 use yew::prelude::*;
 
@@ -22,6 +23,8 @@ pub struct ExplorePanelProps {
 
 /// Most schedules one search may run from the panel.
 const MAX_SCHEDULES: u64 = 1_000_000;
+/// The largest preemption bound the panel takes.
+const MAX_PREEMPTIONS: u32 = 20;
 
 #[component]
 pub fn ExplorePanel(props: &ExplorePanelProps) -> Html {
@@ -29,22 +32,31 @@ pub fn ExplorePanel(props: &ExplorePanelProps) -> Html {
     let method = use_state(|| Method::Dfs);
     let max_schedules = use_state(|| 10_000u64);
     let seed = use_state(|| 1u64);
+    let max_preemptions = use_state(|| None::<u32>);
 
     let start = |every_strategy: bool| {
-        let (checks, method, max_schedules, seed) = (
+        let (checks, method, max_schedules, seed, max_preemptions) = (
             checks.clone(),
             method.clone(),
             max_schedules.clone(),
             seed.clone(),
+            max_preemptions.clone(),
         );
         let on_start = props.on_start.clone();
         Callback::from(move |_: MouseEvent| {
             let mut options = ExploreOptions::new((*checks).clone());
             options.method = *method;
             options.max_schedules = *max_schedules;
+            options.max_preemptions = (*method == Method::Dfs)
+                .then_some(*max_preemptions)
+                .flatten();
             options.seed = *seed;
             on_start.emit((options, every_strategy));
         })
+    };
+    let on_bound = {
+        let max_preemptions = max_preemptions.clone();
+        Callback::from(move |bound: Option<u32>| max_preemptions.set(bound))
     };
     let toggle = |check: Check| {
         let checks = checks.clone();
@@ -111,6 +123,7 @@ pub fn ExplorePanel(props: &ExplorePanelProps) -> Html {
                     <input type="text" inputmode="numeric" data-testid="explore-max" size="8"
                         value={max_schedules.to_string()} oninput={number(&max_schedules, MAX_SCHEDULES)} />
                 </label>
+                <BoundField bound={*max_preemptions} disabled={*method != Method::Dfs} on_set={on_bound} />
                 <label>{ "seed " }
                     <input type="text" inputmode="numeric" data-testid="explore-seed" size="6"
                         value={seed.to_string()} oninput={number(&seed, u64::MAX)} />
@@ -127,6 +140,53 @@ pub fn ExplorePanel(props: &ExplorePanelProps) -> Html {
             }
         </section>
     }
+}
+
+#[derive(Properties, PartialEq)]
+struct BoundFieldProps {
+    /// `None`: unbounded.
+    bound: Option<u32>,
+    /// Random and PCT take no bound.
+    disabled: bool,
+    on_set: Callback<Option<u32>>,
+}
+
+/// The DFS's preemption bound: empty is unbounded.
+#[component]
+fn BoundField(props: &BoundFieldProps) -> Html {
+    let oninput = {
+        let on_set = props.on_set.clone();
+        Callback::from(move |event: InputEvent| {
+            let value = event
+                .target_unchecked_into::<web_sys::HtmlInputElement>()
+                .value();
+            if let Some(bound) = preemption_bound(&value) {
+                on_set.emit(bound);
+            }
+        })
+    };
+    let value = props
+        .bound
+        .map(|bound| bound.to_string())
+        .unwrap_or_default();
+    html! {
+        <label title="dfs only: most non-default choices per schedule, 0 to 20 (empty: unbounded); a bound lets polling locks with several users finish">
+            { "max preemptions " }
+            <input type="text" inputmode="numeric" data-testid="explore-max-preemptions" size="4"
+                placeholder="∞" {value} disabled={props.disabled} {oninput} />
+        </label>
+    }
+}
+
+/// The typed bound: empty is unbounded (`Some(None)`), a whole number is
+/// clamped to `0..=MAX_PREEMPTIONS`, anything else is ignored (`None`).
+fn preemption_bound(text: &str) -> Option<Option<u32>> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Some(None);
+    }
+    let bound = text.parse::<u64>().ok()?;
+    Some(Some(bound.min(u64::from(MAX_PREEMPTIONS)) as u32))
 }
 
 #[derive(Properties, PartialEq)]
@@ -201,7 +261,7 @@ fn ResultFacts(props: &RowProps) -> Html {
             <dl class="facts">
                 <dt>{ "explored" }</dt><dd data-testid="explore-explored">{ result.explored }</dd>
                 <dt>{ "violating" }</dt><dd data-testid="explore-violating">{ result.violating }</dd>
-                <dt>{ "complete" }</dt><dd data-testid="explore-complete">{ result.complete.to_string() }</dd>
+                <dt>{ "coverage" }</dt><dd data-testid="explore-coverage">{ result.coverage.describe() }</dd>
                 <dt>{ "naive estimate" }</dt><dd data-testid="explore-naive">{ estimate(result.naive_estimate) }</dd>
                 <dt>{ "pruned (equivalent)" }</dt><dd>{ result.pruned }</dd>
             </dl>

@@ -14,6 +14,6 @@ pub use manual::Session;
 pub use replay::{first_violation_step, replay, ScheduleError, ScheduledSim};
 pub use schedule::Schedule;
 pub use search::{
-    compare_strategies, Counterexample, ExploreOptions, ExploreResult, Explorer, Method, Progress,
-    StrategyRow,
+    compare_strategies, Counterexample, Coverage, ExploreOptions, ExploreResult, Explorer, Method,
+    Progress, StrategyRow,
 };

@@ -127,10 +127,51 @@ pub struct ExploreResult {
     /// True only for a DFS that ran every schedule, with nothing cut off by
     /// `max_schedules`, `max_preemptions` or `max_steps`.
     pub complete: bool,
+    /// True for a DFS that finished with nothing cut off by `max_schedules`
+    /// or `max_steps`: it ran every schedule with at most `max_preemptions`
+    /// preemptions (up to sleep-set equivalence). Without a preemption
+    /// bound it equals `complete`.
+    pub complete_within_bound: bool,
+    /// How much of the schedule space the search covered, for people.
+    pub coverage: Coverage,
     /// Estimated schedules of the naive search under the same preemption
     /// bound (see `naive_estimate` in the README).
     pub naive_estimate: u64,
     pub counterexample: Option<Counterexample>,
+}
+
+/// How much of the schedule space a search covered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Coverage {
+    /// DFS: every schedule (up to sleep-set equivalence).
+    Complete,
+    /// DFS: every schedule with at most this many preemptions (up to
+    /// sleep-set equivalence); the bound cut off some choices.
+    WithinPreemptions(u32),
+    /// DFS: stopped by `max_schedules` before it finished.
+    StoppedAtMaxSchedules,
+    /// DFS: finished, but some runs were cut off by `max_steps`.
+    RunsCutAtMaxSteps,
+    /// Random or PCT: a sample, never complete.
+    Sampled,
+    /// Still running (or cancelled).
+    Unfinished,
+}
+
+impl Coverage {
+    /// Such as "complete", "complete within 3 preemptions" or
+    /// "incomplete (stopped at max schedules)".
+    pub fn describe(self) -> String {
+        match self {
+            Coverage::Complete => "complete".to_string(),
+            Coverage::WithinPreemptions(1) => "complete within 1 preemption".to_string(),
+            Coverage::WithinPreemptions(bound) => format!("complete within {bound} preemptions"),
+            Coverage::StoppedAtMaxSchedules => "incomplete (stopped at max schedules)".to_string(),
+            Coverage::RunsCutAtMaxSteps => "incomplete (runs cut off at max steps)".to_string(),
+            Coverage::Sampled => "incomplete (sampled)".to_string(),
+            Coverage::Unfinished => "incomplete (not finished)".to_string(),
+        }
+    }
 }
 
 /// An explored event, with what it touched when it ran.
@@ -178,7 +219,12 @@ pub struct Explorer {
     violating: u64,
     pruned: u64,
     runs: u64,
-    cut_off: bool,
+    /// DFS: the preemption bound removed an awake choice somewhere.
+    cut_by_bound: bool,
+    /// DFS: `max_schedules` stopped the search before it finished.
+    cut_by_max_schedules: bool,
+    /// A run was cut off by `max_steps`.
+    cut_by_max_steps: bool,
     done: bool,
     best: Option<Counterexample>,
     stack: Vec<Frame>,
@@ -202,7 +248,9 @@ impl Explorer {
             violating: 0,
             pruned: 0,
             runs: 0,
-            cut_off: false,
+            cut_by_bound: false,
+            cut_by_max_schedules: false,
+            cut_by_max_steps: false,
             done: false,
             best: None,
             stack: Vec::new(),
@@ -231,7 +279,7 @@ impl Explorer {
             }
             if self.explored >= self.options.max_schedules {
                 self.done = true;
-                self.cut_off |= self.options.method == Method::Dfs;
+                self.cut_by_max_schedules |= self.options.method == Method::Dfs;
                 break;
             }
             match self.options.method {
@@ -242,7 +290,7 @@ impl Explorer {
         }
         if self.explored >= self.options.max_schedules && !self.done {
             self.done = true;
-            self.cut_off |= self.options.method == Method::Dfs;
+            self.cut_by_max_schedules |= self.options.method == Method::Dfs;
         }
         self.progress()
     }
@@ -277,16 +325,38 @@ impl Explorer {
     }
 
     pub fn result(&self) -> ExploreResult {
+        let coverage = self.coverage();
         ExploreResult {
             explored: self.explored,
             violating: self.violating,
             pruned: self.pruned,
-            complete: self.options.method == Method::Dfs
-                && self.done
-                && self.stack.is_empty()
-                && !self.cut_off,
+            complete: coverage == Coverage::Complete,
+            complete_within_bound: matches!(
+                coverage,
+                Coverage::Complete | Coverage::WithinPreemptions(_)
+            ),
+            coverage,
             naive_estimate: self.naive_estimate(),
             counterexample: self.best.clone(),
+        }
+    }
+
+    fn coverage(&self) -> Coverage {
+        if self.options.method != Method::Dfs {
+            return Coverage::Sampled;
+        }
+        if self.cut_by_max_schedules {
+            return Coverage::StoppedAtMaxSchedules;
+        }
+        if !self.done || !self.stack.is_empty() {
+            return Coverage::Unfinished;
+        }
+        if self.cut_by_max_steps {
+            return Coverage::RunsCutAtMaxSteps;
+        }
+        match self.options.max_preemptions {
+            Some(bound) if self.cut_by_bound => Coverage::WithinPreemptions(bound),
+            _ => Coverage::Complete,
         }
     }
 
@@ -421,7 +491,7 @@ impl Explorer {
                 None
             }
             RunEnd::Cut => {
-                self.cut_off = true;
+                self.cut_by_max_steps = true;
                 None
             }
         };
@@ -442,7 +512,7 @@ impl Explorer {
             .is_some_and(|max| preemptions >= max);
         let allowed: VecDeque<u32> = if bounded {
             if awake.iter().any(|&i| i > 0) {
-                self.cut_off = true;
+                self.cut_by_bound = true;
             }
             awake.into_iter().filter(|&i| i == 0).collect()
         } else {
@@ -553,7 +623,7 @@ impl Explorer {
             self.walk_sizes += size;
             self.record(&sim, choices);
         } else {
-            self.cut_off = true;
+            self.cut_by_max_steps = true;
             self.explored += 1;
         }
     }
@@ -567,8 +637,10 @@ pub struct StrategyRow {
 }
 
 impl StrategyRow {
-    /// Such as "none: 1,204 of 1,680 schedules duplicate" or
-    /// "keyed-mutex: 0 of 312 schedules duplicate, complete".
+    /// Such as "none: 1,204 of 1,680 schedules duplicate, incomplete
+    /// (stopped at max schedules)", "keyed-mutex: 0 of 312 schedules
+    /// duplicate, complete" or "add: 0 of 45 schedules duplicate, complete
+    /// within 2 preemptions".
     pub fn summary(&self, checks: &[Check]) -> String {
         let verb = match checks {
             [check] => check.verb(),
@@ -580,9 +652,8 @@ impl StrategyRow {
             thousands(self.result.violating),
             thousands(self.result.explored)
         );
-        if self.result.complete {
-            text.push_str(", complete");
-        }
+        text.push_str(", ");
+        text.push_str(&self.result.coverage.describe());
         text
     }
 }
