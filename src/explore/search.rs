@@ -187,9 +187,13 @@ struct Frame {
     events: Vec<u64>,
     /// What the current choice touched when it ran.
     current_footprint: Footprint,
-    /// The sleep set here: inherited, plus every choice already explored.
+    /// The sleep set here: inherited, plus every choice already explored
+    /// in full (see `backtrack`).
     sleep: Vec<Event>,
     current: u32,
+    /// `Explorer::bound_cuts` when the current choice started: if it grew,
+    /// the bound cut something in that choice's subtree.
+    cuts_before: u64,
     todo: VecDeque<u32>,
     /// Naive-size bookkeeping: the summed sizes of explored children,
     /// how many are known, and how many children were pruned or unknown.
@@ -221,6 +225,8 @@ pub struct Explorer {
     runs: u64,
     /// DFS: the preemption bound removed an awake choice somewhere.
     cut_by_bound: bool,
+    /// DFS: how many times the bound removed awake choices so far.
+    bound_cuts: u64,
     /// DFS: `max_schedules` stopped the search before it finished.
     cut_by_max_schedules: bool,
     /// A run was cut off by `max_steps`.
@@ -249,6 +255,7 @@ impl Explorer {
             pruned: 0,
             runs: 0,
             cut_by_bound: false,
+            bound_cuts: 0,
             cut_by_max_schedules: false,
             cut_by_max_steps: false,
             done: false,
@@ -513,6 +520,7 @@ impl Explorer {
         let allowed: VecDeque<u32> = if bounded {
             if awake.iter().any(|&i| i > 0) {
                 self.cut_by_bound = true;
+                self.bound_cuts += 1;
             }
             awake.into_iter().filter(|&i| i == 0).collect()
         } else {
@@ -525,6 +533,7 @@ impl Explorer {
             current_footprint: Footprint::default(),
             sleep: sleep.to_vec(),
             current,
+            cuts_before: self.bound_cuts,
             todo,
             sum: 0.0,
             known: 0,
@@ -543,7 +552,12 @@ impl Explorer {
                 }
                 None => top.unknown += 1,
             }
-            if reduction {
+            // A choice goes to sleep for its later siblings only if its
+            // own subtree was explored in full. Under a preemption bound a
+            // sibling's subtree may reach, by commuting steps, a schedule
+            // that this subtree cut off; sleeping it there would skip
+            // schedules within the bound.
+            if reduction && self.bound_cuts == top.cuts_before {
                 let explored = Event {
                     seq: top.events[top.current as usize],
                     footprint: std::mem::take(&mut top.current_footprint),
@@ -552,6 +566,7 @@ impl Explorer {
             }
             if let Some(next) = top.todo.pop_front() {
                 top.current = next;
+                top.cuts_before = self.bound_cuts;
                 return;
             }
             size = Frame::size(top.sum, top.known, top.unknown);
