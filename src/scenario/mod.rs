@@ -49,10 +49,13 @@ fn build(config: &Config, keep_trace: bool) -> Sim {
     Sim::with_plan(config, plan(config), handler, core)
 }
 
+/// The handler owns its `Ctx` and lends it to the body: an `async fn`'s
+/// by-value arguments are stored twice in its future, and a burst keeps one
+/// future per request alive.
 fn handler(cx: Ctx, target: Target) -> Handler {
     match target {
-        Target::Item(item) => Box::pin(stampede::get_item(cx, item)),
-        Target::Click { user, .. } => Box::pin(ticket::participate(cx, user)),
+        Target::Item(item) => Box::pin(async move { stampede::get_item(&cx, item).await }),
+        Target::Click { user, .. } => Box::pin(async move { ticket::participate(&cx, user).await }),
     }
 }
 

@@ -32,7 +32,7 @@ use crate::sim::{Ctx, Outcome, Site};
 use crate::strategy::{self, single_flight, stale_while_revalidate, xfetch};
 use crate::world::{CacheKey, LockKey, Lookup};
 
-pub async fn get_item(cx: Ctx, item: u32) -> Outcome {
+pub async fn get_item(cx: &Ctx, item: u32) -> Outcome {
     let key = CacheKey::Data(item);
     let cached = cx.cache_get(key, Site::Get).await;
     let strategy = cx.config().strategy;

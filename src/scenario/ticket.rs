@@ -24,7 +24,7 @@ use crate::sim::{Ctx, Outcome, Site};
 use crate::strategy::{self, single_flight};
 use crate::world::LockKey;
 
-pub async fn participate(cx: Ctx, user: u32) -> Outcome {
+pub async fn participate(cx: &Ctx, user: u32) -> Outcome {
     let lock = LockKey(user);
     if cx.config().strategy == StrategyKind::SingleFlight {
         let shared = single_flight::run(&cx, lock, || async {

@@ -101,9 +101,42 @@ impl<T> Drop for Wait<T> {
     }
 }
 
+/// `Ctx::pause_if_due`: the pause's timer, or nothing to wait for. (A plain
+/// future, not an `async fn`, to keep every request's future small.)
+pub struct Pause(Option<Wait<()>>);
+
+impl Future for Pause {
+    type Output = ();
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        match &mut self.0 {
+            Some(wait) => Pin::new(wait).poll(cx),
+            None => Poll::Ready(()),
+        }
+    }
+}
+
+/// `Ctx::mutex_lock`: a free mutex still yields one microtask; a held one
+/// waits for the hand-off. (A plain future, as `Pause`.)
+pub enum MutexLock {
+    Free(YieldNow),
+    Queued(Wait<()>),
+}
+
+impl Future for MutexLock {
+    type Output = ();
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        match self.get_mut() {
+            MutexLock::Free(free) => Pin::new(free).poll(cx),
+            MutexLock::Queued(wait) => Pin::new(wait).poll(cx),
+        }
+    }
+}
+
 /// Yields once: the task resumes as the next microtask, like awaiting an
 /// already resolved promise.
-struct YieldNow {
+pub struct YieldNow {
     core: Rc<RefCell<Core>>,
     yielded: bool,
 }
@@ -264,7 +297,7 @@ impl Ctx {
     /// This server's FIFO async mutex for `key`. A free mutex is taken at
     /// once but still yields one microtask; a held one queues the caller
     /// until its holder hands it over.
-    pub async fn mutex_lock(&self, key: LockKey, site: Site) {
+    pub fn mutex_lock(&self, key: LockKey, site: Site) -> MutexLock {
         let queued = self.park_on_server(key, site, |locks, slot| {
             locks.lock(key, slot) == Acquire::Queued
         });
@@ -272,15 +305,14 @@ impl Ctx {
         match queued {
             None => {
                 self.record(What::MutexGrant, lock, Outcome::None, site);
-                YieldNow {
+                MutexLock::Free(YieldNow {
                     core: self.core.clone(),
                     yielded: false,
-                }
-                .await
+                })
             }
             Some(slot) => {
                 self.record(What::MutexWait, lock, Outcome::None, site);
-                self.wait(slot).await
+                MutexLock::Queued(self.wait(slot))
             }
         }
     }
@@ -365,12 +397,10 @@ impl Ctx {
 
     /// The `pause` fault: this request stalls inside its critical section,
     /// as an awaited timer (others keep running). A zero pause is none.
-    pub async fn pause_if_due(&self) {
-        if let Some(pause) = self.config.pause {
-            if pause.request == self.request && pause.duration > 0 {
-                self.sleep(pause.duration, Site::Pause).await;
-            }
-        }
+    pub fn pause_if_due(&self) -> Pause {
+        let pause = self.config.pause;
+        let due = pause.filter(|pause| pause.request == self.request && pause.duration > 0);
+        Pause(due.map(|pause| self.sleep(pause.duration, Site::Pause)))
     }
 
     /// Answers the caller now; the handler may keep working after this.

@@ -31,7 +31,9 @@ where
         return None;
     }
     cx.pause_if_due().await;
-    let result = work().await;
+    // Boxed: only the leader runs the work, once per flight, while every
+    // request's future would otherwise be as big as the work's.
+    let result = Box::pin(work()).await;
     cx.exit(key);
     cx.flight_finish(key, result);
     Some(result)
