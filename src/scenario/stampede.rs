@@ -37,15 +37,15 @@ pub async fn get_item(cx: &Ctx, item: u32) -> Outcome {
     let cached = cx.cache_get(key, Site::Get).await;
     let strategy = cx.config().strategy;
     if cached.live().is_some() {
-        if strategy == StrategyKind::Xfetch && xfetch::refresh_early(&cx, item) {
-            return Box::pin(xfetch::recompute(&cx, item)).await;
+        if strategy == StrategyKind::Xfetch && xfetch::refresh_early(cx, item) {
+            return Box::pin(xfetch::recompute(cx, item)).await;
         }
         return Outcome::Ok;
     }
     let lock = LockKey(item);
     match strategy {
         StrategyKind::SingleFlight => {
-            return match single_flight::run(&cx, lock, || load(&cx, item)).await {
+            return match single_flight::run(cx, lock, || load(cx, item)).await {
                 Some(_) => Outcome::Ok,
                 None => Outcome::Crashed,
             };
@@ -53,12 +53,12 @@ pub async fn get_item(cx: &Ctx, item: u32) -> Outcome {
         // Boxed: every request's future is as big as its largest await,
         // and these two would grow the common strategies' futures by half.
         StrategyKind::StaleWhileRevalidate => {
-            return Box::pin(stale_while_revalidate::on_miss(&cx, item, cached)).await;
+            return Box::pin(stale_while_revalidate::on_miss(cx, item, cached)).await;
         }
-        StrategyKind::Xfetch => return Box::pin(xfetch::recompute(&cx, item)).await,
+        StrategyKind::Xfetch => return Box::pin(xfetch::recompute(cx, item)).await,
         _ => {}
     }
-    if !strategy::acquire(&cx, lock).await {
+    if !strategy::acquire(cx, lock).await {
         return give_up(cached);
     }
     cx.enter(lock);
@@ -68,10 +68,10 @@ pub async fn get_item(cx: &Ctx, item: u32) -> Outcome {
     cx.pause_if_due().await;
     let double_check = cx.config().double_check && strategy.is_lock();
     if !double_check || cx.cache_get(key, Site::Recheck).await.live().is_none() {
-        load(&cx, item).await;
+        load(cx, item).await;
     }
     cx.exit(lock);
-    strategy::release(&cx, lock).await;
+    strategy::release(cx, lock).await;
     Outcome::Ok
 }
 

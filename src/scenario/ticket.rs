@@ -27,8 +27,8 @@ use crate::world::LockKey;
 pub async fn participate(cx: &Ctx, user: u32) -> Outcome {
     let lock = LockKey(user);
     if cx.config().strategy == StrategyKind::SingleFlight {
-        let shared = single_flight::run(&cx, lock, || async {
-            u64::from(place_order(&cx, user).await)
+        let shared = single_flight::run(cx, lock, || async {
+            u64::from(place_order(cx, user).await)
         })
         .await;
         return match shared {
@@ -37,7 +37,7 @@ pub async fn participate(cx: &Ctx, user: u32) -> Outcome {
             None => Outcome::Crashed,
         };
     }
-    if !strategy::acquire(&cx, lock).await {
+    if !strategy::acquire(cx, lock).await {
         return Outcome::Failed;
     }
     cx.enter(lock);
@@ -45,9 +45,9 @@ pub async fn participate(cx: &Ctx, user: u32) -> Outcome {
         return Outcome::Crashed;
     }
     cx.pause_if_due().await;
-    let placed = place_order(&cx, user).await;
+    let placed = place_order(cx, user).await;
     cx.exit(lock);
-    strategy::release(&cx, lock).await;
+    strategy::release(cx, lock).await;
     if placed {
         Outcome::Ok
     } else {
