@@ -199,6 +199,7 @@ fn bounded_outcomes(
     let mut search = options(&Check::ALL);
     search.reduction = reduction;
     search.max_preemptions = bound;
+    search.unbounded_first = 0;
     search.record = true;
     let mut explorer = Explorer::new(&config(fragment), search);
     let result = explorer.run();
@@ -255,6 +256,7 @@ fn preemption_bound_cuts_the_search_and_says_so() {
     let fragment = "scenario=stampede&strategy=none&requests=3";
     let mut bounded = options(&[Check::DbReads]);
     bounded.max_preemptions = Some(0);
+    bounded.unbounded_first = 0;
     let zero = Explorer::new(&config(fragment), bounded.clone()).run();
     assert_eq!(zero.explored, 1, "only the default order");
     assert!(!zero.complete);
@@ -336,6 +338,42 @@ fn a_polling_lock_finishes_within_a_preemption_bound() {
     assert_replays_to_violation(&get_set, &[Check::Duplicates]);
     let found = get_set.counterexample.as_ref().unwrap();
     assert!(found.config.schedule.preemptions() <= 2);
+}
+
+// With a bound, the search first tries a few hundred schedules without it:
+// a space that small finishes "complete" (the bound also weakens the
+// reduction, so the bounded search would be the bigger one); a larger one
+// starts over under the bound.
+#[test]
+fn a_bound_applies_only_when_the_unbounded_search_does_not_finish() {
+    let mutex = ticket_3x2("keyed-mutex", Some(2), 1_000_000);
+    assert_eq!(mutex.coverage, Coverage::Complete);
+    assert_eq!(
+        mutex.explored,
+        ticket_3x2("keyed-mutex", None, 1_000_000).explored
+    );
+    let mut at_once = options(&[Check::Duplicates]);
+    at_once.max_preemptions = Some(2);
+    at_once.unbounded_first = 0;
+    let config = config("v=1&scenario=ticket&users=3&clicks=2&strategy=keyed-mutex");
+    let bounded = Explorer::new(&config, at_once).run();
+    assert_eq!(bounded.coverage, Coverage::WithinPreemptions(2));
+    assert!(bounded.explored > mutex.explored);
+    // `add` does not finish within 256 unbounded schedules: its counts are
+    // those of the bounded search alone.
+    let add = ticket_3x2("add", Some(2), 1_000_000);
+    assert_eq!(add.coverage, Coverage::WithinPreemptions(2));
+    let mut add_at_once = options(&[Check::Duplicates]);
+    add_at_once.max_preemptions = Some(2);
+    add_at_once.unbounded_first = 0;
+    let add_config = config_with_strategy(&config, StrategyKind::Add);
+    assert_eq!(Explorer::new(&add_config, add_at_once).run(), add);
+}
+
+fn config_with_strategy(config: &Config, strategy: StrategyKind) -> Config {
+    let mut config = config.clone();
+    config.strategy = strategy;
+    config
 }
 
 #[test]

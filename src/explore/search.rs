@@ -59,6 +59,12 @@ pub struct ExploreOptions {
     pub max_schedules: u64,
     /// DFS only: most non-default choices on one schedule; `None` unbounded.
     pub max_preemptions: Option<u32>,
+    /// DFS with `max_preemptions`: first try this many schedules without
+    /// the bound, and apply the bound only if that search does not finish.
+    /// A small space then ends "complete" rather than "complete within
+    /// k preemptions" (the bound also weakens the reduction, so the
+    /// unbounded search can be the smaller one). 0 applies it at once.
+    pub unbounded_first: u64,
     /// Seed of the random walks and PCT priorities.
     pub seed: u64,
     /// DFS only: prune with sleep sets (off gives the naive search).
@@ -79,6 +85,7 @@ impl ExploreOptions {
             method: Method::Dfs,
             max_schedules: 100_000,
             max_preemptions: None,
+            unbounded_first: 256,
             seed: 1,
             reduction: true,
             pct_depth: 3,
@@ -231,6 +238,9 @@ pub struct Explorer {
     cut_by_max_schedules: bool,
     /// A run was cut off by `max_steps`.
     cut_by_max_steps: bool,
+    /// DFS with a bound: still in the unbounded attempt (see
+    /// `ExploreOptions::unbounded_first`).
+    unbounded_attempt: bool,
     done: bool,
     best: Option<Counterexample>,
     stack: Vec<Frame>,
@@ -247,7 +257,11 @@ impl Explorer {
     pub fn new(config: &Config, options: ExploreOptions) -> Explorer {
         let mut config = config.clone();
         config.schedule = Schedule::default();
+        let unbounded_attempt = options.method == Method::Dfs
+            && options.max_preemptions.is_some()
+            && options.unbounded_first > 0;
         Explorer {
+            unbounded_attempt,
             config,
             options,
             explored: 0,
@@ -281,10 +295,16 @@ impl Explorer {
     /// short by the sleep set), so the browser can yield between chunks.
     pub fn run_for(&mut self, budget: u64) -> Progress {
         for _ in 0..budget {
+            if self.unbounded_attempt && (self.done || self.explored >= self.schedule_cap()) {
+                if self.done && self.coverage() == Coverage::Complete {
+                    break;
+                }
+                self.start_bounded();
+            }
             if self.done {
                 break;
             }
-            if self.explored >= self.options.max_schedules {
+            if self.explored >= self.schedule_cap() {
                 self.done = true;
                 self.cut_by_max_schedules |= self.options.method == Method::Dfs;
                 break;
@@ -295,11 +315,33 @@ impl Explorer {
             }
             self.runs += 1;
         }
-        if self.explored >= self.options.max_schedules && !self.done {
+        if self.explored >= self.schedule_cap() && !self.done && !self.unbounded_attempt {
             self.done = true;
             self.cut_by_max_schedules |= self.options.method == Method::Dfs;
         }
         self.progress()
+    }
+
+    /// The unbounded attempt did not finish: start over with the bound.
+    fn start_bounded(&mut self) {
+        *self = Explorer::new(&self.config, self.options.clone());
+        self.unbounded_attempt = false;
+    }
+
+    /// The preemption bound in force now.
+    fn bound(&self) -> Option<u32> {
+        self.options
+            .max_preemptions
+            .filter(|_| !self.unbounded_attempt)
+    }
+
+    /// The schedules this phase may run.
+    fn schedule_cap(&self) -> u64 {
+        if self.unbounded_attempt {
+            self.options.unbounded_first.min(self.options.max_schedules)
+        } else {
+            self.options.max_schedules
+        }
     }
 
     /// Runs to the end.
@@ -513,10 +555,7 @@ impl Explorer {
             .filter(|&i| !asleep(events[i as usize]))
             .collect();
         let unknown = (events.len() - awake.len()) as u64;
-        let bounded = self
-            .options
-            .max_preemptions
-            .is_some_and(|max| preemptions >= max);
+        let bounded = self.bound().is_some_and(|max| preemptions >= max);
         let allowed: VecDeque<u32> = if bounded {
             if awake.iter().any(|&i| i > 0) {
                 self.cut_by_bound = true;
