@@ -25,14 +25,20 @@ pub struct ExplorePanelProps {
 const MAX_SCHEDULES: u64 = 1_000_000;
 /// The largest preemption bound the panel takes.
 const MAX_PREEMPTIONS: u32 = 20;
+/// The panel's defaults: enough for every strategy's search of a small
+/// scenario to finish, complete or (the polling locks, whose unbounded
+/// space is product-sized) complete within 2 preemptions, in a second or
+/// two. The bound applies only when 256 unbounded schedules do not finish.
+const DEFAULT_MAX_SCHEDULES: u64 = 20_000;
+const DEFAULT_MAX_PREEMPTIONS: u32 = 2;
 
 #[component]
 pub fn ExplorePanel(props: &ExplorePanelProps) -> Html {
     let checks = use_state(|| vec![Check::default_for(props.scenario)]);
     let method = use_state(|| Method::Dfs);
-    let max_schedules = use_state(|| 10_000u64);
+    let max_schedules = use_state(|| DEFAULT_MAX_SCHEDULES);
     let seed = use_state(|| 1u64);
-    let max_preemptions = use_state(|| None::<u32>);
+    let max_preemptions = use_state(|| Some(DEFAULT_MAX_PREEMPTIONS));
 
     let start = |every_strategy: bool| {
         let (checks, method, max_schedules, seed, max_preemptions) = (
