@@ -236,6 +236,8 @@ try {
   // A long search (every strategy) shows progress and can be cancelled.
   await page.goto(`${server.url}/#v=1&scenario=stampede&strategy=none&requests=4`);
   await ready(page);
+  // Unbounded (an empty bound), so the search is long enough to cancel.
+  await page.fill(byId('explore-max-preemptions'), '');
   await page.click(byId('btn-explore-all'));
   await page.waitForSelector(byId('explore-progress'));
   await page.click(byId('btn-explore-cancel'));
