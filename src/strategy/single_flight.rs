@@ -12,29 +12,61 @@
 //! ```
 
 use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll};
 
-use crate::sim::{Ctx, Site};
+use crate::sim::{Ctx, Site, Wait};
 use crate::world::LockKey;
 
 /// Runs `work` as the leader, or waits for the running leader's result.
 /// The leader's work is the critical section. `None`: the leader crashed
 /// (`crash`), leaving its waiters waiting forever.
-pub async fn run<F>(cx: &Ctx, key: LockKey, work: impl FnOnce() -> F) -> Option<u64>
+///
+/// Joining happens at the call, as `flights.get(key)` does; the leader's
+/// part is boxed, once per flight, so the future every joiner carries is
+/// only as big as its wait.
+pub fn run<'a, F>(
+    cx: &'a Ctx,
+    key: LockKey,
+    work: impl FnOnce() -> F + 'a,
+) -> Flight<impl Future<Output = Option<u64>> + 'a>
+where
+    F: Future<Output = u64> + 'a,
+{
+    match cx.flight_join(key, Site::Flight) {
+        Some(shared) => Flight::Join(shared),
+        None => Flight::Lead(Box::pin(lead(cx, key, work))),
+    }
+}
+
+async fn lead<F>(cx: &Ctx, key: LockKey, work: impl FnOnce() -> F) -> Option<u64>
 where
     F: Future<Output = u64>,
 {
-    if let Some(shared) = cx.flight_join(key, Site::Flight) {
-        return Some(shared.await);
-    }
     cx.enter(key);
     if cx.crashes(key) {
         return None;
     }
     cx.pause_if_due().await;
-    // Boxed: only the leader runs the work, once per flight, while every
-    // request's future would otherwise be as big as the work's.
-    let result = Box::pin(work()).await;
+    let result = work().await;
     cx.exit(key);
     cx.flight_finish(key, result);
     Some(result)
+}
+
+/// `run`'s future: a joiner's wait for the shared result, or the leader.
+pub enum Flight<L> {
+    Join(Wait<u64>),
+    Lead(Pin<Box<L>>),
+}
+
+impl<L: Future<Output = Option<u64>>> Future for Flight<L> {
+    type Output = Option<u64>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<u64>> {
+        match self.get_mut() {
+            Flight::Join(shared) => Pin::new(shared).poll(cx).map(Some),
+            Flight::Lead(leader) => leader.as_mut().poll(cx),
+        }
+    }
 }
