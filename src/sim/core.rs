@@ -147,8 +147,7 @@ pub struct Core {
     fences: HashMap<u32, u64>,
     /// The fencing token each request holds.
     pub tokens: HashMap<TaskId, u64>,
-    /// Arrival time per request, and whether it has answered.
-    arrivals: Vec<Micros>,
+    /// Whether each request has answered.
     responded: Vec<bool>,
     /// Explore mode: what the running step touches.
     pub touches: Touches,
@@ -178,7 +177,6 @@ impl Core {
             xfetch_rng: SimRng::new(config.seed, Stream::Xfetch),
             fences: HashMap::new(),
             tokens: HashMap::new(),
-            arrivals: Vec::new(),
             responded: Vec::new(),
             touches: Touches::default(),
         }
@@ -187,7 +185,7 @@ impl Core {
     /// The requests' arrival times, set once the plan is known.
     pub fn set_arrivals(&mut self, arrivals: Vec<Micros>) {
         self.responded = vec![false; arrivals.len()];
-        self.arrivals = arrivals;
+        self.queue.set_arrivals(arrivals);
     }
 
     /// The request answers its caller now: its latency is taken and its
@@ -199,7 +197,7 @@ impl Core {
             return;
         }
         self.responded[index] = true;
-        let elapsed = self.now - self.arrivals[index];
+        let elapsed = self.now - self.queue.arrival_time(index);
         self.tally.latencies.push(elapsed);
         match outcome {
             Outcome::Failed | Outcome::Crashed => self.tally.errors += 1,

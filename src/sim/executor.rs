@@ -72,10 +72,6 @@ impl Sim {
     pub fn with_plan(config: &Config, requests: Vec<RequestSpec>, body: Body, core: Core) -> Sim {
         let mut core = core;
         core.set_arrivals(requests.iter().map(|request| request.arrival).collect());
-        for (index, request) in requests.iter().enumerate() {
-            core.queue
-                .schedule(request.arrival, Macrotask::Arrival(index as TaskId));
-        }
         Sim {
             core: Rc::new(RefCell::new(core)),
             config: Rc::new(config.clone()),

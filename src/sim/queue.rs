@@ -8,6 +8,10 @@
 //! finds no free lane (many distinct random delays), goes to an ordered
 //! map. The order is exactly that of one map over (due, seq); lanes only
 //! make the common case (constant latencies, bursts) cheap.
+//!
+//! The arrivals, known before the run, are not queued one by one: request
+//! `i` arrives at `arrival_time(i)` with sequence number `i` (they are
+//! scheduled first, in request order), and a cursor points at the next.
 
 use std::collections::{BTreeMap, VecDeque};
 
@@ -104,9 +108,46 @@ pub struct MacrotaskQueue {
     others: BTreeMap<(Micros, u64), Macrotask>,
     len: usize,
     next_seq: u64,
+    /// Arrival time per request, in request order (nondecreasing).
+    arrivals: Vec<Micros>,
+    /// The next request to arrive: arrivals before it have run.
+    next_arrival: usize,
 }
 
 impl MacrotaskQueue {
+    /// Queues every request's arrival, before anything else: request `i`
+    /// arrives at `times[i]` with sequence number `i`. The times are in
+    /// request order, so nondecreasing (requests are numbered by arrival).
+    pub fn set_arrivals(&mut self, times: Vec<Micros>) {
+        assert!(
+            self.next_seq == 0 && self.arrivals.is_empty(),
+            "arrivals are scheduled first"
+        );
+        assert!(times.is_sorted(), "requests are numbered in arrival order");
+        self.next_seq = times.len() as u64;
+        self.len += times.len();
+        self.arrivals = times;
+    }
+
+    /// When request `request` arrives (arrived).
+    pub fn arrival_time(&self, request: usize) -> Micros {
+        self.arrivals[request]
+    }
+
+    /// The next arrival's (due, seq), if any request is still to arrive.
+    fn next_arrival(&self) -> Option<(Micros, u64)> {
+        let index = self.next_arrival;
+        self.arrivals.get(index).map(|&due| (due, index as u64))
+    }
+
+    fn arrival_pending(index: usize, due: Micros) -> Pending {
+        Pending {
+            due,
+            seq: index as u64,
+            task: Macrotask::Arrival(index as u32),
+        }
+    }
+
     /// Queues `task` at the absolute time `due`.
     pub fn schedule(&mut self, due: Micros, task: Macrotask) {
         self.push(LaneKey::Absolute, due, task);
@@ -155,27 +196,42 @@ impl MacrotaskQueue {
         None
     }
 
-    /// The next macrotask in (due, seq) order.
+    /// The next macrotask in (due, seq) order: the least of the lanes'
+    /// heads, the map's first and the next arrival.
     pub fn pop(&mut self) -> Option<Pending> {
-        let mut best: Option<(usize, (Micros, u64))> = None;
+        enum Source {
+            Lane(usize),
+            Others,
+            Arrival,
+        }
+        let mut best: Option<(Source, (Micros, u64))> = None;
+        let mut offer = |source: Source, order: (Micros, u64)| {
+            if best.as_ref().is_none_or(|(_, least)| order < *least) {
+                best = Some((source, order));
+            }
+        };
         for (index, lane) in self.lanes.iter().enumerate() {
             if let Some(head) = lane.tasks.front() {
-                let order = (head.due, head.seq);
-                if best.is_none_or(|(_, least)| order < least) {
-                    best = Some((index, order));
-                }
+                offer(Source::Lane(index), (head.due, head.seq));
             }
         }
-        let from_others = match (self.others.first_key_value(), best) {
-            (Some((&order, _)), Some((_, least))) => order < least,
-            (Some(_), None) => true,
-            (None, _) => false,
-        };
-        let next = if from_others {
-            let ((due, seq), task) = self.others.pop_first()?;
-            Pending { due, seq, task }
-        } else {
-            self.lanes[best?.0].tasks.pop_front()?.into()
+        if let Some((&order, _)) = self.others.first_key_value() {
+            offer(Source::Others, order);
+        }
+        if let Some(order) = self.next_arrival() {
+            offer(Source::Arrival, order);
+        }
+        let next = match best?.0 {
+            Source::Lane(index) => self.lanes[index].tasks.pop_front()?.into(),
+            Source::Others => {
+                let ((due, seq), task) = self.others.pop_first()?;
+                Pending { due, seq, task }
+            }
+            Source::Arrival => {
+                let index = self.next_arrival;
+                self.next_arrival += 1;
+                Self::arrival_pending(index, self.arrivals[index])
+            }
         };
         self.len -= 1;
         if self.len == 0 {
@@ -190,7 +246,18 @@ impl MacrotaskQueue {
 
     /// Removes the pending task (`due`, `seq`), wherever it is in the order
     /// (for delivering a chosen event rather than the earliest).
+    ///
+    /// Arrivals leave in order: of them, only the next one can be taken
+    /// (explore mode only ever offers the earliest arrival or timer).
     pub fn take(&mut self, due: Micros, seq: u64) -> Option<Pending> {
+        if seq < self.arrivals.len() as u64 {
+            if self.next_arrival() != Some((due, seq)) {
+                return None;
+            }
+            self.next_arrival += 1;
+            self.len -= 1;
+            return Some(Self::arrival_pending(seq as usize, due));
+        }
         let order = (due, seq);
         let found = self.lanes.iter_mut().find_map(|lane| {
             let index = lane
@@ -225,6 +292,10 @@ impl MacrotaskQueue {
                 self.others
                     .iter()
                     .map(|(&(due, seq), &task)| Pending { due, seq, task }),
+            )
+            .chain(
+                (self.next_arrival..self.arrivals.len())
+                    .map(|index| Self::arrival_pending(index, self.arrivals[index])),
             )
             .collect();
         all.sort_unstable_by_key(|pending| (pending.due, pending.seq));
@@ -268,6 +339,41 @@ mod tests {
             let ((due, seq), task) = self.entries.pop_first()?;
             Some(Pending { due, seq, task })
         }
+    }
+
+    /// Arrivals held as a list pop, take and list exactly as if each had
+    /// been scheduled first, in request order.
+    #[test]
+    fn arrivals_run_as_if_scheduled_first() {
+        let times = vec![0, 0, 3, 5, 5, 9];
+        let mut queue = MacrotaskQueue::default();
+        let mut reference = Reference::default();
+        queue.set_arrivals(times.clone());
+        for (index, &due) in times.iter().enumerate() {
+            reference.schedule(due, Macrotask::Arrival(index as u32));
+        }
+        queue.schedule(5, Macrotask::Timer(1));
+        reference.schedule(5, Macrotask::Timer(1));
+        queue.schedule_after(0, 3, Macrotask::Complete(2));
+        reference.schedule(3, Macrotask::Complete(2));
+        assert_eq!(queue.len(), 8);
+        let expected: Vec<_> = reference
+            .entries
+            .iter()
+            .map(|(&(due, seq), &task)| Pending { due, seq, task })
+            .collect();
+        assert_eq!(queue.iter().collect::<Vec<_>>(), expected);
+        // Only the next arrival can be taken out of order.
+        assert_eq!(queue.take(3, 2), None, "arrival 2 is not next");
+        let first = queue.take(0, 0).unwrap();
+        assert_eq!(first.task, Macrotask::Arrival(0));
+        reference.entries.remove(&(0, 0));
+        assert_eq!(queue.take(0, 0), None, "taken already");
+        while let Some(expected) = reference.pop() {
+            assert_eq!(queue.pop(), Some(expected));
+        }
+        assert!(queue.is_empty() && queue.pop().is_none());
+        assert_eq!(queue.arrival_time(4), 5);
     }
 
     #[test]
