@@ -176,7 +176,7 @@ fn BoundField(props: &BoundFieldProps) -> Html {
         .map(|bound| bound.to_string())
         .unwrap_or_default();
     html! {
-        <label title="dfs only: most non-default choices per schedule, 0 to 20 (empty: unbounded); a bound lets polling locks with several users finish">
+        <label title="dfs only: most non-default choices per schedule, 0 to 20 (empty: unbounded); applied only if 256 unbounded schedules do not finish, it lets polling locks with several users finish">
             { "max preemptions " }
             <input type="text" inputmode="numeric" data-testid="explore-max-preemptions" size="4"
                 placeholder="∞" {value} disabled={props.disabled} {oninput} />
