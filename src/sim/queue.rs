@@ -339,6 +339,14 @@ mod tests {
             let ((due, seq), task) = self.entries.pop_first()?;
             Some(Pending { due, seq, task })
         }
+
+        /// Everything pending, in order.
+        fn pending(&self) -> Vec<Pending> {
+            self.entries
+                .iter()
+                .map(|(&(due, seq), &task)| Pending { due, seq, task })
+                .collect()
+        }
     }
 
     /// Arrivals held as a list pop, take and list exactly as if each had
@@ -357,12 +365,7 @@ mod tests {
         queue.schedule_after(0, 3, Macrotask::Complete(2));
         reference.schedule(3, Macrotask::Complete(2));
         assert_eq!(queue.len(), 8);
-        let expected: Vec<_> = reference
-            .entries
-            .iter()
-            .map(|(&(due, seq), &task)| Pending { due, seq, task })
-            .collect();
-        assert_eq!(queue.iter().collect::<Vec<_>>(), expected);
+        assert_eq!(queue.iter().collect::<Vec<_>>(), reference.pending());
         // Only the next arrival can be taken out of order.
         assert_eq!(queue.take(3, 2), None, "arrival 2 is not next");
         let first = queue.take(0, 0).unwrap();
@@ -442,12 +445,7 @@ mod tests {
                     now = now.max(popped.map_or(0, |p| p.due));
                 }
                 if id % 500 == 0 {
-                    let expected: Vec<_> = reference
-                        .entries
-                        .iter()
-                        .map(|(&(due, seq), &task)| Pending { due, seq, task })
-                        .collect();
-                    assert_eq!(queue.iter().collect::<Vec<_>>(), expected);
+                    assert_eq!(queue.iter().collect::<Vec<_>>(), reference.pending());
                 }
             }
             while let Some(expected) = reference.pop() {
