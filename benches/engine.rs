@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 
-use interleave::scenario::url::parse_fragment;
+use interleave::config::url::parse_fragment;
 use interleave::Sim;
 
 const REQUESTS: u32 = 100_000;

@@ -5,7 +5,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use interleave::scenario::url::parse_fragment;
+use interleave::config::url::parse_fragment;
 use interleave::Sim;
 
 struct Counting;

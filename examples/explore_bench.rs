@@ -15,9 +15,9 @@
 
 use std::time::Instant;
 
+use interleave::config::url::parse_fragment;
+use interleave::config::StrategyKind;
 use interleave::explore::{Check, ExploreOptions, Explorer};
-use interleave::scenario::config::StrategyKind;
-use interleave::scenario::url::parse_fragment;
 
 fn main() {
     let mut args = std::env::args().skip(1);

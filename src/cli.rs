@@ -5,11 +5,11 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
+use crate::config::url::{parse_fragment, ConfigError};
 use crate::explore::search::compare_strategies;
 use crate::explore::{
     parse_checks, Check, ExploreOptions, ExploreResult, Explorer, Method, ScheduledSim,
 };
-use crate::scenario::url::{parse_fragment, ConfigError};
 use crate::sim::trace::OpKind;
 use crate::sim::{Outcome, Site, TraceEvent};
 

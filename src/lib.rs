@@ -4,6 +4,7 @@
 #[cfg(target_arch = "wasm32")]
 pub mod app;
 pub mod cli;
+pub mod config;
 pub mod debugger;
 pub mod explore;
 pub mod scenario;
@@ -11,5 +12,5 @@ pub mod sim;
 pub mod strategy;
 pub mod world;
 
-pub use scenario::config::Config;
+pub use config::Config;
 pub use sim::{Metrics, Sim};

@@ -3,7 +3,7 @@
 
 use std::process::{Command, Output};
 
-use interleave::scenario::config::StrategyKind;
+use interleave::config::StrategyKind;
 use serde_json::Value;
 
 fn interleave(args: &[&str]) -> Output {

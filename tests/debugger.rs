@@ -4,9 +4,9 @@
 
 use std::rc::Rc;
 
+use interleave::config::{Config, ScenarioKind, StrategyKind, MS};
 use interleave::debugger::timeline::Tone;
 use interleave::debugger::{Compare, Recording, RequestState, Session, SpanKind, ViolationKind};
-use interleave::scenario::config::{Config, ScenarioKind, StrategyKind, MS};
 use interleave::scenario::listing::Listing;
 use interleave::sim::trace::{Outcome, Site};
 use interleave::Sim;

@@ -6,12 +6,12 @@ use std::collections::BTreeSet;
 
 use proptest::prelude::*;
 
+use interleave::config::url::parse_fragment;
+use interleave::config::{Latency, StrategyKind, MS};
 use interleave::explore::{
     replay, Check, Coverage, ExploreOptions, ExploreResult, Explorer, Method, Observation,
     Schedule, ScheduleError, Session,
 };
-use interleave::scenario::config::{Latency, StrategyKind, MS};
-use interleave::scenario::url::parse_fragment;
 use interleave::Config;
 
 fn config(fragment: &str) -> Config {
@@ -482,7 +482,7 @@ fn a_schedule_that_does_not_fit_is_an_error_naming_the_choice() {
         ),
         "{error:?}"
     );
-    let message = interleave::scenario::url::ConfigError::from(error).to_string();
+    let message = interleave::config::url::ConfigError::from(error).to_string();
     assert!(
         message.starts_with("`schedule`: choice 1 (at step "),
         "{message}"
@@ -597,13 +597,10 @@ fn small_config() -> impl Strategy<Value = Config> {
     )
         .prop_map(|(ticket, strategy, servers, seed, uniform)| {
             let mut config = if ticket {
-                interleave::scenario::config::Config::new(
-                    interleave::scenario::config::ScenarioKind::Ticket,
-                )
+                interleave::config::Config::new(interleave::config::ScenarioKind::Ticket)
             } else {
-                let mut c = interleave::scenario::config::Config::new(
-                    interleave::scenario::config::ScenarioKind::Stampede,
-                );
+                let mut c =
+                    interleave::config::Config::new(interleave::config::ScenarioKind::Stampede);
                 c.requests = 3;
                 c.keys = 2;
                 c

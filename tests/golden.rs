@@ -5,7 +5,7 @@
 //! trace digests, which this file computes itself, stayed the same.)
 #![cfg(not(target_arch = "wasm32"))]
 
-use interleave::scenario::url::parse_fragment;
+use interleave::config::url::parse_fragment;
 use interleave::Sim;
 
 /// Every strategy, both scenarios, pools, servers, all routings, Poisson,

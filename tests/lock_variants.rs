@@ -7,8 +7,8 @@ use std::collections::HashMap;
 
 use proptest::prelude::*;
 
-use interleave::scenario::config::{Config, Pause, Routing, ScenarioKind, StrategyKind, MS};
-use interleave::scenario::url::parse_fragment;
+use interleave::config::url::parse_fragment;
+use interleave::config::{Config, Pause, Routing, ScenarioKind, StrategyKind, MS};
 use interleave::sim::trace::{OpKind, Outcome, TraceKey};
 use interleave::sim::{Sim, What};
 use interleave::Metrics;
@@ -440,7 +440,7 @@ prop_compose! {
         db_unique in any::<bool>(),
     ) -> Config {
         let latency = |ms: u64| {
-            interleave::scenario::config::Latency::Uniform(ms * MS / 2, ms * MS)
+            interleave::config::Latency::Uniform(ms * MS / 2, ms * MS)
         };
         Config {
             strategy,

@@ -5,10 +5,10 @@ use std::collections::HashMap;
 
 use proptest::prelude::*;
 
-use interleave::scenario::config::{
+use interleave::config::url::{parse_fragment, parse_fragment_lenient, to_fragment};
+use interleave::config::{
     Arrival, CacheStart, Config, Latency, Routing, ScenarioKind, StrategyKind, MS,
 };
-use interleave::scenario::url::{parse_fragment, parse_fragment_lenient, to_fragment};
 use interleave::sim::What;
 use interleave::Sim;
 

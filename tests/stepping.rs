@@ -1,7 +1,7 @@
 //! The stepwise API the debugger drives.
 #![cfg(not(target_arch = "wasm32"))]
 
-use interleave::scenario::url::parse_fragment;
+use interleave::config::url::parse_fragment;
 use interleave::sim::{Macrotask, What};
 use interleave::Sim;
 

@@ -2,9 +2,7 @@
 //! latencies (cache 1 ms, DB 20 ms unless a test says otherwise).
 #![cfg(not(target_arch = "wasm32"))]
 
-use interleave::scenario::config::{
-    Arrival, CacheStart, Config, Latency, ScenarioKind, StrategyKind, MS,
-};
+use interleave::config::{Arrival, CacheStart, Config, Latency, ScenarioKind, StrategyKind, MS};
 use interleave::{Metrics, Sim};
 
 fn stampede(strategy: StrategyKind) -> Config {
@@ -205,7 +203,7 @@ mod ticket {
     fn sticky_routing_keeps_a_user_on_one_server() {
         let m = run(&Config {
             servers: 2,
-            routing: interleave::scenario::config::Routing::Sticky,
+            routing: interleave::config::Routing::Sticky,
             ..ticket(StrategyKind::KeyedMutex)
         });
         assert_eq!(m.duplicate_tickets, 0);

@@ -9,11 +9,11 @@ use std::process::Command;
 use percent_encoding::percent_decode_str;
 use proptest::prelude::*;
 
-use interleave::scenario::config::Config;
-use interleave::scenario::url::{
+use interleave::config::url::{
     parse_fragment, parse_fragment_lenient, to_fragment, ConfigError, MAX_CLICKS, MAX_DB_POOL,
     MAX_KEYS, MAX_REQUESTS, MAX_SERVERS, MAX_TICKET_REQUESTS, MAX_USERS,
 };
+use interleave::config::Config;
 use interleave::Sim;
 
 /// Every key of DESIGN.md §6.

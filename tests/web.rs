@@ -3,8 +3,8 @@
 //! `cargo test --target wasm32-unknown-unknown --test web`.
 
 use interleave::app::{current_hash, format_ms, show_panic, App, PANIC_ID};
+use interleave::config::url::parse_fragment;
 use interleave::explore::replay;
-use interleave::scenario::url::parse_fragment;
 use interleave::Sim;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};

@@ -6,9 +6,9 @@
 use yew::prelude::*;
 
 use super::state::SearchView;
+use crate::config::ScenarioKind;
 use crate::explore::search::thousands;
 use crate::explore::{Check, ExploreOptions, Method, StrategyRow};
-use crate::scenario::config::ScenarioKind;
 
 #[derive(Properties, PartialEq)]
 pub struct ExplorePanelProps {

@@ -208,7 +208,7 @@ pub fn App() -> Html {
     };
     let on_pick = {
         let dispatcher = state.dispatcher();
-        Callback::from(move |strategy: crate::scenario::config::StrategyKind| {
+        Callback::from(move |strategy: crate::config::StrategyKind| {
             dispatcher.dispatch(Action::SetParam("strategy".into(), strategy.name().into()))
         })
     };

@@ -4,7 +4,7 @@
 
 use yew::prelude::*;
 
-use crate::scenario::url::{params, Param};
+use crate::config::url::{params, Param};
 use crate::Config;
 
 #[derive(Properties, PartialEq)]

@@ -7,15 +7,15 @@ use std::rc::Rc;
 
 use yew::Reducible;
 
+use crate::config::url::{parse_fragment_lenient, to_fragment, with_param, ConfigError};
+use crate::config::StrategyKind;
+use crate::config::{Config, ScenarioKind};
 use crate::debugger::{Compare, CompareRow, Grouping, Recorder, Recording, SearchJob, Session};
 use crate::explore::{
     Check, ExploreOptions, Progress, ScheduleError, ScheduledSim, Session as ManualSession,
     StrategyRow,
 };
-use crate::scenario::config::StrategyKind;
-use crate::scenario::config::{Config, ScenarioKind};
 use crate::scenario::listing::Listing;
-use crate::scenario::url::{parse_fragment_lenient, to_fragment, with_param, ConfigError};
 use crate::Metrics;
 
 /// Above this many requests the page keeps only metrics (no trace, no

@@ -10,9 +10,9 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use super::view::format_ms;
+use crate::config::Micros;
 use crate::debugger::timeline::{Segment, NEVER};
 use crate::debugger::{Grouping, Lane, Recording, SharedLane, Span, SpanKind};
-use crate::scenario::config::Micros;
 use crate::sim::trace::Outcome;
 
 const LANE_HEIGHT: i32 = 18;
@@ -408,7 +408,7 @@ fn span_rect(
     window: Window,
     position: u32,
     end_of_run: Micros,
-    scenario: crate::scenario::config::ScenarioKind,
+    scenario: crate::config::ScenarioKind,
 ) -> Html {
     let end = span.end.unwrap_or(end_of_run);
     let x = window.x(span.start);

@@ -5,9 +5,9 @@ use yew::prelude::*;
 
 use std::rc::Rc;
 
+use crate::config::url::{parse_fragment_lenient, to_fragment};
+use crate::config::{ScenarioKind, StrategyKind};
 use crate::debugger::CompareRow;
-use crate::scenario::config::{ScenarioKind, StrategyKind};
-use crate::scenario::url::{parse_fragment_lenient, to_fragment};
 use crate::Metrics;
 
 /// Microseconds as milliseconds with at most 3 decimals and no trailing

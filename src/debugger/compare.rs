@@ -1,7 +1,7 @@
 //! The compare table: the same scenario and seed under every strategy,
 //! computed in chunks so a big scenario does not freeze the page.
 
-use crate::scenario::config::{Config, StrategyKind};
+use crate::config::{Config, StrategyKind};
 use crate::sim::{Metrics, Sim};
 
 /// Most macrotasks one strategy's run may take in the compare table (a

@@ -1,10 +1,10 @@
 //! A whole run recorded once: its trace, timeline and violations. The
 //! debugger draws it, and replays the live run up to any step.
 
+use crate::config::{Config, Micros};
 use crate::debugger::timeline::Timeline;
 use crate::debugger::violations::{find_violations, Violation, ViolationKind};
 use crate::explore::{ScheduleError, ScheduledSim};
-use crate::scenario::config::{Config, Micros};
 use crate::sim::{Metrics, TraceEvent};
 
 /// A finished run of one config.

@@ -1,8 +1,8 @@
 //! The explore panel's job: one search, or the same search under every
 //! strategy (the per-strategy table), advanced in chunks by the browser.
 
+use crate::config::{Config, StrategyKind};
 use crate::explore::{ExploreOptions, ExploreResult, Explorer, Progress, StrategyRow};
-use crate::scenario::config::{Config, StrategyKind};
 
 pub struct SearchJob {
     config: Config,

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use crate::scenario::config::{CacheStart, Config, Micros, ScenarioKind};
+use crate::config::{CacheStart, Config, Micros, ScenarioKind};
 use crate::sim::trace::{OpKind, Outcome, Site, TraceKey};
 use crate::sim::{RequestSpec, Target, TraceEvent, What};
 
@@ -300,9 +300,7 @@ fn shared_lanes(config: &Config, events: &[TraceEvent]) -> Vec<SharedLane> {
         ScenarioKind::Stampede => lanes.push(cache_value_lane(config, events, &name)),
         ScenarioKind::Ticket => lanes.push(order_rows_lane(events, &name)),
     }
-    if config.strategy.is_lock()
-        && config.strategy != crate::scenario::config::StrategyKind::KeyedMutex
-    {
+    if config.strategy.is_lock() && config.strategy != crate::config::StrategyKind::KeyedMutex {
         lanes.push(lock_key_lane(config, events));
     }
     lanes.push(holders_lane(events, &name));

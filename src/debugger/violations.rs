@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use crate::scenario::config::{CacheStart, Config, Micros, ScenarioKind};
+use crate::config::{CacheStart, Config, Micros, ScenarioKind};
 use crate::sim::loads::LoadLog;
 use crate::sim::trace::{OpKind, Outcome, TraceKey};
 use crate::sim::{TraceEvent, What};

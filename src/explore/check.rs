@@ -5,7 +5,7 @@ use std::str::FromStr;
 
 use serde::Serialize;
 
-use crate::scenario::config::{Config, ScenarioKind};
+use crate::config::{Config, ScenarioKind};
 use crate::sim::{Metrics, Sim};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]

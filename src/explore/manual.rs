@@ -2,11 +2,11 @@
 //! event fires next. Steps with a single enabled event run on their own,
 //! so the session always rests at a choice point (or at the end).
 
+use crate::config::schedule::Schedule;
+use crate::config::url::to_fragment;
+use crate::config::Config;
 use crate::explore::check::{violations, Check, Observation};
 use crate::explore::replay::ScheduleError;
-use crate::explore::schedule::Schedule;
-use crate::scenario::config::Config;
-use crate::scenario::url::to_fragment;
 use crate::sim::{Choice, Sim, StepReport};
 
 pub struct Session {

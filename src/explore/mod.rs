@@ -6,13 +6,12 @@
 pub mod check;
 pub mod manual;
 pub mod replay;
-pub mod schedule;
 pub mod search;
 
+pub use crate::config::Schedule;
 pub use check::{parse_checks, Check, Observation};
 pub use manual::Session;
 pub use replay::{first_violation_step, replay, ScheduleError, ScheduledSim};
-pub use schedule::Schedule;
 pub use search::{
     compare_strategies, Counterexample, Coverage, ExploreOptions, ExploreResult, Explorer, Method,
     Progress, StrategyRow,

@@ -6,8 +6,8 @@
 
 use std::fmt;
 
-use crate::scenario::config::Config;
-use crate::scenario::url::ConfigError;
+use crate::config::url::ConfigError;
+use crate::config::Config;
 use crate::sim::{Metrics, Sim, StepReport};
 
 /// A schedule that does not fit its config.

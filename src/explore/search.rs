@@ -10,11 +10,11 @@ use std::collections::VecDeque;
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 
+use crate::config::schedule::Schedule;
+use crate::config::url::to_fragment;
+use crate::config::Config;
 use crate::explore::check::{violations, Check, Observation};
 use crate::explore::replay::first_violation_step;
-use crate::explore::schedule::Schedule;
-use crate::scenario::config::Config;
-use crate::scenario::url::to_fragment;
 use crate::sim::{Footprint, Sim};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -686,7 +686,7 @@ impl Explorer {
 /// One row of the per-strategy table.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StrategyRow {
-    pub strategy: crate::scenario::config::StrategyKind,
+    pub strategy: crate::config::StrategyKind,
     pub result: ExploreResult,
 }
 
@@ -715,7 +715,7 @@ impl StrategyRow {
 /// Searches `config` under every strategy, one after another (natively;
 /// the browser drives one `Explorer` per strategy in chunks instead).
 pub fn compare_strategies(config: &Config, options: &ExploreOptions) -> Vec<StrategyRow> {
-    crate::scenario::config::StrategyKind::ALL
+    crate::config::StrategyKind::ALL
         .into_iter()
         .map(|strategy| {
             let mut config = config.clone();

@@ -2,7 +2,7 @@
 //! calls in place: what the code pane shows. Each awaited line carries the
 //! `Site` that trace events name, so a request's cursor can sit on it.
 
-use crate::scenario::config::{Config, ReleaseMode, ScenarioKind, StrategyKind};
+use crate::config::{Config, ReleaseMode, ScenarioKind, StrategyKind};
 use crate::sim::Site;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -177,7 +177,7 @@ impl Listing {
                 &format!(
                     "{indent}if (REQUEST === {}) await sleep({}); // pause",
                     pause.request,
-                    crate::scenario::url::format_duration(pause.duration)
+                    crate::config::url::format_duration(pause.duration)
                 ),
             );
         }
@@ -316,15 +316,15 @@ mod tests {
                 };
                 // Faults and the owner release add their own awaits.
                 let faulty = Config {
-                    release: crate::scenario::config::ReleaseMode::Owner,
+                    release: crate::config::ReleaseMode::Owner,
                     lock_ttl: 5_000,
-                    pause: Some(crate::scenario::config::Pause {
+                    pause: Some(crate::config::Pause {
                         request: 0,
                         duration: 30_000,
                     }),
                     crash: Some(2),
                     clicks: 3,
-                    cache: crate::scenario::config::CacheStart::Warm,
+                    cache: crate::config::CacheStart::Warm,
                     expire_at: Some(0),
                     grace: 1_000_000,
                     ..plain.clone()

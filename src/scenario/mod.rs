@@ -1,15 +1,11 @@
-//! Scenarios (ticket, stampede), their configuration, and the plan of
+//! Scenarios (ticket, stampede), their code listings, and the plan of
 //! requests a configuration makes: arrival times, numbering and routing.
 
-pub mod config;
 pub mod listing;
 pub mod stampede;
 pub mod ticket;
-pub mod url;
 
-use crate::scenario::config::{
-    Arrival, CacheStart, Config, Latency, Micros, Routing, ScenarioKind,
-};
+use crate::config::{Arrival, CacheStart, Config, Latency, Micros, Routing, ScenarioKind};
 use crate::sim::core::Core;
 use crate::sim::executor::Handler;
 use crate::sim::rng::{SimRng, Stream};

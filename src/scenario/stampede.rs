@@ -27,7 +27,7 @@
 //! Faults: request `crash` stops right after entering the section, never
 //! releasing; request `pause` sleeps there first.
 
-use crate::scenario::config::StrategyKind;
+use crate::config::StrategyKind;
 use crate::sim::{Ctx, Outcome, Site};
 use crate::strategy::{self, single_flight, stale_while_revalidate, xfetch};
 use crate::world::{CacheKey, LockKey, Lookup};
@@ -53,7 +53,10 @@ pub async fn get_item(cx: &Ctx, item: u32) -> Outcome {
         // Boxed: every request's future is as big as its largest await,
         // and these two would grow the common strategies' futures by half.
         StrategyKind::StaleWhileRevalidate => {
-            return Box::pin(stale_while_revalidate::on_miss(cx, item, cached)).await;
+            return Box::pin(stale_while_revalidate::on_miss(cx, item, cached, || {
+                load(cx, item)
+            }))
+            .await;
         }
         StrategyKind::Xfetch => return Box::pin(xfetch::recompute(cx, item)).await,
         _ => {}

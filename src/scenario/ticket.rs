@@ -19,7 +19,7 @@
 //! fails the request. Faults as in the stampede: `crash` stops right after
 //! entering the section, `pause` sleeps there first.
 
-use crate::scenario::config::StrategyKind;
+use crate::config::StrategyKind;
 use crate::sim::{Ctx, Outcome, Site};
 use crate::strategy::{self, single_flight};
 use crate::world::LockKey;

@@ -9,7 +9,7 @@
 //! always what `step()` would run: the default order. Delivering an event
 //! sets `now = max(now, due)`: late, never early.
 
-use crate::scenario::config::Micros;
+use crate::config::Micros;
 use crate::sim::core::Op;
 use crate::sim::executor::{Sim, StepReport, Target};
 use crate::sim::queue::{Macrotask, Pending};

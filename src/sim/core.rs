@@ -4,7 +4,7 @@
 
 use std::collections::{HashMap, VecDeque};
 
-use crate::scenario::config::{Config, Latency, Micros};
+use crate::config::{Config, Latency, Micros};
 use crate::sim::footprint::{Object, Touches};
 use crate::sim::metrics::Tally;
 use crate::sim::queue::{Macrotask, MacrotaskQueue};

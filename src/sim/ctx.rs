@@ -9,7 +9,7 @@ use std::pin::Pin;
 use std::rc::Rc;
 use std::task::{Context, Poll};
 
-use crate::scenario::config::{Config, Micros};
+use crate::config::{Config, Micros};
 use crate::sim::core::{Core, Op, Reply, TaskId};
 use crate::sim::footprint::Object;
 use crate::sim::trace::{Outcome, Site, TraceKey, What};

@@ -8,7 +8,7 @@ use std::pin::Pin;
 use std::rc::Rc;
 use std::task::{Context, Poll, Waker};
 
-use crate::scenario::config::{Config, Micros};
+use crate::config::{Config, Micros};
 use crate::sim::core::{Core, TaskId};
 use crate::sim::ctx::Ctx;
 use crate::sim::footprint::{Footprint, Object};

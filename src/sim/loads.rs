@@ -11,7 +11,7 @@
 
 use std::collections::HashMap;
 
-use crate::scenario::config::Micros;
+use crate::config::Micros;
 
 #[derive(Default)]
 pub struct LoadLog {

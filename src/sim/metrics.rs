@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use crate::scenario::config::Micros;
+use crate::config::Micros;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Latencies {

@@ -15,7 +15,7 @@
 
 use std::collections::{BTreeMap, VecDeque};
 
-use crate::scenario::config::Micros;
+use crate::config::Micros;
 use crate::world::locks::SlotId;
 
 /// A unit of work the event loop runs, after which microtasks drain.

@@ -4,7 +4,7 @@
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 
-use crate::scenario::config::{Latency, Micros};
+use crate::config::{Latency, Micros};
 
 /// Independent streams of one seed, so drawing arrivals or routes never
 /// shifts the latencies.

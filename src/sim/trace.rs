@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use crate::scenario::config::{Micros, ScenarioKind};
+use crate::config::{Micros, ScenarioKind};
 
 /// No request (never used today: every event belongs to one).
 pub const NO_REQUEST: u32 = u32::MAX;

@@ -1,7 +1,7 @@
 //! What the two locks kept in the cache server (`get-set`, `add`) share:
 //! the polling wait and the release.
 
-use crate::scenario::config::{Micros, ReleaseMode};
+use crate::config::{Micros, ReleaseMode};
 use crate::sim::{Ctx, Site};
 use crate::world::{CacheKey, LockKey};
 

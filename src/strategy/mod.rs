@@ -14,7 +14,7 @@ pub mod stale_while_revalidate;
 pub mod ticket_lock;
 pub mod xfetch;
 
-use crate::scenario::config::StrategyKind;
+use crate::config::StrategyKind;
 use crate::sim::Ctx;
 use crate::world::LockKey;
 

@@ -16,24 +16,35 @@
 //! }
 //! ```
 
-use crate::scenario::stampede::load;
+use std::future::Future;
+
 use crate::sim::{Ctx, Outcome};
 use crate::strategy::single_flight;
 use crate::world::{LockKey, Lookup};
 
-/// The miss path, after the first read found no live value.
-pub async fn on_miss(cx: &Ctx, item: u32, cached: Lookup) -> Outcome {
+/// The miss path, after the first read found no live value. `load` is the
+/// scenario's refresh (select, then set), so the strategy does not reach
+/// back into the scenario that calls it.
+pub async fn on_miss<'a, F>(
+    cx: &'a Ctx,
+    item: u32,
+    cached: Lookup,
+    load: impl Fn() -> F + 'a,
+) -> Outcome
+where
+    F: Future<Output = u64> + 'a,
+{
     let key = LockKey(item);
     if let Lookup::Stale(_) = cached {
         cx.serve_stale(item);
         cx.respond(Outcome::ServedStale);
         if !cx.flight_running(key) {
             // The answer has gone; this handler now refreshes in the background.
-            single_flight::run(cx, key, || load(cx, item)).await;
+            single_flight::run(cx, key, load).await;
         }
         return Outcome::ServedStale;
     }
-    match single_flight::run(cx, key, || load(cx, item)).await {
+    match single_flight::run(cx, key, load).await {
         Some(_) => Outcome::Ok,
         None => Outcome::Crashed,
     }

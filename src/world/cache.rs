@@ -1,6 +1,6 @@
 //! A cache server with memcached semantics (DESIGN.md §3).
 
-use crate::scenario::config::Micros;
+use crate::config::Micros;
 use crate::world::LockKey;
 
 /// A key in the cache: a data key `item:K` or a lock key `lock:K`.

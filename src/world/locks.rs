@@ -6,7 +6,7 @@ use std::collections::VecDeque;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::scenario::config::Micros;
+use crate::config::Micros;
 use crate::world::LockKey;
 
 /// The executor's handle to a parked waiter.

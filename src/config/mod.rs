@@ -1,8 +1,14 @@
 //! The scenario configuration: every key of DESIGN.md §6 with its default.
+//! The ground floor that the engine, the scenarios, explore, the debugger
+//! and the CLI all stand on.
 //!
-//! Parsing from and serializing to the URL fragment lives in `url.rs`.
+//! Parsing from and serializing to the URL fragment lives in `url.rs`, the
+//! spelling of `schedule=` in `schedule.rs`.
 
-pub use crate::explore::schedule::Schedule;
+pub mod schedule;
+pub mod url;
+
+pub use schedule::Schedule;
 
 /// Virtual time and durations, in integer microseconds.
 pub type Micros = u64;

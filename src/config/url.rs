@@ -13,7 +13,7 @@ use std::str::FromStr;
 
 use percent_encoding::percent_decode_str;
 
-use super::config::{
+use crate::config::{
     Arrival, CacheStart, Config, Latency, Micros, Pause, ReleaseMode, Routing, ScenarioKind,
     StrategyKind, MS, SECOND,
 };
@@ -245,7 +245,7 @@ enum Key {
     Grace,
     DoubleCheck,
     Beta,
-    /// Explore/manual mode's choices (see `explore::schedule`).
+    /// Explore/manual mode's choices (see `config::schedule`).
     Schedule,
 }
 
@@ -1054,7 +1054,7 @@ mod tests {
         stampede.arrival = Arrival::At(vec![0, 5 * MS, SECOND, 7, MAX_DURATION]);
         stampede.expire_at = Some(0);
         stampede.db_write_latency = Some(stampede.db_latency);
-        stampede.schedule = crate::explore::Schedule::new(vec![0, 2, 36, 1]);
+        stampede.schedule = crate::config::Schedule::new(vec![0, 2, 36, 1]);
         configs.push(stampede.clone());
 
         stampede.arrival = Arrival::Poisson(1.0 / 3.0);
