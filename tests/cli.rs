@@ -378,7 +378,12 @@ fn help_lists_each_subcommand_and_its_flags() {
     let explore = interleave(&["explore", "--help"]);
     assert!(explore.status.success());
     let text = String::from_utf8(explore.stdout).unwrap();
-    for flag in ["--check", "--method", "--max-preemptions", "--all-strategies"] {
+    for flag in [
+        "--check",
+        "--method",
+        "--max-preemptions",
+        "--all-strategies",
+    ] {
         assert!(text.contains(flag), "{flag}: {text}");
     }
     let unknown = interleave(&["run", "scenario=ticket", "--trase"]);

@@ -16,8 +16,9 @@ mod transport;
 mod view;
 mod yielding;
 
+pub use crate::debugger::narrate::format_ms;
 pub use state::{Action, Debugger};
-pub use view::{format_ms, CompareTable, ErrorBanner, ExampleLinks, MetricsTable, EXAMPLES};
+pub use view::{CompareTable, ErrorBanner, ExampleLinks, MetricsTable, EXAMPLES};
 
 use gloo_events::{EventListener, EventListenerOptions};
 use gloo_timers::callback::Interval;
@@ -25,7 +26,7 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use code::CodePane;
-use event_loop::{describe_task, LoopPane};
+use event_loop::LoopPane;
 use explore::ExplorePanel;
 use panel::ScenarioPanel;
 use state::{now_ms, Busy, CHUNK_MS, SPEEDS};
@@ -263,16 +264,7 @@ pub fn App() -> Html {
                 .iter()
                 .filter_map(|event| state.listing.line_of(event.site))
                 .collect();
-            let scenario = state.config.scenario;
-            let ran = session.last_step().map(|report| {
-                let info = session.describe(report.task);
-                format!(
-                    "step {} at {} ms: {}",
-                    report.index,
-                    format_ms(report.time),
-                    describe_task(report.task, &info, scenario)
-                )
-            });
+            let ran = session.ran_line();
             let pending: Vec<_> = session
                 .pending()
                 .into_iter()

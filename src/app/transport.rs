@@ -4,7 +4,7 @@
 use yew::prelude::*;
 
 use super::state::SPEEDS;
-use super::view::format_ms;
+use crate::debugger::narrate::format_ms;
 
 #[derive(Properties, PartialEq)]
 pub struct TransportProps {

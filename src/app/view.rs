@@ -7,20 +7,12 @@ use std::rc::Rc;
 
 use crate::config::url::{parse_fragment_lenient, to_fragment};
 use crate::config::{ScenarioKind, StrategyKind};
+use crate::debugger::narrate::format_ms;
 use crate::debugger::CompareRow;
 use crate::Metrics;
 
 /// Microseconds as milliseconds with at most 3 decimals and no trailing
 /// zeros: `22000` is `22`, `500` is `0.5`, `1234` is `1.234`.
-pub fn format_ms(us: u64) -> String {
-    let (whole, fraction) = (us / 1_000, us % 1_000);
-    if fraction == 0 {
-        whole.to_string()
-    } else {
-        let text = format!("{whole}.{fraction:03}");
-        text.trim_end_matches('0').to_string()
-    }
-}
 
 #[derive(Properties, PartialEq)]
 pub struct ErrorBannerProps {
