@@ -156,16 +156,10 @@ pub fn App() -> Html {
             move || drop(interval)
         });
     }
-    // The address bar follows the scenario (unless it had bad keys, which
-    // stay visible for the user to fix).
-    use_effect_with(
-        (state.fragment.clone(), state.errors.is_empty()),
-        |(fragment, clean)| {
-            if *clean {
-                show_fragment(fragment);
-            }
-        },
-    );
+    // The address bar follows the scenario: after a fragment with bad keys
+    // it holds the canonical fragment of what runs (the banner names the
+    // keys that fell back to their defaults).
+    use_effect_with(state.fragment.clone(), |fragment| show_fragment(fragment));
     // `hashchange` (links, back button) and the keyboard.
     {
         let dispatcher = state.dispatcher();

@@ -434,7 +434,13 @@ impl Reducible for Debugger {
                     .work(now_ms() + FIRST_CHUNK_MS)
             }
             Action::SetParam(key, value) => match with_param(&self.config, &key, &value) {
-                Ok(config) if config == self.config => self,
+                Ok(config) if config == self.config && self.param_error.is_none() => self,
+                Ok(config) if config == self.config => {
+                    // Typed back to the value that runs: the old message goes.
+                    let mut next = self.owned();
+                    next.param_error = None;
+                    next.changed()
+                }
                 Ok(config) => Debugger::start(config, Vec::new(), self.version + 1)
                     .changed()
                     .work(now_ms() + FIRST_CHUNK_MS),
