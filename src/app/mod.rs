@@ -312,7 +312,7 @@ pub fn App() -> Html {
                 <div class="main">
                     <Transport position={state.position()} {steps} now={state.now()}
                         playing={state.playing} speed={state.speed} {ready} at_end={state.at_end()}
-                        {has_violation}
+                        {has_violation} metrics_only={state.is_metrics_only()} events={metrics.events}
                         on_step={send(|| Action::Step)} on_back={send(|| Action::Back)}
                         on_play={send(|| Action::TogglePlay)} on_run={send(|| Action::RunToEnd)}
                         on_reset={send(|| Action::Reset)} on_violation={send(|| Action::JumpToViolation)}
@@ -332,7 +332,7 @@ pub fn App() -> Html {
                         view={state.search_view.clone()} on_start={on_start_search}
                         on_cancel={send(|| Action::CancelSearch)} {on_open} />
                     <CompareTable rows={state.compare_rows.clone()} current={state.config.strategy}
-                        scenario={state.config.scenario} {on_pick} />
+                        scenario={state.config.scenario} keys={state.config.keys} {on_pick} />
                 </div>
             </div>
         </div>

@@ -272,6 +272,11 @@ impl Debugger {
 
     /// The metrics at the current position (of the metrics-only run for
     /// large scenarios).
+    /// A run too large to trace: only its counters, no stepping.
+    pub fn is_metrics_only(&self) -> bool {
+        self.counter.is_some()
+    }
+
     pub fn metrics(&self) -> Metrics {
         if let Some(session) = self.session() {
             return session.metrics();
