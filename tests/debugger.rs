@@ -431,3 +431,28 @@ fn the_ran_line_agrees_with_the_trace_at_every_step() {
         }
     }
 }
+
+#[test]
+fn rows_that_land_at_one_instant_share_one_segment() {
+    // Both inserts land at 40 ms: one segment, never a zero-length one.
+    let recording = Recording::of(&config(ScenarioKind::Ticket, StrategyKind::None)).unwrap();
+    let orders = &recording.timeline.shared[0];
+    let segments: Vec<_> = orders
+        .segments
+        .iter()
+        .map(|s| (s.start / MS, s.text.as_str(), s.tone))
+        .collect();
+    assert_eq!(segments, [(40, "2 order rows (#0, #1)", Tone::Conflict)]);
+    // A refused insert adds no row.
+    let unique = Config {
+        db_unique: true,
+        ..config(ScenarioKind::Ticket, StrategyKind::None)
+    };
+    let recording = Recording::of(&unique).unwrap();
+    let texts: Vec<_> = recording.timeline.shared[0]
+        .segments
+        .iter()
+        .map(|s| s.text.as_str())
+        .collect();
+    assert_eq!(texts, ["1 order row (#0)"]);
+}

@@ -158,10 +158,14 @@ impl CacheLane {
 }
 
 /// The order rows of the hot user and event: a conflict from the second.
+/// Rows that land at one instant share a segment (a zero-length one would
+/// not show).
 struct OrdersLane {
     label: String,
     rows: u32,
     segments: Vec<Segment>,
+    /// The requests whose rows landed at the last segment's start.
+    landed: Vec<u32>,
 }
 
 impl OrdersLane {
@@ -170,22 +174,32 @@ impl OrdersLane {
             label: format!("orders of {name}"),
             rows: 0,
             segments: Vec::new(),
+            landed: Vec::new(),
         }
     }
 
     fn feed(&mut self, event: &TraceEvent) {
-        if event.what != What::Complete(OpKind::DbInsert) {
+        if event.what != What::Complete(OpKind::DbInsert) || event.outcome != Outcome::Inserted {
             return;
         }
         self.rows += 1;
-        if let Some(last) = self.segments.last_mut() {
-            last.end = Some(event.time);
+        match self.segments.last_mut() {
+            Some(last) if last.start == event.time => {
+                self.segments.pop();
+            }
+            Some(last) => {
+                last.end = Some(event.time);
+                self.landed.clear();
+            }
+            None => {}
         }
+        self.landed.push(event.request);
         let rows = self.rows;
+        let who: Vec<String> = self.landed.iter().map(|r| format!("#{r}")).collect();
         let text = format!(
-            "{rows} order row{} (#{})",
+            "{rows} order row{} ({})",
             if rows == 1 { "" } else { "s" },
-            event.request
+            who.join(", ")
         );
         let tone = if rows > 1 { Tone::Conflict } else { Tone::Live };
         self.segments
