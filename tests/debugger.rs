@@ -139,7 +139,8 @@ fn many_holders_at_once_draw_as_a_count_with_the_peak() {
     };
     let recording = Recording::of(&burst).unwrap();
     let holders = recording.timeline.shared.last().unwrap();
-    assert_eq!(holders.label, "holders of item:0: peak 20 at 1 ms");
+    assert_eq!(holders.label, "holders of item:0");
+    assert_eq!(holders.peak_note, "peak 20 at 1 ms");
     assert_eq!((holders.rows, holders.peak), (1, 20));
     let stretches: Vec<_> = holders
         .segments
@@ -177,7 +178,10 @@ fn many_holders_at_once_draw_as_a_count_with_the_peak() {
             (30, 1)
         ]
     );
-    assert_eq!(holders.label, "holders of item:0: peak 6 at 11 ms");
+    assert_eq!(
+        (holders.peak_note.as_str(), holders.peak_at),
+        ("peak 6 at 11 ms", 11 * MS)
+    );
 }
 
 #[test]

@@ -274,6 +274,16 @@ fn shared_lane(
     position: u32,
 ) -> Html {
     let visible = lane.visible(window.start, window.end, MAX_SEGMENTS_DRAWN);
+    // A count chart says its peak beside where it first reaches it (to the
+    // left of that point in the right half of the window).
+    let peak = (lane.peak > 1 && window.shows(lane.peak_at, lane.peak_at)).then(|| {
+        let x = window.x(lane.peak_at);
+        let anchor = if x > 50.0 { "end" } else { "start" };
+        html! {
+            <text class="peak-note" x={pct(x)} y={(top + LANE_HEIGHT - 5).to_string()}
+                text-anchor={anchor}>{ lane.peak_note.clone() }</text>
+        }
+    });
     html! {
         <g class="shared-lane">
             { for visible.into_iter().map(|index| {
@@ -283,6 +293,7 @@ fn shared_lane(
                         {top} {window} {future} />
                 }
             }) }
+            { for peak }
         </g>
     }
 }

@@ -148,12 +148,7 @@ impl CacheLane {
                 }
             }
         }
-        SharedLane {
-            label: self.label,
-            rows: 1,
-            segments,
-            peak: 0,
-        }
+        SharedLane::plain(self.label, 1, segments)
     }
 }
 
@@ -207,12 +202,7 @@ impl OrdersLane {
     }
 
     fn finish(self) -> SharedLane {
-        SharedLane {
-            label: self.label,
-            rows: 1,
-            segments: self.segments,
-            peak: 0,
-        }
+        SharedLane::plain(self.label, 1, self.segments)
     }
 }
 
@@ -255,12 +245,7 @@ impl LockLane {
     }
 
     fn finish(self) -> SharedLane {
-        SharedLane {
-            label: self.label,
-            rows: 1,
-            segments: self.segments,
-            peak: 0,
-        }
+        SharedLane::plain(self.label, 1, self.segments)
     }
 }
 
@@ -341,17 +326,16 @@ impl HoldersLane {
 
     fn finish(self) -> SharedLane {
         if self.rows <= MAX_HOLDER_ROWS {
-            return SharedLane {
-                label: format!("holders of {}", self.name),
-                rows: self.rows,
-                segments: self.segments,
-                peak: 0,
-            };
+            return SharedLane::plain(
+                format!("holders of {}", self.name),
+                self.rows,
+                self.segments,
+            );
         }
         self.chart()
     }
 
-    /// One segment per stretch of equal count, the peak in the label.
+    /// One segment per stretch of equal count, and a note at the peak.
     fn chart(self) -> SharedLane {
         let counts = &self.counts;
         let mut segments: Vec<Segment> = Vec::new();
@@ -382,14 +366,12 @@ impl HoldersLane {
             }
         }
         SharedLane {
-            label: format!(
-                "holders of {}: peak {peak} at {} ms",
-                self.name,
-                peak_at as f64 / 1_000.0
-            ),
+            label: format!("holders of {}", self.name),
             rows: 1,
             segments,
             peak,
+            peak_at,
+            peak_note: format!("peak {peak} at {} ms", peak_at as f64 / 1_000.0),
         }
     }
 }

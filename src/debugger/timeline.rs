@@ -125,9 +125,25 @@ pub struct SharedLane {
     pub segments: Vec<Segment>,
     /// A count chart's highest level (0: not a chart).
     pub peak: u32,
+    /// When a count chart first reaches its peak.
+    pub peak_at: Micros,
+    /// Said at the peak, in the plot: "peak 20 at 1 ms".
+    pub peak_note: String,
 }
 
 impl SharedLane {
+    /// A lane of segments that is not a count chart.
+    pub fn plain(label: String, rows: u32, segments: Vec<Segment>) -> SharedLane {
+        SharedLane {
+            label,
+            rows,
+            segments,
+            peak: 0,
+            peak_at: 0,
+            peak_note: String::new(),
+        }
+    }
+
     /// The segments to draw in the window `[start, end]`: all of them when
     /// they are few, else at most one per `1 / buckets` of the window (the
     /// highest level, or the longest), so a lane with a segment per
