@@ -114,6 +114,13 @@ impl Recorder {
         Ok(end == building.events.len())
     }
 
+    /// Engine work so far: the run's (see [`crate::Sim::work`]), then one
+    /// unit per trace event built from.
+    pub fn work(&self) -> u64 {
+        let built = self.building.as_ref().map_or(0, |b| b.fed as u64);
+        self.run.sim().work() + built
+    }
+
     /// Macrotasks recorded so far.
     pub fn steps(&self) -> u32 {
         self.run.sim().steps()
