@@ -5,6 +5,10 @@
 //! the trace as JSON lines first). Bad input: a message on stderr, exit 2.
 
 #[cfg(not(target_arch = "wasm32"))]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+#[cfg(not(target_arch = "wasm32"))]
 fn main() -> std::process::ExitCode {
     use std::io::{self, BufWriter, Write};
     use std::process::ExitCode;
