@@ -95,11 +95,13 @@ impl ScriptRun {
         Ok(run)
     }
 
-    /// Runs until every request has settled, nothing is left to run, or
-    /// `max_events` macrotasks have run; true if it ended by itself.
+    /// Runs until every request has settled and no cache or DB operation
+    /// is in flight (pending timers do not keep it going), nothing is left
+    /// to run, or `max_events` macrotasks have run; true if it ended by
+    /// itself.
     pub fn run(&mut self, max_events: u64) -> bool {
         let mut events = 0;
-        while self.unsettled() > 0 {
+        while self.unsettled() > 0 || self.in_flight() {
             if events >= max_events {
                 return false;
             }
@@ -129,6 +131,17 @@ impl ScriptRun {
         core.steps += 1;
         core.tally.events += 1;
         true
+    }
+
+    /// Whether a cache or DB operation is still on its way (a write sent
+    /// and not awaited lands even after every request has answered).
+    fn in_flight(&self) -> bool {
+        let core = self.host.core.borrow();
+        let in_flight = core
+            .queue
+            .iter()
+            .any(|pending| matches!(pending.task, Macrotask::Complete(_)));
+        in_flight
     }
 
     /// Requests that have not answered yet.
