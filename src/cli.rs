@@ -29,6 +29,8 @@ pub enum CliError {
     Budget {
         max_events: u64,
     },
+    /// A script command's bad input (its message is complete).
+    Script(String),
     Io(io::Error),
 }
 
@@ -36,7 +38,10 @@ impl CliError {
     /// 2 for bad input, 1 for a failure to write the output.
     pub fn exit_code(&self) -> u8 {
         match self {
-            CliError::Usage(_) | CliError::Config(_) | CliError::Budget { .. } => 2,
+            CliError::Usage(_)
+            | CliError::Config(_)
+            | CliError::Budget { .. }
+            | CliError::Script(_) => 2,
             CliError::Io(_) => 1,
         }
     }
@@ -53,6 +58,7 @@ impl fmt::Display for CliError {
                  raise --max-events, or make the scenario smaller (fewer requests or \
                  users, a longer poll, a shorter wait_timeout)"
             ),
+            CliError::Script(message) => write!(f, "{message}"),
             CliError::Io(error) => write!(f, "cannot write output: {error}"),
         }
     }
@@ -100,6 +106,15 @@ enum Command {
     /// complete, naive_estimate, counterexample, preemption_bound,
     /// complete_within_bound}.
     Explore(ExploreFlags),
+    /// Print the `code=` value of a script (lz-string's
+    /// compressToEncodedURIComponent) for a `scenario=script` fragment.
+    Encode(EncodeArgs),
+}
+
+#[derive(Args, Debug)]
+struct EncodeArgs {
+    /// The script, a JavaScript file.
+    file: std::path::PathBuf,
 }
 
 #[derive(Args, Debug)]
@@ -113,6 +128,10 @@ struct RunArgs {
     /// 100000000, or 10000000 with --trace.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     max_events: Option<u64>,
+    /// Run this JavaScript file as the scenario's handler (scenario=script;
+    /// the fragment's other keys keep their meaning).
+    #[arg(long, value_name = "FILE.js")]
+    script: Option<std::path::PathBuf>,
 }
 
 /// The flags of `explore`, as given.
@@ -170,14 +189,21 @@ pub fn main(args: &[String], out: &mut impl Write) -> Result<(), CliError> {
             } else {
                 DEFAULT_MAX_EVENTS
             };
-            run(
-                &args.fragment,
-                args.trace,
-                args.max_events.unwrap_or(default),
-                out,
-            )
+            let max_events = args.max_events.unwrap_or(default);
+            if args.script.is_some() || is_script(&args.fragment) {
+                return script_command::run(&args, max_events, out);
+            }
+            run(&args.fragment, args.trace, max_events, out)
         }
-        Command::Explore(flags) => run_explore(&flags, out),
+        Command::Explore(flags) => {
+            if is_script(&flags.fragment) {
+                return Err(CliError::Script(
+                    "bad scenario: `scenario`: explore does not run scripts yet; use run".into(),
+                ));
+            }
+            run_explore(&flags, out)
+        }
+        Command::Encode(args) => script_command::encode(&args.file, out),
     }
 }
 
@@ -264,6 +290,64 @@ fn run_explore(flags: &ExploreFlags, out: &mut impl Write) -> Result<(), CliErro
     }
     let result = Explorer::new(&config, options.clone()).run();
     write_line(out, &ExploreLine::of(&result, &options))
+}
+
+/// Whether a fragment names a script scenario.
+fn is_script(fragment: &str) -> bool {
+    fragment
+        .split(['#', '&'])
+        .any(|piece| piece == "scenario=script")
+}
+
+/// The script commands (`src/script/cli.rs`), or their absence in a build
+/// without the `script` feature.
+mod script_command {
+    use std::io::Write;
+    use std::path::Path;
+
+    use super::{CliError, RunArgs};
+
+    fn read(path: &Path) -> Result<String, CliError> {
+        std::fs::read_to_string(path).map_err(|error| {
+            CliError::Script(format!(
+                "bad script: cannot read {}: {error}",
+                path.display()
+            ))
+        })
+    }
+
+    #[cfg(feature = "script")]
+    pub fn run(args: &RunArgs, max_events: u64, out: &mut impl Write) -> Result<(), CliError> {
+        use crate::script::cli::{self, ScriptCliError};
+        let code = args.script.as_deref().map(read).transpose()?;
+        cli::run(code.as_deref(), &args.fragment, args.trace, max_events, out).map_err(|error| {
+            match error {
+                ScriptCliError::Io(error) => CliError::Io(error),
+                ScriptCliError::Budget { max_events } => CliError::Budget { max_events },
+                other => CliError::Script(other.to_string()),
+            }
+        })
+    }
+
+    #[cfg(feature = "script")]
+    pub fn encode(path: &Path, out: &mut impl Write) -> Result<(), CliError> {
+        let code = read(path)?;
+        crate::script::cli::encode(&code, out).map_err(|error| CliError::Script(error.to_string()))
+    }
+
+    #[cfg(not(feature = "script"))]
+    pub fn run(_: &RunArgs, _: u64, _: &mut impl Write) -> Result<(), CliError> {
+        Err(CliError::Script(
+            "this build has no script engine (cargo feature `script`)".into(),
+        ))
+    }
+
+    #[cfg(not(feature = "script"))]
+    pub fn encode(path: &Path, _: &mut impl Write) -> Result<(), CliError> {
+        read(path).and(Err(CliError::Script(
+            "this build has no script engine (cargo feature `script`)".into(),
+        )))
+    }
 }
 
 fn run(fragment: &str, trace: bool, max_events: u64, out: &mut impl Write) -> Result<(), CliError> {

@@ -119,6 +119,8 @@ pub struct State {
     pub cache: ScriptCache,
     pub tables: Tables,
     keys: HashMap<String, u32>,
+    /// The interned keys, by id.
+    pub names: Vec<String>,
     pub waiting: HashMap<SlotId, Waiter>,
     /// Each live timer's slot, by the id `setTimeout` returned.
     pub timers: HashMap<u32, SlotId>,
@@ -142,6 +144,7 @@ impl Host {
             cache: ScriptCache::new(config.grace),
             tables: Tables::default(),
             keys: HashMap::new(),
+            names: Vec::new(),
             waiting: HashMap::new(),
             timers: HashMap::new(),
             next_timer: 1,
@@ -165,8 +168,13 @@ impl Host {
     /// and the lock tables.
     pub fn intern(&self, key: &str) -> u32 {
         let mut state = self.state.borrow_mut();
-        let next = state.keys.len() as u32;
-        *state.keys.entry(key.to_string()).or_insert(next)
+        if let Some(&id) = state.keys.get(key) {
+            return id;
+        }
+        let id = state.names.len() as u32;
+        state.keys.insert(key.to_string(), id);
+        state.names.push(key.to_string());
+        id
     }
 
     /// Notes that the last trace event happened at `position`.

@@ -506,6 +506,12 @@ impl ScriptRun {
         self.host.state.borrow().positions.clone()
     }
 
+    /// The key an interned id stands for (a trace event's `key`).
+    pub fn key_name(&self, id: u32) -> String {
+        let state = self.host.state.borrow();
+        state.names.get(id as usize).cloned().unwrap_or_default()
+    }
+
     pub fn take_events(&mut self) -> Vec<TraceEvent> {
         self.host.core.borrow_mut().trace.take_events()
     }
@@ -637,11 +643,17 @@ fn load(host: &Rc<Host>, server: u32, code: &str) -> Result<Realm, ScriptError> 
     context.eval(prelude).map_err(fail)?;
     let source = Source::from_bytes(code).with_path(Path::new("code"));
     let script = Script::parse(source, None, &mut context).map_err(|error| {
-        let mut message = error.to_string();
-        if message.contains("':'") || message.contains("got ':'") {
-            message.push_str(" (type annotations are TypeScript, not JavaScript)");
+        let message = error.to_string();
+        let message = message.trim_end_matches(" (native)");
+        let mut error = ScriptError::new(message);
+        if let (Some(line), Some(column)) = (error.line, error.column) {
+            if char_at(code, line, column) == Some(':') {
+                error
+                    .message
+                    .push_str(" (a type annotation? this is TypeScript, not JavaScript)");
+            }
         }
-        ScriptError::new(message)
+        error
     })?;
     host.current.set(NO_REQUEST);
     if let Err(error) = script.evaluate(&mut context) {
@@ -663,6 +675,12 @@ fn load(host: &Rc<Host>, server: u32, code: &str) -> Result<Realm, ScriptError> 
         jobs,
         handle,
     })
+}
+
+/// The character at a 1-based line and column.
+fn char_at(code: &str, line: u32, column: u32) -> Option<char> {
+    let text = code.lines().nth(line.checked_sub(1)? as usize)?;
+    text.chars().nth(column.checked_sub(1)? as usize)
 }
 
 fn top_level_error(error: &JsError, context: &mut Context) -> ScriptError {
