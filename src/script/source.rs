@@ -12,6 +12,34 @@ pub const EXAMPLES: &[(&str, &str)] = &[
         "stampede",
         include_str!("../../examples/scripts/stampede.js"),
     ),
+    (
+        "emitter_lock",
+        include_str!("../../examples/scripts/emitter_lock.js"),
+    ),
+    (
+        "ticket_lock",
+        include_str!("../../examples/scripts/ticket_lock.js"),
+    ),
+    (
+        "mutex_map",
+        include_str!("../../examples/scripts/mutex_map.js"),
+    ),
+    (
+        "inventory_oversell",
+        include_str!("../../examples/scripts/inventory_oversell.js"),
+    ),
+    (
+        "inventory_atomic",
+        include_str!("../../examples/scripts/inventory_atomic.js"),
+    ),
+    (
+        "idempotency",
+        include_str!("../../examples/scripts/idempotency.js"),
+    ),
+    (
+        "rate_limiter",
+        include_str!("../../examples/scripts/rate_limiter.js"),
+    ),
 ];
 
 /// Where the script of a fragment comes from.
