@@ -2,6 +2,8 @@
 //! built-in stories, and hand-worked counts for the globals.
 #![cfg(all(feature = "script", not(target_arch = "wasm32")))]
 
+use std::collections::BTreeMap;
+
 use interleave::config::url::parse_fragment;
 use interleave::script::source::{self, example};
 use interleave::script::ScriptRun;
@@ -120,4 +122,324 @@ fn examples_match_the_builtin_stories_on_every_golden_fragment() {
         }
     }
     assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
+}
+
+/// Runs a shipped example; its metrics and `count()` totals.
+fn run_example(name: &str, fragment: &str) -> (Metrics, BTreeMap<String, f64>) {
+    let (metrics, run) = run_script(
+        example(name).unwrap(),
+        &format!("scenario=script&{fragment}"),
+    );
+    (metrics, run.custom())
+}
+
+fn custom(pairs: &[(&str, f64)]) -> BTreeMap<String, f64> {
+    pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect()
+}
+
+/// Five requests miss at 1 ms; the first takes the lock, rechecks (2 ms),
+/// loads (22 ms), sets (23 ms) and releases. Each release wakes every
+/// listener: the first takes the lock, the rest find it taken:
+/// 3 + 2 + 1 + 0 = 6 herd wake-ups. Request k answers at 23 + k ms.
+#[test]
+fn emitter_lock_wakes_the_whole_herd() {
+    let (m, counts) = run_example("emitter_lock", "users=5&clicks=1");
+    assert_eq!(counts, custom(&[("wakeups", 6.0)]));
+    assert_eq!((m.db_reads, m.cache_misses, m.cache_hits), (1, 6, 4));
+    assert_eq!((m.latency_us.p50, m.latency_us.max), (25_000, 27_000));
+    // 5 arrivals, 5 first reads, 5 rechecks, the load and the set, and
+    // 4 immediates (the last release's emit is left: every request has
+    // answered).
+    assert_eq!(m.events, 21);
+}
+
+/// Two clicks take tickets 0 and 1. The 100 ms poll serves ticket 0 at
+/// 100 ms (find 120, insert 140, release); ticket 1's poll at 100 ms is too
+/// early, at 200 ms it is served (find 220: the order exists).
+#[test]
+fn ticket_lock_costs_a_poll_interval_per_hand_off() {
+    let (m, counts) = run_example("ticket_lock", "users=1&clicks=2");
+    assert_eq!(counts, custom(&[("polls", 3.0)]));
+    assert_eq!((m.orders, m.duplicate_tickets), (1, 0));
+    assert_eq!((m.latency_us.p50, m.latency_us.max), (140_000, 220_000));
+    assert_eq!(m.events, 8);
+}
+
+/// Three clicks on one server: the mutex hands over FIFO (two hand-offs),
+/// each holder finds then (first only) inserts: 40, 60, 80 ms. On two
+/// servers each has its own Map: two orders.
+#[test]
+fn mutex_map_hands_over_fifo_on_one_server_only() {
+    let (m, counts) = run_example("mutex_map", "users=1&clicks=3");
+    assert_eq!(counts, custom(&[("handoffs", 2.0)]));
+    assert_eq!((m.db_reads, m.db_writes, m.orders), (3, 1, 1));
+    assert_eq!((m.latency_us.p50, m.latency_us.max), (60_000, 80_000));
+    let (m, _) = run_example("mutex_map", "users=1&clicks=2&servers=2");
+    assert_eq!((m.orders, m.duplicate_tickets), (2, 1));
+}
+
+#[test]
+fn inventory_oversells_and_the_atomic_update_does_not() {
+    let (m, counts) = run_example("inventory_oversell", "users=5&clicks=1");
+    assert_eq!((m.orders, m.db_reads, m.db_writes), (5, 5, 10));
+    assert!(counts.is_empty());
+    let (m, counts) = run_example("inventory_atomic", "users=5&clicks=1");
+    assert_eq!((m.orders, m.db_reads, m.db_writes), (3, 0, 8));
+    assert_eq!(counts, custom(&[("sold_out", 2.0)]));
+}
+
+#[test]
+fn idempotency_key_lets_one_retry_through_per_user() {
+    let (m, counts) = run_example("idempotency", "users=2&clicks=3");
+    assert_eq!(counts, custom(&[("deduplicated", 4.0)]));
+    assert_eq!((m.db_writes, m.duplicate_tickets, m.errors), (2, 0, 0));
+}
+
+#[test]
+fn rate_limiter_allows_three_per_window() {
+    let (m, counts) = run_example("rate_limiter", "users=1&clicks=5");
+    assert_eq!(counts, custom(&[("allowed", 3.0), ("limited", 2.0)]));
+    assert_eq!(m.errors, 2);
+    // Clicks 1 s apart fall in separate windows.
+    let (m, _) = run_example("rate_limiter", "users=1&clicks=5&click_gap=1s");
+    assert_eq!(m.errors, 0);
+}
+
+// ---------------------------------------------------------------------------
+// Globals' edge cases
+
+/// The `console.log` lines of a one-request run.
+fn logs(code: &str, fragment: &str) -> Vec<String> {
+    let (_, run) = run_script(
+        code,
+        &format!("scenario=script&users=1&clicks=1&{fragment}"),
+    );
+    run.messages()
+}
+
+#[test]
+fn microtask_order_is_nodes() {
+    // Checked against Node 20 (the same text, with sleep = setTimeout).
+    let code = r#"
+async function handle(req) {
+  console.log("a");
+  setTimeout(() => console.log("timeout"), 0);
+  setImmediate(() => console.log("immediate"));
+  queueMicrotask(() => console.log("micro1"));
+  Promise.resolve().then(() => console.log("then1")).then(() => console.log("then2"));
+  (async () => { await null; console.log("await1"); await null; console.log("await2"); })();
+  new Promise((r) => { console.log("executor"); r(Promise.resolve()); }).then(() => console.log("resolved-with-promise"));
+  const p = (async () => 1)();
+  p.then(() => console.log("async-return"));
+  await sleep(5);
+  console.log("after sleep");
+}"#;
+    let expected = [
+        "a",
+        "executor",
+        "micro1",
+        "then1",
+        "await1",
+        "async-return",
+        "then2",
+        "await2",
+        "resolved-with-promise",
+        "immediate",
+        "timeout",
+        "after sleep",
+    ];
+    assert_eq!(logs(code, ""), expected);
+}
+
+#[test]
+fn cache_edge_cases() {
+    let code = r#"
+cache.preset("warm", "w", { expiresAt: 10 });
+async function handle(req) {
+  console.log(await cache.incr("n"), await cache.incr("n", 5));
+  await cache.set("s", "x");
+  try { await cache.incr("s"); } catch (e) { console.log("incr", e.name); }
+  console.log(await cache.get("warm"));
+  await cache.set("k", { a: [1, 2] }, 5);
+  await sleep(6);
+  console.log(await cache.get("k"), JSON.stringify(await cache.getStale("k")));
+  await sleep(100);
+  console.log(await cache.getStale("k"), await cache.get("warm"));
+  await cache.set("lock", "me");
+  console.log(await cache.deleteIf("lock", "you"), await cache.deleteIf("lock", "me"));
+  console.log(await cache.add("lock", 1), await cache.add("lock", 2), await cache.delete("lock"), await cache.delete("lock"));
+}"#;
+    assert_eq!(
+        logs(code, "grace=50ms"),
+        [
+            "1 6",
+            "incr TypeError",
+            "w",
+            r#"undefined {"value":{"a":[1,2]},"stale":true}"#,
+            "undefined undefined",
+            "false true",
+            "true false true false",
+        ]
+    );
+}
+
+#[test]
+fn db_edge_cases() {
+    let code = r#"
+db.table("items", { unique: ["sku"], rows: [{ sku: "a", stock: 1 }, { sku: "b", stock: 5 }] });
+async function handle(req) {
+  const decrement = () => db.update("items", { sku: "a", stock: { $gt: 0 } }, { stock: { $inc: -1 } });
+  console.log(await decrement(), await decrement());
+  try { await db.insert("items", { sku: "b" }); } catch (e) { console.log(e.name); }
+  try { await db.update("items", { sku: "a" }, { sku: "b" }); } catch (e) { console.log(e.name); }
+  console.log((await db.find("items", { stock: { $gte: 1, $lt: 5 } })).length);
+  console.log(JSON.stringify(await db.findOne("items", { sku: { $ne: "a" } })));
+  console.log(await db.findOne("items", { sku: "z" }));
+  console.log(await db.delete("items", { stock: { $lte: 0 } }), (await db.find("items", {})).length);
+}"#;
+    assert_eq!(
+        logs(code, ""),
+        [
+            "1 0",
+            "UniqueViolation",
+            "UniqueViolation",
+            "0",
+            r#"{"sku":"b","stock":5}"#,
+            "null",
+            "1 1",
+        ]
+    );
+}
+
+#[test]
+fn timers_follow_nodes_rules() {
+    let code = r#"
+async function handle(req) {
+  const start = Date.now();
+  setTimeout(() => console.log("t0", Date.now() - start), 0);
+  setImmediate(() => console.log("imm", Date.now() - start));
+  const cancelled = setTimeout(() => console.log("never"), 2);
+  clearTimeout(cancelled);
+  let ticks = 0;
+  await new Promise((resolve) => {
+    const id = setInterval(() => {
+      ticks += 1;
+      console.log("tick", Date.now() - start);
+      if (ticks === 3) { clearInterval(id); resolve(); }
+    }, 10);
+  });
+  console.log("now", performance.now(), typeof Math.random());
+}"#;
+    assert_eq!(
+        logs(code, ""),
+        [
+            "imm 0",
+            "t0 1",
+            "tick 10",
+            "tick 20",
+            "tick 30",
+            "now 30 number"
+        ]
+    );
+}
+
+#[test]
+fn errors_hung_requests_and_stray_callback_errors() {
+    let code = r#"
+async function handle(req) {
+  if (req.id === 0) throw new Error("boom");
+  if (req.id === 1) await new Promise(() => {});
+  setTimeout(() => { throw new Error("stray"); }, 1);
+  await sleep(2);
+}"#;
+    let (m, run) = run_script(code, "scenario=script&users=3&clicks=1");
+    assert_eq!((m.errors, m.hung), (1, 1));
+    let messages = run.messages();
+    assert_eq!(messages.len(), 2, "{messages:?}");
+    assert!(
+        messages[0].starts_with("Error: boom (line 3"),
+        "{messages:?}"
+    );
+    assert!(messages[1].contains("stray"), "{messages:?}");
+}
+
+#[test]
+fn a_global_may_be_shadowed_and_the_script_is_deterministic() {
+    let code = r#"
+const lock = { n: Math.random() };
+let calls = 0;
+async function handle(req) {
+  calls += 1;
+  count("calls_on_server_" + req.server, 1);
+  console.log(lock.n, calls);
+}"#;
+    let fragment = "scenario=script&users=4&clicks=1&servers=2&seed=3";
+    let (a, run_a) = run_script(code, fragment);
+    let (b, run_b) = run_script(code, fragment);
+    assert_eq!(a.trace_hash, b.trace_hash);
+    assert_eq!(run_a.messages(), run_b.messages());
+    // Module state is per server: each server counts its own calls.
+    assert_eq!(
+        run_a.custom(),
+        custom(&[("calls_on_server_0", 2.0), ("calls_on_server_1", 2.0)])
+    );
+    let calls: Vec<_> = run_a
+        .messages()
+        .iter()
+        .map(|m| m.split(' ').nth(1).unwrap().to_string())
+        .collect();
+    assert_eq!(calls, ["1", "1", "2", "2"]);
+}
+
+/// The message of a script that does not load.
+fn load_error(code: &str) -> String {
+    let (config, _) = source::parse("scenario=script&users=1&clicks=1").unwrap();
+    match ScriptRun::new(code, &config, false) {
+        Ok(_) => panic!("expected an error"),
+        Err(error) => error.to_string(),
+    }
+}
+
+#[test]
+fn bad_scripts_name_code_with_line_and_column() {
+    let ts = load_error("async function handle(req) {\n  const x: number = 1;\n}");
+    assert!(ts.starts_with("`code`: line 2, column 10:"), "{ts}");
+    assert!(ts.contains("TypeScript"), "{ts}");
+    let unknown = load_error("redis.get(1);\nasync function handle() {}");
+    assert!(unknown.contains("redis is not defined"), "{unknown}");
+    assert!(unknown.contains("the globals are cache, db"), "{unknown}");
+    assert!(
+        unknown.starts_with("`code`: line 1, column 1:"),
+        "{unknown}"
+    );
+    let missing = load_error("function other() {}");
+    assert!(missing.contains("handle"), "{missing}");
+    // boa gives no position inside the top level's own frame: the budget
+    // error names `code` without a line there.
+    let looping = load_error("while (true) {}\nasync function handle() {}");
+    assert!(
+        looping.starts_with("`code`: RuntimeLimitError"),
+        "{looping}"
+    );
+    let recursion = load_error("function f() { return f(); }\nf();\nasync function handle() {}");
+    assert!(recursion.starts_with("`code`"), "{recursion}");
+}
+
+/// A runaway loop is stopped by the budget. Before the handler's first
+/// await it fails the request with the budget's message; after an await,
+/// boa drops the budget error of a resumed async function, so the request
+/// never settles: it is counted as hung (and the run still ends).
+#[test]
+fn runaway_code_in_a_request_is_stopped() {
+    let code = "async function handle(req) {\n  for (;;) {}\n}";
+    let (m, run) = run_script(code, "scenario=script&users=2&clicks=1");
+    assert_eq!((m.errors, m.hung), (2, 0));
+    assert!(
+        run.messages()[0].contains("RuntimeLimitError"),
+        "{:?}",
+        run.messages()
+    );
+    let code = "async function handle(req) {\n  await sleep(1);\n  for (;;) {}\n}";
+    let (m, _) = run_script(code, "scenario=script&users=1&clicks=1");
+    assert_eq!((m.errors, m.hung), (0, 1));
 }

@@ -508,6 +508,11 @@ fn show(value: &JsValue, context: &mut Context) -> String {
     if value.is_undefined() {
         return "undefined".to_string();
     }
+    if value.as_number().is_some() || value.as_boolean().is_some() || value.is_null() {
+        if let Ok(text) = value.to_string(context) {
+            return text.to_std_string_escaped();
+        }
+    }
     if value.as_callable().is_none() {
         if let Ok(Some(json)) = value.to_json(context) {
             return json.to_string();

@@ -423,8 +423,11 @@ impl ScriptRun {
             self.set_current(request);
             let context = &mut self.realms[server].context;
             if let Err(error) = run_job(job, context) {
-                let text = format!("uncaught {}", error_text(&error, context));
-                log(&self.host, text, None);
+                // Only an uncatchable error (a runtime budget) escapes a
+                // promise job: the code it resumed is dead, so its request
+                // fails rather than hangs.
+                let text = error_text(&error, context);
+                settle_request(&self.host, request, Err(text));
             }
         }
     }
@@ -611,13 +614,25 @@ fn watch(promise: &JsPromise, request: TaskId, context: &mut Context) -> Result<
     Ok(())
 }
 
-/// An engine error as text, with the script's line when it has one.
+/// An engine error as text, with the script's line when it has one
+/// (from the thrown object's stack, else from the engine's backtrace).
 fn error_text(error: &JsError, context: &mut Context) -> String {
     let value = error.clone().into_opaque(context);
-    match value {
+    let text = match value {
         Ok(value) if value.is_object() => describe_error(&value, context),
-        _ => error.to_string(),
+        _ => first_line(&error.to_string()),
+    };
+    if super::error::find_position(&text).is_some() {
+        return text;
     }
+    match super::error::find_position(&error.to_string()) {
+        Some((line, column)) => format!("{text} (line {line}, column {column})"),
+        None => text,
+    }
+}
+
+fn first_line(text: &str) -> String {
+    text.lines().next().unwrap_or_default().to_string()
 }
 
 /// Builds a server's realm: the globals, the prelude, then the script's
@@ -657,7 +672,7 @@ fn load(host: &Rc<Host>, server: u32, code: &str) -> Result<Realm, ScriptError> 
     })?;
     host.current.set(NO_REQUEST);
     if let Err(error) = script.evaluate(&mut context) {
-        return Err(top_level_error(&error, &mut context));
+        return Err(top_level_error(&error, code, &mut context));
     }
     let handle = context
         .eval(Source::from_bytes(
@@ -683,14 +698,45 @@ fn char_at(code: &str, line: u32, column: u32) -> Option<char> {
     text.chars().nth(column.checked_sub(1)? as usize)
 }
 
-fn top_level_error(error: &JsError, context: &mut Context) -> ScriptError {
+fn top_level_error(error: &JsError, code: &str, context: &mut Context) -> ScriptError {
     let mut text = error_text(error, context);
-    if text.contains("is not defined") {
-        text.push_str(&format!("; the globals are {GLOBALS}"));
-    }
+    let unknown = text
+        .strip_prefix("ReferenceError: ")
+        .and_then(|rest| rest.split_once(" is not defined"))
+        .map(|(name, _)| name.to_string());
     let mut found = ScriptError::new(text.clone());
-    if found.line.is_none() {
+    if let Some(name) = unknown {
+        text.push_str(&format!("; the globals are {GLOBALS}"));
         found.message = text;
+        // The engine gives no position for the script's top level: the
+        // name's first use is where it failed.
+        if found.line.is_none() {
+            if let Some((line, column)) = first_use(code, &name) {
+                found.line = Some(line);
+                found.column = Some(column);
+            }
+        }
     }
     found
+}
+
+/// The 1-based line and column of the first use of identifier `name`.
+fn first_use(code: &str, name: &str) -> Option<(u32, u32)> {
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    for (number, line) in code.lines().enumerate() {
+        let mut from = 0;
+        while let Some(at) = line[from..].find(name) {
+            let start = from + at;
+            let end = start + name.len();
+            let before = line[..start].chars().next_back();
+            let after = line[end..].chars().next();
+            if !before.is_some_and(is_ident) && !after.is_some_and(is_ident) && before != Some('.')
+            {
+                let column = line[..start].chars().count() + 1;
+                return Some((number as u32 + 1, column as u32));
+            }
+            from = end;
+        }
+    }
+    None
 }
