@@ -163,6 +163,10 @@ struct ExploreFlags {
     /// One JSON line per strategy, with a summary text.
     #[arg(long)]
     all_strategies: bool,
+    /// Explore this JavaScript file as the scenario's handler
+    /// (scenario=script; dfs only, every pair of events dependent).
+    #[arg(long, value_name = "FILE.js")]
+    script: Option<std::path::PathBuf>,
 }
 
 /// Parses `args` (without the program name) and runs the command, writing
@@ -196,10 +200,8 @@ pub fn main(args: &[String], out: &mut impl Write) -> Result<(), CliError> {
             run(&args.fragment, args.trace, max_events, out)
         }
         Command::Explore(flags) => {
-            if is_script(&flags.fragment) {
-                return Err(CliError::Script(
-                    "bad scenario: `scenario`: explore does not run scripts yet; use run".into(),
-                ));
+            if flags.script.is_some() || is_script(&flags.fragment) {
+                return script_command::explore(&flags, out);
             }
             run_explore(&flags, out)
         }
@@ -305,7 +307,7 @@ mod script_command {
     use std::io::Write;
     use std::path::Path;
 
-    use super::{CliError, RunArgs};
+    use super::{CliError, ExploreFlags, RunArgs};
 
     fn read(path: &Path) -> Result<String, CliError> {
         std::fs::read_to_string(path).map_err(|error| {
@@ -327,6 +329,75 @@ mod script_command {
                 other => CliError::Script(other.to_string()),
             }
         })
+    }
+
+    #[cfg(feature = "script")]
+    pub fn explore(flags: &ExploreFlags, out: &mut impl Write) -> Result<(), CliError> {
+        use crate::script::explore::{explore, ScriptCheck, ScriptExploreOptions};
+        use crate::script::source;
+        let bad = |key: &str, message: String| {
+            CliError::Script(format!("bad scenario: `{key}`: {message}"))
+        };
+        if flags.method.as_deref().is_some_and(|m| m != "dfs") || flags.all_strategies {
+            return Err(bad(
+                "method",
+                "scripts are explored by dfs only, one strategy at a time".into(),
+            ));
+        }
+        let checks = match flags.check.as_deref() {
+            None => vec![ScriptCheck::Duplicates],
+            Some(list) => list
+                .split(',')
+                .map(|name| {
+                    ScriptCheck::parse(name.trim()).ok_or_else(|| {
+                        bad(
+                            "check",
+                            format!("unknown check `{name}`; scripts accept duplicates, exclusion, errors"),
+                        )
+                    })
+                })
+                .collect::<Result<_, _>>()?,
+        };
+        let number = |key: &str, value: &Option<String>| -> Result<Option<u64>, CliError> {
+            value
+                .as_deref()
+                .map(|text| {
+                    text.parse()
+                        .map_err(|_| bad(key, format!("not a number: {text}")))
+                })
+                .transpose()
+        };
+        let options = ScriptExploreOptions {
+            checks,
+            max_schedules: number("max-schedules", &flags.max_schedules)?.unwrap_or(100_000),
+            max_preemptions: number("max-preemptions", &flags.max_preemptions)?
+                .map(|n| n.min(u64::from(u32::MAX)) as u32),
+            max_events: super::DEFAULT_MAX_EVENTS,
+        };
+        let (config, from_fragment) = source::parse(&flags.fragment)
+            .map_err(|error| CliError::Script(format!("bad scenario: {error}")))?;
+        let code = match &flags.script {
+            Some(path) => read(path)?,
+            None => from_fragment
+                .text()
+                .map_err(|error| CliError::Script(format!("bad scenario: {error}")))?
+                .ok_or_else(|| {
+                    bad(
+                        "code",
+                        "no script; give --script FILE.js, code= or example=".into(),
+                    )
+                })?,
+        };
+        let result = explore(&code, &config, &options)
+            .map_err(|error| CliError::Script(format!("bad script: {error}")))?;
+        super::write_line(out, &result)
+    }
+
+    #[cfg(not(feature = "script"))]
+    pub fn explore(_: &ExploreFlags, _: &mut impl Write) -> Result<(), CliError> {
+        Err(CliError::Script(
+            "this build has no script engine (cargo feature `script`)".into(),
+        ))
     }
 
     #[cfg(feature = "script")]

@@ -5,6 +5,7 @@
 
 pub mod cli;
 pub mod error;
+pub mod explore;
 pub mod globals;
 pub mod host;
 pub mod jobs;

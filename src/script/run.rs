@@ -21,7 +21,7 @@ use serde_json::{json, Value};
 use crate::config::{Config, MS};
 use crate::sim::core::{Core, Op, TaskId};
 use crate::sim::metrics::{Latencies, Metrics};
-use crate::sim::queue::Macrotask;
+use crate::sim::queue::{Macrotask, Pending};
 use crate::sim::trace::{Outcome, Site, TraceEvent, TraceKey, What, NO_REQUEST};
 use crate::sim::{RequestSpec, Target};
 use crate::world::locks::SlotId;
@@ -69,6 +69,15 @@ pub struct ScriptRun {
     host: Rc<Host>,
     realms: Vec<Realm>,
     requests: Vec<RequestSpec>,
+    /// `schedule=`: the choice to take at each choice point, then the
+    /// default order.
+    choices: Vec<u32>,
+    /// Choice points passed, and how many events each had enabled.
+    pub(crate) points: Vec<u32>,
+    /// Count choice points past the schedule too (explore mode).
+    pub(crate) record_points: bool,
+    /// A choice did not fit (out of range), or choices were left over.
+    schedule_error: Option<String>,
 }
 
 impl ScriptRun {
@@ -89,6 +98,10 @@ impl ScriptRun {
             host,
             realms,
             requests,
+            choices: config.schedule.choices().to_vec(),
+            points: Vec::new(),
+            record_points: false,
+            schedule_error: None,
         };
         // Top-level promise jobs run before any request.
         run.drain();
@@ -110,12 +123,86 @@ impl ScriptRun {
             }
             events += 1;
         }
+        if self.schedule_error.is_none() && self.points.len() < self.choices.len() {
+            self.schedule_error = Some(format!(
+                "the run ended after {} choice points, but the schedule has {} choices",
+                self.points.len(),
+                self.choices.len()
+            ));
+        }
         true
     }
 
-    /// Runs the next macrotask and drains the microtasks it caused.
+    /// Whether the run is over: every request has answered and no
+    /// operation is in flight, or nothing is left to run.
+    pub fn is_done(&self) -> bool {
+        (self.unsettled() == 0 && !self.in_flight()) || self.host.core.borrow().queue.is_empty()
+    }
+
+    /// The events that may run next (DESIGN.md's explore mode, as
+    /// `Sim::enabled_pending`): every operation completion, plus the
+    /// earliest timer or arrival. Index 0 is the default order.
+    pub fn enabled_pending(&self) -> Vec<Pending> {
+        let core = self.host.core.borrow();
+        let mut enabled = Vec::new();
+        let mut clock_event = false;
+        for pending in core.queue.iter() {
+            match pending.task {
+                Macrotask::Complete(_) => enabled.push(pending),
+                Macrotask::Arrival(_) | Macrotask::Timer(_) if !clock_event => {
+                    clock_event = true;
+                    enabled.push(pending);
+                }
+                _ => {}
+            }
+        }
+        enabled
+    }
+
+    /// Why the schedule did not fit, if it did not.
+    pub fn schedule_error(&self) -> Option<&str> {
+        self.schedule_error.as_deref()
+    }
+
+    /// Runs the next macrotask (the schedule's choice at a choice point)
+    /// and drains the microtasks it caused.
     pub fn step(&mut self) -> bool {
-        let Some(next) = self.host.core.borrow_mut().queue.pop() else {
+        let next = if self.points.len() < self.choices.len() {
+            let enabled = self.enabled_pending();
+            if enabled.len() > 1 {
+                let choice = self.choices[self.points.len()];
+                self.points.push(enabled.len() as u32);
+                match enabled.get(choice as usize) {
+                    Some(pending) => self
+                        .host
+                        .core
+                        .borrow_mut()
+                        .queue
+                        .take(pending.due, pending.seq),
+                    None => {
+                        self.schedule_error = Some(format!(
+                            "choice {} is {choice}, but only {} events are enabled there",
+                            self.points.len(),
+                            enabled.len()
+                        ));
+                        return false;
+                    }
+                }
+            } else {
+                self.host.core.borrow_mut().queue.pop()
+            }
+        } else {
+            let count = if self.record_points {
+                self.enabled_pending().len()
+            } else {
+                0
+            };
+            if count > 1 {
+                self.points.push(count as u32);
+            }
+            self.host.core.borrow_mut().queue.pop()
+        };
+        let Some(next) = next else {
             return false;
         };
         {
