@@ -491,3 +491,27 @@ fn a_schedule_replays_and_a_bad_one_is_reported() {
     run.run(BUDGET);
     assert!(run.schedule_error().is_some());
 }
+
+#[test]
+fn values_cross_as_json_copies() {
+    let code = r#"
+async function handle(req) {
+  const row = { x: 1, y: undefined, z: [1, undefined] };
+  await cache.set("a", row);
+  row.x = 2;
+  console.log(JSON.stringify(await cache.get("a")));
+  for (const bad of [new Map(), { f() {} }, [Symbol("s")], new (class Point {})()]) {
+    try { await cache.set("b", bad); console.log("stored"); } catch (e) { console.log(e.name); }
+  }
+}"#;
+    assert_eq!(
+        logs(code, ""),
+        [
+            r#"{"x":1,"z":[1,null]}"#,
+            "TypeError",
+            "TypeError",
+            "TypeError",
+            "TypeError"
+        ]
+    );
+}

@@ -13,6 +13,52 @@
 
   define("config", Object.freeze(host.config));
 
+  // Values cross to the cache and the DB as JSON, copied as over a
+  // network: a function, a Map, a class instance, a symbol or a bigint
+  // rejects the call (undefined fields are dropped).
+  const checkJson = (value, depth) => {
+    if (value === null) return;
+    const type = typeof value;
+    if (type === "string" || type === "number" || type === "boolean" || type === "undefined") {
+      return;
+    }
+    if (type !== "object") {
+      throw new TypeError(`values are JSON: a ${type} cannot be sent to the cache or the DB`);
+    }
+    if (depth > 64) throw new TypeError("values are JSON: nested too deep (a cycle?)");
+    if (Array.isArray(value)) {
+      for (const item of value) checkJson(item, depth + 1);
+      return;
+    }
+    const proto = Object.getPrototypeOf(value);
+    if (proto !== Object.prototype && proto !== null) {
+      const name = (value.constructor && value.constructor.name) || "object";
+      throw new TypeError(`values are JSON: a ${name} cannot be sent to the cache or the DB`);
+    }
+    for (const key of Object.keys(value)) checkJson(value[key], depth + 1);
+  };
+  const checked = [
+    [cache, "set", [1]],
+    [cache, "add", [1]],
+    [cache, "deleteIf", [1]],
+    [cache, "preset", [1, 2]],
+    [db, "table", [1]],
+    [db, "find", [1]],
+    [db, "findOne", [1]],
+    [db, "insert", [1]],
+    [db, "update", [1, 2]],
+    [db, "delete", [1]],
+  ];
+  for (const [target, name, positions] of checked) {
+    const send = target[name];
+    target[name] = {
+      [name](...args) {
+        for (const at of positions) checkJson(args[at], 0);
+        return send(...args);
+      },
+    }[name];
+  }
+
   const lockTimeout = (key) => {
     const error = new Error(`the wait for the lock on ${key} gave up`);
     error.name = "LockTimeout";
