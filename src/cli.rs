@@ -17,6 +17,11 @@ use crate::sim::{Outcome, Site, TraceEvent};
 
 /// The default `--max-events`: about ten seconds of a metrics-only run.
 pub const DEFAULT_MAX_EVENTS: u64 = 100_000_000;
+/// The default `--max-events` of a script run: a script's run may never
+/// end by itself (a module-level `setInterval` while a request waits), and
+/// it stops there with the unsettled requests counted as `hung`. About ten
+/// seconds of script at 100,000 macrotasks per second.
+pub const DEFAULT_MAX_SCRIPT_EVENTS: u64 = 1_000_000;
 /// The default `--max-events` with `--trace`, whose events are all kept in
 /// memory (about 100 bytes per macrotask) before they are printed.
 pub const DEFAULT_MAX_TRACE_EVENTS: u64 = 10_000_000;
@@ -193,10 +198,11 @@ pub fn main(args: &[String], out: &mut impl Write) -> Result<(), CliError> {
             } else {
                 DEFAULT_MAX_EVENTS
             };
-            let max_events = args.max_events.unwrap_or(default);
             if args.script.is_some() || is_script(&args.fragment) {
+                let max_events = args.max_events.unwrap_or(DEFAULT_MAX_SCRIPT_EVENTS);
                 return script_command::run(&args, max_events, out);
             }
+            let max_events = args.max_events.unwrap_or(default);
             run(&args.fragment, args.trace, max_events, out)
         }
         Command::Explore(flags) => {
@@ -325,7 +331,6 @@ mod script_command {
         cli::run(code.as_deref(), &args.fragment, args.trace, max_events, out).map_err(|error| {
             match error {
                 ScriptCliError::Io(error) => CliError::Io(error),
-                ScriptCliError::Budget { max_events } => CliError::Budget { max_events },
                 other => CliError::Script(other.to_string()),
             }
         })
@@ -372,7 +377,7 @@ mod script_command {
             max_schedules: number("max-schedules", &flags.max_schedules)?.unwrap_or(100_000),
             max_preemptions: number("max-preemptions", &flags.max_preemptions)?
                 .map(|n| n.min(u64::from(u32::MAX)) as u32),
-            max_events: super::DEFAULT_MAX_EVENTS,
+            max_events: super::DEFAULT_MAX_SCRIPT_EVENTS,
         };
         let (config, from_fragment) = source::parse(&flags.fragment)
             .map_err(|error| CliError::Script(format!("bad scenario: {error}")))?;

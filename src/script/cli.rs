@@ -22,9 +22,6 @@ pub enum ScriptCliError {
     Script(ScriptError),
     /// No script: neither `--script` nor `code=`/`example=`.
     Missing,
-    Budget {
-        max_events: u64,
-    },
     Io(std::io::Error),
 }
 
@@ -36,11 +33,6 @@ impl fmt::Display for ScriptCliError {
             ScriptCliError::Missing => write!(
                 f,
                 "bad scenario: `code`: no script; give --script FILE.js, code=<lz-string> or example=NAME"
-            ),
-            ScriptCliError::Budget { max_events } => write!(
-                f,
-                "the run did not finish within --max-events {max_events} macrotasks \
-                 (a timer that keeps firing while requests wait?); raise --max-events"
             ),
             ScriptCliError::Io(error) => write!(f, "{error}"),
         }
@@ -85,8 +77,14 @@ pub fn run(
             .unwrap_or_default(),
     };
     let mut run = ScriptRun::new(&code, &config, trace).map_err(ScriptCliError::Script)?;
-    if !run.run(max_events) {
-        return Err(ScriptCliError::Budget { max_events });
+    // At the budget the run stops (SCRIPTING.md §2): the requests still
+    // pending are `hung`.
+    run.run(max_events);
+    if let Some(error) = run.schedule_error() {
+        return Err(ScriptCliError::Config(ConfigError {
+            key: "schedule".to_string(),
+            message: error.to_string(),
+        }));
     }
     let metrics = run.metrics();
     if trace {
