@@ -42,8 +42,15 @@ fn type_error(message: impl Into<String>) -> JsError {
     JsNativeError::typ().with_message(message.into()).into()
 }
 
-/// The line and column of the innermost frame of the script's own code.
+/// The line and column of the innermost frame of the script's own code
+/// (only when the trace is kept: a metrics-only run has no use for it).
 pub fn caller_position(context: &Context) -> Option<Position> {
+    let keep = context
+        .get_data::<RealmData>()
+        .is_some_and(|data| data.host.keep_trace);
+    if !keep {
+        return None;
+    }
     context.stack_trace().find_map(|frame| {
         let location = frame.position();
         let SourcePath::Path(path) = &location.path else {
