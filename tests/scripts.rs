@@ -515,3 +515,23 @@ async function handle(req) {
         ]
     );
 }
+
+/// The seeds' lock designs as built-in strategies, through `guard`: the
+/// same counts as the built-in stories (the ticket lock's release reads the
+/// ticket its acquire took).
+#[test]
+fn emitter_and_ticket_lock_strategies_match_the_builtin_stories() {
+    let fragments = [
+        "v=1&scenario=ticket&strategy=emitter-lock&users=3&clicks=3&seed=7",
+        "v=1&scenario=ticket&strategy=ticket-lock&users=2&clicks=3&poll=5ms&seed=7",
+        "v=1&scenario=ticket&strategy=ticket-lock&users=2&clicks=3&poll=5ms&wait_timeout=20ms&lock_ttl=30ms&seed=3",
+        "v=1&scenario=stampede&strategy=emitter-lock&requests=20&keys=2&seed=5",
+        "v=1&scenario=stampede&strategy=ticket-lock&requests=20&poll=2ms&seed=5",
+    ];
+    for fragment in fragments {
+        let expected = builtin(fragment);
+        let (code, script_fragment) = as_script(fragment);
+        let (got, _) = run_script(code, &script_fragment);
+        assert_eq!(normative(&got), normative(&expected), "{fragment}");
+    }
+}

@@ -578,11 +578,20 @@ fn count(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsVal
 // ---------------------------------------------------------------------------
 // __host: the lock strategies, for the prelude's lock, guard, singleflight
 
-/// The running request's handle on the world, as the built-in bodies have.
-fn ctx(host: &Rc<Host>, server: u32) -> (Ctx, TaskId) {
+/// The running request's handle on the world, as the built-in bodies
+/// have: one per request for its whole life.
+fn ctx(host: &Rc<Host>, server: u32) -> (Rc<Ctx>, TaskId) {
     let request = host.current.get();
-    let cx = Ctx::new(host.core.clone(), host.config.clone(), request, server);
-    (cx, request)
+    let mut state = host.state.borrow_mut();
+    let cx = state.contexts.entry(request).or_insert_with(|| {
+        Rc::new(Ctx::new(
+            host.core.clone(),
+            host.config.clone(),
+            request,
+            server,
+        ))
+    });
+    (cx.clone(), request)
 }
 
 /// Runs a strategy's future for the running request: a promise of its

@@ -14,6 +14,7 @@ use serde_json::Value;
 use crate::config::{Config, Micros};
 use crate::sim::core::{Core, TaskId};
 use crate::sim::rng::{SimRng, Stream};
+use crate::sim::Ctx;
 use crate::world::locks::SlotId;
 
 use super::world::{Row, ScriptCache, Tables};
@@ -126,6 +127,9 @@ pub struct State {
     pub timers: HashMap<u32, SlotId>,
     pub next_timer: u32,
     pub helpers: HashMap<TaskId, Vec<Helper>>,
+    /// Each request's handle on the world, kept for its whole life: a
+    /// ticket lock's `release` reads the ticket its `acquire` took.
+    pub contexts: HashMap<TaskId, Rc<Ctx>>,
     /// `count(name, n)`.
     pub custom: BTreeMap<String, f64>,
     /// `console.log` lines and stray errors; a `Log` event's `detail`
@@ -149,6 +153,7 @@ impl Host {
             timers: HashMap::new(),
             next_timer: 1,
             helpers: HashMap::new(),
+            contexts: HashMap::new(),
             custom: BTreeMap::new(),
             messages: Vec::new(),
             positions: BTreeMap::new(),
@@ -196,6 +201,7 @@ impl Host {
         let mut state = self.state.borrow_mut();
         state.waiting.clear();
         state.helpers.clear();
+        state.contexts.clear();
         state.timers.clear();
     }
 }

@@ -661,6 +661,7 @@ fn settle_request(host: &Host, request: TaskId, result: Result<(), String>) {
     if request == NO_REQUEST {
         return;
     }
+    host.state.borrow_mut().contexts.remove(&request);
     match result {
         Ok(()) => host.core.borrow_mut().respond(request, Outcome::Ok),
         Err(message) => {
