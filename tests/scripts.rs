@@ -415,6 +415,8 @@ fn bad_scripts_name_code_with_line_and_column() {
         unknown.starts_with("`code`: line 1, column 1:"),
         "{unknown}"
     );
+    let eval = load_error("eval('1');\nasync function handle() {}");
+    assert!(eval.contains("eval is not defined"), "{eval}");
     let missing = load_error("function other() {}");
     assert!(missing.contains("handle"), "{missing}");
     // boa gives no position inside the top level's own frame: the budget

@@ -266,3 +266,5 @@
   define("EventEmitter", EventEmitter);
 })(__host);
 delete globalThis.__host;
+// Nothing outside the simulation: no eval of other code.
+delete globalThis.eval;
