@@ -537,3 +537,19 @@ fn emitter_and_ticket_lock_strategies_match_the_builtin_stories() {
         assert_eq!(normative(&got), normative(&expected), "{fragment}");
     }
 }
+
+/// An interval that sends an operation and clears itself in one callback:
+/// the operation (which may reuse the timer's freed slot) still lands.
+#[test]
+fn clearing_an_interval_inside_its_callback_cancels_nothing_else() {
+    let code = r#"
+async function handle(req) {
+  await new Promise((resolve) => {
+    const id = setInterval(() => {
+      cache.get("x").then(() => { console.log("landed", Date.now()); resolve(); });
+      clearInterval(id);
+    }, 5);
+  });
+}"#;
+    assert_eq!(logs(code, ""), ["landed 6"]);
+}

@@ -471,7 +471,7 @@ fn clear_timer(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult
         return Ok(JsValue::undefined());
     };
     let slot = host.state.borrow_mut().timers.remove(&(id as u32));
-    if let Some(slot) = slot {
+    if let Some(slot) = slot.filter(|&slot| slot != super::run::FIRING) {
         host.state.borrow_mut().waiting.remove(&slot);
         cancel_slot(&host, slot);
     }

@@ -34,6 +34,9 @@ use super::world::{number, Found};
 
 const PRELUDE: &str = include_str!("prelude.js");
 
+/// The slot of an interval whose callback is running (it has none).
+pub const FIRING: SlotId = SlotId::MAX;
+
 /// The budget of one loop's iterations, then of call depth: runaway code
 /// stops with a `RangeError` naming its line.
 const LOOP_BUDGET: u64 = 10_000_000;
@@ -346,8 +349,15 @@ impl ScriptRun {
                 server,
             }) => {
                 self.finish_timer(slot);
-                if every.is_none() {
-                    self.host.state.borrow_mut().timers.remove(&id);
+                {
+                    // The slot is free now: while its callback runs, an
+                    // interval is marked as firing (a `clearInterval` in
+                    // the callback removes the mark; no slot to cancel).
+                    let mut state = self.host.state.borrow_mut();
+                    match every {
+                        None => state.timers.remove(&id),
+                        Some(_) => state.timers.insert(id, FIRING),
+                    };
                 }
                 let context = &mut self.realms[server as usize].context;
                 if let Err(error) = callback.call(&JsValue::undefined(), &args, context) {
