@@ -17,6 +17,11 @@ use crate::sim::{Outcome, Site, TraceEvent};
 
 /// The default `--max-events`: about ten seconds of a metrics-only run.
 pub const DEFAULT_MAX_EVENTS: u64 = 100_000_000;
+/// The default `--max-events` of a script run: a script's run may never
+/// end by itself (a module-level `setInterval` while a request waits), and
+/// it stops there with the unsettled requests counted as `hung`. About ten
+/// seconds of script at 100,000 macrotasks per second.
+pub const DEFAULT_MAX_SCRIPT_EVENTS: u64 = 1_000_000;
 /// The default `--max-events` with `--trace`, whose events are all kept in
 /// memory (about 100 bytes per macrotask) before they are printed.
 pub const DEFAULT_MAX_TRACE_EVENTS: u64 = 10_000_000;
@@ -29,6 +34,8 @@ pub enum CliError {
     Budget {
         max_events: u64,
     },
+    /// A script command's bad input (its message is complete).
+    Script(String),
     Io(io::Error),
 }
 
@@ -36,7 +43,10 @@ impl CliError {
     /// 2 for bad input, 1 for a failure to write the output.
     pub fn exit_code(&self) -> u8 {
         match self {
-            CliError::Usage(_) | CliError::Config(_) | CliError::Budget { .. } => 2,
+            CliError::Usage(_)
+            | CliError::Config(_)
+            | CliError::Budget { .. }
+            | CliError::Script(_) => 2,
             CliError::Io(_) => 1,
         }
     }
@@ -53,6 +63,7 @@ impl fmt::Display for CliError {
                  raise --max-events, or make the scenario smaller (fewer requests or \
                  users, a longer poll, a shorter wait_timeout)"
             ),
+            CliError::Script(message) => write!(f, "{message}"),
             CliError::Io(error) => write!(f, "cannot write output: {error}"),
         }
     }
@@ -100,6 +111,15 @@ enum Command {
     /// complete, naive_estimate, counterexample, preemption_bound,
     /// complete_within_bound}.
     Explore(ExploreFlags),
+    /// Print the `code=` value of a script (lz-string's
+    /// compressToEncodedURIComponent) for a `scenario=script` fragment.
+    Encode(EncodeArgs),
+}
+
+#[derive(Args, Debug)]
+struct EncodeArgs {
+    /// The script, a JavaScript file.
+    file: std::path::PathBuf,
 }
 
 #[derive(Args, Debug)]
@@ -113,6 +133,10 @@ struct RunArgs {
     /// 100000000, or 10000000 with --trace.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     max_events: Option<u64>,
+    /// Run this JavaScript file as the scenario's handler (scenario=script;
+    /// the fragment's other keys keep their meaning).
+    #[arg(long, value_name = "FILE.js")]
+    script: Option<std::path::PathBuf>,
 }
 
 /// The flags of `explore`, as given.
@@ -144,6 +168,10 @@ struct ExploreFlags {
     /// One JSON line per strategy, with a summary text.
     #[arg(long)]
     all_strategies: bool,
+    /// Explore this JavaScript file as the scenario's handler
+    /// (scenario=script; dfs only, every pair of events dependent).
+    #[arg(long, value_name = "FILE.js")]
+    script: Option<std::path::PathBuf>,
 }
 
 /// Parses `args` (without the program name) and runs the command, writing
@@ -170,14 +198,20 @@ pub fn main(args: &[String], out: &mut impl Write) -> Result<(), CliError> {
             } else {
                 DEFAULT_MAX_EVENTS
             };
-            run(
-                &args.fragment,
-                args.trace,
-                args.max_events.unwrap_or(default),
-                out,
-            )
+            if args.script.is_some() || is_script(&args.fragment) {
+                let max_events = args.max_events.unwrap_or(DEFAULT_MAX_SCRIPT_EVENTS);
+                return script_command::run(&args, max_events, out);
+            }
+            let max_events = args.max_events.unwrap_or(default);
+            run(&args.fragment, args.trace, max_events, out)
         }
-        Command::Explore(flags) => run_explore(&flags, out),
+        Command::Explore(flags) => {
+            if flags.script.is_some() || is_script(&flags.fragment) {
+                return script_command::explore(&flags, out);
+            }
+            run_explore(&flags, out)
+        }
+        Command::Encode(args) => script_command::encode(&args.file, out),
     }
 }
 
@@ -264,6 +298,132 @@ fn run_explore(flags: &ExploreFlags, out: &mut impl Write) -> Result<(), CliErro
     }
     let result = Explorer::new(&config, options.clone()).run();
     write_line(out, &ExploreLine::of(&result, &options))
+}
+
+/// Whether a fragment names a script scenario.
+fn is_script(fragment: &str) -> bool {
+    fragment
+        .split(['#', '&'])
+        .any(|piece| piece == "scenario=script")
+}
+
+/// The script commands (`src/script/cli.rs`), or their absence in a build
+/// without the `script` feature.
+mod script_command {
+    use std::io::Write;
+    use std::path::Path;
+
+    use super::{CliError, ExploreFlags, RunArgs};
+
+    fn read(path: &Path) -> Result<String, CliError> {
+        std::fs::read_to_string(path).map_err(|error| {
+            CliError::Script(format!(
+                "bad script: cannot read {}: {error}",
+                path.display()
+            ))
+        })
+    }
+
+    #[cfg(feature = "script")]
+    pub fn run(args: &RunArgs, max_events: u64, out: &mut impl Write) -> Result<(), CliError> {
+        use crate::script::cli::{self, ScriptCliError};
+        let code = args.script.as_deref().map(read).transpose()?;
+        cli::run(code.as_deref(), &args.fragment, args.trace, max_events, out).map_err(|error| {
+            match error {
+                ScriptCliError::Io(error) => CliError::Io(error),
+                other => CliError::Script(other.to_string()),
+            }
+        })
+    }
+
+    #[cfg(feature = "script")]
+    pub fn explore(flags: &ExploreFlags, out: &mut impl Write) -> Result<(), CliError> {
+        use crate::script::explore::{explore, ScriptCheck, ScriptExploreOptions};
+        use crate::script::source;
+        let bad = |key: &str, message: String| {
+            CliError::Script(format!("bad scenario: `{key}`: {message}"))
+        };
+        if flags.method.as_deref().is_some_and(|m| m != "dfs") || flags.all_strategies {
+            return Err(bad(
+                "method",
+                "scripts are explored by dfs only, one strategy at a time".into(),
+            ));
+        }
+        let checks = match flags.check.as_deref() {
+            None => vec![ScriptCheck::Duplicates],
+            Some(list) => list
+                .split(',')
+                .map(|name| {
+                    ScriptCheck::parse(name.trim()).ok_or_else(|| {
+                        bad(
+                            "check",
+                            format!("unknown check `{name}`; scripts accept duplicates, exclusion, errors"),
+                        )
+                    })
+                })
+                .collect::<Result<_, _>>()?,
+        };
+        let number = |key: &str, value: &Option<String>| -> Result<Option<u64>, CliError> {
+            value
+                .as_deref()
+                .map(|text| {
+                    text.parse()
+                        .map_err(|_| bad(key, format!("not a number: {text}")))
+                })
+                .transpose()
+        };
+        let options = ScriptExploreOptions {
+            checks,
+            max_schedules: number("max-schedules", &flags.max_schedules)?.unwrap_or(100_000),
+            max_preemptions: number("max-preemptions", &flags.max_preemptions)?
+                .map(|n| n.min(u64::from(u32::MAX)) as u32),
+            max_events: super::DEFAULT_MAX_SCRIPT_EVENTS,
+        };
+        let (config, from_fragment) = source::parse(&flags.fragment)
+            .map_err(|error| CliError::Script(format!("bad scenario: {error}")))?;
+        let code = match &flags.script {
+            Some(path) => read(path)?,
+            None => from_fragment
+                .text()
+                .map_err(|error| CliError::Script(format!("bad scenario: {error}")))?
+                .ok_or_else(|| {
+                    bad(
+                        "code",
+                        "no script; give --script FILE.js, code= or example=".into(),
+                    )
+                })?,
+        };
+        let result = explore(&code, &config, &options)
+            .map_err(|error| CliError::Script(format!("bad script: {error}")))?;
+        super::write_line(out, &result)
+    }
+
+    #[cfg(not(feature = "script"))]
+    pub fn explore(_: &ExploreFlags, _: &mut impl Write) -> Result<(), CliError> {
+        Err(CliError::Script(
+            "this build has no script engine (cargo feature `script`)".into(),
+        ))
+    }
+
+    #[cfg(feature = "script")]
+    pub fn encode(path: &Path, out: &mut impl Write) -> Result<(), CliError> {
+        let code = read(path)?;
+        crate::script::cli::encode(&code, out).map_err(|error| CliError::Script(error.to_string()))
+    }
+
+    #[cfg(not(feature = "script"))]
+    pub fn run(_: &RunArgs, _: u64, _: &mut impl Write) -> Result<(), CliError> {
+        Err(CliError::Script(
+            "this build has no script engine (cargo feature `script`)".into(),
+        ))
+    }
+
+    #[cfg(not(feature = "script"))]
+    pub fn encode(path: &Path, _: &mut impl Write) -> Result<(), CliError> {
+        read(path).and(Err(CliError::Script(
+            "this build has no script engine (cargo feature `script`)".into(),
+        )))
+    }
 }
 
 fn run(fragment: &str, trace: bool, max_events: u64, out: &mut impl Write) -> Result<(), CliError> {

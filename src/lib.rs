@@ -9,6 +9,8 @@ pub mod config;
 pub mod debugger;
 pub mod explore;
 pub mod scenario;
+#[cfg(all(feature = "script", not(target_arch = "wasm32")))]
+pub mod script;
 pub mod sim;
 pub mod strategy;
 pub mod world;

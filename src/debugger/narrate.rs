@@ -104,5 +104,6 @@ pub fn describe_event(event: &TraceEvent, scenario: ScenarioKind) -> String {
         What::Crash => format!("{who} crashes holding {key}"),
         What::ServeStale => format!("{who} serves the stale {key} at once"),
         What::EarlyRefresh => format!("{who} refreshes {key} early (XFetch)"),
+        What::Log => format!("{who} logs"),
     }
 }

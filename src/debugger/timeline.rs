@@ -363,9 +363,14 @@ fn op_kind(op: OpKind) -> SpanKind {
         | OpKind::CacheSet
         | OpKind::CacheAdd
         | OpKind::CacheDelete
-        | OpKind::CacheDeleteIfOwner => SpanKind::Cache,
-        OpKind::DbSelect | OpKind::DbFindOrder => SpanKind::DbRead,
-        OpKind::DbInsert => SpanKind::DbWrite,
+        | OpKind::CacheDeleteIfOwner
+        | OpKind::CacheGetStale
+        | OpKind::CacheDeleteIf
+        | OpKind::CacheIncr => SpanKind::Cache,
+        OpKind::DbSelect | OpKind::DbFindOrder | OpKind::DbFind | OpKind::DbFindOne => {
+            SpanKind::DbRead
+        }
+        OpKind::DbInsert | OpKind::DbUpdate | OpKind::DbDelete => SpanKind::DbWrite,
         OpKind::Sleep | OpKind::Immediate => SpanKind::Sleep,
     }
 }
@@ -382,5 +387,12 @@ pub fn op_label(op: OpKind) -> &'static str {
         OpKind::Sleep => "sleep",
         OpKind::CacheDeleteIfOwner => "cache.deleteIfOwner",
         OpKind::Immediate => "setImmediate(emit)",
+        OpKind::CacheGetStale => "cache.getStale",
+        OpKind::CacheDeleteIf => "cache.deleteIf",
+        OpKind::CacheIncr => "cache.incr",
+        OpKind::DbFind => "db.find",
+        OpKind::DbFindOne => "db.findOne",
+        OpKind::DbUpdate => "db.update",
+        OpKind::DbDelete => "db.delete",
     }
 }

@@ -104,6 +104,7 @@ impl Sim {
                     Some(Op::Select(_)) => "db select",
                     Some(Op::FindOrder(_)) => "db find_order",
                     Some(Op::Insert(..)) => "db insert",
+                    Some(Op::Script(_)) => "script operation",
                     Some(Op::Sleep(_)) | None => "operation",
                 };
                 format!("{what} for {who} completes")

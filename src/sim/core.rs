@@ -9,7 +9,7 @@ use crate::sim::footprint::{Object, Touches};
 use crate::sim::metrics::Tally;
 use crate::sim::queue::{Macrotask, MacrotaskQueue};
 use crate::sim::rng::{SimRng, Stream};
-use crate::sim::trace::{OpKind, Outcome, Site, Trace, TraceEvent, TraceKey, What};
+use crate::sim::trace::{OpKind, Outcome, ServerKind, Site, Trace, TraceEvent, TraceKey, What};
 use crate::world::db::InsertResult;
 use crate::world::locks::SlotId;
 use crate::world::{Cache, CacheKey, Db, LockKey, Lookup, ServerLocks};
@@ -35,6 +35,19 @@ pub enum Op {
     Sleep(Micros),
     /// `setImmediate(() => emitter.emit(key))` on this server.
     Emit(u32, LockKey),
+    /// A scripted scenario's operation on the cache or the DB. The run that
+    /// sent it keeps what it does and applies it on completion
+    /// ([`Core::complete_script`]); here it only takes its latency, its
+    /// pool connection and its place in the queue and the trace.
+    Script(ScriptOp),
+}
+
+/// A script's operation as the event loop sees it: its kind and the
+/// interned id of its key (`TraceKey::Data`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScriptOp {
+    pub kind: OpKind,
+    pub key: u32,
 }
 
 impl Op {
@@ -50,6 +63,7 @@ impl Op {
             Op::Insert(..) => OpKind::DbInsert,
             Op::Sleep(_) => OpKind::Sleep,
             Op::Emit(..) => OpKind::Immediate,
+            Op::Script(op) => op.kind,
         }
     }
 
@@ -67,11 +81,16 @@ impl Op {
             Op::Select(id) | Op::FindOrder(id) | Op::Insert(id, _) => TraceKey::Data(id),
             Op::Sleep(_) => TraceKey::None,
             Op::Emit(_, key) => TraceKey::Lock(key.0),
+            Op::Script(op) => TraceKey::Data(op.key),
         }
     }
 
     fn is_db(self) -> bool {
-        matches!(self, Op::Select(_) | Op::FindOrder(_) | Op::Insert(..))
+        match self {
+            Op::Select(_) | Op::FindOrder(_) | Op::Insert(..) => true,
+            Op::Script(op) => op.kind.server().is_some_and(|s| s != ServerKind::Cache),
+            _ => false,
+        }
     }
 }
 
@@ -318,6 +337,12 @@ impl Core {
             Op::Sleep(duration) => duration,
             Op::Emit(..) => 0,
             Op::SetDelta(..) | Op::DeleteIfOwner(..) => self.rng.latency(self.cache_latency),
+            Op::Script(op) => match op.kind.server() {
+                Some(ServerKind::Cache) => self.rng.latency(self.cache_latency),
+                Some(ServerKind::DbRead) => self.rng.latency(self.db_latency),
+                Some(ServerKind::DbWrite) => self.rng.latency(self.write_latency),
+                None => 0,
+            },
         };
         let id = self.park(request, site, Some(op));
         self.record(
@@ -342,6 +367,17 @@ impl Core {
                 }
                 self.connect(id, latency, request, op, site);
             }
+            Op::Script(script) => match script.kind.server() {
+                Some(ServerKind::DbRead) => {
+                    self.tally.db_reads += 1;
+                    self.connect(id, latency, request, op, site);
+                }
+                Some(ServerKind::DbWrite) => {
+                    self.tally.db_writes += 1;
+                    self.connect(id, latency, request, op, site);
+                }
+                _ => self.schedule(latency, Macrotask::Complete(id)),
+            },
             _ => self.schedule(latency, Macrotask::Complete(id)),
         }
         id
@@ -388,6 +424,8 @@ impl Core {
             Op::Sleep(_) => (Object::Clock, false),
             // Wakes the emitter lock's listeners on that server.
             Op::Emit(server, key) => (Object::ServerLock(server, key), true),
+            // A script's run records its own footprints.
+            Op::Script(_) => (Object::Pool, false),
         };
         if object != Object::Pool {
             self.touches.touch(object, write);
@@ -526,6 +564,8 @@ impl Core {
                 }
             },
             Op::Sleep(_) => (Reply::Woke, Outcome::Woke),
+            // Applied by the script's run, which calls `complete_script`.
+            Op::Script(_) => (Reply::Woke, Outcome::None),
         };
         // An insert's fencing token, if it carries one.
         let detail = match op {
@@ -541,23 +581,52 @@ impl Core {
             detail,
         );
         if op.is_db() {
-            if let Some((next, latency)) = self.db.disconnect() {
-                let slot = self.slot(next);
-                let (next_request, next_op, next_site) =
-                    (slot.request, slot.op().expect("a query"), slot.site);
-                let key = next_op.key();
-                self.record(
-                    next_request,
-                    What::PoolStart,
-                    key,
-                    Outcome::None,
-                    next_site,
-                    latency,
-                );
-                self.schedule(latency, Macrotask::Complete(next));
-            }
+            self.pass_connection();
         }
         self.fire(id, reply);
+    }
+
+    /// A freed DB connection passes to the oldest queued query.
+    fn pass_connection(&mut self) {
+        if let Some((next, latency)) = self.db.disconnect() {
+            let slot = self.slot(next);
+            let (next_request, next_op, next_site) =
+                (slot.request, slot.op().expect("a query"), slot.site);
+            let key = next_op.key();
+            self.record(
+                next_request,
+                What::PoolStart,
+                key,
+                Outcome::None,
+                next_site,
+                latency,
+            );
+            self.schedule(latency, Macrotask::Complete(next));
+        }
+    }
+
+    /// Completes a script's operation (`Op::Script`) whose effect the
+    /// script's run has just applied with this `outcome`: records it, passes
+    /// a freed DB connection on, and frees the slot (the run resolves the
+    /// script's promise itself).
+    pub fn complete_script(&mut self, id: SlotId, outcome: Outcome) {
+        let slot = self.slot(id);
+        let (request, site) = (slot.request, slot.site);
+        let Some(op) = slot.op() else {
+            return;
+        };
+        self.record(
+            request,
+            What::Complete(op.kind()),
+            op.key(),
+            outcome,
+            site,
+            0,
+        );
+        if op.is_db() {
+            self.pass_connection();
+        }
+        self.release_slot(id);
     }
 
     /// Resolves a parked await; its waiter resumes as a microtask.

@@ -15,6 +15,8 @@ pub enum Stream {
     Routing = 2,
     /// XFetch's early-refresh draws.
     Xfetch = 3,
+    /// A script's `Math.random()`.
+    Script = 4,
 }
 
 pub struct SimRng(ChaCha8Rng);

@@ -24,6 +24,43 @@ pub enum OpKind {
     CacheDeleteIfOwner,
     /// A `setImmediate` callback (the emitter lock's `emit`).
     Immediate,
+    // Scripted scenarios (`src/script/`): the operations a script sends.
+    CacheGetStale,
+    CacheDeleteIf,
+    CacheIncr,
+    DbFind,
+    DbFindOne,
+    DbUpdate,
+    DbDelete,
+}
+
+impl OpKind {
+    /// Which latency an operation of this kind takes, if it goes to a server.
+    pub fn server(self) -> Option<ServerKind> {
+        match self {
+            OpKind::CacheGet
+            | OpKind::CacheSet
+            | OpKind::CacheAdd
+            | OpKind::CacheDelete
+            | OpKind::CacheDeleteIfOwner
+            | OpKind::CacheGetStale
+            | OpKind::CacheDeleteIf
+            | OpKind::CacheIncr => Some(ServerKind::Cache),
+            OpKind::DbSelect | OpKind::DbFindOrder | OpKind::DbFind | OpKind::DbFindOne => {
+                Some(ServerKind::DbRead)
+            }
+            OpKind::DbInsert | OpKind::DbUpdate | OpKind::DbDelete => Some(ServerKind::DbWrite),
+            OpKind::Sleep | OpKind::Immediate => None,
+        }
+    }
+}
+
+/// Where an operation goes: the cache, or the DB to read or to write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ServerKind {
+    Cache,
+    DbRead,
+    DbWrite,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -69,6 +106,9 @@ pub enum What {
     ServeStale,
     /// XFetch decided to recompute before expiry.
     EarlyRefresh,
+    /// A script's `console.log`, or an error no request's promise caught
+    /// (a timer or emitter callback); `detail` indexes the run's messages.
+    Log,
 }
 
 impl What {
@@ -94,6 +134,7 @@ impl What {
             What::Crash => "crash",
             What::ServeStale => "serve_stale",
             What::EarlyRefresh => "early_refresh",
+            What::Log => "log",
         }
     }
 
@@ -128,6 +169,7 @@ impl What {
             What::Crash => 17,
             What::ServeStale => 18,
             What::EarlyRefresh => 19,
+            What::Log => 20,
         }
     }
 }
@@ -236,6 +278,9 @@ pub enum Site {
     LockTick,
     /// The injected pause inside the critical section.
     Pause,
+    /// A line of a script: the run keeps its line and column beside the
+    /// trace (`script::ScriptRun::positions`), so this enum stays one byte.
+    Script,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

@@ -1,0 +1,142 @@
+//! The CLI's script commands: `run --script FILE.js`, `run` on a
+//! `scenario=script` fragment, and `encode FILE.js`. The CLI module only
+//! wires its flags to these.
+
+use std::fmt;
+use std::io::Write;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::config::url::ConfigError;
+use crate::sim::trace::{OpKind, Outcome, TraceKey};
+
+use super::error::ScriptError;
+use super::run::ScriptRun;
+use super::source::{self, ScriptSource};
+
+/// Why a script command failed; every kind but `Io` is bad input (exit 2).
+#[derive(Debug)]
+pub enum ScriptCliError {
+    Config(ConfigError),
+    Script(ScriptError),
+    /// No script: neither `--script` nor `code=`/`example=`.
+    Missing,
+    Io(std::io::Error),
+}
+
+impl fmt::Display for ScriptCliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ScriptCliError::Config(error) => write!(f, "bad scenario: {error}"),
+            ScriptCliError::Script(error) => write!(f, "bad script: {error}"),
+            ScriptCliError::Missing => write!(
+                f,
+                "bad scenario: `code`: no script; give --script FILE.js, code=<lz-string> or example=NAME"
+            ),
+            ScriptCliError::Io(error) => write!(f, "{error}"),
+        }
+    }
+}
+
+/// A trace event of a script run as one JSON line.
+#[derive(Serialize)]
+struct ScriptTraceLine {
+    step: u32,
+    time_us: u64,
+    request: u32,
+    what: &'static str,
+    op: Option<OpKind>,
+    key: String,
+    outcome: Outcome,
+    /// The script's line and column of the calling code, if it has one.
+    line: Option<u32>,
+    column: Option<u32>,
+    detail: u64,
+    /// A `log` event's text.
+    message: Option<String>,
+}
+
+/// Runs a script scenario: the script is `file_code` (`--script`) or the
+/// fragment's `code=`/`example=`. Writes the trace (if asked) as JSON
+/// lines, then the metrics with the script's `custom` counters.
+pub fn run(
+    file_code: Option<&str>,
+    fragment: &str,
+    trace: bool,
+    max_events: u64,
+    out: &mut impl Write,
+) -> Result<(), ScriptCliError> {
+    let (config, from_fragment) = source::parse(fragment).map_err(ScriptCliError::Config)?;
+    let code = match (file_code, &from_fragment) {
+        (Some(code), _) => code.to_string(),
+        (None, ScriptSource::None) => return Err(ScriptCliError::Missing),
+        (None, source) => source
+            .text()
+            .map_err(ScriptCliError::Config)?
+            .unwrap_or_default(),
+    };
+    let mut run = ScriptRun::new(&code, &config, trace).map_err(ScriptCliError::Script)?;
+    // At the budget the run stops (SCRIPTING.md §2): the requests still
+    // pending are `hung`.
+    run.run(max_events);
+    if let Some(error) = run.schedule_error() {
+        return Err(ScriptCliError::Config(ConfigError {
+            key: "schedule".to_string(),
+            message: error.to_string(),
+        }));
+    }
+    let metrics = run.metrics();
+    if trace {
+        let positions = run.positions();
+        let messages = run.messages();
+        let events = run.take_events();
+        for (index, event) in events.iter().enumerate() {
+            let position = positions.get(&index);
+            let key = match event.key {
+                TraceKey::None => String::new(),
+                TraceKey::Data(id) => run.key_name(id),
+                TraceKey::Lock(id) => format!("lock:{}", run.key_name(id)),
+            };
+            let message = (event.what == crate::sim::What::Log)
+                .then(|| messages.get(event.detail as usize).cloned())
+                .flatten();
+            let line = ScriptTraceLine {
+                step: event.step,
+                time_us: event.time,
+                request: event.request,
+                what: event.what.name(),
+                op: event.what.op(),
+                key,
+                outcome: event.outcome,
+                line: position.map(|p| p.0),
+                column: position.map(|p| p.1),
+                detail: event.detail,
+                message,
+            };
+            write_json(out, &line)?;
+        }
+    }
+    let mut json = serde_json::to_value(&metrics).unwrap_or(Value::Null);
+    if let Value::Object(fields) = &mut json {
+        let custom = run
+            .custom()
+            .into_iter()
+            .map(|(name, n)| (name, super::world::number(n)))
+            .collect();
+        fields.insert("custom".to_string(), Value::Object(custom));
+    }
+    write_json(out, &json)
+}
+
+/// `interleave encode FILE.js`: the `code=` value of a script.
+pub fn encode(code: &str, out: &mut impl Write) -> Result<(), ScriptCliError> {
+    writeln!(out, "{}", source::encode(code)).map_err(ScriptCliError::Io)
+}
+
+fn write_json(out: &mut impl Write, value: &impl Serialize) -> Result<(), ScriptCliError> {
+    serde_json::to_writer(&mut *out, value)
+        .map_err(std::io::Error::from)
+        .map_err(ScriptCliError::Io)?;
+    writeln!(out).map_err(ScriptCliError::Io)
+}

@@ -1,0 +1,207 @@
+//! The state a run's natives share: the event loop's `Core`, the script's
+//! world, what each parked slot resolves, and the Rust futures (lock
+//! strategies) that act for script calls.
+
+use std::cell::{Cell, RefCell};
+use std::collections::{BTreeMap, HashMap};
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::Rc;
+
+use boa_engine::{JsObject, JsValue};
+use serde_json::Value;
+
+use crate::config::{Config, Micros};
+use crate::sim::core::{Core, TaskId};
+use crate::sim::rng::{SimRng, Stream};
+use crate::sim::Ctx;
+use crate::world::locks::SlotId;
+
+use super::world::{Row, ScriptCache, Tables};
+
+/// What a script's cache or DB call does when it lands.
+pub enum Call {
+    Get(String),
+    GetStale(String),
+    Set(String, Value, Micros),
+    Add(String, Value, Micros),
+    Delete(String),
+    DeleteIf(String, Value),
+    Incr(String, f64),
+    Find(String, Row),
+    FindOne(String, Row),
+    Insert(String, Row),
+    Update(String, Row, Row),
+    Remove(String, Row),
+}
+
+impl Call {
+    /// The key the trace shows (a cache key, or a table name).
+    pub fn key(&self) -> &str {
+        match self {
+            Call::Get(key)
+            | Call::GetStale(key)
+            | Call::Set(key, ..)
+            | Call::Add(key, ..)
+            | Call::Delete(key)
+            | Call::DeleteIf(key, _)
+            | Call::Incr(key, _)
+            | Call::Find(key, _)
+            | Call::FindOne(key, _)
+            | Call::Insert(key, _)
+            | Call::Update(key, ..)
+            | Call::Remove(key, _) => key,
+        }
+    }
+}
+
+/// A script's line and column.
+pub type Position = (u32, u32);
+
+/// What a parked slot resolves when its macrotask runs.
+pub enum Waiter {
+    Call {
+        call: Call,
+        resolve: JsObject,
+        reject: JsObject,
+        server: u32,
+        position: Option<Position>,
+    },
+    /// `sleep(ms)`.
+    Sleep { resolve: JsObject, server: u32 },
+    /// `setTimeout`, `setInterval` (re-armed `every` after it runs),
+    /// `setImmediate`.
+    Timer {
+        id: u32,
+        callback: JsObject,
+        args: Vec<JsValue>,
+        every: Option<Micros>,
+        server: u32,
+    },
+}
+
+/// What a lock strategy's future answers, as a JavaScript value.
+pub enum Answer {
+    Bool(bool),
+    Number(f64),
+    Undefined,
+}
+
+impl Answer {
+    pub fn value(&self) -> JsValue {
+        match self {
+            Answer::Bool(value) => JsValue::from(*value),
+            Answer::Number(value) => JsValue::from(*value),
+            Answer::Undefined => JsValue::undefined(),
+        }
+    }
+}
+
+/// A Rust future acting for a script call (`lock.acquire` runs the
+/// strategy's `acquire`); it resolves `resolve` when it is ready.
+pub struct Helper {
+    pub future: Pin<Box<dyn Future<Output = Answer>>>,
+    pub resolve: JsObject,
+    pub server: u32,
+}
+
+/// The run's shared state; every realm's natives reach it.
+pub struct Host {
+    pub core: Rc<RefCell<Core>>,
+    pub config: Rc<Config>,
+    /// The request the running JavaScript belongs to.
+    pub current: Rc<Cell<TaskId>>,
+    /// Whether the trace's events are kept (then positions are too).
+    pub keep_trace: bool,
+    pub state: RefCell<State>,
+}
+
+pub struct State {
+    pub cache: ScriptCache,
+    pub tables: Tables,
+    keys: HashMap<String, u32>,
+    /// The interned keys, by id.
+    pub names: Vec<String>,
+    pub waiting: HashMap<SlotId, Waiter>,
+    /// Each live timer's slot, by the id `setTimeout` returned.
+    pub timers: HashMap<u32, SlotId>,
+    pub next_timer: u32,
+    pub helpers: HashMap<TaskId, Vec<Helper>>,
+    /// Each request's handle on the world, kept for its whole life: a
+    /// ticket lock's `release` reads the ticket its `acquire` took.
+    pub contexts: HashMap<TaskId, Rc<Ctx>>,
+    /// `count(name, n)`.
+    pub custom: BTreeMap<String, f64>,
+    /// `console.log` lines and stray errors; a `Log` event's `detail`
+    /// indexes them.
+    pub messages: Vec<String>,
+    /// A trace event's script position, by event index.
+    pub positions: BTreeMap<usize, Position>,
+    pub random: SimRng,
+    /// Whether the top level is running (preset and table are allowed).
+    pub top_level: bool,
+}
+
+impl Host {
+    pub fn new(core: Rc<RefCell<Core>>, config: Rc<Config>, keep_trace: bool) -> Self {
+        let state = State {
+            cache: ScriptCache::new(config.grace),
+            tables: Tables::default(),
+            keys: HashMap::new(),
+            names: Vec::new(),
+            waiting: HashMap::new(),
+            timers: HashMap::new(),
+            next_timer: 1,
+            helpers: HashMap::new(),
+            contexts: HashMap::new(),
+            custom: BTreeMap::new(),
+            messages: Vec::new(),
+            positions: BTreeMap::new(),
+            random: SimRng::new(config.seed, Stream::Script),
+            top_level: true,
+        };
+        Host {
+            core,
+            config,
+            current: Rc::new(Cell::new(crate::sim::trace::NO_REQUEST)),
+            keep_trace,
+            state: RefCell::new(state),
+        }
+    }
+
+    /// The small id of a key (cache key, table or lock key), for the trace
+    /// and the lock tables.
+    pub fn intern(&self, key: &str) -> u32 {
+        let mut state = self.state.borrow_mut();
+        if let Some(&id) = state.keys.get(key) {
+            return id;
+        }
+        let id = state.names.len() as u32;
+        state.keys.insert(key.to_string(), id);
+        state.names.push(key.to_string());
+        id
+    }
+
+    /// Notes that the last trace event happened at `position`.
+    pub fn mark_last_event(&self, position: Option<Position>) {
+        let Some(position) = position else {
+            return;
+        };
+        if !self.keep_trace {
+            return;
+        }
+        let len = self.core.borrow().trace.len();
+        if len > 0 {
+            self.state.borrow_mut().positions.insert(len - 1, position);
+        }
+    }
+
+    /// Drops every JavaScript value the host holds (the run is over).
+    pub fn clear(&self) {
+        let mut state = self.state.borrow_mut();
+        state.waiting.clear();
+        state.helpers.clear();
+        state.contexts.clear();
+        state.timers.clear();
+    }
+}

@@ -1,0 +1,840 @@
+//! A scripted run: one JavaScript realm per app server, driven by the same
+//! event loop (`Core`: clock, macrotask queue, latencies, pool, trace,
+//! tally) as the built-in stories. After each macrotask, the event loop's
+//! microtasks (lock hand-offs) and the realm's promise jobs drain, FIFO.
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::rc::Rc;
+use std::task::{Context as TaskContext, Poll, Waker};
+
+use boa_engine::context::time::JsInstant;
+use boa_engine::context::{Clock, ContextBuilder};
+use boa_engine::object::builtins::JsPromise;
+use boa_engine::vm::RuntimeLimits;
+use boa_engine::{
+    js_string, Context, JsError, JsNativeError, JsObject, JsValue, NativeFunction, Script, Source,
+};
+use serde_json::{json, Value};
+
+use crate::config::{Config, MS};
+use crate::sim::core::{Core, Op, TaskId};
+use crate::sim::metrics::{Latencies, Metrics};
+use crate::sim::queue::{Macrotask, Pending};
+use crate::sim::trace::{Outcome, Site, TraceEvent, TraceKey, What, NO_REQUEST};
+use crate::sim::{RequestSpec, Target};
+use crate::world::locks::SlotId;
+
+use super::error::ScriptError;
+use super::globals::{self, describe_error, log, RealmData};
+use super::host::{Call, Host, Waiter};
+use super::jobs::{run_job, JobQueue};
+use super::world::{number, Found};
+
+const PRELUDE: &str = include_str!("prelude.js");
+
+/// The slot of an interval whose callback is running (it has none).
+pub const FIRING: SlotId = SlotId::MAX;
+
+/// The budget of one loop's iterations, then of call depth: runaway code
+/// stops with a `RangeError` naming its line.
+const LOOP_BUDGET: u64 = 10_000_000;
+const RECURSION_BUDGET: usize = 400;
+
+/// Every global a script can call (SCRIPTING.md §3), for the message of
+/// an unknown one.
+pub const GLOBALS: &str = "cache, db, lock, guard, singleflight, sleep, setTimeout, setInterval, \
+setImmediate, clearTimeout, clearInterval, clearImmediate, queueMicrotask, Date, performance, \
+Math, EventEmitter, console, count, config";
+
+struct Realm {
+    context: Context,
+    jobs: Rc<JobQueue>,
+    handle: JsObject,
+}
+
+/// `Date.now()` and `new Date()`: virtual time.
+struct VirtualClock(Rc<RefCell<Core>>);
+
+impl Clock for VirtualClock {
+    fn now(&self) -> JsInstant {
+        let us = self.0.borrow().now;
+        JsInstant::new(us / 1_000_000, (us % 1_000_000) as u32 * 1_000)
+    }
+
+    fn system_time_millis(&self) -> i64 {
+        (self.0.borrow().now / MS) as i64
+    }
+}
+
+pub struct ScriptRun {
+    host: Rc<Host>,
+    realms: Vec<Realm>,
+    requests: Vec<RequestSpec>,
+    /// `schedule=`: the choice to take at each choice point, then the
+    /// default order.
+    choices: Vec<u32>,
+    /// Choice points passed, and how many events each had enabled.
+    pub(crate) points: Vec<u32>,
+    /// Count choice points past the schedule too (explore mode).
+    pub(crate) record_points: bool,
+    /// A choice did not fit (out of range), or choices were left over.
+    schedule_error: Option<String>,
+}
+
+impl ScriptRun {
+    /// Loads `code` into one realm per server and runs its top level at
+    /// time 0. `keep_trace`: keep every event (else only the hash).
+    pub fn new(code: &str, config: &Config, keep_trace: bool) -> Result<ScriptRun, ScriptError> {
+        let requests = crate::scenario::plan(config);
+        let mut core = Core::new(config, keep_trace);
+        core.set_arrivals(requests.iter().map(|r| r.arrival).collect());
+        let core = Rc::new(RefCell::new(core));
+        let host = Rc::new(Host::new(core, Rc::new(config.clone()), keep_trace));
+        let mut realms = Vec::new();
+        for server in 0..config.servers.max(1) {
+            realms.push(load(&host, server, code)?);
+        }
+        host.state.borrow_mut().top_level = false;
+        let mut run = ScriptRun {
+            host,
+            realms,
+            requests,
+            choices: config.schedule.choices().to_vec(),
+            points: Vec::new(),
+            record_points: false,
+            schedule_error: None,
+        };
+        // Top-level promise jobs run before any request.
+        run.drain();
+        Ok(run)
+    }
+
+    /// Runs until every request has settled and no cache or DB operation
+    /// is in flight (pending timers do not keep it going), nothing is left
+    /// to run, or `max_events` macrotasks have run; true if it ended by
+    /// itself.
+    pub fn run(&mut self, max_events: u64) -> bool {
+        let mut events = 0;
+        while self.unsettled() > 0 || self.in_flight() {
+            if events >= max_events {
+                return false;
+            }
+            if !self.step() {
+                break;
+            }
+            events += 1;
+        }
+        if self.schedule_error.is_none() && self.points.len() < self.choices.len() {
+            self.schedule_error = Some(format!(
+                "the run ended after {} choice points, but the schedule has {} choices",
+                self.points.len(),
+                self.choices.len()
+            ));
+        }
+        true
+    }
+
+    /// Whether the run is over: every request has answered and no
+    /// operation is in flight, or nothing is left to run.
+    pub fn is_done(&self) -> bool {
+        (self.unsettled() == 0 && !self.in_flight()) || self.host.core.borrow().queue.is_empty()
+    }
+
+    /// The events that may run next (DESIGN.md's explore mode, as
+    /// `Sim::enabled_pending`): every operation completion, plus the
+    /// earliest timer or arrival. Index 0 is the default order.
+    pub fn enabled_pending(&self) -> Vec<Pending> {
+        let core = self.host.core.borrow();
+        let mut enabled = Vec::new();
+        let mut clock_event = false;
+        for pending in core.queue.iter() {
+            match pending.task {
+                Macrotask::Complete(_) => enabled.push(pending),
+                Macrotask::Arrival(_) | Macrotask::Timer(_) if !clock_event => {
+                    clock_event = true;
+                    enabled.push(pending);
+                }
+                _ => {}
+            }
+        }
+        enabled
+    }
+
+    /// Why the schedule did not fit, if it did not.
+    pub fn schedule_error(&self) -> Option<&str> {
+        self.schedule_error.as_deref()
+    }
+
+    /// Runs the next macrotask (the schedule's choice at a choice point)
+    /// and drains the microtasks it caused.
+    pub fn step(&mut self) -> bool {
+        let next = if self.points.len() < self.choices.len() {
+            let enabled = self.enabled_pending();
+            if enabled.len() > 1 {
+                let choice = self.choices[self.points.len()];
+                self.points.push(enabled.len() as u32);
+                match enabled.get(choice as usize) {
+                    Some(pending) => self
+                        .host
+                        .core
+                        .borrow_mut()
+                        .queue
+                        .take(pending.due, pending.seq),
+                    None => {
+                        self.schedule_error = Some(format!(
+                            "choice {} is {choice}, but only {} events are enabled there",
+                            self.points.len(),
+                            enabled.len()
+                        ));
+                        return false;
+                    }
+                }
+            } else {
+                self.host.core.borrow_mut().queue.pop()
+            }
+        } else {
+            let count = if self.record_points {
+                self.enabled_pending().len()
+            } else {
+                0
+            };
+            if count > 1 {
+                self.points.push(count as u32);
+            }
+            self.host.core.borrow_mut().queue.pop()
+        };
+        let Some(next) = next else {
+            return false;
+        };
+        {
+            let mut core = self.host.core.borrow_mut();
+            core.now = core.now.max(next.due);
+        }
+        match next.task {
+            Macrotask::Arrival(request) => self.arrive(request),
+            Macrotask::Complete(slot) | Macrotask::Timer(slot) => self.complete(slot),
+        }
+        self.drain();
+        let mut core = self.host.core.borrow_mut();
+        core.steps += 1;
+        core.tally.events += 1;
+        true
+    }
+
+    /// Whether a cache or DB operation is still on its way (a write sent
+    /// and not awaited lands even after every request has answered).
+    fn in_flight(&self) -> bool {
+        let core = self.host.core.borrow();
+        let in_flight = core
+            .queue
+            .iter()
+            .any(|pending| matches!(pending.task, Macrotask::Complete(_)));
+        in_flight
+    }
+
+    /// Requests that have not answered yet.
+    pub fn unsettled(&self) -> usize {
+        let answered = self.host.core.borrow().tally.latencies.len();
+        self.requests.len().saturating_sub(answered)
+    }
+
+    fn arrive(&mut self, request: TaskId) {
+        let spec = self.requests[request as usize];
+        let server = spec.server;
+        self.set_current(request);
+        self.host.core.borrow_mut().record(
+            request,
+            What::Arrive,
+            TraceKey::None,
+            Outcome::None,
+            Site::None,
+            u64::from(server),
+        );
+        let (user, click) = match spec.target {
+            Target::Click { user, click } => (user, click),
+            Target::Item(item) => (item, 0),
+        };
+        let keys = self.host.config.keys.max(1);
+        let req = json!({
+            "id": request,
+            "user": user,
+            "click": click,
+            "key": user % keys,
+            "server": server,
+            "at": spec.arrival as f64 / MS as f64,
+        });
+        let realm = &mut self.realms[server as usize];
+        let context = &mut realm.context;
+        let outcome = JsValue::from_json(&req, context)
+            .and_then(|req| realm.handle.call(&JsValue::undefined(), &[req], context));
+        match outcome {
+            Ok(value) => {
+                let promise = value
+                    .as_object()
+                    .and_then(|object| JsPromise::from_object(object).ok());
+                match promise {
+                    Some(promise) => {
+                        if let Err(error) = watch(&promise, request, context) {
+                            let text = error.to_string();
+                            self.settle(request, Err(text));
+                        }
+                    }
+                    None => self.settle(request, Ok(())),
+                }
+            }
+            Err(error) => {
+                let text = error_text(&error, context);
+                self.settle(request, Err(text));
+            }
+        }
+    }
+
+    /// The request's promise settled (or `handle` threw): it answers now.
+    fn settle(&mut self, request: TaskId, result: Result<(), String>) {
+        settle_request(&self.host, request, result);
+    }
+
+    fn set_current(&self, request: TaskId) {
+        self.host.current.set(request);
+        self.host.core.borrow_mut().current = request;
+    }
+
+    /// A macrotask for a parked slot: a script's call lands, a timer
+    /// fires, or one of a strategy's operations completes.
+    fn complete(&mut self, slot: SlotId) {
+        let request = self.host.core.borrow().slot_request(slot);
+        self.set_current(request);
+        let waiter = self.host.state.borrow_mut().waiting.remove(&slot);
+        match waiter {
+            None => self.host.core.borrow_mut().complete(slot),
+            Some(Waiter::Call {
+                call,
+                resolve,
+                reject,
+                server,
+                position,
+            }) => {
+                let (result, outcome) = self.apply(call);
+                self.host.core.borrow_mut().complete_script(slot, outcome);
+                self.host.mark_last_event(position);
+                let context = &mut self.realms[server as usize].context;
+                let settled = match result {
+                    Ok(value) => value
+                        .map_or(Ok(JsValue::undefined()), |value| {
+                            JsValue::from_json(&value, context)
+                        })
+                        .and_then(|value| resolve.call(&JsValue::undefined(), &[value], context)),
+                    Err(error) => {
+                        let error = rejection(error, context);
+                        reject.call(&JsValue::undefined(), &[error], context)
+                    }
+                };
+                if let Err(error) = settled {
+                    let text = error_text(&error, context);
+                    log(&self.host, text, None);
+                }
+            }
+            Some(Waiter::Sleep { resolve, server }) => {
+                self.finish_timer(slot);
+                let context = &mut self.realms[server as usize].context;
+                let _ = resolve.call(&JsValue::undefined(), &[], context);
+            }
+            Some(Waiter::Timer {
+                id,
+                callback,
+                args,
+                every,
+                server,
+            }) => {
+                self.finish_timer(slot);
+                {
+                    // The slot is free now: while its callback runs, an
+                    // interval is marked as firing (a `clearInterval` in
+                    // the callback removes the mark; no slot to cancel).
+                    let mut state = self.host.state.borrow_mut();
+                    match every {
+                        None => state.timers.remove(&id),
+                        Some(_) => state.timers.insert(id, FIRING),
+                    };
+                }
+                let context = &mut self.realms[server as usize].context;
+                if let Err(error) = callback.call(&JsValue::undefined(), &args, context) {
+                    // A stray error: logged, counted nowhere.
+                    let text = format!("uncaught {}", error_text(&error, context));
+                    log(&self.host, text, None);
+                }
+                if let Some(every) = every {
+                    let live = self.host.state.borrow().timers.contains_key(&id);
+                    if live {
+                        let slot = self.host.core.borrow_mut().issue(
+                            request,
+                            Op::Sleep(every),
+                            Site::Script,
+                        );
+                        let mut state = self.host.state.borrow_mut();
+                        state.timers.insert(id, slot);
+                        let timer = Waiter::Timer {
+                            id,
+                            callback,
+                            args,
+                            every: Some(every),
+                            server,
+                        };
+                        state.waiting.insert(slot, timer);
+                    }
+                }
+            }
+        }
+    }
+
+    /// A timer's slot fires: recorded like a sleep, then freed.
+    fn finish_timer(&self, slot: SlotId) {
+        let mut core = self.host.core.borrow_mut();
+        core.complete(slot);
+        core.release_slot(slot);
+    }
+
+    /// Applies a script's call at its completion time.
+    fn apply(&self, call: Call) -> (Result<Option<Value>, Rejection>, Outcome) {
+        let host = &self.host;
+        let now = host.core.borrow().now;
+        let mut state = host.state.borrow_mut();
+        let state = &mut *state;
+        match call {
+            Call::Get(key) => {
+                let found = state.cache.get(&key, now);
+                self.count_read(&found);
+                match found {
+                    Found::Live(value) => (Ok(Some(value)), Outcome::Hit),
+                    Found::Stale(_) => (Ok(None), Outcome::Stale),
+                    Found::Miss => (Ok(None), Outcome::Miss),
+                }
+            }
+            Call::GetStale(key) => {
+                let found = state.cache.get(&key, now);
+                self.count_read(&found);
+                match found {
+                    Found::Live(value) => (
+                        Ok(Some(json!({"value": value, "stale": false}))),
+                        Outcome::Hit,
+                    ),
+                    Found::Stale(value) => (
+                        Ok(Some(json!({"value": value, "stale": true}))),
+                        Outcome::Stale,
+                    ),
+                    Found::Miss => (Ok(None), Outcome::Miss),
+                }
+            }
+            Call::Set(key, value, ttl) => {
+                state.cache.set(&key, value, ttl, now);
+                (Ok(Some(Value::Bool(true))), Outcome::Stored)
+            }
+            Call::Add(key, value, ttl) => {
+                let stored = state.cache.add(&key, value, ttl, now);
+                let outcome = if stored {
+                    Outcome::Stored
+                } else {
+                    Outcome::NotStored
+                };
+                (Ok(Some(Value::Bool(stored))), outcome)
+            }
+            Call::Delete(key) => {
+                let deleted = state.cache.delete(&key, now);
+                let outcome = if deleted {
+                    Outcome::Deleted
+                } else {
+                    Outcome::NotFound
+                };
+                (Ok(Some(Value::Bool(deleted))), outcome)
+            }
+            Call::DeleteIf(key, value) => {
+                let deleted = state.cache.delete_if(&key, &value, now);
+                let outcome = if deleted {
+                    Outcome::Deleted
+                } else {
+                    Outcome::NotOwner
+                };
+                (Ok(Some(Value::Bool(deleted))), outcome)
+            }
+            Call::Incr(key, by) => match state.cache.incr(&key, by, now) {
+                Ok(value) => (Ok(Some(number(value))), Outcome::Stored),
+                Err(message) => (Err(Rejection::Type(message)), Outcome::NotStored),
+            },
+            Call::Find(table, filter) => match state.tables.find(&table, &filter) {
+                Ok(rows) => {
+                    let rows = rows.into_iter().map(Value::Object).collect();
+                    (Ok(Some(Value::Array(rows))), Outcome::Row)
+                }
+                Err(error) => (Err(error.into()), Outcome::Failed),
+            },
+            Call::FindOne(table, filter) => match state.tables.find(&table, &filter) {
+                Ok(rows) => match rows.into_iter().next() {
+                    Some(row) => (Ok(Some(Value::Object(row))), Outcome::Found),
+                    None => (Ok(Some(Value::Null)), Outcome::NoOrder),
+                },
+                Err(error) => (Err(error.into()), Outcome::Failed),
+            },
+            Call::Insert(table, row) => match state.tables.insert(&table, row) {
+                Ok(row) => (Ok(Some(Value::Object(row))), Outcome::Inserted),
+                Err(error) => (Err(error.into()), Outcome::Conflict),
+            },
+            Call::Update(table, filter, set) => match state.tables.update(&table, &filter, &set) {
+                Ok(count) => (Ok(Some(Value::from(count))), Outcome::Stored),
+                Err(error) => (Err(error.into()), Outcome::Conflict),
+            },
+            Call::Remove(table, filter) => match state.tables.delete(&table, &filter) {
+                Ok(count) => (Ok(Some(Value::from(count))), Outcome::Deleted),
+                Err(error) => (Err(error.into()), Outcome::Failed),
+            },
+        }
+    }
+
+    fn count_read(&self, found: &Found) {
+        let mut core = self.host.core.borrow_mut();
+        if let Found::Live(_) = found {
+            core.tally.cache_hits += 1;
+        } else {
+            core.tally.cache_misses += 1;
+        }
+    }
+
+    /// Drains microtasks, FIFO: the event loop's own (a lock hand-off
+    /// resumes a strategy's future) and the realms' promise jobs.
+    fn drain(&mut self) {
+        loop {
+            let task = self.host.core.borrow_mut().micro.pop_front();
+            if let Some(task) = task {
+                self.poll_helpers(task);
+                continue;
+            }
+            let Some((server, job, request)) = self
+                .realms
+                .iter()
+                .enumerate()
+                .find_map(|(server, realm)| realm.jobs.pop().map(|(job, r)| (server, job, r)))
+            else {
+                break;
+            };
+            self.set_current(request);
+            let context = &mut self.realms[server].context;
+            if let Err(error) = run_job(job, context) {
+                // Only an uncatchable error (a runtime budget) escapes a
+                // promise job: the code it resumed is dead, so its request
+                // fails rather than hangs.
+                let text = error_text(&error, context);
+                settle_request(&self.host, request, Err(text));
+            }
+        }
+    }
+
+    /// Resumes the strategy futures of `task`; each that is done resolves
+    /// its promise.
+    fn poll_helpers(&mut self, task: TaskId) {
+        let helpers = self.host.state.borrow_mut().helpers.remove(&task);
+        let Some(helpers) = helpers else {
+            return;
+        };
+        self.set_current(task);
+        let mut waker = TaskContext::from_waker(Waker::noop());
+        let mut pending = Vec::new();
+        let mut ready = Vec::new();
+        for mut helper in helpers {
+            match helper.future.as_mut().poll(&mut waker) {
+                Poll::Ready(answer) => ready.push((helper.resolve, helper.server, answer)),
+                Poll::Pending => pending.push(helper),
+            }
+        }
+        if !pending.is_empty() {
+            let mut state = self.host.state.borrow_mut();
+            let mut later = state.helpers.remove(&task).unwrap_or_default();
+            pending.append(&mut later);
+            state.helpers.insert(task, pending);
+        }
+        for (resolve, server, answer) in ready {
+            let context = &mut self.realms[server as usize].context;
+            let _ = resolve.call(&JsValue::undefined(), &[answer.value()], context);
+        }
+    }
+
+    /// The counters now (final once the run is done).
+    pub fn metrics(&self) -> Metrics {
+        let core = self.host.core.borrow();
+        let state = self.host.state.borrow();
+        let tally = &core.tally;
+        Metrics {
+            db_reads: tally.db_reads,
+            db_writes: tally.db_writes,
+            orders: state.tables.rows("orders"),
+            duplicate_tickets: state.tables.duplicates(),
+            cache_hits: tally.cache_hits,
+            cache_misses: tally.cache_misses,
+            stale_served: tally.stale_served,
+            timeouts: tally.timeouts,
+            errors: tally.errors,
+            lock_wakeups: tally.lock_wakeups,
+            max_in_critical_section: tally.max_in_critical_section,
+            peak_db_concurrency: tally.peak_db_concurrency,
+            rejected_writes: tally.rejected_writes,
+            early_refreshes: tally.early_refreshes,
+            hung: self.hung(),
+            latency_us: Latencies::of(&tally.latencies),
+            events: tally.events,
+            trace_hash: core.trace.hash(),
+        }
+    }
+
+    /// Requests that never settled.
+    pub fn hung(&self) -> u64 {
+        self.unsettled() as u64
+    }
+
+    /// `count(name, n)` totals.
+    pub fn custom(&self) -> BTreeMap<String, f64> {
+        self.host.state.borrow().custom.clone()
+    }
+
+    /// `console.log` lines and logged errors; a `Log` event's `detail`
+    /// indexes them.
+    pub fn messages(&self) -> Vec<String> {
+        self.host.state.borrow().messages.clone()
+    }
+
+    /// The script line and column of each event that has one, by index.
+    pub fn positions(&self) -> BTreeMap<usize, (u32, u32)> {
+        self.host.state.borrow().positions.clone()
+    }
+
+    /// The key an interned id stands for (a trace event's `key`).
+    pub fn key_name(&self, id: u32) -> String {
+        let state = self.host.state.borrow();
+        state.names.get(id as usize).cloned().unwrap_or_default()
+    }
+
+    pub fn take_events(&mut self) -> Vec<TraceEvent> {
+        self.host.core.borrow_mut().trace.take_events()
+    }
+
+    pub fn requests(&self) -> &[RequestSpec] {
+        &self.requests
+    }
+}
+
+impl Drop for ScriptRun {
+    fn drop(&mut self) {
+        self.host.clear();
+        for realm in &self.realms {
+            realm.jobs.clear();
+        }
+    }
+}
+
+/// Why a call was refused, made into a JavaScript error on rejection.
+enum Rejection {
+    Unique(String),
+    Type(String),
+}
+
+impl From<super::world::DbError> for Rejection {
+    fn from(error: super::world::DbError) -> Self {
+        match error {
+            super::world::DbError::Unique(message) => Rejection::Unique(message),
+            super::world::DbError::Bad(message) => Rejection::Type(message),
+        }
+    }
+}
+
+fn rejection(error: Rejection, context: &mut Context) -> JsValue {
+    match error {
+        Rejection::Unique(message) => {
+            let error = JsNativeError::error()
+                .with_message(message)
+                .into_opaque(context);
+            let _ = error.set(
+                js_string!("name"),
+                js_string!("UniqueViolation"),
+                false,
+                context,
+            );
+            error.into()
+        }
+        Rejection::Type(message) => JsNativeError::typ()
+            .with_message(message)
+            .into_opaque(context)
+            .into(),
+    }
+}
+
+/// Answers a request: `Ok` or `Failed` (its message logged).
+fn settle_request(host: &Host, request: TaskId, result: Result<(), String>) {
+    if request == NO_REQUEST {
+        return;
+    }
+    host.state.borrow_mut().contexts.remove(&request);
+    match result {
+        Ok(()) => host.core.borrow_mut().respond(request, Outcome::Ok),
+        Err(message) => {
+            host.current.set(request);
+            log(host, message, None);
+            host.core.borrow_mut().respond(request, Outcome::Failed);
+        }
+    }
+}
+
+/// Settles `request` when `promise` does.
+fn watch(promise: &JsPromise, request: TaskId, context: &mut Context) -> Result<(), JsError> {
+    let fulfilled = NativeFunction::from_copy_closure_with_captures(
+        |_, _, request: &u32, context| {
+            if let Some(data) = context.get_data::<RealmData>() {
+                let host = data.host.clone();
+                settle_request(&host, *request, Ok(()));
+            }
+            Ok(JsValue::undefined())
+        },
+        request,
+    )
+    .to_js_function(context.realm());
+    let rejected = NativeFunction::from_copy_closure_with_captures(
+        |_, args, request: &u32, context| {
+            let error = args.first().cloned().unwrap_or_default();
+            let text = describe_error(&error, context);
+            if let Some(data) = context.get_data::<RealmData>() {
+                let host = data.host.clone();
+                settle_request(&host, *request, Err(text));
+            }
+            Ok(JsValue::undefined())
+        },
+        request,
+    )
+    .to_js_function(context.realm());
+    promise.then(Some(fulfilled), Some(rejected), context)?;
+    Ok(())
+}
+
+/// An engine error as text, with the script's line when it has one
+/// (from the thrown object's stack, else from the engine's backtrace).
+fn error_text(error: &JsError, context: &mut Context) -> String {
+    let value = error.clone().into_opaque(context);
+    let text = match value {
+        Ok(value) if value.is_object() => describe_error(&value, context),
+        _ => first_line(&error.to_string()),
+    };
+    if super::error::find_position(&text).is_some() {
+        return text;
+    }
+    match super::error::find_position(&error.to_string()) {
+        Some((line, column)) => format!("{text} (line {line}, column {column})"),
+        None => text,
+    }
+}
+
+fn first_line(text: &str) -> String {
+    text.lines().next().unwrap_or_default().to_string()
+}
+
+/// Builds a server's realm: the globals, the prelude, then the script's
+/// top level; finds its `handle`.
+fn load(host: &Rc<Host>, server: u32, code: &str) -> Result<Realm, ScriptError> {
+    let fail = |error: JsError| ScriptError::new(error.to_string());
+    let jobs = Rc::new(JobQueue::new(host.current.clone()));
+    let mut context = ContextBuilder::new()
+        .job_executor(jobs.clone())
+        .clock(Rc::new(VirtualClock(host.core.clone())))
+        .build()
+        .map_err(fail)?;
+    let mut limits = RuntimeLimits::default();
+    limits.set_loop_iteration_limit(LOOP_BUDGET);
+    limits.set_recursion_limit(RECURSION_BUDGET);
+    context.set_runtime_limits(limits);
+    context.insert_data(RealmData {
+        host: host.clone(),
+        server,
+    });
+    globals::register(&mut context).map_err(fail)?;
+    let prelude = Source::from_bytes(PRELUDE).with_path(Path::new("prelude"));
+    context.eval(prelude).map_err(fail)?;
+    let source = Source::from_bytes(code).with_path(Path::new("code"));
+    let script = Script::parse(source, None, &mut context).map_err(|error| {
+        let message = error.to_string();
+        let message = message.trim_end_matches(" (native)");
+        let mut error = ScriptError::new(message);
+        if let (Some(line), Some(column)) = (error.line, error.column) {
+            if char_at(code, line, column) == Some(':') {
+                error
+                    .message
+                    .push_str(" (a type annotation? this is TypeScript, not JavaScript)");
+            }
+        }
+        error
+    })?;
+    host.current.set(NO_REQUEST);
+    if let Err(error) = script.evaluate(&mut context) {
+        return Err(top_level_error(&error, code, &mut context));
+    }
+    let handle = context
+        .eval(Source::from_bytes(
+            "typeof handle === 'function' ? handle : undefined",
+        ))
+        .ok()
+        .and_then(|value| value.as_callable());
+    let Some(handle) = handle else {
+        return Err(ScriptError::new(
+            "the script must define `async function handle(req)`",
+        ));
+    };
+    Ok(Realm {
+        context,
+        jobs,
+        handle,
+    })
+}
+
+/// The character at a 1-based line and column.
+fn char_at(code: &str, line: u32, column: u32) -> Option<char> {
+    let text = code.lines().nth(line.checked_sub(1)? as usize)?;
+    text.chars().nth(column.checked_sub(1)? as usize)
+}
+
+fn top_level_error(error: &JsError, code: &str, context: &mut Context) -> ScriptError {
+    let mut text = error_text(error, context);
+    let unknown = text
+        .strip_prefix("ReferenceError: ")
+        .and_then(|rest| rest.split_once(" is not defined"))
+        .map(|(name, _)| name.to_string());
+    let mut found = ScriptError::new(text.clone());
+    if let Some(name) = unknown {
+        text.push_str(&format!("; the globals are {GLOBALS}"));
+        found.message = text;
+        // The engine gives no position for the script's top level: the
+        // name's first use is where it failed.
+        if found.line.is_none() {
+            if let Some((line, column)) = first_use(code, &name) {
+                found.line = Some(line);
+                found.column = Some(column);
+            }
+        }
+    }
+    found
+}
+
+/// The 1-based line and column of the first use of identifier `name`.
+fn first_use(code: &str, name: &str) -> Option<(u32, u32)> {
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    for (number, line) in code.lines().enumerate() {
+        let mut from = 0;
+        while let Some(at) = line[from..].find(name) {
+            let start = from + at;
+            let end = start + name.len();
+            let before = line[..start].chars().next_back();
+            let after = line[end..].chars().next();
+            if !before.is_some_and(is_ident) && !after.is_some_and(is_ident) && before != Some('.')
+            {
+                let column = line[..start].chars().count() + 1;
+                return Some((number as u32 + 1, column as u32));
+            }
+            from = end;
+        }
+    }
+    None
+}

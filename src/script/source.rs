@@ -1,0 +1,167 @@
+//! A script scenario's fragment: `scenario=script&code=<lz-string>` or
+//! `scenario=script&example=NAME`, with every other key of DESIGN.md §6
+//! keeping its meaning (requests come from the ticket keys).
+
+use crate::config::url::{parse_fragment, ConfigError};
+use crate::config::Config;
+
+/// The examples shipped in `examples/scripts/`, by `example=` name.
+pub const EXAMPLES: &[(&str, &str)] = &[
+    ("ticket", include_str!("../../examples/scripts/ticket.js")),
+    (
+        "stampede",
+        include_str!("../../examples/scripts/stampede.js"),
+    ),
+    (
+        "emitter_lock",
+        include_str!("../../examples/scripts/emitter_lock.js"),
+    ),
+    (
+        "ticket_lock",
+        include_str!("../../examples/scripts/ticket_lock.js"),
+    ),
+    (
+        "mutex_map",
+        include_str!("../../examples/scripts/mutex_map.js"),
+    ),
+    (
+        "inventory_oversell",
+        include_str!("../../examples/scripts/inventory_oversell.js"),
+    ),
+    (
+        "inventory_atomic",
+        include_str!("../../examples/scripts/inventory_atomic.js"),
+    ),
+    (
+        "idempotency",
+        include_str!("../../examples/scripts/idempotency.js"),
+    ),
+    (
+        "rate_limiter",
+        include_str!("../../examples/scripts/rate_limiter.js"),
+    ),
+];
+
+/// Where the script of a fragment comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ScriptSource {
+    /// `code=`: the script itself (already decompressed).
+    Code(String),
+    /// `example=`: a shipped example's name.
+    Example(String),
+    /// Neither: the caller supplies it (`--script FILE.js`).
+    None,
+}
+
+impl ScriptSource {
+    /// The script's text, if the fragment carries or names one.
+    pub fn text(&self) -> Result<Option<String>, ConfigError> {
+        match self {
+            ScriptSource::Code(code) => Ok(Some(code.clone())),
+            ScriptSource::Example(name) => example(name).map(|code| Some(code.to_string())),
+            ScriptSource::None => Ok(None),
+        }
+    }
+}
+
+/// A shipped example by name.
+pub fn example(name: &str) -> Result<&'static str, ConfigError> {
+    EXAMPLES
+        .iter()
+        .find(|(known, _)| *known == name)
+        .map(|(_, code)| *code)
+        .ok_or_else(|| ConfigError {
+            key: "example".to_string(),
+            message: format!(
+                "unknown example `{name}`; the examples are {}",
+                EXAMPLES
+                    .iter()
+                    .map(|(name, _)| *name)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        })
+}
+
+/// lz-string's `compressToEncodedURIComponent`, as the TypeScript
+/// playground writes `code=`.
+pub fn encode(code: &str) -> String {
+    lz_str::compress_to_encoded_uri_component(code)
+}
+
+/// The inverse of [`encode`]; `None` if `text` is not such a value.
+pub fn decode(text: &str) -> Option<String> {
+    let wide = lz_str::decompress_from_encoded_uri_component(text)?;
+    String::from_utf16(&wide).ok()
+}
+
+/// Splits a script fragment into its configuration and its script. The
+/// scenario may be `script` or absent (the CLI's `--script`).
+pub fn parse(input: &str) -> Result<(Config, ScriptSource), ConfigError> {
+    let fragment = match input.split_once('#') {
+        Some((_, fragment)) => fragment,
+        None => input,
+    };
+    let mut source = ScriptSource::None;
+    let mut rest = vec!["scenario=ticket".to_string()];
+    for piece in fragment.split('&').filter(|piece| !piece.is_empty()) {
+        let (key, value) = piece.split_once('=').unwrap_or((piece, ""));
+        match key {
+            "code" => {
+                let code = decode(value).ok_or_else(|| ConfigError {
+                    key: "code".to_string(),
+                    message:
+                        "not a script compressed with lz-string's compressToEncodedURIComponent"
+                            .to_string(),
+                })?;
+                source = ScriptSource::Code(code);
+            }
+            "example" => source = ScriptSource::Example(value.to_string()),
+            "scenario" if value == "script" => {}
+            "scenario" => {
+                return Err(ConfigError {
+                    key: "scenario".to_string(),
+                    message: format!("a script runs as `scenario=script`, not `{value}`"),
+                })
+            }
+            _ => rest.push(piece.to_string()),
+        }
+    }
+    let config = parse_fragment(&rest.join("&"))?;
+    Ok((config, source))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn code_round_trips_through_lz_string() {
+        let code = "async function handle(req) { await sleep(1); }";
+        assert_eq!(decode(&encode(code)).as_deref(), Some(code));
+    }
+
+    #[test]
+    fn parses_code_example_and_the_other_keys() {
+        let fragment = format!(
+            "#v=1&scenario=script&code={}&strategy=keyed-mutex&users=3",
+            encode("x")
+        );
+        let (config, source) = parse(&fragment).unwrap();
+        assert_eq!(source, ScriptSource::Code("x".to_string()));
+        assert_eq!(config.users, 3);
+        assert_eq!(config.strategy.name(), "keyed-mutex");
+        let (_, source) = parse("scenario=script&example=ticket").unwrap();
+        assert!(source.text().unwrap().unwrap().contains("handle"));
+        assert_eq!(
+            parse("scenario=script&example=nope")
+                .unwrap()
+                .1
+                .text()
+                .unwrap_err()
+                .key,
+            "example"
+        );
+        assert_eq!(parse("scenario=stampede").unwrap_err().key, "scenario");
+    }
+}

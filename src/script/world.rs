@@ -1,0 +1,470 @@
+//! The world a script sees (SCRIPTING.md §3): a cache of string keys and
+//! JSON values with memcached semantics, and a database of tables of JSON
+//! rows. Each operation here is applied atomically at its completion time;
+//! the event loop (`Core`) gives it its latency, pool connection and trace.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value};
+
+use crate::config::Micros;
+
+/// A row: a JSON object.
+pub type Row = Map<String, Value>;
+
+/// What a read of the cache finds.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Found {
+    Live(Value),
+    /// Expired but within `grace`.
+    Stale(Value),
+    Miss,
+}
+
+#[derive(Clone, Debug)]
+struct Entry {
+    value: Value,
+    /// `None`: never expires.
+    expires_at: Option<Micros>,
+}
+
+/// The script's cache: one for all servers; `grace` applies to every key.
+#[derive(Default)]
+pub struct ScriptCache {
+    entries: BTreeMap<String, Entry>,
+    grace: Micros,
+}
+
+impl ScriptCache {
+    pub fn new(grace: Micros) -> Self {
+        ScriptCache {
+            entries: BTreeMap::new(),
+            grace,
+        }
+    }
+
+    pub fn get(&self, key: &str, now: Micros) -> Found {
+        let Some(entry) = self.entries.get(key) else {
+            return Found::Miss;
+        };
+        match entry.expires_at {
+            None => Found::Live(entry.value.clone()),
+            Some(at) if now < at => Found::Live(entry.value.clone()),
+            Some(at) if now < at.saturating_add(self.grace) => Found::Stale(entry.value.clone()),
+            Some(_) => Found::Miss,
+        }
+    }
+
+    fn live(&self, key: &str, now: Micros) -> Option<&Entry> {
+        self.entries
+            .get(key)
+            .filter(|entry| entry.expires_at.is_none_or(|at| now < at))
+    }
+
+    pub fn set(&mut self, key: &str, value: Value, ttl: Micros, now: Micros) {
+        let expires_at = (ttl > 0).then(|| now.saturating_add(ttl));
+        self.entries
+            .insert(key.to_string(), Entry { value, expires_at });
+    }
+
+    /// An entry present from time 0, live until `expires_at` (`None`: ever).
+    pub fn preset(&mut self, key: &str, value: Value, expires_at: Option<Micros>) {
+        self.entries
+            .insert(key.to_string(), Entry { value, expires_at });
+    }
+
+    /// Stores only if the key is not live; answers whether it stored.
+    pub fn add(&mut self, key: &str, value: Value, ttl: Micros, now: Micros) -> bool {
+        if self.live(key, now).is_some() {
+            return false;
+        }
+        self.set(key, value, ttl, now);
+        true
+    }
+
+    /// Whether a live entry existed (it is gone either way).
+    pub fn delete(&mut self, key: &str, now: Micros) -> bool {
+        let existed = self.live(key, now).is_some();
+        self.entries.remove(key);
+        existed
+    }
+
+    /// Deletes only if the live value equals `value` (Redis's
+    /// check-and-delete).
+    pub fn delete_if(&mut self, key: &str, value: &Value, now: Micros) -> bool {
+        let equal = self
+            .live(key, now)
+            .is_some_and(|entry| strict_equal(&entry.value, value));
+        if equal {
+            self.entries.remove(key);
+        }
+        equal
+    }
+
+    /// Adds `by`; a missing (or expired) key counts from 0 and gets no
+    /// expiry, a live one keeps its expiry. `Err` if the value is not a
+    /// number.
+    pub fn incr(&mut self, key: &str, by: f64, now: Micros) -> Result<f64, String> {
+        match self.entries.get_mut(key) {
+            Some(entry) if entry.expires_at.is_none_or(|at| now < at) => {
+                let Some(old) = entry.value.as_f64() else {
+                    return Err(format!("cache.incr: the value of `{key}` is not a number"));
+                };
+                let new = old + by;
+                entry.value = number(new);
+                Ok(new)
+            }
+            _ => {
+                self.entries.insert(
+                    key.to_string(),
+                    Entry {
+                        value: number(by),
+                        expires_at: None,
+                    },
+                );
+                Ok(by)
+            }
+        }
+    }
+}
+
+/// A JSON number, integral when it can be (so `1` prints as `1`).
+pub fn number(value: f64) -> Value {
+    if value.fract() == 0.0 && value.abs() < 9.007_199_254_740_992e15 {
+        Value::from(value as i64)
+    } else {
+        serde_json::Number::from_f64(value).map_or(Value::Null, Value::Number)
+    }
+}
+
+/// JavaScript's `===` on JSON values: numbers by value, objects and arrays
+/// never (they would be different objects).
+pub fn strict_equal(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
+        (Value::String(x), Value::String(y)) => x == y,
+        (Value::Bool(x), Value::Bool(y)) => x == y,
+        (Value::Null, Value::Null) => true,
+        _ => false,
+    }
+}
+
+/// A table's definition, as `db.table(name, { unique, expectUnique })` gave it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TableDef {
+    pub unique: Vec<String>,
+    pub expect_unique: Vec<String>,
+    pub rows: Vec<Row>,
+}
+
+struct Table {
+    def: TableDef,
+    rows: Vec<Row>,
+}
+
+/// Why a write was refused.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DbError {
+    /// The error's `name` is `UniqueViolation`.
+    Unique(String),
+    /// Anything else: a missing table, a bad operator.
+    Bad(String),
+}
+
+/// The script's database: named tables of rows.
+#[derive(Default)]
+pub struct Tables {
+    tables: BTreeMap<String, Table>,
+}
+
+impl Tables {
+    /// Defines a table once; the same definition again is a no-op, a
+    /// different one an error.
+    pub fn define(&mut self, name: &str, def: TableDef) -> Result<(), String> {
+        if let Some(table) = self.tables.get(name) {
+            if table.def == def {
+                return Ok(());
+            }
+            return Err(format!(
+                "db.table(\"{name}\") is defined twice, differently"
+            ));
+        }
+        let rows = def.rows.clone();
+        self.tables.insert(name.to_string(), Table { def, rows });
+        Ok(())
+    }
+
+    fn table(&mut self, name: &str) -> Result<&mut Table, DbError> {
+        self.tables
+            .get_mut(name)
+            .ok_or_else(|| DbError::Bad(format!("no table `{name}`: define it with db.table")))
+    }
+
+    pub fn find(&mut self, name: &str, filter: &Row) -> Result<Vec<Row>, DbError> {
+        let table = self.table(name)?;
+        let mut found = Vec::new();
+        for row in &table.rows {
+            if matches(row, filter)? {
+                found.push(row.clone());
+            }
+        }
+        Ok(found)
+    }
+
+    pub fn insert(&mut self, name: &str, row: Row) -> Result<Row, DbError> {
+        let table = self.table(name)?;
+        if let Some(clash) = table
+            .rows
+            .iter()
+            .find(|other| clashes(&table.def, &row, other))
+        {
+            let _ = clash;
+            return Err(unique_violation(name, &table.def));
+        }
+        table.rows.push(row.clone());
+        Ok(row)
+    }
+
+    /// Applies `set` to every row `filter` matches, atomically: a unique
+    /// clash refuses the whole call. Answers the number matched.
+    pub fn update(&mut self, name: &str, filter: &Row, set: &Row) -> Result<u64, DbError> {
+        let table = self.table(name)?;
+        let mut updated = table.rows.clone();
+        let mut count = 0;
+        for row in &mut updated {
+            if matches(row, filter)? {
+                apply_set(row, set)?;
+                count += 1;
+            }
+        }
+        if !table.def.unique.is_empty() {
+            for (i, a) in updated.iter().enumerate() {
+                if updated[i + 1..].iter().any(|b| clashes(&table.def, a, b)) {
+                    return Err(unique_violation(name, &table.def));
+                }
+            }
+        }
+        table.rows = updated;
+        Ok(count)
+    }
+
+    pub fn delete(&mut self, name: &str, filter: &Row) -> Result<u64, DbError> {
+        let table = self.table(name)?;
+        let mut keep = Vec::with_capacity(table.rows.len());
+        let mut deleted = 0;
+        for row in table.rows.drain(..) {
+            if matches(&row, filter)? {
+                deleted += 1;
+            } else {
+                keep.push(row);
+            }
+        }
+        table.rows = keep;
+        Ok(deleted)
+    }
+
+    /// The rows of table `name` (0 if it does not exist).
+    pub fn rows(&self, name: &str) -> u64 {
+        self.tables.get(name).map_or(0, |t| t.rows.len() as u64)
+    }
+
+    /// Over every table's `expectUnique` group, the rows beyond the first.
+    pub fn duplicates(&self) -> u64 {
+        let mut duplicates = 0;
+        for table in self.tables.values() {
+            let fields = &table.def.expect_unique;
+            if fields.is_empty() {
+                continue;
+            }
+            let mut groups: BTreeMap<String, u64> = BTreeMap::new();
+            for row in &table.rows {
+                let key: Vec<&Value> = fields
+                    .iter()
+                    .map(|field| row.get(field).unwrap_or(&Value::Null))
+                    .collect();
+                *groups
+                    .entry(serde_json::to_string(&key).unwrap_or_default())
+                    .or_insert(0) += 1;
+            }
+            duplicates += groups.values().map(|n| n - 1).sum::<u64>();
+        }
+        duplicates
+    }
+}
+
+fn unique_violation(name: &str, def: &TableDef) -> DbError {
+    DbError::Unique(format!(
+        "unique constraint ({}) of table `{name}` violated",
+        def.unique.join(", ")
+    ))
+}
+
+/// Two rows that agree on every field of the unique key (all present).
+fn clashes(def: &TableDef, a: &Row, b: &Row) -> bool {
+    !def.unique.is_empty()
+        && def
+            .unique
+            .iter()
+            .all(|field| match (a.get(field), b.get(field)) {
+                (Some(x), Some(y)) => strict_equal(x, y),
+                _ => false,
+            })
+}
+
+/// Whether `row` passes `filter`: `===` per field, or the operators
+/// `$gt $gte $lt $lte $ne`.
+pub fn matches(row: &Row, filter: &Row) -> Result<bool, DbError> {
+    for (field, condition) in filter {
+        let value = row.get(field);
+        let ok = match condition {
+            Value::Object(ops) if ops.keys().any(|k| k.starts_with('$')) => {
+                let mut all = true;
+                for (op, operand) in ops {
+                    all &= compare(op, value, operand)?;
+                }
+                all
+            }
+            _ => value.is_some_and(|value| strict_equal(value, condition)),
+        };
+        if !ok {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+fn compare(op: &str, value: Option<&Value>, operand: &Value) -> Result<bool, DbError> {
+    use std::cmp::Ordering;
+    if op == "$ne" {
+        return Ok(!value.is_some_and(|value| strict_equal(value, operand)));
+    }
+    let order = match (value, operand) {
+        (Some(Value::Number(a)), Value::Number(b)) => a.as_f64().partial_cmp(&b.as_f64()),
+        (Some(Value::String(a)), Value::String(b)) => Some(a.cmp(b)),
+        _ => None,
+    };
+    let test = |want: fn(Ordering) -> bool| order.is_some_and(want);
+    match op {
+        "$gt" => Ok(test(|o| o == Ordering::Greater)),
+        "$gte" => Ok(test(|o| o != Ordering::Less)),
+        "$lt" => Ok(test(|o| o == Ordering::Less)),
+        "$lte" => Ok(test(|o| o != Ordering::Greater)),
+        _ => Err(DbError::Bad(format!(
+            "unknown operator `{op}`: use $gt, $gte, $lt, $lte or $ne"
+        ))),
+    }
+}
+
+/// `set` values replace fields; `{ $inc: n }` adds to a number (a missing
+/// field counts from 0).
+fn apply_set(row: &mut Row, set: &Row) -> Result<(), DbError> {
+    for (field, value) in set {
+        match value {
+            Value::Object(ops) if ops.contains_key("$inc") => {
+                let by = ops["$inc"]
+                    .as_f64()
+                    .ok_or_else(|| DbError::Bad("$inc takes a number".to_string()))?;
+                let old = match row.get(field) {
+                    None | Some(Value::Null) => 0.0,
+                    Some(value) => value.as_f64().ok_or_else(|| {
+                        DbError::Bad(format!("$inc on `{field}`, which is not a number"))
+                    })?,
+                };
+                row.insert(field.clone(), number(old + by));
+            }
+            _ => {
+                row.insert(field.clone(), value.clone());
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn row(value: Value) -> Row {
+        value.as_object().cloned().unwrap_or_default()
+    }
+
+    #[test]
+    fn incr_counts_a_missing_key_from_zero_and_keeps_an_expiry() {
+        let mut cache = ScriptCache::new(0);
+        assert_eq!(cache.incr("n", 1.0, 0), Ok(1.0));
+        cache.set("t", json!(5), 100, 0);
+        assert_eq!(cache.incr("t", 2.0, 10), Ok(7.0));
+        assert_eq!(cache.get("t", 99), Found::Live(json!(7)));
+        assert_eq!(cache.get("t", 100), Found::Miss);
+        cache.set("s", json!("x"), 0, 0);
+        assert!(cache.incr("s", 1.0, 0).is_err());
+    }
+
+    #[test]
+    fn grace_keeps_a_stale_value_then_drops_it() {
+        let mut cache = ScriptCache::new(50);
+        cache.set("k", json!(1), 100, 0);
+        assert_eq!(cache.get("k", 120), Found::Stale(json!(1)));
+        assert_eq!(cache.get("k", 150), Found::Miss);
+        // add treats a stale entry as absent
+        assert!(cache.add("k", json!(2), 0, 120));
+    }
+
+    #[test]
+    fn delete_if_needs_the_live_value() {
+        let mut cache = ScriptCache::new(0);
+        cache.set("lock", json!("a"), 0, 0);
+        assert!(!cache.delete_if("lock", &json!("b"), 0));
+        assert!(cache.delete_if("lock", &json!("a"), 0));
+        assert!(!cache.delete_if("lock", &json!("a"), 0));
+    }
+
+    #[test]
+    fn atomic_update_with_inc_and_operators() {
+        let mut db = Tables::default();
+        let def = TableDef {
+            unique: vec![],
+            expect_unique: vec![],
+            rows: vec![row(json!({"id": 1, "stock": 1}))],
+        };
+        db.define("items", def).unwrap();
+        let filter = row(json!({"id": 1, "stock": {"$gt": 0}}));
+        let set = row(json!({"stock": {"$inc": -1}}));
+        assert_eq!(db.update("items", &filter, &set), Ok(1));
+        assert_eq!(db.update("items", &filter, &set), Ok(0));
+        let all = db.find("items", &Row::new()).unwrap();
+        assert_eq!(all, vec![row(json!({"id": 1, "stock": 0}))]);
+    }
+
+    #[test]
+    fn unique_refuses_and_expect_unique_counts() {
+        let mut db = Tables::default();
+        let unique = TableDef {
+            unique: vec!["user".into()],
+            expect_unique: vec![],
+            rows: vec![],
+        };
+        db.define("u", unique).unwrap();
+        assert!(db.insert("u", row(json!({"user": 1}))).is_ok());
+        assert!(matches!(
+            db.insert("u", row(json!({"user": 1.0}))),
+            Err(DbError::Unique(_))
+        ));
+        let expect = TableDef {
+            unique: vec![],
+            expect_unique: vec!["user".into(), "event".into()],
+            rows: vec![],
+        };
+        db.define("orders", expect.clone()).unwrap();
+        assert!(db.define("orders", expect).is_ok());
+        for _ in 0..3 {
+            db.insert("orders", row(json!({"user": 1, "event": 1})))
+                .unwrap();
+        }
+        db.insert("orders", row(json!({"user": 2, "event": 1})))
+            .unwrap();
+        assert_eq!(db.duplicates(), 2);
+        assert_eq!(db.rows("orders"), 4);
+    }
+}

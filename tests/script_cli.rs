@@ -1,0 +1,114 @@
+//! The CLI's script commands, through the binary: `run --script`,
+//! `scenario=script&code=`/`example=`, `encode`, `explore --script`, and
+//! bad scripts (exit 2, the message names `code`).
+#![cfg(all(feature = "script", not(target_arch = "wasm32")))]
+
+use std::process::{Command, Output};
+
+fn interleave(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_interleave"))
+        .args(args)
+        .output()
+        .expect("the CLI runs")
+}
+
+fn json(output: &Output) -> serde_json::Value {
+    let text = String::from_utf8_lossy(&output.stdout);
+    let last = text.lines().last().expect("a JSON line");
+    serde_json::from_str(last).expect("JSON")
+}
+
+fn write_script(name: &str, code: &str) -> String {
+    let path = std::env::temp_dir().join(format!("interleave-{}-{name}", std::process::id()));
+    std::fs::write(&path, code).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn run_script_file_and_the_same_code_in_the_url() {
+    let file = "examples/scripts/ticket.js";
+    let by_file = interleave(&["run", "--script", file, "users=3&clicks=2&strategy=none"]);
+    assert!(by_file.status.success());
+    let metrics = json(&by_file);
+    assert_eq!(metrics["orders"], 6);
+    assert_eq!(metrics["duplicate_tickets"], 3);
+    assert_eq!(metrics["custom"], serde_json::json!({}));
+    let encoded = interleave(&["encode", file]);
+    assert!(encoded.status.success());
+    let code = String::from_utf8(encoded.stdout).unwrap();
+    let fragment = format!("v=1&scenario=script&code={}&users=3&clicks=2", code.trim());
+    let by_url = interleave(&["run", &fragment]);
+    assert_eq!(json(&by_url), metrics);
+    let by_example = interleave(&["run", "scenario=script&example=ticket&users=3&clicks=2"]);
+    assert_eq!(json(&by_example), metrics);
+}
+
+#[test]
+fn trace_lines_carry_the_script_line() {
+    let output = interleave(&[
+        "run",
+        "--trace",
+        "scenario=script&example=ticket&users=1&clicks=1",
+    ]);
+    assert!(output.status.success());
+    let text = String::from_utf8_lossy(&output.stdout);
+    let find = text
+        .lines()
+        .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap())
+        .find(|event| event["op"] == "db_find_one")
+        .expect("a findOne");
+    // `const order = await db.findOne(...)` is line 14 of ticket.js.
+    assert_eq!(find["line"], 14);
+}
+
+#[test]
+fn a_bad_script_exits_2_naming_code() {
+    let path = write_script("bad.js", "async function handle(req) {\n  let x = ;\n}\n");
+    let output = interleave(&["run", "--script", &path, "users=1"]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("`code`: line 2, column"), "{stderr}");
+    let output = interleave(&["run", "scenario=script&code=%%%"]);
+    assert_eq!(output.status.code(), Some(2));
+    let output = interleave(&["run", "scenario=script&users=1"]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("`code`"), "{stderr}");
+}
+
+#[test]
+fn a_run_kept_going_by_a_timer_stops_at_the_budget_with_hung_requests() {
+    let path = write_script(
+        "hang.js",
+        "setInterval(() => {}, 1);\nasync function handle(req) {\n  if (req.id === 1) await new Promise(() => {});\n}\n",
+    );
+    let output = interleave(&[
+        "run",
+        "--script",
+        &path,
+        "users=2&clicks=1",
+        "--max-events",
+        "500",
+    ]);
+    assert!(output.status.success());
+    let metrics = json(&output);
+    assert_eq!(
+        (metrics["hung"].as_u64(), metrics["events"].as_u64()),
+        (Some(1), Some(500))
+    );
+}
+
+#[test]
+fn explore_a_script() {
+    let output = interleave(&[
+        "explore",
+        "--script",
+        "examples/scripts/ticket.js",
+        "users=1&clicks=2&strategy=keyed-mutex&servers=2",
+    ]);
+    assert!(output.status.success());
+    let result = json(&output);
+    assert_eq!(result["explored"], 10);
+    assert_eq!(result["violating"], 6);
+    assert_eq!(result["complete"], true);
+}
