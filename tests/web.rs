@@ -340,7 +340,7 @@ async fn a_bad_fragment_shows_errors_and_runs_the_defaults() {
     );
     assert!(page.text("error-banner").contains("bogus"));
     // The address bar holds what runs, not the bad fragment.
-    assert_eq!(current_hash(), "#v=1&scenario=stampede");
+    assert_eq!(current_hash(), "#v=1&scenario=stampede&strategy=none");
     // Both keys fall back to the stampede defaults: 10 requests, no strategy.
     assert_eq!(page.value("strategy-select"), "none");
     page.click("btn-run");
