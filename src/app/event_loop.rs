@@ -157,5 +157,6 @@ fn describe_event(event: &TraceEvent, scenario: ScenarioKind) -> String {
         What::Crash => format!("{who} crashes holding {key}"),
         What::ServeStale => format!("{who} serves the stale {key} at once"),
         What::EarlyRefresh => format!("{who} refreshes {key} early (XFetch)"),
+        What::RowLockGrant => format!("{who} gets the row lock on {key} (FOR UPDATE)"),
     }
 }

@@ -458,5 +458,10 @@ pub fn outcome_name(outcome: Outcome) -> &'static str {
         Outcome::Conflict => "conflict",
         Outcome::Fenced => "fenced",
         Outcome::Crashed => "crashed",
+        Outcome::Buffered => "written, visible at commit",
+        Outcome::Locked => "row locked",
+        Outcome::LockWait => "waits for the row lock",
+        Outcome::Committed => "committed",
+        Outcome::SerializationFailure => "serialization failure",
     }
 }

@@ -270,7 +270,8 @@ fn op_kind(op: OpKind) -> SpanKind {
         | OpKind::CacheDelete
         | OpKind::CacheDeleteIfOwner => SpanKind::Cache,
         OpKind::DbSelect | OpKind::DbFindOrder => SpanKind::DbRead,
-        OpKind::DbInsert => SpanKind::DbWrite,
+        OpKind::DbLockRow => SpanKind::DbRead,
+        OpKind::DbInsert | OpKind::DbCommit => SpanKind::DbWrite,
         OpKind::Sleep | OpKind::Immediate => SpanKind::Sleep,
     }
 }
@@ -287,6 +288,8 @@ pub fn op_label(op: OpKind) -> &'static str {
         OpKind::Sleep => "sleep",
         OpKind::CacheDeleteIfOwner => "cache.deleteIfOwner",
         OpKind::Immediate => "setImmediate(emit)",
+        OpKind::DbLockRow => "db.selectForUpdate",
+        OpKind::DbCommit => "db.commit",
     }
 }
 

@@ -24,6 +24,10 @@ pub enum OpKind {
     CacheDeleteIfOwner,
     /// A `setImmediate` callback (the emitter lock's `emit`).
     Immediate,
+    /// `SELECT ... FOR UPDATE` on the user's row (`tx=for-update`).
+    DbLockRow,
+    /// A transaction's COMMIT.
+    DbCommit,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -69,6 +73,8 @@ pub enum What {
     ServeStale,
     /// XFetch decided to recompute before expiry.
     EarlyRefresh,
+    /// A `users` row lock (FOR UPDATE) passed to this waiting transaction.
+    RowLockGrant,
 }
 
 impl What {
@@ -94,6 +100,7 @@ impl What {
             What::Crash => "crash",
             What::ServeStale => "serve_stale",
             What::EarlyRefresh => "early_refresh",
+            What::RowLockGrant => "row_lock_grant",
         }
     }
 
@@ -128,6 +135,7 @@ impl What {
             What::Crash => 17,
             What::ServeStale => 18,
             What::EarlyRefresh => 19,
+            What::RowLockGrant => 20,
         }
     }
 }
@@ -196,6 +204,16 @@ pub enum Outcome {
     Fenced,
     /// The request crashed inside its critical section.
     Crashed,
+    /// An insert inside a transaction: written, visible at commit.
+    Buffered,
+    /// A FOR UPDATE row lock was taken at once.
+    Locked,
+    /// A FOR UPDATE row lock is held by another transaction: it waits.
+    LockWait,
+    /// A COMMIT made the transaction's rows visible (`detail`: rows added).
+    Committed,
+    /// SERIALIZABLE refused the statement or commit (SQLSTATE 40001).
+    SerializationFailure,
 }
 
 /// The awaited line of the scenario (or lock) code a request is parked on;
@@ -236,6 +254,10 @@ pub enum Site {
     LockTick,
     /// The injected pause inside the critical section.
     Pause,
+    /// `await db.query("SELECT ... FOR UPDATE")` on the user's row.
+    LockRow,
+    /// `await db.query("COMMIT")`.
+    Commit,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -250,7 +272,8 @@ pub struct TraceEvent {
     pub site: Site,
     /// A latency for `Issue` and `PoolStart`, the server for `Arrive`, the
     /// elapsed time for `Return`, the fencing token for `Enter` and for the
-    /// `Complete` of an insert (with `fencing`), the ticket for
+    /// `Complete` of an insert (with `fencing`), the rows a `Complete` of a
+    /// commit added, the ticket for
     /// `TakeTicket` and the expired ticket for `LeaseExpired`.
     pub detail: u64,
 }
