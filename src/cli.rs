@@ -3,6 +3,8 @@
 use std::fmt;
 use std::io::{self, Write};
 
+use clap::error::ErrorKind;
+use clap::{Args, Parser, Subcommand};
 use serde::Serialize;
 
 use crate::config::url::{parse_fragment, ConfigError};
@@ -12,39 +14,6 @@ use crate::explore::{
 };
 use crate::sim::trace::OpKind;
 use crate::sim::{Outcome, Site, TraceEvent};
-
-pub const USAGE: &str = "usage: interleave run '<fragment or URL>' [--trace] [--max-events N]
-       interleave explore '<fragment or URL>' [--check CHECKS] [--method dfs|random|pct]
-                  [--max-schedules N] [--max-preemptions N] [--seed S] [--no-reduction]
-                  [--all-strategies]
-
-  run      simulate the scenario (following its schedule= if any) and print its
-           metrics as one JSON object
-  --trace  first print every trace event as a JSON line
-  --max-events N  give up (exit 2) if the run needs more than N macrotasks;
-                  default 100000000, or 10000000 with --trace
-  explore  search the schedules of the scenario and print
-           {explored, violating, complete, naive_estimate, counterexample,
-            preemption_bound, complete_within_bound}
-           (counterexample: a fragment with schedule=, or null; complete: dfs
-           ran every schedule; complete_within_bound: dfs ran every schedule
-           with at most preemption_bound preemptions, null for unbounded)
-  --check            duplicates, db-reads, exclusion, stale, or several
-                     comma-separated (default: duplicates for ticket, db-reads
-                     for stampede)
-  --method           dfs (default, exhaustive with sleep-set reduction),
-                     random or pct
-  --max-schedules    most schedules (dfs) or runs (random, pct); default 100000
-                     for dfs, 1000 otherwise
-  --max-preemptions  dfs: most non-default choices per schedule (default
-                     unbounded); polling locks with several users finish
-                     only with a bound (try 2 to 4)
-  --seed             seed of the random and pct searches (default 1)
-  --no-reduction     dfs: the naive search, without sleep sets
-  --all-strategies   one JSON line per strategy, with a summary text
-
-example: interleave run 'v=1&scenario=stampede&strategy=keyed-mutex&requests=50'
-         interleave explore 'v=1&scenario=ticket&strategy=none' --check duplicates";
 
 /// The default `--max-events`: about ten seconds of a metrics-only run.
 pub const DEFAULT_MAX_EVENTS: u64 = 100_000_000;
@@ -76,7 +45,7 @@ impl CliError {
 impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CliError::Usage(message) => write!(f, "{message}\n{USAGE}"),
+            CliError::Usage(message) => write!(f, "{}", message.trim_end()),
             CliError::Config(error) => write!(f, "bad scenario: {error}"),
             CliError::Budget { max_events } => write!(
                 f,
@@ -110,77 +79,106 @@ struct TraceLine {
     detail: u64,
 }
 
+/// `interleave`: simulate a scenario URL, or search its schedules.
+#[derive(Parser, Debug)]
+#[command(
+    name = "interleave",
+    about = "Simulate an async backend's race conditions from a scenario URL fragment",
+    after_help = "examples:\n  interleave run 'v=1&scenario=stampede&strategy=keyed-mutex&requests=50'\n  interleave explore 'v=1&scenario=ticket&strategy=none' --check duplicates"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Simulate the scenario (following its schedule= if any) and print its
+    /// metrics as one JSON object.
+    Run(RunArgs),
+    /// Search the schedules of the scenario and print {explored, violating,
+    /// complete, naive_estimate, counterexample, preemption_bound,
+    /// complete_within_bound}.
+    Explore(ExploreFlags),
+}
+
+#[derive(Args, Debug)]
+struct RunArgs {
+    /// The scenario: a URL fragment such as 'v=1&scenario=ticket', or a whole URL.
+    fragment: String,
+    /// First print every trace event as a JSON line.
+    #[arg(long)]
+    trace: bool,
+    /// Give up (exit 2) if the run needs more than N macrotasks; default
+    /// 100000000, or 10000000 with --trace.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    max_events: Option<u64>,
+}
+
+/// The flags of `explore`, as given.
+#[derive(Args, Debug, Default)]
+struct ExploreFlags {
+    /// The scenario: a URL fragment or a whole URL.
+    fragment: String,
+    /// duplicates, db-reads, exclusion, stale, or several comma-separated
+    /// (default: duplicates for ticket, db-reads for stampede).
+    #[arg(long, value_name = "CHECKS")]
+    check: Option<String>,
+    /// dfs (exhaustive with sleep-set reduction), random or pct [default: dfs].
+    #[arg(long)]
+    method: Option<String>,
+    /// Most schedules (dfs) or runs (random, pct); default 100000 for dfs,
+    /// 1000 otherwise.
+    #[arg(long, value_name = "N")]
+    max_schedules: Option<String>,
+    /// dfs: most non-default choices per schedule (default unbounded);
+    /// polling locks with several users finish only with a bound (try 2 to 4).
+    #[arg(long, value_name = "N")]
+    max_preemptions: Option<String>,
+    /// Seed of the random and pct searches [default: 1].
+    #[arg(long, value_name = "S")]
+    seed: Option<String>,
+    /// dfs: the naive search, without sleep sets.
+    #[arg(long)]
+    no_reduction: bool,
+    /// One JSON line per strategy, with a summary text.
+    #[arg(long)]
+    all_strategies: bool,
+}
+
+/// Parses `args` (without the program name) and runs the command, writing
+/// its JSON to `out`. `--help` writes the help to `out`.
 pub fn main(args: &[String], out: &mut impl Write) -> Result<(), CliError> {
-    let mut positional = Vec::new();
-    let mut trace = false;
-    let mut explore = ExploreFlags::default();
-    let mut max_events = None;
-    let mut args = args.iter();
-    while let Some(arg) = args.next() {
-        let mut value = |flag: &str| {
-            args.next()
-                .map(String::as_str)
-                .ok_or_else(|| CliError::Usage(format!("{flag} needs a value")))
-        };
-        match arg.as_str() {
-            "--trace" => trace = true,
-            "--max-events" => max_events = Some(parse_max_events(args.next().map(String::as_str))?),
-            flag if flag.starts_with("--max-events=") => {
-                max_events = Some(parse_max_events(flag.strip_prefix("--max-events="))?)
+    let cli = match Cli::try_parse_from(
+        std::iter::once("interleave").chain(args.iter().map(String::as_str)),
+    ) {
+        Ok(cli) => cli,
+        Err(error) => {
+            return match error.kind() {
+                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+                    write!(out, "{}", error.render())?;
+                    Ok(())
+                }
+                _ => Err(CliError::Usage(error.render().to_string())),
             }
-            "-h" | "--help" => {
-                writeln!(out, "{USAGE}")?;
-                return Ok(());
-            }
-            "--check" => explore.check = Some(value("--check")?.to_string()),
-            "--method" => explore.method = Some(value("--method")?.to_string()),
-            "--max-schedules" => {
-                explore.max_schedules = Some(value("--max-schedules")?.to_string())
-            }
-            "--max-preemptions" => {
-                explore.max_preemptions = Some(value("--max-preemptions")?.to_string())
-            }
-            "--seed" => explore.seed = Some(value("--seed")?.to_string()),
-            "--no-reduction" => explore.no_reduction = true,
-            "--all-strategies" => explore.all_strategies = true,
-            flag if flag.starts_with("--") => {
-                return Err(CliError::Usage(format!("unknown flag {flag}")))
-            }
-            _ => positional.push(arg.as_str()),
         }
-    }
-    match positional.as_slice() {
-        ["run", fragment] => {
-            let default = if trace {
+    };
+    match cli.command {
+        Command::Run(args) => {
+            let default = if args.trace {
                 DEFAULT_MAX_TRACE_EVENTS
             } else {
                 DEFAULT_MAX_EVENTS
             };
-            run(fragment, trace, max_events.unwrap_or(default), out)
+            run(
+                &args.fragment,
+                args.trace,
+                args.max_events.unwrap_or(default),
+                out,
+            )
         }
-        ["explore", fragment] => run_explore(fragment, &explore, out),
-        ["run"] | ["explore"] => Err(CliError::Usage(format!(
-            "{} needs a scenario fragment",
-            positional[0]
-        ))),
-        [] => Err(CliError::Usage("no command".into())),
-        [command, ..] if !matches!(*command, "run" | "explore") => {
-            Err(CliError::Usage(format!("unknown command {command}")))
-        }
-        [command, ..] => Err(CliError::Usage(format!("{command} takes one fragment"))),
+        Command::Explore(flags) => run_explore(&flags, out),
     }
-}
-
-/// The flags of `explore`, as given.
-#[derive(Default)]
-struct ExploreFlags {
-    check: Option<String>,
-    method: Option<String>,
-    max_schedules: Option<String>,
-    max_preemptions: Option<String>,
-    seed: Option<String>,
-    no_reduction: bool,
-    all_strategies: bool,
 }
 
 impl ExploreFlags {
@@ -252,8 +250,8 @@ impl ExploreLine {
     }
 }
 
-fn run_explore(fragment: &str, flags: &ExploreFlags, out: &mut impl Write) -> Result<(), CliError> {
-    let config = parse_fragment(fragment).map_err(CliError::Config)?;
+fn run_explore(flags: &ExploreFlags, out: &mut impl Write) -> Result<(), CliError> {
+    let config = parse_fragment(&flags.fragment).map_err(CliError::Config)?;
     let options = flags.options(&config)?;
     if flags.all_strategies {
         for row in compare_strategies(&config, &options) {
@@ -266,13 +264,6 @@ fn run_explore(fragment: &str, flags: &ExploreFlags, out: &mut impl Write) -> Re
     }
     let result = Explorer::new(&config, options.clone()).run();
     write_line(out, &ExploreLine::of(&result, &options))
-}
-
-fn parse_max_events(value: Option<&str>) -> Result<u64, CliError> {
-    value
-        .and_then(|value| value.parse::<u64>().ok())
-        .filter(|&max| max > 0)
-        .ok_or_else(|| CliError::Usage("--max-events needs a whole number above 0".into()))
 }
 
 fn run(fragment: &str, trace: bool, max_events: u64, out: &mut impl Write) -> Result<(), CliError> {

@@ -3,6 +3,7 @@
 
 #[cfg(target_arch = "wasm32")]
 pub mod app;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 pub mod config;
 pub mod debugger;

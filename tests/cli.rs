@@ -368,3 +368,25 @@ fn max_events_bounds_the_run_exactly() {
     let missing = interleave(&["run", fragment, "--max-events"]);
     assert_eq!(missing.status.code(), Some(2));
 }
+
+#[test]
+fn help_lists_each_subcommand_and_its_flags() {
+    let top = interleave(&["--help"]);
+    assert!(top.status.success());
+    let text = String::from_utf8(top.stdout).unwrap();
+    assert!(text.contains("run") && text.contains("explore"), "{text}");
+    let explore = interleave(&["explore", "--help"]);
+    assert!(explore.status.success());
+    let text = String::from_utf8(explore.stdout).unwrap();
+    for flag in [
+        "--check",
+        "--method",
+        "--max-preemptions",
+        "--all-strategies",
+    ] {
+        assert!(text.contains(flag), "{flag}: {text}");
+    }
+    let unknown = interleave(&["run", "scenario=ticket", "--trase"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&unknown.stderr).contains("--trace"));
+}

@@ -240,3 +240,77 @@ fn a_search_job_covers_every_strategy_in_chunks() {
     assert_eq!(mutex.result.violating, 0, "one server: the mutex holds");
     assert!(job.result().is_none(), "several rows");
 }
+
+/// The "Ran" line of every step of a run, stepping from the start.
+fn ran_lines(config: &Config) -> Vec<String> {
+    let mut session = session(config);
+    let mut lines = Vec::new();
+    while session.step() {
+        lines.push(session.ran_line().expect("a step ran"));
+    }
+    lines
+}
+
+#[test]
+fn the_ran_line_names_the_macrotask_that_just_ran() {
+    // Both clicks arrive at 0, each finds no order at 20 ms and inserts;
+    // both inserts land at 40 ms. Steps count from 1, as the step index.
+    let lines = ran_lines(&config(ScenarioKind::Ticket, StrategyKind::None));
+    assert_eq!(
+        lines,
+        [
+            "step 1 at 0 ms: #0 arrives",
+            "step 2 at 0 ms: #1 arrives",
+            "step 3 at 20 ms: #0 db.findOrder user:0:event completes",
+            "step 4 at 20 ms: #1 db.findOrder user:0:event completes",
+            "step 5 at 40 ms: #0 db.insert user:0:event completes",
+            "step 6 at 40 ms: #1 db.insert user:0:event completes",
+        ]
+    );
+}
+
+#[test]
+fn the_ran_line_agrees_with_the_trace_at_every_step() {
+    let fragments = [
+        "scenario=stampede&strategy=keyed-mutex&requests=4",
+        "scenario=stampede&strategy=add&requests=3&poll=5ms",
+        "scenario=ticket&strategy=emitter-lock&users=2",
+        "scenario=ticket&strategy=ticket-lock&poll=7ms",
+        "scenario=stampede&strategy=single-flight&requests=3&db_pool=1",
+    ];
+    for fragment in fragments {
+        let config = interleave::config::url::parse_fragment(fragment).unwrap();
+        let recording = Recording::of(&config).unwrap();
+        let lines = ran_lines(&config);
+        assert_eq!(lines.len() as u32, recording.steps, "{fragment}");
+        for (index, line) in lines.iter().enumerate() {
+            let first = &recording.events_of_step(index as u32)[0];
+            let who = format!(": #{}", first.request);
+            let after = line.split_once(&who).map(|(_, rest)| rest.chars().next());
+            assert!(
+                matches!(after, Some(Some(' ' | '\''))),
+                "{fragment} step {index}: {line} vs {first:?}"
+            );
+            assert!(
+                line.starts_with(&format!("step {} at ", index + 1)),
+                "{fragment}: {line}"
+            );
+            assert!(
+                line.contains(&who),
+                "{fragment} step {index}: {line} vs {first:?}"
+            );
+            if first.what.op() == Some(interleave::sim::trace::OpKind::Sleep) {
+                assert!(
+                    line.ends_with("'s timer fires"),
+                    "{fragment} step {index}: {line}"
+                );
+            } else if let Some(op) = first.what.op() {
+                let label = interleave::debugger::timeline::op_label(op);
+                assert!(
+                    line.contains(label),
+                    "{fragment} step {index}: {line} vs {first:?}"
+                );
+            }
+        }
+    }
+}

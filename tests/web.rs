@@ -167,13 +167,25 @@ impl Mounted {
 
     /// Types `value` into a text field, as the `input` event a person's
     /// typing fires.
-    async fn type_into(&self, test_id: &str, value: &str) {
+    /// Types `value` into a field (an `input` event), without applying it.
+    async fn type_only(&self, test_id: &str, value: &str) {
         let input: HtmlInputElement = self.find(test_id).unwrap().dyn_into().unwrap();
         input.set_value(value);
+        self.fire(&input, "input").await;
+    }
+
+    /// Types `value` and presses Enter (a `change` event): the edit applies.
+    async fn type_into(&self, test_id: &str, value: &str) {
+        self.type_only(test_id, value).await;
+        let input: HtmlInputElement = self.find(test_id).unwrap().dyn_into().unwrap();
+        self.fire(&input, "change").await;
+    }
+
+    async fn fire(&self, target: &HtmlInputElement, name: &str) {
         let init = EventInit::new();
         init.set_bubbles(true);
-        let event = Event::new_with_event_init_dict("input", &init).unwrap();
-        input.dispatch_event(&event).unwrap();
+        let event = Event::new_with_event_init_dict(name, &init).unwrap();
+        target.dispatch_event(&event).unwrap();
         yew::scheduler::flush().await;
     }
 
@@ -284,6 +296,30 @@ async fn editing_a_parameter_reruns_and_updates_the_link() {
 }
 
 #[wasm_bindgen_test]
+async fn an_edit_applies_on_enter_not_per_keystroke_and_its_error_matches_the_field() {
+    let page = Mounted::with_hash("#v=1&scenario=ticket&strategy=none").await;
+    // `5m` on the way to `5ms` is not applied while typing.
+    page.type_only("param-click_gap", "5m").await;
+    assert!(!current_hash().contains("click_gap"), "{}", current_hash());
+    assert!(page.root.query_selector(".param-error").unwrap().is_none());
+    page.type_into("param-click_gap", "5ms").await;
+    assert!(
+        current_hash().contains("click_gap=5ms"),
+        "{}",
+        current_hash()
+    );
+    // A rejected value stays in the field beside its message.
+    page.type_into("param-users", "-5").await;
+    let error = page.root.query_selector(".param-error").unwrap().unwrap();
+    assert!(error.text_content().unwrap().contains("-5"));
+    assert_eq!(page.value("param-users"), "-5");
+    // Typing the running value back clears the message.
+    page.type_into("param-users", "1").await;
+    assert!(page.root.query_selector(".param-error").unwrap().is_none());
+    assert_eq!(page.value("param-users"), "1");
+}
+
+#[wasm_bindgen_test]
 async fn a_bad_fragment_shows_errors_and_runs_the_defaults() {
     let page = Mounted::with_hash("#scenario=stampede&strategy=bogus&requests=x").await;
     let items = page
@@ -303,6 +339,8 @@ async fn a_bad_fragment_shows_errors_and_runs_the_defaults() {
         "{errors:?}"
     );
     assert!(page.text("error-banner").contains("bogus"));
+    // The address bar holds what runs, not the bad fragment.
+    assert_eq!(current_hash(), "#v=1&scenario=stampede");
     // Both keys fall back to the stampede defaults: 10 requests, no strategy.
     assert_eq!(page.value("strategy-select"), "none");
     page.click("btn-run");

@@ -4,13 +4,11 @@
 use yew::prelude::*;
 
 use super::state::ManualView;
-use super::timeline::outcome_name;
-use super::view::format_ms;
 use crate::config::ScenarioKind;
-use crate::debugger::timeline::op_label;
-use crate::sim::queue::{Macrotask, Pending};
-use crate::sim::trace::Outcome;
-use crate::sim::{TaskInfo, TraceEvent, What};
+use crate::debugger::narrate::describe_task;
+use crate::debugger::narrate::{describe_event, format_ms};
+use crate::sim::queue::Pending;
+use crate::sim::{TaskInfo, TraceEvent};
 
 /// Pending macrotasks listed before the rest are counted.
 const MAX_LISTED: usize = 12;
@@ -110,53 +108,5 @@ fn ManualPane(props: &ManualPaneProps) -> Html {
             <button data-testid="btn-undo" disabled={!manual.can_undo}
                 onclick={props.on_undo.reform(|_: MouseEvent| ())}>{ "undo last choice" }</button>
         </div>
-    }
-}
-
-pub fn describe_task(task: Macrotask, info: &TaskInfo, scenario: ScenarioKind) -> String {
-    let key = info.key.describe(scenario);
-    match (task, info.op) {
-        (Macrotask::Arrival(request), _) => format!("#{request} arrives"),
-        (Macrotask::Timer(_), _) => format!("#{}'s timer fires", info.request),
-        (Macrotask::Complete(_), Some(op)) => {
-            format!("#{} {} {key} completes", info.request, op_label(op))
-        }
-        (Macrotask::Complete(_), None) => format!("#{} completes", info.request),
-    }
-}
-
-fn describe_event(event: &TraceEvent, scenario: ScenarioKind) -> String {
-    let who = format!("#{}", event.request);
-    let key = event.key.describe(scenario);
-    let result = match event.outcome {
-        Outcome::None => String::new(),
-        outcome => format!(" → {}", outcome_name(outcome)),
-    };
-    match event.what {
-        What::Arrive => format!("{who} arrives at server {}", event.detail),
-        What::Issue(op) => format!(
-            "{who} sends {} {key} ({} ms)",
-            op_label(op),
-            format_ms(event.detail)
-        ),
-        What::Complete(op) => format!("{who}: {} {key} lands{result}", op_label(op)),
-        What::PoolWait => format!("{who} queues for a DB connection"),
-        What::PoolStart => format!("{who} gets a DB connection"),
-        What::MutexWait => format!("{who} waits for the mutex on {key}"),
-        What::MutexGrant => format!("{who} is granted the mutex on {key}"),
-        What::FlightJoin => format!("{who} joins the single-flight for {key}"),
-        What::FlightShare => format!("{who} gets the single-flight result"),
-        What::Enter => format!("{who} enters the critical section of {key}"),
-        What::Exit => format!("{who} leaves the critical section of {key}"),
-        What::GiveUp => format!("{who} gives up waiting for {key}"),
-        What::Return => format!("{who} returns{result} after {} ms", format_ms(event.detail)),
-        What::Listen => format!("{who} listens for the release of {key}"),
-        What::Wake => format!("{who} wakes up to retry {key}"),
-        What::TakeTicket => format!("{who} takes ticket {} for {key}", event.detail),
-        What::LeaseExpired => format!("the lease of ticket {} on {key} expires", event.detail),
-        What::Crash => format!("{who} crashes holding {key}"),
-        What::ServeStale => format!("{who} serves the stale {key} at once"),
-        What::EarlyRefresh => format!("{who} refreshes {key} early (XFetch)"),
-        What::RowLockGrant => format!("{who} gets the row lock on {key} (FOR UPDATE)"),
     }
 }

@@ -16,8 +16,9 @@ mod transport;
 mod view;
 mod yielding;
 
+pub use crate::debugger::narrate::format_ms;
 pub use state::{Action, Debugger};
-pub use view::{format_ms, CompareTable, ErrorBanner, ExampleLinks, MetricsTable, EXAMPLES};
+pub use view::{CompareTable, ErrorBanner, ExampleLinks, MetricsTable, EXAMPLES};
 
 use gloo_events::{EventListener, EventListenerOptions};
 use gloo_timers::callback::Interval;
@@ -25,7 +26,7 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use code::CodePane;
-use event_loop::{describe_task, LoopPane};
+use event_loop::LoopPane;
 use explore::ExplorePanel;
 use panel::ScenarioPanel;
 use state::{now_ms, Busy, CHUNK_MS, SPEEDS};
@@ -155,16 +156,10 @@ pub fn App() -> Html {
             move || drop(interval)
         });
     }
-    // The address bar follows the scenario (unless it had bad keys, which
-    // stay visible for the user to fix).
-    use_effect_with(
-        (state.fragment.clone(), state.errors.is_empty()),
-        |(fragment, clean)| {
-            if *clean {
-                show_fragment(fragment);
-            }
-        },
-    );
+    // The address bar follows the scenario: after a fragment with bad keys
+    // it holds the canonical fragment of what runs (the banner names the
+    // keys that fell back to their defaults).
+    use_effect_with(state.fragment.clone(), |fragment| show_fragment(fragment));
     // `hashchange` (links, back button) and the keyboard.
     {
         let dispatcher = state.dispatcher();
@@ -263,16 +258,7 @@ pub fn App() -> Html {
                 .iter()
                 .filter_map(|event| state.listing.line_of(event.site))
                 .collect();
-            let scenario = state.config.scenario;
-            let ran = session.last_step().map(|report| {
-                let info = session.describe(report.task);
-                format!(
-                    "step {} at {} ms: {}",
-                    report.index,
-                    format_ms(report.time),
-                    describe_task(report.task, &info, scenario)
-                )
-            });
+            let ran = session.ran_line();
             let pending: Vec<_> = session
                 .pending()
                 .into_iter()
@@ -326,7 +312,7 @@ pub fn App() -> Html {
                 <div class="main">
                     <Transport position={state.position()} {steps} now={state.now()}
                         playing={state.playing} speed={state.speed} {ready} at_end={state.at_end()}
-                        {has_violation}
+                        {has_violation} metrics_only={state.is_metrics_only()} events={metrics.events}
                         on_step={send(|| Action::Step)} on_back={send(|| Action::Back)}
                         on_play={send(|| Action::TogglePlay)} on_run={send(|| Action::RunToEnd)}
                         on_reset={send(|| Action::Reset)} on_violation={send(|| Action::JumpToViolation)}
@@ -346,7 +332,7 @@ pub fn App() -> Html {
                         view={state.search_view.clone()} on_start={on_start_search}
                         on_cancel={send(|| Action::CancelSearch)} {on_open} />
                     <CompareTable rows={state.compare_rows.clone()} current={state.config.strategy}
-                        scenario={state.config.scenario} {on_pick} />
+                        scenario={state.config.scenario} keys={state.config.keys} {on_pick} />
                 </div>
             </div>
         </div>

@@ -2,6 +2,7 @@
 //! An edit goes to the state as `(key, text)`; the state checks it as
 //! strictly as a fragment and shows the message when it is rejected.
 
+use gloo_timers::callback::Timeout;
 use yew::prelude::*;
 
 use crate::config::url::{params, Param};
@@ -53,27 +54,48 @@ pub struct ParamFieldProps {
     pub on_set: Callback<(String, String)>,
 }
 
-/// One key: a select for a closed set, else a text field that applies each
-/// edit that parses and keeps the typed text until it loses focus.
+/// How long typing must pause before a text field's edit applies.
+const EDIT_PAUSE_MS: u32 = 700;
+
+/// One key: a select for a closed set, else a text field whose edit applies
+/// on Enter, on leaving the field, or after a pause in typing (never per
+/// keystroke: `5ms` would pass through `5m`). The typed text stays in the
+/// field until the applied value changes, so a rejected edit stays beside
+/// its message.
 #[component]
 pub fn ParamField(props: &ParamFieldProps) -> Html {
     let draft = use_state(|| None::<String>);
+    let pending = use_mut_ref(|| None::<Timeout>);
+    {
+        let draft = draft.clone();
+        use_effect_with(props.param.value.clone(), move |_| draft.set(None));
+    }
     let key = props.param.key;
     let id = format!("param-input-{key}");
     let input = if props.param.choices.is_empty() {
         let oninput = {
-            let (draft, on_set) = (draft.clone(), props.on_set.clone());
+            let (draft, pending, on_set) = (draft.clone(), pending.clone(), props.on_set.clone());
             Callback::from(move |event: InputEvent| {
                 let value = event
                     .target_unchecked_into::<web_sys::HtmlInputElement>()
                     .value();
                 draft.set(Some(value.clone()));
-                on_set.emit((key.to_string(), value));
+                let on_set = on_set.clone();
+                let apply =
+                    Timeout::new(EDIT_PAUSE_MS, move || on_set.emit((key.to_string(), value)));
+                *pending.borrow_mut() = Some(apply);
             })
         };
+        // `change` fires on Enter and when the field loses focus.
         let onchange = {
-            let draft = draft.clone();
-            Callback::from(move |_: Event| draft.set(None))
+            let (pending, on_set) = (pending.clone(), props.on_set.clone());
+            Callback::from(move |event: Event| {
+                drop(pending.borrow_mut().take());
+                let value = event
+                    .target_unchecked_into::<web_sys::HtmlInputElement>()
+                    .value();
+                on_set.emit((key.to_string(), value));
+            })
         };
         let value = (*draft)
             .clone()

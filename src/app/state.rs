@@ -272,6 +272,11 @@ impl Debugger {
 
     /// The metrics at the current position (of the metrics-only run for
     /// large scenarios).
+    /// A run too large to trace: only its counters, no stepping.
+    pub fn is_metrics_only(&self) -> bool {
+        self.counter.is_some()
+    }
+
     pub fn metrics(&self) -> Metrics {
         if let Some(session) = self.session() {
             return session.metrics();
@@ -434,7 +439,13 @@ impl Reducible for Debugger {
                     .work(now_ms() + FIRST_CHUNK_MS)
             }
             Action::SetParam(key, value) => match with_param(&self.config, &key, &value) {
-                Ok(config) if config == self.config => self,
+                Ok(config) if config == self.config && self.param_error.is_none() => self,
+                Ok(config) if config == self.config => {
+                    // Typed back to the value that runs: the old message goes.
+                    let mut next = self.owned();
+                    next.param_error = None;
+                    next.changed()
+                }
                 Ok(config) => Debugger::start(config, Vec::new(), self.version + 1)
                     .changed()
                     .work(now_ms() + FIRST_CHUNK_MS),

@@ -9,8 +9,8 @@ use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use super::view::format_ms;
 use crate::config::Micros;
+use crate::debugger::narrate::{format_ms, outcome_name};
 use crate::debugger::timeline::{Segment, NEVER};
 use crate::debugger::{Grouping, Lane, Recording, SharedLane, Span, SpanKind};
 use crate::sim::trace::Outcome;
@@ -433,35 +433,5 @@ fn span_rect(
             x={pct(x)} y={y.to_string()} width={pct(width)} height={height.to_string()} rx="2">
             <title>{ format!("{} {key}: {} ms to {until}{result}", span.label, format_ms(span.start)) }</title>
         </rect>
-    }
-}
-
-pub fn outcome_name(outcome: Outcome) -> &'static str {
-    match outcome {
-        Outcome::None => "",
-        Outcome::Hit => "hit",
-        Outcome::Stale => "stale",
-        Outcome::Miss => "miss",
-        Outcome::Stored => "stored",
-        Outcome::NotStored => "not stored",
-        Outcome::Deleted => "deleted",
-        Outcome::NotFound => "not found",
-        Outcome::Row => "row",
-        Outcome::Found => "found",
-        Outcome::NoOrder => "no order",
-        Outcome::Inserted => "inserted",
-        Outcome::Woke => "woke",
-        Outcome::Ok => "ok",
-        Outcome::ServedStale => "served stale",
-        Outcome::Failed => "failed",
-        Outcome::NotOwner => "not owner",
-        Outcome::Conflict => "conflict",
-        Outcome::Fenced => "fenced",
-        Outcome::Crashed => "crashed",
-        Outcome::Buffered => "written, visible at commit",
-        Outcome::Locked => "row locked",
-        Outcome::LockWait => "waits for the row lock",
-        Outcome::Committed => "committed",
-        Outcome::SerializationFailure => "serialization failure",
     }
 }

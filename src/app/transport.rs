@@ -4,7 +4,7 @@
 use yew::prelude::*;
 
 use super::state::SPEEDS;
-use super::view::format_ms;
+use crate::debugger::narrate::format_ms;
 
 #[derive(Properties, PartialEq)]
 pub struct TransportProps {
@@ -16,6 +16,9 @@ pub struct TransportProps {
     pub ready: bool,
     pub at_end: bool,
     pub has_violation: bool,
+    /// Too large to trace: the readout counts macrotasks, there is no step.
+    pub metrics_only: bool,
+    pub events: u64,
     pub on_step: Callback<()>,
     pub on_back: Callback<()>,
     pub on_play: Callback<()>,
@@ -66,10 +69,17 @@ pub fn Transport(props: &TransportProps) -> Html {
             <span class="readout">
                 { "t = " }<strong data-testid="clock">{ format_ms(props.now) }</strong>{ " ms" }
             </span>
-            <span class="readout">
-                { "step " }<strong data-testid="step-index">{ props.position }</strong>
-                { format!(" / {}", props.steps) }
-            </span>
+            if props.metrics_only {
+                <span class="readout metrics-only" data-testid="metrics-only"
+                    title="Runs above 20,000 requests keep only their counters">
+                    { "metrics-only run: " }<strong>{ props.events }</strong>{ " macrotasks, no stepping" }
+                </span>
+            } else {
+                <span class="readout">
+                    { "step " }<strong data-testid="step-index">{ props.position }</strong>
+                    { format!(" / {}", props.steps) }
+                </span>
+            }
         </div>
     }
 }

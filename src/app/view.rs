@@ -7,20 +7,12 @@ use std::rc::Rc;
 
 use crate::config::url::{parse_fragment_lenient, to_fragment};
 use crate::config::{ScenarioKind, StrategyKind};
+use crate::debugger::narrate::format_ms;
 use crate::debugger::CompareRow;
 use crate::Metrics;
 
 /// Microseconds as milliseconds with at most 3 decimals and no trailing
 /// zeros: `22000` is `22`, `500` is `0.5`, `1234` is `1.234`.
-pub fn format_ms(us: u64) -> String {
-    let (whole, fraction) = (us / 1_000, us % 1_000);
-    if fraction == 0 {
-        whole.to_string()
-    } else {
-        let text = format!("{whole}.{fraction:03}");
-        text.trim_end_matches('0').to_string()
-    }
-}
 
 #[derive(Properties, PartialEq)]
 pub struct ErrorBannerProps {
@@ -189,7 +181,22 @@ pub struct CompareTableProps {
     pub rows: Rc<Vec<CompareRow>>,
     pub current: StrategyKind,
     pub scenario: ScenarioKind,
+    /// The stampede's key count: more DB reads than keys is harm.
+    pub keys: u32,
     pub on_pick: Callback<StrategyKind>,
+}
+
+/// Which cells of a compare row show harm beyond the per-column rules.
+struct Harm {
+    db_reads: bool,
+}
+
+impl Harm {
+    fn of(row: &CompareRow, scenario: ScenarioKind, keys: u32) -> Harm {
+        Harm {
+            db_reads: scenario == ScenarioKind::Stampede && row.metrics.db_reads > u64::from(keys),
+        }
+    }
 }
 
 /// The same scenario and seed under every strategy, side by side; a row
@@ -226,6 +233,10 @@ pub fn CompareTable(props: &CompareTableProps) -> Html {
                     { for props.rows.iter().map(|row| {
                         let m = &row.metrics;
                         let strategy = row.strategy;
+                        let harm = Harm::of(row, props.scenario, props.keys);
+                        // A cut run's counts are lower bounds; its latencies mean nothing.
+                        let count = |value: u64| if row.complete { value.to_string() } else { format!("≥ {value}") };
+                        let latency = |us: u64| if row.complete { format_ms(us) } else { "—".to_string() };
                         let onclick = props.on_pick.reform(move |_: MouseEvent| strategy);
                         let current = (strategy == props.current).then_some("current");
                         let (first, second) = if ticket {
@@ -234,26 +245,31 @@ pub fn CompareTable(props: &CompareTableProps) -> Html {
                             (m.stale_served, m.early_refreshes)
                         };
                         let partial = (!row.complete).then_some("partial");
+                        let lockless_here = ticket && strategy.is_cache_only();
                         html! {
-                            <tr key={strategy.name()} class={classes!(current, partial)}>
+                            <tr key={strategy.name()} class={classes!("pick", current, partial)} {onclick}
+                                title={format!("Debug {}", strategy.name())}>
                                 <th scope="row">
-                                    <button class="link" {onclick} title="Debug this strategy">{ strategy.name() }</button>
+                                    <button class="link" title="Debug this strategy">{ strategy.name() }</button>
+                                    if lockless_here {
+                                        <span class="note">{ " no lock: same as none here" }</span>
+                                    }
                                     if !row.complete {
-                                        <span class="cut" title="stopped after 2,000,000 events: partial counts">{ " (cut)" }</span>
+                                        <span class="cut" title="stopped after 2,000,000 events: the counts are lower bounds, the latencies unknown">{ " (cut: partial)" }</span>
                                     }
                                 </th>
-                                <td>{ m.db_reads }</td>
-                                <td class={classes!((ticket && first > 0).then_some("bad"))}>{ first }</td>
-                                <td>{ second }</td>
-                                <td>{ m.timeouts }</td>
-                                <td>{ m.errors }</td>
-                                <td class={classes!((m.hung > 0).then_some("bad"))}>{ m.hung }</td>
-                                <td>{ m.lock_wakeups }</td>
+                                <td class={classes!(harm.db_reads.then_some("bad"))}>{ count(m.db_reads) }</td>
+                                <td class={classes!((ticket && first > 0).then_some("bad"))}>{ count(first) }</td>
+                                <td>{ count(second) }</td>
+                                <td class={classes!((m.timeouts > 0).then_some("bad"))}>{ count(m.timeouts) }</td>
+                                <td class={classes!((m.errors > 0).then_some("bad"))}>{ count(m.errors) }</td>
+                                <td class={classes!((m.hung > 0).then_some("bad"))}>{ count(m.hung) }</td>
+                                <td>{ count(m.lock_wakeups) }</td>
                                 <td class={classes!((m.max_in_critical_section > 1).then_some("bad"))}>
-                                    { m.max_in_critical_section }
+                                    { count(m.max_in_critical_section) }
                                 </td>
-                                <td>{ format_ms(m.latency_us.p50) }</td>
-                                <td>{ format_ms(m.latency_us.p99) }</td>
+                                <td>{ latency(m.latency_us.p50) }</td>
+                                <td>{ latency(m.latency_us.p99) }</td>
                             </tr>
                         }
                     }) }

@@ -1,14 +1,16 @@
-//! The native CLI: `interleave run '<fragment>' [--trace]`.
+//! The native CLI: `interleave run '<fragment>' [--trace]`, `interleave
+//! explore '<fragment>'`.
 //!
 //! Prints one JSON object of the metrics of DESIGN.md §5 (with `--trace`,
 //! the trace as JSON lines first). Bad input: a message on stderr, exit 2.
 
-use std::io::{self, BufWriter, Write};
-use std::process::ExitCode;
+#[cfg(not(target_arch = "wasm32"))]
+fn main() -> std::process::ExitCode {
+    use std::io::{self, BufWriter, Write};
+    use std::process::ExitCode;
 
-use interleave::cli;
+    use interleave::cli;
 
-fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
@@ -20,3 +22,7 @@ fn main() -> ExitCode {
         }
     }
 }
+
+/// The CLI is native only; the browser app is `interleave-web`.
+#[cfg(target_arch = "wasm32")]
+fn main() {}

@@ -36,6 +36,14 @@ pub enum StrategyKind {
 }
 
 impl StrategyKind {
+    /// Cache-only defences (no lock): on the ticket story they do nothing.
+    pub fn is_cache_only(self) -> bool {
+        matches!(
+            self,
+            StrategyKind::StaleWhileRevalidate | StrategyKind::Xfetch
+        )
+    }
+
     pub const ALL: [StrategyKind; 9] = [
         StrategyKind::None,
         StrategyKind::GetSet,

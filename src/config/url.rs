@@ -195,7 +195,8 @@ pub fn format_duration(us: Micros) -> String {
 }
 
 /// Reads a duration in whole microseconds, at most [`MAX_DURATION`]: what
-/// `humantime` accepts (`20ms`, `2m`, `1s 500ms`), decimals in `us`, `ms`
+/// `humantime` accepts (`20ms`, `2min`, `1s 500ms`; a bare `m` is refused as
+/// ambiguous), decimals in `us`, `ms`
 /// or `s` (`1.5ms`, `0.25s`), and a bare `0`.
 pub fn parse_duration(text: &str) -> Result<Micros, String> {
     let micros = if is_digits(text) {
@@ -919,6 +920,14 @@ fn decimal_micros(whole: &str, fraction: &str, scale: Micros) -> Result<Micros, 
 }
 
 fn parse_humantime(text: &str) -> Result<Micros, String> {
+    // humantime reads `m` as minutes; typed into a latency field it is far
+    // more likely a millisecond cut short (`5m` on the way to `5ms`).
+    let mut units = text.split(|c: char| !c.is_ascii_alphabetic());
+    if units.any(|unit| unit == "m") {
+        return Err(format!(
+            "`m` is ambiguous: write ms for milliseconds or min for minutes ({DURATION_FORMS})"
+        ));
+    }
     let duration =
         humantime::parse_duration(text).map_err(|_| format!("expected {DURATION_FORMS}"))?;
     if duration.subsec_nanos() % 1_000 != 0 {
@@ -1324,6 +1333,17 @@ mod tests {
     }
 
     #[test]
+    fn a_bare_m_is_refused_with_the_units_to_use() {
+        let message = parse_duration("5m").unwrap_err();
+        assert!(
+            message.contains("ms") && message.contains("min"),
+            "{message}"
+        );
+        let error = parse_fragment("scenario=ticket&click_gap=5m").unwrap_err();
+        assert!(error.to_string().contains("click_gap"), "{error}");
+    }
+
+    #[test]
     fn parses_durations() {
         let good = [
             ("0", 0),
@@ -1333,7 +1353,8 @@ mod tests {
             ("500us", 500),
             ("20ms", 20 * MS),
             ("1s", SECOND),
-            ("2m", 120 * SECOND),
+            ("2min", 120 * SECOND),
+            ("1h", 3_600 * SECOND),
             ("1s 500ms", 1_500 * MS),
             ("1000ns", 1),
             ("1.5ms", 1_500),
@@ -1353,6 +1374,8 @@ mod tests {
             "1.5us",
             "0.0000001s",
             "1ns",
+            "2m",
+            "1s 5m",
             "86401s",
             "86400.000001s",
             "2d",
@@ -1364,10 +1387,7 @@ mod tests {
         ];
         for text in bad {
             let error = parse_duration(text).expect_err(text);
-            assert!(
-                error.contains("expected a duration such as"),
-                "{text}: {error}"
-            );
+            assert!(error.contains("a duration such as"), "{text}: {error}");
         }
         assert!(parse_duration("5")
             .unwrap_err()

@@ -4,6 +4,7 @@
 
 use std::rc::Rc;
 
+use crate::debugger::narrate;
 use crate::debugger::recording::Recording;
 use crate::explore::ScheduledSim;
 use crate::scenario::listing::Listing;
@@ -71,6 +72,30 @@ impl Session {
     /// The last step's report: its macrotask and the events it caused.
     pub fn last_step(&self) -> Option<&StepReport> {
         self.last.as_ref()
+    }
+
+    /// What the last step's macrotask was, read from its own first trace
+    /// event: asking the run instead would name the request's next
+    /// operation, since the step has already reused the slot.
+    pub fn last_task(&self) -> Option<TaskInfo> {
+        let first = self.last_events().first()?;
+        Some(TaskInfo {
+            request: first.request,
+            op: first.what.op(),
+            key: first.key,
+            site: first.site,
+        })
+    }
+
+    /// The event-loop pane's "Ran" line for the last step.
+    pub fn ran_line(&self) -> Option<String> {
+        let report = self.last.as_ref()?;
+        let info = self.last_task()?;
+        Some(narrate::ran_line(
+            report,
+            &info,
+            self.recording.config.scenario,
+        ))
     }
 
     /// The trace events of the last step.

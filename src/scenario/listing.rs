@@ -90,10 +90,7 @@ impl Listing {
                 self.line("  return row;");
             }
             _ => {
-                self.at(
-                    Site::Acquire,
-                    "  if (!(await lock.acquire(key))) return giveUp(cached);",
-                );
+                self.acquire(strategy, "return giveUp(cached)");
                 self.line("  try {");
                 self.pause(config, "    ");
                 if config.double_check {
@@ -111,10 +108,14 @@ impl Listing {
 
     fn ticket(&mut self, config: &Config) {
         let strategy = config.strategy;
-        let insert = if config.await_insert {
-            "await db.insert(user, event);"
-        } else {
-            "db.insert(user, event); // not awaited: the original bug"
+        let fenced = config.fencing && strategy.is_lock();
+        let insert = match (config.await_insert, fenced) {
+            (true, false) => "await db.insert(user, event);",
+            (true, true) => "await db.insert(user, event, { fencingToken: token });",
+            (false, false) => "db.insert(user, event); // not awaited: the original bug",
+            (false, true) => {
+                "db.insert(user, event, { fencingToken: token }); // not awaited: the original bug"
+            }
         };
         let tx = config.tx;
         let body = |listing: &mut Listing, indent: &str| {
@@ -129,7 +130,11 @@ impl Listing {
             listing.at(Site::Insert, &format!("{indent}  {insert}"));
             listing.line(&format!("{indent}}}"));
         };
+        if config.db_unique {
+            self.line("// orders has UNIQUE (user, event): a second insert throws");
+        }
         self.line("async function participate(user, event) {");
+        self.line("  const key = `${user}:${event}`;");
         match strategy {
             StrategyKind::None | StrategyKind::StaleWhileRevalidate | StrategyKind::Xfetch => {
                 self.pause(config, "  ");
@@ -138,17 +143,19 @@ impl Listing {
             StrategyKind::SingleFlight => {
                 self.at(
                     Site::Flight,
-                    "  return await singleflight(`${user}:${event}`, async () => {",
+                    "  return await singleflight(key, async () => {",
                 );
                 self.pause(config, "    ");
                 body(self, "    ");
                 self.line("  });");
             }
             _ => {
-                self.at(
-                    Site::Acquire,
-                    "  if (!(await lock.acquire(`${user}:${event}`))) throw new Error(\"busy\");",
-                );
+                self.acquire(strategy, "throw new Error(\"busy\")");
+                if fenced {
+                    self.line(
+                        "  const token = fencing.next(key); // one counter per key, every server",
+                    );
+                }
                 self.line("  try {");
                 self.pause(config, "    ");
                 body(self, "    ");
@@ -194,6 +201,19 @@ impl Listing {
         self.line(&format!("{indent}}}"));
     }
 
+    /// The lock's acquire line, and what a wait that gave up does.
+    fn acquire(&mut self, strategy: StrategyKind, give_up: &str) {
+        if strategy == StrategyKind::TicketLock {
+            self.at(Site::Acquire, "  const ticket = await lock.acquire(key);");
+            self.line(&format!("  if (ticket === null) {give_up};"));
+        } else {
+            self.at(
+                Site::Acquire,
+                &format!("  if (!(await lock.acquire(key))) {give_up};"),
+            );
+        }
+    }
+
     /// The shared `load` of single-flight and stale-while-revalidate.
     fn load(&mut self, config: &Config) {
         self.line("}");
@@ -215,9 +235,9 @@ impl Listing {
             self.at(
                 Site::Pause,
                 &format!(
-                    "{indent}if (REQUEST === {}) await sleep({}); // pause",
+                    "{indent}if (REQUEST === {}) await sleep({}); // pause, in ms",
                     pause.request,
-                    crate::config::url::format_duration(pause.duration)
+                    pause.duration as f64 / 1_000.0
                 ),
             );
         }
@@ -230,7 +250,7 @@ impl Listing {
         } else if strategy == StrategyKind::EmitterLock {
             self.line("    lock.release(key); // setImmediate(() => emitter.emit(key))");
         } else if strategy == StrategyKind::TicketLock {
-            self.line("    lock.release(key, ticket); // only if our ticket is still served");
+            self.line("    lock.release(key, ticket);");
         } else {
             self.at(Site::Release, "    await lock.release(key);");
         }
@@ -262,6 +282,7 @@ impl Listing {
                 );
                 self.line("    }");
                 self.line("    locked.add(key);");
+                self.line("    return true;");
                 self.line("  },");
                 self.line("  release(key) {");
                 self.line("    locked.delete(key);");
@@ -272,29 +293,45 @@ impl Listing {
             }
             StrategyKind::TicketLock => {
                 self.line("");
-                self.line("const lock = { // per server: next, serving, servedSince per key");
-                self.line("  acquire(key) {");
-                self.line("    const ticket = next[key]++;");
-                self.line("    if (check(key, ticket)) return ticket;");
+                self.line("const tickets = new Map(); // per server: key -> { next, serving, servedSince }");
+                self.line("const lock = {");
+                self.line(
+                    "  acquire(key) { // resolves to our ticket, or null if the wait gave up",
+                );
+                self.line("    const state = ticketsOf(key);");
+                self.line("    if (state.serving === state.next) state.servedSince = Date.now(); // free: our lease starts");
+                self.line("    const ticket = state.next++;");
+                self.line("    if (check(state, ticket)) return ticket;");
                 self.line("    const start = Date.now();");
-                self.line("    return new Promise((resolve, reject) => {");
+                self.line("    return new Promise((resolve) => {");
                 self.line("      const timer = setInterval(() => {");
                 self.at(
                     Site::LockTick,
-                    "        if (check(key, ticket)) { clearInterval(timer); resolve(ticket); }",
+                    "        if (check(state, ticket)) { clearInterval(timer); resolve(ticket); }",
                 );
-                self.line("        else if (Date.now() - start >= WAIT_TIMEOUT) { clearInterval(timer); reject(); }");
+                self.line("        else if (Date.now() - start >= WAIT_TIMEOUT) { clearInterval(timer); resolve(null); }");
                 self.line("      }, POLL);");
                 self.line("    });");
                 self.line("  },");
-                self.line("  release(key, ticket) { if (serving[key] === ticket) advance(key); },");
+                self.line("  release(key, ticket) { // only if our ticket is still served");
+                self.line("    const state = ticketsOf(key);");
+                self.line("    if (state.serving === ticket) advance(state);");
+                self.line("  },");
                 self.line("};");
-                self.line("function check(key, ticket) {");
+                self.line("function ticketsOf(key) {");
+                self.line("  if (!tickets.has(key)) tickets.set(key, { next: 0, serving: 0, servedSince: 0 });");
+                self.line("  return tickets.get(key);");
+                self.line("}");
+                self.line("function check(state, ticket) {");
                 self.line(
-                    "  if (serving[key] < next[key] && Date.now() - servedSince[key] >= LOCK_TTL)",
+                    "  if (state.serving < state.next && Date.now() - state.servedSince >= LOCK_TTL)",
                 );
-                self.line("    advance(key); // the lease ran out: skip the held ticket");
-                self.line("  return serving[key] === ticket;");
+                self.line("    advance(state); // the lease ran out: skip the held ticket");
+                self.line("  return state.serving === ticket;");
+                self.line("}");
+                self.line("function advance(state) {");
+                self.line("  state.serving++;");
+                self.line("  state.servedSince = Date.now();");
                 self.line("}");
                 return;
             }

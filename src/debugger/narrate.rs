@@ -1,0 +1,114 @@
+//! Words for what the engine did: times in ms, outcomes, the macrotask a
+//! step ran and the events it caused, in the vocabulary of the code pane.
+
+use crate::config::ScenarioKind;
+use crate::debugger::timeline::op_label;
+use crate::sim::queue::Macrotask;
+use crate::sim::trace::{OpKind, Outcome};
+use crate::sim::{StepReport, TaskInfo, TraceEvent, What};
+
+/// Microseconds as milliseconds, with no trailing zeros: `20`, `0.5`.
+pub fn format_ms(us: u64) -> String {
+    let (whole, fraction) = (us / 1_000, us % 1_000);
+    if fraction == 0 {
+        whole.to_string()
+    } else {
+        let text = format!("{whole}.{fraction:03}");
+        text.trim_end_matches('0').to_string()
+    }
+}
+
+/// An outcome as the timeline's tooltips and the event-loop pane say it.
+pub fn outcome_name(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::None => "",
+        Outcome::Hit => "hit",
+        Outcome::Stale => "stale",
+        Outcome::Miss => "miss",
+        Outcome::Stored => "stored",
+        Outcome::NotStored => "not stored",
+        Outcome::Deleted => "deleted",
+        Outcome::NotFound => "not found",
+        Outcome::Row => "row",
+        Outcome::Found => "found",
+        Outcome::NoOrder => "no order",
+        Outcome::Inserted => "inserted",
+        Outcome::Woke => "woke",
+        Outcome::Ok => "ok",
+        Outcome::ServedStale => "served stale",
+        Outcome::Failed => "failed",
+        Outcome::NotOwner => "not owner",
+        Outcome::Conflict => "conflict",
+        Outcome::Fenced => "fenced",
+        Outcome::Buffered => "written, visible at commit",
+        Outcome::Locked => "row locked",
+        Outcome::LockWait => "waits for the row lock",
+        Outcome::Committed => "committed",
+        Outcome::SerializationFailure => "serialization failure",
+        Outcome::Crashed => "crashed",
+    }
+}
+
+/// The event-loop pane's "Ran" line: the step counted from 1, as the
+/// transport's step index counts macrotasks run, and its macrotask as the
+/// step's own first trace event names it.
+pub fn ran_line(report: &StepReport, info: &TaskInfo, scenario: ScenarioKind) -> String {
+    format!(
+        "step {} at {} ms: {}",
+        report.index + 1,
+        format_ms(report.time),
+        describe_task(report.task, info, scenario)
+    )
+}
+
+/// A queued or just-run macrotask.
+pub fn describe_task(task: Macrotask, info: &TaskInfo, scenario: ScenarioKind) -> String {
+    let key = info.key.describe(scenario);
+    match (task, info.op) {
+        (Macrotask::Arrival(request), _) => format!("#{request} arrives"),
+        (Macrotask::Timer(_), Some(OpKind::Sleep) | None) => {
+            format!("#{}'s timer fires", info.request)
+        }
+        (Macrotask::Timer(_), Some(op)) => format!("#{} {} {key} runs", info.request, op_label(op)),
+        (Macrotask::Complete(_), Some(op)) => {
+            format!("#{} {} {key} completes", info.request, op_label(op))
+        }
+        (Macrotask::Complete(_), None) => format!("#{} completes", info.request),
+    }
+}
+
+pub fn describe_event(event: &TraceEvent, scenario: ScenarioKind) -> String {
+    let who = format!("#{}", event.request);
+    let key = event.key.describe(scenario);
+    let result = match event.outcome {
+        Outcome::None => String::new(),
+        outcome => format!(" → {}", outcome_name(outcome)),
+    };
+    match event.what {
+        What::Arrive => format!("{who} arrives at server {}", event.detail),
+        What::Issue(op) => format!(
+            "{who} sends {} {key} ({} ms)",
+            op_label(op),
+            format_ms(event.detail)
+        ),
+        What::Complete(op) => format!("{who}: {} {key} lands{result}", op_label(op)),
+        What::PoolWait => format!("{who} queues for a DB connection"),
+        What::PoolStart => format!("{who} gets a DB connection"),
+        What::MutexWait => format!("{who} waits for the mutex on {key}"),
+        What::MutexGrant => format!("{who} is granted the mutex on {key}"),
+        What::FlightJoin => format!("{who} joins the single-flight for {key}"),
+        What::FlightShare => format!("{who} gets the single-flight result"),
+        What::Enter => format!("{who} enters the critical section of {key}"),
+        What::Exit => format!("{who} leaves the critical section of {key}"),
+        What::GiveUp => format!("{who} gives up waiting for {key}"),
+        What::Return => format!("{who} returns{result} after {} ms", format_ms(event.detail)),
+        What::Listen => format!("{who} listens for the release of {key}"),
+        What::Wake => format!("{who} wakes up to retry {key}"),
+        What::TakeTicket => format!("{who} takes ticket {} for {key}", event.detail),
+        What::LeaseExpired => format!("the lease of ticket {} on {key} expires", event.detail),
+        What::Crash => format!("{who} crashes holding {key}"),
+        What::ServeStale => format!("{who} serves the stale {key} at once"),
+        What::EarlyRefresh => format!("{who} refreshes {key} early (XFetch)"),
+        What::RowLockGrant => format!("{who} gets the row lock on {key} (FOR UPDATE)"),
+    }
+}
