@@ -8,6 +8,8 @@ pub mod cli;
 pub mod config;
 pub mod debugger;
 pub mod explore;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod real;
 pub mod scenario;
 pub mod sim;
 pub mod strategy;
