@@ -80,14 +80,21 @@ pub struct RealReport {
     pub fragment: String,
     pub cache_server: &'static str,
     pub cache_server_reason: &'static str,
-    pub check: &'static str,
     pub trials: Vec<TrialReport>,
     /// The model's normal run of the same fragment.
     pub simulation: Metrics,
+    /// The scenario's headline check (duplicates or db-reads), then
+    /// exclusion: the model and the real servers side by side.
+    pub comparisons: Vec<Comparison>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Comparison {
+    pub check: &'static str,
     pub simulation_violates: bool,
-    pub explore: ExploreSummary,
-    /// How many trials violated the check on the real servers.
+    /// How many trials violated it on the real servers.
     pub real_violating_trials: u32,
+    pub explore: ExploreSummary,
     /// Whether the model and the real servers agree, and if not, which
     /// side the evidence points at.
     pub verdict: String,
@@ -101,6 +108,7 @@ pub struct TrialReport {
     pub metrics: RealMetrics,
     /// The real `orders` table at the end.
     pub tables: OrdersSummary,
+    /// Whether it violated the scenario's headline check.
     pub violates: bool,
     pub wall_ms: u64,
 }
@@ -147,7 +155,6 @@ pub fn run(fragment: &str, options: &RealOptions) -> Result<RealReport, String> 
         .build()
         .map_err(|error| format!("cannot start tokio: {error}"))?;
     let local = tokio::task::LocalSet::new();
-    let check = Check::default_for(config.scenario);
     let mut trials = Vec::new();
     for trial in 0..options.trials.max(1) {
         let seed = config.seed.wrapping_add(u64::from(trial));
@@ -157,31 +164,44 @@ pub fn run(fragment: &str, options: &RealOptions) -> Result<RealReport, String> 
         )?;
         trials.push(report);
     }
+    let headline = Check::default_for(config.scenario);
     for trial in &mut trials {
-        trial.violates = real_violates(check, &config, &trial.metrics);
+        trial.violates = real_violates(headline, &config, &trial.metrics);
     }
     let mut sim = Sim::metrics_only(&config);
     let simulation = sim.run();
-    let simulation_violates = check.violated(&Observation::of(&sim));
-    let explore = explore_share(&config, check);
-    let real_violating_trials = trials.iter().filter(|t| t.violates).count() as u32;
-    let verdict = verdict(
-        simulation_violates,
-        &explore,
-        real_violating_trials,
-        trials.len() as u32,
-    );
+    let observed = Observation::of(&sim);
+    let comparisons = [headline, Check::Exclusion]
+        .into_iter()
+        .map(|check| {
+            let simulation_violates = check.violated(&observed);
+            let explore = explore_share(&config, check);
+            let real_violating_trials = trials
+                .iter()
+                .filter(|t| real_violates(check, &config, &t.metrics))
+                .count() as u32;
+            let verdict = verdict(
+                simulation_violates,
+                &explore,
+                real_violating_trials,
+                trials.len() as u32,
+            );
+            Comparison {
+                check: check.name(),
+                simulation_violates,
+                real_violating_trials,
+                explore,
+                verdict,
+            }
+        })
+        .collect();
     Ok(RealReport {
         fragment: to_fragment(&config),
         cache_server: cache_server.name(),
         cache_server_reason: reason,
-        check: check.name(),
         trials,
         simulation,
-        simulation_violates,
-        explore,
-        real_violating_trials,
-        verdict,
+        comparisons,
     })
 }
 
