@@ -223,6 +223,7 @@ fn explore_agrees_and_the_reduction_keeps_every_outcome() {
         for fragment in [
             ticket(tx),
             format!("{}&clicks=3", ticket(tx)),
+            format!("{}&db_pool=1", ticket(tx)),
             format!("{}&users=2&clicks=1&servers=2", ticket(tx)),
         ] {
             let (naive, naive_violating, naive_complete, naive_seen) = outcomes(&fragment, false);
@@ -230,9 +231,34 @@ fn explore_agrees_and_the_reduction_keeps_every_outcome() {
             assert!(naive_complete && complete, "{fragment}");
             assert!(reduced <= naive, "{fragment}: {reduced} vs {naive}");
             assert_eq!(seen, naive_seen, "{fragment}");
-            let can_duplicate = duplicates && !fragment.contains("clicks=1");
+            // One user click, or one connection (transactions one after
+            // the other), cannot duplicate.
+            let can_duplicate =
+                duplicates && !fragment.contains("clicks=1") && !fragment.contains("db_pool=1");
             assert_eq!(violating > 0, can_duplicate, "{fragment}");
             assert_eq!(naive_violating > 0, can_duplicate, "{fragment}");
         }
     }
+}
+
+// One connection: a transaction keeps it from its first statement to its
+// end. Request 0: FOR UPDATE 0..20, find 20..40, insert 40..60, commit
+// 60..80, then the connection passes to request 1's queued FOR UPDATE
+// (80..100, the row is free by then), find 100..120 (found), commit
+// 120..140. No waiting for the row lock, no deadlock.
+#[test]
+fn a_transaction_keeps_its_connection_until_it_ends() {
+    let m = run(&format!("{}&db_pool=1", ticket("for-update")));
+    assert_eq!((m.orders, m.errors, m.hung), (1, 0, 0));
+    assert_eq!((m.latency_us.p50, m.latency_us.max), (80 * MS, 140 * MS));
+    assert_eq!(m.peak_db_concurrency, 1);
+    // Serializable on one connection: the transactions run one after the
+    // other, so the second sees the first's order and nothing fails.
+    let m = run(&format!("{}&db_pool=1", ticket("serializable")));
+    assert_eq!((m.orders, m.errors), (1, 0));
+    assert_eq!((m.latency_us.p50, m.latency_us.max), (60 * MS, 100 * MS));
+    // Two connections: both run at once, as without a pool.
+    let m = run(&format!("{}&db_pool=2", ticket("serializable")));
+    assert_eq!((m.orders, m.errors), (1, 1));
+    assert_eq!(m.peak_db_concurrency, 2);
 }

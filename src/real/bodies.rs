@@ -96,14 +96,16 @@ async fn place_order(request: &mut Request, user: u32) -> bool {
 async fn place_order_in_transaction(request: &mut Request, user: u32) -> bool {
     let config = request.world.config.clone();
     for _ in 0..=config.tx_retries {
-        match transaction_attempt(request, user, config.tx).await {
+        request.check_out_connection().await;
+        let attempt = transaction_attempt(request, user, config.tx).await;
+        if attempt.is_err() {
+            request.rollback().await;
+        }
+        request.connection = None;
+        match attempt {
             Ok(()) => return true,
-            Err(failure) => {
-                request.rollback().await;
-                if failure != DbFailure::Serialization {
-                    return false;
-                }
-            }
+            Err(DbFailure::Serialization) => {}
+            Err(_) => return false,
         }
     }
     false

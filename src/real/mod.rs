@@ -37,8 +37,10 @@ use crate::sim::{Latencies, Metrics, Sim, Target};
 
 /// Most requests a real trial plays (each holds its own connections).
 pub const MAX_REAL_REQUESTS: u32 = 100;
-/// Most schedules the side-by-side exploration runs.
+/// Most schedules each side-by-side exploration runs.
 pub const EXPLORE_BUDGET: u64 = 20_000;
+/// Most wall time each side-by-side exploration runs.
+pub const EXPLORE_TIME: Duration = Duration::from_millis(2_500);
 
 /// Environment variables `scripts/services.sh up` writes (in its env file).
 pub const POSTGRES_ENV: &str = "INTERLEAVE_POSTGRES_URL";
@@ -137,6 +139,7 @@ pub struct ExploreSummary {
     pub violating: u64,
     /// `violating / explored`.
     pub share: f64,
+    /// Every schedule ran (not cut by the 20,000 schedules or 2.5 s budget).
     pub complete: bool,
 }
 
@@ -155,21 +158,27 @@ pub fn run(fragment: &str, options: &RealOptions) -> Result<RealReport, String> 
         .build()
         .map_err(|error| format!("cannot start tokio: {error}"))?;
     let local = tokio::task::LocalSet::new();
+    let mut sim = Sim::metrics_only(&config);
+    let simulation = sim.run();
+    // A trial gets twice the model's run time plus 2 s (at most
+    // `trial_timeout`); requests still waiting then are `hung`.
+    let simulated = Duration::from_micros(sim.now());
+    let timeout = options
+        .trial_timeout
+        .min(simulated * 2 + Duration::from_secs(2));
     let mut trials = Vec::new();
     for trial in 0..options.trials.max(1) {
         let seed = config.seed.wrapping_add(u64::from(trial));
         let report = local.block_on(
             &runtime,
-            play_trial(&config, options, &urls, cache_server, trial, seed),
+            play_trial(&config, options, &urls, cache_server, seed, timeout),
         )?;
-        trials.push(report);
+        trials.push(TrialReport { trial, ..report });
     }
     let headline = Check::default_for(config.scenario);
     for trial in &mut trials {
         trial.violates = real_violates(headline, &config, &trial.metrics);
     }
-    let mut sim = Sim::metrics_only(&config);
-    let simulation = sim.run();
     let observed = Observation::of(&sim);
     let comparisons = [headline, Check::Exclusion]
         .into_iter()
@@ -288,16 +297,15 @@ fn is_loopback(url: &str) -> bool {
 }
 
 /// A fresh name per trial, so concurrent runs never share rows or keys.
-fn run_id(trial: u32) -> String {
+fn run_id() -> String {
     static NEXT: AtomicU64 = AtomicU64::new(0);
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.subsec_nanos());
     format!(
-        "interleave_real_{}_{}_{}_{nanos}",
+        "interleave_real_{}_{}_{nanos}",
         std::process::id(),
         NEXT.fetch_add(1, Ordering::Relaxed),
-        trial
     )
 }
 
@@ -324,11 +332,11 @@ async fn play_trial(
     options: &RealOptions,
     urls: &Urls,
     cache_server: CacheServer,
-    trial: u32,
     seed: u64,
+    timeout: Duration,
 ) -> Result<TrialReport, String> {
     let wall = Instant::now();
-    let schema = run_id(trial);
+    let schema = run_id();
     let admin = db::connect(&urls.postgres, None).await?;
     db::create(&admin, &schema, config).await?;
     let redis = match cache_server {
@@ -372,6 +380,7 @@ async fn play_trial(
             statements: Rc::new(statements),
             cache,
             guard: None,
+            connection: None,
         };
         let (arrival, target) = (spec.arrival, spec.target);
         tasks.spawn_local(async move {
@@ -395,7 +404,7 @@ async fn play_trial(
             }
         });
     }
-    let deadline = tokio::time::Instant::now() + options.trial_timeout;
+    let deadline = tokio::time::Instant::now() + timeout;
     let mut finished = 0;
     while let Ok(Some(_)) = tokio::time::timeout_at(deadline, tasks.join_next()).await {
         finished += 1;
@@ -427,7 +436,7 @@ async fn play_trial(
         tally,
     };
     Ok(TrialReport {
-        trial,
+        trial: 0,
         seed,
         metrics,
         tables,
@@ -453,7 +462,12 @@ async fn warm_cache(
 ) -> Result<(), String> {
     let config = &world.config;
     let mut cache = cache_connection(world.cache_server, url, redis).await?;
+    // `expire_at=0`: expired from the start, so nothing is stored; a TTL
+    // of 0 never expires (0 means the same to memcached and Redis).
     let expiry = config.expire_at.unwrap_or(config.ttl);
+    if config.expire_at == Some(0) {
+        return Ok(());
+    }
     for item in 0..config.keys.max(1) {
         let key = world.data_key(item);
         cache
@@ -479,7 +493,14 @@ fn real_violates(check: Check, config: &Config, metrics: &RealMetrics) -> bool {
 fn explore_share(config: &Config, check: Check) -> ExploreSummary {
     let mut options = ExploreOptions::new(vec![check]);
     options.max_schedules = EXPLORE_BUDGET;
-    let result = Explorer::new(config, options).run();
+    let mut explorer = Explorer::new(config, options);
+    let started = Instant::now();
+    while !explorer.run_for(64).done {
+        if started.elapsed() >= EXPLORE_TIME {
+            break;
+        }
+    }
+    let result = explorer.result();
     let share = if result.explored == 0 {
         0.0
     } else {

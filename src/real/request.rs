@@ -4,7 +4,7 @@
 
 use std::rc::Rc;
 
-use tokio::sync::OwnedMutexGuard;
+use tokio::sync::{OwnedMutexGuard, OwnedSemaphorePermit};
 use tokio_postgres::Client;
 
 use crate::config::Micros;
@@ -21,6 +21,8 @@ pub struct Request {
     pub cache: CacheConn,
     /// A keyed mutex this request holds.
     pub guard: Option<OwnedMutexGuard<()>>,
+    /// With `db_pool`: the connection its open transaction holds.
+    pub connection: Option<OwnedSemaphorePermit>,
 }
 
 /// A DB statement's failure, classified.
@@ -55,8 +57,10 @@ impl Request {
         };
         let micros = self.world.delays.borrow_mut().draw(latency);
         let _permit = match &self.world.pool {
-            Some(pool) => Some(pool.acquire().await.expect("the pool is never closed")),
-            None => None,
+            Some(pool) if self.connection.is_none() => {
+                Some(pool.acquire().await.expect("the pool is never closed"))
+            }
+            _ => None,
         };
         crate::real::world::sleep_us(micros).await;
         run.await.map_err(|error| {
@@ -136,6 +140,15 @@ impl Request {
             )
             .await?;
         Ok(row.get(0))
+    }
+
+    /// With `db_pool`: takes a connection for a whole transaction, as a
+    /// pool checkout from BEGIN to COMMIT (the model's rule too).
+    pub async fn check_out_connection(&mut self) {
+        if let Some(pool) = &self.world.pool {
+            let permit = pool.clone().acquire_owned().await;
+            self.connection = Some(permit.expect("the pool is never closed"));
+        }
     }
 
     /// BEGIN: no injected latency (the model sends it with the next statement).

@@ -92,7 +92,7 @@ pub struct World {
     pub delays: RefCell<Delays>,
     pub servers: Vec<ServerLocks>,
     /// `db_pool`: statements in flight at once, shared by all servers.
-    pub pool: Option<Semaphore>,
+    pub pool: Option<Arc<Semaphore>>,
 }
 
 impl World {
@@ -100,7 +100,9 @@ impl World {
         let servers = (0..config.servers.max(1))
             .map(|_| ServerLocks::default())
             .collect();
-        let pool = config.db_pool.map(|size| Semaphore::new(size as usize));
+        let pool = config
+            .db_pool
+            .map(|size| Arc::new(Semaphore::new(size as usize)));
         World {
             config,
             cache_server,

@@ -436,8 +436,13 @@ impl Core {
         self.queue.schedule_after(self.now, delay, task);
     }
 
+    /// A query takes a connection (or queues for one). A transaction keeps
+    /// the connection its first statement got until it ends.
     fn connect(&mut self, id: SlotId, latency: Micros, request: TaskId, op: Op, site: Site) {
-        if self.db.connect(id, latency) {
+        if self.db.transactions.holds_connection(request) {
+            self.schedule(latency, Macrotask::Complete(id));
+        } else if self.db.connect(id, latency) {
+            self.db.transactions.keep_connection(request);
             self.tally.db_connected(self.db.in_use());
             self.schedule(latency, Macrotask::Complete(id));
         } else {
@@ -455,6 +460,7 @@ impl Core {
         let abandoned = slot.abandoned;
         let now = self.now;
         self.touch_complete(op);
+        let held_connection = self.db.transactions.holds_connection(request);
         let mut rows_added = 0;
         // Row locks the end of a transaction passes on: granted after the
         // ending request resumes.
@@ -557,8 +563,8 @@ impl Core {
                 if self.db.transactions.lock_row(request, user, id) {
                     (Reply::Granted, Outcome::Locked)
                 } else {
-                    // Parked until the holder's transaction ends; the
-                    // statement's connection is free meanwhile.
+                    // Parked until the holder's transaction ends, keeping
+                    // its transaction's connection.
                     self.record(
                         request,
                         What::Complete(op.kind()),
@@ -567,7 +573,6 @@ impl Core {
                         site,
                         0,
                     );
-                    self.pass_connection();
                     return;
                 }
             }
@@ -627,7 +632,9 @@ impl Core {
             site,
             detail,
         );
-        if op.is_db() {
+        // A transaction's statement keeps its connection until the
+        // transaction ends (commit, or a failure that ended it).
+        if op.is_db() && !(held_connection && self.db.in_transaction(request)) {
             self.pass_connection();
         }
         self.fire(id, reply);
@@ -641,6 +648,7 @@ impl Core {
             let (next_request, next_op, next_site) =
                 (slot.request, slot.op().expect("a query"), slot.site);
             let key = next_op.key();
+            self.db.transactions.keep_connection(next_request);
             self.record(
                 next_request,
                 What::PoolStart,

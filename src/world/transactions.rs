@@ -26,6 +26,8 @@ struct Tx {
     pending: Vec<(u32, Option<u64>)>,
     /// `users` rows it locked FOR UPDATE.
     locked: Vec<u32>,
+    /// It holds a DB connection, from its first statement to its end.
+    connected: bool,
 }
 
 /// A `users` row lock: its holder and the FIFO of waiters (with the slot
@@ -60,6 +62,18 @@ impl Transactions {
 
     pub fn is_open(&self, tx: TxId) -> bool {
         self.open.contains_key(&tx)
+    }
+
+    /// Whether `tx` holds a DB connection (its later statements need none).
+    pub fn holds_connection(&self, tx: TxId) -> bool {
+        self.open.get(&tx).is_some_and(|open| open.connected)
+    }
+
+    /// `tx`'s first statement got a connection: it keeps it until it ends.
+    pub fn keep_connection(&mut self, tx: TxId) {
+        if let Some(open) = self.open.get_mut(&tx) {
+            open.connected = true;
+        }
     }
 
     /// A `find_order` inside `tx` landed with `found`; SERIALIZABLE takes
