@@ -283,3 +283,22 @@ fn the_cli_prints_one_json_object() {
     assert_eq!(bad.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("only talk to servers on this machine"));
 }
+
+#[test]
+fn the_in_process_emitter_and_ticket_locks_hold_on_one_server() {
+    let Some(emitter) = play("scenario=stampede&strategy=emitter-lock&requests=5", 1) else {
+        return;
+    };
+    let m = &emitter.trials[0].metrics;
+    // One load; the thundering herd: 4 waiters wake, 1 wins, then 3 more wake...
+    assert_eq!((m.db_reads, m.max_in_critical_section), (1, 1));
+    assert_eq!(m.lock_wakeups, emitter.simulation.lock_wakeups);
+    assert_agrees(&emitter, "db-reads");
+    let two = play("scenario=ticket&strategy=emitter-lock&servers=2", 1).unwrap();
+    assert_eq!(outcomes(&two), vec![[2, 1, 0, 2]]);
+    assert_agrees(&two, "duplicates");
+    let ticket = play("scenario=ticket&strategy=ticket-lock&clicks=3", 1).unwrap();
+    assert_eq!(outcomes(&ticket), vec![[1, 0, 0, 1]]);
+    assert_agrees(&ticket, "duplicates");
+    assert_agrees(&ticket, "exclusion");
+}

@@ -19,7 +19,93 @@ pub async fn acquire(request: &mut Request, key: u32) -> Result<bool, CacheError
             request.guard = Some(mutex.lock_owned().await);
             Ok(true)
         }
+        StrategyKind::EmitterLock => {
+            emitter_lock(request, key).await;
+            Ok(true)
+        }
+        StrategyKind::TicketLock => Ok(ticket_lock(request, key).await),
         _ => Ok(true),
+    }
+}
+
+/// `while (locked.has(key)) await once(emitter, key); locked.add(key)`:
+/// a free lock still yields once; each wake-up that finds the lock taken
+/// again counts in `lock_wakeups` and listens again.
+async fn emitter_lock(request: &Request, key: u32) {
+    let locks = &request.world.servers[request.server as usize];
+    if locks.emitter_locked.borrow_mut().insert(key) {
+        tokio::task::yield_now().await;
+        return;
+    }
+    loop {
+        let (send, receive) = oneshot::channel();
+        locks
+            .emitter_listeners
+            .borrow_mut()
+            .entry(key)
+            .or_default()
+            .push(send);
+        let _ = receive.await;
+        if locks.emitter_locked.borrow_mut().insert(key) {
+            return;
+        }
+        request.world.count(|t| t.lock_wakeups += 1);
+    }
+}
+
+/// `locked.delete(key); setImmediate(() => emitter.emit(key))`: every
+/// listener wakes on the next turn.
+fn emitter_unlock(request: &Request, key: u32) {
+    let world = request.world.clone();
+    let server = request.server as usize;
+    world.servers[server]
+        .emitter_locked
+        .borrow_mut()
+        .remove(&key);
+    tokio::task::spawn_local(async move {
+        tokio::task::yield_now().await;
+        let listeners = world.servers[server]
+            .emitter_listeners
+            .borrow_mut()
+            .remove(&key)
+            .unwrap_or_default();
+        for listener in listeners {
+            let _ = listener.send(());
+        }
+    });
+}
+
+/// The model's ticket lock (`strategy::ticket_lock`) on the wall clock:
+/// take a ticket; if not served, check every `poll` until served or
+/// `wait_timeout` has passed (the lease skips a ticket held `lock_ttl`).
+async fn ticket_lock(request: &mut Request, key: u32) -> bool {
+    let world = request.world.clone();
+    let config = &world.config;
+    let tickets = &world.servers[request.server as usize].tickets;
+    let lock = crate::world::LockKey(key);
+    let check = |ticket| {
+        tickets
+            .borrow_mut()
+            .check_ticket(lock, ticket, config.lock_ttl, world.now())
+            .served
+    };
+    let ticket = tickets.borrow_mut().take_ticket(lock, world.now());
+    request.ticket = Some(ticket);
+    if check(ticket) {
+        tokio::task::yield_now().await;
+        return true;
+    }
+    let start = world.now();
+    loop {
+        world.count(|t| t.lock_wakeups += 1);
+        if world.now() - start >= config.wait_timeout {
+            world.count(|t| t.timeouts += 1);
+            return false;
+        }
+        request.sleep(config.poll).await;
+        if check(ticket) {
+            return true;
+        }
     }
 }
 
@@ -59,6 +145,21 @@ pub async fn release(request: &mut Request, key: u32) -> Result<(), CacheError> 
         },
         StrategyKind::KeyedMutex => {
             request.guard = None;
+            Ok(())
+        }
+        StrategyKind::EmitterLock => {
+            emitter_unlock(request, key);
+            Ok(())
+        }
+        StrategyKind::TicketLock => {
+            if let Some(ticket) = request.ticket.take() {
+                let lock = crate::world::LockKey(key);
+                let now = request.now();
+                request.world.servers[request.server as usize]
+                    .tickets
+                    .borrow_mut()
+                    .release_ticket(lock, ticket, now);
+            }
             Ok(())
         }
         _ => Ok(()),

@@ -223,11 +223,13 @@ fn check_playable(config: &Config) -> Result<(), String> {
         StrategyKind::Add,
         StrategyKind::KeyedMutex,
         StrategyKind::SingleFlight,
+        StrategyKind::EmitterLock,
+        StrategyKind::TicketLock,
     ];
     if !supported.contains(&strategy) {
         return Err(format!(
             "strategy `{}` is not played on real servers yet; real runs play none, get-set, \
-             add, keyed-mutex and single-flight",
+             add, keyed-mutex, single-flight, emitter-lock and ticket-lock",
             strategy.name()
         ));
     }
@@ -381,6 +383,7 @@ async fn play_trial(
             cache,
             guard: None,
             connection: None,
+            ticket: None,
         };
         let (arrival, target) = (spec.arrival, spec.target);
         tasks.spawn_local(async move {

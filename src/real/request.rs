@@ -23,6 +23,8 @@ pub struct Request {
     pub guard: Option<OwnedMutexGuard<()>>,
     /// With `db_pool`: the connection its open transaction holds.
     pub connection: Option<OwnedSemaphorePermit>,
+    /// The ticket-lock ticket it holds.
+    pub ticket: Option<u64>,
 }
 
 /// A DB statement's failure, classified.

@@ -4,7 +4,7 @@
 //! every request (a tokio `LocalSet`), as one Node process would.
 
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -80,6 +80,11 @@ pub struct ServerLocks {
     pub mutexes: RefCell<HashMap<u32, Arc<Mutex<()>>>>,
     /// Running single-flight calls: the waiters of each, to share its result.
     pub flights: RefCell<HashMap<u32, Vec<oneshot::Sender<Option<u64>>>>>,
+    /// Emitter lock: the locked keys, and the `once` listeners of each.
+    pub emitter_locked: RefCell<HashSet<u32>>,
+    pub emitter_listeners: RefCell<HashMap<u32, Vec<oneshot::Sender<()>>>>,
+    /// Ticket lock: the model's own ticket counters and leases (plain data).
+    pub tickets: RefCell<crate::world::ServerLocks>,
 }
 
 pub struct World {
