@@ -406,7 +406,12 @@ mod tests {
                     grace: 1_000_000,
                     ..plain.clone()
                 };
-                for config in [plain, faulty] {
+                // A transaction's FOR UPDATE and COMMIT are awaits too.
+                let transaction = Config {
+                    tx: TxMode::ForUpdate,
+                    ..plain.clone()
+                };
+                for config in [plain, faulty, transaction] {
                     let listing = Listing::of(&config);
                     let mut sim = crate::Sim::new(&config);
                     sim.run();
