@@ -263,9 +263,11 @@ struct Urls {
 
 impl Urls {
     fn resolve(options: &RealOptions, cache: CacheServer) -> Result<Urls, String> {
+        let written = services_env_file();
         let pick = |flag: &Option<String>, env: &str, name: &str| {
             flag.clone()
                 .or_else(|| std::env::var(env).ok().filter(|url| !url.is_empty()))
+                .or_else(|| written.get(env).cloned())
                 .ok_or_else(|| {
                     format!(
                         "no {name} URL: pass --{name} URL or set {env} \
@@ -287,6 +289,27 @@ impl Urls {
         }
         Ok(Urls { postgres, cache })
     }
+}
+
+/// The URLs `scripts/services.sh up` wrote to its env file
+/// (`$INTERLEAVE_SERVICES_DIR/env`, default `/tmp/interleave-services/env`),
+/// used when the variables are not set in the environment.
+fn services_env_file() -> std::collections::HashMap<String, String> {
+    let dir = std::env::var("INTERLEAVE_SERVICES_DIR")
+        .unwrap_or_else(|_| "/tmp/interleave-services".to_string());
+    let text = std::fs::read_to_string(format!("{dir}/env")).unwrap_or_default();
+    parse_env_file(&text)
+}
+
+/// `export NAME=value` lines.
+fn parse_env_file(text: &str) -> std::collections::HashMap<String, String> {
+    text.lines()
+        .filter_map(|line| {
+            let line = line.trim().trim_start_matches("export ").trim();
+            let (name, value) = line.split_once('=')?;
+            Some((name.to_string(), value.trim_matches('"').to_string()))
+        })
+        .collect()
 }
 
 /// Whether a URL's host is the loopback interface.
@@ -556,6 +579,23 @@ fn verdict(simulated: bool, explore: &ExploreSummary, real: u32, trials: u32) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_services_env_file_is_read() {
+        let urls = parse_env_file(
+            "export INTERLEAVE_POSTGRES_URL=postgres://interleave@127.0.0.1:55432/postgres\n\
+             export INTERLEAVE_REDIS_URL=redis://127.0.0.1:56379/\n",
+        );
+        assert_eq!(
+            urls.get(POSTGRES_ENV).map(String::as_str),
+            Some("postgres://interleave@127.0.0.1:55432/postgres")
+        );
+        assert_eq!(
+            urls.get(REDIS_ENV).map(String::as_str),
+            Some("redis://127.0.0.1:56379/")
+        );
+        assert_eq!(urls.get(MEMCACHED_ENV), None);
+    }
 
     #[test]
     fn only_loopback_urls_are_accepted() {
