@@ -1,6 +1,8 @@
 // Takes screenshots of the built app for a person to look at:
 //   node e2e/look.mjs '<fragment>' out.png [clicks...]
 // where each click is a data-testid (e.g. btn-step) clicked in order.
+// SCHEME=dark for the dark theme; SIZE=390x844 for a phone (default
+// 1440x900); FULL=0 for the viewport only. Prints the page's scroll width.
 import { chromium } from 'playwright-core';
 import { serve } from './serve.mjs';
 
@@ -11,14 +13,16 @@ const browser = await chromium.launch({
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
 });
 const scheme = process.env.SCHEME ?? 'light';
-const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme: scheme });
+const [width, height] = (process.env.SIZE ?? '1440x900').split('x').map(Number);
+const page = await browser.newPage({ viewport: { width, height }, colorScheme: scheme });
 page.on('console', (m) => console.log('console:', m.type(), m.text()));
 page.on('pageerror', (e) => console.log('pageerror:', e.message));
 await page.goto(`${server.url}/#${fragment}`);
-await page.waitForSelector('[data-testid="btn-step"]:not([disabled])', { timeout: 20000 });
+await page.waitForSelector('[data-testid="btn-step"]:not([disabled]), [data-testid="metrics-only"]', { timeout: 60000 });
 for (const click of clicks) {
   await page.click(`[data-testid="${click}"]`);
 }
-await page.screenshot({ path: out, fullPage: true });
+await page.screenshot({ path: out, fullPage: process.env.FULL !== '0' });
+console.log('scroll width', await page.evaluate(() => document.documentElement.scrollWidth), 'of', width);
 await browser.close();
 await server.close();

@@ -125,7 +125,128 @@ fn the_timeline_has_one_span_per_await() {
     assert_eq!(starts, [22, 22]);
     let holders = recording.timeline.shared.last().unwrap();
     assert_eq!(holders.rows, 2);
+    assert_eq!(holders.segments[0].tone, Tone::Inside);
     assert_eq!(holders.segments[1].tone, Tone::Conflict);
+}
+
+#[test]
+fn many_holders_at_once_draw_as_a_count_with_the_peak() {
+    // 20 requests miss at 1 ms and all enter at once; the selects land at
+    // 21 ms and the sets at 22 ms, when all leave: one stretch of 20.
+    let burst = Config {
+        requests: 20,
+        ..config(ScenarioKind::Stampede, StrategyKind::None)
+    };
+    let recording = Recording::of(&burst).unwrap();
+    let holders = recording.timeline.shared.last().unwrap();
+    assert_eq!(holders.label, "holders of item:0");
+    assert_eq!(holders.peak_note, "peak 20 at 1 ms");
+    assert_eq!((holders.rows, holders.peak), (1, 20));
+    let stretches: Vec<_> = holders
+        .segments
+        .iter()
+        .map(|s| (s.start / MS, s.end.map(|e| e / MS), s.level, s.tone))
+        .collect();
+    assert_eq!(stretches, [(1, Some(22), 20, Tone::Conflict)]);
+    // Staggered arrivals: the count climbs one by one, then falls.
+    let staggered = Config {
+        requests: 6,
+        arrival: interleave::config::Arrival::Gap(2 * MS),
+        ..config(ScenarioKind::Stampede, StrategyKind::None)
+    };
+    let recording = Recording::of(&staggered).unwrap();
+    let holders = recording.timeline.shared.last().unwrap();
+    let levels: Vec<_> = holders
+        .segments
+        .iter()
+        .map(|s| (s.start / MS, s.level))
+        .collect();
+    // Enter at 1, 3, 5, 7, 9, 11 ms; leave at 22, 24, ... 32 ms.
+    assert_eq!(
+        levels,
+        [
+            (1, 1),
+            (3, 2),
+            (5, 3),
+            (7, 4),
+            (9, 5),
+            (11, 6),
+            (22, 5),
+            (24, 4),
+            (26, 3),
+            (28, 2),
+            (30, 1)
+        ]
+    );
+    assert_eq!(
+        (holders.peak_note.as_str(), holders.peak_at),
+        ("peak 6 at 11 ms", 11 * MS)
+    );
+}
+
+#[test]
+fn a_few_holders_keep_a_row_each_and_say_their_server() {
+    let config = Config {
+        servers: 2,
+        ..config(ScenarioKind::Ticket, StrategyKind::KeyedMutex)
+    };
+    let recording = Recording::of(&config).unwrap();
+    let holders = recording.timeline.shared.last().unwrap();
+    let texts: Vec<_> = holders
+        .segments
+        .iter()
+        .map(|s| (s.row, s.text.as_str()))
+        .collect();
+    assert_eq!(
+        texts,
+        [
+            (0, "#0 holds user:0:event on server 0"),
+            (1, "#1 holds user:0:event on server 1")
+        ]
+    );
+}
+
+#[test]
+fn a_lane_with_a_segment_per_request_draws_a_bounded_number() {
+    let config = Config {
+        requests: 5_000,
+        ..config(ScenarioKind::Stampede, StrategyKind::KeyedMutex)
+    };
+    let recording = Recording::of(&config).unwrap();
+    let holders = recording.timeline.shared.last().unwrap();
+    assert_eq!(holders.segments.len(), 5_000);
+    let shown = holders.visible(0, recording.end, 400);
+    assert!(!shown.is_empty() && shown.len() <= 400, "{}", shown.len());
+    // Zoomed in on the first 100 ms, every holder there is drawn.
+    let early = holders.visible(0, 100 * MS, 400);
+    let expected = holders
+        .segments
+        .iter()
+        .filter(|s| s.start <= 100 * MS)
+        .count();
+    assert_eq!(early.len(), expected);
+}
+
+#[test]
+fn recording_in_small_chunks_builds_the_same_recording() {
+    for fragment in [
+        "scenario=stampede&strategy=none&requests=30&db_latency=uniform:1ms..30ms",
+        "scenario=ticket&strategy=add&users=3&lock_ttl=5ms&pause=0:30ms",
+    ] {
+        let config = interleave::config::url::parse_fragment(fragment).unwrap();
+        let whole = Recording::of(&config).unwrap();
+        let mut recorder = interleave::debugger::Recorder::new(&config);
+        let mut calls = 0;
+        while !recorder.advance(3).unwrap() {
+            calls += 1;
+        }
+        let chunked = recorder.finish();
+        assert!(calls > 10, "{fragment}: {calls}");
+        assert_eq!(chunked.timeline, whole.timeline, "{fragment}");
+        assert_eq!(chunked.violations, whole.violations, "{fragment}");
+        assert_eq!(chunked.events, whole.events, "{fragment}");
+        assert_eq!(chunked.metrics, whole.metrics, "{fragment}");
+    }
 }
 
 #[test]
@@ -313,4 +434,29 @@ fn the_ran_line_agrees_with_the_trace_at_every_step() {
             }
         }
     }
+}
+
+#[test]
+fn rows_that_land_at_one_instant_share_one_segment() {
+    // Both inserts land at 40 ms: one segment, never a zero-length one.
+    let recording = Recording::of(&config(ScenarioKind::Ticket, StrategyKind::None)).unwrap();
+    let orders = &recording.timeline.shared[0];
+    let segments: Vec<_> = orders
+        .segments
+        .iter()
+        .map(|s| (s.start / MS, s.text.as_str(), s.tone))
+        .collect();
+    assert_eq!(segments, [(40, "2 order rows (#0, #1)", Tone::Conflict)]);
+    // A refused insert adds no row.
+    let unique = Config {
+        db_unique: true,
+        ..config(ScenarioKind::Ticket, StrategyKind::None)
+    };
+    let recording = Recording::of(&unique).unwrap();
+    let texts: Vec<_> = recording.timeline.shared[0]
+        .segments
+        .iter()
+        .map(|s| s.text.as_str())
+        .collect();
+    assert_eq!(texts, ["1 order row (#0)"]);
 }

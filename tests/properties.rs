@@ -239,3 +239,20 @@ proptest! {
         prop_assert_eq!(marks, sim.redundant_db_reads());
     }
 }
+
+proptest! {
+    /// Percentiles by selection equal the nearest ranks of the sorted times.
+    #[test]
+    fn latencies_equal_the_nearest_ranks_of_the_sorted_times(
+        times in proptest::collection::vec(0u64..1_000, 1..300)
+    ) {
+        let mut sorted = times.clone();
+        sorted.sort_unstable();
+        let n = sorted.len();
+        let rank = |p: usize| sorted[(p * n).div_ceil(100).clamp(1, n) - 1];
+        let latencies = interleave::sim::metrics::Latencies::of(&times);
+        prop_assert_eq!(latencies.p50, rank(50));
+        prop_assert_eq!(latencies.p99, rank(99));
+        prop_assert_eq!(latencies.max, sorted[n - 1]);
+    }
+}

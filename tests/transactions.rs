@@ -262,3 +262,25 @@ fn a_transaction_keeps_its_connection_until_it_ends() {
     assert_eq!((m.orders, m.errors), (1, 1));
     assert_eq!(m.peak_db_concurrency, 2);
 }
+
+// The debugger's order-rows lane counts a transaction's row when its
+// COMMIT lands: read committed, two commits at 60 ms, two rows.
+#[test]
+fn the_orders_lane_shows_rows_at_commit() {
+    use interleave::debugger::shared_lanes::SharedLanes;
+    let config = config(&ticket("read-committed"));
+    let mut sim = Sim::new(&config);
+    sim.run();
+    let mut lanes = SharedLanes::new(&config, vec![0, 0]);
+    for event in sim.take_events() {
+        lanes.feed(&event);
+    }
+    let orders = lanes
+        .finish()
+        .into_iter()
+        .find(|lane| lane.label.starts_with("orders of"))
+        .expect("an orders lane");
+    let last = orders.segments.last().expect("a segment");
+    assert_eq!(last.start, 60 * MS);
+    assert!(last.text.starts_with("2 order rows"), "{}", last.text);
+}

@@ -189,7 +189,18 @@ pub fn App() -> Html {
                     event.prevent_default();
                     dispatcher.dispatch(action);
                 });
-            move || drop((on_hash, on_key))
+            // A button pressed with the space bar clicks on keyup: the space
+            // bar already played or paused on keydown.
+            let on_key_up =
+                EventListener::new_with_options(&window, "keyup", options, move |event| {
+                    let Some(event) = event.dyn_ref::<web_sys::KeyboardEvent>() else {
+                        return;
+                    };
+                    if event.key() == " " && target_tag(event).as_deref() == Some("BUTTON") {
+                        event.prevent_default();
+                    }
+                });
+            move || drop((on_hash, on_key, on_key_up))
         });
     }
 
@@ -254,10 +265,15 @@ pub fn App() -> Html {
         Some(session) => {
             let cursors = session.cursors(&state.listing);
             let events = session.last_events().to_vec();
-            let touched: Vec<usize> = events
-                .iter()
-                .filter_map(|event| state.listing.line_of(event.site))
-                .collect();
+            // Once the run is over no line is running.
+            let touched: Vec<usize> = if session.at_end() {
+                Vec::new()
+            } else {
+                events
+                    .iter()
+                    .filter_map(|event| state.listing.line_of(event.site))
+                    .collect()
+            };
             let ran = session.ran_line();
             let pending: Vec<_> = session
                 .pending()
@@ -317,7 +333,7 @@ pub fn App() -> Html {
                         on_play={send(|| Action::TogglePlay)} on_run={send(|| Action::RunToEnd)}
                         on_reset={send(|| Action::Reset)} on_violation={send(|| Action::JumpToViolation)}
                         {on_speed} />
-                    <MetricsTable metrics={metrics} />
+                    <MetricsTable metrics={metrics} scenario={state.config.scenario} />
                     if let Some(recording) = recording.clone() {
                         <Timeline {recording} position={state.position()} now={state.now()}
                             grouping={state.grouping} {on_group} />
@@ -339,16 +355,18 @@ pub fn App() -> Html {
     }
 }
 
-/// Keys typed into a form field are not shortcuts, and neither is the
-/// space bar on a focused button (it presses the button).
+/// Keys typed into a form field are not shortcuts. The space bar on a
+/// focused button plays or pauses too (Enter still presses the button).
 fn typing(event: &web_sys::KeyboardEvent) -> bool {
-    let tag = event
+    matches!(
+        target_tag(event).as_deref(),
+        Some("INPUT" | "SELECT" | "TEXTAREA")
+    )
+}
+
+fn target_tag(event: &web_sys::KeyboardEvent) -> Option<String> {
+    event
         .target()
         .and_then(|target| target.dyn_into::<web_sys::Element>().ok())
-        .map(|element| element.tag_name());
-    match tag.as_deref() {
-        Some("INPUT" | "SELECT" | "TEXTAREA") => true,
-        Some("BUTTON") => event.key() == " ",
-        _ => false,
-    }
+        .map(|element| element.tag_name())
 }

@@ -27,8 +27,32 @@ pub const MAX_RECORDED_STEPS: u32 = 1_000_000;
 /// *Run to end* finishes at once when at most this many macrotasks are
 /// left (a few milliseconds), else in chunks.
 const RUN_AT_ONCE: u32 = 100_000;
-/// Macrotasks per engine call inside a chunk.
+/// Most macrotasks between two looks at the clock inside a chunk.
 const SLICE: u64 = 2_000;
+/// Most engine work (a unit per macrotask and per microtask poll, see
+/// `Sim::work`) between two looks at the clock: a macrotask can cost one
+/// unit, or 20,000 when it wakes a herd of waiters, so counting macrotasks
+/// alone could hold the page for seconds.
+const WORK_SLICE: u64 = 8_000;
+
+/// Calls `advance()` (one macrotask, or a little building) until it is
+/// done, or [`SLICE`] calls or [`WORK_SLICE`] units of `work()` went by.
+fn run_slice<E>(
+    mut advance: impl FnMut() -> Result<bool, E>,
+    work: impl Fn() -> u64,
+) -> Result<bool, E> {
+    let start = work();
+    for _ in 0..SLICE {
+        if advance()? {
+            return Ok(true);
+        }
+        if work().saturating_sub(start) >= WORK_SLICE {
+            break;
+        }
+    }
+    Ok(false)
+}
+
 /// Schedules per explorer call inside a chunk (each is a whole run).
 const SEARCH_SLICE: u64 = 8;
 /// How long one chunk may hold the main thread, in milliseconds (with the
@@ -358,7 +382,10 @@ impl Debugger {
             match next.busy {
                 Busy::Recording => {
                     let recorder = next.recorder.clone().expect("recording has a recorder");
-                    let advanced = recorder.borrow_mut().advance(SLICE);
+                    let advanced = run_slice(
+                        || recorder.borrow_mut().advance(1),
+                        || recorder.borrow().work(),
+                    );
                     next.progress = recorder.borrow().progress();
                     let done = match advanced {
                         Ok(done) => done,
@@ -384,7 +411,8 @@ impl Debugger {
                 }
                 Busy::Counting => {
                     let run = next.counter.clone().expect("counting has a run");
-                    let advanced = run.borrow_mut().run_for(SLICE);
+                    let advanced =
+                        run_slice(|| run.borrow_mut().run_for(1), || run.borrow().sim().work());
                     next.progress.0 = run.borrow().sim().finished_requests();
                     match advanced {
                         Ok(true) => next.busy = Busy::Idle,
@@ -394,7 +422,11 @@ impl Debugger {
                 }
                 Busy::RunningToEnd => {
                     let session = next.session.clone().expect("a session runs to the end");
-                    if session.borrow_mut().run_for(SLICE as u32) {
+                    let ran = run_slice(
+                        || Ok::<_, ()>(session.borrow_mut().run_for(1)),
+                        || session.borrow().work(),
+                    );
+                    if ran == Ok(true) {
                         next.busy = Busy::Idle;
                     }
                 }
@@ -409,8 +441,13 @@ impl Debugger {
                 }
                 Busy::Idle => match next.compare.clone() {
                     Some(compare) => {
-                        let done = compare.borrow_mut().advance(SLICE);
-                        next.compare_rows = Rc::new(compare.borrow().rows.clone());
+                        let done = run_slice(
+                            || Ok::<_, ()>(compare.borrow_mut().advance(1)),
+                            || compare.borrow().work(),
+                        ) == Ok(true);
+                        if compare.borrow().rows.len() != next.compare_rows.len() {
+                            next.compare_rows = Rc::new(compare.borrow().rows.clone());
+                        }
                         if done {
                             next.compare = None;
                         }

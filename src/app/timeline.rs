@@ -18,6 +18,8 @@ use crate::sim::trace::Outcome;
 const LANE_HEIGHT: i32 = 18;
 const VIEW_HEIGHT: i32 = 360;
 const LABEL_WIDTH: i32 = 190;
+/// Most segments one shared lane draws in the time window.
+const MAX_SEGMENTS_DRAWN: usize = 400;
 
 #[derive(Properties, PartialEq)]
 pub struct TimelineProps {
@@ -271,14 +273,27 @@ fn shared_lane(
     window: Window,
     position: u32,
 ) -> Html {
+    let visible = lane.visible(window.start, window.end, MAX_SEGMENTS_DRAWN);
+    // A count chart says its peak beside where it first reaches it (to the
+    // left of that point in the right half of the window).
+    let peak = (lane.peak > 1 && window.shows(lane.peak_at, lane.peak_at)).then(|| {
+        let x = window.x(lane.peak_at);
+        let anchor = if x > 50.0 { "end" } else { "start" };
+        html! {
+            <text class="peak-note" x={pct(x)} y={(top + LANE_HEIGHT - 5).to_string()}
+                text-anchor={anchor}>{ lane.peak_note.clone() }</text>
+        }
+    });
     html! {
         <g class="shared-lane">
-            { for lane.segments.iter().enumerate()
-                .filter(|(_, s)| window.shows(s.start, s.end.unwrap_or(window.end)))
-                .map(|(index, segment)| html! {
+            { for visible.into_iter().map(|index| {
+                let future = lane.segments[index].start_step >= position;
+                html! {
                     <SegmentRect key={index} recording={recording.clone()} lane={lane_index} {index}
-                        {top} {window} future={segment.start_step >= position} />
-                }) }
+                        {top} {window} {future} />
+                }
+            }) }
+            { for peak }
         </g>
     }
 }
@@ -295,22 +310,36 @@ struct SegmentRectProps {
 
 #[component]
 fn SegmentRect(props: &SegmentRectProps) -> Html {
-    let segment = &props.recording.timeline.shared[props.lane].segments[props.index];
-    shared_segment(segment, props.top, props.window, props.future)
+    let lane = &props.recording.timeline.shared[props.lane];
+    shared_segment(
+        &lane.segments[props.index],
+        lane.peak,
+        props.top,
+        props.window,
+        props.future,
+    )
 }
 
-fn shared_segment(segment: &Segment, top: i32, window: Window, future: bool) -> Html {
+fn shared_segment(segment: &Segment, peak: u32, top: i32, window: Window, future: bool) -> Html {
     let end = segment.end.unwrap_or(window.end);
     let x = window.x(segment.start);
     let width = (window.x(end) - x).max(0.2);
-    let y = top + segment.row as i32 * LANE_HEIGHT + 2;
+    let full = LANE_HEIGHT - 4;
+    // A count chart's bar stands on the lane's floor, as tall as its share
+    // of the peak (at least a pixel).
+    let height = if peak > 0 {
+        ((i64::from(full) * i64::from(segment.level)) / i64::from(peak)).max(1) as i32
+    } else {
+        full
+    };
+    let y = top + segment.row as i32 * LANE_HEIGHT + 2 + (full - height);
     let state = if future { "future" } else { "done" };
     let until = segment
         .end
         .map_or("the end".to_string(), |e| format!("{} ms", format_ms(e)));
     html! {
         <rect class={classes!("segment", format!("tone-{}", segment.tone.name()), state)}
-            x={pct(x)} y={y.to_string()} width={pct(width)} height={(LANE_HEIGHT - 4).to_string()} rx="2">
+            x={pct(x)} y={y.to_string()} width={pct(width)} height={height.to_string()} rx="2">
             <title>{ format!("{}: {} ms to {until}", segment.text, format_ms(segment.start)) }</title>
         </rect>
     }

@@ -38,140 +38,143 @@ pub fn ErrorBanner(props: &ErrorBannerProps) -> Html {
 #[derive(Properties, PartialEq)]
 pub struct MetricsTableProps {
     pub metrics: Metrics,
+    pub scenario: ScenarioKind,
 }
 
-/// One row of the metrics table.
-struct Row {
-    /// The metric's name in §5; the value cell's test id is `metric-<name>`.
+/// One counter: its §5 name (the value cell's test id is `metric-<name>`),
+/// its name in words, its value and what it counts.
+struct Counter {
     name: &'static str,
-    label: &'static str,
-    value: String,
+    words: &'static str,
+    text: String,
     counts: &'static str,
+    /// A value above zero (or above one, for holders) is harm.
+    harm: bool,
 }
 
-/// A counter, shown as the number alone.
-fn count(name: &'static str, value: u64, counts: &'static str) -> Row {
-    let value = value.to_string();
-    Row {
+fn counter(name: &'static str, words: &'static str, value: u64, counts: &'static str) -> Counter {
+    let harm = match name {
+        "duplicate_tickets" | "timeouts" | "errors" | "hung" => value > 0,
+        "max_in_critical_section" => value > 1,
+        _ => false,
+    };
+    Counter {
         name,
-        label: name,
-        value,
+        words,
+        text: value.to_string(),
         counts,
+        harm,
     }
 }
 
 /// A latency in microseconds, shown in milliseconds.
-fn millis(name: &'static str, label: &'static str, us: u64, counts: &'static str) -> Row {
-    let value = format_ms(us);
-    Row {
-        name,
-        label,
-        value,
-        counts,
+fn millis(name: &'static str, words: &'static str, us: u64, counts: &'static str) -> Counter {
+    Counter {
+        text: format_ms(us),
+        ..counter(name, words, us, counts)
     }
 }
 
-/// The metrics of DESIGN.md §5, each value cell with test id
-/// `metric-<name>` (the trace hash: `trace-hash`); latencies in milliseconds.
+/// Every metric of DESIGN.md §5, in words, with what it counts.
+fn counters(m: &Metrics) -> Vec<Counter> {
+    let latency = &m.latency_us;
+    vec![
+        counter("duplicate_tickets", "duplicate tickets", m.duplicate_tickets,
+            "order rows beyond the first for one user and event"),
+        counter("orders", "order rows", m.orders, "order rows in the database"),
+        counter("errors", "errors", m.errors,
+            "requests that ended without their result (a timeout with no stale data, a refused insert, a crash)"),
+        counter("db_reads", "DB reads", m.db_reads, "DB selects and finds sent"),
+        counter("stale_served", "served stale", m.stale_served,
+            "requests answered with stale data after giving up, or at once (stale-while-revalidate)"),
+        millis("latency_p99", "p99 latency (ms)", latency.p99, "99th percentile of arrival to return"),
+        counter("db_writes", "DB writes", m.db_writes, "DB inserts sent"),
+        counter("cache_hits", "cache hits", m.cache_hits, "gets of a data key that found it live"),
+        counter("cache_misses", "cache misses", m.cache_misses,
+            "gets of a data key that found it absent, expired or stale"),
+        counter("timeouts", "timeouts", m.timeouts, "lock waits that gave up after wait_timeout"),
+        counter("lock_wakeups", "lock wake-ups", m.lock_wakeups,
+            "acquire attempts that found the lock taken"),
+        counter("max_in_critical_section", "most inside at once", m.max_in_critical_section,
+            "peak requests inside the critical section of one key, across servers"),
+        counter("peak_db_concurrency", "peak DB queries", m.peak_db_concurrency,
+            "peak DB queries holding a connection at once"),
+        counter("rejected_writes", "fenced writes", m.rejected_writes,
+            "writes the DB refused for an old fencing token"),
+        counter("early_refreshes", "early refreshes", m.early_refreshes, "XFetch refreshes before expiry"),
+        counter("hung", "hung", m.hung, "requests left waiting forever behind a crashed holder"),
+        millis("latency_p50", "p50 latency (ms)", latency.p50, "median of arrival to return"),
+        millis("latency_max", "max latency (ms)", latency.max, "the slowest request"),
+        counter("events", "macrotasks", m.events, "macrotasks run: arrivals, completions, timers"),
+    ]
+}
+
+/// The counters that tell the scenario's story, shown first and large.
+fn headline(scenario: ScenarioKind) -> &'static [&'static str] {
+    match scenario {
+        ScenarioKind::Ticket => &[
+            "duplicate_tickets",
+            "orders",
+            "errors",
+            "max_in_critical_section",
+        ],
+        ScenarioKind::Stampede => &["db_reads", "stale_served", "latency_p99", "timeouts"],
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct CounterCellProps {
+    name: &'static str,
+    words: &'static str,
+    text: String,
+    counts: &'static str,
+    harm: bool,
+}
+
+#[component]
+fn CounterCell(props: &CounterCellProps) -> Html {
+    html! {
+        <div class={classes!("counter", props.harm.then_some("harm"))} title={props.counts}>
+            <dt>{ props.words }</dt>
+            <dd data-testid={format!("metric-{}", props.name)}>{ props.text.clone() }</dd>
+        </div>
+    }
+}
+
+fn cell(counter: Counter) -> Html {
+    html! {
+        <CounterCell key={counter.name} name={counter.name} words={counter.words}
+            text={counter.text} counts={counter.counts} harm={counter.harm} />
+    }
+}
+
+/// The scenario's headline counters, large, then every other metric of
+/// DESIGN.md §5 folded under "all counters"; each value cell has test id
+/// `metric-<name>` (the trace hash: `trace-hash`), latencies in ms, and a
+/// tooltip saying what it counts.
 #[component]
 pub fn MetricsTable(props: &MetricsTableProps) -> Html {
     let m = &props.metrics;
-    let latency = &m.latency_us;
-    let rows = [
-        count("db_reads", m.db_reads, "DB selects and finds"),
-        count("db_writes", m.db_writes, "DB inserts"),
-        count("orders", m.orders, "order rows"),
-        count(
-            "duplicate_tickets",
-            m.duplicate_tickets,
-            "extra orders for one user and event",
-        ),
-        count(
-            "cache_hits",
-            m.cache_hits,
-            "gets of a data key that found it",
-        ),
-        count(
-            "cache_misses",
-            m.cache_misses,
-            "gets of a data key that missed",
-        ),
-        count(
-            "stale_served",
-            m.stale_served,
-            "answers with stale data after giving up",
-        ),
-        count("timeouts", m.timeouts, "lock waits that gave up"),
-        count(
-            "errors",
-            m.errors,
-            "requests that ended without their result",
-        ),
-        count(
-            "lock_wakeups",
-            m.lock_wakeups,
-            "failed lock acquire attempts",
-        ),
-        count(
-            "max_in_critical_section",
-            m.max_in_critical_section,
-            "peak holders of one key",
-        ),
-        count(
-            "peak_db_concurrency",
-            m.peak_db_concurrency,
-            "peak DB queries holding a connection",
-        ),
-        count(
-            "rejected_writes",
-            m.rejected_writes,
-            "writes the DB refused for an old fencing token",
-        ),
-        count(
-            "early_refreshes",
-            m.early_refreshes,
-            "XFetch refreshes before expiry",
-        ),
-        count(
-            "hung",
-            m.hung,
-            "requests left waiting forever (a crashed holder)",
-        ),
-        millis(
-            "latency_p50",
-            "latency p50 (ms)",
-            latency.p50,
-            "median request time",
-        ),
-        millis(
-            "latency_p99",
-            "latency p99 (ms)",
-            latency.p99,
-            "99th percentile request time",
-        ),
-        millis(
-            "latency_max",
-            "latency max (ms)",
-            latency.max,
-            "slowest request",
-        ),
-        count("events", m.events, "macrotasks run"),
-    ];
+    let first = headline(props.scenario);
+    let (top, rest): (Vec<Counter>, Vec<Counter>) = counters(m)
+        .into_iter()
+        .partition(|c| first.contains(&c.name));
     html! {
         <section class="panel metrics" aria-labelledby="metrics-title">
-            <h2 id="metrics-title">{ "Counters" }</h2>
-            <dl class="counters">
-                { for rows.into_iter().map(|row| html! {
-                    <div key={row.name} class="counter" title={row.counts}>
-                        <dt>{ row.label }</dt>
-                        <dd data-testid={format!("metric-{}", row.name)}>{ row.value }</dd>
-                    </div>
-                }) }
-                <div key="trace_hash" class="counter hash" title="a stable hash of the trace">
-                    <dt>{ "trace_hash" }</dt>
-                    <dd data-testid="trace-hash">{ m.trace_hash.clone() }</dd>
-                </div>
+            <h2 id="metrics-title" class="visually-hidden">{ "Counters" }</h2>
+            <dl class="counters headline">
+                { for top.into_iter().map(cell) }
             </dl>
+            <details class="all-counters">
+                <summary>{ "all counters" }</summary>
+                <dl class="counters">
+                    { for rest.into_iter().map(cell) }
+                    <div key="trace_hash" class="counter hash" title="a stable hash of the trace: equal runs, equal hash">
+                        <dt>{ "trace_hash" }</dt>
+                        <dd data-testid="trace-hash">{ m.trace_hash.clone() }</dd>
+                    </div>
+                </dl>
+            </details>
         </section>
     }
 }
@@ -208,6 +211,7 @@ pub fn CompareTable(props: &CompareTableProps) -> Html {
     html! {
         <section class="panel compare" data-testid="compare" aria-labelledby="compare-title">
             <h2 id="compare-title">{ "Compare strategies" }</h2>
+            <div class="table-scroll">
             <table>
                 <thead>
                     <tr>
@@ -275,6 +279,7 @@ pub fn CompareTable(props: &CompareTableProps) -> Html {
                     }) }
                 </tbody>
             </table>
+            </div>
             if pending > 0 {
                 <p class="more" role="status">{ format!("running {pending} more…") }</p>
             }

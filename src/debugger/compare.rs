@@ -22,6 +22,8 @@ pub struct Compare {
     config: Config,
     next: usize,
     running: Option<Sim>,
+    /// Work of the strategies already run (see [`Sim::work`]).
+    work_done: u64,
     pub rows: Vec<CompareRow>,
 }
 
@@ -35,8 +37,14 @@ impl Compare {
             config,
             next: 0,
             running: None,
+            work_done: 0,
             rows: Vec::new(),
         }
+    }
+
+    /// Engine work so far, over every strategy (see [`Sim::work`]).
+    pub fn work(&self) -> u64 {
+        self.work_done + self.running.as_ref().map_or(0, Sim::work)
     }
 
     pub fn is_done(&self) -> bool {
@@ -63,6 +71,7 @@ impl Compare {
                     metrics: sim.metrics(),
                     complete: done,
                 });
+                self.work_done += sim.work();
                 self.running = None;
                 self.next += 1;
             }

@@ -7,6 +7,7 @@ pub mod narrate;
 pub mod recording;
 pub mod search;
 pub mod session;
+pub mod shared_lanes;
 pub mod timeline;
 pub mod violations;
 

@@ -2,8 +2,8 @@
 //! debugger draws it, and replays the live run up to any step.
 
 use crate::config::{Config, Micros};
-use crate::debugger::timeline::Timeline;
-use crate::debugger::violations::{find_violations, Violation, ViolationKind};
+use crate::debugger::timeline::{Timeline, TimelineBuilder};
+use crate::debugger::violations::{Violation, ViolationFinder, ViolationKind};
 use crate::explore::{ScheduleError, ScheduledSim};
 use crate::sim::{Metrics, TraceEvent};
 
@@ -58,24 +58,67 @@ impl Recording {
     }
 }
 
-/// Records a run in chunks, so the browser can yield between them.
+/// Records a run in chunks, so the browser can yield between them: first
+/// the run, then its timeline and violations, built from the trace a slice
+/// at a time.
 pub struct Recorder {
     config: Config,
     run: ScheduledSim,
+    /// Once the run is done: its trace and what is built from it.
+    building: Option<Building>,
 }
+
+struct Building {
+    events: Vec<TraceEvent>,
+    /// Events fed to the builders so far.
+    fed: usize,
+    timeline: TimelineBuilder,
+    violations: ViolationFinder,
+}
+
+/// Trace events read per macrotask of a step's budget: reading an event
+/// costs about what running a macrotask does.
+const EVENTS_PER_BUDGET: u64 = 4;
 
 impl Recorder {
     pub fn new(config: &Config) -> Recorder {
         Recorder {
             config: config.clone(),
             run: ScheduledSim::new(config),
+            building: None,
         }
     }
 
-    /// Runs at most `budget` more macrotasks; true once the run is done.
-    /// A schedule that does not fit the config is an error.
+    /// Runs at most `budget` more macrotasks, or builds from as many trace
+    /// events once the run is done; true once everything is done. A
+    /// schedule that does not fit the config is an error.
     pub fn advance(&mut self, budget: u64) -> Result<bool, ScheduleError> {
-        self.run.run_for(budget)
+        let Some(building) = &mut self.building else {
+            if self.run.run_for(budget)? {
+                let events = self.run.sim_mut().take_events();
+                self.building = Some(Building {
+                    events,
+                    fed: 0,
+                    timeline: TimelineBuilder::new(&self.config, self.run.sim().requests()),
+                    violations: ViolationFinder::new(&self.config),
+                });
+            }
+            return Ok(false);
+        };
+        let take = usize::try_from(budget.saturating_mul(EVENTS_PER_BUDGET)).unwrap_or(usize::MAX);
+        let end = building.fed.saturating_add(take).min(building.events.len());
+        let slice = &building.events[building.fed..end];
+        building.timeline.feed(slice);
+        building.violations.feed(slice);
+        building.fed = end;
+        Ok(end == building.events.len())
+    }
+
+    /// Engine work so far: the run's (see [`crate::Sim::work`]), then one
+    /// unit per trace event built from.
+    pub fn work(&self) -> u64 {
+        let built = self.building.as_ref().map_or(0, |b| b.fed as u64);
+        self.run.sim().work() + built
     }
 
     /// Macrotasks recorded so far.
@@ -89,21 +132,17 @@ impl Recorder {
         (done, self.run.sim().requests().len() as u64)
     }
 
-    /// The finished run (call once, when `advance` returns true): the
-    /// trace's events move into the recording.
+    /// The finished recording (call once, when `advance` returns true).
     pub fn finish(&mut self) -> Recording {
-        let metrics = self.run.sim().metrics();
-        let events = self.run.sim_mut().take_events();
-        let timeline = Timeline::build(&self.config, self.run.sim().requests(), &events);
-        let violations = find_violations(&self.config, &events);
+        let building = self.building.take().expect("advance returned true");
         Recording {
             steps: self.run.sim().steps(),
             end: self.run.sim().now(),
             config: self.config.clone(),
-            events,
-            metrics,
-            timeline,
-            violations,
+            metrics: self.run.sim().metrics(),
+            timeline: building.timeline.finish(),
+            violations: building.violations.finish(),
+            events: building.events,
         }
     }
 }

@@ -43,6 +43,11 @@ impl Session {
         &self.recording
     }
 
+    /// Engine work of the live run so far (see [`crate::Sim::work`]).
+    pub fn work(&self) -> u64 {
+        self.run.sim().work()
+    }
+
     /// Macrotasks run so far: the events of steps below it have happened.
     pub fn position(&self) -> u32 {
         self.run.sim().steps()

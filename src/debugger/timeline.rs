@@ -4,7 +4,8 @@
 
 use std::collections::HashMap;
 
-use crate::config::{CacheStart, Config, Micros, ScenarioKind};
+use crate::config::{Config, Micros};
+use crate::debugger::shared_lanes::SharedLanes;
 use crate::sim::trace::{OpKind, Outcome, Site, TraceKey};
 use crate::sim::{RequestSpec, Target, TraceEvent, What};
 
@@ -88,13 +89,20 @@ pub struct Segment {
     pub tone: Tone,
     /// Row within the lane, for overlapping holders.
     pub row: u32,
+    /// In a count chart (too many holders for a row each): how many hold
+    /// at once, drawn as the bar's height against the lane's peak; 0 in
+    /// every other lane.
+    pub level: u32,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tone {
     Live,
     Stale,
+    /// A lock held in the cache.
     Held,
+    /// One request inside a critical section (the critical-section colour).
+    Inside,
     Conflict,
 }
 
@@ -104,6 +112,7 @@ impl Tone {
             Tone::Live => "live",
             Tone::Stale => "stale",
             Tone::Held => "held",
+            Tone::Inside => "inside",
             Tone::Conflict => "conflict",
         }
     }
@@ -114,6 +123,53 @@ pub struct SharedLane {
     pub label: String,
     pub rows: u32,
     pub segments: Vec<Segment>,
+    /// A count chart's highest level (0: not a chart).
+    pub peak: u32,
+    /// When a count chart first reaches its peak.
+    pub peak_at: Micros,
+    /// Said at the peak, in the plot: "peak 20 at 1 ms".
+    pub peak_note: String,
+}
+
+impl SharedLane {
+    /// A lane of segments that is not a count chart.
+    pub fn plain(label: String, rows: u32, segments: Vec<Segment>) -> SharedLane {
+        SharedLane {
+            label,
+            rows,
+            segments,
+            peak: 0,
+            peak_at: 0,
+            peak_note: String::new(),
+        }
+    }
+
+    /// The segments to draw in the window `[start, end]`: all of them when
+    /// they are few, else at most one per `1 / buckets` of the window (the
+    /// highest level, or the longest), so a lane with a segment per
+    /// request draws in constant time.
+    pub fn visible(&self, start: Micros, end: Micros, buckets: usize) -> Vec<usize> {
+        let shown = |segment: &Segment| segment.end.unwrap_or(end) >= start && segment.start <= end;
+        let inside: Vec<usize> = (0..self.segments.len())
+            .filter(|&i| shown(&self.segments[i]))
+            .collect();
+        if inside.len() <= buckets {
+            return inside;
+        }
+        let span = (end - start).max(1);
+        let mut best: Vec<Option<usize>> = vec![None; buckets];
+        for i in inside {
+            let segment = &self.segments[i];
+            let at = segment.start.clamp(start, end) - start;
+            let bucket = ((u128::from(at) * buckets as u128) / u128::from(span + 1)) as usize;
+            let weight = |s: &Segment| (s.level, s.end.unwrap_or(end).saturating_sub(s.start));
+            let slot = &mut best[bucket.min(buckets - 1)];
+            if slot.is_none_or(|j| weight(segment) > weight(&self.segments[j])) {
+                *slot = Some(i);
+            }
+        }
+        best.into_iter().flatten().collect()
+    }
 }
 
 /// How request lanes are ordered and labelled.
@@ -132,81 +188,11 @@ pub struct Timeline {
 }
 
 impl Timeline {
+    /// The timeline of a whole trace at once (native callers and tests).
     pub fn build(config: &Config, requests: &[RequestSpec], events: &[TraceEvent]) -> Timeline {
-        let mut lanes: Vec<Lane> = requests
-            .iter()
-            .enumerate()
-            .map(|(i, spec)| lane_for(i as u32, spec))
-            .collect();
-        let mut open: HashMap<(u32, u8), usize> = HashMap::new();
-        let mut waiting: HashMap<u32, usize> = HashMap::new();
-        let mut critical: HashMap<u32, usize> = HashMap::new();
-        let mut end = 0;
-        for event in events {
-            end = end.max(event.time);
-            let Some(lane) = lanes.get_mut(event.request as usize) else {
-                continue;
-            };
-            let at = (event.time, event.step);
-            match event.what {
-                What::Issue(op) => {
-                    let starts_wait = matches!(event.site, Site::LockGet | Site::LockAdd);
-                    if starts_wait && !waiting.contains_key(&event.request) {
-                        let index = push(lane, SpanKind::LockWait, "lock wait", event.key, at);
-                        waiting.insert(event.request, index);
-                    }
-                    let index = push(lane, op_kind(op), op_label(op), event.key, at);
-                    open.insert((event.request, op as u8), index);
-                }
-                What::Complete(op) => {
-                    if let Some(index) = open.remove(&(event.request, op as u8)) {
-                        close(&mut lane.spans[index], at, event.outcome);
-                    }
-                }
-                What::MutexWait | What::FlightJoin | What::Listen | What::TakeTicket
-                    if !waiting.contains_key(&event.request) =>
-                {
-                    let label = match event.what {
-                        What::FlightJoin => "waits for the single-flight leader",
-                        What::Listen => "waits for the lock's release event",
-                        What::TakeTicket => "waits for its ticket to be served",
-                        _ => "waits for the mutex",
-                    };
-                    let index = push(lane, SpanKind::LockWait, label, event.key, at);
-                    waiting.insert(event.request, index);
-                }
-                What::Enter => {
-                    if let Some(index) = waiting.remove(&event.request) {
-                        close(&mut lane.spans[index], at, Outcome::None);
-                    }
-                    let index = push(lane, SpanKind::Critical, "critical section", event.key, at);
-                    critical.insert(event.request, index);
-                }
-                What::Exit => {
-                    if let Some(index) = critical.remove(&event.request) {
-                        close(&mut lane.spans[index], at, Outcome::None);
-                    }
-                }
-                What::GiveUp | What::FlightShare | What::Return => {
-                    if let Some(index) = waiting.remove(&event.request) {
-                        let outcome = match event.what {
-                            What::GiveUp => Outcome::Failed,
-                            _ => Outcome::None,
-                        };
-                        close(&mut lane.spans[index], at, outcome);
-                    }
-                    if event.what == What::Return {
-                        lane.returned = Some((event.time, event.step, event.outcome));
-                    }
-                }
-                _ => {}
-            }
-        }
-        Timeline {
-            shared: shared_lanes(config, events),
-            lanes,
-            end,
-        }
+        let mut builder = TimelineBuilder::new(config, requests);
+        builder.feed(events);
+        builder.finish()
     }
 
     /// Lane indexes in display order.
@@ -217,6 +203,115 @@ impl Timeline {
             Grouping::Server => order.sort_by_key(|&i| (self.lanes[i].server, i)),
         }
         order
+    }
+}
+
+/// Builds a timeline from a trace fed in consecutive slices, so the browser
+/// can build a 20,000-request run's timeline between redraws.
+pub struct TimelineBuilder {
+    lanes: Vec<Lane>,
+    /// Open operation spans by (request, op), lock waits and critical
+    /// sections by request.
+    open: HashMap<(u32, u8), usize>,
+    waiting: HashMap<u32, usize>,
+    critical: HashMap<u32, usize>,
+    end: Micros,
+    shared: SharedLanes,
+}
+
+impl TimelineBuilder {
+    pub fn new(config: &Config, requests: &[RequestSpec]) -> TimelineBuilder {
+        let servers: Vec<u32> = requests.iter().map(|spec| spec.server).collect();
+        TimelineBuilder {
+            lanes: requests
+                .iter()
+                .enumerate()
+                .map(|(i, spec)| lane_for(i as u32, spec))
+                .collect(),
+            open: HashMap::new(),
+            waiting: HashMap::new(),
+            critical: HashMap::new(),
+            end: 0,
+            shared: SharedLanes::new(config, servers),
+        }
+    }
+
+    /// The next events of the trace, in order.
+    pub fn feed(&mut self, events: &[TraceEvent]) {
+        for event in events {
+            self.shared.feed(event);
+            self.request_event(event);
+        }
+    }
+
+    pub fn finish(self) -> Timeline {
+        Timeline {
+            shared: self.shared.finish(),
+            lanes: self.lanes,
+            end: self.end,
+        }
+    }
+
+    fn request_event(&mut self, event: &TraceEvent) {
+        let (open, waiting, critical) = (&mut self.open, &mut self.waiting, &mut self.critical);
+        self.end = self.end.max(event.time);
+        let Some(lane) = self.lanes.get_mut(event.request as usize) else {
+            return;
+        };
+        let at = (event.time, event.step);
+        match event.what {
+            What::Issue(op) => {
+                let starts_wait = matches!(event.site, Site::LockGet | Site::LockAdd);
+                if starts_wait && !waiting.contains_key(&event.request) {
+                    let index = push(lane, SpanKind::LockWait, "lock wait", event.key, at);
+                    waiting.insert(event.request, index);
+                }
+                let index = push(lane, op_kind(op), op_label(op), event.key, at);
+                open.insert((event.request, op as u8), index);
+            }
+            What::Complete(op) => {
+                if let Some(index) = open.remove(&(event.request, op as u8)) {
+                    close(&mut lane.spans[index], at, event.outcome);
+                }
+            }
+            What::MutexWait | What::FlightJoin | What::Listen | What::TakeTicket
+                if !waiting.contains_key(&event.request) =>
+            {
+                let label = match event.what {
+                    What::FlightJoin => "waits for the single-flight leader",
+                    What::Listen => "waits for the lock's release event",
+                    What::TakeTicket => "waits for its ticket to be served",
+                    _ => "waits for the mutex",
+                };
+                let index = push(lane, SpanKind::LockWait, label, event.key, at);
+                waiting.insert(event.request, index);
+            }
+            What::Enter => {
+                if let Some(index) = waiting.remove(&event.request) {
+                    close(&mut lane.spans[index], at, Outcome::None);
+                }
+                let index = push(lane, SpanKind::Critical, "critical section", event.key, at);
+                critical.insert(event.request, index);
+            }
+            What::Exit => {
+                if let Some(index) = critical.remove(&event.request) {
+                    close(&mut lane.spans[index], at, Outcome::None);
+                }
+            }
+            What::GiveUp | What::FlightShare | What::Return => {
+                if let Some(index) = waiting.remove(&event.request) {
+                    let outcome = match event.what {
+                        What::GiveUp => Outcome::Failed,
+                        _ => Outcome::None,
+                    };
+                    close(&mut lane.spans[index], at, outcome);
+                }
+                if event.what == What::Return {
+                    lane.returned = Some((event.time, event.step, event.outcome));
+                }
+            }
+            _ => {}
+        }
     }
 }
 
@@ -290,187 +385,5 @@ pub fn op_label(op: OpKind) -> &'static str {
         OpKind::Immediate => "setImmediate(emit)",
         OpKind::DbLockRow => "db.selectForUpdate",
         OpKind::DbCommit => "db.commit",
-    }
-}
-
-/// The hot key's shared state: its cached value (stampede) or order rows
-/// (ticket), its cache lock, and who holds its critical section.
-fn shared_lanes(config: &Config, events: &[TraceEvent]) -> Vec<SharedLane> {
-    const HOT: u32 = 0;
-    let name = TraceKey::Data(HOT).describe(config.scenario);
-    let mut lanes = Vec::new();
-    match config.scenario {
-        ScenarioKind::Stampede => lanes.push(cache_value_lane(config, events, &name)),
-        ScenarioKind::Ticket => lanes.push(order_rows_lane(events, &name)),
-    }
-    if config.strategy.is_lock() && config.strategy != crate::config::StrategyKind::KeyedMutex {
-        lanes.push(lock_key_lane(config, events));
-    }
-    lanes.push(holders_lane(events, &name));
-    lanes
-}
-
-fn expiry(start: Micros, ttl: Micros) -> Option<Micros> {
-    (ttl > 0).then(|| start.saturating_add(ttl))
-}
-
-fn cache_value_lane(config: &Config, events: &[TraceEvent], name: &str) -> SharedLane {
-    let mut sets: Vec<(Micros, u32, Option<Micros>, String)> = Vec::new();
-    if config.cache == CacheStart::Warm {
-        let expires = config.expire_at.or_else(|| expiry(0, config.ttl));
-        sets.push((0, 0, expires, "warm".to_string()));
-    }
-    for event in events {
-        if event.what == What::Complete(OpKind::CacheSet) && event.key == TraceKey::Data(0) {
-            let text = format!("set by #{}", event.request);
-            sets.push((event.time, event.step, expiry(event.time, config.ttl), text));
-        }
-    }
-    let mut segments = Vec::new();
-    for (i, (start, step, expires, text)) in sets.iter().enumerate() {
-        let next = sets.get(i + 1).map(|s| s.0);
-        let cut = |end: Option<Micros>| match (end, next) {
-            (Some(end), Some(next)) => Some(end.min(next)),
-            (None, next) => next,
-            (end, None) => end,
-        };
-        let live_end = cut(*expires);
-        segments.push(Segment {
-            start: *start,
-            start_step: *step,
-            end: live_end,
-            text: format!("live ({text})"),
-            tone: Tone::Live,
-            row: 0,
-        });
-        if let (Some(expired), true) = (*expires, config.grace > 0) {
-            if next.is_none_or(|next| next > expired) {
-                segments.push(Segment {
-                    start: expired,
-                    start_step: *step,
-                    end: cut(Some(expired.saturating_add(config.grace))),
-                    text: "stale (grace)".to_string(),
-                    tone: Tone::Stale,
-                    row: 0,
-                });
-            }
-        }
-    }
-    SharedLane {
-        label: format!("cache {name}"),
-        rows: 1,
-        segments,
-    }
-}
-
-fn order_rows_lane(events: &[TraceEvent], name: &str) -> SharedLane {
-    let mut segments: Vec<Segment> = Vec::new();
-    let mut rows = 0;
-    for event in events {
-        if event.what == What::Complete(OpKind::DbInsert) && event.key == TraceKey::Data(0) {
-            rows += 1;
-            if let Some(last) = segments.last_mut() {
-                last.end = Some(event.time);
-            }
-            segments.push(Segment {
-                start: event.time,
-                start_step: event.step,
-                end: None,
-                text: format!(
-                    "{rows} order row{} (#{})",
-                    if rows == 1 { "" } else { "s" },
-                    event.request
-                ),
-                tone: if rows > 1 { Tone::Conflict } else { Tone::Live },
-                row: 0,
-            });
-        }
-    }
-    SharedLane {
-        label: format!("orders of {name}"),
-        rows: 1,
-        segments,
-    }
-}
-
-fn lock_key_lane(config: &Config, events: &[TraceEvent]) -> SharedLane {
-    let mut segments: Vec<Segment> = Vec::new();
-    for event in events {
-        if event.key != TraceKey::Lock(0) {
-            continue;
-        }
-        let stored = matches!(
-            event.what,
-            What::Complete(OpKind::CacheSet | OpKind::CacheAdd)
-        ) && event.outcome == Outcome::Stored;
-        let deleted = event.what == What::Complete(OpKind::CacheDelete);
-        if stored || deleted {
-            if let Some(last) = segments.last_mut() {
-                if last.end.is_none_or(|end| end > event.time) {
-                    last.end = Some(event.time);
-                }
-            }
-        }
-        if stored {
-            segments.push(Segment {
-                start: event.time,
-                start_step: event.step,
-                end: expiry(event.time, config.lock_ttl),
-                text: format!("lock held by #{}", event.request),
-                tone: Tone::Held,
-                row: 0,
-            });
-        }
-    }
-    SharedLane {
-        label: "cache lock:".to_string() + &TraceKey::Data(0).describe(config.scenario),
-        rows: 1,
-        segments,
-    }
-}
-
-fn holders_lane(events: &[TraceEvent], name: &str) -> SharedLane {
-    let mut segments: Vec<Segment> = Vec::new();
-    // Open holder segments: (request, segment index, row).
-    let mut inside: Vec<(u32, usize)> = Vec::new();
-    let mut rows = 1;
-    for event in events {
-        if event.key != TraceKey::Data(0) {
-            continue;
-        }
-        match event.what {
-            What::Enter => {
-                let row = (0..)
-                    .find(|row| inside.iter().all(|&(_, i)| segments[i].row != *row))
-                    .unwrap_or(0);
-                rows = rows.max(row + 1);
-                let tone = if inside.is_empty() {
-                    Tone::Held
-                } else {
-                    Tone::Conflict
-                };
-                segments.push(Segment {
-                    start: event.time,
-                    start_step: event.step,
-                    end: None,
-                    text: format!("#{} holds {name}", event.request),
-                    tone,
-                    row,
-                });
-                inside.push((event.request, segments.len() - 1));
-            }
-            What::Exit => {
-                if let Some(at) = inside.iter().position(|&(r, _)| r == event.request) {
-                    let (_, index) = inside.remove(at);
-                    segments[index].end = Some(event.time);
-                }
-            }
-            _ => {}
-        }
-    }
-    SharedLane {
-        label: format!("holders of {name}"),
-        rows,
-        segments,
     }
 }

@@ -42,11 +42,34 @@ pub struct Violation {
 
 /// Every violation in `events`, in trace order.
 pub fn find_violations(config: &Config, events: &[TraceEvent]) -> Vec<Violation> {
-    let mut finder = Finder::new(config);
-    events
-        .iter()
-        .filter_map(|event| finder.check(event))
-        .collect()
+    let mut finder = ViolationFinder::new(config);
+    finder.feed(events);
+    finder.finish()
+}
+
+/// Finds violations in a trace fed in consecutive slices.
+pub struct ViolationFinder {
+    finder: Finder,
+    found: Vec<Violation>,
+}
+
+impl ViolationFinder {
+    pub fn new(config: &Config) -> ViolationFinder {
+        ViolationFinder {
+            finder: Finder::new(config),
+            found: Vec::new(),
+        }
+    }
+
+    pub fn feed(&mut self, events: &[TraceEvent]) {
+        let finder = &mut self.finder;
+        self.found
+            .extend(events.iter().filter_map(|event| finder.check(event)));
+    }
+
+    pub fn finish(self) -> Vec<Violation> {
+        self.found
+    }
 }
 
 /// What the search keeps per key while reading the trace.

@@ -65,6 +65,8 @@ pub struct Sim {
     requests: Vec<RequestSpec>,
     handlers: Vec<Option<Handler>>,
     body: Body,
+    /// Microtask polls so far (see [`Sim::work`]).
+    polls: u64,
 }
 
 impl Sim {
@@ -76,6 +78,7 @@ impl Sim {
             core: Rc::new(RefCell::new(core)),
             config: Rc::new(config.clone()),
             handlers: requests.iter().map(|_| None).collect(),
+            polls: 0,
             requests,
             body,
         }
@@ -94,6 +97,14 @@ impl Sim {
     }
 
     /// Macrotasks run so far.
+    /// Engine work done so far: a unit per macrotask and per microtask
+    /// poll, so a caller that must stay responsive (the browser) can bound
+    /// a call by work rather than by macrotasks, whose cost varies by a
+    /// thousand times (one may wake a herd of 20,000 waiters).
+    pub fn work(&self) -> u64 {
+        u64::from(self.core.borrow().steps) + self.polls
+    }
+
     pub fn steps(&self) -> u32 {
         self.core.borrow().steps
     }
@@ -251,6 +262,7 @@ impl Sim {
                 core.current = task;
                 task
             };
+            self.polls += 1;
             let Some(handler) = self.handlers[task as usize].as_mut() else {
                 continue;
             };
