@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs every check, failing fast: format, lints, the native tests (unit,
-# integration, property and doc tests), the release build and its size
+# integration, property and doc tests), the real-server tests (with
+# PostgreSQL, Redis and memcached from scripts/services.sh), the release
+# build and its size
 # budget, the wasm tests in headless Chrome, and the end-to-end smoke test.
 # Ends with one line: "N passed, 0 failed".
 
@@ -10,7 +12,12 @@ source scripts/setup.sh
 
 BUDGET_KB=250  # gzip -9 size of the wasm, in KiB
 logs=$(mktemp -d)
-trap 'rm -rf "$logs"' EXIT
+services_up=0
+cleanup() {
+  if [ "$services_up" = 1 ]; then scripts/services.sh down >/dev/null 2>&1 || true; fi
+  rm -rf "$logs"
+}
+trap cleanup EXIT
 
 step() { printf '\n==> %s\n' "$*"; }
 
@@ -21,7 +28,19 @@ step "cargo clippy (native)"
 cargo clippy --all-targets -- -D warnings
 
 step "cargo test (native)"
-cargo test 2>&1 | tee "$logs/native.log"
+# The real-server tests skip here (no service URLs); the next step runs them.
+env -u INTERLEAVE_POSTGRES_URL cargo test 2>&1 | tee "$logs/native.log"
+
+step "real servers: scripts/services.sh up, cargo test --test real, down"
+services_start=$(date +%s)
+services_up=1
+scripts/services.sh up >/dev/null
+# shellcheck disable=SC1091
+source "${INTERLEAVE_SERVICES_DIR:-/tmp/interleave-services}/env"
+cargo test --test real 2>&1 | tee "$logs/real.log"
+scripts/services.sh down
+services_up=0
+echo "real servers added $(( $(date +%s) - services_start )) s"
 
 step "cargo clippy (wasm32)"
 cargo clippy --target wasm32-unknown-unknown --lib --bins --tests -- -D warnings
@@ -48,8 +67,10 @@ node e2e/smoke.mjs | tee "$logs/e2e.log"
 step "browser performance figures (reported, not enforced)"
 node e2e/perf.mjs
 
-# Every cargo "test result: ok. N passed" line, plus the e2e checks.
-passed=$(cat "$logs"/native.log "$logs"/web.log |
+# Every cargo "test result: ok. N passed" line, plus the e2e checks; the
+# native run's skipped real-server tests are counted once, from their own step.
+passed=$( (awk '/Running tests\/real\.rs/ { skip = 1; next } skip && /^test result/ { skip = 0; next } { print }' \
+    "$logs/native.log"; cat "$logs"/real.log "$logs"/web.log) |
   sed -nE 's/^test result: ok\. ([0-9]+) passed.*/\1/p' | awk '{ n += $1 } END { print n + 0 }')
 e2e=$(sed -nE 's/^e2e: ([0-9]+) passed.*/\1/p' "$logs/e2e.log")
 echo

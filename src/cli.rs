@@ -37,6 +37,8 @@ pub enum CliError {
     /// A script command's bad input (its message is complete).
     Script(String),
     Io(io::Error),
+    /// `real`: the servers could not be reached or the run failed.
+    Real(String),
 }
 
 impl CliError {
@@ -47,7 +49,7 @@ impl CliError {
             | CliError::Config(_)
             | CliError::Budget { .. }
             | CliError::Script(_) => 2,
-            CliError::Io(_) => 1,
+            CliError::Io(_) | CliError::Real(_) => 1,
         }
     }
 }
@@ -65,6 +67,7 @@ impl fmt::Display for CliError {
             ),
             CliError::Script(message) => write!(f, "{message}"),
             CliError::Io(error) => write!(f, "cannot write output: {error}"),
+            CliError::Real(message) => write!(f, "{message}"),
         }
     }
 }
@@ -114,12 +117,43 @@ enum Command {
     /// Print the `code=` value of a script (lz-string's
     /// compressToEncodedURIComponent) for a `scenario=script` fragment.
     Encode(EncodeArgs),
+    /// Play the scenario against real PostgreSQL, Redis and memcached (see
+    /// docs/real.md; `scripts/services.sh up` starts them) and print one JSON
+    /// object: each trial's metrics and tables beside the simulation's
+    /// figures and the share of explored schedules that violate.
+    Real(RealArgs),
 }
 
 #[derive(Args, Debug)]
 struct EncodeArgs {
     /// The script, a JavaScript file.
     file: std::path::PathBuf,
+}
+
+#[derive(Args, Debug)]
+struct RealArgs {
+    /// The scenario: a URL fragment or a whole URL.
+    fragment: String,
+    /// Trials, each with the next seed's latencies and jitter.
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..=100))]
+    trials: u32,
+    /// PostgreSQL URL [default: $INTERLEAVE_POSTGRES_URL].
+    #[arg(long, value_name = "URL")]
+    postgres: Option<String>,
+    /// Redis URL [default: $INTERLEAVE_REDIS_URL].
+    #[arg(long, value_name = "URL")]
+    redis: Option<String>,
+    /// memcached URL, memcache://host:port [default: $INTERLEAVE_MEMCACHED_URL].
+    #[arg(long, value_name = "URL")]
+    memcached: Option<String>,
+    /// memcached or redis for the cache and cache locks [default: memcached,
+    /// or redis when the fragment needs it: release=owner, sub-second TTLs].
+    #[arg(long, value_name = "SERVER")]
+    cache: Option<String>,
+    /// Most jitter added to each injected latency, in microseconds.
+    #[arg(long, value_name = "US", default_value_t = 200)]
+    jitter_us: u64,
 }
 
 #[derive(Args, Debug)]
@@ -212,6 +246,7 @@ pub fn main(args: &[String], out: &mut impl Write) -> Result<(), CliError> {
             run_explore(&flags, out)
         }
         Command::Encode(args) => script_command::encode(&args.file, out),
+        Command::Real(args) => run_real(&args, out),
     }
 }
 
@@ -471,6 +506,34 @@ fn trace_line(
 
 fn write_line(out: &mut impl Write, value: &impl Serialize) -> Result<(), CliError> {
     serde_json::to_writer(&mut *out, value).map_err(io::Error::from)?;
+    writeln!(out)?;
+    Ok(())
+}
+
+fn run_real(args: &RealArgs, out: &mut impl Write) -> Result<(), CliError> {
+    use crate::real::cache::CacheServer;
+    parse_fragment(&args.fragment).map_err(CliError::Config)?;
+    let cache = match args.cache.as_deref() {
+        None => None,
+        Some("memcached") => Some(CacheServer::Memcached),
+        Some("redis") => Some(CacheServer::Redis),
+        Some(other) => {
+            return Err(CliError::Usage(format!(
+                "--cache: expected memcached or redis, got {other:?}"
+            )))
+        }
+    };
+    let options = crate::real::RealOptions {
+        trials: args.trials,
+        postgres: args.postgres.clone(),
+        redis: args.redis.clone(),
+        memcached: args.memcached.clone(),
+        cache,
+        max_jitter: args.jitter_us,
+        ..crate::real::RealOptions::default()
+    };
+    let report = crate::real::run(&args.fragment, &options).map_err(CliError::Real)?;
+    serde_json::to_writer(&mut *out, &report).map_err(io::Error::from)?;
     writeln!(out)?;
     Ok(())
 }

@@ -8,6 +8,8 @@ pub mod cli;
 pub mod config;
 pub mod debugger;
 pub mod explore;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod real;
 pub mod scenario;
 #[cfg(all(feature = "script", not(target_arch = "wasm32")))]
 pub mod script;

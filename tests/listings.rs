@@ -5,7 +5,9 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use interleave::config::{CacheStart, Config, Pause, ReleaseMode, ScenarioKind, StrategyKind};
+use interleave::config::{
+    CacheStart, Config, Pause, ReleaseMode, ScenarioKind, StrategyKind, TxMode,
+};
 use interleave::scenario::listing::Listing;
 use serde_json::json;
 
@@ -15,7 +17,7 @@ fn every_listing() -> Vec<(String, String)> {
     let mut listings = Vec::new();
     for scenario in [ScenarioKind::Stampede, ScenarioKind::Ticket] {
         for strategy in StrategyKind::ALL {
-            for variant in 0..32u32 {
+            for variant in 0..128u32 {
                 let bit = |n: u32| variant & (1 << n) != 0;
                 let config = Config {
                     strategy,
@@ -38,6 +40,12 @@ fn every_listing() -> Vec<(String, String)> {
                     } else {
                         CacheStart::Cold
                     },
+                    tx: [
+                        TxMode::None,
+                        TxMode::ReadCommitted,
+                        TxMode::Serializable,
+                        TxMode::ForUpdate,
+                    ][(variant >> 5) as usize],
                     ..Config::new(scenario)
                 };
                 let code = Listing::of(&config).lines().collect::<Vec<_>>().join("\n");

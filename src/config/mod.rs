@@ -140,6 +140,33 @@ pub struct Pause {
     pub duration: Micros,
 }
 
+/// How the ticket body uses DB transactions (`docs/transactions.md`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum TxMode {
+    /// Each statement commits on its own (autocommit).
+    #[default]
+    None,
+    /// Find and insert in one READ COMMITTED transaction: still duplicates.
+    ReadCommitted,
+    /// SERIALIZABLE (PostgreSQL's SSI): of two transactions that both read
+    /// "no order" and inserted, the later committer fails.
+    Serializable,
+    /// `SELECT ... FOR UPDATE` on the user's row first: a lock in the DB,
+    /// shared by every server, held until commit.
+    ForUpdate,
+}
+
+impl TxMode {
+    pub fn name(self) -> &'static str {
+        match self {
+            TxMode::None => "none",
+            TxMode::ReadCommitted => "read-committed",
+            TxMode::Serializable => "serializable",
+            TxMode::ForUpdate => "for-update",
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CacheStart {
     Cold,
@@ -178,6 +205,10 @@ pub struct Config {
     pub fencing: bool,
     /// A unique constraint on (user, event) in `orders`.
     pub db_unique: bool,
+    /// Whether and how find and insert run in a DB transaction.
+    pub tx: TxMode,
+    /// Serialization failures retried from the start of the transaction.
+    pub tx_retries: u32,
     // stampede
     pub requests: u32,
     pub keys: u32,
@@ -219,6 +250,8 @@ impl Config {
             await_insert: true,
             fencing: false,
             db_unique: false,
+            tx: TxMode::None,
+            tx_retries: 0,
             requests: 10,
             keys: 1,
             cache: CacheStart::Cold,

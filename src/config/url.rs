@@ -15,7 +15,7 @@ use percent_encoding::percent_decode_str;
 
 use crate::config::{
     Arrival, CacheStart, Config, Latency, Micros, Pause, ReleaseMode, Routing, ScenarioKind,
-    StrategyKind, MS, SECOND,
+    StrategyKind, TxMode, MS, SECOND,
 };
 
 /// The only format version (`v`) this build reads and writes.
@@ -40,6 +40,8 @@ pub const MAX_DURATION: Micros = 86_400 * SECOND;
 /// Highest `poisson:` arrival rate, per second; a rate must also be positive
 /// and finite.
 pub const MAX_POISSON_RATE: f64 = 1e6;
+/// Most `tx_retries`.
+pub const MAX_TX_RETRIES: u32 = 100;
 /// Largest XFetch `beta`.
 pub const MAX_BETA: f64 = 1e6;
 
@@ -101,6 +103,7 @@ pub fn parse_fragment_lenient(input: &str) -> (Config, Vec<ConfigError>) {
     }
     errors.extend(limit_ticket_requests(&mut config));
     errors.extend(check_arrival_list(&mut config));
+    errors.extend(check_transaction(&mut config));
     (config, errors)
 }
 
@@ -238,6 +241,8 @@ enum Key {
     AwaitInsert,
     Fencing,
     DbUnique,
+    Tx,
+    TxRetries,
     Requests,
     Keys,
     Cache,
@@ -279,6 +284,8 @@ fn apply(config: &mut Config, key: Key, value: &str) -> Result<(), String> {
         Key::AwaitInsert => config.await_insert = parse_bool(value)?,
         Key::Fencing => config.fencing = parse_bool(value)?,
         Key::DbUnique => config.db_unique = parse_bool(value)?,
+        Key::Tx => config.tx = parse_token(value)?,
+        Key::TxRetries => config.tx_retries = parse_number(value, 0, MAX_TX_RETRIES)?,
         Key::Requests => config.requests = parse_number(value, 0, MAX_REQUESTS)?,
         Key::Keys => config.keys = parse_number(value, 1, MAX_KEYS)?,
         Key::Cache => config.cache = parse_token(value)?,
@@ -328,6 +335,8 @@ fn value_of(config: &Config, key: Key) -> String {
         Key::AwaitInsert => config.await_insert.to_string(),
         Key::Fencing => config.fencing.to_string(),
         Key::DbUnique => config.db_unique.to_string(),
+        Key::Tx => config.tx.token().to_string(),
+        Key::TxRetries => config.tx_retries.to_string(),
         Key::Requests => config.requests.to_string(),
         Key::Keys => config.keys.to_string(),
         Key::Cache => config.cache.token().to_string(),
@@ -431,6 +440,23 @@ fn check_arrival_list(config: &mut Config) -> Option<ConfigError> {
     })
 }
 
+/// A transaction awaits every statement before its commit, so it cannot
+/// run the original bug's unawaited insert; `tx` falls back to `none`.
+fn check_transaction(config: &mut Config) -> Option<ConfigError> {
+    if config.tx == TxMode::None || config.await_insert {
+        return None;
+    }
+    let message = format!(
+        "`tx={}` needs `await_insert=true`: a transaction awaits its insert before COMMIT",
+        config.tx.token()
+    );
+    config.tx = TxMode::None;
+    Some(ConfigError {
+        key: Key::Tx.token().to_string(),
+        message,
+    })
+}
+
 // ---------------------------------------------------------------------------
 // Values
 
@@ -496,6 +522,19 @@ impl Token for ReleaseMode {
     }
 }
 
+impl Token for TxMode {
+    const ALL: &'static [Self] = &[
+        TxMode::None,
+        TxMode::ReadCommitted,
+        TxMode::Serializable,
+        TxMode::ForUpdate,
+    ];
+
+    fn token(self) -> &'static str {
+        self.name()
+    }
+}
+
 impl Token for CacheStart {
     const ALL: &'static [Self] = &[CacheStart::Cold, CacheStart::Warm];
 
@@ -532,6 +571,8 @@ impl Token for Key {
         Key::AwaitInsert,
         Key::Fencing,
         Key::DbUnique,
+        Key::Tx,
+        Key::TxRetries,
         Key::Requests,
         Key::Keys,
         Key::Cache,
@@ -568,6 +609,8 @@ impl Token for Key {
             Key::AwaitInsert => "await_insert",
             Key::Fencing => "fencing",
             Key::DbUnique => "db_unique",
+            Key::Tx => "tx",
+            Key::TxRetries => "tx_retries",
             Key::Requests => "requests",
             Key::Keys => "keys",
             Key::Cache => "cache",
@@ -590,7 +633,9 @@ impl Key {
             | Key::ClickGap
             | Key::AwaitInsert
             | Key::Fencing
-            | Key::DbUnique => ScenarioKind::Ticket,
+            | Key::DbUnique
+            | Key::Tx
+            | Key::TxRetries => ScenarioKind::Ticket,
             Key::Requests
             | Key::Keys
             | Key::Cache
@@ -615,6 +660,7 @@ impl Key {
             Key::Routing => tokens::<Routing>(),
             Key::Cache => tokens::<CacheStart>(),
             Key::Release => tokens::<ReleaseMode>(),
+            Key::Tx => tokens::<TxMode>(),
             Key::AwaitInsert | Key::DoubleCheck | Key::Fencing | Key::DbUnique => {
                 vec!["true", "false"]
             }

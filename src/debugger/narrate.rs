@@ -40,6 +40,11 @@ pub fn outcome_name(outcome: Outcome) -> &'static str {
         Outcome::NotOwner => "not owner",
         Outcome::Conflict => "conflict",
         Outcome::Fenced => "fenced",
+        Outcome::Buffered => "written, visible at commit",
+        Outcome::Locked => "row locked",
+        Outcome::LockWait => "waits for the row lock",
+        Outcome::Committed => "committed",
+        Outcome::SerializationFailure => "serialization failure",
         Outcome::Crashed => "crashed",
     }
 }
@@ -105,5 +110,6 @@ pub fn describe_event(event: &TraceEvent, scenario: ScenarioKind) -> String {
         What::ServeStale => format!("{who} serves the stale {key} at once"),
         What::EarlyRefresh => format!("{who} refreshes {key} early (XFetch)"),
         What::Log => format!("{who} logs"),
+        What::RowLockGrant => format!("{who} gets the row lock on {key} (FOR UPDATE)"),
     }
 }

@@ -174,10 +174,17 @@ impl OrdersLane {
     }
 
     fn feed(&mut self, event: &TraceEvent) {
-        if event.what != What::Complete(OpKind::DbInsert) || event.outcome != Outcome::Inserted {
+        // A plain insert adds its row as it lands; a transaction's rows
+        // appear when its COMMIT lands (`detail`: how many).
+        let added = match event.what {
+            What::Complete(OpKind::DbInsert) if event.outcome == Outcome::Inserted => 1,
+            What::Complete(OpKind::DbCommit) => event.detail as u32,
+            _ => 0,
+        };
+        if added == 0 {
             return;
         }
-        self.rows += 1;
+        self.rows += added;
         match self.segments.last_mut() {
             Some(last) if last.start == event.time => {
                 self.segments.pop();

@@ -370,7 +370,10 @@ fn op_kind(op: OpKind) -> SpanKind {
         OpKind::DbSelect | OpKind::DbFindOrder | OpKind::DbFind | OpKind::DbFindOne => {
             SpanKind::DbRead
         }
-        OpKind::DbInsert | OpKind::DbUpdate | OpKind::DbDelete => SpanKind::DbWrite,
+        OpKind::DbLockRow => SpanKind::DbRead,
+        OpKind::DbInsert | OpKind::DbUpdate | OpKind::DbDelete | OpKind::DbCommit => {
+            SpanKind::DbWrite
+        }
         OpKind::Sleep | OpKind::Immediate => SpanKind::Sleep,
     }
 }
@@ -394,5 +397,7 @@ pub fn op_label(op: OpKind) -> &'static str {
         OpKind::DbFindOne => "db.findOne",
         OpKind::DbUpdate => "db.update",
         OpKind::DbDelete => "db.delete",
+        OpKind::DbLockRow => "db.selectForUpdate",
+        OpKind::DbCommit => "db.commit",
     }
 }

@@ -116,6 +116,11 @@ impl Finder {
                 state.orders += 1;
                 (state.orders > 1).then_some(ViolationKind::DuplicateTicket)
             }
+            // A transaction's rows appear when its COMMIT lands.
+            What::Complete(OpKind::DbCommit) if event.detail > 0 => {
+                state.orders += event.detail as u32;
+                (state.orders > 1).then_some(ViolationKind::DuplicateTicket)
+            }
             What::Issue(OpKind::DbSelect) if self.scenario == ScenarioKind::Stampede => {
                 if !std::mem::replace(&mut state.selected, true) {
                     if let Some(at) = self.warm_expiry {

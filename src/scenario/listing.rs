@@ -2,7 +2,7 @@
 //! calls in place: what the code pane shows. Each awaited line carries the
 //! `Site` that trace events name, so a request's cursor can sit on it.
 
-use crate::config::{Config, ReleaseMode, ScenarioKind, StrategyKind};
+use crate::config::{Config, ReleaseMode, ScenarioKind, StrategyKind, TxMode};
 use crate::sim::Site;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -117,7 +117,11 @@ impl Listing {
                 "db.insert(user, event, { fencingToken: token }); // not awaited: the original bug"
             }
         };
+        let tx = config.tx;
         let body = |listing: &mut Listing, indent: &str| {
+            if tx != TxMode::None {
+                return listing.transaction_body(indent, tx);
+            }
             listing.at(
                 Site::FindOrder,
                 &format!("{indent}const order = await db.findOrder(user, event);"),
@@ -159,6 +163,42 @@ impl Listing {
             }
         }
         self.line("}");
+    }
+
+    /// The ticket body inside a transaction (`tx`), retried on 40001.
+    fn transaction_body(&mut self, indent: &str, tx: TxMode) {
+        let level = match tx {
+            TxMode::Serializable => "SERIALIZABLE",
+            _ => "READ COMMITTED",
+        };
+        self.line(&format!("{indent}for (let attempt = 0; ; attempt++) {{"));
+        self.line(&format!(
+            "{indent}  await db.query(\"BEGIN ISOLATION LEVEL {level}\"); // sent with the next statement"
+        ));
+        if tx == TxMode::ForUpdate {
+            self.at(
+                Site::LockRow,
+                &format!(
+                    "{indent}  await db.query(\"SELECT 1 FROM users WHERE id = $1 FOR UPDATE\", [user]);"
+                ),
+            );
+        }
+        self.at(
+            Site::FindOrder,
+            &format!("{indent}  const order = await db.findOrder(user, event);"),
+        );
+        self.at(
+            Site::Insert,
+            &format!("{indent}  if (!order) await db.insert(user, event);"),
+        );
+        self.at(
+            Site::Commit,
+            &format!("{indent}  try {{ await db.query(\"COMMIT\"); break; }}"),
+        );
+        self.line(&format!(
+            "{indent}  catch (e) {{ if (e.code !== \"40001\" || attempt === TX_RETRIES) throw e; }}"
+        ));
+        self.line(&format!("{indent}}}"));
     }
 
     /// The lock's acquire line, and what a wait that gave up does.
@@ -366,7 +406,12 @@ mod tests {
                     grace: 1_000_000,
                     ..plain.clone()
                 };
-                for config in [plain, faulty] {
+                // A transaction's FOR UPDATE and COMMIT are awaits too.
+                let transaction = Config {
+                    tx: TxMode::ForUpdate,
+                    ..plain.clone()
+                };
+                for config in [plain, faulty, transaction] {
                     let listing = Listing::of(&config);
                     let mut sim = crate::Sim::new(&config);
                     sim.run();

@@ -14,13 +14,26 @@
 //!   }
 //! }
 //! ```
+//! With `tx` other than `none`, find and insert run in one transaction
+//! (`docs/transactions.md`):
+//!
+//! ```js
+//! for (let attempt = 0; ; attempt++) {
+//!   await db.query("BEGIN ISOLATION LEVEL ...");  // sent with the next statement
+//!   await db.query("SELECT 1 FROM users WHERE id = $1 FOR UPDATE"); // tx=for-update
+//!   const order = await db.findOrder(user, event);
+//!   if (!order) await db.insert(user, event);
+//!   try { await db.query("COMMIT"); return; }
+//!   catch (e) { if (e.code !== "40001" || attempt === TX_RETRIES) throw e; }
+//! }
+//! ```
 //! Under single-flight the whole body is the shared work (its waiters share
 //! the leader's success or failure). A refused insert (`db_unique`, fencing)
 //! fails the request. Faults as in the stampede: `crash` stops right after
 //! entering the section, `pause` sleeps there first.
 
-use crate::config::StrategyKind;
-use crate::sim::{Ctx, Outcome, Site};
+use crate::config::{StrategyKind, TxMode};
+use crate::sim::{Ctx, Outcome, Site, Written};
 use crate::strategy::{self, single_flight};
 use crate::world::LockKey;
 
@@ -55,8 +68,12 @@ pub async fn participate(cx: &Ctx, user: u32) -> Outcome {
     }
 }
 
-/// False if the DB refused the awaited insert (unique constraint, fencing).
+/// False if the DB refused the awaited insert (unique constraint, fencing)
+/// or, in a transaction, its commit.
 async fn place_order(cx: &Ctx, user: u32) -> bool {
+    if cx.config().tx != TxMode::None {
+        return place_order_in_transaction(cx, user).await;
+    }
     if !cx.find_order(user, Site::FindOrder).await {
         let insert = cx.insert_order(user, Site::Insert);
         if cx.config().await_insert {
@@ -67,4 +84,29 @@ async fn place_order(cx: &Ctx, user: u32) -> bool {
         drop(insert);
     }
     true
+}
+
+/// Find and insert in one transaction, retried from BEGIN after a
+/// serialization failure up to `tx_retries` times. False if it failed.
+async fn place_order_in_transaction(cx: &Ctx, user: u32) -> bool {
+    let config = cx.config();
+    for _ in 0..=config.tx_retries {
+        cx.begin();
+        if config.tx == TxMode::ForUpdate {
+            cx.lock_row(user, Site::LockRow).await;
+        }
+        if !cx.find_order(user, Site::FindOrder).await {
+            match cx.insert_in_transaction(user, Site::Insert).await {
+                Written::Done => {}
+                Written::SerializationFailure => continue,
+                Written::Refused => return false,
+            }
+        }
+        match cx.commit(user, Site::Commit).await {
+            Written::Done => return true,
+            Written::SerializationFailure => continue,
+            Written::Refused => return false,
+        }
+    }
+    false
 }

@@ -105,6 +105,8 @@ impl Sim {
                     Some(Op::FindOrder(_)) => "db find_order",
                     Some(Op::Insert(..)) => "db insert",
                     Some(Op::Script(_)) => "script operation",
+                    Some(Op::LockRow(_)) => "db select for update",
+                    Some(Op::Commit(_)) => "db commit",
                     Some(Op::Sleep(_)) | None => "operation",
                 };
                 format!("{what} for {who} completes")

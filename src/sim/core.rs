@@ -4,13 +4,13 @@
 
 use std::collections::{HashMap, VecDeque};
 
-use crate::config::{Config, Latency, Micros};
+use crate::config::{Config, Latency, Micros, TxMode};
 use crate::sim::footprint::{Object, Touches};
 use crate::sim::metrics::Tally;
 use crate::sim::queue::{Macrotask, MacrotaskQueue};
 use crate::sim::rng::{SimRng, Stream};
 use crate::sim::trace::{OpKind, Outcome, ServerKind, Site, Trace, TraceEvent, TraceKey, What};
-use crate::world::db::InsertResult;
+use crate::world::db::{CommitResult, InsertResult};
 use crate::world::locks::SlotId;
 use crate::world::{Cache, CacheKey, Db, LockKey, Lookup, ServerLocks};
 
@@ -32,6 +32,10 @@ pub enum Op {
     FindOrder(u32),
     /// An order insert, with the writer's fencing token if it has one.
     Insert(u32, Option<u64>),
+    /// `SELECT ... FOR UPDATE` on this user's row (inside a transaction).
+    LockRow(u32),
+    /// COMMIT of the request's transaction (the user's order row).
+    Commit(u32),
     Sleep(Micros),
     /// `setImmediate(() => emitter.emit(key))` on this server.
     Emit(u32, LockKey),
@@ -64,6 +68,8 @@ impl Op {
             Op::Sleep(_) => OpKind::Sleep,
             Op::Emit(..) => OpKind::Immediate,
             Op::Script(op) => op.kind,
+            Op::LockRow(_) => OpKind::DbLockRow,
+            Op::Commit(_) => OpKind::DbCommit,
         }
     }
 
@@ -78,7 +84,11 @@ impl Op {
                 CacheKey::Data(id) => TraceKey::Data(id),
                 CacheKey::Lock(lock) => TraceKey::Lock(lock.0),
             },
-            Op::Select(id) | Op::FindOrder(id) | Op::Insert(id, _) => TraceKey::Data(id),
+            Op::Select(id)
+            | Op::FindOrder(id)
+            | Op::Insert(id, _)
+            | Op::LockRow(id)
+            | Op::Commit(id) => TraceKey::Data(id),
             Op::Sleep(_) => TraceKey::None,
             Op::Emit(_, key) => TraceKey::Lock(key.0),
             Op::Script(op) => TraceKey::Data(op.key),
@@ -87,7 +97,9 @@ impl Op {
 
     fn is_db(self) -> bool {
         match self {
-            Op::Select(_) | Op::FindOrder(_) | Op::Insert(..) => true,
+            Op::Select(_) | Op::FindOrder(_) | Op::Insert(..) | Op::LockRow(_) | Op::Commit(_) => {
+                true
+            }
             Op::Script(op) => op.kind.server().is_some_and(|s| s != ServerKind::Cache),
             _ => false,
         }
@@ -105,6 +117,10 @@ pub enum Reply {
     Inserted,
     /// The DB refused the insert (unique constraint or fencing token).
     Refused,
+    /// SERIALIZABLE refused the statement or commit; the transaction is over.
+    SerializationFailure,
+    /// The transaction committed.
+    Committed,
     Woke,
     Granted,
     /// A single-flight leader's result.
@@ -185,7 +201,9 @@ impl Core {
             db_latency: config.db_latency,
             write_latency: config.write_latency(),
             cache: Cache::new(config.grace),
-            db: Db::new(config.db_pool).with_unique(config.db_unique),
+            db: Db::new(config.db_pool)
+                .with_unique(config.db_unique)
+                .with_transactions(config.tx),
             servers: (0..config.servers)
                 .map(|_| ServerLocks::default())
                 .collect(),
@@ -332,8 +350,8 @@ impl Core {
             Op::Get(_) | Op::Set(..) | Op::Add(..) | Op::Delete(_) => {
                 self.rng.latency(self.cache_latency)
             }
-            Op::Select(_) | Op::FindOrder(_) => self.rng.latency(self.db_latency),
-            Op::Insert(..) => self.rng.latency(self.write_latency),
+            Op::Select(_) | Op::FindOrder(_) | Op::LockRow(_) => self.rng.latency(self.db_latency),
+            Op::Insert(..) | Op::Commit(_) => self.rng.latency(self.write_latency),
             Op::Sleep(duration) => duration,
             Op::Emit(..) => 0,
             Op::SetDelta(..) | Op::DeleteIfOwner(..) => self.rng.latency(self.cache_latency),
@@ -360,7 +378,8 @@ impl Core {
                 self.tally.db_writes += 1;
                 self.connect(id, latency, request, op, site);
             }
-            Op::Select(_) | Op::FindOrder(_) => {
+            Op::Commit(_) => self.connect(id, latency, request, op, site),
+            Op::Select(_) | Op::FindOrder(_) | Op::LockRow(_) => {
                 self.tally.db_reads += 1;
                 if let Op::Select(item) = op {
                     self.tally.loads.select_issued(item, self.now);
@@ -421,6 +440,8 @@ impl Core {
             Op::Select(_) => (Object::Pool, false),
             Op::FindOrder(user) => (Object::Orders(user), false),
             Op::Insert(user, _) => (Object::Orders(user), true),
+            Op::LockRow(user) => (Object::RowLock(user), true),
+            Op::Commit(user) => (Object::Orders(user), true),
             Op::Sleep(_) => (Object::Clock, false),
             // Wakes the emitter lock's listeners on that server.
             Op::Emit(server, key) => (Object::ServerLock(server, key), true),
@@ -429,6 +450,12 @@ impl Core {
         };
         if object != Object::Pool {
             self.touches.touch(object, write);
+        }
+        // Ending a transaction passes its row locks on.
+        if let Op::Insert(user, _) | Op::Commit(user) = op {
+            if self.db.tx_mode() != TxMode::None {
+                self.touches.touch(Object::RowLock(user), true);
+            }
         }
         if let Op::Set(CacheKey::Data(item), ..) | Op::SetDelta(CacheKey::Data(item), ..) = op {
             self.touches.touch(Object::Loads(item), true);
@@ -446,8 +473,13 @@ impl Core {
         self.queue.schedule_after(self.now, delay, task);
     }
 
+    /// A query takes a connection (or queues for one). A transaction keeps
+    /// the connection its first statement got until it ends.
     fn connect(&mut self, id: SlotId, latency: Micros, request: TaskId, op: Op, site: Site) {
-        if self.db.connect(id, latency) {
+        if self.db.transactions.holds_connection(request) {
+            self.schedule(latency, Macrotask::Complete(id));
+        } else if self.db.connect(id, latency) {
+            self.db.transactions.keep_connection(request);
             self.tally.db_connected(self.db.in_use());
             self.schedule(latency, Macrotask::Complete(id));
         } else {
@@ -465,6 +497,11 @@ impl Core {
         let abandoned = slot.abandoned;
         let now = self.now;
         self.touch_complete(op);
+        let held_connection = self.db.transactions.holds_connection(request);
+        let mut rows_added = 0;
+        // Row locks the end of a transaction passes on: granted after the
+        // ending request resumes.
+        let mut passed_rows = Vec::new();
         let (reply, outcome) = match op {
             Op::Get(key) => {
                 let found = self.cache.get(key, now);
@@ -538,13 +575,66 @@ impl Core {
             }
             Op::Select(id) => (Reply::Row(self.db.select(id)), Outcome::Row),
             Op::FindOrder(user) => {
-                let found = self.db.find_order(user);
+                let found = if self.db.in_transaction(request) {
+                    self.db.find_order_in(request, user)
+                } else {
+                    self.db.find_order(user)
+                };
                 let outcome = if found {
                     Outcome::Found
                 } else {
                     Outcome::NoOrder
                 };
                 (Reply::Found(found), outcome)
+            }
+            Op::Insert(user, token) if self.db.in_transaction(request) => {
+                match self.db.insert_in(request, user, token) {
+                    Ok(()) => (Reply::Inserted, Outcome::Buffered),
+                    Err((_, granted)) => {
+                        passed_rows = granted;
+                        (Reply::SerializationFailure, Outcome::SerializationFailure)
+                    }
+                }
+            }
+            Op::LockRow(user) => {
+                if self.db.transactions.lock_row(request, user, id) {
+                    (Reply::Granted, Outcome::Locked)
+                } else {
+                    // Parked until the holder's transaction ends, keeping
+                    // its transaction's connection.
+                    self.record(
+                        request,
+                        What::Complete(op.kind()),
+                        op.key(),
+                        Outcome::LockWait,
+                        site,
+                        0,
+                    );
+                    return;
+                }
+            }
+            Op::Commit(_) => {
+                let (result, granted) = self.db.commit(request);
+                passed_rows = granted;
+                match result {
+                    CommitResult::Committed(rows) => {
+                        rows_added = u64::from(rows);
+                        (Reply::Committed, Outcome::Committed)
+                    }
+                    CommitResult::Failed(_) => {
+                        (Reply::SerializationFailure, Outcome::SerializationFailure)
+                    }
+                    CommitResult::Refused(refused) => {
+                        if refused == InsertResult::Fenced {
+                            self.tally.rejected_writes += 1;
+                        }
+                        let outcome = match refused {
+                            InsertResult::Fenced => Outcome::Fenced,
+                            _ => Outcome::Conflict,
+                        };
+                        (Reply::Refused, outcome)
+                    }
+                }
             }
             Op::Insert(user, token) => match self.db.insert_checked(user, token) {
                 InsertResult::Inserted => (Reply::Inserted, Outcome::Inserted),
@@ -570,6 +660,7 @@ impl Core {
         // An insert's fencing token, if it carries one.
         let detail = match op {
             Op::Insert(_, Some(token)) => token,
+            Op::Commit(_) => rows_added,
             _ => 0,
         };
         self.record(
@@ -580,19 +671,23 @@ impl Core {
             site,
             detail,
         );
-        if op.is_db() {
+        // A transaction's statement keeps its connection until the
+        // transaction ends (commit, or a failure that ended it).
+        if op.is_db() && !(held_connection && self.db.in_transaction(request)) {
             self.pass_connection();
         }
         self.fire(id, reply);
+        self.grant_rows(passed_rows);
     }
 
-    /// A freed DB connection passes to the oldest queued query.
+    /// A query finished: its connection passes to the oldest queued query.
     fn pass_connection(&mut self) {
         if let Some((next, latency)) = self.db.disconnect() {
             let slot = self.slot(next);
             let (next_request, next_op, next_site) =
                 (slot.request, slot.op().expect("a query"), slot.site);
             let key = next_op.key();
+            self.db.transactions.keep_connection(next_request);
             self.record(
                 next_request,
                 What::PoolStart,
@@ -602,6 +697,18 @@ impl Core {
                 latency,
             );
             self.schedule(latency, Macrotask::Complete(next));
+        }
+    }
+
+    /// Row locks a transaction's end passed on: each waiter's FOR UPDATE
+    /// returns now, as a microtask.
+    pub fn grant_rows(&mut self, granted: Vec<SlotId>) {
+        for slot in granted {
+            let key = self.slot_op(slot).map_or(TraceKey::None, Op::key);
+            if let TraceKey::Data(user) = key {
+                self.touches.touch(Object::RowLock(user), true);
+            }
+            self.hand_over(slot, What::RowLockGrant, key, Reply::Granted);
         }
     }
 

@@ -59,8 +59,32 @@ impl Answer for bool {
     fn from_reply(reply: Reply) -> Self {
         matches!(
             reply,
-            Reply::Stored(true) | Reply::Deleted(true) | Reply::Found(true) | Reply::Inserted
+            Reply::Stored(true)
+                | Reply::Deleted(true)
+                | Reply::Found(true)
+                | Reply::Inserted
+                | Reply::Committed
         )
+    }
+}
+
+/// How a DB write (an insert, or a transaction's COMMIT) ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Written {
+    Done,
+    /// A unique constraint or a fencing token refused it.
+    Refused,
+    /// SERIALIZABLE refused it; the transaction is over.
+    SerializationFailure,
+}
+
+impl Answer for Written {
+    fn from_reply(reply: Reply) -> Self {
+        match reply {
+            Reply::Inserted | Reply::Committed => Written::Done,
+            Reply::SerializationFailure => Written::SerializationFailure,
+            _ => Written::Refused,
+        }
     }
 }
 
@@ -243,6 +267,30 @@ impl Ctx {
     pub fn insert_order(&self, user: u32, site: Site) -> Wait<bool> {
         let token = self.core.borrow().tokens.get(&self.request).copied();
         self.issue(Op::Insert(user, token), site)
+    }
+
+    /// BEGIN: opens this request's transaction (sent with its first
+    /// statement: no round trip of its own).
+    pub fn begin(&self) {
+        self.core.borrow_mut().db.transactions.begin(self.request);
+    }
+
+    /// `SELECT ... FOR UPDATE` on `user`'s row: resolves once this
+    /// transaction holds the row lock.
+    pub fn lock_row(&self, user: u32, site: Site) -> Wait<()> {
+        self.issue(Op::LockRow(user), site)
+    }
+
+    /// An insert inside this request's transaction: kept until COMMIT, or
+    /// a serialization failure that ends the transaction.
+    pub fn insert_in_transaction(&self, user: u32, site: Site) -> Wait<Written> {
+        let token = self.core.borrow().tokens.get(&self.request).copied();
+        self.issue(Op::Insert(user, token), site)
+    }
+
+    /// COMMIT: a write round trip; its rows become visible as it lands.
+    pub fn commit(&self, user: u32, site: Site) -> Wait<Written> {
+        self.issue(Op::Commit(user), site)
     }
 
     /// `set` that also stores how long the value took to recompute.

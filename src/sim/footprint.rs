@@ -24,6 +24,8 @@ pub enum Object {
     ServerLock(u32, LockKey),
     /// XFetch's random draws (their order decides who refreshes early).
     EarlyDraws,
+    /// One user's `users` row lock (FOR UPDATE) and its waiters.
+    RowLock(u32),
     /// The DB connection pool (only when bounded).
     Pool,
     /// The timer and arrival order: a clock event reads it (it runs as

@@ -24,6 +24,10 @@ pub enum OpKind {
     CacheDeleteIfOwner,
     /// A `setImmediate` callback (the emitter lock's `emit`).
     Immediate,
+    /// `SELECT ... FOR UPDATE` on the user's row (`tx=for-update`).
+    DbLockRow,
+    /// A transaction's COMMIT.
+    DbCommit,
     // Scripted scenarios (`src/script/`): the operations a script sends.
     CacheGetStale,
     CacheDeleteIf,
@@ -51,6 +55,8 @@ impl OpKind {
             }
             OpKind::DbInsert | OpKind::DbUpdate | OpKind::DbDelete => Some(ServerKind::DbWrite),
             OpKind::Sleep | OpKind::Immediate => None,
+            OpKind::DbLockRow => Some(ServerKind::DbRead),
+            OpKind::DbCommit => Some(ServerKind::DbWrite),
         }
     }
 }
@@ -109,6 +115,8 @@ pub enum What {
     /// A script's `console.log`, or an error no request's promise caught
     /// (a timer or emitter callback); `detail` indexes the run's messages.
     Log,
+    /// A `users` row lock (FOR UPDATE) passed to this waiting transaction.
+    RowLockGrant,
 }
 
 impl What {
@@ -135,6 +143,7 @@ impl What {
             What::ServeStale => "serve_stale",
             What::EarlyRefresh => "early_refresh",
             What::Log => "log",
+            What::RowLockGrant => "row_lock_grant",
         }
     }
 
@@ -170,6 +179,7 @@ impl What {
             What::ServeStale => 18,
             What::EarlyRefresh => 19,
             What::Log => 20,
+            What::RowLockGrant => 21,
         }
     }
 }
@@ -238,6 +248,16 @@ pub enum Outcome {
     Fenced,
     /// The request crashed inside its critical section.
     Crashed,
+    /// An insert inside a transaction: written, visible at commit.
+    Buffered,
+    /// A FOR UPDATE row lock was taken at once.
+    Locked,
+    /// A FOR UPDATE row lock is held by another transaction: it waits.
+    LockWait,
+    /// A COMMIT made the transaction's rows visible (`detail`: rows added).
+    Committed,
+    /// SERIALIZABLE refused the statement or commit (SQLSTATE 40001).
+    SerializationFailure,
 }
 
 /// The awaited line of the scenario (or lock) code a request is parked on;
@@ -281,6 +301,10 @@ pub enum Site {
     /// A line of a script: the run keeps its line and column beside the
     /// trace (`script::ScriptRun::positions`), so this enum stays one byte.
     Script,
+    /// `await db.query("SELECT ... FOR UPDATE")` on the user's row.
+    LockRow,
+    /// `await db.query("COMMIT")`.
+    Commit,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -295,7 +319,8 @@ pub struct TraceEvent {
     pub site: Site,
     /// A latency for `Issue` and `PoolStart`, the server for `Arrive`, the
     /// elapsed time for `Return`, the fencing token for `Enter` and for the
-    /// `Complete` of an insert (with `fencing`), the ticket for
+    /// `Complete` of an insert (with `fencing`), the rows a `Complete` of a
+    /// commit added, the ticket for
     /// `TakeTicket` and the expired ticket for `LeaseExpired`.
     pub detail: u64,
 }

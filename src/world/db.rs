@@ -3,6 +3,10 @@
 
 use std::collections::VecDeque;
 
+use crate::config::TxMode;
+use crate::world::locks::SlotId;
+use crate::world::transactions::{Transactions, TxFailure, TxId};
+
 /// What an insert did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum InsertResult {
@@ -11,6 +15,18 @@ pub enum InsertResult {
     Conflict,
     /// Its fencing token was older than one already seen.
     Fenced,
+}
+
+/// How a transaction's COMMIT ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CommitResult {
+    /// Its rows are visible now; this many orders were added.
+    Committed(u32),
+    /// SERIALIZABLE refused it (SQLSTATE 40001); nothing was written.
+    Failed(TxFailure),
+    /// A deferred insert was refused (unique constraint, fencing); nothing
+    /// was written.
+    Refused(InsertResult),
 }
 
 /// The order table of the single event every ticket request is for.
@@ -26,6 +42,10 @@ pub struct Db {
     in_use: u32,
     /// Queries waiting for a connection, oldest first, with their drawn latency.
     queued: VecDeque<(usize, u64)>,
+    /// How the ticket body uses transactions.
+    mode: TxMode,
+    /// Open transactions, their row locks and the commit log.
+    pub transactions: Transactions,
 }
 
 impl Db {
@@ -40,6 +60,75 @@ impl Db {
     pub fn with_unique(mut self, unique: bool) -> Self {
         self.unique = unique;
         self
+    }
+
+    /// With the ticket body's transactions run in `mode`.
+    pub fn with_transactions(mut self, mode: TxMode) -> Self {
+        self.mode = mode;
+        self
+    }
+
+    pub fn tx_mode(&self) -> TxMode {
+        self.mode
+    }
+
+    /// Whether `tx` is inside a transaction now.
+    pub fn in_transaction(&self, tx: TxId) -> bool {
+        self.transactions.is_open(tx)
+    }
+
+    /// A `find_order` of `tx` landed: committed rows only (both isolation
+    /// levels see the same here: SERIALIZABLE's snapshot is taken by this
+    /// very statement).
+    pub fn find_order_in(&mut self, tx: TxId, user: u32) -> bool {
+        let found = self.find_order(user);
+        self.transactions.note_find(tx, user, found, self.mode);
+        found
+    }
+
+    /// An insert of `tx` landed: kept for its commit, or a serialization
+    /// failure (the transaction is rolled back; the slots are the row-lock
+    /// waiters that get the lock now).
+    pub fn insert_in(
+        &mut self,
+        tx: TxId,
+        user: u32,
+        token: Option<u64>,
+    ) -> Result<(), (TxFailure, Vec<SlotId>)> {
+        if self.transactions.read_is_stale(tx, self.mode) {
+            let granted = self.transactions.rollback(tx);
+            return Err((TxFailure::Serialization, granted));
+        }
+        self.transactions.buffer_insert(tx, user, token);
+        Ok(())
+    }
+
+    /// COMMIT of `tx` landed: SERIALIZABLE's check, then its inserts as the
+    /// DB checks them (all or nothing). Returns the row-lock waiters that
+    /// get the lock now.
+    pub fn commit(&mut self, tx: TxId) -> (CommitResult, Vec<SlotId>) {
+        if self.transactions.read_is_stale(tx, self.mode) {
+            let granted = self.transactions.rollback(tx);
+            return (CommitResult::Failed(TxFailure::Serialization), granted);
+        }
+        let pending = self.transactions.pending(tx);
+        let fence_before = self.fence.clone();
+        let mut users = Vec::new();
+        for (user, token) in pending {
+            match self.insert_checked(user, token) {
+                InsertResult::Inserted => users.push(user),
+                refused => {
+                    for &user in &users {
+                        self.orders[user as usize] -= 1;
+                    }
+                    self.fence = fence_before;
+                    let granted = self.transactions.rollback(tx);
+                    return (CommitResult::Refused(refused), granted);
+                }
+            }
+        }
+        let granted = self.transactions.commit(tx, &users);
+        (CommitResult::Committed(users.len() as u32), granted)
     }
 
     /// A product row; its value is the version the loader saw.

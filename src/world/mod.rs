@@ -1,9 +1,11 @@
-//! The simulated world: a memcached-like cache, a database, and the
+//! The simulated world: a memcached-like cache, a database with its
+//! transactions, and the
 //! in-process lock tables of each app server. Plain data, no scheduling.
 
 pub mod cache;
 pub mod db;
 pub mod locks;
+pub mod transactions;
 
 pub use cache::{Cache, CacheKey, Lookup};
 pub use db::Db;

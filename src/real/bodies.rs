@@ -1,0 +1,182 @@
+//! The ticket and stampede bodies on real servers, step for step as
+//! `scenario::ticket` and `scenario::stampede` (their doc comments show
+//! the code), including the transactions of `docs/transactions.md` and the
+//! `crash` and `pause` faults.
+
+use crate::config::{StrategyKind, TxMode};
+use crate::real::cache::CacheError;
+use crate::real::db::DbFailure;
+use crate::real::locks::{self, finish_flight, join_flight};
+use crate::real::request::Request;
+
+/// How a request ended, as the model's outcomes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ended {
+    Ok,
+    Failed,
+    Crashed,
+}
+
+impl From<CacheError> for Ended {
+    fn from(_: CacheError) -> Self {
+        Ended::Failed
+    }
+}
+
+/// The fault the fragment injects into this request, on entering its
+/// critical section: true if it crashes (never releasing its lock).
+async fn faults(request: &Request) -> bool {
+    let config = &request.world.config;
+    if config.crash == Some(request.index) {
+        return true;
+    }
+    if let Some(pause) = config.pause {
+        if pause.request == request.index && pause.duration > 0 {
+            request.sleep(pause.duration).await;
+        }
+    }
+    false
+}
+
+pub async fn participate(request: &mut Request, user: u32) -> Result<Ended, CacheError> {
+    let world = request.world.clone();
+    if world.config.strategy == StrategyKind::SingleFlight {
+        if let Some(shared) = join_flight(request, user).await {
+            return Ok(match shared {
+                Some(1) => Ended::Ok,
+                Some(_) => Ended::Failed,
+                None => Ended::Crashed,
+            });
+        }
+        world.enter(user);
+        if faults(request).await {
+            world.exit(user);
+            return Ok(Ended::Crashed);
+        }
+        let placed = place_order(request, user).await;
+        world.exit(user);
+        finish_flight(request, user, Some(u64::from(placed)));
+        return Ok(if placed { Ended::Ok } else { Ended::Failed });
+    }
+    if !locks::acquire(request, user).await? {
+        return Ok(Ended::Failed);
+    }
+    world.enter(user);
+    if faults(request).await {
+        world.exit(user);
+        // Never releases: a keyed mutex stays locked for good.
+        std::mem::forget(request.guard.take());
+        return Ok(Ended::Crashed);
+    }
+    let placed = place_order(request, user).await;
+    world.exit(user);
+    locks::release(request, user).await?;
+    Ok(if placed { Ended::Ok } else { Ended::Failed })
+}
+
+/// False if the DB refused the awaited insert or the transaction failed.
+async fn place_order(request: &mut Request, user: u32) -> bool {
+    let config = &request.world.config;
+    if config.tx != TxMode::None {
+        return place_order_in_transaction(request, user).await;
+    }
+    match request.find_order(user).await {
+        Ok(true) => true,
+        Ok(false) if config.await_insert => request.insert_order(user).await.is_ok(),
+        Ok(false) => {
+            request.insert_order_unawaited(user);
+            true
+        }
+        Err(_) => false,
+    }
+}
+
+/// BEGIN; (FOR UPDATE;) find; insert if none; COMMIT; retried from BEGIN
+/// after a serialization failure up to `tx_retries` times.
+async fn place_order_in_transaction(request: &mut Request, user: u32) -> bool {
+    let config = request.world.config.clone();
+    for _ in 0..=config.tx_retries {
+        request.check_out_connection().await;
+        let attempt = transaction_attempt(request, user, config.tx).await;
+        if attempt.is_err() {
+            request.rollback().await;
+        }
+        request.connection = None;
+        match attempt {
+            Ok(()) => return true,
+            Err(DbFailure::Serialization) => {}
+            Err(_) => return false,
+        }
+    }
+    false
+}
+
+async fn transaction_attempt(request: &Request, user: u32, tx: TxMode) -> Result<(), DbFailure> {
+    request.begin(tx == TxMode::Serializable).await?;
+    if tx == TxMode::ForUpdate {
+        request.lock_user(user).await?;
+    }
+    if !request.find_order(user).await? {
+        request.insert_order(user).await?;
+    }
+    request.commit().await
+}
+
+pub async fn get_item(request: &mut Request, item: u32) -> Result<Ended, CacheError> {
+    let world = request.world.clone();
+    if request.cache_get_data(item).await?.is_some() {
+        return Ok(Ended::Ok);
+    }
+    let strategy = world.config.strategy;
+    if strategy == StrategyKind::SingleFlight {
+        if let Some(shared) = join_flight(request, item).await {
+            return Ok(if shared.is_some() {
+                Ended::Ok
+            } else {
+                Ended::Crashed
+            });
+        }
+        world.enter(item);
+        if faults(request).await {
+            world.exit(item);
+            return Ok(Ended::Crashed);
+        }
+        let loaded = load(request, item).await;
+        world.exit(item);
+        finish_flight(request, item, loaded.as_ref().ok().copied());
+        return Ok(if loaded.is_ok() {
+            Ended::Ok
+        } else {
+            Ended::Failed
+        });
+    }
+    if !locks::acquire(request, item).await? {
+        return Ok(Ended::Failed);
+    }
+    world.enter(item);
+    if faults(request).await {
+        world.exit(item);
+        std::mem::forget(request.guard.take());
+        return Ok(Ended::Crashed);
+    }
+    let double_check = world.config.double_check && strategy.is_lock();
+    let loads = !double_check || request.cache_get_data(item).await?.is_none();
+    let ended = if loads && load(request, item).await.is_err() {
+        Ended::Failed
+    } else {
+        Ended::Ok
+    };
+    world.exit(item);
+    locks::release(request, item).await?;
+    Ok(ended)
+}
+
+/// `select` then `set`.
+async fn load(request: &mut Request, item: u32) -> Result<u64, Ended> {
+    let row = request
+        .select_product(item)
+        .await
+        .map_err(|_| Ended::Failed)?;
+    request.cache_set_data(item, &row.to_string()).await?;
+    Ok(row as u64)
+}

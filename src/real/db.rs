@@ -1,0 +1,154 @@
+//! The real tables, in a schema of their own per trial (so concurrent runs
+//! never see each other's rows): `orders(user_id, event_id)` with an index,
+//! or a UNIQUE constraint with `db_unique`; `users(id)` for `tx=for-update`;
+//! `products(id, version)` for the stampede. The statements each request
+//! prepares on its own connection, and the final summary.
+
+use serde::Serialize;
+use tokio_postgres::error::SqlState;
+use tokio_postgres::{Client, NoTls, Statement};
+
+use crate::config::Config;
+
+/// The single event every ticket request is for.
+pub const EVENT: i32 = 1;
+
+/// Opens a connection whose driver runs on the current `LocalSet`, with
+/// `schema` first on its search path. Sequential scans are off so a
+/// SERIALIZABLE lookup takes predicate locks on the index, as the model's
+/// per-(user, event) predicate, rather than on the whole table.
+pub async fn connect(url: &str, schema: Option<&str>) -> Result<Client, String> {
+    let (client, connection) = tokio_postgres::connect(url, NoTls)
+        .await
+        .map_err(|error| format!("cannot connect to PostgreSQL at {url}: {error}"))?;
+    tokio::task::spawn_local(async move {
+        let _ = connection.await;
+    });
+    if let Some(schema) = schema {
+        client
+            .batch_execute(&format!(
+                "SET search_path TO {schema}; SET enable_seqscan = off"
+            ))
+            .await
+            .map_err(|error| format!("PostgreSQL: {error}"))?;
+    }
+    Ok(client)
+}
+
+/// Creates the trial's schema and tables, with their starting rows.
+pub async fn create(admin: &Client, schema: &str, config: &Config) -> Result<(), String> {
+    let orders_key = if config.db_unique {
+        "UNIQUE (user_id, event_id)".to_string()
+    } else {
+        String::new()
+    };
+    let index = if config.db_unique {
+        String::new()
+    } else {
+        format!("CREATE INDEX ON {schema}.orders (user_id, event_id);")
+    };
+    let users = config.users.max(1);
+    let keys = config.keys.max(1);
+    let separator = if orders_key.is_empty() { "" } else { ", " };
+    let sql = format!(
+        "DROP SCHEMA IF EXISTS {schema} CASCADE;
+         CREATE SCHEMA {schema};
+         CREATE TABLE {schema}.users (id int PRIMARY KEY);
+         INSERT INTO {schema}.users SELECT generate_series(0, {last_user});
+         CREATE TABLE {schema}.orders (id bigserial PRIMARY KEY, user_id int NOT NULL, \
+             event_id int NOT NULL{separator}{orders_key});
+         {index}
+         CREATE TABLE {schema}.products (id int PRIMARY KEY, version bigint NOT NULL);
+         INSERT INTO {schema}.products SELECT k, k + 1 FROM generate_series(0, {last_key}) AS k;
+         ANALYZE {schema}.users; ANALYZE {schema}.orders; ANALYZE {schema}.products;",
+        last_user = users - 1,
+        last_key = keys - 1,
+    );
+    admin
+        .batch_execute(&sql)
+        .await
+        .map_err(|error| format!("PostgreSQL: cannot create the tables: {error}"))
+}
+
+pub async fn drop_schema(admin: &Client, schema: &str) {
+    let _ = admin
+        .batch_execute(&format!("DROP SCHEMA IF EXISTS {schema} CASCADE"))
+        .await;
+}
+
+/// Each request's prepared statements (on its own connection).
+pub struct Statements {
+    pub find_order: Statement,
+    pub insert_order: Statement,
+    pub lock_user: Statement,
+    pub select_product: Statement,
+}
+
+impl Statements {
+    pub async fn prepare(client: &Client) -> Result<Statements, String> {
+        let prepare = |sql: &'static str| async move {
+            client
+                .prepare(sql)
+                .await
+                .map_err(|error| format!("PostgreSQL: cannot prepare `{sql}`: {error}"))
+        };
+        Ok(Statements {
+            find_order: prepare("SELECT count(*) FROM orders WHERE user_id = $1 AND event_id = $2")
+                .await?,
+            insert_order: prepare("INSERT INTO orders (user_id, event_id) VALUES ($1, $2)").await?,
+            lock_user: prepare("SELECT 1 FROM users WHERE id = $1 FOR UPDATE").await?,
+            select_product: prepare("SELECT version FROM products WHERE id = $1").await?,
+        })
+    }
+}
+
+/// How a statement failed, as far as the body cares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DbFailure {
+    /// SQLSTATE 40001.
+    Serialization,
+    /// SQLSTATE 23505.
+    UniqueViolation,
+    Other,
+}
+
+pub fn classify(error: &tokio_postgres::Error) -> DbFailure {
+    match error.code() {
+        Some(code) if *code == SqlState::T_R_SERIALIZATION_FAILURE => DbFailure::Serialization,
+        Some(code) if *code == SqlState::UNIQUE_VIOLATION => DbFailure::UniqueViolation,
+        _ => DbFailure::Other,
+    }
+}
+
+/// The final contents of `orders`.
+#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
+pub struct OrdersSummary {
+    pub orders: u64,
+    pub duplicate_tickets: u64,
+    /// `[user, rows]` for every user with more than one row.
+    pub users_with_duplicates: Vec<[u64; 2]>,
+}
+
+pub async fn summarize(admin: &Client, schema: &str) -> Result<OrdersSummary, String> {
+    let rows = admin
+        .query(
+            &format!(
+                "SELECT user_id, count(*) FROM {schema}.orders GROUP BY user_id ORDER BY user_id"
+            ),
+            &[],
+        )
+        .await
+        .map_err(|error| format!("PostgreSQL: {error}"))?;
+    let mut summary = OrdersSummary::default();
+    for row in rows {
+        let user: i32 = row.get(0);
+        let count: i64 = row.get(1);
+        let count = count as u64;
+        summary.orders += count;
+        if count > 1 {
+            summary.duplicate_tickets += count - 1;
+            summary.users_with_duplicates.push([user as u64, count]);
+        }
+    }
+    Ok(summary)
+}

@@ -1,0 +1,103 @@
+//! A tiny memcached text-protocol client over one tokio TCP connection:
+//! `get`, `set`, `add` (with an expiry in whole seconds) and `delete`,
+//! the four commands seed 004's locks and the stampede's cache use.
+
+use std::io;
+
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::net::TcpStream;
+
+pub struct Memcached {
+    stream: BufReader<TcpStream>,
+}
+
+impl Memcached {
+    /// Connects to `host:port` (from a `memcache://host:port` URL).
+    pub async fn connect(url: &str) -> io::Result<Memcached> {
+        let address = url
+            .trim_start_matches("memcache://")
+            .trim_start_matches("memcached://")
+            .trim_end_matches('/');
+        let stream = TcpStream::connect(address).await?;
+        stream.set_nodelay(true)?;
+        Ok(Memcached {
+            stream: BufReader::new(stream),
+        })
+    }
+
+    async fn line(&mut self) -> io::Result<String> {
+        let mut line = String::new();
+        if self.stream.read_line(&mut line).await? == 0 {
+            return Err(io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                "memcached closed the connection",
+            ));
+        }
+        Ok(line.trim_end().to_string())
+    }
+
+    async fn send(&mut self, command: &str) -> io::Result<()> {
+        self.stream.get_mut().write_all(command.as_bytes()).await
+    }
+
+    pub async fn get(&mut self, key: &str) -> io::Result<Option<String>> {
+        self.send(&format!("get {key}\r\n")).await?;
+        let header = self.line().await?;
+        if header == "END" {
+            return Ok(None);
+        }
+        let bytes: usize = header
+            .split(' ')
+            .nth(3)
+            .and_then(|n| n.parse().ok())
+            .ok_or_else(|| unexpected(&header))?;
+        let mut value = vec![0; bytes + 2];
+        self.stream.read_exact(&mut value).await?;
+        value.truncate(bytes);
+        let end = self.line().await?;
+        if end != "END" {
+            return Err(unexpected(&end));
+        }
+        Ok(Some(String::from_utf8_lossy(&value).into_owned()))
+    }
+
+    /// `set`: always stores.
+    pub async fn set(&mut self, key: &str, value: &str, seconds: u64) -> io::Result<()> {
+        self.store("set", key, value, seconds).await.map(|_| ())
+    }
+
+    /// `add`: stores only if the key is absent (or expired); true if stored.
+    pub async fn add(&mut self, key: &str, value: &str, seconds: u64) -> io::Result<bool> {
+        self.store("add", key, value, seconds).await
+    }
+
+    async fn store(
+        &mut self,
+        verb: &str,
+        key: &str,
+        value: &str,
+        seconds: u64,
+    ) -> io::Result<bool> {
+        let command = format!("{verb} {key} 0 {seconds} {}\r\n{value}\r\n", value.len());
+        self.send(&command).await?;
+        match self.line().await?.as_str() {
+            "STORED" => Ok(true),
+            "NOT_STORED" => Ok(false),
+            other => Err(unexpected(other)),
+        }
+    }
+
+    /// True if it deleted something.
+    pub async fn delete(&mut self, key: &str) -> io::Result<bool> {
+        self.send(&format!("delete {key}\r\n")).await?;
+        match self.line().await?.as_str() {
+            "DELETED" => Ok(true),
+            "NOT_FOUND" => Ok(false),
+            other => Err(unexpected(other)),
+        }
+    }
+}
+
+fn unexpected(reply: &str) -> io::Error {
+    io::Error::other(format!("unexpected memcached reply `{reply}`"))
+}

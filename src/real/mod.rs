@@ -1,0 +1,640 @@
+//! Reality check (issue 15): the same fragment played against real
+//! PostgreSQL, Redis and memcached (`docs/real.md`), beside the model's
+//! figures for it. Native only.
+//!
+//! Each request is a task on one thread (a tokio `LocalSet`, as one Node
+//! process), arriving at its planned time on its planned server; each
+//! simulated server has its own in-process locks. Every cache and DB
+//! operation first sleeps the latency the fragment draws for it (delay
+//! injection), plus a small seeded jitter, so real timing follows the
+//! fragment. Each trial runs in a fresh PostgreSQL schema and under a fresh
+//! cache key prefix.
+
+pub mod bodies;
+pub mod cache;
+pub mod db;
+pub mod locks;
+pub mod memcached;
+pub mod request;
+pub mod world;
+
+use std::rc::Rc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use crate::config::url::{parse_fragment, to_fragment};
+use crate::config::{CacheStart, Config, Micros, ScenarioKind, StrategyKind, MS};
+use crate::explore::{Check, ExploreOptions, Explorer, Observation};
+use crate::real::bodies::Ended;
+use crate::real::cache::{CacheConn, CacheServer};
+use crate::real::db::{OrdersSummary, Statements};
+use crate::real::memcached::Memcached;
+use crate::real::request::Request;
+use crate::real::world::{Delays, Tally, World};
+use crate::sim::{Latencies, Metrics, Sim, Target};
+
+/// Most requests a real trial plays (each holds its own connections).
+pub const MAX_REAL_REQUESTS: u32 = 100;
+/// Most schedules each side-by-side exploration runs.
+pub const EXPLORE_BUDGET: u64 = 20_000;
+/// Most wall time each side-by-side exploration runs.
+pub const EXPLORE_TIME: Duration = Duration::from_millis(2_500);
+
+/// Environment variables `scripts/services.sh up` writes (in its env file).
+pub const POSTGRES_ENV: &str = "INTERLEAVE_POSTGRES_URL";
+pub const REDIS_ENV: &str = "INTERLEAVE_REDIS_URL";
+pub const MEMCACHED_ENV: &str = "INTERLEAVE_MEMCACHED_URL";
+
+#[derive(Clone, Debug)]
+pub struct RealOptions {
+    pub trials: u32,
+    /// `None`: from the environment.
+    pub postgres: Option<String>,
+    pub redis: Option<String>,
+    pub memcached: Option<String>,
+    /// `None`: memcached unless the fragment needs Redis.
+    pub cache: Option<CacheServer>,
+    /// Most jitter added to each injected latency, in microseconds.
+    pub max_jitter: Micros,
+    /// A trial's requests that have not returned by then are `hung`.
+    pub trial_timeout: Duration,
+}
+
+impl Default for RealOptions {
+    fn default() -> Self {
+        RealOptions {
+            trials: 1,
+            postgres: None,
+            redis: None,
+            memcached: None,
+            cache: None,
+            max_jitter: 200,
+            trial_timeout: Duration::from_secs(30),
+        }
+    }
+}
+
+/// The JSON `interleave real` prints.
+#[derive(Debug, Serialize)]
+pub struct RealReport {
+    pub fragment: String,
+    pub cache_server: &'static str,
+    pub cache_server_reason: &'static str,
+    pub trials: Vec<TrialReport>,
+    /// The model's normal run of the same fragment.
+    pub simulation: Metrics,
+    /// The scenario's headline check (duplicates or db-reads), then
+    /// exclusion: the model and the real servers side by side.
+    pub comparisons: Vec<Comparison>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Comparison {
+    pub check: &'static str,
+    pub simulation_violates: bool,
+    /// How many trials violated it on the real servers.
+    pub real_violating_trials: u32,
+    pub explore: ExploreSummary,
+    /// Whether the model and the real servers agree, and if not, which
+    /// side the evidence points at.
+    pub verdict: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct TrialReport {
+    pub trial: u32,
+    /// The seed of this trial's latencies and jitter.
+    pub seed: u64,
+    pub metrics: RealMetrics,
+    /// The real `orders` table at the end.
+    pub tables: OrdersSummary,
+    /// Whether it violated the scenario's headline check.
+    pub violates: bool,
+    pub wall_ms: u64,
+}
+
+/// The observable metrics, named as `interleave run`'s.
+#[derive(Debug, Serialize)]
+pub struct RealMetrics {
+    pub db_reads: u64,
+    pub db_writes: u64,
+    pub orders: u64,
+    pub duplicate_tickets: u64,
+    pub cache_hits: u64,
+    pub cache_misses: u64,
+    pub timeouts: u64,
+    pub errors: u64,
+    pub lock_wakeups: u64,
+    pub max_in_critical_section: u64,
+    pub latency_us: Latencies,
+    #[serde(flatten)]
+    pub tally: Tally,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ExploreSummary {
+    pub explored: u64,
+    pub violating: u64,
+    /// `violating / explored`.
+    pub share: f64,
+    /// Every schedule ran (not cut by the 20,000 schedules or 2.5 s budget).
+    pub complete: bool,
+}
+
+/// Reads a fragment, checks it can be played for real, plays `trials`
+/// trials and sets the model's figures beside them.
+pub fn run(fragment: &str, options: &RealOptions) -> Result<RealReport, String> {
+    let config = parse_fragment(fragment).map_err(|error| format!("bad scenario: {error}"))?;
+    check_playable(&config)?;
+    let (cache_server, reason) = match options.cache {
+        Some(server) => (server, "chosen with --cache"),
+        None => CacheServer::for_config(&config),
+    };
+    let urls = Urls::resolve(options, cache_server)?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|error| format!("cannot start tokio: {error}"))?;
+    let local = tokio::task::LocalSet::new();
+    let mut sim = Sim::metrics_only(&config);
+    let simulation = sim.run();
+    // A trial gets twice the model's run time plus 2 s (at most
+    // `trial_timeout`); requests still waiting then are `hung`.
+    let simulated = Duration::from_micros(sim.now());
+    let timeout = options
+        .trial_timeout
+        .min(simulated * 2 + Duration::from_secs(2));
+    let mut trials = Vec::new();
+    for trial in 0..options.trials.max(1) {
+        let seed = config.seed.wrapping_add(u64::from(trial));
+        let report = local.block_on(
+            &runtime,
+            play_trial(&config, options, &urls, cache_server, seed, timeout),
+        )?;
+        trials.push(TrialReport { trial, ..report });
+    }
+    let headline = Check::default_for(config.scenario);
+    for trial in &mut trials {
+        trial.violates = real_violates(headline, &config, &trial.metrics);
+    }
+    let observed = Observation::of(&sim);
+    let comparisons = [headline, Check::Exclusion]
+        .into_iter()
+        .map(|check| {
+            let simulation_violates = check.violated(&observed);
+            let explore = explore_share(&config, check);
+            let real_violating_trials = trials
+                .iter()
+                .filter(|t| real_violates(check, &config, &t.metrics))
+                .count() as u32;
+            let verdict = verdict(
+                simulation_violates,
+                &explore,
+                real_violating_trials,
+                trials.len() as u32,
+            );
+            Comparison {
+                check: check.name(),
+                simulation_violates,
+                real_violating_trials,
+                explore,
+                verdict,
+            }
+        })
+        .collect();
+    Ok(RealReport {
+        fragment: to_fragment(&config),
+        cache_server: cache_server.name(),
+        cache_server_reason: reason,
+        trials,
+        simulation,
+        comparisons,
+    })
+}
+
+/// What the real run can play; anything else is a clear error.
+fn check_playable(config: &Config) -> Result<(), String> {
+    let strategy = config.strategy;
+    let supported = [
+        StrategyKind::None,
+        StrategyKind::GetSet,
+        StrategyKind::Add,
+        StrategyKind::KeyedMutex,
+        StrategyKind::SingleFlight,
+        StrategyKind::EmitterLock,
+        StrategyKind::TicketLock,
+    ];
+    if !supported.contains(&strategy) {
+        return Err(format!(
+            "strategy `{}` is not played on real servers yet; real runs play none, get-set, \
+             add, keyed-mutex, single-flight, emitter-lock and ticket-lock",
+            strategy.name()
+        ));
+    }
+    if config.fencing {
+        return Err("fencing is not played on real servers yet".into());
+    }
+    if config.grace > 0 {
+        return Err(
+            "grace is not played on real servers (memcached and Redis have no stale \
+             window)"
+                .into(),
+        );
+    }
+    let requests = match config.scenario {
+        ScenarioKind::Ticket => config.users.saturating_mul(config.clicks),
+        ScenarioKind::Stampede => config.requests,
+    };
+    if requests > MAX_REAL_REQUESTS {
+        return Err(format!(
+            "{requests} requests; a real run plays at most {MAX_REAL_REQUESTS} (each holds its \
+             own connections)"
+        ));
+    }
+    Ok(())
+}
+
+struct Urls {
+    postgres: String,
+    cache: String,
+}
+
+impl Urls {
+    fn resolve(options: &RealOptions, cache: CacheServer) -> Result<Urls, String> {
+        let written = services_env_file();
+        let pick = |flag: &Option<String>, env: &str, name: &str| {
+            flag.clone()
+                .or_else(|| std::env::var(env).ok().filter(|url| !url.is_empty()))
+                .or_else(|| written.get(env).cloned())
+                .ok_or_else(|| {
+                    format!(
+                        "no {name} URL: pass --{name} URL or set {env} \
+                         (`scripts/services.sh up` writes it to /tmp/interleave-services/env)"
+                    )
+                })
+        };
+        let postgres = pick(&options.postgres, POSTGRES_ENV, "postgres")?;
+        let cache = match cache {
+            CacheServer::Redis => pick(&options.redis, REDIS_ENV, "redis")?,
+            CacheServer::Memcached => pick(&options.memcached, MEMCACHED_ENV, "memcached")?,
+        };
+        for url in [&postgres, &cache] {
+            if !is_loopback(url) {
+                return Err(format!(
+                    "{url}: real runs only talk to servers on this machine (127.0.0.1 or localhost)"
+                ));
+            }
+        }
+        Ok(Urls { postgres, cache })
+    }
+}
+
+/// The URLs `scripts/services.sh up` wrote to its env file
+/// (`$INTERLEAVE_SERVICES_DIR/env`, default `/tmp/interleave-services/env`),
+/// used when the variables are not set in the environment.
+fn services_env_file() -> std::collections::HashMap<String, String> {
+    let dir = std::env::var("INTERLEAVE_SERVICES_DIR")
+        .unwrap_or_else(|_| "/tmp/interleave-services".to_string());
+    let text = std::fs::read_to_string(format!("{dir}/env")).unwrap_or_default();
+    parse_env_file(&text)
+}
+
+/// `export NAME=value` lines.
+fn parse_env_file(text: &str) -> std::collections::HashMap<String, String> {
+    text.lines()
+        .filter_map(|line| {
+            let line = line.trim().trim_start_matches("export ").trim();
+            let (name, value) = line.split_once('=')?;
+            Some((name.to_string(), value.trim_matches('"').to_string()))
+        })
+        .collect()
+}
+
+/// Whether a URL's host is the loopback interface.
+fn is_loopback(url: &str) -> bool {
+    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
+    let host_port = rest.split(['/', '?']).next().unwrap_or("");
+    let host_port = host_port.rsplit_once('@').map_or(host_port, |(_, h)| h);
+    let host = host_port.rsplit_once(':').map_or(host_port, |(h, _)| h);
+    matches!(host, "127.0.0.1" | "localhost" | "[::1]")
+}
+
+/// A fresh name per trial, so concurrent runs never share rows or keys.
+fn run_id() -> String {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    format!(
+        "interleave_real_{}_{}_{nanos}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed),
+    )
+}
+
+async fn cache_connection(
+    server: CacheServer,
+    url: &str,
+    redis: &Option<redis::aio::MultiplexedConnection>,
+) -> Result<CacheConn, String> {
+    match server {
+        CacheServer::Memcached => Memcached::connect(url)
+            .await
+            .map(CacheConn::Memcached)
+            .map_err(|error| format!("cannot connect to memcached at {url}: {error}")),
+        CacheServer::Redis => Ok(CacheConn::Redis(
+            redis
+                .clone()
+                .expect("a Redis connection when the cache is Redis"),
+        )),
+    }
+}
+
+async fn play_trial(
+    config: &Config,
+    options: &RealOptions,
+    urls: &Urls,
+    cache_server: CacheServer,
+    seed: u64,
+    timeout: Duration,
+) -> Result<TrialReport, String> {
+    let wall = Instant::now();
+    let schema = run_id();
+    let admin = db::connect(&urls.postgres, None).await?;
+    db::create(&admin, &schema, config).await?;
+    let redis = match cache_server {
+        CacheServer::Redis => {
+            let client = redis::Client::open(urls.cache.as_str())
+                .map_err(|error| format!("bad Redis URL {}: {error}", urls.cache))?;
+            let conn = client
+                .get_multiplexed_async_connection()
+                .await
+                .map_err(|error| format!("cannot connect to Redis at {}: {error}", urls.cache))?;
+            Some(conn)
+        }
+        CacheServer::Memcached => None,
+    };
+    let plan = crate::scenario::plan(config);
+    // Every request's connections are opened before the clock starts.
+    let mut connections = Vec::with_capacity(plan.len());
+    for _ in &plan {
+        let pg = db::connect(&urls.postgres, Some(&schema)).await?;
+        let statements = Statements::prepare(&pg).await?;
+        let cache = cache_connection(cache_server, &urls.cache, &redis).await?;
+        connections.push((pg, statements, cache));
+    }
+    let world = Rc::new(World::new(
+        config.clone(),
+        cache_server,
+        schema.clone(),
+        Delays::new(seed, options.max_jitter),
+    ));
+    if config.scenario == ScenarioKind::Stampede && config.cache == CacheStart::Warm {
+        warm_cache(&world, &urls.cache, &redis).await?;
+    }
+    world.restart_clock();
+    let mut tasks = tokio::task::JoinSet::new();
+    for (index, (spec, (pg, statements, cache))) in plan.iter().zip(connections).enumerate() {
+        let mut request = Request {
+            world: world.clone(),
+            index: index as u32,
+            server: spec.server,
+            pg: Rc::new(pg),
+            statements: Rc::new(statements),
+            cache,
+            guard: None,
+            connection: None,
+            ticket: None,
+        };
+        let (arrival, target) = (spec.arrival, spec.target);
+        tasks.spawn_local(async move {
+            world::sleep_us(arrival.saturating_sub(request.now())).await;
+            let ended = match target {
+                Target::Click { user, .. } => bodies::participate(&mut request, user).await,
+                Target::Item(item) => bodies::get_item(&mut request, item).await,
+            }
+            .unwrap_or_else(Ended::from);
+            let world = request.world.clone();
+            let elapsed = world.now().saturating_sub(arrival);
+            world.count(|t| {
+                t.latencies.push(elapsed);
+                if ended != Ended::Ok {
+                    t.errors += 1;
+                }
+            });
+            // A crashed holder's connections stay open, as a hung process's.
+            if ended == Ended::Crashed {
+                std::mem::forget(request);
+            }
+        });
+    }
+    let deadline = tokio::time::Instant::now() + timeout;
+    let mut finished = 0;
+    while let Ok(Some(_)) = tokio::time::timeout_at(deadline, tasks.join_next()).await {
+        finished += 1;
+    }
+    tasks.abort_all();
+    let hung = plan.len() as u64 - finished;
+    if !config.await_insert {
+        // Unawaited inserts may still be in flight.
+        let wait = 2 * longest(config.write_latency()) + 50 * MS;
+        world::sleep_us(wait).await;
+    }
+    let tables = db::summarize(&admin, &schema).await?;
+    db::drop_schema(&admin, &schema).await;
+    let mut tally = world.tally.borrow().clone();
+    tally.hung = hung;
+    let latency_us = Latencies::of(&tally.latencies);
+    let metrics = RealMetrics {
+        db_reads: tally.db_reads,
+        db_writes: tally.db_writes,
+        orders: tables.orders,
+        duplicate_tickets: tables.duplicate_tickets,
+        cache_hits: tally.cache_hits,
+        cache_misses: tally.cache_misses,
+        timeouts: tally.timeouts,
+        errors: tally.errors,
+        lock_wakeups: tally.lock_wakeups,
+        max_in_critical_section: tally.max_in_critical_section,
+        latency_us,
+        tally,
+    };
+    Ok(TrialReport {
+        trial: 0,
+        seed,
+        metrics,
+        tables,
+        violates: false,
+        wall_ms: wall.elapsed().as_millis() as u64,
+    })
+}
+
+/// A generous bound on one drawn latency.
+fn longest(latency: crate::config::Latency) -> Micros {
+    match latency {
+        crate::config::Latency::Const(d) => d,
+        crate::config::Latency::Uniform(_, high) => high,
+        crate::config::Latency::Exp(mean) => mean.saturating_mul(10),
+    }
+}
+
+/// Every key live at 0, expiring at `expire_at` (or `ttl`).
+async fn warm_cache(
+    world: &World,
+    url: &str,
+    redis: &Option<redis::aio::MultiplexedConnection>,
+) -> Result<(), String> {
+    let config = &world.config;
+    let mut cache = cache_connection(world.cache_server, url, redis).await?;
+    // `expire_at=0`: expired from the start, so nothing is stored; a TTL
+    // of 0 never expires (0 means the same to memcached and Redis).
+    let expiry = config.expire_at.unwrap_or(config.ttl);
+    if config.expire_at == Some(0) {
+        return Ok(());
+    }
+    for item in 0..config.keys.max(1) {
+        let key = world.data_key(item);
+        cache
+            .set(&key, &(u64::from(item) + 1).to_string(), expiry)
+            .await
+            .map_err(|error| error.to_string())?;
+    }
+    Ok(())
+}
+
+/// The check on real metrics: duplicates, a second holder, or for the
+/// stampede's db-reads more loads than keys (the real run cannot tell a
+/// reload after expiry from a redundant one, so it counts loads).
+fn real_violates(check: Check, config: &Config, metrics: &RealMetrics) -> bool {
+    match check {
+        Check::Duplicates => metrics.duplicate_tickets > 0,
+        Check::Exclusion => metrics.max_in_critical_section > 1,
+        Check::Stale => metrics.tally.stale_served > 0,
+        Check::DbReads => metrics.db_reads > u64::from(config.keys.max(1)),
+    }
+}
+
+fn explore_share(config: &Config, check: Check) -> ExploreSummary {
+    let mut options = ExploreOptions::new(vec![check]);
+    options.max_schedules = EXPLORE_BUDGET;
+    let mut explorer = Explorer::new(config, options);
+    let started = Instant::now();
+    while !explorer.run_for(64).done {
+        if started.elapsed() >= EXPLORE_TIME {
+            break;
+        }
+    }
+    let result = explorer.result();
+    let share = if result.explored == 0 {
+        0.0
+    } else {
+        result.violating as f64 / result.explored as f64
+    };
+    ExploreSummary {
+        explored: result.explored,
+        violating: result.violating,
+        share,
+        complete: result.complete,
+    }
+}
+
+fn verdict(simulated: bool, explore: &ExploreSummary, real: u32, trials: u32) -> String {
+    let real_any = real > 0;
+    if real_any == simulated {
+        return format!(
+            "agree: the simulation {} and {real} of {trials} real trials did",
+            if simulated {
+                "violates"
+            } else {
+                "does not violate"
+            }
+        );
+    }
+    if real_any && explore.violating == 0 && explore.complete {
+        return "disagree: the real servers violated but no schedule of the model does; \
+                a bug in the model (or a real-world effect it leaves out)"
+            .into();
+    }
+    if !real_any && explore.violating == explore.explored && explore.complete {
+        return "disagree: every schedule of the model violates but the real servers did \
+                not; a bug in the real run"
+            .into();
+    }
+    format!(
+        "timing: the model's normal run {} but {real} of {trials} real trials did; \
+         {} of {} explored schedules violate, so the outcome depends on the interleaving \
+         (widen the race window or use const latencies to compare exactly)",
+        if simulated {
+            "violates"
+        } else {
+            "does not violate"
+        },
+        explore.violating,
+        explore.explored
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_services_env_file_is_read() {
+        let urls = parse_env_file(
+            "export INTERLEAVE_POSTGRES_URL=postgres://interleave@127.0.0.1:55432/postgres\n\
+             export INTERLEAVE_REDIS_URL=redis://127.0.0.1:56379/\n",
+        );
+        assert_eq!(
+            urls.get(POSTGRES_ENV).map(String::as_str),
+            Some("postgres://interleave@127.0.0.1:55432/postgres")
+        );
+        assert_eq!(
+            urls.get(REDIS_ENV).map(String::as_str),
+            Some("redis://127.0.0.1:56379/")
+        );
+        assert_eq!(urls.get(MEMCACHED_ENV), None);
+    }
+
+    #[test]
+    fn only_loopback_urls_are_accepted() {
+        assert!(is_loopback(
+            "postgres://interleave@127.0.0.1:55432/postgres"
+        ));
+        assert!(is_loopback("redis://localhost:6379/"));
+        assert!(is_loopback("memcache://127.0.0.1:11211"));
+        assert!(!is_loopback("postgres://user@db.example.com:5432/x"));
+        assert!(!is_loopback("redis://10.0.0.1:6379"));
+    }
+
+    #[test]
+    fn unplayable_fragments_are_clear_errors() {
+        let error = run("scenario=stampede&strategy=xfetch", &RealOptions::default()).unwrap_err();
+        assert!(
+            error.contains("xfetch") && error.contains("keyed-mutex"),
+            "{error}"
+        );
+        let error = run(
+            "scenario=ticket&users=101&clicks=1",
+            &RealOptions::default(),
+        )
+        .unwrap_err();
+        assert!(error.contains("at most 100"), "{error}");
+    }
+
+    #[test]
+    fn memcached_unless_the_fragment_needs_redis() {
+        let config = |fragment| parse_fragment(fragment).unwrap();
+        let pick = |fragment| CacheServer::for_config(&config(fragment)).0;
+        assert_eq!(pick("scenario=ticket&strategy=add"), CacheServer::Memcached);
+        assert_eq!(
+            pick("scenario=ticket&strategy=add&release=owner"),
+            CacheServer::Redis
+        );
+        assert_eq!(
+            pick("scenario=ticket&strategy=add&lock_ttl=50ms"),
+            CacheServer::Redis
+        );
+    }
+}

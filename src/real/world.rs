@@ -1,0 +1,179 @@
+//! What the requests of one real trial share: the config, the clock, the
+//! injected latencies, the counters, and each simulated app server's
+//! in-process locks (keyed mutexes, single-flight calls). One thread runs
+//! every request (a tokio `LocalSet`), as one Node process would.
+
+use std::cell::{Cell, RefCell};
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+use tokio::sync::{oneshot, Mutex, Semaphore};
+
+use crate::config::{Config, Micros};
+use crate::real::cache::CacheServer;
+use crate::sim::rng::{SimRng, Stream};
+
+/// The metrics a real trial can observe, named as `interleave run`'s.
+#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
+pub struct Tally {
+    pub db_reads: u64,
+    pub db_writes: u64,
+    pub cache_hits: u64,
+    pub cache_misses: u64,
+    pub stale_served: u64,
+    pub timeouts: u64,
+    pub errors: u64,
+    pub lock_wakeups: u64,
+    pub max_in_critical_section: u64,
+    /// SQLSTATE 40001 reports (each failed attempt, retried or not).
+    pub serialization_failures: u64,
+    /// SQLSTATE 23505 reports (the `db_unique` constraint).
+    pub unique_violations: u64,
+    /// `release=delete` (Redis): releases that deleted another holder's lock.
+    pub foreign_lock_deletes: u64,
+    /// `release=owner`: releases that found another holder's token and
+    /// deleted nothing.
+    pub owner_release_refused: u64,
+    /// Requests that had not returned when the trial's time ran out (a lock
+    /// a crashed holder never releases).
+    pub hung: u64,
+    #[serde(skip)]
+    pub in_section: HashMap<u32, u64>,
+    #[serde(skip)]
+    pub latencies: Vec<Micros>,
+}
+
+/// Draws each operation's latency from the fragment's distribution (one
+/// seeded stream, in issue order, like the model) plus a small seeded
+/// jitter, and sleeps it before the operation.
+pub struct Delays {
+    rng: SimRng,
+    jitter: SimRng,
+    max_jitter: Micros,
+}
+
+impl Delays {
+    pub fn new(seed: u64, max_jitter: Micros) -> Self {
+        Delays {
+            rng: SimRng::new(seed, Stream::Latency),
+            jitter: SimRng::new(seed, Stream::Routing),
+            max_jitter,
+        }
+    }
+
+    pub fn draw(&mut self, latency: crate::config::Latency) -> Micros {
+        let base = self.rng.latency(latency);
+        let jitter = if self.max_jitter == 0 {
+            0
+        } else {
+            self.jitter.below(self.max_jitter + 1)
+        };
+        base + jitter
+    }
+}
+
+/// One simulated app server's in-process locks.
+#[derive(Default)]
+pub struct ServerLocks {
+    pub mutexes: RefCell<HashMap<u32, Arc<Mutex<()>>>>,
+    /// Running single-flight calls: the waiters of each, to share its result.
+    pub flights: RefCell<HashMap<u32, Vec<oneshot::Sender<Option<u64>>>>>,
+    /// Emitter lock: the locked keys, and the `once` listeners of each.
+    pub emitter_locked: RefCell<HashSet<u32>>,
+    pub emitter_listeners: RefCell<HashMap<u32, Vec<oneshot::Sender<()>>>>,
+    /// Ticket lock: the model's own ticket counters and leases (plain data).
+    pub tickets: RefCell<crate::world::ServerLocks>,
+}
+
+pub struct World {
+    pub config: Config,
+    pub cache_server: CacheServer,
+    /// Prefix of every cache key this trial writes.
+    pub run_id: String,
+    start: Cell<Instant>,
+    pub tally: RefCell<Tally>,
+    pub delays: RefCell<Delays>,
+    pub servers: Vec<ServerLocks>,
+    /// `db_pool`: statements in flight at once, shared by all servers.
+    pub pool: Option<Arc<Semaphore>>,
+}
+
+impl World {
+    pub fn new(config: Config, cache_server: CacheServer, run_id: String, delays: Delays) -> Self {
+        let servers = (0..config.servers.max(1))
+            .map(|_| ServerLocks::default())
+            .collect();
+        let pool = config
+            .db_pool
+            .map(|size| Arc::new(Semaphore::new(size as usize)));
+        World {
+            config,
+            cache_server,
+            run_id,
+            start: Cell::new(Instant::now()),
+            tally: RefCell::new(Tally::default()),
+            delays: RefCell::new(delays),
+            servers,
+            pool,
+        }
+    }
+
+    /// Microseconds since the trial started.
+    pub fn now(&self) -> Micros {
+        self.start.get().elapsed().as_micros() as Micros
+    }
+
+    /// The trial starts now (after its setup).
+    pub fn restart_clock(&self) {
+        self.start.set(Instant::now());
+    }
+
+    pub fn count(&self, add: impl FnOnce(&mut Tally)) {
+        add(&mut self.tally.borrow_mut());
+    }
+
+    pub fn enter(&self, key: u32) {
+        let mut tally = self.tally.borrow_mut();
+        let holders = tally.in_section.entry(key).or_insert(0);
+        *holders += 1;
+        let holders = *holders;
+        tally.max_in_critical_section = tally.max_in_critical_section.max(holders);
+    }
+
+    pub fn exit(&self, key: u32) {
+        if let Some(holders) = self.tally.borrow_mut().in_section.get_mut(&key) {
+            *holders = holders.saturating_sub(1);
+        }
+    }
+
+    pub fn mutex(&self, server: u32, key: u32) -> Arc<Mutex<()>> {
+        self.servers[server as usize]
+            .mutexes
+            .borrow_mut()
+            .entry(key)
+            .or_default()
+            .clone()
+    }
+
+    pub fn data_key(&self, item: u32) -> String {
+        format!("{}:item:{item}", self.run_id)
+    }
+
+    pub fn lock_key(&self, key: u32) -> String {
+        format!("{}:lock:{key}", self.run_id)
+    }
+
+    /// Sleeps a freshly drawn `latency`.
+    pub async fn delay(&self, latency: crate::config::Latency) {
+        let micros = self.delays.borrow_mut().draw(latency);
+        sleep_us(micros).await;
+    }
+}
+
+pub async fn sleep_us(micros: Micros) {
+    if micros > 0 {
+        tokio::time::sleep(Duration::from_micros(micros)).await;
+    }
+}

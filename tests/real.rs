@@ -1,0 +1,304 @@
+//! The stories on real PostgreSQL, Redis and memcached (`interleave real`),
+//! each checked against the simulation of the same fragment. They need the
+//! services: `scripts/services.sh up && source /tmp/interleave-services/env`
+//! (`scripts/test.sh` does it). Without `INTERLEAVE_POSTGRES_URL` each test
+//! prints a skip line and passes.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::process::Command;
+
+use interleave::real::{self, Comparison, RealOptions, RealReport, POSTGRES_ENV};
+use interleave::sim::trace::OpKind;
+use interleave::sim::{Outcome, What};
+use interleave::Sim;
+
+/// The report of `trials` trials, or `None` (with a skip line) when the
+/// services are not up.
+fn play(fragment: &str, trials: u32) -> Option<RealReport> {
+    if std::env::var(POSTGRES_ENV).map_or(true, |url| url.is_empty()) {
+        eprintln!(
+            "skipping real-server test of `{fragment}`: {POSTGRES_ENV} is not set \
+             (run scripts/services.sh up and source /tmp/interleave-services/env)"
+        );
+        return None;
+    }
+    let options = RealOptions {
+        trials,
+        ..RealOptions::default()
+    };
+    Some(real::run(fragment, &options).unwrap_or_else(|error| panic!("{fragment}: {error}")))
+}
+
+fn comparison<'a>(report: &'a RealReport, check: &str) -> &'a Comparison {
+    report
+        .comparisons
+        .iter()
+        .find(|c| c.check == check)
+        .unwrap_or_else(|| panic!("no {check} comparison"))
+}
+
+/// Every trial of a check's comparison agrees with the simulation's run.
+fn assert_agrees(report: &RealReport, check: &str) {
+    let c = comparison(report, check);
+    let real = c.real_violating_trials;
+    let trials = report.trials.len() as u32;
+    assert!(
+        (c.simulation_violates && real == trials) || (!c.simulation_violates && real == 0),
+        "{}: {check}: {}",
+        report.fragment,
+        c.verdict
+    );
+    assert!(c.verdict.starts_with("agree"), "{}", c.verdict);
+}
+
+/// For every trial: (orders, duplicate_tickets, errors, max_in_critical_section).
+fn outcomes(report: &RealReport) -> Vec<[u64; 4]> {
+    report
+        .trials
+        .iter()
+        .map(|t| {
+            let m = &t.metrics;
+            [
+                m.orders,
+                m.duplicate_tickets,
+                m.errors,
+                m.max_in_critical_section,
+            ]
+        })
+        .collect()
+}
+
+#[test]
+fn no_lock_burst_double_click_writes_a_real_duplicate_row() {
+    let Some(report) = play("scenario=ticket&strategy=none", 2) else {
+        return;
+    };
+    assert_eq!(outcomes(&report), vec![[2, 1, 0, 2]; 2]);
+    assert_eq!(report.trials[0].tables.users_with_duplicates, vec![[0, 2]]);
+    assert_eq!(report.simulation.duplicate_tickets, 1);
+    assert_agrees(&report, "duplicates");
+    let explore = &comparison(&report, "duplicates").explore;
+    assert!(explore.complete && explore.violating > 0 && explore.violating < explore.explored);
+}
+
+#[test]
+fn a_unique_constraint_gives_a_real_unique_violation_and_one_row() {
+    let Some(report) = play("scenario=ticket&strategy=none&db_unique=true", 1) else {
+        return;
+    };
+    assert_eq!(outcomes(&report), vec![[1, 0, 1, 2]]);
+    assert_eq!(report.trials[0].metrics.tally.unique_violations, 1);
+    assert_eq!((report.simulation.orders, report.simulation.errors), (1, 1));
+    assert_agrees(&report, "duplicates");
+}
+
+#[test]
+fn a_keyed_mutex_holds_on_one_server_and_not_on_two() {
+    let Some(one) = play("scenario=ticket&strategy=keyed-mutex", 1) else {
+        return;
+    };
+    assert_eq!(outcomes(&one), vec![[1, 0, 0, 1]]);
+    assert_agrees(&one, "duplicates");
+    assert_agrees(&one, "exclusion");
+    let two = play("scenario=ticket&strategy=keyed-mutex&servers=2", 1).unwrap();
+    assert_eq!(outcomes(&two), vec![[2, 1, 0, 2]]);
+    assert_agrees(&two, "duplicates");
+    assert_agrees(&two, "exclusion");
+}
+
+#[test]
+fn memcached_add_is_a_real_mutex() {
+    let Some(report) = play("scenario=ticket&strategy=add", 1) else {
+        return;
+    };
+    assert_eq!(report.cache_server, "memcached");
+    assert_eq!(outcomes(&report), vec![[1, 0, 0, 1]]);
+    assert_eq!(report.simulation.max_in_critical_section, 1);
+    assert_agrees(&report, "duplicates");
+    assert_agrees(&report, "exclusion");
+}
+
+#[test]
+fn the_get_set_semaphore_lets_two_holders_in_under_a_burst() {
+    let Some(report) = play("scenario=ticket&strategy=get-set", 1) else {
+        return;
+    };
+    assert_eq!(report.cache_server, "memcached");
+    assert_eq!(outcomes(&report), vec![[2, 1, 0, 2]]);
+    assert_eq!(report.simulation.max_in_critical_section, 2);
+    assert_agrees(&report, "exclusion");
+    assert_agrees(&report, "duplicates");
+}
+
+/// Request 0 holds the Redis lock for its find and insert (100 ms each)
+/// but its lease is 150 ms; request 1 polls every 10 ms, takes the expired
+/// lock at about 156 ms (its own lease runs to about 306 ms) and pauses
+/// inside for 300 ms; request 0 releases at about 202 ms, while request 1
+/// still holds. Margins of about 50 ms on each side absorb real timing.
+const LEASE: &str =
+    "scenario=ticket&strategy=add&lock_ttl=150ms&db_latency=const:100ms&pause=1:300ms";
+
+/// The model's count of lock deletes that removed another holder's lock:
+/// a delete landing while another request is inside the section.
+fn simulated_foreign_deletes(fragment: &str) -> u64 {
+    let config = interleave::config::url::parse_fragment(fragment).unwrap();
+    let mut sim = Sim::new(&config);
+    sim.run();
+    let mut inside = Vec::new();
+    let mut foreign = 0;
+    for event in sim.take_events() {
+        match event.what {
+            What::Enter => inside.push(event.request),
+            What::Exit => inside.retain(|&r| r != event.request),
+            What::Complete(OpKind::CacheDelete)
+                if event.outcome == Outcome::Deleted
+                    && inside.iter().any(|&r| r != event.request) =>
+            {
+                foreign += 1
+            }
+            _ => {}
+        }
+    }
+    foreign
+}
+
+#[test]
+fn a_redis_lease_shorter_than_the_holder_lets_a_second_holder_in() {
+    let Some(report) = play(LEASE, 1) else {
+        return;
+    };
+    assert_eq!(report.cache_server, "redis");
+    let m = &report.trials[0].metrics;
+    assert_eq!(m.max_in_critical_section, 2);
+    assert_eq!(report.simulation.max_in_critical_section, 2);
+    assert_agrees(&report, "exclusion");
+    // The first holder's plain release deletes the second holder's lock.
+    assert_eq!(m.tally.foreign_lock_deletes, 1);
+    assert_eq!(simulated_foreign_deletes(LEASE), 1);
+}
+
+#[test]
+fn release_owner_stops_the_first_holder_deleting_the_second_ones_lock() {
+    let fragment = format!("{LEASE}&release=owner");
+    let Some(report) = play(&fragment, 1) else {
+        return;
+    };
+    assert_eq!(report.cache_server, "redis");
+    let m = &report.trials[0].metrics;
+    assert_eq!(m.max_in_critical_section, 2);
+    assert_eq!(
+        (m.tally.foreign_lock_deletes, m.tally.owner_release_refused),
+        (0, 1)
+    );
+    // The model: request 0's check-and-delete finds another token.
+    let config = interleave::config::url::parse_fragment(&fragment).unwrap();
+    let mut sim = Sim::new(&config);
+    sim.run();
+    let refused: Vec<_> = sim
+        .take_events()
+        .into_iter()
+        .filter(|e| e.outcome == Outcome::NotOwner)
+        .map(|e| e.request)
+        .collect();
+    assert_eq!(refused, vec![0]);
+    assert_agrees(&report, "exclusion");
+}
+
+#[test]
+fn read_committed_still_duplicates_on_postgres() {
+    let Some(report) = play("scenario=ticket&tx=read-committed", 1) else {
+        return;
+    };
+    assert_eq!(outcomes(&report), vec![[2, 1, 0, 2]]);
+    assert_agrees(&report, "duplicates");
+}
+
+#[test]
+fn serializable_gives_a_real_serialization_failure() {
+    let Some(report) = play("scenario=ticket&tx=serializable", 2) else {
+        return;
+    };
+    assert_eq!(outcomes(&report), vec![[1, 0, 1, 2]; 2]);
+    for trial in &report.trials {
+        assert_eq!(trial.metrics.tally.serialization_failures, 1);
+    }
+    assert_eq!((report.simulation.orders, report.simulation.errors), (1, 1));
+    assert_agrees(&report, "duplicates");
+    let retried = play("scenario=ticket&tx=serializable&tx_retries=1", 1).unwrap();
+    assert_eq!(outcomes(&retried), vec![[1, 0, 0, 2]]);
+    assert_eq!(retried.trials[0].metrics.db_reads, 3);
+    assert_eq!(retried.simulation.db_reads, 3);
+}
+
+#[test]
+fn for_update_gives_one_real_row_even_across_servers() {
+    let Some(report) = play("scenario=ticket&tx=for-update&servers=2", 1) else {
+        return;
+    };
+    assert_eq!(outcomes(&report), vec![[1, 0, 0, 2]]);
+    assert_eq!(report.trials[0].metrics.db_reads, 4);
+    assert_eq!(report.simulation.db_reads, 4);
+    assert_agrees(&report, "duplicates");
+}
+
+#[test]
+fn a_stampede_loads_once_under_a_keyed_mutex_and_every_time_without() {
+    let Some(mutex) = play("scenario=stampede&strategy=keyed-mutex&requests=5", 1) else {
+        return;
+    };
+    let m = &mutex.trials[0].metrics;
+    assert_eq!((m.db_reads, m.cache_misses, m.cache_hits), (1, 6, 4));
+    assert_eq!(mutex.simulation.db_reads, 1);
+    assert_agrees(&mutex, "db-reads");
+    let none = play("scenario=stampede&strategy=none&requests=5", 1).unwrap();
+    assert_eq!(none.trials[0].metrics.db_reads, 5);
+    assert_agrees(&none, "db-reads");
+}
+
+#[test]
+fn the_cli_prints_one_json_object() {
+    if std::env::var(POSTGRES_ENV).map_or(true, |url| url.is_empty()) {
+        eprintln!("skipping the real CLI test: {POSTGRES_ENV} is not set");
+        return;
+    }
+    let output = Command::new(env!("CARGO_BIN_EXE_interleave"))
+        .args(["real", "scenario=ticket&strategy=none", "--trials", "2"])
+        .output()
+        .expect("the CLI runs");
+    assert!(output.status.success(), "{output:?}");
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).expect("one JSON object");
+    assert_eq!(json["trials"].as_array().map(Vec::len), Some(2));
+    assert_eq!(json["trials"][0]["metrics"]["duplicate_tickets"], 1);
+    assert_eq!(json["simulation"]["duplicate_tickets"], 1);
+    assert_eq!(json["comparisons"][0]["check"], "duplicates");
+    let bad = Command::new(env!("CARGO_BIN_EXE_interleave"))
+        .args([
+            "real",
+            "scenario=ticket",
+            "--postgres",
+            "postgres://x@192.0.2.1/db",
+        ])
+        .output()
+        .expect("the CLI runs");
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("only talk to servers on this machine"));
+}
+
+#[test]
+fn the_in_process_emitter_and_ticket_locks_hold_on_one_server() {
+    let Some(emitter) = play("scenario=stampede&strategy=emitter-lock&requests=5", 1) else {
+        return;
+    };
+    let m = &emitter.trials[0].metrics;
+    // One load; the thundering herd: 4 waiters wake, 1 wins, then 3 more wake...
+    assert_eq!((m.db_reads, m.max_in_critical_section), (1, 1));
+    assert_eq!(m.lock_wakeups, emitter.simulation.lock_wakeups);
+    assert_agrees(&emitter, "db-reads");
+    let two = play("scenario=ticket&strategy=emitter-lock&servers=2", 1).unwrap();
+    assert_eq!(outcomes(&two), vec![[2, 1, 0, 2]]);
+    assert_agrees(&two, "duplicates");
+    let ticket = play("scenario=ticket&strategy=ticket-lock&clicks=3", 1).unwrap();
+    assert_eq!(outcomes(&ticket), vec![[1, 0, 0, 1]]);
+    assert_agrees(&ticket, "duplicates");
+    assert_agrees(&ticket, "exclusion");
+}
