@@ -142,7 +142,7 @@ pub struct ExploreResult {
     /// How much of the schedule space the search covered, for people.
     pub coverage: Coverage,
     /// Estimated schedules of the naive search under the same preemption
-    /// bound (see `naive_estimate` in the README).
+    /// bound (see `naive_estimate` in docs/explore.md).
     pub naive_estimate: u64,
     pub counterexample: Option<Counterexample>,
 }
