@@ -8,12 +8,11 @@ use clap::{Args, Parser, Subcommand};
 use serde::Serialize;
 
 use crate::config::url::{parse_fragment, ConfigError};
+use crate::debugger::export::TraceLine;
 use crate::explore::search::compare_strategies;
 use crate::explore::{
     parse_checks, Check, ExploreOptions, ExploreResult, Explorer, Method, ScheduledSim,
 };
-use crate::sim::trace::OpKind;
-use crate::sim::{Outcome, Site, TraceEvent};
 
 /// The default `--max-events`: about ten seconds of a metrics-only run.
 pub const DEFAULT_MAX_EVENTS: u64 = 100_000_000;
@@ -76,21 +75,6 @@ impl From<io::Error> for CliError {
     fn from(error: io::Error) -> Self {
         CliError::Io(error)
     }
-}
-
-/// A trace event as one JSON line: names instead of codes.
-#[derive(Serialize)]
-struct TraceLine {
-    step: u32,
-    time_us: u64,
-    request: u32,
-    what: &'static str,
-    op: Option<OpKind>,
-    key: String,
-    outcome: Outcome,
-    site: Site,
-    line: Option<usize>,
-    detail: u64,
 }
 
 /// `interleave`: simulate a scenario URL, or search its schedules.
@@ -479,29 +463,10 @@ fn run(fragment: &str, trace: bool, max_events: u64, out: &mut impl Write) -> Re
     if trace {
         let listing = crate::scenario::listing::Listing::of(&config);
         for event in sim.trace().events() {
-            write_line(out, &trace_line(event, &config, &listing))?;
+            write_line(out, &TraceLine::of(event, &config, &listing))?;
         }
     }
     write_line(out, &metrics)
-}
-
-fn trace_line(
-    event: &TraceEvent,
-    config: &crate::Config,
-    listing: &crate::scenario::listing::Listing,
-) -> TraceLine {
-    TraceLine {
-        step: event.step,
-        time_us: event.time,
-        request: event.request,
-        what: event.what.name(),
-        op: event.what.op(),
-        key: event.key.describe(config.scenario),
-        outcome: event.outcome,
-        site: event.site,
-        line: listing.line_of(event.site),
-        detail: event.detail,
-    }
 }
 
 fn write_line(out: &mut impl Write, value: &impl Serialize) -> Result<(), CliError> {

@@ -679,3 +679,38 @@ proptest! {
         prop_assert_eq!(reduced, naive);
     }
 }
+
+#[test]
+fn manual_mode_says_when_no_order_reaches_the_goal_and_why() {
+    use interleave::explore::{Reachability, Session};
+    let session = |fragment: &str| {
+        let config = interleave::config::url::parse_fragment(fragment).unwrap();
+        Session::new(&config, Vec::new()).unwrap()
+    };
+    let one_server = session("scenario=ticket&strategy=keyed-mutex");
+    match one_server.reachable(5_000) {
+        Some(Reachability::Unreachable { schedules, why }) => {
+            assert!(schedules > 0);
+            assert!(
+                why.contains("keyed mutex") && why.contains("one app server"),
+                "{why}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    for fragment in [
+        "scenario=ticket&strategy=none",
+        "scenario=ticket&strategy=keyed-mutex&servers=2",
+    ] {
+        assert_eq!(
+            session(fragment).reachable(5_000),
+            Some(Reachability::Reachable),
+            "{fragment}"
+        );
+    }
+    let unique = session("scenario=ticket&strategy=none&db_unique=true");
+    match unique.reachable(5_000) {
+        Some(Reachability::Unreachable { why, .. }) => assert!(why.contains("unique"), "{why}"),
+        other => panic!("{other:?}"),
+    }
+}

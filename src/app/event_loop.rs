@@ -90,16 +90,24 @@ fn ManualPane(props: &ManualPaneProps) -> Html {
                     { "You made it happen. The address bar now holds this exact schedule: share it." }
                 </p>
             }
+            if let Some(unreachable) = &manual.unreachable {
+                <p class="notice" data-testid="manual-unreachable">{ unreachable.clone() }</p>
+            }
             if manual.done {
                 <p class="empty">{ "The run is over." }</p>
             } else {
                 <h3>{ "Enabled events: pick the one that fires next" }</h3>
+                <p class="hint">{ "The first is what the normal event loop runs next. Picking a later one runs it first and delays the others: an event may fire late, never early." }</p>
                 <ol class="choices">
                     { for manual.choices.iter().enumerate().map(|(i, (due, label))| html! {
                         <li>
                             <button data-testid={format!("choice-{i}")}
+                                class={classes!((i == 0).then_some("default-choice"))}
                                 onclick={props.on_choose.reform(move |_: MouseEvent| i)}>
                                 <span class="due">{ format!("{} ms", format_ms(*due)) }</span>{ label.clone() }
+                                if i == 0 {
+                                    <span class="badge">{ "next in the normal order" }</span>
+                                }
                             </button>
                         </li>
                     }) }

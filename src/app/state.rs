@@ -10,10 +10,12 @@ use yew::Reducible;
 use crate::config::url::{parse_fragment_lenient, to_fragment, with_param, ConfigError};
 use crate::config::StrategyKind;
 use crate::config::{Config, ScenarioKind};
+use crate::debugger::narrate::choice_label;
 use crate::debugger::{Compare, CompareRow, Grouping, Recorder, Recording, SearchJob, Session};
+use crate::explore::search::thousands;
 use crate::explore::{
-    Check, ExploreOptions, Progress, ScheduleError, ScheduledSim, Session as ManualSession,
-    StrategyRow,
+    Check, ExploreOptions, Progress, Reachability, ScheduleError, ScheduledSim,
+    Session as ManualSession, StrategyRow,
 };
 use crate::scenario::listing::Listing;
 use crate::Metrics;
@@ -53,6 +55,11 @@ fn run_slice<E>(
     Ok(false)
 }
 
+/// Most schedules searched when manual mode starts, to say whether its
+/// goal can be reached at all (small stories finish well within it).
+const MANUAL_SEARCH: u64 = 2_000;
+/// Most requests for that search.
+const MANUAL_SEARCH_REQUESTS: u64 = 12;
 /// Schedules per explorer call inside a chunk (each is a whole run).
 const SEARCH_SLICE: u64 = 8;
 /// How long one chunk may hold the main thread, in milliseconds (with the
@@ -152,8 +159,12 @@ impl SearchView {
 pub struct ManualView {
     pub goal: String,
     pub won: bool,
-    /// The enabled events, as labels, in (due, seq) order.
+    /// The enabled events, as labels in the code pane's words, in (due,
+    /// seq) order: the first is the one the normal event loop fires next.
     pub choices: Vec<(u64, String)>,
+    /// Why no order of events reaches the goal, when the explorer tried
+    /// them all.
+    pub unreachable: Option<String>,
     pub can_undo: bool,
     pub done: bool,
 }
@@ -183,6 +194,9 @@ pub struct Debugger {
     session: Option<Rc<RefCell<Session>>>,
     compare: Option<Rc<RefCell<Compare>>>,
     manual: Option<Rc<RefCell<ManualSession>>>,
+    /// Whether manual mode's goal can be reached at all (searched once
+    /// when manual mode starts).
+    manual_reachable: Option<Reachability>,
     search: Option<Rc<RefCell<SearchJob>>>,
     pub search_view: Option<SearchView>,
     /// The step to go to once the new recording is ready.
@@ -240,6 +254,7 @@ impl Debugger {
             counter,
             session: None,
             manual: None,
+            manual_reachable: None,
             search: None,
             search_view: None,
             seek: None,
@@ -260,14 +275,28 @@ impl Debugger {
     /// Manual mode's pane, when it is on.
     pub fn manual_view(&self) -> Option<ManualView> {
         let manual = self.manual.as_ref()?.borrow();
+        let sim = manual.sim();
+        let label = |choice: &crate::sim::Choice| {
+            let info = sim.describe(choice.task);
+            let who = sim.describe_request(choice.request);
+            choice_label(choice.task, &info, &who, &self.listing)
+        };
+        let unreachable = match &self.manual_reachable {
+            Some(Reachability::Unreachable { schedules, why }) => Some(format!(
+                "No order of events can do it here: {why} (the explorer tried all {} schedules).",
+                thousands(*schedules)
+            )),
+            _ => None,
+        };
         Some(ManualView {
             goal: manual.goal(),
             won: manual.won(),
             choices: manual
                 .enabled()
-                .into_iter()
-                .map(|choice| (choice.due, choice.label))
+                .iter()
+                .map(|choice| (choice.due, label(choice)))
                 .collect(),
+            unreachable,
             can_undo: !manual.schedule().is_empty(),
             done: manual.is_done(),
         })
@@ -561,6 +590,11 @@ impl Reducible for Debugger {
                 }
                 match ManualSession::new(&next.config, Vec::new()) {
                     Ok(manual) => {
+                        // Small stories only: each schedule is a whole run.
+                        next.manual_reachable = (total_requests(&next.config)
+                            <= MANUAL_SEARCH_REQUESTS)
+                            .then(|| manual.reachable(MANUAL_SEARCH))
+                            .flatten();
                         next.manual = Some(shared(manual));
                         Rc::new(next).follow_manual()
                     }

@@ -10,6 +10,7 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use crate::config::Micros;
+use crate::debugger::export::{timeline_svg, trace_json_lines};
 use crate::debugger::narrate::{format_ms, outcome_name};
 use crate::debugger::timeline::{Segment, NEVER};
 use crate::debugger::{Grouping, Lane, Recording, SharedLane, Span, SpanKind};
@@ -143,6 +144,10 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                     }}>{ "fit" }</button>
                     <input type="range" min="0" max="1000" value={pan_value.to_string()}
                         aria-label="Pan the time window" disabled={zoom.is_none()} oninput={on_pan} />
+                    <button data-testid="btn-export-trace" title="Download the trace as JSON lines (as interleave run --trace prints them)"
+                        onclick={export(recording, Export::Trace)}>{ "trace.json" }</button>
+                    <button data-testid="btn-export-svg" title="Download the timeline as a standalone SVG file"
+                        onclick={export(recording, Export::Svg)}>{ "timeline.svg" }</button>
                 </div>
             </div>
             <Legend />
@@ -182,6 +187,58 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             </div>
         </section>
     }
+}
+
+#[derive(Clone, Copy)]
+enum Export {
+    Trace,
+    Svg,
+}
+
+/// A click that downloads the run's trace or timeline, made when clicked.
+fn export(recording: &Rc<Recording>, what: Export) -> Callback<MouseEvent> {
+    let recording = recording.clone();
+    Callback::from(move |_: MouseEvent| {
+        let (name, mime, text) = match what {
+            Export::Trace => (
+                "interleave-trace.jsonl",
+                "application/x-ndjson",
+                trace_json_lines(&recording),
+            ),
+            Export::Svg => (
+                "interleave-timeline.svg",
+                "image/svg+xml",
+                timeline_svg(&recording),
+            ),
+        };
+        download(name, mime, &text);
+    })
+}
+
+/// Saves `text` as a file: a Blob URL clicked through a temporary link.
+fn download(name: &str, mime: &str, text: &str) {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type(mime);
+    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options) else {
+        return;
+    };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else {
+        return;
+    };
+    if let Some(link) = document
+        .create_element("a")
+        .ok()
+        .and_then(|e| e.dyn_into::<web_sys::HtmlAnchorElement>().ok())
+    {
+        link.set_href(&url);
+        link.set_download(name);
+        link.click();
+    }
+    let _ = web_sys::Url::revoke_object_url(&url);
 }
 
 #[component]

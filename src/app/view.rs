@@ -287,39 +287,47 @@ pub fn CompareTable(props: &CompareTableProps) -> Html {
     }
 }
 
-/// A few runs worth comparing, as `(label, fragment)`.
-pub const EXAMPLES: [(&str, &str); 8] = [
+/// A few runs worth comparing, as `(label, fragment, what to look for)`.
+pub const EXAMPLES: [(&str, &str, &str); 8] = [
     (
         "stampede · none",
         "v=1&scenario=stampede&strategy=none&requests=50",
+        "all 50 miss the cold key at once: 50 DB reads where 1 would do",
     ),
     (
         "stampede · get-set",
         "v=1&scenario=stampede&strategy=get-set&requests=50",
+        "a lock in the cache, checked then set: all see it free, all enter",
     ),
     (
         "stampede · add",
         "v=1&scenario=stampede&strategy=add&requests=50",
+        "an atomic add: one holder loads, the others poll until it is set",
     ),
     (
         "stampede · keyed-mutex",
         "v=1&scenario=stampede&strategy=keyed-mutex&requests=50",
+        "one DB read: the others queue on the mutex, then find the value",
     ),
     (
         "stampede · single-flight",
         "v=1&scenario=stampede&strategy=single-flight&requests=50",
+        "one DB read shared by all 50 callers, no second cache read",
     ),
     (
         "ticket · none",
         "v=1&scenario=ticket&strategy=none&users=1&clicks=2",
+        "a double click: both clicks find no order, two tickets",
     ),
     (
         "ticket · keyed-mutex",
         "v=1&scenario=ticket&strategy=keyed-mutex&users=1&clicks=2",
+        "the second click waits for the first: one ticket",
     ),
     (
         "ticket · keyed-mutex · 2 servers",
         "v=1&scenario=ticket&strategy=keyed-mutex&servers=2",
+        "a mutex per server: the clicks hit different servers, two tickets",
     ),
 ];
 
@@ -333,17 +341,18 @@ pub struct ExampleLinksProps {
 pub fn ExampleLinks(props: &ExampleLinksProps) -> Html {
     // Each story's canonical fragment, worked out once, not on every step.
     let canonical = use_memo((), |_| {
-        EXAMPLES.map(|(_, fragment)| to_fragment(&parse_fragment_lenient(fragment).0))
+        EXAMPLES.map(|(_, fragment, _)| to_fragment(&parse_fragment_lenient(fragment).0))
     });
     html! {
         <nav class="panel examples" aria-labelledby="examples-title">
             <h2 id="examples-title">{ "Stories" }</h2>
             <ul>
-                { for EXAMPLES.iter().zip(canonical.iter()).map(|(&(label, fragment), canonical)| {
+                { for EXAMPLES.iter().zip(canonical.iter()).map(|(&(label, fragment, look_for), canonical)| {
                     let current = (*canonical == props.current).then_some("page");
                     html! {
                         <li key={label}>
                             <a href={format!("#{fragment}")} aria-current={current}>{ label }</a>
+                            <span class="look-for">{ look_for }</span>
                         </li>
                     }
                 }) }

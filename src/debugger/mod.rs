@@ -3,6 +3,7 @@
 //! strategies. The Yew app only draws these.
 
 pub mod compare;
+pub mod export;
 pub mod narrate;
 pub mod recording;
 pub mod search;

@@ -3,6 +3,7 @@
 
 use crate::config::ScenarioKind;
 use crate::debugger::timeline::op_label;
+use crate::scenario::listing::Listing;
 use crate::sim::queue::Macrotask;
 use crate::sim::trace::{OpKind, Outcome};
 use crate::sim::{StepReport, TaskInfo, TraceEvent, What};
@@ -59,6 +60,30 @@ pub fn ran_line(report: &StepReport, info: &TaskInfo, scenario: ScenarioKind) ->
         format_ms(report.time),
         describe_task(report.task, info, scenario)
     )
+}
+
+/// Manual mode's label for an enabled event, in the code pane's words:
+/// "#1 (user 0 click 1), line 3: const order = await db.findOrder(user,
+/// event); lands". `who` says which user, click or item the request is.
+pub fn choice_label(task: Macrotask, info: &TaskInfo, who: &str, listing: &Listing) -> String {
+    let request = info.request;
+    let code = listing
+        .line_of(info.site)
+        .and_then(|line| Some((line, listing.text_of(line)?)));
+    match (task, code) {
+        (Macrotask::Arrival(_), _) => format!("#{request} ({who}) arrives and starts the handler"),
+        (Macrotask::Timer(_), Some((line, code))) => {
+            format!("#{request} ({who}), line {line}: {code} wakes up")
+        }
+        (Macrotask::Complete(_), Some((line, code))) => {
+            format!("#{request} ({who}), line {line}: {code} lands")
+        }
+        (Macrotask::Timer(_), None) => format!("#{request} ({who}): its timer fires"),
+        (Macrotask::Complete(_), None) => {
+            let what = info.op.map_or("operation", op_label);
+            format!("#{request} ({who}): its {what} lands")
+        }
+    }
 }
 
 /// A queued or just-run macrotask.

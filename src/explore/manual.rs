@@ -7,6 +7,7 @@ use crate::config::url::to_fragment;
 use crate::config::Config;
 use crate::explore::check::{violations, Check, Observation};
 use crate::explore::replay::ScheduleError;
+use crate::explore::search::{ExploreOptions, Explorer};
 use crate::sim::{Choice, Sim, StepReport};
 
 pub struct Session {
@@ -134,5 +135,57 @@ impl Session {
 
     pub fn is_done(&self) -> bool {
         self.sim.is_done()
+    }
+
+    /// Whether any order of events reaches the goal, searched from the
+    /// start with the explorer (at most `max_schedules`): `None` when the
+    /// search could not finish, so nothing can be said.
+    pub fn reachable(&self, max_schedules: u64) -> Option<Reachability> {
+        let mut options = ExploreOptions::new(self.checks.clone());
+        options.max_schedules = max_schedules;
+        let result = Explorer::new(&self.config, options).run();
+        if result.violating > 0 {
+            return Some(Reachability::Reachable);
+        }
+        result.complete.then(|| Reachability::Unreachable {
+            schedules: result.explored,
+            why: why_unreachable(&self.config, self.checks[0]),
+        })
+    }
+}
+
+/// What the explorer says of manual mode's goal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reachability {
+    Reachable,
+    /// Every schedule was tried and none reaches the goal.
+    Unreachable {
+        schedules: u64,
+        why: String,
+    },
+}
+
+/// Why no order of events breaks `check` under `config`'s defence.
+fn why_unreachable(config: &Config, check: Check) -> String {
+    use crate::config::StrategyKind as S;
+    let servers = config.servers;
+    if check == Check::Duplicates && config.db_unique {
+        return "the unique constraint on (user, event) refuses a second order row".into();
+    }
+    match config.strategy {
+        S::KeyedMutex | S::EmitterLock | S::TicketLock if servers == 1 => format!(
+            "the {} lives in the one app server, so every request for the key waits its turn",
+            match config.strategy {
+                S::KeyedMutex => "keyed mutex",
+                S::EmitterLock => "emitter lock",
+                _ => "ticket lock",
+            }
+        ),
+        S::SingleFlight if servers == 1 => {
+            "single-flight runs one call per key on the one server; the others share its result"
+                .into()
+        }
+        S::Add => "cache.add is atomic in the shared cache: one request gets the lock".into(),
+        _ => "no order of the enabled events breaks it here".into(),
     }
 }

@@ -10,7 +10,7 @@ pub mod search;
 
 pub use crate::config::Schedule;
 pub use check::{parse_checks, Check, Observation};
-pub use manual::Session;
+pub use manual::{Reachability, Session};
 pub use replay::{first_violation_step, replay, ScheduleError, ScheduledSim};
 pub use search::{
     compare_strategies, Counterexample, Coverage, ExploreOptions, ExploreResult, Explorer, Method,

@@ -696,19 +696,22 @@ impl StrategyRow {
     /// duplicate, complete" or "add: 0 of 45 schedules duplicate, complete
     /// within 2 preemptions".
     pub fn summary(&self, checks: &[Check]) -> String {
+        format!("{}: {}", self.strategy.name(), self.outcome(checks))
+    }
+
+    /// The summary without the strategy's name, for a table whose row
+    /// already names it: "0 of 8 schedules duplicate, complete".
+    pub fn outcome(&self, checks: &[Check]) -> String {
         let verb = match checks {
             [check] => check.verb(),
             _ => "violate",
         };
-        let mut text = format!(
-            "{}: {} of {} schedules {verb}",
-            self.strategy.name(),
+        format!(
+            "{} of {} schedules {verb}, {}",
             thousands(self.result.violating),
-            thousands(self.result.explored)
-        );
-        text.push_str(", ");
-        text.push_str(&self.result.coverage.describe());
-        text
+            thousands(self.result.explored),
+            self.result.coverage.describe()
+        )
     }
 }
 

@@ -26,6 +26,12 @@ impl Listing {
         self.lines.iter().map(|(text, _)| text.as_str())
     }
 
+    /// The code of a 1-based line, trimmed.
+    pub fn text_of(&self, line: usize) -> Option<&str> {
+        let index = line.checked_sub(1)?;
+        self.lines.get(index).map(|(text, _)| text.trim())
+    }
+
     /// The 1-based line of an await site, if this listing has it.
     pub fn line_of(&self, site: Site) -> Option<usize> {
         if site == Site::None {

@@ -1,0 +1,61 @@
+//! The page's exports: the trace as the CLI's `--trace` lines, and the
+//! timeline as a standalone SVG file.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use interleave::config::url::parse_fragment;
+use interleave::debugger::export::{timeline_svg, trace_json_lines};
+use interleave::debugger::Recording;
+
+const FRAGMENT: &str = "v=1&scenario=ticket&strategy=add&users=2&lock_ttl=5ms&pause=0:30ms";
+
+#[test]
+fn the_exported_trace_is_the_clis_trace() {
+    let recording = Recording::of(&parse_fragment(FRAGMENT).unwrap()).unwrap();
+    let exported = trace_json_lines(&recording);
+    let cli = Command::new(env!("CARGO_BIN_EXE_interleave"))
+        .args(["run", FRAGMENT, "--trace"])
+        .output()
+        .unwrap();
+    let printed = String::from_utf8(cli.stdout).unwrap();
+    // The CLI's last line is the metrics.
+    let trace: Vec<&str> = printed.lines().collect();
+    let (_, trace) = trace.split_last().unwrap();
+    assert_eq!(exported.lines().collect::<Vec<_>>(), trace);
+    assert_eq!(exported.lines().count(), recording.events.len());
+}
+
+#[test]
+fn the_exported_timeline_is_a_standalone_svg_with_every_lane() {
+    let recording = Recording::of(&parse_fragment(FRAGMENT).unwrap()).unwrap();
+    let svg = timeline_svg(&recording);
+    assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    assert!(svg.contains("<style>"), "its colours travel with it");
+    for lane in &recording.timeline.lanes {
+        assert!(
+            svg.contains(&format!(">{}</text>", lane.label)),
+            "{}",
+            lane.label
+        );
+    }
+    let spans: usize = recording.timeline.lanes.iter().map(|l| l.spans.len()).sum();
+    assert!(svg.matches("<rect class=").count() >= spans);
+    // Well-formed XML, as a browser or an image viewer would read it.
+    let mut python = Command::new("python3")
+        .args([
+            "-c",
+            "import sys, xml.dom.minidom; xml.dom.minidom.parseString(sys.stdin.read())",
+        ])
+        .stdin(Stdio::piped())
+        .spawn()
+        .expect("python3 checks the XML");
+    python
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(svg.as_bytes())
+        .unwrap();
+    assert!(python.wait().unwrap().success(), "{svg}");
+}
