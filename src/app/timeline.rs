@@ -173,6 +173,14 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                         let y = row as i32 * LANE_HEIGHT;
                         html! { <text x="4" y={(y + 13).to_string()} class="lane-label">{ lane.label.clone() }</text> }
                     }) }
+                    // Grouped by server: a rule where each server's lanes start.
+                    { for visible.clone().filter(|&(row, index)| {
+                        props.grouping == Grouping::Server && row > 0
+                            && lanes[order[row - 1]].server != lanes[index].server
+                    }).map(|(row, _)| {
+                        let y = (row as i32 * LANE_HEIGHT).to_string();
+                        html! { <line class="server-rule" x1="0" x2="100%" y1={y.clone()} y2={y} /> }
+                    }) }
                 </svg>
                 <svg class="plot" width="100%" height={height.to_string()}>
                     { for visible.map(|(row, index)| {

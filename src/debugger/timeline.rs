@@ -222,11 +222,12 @@ pub struct TimelineBuilder {
 impl TimelineBuilder {
     pub fn new(config: &Config, requests: &[RequestSpec]) -> TimelineBuilder {
         let servers: Vec<u32> = requests.iter().map(|spec| spec.server).collect();
+        let several_servers = servers.iter().any(|&server| server != 0);
         TimelineBuilder {
             lanes: requests
                 .iter()
                 .enumerate()
-                .map(|(i, spec)| lane_for(i as u32, spec))
+                .map(|(i, spec)| lane_for(i as u32, spec, several_servers))
                 .collect(),
             open: HashMap::new(),
             waiting: HashMap::new(),
@@ -315,16 +316,22 @@ impl TimelineBuilder {
     }
 }
 
-fn lane_for(request: u32, spec: &RequestSpec) -> Lane {
+/// A request's lane; its label names its server when there are several.
+fn lane_for(request: u32, spec: &RequestSpec, several_servers: bool) -> Lane {
     let (owner, what) = match spec.target {
         Target::Item(key) => (key, format!("item:{key}")),
         Target::Click { user, click } => (user, format!("user {user} click {click}")),
+    };
+    let label = if several_servers {
+        format!("#{request} {what} · server {}", spec.server)
+    } else {
+        format!("#{request} {what}")
     };
     Lane {
         request,
         server: spec.server,
         owner,
-        label: format!("#{request} {what} @s{}", spec.server),
+        label,
         arrival: spec.arrival,
         returned: None,
         spans: Vec::new(),
