@@ -41,7 +41,7 @@ pub fn shows(kind: StoryKind, seen: &Observation) -> bool {
         StoryKind::FencedWrite => m.rejected_writes > 0,
         StoryKind::RefusedWrite | StoryKind::SerializationFailure => m.errors > 0,
         StoryKind::StaleAnswer => m.stale_served > 0,
-        StoryKind::Timeout => m.timeouts > 0 || m.errors > 0,
+        StoryKind::Timeout => m.timeouts > 0,
         StoryKind::Hung => m.hung > 0,
     }
 }
@@ -107,6 +107,15 @@ fn candidates(story: &Story, config: &Config) -> Vec<(String, String, &'static s
         format_duration((pause + config.lock_ttl).max(config.lock_ttl) * 2)
     };
     match (story.kind, story.cause) {
+        (StoryKind::StaleAnswer | StoryKind::Timeout | StoryKind::Hung, Cause::CrashedHolder)
+            if matches!(config.strategy, StrategyKind::Add | StrategyKind::GetSet) =>
+        {
+            push(
+                "lock_ttl",
+                format_duration((config.wait_timeout / 2).max(1_000)),
+                "a lease that runs out before the waiters give up",
+            );
+        }
         (StoryKind::StaleAnswer | StoryKind::Timeout, _) => {
             push(
                 "wait_timeout",

@@ -440,12 +440,20 @@ impl<'a> Reader<'a> {
         key: u32,
         index: usize,
     ) -> Cause {
-        let enter = self
-            .last_before(index + 1, |e| {
-                e.request == later && e.what == What::Enter && e.key == TraceKey::Data(key)
+        let enter_of = |request: u32| {
+            self.last_before(index + 1, |e| {
+                e.request == request && e.what == What::Enter && e.key == TraceKey::Data(key)
             })
-            .map_or(index, |(i, _)| i);
-        let (cause, because) = self.why_not_excluded(earlier, later, key, enter);
+            .map(|(i, _)| i)
+        };
+        // The lock's order is who entered first, not who wrote first.
+        let (first, second, enter) = match (enter_of(earlier), enter_of(later)) {
+            (Some(a), Some(b)) if b < a => (later, earlier, a),
+            (_, Some(b)) => (earlier, later, b),
+            (Some(a), None) => (later, earlier, a),
+            (None, None) => (earlier, later, index),
+        };
+        let (cause, because) = self.why_not_excluded(first, second, key, enter);
         text.push(' ');
         text.push_str(&because);
         cause
@@ -725,7 +733,20 @@ impl<'a> Reader<'a> {
                     let Some((give_index, give)) = give_up else {
                         continue;
                     };
-                    let holder = self.holder_while_waiting(who, key_of(give), give_index);
+                    let lock = key_of(give);
+                    let holder = self
+                        .holder_while_waiting(who, lock, give_index)
+                        .or_else(|| {
+                            let (_, crash) = self.last_before(give_index, |e| {
+                                e.what == What::Crash && e.request != who && key_of(e) == lock
+                            })?;
+                            let since = self
+                                .last_before(give_index, |e| {
+                                    e.what == What::Enter && e.request == crash.request
+                                })
+                                .map_or(crash.time, |(_, e)| e.time);
+                            Some((crash.request, since))
+                        });
                     let stale = event.outcome == Outcome::ServedStale;
                     let mut text = format!(
                         "#{who} gave up waiting for the lock of {} at {} (wait_timeout {})",
@@ -738,7 +759,7 @@ impl<'a> Reader<'a> {
                     if let Some((holder, since)) = holder {
                         text.push_str(&format!(": #{holder} had held it since {}", ms(since)));
                         if config.crash == Some(holder) {
-                            text.push_str(" and crashed holding it");
+                            text.push_str(" and crashed holding it, so it was never released");
                             cause = Cause::CrashedHolder;
                         } else if config.pause.is_some_and(|p| p.request == holder) {
                             text.push_str(" and was paused inside");
@@ -746,9 +767,11 @@ impl<'a> Reader<'a> {
                         requests = vec![holder, who];
                     }
                     if stale {
-                        text.push_str(&format!(", and answered with the stale value of {name}."));
+                        text.push_str(&format!(
+                            "; #{who} answered with the stale value of {name}."
+                        ));
                     } else {
-                        text.push_str(", and failed.");
+                        text.push_str(&format!("; #{who} failed."));
                     }
                     let kind = if stale {
                         StoryKind::StaleAnswer
