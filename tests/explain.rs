@@ -1,6 +1,7 @@
 //! Issue 12: the race in words. Exact stories (requests, times, steps and
 //! causes asserted) for the stories of DESIGN.md §1, the fix verified by
 //! its own run, the minimal counterexample, and `interleave explain`.
+#![cfg(not(target_arch = "wasm32"))]
 
 use interleave::config::url::parse_fragment;
 use interleave::debugger::Recording;
