@@ -168,6 +168,13 @@ fn candidates(story: &Story, config: &Config) -> Vec<(String, String, &'static s
                     "a row lock in the DB, shared by every server",
                 );
             }
+            if config.strategy == StrategyKind::SingleFlight && !ticket {
+                push(
+                    "strategy",
+                    "add".into(),
+                    "a lock in the shared cache, with a second cache read under it",
+                );
+            }
             push("servers", "1".into(), "one server, one mutex");
         }
         (_, Cause::LeaseExpired) => {

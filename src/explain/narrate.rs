@@ -30,6 +30,9 @@ pub fn servers_of(events: &[TraceEvent]) -> Vec<u32> {
 /// An operation as the code pane calls it: `db.findOrder(0, event)`,
 /// `cache.get(item:0)`, `cache.add(lock:user:0:event)`.
 pub fn call(op: OpKind, key: TraceKey, scenario: ScenarioKind) -> String {
+    if matches!(op, OpKind::Immediate | OpKind::Sleep) {
+        return op_label(op).to_string();
+    }
     let args = match (key, scenario) {
         (TraceKey::None, _) => String::new(),
         (TraceKey::Data(user), ScenarioKind::Ticket) => format!("{user}, event"),

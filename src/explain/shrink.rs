@@ -46,9 +46,11 @@ fn fit_arrivals(config: &mut Config) {
     }
 }
 
-/// Every config one step smaller than `config`: one user, click, request,
-/// server or key fewer, or one preemption of the schedule made the default
-/// choice. Each is valid as a fragment (checked by a round trip).
+/// The configs one step smaller than `config`: one preemption of the
+/// schedule made the default choice, or fewer users, clicks, requests,
+/// keys or servers (one, half, or one fewer). Each is valid as a fragment
+/// (checked by a round trip). The last candidate of each count is one
+/// fewer, so a config none of them shrinks is locally minimal.
 pub fn shrink_candidates(config: &Config) -> Vec<Config> {
     let mut out = Vec::new();
     let mut push = |mut candidate: Config| {
@@ -72,39 +74,47 @@ pub fn shrink_candidates(config: &Config) -> Vec<Config> {
             });
         }
     }
+    // Counts: straight to one, then halved, then one fewer (Hypothesis
+    // tries the big steps first, so a large run shrinks in few replays).
+    let smaller = |n: u32| {
+        let mut steps: Vec<u32> = vec![1, n / 2, n.saturating_sub(1)];
+        steps.retain(|&m| m >= 1 && m < n);
+        steps.dedup();
+        steps
+    };
     match config.scenario {
         ScenarioKind::Ticket => {
-            if config.users > 1 {
+            for users in smaller(config.users) {
                 push(Config {
-                    users: config.users - 1,
+                    users,
                     ..config.clone()
                 });
             }
-            if config.clicks > 1 {
+            for clicks in smaller(config.clicks) {
                 push(Config {
-                    clicks: config.clicks - 1,
+                    clicks,
                     ..config.clone()
                 });
             }
         }
         ScenarioKind::Stampede => {
-            if config.requests > 1 {
+            for requests in smaller(config.requests) {
                 push(Config {
-                    requests: config.requests - 1,
+                    requests,
                     ..config.clone()
                 });
             }
-            if config.keys > 1 {
+            for keys in smaller(config.keys) {
                 push(Config {
-                    keys: config.keys - 1,
+                    keys,
                     ..config.clone()
                 });
             }
         }
     }
-    if config.servers > 1 {
+    for servers in smaller(config.servers) {
         push(Config {
-            servers: config.servers - 1,
+            servers,
             ..config.clone()
         });
     }

@@ -236,22 +236,67 @@ impl<'a> Reader<'a> {
             };
             return (cause, text);
         }
+        let (a, b) = (self.server(earlier), self.server(later));
+        let in_process = matches!(
+            strategy,
+            StrategyKind::KeyedMutex
+                | StrategyKind::EmitterLock
+                | StrategyKind::TicketLock
+                | StrategyKind::SingleFlight
+        );
+        if in_process && config.servers > 1 && a != b {
+            let text = match strategy {
+                StrategyKind::SingleFlight => format!(
+                    "#{earlier} runs on server {a} and #{later} on server {b}: single-flight \
+                     shares a call only within one server's memory, so each server loads on \
+                     its own."
+                ),
+                _ => {
+                    let lock = match strategy {
+                        StrategyKind::EmitterLock => "emitter lock",
+                        StrategyKind::TicketLock => "ticket lock",
+                        _ => "mutex",
+                    };
+                    format!(
+                        "#{earlier} holds server {a}'s {lock} and #{later} server {b}'s: the \
+                         {lock} lives in each server's memory, so it does not exclude requests \
+                         on different servers."
+                    )
+                }
+            };
+            return (Cause::PerServerMutex, text);
+        }
         if strategy == StrategyKind::SingleFlight {
             return (
                 Cause::Other,
-                format!("The single-flight call of #{earlier} had finished, so #{later} started its own."),
-            );
-        }
-        let (a, b) = (self.server(earlier), self.server(later));
-        if strategy == StrategyKind::KeyedMutex && config.servers > 1 && a != b {
-            return (
-                Cause::PerServerMutex,
                 format!(
-                    "#{earlier} holds server {a}'s mutex and #{later} server {b}'s: the keyed \
-                     mutex lives in each server's memory, so it does not exclude requests on \
-                     different servers."
+                    "The single-flight call of #{earlier} had finished, so #{later} started its own."
                 ),
             );
+        }
+        let paused = |request: u32| match config.pause {
+            Some(pause) if pause.request == request => {
+                format!(" while #{request} was paused for {}", ms(pause.duration))
+            }
+            _ => format!(" while #{request} was still inside"),
+        };
+        if strategy == StrategyKind::TicketLock {
+            let expired = self.last_before(enter + 1, |e| {
+                e.what == What::LeaseExpired && e.key == TraceKey::Lock(key)
+            });
+            if let Some((_, expired)) = expired {
+                return (
+                    Cause::LeaseExpired,
+                    format!(
+                        "#{earlier}'s lease on ticket {} (lock_ttl {}) ran out{}: at the tick of \
+                         {} the next ticket was served, so #{later} entered.",
+                        expired.detail,
+                        ms(config.lock_ttl),
+                        paused(earlier),
+                        ms(expired.time)
+                    ),
+                );
+            }
         }
         let earlier_enter = self
             .last_before(enter, |e| {
@@ -268,12 +313,7 @@ impl<'a> Reader<'a> {
                     StrategyKind::Add | StrategyKind::GetSet | StrategyKind::TicketLock
                 );
                 if lease && later_took.time >= took.time.saturating_add(ttl) {
-                    let paused = match config.pause {
-                        Some(pause) if pause.request == earlier => {
-                            format!(" while #{earlier} was paused for {}", ms(pause.duration))
-                        }
-                        _ => format!(" while #{earlier} was still inside"),
-                    };
+                    let paused = paused(earlier);
                     return (
                         Cause::LeaseExpired,
                         format!(
