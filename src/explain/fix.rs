@@ -188,7 +188,14 @@ fn candidates(story: &Story, config: &Config) -> Vec<(String, String, &'static s
             if config.release != crate::config::ReleaseMode::Owner {
                 push("release", "owner".into(), "release only one's own lock");
             }
-            push("lock_ttl", longer_ttl(), "a lease longer than the pause");
+            if config.pause.is_some() {
+                push("lock_ttl", longer_ttl(), "a lease longer than the pause");
+            }
+            push(
+                "lock_ttl",
+                format_duration(10 * crate::config::SECOND),
+                "a lease longer than the critical section",
+            );
         }
         (_, Cause::GetSetRace) => {
             push(
