@@ -455,3 +455,60 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn in_process_locks_are_per_server() {
+    for strategy in ["emitter-lock", "ticket-lock"] {
+        let e = explained(&format!(
+            "v=1&scenario=ticket&strategy={strategy}&servers=2"
+        ));
+        let story = e.story.as_ref().unwrap();
+        assert_eq!(story.cause, Cause::PerServerMutex, "{strategy}");
+        assert_eq!(story.requests, vec![0, 1]);
+        assert_eq!(story.check, at(1, 20, 3));
+        assert!(story.text.contains("#0 holds server 0's"), "{}", story.text);
+        assert_eq!(
+            e.fix.as_ref().unwrap().fragment,
+            "v=1&scenario=ticket&strategy=add&servers=2"
+        );
+    }
+    let e = explained("v=1&scenario=stampede&strategy=single-flight&requests=4&servers=2");
+    let story = e.story.as_ref().unwrap();
+    assert_eq!(story.cause, Cause::PerServerMutex);
+    assert!(story
+        .text
+        .contains("#0 runs on server 0 and #1 on server 1"));
+}
+
+#[test]
+fn ticket_lock_lease_runs_out_at_a_tick() {
+    let e = explained("v=1&scenario=ticket&strategy=ticket-lock&lock_ttl=5ms&pause=0:30ms");
+    let story = e.story.as_ref().unwrap();
+    assert_eq!(story.cause, Cause::LeaseExpired);
+    assert_eq!(story.requests, vec![1, 0]);
+    assert_eq!(story.check.request, 0);
+    assert_eq!(story.check.time, 50_000);
+    assert!(story.text.contains(
+        "#0's lease on ticket 0 (lock_ttl 5 ms) ran out while #0 was paused for 30 ms: at the \
+         tick of 10 ms the next ticket was served, so #1 entered."
+    ));
+    assert_eq!(e.fix.as_ref().unwrap().key, "fencing");
+}
+
+#[test]
+fn stampede_lease_shorter_than_the_load() {
+    let e = explained("v=1&scenario=stampede&strategy=add&lock_ttl=5ms&requests=3");
+    let story = e.story.as_ref().unwrap();
+    assert_eq!(story.cause, Cause::LeaseExpired);
+    assert_eq!(story.requests, vec![0, 1]);
+    assert_eq!(
+        story.act,
+        Moment {
+            request: 1,
+            time: 14_000,
+            step: story.act.step
+        }
+    );
+    let fix = e.fix.as_ref().unwrap();
+    assert_eq!((fix.key.as_str(), fix.value.as_str()), ("lock_ttl", "10s"));
+}
