@@ -106,6 +106,20 @@ enum Command {
     /// object: each trial's metrics and tables beside the simulation's
     /// figures and the share of explored schedules that violate.
     Real(RealArgs),
+    /// Explain the run of the scenario in words: the narration of the step
+    /// of its first violation, the causal story, the fix with its outcome
+    /// (computed by running it) and the minimal counterexample, as text or,
+    /// with --json, as one JSON object. Exits 0 with or without a violation.
+    Explain(ExplainArgs),
+}
+
+#[derive(Args, Debug)]
+struct ExplainArgs {
+    /// The scenario: a URL fragment or a whole URL.
+    fragment: String,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Args, Debug)]
@@ -231,7 +245,20 @@ pub fn main(args: &[String], out: &mut impl Write) -> Result<(), CliError> {
         }
         Command::Encode(args) => script_command::encode(&args.file, out),
         Command::Real(args) => run_real(&args, out),
+        Command::Explain(args) => run_explain(&args, out),
     }
+}
+
+fn run_explain(args: &ExplainArgs, out: &mut impl Write) -> Result<(), CliError> {
+    let config = parse_fragment(&args.fragment).map_err(CliError::Config)?;
+    let recording =
+        crate::debugger::Recording::of(&config).map_err(|error| CliError::Config(error.into()))?;
+    let explanation = crate::explain::explain_recording(&recording);
+    if args.json {
+        return write_line(out, &explanation);
+    }
+    writeln!(out, "{}", explanation.to_text())?;
+    Ok(())
 }
 
 impl ExploreFlags {

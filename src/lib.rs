@@ -7,6 +7,7 @@ pub mod app;
 pub mod cli;
 pub mod config;
 pub mod debugger;
+pub mod explain;
 pub mod explore;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod real;

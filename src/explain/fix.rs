@@ -1,0 +1,329 @@
+//! The fix that would close a story's violation: one changed key, its
+//! outcome computed by running it, offered only if the harm is gone.
+
+use serde::Serialize;
+
+use crate::config::url::{format_duration, to_fragment, with_param};
+use crate::config::{Config, ScenarioKind, Schedule, StrategyKind};
+use crate::explain::story::{Cause, Story, StoryKind};
+use crate::explore::{replay, Observation};
+use crate::sim::Metrics;
+
+/// One changed key and what the run does with it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Fix {
+    /// The changed key, as in the fragment (`db_unique`).
+    pub key: String,
+    /// Its new value, as in the fragment (`true`).
+    pub value: String,
+    /// What the change means, such as "a lock in the shared cache".
+    pub meaning: String,
+    /// The fragment of the fixed scenario (without `#`).
+    pub fragment: String,
+    /// Whether the fixed run kept the original schedule (else it is the
+    /// normal run: the schedule did not fit the changed scenario).
+    pub same_schedule: bool,
+    /// The fixed run's counters.
+    pub metrics: Metrics,
+    /// The outcome in words: `0 duplicates, 1 error`.
+    pub outcome: String,
+    /// `with `db_unique=true` (a unique constraint ...): 0 duplicates, 1 error`.
+    pub text: String,
+}
+
+/// Whether a finished run still shows the harm of a story of `kind`.
+pub fn shows(kind: StoryKind, seen: &Observation) -> bool {
+    let m = &seen.metrics;
+    match kind {
+        StoryKind::DuplicateTicket => m.duplicate_tickets > 0,
+        StoryKind::ExtraDbRead => seen.redundant_db_reads > 0,
+        StoryKind::TwoHolders => m.max_in_critical_section > 1,
+        StoryKind::FencedWrite => m.rejected_writes > 0,
+        StoryKind::RefusedWrite | StoryKind::SerializationFailure => m.errors > 0,
+        StoryKind::StaleAnswer => m.stale_served > 0,
+        StoryKind::Timeout => m.timeouts > 0,
+        StoryKind::Hung => m.hung > 0,
+    }
+}
+
+/// Runs `config` to the end; `None` if its schedule does not fit.
+pub(crate) fn observe(config: &Config) -> Option<Observation> {
+    let sim = replay(config, false).ok()?;
+    Some(Observation::of(&sim))
+}
+
+fn plural(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// A run's outcome in the words of the story's harm.
+pub fn outcome_text(kind: StoryKind, scenario: ScenarioKind, seen: &Observation) -> String {
+    let m = &seen.metrics;
+    let mut parts = Vec::new();
+    match (kind, scenario) {
+        (StoryKind::ExtraDbRead, _) | (_, ScenarioKind::Stampede) => {
+            parts.push(plural(
+                seen.redundant_db_reads,
+                "extra DB read",
+                "extra DB reads",
+            ));
+            parts.push(plural(m.db_reads, "DB read", "DB reads"));
+            if m.stale_served > 0 || kind == StoryKind::StaleAnswer {
+                parts.push(format!("{} stale served", m.stale_served));
+            }
+        }
+        (_, ScenarioKind::Ticket) => {
+            parts.push(plural(m.duplicate_tickets, "duplicate", "duplicates"));
+            if m.errors > 0 || kind != StoryKind::DuplicateTicket {
+                parts.push(plural(m.errors, "error", "errors"));
+            }
+        }
+    }
+    if kind == StoryKind::TwoHolders {
+        parts.push(format!(
+            "at most {} in the critical section",
+            m.max_in_critical_section
+        ));
+    }
+    if m.hung > 0 || kind == StoryKind::Hung {
+        parts.push(format!("{} hung", m.hung));
+    }
+    if m.rejected_writes > 0 {
+        parts.push(plural(m.rejected_writes, "fenced write", "fenced writes"));
+    }
+    parts.join(", ")
+}
+
+/// The changes worth trying for a cause, best first: (key, value, meaning).
+fn candidates(story: &Story, config: &Config) -> Vec<(String, String, &'static str)> {
+    let ticket = config.scenario == ScenarioKind::Ticket;
+    let one_server = config.servers <= 1;
+    let mut list: Vec<(String, String, &'static str)> = Vec::new();
+    let mut push = |key: &str, value: String, meaning: &'static str| {
+        list.push((key.to_string(), value, meaning));
+    };
+    let longer_ttl = || {
+        let pause = config.pause.map_or(0, |p| p.duration);
+        format_duration((pause + config.lock_ttl).max(config.lock_ttl) * 2)
+    };
+    match (story.kind, story.cause) {
+        (StoryKind::StaleAnswer | StoryKind::Timeout | StoryKind::Hung, Cause::CrashedHolder)
+            if matches!(config.strategy, StrategyKind::Add | StrategyKind::GetSet) =>
+        {
+            push(
+                "lock_ttl",
+                format_duration((config.wait_timeout / 2).max(1_000)),
+                "a lease that runs out before the waiters give up",
+            );
+        }
+        (StoryKind::StaleAnswer | StoryKind::Timeout, _) => {
+            push(
+                "wait_timeout",
+                format_duration(config.wait_timeout.saturating_mul(10).max(1_000_000)),
+                "wait long enough for the load",
+            );
+            if config.strategy != StrategyKind::SingleFlight {
+                push(
+                    "strategy",
+                    "single-flight".into(),
+                    "join the running load instead of polling",
+                );
+            }
+        }
+        (StoryKind::Hung, _) => {
+            push(
+                "strategy",
+                "add".into(),
+                "a lock in the shared cache, whose lease expires",
+            );
+        }
+        (StoryKind::FencedWrite, _) => {
+            push("lock_ttl", longer_ttl(), "a lease longer than the pause");
+        }
+        (_, Cause::ForgottenAwait) => {
+            push(
+                "await_insert",
+                "true".into(),
+                "await the insert inside the lock",
+            );
+            if ticket {
+                push(
+                    "db_unique",
+                    "true".into(),
+                    "a unique constraint on (user, event)",
+                );
+            }
+        }
+        (_, Cause::PerServerMutex) => {
+            push("strategy", "add".into(), "a lock in the shared cache");
+            if ticket {
+                push(
+                    "db_unique",
+                    "true".into(),
+                    "a unique constraint on (user, event)",
+                );
+                push(
+                    "tx",
+                    "for-update".into(),
+                    "a row lock in the DB, shared by every server",
+                );
+            }
+            if config.strategy == StrategyKind::SingleFlight && !ticket {
+                push(
+                    "strategy",
+                    "add".into(),
+                    "a lock in the shared cache, with a second cache read under it",
+                );
+            }
+            push("servers", "1".into(), "one server, one mutex");
+        }
+        (_, Cause::LeaseExpired) => {
+            if ticket && !config.fencing {
+                push(
+                    "fencing",
+                    "true".into(),
+                    "the DB refuses the write of a lock whose lease expired",
+                );
+            }
+            if config.release != crate::config::ReleaseMode::Owner {
+                push("release", "owner".into(), "release only one's own lock");
+            }
+            if config.pause.is_some() {
+                push("lock_ttl", longer_ttl(), "a lease longer than the pause");
+            }
+            push(
+                "lock_ttl",
+                format_duration(10 * crate::config::SECOND),
+                "a lease longer than the critical section",
+            );
+        }
+        (_, Cause::GetSetRace) => {
+            push(
+                "strategy",
+                "add".into(),
+                "an atomic lock in the shared cache",
+            );
+        }
+        (_, Cause::NoDoubleCheck) => {
+            push(
+                "double_check",
+                "true".into(),
+                "read the cache again under the lock",
+            );
+        }
+        (_, Cause::ReadCommitted) => {
+            push(
+                "tx",
+                "serializable".into(),
+                "SERIALIZABLE refuses the second commit",
+            );
+            push("tx", "for-update".into(), "a row lock in the DB");
+            push(
+                "db_unique",
+                "true".into(),
+                "a unique constraint on (user, event)",
+            );
+        }
+        _ => {}
+    }
+    // Whatever the cause, the general fixes follow.
+    if ticket {
+        if one_server {
+            push(
+                "strategy",
+                "keyed-mutex".into(),
+                "a mutex in the server's memory",
+            );
+        }
+        push(
+            "db_unique",
+            "true".into(),
+            "a unique constraint on (user, event)",
+        );
+        push("strategy", "add".into(), "a lock in the shared cache");
+        push(
+            "tx",
+            "for-update".into(),
+            "a row lock in the DB, shared by every server",
+        );
+    } else {
+        if one_server {
+            push(
+                "strategy",
+                "keyed-mutex".into(),
+                "a mutex in the server's memory, with a second cache read under it",
+            );
+        }
+        push(
+            "strategy",
+            "single-flight".into(),
+            "one load per key per server, shared by its waiters",
+        );
+        push(
+            "strategy",
+            "add".into(),
+            "a lock in the shared cache, with a second cache read under it",
+        );
+        push(
+            "double_check",
+            "true".into(),
+            "read the cache again under the lock",
+        );
+    }
+    list
+}
+
+/// The first change of one key that removes `story`'s harm from the run of
+/// `config`, verified by running it; `None` if no candidate does.
+pub fn fix_for(config: &Config, story: &Story) -> Option<Fix> {
+    let mut tried = Vec::new();
+    for (key, value, meaning) in candidates(story, config) {
+        if tried.contains(&(key.clone(), value.clone())) {
+            continue;
+        }
+        tried.push((key.clone(), value.clone()));
+        let Ok(changed) = with_param(config, &key, &value) else {
+            continue;
+        };
+        if changed == *config {
+            continue;
+        }
+        let (changed, seen, same_schedule) = match observe(&changed) {
+            Some(seen) => (changed, seen, true),
+            None => {
+                let normal = Config {
+                    schedule: Schedule::default(),
+                    ..changed
+                };
+                match observe(&normal) {
+                    Some(seen) => (normal, seen, false),
+                    None => continue,
+                }
+            }
+        };
+        // The harm must be gone, and no request left hanging.
+        if shows(story.kind, &seen) || seen.metrics.hung > 0 {
+            continue;
+        }
+        if story.kind.is_violation()
+            && story.kind != StoryKind::DuplicateTicket
+            && config.scenario == ScenarioKind::Ticket
+            && seen.metrics.duplicate_tickets > 0
+        {
+            continue;
+        }
+        let outcome = outcome_text(story.kind, config.scenario, &seen);
+        let text = format!("with `{key}={value}` ({meaning}): {outcome}");
+        return Some(Fix {
+            fragment: to_fragment(&changed),
+            key,
+            value,
+            meaning: meaning.to_string(),
+            same_schedule,
+            metrics: seen.metrics,
+            outcome,
+            text,
+        });
+    }
+    None
+}

@@ -1,0 +1,156 @@
+//! The race in words (issue 12), with no web dependency: the narration of
+//! a step, the causal story of a violation, the fix that would close it
+//! (verified by running it) and the minimal counterexample (found by
+//! shrinking). `docs/explain.md` gives the decisions.
+//!
+//! ```
+//! use interleave::config::url::parse_fragment;
+//! let config = parse_fragment("v=1&scenario=ticket&strategy=none").unwrap();
+//! let explanation = interleave::explain::explain(&config);
+//! let story = explanation.story.unwrap();
+//! assert_eq!(story.requests, vec![0, 1]);
+//! ```
+
+pub mod fix;
+pub mod narrate;
+pub mod shrink;
+pub mod story;
+
+use serde::Serialize;
+
+pub use fix::{fix_for, Fix};
+pub use narrate::narrate_step;
+pub use shrink::{minimal_counterexample, shrink_candidates, Minimal};
+pub use story::{incidents, stories, story, Cause, Moment, Story, StoryKind};
+
+use crate::config::url::to_fragment;
+use crate::config::{Config, ScenarioKind};
+use crate::debugger::narrate::format_ms;
+use crate::debugger::Recording;
+
+/// Everything the "What happened" panel and `interleave explain` show.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Explanation {
+    /// The explained scenario's fragment (without `#`).
+    pub fragment: String,
+    /// The step (0-based, as trace events count) of the story told: the
+    /// first violation's (see `Recording::first_violation`), else the
+    /// first incident's; `None` for a clean run.
+    pub step: Option<u32>,
+    /// The narration of that step ([`narrate_step`]).
+    pub narration: Option<String>,
+    /// The story of the first violation, else of the first incident.
+    pub story: Option<Story>,
+    /// Every incident of the run (fenced or refused writes, stale answers,
+    /// timeouts, hung requests), the story's included if it is one.
+    pub incidents: Vec<Story>,
+    /// The fix of the story, verified by running it.
+    pub fix: Option<Fix>,
+    /// The smallest config found that still shows the story's harm.
+    pub minimal: Option<Minimal>,
+    /// One line for a clean run, else the headline: `duplicate ticket at
+    /// step 5 (40 ms): #0 and #1`.
+    pub summary: String,
+}
+
+impl Explanation {
+    /// The explanation as plain text, as `interleave explain` prints it.
+    pub fn to_text(&self) -> String {
+        let mut lines = vec![self.summary.clone()];
+        if let Some(narration) = &self.narration {
+            lines.push(format!("step: {narration}"));
+        }
+        if let Some(story) = &self.story {
+            lines.push(format!("why: {}", story.text));
+        }
+        for incident in &self.incidents {
+            if Some(incident) != self.story.as_ref() {
+                lines.push(format!("also: {}", incident.text));
+            }
+        }
+        match &self.fix {
+            Some(fix) => lines.push(format!("fix: {}\n  #{}", fix.text, fix.fragment)),
+            None if self.story.is_some() => {
+                lines.push("fix: no single change tried removes it".to_string())
+            }
+            None => {}
+        }
+        if let Some(minimal) = &self.minimal {
+            lines.push(format!(
+                "minimal: {}\n  #{}",
+                minimal.text, minimal.fragment
+            ));
+        }
+        lines.join("\n")
+    }
+}
+
+/// What a clean run says.
+pub fn clean_message(scenario: ScenarioKind) -> &'static str {
+    match scenario {
+        ScenarioKind::Ticket => "no duplicate in this run; explore to search every interleaving",
+        ScenarioKind::Stampede => {
+            "no extra DB read in this run; explore to search every interleaving"
+        }
+    }
+}
+
+/// Explains the run of `config`: records it (following its schedule), then
+/// builds the story of its first violation (or incident), the verified fix
+/// and the minimal counterexample. A schedule that does not fit gives a
+/// clean explanation whose summary says so.
+pub fn explain(config: &Config) -> Explanation {
+    match Recording::of(config) {
+        Ok(recording) => explain_recording(&recording),
+        Err(error) => Explanation {
+            fragment: to_fragment(config),
+            step: None,
+            narration: None,
+            story: None,
+            incidents: Vec::new(),
+            fix: None,
+            minimal: None,
+            summary: format!("the schedule does not fit this scenario: {error}"),
+        },
+    }
+}
+
+/// [`explain`] for a run already recorded (the page has one).
+pub fn explain_recording(recording: &Recording) -> Explanation {
+    let config = &recording.config;
+    let incidents = incidents(recording);
+    let story = recording
+        .first_violation()
+        .and_then(|violation| story::story(recording, violation))
+        .or_else(|| incidents.first().cloned());
+    let Some(story) = story else {
+        return Explanation {
+            fragment: to_fragment(config),
+            step: None,
+            narration: None,
+            story: None,
+            incidents,
+            fix: None,
+            minimal: None,
+            summary: clean_message(config.scenario).to_string(),
+        };
+    };
+    let requests: Vec<String> = story.requests.iter().map(|r| format!("#{r}")).collect();
+    let summary = format!(
+        "{} at step {} ({} ms): {}",
+        story.kind.name(),
+        story.step + 1,
+        format_ms(story.act.time),
+        requests.join(" and ")
+    );
+    Explanation {
+        fragment: to_fragment(config),
+        step: Some(story.step),
+        narration: Some(narrate_step(recording, story.step)),
+        fix: fix_for(config, &story),
+        minimal: minimal_counterexample(config, story.kind),
+        story: Some(story),
+        incidents,
+        summary,
+    }
+}

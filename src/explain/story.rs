@@ -1,0 +1,905 @@
+//! The causal story of a violation (or of an incident: a refused write, a
+//! stale answer, a timeout, a hung request), read from the trace.
+
+use serde::Serialize;
+
+use crate::config::{Micros, ScenarioKind, StrategyKind, TxMode};
+use crate::debugger::{Recording, Violation, ViolationKind};
+use crate::explain::narrate::{ms, servers_of};
+use crate::sim::trace::{OpKind, Outcome, TraceKey};
+use crate::sim::{Site, TraceEvent, What};
+
+/// What went wrong.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StoryKind {
+    /// A second order row for one user and event.
+    DuplicateTicket,
+    /// A DB load of a key that another request was loading, or had loaded.
+    ExtraDbRead,
+    /// Two requests in one critical section at once.
+    TwoHolders,
+    /// The DB refused a write with an older fencing token.
+    FencedWrite,
+    /// The DB refused a write for breaking the unique constraint.
+    RefusedWrite,
+    /// SERIALIZABLE refused a transaction (40001) and no retry was left.
+    SerializationFailure,
+    /// A request gave up waiting and answered with stale data.
+    StaleAnswer,
+    /// A request gave up waiting and failed.
+    Timeout,
+    /// A request never returned.
+    Hung,
+}
+
+impl StoryKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            StoryKind::DuplicateTicket => "duplicate ticket",
+            StoryKind::ExtraDbRead => "extra DB read",
+            StoryKind::TwoHolders => "two holders",
+            StoryKind::FencedWrite => "fenced write",
+            StoryKind::RefusedWrite => "refused write",
+            StoryKind::SerializationFailure => "serialization failure",
+            StoryKind::StaleAnswer => "stale answer",
+            StoryKind::Timeout => "timeout",
+            StoryKind::Hung => "hung request",
+        }
+    }
+
+    /// Whether this is one of the debugger's violations (the others are
+    /// incidents: what a defence did, or what a fault cost).
+    pub fn is_violation(self) -> bool {
+        matches!(
+            self,
+            StoryKind::DuplicateTicket | StoryKind::ExtraDbRead | StoryKind::TwoHolders
+        )
+    }
+}
+
+/// Why the requests were not kept apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Cause {
+    /// No lock guards the check and the act.
+    NoLock,
+    /// The insert is not awaited: the lock is released before it lands.
+    ForgottenAwait,
+    /// An in-process mutex, one per server, and the requests on different servers.
+    PerServerMutex,
+    /// The holder's lease (lock_ttl) ran out while it was still inside.
+    LeaseExpired,
+    /// `get` then `set`: both read "no lock" before either set it.
+    GetSetRace,
+    /// The lock was taken without reading the cache again under it.
+    NoDoubleCheck,
+    /// READ COMMITTED lets both transactions read "no order".
+    ReadCommitted,
+    /// The DB's own defence: a unique constraint, fencing, SERIALIZABLE.
+    DbDefence,
+    /// Waiting for the lock took longer than wait_timeout.
+    WaitTimeout,
+    /// A holder crashed inside its critical section and never released.
+    CrashedHolder,
+    /// None of the above could be read from the trace.
+    Other,
+}
+
+/// One request at one instant: a check, or an act.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Moment {
+    pub request: u32,
+    /// Virtual time, in microseconds.
+    pub time: Micros,
+    /// The macrotask (0-based, as trace events count steps).
+    pub step: u32,
+}
+
+impl Moment {
+    fn of(event: &TraceEvent) -> Moment {
+        Moment {
+            request: event.request,
+            time: event.time,
+            step: event.step,
+        }
+    }
+}
+
+/// The causal story of one violation or incident.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Story {
+    pub kind: StoryKind,
+    pub cause: Cause,
+    /// The data key (user for ticket, item for stampede).
+    pub key: u32,
+    /// The requests involved, the earlier one (who got there first) first.
+    pub requests: Vec<u32>,
+    /// The check the later request made (the read that let it through).
+    pub check: Moment,
+    /// What it then did (the write, the load, the entry, the refusal).
+    pub act: Moment,
+    /// The step at which the violation (or incident) happened.
+    pub step: u32,
+    /// The story in plain sentences.
+    pub text: String,
+}
+
+/// The trace with the indices the stories need.
+struct Reader<'a> {
+    recording: &'a Recording,
+    events: &'a [TraceEvent],
+    servers: Vec<u32>,
+    scenario: ScenarioKind,
+}
+
+impl<'a> Reader<'a> {
+    fn new(recording: &'a Recording) -> Reader<'a> {
+        Reader {
+            recording,
+            events: &recording.events,
+            servers: servers_of(&recording.events),
+            scenario: recording.config.scenario,
+        }
+    }
+
+    fn last_before(
+        &self,
+        index: usize,
+        pred: impl Fn(&TraceEvent) -> bool,
+    ) -> Option<(usize, &'a TraceEvent)> {
+        let events: &'a [TraceEvent] = self.events;
+        events[..index.min(events.len())]
+            .iter()
+            .enumerate()
+            .rev()
+            .find(|(_, e)| pred(e))
+    }
+
+    fn first_after(
+        &self,
+        index: usize,
+        pred: impl Fn(&TraceEvent) -> bool,
+    ) -> Option<(usize, &'a TraceEvent)> {
+        let events: &'a [TraceEvent] = self.events;
+        events
+            .iter()
+            .enumerate()
+            .skip(index + 1)
+            .find(|(_, e)| pred(e))
+    }
+
+    fn server(&self, request: u32) -> u32 {
+        self.servers.get(request as usize).copied().unwrap_or(0)
+    }
+
+    fn key_name(&self, key: u32) -> String {
+        TraceKey::Data(key).describe(self.scenario)
+    }
+
+    /// The requests inside the critical section of `key` just before
+    /// `index`, in the order they entered.
+    fn holders_before(&self, index: usize, key: u32) -> Vec<(u32, usize)> {
+        let mut inside: Vec<(u32, usize)> = Vec::new();
+        for (i, event) in self.events[..index].iter().enumerate() {
+            if event.key != TraceKey::Data(key) {
+                continue;
+            }
+            match event.what {
+                What::Enter => inside.push((event.request, i)),
+                What::Exit | What::Crash => inside.retain(|&(r, _)| r != event.request),
+                _ => {}
+            }
+        }
+        inside
+    }
+
+    /// When `request` took the lock of `key` (the event that let it in),
+    /// at or before `enter`.
+    fn acquired(&self, request: u32, key: u32, enter: usize) -> Option<&'a TraceEvent> {
+        self.last_before(enter + 1, |e| {
+            e.request == request
+                && e.key == TraceKey::Lock(key)
+                && (matches!(e.what, What::MutexGrant | What::TakeTicket | What::Wake)
+                    || matches!(e.what, What::Complete(_))
+                        && matches!(e.outcome, Outcome::Stored | Outcome::Miss))
+        })
+        .map(|(_, e)| e)
+    }
+
+    /// Why `later` got into the critical section of `key` (at event index
+    /// `enter`) although `earlier` was inside (or its work was unfinished).
+    fn why_not_excluded(
+        &self,
+        earlier: u32,
+        later: u32,
+        key: u32,
+        enter: usize,
+    ) -> (Cause, String) {
+        let config = &self.recording.config;
+        let strategy = config.strategy;
+        if strategy == StrategyKind::None || strategy.is_cache_only() {
+            let what = match self.scenario {
+                ScenarioKind::Ticket => "the find and the insert",
+                ScenarioKind::Stampede => "the load",
+            };
+            let text = match config.tx {
+                TxMode::ReadCommitted => format!(
+                    "No lock guards {what}, and READ COMMITTED lets both transactions read \
+                     'no order' before either commits."
+                ),
+                _ => format!("No lock guards {what}: nothing makes #{later} wait for #{earlier}."),
+            };
+            let cause = match config.tx {
+                TxMode::ReadCommitted => Cause::ReadCommitted,
+                _ => Cause::NoLock,
+            };
+            return (cause, text);
+        }
+        let (a, b) = (self.server(earlier), self.server(later));
+        let in_process = matches!(
+            strategy,
+            StrategyKind::KeyedMutex
+                | StrategyKind::EmitterLock
+                | StrategyKind::TicketLock
+                | StrategyKind::SingleFlight
+        );
+        if in_process && config.servers > 1 && a != b {
+            let text = match strategy {
+                StrategyKind::SingleFlight => format!(
+                    "#{earlier} runs on server {a} and #{later} on server {b}: single-flight \
+                     shares a call only within one server's memory, so each server loads on \
+                     its own."
+                ),
+                _ => {
+                    let lock = match strategy {
+                        StrategyKind::EmitterLock => "emitter lock",
+                        StrategyKind::TicketLock => "ticket lock",
+                        _ => "mutex",
+                    };
+                    format!(
+                        "#{earlier} holds server {a}'s {lock} and #{later} server {b}'s: the \
+                         {lock} lives in each server's memory, so it does not exclude requests \
+                         on different servers."
+                    )
+                }
+            };
+            return (Cause::PerServerMutex, text);
+        }
+        if strategy == StrategyKind::SingleFlight {
+            return (
+                Cause::Other,
+                format!(
+                    "The single-flight call of #{earlier} had finished, so #{later} started its own."
+                ),
+            );
+        }
+        let paused = |request: u32| match config.pause {
+            Some(pause) if pause.request == request => {
+                format!(" while #{request} was paused for {}", ms(pause.duration))
+            }
+            _ => format!(" while #{request} was still inside"),
+        };
+        if strategy == StrategyKind::TicketLock {
+            let expired = self.last_before(enter + 1, |e| {
+                e.what == What::LeaseExpired && e.key == TraceKey::Lock(key)
+            });
+            if let Some((_, expired)) = expired {
+                return (
+                    Cause::LeaseExpired,
+                    format!(
+                        "#{earlier}'s lease on ticket {} (lock_ttl {}) ran out{}: at the tick of \
+                         {} the next ticket was served, so #{later} entered.",
+                        expired.detail,
+                        ms(config.lock_ttl),
+                        paused(earlier),
+                        ms(expired.time)
+                    ),
+                );
+            }
+        }
+        let earlier_enter = self
+            .last_before(enter, |e| {
+                e.request == earlier && e.what == What::Enter && e.key == TraceKey::Data(key)
+            })
+            .map(|(i, _)| i);
+        let later_took = self.acquired(later, key, enter);
+        if let Some(earlier_enter) = earlier_enter {
+            let earlier_took = self.acquired(earlier, key, earlier_enter);
+            let ttl = config.lock_ttl;
+            if let (Some(took), Some(later_took)) = (earlier_took, later_took) {
+                let lease = matches!(
+                    strategy,
+                    StrategyKind::Add | StrategyKind::GetSet | StrategyKind::TicketLock
+                );
+                if lease && later_took.time >= took.time.saturating_add(ttl) {
+                    let paused = paused(earlier);
+                    return (
+                        Cause::LeaseExpired,
+                        format!(
+                            "#{earlier} took the lock at {} with a lock_ttl of {}; the lease \
+                             expired at {}{paused}, so #{later} took the lock at {}.",
+                            ms(took.time),
+                            ms(ttl),
+                            ms(took.time.saturating_add(ttl)),
+                            ms(later_took.time)
+                        ),
+                    );
+                }
+            }
+            if strategy == StrategyKind::GetSet {
+                let read = |request: u32| {
+                    self.last_before(enter + 1, |e| {
+                        e.request == request
+                            && e.site == Site::LockGet
+                            && e.what == What::Complete(OpKind::CacheGet)
+                            && e.outcome == Outcome::Miss
+                    })
+                    .map(|(_, e)| e.time)
+                };
+                let set = self
+                    .first_after(0, |e| {
+                        e.request == earlier
+                            && e.site == Site::LockSet
+                            && matches!(e.what, What::Complete(_))
+                    })
+                    .map(|(_, e)| e.time);
+                if let (Some(ra), Some(rb), Some(set)) = (read(earlier), read(later), set) {
+                    if rb <= set {
+                        return (
+                            Cause::GetSetRace,
+                            format!(
+                                "#{earlier} and #{later} both read 'no lock' (at {} and {}) \
+                                 before #{earlier}'s cache.set of the lock landed at {}: get \
+                                 then set is not atomic, so both took the lock.",
+                                ms(ra),
+                                ms(rb),
+                                ms(set)
+                            ),
+                        );
+                    }
+                }
+            }
+        }
+        if !config.await_insert && self.scenario == ScenarioKind::Ticket {
+            // Handled by the duplicate story; here the lock did exclude.
+            return (
+                Cause::ForgottenAwait,
+                format!("#{earlier} left the critical section before its insert landed."),
+            );
+        }
+        if let Some(crash) = config.crash {
+            if crash == earlier {
+                return (
+                    Cause::CrashedHolder,
+                    format!("#{earlier} crashed holding the lock."),
+                );
+            }
+        }
+        (
+            Cause::Other,
+            format!("#{later} entered the critical section while #{earlier} held it."),
+        )
+    }
+
+    fn duplicate(&self, index: usize, violation: &Violation) -> Story {
+        let later = violation.request;
+        let key = violation.key;
+        let data = TraceKey::Data(key);
+        let act_event = &self.events[index];
+        let is_order = |e: &TraceEvent| {
+            e.key == data
+                && (e.what == What::Complete(OpKind::DbInsert) && e.outcome == Outcome::Inserted
+                    || e.what == What::Complete(OpKind::DbCommit) && e.detail > 0)
+        };
+        let earlier_landed = self.last_before(index, |e| is_order(e) && e.request != later);
+        let check = self
+            .last_before(index, |e| {
+                e.request == later
+                    && e.key == data
+                    && e.what == What::Complete(OpKind::DbFindOrder)
+                    && e.outcome == Outcome::NoOrder
+            })
+            .map(|(_, e)| *e)
+            .unwrap_or(*act_event);
+        let Some((landed_index, landed)) = earlier_landed else {
+            return self.bare(StoryKind::DuplicateTicket, key, act_event, "a second order");
+        };
+        let earlier = landed.request;
+        let sent = self
+            .last_before(landed_index, |e| {
+                e.request == earlier
+                    && e.key == data
+                    && matches!(e.what, What::Issue(OpKind::DbInsert | OpKind::DbCommit))
+            })
+            .map(|(_, e)| e.time)
+            .unwrap_or(landed.time);
+        let write = match landed.what {
+            What::Complete(OpKind::DbCommit) => "commit",
+            _ => "insert",
+        };
+        let mut text = if landed.time > check.time {
+            format!(
+                "#{later} read 'no order' at {} because #{earlier}'s {write}, sent at {}, lands at {}. Both inserted.",
+                ms(check.time),
+                ms(sent),
+                ms(landed.time)
+            )
+        } else {
+            format!(
+                "#{later} read 'no order' at {}, and #{earlier}'s {write} (sent at {}) landed at {}. Both inserted.",
+                ms(check.time),
+                ms(sent),
+                ms(landed.time)
+            )
+        };
+        let config = &self.recording.config;
+        let cause = if !config.await_insert && config.strategy != StrategyKind::None {
+            let exit = self
+                .last_before(landed_index, |e| {
+                    e.request == earlier && e.what == What::Exit && e.key == data
+                })
+                .map(|(_, e)| e.time);
+            let later_enter = self
+                .last_before(index, |e| {
+                    e.request == later && e.what == What::Enter && e.key == data
+                })
+                .map(|(_, e)| e.time);
+            match (exit, later_enter) {
+                (Some(exit), Some(enter)) if exit < landed.time => {
+                    text.push_str(&format!(
+                        " #{earlier}'s db.insert is not awaited: #{earlier} released the lock at {}, \
+                         before its insert landed, and #{later} entered at {}.",
+                        ms(exit),
+                        ms(enter)
+                    ));
+                    Cause::ForgottenAwait
+                }
+                _ => self.push_cause(&mut text, earlier, later, key, index),
+            }
+        } else {
+            self.push_cause(&mut text, earlier, later, key, index)
+        };
+        Story {
+            kind: StoryKind::DuplicateTicket,
+            cause,
+            key,
+            requests: vec![earlier, later],
+            check: Moment::of(&check),
+            act: Moment::of(act_event),
+            step: act_event.step,
+            text,
+        }
+    }
+
+    fn push_cause(
+        &self,
+        text: &mut String,
+        earlier: u32,
+        later: u32,
+        key: u32,
+        index: usize,
+    ) -> Cause {
+        let enter_of = |request: u32| {
+            self.last_before(index + 1, |e| {
+                e.request == request && e.what == What::Enter && e.key == TraceKey::Data(key)
+            })
+            .map(|(i, _)| i)
+        };
+        // The lock's order is who entered first, not who wrote first.
+        let (first, second, enter) = match (enter_of(earlier), enter_of(later)) {
+            (Some(a), Some(b)) if b < a => (later, earlier, a),
+            (_, Some(b)) => (earlier, later, b),
+            (Some(a), None) => (later, earlier, a),
+            (None, None) => (earlier, later, index),
+        };
+        let (cause, because) = self.why_not_excluded(first, second, key, enter);
+        text.push(' ');
+        text.push_str(&because);
+        cause
+    }
+
+    fn extra_read(&self, index: usize, violation: &Violation) -> Story {
+        let later = violation.request;
+        let key = violation.key;
+        let data = TraceKey::Data(key);
+        let act_event = &self.events[index];
+        let name = self.key_name(key);
+        let first = self.last_before(index, |e| {
+            e.key == data && e.what == What::Issue(OpKind::DbSelect) && e.request != later
+        });
+        let miss = self
+            .last_before(index, |e| {
+                e.request == later
+                    && e.key == data
+                    && e.what == What::Complete(OpKind::CacheGet)
+                    && matches!(e.outcome, Outcome::Miss | Outcome::Stale)
+            })
+            .map(|(_, e)| *e)
+            .unwrap_or(*act_event);
+        let Some((first_index, first)) = first else {
+            return self.bare(StoryKind::ExtraDbRead, key, act_event, "a second load");
+        };
+        let earlier = first.request;
+        let set = self
+            .first_after(first_index, |e| {
+                e.request == earlier && e.key == data && e.what == What::Complete(OpKind::CacheSet)
+            })
+            .map(|(_, e)| e.time);
+        let mut text = format!(
+            "#{earlier} loaded {name} first: its db.select was sent at {}",
+            ms(first.time)
+        );
+        match set {
+            Some(set) => text.push_str(&format!(" and its cache.set lands at {}.", ms(set))),
+            None => text.push('.'),
+        }
+        let in_flight = set.is_none_or(|set| set > miss.time);
+        if in_flight {
+            text.push_str(&format!(
+                " #{later} missed the cache at {} while that load was in flight, and sent its \
+                 own db.select at {}.",
+                ms(miss.time),
+                ms(act_event.time)
+            ));
+        } else {
+            text.push_str(&format!(
+                " #{later} missed the cache at {} and sent its own db.select at {}.",
+                ms(miss.time),
+                ms(act_event.time)
+            ));
+        }
+        let config = &self.recording.config;
+        let cause = if config.strategy.is_lock() && !config.double_check {
+            let already = set.filter(|&set| set <= act_event.time);
+            match already {
+                Some(set) => text.push_str(&format!(
+                    " By then #{earlier}'s value had been in the cache since {}, but #{later} \
+                     did not read the cache again under the lock (double_check=false).",
+                    ms(set)
+                )),
+                None => text.push_str(&format!(
+                    " #{later} did not read the cache again under the lock (double_check=false)."
+                )),
+            }
+            Cause::NoDoubleCheck
+        } else {
+            self.push_cause(&mut text, earlier, later, key, index)
+        };
+        Story {
+            kind: StoryKind::ExtraDbRead,
+            cause,
+            key,
+            requests: vec![earlier, later],
+            check: Moment::of(&miss),
+            act: Moment::of(act_event),
+            step: act_event.step,
+            text,
+        }
+    }
+
+    fn two_holders(&self, index: usize, violation: &Violation) -> Story {
+        let later = violation.request;
+        let key = violation.key;
+        let act_event = &self.events[index];
+        let holders = self.holders_before(index, key);
+        let Some(&(earlier, _)) = holders.iter().find(|(r, _)| *r != later) else {
+            return self.bare(StoryKind::TwoHolders, key, act_event, "a second holder");
+        };
+        let check = self
+            .acquired(later, key, index)
+            .copied()
+            .unwrap_or(*act_event);
+        let mut text = format!(
+            "#{later} entered the critical section of {} at {} while #{earlier} was still inside.",
+            self.key_name(key),
+            ms(act_event.time)
+        );
+        let (cause, because) = self.why_not_excluded(earlier, later, key, index);
+        text.push(' ');
+        text.push_str(&because);
+        Story {
+            kind: StoryKind::TwoHolders,
+            cause,
+            key,
+            requests: vec![earlier, later],
+            check: Moment::of(&check),
+            act: Moment::of(act_event),
+            step: act_event.step,
+            text,
+        }
+    }
+
+    /// A story with only the act known.
+    fn bare(&self, kind: StoryKind, key: u32, event: &TraceEvent, what: &str) -> Story {
+        Story {
+            kind,
+            cause: Cause::Other,
+            key,
+            requests: vec![event.request],
+            check: Moment::of(event),
+            act: Moment::of(event),
+            step: event.step,
+            text: format!(
+                "#{} made {what} on {} at {}.",
+                event.request,
+                self.key_name(key),
+                ms(event.time)
+            ),
+        }
+    }
+
+    fn story(&self, violation: &Violation) -> Option<Story> {
+        let data = TraceKey::Data(violation.key);
+        let index = self.events.iter().position(|e| {
+            e.step == violation.step
+                && e.request == violation.request
+                && e.key == data
+                && match violation.kind {
+                    ViolationKind::DuplicateTicket => {
+                        e.what == What::Complete(OpKind::DbInsert) && e.outcome == Outcome::Inserted
+                            || e.what == What::Complete(OpKind::DbCommit) && e.detail > 0
+                    }
+                    ViolationKind::ExtraDbRead => e.what == What::Issue(OpKind::DbSelect),
+                    ViolationKind::SecondHolder => e.what == What::Enter,
+                }
+        })?;
+        Some(match violation.kind {
+            ViolationKind::DuplicateTicket => self.duplicate(index, violation),
+            ViolationKind::ExtraDbRead => self.extra_read(index, violation),
+            ViolationKind::SecondHolder => self.two_holders(index, violation),
+        })
+    }
+
+    /// Who held the lock of `key` while `request` waited before `index`.
+    fn holder_while_waiting(&self, request: u32, key: u32, index: usize) -> Option<(u32, Micros)> {
+        self.holders_before(index, key)
+            .into_iter()
+            .find(|&(r, _)| r != request)
+            .map(|(r, i)| (r, self.events[i].time))
+    }
+
+    fn incidents(&self) -> Vec<Story> {
+        let config = &self.recording.config;
+        let mut stories = Vec::new();
+        for (index, event) in self.events.iter().enumerate() {
+            let who = event.request;
+            let key = match event.key {
+                TraceKey::Data(key) | TraceKey::Lock(key) => key,
+                TraceKey::None => 0,
+            };
+            let name = self.key_name(key);
+            let story = |kind, cause, requests: Vec<u32>, check: Moment, text: String| Story {
+                kind,
+                cause,
+                key,
+                requests,
+                check,
+                act: Moment::of(event),
+                step: event.step,
+                text,
+            };
+            match (event.what, event.outcome) {
+                (What::Complete(OpKind::DbInsert), Outcome::Fenced) => {
+                    let newer = self.last_before(index, |e| {
+                        e.key == TraceKey::Data(key)
+                            && e.what == What::Enter
+                            && e.detail > event.detail
+                    });
+                    let mut text = format!(
+                        "#{who}'s insert was refused at {}: it carries fencing token {}, older \
+                         than one the DB has seen",
+                        ms(event.time),
+                        event.detail
+                    );
+                    let mut requests = vec![who];
+                    let mut check = Moment::of(event);
+                    let mut cause = Cause::DbDefence;
+                    if let Some((enter_index, newer)) = newer {
+                        text.push_str(&format!(
+                            " (#{} entered with token {} at {}).",
+                            newer.request,
+                            newer.detail,
+                            ms(newer.time)
+                        ));
+                        requests = vec![who, newer.request];
+                        check = Moment::of(newer);
+                        let (why, because) =
+                            self.why_not_excluded(who, newer.request, key, enter_index);
+                        if why == Cause::LeaseExpired {
+                            cause = why;
+                            text.push(' ');
+                            text.push_str(&because);
+                        }
+                    } else {
+                        text.push('.');
+                    }
+                    text.push_str(&format!(" #{who} fails instead of writing a second order."));
+                    stories.push(story(StoryKind::FencedWrite, cause, requests, check, text));
+                }
+                (What::Complete(OpKind::DbInsert), Outcome::Conflict) => {
+                    let first = self.last_before(index, |e| {
+                        e.key == TraceKey::Data(key)
+                            && e.what == What::Complete(OpKind::DbInsert)
+                            && e.outcome == Outcome::Inserted
+                    });
+                    let (requests, text) = match first {
+                        Some((_, first)) => (
+                            vec![first.request, who],
+                            format!(
+                                "#{who}'s insert broke the unique constraint on (user, event) at \
+                                 {}: #{}'s order landed at {}. #{who} fails with an error instead \
+                                 of a second ticket.",
+                                ms(event.time),
+                                first.request,
+                                ms(first.time)
+                            ),
+                        ),
+                        None => (
+                            vec![who],
+                            format!(
+                                "#{who}'s insert broke the unique constraint at {}.",
+                                ms(event.time)
+                            ),
+                        ),
+                    };
+                    let check = Moment::of(event);
+                    stories.push(story(
+                        StoryKind::RefusedWrite,
+                        Cause::DbDefence,
+                        requests,
+                        check,
+                        text,
+                    ));
+                }
+                (What::Complete(_), Outcome::SerializationFailure) => {
+                    let text = format!(
+                        "#{who}'s transaction was refused at {} (SERIALIZABLE, 40001): another \
+                         transaction that read the same rows committed first.",
+                        ms(event.time)
+                    );
+                    let check = Moment::of(event);
+                    stories.push(story(
+                        StoryKind::SerializationFailure,
+                        Cause::DbDefence,
+                        vec![who],
+                        check,
+                        text,
+                    ));
+                }
+                (What::Return, Outcome::ServedStale | Outcome::Failed) => {
+                    let give_up =
+                        self.last_before(index, |e| e.request == who && e.what == What::GiveUp);
+                    let Some((give_index, give)) = give_up else {
+                        continue;
+                    };
+                    let lock = key_of(give);
+                    let holder = self
+                        .holder_while_waiting(who, lock, give_index)
+                        .or_else(|| {
+                            let (_, crash) = self.last_before(give_index, |e| {
+                                e.what == What::Crash && e.request != who && key_of(e) == lock
+                            })?;
+                            let since = self
+                                .last_before(give_index, |e| {
+                                    e.what == What::Enter && e.request == crash.request
+                                })
+                                .map_or(crash.time, |(_, e)| e.time);
+                            Some((crash.request, since))
+                        });
+                    let stale = event.outcome == Outcome::ServedStale;
+                    let mut text = format!(
+                        "#{who} gave up waiting for the lock of {} at {} (wait_timeout {})",
+                        self.key_name(key_of(give)),
+                        ms(give.time),
+                        ms(config.wait_timeout)
+                    );
+                    let mut requests = vec![who];
+                    let mut cause = Cause::WaitTimeout;
+                    if let Some((holder, since)) = holder {
+                        text.push_str(&format!(": #{holder} had held it since {}", ms(since)));
+                        if config.crash == Some(holder) {
+                            text.push_str(" and crashed holding it, so it was never released");
+                            cause = Cause::CrashedHolder;
+                        } else if config.pause.is_some_and(|p| p.request == holder) {
+                            text.push_str(" and was paused inside");
+                        }
+                        requests = vec![holder, who];
+                    }
+                    if stale {
+                        text.push_str(&format!(
+                            "; #{who} answered with the stale value of {name}."
+                        ));
+                    } else {
+                        text.push_str(&format!("; #{who} failed."));
+                    }
+                    let kind = if stale {
+                        StoryKind::StaleAnswer
+                    } else {
+                        StoryKind::Timeout
+                    };
+                    stories.push(story(kind, cause, requests, Moment::of(give), text));
+                }
+                _ => {}
+            }
+        }
+        // Hung requests: they arrived and never returned.
+        let returned: std::collections::HashSet<u32> = self
+            .events
+            .iter()
+            .filter(|e| e.what == What::Return)
+            .map(|e| e.request)
+            .collect();
+        for arrive in self.events.iter().filter(|e| e.what == What::Arrive) {
+            let who = arrive.request;
+            if returned.contains(&who) {
+                continue;
+            }
+            let last = self
+                .events
+                .iter()
+                .rev()
+                .find(|e| e.request == who)
+                .unwrap_or(arrive);
+            let crash = self.events.iter().find(|e| e.what == What::Crash);
+            let (requests, cause, text) = match crash {
+                Some(crash) if crash.request != who => (
+                    vec![crash.request, who],
+                    Cause::CrashedHolder,
+                    format!(
+                        "#{who} never returns: #{} crashed at {} inside its critical section and \
+                         never released the lock #{who} waits for.",
+                        crash.request,
+                        ms(crash.time)
+                    ),
+                ),
+                _ => (
+                    vec![who],
+                    Cause::Other,
+                    format!("#{who} never returns: nothing is left to wake it up."),
+                ),
+            };
+            stories.push(Story {
+                kind: StoryKind::Hung,
+                cause,
+                key: 0,
+                requests,
+                check: Moment::of(last),
+                act: Moment::of(last),
+                step: last.step,
+                text,
+            });
+        }
+        stories.sort_by_key(|s| s.step);
+        stories
+    }
+}
+
+fn key_of(event: &TraceEvent) -> u32 {
+    match event.key {
+        TraceKey::Data(key) | TraceKey::Lock(key) => key,
+        TraceKey::None => 0,
+    }
+}
+
+/// The causal story of one of `recording`'s violations.
+pub fn story(recording: &Recording, violation: &Violation) -> Option<Story> {
+    Reader::new(recording).story(violation)
+}
+
+/// The stories of every violation of `recording`, in trace order.
+pub fn stories(recording: &Recording) -> Vec<Story> {
+    let reader = Reader::new(recording);
+    recording
+        .violations
+        .iter()
+        .filter_map(|violation| reader.story(violation))
+        .collect()
+}
+
+/// The incidents of `recording` that are no violation, in trace order: a
+/// fenced or refused write, a serialization failure, a stale answer, a
+/// timeout, a hung request, each with what caused it.
+pub fn incidents(recording: &Recording) -> Vec<Story> {
+    Reader::new(recording).incidents()
+}
