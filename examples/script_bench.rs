@@ -4,6 +4,12 @@
 //! per second, with the time to load the realm.
 //!
 //! `cargo run --release --example script_bench [-- REQUESTS]`
+//!
+//! With the CLI's allocator (mimalloc), so the figures are the CLI's.
+
+#[cfg(not(target_arch = "wasm32"))]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 #[cfg(all(feature = "script", not(target_arch = "wasm32")))]
 fn main() {
@@ -16,19 +22,36 @@ fn main() {
         .nth(1)
         .and_then(|n| n.parse().ok())
         .unwrap_or(10_000);
+    if let Some(mb) = std::env::var("GC_MB")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+    {
+        interleave::script::gc::raise_threshold(mb << 20);
+    }
     for strategy in ["none", "keyed-mutex", "single-flight"] {
         let fragment = format!("scenario=script&strategy={strategy}&users={requests}&clicks=1");
         let (config, _) = source::parse(&fragment).expect("a good fragment");
         let start = Instant::now();
+        let cpu_start = cpu_ns();
         let mut run = ScriptRun::new(example("stampede").unwrap(), &config, false)
             .expect("the example loads");
         let loaded = start.elapsed();
         assert!(run.run(u64::MAX), "the run ends");
         let elapsed = start.elapsed();
+        let cpu = cpu_ns()
+            .zip(cpu_start)
+            .map(|(end, start)| (end - start) as f64 / 1e9);
         let metrics = run.metrics();
         let run_time = (elapsed - loaded).as_secs_f64();
+        let per_cpu = cpu.map_or(String::new(), |cpu| {
+            format!(
+                "; {:.3} s of CPU with load, {:.0} events per CPU second",
+                cpu,
+                metrics.events as f64 / cpu
+            )
+        });
         println!(
-            "{strategy}: {} events in {:.3} s ({:.0} events/s; load {:.1} ms), db_reads {}",
+            "{strategy}: {} events in {:.3} s ({:.0} events/s; load {:.1} ms{per_cpu}), db_reads {}",
             metrics.events,
             run_time,
             metrics.events as f64 / run_time,
@@ -36,6 +59,14 @@ fn main() {
             metrics.db_reads,
         );
     }
+}
+
+/// This thread's CPU time in ns (Linux's schedstat), so that figures on a
+/// shared machine do not count the time other processes ran.
+#[cfg(all(feature = "script", not(target_arch = "wasm32")))]
+fn cpu_ns() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    text.split_whitespace().next()?.parse().ok()
 }
 
 #[cfg(not(all(feature = "script", not(target_arch = "wasm32"))))]

@@ -553,3 +553,21 @@ async function handle(req) {
 }"#;
     assert_eq!(logs(code, ""), ["landed 6"]);
 }
+
+/// The collector's threshold (`script::gc`) changes when boa collects,
+/// never what a script observes: a burst run on a thread with boa's own
+/// 1 MB start and on one with a 64 MB floor gives the same trace.
+#[test]
+fn the_gc_threshold_does_not_change_a_run() {
+    let fragment = "scenario=script&strategy=keyed-mutex&users=300&clicks=1";
+    let hash = |floor: usize| {
+        std::thread::spawn(move || {
+            interleave::script::gc::raise_threshold(floor);
+            let (metrics, _) = run_script(example("stampede").unwrap(), fragment);
+            (metrics.trace_hash, metrics.events)
+        })
+        .join()
+        .expect("the run does not panic")
+    };
+    assert_eq!(hash(0), hash(64 << 20));
+}

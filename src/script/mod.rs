@@ -6,6 +6,7 @@
 pub mod cli;
 pub mod error;
 pub mod explore;
+pub mod gc;
 pub mod globals;
 pub mod host;
 pub mod jobs;

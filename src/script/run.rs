@@ -88,6 +88,7 @@ impl ScriptRun {
     /// time 0. `keep_trace`: keep every event (else only the hash).
     pub fn new(code: &str, config: &Config, keep_trace: bool) -> Result<ScriptRun, ScriptError> {
         let requests = crate::scenario::plan(config);
+        super::gc::raise_threshold(super::gc::floor_for(requests.len()));
         let mut core = Core::new(config, keep_trace);
         core.set_arrivals(requests.iter().map(|r| r.arrival).collect());
         let core = Rc::new(RefCell::new(core));
