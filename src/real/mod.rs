@@ -25,18 +25,23 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use crate::config::url::{parse_fragment, to_fragment};
-use crate::config::{CacheStart, Config, Micros, ScenarioKind, StrategyKind, MS};
+use crate::config::{CacheStart, Config, Micros, ScenarioKind, MS};
 use crate::explore::{Check, ExploreOptions, Explorer, Observation};
 use crate::real::bodies::Ended;
-use crate::real::cache::{CacheConn, CacheServer};
+use crate::real::cache::{CacheConn, CacheServer, DataEntry};
 use crate::real::db::{OrdersSummary, Statements};
 use crate::real::memcached::Memcached;
 use crate::real::request::Request;
 use crate::real::world::{Delays, Tally, World};
 use crate::sim::{Latencies, Metrics, Sim, Target};
 
-/// Most requests a real trial plays (each holds its own connections).
-pub const MAX_REAL_REQUESTS: u32 = 100;
+/// Most requests a real trial plays.
+pub const MAX_REAL_REQUESTS: u32 = 1_000;
+/// Most PostgreSQL and memcached connections a trial opens: up to this
+/// many requests each get their own; beyond it requests share them round
+/// robin (statements outside a transaction pipeline on a shared
+/// PostgreSQL connection; memcached commands take turns).
+pub const MAX_CONNECTIONS: u32 = 100;
 /// Most schedules each side-by-side exploration runs.
 pub const EXPLORE_BUDGET: u64 = 20_000;
 /// Most wall time each side-by-side exploration runs.
@@ -214,43 +219,22 @@ pub fn run(fragment: &str, options: &RealOptions) -> Result<RealReport, String> 
     })
 }
 
-/// What the real run can play; anything else is a clear error.
+/// What the real run can play; anything else is a clear error. Every
+/// strategy, fault and key is played; only the size is bounded.
 fn check_playable(config: &Config) -> Result<(), String> {
-    let strategy = config.strategy;
-    let supported = [
-        StrategyKind::None,
-        StrategyKind::GetSet,
-        StrategyKind::Add,
-        StrategyKind::KeyedMutex,
-        StrategyKind::SingleFlight,
-        StrategyKind::EmitterLock,
-        StrategyKind::TicketLock,
-    ];
-    if !supported.contains(&strategy) {
-        return Err(format!(
-            "strategy `{}` is not played on real servers yet; real runs play none, get-set, \
-             add, keyed-mutex, single-flight, emitter-lock and ticket-lock",
-            strategy.name()
-        ));
-    }
-    if config.fencing {
-        return Err("fencing is not played on real servers yet".into());
-    }
-    if config.grace > 0 {
-        return Err(
-            "grace is not played on real servers (memcached and Redis have no stale \
-             window)"
-                .into(),
-        );
-    }
     let requests = match config.scenario {
         ScenarioKind::Ticket => config.users.saturating_mul(config.clicks),
         ScenarioKind::Stampede => config.requests,
     };
     if requests > MAX_REAL_REQUESTS {
         return Err(format!(
-            "{requests} requests; a real run plays at most {MAX_REAL_REQUESTS} (each holds its \
-             own connections)"
+            "{requests} requests; a real run plays at most {MAX_REAL_REQUESTS}"
+        ));
+    }
+    if config.tx != crate::config::TxMode::None && requests > MAX_CONNECTIONS {
+        return Err(format!(
+            "{requests} requests in transactions; a real run plays at most {MAX_CONNECTIONS} \
+             (a transaction needs a PostgreSQL connection of its own)"
         ));
     }
     Ok(())
@@ -342,7 +326,7 @@ async fn cache_connection(
     match server {
         CacheServer::Memcached => Memcached::connect(url)
             .await
-            .map(CacheConn::Memcached)
+            .map(|conn| CacheConn::Memcached(Rc::new(tokio::sync::Mutex::new(conn))))
             .map_err(|error| format!("cannot connect to memcached at {url}: {error}")),
         CacheServer::Redis => Ok(CacheConn::Redis(
             redis
@@ -377,14 +361,27 @@ async fn play_trial(
         CacheServer::Memcached => None,
     };
     let plan = crate::scenario::plan(config);
-    // Every request's connections are opened before the clock starts.
-    let mut connections = Vec::with_capacity(plan.len());
-    for _ in &plan {
+    // Every connection is opened before the clock starts; past
+    // `MAX_CONNECTIONS` requests share them round robin.
+    let opened = plan.len().clamp(1, MAX_CONNECTIONS as usize);
+    let mut shared = Vec::with_capacity(opened);
+    for _ in 0..opened {
         let pg = db::connect(&urls.postgres, Some(&schema)).await?;
         let statements = Statements::prepare(&pg).await?;
         let cache = cache_connection(cache_server, &urls.cache, &redis).await?;
-        connections.push((pg, statements, cache));
+        shared.push((Rc::new(pg), Rc::new(statements), cache));
     }
+    let connections: Vec<_> = (0..plan.len())
+        .map(|index| {
+            let (pg, statements, cache) = &shared[index % opened];
+            let cache = match cache {
+                CacheConn::Memcached(conn) => CacheConn::Memcached(conn.clone()),
+                CacheConn::Redis(conn) => CacheConn::Redis(conn.clone()),
+            };
+            (pg.clone(), statements.clone(), cache)
+        })
+        .collect();
+    drop(shared);
     let world = Rc::new(World::new(
         config.clone(),
         cache_server,
@@ -401,12 +398,15 @@ async fn play_trial(
             world: world.clone(),
             index: index as u32,
             server: spec.server,
-            pg: Rc::new(pg),
-            statements: Rc::new(statements),
+            pg,
+            statements,
             cache,
             guard: None,
             connection: None,
             ticket: None,
+            fence: None,
+            arrival: spec.arrival,
+            responded: false,
         };
         let (arrival, target) = (spec.arrival, spec.target);
         tasks.spawn_local(async move {
@@ -416,14 +416,7 @@ async fn play_trial(
                 Target::Item(item) => bodies::get_item(&mut request, item).await,
             }
             .unwrap_or_else(Ended::from);
-            let world = request.world.clone();
-            let elapsed = world.now().saturating_sub(arrival);
-            world.count(|t| {
-                t.latencies.push(elapsed);
-                if ended != Ended::Ok {
-                    t.errors += 1;
-                }
-            });
+            request.respond(ended);
             // A crashed holder's connections stay open, as a hung process's.
             if ended == Ended::Crashed {
                 std::mem::forget(request);
@@ -488,16 +481,21 @@ async fn warm_cache(
 ) -> Result<(), String> {
     let config = &world.config;
     let mut cache = cache_connection(world.cache_server, url, redis).await?;
-    // `expire_at=0`: expired from the start, so nothing is stored; a TTL
-    // of 0 never expires (0 means the same to memcached and Redis).
-    let expiry = config.expire_at.unwrap_or(config.ttl);
-    if config.expire_at == Some(0) {
-        return Ok(());
-    }
+    // As the model: live until `expire_at` (or `ttl`; never when 0), stale
+    // for `grace` after, with a typical select as XFetch's delta.
+    let live_until = match config.expire_at {
+        Some(at) => Some(at),
+        None => (config.ttl > 0).then_some(config.ttl),
+    };
     for item in 0..config.keys.max(1) {
-        let key = world.data_key(item);
+        let entry = DataEntry {
+            row: (u64::from(item) + 1).to_string(),
+            live_until,
+            delta: crate::scenario::mean_latency(config.db_latency),
+        };
+        let ttl = entry.storage_ttl(0, config.grace);
         cache
-            .set(&key, &(u64::from(item) + 1).to_string(), expiry)
+            .set(&world.data_key(item), &entry.encode(), ttl)
             .await
             .map_err(|error| error.to_string())?;
     }
