@@ -242,3 +242,36 @@ impl CacheConn {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_data_entry_is_live_then_stale_for_grace_then_gone() {
+        let entry = DataEntry {
+            row: "7".into(),
+            live_until: Some(100),
+            delta: 20,
+        };
+        let text = entry.encode();
+        assert_eq!(text, "7:100:20");
+        let back = DataEntry::decode(&text).unwrap();
+        assert_eq!(back, entry);
+        assert_eq!(back.clone().lookup(99, 15), Found::Live(entry.clone()));
+        assert_eq!(back.clone().lookup(100, 15), Found::Stale(entry.clone()));
+        assert_eq!(back.clone().lookup(114, 15), Found::Stale(entry.clone()));
+        assert_eq!(back.clone().lookup(115, 15), Found::Miss);
+        assert_eq!(back.lookup(100, 0), Found::Miss);
+        // Kept by the server a second past the stale window.
+        assert_eq!(entry.storage_ttl(40, 15), 60 + 15 + SECOND);
+        let forever = DataEntry {
+            live_until: None,
+            ..entry
+        };
+        assert_eq!(DataEntry::decode(&forever.encode()).unwrap(), forever);
+        assert_eq!(forever.storage_ttl(40, 15), 0);
+        assert!(matches!(forever.lookup(u64::MAX, 0), Found::Live(_)));
+        assert_eq!(DataEntry::decode("garbage"), None);
+    }
+}
