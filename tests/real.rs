@@ -7,6 +7,7 @@
 
 use std::process::Command;
 
+use interleave::real::cache::CacheServer;
 use interleave::real::{self, Comparison, RealOptions, RealReport, POSTGRES_ENV};
 use interleave::sim::trace::OpKind;
 use interleave::sim::{Outcome, What};
@@ -15,6 +16,11 @@ use interleave::Sim;
 /// The report of `trials` trials, or `None` (with a skip line) when the
 /// services are not up.
 fn play(fragment: &str, trials: u32) -> Option<RealReport> {
+    play_with(fragment, trials, None)
+}
+
+/// `play` with the cache server forced (`--cache`).
+fn play_with(fragment: &str, trials: u32, cache: Option<CacheServer>) -> Option<RealReport> {
     if std::env::var(POSTGRES_ENV).map_or(true, |url| url.is_empty()) {
         eprintln!(
             "skipping real-server test of `{fragment}`: {POSTGRES_ENV} is not set \
@@ -24,6 +30,7 @@ fn play(fragment: &str, trials: u32) -> Option<RealReport> {
     }
     let options = RealOptions {
         trials,
+        cache,
         ..RealOptions::default()
     };
     Some(real::run(fragment, &options).unwrap_or_else(|error| panic!("{fragment}: {error}")))
@@ -301,4 +308,160 @@ fn the_in_process_emitter_and_ticket_locks_hold_on_one_server() {
     assert_eq!(outcomes(&ticket), vec![[1, 0, 0, 1]]);
     assert_agrees(&ticket, "duplicates");
     assert_agrees(&ticket, "exclusion");
+}
+
+/// The summary says everything agrees and no outcome count differs.
+fn assert_summary_agrees(report: &RealReport) {
+    let summary = &report.summary;
+    assert_eq!(
+        (summary.status, summary.suspect),
+        ("agree", "none"),
+        "{}: {:?}",
+        report.fragment,
+        summary.mismatches
+    );
+    assert!(
+        summary.differing_metrics.is_empty(),
+        "{}: {:?}",
+        report.fragment,
+        summary.differing_metrics
+    );
+}
+
+/// Request 0 takes the Redis lock (lease 300 ms) and pauses 400 ms inside
+/// (a GC pause); request 1 takes the expired lock at about 300 ms, finds no
+/// order at about 500 ms and inserts at about 700 ms; request 0 wakes,
+/// finds no order at about 600 ms and inserts at about 800 ms (margins of
+/// about 100 ms). Without
+/// fencing, two rows; with it, request 0's token 1 is older than the
+/// token 2 the DB accepted, and the trigger refuses its insert.
+const PAUSED_HOLDER: &str =
+    "scenario=ticket&strategy=add&lock_ttl=300ms&db_latency=const:200ms&pause=0:400ms";
+
+#[test]
+fn fencing_tokens_make_postgres_refuse_the_paused_holders_late_write() {
+    let Some(unfenced) = play(PAUSED_HOLDER, 1) else {
+        return;
+    };
+    assert_eq!(outcomes(&unfenced), vec![[2, 1, 0, 2]]);
+    assert_eq!(unfenced.simulation.duplicate_tickets, 1);
+    assert_agrees(&unfenced, "duplicates");
+    let fenced = play(&format!("{PAUSED_HOLDER}&fencing=true"), 2).unwrap();
+    assert_eq!(fenced.cache_server, "redis");
+    // Still two holders at once, but one row: the late write is refused.
+    assert_eq!(outcomes(&fenced), vec![[1, 0, 1, 2]; 2]);
+    for trial in &fenced.trials {
+        assert_eq!(trial.metrics.tally.rejected_writes, 1);
+    }
+    assert_eq!(
+        (fenced.simulation.rejected_writes, fenced.simulation.orders),
+        (1, 1)
+    );
+    assert_agrees(&fenced, "duplicates");
+    assert_agrees(&fenced, "exclusion");
+    assert_summary_agrees(&fenced);
+}
+
+#[test]
+fn fencing_tokens_from_memcached_incr_under_a_ticket_lock() {
+    let fragment = "scenario=ticket&strategy=ticket-lock&lock_ttl=300ms&db_latency=const:200ms\
+                    &pause=0:400ms&fencing=true";
+    let Some(report) = play_with(fragment, 1, Some(CacheServer::Memcached)) else {
+        return;
+    };
+    assert_eq!(report.cache_server, "memcached");
+    assert_eq!(outcomes(&report), vec![[1, 0, 1, 2]]);
+    assert_eq!(report.trials[0].metrics.tally.rejected_writes, 1);
+    assert_eq!(report.simulation.rejected_writes, 1);
+    assert_summary_agrees(&report);
+}
+
+#[test]
+fn stale_while_revalidate_serves_stale_and_refreshes_once_per_server() {
+    let fragment = "scenario=stampede&strategy=stale-while-revalidate&cache=warm&expire_at=0\
+                    &grace=5s&requests=6&servers=2";
+    let Some(report) = play(fragment, 1) else {
+        return;
+    };
+    let m = &report.trials[0].metrics;
+    // Every request answers with the stale value; one refresh per server.
+    assert_eq!((m.tally.stale_served, m.db_reads, m.errors), (6, 2, 0));
+    assert_eq!(
+        (report.simulation.stale_served, report.simulation.db_reads),
+        (6, 2)
+    );
+    assert_agrees(&report, "db-reads");
+    assert_agrees(&report, "stale");
+    assert_summary_agrees(&report);
+    // No grace: nothing to serve, so every request waits for its server's load.
+    let cold = play(
+        "scenario=stampede&strategy=stale-while-revalidate&cache=warm&expire_at=0&requests=6\
+         &servers=2",
+        1,
+    )
+    .unwrap();
+    let m = &cold.trials[0].metrics;
+    assert_eq!((m.tally.stale_served, m.db_reads), (0, 2));
+    assert_summary_agrees(&cold);
+}
+
+#[test]
+fn grace_lets_lock_waiters_that_give_up_serve_the_stale_value() {
+    let fragment = "scenario=stampede&strategy=add&cache=warm&expire_at=0&grace=5s&requests=5\
+                    &wait_timeout=50ms&db_latency=const:200ms";
+    let Some(report) = play(fragment, 1) else {
+        return;
+    };
+    let m = &report.trials[0].metrics;
+    // One holder loads for 200 ms; the four waiters give up after 50 ms
+    // and answer with the stale value their first read found.
+    assert_eq!((m.db_reads, m.tally.stale_served, m.timeouts), (1, 4, 4));
+    assert_eq!(
+        (report.simulation.stale_served, report.simulation.timeouts),
+        (4, 4)
+    );
+    assert_agrees(&report, "stale");
+    assert_summary_agrees(&report);
+}
+
+#[test]
+fn xfetch_recomputes_early_only_as_its_draws_say() {
+    let base = "scenario=stampede&strategy=xfetch&cache=warm&db_latency=const:20ms&requests=5";
+    let Some(eager) = play(&format!("{base}&expire_at=30ms&beta=1000"), 1) else {
+        return;
+    };
+    let m = &eager.trials[0].metrics;
+    // A huge beta: every live read recomputes before expiry.
+    assert_eq!(
+        (m.cache_hits, m.tally.early_refreshes, m.db_reads),
+        (5, 5, 5)
+    );
+    assert_eq!(eager.simulation.early_refreshes, 5);
+    assert_summary_agrees(&eager);
+    let never = play(&format!("{base}&expire_at=30ms&beta=0"), 1).unwrap();
+    let m = &never.trials[0].metrics;
+    assert_eq!(
+        (m.cache_hits, m.tally.early_refreshes, m.db_reads),
+        (5, 0, 0)
+    );
+    assert_summary_agrees(&never);
+    // Expired: XFetch has no lock, so every request recomputes.
+    let expired = play(&format!("{base}&expire_at=0"), 1).unwrap();
+    assert_eq!(expired.trials[0].metrics.db_reads, 5);
+    assert_agrees(&expired, "db-reads");
+    assert_summary_agrees(&expired);
+}
+
+#[test]
+fn a_thousand_requests_share_a_hundred_connections() {
+    let Some(stampede) = play("scenario=stampede&strategy=keyed-mutex&requests=1000", 1) else {
+        return;
+    };
+    let m = &stampede.trials[0].metrics;
+    assert_eq!((m.db_reads, m.cache_hits), (1, 999));
+    assert_summary_agrees(&stampede);
+    let tickets = play("scenario=ticket&strategy=none&users=150&clicks=2", 1).unwrap();
+    assert_eq!(outcomes(&tickets), vec![[300, 150, 0, 2]]);
+    assert_eq!(tickets.simulation.duplicate_tickets, 150);
+    assert_summary_agrees(&tickets);
 }

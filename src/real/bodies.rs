@@ -4,7 +4,7 @@
 //! `crash` and `pause` faults.
 
 use crate::config::{StrategyKind, TxMode};
-use crate::real::cache::CacheError;
+use crate::real::cache::{CacheError, DataEntry, Found};
 use crate::real::db::DbFailure;
 use crate::real::locks::{self, finish_flight, join_flight};
 use crate::real::request::Request;
@@ -13,6 +13,8 @@ use crate::real::request::Request;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ended {
     Ok,
+    /// Answered with a stale value (`grace`).
+    Stale,
     Failed,
     Crashed,
 }
@@ -62,6 +64,9 @@ pub async fn participate(request: &mut Request, user: u32) -> Result<Ended, Cach
         return Ok(Ended::Failed);
     }
     world.enter(user);
+    if world.config.fencing && world.config.strategy.is_lock() {
+        request.take_fence(user).await?;
+    }
     if faults(request).await {
         world.exit(user);
         // Never releases: a keyed mutex stays locked for good.
@@ -124,34 +129,41 @@ async fn transaction_attempt(request: &Request, user: u32, tx: TxMode) -> Result
 
 pub async fn get_item(request: &mut Request, item: u32) -> Result<Ended, CacheError> {
     let world = request.world.clone();
-    if request.cache_get_data(item).await?.is_some() {
+    let strategy = world.config.strategy;
+    let cached = request.cache_get_data(item).await?;
+    if let Found::Live(entry) = &cached {
+        if strategy == StrategyKind::Xfetch && refresh_early(request, entry) {
+            return recompute(request, item).await;
+        }
         return Ok(Ended::Ok);
     }
-    let strategy = world.config.strategy;
-    if strategy == StrategyKind::SingleFlight {
-        if let Some(shared) = join_flight(request, item).await {
-            return Ok(if shared.is_some() {
-                Ended::Ok
-            } else {
-                Ended::Crashed
-            });
+    match strategy {
+        StrategyKind::SingleFlight => return flight(request, item).await,
+        StrategyKind::StaleWhileRevalidate => {
+            if let Found::Stale(_) = cached {
+                // Answer with the stale value now; refresh in the
+                // background unless this server already does.
+                request.respond(Ended::Stale);
+                let running = world.servers[request.server as usize]
+                    .flights
+                    .borrow()
+                    .contains_key(&item);
+                if !running {
+                    flight(request, item).await?;
+                }
+                return Ok(Ended::Stale);
+            }
+            return flight(request, item).await;
         }
-        world.enter(item);
-        if faults(request).await {
-            world.exit(item);
-            return Ok(Ended::Crashed);
-        }
-        let loaded = load(request, item).await;
-        world.exit(item);
-        finish_flight(request, item, loaded.as_ref().ok().copied());
-        return Ok(if loaded.is_ok() {
-            Ended::Ok
-        } else {
-            Ended::Failed
-        });
+        StrategyKind::Xfetch => return recompute(request, item).await,
+        _ => {}
     }
     if !locks::acquire(request, item).await? {
-        return Ok(Ended::Failed);
+        // A waiter that gave up serves the stale value its first read got.
+        return Ok(match cached {
+            Found::Stale(_) => Ended::Stale,
+            _ => Ended::Failed,
+        });
     }
     world.enter(item);
     if faults(request).await {
@@ -160,7 +172,7 @@ pub async fn get_item(request: &mut Request, item: u32) -> Result<Ended, CacheEr
         return Ok(Ended::Crashed);
     }
     let double_check = world.config.double_check && strategy.is_lock();
-    let loads = !double_check || request.cache_get_data(item).await?.is_none();
+    let loads = !double_check || !matches!(request.cache_get_data(item).await?, Found::Live(_));
     let ended = if loads && load(request, item).await.is_err() {
         Ended::Failed
     } else {
@@ -171,12 +183,76 @@ pub async fn get_item(request: &mut Request, item: u32) -> Result<Ended, CacheEr
     Ok(ended)
 }
 
-/// `select` then `set`.
+/// `singleflight(key, () => load(key))` on this request's server: join the
+/// running call, or lead one.
+async fn flight(request: &mut Request, item: u32) -> Result<Ended, CacheError> {
+    let world = request.world.clone();
+    if let Some(shared) = join_flight(request, item).await {
+        return Ok(if shared.is_some() {
+            Ended::Ok
+        } else {
+            Ended::Crashed
+        });
+    }
+    world.enter(item);
+    if faults(request).await {
+        world.exit(item);
+        return Ok(Ended::Crashed);
+    }
+    let loaded = load(request, item).await;
+    world.exit(item);
+    finish_flight(request, item, loaded.as_ref().ok().copied());
+    Ok(if loaded.is_ok() {
+        Ended::Ok
+    } else {
+        Ended::Failed
+    })
+}
+
+/// XFetch after a live read: recompute early if
+/// `now - delta * beta * ln(rand()) >= expiry` (one draw of the trial's
+/// XFetch stream); never for an entry with no expiry.
+fn refresh_early(request: &Request, entry: &DataEntry) -> bool {
+    let Some(expiry) = entry.live_until else {
+        return false;
+    };
+    let world = &request.world;
+    let draw = world.delays.borrow_mut().xfetch_draw();
+    let gap = -(entry.delta as f64) * world.config.beta * libm::log(draw);
+    let early = request.now() as f64 + gap >= expiry as f64;
+    if early {
+        world.count(|t| t.early_refreshes += 1);
+    }
+    early
+}
+
+/// XFetch's recomputation: no lock; select, timing it, then set with the
+/// time it took (the next reader's `delta`).
+async fn recompute(request: &mut Request, item: u32) -> Result<Ended, CacheError> {
+    let world = request.world.clone();
+    world.enter(item);
+    if faults(request).await {
+        world.exit(item);
+        return Ok(Ended::Crashed);
+    }
+    let ended = match load(request, item).await {
+        Ok(_) => Ended::Ok,
+        Err(ended) => ended,
+    };
+    world.exit(item);
+    Ok(ended)
+}
+
+/// `select` then `set`, remembering how long the select took.
 async fn load(request: &mut Request, item: u32) -> Result<u64, Ended> {
+    let start = request.now();
     let row = request
         .select_product(item)
         .await
         .map_err(|_| Ended::Failed)?;
-    request.cache_set_data(item, &row.to_string()).await?;
+    let delta = request.now() - start;
+    request
+        .cache_set_data(item, &row.to_string(), delta)
+        .await?;
     Ok(row as u64)
 }

@@ -8,8 +8,10 @@
 //! | `add(ttl)` | `add` | `SET key value NX PX ttl` |
 //! | `delete` | `delete` | `DEL` |
 //! | check-and-delete | - | `EVAL` of the GET-compare-DEL script |
+//! | fencing token | `incr` | `INCR` |
 
 use std::fmt;
+use std::rc::Rc;
 
 use crate::config::{Config, Micros, ReleaseMode, SECOND};
 use crate::real::memcached::Memcached;
@@ -54,10 +56,77 @@ impl CacheServer {
 const DELETE_IF_OWNER: &str =
     "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
 
-/// One request's connection to the cache server.
+/// One request's connection to the cache server. A memcached connection
+/// answers one command at a time, so requests sharing one (runs of more
+/// than [`crate::real::MAX_CONNECTIONS`] requests) take turns on it.
 pub enum CacheConn {
-    Memcached(Memcached),
+    Memcached(Rc<tokio::sync::Mutex<Memcached>>),
     Redis(redis::aio::MultiplexedConnection),
+}
+
+/// A data key's value as stored: the row, when it stops being live (on the
+/// trial's clock, microseconds; `None`: never), and how long it took to
+/// recompute (XFetch's delta). The entry itself lives `grace` longer, so a
+/// read between the two finds it stale (`stale-while-revalidate`, `grace`),
+/// as the model's cache entry: memcached and Redis only know one expiry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DataEntry {
+    pub row: String,
+    pub live_until: Option<Micros>,
+    pub delta: Micros,
+}
+
+/// What a read of a data key found, as the model's `Lookup`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Found {
+    Live(DataEntry),
+    Stale(DataEntry),
+    Miss,
+}
+
+impl DataEntry {
+    /// `row:live_until:delta` (`live_until` empty: never expires).
+    pub fn encode(&self) -> String {
+        let until = self.live_until.map_or(String::new(), |at| at.to_string());
+        format!("{}:{until}:{}", self.row, self.delta)
+    }
+
+    pub fn decode(text: &str) -> Option<DataEntry> {
+        let mut parts = text.split(':');
+        let row = parts.next()?.to_string();
+        let until = parts.next()?;
+        let live_until = if until.is_empty() {
+            None
+        } else {
+            Some(until.parse().ok()?)
+        };
+        let delta = parts.next()?.parse().ok()?;
+        Some(DataEntry {
+            row,
+            live_until,
+            delta,
+        })
+    }
+
+    /// Live before `live_until`, stale for `grace` after it, then gone.
+    pub fn lookup(self, now: Micros, grace: Micros) -> Found {
+        match self.live_until {
+            None => Found::Live(self),
+            Some(at) if now < at => Found::Live(self),
+            Some(at) if now < at.saturating_add(grace) => Found::Stale(self),
+            Some(_) => Found::Miss,
+        }
+    }
+
+    /// The server-side expiry of an entry stored at `now`: past the stale
+    /// window, plus a second so memcached's whole seconds never cut it
+    /// short (the value's own `live_until` decides); 0 never expires.
+    pub fn storage_ttl(&self, now: Micros, grace: Micros) -> Micros {
+        match self.live_until {
+            None => 0,
+            Some(at) => at.saturating_sub(now) + grace + SECOND,
+        }
+    }
 }
 
 #[derive(Debug)]
@@ -94,14 +163,16 @@ fn millis(ttl: Micros) -> u64 {
 impl CacheConn {
     pub async fn get(&mut self, key: &str) -> Result<Option<String>, CacheError> {
         match self {
-            CacheConn::Memcached(conn) => Ok(conn.get(key).await?),
+            CacheConn::Memcached(conn) => Ok(conn.lock().await.get(key).await?),
             CacheConn::Redis(conn) => Ok(redis::cmd("GET").arg(key).query_async(conn).await?),
         }
     }
 
     pub async fn set(&mut self, key: &str, value: &str, ttl: Micros) -> Result<(), CacheError> {
         match self {
-            CacheConn::Memcached(conn) => Ok(conn.set(key, value, seconds(ttl)).await?),
+            CacheConn::Memcached(conn) => {
+                Ok(conn.lock().await.set(key, value, seconds(ttl)).await?)
+            }
             CacheConn::Redis(conn) => {
                 let mut command = redis::cmd("SET");
                 command.arg(key).arg(value);
@@ -117,7 +188,9 @@ impl CacheConn {
     /// Stores only if absent; true if stored.
     pub async fn add(&mut self, key: &str, value: &str, ttl: Micros) -> Result<bool, CacheError> {
         match self {
-            CacheConn::Memcached(conn) => Ok(conn.add(key, value, seconds(ttl)).await?),
+            CacheConn::Memcached(conn) => {
+                Ok(conn.lock().await.add(key, value, seconds(ttl)).await?)
+            }
             CacheConn::Redis(conn) => {
                 let mut command = redis::cmd("SET");
                 command.arg(key).arg(value).arg("NX");
@@ -132,11 +205,20 @@ impl CacheConn {
 
     pub async fn delete(&mut self, key: &str) -> Result<bool, CacheError> {
         match self {
-            CacheConn::Memcached(conn) => Ok(conn.delete(key).await?),
+            CacheConn::Memcached(conn) => Ok(conn.lock().await.delete(key).await?),
             CacheConn::Redis(conn) => {
                 let deleted: i64 = redis::cmd("DEL").arg(key).query_async(conn).await?;
                 Ok(deleted > 0)
             }
+        }
+    }
+
+    /// Increments `key` (a counter created at 0): memcached `incr`, Redis
+    /// `INCR`. The next fencing token.
+    pub async fn incr(&mut self, key: &str) -> Result<u64, CacheError> {
+        match self {
+            CacheConn::Memcached(conn) => Ok(conn.lock().await.incr(key).await?),
+            CacheConn::Redis(conn) => Ok(redis::cmd("INCR").arg(key).query_async(conn).await?),
         }
     }
 
@@ -158,5 +240,38 @@ impl CacheConn {
                 Ok(deleted > 0)
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_data_entry_is_live_then_stale_for_grace_then_gone() {
+        let entry = DataEntry {
+            row: "7".into(),
+            live_until: Some(100),
+            delta: 20,
+        };
+        let text = entry.encode();
+        assert_eq!(text, "7:100:20");
+        let back = DataEntry::decode(&text).unwrap();
+        assert_eq!(back, entry);
+        assert_eq!(back.clone().lookup(99, 15), Found::Live(entry.clone()));
+        assert_eq!(back.clone().lookup(100, 15), Found::Stale(entry.clone()));
+        assert_eq!(back.clone().lookup(114, 15), Found::Stale(entry.clone()));
+        assert_eq!(back.clone().lookup(115, 15), Found::Miss);
+        assert_eq!(back.lookup(100, 0), Found::Miss);
+        // Kept by the server a second past the stale window.
+        assert_eq!(entry.storage_ttl(40, 15), 60 + 15 + SECOND);
+        let forever = DataEntry {
+            live_until: None,
+            ..entry
+        };
+        assert_eq!(DataEntry::decode(&forever.encode()).unwrap(), forever);
+        assert_eq!(forever.storage_ttl(40, 15), 0);
+        assert!(matches!(forever.lookup(u64::MAX, 0), Found::Live(_)));
+        assert_eq!(DataEntry::decode("garbage"), None);
     }
 }

@@ -1,6 +1,7 @@
 //! The real tables, in a schema of their own per trial (so concurrent runs
 //! never see each other's rows): `orders(user_id, event_id)` with an index,
-//! or a UNIQUE constraint with `db_unique`; `users(id)` for `tx=for-update`;
+//! or a UNIQUE constraint with `db_unique`, and the writer's fencing token;
+//! `users(id, fence)` for `tx=for-update` and the fencing check;
 //! `products(id, version)` for the stampede. The statements each request
 //! prepares on its own connection, and the final summary.
 
@@ -50,14 +51,20 @@ pub async fn create(admin: &Client, schema: &str, config: &Config) -> Result<(),
     let users = config.users.max(1);
     let keys = config.keys.max(1);
     let separator = if orders_key.is_empty() { "" } else { ", " };
+    let fence = if config.fencing {
+        fence_trigger(schema)
+    } else {
+        String::new()
+    };
     let sql = format!(
         "DROP SCHEMA IF EXISTS {schema} CASCADE;
          CREATE SCHEMA {schema};
-         CREATE TABLE {schema}.users (id int PRIMARY KEY);
+         CREATE TABLE {schema}.users (id int PRIMARY KEY, fence bigint NOT NULL DEFAULT 0);
          INSERT INTO {schema}.users SELECT generate_series(0, {last_user});
          CREATE TABLE {schema}.orders (id bigserial PRIMARY KEY, user_id int NOT NULL, \
-             event_id int NOT NULL{separator}{orders_key});
+             event_id int NOT NULL, fence bigint{separator}{orders_key});
          {index}
+         {fence}
          CREATE TABLE {schema}.products (id int PRIMARY KEY, version bigint NOT NULL);
          INSERT INTO {schema}.products SELECT k, k + 1 FROM generate_series(0, {last_key}) AS k;
          ANALYZE {schema}.users; ANALYZE {schema}.orders; ANALYZE {schema}.products;",
@@ -68,6 +75,33 @@ pub async fn create(admin: &Client, schema: &str, config: &Config) -> Result<(),
         .batch_execute(&sql)
         .await
         .map_err(|error| format!("PostgreSQL: cannot create the tables: {error}"))
+}
+
+/// SQLSTATE of an insert the fencing check refuses.
+pub const FENCED: &str = "IL001";
+
+/// `fencing=true`: a write carries its lock's fencing token (`orders.fence`)
+/// and the DB refuses one older than the newest it accepted for that user
+/// (`users.fence`), as the model's DB does. A conditional UPDATE in a
+/// BEFORE INSERT trigger: it takes the user's row lock, so two writers
+/// are checked one after the other, and it rolls back with the insert.
+fn fence_trigger(schema: &str) -> String {
+    format!(
+        "CREATE FUNCTION {schema}.check_fence() RETURNS trigger LANGUAGE plpgsql AS $$
+         BEGIN
+           IF NEW.fence IS NOT NULL THEN
+             UPDATE {schema}.users SET fence = NEW.fence
+               WHERE id = NEW.user_id AND fence <= NEW.fence;
+             IF NOT FOUND THEN
+               RAISE EXCEPTION 'fencing token % is older than one already accepted', NEW.fence
+                 USING ERRCODE = '{FENCED}';
+             END IF;
+           END IF;
+           RETURN NEW;
+         END $$;
+         CREATE TRIGGER fence BEFORE INSERT ON {schema}.orders
+           FOR EACH ROW EXECUTE PROCEDURE {schema}.check_fence();"
+    )
 }
 
 pub async fn drop_schema(admin: &Client, schema: &str) {
@@ -95,7 +129,10 @@ impl Statements {
         Ok(Statements {
             find_order: prepare("SELECT count(*) FROM orders WHERE user_id = $1 AND event_id = $2")
                 .await?,
-            insert_order: prepare("INSERT INTO orders (user_id, event_id) VALUES ($1, $2)").await?,
+            insert_order: prepare(
+                "INSERT INTO orders (user_id, event_id, fence) VALUES ($1, $2, $3)",
+            )
+            .await?,
             lock_user: prepare("SELECT 1 FROM users WHERE id = $1 FOR UPDATE").await?,
             select_product: prepare("SELECT version FROM products WHERE id = $1").await?,
         })
@@ -109,6 +146,8 @@ pub enum DbFailure {
     Serialization,
     /// SQLSTATE 23505.
     UniqueViolation,
+    /// The fencing trigger's [`FENCED`].
+    Fenced,
     Other,
 }
 
@@ -116,6 +155,7 @@ pub fn classify(error: &tokio_postgres::Error) -> DbFailure {
     match error.code() {
         Some(code) if *code == SqlState::T_R_SERIALIZATION_FAILURE => DbFailure::Serialization,
         Some(code) if *code == SqlState::UNIQUE_VIOLATION => DbFailure::UniqueViolation,
+        Some(code) if code.code() == FENCED => DbFailure::Fenced,
         _ => DbFailure::Other,
     }
 }

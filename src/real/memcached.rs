@@ -1,6 +1,7 @@
 //! A tiny memcached text-protocol client over one tokio TCP connection:
 //! `get`, `set`, `add` (with an expiry in whole seconds) and `delete`,
-//! the four commands seed 004's locks and the stampede's cache use.
+//! the four commands seed 004's locks and the stampede's cache use, and
+//! `incr` for fencing tokens.
 
 use std::io;
 
@@ -85,6 +86,21 @@ impl Memcached {
             "NOT_STORED" => Ok(false),
             other => Err(unexpected(other)),
         }
+    }
+
+    /// `incr key 1`, creating the key at 0 first if absent (`add`): the
+    /// new value. A fencing token's counter.
+    pub async fn incr(&mut self, key: &str) -> io::Result<u64> {
+        for _ in 0..2 {
+            self.send(&format!("incr {key} 1\r\n")).await?;
+            let reply = self.line().await?;
+            if reply == "NOT_FOUND" {
+                self.add(key, "0", 0).await?;
+                continue;
+            }
+            return reply.parse().map_err(|_| unexpected(&reply));
+        }
+        Err(unexpected("NOT_FOUND"))
     }
 
     /// True if it deleted something.

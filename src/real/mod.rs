@@ -25,18 +25,23 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use crate::config::url::{parse_fragment, to_fragment};
-use crate::config::{CacheStart, Config, Micros, ScenarioKind, StrategyKind, MS};
+use crate::config::{CacheStart, Config, Micros, ScenarioKind, MS};
 use crate::explore::{Check, ExploreOptions, Explorer, Observation};
 use crate::real::bodies::Ended;
-use crate::real::cache::{CacheConn, CacheServer};
+use crate::real::cache::{CacheConn, CacheServer, DataEntry};
 use crate::real::db::{OrdersSummary, Statements};
 use crate::real::memcached::Memcached;
 use crate::real::request::Request;
 use crate::real::world::{Delays, Tally, World};
 use crate::sim::{Latencies, Metrics, Sim, Target};
 
-/// Most requests a real trial plays (each holds its own connections).
-pub const MAX_REAL_REQUESTS: u32 = 100;
+/// Most requests a real trial plays.
+pub const MAX_REAL_REQUESTS: u32 = 1_000;
+/// Most PostgreSQL and memcached connections a trial opens: up to this
+/// many requests each get their own; beyond it requests share them round
+/// robin (statements outside a transaction pipeline on a shared
+/// PostgreSQL connection; memcached commands take turns).
+pub const MAX_CONNECTIONS: u32 = 100;
 /// Most schedules each side-by-side exploration runs.
 pub const EXPLORE_BUDGET: u64 = 20_000;
 /// Most wall time each side-by-side exploration runs.
@@ -86,8 +91,11 @@ pub struct RealReport {
     /// The model's normal run of the same fragment.
     pub simulation: Metrics,
     /// The scenario's headline check (duplicates or db-reads), then
-    /// exclusion: the model and the real servers side by side.
+    /// exclusion (and stale with `grace`): the model and the real servers
+    /// side by side.
     pub comparisons: Vec<Comparison>,
+    /// Whether they agree and, where not, which side is suspected.
+    pub summary: Summary,
 }
 
 #[derive(Debug, Serialize)]
@@ -97,9 +105,40 @@ pub struct Comparison {
     /// How many trials violated it on the real servers.
     pub real_violating_trials: u32,
     pub explore: ExploreSummary,
-    /// Whether the model and the real servers agree, and if not, which
-    /// side the evidence points at.
+    /// `agree`, `timing` (some schedules violate, some do not: real timing
+    /// picked another interleaving) or `disagree`.
+    pub status: &'static str,
+    /// With `disagree`, the side the evidence points at: `model` (reality
+    /// did what no schedule of the model does) or `real-run` (every
+    /// schedule of the model does what reality did not); else `none`.
+    pub suspect: &'static str,
+    /// The same in words.
     pub verdict: String,
+}
+
+/// Where the model and the real servers part, in one place.
+#[derive(Debug, Serialize)]
+pub struct Summary {
+    /// The worst status of the comparisons: `agree`, `timing` or `disagree`.
+    pub status: &'static str,
+    /// With `disagree`: `model`, `real-run`, or `both` when the checks
+    /// point different ways; else `none`.
+    pub suspect: &'static str,
+    /// One sentence per comparison that does not agree (empty if all do).
+    pub mismatches: Vec<String>,
+    /// Outcome counts whose real value differed from the simulation's in
+    /// some trial. Timing-bound counts (cache hits and misses, lock
+    /// wake-ups, latencies) are left out: jitter moves them without
+    /// changing what happened.
+    pub differing_metrics: Vec<MetricDifference>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct MetricDifference {
+    pub metric: &'static str,
+    pub simulation: u64,
+    /// Each trial's value.
+    pub real: Vec<u64>,
 }
 
 #[derive(Debug, Serialize)]
@@ -180,7 +219,11 @@ pub fn run(fragment: &str, options: &RealOptions) -> Result<RealReport, String> 
         trial.violates = real_violates(headline, &config, &trial.metrics);
     }
     let observed = Observation::of(&sim);
-    let comparisons = [headline, Check::Exclusion]
+    let mut checks = vec![headline, Check::Exclusion];
+    if config.grace > 0 {
+        checks.push(Check::Stale);
+    }
+    let comparisons: Vec<Comparison> = checks
         .into_iter()
         .map(|check| {
             let simulation_violates = check.violated(&observed);
@@ -189,7 +232,7 @@ pub fn run(fragment: &str, options: &RealOptions) -> Result<RealReport, String> 
                 .iter()
                 .filter(|t| real_violates(check, &config, &t.metrics))
                 .count() as u32;
-            let verdict = verdict(
+            let judged = verdict(
                 simulation_violates,
                 &explore,
                 real_violating_trials,
@@ -200,10 +243,13 @@ pub fn run(fragment: &str, options: &RealOptions) -> Result<RealReport, String> 
                 simulation_violates,
                 real_violating_trials,
                 explore,
-                verdict,
+                status: judged.status,
+                suspect: judged.suspect,
+                verdict: judged.text,
             }
         })
         .collect();
+    let summary = summarize(&comparisons, &simulation, &trials);
     Ok(RealReport {
         fragment: to_fragment(&config),
         cache_server: cache_server.name(),
@@ -211,46 +257,110 @@ pub fn run(fragment: &str, options: &RealOptions) -> Result<RealReport, String> 
         trials,
         simulation,
         comparisons,
+        summary,
     })
 }
 
-/// What the real run can play; anything else is a clear error.
-fn check_playable(config: &Config) -> Result<(), String> {
-    let strategy = config.strategy;
-    let supported = [
-        StrategyKind::None,
-        StrategyKind::GetSet,
-        StrategyKind::Add,
-        StrategyKind::KeyedMutex,
-        StrategyKind::SingleFlight,
-        StrategyKind::EmitterLock,
-        StrategyKind::TicketLock,
+/// The comparisons' worst status and its suspect, and the outcome counts
+/// that differ.
+pub fn summarize(
+    comparisons: &[Comparison],
+    simulation: &Metrics,
+    trials: &[TrialReport],
+) -> Summary {
+    let rank = |status: &str| match status {
+        "disagree" => 2,
+        "timing" => 1,
+        _ => 0,
+    };
+    let status = comparisons
+        .iter()
+        .map(|c| c.status)
+        .max_by_key(|status| rank(status))
+        .unwrap_or("agree");
+    let mut suspects: Vec<&'static str> = comparisons
+        .iter()
+        .filter(|c| c.status == "disagree")
+        .map(|c| c.suspect)
+        .collect();
+    suspects.dedup();
+    let suspect = match suspects.as_slice() {
+        [] => "none",
+        [one] => one,
+        _ => "both",
+    };
+    let mismatches = comparisons
+        .iter()
+        .filter(|c| c.status != "agree")
+        .map(|c| format!("{}: {}", c.check, c.verdict))
+        .collect();
+    let counts = |m: &RealMetrics| {
+        [
+            ("orders", m.orders),
+            ("duplicate_tickets", m.duplicate_tickets),
+            ("db_reads", m.db_reads),
+            ("db_writes", m.db_writes),
+            ("errors", m.errors),
+            ("timeouts", m.timeouts),
+            ("max_in_critical_section", m.max_in_critical_section),
+            ("stale_served", m.tally.stale_served),
+            ("rejected_writes", m.tally.rejected_writes),
+            ("early_refreshes", m.tally.early_refreshes),
+            ("hung", m.tally.hung),
+        ]
+    };
+    let simulated = [
+        simulation.orders,
+        simulation.duplicate_tickets,
+        simulation.db_reads,
+        simulation.db_writes,
+        simulation.errors,
+        simulation.timeouts,
+        simulation.max_in_critical_section,
+        simulation.stale_served,
+        simulation.rejected_writes,
+        simulation.early_refreshes,
+        simulation.hung,
     ];
-    if !supported.contains(&strategy) {
-        return Err(format!(
-            "strategy `{}` is not played on real servers yet; real runs play none, get-set, \
-             add, keyed-mutex, single-flight, emitter-lock and ticket-lock",
-            strategy.name()
-        ));
+    let per_trial: Vec<_> = trials.iter().map(|t| counts(&t.metrics)).collect();
+    let differing_metrics = simulated
+        .iter()
+        .enumerate()
+        .filter_map(|(index, &simulation)| {
+            let real: Vec<u64> = per_trial.iter().map(|c| c[index].1).collect();
+            real.iter()
+                .any(|&r| r != simulation)
+                .then(|| MetricDifference {
+                    metric: counts(&trials[0].metrics)[index].0,
+                    simulation,
+                    real,
+                })
+        })
+        .collect();
+    Summary {
+        status,
+        suspect,
+        mismatches,
+        differing_metrics,
     }
-    if config.fencing {
-        return Err("fencing is not played on real servers yet".into());
-    }
-    if config.grace > 0 {
-        return Err(
-            "grace is not played on real servers (memcached and Redis have no stale \
-             window)"
-                .into(),
-        );
-    }
+}
+
+/// What the real run can play; anything else is a clear error. Every
+/// strategy, fault and key is played; only the size is bounded.
+fn check_playable(config: &Config) -> Result<(), String> {
     let requests = match config.scenario {
         ScenarioKind::Ticket => config.users.saturating_mul(config.clicks),
         ScenarioKind::Stampede => config.requests,
     };
     if requests > MAX_REAL_REQUESTS {
         return Err(format!(
-            "{requests} requests; a real run plays at most {MAX_REAL_REQUESTS} (each holds its \
-             own connections)"
+            "{requests} requests; a real run plays at most {MAX_REAL_REQUESTS}"
+        ));
+    }
+    if config.tx != crate::config::TxMode::None && requests > MAX_CONNECTIONS {
+        return Err(format!(
+            "{requests} requests in transactions; a real run plays at most {MAX_CONNECTIONS} \
+             (a transaction needs a PostgreSQL connection of its own)"
         ));
     }
     Ok(())
@@ -342,7 +452,7 @@ async fn cache_connection(
     match server {
         CacheServer::Memcached => Memcached::connect(url)
             .await
-            .map(CacheConn::Memcached)
+            .map(|conn| CacheConn::Memcached(Rc::new(tokio::sync::Mutex::new(conn))))
             .map_err(|error| format!("cannot connect to memcached at {url}: {error}")),
         CacheServer::Redis => Ok(CacheConn::Redis(
             redis
@@ -377,14 +487,27 @@ async fn play_trial(
         CacheServer::Memcached => None,
     };
     let plan = crate::scenario::plan(config);
-    // Every request's connections are opened before the clock starts.
-    let mut connections = Vec::with_capacity(plan.len());
-    for _ in &plan {
+    // Every connection is opened before the clock starts; past
+    // `MAX_CONNECTIONS` requests share them round robin.
+    let opened = plan.len().clamp(1, MAX_CONNECTIONS as usize);
+    let mut shared = Vec::with_capacity(opened);
+    for _ in 0..opened {
         let pg = db::connect(&urls.postgres, Some(&schema)).await?;
         let statements = Statements::prepare(&pg).await?;
         let cache = cache_connection(cache_server, &urls.cache, &redis).await?;
-        connections.push((pg, statements, cache));
+        shared.push((Rc::new(pg), Rc::new(statements), cache));
     }
+    let connections: Vec<_> = (0..plan.len())
+        .map(|index| {
+            let (pg, statements, cache) = &shared[index % opened];
+            let cache = match cache {
+                CacheConn::Memcached(conn) => CacheConn::Memcached(conn.clone()),
+                CacheConn::Redis(conn) => CacheConn::Redis(conn.clone()),
+            };
+            (pg.clone(), statements.clone(), cache)
+        })
+        .collect();
+    drop(shared);
     let world = Rc::new(World::new(
         config.clone(),
         cache_server,
@@ -401,12 +524,15 @@ async fn play_trial(
             world: world.clone(),
             index: index as u32,
             server: spec.server,
-            pg: Rc::new(pg),
-            statements: Rc::new(statements),
+            pg,
+            statements,
             cache,
             guard: None,
             connection: None,
             ticket: None,
+            fence: None,
+            arrival: spec.arrival,
+            responded: false,
         };
         let (arrival, target) = (spec.arrival, spec.target);
         tasks.spawn_local(async move {
@@ -416,14 +542,7 @@ async fn play_trial(
                 Target::Item(item) => bodies::get_item(&mut request, item).await,
             }
             .unwrap_or_else(Ended::from);
-            let world = request.world.clone();
-            let elapsed = world.now().saturating_sub(arrival);
-            world.count(|t| {
-                t.latencies.push(elapsed);
-                if ended != Ended::Ok {
-                    t.errors += 1;
-                }
-            });
+            request.respond(ended);
             // A crashed holder's connections stay open, as a hung process's.
             if ended == Ended::Crashed {
                 std::mem::forget(request);
@@ -488,16 +607,21 @@ async fn warm_cache(
 ) -> Result<(), String> {
     let config = &world.config;
     let mut cache = cache_connection(world.cache_server, url, redis).await?;
-    // `expire_at=0`: expired from the start, so nothing is stored; a TTL
-    // of 0 never expires (0 means the same to memcached and Redis).
-    let expiry = config.expire_at.unwrap_or(config.ttl);
-    if config.expire_at == Some(0) {
-        return Ok(());
-    }
+    // As the model: live until `expire_at` (or `ttl`; never when 0), stale
+    // for `grace` after, with a typical select as XFetch's delta.
+    let live_until = match config.expire_at {
+        Some(at) => Some(at),
+        None => (config.ttl > 0).then_some(config.ttl),
+    };
     for item in 0..config.keys.max(1) {
-        let key = world.data_key(item);
+        let entry = DataEntry {
+            row: (u64::from(item) + 1).to_string(),
+            live_until,
+            delta: crate::scenario::mean_latency(config.db_latency),
+        };
+        let ttl = entry.storage_ttl(0, config.grace);
         cache
-            .set(&key, &(u64::from(item) + 1).to_string(), expiry)
+            .set(&world.data_key(item), &entry.encode(), ttl)
             .await
             .map_err(|error| error.to_string())?;
     }
@@ -521,7 +645,9 @@ fn explore_share(config: &Config, check: Check) -> ExploreSummary {
     options.max_schedules = EXPLORE_BUDGET;
     let mut explorer = Explorer::new(config, options);
     let started = Instant::now();
-    while !explorer.run_for(64).done {
+    // One schedule at a time: a schedule of a 1,000-request run is long,
+    // and the time budget is looked at between schedules.
+    while !explorer.run_for(1).done {
         if started.elapsed() >= EXPLORE_TIME {
             break;
         }
@@ -540,40 +666,83 @@ fn explore_share(config: &Config, check: Check) -> ExploreSummary {
     }
 }
 
-fn verdict(simulated: bool, explore: &ExploreSummary, real: u32, trials: u32) -> String {
+/// A comparison's judgement.
+pub struct Judgement {
+    pub status: &'static str,
+    pub suspect: &'static str,
+    pub text: String,
+}
+
+/// Agree when the model's normal run and every real trial say the same;
+/// timing when the model's schedules are split (real timing picked another
+/// interleaving); disagree, naming the suspect, when the model's schedules
+/// all say one thing and reality the other. An unfinished exploration is
+/// said so: the suspect is then the likely one, not a proof.
+pub fn verdict(simulated: bool, explore: &ExploreSummary, real: u32, trials: u32) -> Judgement {
     let real_any = real > 0;
-    if real_any == simulated {
-        return format!(
-            "agree: the simulation {} and {real} of {trials} real trials did",
-            if simulated {
-                "violates"
-            } else {
-                "does not violate"
-            }
-        );
-    }
-    if real_any && explore.violating == 0 && explore.complete {
-        return "disagree: the real servers violated but no schedule of the model does; \
-                a bug in the model (or a real-world effect it leaves out)"
-            .into();
-    }
-    if !real_any && explore.violating == explore.explored && explore.complete {
-        return "disagree: every schedule of the model violates but the real servers did \
-                not; a bug in the real run"
-            .into();
-    }
-    format!(
-        "timing: the model's normal run {} but {real} of {trials} real trials did; \
-         {} of {} explored schedules violate, so the outcome depends on the interleaving \
-         (widen the race window or use const latencies to compare exactly)",
-        if simulated {
+    let said = |violates: bool| {
+        if violates {
             "violates"
         } else {
             "does not violate"
-        },
-        explore.violating,
-        explore.explored
-    )
+        }
+    };
+    if real_any == simulated && (real == 0 || real == trials) {
+        return Judgement {
+            status: "agree",
+            suspect: "none",
+            text: format!(
+                "agree: the simulation {} and {real} of {trials} real trials did",
+                said(simulated)
+            ),
+        };
+    }
+    let explored = if explore.complete {
+        "no schedule".to_string()
+    } else {
+        format!(
+            "none of the {} schedules explored (not all: the budget ran out)",
+            explore.explored
+        )
+    };
+    if real_any && explore.violating == 0 {
+        return Judgement {
+            status: "disagree",
+            suspect: "model",
+            text: format!(
+                "disagree: {real} of {trials} real trials violated but {explored} of the \
+                 model does; suspect the model (a bug, or a real-world effect it leaves out)"
+            ),
+        };
+    }
+    if real < trials && explore.violating == explore.explored && explore.explored > 0 {
+        let every = if explore.complete {
+            "every schedule".to_string()
+        } else {
+            format!("all {} schedules explored", explore.explored)
+        };
+        return Judgement {
+            status: "disagree",
+            suspect: "real-run",
+            text: format!(
+                "disagree: {every} of the model violates but {} of {trials} real trials did \
+                 not; suspect the real run (a bug in how it plays the fragment)",
+                trials - real
+            ),
+        };
+    }
+    Judgement {
+        status: "timing",
+        suspect: "none",
+        text: format!(
+            "timing: the model's normal run {} but {real} of {trials} real trials did; \
+             {} of {} explored schedules violate, so the outcome depends on the interleaving \
+             (widen the race window or use const latencies to compare exactly)",
+            said(simulated),
+            explore.violating,
+            explore.explored
+        ),
+    }
 }
 
 #[cfg(test)]
@@ -610,17 +779,115 @@ mod tests {
 
     #[test]
     fn unplayable_fragments_are_clear_errors() {
-        let error = run("scenario=stampede&strategy=xfetch", &RealOptions::default()).unwrap_err();
-        assert!(
-            error.contains("xfetch") && error.contains("keyed-mutex"),
-            "{error}"
-        );
         let error = run(
-            "scenario=ticket&users=101&clicks=1",
+            "scenario=ticket&users=1001&clicks=1",
+            &RealOptions::default(),
+        )
+        .unwrap_err();
+        assert!(error.contains("at most 1000"), "{error}");
+        let error = run(
+            "scenario=ticket&users=101&clicks=1&tx=serializable",
             &RealOptions::default(),
         )
         .unwrap_err();
         assert!(error.contains("at most 100"), "{error}");
+    }
+
+    fn explored(explored: u64, violating: u64, complete: bool) -> ExploreSummary {
+        ExploreSummary {
+            explored,
+            violating,
+            share: 0.0,
+            complete,
+        }
+    }
+
+    #[test]
+    fn verdicts_name_the_suspect() {
+        let v = verdict(true, &explored(4, 2, true), 3, 3);
+        assert_eq!((v.status, v.suspect), ("agree", "none"));
+        let v = verdict(false, &explored(4, 2, true), 1, 3);
+        assert_eq!((v.status, v.suspect), ("timing", "none"));
+        // Some trials violate and some do not, the model's run violates.
+        let v = verdict(true, &explored(4, 2, true), 2, 3);
+        assert_eq!((v.status, v.suspect), ("timing", "none"));
+        let v = verdict(false, &explored(6, 0, true), 2, 3);
+        assert_eq!((v.status, v.suspect), ("disagree", "model"));
+        assert!(v.text.contains("no schedule"), "{}", v.text);
+        let v = verdict(false, &explored(900, 0, false), 1, 1);
+        assert_eq!((v.status, v.suspect), ("disagree", "model"));
+        assert!(v.text.contains("900 schedules explored"), "{}", v.text);
+        let v = verdict(true, &explored(6, 6, true), 0, 2);
+        assert_eq!((v.status, v.suspect), ("disagree", "real-run"));
+        let v = verdict(true, &explored(6, 6, true), 1, 2);
+        assert_eq!((v.status, v.suspect), ("disagree", "real-run"));
+    }
+
+    #[test]
+    fn the_summary_takes_the_worst_status_and_lists_differing_counts() {
+        let comparison = |check, status, suspect| Comparison {
+            check,
+            simulation_violates: false,
+            real_violating_trials: 0,
+            explore: explored(1, 0, true),
+            status,
+            suspect,
+            verdict: String::new(),
+        };
+        let simulation = Metrics {
+            orders: 1,
+            ..Metrics::default()
+        };
+        let trial = |orders| TrialReport {
+            trial: 0,
+            seed: 1,
+            metrics: RealMetrics {
+                db_reads: 0,
+                db_writes: 0,
+                orders,
+                duplicate_tickets: 0,
+                cache_hits: 0,
+                cache_misses: 0,
+                timeouts: 0,
+                errors: 0,
+                lock_wakeups: 0,
+                max_in_critical_section: 0,
+                latency_us: Latencies::of(&[]),
+                tally: Tally::default(),
+            },
+            tables: OrdersSummary::default(),
+            violates: false,
+            wall_ms: 0,
+        };
+        let agreeing = summarize(
+            &[comparison("duplicates", "agree", "none")],
+            &simulation,
+            &[trial(1)],
+        );
+        assert_eq!((agreeing.status, agreeing.suspect), ("agree", "none"));
+        assert!(agreeing.mismatches.is_empty() && agreeing.differing_metrics.is_empty());
+        let split = summarize(
+            &[
+                comparison("duplicates", "timing", "none"),
+                comparison("exclusion", "disagree", "model"),
+            ],
+            &simulation,
+            &[trial(1), trial(2)],
+        );
+        assert_eq!((split.status, split.suspect), ("disagree", "model"));
+        assert_eq!(split.mismatches.len(), 2);
+        assert_eq!(split.differing_metrics.len(), 1);
+        assert_eq!(split.differing_metrics[0].metric, "orders");
+        assert_eq!(split.differing_metrics[0].real, vec![1, 2]);
+        let both = summarize(
+            &[
+                comparison("duplicates", "disagree", "real-run"),
+                comparison("exclusion", "disagree", "model"),
+            ],
+            &simulation,
+            &[trial(1)],
+        );
+        assert_eq!(both.suspect, "both");
     }
 
     #[test]

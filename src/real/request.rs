@@ -8,7 +8,8 @@ use tokio::sync::{OwnedMutexGuard, OwnedSemaphorePermit};
 use tokio_postgres::Client;
 
 use crate::config::Micros;
-use crate::real::cache::{CacheConn, CacheError};
+use crate::real::bodies::Ended;
+use crate::real::cache::{CacheConn, CacheError, DataEntry, Found};
 use crate::real::db::{classify, DbFailure, Statements, EVENT};
 use crate::real::world::World;
 
@@ -25,6 +26,13 @@ pub struct Request {
     pub connection: Option<OwnedSemaphorePermit>,
     /// The ticket-lock ticket it holds.
     pub ticket: Option<u64>,
+    /// With `fencing`: the token its lock handed out on entering.
+    pub fence: Option<i64>,
+    /// When it arrived (trial clock).
+    pub arrival: Micros,
+    /// Whether it has answered (its latency and outcome are counted then;
+    /// stale-while-revalidate answers before its background refresh).
+    pub responded: bool,
 }
 
 /// A DB statement's failure, classified.
@@ -67,11 +75,7 @@ impl Request {
         crate::real::world::sleep_us(micros).await;
         run.await.map_err(|error| {
             let failure = classify(&error);
-            self.world.count(|t| match failure {
-                DbFailure::Serialization => t.serialization_failures += 1,
-                DbFailure::UniqueViolation => t.unique_violations += 1,
-                DbFailure::Other => {}
-            });
+            self.world.count(|t| t.count_failure(failure));
             failure
         })
     }
@@ -96,7 +100,7 @@ impl Request {
         self.db_statement(
             true,
             self.pg
-                .execute(&self.statements.insert_order, &[&user, &EVENT]),
+                .execute(&self.statements.insert_order, &[&user, &EVENT, &self.fence]),
         )
         .await
         .map(|_| ())
@@ -109,14 +113,17 @@ impl Request {
         let world = self.world.clone();
         let pg = self.pg.clone();
         let statements = self.statements.clone();
+        let fence = self.fence;
         tokio::task::spawn_local(async move {
             world.delay(world.config.write_latency()).await;
             let user = user as i32;
-            if let Err(error) = pg.execute(&statements.insert_order, &[&user, &EVENT]).await {
-                if classify(&error) == DbFailure::UniqueViolation {
-                    world.count(|t| t.unique_violations += 1);
-                }
-                world.count(|t| t.errors += 1);
+            let params: [&(dyn tokio_postgres::types::ToSql + Sync); 3] = [&user, &EVENT, &fence];
+            if let Err(error) = pg.execute(&statements.insert_order, &params).await {
+                let failure = classify(&error);
+                world.count(|t| {
+                    t.count_failure(failure);
+                    t.errors += 1;
+                });
             }
         });
     }
@@ -174,13 +181,20 @@ impl Request {
         let _ = self.pg.batch_execute("ROLLBACK").await;
     }
 
-    /// A get of a data key: counted as a hit or a miss.
-    pub async fn cache_get_data(&mut self, item: u32) -> Result<Option<String>, CacheError> {
+    /// A get of a data key: live, stale (expired, within `grace`) or a
+    /// miss, read on the trial clock as the reply arrives; a hit only if live.
+    pub async fn cache_get_data(&mut self, item: u32) -> Result<Found, CacheError> {
         self.cache_delay().await;
         let key = self.world.data_key(item);
-        let found = self.cache.get(&key).await?;
+        let stored = self.cache.get(&key).await?;
+        let found = stored
+            .as_deref()
+            .and_then(DataEntry::decode)
+            .map_or(Found::Miss, |entry| {
+                entry.lookup(self.now(), self.world.config.grace)
+            });
         self.world.count(|t| {
-            if found.is_some() {
+            if let Found::Live(_) = found {
                 t.cache_hits += 1
             } else {
                 t.cache_misses += 1
@@ -189,11 +203,52 @@ impl Request {
         Ok(found)
     }
 
-    pub async fn cache_set_data(&mut self, item: u32, value: &str) -> Result<(), CacheError> {
+    /// `set(key, row, ttl)`, remembering how long the row took to load
+    /// (`delta`); live for `ttl` from when the set is sent.
+    pub async fn cache_set_data(
+        &mut self,
+        item: u32,
+        row: &str,
+        delta: Micros,
+    ) -> Result<(), CacheError> {
         self.cache_delay().await;
         let key = self.world.data_key(item);
-        let ttl = self.world.config.ttl;
-        self.cache.set(&key, value, ttl).await
+        let (ttl, grace) = (self.world.config.ttl, self.world.config.grace);
+        let now = self.now();
+        let entry = DataEntry {
+            row: row.to_string(),
+            live_until: (ttl > 0).then(|| now + ttl),
+            delta,
+        };
+        let storage = entry.storage_ttl(now, grace);
+        self.cache.set(&key, &entry.encode(), storage).await
+    }
+
+    /// `fencing=true`: the lock hands out the next token of `key`, from a
+    /// counter on the cache server (`incr` / `INCR`), with no injected
+    /// latency (the model's token comes with the lock).
+    pub async fn take_fence(&mut self, key: u32) -> Result<(), CacheError> {
+        let key = format!("{}:fence:{key}", self.world.run_id);
+        let token = self.cache.incr(&key).await?;
+        self.fence = Some(token as i64);
+        Ok(())
+    }
+
+    /// Answers: its latency and, unless it went well, an error are counted
+    /// (once; a background refresh after the answer counts nothing more).
+    pub fn respond(&mut self, ended: Ended) {
+        if std::mem::replace(&mut self.responded, true) {
+            return;
+        }
+        let elapsed = self.now().saturating_sub(self.arrival);
+        self.world.count(|t| {
+            t.latencies.push(elapsed);
+            match ended {
+                Ended::Ok => {}
+                Ended::Stale => t.stale_served += 1,
+                Ended::Failed | Ended::Crashed => t.errors += 1,
+            }
+        });
     }
 
     pub async fn lock_get(&mut self, key: u32) -> Result<Option<String>, CacheError> {

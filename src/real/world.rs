@@ -36,6 +36,10 @@ pub struct Tally {
     /// `release=owner`: releases that found another holder's token and
     /// deleted nothing.
     pub owner_release_refused: u64,
+    /// `fencing`: inserts the DB refused for an older token.
+    pub rejected_writes: u64,
+    /// `xfetch`: recomputations made before the entry expired.
+    pub early_refreshes: u64,
     /// Requests that had not returned when the trial's time ran out (a lock
     /// a crashed holder never releases).
     pub hung: u64,
@@ -45,12 +49,26 @@ pub struct Tally {
     pub latencies: Vec<Micros>,
 }
 
+impl Tally {
+    pub fn count_failure(&mut self, failure: crate::real::db::DbFailure) {
+        use crate::real::db::DbFailure;
+        match failure {
+            DbFailure::Serialization => self.serialization_failures += 1,
+            DbFailure::UniqueViolation => self.unique_violations += 1,
+            DbFailure::Fenced => self.rejected_writes += 1,
+            DbFailure::Other => {}
+        }
+    }
+}
+
 /// Draws each operation's latency from the fragment's distribution (one
 /// seeded stream, in issue order, like the model) plus a small seeded
 /// jitter, and sleeps it before the operation.
 pub struct Delays {
     rng: SimRng,
     jitter: SimRng,
+    /// XFetch's early-refresh draws (the model's stream of them).
+    xfetch: SimRng,
     max_jitter: Micros,
 }
 
@@ -59,8 +77,14 @@ impl Delays {
         Delays {
             rng: SimRng::new(seed, Stream::Latency),
             jitter: SimRng::new(seed, Stream::Routing),
+            xfetch: SimRng::new(seed, Stream::Xfetch),
             max_jitter,
         }
+    }
+
+    /// One XFetch draw in `(0, 1]`.
+    pub fn xfetch_draw(&mut self) -> f64 {
+        1.0 - self.xfetch.unit()
     }
 
     pub fn draw(&mut self, latency: crate::config::Latency) -> Micros {

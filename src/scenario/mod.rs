@@ -102,7 +102,7 @@ pub fn plan(config: &Config) -> Vec<RequestSpec> {
 }
 
 /// The mean of a latency distribution (rounded down).
-fn mean_latency(latency: Latency) -> Micros {
+pub fn mean_latency(latency: Latency) -> Micros {
     match latency {
         Latency::Const(d) | Latency::Exp(d) => d,
         Latency::Uniform(low, high) => low + (high - low) / 2,
