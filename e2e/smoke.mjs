@@ -93,7 +93,8 @@ async function openPage(browser, problems) {
   // Offline by design: only the page's own files, never another origin.
   page.on('request', (request) => {
     const url = request.url();
-    if (!url.startsWith(ORIGIN.url) && !url.startsWith('data:')) problems.push(`request to ${url}`);
+    const local = url.startsWith(ORIGIN.url) || url.startsWith('data:') || url.startsWith(`blob:${ORIGIN.url}`);
+    if (!local) problems.push(`request to ${url}`);
   });
   page.on('dialog', async (dialog) => {
     problems.push(`dialog: ${dialog.message()}`);
@@ -259,7 +260,44 @@ try {
   check('the defaults still run', (await text(evil, 'metric-db_reads')) === '10');
   await evil.screenshot({ path: 'test-artifacts/smoke-error.png', fullPage: true });
 
-  // 10. Nothing went wrong along the way.
+  // 10. Exports: the trace as the CLI's --trace lines, the timeline as SVG.
+  const exported = await openPage(browser, problems);
+  const exportFragment = 'v=1&scenario=ticket&strategy=none';
+  await exported.goto(`${server.url}/#${exportFragment}`);
+  await ready(exported);
+  const saved = async (id) => {
+    const [download] = await Promise.all([exported.waitForEvent('download'), exported.click(byId(id))]);
+    const chunks = [];
+    for await (const chunk of await download.createReadStream()) chunks.push(chunk);
+    return { name: download.suggestedFilename(), text: Buffer.concat(chunks).toString('utf8') };
+  };
+  const trace = await saved('btn-export-trace');
+  const cliTrace = execFileSync(
+    'cargo',
+    ['run', '--quiet', '--release', '--bin', 'interleave', '--', 'run', exportFragment, '--trace'],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
+  ).trim().split('\n').slice(0, -1).join('\n');
+  check('the exported trace equals the CLI\'s --trace lines', trace.text.trim() === cliTrace, `${trace.name}: ${trace.text.slice(0, 200)}`);
+  const svg = await saved('btn-export-svg');
+  check('the exported timeline is an SVG file', svg.name.endsWith('.svg') && svg.text.startsWith('<svg xmlns=') && svg.text.includes('#1 user 0 click 1'), svg.text.slice(0, 200));
+
+  // 11. Layouts: nothing wider than a phone; the run visible on a laptop.
+  for (const [width, height] of [[390, 844], [1280, 720], [1440, 900]]) {
+    const sized = await browser.newPage({ viewport: { width, height } });
+    await sized.goto(`${server.url}/#v=1&scenario=ticket&strategy=none`);
+    await ready(sized);
+    const scrollWidth = await sized.evaluate(() => document.documentElement.scrollWidth);
+    check(`${width}x${height}: no sideways scroll`, scrollWidth <= width, `${scrollWidth}px wide`);
+    if (width >= 1280) {
+      const below = await sized.evaluate(() =>
+        ['timeline', 'loop-pane'].filter((id) => document.querySelector(`[data-testid="${id}"]`).getBoundingClientRect().top > innerHeight),
+      );
+      check(`${width}x${height}: timeline and event loop start on the first screen`, below.length === 0, below.join(', '));
+    }
+    await sized.close();
+  }
+
+  // 12. Nothing went wrong along the way.
   check('no console errors, page errors, CSP violations or outside requests', problems.length === 0, problems.join(' | '));
   console.log(`screenshot: ${SCREENSHOT}`);
 } catch (error) {

@@ -15,6 +15,8 @@ pub struct CodePaneProps {
     pub cursors: Vec<LineCursor>,
     /// Lines the last step ran through.
     pub touched: Vec<usize>,
+    /// Requests of the story "What happened" tells.
+    pub highlight: Rc<Vec<u32>>,
 }
 
 #[component]
@@ -32,7 +34,9 @@ pub fn CodePane(props: &CodePaneProps) -> Html {
                             <code>{ text }</code>
                             if let Some(cursor) = cursor {
                                 <span class="cursors" title={format!("{} request(s) await this line", cursor.count)}>
-                                    { for cursor.first.iter().map(|r| html! { <span class="who">{ format!("#{r}") }</span> }) }
+                                    { for cursor.first.iter().map(|r| html! {
+                                        <span class={classes!("who", props.highlight.contains(r).then_some("involved"))}>{ format!("#{r}") }</span>
+                                    }) }
                                     if cursor.count as usize > cursor.first.len() {
                                         <span class="more">{ format!("+{}", cursor.count as usize - cursor.first.len()) }</span>
                                     }

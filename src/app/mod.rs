@@ -14,11 +14,14 @@ pub mod state;
 mod timeline;
 mod transport;
 mod view;
+mod what_happened;
 mod yielding;
 
 pub use crate::debugger::narrate::format_ms;
 pub use state::{Action, Debugger};
 pub use view::{CompareTable, ErrorBanner, ExampleLinks, MetricsTable, EXAMPLES};
+
+use std::rc::Rc;
 
 use gloo_events::{EventListener, EventListenerOptions};
 use gloo_timers::callback::Interval;
@@ -32,6 +35,7 @@ use panel::ScenarioPanel;
 use state::{now_ms, Busy, CHUNK_MS, SPEEDS};
 use timeline::Timeline;
 use transport::Transport;
+use what_happened::WhatHappened;
 
 /// The id of the element the app renders into (see `index.html`).
 pub const ROOT_ID: &str = "app";
@@ -286,6 +290,15 @@ pub fn App() -> Html {
         None => Default::default(),
     };
     let metrics = state.metrics();
+    // The requests of the story told: the one this step caused, else the
+    // run's first.
+    let here = state.story_here();
+    let involved: Rc<Vec<u32>> = Rc::new(
+        here.as_ref()
+            .or_else(|| state.explanation.as_ref().and_then(|e| e.story.as_ref()))
+            .map(|story| story.requests.clone())
+            .unwrap_or_default(),
+    );
     let steps = recording.as_ref().map_or(0, |r| r.steps);
     let has_violation = recording.as_ref().is_some_and(|r| !r.violations.is_empty());
     drop(session);
@@ -334,12 +347,18 @@ pub fn App() -> Html {
                         on_reset={send(|| Action::Reset)} on_violation={send(|| Action::JumpToViolation)}
                         {on_speed} />
                     <MetricsTable metrics={metrics} scenario={state.config.scenario} />
-                    if let Some(recording) = recording.clone() {
-                        <Timeline {recording} position={state.position()} now={state.now()}
-                            grouping={state.grouping} {on_group} />
-                    }
+                    <div class="timeline-row">
+                        if let Some(recording) = recording.clone() {
+                            <Timeline {recording} position={state.position()} now={state.now()}
+                                grouping={state.grouping} {on_group} highlight={involved.clone()} />
+                        }
+                        if recording.is_some() {
+                            <WhatHappened explanation={state.explanation.clone()} here={here}
+                                position={state.position()} on_jump={send(|| Action::JumpToViolation)} />
+                        }
+                    </div>
                     <div class="split">
-                        <CodePane listing={state.listing.clone()} {cursors} {touched} />
+                        <CodePane listing={state.listing.clone()} {cursors} {touched} highlight={involved} />
                         <LoopPane scenario={state.config.scenario} {ran} {events} {pending}
                             manual={state.manual_view()} on_manual={send(|| Action::ToggleManual)}
                             {on_choose} on_undo={send(|| Action::Undo)} />

@@ -12,6 +12,7 @@ use crate::config::StrategyKind;
 use crate::config::{Config, ScenarioKind};
 use crate::debugger::narrate::choice_label;
 use crate::debugger::{Compare, CompareRow, Grouping, Recorder, Recording, SearchJob, Session};
+use crate::explain::{clean_message, explain_recording, narrate_step, stories, Explanation, Story};
 use crate::explore::search::thousands;
 use crate::explore::{
     Check, ExploreOptions, Progress, Reachability, ScheduleError, ScheduledSim,
@@ -194,6 +195,11 @@ pub struct Debugger {
     session: Option<Rc<RefCell<Session>>>,
     compare: Option<Rc<RefCell<Compare>>>,
     manual: Option<Rc<RefCell<ManualSession>>>,
+    /// What happened in the recorded run: its story, fix and smallest case
+    /// (worked out in a chunk of its own once the recording is done).
+    pub explanation: Option<Rc<Explanation>>,
+    /// The story of every violation, to tell the one a step lands on.
+    pub stories: Rc<Vec<Story>>,
     /// Whether manual mode's goal can be reached at all (searched once
     /// when manual mode starts).
     manual_reachable: Option<Reachability>,
@@ -249,6 +255,8 @@ impl Debugger {
             speed: 3,
             grouping: Grouping::Owner,
             compare_rows: Rc::default(),
+            explanation: None,
+            stories: Rc::default(),
             version,
             recorder,
             counter,
@@ -266,6 +274,7 @@ impl Debugger {
     fn restart(self: Rc<Self>, config: Config, seek: u32) -> Rc<Self> {
         let mut next = Debugger::start(config, Vec::new(), self.version + 1);
         next.manual = self.manual.clone();
+        next.manual_reachable = self.manual_reachable.clone();
         next.search = self.search.clone();
         next.search_view = self.search_view.clone();
         next.seek = Some(seek);
@@ -358,7 +367,23 @@ impl Debugger {
 
     /// Whether there is chunked work left (the page schedules `Work`).
     pub fn has_work(&self) -> bool {
-        self.busy != Busy::Idle || self.compare.is_some() || self.search.is_some()
+        self.busy != Busy::Idle
+            || self.compare.is_some()
+            || self.search.is_some()
+            || self.needs_explanation()
+    }
+
+    fn needs_explanation(&self) -> bool {
+        self.session.is_some() && self.explanation.is_none()
+    }
+
+    /// The story of the violation the last step caused, if any.
+    pub fn story_here(&self) -> Option<Story> {
+        let position = self.position();
+        self.stories
+            .iter()
+            .find(|story| story.step + 1 == position)
+            .cloned()
     }
 
     fn changed(mut self) -> Rc<Self> {
@@ -467,6 +492,11 @@ impl Debugger {
                     if done {
                         next.search = None;
                     }
+                }
+                Busy::Idle if next.needs_explanation() => {
+                    let recording = next.recording().expect("a session has a recording");
+                    next.stories = Rc::new(stories(&recording));
+                    next.explanation = Some(Rc::new(explanation_of(&recording)));
                 }
                 Busy::Idle => match next.compare.clone() {
                     Some(compare) => {
@@ -674,6 +704,36 @@ impl Reducible for Debugger {
 
 fn shared<T>(value: T) -> Rc<RefCell<T>> {
     Rc::new(RefCell::new(value))
+}
+
+/// Most requests for which the page works out the fix and the smallest
+/// case (each a few more runs of the scenario); larger runs get the story.
+const MAX_EXPLAINED_REQUESTS: u64 = 100;
+
+/// The explanation of a recorded run: all of it for a small run, the
+/// story and narration alone for a large one.
+fn explanation_of(recording: &Recording) -> Explanation {
+    if total_requests(&recording.config) <= MAX_EXPLAINED_REQUESTS {
+        return explain_recording(recording);
+    }
+    let story = recording
+        .first_violation()
+        .and_then(|violation| crate::explain::story(recording, violation));
+    Explanation {
+        fragment: to_fragment(&recording.config),
+        step: story.as_ref().map(|story| story.step),
+        narration: story
+            .as_ref()
+            .map(|story| narrate_step(recording, story.step)),
+        summary: match &story {
+            Some(story) => format!("{} at step {}", story.kind.name(), story.step + 1),
+            None => clean_message(recording.config.scenario).to_string(),
+        },
+        story,
+        incidents: Vec::new(),
+        fix: None,
+        minimal: None,
+    }
 }
 
 pub fn total_requests(config: &Config) -> u64 {

@@ -29,6 +29,8 @@ pub struct TimelineProps {
     pub now: Micros,
     pub grouping: Grouping,
     pub on_group: Callback<Grouping>,
+    /// Requests of the story "What happened" tells: their lanes stand out.
+    pub highlight: Rc<Vec<u32>>,
 }
 
 /// The time window shown, in µs.
@@ -171,7 +173,8 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                     { for visible.clone().map(|(row, index)| {
                         let lane = &lanes[index];
                         let y = row as i32 * LANE_HEIGHT;
-                        html! { <text x="4" y={(y + 13).to_string()} class="lane-label">{ lane.label.clone() }</text> }
+                        let involved = props.highlight.contains(&lane.request).then_some("involved");
+                        html! { <text x="4" y={(y + 13).to_string()} class={classes!("lane-label", involved)}>{ lane.label.clone() }</text> }
                     }) }
                     // Grouped by server: a rule where each server's lanes start.
                     { for visible.clone().filter(|&(row, index)| {
