@@ -281,7 +281,26 @@ try {
   const svg = await saved('btn-export-svg');
   check('the exported timeline is an SVG file', svg.name.endsWith('.svg') && svg.text.startsWith('<svg xmlns=') && svg.text.includes('#1 user 0 click 1'), svg.text.slice(0, 200));
 
-  // 11. Layouts: nothing wider than a phone; the run visible on a laptop.
+  // 11. What happened: the story at the first violation, and its fix opens
+  // with the CLI's counters.
+  const story = await openPage(browser, problems);
+  await story.goto(`${server.url}/#v=1&scenario=ticket&strategy=none`);
+  await ready(story);
+  const told = await (await story.waitForSelector(byId('explain-story'))).textContent();
+  check('the story names both clicks and the window', told.includes('#1') && told.includes('#0') && told.includes('40 ms'), told);
+  await story.click(byId('btn-first-violation'));
+  const here = await (await story.waitForSelector(byId('explain-here'))).textContent();
+  check('stepping onto the violation tells its story', here.includes('duplicate ticket'), here);
+  const fixHref = await story.getAttribute(byId('explain-fix-link'), 'href');
+  await story.click(byId('explain-fix-link'));
+  await story.waitForFunction((href) => location.hash === href, fixHref);
+  await ready(story);
+  await runToEnd(story);
+  await checkMetrics(story, fixHref.slice(1), 'the fix link');
+  const clean = await (await story.waitForSelector(byId('explain-summary'))).textContent();
+  check('a fixed run says there is no duplicate', clean.includes('no duplicate'), clean);
+
+  // 12. Layouts: nothing wider than a phone; the run visible on a laptop.
   for (const [width, height] of [[390, 844], [1280, 720], [1440, 900]]) {
     const sized = await browser.newPage({ viewport: { width, height } });
     await sized.goto(`${server.url}/#v=1&scenario=ticket&strategy=none`);
@@ -297,7 +316,7 @@ try {
     await sized.close();
   }
 
-  // 12. Nothing went wrong along the way.
+  // 13. Nothing went wrong along the way.
   check('no console errors, page errors, CSP violations or outside requests', problems.length === 0, problems.join(' | '));
   console.log(`screenshot: ${SCREENSHOT}`);
 } catch (error) {

@@ -512,3 +512,27 @@ fn stampede_lease_shorter_than_the_load() {
     let fix = e.fix.as_ref().unwrap();
     assert_eq!((fix.key.as_str(), fix.value.as_str()), ("lock_ttl", "10s"));
 }
+
+#[test]
+fn an_explored_counterexample_opens_in_its_minimal_form() {
+    use interleave::explore::{Check, ExploreOptions, Explorer};
+    // Explore finds a duplicate for 2 users x 2 clicks; the smallest case
+    // that keeps it is 1 user with 2 clicks.
+    let config = parse_fragment("v=1&scenario=ticket&strategy=none&users=2&clicks=2").unwrap();
+    let checks = vec![Check::Duplicates];
+    let found = Explorer::new(&config, ExploreOptions::new(checks.clone()))
+        .run()
+        .counterexample
+        .expect("none duplicates");
+    let explored = parse_fragment(&found.fragment).unwrap();
+    let (minimal, step) =
+        interleave::explain::minimal_of_counterexample(&explored, &checks).unwrap();
+    assert_eq!((minimal.users, minimal.clicks, minimal.servers), (1, 2, 1));
+    assert_eq!(
+        interleave::explore::first_violation_step(&minimal, &checks),
+        Some(step)
+    );
+    let mut sim = interleave::explore::ScheduledSim::metrics_only(&minimal);
+    while !sim.run_for(1_000).unwrap() {}
+    assert!(sim.sim().metrics().duplicate_tickets > 0);
+}

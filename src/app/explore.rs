@@ -18,7 +18,7 @@ pub struct ExplorePanelProps {
     pub on_cancel: Callback<()>,
     /// Opens a counterexample: its fragment, and the debugger position
     /// right after its violation.
-    pub on_open: Callback<(String, u32)>,
+    pub on_open: Callback<(String, u32, Vec<Check>)>,
 }
 
 /// Most schedules one search may run from the panel.
@@ -200,7 +200,7 @@ struct SearchResultsProps {
     view: SearchView,
     running: bool,
     on_cancel: Callback<MouseEvent>,
-    on_open: Callback<(String, u32)>,
+    on_open: Callback<(String, u32, Vec<Check>)>,
 }
 
 #[component]
@@ -255,7 +255,7 @@ struct RowProps {
     row: StrategyRow,
     #[prop_or_default]
     checks: Vec<Check>,
-    on_open: Callback<(String, u32)>,
+    on_open: Callback<(String, u32, Vec<Check>)>,
 }
 
 #[component]
@@ -283,14 +283,15 @@ fn OpenButton(props: &RowProps) -> Html {
         Some(found) => {
             let fragment = found.fragment.clone();
             let position = found.violation_step + 1;
+            let checks = found.violated.clone();
             let onclick = props
                 .on_open
-                .reform(move |_: MouseEvent| (fragment.clone(), position));
+                .reform(move |_: MouseEvent| (fragment.clone(), position, checks.clone()));
             let violated: Vec<_> = found.violated.iter().map(|c| c.name()).collect();
             html! {
                 <button class="link" data-testid="btn-open-counterexample" {onclick}
                     title={found.fragment.clone()}>
-                    { format!("open in the debugger ({} steps, {})", found.steps, violated.join(", ")) }
+                    { format!("open the smallest case in the debugger ({})", violated.join(", ")) }
                 </button>
             }
         }

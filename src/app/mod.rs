@@ -253,8 +253,12 @@ pub fn App() -> Html {
     };
     let on_open = {
         let dispatcher = state.dispatcher();
-        Callback::from(move |(fragment, position)| {
-            dispatcher.dispatch(Action::OpenCounterexample { fragment, position })
+        Callback::from(move |(fragment, position, violated)| {
+            dispatcher.dispatch(Action::OpenCounterexample {
+                fragment,
+                position,
+                violated,
+            })
         })
     };
     let on_cancel = {

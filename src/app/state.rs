@@ -12,7 +12,10 @@ use crate::config::StrategyKind;
 use crate::config::{Config, ScenarioKind};
 use crate::debugger::narrate::choice_label;
 use crate::debugger::{Compare, CompareRow, Grouping, Recorder, Recording, SearchJob, Session};
-use crate::explain::{clean_message, explain_recording, narrate_step, stories, Explanation, Story};
+use crate::explain::{
+    clean_message, explain_recording, minimal_of_counterexample, narrate_step, stories,
+    Explanation, Story,
+};
 use crate::explore::search::thousands;
 use crate::explore::{
     Check, ExploreOptions, Progress, Reachability, ScheduleError, ScheduledSim,
@@ -112,9 +115,12 @@ pub enum Action {
     },
     /// Opens a counterexample's fragment at the step where its check first
     /// fails (the state after that many macrotasks).
+    /// Opens a search's counterexample in its minimal form (shrunk while
+    /// it keeps violating `violated`), at the step its check first fails.
     OpenCounterexample {
         fragment: String,
         position: u32,
+        violated: Vec<Check>,
     },
     /// Stops the running search (its results so far stay).
     CancelSearch,
@@ -659,11 +665,19 @@ impl Reducible for Debugger {
                 next.search = Some(shared(job));
                 next.changed().work(now_ms() + FIRST_CHUNK_MS)
             }
-            Action::OpenCounterexample { fragment, position } => {
+            Action::OpenCounterexample {
+                fragment,
+                position,
+                violated,
+            } => {
                 let (config, errors) = parse_fragment_lenient(&fragment);
                 if !errors.is_empty() {
                     return self;
                 }
+                let (config, position) = match minimal_of_counterexample(&config, &violated) {
+                    Some((minimal, step)) => (minimal, step + 1),
+                    None => (config, position),
+                };
                 let search_view = self.search_view.clone();
                 let mut next = Debugger::start(config, Vec::new(), self.version + 1);
                 next.search_view = search_view;

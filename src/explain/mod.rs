@@ -20,7 +20,9 @@ use serde::Serialize;
 
 pub use fix::{fix_for, Fix};
 pub use narrate::narrate_step;
-pub use shrink::{minimal_counterexample, shrink_candidates, Minimal};
+pub use shrink::{
+    kind_of_check, minimal_counterexample, minimal_of_counterexample, shrink_candidates, Minimal,
+};
 pub use story::{incidents, stories, story, Cause, Moment, Story, StoryKind};
 
 use crate::config::url::to_fragment;

@@ -8,6 +8,7 @@ use crate::config::url::{parse_fragment, to_fragment};
 use crate::config::{Arrival, Config, ScenarioKind, Schedule};
 use crate::explain::fix::{observe, shows};
 use crate::explain::story::StoryKind;
+use crate::explore::Check;
 
 /// Most candidate runs one shrink may replay (each a small run of a few
 /// dozen macrotasks): keeps `explain` within the page's budget.
@@ -177,4 +178,25 @@ pub fn minimal_counterexample(config: &Config, kind: StoryKind) -> Option<Minima
         locally_minimal,
         text: parts.join(", "),
     })
+}
+
+/// The harm a search check looks for, as a story's kind.
+pub fn kind_of_check(check: Check) -> StoryKind {
+    match check {
+        Check::Duplicates => StoryKind::DuplicateTicket,
+        Check::DbReads => StoryKind::ExtraDbRead,
+        Check::Exclusion => StoryKind::TwoHolders,
+        Check::Stale => StoryKind::StaleAnswer,
+    }
+}
+
+/// A search's counterexample shrunk to its minimal form, and the step at
+/// which its check first fails there: what explore's "open" shows. `None`
+/// when it cannot be shrunk while keeping the violation (open it as is).
+pub fn minimal_of_counterexample(config: &Config, checks: &[Check]) -> Option<(Config, u32)> {
+    let kind = kind_of_check(*checks.first()?);
+    let minimal = minimal_counterexample(config, kind)?;
+    let smaller = parse_fragment(&minimal.fragment).ok()?;
+    let step = crate::explore::first_violation_step(&smaller, checks)?;
+    Some((smaller, step))
 }
