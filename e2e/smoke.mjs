@@ -38,11 +38,13 @@ function check(name, ok, detail = '') {
   console.log(`${ok ? 'ok  ' : 'FAIL'} ${name}${!ok && detail ? `: ${detail}` : ''}`);
 }
 
-/** The native CLI's metrics for `fragment`, as parsed JSON. */
+/** The native CLI's metrics for `fragment`, as parsed JSON. The debug
+ * build, which `cargo test` has already made: the same numbers, without a
+ * release build of the CLI in the test run. */
 function cli(fragment) {
   const out = execFileSync(
     'cargo',
-    ['run', '--quiet', '--release', '--bin', 'interleave', '--', 'run', fragment],
+    ['run', '--quiet', '--bin', 'interleave', '--', 'run', fragment],
     { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
   );
   return JSON.parse(out);
@@ -274,7 +276,7 @@ try {
   const trace = await saved('btn-export-trace');
   const cliTrace = execFileSync(
     'cargo',
-    ['run', '--quiet', '--release', '--bin', 'interleave', '--', 'run', exportFragment, '--trace'],
+    ['run', '--quiet', '--bin', 'interleave', '--', 'run', exportFragment, '--trace'],
     { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
   ).trim().split('\n').slice(0, -1).join('\n');
   check('the exported trace equals the CLI\'s --trace lines', trace.text.trim() === cliTrace, `${trace.name}: ${trace.text.slice(0, 200)}`);
