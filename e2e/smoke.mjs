@@ -75,7 +75,7 @@ function shownTexts(page) {
 
 /** Compares the page's metrics with the CLI's for `fragment`. */
 async function checkMetrics(page, fragment, label) {
-  await page.waitForSelector('[data-testid="metric-db_reads"]');
+  await page.waitForSelector('[data-testid="metric-db_reads"]', { state: 'attached' });
   const expected = expectedTexts(cli(fragment));
   const shown = await shownTexts(page);
   const wrong = Object.keys({ ...expected, ...shown })

@@ -490,7 +490,7 @@ fn run(fragment: &str, trace: bool, max_events: u64, out: &mut impl Write) -> Re
     if trace {
         let listing = crate::scenario::listing::Listing::of(&config);
         for event in sim.trace().events() {
-            write_line(out, &TraceLine::of(event, &config, &listing))?;
+            writeln!(out, "{}", TraceLine::of(event, &config, &listing).to_json())?;
         }
     }
     write_line(out, &metrics)

@@ -59,3 +59,26 @@ fn the_exported_timeline_is_a_standalone_svg_with_every_lane() {
         .unwrap();
     assert!(python.wait().unwrap().success(), "{svg}");
 }
+
+#[test]
+fn a_trace_line_is_what_serde_json_writes() {
+    // Every op, outcome and site a varied run records, with a key to escape.
+    for fragment in [
+        FRAGMENT,
+        "v=1&scenario=stampede&strategy=emitter-lock&requests=3&cache=warm&expire_at=0&grace=1s",
+        "v=1&scenario=ticket&strategy=ticket-lock&release=owner&fencing=true&tx=serializable",
+        "v=1&scenario=stampede&strategy=xfetch&requests=3&cache=warm&expire_at=5ms&beta=100",
+    ] {
+        let config = parse_fragment(fragment).unwrap();
+        let recording = Recording::of(&config).unwrap();
+        let listing = interleave::scenario::listing::Listing::of(&config);
+        for event in &recording.events {
+            let line = interleave::debugger::export::TraceLine::of(event, &config, &listing);
+            assert_eq!(
+                line.to_json(),
+                serde_json::to_string(&line).unwrap(),
+                "{fragment}"
+            );
+        }
+    }
+}

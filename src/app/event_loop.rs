@@ -97,7 +97,7 @@ fn ManualPane(props: &ManualPaneProps) -> Html {
                 <p class="empty">{ "The run is over." }</p>
             } else {
                 <h3>{ "Enabled events: pick the one that fires next" }</h3>
-                <p class="hint">{ "The first is what the normal event loop runs next. Picking a later one runs it first and delays the others: an event may fire late, never early." }</p>
+                <p class="hint">{ "The first is what the event loop would run next; a later pick delays the others (late, never early)." }</p>
                 <ol class="choices">
                     { for manual.choices.iter().enumerate().map(|(i, (due, label))| html! {
                         <li>

@@ -300,10 +300,8 @@ fn OpenButton(props: &RowProps) -> Html {
 }
 
 /// What the naive estimate is, for its tooltip.
-const NAIVE_ESTIMATE: &str = "About how many schedules a search without the reduction would run: \
-    every order of the enabled events at every step, where this search skips orders that only \
-    swap independent events (sleep sets). Each choice not explored counts as the mean size of \
-    its explored siblings, so it is exact only for a complete search without reduction.";
+const NAIVE_ESTIMATE: &str = "About how many schedules the search would run without its reduction \
+    (which skips orders that only swap independent events); exact only for a complete search.";
 
 /// The naive search's size: never below what was explored (the estimate
 /// is rough); it saturates when it overflows.

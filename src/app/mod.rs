@@ -23,6 +23,8 @@ pub use view::{CompareTable, ErrorBanner, ExampleLinks, MetricsTable, EXAMPLES};
 
 use std::rc::Rc;
 
+use crate::debugger::measured::Measured;
+
 use gloo_events::{EventListener, EventListenerOptions};
 use gloo_timers::callback::Interval;
 use wasm_bindgen::JsCast;
@@ -132,6 +134,8 @@ fn copy_link() -> Option<String> {
 #[component]
 pub fn App() -> Html {
     let state = use_reducer(|| Debugger::load(&current_hash()));
+    // Reports of `interleave real` pasted into the compare table.
+    let measured = use_state(|| (Rc::new(Vec::<Measured>::new()), None::<String>));
     // The link last copied, with the fragment it was copied for.
     let shared_link = use_state(|| None::<(String, String)>);
 
@@ -220,6 +224,19 @@ pub fn App() -> Html {
         let dispatcher = state.dispatcher();
         Callback::from(move |strategy: crate::config::StrategyKind| {
             dispatcher.dispatch(Action::SetParam("strategy".into(), strategy.name().into()))
+        })
+    };
+    let on_measured = {
+        let measured = measured.clone();
+        Callback::from(move |text: String| {
+            let (mut reports, _) = (*measured).clone();
+            match read_reports(&text) {
+                Ok(read) => {
+                    Rc::make_mut(&mut reports).extend(read);
+                    measured.set((reports, None));
+                }
+                Err(error) => measured.set((reports, Some(error))),
+            }
         })
     };
     let on_speed = {
@@ -371,11 +388,64 @@ pub fn App() -> Html {
                         view={state.search_view.clone()} on_start={on_start_search}
                         on_cancel={send(|| Action::CancelSearch)} {on_open} />
                     <CompareTable rows={state.compare_rows.clone()} current={state.config.strategy}
-                        scenario={state.config.scenario} keys={state.config.keys} {on_pick} />
+                        scenario={state.config.scenario} keys={state.config.keys} {on_pick}
+                        measured={measured.0.clone()} measured_error={measured.1.clone()} {on_measured} />
                 </div>
             </div>
         </div>
     }
+}
+
+/// Reads `interleave real` reports with the browser's JSON parser: one
+/// object, an array of them, or one per line.
+fn read_reports(text: &str) -> Result<Vec<Measured>, String> {
+    let parse = |text: &str| js_sys::JSON::parse(text).ok();
+    let values: Vec<wasm_bindgen::JsValue> = match parse(text) {
+        Some(value) if js_sys::Array::is_array(&value) => js_sys::Array::from(&value).to_vec(),
+        Some(value) => vec![value],
+        None => text
+            .lines()
+            .filter(|line| !line.trim().is_empty())
+            .map(|line| {
+                parse(line).ok_or_else(|| {
+                    format!("not JSON: {}", line.chars().take(60).collect::<String>())
+                })
+            })
+            .collect::<Result<_, _>>()?,
+    };
+    values.iter().map(report).collect()
+}
+
+/// One report's fields, or what is missing.
+fn report(value: &wasm_bindgen::JsValue) -> Result<Measured, String> {
+    let get = |object: &wasm_bindgen::JsValue, key: &str| {
+        js_sys::Reflect::get(object, &wasm_bindgen::JsValue::from_str(key)).unwrap_or_default()
+    };
+    let fragment = get(value, "fragment")
+        .as_string()
+        .ok_or("a report of interleave real has a \"fragment\"")?;
+    let ticket = fragment.contains("scenario=ticket");
+    let trials = js_sys::Array::from(&get(value, "trials"));
+    let headline = trials
+        .iter()
+        .map(|trial| {
+            let metrics = get(&trial, "metrics");
+            let name = if ticket {
+                "duplicate_tickets"
+            } else {
+                "db_reads"
+            };
+            get(&metrics, name).as_f64().unwrap_or(0.0) as u64
+        })
+        .collect();
+    let violating = trials
+        .iter()
+        .filter(|trial| get(trial, "violates").as_bool() == Some(true))
+        .count() as u32;
+    let status = get(&get(value, "summary"), "status")
+        .as_string()
+        .unwrap_or_else(|| "no verdict".to_string());
+    Ok(Measured::new(&fragment, headline, violating, &status))
 }
 
 /// Keys typed into a form field are not shortcuts. The space bar on a

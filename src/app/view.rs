@@ -7,6 +7,7 @@ use std::rc::Rc;
 
 use crate::config::url::{parse_fragment_lenient, to_fragment};
 use crate::config::{ScenarioKind, StrategyKind};
+use crate::debugger::measured::{measured_for, Measured};
 use crate::debugger::narrate::format_ms;
 use crate::debugger::CompareRow;
 use crate::Metrics;
@@ -187,6 +188,50 @@ pub struct CompareTableProps {
     /// The stampede's key count: more DB reads than keys is harm.
     pub keys: u32,
     pub on_pick: Callback<StrategyKind>,
+    /// Reports of `interleave real` the user pasted.
+    pub measured: Rc<Vec<Measured>>,
+    /// Why the last paste could not be read.
+    pub measured_error: Option<String>,
+    pub on_measured: Callback<String>,
+}
+
+/// A compare row's cells after its name, as (text, harm). A cut run's
+/// counts are lower bounds ("≥ N"); its latencies mean nothing ("—").
+fn cells(row: &CompareRow, ticket: bool, harm: Harm) -> Vec<(String, bool)> {
+    let m = &row.metrics;
+    let count = |value: u64, bad: bool| {
+        let text = if row.complete {
+            value.to_string()
+        } else {
+            format!("≥ {value}")
+        };
+        (text, bad)
+    };
+    let latency = |us: u64| {
+        let text = if row.complete {
+            format_ms(us)
+        } else {
+            "—".to_string()
+        };
+        (text, false)
+    };
+    let (first, second) = if ticket {
+        (m.duplicate_tickets, m.rejected_writes)
+    } else {
+        (m.stale_served, m.early_refreshes)
+    };
+    vec![
+        count(m.db_reads, harm.db_reads),
+        count(first, ticket && first > 0),
+        count(second, false),
+        count(m.timeouts, m.timeouts > 0),
+        count(m.errors, m.errors > 0),
+        count(m.hung, m.hung > 0),
+        count(m.lock_wakeups, false),
+        count(m.max_in_critical_section, m.max_in_critical_section > 1),
+        latency(m.latency_us.p50),
+        latency(m.latency_us.p99),
+    ]
 }
 
 /// Which cells of a compare row show harm beyond the per-column rules.
@@ -208,6 +253,7 @@ impl Harm {
 pub fn CompareTable(props: &CompareTableProps) -> Html {
     let ticket = props.scenario == ScenarioKind::Ticket;
     let pending = StrategyKind::ALL.len().saturating_sub(props.rows.len());
+    let real = props.measured.iter().any(|m| m.scenario == props.scenario);
     html! {
         <section class="panel compare" data-testid="compare" aria-labelledby="compare-title">
             <h2 id="compare-title">{ "Compare strategies" }</h2>
@@ -231,23 +277,17 @@ pub fn CompareTable(props: &CompareTableProps) -> Html {
                         <th scope="col">{ "max in CS" }</th>
                         <th scope="col">{ "p50 ms" }</th>
                         <th scope="col">{ "p99 ms" }</th>
+                        if real {
+                            <th scope="col" title="interleave real: the same fragment on PostgreSQL, Redis and memcached">{ "measured on real servers" }</th>
+                        }
                     </tr>
                 </thead>
                 <tbody>
                     { for props.rows.iter().map(|row| {
-                        let m = &row.metrics;
                         let strategy = row.strategy;
                         let harm = Harm::of(row, props.scenario, props.keys);
-                        // A cut run's counts are lower bounds; its latencies mean nothing.
-                        let count = |value: u64| if row.complete { value.to_string() } else { format!("≥ {value}") };
-                        let latency = |us: u64| if row.complete { format_ms(us) } else { "—".to_string() };
                         let onclick = props.on_pick.reform(move |_: MouseEvent| strategy);
                         let current = (strategy == props.current).then_some("current");
-                        let (first, second) = if ticket {
-                            (m.duplicate_tickets, m.rejected_writes)
-                        } else {
-                            (m.stale_served, m.early_refreshes)
-                        };
                         let partial = (!row.complete).then_some("partial");
                         let lockless_here = ticket && strategy.is_cache_only();
                         html! {
@@ -262,18 +302,14 @@ pub fn CompareTable(props: &CompareTableProps) -> Html {
                                         <span class="cut" title="stopped after 2,000,000 events: the counts are lower bounds, the latencies unknown">{ " (cut: partial)" }</span>
                                     }
                                 </th>
-                                <td class={classes!(harm.db_reads.then_some("bad"))}>{ count(m.db_reads) }</td>
-                                <td class={classes!((ticket && first > 0).then_some("bad"))}>{ count(first) }</td>
-                                <td>{ count(second) }</td>
-                                <td class={classes!((m.timeouts > 0).then_some("bad"))}>{ count(m.timeouts) }</td>
-                                <td class={classes!((m.errors > 0).then_some("bad"))}>{ count(m.errors) }</td>
-                                <td class={classes!((m.hung > 0).then_some("bad"))}>{ count(m.hung) }</td>
-                                <td>{ count(m.lock_wakeups) }</td>
-                                <td class={classes!((m.max_in_critical_section > 1).then_some("bad"))}>
-                                    { count(m.max_in_critical_section) }
-                                </td>
-                                <td>{ latency(m.latency_us.p50) }</td>
-                                <td>{ latency(m.latency_us.p99) }</td>
+                                { for cells(row, ticket, harm).into_iter().map(|(text, bad)| html! {
+                                    <td class={classes!(bad.then_some("bad"))}>{ text }</td>
+                                }) }
+                                if real {
+                                    <td class="real" title={measured_for(&props.measured, props.scenario, strategy).map(|r| r.fragment.clone())}>
+                                        { measured_for(&props.measured, props.scenario, strategy).map_or("—".to_string(), Measured::cell) }
+                                    </td>
+                                }
                             </tr>
                         }
                     }) }
@@ -283,6 +319,17 @@ pub fn CompareTable(props: &CompareTableProps) -> Html {
             if pending > 0 {
                 <p class="more" role="status">{ format!("running {pending} more…") }</p>
             }
+            <details class="real-input">
+                <summary>{ "add what real servers measured" }</summary>
+                <p class="hint">{ "Paste the JSON that interleave real prints (one report per line, any strategies); nothing leaves the page." }</p>
+                <textarea data-testid="real-json" rows="3" spellcheck="false"
+                    onchange={props.on_measured.reform(|event: Event| {
+                        event.target_unchecked_into::<web_sys::HtmlTextAreaElement>().value()
+                    })} />
+                if let Some(error) = &props.measured_error {
+                    <p class="param-error" role="alert">{ error.clone() }</p>
+                }
+            </details>
         </section>
     }
 }

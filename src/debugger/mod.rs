@@ -4,6 +4,7 @@
 
 pub mod compare;
 pub mod export;
+pub mod measured;
 pub mod narrate;
 pub mod recording;
 pub mod search;
