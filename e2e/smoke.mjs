@@ -302,7 +302,21 @@ try {
   const clean = await (await story.waitForSelector(byId('explain-summary'))).textContent();
   check('a fixed run says there is no duplicate', clean.includes('no duplicate'), clean);
 
-  // 12. Layouts: nothing wider than a phone; the run visible on a laptop.
+  // 12. A pasted `interleave real` report shows in its strategy's row.
+  const realReport = JSON.stringify({
+    fragment: 'v=1&scenario=ticket&strategy=none',
+    trials: [{ metrics: { duplicate_tickets: 1 }, violates: true }],
+    summary: { status: 'agree' },
+  });
+  await story.goto(`${server.url}/#v=1&scenario=ticket&strategy=none`);
+  await ready(story);
+  await story.click('.real-input summary');
+  await story.fill(byId('real-json'), realReport);
+  await story.locator(byId('real-json')).blur();
+  const realCell = await (await story.waitForSelector('.compare td.real')).textContent();
+  check('a pasted real report shows in the compare table', realCell.includes('violated in 1 of 1 trial; agree'), realCell);
+
+  // 13. Layouts: nothing wider than a phone; the run visible on a laptop.
   for (const [width, height] of [[390, 844], [1280, 720], [1440, 900]]) {
     const sized = await browser.newPage({ viewport: { width, height } });
     await sized.goto(`${server.url}/#v=1&scenario=ticket&strategy=none`);
@@ -318,7 +332,7 @@ try {
     await sized.close();
   }
 
-  // 13. Nothing went wrong along the way.
+  // 14. Nothing went wrong along the way.
   check('no console errors, page errors, CSP violations or outside requests', problems.length === 0, problems.join(' | '));
   console.log(`screenshot: ${SCREENSHOT}`);
 } catch (error) {
