@@ -67,8 +67,9 @@ const MANUAL_SEARCH_REQUESTS: u64 = 12;
 /// Schedules per explorer call inside a chunk (each is a whole run).
 const SEARCH_SLICE: u64 = 8;
 /// How long one chunk may hold the main thread, in milliseconds (with the
-/// redraw after it, well under the 50 ms of a long task).
-pub const CHUNK_MS: f64 = 25.0;
+/// redraw after it, well under the 50 ms of a long task: 25 ms plus the
+/// redraw of a 20,000-request page came close).
+pub const CHUNK_MS: f64 = 16.0;
 /// The chunk run at once when an action starts new work (a load, an edit,
 /// *run to end*): shorter, as building the run came first in that task.
 const FIRST_CHUNK_MS: f64 = 10.0;
@@ -501,8 +502,16 @@ impl Debugger {
                 }
                 Busy::Idle if next.needs_explanation() => {
                     let recording = next.recording().expect("a session has a recording");
-                    next.stories = Rc::new(stories(&recording));
-                    next.explanation = Some(Rc::new(explanation_of(&recording)));
+                    let explanation = explanation_of(&recording);
+                    // Each story reads the trace, so a large run tells only
+                    // its first (a 20,000-request stampede has 40,000
+                    // violations).
+                    next.stories = Rc::new(if is_small(&recording.config) {
+                        stories(&recording)
+                    } else {
+                        explanation.story.iter().cloned().collect()
+                    });
+                    next.explanation = Some(Rc::new(explanation));
                 }
                 Busy::Idle => match next.compare.clone() {
                     Some(compare) => {
@@ -724,10 +733,15 @@ fn shared<T>(value: T) -> Rc<RefCell<T>> {
 /// case (each a few more runs of the scenario); larger runs get the story.
 const MAX_EXPLAINED_REQUESTS: u64 = 100;
 
+/// Whether a run is small enough for the whole explanation.
+fn is_small(config: &Config) -> bool {
+    total_requests(config) <= MAX_EXPLAINED_REQUESTS
+}
+
 /// The explanation of a recorded run: all of it for a small run, the
 /// story and narration alone for a large one.
 fn explanation_of(recording: &Recording) -> Explanation {
-    if total_requests(&recording.config) <= MAX_EXPLAINED_REQUESTS {
+    if is_small(&recording.config) {
         return explain_recording(recording);
     }
     let story = recording
