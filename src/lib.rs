@@ -12,8 +12,16 @@ pub mod explore;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod real;
 pub mod scenario;
-#[cfg(all(feature = "script", not(target_arch = "wasm32")))]
+// The script engine: native with `script` (default); in wasm only with
+// `script-wasm`, whose boa comes through crates/boa-wasm (the page's build
+// leaves it out).
+#[cfg(any(
+    all(feature = "script", not(target_arch = "wasm32")),
+    all(feature = "script-wasm", target_arch = "wasm32")
+))]
 pub mod script;
+#[cfg(all(feature = "script-wasm", target_arch = "wasm32"))]
+extern crate boa_engine_wasm as boa_engine;
 pub mod sim;
 pub mod strategy;
 pub mod world;

@@ -129,6 +129,24 @@ pub fn run(
     write_json(out, &json)
 }
 
+/// The event budget of [`run_to_json`]: the CLI's default for a script
+/// run (`DEFAULT_MAX_SCRIPT_EVENTS`).
+pub const MAX_EVENTS: u64 = 1_000_000;
+
+/// A script run for a caller without a terminal (the engine's wasm,
+/// `interleave-script-web`): `code` is the script, or empty to take the
+/// fragment's `code=`/`example=`. Answers the metrics JSON that
+/// `interleave run --script` prints (one object, `custom` included), or
+/// `{"error": "..."}` with the CLI's message for bad input.
+pub fn run_to_json(code: &str, fragment: &str) -> String {
+    let mut out = Vec::new();
+    let file_code = (!code.is_empty()).then_some(code);
+    match run(file_code, fragment, false, MAX_EVENTS, &mut out) {
+        Ok(()) => String::from_utf8_lossy(&out).trim_end().to_string(),
+        Err(error) => serde_json::json!({ "error": error.to_string() }).to_string(),
+    }
+}
+
 /// `interleave encode FILE.js`: the `code=` value of a script.
 pub fn encode(code: &str, out: &mut impl Write) -> Result<(), ScriptCliError> {
     writeln!(out, "{}", source::encode(code)).map_err(ScriptCliError::Io)

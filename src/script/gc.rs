@@ -22,7 +22,13 @@ pub const PER_REQUEST: usize = 12 << 10;
 
 /// The largest floor `floor_for` asks for: 128 MB accounted, about 300 MB
 /// of resident memory at the peak of a 10,000-request burst.
+#[cfg(not(target_arch = "wasm32"))]
 pub const MAX_FLOOR: usize = 128 << 20;
+/// In a browser tab (the `script-wasm` build) the floor stays at 16 MB
+/// accounted: a wasm memory never shrinks, so a 128 MB floor would keep
+/// the tab's memory at the size of its largest burst.
+#[cfg(target_arch = "wasm32")]
+pub const MAX_FLOOR: usize = 16 << 20;
 
 /// Below this floor boa's own 1 MB start is left alone.
 const MIN_FLOOR: usize = 2 << 20;

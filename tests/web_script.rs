@@ -1,0 +1,129 @@
+// Natively with `script` (the default), in wasm only with `script-wasm`
+// (the page's build has no script engine).
+#![cfg(any(
+    all(feature = "script", not(target_arch = "wasm32")),
+    all(feature = "script-wasm", target_arch = "wasm32")
+))]
+//! The script engine in wasm gives the native engine's runs: the same
+//! `trace_hash` and event count for scripts on a few fragments.
+//!
+//! In headless Chrome (docs/scripting.md):
+//! `CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown --features script-wasm --test web_script`.
+//! Natively (`cargo test --test web_script`) the same table checks that
+//! `run_to_json` still answers what the CLI printed.
+
+use interleave::script::cli::run_to_json;
+use serde_json::Value;
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
+
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test_configure!(run_in_browser);
+
+const TICKET: &str = include_str!("../examples/scripts/ticket.js");
+const STAMPEDE: &str = include_str!("../examples/scripts/stampede.js");
+
+/// `Math.random`, `Date.now`, `performance.now`, `console.log`, `count`,
+/// timers and the cache: the parts of a script run the host supplies.
+const HOST: &str = r#"let seen = 0;
+async function handle(req) {
+  const r = Math.random();
+  await sleep(Math.floor(r * 20));
+  seen++;
+  count("late", Date.now() > 10 ? 1 : 0);
+  console.log("req", req.id, seen, performance.now());
+  const v = await cache.get(`k:${req.key}`);
+  if (v === undefined) await cache.set(`k:${req.key}`, { at: Date.now(), r }, 50);
+}
+"#;
+
+/// Script, fragment, and the `trace_hash` and `events` the native CLI
+/// prints (`cargo run --bin interleave -- run --script FILE.js '<fragment>'`;
+/// an empty script takes the fragment's `example=`).
+const NATIVE: [(&str, &str, &str, u64); 8] = [
+    (
+        TICKET,
+        "v=1&scenario=script&strategy=none&users=3&clicks=2&db_latency=exp:5ms&seed=7",
+        "6a1b6206c23e28da",
+        17,
+    ),
+    (
+        TICKET,
+        "v=1&scenario=script&strategy=keyed-mutex&users=3&clicks=2&servers=2&seed=7",
+        "79b88243bf73bc1e",
+        18,
+    ),
+    (
+        TICKET,
+        "v=1&scenario=script&strategy=ticket-lock&users=4&clicks=2&await_insert=false&db_latency=uniform:1ms..30ms&seed=3",
+        "da157cb04cb8c00e",
+        29,
+    ),
+    (
+        STAMPEDE,
+        "v=1&scenario=script&strategy=none&users=30&clicks=1&db_latency=exp:5ms&seed=7",
+        "2a0ab8d0ef07a57d",
+        120,
+    ),
+    (
+        STAMPEDE,
+        "v=1&scenario=script&strategy=single-flight&users=40&clicks=1&keys=3&seed=7",
+        "ca21f15378b8edd9",
+        86,
+    ),
+    (
+        STAMPEDE,
+        "v=1&scenario=script&strategy=get-set&users=20&clicks=1&servers=2&arrival=poisson:500&seed=11",
+        "f22d10725f6bd582",
+        116,
+    ),
+    (
+        HOST,
+        "v=1&scenario=script&strategy=none&users=6&clicks=2&keys=2&seed=5",
+        "3f7b27adb64896fb",
+        38,
+    ),
+    (
+        "",
+        "v=1&scenario=script&example=ticket&strategy=add&users=3&clicks=2&seed=9",
+        "27c7785a1e3a76b0",
+        51,
+    ),
+];
+
+fn run(code: &str, fragment: &str) -> Value {
+    let json = run_to_json(code, fragment);
+    serde_json::from_str(&json).unwrap_or_else(|error| panic!("{fragment}: {error}: {json}"))
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+fn script_runs_give_the_native_trace_hashes() {
+    for (code, fragment, hash, events) in NATIVE {
+        let metrics = run(code, fragment);
+        assert_eq!(metrics["trace_hash"], hash, "{fragment}: {metrics}");
+        assert_eq!(metrics["events"], events, "{fragment}: {metrics}");
+    }
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+fn the_host_parts_match_natively() {
+    let metrics = run(HOST, NATIVE[6].1);
+    assert_eq!(metrics["custom"]["late"], 9, "{metrics}");
+    assert_eq!(metrics["cache_hits"], 10, "{metrics}");
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test)]
+fn bad_input_is_an_error_object() {
+    let metrics = run("function handle( {", "v=1&scenario=script&users=1");
+    let error = metrics["error"].as_str().expect("an error");
+    assert!(error.starts_with("bad script:"), "{error}");
+    let metrics = run("", "v=1&scenario=script&users=1");
+    assert!(metrics["error"]
+        .as_str()
+        .expect("an error")
+        .contains("no script"));
+}
