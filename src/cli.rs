@@ -201,7 +201,7 @@ struct ExploreFlags {
     #[arg(long)]
     all_strategies: bool,
     /// Explore this JavaScript file as the scenario's handler
-    /// (scenario=script; dfs only, every pair of events dependent).
+    /// (scenario=script; checks: duplicates, exclusion, errors).
     #[arg(long, value_name = "FILE.js")]
     script: Option<std::path::PathBuf>,
 }
@@ -268,6 +268,12 @@ impl ExploreFlags {
             Some(text) => parse_checks(text).map_err(|message| bad("--check", message))?,
             None => vec![Check::default_for(config.scenario)],
         };
+        self.options_with(checks)
+    }
+
+    /// The options with these checks (a script parses its own).
+    fn options_with(&self, checks: Vec<Check>) -> Result<ExploreOptions, CliError> {
+        let bad = |flag: &str, message: String| CliError::Usage(format!("{flag}: {message}"));
         let mut options = ExploreOptions::new(checks);
         if let Some(method) = &self.method {
             options.method = method.parse().map_err(|message| bad("--method", message))?;
@@ -334,16 +340,25 @@ fn run_explore(flags: &ExploreFlags, out: &mut impl Write) -> Result<(), CliErro
     let config = parse_fragment(&flags.fragment).map_err(CliError::Config)?;
     let options = flags.options(&config)?;
     if flags.all_strategies {
-        for row in compare_strategies(&config, &options) {
-            let mut line = ExploreLine::of(&row.result, &options);
-            line.strategy = Some(row.strategy.name());
-            line.summary = Some(row.summary(&options.checks));
-            write_line(out, &line)?;
-        }
-        return Ok(());
+        return write_rows(&compare_strategies(&config, &options), &options, out);
     }
     let result = Explorer::new(&config, options.clone()).run();
     write_line(out, &ExploreLine::of(&result, &options))
+}
+
+/// `--all-strategies`: one line per strategy, with its summary.
+fn write_rows(
+    rows: &[crate::explore::StrategyRow],
+    options: &ExploreOptions,
+    out: &mut impl Write,
+) -> Result<(), CliError> {
+    for row in rows {
+        let mut line = ExploreLine::of(&row.result, options);
+        line.strategy = Some(row.strategy.name());
+        line.summary = Some(row.summary(&options.checks));
+        write_line(out, &line)?;
+    }
+    Ok(())
 }
 
 /// Whether a fragment names a script scenario.
@@ -384,64 +399,61 @@ mod script_command {
 
     #[cfg(feature = "script")]
     pub fn explore(flags: &ExploreFlags, out: &mut impl Write) -> Result<(), CliError> {
-        use crate::script::explore::{explore, ScriptCheck, ScriptExploreOptions};
+        use crate::script::explore::{compare_strategies, explore, parse_check, SCRIPT_CHECKS};
         use crate::script::source;
         let bad = |key: &str, message: String| {
             CliError::Script(format!("bad scenario: `{key}`: {message}"))
         };
-        if flags.method.as_deref().is_some_and(|m| m != "dfs") || flags.all_strategies {
-            return Err(bad(
-                "method",
-                "scripts are explored by dfs only, one strategy at a time".into(),
-            ));
-        }
         let checks = match flags.check.as_deref() {
-            None => vec![ScriptCheck::Duplicates],
+            None => vec![crate::explore::Check::Duplicates],
             Some(list) => list
                 .split(',')
                 .map(|name| {
-                    ScriptCheck::parse(name.trim()).ok_or_else(|| {
+                    parse_check(name.trim()).ok_or_else(|| {
                         bad(
                             "check",
-                            format!("unknown check `{name}`; scripts accept duplicates, exclusion, errors"),
+                            format!("unknown check `{name}`; scripts accept {SCRIPT_CHECKS}"),
                         )
                     })
                 })
                 .collect::<Result<_, _>>()?,
         };
-        let number = |key: &str, value: &Option<String>| -> Result<Option<u64>, CliError> {
-            value
-                .as_deref()
-                .map(|text| {
-                    text.parse()
-                        .map_err(|_| bad(key, format!("not a number: {text}")))
-                })
-                .transpose()
-        };
-        let options = ScriptExploreOptions {
-            checks,
-            max_schedules: number("max-schedules", &flags.max_schedules)?.unwrap_or(100_000),
-            max_preemptions: number("max-preemptions", &flags.max_preemptions)?
-                .map(|n| n.min(u64::from(u32::MAX)) as u32),
-            max_events: super::DEFAULT_MAX_SCRIPT_EVENTS,
-        };
+        let options = flags.options_with(checks)?;
         let (config, from_fragment) = source::parse(&flags.fragment)
             .map_err(|error| CliError::Script(format!("bad scenario: {error}")))?;
-        let code = match &flags.script {
-            Some(path) => read(path)?,
-            None => from_fragment
-                .text()
-                .map_err(|error| CliError::Script(format!("bad scenario: {error}")))?
-                .ok_or_else(|| {
-                    bad(
-                        "code",
-                        "no script; give --script FILE.js, code= or example=".into(),
-                    )
-                })?,
+        let (code, source_piece) = match &flags.script {
+            Some(path) => (read(path)?, None),
+            None => {
+                let code = from_fragment
+                    .text()
+                    .map_err(|error| CliError::Script(format!("bad scenario: {error}")))?
+                    .ok_or_else(|| {
+                        bad(
+                            "code",
+                            "no script; give --script FILE.js, code= or example=".into(),
+                        )
+                    })?;
+                let piece = flags
+                    .fragment
+                    .rsplit('#')
+                    .next()
+                    .unwrap_or_default()
+                    .split('&')
+                    .find(|piece| piece.starts_with("code=") || piece.starts_with("example="))
+                    .map(str::to_string);
+                (code, piece)
+            }
         };
-        let result = explore(&code, &config, &options)
-            .map_err(|error| CliError::Script(format!("bad script: {error}")))?;
-        super::write_line(out, &result)
+        let script_error = |error: crate::script::error::ScriptError| {
+            CliError::Script(format!("bad script: {error}"))
+        };
+        if flags.all_strategies {
+            let rows =
+                compare_strategies(&code, &config, source_piece, &options).map_err(script_error)?;
+            return super::write_rows(&rows, &options, out);
+        }
+        let result = explore(&code, &config, source_piece, &options).map_err(script_error)?;
+        super::write_line(out, &super::ExploreLine::of(&result, &options))
     }
 
     #[cfg(not(feature = "script"))]

@@ -187,6 +187,7 @@ pub fn kind_of_check(check: Check) -> StoryKind {
         Check::DbReads => StoryKind::ExtraDbRead,
         Check::Exclusion => StoryKind::TwoHolders,
         Check::Stale => StoryKind::StaleAnswer,
+        Check::Errors => StoryKind::Timeout,
     }
 }
 

@@ -20,6 +20,8 @@ pub enum Check {
     Exclusion,
     /// `stale_served > 0`: a request gave up and answered with stale data.
     Stale,
+    /// `errors > 0`: a request failed. Scripts only (not in `ALL`).
+    Errors,
 }
 
 /// What a run is judged on: its metrics and the per-key load count.
@@ -53,6 +55,7 @@ impl Check {
             Check::DbReads => "db-reads",
             Check::Exclusion => "exclusion",
             Check::Stale => "stale",
+            Check::Errors => "errors",
         }
     }
 
@@ -72,6 +75,7 @@ impl Check {
             Check::DbReads => seen.redundant_db_reads > 0,
             Check::Exclusion => metrics.max_in_critical_section > 1,
             Check::Stale => metrics.stale_served > 0,
+            Check::Errors => metrics.errors > 0,
         }
     }
 
@@ -100,6 +104,7 @@ impl Check {
                 format!("get two requests into the critical section of {unit} at once")
             }
             Check::Stale => "make a request give up waiting and serve stale data".to_string(),
+            Check::Errors => "make a request fail".to_string(),
         }
     }
 
@@ -110,6 +115,7 @@ impl Check {
             Check::DbReads => "reload the DB",
             Check::Exclusion => "break exclusion",
             Check::Stale => "serve stale data",
+            Check::Errors => "fail",
         }
     }
 }

@@ -13,6 +13,6 @@ pub use check::{parse_checks, Check, Observation};
 pub use manual::{Reachability, Session};
 pub use replay::{first_violation_step, replay, ScheduleError, ScheduledSim};
 pub use search::{
-    compare_strategies, Counterexample, Coverage, ExploreOptions, ExploreResult, Explorer, Method,
-    Progress, StrategyRow,
+    compare_strategies, Counterexample, Coverage, ExploreOptions, ExploreResult, ExploreRun,
+    Explorer, Method, Progress, StrategyRow, Subject,
 };

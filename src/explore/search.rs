@@ -6,6 +6,7 @@
 //! the enabled events there, the sleep set, and the choices still to try.
 
 use std::collections::VecDeque;
+use std::rc::Rc;
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
@@ -13,9 +14,106 @@ use rand_core::{RngCore, SeedableRng};
 use crate::config::schedule::Schedule;
 use crate::config::url::to_fragment;
 use crate::config::Config;
+use crate::config::Micros;
 use crate::explore::check::{violations, Check, Observation};
 use crate::explore::replay::first_violation_step;
+use crate::sim::queue::{Macrotask, Pending};
 use crate::sim::{Footprint, Sim};
+
+/// One run the explorer drives, event by event: a built-in story's `Sim`,
+/// or a script's run (`script::explore`).
+pub trait ExploreRun {
+    /// Macrotasks run so far.
+    fn steps(&self) -> u32;
+    /// The events that may run next, index 0 the default order.
+    fn enabled_pending(&self) -> Vec<Pending>;
+    /// Runs the queued macrotask `(due, seq)`.
+    fn step_pending(&mut self, due: Micros, seq: u64);
+    /// What the steps since the last call touched (empty unless tracked).
+    fn take_footprint(&mut self) -> Footprint;
+    /// How many requests the run has (PCT's priorities).
+    fn request_count(&self) -> usize;
+    /// The request an event belongs to.
+    fn request_of(&self, task: Macrotask) -> u32;
+    /// The checks among `checks` the (finished) run violates.
+    fn violations(&self, checks: &[Check]) -> Vec<Check>;
+    /// The run's trace hash (`record`).
+    fn trace_hash(&self) -> String;
+}
+
+/// What the explorer searches: it starts fresh runs of one config and
+/// spells a counterexample.
+pub trait Subject {
+    /// A new run in the default order; `footprints`: record what each
+    /// step touches.
+    fn start(&self, footprints: bool) -> Box<dyn ExploreRun>;
+    /// The config searched (its `schedule` ignored).
+    fn config(&self) -> &Config;
+    /// The fragment of `config` (with its schedule) that replays it.
+    fn fragment(&self, config: &Config) -> String;
+    /// The macrotask after which the run of `config` first violates one
+    /// of `violated` (`steps` when unknown).
+    fn violation_step(&self, config: &Config, violated: &[Check], steps: u32) -> u32;
+}
+
+/// A built-in story.
+struct SimSubject(Config);
+
+impl Subject for SimSubject {
+    fn start(&self, footprints: bool) -> Box<dyn ExploreRun> {
+        let mut sim = Sim::metrics_only(&self.0);
+        if footprints {
+            sim.track_footprints();
+        }
+        Box::new(sim)
+    }
+
+    fn config(&self) -> &Config {
+        &self.0
+    }
+
+    fn fragment(&self, config: &Config) -> String {
+        to_fragment(config)
+    }
+
+    fn violation_step(&self, config: &Config, violated: &[Check], steps: u32) -> u32 {
+        first_violation_step(config, violated).unwrap_or(steps)
+    }
+}
+
+impl ExploreRun for Sim {
+    fn steps(&self) -> u32 {
+        Sim::steps(self)
+    }
+
+    fn enabled_pending(&self) -> Vec<Pending> {
+        Sim::enabled_pending(self)
+    }
+
+    fn step_pending(&mut self, due: Micros, seq: u64) {
+        Sim::step_pending(self, due, seq);
+    }
+
+    fn take_footprint(&mut self) -> Footprint {
+        Sim::take_footprint(self)
+    }
+
+    fn request_count(&self) -> usize {
+        self.requests().len()
+    }
+
+    fn request_of(&self, task: Macrotask) -> u32 {
+        Sim::request_of(self, task)
+    }
+
+    fn violations(&self, checks: &[Check]) -> Vec<Check> {
+        violations(checks, &Observation::of(self))
+    }
+
+    fn trace_hash(&self) -> String {
+        self.metrics().trace_hash
+    }
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Method {
@@ -224,6 +322,7 @@ enum RunEnd {
 }
 
 pub struct Explorer {
+    subject: Rc<dyn Subject>,
     config: Config,
     options: ExploreOptions,
     explored: u64,
@@ -257,11 +356,19 @@ impl Explorer {
     pub fn new(config: &Config, options: ExploreOptions) -> Explorer {
         let mut config = config.clone();
         config.schedule = Schedule::default();
+        Explorer::of(Rc::new(SimSubject(config)), options)
+    }
+
+    /// A search of `subject` (a script's runs, say).
+    pub fn of(subject: Rc<dyn Subject>, options: ExploreOptions) -> Explorer {
+        let mut config = subject.config().clone();
+        config.schedule = Schedule::default();
         let unbounded_attempt = options.method == Method::Dfs
             && options.max_preemptions.is_some()
             && options.unbounded_first > 0;
         Explorer {
             unbounded_attempt,
+            subject,
             config,
             options,
             explored: 0,
@@ -324,7 +431,7 @@ impl Explorer {
 
     /// The unbounded attempt did not finish: start over with the bound.
     fn start_bounded(&mut self) {
-        *self = Explorer::new(&self.config, self.options.clone());
+        *self = Explorer::of(self.subject.clone(), self.options.clone());
         self.unbounded_attempt = false;
     }
 
@@ -438,15 +545,13 @@ impl Explorer {
         child.flatten()
     }
 
-    fn record(&mut self, sim: &Sim, choices: Vec<u32>) {
+    fn record(&mut self, sim: &dyn ExploreRun, choices: Vec<u32>) {
         self.explored += 1;
-        let seen = Observation::of(sim);
         if self.options.record {
             let schedule = Schedule::new(choices.clone()).trimmed();
-            self.recorded
-                .push((schedule, seen.metrics.trace_hash.clone()));
+            self.recorded.push((schedule, sim.trace_hash()));
         }
-        let violated = violations(&self.options.checks, &seen);
+        let violated = sim.violations(&self.options.checks);
         if violated.is_empty() {
             return;
         }
@@ -464,10 +569,10 @@ impl Explorer {
         if better {
             let mut config = self.config.clone();
             config.schedule = schedule;
-            let violation_step = first_violation_step(&config, &violated).unwrap_or(steps);
+            let violation_step = self.subject.violation_step(&config, &violated, steps);
             self.best = Some(Counterexample {
                 violation_step,
-                fragment: to_fragment(&config),
+                fragment: self.subject.fragment(&config),
                 config,
                 steps,
                 violated,
@@ -477,10 +582,7 @@ impl Explorer {
 
     fn dfs_run(&mut self) {
         let reduction = self.options.reduction;
-        let mut sim = Sim::metrics_only(&self.config);
-        if reduction {
-            sim.track_footprints();
-        }
+        let mut sim = self.subject.start(reduction);
         let mut depth = 0;
         let mut preemptions = 0;
         let mut sleep: Vec<Event> = Vec::new();
@@ -532,7 +634,7 @@ impl Explorer {
         };
         let size = match end {
             RunEnd::Leaf => {
-                self.record(&sim, choices);
+                self.record(sim.as_ref(), choices);
                 Some(1.0)
             }
             RunEnd::Blocked => {
@@ -622,11 +724,11 @@ impl Explorer {
         let below = |rng: &mut ChaCha8Rng, bound: u64| {
             ((u128::from(rng.next_u64()) * u128::from(bound)) >> 64) as u64
         };
-        let mut sim = Sim::metrics_only(&self.config);
+        let mut sim = self.subject.start(false);
         // PCT: priorities d.. for the requests in random order; at the
         // j-th change point the request about to run drops to priority j.
         let depth = u64::from(self.options.pct_depth.max(1));
-        let requests = sim.requests().len() as u64;
+        let requests = sim.request_count() as u64;
         let mut priority: Vec<u64> = (0..requests).map(|i| depth + i).collect();
         for i in (1..priority.len()).rev() {
             let j = below(&mut rng, i as u64 + 1) as usize;
@@ -675,7 +777,7 @@ impl Explorer {
         self.pct_length = self.pct_length.max(choices.len() as u64);
         if finished {
             self.walk_sizes += size;
-            self.record(&sim, choices);
+            self.record(sim.as_ref(), choices);
         } else {
             self.cut_by_max_steps = true;
             self.explored += 1;

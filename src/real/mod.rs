@@ -636,6 +636,7 @@ fn real_violates(check: Check, config: &Config, metrics: &RealMetrics) -> bool {
         Check::Duplicates => metrics.duplicate_tickets > 0,
         Check::Exclusion => metrics.max_in_critical_section > 1,
         Check::Stale => metrics.tally.stale_served > 0,
+        Check::Errors => metrics.tally.errors > 0,
         Check::DbReads => metrics.db_reads > u64::from(config.keys.max(1)),
     }
 }

@@ -1,142 +1,194 @@
-//! Explore mode on scripts: a depth-first search over the choice points of
-//! a script run (which enabled event runs next), replaying each schedule
-//! from the start. Two events of one server may interact through the
-//! script's module state, so no pair of events is assumed independent:
-//! this is the naive search (no sleep sets), bounded by a number of
-//! schedules and, optionally, of preemptions (non-default choices).
+//! Explore mode on scripts: the built-in explorer (`explore::search`: DFS
+//! with sleep sets, random walks, PCT, the preemption bound) driving script
+//! runs, each replayed from the start.
+//!
+//! Independence: two enabled events commute only if they belong to
+//! different app servers (a script's module state is per server, and every
+//! step that runs JavaScript writes its server's realm) and their world
+//! footprints are disjoint (the cache keys and DB tables the completion
+//! they deliver reads or writes, the lock keys and sections of the
+//! strategies, the DB pool when bounded, and the clock order). Otherwise
+//! they are dependent. `reduction: false` gives the naive search, where
+//! every pair is dependent.
 
-use serde::Serialize;
+use std::rc::Rc;
 
-use crate::config::{Config, Schedule};
+use crate::config::url::to_fragment;
+use crate::config::{Config, Micros, Schedule, StrategyKind};
+use crate::explore::check::{violations, Check, Observation};
+use crate::explore::search::{ExploreOptions, ExploreResult, ExploreRun, Explorer, StrategyRow};
+use crate::explore::Subject;
+use crate::sim::queue::{Macrotask, Pending};
+use crate::sim::Footprint;
 
 use super::error::ScriptError;
 use super::run::ScriptRun;
 
-/// What a schedule must not do.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ScriptCheck {
-    /// No `expectUnique` group has two rows.
-    Duplicates,
-    /// No two holders of one key's critical section at once.
-    Exclusion,
-    /// No request fails.
-    Errors,
-}
+/// The checks a script accepts: `duplicates`, `exclusion`, `errors`.
+pub const SCRIPT_CHECKS: &str = "duplicates, exclusion, errors";
 
-impl ScriptCheck {
-    pub fn parse(name: &str) -> Option<ScriptCheck> {
-        match name {
-            "duplicates" => Some(ScriptCheck::Duplicates),
-            "exclusion" => Some(ScriptCheck::Exclusion),
-            "errors" => Some(ScriptCheck::Errors),
-            _ => None,
-        }
-    }
-
-    fn violated(self, run: &ScriptRun) -> bool {
-        let metrics = run.metrics();
-        match self {
-            ScriptCheck::Duplicates => metrics.duplicate_tickets > 0,
-            ScriptCheck::Exclusion => metrics.max_in_critical_section > 1,
-            ScriptCheck::Errors => metrics.errors > 0,
-        }
+/// Parses one of a script's checks.
+pub fn parse_check(name: &str) -> Option<Check> {
+    match name {
+        "duplicates" => Some(Check::Duplicates),
+        "exclusion" => Some(Check::Exclusion),
+        "errors" => Some(Check::Errors),
+        _ => None,
     }
 }
 
-#[derive(Clone, Debug)]
-pub struct ScriptExploreOptions {
-    pub checks: Vec<ScriptCheck>,
-    pub max_schedules: u64,
-    /// Most non-default choices per schedule (`None`: unbounded).
-    pub max_preemptions: Option<u32>,
-    /// Each run's macrotask budget (a timer that keeps firing).
-    pub max_events: u64,
+/// A script under one config: what the explorer searches.
+pub struct ScriptSubject {
+    code: String,
+    config: Config,
+    /// The fragment's `code=` or `example=` piece, kept in a
+    /// counterexample's fragment (none for `--script FILE.js`).
+    source_piece: Option<String>,
 }
 
-/// The search's answer, in the CLI's `explore` shape.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
-pub struct ScriptExploreResult {
-    pub explored: u64,
-    pub violating: u64,
-    /// Every schedule was run (within the preemption bound, if any).
-    pub complete: bool,
-    /// The first violating schedule found (`schedule=` spelling), if any.
-    pub counterexample: Option<String>,
-    pub preemption_bound: Option<u32>,
-    pub complete_within_bound: bool,
-}
-
-/// Runs the search on `code` under `config` (its own schedule ignored).
-pub fn explore(
-    code: &str,
-    config: &Config,
-    options: &ScriptExploreOptions,
-) -> Result<ScriptExploreResult, ScriptError> {
-    let mut prefix: Vec<u32> = Vec::new();
-    let mut explored = 0;
-    let mut violating = 0;
-    let mut counterexample: Option<Vec<u32>> = None;
-    let mut exhausted = false;
-    let mut pruned = false;
-    while explored < options.max_schedules {
+impl ScriptSubject {
+    /// Loads `code` once under `config` (its schedule ignored) so a bad
+    /// script fails here, not mid-search.
+    pub fn new(
+        code: &str,
+        config: &Config,
+        source_piece: Option<String>,
+    ) -> Result<ScriptSubject, ScriptError> {
         let mut config = config.clone();
-        config.schedule = Schedule::new(prefix.clone());
-        let mut run = ScriptRun::new(code, &config, false)?;
-        run.record_points = true;
-        run.run(options.max_events);
-        explored += 1;
-        // The choices this schedule took: the prefix, then the defaults.
-        let mut taken = prefix.clone();
-        taken.resize(run.points.len(), 0);
-        if options.checks.iter().any(|check| check.violated(&run)) {
-            violating += 1;
-            let shorter = counterexample
-                .as_ref()
-                .is_none_or(|best| trimmed(&taken).len() < trimmed(best).len());
-            if shorter {
-                counterexample = Some(taken.clone());
-            }
+        config.schedule = Schedule::default();
+        ScriptRun::new(code, &config, false)?;
+        Ok(ScriptSubject {
+            code: code.to_string(),
+            config,
+            source_piece,
+        })
+    }
+
+    fn run(&self, config: &Config) -> ScriptRun {
+        // The script loaded under this config in `new`, and loading is
+        // deterministic (virtual time, no I/O).
+        match ScriptRun::new(&self.code, config, false) {
+            Ok(run) => run,
+            Err(error) => panic!("the script loaded once, then failed: {error}"),
         }
-        // Backtrack: the deepest point with an untried choice in bound.
-        let preemptions = |choices: &[u32]| choices.iter().filter(|&&c| c != 0).count() as u32;
-        let mut next = None;
-        for depth in (0..run.points.len()).rev() {
-            let choice = taken[depth] + 1;
-            if choice >= run.points[depth] {
-                continue;
-            }
-            let mut candidate = taken[..depth].to_vec();
-            candidate.push(choice);
-            if options
-                .max_preemptions
-                .is_some_and(|bound| preemptions(&candidate) > bound)
-            {
-                pruned = true;
-                continue;
-            }
-            next = Some(candidate);
-            break;
+    }
+}
+
+impl Subject for ScriptSubject {
+    fn start(&self, footprints: bool) -> Box<dyn ExploreRun> {
+        let mut run = self.run(&self.config);
+        if footprints {
+            run.track_footprints();
         }
-        match next {
-            Some(candidate) => prefix = candidate,
-            None => {
-                exhausted = true;
+        Box::new(Explored(run))
+    }
+
+    fn config(&self) -> &Config {
+        &self.config
+    }
+
+    fn fragment(&self, config: &Config) -> String {
+        let mut pieces: Vec<String> = to_fragment(config)
+            .split('&')
+            .map(|piece| match piece.split_once('=') {
+                Some(("scenario", _)) => "scenario=script".to_string(),
+                _ => piece.to_string(),
+            })
+            .collect();
+        if let Some(piece) = &self.source_piece {
+            let at = pieces.len().min(2);
+            pieces.insert(at, piece.clone());
+        }
+        pieces.join("&")
+    }
+
+    fn violation_step(&self, config: &Config, violated: &[Check], steps: u32) -> u32 {
+        let mut run = self.run(config);
+        while !run.is_done() && run.steps() < steps {
+            if !violations(violated, &observe(&run)).is_empty() || !run.step() {
                 break;
             }
         }
+        run.steps().min(steps)
     }
-    Ok(ScriptExploreResult {
-        explored,
-        violating,
-        complete: exhausted && !pruned,
-        counterexample: counterexample.map(|choices| Schedule::new(trimmed(&choices)).to_string()),
-        preemption_bound: options.max_preemptions,
-        complete_within_bound: exhausted,
-    })
 }
 
-/// Trailing default choices add nothing to a schedule.
-fn trimmed(choices: &[u32]) -> Vec<u32> {
-    let end = choices.iter().rposition(|&c| c != 0).map_or(0, |i| i + 1);
-    choices[..end].to_vec()
+/// What a script run is judged on (no per-key load log: `db-reads` is a
+/// built-in story's check).
+fn observe(run: &ScriptRun) -> Observation {
+    Observation {
+        metrics: run.metrics(),
+        redundant_db_reads: 0,
+    }
+}
+
+/// A script run as the explorer drives it.
+struct Explored(ScriptRun);
+
+impl ExploreRun for Explored {
+    fn steps(&self) -> u32 {
+        self.0.steps()
+    }
+
+    /// Nothing once every request has answered and no operation is in
+    /// flight: a pending timer (an interval) does not keep the run going.
+    fn enabled_pending(&self) -> Vec<Pending> {
+        if self.0.unsettled() == 0 && self.0.is_done() {
+            return Vec::new();
+        }
+        self.0.enabled_pending()
+    }
+
+    fn step_pending(&mut self, due: Micros, seq: u64) {
+        self.0.step_pending(due, seq);
+    }
+
+    fn take_footprint(&mut self) -> Footprint {
+        self.0.take_footprint()
+    }
+
+    fn request_count(&self) -> usize {
+        self.0.requests().len()
+    }
+
+    fn request_of(&self, task: Macrotask) -> u32 {
+        self.0.request_of(task)
+    }
+
+    fn violations(&self, checks: &[Check]) -> Vec<Check> {
+        violations(checks, &observe(&self.0))
+    }
+
+    fn trace_hash(&self) -> String {
+        self.0.metrics().trace_hash
+    }
+}
+
+/// Searches `code` under `config` (its own schedule ignored).
+pub fn explore(
+    code: &str,
+    config: &Config,
+    source_piece: Option<String>,
+    options: &ExploreOptions,
+) -> Result<ExploreResult, ScriptError> {
+    let subject = ScriptSubject::new(code, config, source_piece)?;
+    Ok(Explorer::of(Rc::new(subject), options.clone()).run())
+}
+
+/// Searches `code` under every strategy, one after another.
+pub fn compare_strategies(
+    code: &str,
+    config: &Config,
+    source_piece: Option<String>,
+    options: &ExploreOptions,
+) -> Result<Vec<StrategyRow>, ScriptError> {
+    StrategyKind::ALL
+        .into_iter()
+        .map(|strategy| {
+            let mut config = config.clone();
+            config.strategy = strategy;
+            let result = explore(code, &config, source_piece.clone(), options)?;
+            Ok(StrategyRow { strategy, result })
+        })
+        .collect()
 }

@@ -4,7 +4,7 @@
 //! microtasks (lock hand-offs) and the realm's promise jobs drain, FIFO.
 
 use std::cell::RefCell;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::rc::Rc;
 use std::task::{Context as TaskContext, Poll, Waker};
@@ -18,11 +18,13 @@ use boa_engine::{
 };
 use serde_json::{json, Value};
 
-use crate::config::{Config, MS};
+use crate::config::{Config, Micros, MS};
 use crate::sim::core::{Core, Op, TaskId};
+use crate::sim::footprint::Object;
 use crate::sim::metrics::{Latencies, Metrics};
 use crate::sim::queue::{Macrotask, Pending};
 use crate::sim::trace::{Outcome, Site, TraceEvent, TraceKey, What, NO_REQUEST};
+use crate::sim::Footprint;
 use crate::sim::{RequestSpec, Target};
 use crate::world::locks::SlotId;
 
@@ -81,6 +83,8 @@ pub struct ScriptRun {
     pub(crate) record_points: bool,
     /// A choice did not fit (out of range), or choices were left over.
     schedule_error: Option<String>,
+    /// Explore mode: the ids of the cache keys and tables footprints name.
+    touched_names: HashMap<(bool, String), u32>,
 }
 
 impl ScriptRun {
@@ -106,6 +110,7 @@ impl ScriptRun {
             points: Vec::new(),
             record_points: false,
             schedule_error: None,
+            touched_names: HashMap::new(),
         };
         // Top-level promise jobs run before any request.
         run.drain();
@@ -209,9 +214,46 @@ impl ScriptRun {
         let Some(next) = next else {
             return false;
         };
+        self.deliver(next);
+        true
+    }
+
+    /// Runs the queued macrotask `(due, seq)` out of order (explore mode;
+    /// `schedule=` is not consulted); false if it is not queued.
+    pub fn step_pending(&mut self, due: Micros, seq: u64) -> bool {
+        let next = self.host.core.borrow_mut().queue.take(due, seq);
+        match next {
+            Some(next) => {
+                self.deliver(next);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Macrotasks run so far.
+    pub fn steps(&self) -> u32 {
+        self.host.core.borrow().steps
+    }
+
+    /// The request an event belongs to.
+    pub fn request_of(&self, task: Macrotask) -> u32 {
+        match task {
+            Macrotask::Arrival(request) => request,
+            Macrotask::Complete(slot) | Macrotask::Timer(slot) => {
+                self.host.core.borrow().slot_request(slot)
+            }
+        }
+    }
+
+    /// Runs one macrotask and drains the microtasks it caused.
+    fn deliver(&mut self, next: Pending) {
         {
             let mut core = self.host.core.borrow_mut();
             core.now = core.now.max(next.due);
+        }
+        if let Macrotask::Arrival(_) = next.task {
+            self.touch(Object::Clock, false);
         }
         match next.task {
             Macrotask::Arrival(request) => self.arrive(request),
@@ -221,7 +263,6 @@ impl ScriptRun {
         let mut core = self.host.core.borrow_mut();
         core.steps += 1;
         core.tally.events += 1;
-        true
     }
 
     /// Whether a cache or DB operation is still on its way (a write sent
@@ -244,6 +285,7 @@ impl ScriptRun {
     fn arrive(&mut self, request: TaskId) {
         let spec = self.requests[request as usize];
         let server = spec.server;
+        self.touch(Object::ScriptRealm(server), true);
         self.set_current(request);
         self.host.core.borrow_mut().record(
             request,
@@ -317,6 +359,7 @@ impl ScriptRun {
                 server,
                 position,
             }) => {
+                self.touch_call(&call, server);
                 let (result, outcome) = self.apply(call);
                 self.host.core.borrow_mut().complete_script(slot, outcome);
                 self.host.mark_last_event(position);
@@ -338,6 +381,7 @@ impl ScriptRun {
                 }
             }
             Some(Waiter::Sleep { resolve, server }) => {
+                self.touch(Object::ScriptRealm(server), true);
                 self.finish_timer(slot);
                 let context = &mut self.realms[server as usize].context;
                 let _ = resolve.call(&JsValue::undefined(), &[], context);
@@ -349,6 +393,7 @@ impl ScriptRun {
                 every,
                 server,
             }) => {
+                self.touch(Object::ScriptRealm(server), true);
                 self.finish_timer(slot);
                 {
                     // The slot is free now: while its callback runs, an
@@ -388,6 +433,52 @@ impl ScriptRun {
                 }
             }
         }
+    }
+
+    /// Records from now on what each step touches (explore mode).
+    pub fn track_footprints(&mut self) {
+        let mut core = self.host.core.borrow_mut();
+        core.touches.on = true;
+        core.touches.pool_bounded = self.host.config.db_pool.is_some();
+    }
+
+    /// What the steps since the last call touched (empty unless tracked).
+    pub fn take_footprint(&mut self) -> Footprint {
+        self.host.core.borrow_mut().touches.take()
+    }
+
+    fn touch(&self, object: Object, write: bool) {
+        self.host.core.borrow_mut().touches.touch(object, write);
+    }
+
+    /// The world a script's call reaches when it lands, and its server's
+    /// module state (the call's promise resumes there).
+    fn touch_call(&mut self, call: &Call, server: u32) {
+        if !self.host.core.borrow().touches.on {
+            return;
+        }
+        self.touch(Object::ScriptRealm(server), true);
+        let (table, write) = match call {
+            Call::Get(_) | Call::GetStale(_) => (false, false),
+            Call::Set(..)
+            | Call::Add(..)
+            | Call::Delete(_)
+            | Call::DeleteIf(..)
+            | Call::Incr(..) => (false, true),
+            Call::Find(..) | Call::FindOne(..) => (true, false),
+            Call::Insert(..) | Call::Update(..) | Call::Remove(..) => (true, true),
+        };
+        let next = self.touched_names.len() as u32;
+        let id = *self
+            .touched_names
+            .entry((table, call.key().to_string()))
+            .or_insert(next);
+        let object = if table {
+            Object::ScriptTable(id)
+        } else {
+            Object::ScriptKey(id)
+        };
+        self.touch(object, write);
     }
 
     /// A timer's slot fires: recorded like a sleep, then freed.
@@ -519,6 +610,7 @@ impl ScriptRun {
                 break;
             };
             self.set_current(request);
+            self.touch(Object::ScriptRealm(server as u32), true);
             let context = &mut self.realms[server].context;
             if let Err(error) = run_job(job, context) {
                 // Only an uncatchable error (a runtime budget) escapes a
@@ -554,6 +646,7 @@ impl ScriptRun {
             state.helpers.insert(task, pending);
         }
         for (resolve, server, answer) in ready {
+            self.touch(Object::ScriptRealm(server), true);
             let context = &mut self.realms[server as usize].context;
             let _ = resolve.call(&JsValue::undefined(), &[answer.value()], context);
         }

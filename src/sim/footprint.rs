@@ -28,6 +28,13 @@ pub enum Object {
     RowLock(u32),
     /// The DB connection pool (only when bounded).
     Pool,
+    /// A script's module state on one server (its realm): every step that
+    /// runs JavaScript there writes it.
+    ScriptRealm(u32),
+    /// A script's cache key (interned per run).
+    ScriptKey(u32),
+    /// A script's DB table (interned per run).
+    ScriptTable(u32),
     /// The timer and arrival order: a clock event reads it (it runs as
     /// the earliest one); a new timer that becomes the earliest writes it.
     Clock,
