@@ -340,9 +340,15 @@ const PAUSED_HOLDER: &str =
 
 #[test]
 fn fencing_tokens_make_postgres_refuse_the_paused_holders_late_write() {
-    let Some(unfenced) = play(PAUSED_HOLDER, 1) else {
+    let Some(first) = play(PAUSED_HOLDER, 1) else {
         return;
     };
+    // Real timing: on a cold first connection the race window can close
+    // (about 1 run in 3 here); up to three plays must show it once.
+    let unfenced = std::iter::once(first)
+        .chain((0..2).filter_map(|_| play(PAUSED_HOLDER, 1)))
+        .find(|report| outcomes(report) == vec![[2, 1, 0, 2]])
+        .expect("the paused holder's duplicate in one of three plays");
     assert_eq!(outcomes(&unfenced), vec![[2, 1, 0, 2]]);
     assert_eq!(unfenced.simulation.duplicate_tickets, 1);
     assert_agrees(&unfenced, "duplicates");
