@@ -15,10 +15,7 @@ pub mod scenario;
 // The script engine: native with `script` (default); in wasm only with
 // `script-wasm`, whose boa comes through crates/boa-wasm (the page's build
 // leaves it out).
-#[cfg(any(
-    all(feature = "script", not(target_arch = "wasm32")),
-    all(feature = "script-wasm", target_arch = "wasm32")
-))]
+#[cfg(scripts)]
 pub mod script;
 #[cfg(all(feature = "script-wasm", target_arch = "wasm32"))]
 extern crate boa_engine_wasm as boa_engine;

@@ -6,7 +6,9 @@ use std::rc::Rc;
 
 use interleave::config::{Config, ScenarioKind, StrategyKind, MS};
 use interleave::debugger::timeline::Tone;
-use interleave::debugger::{Compare, Recording, RequestState, Session, SpanKind, ViolationKind};
+use interleave::debugger::{
+    Compare, Program, Recording, RequestState, Session, SpanKind, ViolationKind,
+};
 use interleave::scenario::listing::Listing;
 use interleave::sim::trace::{Outcome, Site};
 use interleave::Sim;
@@ -340,7 +342,7 @@ fn a_search_job_covers_every_strategy_in_chunks() {
     use interleave::debugger::SearchJob;
     use interleave::explore::{Check, ExploreOptions};
     let config = config(ScenarioKind::Ticket, StrategyKind::None);
-    let mut job = SearchJob::every_strategy(&config, ExploreOptions::new(vec![Check::Duplicates]));
+    let mut job = SearchJob::every_strategy(&Program::Story, &config, ExploreOptions::new(vec![Check::Duplicates]));
     let mut chunks = 0;
     while !job.advance(2) {
         chunks += 1;

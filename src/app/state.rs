@@ -11,6 +11,7 @@ use crate::config::url::{parse_fragment_lenient, to_fragment, with_param, Config
 use crate::config::StrategyKind;
 use crate::config::{Config, ScenarioKind};
 use crate::debugger::narrate::choice_label;
+use crate::debugger::program::{error_position, is_script_fragment, Program, SteppedRun};
 use crate::debugger::{Compare, CompareRow, Grouping, Recorder, Recording, SearchJob, Session};
 use crate::explain::{
     clean_message, explain_recording, minimal_of_counterexample, narrate_step, stories,
@@ -18,8 +19,8 @@ use crate::explain::{
 };
 use crate::explore::search::thousands;
 use crate::explore::{
-    Check, ExploreOptions, Progress, Reachability, ScheduleError, ScheduledSim,
-    Session as ManualSession, StrategyRow,
+    Check, ExploreOptions, Progress, Reachability, ScheduleError, Session as ManualSession,
+    StrategyRow,
 };
 use crate::scenario::listing::Listing;
 use crate::Metrics;
@@ -91,6 +92,8 @@ pub enum Busy {
 pub enum Action {
     /// A new `location.hash`.
     Load(String),
+    /// The script editor's text, after a pause in typing.
+    SetCode(String),
     /// A scenario panel edit: key and value text.
     SetParam(String, String),
     Step,
@@ -177,9 +180,23 @@ pub struct ManualView {
     pub done: bool,
 }
 
+/// A script that does not load: its message, and where in the code.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScriptProblem {
+    pub message: String,
+    pub at: Option<(u32, u32)>,
+}
+
 #[derive(Clone)]
 pub struct Debugger {
     pub config: Config,
+    /// What runs: the config's story, or a script.
+    pub program: Program,
+    /// The script that failed to load (the last good run stays on screen).
+    pub script_problem: Option<ScriptProblem>,
+    /// The fragment asks for a script, and this build has no engine: the
+    /// page is loading the one that has (web/boot.js).
+    pub needs_engine: bool,
     /// The canonical fragment, without `#`.
     pub fragment: String,
     /// Bad keys in the loaded fragment (they fell back to defaults).
@@ -198,7 +215,7 @@ pub struct Debugger {
     /// Bumped on every change, so views compare cheaply.
     pub version: u64,
     recorder: Option<Rc<RefCell<Recorder>>>,
-    counter: Option<Rc<RefCell<ScheduledSim>>>,
+    counter: Option<Rc<RefCell<Box<dyn SteppedRun>>>>,
     session: Option<Rc<RefCell<Session>>>,
     compare: Option<Rc<RefCell<Compare>>>,
     manual: Option<Rc<RefCell<ManualSession>>>,
@@ -226,34 +243,53 @@ impl Debugger {
     /// Parses `hash` leniently and records it, the first chunk at once (a
     /// small scenario is ready when the page first draws).
     pub fn load(hash: &str) -> Debugger {
-        let (config, errors) = parse_fragment_lenient(hash);
+        let (config, program, errors) = parse_hash(hash);
         let errors = errors.iter().map(ToString::to_string).collect();
-        let started = Rc::new(Debugger::start(config, errors, 0));
+        let mut started = Debugger::start(config, program, errors, 0);
+        started.needs_engine = needs_engine(hash);
+        let started = Rc::new(started);
         Rc::try_unwrap(started.work(now_ms() + FIRST_CHUNK_MS))
             .ok()
             .expect("a fresh state has one owner")
     }
 
-    fn start(config: Config, errors: Vec<String>, version: u64) -> Debugger {
+    fn start(config: Config, program: Program, errors: Vec<String>, version: u64) -> Debugger {
         let large = total_requests(&config) > MAX_TRACED_REQUESTS;
+        let mut script_problem = None;
         let (recorder, counter, busy, notice) = if large {
             let notice = format!(
                 "{} requests: the page keeps only the metrics of runs above {MAX_TRACED_REQUESTS} \
                  requests, so there is no trace to step through",
                 total_requests(&config)
             );
-            let run = ScheduledSim::metrics_only(&config);
-            (None, Some(shared(run)), Busy::Counting, Some(notice))
+            match program.start(&config, false) {
+                Ok(run) => (None, Some(shared(run)), Busy::Counting, Some(notice)),
+                Err(message) => {
+                    script_problem = Some(ScriptProblem::of(message));
+                    (None, None, Busy::Idle, None)
+                }
+            }
         } else {
-            let recorder = Recorder::new(&config);
-            (Some(shared(recorder)), None, Busy::Recording, None)
+            match Recorder::of_program(&program, &config) {
+                Ok(recorder) => (Some(shared(recorder)), None, Busy::Recording, None),
+                Err(message) => {
+                    script_problem = Some(ScriptProblem::of(message));
+                    (None, None, Busy::Idle, None)
+                }
+            }
         };
+        let compare = script_problem
+            .is_none()
+            .then(|| shared(Compare::of_program(&program, &config)));
         Debugger {
-            fragment: to_fragment(&config),
-            listing: Rc::new(Listing::of(&config)),
+            fragment: program.fragment(&config),
+            listing: Rc::new(program.listing(&config)),
             progress: (0, total_requests(&config)),
-            compare: Some(shared(Compare::new(&config))),
+            compare,
             config,
+            program,
+            script_problem,
+            needs_engine: false,
             errors,
             param_error: None,
             notice,
@@ -279,7 +315,7 @@ impl Debugger {
     /// Records `config` again, keeping manual mode and the search, and
     /// goes to `seek` once the recording is ready.
     fn restart(self: Rc<Self>, config: Config, seek: u32) -> Rc<Self> {
-        let mut next = Debugger::start(config, Vec::new(), self.version + 1);
+        let mut next = Debugger::start(config, self.program.clone(), Vec::new(), self.version + 1);
         next.manual = self.manual.clone();
         next.manual_reachable = self.manual_reachable.clone();
         next.search = self.search.clone();
@@ -351,7 +387,7 @@ impl Debugger {
             return session.metrics();
         }
         match &self.counter {
-            Some(run) => run.borrow().sim().metrics(),
+            Some(run) => run.borrow().metrics(),
             None => Metrics::default(),
         }
     }
@@ -363,7 +399,7 @@ impl Debugger {
     pub fn now(&self) -> u64 {
         match (self.session(), &self.counter) {
             (Some(session), _) => session.now(),
-            (None, Some(run)) => run.borrow().sim().now(),
+            (None, Some(run)) => run.borrow().now(),
             (None, None) => 0,
         }
     }
@@ -420,14 +456,17 @@ impl Debugger {
         errors.push(ConfigError::from(error).to_string());
         let mut config = self.config.clone();
         config.schedule = Default::default();
-        Debugger::start(config, errors, self.version)
+        Debugger::start(config, self.program.clone(), errors, self.version)
     }
 
     /// Drops a recording that grew too long for a metrics-only run.
     fn count_instead(&mut self) {
         self.recorder = None;
-        self.counter = Some(shared(ScheduledSim::metrics_only(&self.config)));
-        self.busy = Busy::Counting;
+        self.counter = self.program.start(&self.config, false).ok().map(shared);
+        self.busy = match self.counter {
+            Some(_) => Busy::Counting,
+            None => Busy::Idle,
+        };
         self.progress.0 = 0;
         self.notice = Some(format!(
             "this run takes more than {MAX_RECORDED_STEPS} macrotasks: the page keeps only its \
@@ -462,19 +501,23 @@ impl Debugger {
                     if done {
                         next.recorder = None;
                         let recording = Rc::new(recorder.borrow_mut().finish());
-                        let mut session = Session::new(recording);
-                        if let Some(step) = next.seek.take() {
-                            session.seek(step);
+                        match Session::of(recording) {
+                            Ok(mut session) => {
+                                if let Some(step) = next.seek.take() {
+                                    session.seek(step);
+                                }
+                                next.session = Some(shared(session));
+                            }
+                            Err(message) => next.script_problem = Some(ScriptProblem::of(message)),
                         }
-                        next.session = Some(shared(session));
                         next.busy = Busy::Idle;
                     }
                 }
                 Busy::Counting => {
                     let run = next.counter.clone().expect("counting has a run");
                     let advanced =
-                        run_slice(|| run.borrow_mut().run_for(1), || run.borrow().sim().work());
-                    next.progress.0 = run.borrow().sim().finished_requests();
+                        run_slice(|| run.borrow_mut().run_for(1), || run.borrow().work());
+                    next.progress.0 = run.borrow().finished_requests();
                     match advanced {
                         Ok(true) => next.busy = Busy::Idle,
                         Ok(false) => {}
@@ -540,15 +583,16 @@ impl Reducible for Debugger {
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         match action {
             Action::Load(hash) => {
-                let (config, errors) = parse_fragment_lenient(&hash);
-                if errors.is_empty() && to_fragment(&config) == self.fragment {
+                let (config, program, errors) = parse_hash(&hash);
+                if errors.is_empty() && program.fragment(&config) == self.fragment {
                     return self; // our own URL update coming back
                 }
                 let errors = errors.iter().map(ToString::to_string).collect();
-                Debugger::start(config, errors, self.version + 1)
-                    .changed()
-                    .work(now_ms() + FIRST_CHUNK_MS)
+                let mut next = Debugger::start(config, program, errors, self.version + 1);
+                next.needs_engine = needs_engine(&hash);
+                next.changed().work(now_ms() + FIRST_CHUNK_MS)
             }
+            Action::SetCode(code) => self.set_code(&code),
             Action::SetParam(key, value) => match with_param(&self.config, &key, &value) {
                 Ok(config) if config == self.config && self.param_error.is_none() => self,
                 Ok(config) if config == self.config => {
@@ -557,9 +601,11 @@ impl Reducible for Debugger {
                     next.param_error = None;
                     next.changed()
                 }
-                Ok(config) => Debugger::start(config, Vec::new(), self.version + 1)
-                    .changed()
-                    .work(now_ms() + FIRST_CHUNK_MS),
+                Ok(config) => {
+                    Debugger::start(config, self.program.clone(), Vec::new(), self.version + 1)
+                        .changed()
+                        .work(now_ms() + FIRST_CHUNK_MS)
+                }
                 Err(error) => {
                     let mut next = self.owned();
                     next.param_error = Some((error.key, error.message));
@@ -633,6 +679,15 @@ impl Reducible for Debugger {
                 if next.manual.take().is_some() {
                     return next.changed();
                 }
+                if next.program.is_script() {
+                    next.param_error = Some((
+                        "schedule".into(),
+                        "manual mode runs the built-in stories; on a script, explore it or \
+                         give its schedule= in the address bar"
+                            .into(),
+                    ));
+                    return next.changed();
+                }
                 match ManualSession::new(&next.config, Vec::new()) {
                     Ok(manual) => {
                         // Small stories only: each schedule is a whole run.
@@ -667,8 +722,8 @@ impl Reducible for Debugger {
             } => {
                 let mut next = self.owned();
                 let job = match every_strategy {
-                    true => SearchJob::every_strategy(&next.config, options),
-                    false => SearchJob::one(&next.config, options),
+                    true => SearchJob::every_strategy(&next.program, &next.config, options),
+                    false => SearchJob::one(&next.program, &next.config, options),
                 };
                 next.search_view = Some(SearchView::of(&job, every_strategy));
                 next.search = Some(shared(job));
@@ -679,16 +734,20 @@ impl Reducible for Debugger {
                 position,
                 violated,
             } => {
-                let (config, errors) = parse_fragment_lenient(&fragment);
+                let (config, program, errors) = parse_hash(&fragment);
                 if !errors.is_empty() {
                     return self;
                 }
-                let (config, position) = match minimal_of_counterexample(&config, &violated) {
+                let minimal = match program {
+                    Program::Story => minimal_of_counterexample(&config, &violated),
+                    Program::Script(_) => None,
+                };
+                let (config, position) = match minimal {
                     Some((minimal, step)) => (minimal, step + 1),
                     None => (config, position),
                 };
                 let search_view = self.search_view.clone();
-                let mut next = Debugger::start(config, Vec::new(), self.version + 1);
+                let mut next = Debugger::start(config, program, Vec::new(), self.version + 1);
                 next.search_view = search_view;
                 next.seek = Some(position);
                 next.changed().work(now_ms() + FIRST_CHUNK_MS)
@@ -723,6 +782,64 @@ impl Reducible for Debugger {
             }
         }
     }
+}
+
+impl Debugger {
+    /// The script editor's text: runs it if it loads (the last good run
+    /// stays on screen otherwise, with the error).
+    fn set_code(self: Rc<Self>, code: &str) -> Rc<Self> {
+        let program = edited_program(code);
+        if program == self.program && self.script_problem.is_none() {
+            return self;
+        }
+        if let Err(message) = program.start(&self.config, false) {
+            let mut next = self.owned();
+            next.script_problem = Some(ScriptProblem::of(message));
+            return next.changed();
+        }
+        Debugger::start(self.config.clone(), program, Vec::new(), self.version + 1)
+            .changed()
+            .work(now_ms() + FIRST_CHUNK_MS)
+    }
+}
+
+impl ScriptProblem {
+    fn of(message: String) -> ScriptProblem {
+        ScriptProblem {
+            at: error_position(&message),
+            message,
+        }
+    }
+}
+
+/// A fragment as this build reads it (scripts only with the engine).
+#[cfg(scripts)]
+fn parse_hash(hash: &str) -> (Config, Program, Vec<ConfigError>) {
+    crate::debugger::program::parse_lenient(hash)
+}
+
+#[cfg(not(scripts))]
+fn parse_hash(hash: &str) -> (Config, Program, Vec<ConfigError>) {
+    if is_script_fragment(hash) {
+        return (Config::default(), Program::Story, Vec::new());
+    }
+    let (config, errors) = parse_fragment_lenient(hash);
+    (config, Program::Story, errors)
+}
+
+/// Whether `hash` needs the JavaScript engine this build lacks.
+fn needs_engine(hash: &str) -> bool {
+    !cfg!(scripts) && is_script_fragment(hash)
+}
+
+#[cfg(scripts)]
+fn edited_program(code: &str) -> Program {
+    crate::debugger::program::edited_script(code)
+}
+
+#[cfg(not(scripts))]
+fn edited_program(_: &str) -> Program {
+    Program::Story
 }
 
 fn shared<T>(value: T) -> Rc<RefCell<T>> {

@@ -2,7 +2,8 @@
 //! computed in chunks so a big scenario does not freeze the page.
 
 use crate::config::{Config, StrategyKind};
-use crate::sim::{Metrics, Sim};
+use crate::debugger::program::{Program, SteppedRun};
+use crate::sim::Metrics;
 
 /// Most macrotasks one strategy's run may take in the compare table (a
 /// polling lock on a huge scenario can take billions).
@@ -20,9 +21,10 @@ pub struct CompareRow {
 /// Runs `config` under each strategy in turn, metrics only.
 pub struct Compare {
     config: Config,
+    program: Program,
     next: usize,
-    running: Option<Sim>,
-    /// Work of the strategies already run (see [`Sim::work`]).
+    running: Option<Box<dyn SteppedRun>>,
+    /// Work of the strategies already run (see [`crate::Sim::work`]).
     work_done: u64,
     pub rows: Vec<CompareRow>,
 }
@@ -31,10 +33,17 @@ impl Compare {
     /// Each strategy runs in the default order: a manual or explored
     /// schedule belongs to one strategy's choice points.
     pub fn new(config: &Config) -> Compare {
+        Compare::of_program(&Program::Story, config)
+    }
+
+    /// Runs `program` under each strategy (a script that fails to load
+    /// under one gets no row).
+    pub fn of_program(program: &Program, config: &Config) -> Compare {
         let mut config = config.clone();
         config.schedule = Default::default();
         Compare {
             config,
+            program: program.clone(),
             next: 0,
             running: None,
             work_done: 0,
@@ -42,9 +51,9 @@ impl Compare {
         }
     }
 
-    /// Engine work so far, over every strategy (see [`Sim::work`]).
+    /// Engine work so far, over every strategy (see [`crate::Sim::work`]).
     pub fn work(&self) -> u64 {
-        self.work_done + self.running.as_ref().map_or(0, Sim::work)
+        self.work_done + self.running.as_ref().map_or(0, |run| run.work())
     }
 
     pub fn is_done(&self) -> bool {
@@ -54,14 +63,22 @@ impl Compare {
     /// Runs at most `budget` macrotasks; true once every strategy has run.
     pub fn advance(&mut self, mut budget: u64) -> bool {
         while budget > 0 && !self.is_done() {
-            let sim = self.running.get_or_insert_with(|| {
+            if self.running.is_none() {
                 let mut config = self.config.clone();
                 config.strategy = StrategyKind::ALL[self.next];
-                Sim::metrics_only(&config)
-            });
+                match self.program.start(&config, false) {
+                    Ok(run) => self.running = Some(run),
+                    Err(_) => {
+                        self.next += 1;
+                        continue;
+                    }
+                }
+            }
+            let sim = self.running.as_mut().expect("started above");
             let before = u64::from(sim.steps());
             let left = MAX_COMPARE_EVENTS - before;
-            let done = sim.run_for(budget.min(left));
+            // The default order has no schedule to misfit.
+            let done = sim.run_for(budget.min(left)).unwrap_or(true);
             let ran = u64::from(sim.steps()) - before;
             budget = budget.saturating_sub(ran);
             let cut = !done && ran == left;

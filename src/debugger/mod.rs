@@ -6,6 +6,7 @@ pub mod compare;
 pub mod export;
 pub mod measured;
 pub mod narrate;
+pub mod program;
 pub mod recording;
 pub mod search;
 pub mod session;
@@ -14,6 +15,7 @@ pub mod timeline;
 pub mod violations;
 
 pub use compare::{Compare, CompareRow};
+pub use program::{Positions, Program, ScriptProgram, SteppedRun};
 pub use recording::{Recorder, Recording};
 pub use search::SearchJob;
 pub use session::{LineCursor, RequestState, Session};

@@ -2,16 +2,20 @@
 //! debugger draws it, and replays the live run up to any step.
 
 use crate::config::{Config, Micros};
+use crate::debugger::program::{Positions, Program, SteppedRun};
 use crate::debugger::timeline::{Timeline, TimelineBuilder};
 use crate::debugger::violations::{Violation, ViolationFinder, ViolationKind};
 use crate::explore::{ScheduleError, ScheduledSim};
-use crate::sim::{Metrics, TraceEvent};
+use crate::sim::{Metrics, Site, TraceEvent};
 
 /// A finished run of one config.
 #[derive(Debug)]
 pub struct Recording {
     pub config: Config,
+    pub program: Program,
     pub events: Vec<TraceEvent>,
+    /// A script's line and column of each event that has one.
+    pub positions: Positions,
     /// The macrotasks the run took.
     pub steps: u32,
     pub end: Micros,
@@ -26,6 +30,7 @@ impl PartialEq for Recording {
     fn eq(&self, other: &Self) -> bool {
         std::ptr::eq(self, other)
             || self.config == other.config
+                && self.program == other.program
                 && self.steps == other.steps
                 && self.metrics == other.metrics
     }
@@ -37,6 +42,24 @@ impl Recording {
         let mut recorder = Recorder::new(config);
         while !recorder.advance(u64::MAX)? {}
         Ok(recorder.finish())
+    }
+
+    /// Records `program` on `config` in one go; a script that does not
+    /// load, or a schedule that does not fit, is an error.
+    pub fn of_program(program: &Program, config: &Config) -> Result<Recording, String> {
+        let mut recorder = Recorder::of_program(program, config)?;
+        while !recorder.advance(u64::MAX).map_err(|e| e.to_string())? {}
+        Ok(recorder.finish())
+    }
+
+    /// The 1-based code line of event `index`: its script position, or
+    /// for a story the listing's line of its site.
+    pub fn line_of(&self, index: usize, listing: &crate::scenario::listing::Listing) -> Option<usize> {
+        if self.program.is_script() {
+            return self.positions.get(&index).map(|&(line, _)| line as usize);
+        }
+        let site = self.events.get(index)?.site;
+        (site != Site::None).then(|| listing.line_of(site)).flatten()
     }
 
     /// The events of one step (the trace is in step order).
@@ -63,13 +86,15 @@ impl Recording {
 /// at a time.
 pub struct Recorder {
     config: Config,
-    run: ScheduledSim,
+    program: Program,
+    run: Box<dyn SteppedRun>,
     /// Once the run is done: its trace and what is built from it.
     building: Option<Building>,
 }
 
 struct Building {
     events: Vec<TraceEvent>,
+    positions: Positions,
     /// Events fed to the builders so far.
     fed: usize,
     timeline: TimelineBuilder,
@@ -81,12 +106,24 @@ struct Building {
 const EVENTS_PER_BUDGET: u64 = 4;
 
 impl Recorder {
+    /// Records a built-in story.
     pub fn new(config: &Config) -> Recorder {
         Recorder {
             config: config.clone(),
-            run: ScheduledSim::new(config),
+            program: Program::Story,
+            run: Box::new(ScheduledSim::new(config)),
             building: None,
         }
+    }
+
+    /// Records `program`; a script that does not load is an error.
+    pub fn of_program(program: &Program, config: &Config) -> Result<Recorder, String> {
+        Ok(Recorder {
+            config: config.clone(),
+            program: program.clone(),
+            run: program.start(config, true)?,
+            building: None,
+        })
     }
 
     /// Runs at most `budget` more macrotasks, or builds from as many trace
@@ -95,11 +132,12 @@ impl Recorder {
     pub fn advance(&mut self, budget: u64) -> Result<bool, ScheduleError> {
         let Some(building) = &mut self.building else {
             if self.run.run_for(budget)? {
-                let events = self.run.sim_mut().take_events();
+                let (events, positions) = self.run.take_trace();
                 self.building = Some(Building {
                     events,
+                    positions,
                     fed: 0,
-                    timeline: TimelineBuilder::new(&self.config, self.run.sim().requests()),
+                    timeline: TimelineBuilder::new(&self.config, self.run.requests()),
                     violations: ViolationFinder::new(&self.config),
                 });
             }
@@ -118,28 +156,30 @@ impl Recorder {
     /// unit per trace event built from.
     pub fn work(&self) -> u64 {
         let built = self.building.as_ref().map_or(0, |b| b.fed as u64);
-        self.run.sim().work() + built
+        self.run.work() + built
     }
 
     /// Macrotasks recorded so far.
     pub fn steps(&self) -> u32 {
-        self.run.sim().steps()
+        self.run.steps()
     }
 
     /// How far the run is: requests returned out of all requests.
     pub fn progress(&self) -> (u64, u64) {
-        let done = self.run.sim().finished_requests();
-        (done, self.run.sim().requests().len() as u64)
+        let done = self.run.finished_requests();
+        (done, self.run.requests().len() as u64)
     }
 
     /// The finished recording (call once, when `advance` returns true).
     pub fn finish(&mut self) -> Recording {
         let building = self.building.take().expect("advance returned true");
         Recording {
-            steps: self.run.sim().steps(),
-            end: self.run.sim().now(),
+            steps: self.run.steps(),
+            end: self.run.now(),
             config: self.config.clone(),
-            metrics: self.run.sim().metrics(),
+            program: self.program.clone(),
+            positions: building.positions,
+            metrics: self.run.metrics(),
             timeline: building.timeline.finish(),
             violations: building.violations.finish(),
             events: building.events,

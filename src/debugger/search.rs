@@ -2,10 +2,12 @@
 //! strategy (the per-strategy table), advanced in chunks by the browser.
 
 use crate::config::{Config, StrategyKind};
+use crate::debugger::program::Program;
 use crate::explore::{ExploreOptions, ExploreResult, Explorer, Progress, StrategyRow};
 
 pub struct SearchJob {
     config: Config,
+    program: Program,
     options: ExploreOptions,
     /// Strategies still to search, in order.
     queue: Vec<StrategyKind>,
@@ -15,19 +17,25 @@ pub struct SearchJob {
 
 impl SearchJob {
     /// Searches `config` as it is.
-    pub fn one(config: &Config, options: ExploreOptions) -> SearchJob {
-        SearchJob::of(config, options, vec![config.strategy])
+    pub fn one(program: &Program, config: &Config, options: ExploreOptions) -> SearchJob {
+        SearchJob::of(program, config, options, vec![config.strategy])
     }
 
     /// Searches `config` under every strategy.
-    pub fn every_strategy(config: &Config, options: ExploreOptions) -> SearchJob {
-        SearchJob::of(config, options, StrategyKind::ALL.to_vec())
+    pub fn every_strategy(program: &Program, config: &Config, options: ExploreOptions) -> SearchJob {
+        SearchJob::of(program, config, options, StrategyKind::ALL.to_vec())
     }
 
-    fn of(config: &Config, options: ExploreOptions, mut queue: Vec<StrategyKind>) -> SearchJob {
+    fn of(
+        program: &Program,
+        config: &Config,
+        options: ExploreOptions,
+        mut queue: Vec<StrategyKind>,
+    ) -> SearchJob {
         queue.reverse();
         let mut job = SearchJob {
             config: config.clone(),
+            program: program.clone(),
             options,
             queue,
             current: None,
@@ -69,10 +77,14 @@ impl SearchJob {
         if self.current.is_some() {
             return;
         }
-        if let Some(strategy) = self.queue.pop() {
+        while let Some(strategy) = self.queue.pop() {
             let mut config = self.config.clone();
             config.strategy = strategy;
-            self.current = Some((strategy, Explorer::new(&config, self.options.clone())));
+            // A script that does not load under a strategy is not searched.
+            if let Ok(subject) = self.program.subject(&config) {
+                self.current = Some((strategy, Explorer::of(subject, self.options.clone())));
+                return;
+            }
         }
     }
 

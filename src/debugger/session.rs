@@ -5,8 +5,8 @@
 use std::rc::Rc;
 
 use crate::debugger::narrate;
+use crate::debugger::program::SteppedRun;
 use crate::debugger::recording::Recording;
-use crate::explore::ScheduledSim;
 use crate::scenario::listing::Listing;
 use crate::sim::queue::{Macrotask, Pending};
 use crate::sim::trace::{Outcome, Site};
@@ -15,7 +15,7 @@ use crate::sim::{Metrics, StepReport, TaskInfo, TraceEvent, What};
 pub struct Session {
     recording: Rc<Recording>,
     /// The live run, following the config's schedule (if any).
-    run: ScheduledSim,
+    run: Box<dyn SteppedRun>,
     last: Option<StepReport>,
 }
 
@@ -23,20 +23,29 @@ pub struct Session {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RequestState {
     NotArrived,
-    /// Parked on an await at this site.
-    Awaiting(Site),
+    /// Parked on an await at this site (`event`: the trace event that
+    /// put it there, if any).
+    Awaiting(Site, Option<usize>),
     Returned(Outcome),
 }
 
 impl Session {
+    /// A session at the start of a built-in story's recording.
     pub fn new(recording: Rc<Recording>) -> Session {
+        Session::of(recording).expect("a built-in story always starts")
+    }
+
+    /// A session at the start of `recording`; an error only if its
+    /// program no longer loads (it loaded to record it, and loading is
+    /// deterministic).
+    pub fn of(recording: Rc<Recording>) -> Result<Session, String> {
         // The live run needs no trace of its own: the recording has it.
-        let run = ScheduledSim::metrics_only(&recording.config);
-        Session {
+        let run = recording.program.start(&recording.config, false)?;
+        Ok(Session {
             recording,
             run,
             last: None,
-        }
+        })
     }
 
     pub fn recording(&self) -> &Rc<Recording> {
@@ -45,33 +54,33 @@ impl Session {
 
     /// Engine work of the live run so far (see [`crate::Sim::work`]).
     pub fn work(&self) -> u64 {
-        self.run.sim().work()
+        self.run.work()
     }
 
     /// Macrotasks run so far: the events of steps below it have happened.
     pub fn position(&self) -> u32 {
-        self.run.sim().steps()
+        self.run.steps()
     }
 
     pub fn now(&self) -> u64 {
-        self.run.sim().now()
+        self.run.now()
     }
 
     pub fn at_end(&self) -> bool {
-        self.run.sim().is_done()
+        self.run.is_done()
     }
 
     pub fn metrics(&self) -> Metrics {
-        self.run.sim().metrics()
+        self.run.metrics()
     }
 
     pub fn pending(&self) -> Vec<Pending> {
-        self.run.sim().pending()
+        self.run.pending()
     }
 
     /// What a queued macrotask belongs to.
     pub fn describe(&self, task: Macrotask) -> TaskInfo {
-        self.run.sim().describe(task)
+        self.run.describe(task)
     }
 
     /// The last step's report: its macrotask and the events it caused.
@@ -130,8 +139,14 @@ impl Session {
     }
 
     pub fn reset(&mut self) {
-        self.run = ScheduledSim::metrics_only(&self.recording.config);
-        self.last = None;
+        if let Ok(run) = self
+            .recording
+            .program
+            .start(&self.recording.config, false)
+        {
+            self.run = run;
+            self.last = None;
+        }
     }
 
     /// The state after exactly `target` steps (or the end, if sooner).
@@ -165,9 +180,9 @@ impl Session {
 
     /// Every request's state after the current step, read from the trace.
     pub fn request_states(&self) -> Vec<RequestState> {
-        let mut states = vec![RequestState::NotArrived; self.run.sim().requests().len()];
+        let mut states = vec![RequestState::NotArrived; self.run.requests().len()];
         let position = self.position();
-        for event in &self.recording.events {
+        for (index, event) in self.recording.events.iter().enumerate() {
             if event.step >= position {
                 break;
             }
@@ -176,12 +191,12 @@ impl Session {
             };
             match event.what {
                 What::Return => *state = RequestState::Returned(event.outcome),
-                What::Arrive => *state = RequestState::Awaiting(Site::None),
+                What::Arrive => *state = RequestState::Awaiting(Site::None, None),
                 _ if event.site != Site::None
                     && !is_fire_and_forget(event)
                     && !matches!(state, RequestState::Returned(_)) =>
                 {
-                    *state = RequestState::Awaiting(event.site);
+                    *state = RequestState::Awaiting(event.site, Some(index));
                 }
                 _ => {}
             }
@@ -194,10 +209,10 @@ impl Session {
     pub fn cursors(&self, listing: &Listing) -> Vec<LineCursor> {
         let mut cursors: Vec<LineCursor> = Vec::new();
         for (request, state) in self.request_states().into_iter().enumerate() {
-            let RequestState::Awaiting(site) = state else {
+            let RequestState::Awaiting(_, Some(event)) = state else {
                 continue;
             };
-            let Some(line) = listing.line_of(site) else {
+            let Some(line) = self.recording.line_of(event, listing) else {
                 continue;
             };
             match cursors.iter_mut().find(|c| c.line == line) {

@@ -59,6 +59,13 @@ pub trait Subject {
 /// A built-in story.
 struct SimSubject(Config);
 
+/// What the explorer searches for a built-in story.
+pub fn story_subject(config: &Config) -> Rc<dyn Subject> {
+    let mut config = config.clone();
+    config.schedule = Schedule::default();
+    Rc::new(SimSubject(config))
+}
+
 impl Subject for SimSubject {
     fn start(&self, footprints: bool) -> Box<dyn ExploreRun> {
         let mut sim = Sim::metrics_only(&self.0);

@@ -21,6 +21,14 @@ impl Listing {
         listing
     }
 
+    /// A script's own lines: its trace events carry their line, so no
+    /// line needs a site.
+    pub fn of_script(code: &str) -> Listing {
+        Listing {
+            lines: code.lines().map(|line| (line.to_string(), Site::None)).collect(),
+        }
+    }
+
     /// The lines, 1-based line numbers being index + 1.
     pub fn lines(&self) -> impl Iterator<Item = &str> {
         self.lines.iter().map(|(text, _)| text.as_str())

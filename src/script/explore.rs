@@ -13,7 +13,6 @@
 
 use std::rc::Rc;
 
-use crate::config::url::to_fragment;
 use crate::config::{Config, Micros, Schedule, StrategyKind};
 use crate::explore::check::{violations, Check, Observation};
 use crate::explore::search::{ExploreOptions, ExploreResult, ExploreRun, Explorer, StrategyRow};
@@ -88,18 +87,8 @@ impl Subject for ScriptSubject {
     }
 
     fn fragment(&self, config: &Config) -> String {
-        let mut pieces: Vec<String> = to_fragment(config)
-            .split('&')
-            .map(|piece| match piece.split_once('=') {
-                Some(("scenario", _)) => "scenario=script".to_string(),
-                _ => piece.to_string(),
-            })
-            .collect();
-        if let Some(piece) = &self.source_piece {
-            let at = pieces.len().min(2);
-            pieces.insert(at, piece.clone());
-        }
-        pieces.join("&")
+        let piece = self.source_piece.as_deref().unwrap_or_default();
+        crate::debugger::program::script_fragment(config, piece)
     }
 
     fn violation_step(&self, config: &Config, violated: &[Check], steps: u32) -> u32 {

@@ -12,6 +12,7 @@ pub mod host;
 pub mod jobs;
 pub mod run;
 pub mod source;
+pub mod stepped;
 pub mod world;
 
 pub use error::ScriptError;

@@ -85,6 +85,8 @@ pub struct ScriptRun {
     schedule_error: Option<String>,
     /// Explore mode: the ids of the cache keys and tables footprints name.
     touched_names: HashMap<(bool, String), u32>,
+    /// The macrotask the last step ran (the debugger's "Ran" line).
+    last_task: Option<Macrotask>,
 }
 
 impl ScriptRun {
@@ -111,6 +113,7 @@ impl ScriptRun {
             record_points: false,
             schedule_error: None,
             touched_names: HashMap::new(),
+            last_task: None,
         };
         // Top-level promise jobs run before any request.
         run.drain();
@@ -248,6 +251,7 @@ impl ScriptRun {
 
     /// Runs one macrotask and drains the microtasks it caused.
     fn deliver(&mut self, next: Pending) {
+        self.last_task = Some(next.task);
         {
             let mut core = self.host.core.borrow_mut();
             core.now = core.now.max(next.due);
@@ -712,6 +716,16 @@ impl ScriptRun {
 
     pub fn requests(&self) -> &[RequestSpec] {
         &self.requests
+    }
+
+    /// The event loop's state (the debugger's panes read it).
+    pub(crate) fn core(&self) -> std::cell::Ref<'_, Core> {
+        self.host.core.borrow()
+    }
+
+    /// The macrotask the last step ran.
+    pub(crate) fn last_task(&self) -> Option<Macrotask> {
+        self.last_task
     }
 }
 

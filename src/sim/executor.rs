@@ -135,24 +135,7 @@ impl Sim {
 
     /// What a queued macrotask will do, for the event-loop pane.
     pub fn describe(&self, task: Macrotask) -> TaskInfo {
-        match task {
-            Macrotask::Arrival(request) => TaskInfo {
-                request,
-                op: None,
-                key: TraceKey::None,
-                site: Site::None,
-            },
-            Macrotask::Complete(slot) | Macrotask::Timer(slot) => {
-                let info = self.core.borrow().slot_info(slot);
-                let (request, site, op) = info.unwrap_or((0, Site::None, None));
-                TaskInfo {
-                    request,
-                    op: op.map(|op| op.kind()),
-                    key: op.map_or(TraceKey::None, |op| op.key()),
-                    site,
-                }
-            }
-        }
+        describe(&self.core.borrow(), task)
     }
 
     /// Runs the next macrotask and drains the microtasks it caused.
@@ -305,6 +288,28 @@ impl Sim {
             latency_us: Latencies::of(&tally.latencies),
             events: tally.events,
             trace_hash: core.trace.hash(),
+        }
+    }
+}
+
+/// What a queued macrotask will do: its request, and for a completion or a
+/// timer the operation and the site that wait on it.
+pub fn describe(core: &Core, task: Macrotask) -> TaskInfo {
+    match task {
+        Macrotask::Arrival(request) => TaskInfo {
+            request,
+            op: None,
+            key: TraceKey::None,
+            site: Site::None,
+        },
+        Macrotask::Complete(slot) | Macrotask::Timer(slot) => {
+            let (request, site, op) = core.slot_info(slot).unwrap_or((0, Site::None, None));
+            TaskInfo {
+                request,
+                op: op.map(|op| op.kind()),
+                key: op.map_or(TraceKey::None, |op| op.key()),
+                site,
+            }
         }
     }
 }

@@ -1,0 +1,320 @@
+//! What the debugger runs: a built-in story, or a person's script. Both
+//! step on the same event loop; the debugger (recording, session, compare
+//! table, explorer) drives either through [`SteppedRun`].
+
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use crate::config::url::to_fragment;
+use crate::config::{Config, Micros};
+use crate::explore::{ScheduleError, ScheduledSim, Subject};
+use crate::scenario::listing::Listing;
+use crate::sim::queue::{Macrotask, Pending};
+use crate::sim::{Metrics, RequestSpec, StepReport, TaskInfo, TraceEvent};
+
+/// The script line and column of each trace event that has one, by the
+/// event's index in the trace (empty for a built-in story).
+pub type Positions = BTreeMap<usize, (u32, u32)>;
+
+/// A run the debugger steps through, one macrotask (and the microtasks it
+/// causes) at a time.
+pub trait SteppedRun {
+    /// One macrotask; `Ok(None)` once the run is over.
+    fn step(&mut self) -> Result<Option<StepReport>, ScheduleError>;
+    /// Macrotasks run so far.
+    fn steps(&self) -> u32;
+    fn now(&self) -> Micros;
+    fn is_done(&self) -> bool;
+    /// The counters now (final once the run is done).
+    fn metrics(&self) -> Metrics;
+    /// Engine work so far (see [`crate::Sim::work`]).
+    fn work(&self) -> u64;
+    /// The queued macrotasks.
+    fn pending(&self) -> Vec<Pending>;
+    /// What a queued macrotask will do, for the event-loop pane.
+    fn describe(&self, task: Macrotask) -> TaskInfo;
+    fn requests(&self) -> &[RequestSpec];
+    /// Requests that have answered so far.
+    fn finished_requests(&self) -> u64;
+    /// Moves the trace out: its events, and their script positions.
+    fn take_trace(&mut self) -> (Vec<TraceEvent>, Positions);
+
+    /// Runs at most `budget` more macrotasks; true once the run is over.
+    fn run_for(&mut self, budget: u64) -> Result<bool, ScheduleError> {
+        for _ in 0..budget {
+            if self.step()?.is_none() {
+                return Ok(true);
+            }
+        }
+        Ok(self.is_done())
+    }
+}
+
+impl SteppedRun for ScheduledSim {
+    fn step(&mut self) -> Result<Option<StepReport>, ScheduleError> {
+        ScheduledSim::step(self)
+    }
+
+    fn steps(&self) -> u32 {
+        self.sim().steps()
+    }
+
+    fn now(&self) -> Micros {
+        self.sim().now()
+    }
+
+    fn is_done(&self) -> bool {
+        self.sim().is_done()
+    }
+
+    fn metrics(&self) -> Metrics {
+        self.sim().metrics()
+    }
+
+    fn work(&self) -> u64 {
+        self.sim().work()
+    }
+
+    fn pending(&self) -> Vec<Pending> {
+        self.sim().pending()
+    }
+
+    fn describe(&self, task: Macrotask) -> TaskInfo {
+        self.sim().describe(task)
+    }
+
+    fn requests(&self) -> &[RequestSpec] {
+        self.sim().requests()
+    }
+
+    fn finished_requests(&self) -> u64 {
+        self.sim().finished_requests()
+    }
+
+    fn take_trace(&mut self) -> (Vec<TraceEvent>, Positions) {
+        (self.sim_mut().take_events(), Positions::new())
+    }
+
+    fn run_for(&mut self, budget: u64) -> Result<bool, ScheduleError> {
+        ScheduledSim::run_for(self, budget)
+    }
+}
+
+/// A person's script, as a fragment carries it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScriptProgram {
+    pub code: String,
+    /// The fragment's `code=…` or `example=NAME` piece.
+    pub source_piece: String,
+}
+
+/// What runs: the config's built-in story, or a script.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Program {
+    #[default]
+    Story,
+    Script(Rc<ScriptProgram>),
+}
+
+impl Program {
+    /// A fresh run of `config` (following its schedule); `keep_trace`: keep
+    /// every event, else only metrics and the trace hash. A script that
+    /// does not load is an error with its message.
+    pub fn start(&self, config: &Config, keep_trace: bool) -> Result<Box<dyn SteppedRun>, String> {
+        match self {
+            Program::Story => Ok(Box::new(match keep_trace {
+                true => ScheduledSim::new(config),
+                false => ScheduledSim::metrics_only(config),
+            })),
+            Program::Script(script) => start_script(script, config, keep_trace),
+        }
+    }
+
+    /// What the explorer searches for `config`.
+    pub fn subject(&self, config: &Config) -> Result<Rc<dyn Subject>, String> {
+        match self {
+            Program::Story => Ok(crate::explore::search::story_subject(config)),
+            Program::Script(script) => script_subject(script, config),
+        }
+    }
+
+    /// The canonical fragment of `config` running this program.
+    pub fn fragment(&self, config: &Config) -> String {
+        match self {
+            Program::Story => to_fragment(config),
+            Program::Script(script) => script_fragment(config, &script.source_piece),
+        }
+    }
+
+    /// What the code pane shows: the story's listing, or the script.
+    pub fn listing(&self, config: &Config) -> Listing {
+        match self {
+            Program::Story => Listing::of(config),
+            Program::Script(script) => Listing::of_script(&script.code),
+        }
+    }
+
+    pub fn is_script(&self) -> bool {
+        matches!(self, Program::Script(_))
+    }
+}
+
+/// A script's fragment: the config's own, as `scenario=script` with the
+/// script's piece after it.
+pub fn script_fragment(config: &Config, source_piece: &str) -> String {
+    let mut pieces: Vec<String> = to_fragment(config)
+        .split('&')
+        .map(|piece| match piece.split_once('=') {
+            Some(("scenario", _)) => "scenario=script".to_string(),
+            _ => piece.to_string(),
+        })
+        .collect();
+    if !source_piece.is_empty() {
+        let at = pieces.len().min(2);
+        pieces.insert(at, source_piece.to_string());
+    }
+    pieces.join("&")
+}
+
+#[cfg(scripts)]
+fn start_script(
+    script: &ScriptProgram,
+    config: &Config,
+    keep_trace: bool,
+) -> Result<Box<dyn SteppedRun>, String> {
+    crate::script::stepped::ScriptStepper::start(&script.code, config, keep_trace)
+        .map(|run| Box::new(run) as Box<dyn SteppedRun>)
+        .map_err(|error| error.to_string())
+}
+
+#[cfg(not(scripts))]
+fn start_script(_: &ScriptProgram, _: &Config, _: bool) -> Result<Box<dyn SteppedRun>, String> {
+    Err(NO_ENGINE.to_string())
+}
+
+#[cfg(scripts)]
+fn script_subject(script: &ScriptProgram, config: &Config) -> Result<Rc<dyn Subject>, String> {
+    crate::script::explore::ScriptSubject::new(&script.code, config, Some(script.source_piece.clone()))
+        .map(|subject| Rc::new(subject) as Rc<dyn Subject>)
+        .map_err(|error| error.to_string())
+}
+
+#[cfg(not(scripts))]
+fn script_subject(_: &ScriptProgram, _: &Config) -> Result<Rc<dyn Subject>, String> {
+    Err(NO_ENGINE.to_string())
+}
+
+/// Why a build without the script engine cannot run a script.
+#[cfg(not(scripts))]
+const NO_ENGINE: &str = "this build has no JavaScript engine";
+
+/// Whether a fragment asks for a script (`scenario=script`).
+pub fn is_script_fragment(hash: &str) -> bool {
+    let fragment = hash.split_once('#').map_or(hash, |(_, fragment)| fragment);
+    fragment.split('&').any(|piece| piece == "scenario=script")
+}
+
+/// The line and column of a script error as [`Program::start`] words it
+/// ("`code`: line 3, column 9: …").
+pub fn error_position(message: &str) -> Option<(u32, u32)> {
+    let rest = message.strip_prefix("`code`: line ")?;
+    let (line, rest) = rest.split_once(", column ")?;
+    let (column, _) = rest.split_once(':')?;
+    Some((line.parse().ok()?, column.parse().ok()?))
+}
+
+/// Parses a fragment leniently, as [`crate::config::url::parse_fragment_lenient`]
+/// does, scripts included: bad keys fall back to defaults and are listed;
+/// a script's `code=` that does not decode, or an unknown `example=`,
+/// falls back to the `ticket` example.
+#[cfg(scripts)]
+pub fn parse_lenient(hash: &str) -> (Config, Program, Vec<crate::config::url::ConfigError>) {
+    use crate::config::url::{parse_fragment_lenient, ConfigError};
+    use crate::script::source;
+    if !is_script_fragment(hash) {
+        let (config, errors) = parse_fragment_lenient(hash);
+        return (config, Program::Story, errors);
+    }
+    let fragment = hash.split_once('#').map_or(hash, |(_, fragment)| fragment);
+    let mut rest = Vec::new();
+    let mut script = None;
+    let mut errors = Vec::new();
+    for piece in fragment.split('&').filter(|piece| !piece.is_empty()) {
+        let (key, value) = piece.split_once('=').unwrap_or((piece, ""));
+        match key {
+            "scenario" => rest.push("scenario=ticket".to_string()),
+            "code" => match source::decode(value) {
+                Some(code) => {
+                    script = Some(ScriptProgram {
+                        source_piece: format!("code={}", source::encode(&code)),
+                        code,
+                    })
+                }
+                None => errors.push(ConfigError {
+                    key: "code".to_string(),
+                    message: "not a script compressed with lz-string's \
+                              compressToEncodedURIComponent"
+                        .to_string(),
+                }),
+            },
+            "example" => match source::example(value) {
+                Ok(code) => {
+                    script = Some(ScriptProgram {
+                        code: code.to_string(),
+                        source_piece: format!("example={value}"),
+                    })
+                }
+                Err(error) => errors.push(error),
+            },
+            _ => rest.push(piece.to_string()),
+        }
+    }
+    let (config, more) = parse_fragment_lenient(&rest.join("&"));
+    errors.extend(more);
+    let script = script.unwrap_or_else(|| ScriptProgram {
+        code: source::example("ticket").unwrap_or_default().to_string(),
+        source_piece: "example=ticket".to_string(),
+    });
+    (config, Program::Script(Rc::new(script)), errors)
+}
+
+/// A script edited in the page: its program, carried by `code=`.
+#[cfg(scripts)]
+pub fn edited_script(code: &str) -> Program {
+    Program::Script(Rc::new(ScriptProgram {
+        code: code.to_string(),
+        source_piece: format!("code={}", crate::script::source::encode(code)),
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_position_of_a_script_error() {
+        assert_eq!(
+            error_position("`code`: line 3, column 9: SyntaxError: x"),
+            Some((3, 9))
+        );
+        assert_eq!(error_position("`code`: no position"), None);
+        assert!(is_script_fragment("#v=1&scenario=script&example=ticket"));
+        assert!(!is_script_fragment("#v=1&scenario=ticket"));
+    }
+
+    #[cfg(scripts)]
+    #[test]
+    fn parses_script_fragments_leniently() {
+        let (config, program, errors) =
+            parse_lenient("#v=1&scenario=script&example=ticket&strategy=keyed-mutex&users=3");
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(config.users, 3);
+        assert_eq!(
+            program.fragment(&config),
+            "v=1&scenario=script&example=ticket&strategy=keyed-mutex&users=3"
+        );
+        let (_, program, errors) = parse_lenient("#v=1&scenario=script&example=nope&users=x");
+        assert_eq!(errors.len(), 2, "{errors:?}");
+        assert!(program.is_script());
+    }
+}
