@@ -1,0 +1,305 @@
+// End-to-end check of the <js-editor> web component in headless Chromium.
+//
+// Serves a tiny page (node http, 127.0.0.1, a free port) with the same
+// Content-Security-Policy meta tag as index.html, the app's stylesheet and
+// the bundle web/editor/dist/editor.js, then checks: it renders, styled, with
+// line numbers and highlighting; typing fires one debounced code-change with
+// the right text, and blur fires a pending one at once; setting the same
+// `value` keeps the cursor; `error` underlines and shows its message under
+// its line; Tab/Shift-Tab indent, Escape then Tab leaves; undo; bracket
+// matching; readonly; a `value` set before the element was defined; and no
+// CSP violation, console error or page error. A control page shows that the
+// CSP is in force (a <style> element is refused). Screenshots in light and
+// dark go to test-artifacts/editor-{light,dark}.png.
+//
+// Run from the repository root: scripts/build-editor.sh && node e2e/editor.mjs
+
+import { createServer } from 'node:http';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { chromium } from 'playwright-core';
+
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
+
+const CSP_META = /<meta\s+http-equiv="Content-Security-Policy"[^>]*>/i.exec(readFileSync('index.html', 'utf8'));
+if (!CSP_META) throw new Error('no CSP meta tag in index.html');
+
+const CODE = [
+  'export default async function handler(req, ctx) {',
+  '  const user = await ctx.db.get(req.id);',
+  '  if (!user) return { status: 404 };',
+  "  return { status: 200, body: 'hi ' + user.name };",
+  '}',
+].join('\n');
+
+const escapeAttr = (s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/\n/g, '&#10;');
+
+const page = (body, head = '') => `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    ${CSP_META[0]}
+    <meta name="color-scheme" content="light dark" />
+    <link rel="stylesheet" href="/app.css" />
+    <link rel="stylesheet" href="/page.css" />
+    ${head}
+  </head>
+  <body>
+${body}
+  </body>
+</html>`;
+
+const FILES = {
+  '/': [
+    'text/html',
+    page(`    <h1>js-editor</h1>
+    <js-editor id="ed" value="${escapeAttr(CODE)}"></js-editor>
+    <button id="after" type="button">after</button>
+    <js-editor id="early"></js-editor>
+    <script src="/early.js"></script>
+    <script type="module" src="/editor.js"></script>`),
+  ],
+  '/control.html': ['text/html', page('    <p>control</p>', '<script src="/control.js"></script>')],
+  // Runs before the module defines the element: a property set on the
+  // not-yet-upgraded element must reach the editor.
+  '/early.js': ['text/javascript', "document.getElementById('early').value = 'early text';\n"],
+  // Breaks the CSP on purpose, to show the violation check can fail.
+  '/control.js': [
+    'text/javascript',
+    "const s = document.createElement('style'); s.textContent = 'p { color: red }'; document.head.append(s);\n",
+  ],
+  '/page.css': [
+    'text/css',
+    'body { margin: 16px; background: var(--bg); color: var(--text); font-family: var(--sans); }\n' +
+      '#ed, #early { max-width: 640px; margin-bottom: 12px; }\n',
+  ],
+  '/app.css': ['text/css', readFileSync('styles/app.css')],
+  '/editor.js': ['text/javascript', readFileSync('web/editor/dist/editor.js')],
+};
+
+const server = createServer((req, res) => {
+  const f = FILES[new URL(req.url, 'http://x').pathname];
+  if (!f) return res.writeHead(404).end();
+  res.writeHead(200, { 'content-type': `${f[0]}; charset=utf-8`, 'cache-control': 'no-store' }).end(f[1]);
+});
+await new Promise((r) => server.listen(0, '127.0.0.1', r));
+const ORIGIN = `http://127.0.0.1:${server.address().port}`;
+
+let passed = 0;
+let failed = 0;
+function check(name, ok, detail = '') {
+  if (ok) passed += 1;
+  else failed += 1;
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${name}${!ok && detail !== '' ? `: ${detail}` : ''}`);
+}
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+try {
+  const context = await browser.newContext({ viewport: { width: 720, height: 520 } });
+
+  async function open(path) {
+    const p = await context.newPage();
+    const problems = { csp: [], console: [], errors: [] };
+    await p.exposeFunction('reportCspViolation', (s) => problems.csp.push(s));
+    await p.addInitScript(() =>
+      document.addEventListener('securitypolicyviolation', (e) =>
+        window.reportCspViolation(`${e.violatedDirective} blocked ${e.blockedURI || 'inline'}`),
+      ),
+    );
+    p.on('console', (m) => m.type() === 'error' && problems.console.push(m.text()));
+    p.on('pageerror', (e) => problems.errors.push(String(e)));
+    await p.goto(ORIGIN + path);
+    return { p, problems };
+  }
+
+  // The control: the same CSP refuses a <style> element.
+  {
+    const { p, problems } = await open('/control.html');
+    await sleep(200);
+    check('control: the CSP refuses a <style> element', problems.csp.some((s) => s.startsWith('style-src')), JSON.stringify(problems.csp));
+    await p.close();
+  }
+
+  const { p, problems } = await open('/');
+  await p.waitForFunction(() => document.querySelector('#ed')?.shadowRoot?.querySelector('.cm-content'));
+  await p.evaluate(() => {
+    window.changes = [];
+    document.addEventListener('code-change', (e) => window.changes.push(e.detail.code));
+  });
+  const changes = () => p.evaluate(() => window.changes.slice());
+  const value = () => p.evaluate(() => document.querySelector('#ed').value);
+  const head = () => p.evaluate(() => document.querySelector('#ed').view.state.selection.main.head);
+  const setCursor = (pos) =>
+    p.evaluate((pos) => {
+      const ed = document.querySelector('#ed');
+      ed.view.dispatch({ selection: { anchor: pos } });
+      ed.view.focus();
+    }, pos);
+
+  // Rendering and styles (under the CSP).
+  const layout = await p.evaluate(() => {
+    const root = document.querySelector('#ed').shadowRoot;
+    const gutters = root.querySelector('.cm-gutters');
+    const content = root.querySelector('.cm-content');
+    const numbers = [...root.querySelectorAll('.cm-lineNumbers .cm-gutterElement')].map((e) => e.textContent);
+    return {
+      numbers,
+      guttersDisplay: gutters && getComputedStyle(gutters).display,
+      gutterRight: gutters?.getBoundingClientRect().right,
+      contentLeft: content.getBoundingClientRect().left,
+      font: getComputedStyle(content).fontFamily,
+      adopted: root.adoptedStyleSheets.length,
+      styleTags: document.querySelectorAll('style').length + root.querySelectorAll('style').length,
+    };
+  });
+  check('renders line numbers 1-5', ['1', '2', '3', '4', '5'].every((n) => layout.numbers.includes(n)), JSON.stringify(layout.numbers));
+  check(
+    'styled under the CSP: gutter is flex, left of the text, monospace font',
+    layout.guttersDisplay === 'flex' && layout.gutterRight <= layout.contentLeft && /mono/i.test(layout.font),
+    JSON.stringify(layout),
+  );
+  check('styles come from adopted stylesheets, no <style> elements', layout.adopted >= 2 && layout.styleTags === 0, JSON.stringify(layout));
+
+  const keywordColor = () =>
+    p.evaluate(() => {
+      const root = document.querySelector('#ed').shadowRoot;
+      const line = root.querySelector('.cm-line');
+      const kw = [...line.querySelectorAll('span')].find((s) => s.textContent === 'function');
+      return kw ? [getComputedStyle(kw).color, getComputedStyle(line).color] : null;
+    });
+  const lightColors = await keywordColor();
+  check('keywords are highlighted', lightColors && lightColors[0] !== lightColors[1], JSON.stringify(lightColors));
+
+  // A value set before the element was defined.
+  check(
+    'a value set before the definition is kept',
+    (await p.evaluate(() => document.querySelector('#early').value)) === 'early text',
+  );
+
+  // Typing: one code-change after the pause, with the text.
+  await setCursor(CODE.length);
+  await p.keyboard.type('\n// hi', { delay: 40 });
+  const expected = `${CODE}\n// hi`;
+  const early = (await changes()).length;
+  await sleep(700);
+  const after = await changes();
+  check('no code-change while typing', early === 0, `${early} events`);
+  check('exactly one code-change after the pause, with the text', after.length === 1 && after[0] === expected, JSON.stringify(after));
+
+  // Blur flushes a pending change at once, and only once.
+  await p.keyboard.type('!');
+  await p.focus('#after');
+  const onBlur = await changes();
+  await sleep(600);
+  const later = await changes();
+  check('blur fires the pending code-change at once', onBlur.length === 2 && onBlur[1] === `${expected}!`, JSON.stringify(onBlur));
+  check('and no second one after the pause', later.length === 2, `${later.length} events`);
+
+  // The same value keeps the cursor; another replaces the text silently.
+  await setCursor(20);
+  await p.evaluate(() => {
+    const ed = document.querySelector('#ed');
+    ed.value = ed.value;
+    ed.setAttribute('value', ed.value);
+  });
+  check('setting the same value keeps the cursor', (await head()) === 20, String(await head()));
+  await p.evaluate((code) => {
+    document.querySelector('#ed').value = code;
+  }, CODE);
+  await sleep(500);
+  check('setting another value replaces the text without a code-change', (await value()) === CODE && (await changes()).length === 2);
+
+  // The error.
+  await p.evaluate(() => document.querySelector('#ed').setAttribute('error', '2:5:boom: bad'));
+  const err = await p.evaluate(() => {
+    const root = document.querySelector('#ed').shadowRoot;
+    const lines = [...root.querySelectorAll('.cm-line')];
+    const msg = root.querySelector('.cm-js-error-msg');
+    const mark = root.querySelector('.cm-js-error');
+    const r = (e) => e?.getBoundingClientRect();
+    return {
+      msg: msg?.textContent,
+      msgTop: r(msg)?.top,
+      msgHeight: r(msg)?.height,
+      line2Bottom: r(lines[1])?.bottom,
+      line3Top: r(lines[2])?.top,
+      mark: mark?.textContent,
+      markLine: lines.indexOf(mark?.closest('.cm-line')) + 1,
+      decoration: mark && `${getComputedStyle(mark).textDecorationLine} ${getComputedStyle(mark).textDecorationStyle}`,
+    };
+  });
+  check(
+    'error: message shown below line 2',
+    err.msg === 'boom: bad' && err.msgHeight > 0 && err.msgTop >= err.line2Bottom - 1 && err.msgTop < err.line3Top,
+    JSON.stringify(err),
+  );
+  check(
+    'error: wavy underline from line 2, column 5 to the end of the word',
+    err.markLine === 2 && err.mark === 'nst' && /underline/.test(err.decoration) && /wavy/.test(err.decoration),
+    JSON.stringify(err),
+  );
+  mkdirSync('test-artifacts', { recursive: true });
+  await setCursor(CODE.indexOf('(req') + 1);
+  await p.screenshot({ path: 'test-artifacts/editor-light.png' });
+  await p.emulateMedia({ colorScheme: 'dark' });
+  const darkColors = await keywordColor();
+  check('dark scheme changes the colours', darkColors && darkColors[0] !== lightColors[0] && darkColors[1] !== lightColors[1], JSON.stringify([lightColors, darkColors]));
+  await p.screenshot({ path: 'test-artifacts/editor-dark.png' });
+  await p.emulateMedia({ colorScheme: 'light' });
+  await p.evaluate(() => document.querySelector('#ed').removeAttribute('error'));
+  const cleared = await p.evaluate(() => {
+    const root = document.querySelector('#ed').shadowRoot;
+    return root.querySelectorAll('.cm-js-error, .cm-js-error-msg, .cm-js-error-line').length;
+  });
+  check('removing error clears it', cleared === 0, `${cleared} left`);
+
+  // Bracket matching.
+  await setCursor(CODE.indexOf('(req') + 1);
+  const brackets = await p.evaluate(() => document.querySelector('#ed').shadowRoot.querySelectorAll('.cm-matchingBracket').length);
+  check('bracket matching marks both brackets', brackets === 2, `${brackets}`);
+
+  // Tab, Shift-Tab, undo, and Escape then Tab to leave.
+  const line3 = CODE.indexOf('  if');
+  await setCursor(line3);
+  await p.keyboard.press('Tab');
+  const tabbed = (await value()).split('\n')[2];
+  await p.keyboard.press('Shift+Tab');
+  const untabbed = (await value()).split('\n')[2];
+  check('Tab indents the line', tabbed === `    if (!user) return { status: 404 };`, JSON.stringify(tabbed));
+  check('Shift-Tab dedents it', untabbed === `  if (!user) return { status: 404 };`, JSON.stringify(untabbed));
+  await p.keyboard.type('x');
+  const typed = await value();
+  await p.keyboard.press('Control+z');
+  const undone = await value();
+  await p.keyboard.press('Control+y');
+  const redone = await value();
+  check('undo and redo', typed !== CODE && undone === CODE && redone === typed, JSON.stringify([typed.length, undone.length, redone.length]));
+  for (let i = 0; i < 5; i += 1) await p.keyboard.press('Control+z');
+  check('undo stops at the text the page set', (await value()) === CODE, JSON.stringify((await value()).length));
+  await p.keyboard.press('Escape');
+  await p.keyboard.press('Tab');
+  const focused = await p.evaluate(() => document.activeElement?.id);
+  check('Escape then Tab moves focus out', focused === 'after', String(focused));
+
+  // readonly.
+  await p.evaluate(() => document.querySelector('#ed').setAttribute('readonly', ''));
+  await setCursor(0);
+  await p.keyboard.type('zz');
+  const ro = await value();
+  await p.evaluate(() => document.querySelector('#ed').removeAttribute('readonly'));
+  await setCursor(0);
+  await p.keyboard.type('z');
+  const rw = await value();
+  check('readonly blocks typing; removing it allows it', ro === CODE && rw === `z${CODE}`, JSON.stringify([ro.slice(0, 3), rw.slice(0, 3)]));
+
+  await sleep(100);
+  check('no CSP violations', problems.csp.length === 0, JSON.stringify(problems.csp));
+  check('no console or page errors', problems.console.length + problems.errors.length === 0, JSON.stringify(problems));
+} finally {
+  await browser.close();
+  server.close();
+}
+
+console.log(`editor: ${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);

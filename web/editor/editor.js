@@ -1,0 +1,327 @@
+// <js-editor>: a small JavaScript code editor built from CodeMirror 6.
+//
+// Bundled by scripts/build-editor.sh into one ES module,
+// web/editor/dist/editor.js. The page talks to it only through attributes,
+// properties and DOM events:
+//
+//   value     property and attribute. Setting it replaces the document only
+//             if the text differs from the current one, so re-rendering the
+//             same value keeps the cursor and the undo history. Reading the
+//             property gives the current text. A replacement fires no
+//             code-change, cancels a pending one and starts a fresh undo
+//             history (undo cannot bring back the old text); the cursor
+//             keeps its offset, clamped to the new length.
+//   error     attribute: absent or empty for none, else "LINE:COLUMN:MESSAGE"
+//             (1-based; MESSAGE may contain colons). The token at that spot is
+//             underlined and MESSAGE is shown in a box under the line. Text
+//             that does not match the pattern is shown whole under line 1.
+//   readonly  boolean attribute: the text can be selected but not edited.
+//   code-change  CustomEvent (bubbles, composed), detail { code }, fired
+//             400 ms after the last edit, or at once when the editor loses
+//             focus with an edit still pending. Never fired for `value`.
+//
+// Styling and the Content Security Policy: the editor lives in a shadow root.
+// CodeMirror's style-mod then installs its rules as a constructable
+// stylesheet (shadowRoot.adoptedStyleSheets) instead of a <style> element,
+// and `style-src 'self'` does not block constructable stylesheets (checked in
+// headless Chromium by e2e/editor.mjs). Colours come from CSS custom
+// properties, which inherit into the shadow root: --editor-* first, then the
+// app's own (--code-bg, --text, --muted, --border, --accent, --error-*,
+// --mono), then built-in light and dark defaults that follow
+// prefers-color-scheme.
+
+import { Compartment, EditorState, StateEffect, StateField } from '@codemirror/state';
+import { Decoration, EditorView, WidgetType, keymap, lineNumbers, highlightActiveLineGutter } from '@codemirror/view';
+import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
+import { HighlightStyle, bracketMatching, indentOnInput, syntaxHighlighting } from '@codemirror/language';
+import { javascriptLanguage } from '@codemirror/lang-javascript';
+import { tags as t } from '@lezer/highlight';
+
+const DEBOUNCE_MS = 400;
+
+/** The host's sheet: the custom properties the theme reads, light and dark. */
+const HOST_CSS = `
+:host {
+  display: block;
+  min-height: 4em;
+  border: 1px solid var(--je-border);
+  border-radius: 4px;
+  overflow: hidden;
+  background: var(--je-bg);
+  --je-bg: var(--editor-bg, var(--code-bg, #f8f9fa));
+  --je-fg: var(--editor-fg, var(--text, #1d1f23));
+  --je-gutter-bg: var(--editor-gutter-bg, var(--je-bg));
+  --je-gutter-fg: var(--editor-gutter-fg, var(--muted, #6b7280));
+  --je-border: var(--editor-border, var(--border, #d0d4da));
+  --je-accent: var(--editor-accent, var(--accent, #2b59c3));
+  --je-active-line: var(--editor-active-line, rgba(0, 0, 0, 0.04));
+  --je-bracket: var(--editor-bracket, rgba(43, 89, 195, 0.18));
+  --je-font: var(--editor-font, var(--mono, ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace));
+  --je-error: var(--editor-error, var(--violation, #d8342c));
+  --je-error-bg: var(--editor-error-bg, var(--error-bg, #fdecec));
+  --je-error-fg: var(--editor-error-fg, var(--error-text, #8a1c1c));
+  --je-error-border: var(--editor-error-border, var(--error-border, #e5a3a3));
+  --je-keyword: var(--editor-keyword, #8e24aa);
+  --je-string: var(--editor-string, #2e7d32);
+  --je-number: var(--editor-number, #b45309);
+  --je-comment: var(--editor-comment, #6b7280);
+  --je-function: var(--editor-function, #1d4ed8);
+  --je-property: var(--editor-property, #0f5f78);
+  --je-definition: var(--editor-definition, #1d1f23);
+  --je-operator: var(--editor-operator, #4b5563);
+  --je-regexp: var(--editor-regexp, #c2410c);
+  --je-atom: var(--editor-atom, #b91c1c);
+}
+@media (prefers-color-scheme: dark) {
+  :host {
+    --je-bg: var(--editor-bg, var(--code-bg, #22262c));
+    --je-fg: var(--editor-fg, var(--text, #e6e8eb));
+    --je-gutter-fg: var(--editor-gutter-fg, var(--muted, #9aa1ac));
+    --je-border: var(--editor-border, var(--border, #3a3f47));
+    --je-accent: var(--editor-accent, var(--accent, #8fb0ff));
+    --je-active-line: var(--editor-active-line, rgba(255, 255, 255, 0.05));
+    --je-bracket: var(--editor-bracket, rgba(143, 176, 255, 0.28));
+    --je-error: var(--editor-error, var(--violation, #ff6b63));
+    --je-error-bg: var(--editor-error-bg, var(--error-bg, #3a1d1f));
+    --je-error-fg: var(--editor-error-fg, var(--error-text, #ffc9c9));
+    --je-error-border: var(--editor-error-border, var(--error-border, #7a3a3e));
+    --je-keyword: var(--editor-keyword, #d291e4);
+    --je-string: var(--editor-string, #98c379);
+    --je-number: var(--editor-number, #e5a85c);
+    --je-comment: var(--editor-comment, #8b929c);
+    --je-function: var(--editor-function, #7fb4ff);
+    --je-property: var(--editor-property, #7dcfe0);
+    --je-definition: var(--editor-definition, #e6e8eb);
+    --je-operator: var(--editor-operator, #b8bec7);
+    --je-regexp: var(--editor-regexp, #f59e68);
+    --je-atom: var(--editor-atom, #ff8a80);
+  }
+}
+`;
+
+const theme = EditorView.theme({
+  '&': { height: '100%', color: 'var(--je-fg)', backgroundColor: 'var(--je-bg)' },
+  '&.cm-focused': { outline: 'none' },
+  '.cm-scroller': { fontFamily: 'var(--je-font)', lineHeight: '1.5' },
+  '.cm-content': { caretColor: 'var(--je-fg)' },
+  '.cm-cursor': { borderLeftColor: 'var(--je-fg)' },
+  '.cm-gutters': {
+    backgroundColor: 'var(--je-gutter-bg)',
+    color: 'var(--je-gutter-fg)',
+    borderRight: '1px solid var(--je-border)',
+  },
+  '.cm-activeLineGutter': { backgroundColor: 'var(--je-active-line)', color: 'var(--je-fg)' },
+  '&.cm-focused .cm-matchingBracket': { backgroundColor: 'var(--je-bracket)', outline: '1px solid var(--je-accent)' },
+  '.cm-matchingBracket': { backgroundColor: 'var(--je-bracket)' },
+  '&.cm-focused .cm-nonmatchingBracket': { backgroundColor: 'var(--je-error-bg)', outline: '1px solid var(--je-error)' },
+  '.cm-js-error-line': { backgroundColor: 'var(--je-error-bg)' },
+  '.cm-js-error': {
+    textDecoration: 'underline wavy var(--je-error)',
+    textDecorationSkipInk: 'none',
+    textUnderlineOffset: '3px',
+  },
+  '.cm-js-error-msg': {
+    margin: '2px 0 4px',
+    padding: '2px 8px',
+    borderLeft: '3px solid var(--je-error)',
+    backgroundColor: 'var(--je-error-bg)',
+    color: 'var(--je-error-fg)',
+    fontFamily: 'var(--je-font)',
+    whiteSpace: 'pre-wrap',
+  },
+});
+
+const highlight = HighlightStyle.define([
+  { tag: [t.keyword, t.controlKeyword, t.moduleKeyword, t.definitionKeyword, t.operatorKeyword], color: 'var(--je-keyword)' },
+  { tag: [t.string, t.special(t.string)], color: 'var(--je-string)' },
+  { tag: t.regexp, color: 'var(--je-regexp)' },
+  { tag: t.number, color: 'var(--je-number)' },
+  { tag: [t.bool, t.null, t.atom, t.self], color: 'var(--je-atom)' },
+  { tag: [t.lineComment, t.blockComment, t.comment], color: 'var(--je-comment)', fontStyle: 'italic' },
+  { tag: [t.function(t.variableName), t.function(t.propertyName)], color: 'var(--je-function)' },
+  { tag: t.propertyName, color: 'var(--je-property)' },
+  { tag: t.definition(t.variableName), color: 'var(--je-definition)', fontWeight: 'bold' },
+  { tag: [t.operator, t.punctuation, t.bracket], color: 'var(--je-operator)' },
+  { tag: t.invalid, color: 'var(--je-error)' },
+]);
+
+// --- the error: an underline on the token and a message box under its line ---
+
+class MessageWidget extends WidgetType {
+  constructor(text) {
+    super();
+    this.text = text;
+  }
+  eq(other) {
+    return other.text === this.text;
+  }
+  toDOM() {
+    const box = document.createElement('div');
+    box.className = 'cm-js-error-msg';
+    box.setAttribute('role', 'alert');
+    box.textContent = this.text;
+    return box;
+  }
+  ignoreEvent() {
+    return false;
+  }
+}
+
+/** "LINE:COLUMN:MESSAGE" as { line, col, message }; null for none. */
+function parseError(text) {
+  if (text == null || text === '') return null;
+  const m = /^(\d+):(\d+):([\s\S]*)$/.exec(text);
+  if (!m) return { line: 1, col: 0, message: text };
+  return { line: Number(m[1]), col: Number(m[2]), message: m[3] };
+}
+
+/** The decorations for `spec` in `doc`. Line and column are clamped to the
+ * document; col 0 (unparseable error) underlines nothing. */
+function errorDecorations(doc, spec) {
+  if (!spec) return Decoration.none;
+  const line = doc.line(Math.min(Math.max(spec.line, 1), doc.lines));
+  const ranges = [Decoration.line({ class: 'cm-js-error-line' }).range(line.from)];
+  if (spec.col > 0 && line.length > 0) {
+    let from = line.from + Math.min(spec.col - 1, line.length);
+    if (from === line.to) from -= 1; // past the end: mark the last character
+    let to = from;
+    const text = line.text;
+    const word = /[\w$]/;
+    while (to < line.to && word.test(text[to - line.from])) to += 1;
+    if (to === from) to = from + 1; // not in a word: mark one character
+    ranges.push(Decoration.mark({ class: 'cm-js-error' }).range(from, to));
+  }
+  ranges.push(Decoration.widget({ widget: new MessageWidget(spec.message), block: true, side: 1 }).range(line.to));
+  return Decoration.set(ranges, true);
+}
+
+const setError = StateEffect.define();
+
+const errorField = StateField.define({
+  create: () => ({ spec: null, deco: Decoration.none }),
+  update(value, tr) {
+    let { spec, deco } = value;
+    // An edit moves the error along with the text it was on.
+    if (tr.docChanged) deco = deco.map(tr.changes);
+    for (const e of tr.effects) {
+      if (e.is(setError)) {
+        spec = e.value;
+        deco = errorDecorations(tr.state.doc, spec);
+      }
+    }
+    return deco === value.deco && spec === value.spec ? value : { spec, deco };
+  },
+  provide: (f) => EditorView.decorations.from(f, (v) => v.deco),
+});
+
+// --- the element ---
+
+class JsEditor extends HTMLElement {
+  static get observedAttributes() {
+    return ['value', 'error', 'readonly'];
+  }
+
+  constructor() {
+    super();
+    this._timer = null;
+    this._readOnly = new Compartment();
+    const root = this.attachShadow({ mode: 'open', delegatesFocus: true });
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(HOST_CSS);
+    root.adoptedStyleSheets = [sheet];
+    this.view = new EditorView({ root, parent: root, state: this._state('') });
+    // A `value` set on the element before this script defined it is an own
+    // property that hides the setter: take it out and apply it.
+    if (Object.prototype.hasOwnProperty.call(this, 'value')) {
+      const v = this.value;
+      delete this.value;
+      this.value = v;
+    }
+  }
+
+  /** A fresh state for `doc`: no history, the current readonly and error. */
+  _state(doc) {
+    const readOnly = this.hasAttribute('readonly');
+    const state = EditorState.create({
+      doc,
+      extensions: [
+        lineNumbers(),
+        highlightActiveLineGutter(),
+        history(),
+        indentOnInput(),
+        bracketMatching(),
+        javascriptLanguage,
+        syntaxHighlighting(highlight),
+        keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
+        errorField,
+        theme,
+        this._readOnly.of(readOnlyExtensions(readOnly)),
+        EditorView.contentAttributes.of({ 'aria-label': 'JavaScript code' }),
+        EditorView.updateListener.of((update) => {
+          if (update.docChanged) this._schedule();
+        }),
+        EditorView.domEventHandlers({
+          blur: () => {
+            this._flush();
+          },
+        }),
+      ],
+    });
+    const error = parseError(this.getAttribute('error'));
+    return error ? state.update({ effects: setError.of(error) }).state : state;
+  }
+
+  get value() {
+    return this.view.state.doc.toString();
+  }
+
+  set value(v) {
+    const text = v == null ? '' : String(v);
+    const state = this.view.state;
+    if (text === state.doc.toString()) return;
+    this._cancel();
+    // A new document, not an edit: a fresh state, so undo cannot bring the
+    // old text back. The cursor stays where it was, as far as the text goes.
+    const hadFocus = this.view.hasFocus;
+    const head = Math.min(state.selection.main.head, text.length);
+    this.view.setState(this._state(text));
+    this.view.dispatch({ selection: { anchor: head } });
+    if (hadFocus) this.view.focus();
+  }
+
+  attributeChangedCallback(name, _old, now) {
+    if (name === 'value') {
+      if (now !== null) this.value = now;
+    } else if (name === 'error') {
+      this.view.dispatch({ effects: setError.of(parseError(now)) });
+    } else if (name === 'readonly') {
+      this.view.dispatch({ effects: this._readOnly.reconfigure(readOnlyExtensions(now !== null)) });
+    }
+  }
+
+  _schedule() {
+    clearTimeout(this._timer);
+    this._timer = setTimeout(() => this._flush(), DEBOUNCE_MS);
+  }
+
+  _cancel() {
+    clearTimeout(this._timer);
+    this._timer = null;
+  }
+
+  _flush() {
+    if (this._timer === null) return;
+    this._cancel();
+    this.dispatchEvent(
+      new CustomEvent('code-change', { bubbles: true, composed: true, detail: { code: this.value } }),
+    );
+  }
+}
+
+function readOnlyExtensions(on) {
+  return on ? [EditorState.readOnly.of(true), EditorView.contentAttributes.of({ 'aria-readonly': 'true' })] : [];
+}
+
+if (!customElements.get('js-editor')) customElements.define('js-editor', JsEditor);
+
+export { JsEditor };
