@@ -24,4 +24,10 @@ pub mod strategy;
 pub mod world;
 
 pub use config::Config;
+
+/// In the browser, talc instead of dlmalloc: about 2 KB less of the page's
+/// budgeted wasm, and faster.
+#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 pub use sim::{Metrics, Sim};

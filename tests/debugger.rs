@@ -342,7 +342,11 @@ fn a_search_job_covers_every_strategy_in_chunks() {
     use interleave::debugger::SearchJob;
     use interleave::explore::{Check, ExploreOptions};
     let config = config(ScenarioKind::Ticket, StrategyKind::None);
-    let mut job = SearchJob::every_strategy(&Program::Story, &config, ExploreOptions::new(vec![Check::Duplicates]));
+    let mut job = SearchJob::every_strategy(
+        &Program::Story,
+        &config,
+        ExploreOptions::new(vec![Check::Duplicates]),
+    );
     let mut chunks = 0;
     while !job.advance(2) {
         chunks += 1;

@@ -10,6 +10,8 @@ mod code;
 mod event_loop;
 mod explore;
 mod panel;
+#[cfg(scripts)]
+mod script_panel;
 pub mod state;
 mod timeline;
 mod transport;
@@ -218,7 +220,15 @@ pub fn App() -> Html {
     };
     let on_set = {
         let dispatcher = state.dispatcher();
-        Callback::from(move |(key, value)| dispatcher.dispatch(Action::SetParam(key, value)))
+        Callback::from(move |(key, value): (String, String)| {
+            if key == "scenario" && value == "script" {
+                // A navigation: the edition without the engine reloads
+                // into the one that has it (web/boot.js).
+                open_fragment(SCRIPT_START);
+                return;
+            }
+            dispatcher.dispatch(Action::SetParam(key, value))
+        })
     };
     let on_pick = {
         let dispatcher = state.dispatcher();
@@ -294,10 +304,7 @@ pub fn App() -> Html {
             let touched: Vec<usize> = if session.at_end() {
                 Vec::new()
             } else {
-                events
-                    .iter()
-                    .filter_map(|event| state.listing.line_of(event.site))
-                    .collect()
+                session.last_lines(&state.listing)
             };
             let ran = session.ran_line();
             let pending: Vec<_> = session
@@ -339,6 +346,9 @@ pub fn App() -> Html {
                 </div>
             </header>
             <ErrorBanner errors={state.errors.clone()} />
+            if state.needs_engine {
+                <p class="notice" role="status" data-testid="engine-needed">{ "Loading the JavaScript engine…" }</p>
+            }
             if let Some(notice) = &state.notice {
                 <p class="notice" role="status" data-testid="run-notice">{ notice }</p>
             }
@@ -356,7 +366,9 @@ pub fn App() -> Html {
             }
             <div class="workbench">
                 <aside class="sidebar">
-                    <ScenarioPanel config={state.config.clone()} error={state.param_error.clone()} {on_set} />
+                    { script_panel(&state) }
+                    <ScenarioPanel config={state.config.clone()} error={state.param_error.clone()}
+                        script={state.program.is_script()} {on_set} />
                     <ExampleLinks current={state.fragment.clone()} />
                 </aside>
                 <div class="main">
@@ -394,6 +406,50 @@ pub fn App() -> Html {
             </div>
         </div>
     }
+}
+
+/// Where "script" in the scenario list goes: the first shipped example.
+const SCRIPT_START: &str = "v=1&scenario=script&example=ticket";
+
+/// Navigates to `fragment` (a `hashchange`, unlike [`show_fragment`]).
+fn open_fragment(fragment: &str) {
+    if let Some(window) = web_sys::window() {
+        let _ = window.location().set_hash(fragment);
+    }
+}
+
+/// The script panel, when a script runs (the script edition only).
+#[cfg(scripts)]
+fn script_panel(state: &UseReducerHandle<Debugger>) -> Html {
+    let crate::debugger::Program::Script(script) = &state.program else {
+        return Html::default();
+    };
+    let on_code = {
+        let dispatcher = state.dispatcher();
+        Callback::from(move |code| dispatcher.dispatch(Action::SetCode(code)))
+    };
+    let on_example = {
+        let config = state.config.clone();
+        Callback::from(move |name: String| {
+            let program = crate::debugger::Program::Script(std::rc::Rc::new(
+                crate::debugger::ScriptProgram {
+                    code: String::new(),
+                    source_piece: format!("example={name}"),
+                },
+            ));
+            open_fragment(&program.fragment(&config));
+        })
+    };
+    html! {
+        <script_panel::ScriptPanel code={AttrValue::from(script.code.clone())}
+            source_piece={AttrValue::from(script.source_piece.clone())}
+            problem={state.script_problem.clone()} {on_code} {on_example} />
+    }
+}
+
+#[cfg(not(scripts))]
+fn script_panel(_: &UseReducerHandle<Debugger>) -> Html {
+    Html::default()
 }
 
 /// Reads `interleave real` reports with the browser's JSON parser: one
@@ -451,10 +507,15 @@ fn report(value: &wasm_bindgen::JsValue) -> Result<Measured, String> {
 /// Keys typed into a form field are not shortcuts. The space bar on a
 /// focused button plays or pauses too (Enter still presses the button).
 fn typing(event: &web_sys::KeyboardEvent) -> bool {
-    matches!(
-        target_tag(event).as_deref(),
-        Some("INPUT" | "SELECT" | "TEXTAREA")
-    )
+    let editable = event
+        .target()
+        .and_then(|target| target.dyn_into::<web_sys::HtmlElement>().ok())
+        .is_some_and(|element| element.is_content_editable());
+    editable
+        || matches!(
+            target_tag(event).as_deref(),
+            Some("INPUT" | "SELECT" | "TEXTAREA" | "JS-EDITOR")
+        )
 }
 
 fn target_tag(event: &web_sys::KeyboardEvent) -> Option<String> {

@@ -13,12 +13,21 @@ pub struct ScenarioPanelProps {
     pub config: Config,
     /// The last rejected edit: key and message.
     pub error: Option<(String, String)>,
+    /// A script runs (the scenario list shows "script").
+    #[prop_or_default]
+    pub script: bool,
     pub on_set: Callback<(String, String)>,
 }
 
 #[component]
 pub fn ScenarioPanel(props: &ScenarioPanelProps) -> Html {
-    let all = params(&props.config);
+    let mut all = params(&props.config);
+    if let Some(scenario) = all.iter_mut().find(|param| param.key == "scenario") {
+        scenario.choices.push("script");
+        if props.script {
+            scenario.value = "script".to_string();
+        }
+    }
     let (head, rest): (Vec<_>, Vec<_>) = all
         .into_iter()
         .partition(|param| matches!(param.key, "scenario" | "strategy"));

@@ -7,11 +7,11 @@ use std::rc::Rc;
 
 use yew::Reducible;
 
-use crate::config::url::{parse_fragment_lenient, to_fragment, with_param, ConfigError};
+use crate::config::url::{to_fragment, with_param, ConfigError};
 use crate::config::StrategyKind;
 use crate::config::{Config, ScenarioKind};
 use crate::debugger::narrate::choice_label;
-use crate::debugger::program::{error_position, is_script_fragment, Program, SteppedRun};
+use crate::debugger::program::{is_script_fragment, Program, SteppedRun};
 use crate::debugger::{Compare, CompareRow, Grouping, Recorder, Recording, SearchJob, Session};
 use crate::explain::{
     clean_message, explain_recording, minimal_of_counterexample, narrate_step, stories,
@@ -592,9 +592,18 @@ impl Reducible for Debugger {
                 next.needs_engine = needs_engine(&hash);
                 next.changed().work(now_ms() + FIRST_CHUNK_MS)
             }
+            #[cfg(scripts)]
             Action::SetCode(code) => self.set_code(&code),
+            #[cfg(not(scripts))]
+            Action::SetCode(_) => self,
             Action::SetParam(key, value) => match with_param(&self.config, &key, &value) {
-                Ok(config) if config == self.config && self.param_error.is_none() => self,
+                Ok(config)
+                    if config == self.config
+                        && self.param_error.is_none()
+                        && !(key == "scenario" && self.program.is_script()) =>
+                {
+                    self
+                }
                 Ok(config) if config == self.config => {
                     // Typed back to the value that runs: the old message goes.
                     let mut next = self.owned();
@@ -602,7 +611,12 @@ impl Reducible for Debugger {
                     next.changed()
                 }
                 Ok(config) => {
-                    Debugger::start(config, self.program.clone(), Vec::new(), self.version + 1)
+                    // Picking a story's scenario leaves the script.
+                    let program = match key.as_str() {
+                        "scenario" => Program::Story,
+                        _ => self.program.clone(),
+                    };
+                    Debugger::start(config, program, Vec::new(), self.version + 1)
                         .changed()
                         .work(now_ms() + FIRST_CHUNK_MS)
                 }
@@ -738,9 +752,9 @@ impl Reducible for Debugger {
                 if !errors.is_empty() {
                     return self;
                 }
-                let minimal = match program {
-                    Program::Story => minimal_of_counterexample(&config, &violated),
-                    Program::Script(_) => None,
+                let minimal = match program.is_script() {
+                    false => minimal_of_counterexample(&config, &violated),
+                    true => None,
                 };
                 let (config, position) = match minimal {
                     Some((minimal, step)) => (minimal, step + 1),
@@ -784,11 +798,12 @@ impl Reducible for Debugger {
     }
 }
 
+#[cfg(scripts)]
 impl Debugger {
     /// The script editor's text: runs it if it loads (the last good run
     /// stays on screen otherwise, with the error).
     fn set_code(self: Rc<Self>, code: &str) -> Rc<Self> {
-        let program = edited_program(code);
+        let program = crate::debugger::program::edited_script(code);
         if program == self.program && self.script_problem.is_none() {
             return self;
         }
@@ -805,10 +820,11 @@ impl Debugger {
 
 impl ScriptProblem {
     fn of(message: String) -> ScriptProblem {
-        ScriptProblem {
-            at: error_position(&message),
-            message,
-        }
+        #[cfg(scripts)]
+        let at = crate::debugger::program::error_position(&message);
+        #[cfg(not(scripts))]
+        let at = None;
+        ScriptProblem { at, message }
     }
 }
 
@@ -823,23 +839,13 @@ fn parse_hash(hash: &str) -> (Config, Program, Vec<ConfigError>) {
     if is_script_fragment(hash) {
         return (Config::default(), Program::Story, Vec::new());
     }
-    let (config, errors) = parse_fragment_lenient(hash);
+    let (config, errors) = crate::config::url::parse_fragment_lenient(hash);
     (config, Program::Story, errors)
 }
 
 /// Whether `hash` needs the JavaScript engine this build lacks.
 fn needs_engine(hash: &str) -> bool {
     !cfg!(scripts) && is_script_fragment(hash)
-}
-
-#[cfg(scripts)]
-fn edited_program(code: &str) -> Program {
-    crate::debugger::program::edited_script(code)
-}
-
-#[cfg(not(scripts))]
-fn edited_program(_: &str) -> Program {
-    Program::Story
 }
 
 fn shared<T>(value: T) -> Rc<RefCell<T>> {

@@ -403,6 +403,10 @@ pub fn ExampleLinks(props: &ExampleLinksProps) -> Html {
                         </li>
                     }
                 }) }
+                <li key="script">
+                    <a href="#v=1&scenario=script&example=ticket" data-testid="link-script">{ "your own code" }</a>
+                    <span class="look-for">{ "paste your JavaScript handler and watch it race" }</span>
+                </li>
             </ul>
         </nav>
     }

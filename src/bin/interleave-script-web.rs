@@ -1,14 +1,14 @@
-//! The script engine as a wasm of its own, for the page to load on demand
-//! (the page's `interleave-web` never links boa). Built with the
-//! `script-wasm` feature:
+//! The page's script edition: the same app as `interleave-web`, built with
+//! the JavaScript engine (feature `script-wasm`), so a script scenario gets
+//! the whole debugger. The page loads it only when a script scenario opens
+//! (web/boot.js); `scripts/build-script-edition.sh` builds it:
 //!
 //! ```text
 //! cargo build --target wasm32-unknown-unknown --profile wasm-release \
 //!     --features script-wasm --bin interleave-script-web
-//! wasm-bindgen --target web --out-dir dist-script \
-//!     target/wasm32-unknown-unknown/wasm-release/interleave-script-web.wasm
 //! ```
 //!
+//! It also exports `run_script` for callers that want the metrics alone.
 //! Natively the bin is an empty program (the CLI runs scripts).
 
 /// Runs `code` (or, when it is empty, the fragment's `code=`/`example=`)
@@ -21,4 +21,10 @@ pub fn run_script(code: &str, fragment: &str) -> String {
     interleave::script::cli::run_to_json(code, fragment)
 }
 
+#[cfg(target_arch = "wasm32")]
+fn main() {
+    interleave::app::start();
+}
+
+#[cfg(not(target_arch = "wasm32"))]
 fn main() {}

@@ -69,10 +69,12 @@ impl TraceLine {
 
 /// The whole trace as JSON lines, one event per line.
 pub fn trace_json_lines(recording: &Recording) -> String {
-    let listing = Listing::of(&recording.config);
+    let listing = recording.program.listing(&recording.config);
     let mut out = String::new();
-    for event in &recording.events {
-        out.push_str(&TraceLine::of(event, &recording.config, &listing).to_json());
+    for (index, event) in recording.events.iter().enumerate() {
+        let mut line = TraceLine::of(event, &recording.config, &listing);
+        line.line = recording.line_of(index, &listing);
+        out.push_str(&line.to_json());
         out.push('\n');
     }
     out

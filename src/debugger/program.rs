@@ -2,7 +2,6 @@
 //! step on the same event loop; the debugger (recording, session, compare
 //! table, explorer) drives either through [`SteppedRun`].
 
-use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use crate::config::url::to_fragment;
@@ -12,9 +11,10 @@ use crate::scenario::listing::Listing;
 use crate::sim::queue::{Macrotask, Pending};
 use crate::sim::{Metrics, RequestSpec, StepReport, TaskInfo, TraceEvent};
 
-/// The script line and column of each trace event that has one, by the
-/// event's index in the trace (empty for a built-in story).
-pub type Positions = BTreeMap<usize, (u32, u32)>;
+/// The script line and column of each trace event that has one, as
+/// (event index, (line, column)) in index order (empty for a built-in
+/// story).
+pub type Positions = Vec<(usize, (u32, u32))>;
 
 /// A run the debugger steps through, one macrotask (and the microtasks it
 /// causes) at a time.
@@ -108,11 +108,14 @@ pub struct ScriptProgram {
     pub source_piece: String,
 }
 
-/// What runs: the config's built-in story, or a script.
+/// What runs: the config's built-in story, or a script (only in builds
+/// with the script engine: the page's own edition has none, see
+/// web/boot.js).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum Program {
     #[default]
     Story,
+    #[cfg(scripts)]
     Script(Rc<ScriptProgram>),
 }
 
@@ -126,6 +129,7 @@ impl Program {
                 true => ScheduledSim::new(config),
                 false => ScheduledSim::metrics_only(config),
             })),
+            #[cfg(scripts)]
             Program::Script(script) => start_script(script, config, keep_trace),
         }
     }
@@ -134,6 +138,7 @@ impl Program {
     pub fn subject(&self, config: &Config) -> Result<Rc<dyn Subject>, String> {
         match self {
             Program::Story => Ok(crate::explore::search::story_subject(config)),
+            #[cfg(scripts)]
             Program::Script(script) => script_subject(script, config),
         }
     }
@@ -142,6 +147,7 @@ impl Program {
     pub fn fragment(&self, config: &Config) -> String {
         match self {
             Program::Story => to_fragment(config),
+            #[cfg(scripts)]
             Program::Script(script) => script_fragment(config, &script.source_piece),
         }
     }
@@ -150,17 +156,22 @@ impl Program {
     pub fn listing(&self, config: &Config) -> Listing {
         match self {
             Program::Story => Listing::of(config),
+            #[cfg(scripts)]
             Program::Script(script) => Listing::of_script(&script.code),
         }
     }
 
     pub fn is_script(&self) -> bool {
-        matches!(self, Program::Script(_))
+        #[cfg(scripts)]
+        return matches!(self, Program::Script(_));
+        #[cfg(not(scripts))]
+        false
     }
 }
 
 /// A script's fragment: the config's own, as `scenario=script` with the
 /// script's piece after it.
+#[cfg(scripts)]
 pub fn script_fragment(config: &Config, source_piece: &str) -> String {
     let mut pieces: Vec<String> = to_fragment(config)
         .split('&')
@@ -187,26 +198,16 @@ fn start_script(
         .map_err(|error| error.to_string())
 }
 
-#[cfg(not(scripts))]
-fn start_script(_: &ScriptProgram, _: &Config, _: bool) -> Result<Box<dyn SteppedRun>, String> {
-    Err(NO_ENGINE.to_string())
-}
-
 #[cfg(scripts)]
 fn script_subject(script: &ScriptProgram, config: &Config) -> Result<Rc<dyn Subject>, String> {
-    crate::script::explore::ScriptSubject::new(&script.code, config, Some(script.source_piece.clone()))
-        .map(|subject| Rc::new(subject) as Rc<dyn Subject>)
-        .map_err(|error| error.to_string())
+    crate::script::explore::ScriptSubject::new(
+        &script.code,
+        config,
+        Some(script.source_piece.clone()),
+    )
+    .map(|subject| Rc::new(subject) as Rc<dyn Subject>)
+    .map_err(|error| error.to_string())
 }
-
-#[cfg(not(scripts))]
-fn script_subject(_: &ScriptProgram, _: &Config) -> Result<Rc<dyn Subject>, String> {
-    Err(NO_ENGINE.to_string())
-}
-
-/// Why a build without the script engine cannot run a script.
-#[cfg(not(scripts))]
-const NO_ENGINE: &str = "this build has no JavaScript engine";
 
 /// Whether a fragment asks for a script (`scenario=script`).
 pub fn is_script_fragment(hash: &str) -> bool {
@@ -216,6 +217,7 @@ pub fn is_script_fragment(hash: &str) -> bool {
 
 /// The line and column of a script error as [`Program::start`] words it
 /// ("`code`: line 3, column 9: …").
+#[cfg(scripts)]
 pub fn error_position(message: &str) -> Option<(u32, u32)> {
     let rest = message.strip_prefix("`code`: line ")?;
     let (line, rest) = rest.split_once(", column ")?;
@@ -291,6 +293,7 @@ pub fn edited_script(code: &str) -> Program {
 mod tests {
     use super::*;
 
+    #[cfg(scripts)]
     #[test]
     fn reads_the_position_of_a_script_error() {
         assert_eq!(

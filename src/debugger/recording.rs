@@ -54,12 +54,19 @@ impl Recording {
 
     /// The 1-based code line of event `index`: its script position, or
     /// for a story the listing's line of its site.
-    pub fn line_of(&self, index: usize, listing: &crate::scenario::listing::Listing) -> Option<usize> {
+    pub fn line_of(
+        &self,
+        index: usize,
+        listing: &crate::scenario::listing::Listing,
+    ) -> Option<usize> {
         if self.program.is_script() {
-            return self.positions.get(&index).map(|&(line, _)| line as usize);
+            let found = self.positions.binary_search_by_key(&index, |&(at, _)| at);
+            return found.ok().map(|at| self.positions[at].1 .0 as usize);
         }
         let site = self.events.get(index)?.site;
-        (site != Site::None).then(|| listing.line_of(site)).flatten()
+        (site != Site::None)
+            .then(|| listing.line_of(site))
+            .flatten()
     }
 
     /// The events of one step (the trace is in step order).

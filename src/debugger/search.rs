@@ -22,7 +22,11 @@ impl SearchJob {
     }
 
     /// Searches `config` under every strategy.
-    pub fn every_strategy(program: &Program, config: &Config, options: ExploreOptions) -> SearchJob {
+    pub fn every_strategy(
+        program: &Program,
+        config: &Config,
+        options: ExploreOptions,
+    ) -> SearchJob {
         SearchJob::of(program, config, options, StrategyKind::ALL.to_vec())
     }
 

@@ -120,6 +120,19 @@ impl Session {
         }
     }
 
+    /// The code lines the last step's events ran through.
+    pub fn last_lines(&self, listing: &Listing) -> Vec<usize> {
+        let Some(report) = &self.last else {
+            return Vec::new();
+        };
+        let events = &self.recording.events;
+        let start = events.partition_point(|event| event.step < report.index);
+        let end = events.partition_point(|event| event.step <= report.index);
+        (start..end)
+            .filter_map(|index| self.recording.line_of(index, listing))
+            .collect()
+    }
+
     /// One macrotask and its microtasks; false at the end.
     pub fn step(&mut self) -> bool {
         // The recording already checked that the schedule fits.
@@ -139,11 +152,7 @@ impl Session {
     }
 
     pub fn reset(&mut self) {
-        if let Ok(run) = self
-            .recording
-            .program
-            .start(&self.recording.config, false)
-        {
+        if let Ok(run) = self.recording.program.start(&self.recording.config, false) {
             self.run = run;
             self.last = None;
         }

@@ -3,7 +3,9 @@
 //! critical section. Each is built from the trace fed event by event.
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::BinaryHeap;
+
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::config::{CacheStart, Config, Micros, ScenarioKind, StrategyKind};
 use crate::debugger::timeline::{Segment, SharedLane, Tone};
@@ -278,7 +280,7 @@ impl HoldersLane {
             several_servers: servers.iter().any(|&server| server != 0),
             servers,
             segments: Vec::new(),
-            inside: HashMap::new(),
+            inside: HashMap::default(),
             free_rows: BinaryHeap::new(),
             rows: 1,
             counts: Vec::new(),

@@ -2,7 +2,7 @@
 //! shared state of the hot key. Built once per run from its trace; the view
 //! draws the part up to the current step.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::config::{Config, Micros};
 use crate::debugger::shared_lanes::SharedLanes;
@@ -229,9 +229,9 @@ impl TimelineBuilder {
                 .enumerate()
                 .map(|(i, spec)| lane_for(i as u32, spec, several_servers))
                 .collect(),
-            open: HashMap::new(),
-            waiting: HashMap::new(),
-            critical: HashMap::new(),
+            open: HashMap::default(),
+            waiting: HashMap::default(),
+            critical: HashMap::default(),
             end: 0,
             shared: SharedLanes::new(config, servers),
         }

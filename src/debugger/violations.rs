@@ -1,7 +1,7 @@
 //! The moments a run goes wrong, found in its trace: what the debugger's
 //! "first violation" button jumps to and the timeline marks.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::config::{CacheStart, Config, Micros, ScenarioKind};
 use crate::sim::loads::LoadLog;
@@ -101,7 +101,7 @@ impl Finder {
             scenario: config.scenario,
             ttl: config.ttl,
             warm_expiry: warm.then(|| config.expire_at.or(ttl_expiry)).flatten(),
-            keys: HashMap::new(),
+            keys: HashMap::default(),
             loads: LoadLog::default(),
         }
     }

@@ -23,13 +23,11 @@ pub enum ScheduleError {
     },
     /// The run ended after `used` choice points, with choices left over.
     TooLong { used: usize, len: usize },
-    /// A script run's own message (`script::ScriptRun::schedule_error`).
-    Script(String),
 }
 
 impl fmt::Display for ScheduleError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
+        match *self {
             ScheduleError::OutOfRange {
                 choice,
                 step,
@@ -42,7 +40,6 @@ impl fmt::Display for ScheduleError {
                 choice + 1,
                 enabled - 1
             ),
-            ScheduleError::Script(message) => f.write_str(message),
             ScheduleError::TooLong { used, len } => write!(
                 f,
                 "the run ended after {used} choice points, but the schedule has {len} choices"

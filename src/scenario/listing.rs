@@ -23,9 +23,13 @@ impl Listing {
 
     /// A script's own lines: its trace events carry their line, so no
     /// line needs a site.
+    #[cfg(scripts)]
     pub fn of_script(code: &str) -> Listing {
         Listing {
-            lines: code.lines().map(|line| (line.to_string(), Site::None)).collect(),
+            lines: code
+                .lines()
+                .map(|line| (line.to_string(), Site::None))
+                .collect(),
         }
     }
 

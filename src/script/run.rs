@@ -723,6 +723,11 @@ impl ScriptRun {
         self.host.core.borrow()
     }
 
+    /// The schedule's choice at choice point `point`.
+    pub(crate) fn choice(&self, point: usize) -> u32 {
+        self.choices.get(point).copied().unwrap_or(0)
+    }
+
     /// The macrotask the last step ran.
     pub(crate) fn last_task(&self) -> Option<Macrotask> {
         self.last_task

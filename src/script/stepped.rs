@@ -14,6 +14,8 @@ use super::run::ScriptRun;
 
 pub struct ScriptStepper {
     run: ScriptRun,
+    /// The schedule's length.
+    choices: usize,
     /// Events moved out of the trace so far (positions index the whole run).
     taken: usize,
 }
@@ -22,8 +24,14 @@ impl ScriptStepper {
     pub fn start(code: &str, config: &Config, keep_trace: bool) -> Result<Self, ScriptError> {
         Ok(ScriptStepper {
             run: ScriptRun::new(code, config, keep_trace)?,
+            choices: config.schedule.choices().len(),
             taken: 0,
         })
+    }
+
+    /// Schedule choices not yet used (past the end of the run: too many).
+    fn choices_left(&self) -> usize {
+        self.choices.saturating_sub(self.run.points.len())
     }
 
     pub fn run(&self) -> &ScriptRun {
@@ -34,16 +42,25 @@ impl ScriptStepper {
 impl SteppedRun for ScriptStepper {
     fn step(&mut self) -> Result<Option<StepReport>, ScheduleError> {
         if self.is_done() {
-            if let Some(error) = self.run.schedule_error() {
-                return Err(ScheduleError::Script(error.to_string()));
-            }
-            return Ok(None);
+            return match self.choices_left() {
+                0 => Ok(None),
+                _ => Err(ScheduleError::TooLong {
+                    used: self.run.points.len(),
+                    len: self.choices,
+                }),
+            };
         }
         let start = self.run.core().trace.len() + self.taken;
         let index = self.run.steps();
         if !self.run.step() {
             return match self.run.schedule_error() {
-                Some(error) => Err(ScheduleError::Script(error.to_string())),
+                // The choice that did not fit was the last point passed.
+                Some(_) => Err(ScheduleError::OutOfRange {
+                    choice: self.run.points.len() - 1,
+                    step: index,
+                    index: self.run.choice(self.run.points.len() - 1),
+                    enabled: self.run.points.last().copied().unwrap_or(0) as usize,
+                }),
                 None => Ok(None),
             };
         }
@@ -98,6 +115,6 @@ impl SteppedRun for ScriptStepper {
     fn take_trace(&mut self) -> (Vec<TraceEvent>, Positions) {
         let events = self.run.take_events();
         self.taken += events.len();
-        (events, self.run.positions())
+        (events, self.run.positions().into_iter().collect())
     }
 }

@@ -2,7 +2,9 @@
 //! trace and tally. Scenario code reaches it through `Ctx`; the executor
 //! drives it through `Sim`.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
+
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::config::{Config, Latency, Micros, TxMode};
 use crate::sim::footprint::{Object, Touches};
@@ -212,8 +214,8 @@ impl Core {
             trace: Trace::new(keep_trace),
             tally: Tally::default(),
             xfetch_rng: SimRng::new(config.seed, Stream::Xfetch),
-            fences: HashMap::new(),
-            tokens: HashMap::new(),
+            fences: HashMap::default(),
+            tokens: HashMap::default(),
             responded: Vec::new(),
             touches: Touches::default(),
         }

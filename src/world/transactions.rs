@@ -5,7 +5,9 @@
 //! and `SELECT ... FOR UPDATE` row locks on `users`, queued FIFO and held
 //! until commit or rollback. Plain data: the core schedules.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
+
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::config::TxMode;
 use crate::world::locks::SlotId;

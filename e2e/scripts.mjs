@@ -1,0 +1,243 @@
+// End-to-end test of script scenarios in the built app (dist/) in headless
+// Chromium: the lazily loaded script edition (web/boot.js), every shipped
+// example run to the end with the same metrics as `interleave run` on the
+// same fragment, an edit in the editor that runs and lands in the link, a
+// syntax error shown at its line with the last good run kept, hostile code
+// from a link, and the phone layout. Prints one line per check and the
+// time from opening a script link to its first step; exits 1 on a failure.
+//
+// Run from the repository root after `trunk build`: node e2e/scripts.mjs
+
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium } from 'playwright-core';
+import { serve } from './serve.mjs';
+
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+  '--disable-component-update', '--no-first-run'];
+
+let passed = 0;
+let failed = 0;
+function check(name, ok, detail = '') {
+  if (ok) passed += 1;
+  else failed += 1;
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${name}${!ok && detail ? `: ${detail}` : ''}`);
+}
+
+/** The debug CLI (`cargo test` built it) on `args`. */
+function cli(...args) {
+  return execFileSync('cargo', ['run', '--quiet', '--bin', 'interleave', '--', ...args],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+}
+
+/** The `code=` value of `code`, from `interleave encode`. */
+function encode(code) {
+  const dir = mkdtempSync(join(tmpdir(), 'interleave-e2e-'));
+  const file = join(dir, 'script.js');
+  writeFileSync(file, code);
+  return cli('encode', file).trim();
+}
+
+/** What the page should show for the CLI's metrics, by test id. */
+function expectedTexts(metrics) {
+  const texts = {};
+  for (const [name, value] of Object.entries(metrics)) {
+    if (name === 'custom') continue;
+    if (name === 'latency_us') {
+      for (const [which, us] of Object.entries(value)) texts[`metric-latency_${which}`] = String(us / 1000);
+    } else if (name === 'trace_hash') {
+      texts['trace-hash'] = value;
+    } else {
+      texts[`metric-${name}`] = String(value);
+    }
+  }
+  return texts;
+}
+
+const byId = (id) => `[data-testid="${id}"]`;
+
+async function shownTexts(page) {
+  return page.$$eval('[data-testid^="metric-"], [data-testid="trace-hash"]', (cells) =>
+    Object.fromEntries(cells.map((cell) => [cell.dataset.testid, cell.textContent])));
+}
+
+async function ready(page) {
+  await page.waitForSelector(`${byId('btn-step')}:not([disabled])`, { timeout: 60_000 });
+}
+
+async function runToEnd(page) {
+  await page.click(byId('btn-run'));
+  await page.waitForSelector(`${byId('btn-run')}[disabled]`);
+}
+
+async function checkMetrics(page, fragment, label) {
+  const expected = expectedTexts(JSON.parse(cli('run', `#${fragment}`)));
+  const shown = await shownTexts(page);
+  const wrong = Object.keys(expected)
+    .filter((id) => expected[id] !== shown[id])
+    .map((id) => `${id}: page ${shown[id]} vs cli ${expected[id]}`);
+  check(`${label}: ${Object.keys(expected).length} metrics equal the CLI's`, wrong.length === 0, wrong.join('; '));
+}
+
+const problems = [];
+async function openPage(browser, viewport = { width: 1440, height: 900 }) {
+  const page = await browser.newPage({ viewport });
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  await page.exposeFunction('reportCspViolation', (text) => problems.push(`CSP: ${text}`));
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) =>
+      window.reportCspViolation(`${event.violatedDirective} blocked ${event.blockedURI}`));
+  });
+  return page;
+}
+
+/** Whether the page still answers within `ms` (its main thread is free). */
+async function responsive(page, ms = 2000) {
+  const answer = page.evaluate(() => new Promise((done) => setTimeout(() => done(true), 0)));
+  const late = new Promise((done) => setTimeout(() => done(false), ms));
+  return Promise.race([answer, late]);
+}
+
+/** Replaces the editor's text by typing, as a person would. */
+async function typeInEditor(page, code) {
+  const content = page.locator(`${byId('script-editor')} .cm-content`);
+  await content.click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Delete');
+  await page.keyboard.insertText(code);
+}
+
+const EXAMPLES = {
+  ticket: 'strategy=none&users=2&clicks=2',
+  stampede: 'strategy=none&users=20&clicks=1',
+  emitter_lock: 'strategy=none&users=3&clicks=1',
+  ticket_lock: 'strategy=none&users=3&clicks=1',
+  mutex_map: 'strategy=none&users=2&clicks=2',
+  inventory_oversell: 'strategy=none&users=4&clicks=1',
+  inventory_atomic: 'strategy=none&users=4&clicks=1',
+  idempotency: 'strategy=none&users=2&clicks=2',
+  rate_limiter: 'strategy=none&users=2&clicks=3',
+};
+
+mkdirSync('test-artifacts', { recursive: true });
+const server = await serve(resolve('dist'));
+const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+
+try {
+  // 1. A script link loads the engine, then its first step: timed.
+  const first = await openPage(browser);
+  const started = Date.now();
+  await first.goto(`${server.url}/#v=1&scenario=script&example=ticket`);
+  await ready(first);
+  const loadMs = Date.now() - started;
+  const engineMs = await first.evaluate(() => window.interleaveEngineMs);
+  console.log(`script link to first step: ${loadMs} ms (engine and editor loaded in ${Math.round(engineMs)} ms)`);
+  check('a script link opens on its first step', (await first.textContent(byId('step-index'))) === '0');
+  check('the code pane shows the script', (await first.textContent(byId('code-pane'))).includes('async function handle'));
+
+  // 2. Every shipped example, run to the end: the CLI's numbers.
+  for (const [name, keys] of Object.entries(EXAMPLES)) {
+    const fragment = `v=1&scenario=script&example=${name}&${keys}`;
+    await first.goto(`${server.url}/#${fragment}`);
+    await ready(first);
+    await runToEnd(first);
+    await checkMetrics(first, fragment, `example=${name}`);
+  }
+
+  // 3. Stepping puts a request's cursor on a script line.
+  await first.goto(`${server.url}/#v=1&scenario=script&example=ticket&strategy=none&users=1&clicks=2`);
+  await ready(first);
+  await first.click(byId('btn-step'));
+  await first.click(byId('btn-step'));
+  const awaited = await first.$$eval('.code-pane li.awaited', (lines) => lines.length);
+  check('after two steps a cursor sits on a script line', awaited > 0);
+
+  // 4. An edit runs after a pause, and the link carries it.
+  const edited = [
+    'async function handle(req) {',
+    '  const seen = await cache.get("k");',
+    '  await cache.set("k", 1);',
+    '  count("edited", 1);',
+    '}',
+    '',
+  ].join('\n');
+  await typeInEditor(first, edited);
+  await first.waitForFunction(() => location.hash.includes('code='), null, { timeout: 10_000 });
+  await ready(first);
+  const link = await first.evaluate(() => location.hash.slice(1));
+  check('the edit is in the link as code=', link.includes(`code=${encode(edited)}`), link);
+  await runToEnd(first);
+  await checkMetrics(first, link, 'the edited script');
+  const reopened = await openPage(browser);
+  await reopened.goto(`${server.url}/#${link}`);
+  await ready(reopened);
+  const shownCode = await reopened.textContent(byId('code-pane'));
+  check('the link opens the same code', shownCode.includes('count("edited", 1);'));
+  await reopened.close();
+
+  // 5. A syntax error: shown at its line, the last good run kept.
+  await typeInEditor(first, 'async function handle(req) {\n  const x = ;\n}\n');
+  const error = await first.waitForSelector(byId('script-error'), { timeout: 10_000 });
+  const message = await error.textContent();
+  check('a syntax error is shown with its line', /line 2/.test(message), message);
+  check('the last good run stays on screen', (await first.$(byId('metric-db_reads'))) !== null);
+  const marked = await first.$eval(byId('script-editor'), (editor) => editor.getAttribute('error') ?? '');
+  check('the editor underlines the error at line 2', marked.startsWith('2:'), marked);
+  await first.screenshot({ path: 'test-artifacts/script-error.png' });
+
+  // 6. Hostile code from a link: an error, and the page stays responsive.
+  const hostile = {
+    fetch: 'async function handle(req) { await fetch("http://example.com/"); }',
+    document: 'async function handle(req) { document.body.innerHTML = "owned"; }',
+    eval: 'async function handle(req) { eval("1 + 1"); }',
+    import: 'async function handle(req) { await import("http://example.com/x.js"); }',
+    loop: 'async function handle(req) { while (true) {} }',
+    'loop after await': 'async function handle(req) { await sleep(1); for (;;) {} }',
+  };
+  for (const [name, code] of Object.entries(hostile)) {
+    const page = await openPage(browser);
+    await page.goto(`${server.url}/#v=1&scenario=script&code=${encode(code)}&users=1&clicks=1`);
+    await page.waitForSelector(`${byId('script-error')}, ${byId('btn-step')}:not([disabled])`, { timeout: 60_000 });
+    if (await page.$(`${byId('btn-step')}:not([disabled])`)) await runToEnd(page);
+    const errors = await page.$eval(byId('metric-errors'), (cell) => cell.textContent).catch(() => null);
+    const shown = await page.$(byId('script-error'));
+    const body = await page.textContent('body');
+    check(`hostile code (${name}): an error, the page responsive`,
+      (shown !== null || (errors !== null && errors !== '0')) && (await responsive(page)) && !body.includes('owned'),
+      `errors=${errors} banner=${shown !== null}`);
+    await page.close();
+  }
+
+  // 7. A phone: no sideways scroll on a script scenario.
+  const phone = await openPage(browser, { width: 390, height: 844 });
+  await phone.goto(`${server.url}/#v=1&scenario=script&example=ticket`);
+  await ready(phone);
+  const width = await phone.evaluate(() => document.documentElement.scrollWidth);
+  check('390x844: a script scenario has no sideways scroll', width <= 390, `${width}px`);
+  await phone.screenshot({ path: 'test-artifacts/script-phone.png', fullPage: true });
+  await first.screenshot({ path: 'test-artifacts/script-laptop.png' });
+
+  // 8. From a story, the scenario list's "script" loads the engine.
+  const story = await openPage(browser);
+  await story.goto(`${server.url}/#v=1&scenario=ticket&strategy=none`);
+  await ready(story);
+  await story.selectOption(byId('scenario-select'), 'script');
+  await story.waitForSelector(byId('script-panel'), { timeout: 60_000 });
+  check('picking "script" in a story loads the script edition', true);
+
+  check('no console errors, page errors or CSP violations', problems.length === 0, problems.join(' | '));
+} catch (error) {
+  check('script e2e ran to the end', false, error.stack ?? String(error));
+} finally {
+  await browser.close();
+  await server.close();
+}
+
+console.log(`e2e scripts: ${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);

@@ -1,0 +1,117 @@
+// The script edition only: wasm with `script-wasm` (the page's own build
+// has no script engine).
+#![cfg(all(feature = "script-wasm", target_arch = "wasm32"))]
+//! The page's state on script scenarios: a link's code is restored, an
+//! edit runs and updates the link, and a script that does not load keeps
+//! the last good run, with the error at its line and column.
+//!
+//! `CHROMEDRIVER=/usr/bin/chromedriver cargo test --target
+//! wasm32-unknown-unknown --features script-wasm --test web_script_page`
+
+use std::rc::Rc;
+
+use interleave::app::{Action, Debugger};
+use interleave::debugger::Program;
+use interleave::script::source::encode;
+use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
+use yew::Reducible;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// Works until the page has nothing left to do in the background.
+fn settle(mut state: Rc<Debugger>) -> Rc<Debugger> {
+    for _ in 0..10_000 {
+        if !state.has_work() {
+            return state;
+        }
+        state = state.reduce(Action::Work {
+            deadline: js_sys::Date::now() + 50.0,
+        });
+    }
+    panic!("the page kept working");
+}
+
+fn script_of(state: &Debugger) -> String {
+    match &state.program {
+        Program::Script(script) => script.code.clone(),
+        Program::Story => panic!("a story runs, not a script"),
+    }
+}
+
+const EDITED: &str = "async function handle(req) {\n  await cache.set(\"k\", 1);\n}\n";
+
+#[wasm_bindgen_test]
+fn a_link_restores_its_example_and_runs_it() {
+    let state = settle(Rc::new(Debugger::load(
+        "#v=1&scenario=script&example=ticket&users=2",
+    )));
+    assert!(script_of(&state).contains("async function handle"));
+    assert_eq!(
+        state.fragment,
+        "v=1&scenario=script&example=ticket&strategy=none&users=2"
+    );
+    assert!(state.errors.is_empty(), "{:?}", state.errors);
+    assert!(state.script_problem.is_none());
+    assert!(state.session().is_some());
+    assert_eq!(
+        state.metrics(),
+        Default::default(),
+        "at step 0 nothing has run"
+    );
+}
+
+#[wasm_bindgen_test]
+fn a_code_link_restores_the_code() {
+    let hash = format!("#v=1&scenario=script&code={}", encode(EDITED));
+    let state = settle(Rc::new(Debugger::load(&hash)));
+    assert_eq!(script_of(&state), EDITED);
+    assert!(state.fragment.contains(&format!("code={}", encode(EDITED))));
+}
+
+#[wasm_bindgen_test]
+fn an_edit_runs_and_updates_the_link() {
+    let state = settle(Rc::new(Debugger::load(
+        "#v=1&scenario=script&example=ticket",
+    )));
+    let state = settle(state.reduce(Action::SetCode(EDITED.to_string())));
+    assert_eq!(script_of(&state), EDITED);
+    assert_eq!(
+        state.fragment,
+        format!("v=1&scenario=script&code={}&strategy=none", encode(EDITED))
+    );
+    let state = settle(state.reduce(Action::RunToEnd));
+    assert_eq!(state.metrics().db_writes, 0, "cache.set is no DB write");
+    assert!(state.at_end());
+}
+
+#[wasm_bindgen_test]
+fn a_syntax_error_keeps_the_last_good_run_and_names_its_line() {
+    let state = settle(Rc::new(Debugger::load(
+        "#v=1&scenario=script&example=ticket",
+    )));
+    let fragment = state.fragment.clone();
+    let state = state.reduce(Action::SetCode(
+        "async function handle(req) {\n  const x = ;\n}\n".to_string(),
+    ));
+    let problem = state.script_problem.clone().expect("the error is shown");
+    assert_eq!(problem.at.map(|(line, _)| line), Some(2), "{problem:?}");
+    assert_eq!(
+        state.fragment, fragment,
+        "the link keeps the last good code"
+    );
+    assert!(state.session().is_some(), "the last good run stays");
+    // Typing it right again clears the error and runs the new code.
+    let state = settle(state.reduce(Action::SetCode(EDITED.to_string())));
+    assert!(state.script_problem.is_none());
+    assert_eq!(script_of(&state), EDITED);
+}
+
+#[wasm_bindgen_test]
+fn a_story_link_leaves_the_script() {
+    let state = settle(Rc::new(Debugger::load(
+        "#v=1&scenario=script&example=ticket",
+    )));
+    let state = settle(state.reduce(Action::SetParam("scenario".into(), "ticket".into())));
+    assert_eq!(state.program, Program::Story);
+    assert_eq!(state.fragment, "v=1&scenario=ticket&strategy=none");
+}
