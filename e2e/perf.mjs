@@ -5,7 +5,10 @@
 //    and the longest main-thread task while it runs (long-task observer);
 //  - the largest traced run, a 20,000-request stampede under `none`: the
 //    longest task while it loads, while stepping and while playing;
-//  - a 1,000,000-request metrics-only run: the longest task.
+//  - a 1,000,000-request metrics-only run: the longest task;
+//  - a script link (the script edition, loaded on demand): the time from
+//    opening it to its first step, and the longest task while a
+//    1,000-request stampede script records and runs to the end.
 // Prints JSON; with --check, exits 1 when a budget is missed:
 // step < 16 ms, long tasks < 50 ms, >= 3M events/s.
 //
@@ -134,6 +137,35 @@ try {
       { timeout: 180000 },
     );
   });
+
+  // 5. A script link: the engine loads on demand, then the run.
+  const scripted = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  await scripted.addInitScript(() => {
+    window.longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) window.longTasks.push(entry.duration);
+    }).observe({ type: 'longtask', buffered: true });
+  });
+  const opened = Date.now();
+  await scripted.goto(`${server.url}/#v=1&scenario=script&example=ticket`);
+  await scripted.waitForSelector('[data-testid="btn-step"]:not([disabled])', { timeout: 60000 });
+  results.script_link = {
+    ms_to_first_step: Date.now() - opened,
+    engine_and_editor_ms: Math.round(await scripted.evaluate(() => window.interleaveEngineMs)),
+  };
+  await scripted.evaluate(() => { window.longTasks = []; });
+  const started = Date.now();
+  await scripted.evaluate(() => { location.hash = '#v=1&scenario=script&example=stampede&users=1000&clicks=1'; });
+  await scripted.waitForSelector('[data-testid="btn-step"]:not([disabled])', { timeout: 120000 });
+  await scripted.click('[data-testid="btn-run"]');
+  await scripted.waitForSelector('[data-testid="btn-run"][disabled]', { timeout: 120000 });
+  await scripted.waitForTimeout(200);
+  const tasks = await scripted.evaluate(() => window.longTasks);
+  results.script_stampede_1000 = {
+    seconds_to_end: (Date.now() - started) / 1000,
+    long_tasks: tasks.length,
+    longest_task_ms: Math.round(Math.max(0, ...tasks)),
+  };
 } finally {
   await browser.close();
   await server.close();

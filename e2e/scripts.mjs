@@ -207,10 +207,11 @@ try {
     if (await page.$(`${byId('btn-step')}:not([disabled])`)) await runToEnd(page);
     const errors = await page.$eval(byId('metric-errors'), (cell) => cell.textContent).catch(() => null);
     const shown = await page.$(byId('script-error'));
-    const body = await page.textContent('body');
+    // The page is still the app: nothing replaced it.
+    const intact = (await page.$(byId('script-panel'))) !== null;
     check(`hostile code (${name}): an error, the page responsive`,
-      (shown !== null || (errors !== null && errors !== '0')) && (await responsive(page)) && !body.includes('owned'),
-      `errors=${errors} banner=${shown !== null}`);
+      (shown !== null || (errors !== null && errors !== '0')) && (await responsive(page)) && intact,
+      `errors=${errors} banner=${shown !== null} intact=${intact}`);
     await page.close();
   }
 

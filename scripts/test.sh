@@ -44,14 +44,20 @@ echo "real servers added $(( $(date +%s) - services_start )) s"
 
 step "cargo clippy (wasm32)"
 cargo clippy --target wasm32-unknown-unknown --lib --bins --tests -- -D warnings
+cargo clippy --target wasm32-unknown-unknown --features script-wasm --lib --bins --tests -- -D warnings
 
 step "trunk build --release"
 trunk build --release --offline --skip-version-check
 
 step "bundle budget"
+# The page's own wasm (dist/*.wasm); the script edition (dist/script/),
+# loaded only for script scenarios, is reported, not budgeted.
 bytes=$(cat dist/*.wasm | gzip -9 | wc -c)
 kb=$(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1024 }')
 echo "wasm: $kb KB gzipped (budget $BUDGET_KB KB)"
+script_bytes=$(cat dist/script/*.wasm | gzip -9 | wc -c)
+editor_bytes=$(gzip -9 <dist/editor.js | wc -c)
+echo "script edition (on demand): wasm $((script_bytes / 1024)) KB, editor $((editor_bytes / 1024)) KB gzipped"
 if [ "$bytes" -gt $((BUDGET_KB * 1024)) ]; then
   echo "wasm over budget" >&2
   exit 1
@@ -61,8 +67,17 @@ step "wasm tests in headless Chrome"
 CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver} \
   cargo test --target wasm32-unknown-unknown --test web 2>&1 | tee "$logs/web.log"
 
+step "wasm tests of the script edition in headless Chrome"
+CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver} \
+  cargo test --target wasm32-unknown-unknown --features script-wasm \
+  --test web_script --test web_script_page 2>&1 | tee "$logs/web-script.log"
+
 step "end-to-end smoke test"
 node e2e/smoke.mjs | tee "$logs/e2e.log"
+
+step "end-to-end: the code editor, and script scenarios in the page"
+node e2e/editor.mjs | tee "$logs/e2e-editor.log"
+node e2e/scripts.mjs | tee "$logs/e2e-scripts.log"
 
 step "browser performance figures (reported, not enforced)"
 node e2e/perf.mjs
@@ -70,8 +85,8 @@ node e2e/perf.mjs
 # Every cargo "test result: ok. N passed" line, plus the e2e checks; the
 # native run's skipped real-server tests are counted once, from their own step.
 passed=$( (awk '/Running tests\/real\.rs/ { skip = 1; next } skip && /^test result/ { skip = 0; next } { print }' \
-    "$logs/native.log"; cat "$logs"/real.log "$logs"/web.log) |
+    "$logs/native.log"; cat "$logs"/real.log "$logs"/web.log "$logs"/web-script.log) |
   sed -nE 's/^test result: ok\. ([0-9]+) passed.*/\1/p' | awk '{ n += $1 } END { print n + 0 }')
-e2e=$(sed -nE 's/^e2e: ([0-9]+) passed.*/\1/p' "$logs/e2e.log")
+e2e=$(cat "$logs"/e2e*.log | sed -nE 's/^(e2e|editor|e2e scripts): ([0-9]+) passed.*/\2/p' | awk '{ n += $1 } END { print n + 0 }')
 echo
 echo "$((passed + e2e)) passed, 0 failed"

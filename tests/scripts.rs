@@ -679,3 +679,20 @@ fn the_gc_threshold_does_not_change_a_run() {
     };
     assert_eq!(hash(0), hash(64 << 20));
 }
+
+/// Untrusted code reaches nothing outside the sandbox: the browser's
+/// globals are absent and `import()` is refused, each an error of its
+/// request (as Node's `import()` of an http: URL rejects), never a hang.
+#[test]
+fn browser_globals_and_import_are_errors_of_the_request() {
+    for code in [
+        "async function handle(req) { await fetch('http://example.com/'); }",
+        "async function handle(req) { document.body.innerHTML = 'x'; }",
+        "async function handle(req) { eval('1 + 1'); }",
+        "async function handle(req) { await import('http://example.com/x.js'); }",
+        "async function handle(req) { localStorage.setItem('k', 'v'); }",
+    ] {
+        let (metrics, _) = run_script(code, "#v=1&users=1&clicks=1");
+        assert_eq!((metrics.errors, metrics.hung), (1, 0), "{code}");
+    }
+}

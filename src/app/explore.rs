@@ -13,6 +13,9 @@ use crate::explore::{Check, ExploreOptions, ExploreResult, Method, StrategyRow};
 #[derive(Properties, PartialEq)]
 pub struct ExplorePanelProps {
     pub scenario: ScenarioKind,
+    /// A script runs: only the checks a script's run can be judged on.
+    #[prop_or_default]
+    pub script: bool,
     pub view: Option<SearchView>,
     pub on_start: Callback<(ExploreOptions, bool)>,
     pub on_cancel: Callback<()>,
@@ -20,6 +23,9 @@ pub struct ExplorePanelProps {
     /// right after its violation.
     pub on_open: Callback<(String, u32, Vec<Check>)>,
 }
+
+/// What a script's run is judged on (no per-key load log, no stale reads).
+const SCRIPT_CHECKS: [Check; 3] = [Check::Duplicates, Check::Exclusion, Check::Errors];
 
 /// Most schedules one search may run from the panel.
 const MAX_SCHEDULES: u64 = 1_000_000;
@@ -35,6 +41,10 @@ const DEFAULT_MAX_PREEMPTIONS: u32 = 2;
 #[component]
 pub fn ExplorePanel(props: &ExplorePanelProps) -> Html {
     let checks = use_state(|| vec![Check::default_for(props.scenario)]);
+    let offered: &[Check] = match props.script {
+        true => &SCRIPT_CHECKS,
+        false => &Check::ALL,
+    };
     let method = use_state(|| Method::Dfs);
     let max_schedules = use_state(|| DEFAULT_MAX_SCHEDULES);
     let seed = use_state(|| 1u64);
@@ -110,7 +120,7 @@ pub fn ExplorePanel(props: &ExplorePanelProps) -> Html {
             <div class="explore-form">
                 <fieldset>
                     <legend>{ "checks" }</legend>
-                    { for Check::ALL.iter().map(|&check| html! {
+                    { for offered.iter().map(|&check| html! {
                         <label class="check">
                             <input type="checkbox" data-testid={format!("explore-check-{}", check.name())}
                                 checked={checks.contains(&check)} onchange={toggle(check)} />

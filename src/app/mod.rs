@@ -364,7 +364,7 @@ pub fn App() -> Html {
                     <button data-testid="btn-cancel" onclick={on_cancel}>{ "cancel" }</button>
                 </div>
             }
-            <div class="workbench">
+            <div class={classes!("workbench", state.program.is_script().then_some("with-script"))}>
                 <aside class="sidebar">
                     { script_panel(&state) }
                     <ScenarioPanel config={state.config.clone()} error={state.param_error.clone()}
@@ -396,7 +396,8 @@ pub fn App() -> Html {
                             manual={state.manual_view()} on_manual={send(|| Action::ToggleManual)}
                             {on_choose} on_undo={send(|| Action::Undo)} />
                     </div>
-                    <ExplorePanel key={state.config.scenario.name()} scenario={state.config.scenario}
+                    <ExplorePanel key={if state.program.is_script() { "script" } else { state.config.scenario.name() }}
+                        scenario={state.config.scenario} script={state.program.is_script()}
                         view={state.search_view.clone()} on_start={on_start_search}
                         on_cancel={send(|| Action::CancelSearch)} {on_open} />
                     <CompareTable rows={state.compare_rows.clone()} current={state.config.strategy}

@@ -74,6 +74,9 @@ pub const CHUNK_MS: f64 = 16.0;
 /// The chunk run at once when an action starts new work (a load, an edit,
 /// *run to end*): shorter, as building the run came first in that task.
 const FIRST_CHUNK_MS: f64 = 10.0;
+/// Past this many characters a link still opens, but the page warns that
+/// it may not survive being shared.
+const LONG_LINK: usize = 64 * 1024;
 /// Play speeds, in steps per second.
 pub const SPEEDS: [u32; 6] = [1, 2, 5, 10, 30, 100];
 
@@ -281,8 +284,19 @@ impl Debugger {
         let compare = script_problem
             .is_none()
             .then(|| shared(Compare::of_program(&program, &config)));
+        let fragment = program.fragment(&config);
+        let notice = match fragment.len() > LONG_LINK {
+            true => Some(format!(
+                "this link is {} KB long: it opens here, but servers and chat tools often cut \
+                 links past {} KB, so share the script as a file (interleave encode FILE.js \
+                 makes its code= value)",
+                fragment.len() / 1024,
+                LONG_LINK / 1024
+            )),
+            false => notice,
+        };
         Debugger {
-            fragment: program.fragment(&config),
+            fragment,
             listing: Rc::new(program.listing(&config)),
             progress: (0, total_requests(&config)),
             compare,
@@ -864,7 +878,9 @@ fn is_small(config: &Config) -> bool {
 /// The explanation of a recorded run: all of it for a small run, the
 /// story and narration alone for a large one.
 fn explanation_of(recording: &Recording) -> Explanation {
-    if is_small(&recording.config) {
+    // The fix and the smallest case re-run the built-in stories; a script
+    // gets its story and narration.
+    if is_small(&recording.config) && !recording.program.is_script() {
         return explain_recording(recording);
     }
     let story = recording

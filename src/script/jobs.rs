@@ -5,6 +5,7 @@
 
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
+use std::future::Future;
 use std::rc::Rc;
 
 use boa_engine::job::{Job, JobExecutor};
@@ -48,6 +49,18 @@ pub fn run_job(job: Job, context: &mut Context) -> JsResult<()> {
     match job {
         Job::PromiseJob(job) => job.call(context).map(drop),
         Job::GenericJob(job) => job.call(context).map(drop),
+        // The one async job a script can start is `import()`'s module load,
+        // which the context's idle module loader refuses at once: polled
+        // once, it rejects the import's promise.
+        Job::AsyncJob(job) => {
+            let context = RefCell::new(context);
+            let mut load = job.call(&context);
+            let mut waker = std::task::Context::from_waker(std::task::Waker::noop());
+            match std::pin::Pin::new(&mut load).poll(&mut waker) {
+                std::task::Poll::Ready(result) => result.map(drop),
+                std::task::Poll::Pending => Ok(()),
+            }
+        }
         // The script cannot reach these: timers are the event loop's.
         _ => Ok(()),
     }
