@@ -57,9 +57,13 @@ pub fn ScriptPanel(props: &ScriptPanelProps) -> Html {
             }
         })
     };
-    let error = props.problem.as_ref().map(|problem| {
-        let (line, column) = problem.at.unwrap_or((1, 1));
-        format!("{line}:{column}:{}", problem.message)
+    // The editor shows the message at its place, without the place.
+    let error = props.problem.as_ref().map(|problem| match problem.at {
+        Some((line, column)) => {
+            let short = problem.message.splitn(3, ": ").nth(2);
+            format!("{line}:{column}:{}", short.unwrap_or(&problem.message))
+        }
+        None => format!("1:1:{}", problem.message),
     });
     html! {
         <section class="panel script-panel" aria-labelledby="script-title" data-testid="script-panel">

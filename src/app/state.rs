@@ -610,36 +610,41 @@ impl Reducible for Debugger {
             Action::SetCode(code) => self.set_code(&code),
             #[cfg(not(scripts))]
             Action::SetCode(_) => self,
-            Action::SetParam(key, value) => match with_param(&self.config, &key, &value) {
-                Ok(config)
-                    if config == self.config
-                        && self.param_error.is_none()
-                        && !(key == "scenario" && self.program.is_script()) =>
-                {
-                    self
+            Action::SetParam(key, value) => {
+                // Picking a story's scenario leaves the script, even when
+                // its keys stay as they are.
+                let leaves_script = key == "scenario" && self.program.is_script();
+                match with_param(&self.config, &key, &value) {
+                    Ok(config)
+                        if config == self.config
+                            && self.param_error.is_none()
+                            && !leaves_script =>
+                    {
+                        self
+                    }
+                    Ok(config) if config == self.config && !leaves_script => {
+                        // Typed back to the value that runs: the old message goes.
+                        let mut next = self.owned();
+                        next.param_error = None;
+                        next.changed()
+                    }
+                    Ok(config) => {
+                        // Picking a story's scenario leaves the script.
+                        let program = match key.as_str() {
+                            "scenario" => Program::Story,
+                            _ => self.program.clone(),
+                        };
+                        Debugger::start(config, program, Vec::new(), self.version + 1)
+                            .changed()
+                            .work(now_ms() + FIRST_CHUNK_MS)
+                    }
+                    Err(error) => {
+                        let mut next = self.owned();
+                        next.param_error = Some((error.key, error.message));
+                        next.changed()
+                    }
                 }
-                Ok(config) if config == self.config => {
-                    // Typed back to the value that runs: the old message goes.
-                    let mut next = self.owned();
-                    next.param_error = None;
-                    next.changed()
-                }
-                Ok(config) => {
-                    // Picking a story's scenario leaves the script.
-                    let program = match key.as_str() {
-                        "scenario" => Program::Story,
-                        _ => self.program.clone(),
-                    };
-                    Debugger::start(config, program, Vec::new(), self.version + 1)
-                        .changed()
-                        .work(now_ms() + FIRST_CHUNK_MS)
-                }
-                Err(error) => {
-                    let mut next = self.owned();
-                    next.param_error = Some((error.key, error.message));
-                    next.changed()
-                }
-            },
+            }
             Action::Step | Action::Tick => {
                 let tick = matches!(action, Action::Tick);
                 let next = self.with_session(|session| {

@@ -88,8 +88,13 @@ impl SteppedRun for ScriptStepper {
         self.run.is_done() || u64::from(self.run.steps()) >= MAX_EVENTS
     }
 
+    /// The counters now; a request still running is not yet `hung`.
     fn metrics(&self) -> Metrics {
-        self.run.metrics()
+        let mut metrics = self.run.metrics();
+        if !self.is_done() {
+            metrics.hung = 0;
+        }
+        metrics
     }
 
     fn work(&self) -> u64 {

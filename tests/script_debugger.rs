@@ -1,0 +1,116 @@
+//! The debugger on scripts (`debugger::program`): a script's recording,
+//! stepping, cursors, compare table and explorer, as for a story.
+#![cfg(all(feature = "script", not(target_arch = "wasm32")))]
+
+use std::rc::Rc;
+
+use interleave::config::StrategyKind;
+use interleave::debugger::program::parse_lenient;
+use interleave::debugger::{Compare, Program, Recording, RequestState, SearchJob, Session};
+use interleave::explore::{Check, ExploreOptions};
+use interleave::script::cli::run_to_json;
+
+fn open(fragment: &str) -> (interleave::Config, Program) {
+    let (config, program, errors) = parse_lenient(fragment);
+    assert!(errors.is_empty(), "{errors:?}");
+    (config, program)
+}
+
+fn cli_metrics(fragment: &str) -> serde_json::Value {
+    let mut json: serde_json::Value = serde_json::from_str(&run_to_json("", fragment)).unwrap();
+    json.as_object_mut().unwrap().remove("custom");
+    json
+}
+
+#[test]
+fn a_recorded_script_has_the_clis_metrics_and_steps_back_exactly() {
+    for fragment in [
+        "#v=1&scenario=script&example=ticket&users=2",
+        "#v=1&scenario=script&example=stampede&users=30&clicks=1&strategy=keyed-mutex",
+        "#v=1&scenario=script&example=emitter_lock&users=3&clicks=1",
+    ] {
+        let (config, program) = open(fragment);
+        let recording = Rc::new(Recording::of_program(&program, &config).unwrap());
+        assert_eq!(
+            serde_json::to_value(&recording.metrics).unwrap(),
+            cli_metrics(fragment),
+            "{fragment}"
+        );
+        let mut session = Session::of(recording.clone()).unwrap();
+        session.run_for(u32::MAX);
+        assert_eq!(session.metrics(), recording.metrics, "{fragment}");
+        assert_eq!(session.position(), recording.steps);
+        session.seek(3);
+        let at_three = session.metrics();
+        session.step();
+        session.back();
+        assert_eq!((session.position(), session.metrics()), (3, at_three));
+    }
+}
+
+#[test]
+fn cursors_sit_on_the_scripts_own_lines() {
+    let (config, program) = open("#v=1&scenario=script&example=ticket&users=1&clicks=2");
+    let Program::Script(script) = &program else {
+        panic!("a script");
+    };
+    let recording = Rc::new(Recording::of_program(&program, &config).unwrap());
+    let listing = program.listing(&config);
+    let mut session = Session::of(recording).unwrap();
+    session.seek(2);
+    let cursors = session.cursors(&listing);
+    assert!(!cursors.is_empty());
+    let lines: Vec<&str> = script.code.lines().collect();
+    for cursor in &cursors {
+        let text = lines[cursor.line - 1];
+        assert!(text.contains("await"), "line {}: {text}", cursor.line);
+    }
+    // Each waiting request awaits the findOne of participate.
+    let find = lines.iter().position(|l| l.contains("db.findOne")).unwrap() + 1;
+    assert_eq!(cursors[0].line, find);
+    assert!(matches!(
+        session.request_states()[0],
+        RequestState::Awaiting(_, Some(_))
+    ));
+}
+
+#[test]
+fn the_compare_table_and_the_explorer_run_the_script() {
+    let (config, program) = open("#v=1&scenario=script&example=ticket&users=1&clicks=2");
+    let mut compare = Compare::of_program(&program, &config);
+    while !compare.advance(10_000) {}
+    assert_eq!(compare.rows.len(), StrategyKind::ALL.len());
+    let none = &compare.rows[0];
+    assert_eq!(
+        (none.strategy, none.metrics.duplicate_tickets),
+        (StrategyKind::None, 1)
+    );
+    let mut job = SearchJob::one(
+        &program,
+        &config,
+        ExploreOptions::new(vec![Check::Duplicates]),
+    );
+    while !job.advance(1_000) {}
+    let result = job.result().expect("one search");
+    assert!(result.violating > 0);
+    let example = result.counterexample.as_ref().expect("a counterexample");
+    assert!(
+        example.fragment.contains("scenario=script&example=ticket"),
+        "{}",
+        example.fragment
+    );
+}
+
+#[test]
+fn a_script_that_does_not_load_is_an_error_with_its_line() {
+    let (config, _) = open("#v=1&scenario=script&example=ticket");
+    let program = interleave::debugger::program::edited_script(
+        "async function handle(req) {\n  const = 1;\n}\n",
+    );
+    let message = program.start(&config, false).err().expect("a syntax error");
+    assert_eq!(
+        interleave::debugger::program::error_position(&message).map(|p| p.0),
+        Some(2),
+        "{message}"
+    );
+}
