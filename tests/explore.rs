@@ -512,7 +512,7 @@ fn manual_mode_reaches_the_goal_shares_it_and_undoes() {
     // The default order already duplicates (both finds land before
     // either insert).
     while !session.won() && !session.is_done() {
-        session.choose(0).unwrap();
+        assert!(session.choose(0));
     }
     assert!(session.won(), "{}", session.fragment());
     assert_eq!(session.reached(), vec![Check::Duplicates]);
@@ -522,7 +522,8 @@ fn manual_mode_reaches_the_goal_shares_it_and_undoes() {
     // The link replays to the same place.
     let shared = Session::new(&parse_fragment(&link).unwrap(), vec![]).unwrap();
     assert!(shared.won());
-    assert_eq!(shared.sim().metrics(), session.sim().metrics());
+    assert_eq!(shared.trace_hash(), session.trace_hash());
+    assert_eq!(shared.steps(), session.steps());
 
     // Undo goes back to the first choice point.
     let choices = session.schedule().len();
@@ -532,7 +533,7 @@ fn manual_mode_reaches_the_goal_shares_it_and_undoes() {
     assert!(!session.undo());
     assert_eq!(session.enabled(), first);
     assert!(!session.won());
-    assert!(session.choose(99).is_none(), "out of range changes nothing");
+    assert!(!session.choose(99), "out of range changes nothing");
 }
 
 #[test]

@@ -114,3 +114,27 @@ fn a_script_that_does_not_load_is_an_error_with_its_line() {
         "{message}"
     );
 }
+
+#[test]
+fn manual_mode_schedules_a_script_and_its_link_replays() {
+    use interleave::explore::Session as Manual;
+    let (config, program) = open("#v=1&scenario=script&example=ticket&users=1&clicks=2");
+    let subject = program.subject(&config).unwrap();
+    let mut manual = Manual::of(subject, &config.schedule, vec![]).unwrap();
+    assert_eq!(manual.goal(), "make a user get two tickets");
+    assert!(manual.enabled().len() > 1, "rests at a choice point");
+    assert!(manual.enabled().iter().all(|choice| !choice.label.is_empty()));
+    // The last enabled event first, each time, until the goal or the end.
+    while !manual.won() && !manual.is_done() {
+        let last = manual.enabled().len() - 1;
+        assert!(manual.choose(last));
+    }
+    let link = manual.fragment();
+    assert!(link.contains("scenario=script&example=ticket"), "{link}");
+    let (replayed_config, replayed_program) = open(&link);
+    let recording = Recording::of_program(&replayed_program, &replayed_config).unwrap();
+    assert_eq!(recording.metrics.trace_hash, manual.trace_hash(), "{link}");
+    assert_eq!(manual.won(), recording.metrics.duplicate_tickets > 0);
+    while manual.undo() {}
+    assert!(manual.schedule().is_empty());
+}

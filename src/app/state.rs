@@ -341,10 +341,9 @@ impl Debugger {
     /// Manual mode's pane, when it is on.
     pub fn manual_view(&self) -> Option<ManualView> {
         let manual = self.manual.as_ref()?.borrow();
-        let sim = manual.sim();
         let label = |choice: &crate::sim::Choice| {
-            let info = sim.describe(choice.task);
-            let who = sim.describe_request(choice.request);
+            let info = manual.describe(choice.task);
+            let who = manual.describe_request(choice.request);
             choice_label(choice.task, &info, &who, &self.listing)
         };
         let unreachable = match &self.manual_reachable {
@@ -376,7 +375,7 @@ impl Debugger {
         };
         let (config, steps) = {
             let manual = manual.borrow();
-            (manual.config(), manual.sim().steps())
+            (manual.config(), manual.steps())
         };
         self.restart(config, steps)
     }
@@ -712,16 +711,15 @@ impl Reducible for Debugger {
                 if next.manual.take().is_some() {
                     return next.changed();
                 }
-                if next.program.is_script() {
-                    next.param_error = Some((
-                        "schedule".into(),
-                        "manual mode runs the built-in stories; on a script, explore it or \
-                         give its schedule= in the address bar"
-                            .into(),
-                    ));
-                    return next.changed();
-                }
-                match ManualSession::new(&next.config, Vec::new()) {
+                let session = next
+                    .program
+                    .subject(&next.config)
+                    .map_err(|e| e.to_string())
+                    .and_then(|subject| {
+                        ManualSession::of(subject, &next.config.schedule, Vec::new())
+                            .map_err(|e| e.to_string())
+                    });
+                match session {
                     Ok(manual) => {
                         // Small stories only: each schedule is a whole run.
                         next.manual_reachable = (total_requests(&next.config)
@@ -732,7 +730,7 @@ impl Reducible for Debugger {
                         Rc::new(next).follow_manual()
                     }
                     Err(error) => {
-                        next.param_error = Some(("schedule".into(), error.to_string()));
+                        next.param_error = Some(("schedule".into(), error));
                         next.changed()
                     }
                 }

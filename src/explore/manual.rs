@@ -2,51 +2,61 @@
 //! event fires next. Steps with a single enabled event run on their own,
 //! so the session always rests at a choice point (or at the end).
 
-use crate::config::schedule::Schedule;
-use crate::config::url::to_fragment;
-use crate::config::Config;
-use crate::explore::check::{violations, Check, Observation};
-use crate::explore::replay::ScheduleError;
-use crate::explore::search::{ExploreOptions, Explorer};
-use crate::sim::{Choice, Sim, StepReport};
+use std::rc::Rc;
 
+use crate::config::schedule::Schedule;
+use crate::config::Config;
+use crate::explore::check::Check;
+use crate::explore::replay::ScheduleError;
+use crate::explore::search::{story_subject, ExploreOptions, ExploreRun, Explorer, Subject};
+use crate::sim::{Choice, TaskInfo};
+
+/// A manual-mode session on a built-in story or a script (any
+/// [`Subject`] the explorer searches).
 pub struct Session {
-    config: Config,
+    subject: Rc<dyn Subject>,
     checks: Vec<Check>,
     choices: Vec<u32>,
-    sim: Sim,
+    run: Box<dyn ExploreRun>,
 }
 
 impl Session {
     /// Follows `config.schedule` (a shared link), then rests at the next
     /// choice point. An empty `checks` means the scenario's default check.
     pub fn new(config: &Config, checks: Vec<Check>) -> Result<Session, ScheduleError> {
+        Session::of(story_subject(config), &config.schedule, checks)
+    }
+
+    /// The same on any subject, following `schedule`.
+    pub fn of(
+        subject: Rc<dyn Subject>,
+        schedule: &Schedule,
+        checks: Vec<Check>,
+    ) -> Result<Session, ScheduleError> {
         let checks = if checks.is_empty() {
-            vec![Check::default_for(config.scenario)]
+            vec![Check::default_for(subject.config().scenario)]
         } else {
             checks
         };
-        let mut base = config.clone();
-        base.schedule = Schedule::default();
         let mut session = Session {
-            sim: Sim::new(&base),
-            config: base,
+            run: subject.start(false),
+            subject,
             checks,
             choices: Vec::new(),
         };
         session.advance_forced();
-        for (at, &choice) in config.schedule.choices().iter().enumerate() {
-            let enabled = session.sim.enabled_pending().len();
+        for (at, &choice) in schedule.choices().iter().enumerate() {
+            let enabled = session.run.enabled_pending().len();
             if enabled == 0 {
                 return Err(ScheduleError::TooLong {
                     used: at,
-                    len: config.schedule.len(),
+                    len: schedule.len(),
                 });
             }
             if choice as usize >= enabled {
                 return Err(ScheduleError::OutOfRange {
                     choice: at,
-                    step: session.sim.steps(),
+                    step: session.run.steps(),
                     index: choice,
                     enabled,
                 });
@@ -56,35 +66,58 @@ impl Session {
         Ok(session)
     }
 
-    pub fn sim(&self) -> &Sim {
-        &self.sim
-    }
-
     pub fn checks(&self) -> &[Check] {
         &self.checks
     }
 
-    /// The events the user may pick from, in (due, seq) order.
-    pub fn enabled(&self) -> Vec<Choice> {
-        self.sim.enabled()
+    /// Macrotasks run so far.
+    pub fn steps(&self) -> u32 {
+        self.run.steps()
     }
 
-    /// Fires enabled event `index`, then runs on to the next choice point.
-    /// `None` (and nothing changes) when the index is out of range.
-    pub fn choose(&mut self, index: usize) -> Option<StepReport> {
-        let choice_point = self.sim.enabled_pending().len() > 1;
-        let report = self.sim.step_choice(index)?;
-        if choice_point {
+    /// The trace hash of the run so far.
+    pub fn trace_hash(&self) -> String {
+        self.run.trace_hash()
+    }
+
+    /// The events the user may pick from, in (due, seq) order.
+    pub fn enabled(&self) -> Vec<Choice> {
+        self.run.choices()
+    }
+
+    /// What a queued macrotask will do.
+    pub fn describe(&self, task: crate::sim::Macrotask) -> TaskInfo {
+        self.run.describe(task)
+    }
+
+    /// Who a request is: "user 0 click 1".
+    pub fn describe_request(&self, request: u32) -> String {
+        self.run.describe_request(request)
+    }
+
+    /// Fires enabled event `index`, then runs on to the next choice point;
+    /// false (and nothing changes) when the index is out of range.
+    pub fn choose(&mut self, index: usize) -> bool {
+        let enabled = self.run.enabled_pending();
+        let Some(pending) = enabled.get(index) else {
+            return false;
+        };
+        self.run.step_pending(pending.due, pending.seq);
+        if enabled.len() > 1 {
             self.choices.push(index as u32);
         }
         self.advance_forced();
-        Some(report)
+        true
     }
 
     /// Runs every step that offers no choice.
     fn advance_forced(&mut self) {
-        while self.sim.enabled_pending().len() == 1 {
-            self.sim.step();
+        loop {
+            let enabled = self.run.enabled_pending();
+            let [only] = enabled.as_slice() else {
+                return;
+            };
+            self.run.step_pending(only.due, only.seq);
         }
     }
 
@@ -94,9 +127,8 @@ impl Session {
         if self.choices.pop().is_none() {
             return false;
         }
-        let mut config = self.config.clone();
-        config.schedule = self.schedule();
-        let replayed = Session::new(&config, self.checks.clone())
+        let schedule = self.schedule();
+        let replayed = Session::of(self.subject.clone(), &schedule, self.checks.clone())
             .expect("a prefix of a schedule that ran fits its config");
         *self = replayed;
         true
@@ -107,26 +139,27 @@ impl Session {
         Schedule::new(self.choices.clone())
     }
 
-    /// The config with the choices made so far: the shareable link.
+    /// The config with the choices made so far.
     pub fn config(&self) -> Config {
-        let mut config = self.config.clone();
+        let mut config = self.subject.config().clone();
         config.schedule = self.schedule();
         config
     }
 
+    /// The shareable link of the choices made so far.
     pub fn fragment(&self) -> String {
-        to_fragment(&self.config())
+        self.subject.fragment(&self.config())
     }
 
     /// What the user should make happen, for the first check.
     pub fn goal(&self) -> String {
-        self.checks[0].goal(&self.config)
+        self.checks[0].goal(self.subject.config())
     }
 
     /// The checks the run so far violates: the goal is reached once this
     /// is non-empty.
     pub fn reached(&self) -> Vec<Check> {
-        violations(&self.checks, &Observation::of(&self.sim))
+        self.run.violations(&self.checks)
     }
 
     pub fn won(&self) -> bool {
@@ -134,7 +167,7 @@ impl Session {
     }
 
     pub fn is_done(&self) -> bool {
-        self.sim.is_done()
+        self.run.enabled_pending().is_empty()
     }
 
     /// Whether any order of events reaches the goal, searched from the
@@ -143,13 +176,13 @@ impl Session {
     pub fn reachable(&self, max_schedules: u64) -> Option<Reachability> {
         let mut options = ExploreOptions::new(self.checks.clone());
         options.max_schedules = max_schedules;
-        let result = Explorer::new(&self.config, options).run();
+        let result = Explorer::of(self.subject.clone(), options).run();
         if result.violating > 0 {
             return Some(Reachability::Reachable);
         }
         result.complete.then(|| Reachability::Unreachable {
             schedules: result.explored,
-            why: why_unreachable(&self.config, self.checks[0]),
+            why: why_unreachable(self.subject.config(), self.checks[0]),
         })
     }
 }

@@ -18,7 +18,7 @@ use crate::config::Micros;
 use crate::explore::check::{violations, Check, Observation};
 use crate::explore::replay::first_violation_step;
 use crate::sim::queue::{Macrotask, Pending};
-use crate::sim::{Footprint, Sim};
+use crate::sim::{Choice, Footprint, Sim, TaskInfo};
 
 /// One run the explorer drives, event by event: a built-in story's `Sim`,
 /// or a script's run (`script::explore`).
@@ -39,6 +39,12 @@ pub trait ExploreRun {
     fn violations(&self, checks: &[Check]) -> Vec<Check>;
     /// The run's trace hash (`record`).
     fn trace_hash(&self) -> String;
+    /// The enabled events with their labels (manual mode).
+    fn choices(&self) -> Vec<Choice>;
+    /// What a queued macrotask will do (manual mode's labels).
+    fn describe(&self, task: Macrotask) -> TaskInfo;
+    /// Who a request is: "user 0 click 1".
+    fn describe_request(&self, request: u32) -> String;
 }
 
 /// What the explorer searches: it starts fresh runs of one config and
@@ -119,6 +125,18 @@ impl ExploreRun for Sim {
 
     fn trace_hash(&self) -> String {
         self.metrics().trace_hash
+    }
+
+    fn choices(&self) -> Vec<Choice> {
+        self.enabled()
+    }
+
+    fn describe(&self, task: Macrotask) -> TaskInfo {
+        Sim::describe(self, task)
+    }
+
+    fn describe_request(&self, request: u32) -> String {
+        Sim::describe_request(self, request)
     }
 }
 

@@ -17,8 +17,10 @@ use crate::config::{Config, Micros, Schedule, StrategyKind};
 use crate::explore::check::{violations, Check, Observation};
 use crate::explore::search::{ExploreOptions, ExploreResult, ExploreRun, Explorer, StrategyRow};
 use crate::explore::Subject;
+use crate::sim::choice::{label, request_of, who};
+use crate::sim::executor::describe;
 use crate::sim::queue::{Macrotask, Pending};
-use crate::sim::Footprint;
+use crate::sim::{Choice, Footprint, TaskInfo};
 
 use super::error::ScriptError;
 use super::run::ScriptRun;
@@ -150,6 +152,28 @@ impl ExploreRun for Explored {
 
     fn trace_hash(&self) -> String {
         self.0.metrics().trace_hash
+    }
+
+    fn choices(&self) -> Vec<Choice> {
+        let core = self.0.core();
+        self.enabled_pending()
+            .into_iter()
+            .map(|pending| Choice {
+                due: pending.due,
+                seq: pending.seq,
+                task: pending.task,
+                request: request_of(&core, pending.task),
+                label: label(&core, self.0.requests(), pending.task),
+            })
+            .collect()
+    }
+
+    fn describe(&self, task: Macrotask) -> TaskInfo {
+        describe(&self.0.core(), task)
+    }
+
+    fn describe_request(&self, request: u32) -> String {
+        who(self.0.requests(), request)
     }
 }
 

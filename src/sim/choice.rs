@@ -10,8 +10,8 @@
 //! sets `now = max(now, due)`: late, never early.
 
 use crate::config::Micros;
-use crate::sim::core::Op;
-use crate::sim::executor::{Sim, StepReport, Target};
+use crate::sim::core::{Core, Op};
+use crate::sim::executor::{RequestSpec, Sim, StepReport, Target};
 use crate::sim::queue::{Macrotask, Pending};
 
 /// One enabled event, as the manual-mode UI lists it.
@@ -67,50 +67,62 @@ impl Sim {
     }
 
     pub fn request_of(&self, task: Macrotask) -> u32 {
-        match task {
-            Macrotask::Arrival(request) => request,
-            Macrotask::Complete(slot) | Macrotask::Timer(slot) => self.core().slot_request(slot),
-        }
+        request_of(&self.core(), task)
     }
 
     /// "who" a request is: "user 0 click 1" or "request 3 (item 0)".
     pub fn describe_request(&self, request: u32) -> String {
-        match self
-            .requests()
-            .get(request as usize)
-            .map(|spec| spec.target)
-        {
-            Some(Target::Click { user, click }) => format!("user {user} click {click}"),
-            Some(Target::Item(item)) => format!("request {request} (item {item})"),
-            None => format!("request {request}"),
-        }
+        who(self.requests(), request)
     }
 
     fn label(&self, task: Macrotask) -> String {
-        let who = self.describe_request(self.request_of(task));
-        match task {
-            Macrotask::Arrival(_) => format!("{who} arrives"),
-            Macrotask::Timer(_) => format!("sleep timer of {who} fires"),
-            Macrotask::Complete(slot) => {
-                let what = match self.core().slot_op(slot) {
-                    Some(Op::Get(key)) if key.is_lock() => "cache get of the lock",
-                    Some(Op::Get(_)) => "cache get",
-                    Some(Op::Set(key, ..)) if key.is_lock() => "cache set of the lock",
-                    Some(Op::Set(..) | Op::SetDelta(..)) => "cache set",
-                    Some(Op::Add(..)) => "cache add of the lock",
-                    Some(Op::Delete(_)) => "cache delete of the lock",
-                    Some(Op::DeleteIfOwner(..)) => "owner-checked delete of the lock",
-                    Some(Op::Emit(..)) => "setImmediate(emit)",
-                    Some(Op::Select(_)) => "db select",
-                    Some(Op::FindOrder(_)) => "db find_order",
-                    Some(Op::Insert(..)) => "db insert",
-                    Some(Op::Script(_)) => "script operation",
-                    Some(Op::LockRow(_)) => "db select for update",
-                    Some(Op::Commit(_)) => "db commit",
-                    Some(Op::Sleep(_)) | None => "operation",
-                };
-                format!("{what} for {who} completes")
-            }
+        label(&self.core(), self.requests(), task)
+    }
+}
+
+/// The request a queued macrotask belongs to.
+pub fn request_of(core: &Core, task: Macrotask) -> u32 {
+    match task {
+        Macrotask::Arrival(request) => request,
+        Macrotask::Complete(slot) | Macrotask::Timer(slot) => core.slot_request(slot),
+    }
+}
+
+/// "who" a request is: "user 0 click 1" or "request 3 (item 0)".
+pub fn who(requests: &[RequestSpec], request: u32) -> String {
+    match requests.get(request as usize).map(|spec| spec.target) {
+        Some(Target::Click { user, click }) => format!("user {user} click {click}"),
+        Some(Target::Item(item)) => format!("request {request} (item {item})"),
+        None => format!("request {request}"),
+    }
+}
+
+/// An enabled event as manual mode lists it: "db find_order for user 0
+/// click 1 completes".
+pub fn label(core: &Core, requests: &[RequestSpec], task: Macrotask) -> String {
+    let who = who(requests, request_of(core, task));
+    match task {
+        Macrotask::Arrival(_) => format!("{who} arrives"),
+        Macrotask::Timer(_) => format!("sleep timer of {who} fires"),
+        Macrotask::Complete(slot) => {
+            let what = match core.slot_op(slot) {
+                Some(Op::Get(key)) if key.is_lock() => "cache get of the lock",
+                Some(Op::Get(_)) => "cache get",
+                Some(Op::Set(key, ..)) if key.is_lock() => "cache set of the lock",
+                Some(Op::Set(..) | Op::SetDelta(..)) => "cache set",
+                Some(Op::Add(..)) => "cache add of the lock",
+                Some(Op::Delete(_)) => "cache delete of the lock",
+                Some(Op::DeleteIfOwner(..)) => "owner-checked delete of the lock",
+                Some(Op::Emit(..)) => "setImmediate(emit)",
+                Some(Op::Select(_)) => "db select",
+                Some(Op::FindOrder(_)) => "db find_order",
+                Some(Op::Insert(..)) => "db insert",
+                Some(Op::Script(_)) => "script operation",
+                Some(Op::LockRow(_)) => "db select for update",
+                Some(Op::Commit(_)) => "db commit",
+                Some(Op::Sleep(_)) | None => "operation",
+            };
+            format!("{what} for {who} completes")
         }
     }
 }
