@@ -158,6 +158,25 @@ try {
   const awaited = await first.$$eval('.code-pane li.awaited', (lines) => lines.length);
   check('after two steps a cursor sits on a script line', awaited > 0);
 
+  // 3b. Manual mode on the script: choose until the duplicate, then the
+  // link (with its schedule) replays to the CLI's numbers.
+  await first.click(byId('btn-manual'));
+  const goal = await first.textContent(byId('manual-goal'));
+  check('manual mode on a script shows the goal', goal.includes('two tickets'), goal);
+  for (let i = 0; i < 20 && !(await first.$(byId('manual-win'))); i += 1) {
+    await first.click(byId('choice-0'));
+  }
+  check('manual mode on a script reaches a win', (await first.$(byId('manual-win'))) !== null);
+  const scheduled = await first.evaluate(() => location.hash.slice(1));
+  check('the script link carries the schedule', scheduled.includes('schedule='), scheduled);
+  await first.click(byId('btn-manual'));
+  const replay = await openPage(browser);
+  await replay.goto(`${server.url}/#${scheduled}`);
+  await ready(replay);
+  await runToEnd(replay);
+  await checkMetrics(replay, scheduled, 'the scheduled script, opened from its link');
+  await replay.close();
+
   // 4. An edit runs after a pause, and the link carries it.
   const edited = [
     'async function handle(req) {',

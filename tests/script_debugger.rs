@@ -123,7 +123,10 @@ fn manual_mode_schedules_a_script_and_its_link_replays() {
     let mut manual = Manual::of(subject, &config.schedule, vec![]).unwrap();
     assert_eq!(manual.goal(), "make a user get two tickets");
     assert!(manual.enabled().len() > 1, "rests at a choice point");
-    assert!(manual.enabled().iter().all(|choice| !choice.label.is_empty()));
+    assert!(manual
+        .enabled()
+        .iter()
+        .all(|choice| !choice.label.is_empty()));
     // The last enabled event first, each time, until the goal or the end.
     while !manual.won() && !manual.is_done() {
         let last = manual.enabled().len() - 1;

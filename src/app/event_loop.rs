@@ -4,18 +4,18 @@
 use yew::prelude::*;
 
 use super::state::ManualView;
-use crate::config::ScenarioKind;
 use crate::debugger::narrate::describe_task;
 use crate::debugger::narrate::{describe_event, format_ms};
 use crate::sim::queue::Pending;
-use crate::sim::{TaskInfo, TraceEvent};
+use crate::sim::{KeyNames, TaskInfo, TraceEvent};
 
 /// Pending macrotasks listed before the rest are counted.
 const MAX_LISTED: usize = 12;
 
 #[derive(Properties, PartialEq)]
 pub struct LoopPaneProps {
-    pub scenario: ScenarioKind,
+    /// How the run's keys read.
+    pub keys: KeyNames,
     /// Manual mode, when on: the user picks the next event.
     pub manual: Option<ManualView>,
     pub on_manual: Callback<()>,
@@ -24,7 +24,9 @@ pub struct LoopPaneProps {
     /// The last macrotask, described, if a step has run.
     pub ran: Option<String>,
     pub events: Vec<TraceEvent>,
-    pub pending: Vec<(Pending, TaskInfo)>,
+    /// The queued macrotasks, what each will do, and the code line its
+    /// request awaits.
+    pub pending: Vec<(Pending, TaskInfo, Option<usize>)>,
 }
 
 #[component]
@@ -52,15 +54,18 @@ pub fn LoopPane(props: &LoopPaneProps) -> Html {
                 <p class="empty">{ "—" }</p>
             } else {
                 <ol class="micro">
-                    { for props.events.iter().map(|event| html! { <li>{ describe_event(event, props.scenario) }</li> }) }
+                    { for props.events.iter().map(|event| html! { <li>{ describe_event(event, &props.keys) }</li> }) }
                 </ol>
             }
             <h3>{ format!("Macrotask queue ({})", props.pending.len()) }</h3>
             <ol class="queue">
-                { for props.pending.iter().take(MAX_LISTED).map(|(pending, info)| html! {
+                { for props.pending.iter().take(MAX_LISTED).map(|(pending, info, line)| html! {
                     <li>
                         <span class="due">{ format!("{} ms", format_ms(pending.due)) }</span>
-                        { describe_task(pending.task, info, props.scenario) }
+                        { describe_task(pending.task, info, &props.keys) }
+                        if let Some(line) = line {
+                            <span class="at-line">{ format!(" (line {line})") }</span>
+                        }
                     </li>
                 }) }
             </ol>

@@ -306,12 +306,24 @@ pub fn App() -> Html {
             } else {
                 session.last_lines(&state.listing)
             };
-            let ran = session.ran_line();
+            let ran = session.ran_line().map(|ran| {
+                // A script's step names the line it ran.
+                match session.last_lines(&state.listing).first() {
+                    Some(line) if state.program.is_script() => format!("{ran} (line {line})"),
+                    _ => ran,
+                }
+            });
+            // Each queued macrotask resumes its request at the line it awaits.
+            let lines = session.await_lines(&state.listing);
             let pending: Vec<_> = session
                 .pending()
                 .into_iter()
                 .take(64)
-                .map(|p| (p, session.describe(p.task)))
+                .map(|p| {
+                    let info = session.describe(p.task);
+                    let line = lines.get(info.request as usize).copied().flatten();
+                    (p, info, line)
+                })
                 .collect();
             (cursors, touched, ran, events, pending)
         }
@@ -328,6 +340,11 @@ pub fn App() -> Html {
             .unwrap_or_default(),
     );
     let steps = recording.as_ref().map_or(0, |r| r.steps);
+    let keys = recording
+        .as_ref()
+        .map_or(crate::sim::KeyNames::Story(state.config.scenario), |r| {
+            r.keys.clone()
+        });
     let has_violation = recording.as_ref().is_some_and(|r| !r.violations.is_empty());
     drop(session);
 
@@ -392,7 +409,7 @@ pub fn App() -> Html {
                     </div>
                     <div class="split">
                         <CodePane listing={state.listing.clone()} {cursors} {touched} highlight={involved} />
-                        <LoopPane scenario={state.config.scenario} {ran} {events} {pending}
+                        <LoopPane keys={keys} {ran} {events} {pending}
                             manual={state.manual_view()} on_manual={send(|| Action::ToggleManual)}
                             {on_choose} on_undo={send(|| Action::Undo)} />
                     </div>

@@ -472,11 +472,11 @@ fn request_lane(
         .violations
         .iter()
         .filter(|v| v.request == lane.request && window.shows(v.time, v.time));
-    let scenario = recording.config.scenario;
+    let keys = &recording.keys;
     html! {
         <g class="lane">
             <rect class="lane-bg" x="0" y={top.to_string()} width="100%" height={LANE_HEIGHT.to_string()} />
-            { for spans.map(|span| span_rect(span, top, window, position, end_of_run, scenario)) }
+            { for spans.map(|span| span_rect(span, top, window, position, end_of_run, keys)) }
             if let Some((time, step, outcome)) = lane.returned {
                 if window.shows(time, time) {
                     <circle class={classes!("return", phase(step, step, position))} cx={pct(window.x(time))}
@@ -491,7 +491,7 @@ fn request_lane(
                         y1={top.to_string()} y2={(top + LANE_HEIGHT).to_string()} />
                     <circle cx={pct(window.x(violation.time))} cy={(top + 4).to_string()} r="4">
                         <title>{ format!("{} at {} ms ({})", violation.kind.describe(), format_ms(violation.time),
-                            crate::sim::trace::TraceKey::Data(violation.key).describe(scenario)) }</title>
+                            keys.describe(crate::sim::trace::TraceKey::Data(violation.key))) }</title>
                     </circle>
                 </g>
             }) }
@@ -505,7 +505,7 @@ fn span_rect(
     window: Window,
     position: u32,
     end_of_run: Micros,
-    scenario: crate::config::ScenarioKind,
+    keys: &crate::sim::KeyNames,
 ) -> Html {
     let end = span.end.unwrap_or(end_of_run);
     let x = window.x(span.start);
@@ -520,7 +520,7 @@ fn span_rect(
         .map_or("(still waiting at the end)".to_string(), |e| {
             format!("{} ms", format_ms(e))
         });
-    let key = span.key.describe(scenario);
+    let key = keys.describe(span.key);
     let result = match span.outcome {
         Outcome::None => String::new(),
         outcome => format!(" → {}", outcome_name(outcome)),

@@ -74,6 +74,7 @@ pub fn trace_json_lines(recording: &Recording) -> String {
     for (index, event) in recording.events.iter().enumerate() {
         let mut line = TraceLine::of(event, &recording.config, &listing);
         line.line = recording.line_of(index, &listing);
+        line.key = recording.keys.describe(event.key);
         out.push_str(&line.to_json());
         out.push('\n');
     }

@@ -1,12 +1,11 @@
 //! Words for what the engine did: times in ms, outcomes, the macrotask a
 //! step ran and the events it caused, in the vocabulary of the code pane.
 
-use crate::config::ScenarioKind;
 use crate::debugger::timeline::op_label;
 use crate::scenario::listing::Listing;
 use crate::sim::queue::Macrotask;
 use crate::sim::trace::{OpKind, Outcome};
-use crate::sim::{StepReport, TaskInfo, TraceEvent, What};
+use crate::sim::{KeyNames, StepReport, TaskInfo, TraceEvent, What};
 
 /// Microseconds as milliseconds, with no trailing zeros: `20`, `0.5`.
 pub fn format_ms(us: u64) -> String {
@@ -53,12 +52,12 @@ pub fn outcome_name(outcome: Outcome) -> &'static str {
 /// The event-loop pane's "Ran" line: the step counted from 1, as the
 /// transport's step index counts macrotasks run, and its macrotask as the
 /// step's own first trace event names it.
-pub fn ran_line(report: &StepReport, info: &TaskInfo, scenario: ScenarioKind) -> String {
+pub fn ran_line(report: &StepReport, info: &TaskInfo, keys: &KeyNames) -> String {
     format!(
         "step {} at {} ms: {}",
         report.index + 1,
         format_ms(report.time),
-        describe_task(report.task, info, scenario)
+        describe_task(report.task, info, keys)
     )
 }
 
@@ -87,8 +86,8 @@ pub fn choice_label(task: Macrotask, info: &TaskInfo, who: &str, listing: &Listi
 }
 
 /// A queued or just-run macrotask.
-pub fn describe_task(task: Macrotask, info: &TaskInfo, scenario: ScenarioKind) -> String {
-    let key = info.key.describe(scenario);
+pub fn describe_task(task: Macrotask, info: &TaskInfo, keys: &KeyNames) -> String {
+    let key = keys.describe(info.key);
     match (task, info.op) {
         (Macrotask::Arrival(request), _) => format!("#{request} arrives"),
         (Macrotask::Timer(_), Some(OpKind::Sleep) | None) => {
@@ -102,9 +101,9 @@ pub fn describe_task(task: Macrotask, info: &TaskInfo, scenario: ScenarioKind) -
     }
 }
 
-pub fn describe_event(event: &TraceEvent, scenario: ScenarioKind) -> String {
+pub fn describe_event(event: &TraceEvent, keys: &KeyNames) -> String {
     let who = format!("#{}", event.request);
-    let key = event.key.describe(scenario);
+    let key = keys.describe(event.key);
     let result = match event.outcome {
         Outcome::None => String::new(),
         outcome => format!(" → {}", outcome_name(outcome)),

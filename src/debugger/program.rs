@@ -9,7 +9,7 @@ use crate::config::{Config, Micros};
 use crate::explore::{ScheduleError, ScheduledSim, Subject};
 use crate::scenario::listing::Listing;
 use crate::sim::queue::{Macrotask, Pending};
-use crate::sim::{Metrics, RequestSpec, StepReport, TaskInfo, TraceEvent};
+use crate::sim::{KeyNames, Metrics, RequestSpec, StepReport, TaskInfo, TraceEvent};
 
 /// The script line and column of each trace event that has one, as
 /// (event index, (line, column)) in index order (empty for a built-in
@@ -38,6 +38,8 @@ pub trait SteppedRun {
     fn finished_requests(&self) -> u64;
     /// Moves the trace out: its events, and their script positions.
     fn take_trace(&mut self) -> (Vec<TraceEvent>, Positions);
+    /// How the trace's keys read.
+    fn key_names(&self) -> KeyNames;
 
     /// Runs at most `budget` more macrotasks; true once the run is over.
     fn run_for(&mut self, budget: u64) -> Result<bool, ScheduleError> {
@@ -93,6 +95,10 @@ impl SteppedRun for ScheduledSim {
 
     fn take_trace(&mut self) -> (Vec<TraceEvent>, Positions) {
         (self.sim_mut().take_events(), Positions::new())
+    }
+
+    fn key_names(&self) -> KeyNames {
+        KeyNames::Story(self.sim().config().scenario)
     }
 
     fn run_for(&mut self, budget: u64) -> Result<bool, ScheduleError> {

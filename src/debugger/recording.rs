@@ -6,7 +6,7 @@ use crate::debugger::program::{Positions, Program, SteppedRun};
 use crate::debugger::timeline::{Timeline, TimelineBuilder};
 use crate::debugger::violations::{Violation, ViolationFinder, ViolationKind};
 use crate::explore::{ScheduleError, ScheduledSim};
-use crate::sim::{Metrics, Site, TraceEvent};
+use crate::sim::{KeyNames, Metrics, Site, TraceEvent};
 
 /// A finished run of one config.
 #[derive(Debug)]
@@ -16,6 +16,8 @@ pub struct Recording {
     pub events: Vec<TraceEvent>,
     /// A script's line and column of each event that has one.
     pub positions: Positions,
+    /// How the trace's keys read.
+    pub keys: KeyNames,
     /// The macrotasks the run took.
     pub steps: u32,
     pub end: Micros,
@@ -180,14 +182,21 @@ impl Recorder {
     /// The finished recording (call once, when `advance` returns true).
     pub fn finish(&mut self) -> Recording {
         let building = self.building.take().expect("advance returned true");
+        let mut timeline = building.timeline.finish();
+        if self.program.is_script() {
+            // The shared lanes draw a story's hot key (its cached value,
+            // its order rows, its lock); a script's keys are its own.
+            timeline.shared.clear();
+        }
         Recording {
             steps: self.run.steps(),
             end: self.run.now(),
             config: self.config.clone(),
             program: self.program.clone(),
             positions: building.positions,
+            keys: self.run.key_names(),
             metrics: self.run.metrics(),
-            timeline: building.timeline.finish(),
+            timeline,
             violations: building.violations.finish(),
             events: building.events,
         }

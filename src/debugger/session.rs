@@ -105,11 +105,7 @@ impl Session {
     pub fn ran_line(&self) -> Option<String> {
         let report = self.last.as_ref()?;
         let info = self.last_task()?;
-        Some(narrate::ran_line(
-            report,
-            &info,
-            self.recording.config.scenario,
-        ))
+        Some(narrate::ran_line(report, &info, &self.recording.keys))
     }
 
     /// The trace events of the last step.
@@ -211,6 +207,17 @@ impl Session {
             }
         }
         states
+    }
+
+    /// The code line (1-based) each request awaits now, by request.
+    pub fn await_lines(&self, listing: &Listing) -> Vec<Option<usize>> {
+        self.request_states()
+            .into_iter()
+            .map(|state| match state {
+                RequestState::Awaiting(_, Some(event)) => self.recording.line_of(event, listing),
+                _ => None,
+            })
+            .collect()
     }
 
     /// For the code pane: how many requests await each line (1-based), and

@@ -6,7 +6,7 @@ use crate::debugger::narrate::{describe_event, format_ms, outcome_name};
 use crate::debugger::timeline::op_label;
 use crate::debugger::Recording;
 use crate::sim::trace::{OpKind, Outcome, TraceKey};
-use crate::sim::{Site, TraceEvent, What};
+use crate::sim::{KeyNames, Site, TraceEvent, What};
 
 /// `20 ms`, `0.5 ms`.
 pub fn ms(us: Micros) -> String {
@@ -29,14 +29,15 @@ pub fn servers_of(events: &[TraceEvent]) -> Vec<u32> {
 
 /// An operation as the code pane calls it: `db.findOrder(0, event)`,
 /// `cache.get(item:0)`, `cache.add(lock:user:0:event)`.
-pub fn call(op: OpKind, key: TraceKey, scenario: ScenarioKind) -> String {
+pub fn call(op: OpKind, key: TraceKey, keys: &KeyNames) -> String {
     if matches!(op, OpKind::Immediate | OpKind::Sleep) {
         return op_label(op).to_string();
     }
-    let args = match (key, scenario) {
+    let args = match (key, keys) {
         (TraceKey::None, _) => String::new(),
-        (TraceKey::Data(user), ScenarioKind::Ticket) => format!("{user}, event"),
-        (key, _) => key.describe(scenario),
+        (TraceKey::Data(user), KeyNames::Story(ScenarioKind::Ticket)) => format!("{user}, event"),
+        (key, KeyNames::Script(_)) => format!("{:?}", keys.describe(key)),
+        (key, _) => keys.describe(key),
     };
     format!("{}({args})", op_label(op))
 }
@@ -68,7 +69,7 @@ fn landed(event: &TraceEvent) -> String {
 }
 
 /// One trace event as a clause.
-fn clause(event: &TraceEvent, scenario: ScenarioKind, servers: &[u32], several: bool) -> String {
+fn clause(event: &TraceEvent, keys: &KeyNames, servers: &[u32], several: bool) -> String {
     let who = format!("#{}", event.request);
     let mutex = || {
         let server = servers.get(event.request as usize).copied().unwrap_or(0);
@@ -78,7 +79,7 @@ fn clause(event: &TraceEvent, scenario: ScenarioKind, servers: &[u32], several: 
             "the mutex".to_string()
         }
     };
-    let key = event.key.describe(scenario);
+    let key = keys.describe(event.key);
     match event.what {
         What::Arrive if several => format!("{who} arrives at server {}", event.detail),
         What::Arrive => format!("{who} arrives"),
@@ -94,10 +95,10 @@ fn clause(event: &TraceEvent, scenario: ScenarioKind, servers: &[u32], several: 
             Site::Pause => format!("{who}'s pause ends"),
             _ => format!("{who}'s sleep ends"),
         },
-        What::Issue(op) => format!("{who} sends {}", call(op, event.key, scenario)),
+        What::Issue(op) => format!("{who} sends {}", call(op, event.key, keys)),
         What::Complete(op) => format!(
             "{who}'s {} lands: {}",
-            call(op, event.key, scenario),
+            call(op, event.key, keys),
             landed(event)
         ),
         What::MutexWait => format!("{who} waits for {} on {key}", mutex()),
@@ -116,7 +117,7 @@ fn clause(event: &TraceEvent, scenario: ScenarioKind, servers: &[u32], several: 
                 ms(event.detail)
             ),
         },
-        _ => describe_event(event, scenario),
+        _ => describe_event(event, keys),
     }
 }
 
@@ -132,10 +133,9 @@ pub fn narrate_step(recording: &Recording, step: u32) -> String {
     };
     let servers = servers_of(&recording.events);
     let several = recording.config.servers > 1;
-    let scenario = recording.config.scenario;
     let clauses: Vec<String> = events
         .iter()
-        .map(|event| clause(event, scenario, &servers, several))
+        .map(|event| clause(event, &recording.keys, &servers, several))
         .collect();
     format!("At {}, {}.", ms(first.time), clauses.join("; "))
 }

@@ -174,7 +174,7 @@ impl<'a> Reader<'a> {
     }
 
     fn key_name(&self, key: u32) -> String {
-        TraceKey::Data(key).describe(self.scenario)
+        self.recording.keys.describe(TraceKey::Data(key))
     }
 
     /// The requests inside the critical section of `key` just before

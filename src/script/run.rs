@@ -704,6 +704,11 @@ impl ScriptRun {
         self.host.state.borrow().positions.clone()
     }
 
+    /// Every interned key, by id (a trace event's `key` indexes them).
+    pub fn key_names(&self) -> Vec<String> {
+        self.host.state.borrow().names.clone()
+    }
+
     /// The key an interned id stands for (a trace event's `key`).
     pub fn key_name(&self, id: u32) -> String {
         let state = self.host.state.borrow();

@@ -6,7 +6,7 @@ use crate::debugger::program::{Positions, SteppedRun};
 use crate::explore::ScheduleError;
 use crate::sim::executor::describe;
 use crate::sim::queue::{Macrotask, Pending};
-use crate::sim::{Metrics, RequestSpec, StepReport, TaskInfo, TraceEvent};
+use crate::sim::{KeyNames, Metrics, RequestSpec, StepReport, TaskInfo, TraceEvent};
 
 use super::cli::MAX_EVENTS;
 use super::error::ScriptError;
@@ -115,6 +115,10 @@ impl SteppedRun for ScriptStepper {
 
     fn finished_requests(&self) -> u64 {
         (self.run.requests().len() - self.run.unsettled()) as u64
+    }
+
+    fn key_names(&self) -> KeyNames {
+        KeyNames::Script(self.run.key_names().into())
     }
 
     fn take_trace(&mut self) -> (Vec<TraceEvent>, Positions) {

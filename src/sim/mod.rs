@@ -18,4 +18,4 @@ pub use executor::{RequestSpec, Sim, StepReport, Target, TaskInfo};
 pub use footprint::Footprint;
 pub use metrics::{Latencies, Metrics};
 pub use queue::Macrotask;
-pub use trace::{Outcome, Site, Trace, TraceEvent, What};
+pub use trace::{KeyNames, Outcome, Site, Trace, TraceEvent, What};

@@ -218,6 +218,31 @@ impl TraceKey {
     }
 }
 
+/// How a run's keys read: a story's own spelling (`item:0`,
+/// `user:0:event`), or the strings a script used (a script's trace keys
+/// index them).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KeyNames {
+    Story(ScenarioKind),
+    Script(std::rc::Rc<[String]>),
+}
+
+impl KeyNames {
+    pub fn describe(&self, key: TraceKey) -> String {
+        match self {
+            KeyNames::Story(scenario) => key.describe(*scenario),
+            KeyNames::Script(names) => {
+                let name = |id: u32| names.get(id as usize).cloned().unwrap_or_default();
+                match key {
+                    TraceKey::None => String::new(),
+                    TraceKey::Data(id) => name(id),
+                    TraceKey::Lock(id) => format!("lock:{}", name(id)),
+                }
+            }
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
