@@ -141,3 +141,27 @@ fn manual_mode_schedules_a_script_and_its_link_replays() {
     while manual.undo() {}
     assert!(manual.schedule().is_empty());
 }
+
+/// A script's DB keys are its tables, so rows per key say nothing about
+/// duplicates: its violations are two holders of one critical section
+/// (its duplicate rows are counted from the tables' expectUnique).
+#[test]
+fn a_scripts_violations_are_its_critical_sections() {
+    use interleave::debugger::ViolationKind;
+    let (config, program) = open("#v=1&scenario=script&example=mutex_map&users=2&clicks=2");
+    let recording = Recording::of_program(&program, &config).unwrap();
+    assert_eq!(recording.metrics.duplicate_tickets, 0);
+    assert!(
+        recording.violations.is_empty(),
+        "{:?}",
+        recording.violations
+    );
+    let (config, program) = open("#v=1&scenario=script&example=ticket&strategy=get-set");
+    let recording = Recording::of_program(&program, &config).unwrap();
+    assert!(recording.metrics.max_in_critical_section > 1);
+    assert!(!recording.violations.is_empty());
+    assert!(recording
+        .violations
+        .iter()
+        .all(|v| v.kind == ViolationKind::SecondHolder));
+}

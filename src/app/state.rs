@@ -672,7 +672,12 @@ impl Reducible for Debugger {
                 let mut next = self.owned();
                 next.playing = false;
                 let left = next.recording().map_or(0, |r| r.steps) - next.position();
-                if left <= RUN_AT_ONCE {
+                // A script's macrotask runs JavaScript: far fewer at once.
+                let at_once = match next.program.is_script() {
+                    true => RUN_AT_ONCE / 100,
+                    false => RUN_AT_ONCE,
+                };
+                if left <= at_once {
                     let session = next.session.clone().expect("checked");
                     session.borrow_mut().run_for(left + 1);
                     return next.changed();
@@ -897,12 +902,40 @@ fn explanation_of(recording: &Recording) -> Explanation {
             .map(|story| narrate_step(recording, story.step)),
         summary: match &story {
             Some(story) => format!("{} at step {}", story.kind.name(), story.step + 1),
+            None if recording.program.is_script() => script_summary(&recording.metrics),
             None => clean_message(recording.config.scenario).to_string(),
         },
         story,
         incidents: Vec::new(),
         fix: None,
         minimal: None,
+    }
+}
+
+/// What a script's run did, when no critical section had two holders: its
+/// counters say it (a script's stories are its critical sections).
+fn script_summary(metrics: &Metrics) -> String {
+    let mut harms = Vec::new();
+    if metrics.duplicate_tickets > 0 {
+        harms.push(format!(
+            "{} duplicate row(s) by the tables' expectUnique",
+            metrics.duplicate_tickets
+        ));
+    }
+    if metrics.errors > 0 {
+        harms.push(format!("{} request(s) failed", metrics.errors));
+    }
+    if metrics.hung > 0 {
+        harms.push(format!("{} request(s) never answered", metrics.hung));
+    }
+    match harms.is_empty() {
+        true => "no two requests held a critical section at once in this run; explore to \
+                 search every interleaving"
+            .to_string(),
+        false => format!(
+            "{}: step through the run, or explore to find the interleavings that cause it",
+            harms.join(", ")
+        ),
     }
 }
 

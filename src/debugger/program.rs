@@ -295,11 +295,10 @@ pub fn edited_script(code: &str) -> Program {
     }))
 }
 
-#[cfg(test)]
+#[cfg(all(test, scripts))]
 mod tests {
     use super::*;
 
-    #[cfg(scripts)]
     #[test]
     fn reads_the_position_of_a_script_error() {
         assert_eq!(
@@ -311,7 +310,6 @@ mod tests {
         assert!(!is_script_fragment("#v=1&scenario=ticket"));
     }
 
-    #[cfg(scripts)]
     #[test]
     fn parses_script_fragments_leniently() {
         let (config, program, errors) =

@@ -147,7 +147,10 @@ impl Recorder {
                     positions,
                     fed: 0,
                     timeline: TimelineBuilder::new(&self.config, self.run.requests()),
-                    violations: ViolationFinder::new(&self.config),
+                    violations: match self.program.is_script() {
+                        true => ViolationFinder::new(&self.config).critical_sections_only(),
+                        false => ViolationFinder::new(&self.config),
+                    },
                 });
             }
             return Ok(false);
