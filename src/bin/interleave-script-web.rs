@@ -4,7 +4,7 @@
 //! (web/boot.js); `scripts/build-script-edition.sh` builds it:
 //!
 //! ```text
-//! cargo build --target wasm32-unknown-unknown --profile wasm-release \
+//! cargo build --target wasm32-unknown-unknown --profile script-release \
 //!     --features script-wasm --bin interleave-script-web
 //! ```
 //!
