@@ -9,7 +9,7 @@
 //! two loads running at once, and a load after a value was already set
 //! (a lock without the double-check), are both redundant.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::config::Micros;
 
