@@ -48,15 +48,22 @@ printf "whole process, stampede of %s requests, median of %s runs\n" "$requests"
 printf "%-24s %10s %10s %12s %12s %8s\n" strategy "ms" "min ms" "peak RSS" "node ms" "ratio"
 for strategy in "${strategies[@]}"; do
     fragment="#v=1&scenario=stampede&strategy=$strategy&requests=$requests"
-    # A slow strategy runs fewer times (each run is seconds or minutes).
-    first=$(wall_ms "$bin" run "$fragment")
+    # The first run also gives the peak RSS; a slow strategy (its run takes
+    # seconds or minutes) runs fewer times, a very slow one only that once.
+    rss_file=$(mktemp)
+    first=$(wall_ms /usr/bin/time -o "$rss_file" -f "%M" "$bin" run "$fragment")
+    rss=$(tail -1 "$rss_file")
+    rm -f "$rss_file"
     n=$runs
     if awk -v ms="$first" 'BEGIN { exit !(ms > 2000) }'; then n=3; fi
     if awk -v ms="$first" 'BEGIN { exit !(ms > 30000) }'; then n=1; fi
-    times=$( (echo "$first"; for _ in $(seq 2 "$n"); do wall_ms "$bin" run "$fragment"; echo; done) | grep . )
+    if [ "$n" -eq 1 ]; then
+        times=$first
+    else
+        times=$(for _ in $(seq "$n"); do wall_ms "$bin" run "$fragment"; echo; done | grep .)
+    fi
     ms=$(echo "$times" | median)
     min=$(echo "$times" | sort -n | head -1)
-    rss=$( { /usr/bin/time -f "%M" "$bin" run "$fragment" >/dev/null; } 2>&1 | tail -1)
     node_ms="-"
     ratio="-"
     if command -v node >/dev/null && { [[ $node_quick == *" $strategy "* ]] ||
