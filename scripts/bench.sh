@@ -9,6 +9,11 @@
 # was measured at about 70,000 events per second without a lock and 25,000
 # with async-mutex; when `node` is installed, the end of this script runs a
 # self-contained version of it (a fake clock and a FIFO mutex, no packages).
+#
+# Last, scripts/bench-process.sh times whole `interleave run` processes on
+# the 100,000-request stampede under every strategy, beside the whole
+# `node scripts/stampede.mjs` process where Node runs it quickly (a few
+# minutes in all: the emitter lock's herd alone takes minutes).
 
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -132,3 +137,6 @@ JS
     node "$script" none 100000
     node "$script" keyed-mutex 100000
 fi
+
+echo
+./scripts/bench-process.sh

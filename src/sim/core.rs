@@ -188,6 +188,29 @@ pub struct Core {
     responded: Vec<bool>,
     /// Explore mode: what the running step touches.
     pub touches: Touches,
+    /// The emitter-lock listeners the running emit woke, in wake order,
+    /// for [`Core::relisten_herd`]; empty outside that macrotask's drain.
+    herd: Herd,
+}
+
+/// The waiters one `emit` woke, in the order their microtasks run.
+struct Herd {
+    server: u32,
+    key: LockKey,
+    slots: Vec<SlotId>,
+    /// The next one whose microtask has not run yet.
+    next: usize,
+}
+
+impl Default for Herd {
+    fn default() -> Self {
+        Herd {
+            server: 0,
+            key: LockKey(0),
+            slots: Vec::new(),
+            next: 0,
+        }
+    }
 }
 
 impl Core {
@@ -218,11 +241,18 @@ impl Core {
             tokens: HashMap::default(),
             responded: Vec::new(),
             touches: Touches::default(),
+            herd: Herd::default(),
         }
     }
 
-    /// The requests' arrival times, set once the plan is known.
+    /// The requests' arrival times, set once the plan is known. Sizes the
+    /// per-request tables once: grown by doubling, a 100,000-request burst
+    /// would fault in about twice their pages (a one-shot CLI run pays for
+    /// every fresh page).
     pub fn set_arrivals(&mut self, arrivals: Vec<Micros>) {
+        let requests = arrivals.len();
+        self.slots.reserve(requests);
+        self.tally.latencies.reserve(requests);
         self.responded = vec![false; arrivals.len()];
         self.queue.set_arrivals(arrivals);
     }
@@ -552,9 +582,24 @@ impl Core {
                 self.release_slot(id);
                 // Every `once` listener runs inside emit, in registration
                 // order: each wakes its waiter as a microtask.
-                for listener in self.servers[server as usize].emitter_emit(key) {
+                let mut listeners = self.servers[server as usize].emitter_emit(key);
+                let mut woken = 0;
+                for i in 0..listeners.len() {
+                    let listener = listeners[i];
+                    let queued = self.micro.len();
                     self.hand_over(listener, What::Wake, op.key(), Reply::Woke);
+                    if self.micro.len() > queued {
+                        listeners[woken] = listener;
+                        woken += 1;
+                    }
                 }
+                listeners.truncate(woken);
+                self.herd = Herd {
+                    server,
+                    key,
+                    slots: listeners,
+                    next: 0,
+                };
                 return;
             }
             Op::Add(key, value, ttl) => {
@@ -759,6 +804,71 @@ impl Core {
         let (request, site) = (slot.request, slot.site);
         self.record(request, what, key, Outcome::None, site, 0);
         self.fire(id, reply);
+    }
+
+    /// The emitter lock's thundering herd without polling each waiter:
+    /// while the next microtask is a waiter the last `emit` woke and the
+    /// lock is held again, does what its poll would (`await once` returns,
+    /// `locked.has(key)` is true: count the wake-up, listen again, await),
+    /// in place: the same trace events and tally, the same slot (the poll
+    /// would free it and park again on the slot it just freed). Returns
+    /// the microtasks so run; the executor polls the others as usual (the
+    /// first waiter of a herd, which takes the lock, included).
+    #[inline]
+    pub fn relisten_herd(&mut self) -> u64 {
+        if self.herd.next >= self.herd.slots.len() {
+            return 0;
+        }
+        let mut herd = std::mem::take(&mut self.herd);
+        let server = herd.server;
+        let lock = herd.key;
+        let mut run = 0;
+        while let (Some(&task), Some(&id)) = (self.micro.front(), herd.slots.get(herd.next)) {
+            let Some(slot) = self.slots[id].as_mut() else {
+                break;
+            };
+            let woken = slot.request == task
+                && slot.site == Site::LockListen
+                && slot.waiting
+                && matches!(slot.state, SlotState::Resolved(Reply::Woke));
+            if !woken {
+                break;
+            }
+            herd.next += 1;
+            let locks = &mut self.servers[server as usize];
+            if !locks.emitter_held(lock) {
+                // This one takes the lock: its poll runs as usual.
+                break;
+            }
+            self.micro.pop_front();
+            self.current = task;
+            slot.state = SlotState::Pending(None);
+            locks.emitter_listen(lock, id);
+            self.touches.touch(Object::ServerLock(server, lock), true);
+            self.tally.lock_wakeups += 1;
+            self.trace.push(TraceEvent {
+                step: self.steps,
+                time: self.now,
+                request: task,
+                what: What::Listen,
+                key: TraceKey::Lock(lock.0),
+                outcome: Outcome::None,
+                site: Site::LockListen,
+                detail: 0,
+            });
+            run += 1;
+        }
+        if herd.next < herd.slots.len() {
+            self.herd = herd;
+        }
+        run
+    }
+
+    /// Forgets the last emit's herd (its macrotask is over).
+    pub fn end_herd(&mut self) {
+        if !self.herd.slots.is_empty() {
+            self.herd = Herd::default();
+        }
     }
 
     /// The reply if the await has resolved (freeing the slot); else parks

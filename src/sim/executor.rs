@@ -239,7 +239,9 @@ impl Sim {
         loop {
             let task = {
                 let mut core = self.core.borrow_mut();
+                self.polls += core.relisten_herd();
                 let Some(task) = core.micro.pop_front() else {
+                    core.end_herd();
                     break;
                 };
                 core.current = task;

@@ -112,6 +112,11 @@ impl ServerLocks {
         self.emitter_locked.insert(key)
     }
 
+    /// Emitter lock: whether `key` is held (`locked.has(key)`).
+    pub fn emitter_held(&self, key: LockKey) -> bool {
+        self.emitter_locked.contains(&key)
+    }
+
     /// Emitter lock: `emitter.once(key, wake)`.
     pub fn emitter_listen(&mut self, key: LockKey, slot: SlotId) {
         self.listeners.entry(key).or_default().push(slot);

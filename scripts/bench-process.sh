@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Whole-process times, as a user measures them: the wall time of the whole
+# `interleave run '<fragment>'` process (start-up, the run, the JSON, exit)
+# on the 100,000-request stampede under each strategy, the median of
+# RUNS runs (default 10), with the peak RSS; then, where `node` is
+# installed, the whole `node scripts/stampede.mjs STRATEGY` process on the
+# same scenario (one run each) and the ratio. A report, never a pass/fail.
+#
+#   ./scripts/bench-process.sh                  every strategy, Node where it is quick
+#   ./scripts/bench-process.sh none keyed-mutex only these
+#   NODE_SLOW=1 ./scripts/bench-process.sh add  also Node on add, ticket-lock and
+#                                               emitter-lock (minutes to half an hour)
+#   REQUESTS=20000 ./scripts/bench-process.sh   another size
+#
+# Builds the release CLI first (it is what a user runs).
+
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+requests=${REQUESTS:-100000}
+runs=${RUNS:-10}
+strategies=("$@")
+if [ ${#strategies[@]} -eq 0 ]; then
+    strategies=(none get-set add keyed-mutex single-flight emitter-lock ticket-lock
+        stale-while-revalidate xfetch)
+fi
+# Node's model of the strategies (scripts/stampede.mjs); the polling locks
+# and the emitter herd are slow on Node too (their work grows with
+# requests x polls, and requests squared), so they run on request only.
+node_quick=" none get-set keyed-mutex single-flight "
+node_slow=" add ticket-lock emitter-lock "
+
+cargo build --release --bin interleave >&2
+bin=target/release/interleave
+
+# Wall milliseconds of one command, to 0.1 ms.
+wall_ms() {
+    local start end
+    start=$(date +%s%N)
+    "$@" >/dev/null
+    end=$(date +%s%N)
+    awk -v ns=$((end - start)) 'BEGIN { printf "%.1f", ns / 1e6 }'
+}
+
+median() { sort -n | awk '{ v[NR] = $1 } END { printf "%.1f", v[int((NR + 1) / 2)] }'; }
+
+printf "whole process, stampede of %s requests, median of %s runs\n" "$requests" "$runs"
+printf "%-24s %10s %10s %12s %12s %8s\n" strategy "ms" "min ms" "peak RSS" "node ms" "ratio"
+for strategy in "${strategies[@]}"; do
+    fragment="#v=1&scenario=stampede&strategy=$strategy&requests=$requests"
+    # The first run also gives the peak RSS; a slow strategy (its run takes
+    # seconds or minutes) runs fewer times, a very slow one only that once.
+    rss_file=$(mktemp)
+    first=$(wall_ms /usr/bin/time -o "$rss_file" -f "%M" "$bin" run "$fragment")
+    rss=$(tail -1 "$rss_file")
+    rm -f "$rss_file"
+    n=$runs
+    if awk -v ms="$first" 'BEGIN { exit !(ms > 2000) }'; then n=3; fi
+    if awk -v ms="$first" 'BEGIN { exit !(ms > 30000) }'; then n=1; fi
+    if [ "$n" -eq 1 ]; then
+        times=$first
+    else
+        times=$(for _ in $(seq "$n"); do wall_ms "$bin" run "$fragment"; echo; done | grep .)
+    fi
+    ms=$(echo "$times" | median)
+    min=$(echo "$times" | sort -n | head -1)
+    node_ms="-"
+    ratio="-"
+    if command -v node >/dev/null && { [[ $node_quick == *" $strategy "* ]] ||
+        { [ -n "${NODE_SLOW:-}" ] && [[ $node_slow == *" $strategy "* ]]; }; }; then
+        node_ms=$(wall_ms node scripts/stampede.mjs "$strategy" "$requests")
+        ratio=$(awk -v n="$node_ms" -v r="$ms" 'BEGIN { printf "%.0fx", n / r }')
+    fi
+    printf "%-24s %10s %10s %9s MB %12s %8s\n" "$strategy" "$ms" "$min" \
+        "$(awk -v kb="$rss" 'BEGIN { printf "%.1f", kb / 1024 }')" "$node_ms" "$ratio"
+done
