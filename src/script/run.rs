@@ -12,6 +12,8 @@ use std::task::{Context as TaskContext, Poll, Waker};
 use boa_engine::context::time::JsInstant;
 use boa_engine::context::{Clock, ContextBuilder};
 use boa_engine::object::builtins::JsPromise;
+use boa_engine::object::ObjectInitializer;
+use boa_engine::property::Attribute;
 use boa_engine::vm::RuntimeLimits;
 use boa_engine::{
     js_string, Context, JsError, JsNativeError, JsObject, JsValue, NativeFunction, Script, Source,
@@ -300,18 +302,33 @@ impl ScriptRun {
             Target::Item(item) => (item, 0),
         };
         let keys = self.host.config.keys.max(1);
-        let req = json!({
-            "id": request,
-            "user": user,
-            "click": click,
-            "key": user % keys,
-            "server": server,
-            "at": spec.arrival as f64 / MS as f64,
-        });
         let realm = &mut self.realms[server as usize];
         let context = &mut realm.context;
-        let outcome = JsValue::from_json(&req, context)
-            .and_then(|req| realm.handle.call(&JsValue::undefined(), &[req], context));
+        // The object `JsValue::from_json` would build from
+        // `{ id, user, click, key, server, at }`, without the JSON.
+        let req = ObjectInitializer::new(context)
+            .property(js_string!("id"), int(u64::from(request)), Attribute::all())
+            .property(js_string!("user"), int(u64::from(user)), Attribute::all())
+            .property(js_string!("click"), int(u64::from(click)), Attribute::all())
+            .property(
+                js_string!("key"),
+                int(u64::from(user % keys)),
+                Attribute::all(),
+            )
+            .property(
+                js_string!("server"),
+                int(u64::from(server)),
+                Attribute::all(),
+            )
+            .property(
+                js_string!("at"),
+                JsValue::from(spec.arrival as f64 / MS as f64),
+                Attribute::all(),
+            )
+            .build();
+        let outcome = realm
+            .handle
+            .call(&JsValue::undefined(), &[req.into()], context);
         match outcome {
             Ok(value) => {
                 let promise = value
@@ -757,6 +774,15 @@ fn rejection(error: Rejection, context: &mut Context) -> JsValue {
             .with_message(message)
             .into_opaque(context)
             .into(),
+    }
+}
+
+/// A whole number as `JsValue::from_json` gives it: an `i32` when it
+/// fits, else an `f64`.
+fn int(n: u64) -> JsValue {
+    match i32::try_from(n) {
+        Ok(n) => JsValue::from(n),
+        Err(_) => JsValue::from(n as f64),
     }
 }
 
