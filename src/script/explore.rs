@@ -11,6 +11,7 @@
 //! they are dependent. `reduction: false` gives the naive search, where
 //! every pair is dependent.
 
+use std::cell::Cell;
 use std::rc::Rc;
 
 use crate::config::url::to_fragment;
@@ -21,6 +22,7 @@ use crate::explore::Subject;
 use crate::sim::queue::{Macrotask, Pending};
 use crate::sim::Footprint;
 
+use super::analysis::module_state;
 use super::error::ScriptError;
 use super::run::ScriptRun;
 
@@ -44,6 +46,12 @@ pub struct ScriptSubject {
     /// The fragment's `code=` or `example=` piece, kept in a
     /// counterexample's fragment (none for `--script FILE.js`).
     source_piece: Option<String>,
+    /// `analysis::module_state` proved the script keeps no module state:
+    /// steps of one server are dependent only through their footprints.
+    no_module_state: bool,
+    /// A run saw a global appear or vanish after load, which the proof
+    /// excludes: the search must be done again without it.
+    broken: Rc<Cell<bool>>,
 }
 
 impl ScriptSubject {
@@ -56,12 +64,28 @@ impl ScriptSubject {
     ) -> Result<ScriptSubject, ScriptError> {
         let mut config = config.clone();
         config.schedule = Schedule::default();
-        ScriptRun::new(code, &config, false)?;
+        let mut run = ScriptRun::new(code, &config, false)?;
+        let (globals, added) = run.global_names();
+        let single_flight = config.strategy == StrategyKind::SingleFlight;
+        let no_module_state = module_state(code, single_flight, &globals, &added).is_none();
         Ok(ScriptSubject {
             code: code.to_string(),
             config,
             source_piece,
+            no_module_state,
+            broken: Rc::new(Cell::new(false)),
         })
+    }
+
+    /// Why steps of one server stay dependent, or `None` when the script
+    /// provably keeps no module state.
+    pub fn module_state_reason(code: &str, config: &Config) -> Result<Option<String>, ScriptError> {
+        let mut config = config.clone();
+        config.schedule = Schedule::default();
+        let mut run = ScriptRun::new(code, &config, false)?;
+        let (globals, added) = run.global_names();
+        let single_flight = config.strategy == StrategyKind::SingleFlight;
+        Ok(module_state(code, single_flight, &globals, &added))
     }
 
     fn run(&self, config: &Config) -> ScriptRun {
@@ -77,10 +101,15 @@ impl ScriptSubject {
 impl Subject for ScriptSubject {
     fn start(&self, footprints: bool) -> Box<dyn ExploreRun> {
         let mut run = self.run(&self.config);
+        let mut watch = None;
         if footprints {
             run.track_footprints();
+            if self.no_module_state {
+                run.assume_no_module_state();
+                watch = Some(self.broken.clone());
+            }
         }
-        Box::new(Explored(run))
+        Box::new(Explored(run, watch))
     }
 
     fn config(&self) -> &Config {
@@ -122,8 +151,9 @@ fn observe(run: &ScriptRun) -> Observation {
     }
 }
 
-/// A script run as the explorer drives it.
-struct Explored(ScriptRun);
+/// A script run as the explorer drives it, with the flag to raise when a
+/// step breaks the no-module-state proof (only when it is assumed).
+struct Explored(ScriptRun, Option<Rc<Cell<bool>>>);
 
 impl ExploreRun for Explored {
     fn steps(&self) -> u32 {
@@ -141,6 +171,11 @@ impl ExploreRun for Explored {
 
     fn step_pending(&mut self, due: Micros, seq: u64) {
         self.0.step_pending(due, seq);
+        if let Some(broken) = &self.1 {
+            if self.0.globals_changed() {
+                broken.set(true);
+            }
+        }
     }
 
     fn take_footprint(&mut self) -> Footprint {
@@ -171,7 +206,36 @@ pub fn explore(
     source_piece: Option<String>,
     options: &ExploreOptions,
 ) -> Result<ExploreResult, ScriptError> {
-    let subject = ScriptSubject::new(code, config, source_piece)?;
+    explore_with(code, config, source_piece, options, true)
+}
+
+/// `explore`, with `analysis`: whether to use the no-module-state proof
+/// (false: every two steps of one server are dependent).
+pub fn explore_with(
+    code: &str,
+    config: &Config,
+    source_piece: Option<String>,
+    options: &ExploreOptions,
+    analysis: bool,
+) -> Result<ExploreResult, ScriptError> {
+    let mut subject = ScriptSubject::new(code, config, source_piece)?;
+    subject.no_module_state &= analysis;
+    let broken = subject.broken.clone();
+    let subject = Rc::new(subject);
+    let result = Explorer::of(subject.clone(), options.clone()).run();
+    if !broken.get() {
+        return Ok(result);
+    }
+    // A global appeared mid-run: the proof's assumption failed, so the
+    // search pruned on a wrong relation. Search again without it.
+    let mut subject = Rc::try_unwrap(subject).unwrap_or_else(|subject| ScriptSubject {
+        code: subject.code.clone(),
+        config: subject.config.clone(),
+        source_piece: subject.source_piece.clone(),
+        no_module_state: false,
+        broken: Rc::new(Cell::new(false)),
+    });
+    subject.no_module_state = false;
     Ok(Explorer::of(Rc::new(subject), options.clone()).run())
 }
 

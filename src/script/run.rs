@@ -56,6 +56,24 @@ struct Realm {
     context: Context,
     jobs: Rc<JobQueue>,
     handle: JsObject,
+    /// The global object's own property names before the script ran.
+    before_script: Vec<String>,
+}
+
+/// The names of the global object's own properties.
+fn global_names(context: &mut Context) -> Vec<String> {
+    let global = context.global_object();
+    global
+        .own_property_keys(context)
+        .map(|keys| keys.iter().map(|key| key.to_string()).collect())
+        .unwrap_or_default()
+}
+
+fn global_count(context: &mut Context) -> usize {
+    let global = context.global_object();
+    global
+        .own_property_keys(context)
+        .map_or(0, |keys| keys.len())
 }
 
 /// `Date.now()` and `new Date()`: virtual time.
@@ -87,6 +105,13 @@ pub struct ScriptRun {
     schedule_error: Option<String>,
     /// Explore mode: the ids of the cache keys and tables footprints name.
     touched_names: HashMap<(bool, String), u32>,
+    /// Whether a step's JavaScript may reach its server's module state
+    /// (then every such step writes `Object::ScriptRealm`); false only
+    /// when `analysis::module_state` proved otherwise.
+    module_state: bool,
+    /// The number of own properties of each realm's global object after
+    /// load: a step that changes it broke the analysis's assumption.
+    global_counts: Vec<usize>,
 }
 
 impl ScriptRun {
@@ -113,6 +138,8 @@ impl ScriptRun {
             record_points: false,
             schedule_error: None,
             touched_names: HashMap::new(),
+            module_state: true,
+            global_counts: Vec::new(),
         };
         // Top-level promise jobs run before any request.
         run.drain();
@@ -287,8 +314,8 @@ impl ScriptRun {
     fn arrive(&mut self, request: TaskId) {
         let spec = self.requests[request as usize];
         let server = spec.server;
-        self.touch(Object::ScriptRealm(server), true);
         self.set_current(request);
+        self.touch_js(server);
         self.host.core.borrow_mut().record(
             request,
             What::Arrive,
@@ -398,7 +425,7 @@ impl ScriptRun {
                 }
             }
             Some(Waiter::Sleep { resolve, server }) => {
-                self.touch(Object::ScriptRealm(server), true);
+                self.touch_js(server);
                 self.finish_timer(slot);
                 let context = &mut self.realms[server as usize].context;
                 let _ = resolve.call(&JsValue::undefined(), &[], context);
@@ -410,7 +437,7 @@ impl ScriptRun {
                 every,
                 server,
             }) => {
-                self.touch(Object::ScriptRealm(server), true);
+                self.touch_js(server);
                 self.finish_timer(slot);
                 {
                     // The slot is free now: while its callback runs, an
@@ -468,13 +495,62 @@ impl ScriptRun {
         self.host.core.borrow_mut().touches.touch(object, write);
     }
 
+    /// JavaScript runs on `server` for the current request: it writes
+    /// that request's own state, and the server's module state unless the
+    /// script provably has none.
+    fn touch_js(&self, server: u32) {
+        let mut core = self.host.core.borrow_mut();
+        if !core.touches.on {
+            return;
+        }
+        if self.module_state {
+            core.touches.touch(Object::ScriptRealm(server), true);
+        }
+        let request = self.host.current.get();
+        core.touches.touch(Object::ScriptRequest(request), true);
+    }
+
+    /// Explore mode on a script `analysis::module_state` cleared: steps of
+    /// one server no longer write its realm, only their request's state.
+    pub fn assume_no_module_state(&mut self) {
+        self.module_state = false;
+        self.global_counts = self
+            .realms
+            .iter_mut()
+            .map(|realm| global_count(&mut realm.context))
+            .collect();
+    }
+
+    /// Whether a realm's global object gained or lost a property since
+    /// `assume_no_module_state` (a global the analysis did not see).
+    pub fn globals_changed(&mut self) -> bool {
+        let counts = &self.global_counts;
+        self.realms
+            .iter_mut()
+            .zip(counts)
+            .any(|(realm, &count)| global_count(&mut realm.context) != count)
+    }
+
+    /// The names of the global object's own properties in the first
+    /// realm, and those the script's top level added to it.
+    pub fn global_names(&mut self) -> (Vec<String>, Vec<String>) {
+        let realm = &mut self.realms[0];
+        let names = global_names(&mut realm.context);
+        let added = names
+            .iter()
+            .filter(|name| !realm.before_script.contains(name))
+            .cloned()
+            .collect();
+        (realm.before_script.clone(), added)
+    }
+
     /// The world a script's call reaches when it lands, and its server's
     /// module state (the call's promise resumes there).
     fn touch_call(&mut self, call: &Call, server: u32) {
         if !self.host.core.borrow().touches.on {
             return;
         }
-        self.touch(Object::ScriptRealm(server), true);
+        self.touch_js(server);
         let (table, write) = match call {
             Call::Get(_) | Call::GetStale(_) => (false, false),
             Call::Set(..)
@@ -627,7 +703,7 @@ impl ScriptRun {
                 break;
             };
             self.set_current(request);
-            self.touch(Object::ScriptRealm(server as u32), true);
+            self.touch_js(server as u32);
             let context = &mut self.realms[server].context;
             if let Err(error) = run_job(job, context) {
                 // Only an uncatchable error (a runtime budget) escapes a
@@ -663,7 +739,7 @@ impl ScriptRun {
             state.helpers.insert(task, pending);
         }
         for (resolve, server, answer) in ready {
-            self.touch(Object::ScriptRealm(server), true);
+            self.touch_js(server);
             let context = &mut self.realms[server as usize].context;
             let _ = resolve.call(&JsValue::undefined(), &[answer.value()], context);
         }
@@ -874,6 +950,7 @@ fn load(host: &Rc<Host>, server: u32, code: &str) -> Result<Realm, ScriptError> 
     globals::register(&mut context).map_err(fail)?;
     let prelude = Source::from_bytes(PRELUDE).with_path(Path::new("prelude"));
     context.eval(prelude).map_err(fail)?;
+    let before_script = global_names(&mut context);
     let source = Source::from_bytes(code).with_path(Path::new("code"));
     let script = Script::parse(source, None, &mut context).map_err(|error| {
         let message = error.to_string();
@@ -907,6 +984,7 @@ fn load(host: &Rc<Host>, server: u32, code: &str) -> Result<Realm, ScriptError> 
         context,
         jobs,
         handle,
+        before_script,
     })
 }
 
