@@ -565,6 +565,18 @@ async function handle(req) {
 }
 "#;
 
+/// A find over the whole table against inserts of one user's rows: the
+/// table's partitions (by `user`) must not hide the conflict.
+const WHOLE_TABLE: &str = r#"
+db.table("orders", { expectUnique: ["user", "event"] });
+async function handle(req) {
+  const all = await db.find("orders", {});
+  if (all.length === 0) await db.insert("orders", { user: req.user, event: 1 });
+  const mine = await db.find("orders", { user: req.user, event: { $gte: 1 } });
+  if (mine.length > 1) await db.delete("orders", { user: req.user });
+}
+"#;
+
 /// The analysis misses an implicit global (`seen` is declared only in a
 /// block): the run notices the new global and explore searches again
 /// with the realm dependent.

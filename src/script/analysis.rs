@@ -59,7 +59,7 @@ use boa_engine::ast::expression::access::{
     PropertyAccess, PropertyAccessField, SimplePropertyAccess,
 };
 use boa_engine::ast::expression::literal::LiteralKind;
-use boa_engine::ast::expression::literal::ObjectMethodDefinition;
+use boa_engine::ast::expression::literal::{ObjectMethodDefinition, PropertyDefinition};
 use boa_engine::ast::expression::operator::assign::AssignTarget;
 use boa_engine::ast::expression::operator::unary::UnaryOp;
 use boa_engine::ast::expression::operator::update::UpdateTarget;
@@ -623,6 +623,15 @@ impl<'a> Visitor<'a> for Check<'_, '_> {
         }
     }
 
+    fn visit_property_definition(&mut self, node: &'a PropertyDefinition) -> ControlFlow<String> {
+        match node {
+            // `{ name }` reads `name`.
+            PropertyDefinition::IdentifierReference(id) => self.read(&self.name(id.sym())),
+            PropertyDefinition::CoverInitializedName(..) => no("a cover-initialized name"),
+            other => other.visit_with(self),
+        }
+    }
+
     fn visit_property_name(&mut self, node: &'a PropertyName) -> ControlFlow<String> {
         match node {
             PropertyName::Literal(id) => {
@@ -734,6 +743,8 @@ mod tests {
             "function f() { return 1; } f = () => 2; async function handle(req) { f(); }",
             "const f = (() => { let n = 0; return () => n++; })(); async function handle(req) { f(); }",
             "async function handle(req) { Date.now(); }",
+            "const LOCKS = []; async function handle(req) { const o = { LOCKS }; o.LOCKS.push(1); }",
+            "async function handle(req) { const o = { handle }; }",
             "async function handle(req) { delete req.user; }",
             "async function handle(req) { class A {} }",
             "var n = 0; async function handle(req) { n += 1; }",

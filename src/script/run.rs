@@ -104,7 +104,7 @@ pub struct ScriptRun {
     /// A choice did not fit (out of range), or choices were left over.
     schedule_error: Option<String>,
     /// Explore mode: the ids of the cache keys and tables footprints name.
-    touched_names: HashMap<(bool, String), u32>,
+    touched_names: HashMap<String, u32>,
     /// Whether a step's JavaScript may reach its server's module state
     /// (then every such step writes `Object::ScriptRealm`); false only
     /// when `analysis::module_state` proved otherwise.
@@ -561,17 +561,41 @@ impl ScriptRun {
             Call::Find(..) | Call::FindOne(..) => (true, false),
             Call::Insert(..) | Call::Update(..) | Call::Remove(..) => (true, true),
         };
-        let next = self.touched_names.len() as u32;
-        let id = *self
-            .touched_names
-            .entry((table, call.key().to_string()))
-            .or_insert(next);
-        let object = if table {
-            Object::ScriptTable(id)
-        } else {
-            Object::ScriptKey(id)
+        let id = self.touched_id(call.key().to_string());
+        if !table {
+            self.touch(Object::ScriptKey(id), write);
+            return;
+        }
+        let part = {
+            let state = self.host.state.borrow();
+            match state.tables.partition_field(call.key()) {
+                None => {
+                    // Not partitioned: the whole table, read or written.
+                    drop(state);
+                    self.touch(Object::ScriptTable(id), write);
+                    return;
+                }
+                Some((field, unique)) => partition(call, field, unique),
+            }
         };
-        self.touch(object, write);
+        match part {
+            // A partitioned table's rows of one value: the whole table is
+            // only read (so two partitions commute), the rows are touched.
+            Some(value) => {
+                let rows = self.touched_id(format!("{}\u{0}{value}", call.key()));
+                self.touch(Object::ScriptTable(id), false);
+                self.touch(Object::ScriptRows(rows), write);
+            }
+            // Any other call on a partitioned table may reach every row:
+            // it writes the whole table, so it conflicts with every call.
+            None => self.touch(Object::ScriptTable(id), true),
+        }
+    }
+
+    /// The id of a footprint name (a cache key, a table, a table's rows).
+    fn touched_id(&mut self, name: String) -> u32 {
+        let next = self.touched_names.len() as u32;
+        *self.touched_names.entry(name).or_insert(next)
     }
 
     /// A timer's slot fires: recorded like a sleep, then freed.
@@ -850,6 +874,43 @@ fn rejection(error: Rejection, context: &mut Context) -> JsValue {
             .with_message(message)
             .into_opaque(context)
             .into(),
+    }
+}
+
+/// The partition a DB call stays inside (the canonical value of the
+/// table's partition `field` it is confined to), or `None` if it may reach
+/// rows of several values: its where has an operator or lacks a primitive
+/// `field`; an insert's row lacks it; an update may move a row to another
+/// value or, with a `unique` key, is checked against the whole table.
+fn partition(call: &Call, field: &str, unique: bool) -> Option<String> {
+    let confined = |filter: &super::world::Row| {
+        let operators = filter.values().any(|condition| {
+            matches!(condition, Value::Object(ops) if ops.keys().any(|k| k.starts_with('$')))
+        });
+        if operators {
+            return None;
+        }
+        canonical(filter.get(field)?)
+    };
+    match call {
+        Call::Find(_, filter) | Call::FindOne(_, filter) | Call::Remove(_, filter) => {
+            confined(filter)
+        }
+        Call::Insert(_, row) => canonical(row.get(field)?),
+        Call::Update(_, filter, set) if !unique && !set.contains_key(field) => confined(filter),
+        _ => None,
+    }
+}
+
+/// A primitive JSON value as a string equal for `===`-equal values
+/// (numbers by value), or `None` for an object or an array.
+fn canonical(value: &Value) -> Option<String> {
+    match value {
+        Value::Null => Some("null".into()),
+        Value::Bool(b) => Some(format!("b{b}")),
+        Value::Number(n) => n.as_f64().map(|n| format!("n{}", n + 0.0)),
+        Value::String(s) => Some(format!("s{s}")),
+        Value::Array(_) | Value::Object(_) => None,
     }
 }
 

@@ -263,6 +263,18 @@ impl Tables {
         Ok(deleted)
     }
 
+    /// The field that partitions table `name` for explore's footprints:
+    /// the first `unique` field, else the first `expectUnique` one; and
+    /// whether the table has a `unique` key.
+    pub fn partition_field(&self, name: &str) -> Option<(&str, bool)> {
+        let def = &self.tables.get(name)?.def;
+        let unique = !def.unique.is_empty();
+        def.unique
+            .first()
+            .or(def.expect_unique.first())
+            .map(|field| (field.as_str(), unique))
+    }
+
     /// The rows of table `name` (0 if it does not exist).
     pub fn rows(&self, name: &str) -> u64 {
         self.tables.get(name).map_or(0, |t| t.rows.len() as u64)
