@@ -519,6 +519,49 @@ fn reduced_script_search_finds_the_naive_outcomes() {
     }
 }
 
+/// Reusing realms across runs (a script without module state) changes no
+/// verdict: the same schedules, the same violations.
+#[test]
+fn reused_realms_give_the_same_search() {
+    for (code, fragment) in [
+        (
+            example("ticket").unwrap(),
+            "users=2&clicks=2&strategy=keyed-mutex",
+        ),
+        (
+            example("ticket").unwrap(),
+            "users=2&clicks=1&strategy=none&servers=2",
+        ),
+        (PER_REQUEST_STATE, "users=1&clicks=2&strategy=none"),
+    ] {
+        let (config, _) = source::parse(&format!("scenario=script&{fragment}")).unwrap();
+        let mut options = ExploreOptions::new(vec![Check::Duplicates]);
+        options.record = true;
+        let search = |subject: ScriptSubject| {
+            let mut explorer = Explorer::of(Rc::new(subject), options.clone());
+            let result = explorer.run();
+            let schedules: Vec<String> = explorer
+                .recorded()
+                .iter()
+                .map(|(schedule, _)| schedule.to_string())
+                .collect();
+            (
+                result.explored,
+                result.violating,
+                result.complete,
+                schedules,
+            )
+        };
+        let reused = search(ScriptSubject::new(code, &config, None).unwrap());
+        let fresh = search(
+            ScriptSubject::new(code, &config, None)
+                .unwrap()
+                .without_reuse(),
+        );
+        assert_eq!(reused, fresh, "{fragment}");
+    }
+}
+
 /// A script with module state (a `Map` of mutexes, an emitter lock), one
 /// server: every pair of events is dependent, so the reduction prunes
 /// nothing.
@@ -617,14 +660,16 @@ fn stateless_scripts_are_reduced_on_one_server() {
             "{name} {fragment}: {reduced_runs} >= {naive_runs}"
         );
     }
-    for fragment in [
-        "users=1&clicks=2&strategy=none",
-        "users=2&clicks=1&strategy=none",
-    ] {
-        let (_, naive) = outcomes_of(PER_REQUEST_STATE, fragment, false);
-        let (_, reduced) = outcomes_of(PER_REQUEST_STATE, fragment, true);
-        assert_eq!(reduced, naive, "{fragment}");
-        assert!(naive.len() > 1, "{fragment}: {naive:?}");
+    for code in [PER_REQUEST_STATE, WHOLE_TABLE] {
+        for fragment in [
+            "users=1&clicks=2&strategy=none",
+            "users=2&clicks=1&strategy=none",
+        ] {
+            let (_, naive) = outcomes_of(code, fragment, false);
+            let (_, reduced) = outcomes_of(code, fragment, true);
+            assert_eq!(reduced, naive, "{fragment}");
+            assert!(naive.len() > 1, "{fragment}: {naive:?}");
+        }
     }
     // Whether user 0's read lands first decides, through the implicit
     // global, whether it inserts twice: both outcomes must be found.

@@ -509,7 +509,11 @@ fn math_random(_: &JsValue, _: &[JsValue], context: &mut Context) -> JsResult<Js
         .borrow_mut()
         .touches
         .touch(crate::sim::footprint::Object::ScriptShared(0), true);
-    let draw = host.state.borrow_mut().random.unit();
+    let draw = {
+        let mut state = host.state.borrow_mut();
+        state.draws += 1;
+        state.random.unit()
+    };
     Ok(JsValue::from(draw))
 }
 

@@ -23,7 +23,7 @@ use serde_json::{json, Value};
 use crate::config::{Config, Micros, MS};
 use crate::sim::core::{Core, Op, TaskId};
 use crate::sim::footprint::Object;
-use crate::sim::metrics::{Latencies, Metrics};
+use crate::sim::metrics::Metrics;
 use crate::sim::queue::{Macrotask, Pending};
 use crate::sim::trace::{Outcome, Site, TraceEvent, TraceKey, What, NO_REQUEST};
 use crate::sim::Footprint;
@@ -32,7 +32,7 @@ use crate::world::locks::SlotId;
 
 use super::error::ScriptError;
 use super::globals::{self, describe_error, log, RealmData};
-use super::host::{Call, Host, Waiter};
+use super::host::{Call, Host, Loaded, Waiter};
 use super::jobs::{run_job, JobQueue};
 use super::world::{number, Found};
 
@@ -58,6 +58,8 @@ struct Realm {
     handle: JsObject,
     /// The global object's own property names before the script ran.
     before_script: Vec<String>,
+    /// The core `Date.now()` reads.
+    clock: Rc<RefCell<Rc<RefCell<Core>>>>,
 }
 
 /// The names of the global object's own properties.
@@ -77,18 +79,23 @@ fn global_count(context: &mut Context) -> usize {
 }
 
 /// `Date.now()` and `new Date()`: virtual time.
-struct VirtualClock(Rc<RefCell<Core>>);
+/// (The run's `Core` behind a cell: a reused realm reads the next run's.)
+struct VirtualClock(Rc<RefCell<Rc<RefCell<Core>>>>);
 
 impl Clock for VirtualClock {
     fn now(&self) -> JsInstant {
-        let us = self.0.borrow().now;
+        let us = self.0.borrow().borrow().now;
         JsInstant::new(us / 1_000_000, (us % 1_000_000) as u32 * 1_000)
     }
 
     fn system_time_millis(&self) -> i64 {
-        (self.0.borrow().now / MS) as i64
+        (self.0.borrow().borrow().now / MS) as i64
     }
 }
+
+/// A run's realms, taken out of it to start another run of the same
+/// script and config (`ScriptRun::reuse`).
+pub struct Realms(Vec<Realm>);
 
 pub struct ScriptRun {
     host: Rc<Host>,
@@ -146,6 +153,66 @@ impl ScriptRun {
         Ok(run)
     }
 
+    /// What the top level left, if a run may start from it with these
+    /// realms reused (see `host::Loaded`): only right after `new`.
+    pub fn loaded(&self) -> Option<Loaded> {
+        let core = self.host.core.borrow();
+        let quiet = core.steps == 0
+            && core.trace.len() == 0
+            && core.queue.iter().count() == self.requests.len()
+            && self.realms.iter().all(|realm| realm.jobs.is_empty());
+        drop(core);
+        if quiet {
+            self.host.loaded()
+        } else {
+            None
+        }
+    }
+
+    /// Takes the realms out of a finished run, for `reuse`.
+    pub fn take_realms(&mut self) -> Realms {
+        self.host.clear();
+        for realm in &self.realms {
+            realm.jobs.clear();
+        }
+        Realms(std::mem::take(&mut self.realms))
+    }
+
+    /// A new run of the script `realms` were loaded with, under the same
+    /// config (its schedule aside), starting from what its top level left
+    /// (`loaded`) instead of loading it again. Only for a script without
+    /// module state (`analysis::module_state`): the realms keep whatever
+    /// JavaScript state the last run left.
+    pub fn reuse(realms: Realms, loaded: &Loaded, config: &Config) -> ScriptRun {
+        let requests = crate::scenario::plan(config);
+        let mut core = Core::new(config, false);
+        core.set_arrivals(requests.iter().map(|r| r.arrival).collect());
+        let core = Rc::new(RefCell::new(core));
+        let host = Rc::new(Host::after(core, Rc::new(config.clone()), loaded));
+        let mut realms = realms.0;
+        for (server, realm) in realms.iter_mut().enumerate() {
+            realm.jobs.clear();
+            realm.jobs.follow(host.current.clone());
+            *realm.clock.borrow_mut() = host.core.clone();
+            realm.context.insert_data(RealmData {
+                host: host.clone(),
+                server: server as u32,
+            });
+        }
+        ScriptRun {
+            host,
+            realms,
+            requests,
+            choices: config.schedule.choices().to_vec(),
+            points: Vec::new(),
+            record_points: false,
+            schedule_error: None,
+            touched_names: HashMap::new(),
+            module_state: true,
+            global_counts: Vec::new(),
+        }
+    }
+
     /// Runs until every request has settled and no cache or DB operation
     /// is in flight (pending timers do not keep it going), nothing is left
     /// to run, or `max_events` macrotasks have run; true if it ended by
@@ -181,20 +248,7 @@ impl ScriptRun {
     /// `Sim::enabled_pending`): every operation completion, plus the
     /// earliest timer or arrival. Index 0 is the default order.
     pub fn enabled_pending(&self) -> Vec<Pending> {
-        let core = self.host.core.borrow();
-        let mut enabled = Vec::new();
-        let mut clock_event = false;
-        for pending in core.queue.iter() {
-            match pending.task {
-                Macrotask::Complete(_) => enabled.push(pending),
-                Macrotask::Arrival(_) | Macrotask::Timer(_) if !clock_event => {
-                    clock_event = true;
-                    enabled.push(pending);
-                }
-                _ => {}
-            }
-        }
-        enabled
+        self.host.core.borrow().enabled_pending()
     }
 
     /// Why the schedule did not fit, if it did not.
@@ -773,27 +827,12 @@ impl ScriptRun {
     pub fn metrics(&self) -> Metrics {
         let core = self.host.core.borrow();
         let state = self.host.state.borrow();
-        let tally = &core.tally;
-        Metrics {
-            db_reads: tally.db_reads,
-            db_writes: tally.db_writes,
-            orders: state.tables.rows("orders"),
-            duplicate_tickets: state.tables.duplicates(),
-            cache_hits: tally.cache_hits,
-            cache_misses: tally.cache_misses,
-            stale_served: tally.stale_served,
-            timeouts: tally.timeouts,
-            errors: tally.errors,
-            lock_wakeups: tally.lock_wakeups,
-            max_in_critical_section: tally.max_in_critical_section,
-            peak_db_concurrency: tally.peak_db_concurrency,
-            rejected_writes: tally.rejected_writes,
-            early_refreshes: tally.early_refreshes,
-            hung: self.hung(),
-            latency_us: Latencies::of(&tally.latencies),
-            events: tally.events,
-            trace_hash: core.trace.hash(),
-        }
+        core.tally.metrics(
+            state.tables.rows("orders"),
+            state.tables.duplicates(),
+            self.hung(),
+            core.trace.hash(),
+        )
     }
 
     /// Requests that never settled.
@@ -995,9 +1034,10 @@ fn first_line(text: &str) -> String {
 fn load(host: &Rc<Host>, server: u32, code: &str) -> Result<Realm, ScriptError> {
     let fail = |error: JsError| ScriptError::new(error.to_string());
     let jobs = Rc::new(JobQueue::new(host.current.clone()));
+    let clock = Rc::new(RefCell::new(host.core.clone()));
     let mut context = ContextBuilder::new()
         .job_executor(jobs.clone())
-        .clock(Rc::new(VirtualClock(host.core.clone())))
+        .clock(Rc::new(VirtualClock(clock.clone())))
         .build()
         .map_err(fail)?;
     let mut limits = RuntimeLimits::default();
@@ -1046,6 +1086,7 @@ fn load(host: &Rc<Host>, server: u32, code: &str) -> Result<Realm, ScriptError> 
         jobs,
         handle,
         before_script,
+        clock,
     })
 }
 

@@ -29,7 +29,7 @@ struct Entry {
 }
 
 /// The script's cache: one for all servers; `grace` applies to every key.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct ScriptCache {
     entries: BTreeMap<String, Entry>,
     grace: Micros,
@@ -157,6 +157,7 @@ pub struct TableDef {
     pub rows: Vec<Row>,
 }
 
+#[derive(Clone)]
 struct Table {
     def: TableDef,
     rows: Vec<Row>,
@@ -172,7 +173,7 @@ pub enum DbError {
 }
 
 /// The script's database: named tables of rows.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Tables {
     tables: BTreeMap<String, Table>,
 }
