@@ -158,7 +158,7 @@ impl ScriptRun {
     pub fn loaded(&self) -> Option<Loaded> {
         let core = self.host.core.borrow();
         let quiet = core.steps == 0
-            && core.trace.len() == 0
+            && core.trace.is_empty()
             && core.queue.iter().count() == self.requests.len()
             && self.realms.iter().all(|realm| realm.jobs.is_empty());
         drop(core);
