@@ -650,6 +650,9 @@ fn stateless_scripts_are_reduced_on_one_server() {
             "ticket",
             "users=1&clicks=3&strategy=none&await_insert=false",
         ),
+        ("inventory_oversell", "users=2&clicks=1&strategy=none"),
+        ("inventory_atomic", "users=3&clicks=1&strategy=none"),
+        ("idempotency", "users=1&clicks=2&strategy=none"),
     ];
     for (name, fragment) in cases {
         let (naive_runs, naive) = outcomes(name, fragment, false);
