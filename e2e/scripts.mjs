@@ -225,12 +225,16 @@ try {
     await page.waitForSelector(`${byId('script-error')}, ${byId('btn-step')}:not([disabled])`, { timeout: 60_000 });
     if (await page.$(`${byId('btn-step')}:not([disabled])`)) await runToEnd(page);
     const errors = await page.$eval(byId('metric-errors'), (cell) => cell.textContent).catch(() => null);
+    const hung = await page.$eval(byId('metric-hung'), (cell) => cell.textContent).catch(() => null);
     const shown = await page.$(byId('script-error'));
     // The page is still the app: nothing replaced it.
     const intact = (await page.$(byId('script-panel'))) !== null;
-    check(`hostile code (${name}): an error, the page responsive`,
-      (shown !== null || (errors !== null && errors !== '0')) && (await responsive(page)) && intact,
-      `errors=${errors} banner=${shown !== null} intact=${intact}`);
+    // A runaway loop after an await leaves its request hung, not failed:
+    // boa 0.22 drops that error (docs/scripting.md); the page says so.
+    const stopped = (errors !== null && errors !== '0') || (name === 'loop after await' && hung === '1');
+    check(`hostile code (${name}): stopped with an error, the page responsive`,
+      (shown !== null || stopped) && (await responsive(page)) && intact,
+      `errors=${errors} hung=${hung} banner=${shown !== null} intact=${intact}`);
     await page.close();
   }
 

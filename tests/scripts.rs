@@ -474,11 +474,14 @@ fn explore_ticket(fragment: &str, max_preemptions: Option<u32>) -> ExploreResult
 /// The distinct outcomes of a search: each explored schedule replayed,
 /// whether it violates, and its normative metrics.
 fn outcomes(name: &str, fragment: &str, reduction: bool) -> (u64, BTreeSet<String>) {
+    outcomes_of(example(name).unwrap(), fragment, reduction)
+}
+
+fn outcomes_of(code: &str, fragment: &str, reduction: bool) -> (u64, BTreeSet<String>) {
     let (config, _) = source::parse(&format!("scenario=script&{fragment}")).unwrap();
     let mut options = ExploreOptions::new(vec![Check::Duplicates]);
     options.reduction = reduction;
     options.record = true;
-    let code = example(name).unwrap();
     let subject = ScriptSubject::new(code, &config, None).unwrap();
     let mut explorer = Explorer::of(Rc::new(subject), options);
     let result = explorer.run();
@@ -516,19 +519,195 @@ fn reduced_script_search_finds_the_naive_outcomes() {
     }
 }
 
-/// One server: every pair of events is dependent (module state), so the
-/// reduction prunes nothing.
+/// Reusing realms across runs (a script without module state) changes no
+/// verdict: the same schedules, the same violations.
 #[test]
-fn one_server_scripts_are_not_reduced() {
-    let naive = explore_script("ticket", "users=2&clicks=1&strategy=none", |options| {
-        options.reduction = false;
-    });
-    let reduced = explore_script("ticket", "users=2&clicks=1&strategy=none", |_| {});
-    assert_eq!(
-        (reduced.explored, reduced.violating),
-        (naive.explored, naive.violating)
+fn reused_realms_give_the_same_search() {
+    for (code, fragment) in [
+        (
+            example("ticket").unwrap(),
+            "users=2&clicks=2&strategy=keyed-mutex",
+        ),
+        (
+            example("ticket").unwrap(),
+            "users=2&clicks=1&strategy=none&servers=2",
+        ),
+        (PER_REQUEST_STATE, "users=1&clicks=2&strategy=none"),
+    ] {
+        let (config, _) = source::parse(&format!("scenario=script&{fragment}")).unwrap();
+        let mut options = ExploreOptions::new(vec![Check::Duplicates]);
+        options.record = true;
+        let search = |subject: ScriptSubject| {
+            let mut explorer = Explorer::of(Rc::new(subject), options.clone());
+            let result = explorer.run();
+            let schedules: Vec<String> = explorer
+                .recorded()
+                .iter()
+                .map(|(schedule, _)| schedule.to_string())
+                .collect();
+            (
+                result.explored,
+                result.violating,
+                result.complete,
+                schedules,
+            )
+        };
+        let reused = search(ScriptSubject::new(code, &config, None).unwrap());
+        let fresh = search(
+            ScriptSubject::new(code, &config, None)
+                .unwrap()
+                .without_reuse(),
+        );
+        assert_eq!(reused, fresh, "{fragment}");
+    }
+}
+
+/// A script with module state (a `Map` of mutexes, an emitter lock), one
+/// server: every pair of events is dependent, so the reduction prunes
+/// nothing.
+#[test]
+fn module_state_keeps_one_server_dependent() {
+    for (name, fragment) in [
+        (
+            "mutex_map",
+            "users=1&clicks=2&strategy=none&await_insert=false",
+        ),
+        ("emitter_lock", "users=2&clicks=1&strategy=none&keys=1"),
+    ] {
+        let naive = explore_script(name, fragment, |options| {
+            options.reduction = false;
+        });
+        let reduced = explore_script(name, fragment, |_| {});
+        assert_eq!(
+            (reduced.explored, reduced.violating),
+            (naive.explored, naive.violating),
+            "{name}"
+        );
+        assert_eq!(reduced.pruned, 0, "{name}");
+        let (_, naive) = outcomes(name, fragment, false);
+        let (_, reduced) = outcomes(name, fragment, true);
+        assert_eq!(reduced, naive, "{name} {fragment}");
+    }
+}
+
+/// Two requests' clicks race; within one request, two calls in flight at
+/// once set a local in the order they land (the request's own state).
+const PER_REQUEST_STATE: &str = r#"
+db.table("orders", { expectUnique: ["user", "event"] });
+async function handle(req) {
+  let first = "";
+  await Promise.all([
+    db.findOne("orders", { user: req.user, event: 1 }).then((row) => {
+      if (first === "" && !row) first = "db";
+    }),
+    cache.get("k").then(() => {
+      if (first === "") first = "cache";
+    }),
+  ]);
+  if (first === "db") await db.insert("orders", { user: req.user, event: 1 });
+}
+"#;
+
+/// A find over the whole table against inserts of one user's rows: the
+/// table's partitions (by `user`) must not hide the conflict.
+const WHOLE_TABLE: &str = r#"
+db.table("orders", { expectUnique: ["user", "event"] });
+async function handle(req) {
+  const all = await db.find("orders", {});
+  if (all.length === 0) await db.insert("orders", { user: req.user, event: 1 });
+  const mine = await db.find("orders", { user: req.user, event: { $gte: 1 } });
+  if (mine.length > 1) await db.delete("orders", { user: req.user });
+}
+"#;
+
+/// The analysis misses an implicit global (`seen` is declared only in a
+/// block): the run notices the new global and explore searches again
+/// with the realm dependent.
+const IMPLICIT_GLOBAL: &str = r#"
+db.table("orders", { expectUnique: ["user", "event"] });
+async function handle(req) {
+  { let seen = 0; }
+  await cache.get(`k${req.user}`);
+  if (typeof seen === "undefined") seen = req.user;
+  if (seen === req.user && req.user === 0) {
+    await db.insert("orders", { user: 0, event: 1 });
+    await db.insert("orders", { user: 0, event: 1 });
+  }
+}
+"#;
+
+/// One server, a script with no module state (`ticket.js`, the per-request
+/// script): the sleep sets prune same-server steps with disjoint
+/// footprints and still reach every outcome of the naive search.
+#[test]
+fn stateless_scripts_are_reduced_on_one_server() {
+    let cases = [
+        ("ticket", "users=1&clicks=2&strategy=none"),
+        ("ticket", "users=2&clicks=1&strategy=none"),
+        ("ticket", "users=2&clicks=1&strategy=keyed-mutex"),
+        ("ticket", "users=2&clicks=2&strategy=keyed-mutex"),
+        (
+            "ticket",
+            "users=1&clicks=3&strategy=none&await_insert=false",
+        ),
+        ("inventory_oversell", "users=2&clicks=1&strategy=none"),
+        ("inventory_atomic", "users=3&clicks=1&strategy=none"),
+        ("idempotency", "users=1&clicks=2&strategy=none"),
+    ];
+    for (name, fragment) in cases {
+        let (naive_runs, naive) = outcomes(name, fragment, false);
+        let (reduced_runs, reduced) = outcomes(name, fragment, true);
+        assert_eq!(reduced, naive, "{name} {fragment}");
+        assert!(
+            reduced_runs < naive_runs,
+            "{name} {fragment}: {reduced_runs} >= {naive_runs}"
+        );
+    }
+    for code in [PER_REQUEST_STATE, WHOLE_TABLE] {
+        for fragment in [
+            "users=1&clicks=2&strategy=none",
+            "users=2&clicks=1&strategy=none",
+        ] {
+            let (_, naive) = outcomes_of(code, fragment, false);
+            let (_, reduced) = outcomes_of(code, fragment, true);
+            assert_eq!(reduced, naive, "{fragment}");
+            assert!(naive.len() > 1, "{fragment}: {naive:?}");
+        }
+    }
+    // Whether user 0's read lands first decides, through the implicit
+    // global, whether it inserts twice: both outcomes must be found.
+    let (config, _) = source::parse("scenario=script&users=2&clicks=1&strategy=none").unwrap();
+    let options = ExploreOptions::new(vec![Check::Duplicates]);
+    // The search alone, without the rerun, trusts the analysis and
+    // misses one of them.
+    let subject = ScriptSubject::new(IMPLICIT_GLOBAL, &config, None).unwrap();
+    let trusting = Explorer::of(Rc::new(subject), options.clone()).run();
+    assert!(
+        trusting.violating == 0 || trusting.violating == trusting.explored,
+        "{trusting:?}"
     );
-    assert_eq!(reduced.pruned, 0);
+    for reduction in [false, true] {
+        let options = ExploreOptions {
+            reduction,
+            ..options.clone()
+        };
+        let result = explore(IMPLICIT_GLOBAL, &config, None, &options).unwrap();
+        assert!(result.complete, "{result:?}");
+        assert!(
+            result.violating > 0 && result.violating < result.explored,
+            "reduction {reduction}: {result:?}"
+        );
+    }
+    let (config, _) = source::parse("scenario=script&users=1&clicks=2").unwrap();
+    assert_eq!(
+        ScriptSubject::module_state_reason(PER_REQUEST_STATE, &config).unwrap(),
+        None
+    );
+    assert_eq!(
+        ScriptSubject::module_state_reason(IMPLICIT_GLOBAL, &config).unwrap(),
+        None,
+        "the analysis cannot see it; the run must"
+    );
 }
 
 /// Random walks and PCT sample script runs; every strategy has a row.
@@ -572,12 +751,19 @@ fn random_pct_and_all_strategies_on_scripts() {
 
 #[test]
 fn explore_finds_the_double_click_and_proves_the_mutex() {
-    let racy = explore_ticket("users=1&clicks=2&strategy=none", None);
-    assert!(racy.complete);
+    let naive = explore_script("ticket", "users=1&clicks=2&strategy=none", |options| {
+        options.reduction = false;
+    });
     // Arrivals keep their order; each click's find and insert land in any
     // order with the other's: 10 schedules. All but the 4 where one click's
     // insert lands before the other's find duplicate.
-    assert_eq!((racy.explored, racy.violating), (10, 6), "{racy:?}");
+    assert_eq!((naive.explored, naive.violating), (10, 6), "{naive:?}");
+    // `ticket.js` keeps no module state: the sleep sets need only the
+    // orders of the two clicks' conflicting calls (5 schedules, 2 of them
+    // duplicate).
+    let racy = explore_ticket("users=1&clicks=2&strategy=none", None);
+    assert!(racy.complete);
+    assert_eq!((racy.explored, racy.violating), (5, 2), "{racy:?}");
     // The default order already duplicates: the shortest counterexample is
     // the empty schedule.
     let counterexample = racy.counterexample.expect("a counterexample");

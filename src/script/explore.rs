@@ -11,6 +11,7 @@
 //! they are dependent. `reduction: false` gives the naive search, where
 //! every pair is dependent.
 
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use crate::config::{Config, Micros, Schedule, StrategyKind};
@@ -22,8 +23,10 @@ use crate::sim::executor::describe;
 use crate::sim::queue::{Macrotask, Pending};
 use crate::sim::{Choice, Footprint, TaskInfo};
 
+use super::analysis::module_state;
 use super::error::ScriptError;
-use super::run::ScriptRun;
+use super::host::Loaded;
+use super::run::{Realms, ScriptRun};
 
 /// The checks a script accepts: `duplicates`, `exclusion`, `errors`.
 pub const SCRIPT_CHECKS: &str = "duplicates, exclusion, errors";
@@ -45,6 +48,17 @@ pub struct ScriptSubject {
     /// The fragment's `code=` or `example=` piece, kept in a
     /// counterexample's fragment (none for `--script FILE.js`).
     source_piece: Option<String>,
+    /// `analysis::module_state` proved the script keeps no module state:
+    /// steps of one server are dependent only through their footprints.
+    no_module_state: bool,
+    /// A run saw a global appear or vanish after load, which the proof
+    /// excludes: the search must be done again without it.
+    broken: Rc<Cell<bool>>,
+    /// With the proof: what the top level left, when runs may reuse the
+    /// realms of finished runs (`ScriptRun::reuse`) instead of loading the
+    /// script again; and the realms waiting for a run.
+    loaded: Option<Loaded>,
+    spare: Rc<RefCell<Vec<Realms>>>,
 }
 
 impl ScriptSubject {
@@ -57,12 +71,42 @@ impl ScriptSubject {
     ) -> Result<ScriptSubject, ScriptError> {
         let mut config = config.clone();
         config.schedule = Schedule::default();
-        ScriptRun::new(code, &config, false)?;
+        let mut run = ScriptRun::new(code, &config, false)?;
+        let (globals, added) = run.global_names();
+        let single_flight = config.strategy == StrategyKind::SingleFlight;
+        let no_module_state = module_state(code, single_flight, &globals, &added).is_none();
+        let loaded = if no_module_state { run.loaded() } else { None };
+        let spare = Rc::new(RefCell::new(Vec::new()));
+        if loaded.is_some() {
+            spare.borrow_mut().push(run.take_realms());
+        }
         Ok(ScriptSubject {
             code: code.to_string(),
             config,
             source_piece,
+            no_module_state,
+            broken: Rc::new(Cell::new(false)),
+            loaded,
+            spare,
         })
+    }
+
+    /// Every run loads the script again (no realm reused), for tests.
+    pub fn without_reuse(mut self) -> Self {
+        self.loaded = None;
+        self.spare.borrow_mut().clear();
+        self
+    }
+
+    /// Why steps of one server stay dependent, or `None` when the script
+    /// provably keeps no module state.
+    pub fn module_state_reason(code: &str, config: &Config) -> Result<Option<String>, ScriptError> {
+        let mut config = config.clone();
+        config.schedule = Schedule::default();
+        let mut run = ScriptRun::new(code, &config, false)?;
+        let (globals, added) = run.global_names();
+        let single_flight = config.strategy == StrategyKind::SingleFlight;
+        Ok(module_state(code, single_flight, &globals, &added))
     }
 
     fn run(&self, config: &Config) -> ScriptRun {
@@ -77,11 +121,32 @@ impl ScriptSubject {
 
 impl Subject for ScriptSubject {
     fn start(&self, footprints: bool) -> Box<dyn ExploreRun> {
-        let mut run = self.run(&self.config);
+        // Realms are reused only under the proof and while the run-time
+        // check (a global appearing) watches it.
+        let reuse = footprints && self.no_module_state && !self.broken.get();
+        let spare = match &self.loaded {
+            Some(loaded) if reuse => self
+                .spare
+                .borrow_mut()
+                .pop()
+                .map(|realms| ScriptRun::reuse(realms, loaded, &self.config)),
+            _ => None,
+        };
+        let mut run = spare.unwrap_or_else(|| self.run(&self.config));
+        let mut watch = None;
         if footprints {
             run.track_footprints();
+            if self.no_module_state {
+                run.assume_no_module_state();
+                watch = Some(self.broken.clone());
+            }
         }
-        Box::new(Explored(run))
+        let give_back = (reuse && self.loaded.is_some()).then(|| self.spare.clone());
+        Box::new(Explored {
+            run,
+            watch,
+            give_back,
+        })
     }
 
     fn config(&self) -> &Config {
@@ -113,49 +178,71 @@ fn observe(run: &ScriptRun) -> Observation {
     }
 }
 
-/// A script run as the explorer drives it.
-struct Explored(ScriptRun);
+/// A script run as the explorer drives it, with the flag to raise when a
+/// step breaks the no-module-state proof (only when it is assumed), and
+/// where to give its realms back when it ends (when they may be reused).
+struct Explored {
+    run: ScriptRun,
+    watch: Option<Rc<Cell<bool>>>,
+    give_back: Option<Rc<RefCell<Vec<Realms>>>>,
+}
+
+impl Drop for Explored {
+    fn drop(&mut self) {
+        let broken = self.watch.as_ref().is_some_and(|broken| broken.get());
+        if let Some(spare) = self.give_back.take() {
+            if !broken {
+                spare.borrow_mut().push(self.run.take_realms());
+            }
+        }
+    }
+}
 
 impl ExploreRun for Explored {
     fn steps(&self) -> u32 {
-        self.0.steps()
+        self.run.steps()
     }
 
     /// Nothing once every request has answered and no operation is in
     /// flight: a pending timer (an interval) does not keep the run going.
     fn enabled_pending(&self) -> Vec<Pending> {
-        if self.0.unsettled() == 0 && self.0.is_done() {
+        if self.run.unsettled() == 0 && self.run.is_done() {
             return Vec::new();
         }
-        self.0.enabled_pending()
+        self.run.enabled_pending()
     }
 
     fn step_pending(&mut self, due: Micros, seq: u64) {
-        self.0.step_pending(due, seq);
+        self.run.step_pending(due, seq);
+        if let Some(broken) = &self.watch {
+            if self.run.globals_changed() {
+                broken.set(true);
+            }
+        }
     }
 
     fn take_footprint(&mut self) -> Footprint {
-        self.0.take_footprint()
+        self.run.take_footprint()
     }
 
     fn request_count(&self) -> usize {
-        self.0.requests().len()
+        self.run.requests().len()
     }
 
     fn request_of(&self, task: Macrotask) -> u32 {
-        self.0.request_of(task)
+        self.run.request_of(task)
     }
 
     fn violations(&self, checks: &[Check]) -> Vec<Check> {
-        violations(checks, &observe(&self.0))
+        violations(checks, &observe(&self.run))
     }
 
     fn trace_hash(&self) -> String {
-        self.0.metrics().trace_hash
+        self.run.metrics().trace_hash
     }
 
     fn choices(&self) -> Vec<Choice> {
-        let core = self.0.core();
+        let core = self.run.core();
         self.enabled_pending()
             .into_iter()
             .map(|pending| Choice {
@@ -163,17 +250,17 @@ impl ExploreRun for Explored {
                 seq: pending.seq,
                 task: pending.task,
                 request: request_of(&core, pending.task),
-                label: label(&core, self.0.requests(), pending.task),
+                label: label(&core, self.run.requests(), pending.task),
             })
             .collect()
     }
 
     fn describe(&self, task: Macrotask) -> TaskInfo {
-        describe(&self.0.core(), task)
+        describe(&self.run.core(), task)
     }
 
     fn describe_request(&self, request: u32) -> String {
-        who(self.0.requests(), request)
+        who(self.run.requests(), request)
     }
 }
 
@@ -184,7 +271,40 @@ pub fn explore(
     source_piece: Option<String>,
     options: &ExploreOptions,
 ) -> Result<ExploreResult, ScriptError> {
-    let subject = ScriptSubject::new(code, config, source_piece)?;
+    explore_with(code, config, source_piece, options, true)
+}
+
+/// `explore`, with `analysis`: whether to use the no-module-state proof
+/// (false: every two steps of one server are dependent).
+pub fn explore_with(
+    code: &str,
+    config: &Config,
+    source_piece: Option<String>,
+    options: &ExploreOptions,
+    analysis: bool,
+) -> Result<ExploreResult, ScriptError> {
+    let mut subject = ScriptSubject::new(code, config, source_piece)?;
+    if !analysis {
+        subject.no_module_state = false;
+        subject.loaded = None;
+    }
+    let broken = subject.broken.clone();
+    let subject = Rc::new(subject);
+    let result = Explorer::of(subject.clone(), options.clone()).run();
+    if !broken.get() {
+        return Ok(result);
+    }
+    // A global appeared mid-run: the proof's assumption failed, so the
+    // search pruned on a wrong relation. Search again without it.
+    let subject = ScriptSubject {
+        code: subject.code.clone(),
+        config: subject.config.clone(),
+        source_piece: subject.source_piece.clone(),
+        no_module_state: false,
+        broken: Rc::new(Cell::new(false)),
+        loaded: None,
+        spare: Rc::new(RefCell::new(Vec::new())),
+    };
     Ok(Explorer::of(Rc::new(subject), options.clone()).run())
 }
 

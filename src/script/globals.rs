@@ -435,6 +435,11 @@ fn timer(
     };
     let position = caller_position(context);
     let slot = park_timer(&host, delay, position);
+    // The ids count across the run: the order of `setTimeout`s is shared.
+    host.core
+        .borrow_mut()
+        .touches
+        .touch(crate::sim::footprint::Object::ScriptShared(1), true);
     let mut state = host.state.borrow_mut();
     let id = state.next_timer;
     state.next_timer += 1;
@@ -499,7 +504,16 @@ fn performance_now(_: &JsValue, _: &[JsValue], context: &mut Context) -> JsResul
 
 fn math_random(_: &JsValue, _: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
     let (host, _) = realm(context)?;
-    let draw = host.state.borrow_mut().random.unit();
+    // One stream for the whole run: the order of draws is shared state.
+    host.core
+        .borrow_mut()
+        .touches
+        .touch(crate::sim::footprint::Object::ScriptShared(0), true);
+    let draw = {
+        let mut state = host.state.borrow_mut();
+        state.draws += 1;
+        state.random.unit()
+    };
     Ok(JsValue::from(draw))
 }
 

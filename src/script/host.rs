@@ -140,6 +140,19 @@ pub struct State {
     pub random: SimRng,
     /// Whether the top level is running (preset and table are allowed).
     pub top_level: bool,
+    /// `Math.random()` calls so far.
+    pub draws: u64,
+}
+
+/// What a script's top level left in the host, when that is all it did
+/// (no operation, timer, log, count or random draw): a run can start from
+/// it with realms reused instead of loading the script again.
+#[derive(Clone)]
+pub struct Loaded {
+    cache: ScriptCache,
+    tables: Tables,
+    keys: HashMap<String, u32>,
+    names: Vec<String>,
 }
 
 impl Host {
@@ -159,6 +172,7 @@ impl Host {
             positions: BTreeMap::new(),
             random: SimRng::new(config.seed, Stream::Script),
             top_level: true,
+            draws: 0,
         };
         Host {
             core,
@@ -167,6 +181,41 @@ impl Host {
             keep_trace,
             state: RefCell::new(state),
         }
+    }
+
+    /// The top level's effects if they are only tables, presets and
+    /// interned keys (see `Loaded`).
+    pub fn loaded(&self) -> Option<Loaded> {
+        let state = self.state.borrow();
+        let quiet = state.waiting.is_empty()
+            && state.timers.is_empty()
+            && state.next_timer == 1
+            && state.helpers.is_empty()
+            && state.contexts.is_empty()
+            && state.custom.is_empty()
+            && state.messages.is_empty()
+            && state.positions.is_empty()
+            && state.draws == 0;
+        quiet.then(|| Loaded {
+            cache: state.cache.clone(),
+            tables: state.tables.clone(),
+            keys: state.keys.clone(),
+            names: state.names.clone(),
+        })
+    }
+
+    /// A host whose top level already ran and left `loaded`.
+    pub fn after(core: Rc<RefCell<Core>>, config: Rc<Config>, loaded: &Loaded) -> Self {
+        let host = Host::new(core, config, false);
+        {
+            let mut state = host.state.borrow_mut();
+            state.cache = loaded.cache.clone();
+            state.tables = loaded.tables.clone();
+            state.keys = loaded.keys.clone();
+            state.names = loaded.names.clone();
+            state.top_level = false;
+        }
+        host
     }
 
     /// The small id of a key (cache key, table or lock key), for the trace

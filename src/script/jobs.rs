@@ -18,14 +18,14 @@ use crate::sim::core::TaskId;
 /// context follows a promise chain).
 pub struct JobQueue {
     jobs: RefCell<VecDeque<(Job, TaskId)>>,
-    current: Rc<Cell<TaskId>>,
+    current: RefCell<Rc<Cell<TaskId>>>,
 }
 
 impl JobQueue {
     pub fn new(current: Rc<Cell<TaskId>>) -> Self {
         JobQueue {
             jobs: RefCell::new(VecDeque::new()),
-            current,
+            current: RefCell::new(current),
         }
     }
 
@@ -40,6 +40,11 @@ impl JobQueue {
     /// Drops every queued job (the run is over).
     pub fn clear(&self) {
         self.jobs.borrow_mut().clear();
+    }
+
+    /// Follows another run's running request (a realm reused).
+    pub fn follow(&self, current: Rc<Cell<TaskId>>) {
+        *self.current.borrow_mut() = current;
     }
 }
 
@@ -68,14 +73,14 @@ pub fn run_job(job: Job, context: &mut Context) -> JsResult<()> {
 
 impl JobExecutor for JobQueue {
     fn enqueue_job(self: Rc<Self>, job: Job, _: &mut Context) {
-        let request = self.current.get();
+        let request = self.current.borrow().get();
         self.jobs.borrow_mut().push_back((job, request));
     }
 
     /// Only used if the engine itself asks; the run drains jobs one by one.
     fn run_jobs(self: Rc<Self>, context: &mut Context) -> JsResult<()> {
         while let Some((job, request)) = self.pop() {
-            self.current.set(request);
+            self.current.borrow().set(request);
             run_job(job, context)?;
         }
         Ok(())

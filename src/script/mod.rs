@@ -3,6 +3,7 @@
 //! same event loop, latencies, pool, strategies, trace and metrics as the
 //! built-in stories. No web dependency.
 
+pub mod analysis;
 pub mod cli;
 pub mod error;
 pub mod explore;

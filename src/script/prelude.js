@@ -12,6 +12,12 @@
     });
 
   define("config", Object.freeze(host.config));
+  // The strategy is fixed for the run (config is frozen).
+  const STRATEGY = host.config.strategy;
+  const isArray = Array.isArray;
+  const getPrototypeOf = Object.getPrototypeOf;
+  const objectKeys = Object.keys;
+  const objectPrototype = Object.prototype;
 
   // Values cross to the cache and the DB as JSON, copied as over a
   // network: a function, a Map, a class instance, a symbol or a bigint
@@ -26,16 +32,19 @@
       throw new TypeError(`values are JSON: a ${type} cannot be sent to the cache or the DB`);
     }
     if (depth > 64) throw new TypeError("values are JSON: nested too deep (a cycle?)");
-    if (Array.isArray(value)) {
-      for (const item of value) checkJson(item, depth + 1);
+    // Index loops, not for-of: the same values in the same order, without
+    // an iterator object per value (this runs on every write).
+    if (isArray(value)) {
+      for (let i = 0, n = value.length; i < n; i++) checkJson(value[i], depth + 1);
       return;
     }
-    const proto = Object.getPrototypeOf(value);
-    if (proto !== Object.prototype && proto !== null) {
+    const proto = getPrototypeOf(value);
+    if (proto !== objectPrototype && proto !== null) {
       const name = (value.constructor && value.constructor.name) || "object";
       throw new TypeError(`values are JSON: a ${name} cannot be sent to the cache or the DB`);
     }
-    for (const key of Object.keys(value)) checkJson(value[key], depth + 1);
+    const keys = objectKeys(value);
+    for (let i = 0, n = keys.length; i < n; i++) checkJson(value[keys[i]], depth + 1);
   };
   const checked = [
     [cache, "set", [1]],
@@ -49,12 +58,17 @@
     [db, "update", [1, 2]],
     [db, "delete", [1]],
   ];
+  // Every checked call takes at most three arguments and checks its second
+  // (and third); the natives read a missing argument as undefined, so
+  // passing three always changes nothing.
   for (const [target, name, positions] of checked) {
     const send = target[name];
+    const second = positions.length > 1;
     target[name] = {
-      [name](...args) {
-        for (const at of positions) checkJson(args[at], 0);
-        return send(...args);
+      [name](a, b, c) {
+        checkJson(b, 0);
+        if (second) checkJson(c, 0);
+        return send(a, b, c);
       },
     }[name];
   }
@@ -120,7 +134,7 @@
 
   define("guard", function guard(key, fn) {
     key = keyOf(key);
-    const strategy = host.config.strategy;
+    const strategy = STRATEGY;
     if (strategy === "single-flight") return flight(key, fn, true);
     if (noLock(strategy)) {
       return (async () => {
@@ -146,7 +160,7 @@
     Object.freeze({
       async acquire(key) {
         key = keyOf(key);
-        const strategy = host.config.strategy;
+        const strategy = STRATEGY;
         if (strategy === "single-flight") {
           throw new Error(
             "lock.acquire: strategy=single-flight has no lock to take; use guard or singleflight"
@@ -162,7 +176,7 @@
       },
       async release(key) {
         key = keyOf(key);
-        const strategy = host.config.strategy;
+        const strategy = STRATEGY;
         if (strategy === "single-flight") {
           throw new Error(
             "lock.release: strategy=single-flight has no lock to release; use guard or singleflight"

@@ -12,6 +12,8 @@ use std::task::{Context as TaskContext, Poll, Waker};
 use boa_engine::context::time::JsInstant;
 use boa_engine::context::{Clock, ContextBuilder};
 use boa_engine::object::builtins::JsPromise;
+use boa_engine::object::ObjectInitializer;
+use boa_engine::property::Attribute;
 use boa_engine::vm::RuntimeLimits;
 use boa_engine::{
     js_string, Context, JsError, JsNativeError, JsObject, JsValue, NativeFunction, Script, Source,
@@ -21,7 +23,7 @@ use serde_json::{json, Value};
 use crate::config::{Config, Micros, MS};
 use crate::sim::core::{Core, Op, TaskId};
 use crate::sim::footprint::Object;
-use crate::sim::metrics::{Latencies, Metrics};
+use crate::sim::metrics::Metrics;
 use crate::sim::queue::{Macrotask, Pending};
 use crate::sim::trace::{Outcome, Site, TraceEvent, TraceKey, What, NO_REQUEST};
 use crate::sim::Footprint;
@@ -30,7 +32,7 @@ use crate::world::locks::SlotId;
 
 use super::error::ScriptError;
 use super::globals::{self, describe_error, log, RealmData};
-use super::host::{Call, Host, Waiter};
+use super::host::{Call, Host, Loaded, Waiter};
 use super::jobs::{run_job, JobQueue};
 use super::world::{number, Found};
 
@@ -54,21 +56,46 @@ struct Realm {
     context: Context,
     jobs: Rc<JobQueue>,
     handle: JsObject,
+    /// The global object's own property names before the script ran.
+    before_script: Vec<String>,
+    /// The core `Date.now()` reads.
+    clock: Rc<RefCell<Rc<RefCell<Core>>>>,
+}
+
+/// The names of the global object's own properties.
+fn global_names(context: &mut Context) -> Vec<String> {
+    let global = context.global_object();
+    global
+        .own_property_keys(context)
+        .map(|keys| keys.iter().map(|key| key.to_string()).collect())
+        .unwrap_or_default()
+}
+
+fn global_count(context: &mut Context) -> usize {
+    let global = context.global_object();
+    global
+        .own_property_keys(context)
+        .map_or(0, |keys| keys.len())
 }
 
 /// `Date.now()` and `new Date()`: virtual time.
-struct VirtualClock(Rc<RefCell<Core>>);
+/// (The run's `Core` behind a cell: a reused realm reads the next run's.)
+struct VirtualClock(Rc<RefCell<Rc<RefCell<Core>>>>);
 
 impl Clock for VirtualClock {
     fn now(&self) -> JsInstant {
-        let us = self.0.borrow().now;
+        let us = self.0.borrow().borrow().now;
         JsInstant::new(us / 1_000_000, (us % 1_000_000) as u32 * 1_000)
     }
 
     fn system_time_millis(&self) -> i64 {
-        (self.0.borrow().now / MS) as i64
+        (self.0.borrow().borrow().now / MS) as i64
     }
 }
+
+/// A run's realms, taken out of it to start another run of the same
+/// script and config (`ScriptRun::reuse`).
+pub struct Realms(Vec<Realm>);
 
 pub struct ScriptRun {
     host: Rc<Host>,
@@ -84,9 +111,16 @@ pub struct ScriptRun {
     /// A choice did not fit (out of range), or choices were left over.
     schedule_error: Option<String>,
     /// Explore mode: the ids of the cache keys and tables footprints name.
-    touched_names: HashMap<(bool, String), u32>,
+    touched_names: HashMap<String, u32>,
     /// The macrotask the last step ran (the debugger's "Ran" line).
     last_task: Option<Macrotask>,
+    /// Whether a step's JavaScript may reach its server's module state
+    /// (then every such step writes `Object::ScriptRealm`); false only
+    /// when `analysis::module_state` proved otherwise.
+    module_state: bool,
+    /// The number of own properties of each realm's global object after
+    /// load: a step that changes it broke the analysis's assumption.
+    global_counts: Vec<usize>,
 }
 
 impl ScriptRun {
@@ -114,10 +148,73 @@ impl ScriptRun {
             schedule_error: None,
             touched_names: HashMap::new(),
             last_task: None,
+            module_state: true,
+            global_counts: Vec::new(),
         };
         // Top-level promise jobs run before any request.
         run.drain();
         Ok(run)
+    }
+
+    /// What the top level left, if a run may start from it with these
+    /// realms reused (see `host::Loaded`): only right after `new`.
+    pub fn loaded(&self) -> Option<Loaded> {
+        let core = self.host.core.borrow();
+        let quiet = core.steps == 0
+            && core.trace.is_empty()
+            && core.queue.iter().count() == self.requests.len()
+            && self.realms.iter().all(|realm| realm.jobs.is_empty());
+        drop(core);
+        if quiet {
+            self.host.loaded()
+        } else {
+            None
+        }
+    }
+
+    /// Takes the realms out of a finished run, for `reuse`.
+    pub fn take_realms(&mut self) -> Realms {
+        self.host.clear();
+        for realm in &self.realms {
+            realm.jobs.clear();
+        }
+        Realms(std::mem::take(&mut self.realms))
+    }
+
+    /// A new run of the script `realms` were loaded with, under the same
+    /// config (its schedule aside), starting from what its top level left
+    /// (`loaded`) instead of loading it again. Only for a script without
+    /// module state (`analysis::module_state`): the realms keep whatever
+    /// JavaScript state the last run left.
+    pub fn reuse(realms: Realms, loaded: &Loaded, config: &Config) -> ScriptRun {
+        let requests = crate::scenario::plan(config);
+        let mut core = Core::new(config, false);
+        core.set_arrivals(requests.iter().map(|r| r.arrival).collect());
+        let core = Rc::new(RefCell::new(core));
+        let host = Rc::new(Host::after(core, Rc::new(config.clone()), loaded));
+        let mut realms = realms.0;
+        for (server, realm) in realms.iter_mut().enumerate() {
+            realm.jobs.clear();
+            realm.jobs.follow(host.current.clone());
+            *realm.clock.borrow_mut() = host.core.clone();
+            realm.context.insert_data(RealmData {
+                host: host.clone(),
+                server: server as u32,
+            });
+        }
+        ScriptRun {
+            host,
+            realms,
+            requests,
+            choices: config.schedule.choices().to_vec(),
+            points: Vec::new(),
+            record_points: false,
+            schedule_error: None,
+            touched_names: HashMap::new(),
+            module_state: true,
+            last_task: None,
+            global_counts: Vec::new(),
+        }
     }
 
     /// Runs until every request has settled and no cache or DB operation
@@ -155,20 +252,7 @@ impl ScriptRun {
     /// `Sim::enabled_pending`): every operation completion, plus the
     /// earliest timer or arrival. Index 0 is the default order.
     pub fn enabled_pending(&self) -> Vec<Pending> {
-        let core = self.host.core.borrow();
-        let mut enabled = Vec::new();
-        let mut clock_event = false;
-        for pending in core.queue.iter() {
-            match pending.task {
-                Macrotask::Complete(_) => enabled.push(pending),
-                Macrotask::Arrival(_) | Macrotask::Timer(_) if !clock_event => {
-                    clock_event = true;
-                    enabled.push(pending);
-                }
-                _ => {}
-            }
-        }
-        enabled
+        self.host.core.borrow().enabled_pending()
     }
 
     /// Why the schedule did not fit, if it did not.
@@ -289,8 +373,8 @@ impl ScriptRun {
     fn arrive(&mut self, request: TaskId) {
         let spec = self.requests[request as usize];
         let server = spec.server;
-        self.touch(Object::ScriptRealm(server), true);
         self.set_current(request);
+        self.touch_js(server);
         self.host.core.borrow_mut().record(
             request,
             What::Arrive,
@@ -304,18 +388,33 @@ impl ScriptRun {
             Target::Item(item) => (item, 0),
         };
         let keys = self.host.config.keys.max(1);
-        let req = json!({
-            "id": request,
-            "user": user,
-            "click": click,
-            "key": user % keys,
-            "server": server,
-            "at": spec.arrival as f64 / MS as f64,
-        });
         let realm = &mut self.realms[server as usize];
         let context = &mut realm.context;
-        let outcome = JsValue::from_json(&req, context)
-            .and_then(|req| realm.handle.call(&JsValue::undefined(), &[req], context));
+        // The object `JsValue::from_json` would build from
+        // `{ id, user, click, key, server, at }`, without the JSON.
+        let req = ObjectInitializer::new(context)
+            .property(js_string!("id"), int(u64::from(request)), Attribute::all())
+            .property(js_string!("user"), int(u64::from(user)), Attribute::all())
+            .property(js_string!("click"), int(u64::from(click)), Attribute::all())
+            .property(
+                js_string!("key"),
+                int(u64::from(user % keys)),
+                Attribute::all(),
+            )
+            .property(
+                js_string!("server"),
+                int(u64::from(server)),
+                Attribute::all(),
+            )
+            .property(
+                js_string!("at"),
+                JsValue::from(spec.arrival as f64 / MS as f64),
+                Attribute::all(),
+            )
+            .build();
+        let outcome = realm
+            .handle
+            .call(&JsValue::undefined(), &[req.into()], context);
         match outcome {
             Ok(value) => {
                 let promise = value
@@ -385,7 +484,7 @@ impl ScriptRun {
                 }
             }
             Some(Waiter::Sleep { resolve, server }) => {
-                self.touch(Object::ScriptRealm(server), true);
+                self.touch_js(server);
                 self.finish_timer(slot);
                 let context = &mut self.realms[server as usize].context;
                 let _ = resolve.call(&JsValue::undefined(), &[], context);
@@ -397,7 +496,7 @@ impl ScriptRun {
                 every,
                 server,
             }) => {
-                self.touch(Object::ScriptRealm(server), true);
+                self.touch_js(server);
                 self.finish_timer(slot);
                 {
                     // The slot is free now: while its callback runs, an
@@ -455,13 +554,62 @@ impl ScriptRun {
         self.host.core.borrow_mut().touches.touch(object, write);
     }
 
+    /// JavaScript runs on `server` for the current request: it writes
+    /// that request's own state, and the server's module state unless the
+    /// script provably has none.
+    fn touch_js(&self, server: u32) {
+        let mut core = self.host.core.borrow_mut();
+        if !core.touches.on {
+            return;
+        }
+        if self.module_state {
+            core.touches.touch(Object::ScriptRealm(server), true);
+        }
+        let request = self.host.current.get();
+        core.touches.touch(Object::ScriptRequest(request), true);
+    }
+
+    /// Explore mode on a script `analysis::module_state` cleared: steps of
+    /// one server no longer write its realm, only their request's state.
+    pub fn assume_no_module_state(&mut self) {
+        self.module_state = false;
+        self.global_counts = self
+            .realms
+            .iter_mut()
+            .map(|realm| global_count(&mut realm.context))
+            .collect();
+    }
+
+    /// Whether a realm's global object gained or lost a property since
+    /// `assume_no_module_state` (a global the analysis did not see).
+    pub fn globals_changed(&mut self) -> bool {
+        let counts = &self.global_counts;
+        self.realms
+            .iter_mut()
+            .zip(counts)
+            .any(|(realm, &count)| global_count(&mut realm.context) != count)
+    }
+
+    /// The names of the global object's own properties in the first
+    /// realm, and those the script's top level added to it.
+    pub fn global_names(&mut self) -> (Vec<String>, Vec<String>) {
+        let realm = &mut self.realms[0];
+        let names = global_names(&mut realm.context);
+        let added = names
+            .iter()
+            .filter(|name| !realm.before_script.contains(name))
+            .cloned()
+            .collect();
+        (realm.before_script.clone(), added)
+    }
+
     /// The world a script's call reaches when it lands, and its server's
     /// module state (the call's promise resumes there).
     fn touch_call(&mut self, call: &Call, server: u32) {
         if !self.host.core.borrow().touches.on {
             return;
         }
-        self.touch(Object::ScriptRealm(server), true);
+        self.touch_js(server);
         let (table, write) = match call {
             Call::Get(_) | Call::GetStale(_) => (false, false),
             Call::Set(..)
@@ -472,17 +620,41 @@ impl ScriptRun {
             Call::Find(..) | Call::FindOne(..) => (true, false),
             Call::Insert(..) | Call::Update(..) | Call::Remove(..) => (true, true),
         };
-        let next = self.touched_names.len() as u32;
-        let id = *self
-            .touched_names
-            .entry((table, call.key().to_string()))
-            .or_insert(next);
-        let object = if table {
-            Object::ScriptTable(id)
-        } else {
-            Object::ScriptKey(id)
+        let id = self.touched_id(call.key().to_string());
+        if !table {
+            self.touch(Object::ScriptKey(id), write);
+            return;
+        }
+        let part = {
+            let state = self.host.state.borrow();
+            match state.tables.partition_field(call.key()) {
+                None => {
+                    // Not partitioned: the whole table, read or written.
+                    drop(state);
+                    self.touch(Object::ScriptTable(id), write);
+                    return;
+                }
+                Some((field, unique)) => partition(call, field, unique),
+            }
         };
-        self.touch(object, write);
+        match part {
+            // A partitioned table's rows of one value: the whole table is
+            // only read (so two partitions commute), the rows are touched.
+            Some(value) => {
+                let rows = self.touched_id(format!("{}\u{0}{value}", call.key()));
+                self.touch(Object::ScriptTable(id), false);
+                self.touch(Object::ScriptRows(rows), write);
+            }
+            // Any other call on a partitioned table may reach every row:
+            // it writes the whole table, so it conflicts with every call.
+            None => self.touch(Object::ScriptTable(id), true),
+        }
+    }
+
+    /// The id of a footprint name (a cache key, a table, a table's rows).
+    fn touched_id(&mut self, name: String) -> u32 {
+        let next = self.touched_names.len() as u32;
+        *self.touched_names.entry(name).or_insert(next)
     }
 
     /// A timer's slot fires: recorded like a sleep, then freed.
@@ -614,7 +786,7 @@ impl ScriptRun {
                 break;
             };
             self.set_current(request);
-            self.touch(Object::ScriptRealm(server as u32), true);
+            self.touch_js(server as u32);
             let context = &mut self.realms[server].context;
             if let Err(error) = run_job(job, context) {
                 // Only an uncatchable error (a runtime budget) escapes a
@@ -650,7 +822,7 @@ impl ScriptRun {
             state.helpers.insert(task, pending);
         }
         for (resolve, server, answer) in ready {
-            self.touch(Object::ScriptRealm(server), true);
+            self.touch_js(server);
             let context = &mut self.realms[server as usize].context;
             let _ = resolve.call(&JsValue::undefined(), &[answer.value()], context);
         }
@@ -660,27 +832,12 @@ impl ScriptRun {
     pub fn metrics(&self) -> Metrics {
         let core = self.host.core.borrow();
         let state = self.host.state.borrow();
-        let tally = &core.tally;
-        Metrics {
-            db_reads: tally.db_reads,
-            db_writes: tally.db_writes,
-            orders: state.tables.rows("orders"),
-            duplicate_tickets: state.tables.duplicates(),
-            cache_hits: tally.cache_hits,
-            cache_misses: tally.cache_misses,
-            stale_served: tally.stale_served,
-            timeouts: tally.timeouts,
-            errors: tally.errors,
-            lock_wakeups: tally.lock_wakeups,
-            max_in_critical_section: tally.max_in_critical_section,
-            peak_db_concurrency: tally.peak_db_concurrency,
-            rejected_writes: tally.rejected_writes,
-            early_refreshes: tally.early_refreshes,
-            hung: self.hung(),
-            latency_us: Latencies::of(&tally.latencies),
-            events: tally.events,
-            trace_hash: core.trace.hash(),
-        }
+        core.tally.metrics(
+            state.tables.rows("orders"),
+            state.tables.duplicates(),
+            self.hung(),
+            core.trace.hash(),
+        )
     }
 
     /// Requests that never settled.
@@ -784,6 +941,52 @@ fn rejection(error: Rejection, context: &mut Context) -> JsValue {
     }
 }
 
+/// The partition a DB call stays inside (the canonical value of the
+/// table's partition `field` it is confined to), or `None` if it may reach
+/// rows of several values: its where has an operator or lacks a primitive
+/// `field`; an insert's row lacks it; an update may move a row to another
+/// value or, with a `unique` key, is checked against the whole table.
+fn partition(call: &Call, field: &str, unique: bool) -> Option<String> {
+    let confined = |filter: &super::world::Row| {
+        let operators = filter.values().any(|condition| {
+            matches!(condition, Value::Object(ops) if ops.keys().any(|k| k.starts_with('$')))
+        });
+        if operators {
+            return None;
+        }
+        canonical(filter.get(field)?)
+    };
+    match call {
+        Call::Find(_, filter) | Call::FindOne(_, filter) | Call::Remove(_, filter) => {
+            confined(filter)
+        }
+        Call::Insert(_, row) => canonical(row.get(field)?),
+        Call::Update(_, filter, set) if !unique && !set.contains_key(field) => confined(filter),
+        _ => None,
+    }
+}
+
+/// A primitive JSON value as a string equal for `===`-equal values
+/// (numbers by value), or `None` for an object or an array.
+fn canonical(value: &Value) -> Option<String> {
+    match value {
+        Value::Null => Some("null".into()),
+        Value::Bool(b) => Some(format!("b{b}")),
+        Value::Number(n) => n.as_f64().map(|n| format!("n{}", n + 0.0)),
+        Value::String(s) => Some(format!("s{s}")),
+        Value::Array(_) | Value::Object(_) => None,
+    }
+}
+
+/// A whole number as `JsValue::from_json` gives it: an `i32` when it
+/// fits, else an `f64`.
+fn int(n: u64) -> JsValue {
+    match i32::try_from(n) {
+        Ok(n) => JsValue::from(n),
+        Err(_) => JsValue::from(n as f64),
+    }
+}
+
 /// Answers a request: `Ok` or `Failed` (its message logged).
 fn settle_request(host: &Host, request: TaskId, result: Result<(), String>) {
     if request == NO_REQUEST {
@@ -856,9 +1059,10 @@ fn first_line(text: &str) -> String {
 fn load(host: &Rc<Host>, server: u32, code: &str) -> Result<Realm, ScriptError> {
     let fail = |error: JsError| ScriptError::new(error.to_string());
     let jobs = Rc::new(JobQueue::new(host.current.clone()));
+    let clock = Rc::new(RefCell::new(host.core.clone()));
     let mut context = ContextBuilder::new()
         .job_executor(jobs.clone())
-        .clock(Rc::new(VirtualClock(host.core.clone())))
+        .clock(Rc::new(VirtualClock(clock.clone())))
         .build()
         .map_err(fail)?;
     let mut limits = RuntimeLimits::default();
@@ -872,6 +1076,7 @@ fn load(host: &Rc<Host>, server: u32, code: &str) -> Result<Realm, ScriptError> 
     globals::register(&mut context).map_err(fail)?;
     let prelude = Source::from_bytes(PRELUDE).with_path(Path::new("prelude"));
     context.eval(prelude).map_err(fail)?;
+    let before_script = global_names(&mut context);
     let source = Source::from_bytes(code).with_path(Path::new("code"));
     let script = Script::parse(source, None, &mut context).map_err(|error| {
         let message = error.to_string();
@@ -905,6 +1110,8 @@ fn load(host: &Rc<Host>, server: u32, code: &str) -> Result<Realm, ScriptError> 
         context,
         jobs,
         handle,
+        before_script,
+        clock,
     })
 }
 

@@ -29,7 +29,7 @@ struct Entry {
 }
 
 /// The script's cache: one for all servers; `grace` applies to every key.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct ScriptCache {
     entries: BTreeMap<String, Entry>,
     grace: Micros,
@@ -157,6 +157,7 @@ pub struct TableDef {
     pub rows: Vec<Row>,
 }
 
+#[derive(Clone)]
 struct Table {
     def: TableDef,
     rows: Vec<Row>,
@@ -172,7 +173,7 @@ pub enum DbError {
 }
 
 /// The script's database: named tables of rows.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Tables {
     tables: BTreeMap<String, Table>,
 }
@@ -261,6 +262,18 @@ impl Tables {
         }
         table.rows = keep;
         Ok(deleted)
+    }
+
+    /// The field that partitions table `name` for explore's footprints:
+    /// the first `unique` field, else the first `expectUnique` one; and
+    /// whether the table has a `unique` key.
+    pub fn partition_field(&self, name: &str) -> Option<(&str, bool)> {
+        let def = &self.tables.get(name)?.def;
+        let unique = !def.unique.is_empty();
+        def.unique
+            .first()
+            .or(def.expect_unique.first())
+            .map(|field| (field.as_str(), unique))
     }
 
     /// The rows of table `name` (0 if it does not exist).

@@ -29,20 +29,7 @@ pub struct Choice {
 impl Sim {
     /// The enabled events, in (due, seq) order (see the module docs).
     pub fn enabled_pending(&self) -> Vec<Pending> {
-        let core = self.core();
-        let mut enabled = Vec::new();
-        let mut clock_event = false;
-        for pending in core.queue.iter() {
-            match pending.task {
-                Macrotask::Complete(_) => enabled.push(pending),
-                Macrotask::Arrival(_) | Macrotask::Timer(_) if !clock_event => {
-                    clock_event = true;
-                    enabled.push(pending);
-                }
-                _ => {}
-            }
-        }
-        enabled
+        self.core().enabled_pending()
     }
 
     /// The enabled events with their labels, for the UI.

@@ -214,6 +214,25 @@ impl Default for Herd {
 }
 
 impl Core {
+    /// The enabled events in (due, seq) order (explore mode, `Sim::enabled`
+    /// and scripts): every operation completion, plus the earliest timer
+    /// or arrival (the clock's next event).
+    pub fn enabled_pending(&self) -> Vec<crate::sim::queue::Pending> {
+        let mut enabled = Vec::new();
+        let mut clock_event = false;
+        for pending in self.queue.iter() {
+            match pending.task {
+                Macrotask::Complete(_) => enabled.push(pending),
+                Macrotask::Arrival(_) | Macrotask::Timer(_) if !clock_event => {
+                    clock_event = true;
+                    enabled.push(pending);
+                }
+                _ => {}
+            }
+        }
+        enabled
+    }
+
     pub fn new(config: &Config, keep_trace: bool) -> Self {
         Core {
             now: 0,

@@ -12,7 +12,7 @@ use crate::config::{Config, Micros};
 use crate::sim::core::{Core, TaskId};
 use crate::sim::ctx::Ctx;
 use crate::sim::footprint::{Footprint, Object};
-use crate::sim::metrics::{Latencies, Metrics};
+use crate::sim::metrics::Metrics;
 use crate::sim::queue::{Macrotask, Pending};
 use crate::sim::trace::{OpKind, Outcome, Site, Trace, TraceEvent, TraceKey, What};
 
@@ -266,31 +266,17 @@ impl Sim {
     /// The counters now (final once the run is done).
     pub fn metrics(&self) -> Metrics {
         let core = self.core.borrow();
-        let tally = &core.tally;
-        Metrics {
-            db_reads: tally.db_reads,
-            db_writes: tally.db_writes,
-            orders: core.db.orders(),
-            duplicate_tickets: core.db.duplicate_tickets(),
-            cache_hits: tally.cache_hits,
-            cache_misses: tally.cache_misses,
-            stale_served: tally.stale_served,
-            timeouts: tally.timeouts,
-            errors: tally.errors,
-            lock_wakeups: tally.lock_wakeups,
-            max_in_critical_section: tally.max_in_critical_section,
-            peak_db_concurrency: tally.peak_db_concurrency,
-            rejected_writes: tally.rejected_writes,
-            early_refreshes: tally.early_refreshes,
-            hung: if core.queue.is_empty() {
-                self.handlers.iter().filter(|h| h.is_some()).count() as u64
-            } else {
-                0
-            },
-            latency_us: Latencies::of(&tally.latencies),
-            events: tally.events,
-            trace_hash: core.trace.hash(),
-        }
+        let hung = if core.queue.is_empty() {
+            self.handlers.iter().filter(|h| h.is_some()).count() as u64
+        } else {
+            0
+        };
+        core.tally.metrics(
+            core.db.orders(),
+            core.db.duplicate_tickets(),
+            hung,
+            core.trace.hash(),
+        )
     }
 }
 

@@ -31,6 +31,16 @@ pub enum Object {
     /// A script's module state on one server (its realm): every step that
     /// runs JavaScript there writes it.
     ScriptRealm(u32),
+    /// The JavaScript of one request of a script (its closures and
+    /// promises); `NO_REQUEST` for the top level's timers and callbacks.
+    ScriptRequest(u32),
+    /// A script's run-wide counters JavaScript can see: 0 is
+    /// `Math.random`'s stream, 1 the timer ids.
+    ScriptShared(u32),
+    /// The rows of a script's DB table whose partition field (the first
+    /// `unique` field, else the first `expectUnique` one) has one value
+    /// (interned per run).
+    ScriptRows(u32),
     /// A script's cache key (interned per run).
     ScriptKey(u32),
     /// A script's DB table (interned per run).

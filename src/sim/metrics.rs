@@ -89,6 +89,37 @@ pub struct Tally {
 }
 
 impl Tally {
+    /// The metrics these counts give, with what the tally does not keep:
+    /// the world's rows, the requests still unanswered, the trace's hash.
+    pub fn metrics(
+        &self,
+        orders: u64,
+        duplicate_tickets: u64,
+        hung: u64,
+        trace_hash: String,
+    ) -> Metrics {
+        Metrics {
+            db_reads: self.db_reads,
+            db_writes: self.db_writes,
+            orders,
+            duplicate_tickets,
+            cache_hits: self.cache_hits,
+            cache_misses: self.cache_misses,
+            stale_served: self.stale_served,
+            timeouts: self.timeouts,
+            errors: self.errors,
+            lock_wakeups: self.lock_wakeups,
+            max_in_critical_section: self.max_in_critical_section,
+            peak_db_concurrency: self.peak_db_concurrency,
+            rejected_writes: self.rejected_writes,
+            early_refreshes: self.early_refreshes,
+            hung,
+            latency_us: Latencies::of(&self.latencies),
+            events: self.events,
+            trace_hash,
+        }
+    }
+
     pub fn enter(&mut self, key: u32) {
         let slot = key as usize;
         if slot >= self.holders.len() {
