@@ -165,3 +165,19 @@ fn a_scripts_violations_are_its_critical_sections() {
         .iter()
         .all(|v| v.kind == ViolationKind::SecondHolder));
 }
+
+/// A harmed script's fix is a strategy, found by running the same script.
+#[test]
+fn a_harmed_scripts_fix_is_a_strategy_that_clears_the_harm() {
+    use interleave::explain::script_fix;
+    let (config, program) = open("#v=1&scenario=script&example=ticket&users=2&clicks=2");
+    let recording = Recording::of_program(&program, &config).unwrap();
+    assert!(recording.metrics.duplicate_tickets > 0);
+    let fix = script_fix(&program, &config, &recording.metrics).expect("a fix");
+    assert_eq!((fix.key.as_str(), fix.value.as_str()), ("strategy", "keyed-mutex"));
+    assert_eq!(fix.metrics.duplicate_tickets, 0);
+    assert!(fix.fragment.contains("scenario=script&example=ticket"), "{}", fix.fragment);
+    let (config, program) = open("#v=1&scenario=script&example=mutex_map&users=2&clicks=2");
+    let recording = Recording::of_program(&program, &config).unwrap();
+    assert_eq!(script_fix(&program, &config, &recording.metrics), None, "no harm, no fix");
+}

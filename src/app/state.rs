@@ -14,7 +14,7 @@ use crate::debugger::narrate::choice_label;
 use crate::debugger::program::{is_script_fragment, Program, SteppedRun};
 use crate::debugger::{Compare, CompareRow, Grouping, Recorder, Recording, SearchJob, Session};
 use crate::explain::{
-    clean_message, explain_recording, minimal_of_counterexample, narrate_step, stories,
+    clean_message, explain_recording, minimal_of_counterexample, narrate_step, script_fix, stories,
     Explanation, Story,
 };
 use crate::explore::search::thousands;
@@ -874,6 +874,9 @@ fn shared<T>(value: T) -> Rc<RefCell<T>> {
     Rc::new(RefCell::new(value))
 }
 
+/// Most requests of a script for which the page looks for a fix.
+const MAX_FIXED_SCRIPT: u64 = 20;
+
 /// Most requests for which the page works out the fix and the smallest
 /// case (each a few more runs of the scenario); larger runs get the story.
 const MAX_EXPLAINED_REQUESTS: u64 = 100;
@@ -907,7 +910,12 @@ fn explanation_of(recording: &Recording) -> Explanation {
         },
         story,
         incidents: Vec::new(),
-        fix: None,
+        // A small script's fix: a strategy, found by running it (a few
+        // script runs, so only for small runs).
+        fix: (recording.program.is_script()
+            && total_requests(&recording.config) <= MAX_FIXED_SCRIPT)
+            .then(|| script_fix(&recording.program, &recording.config, &recording.metrics))
+            .flatten(),
         minimal: None,
     }
 }

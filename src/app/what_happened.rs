@@ -52,7 +52,10 @@ pub fn WhatHappened(props: &WhatHappenedProps) -> Html {
                 }
             }
             (None, None) => html! {
-                <p class="lead" data-testid="explain-summary">{ explanation.summary.clone() }</p>
+                <>
+                    <p class="lead" data-testid="explain-summary">{ explanation.summary.clone() }</p>
+                    <Remedies explanation={explanation.clone()} />
+                </>
             },
         },
     };

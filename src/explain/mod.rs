@@ -13,6 +13,7 @@
 
 pub mod fix;
 pub mod narrate;
+pub mod script_fix;
 pub mod shrink;
 pub mod story;
 
@@ -20,6 +21,7 @@ use serde::Serialize;
 
 pub use fix::{fix_for, Fix};
 pub use narrate::narrate_step;
+pub use script_fix::script_fix;
 pub use shrink::{
     kind_of_check, minimal_counterexample, minimal_of_counterexample, shrink_candidates, Minimal,
 };
