@@ -26,14 +26,19 @@ const browser = await chromium.launch({
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
 });
 const results = {};
-try {
-  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-  await page.addInitScript(() => {
+
+/** Collects the page's long tasks (over 50 ms) in `window.longTasks`. */
+function watchLongTasks(page) {
+  return page.addInitScript(() => {
     window.longTasks = [];
     new PerformanceObserver((list) => {
       for (const entry of list.getEntries()) window.longTasks.push(entry.duration);
     }).observe({ type: 'longtask', buffered: true });
   });
+}
+try {
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  await watchLongTasks(page);
 
   // 1. Stepping with 1,000 requests.
   await page.goto(`${server.url}/#v=1&scenario=stampede&strategy=keyed-mutex&requests=1000`);
@@ -140,12 +145,7 @@ try {
 
   // 5. A script link: the engine loads on demand, then the run.
   const scripted = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-  await scripted.addInitScript(() => {
-    window.longTasks = [];
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) window.longTasks.push(entry.duration);
-    }).observe({ type: 'longtask', buffered: true });
-  });
+  await watchLongTasks(scripted);
   const opened = Date.now();
   await scripted.goto(`${server.url}/#v=1&scenario=script&example=ticket`);
   await scripted.waitForSelector('[data-testid="btn-step"]:not([disabled])', { timeout: 60000 });

@@ -8,30 +8,14 @@
 //
 // Run from the repository root after `trunk build`: node e2e/scripts.mjs
 
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import { serve } from './serve.mjs';
-
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-  '--disable-component-update', '--no-first-run'];
-
-let passed = 0;
-let failed = 0;
-function check(name, ok, detail = '') {
-  if (ok) passed += 1;
-  else failed += 1;
-  console.log(`${ok ? 'ok  ' : 'FAIL'} ${name}${!ok && detail ? `: ${detail}` : ''}`);
-}
-
-/** The debug CLI (`cargo test` built it) on `args`. */
-function cli(...args) {
-  return execFileSync('cargo', ['run', '--quiet', '--bin', 'interleave', '--', ...args],
-    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-}
+import {
+  ARGS, CHROMIUM, byId, check, checkMetrics, cli, finish, openPage as open, ready as readyWithin, runToEnd,
+} from './common.mjs';
 
 /** The `code=` value of `code`, from `interleave encode`. */
 function encode(code) {
@@ -41,61 +25,11 @@ function encode(code) {
   return cli('encode', file).trim();
 }
 
-/** What the page should show for the CLI's metrics, by test id. */
-function expectedTexts(metrics) {
-  const texts = {};
-  for (const [name, value] of Object.entries(metrics)) {
-    if (name === 'custom') continue;
-    if (name === 'latency_us') {
-      for (const [which, us] of Object.entries(value)) texts[`metric-latency_${which}`] = String(us / 1000);
-    } else if (name === 'trace_hash') {
-      texts['trace-hash'] = value;
-    } else {
-      texts[`metric-${name}`] = String(value);
-    }
-  }
-  return texts;
-}
-
-const byId = (id) => `[data-testid="${id}"]`;
-
-async function shownTexts(page) {
-  return page.$$eval('[data-testid^="metric-"], [data-testid="trace-hash"]', (cells) =>
-    Object.fromEntries(cells.map((cell) => [cell.dataset.testid, cell.textContent])));
-}
-
-async function ready(page) {
-  await page.waitForSelector(`${byId('btn-step')}:not([disabled])`, { timeout: 60_000 });
-}
-
-async function runToEnd(page) {
-  await page.click(byId('btn-run'));
-  await page.waitForSelector(`${byId('btn-run')}[disabled]`);
-}
-
-async function checkMetrics(page, fragment, label) {
-  const expected = expectedTexts(JSON.parse(cli('run', `#${fragment}`)));
-  const shown = await shownTexts(page);
-  const wrong = Object.keys(expected)
-    .filter((id) => expected[id] !== shown[id])
-    .map((id) => `${id}: page ${shown[id]} vs cli ${expected[id]}`);
-  check(`${label}: ${Object.keys(expected).length} metrics equal the CLI's`, wrong.length === 0, wrong.join('; '));
-}
-
 const problems = [];
-async function openPage(browser, viewport = { width: 1440, height: 900 }) {
-  const page = await browser.newPage({ viewport });
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  await page.exposeFunction('reportCspViolation', (text) => problems.push(`CSP: ${text}`));
-  await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (event) =>
-      window.reportCspViolation(`${event.violatedDirective} blocked ${event.blockedURI}`));
-  });
-  return page;
-}
+const ORIGIN = { url: '' };
+const openPage = (browser, viewport) => open(browser, problems, ORIGIN.url, viewport);
+// The first script link loads the engine: more time than a story.
+const ready = (page) => readyWithin(page, 60_000);
 
 /** Whether the page still answers within `ms` (its main thread is free). */
 async function responsive(page, ms = 2000) {
@@ -127,6 +61,7 @@ const EXAMPLES = {
 
 mkdirSync('test-artifacts', { recursive: true });
 const server = await serve(resolve('dist'));
+ORIGIN.url = server.url;
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
 
 try {
@@ -255,7 +190,7 @@ try {
   await story.waitForSelector(byId('script-panel'), { timeout: 60_000 });
   check('picking "script" in a story loads the script edition', true);
 
-  check('no console errors, page errors or CSP violations', problems.length === 0, problems.join(' | '));
+  check('no console errors, page errors, CSP violations or outside requests', problems.length === 0, problems.join(' | '));
 } catch (error) {
   check('script e2e ran to the end', false, error.stack ?? String(error));
 } finally {
@@ -263,5 +198,4 @@ try {
   await server.close();
 }
 
-console.log(`e2e scripts: ${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+finish('e2e scripts');

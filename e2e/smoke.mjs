@@ -9,126 +9,27 @@
 //
 // Run from the repository root after `trunk build`: node e2e/smoke.mjs
 
-import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import { serve } from './serve.mjs';
+import {
+  ARGS, CHROMIUM, byId, check, checkMetrics, finish, openPage as open, ready, runToEnd, shownTexts,
+} from './common.mjs';
 
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-];
 const SCREENSHOT = 'test-artifacts/debugger-mid-run.png';
 
 /** The test server's origin, once it is listening. */
 const ORIGIN = { url: '' };
 
-let passed = 0;
-let failed = 0;
-
-function check(name, ok, detail = '') {
-  if (ok) passed += 1;
-  else failed += 1;
-  console.log(`${ok ? 'ok  ' : 'FAIL'} ${name}${!ok && detail ? `: ${detail}` : ''}`);
-}
-
-/** The native CLI's metrics for `fragment`, as parsed JSON. The debug
- * build, which `cargo test` has already made: the same numbers, without a
- * release build of the CLI in the test run. */
-function cli(fragment) {
-  const out = execFileSync(
-    'cargo',
-    ['run', '--quiet', '--bin', 'interleave', '--', 'run', fragment],
-    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  return JSON.parse(out);
-}
-
-/** What the page should show for the CLI's `metrics`, by test id. */
-function expectedTexts(metrics) {
-  const texts = {};
-  for (const [name, value] of Object.entries(metrics)) {
-    if (name === 'latency_us') {
-      // The page shows milliseconds with at most 3 decimals: 22000us is "22".
-      for (const [which, us] of Object.entries(value)) texts[`metric-latency_${which}`] = String(us / 1000);
-    } else if (name === 'trace_hash') {
-      texts['trace-hash'] = value;
-    } else {
-      texts[`metric-${name}`] = String(value);
-    }
-  }
-  return texts;
-}
-
-/** Every `metric-*` cell and the trace hash on the page, by test id. */
-function shownTexts(page) {
-  return page.$$eval('[data-testid^="metric-"], [data-testid="trace-hash"]', (cells) =>
-    Object.fromEntries(cells.map((cell) => [cell.dataset.testid, cell.textContent])),
-  );
-}
-
-/** Compares the page's metrics with the CLI's for `fragment`. */
-async function checkMetrics(page, fragment, label) {
-  await page.waitForSelector('[data-testid="metric-db_reads"]', { state: 'attached' });
-  const expected = expectedTexts(cli(fragment));
-  const shown = await shownTexts(page);
-  const wrong = Object.keys({ ...expected, ...shown })
-    .filter((id) => expected[id] !== shown[id])
-    .map((id) => `${id}: page ${shown[id]} vs cli ${expected[id]}`);
-  check(`${label}: ${Object.keys(expected).length} metrics equal the CLI's`, wrong.length === 0, wrong.join('; '));
-}
-
-/** A new page that records console errors, page errors, CSP violations and dialogs. */
-async function openPage(browser, problems) {
-  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()}`));
-  // Offline by design: only the page's own files, never another origin.
-  page.on('request', (request) => {
-    const url = request.url();
-    const local = url.startsWith(ORIGIN.url) || url.startsWith('data:') || url.startsWith(`blob:${ORIGIN.url}`);
-    if (!local) problems.push(`request to ${url}`);
-  });
-  page.on('dialog', async (dialog) => {
-    problems.push(`dialog: ${dialog.message()}`);
-    await dialog.dismiss();
-  });
-  await page.exposeFunction('reportCspViolation', (text) => problems.push(`CSP: ${text}`));
-  await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (event) =>
-      window.reportCspViolation(`${event.violatedDirective} blocked ${event.blockedURI}`),
-    );
-  });
-  return page;
-}
+const openPage = (browser, problems) => open(browser, problems, ORIGIN.url);
 
 const server = await serve(resolve('dist'));
 ORIGIN.url = server.url;
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
 const problems = [];
 
-const byId = (id) => `[data-testid="${id}"]`;
 const text = (page, id) => page.textContent(byId(id));
-
-/** Waits until the debugger has recorded the run and can step. */
-async function ready(page) {
-  await page.waitForSelector(`${byId('btn-step')}:not([disabled])`);
-}
-
-/** Runs to the end and waits until the last step is shown. */
-async function runToEnd(page) {
-  await page.click(byId('btn-run'));
-  await page.waitForSelector(`${byId('btn-run')}[disabled]`);
-}
 
 try {
   // 1. A stampede run to the end: every metric as the CLI prints it.
@@ -342,5 +243,4 @@ try {
   await server.close();
 }
 
-console.log(`e2e: ${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+finish('e2e');

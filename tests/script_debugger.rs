@@ -174,10 +174,21 @@ fn a_harmed_scripts_fix_is_a_strategy_that_clears_the_harm() {
     let recording = Recording::of_program(&program, &config).unwrap();
     assert!(recording.metrics.duplicate_tickets > 0);
     let fix = script_fix(&program, &config, &recording.metrics).expect("a fix");
-    assert_eq!((fix.key.as_str(), fix.value.as_str()), ("strategy", "keyed-mutex"));
+    assert_eq!(
+        (fix.key.as_str(), fix.value.as_str()),
+        ("strategy", "keyed-mutex")
+    );
     assert_eq!(fix.metrics.duplicate_tickets, 0);
-    assert!(fix.fragment.contains("scenario=script&example=ticket"), "{}", fix.fragment);
+    assert!(
+        fix.fragment.contains("scenario=script&example=ticket"),
+        "{}",
+        fix.fragment
+    );
     let (config, program) = open("#v=1&scenario=script&example=mutex_map&users=2&clicks=2");
     let recording = Recording::of_program(&program, &config).unwrap();
-    assert_eq!(script_fix(&program, &config, &recording.metrics), None, "no harm, no fix");
+    assert_eq!(
+        script_fix(&program, &config, &recording.metrics),
+        None,
+        "no harm, no fix"
+    );
 }

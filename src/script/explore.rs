@@ -18,7 +18,7 @@ use crate::config::{Config, Micros, Schedule, StrategyKind};
 use crate::explore::check::{violations, Check, Observation};
 use crate::explore::search::{ExploreOptions, ExploreResult, ExploreRun, Explorer, StrategyRow};
 use crate::explore::Subject;
-use crate::sim::choice::{label, request_of, who};
+use crate::sim::choice::{choices, who};
 use crate::sim::executor::describe;
 use crate::sim::queue::{Macrotask, Pending};
 use crate::sim::{Choice, Footprint, TaskInfo};
@@ -242,17 +242,11 @@ impl ExploreRun for Explored {
     }
 
     fn choices(&self) -> Vec<Choice> {
-        let core = self.run.core();
-        self.enabled_pending()
-            .into_iter()
-            .map(|pending| Choice {
-                due: pending.due,
-                seq: pending.seq,
-                task: pending.task,
-                request: request_of(&core, pending.task),
-                label: label(&core, self.run.requests(), pending.task),
-            })
-            .collect()
+        choices(
+            &self.run.core(),
+            self.run.requests(),
+            self.enabled_pending(),
+        )
     }
 
     fn describe(&self, task: Macrotask) -> TaskInfo {

@@ -34,16 +34,7 @@ impl Sim {
 
     /// The enabled events with their labels, for the UI.
     pub fn enabled(&self) -> Vec<Choice> {
-        self.enabled_pending()
-            .into_iter()
-            .map(|pending| Choice {
-                due: pending.due,
-                seq: pending.seq,
-                task: pending.task,
-                request: self.request_of(pending.task),
-                label: self.label(pending.task),
-            })
-            .collect()
+        choices(&self.core(), self.requests(), self.enabled_pending())
     }
 
     /// Runs enabled event `index` (0 is the default order); `None` when
@@ -61,10 +52,20 @@ impl Sim {
     pub fn describe_request(&self, request: u32) -> String {
         who(self.requests(), request)
     }
+}
 
-    fn label(&self, task: Macrotask) -> String {
-        label(&self.core(), self.requests(), task)
-    }
+/// `enabled` (in (due, seq) order) as manual mode lists them.
+pub fn choices(core: &Core, requests: &[RequestSpec], enabled: Vec<Pending>) -> Vec<Choice> {
+    enabled
+        .into_iter()
+        .map(|pending| Choice {
+            due: pending.due,
+            seq: pending.seq,
+            task: pending.task,
+            request: request_of(core, pending.task),
+            label: label(core, requests, pending.task),
+        })
+        .collect()
 }
 
 /// The request a queued macrotask belongs to.
