@@ -14,7 +14,7 @@ import { resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import { serve } from './serve.mjs';
 import {
-  ARGS, CHROMIUM, byId, check, checkMetrics, finish, openPage as open, ready, runToEnd, shownTexts,
+  ARGS, CHROMIUM, byId, check, checkMetrics, cli, finish, openPage as open, ready, runToEnd, shownTexts,
 } from './common.mjs';
 
 const SCREENSHOT = 'test-artifacts/debugger-mid-run.png';
@@ -175,11 +175,7 @@ try {
     return { name: download.suggestedFilename(), text: Buffer.concat(chunks).toString('utf8') };
   };
   const trace = await saved('btn-export-trace');
-  const cliTrace = execFileSync(
-    'cargo',
-    ['run', '--quiet', '--bin', 'interleave', '--', 'run', exportFragment, '--trace'],
-    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
-  ).trim().split('\n').slice(0, -1).join('\n');
+  const cliTrace = cli('run', exportFragment, '--trace').trim().split('\n').slice(0, -1).join('\n');
   check('the exported trace equals the CLI\'s --trace lines', trace.text.trim() === cliTrace, `${trace.name}: ${trace.text.slice(0, 200)}`);
   const svg = await saved('btn-export-svg');
   check('the exported timeline is an SVG file', svg.name.endsWith('.svg') && svg.text.startsWith('<svg xmlns=') && svg.text.includes('#1 user 0 click 1'), svg.text.slice(0, 200));
