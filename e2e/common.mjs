@@ -84,7 +84,10 @@ export async function openPage(browser, problems, origin, viewport = { width: 14
     if (message.type() === 'error') problems.push(`console: ${message.text()}`);
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()}`));
+  page.on('requestfailed', (request) => {
+    // A page closed by the test aborts what it was still loading.
+    if (!request.failure()?.errorText.includes('ERR_ABORTED')) problems.push(`request failed: ${request.url()}`);
+  });
   // Offline by design: only the page's own files, never another origin.
   page.on('request', (request) => {
     const url = request.url();
