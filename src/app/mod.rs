@@ -313,8 +313,12 @@ pub fn App() -> Html {
                     _ => ran,
                 }
             });
-            // Each queued macrotask resumes its request at the line it awaits.
-            let lines = session.await_lines(&state.listing);
+            // On a script, each queued macrotask names the line its request
+            // resumes at.
+            let lines = match state.program.is_script() {
+                true => session.await_lines(&state.listing),
+                false => Vec::new(),
+            };
             let pending: Vec<_> = session
                 .pending()
                 .into_iter()

@@ -285,7 +285,8 @@ impl Debugger {
             .is_none()
             .then(|| shared(Compare::of_program(&program, &config)));
         let fragment = program.fragment(&config);
-        let notice = match fragment.len() > LONG_LINK {
+        // Only a script's code makes a link this long.
+        let notice = match program.is_script() && fragment.len() > LONG_LINK {
             true => Some(format!(
                 "this link is {} KB long: it opens here, but servers and chat tools often cut \
                  links past {} KB, so share the script as a file (interleave encode FILE.js \

@@ -36,6 +36,7 @@ pub fn call(op: OpKind, key: TraceKey, keys: &KeyNames) -> String {
     let args = match (key, keys) {
         (TraceKey::None, _) => String::new(),
         (TraceKey::Data(user), KeyNames::Story(ScenarioKind::Ticket)) => format!("{user}, event"),
+        #[cfg(scripts)]
         (key, KeyNames::Script(_)) => format!("{:?}", keys.describe(key)),
         (key, _) => keys.describe(key),
     };
