@@ -1,0 +1,5 @@
+(function () {
+  let regExp = new RegExp("hello", "i");
+
+  return regExp.test("Hello World");
+})();

@@ -1,0 +1,6 @@
+(function () {
+  var a = "hello";
+  var b = "world";
+
+  var c = a + b;
+})();

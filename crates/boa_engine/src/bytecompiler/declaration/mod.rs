@@ -1,0 +1,1 @@
+mod declaration_pattern;
