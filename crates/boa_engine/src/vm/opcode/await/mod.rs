@@ -73,11 +73,19 @@ impl Await {
                     // NOTE: We need to get the object before resuming, since it could clear the stack.
                     let async_generator = r#gen.async_generator_object()?;
 
-                    r#gen.resume(
+                    let completion = r#gen.resume(
                         Some(args.get_or_undefined(0).clone()),
                         GeneratorResumeKind::Normal,
                         context,
                     );
+                    // Patched (interleave): an uncatchable error (a runtime
+                    // limit) that ends the resumed async function must reach
+                    // the job's caller, not vanish with the job.
+                    if let CompletionRecord::Throw(err) = completion
+                        && !err.is_catchable()
+                    {
+                        return Err(err);
+                    }
 
                     if let Some(async_generator) = async_generator {
                         async_generator
@@ -114,11 +122,19 @@ impl Await {
                     // NOTE: We need to get the object before resuming, since it could clear the stack.
                     let async_generator = r#gen.async_generator_object()?;
 
-                    r#gen.resume(
+                    let completion = r#gen.resume(
                         Some(args.get_or_undefined(0).clone()),
                         GeneratorResumeKind::Throw,
                         context,
                     );
+                    // Patched (interleave): an uncatchable error (a runtime
+                    // limit) that ends the resumed async function must reach
+                    // the job's caller, not vanish with the job.
+                    if let CompletionRecord::Throw(err) = completion
+                        && !err.is_catchable()
+                    {
+                        return Err(err);
+                    }
 
                     if let Some(async_generator) = async_generator {
                         async_generator
