@@ -420,12 +420,11 @@ fn bad_scripts_name_code_with_line_and_column() {
     assert!(eval.contains("eval is not defined"), "{eval}");
     let missing = load_error("function other() {}");
     assert!(missing.contains("handle"), "{missing}");
-    // boa gives no position inside the top level's own frame: the budget
-    // error names `code` without a line there.
-    let looping = load_error("while (true) {}\nasync function handle() {}");
-    assert!(
-        looping.starts_with("`code`: RuntimeLimitError"),
-        "{looping}"
+    let looping = load_error("\nwhile (true) {}\nasync function handle() {}");
+    assert_eq!(
+        looping,
+        "`code`: line 2, column 8: RuntimeLimitError: \
+         reached the maximum number of iteration loops on this execution"
     );
     let recursion = load_error("function f() { return f(); }\nf();\nasync function handle() {}");
     assert!(recursion.starts_with("`code`"), "{recursion}");
@@ -437,21 +436,27 @@ fn bad_scripts_name_code_with_line_and_column() {
 /// of a resumed async function, and the request hung).
 #[test]
 fn runaway_code_in_a_request_is_stopped() {
-    let code = "async function handle(req) {\n  for (;;) {}\n}";
-    let (m, run) = run_script(code, "scenario=script&users=2&clicks=1");
-    assert_eq!((m.errors, m.hung), (2, 0));
-    assert!(
-        run.messages()[0].contains("RuntimeLimitError"),
-        "{:?}",
-        run.messages()
+    let stopped_at = |code: &str, line: &str| {
+        let (m, run) = run_script(code, "scenario=script&users=2&clicks=1");
+        assert_eq!((m.errors, m.hung), (2, 0), "{code}");
+        let message = &run.messages()[0];
+        assert!(
+            message.starts_with("RuntimeLimitError") && message.contains(line),
+            "{code}: {message}"
+        );
+    };
+    stopped_at(
+        "async function handle(req) {\n  while (true) {}\n}",
+        "(line 2, column 10)",
     );
-    let code = "async function handle(req) {\n  await sleep(1);\n  for (;;) {}\n}";
-    let (m, run) = run_script(code, "scenario=script&users=2&clicks=1");
-    assert_eq!((m.errors, m.hung), (2, 0));
-    assert!(
-        run.messages()[0].contains("RuntimeLimitError") && run.messages()[0].contains(":3:"),
-        "{:?}",
-        run.messages()
+    stopped_at(
+        "async function handle(req) {\n  await sleep(1);\n  for (let i = 0; i >= 0; i++) {}\n}",
+        "(line 3, column 19)",
+    );
+    // A loop with no expression to point at names its function.
+    stopped_at(
+        "async function handle(req) {\n  for (;;) {}\n}",
+        "(line 1, column 28)",
     );
 }
 

@@ -13,8 +13,16 @@ pub struct ScriptError {
 
 impl ScriptError {
     pub fn new(message: impl Into<String>) -> Self {
-        let message = message.into();
+        let mut message = message.into();
         let (line, column) = find_position(&message).unzip();
+        // The position leads the display; a run's error text carries it at
+        // its end, where it would be said twice.
+        if let (Some(line), Some(column)) = (line, column) {
+            let suffix = format!(" (line {line}, column {column})");
+            if message.ends_with(&suffix) {
+                message.truncate(message.len() - suffix.len());
+            }
+        }
         ScriptError {
             line,
             column,

@@ -1,4 +1,5 @@
 use boa_ast::{
+    Expression, Spanned,
     declaration::Binding,
     operations::bound_names,
     scope::BindingLocatorError,
@@ -15,6 +16,21 @@ use crate::{
 };
 
 impl ByteCompiler<'_> {
+    /// Patched (interleave): the loop budget's check carries the position of
+    /// the loop's condition (or iterable, or update) expression, so a
+    /// runaway loop's `RuntimeLimitError` names the loop's line rather than
+    /// its function's. A loop with none of them (`for (;;)`) keeps the
+    /// enclosing position.
+    fn emit_increment_loop_iteration_at(&mut self, expression: Option<&Expression>) {
+        match expression {
+            Some(expression) => {
+                self.push_source_position(expression.span().start());
+                self.bytecode.emit_increment_loop_iteration();
+                self.pop_source_position();
+            }
+            None => self.bytecode.emit_increment_loop_iteration(),
+        }
+    }
     pub(crate) fn compile_for_loop(
         &mut self,
         for_loop: &ForLoop,
@@ -122,7 +138,7 @@ impl ByteCompiler<'_> {
             }
         }
 
-        self.bytecode.emit_increment_loop_iteration();
+        self.emit_increment_loop_iteration_at(for_loop.condition().or(for_loop.final_expr()));
 
         if let Some(final_expr) = for_loop.final_expr() {
             self.compile_expr_for_side_effects(final_expr);
@@ -183,7 +199,7 @@ impl ByteCompiler<'_> {
 
         let start_address = self.next_opcode_location();
         self.push_loop_control_info_for_of_in_loop(label, start_address, use_expr);
-        self.bytecode.emit_increment_loop_iteration();
+        self.emit_increment_loop_iteration_at(Some(for_in_loop.target()));
 
         self.bytecode.emit_iterator_next();
 
@@ -285,7 +301,7 @@ impl ByteCompiler<'_> {
         } else {
             self.push_loop_control_info_for_of_in_loop(label, start_address, use_expr);
         }
-        self.bytecode.emit_increment_loop_iteration();
+        self.emit_increment_loop_iteration_at(Some(for_of_loop.iterable()));
 
         self.bytecode.emit_iterator_next();
         if for_of_loop.r#await() {
@@ -428,7 +444,7 @@ impl ByteCompiler<'_> {
         let hoisted = self.try_hoist_loop_condition(Some(while_loop.condition()));
 
         let start_address = self.next_opcode_location();
-        self.bytecode.emit_increment_loop_iteration();
+        self.emit_increment_loop_iteration_at(Some(while_loop.condition()));
         self.push_loop_control_info(label, start_address, use_expr);
 
         let exit = self.compile_condition_and_branch(while_loop.condition(), hoisted.as_ref());
@@ -461,7 +477,7 @@ impl ByteCompiler<'_> {
         self.push_loop_control_info(label, start_address, use_expr);
 
         let condition_label_address = self.next_opcode_location();
-        self.bytecode.emit_increment_loop_iteration();
+        self.emit_increment_loop_iteration_at(Some(do_while_loop.cond()));
 
         let exit = self.compile_condition_and_branch(do_while_loop.cond(), hoisted.as_ref());
 
