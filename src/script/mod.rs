@@ -11,6 +11,7 @@ pub mod gc;
 pub mod globals;
 pub mod host;
 pub mod jobs;
+pub mod metered;
 pub mod run;
 pub mod source;
 pub mod stepped;

@@ -41,10 +41,13 @@ const PRELUDE: &str = include_str!("prelude.js");
 /// The slot of an interval whose callback is running (it has none).
 pub const FIRING: SlotId = SlotId::MAX;
 
-/// The budget of one loop's iterations, then of call depth: runaway code
-/// stops with a `RangeError` naming its line.
+/// The budget of one loop's iterations, of call depth, and of the memory a
+/// run may add to what its thread held when the script loaded (counted by
+/// `metered::Metered`, the CLI's and the script edition's allocator):
+/// runaway code stops with a `RuntimeLimitError` naming its line.
 const LOOP_BUDGET: u64 = 10_000_000;
 const RECURSION_BUDGET: usize = 400;
+pub const HEAP_BUDGET: usize = 512 << 20;
 
 /// Every global a script can call (SCRIPTING.md §3), for the message of
 /// an unknown one.
@@ -1069,6 +1072,7 @@ fn load(host: &Rc<Host>, server: u32, code: &str) -> Result<Realm, ScriptError> 
     limits.set_loop_iteration_limit(LOOP_BUDGET);
     limits.set_recursion_limit(RECURSION_BUDGET);
     context.set_runtime_limits(limits);
+    boa_engine::heap::set_limit(boa_engine::heap::in_use() + HEAP_BUDGET);
     context.insert_data(RealmData {
         host: host.clone(),
         server,

@@ -89,6 +89,7 @@ pub mod class;
 pub mod context;
 pub mod environments;
 pub mod error;
+pub mod heap;
 pub mod interop;
 pub mod job;
 pub mod module;

@@ -314,6 +314,10 @@ pub enum RuntimeLimitError {
     /// Error for reaching the maximum stack size
     #[error("reached the maximum stack size on this execution")]
     StackSize,
+    /// Patched (interleave): error for going over the heap budget
+    /// ([`crate::heap`]).
+    #[error("reached the memory budget on this execution")]
+    Heap,
 }
 
 /// Internal panic error.

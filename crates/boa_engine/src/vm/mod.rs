@@ -1029,7 +1029,7 @@ impl Context {
             return Err(RuntimeLimitError::StackSize.into());
         }
 
-        Ok(())
+        crate::heap::check(0)
     }
 }
 

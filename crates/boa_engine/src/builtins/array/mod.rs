@@ -578,6 +578,8 @@ impl Array {
             //     ...
             //     f. Set k to k + 1.
             for k in 0..len {
+                // Patched (interleave): charged to the loop and heap budgets.
+                crate::vm::opcode::IncrementLoopIteration::operation((), context)?;
                 // a. Let Pk be ! ToString(𝔽(k)).
                 // b. Let kValue be ? Get(arrayLike, Pk).
                 let k_value = array_like.get(k, context)?;
@@ -622,6 +624,8 @@ impl Array {
         //     ...
         //     ix. Set k to k + 1.
         for k in 0..9_007_199_254_740_991_u64 {
+            // Patched (interleave): charged to the loop and heap budgets.
+            crate::vm::opcode::IncrementLoopIteration::operation((), context)?;
             // iii. Let next be ? IteratorStepValue(iteratorRecord).
             let Some(next) = iterator_record.step_value(context)? else {
                 // iv. If next is done, then
@@ -1002,12 +1006,18 @@ impl Array {
         };
 
         // 5. Let R be the empty String.
-        let mut r = Vec::with_capacity(len as usize + len.saturating_sub(1) as usize);
+        // Patched (interleave): no capacity from an untrusted length, each
+        // element charged to the loop budget, the length to the heap's.
+        let mut r = Vec::new();
+        let mut r_len = 0usize;
         // 6. Let k be 0.
         // 7. Repeat, while k < len,
         for k in 0..len {
+            crate::vm::opcode::IncrementLoopIteration::operation((), context)?;
             // a. If k > 0, set R to the string-concatenation of R and sep.
-            if k > 0 {
+            if k > 0 && !separator.is_empty() {
+                r_len += separator.len();
+                crate::heap::check_string(r_len)?;
                 r.push(separator.clone());
             }
             // b. Let element be ? Get(O, ! ToString(𝔽(k))).
@@ -1019,7 +1029,11 @@ impl Array {
                 element.to_string(context)?
             };
             // d. Set R to the string-concatenation of R and next.
-            r.push(next.clone());
+            if !next.is_empty() {
+                r_len += next.len();
+                crate::heap::check_string(r_len)?;
+                r.push(next.clone());
+            }
             // e. Set k to k + 1.
         }
         // 8. Return R.
@@ -1992,6 +2006,8 @@ impl Array {
 
         // 11. Repeat, while k < final,
         while k < final_ {
+            // Patched (interleave): charged to the loop and heap budgets.
+            crate::vm::opcode::IncrementLoopIteration::operation((), context)?;
             // a. Let Pk be ! ToString(𝔽(k)).
             let pk = k;
             // b. Perform ? Set(O, Pk, value, true).

@@ -229,8 +229,9 @@ impl String {
     /// The range of allowed values can be described like this: `[0, +∞)`.
     ///
     /// The resulting string can also not be larger than the maximum string size,
-    /// which can differ in JavaScript engines. In Boa it is `2^32 - 1`
-    pub(crate) const MAX_STRING_LENGTH: usize = u32::MAX as usize;
+    /// which can differ in JavaScript engines. In Boa it was `2^32 - 1`
+    // Patched (interleave): V8's limit (crate::heap), not 2^32 - 1.
+    pub(crate) const MAX_STRING_LENGTH: usize = crate::heap::MAX_STRING_LENGTH;
 
     /// Abstract function `StringCreate( value, prototype )`.
     ///
@@ -660,7 +661,9 @@ impl String {
         for arg in args {
             // a. Let nextString be ? ToString(next).
             // b. Set R to the string-concatenation of R and nextString.
-            string = js_string!(&string, &arg.to_string(context)?);
+            let next = arg.to_string(context)?;
+            crate::heap::check_string(string.len() + next.len())?;
+            string = js_string!(&string, &next);
         }
 
         // 5. Return R.
@@ -724,14 +727,12 @@ impl String {
             .is_none_or(|total_len| total_len > (Self::MAX_STRING_LENGTH as u64))
         {
             return Err(JsNativeError::range()
-                .with_message(
-                    "repeat count must be a positive finite number \
-                        that doesn't overflow the maximum string length (2^32 - 1)",
-                )
+                .with_message("Invalid string length")
                 .into());
         }
 
         let n = n as usize;
+        crate::heap::check_string(n * len)?;
 
         // Charge each repetition against the VM loop-iteration limit.
         let mut result = Vec::with_capacity(n);
