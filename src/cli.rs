@@ -491,6 +491,7 @@ fn run(fragment: &str, trace: bool, max_events: u64, out: &mut impl Write) -> Re
     } else {
         ScheduledSim::metrics_only(&config)
     };
+    run.sim_mut().skip_load_log();
     let done = run
         .run_for(max_events)
         .map_err(|error| CliError::Config(error.into()))?;

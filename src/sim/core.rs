@@ -842,6 +842,12 @@ impl Core {
         let server = herd.server;
         let lock = herd.key;
         let mut run = 0;
+        // Nothing the loop does takes or frees the lock, and the list it
+        // adds to is taken out once and put back (it grows by at most the
+        // rest of the herd).
+        let locks = &mut self.servers[server as usize];
+        let held = locks.emitter_held(lock);
+        let mut listeners = None;
         while let (Some(&task), Some(&id)) = (self.micro.front(), herd.slots.get(herd.next)) {
             let Some(slot) = self.slots[id].as_mut() else {
                 break;
@@ -854,15 +860,21 @@ impl Core {
                 break;
             }
             herd.next += 1;
-            let locks = &mut self.servers[server as usize];
-            if !locks.emitter_held(lock) {
+            if !held {
                 // This one takes the lock: its poll runs as usual.
                 break;
             }
             self.micro.pop_front();
             self.current = task;
             slot.state = SlotState::Pending(None);
-            locks.emitter_listen(lock, id);
+            let rest = herd.slots.len() - herd.next + 1;
+            listeners
+                .get_or_insert_with(|| {
+                    let mut list = std::mem::take(locks.emitter_listeners(lock));
+                    list.reserve(rest);
+                    list
+                })
+                .push(id);
             self.touches.touch(Object::ServerLock(server, lock), true);
             self.tally.lock_wakeups += 1;
             self.trace.push(TraceEvent {
@@ -876,6 +888,9 @@ impl Core {
                 detail: 0,
             });
             run += 1;
+        }
+        if let Some(list) = listeners {
+            *locks.emitter_listeners(lock) = list;
         }
         if herd.next < herd.slots.len() {
             self.herd = herd;

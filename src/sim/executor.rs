@@ -167,6 +167,12 @@ impl Sim {
         self.core.borrow()
     }
 
+    /// Keeps no log of loads: `redundant_db_reads` stays 0 (the CLI's
+    /// `run`, which never prints it).
+    pub fn skip_load_log(&mut self) {
+        self.core.borrow_mut().tally.loads.turn_off();
+    }
+
     /// Selects that loaded a key again within one expiry (`db-reads`).
     pub fn redundant_db_reads(&self) -> u64 {
         self.core.borrow().tally.loads.redundant()

@@ -18,10 +18,21 @@ pub struct LoadLog {
     last_select: HashMap<u32, Micros>,
     expiries: HashMap<u32, Vec<Micros>>,
     redundant: u64,
+    /// Nothing is logged (a run whose redundant count no one reads).
+    off: bool,
 }
 
 impl LoadLog {
+    /// Stops logging: a `run` prints no redundant count, and a burst of
+    /// `set`s would log an expiry per request.
+    pub fn turn_off(&mut self) {
+        self.off = true;
+    }
+
     pub fn select_issued(&mut self, key: u32, now: Micros) {
+        if self.off {
+            return;
+        }
         if let Some(&earlier) = self.last_select.get(&key) {
             let expired_between = self
                 .expiries
@@ -36,6 +47,9 @@ impl LoadLog {
 
     /// K's cache entry stops being live at `at`.
     pub fn expires(&mut self, key: u32, at: Micros) {
+        if self.off {
+            return;
+        }
         self.expiries.entry(key).or_default().push(at);
     }
 

@@ -119,7 +119,13 @@ impl ServerLocks {
 
     /// Emitter lock: `emitter.once(key, wake)`.
     pub fn emitter_listen(&mut self, key: LockKey, slot: SlotId) {
-        self.listeners.entry(key).or_default().push(slot);
+        self.emitter_listeners(key).push(slot);
+    }
+
+    /// Emitter lock: `key`'s `once` listeners, in registration order, for
+    /// a caller that adds many at once.
+    pub fn emitter_listeners(&mut self, key: LockKey) -> &mut Vec<SlotId> {
+        self.listeners.entry(key).or_default()
     }
 
     /// Emitter lock: `locked.delete(key)`.
