@@ -3,7 +3,11 @@
 //! `keyed-mutex` and `single-flight`, metrics only, in events (macrotasks)
 //! per second, with the time to load the realm.
 //!
-//! `cargo run --release --example script_bench [-- REQUESTS]`
+//! `cargo run --release --example script_bench [-- REQUESTS [STRATEGY...]]`
+//!
+//! Runs in one process share boa's heap: a run also pays for collecting
+//! the garbage the runs before it left. Name one strategy for the figure
+//! of a fresh process, as the CLI's.
 //!
 //! With the CLI's allocator (mimalloc), so the figures are the CLI's.
 
@@ -28,7 +32,13 @@ fn main() {
     {
         interleave::script::gc::raise_threshold(mb << 20);
     }
-    for strategy in ["none", "keyed-mutex", "single-flight"] {
+    let mut strategies: Vec<String> = std::env::args().skip(2).collect();
+    if strategies.is_empty() {
+        strategies = ["none", "keyed-mutex", "single-flight"]
+            .map(String::from)
+            .to_vec();
+    }
+    for strategy in strategies {
         let fragment = format!("scenario=script&strategy={strategy}&users={requests}&clicks=1");
         let (config, _) = source::parse(&fragment).expect("a good fragment");
         let start = Instant::now();

@@ -70,7 +70,12 @@ fn arg(args: &[JsValue], index: usize) -> JsValue {
 }
 
 fn key_arg(args: &[JsValue], index: usize, context: &mut Context) -> JsResult<String> {
-    Ok(arg(args, index).to_string(context)?.to_std_string_escaped())
+    let key = arg(args, index).to_string(context)?;
+    // The escaped form differs only for a lone surrogate; the plain
+    // conversion skips the formatter on every call.
+    Ok(key
+        .to_std_string()
+        .unwrap_or_else(|_| key.to_std_string_escaped()))
 }
 
 /// A value copied out of the script, as over a network: JSON only.

@@ -3,12 +3,14 @@
 //! strategies) that act for script calls.
 
 use std::cell::{Cell, RefCell};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
 
 use boa_engine::{JsObject, JsValue};
+// The host's maps are keyed by small ids and keys, and never iterated.
+use rustc_hash::FxHashMap as HashMap;
 use serde_json::Value;
 
 use crate::config::{Config, Micros};
@@ -160,13 +162,13 @@ impl Host {
         let state = State {
             cache: ScriptCache::new(config.grace),
             tables: Tables::default(),
-            keys: HashMap::new(),
+            keys: HashMap::default(),
             names: Vec::new(),
-            waiting: HashMap::new(),
-            timers: HashMap::new(),
+            waiting: HashMap::default(),
+            timers: HashMap::default(),
             next_timer: 1,
-            helpers: HashMap::new(),
-            contexts: HashMap::new(),
+            helpers: HashMap::default(),
+            contexts: HashMap::default(),
             custom: BTreeMap::new(),
             messages: Vec::new(),
             positions: BTreeMap::new(),

@@ -9,6 +9,7 @@ use std::path::Path;
 use std::rc::Rc;
 use std::task::{Context as TaskContext, Poll, Waker};
 
+use boa_engine::builtins::object::OrdinaryObject;
 use boa_engine::context::time::JsInstant;
 use boa_engine::context::{Clock, ContextBuilder};
 use boa_engine::object::builtins::JsPromise;
@@ -394,8 +395,10 @@ impl ScriptRun {
         let realm = &mut self.realms[server as usize];
         let context = &mut realm.context;
         // The object `JsValue::from_json` would build from
-        // `{ id, user, click, key, server, at }`, without the JSON.
-        let req = ObjectInitializer::new(context)
+        // `{ id, user, click, key, server, at }`, without the JSON, and on
+        // the realm's shared shapes (`ObjectInitializer::new` gives each
+        // object its own property table).
+        let req = ObjectInitializer::with_native_data(OrdinaryObject, context)
             .property(js_string!("id"), int(u64::from(request)), Attribute::all())
             .property(js_string!("user"), int(u64::from(user)), Attribute::all())
             .property(js_string!("click"), int(u64::from(click)), Attribute::all())

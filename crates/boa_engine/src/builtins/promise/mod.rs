@@ -241,6 +241,25 @@ impl PromiseCapability {
                 .into());
         }
 
+        // Patched (interleave): for the realm's own %Promise%, Construct(C,
+        // « executor ») is the Promise constructor with NewTarget C: its
+        // prototype is %Promise.prototype% (non-writable, non-configurable)
+        // and the executor only records the resolving functions, so build
+        // them directly, without the executor closure and its call.
+        let intrinsic = context.intrinsics().constructors().promise();
+        if *c == intrinsic.constructor() {
+            let promise = JsObject::from_proto_and_data_with_shared_shape(
+                context.root_shape(),
+                intrinsic.prototype(),
+                Promise::new(),
+            );
+            let functions = Promise::create_resolving_functions(&promise, context);
+            return Ok(Self {
+                promise: promise.upcast(),
+                functions,
+            });
+        }
+
         // 2. NOTE: C is assumed to be a constructor function that supports the parameter conventions of the Promise constructor (see 27.2.3.1).
         // 3. Let promiseCapability be the PromiseCapability Record { [[Promise]]: undefined, [[Resolve]]: undefined, [[Reject]]: undefined }.
         let promise_capability = Gc::new(GcRefCell::new(RejectResolve {
