@@ -127,3 +127,27 @@ fn bad_input_is_an_error_object() {
         .expect("an error")
         .contains("no script"));
 }
+
+/// Runaway code in the browser: the loop budget after an `await`, and the
+/// heap budget (this wasm allocates through `Metered`, as the script
+/// edition does), each fail their request and leave the module alive.
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen_test]
+fn runaway_code_fails_its_request_in_wasm() {
+    let looping = "async function handle(req) {\n  await sleep(1);\n  while (true) {}\n}";
+    let metrics = run(looping, "v=1&scenario=script&users=1&clicks=1");
+    assert_eq!(
+        (&metrics["errors"], &metrics["hung"]),
+        (&1.into(), &0.into()),
+        "{metrics}"
+    );
+    let doubling = "async function handle(req) {\n  let s = 'x';\n  while (true) s += s;\n}";
+    let metrics = run(doubling, "v=1&scenario=script&users=2&clicks=1");
+    assert_eq!(
+        (&metrics["errors"], &metrics["hung"]),
+        (&2.into(), &0.into()),
+        "{metrics}"
+    );
+    let metrics = run(TICKET, NATIVE[0].1);
+    assert_eq!(metrics["trace_hash"], NATIVE[0].2, "{metrics}");
+}
