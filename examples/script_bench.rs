@@ -9,11 +9,13 @@
 //! the garbage the runs before it left. Name one strategy for the figure
 //! of a fresh process, as the CLI's.
 //!
-//! With the CLI's allocator (mimalloc), so the figures are the CLI's.
+//! With the CLI's allocator (mimalloc, metered for the heap budget), so
+//! the figures are the CLI's.
 
 #[cfg(not(target_arch = "wasm32"))]
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: interleave::script::metered::Metered<mimalloc::MiMalloc> =
+    interleave::script::metered::Metered(mimalloc::MiMalloc);
 
 #[cfg(all(feature = "script", not(target_arch = "wasm32")))]
 fn main() {
