@@ -14,19 +14,11 @@ pub struct Metered<A>(pub A);
 // reports only update a thread-local counter, which never allocates.
 unsafe impl<A: GlobalAlloc> GlobalAlloc for Metered<A> {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let block = unsafe { self.0.alloc(layout) };
-        if !block.is_null() {
-            heap::allocated(layout.size());
-        }
-        block
+        reported(unsafe { self.0.alloc(layout) }, layout.size())
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        let block = unsafe { self.0.alloc_zeroed(layout) };
-        if !block.is_null() {
-            heap::allocated(layout.size());
-        }
-        block
+        reported(unsafe { self.0.alloc_zeroed(layout) }, layout.size())
     }
 
     unsafe fn dealloc(&self, block: *mut u8, layout: Layout) {
@@ -42,4 +34,13 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for Metered<A> {
         }
         moved
     }
+}
+
+/// Reports `size` bytes as allocated if `block` is one.
+#[inline]
+fn reported(block: *mut u8, size: usize) -> *mut u8 {
+    if !block.is_null() {
+        heap::allocated(size);
+    }
+    block
 }

@@ -48,7 +48,7 @@ pub const FIRING: SlotId = SlotId::MAX;
 /// runaway code stops with a `RuntimeLimitError` naming its line.
 const LOOP_BUDGET: u64 = 10_000_000;
 const RECURSION_BUDGET: usize = 400;
-pub const HEAP_BUDGET: usize = 512 << 20;
+const HEAP_BUDGET: usize = 512 << 20;
 
 /// Every global a script can call (SCRIPTING.md §3), for the message of
 /// an unknown one.
