@@ -4,24 +4,20 @@
 //! more than 70% of it live. A 10,000-request burst keeps every request's
 //! suspended async function alive, so with a 1 MB start the collector
 //! marks the whole live heap again and again while the heap grows (41% of
-//! a stampede script's time under `perf`). boa 0.22 has no setting for the
-//! threshold (`GcConfig` is private), but its own rule raises it: keep a
-//! ballast of `floor` bytes alive through a collection, and the threshold
-//! ends between `floor` and `floor / 0.7`; then drop the ballast and collect it. The
-//! threshold is per thread and never shrinks, so this runs once per thread.
+//! a stampede script's time under `perf`). Our vendored `boa_gc`
+//! (`crates/boa_gc`) has a setting for the threshold: a run raises it to a
+//! floor sized for its requests. The threshold is per thread and never
+//! shrinks.
 
-use std::cell::Cell;
-
-use boa_engine::gc::{empty_trace, force_collect, Finalize, Gc, Trace};
+use boa_engine::gc;
 
 /// The threshold floor per planned request, in boa's accounted bytes (the
-/// `GcBox` headers and inline values; the real heap is about twice that):
-/// a suspended request of the stampede script holds about 17 KB of real
-/// heap.
+/// `GcBox` headers and inline values; the real heap is more): a 10,000-
+/// request burst of the stampede script peaks at about 140 MB resident
+/// with this floor, and collects nothing until its requests finish.
 pub const PER_REQUEST: usize = 12 << 10;
 
-/// The largest floor `floor_for` asks for: 128 MB accounted, about 300 MB
-/// of resident memory at the peak of a 10,000-request burst.
+/// The largest floor `floor_for` asks for: 128 MB accounted.
 #[cfg(not(target_arch = "wasm32"))]
 pub const MAX_FLOOR: usize = 128 << 20;
 /// In a browser tab (the `script-wasm` build) the floor stays at 16 MB
@@ -38,36 +34,31 @@ pub fn floor_for(requests: usize) -> usize {
     requests.saturating_mul(PER_REQUEST).min(MAX_FLOOR)
 }
 
-/// Bytes per ballast node: small enough to build on any thread's stack.
-const CHUNK: usize = 16 << 10;
-
-// The bytes are never read: they only count toward boa's threshold.
-#[allow(dead_code)]
-struct Ballast([u8; CHUNK]);
-
-impl Finalize for Ballast {}
-
-// SAFETY: a ballast holds no `Gc` pointer.
-unsafe impl Trace for Ballast {
-    empty_trace!();
-}
-
-thread_local!(static FLOOR: Cell<usize> = const { Cell::new(0) });
-
-/// Raises this thread's collection threshold to at least `floor` bytes (once per thread and floor; later calls with a smaller floor do
+/// Raises this thread's collection threshold to at least `floor` bytes
+/// (a smaller floor than the threshold, or one under `MIN_FLOOR`, does
 /// nothing).
 pub fn raise_threshold(floor: usize) {
-    if floor < MIN_FLOOR || FLOOR.with(Cell::get) >= floor {
-        return;
+    if floor >= MIN_FLOOR {
+        gc::raise_threshold(floor);
     }
-    FLOOR.with(|f| f.set(floor));
-    let ballast: Vec<Gc<Ballast>> = (0..floor / CHUNK)
-        .map(|_| Gc::new(Ballast([0; CHUNK])))
-        .collect();
-    // The collections these allocations triggered, with the ballast live,
-    // raised the threshold to between `floor` and `floor / 0.7`.
-    drop(ballast);
-    // The ballast is garbage now: give its memory back. `force_collect`
-    // does not lower the threshold.
-    force_collect();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_threshold_only_rises() {
+        std::thread::spawn(|| {
+            let start = gc::threshold();
+            raise_threshold(MIN_FLOOR / 2);
+            assert_eq!(gc::threshold(), start, "below the smallest floor");
+            raise_threshold(8 << 20);
+            assert_eq!(gc::threshold(), 8 << 20);
+            raise_threshold(4 << 20);
+            assert_eq!(gc::threshold(), 8 << 20, "never lowered");
+        })
+        .join()
+        .unwrap();
+    }
 }

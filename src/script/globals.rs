@@ -225,7 +225,7 @@ fn config_json(host: &Host) -> Value {
 fn send(kind: OpKind, call: Call, context: &mut Context) -> JsResult<JsValue> {
     let (host, server) = realm(context)?;
     let position = caller_position(context);
-    let (promise, functions) = JsPromise::new_pending(context);
+    let promise = JsPromise::new_pending_bare(context);
     let key = host.intern(call.key());
     let request = host.current.get();
     let op = Op::Script(ScriptOp { kind, key });
@@ -235,8 +235,7 @@ fn send(kind: OpKind, call: Call, context: &mut Context) -> JsResult<JsValue> {
         slot,
         Waiter::Call {
             call,
-            resolve: functions.resolve.into(),
-            reject: functions.reject.into(),
+            promise: promise.clone(),
             server,
             position,
         },
@@ -410,10 +409,10 @@ fn sleep(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsVal
     let (host, server) = realm(context)?;
     let delay = ms_arg(args, 0, context)?;
     let position = caller_position(context);
-    let (promise, functions) = JsPromise::new_pending(context);
+    let promise = JsPromise::new_pending_bare(context);
     let slot = park_timer(&host, delay, position);
     let waiter = Waiter::Sleep {
-        resolve: functions.resolve.into(),
+        promise: promise.clone(),
         server,
     };
     host.state.borrow_mut().waiting.insert(slot, waiter);
@@ -628,10 +627,10 @@ fn spawn(
     if let Poll::Ready(answer) = future.as_mut().poll(&mut task) {
         return Ok(JsPromise::resolve(answer.value(), context)?.into());
     }
-    let (promise, functions) = JsPromise::new_pending(context);
+    let promise = JsPromise::new_pending_bare(context);
     let helper = Helper {
         future,
-        resolve: functions.resolve.into(),
+        promise: promise.clone(),
         server,
     };
     host.state

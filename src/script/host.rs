@@ -8,7 +8,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
 
-use boa_engine::{JsObject, JsValue};
+use boa_engine::{object::builtins::JsPromise, JsObject, JsValue};
 // The host's maps are keyed by small ids and keys, and never iterated.
 use rustc_hash::FxHashMap as HashMap;
 use serde_json::Value;
@@ -64,13 +64,13 @@ pub type Position = (u32, u32);
 pub enum Waiter {
     Call {
         call: Call,
-        resolve: JsObject,
-        reject: JsObject,
+        /// Settled by the host (`resolve_bare`, `reject_bare`).
+        promise: JsPromise,
         server: u32,
         position: Option<Position>,
     },
     /// `sleep(ms)`.
-    Sleep { resolve: JsObject, server: u32 },
+    Sleep { promise: JsPromise, server: u32 },
     /// `setTimeout`, `setInterval` (re-armed `every` after it runs),
     /// `setImmediate`.
     Timer {
@@ -100,10 +100,10 @@ impl Answer {
 }
 
 /// A Rust future acting for a script call (`lock.acquire` runs the
-/// strategy's `acquire`); it resolves `resolve` when it is ready.
+/// strategy's `acquire`); it resolves `promise` when it is ready.
 pub struct Helper {
     pub future: Pin<Box<dyn Future<Output = Answer>>>,
-    pub resolve: JsObject,
+    pub promise: JsPromise,
     pub server: u32,
 }
 

@@ -463,8 +463,7 @@ impl ScriptRun {
             None => self.host.core.borrow_mut().complete(slot),
             Some(Waiter::Call {
                 call,
-                resolve,
-                reject,
+                promise,
                 server,
                 position,
             }) => {
@@ -478,10 +477,11 @@ impl ScriptRun {
                         .map_or(Ok(JsValue::undefined()), |value| {
                             JsValue::from_json(&value, context)
                         })
-                        .and_then(|value| resolve.call(&JsValue::undefined(), &[value], context)),
+                        .and_then(|value| promise.resolve_bare(&value, context)),
                     Err(error) => {
                         let error = rejection(error, context);
-                        reject.call(&JsValue::undefined(), &[error], context)
+                        promise.reject_bare(error, context);
+                        Ok(())
                     }
                 };
                 if let Err(error) = settled {
@@ -489,11 +489,11 @@ impl ScriptRun {
                     log(&self.host, text, None);
                 }
             }
-            Some(Waiter::Sleep { resolve, server }) => {
+            Some(Waiter::Sleep { promise, server }) => {
                 self.touch_js(server);
                 self.finish_timer(slot);
                 let context = &mut self.realms[server as usize].context;
-                let _ = resolve.call(&JsValue::undefined(), &[], context);
+                let _ = promise.resolve_bare(&JsValue::undefined(), context);
             }
             Some(Waiter::Timer {
                 id,
@@ -817,7 +817,7 @@ impl ScriptRun {
         let mut ready = Vec::new();
         for mut helper in helpers {
             match helper.future.as_mut().poll(&mut waker) {
-                Poll::Ready(answer) => ready.push((helper.resolve, helper.server, answer)),
+                Poll::Ready(answer) => ready.push((helper.promise, helper.server, answer)),
                 Poll::Pending => pending.push(helper),
             }
         }
@@ -827,10 +827,10 @@ impl ScriptRun {
             pending.append(&mut later);
             state.helpers.insert(task, pending);
         }
-        for (resolve, server, answer) in ready {
+        for (promise, server, answer) in ready {
             self.touch_js(server);
             let context = &mut self.realms[server as usize].context;
-            let _ = resolve.call(&JsValue::undefined(), &[answer.value()], context);
+            let _ = promise.resolve_bare(&answer.value(), context);
         }
     }
 

@@ -113,6 +113,26 @@ impl Drop for DropGuard {
     }
 }
 
+/// Patched (interleave): raises this thread's collection threshold to at
+/// least `bytes` (of accounted `GcBox` bytes allocated since the last
+/// sweep). boa_gc starts at 1 MB and raises the threshold only when a
+/// collection leaves more than 70% of it live, so a burst that keeps
+/// everything it allocates alive is marked again and again while its heap
+/// grows. The threshold never shrinks here; boa_gc's own rule still
+/// raises it further.
+pub fn raise_threshold(bytes: usize) {
+    BOA_GC.with(|current| {
+        let mut gc = current.borrow_mut();
+        gc.config.threshold = gc.config.threshold.max(bytes);
+    });
+}
+
+/// Patched (interleave): this thread's collection threshold.
+#[must_use]
+pub fn threshold() -> usize {
+    BOA_GC.with(|current| current.borrow().config.threshold)
+}
+
 /// Returns `true` if it is safe for a type to run [`Finalize::finalize`].
 #[must_use]
 #[inline]

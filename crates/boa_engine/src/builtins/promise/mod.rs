@@ -28,6 +28,7 @@ use crate::{
     string::StaticJsStrings,
     symbol::JsSymbol,
     value::JsValue,
+    vm::GeneratorResumeKind,
 };
 use boa_gc::{Finalize, Gc, GcRefCell, Trace, custom_trace};
 use boa_macros::JsData;
@@ -206,6 +207,28 @@ pub(crate) struct ReactionRecord {
 
     /// The `[[Handler]]` field.
     handler: Option<JobCallback>,
+
+    /// Patched (interleave): the reaction of an `await`, in place of the
+    /// two built-in closures (`onFulfilled`, `onRejected`) the spec's
+    /// `Await` creates. No script can reach those closures, so resuming
+    /// the async function here directly is the same to every observer, and
+    /// saves two function objects per `await`. Set only with no `handler`
+    /// and no capability.
+    await_resume: Option<AwaitResume>,
+}
+
+/// The suspended async function an `await` resumes, and the realm its
+/// closures would have been created in (the job's realm).
+#[derive(Trace, Finalize)]
+pub(crate) struct AwaitResume {
+    pub(crate) generator: Gc<Cell<Option<crate::builtins::generator::GeneratorContext>>>,
+    pub(crate) realm: Realm,
+}
+
+impl std::fmt::Debug for AwaitResume {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AwaitResume").finish_non_exhaustive()
+    }
 }
 
 /// The `[[Type]]` field values of a `PromiseReaction` record.
@@ -2227,6 +2250,7 @@ impl Promise {
             promise_capability: result_capability.clone(),
             reaction_type: ReactionType::Fulfill,
             handler: on_fulfilled_job_callback,
+            await_resume: None,
         };
 
         // 8. Let rejectReaction be the PromiseReaction { [[Capability]]: resultCapability, [[Type]]: Reject, [[Handler]]: onRejectedJobCallback }.
@@ -2234,7 +2258,46 @@ impl Promise {
             promise_capability: result_capability,
             reaction_type: ReactionType::Reject,
             handler: on_rejected_job_callback,
+            await_resume: None,
         };
+
+        Self::add_reactions(promise, fulfill_reaction, reject_reaction, context);
+    }
+
+    /// Patched (interleave): `PerformPromiseThen(promise, onFulfilled,
+    /// onRejected)` for an `await`, with the suspended function in the
+    /// reactions rather than in two closures (see `ReactionRecord`).
+    pub(crate) fn perform_await_then(
+        promise: &JsObject<Promise>,
+        generator: Gc<Cell<Option<crate::builtins::generator::GeneratorContext>>>,
+        context: &mut Context,
+    ) {
+        let realm = context.realm().clone();
+        let fulfill_reaction = ReactionRecord {
+            promise_capability: None,
+            reaction_type: ReactionType::Fulfill,
+            handler: None,
+            await_resume: Some(AwaitResume {
+                generator: generator.clone(),
+                realm: realm.clone(),
+            }),
+        };
+        let reject_reaction = ReactionRecord {
+            promise_capability: None,
+            reaction_type: ReactionType::Reject,
+            handler: None,
+            await_resume: Some(AwaitResume { generator, realm }),
+        };
+        Self::add_reactions(promise, fulfill_reaction, reject_reaction, context);
+    }
+
+    /// Steps 9 to 12 of `PerformPromiseThen`.
+    fn add_reactions(
+        promise: &JsObject<Promise>,
+        fulfill_reaction: ReactionRecord,
+        reject_reaction: ReactionRecord,
+        context: &mut Context,
+    ) {
 
         let (state, handled) = {
             let promise = promise.borrow_mut();
@@ -2247,6 +2310,13 @@ impl Promise {
             PromiseState::Pending => {
                 let mut promise = promise.borrow_mut();
                 let promise = promise.data_mut();
+                // Patched (interleave): most promises get one reaction of
+                // each kind (an `await`, one `then`); room for exactly one
+                // rather than `Vec`'s first four.
+                if promise.fulfill_reactions.capacity() == 0 {
+                    promise.fulfill_reactions.reserve_exact(1);
+                    promise.reject_reactions.reserve_exact(1);
+                }
                 //   a. Append fulfillReaction as the last element of the List that is promise.[[PromiseFulfillReactions]].
                 promise.fulfill_reactions.push(fulfill_reaction);
 
@@ -2335,132 +2405,6 @@ impl Promise {
         promise: &JsObject<Promise>,
         context: &mut Context,
     ) -> ResolvingFunctions {
-        /// `TriggerPromiseReactions ( reactions, argument )`
-        ///
-        /// The abstract operation `TriggerPromiseReactions` takes arguments `reactions` (a `List` of
-        /// `PromiseReaction` Records) and `argument` and returns unused. It enqueues a new `Job` for
-        /// each record in `reactions`. Each such `Job` processes the `[[Type]]` and `[[Handler]]` of
-        /// the `PromiseReaction` Record, and if the `[[Handler]]` is not `empty`, calls it passing the
-        /// given argument. If the `[[Handler]]` is `empty`, the behaviour is determined by the
-        /// `[[Type]]`.
-        ///
-        /// More information:
-        ///  - [ECMAScript reference][spec]
-        ///
-        /// [spec]: https://tc39.es/ecma262/#sec-triggerpromisereactions
-        fn trigger_promise_reactions(
-            reactions: Vec<ReactionRecord>,
-            argument: &JsValue,
-            context: &mut Context,
-        ) {
-            // 1. For each element reaction of reactions, do
-            for reaction in reactions {
-                // a. Let job be NewPromiseReactionJob(reaction, argument).
-                let job = new_promise_reaction_job(reaction, argument.clone(), context);
-
-                // b. Perform HostEnqueuePromiseJob(job.[[Job]], job.[[Realm]]).
-                context.job_executor().enqueue_job(job.into(), context);
-            }
-            // 2. Return unused.
-        }
-
-        /// `FulfillPromise ( promise, value )`
-        ///
-        /// The abstract operation `FulfillPromise` takes arguments `promise` and `value` and returns
-        /// `unused`.
-        ///
-        /// More information:
-        ///  - [ECMAScript reference][spec]
-        ///
-        /// [spec]: https://tc39.es/ecma262/#sec-fulfillpromise
-        ///
-        /// # Panics
-        ///
-        /// Panics if `Promise` is not pending.
-        fn fulfill_promise(promise: &JsObject<Promise>, value: JsValue, context: &mut Context) {
-            let mut promise = promise.borrow_mut();
-            let promise = promise.data_mut();
-
-            // 1. Assert: The value of promise.[[PromiseState]] is pending.
-            assert!(
-                matches!(promise.state, PromiseState::Pending),
-                "promise was not pending"
-            );
-
-            // reordering these statements does not affect the semantics
-
-            // 2. Let reactions be promise.[[PromiseFulfillReactions]].
-            // 4. Set promise.[[PromiseFulfillReactions]] to undefined.
-            let reactions = std::mem::take(&mut promise.fulfill_reactions);
-
-            // 5. Set promise.[[PromiseRejectReactions]] to undefined.
-            promise.reject_reactions.clear();
-
-            // 7. Perform TriggerPromiseReactions(reactions, value).
-            trigger_promise_reactions(reactions, &value, context);
-
-            // 3. Set promise.[[PromiseResult]] to value.
-            // 6. Set promise.[[PromiseState]] to fulfilled.
-            promise.state = PromiseState::Fulfilled(value);
-
-            // 8. Return unused.
-        }
-
-        /// `RejectPromise ( promise, reason )`
-        ///
-        /// The abstract operation `RejectPromise` takes arguments `promise` and `reason` and returns
-        /// `unused`.
-        ///
-        /// More information:
-        ///  - [ECMAScript reference][spec]
-        ///
-        /// [spec]: https://tc39.es/ecma262/#sec-rejectpromise
-        ///
-        /// # Panics
-        ///
-        /// Panics if `Promise` is not pending.
-        fn reject_promise(promise: &JsObject<Promise>, reason: JsValue, context: &mut Context) {
-            let handled = {
-                let mut promise = promise.borrow_mut();
-                let promise = promise.data_mut();
-
-                // 1. Assert: The value of promise.[[PromiseState]] is pending.
-                assert!(
-                    matches!(promise.state, PromiseState::Pending),
-                    "Expected promise.[[PromiseState]] to be pending"
-                );
-
-                // reordering these statements does not affect the semantics
-
-                // 2. Let reactions be promise.[[PromiseRejectReactions]].
-                // 5. Set promise.[[PromiseRejectReactions]] to undefined.
-                let reactions = std::mem::take(&mut promise.reject_reactions);
-
-                // 4. Set promise.[[PromiseFulfillReactions]] to undefined.
-                promise.fulfill_reactions.clear();
-
-                // 8. Perform TriggerPromiseReactions(reactions, reason).
-                trigger_promise_reactions(reactions, &reason, context);
-
-                // 3. Set promise.[[PromiseResult]] to reason.
-                // 6. Set promise.[[PromiseState]] to rejected.
-                promise.state = PromiseState::Rejected(reason);
-
-                promise.handled
-            };
-
-            // 7. If promise.[[PromiseIsHandled]] is false, perform HostPromiseRejectionTracker(promise, "reject").
-            if !handled {
-                context.host_hooks().promise_rejection_tracker(
-                    promise,
-                    OperationType::Reject,
-                    context,
-                );
-            }
-
-            // 9. Return unused.
-        }
-
         // 1. Let alreadyResolved be the Record { [[Value]]: false }.
         // 5. Set resolve.[[Promise]] to promise.
         // 6. Set resolve.[[AlreadyResolved]] to alreadyResolved.
@@ -2484,71 +2428,7 @@ impl Promise {
                     let Some(promise) = captures.take() else {
                         return Ok(JsValue::undefined());
                     };
-
-                    let resolution = args.get_or_undefined(0);
-
-                    // 7. If SameValue(resolution, promise) is true, then
-                    if JsValue::same_value(resolution, &promise.clone().into()) {
-                        //   a. Let selfResolutionError be a newly created TypeError object.
-                        let self_resolution_error = JsNativeError::typ()
-                            .with_message("SameValue(resolution, promise) is true")
-                            .into_opaque(context);
-
-                        //   b. Perform RejectPromise(promise, selfResolutionError).
-                        reject_promise(&promise, self_resolution_error.into(), context);
-
-                        //   c. Return undefined.
-                        return Ok(JsValue::undefined());
-                    }
-
-                    let Some(then) = resolution.as_object() else {
-                        // 8. If Type(resolution) is not Object, then
-                        //   a. Perform FulfillPromise(promise, resolution).
-                        fulfill_promise(&promise, resolution.clone(), context);
-
-                        //   b. Return undefined.
-                        return Ok(JsValue::undefined());
-                    };
-
-                    // 9. Let then be Completion(Get(resolution, "then")).
-                    let then_action = match then.get(js_string!("then"), context) {
-                        // 10. If then is an abrupt completion, then
-                        Err(e) => {
-                            //   a. Perform RejectPromise(promise, then.[[Value]]).
-                            reject_promise(&promise, e.into_opaque(context)?, context);
-
-                            //   b. Return undefined.
-                            return Ok(JsValue::undefined());
-                        }
-                        // 11. Let thenAction be then.[[Value]].
-                        Ok(then) => then,
-                    };
-
-                    // 12. If IsCallable(thenAction) is false, then
-                    let Some(then_action) =
-                        then_action.as_object().and_then(JsFunction::from_object)
-                    else {
-                        // a. Perform FulfillPromise(promise, resolution).
-                        fulfill_promise(&promise, resolution.clone(), context);
-
-                        //   b. Return undefined.
-                        return Ok(JsValue::undefined());
-                    };
-
-                    // 13. Let thenJobCallback be HostMakeJobCallback(thenAction).
-                    let then_job_callback =
-                        context.host_hooks().make_job_callback(then_action, context);
-
-                    // 14. Let job be NewPromiseResolveThenableJob(promise, resolution, thenJobCallback).
-                    let job = new_promise_resolve_thenable_job(
-                        promise.clone(),
-                        resolution.clone(),
-                        then_job_callback,
-                        context,
-                    );
-
-                    // 15. Perform HostEnqueuePromiseJob(job.[[Job]], job.[[Realm]]).
-                    context.job_executor().enqueue_job(job.into(), context);
+                    resolve_steps(&promise, args.get_or_undefined(0), context)?;
 
                     // 16. Return undefined.
                     Ok(JsValue::undefined())
@@ -2601,6 +2481,213 @@ impl Promise {
     }
 }
 
+/// Steps 7 to 16 of a promise's resolve function (the caller has done
+/// steps 1 to 6: `promise` is not yet resolved), shared by the resolve
+/// function objects and (patched, interleave) by an embedder settling a
+/// promise it created without them (`JsPromise::new_pending_bare`).
+///
+/// [spec]: https://tc39.es/ecma262/#sec-promise-resolve-functions
+pub(crate) fn resolve_steps(
+    promise: &JsObject<Promise>,
+    resolution: &JsValue,
+    context: &mut Context,
+) -> JsResult<()> {
+
+    // 7. If SameValue(resolution, promise) is true, then
+    if JsValue::same_value(resolution, &promise.clone().into()) {
+        //   a. Let selfResolutionError be a newly created TypeError object.
+        let self_resolution_error = JsNativeError::typ()
+            .with_message("SameValue(resolution, promise) is true")
+            .into_opaque(context);
+
+        //   b. Perform RejectPromise(promise, selfResolutionError).
+        reject_promise(&promise, self_resolution_error.into(), context);
+
+        //   c. Return undefined.
+        return Ok(());
+    }
+
+    let Some(then) = resolution.as_object() else {
+        // 8. If Type(resolution) is not Object, then
+        //   a. Perform FulfillPromise(promise, resolution).
+        fulfill_promise(&promise, resolution.clone(), context);
+
+        //   b. Return undefined.
+        return Ok(());
+    };
+
+    // 9. Let then be Completion(Get(resolution, "then")).
+    let then_action = match then.get(js_string!("then"), context) {
+        // 10. If then is an abrupt completion, then
+        Err(e) => {
+            //   a. Perform RejectPromise(promise, then.[[Value]]).
+            reject_promise(&promise, e.into_opaque(context)?, context);
+
+            //   b. Return undefined.
+            return Ok(());
+        }
+        // 11. Let thenAction be then.[[Value]].
+        Ok(then) => then,
+    };
+
+    // 12. If IsCallable(thenAction) is false, then
+    let Some(then_action) =
+        then_action.as_object().and_then(JsFunction::from_object)
+    else {
+        // a. Perform FulfillPromise(promise, resolution).
+        fulfill_promise(&promise, resolution.clone(), context);
+
+        //   b. Return undefined.
+        return Ok(());
+    };
+
+    // 13. Let thenJobCallback be HostMakeJobCallback(thenAction).
+    let then_job_callback =
+        context.host_hooks().make_job_callback(then_action, context);
+
+    // 14. Let job be NewPromiseResolveThenableJob(promise, resolution, thenJobCallback).
+    let job = new_promise_resolve_thenable_job(
+        promise.clone(),
+        resolution.clone(),
+        then_job_callback,
+        context,
+    );
+
+    // 15. Perform HostEnqueuePromiseJob(job.[[Job]], job.[[Realm]]).
+    context.job_executor().enqueue_job(job.into(), context);
+
+    // 16. Return undefined.
+    Ok(())
+}
+
+/// `TriggerPromiseReactions ( reactions, argument )`
+///
+/// The abstract operation `TriggerPromiseReactions` takes arguments `reactions` (a `List` of
+/// `PromiseReaction` Records) and `argument` and returns unused. It enqueues a new `Job` for
+/// each record in `reactions`. Each such `Job` processes the `[[Type]]` and `[[Handler]]` of
+/// the `PromiseReaction` Record, and if the `[[Handler]]` is not `empty`, calls it passing the
+/// given argument. If the `[[Handler]]` is `empty`, the behaviour is determined by the
+/// `[[Type]]`.
+///
+/// More information:
+///  - [ECMAScript reference][spec]
+///
+/// [spec]: https://tc39.es/ecma262/#sec-triggerpromisereactions
+fn trigger_promise_reactions(
+    reactions: Vec<ReactionRecord>,
+    argument: &JsValue,
+    context: &mut Context,
+) {
+    // 1. For each element reaction of reactions, do
+    for reaction in reactions {
+        // a. Let job be NewPromiseReactionJob(reaction, argument).
+        let job = new_promise_reaction_job(reaction, argument.clone(), context);
+
+        // b. Perform HostEnqueuePromiseJob(job.[[Job]], job.[[Realm]]).
+        context.job_executor().enqueue_job(job.into(), context);
+    }
+    // 2. Return unused.
+}
+
+/// `FulfillPromise ( promise, value )`
+///
+/// The abstract operation `FulfillPromise` takes arguments `promise` and `value` and returns
+/// `unused`.
+///
+/// More information:
+///  - [ECMAScript reference][spec]
+///
+/// [spec]: https://tc39.es/ecma262/#sec-fulfillpromise
+///
+/// # Panics
+///
+/// Panics if `Promise` is not pending.
+fn fulfill_promise(promise: &JsObject<Promise>, value: JsValue, context: &mut Context) {
+    let mut promise = promise.borrow_mut();
+    let promise = promise.data_mut();
+
+    // 1. Assert: The value of promise.[[PromiseState]] is pending.
+    assert!(
+        matches!(promise.state, PromiseState::Pending),
+        "promise was not pending"
+    );
+
+    // reordering these statements does not affect the semantics
+
+    // 2. Let reactions be promise.[[PromiseFulfillReactions]].
+    // 4. Set promise.[[PromiseFulfillReactions]] to undefined.
+    let reactions = std::mem::take(&mut promise.fulfill_reactions);
+
+    // 5. Set promise.[[PromiseRejectReactions]] to undefined.
+    promise.reject_reactions.clear();
+
+    // 7. Perform TriggerPromiseReactions(reactions, value).
+    trigger_promise_reactions(reactions, &value, context);
+
+    // 3. Set promise.[[PromiseResult]] to value.
+    // 6. Set promise.[[PromiseState]] to fulfilled.
+    promise.state = PromiseState::Fulfilled(value);
+
+    // 8. Return unused.
+}
+
+/// `RejectPromise ( promise, reason )`
+///
+/// The abstract operation `RejectPromise` takes arguments `promise` and `reason` and returns
+/// `unused`.
+///
+/// More information:
+///  - [ECMAScript reference][spec]
+///
+/// [spec]: https://tc39.es/ecma262/#sec-rejectpromise
+///
+/// # Panics
+///
+/// Panics if `Promise` is not pending.
+pub(crate) fn reject_promise(promise: &JsObject<Promise>, reason: JsValue, context: &mut Context) {
+    let handled = {
+        let mut promise = promise.borrow_mut();
+        let promise = promise.data_mut();
+
+        // 1. Assert: The value of promise.[[PromiseState]] is pending.
+        assert!(
+            matches!(promise.state, PromiseState::Pending),
+            "Expected promise.[[PromiseState]] to be pending"
+        );
+
+        // reordering these statements does not affect the semantics
+
+        // 2. Let reactions be promise.[[PromiseRejectReactions]].
+        // 5. Set promise.[[PromiseRejectReactions]] to undefined.
+        let reactions = std::mem::take(&mut promise.reject_reactions);
+
+        // 4. Set promise.[[PromiseFulfillReactions]] to undefined.
+        promise.fulfill_reactions.clear();
+
+        // 8. Perform TriggerPromiseReactions(reactions, reason).
+        trigger_promise_reactions(reactions, &reason, context);
+
+        // 3. Set promise.[[PromiseResult]] to reason.
+        // 6. Set promise.[[PromiseState]] to rejected.
+        promise.state = PromiseState::Rejected(reason);
+
+        promise.handled
+    };
+
+    // 7. If promise.[[PromiseIsHandled]] is false, perform HostPromiseRejectionTracker(promise, "reject").
+    if !handled {
+        context.host_hooks().promise_rejection_tracker(
+            promise,
+            OperationType::Reject,
+            context,
+        );
+    }
+
+    // 9. Return unused.
+}
+
+
+
 /// More information:
 ///  - [ECMAScript reference][spec]
 ///
@@ -2619,11 +2706,14 @@ fn new_promise_reaction_job(
     //   c. Else, set handlerRealm to the current Realm Record.
     //   d. NOTE: handlerRealm is never null unless the handler is undefined. When the handler is a
     // revoked Proxy and no ECMAScript code runs, handlerRealm is used to create error objects.
-    let realm = reaction
-        .handler
-        .as_ref()
-        .and_then(|handler| handler.callback().get_function_realm(context).ok())
-        .unwrap_or_else(|| context.realm().clone());
+    let realm = match &reaction.await_resume {
+        Some(resume) => resume.realm.clone(),
+        None => reaction
+            .handler
+            .as_ref()
+            .and_then(|handler| handler.callback().get_function_realm(context).ok())
+            .unwrap_or_else(|| context.realm().clone()),
+    };
 
     // 1. Let job be a new Job Abstract Closure with no parameters that captures reaction and argument and performs the following steps when called:
     let job = move |context: &mut Context| {
@@ -2633,6 +2723,21 @@ fn new_promise_reaction_job(
         let reaction_type = reaction.reaction_type;
         //   c. Let handler be reaction.[[Handler]].
         let handler = reaction.handler.take();
+
+        // Patched (interleave): an `await`'s reaction resumes its function
+        // as the spec's `onFulfilled`/`onRejected` closure would.
+        if let Some(resume) = reaction.await_resume.take() {
+            let kind = match reaction_type {
+                ReactionType::Fulfill => GeneratorResumeKind::Normal,
+                ReactionType::Reject => GeneratorResumeKind::Throw,
+            };
+            return crate::vm::opcode::resume_after_await(
+                &resume.generator,
+                argument.clone(),
+                kind,
+                context,
+            );
+        }
 
         let handler_result = match handler {
             // d. If handler is empty, then

@@ -227,6 +227,43 @@ impl JsPromise {
         (promise.into(), resolvers)
     }
 
+    /// Patched (interleave): a pending promise without resolving functions,
+    /// for an embedder that settles it itself, once, with
+    /// [`JsPromise::resolve_bare`] or [`JsPromise::reject_bare`]. The
+    /// function objects `new_pending` builds are never seen by a script
+    /// when the embedder keeps them, so this is the same to every observer
+    /// and saves two objects per promise.
+    #[inline]
+    #[must_use]
+    pub fn new_pending_bare(context: &mut Context) -> Self {
+        JsObject::from_proto_and_data_with_shared_shape(
+            context.root_shape(),
+            context.intrinsics().constructors().promise().prototype(),
+            Promise::new(),
+        )
+        .into()
+    }
+
+    /// Patched (interleave): resolves a promise from
+    /// [`JsPromise::new_pending_bare`] as its resolve function would (a
+    /// thenable is followed, a non-object fulfills). Call it, or
+    /// [`JsPromise::reject_bare`], at most once per promise.
+    ///
+    /// # Errors
+    ///
+    /// Only an uncatchable error (a runtime limit) met while reading
+    /// `resolution.then`.
+    pub fn resolve_bare(&self, resolution: &JsValue, context: &mut Context) -> JsResult<()> {
+        crate::builtins::promise::resolve_steps(&self.inner, resolution, context)
+    }
+
+    /// Patched (interleave): rejects a promise from
+    /// [`JsPromise::new_pending_bare`] as its reject function would. Call
+    /// it, or [`JsPromise::resolve_bare`], at most once per promise.
+    pub fn reject_bare(&self, reason: JsValue, context: &mut Context) {
+        crate::builtins::promise::reject_promise(&self.inner, reason, context);
+    }
+
     /// Wraps an existing object with the `JsPromise` interface, returning `Err` if the object
     /// is not a valid promise.
     ///

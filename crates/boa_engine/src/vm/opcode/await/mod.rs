@@ -1,14 +1,11 @@
 use super::RegisterOperand;
 use crate::{
-    Context, JsArgs, JsExpect, JsResult, JsValue,
+    Context, JsExpect, JsResult, JsValue,
     builtins::{
         Promise, async_generator::AsyncGenerator, generator::GeneratorContext,
         promise::PromiseCapability,
     },
     error::PanicError,
-    js_string,
-    native_function::NativeFunction,
-    object::FunctionObjectBuilder,
     vm::{CompletionRecord, GeneratorResumeKind, opcode::Operation},
 };
 use boa_gc::Gc;
@@ -58,112 +55,57 @@ impl Await {
 
         let captures = Gc::new(Cell::new(Some(r#gen)));
 
-        // 3. Let fulfilledClosure be a new Abstract Closure with parameters (value) that captures asyncContext and performs the following steps when called:
-        // 4. Let onFulfilled be CreateBuiltinFunction(fulfilledClosure, 1, "", « »).
-        let on_fulfilled = FunctionObjectBuilder::new(
-            context.realm(),
-            NativeFunction::from_copy_closure_with_captures(
-                |_this, args, captures, context| {
-                    // a. Let prevContext be the running execution context.
-                    // b. Suspend prevContext.
-                    // c. Push asyncContext onto the execution context stack; asyncContext is now the running execution context.
-                    // d. Resume the suspended evaluation of asyncContext using NormalCompletion(value) as the result of the operation that suspended it.
-                    let mut r#gen = captures.take().js_expect("should only run once")?;
-
-                    // NOTE: We need to get the object before resuming, since it could clear the stack.
-                    let async_generator = r#gen.async_generator_object()?;
-
-                    let completion = r#gen.resume(
-                        Some(args.get_or_undefined(0).clone()),
-                        GeneratorResumeKind::Normal,
-                        context,
-                    );
-                    // Patched (interleave): an uncatchable error (a runtime
-                    // limit) that ends the resumed async function must reach
-                    // the job's caller, not vanish with the job.
-                    if let CompletionRecord::Throw(err) = completion
-                        && !err.is_catchable()
-                    {
-                        return Err(err);
-                    }
-
-                    if let Some(async_generator) = async_generator {
-                        async_generator
-                            .downcast_mut::<AsyncGenerator>()
-                            .js_expect("must be async generator")?
-                            .context = Some(r#gen);
-                    }
-
-                    // e. Assert: When we reach this step, asyncContext has already been removed from the execution context stack and prevContext is the currently running execution context.
-                    // f. Return undefined.
-                    Ok(JsValue::undefined())
-                },
-                captures.clone(),
-            ),
-        )
-        .name(js_string!())
-        .length(1)
-        .build();
-
-        // 5. Let rejectedClosure be a new Abstract Closure with parameters (reason) that captures asyncContext and performs the following steps when called:
-        // 6. Let onRejected be CreateBuiltinFunction(rejectedClosure, 1, "", « »).
-        let on_rejected = FunctionObjectBuilder::new(
-            context.realm(),
-            NativeFunction::from_copy_closure_with_captures(
-                |_this, args, captures, context| {
-                    // a. Let prevContext be the running execution context.
-                    // b. Suspend prevContext.
-                    // c. Push asyncContext onto the execution context stack; asyncContext is now the running execution context.
-                    // d. Resume the suspended evaluation of asyncContext using ThrowCompletion(reason) as the result of the operation that suspended it.
-                    // e. Assert: When we reach this step, asyncContext has already been removed from the execution context stack and prevContext is the currently running execution context.
-                    // f. Return undefined.
-                    let mut r#gen = captures.take().js_expect("should only run once")?;
-
-                    // NOTE: We need to get the object before resuming, since it could clear the stack.
-                    let async_generator = r#gen.async_generator_object()?;
-
-                    let completion = r#gen.resume(
-                        Some(args.get_or_undefined(0).clone()),
-                        GeneratorResumeKind::Throw,
-                        context,
-                    );
-                    // Patched (interleave): an uncatchable error (a runtime
-                    // limit) that ends the resumed async function must reach
-                    // the job's caller, not vanish with the job.
-                    if let CompletionRecord::Throw(err) = completion
-                        && !err.is_catchable()
-                    {
-                        return Err(err);
-                    }
-
-                    if let Some(async_generator) = async_generator {
-                        async_generator
-                            .downcast_mut::<AsyncGenerator>()
-                            .js_expect("must be async generator")?
-                            .context = Some(r#gen);
-                    }
-
-                    Ok(JsValue::undefined())
-                },
-                captures,
-            ),
-        )
-        .name(js_string!())
-        .length(1)
-        .build();
-
+        // 3. to 6.: the closures `onFulfilled` and `onRejected` that resume
+        // asyncContext. Patched (interleave): no script can reach them, so
+        // the reactions hold the suspended function itself and resume it
+        // as they would (`resume_after_await`).
         // 7. Perform PerformPromiseThen(promise, onFulfilled, onRejected).
-        Promise::perform_promise_then(
-            &promise,
-            Some(on_fulfilled),
-            Some(on_rejected),
-            None,
-            context,
-        );
+        Promise::perform_await_then(&promise, captures, context);
 
         context.vm.set_return_value(return_value);
         context.handle_yield()
     }
+}
+
+/// The steps of `Await`'s `fulfilledClosure` (with `Normal`) and
+/// `rejectedClosure` (with `Throw`): resume the suspended async function
+/// with `value`, and return undefined.
+pub(crate) fn resume_after_await(
+    captures: &Gc<Cell<Option<GeneratorContext>>>,
+    value: JsValue,
+    kind: GeneratorResumeKind,
+    context: &mut Context,
+) -> JsResult<JsValue> {
+    // a. Let prevContext be the running execution context.
+    // b. Suspend prevContext.
+    // c. Push asyncContext onto the execution context stack; asyncContext is now the running execution context.
+    // d. Resume the suspended evaluation of asyncContext using NormalCompletion(value)
+    //    (or ThrowCompletion(reason)) as the result of the operation that suspended it.
+    let mut r#gen = captures.take().js_expect("should only run once")?;
+
+    // NOTE: We need to get the object before resuming, since it could clear the stack.
+    let async_generator = r#gen.async_generator_object()?;
+
+    let completion = r#gen.resume(Some(value), kind, context);
+    // Patched (interleave): an uncatchable error (a runtime limit) that
+    // ends the resumed async function must reach the job's caller, not
+    // vanish with the job.
+    if let CompletionRecord::Throw(err) = completion
+        && !err.is_catchable()
+    {
+        return Err(err);
+    }
+
+    if let Some(async_generator) = async_generator {
+        async_generator
+            .downcast_mut::<AsyncGenerator>()
+            .js_expect("must be async generator")?
+            .context = Some(r#gen);
+    }
+
+    // e. Assert: When we reach this step, asyncContext has already been removed from the execution context stack and prevContext is the currently running execution context.
+    // f. Return undefined.
+    Ok(JsValue::undefined())
 }
 
 impl Operation for Await {
