@@ -131,6 +131,11 @@ pub struct Context {
     parser_identifier: u32,
 
     data: HostDefined<dyn Any>,
+
+    /// Patched (interleave): the resolve and reject functions every async
+    /// function's promise capability holds in its registers, built once
+    /// per realm (see `CreatePromiseCapability`).
+    pub(crate) async_settlers: Option<(Realm, builtins::promise::ResolvingFunctions)>,
 }
 
 impl std::fmt::Debug for Context {
@@ -1252,6 +1257,7 @@ impl ContextBuilder {
             #[cfg(feature = "fuzz")]
             instructions_remaining: self.instructions_remaining,
             kept_alive: Vec::new(),
+            async_settlers: None,
             host_hooks,
             clock,
             job_executor,

@@ -1,11 +1,16 @@
 use super::RegisterOperand;
 use crate::{
-    Context, JsExpect, JsResult, JsValue,
+    Context, JsArgs, JsExpect, JsResult, JsValue,
     builtins::{
-        Promise, async_generator::AsyncGenerator, generator::GeneratorContext,
-        promise::PromiseCapability,
+        Promise,
+        async_generator::AsyncGenerator,
+        generator::GeneratorContext,
+        promise::{PromiseCapability, ResolvingFunctions},
     },
     error::PanicError,
+    js_string,
+    native_function::NativeFunction,
+    object::{FunctionObjectBuilder, JsObject},
     vm::{CompletionRecord, GeneratorResumeKind, opcode::Operation},
 };
 use boa_gc::Gc;
@@ -124,14 +129,77 @@ pub(crate) struct CreatePromiseCapability;
 impl CreatePromiseCapability {
     #[inline(always)]
     pub(super) fn operation((): (), context: &mut Context) -> JsResult<()> {
-        let promise_capability = PromiseCapability::new(
-            &context.intrinsics().constructors().promise().constructor(),
-            context,
-        )
-        .js_expect("cannot fail per spec")?;
-
-        context.vm.set_promise_capability(promise_capability)
+        // Patched (interleave): `NewPromiseCapability(%Promise%)` builds a
+        // promise and its two resolving functions. An async function's
+        // capability lives in registers no script can read, and the
+        // function's epilogue calls its resolve or reject function once,
+        // from the function's own frame (a native call pushes no frame).
+        // So every async function of a realm shares one pair of natives
+        // that settle the promise in the calling frame's register: the
+        // same steps, two function objects fewer per call.
+        let promise = JsObject::from_proto_and_data_with_shared_shape(
+            context.root_shape(),
+            context.intrinsics().constructors().promise().prototype(),
+            Promise::new(),
+        );
+        let functions = async_settlers(context);
+        context.vm.set_promise_capability(PromiseCapability {
+            promise: promise.upcast(),
+            functions,
+        })
     }
+}
+
+/// This realm's shared resolve and reject functions for async functions'
+/// capabilities, built on first use.
+fn async_settlers(context: &mut Context) -> ResolvingFunctions {
+    if let Some((realm, functions)) = &context.async_settlers
+        && realm == context.realm()
+    {
+        return functions.clone();
+    }
+    let settler = |steps: fn(&JsValue, &[JsValue], &mut Context) -> JsResult<JsValue>,
+                   context: &mut Context| {
+        FunctionObjectBuilder::new(context.realm(), NativeFunction::from_fn_ptr(steps))
+            .name(js_string!())
+            .length(1)
+            .build()
+    };
+    let functions = ResolvingFunctions {
+        resolve: settler(settle_async_resolve, context),
+        reject: settler(settle_async_reject, context),
+    };
+    context.async_settlers = Some((context.realm().clone(), functions.clone()));
+    functions
+}
+
+/// The promise of the running async function's capability.
+fn running_async_promise(context: &Context) -> JsResult<JsObject<Promise>> {
+    context
+        .vm
+        .get_promise_capability()?
+        .promise
+        .downcast::<Promise>()
+        .ok()
+        .js_expect("an async function's promise is a Promise")
+        .map_err(Into::into)
+}
+
+/// The steps of a promise resolve function, on the running async
+/// function's promise (its epilogue calls this once: `alreadyResolved`
+/// is false).
+fn settle_async_resolve(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
+    let promise = running_async_promise(context)?;
+    crate::builtins::promise::resolve_steps(&promise, args.get_or_undefined(0), context)?;
+    Ok(JsValue::undefined())
+}
+
+/// The steps of a promise reject function, on the running async
+/// function's promise.
+fn settle_async_reject(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
+    let promise = running_async_promise(context)?;
+    crate::builtins::promise::reject_promise(&promise, args.get_or_undefined(0).clone(), context);
+    Ok(JsValue::undefined())
 }
 
 impl Operation for CreatePromiseCapability {
