@@ -822,6 +822,50 @@ async function handle(req) {
     );
 }
 
+/// What cannot cross is named, before anything is sent; a getter is read
+/// once, a non-enumerable or symbol-keyed field stays behind, and a cycle
+/// or an exponential web of shared objects is refused rather than copied.
+#[test]
+fn json_copies_name_what_cannot_cross() {
+    let code = r#"
+async function handle(req) {
+  let reads = 0;
+  const row = Object.create(null);
+  row.b = 2;
+  row[1] = "one";
+  row.a = { get x() { reads++; return 7; } };
+  Object.defineProperty(row, "hidden", { value: 1, enumerable: false });
+  row[Symbol("s")] = 3;
+  await cache.set("a", row);
+  console.log(JSON.stringify(await cache.get("a")), reads);
+  const cycle = [];
+  cycle.push(cycle);
+  let web = [];
+  for (let i = 0; i < 30; i++) web = [web, web];
+  const bad = [new Map(), () => 1, [1n], { s: Symbol("s") }, new (class Point {})(), cycle, web];
+  for (const value of bad) {
+    try { await cache.set("b", value); console.log("stored"); } catch (e) { console.log(e.name + ": " + e.message); }
+  }
+  try { await db.insert("missing", { f: cache.get }); } catch (e) { console.log(e.message); }
+  console.log(await cache.get("b"));
+}"#;
+    assert_eq!(
+        logs(code, ""),
+        [
+            r#"{"1":"one","b":2,"a":{"x":7}} 1"#,
+            "TypeError: values are JSON: a Map cannot be sent to the cache or the DB",
+            "TypeError: values are JSON: a function cannot be sent to the cache or the DB",
+            "TypeError: values are JSON: a bigint cannot be sent to the cache or the DB",
+            "TypeError: values are JSON: a symbol cannot be sent to the cache or the DB",
+            "TypeError: values are JSON: a Point cannot be sent to the cache or the DB",
+            "TypeError: values are JSON: nested too deep (a cycle?)",
+            "TypeError: values are JSON: more than 1000000 objects (one object reached through many paths?)",
+            "values are JSON: a function cannot be sent to the cache or the DB",
+            "undefined",
+        ]
+    );
+}
+
 /// The seeds' lock designs as built-in strategies, through `guard`: the
 /// same counts as the built-in stories (the ticket lock's release reads the
 /// ticket its acquire took).

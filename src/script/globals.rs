@@ -7,10 +7,10 @@ use std::task::{Context as TaskContext, Poll, Waker};
 
 use boa_engine::object::builtins::JsPromise;
 use boa_engine::object::ObjectInitializer;
-use boa_engine::property::Attribute;
+use boa_engine::property::{Attribute, PropertyKey};
 use boa_engine::vm::SourcePath;
 use boa_engine::{
-    js_string, Context, JsError, JsNativeError, JsObject, JsResult, JsString, JsValue,
+    js_string, Context, JsError, JsNativeError, JsObject, JsResult, JsString, JsValue, JsVariant,
     NativeFunction,
 };
 use serde_json::{json, Value};
@@ -78,14 +78,121 @@ fn key_arg(args: &[JsValue], index: usize, context: &mut Context) -> JsResult<St
         .unwrap_or_else(|_| key.to_std_string_escaped()))
 }
 
-/// A value copied out of the script, as over a network: JSON only.
+/// How deep a value sent to the cache or the DB may nest (a cycle is
+/// caught here).
+const MAX_JSON_DEPTH: usize = 64;
+
+/// How many objects and arrays one value sent to the cache or the DB may
+/// hold: a small object reached through many paths (`a = [b, b]`, `b = [c,
+/// c]`, ...) would otherwise be copied exponentially many times.
+const MAX_JSON_OBJECTS: usize = 1_000_000;
+
+fn not_json(message: impl std::fmt::Display) -> JsError {
+    type_error(format!("values are JSON: {message}"))
+}
+
+/// A value copied out of the script, as over a network: JSON only, in one
+/// walk. Plain objects (their own enumerable string keys, in
+/// `Object.keys` order, each getter read once), arrays, strings, numbers,
+/// booleans and null cross; an undefined field is dropped and an undefined
+/// item becomes null, as with `JSON.stringify`. A function, a symbol, a
+/// bigint, a `Map` or a class instance anywhere in the value is a
+/// TypeError naming it, before anything is sent.
 pub fn to_json(value: &JsValue, context: &mut Context) -> JsResult<Value> {
-    if value.as_callable().is_some() {
-        return Err(type_error(
-            "values are JSON (numbers, strings, booleans, null, arrays, plain objects): a function cannot be stored",
-        ));
+    let mut objects = 0;
+    Ok(copy_json(value, 0, &mut objects, context)?.unwrap_or(Value::Null))
+}
+
+fn copy_json(
+    value: &JsValue,
+    depth: usize,
+    objects: &mut usize,
+    context: &mut Context,
+) -> JsResult<Option<Value>> {
+    let object = match value.variant() {
+        JsVariant::Null => return Ok(Some(Value::Null)),
+        JsVariant::Undefined => return Ok(None),
+        JsVariant::Boolean(b) => return Ok(Some(Value::from(b))),
+        JsVariant::String(text) => return Ok(Some(text.to_std_string_escaped().into())),
+        JsVariant::Float64(number) => return Ok(Some(Value::from(number))),
+        JsVariant::Integer32(number) => return Ok(Some(Value::from(number))),
+        JsVariant::BigInt(_) => {
+            return Err(not_json("a bigint cannot be sent to the cache or the DB"))
+        }
+        JsVariant::Symbol(_) => {
+            return Err(not_json("a symbol cannot be sent to the cache or the DB"))
+        }
+        JsVariant::Object(object) => object,
+    };
+    if object.is_callable() {
+        return Err(not_json("a function cannot be sent to the cache or the DB"));
     }
-    Ok(value.to_json(context)?.unwrap_or(Value::Null))
+    if depth > MAX_JSON_DEPTH {
+        return Err(not_json("nested too deep (a cycle?)"));
+    }
+    *objects += 1;
+    if *objects > MAX_JSON_OBJECTS {
+        return Err(not_json(format!(
+            "more than {MAX_JSON_OBJECTS} objects (one object reached through many paths?)"
+        )));
+    }
+    if object.is_array() {
+        let length = object
+            .get(js_string!("length"), context)?
+            .to_length(context)?;
+        let mut items = Vec::with_capacity(length.min(1 << 16) as usize);
+        for index in 0..length {
+            let item = object.get(index, context)?;
+            items.push(copy_json(&item, depth + 1, objects, context)?.unwrap_or(Value::Null));
+        }
+        return Ok(Some(Value::Array(items)));
+    }
+    let plain = match object.prototype() {
+        None => true,
+        Some(prototype) => prototype == context.intrinsics().constructors().object().prototype(),
+    };
+    if !plain {
+        return Err(not_json(format!(
+            "a {} cannot be sent to the cache or the DB",
+            constructor_name(&object, context)?
+        )));
+    }
+    let mut fields = serde_json::Map::new();
+    for key in object.own_property_keys(context)? {
+        let name = match &key {
+            PropertyKey::String(name) => name.to_std_string_escaped(),
+            PropertyKey::Index(index) => index.get().to_string(),
+            PropertyKey::Symbol(_) => continue,
+        };
+        let enumerable = object
+            .borrow()
+            .properties()
+            .get(&key)
+            .and_then(|property| property.enumerable())
+            .unwrap_or(false);
+        if !enumerable {
+            continue;
+        }
+        let field = object.get(key, context)?;
+        if let Some(field) = copy_json(&field, depth + 1, objects, context)? {
+            fields.insert(name, field);
+        }
+    }
+    Ok(Some(Value::Object(fields)))
+}
+
+/// `value.constructor && value.constructor.name || "object"`.
+fn constructor_name(object: &JsObject, context: &mut Context) -> JsResult<String> {
+    let constructor = object.get(js_string!("constructor"), context)?;
+    let name = match constructor.as_object() {
+        Some(constructor) => constructor.get(js_string!("name"), context)?,
+        None => JsValue::undefined(),
+    };
+    Ok(if name.to_boolean() {
+        name.to_string(context)?.to_std_string_escaped()
+    } else {
+        "object".to_string()
+    })
 }
 
 fn row_arg(args: &[JsValue], index: usize, what: &str, context: &mut Context) -> JsResult<Row> {
@@ -254,15 +361,15 @@ fn cache_get_stale(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsRe
 }
 
 fn cache_set(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
-    let key = key_arg(args, 0, context)?;
     let value = to_json(&arg(args, 1), context)?;
+    let key = key_arg(args, 0, context)?;
     let ttl = ms_arg(args, 2, context)?;
     send(OpKind::CacheSet, Call::Set(key, value, ttl), context)
 }
 
 fn cache_add(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
-    let key = key_arg(args, 0, context)?;
     let value = to_json(&arg(args, 1), context)?;
+    let key = key_arg(args, 0, context)?;
     let ttl = ms_arg(args, 2, context)?;
     send(OpKind::CacheAdd, Call::Add(key, value, ttl), context)
 }
@@ -273,8 +380,8 @@ fn cache_delete(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResul
 }
 
 fn cache_delete_if(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
-    let key = key_arg(args, 0, context)?;
     let value = to_json(&arg(args, 1), context)?;
+    let key = key_arg(args, 0, context)?;
     send(OpKind::CacheDeleteIf, Call::DeleteIf(key, value), context)
 }
 
@@ -298,11 +405,11 @@ fn top_level_only(host: &Host, what: &str) -> JsResult<()> {
 }
 
 fn cache_preset(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
+    let value = to_json(&arg(args, 1), context)?;
+    let options = row_arg(args, 2, "cache.preset's options", context)?;
     let (host, _) = realm(context)?;
     top_level_only(&host, "cache.preset")?;
     let key = key_arg(args, 0, context)?;
-    let value = to_json(&arg(args, 1), context)?;
-    let options = row_arg(args, 2, "cache.preset's options", context)?;
     let ms = |name: &str| options.get(name).and_then(Value::as_f64).map(to_micros);
     let expires_at = match (ms("expiresAt"), ms("ttl")) {
         (Some(at), _) => (at > 0).then_some(at),
@@ -334,10 +441,10 @@ fn fields(row: &Row, name: &str) -> JsResult<Vec<String>> {
 }
 
 fn db_table(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
+    let options = row_arg(args, 1, "db.table's options", context)?;
     let (host, _) = realm(context)?;
     top_level_only(&host, "db.table")?;
     let name = key_arg(args, 0, context)?;
-    let options = row_arg(args, 1, "db.table's options", context)?;
     let rows = match options.get("rows") {
         None | Some(Value::Null) => Vec::new(),
         Some(Value::Array(rows)) => rows
@@ -361,33 +468,33 @@ fn db_table(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<Js
 }
 
 fn db_find(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
-    let table = key_arg(args, 0, context)?;
     let filter = row_arg(args, 1, "db.find's where", context)?;
+    let table = key_arg(args, 0, context)?;
     send(OpKind::DbFind, Call::Find(table, filter), context)
 }
 
 fn db_find_one(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
-    let table = key_arg(args, 0, context)?;
     let filter = row_arg(args, 1, "db.findOne's where", context)?;
+    let table = key_arg(args, 0, context)?;
     send(OpKind::DbFindOne, Call::FindOne(table, filter), context)
 }
 
 fn db_insert(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
-    let table = key_arg(args, 0, context)?;
     let row = row_arg(args, 1, "db.insert's row", context)?;
+    let table = key_arg(args, 0, context)?;
     send(OpKind::DbInsert, Call::Insert(table, row), context)
 }
 
 fn db_update(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
-    let table = key_arg(args, 0, context)?;
     let filter = row_arg(args, 1, "db.update's where", context)?;
     let set = row_arg(args, 2, "db.update's set", context)?;
+    let table = key_arg(args, 0, context)?;
     send(OpKind::DbUpdate, Call::Update(table, filter, set), context)
 }
 
 fn db_delete(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
-    let table = key_arg(args, 0, context)?;
     let filter = row_arg(args, 1, "db.delete's where", context)?;
+    let table = key_arg(args, 0, context)?;
     send(OpKind::DbDelete, Call::Remove(table, filter), context)
 }
 

@@ -14,64 +14,8 @@
   define("config", Object.freeze(host.config));
   // The strategy is fixed for the run (config is frozen).
   const STRATEGY = host.config.strategy;
-  const isArray = Array.isArray;
-  const getPrototypeOf = Object.getPrototypeOf;
-  const objectKeys = Object.keys;
-  const objectPrototype = Object.prototype;
-
-  // Values cross to the cache and the DB as JSON, copied as over a
-  // network: a function, a Map, a class instance, a symbol or a bigint
-  // rejects the call (undefined fields are dropped).
-  const checkJson = (value, depth) => {
-    if (value === null) return;
-    const type = typeof value;
-    if (type === "string" || type === "number" || type === "boolean" || type === "undefined") {
-      return;
-    }
-    if (type !== "object") {
-      throw new TypeError(`values are JSON: a ${type} cannot be sent to the cache or the DB`);
-    }
-    if (depth > 64) throw new TypeError("values are JSON: nested too deep (a cycle?)");
-    // Index loops, not for-of: the same values in the same order, without
-    // an iterator object per value (this runs on every write).
-    if (isArray(value)) {
-      for (let i = 0, n = value.length; i < n; i++) checkJson(value[i], depth + 1);
-      return;
-    }
-    const proto = getPrototypeOf(value);
-    if (proto !== objectPrototype && proto !== null) {
-      const name = (value.constructor && value.constructor.name) || "object";
-      throw new TypeError(`values are JSON: a ${name} cannot be sent to the cache or the DB`);
-    }
-    const keys = objectKeys(value);
-    for (let i = 0, n = keys.length; i < n; i++) checkJson(value[keys[i]], depth + 1);
-  };
-  const checked = [
-    [cache, "set", [1]],
-    [cache, "add", [1]],
-    [cache, "deleteIf", [1]],
-    [cache, "preset", [1, 2]],
-    [db, "table", [1]],
-    [db, "find", [1]],
-    [db, "findOne", [1]],
-    [db, "insert", [1]],
-    [db, "update", [1, 2]],
-    [db, "delete", [1]],
-  ];
-  // Every checked call takes at most three arguments and checks its second
-  // (and third); the natives read a missing argument as undefined, so
-  // passing three always changes nothing.
-  for (const [target, name, positions] of checked) {
-    const send = target[name];
-    const second = positions.length > 1;
-    target[name] = {
-      [name](a, b, c) {
-        checkJson(b, 0);
-        if (second) checkJson(c, 0);
-        return send(a, b, c);
-      },
-    }[name];
-  }
+  // Values cross to the cache and the DB as JSON copies, checked and
+  // copied by the natives in one walk (globals.rs, `to_json`).
 
   const lockTimeout = (key) => {
     const error = new Error(`the wait for the lock on ${key} gave up`);
@@ -82,10 +26,9 @@
   // Keys cross as strings, as they would over a network.
   const keyOf = (key) => String(key);
 
-  const noLock = (strategy) =>
-    strategy === "none" ||
-    strategy === "stale-while-revalidate" ||
-    strategy === "xfetch";
+  // The strategies without a lock: `guard` only marks the section.
+  const NO_LOCK =
+    STRATEGY === "none" || STRATEGY === "stale-while-revalidate" || STRATEGY === "xfetch";
 
   // The critical section of a lock strategy: acquire, run, release in a
   // `finally`; `crash` and `pause` act at its start.
@@ -132,22 +75,23 @@
     throw outcome.error;
   }
 
+  // The critical section of a strategy without a lock: `crash` and
+  // `pause` still act at its start.
+  async function openSection(key, fn) {
+    if (host.enter(key)) return host.crash();
+    const pause = host.pause();
+    if (pause !== undefined) await pause;
+    try {
+      return await fn();
+    } finally {
+      host.exit(key);
+    }
+  }
+
   define("guard", function guard(key, fn) {
     key = keyOf(key);
-    const strategy = STRATEGY;
-    if (strategy === "single-flight") return flight(key, fn, true);
-    if (noLock(strategy)) {
-      return (async () => {
-        if (host.enter(key)) return host.crash();
-        const pause = host.pause();
-        if (pause !== undefined) await pause;
-        try {
-          return await fn();
-        } finally {
-          host.exit(key);
-        }
-      })();
-    }
+    if (STRATEGY === "single-flight") return flight(key, fn, true);
+    if (NO_LOCK) return openSection(key, fn);
     return lockedSection(key, fn);
   });
 
@@ -160,13 +104,12 @@
     Object.freeze({
       async acquire(key) {
         key = keyOf(key);
-        const strategy = STRATEGY;
-        if (strategy === "single-flight") {
+        if (STRATEGY === "single-flight") {
           throw new Error(
             "lock.acquire: strategy=single-flight has no lock to take; use guard or singleflight"
           );
         }
-        if (noLock(strategy)) {
+        if (NO_LOCK) {
           host.enter(key);
           return true;
         }
@@ -176,14 +119,13 @@
       },
       async release(key) {
         key = keyOf(key);
-        const strategy = STRATEGY;
-        if (strategy === "single-flight") {
+        if (STRATEGY === "single-flight") {
           throw new Error(
             "lock.release: strategy=single-flight has no lock to release; use guard or singleflight"
           );
         }
         host.exit(key);
-        if (!noLock(strategy)) await host.release(key);
+        if (!NO_LOCK) await host.release(key);
       },
     })
   );
