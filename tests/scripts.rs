@@ -221,6 +221,60 @@ fn logs(code: &str, fragment: &str) -> Vec<String> {
     run.messages()
 }
 
+/// An async function returning a promise, and a promise resolved with
+/// one, take Node's ticks; the species lookup `then` makes there runs
+/// user code as in Node (a subclass's constructor, a `constructor` getter
+/// that logs or throws), and a plain thenable's own `then` is called.
+/// boa patch 7 carries the common case out without the resolving
+/// functions and the derived promise; this is the order it must keep.
+#[test]
+fn promises_resolved_with_promises_keep_nodes_order() {
+    // Checked against Node 20 (the same text, with sleep = setTimeout).
+    let code = r#"
+const log = (...a) => console.log(a.join(" "));
+class Loud extends Promise {
+  constructor(executor) { log("Loud constructed"); super(executor); }
+}
+async function handle(req) {
+  const inner = async () => "v";
+  const outer = async () => inner();
+  outer().then((v) => log("outer", v));
+  (async () => { await null; log("tick1"); await null; log("tick2"); await null; log("tick3"); await null; log("tick4"); })();
+  const failing = async () => Promise.reject(new Error("no"));
+  failing().catch((e) => log("caught", e.message));
+  const loud = async () => Loud.resolve(7);
+  loud().then((v) => log("loud", v));
+  const watched = Promise.resolve(8);
+  Object.defineProperty(watched, "constructor", { get() { log("constructor read"); return Promise; } });
+  (async () => watched)().then((v) => log("watched", v));
+  const odd = Promise.resolve(9);
+  Object.defineProperty(odd, "constructor", { get() { throw new Error("bad constructor"); } });
+  (async () => odd)().catch((e) => log("odd", e.message));
+  new Promise((r) => r({ then(res) { log("thenable then"); res(10); } })).then((v) => log("thenable", v));
+  await sleep(1);
+  log("done");
+}
+"#;
+    let expected = [
+        "Loud constructed",
+        "tick1",
+        "Loud constructed",
+        "constructor read",
+        "thenable then",
+        "tick2",
+        "odd bad constructor",
+        "thenable 10",
+        "outer v",
+        "tick3",
+        "caught no",
+        "loud 7",
+        "watched 8",
+        "tick4",
+        "done",
+    ];
+    assert_eq!(logs(code, ""), expected);
+}
+
 #[test]
 fn microtask_order_is_nodes() {
     // Checked against Node 20 (the same text, with sleep = setTimeout).

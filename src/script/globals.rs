@@ -5,6 +5,7 @@
 use std::rc::Rc;
 use std::task::{Context as TaskContext, Poll, Waker};
 
+use boa_engine::builtins::object::OrdinaryObject;
 use boa_engine::object::builtins::JsPromise;
 use boa_engine::object::ObjectInitializer;
 use boa_engine::property::{Attribute, PropertyKey};
@@ -142,7 +143,8 @@ fn copy_json(
             .to_length(context)?;
         let mut items = Vec::with_capacity(length.min(1 << 16) as usize);
         for index in 0..length {
-            let item = object.get(index, context)?;
+            let item = own_data(&object, &PropertyKey::from(index))
+                .map_or_else(|| object.get(index, context), Ok)?;
             items.push(copy_json(&item, depth + 1, objects, context)?.unwrap_or(Value::Null));
         }
         return Ok(Some(Value::Array(items)));
@@ -164,21 +166,32 @@ fn copy_json(
             PropertyKey::Index(index) => index.get().to_string(),
             PropertyKey::Symbol(_) => continue,
         };
-        let enumerable = object
-            .borrow()
-            .properties()
-            .get(&key)
-            .and_then(|property| property.enumerable())
-            .unwrap_or(false);
-        if !enumerable {
+        let Some(property) = object.borrow().properties().get(&key) else {
+            continue;
+        };
+        if property.enumerable() != Some(true) {
             continue;
         }
-        let field = object.get(key, context)?;
+        let field = match (object.is::<OrdinaryObject>(), property.value()) {
+            (true, Some(value)) => value.clone(),
+            _ => object.get(key, context)?,
+        };
         if let Some(field) = copy_json(&field, depth + 1, objects, context)? {
             fields.insert(name, field);
         }
     }
     Ok(Some(Value::Object(fields)))
+}
+
+/// An ordinary object's or array's own data property, read without the
+/// `[[Get]]` machinery (the same value); `None` when `[[Get]]` must run
+/// (an accessor, a hole, an exotic object).
+fn own_data(object: &JsObject, key: &PropertyKey) -> Option<JsValue> {
+    if !(object.is::<OrdinaryObject>() || object.is_array()) {
+        return None;
+    }
+    let property = object.borrow().properties().get(key)?;
+    property.value().cloned()
 }
 
 /// `value.constructor && value.constructor.name || "object"`.

@@ -16,9 +16,7 @@ use boa_engine::object::builtins::JsPromise;
 use boa_engine::object::ObjectInitializer;
 use boa_engine::property::Attribute;
 use boa_engine::vm::RuntimeLimits;
-use boa_engine::{
-    js_string, Context, JsError, JsNativeError, JsObject, JsValue, NativeFunction, Script, Source,
-};
+use boa_engine::{js_string, Context, JsError, JsNativeError, JsObject, JsValue, Script, Source};
 use serde_json::{json, Value};
 
 use crate::config::{Config, Micros, MS};
@@ -427,12 +425,7 @@ impl ScriptRun {
                     .as_object()
                     .and_then(|object| JsPromise::from_object(object).ok());
                 match promise {
-                    Some(promise) => {
-                        if let Err(error) = watch(&promise, request, context) {
-                            let text = error.to_string();
-                            self.settle(request, Err(text));
-                        }
-                    }
+                    Some(promise) => watch(&promise, request, context),
                     None => self.settle(request, Ok(())),
                 }
             }
@@ -1009,34 +1002,22 @@ fn settle_request(host: &Host, request: TaskId, result: Result<(), String>) {
     }
 }
 
-/// Settles `request` when `promise` does.
-fn watch(promise: &JsPromise, request: TaskId, context: &mut Context) -> Result<(), JsError> {
-    let fulfilled = NativeFunction::from_copy_closure_with_captures(
-        |_, _, request: &u32, context| {
-            if let Some(data) = context.get_data::<RealmData>() {
-                let host = data.host.clone();
-                settle_request(&host, *request, Ok(()));
-            }
-            Ok(JsValue::undefined())
-        },
-        request,
-    )
-    .to_js_function(context.realm());
-    let rejected = NativeFunction::from_copy_closure_with_captures(
-        |_, args, request: &u32, context| {
-            let error = args.first().cloned().unwrap_or_default();
-            let text = describe_error(&error, context);
-            if let Some(data) = context.get_data::<RealmData>() {
-                let host = data.host.clone();
-                settle_request(&host, *request, Err(text));
-            }
-            Ok(JsValue::undefined())
-        },
-        request,
-    )
-    .to_js_function(context.realm());
-    promise.then(Some(fulfilled), Some(rejected), context)?;
-    Ok(())
+/// Settles `request` when `promise` does (a promise job, as a `then`
+/// would run it; boa patch 7, `JsPromise::watch_bare`).
+fn watch(promise: &JsPromise, request: TaskId, context: &mut Context) {
+    promise.watch_bare(request_settled, request, context);
+}
+
+fn request_settled(value: &JsValue, fulfilled: bool, request: u32, context: &mut Context) {
+    let result = if fulfilled {
+        Ok(())
+    } else {
+        Err(describe_error(value, context))
+    };
+    if let Some(data) = context.get_data::<RealmData>() {
+        let host = data.host.clone();
+        settle_request(&host, request, result);
+    }
 }
 
 /// An engine error as text, with the script's line when it has one

@@ -154,6 +154,14 @@ impl std::fmt::Debug for NativeFunction {
 }
 
 impl NativeFunction {
+    /// Patched (interleave): whether this is the function pointer `f` (a
+    /// built-in implemented by `f`). Two functions the compiler merged
+    /// because they are identical also compare equal, which is harmless:
+    /// they behave the same.
+    pub(crate) fn is_fn_ptr(&self, f: NativeFunctionPointer) -> bool {
+        matches!(self.inner, Inner::PointerFn(g) if std::ptr::fn_addr_eq(g, f))
+    }
+
     /// Creates a `NativeFunction` from a function pointer.
     #[inline]
     pub fn from_fn_ptr(function: NativeFunctionPointer) -> Self {

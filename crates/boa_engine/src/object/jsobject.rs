@@ -307,6 +307,13 @@ impl JsObject {
         JsObject { inner }
     }
 
+    /// Patched (interleave): whether this is a built-in function object
+    /// implemented by the function pointer `f`.
+    pub(crate) fn is_native_fn(&self, f: crate::native_function::NativeFunctionPointer) -> bool {
+        self.downcast_ref::<crate::native_function::NativeFunctionObject>()
+            .is_some_and(|function| function.f.is_fn_ptr(f))
+    }
+
     /// Downcasts a reference to the object,
     /// if the object is of type `T`.
     ///

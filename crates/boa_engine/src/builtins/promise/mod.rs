@@ -208,13 +208,58 @@ pub(crate) struct ReactionRecord {
     /// The `[[Handler]]` field.
     handler: Option<JobCallback>,
 
-    /// Patched (interleave): the reaction of an `await`, in place of the
-    /// two built-in closures (`onFulfilled`, `onRejected`) the spec's
-    /// `Await` creates. No script can reach those closures, so resuming
-    /// the async function here directly is the same to every observer, and
-    /// saves two function objects per `await`. Set only with no `handler`
-    /// and no capability.
-    await_resume: Option<AwaitResume>,
+    /// Patched (interleave): a reaction the engine or the embedder carries
+    /// out itself, in place of handler closures no script can reach (see
+    /// `DirectReaction`). Set only with no `handler` and no capability.
+    direct: Option<DirectReaction>,
+}
+
+/// Patched (interleave): reactions whose handlers no script can reach, so
+/// carrying them out directly is the same to every observer and saves the
+/// function objects (and derived promises) the spec's steps would create.
+/// Their jobs are queued exactly when the spec's would be.
+#[derive(Trace, Finalize)]
+pub(crate) enum DirectReaction {
+    /// An `await`: resumes the suspended async function, as the spec's
+    /// `onFulfilled`/`onRejected` closures of `Await` would.
+    Await(AwaitResume),
+    /// `Promise.prototype.then` called by a `NewPromiseResolveThenableJob`
+    /// with fresh resolving functions of `promise`, and a species of
+    /// `%Promise%`: settles `promise` as those functions would (the
+    /// derived promise `then` would create is never seen by anyone).
+    Settle {
+        promise: JsObject<Promise>,
+        realm: Realm,
+    },
+    /// An embedder's watch on a promise (`JsPromise::watch_bare`): calls
+    /// `callback(value, fulfilled, data, context)` as a `then` with two
+    /// native closures would.
+    Host {
+        #[unsafe_ignore_trace]
+        callback: HostReaction,
+        #[unsafe_ignore_trace]
+        data: u32,
+        realm: Realm,
+    },
+}
+
+/// Patched (interleave): the callback of a `DirectReaction::Host`: the
+/// settled value, whether the promise fulfilled, and the embedder's data.
+pub type HostReaction = fn(&JsValue, bool, u32, &mut Context);
+
+impl DirectReaction {
+    fn realm(&self) -> &Realm {
+        match self {
+            Self::Await(resume) => &resume.realm,
+            Self::Settle { realm, .. } | Self::Host { realm, .. } => realm,
+        }
+    }
+}
+
+impl std::fmt::Debug for DirectReaction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DirectReaction").finish_non_exhaustive()
+    }
 }
 
 /// The suspended async function an `await` resumes, and the realm its
@@ -223,12 +268,6 @@ pub(crate) struct ReactionRecord {
 pub(crate) struct AwaitResume {
     pub(crate) generator: Gc<Cell<Option<crate::builtins::generator::GeneratorContext>>>,
     pub(crate) realm: Realm,
-}
-
-impl std::fmt::Debug for AwaitResume {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("AwaitResume").finish_non_exhaustive()
-    }
 }
 
 /// The `[[Type]]` field values of a `PromiseReaction` record.
@@ -2250,7 +2289,7 @@ impl Promise {
             promise_capability: result_capability.clone(),
             reaction_type: ReactionType::Fulfill,
             handler: on_fulfilled_job_callback,
-            await_resume: None,
+            direct: None,
         };
 
         // 8. Let rejectReaction be the PromiseReaction { [[Capability]]: resultCapability, [[Type]]: Reject, [[Handler]]: onRejectedJobCallback }.
@@ -2258,7 +2297,7 @@ impl Promise {
             promise_capability: result_capability,
             reaction_type: ReactionType::Reject,
             handler: on_rejected_job_callback,
-            await_resume: None,
+            direct: None,
         };
 
         Self::add_reactions(promise, fulfill_reaction, reject_reaction, context);
@@ -2266,29 +2305,105 @@ impl Promise {
 
     /// Patched (interleave): `PerformPromiseThen(promise, onFulfilled,
     /// onRejected)` for an `await`, with the suspended function in the
-    /// reactions rather than in two closures (see `ReactionRecord`).
+    /// reactions rather than in two closures (see `DirectReaction`).
     pub(crate) fn perform_await_then(
         promise: &JsObject<Promise>,
         generator: Gc<Cell<Option<crate::builtins::generator::GeneratorContext>>>,
         context: &mut Context,
     ) {
         let realm = context.realm().clone();
+        let fulfill = DirectReaction::Await(AwaitResume {
+            generator: generator.clone(),
+            realm: realm.clone(),
+        });
+        let reject = DirectReaction::Await(AwaitResume { generator, realm });
+        Self::add_direct_reactions(promise, fulfill, reject, context);
+    }
+
+    /// Patched (interleave): `PerformPromiseThen(promise, onFulfilled,
+    /// onRejected)` with reactions carried out directly.
+    pub(crate) fn add_direct_reactions(
+        promise: &JsObject<Promise>,
+        fulfill: DirectReaction,
+        reject: DirectReaction,
+        context: &mut Context,
+    ) {
         let fulfill_reaction = ReactionRecord {
             promise_capability: None,
             reaction_type: ReactionType::Fulfill,
             handler: None,
-            await_resume: Some(AwaitResume {
-                generator: generator.clone(),
-                realm: realm.clone(),
-            }),
+            direct: Some(fulfill),
         };
         let reject_reaction = ReactionRecord {
             promise_capability: None,
             reaction_type: ReactionType::Reject,
             handler: None,
-            await_resume: Some(AwaitResume { generator, realm }),
+            direct: Some(reject),
         };
         Self::add_reactions(promise, fulfill_reaction, reject_reaction, context);
+    }
+
+    /// Patched (interleave): what `Promise.prototype.then` does when a
+    /// `NewPromiseResolveThenableJob` calls it on the promise `thenable`
+    /// with fresh resolving functions of `promise_to_resolve`: the same
+    /// observable steps (the species lookup, and the capability of a
+    /// species other than `%Promise%`), without the resolving functions
+    /// and the derived promise when nothing can see them. Returns the
+    /// job's completion.
+    fn then_for_thenable_job(
+        thenable: &JsObject<Promise>,
+        promise_to_resolve: &JsObject<Promise>,
+        context: &mut Context,
+    ) -> JsResult<JsValue> {
+        // `then` step 3: Let C be ? SpeciesConstructor(promise, %Promise%).
+        let species = thenable
+            .clone()
+            .upcast()
+            .species_constructor(StandardConstructors::promise, context);
+        let c = match species {
+            Ok(c) => c,
+            Err(error) => {
+                // The job's step c: the fresh reject function, which
+                // nothing else has called.
+                let reason = error.into_opaque(context)?;
+                reject_promise(promise_to_resolve, reason, context);
+                return Ok(JsValue::undefined());
+            }
+        };
+        if c == context.intrinsics().constructors().promise().constructor() {
+            let realm = context.realm().clone();
+            let fulfill = DirectReaction::Settle {
+                promise: promise_to_resolve.clone(),
+                realm: realm.clone(),
+            };
+            let reject = DirectReaction::Settle {
+                promise: promise_to_resolve.clone(),
+                realm,
+            };
+            Self::add_direct_reactions(thenable, fulfill, reject, context);
+            return Ok(JsValue::undefined());
+        }
+        // Another species: its constructor runs, as in `then`.
+        let resolving = Self::create_resolving_functions(promise_to_resolve, context);
+        match PromiseCapability::new(&c, context) {
+            Ok(capability) => {
+                let derived = capability.promise.clone();
+                Self::perform_promise_then(
+                    thenable,
+                    Some(resolving.resolve),
+                    Some(resolving.reject),
+                    Some(capability),
+                    context,
+                );
+                Ok(derived.into())
+            }
+            Err(error) => {
+                let reason = error.into_opaque(context)?;
+                resolving
+                    .reject
+                    .call(&JsValue::undefined(), &[reason], context)
+            }
+        }
     }
 
     /// Steps 9 to 12 of `PerformPromiseThen`.
@@ -2706,8 +2821,8 @@ fn new_promise_reaction_job(
     //   c. Else, set handlerRealm to the current Realm Record.
     //   d. NOTE: handlerRealm is never null unless the handler is undefined. When the handler is a
     // revoked Proxy and no ECMAScript code runs, handlerRealm is used to create error objects.
-    let realm = match &reaction.await_resume {
-        Some(resume) => resume.realm.clone(),
+    let realm = match &reaction.direct {
+        Some(direct) => direct.realm().clone(),
         None => reaction
             .handler
             .as_ref()
@@ -2724,19 +2839,36 @@ fn new_promise_reaction_job(
         //   c. Let handler be reaction.[[Handler]].
         let handler = reaction.handler.take();
 
-        // Patched (interleave): an `await`'s reaction resumes its function
-        // as the spec's `onFulfilled`/`onRejected` closure would.
-        if let Some(resume) = reaction.await_resume.take() {
-            let kind = match reaction_type {
-                ReactionType::Fulfill => GeneratorResumeKind::Normal,
-                ReactionType::Reject => GeneratorResumeKind::Throw,
-            };
-            return crate::vm::opcode::resume_after_await(
-                &resume.generator,
-                argument.clone(),
-                kind,
-                context,
-            );
+        // Patched (interleave): a direct reaction does what its handler
+        // closure would have done (see `DirectReaction`).
+        if let Some(direct) = reaction.direct.take() {
+            let fulfilled = matches!(reaction_type, ReactionType::Fulfill);
+            match &direct {
+                DirectReaction::Await(resume) => {
+                    let kind = if fulfilled {
+                        GeneratorResumeKind::Normal
+                    } else {
+                        GeneratorResumeKind::Throw
+                    };
+                    return crate::vm::opcode::resume_after_await(
+                        &resume.generator,
+                        argument.clone(),
+                        kind,
+                        context,
+                    );
+                }
+                DirectReaction::Settle { promise, .. } => {
+                    if fulfilled {
+                        resolve_steps(promise, &argument, context)?;
+                    } else {
+                        reject_promise(promise, argument.clone(), context);
+                    }
+                }
+                DirectReaction::Host { callback, data, .. } => {
+                    callback(&argument, fulfilled, *data, context);
+                }
+            }
+            return Ok(JsValue::undefined());
         }
 
         let handler_result = match handler {
@@ -2826,6 +2958,16 @@ fn new_promise_resolve_thenable_job(
 
     // 1. Let job be a new Job Abstract Closure with no parameters that captures promiseToResolve, thenable, and then and performs the following steps when called:
     let job = move |context: &mut Context| {
+        // Patched (interleave): when `then` is `Promise.prototype.then` and
+        // the thenable a promise (an async function returning a promise,
+        // a promise resolved with a promise), the resolving functions reach
+        // no script: see `Promise::then_for_thenable_job`.
+        if then.callback().is_native_fn(Promise::then)
+            && let Some(thenable) = thenable.as_promise_object()
+        {
+            return Promise::then_for_thenable_job(&thenable, &promise_to_resolve, context);
+        }
+
         //    a. Let resolvingFunctions be CreateResolvingFunctions(promiseToResolve).
         let resolving_functions = Promise::create_resolving_functions(&promise_to_resolve, context);
 

@@ -264,6 +264,34 @@ impl JsPromise {
         crate::builtins::promise::reject_promise(&self.inner, reason, context);
     }
 
+    /// Patched (interleave): calls `callback(value, fulfilled, data,
+    /// context)` in a promise job when this promise settles, as
+    /// `then(onFulfilled, onRejected)` with two native closures would
+    /// (the same job, queued at the same point), without the closures and
+    /// without the derived promise `then` returns, which the embedder
+    /// would drop: nothing can observe either. Unlike `then`, it reads no
+    /// `constructor` and so runs no script.
+    pub fn watch_bare(
+        &self,
+        callback: crate::builtins::promise::HostReaction,
+        data: u32,
+        context: &mut Context,
+    ) {
+        use crate::builtins::promise::DirectReaction;
+        let realm = context.realm().clone();
+        let fulfill = DirectReaction::Host {
+            callback,
+            data,
+            realm: realm.clone(),
+        };
+        let reject = DirectReaction::Host {
+            callback,
+            data,
+            realm,
+        };
+        Promise::add_direct_reactions(&self.inner, fulfill, reject, context);
+    }
+
     /// Wraps an existing object with the `JsPromise` interface, returning `Err` if the object
     /// is not a valid promise.
     ///
