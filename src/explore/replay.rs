@@ -141,18 +141,29 @@ impl ScheduledSim {
 
     /// Runs at most `budget` more macrotasks; true once the run is over.
     pub fn run_for(&mut self, budget: u64) -> Result<bool, ScheduleError> {
-        for _ in 0..budget {
+        let mut left = budget;
+        // Past the schedule the rest is the plain run, without a report
+        // per step.
+        while self.used < self.choices.len() {
+            if left == 0 {
+                return Ok(self.sim.is_done());
+            }
             if self.step()?.is_none() {
                 return Ok(true);
             }
+            left -= 1;
         }
-        Ok(self.sim.is_done())
+        Ok(self.sim.run_for(left))
     }
 
     /// Runs to the end.
     pub fn run(&mut self) -> Result<Metrics, ScheduleError> {
-        while self.step()?.is_some() {}
-        Ok(self.sim.metrics())
+        while self.used < self.choices.len() {
+            if self.step()?.is_none() {
+                return Ok(self.sim.metrics());
+            }
+        }
+        Ok(self.sim.run())
     }
 }
 

@@ -179,10 +179,26 @@ impl Sim {
     }
 
     fn deliver(&mut self, next: Pending) -> StepReport {
-        let (task, start, index) = {
+        let (start, index) = {
+            let core = self.core.borrow();
+            (core.trace.len(), core.steps)
+        };
+        self.run_task(next);
+        let core = self.core.borrow();
+        StepReport {
+            index,
+            time: core.now,
+            task: next.task,
+            events: start..core.trace.len(),
+        }
+    }
+
+    /// Runs one macrotask and drains the microtasks it caused.
+    #[inline]
+    fn run_task(&mut self, next: Pending) {
+        {
             let mut core = self.core.borrow_mut();
             core.now = core.now.max(next.due);
-            let start = core.trace.len();
             match next.task {
                 Macrotask::Arrival(request) => {
                     core.touches.touch(Object::Clock, false);
@@ -200,26 +216,31 @@ impl Sim {
                 }
                 Macrotask::Complete(slot) | Macrotask::Timer(slot) => core.complete(slot),
             }
-            (next.task, start, core.steps)
-        };
-        if let Macrotask::Arrival(request) = task {
+        }
+        if let Macrotask::Arrival(request) = next.task {
             self.start(request);
         }
         self.drain_microtasks();
         let mut core = self.core.borrow_mut();
         core.steps += 1;
         core.tally.events += 1;
-        StepReport {
-            index,
-            time: core.now,
-            task,
-            events: start..core.trace.len(),
+    }
+
+    /// The next macrotask, run; false once none is left.
+    fn advance(&mut self) -> bool {
+        let next = self.core.borrow_mut().queue.pop();
+        match next {
+            Some(next) => {
+                self.run_task(next);
+                true
+            }
+            None => false,
         }
     }
 
     /// Runs to the end and returns the metrics.
     pub fn run(&mut self) -> Metrics {
-        while self.step().is_some() {}
+        while self.advance() {}
         self.metrics()
     }
 
@@ -227,7 +248,7 @@ impl Sim {
     /// can bound or chunk a long run; true once the run is done.
     pub fn run_for(&mut self, budget: u64) -> bool {
         for _ in 0..budget {
-            if self.step().is_none() {
+            if !self.advance() {
                 return true;
             }
         }

@@ -112,6 +112,8 @@ pub struct MacrotaskQueue {
     arrivals: Vec<Micros>,
     /// The next request to arrive: arrivals before it have run.
     next_arrival: usize,
+    /// The lane the last push went to (a hint: checked before use).
+    last_lane: usize,
 }
 
 impl MacrotaskQueue {
@@ -167,12 +169,21 @@ impl MacrotaskQueue {
         self.next_seq += 1;
         self.len += 1;
         let in_order = |lane: &Lane| lane.tasks.back().is_none_or(|last| last.due <= due);
-        let lane = match self.lanes.iter().position(|lane| lane.key == key) {
+        // Most pushes go to the lane the last one went to.
+        let hint = self.last_lane;
+        let found = match self.lanes.get(hint) {
+            Some(lane) if lane.key == key => Some(hint),
+            _ => self.lanes.iter().position(|lane| lane.key == key),
+        };
+        let lane = match found {
             Some(index) => Some(index).filter(|&index| in_order(&self.lanes[index])),
             None => self.free_lane(key),
         };
         match lane {
-            Some(index) => self.lanes[index].tasks.push_back(pending.into()),
+            Some(index) => {
+                self.last_lane = index;
+                self.lanes[index].tasks.push_back(pending.into());
+            }
             None => {
                 self.others.insert((due, pending.seq), task);
             }
@@ -199,39 +210,41 @@ impl MacrotaskQueue {
     /// The next macrotask in (due, seq) order: the least of the lanes'
     /// heads, the map's first and the next arrival.
     pub fn pop(&mut self) -> Option<Pending> {
-        enum Source {
-            Lane(usize),
-            Others,
-            Arrival,
-        }
-        let mut best: Option<(Source, (Micros, u64))> = None;
-        let mut offer = |source: Source, order: (Micros, u64)| {
-            if best.as_ref().is_none_or(|(_, least)| order < *least) {
-                best = Some((source, order));
-            }
-        };
+        // Where the least comes from: a lane's index, or one of these.
+        const OTHERS: usize = usize::MAX;
+        const ARRIVAL: usize = usize::MAX - 1;
+        let mut best = (Micros::MAX, u64::MAX);
+        let mut source = None;
         for (index, lane) in self.lanes.iter().enumerate() {
             if let Some(head) = lane.tasks.front() {
-                offer(Source::Lane(index), (head.due, head.seq));
+                if (head.due, head.seq) < best {
+                    best = (head.due, head.seq);
+                    source = Some(index);
+                }
             }
         }
         if let Some((&order, _)) = self.others.first_key_value() {
-            offer(Source::Others, order);
+            if order < best {
+                best = order;
+                source = Some(OTHERS);
+            }
         }
         if let Some(order) = self.next_arrival() {
-            offer(Source::Arrival, order);
+            if order < best {
+                source = Some(ARRIVAL);
+            }
         }
-        let next = match best?.0 {
-            Source::Lane(index) => self.lanes[index].tasks.pop_front()?.into(),
-            Source::Others => {
+        let next = match source? {
+            OTHERS => {
                 let ((due, seq), task) = self.others.pop_first()?;
                 Pending { due, seq, task }
             }
-            Source::Arrival => {
+            ARRIVAL => {
                 let index = self.next_arrival;
                 self.next_arrival += 1;
                 Self::arrival_pending(index, self.arrivals[index])
             }
+            index => self.lanes[index].tasks.pop_front()?.into(),
         };
         self.len -= 1;
         if self.len == 0 {
@@ -240,6 +253,7 @@ impl MacrotaskQueue {
             // empties the queue on every pop.
             self.lanes
                 .retain(|lane| lane.tasks.capacity() <= KEPT_LANE_CAPACITY);
+            self.last_lane = 0;
         }
         Some(next)
     }
