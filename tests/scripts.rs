@@ -192,6 +192,58 @@ fn inventory_oversells_and_the_atomic_update_does_not() {
     assert_eq!(counts, custom(&[("sold_out", 2.0)]));
 }
 
+/// The page's large counters follow what a script declares, not the
+/// fragment's default scenario (a script's config keeps `ticket`): an
+/// `expectUnique` group tells duplicates, a stampede its DB reads; the
+/// script's own `count()` counters follow, with their values.
+#[test]
+fn a_scripts_headline_follows_what_it_declares() {
+    let cases: [(&str, &[&str]); 5] = [
+        (
+            "ticket",
+            &[
+                "duplicate_tickets",
+                "orders",
+                "errors",
+                "max_in_critical_section",
+            ],
+        ),
+        (
+            "idempotency",
+            &[
+                "duplicate_tickets",
+                "db_writes",
+                "errors",
+                "max_in_critical_section",
+            ],
+        ),
+        (
+            "inventory_atomic",
+            &["orders", "db_reads", "errors", "max_in_critical_section"],
+        ),
+        (
+            "stampede",
+            &["db_reads", "db_writes", "errors", "latency_p99"],
+        ),
+        (
+            "rate_limiter",
+            &["db_reads", "db_writes", "errors", "latency_p99"],
+        ),
+    ];
+    for (name, names) in cases {
+        let (_, run) = run_script(example(name).unwrap(), "scenario=script&users=5&clicks=1");
+        let headline = run.headline();
+        assert_eq!(headline.names, names, "{name}");
+        let own: BTreeMap<String, f64> = headline.own.into_iter().collect();
+        assert_eq!(own, run.custom(), "{name}: its own counters, all of them");
+    }
+    let (_, run) = run_script(
+        example("inventory_atomic").unwrap(),
+        "scenario=script&users=5&clicks=1",
+    );
+    assert_eq!(run.headline().own, [("sold_out".to_string(), 2.0)]);
+}
+
 #[test]
 fn idempotency_key_lets_one_retry_through_per_user() {
     let (m, counts) = run_example("idempotency", "users=2&clicks=3");

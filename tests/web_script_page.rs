@@ -112,3 +112,24 @@ fn a_story_link_leaves_the_script() {
     assert_eq!(state.program, Program::Story);
     assert_eq!(state.fragment, "v=1&scenario=ticket&strategy=none");
 }
+
+/// The page's large counters follow the script (its `expectUnique`
+/// groups, its tables, its own `count()`s), not the default scenario its
+/// config keeps.
+#[wasm_bindgen_test]
+fn a_scripts_headline_follows_the_script() {
+    let state = settle(Rc::new(Debugger::load(
+        "#v=1&scenario=script&example=inventory_atomic&users=5&clicks=1",
+    )));
+    let state = settle(state.reduce(Action::RunToEnd));
+    let headline = state.headline();
+    assert_eq!(
+        headline.names,
+        ["orders", "db_reads", "errors", "max_in_critical_section"]
+    );
+    assert_eq!(headline.own, [("sold_out".to_string(), 2.0)]);
+    let state = settle(Rc::new(Debugger::load(
+        "#v=1&scenario=script&example=stampede&users=5",
+    )));
+    assert_eq!(state.headline().names[0], "db_reads");
+}

@@ -21,7 +21,9 @@ mod yielding;
 
 pub use crate::debugger::narrate::format_ms;
 pub use state::{Action, Debugger};
-pub use view::{CompareTable, ErrorBanner, ExampleLinks, MetricsTable, EXAMPLES};
+pub use view::{
+    CompareTable, ErrorBanner, ExampleLinks, MetricsTable, MetricsTableProps, EXAMPLES,
+};
 
 use std::rc::Rc;
 
@@ -400,7 +402,7 @@ pub fn App() -> Html {
                         on_play={send(|| Action::TogglePlay)} on_run={send(|| Action::RunToEnd)}
                         on_reset={send(|| Action::Reset)} on_violation={send(|| Action::JumpToViolation)}
                         {on_speed} />
-                    <MetricsTable metrics={metrics} scenario={state.config.scenario} />
+                    <MetricsTable metrics={metrics} headline={state.headline()} />
                     <div class="timeline-row">
                         if let Some(recording) = recording.clone() {
                             <Timeline {recording} position={state.position()} now={state.now()}

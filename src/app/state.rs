@@ -11,7 +11,7 @@ use crate::config::url::{to_fragment, with_param, ConfigError};
 use crate::config::StrategyKind;
 use crate::config::{Config, ScenarioKind};
 use crate::debugger::narrate::choice_label;
-use crate::debugger::program::{is_script_fragment, Program, SteppedRun};
+use crate::debugger::program::{is_script_fragment, story_headline, Headline, Program, SteppedRun};
 use crate::debugger::{Compare, CompareRow, Grouping, Recorder, Recording, SearchJob, Session};
 use crate::explain::{
     clean_message, explain_recording, minimal_of_counterexample, narrate_step, script_fix, stories,
@@ -403,6 +403,20 @@ impl Debugger {
         match &self.counter {
             Some(run) => run.borrow().metrics(),
             None => Metrics::default(),
+        }
+    }
+
+    /// The counters that tell the run's story, shown first.
+    pub fn headline(&self) -> Headline {
+        if let Some(session) = self.session() {
+            return session.headline();
+        }
+        match &self.counter {
+            Some(run) => run.borrow().headline(),
+            None => Headline {
+                names: story_headline(self.config.scenario),
+                own: Vec::new(),
+            },
         }
     }
 

@@ -9,6 +9,7 @@ use crate::config::url::{parse_fragment_lenient, to_fragment};
 use crate::config::{ScenarioKind, StrategyKind};
 use crate::debugger::measured::{measured_for, Measured};
 use crate::debugger::narrate::format_ms;
+use crate::debugger::program::Headline;
 use crate::debugger::CompareRow;
 use crate::Metrics;
 
@@ -39,7 +40,7 @@ pub fn ErrorBanner(props: &ErrorBannerProps) -> Html {
 #[derive(Properties, PartialEq)]
 pub struct MetricsTableProps {
     pub metrics: Metrics,
-    pub scenario: ScenarioKind,
+    pub headline: Headline,
 }
 
 /// One counter: its §5 name (the value cell's test id is `metric-<name>`),
@@ -110,33 +111,20 @@ fn counters(m: &Metrics) -> Vec<Counter> {
     ]
 }
 
-/// The counters that tell the scenario's story, shown first and large.
-fn headline(scenario: ScenarioKind) -> &'static [&'static str] {
-    match scenario {
-        ScenarioKind::Ticket => &[
-            "duplicate_tickets",
-            "orders",
-            "errors",
-            "max_in_critical_section",
-        ],
-        ScenarioKind::Stampede => &["db_reads", "stale_served", "latency_p99", "timeouts"],
-    }
-}
-
 #[derive(Properties, PartialEq)]
 struct CounterCellProps {
-    name: &'static str,
-    words: &'static str,
+    name: AttrValue,
+    words: AttrValue,
     text: String,
-    counts: &'static str,
+    counts: AttrValue,
     harm: bool,
 }
 
 #[component]
 fn CounterCell(props: &CounterCellProps) -> Html {
     html! {
-        <div class={classes!("counter", props.harm.then_some("harm"))} title={props.counts}>
-            <dt>{ props.words }</dt>
+        <div class={classes!("counter", props.harm.then_some("harm"))} title={props.counts.clone()}>
+            <dt>{ props.words.clone() }</dt>
             <dd data-testid={format!("metric-{}", props.name)}>{ props.text.clone() }</dd>
         </div>
     }
@@ -149,6 +137,20 @@ fn cell(counter: Counter) -> Html {
     }
 }
 
+/// A script's own `count(name)` counter: test id `metric-custom-<name>`.
+fn own_cell((name, value): &(String, f64)) -> Html {
+    let text = if value.fract() == 0.0 && value.abs() < 1e15 {
+        format!("{value:.0}")
+    } else {
+        format!("{value}")
+    };
+    html! {
+        <CounterCell key={format!("custom-{name}")} name={format!("custom-{name}")}
+            words={name.clone()} {text} harm={false}
+            counts={format!("the script's own count(\"{name}\")")} />
+    }
+}
+
 /// The scenario's headline counters, large, then every other metric of
 /// DESIGN.md §5 folded under "all counters"; each value cell has test id
 /// `metric-<name>` (the trace hash: `trace-hash`), latencies in ms, and a
@@ -156,15 +158,17 @@ fn cell(counter: Counter) -> Html {
 #[component]
 pub fn MetricsTable(props: &MetricsTableProps) -> Html {
     let m = &props.metrics;
-    let first = headline(props.scenario);
-    let (top, rest): (Vec<Counter>, Vec<Counter>) = counters(m)
+    let first = props.headline.names;
+    let (mut top, rest): (Vec<Counter>, Vec<Counter>) = counters(m)
         .into_iter()
         .partition(|c| first.contains(&c.name));
+    top.sort_by_key(|c| first.iter().position(|&name| name == c.name));
     html! {
         <section class="panel metrics" aria-labelledby="metrics-title">
             <h2 id="metrics-title" class="visually-hidden">{ "Counters" }</h2>
             <dl class="counters headline">
                 { for top.into_iter().map(cell) }
+                { for props.headline.own.iter().map(own_cell) }
             </dl>
             <details class="all-counters">
                 <summary>{ "all counters" }</summary>

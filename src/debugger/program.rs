@@ -5,7 +5,7 @@
 use std::rc::Rc;
 
 use crate::config::url::to_fragment;
-use crate::config::{Config, Micros};
+use crate::config::{Config, Micros, ScenarioKind};
 use crate::explore::{ScheduleError, ScheduledSim, Subject};
 use crate::scenario::listing::Listing;
 use crate::sim::queue::{Macrotask, Pending};
@@ -15,6 +15,48 @@ use crate::sim::{KeyNames, Metrics, RequestSpec, StepReport, TaskInfo, TraceEven
 /// (event index, (line, column)) in index order (empty for a built-in
 /// story).
 pub type Positions = Vec<(usize, (u32, u32))>;
+
+/// What the page shows first and large: the §5 counters that tell the
+/// run's story, then a script's own `count()` counters, by name.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Headline {
+    pub names: &'static [&'static str],
+    pub own: Vec<(String, f64)>,
+}
+
+/// The counters that tell a built-in story.
+pub fn story_headline(scenario: ScenarioKind) -> &'static [&'static str] {
+    match scenario {
+        ScenarioKind::Ticket => TICKETS,
+        ScenarioKind::Stampede => &["db_reads", "stale_served", "latency_p99", "timeouts"],
+    }
+}
+
+const TICKETS: &[&str] = &[
+    "duplicate_tickets",
+    "orders",
+    "errors",
+    "max_in_critical_section",
+];
+
+/// The counters that tell a script's story, from what it declares: an
+/// `expectUnique` group makes duplicates the story (the ticket's counters;
+/// `orders` counts the table of that name, so a script without one shows
+/// its writes instead); otherwise its reads and writes (a stampede, an
+/// oversell), with `orders` when it keeps such a table.
+pub fn script_headline(expects_unique: bool, orders_table: bool) -> &'static [&'static str] {
+    match (expects_unique, orders_table) {
+        (true, true) => TICKETS,
+        (true, false) => &[
+            "duplicate_tickets",
+            "db_writes",
+            "errors",
+            "max_in_critical_section",
+        ],
+        (false, true) => &["orders", "db_reads", "errors", "max_in_critical_section"],
+        (false, false) => &["db_reads", "db_writes", "errors", "latency_p99"],
+    }
+}
 
 /// A run the debugger steps through, one macrotask (and the microtasks it
 /// causes) at a time.
@@ -40,6 +82,8 @@ pub trait SteppedRun {
     fn take_trace(&mut self) -> (Vec<TraceEvent>, Positions);
     /// How the trace's keys read.
     fn key_names(&self) -> KeyNames;
+    /// The counters the page shows first.
+    fn headline(&self) -> Headline;
 
     /// Runs at most `budget` more macrotasks; true once the run is over.
     fn run_for(&mut self, budget: u64) -> Result<bool, ScheduleError> {
@@ -99,6 +143,13 @@ impl SteppedRun for ScheduledSim {
 
     fn key_names(&self) -> KeyNames {
         KeyNames::Story(self.sim().config().scenario)
+    }
+
+    fn headline(&self) -> Headline {
+        Headline {
+            names: story_headline(self.sim().config().scenario),
+            own: Vec::new(),
+        }
     }
 
     fn run_for(&mut self, budget: u64) -> Result<bool, ScheduleError> {

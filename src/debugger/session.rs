@@ -5,7 +5,7 @@
 use std::rc::Rc;
 
 use crate::debugger::narrate;
-use crate::debugger::program::SteppedRun;
+use crate::debugger::program::{Headline, SteppedRun};
 use crate::debugger::recording::Recording;
 use crate::scenario::listing::Listing;
 use crate::sim::queue::{Macrotask, Pending};
@@ -72,6 +72,11 @@ impl Session {
 
     pub fn metrics(&self) -> Metrics {
         self.run.metrics()
+    }
+
+    /// The counters that tell this run's story.
+    pub fn headline(&self) -> Headline {
+        self.run.headline()
     }
 
     pub fn pending(&self) -> Vec<Pending> {

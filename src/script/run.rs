@@ -20,6 +20,7 @@ use boa_engine::{js_string, Context, JsError, JsNativeError, JsObject, JsValue, 
 use serde_json::{json, Value};
 
 use crate::config::{Config, Micros, MS};
+use crate::debugger::program::{script_headline, Headline};
 use crate::sim::core::{Core, Op, TaskId};
 use crate::sim::footprint::Object;
 use crate::sim::metrics::Metrics;
@@ -847,6 +848,20 @@ impl ScriptRun {
     /// `count(name, n)` totals.
     pub fn custom(&self) -> BTreeMap<String, f64> {
         self.host.state.borrow().custom.clone()
+    }
+
+    /// The counters that tell this script's story (see
+    /// [`script_headline`]), then its own.
+    pub fn headline(&self) -> Headline {
+        let state = self.host.state.borrow();
+        Headline {
+            names: script_headline(state.tables.expects_unique(), state.tables.has("orders")),
+            own: state
+                .custom
+                .iter()
+                .map(|(name, &n)| (name.clone(), n))
+                .collect(),
+        }
     }
 
     /// `console.log` lines and logged errors; a `Log` event's `detail`

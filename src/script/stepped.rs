@@ -2,7 +2,7 @@
 //! CLI makes, one macrotask at a time, stopped at the CLI's event budget.
 
 use crate::config::{Config, Micros};
-use crate::debugger::program::{Positions, SteppedRun};
+use crate::debugger::program::{Headline, Positions, SteppedRun};
 use crate::explore::ScheduleError;
 use crate::sim::executor::describe;
 use crate::sim::queue::{Macrotask, Pending};
@@ -128,6 +128,10 @@ impl SteppedRun for ScriptStepper {
 
     fn key_names(&self) -> KeyNames {
         KeyNames::Script(self.run.key_names().into())
+    }
+
+    fn headline(&self) -> Headline {
+        self.run.headline()
     }
 
     fn take_trace(&mut self) -> (Vec<TraceEvent>, Positions) {

@@ -276,6 +276,18 @@ impl Tables {
             .map(|field| (field.as_str(), unique))
     }
 
+    /// Whether table `name` is defined.
+    pub fn has(&self, name: &str) -> bool {
+        self.tables.contains_key(name)
+    }
+
+    /// Whether some table declares an `expectUnique` group.
+    pub fn expects_unique(&self) -> bool {
+        self.tables
+            .values()
+            .any(|table| !table.def.expect_unique.is_empty())
+    }
+
     /// The rows of table `name` (0 if it does not exist).
     pub fn rows(&self, name: &str) -> u64 {
         self.tables.get(name).map_or(0, |t| t.rows.len() as u64)
