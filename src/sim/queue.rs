@@ -114,7 +114,14 @@ pub struct MacrotaskQueue {
     next_arrival: usize,
     /// The lane the last push went to (a hint: checked before use).
     last_lane: usize,
+    /// A new lane's first buffer: room for one task per request (a burst
+    /// parks every request's operation in one lane), so a burst's lanes do
+    /// not grow by doubling, copying and faulting in each old size again.
+    lane_capacity: usize,
 }
+
+/// The most a new lane reserves (24 MB).
+const MAX_LANE_CAPACITY: usize = 1 << 20;
 
 impl MacrotaskQueue {
     /// Queues every request's arrival, before anything else: request `i`
@@ -128,6 +135,7 @@ impl MacrotaskQueue {
         assert!(times.is_sorted(), "requests are numbered in arrival order");
         self.next_seq = times.len() as u64;
         self.len += times.len();
+        self.lane_capacity = times.len().min(MAX_LANE_CAPACITY);
         self.arrivals = times;
     }
 
@@ -200,7 +208,7 @@ impl MacrotaskQueue {
         if self.lanes.len() < MAX_LANES {
             self.lanes.push(Lane {
                 key,
-                tasks: VecDeque::new(),
+                tasks: VecDeque::with_capacity(self.lane_capacity),
             });
             return Some(self.lanes.len() - 1);
         }
@@ -248,11 +256,11 @@ impl MacrotaskQueue {
         };
         self.len -= 1;
         if self.len == 0 {
-            // Give back the big buffers a burst left; keep the small lanes,
-            // as a serial phase (one task at a time, as behind a mutex)
+            // Give back the buffers that grew past their first size; keep
+            // the others, as a serial phase (one task at a time, as behind a mutex)
             // empties the queue on every pop.
-            self.lanes
-                .retain(|lane| lane.tasks.capacity() <= KEPT_LANE_CAPACITY);
+            let kept = KEPT_LANE_CAPACITY.max(self.lane_capacity);
+            self.lanes.retain(|lane| lane.tasks.capacity() <= kept);
             self.last_lane = 0;
         }
         Some(next)
