@@ -114,10 +114,20 @@ pub struct MacrotaskQueue {
     next_arrival: usize,
     /// The lane the last push went to (a hint: checked before use).
     last_lane: usize,
-    /// A new lane's first buffer: room for one task per request (a burst
-    /// parks every request's operation in one lane), so a burst's lanes do
-    /// not grow by doubling, copying and faulting in each old size again.
+    /// A new lane's first buffer: room for the largest burst of arrivals
+    /// (requests arriving at one instant park their operations in one lane
+    /// together), so a burst's lanes do not grow by doubling, copying and
+    /// faulting in each old size again.
     lane_capacity: usize,
+}
+
+/// The most arrivals at one instant (`times` is sorted).
+fn largest_burst(times: &[Micros]) -> usize {
+    times
+        .chunk_by(|a, b| a == b)
+        .map(<[Micros]>::len)
+        .max()
+        .unwrap_or(0)
 }
 
 /// The most a new lane reserves (24 MB).
@@ -135,7 +145,7 @@ impl MacrotaskQueue {
         assert!(times.is_sorted(), "requests are numbered in arrival order");
         self.next_seq = times.len() as u64;
         self.len += times.len();
-        self.lane_capacity = times.len().min(MAX_LANE_CAPACITY);
+        self.lane_capacity = largest_burst(&times).min(MAX_LANE_CAPACITY);
         self.arrivals = times;
     }
 
@@ -399,6 +409,24 @@ mod tests {
         }
         assert!(queue.is_empty() && queue.pop().is_none());
         assert_eq!(queue.arrival_time(4), 5);
+    }
+
+    #[test]
+    fn new_lanes_have_room_for_the_largest_burst() {
+        assert_eq!(largest_burst(&[]), 0);
+        assert_eq!(largest_burst(&[0, 0, 0, 5, 7, 7]), 3);
+        assert_eq!(largest_burst(&[1, 2, 2, 2, 2, 9]), 4);
+        let mut queue = MacrotaskQueue::default();
+        queue.set_arrivals(vec![0; 5000]);
+        queue.schedule_after(0, 1_000, Macrotask::Timer(1));
+        assert!(queue.lanes[0].tasks.capacity() >= 5000);
+        let mut queue = MacrotaskQueue::default();
+        queue.set_arrivals((0..5000).collect());
+        queue.schedule_after(0, 1_000, Macrotask::Timer(1));
+        assert!(
+            queue.lanes[0].tasks.capacity() < 16,
+            "a gap's lanes start small"
+        );
     }
 
     #[test]
