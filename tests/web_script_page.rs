@@ -10,10 +10,14 @@
 
 use std::rc::Rc;
 
-use interleave::app::{Action, Debugger};
+use interleave::app::{Action, Debugger, MetricsTable, MetricsTableProps};
+use interleave::debugger::program::Headline;
 use interleave::debugger::Program;
 use interleave::script::source::encode;
+use interleave::Metrics;
+use wasm_bindgen::JsCast;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
+use web_sys::Element;
 use yew::Reducible;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -132,4 +136,50 @@ fn a_scripts_headline_follows_the_script() {
         "#v=1&scenario=script&example=stampede&users=5",
     )));
     assert_eq!(state.headline().names[0], "db_reads");
+}
+
+/// The large counters are the headline's names, in its order, then a
+/// script's own `count()` counters (whole numbers without a point).
+#[wasm_bindgen_test]
+async fn the_headline_shows_its_counters_in_order_then_the_scripts_own() {
+    let document = web_sys::window().unwrap().document().unwrap();
+    let root = document.create_element("div").unwrap();
+    document.body().unwrap().append_child(&root).unwrap();
+    let props = MetricsTableProps {
+        metrics: Metrics {
+            orders: 5,
+            db_reads: 7,
+            ..Metrics::default()
+        },
+        headline: Headline {
+            names: &["orders", "db_reads", "errors", "max_in_critical_section"],
+            own: vec![("sold_out".to_string(), 2.0), ("ratio".to_string(), 0.5)],
+        },
+    };
+    let handle = yew::Renderer::<MetricsTable>::with_root_and_props(root.clone(), props).render();
+    yew::scheduler::flush().await;
+    let cells = root
+        .query_selector_all(".counters.headline [data-testid]")
+        .unwrap();
+    let shown: Vec<(String, String)> = (0..cells.length())
+        .map(|i| {
+            let cell = cells.item(i).unwrap().dyn_into::<Element>().unwrap();
+            (
+                cell.get_attribute("data-testid").unwrap(),
+                cell.text_content().unwrap(),
+            )
+        })
+        .collect();
+    let expected = [
+        ("metric-orders", "5"),
+        ("metric-db_reads", "7"),
+        ("metric-errors", "0"),
+        ("metric-max_in_critical_section", "0"),
+        ("metric-custom-sold_out", "2"),
+        ("metric-custom-ratio", "0.5"),
+    ]
+    .map(|(id, text)| (id.to_string(), text.to_string()));
+    assert_eq!(shown, expected);
+    handle.destroy();
+    root.remove();
 }

@@ -413,10 +413,7 @@ impl Debugger {
         }
         match &self.counter {
             Some(run) => run.borrow().headline(),
-            None => Headline {
-                names: story_headline(self.config.scenario),
-                own: Vec::new(),
-            },
+            None => Headline::of(story_headline(self.config.scenario)),
         }
     }
 

@@ -113,18 +113,18 @@ fn counters(m: &Metrics) -> Vec<Counter> {
 
 #[derive(Properties, PartialEq)]
 struct CounterCellProps {
-    name: AttrValue,
-    words: AttrValue,
+    name: &'static str,
+    words: &'static str,
     text: String,
-    counts: AttrValue,
+    counts: &'static str,
     harm: bool,
 }
 
 #[component]
 fn CounterCell(props: &CounterCellProps) -> Html {
     html! {
-        <div class={classes!("counter", props.harm.then_some("harm"))} title={props.counts.clone()}>
-            <dt>{ props.words.clone() }</dt>
+        <div class={classes!("counter", props.harm.then_some("harm"))} title={props.counts}>
+            <dt>{ props.words }</dt>
             <dd data-testid={format!("metric-{}", props.name)}>{ props.text.clone() }</dd>
         </div>
     }
@@ -137,18 +137,32 @@ fn cell(counter: Counter) -> Html {
     }
 }
 
-/// A script's own `count(name)` counter: test id `metric-custom-<name>`.
-fn own_cell((name, value): &(String, f64)) -> Html {
-    let text = if value.fract() == 0.0 && value.abs() < 1e15 {
-        format!("{value:.0}")
-    } else {
-        format!("{value}")
+/// A script's own `count(name)` counters: test ids `metric-custom-<name>`.
+#[cfg(scripts)]
+fn own_cells(headline: &Headline) -> Html {
+    let cell = |(name, value): &(String, f64)| {
+        let text = if value.fract() == 0.0 && value.abs() < 1e15 {
+            format!("{value:.0}")
+        } else {
+            format!("{value}")
+        };
+        // CounterCell's markup: its props are the page's own static names.
+        html! {
+            <div key={format!("custom-{name}")} class="counter"
+                title={format!("the script's own count(\"{name}\")")}>
+                <dt>{ name.clone() }</dt>
+                <dd data-testid={format!("metric-custom-{name}")}>{ text }</dd>
+            </div>
+        }
     };
-    html! {
-        <CounterCell key={format!("custom-{name}")} name={format!("custom-{name}")}
-            words={name.clone()} {text} harm={false}
-            counts={format!("the script's own count(\"{name}\")")} />
-    }
+    headline.own.iter().map(cell).collect()
+}
+
+/// The page's own edition runs no scripts, so it has no counters of theirs
+/// (and leaves out the float formatting they would need: its size budget).
+#[cfg(not(scripts))]
+fn own_cells(_: &Headline) -> Html {
+    Html::default()
 }
 
 /// The scenario's headline counters, large, then every other metric of
@@ -158,17 +172,21 @@ fn own_cell((name, value): &(String, f64)) -> Html {
 #[component]
 pub fn MetricsTable(props: &MetricsTableProps) -> Html {
     let m = &props.metrics;
-    let first = props.headline.names;
-    let (mut top, rest): (Vec<Counter>, Vec<Counter>) = counters(m)
-        .into_iter()
-        .partition(|c| first.contains(&c.name));
-    top.sort_by_key(|c| first.iter().position(|&name| name == c.name));
+    // The headline's counters in its order (a sort would cost the page's
+    // size budget more than these few moves).
+    let mut rest = counters(m);
+    let mut top = Vec::new();
+    for name in props.headline.names {
+        if let Some(index) = rest.iter().position(|c| c.name == *name) {
+            top.push(rest.remove(index));
+        }
+    }
     html! {
         <section class="panel metrics" aria-labelledby="metrics-title">
             <h2 id="metrics-title" class="visually-hidden">{ "Counters" }</h2>
             <dl class="counters headline">
                 { for top.into_iter().map(cell) }
-                { for props.headline.own.iter().map(own_cell) }
+                { own_cells(&props.headline) }
             </dl>
             <details class="all-counters">
                 <summary>{ "all counters" }</summary>

@@ -17,11 +17,24 @@ use crate::sim::{KeyNames, Metrics, RequestSpec, StepReport, TaskInfo, TraceEven
 pub type Positions = Vec<(usize, (u32, u32))>;
 
 /// What the page shows first and large: the §5 counters that tell the
-/// run's story, then a script's own `count()` counters, by name.
+/// run's story, then a script's own `count()` counters, by name (only in
+/// builds with the script engine: the page's own edition stays small).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Headline {
     pub names: &'static [&'static str],
+    #[cfg(scripts)]
     pub own: Vec<(String, f64)>,
+}
+
+impl Headline {
+    /// These counters, and none of a script's own.
+    pub fn of(names: &'static [&'static str]) -> Headline {
+        Headline {
+            names,
+            #[cfg(scripts)]
+            own: Vec::new(),
+        }
+    }
 }
 
 /// The counters that tell a built-in story.
@@ -146,10 +159,7 @@ impl SteppedRun for ScheduledSim {
     }
 
     fn headline(&self) -> Headline {
-        Headline {
-            names: story_headline(self.sim().config().scenario),
-            own: Vec::new(),
-        }
+        Headline::of(story_headline(self.sim().config().scenario))
     }
 
     fn run_for(&mut self, budget: u64) -> Result<bool, ScheduleError> {

@@ -194,7 +194,6 @@ impl Sim {
     }
 
     /// Runs one macrotask and drains the microtasks it caused.
-    #[inline]
     fn run_task(&mut self, next: Pending) {
         {
             let mut core = self.core.borrow_mut();

@@ -112,8 +112,6 @@ pub struct MacrotaskQueue {
     arrivals: Vec<Micros>,
     /// The next request to arrive: arrivals before it have run.
     next_arrival: usize,
-    /// The lane the last push went to (a hint: checked before use).
-    last_lane: usize,
     /// A new lane's first buffer: room for the largest burst of arrivals
     /// (requests arriving at one instant park their operations in one lane
     /// together), so a burst's lanes do not grow by doubling, copying and
@@ -187,21 +185,12 @@ impl MacrotaskQueue {
         self.next_seq += 1;
         self.len += 1;
         let in_order = |lane: &Lane| lane.tasks.back().is_none_or(|last| last.due <= due);
-        // Most pushes go to the lane the last one went to.
-        let hint = self.last_lane;
-        let found = match self.lanes.get(hint) {
-            Some(lane) if lane.key == key => Some(hint),
-            _ => self.lanes.iter().position(|lane| lane.key == key),
-        };
-        let lane = match found {
+        let lane = match self.lanes.iter().position(|lane| lane.key == key) {
             Some(index) => Some(index).filter(|&index| in_order(&self.lanes[index])),
             None => self.free_lane(key),
         };
         match lane {
-            Some(index) => {
-                self.last_lane = index;
-                self.lanes[index].tasks.push_back(pending.into());
-            }
+            Some(index) => self.lanes[index].tasks.push_back(pending.into()),
             None => {
                 self.others.insert((due, pending.seq), task);
             }
@@ -228,50 +217,47 @@ impl MacrotaskQueue {
     /// The next macrotask in (due, seq) order: the least of the lanes'
     /// heads, the map's first and the next arrival.
     pub fn pop(&mut self) -> Option<Pending> {
-        // Where the least comes from: a lane's index, or one of these.
-        const OTHERS: usize = usize::MAX;
-        const ARRIVAL: usize = usize::MAX - 1;
-        let mut best = (Micros::MAX, u64::MAX);
-        let mut source = None;
+        enum Source {
+            Lane(usize),
+            Others,
+            Arrival,
+        }
+        let mut best: Option<(Source, (Micros, u64))> = None;
+        let mut offer = |source: Source, order: (Micros, u64)| {
+            if best.as_ref().is_none_or(|(_, least)| order < *least) {
+                best = Some((source, order));
+            }
+        };
         for (index, lane) in self.lanes.iter().enumerate() {
             if let Some(head) = lane.tasks.front() {
-                if (head.due, head.seq) < best {
-                    best = (head.due, head.seq);
-                    source = Some(index);
-                }
+                offer(Source::Lane(index), (head.due, head.seq));
             }
         }
         if let Some((&order, _)) = self.others.first_key_value() {
-            if order < best {
-                best = order;
-                source = Some(OTHERS);
-            }
+            offer(Source::Others, order);
         }
         if let Some(order) = self.next_arrival() {
-            if order < best {
-                source = Some(ARRIVAL);
-            }
+            offer(Source::Arrival, order);
         }
-        let next = match source? {
-            OTHERS => {
+        let next = match best?.0 {
+            Source::Lane(index) => self.lanes[index].tasks.pop_front()?.into(),
+            Source::Others => {
                 let ((due, seq), task) = self.others.pop_first()?;
                 Pending { due, seq, task }
             }
-            ARRIVAL => {
+            Source::Arrival => {
                 let index = self.next_arrival;
                 self.next_arrival += 1;
                 Self::arrival_pending(index, self.arrivals[index])
             }
-            index => self.lanes[index].tasks.pop_front()?.into(),
         };
         self.len -= 1;
         if self.len == 0 {
             // Give back the buffers that grew past their first size; keep
-            // the others, as a serial phase (one task at a time, as behind a mutex)
-            // empties the queue on every pop.
+            // the others, as a serial phase (one task at a time, as behind a
+            // mutex) empties the queue on every pop.
             let kept = KEPT_LANE_CAPACITY.max(self.lane_capacity);
             self.lanes.retain(|lane| lane.tasks.capacity() <= kept);
-            self.last_lane = 0;
         }
         Some(next)
     }
