@@ -2,13 +2,10 @@
 //! Browser tests, run by wasm-bindgen-test-runner in headless Chrome:
 //! `cargo test --target wasm32-unknown-unknown --test web`.
 
-use interleave::app::{
-    current_hash, format_ms, show_panic, App, MetricsTable, MetricsTableProps, PANIC_ID,
-};
+use interleave::app::{current_hash, format_ms, show_panic, App, PANIC_ID};
 use interleave::config::url::parse_fragment;
-use interleave::debugger::program::Headline;
 use interleave::explore::replay;
-use interleave::{Metrics, Sim};
+use interleave::Sim;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 use web_sys::{Element, Event, EventInit, HtmlElement, HtmlInputElement, HtmlSelectElement};
@@ -368,44 +365,4 @@ fn a_panic_leaves_a_readable_error_on_the_page() {
     );
     assert_eq!(banner.get_attribute("role").as_deref(), Some("alert"));
     banner.remove();
-}
-
-/// The large counters are the headline's names, in its order.
-#[wasm_bindgen_test]
-async fn the_headline_shows_its_counters_in_its_order() {
-    let document = web_sys::window().unwrap().document().unwrap();
-    let root = document.create_element("div").unwrap();
-    document.body().unwrap().append_child(&root).unwrap();
-    let props = MetricsTableProps {
-        metrics: Metrics {
-            orders: 5,
-            db_reads: 7,
-            ..Metrics::default()
-        },
-        headline: Headline::of(&["orders", "db_reads", "errors", "max_in_critical_section"]),
-    };
-    let handle = yew::Renderer::<MetricsTable>::with_root_and_props(root.clone(), props).render();
-    yew::scheduler::flush().await;
-    let cells = root
-        .query_selector_all(".counters.headline [data-testid]")
-        .unwrap();
-    let shown: Vec<(String, String)> = (0..cells.length())
-        .map(|i| {
-            let cell = cells.item(i).unwrap().dyn_into::<Element>().unwrap();
-            (
-                cell.get_attribute("data-testid").unwrap(),
-                cell.text_content().unwrap(),
-            )
-        })
-        .collect();
-    let expected = [
-        ("metric-orders", "5"),
-        ("metric-db_reads", "7"),
-        ("metric-errors", "0"),
-        ("metric-max_in_critical_section", "0"),
-    ]
-    .map(|(id, text)| (id.to_string(), text.to_string()));
-    assert_eq!(shown, expected);
-    handle.destroy();
-    root.remove();
 }
