@@ -192,3 +192,37 @@ fn a_harmed_scripts_fix_is_a_strategy_that_clears_the_harm() {
         "no harm, no fix"
     );
 }
+
+/// What happened, on a script: its story and its fix speak of its `guard`
+/// and of the harm its run had, not of a built-in story's find and insert
+/// or of duplicate rows it cannot have.
+#[test]
+fn a_scripts_story_and_fix_speak_of_its_own_harm() {
+    use interleave::explain::{script_fix, story};
+    let (config, program) = open("#v=1&scenario=script&example=stampede&users=20&clicks=1");
+    let recording = Recording::of_program(&program, &config).unwrap();
+    let violation = recording.first_violation().expect("two holders");
+    let story = story(&recording, violation).expect("a story");
+    assert!(
+        story.text.ends_with(
+            "With `strategy=none`, `guard` takes no lock: nothing makes #1 wait for #0."
+        ),
+        "{}",
+        story.text
+    );
+    let fix = script_fix(&program, &config, &recording.metrics).expect("a fix");
+    assert_eq!(
+        fix.outcome,
+        "at most 1 in the critical section (was 20), 1 DB read (was 20), 0 errors, \
+         p99 42 ms (was 22 ms)"
+    );
+    let (config, program) = open("#v=1&scenario=script&example=ticket&users=2&clicks=2");
+    let recording = Recording::of_program(&program, &config).unwrap();
+    let fix = script_fix(&program, &config, &recording.metrics).expect("a fix");
+    assert!(
+        fix.outcome
+            .starts_with("0 duplicate rows (was 2), at most 1 in the critical section"),
+        "{}",
+        fix.outcome
+    );
+}

@@ -57,10 +57,7 @@ pub fn script_fix(program: &Program, config: &Config, metrics: &Metrics) -> Opti
             if harmed(&m) || m.errors > metrics.errors || m.hung > 0 {
                 return None;
             }
-            let outcome = format!(
-                "{} duplicate rows, at most {} in the critical section, {} errors",
-                m.duplicate_tickets, m.max_in_critical_section, m.errors
-            );
+            let outcome = outcome_text(metrics, &m);
             Some(Fix {
                 key: "strategy".to_string(),
                 value: strategy.name().to_string(),
@@ -72,4 +69,77 @@ pub fn script_fix(program: &Program, config: &Config, metrics: &Metrics) -> Opti
                 metrics: m,
             })
         })
+}
+
+/// The fixed run's outcome beside the harmed one's, in the script's terms:
+/// duplicate rows only where the run had some (a script without
+/// `expectUnique` has none to show), holders, DB reads where the fix saved
+/// some (a stampede's), errors, and the p99 latency the lock costs.
+fn outcome_text(before: &Metrics, after: &Metrics) -> String {
+    let was = |now: u64, then: u64| match now == then {
+        true => String::new(),
+        false => format!(" (was {then})"),
+    };
+    let mut parts = Vec::new();
+    if before.duplicate_tickets > 0 {
+        parts.push(format!(
+            "{} duplicate rows{}",
+            after.duplicate_tickets,
+            was(after.duplicate_tickets, before.duplicate_tickets)
+        ));
+    }
+    parts.push(format!(
+        "at most {} in the critical section{}",
+        after.max_in_critical_section,
+        was(
+            after.max_in_critical_section,
+            before.max_in_critical_section
+        )
+    ));
+    if after.db_reads < before.db_reads {
+        parts.push(format!(
+            "{} DB {}{}",
+            after.db_reads,
+            if after.db_reads == 1 { "read" } else { "reads" },
+            was(after.db_reads, before.db_reads)
+        ));
+    }
+    parts.push(format!("{} errors", after.errors));
+    let ms = |us: u64| us as f64 / 1000.0;
+    parts.push(format!(
+        "p99 {} ms (was {} ms)",
+        ms(after.latency_us.p99),
+        ms(before.latency_us.p99)
+    ));
+    parts.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn metrics(holders: u64, duplicates: u64, db_reads: u64, p99: u64) -> Metrics {
+        let mut m = Metrics::default();
+        m.max_in_critical_section = holders;
+        m.duplicate_tickets = duplicates;
+        m.db_reads = db_reads;
+        m.latency_us.p99 = p99;
+        m
+    }
+
+    #[test]
+    fn the_outcome_names_only_the_harm_the_run_had() {
+        // A stampede: no rows to duplicate, loads saved.
+        assert_eq!(
+            outcome_text(&metrics(20, 0, 20, 22_000), &metrics(1, 0, 1, 42_000)),
+            "at most 1 in the critical section (was 20), 1 DB read (was 20), 0 errors, \
+             p99 42 ms (was 22 ms)"
+        );
+        // A ticket: duplicate rows, the same reads.
+        assert_eq!(
+            outcome_text(&metrics(2, 2, 4, 40_000), &metrics(1, 0, 4, 60_500)),
+            "0 duplicate rows (was 2), at most 1 in the critical section (was 2), 0 errors, \
+             p99 60.5 ms (was 40 ms)"
+        );
+    }
 }

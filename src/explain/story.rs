@@ -218,6 +218,19 @@ impl<'a> Reader<'a> {
     ) -> (Cause, String) {
         let config = &self.recording.config;
         let strategy = config.strategy;
+        // A script's critical sections are its own `guard`s, not a built-in
+        // story's find and insert or load.
+        let script = self.recording.program.is_script();
+        if script && (strategy == StrategyKind::None || strategy.is_cache_only()) {
+            return (
+                Cause::NoLock,
+                format!(
+                    "With `strategy={}`, `guard` takes no lock: nothing makes #{later} wait \
+                     for #{earlier}.",
+                    strategy.name()
+                ),
+            );
+        }
         if strategy == StrategyKind::None || strategy.is_cache_only() {
             let what = match self.scenario {
                 ScenarioKind::Ticket => "the find and the insert",
@@ -361,7 +374,7 @@ impl<'a> Reader<'a> {
                 }
             }
         }
-        if !config.await_insert && self.scenario == ScenarioKind::Ticket {
+        if !config.await_insert && self.scenario == ScenarioKind::Ticket && !script {
             // Handled by the duplicate story; here the lock did exclude.
             return (
                 Cause::ForgottenAwait,
