@@ -119,10 +119,12 @@ mod tests {
     use super::*;
 
     fn metrics(holders: u64, duplicates: u64, db_reads: u64, p99: u64) -> Metrics {
-        let mut m = Metrics::default();
-        m.max_in_critical_section = holders;
-        m.duplicate_tickets = duplicates;
-        m.db_reads = db_reads;
+        let mut m = Metrics {
+            max_in_critical_section: holders,
+            duplicate_tickets: duplicates,
+            db_reads,
+            ..Metrics::default()
+        };
         m.latency_us.p99 = p99;
         m
     }
