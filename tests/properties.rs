@@ -199,6 +199,31 @@ fn a_different_seed_usually_gives_a_different_trace() {
 }
 
 proptest! {
+    #![proptest_config(ProptestConfig::with_cases(150))]
+
+    /// A run that keeps no events folds each emitter-lock herd in one step
+    /// (`Core::emit_folded`); one that keeps them wakes each listener. Both
+    /// are the same run: the same counters, trace hash, queue and work
+    /// after every step, barging, several servers and keys included.
+    #[test]
+    fn emitter_lock_herds_fold_to_the_same_run(config in config(), requests in 0u32..200) {
+        let config = Config { strategy: StrategyKind::EmitterLock, requests, ..config };
+        let mut woken = Sim::new(&config);
+        let mut folded = Sim::metrics_only(&config);
+        loop {
+            let (a, b) = (woken.step(), folded.step());
+            prop_assert_eq!(a.is_some(), b.is_some());
+            if a.is_none() {
+                break;
+            }
+            prop_assert_eq!(woken.metrics(), folded.metrics());
+            prop_assert_eq!(woken.pending(), folded.pending());
+            prop_assert_eq!(woken.work(), folded.work());
+        }
+    }
+}
+
+proptest! {
     #![proptest_config(ProptestConfig::with_cases(100))]
 
     /// Stepping back replays to exactly the state of the previous step.

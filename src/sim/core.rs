@@ -11,7 +11,9 @@ use crate::sim::footprint::{Object, Touches};
 use crate::sim::metrics::Tally;
 use crate::sim::queue::{Macrotask, MacrotaskQueue};
 use crate::sim::rng::{SimRng, Stream};
-use crate::sim::trace::{OpKind, Outcome, ServerKind, Site, Trace, TraceEvent, TraceKey, What};
+use crate::sim::trace::{
+    Cohort, OpKind, Outcome, ServerKind, Site, Trace, TraceEvent, TraceKey, What,
+};
 use crate::world::db::{CommitResult, InsertResult};
 use crate::world::locks::SlotId;
 use crate::world::{Cache, CacheKey, Db, LockKey, Lookup, ServerLocks};
@@ -191,6 +193,40 @@ pub struct Core {
     /// The emitter-lock listeners the running emit woke, in wake order,
     /// for [`Core::relisten_herd`]; empty outside that macrotask's drain.
     herd: Herd,
+    /// Whether an emit folds its herd ([`Core::emit_folded`]): set by the
+    /// built-in event loop for a run that keeps no events (a kept trace
+    /// needs each one, and a script's run drains its own microtasks).
+    pub fold_herds: bool,
+    /// While `fold_herds`: the requests of each emitter lock's listeners,
+    /// per server and key, as the trace hash sees them.
+    cohorts: HashMap<(u32, LockKey), Cohort>,
+    /// The herd the running emit folded, until its listeners are back.
+    folded: Option<FoldedHerd>,
+}
+
+/// An emit's herd, folded: every listener's wake-up is in the trace hash
+/// already; the first one's microtask is queued, and the others have yet
+/// to find the lock taken again and listen again.
+struct FoldedHerd {
+    server: u32,
+    key: LockKey,
+    /// The first listener's task.
+    first: TaskId,
+    /// The other listeners, in order, and their requests.
+    slots: VecDeque<SlotId>,
+    cohort: Cohort,
+    stage: FoldStage,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum FoldStage {
+    /// The first listener's microtask is the only one queued.
+    FirstQueued,
+    /// It is running: the others' microtasks come next.
+    FirstRunning,
+    /// The lock was held at the emit: every listener listened again at
+    /// once, this many.
+    AllRelistened(u64),
 }
 
 /// The waiters one `emit` woke, in the order their microtasks run.
@@ -261,6 +297,9 @@ impl Core {
             responded: Vec::new(),
             touches: Touches::default(),
             herd: Herd::default(),
+            fold_herds: false,
+            cohorts: HashMap::default(),
+            folded: None,
         }
     }
 
@@ -599,6 +638,13 @@ impl Core {
                     0,
                 );
                 self.release_slot(id);
+                if self.fold_herds {
+                    self.emit_folded(server, key);
+                    return;
+                }
+                if self.fold_herds {
+                    self.cohorts.remove(&(server, key));
+                }
                 // Every `once` listener runs inside emit, in registration
                 // order: each wakes its waiter as a microtask.
                 let mut listeners = self.servers[server as usize].emitter_emit(key);
@@ -616,7 +662,7 @@ impl Core {
                 self.herd = Herd {
                     server,
                     key,
-                    slots: listeners,
+                    slots: listeners.into(),
                     next: 0,
                 };
                 return;
@@ -825,6 +871,161 @@ impl Core {
         self.fire(id, reply);
     }
 
+    /// Emitter lock: `emitter.once(key, wake)` for `request`'s parked
+    /// `slot`.
+    pub fn emitter_listen(&mut self, server: u32, key: LockKey, slot: SlotId, request: TaskId) {
+        self.servers[server as usize].emitter_listen(key, slot);
+        if self.fold_herds {
+            self.cohorts.entry((server, key)).or_default().push(request);
+        }
+    }
+
+    /// An event of an emitter lock's herd on `key`, for every request
+    /// of a cohort (the request is the cohort's).
+    fn herd_event(&self, what: What, key: LockKey) -> TraceEvent {
+        TraceEvent {
+            step: self.steps,
+            time: self.now,
+            request: 0,
+            what,
+            key: TraceKey::Lock(key.0),
+            outcome: Outcome::None,
+            site: Site::LockListen,
+            detail: 0,
+        }
+    }
+
+    /// `emit(key)` with its herd folded: what waking every listener one by
+    /// one does, in a few steps whatever the herd's size. Every listener's
+    /// wake-up goes into the trace hash at once (their requests' cohort);
+    /// if the lock is held again (a request took it between the release
+    /// and the emit), every listener finds it taken and listens again, at
+    /// once too. Otherwise the first one's microtask runs as usual (it
+    /// takes the lock), and [`Core::relisten_folded`] then has the others
+    /// find it taken. The same trace hash, tally, listener order and slots
+    /// as waking each one (a test compares both ways on many runs).
+    fn emit_folded(&mut self, server: u32, key: LockKey) {
+        let mut slots = self.servers[server as usize].emitter_emit(key);
+        let mut cohort = self.cohorts.remove(&(server, key)).unwrap_or_default();
+        let Some(&first) = slots.front() else {
+            return;
+        };
+        self.trace
+            .fold_cohort(&self.herd_event(What::Wake, key), &cohort);
+        if self.servers[server as usize].emitter_held(key) {
+            let herd = slots.len() as u64;
+            self.trace
+                .fold_cohort(&self.herd_event(What::Listen, key), &cohort);
+            self.tally.lock_wakeups += herd;
+            *self.servers[server as usize].emitter_listeners(key) = slots;
+            self.cohorts.insert((server, key), cohort);
+            self.folded = Some(FoldedHerd {
+                server,
+                key,
+                first: 0,
+                slots: VecDeque::new(),
+                cohort: Cohort::default(),
+                stage: FoldStage::AllRelistened(herd),
+            });
+            return;
+        }
+        slots.pop_front();
+        let first_task = self.slot(first).request;
+        cohort.pop_front(first_task);
+        self.fire(first, Reply::Woke);
+        self.folded = Some(FoldedHerd {
+            server,
+            key,
+            first: first_task,
+            slots,
+            cohort,
+            stage: FoldStage::FirstQueued,
+        });
+    }
+
+    /// The rest of a folded herd, from the microtask loop: none while its
+    /// first listener's microtask waits to run; once it ran and holds the
+    /// lock, every other listener finds it taken and listens again, in
+    /// order (their microtasks came before any the first one queued).
+    /// Returns the microtasks so run. Should the first one not hold the
+    /// lock, the others wake one by one instead ([`Core::relisten_herd`]).
+    fn relisten_folded(&mut self) -> u64 {
+        let herd = self.folded.as_mut().expect("a folded herd");
+        match herd.stage {
+            FoldStage::AllRelistened(run) => {
+                self.folded = None;
+                return run;
+            }
+            FoldStage::FirstQueued if self.micro.len() == 1 && self.micro[0] == herd.first => {
+                herd.stage = FoldStage::FirstRunning;
+                return 0;
+            }
+            FoldStage::FirstQueued => {
+                let at = self.micro.iter().position(|&task| task == herd.first);
+                self.unfold(at.map_or(0, |at| at + 1));
+                return 0;
+            }
+            FoldStage::FirstRunning => {}
+        }
+        let FoldedHerd {
+            server,
+            key,
+            slots,
+            cohort,
+            ..
+        } = self.folded.take().expect("a folded herd");
+        if slots.is_empty() {
+            return 0;
+        }
+        if !self.servers[server as usize].emitter_held(key) {
+            self.folded = Some(FoldedHerd {
+                server,
+                key,
+                first: 0,
+                slots,
+                cohort,
+                stage: FoldStage::FirstRunning,
+            });
+            self.unfold(0);
+            return self.relisten_herd();
+        }
+        let run = slots.len() as u64;
+        self.trace
+            .fold_cohort(&self.herd_event(What::Listen, key), &cohort);
+        self.tally.lock_wakeups += run;
+        let list = self.servers[server as usize].emitter_listeners(key);
+        let listeners = self.cohorts.entry((server, key)).or_default();
+        if list.is_empty() {
+            *list = slots;
+            *listeners = cohort;
+        } else {
+            list.extend(slots);
+            listeners.append(&cohort);
+        }
+        run
+    }
+
+    /// Wakes a folded herd's other listeners one by one after all: their
+    /// microtasks go in at `at` (their wake-ups are in the hash already),
+    /// and [`Core::relisten_herd`] takes them from there.
+    fn unfold(&mut self, at: usize) {
+        let herd = self.folded.take().expect("a folded herd");
+        let tail = self.micro.split_off(at.min(self.micro.len()));
+        for &id in &herd.slots {
+            let slot = self.slot(id);
+            slot.state = SlotState::Resolved(Reply::Woke);
+            let task = slot.request;
+            self.micro.push_back(task);
+        }
+        self.micro.extend(tail);
+        self.herd = Herd {
+            server: herd.server,
+            key: herd.key,
+            slots: herd.slots.into(),
+            next: 0,
+        };
+    }
+
     /// The emitter lock's thundering herd without polling each waiter:
     /// while the next microtask is a waiter the last `emit` woke and the
     /// lock is held again, does what its poll would (`await once` returns,
@@ -833,8 +1034,20 @@ impl Core {
     /// would free it and park again on the slot it just freed). Returns
     /// the microtasks so run; the executor polls the others as usual (the
     /// first waiter of a herd, which takes the lock, included).
-    #[inline]
+    #[inline(always)]
     pub fn relisten_herd(&mut self) -> u64 {
+        // Every microtask passes here: only a herd's pay for more.
+        if self.folded.is_none() && self.herd.next >= self.herd.slots.len() {
+            return 0;
+        }
+        self.relisten_woken()
+    }
+
+    #[inline(never)]
+    fn relisten_woken(&mut self) -> u64 {
+        if self.folded.is_some() {
+            return self.relisten_folded();
+        }
         if self.herd.next >= self.herd.slots.len() {
             return 0;
         }
@@ -848,6 +1061,10 @@ impl Core {
         let locks = &mut self.servers[server as usize];
         let held = locks.emitter_held(lock);
         let mut listeners = None;
+        let mut cohort = match self.fold_herds {
+            true => self.cohorts.remove(&(server, lock)),
+            false => None,
+        };
         while let (Some(&task), Some(&id)) = (self.micro.front(), herd.slots.get(herd.next)) {
             let Some(slot) = self.slots[id].as_mut() else {
                 break;
@@ -874,7 +1091,10 @@ impl Core {
                     list.reserve(rest);
                     list
                 })
-                .push(id);
+                .push_back(id);
+            if self.fold_herds {
+                cohort.get_or_insert_with(Cohort::default).push(task);
+            }
             self.touches.touch(Object::ServerLock(server, lock), true);
             self.tally.lock_wakeups += 1;
             self.trace.push(TraceEvent {
@@ -891,6 +1111,9 @@ impl Core {
         }
         if let Some(list) = listeners {
             *locks.emitter_listeners(lock) = list;
+        }
+        if let Some(cohort) = cohort {
+            self.cohorts.insert((server, lock), cohort);
         }
         if herd.next < herd.slots.len() {
             self.herd = herd;
@@ -928,11 +1151,124 @@ impl Core {
     /// The awaiting future was dropped before it resolved.
     pub fn abandon(&mut self, id: SlotId) {
         let slot = self.slot(id);
+        if slot.site == Site::LockListen {
+            // A listener that no one awaits would not wake: herds no
+            // longer fold (no built-in strategy drops a listener).
+            self.fold_herds = false;
+        }
+        let slot = self.slot(id);
         if let SlotState::Resolved(_) = slot.state {
             self.release_slot(id);
         } else {
             slot.abandoned = true;
             slot.waiting = false;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::ScenarioKind;
+
+    const KEY: LockKey = LockKey(0);
+
+    /// Three requests listening on a free emitter lock, then its emit:
+    /// folded or woken one by one.
+    fn emitted(fold: bool, barged: bool) -> Core {
+        let mut core = Core::new(&Config::new(ScenarioKind::Stampede), false);
+        core.fold_herds = fold;
+        for request in 0..3 {
+            core.current = request;
+            let slot = core.park(request, Site::LockListen, None);
+            core.emitter_listen(0, KEY, slot, request);
+            assert_eq!(core.poll_slot(slot), None);
+        }
+        core.set_immediate_emit(3, 0, KEY);
+        if barged {
+            // A request took the lock between the release and the emit.
+            assert!(core.servers[0].emitter_try_lock(KEY));
+        }
+        let emit = core.queue.pop().expect("the emit");
+        let Macrotask::Timer(slot) = emit.task else {
+            panic!("a timer");
+        };
+        core.complete(slot);
+        core
+    }
+
+    /// The microtask loop, where the first woken request leaves the lock
+    /// free (as if its task had ended) and the second takes it: a folded
+    /// herd then wakes the rest one by one, exactly as an unfolded one.
+    #[test]
+    fn a_folded_herd_unfolds_when_its_first_listener_leaves_the_lock() {
+        let [folded, woken] = [true, false].map(|fold| {
+            let mut core = emitted(fold, false);
+            let mut polled = Vec::new();
+            loop {
+                let relistened = core.relisten_herd();
+                let Some(task) = core.micro.pop_front() else {
+                    core.end_herd();
+                    break;
+                };
+                polled.push((relistened, task));
+                if task == 1 {
+                    assert!(core.servers[0].emitter_try_lock(KEY));
+                }
+            }
+            let listeners = core.servers[0].emitter_emit(KEY);
+            (
+                polled,
+                listeners,
+                core.tally.lock_wakeups,
+                core.trace.hash(),
+            )
+        });
+        assert_eq!(folded, woken);
+        // #0 and #1 polled; #2 found the lock taken and listens again.
+        assert_eq!(folded.0, vec![(0, 0), (0, 1)]);
+        assert_eq!((folded.1.len(), folded.2), (1, 1));
+    }
+
+    /// The lock was taken between the release and the emit: every
+    /// listener finds it held and listens again, folded or one by one.
+    #[test]
+    fn a_barged_herd_listens_again_in_order() {
+        let [folded, woken] = [true, false].map(|fold| {
+            let mut core = emitted(fold, true);
+            let relistened = core.relisten_herd();
+            assert_eq!(core.micro.pop_front(), None);
+            core.end_herd();
+            // The lock goes free and emits again: the first one takes it
+            // (its cohort of listeners came back in order).
+            core.servers[0].emitter_unlock(KEY);
+            core.set_immediate_emit(3, 0, KEY);
+            let Macrotask::Timer(emit) = core.queue.pop().expect("the emit").task else {
+                panic!("a timer");
+            };
+            core.complete(emit);
+            let mut polled = vec![relistened];
+            loop {
+                polled.push(core.relisten_herd());
+                let Some(task) = core.micro.pop_front() else {
+                    break;
+                };
+                polled.push(u64::from(task));
+                assert!(core.servers[0].emitter_try_lock(KEY));
+            }
+            core.end_herd();
+            let listeners = core.servers[0].emitter_emit(KEY);
+            (
+                polled,
+                listeners,
+                core.tally.lock_wakeups,
+                core.trace.hash(),
+            )
+        });
+        assert_eq!(folded, woken);
+        // Three listened again; then #0 took the lock and the others
+        // listened again after it.
+        assert_eq!(folded.0, vec![3, 0, 0, 2]);
+        assert_eq!((folded.1.len(), folded.2), (2, 5));
     }
 }

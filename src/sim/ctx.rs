@@ -536,7 +536,7 @@ impl Ctx {
             let slot = {
                 let mut core = self.core.borrow_mut();
                 let slot = core.park(self.request, Site::LockListen, None);
-                core.servers[server].emitter_listen(key, slot);
+                core.emitter_listen(self.server, key, slot, self.request);
                 slot
             };
             self.record(What::Listen, lock, Outcome::None, Site::LockListen);

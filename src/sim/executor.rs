@@ -74,6 +74,8 @@ impl Sim {
     pub fn with_plan(config: &Config, requests: Vec<RequestSpec>, body: Body, core: Core) -> Sim {
         let mut core = core;
         core.set_arrivals(requests.iter().map(|request| request.arrival).collect());
+        // A run that keeps no events folds the emitter lock's herds.
+        core.fold_herds = !core.trace.keeps_events();
         Sim {
             core: Rc::new(RefCell::new(core)),
             config: Rc::new(config.clone()),
@@ -155,6 +157,8 @@ impl Sim {
     pub fn track_footprints(&mut self) {
         let mut core = self.core.borrow_mut();
         core.touches.on = true;
+        // A step's footprint needs each listener's wake-up.
+        core.fold_herds = false;
         core.touches.pool_bounded = self.config.db_pool.is_some();
     }
 

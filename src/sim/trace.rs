@@ -355,38 +355,132 @@ pub struct TraceEvent {
 }
 
 impl TraceEvent {
-    /// Folds the event into the running trace hash. The nine fields pack
-    /// into five words (step and request share one, the small codes
-    /// another); each word is spread by its own odd multiplier, and those
-    /// products do not depend on the running hash, so the CPU computes
-    /// them in parallel; one multiplication then chains the event in.
+    /// Folds the event into the running trace hash: `hash * CHAIN +
+    /// word`, where the event's word is its request's word plus the word
+    /// of its other fields. The eight other fields pack into four words
+    /// (step and key id share one, the small codes another); each is spread
+    /// by its own odd multiplier, and those products do not depend on the
+    /// running hash, so the CPU computes them in parallel; one
+    /// multiplication then chains the event in.
+    ///
+    /// The chain is linear in the words, so a run of events that differ
+    /// only in their request (an emitter lock's herd: every listener wakes,
+    /// then listens again) folds in one step from a [`Cohort`] of their
+    /// requests ([`Trace::fold_cohort`]), to the same hash.
     #[inline(always)]
     fn hash_into(&self, hash: u64) -> u64 {
+        hash.wrapping_mul(CHAIN)
+            .wrapping_add(request_word(self.request))
+            .wrapping_add(self.fields_word())
+    }
+
+    /// The word of every field but the request.
+    #[inline(always)]
+    fn fields_word(&self) -> u64 {
         let [space, id] = self.key.code();
-        let ids = u64::from(self.step) | u64::from(self.request) << 32;
+        let ids = id | u64::from(self.step) << 32;
         let codes =
             self.what.code() | space << 16 | (self.outcome as u64) << 24 | (self.site as u64) << 32;
-        let event = ids.wrapping_mul(MULTIPLIERS[0])
-            ^ self.time.wrapping_mul(MULTIPLIERS[1]).rotate_left(13)
-            ^ id.wrapping_mul(MULTIPLIERS[2]).rotate_left(26)
+        self.time.wrapping_mul(MULTIPLIERS[1]).rotate_left(13)
+            ^ ids.wrapping_mul(MULTIPLIERS[2]).rotate_left(26)
             ^ self.detail.wrapping_mul(MULTIPLIERS[3]).rotate_left(39)
-            ^ codes.wrapping_mul(MULTIPLIERS[4]).rotate_left(52);
-        (hash.rotate_left(29) ^ event).wrapping_mul(MULTIPLIERS[5])
+            ^ codes.wrapping_mul(MULTIPLIERS[4]).rotate_left(52)
+    }
+}
+
+/// A request's word in its events' hash words.
+#[inline(always)]
+fn request_word(request: u32) -> u64 {
+    u64::from(request)
+        .wrapping_mul(MULTIPLIERS[0])
+        .rotate_left(32)
+}
+
+/// The requests of a run of events, in order, as the trace hash sees
+/// them: `sum` is the chain of their words from zero, `power` is `CHAIN`
+/// to their number and `geometric` the sum of its lower powers. Folding
+/// the events one by one, each with its request's word plus a shared
+/// word `w`, turns `hash` into `hash * power + sum + w * geometric`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cohort {
+    sum: u64,
+    power: u64,
+    geometric: u64,
+}
+
+impl Default for Cohort {
+    fn default() -> Self {
+        Cohort {
+            sum: 0,
+            power: 1,
+            geometric: 0,
+        }
+    }
+}
+
+impl Cohort {
+    /// Adds a request at the back.
+    #[inline]
+    pub fn push(&mut self, request: u32) {
+        self.sum = self
+            .sum
+            .wrapping_mul(CHAIN)
+            .wrapping_add(request_word(request));
+        self.geometric = self.geometric.wrapping_mul(CHAIN).wrapping_add(1);
+        self.power = self.power.wrapping_mul(CHAIN);
+    }
+
+    /// Removes the request at the front (`request` must be it).
+    #[inline]
+    pub fn pop_front(&mut self, request: u32) {
+        self.power = self.power.wrapping_mul(CHAIN_INVERSE);
+        self.sum = self
+            .sum
+            .wrapping_sub(request_word(request).wrapping_mul(self.power));
+        self.geometric = self.geometric.wrapping_sub(self.power);
+    }
+
+    /// Adds `other`'s requests at the back, in their order.
+    #[inline]
+    pub fn append(&mut self, other: &Cohort) {
+        self.sum = self.sum.wrapping_mul(other.power).wrapping_add(other.sum);
+        self.geometric = self
+            .geometric
+            .wrapping_mul(other.power)
+            .wrapping_add(other.geometric);
+        self.power = self.power.wrapping_mul(other.power);
     }
 }
 
 /// The hash of an empty trace (FNV-1a's offset basis, kept from the first
 /// version of the hash).
 const HASH_SEED: u64 = 0xcbf2_9ce4_8422_2325;
-/// Odd 64-bit constants (from SplitMix64, xxHash and FNV).
-const MULTIPLIERS: [u64; 6] = [
+/// Odd 64-bit constants (from SplitMix64, xxHash and Murmur3).
+const MULTIPLIERS: [u64; 5] = [
     0x9e37_79b9_7f4a_7c15,
     0xbf58_476d_1ce4_e5b9,
     0x94d0_49bb_1331_11eb,
     0xc2b2_ae3d_27d4_eb4f,
     0x1656_67b1_9e37_79f9,
-    0x0000_0100_0000_01b3,
 ];
+/// The chain's multiplier (odd, so every event's word reaches the hash
+/// and a single changed event always changes it), and its inverse modulo
+/// 2^64, which takes a request off a [`Cohort`]'s front.
+const CHAIN: u64 = 0xd6e8_feb8_6659_fd93;
+const CHAIN_INVERSE: u64 = inverse(CHAIN);
+
+/// The inverse of an odd number modulo 2^64, by Newton's iteration (each
+/// step doubles the correct low bits; an odd `x` is its own inverse
+/// modulo 8).
+const fn inverse(odd: u64) -> u64 {
+    let mut x = odd;
+    let mut i = 0;
+    while i < 5 {
+        x = x.wrapping_mul(2u64.wrapping_sub(odd.wrapping_mul(x)));
+        i += 1;
+    }
+    x
+}
 
 /// MurmurHash3's 64-bit finalizer: every input bit reaches every output
 /// bit, so the printed hash has no weak low digits.
@@ -421,6 +515,23 @@ impl Trace {
         if self.keep {
             self.events.push(event);
         }
+    }
+
+    /// Whether the events themselves are kept (not only their hash).
+    pub fn keeps_events(&self) -> bool {
+        self.keep
+    }
+
+    /// Folds one event per request of `cohort`, in its order: `event`
+    /// with each one's request (the same hash as pushing them one by one).
+    /// Only for a trace that keeps no events.
+    pub fn fold_cohort(&mut self, event: &TraceEvent, cohort: &Cohort) {
+        debug_assert!(!self.keep, "a kept trace needs every event");
+        self.hash = self
+            .hash
+            .wrapping_mul(cohort.power)
+            .wrapping_add(cohort.sum)
+            .wrapping_add(event.fields_word().wrapping_mul(cohort.geometric));
     }
 
     /// Moves the kept events out (the hash stays): for a caller that is
@@ -557,5 +668,44 @@ mod tests {
         }
         assert_eq!(kept.hash(), counted.hash());
         assert_eq!((kept.len(), counted.len()), (100, 0));
+    }
+
+    #[test]
+    fn the_chains_inverse_is_its_inverse() {
+        assert_eq!(CHAIN.wrapping_mul(CHAIN_INVERSE), 1);
+        assert_eq!(inverse(3).wrapping_mul(3), 1);
+    }
+
+    /// A cohort folds to the same hash as its events one by one, after it
+    /// lost requests at its front and gained others at its back.
+    #[test]
+    fn a_cohort_folds_like_its_events() {
+        let requests: Vec<u32> = (0..40).map(|i| (i * 7919) % 1000).collect();
+        let mut cohort = Cohort::default();
+        requests.iter().for_each(|&r| cohort.push(r));
+        let mut tail = Cohort::default();
+        [5, 900].iter().for_each(|&r| tail.push(r));
+        cohort.pop_front(requests[0]);
+        cohort.pop_front(requests[1]);
+        cohort.append(&tail);
+        let order: Vec<u32> = requests[2..].iter().chain(&[5, 900]).copied().collect();
+        let wake = TraceEvent {
+            what: What::Wake,
+            key: TraceKey::Lock(4),
+            ..event()
+        };
+        let mut one_by_one = Trace::new(false);
+        let mut folded = Trace::new(false);
+        for trace in [&mut one_by_one, &mut folded] {
+            trace.push(event());
+        }
+        for &request in &order {
+            one_by_one.push(TraceEvent { request, ..wake });
+        }
+        folded.fold_cohort(&wake, &cohort);
+        assert_eq!(one_by_one.hash(), folded.hash());
+        // And an empty cohort folds nothing.
+        folded.fold_cohort(&wake, &Cohort::default());
+        assert_eq!(one_by_one.hash(), folded.hash());
     }
 }

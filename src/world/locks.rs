@@ -27,7 +27,7 @@ pub struct ServerLocks {
     /// Emitter lock: the keys held, and the `once` listeners per key in
     /// registration order.
     emitter_locked: FxHashSet<LockKey>,
-    listeners: FxHashMap<LockKey, Vec<SlotId>>,
+    listeners: FxHashMap<LockKey, VecDeque<SlotId>>,
     /// Ticket lock counters per key.
     tickets: FxHashMap<LockKey, Tickets>,
 }
@@ -119,12 +119,12 @@ impl ServerLocks {
 
     /// Emitter lock: `emitter.once(key, wake)`.
     pub fn emitter_listen(&mut self, key: LockKey, slot: SlotId) {
-        self.emitter_listeners(key).push(slot);
+        self.emitter_listeners(key).push_back(slot);
     }
 
     /// Emitter lock: `key`'s `once` listeners, in registration order, for
     /// a caller that adds many at once.
-    pub fn emitter_listeners(&mut self, key: LockKey) -> &mut Vec<SlotId> {
+    pub fn emitter_listeners(&mut self, key: LockKey) -> &mut VecDeque<SlotId> {
         self.listeners.entry(key).or_default()
     }
 
@@ -135,7 +135,7 @@ impl ServerLocks {
 
     /// Emitter lock: `emit(key)` removes and returns every `once` listener,
     /// in registration order.
-    pub fn emitter_emit(&mut self, key: LockKey) -> Vec<SlotId> {
+    pub fn emitter_emit(&mut self, key: LockKey) -> VecDeque<SlotId> {
         self.listeners.remove(&key).unwrap_or_default()
     }
 
