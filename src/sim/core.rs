@@ -1173,8 +1173,9 @@ mod tests {
 
     const KEY: LockKey = LockKey(0);
 
-    /// Three requests listening on a free emitter lock, then its emit:
-    /// folded or woken one by one.
+    /// Three requests listening on an emitter lock, then its emit (a
+    /// request took the lock before it if `barged`): folded or woken one
+    /// by one.
     fn emitted(fold: bool, barged: bool) -> Core {
         let mut core = Core::new(&Config::new(ScenarioKind::Stampede), false);
         core.fold_herds = fold;
@@ -1184,17 +1185,27 @@ mod tests {
             core.emitter_listen(0, KEY, slot, request);
             assert_eq!(core.poll_slot(slot), None);
         }
-        core.set_immediate_emit(3, 0, KEY);
         if barged {
-            // A request took the lock between the release and the emit.
             assert!(core.servers[0].emitter_try_lock(KEY));
         }
-        let emit = core.queue.pop().expect("the emit");
-        let Macrotask::Timer(slot) = emit.task else {
+        emit(&mut core);
+        core
+    }
+
+    /// `setImmediate(() => emitter.emit(key))`, run.
+    fn emit(core: &mut Core) {
+        core.set_immediate_emit(3, 0, KEY);
+        let Macrotask::Timer(slot) = core.queue.pop().expect("the emit").task else {
             panic!("a timer");
         };
         core.complete(slot);
-        core
+    }
+
+    /// The listeners left, the wake-ups and the trace hash.
+    fn outcome(core: &mut Core) -> (VecDeque<SlotId>, u64, String) {
+        core.end_herd();
+        let listeners = core.servers[0].emitter_emit(KEY);
+        (listeners, core.tally.lock_wakeups, core.trace.hash())
     }
 
     /// The microtask loop, where the first woken request leaves the lock
@@ -1208,7 +1219,6 @@ mod tests {
             loop {
                 let relistened = core.relisten_herd();
                 let Some(task) = core.micro.pop_front() else {
-                    core.end_herd();
                     break;
                 };
                 polled.push((relistened, task));
@@ -1216,18 +1226,12 @@ mod tests {
                     assert!(core.servers[0].emitter_try_lock(KEY));
                 }
             }
-            let listeners = core.servers[0].emitter_emit(KEY);
-            (
-                polled,
-                listeners,
-                core.tally.lock_wakeups,
-                core.trace.hash(),
-            )
+            (polled, outcome(&mut core))
         });
         assert_eq!(folded, woken);
         // #0 and #1 polled; #2 found the lock taken and listens again.
         assert_eq!(folded.0, vec![(0, 0), (0, 1)]);
-        assert_eq!((folded.1.len(), folded.2), (1, 1));
+        assert_eq!((folded.1 .0.len(), folded.1 .1), (1, 1));
     }
 
     /// The lock was taken between the release and the emit: every
@@ -1242,11 +1246,7 @@ mod tests {
             // The lock goes free and emits again: the first one takes it
             // (its cohort of listeners came back in order).
             core.servers[0].emitter_unlock(KEY);
-            core.set_immediate_emit(3, 0, KEY);
-            let Macrotask::Timer(emit) = core.queue.pop().expect("the emit").task else {
-                panic!("a timer");
-            };
-            core.complete(emit);
+            emit(&mut core);
             let mut polled = vec![relistened];
             loop {
                 polled.push(core.relisten_herd());
@@ -1256,19 +1256,12 @@ mod tests {
                 polled.push(u64::from(task));
                 assert!(core.servers[0].emitter_try_lock(KEY));
             }
-            core.end_herd();
-            let listeners = core.servers[0].emitter_emit(KEY);
-            (
-                polled,
-                listeners,
-                core.tally.lock_wakeups,
-                core.trace.hash(),
-            )
+            (polled, outcome(&mut core))
         });
         assert_eq!(folded, woken);
         // Three listened again; then #0 took the lock and the others
         // listened again after it.
         assert_eq!(folded.0, vec![3, 0, 0, 2]);
-        assert_eq!((folded.1.len(), folded.2), (2, 5));
+        assert_eq!((folded.1 .0.len(), folded.1 .1), (2, 5));
     }
 }
