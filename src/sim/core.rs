@@ -204,6 +204,10 @@ pub struct Core {
     folded: Option<FoldedHerd>,
 }
 
+/// Whether this build folds herds at all: not the page's wasm, which
+/// must stay under its size budget and bounds its work per call anyway.
+const FOLDS: bool = cfg!(not(target_arch = "wasm32"));
+
 /// An emit's herd, folded: every listener's wake-up is in the trace hash
 /// already; the first one's microtask is queued, and the others have yet
 /// to find the lock taken again and listen again.
@@ -233,7 +237,7 @@ enum FoldStage {
 struct Herd {
     server: u32,
     key: LockKey,
-    slots: Vec<SlotId>,
+    slots: VecDeque<SlotId>,
     /// The next one whose microtask has not run yet.
     next: usize,
 }
@@ -243,7 +247,7 @@ impl Default for Herd {
         Herd {
             server: 0,
             key: LockKey(0),
-            slots: Vec::new(),
+            slots: VecDeque::new(),
             next: 0,
         }
     }
@@ -638,11 +642,11 @@ impl Core {
                     0,
                 );
                 self.release_slot(id);
-                if self.fold_herds {
+                if self.folds() {
                     self.emit_folded(server, key);
                     return;
                 }
-                if self.fold_herds {
+                if self.folds() {
                     self.cohorts.remove(&(server, key));
                 }
                 // Every `once` listener runs inside emit, in registration
@@ -662,7 +666,7 @@ impl Core {
                 self.herd = Herd {
                     server,
                     key,
-                    slots: listeners.into(),
+                    slots: listeners,
                     next: 0,
                 };
                 return;
@@ -871,11 +875,17 @@ impl Core {
         self.fire(id, reply);
     }
 
+    /// Whether emits fold their herds now (see `fold_herds`).
+    #[inline(always)]
+    fn folds(&self) -> bool {
+        FOLDS && self.fold_herds
+    }
+
     /// Emitter lock: `emitter.once(key, wake)` for `request`'s parked
     /// `slot`.
     pub fn emitter_listen(&mut self, server: u32, key: LockKey, slot: SlotId, request: TaskId) {
         self.servers[server as usize].emitter_listen(key, slot);
-        if self.fold_herds {
+        if self.folds() {
             self.cohorts.entry((server, key)).or_default().push(request);
         }
     }
@@ -1021,7 +1031,7 @@ impl Core {
         self.herd = Herd {
             server: herd.server,
             key: herd.key,
-            slots: herd.slots.into(),
+            slots: herd.slots,
             next: 0,
         };
     }
@@ -1037,7 +1047,7 @@ impl Core {
     #[inline(always)]
     pub fn relisten_herd(&mut self) -> u64 {
         // Every microtask passes here: only a herd's pay for more.
-        if self.folded.is_none() && self.herd.next >= self.herd.slots.len() {
+        if (!FOLDS || self.folded.is_none()) && self.herd.next >= self.herd.slots.len() {
             return 0;
         }
         self.relisten_woken()
@@ -1045,7 +1055,7 @@ impl Core {
 
     #[inline(never)]
     fn relisten_woken(&mut self) -> u64 {
-        if self.folded.is_some() {
+        if FOLDS && self.folded.is_some() {
             return self.relisten_folded();
         }
         if self.herd.next >= self.herd.slots.len() {
@@ -1056,12 +1066,11 @@ impl Core {
         let lock = herd.key;
         let mut run = 0;
         // Nothing the loop does takes or frees the lock, and the list it
-        // adds to is taken out once and put back (it grows by at most the
-        // rest of the herd).
+        // adds to is taken out once and put back.
         let locks = &mut self.servers[server as usize];
         let held = locks.emitter_held(lock);
         let mut listeners = None;
-        let mut cohort = match self.fold_herds {
+        let mut cohort = match FOLDS && self.fold_herds {
             true => self.cohorts.remove(&(server, lock)),
             false => None,
         };
@@ -1084,15 +1093,10 @@ impl Core {
             self.micro.pop_front();
             self.current = task;
             slot.state = SlotState::Pending(None);
-            let rest = herd.slots.len() - herd.next + 1;
             listeners
-                .get_or_insert_with(|| {
-                    let mut list = std::mem::take(locks.emitter_listeners(lock));
-                    list.reserve(rest);
-                    list
-                })
+                .get_or_insert_with(|| std::mem::take(locks.emitter_listeners(lock)))
                 .push_back(id);
-            if self.fold_herds {
+            if FOLDS && self.fold_herds {
                 cohort.get_or_insert_with(Cohort::default).push(task);
             }
             self.touches.touch(Object::ServerLock(server, lock), true);
