@@ -8,6 +8,7 @@ use std::collections::BinaryHeap;
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::config::{CacheStart, Config, Micros, ScenarioKind, StrategyKind};
+use crate::debugger::narrate::format_ms;
 use crate::debugger::timeline::{Segment, SharedLane, Tone};
 use crate::sim::trace::{OpKind, Outcome, TraceKey};
 use crate::sim::{TraceEvent, What};
@@ -380,7 +381,7 @@ impl HoldersLane {
             segments,
             peak,
             peak_at,
-            peak_note: format!("peak {peak} at {} ms", peak_at as f64 / 1_000.0),
+            peak_note: format!("peak {peak} at {} ms", format_ms(peak_at)),
         }
     }
 }

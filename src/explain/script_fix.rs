@@ -5,6 +5,7 @@
 //! its own, so its fix is a strategy for its `guard`/`lock` calls.
 
 use crate::config::{Config, Schedule, StrategyKind};
+use crate::debugger::narrate::format_ms;
 use crate::debugger::program::Program;
 use crate::explain::fix::Fix;
 use crate::sim::Metrics;
@@ -105,11 +106,10 @@ fn outcome_text(before: &Metrics, after: &Metrics) -> String {
         ));
     }
     parts.push(format!("{} errors", after.errors));
-    let ms = |us: u64| us as f64 / 1000.0;
     parts.push(format!(
         "p99 {} ms (was {} ms)",
-        ms(after.latency_us.p99),
-        ms(before.latency_us.p99)
+        format_ms(after.latency_us.p99),
+        format_ms(before.latency_us.p99)
     ));
     parts.join(", ")
 }

@@ -11,12 +11,13 @@ use crate::sim::footprint::{Object, Touches};
 use crate::sim::metrics::Tally;
 use crate::sim::queue::{Macrotask, MacrotaskQueue};
 use crate::sim::rng::{SimRng, Stream};
-use crate::sim::trace::{
-    Cohort, OpKind, Outcome, ServerKind, Site, Trace, TraceEvent, TraceKey, What,
-};
+use crate::sim::trace::{OpKind, Outcome, ServerKind, Site, Trace, TraceEvent, TraceKey, What};
 use crate::world::db::{CommitResult, InsertResult};
 use crate::world::locks::SlotId;
 use crate::world::{Cache, CacheKey, Db, LockKey, Lookup, ServerLocks};
+
+mod fold;
+use fold::Folding;
 
 /// A request's task; requests are numbered in arrival order.
 pub type TaskId = u32;
@@ -193,44 +194,12 @@ pub struct Core {
     /// The emitter-lock listeners the running emit woke, in wake order,
     /// for [`Core::relisten_herd`]; empty outside that macrotask's drain.
     herd: Herd,
-    /// Whether an emit folds its herd ([`Core::emit_folded`]): set by the
-    /// built-in event loop for a run that keeps no events (a kept trace
-    /// needs each one, and a script's run drains its own microtasks).
+    /// Whether an emit folds its herd (`fold.rs`): set by the built-in
+    /// event loop for a run that keeps no events (a kept trace needs each
+    /// one, and a script's run drains its own microtasks).
     pub fold_herds: bool,
-    /// While `fold_herds`: the requests of each emitter lock's listeners,
-    /// per server and key, as the trace hash sees them.
-    cohorts: HashMap<(u32, LockKey), Cohort>,
-    /// The herd the running emit folded, until its listeners are back.
-    folded: Option<FoldedHerd>,
-}
-
-/// Whether this build folds herds at all: not the page's wasm, which
-/// must stay under its size budget and bounds its work per call anyway.
-const FOLDS: bool = cfg!(not(target_arch = "wasm32"));
-
-/// An emit's herd, folded: every listener's wake-up is in the trace hash
-/// already; the first one's microtask is queued, and the others have yet
-/// to find the lock taken again and listen again.
-struct FoldedHerd {
-    server: u32,
-    key: LockKey,
-    /// The first listener's task.
-    first: TaskId,
-    /// The other listeners, in order, and their requests.
-    slots: VecDeque<SlotId>,
-    cohort: Cohort,
-    stage: FoldStage,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum FoldStage {
-    /// The first listener's microtask is the only one queued.
-    FirstQueued,
-    /// It is running: the others' microtasks come next.
-    FirstRunning,
-    /// The lock was held at the emit: every listener listened again at
-    /// once, this many.
-    AllRelistened(u64),
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
+    fold: Folding,
 }
 
 /// The waiters one `emit` woke, in the order their microtasks run.
@@ -302,8 +271,7 @@ impl Core {
             touches: Touches::default(),
             herd: Herd::default(),
             fold_herds: false,
-            cohorts: HashMap::default(),
-            folded: None,
+            fold: Folding::default(),
         }
     }
 
@@ -642,12 +610,8 @@ impl Core {
                     0,
                 );
                 self.release_slot(id);
-                if self.folds() {
-                    self.emit_folded(server, key);
+                if self.fold_emit(server, key) {
                     return;
-                }
-                if self.folds() {
-                    self.cohorts.remove(&(server, key));
                 }
                 // Every `once` listener runs inside emit, in registration
                 // order: each wakes its waiter as a microtask.
@@ -875,165 +839,11 @@ impl Core {
         self.fire(id, reply);
     }
 
-    /// Whether emits fold their herds now (see `fold_herds`).
-    #[inline(always)]
-    fn folds(&self) -> bool {
-        FOLDS && self.fold_herds
-    }
-
     /// Emitter lock: `emitter.once(key, wake)` for `request`'s parked
     /// `slot`.
     pub fn emitter_listen(&mut self, server: u32, key: LockKey, slot: SlotId, request: TaskId) {
         self.servers[server as usize].emitter_listen(key, slot);
-        if self.folds() {
-            self.cohorts.entry((server, key)).or_default().push(request);
-        }
-    }
-
-    /// An event of an emitter lock's herd on `key`, for every request
-    /// of a cohort (the request is the cohort's).
-    fn herd_event(&self, what: What, key: LockKey) -> TraceEvent {
-        TraceEvent {
-            step: self.steps,
-            time: self.now,
-            request: 0,
-            what,
-            key: TraceKey::Lock(key.0),
-            outcome: Outcome::None,
-            site: Site::LockListen,
-            detail: 0,
-        }
-    }
-
-    /// `emit(key)` with its herd folded: what waking every listener one by
-    /// one does, in a few steps whatever the herd's size. Every listener's
-    /// wake-up goes into the trace hash at once (their requests' cohort);
-    /// if the lock is held again (a request took it between the release
-    /// and the emit), every listener finds it taken and listens again, at
-    /// once too. Otherwise the first one's microtask runs as usual (it
-    /// takes the lock), and [`Core::relisten_folded`] then has the others
-    /// find it taken. The same trace hash, tally, listener order and slots
-    /// as waking each one (a test compares both ways on many runs).
-    fn emit_folded(&mut self, server: u32, key: LockKey) {
-        let mut slots = self.servers[server as usize].emitter_emit(key);
-        let mut cohort = self.cohorts.remove(&(server, key)).unwrap_or_default();
-        let Some(&first) = slots.front() else {
-            return;
-        };
-        self.trace
-            .fold_cohort(&self.herd_event(What::Wake, key), &cohort);
-        if self.servers[server as usize].emitter_held(key) {
-            let herd = slots.len() as u64;
-            self.trace
-                .fold_cohort(&self.herd_event(What::Listen, key), &cohort);
-            self.tally.lock_wakeups += herd;
-            *self.servers[server as usize].emitter_listeners(key) = slots;
-            self.cohorts.insert((server, key), cohort);
-            self.folded = Some(FoldedHerd {
-                server,
-                key,
-                first: 0,
-                slots: VecDeque::new(),
-                cohort: Cohort::default(),
-                stage: FoldStage::AllRelistened(herd),
-            });
-            return;
-        }
-        slots.pop_front();
-        let first_task = self.slot(first).request;
-        cohort.pop_front(first_task);
-        self.fire(first, Reply::Woke);
-        self.folded = Some(FoldedHerd {
-            server,
-            key,
-            first: first_task,
-            slots,
-            cohort,
-            stage: FoldStage::FirstQueued,
-        });
-    }
-
-    /// The rest of a folded herd, from the microtask loop: none while its
-    /// first listener's microtask waits to run; once it ran and holds the
-    /// lock, every other listener finds it taken and listens again, in
-    /// order (their microtasks came before any the first one queued).
-    /// Returns the microtasks so run. Should the first one not hold the
-    /// lock, the others wake one by one instead ([`Core::relisten_herd`]).
-    fn relisten_folded(&mut self) -> u64 {
-        let herd = self.folded.as_mut().expect("a folded herd");
-        match herd.stage {
-            FoldStage::AllRelistened(run) => {
-                self.folded = None;
-                return run;
-            }
-            FoldStage::FirstQueued if self.micro.len() == 1 && self.micro[0] == herd.first => {
-                herd.stage = FoldStage::FirstRunning;
-                return 0;
-            }
-            FoldStage::FirstQueued => {
-                let at = self.micro.iter().position(|&task| task == herd.first);
-                self.unfold(at.map_or(0, |at| at + 1));
-                return 0;
-            }
-            FoldStage::FirstRunning => {}
-        }
-        let FoldedHerd {
-            server,
-            key,
-            slots,
-            cohort,
-            ..
-        } = self.folded.take().expect("a folded herd");
-        if slots.is_empty() {
-            return 0;
-        }
-        if !self.servers[server as usize].emitter_held(key) {
-            self.folded = Some(FoldedHerd {
-                server,
-                key,
-                first: 0,
-                slots,
-                cohort,
-                stage: FoldStage::FirstRunning,
-            });
-            self.unfold(0);
-            return self.relisten_herd();
-        }
-        let run = slots.len() as u64;
-        self.trace
-            .fold_cohort(&self.herd_event(What::Listen, key), &cohort);
-        self.tally.lock_wakeups += run;
-        let list = self.servers[server as usize].emitter_listeners(key);
-        let listeners = self.cohorts.entry((server, key)).or_default();
-        if list.is_empty() {
-            *list = slots;
-            *listeners = cohort;
-        } else {
-            list.extend(slots);
-            listeners.append(&cohort);
-        }
-        run
-    }
-
-    /// Wakes a folded herd's other listeners one by one after all: their
-    /// microtasks go in at `at` (their wake-ups are in the hash already),
-    /// and [`Core::relisten_herd`] takes them from there.
-    fn unfold(&mut self, at: usize) {
-        let herd = self.folded.take().expect("a folded herd");
-        let tail = self.micro.split_off(at.min(self.micro.len()));
-        for &id in &herd.slots {
-            let slot = self.slot(id);
-            slot.state = SlotState::Resolved(Reply::Woke);
-            let task = slot.request;
-            self.micro.push_back(task);
-        }
-        self.micro.extend(tail);
-        self.herd = Herd {
-            server: herd.server,
-            key: herd.key,
-            slots: herd.slots,
-            next: 0,
-        };
+        self.fold_listener(server, key, request);
     }
 
     /// The emitter lock's thundering herd without polling each waiter:
@@ -1047,15 +857,17 @@ impl Core {
     #[inline(always)]
     pub fn relisten_herd(&mut self) -> u64 {
         // Every microtask passes here: only a herd's pay for more.
-        if (!FOLDS || self.folded.is_none()) && self.herd.next >= self.herd.slots.len() {
+        if !self.herd_folded() && self.herd.next >= self.herd.slots.len() {
             return 0;
         }
         self.relisten_woken()
     }
 
-    #[inline(never)]
+    // Out of line natively, so the check above stays small where every
+    // microtask passes; the page's wasm keeps it inline (smaller).
+    #[cfg_attr(not(target_arch = "wasm32"), inline(never))]
     fn relisten_woken(&mut self) -> u64 {
-        if FOLDS && self.folded.is_some() {
+        if self.herd_folded() {
             return self.relisten_folded();
         }
         if self.herd.next >= self.herd.slots.len() {
@@ -1070,10 +882,6 @@ impl Core {
         let locks = &mut self.servers[server as usize];
         let held = locks.emitter_held(lock);
         let mut listeners = None;
-        let mut cohort = match FOLDS && self.fold_herds {
-            true => self.cohorts.remove(&(server, lock)),
-            false => None,
-        };
         while let (Some(&task), Some(&id)) = (self.micro.front(), herd.slots.get(herd.next)) {
             let Some(slot) = self.slots[id].as_mut() else {
                 break;
@@ -1096,9 +904,6 @@ impl Core {
             listeners
                 .get_or_insert_with(|| std::mem::take(locks.emitter_listeners(lock)))
                 .push_back(id);
-            if FOLDS && self.fold_herds {
-                cohort.get_or_insert_with(Cohort::default).push(task);
-            }
             self.touches.touch(Object::ServerLock(server, lock), true);
             self.tally.lock_wakeups += 1;
             self.trace.push(TraceEvent {
@@ -1115,9 +920,6 @@ impl Core {
         }
         if let Some(list) = listeners {
             *locks.emitter_listeners(lock) = list;
-        }
-        if let Some(cohort) = cohort {
-            self.cohorts.insert((server, lock), cohort);
         }
         if herd.next < herd.slots.len() {
             self.herd = herd;
@@ -1155,7 +957,7 @@ impl Core {
     /// The awaiting future was dropped before it resolved.
     pub fn abandon(&mut self, id: SlotId) {
         let slot = self.slot(id);
-        if slot.site == Site::LockListen {
+        if cfg!(not(target_arch = "wasm32")) && slot.site == Site::LockListen {
             // A listener that no one awaits would not wake: herds no
             // longer fold (no built-in strategy drops a listener).
             self.fold_herds = false;

@@ -13,14 +13,11 @@ use crate::world::LockKey;
 pub type SlotId = usize;
 
 #[derive(Default)]
-struct Mutex {
-    waiters: VecDeque<SlotId>,
-}
-
-#[derive(Default)]
 pub struct ServerLocks {
-    /// A key is present while its mutex is held.
-    mutexes: FxHashMap<LockKey, Mutex>,
+    /// A key is present while its mutex is held, with the waiters queued
+    /// for it in order (the same map type as `listeners`, so the page's
+    /// wasm carries one copy of its code).
+    mutexes: FxHashMap<LockKey, VecDeque<SlotId>>,
     /// A key is present while its single-flight call runs; the value lists
     /// the callers waiting for its result.
     flights: FxHashMap<LockKey, Vec<SlotId>>,
@@ -63,11 +60,11 @@ impl ServerLocks {
     pub fn lock(&mut self, key: LockKey, slot: SlotId) -> Acquire {
         match self.mutexes.get_mut(&key) {
             None => {
-                self.mutexes.insert(key, Mutex::default());
+                self.mutexes.insert(key, VecDeque::new());
                 Acquire::Free
             }
-            Some(mutex) => {
-                mutex.waiters.push_back(slot);
+            Some(waiters) => {
+                waiters.push_back(slot);
                 Acquire::Queued
             }
         }
@@ -75,8 +72,7 @@ impl ServerLocks {
 
     /// Hands the mutex to the oldest waiter (returned), or frees it.
     pub fn unlock(&mut self, key: LockKey) -> Option<SlotId> {
-        let mutex = self.mutexes.get_mut(&key)?;
-        let next = mutex.waiters.pop_front();
+        let next = self.mutexes.get_mut(&key)?.pop_front();
         if next.is_none() {
             self.mutexes.remove(&key);
         }
