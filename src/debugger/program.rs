@@ -19,7 +19,7 @@ pub type Positions = Vec<(usize, (u32, u32))>;
 /// What the page shows first and large: the §5 counters that tell the
 /// run's story, then a script's own `count()` counters, by name (only in
 /// builds with the script engine: the page's own edition stays small).
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Headline {
     pub names: &'static [&'static str],
     #[cfg(scripts)]

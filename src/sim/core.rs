@@ -956,8 +956,7 @@ impl Core {
 
     /// The awaiting future was dropped before it resolved.
     pub fn abandon(&mut self, id: SlotId) {
-        let slot = self.slot(id);
-        if cfg!(not(target_arch = "wasm32")) && slot.site == Site::LockListen {
+        if cfg!(not(target_arch = "wasm32")) && self.slot(id).site == Site::LockListen {
             // A listener that no one awaits would not wake: herds no
             // longer fold (no built-in strategy drops a listener).
             self.fold_herds = false;
