@@ -37,7 +37,9 @@ services_up=1
 scripts/services.sh up >/dev/null
 # shellcheck disable=SC1091
 source "${INTERLEAVE_SERVICES_DIR:-/tmp/interleave-services}/env"
-cargo test --test real 2>&1 | tee "$logs/real.log"
+# One test at a time: the trials keep real time, and a neighbour's explore
+# or thousand-request trial on the same two cores can delay them by 100 ms.
+cargo test --test real -- --test-threads=1 2>&1 | tee "$logs/real.log"
 scripts/services.sh down
 services_up=0
 echo "real servers added $(( $(date +%s) - services_start )) s"
