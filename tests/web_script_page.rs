@@ -10,6 +10,7 @@
 
 use std::rc::Rc;
 
+use interleave::app::state::Busy;
 use interleave::app::{Action, Debugger, MetricsTable, MetricsTableProps};
 use interleave::debugger::program::Headline;
 use interleave::debugger::Program;
@@ -59,6 +60,32 @@ fn a_link_restores_its_example_and_runs_it() {
     assert!(state.session().is_some());
     assert_eq!(state.position(), 0);
     assert_eq!(state.metrics().hung, 0, "at step 0 no request has hung yet");
+}
+
+/// Opening a script link only reads it: the engine loads the code in the
+/// next task (`Busy::Loading`), so the page draws first; a script that
+/// does not load says so then, with no compare table to fill.
+#[wasm_bindgen_test]
+fn a_script_link_loads_its_code_after_the_page_draws() {
+    let opened = Debugger::load("#v=1&scenario=script&example=ticket&users=2");
+    assert_eq!(opened.busy, Busy::Loading);
+    assert!(opened.session().is_none() && opened.has_work());
+    let state = settle(Rc::new(opened));
+    assert_eq!(state.busy, Busy::Idle);
+    assert!(state.session().is_some());
+    let broken = format!(
+        "#v=1&scenario=script&code={}",
+        encode("async function handle(req) {\n  const x = ;\n}\n")
+    );
+    let opened = Debugger::load(&broken);
+    assert!(
+        opened.script_problem.is_none(),
+        "not read before the next task"
+    );
+    let state = settle(Rc::new(opened));
+    let problem = state.script_problem.clone().expect("the error is shown");
+    assert_eq!(problem.at.map(|(line, _)| line), Some(2), "{problem:?}");
+    assert!(state.session().is_none() && !state.has_work());
 }
 
 #[wasm_bindgen_test]

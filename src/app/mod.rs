@@ -375,11 +375,13 @@ pub fn App() -> Html {
             if let Some(notice) = &state.notice {
                 <p class="notice" role="status" data-testid="run-notice">{ notice }</p>
             }
-            if matches!(state.busy, Busy::Recording | Busy::Counting | Busy::RunningToEnd) {
+            if state.busy != Busy::Idle {
                 <div class="progress" role="status" data-testid="progress">
                     <span>{ match state.busy {
                         Busy::Recording => "recording the run…",
                         Busy::Counting => "running (metrics only)…",
+                        #[cfg(scripts)]
+                        Busy::Loading => "loading the script…",
                         _ => "running to the end…",
                     } }</span>
                     <progress max={state.progress.1.max(1).to_string()} value={state.progress.0.to_string()} />

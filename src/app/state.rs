@@ -90,6 +90,10 @@ pub enum Busy {
     Counting,
     /// Running the debugger's position to the end.
     RunningToEnd,
+    /// A script link just opened: its code loads into the engine in the
+    /// next task, so the page draws first (a cold load of the engine and
+    /// the script takes about 100 ms in the browser).
+    Loading,
 }
 
 pub enum Action {
@@ -236,6 +240,62 @@ pub struct Debugger {
     seek: Option<u32>,
 }
 
+/// What starting a program gives: a recorder (or, above the traced limit,
+/// a metrics-only run) and what the page says about it.
+struct Launch {
+    recorder: Option<Rc<RefCell<Recorder>>>,
+    counter: Option<Rc<RefCell<Box<dyn SteppedRun>>>>,
+    busy: Busy,
+    notice: Option<String>,
+    script_problem: Option<ScriptProblem>,
+}
+
+impl Launch {
+    fn of(program: &Program, config: &Config) -> Launch {
+        let failed = |message| Launch {
+            busy: Busy::Idle,
+            script_problem: Some(ScriptProblem::of(message)),
+            ..Launch::deferred()
+        };
+        if total_requests(config) > MAX_TRACED_REQUESTS {
+            let notice = format!(
+                "{} requests: the page keeps only the metrics of runs above {MAX_TRACED_REQUESTS} \
+                 requests, so there is no trace to step through",
+                total_requests(config)
+            );
+            match program.start(config, false) {
+                Ok(run) => Launch {
+                    counter: Some(shared(run)),
+                    busy: Busy::Counting,
+                    notice: Some(notice),
+                    ..Launch::deferred()
+                },
+                Err(message) => failed(message),
+            }
+        } else {
+            match Recorder::of_program(program, config) {
+                Ok(recorder) => Launch {
+                    recorder: Some(shared(recorder)),
+                    busy: Busy::Recording,
+                    ..Launch::deferred()
+                },
+                Err(message) => failed(message),
+            }
+        }
+    }
+
+    /// Nothing started yet: `Busy::Loading` starts it in the next chunk.
+    fn deferred() -> Launch {
+        Launch {
+            recorder: None,
+            counter: None,
+            busy: Busy::Loading,
+            notice: None,
+            script_problem: None,
+        }
+    }
+}
+
 impl PartialEq for Debugger {
     fn eq(&self, other: &Self) -> bool {
         self.version == other.version
@@ -248,6 +308,13 @@ impl Debugger {
     pub fn load(hash: &str) -> Debugger {
         let (config, program, errors) = parse_hash(hash);
         let errors = errors.iter().map(ToString::to_string).collect();
+        // A script loads in the next task (`Busy::Loading`), not while the
+        // page first draws.
+        if cfg!(scripts) && program.is_script() {
+            let mut opened = Debugger::opened(config, program, errors, 0, Launch::deferred());
+            opened.needs_engine = needs_engine(hash);
+            return opened;
+        }
         let mut started = Debugger::start(config, program, errors, 0);
         started.needs_engine = needs_engine(hash);
         let started = Rc::new(started);
@@ -257,30 +324,38 @@ impl Debugger {
     }
 
     fn start(config: Config, program: Program, errors: Vec<String>, version: u64) -> Debugger {
-        let large = total_requests(&config) > MAX_TRACED_REQUESTS;
-        let mut script_problem = None;
-        let (recorder, counter, busy, notice) = if large {
-            let notice = format!(
-                "{} requests: the page keeps only the metrics of runs above {MAX_TRACED_REQUESTS} \
-                 requests, so there is no trace to step through",
-                total_requests(&config)
-            );
-            match program.start(&config, false) {
-                Ok(run) => (None, Some(shared(run)), Busy::Counting, Some(notice)),
-                Err(message) => {
-                    script_problem = Some(ScriptProblem::of(message));
-                    (None, None, Busy::Idle, None)
-                }
-            }
-        } else {
-            match Recorder::of_program(&program, &config) {
-                Ok(recorder) => (Some(shared(recorder)), None, Busy::Recording, None),
-                Err(message) => {
-                    script_problem = Some(ScriptProblem::of(message));
-                    (None, None, Busy::Idle, None)
-                }
-            }
-        };
+        let launch = Launch::of(&program, &config);
+        Debugger::opened(config, program, errors, version, launch)
+    }
+
+    /// The deferred start of `Busy::Loading`.
+    fn launch(&mut self) {
+        let launch = Launch::of(&self.program, &self.config);
+        if launch.script_problem.is_some() {
+            self.compare = None;
+        }
+        self.recorder = launch.recorder;
+        self.counter = launch.counter;
+        self.busy = launch.busy;
+        self.script_problem = launch.script_problem;
+        // A long link's notice says more than the large run's.
+        self.notice = self.notice.take().or(launch.notice);
+    }
+
+    fn opened(
+        config: Config,
+        program: Program,
+        errors: Vec<String>,
+        version: u64,
+        launch: Launch,
+    ) -> Debugger {
+        let Launch {
+            recorder,
+            counter,
+            busy,
+            notice,
+            script_problem,
+        } = launch;
         let compare = script_problem
             .is_none()
             .then(|| shared(Compare::of_program(&program, &config)));
@@ -505,6 +580,9 @@ impl Debugger {
         let mut next = self.owned();
         while now_ms() < deadline {
             match next.busy {
+                // Only the script edition defers (the page's has no scripts).
+                Busy::Loading if cfg!(scripts) => next.launch(),
+                Busy::Loading => next.busy = Busy::Idle,
                 Busy::Recording => {
                     let recorder = next.recorder.clone().expect("recording has a recorder");
                     let advanced = run_slice(
@@ -613,9 +691,17 @@ impl Reducible for Debugger {
                     return self; // our own URL update coming back
                 }
                 let errors = errors.iter().map(ToString::to_string).collect();
-                let mut next = Debugger::start(config, program, errors, self.version + 1);
+                let version = self.version + 1;
+                let deferred = cfg!(scripts) && program.is_script();
+                let mut next = match deferred {
+                    true => Debugger::opened(config, program, errors, version, Launch::deferred()),
+                    false => Debugger::start(config, program, errors, version),
+                };
                 next.needs_engine = needs_engine(&hash);
-                next.changed().work(now_ms() + FIRST_CHUNK_MS)
+                match deferred {
+                    true => next.changed(),
+                    false => next.changed().work(now_ms() + FIRST_CHUNK_MS),
+                }
             }
             #[cfg(scripts)]
             Action::SetCode(code) => self.set_code(&code),
@@ -804,7 +890,7 @@ impl Reducible for Debugger {
                 let mut next = self.owned();
                 match next.busy {
                     Busy::RunningToEnd => next.busy = Busy::Idle,
-                    Busy::Recording | Busy::Counting => {
+                    Busy::Recording | Busy::Counting | Busy::Loading => {
                         next.busy = Busy::Idle;
                         next.recorder = None;
                         next.notice = Some(
