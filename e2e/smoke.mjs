@@ -103,6 +103,22 @@ try {
   check('two overlapping holders are drawn', conflicts > 0, `${conflicts} conflict segments`);
   await page.screenshot({ path: 'test-artifacts/lease-expiry.png', fullPage: true });
 
+  // 7. A step that wakes thousands lists the first few and counts the rest
+  // (single-flight's last step resolves 2,000 waiters: 4,001 events), and
+  // the queue's heading counts every queued macrotask.
+  const herd = 'v=1&scenario=stampede&strategy=single-flight&requests=2000';
+  await page.goto(`${server.url}/#${herd}`);
+  await ready(page);
+  await page.click(byId('btn-step'));
+  const queueHeading = await page.$eval('[data-testid="loop-pane"]', (pane) =>
+    [...pane.querySelectorAll('h3')].map((h) => h.textContent).find((t) => t.startsWith('Macrotask queue')));
+  check('the queue heading counts every queued macrotask', queueHeading === 'Macrotask queue (2000)', queueHeading);
+  await runToEnd(page);
+  const listed = await page.$$eval('[data-testid="loop-pane"] ol.micro li', (items) => items.length);
+  const moreEvents = await page.$eval('[data-testid="loop-pane"] ol.micro + .more', (p) => p.textContent);
+  check('a step of 4,001 events lists 40 and counts the rest', listed === 40 && moreEvents === '… and 3961 more',
+    `${listed} listed, ${moreEvents}`);
+
   // 7. Manual mode: pick events until user 0 has two tickets; the address
   // bar then holds the schedule, and that link replays the same run.
   await page.goto(`${server.url}/#v=1&scenario=ticket&strategy=none`);

@@ -9,8 +9,11 @@ use crate::debugger::narrate::{describe_event, format_ms};
 use crate::sim::queue::Pending;
 use crate::sim::{KeyNames, TaskInfo, TraceEvent};
 
-/// Pending macrotasks listed before the rest are counted.
-const MAX_LISTED: usize = 12;
+/// Pending macrotasks, and a step's microtask events, listed before the
+/// rest are counted (a step that wakes 20,000 waiters would otherwise lay
+/// out 20,000 rows, seconds of work for the browser).
+pub const MAX_LISTED: usize = 12;
+pub const MAX_LISTED_EVENTS: usize = 40;
 
 #[derive(Properties, PartialEq)]
 pub struct LoopPaneProps {
@@ -23,15 +26,19 @@ pub struct LoopPaneProps {
     pub on_undo: Callback<()>,
     /// The last macrotask, described, if a step has run.
     pub ran: Option<String>,
+    /// The step's first `MAX_LISTED_EVENTS` events, and how many it had.
     pub events: Vec<TraceEvent>,
-    /// The queued macrotasks, what each will do, and the code line its
-    /// request awaits.
+    pub events_total: usize,
+    /// The first `MAX_LISTED` queued macrotasks, what each will do and the
+    /// code line its request awaits; and how many are queued.
     pub pending: Vec<(Pending, TaskInfo, Option<usize>)>,
+    pub queued: usize,
 }
 
 #[component]
 pub fn LoopPane(props: &LoopPaneProps) -> Html {
-    let more = props.pending.len().saturating_sub(MAX_LISTED);
+    let more = props.queued.saturating_sub(MAX_LISTED);
+    let more_events = props.events_total.saturating_sub(props.events.len());
     let manual_on = props.manual.is_some();
     html! {
         <section class="panel loop-pane" data-testid="loop-pane" aria-labelledby="loop-title">
@@ -56,8 +63,11 @@ pub fn LoopPane(props: &LoopPaneProps) -> Html {
                 <ol class="micro">
                     { for props.events.iter().map(|event| html! { <li>{ describe_event(event, &props.keys) }</li> }) }
                 </ol>
+                if more_events > 0 {
+                    <p class="more">{ format!("… and {more_events} more") }</p>
+                }
             }
-            <h3>{ format!("Macrotask queue ({})", props.pending.len()) }</h3>
+            <h3>{ format!("Macrotask queue ({})", props.queued) }</h3>
             <ol class="queue">
                 { for props.pending.iter().take(MAX_LISTED).map(|(pending, info, line)| html! {
                     <li>

@@ -35,7 +35,7 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use code::CodePane;
-use event_loop::LoopPane;
+use event_loop::{LoopPane, MAX_LISTED, MAX_LISTED_EVENTS};
 use explore::ExplorePanel;
 use panel::ScenarioPanel;
 use state::{now_ms, Busy, CHUNK_MS, SPEEDS};
@@ -301,7 +301,11 @@ pub fn App() -> Html {
     let (cursors, touched, ran, events, pending) = match &session {
         Some(session) => {
             let cursors = session.cursors(&state.listing);
-            let events = session.last_events().to_vec();
+            let events = session.last_events();
+            let events = (
+                events[..events.len().min(MAX_LISTED_EVENTS)].to_vec(),
+                events.len(),
+            );
             // Once the run is over no line is running.
             let touched: Vec<usize> = if session.at_end() {
                 Vec::new()
@@ -321,16 +325,17 @@ pub fn App() -> Html {
                 true => session.await_lines(&state.listing),
                 false => Vec::new(),
             };
-            let pending: Vec<_> = session
-                .pending()
-                .into_iter()
-                .take(64)
-                .map(|p| {
+            let queue = session.pending();
+            let listed: Vec<_> = queue
+                .iter()
+                .take(MAX_LISTED)
+                .map(|&p| {
                     let info = session.describe(p.task);
                     let line = lines.get(info.request as usize).copied().flatten();
                     (p, info, line)
                 })
                 .collect();
+            let pending = (listed, queue.len());
             (cursors, touched, ran, events, pending)
         }
         None => Default::default(),
@@ -417,7 +422,8 @@ pub fn App() -> Html {
                     </div>
                     <div class="split">
                         <CodePane listing={state.listing.clone()} {cursors} {touched} highlight={involved} />
-                        <LoopPane keys={keys} {ran} {events} {pending}
+                        <LoopPane keys={keys} {ran} events={events.0} events_total={events.1}
+                            pending={pending.0} queued={pending.1}
                             manual={state.manual_view()} on_manual={send(|| Action::ToggleManual)}
                             {on_choose} on_undo={send(|| Action::Undo)} />
                     </div>

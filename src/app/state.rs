@@ -240,62 +240,6 @@ pub struct Debugger {
     seek: Option<u32>,
 }
 
-/// What starting a program gives: a recorder (or, above the traced limit,
-/// a metrics-only run) and what the page says about it.
-struct Launch {
-    recorder: Option<Rc<RefCell<Recorder>>>,
-    counter: Option<Rc<RefCell<Box<dyn SteppedRun>>>>,
-    busy: Busy,
-    notice: Option<String>,
-    script_problem: Option<ScriptProblem>,
-}
-
-impl Launch {
-    fn of(program: &Program, config: &Config) -> Launch {
-        let failed = |message| Launch {
-            busy: Busy::Idle,
-            script_problem: Some(ScriptProblem::of(message)),
-            ..Launch::deferred()
-        };
-        if total_requests(config) > MAX_TRACED_REQUESTS {
-            let notice = format!(
-                "{} requests: the page keeps only the metrics of runs above {MAX_TRACED_REQUESTS} \
-                 requests, so there is no trace to step through",
-                total_requests(config)
-            );
-            match program.start(config, false) {
-                Ok(run) => Launch {
-                    counter: Some(shared(run)),
-                    busy: Busy::Counting,
-                    notice: Some(notice),
-                    ..Launch::deferred()
-                },
-                Err(message) => failed(message),
-            }
-        } else {
-            match Recorder::of_program(program, config) {
-                Ok(recorder) => Launch {
-                    recorder: Some(shared(recorder)),
-                    busy: Busy::Recording,
-                    ..Launch::deferred()
-                },
-                Err(message) => failed(message),
-            }
-        }
-    }
-
-    /// Nothing started yet: `Busy::Loading` starts it in the next chunk.
-    fn deferred() -> Launch {
-        Launch {
-            recorder: None,
-            counter: None,
-            busy: Busy::Loading,
-            notice: None,
-            script_problem: None,
-        }
-    }
-}
-
 impl PartialEq for Debugger {
     fn eq(&self, other: &Self) -> bool {
         self.version == other.version
@@ -310,13 +254,12 @@ impl Debugger {
         let errors = errors.iter().map(ToString::to_string).collect();
         // A script loads in the next task (`Busy::Loading`), not while the
         // page first draws.
-        if cfg!(scripts) && program.is_script() {
-            let mut opened = Debugger::opened(config, program, errors, 0, Launch::deferred());
-            opened.needs_engine = needs_engine(hash);
-            return opened;
-        }
-        let mut started = Debugger::start(config, program, errors, 0);
+        let deferred = cfg!(scripts) && program.is_script();
+        let mut started = Debugger::begin(config, program, errors, 0, deferred);
         started.needs_engine = needs_engine(hash);
+        if deferred {
+            return started;
+        }
         let started = Rc::new(started);
         Rc::try_unwrap(started.work(now_ms() + FIRST_CHUNK_MS))
             .ok()
@@ -324,38 +267,53 @@ impl Debugger {
     }
 
     fn start(config: Config, program: Program, errors: Vec<String>, version: u64) -> Debugger {
-        let launch = Launch::of(&program, &config);
-        Debugger::opened(config, program, errors, version, launch)
+        Debugger::begin(config, program, errors, version, false)
     }
 
     /// The deferred start of `Busy::Loading`.
     fn launch(&mut self) {
-        let launch = Launch::of(&self.program, &self.config);
-        if launch.script_problem.is_some() {
-            self.compare = None;
-        }
-        self.recorder = launch.recorder;
-        self.counter = launch.counter;
-        self.busy = launch.busy;
-        self.script_problem = launch.script_problem;
-        // A long link's notice says more than the large run's.
-        self.notice = self.notice.take().or(launch.notice);
+        let (config, program) = (self.config.clone(), self.program.clone());
+        let errors = std::mem::take(&mut self.errors);
+        *self = Debugger {
+            needs_engine: self.needs_engine,
+            ..Debugger::start(config, program, errors, self.version)
+        };
     }
 
-    fn opened(
+    /// `start`, or with `deferred` only the state of `Busy::Loading`.
+    fn begin(
         config: Config,
         program: Program,
         errors: Vec<String>,
         version: u64,
-        launch: Launch,
+        deferred: bool,
     ) -> Debugger {
-        let Launch {
-            recorder,
-            counter,
-            busy,
-            notice,
-            script_problem,
-        } = launch;
+        let large = total_requests(&config) > MAX_TRACED_REQUESTS;
+        let mut script_problem = None;
+        let (recorder, counter, busy, notice) = if deferred {
+            (None, None, Busy::Loading, None)
+        } else if large {
+            let notice = format!(
+                "{} requests: the page keeps only the metrics of runs above {MAX_TRACED_REQUESTS} \
+                 requests, so there is no trace to step through",
+                total_requests(&config)
+            );
+            match program.start(&config, false) {
+                Ok(run) => (None, Some(shared(run)), Busy::Counting, Some(notice)),
+                Err(message) => {
+                    script_problem = Some(ScriptProblem::of(message));
+                    (None, None, Busy::Idle, None)
+                }
+            }
+        } else {
+            match Recorder::of_program(&program, &config) {
+                Ok(recorder) => (Some(shared(recorder)), None, Busy::Recording, None),
+                Err(message) => {
+                    script_problem = Some(ScriptProblem::of(message));
+                    (None, None, Busy::Idle, None)
+                }
+            }
+        };
         let compare = script_problem
             .is_none()
             .then(|| shared(Compare::of_program(&program, &config)));
@@ -691,12 +649,8 @@ impl Reducible for Debugger {
                     return self; // our own URL update coming back
                 }
                 let errors = errors.iter().map(ToString::to_string).collect();
-                let version = self.version + 1;
                 let deferred = cfg!(scripts) && program.is_script();
-                let mut next = match deferred {
-                    true => Debugger::opened(config, program, errors, version, Launch::deferred()),
-                    false => Debugger::start(config, program, errors, version),
-                };
+                let mut next = Debugger::begin(config, program, errors, self.version + 1, deferred);
                 next.needs_engine = needs_engine(&hash);
                 match deferred {
                     true => next.changed(),
