@@ -171,6 +171,12 @@ impl Recorder {
         self.run.work() + built
     }
 
+    /// Whether the run, while it runs, has outgrown `steps` macrotasks or
+    /// `work` units of engine work.
+    pub fn too_long(&self, steps: u32, work: u64) -> bool {
+        self.building.is_none() && (self.run.steps() > steps || self.run.work() > work)
+    }
+
     /// Macrotasks recorded so far.
     pub fn steps(&self) -> u32 {
         self.run.steps()
