@@ -4,14 +4,16 @@
 
 use std::rc::Rc;
 
-use interleave::app::{current_hash, format_ms, show_panic, Action, App, Debugger, PANIC_ID};
+use interleave::app::{current_hash, format_ms, show_panic, App, Debugger, PANIC_ID};
 use interleave::config::url::parse_fragment;
 use interleave::explore::replay;
 use interleave::Sim;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 use web_sys::{Element, Event, EventInit, HtmlElement, HtmlInputElement, HtmlSelectElement};
-use yew::Reducible;
+
+mod page_support;
+use page_support::settle;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -368,19 +370,6 @@ fn a_panic_leaves_a_readable_error_on_the_page() {
     );
     assert_eq!(banner.get_attribute("role").as_deref(), Some("alert"));
     banner.remove();
-}
-
-/// Works until the page has nothing left to do in the background.
-fn settle(mut state: Rc<Debugger>) -> Rc<Debugger> {
-    for _ in 0..100_000 {
-        if !state.has_work() {
-            return state;
-        }
-        state = state.reduce(Action::Work {
-            deadline: js_sys::Date::now() + 50.0,
-        });
-    }
-    panic!("the page kept working");
 }
 
 /// An emitter lock's herd at 3,000 requests wakes about 4.5 million

@@ -21,20 +21,10 @@ use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 use web_sys::Element;
 use yew::Reducible;
 
-wasm_bindgen_test_configure!(run_in_browser);
+mod page_support;
+use page_support::settle;
 
-/// Works until the page has nothing left to do in the background.
-fn settle(mut state: Rc<Debugger>) -> Rc<Debugger> {
-    for _ in 0..10_000 {
-        if !state.has_work() {
-            return state;
-        }
-        state = state.reduce(Action::Work {
-            deadline: js_sys::Date::now() + 50.0,
-        });
-    }
-    panic!("the page kept working");
-}
+wasm_bindgen_test_configure!(run_in_browser);
 
 fn script_of(state: &Debugger) -> String {
     match &state.program {
