@@ -34,7 +34,8 @@ pub const MAX_RECORDED_STEPS: u32 = 1_000_000;
 /// A recording past this much engine work (macrotasks and microtask polls)
 /// is dropped too: an emitter lock's herd at 20,000 requests wakes 200
 /// million listeners in a few thousand macrotasks, and the trace of each
-/// wake-up would take gigabytes.
+/// wake-up would take gigabytes. (`count_instead`'s notice writes both
+/// limits out.)
 pub const MAX_RECORDED_WORK: u64 = 4_000_000;
 /// *Run to end* finishes at once when at most this many macrotasks are
 /// left (a few milliseconds), else in chunks.
@@ -97,7 +98,7 @@ pub enum Busy {
     RunningToEnd,
     /// A script link just opened: its code loads into the engine in the
     /// next task, so the page draws first (a cold load of the engine and
-    /// the script takes about 100 ms in the browser).
+    /// the script takes 100 to 200 ms in the browser).
     Loading,
 }
 
