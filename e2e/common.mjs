@@ -31,9 +31,14 @@ export function finish(label) {
   process.exit(tally.failed === 0 ? 0 : 1);
 }
 
-/** The debug CLI's standard output for `args`. */
+/** The debug CLI's standard output for `args`: `$INTERLEAVE_CLI` where the
+ * test command names the binary `cargo test` has just built, else `cargo run`
+ * (which builds the bin with other features than the tests, a second copy). */
 export function cli(...args) {
-  return execFileSync('cargo', ['run', '--quiet', '--bin', 'interleave', '--', ...args], {
+  const [command, prefix] = process.env.INTERLEAVE_CLI
+    ? [process.env.INTERLEAVE_CLI, []]
+    : ['cargo', ['run', '--quiet', '--bin', 'interleave', '--']];
+  return execFileSync(command, [...prefix, ...args], {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -10,6 +10,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
 
+echo "disk: $(df -Ph . | awk 'NR == 2 { print $4 }') free"
+
 BUDGET_KB=250  # gzip -9 size of the wasm, in KiB
 logs=$(mktemp -d)
 services_up=0
@@ -75,6 +77,8 @@ CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver} \
   --test web_script --test web_script_page 2>&1 | tee "$logs/web-script.log"
 
 step "end-to-end smoke test"
+# The CLI the native tests built (e2e/common.mjs), rather than `cargo run`.
+export INTERLEAVE_CLI="$PWD/target/debug/interleave"
 node e2e/smoke.mjs | tee "$logs/e2e.log"
 
 step "end-to-end: the code editor, and script scenarios in the page"
@@ -91,4 +95,5 @@ passed=$( (awk '/Running tests\/real\.rs/ { skip = 1; next } skip && /^test resu
   sed -nE 's/^test result: ok\. ([0-9]+) passed.*/\1/p' | awk '{ n += $1 } END { print n + 0 }')
 e2e=$(cat "$logs"/e2e*.log | sed -nE 's/^(e2e|editor|e2e scripts): ([0-9]+) passed.*/\2/p' | awk '{ n += $1 } END { print n + 0 }')
 echo
+echo "target/ holds $(du -sh target | cut -f1); $(df -Ph . | awk 'NR == 2 { print $4 }') free"
 echo "$((passed + e2e)) passed, 0 failed"
