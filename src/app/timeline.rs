@@ -9,6 +9,7 @@ use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
+use crate::config::number::Fixed;
 use crate::config::Micros;
 use crate::debugger::export::{timeline_svg, trace_json_lines};
 use crate::debugger::narrate::{format_ms, outcome_name};
@@ -52,7 +53,7 @@ impl Window {
 }
 
 fn pct(x: f64) -> String {
-    format!("{x:.3}%")
+    format!("{}%", Fixed(x, 3))
 }
 
 #[component]
@@ -120,9 +121,9 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     };
     let pan_value = match *zoom {
         Some(w) if full.end > w.end - w.start => {
-            (w.start as f64 * 1000.0 / (full.end - (w.end - w.start)) as f64).round()
+            (w.start as f64 * 1000.0 / (full.end - (w.end - w.start)) as f64).round() as u32
         }
-        _ => 0.0,
+        _ => 0,
     };
     let group = |grouping: Grouping| props.on_group.reform(move |_: MouseEvent| grouping);
     let cursor = pct(window.x(props.now));

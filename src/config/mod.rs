@@ -5,6 +5,7 @@
 //! Parsing from and serializing to the URL fragment lives in `url.rs`, the
 //! spelling of `schedule=` in `schedule.rs`.
 
+pub mod number;
 pub mod schedule;
 pub mod url;
 

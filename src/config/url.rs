@@ -13,6 +13,7 @@ use std::str::FromStr;
 
 use percent_encoding::percent_decode_str;
 
+use crate::config::number::shortest;
 use crate::config::{
     Arrival, CacheStart, Config, Latency, Micros, Pause, ReleaseMode, Routing, ScenarioKind,
     StrategyKind, TxMode, MS, SECOND,
@@ -346,7 +347,7 @@ fn value_of(config: &Config, key: Key) -> String {
         Key::Ttl => format_duration(config.ttl),
         Key::Grace => format_duration(config.grace),
         Key::DoubleCheck => config.double_check.to_string(),
-        Key::Beta => config.beta.to_string(),
+        Key::Beta => shortest(config.beta),
         Key::Schedule => config.schedule.to_string(),
     }
 }
@@ -775,7 +776,12 @@ fn parse_beta(value: &str) -> Result<f64, String> {
         .parse::<f64>()
         .ok()
         .filter(|beta| beta.is_finite() && (0.0..=MAX_BETA).contains(beta))
-        .ok_or_else(|| bad_value(value, &format!("expected a number from 0 to {MAX_BETA}")))
+        .ok_or_else(|| {
+            bad_value(
+                value,
+                &format!("expected a number from 0 to {}", shortest(MAX_BETA)),
+            )
+        })
 }
 
 /// `const:D`, `uniform:D..D`, `exp:D`, or a bare `D` as `const:D`.
@@ -811,7 +817,10 @@ fn parse_latency(value: &str) -> Result<Latency, String> {
 fn parse_arrival(value: &str) -> Result<Arrival, String> {
     let shape = || {
         let forms = "burst, gap:D, poisson:RATE or at:D,D,...";
-        let rate = format!("RATE is arrivals per second (above 0, at most {MAX_POISSON_RATE})");
+        let rate = format!(
+            "RATE is arrivals per second (above 0, at most {})",
+            shortest(MAX_POISSON_RATE)
+        );
         bad_value(
             value,
             &format!("expected {forms}, where D is {DURATION_FORMS} and {rate}"),
@@ -857,7 +866,7 @@ fn format_arrival(arrival: &Arrival) -> String {
     match arrival {
         Arrival::Burst => "burst".to_string(),
         Arrival::Gap(gap) => format!("gap:{}", format_duration(*gap)),
-        Arrival::Poisson(rate) => format!("poisson:{rate}"),
+        Arrival::Poisson(rate) => format!("poisson:{}", shortest(*rate)),
         Arrival::At(times) => {
             let times: Vec<_> = times.iter().map(|&t| format_duration(t)).collect();
             format!("at:{}", times.join(","))

@@ -5,6 +5,7 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
+use crate::config::number::{shortest, Fixed};
 use crate::config::{Config, Micros};
 use crate::debugger::narrate::format_ms;
 use crate::debugger::recording::Recording;
@@ -250,7 +251,8 @@ text{{fill:#1b1e23}} .tick{{stroke:#dde1e6}}
 </style>
 <rect width="100%" height="100%" fill="#ffffff"/>
 "##,
-        w = LABELS + PLOT + 10.0,
+        w = shortest(LABELS + PLOT + 10.0),
+        height = shortest(height),
     );
     axis(&mut svg, end, &x, height);
     let mut y = top;
@@ -258,7 +260,7 @@ text{{fill:#1b1e23}} .tick{{stroke:#dde1e6}}
         let _ = writeln!(
             svg,
             r#"<text x="4" y="{}">{}</text>"#,
-            y + 13.0,
+            shortest(y + 13.0),
             escape(&lane.label)
         );
         for segment in &lane.segments {
@@ -272,7 +274,7 @@ text{{fill:#1b1e23}} .tick{{stroke:#dde1e6}}
         let _ = writeln!(
             svg,
             r#"<text x="4" y="{}">{}</text>"#,
-            y + 13.0,
+            shortest(y + 13.0),
             escape(&lane.label)
         );
         for span in lane.spans.iter().filter(|s| s.kind.is_band()) {
@@ -288,9 +290,9 @@ text{{fill:#1b1e23}} .tick{{stroke:#dde1e6}}
         {
             let _ = writeln!(
                 svg,
-                r#"<circle class="violation" cx="{:.1}" cy="{:.1}" r="3"><title>{} at {} ms</title></circle>"#,
-                x(violation.time),
-                y + LANE / 2.0,
+                r#"<circle class="violation" cx="{}" cy="{}" r="3"><title>{} at {} ms</title></circle>"#,
+                Fixed(x(violation.time), 1),
+                Fixed(y + LANE / 2.0, 1),
                 violation.kind.describe(),
                 format_ms(violation.time)
             );
@@ -302,7 +304,7 @@ text{{fill:#1b1e23}} .tick{{stroke:#dde1e6}}
         let _ = writeln!(
             svg,
             r#"<text x="4" y="{}">… and {more} more requests</text>"#,
-            y + 13.0
+            shortest(y + 13.0)
         );
     }
     svg.push_str("</svg>\n");
@@ -324,9 +326,10 @@ fn axis(svg: &mut String, end: Micros, x: &impl Fn(Micros) -> f64, height: f64) 
     while t <= end {
         let _ = writeln!(
             svg,
-            r#"<line class="tick" x1="{0:.1}" x2="{0:.1}" y1="16" y2="{height}"/><text x="{0:.1}" y="12" text-anchor="middle">{1}</text>"#,
-            x(t),
-            format_ms(t)
+            r#"<line class="tick" x1="{0}" x2="{0}" y1="16" y2="{2}"/><text x="{0}" y="12" text-anchor="middle">{1}</text>"#,
+            Fixed(x(t), 1),
+            format_ms(t),
+            shortest(height)
         );
         t += step;
     }
@@ -351,10 +354,12 @@ fn shared_segment(
     let stop = segment.end.unwrap_or(end);
     let _ = writeln!(
         svg,
-        r#"<rect class="{}" x="{:.1}" y="{y:.1}" width="{:.1}" height="{height:.1}"><title>{}</title></rect>"#,
+        r#"<rect class="{}" x="{}" y="{}" width="{}" height="{}"><title>{}</title></rect>"#,
         segment.tone.name(),
-        x(segment.start),
-        (x(stop) - x(segment.start)).max(1.0),
+        Fixed(x(segment.start), 1),
+        Fixed(y, 1),
+        Fixed((x(stop) - x(segment.start)).max(1.0), 1),
+        Fixed(height, 1),
         escape(&segment.text)
     );
 }
@@ -368,10 +373,12 @@ fn span_rect(svg: &mut String, span: &Span, top: f64, end: Micros, x: &impl Fn(M
     let stop = span.end.unwrap_or(end);
     let _ = writeln!(
         svg,
-        r#"<rect class="{}" x="{:.1}" y="{y:.1}" width="{:.1}" height="{height:.1}"><title>{} {} ms to {} ms</title></rect>"#,
+        r#"<rect class="{}" x="{}" y="{}" width="{}" height="{}"><title>{} {} ms to {} ms</title></rect>"#,
         span.kind.name(),
-        x(span.start),
-        (x(stop) - x(span.start)).max(1.0),
+        Fixed(x(span.start), 1),
+        Fixed(y, 1),
+        Fixed((x(stop) - x(span.start)).max(1.0), 1),
+        Fixed(height, 1),
         span.label,
         format_ms(span.start),
         format_ms(stop)

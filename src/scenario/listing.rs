@@ -2,6 +2,7 @@
 //! calls in place: what the code pane shows. Each awaited line carries the
 //! `Site` that trace events name, so a request's cursor can sit on it.
 
+use crate::config::number::shortest;
 use crate::config::{Config, ReleaseMode, ScenarioKind, StrategyKind, TxMode};
 use crate::sim::Site;
 
@@ -255,7 +256,7 @@ impl Listing {
                 &format!(
                     "{indent}if (REQUEST === {}) await sleep({}); // pause, in ms",
                     pause.request,
-                    pause.duration as f64 / 1_000.0
+                    shortest(pause.duration as f64 / 1_000.0)
                 ),
             );
         }
