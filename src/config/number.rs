@@ -84,7 +84,8 @@ impl fmt::Display for Fixed {
     }
 }
 
-#[cfg(test)]
+// Native only: proptest is not built for wasm32.
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
     use proptest::prelude::*;
