@@ -4,13 +4,14 @@
 
 use std::rc::Rc;
 
-use interleave::app::{current_hash, format_ms, show_panic, App, Debugger, PANIC_ID};
+use interleave::app::{current_hash, format_ms, show_panic, Action, App, Debugger, PANIC_ID};
 use interleave::config::url::parse_fragment;
 use interleave::explore::replay;
 use interleave::Sim;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 use web_sys::{Element, Event, EventInit, HtmlElement, HtmlInputElement, HtmlSelectElement};
+use yew::Reducible;
 
 mod page_support;
 use page_support::settle;
@@ -103,6 +104,15 @@ fn latencies_show_as_milliseconds() {
     assert_eq!(format_ms(1), "0.001");
 }
 
+/// Resolves in the browser's next task (a zero-delay timer).
+async fn next_task() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let window = web_sys::window().unwrap();
+        window.set_timeout_with_callback(&resolve).unwrap();
+    });
+    wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
+}
+
 /// Sets the page's fragment, mounts a fresh `App` into its own div, and
 /// returns the div's rendered text by test id.
 struct Mounted {
@@ -118,11 +128,25 @@ impl Mounted {
         let root = document.create_element("div").unwrap();
         document.body().unwrap().append_child(&root).unwrap();
         let handle = yew::Renderer::<App>::with_root(root.clone()).render();
-        yew::scheduler::flush().await;
-        Mounted {
+        let page = Mounted {
             root,
             handle: Some(handle),
+        };
+        page.started().await;
+        page
+    }
+
+    /// Waits, a browser task at a time, for the page's start: it draws in
+    /// stages, then records, each a chunk of work in a task of its own.
+    async fn started(&self) {
+        for _ in 0..10_000 {
+            yew::scheduler::flush().await;
+            if self.find("compare").is_some() && self.find("progress").is_none() {
+                return;
+            }
+            next_task().await;
         }
+        panic!("the page never finished starting");
     }
 
     fn find(&self, test_id: &str) -> Option<Element> {
@@ -386,4 +410,52 @@ fn a_herd_too_large_to_record_runs_metrics_only() {
     assert!(notice.starts_with("too long to record"), "{notice}");
     assert_eq!(state.metrics().db_reads, 1);
     assert_eq!(state.metrics().events, 12_002);
+}
+
+/// The page's start is work in chunks, each in a browser task of its own:
+/// first the frame and the controls, then the panes, then explore and
+/// compare, and only then the recording. Before, one task drew everything
+/// and ran the first chunk: 100 to 180 ms on a small scenario.
+#[wasm_bindgen_test]
+async fn the_page_starts_in_stages_then_records() {
+    let work = |state: Rc<Debugger>| {
+        state.reduce(Action::Work {
+            deadline: js_sys::Date::now() + 50.0,
+        })
+    };
+    let state = Rc::new(Debugger::load("#v=1&scenario=ticket&strategy=none"));
+    assert_eq!(state.drawn, 0);
+    assert!(state.session().is_none() && state.has_work());
+    let state = work(state);
+    assert_eq!(state.drawn, 1);
+    assert!(state.session().is_none(), "a stage runs nothing");
+    let state = work(state);
+    assert_eq!(state.drawn, 2);
+    assert!(state.session().is_none());
+    let state = work(state);
+    assert!(state.session().is_some(), "then the ticket records");
+
+    // On the page: the first draw has the controls and no panes yet.
+    let window = web_sys::window().unwrap();
+    window
+        .location()
+        .set_hash("#v=1&scenario=ticket&strategy=none")
+        .unwrap();
+    let document = window.document().unwrap();
+    let root = document.create_element("div").unwrap();
+    document.body().unwrap().append_child(&root).unwrap();
+    let handle = yew::Renderer::<App>::with_root(root.clone()).render();
+    yew::scheduler::flush().await;
+    let has = |id: &str| {
+        root.query_selector(&format!("[data-testid=\"{id}\"]"))
+            .unwrap()
+            .is_some()
+    };
+    assert!(has("btn-step") && has("scenario-select"));
+    assert!(!has("timeline") && !has("compare"));
+    handle.destroy();
+    root.remove();
+    let page = Mounted::with_hash("#v=1&scenario=ticket&strategy=none").await;
+    assert!(page.find("timeline").is_some() && page.find("compare").is_some());
+    assert_eq!(page.text("step-index"), "0");
 }

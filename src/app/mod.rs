@@ -410,6 +410,7 @@ pub fn App() -> Html {
                         on_reset={send(|| Action::Reset)} on_violation={send(|| Action::JumpToViolation)}
                         {on_speed} />
                     <MetricsTable metrics={metrics} headline={state.headline()} />
+                    if state.drawn >= 1 {
                     <div class="timeline-row">
                         if let Some(recording) = recording.clone() {
                             <Timeline {recording} position={state.position()} now={state.now()}
@@ -427,6 +428,8 @@ pub fn App() -> Html {
                             manual={state.manual_view()} on_manual={send(|| Action::ToggleManual)}
                             {on_choose} on_undo={send(|| Action::Undo)} />
                     </div>
+                    }
+                    if state.drawn >= 2 {
                     <ExplorePanel key={if state.program.is_script() { "script" } else { state.config.scenario.name() }}
                         scenario={state.config.scenario} script={state.program.is_script()}
                         view={state.search_view.clone()} on_start={on_start_search}
@@ -434,6 +437,7 @@ pub fn App() -> Html {
                     <CompareTable rows={state.compare_rows.clone()} current={state.config.strategy}
                         scenario={state.config.scenario} keys={state.config.keys} {on_pick}
                         measured={measured.0.clone()} measured_error={measured.1.clone()} {on_measured} />
+                    }
                 </div>
             </div>
         </div>

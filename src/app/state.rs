@@ -210,6 +210,11 @@ pub struct Debugger {
     /// The fragment asks for a script, and this build has no engine: the
     /// page is loading the one that has (web/boot.js).
     pub needs_engine: bool,
+    /// How much of the page is drawn: 0, the frame and the controls (the
+    /// page's first task); 1, the timeline, code and event-loop panes too;
+    /// 2, everything (explore and compare too). Each stage is a chunk of
+    /// work of its own, before any other.
+    pub drawn: u8,
     /// The canonical fragment, without `#`.
     pub fragment: String,
     /// Bad keys in the loaded fragment (they fell back to defaults).
@@ -253,23 +258,20 @@ impl PartialEq for Debugger {
 }
 
 impl Debugger {
-    /// Parses `hash` leniently and records it, the first chunk at once (a
-    /// small scenario is ready when the page first draws).
+    /// Parses `hash` leniently, for the page's start: nothing runs yet.
+    /// The first draw has only the frame and the controls, and the work
+    /// that follows, one browser task per chunk, draws the panes
+    /// ([`Debugger::drawn`]) and then records (a script loads first, in
+    /// `Busy::Loading`). So no task of the page's start is long: a pane's
+    /// first draw also compiles its code.
     pub fn load(hash: &str) -> Debugger {
         let (config, program, errors) = parse_hash(hash);
         let errors = errors.iter().map(ToString::to_string).collect();
-        // A script loads in the next task (`Busy::Loading`), not while the
-        // page first draws.
         let deferred = cfg!(scripts) && program.is_script();
         let mut started = Debugger::begin(config, program, errors, 0, deferred);
         started.needs_engine = needs_engine(hash);
-        if deferred {
-            return started;
-        }
-        let started = Rc::new(started);
-        Rc::try_unwrap(started.work(now_ms() + FIRST_CHUNK_MS))
-            .ok()
-            .expect("a fresh state has one owner")
+        started.drawn = 0;
+        started
     }
 
     fn start(config: Config, program: Program, errors: Vec<String>, version: u64) -> Debugger {
@@ -344,6 +346,7 @@ impl Debugger {
             program,
             script_problem,
             needs_engine: false,
+            drawn: 2,
             errors,
             param_error: None,
             notice,
@@ -474,7 +477,8 @@ impl Debugger {
 
     /// Whether there is chunked work left (the page schedules `Work`).
     pub fn has_work(&self) -> bool {
-        self.busy != Busy::Idle
+        self.drawn < 2
+            || self.busy != Busy::Idle
             || self.compare.is_some()
             || self.search.is_some()
             || self.needs_explanation()
@@ -544,6 +548,10 @@ impl Debugger {
     /// the compare table.
     fn work(self: Rc<Self>, deadline: f64) -> Rc<Self> {
         let mut next = self.owned();
+        if next.drawn < 2 {
+            next.drawn += 1;
+            return next.changed();
+        }
         while now_ms() < deadline {
             match next.busy {
                 // Only the script edition defers (the page's has no scripts).
