@@ -466,3 +466,31 @@ fn rows_that_land_at_one_instant_share_one_segment() {
         .collect();
     assert_eq!(texts, ["1 order row (#0)"]);
 }
+
+/// An emitter lock's herd of 2,500 requests is 6.3 million trace events,
+/// yet only 3.1 million units of work: the page, which recorded it whole,
+/// doubled the trace's buffer to 2^23 events, one copy of 168 MB in one
+/// browser task. Recorded in the page's slices (8,000 units of work), the
+/// recording now stops before the buffer outgrows 2^22 events.
+#[test]
+fn a_recording_stops_before_its_trace_outgrows_2_pow_22_events() {
+    use interleave::debugger::recording::{
+        MAX_RECORDED_EVENTS, MAX_RECORDED_STEPS, MAX_RECORDED_WORK,
+    };
+    let config = interleave::config::url::parse_fragment(
+        "scenario=stampede&strategy=emitter-lock&requests=2500",
+    )
+    .unwrap();
+    let mut recorder = interleave::debugger::Recorder::new(&config);
+    loop {
+        let start = recorder.work();
+        while recorder.work() - start < 8_000 {
+            assert!(!recorder.advance(1).unwrap(), "recorded to the end");
+        }
+        if recorder.too_long(MAX_RECORDED_STEPS, MAX_RECORDED_WORK, MAX_RECORDED_EVENTS) {
+            break;
+        }
+    }
+    assert!(recorder.events() > MAX_RECORDED_EVENTS);
+    assert!(recorder.events() <= 1 << 22, "{} events", recorder.events());
+}

@@ -397,7 +397,7 @@ fn a_panic_leaves_a_readable_error_on_the_page() {
 }
 
 /// An emitter lock's herd at 3,000 requests wakes about 4.5 million
-/// listeners in 12,000 macrotasks: past `MAX_RECORDED_WORK` the page drops
+/// listeners in 12,000 macrotasks: past `MAX_RECORDED_EVENTS` the page drops
 /// the recording (its trace would grow with every wake-up) and counts the
 /// metrics only, and says so.
 #[wasm_bindgen_test]

@@ -12,6 +12,7 @@ use crate::config::StrategyKind;
 use crate::config::{Config, ScenarioKind};
 use crate::debugger::narrate::choice_label;
 use crate::debugger::program::{is_script_fragment, story_headline, Headline, Program, SteppedRun};
+use crate::debugger::recording::{MAX_RECORDED_EVENTS, MAX_RECORDED_STEPS, MAX_RECORDED_WORK};
 use crate::debugger::{Compare, CompareRow, Grouping, Recorder, Recording, SearchJob, Session};
 use crate::explain::{
     clean_message, explain_recording, minimal_of_counterexample, narrate_step, script_fix, stories,
@@ -28,15 +29,6 @@ use crate::Metrics;
 /// Above this many requests the page keeps only metrics (no trace, no
 /// stepping), so a huge run stays within memory.
 pub const MAX_TRACED_REQUESTS: u64 = 20_000;
-/// A recording longer than this many macrotasks (polling locks can take
-/// millions) is dropped for a metrics-only run, for the same reason.
-pub const MAX_RECORDED_STEPS: u32 = 1_000_000;
-/// A recording past this much engine work (macrotasks and microtask polls)
-/// is dropped too: an emitter lock's herd at 20,000 requests wakes 200
-/// million listeners in a few thousand macrotasks, and the trace of each
-/// wake-up would take gigabytes. (`count_instead`'s notice writes both
-/// limits out.)
-pub const MAX_RECORDED_WORK: u64 = 4_000_000;
 /// *Run to end* finishes at once when at most this many macrotasks are
 /// left (a few milliseconds), else in chunks.
 const RUN_AT_ONCE: u32 = 100_000;
@@ -538,8 +530,8 @@ impl Debugger {
         self.progress.0 = 0;
         // The limits' figures, written out (no formatting code for them).
         self.notice = Some(
-            "too long to record (over 1,000,000 macrotasks or 4,000,000 wake-ups): the page \
-             keeps only the metrics"
+            "too long to record (over 1,000,000 macrotasks or about 4,000,000 events): the \
+             page keeps only the metrics"
                 .to_string(),
         );
     }
@@ -572,9 +564,11 @@ impl Debugger {
                         }
                     };
                     if !done
-                        && recorder
-                            .borrow()
-                            .too_long(MAX_RECORDED_STEPS, MAX_RECORDED_WORK)
+                        && recorder.borrow().too_long(
+                            MAX_RECORDED_STEPS,
+                            MAX_RECORDED_WORK,
+                            MAX_RECORDED_EVENTS,
+                        )
                     {
                         next.count_instead();
                         continue;

@@ -84,6 +84,8 @@ pub trait SteppedRun {
     fn metrics(&self) -> Metrics;
     /// Engine work so far (see [`crate::Sim::work`]).
     fn work(&self) -> u64;
+    /// Trace events recorded so far.
+    fn events(&self) -> usize;
     /// The queued macrotasks.
     fn pending(&self) -> Vec<Pending>;
     /// What a queued macrotask will do, for the event-loop pane.
@@ -132,6 +134,10 @@ impl SteppedRun for ScheduledSim {
 
     fn work(&self) -> u64 {
         self.sim().work()
+    }
+
+    fn events(&self) -> usize {
+        self.sim().trace().len()
     }
 
     fn pending(&self) -> Vec<Pending> {

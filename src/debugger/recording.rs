@@ -8,6 +8,24 @@ use crate::debugger::violations::{Violation, ViolationFinder, ViolationKind};
 use crate::explore::{ScheduleError, ScheduledSim};
 use crate::sim::{KeyNames, Metrics, Site, TraceEvent};
 
+/// The page records a run only up to limits (past them it drops the
+/// recording and counts the metrics only; [`Recorder::too_long`]): this
+/// many macrotasks (polling locks can take millions), so a long run stays
+/// within memory;
+pub const MAX_RECORDED_STEPS: u32 = 1_000_000;
+/// this much engine work (macrotasks and microtask polls): an emitter lock's herd at 20,000 requests wakes 200
+/// million listeners in a few thousand macrotasks, and the trace of each
+/// wake-up would take gigabytes. (The page's notice, `count_instead`, writes
+/// the limits out.)
+pub const MAX_RECORDED_WORK: u64 = 4_000_000;
+/// and this many trace events, so the trace's buffer (40 bytes an
+/// event) never grows past 2^22 events: growing it again would copy its
+/// 168 MB in one task, well over 100 ms. The margin below 2^22 covers one
+/// slice of work (a slice stops after 8,000 units, and one macrotask can
+/// wake a herd of 20,000). An emitter lock's herd of 2,000 requests
+/// (4,020,004 events) still records.
+pub const MAX_RECORDED_EVENTS: usize = (1 << 22) - 150_000;
+
 /// A finished run of one config.
 #[derive(Debug)]
 pub struct Recording {
@@ -171,10 +189,16 @@ impl Recorder {
         self.run.work() + built
     }
 
-    /// Whether the run, while it runs, has outgrown `steps` macrotasks or
-    /// `work` units of engine work.
-    pub fn too_long(&self, steps: u32, work: u64) -> bool {
-        self.building.is_none() && (self.run.steps() > steps || self.run.work() > work)
+    /// Trace events recorded so far.
+    pub fn events(&self) -> usize {
+        self.run.events()
+    }
+
+    /// Whether the run, while it runs, has outgrown `steps` macrotasks,
+    /// `work` units of engine work or `events` trace events.
+    pub fn too_long(&self, steps: u32, work: u64, events: usize) -> bool {
+        self.building.is_none()
+            && (self.run.steps() > steps || self.run.work() > work || self.run.events() > events)
     }
 
     /// Macrotasks recorded so far.

@@ -110,6 +110,10 @@ impl SteppedRun for ScriptStepper {
         u64::from(self.run.steps()) * WORK_PER_STEP
     }
 
+    fn events(&self) -> usize {
+        self.run.core().trace.len() + self.taken
+    }
+
     fn pending(&self) -> Vec<Pending> {
         self.run.core().queue.iter().collect()
     }
