@@ -137,11 +137,16 @@ impl Mounted {
     }
 
     /// Waits, a browser task at a time, for the page's start: it draws in
-    /// stages, then records, each a chunk of work in a task of its own.
+    /// stages, records, explains and fills the compare table, each a chunk
+    /// of work in a task of its own.
     async fn started(&self) {
         for _ in 0..10_000 {
             yew::scheduler::flush().await;
-            if self.find("compare").is_some() && self.find("progress").is_none() {
+            let compared = self.root.query_selector("[data-testid=\"compare\"] .more");
+            if self.find("compare").is_some()
+                && self.find("progress").is_none()
+                && compared.unwrap().is_none()
+            {
                 return;
             }
             next_task().await;

@@ -46,7 +46,8 @@ use what_happened::WhatHappened;
 /// The id of the element the app renders into (see `index.html`).
 pub const ROOT_ID: &str = "app";
 
-/// Renders [`App`] into `<main id="app">`, creating it if the page lacks it.
+/// Renders [`App`] into `<main id="app">`, creating it if the page lacks
+/// it, in the browser's next task.
 pub fn start() {
     std::panic::set_hook(Box::new(|info| show_panic(&info.to_string())));
     let document = document();
@@ -62,7 +63,13 @@ pub fn start() {
             .expect("the body takes a child");
         main
     });
-    yew::Renderer::<App>::with_root(root).render();
+    // In the next task: this one has started the wasm, long enough (a
+    // fresh page's first draw then stays under about 60 ms here).
+    let mount = yielding::NextTask::new(move || {
+        yew::Renderer::<App>::with_root(root).render();
+    });
+    // Kept until it runs, for the page's whole life.
+    std::mem::forget(mount);
 }
 
 /// The id of the banner a panic leaves on the page.

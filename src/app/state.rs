@@ -586,6 +586,10 @@ impl Debugger {
                             Err(message) => next.script_problem = Some(ScriptProblem::of(message)),
                         }
                         next.busy = Busy::Idle;
+                        // The session's first draw (a timeline of up to
+                        // 20,000 lanes) ends this task; the explanation and
+                        // the compare table follow in tasks of their own.
+                        break;
                     }
                 }
                 Busy::Counting => {
