@@ -536,8 +536,9 @@ impl Debugger {
         );
     }
 
-    /// One time-boxed chunk: recording first, then a run to the end, then
-    /// the compare table.
+    /// One time-boxed chunk: at the page's start a stage of its first draw
+    /// (one a chunk), then recording, a run to the end, the explanation
+    /// and the compare table.
     fn work(self: Rc<Self>, deadline: f64) -> Rc<Self> {
         let mut next = self.owned();
         if next.drawn < 2 {
