@@ -143,8 +143,12 @@ fn the_get_set_semaphore_lets_two_holders_in_under_a_burst() {
 /// inside for 300 ms; request 0 releases at about 602 ms, while request 1
 /// still holds. Margins of about 200 ms on each side absorb real timing
 /// on a busy machine (150/100/300 ms, with 50 ms margins, once failed CI).
-const LEASE: &str =
-    "scenario=ticket&strategy=add&lock_ttl=400ms&db_latency=const:300ms&pause=1:300ms";
+/// Request 1 clicks 50 ms after request 0: with both at 0 ms, which `SET
+/// NX` Redis saw first was a race the model does not have, and when
+/// request 1 won it, both leases had expired by both releases (a CI run
+/// failed with `(0, 0)` refusals).
+const LEASE: &str = "scenario=ticket&strategy=add&click_gap=50ms&lock_ttl=400ms\
+                     &db_latency=const:300ms&pause=1:300ms";
 
 /// The model's count of lock deletes that removed another holder's lock:
 /// a delete landing while another request is inside the section.
