@@ -494,3 +494,29 @@ fn a_recording_stops_before_its_trace_outgrows_2_pow_22_events() {
     assert!(recorder.events() > MAX_RECORDED_EVENTS);
     assert!(recorder.events() <= 1 << 22, "{} events", recorder.events());
 }
+
+/// A lane's violations, found through the index by request, are exactly
+/// the recording's violations of that request, in run order.
+#[test]
+fn a_lanes_violations_are_found_by_request() {
+    for fragment in [
+        "scenario=stampede&strategy=none&requests=300&keys=3",
+        "scenario=ticket&strategy=get-set&users=4&clicks=3",
+    ] {
+        let config = interleave::config::url::parse_fragment(fragment).unwrap();
+        let recording = Recording::of(&config).unwrap();
+        assert!(
+            !recording.violations.is_empty(),
+            "{fragment} has violations"
+        );
+        for lane in &recording.timeline.lanes {
+            let indexed: Vec<_> = recording.violations_of(lane.request).collect();
+            let scanned: Vec<_> = recording
+                .violations
+                .iter()
+                .filter(|v| v.request == lane.request)
+                .collect();
+            assert_eq!(indexed, scanned, "{fragment}: request {}", lane.request);
+        }
+    }
+}

@@ -35,9 +35,9 @@ fn the_exported_timeline_is_a_standalone_svg_with_every_lane() {
     assert!(svg.contains("<style>"), "its colours travel with it");
     for lane in &recording.timeline.lanes {
         assert!(
-            svg.contains(&format!(">{}</text>", lane.label)),
+            svg.contains(&format!(">{}</text>", lane.label())),
             "{}",
-            lane.label
+            lane.label()
         );
     }
     let spans: usize = recording.timeline.lanes.iter().map(|l| l.spans.len()).sum();

@@ -4,7 +4,7 @@
 
 use std::rc::Rc;
 
-use interleave::app::{current_hash, format_ms, show_panic, Action, App, Debugger, PANIC_ID};
+use interleave::app::{current_hash, format_ms, show_panic, Action, App, Busy, Debugger, PANIC_ID};
 use interleave::config::url::parse_fragment;
 use interleave::explore::replay;
 use interleave::Sim;
@@ -438,7 +438,10 @@ async fn the_page_starts_in_stages_then_records() {
     assert_eq!(state.drawn, 2);
     assert!(state.session().is_none());
     let state = work(state);
-    assert!(state.session().is_some(), "then the ticket records");
+    assert!(
+        state.session().is_some(),
+        "then the ticket records, in one chunk"
+    );
 
     // On the page: the first draw has the controls and no panes yet.
     let window = web_sys::window().unwrap();
@@ -463,4 +466,38 @@ async fn the_page_starts_in_stages_then_records() {
     let page = Mounted::with_hash("#v=1&scenario=ticket&strategy=none").await;
     assert!(page.find("timeline").is_some() && page.find("compare").is_some());
     assert_eq!(page.text("step-index"), "0");
+}
+
+/// A large run's recording ends its chunk; finishing it (the timeline's
+/// holders, the violations, a live run) is the next chunk, and its first
+/// draw (the timeline of 2,000 lanes) the one after: each in a browser
+/// task of its own, however long the chunks may run.
+#[wasm_bindgen_test]
+async fn a_large_recording_is_finished_then_shown_in_chunks_of_their_own() {
+    let work = |state: Rc<Debugger>| {
+        state.reduce(Action::Work {
+            deadline: js_sys::Date::now() + 60_000.0,
+        })
+    };
+    let mut state = Rc::new(Debugger::load(
+        "#v=1&scenario=stampede&strategy=none&requests=2000",
+    ));
+    while state.drawn < 2 {
+        state = work(state);
+    }
+    let state = work(state);
+    assert_eq!(state.busy, Busy::Recording);
+    assert_eq!(state.progress, (2000, 2000), "the run is recorded");
+    assert!(state.session().is_none() && state.has_work());
+    let state = work(state);
+    assert_eq!(state.busy, Busy::Recording, "finished, not shown yet");
+    assert!(state.session().is_none() && state.has_work());
+    let state = work(state);
+    assert_eq!(state.busy, Busy::Idle);
+    assert_eq!(
+        state.session().map(|s| s.position()),
+        Some(0),
+        "shown at step 0"
+    );
+    assert_eq!(state.recording().unwrap().timeline.lanes.len(), 2000);
 }

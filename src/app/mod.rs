@@ -20,7 +20,7 @@ mod what_happened;
 mod yielding;
 
 pub use crate::debugger::narrate::format_ms;
-pub use state::{Action, Debugger};
+pub use state::{Action, Busy, Debugger};
 pub use view::{
     CompareTable, ErrorBanner, ExampleLinks, MetricsTable, MetricsTableProps, EXAMPLES,
 };
@@ -38,7 +38,7 @@ use code::CodePane;
 use event_loop::{LoopPane, MAX_LISTED, MAX_LISTED_EVENTS};
 use explore::ExplorePanel;
 use panel::ScenarioPanel;
-use state::{now_ms, Busy, CHUNK_MS, SPEEDS};
+use state::{now_ms, CHUNK_MS, SPEEDS};
 use timeline::Timeline;
 use transport::Transport;
 use what_happened::WhatHappened;

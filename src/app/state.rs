@@ -227,6 +227,10 @@ pub struct Debugger {
     recorder: Option<Rc<RefCell<Recorder>>>,
     counter: Option<Rc<RefCell<Box<dyn SteppedRun>>>>,
     session: Option<Rc<RefCell<Session>>>,
+    /// The recorded run's session, built in one chunk and shown in the
+    /// next: its first draw (a timeline of up to 20,000 lanes) then has a
+    /// task of its own. The page stays `Busy::Recording` until then.
+    finished: Option<Rc<RefCell<Session>>>,
     compare: Option<Rc<RefCell<Compare>>>,
     manual: Option<Rc<RefCell<ManualSession>>>,
     /// What happened in the recorded run: its story, fix and smallest case
@@ -353,6 +357,7 @@ impl Debugger {
             recorder,
             counter,
             session: None,
+            finished: None,
             manual: None,
             manual_reachable: None,
             search: None,
@@ -545,17 +550,28 @@ impl Debugger {
             next.drawn += 1;
             return next.changed();
         }
+        // Whether a slice of the recording already ran in this chunk.
+        let mut recorded = false;
         while now_ms() < deadline {
             match next.busy {
                 // Only the script edition defers (the page's has no scripts).
                 Busy::Loading if cfg!(scripts) => next.launch(),
                 Busy::Loading => next.busy = Busy::Idle,
+                Busy::Recording if next.finished.is_some() => {
+                    next.session = next.finished.take();
+                    next.busy = Busy::Idle;
+                    // The session's first draw ends this task; the
+                    // explanation and the compare table follow in tasks of
+                    // their own.
+                    break;
+                }
                 Busy::Recording => {
                     let recorder = next.recorder.clone().expect("recording has a recorder");
                     let advanced = run_slice(
                         || recorder.borrow_mut().advance(1),
                         || recorder.borrow().work(),
                     );
+                    let slices_before = std::mem::replace(&mut recorded, true);
                     next.progress = recorder.borrow().progress();
                     let done = match advanced {
                         Ok(done) => done,
@@ -574,22 +590,35 @@ impl Debugger {
                         next.count_instead();
                         continue;
                     }
+                    // A large run's finishing (the timeline's holders, the
+                    // violations, a live run) takes a task of its own after
+                    // the chunk's recording (the recorder, done, answers
+                    // done again at once), and its first draw the next one.
+                    if done && slices_before {
+                        break;
+                    }
                     if done {
                         next.recorder = None;
+                        // A run recorded in one slice is small: it shows at
+                        // once, as an edit's first chunk does.
+                        let small = recorder.borrow().work() <= WORK_SLICE;
                         let recording = Rc::new(recorder.borrow_mut().finish());
                         match Session::of(recording) {
                             Ok(mut session) => {
                                 if let Some(step) = next.seek.take() {
                                     session.seek(step);
                                 }
-                                next.session = Some(shared(session));
+                                next.finished = Some(shared(session));
+                                if small {
+                                    next.session = next.finished.take();
+                                    next.busy = Busy::Idle;
+                                }
                             }
-                            Err(message) => next.script_problem = Some(ScriptProblem::of(message)),
+                            Err(message) => {
+                                next.script_problem = Some(ScriptProblem::of(message));
+                                next.busy = Busy::Idle;
+                            }
                         }
-                        next.busy = Busy::Idle;
-                        // The session's first draw (a timeline of up to
-                        // 20,000 lanes) ends this task; the explanation and
-                        // the compare table follow in tasks of their own.
                         break;
                     }
                 }
@@ -866,6 +895,7 @@ impl Reducible for Debugger {
                     Busy::Recording | Busy::Counting | Busy::Loading => {
                         next.busy = Busy::Idle;
                         next.recorder = None;
+                        next.finished = None;
                         next.notice = Some(
                             "cancelled: the run was stopped before its end, so the counters \
                              are partial; change a parameter or reload to run again"

@@ -175,7 +175,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                         let lane = &lanes[index];
                         let y = row as i32 * LANE_HEIGHT;
                         let involved = props.highlight.contains(&lane.request).then_some("involved");
-                        html! { <text x="4" y={(y + 13).to_string()} class={classes!("lane-label", involved)}>{ lane.label.clone() }</text> }
+                        html! { <text x="4" y={(y + 13).to_string()} class={classes!("lane-label", involved)}>{ lane.label() }</text> }
                     }) }
                     // Grouped by server: a rule where each server's lanes start.
                     { for visible.clone().filter(|&(row, index)| {
@@ -444,11 +444,7 @@ fn LaneRow(props: &LaneRowProps) -> Html {
 fn lane_position(lane: &Lane, recording: &Recording, position: u32) -> u32 {
     let spans = lane.spans.iter().flat_map(|s| [s.start_step, s.end_step]);
     let returned = lane.returned.map(|(_, step, _)| step);
-    let marks = recording
-        .violations
-        .iter()
-        .filter(|v| v.request == lane.request)
-        .map(|v| v.step);
+    let marks = recording.violations_of(lane.request).map(|v| v.step);
     let steps = spans.chain(returned).chain(marks).filter(|&s| s != NEVER);
     let (first, last) = steps.fold((u32::MAX, 0), |(lo, hi), s| (lo.min(s), hi.max(s)));
     if first > last {
@@ -470,9 +466,8 @@ fn request_lane(
         .iter()
         .filter(|s| window.shows(s.start, s.end.unwrap_or(end_of_run)));
     let marks = recording
-        .violations
-        .iter()
-        .filter(|v| v.request == lane.request && window.shows(v.time, v.time));
+        .violations_of(lane.request)
+        .filter(|v| window.shows(v.time, v.time));
     let keys = &recording.keys;
     html! {
         <g class="lane">

@@ -275,7 +275,7 @@ text{{fill:#1b1e23}} .tick{{stroke:#dde1e6}}
             svg,
             r#"<text x="4" y="{}">{}</text>"#,
             shortest(y + 13.0),
-            escape(&lane.label)
+            escape(&lane.label())
         );
         for span in lane.spans.iter().filter(|s| s.kind.is_band()) {
             span_rect(&mut svg, span, y, end, &x);
@@ -283,11 +283,7 @@ text{{fill:#1b1e23}} .tick{{stroke:#dde1e6}}
         for span in lane.spans.iter().filter(|s| !s.kind.is_band()) {
             span_rect(&mut svg, span, y, end, &x);
         }
-        for violation in recording
-            .violations
-            .iter()
-            .filter(|v| v.request == lane.request)
-        {
+        for violation in recording.violations_of(lane.request) {
             let _ = writeln!(
                 svg,
                 r#"<circle class="violation" cx="{}" cy="{}" r="3"><title>{} at {} ms</title></circle>"#,

@@ -42,6 +42,9 @@ pub struct Recording {
     pub metrics: Metrics,
     pub timeline: Timeline,
     pub violations: Vec<Violation>,
+    /// `violations`' indexes by request (stable): a lane finds its own
+    /// without reading them all (a 20,000-request stampede has 40,000).
+    by_request: Vec<u32>,
 }
 
 /// Two recordings of one config are the same run: comparing them (as the
@@ -94,6 +97,16 @@ impl Recording {
         let start = self.events.partition_point(|event| event.step < step);
         let end = self.events.partition_point(|event| event.step <= step);
         &self.events[start..end]
+    }
+
+    /// The violations marked on `request`'s lane, in run order.
+    pub fn violations_of(&self, request: u32) -> impl Iterator<Item = &Violation> {
+        let request_of = |&index: &u32| self.violations[index as usize].request;
+        let start = self.by_request.partition_point(|i| request_of(i) < request);
+        self.by_request[start..]
+            .iter()
+            .take_while(move |i| request_of(i) == request)
+            .map(|&index| &self.violations[index as usize])
     }
 
     /// Where "jump to the first violation" goes: the first duplicate
@@ -221,6 +234,7 @@ impl Recorder {
             // its order rows, its lock); a script's keys are its own.
             timeline.shared.clear();
         }
+        let violations = building.violations.finish();
         Recording {
             steps: self.run.steps(),
             end: self.run.now(),
@@ -230,8 +244,16 @@ impl Recorder {
             keys: self.run.key_names(),
             metrics: self.run.metrics(),
             timeline,
-            violations: building.violations.finish(),
+            by_request: by_request(&violations),
+            violations,
             events: building.events,
         }
     }
+}
+
+/// The violations' indexes ordered by request, each request's in run order.
+fn by_request(violations: &[Violation]) -> Vec<u32> {
+    let mut order: Vec<u32> = (0..violations.len() as u32).collect();
+    order.sort_by_key(|&index| violations[index as usize].request);
+    order
 }
