@@ -251,9 +251,22 @@ impl Recorder {
     }
 }
 
-/// The violations' indexes ordered by request, each request's in run order.
+/// The violations' indexes ordered by request, each request's in run order
+/// (a counting sort: one pass to count, one to place).
 fn by_request(violations: &[Violation]) -> Vec<u32> {
-    let mut order: Vec<u32> = (0..violations.len() as u32).collect();
-    order.sort_by_key(|&index| violations[index as usize].request);
+    let requests = violations.iter().map(|v| v.request as usize + 1).max();
+    let mut next = vec![0u32; requests.unwrap_or(0) + 1];
+    for violation in violations {
+        next[violation.request as usize + 1] += 1;
+    }
+    for i in 1..next.len() {
+        next[i] += next[i - 1];
+    }
+    let mut order = vec![0; violations.len()];
+    for (index, violation) in violations.iter().enumerate() {
+        let at = &mut next[violation.request as usize];
+        order[*at as usize] = index as u32;
+        *at += 1;
+    }
     order
 }
