@@ -608,10 +608,11 @@ impl Debugger {
                                 if let Some(step) = next.seek.take() {
                                     session.seek(step);
                                 }
-                                next.finished = Some(shared(session));
                                 if small {
-                                    next.session = next.finished.take();
+                                    next.session = Some(shared(session));
                                     next.busy = Busy::Idle;
+                                } else {
+                                    next.finished = Some(shared(session));
                                 }
                             }
                             Err(message) => {
