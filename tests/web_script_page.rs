@@ -78,6 +78,35 @@ fn a_script_link_loads_its_code_after_the_page_draws() {
     assert!(state.session().is_none() && !state.has_work());
 }
 
+/// A browser compiles a wasm function on its first call: the engine's
+/// first load (its realm, parser, compiler and VM) would be one long task.
+/// After the page's first draw, it warms up in tasks of its own, even with
+/// a minute to spare in each; then it loads the script in the next, and
+/// records in the one after.
+#[wasm_bindgen_test]
+fn a_script_link_warms_the_engine_up_in_tasks_of_its_own() {
+    let mut state = Rc::new(Debugger::load(
+        "#v=1&scenario=script&example=ticket&users=2",
+    ));
+    let work = |state: Rc<Debugger>| {
+        state.reduce(Action::Work {
+            deadline: js_sys::Date::now() + 60_000.0,
+        })
+    };
+    while state.drawn < 2 {
+        state = work(state);
+    }
+    for stage in 1..=interleave::script::run::WARM_UP_STAGES {
+        state = work(state);
+        assert_eq!((state.busy, state.warmed), (Busy::Loading, stage));
+    }
+    state = work(state);
+    assert_eq!(state.busy, Busy::Recording, "loaded, not recorded yet");
+    assert!(state.session().is_none());
+    state = work(state);
+    assert!(state.session().is_some(), "recorded and shown");
+}
+
 #[wasm_bindgen_test]
 fn a_code_link_restores_the_code() {
     let hash = format!("#v=1&scenario=script&code={}", encode(EDITED));

@@ -207,6 +207,8 @@ pub struct Debugger {
     /// 2, everything (explore and compare too). Each stage is a chunk of
     /// work of its own, before any other.
     pub drawn: u8,
+    /// Stages of the script engine's warm-up done (script edition).
+    pub warmed: u32,
     /// The canonical fragment, without `#`.
     pub fragment: String,
     /// Bad keys in the loaded fragment (they fell back to defaults).
@@ -280,6 +282,7 @@ impl Debugger {
         let errors = std::mem::take(&mut self.errors);
         *self = Debugger {
             needs_engine: self.needs_engine,
+            warmed: self.warmed,
             ..Debugger::start(config, program, errors, self.version)
         };
     }
@@ -343,6 +346,7 @@ impl Debugger {
             script_problem,
             needs_engine: false,
             drawn: 2,
+            warmed: 0,
             errors,
             param_error: None,
             notice,
@@ -555,7 +559,20 @@ impl Debugger {
         while now_ms() < deadline {
             match next.busy {
                 // Only the script edition defers (the page's has no scripts).
-                Busy::Loading if cfg!(scripts) => next.launch(),
+                // The engine's first calls are compiled on the spot: it
+                // warms up in tasks of its own, then starts (its realm, the
+                // script's parse and compile) in the next, and records in
+                // the one after.
+                #[cfg(scripts)]
+                Busy::Loading if next.warmed < crate::script::run::WARM_UP_STAGES => {
+                    crate::script::run::warm_up(next.warmed);
+                    next.warmed += 1;
+                    break;
+                }
+                Busy::Loading if cfg!(scripts) => {
+                    next.launch();
+                    break;
+                }
                 Busy::Loading => next.busy = Busy::Idle,
                 Busy::Recording if next.finished.is_some() => {
                     next.session = next.finished.take();

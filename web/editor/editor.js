@@ -16,6 +16,9 @@
 //             underlined and MESSAGE is shown in a box under the line. Text
 //             that does not match the pattern is shown whole under line 1.
 //   readonly  boolean attribute: the text can be selected but not edited.
+//   view      the CodeMirror EditorView (tests); null until it is built, in
+//             the two tasks after the one that made the element (the text
+//             shows plain until then): see `_build`.
 //   code-change  CustomEvent (bubbles, composed), detail { code }, fired
 //             400 ms after the last edit, or at once when the editor loses
 //             focus with an edit still pending. Never fired for `value`.
@@ -71,6 +74,15 @@ const HOST_CSS = `
   --je-operator: var(--editor-operator, #4b5563);
   --je-regexp: var(--editor-regexp, #c2410c);
   --je-atom: var(--editor-atom, #b91c1c);
+}
+.je-plain {
+  margin: 0;
+  padding: 4px 2px 4px 3.4em;
+  font-family: var(--je-font);
+  line-height: 1.5;
+  color: var(--je-fg);
+  white-space: pre;
+  overflow: hidden;
 }
 @media (prefers-color-scheme: dark) {
   :host {
@@ -225,11 +237,17 @@ class JsEditor extends HTMLElement {
     super();
     this._timer = null;
     this._readOnly = new Compartment();
+    // Until the editor is built (`_build`), the text shows plain and
+    // `value` reads and writes `_text`.
+    this.view = null;
+    this._text = '';
     const root = this.attachShadow({ mode: 'open', delegatesFocus: true });
     const sheet = new CSSStyleSheet();
     sheet.replaceSync(HOST_CSS);
     root.adoptedStyleSheets = [sheet];
-    this.view = new EditorView({ root, parent: root, state: this._state('') });
+    this._plain = document.createElement('pre');
+    this._plain.className = 'je-plain';
+    root.append(this._plain);
     // A `value` set on the element before this script defined it is an own
     // property that hides the setter: take it out and apply it.
     if (Object.prototype.hasOwnProperty.call(this, 'value')) {
@@ -237,6 +255,22 @@ class JsEditor extends HTMLElement {
       delete this.value;
       this.value = v;
     }
+    setTimeout(() => this._build(), 0);
+  }
+
+  /** Builds the editor in two tasks of its own, after the one that made the
+   * element (a page's first draw). CodeMirror's first view costs tens of
+   * milliseconds of first-time compiling, and its first document (parse,
+   * highlight, DOM) as much again: together with the page's own start,
+   * one task would be long enough to freeze the page. */
+  _build() {
+    const view = new EditorView({ root: this.shadowRoot, state: this._state('') });
+    setTimeout(() => {
+      view.setState(this._state(this._text));
+      this._plain.replaceWith(view.dom);
+      this._plain = null;
+      this.view = view;
+    }, 0);
   }
 
   /** A fresh state for `doc`: no history, the current readonly and error. */
@@ -272,11 +306,16 @@ class JsEditor extends HTMLElement {
   }
 
   get value() {
-    return this.view.state.doc.toString();
+    return this.view ? this.view.state.doc.toString() : this._text;
   }
 
   set value(v) {
     const text = v == null ? '' : String(v);
+    if (!this.view) {
+      this._text = text;
+      this._plain.textContent = text;
+      return;
+    }
     const state = this.view.state;
     if (text === state.doc.toString()) return;
     this._cancel();
@@ -292,6 +331,8 @@ class JsEditor extends HTMLElement {
   attributeChangedCallback(name, _old, now) {
     if (name === 'value') {
       if (now !== null) this.value = now;
+    } else if (!this.view) {
+      // The editor, once built, reads `error` and `readonly` then.
     } else if (name === 'error') {
       this.view.dispatch({ effects: setError.of(parseError(now)) });
     } else if (name === 'readonly') {
