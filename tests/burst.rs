@@ -15,12 +15,14 @@ fn stepped(config: &Config) -> Metrics {
 }
 
 /// The strategies it folds.
-const FOLDED: [&str; 5] = [
+const FOLDED: [&str; 7] = [
     "none",
     "xfetch",
     "single-flight",
     "stale-while-revalidate",
     "get-set",
+    "add",
+    "ticket-lock",
 ];
 
 #[test]
@@ -38,7 +40,9 @@ fn the_benchmarks_burst_folds_for_every_lockstep_strategy() {
 #[test]
 fn a_large_folded_burst_equals_its_stepped_run() {
     for strategy in FOLDED {
-        let fragment = format!("v=1&scenario=stampede&strategy={strategy}&requests=20000");
+        // The polling herds wait 200 ms rather than 5 s: 20 rounds.
+        let fragment =
+            format!("v=1&scenario=stampede&strategy={strategy}&requests=20000&wait_timeout=200ms");
         let config = parse_fragment(&fragment).unwrap();
         let folded = burst::metrics(&config, u64::MAX).expect("folds");
         assert_eq!(folded, stepped(&config), "{strategy}");
@@ -59,6 +63,7 @@ fn every_small_burst_folds_to_its_stepped_run() {
                         ))
                         .unwrap();
                         config.double_check = double_check;
+                        config.wait_timeout = 60 * MS;
                         config.cache_latency = Latency::Const(cache);
                         config.db_latency = Latency::Const(db);
                         let closed = burst::metrics(&config, u64::MAX).expect("folds");
@@ -69,14 +74,39 @@ fn every_small_burst_folds_to_its_stepped_run() {
             }
         }
     }
-    assert_eq!(folded, 5 * 24 * 2 * 16);
+    assert_eq!(folded, 7 * 24 * 2 * 16);
+}
+
+/// Leases and cache entries that run out exactly when a poll, a check or a
+/// delete lands (every millisecond of lock_ttl and ttl, with 1 ms cache
+/// and 20 ms DB latencies and a 10 ms poll).
+#[test]
+fn a_polling_herd_folds_at_every_expiry() {
+    for strategy in ["add", "ticket-lock"] {
+        for requests in [2, 5] {
+            for ms in 0..=60 {
+                for (lock_ttl, ttl) in [(ms * MS, 60 * SECOND), (10 * SECOND, ms * MS)] {
+                    let mut config = parse_fragment(&format!(
+                        "v=1&scenario=stampede&strategy={strategy}&requests={requests}\
+                         &wait_timeout=80ms&grace=5ms"
+                    ))
+                    .unwrap();
+                    config.lock_ttl = lock_ttl;
+                    config.ttl = ttl;
+                    let closed = burst::metrics(&config, u64::MAX).expect("folds");
+                    assert_eq!(closed, stepped(&config), "{config:?}");
+                }
+            }
+        }
+    }
 }
 
 #[test]
 fn what_could_set_one_request_apart_is_stepped() {
     let cases = [
         "strategy=keyed-mutex",
-        "strategy=add",
+        "strategy=emitter-lock",
+        "strategy=add&release=owner",
         "strategy=none&arrival=gap:1ms",
         "strategy=none&keys=2",
         "strategy=none&servers=2",
@@ -131,12 +161,16 @@ prop_compose! {
         cache_latency in latency(),
         db_latency in latency(),
         double_check in any::<bool>(),
-        lock_ttl in prop_oneof![(0u64..80).prop_map(|ms| ms * MS), Just(10 * SECOND)],
+        lock_ttl in prop_oneof![Just(0), (1u64..80).prop_map(|ms| ms * MS), Just(10 * SECOND)],
         owner in proptest::bool::weighted(0.1),
         fencing in proptest::bool::weighted(0.1),
         keys in prop_oneof![4 => Just(1u32), 1 => 2u32..4],
         servers in prop_oneof![4 => Just(1u32), 1 => 2u32..4],
         crash in proptest::option::weighted(0.1, 0u32..4),
+        poll in prop_oneof![(1u64..4), (1u64..30).prop_map(|ms| ms * MS)],
+        wait_timeout in prop_oneof![Just(0), (0u64..150).prop_map(|ms| ms * MS)],
+        ttl in prop_oneof![Just(0), (1u64..80).prop_map(|ms| ms * MS), Just(60 * SECOND)],
+        grace in prop_oneof![Just(0), (1u64..50).prop_map(|ms| ms * MS)],
     ) -> Config {
         Config {
             strategy,
@@ -151,13 +185,17 @@ prop_compose! {
             keys,
             servers,
             crash,
+            poll,
+            wait_timeout,
+            ttl,
+            grace,
             ..Config::default()
         }
     }
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(600))]
+    #![proptest_config(ProptestConfig::with_cases(1000))]
 
     #[test]
     fn the_closed_form_answers_what_stepping_gives(config in config()) {

@@ -17,6 +17,10 @@ use crate::config::{Arrival, CacheStart, Config, Latency, Micros, ReleaseMode, S
 use crate::sim::trace::{OpKind, TraceKey};
 use crate::sim::{Latencies, Metrics, Outcome, Site, Trace, TraceEvent, What};
 
+mod herd;
+
+use herd::{Herd, PollingLock};
+
 /// The metrics of the metrics-only run of `config` when it is a burst in
 /// lockstep that takes fewer than `max_events` macrotasks; `None` when it
 /// has to be stepped.
@@ -28,13 +32,17 @@ pub fn metrics(config: &Config, max_events: u64) -> Option<Metrics> {
         return None;
     };
     let requests = config.requests;
-    let events = shape.macrotasks(requests, config.double_check);
-    if requests == 0 || events >= max_events {
+    // No time saturates: the last macrotask is due well before this.
+    let cycles = (cache.checked_add(db)?)
+        .checked_add(config.poll)?
+        .checked_mul(8)?;
+    start
+        .checked_add(cycles)?
+        .checked_add(config.wait_timeout)?;
+    if requests == 0 {
         return None;
     }
-    // The last phase's time, with room to spare: no time saturates.
-    start.checked_add(cache.checked_add(db)?.checked_mul(8)?)?;
-    let mut burst = Burst {
+    let burst = Burst {
         trace: Trace::new(false),
         requests,
         step: 0,
@@ -42,6 +50,7 @@ pub fn metrics(config: &Config, max_events: u64) -> Option<Metrics> {
         start,
     };
     let counts = match shape {
+        Shape::Herd(lock) => return Herd::new(lock, config, burst, max_events).run(),
         Shape::Load => burst.load(cache, db),
         Shape::Flight => burst.flight(cache, db),
         Shape::GetSet => {
@@ -55,7 +64,11 @@ pub fn metrics(config: &Config, max_events: u64) -> Option<Metrics> {
             burst.get_set(cache, db, config.double_check)
         }
     };
-    debug_assert_eq!(u64::from(burst.step), events);
+    let (burst, counts) = counts;
+    let events = u64::from(burst.step);
+    if events >= max_events {
+        return None;
+    }
     let latency = burst.time - start;
     Some(Metrics {
         db_reads: counts.db_reads,
@@ -83,15 +96,19 @@ enum Shape {
     Flight,
     /// Everyone sees no lock, sets it and loads: `get-set`'s race.
     GetSet,
+    /// One holds the lock, the others poll it together: `add`, `ticket-lock`.
+    Herd(PollingLock),
 }
 
 impl Shape {
     fn of(config: &Config) -> Option<Shape> {
+        let delete = config.release == ReleaseMode::Delete;
         let shape = match config.strategy {
             StrategyKind::None | StrategyKind::Xfetch => Shape::Load,
             StrategyKind::SingleFlight | StrategyKind::StaleWhileRevalidate => Shape::Flight,
-            StrategyKind::GetSet if config.release == ReleaseMode::Delete => Shape::GetSet,
-            _ => return None,
+            StrategyKind::GetSet if delete => Shape::GetSet,
+            StrategyKind::Add if !delete => return None,
+            strategy => Shape::Herd(PollingLock::of(strategy)?),
         };
         let alike = config.scenario == crate::config::ScenarioKind::Stampede
             && config.servers == 1
@@ -103,16 +120,6 @@ impl Shape {
             && !config.fencing
             && config.schedule.choices().is_empty();
         alike.then_some(shape)
-    }
-
-    /// Macrotasks the run takes.
-    fn macrotasks(self, requests: u32, double_check: bool) -> u64 {
-        let n = u64::from(requests);
-        match self {
-            Shape::Load => 4 * n,
-            Shape::Flight => 2 * n + 2,
-            Shape::GetSet => (7 + u64::from(double_check)) * n,
-        }
     }
 }
 
@@ -185,13 +192,13 @@ impl Burst {
         self.event(request, what, key, Outcome::None, site, 0);
     }
 
-    fn respond(&mut self, request: u32) {
+    fn respond(&mut self, request: u32, outcome: Outcome) {
         let elapsed = self.time - self.start;
         self.event(
             request,
             What::Return,
             TraceKey::None,
-            Outcome::Ok,
+            outcome,
             Site::None,
             elapsed,
         );
@@ -223,7 +230,7 @@ impl Burst {
     }
 
     /// `none` and `xfetch`.
-    fn load(&mut self, cache: Micros, db: Micros) -> Counts {
+    fn load(mut self, cache: Micros, db: Micros) -> (Burst, Counts) {
         self.arrive(cache);
         self.phase(cache, |b, r| {
             b.complete(r, OpKind::CacheGet, ITEM, Outcome::Miss, Site::Get);
@@ -234,14 +241,15 @@ impl Burst {
         self.phase(cache, |b, r| {
             b.complete(r, OpKind::CacheSet, ITEM, Outcome::Stored, Site::Set);
             b.mark(r, What::Exit, ITEM, Site::None);
-            b.respond(r);
+            b.respond(r, Outcome::Ok);
         });
         let n = u64::from(self.requests);
-        Counts {
+        let counts = Counts {
             db_reads: n,
             cache_misses: n,
             max_in_critical_section: n,
-        }
+        };
+        (self, counts)
     }
 
     /// `const row = await db.select(key); await cache.set(key, row, TTL)`:
@@ -254,7 +262,7 @@ impl Burst {
     }
 
     /// `single-flight` and `stale-while-revalidate`.
-    fn flight(&mut self, cache: Micros, db: Micros) -> Counts {
+    fn flight(mut self, cache: Micros, db: Micros) -> (Burst, Counts) {
         self.arrive(cache);
         self.phase(cache, |b, r| {
             b.complete(r, OpKind::CacheGet, ITEM, Outcome::Miss, Site::Get);
@@ -278,18 +286,19 @@ impl Burst {
                 b.mark(r, What::FlightShare, ITEM, Site::Flight);
             }
             for r in 0..b.requests {
-                b.respond(r);
+                b.respond(r, Outcome::Ok);
             }
         });
-        Counts {
+        let counts = Counts {
             db_reads: 1,
             cache_misses: u64::from(self.requests),
             max_in_critical_section: 1,
-        }
+        };
+        (self, counts)
     }
 
     /// `get-set`: every lock read lands before the first lock write.
-    fn get_set(&mut self, cache: Micros, db: Micros, double_check: bool) -> Counts {
+    fn get_set(mut self, cache: Micros, db: Micros, double_check: bool) -> (Burst, Counts) {
         self.arrive(cache);
         self.phase(cache, |b, r| {
             b.complete(r, OpKind::CacheGet, ITEM, Outcome::Miss, Site::Get);
@@ -328,13 +337,14 @@ impl Burst {
                 Outcome::NotFound
             };
             b.complete(r, OpKind::CacheDelete, LOCK, outcome, Site::LockDelete);
-            b.respond(r);
+            b.respond(r, Outcome::Ok);
         });
         let n = u64::from(self.requests);
-        Counts {
+        let counts = Counts {
             db_reads: n,
             cache_misses: n * (1 + u64::from(double_check)),
             max_in_critical_section: n,
-        }
+        };
+        (self, counts)
     }
 }
