@@ -27,7 +27,7 @@ fi
 # Node's model of the strategies (scripts/stampede.mjs); the polling locks
 # and the emitter herd are slow on Node too (their work grows with
 # requests x polls, and requests squared), so they run on request only.
-node_quick=" none get-set keyed-mutex single-flight "
+node_quick=" none get-set keyed-mutex single-flight stale-while-revalidate xfetch "
 node_slow=" add ticket-lock emitter-lock "
 
 cargo build --release --bin interleave >&2

@@ -117,8 +117,32 @@ function singleFlight(key, work) {
   return flight;
 }
 const load = async (key) => { const row = await select(key); await set(key, row); return row; };
+// stale-while-revalidate: an entry expired less than GRACE ago is served
+// at once while one refresh runs; a miss joins the refresh (single-flight).
+// xfetch: a live entry is recomputed early once now - delta * BETA *
+// ln(random) reaches its expiry; a miss recomputes (no lock).
+const GRACE = 0, BETA = 1;
+const lookup = async (key) => { await sleep(CACHE); return cache.get(key); };
+async function cacheOnly(key) {
+  const entry = await lookup(key);
+  if (strategy === "stale-while-revalidate") {
+    if (live(entry)) return;
+    if (entry && now < entry.expires + GRACE) {
+      if (!flights.has(key)) singleFlight(key, () => load(key));
+      return;
+    }
+    return void await singleFlight(key, () => load(key));
+  }
+  if (live(entry) && !(now - entry.delta * BETA * Math.log(Math.random()) >= entry.expires)) return;
+  const start = now;
+  const row = await select(key);
+  const delta = now - start;
+  await sleep(CACHE);
+  cache.set(key, { value: row, expires: now + TTL, delta });
+}
 let nextToken = 0;
 async function getItem(key) {
+  if (strategy === "stale-while-revalidate" || strategy === "xfetch") return cacheOnly(key);
   if (await get(key) !== undefined) return;
   if (strategy === "none") return void await load(key);
   if (strategy === "single-flight") return void await singleFlight(key, () => load(key));
@@ -136,7 +160,8 @@ async function getItem(key) {
     else await del(`lock:${key}`);
   }
 }
-const known = ["none", "get-set", "add", "keyed-mutex", "single-flight", "emitter-lock", "ticket-lock"];
+const known = ["none", "get-set", "add", "keyed-mutex", "single-flight", "emitter-lock", "ticket-lock",
+  "stale-while-revalidate", "xfetch"];
 if (!known.includes(strategy)) { console.error(`strategies: ${known.join(", ")}`); process.exit(2); }
 for (let i = 0; i < N; i++) setTimer(0, () => getItem(0));
 const start = process.hrtime.bigint();
