@@ -19,7 +19,7 @@ use crate::sim::{Latencies, Metrics, Outcome, Site, Trace, TraceEvent, What};
 
 mod herd;
 
-use herd::{Herd, PollingLock};
+use herd::{Herd, Lock};
 
 /// The metrics of the metrics-only run of `config` when it is a burst in
 /// lockstep that takes fewer than `max_events` macrotasks; `None` when it
@@ -96,8 +96,9 @@ enum Shape {
     Flight,
     /// Everyone sees no lock, sets it and loads: `get-set`'s race.
     GetSet,
-    /// One holds the lock, the others poll it together: `add`, `ticket-lock`.
-    Herd(PollingLock),
+    /// One holds the lock, the others poll it together (`add`,
+    /// `ticket-lock`) or queue for it (`keyed-mutex`).
+    Herd(Lock),
 }
 
 impl Shape {
@@ -108,7 +109,7 @@ impl Shape {
             StrategyKind::SingleFlight | StrategyKind::StaleWhileRevalidate => Shape::Flight,
             StrategyKind::GetSet if delete => Shape::GetSet,
             StrategyKind::Add if !delete => return None,
-            strategy => Shape::Herd(PollingLock::of(strategy)?),
+            strategy => Shape::Herd(Lock::of(strategy)?),
         };
         let alike = config.scenario == crate::config::ScenarioKind::Stampede
             && config.servers == 1

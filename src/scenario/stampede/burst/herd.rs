@@ -1,6 +1,6 @@
-//! A burst under a polling lock (`add`, `ticket-lock`): one request holds
-//! the lock, every other one polls it, and they poll in step. So the run
-//! is a queue of groups: requests whose next macrotasks are due at the
+//! A burst under a lock (`add`, `ticket-lock`, `keyed-mutex`): one
+//! request holds the lock, every other one polls it, in step, or queues
+//! for it. So the run is a queue of groups: requests whose next macrotasks are due at the
 //! same time and follow each other in the queue (consecutive sequence
 //! numbers), doing the same thing. A round of the herd is one group; the
 //! holder's own macrotasks are groups of one. Each group runs request by
@@ -9,30 +9,34 @@
 //! leaves the herd where stepping would have it leave.
 //!
 //! What each macrotask does is the code of `strategy::add`,
-//! `strategy::ticket_lock` and `scenario::stampede::get_item`, for one key
+//! `strategy::ticket_lock`, `strategy::keyed_mutex` and
+//! `scenario::stampede::get_item`, for one key
 //! on one server with no fault; `tests/burst.rs` holds both ways equal.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 
 use super::{Burst, ITEM, LOCK};
 use crate::config::{Config, Micros, StrategyKind};
 use crate::sim::trace::{OpKind, TraceKey};
 use crate::sim::{Latencies, Metrics, Outcome, Site, What};
 
-/// The lock a herd polls.
+/// The lock the herd waits for.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum PollingLock {
+pub(super) enum Lock {
     /// `add` in the cache, retried every `poll`.
     Add,
     /// An in-process ticket lock checked every `poll` (setInterval).
     Ticket,
+    /// An in-process FIFO mutex that hands itself to the next waiter.
+    Mutex,
 }
 
-impl PollingLock {
-    pub(super) fn of(strategy: StrategyKind) -> Option<PollingLock> {
+impl Lock {
+    pub(super) fn of(strategy: StrategyKind) -> Option<Lock> {
         match strategy {
-            StrategyKind::Add => Some(PollingLock::Add),
-            StrategyKind::TicketLock => Some(PollingLock::Ticket),
+            StrategyKind::Add => Some(Lock::Add),
+            StrategyKind::TicketLock => Some(Lock::Ticket),
+            StrategyKind::KeyedMutex => Some(Lock::Mutex),
             _ => None,
         }
     }
@@ -100,7 +104,7 @@ struct Tickets {
 }
 
 pub(super) struct Herd {
-    lock: PollingLock,
+    lock: Lock,
     out: Burst,
     max_events: u64,
     cache: Micros,
@@ -122,6 +126,9 @@ pub(super) struct Herd {
     /// `add`'s lock entry: `Some(expiry)` while stored (`None`: never).
     lock_entry: Option<Option<Micros>>,
     tickets: Tickets,
+    /// The mutex's holder and its queue, oldest first.
+    mutex_held: bool,
+    mutex_queue: VecDeque<u32>,
     holders: u64,
     selects: u64,
     metrics: Metrics,
@@ -129,7 +136,7 @@ pub(super) struct Herd {
 }
 
 impl Herd {
-    pub(super) fn new(lock: PollingLock, config: &Config, out: Burst, max_events: u64) -> Self {
+    pub(super) fn new(lock: Lock, config: &Config, out: Burst, max_events: u64) -> Self {
         let (cache, db) = match (config.cache_latency, config.db_latency) {
             (crate::config::Latency::Const(c), crate::config::Latency::Const(d)) => (c, d),
             _ => unreachable!("burst::metrics takes constant latencies only"),
@@ -159,6 +166,8 @@ impl Herd {
             },
             lock_entry: None,
             tickets: Tickets::default(),
+            mutex_held: false,
+            mutex_queue: VecDeque::new(),
             holders: 0,
             selects: 0,
             metrics: Metrics::default(),
@@ -310,8 +319,18 @@ impl Herd {
     fn acquire(&mut self, r: u32) {
         self.started[r as usize] = self.out.time;
         match self.lock {
-            PollingLock::Add => self.issue_add(r),
-            PollingLock::Ticket => {
+            Lock::Add => self.issue_add(r),
+            Lock::Mutex => {
+                if self.mutex_held {
+                    self.mutex_queue.push_back(r);
+                    self.out.mark(r, What::MutexWait, LOCK, Site::Acquire);
+                } else {
+                    self.mutex_held = true;
+                    self.out.mark(r, What::MutexGrant, LOCK, Site::Acquire);
+                    self.enter(r);
+                }
+            }
+            Lock::Ticket => {
                 let ticket = self.take_ticket();
                 self.ticket[r as usize] = ticket;
                 self.out.event(
@@ -423,18 +442,32 @@ impl Herd {
         self.holders -= 1;
         self.out.mark(r, What::Exit, ITEM, Site::None);
         match self.lock {
-            PollingLock::Add => {
+            Lock::Add => {
                 self.out
                     .issue(r, OpKind::CacheDelete, LOCK, Site::LockDelete, self.cache);
                 self.schedule(r, Next::DeleteLanded, self.out.time + self.cache);
             }
-            PollingLock::Ticket => {
+            Lock::Ticket => {
                 let tickets = &mut self.tickets;
                 if tickets.serving == self.ticket[r as usize] {
                     tickets.serving += 1;
                     tickets.served_since = self.out.time;
                 }
                 self.respond(r, Outcome::Ok);
+            }
+            Lock::Mutex => {
+                // The hand-off is recorded at the release; the next holder
+                // resumes in a microtask, after this handler returns.
+                let next = self.mutex_queue.pop_front();
+                if let Some(next) = next {
+                    self.out.mark(next, What::MutexGrant, LOCK, Site::Acquire);
+                } else {
+                    self.mutex_held = false;
+                }
+                self.respond(r, Outcome::Ok);
+                if let Some(next) = next {
+                    self.enter(next);
+                }
             }
         }
     }
