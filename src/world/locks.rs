@@ -31,8 +31,10 @@ pub struct ServerLocks {
 
 /// A ticket lock: `next` is the next ticket to hand out, `serving` the
 /// ticket allowed in; it is held while `serving < next`.
+/// One key's ticket lock: the next ticket to hand out, the one served and
+/// since when (its lease).
 #[derive(Clone, Copy, Debug, Default)]
-struct Tickets {
+pub struct Tickets {
     next: u64,
     serving: u64,
     /// When `serving` last changed: the lease of the served ticket starts.
@@ -137,20 +139,10 @@ impl ServerLocks {
 
     /// Ticket lock: hands out the next ticket of `key`.
     pub fn take_ticket(&mut self, key: LockKey, now: Micros) -> u64 {
-        let tickets = self.tickets.entry(key).or_insert(Tickets {
-            served_since: now,
-            ..Tickets::default()
-        });
-        if tickets.serving == tickets.next {
-            // Free: the lease of the ticket about to be served starts now.
-            tickets.served_since = now;
-        }
-        tickets.next += 1;
-        tickets.next - 1
+        self.tickets.entry(key).or_default().take(now)
     }
 
-    /// Ticket lock: first skips a held ticket whose lease (`ttl`, 0 for
-    /// none) has run out, then says whether `ticket` is served.
+    /// Ticket lock: see [`Tickets::check`].
     pub fn check_ticket(
         &mut self,
         key: LockKey,
@@ -158,29 +150,51 @@ impl ServerLocks {
         ttl: Micros,
         now: Micros,
     ) -> TicketCheck {
-        let tickets = self.tickets.entry(key).or_default();
-        let held = tickets.serving < tickets.next;
+        self.tickets.entry(key).or_default().check(ticket, ttl, now)
+    }
+
+    /// Ticket lock: see [`Tickets::release`].
+    pub fn release_ticket(&mut self, key: LockKey, ticket: u64, now: Micros) -> bool {
+        self.tickets.entry(key).or_default().release(ticket, now)
+    }
+}
+
+impl Tickets {
+    /// Hands out the next ticket.
+    pub fn take(&mut self, now: Micros) -> u64 {
+        if self.serving == self.next {
+            // Free: the lease of the ticket about to be served starts now.
+            self.served_since = now;
+        }
+        self.next += 1;
+        self.next - 1
+    }
+
+    /// First skips a held ticket whose lease (`ttl`, 0 for none) has run
+    /// out, then says whether `ticket` is served.
+    #[inline]
+    pub fn check(&mut self, ticket: u64, ttl: Micros, now: Micros) -> TicketCheck {
+        let held = self.serving < self.next;
         let mut expired = None;
-        if held && ttl > 0 && now - tickets.served_since >= ttl {
-            expired = Some(tickets.serving);
-            tickets.serving += 1;
-            tickets.served_since = now;
+        if held && ttl > 0 && now - self.served_since >= ttl {
+            expired = Some(self.serving);
+            self.serving += 1;
+            self.served_since = now;
         }
         TicketCheck {
-            served: tickets.serving == ticket,
+            served: self.serving == ticket,
             expired,
         }
     }
 
-    /// Ticket lock: release advances the counter only for the caller's own
-    /// ticket; true if it did.
-    pub fn release_ticket(&mut self, key: LockKey, ticket: u64, now: Micros) -> bool {
-        let tickets = self.tickets.entry(key).or_default();
-        if tickets.serving != ticket {
+    /// Release advances the counter only for the caller's own ticket; true
+    /// if it did.
+    pub fn release(&mut self, ticket: u64, now: Micros) -> bool {
+        if self.serving != ticket {
             return false;
         }
-        tickets.serving += 1;
-        tickets.served_since = now;
+        self.serving += 1;
+        self.served_since = now;
         true
     }
 }

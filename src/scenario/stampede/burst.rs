@@ -50,7 +50,7 @@ pub fn metrics(config: &Config, max_events: u64) -> Option<Metrics> {
         start,
     };
     let counts = match shape {
-        Shape::Herd(lock) => return Herd::new(lock, config, burst, max_events).run(),
+        Shape::Herd(lock) => return Herd::new(lock, config, (cache, db), burst, max_events).run(),
         Shape::Load => burst.load(cache, db),
         Shape::Flight => burst.flight(cache, db),
         Shape::GetSet => {

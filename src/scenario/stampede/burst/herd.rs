@@ -1,24 +1,32 @@
 //! A burst under a lock (`add`, `ticket-lock`, `keyed-mutex`): one
 //! request holds the lock, every other one polls it, in step, or queues
-//! for it. So the run is a queue of groups: requests whose next macrotasks are due at the
-//! same time and follow each other in the queue (consecutive sequence
-//! numbers), doing the same thing. A round of the herd is one group; the
-//! holder's own macrotasks are groups of one. Each group runs request by
-//! request, one macrotask each, with the lock's and the cache's state
-//! kept here as the engine keeps it, so a request that finds the lock free
-//! leaves the herd where stepping would have it leave.
+//! for it. So the run is a queue of groups: requests whose next
+//! macrotasks are due at the same time and follow each other in the queue
+//! (consecutive sequence numbers), doing the same thing. A round of the
+//! herd is one group; the holder's own macrotasks are groups of one. Each
+//! group runs request by request, one macrotask each, against the lock's
+//! and the cache's state in the world's own types (`Cache`, `Tickets`,
+//! `ServerLocks`), so a request that finds the lock free leaves the herd
+//! where stepping would have it leave.
 //!
 //! What each macrotask does is the code of `strategy::add`,
 //! `strategy::ticket_lock`, `strategy::keyed_mutex` and
-//! `scenario::stampede::get_item`, for one key
-//! on one server with no fault; `tests/burst.rs` holds both ways equal.
+//! `scenario::stampede::get_item`, for one key on one server with no
+//! fault; `tests/burst.rs` holds both ways equal.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::BTreeMap;
 
 use super::{Burst, ITEM, LOCK};
 use crate::config::{Config, Micros, StrategyKind};
 use crate::sim::trace::{OpKind, TraceKey};
 use crate::sim::{Latencies, Metrics, Outcome, Site, What};
+use crate::world::locks::{Acquire, SlotId, Tickets};
+use crate::world::{Cache, CacheKey, LockKey, Lookup, ServerLocks};
+
+/// The one key, as the cache and the lock tables name it.
+const KEY: LockKey = LockKey(0);
+const CACHED_ITEM: CacheKey = CacheKey::Data(0);
+const CACHED_LOCK: CacheKey = CacheKey::Lock(KEY);
 
 /// The lock the herd waits for.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -67,48 +75,12 @@ struct Group {
     requests: Vec<u32>,
 }
 
-/// The cached item: when it was set, if it was.
-#[derive(Clone, Copy)]
-struct Item {
-    set_at: Option<Micros>,
-    ttl: Micros,
-    grace: Micros,
-}
-
-impl Item {
-    /// `Cache::get` of the data key.
-    fn lookup(self, now: Micros) -> Outcome {
-        let Some(at) = self.set_at else {
-            return Outcome::Miss;
-        };
-        if self.ttl == 0 {
-            return Outcome::Hit;
-        }
-        let expires = at.saturating_add(self.ttl);
-        if now < expires {
-            Outcome::Hit
-        } else if now < expires.saturating_add(self.grace) {
-            Outcome::Stale
-        } else {
-            Outcome::Miss
-        }
-    }
-}
-
-/// The ticket lock's counters (`world::locks::Tickets`).
-#[derive(Default)]
-struct Tickets {
-    next: u64,
-    serving: u64,
-    served_since: Micros,
-}
-
 pub(super) struct Herd {
     lock: Lock,
     out: Burst,
     max_events: u64,
-    cache: Micros,
-    db: Micros,
+    cache_latency: Micros,
+    db_latency: Micros,
     poll: Micros,
     wait_timeout: Micros,
     lock_ttl: Micros,
@@ -122,13 +94,12 @@ pub(super) struct Herd {
     /// Per request: when its wait for the lock began, and its ticket.
     started: Vec<Micros>,
     ticket: Vec<u64>,
-    item: Item,
-    /// `add`'s lock entry: `Some(expiry)` while stored (`None`: never).
-    lock_entry: Option<Option<Micros>>,
+    ttl: Micros,
+    /// The item and `add`'s lock.
+    cache: Cache,
     tickets: Tickets,
-    /// The mutex's holder and its queue, oldest first.
-    mutex_held: bool,
-    mutex_queue: VecDeque<u32>,
+    /// The keyed mutex (its waiters by request).
+    locks: ServerLocks,
     holders: u64,
     selects: u64,
     metrics: Metrics,
@@ -136,18 +107,21 @@ pub(super) struct Herd {
 }
 
 impl Herd {
-    pub(super) fn new(lock: Lock, config: &Config, out: Burst, max_events: u64) -> Self {
-        let (cache, db) = match (config.cache_latency, config.db_latency) {
-            (crate::config::Latency::Const(c), crate::config::Latency::Const(d)) => (c, d),
-            _ => unreachable!("burst::metrics takes constant latencies only"),
-        };
+    /// `cache` and `db` are the constant latencies.
+    pub(super) fn new(
+        lock: Lock,
+        config: &Config,
+        (cache, db): (Micros, Micros),
+        out: Burst,
+        max_events: u64,
+    ) -> Self {
         let requests = out.requests as usize;
         Herd {
             lock,
             out,
             max_events,
-            cache,
-            db,
+            cache_latency: cache,
+            db_latency: db,
             poll: config.poll,
             wait_timeout: config.wait_timeout,
             lock_ttl: config.lock_ttl,
@@ -159,15 +133,10 @@ impl Herd {
             spare: Vec::new(),
             started: vec![0; requests],
             ticket: vec![0; requests],
-            item: Item {
-                set_at: None,
-                ttl: config.ttl,
-                grace: config.grace,
-            },
-            lock_entry: None,
+            ttl: config.ttl,
+            cache: Cache::new(config.grace),
             tickets: Tickets::default(),
-            mutex_held: false,
-            mutex_queue: VecDeque::new(),
+            locks: ServerLocks::default(),
             holders: 0,
             selects: 0,
             metrics: Metrics::default(),
@@ -177,7 +146,7 @@ impl Herd {
 
     /// Runs to the end; `None` past `max_events` macrotasks.
     pub(super) fn run(mut self) -> Option<Metrics> {
-        let cache = self.cache;
+        let cache = self.cache_latency;
         self.out.arrive(cache);
         for request in 0..self.out.requests {
             self.schedule(request, Next::Miss, self.out.start + cache);
@@ -242,19 +211,16 @@ impl Herd {
                 self.acquire(r);
             }
             Next::AddLanded => {
-                let free = self
-                    .lock_entry
-                    .is_none_or(|expiry| expiry.is_some_and(|at| now >= at));
-                let outcome = if free {
+                let token = u64::from(r) + 1;
+                let stored = self.cache.add(CACHED_LOCK, token, self.lock_ttl, now);
+                let outcome = if stored {
                     Outcome::Stored
                 } else {
                     Outcome::NotStored
                 };
                 self.out
                     .complete(r, OpKind::CacheAdd, LOCK, outcome, Site::LockAdd);
-                if free {
-                    self.lock_entry =
-                        Some((self.lock_ttl > 0).then(|| now.saturating_add(self.lock_ttl)));
+                if stored {
                     self.enter(r);
                 } else if self.keep_waiting(r) {
                     self.sleep(r, Site::LockPoll, Next::PollWoke);
@@ -273,10 +239,15 @@ impl Herd {
                 }
             }
             Next::RecheckLanded => {
-                let found = self.item.lookup(now);
+                let found = self.cache.get(CACHED_ITEM, now);
+                let outcome = match found {
+                    Lookup::Live(_) => Outcome::Hit,
+                    Lookup::Stale(_) => Outcome::Stale,
+                    Lookup::Miss => Outcome::Miss,
+                };
                 self.out
-                    .complete(r, OpKind::CacheGet, ITEM, found, Site::Recheck);
-                if found == Outcome::Hit {
+                    .complete(r, OpKind::CacheGet, ITEM, outcome, Site::Recheck);
+                if outcome == Outcome::Hit {
                     self.metrics.cache_hits += 1;
                     self.leave(r);
                 } else {
@@ -289,21 +260,17 @@ impl Herd {
                 self.out
                     .complete(r, OpKind::DbSelect, ITEM, Outcome::Row, Site::Select);
                 self.out
-                    .issue(r, OpKind::CacheSet, ITEM, Site::Set, self.cache);
-                self.schedule(r, Next::SetLanded, now + self.cache);
+                    .issue(r, OpKind::CacheSet, ITEM, Site::Set, self.cache_latency);
+                self.schedule(r, Next::SetLanded, now + self.cache_latency);
             }
             Next::SetLanded => {
-                self.item.set_at = Some(now);
+                self.cache.set(CACHED_ITEM, 1, self.ttl, now);
                 self.out
                     .complete(r, OpKind::CacheSet, ITEM, Outcome::Stored, Site::Set);
                 self.leave(r);
             }
             Next::DeleteLanded => {
-                let live = self
-                    .lock_entry
-                    .is_some_and(|expiry| expiry.is_none_or(|at| now < at));
-                self.lock_entry = None;
-                let outcome = if live {
+                let outcome = if self.cache.delete(CACHED_LOCK, now) {
                     Outcome::Deleted
                 } else {
                     Outcome::NotFound
@@ -321,17 +288,15 @@ impl Herd {
         match self.lock {
             Lock::Add => self.issue_add(r),
             Lock::Mutex => {
-                if self.mutex_held {
-                    self.mutex_queue.push_back(r);
-                    self.out.mark(r, What::MutexWait, LOCK, Site::Acquire);
-                } else {
-                    self.mutex_held = true;
+                if self.locks.lock(KEY, r as SlotId) == Acquire::Free {
                     self.out.mark(r, What::MutexGrant, LOCK, Site::Acquire);
                     self.enter(r);
+                } else {
+                    self.out.mark(r, What::MutexWait, LOCK, Site::Acquire);
                 }
             }
             Lock::Ticket => {
-                let ticket = self.take_ticket();
+                let ticket = self.tickets.take(self.out.time);
                 self.ticket[r as usize] = ticket;
                 self.out.event(
                     r,
@@ -353,8 +318,8 @@ impl Herd {
 
     fn issue_add(&mut self, r: u32) {
         self.out
-            .issue(r, OpKind::CacheAdd, LOCK, Site::LockAdd, self.cache);
-        self.schedule(r, Next::AddLanded, self.out.time + self.cache);
+            .issue(r, OpKind::CacheAdd, LOCK, Site::LockAdd, self.cache_latency);
+        self.schedule(r, Next::AddLanded, self.out.time + self.cache_latency);
     }
 
     fn sleep(&mut self, r: u32, site: Site, next: Next) {
@@ -382,35 +347,16 @@ impl Herd {
         false
     }
 
-    /// `Locks::take_ticket`.
-    fn take_ticket(&mut self) -> u64 {
-        let tickets = &mut self.tickets;
-        if tickets.serving == tickets.next {
-            tickets.served_since = self.out.time;
-        }
-        tickets.next += 1;
-        tickets.next - 1
-    }
-
     /// `Ctx::check_ticket`: a held ticket past its lease is skipped first.
     fn check_ticket(&mut self, r: u32) -> bool {
-        let now = self.out.time;
-        let tickets = &mut self.tickets;
-        let held = tickets.serving < tickets.next;
-        if held && self.lock_ttl > 0 && now - tickets.served_since >= self.lock_ttl {
-            let expired = tickets.serving;
-            tickets.serving += 1;
-            tickets.served_since = now;
-            self.out.event(
-                r,
-                What::LeaseExpired,
-                LOCK,
-                Outcome::None,
-                Site::LockTick,
-                expired,
-            );
+        let ticket = self.ticket[r as usize];
+        let check = self.tickets.check(ticket, self.lock_ttl, self.out.time);
+        if let Some(expired) = check.expired {
+            let (lease, site) = (Outcome::None, Site::LockTick);
+            self.out
+                .event(r, What::LeaseExpired, LOCK, lease, site, expired);
         }
-        self.tickets.serving == self.ticket[r as usize]
+        check.served
     }
 
     /// In the section: the double check, or straight to the load.
@@ -421,8 +367,8 @@ impl Herd {
         self.out.mark(r, What::Enter, ITEM, Site::None);
         if self.double_check {
             self.out
-                .issue(r, OpKind::CacheGet, ITEM, Site::Recheck, self.cache);
-            self.schedule(r, Next::RecheckLanded, self.out.time + self.cache);
+                .issue(r, OpKind::CacheGet, ITEM, Site::Recheck, self.cache_latency);
+            self.schedule(r, Next::RecheckLanded, self.out.time + self.cache_latency);
         } else {
             self.select(r);
         }
@@ -433,8 +379,8 @@ impl Herd {
         self.metrics.db_reads += 1;
         self.metrics.peak_db_concurrency = self.metrics.peak_db_concurrency.max(self.selects);
         self.out
-            .issue(r, OpKind::DbSelect, ITEM, Site::Select, self.db);
-        self.schedule(r, Next::SelectLanded, self.out.time + self.db);
+            .issue(r, OpKind::DbSelect, ITEM, Site::Select, self.db_latency);
+        self.schedule(r, Next::SelectLanded, self.out.time + self.db_latency);
     }
 
     /// Out of the section, then the release.
@@ -443,26 +389,26 @@ impl Herd {
         self.out.mark(r, What::Exit, ITEM, Site::None);
         match self.lock {
             Lock::Add => {
-                self.out
-                    .issue(r, OpKind::CacheDelete, LOCK, Site::LockDelete, self.cache);
-                self.schedule(r, Next::DeleteLanded, self.out.time + self.cache);
+                self.out.issue(
+                    r,
+                    OpKind::CacheDelete,
+                    LOCK,
+                    Site::LockDelete,
+                    self.cache_latency,
+                );
+                self.schedule(r, Next::DeleteLanded, self.out.time + self.cache_latency);
             }
             Lock::Ticket => {
-                let tickets = &mut self.tickets;
-                if tickets.serving == self.ticket[r as usize] {
-                    tickets.serving += 1;
-                    tickets.served_since = self.out.time;
-                }
+                let ticket = self.ticket[r as usize];
+                self.tickets.release(ticket, self.out.time);
                 self.respond(r, Outcome::Ok);
             }
             Lock::Mutex => {
                 // The hand-off is recorded at the release; the next holder
                 // resumes in a microtask, after this handler returns.
-                let next = self.mutex_queue.pop_front();
+                let next = self.locks.unlock(KEY).map(|slot| slot as u32);
                 if let Some(next) = next {
                     self.out.mark(next, What::MutexGrant, LOCK, Site::Acquire);
-                } else {
-                    self.mutex_held = false;
                 }
                 self.respond(r, Outcome::Ok);
                 if let Some(next) = next {
