@@ -2,18 +2,21 @@
 //! instant, on one server, for one cold key, with constant latencies, the
 //! requests move in lockstep. Each macrotask of a phase runs the next
 //! request through the same lines, so the run is a few phases of `N`
-//! identical steps, plus the leader's own steps under single-flight. A
-//! metrics-only run (`interleave run` without `--trace`) writes those
-//! events straight into the trace hash and counts them, instead of
-//! stepping 100,000 futures: the same metrics and the same hash
-//! (`tests/burst.rs` compares both ways for every case this takes).
+//! identical steps, plus the leader's own steps under single-flight; under
+//! a lock, a queue of such groups (`herd.rs`). A metrics-only run
+//! (`interleave run` without `--trace`) writes those events straight into
+//! the trace hash and counts them, instead of stepping 100,000 futures:
+//! the same metrics and the same hash (`tests/burst.rs` compares both ways
+//! for every case this takes).
 //!
 //! Only the shapes below, and only with nothing that could make one
-//! request differ from the next (no fault, schedule, pool, fencing or
-//! owner release, and a lock that outlives the run); anything else returns
-//! `None` and is stepped.
+//! request differ from the next (no fault, schedule, pool, fencing, owner
+//! release, second server or key, and for `get-set` a lock that outlives
+//! the run); anything else returns `None` and is stepped.
 
-use crate::config::{Arrival, CacheStart, Config, Latency, Micros, ReleaseMode, StrategyKind};
+use crate::config::{
+    Arrival, CacheStart, Config, Latency, Micros, ReleaseMode, ScenarioKind, StrategyKind,
+};
 use crate::sim::trace::{OpKind, TraceKey};
 use crate::sim::{Latencies, Metrics, Outcome, Site, Trace, TraceEvent, What};
 
@@ -32,13 +35,6 @@ pub fn metrics(config: &Config, max_events: u64) -> Option<Metrics> {
         return None;
     };
     let requests = config.requests;
-    // No time saturates: the last macrotask is due well before this.
-    let cycles = (cache.checked_add(db)?)
-        .checked_add(config.poll)?
-        .checked_mul(8)?;
-    start
-        .checked_add(cycles)?
-        .checked_add(config.wait_timeout)?;
     if requests == 0 {
         return None;
     }
@@ -49,7 +45,7 @@ pub fn metrics(config: &Config, max_events: u64) -> Option<Metrics> {
         time: start,
         start,
     };
-    let counts = match shape {
+    let (burst, counts) = match shape {
         Shape::Herd(lock) => return Herd::new(lock, config, (cache, db), burst, max_events).run(),
         Shape::Load => burst.load(cache, db),
         Shape::Flight => burst.flight(cache, db),
@@ -57,14 +53,16 @@ pub fn metrics(config: &Config, max_events: u64) -> Option<Metrics> {
             // The last holder's lock must still be there when the first
             // delete lands, `2c + d` (or `3c + d`) after it was set.
             let recheck = if config.double_check { cache } else { 0 };
-            let held = 2 * cache + recheck + db;
+            let held = cache
+                .saturating_mul(2)
+                .saturating_add(recheck)
+                .saturating_add(db);
             if config.lock_ttl <= held {
                 return None;
             }
             burst.get_set(cache, db, config.double_check)
         }
     };
-    let (burst, counts) = counts;
     let events = u64::from(burst.step);
     if events >= max_events {
         return None;
@@ -111,7 +109,7 @@ impl Shape {
             StrategyKind::Add if !delete => return None,
             strategy => Shape::Herd(Lock::of(strategy)?),
         };
-        let alike = config.scenario == crate::config::ScenarioKind::Stampede
+        let alike = config.scenario == ScenarioKind::Stampede
             && config.servers == 1
             && config.keys.max(1) == 1
             && config.cache == CacheStart::Cold
@@ -208,7 +206,7 @@ impl Burst {
     /// One macrotask per request, in request order, `after` the last
     /// phase: each runs `each` for its request.
     fn phase(&mut self, after: Micros, mut each: impl FnMut(&mut Self, u32)) {
-        self.time += after;
+        self.time = self.time.saturating_add(after);
         for request in 0..self.requests {
             each(self, request);
             self.step += 1;
@@ -217,7 +215,7 @@ impl Burst {
 
     /// One macrotask, `after` the last one.
     fn macrotask(&mut self, after: Micros, body: impl FnOnce(&mut Self)) {
-        self.time += after;
+        self.time = self.time.saturating_add(after);
         body(self);
         self.step += 1;
     }

@@ -149,13 +149,14 @@ impl Herd {
         let cache = self.cache_latency;
         self.out.arrive(cache);
         for request in 0..self.out.requests {
-            self.schedule(request, Next::Miss, self.out.start + cache);
+            self.schedule(request, Next::Miss, self.out.start.saturating_add(cache));
         }
         self.close();
         while let Some(((due, _), group)) = self.queue.pop_first() {
             self.out.time = due;
             for &request in &group.requests {
-                if u64::from(self.out.step) >= self.max_events {
+                // (Steps are numbered in a u32, as the engine numbers them.)
+                if u64::from(self.out.step) >= self.max_events.min(u32::MAX.into()) {
                     return None;
                 }
                 self.run_macrotask(group.next, request);
@@ -261,7 +262,7 @@ impl Herd {
                     .complete(r, OpKind::DbSelect, ITEM, Outcome::Row, Site::Select);
                 self.out
                     .issue(r, OpKind::CacheSet, ITEM, Site::Set, self.cache_latency);
-                self.schedule(r, Next::SetLanded, now + self.cache_latency);
+                self.schedule(r, Next::SetLanded, now.saturating_add(self.cache_latency));
             }
             Next::SetLanded => {
                 self.cache.set(CACHED_ITEM, 1, self.ttl, now);
@@ -319,13 +320,17 @@ impl Herd {
     fn issue_add(&mut self, r: u32) {
         self.out
             .issue(r, OpKind::CacheAdd, LOCK, Site::LockAdd, self.cache_latency);
-        self.schedule(r, Next::AddLanded, self.out.time + self.cache_latency);
+        self.schedule(
+            r,
+            Next::AddLanded,
+            self.out.time.saturating_add(self.cache_latency),
+        );
     }
 
     fn sleep(&mut self, r: u32, site: Site, next: Next) {
         self.out
             .issue(r, OpKind::Sleep, TraceKey::None, site, self.poll);
-        self.schedule(r, next, self.out.time + self.poll);
+        self.schedule(r, next, self.out.time.saturating_add(self.poll));
     }
 
     fn woke(&mut self, r: u32, site: Site) {
@@ -368,7 +373,11 @@ impl Herd {
         if self.double_check {
             self.out
                 .issue(r, OpKind::CacheGet, ITEM, Site::Recheck, self.cache_latency);
-            self.schedule(r, Next::RecheckLanded, self.out.time + self.cache_latency);
+            self.schedule(
+                r,
+                Next::RecheckLanded,
+                self.out.time.saturating_add(self.cache_latency),
+            );
         } else {
             self.select(r);
         }
@@ -380,7 +389,11 @@ impl Herd {
         self.metrics.peak_db_concurrency = self.metrics.peak_db_concurrency.max(self.selects);
         self.out
             .issue(r, OpKind::DbSelect, ITEM, Site::Select, self.db_latency);
-        self.schedule(r, Next::SelectLanded, self.out.time + self.db_latency);
+        self.schedule(
+            r,
+            Next::SelectLanded,
+            self.out.time.saturating_add(self.db_latency),
+        );
     }
 
     /// Out of the section, then the release.
@@ -396,7 +409,11 @@ impl Herd {
                     Site::LockDelete,
                     self.cache_latency,
                 );
-                self.schedule(r, Next::DeleteLanded, self.out.time + self.cache_latency);
+                self.schedule(
+                    r,
+                    Next::DeleteLanded,
+                    self.out.time.saturating_add(self.cache_latency),
+                );
             }
             Lock::Ticket => {
                 let ticket = self.ticket[r as usize];
