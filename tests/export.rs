@@ -33,12 +33,10 @@ fn the_exported_timeline_is_a_standalone_svg_with_every_lane() {
     let svg = timeline_svg(&recording);
     assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
     assert!(svg.contains("<style>"), "its colours travel with it");
-    for lane in &recording.timeline.lanes {
-        assert!(
-            svg.contains(&format!(">{}</text>", lane.label())),
-            "{}",
-            lane.label()
-        );
+    let timeline = &recording.timeline;
+    for lane in &timeline.lanes {
+        let label = timeline.label(lane);
+        assert!(svg.contains(&format!(">{label}</text>")), "{label}");
     }
     let spans: usize = recording.timeline.lanes.iter().map(|l| l.spans.len()).sum();
     assert!(svg.matches("<rect class=").count() >= spans);

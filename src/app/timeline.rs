@@ -175,7 +175,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                         let lane = &lanes[index];
                         let y = row as i32 * LANE_HEIGHT;
                         let involved = props.highlight.contains(&lane.request).then_some("involved");
-                        html! { <text x="4" y={(y + 13).to_string()} class={classes!("lane-label", involved)}>{ lane.label() }</text> }
+                        html! { <text x="4" y={(y + 13).to_string()} class={classes!("lane-label", involved)}>{ recording.timeline.label(lane) }</text> }
                     }) }
                     // Grouped by server: a rule where each server's lanes start.
                     { for visible.clone().filter(|&(row, index)| {

@@ -275,7 +275,7 @@ text{{fill:#1b1e23}} .tick{{stroke:#dde1e6}}
             svg,
             r#"<text x="4" y="{}">{}</text>"#,
             shortest(y + 13.0),
-            escape(&lane.label())
+            escape(&timeline.label(lane))
         );
         for span in lane.spans.iter().filter(|s| s.kind.is_band()) {
             span_rect(&mut svg, span, y, end, &x);

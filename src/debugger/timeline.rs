@@ -70,12 +70,8 @@ pub struct Span {
 pub struct Lane {
     pub request: u32,
     pub server: u32,
-    /// The user (ticket) or key (stampede) it works for.
-    pub owner: u32,
-    /// What it asks for: its label names it (see [`Lane::label`]).
+    /// What it asks for: its label names it (see [`Timeline::label`]).
     pub target: Target,
-    /// Whether the run has several servers: its label then names its own.
-    pub several_servers: bool,
     pub arrival: Micros,
     pub returned: Option<(Micros, u32, Outcome)>,
     pub spans: Vec<Span>,
@@ -188,6 +184,8 @@ pub struct Timeline {
     pub lanes: Vec<Lane>,
     pub shared: Vec<SharedLane>,
     pub end: Micros,
+    /// Whether the run has several servers: lane labels then name theirs.
+    pub several_servers: bool,
 }
 
 impl Timeline {
@@ -202,10 +200,27 @@ impl Timeline {
     pub fn order(&self, grouping: Grouping) -> Vec<usize> {
         let mut order: Vec<usize> = (0..self.lanes.len()).collect();
         match grouping {
-            Grouping::Owner => order.sort_by_key(|&i| (self.lanes[i].owner, i)),
+            Grouping::Owner => order.sort_by_key(|&i| (self.lanes[i].owner(), i)),
             Grouping::Server => order.sort_by_key(|&i| (self.lanes[i].server, i)),
         }
         order
+    }
+
+    /// A lane's label, `#3 item:0`, naming its server when there are
+    /// several. Made when drawn: a run of 20,000 requests would format
+    /// 40,000 strings at once, in one task of the page, for the few lanes
+    /// in view.
+    pub fn label(&self, lane: &Lane) -> String {
+        let request = lane.request;
+        let what = match lane.target {
+            Target::Item(key) => format!("item:{key}"),
+            Target::Click { user, click } => format!("user {user} click {click}"),
+        };
+        if self.several_servers {
+            format!("#{request} {what} · server {}", lane.server)
+        } else {
+            format!("#{request} {what}")
+        }
     }
 }
 
@@ -213,6 +228,7 @@ impl Timeline {
 /// can build a 20,000-request run's timeline between redraws.
 pub struct TimelineBuilder {
     lanes: Vec<Lane>,
+    several_servers: bool,
     /// Open operation spans by (request, op), lock waits and critical
     /// sections by request.
     open: HashMap<(u32, u8), usize>,
@@ -230,8 +246,9 @@ impl TimelineBuilder {
             lanes: requests
                 .iter()
                 .enumerate()
-                .map(|(i, spec)| lane_for(i as u32, spec, several_servers))
+                .map(|(i, spec)| lane_for(i as u32, spec))
                 .collect(),
+            several_servers,
             open: HashMap::default(),
             waiting: HashMap::default(),
             critical: HashMap::default(),
@@ -253,6 +270,7 @@ impl TimelineBuilder {
             shared: self.shared.finish(),
             lanes: self.lanes,
             end: self.end,
+            several_servers: self.several_servers,
         }
     }
 
@@ -320,17 +338,11 @@ impl TimelineBuilder {
 }
 
 /// A request's lane.
-fn lane_for(request: u32, spec: &RequestSpec, several_servers: bool) -> Lane {
-    let owner = match spec.target {
-        Target::Item(key) => key,
-        Target::Click { user, .. } => user,
-    };
+fn lane_for(request: u32, spec: &RequestSpec) -> Lane {
     Lane {
         request,
         server: spec.server,
-        owner,
         target: spec.target,
-        several_servers,
         arrival: spec.arrival,
         returned: None,
         spans: Vec::new(),
@@ -338,19 +350,11 @@ fn lane_for(request: u32, spec: &RequestSpec, several_servers: bool) -> Lane {
 }
 
 impl Lane {
-    /// Its label, `#3 item:0`, naming its server when there are several.
-    /// Made when drawn: a run of 20,000 requests would format 40,000
-    /// strings at once, in one task of the page, for the few lanes in view.
-    pub fn label(&self) -> String {
-        let request = self.request;
-        let what = match self.target {
-            Target::Item(key) => format!("item:{key}"),
-            Target::Click { user, click } => format!("user {user} click {click}"),
-        };
-        if self.several_servers {
-            format!("#{request} {what} · server {}", self.server)
-        } else {
-            format!("#{request} {what}")
+    /// The user (ticket) or key (stampede) it works for.
+    pub fn owner(&self) -> u32 {
+        match self.target {
+            Target::Item(key) => key,
+            Target::Click { user, .. } => user,
         }
     }
 }
