@@ -6,7 +6,9 @@
 use proptest::prelude::*;
 
 use interleave::config::url::parse_fragment;
-use interleave::config::{Arrival, Config, Latency, ReleaseMode, StrategyKind, MS, SECOND};
+use interleave::config::{
+    Arrival, Config, Latency, ReleaseMode, Routing, StrategyKind, MS, SECOND,
+};
 use interleave::scenario::stampede::burst;
 use interleave::{Metrics, Sim};
 
@@ -177,6 +179,9 @@ prop_compose! {
         wait_timeout in prop_oneof![Just(0), (0u64..150).prop_map(|ms| ms * MS)],
         ttl in prop_oneof![Just(0), (1u64..80).prop_map(|ms| ms * MS), Just(60 * SECOND)],
         grace in prop_oneof![Just(0), (1u64..50).prop_map(|ms| ms * MS)],
+        seed in any::<u64>(),
+        beta in prop_oneof![Just(0.0), 0.5f64..4.0],
+        routing in proptest::sample::select(vec![Routing::RoundRobin, Routing::Sticky, Routing::Random]),
     ) -> Config {
         Config {
             strategy,
@@ -197,6 +202,9 @@ prop_compose! {
             wait_timeout: wait_timeout.min(40 * poll),
             ttl,
             grace,
+            seed,
+            beta,
+            routing,
             ..Config::default()
         }
     }
