@@ -211,7 +211,7 @@ prop_compose! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(1000))]
+    #![proptest_config(ProptestConfig::with_cases(3000))]
 
     #[test]
     fn the_closed_form_answers_what_stepping_gives(config in config()) {
