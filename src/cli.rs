@@ -486,11 +486,6 @@ mod script_command {
 
 fn run(fragment: &str, trace: bool, max_events: u64, out: &mut impl Write) -> Result<(), CliError> {
     let config = parse_fragment(fragment).map_err(CliError::Config)?;
-    if !trace {
-        if let Some(metrics) = crate::scenario::stampede::burst::metrics(&config, max_events) {
-            return write_line(out, &metrics);
-        }
-    }
     let mut run = if trace {
         ScheduledSim::new(&config)
     } else {

@@ -5,13 +5,10 @@
 pub mod app;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
-pub mod config;
 pub mod debugger;
 pub mod explain;
-pub mod explore;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod real;
-pub mod scenario;
 // The script engine: native with `script` (default); in wasm only with
 // `script-wasm`, whose boa comes through crates/boa-wasm (the page's build
 // leaves it out).
@@ -19,11 +16,9 @@ pub mod scenario;
 pub mod script;
 #[cfg(all(feature = "script-wasm", target_arch = "wasm32"))]
 extern crate boa_engine_wasm as boa_engine;
-pub mod sim;
-pub mod strategy;
-pub mod world;
 
-pub use config::Config;
+// The engine, under the names the rest of the crate uses.
+pub use engine::{config, explore, scenario, sim, strategy, world, Config};
 
 /// In the browser, talc instead of dlmalloc: about 2 KB less of the page's
 /// budgeted wasm, and faster.
@@ -36,4 +31,4 @@ static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_all
 #[global_allocator]
 static ALLOCATOR: script::metered::Metered<talc::wasm::WasmDynamicTalc> =
     script::metered::Metered(talc::wasm::new_wasm_dynamic_allocator());
-pub use sim::{Metrics, Sim};
+pub use engine::{Metrics, Sim};

@@ -24,7 +24,6 @@ impl Listing {
 
     /// A script's own lines: its trace events carry their line, so no
     /// line needs a site.
-    #[cfg(scripts)]
     pub fn of_script(code: &str) -> Listing {
         Listing {
             lines: code

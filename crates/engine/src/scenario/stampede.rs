@@ -27,9 +27,6 @@
 //! Faults: request `crash` stops right after entering the section, never
 //! releasing; request `pause` sleeps there first.
 
-#[cfg(not(target_arch = "wasm32"))]
-pub mod burst;
-
 use crate::config::StrategyKind;
 use crate::sim::{Ctx, Outcome, Site};
 use crate::strategy::{self, single_flight, stale_while_revalidate, xfetch};

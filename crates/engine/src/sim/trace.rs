@@ -224,9 +224,6 @@ impl TraceKey {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum KeyNames {
     Story(ScenarioKind),
-    /// Only in builds with the script engine (the page's own edition has
-    /// none, and its wasm is budgeted).
-    #[cfg(scripts)]
     Script(std::rc::Rc<[String]>),
 }
 
@@ -234,7 +231,6 @@ impl KeyNames {
     pub fn describe(&self, key: TraceKey) -> String {
         match self {
             KeyNames::Story(scenario) => key.describe(*scenario),
-            #[cfg(scripts)]
             KeyNames::Script(names) => {
                 let name = |id: u32| names.get(id as usize).cloned().unwrap_or_default();
                 match key {

@@ -1,0 +1,18 @@
+//! Interleave's engine: a deterministic simulation of async backends on a
+//! JavaScript-like event loop. Configuration and its URL format
+//! (`config`), the event loop (`sim`), the simulated servers (`world`), the
+//! lock strategies (`strategy`), the stories (`scenario`) and the search
+//! of their schedules (`explore`).
+//!
+//! Nothing here knows of the debugger, scripts, real servers or the page:
+//! they stand on this crate, and Cargo keeps imports from running up.
+
+pub mod config;
+pub mod explore;
+pub mod scenario;
+pub mod sim;
+pub mod strategy;
+pub mod world;
+
+pub use config::Config;
+pub use sim::{Metrics, Sim};
