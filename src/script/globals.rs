@@ -839,10 +839,10 @@ fn host_flight_join(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsR
     let (host, server) = realm(context)?;
     let key = lock_key(&host, args, context)?;
     let (cx, request) = ctx(&host, server);
-    let Some(wait) = cx.flight_join(key, Site::Flight) else {
+    let Some(wait) = cx.flight_join(key, Site::Flight).map(|wait| wait.detach()) else {
         return Ok(JsValue::undefined());
     };
-    let future = async move { Answer::Number(wait.await as f64) };
+    let future = async move { Answer::Number(cx.resume(wait).await as f64) };
     spawn(&host, server, request, future, context)
 }
 

@@ -33,8 +33,8 @@ pub struct Ctx {
 ///
 /// 16 bytes: every future a request awaits nests these, so the answer's
 /// type reads the reply (`Answer`) rather than a stored function pointer.
-pub struct Wait<T> {
-    core: Rc<RefCell<Core>>,
+pub struct Wait<'a, T> {
+    core: &'a RefCell<Core>,
     slot: SlotId,
     done: bool,
     answer: PhantomData<fn() -> T>,
@@ -102,7 +102,7 @@ impl Answer for () {
     fn from_reply(_: Reply) -> Self {}
 }
 
-impl<T: Answer> Future for Wait<T> {
+impl<T: Answer> Future for Wait<'_, T> {
     type Output = T;
 
     fn poll(mut self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<T> {
@@ -117,7 +117,28 @@ impl<T: Answer> Future for Wait<T> {
     }
 }
 
-impl<T> Drop for Wait<T> {
+impl<T> Wait<'_, T> {
+    /// Lets the await outlive this borrow of its request's `Ctx`: a caller
+    /// that must return a future owning the `Ctx` (a script's promise)
+    /// takes it up again with [`Ctx::resume`].
+    pub fn detach(self) -> Detached<T> {
+        let detached = Detached {
+            slot: self.slot,
+            answer: PhantomData,
+        };
+        std::mem::forget(self);
+        detached
+    }
+}
+
+/// An await detached from the `Ctx` borrow it was made with.
+#[must_use = "a detached await is taken up again with Ctx::resume"]
+pub struct Detached<T> {
+    slot: SlotId,
+    answer: PhantomData<fn() -> T>,
+}
+
+impl<T> Drop for Wait<'_, T> {
     fn drop(&mut self) {
         if !self.done {
             self.core.borrow_mut().abandon(self.slot);
@@ -127,9 +148,9 @@ impl<T> Drop for Wait<T> {
 
 /// `Ctx::pause_if_due`: the pause's timer, or nothing to wait for. (A plain
 /// future, not an `async fn`, to keep every request's future small.)
-pub struct Pause(Option<Wait<()>>);
+pub struct Pause<'a>(Option<Wait<'a, ()>>);
 
-impl Future for Pause {
+impl Future for Pause<'_> {
     type Output = ();
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
@@ -142,12 +163,12 @@ impl Future for Pause {
 
 /// `Ctx::mutex_lock`: a free mutex still yields one microtask; a held one
 /// waits for the hand-off. (A plain future, as `Pause`.)
-pub enum MutexLock {
-    Free(YieldNow),
-    Queued(Wait<()>),
+pub enum MutexLock<'a> {
+    Free(YieldNow<'a>),
+    Queued(Wait<'a, ()>),
 }
 
-impl Future for MutexLock {
+impl Future for MutexLock<'_> {
     type Output = ();
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
@@ -160,12 +181,12 @@ impl Future for MutexLock {
 
 /// Yields once: the task resumes as the next microtask, like awaiting an
 /// already resolved promise.
-pub struct YieldNow {
-    core: Rc<RefCell<Core>>,
+pub struct YieldNow<'a> {
+    core: &'a RefCell<Core>,
     yielded: bool,
 }
 
-impl Future for YieldNow {
+impl Future for YieldNow<'_> {
     type Output = ();
 
     fn poll(mut self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<()> {
@@ -197,7 +218,7 @@ impl Ctx {
     /// Yields once, like awaiting an already resolved promise.
     pub async fn yield_now(&self) {
         YieldNow {
-            core: self.core.clone(),
+            core: &self.core,
             yielded: false,
         }
         .await
@@ -221,50 +242,56 @@ impl Ctx {
         u64::from(self.request) + 1
     }
 
-    fn wait<T: Answer>(&self, slot: SlotId) -> Wait<T> {
+    fn wait<T: Answer>(&self, slot: SlotId) -> Wait<'_, T> {
         Wait {
-            core: self.core.clone(),
+            core: &self.core,
             slot,
             done: false,
             answer: PhantomData,
         }
     }
 
+    /// Takes up an await detached from another borrow of this request's
+    /// `Ctx`.
+    pub fn resume<T: Answer>(&self, detached: Detached<T>) -> Wait<'_, T> {
+        self.wait(detached.slot)
+    }
+
     /// Sends `op` now (as calling a promise-returning function does); the
     /// result arrives when the returned future is awaited.
-    fn issue<T: Answer>(&self, op: Op, site: Site) -> Wait<T> {
+    fn issue<T: Answer>(&self, op: Op, site: Site) -> Wait<'_, T> {
         let slot = self.core.borrow_mut().issue(self.request, op, site);
         self.wait(slot)
     }
 
-    pub fn cache_get(&self, key: CacheKey, site: Site) -> Wait<Lookup> {
+    pub fn cache_get(&self, key: CacheKey, site: Site) -> Wait<'_, Lookup> {
         self.issue(Op::Get(key), site)
     }
 
-    pub fn cache_set(&self, key: CacheKey, value: u64, ttl: Micros, site: Site) -> Wait<()> {
+    pub fn cache_set(&self, key: CacheKey, value: u64, ttl: Micros, site: Site) -> Wait<'_, ()> {
         self.issue(Op::Set(key, value, ttl), site)
     }
 
     /// memcached `add`: resolves to whether it stored.
-    pub fn cache_add(&self, key: CacheKey, value: u64, ttl: Micros, site: Site) -> Wait<bool> {
+    pub fn cache_add(&self, key: CacheKey, value: u64, ttl: Micros, site: Site) -> Wait<'_, bool> {
         self.issue(Op::Add(key, value, ttl), site)
     }
 
-    pub fn cache_delete(&self, key: CacheKey, site: Site) -> Wait<bool> {
+    pub fn cache_delete(&self, key: CacheKey, site: Site) -> Wait<'_, bool> {
         self.issue(Op::Delete(key), site)
     }
 
-    pub fn select(&self, item: u32, site: Site) -> Wait<u64> {
+    pub fn select(&self, item: u32, site: Site) -> Wait<'_, u64> {
         self.issue(Op::Select(item), site)
     }
 
-    pub fn find_order(&self, user: u32, site: Site) -> Wait<bool> {
+    pub fn find_order(&self, user: u32, site: Site) -> Wait<'_, bool> {
         self.issue(Op::FindOrder(user), site)
     }
 
     /// Resolves to whether the DB took the row (it refuses one on a unique
     /// conflict, or for an older fencing token than one it has seen).
-    pub fn insert_order(&self, user: u32, site: Site) -> Wait<bool> {
+    pub fn insert_order(&self, user: u32, site: Site) -> Wait<'_, bool> {
         let token = self.core.borrow().tokens.get(&self.request).copied();
         self.issue(Op::Insert(user, token), site)
     }
@@ -277,19 +304,19 @@ impl Ctx {
 
     /// `SELECT ... FOR UPDATE` on `user`'s row: resolves once this
     /// transaction holds the row lock.
-    pub fn lock_row(&self, user: u32, site: Site) -> Wait<()> {
+    pub fn lock_row(&self, user: u32, site: Site) -> Wait<'_, ()> {
         self.issue(Op::LockRow(user), site)
     }
 
     /// An insert inside this request's transaction: kept until COMMIT, or
     /// a serialization failure that ends the transaction.
-    pub fn insert_in_transaction(&self, user: u32, site: Site) -> Wait<Written> {
+    pub fn insert_in_transaction(&self, user: u32, site: Site) -> Wait<'_, Written> {
         let token = self.core.borrow().tokens.get(&self.request).copied();
         self.issue(Op::Insert(user, token), site)
     }
 
     /// COMMIT: a write round trip; its rows become visible as it lands.
-    pub fn commit(&self, user: u32, site: Site) -> Wait<Written> {
+    pub fn commit(&self, user: u32, site: Site) -> Wait<'_, Written> {
         self.issue(Op::Commit(user), site)
     }
 
@@ -301,18 +328,18 @@ impl Ctx {
         ttl: Micros,
         delta: Micros,
         site: Site,
-    ) -> Wait<()> {
+    ) -> Wait<'_, ()> {
         self.issue(Op::SetDelta(key, value, ttl, delta), site)
     }
 
     /// Redis's check-and-delete script, one round trip: deletes `key` only
     /// if it still holds `token`; resolves to whether it deleted.
-    pub fn cache_delete_if_owner(&self, key: CacheKey, token: u64, site: Site) -> Wait<bool> {
+    pub fn cache_delete_if_owner(&self, key: CacheKey, token: u64, site: Site) -> Wait<'_, bool> {
         self.issue(Op::DeleteIfOwner(key, token), site)
     }
 
     /// `await new Promise(r => setTimeout(r, duration))`.
-    pub fn sleep(&self, duration: Micros, site: Site) -> Wait<()> {
+    pub fn sleep(&self, duration: Micros, site: Site) -> Wait<'_, ()> {
         self.issue(Op::Sleep(duration), site)
     }
 
@@ -345,7 +372,7 @@ impl Ctx {
     /// This server's FIFO async mutex for `key`. A free mutex is taken at
     /// once but still yields one microtask; a held one queues the caller
     /// until its holder hands it over.
-    pub fn mutex_lock(&self, key: LockKey, site: Site) -> MutexLock {
+    pub fn mutex_lock(&self, key: LockKey, site: Site) -> MutexLock<'_> {
         let queued = self.park_on_server(key, site, |locks, slot| {
             locks.lock(key, slot) == Acquire::Queued
         });
@@ -354,7 +381,7 @@ impl Ctx {
             None => {
                 self.record(What::MutexGrant, lock, Outcome::None, site);
                 MutexLock::Free(YieldNow {
-                    core: self.core.clone(),
+                    core: &self.core,
                     yielded: false,
                 })
             }
@@ -382,7 +409,7 @@ impl Ctx {
 
     /// Joins this server's running single-flight call for `key`, returning
     /// the await of its result; `None` makes the caller the leader.
-    pub fn flight_join(&self, key: LockKey, site: Site) -> Option<Wait<u64>> {
+    pub fn flight_join(&self, key: LockKey, site: Site) -> Option<Wait<'_, u64>> {
         let slot = self.park_on_server(key, site, |locks, slot| locks.join_flight(key, slot))?;
         self.record(What::FlightJoin, TraceKey::Data(key.0), Outcome::None, site);
         Some(self.wait(slot))
@@ -445,7 +472,7 @@ impl Ctx {
 
     /// The `pause` fault: this request stalls inside its critical section,
     /// as an awaited timer (others keep running). A zero pause is none.
-    pub fn pause_if_due(&self) -> Pause {
+    pub fn pause_if_due(&self) -> Pause<'_> {
         let pause = self.config.pause;
         let due = pause.filter(|pause| pause.request == self.request && pause.duration > 0);
         Pause(due.map(|pause| self.sleep(pause.duration, Site::Pause)))
@@ -527,7 +554,7 @@ impl Ctx {
         if self.core.borrow_mut().servers[server].emitter_try_lock(key) {
             self.record(What::MutexGrant, lock, Outcome::None, site);
             return YieldNow {
-                core: self.core.clone(),
+                core: &self.core,
                 yielded: false,
             }
             .await;

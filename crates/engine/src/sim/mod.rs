@@ -13,7 +13,7 @@ pub mod rng;
 pub mod trace;
 
 pub use choice::Choice;
-pub use ctx::{Ctx, Wait, Written};
+pub use ctx::{Ctx, Detached, Wait, Written};
 pub use executor::{RequestSpec, Sim, StepReport, Target, TaskInfo};
 pub use footprint::Footprint;
 pub use metrics::{Latencies, Metrics};

@@ -117,6 +117,22 @@ pub struct MacrotaskQueue {
     /// together), so a burst's lanes do not grow by doubling, copying and
     /// faulting in each old size again.
     lane_capacity: usize,
+    /// The source the last pop took from, and a bound below which its
+    /// head is the least of all: the least head of every other source when
+    /// it was chosen, lowered by every push since. While its head stays
+    /// under the bound (a lane of a burst's tasks, one after another), a
+    /// pop compares one pair instead of every source's head.
+    hot: Option<(Source, (Micros, u64))>,
+    /// The lane the last push went to (pushes come in runs of one delay).
+    last_lane: usize,
+}
+
+/// Where a queued task waits.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Source {
+    Lane(usize),
+    Others,
+    Arrival,
 }
 
 /// The most arrivals at one instant (`times` is sorted).
@@ -143,6 +159,7 @@ impl MacrotaskQueue {
         assert!(times.is_sorted(), "requests are numbered in arrival order");
         self.next_seq = times.len() as u64;
         self.len += times.len();
+        self.hot = None;
         self.lane_capacity = largest_burst(&times).min(MAX_LANE_CAPACITY);
         self.arrivals = times;
     }
@@ -185,14 +202,30 @@ impl MacrotaskQueue {
         self.next_seq += 1;
         self.len += 1;
         let in_order = |lane: &Lane| lane.tasks.back().is_none_or(|last| last.due <= due);
-        let lane = match self.lanes.iter().position(|lane| lane.key == key) {
+        let last = self.last_lane;
+        let found = match self.lanes.get(last) {
+            Some(lane) if lane.key == key => Some(last),
+            _ => self.lanes.iter().position(|lane| lane.key == key),
+        };
+        let lane = match found {
             Some(index) => Some(index).filter(|&index| in_order(&self.lanes[index])),
             None => self.free_lane(key),
         };
-        match lane {
-            Some(index) => self.lanes[index].tasks.push_back(pending.into()),
+        let source = match lane {
+            Some(index) => {
+                self.last_lane = index;
+                self.lanes[index].tasks.push_back(pending.into());
+                Source::Lane(index)
+            }
             None => {
                 self.others.insert((due, pending.seq), task);
+                Source::Others
+            }
+        };
+        // A task in another source may be that source's new head.
+        if let Some((hot, bound)) = &mut self.hot {
+            if *hot != source {
+                *bound = (*bound).min((due, pending.seq));
             }
         }
     }
@@ -214,32 +247,56 @@ impl MacrotaskQueue {
         None
     }
 
+    /// The head of `source`, if it holds a task.
+    #[inline(always)]
+    fn head(&self, source: Source) -> Option<(Micros, u64)> {
+        match source {
+            Source::Lane(index) => {
+                let head = self.lanes.get(index)?.tasks.front()?;
+                Some((head.due, head.seq))
+            }
+            Source::Others => self.others.first_key_value().map(|(&order, _)| order),
+            Source::Arrival => self.next_arrival(),
+        }
+    }
+
+    /// The source holding the least head, and the least head of the
+    /// others (`(MAX, MAX)` if none has one).
+    fn least(&self) -> Option<(Source, (Micros, u64))> {
+        let sources = (0..self.lanes.len())
+            .map(Source::Lane)
+            .chain([Source::Others, Source::Arrival]);
+        let mut best: Option<(Source, (Micros, u64))> = None;
+        let mut bound = (Micros::MAX, u64::MAX);
+        for source in sources {
+            let Some(order) = self.head(source) else {
+                continue;
+            };
+            match best {
+                Some((_, least)) if order >= least => bound = bound.min(order),
+                _ => {
+                    if let Some((_, least)) = best {
+                        bound = bound.min(least);
+                    }
+                    best = Some((source, order));
+                }
+            }
+        }
+        best.map(|(source, _)| (source, bound))
+    }
+
     /// The next macrotask in (due, seq) order: the least of the lanes'
     /// heads, the map's first and the next arrival.
     pub fn pop(&mut self) -> Option<Pending> {
-        enum Source {
-            Lane(usize),
-            Others,
-            Arrival,
-        }
-        let mut best: Option<(Source, (Micros, u64))> = None;
-        let mut offer = |source: Source, order: (Micros, u64)| {
-            if best.as_ref().is_none_or(|(_, least)| order < *least) {
-                best = Some((source, order));
-            }
+        let hot = self
+            .hot
+            .filter(|&(source, bound)| self.head(source).is_some_and(|head| head < bound));
+        let (source, bound) = match hot {
+            Some(hot) => hot,
+            None => self.least()?,
         };
-        for (index, lane) in self.lanes.iter().enumerate() {
-            if let Some(head) = lane.tasks.front() {
-                offer(Source::Lane(index), (head.due, head.seq));
-            }
-        }
-        if let Some((&order, _)) = self.others.first_key_value() {
-            offer(Source::Others, order);
-        }
-        if let Some(order) = self.next_arrival() {
-            offer(Source::Arrival, order);
-        }
-        let next = match best?.0 {
+        self.hot = Some((source, bound));
+        let next = match source {
             Source::Lane(index) => self.lanes[index].tasks.pop_front()?.into(),
             Source::Others => {
                 let ((due, seq), task) = self.others.pop_first()?;
@@ -257,7 +314,11 @@ impl MacrotaskQueue {
             // the others, as a serial phase (one task at a time, as behind a
             // mutex) empties the queue on every pop.
             let kept = KEPT_LANE_CAPACITY.max(self.lane_capacity);
-            self.lanes.retain(|lane| lane.tasks.capacity() <= kept);
+            if self.lanes.iter().any(|lane| lane.tasks.capacity() > kept) {
+                self.lanes.retain(|lane| lane.tasks.capacity() <= kept);
+                self.hot = None;
+                self.last_lane = 0;
+            }
         }
         Some(next)
     }
@@ -268,6 +329,7 @@ impl MacrotaskQueue {
     /// Arrivals leave in order: of them, only the next one can be taken
     /// (explore mode only ever offers the earliest arrival or timer).
     pub fn take(&mut self, due: Micros, seq: u64) -> Option<Pending> {
+        self.hot = None;
         if seq < self.arrivals.len() as u64 {
             if self.next_arrival() != Some((due, seq)) {
                 return None;

@@ -29,7 +29,7 @@ pub fn run<'a, F>(
     cx: &'a Ctx,
     key: LockKey,
     work: impl FnOnce() -> F + 'a,
-) -> Flight<impl Future<Output = Option<u64>> + 'a>
+) -> Flight<'a, impl Future<Output = Option<u64>> + 'a>
 where
     F: Future<Output = u64> + 'a,
 {
@@ -55,12 +55,12 @@ where
 }
 
 /// `run`'s future: a joiner's wait for the shared result, or the leader.
-pub enum Flight<L> {
-    Join(Wait<u64>),
+pub enum Flight<'a, L> {
+    Join(Wait<'a, u64>),
     Lead(Pin<Box<L>>),
 }
 
-impl<L: Future<Output = Option<u64>>> Future for Flight<L> {
+impl<L: Future<Output = Option<u64>>> Future for Flight<'_, L> {
     type Output = Option<u64>;
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<u64>> {
