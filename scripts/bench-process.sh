@@ -6,12 +6,16 @@
 # installed, the whole `node scripts/stampede.mjs STRATEGY` process on the
 # same scenario (one run each) and the ratio. A report, never a pass/fail.
 #
-#   ./scripts/bench-process.sh                  every strategy, Node where it is quick
-#   ./scripts/bench-process.sh none keyed-mutex only these
+#   ./scripts/bench-process.sh                  every strategy, on and off the burst
+#   ./scripts/bench-process.sh none keyed-mutex only these strategies
 #   NODE_SLOW=1 ./scripts/bench-process.sh add  also Node on add, ticket-lock and
 #                                               emitter-lock (minutes to half an hour)
 #   REQUESTS=20000 ./scripts/bench-process.sh   another size
+#   SHAPES=burst ./scripts/bench-process.sh     only the bursts (or `off`: only the others)
 #
+# Shapes: the burst (every request at 0, one key, one server), and off it
+# `keys=10&arrival=gap:1us`, `servers=2`, `keys=100&arrival=gap:2us` and
+# `keys=4` (the node model takes the same keys, gap and servers).
 # Builds the release CLI first (it is what a user runs).
 
 set -euo pipefail
@@ -44,10 +48,22 @@ wall_ms() {
 
 median() { sort -n | awk '{ v[NR] = $1 } END { printf "%.1f", v[int((NR + 1) / 2)] }'; }
 
+# label, then the fragment's extra keys, then node's KEYS GAP_US SERVERS.
+shapes=()
+if [ "${SHAPES:-all}" != off ]; then shapes+=("burst||1 0 1"); fi
+if [ "${SHAPES:-all}" != burst ]; then
+    shapes+=("keys=10,gap:1us|&keys=10&arrival=gap:1us|10 1 1"
+        "servers=2|&servers=2|1 0 2"
+        "keys=100,gap:2us|&keys=100&arrival=gap:2us|100 2 1"
+        "keys=4|&keys=4|4 0 1")
+fi
+
 printf "whole process, stampede of %s requests, median of %s runs\n" "$requests" "$runs"
-printf "%-24s %10s %10s %12s %12s %8s\n" strategy "ms" "min ms" "peak RSS" "node ms" "ratio"
+printf "%-24s %-18s %10s %10s %12s %12s %8s\n" strategy shape "ms" "min ms" "peak RSS" "node ms" "ratio"
 for strategy in "${strategies[@]}"; do
-    fragment="#v=1&scenario=stampede&strategy=$strategy&requests=$requests"
+for shape in "${shapes[@]}"; do
+    IFS='|' read -r label extra node_shape <<<"$shape"
+    fragment="#v=1&scenario=stampede&strategy=$strategy&requests=$requests$extra"
     # The first run also gives the peak RSS; a slow strategy (its run takes
     # seconds or minutes) runs fewer times, a very slow one only that once.
     rss_file=$(mktemp)
@@ -68,9 +84,11 @@ for strategy in "${strategies[@]}"; do
     ratio="-"
     if command -v node >/dev/null && { [[ $node_quick == *" $strategy "* ]] ||
         { [ -n "${NODE_SLOW:-}" ] && [[ $node_slow == *" $strategy "* ]]; }; }; then
-        node_ms=$(wall_ms node scripts/stampede.mjs "$strategy" "$requests")
+        # shellcheck disable=SC2086
+        node_ms=$(wall_ms node scripts/stampede.mjs "$strategy" "$requests" $node_shape)
         ratio=$(awk -v n="$node_ms" -v r="$ms" 'BEGIN { printf "%.0fx", n / r }')
     fi
-    printf "%-24s %10s %10s %9s MB %12s %8s\n" "$strategy" "$ms" "$min" \
+    printf "%-24s %-18s %10s %10s %9s MB %12s %8s\n" "$strategy" "$label" "$ms" "$min" \
         "$(awk -v kb="$rss" 'BEGIN { printf "%.1f", kb / 1024 }')" "$node_ms" "$ratio"
+done
 done

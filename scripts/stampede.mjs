@@ -5,9 +5,12 @@
 // (timers in a binary heap by (due, id): equal due times run FIFO), whose
 // every timer is one macrotask after which Node drains the microtasks.
 // Prints events (timers fired), lock wake-ups and the time taken.
-// Usage: node scripts/stampede.mjs STRATEGY [REQUESTS]
-const [strategy = "none", requests = "100000"] = process.argv.slice(2);
-const N = Number(requests);
+// Usage: node scripts/stampede.mjs STRATEGY [REQUESTS] [KEYS] [GAP_US] [SERVERS]
+// (the fragment's `keys`, `arrival=gap:GAP_US` and `servers` with
+// round-robin routing; defaults 1, 0 (a burst) and 1).
+const [strategy = "none", requests = "100000", keysArg = "1", gapArg = "0", serversArg = "1"] =
+  process.argv.slice(2);
+const N = Number(requests), KEYS = Number(keysArg), GAP = Number(gapArg), SERVERS = Number(serversArg);
 const CACHE = 1000, DB = 20000, TTL = 60e6, LOCK_TTL = 10e6, POLL = 10000, WAIT = 5e6; // us
 let now = 0, nextId = 0, events = 0, wakeups = 0, timeouts = 0;
 const heap = [];
@@ -56,7 +59,12 @@ class Mutex { // FIFO hand-off, like async-mutex
   }
   release() { const next = this.waiters.shift(); if (next) next(); else this.locked = false; }
 }
-const mutex = new Mutex();
+// In-process state, per app server and key (a Map of keyed mutexes, of
+// flights, of emitter locks, of ticket locks in each Node process).
+const servers = Array.from({ length: SERVERS }, () => ({
+  mutexes: new Map(), locked: new Set(), listeners: new Map(), tickets: new Map(), flights: new Map(),
+}));
+const keyed = (map, key, make) => { let v = map.get(key); if (!v) map.set(key, v = make()); return v; };
 // A cache lock polled every POLL: get-then-set (racy) or atomic add.
 async function cacheLock(key, token) {
   const start = now;
@@ -72,34 +80,33 @@ async function cacheLock(key, token) {
   }
 }
 // An EventEmitter lock: release wakes every waiter on the next macrotask.
-const locked = new Set(), listeners = new Map();
-const once = (key, fn) => { let l = listeners.get(key); if (!l) listeners.set(key, l = []); l.push(fn); };
-const emit = (key) => { const l = listeners.get(key); listeners.delete(key); if (l) for (const fn of l) fn(); };
-async function emitterLock(key) {
+const once = ({ listeners }, key, fn) => keyed(listeners, key, () => []).push(fn);
+const emit = ({ listeners }, key) => { const l = listeners.get(key); listeners.delete(key); if (l) for (const fn of l) fn(); };
+async function emitterLock(server, key) {
+  const { locked } = server;
   if (!locked.has(key)) { locked.add(key); await null; return true; }
   for (;;) {
-    await new Promise((resolve) => once(key, resolve));
+    await new Promise((resolve) => once(server, key, resolve));
     if (!locked.has(key)) { locked.add(key); return true; }
     wakeups++;
   }
 }
-const emitterUnlock = (key) => { locked.delete(key); setTimer(0, () => emit(key)); };
+const emitterUnlock = (server, key) => { server.locked.delete(key); setTimer(0, () => emit(server, key)); };
 // A ticket lock polled by setInterval, with a lease of LOCK_TTL.
-const tickets = { next: 0, serving: 0, since: 0 };
-function check(ticket) {
+function check(tickets, ticket) {
   if (tickets.serving < tickets.next && now - tickets.since >= LOCK_TTL) { tickets.serving++; tickets.since = now; }
   return tickets.serving === ticket;
 }
-async function ticketLock() {
+async function ticketLock(tickets) {
   if (tickets.serving === tickets.next) tickets.since = now;
   const ticket = tickets.next++;
-  if (check(ticket)) { await null; return ticket; }
+  if (check(tickets, ticket)) { await null; return ticket; }
   const start = now;
   wakeups++;
   if (now - start >= WAIT) { timeouts++; return -1; }
   return new Promise((resolve) => {
     const tick = () => {
-      if (check(ticket)) return resolve(ticket);
+      if (check(tickets, ticket)) return resolve(ticket);
       wakeups++;
       if (now - start >= WAIT) { timeouts++; return resolve(-1); }
       setTimer(POLL, tick); // setInterval: re-armed after the tick
@@ -107,8 +114,7 @@ async function ticketLock() {
     setTimer(POLL, tick);
   });
 }
-const flights = new Map();
-function singleFlight(key, work) {
+function singleFlight({ flights }, key, work) {
   let flight = flights.get(key);
   if (!flight) {
     flight = work().finally(() => flights.delete(key));
@@ -123,15 +129,15 @@ const load = async (key) => { const row = await select(key); await set(key, row)
 // ln(random) reaches its expiry; a miss recomputes (no lock).
 const GRACE = 0, BETA = 1;
 const lookup = async (key) => { await sleep(CACHE); return cache.get(key); };
-async function cacheOnly(key) {
+async function cacheOnly(server, key) {
   const entry = await lookup(key);
   if (strategy === "stale-while-revalidate") {
     if (live(entry)) return;
     if (entry && now < entry.expires + GRACE) {
-      if (!flights.has(key)) singleFlight(key, () => load(key));
+      if (!server.flights.has(key)) singleFlight(server, key, () => load(key));
       return;
     }
-    return void await singleFlight(key, () => load(key));
+    return void await singleFlight(server, key, () => load(key));
   }
   if (live(entry) && !(now - entry.delta * BETA * Math.log(Math.random()) >= entry.expires)) return;
   const start = now;
@@ -141,21 +147,23 @@ async function cacheOnly(key) {
   cache.set(key, { value: row, expires: now + TTL, delta });
 }
 let nextToken = 0;
-async function getItem(key) {
-  if (strategy === "stale-while-revalidate" || strategy === "xfetch") return cacheOnly(key);
+async function getItem(server, key) {
+  if (strategy === "stale-while-revalidate" || strategy === "xfetch") return cacheOnly(server, key);
   if (await get(key) !== undefined) return;
   if (strategy === "none") return void await load(key);
-  if (strategy === "single-flight") return void await singleFlight(key, () => load(key));
+  if (strategy === "single-flight") return void await singleFlight(server, key, () => load(key));
   let ticket;
+  const mutex = strategy === "keyed-mutex" && keyed(server.mutexes, key, () => new Mutex());
+  const tickets = strategy === "ticket-lock" && keyed(server.tickets, key, () => ({ next: 0, serving: 0, since: 0 }));
   if (strategy === "keyed-mutex") await mutex.acquire();
-  else if (strategy === "emitter-lock") await emitterLock(key);
-  else if (strategy === "ticket-lock") { ticket = await ticketLock(); if (ticket < 0) return; }
+  else if (strategy === "emitter-lock") await emitterLock(server, key);
+  else if (strategy === "ticket-lock") { ticket = await ticketLock(tickets); if (ticket < 0) return; }
   else if (!(await cacheLock(key, ++nextToken))) return; // get-set, add: gave up
   try {
     if (await get(key) === undefined) await load(key);
   } finally {
     if (strategy === "keyed-mutex") mutex.release();
-    else if (strategy === "emitter-lock") emitterUnlock(key);
+    else if (strategy === "emitter-lock") emitterUnlock(server, key);
     else if (strategy === "ticket-lock") { if (tickets.serving === ticket) { tickets.serving++; tickets.since = now; } }
     else await del(`lock:${key}`);
   }
@@ -163,7 +171,8 @@ async function getItem(key) {
 const known = ["none", "get-set", "add", "keyed-mutex", "single-flight", "emitter-lock", "ticket-lock",
   "stale-while-revalidate", "xfetch"];
 if (!known.includes(strategy)) { console.error(`strategies: ${known.join(", ")}`); process.exit(2); }
-for (let i = 0; i < N; i++) setTimer(0, () => getItem(0));
+// Request i arrives at i * GAP for key i mod KEYS, on server i mod SERVERS.
+for (let i = 0; i < N; i++) setTimer(i * GAP, () => getItem(servers[i % SERVERS], i % KEYS));
 const start = process.hrtime.bigint();
 while (heap.length) {
   const timer = pop();
