@@ -8,6 +8,7 @@ use crate::debugger::{Recording, Violation, ViolationKind};
 use crate::explain::narrate::{ms, servers_of};
 use crate::sim::trace::{OpKind, Outcome, TraceKey};
 use crate::sim::{Site, TraceEvent, What};
+use crate::strategy::{self, Guard};
 
 /// What went wrong.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -218,10 +219,11 @@ impl<'a> Reader<'a> {
     ) -> (Cause, String) {
         let config = &self.recording.config;
         let strategy = config.strategy;
+        let guard = strategy::guard(strategy);
         // A script's critical sections are its own `guard`s, not a built-in
         // story's find and insert or load.
         let script = self.recording.program.is_script();
-        if script && (strategy == StrategyKind::None || strategy.is_cache_only()) {
+        if script && guard == Guard::Nothing {
             return (
                 Cause::NoLock,
                 format!(
@@ -231,7 +233,7 @@ impl<'a> Reader<'a> {
                 ),
             );
         }
-        if strategy == StrategyKind::None || strategy.is_cache_only() {
+        if guard == Guard::Nothing {
             let what = match self.scenario {
                 ScenarioKind::Ticket => "the find and the insert",
                 ScenarioKind::Stampede => "the load",
@@ -250,36 +252,22 @@ impl<'a> Reader<'a> {
             return (cause, text);
         }
         let (a, b) = (self.server(earlier), self.server(later));
-        let in_process = matches!(
-            strategy,
-            StrategyKind::KeyedMutex
-                | StrategyKind::EmitterLock
-                | StrategyKind::TicketLock
-                | StrategyKind::SingleFlight
-        );
-        if in_process && config.servers > 1 && a != b {
-            let text = match strategy {
-                StrategyKind::SingleFlight => format!(
+        if guard.per_server() && config.servers > 1 && a != b {
+            let text = match guard {
+                Guard::InProcess { noun, .. } => format!(
+                    "#{earlier} holds server {a}'s {noun} and #{later} server {b}'s: the \
+                     {noun} lives in each server's memory, so it does not exclude requests \
+                     on different servers."
+                ),
+                _ => format!(
                     "#{earlier} runs on server {a} and #{later} on server {b}: single-flight \
                      shares a call only within one server's memory, so each server loads on \
                      its own."
                 ),
-                _ => {
-                    let lock = match strategy {
-                        StrategyKind::EmitterLock => "emitter lock",
-                        StrategyKind::TicketLock => "ticket lock",
-                        _ => "mutex",
-                    };
-                    format!(
-                        "#{earlier} holds server {a}'s {lock} and #{later} server {b}'s: the \
-                         {lock} lives in each server's memory, so it does not exclude requests \
-                         on different servers."
-                    )
-                }
             };
             return (Cause::PerServerMutex, text);
         }
-        if strategy == StrategyKind::SingleFlight {
+        if guard == Guard::SharedCall {
             return (
                 Cause::Other,
                 format!(
@@ -293,7 +281,7 @@ impl<'a> Reader<'a> {
             }
             _ => format!(" while #{request} was still inside"),
         };
-        if strategy == StrategyKind::TicketLock {
+        if let Guard::InProcess { lease: true, .. } = guard {
             let expired = self.last_before(enter + 1, |e| {
                 e.what == What::LeaseExpired && e.key == TraceKey::Lock(key)
             });
@@ -321,11 +309,7 @@ impl<'a> Reader<'a> {
             let earlier_took = self.acquired(earlier, key, earlier_enter);
             let ttl = config.lock_ttl;
             if let (Some(took), Some(later_took)) = (earlier_took, later_took) {
-                let lease = matches!(
-                    strategy,
-                    StrategyKind::Add | StrategyKind::GetSet | StrategyKind::TicketLock
-                );
-                if lease && later_took.time >= took.time.saturating_add(ttl) {
+                if guard.has_lease() && later_took.time >= took.time.saturating_add(ttl) {
                     let paused = paused(earlier);
                     return (
                         Cause::LeaseExpired,
@@ -340,7 +324,7 @@ impl<'a> Reader<'a> {
                     );
                 }
             }
-            if strategy == StrategyKind::GetSet {
+            if guard == (Guard::CacheLock { split: true }) {
                 let read = |request: u32| {
                     self.last_before(enter + 1, |e| {
                         e.request == request

@@ -7,6 +7,7 @@
 //! Nothing here knows of the debugger, scripts, real servers or the page:
 //! they stand on this crate, and Cargo keeps imports from running up.
 
+pub mod code;
 pub mod config;
 pub mod explore;
 pub mod scenario;

@@ -3,13 +3,11 @@
 //! `Site` that trace events name, so a request's cursor can sit on it.
 
 use crate::config::number::shortest;
-use crate::config::{Config, ReleaseMode, ScenarioKind, StrategyKind, TxMode};
+use crate::config::{Config, ScenarioKind, StrategyKind, TxMode};
 use crate::sim::Site;
+use crate::strategy;
 
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Listing {
-    lines: Vec<(String, Site)>,
-}
+pub use crate::code::Listing;
 
 impl Listing {
     pub fn of(config: &Config) -> Listing {
@@ -18,49 +16,8 @@ impl Listing {
             ScenarioKind::Stampede => listing.stampede(config),
             ScenarioKind::Ticket => listing.ticket(config),
         }
-        listing.lock(config);
+        strategy::listing(&mut listing, config);
         listing
-    }
-
-    /// A script's own lines: its trace events carry their line, so no
-    /// line needs a site.
-    pub fn of_script(code: &str) -> Listing {
-        Listing {
-            lines: code
-                .lines()
-                .map(|line| (line.to_string(), Site::None))
-                .collect(),
-        }
-    }
-
-    /// The lines, 1-based line numbers being index + 1.
-    pub fn lines(&self) -> impl Iterator<Item = &str> {
-        self.lines.iter().map(|(text, _)| text.as_str())
-    }
-
-    /// The code of a 1-based line, trimmed.
-    pub fn text_of(&self, line: usize) -> Option<&str> {
-        let index = line.checked_sub(1)?;
-        self.lines.get(index).map(|(text, _)| text.trim())
-    }
-
-    /// The 1-based line of an await site, if this listing has it.
-    pub fn line_of(&self, site: Site) -> Option<usize> {
-        if site == Site::None {
-            return None;
-        }
-        self.lines
-            .iter()
-            .position(|&(_, s)| s == site)
-            .map(|i| i + 1)
-    }
-
-    fn line(&mut self, text: &str) {
-        self.lines.push((text.to_string(), Site::None));
-    }
-
-    fn at(&mut self, site: Site, text: &str) {
-        self.lines.push((text.to_string(), site));
     }
 
     fn stampede(&mut self, config: &Config) {
@@ -273,127 +230,6 @@ impl Listing {
             self.at(Site::Release, "    await lock.release(key);");
         }
         self.line("  }");
-    }
-
-    /// The lock's own code, for the strategies whose waits have inner awaits.
-    fn lock(&mut self, config: &Config) {
-        let strategy = config.strategy;
-        let attempt = match strategy {
-            StrategyKind::GetSet => None,
-            StrategyKind::Add => {
-                Some("    if (await cache.add(`lock:${key}`, token, LOCK_TTL)) return true;")
-            }
-            StrategyKind::KeyedMutex => {
-                self.line("");
-                self.line("const lock = new KeyedMutex(); // FIFO async mutex per key, per server");
-                return;
-            }
-            StrategyKind::EmitterLock => {
-                self.line("");
-                self.line("const locked = new Set(), emitter = new EventEmitter(); // per server");
-                self.line("const lock = {");
-                self.line("  async acquire(key) {");
-                self.line("    while (locked.has(key)) {");
-                self.at(
-                    Site::LockListen,
-                    "      await new Promise((wake) => emitter.once(key, wake));",
-                );
-                self.line("    }");
-                self.line("    locked.add(key);");
-                self.line("    return true;");
-                self.line("  },");
-                self.line("  release(key) {");
-                self.line("    locked.delete(key);");
-                self.line("    setImmediate(() => emitter.emit(key)); // wakes every waiter");
-                self.line("  },");
-                self.line("};");
-                return;
-            }
-            StrategyKind::TicketLock => {
-                self.line("");
-                self.line("const tickets = new Map(); // per server: key -> { next, serving, servedSince }");
-                self.line("const lock = {");
-                self.line(
-                    "  acquire(key) { // resolves to our ticket, or null if the wait gave up",
-                );
-                self.line("    const state = ticketsOf(key);");
-                self.line("    if (state.serving === state.next) state.servedSince = Date.now(); // free: our lease starts");
-                self.line("    const ticket = state.next++;");
-                self.line("    if (check(state, ticket)) return ticket;");
-                self.line("    const start = Date.now();");
-                self.line("    return new Promise((resolve) => {");
-                self.line("      const timer = setInterval(() => {");
-                self.at(
-                    Site::LockTick,
-                    "        if (check(state, ticket)) { clearInterval(timer); resolve(ticket); }",
-                );
-                self.line("        else if (Date.now() - start >= WAIT_TIMEOUT) { clearInterval(timer); resolve(null); }");
-                self.line("      }, POLL);");
-                self.line("    });");
-                self.line("  },");
-                self.line("  release(key, ticket) { // only if our ticket is still served");
-                self.line("    const state = ticketsOf(key);");
-                self.line("    if (state.serving === ticket) advance(state);");
-                self.line("  },");
-                self.line("};");
-                self.line("function ticketsOf(key) {");
-                self.line("  if (!tickets.has(key)) tickets.set(key, { next: 0, serving: 0, servedSince: 0 });");
-                self.line("  return tickets.get(key);");
-                self.line("}");
-                self.line("function check(state, ticket) {");
-                self.line(
-                    "  if (state.serving < state.next && Date.now() - state.servedSince >= LOCK_TTL)",
-                );
-                self.line("    advance(state); // the lease ran out: skip the held ticket");
-                self.line("  return state.serving === ticket;");
-                self.line("}");
-                self.line("function advance(state) {");
-                self.line("  state.serving++;");
-                self.line("  state.servedSince = Date.now();");
-                self.line("}");
-                return;
-            }
-            StrategyKind::None
-            | StrategyKind::SingleFlight
-            | StrategyKind::StaleWhileRevalidate
-            | StrategyKind::Xfetch => return,
-        };
-        self.line("");
-        self.line("const lock = {");
-        self.line("  async acquire(key) {");
-        self.line("    const start = Date.now();");
-        self.line("    for (;;) {");
-        match attempt {
-            Some(add) => self.at(Site::LockAdd, &format!("  {add}")),
-            None => {
-                self.at(
-                    Site::LockGet,
-                    "      if (!(await cache.get(`lock:${key}`))) {",
-                );
-                self.at(
-                    Site::LockSet,
-                    "        await cache.set(`lock:${key}`, token, LOCK_TTL);",
-                );
-                self.line("        return true;");
-                self.line("      }");
-            }
-        }
-        self.line("      if (Date.now() - start >= WAIT_TIMEOUT) return false;");
-        self.at(Site::LockPoll, "      await sleep(POLL);");
-        self.line("    }");
-        self.line("  },");
-        self.line("  async release(key) {");
-        match config.release {
-            ReleaseMode::Delete => {
-                self.at(Site::LockDelete, "    await cache.delete(`lock:${key}`);")
-            }
-            ReleaseMode::Owner => self.at(
-                Site::LockDeleteIfOwner,
-                "    await cache.deleteIfOwner(`lock:${key}`, token); // check-and-delete script",
-            ),
-        }
-        self.line("  },");
-        self.line("};");
     }
 }
 

@@ -17,6 +17,9 @@ use crate::sim::{Ctx, Site};
 use crate::world::{CacheKey, LockKey};
 
 use super::cache_lock::keep_waiting;
+use super::Guard;
+use crate::code::Listing;
+use crate::config::Config;
 
 pub async fn acquire(cx: &Ctx, key: LockKey) -> bool {
     let lock = CacheKey::Lock(key);
@@ -32,3 +35,16 @@ pub async fn acquire(cx: &Ctx, key: LockKey) -> bool {
         cx.sleep(cx.config().poll, Site::LockPoll).await;
     }
 }
+
+/// The lock's code, as the code pane shows it.
+pub fn listing(code: &mut Listing, config: &Config) {
+    super::cache_lock::listing(code, config, |code| {
+        code.at(
+            Site::LockAdd,
+            "      if (await cache.add(`lock:${key}`, token, LOCK_TTL)) return true;",
+        )
+    });
+}
+
+/// A cache-server lock with a lease, taken atomically.
+pub const GUARD: Guard = Guard::CacheLock { split: false };

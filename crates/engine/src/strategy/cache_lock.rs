@@ -1,7 +1,8 @@
 //! What the two locks kept in the cache server (`get-set`, `add`) share:
 //! the polling wait and the release.
 
-use crate::config::{Micros, ReleaseMode};
+use crate::code::Listing;
+use crate::config::{Config, Micros, ReleaseMode};
 use crate::sim::{Ctx, Site};
 use crate::world::{CacheKey, LockKey};
 
@@ -35,4 +36,29 @@ pub async fn release(cx: &Ctx, key: LockKey) {
                 .await;
         }
     }
+}
+
+/// The code pane's lines of a cache lock: its polling `acquire` around
+/// `attempt` (the lines that try to take it once), and its release.
+pub fn listing(code: &mut Listing, config: &Config, attempt: impl FnOnce(&mut Listing)) {
+    code.line("");
+    code.line("const lock = {");
+    code.line("  async acquire(key) {");
+    code.line("    const start = Date.now();");
+    code.line("    for (;;) {");
+    attempt(code);
+    code.line("      if (Date.now() - start >= WAIT_TIMEOUT) return false;");
+    code.at(Site::LockPoll, "      await sleep(POLL);");
+    code.line("    }");
+    code.line("  },");
+    code.line("  async release(key) {");
+    match config.release {
+        ReleaseMode::Delete => code.at(Site::LockDelete, "    await cache.delete(`lock:${key}`);"),
+        ReleaseMode::Owner => code.at(
+            Site::LockDeleteIfOwner,
+            "    await cache.deleteIfOwner(`lock:${key}`, token); // check-and-delete script",
+        ),
+    }
+    code.line("  },");
+    code.line("};");
 }

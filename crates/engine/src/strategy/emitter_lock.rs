@@ -18,6 +18,8 @@
 //! }
 //! ```
 
+use super::Guard;
+use crate::code::Listing;
 use crate::sim::{Ctx, Site};
 use crate::world::LockKey;
 
@@ -29,3 +31,31 @@ pub async fn acquire(cx: &Ctx, key: LockKey) -> bool {
 pub async fn release(cx: &Ctx, key: LockKey) {
     cx.emitter_unlock(key);
 }
+
+/// The lock's code, as the code pane shows it.
+pub fn listing(code: &mut Listing) {
+    code.line("");
+    code.line("const locked = new Set(), emitter = new EventEmitter(); // per server");
+    code.line("const lock = {");
+    code.line("  async acquire(key) {");
+    code.line("    while (locked.has(key)) {");
+    code.at(
+        Site::LockListen,
+        "      await new Promise((wake) => emitter.once(key, wake));",
+    );
+    code.line("    }");
+    code.line("    locked.add(key);");
+    code.line("    return true;");
+    code.line("  },");
+    code.line("  release(key) {");
+    code.line("    locked.delete(key);");
+    code.line("    setImmediate(() => emitter.emit(key)); // wakes every waiter");
+    code.line("  },");
+    code.line("};");
+}
+
+/// A lock in each server's memory, without a lease.
+pub const GUARD: Guard = Guard::InProcess {
+    noun: "emitter lock",
+    lease: false,
+};

@@ -19,6 +19,9 @@ use crate::sim::{Ctx, Site};
 use crate::world::{CacheKey, LockKey, Lookup};
 
 use super::cache_lock::keep_waiting;
+use super::Guard;
+use crate::code::Listing;
+use crate::config::Config;
 
 pub async fn acquire(cx: &Ctx, key: LockKey) -> bool {
     let lock = CacheKey::Lock(key);
@@ -35,3 +38,22 @@ pub async fn acquire(cx: &Ctx, key: LockKey) -> bool {
         cx.sleep(cx.config().poll, Site::LockPoll).await;
     }
 }
+
+/// The lock's code, as the code pane shows it.
+pub fn listing(code: &mut Listing, config: &Config) {
+    super::cache_lock::listing(code, config, |code| {
+        code.at(
+            Site::LockGet,
+            "      if (!(await cache.get(`lock:${key}`))) {",
+        );
+        code.at(
+            Site::LockSet,
+            "        await cache.set(`lock:${key}`, token, LOCK_TTL);",
+        );
+        code.line("        return true;");
+        code.line("      }");
+    });
+}
+
+/// A cache-server lock with a lease, taken by a read then a write.
+pub const GUARD: Guard = Guard::CacheLock { split: true };

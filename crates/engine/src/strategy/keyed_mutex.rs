@@ -2,6 +2,8 @@
 //! async-mutex). Release hands the lock straight to the oldest waiter, who
 //! resumes as a microtask; no waiter ever wakes to find it taken.
 
+use super::Guard;
+use crate::code::Listing;
 use crate::sim::{Ctx, Site};
 use crate::world::LockKey;
 
@@ -13,3 +15,15 @@ pub async fn acquire(cx: &Ctx, key: LockKey) -> bool {
 pub async fn release(cx: &Ctx, key: LockKey) {
     cx.mutex_unlock(key);
 }
+
+/// The lock's code, as the code pane shows it.
+pub fn listing(code: &mut Listing) {
+    code.line("");
+    code.line("const lock = new KeyedMutex(); // FIFO async mutex per key, per server");
+}
+
+/// A mutex in each server's memory, without a lease.
+pub const GUARD: Guard = Guard::InProcess {
+    noun: "mutex",
+    lease: false,
+};

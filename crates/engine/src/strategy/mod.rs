@@ -14,7 +14,8 @@ pub mod stale_while_revalidate;
 pub mod ticket_lock;
 pub mod xfetch;
 
-use crate::config::StrategyKind;
+use crate::code::Listing;
+use crate::config::{Config, StrategyKind};
 use crate::sim::Ctx;
 use crate::world::LockKey;
 
@@ -48,5 +49,98 @@ pub async fn release(cx: &Ctx, key: LockKey) {
         StrategyKind::KeyedMutex => keyed_mutex::release(cx, key).await,
         StrategyKind::EmitterLock => emitter_lock::release(cx, key).await,
         StrategyKind::TicketLock => ticket_lock::release(cx, key).await,
+    }
+}
+
+/// Adds the lock's own code to the code pane's listing (nothing for the
+/// strategies that take no lock or share a call instead).
+pub fn listing(code: &mut Listing, config: &Config) {
+    match config.strategy {
+        StrategyKind::None
+        | StrategyKind::SingleFlight
+        | StrategyKind::StaleWhileRevalidate
+        | StrategyKind::Xfetch => {}
+        StrategyKind::GetSet => get_set::listing(code, config),
+        StrategyKind::Add => add::listing(code, config),
+        StrategyKind::KeyedMutex => keyed_mutex::listing(code),
+        StrategyKind::EmitterLock => emitter_lock::listing(code),
+        StrategyKind::TicketLock => ticket_lock::listing(code),
+    }
+}
+
+/// What keeps a second request out of a strategy's critical section,
+/// and what can let it in: the facts `explain` words its stories from.
+/// Each strategy's file says its own (`GUARD`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Guard {
+    /// Nothing: the section is only measured.
+    Nothing,
+    /// A lock kept in the cache server, shared by every app server, with
+    /// a lease (`lock_ttl`) that can run out while its holder is inside.
+    /// `split`: taken by a read and then a write, between which another
+    /// client's read can land.
+    CacheLock { split: bool },
+    /// A lock in each app server's memory (`noun` names it): requests on
+    /// different servers do not exclude each other. `lease`: a holder is
+    /// skipped once it has held the lock `lock_ttl`.
+    InProcess { noun: &'static str, lease: bool },
+    /// One server's running call is shared by the requests that come
+    /// while it runs; a request after it finished starts its own, and
+    /// other servers run their own.
+    SharedCall,
+}
+
+impl Guard {
+    /// Whether a holder's lease (`lock_ttl`) can run out while it is inside.
+    pub fn has_lease(self) -> bool {
+        matches!(
+            self,
+            Guard::CacheLock { .. } | Guard::InProcess { lease: true, .. }
+        )
+    }
+
+    /// Whether it lives in each app server's memory.
+    pub fn per_server(self) -> bool {
+        matches!(self, Guard::InProcess { .. } | Guard::SharedCall)
+    }
+}
+
+/// The strategy's [`Guard`].
+pub fn guard(strategy: StrategyKind) -> Guard {
+    match strategy {
+        StrategyKind::None => none::GUARD,
+        StrategyKind::GetSet => get_set::GUARD,
+        StrategyKind::Add => add::GUARD,
+        StrategyKind::KeyedMutex => keyed_mutex::GUARD,
+        StrategyKind::SingleFlight => single_flight::GUARD,
+        StrategyKind::EmitterLock => emitter_lock::GUARD,
+        StrategyKind::TicketLock => ticket_lock::GUARD,
+        StrategyKind::StaleWhileRevalidate => stale_while_revalidate::GUARD,
+        StrategyKind::Xfetch => xfetch::GUARD,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A lock strategy's guard is a lock (in the cache or in process);
+    /// the others take none or share a call.
+    #[test]
+    fn guards_agree_with_the_kinds_of_strategy() {
+        for strategy in StrategyKind::ALL {
+            let guard = guard(strategy);
+            let lock = matches!(guard, Guard::CacheLock { .. } | Guard::InProcess { .. });
+            assert_eq!(lock, strategy.is_lock(), "{strategy:?}");
+            assert_eq!(
+                guard == Guard::Nothing,
+                strategy == StrategyKind::None || strategy.is_cache_only(),
+                "{strategy:?}"
+            );
+        }
+        assert!(guard(StrategyKind::TicketLock).has_lease());
+        assert!(!guard(StrategyKind::KeyedMutex).has_lease());
+        assert!(guard(StrategyKind::SingleFlight).per_server());
+        assert!(!guard(StrategyKind::Add).per_server());
     }
 }

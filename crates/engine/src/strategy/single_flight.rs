@@ -15,6 +15,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
+use super::Guard;
 use crate::sim::{Ctx, Site, Wait};
 use crate::world::LockKey;
 
@@ -70,3 +71,6 @@ impl<L: Future<Output = Option<u64>>> Future for Flight<'_, L> {
         }
     }
 }
+
+/// A call shared within one server, not a lock.
+pub const GUARD: Guard = Guard::SharedCall;

@@ -24,6 +24,8 @@
 //! function release(key, ticket) { if (serving[key] === ticket) advance(key); }
 //! ```
 
+use super::Guard;
+use crate::code::Listing;
 use crate::sim::{Ctx, Site};
 use crate::world::LockKey;
 
@@ -55,3 +57,57 @@ pub async fn release(cx: &Ctx, key: LockKey) {
         cx.release_ticket(key, ticket);
     }
 }
+
+/// The lock's code, as the code pane shows it.
+pub fn listing(code: &mut Listing) {
+    let lines = [
+        "",
+        "const tickets = new Map(); // per server: key -> { next, serving, servedSince }",
+        "const lock = {",
+        "  acquire(key) { // resolves to our ticket, or null if the wait gave up",
+        "    const state = ticketsOf(key);",
+        "    if (state.serving === state.next) state.servedSince = Date.now(); // free: our lease starts",
+        "    const ticket = state.next++;",
+        "    if (check(state, ticket)) return ticket;",
+        "    const start = Date.now();",
+        "    return new Promise((resolve) => {",
+        "      const timer = setInterval(() => {",
+    ];
+    lines.into_iter().for_each(|line| code.line(line));
+    code.at(
+        Site::LockTick,
+        "        if (check(state, ticket)) { clearInterval(timer); resolve(ticket); }",
+    );
+    let lines = [
+        "        else if (Date.now() - start >= WAIT_TIMEOUT) { clearInterval(timer); resolve(null); }",
+        "      }, POLL);",
+        "    });",
+        "  },",
+        "  release(key, ticket) { // only if our ticket is still served",
+        "    const state = ticketsOf(key);",
+        "    if (state.serving === ticket) advance(state);",
+        "  },",
+        "};",
+        "function ticketsOf(key) {",
+        "  if (!tickets.has(key)) tickets.set(key, { next: 0, serving: 0, servedSince: 0 });",
+        "  return tickets.get(key);",
+        "}",
+        "function check(state, ticket) {",
+        "  if (state.serving < state.next && Date.now() - state.servedSince >= LOCK_TTL)",
+        "    advance(state); // the lease ran out: skip the held ticket",
+        "  return state.serving === ticket;",
+        "}",
+        "function advance(state) {",
+        "  state.serving++;",
+        "  state.servedSince = Date.now();",
+        "}",
+    ];
+    lines.into_iter().for_each(|line| code.line(line));
+}
+
+/// A lock in each server's memory whose served ticket is skipped once
+/// held `lock_ttl`.
+pub const GUARD: Guard = Guard::InProcess {
+    noun: "ticket lock",
+    lease: true,
+};
