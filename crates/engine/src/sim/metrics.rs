@@ -64,28 +64,32 @@ pub struct Metrics {
     pub trace_hash: String,
 }
 
-/// The running counts behind `Metrics`, kept by the core as events happen.
+/// The running counts behind `Metrics`, kept by the core as events happen:
+/// the counters themselves are a `Metrics` being filled in (reached
+/// through `Deref`, as `tally.db_reads`), beside what only the run needs.
 #[derive(Default)]
 pub struct Tally {
-    pub db_reads: u64,
-    pub db_writes: u64,
-    pub cache_hits: u64,
-    pub cache_misses: u64,
-    pub stale_served: u64,
-    pub timeouts: u64,
-    pub errors: u64,
-    pub lock_wakeups: u64,
-    pub max_in_critical_section: u64,
-    pub peak_db_concurrency: u64,
-    pub rejected_writes: u64,
-    pub early_refreshes: u64,
-    pub events: u64,
+    counts: Metrics,
     /// Request times, arrival to return, of the requests that returned.
     pub latencies: Vec<Micros>,
     /// Current holders per lock key, across servers.
     holders: Vec<u32>,
     /// Per-key DB loads and cache expiries, for the `db-reads` check.
     pub loads: crate::sim::loads::LoadLog,
+}
+
+impl std::ops::Deref for Tally {
+    type Target = Metrics;
+
+    fn deref(&self) -> &Metrics {
+        &self.counts
+    }
+}
+
+impl std::ops::DerefMut for Tally {
+    fn deref_mut(&mut self) -> &mut Metrics {
+        &mut self.counts
+    }
 }
 
 impl Tally {
@@ -99,24 +103,12 @@ impl Tally {
         trace_hash: String,
     ) -> Metrics {
         Metrics {
-            db_reads: self.db_reads,
-            db_writes: self.db_writes,
             orders,
             duplicate_tickets,
-            cache_hits: self.cache_hits,
-            cache_misses: self.cache_misses,
-            stale_served: self.stale_served,
-            timeouts: self.timeouts,
-            errors: self.errors,
-            lock_wakeups: self.lock_wakeups,
-            max_in_critical_section: self.max_in_critical_section,
-            peak_db_concurrency: self.peak_db_concurrency,
-            rejected_writes: self.rejected_writes,
-            early_refreshes: self.early_refreshes,
             hung,
             latency_us: Latencies::of(&self.latencies),
-            events: self.events,
             trace_hash,
+            ..self.counts.clone()
         }
     }
 
