@@ -19,5 +19,6 @@ pub use program::{Positions, Program, ScriptProgram, SteppedRun};
 pub use recording::{Recorder, Recording};
 pub use search::SearchJob;
 pub use session::{LineCursor, RequestState, Session};
-pub use timeline::{Grouping, Lane, SharedLane, Span, SpanKind, Timeline};
+pub use shared_lanes::SharedLane;
+pub use timeline::{Grouping, Lane, Span, SpanKind, Timeline};
 pub use violations::{Violation, ViolationKind};
