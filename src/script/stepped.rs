@@ -8,9 +8,8 @@ use crate::sim::executor::describe;
 use crate::sim::queue::{Macrotask, Pending};
 use crate::sim::{KeyNames, Metrics, RequestSpec, StepReport, TaskInfo, TraceEvent};
 
-use super::cli::MAX_EVENTS;
 use super::error::ScriptError;
-use super::run::ScriptRun;
+use super::run::{ScriptRun, MAX_EVENTS};
 
 /// What one script macrotask costs in units of [`crate::Sim::work`]:
 /// in the page's wasm a macrotask of `stampede.js` with 1,000 requests
