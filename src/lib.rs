@@ -14,6 +14,7 @@ pub mod real;
 // leaves it out).
 #[cfg(scripts)]
 pub mod script;
+pub mod stepped;
 #[cfg(all(feature = "script-wasm", target_arch = "wasm32"))]
 extern crate boa_engine_wasm as boa_engine;
 

@@ -15,7 +15,7 @@ pub mod timeline;
 pub mod violations;
 
 pub use compare::{Compare, CompareRow};
-pub use program::{Positions, Program, ScriptProgram, SteppedRun};
+pub use program::{Program, ScriptProgram};
 pub use recording::{Recorder, Recording};
 pub use search::SearchJob;
 pub use session::{LineCursor, RequestState, Session};

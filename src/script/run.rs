@@ -20,7 +20,6 @@ use boa_engine::{js_string, Context, JsError, JsNativeError, JsObject, JsValue, 
 use serde_json::{json, Value};
 
 use crate::config::{Config, Micros, MS};
-use crate::debugger::program::{script_headline, Headline};
 use crate::sim::core::{Core, Op, TaskId};
 use crate::sim::footprint::Object;
 use crate::sim::metrics::Metrics;
@@ -28,6 +27,7 @@ use crate::sim::queue::{Macrotask, Pending};
 use crate::sim::trace::{Outcome, Site, TraceEvent, TraceKey, What, NO_REQUEST};
 use crate::sim::Footprint;
 use crate::sim::{RequestSpec, Target};
+use crate::stepped::{script_headline, Headline};
 use crate::world::locks::SlotId;
 
 use super::error::ScriptError;

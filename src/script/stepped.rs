@@ -2,11 +2,11 @@
 //! CLI makes, one macrotask at a time, stopped at the CLI's event budget.
 
 use crate::config::{Config, Micros};
-use crate::debugger::program::{Headline, Positions, SteppedRun};
 use crate::explore::ScheduleError;
 use crate::sim::executor::describe;
 use crate::sim::queue::{Macrotask, Pending};
 use crate::sim::{KeyNames, Metrics, RequestSpec, StepReport, TaskInfo, TraceEvent};
+use crate::stepped::{Headline, Positions, SteppedRun};
 
 use super::error::ScriptError;
 use super::run::{ScriptRun, MAX_EVENTS};
