@@ -14,6 +14,7 @@ pub mod real;
 // leaves it out).
 #[cfg(scripts)]
 pub mod script;
+pub mod stepped;
 #[cfg(all(feature = "script-wasm", target_arch = "wasm32"))]
 extern crate boa_engine_wasm as boa_engine;
 
@@ -21,14 +22,9 @@ extern crate boa_engine_wasm as boa_engine;
 pub use engine::{config, explore, scenario, sim, strategy, world, Config};
 
 /// In the browser, talc instead of dlmalloc: about 2 KB less of the page's
-/// budgeted wasm, and faster.
+/// budgeted wasm, and faster. (The script edition's, metered, is in
+/// `script::metered`.)
 #[cfg(all(target_arch = "wasm32", not(target_feature = "atomics"), not(scripts)))]
 #[global_allocator]
 static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
-
-/// The script edition's: metered for the script engine's heap budget.
-#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics"), scripts))]
-#[global_allocator]
-static ALLOCATOR: script::metered::Metered<talc::wasm::WasmDynamicTalc> =
-    script::metered::Metered(talc::wasm::new_wasm_dynamic_allocator());
 pub use engine::{Metrics, Sim};

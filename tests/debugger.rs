@@ -5,7 +5,7 @@
 use std::rc::Rc;
 
 use interleave::config::{Config, ScenarioKind, StrategyKind, MS};
-use interleave::debugger::timeline::Tone;
+use interleave::debugger::shared_lanes::Tone;
 use interleave::debugger::{
     Compare, Program, Recording, RequestState, Session, SpanKind, ViolationKind,
 };
@@ -432,7 +432,7 @@ fn the_ran_line_agrees_with_the_trace_at_every_step() {
                     "{fragment} step {index}: {line}"
                 );
             } else if let Some(op) = first.what.op() {
-                let label = interleave::debugger::timeline::op_label(op);
+                let label = interleave::debugger::narrate::op_label(op);
                 assert!(
                     line.contains(label),
                     "{fragment} step {index}: {line} vs {first:?}"

@@ -12,9 +12,9 @@ use std::rc::Rc;
 
 use interleave::app::state::Busy;
 use interleave::app::{Action, Debugger, MetricsTable, MetricsTableProps};
-use interleave::debugger::program::Headline;
 use interleave::debugger::Program;
 use interleave::script::source::encode;
+use interleave::stepped::Headline;
 use interleave::Metrics;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};

@@ -11,7 +11,7 @@ use crate::config::url::{to_fragment, with_param, ConfigError};
 use crate::config::StrategyKind;
 use crate::config::{Config, ScenarioKind};
 use crate::debugger::narrate::choice_label;
-use crate::debugger::program::{is_script_fragment, story_headline, Headline, Program, SteppedRun};
+use crate::debugger::program::{is_script_fragment, Program};
 use crate::debugger::recording::{MAX_RECORDED_EVENTS, MAX_RECORDED_STEPS, MAX_RECORDED_WORK};
 use crate::debugger::{Compare, CompareRow, Grouping, Recorder, Recording, SearchJob, Session};
 use crate::explain::{
@@ -24,6 +24,7 @@ use crate::explore::{
     StrategyRow,
 };
 use crate::scenario::listing::Listing;
+use crate::stepped::{story_headline, Headline, SteppedRun};
 use crate::Metrics;
 
 /// Above this many requests the page keeps only metrics (no trace, no

@@ -13,7 +13,8 @@ use crate::config::number::Fixed;
 use crate::config::Micros;
 use crate::debugger::export::{timeline_svg, trace_json_lines};
 use crate::debugger::narrate::{format_ms, outcome_name};
-use crate::debugger::timeline::{Segment, NEVER};
+use crate::debugger::shared_lanes::Segment;
+use crate::debugger::timeline::NEVER;
 use crate::debugger::{Grouping, Lane, Recording, SharedLane, Span, SpanKind};
 use crate::sim::trace::Outcome;
 

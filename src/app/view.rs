@@ -9,8 +9,8 @@ use crate::config::url::{parse_fragment_lenient, to_fragment};
 use crate::config::{ScenarioKind, StrategyKind};
 use crate::debugger::measured::{measured_for, Measured};
 use crate::debugger::narrate::format_ms;
-use crate::debugger::program::Headline;
 use crate::debugger::CompareRow;
+use crate::stepped::Headline;
 use crate::Metrics;
 
 /// Microseconds as milliseconds with at most 3 decimals and no trailing

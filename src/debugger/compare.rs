@@ -2,8 +2,9 @@
 //! computed in chunks so a big scenario does not freeze the page.
 
 use crate::config::{Config, StrategyKind};
-use crate::debugger::program::{Program, SteppedRun};
+use crate::debugger::program::Program;
 use crate::sim::Metrics;
+use crate::stepped::SteppedRun;
 
 /// Most macrotasks one strategy's run may take in the compare table (a
 /// polling lock on a huge scenario can take billions).

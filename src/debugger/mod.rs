@@ -15,9 +15,10 @@ pub mod timeline;
 pub mod violations;
 
 pub use compare::{Compare, CompareRow};
-pub use program::{Positions, Program, ScriptProgram, SteppedRun};
+pub use program::{Program, ScriptProgram};
 pub use recording::{Recorder, Recording};
 pub use search::SearchJob;
 pub use session::{LineCursor, RequestState, Session};
-pub use timeline::{Grouping, Lane, SharedLane, Span, SpanKind, Timeline};
+pub use shared_lanes::SharedLane;
+pub use timeline::{Grouping, Lane, Span, SpanKind, Timeline};
 pub use violations::{Violation, ViolationKind};

@@ -1,7 +1,6 @@
 //! Words for what the engine did: times in ms, outcomes, the macrotask a
 //! step ran and the events it caused, in the vocabulary of the code pane.
 
-use crate::debugger::timeline::op_label;
 use crate::scenario::listing::Listing;
 use crate::sim::queue::Macrotask;
 use crate::sim::trace::{OpKind, Outcome};
@@ -135,5 +134,30 @@ pub fn describe_event(event: &TraceEvent, keys: &KeyNames) -> String {
         What::EarlyRefresh => format!("{who} refreshes {key} early (XFetch)"),
         What::Log => format!("{who} logs"),
         What::RowLockGrant => format!("{who} gets the row lock on {key} (FOR UPDATE)"),
+    }
+}
+
+/// An operation as the code pane spells it: `cache.get`, `db.findOrder`.
+pub fn op_label(op: OpKind) -> &'static str {
+    match op {
+        OpKind::CacheGet => "cache.get",
+        OpKind::CacheSet => "cache.set",
+        OpKind::CacheAdd => "cache.add",
+        OpKind::CacheDelete => "cache.delete",
+        OpKind::DbSelect => "db.select",
+        OpKind::DbFindOrder => "db.findOrder",
+        OpKind::DbInsert => "db.insert",
+        OpKind::Sleep => "sleep",
+        OpKind::CacheDeleteIfOwner => "cache.deleteIfOwner",
+        OpKind::Immediate => "setImmediate(emit)",
+        OpKind::CacheGetStale => "cache.getStale",
+        OpKind::CacheDeleteIf => "cache.deleteIf",
+        OpKind::CacheIncr => "cache.incr",
+        OpKind::DbFind => "db.find",
+        OpKind::DbFindOne => "db.findOne",
+        OpKind::DbUpdate => "db.update",
+        OpKind::DbDelete => "db.delete",
+        OpKind::DbLockRow => "db.selectForUpdate",
+        OpKind::DbCommit => "db.commit",
     }
 }

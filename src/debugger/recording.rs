@@ -2,11 +2,12 @@
 //! debugger draws it, and replays the live run up to any step.
 
 use crate::config::{Config, Micros};
-use crate::debugger::program::{Positions, Program, SteppedRun};
+use crate::debugger::program::Program;
 use crate::debugger::timeline::{Timeline, TimelineBuilder};
 use crate::debugger::violations::{Violation, ViolationFinder, ViolationKind};
 use crate::explore::{ScheduleError, ScheduledSim};
 use crate::sim::{KeyNames, Metrics, Site, TraceEvent};
+use crate::stepped::{Positions, SteppedRun};
 
 /// The page records a run only up to limits (past them it drops the
 /// recording and counts the metrics only; [`Recorder::too_long`]): this

@@ -5,12 +5,12 @@
 use std::rc::Rc;
 
 use crate::debugger::narrate;
-use crate::debugger::program::{Headline, SteppedRun};
 use crate::debugger::recording::Recording;
 use crate::scenario::listing::Listing;
 use crate::sim::queue::{Macrotask, Pending};
 use crate::sim::trace::{Outcome, Site};
 use crate::sim::{Metrics, StepReport, TaskInfo, TraceEvent, What};
+use crate::stepped::{Headline, SteppedRun};
 
 pub struct Session {
     recording: Rc<Recording>,

@@ -9,9 +9,102 @@ use rustc_hash::FxHashMap as HashMap;
 
 use crate::config::{CacheStart, Config, Micros, ScenarioKind, StrategyKind};
 use crate::debugger::narrate::format_ms;
-use crate::debugger::timeline::{Segment, SharedLane, Tone};
 use crate::sim::trace::{OpKind, Outcome, TraceKey};
 use crate::sim::{TraceEvent, What};
+
+/// A stretch of shared state (a cached value, a held lock, a holder).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Segment {
+    pub start: Micros,
+    pub start_step: u32,
+    /// `None`: lasts past the end of the run.
+    pub end: Option<Micros>,
+    pub text: String,
+    pub tone: Tone,
+    /// Row within the lane, for overlapping holders.
+    pub row: u32,
+    /// In a count chart (too many holders for a row each): how many hold
+    /// at once, drawn as the bar's height against the lane's peak; 0 in
+    /// every other lane.
+    pub level: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tone {
+    Live,
+    Stale,
+    /// A lock held in the cache.
+    Held,
+    /// One request inside a critical section (the critical-section colour).
+    Inside,
+    Conflict,
+}
+
+impl Tone {
+    pub fn name(self) -> &'static str {
+        match self {
+            Tone::Live => "live",
+            Tone::Stale => "stale",
+            Tone::Held => "held",
+            Tone::Inside => "inside",
+            Tone::Conflict => "conflict",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SharedLane {
+    pub label: String,
+    pub rows: u32,
+    pub segments: Vec<Segment>,
+    /// A count chart's highest level (0: not a chart).
+    pub peak: u32,
+    /// When a count chart first reaches its peak.
+    pub peak_at: Micros,
+    /// Said at the peak, in the plot: "peak 20 at 1 ms".
+    pub peak_note: String,
+}
+
+impl SharedLane {
+    /// A lane of segments that is not a count chart.
+    pub fn plain(label: String, rows: u32, segments: Vec<Segment>) -> SharedLane {
+        SharedLane {
+            label,
+            rows,
+            segments,
+            peak: 0,
+            peak_at: 0,
+            peak_note: String::new(),
+        }
+    }
+
+    /// The segments to draw in the window `[start, end]`: all of them when
+    /// they are few, else at most one per `1 / buckets` of the window (the
+    /// highest level, or the longest), so a lane with a segment per
+    /// request draws in constant time.
+    pub fn visible(&self, start: Micros, end: Micros, buckets: usize) -> Vec<usize> {
+        let shown = |segment: &Segment| segment.end.unwrap_or(end) >= start && segment.start <= end;
+        let inside: Vec<usize> = (0..self.segments.len())
+            .filter(|&i| shown(&self.segments[i]))
+            .collect();
+        if inside.len() <= buckets {
+            return inside;
+        }
+        let span = (end - start).max(1);
+        let mut best: Vec<Option<usize>> = vec![None; buckets];
+        for i in inside {
+            let segment = &self.segments[i];
+            let at = segment.start.clamp(start, end) - start;
+            let bucket = ((u128::from(at) * buckets as u128) / u128::from(span + 1)) as usize;
+            let weight = |s: &Segment| (s.level, s.end.unwrap_or(end).saturating_sub(s.start));
+            let slot = &mut best[bucket.min(buckets - 1)];
+            if slot.is_none_or(|j| weight(segment) > weight(&self.segments[j])) {
+                *slot = Some(i);
+            }
+        }
+        best.into_iter().flatten().collect()
+    }
+}
 
 /// Most holder rows drawn one request per row; past it the lane is a count.
 pub const MAX_HOLDER_ROWS: u32 = 4;

@@ -2,8 +2,7 @@
 //! in the vocabulary of the code pane.
 
 use crate::config::{Micros, ScenarioKind};
-use crate::debugger::narrate::{describe_event, format_ms, outcome_name};
-use crate::debugger::timeline::op_label;
+use crate::debugger::narrate::{describe_event, format_ms, op_label, outcome_name};
 use crate::debugger::Recording;
 use crate::sim::trace::{OpKind, Outcome, TraceKey};
 use crate::sim::{KeyNames, Site, TraceEvent, What};

@@ -7,23 +7,7 @@ use crate::config::{StrategyKind, TxMode};
 use crate::real::cache::{CacheError, DataEntry, Found};
 use crate::real::db::DbFailure;
 use crate::real::locks::{self, finish_flight, join_flight};
-use crate::real::request::Request;
-
-/// How a request ended, as the model's outcomes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Ended {
-    Ok,
-    /// Answered with a stale value (`grace`).
-    Stale,
-    Failed,
-    Crashed,
-}
-
-impl From<CacheError> for Ended {
-    fn from(_: CacheError) -> Self {
-        Ended::Failed
-    }
-}
+use crate::real::request::{Ended, Request};
 
 /// The fault the fragment injects into this request, on entering its
 /// critical section: true if it crashes (never releasing its lock).

@@ -27,11 +27,10 @@ use serde::Serialize;
 use crate::config::url::{parse_fragment, to_fragment};
 use crate::config::{CacheStart, Config, Micros, ScenarioKind, MS};
 use crate::explore::{Check, ExploreOptions, Explorer, Observation};
-use crate::real::bodies::Ended;
 use crate::real::cache::{CacheConn, CacheServer, DataEntry};
 use crate::real::db::{OrdersSummary, Statements};
 use crate::real::memcached::Memcached;
-use crate::real::request::Request;
+use crate::real::request::{Ended, Request};
 use crate::real::world::{Delays, Tally, World};
 use crate::sim::{Latencies, Metrics, Sim, Target};
 

@@ -8,7 +8,6 @@ use tokio::sync::{OwnedMutexGuard, OwnedSemaphorePermit};
 use tokio_postgres::Client;
 
 use crate::config::Micros;
-use crate::real::bodies::Ended;
 use crate::real::cache::{CacheConn, CacheError, DataEntry, Found};
 use crate::real::db::{classify, DbFailure, Statements, EVENT};
 use crate::real::world::World;
@@ -33,6 +32,22 @@ pub struct Request {
     /// Whether it has answered (its latency and outcome are counted then;
     /// stale-while-revalidate answers before its background refresh).
     pub responded: bool,
+}
+
+/// How a request ended, as the model's outcomes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ended {
+    Ok,
+    /// Answered with a stale value (`grace`).
+    Stale,
+    Failed,
+    Crashed,
+}
+
+impl From<CacheError> for Ended {
+    fn from(_: CacheError) -> Self {
+        Ended::Failed
+    }
 }
 
 /// A DB statement's failure, classified.

@@ -12,7 +12,7 @@ use crate::config::url::ConfigError;
 use crate::sim::trace::{OpKind, Outcome, TraceKey};
 
 use super::error::ScriptError;
-use super::run::ScriptRun;
+use super::run::{ScriptRun, MAX_EVENTS};
 use super::source::{self, ScriptSource};
 
 /// Why a script command failed; every kind but `Io` is bad input (exit 2).
@@ -128,10 +128,6 @@ pub fn run(
     }
     write_json(out, &json)
 }
-
-/// The event budget of [`run_to_json`]: the CLI's default for a script
-/// run (`DEFAULT_MAX_SCRIPT_EVENTS`).
-pub const MAX_EVENTS: u64 = 1_000_000;
 
 /// A script run for a caller without a terminal (the engine's wasm,
 /// `interleave-script-web`): `code` is the script, or empty to take the

@@ -27,6 +27,7 @@ use super::analysis::module_state;
 use super::error::ScriptError;
 use super::host::Loaded;
 use super::run::{Realms, ScriptRun};
+use super::source;
 
 /// The checks a script accepts: `duplicates`, `exclusion`, `errors`.
 pub const SCRIPT_CHECKS: &str = "duplicates, exclusion, errors";
@@ -155,7 +156,7 @@ impl Subject for ScriptSubject {
 
     fn fragment(&self, config: &Config) -> String {
         let piece = self.source_piece.as_deref().unwrap_or_default();
-        crate::debugger::program::script_fragment(config, piece)
+        source::fragment(config, piece)
     }
 
     fn violation_step(&self, config: &Config, violated: &[Check], steps: u32) -> u32 {

@@ -23,7 +23,7 @@ use crate::sim::Ctx;
 use crate::strategy;
 use crate::world::LockKey;
 
-use super::host::{Answer, Call, Helper, Host, Position, Waiter};
+use super::host::{Answer, Call, Helper, Host, Position, Waiter, FIRING};
 use super::world::{Row, TableDef};
 
 /// What every native of a realm finds in its context.
@@ -600,7 +600,7 @@ fn clear_timer(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult
         return Ok(JsValue::undefined());
     };
     let slot = host.state.borrow_mut().timers.remove(&(id as u32));
-    if let Some(slot) = slot.filter(|&slot| slot != super::run::FIRING) {
+    if let Some(slot) = slot.filter(|&slot| slot != FIRING) {
         host.state.borrow_mut().waiting.remove(&slot);
         cancel_slot(&host, slot);
     }

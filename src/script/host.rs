@@ -107,6 +107,9 @@ pub struct Helper {
     pub server: u32,
 }
 
+/// The slot of an interval whose callback is running (it has none).
+pub const FIRING: SlotId = SlotId::MAX;
+
 /// The run's shared state; every realm's natives reach it.
 pub struct Host {
     pub core: Rc<RefCell<Core>>,

@@ -10,6 +10,13 @@ use boa_engine::heap;
 
 pub struct Metered<A>(pub A);
 
+/// The script edition's allocator in the browser: talc (as the page's, in
+/// src/lib.rs), metered for the script engine's heap budget.
+#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics"), scripts))]
+#[global_allocator]
+static ALLOCATOR: Metered<talc::wasm::WasmDynamicTalc> =
+    Metered(talc::wasm::new_wasm_dynamic_allocator());
+
 // SAFETY: every call is forwarded to the wrapped allocator unchanged; the
 // reports only update a thread-local counter, which never allocates.
 unsafe impl<A: GlobalAlloc> GlobalAlloc for Metered<A> {

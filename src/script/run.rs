@@ -20,7 +20,6 @@ use boa_engine::{js_string, Context, JsError, JsNativeError, JsObject, JsValue, 
 use serde_json::{json, Value};
 
 use crate::config::{Config, Micros, MS};
-use crate::debugger::program::{script_headline, Headline};
 use crate::sim::core::{Core, Op, TaskId};
 use crate::sim::footprint::Object;
 use crate::sim::metrics::Metrics;
@@ -28,18 +27,21 @@ use crate::sim::queue::{Macrotask, Pending};
 use crate::sim::trace::{Outcome, Site, TraceEvent, TraceKey, What, NO_REQUEST};
 use crate::sim::Footprint;
 use crate::sim::{RequestSpec, Target};
+use crate::stepped::{script_headline, Headline};
 use crate::world::locks::SlotId;
 
 use super::error::ScriptError;
 use super::globals::{self, describe_error, log, RealmData};
-use super::host::{Call, Host, Loaded, Waiter};
+use super::host::{Call, Host, Loaded, Waiter, FIRING};
 use super::jobs::{run_job, JobQueue};
 use super::world::{number, Found};
 
 const PRELUDE: &str = include_str!("prelude.js");
 
-/// The slot of an interval whose callback is running (it has none).
-pub const FIRING: SlotId = SlotId::MAX;
+/// The event budget of a script run that names none (`cli::run_to_json`,
+/// and the debugger's `stepped::ScriptStepper`): the CLI's default for a
+/// script run (`DEFAULT_MAX_SCRIPT_EVENTS`).
+pub const MAX_EVENTS: u64 = 1_000_000;
 
 /// The budget of one loop's iterations, of call depth, and of the memory a
 /// run may add to what its thread held when the script loaded (counted by

@@ -2,7 +2,7 @@
 //! `scenario=script&example=NAME`, with every other key of DESIGN.md §6
 //! keeping its meaning (requests come from the ticket keys).
 
-use crate::config::url::{parse_fragment, ConfigError};
+use crate::config::url::{parse_fragment, to_fragment, ConfigError};
 use crate::config::Config;
 
 /// The examples shipped in `examples/scripts/`, by `example=` name.
@@ -129,6 +129,23 @@ pub fn parse(input: &str) -> Result<(Config, ScriptSource), ConfigError> {
     }
     let config = parse_fragment(&rest.join("&"))?;
     Ok((config, source))
+}
+
+/// A script's fragment: the config's own, as `scenario=script` with the
+/// script's piece after it.
+pub fn fragment(config: &Config, source_piece: &str) -> String {
+    let mut pieces: Vec<String> = to_fragment(config)
+        .split('&')
+        .map(|piece| match piece.split_once('=') {
+            Some(("scenario", _)) => "scenario=script".to_string(),
+            _ => piece.to_string(),
+        })
+        .collect();
+    if !source_piece.is_empty() {
+        let at = pieces.len().min(2);
+        pieces.insert(at, source_piece.to_string());
+    }
+    pieces.join("&")
 }
 
 #[cfg(test)]

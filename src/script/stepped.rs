@@ -2,15 +2,14 @@
 //! CLI makes, one macrotask at a time, stopped at the CLI's event budget.
 
 use crate::config::{Config, Micros};
-use crate::debugger::program::{Headline, Positions, SteppedRun};
 use crate::explore::ScheduleError;
 use crate::sim::executor::describe;
 use crate::sim::queue::{Macrotask, Pending};
 use crate::sim::{KeyNames, Metrics, RequestSpec, StepReport, TaskInfo, TraceEvent};
+use crate::stepped::{Headline, Positions, SteppedRun};
 
-use super::cli::MAX_EVENTS;
 use super::error::ScriptError;
-use super::run::ScriptRun;
+use super::run::{ScriptRun, MAX_EVENTS};
 
 /// What one script macrotask costs in units of [`crate::Sim::work`]:
 /// in the page's wasm a macrotask of `stampede.js` with 1,000 requests
