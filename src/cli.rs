@@ -8,11 +8,11 @@ use clap::{Args, Parser, Subcommand};
 use serde::Serialize;
 
 use crate::config::url::{parse_fragment, ConfigError};
-use crate::debugger::export::TraceLine;
 use crate::explore::search::compare_strategies;
 use crate::explore::{
     parse_checks, Check, ExploreOptions, ExploreResult, Explorer, Method, ScheduledSim,
 };
+use crate::sim::trace_line::TraceLine;
 
 /// The default `--max-events`: about ten seconds of a metrics-only run.
 pub const DEFAULT_MAX_EVENTS: u64 = 100_000_000;
@@ -503,7 +503,11 @@ fn run(fragment: &str, trace: bool, max_events: u64, out: &mut impl Write) -> Re
     if trace {
         let listing = crate::scenario::listing::Listing::of(&config);
         for event in sim.trace().events() {
-            writeln!(out, "{}", TraceLine::of(event, &config, &listing).to_json())?;
+            let line = TraceLine {
+                line: listing.line_of(event.site).map(|line| line as u32),
+                ..TraceLine::of(event, event.key.describe(config.scenario))
+            };
+            writeln!(out, "{}", line.to_json())?;
         }
     }
     // A one-shot process: the OS takes the run's memory back at exit, so

@@ -2,6 +2,7 @@
 //! timeline as a standalone SVG file.
 #![cfg(not(target_arch = "wasm32"))]
 
+use interleave::sim::trace_line::TraceLine;
 use std::io::Write;
 use std::process::{Command, Stdio};
 
@@ -71,7 +72,11 @@ fn a_trace_line_is_what_serde_json_writes() {
         let recording = Recording::of(&config).unwrap();
         let listing = interleave::scenario::listing::Listing::of(&config);
         for event in &recording.events {
-            let line = interleave::debugger::export::TraceLine::of(event, &config, &listing);
+            let line = TraceLine {
+                line: listing.line_of(event.site).map(|line| line as u32),
+                message: Some("a \"log\"\n\t\u{1}\u{8}\u{c}\r".to_string()),
+                ..TraceLine::of(event, event.key.describe(config.scenario))
+            };
             assert_eq!(
                 line.to_json(),
                 serde_json::to_string(&line).unwrap(),

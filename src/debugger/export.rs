@@ -3,226 +3,33 @@
 
 use std::fmt::Write;
 
-use serde::Serialize;
-
 use crate::config::number::{shortest, Fixed};
-use crate::config::{Config, Micros};
+use crate::config::Micros;
 use crate::debugger::narrate::format_ms;
 use crate::debugger::recording::Recording;
 use crate::debugger::shared_lanes::Segment;
 use crate::debugger::timeline::Span;
-use crate::scenario::listing::Listing;
-use crate::sim::trace::{OpKind, Outcome, Site};
-use crate::sim::TraceEvent;
-
-/// A trace event as one JSON line: names instead of codes.
-#[derive(Serialize)]
-pub struct TraceLine {
-    step: u32,
-    time_us: u64,
-    request: u32,
-    what: &'static str,
-    op: Option<OpKind>,
-    key: String,
-    outcome: Outcome,
-    site: Site,
-    line: Option<usize>,
-    detail: u64,
-}
-
-impl TraceLine {
-    pub fn of(event: &TraceEvent, config: &Config, listing: &Listing) -> TraceLine {
-        TraceLine {
-            step: event.step,
-            time_us: event.time,
-            request: event.request,
-            what: event.what.name(),
-            op: event.what.op(),
-            key: event.key.describe(config.scenario),
-            outcome: event.outcome,
-            site: event.site,
-            line: listing.line_of(event.site),
-            detail: event.detail,
-        }
-    }
-}
-
-impl TraceLine {
-    /// The line as JSON, as `serde_json` writes it, without `serde_json`
-    /// (the page's wasm has a size budget): numbers, one escaped string,
-    /// and the enums' serde names.
-    pub fn to_json(&self) -> String {
-        let optional = |value: Option<String>| value.unwrap_or_else(|| "null".to_string());
-        format!(
-            r#"{{"step":{},"time_us":{},"request":{},"what":"{}","op":{},"key":{},"outcome":"{}","site":"{}","line":{},"detail":{}}}"#,
-            self.step,
-            self.time_us,
-            self.request,
-            self.what,
-            optional(self.op.map(|op| format!("\"{}\"", variant_name(&op)))),
-            json_string(&self.key),
-            variant_name(&self.outcome),
-            variant_name(&self.site),
-            optional(self.line.map(|line| line.to_string())),
-            self.detail
-        )
-    }
-}
+use crate::sim::trace_line::TraceLine;
 
 /// The whole trace as JSON lines, one event per line.
 pub fn trace_json_lines(recording: &Recording) -> String {
     let listing = recording.program.listing(&recording.config);
     let mut out = String::new();
     for (index, event) in recording.events.iter().enumerate() {
-        let mut line = TraceLine::of(event, &recording.config, &listing);
-        line.line = recording.line_of(index, &listing);
-        line.key = recording.keys.describe(event.key);
+        let position = recording.position_of(index);
+        let line = TraceLine {
+            line: match position {
+                Some((line, _)) => Some(line),
+                None => recording.line_of(index, &listing).map(|line| line as u32),
+            },
+            column: position.map(|(_, column)| column),
+            ..TraceLine::of(event, recording.keys.describe(event.key))
+        };
         out.push_str(&line.to_json());
         out.push('\n');
     }
     out
 }
-
-/// A string as a JSON string literal.
-fn json_string(text: &str) -> String {
-    let mut out = String::from("\"");
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
-/// The serde name of a unit enum variant (its `rename_all` applied).
-fn variant_name<T: Serialize>(value: &T) -> &'static str {
-    value.serialize(VariantName).unwrap_or("")
-}
-
-/// A serializer that only reads a unit variant's name.
-struct VariantName;
-
-impl serde::Serializer for VariantName {
-    type Ok = &'static str;
-    type Error = std::fmt::Error;
-    type SerializeSeq = serde::ser::Impossible<&'static str, std::fmt::Error>;
-    type SerializeTuple = serde::ser::Impossible<&'static str, std::fmt::Error>;
-    type SerializeTupleStruct = serde::ser::Impossible<&'static str, std::fmt::Error>;
-    type SerializeTupleVariant = serde::ser::Impossible<&'static str, std::fmt::Error>;
-    type SerializeMap = serde::ser::Impossible<&'static str, std::fmt::Error>;
-    type SerializeStruct = serde::ser::Impossible<&'static str, std::fmt::Error>;
-    type SerializeStructVariant = serde::ser::Impossible<&'static str, std::fmt::Error>;
-
-    fn serialize_unit_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        variant: &'static str,
-    ) -> Result<&'static str, Self::Error> {
-        Ok(variant)
-    }
-
-    refuse_scalars!(
-        serialize_bool: bool,
-        serialize_i8: i8,
-        serialize_i16: i16,
-        serialize_i32: i32,
-        serialize_i64: i64,
-        serialize_u8: u8,
-        serialize_u16: u16,
-        serialize_u32: u32,
-        serialize_u64: u64,
-        serialize_f32: f32,
-        serialize_f64: f64,
-        serialize_char: char,
-        serialize_str: &str,
-        serialize_bytes: &[u8],
-        serialize_unit_struct: &'static str,
-    );
-
-    fn serialize_none(self) -> Result<&'static str, Self::Error> {
-        Err(std::fmt::Error)
-    }
-    fn serialize_some<T: ?Sized + Serialize>(self, _: &T) -> Result<&'static str, Self::Error> {
-        Err(std::fmt::Error)
-    }
-    fn serialize_unit(self) -> Result<&'static str, Self::Error> {
-        Err(std::fmt::Error)
-    }
-    fn serialize_newtype_struct<T: ?Sized + Serialize>(
-        self,
-        _: &'static str,
-        _: &T,
-    ) -> Result<&'static str, Self::Error> {
-        Err(std::fmt::Error)
-    }
-    fn serialize_newtype_variant<T: ?Sized + Serialize>(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: &T,
-    ) -> Result<&'static str, Self::Error> {
-        Err(std::fmt::Error)
-    }
-    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, Self::Error> {
-        Err(std::fmt::Error)
-    }
-    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, Self::Error> {
-        Err(std::fmt::Error)
-    }
-    fn serialize_tuple_struct(
-        self,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleStruct, Self::Error> {
-        Err(std::fmt::Error)
-    }
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleVariant, Self::Error> {
-        Err(std::fmt::Error)
-    }
-    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, Self::Error> {
-        Err(std::fmt::Error)
-    }
-    fn serialize_struct(
-        self,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeStruct, Self::Error> {
-        Err(std::fmt::Error)
-    }
-    fn serialize_struct_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeStructVariant, Self::Error> {
-        Err(std::fmt::Error)
-    }
-}
-
-/// `VariantName` refuses every value that is not a unit variant.
-macro_rules! refuse_scalars {
-    ($($name:ident: $type:ty),* $(,)?) => {
-        $(fn $name(self, _: $type) -> Result<&'static str, Self::Error> {
-            Err(std::fmt::Error)
-        })*
-    };
-}
-use refuse_scalars;
 
 const LANE: f64 = 18.0;
 const LABELS: f64 = 230.0;

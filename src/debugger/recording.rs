@@ -84,13 +84,18 @@ impl Recording {
         listing: &crate::scenario::listing::Listing,
     ) -> Option<usize> {
         if self.program.is_script() {
-            let found = self.positions.binary_search_by_key(&index, |&(at, _)| at);
-            return found.ok().map(|at| self.positions[at].1 .0 as usize);
+            return self.position_of(index).map(|(line, _)| line as usize);
         }
         let site = self.events.get(index)?.site;
         (site != Site::None)
             .then(|| listing.line_of(site))
             .flatten()
+    }
+
+    /// A script's line and column of event `index`, if it has them.
+    pub fn position_of(&self, index: usize) -> Option<(u32, u32)> {
+        let found = self.positions.binary_search_by_key(&index, |&(at, _)| at);
+        found.ok().map(|at| self.positions[at].1)
     }
 
     /// The events of one step (the trace is in step order).

@@ -9,7 +9,8 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::config::url::ConfigError;
-use crate::sim::trace::{OpKind, Outcome, TraceKey};
+use crate::sim::trace::TraceKey;
+use crate::sim::trace_line::TraceLine;
 
 use super::error::ScriptError;
 use super::run::{ScriptRun, MAX_EVENTS};
@@ -37,24 +38,6 @@ impl fmt::Display for ScriptCliError {
             ScriptCliError::Io(error) => write!(f, "{error}"),
         }
     }
-}
-
-/// A trace event of a script run as one JSON line.
-#[derive(Serialize)]
-struct ScriptTraceLine {
-    step: u32,
-    time_us: u64,
-    request: u32,
-    what: &'static str,
-    op: Option<OpKind>,
-    key: String,
-    outcome: Outcome,
-    /// The script's line and column of the calling code, if it has one.
-    line: Option<u32>,
-    column: Option<u32>,
-    detail: u64,
-    /// A `log` event's text.
-    message: Option<String>,
 }
 
 /// Runs a script scenario: the script is `file_code` (`--script`) or the
@@ -101,20 +84,13 @@ pub fn run(
             let message = (event.what == crate::sim::What::Log)
                 .then(|| messages.get(event.detail as usize).cloned())
                 .flatten();
-            let line = ScriptTraceLine {
-                step: event.step,
-                time_us: event.time,
-                request: event.request,
-                what: event.what.name(),
-                op: event.what.op(),
-                key,
-                outcome: event.outcome,
+            let line = TraceLine {
                 line: position.map(|p| p.0),
                 column: position.map(|p| p.1),
-                detail: event.detail,
                 message,
+                ..TraceLine::of(event, key)
             };
-            write_json(out, &line)?;
+            writeln!(out, "{}", line.to_json()).map_err(ScriptCliError::Io)?;
         }
     }
     let mut json = serde_json::to_value(&metrics).unwrap_or(Value::Null);

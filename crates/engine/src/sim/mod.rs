@@ -11,6 +11,7 @@ pub mod metrics;
 pub mod queue;
 pub mod rng;
 pub mod trace;
+pub mod trace_line;
 
 pub use choice::Choice;
 pub use ctx::{Ctx, Detached, Wait, Written};
