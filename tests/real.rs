@@ -94,7 +94,7 @@ fn a_unique_constraint_gives_a_real_unique_violation_and_one_row() {
         return;
     };
     assert_eq!(outcomes(&report), vec![[1, 0, 1, 2]]);
-    assert_eq!(report.trials[0].metrics.tally.unique_violations, 1);
+    assert_eq!(report.trials[0].metrics.reports.unique_violations, 1);
     assert_eq!((report.simulation.orders, report.simulation.errors), (1, 1));
     assert_agrees(&report, "duplicates");
 }
@@ -185,7 +185,7 @@ fn a_redis_lease_shorter_than_the_holder_lets_a_second_holder_in() {
     assert_eq!(report.simulation.max_in_critical_section, 2);
     assert_agrees(&report, "exclusion");
     // The first holder's plain release deletes the second holder's lock.
-    assert_eq!(m.tally.foreign_lock_deletes, 1);
+    assert_eq!(m.reports.foreign_lock_deletes, 1);
     assert_eq!(simulated_foreign_deletes(LEASE), 1);
 }
 
@@ -199,7 +199,10 @@ fn release_owner_stops_the_first_holder_deleting_the_second_ones_lock() {
     let m = &report.trials[0].metrics;
     assert_eq!(m.max_in_critical_section, 2);
     assert_eq!(
-        (m.tally.foreign_lock_deletes, m.tally.owner_release_refused),
+        (
+            m.reports.foreign_lock_deletes,
+            m.reports.owner_release_refused
+        ),
         (0, 1)
     );
     // The model: request 0's check-and-delete finds another token.
@@ -232,7 +235,7 @@ fn serializable_gives_a_real_serialization_failure() {
     };
     assert_eq!(outcomes(&report), vec![[1, 0, 1, 2]; 2]);
     for trial in &report.trials {
-        assert_eq!(trial.metrics.tally.serialization_failures, 1);
+        assert_eq!(trial.metrics.reports.serialization_failures, 1);
     }
     assert_eq!((report.simulation.orders, report.simulation.errors), (1, 1));
     assert_agrees(&report, "duplicates");
@@ -383,7 +386,7 @@ fn fencing_tokens_make_postgres_refuse_the_paused_holders_late_write() {
     // Still two holders at once, but one row: the late write is refused.
     assert_eq!(outcomes(fenced), vec![[1, 0, 1, 2]; 2]);
     for trial in &fenced.trials {
-        assert_eq!(trial.metrics.tally.rejected_writes, 1);
+        assert_eq!(trial.metrics.rejected_writes, 1);
     }
     assert_eq!(
         (fenced.simulation.rejected_writes, fenced.simulation.orders),
@@ -403,7 +406,7 @@ fn fencing_tokens_from_memcached_incr_under_a_ticket_lock() {
     };
     assert_eq!(report.cache_server, "memcached");
     assert_eq!(outcomes(&report), vec![[1, 0, 1, 2]]);
-    assert_eq!(report.trials[0].metrics.tally.rejected_writes, 1);
+    assert_eq!(report.trials[0].metrics.rejected_writes, 1);
     assert_eq!(report.simulation.rejected_writes, 1);
     assert_summary_agrees(&report);
 }
@@ -417,7 +420,7 @@ fn stale_while_revalidate_serves_stale_and_refreshes_once_per_server() {
     };
     let m = &report.trials[0].metrics;
     // Every request answers with the stale value; one refresh per server.
-    assert_eq!((m.tally.stale_served, m.db_reads, m.errors), (6, 2, 0));
+    assert_eq!((m.stale_served, m.db_reads, m.errors), (6, 2, 0));
     assert_eq!(
         (report.simulation.stale_served, report.simulation.db_reads),
         (6, 2)
@@ -433,7 +436,7 @@ fn stale_while_revalidate_serves_stale_and_refreshes_once_per_server() {
     )
     .unwrap();
     let m = &cold.trials[0].metrics;
-    assert_eq!((m.tally.stale_served, m.db_reads), (0, 2));
+    assert_eq!((m.stale_served, m.db_reads), (0, 2));
     assert_summary_agrees(&cold);
 }
 
@@ -447,7 +450,7 @@ fn grace_lets_lock_waiters_that_give_up_serve_the_stale_value() {
     let m = &report.trials[0].metrics;
     // One holder loads for 200 ms; the four waiters give up after 50 ms
     // and answer with the stale value their first read found.
-    assert_eq!((m.db_reads, m.tally.stale_served, m.timeouts), (1, 4, 4));
+    assert_eq!((m.db_reads, m.stale_served, m.timeouts), (1, 4, 4));
     assert_eq!(
         (report.simulation.stale_served, report.simulation.timeouts),
         (4, 4)
@@ -465,18 +468,12 @@ fn xfetch_recomputes_early_only_as_its_draws_say() {
     };
     let m = &eager.trials[0].metrics;
     // A huge beta: every live read recomputes before expiry.
-    assert_eq!(
-        (m.cache_hits, m.tally.early_refreshes, m.db_reads),
-        (5, 5, 5)
-    );
+    assert_eq!((m.cache_hits, m.early_refreshes, m.db_reads), (5, 5, 5));
     assert_eq!(eager.simulation.early_refreshes, 5);
     assert_summary_agrees(&eager);
     let never = play(&format!("{base}&expire_at=300ms&beta=0"), 1).unwrap();
     let m = &never.trials[0].metrics;
-    assert_eq!(
-        (m.cache_hits, m.tally.early_refreshes, m.db_reads),
-        (5, 0, 0)
-    );
+    assert_eq!((m.cache_hits, m.early_refreshes, m.db_reads), (5, 0, 0));
     assert_summary_agrees(&never);
     // Expired: XFetch has no lock, so every request recomputes.
     let expired = play(&format!("{base}&expire_at=0"), 1).unwrap();

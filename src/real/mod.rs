@@ -31,8 +31,8 @@ use crate::real::cache::{CacheConn, CacheServer, DataEntry};
 use crate::real::db::{OrdersSummary, Statements};
 use crate::real::memcached::Memcached;
 use crate::real::request::{Ended, Request};
-use crate::real::world::{Delays, Tally, World};
-use crate::sim::{Latencies, Metrics, Sim, Target};
+use crate::real::world::{Delays, Reports, World};
+use crate::sim::{Metrics, Sim, Target};
 
 /// Most requests a real trial plays.
 pub const MAX_REAL_REQUESTS: u32 = 1_000;
@@ -153,22 +153,23 @@ pub struct TrialReport {
     pub wall_ms: u64,
 }
 
-/// The observable metrics, named as `interleave run`'s.
+/// A trial's counters: the model's (`Metrics`, as `interleave run`
+/// prints them; `events`, `peak_db_concurrency` and the trace hash are not
+/// measured on real servers), then what only real servers report.
 #[derive(Debug, Serialize)]
 pub struct RealMetrics {
-    pub db_reads: u64,
-    pub db_writes: u64,
-    pub orders: u64,
-    pub duplicate_tickets: u64,
-    pub cache_hits: u64,
-    pub cache_misses: u64,
-    pub timeouts: u64,
-    pub errors: u64,
-    pub lock_wakeups: u64,
-    pub max_in_critical_section: u64,
-    pub latency_us: Latencies,
     #[serde(flatten)]
-    pub tally: Tally,
+    pub metrics: Metrics,
+    #[serde(flatten)]
+    pub reports: Reports,
+}
+
+impl std::ops::Deref for RealMetrics {
+    type Target = Metrics;
+
+    fn deref(&self) -> &Metrics {
+        &self.metrics
+    }
 }
 
 #[derive(Debug, Serialize)]
@@ -302,10 +303,10 @@ pub fn summarize(
             ("errors", m.errors),
             ("timeouts", m.timeouts),
             ("max_in_critical_section", m.max_in_critical_section),
-            ("stale_served", m.tally.stale_served),
-            ("rejected_writes", m.tally.rejected_writes),
-            ("early_refreshes", m.tally.early_refreshes),
-            ("hung", m.tally.hung),
+            ("stale_served", m.stale_served),
+            ("rejected_writes", m.rejected_writes),
+            ("early_refreshes", m.early_refreshes),
+            ("hung", m.hung),
         ]
     };
     let simulated = [
@@ -562,23 +563,12 @@ async fn play_trial(
     }
     let tables = db::summarize(&admin, &schema).await?;
     db::drop_schema(&admin, &schema).await;
-    let mut tally = world.tally.borrow().clone();
-    tally.hung = hung;
-    let latency_us = Latencies::of(&tally.latencies);
+    let tally = world.tally.borrow();
     let metrics = RealMetrics {
-        db_reads: tally.db_reads,
-        db_writes: tally.db_writes,
-        orders: tables.orders,
-        duplicate_tickets: tables.duplicate_tickets,
-        cache_hits: tally.cache_hits,
-        cache_misses: tally.cache_misses,
-        timeouts: tally.timeouts,
-        errors: tally.errors,
-        lock_wakeups: tally.lock_wakeups,
-        max_in_critical_section: tally.max_in_critical_section,
-        latency_us,
-        tally,
+        metrics: tally.metrics(tables.orders, tables.duplicate_tickets, hung),
+        reports: tally.reports.clone(),
     };
+    drop(tally);
     Ok(TrialReport {
         trial: 0,
         seed,
@@ -634,8 +624,8 @@ fn real_violates(check: Check, config: &Config, metrics: &RealMetrics) -> bool {
     match check {
         Check::Duplicates => metrics.duplicate_tickets > 0,
         Check::Exclusion => metrics.max_in_critical_section > 1,
-        Check::Stale => metrics.tally.stale_served > 0,
-        Check::Errors => metrics.tally.errors > 0,
+        Check::Stale => metrics.stale_served > 0,
+        Check::Errors => metrics.errors > 0,
         Check::DbReads => metrics.db_reads > u64::from(config.keys.max(1)),
     }
 }
@@ -842,18 +832,11 @@ mod tests {
             trial: 0,
             seed: 1,
             metrics: RealMetrics {
-                db_reads: 0,
-                db_writes: 0,
-                orders,
-                duplicate_tickets: 0,
-                cache_hits: 0,
-                cache_misses: 0,
-                timeouts: 0,
-                errors: 0,
-                lock_wakeups: 0,
-                max_in_critical_section: 0,
-                latency_us: Latencies::of(&[]),
-                tally: Tally::default(),
+                metrics: Metrics {
+                    orders,
+                    ..Metrics::default()
+                },
+                reports: Reports::default(),
             },
             tables: OrdersSummary::default(),
             violates: false,

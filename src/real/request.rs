@@ -297,7 +297,7 @@ impl Request {
             CacheConn::Redis(conn) => {
                 let old: Option<String> = redis::cmd("GETDEL").arg(&key).query_async(conn).await?;
                 if old.is_some_and(|old| old != token) {
-                    self.world.count(|t| t.foreign_lock_deletes += 1);
+                    self.world.count(|t| t.reports.foreign_lock_deletes += 1);
                 }
             }
             CacheConn::Memcached(_) => {
@@ -313,7 +313,7 @@ impl Request {
         if !self.cache.delete_if_owner(&key, &token).await? {
             // Refused only if someone else's token is there (not if it expired).
             if self.cache.get(&key).await?.is_some() {
-                self.world.count(|t| t.owner_release_refused += 1);
+                self.world.count(|t| t.reports.owner_release_refused += 1);
             }
         }
         Ok(())

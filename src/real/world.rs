@@ -14,19 +14,36 @@ use tokio::sync::{oneshot, Mutex, Semaphore};
 use crate::config::{Config, Micros};
 use crate::real::cache::CacheServer;
 use crate::sim::rng::{SimRng, Stream};
+use crate::sim::{Latencies, Metrics};
 
-/// The metrics a real trial can observe, named as `interleave run`'s.
-#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
+/// The counters of a real trial: the model's own (`Metrics`, named as
+/// `interleave run`'s, reached through `Deref`), what only real servers
+/// report, and what counting needs.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
-    pub db_reads: u64,
-    pub db_writes: u64,
-    pub cache_hits: u64,
-    pub cache_misses: u64,
-    pub stale_served: u64,
-    pub timeouts: u64,
-    pub errors: u64,
-    pub lock_wakeups: u64,
-    pub max_in_critical_section: u64,
+    counts: Metrics,
+    pub reports: Reports,
+    pub in_section: HashMap<u32, u64>,
+    pub latencies: Vec<Micros>,
+}
+
+impl std::ops::Deref for Tally {
+    type Target = Metrics;
+
+    fn deref(&self) -> &Metrics {
+        &self.counts
+    }
+}
+
+impl std::ops::DerefMut for Tally {
+    fn deref_mut(&mut self) -> &mut Metrics {
+        &mut self.counts
+    }
+}
+
+/// What only real servers report, beside the model's counters.
+#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
+pub struct Reports {
     /// SQLSTATE 40001 reports (each failed attempt, retried or not).
     pub serialization_failures: u64,
     /// SQLSTATE 23505 reports (the `db_unique` constraint).
@@ -36,27 +53,28 @@ pub struct Tally {
     /// `release=owner`: releases that found another holder's token and
     /// deleted nothing.
     pub owner_release_refused: u64,
-    /// `fencing`: inserts the DB refused for an older token.
-    pub rejected_writes: u64,
-    /// `xfetch`: recomputations made before the entry expired.
-    pub early_refreshes: u64,
-    /// Requests that had not returned when the trial's time ran out (a lock
-    /// a crashed holder never releases).
-    pub hung: u64,
-    #[serde(skip)]
-    pub in_section: HashMap<u32, u64>,
-    #[serde(skip)]
-    pub latencies: Vec<Micros>,
 }
 
 impl Tally {
     pub fn count_failure(&mut self, failure: crate::real::db::DbFailure) {
         use crate::real::db::DbFailure;
         match failure {
-            DbFailure::Serialization => self.serialization_failures += 1,
-            DbFailure::UniqueViolation => self.unique_violations += 1,
+            DbFailure::Serialization => self.reports.serialization_failures += 1,
+            DbFailure::UniqueViolation => self.reports.unique_violations += 1,
             DbFailure::Fenced => self.rejected_writes += 1,
             DbFailure::Other => {}
+        }
+    }
+
+    /// The counters at the end of the trial, with what the tally does not
+    /// keep: the tables' rows and the requests still unanswered.
+    pub fn metrics(&self, orders: u64, duplicate_tickets: u64, hung: u64) -> Metrics {
+        Metrics {
+            orders,
+            duplicate_tickets,
+            hung,
+            latency_us: Latencies::of(&self.latencies),
+            ..self.counts.clone()
         }
     }
 }

@@ -61,6 +61,8 @@ pub struct Metrics {
     pub hung: u64,
     pub latency_us: Latencies,
     pub events: u64,
+    /// Empty where no trace is kept (a trial on real servers): left out.
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub trace_hash: String,
 }
 
