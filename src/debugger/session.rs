@@ -250,7 +250,8 @@ impl Session {
                 }),
             }
         }
-        cursors.sort_by_key(|cursor| cursor.line);
+        // One cursor per line.
+        cursors.sort_unstable_by_key(|cursor| cursor.line);
         cursors
     }
 }

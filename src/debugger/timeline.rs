@@ -107,8 +107,8 @@ impl Timeline {
     pub fn order(&self, grouping: Grouping) -> Vec<usize> {
         let mut order: Vec<usize> = (0..self.lanes.len()).collect();
         match grouping {
-            Grouping::Owner => order.sort_by_key(|&i| (self.lanes[i].owner(), i)),
-            Grouping::Server => order.sort_by_key(|&i| (self.lanes[i].server, i)),
+            Grouping::Owner => order.sort_unstable_by_key(|&i| (self.lanes[i].owner(), i)),
+            Grouping::Server => order.sort_unstable_by_key(|&i| (self.lanes[i].server, i)),
         }
         order
     }

@@ -867,8 +867,14 @@ impl<'a> Reader<'a> {
                 text,
             });
         }
-        stories.sort_by_key(|s| s.step);
-        stories
+        // By step; stories of one step keep their order.
+        let mut order: Vec<(u32, usize, Story)> = stories
+            .into_iter()
+            .enumerate()
+            .map(|(i, story)| (story.step, i, story))
+            .collect();
+        order.sort_unstable_by_key(|&(step, i, _)| (step, i));
+        order.into_iter().map(|(_, _, story)| story).collect()
     }
 }
 

@@ -90,11 +90,15 @@ pub fn parse_fragment_lenient(input: &str) -> (Config, Vec<ConfigError>) {
         pairs.push((Key::Scenario.token().to_string(), missing));
     }
     // The version first, then the scenario, which sets the other defaults.
-    pairs.sort_by_key(|(key, _)| match key.as_str() {
+    // (Each key's rank, then its place: the others keep their order.)
+    let rank = |key: &str| match key {
         "v" => 0,
         "scenario" => 1,
         _ => 2,
-    });
+    };
+    let mut ranked: Vec<_> = pairs.into_iter().enumerate().collect();
+    ranked.sort_unstable_by_key(|(at, (key, _))| (rank(key), *at));
+    let pairs = ranked.into_iter().map(|(_, pair)| pair);
     let mut config = Config::default();
     let mut errors = Vec::new();
     for (key, value) in pairs {

@@ -58,7 +58,7 @@ fn handler(cx: Ctx, target: Target) -> Handler {
 /// The requests of a run, numbered in arrival order (ties by user, then
 /// click; a stampede's by position in the arrival list) and routed.
 pub fn plan(config: &Config) -> Vec<RequestSpec> {
-    let mut targets: Vec<(Micros, Target)> = match config.scenario {
+    let targets: Vec<(Micros, Target)> = match config.scenario {
         ScenarioKind::Stampede => arrival_times(config, config.requests)
             .into_iter()
             .enumerate()
@@ -76,8 +76,10 @@ pub fn plan(config: &Config) -> Vec<RequestSpec> {
             })
             .collect(),
     };
-    // Stable: equal times keep user-then-click (or list) order.
-    targets.sort_by_key(|&(at, _)| at);
+    // Equal times keep user-then-click (or list) order.
+    let mut order: Vec<u32> = (0..targets.len() as u32).collect();
+    order.sort_unstable_by_key(|&i| (targets[i as usize].0, i));
+    let targets = order.into_iter().map(|i| targets[i as usize]);
     let servers = config.servers.max(1);
     let mut routing = SimRng::new(config.seed, Stream::Routing);
     targets

@@ -197,15 +197,7 @@ pub enum TraceKey {
 
 impl TraceKey {
     pub fn describe(self, scenario: ScenarioKind) -> String {
-        let base = |id: u32| match scenario {
-            ScenarioKind::Stampede => format!("item:{id}"),
-            ScenarioKind::Ticket => format!("user:{id}:event"),
-        };
-        match self {
-            TraceKey::None => String::new(),
-            TraceKey::Data(id) => base(id),
-            TraceKey::Lock(id) => format!("lock:{}", base(id)),
-        }
+        KeyNames::Story(scenario).describe(self)
     }
 
     #[inline(always)]
@@ -229,16 +221,19 @@ pub enum KeyNames {
 
 impl KeyNames {
     pub fn describe(&self, key: TraceKey) -> String {
-        match self {
-            KeyNames::Story(scenario) => key.describe(*scenario),
-            KeyNames::Script(names) => {
-                let name = |id: u32| names.get(id as usize).cloned().unwrap_or_default();
-                match key {
-                    TraceKey::None => String::new(),
-                    TraceKey::Data(id) => name(id),
-                    TraceKey::Lock(id) => format!("lock:{}", name(id)),
-                }
-            }
+        let (id, lock) = match key {
+            TraceKey::None => return String::new(),
+            TraceKey::Data(id) => (id, false),
+            TraceKey::Lock(id) => (id, true),
+        };
+        let name = match self {
+            KeyNames::Story(ScenarioKind::Stampede) => format!("item:{id}"),
+            KeyNames::Story(ScenarioKind::Ticket) => format!("user:{id}:event"),
+            KeyNames::Script(names) => names.get(id as usize).cloned().unwrap_or_default(),
+        };
+        match lock {
+            true => "lock:".to_string() + &name,
+            false => name,
         }
     }
 }

@@ -74,18 +74,17 @@ impl TraceLine {
 fn json_string(text: &str) -> String {
     let mut out = String::from("\"");
     for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
+        // The short escapes, then any other control character as \u00XX.
+        let short = b"\"\\\x08\x0c\n\r\t"
+            .iter()
+            .position(|&b| u32::from(b) == c as u32);
+        if let Some(at) = short {
+            out.push('\\');
+            out.push(char::from(b"\"\\bfnrt"[at]));
+        } else if (c as u32) < 0x20 {
+            let _ = write!(out, "\\u{:04x}", c as u32);
+        } else {
+            out.push(c);
         }
     }
     out.push('"');
