@@ -200,6 +200,10 @@ pub struct Core {
     pub fold_herds: bool,
     #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
     fold: Folding,
+    /// The polling-lock waits under way, by request (`sim::poll`), and
+    /// how many there are.
+    pub(crate) polls: Vec<Option<crate::sim::poll::PollWait>>,
+    pub(crate) polling: u32,
 }
 
 /// The waiters one `emit` woke, in the order their microtasks run.
@@ -272,6 +276,8 @@ impl Core {
             herd: Herd::default(),
             fold_herds: false,
             fold: Folding::default(),
+            polls: Vec::new(),
+            polling: 0,
         }
     }
 
@@ -952,6 +958,32 @@ impl Core {
                 None
             }
         }
+    }
+
+    /// The current task waits on `id`: it resumes when it resolves.
+    pub fn await_slot(&mut self, id: SlotId) {
+        self.slot(id).waiting = true;
+    }
+
+    /// Ticket lock: skips a ticket of `key` on `server` whose lease
+    /// (`lock_ttl`) ran out, then says whether `ticket` is served.
+    pub fn check_ticket(
+        &mut self,
+        request: TaskId,
+        server: u32,
+        key: LockKey,
+        ticket: u64,
+        lock_ttl: Micros,
+    ) -> bool {
+        self.touches.touch(Object::ServerLock(server, key), true);
+        let now = self.now;
+        let check = self.servers[server as usize].check_ticket(key, ticket, lock_ttl, now);
+        if let Some(expired) = check.expired {
+            let lock = TraceKey::Lock(key.0);
+            let (what, site) = (What::LeaseExpired, Site::LockTick);
+            self.record(request, what, lock, Outcome::None, site, expired);
+        }
+        check.served
     }
 
     /// The awaiting future was dropped before it resolved.

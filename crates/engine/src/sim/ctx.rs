@@ -12,6 +12,7 @@ use std::task::{Context, Poll};
 use crate::config::{Config, Micros};
 use crate::sim::core::{Core, Op, Reply, TaskId};
 use crate::sim::footprint::Object;
+use crate::sim::poll::{Attempt, PollLock, Timing};
 use crate::sim::trace::{Outcome, Site, TraceKey, What};
 use crate::world::locks::{Acquire, SlotId};
 use crate::world::{CacheKey, LockKey, Lookup, ServerLocks};
@@ -608,23 +609,28 @@ impl Ctx {
     /// Ticket lock: skips a ticket whose lease ran out, then says whether
     /// `ticket` is served.
     pub fn check_ticket(&self, key: LockKey, ticket: u64) -> bool {
-        self.touch_server_lock(key);
+        let ttl = self.config.lock_ttl;
         let mut core = self.core.borrow_mut();
-        let (now, ttl) = (core.now, self.config.lock_ttl);
-        let check = core.servers[self.server as usize].check_ticket(key, ticket, ttl, now);
-        if let Some(expired) = check.expired {
-            let lock = TraceKey::Lock(key.0);
-            let site = Site::LockTick;
-            core.record(
-                self.request,
-                What::LeaseExpired,
-                lock,
-                Outcome::None,
-                site,
-                expired,
-            );
+        core.check_ticket(self.request, self.server, key, ticket, ttl)
+    }
+
+    /// A polling lock's wait for `key` (`sim::poll`): `attempt` until one
+    /// takes the lock, sleeping `poll` between failed ones; resolves to
+    /// false once `wait_timeout` has passed since the wait started.
+    pub fn poll_lock(&self, key: LockKey, attempt: Attempt) -> PollLock<'_> {
+        let timing = Timing {
+            poll: self.config.poll,
+            wait_timeout: self.config.wait_timeout,
+        };
+        let (request, server) = (self.request, self.server);
+        self.core
+            .borrow_mut()
+            .start_poll(request, server, key, attempt, timing);
+        PollLock {
+            core: &self.core,
+            request,
+            done: false,
         }
-        check.served
     }
 
     /// Ticket lock: advances the counter if `ticket` is still served.

@@ -13,6 +13,7 @@ use crate::sim::core::{Core, TaskId};
 use crate::sim::ctx::Ctx;
 use crate::sim::footprint::{Footprint, Object};
 use crate::sim::metrics::Metrics;
+use crate::sim::poll::Step;
 use crate::sim::queue::{Macrotask, Pending};
 use crate::sim::trace::{OpKind, Outcome, Site, Trace, TraceEvent, TraceKey, What};
 
@@ -275,9 +276,13 @@ impl Sim {
                     break;
                 };
                 core.current = task;
+                self.polls += 1;
+                // A polling lock's failed attempt needs no handler.
+                if core.is_polling(task) && core.advance_poll(task) == Step::Waiting {
+                    continue;
+                }
                 task
             };
-            self.polls += 1;
             let Some(handler) = self.handlers[task as usize].as_mut() else {
                 continue;
             };

@@ -8,6 +8,7 @@ pub mod executor;
 pub mod footprint;
 pub mod loads;
 pub mod metrics;
+pub mod poll;
 pub mod queue;
 pub mod rng;
 pub mod trace;

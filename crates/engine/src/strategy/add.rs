@@ -13,27 +13,21 @@
 //! async function release(key) { await cache.delete(`lock:${key}`); }
 //! ```
 
+use crate::sim::poll::Attempt;
 use crate::sim::{Ctx, Site};
-use crate::world::{CacheKey, LockKey};
+use crate::world::LockKey;
 
-use super::cache_lock::keep_waiting;
 use super::Guard;
 use crate::code::Listing;
 use crate::config::Config;
 
+/// Polls with `add` until it stores (the loop is `sim::poll`'s).
 pub async fn acquire(cx: &Ctx, key: LockKey) -> bool {
-    let lock = CacheKey::Lock(key);
-    let start = cx.now();
-    loop {
-        let ttl = cx.config().lock_ttl;
-        if cx.cache_add(lock, cx.token(), ttl, Site::LockAdd).await {
-            return true;
-        }
-        if !keep_waiting(cx, key, start) {
-            return false;
-        }
-        cx.sleep(cx.config().poll, Site::LockPoll).await;
-    }
+    let attempt = Attempt::Add {
+        token: cx.token(),
+        lock_ttl: cx.config().lock_ttl,
+    };
+    cx.poll_lock(key, attempt).await
 }
 
 /// The lock's code, as the code pane shows it.

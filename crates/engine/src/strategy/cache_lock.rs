@@ -1,21 +1,11 @@
 //! What the two locks kept in the cache server (`get-set`, `add`) share:
-//! the polling wait and the release.
+//! their release and the frame of their listing. Their polling wait is
+//! `sim::poll`'s.
 
 use crate::code::Listing;
-use crate::config::{Config, Micros, ReleaseMode};
+use crate::config::{Config, ReleaseMode};
 use crate::sim::{Ctx, Site};
 use crate::world::{CacheKey, LockKey};
-
-/// After an attempt that found the lock held: counts the failed attempt,
-/// and gives up once `wait_timeout` has passed since the first attempt.
-pub fn keep_waiting(cx: &Ctx, key: LockKey, start: Micros) -> bool {
-    cx.lock_wakeup();
-    if cx.now() - start >= cx.config().wait_timeout {
-        cx.give_up(key);
-        return false;
-    }
-    true
-}
 
 /// The release of both cache locks: an awaited, unconditional delete, or
 /// with `release=owner` Redis's check-and-delete script in one round trip:

@@ -15,28 +15,24 @@
 //! }
 //! ```
 
+use crate::sim::poll::Attempt;
 use crate::sim::{Ctx, Site};
-use crate::world::{CacheKey, LockKey, Lookup};
+use crate::world::{CacheKey, LockKey};
 
-use super::cache_lock::keep_waiting;
 use super::Guard;
 use crate::code::Listing;
 use crate::config::Config;
 
+/// Polls with `get` until the lock is absent (the loop is `sim::poll`'s),
+/// then sets it.
 pub async fn acquire(cx: &Ctx, key: LockKey) -> bool {
-    let lock = CacheKey::Lock(key);
-    let start = cx.now();
-    loop {
-        if cx.cache_get(lock, Site::LockGet).await == Lookup::Miss {
-            let ttl = cx.config().lock_ttl;
-            cx.cache_set(lock, cx.token(), ttl, Site::LockSet).await;
-            return true;
-        }
-        if !keep_waiting(cx, key, start) {
-            return false;
-        }
-        cx.sleep(cx.config().poll, Site::LockPoll).await;
+    if !cx.poll_lock(key, Attempt::Get).await {
+        return false;
     }
+    let ttl = cx.config().lock_ttl;
+    cx.cache_set(CacheKey::Lock(key), cx.token(), ttl, Site::LockSet)
+        .await;
+    true
 }
 
 /// The lock's code, as the code pane shows it.

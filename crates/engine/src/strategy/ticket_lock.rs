@@ -26,30 +26,23 @@
 
 use super::Guard;
 use crate::code::Listing;
+use crate::sim::poll::Attempt;
 use crate::sim::{Ctx, Site};
 use crate::world::LockKey;
 
+/// Takes a ticket; if it is not served at once, polls at every tick until
+/// it is (the loop is `sim::poll`'s).
 pub async fn acquire(cx: &Ctx, key: LockKey) -> bool {
     let ticket = cx.take_ticket(key);
     if cx.check_ticket(key, ticket) {
         cx.yield_now().await;
         return true;
     }
-    let start = cx.now();
-    loop {
-        // The last check failed.
-        cx.lock_wakeup();
-        if cx.now() - start >= cx.config().wait_timeout {
-            // The ticket is abandoned: it blocks later tickets until its
-            // lease runs out.
-            cx.give_up(key);
-            return false;
-        }
-        cx.sleep(cx.config().poll, Site::LockTick).await;
-        if cx.check_ticket(key, ticket) {
-            return true;
-        }
-    }
+    // The first check failed. A ticket abandoned by a wait that gave up
+    // blocks later tickets until its lease runs out.
+    let lock_ttl = cx.config().lock_ttl;
+    cx.poll_lock(key, Attempt::Ticket { ticket, lock_ttl })
+        .await
 }
 
 pub async fn release(cx: &Ctx, key: LockKey) {
