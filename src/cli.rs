@@ -492,6 +492,7 @@ fn run(fragment: &str, trace: bool, max_events: u64, out: &mut impl Write) -> Re
         ScheduledSim::metrics_only(&config)
     };
     run.sim_mut().skip_load_log();
+    run.fold_polls();
     let done = run
         .run_for(max_events)
         .map_err(|error| CliError::Config(error.into()))?;

@@ -7,7 +7,8 @@ use proptest::prelude::*;
 
 use interleave::config::url::{parse_fragment, parse_fragment_lenient, to_fragment};
 use interleave::config::{
-    Arrival, CacheStart, Config, Latency, Routing, ScenarioKind, StrategyKind, MS,
+    Arrival, CacheStart, Config, Latency, Pause, ReleaseMode, Routing, ScenarioKind, StrategyKind,
+    MS,
 };
 use interleave::sim::What;
 use interleave::Sim;
@@ -196,6 +197,49 @@ fn a_different_seed_usually_gives_a_different_trace() {
     };
     let differing = (0..20).filter(|&s| hash(s) != hash(s + 1)).count();
     assert!(differing >= 19, "only {differing} of 20 seed pairs differ");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    /// A run that keeps no events queues the polling locks' waiters in
+    /// cohorts and folds each round of plain failures (`sim::poll`); one
+    /// that keeps them runs each attempt and timer on its own. Both are the
+    /// same run: the same counters and trace hash, run whole or in chunks
+    /// of any size, with leases, timeouts, faults and fixes.
+    #[test]
+    fn polling_cohorts_fold_to_the_same_run(
+        config in config(),
+        strategy in proptest::sample::select(vec![
+            StrategyKind::Add,
+            StrategyKind::GetSet,
+            StrategyKind::TicketLock,
+        ]),
+        requests in 0u32..150,
+        chunk in 1u64..40,
+        crash in proptest::option::of(0u32..10),
+        pause in proptest::option::of((0u32..10, 0u64..100)),
+        owner in any::<bool>(),
+        fencing in any::<bool>(),
+    ) {
+        let config = Config {
+            strategy,
+            requests,
+            crash,
+            pause: pause.map(|(request, ms)| Pause { request, duration: ms * MS }),
+            release: if owner { ReleaseMode::Owner } else { ReleaseMode::Delete },
+            fencing,
+            ..config
+        };
+        let stepped = Sim::new(&config).run();
+        let mut folded = Sim::metrics_only(&config);
+        folded.fold_polls();
+        prop_assert_eq!(&stepped, &folded.run());
+        let mut chunked = Sim::metrics_only(&config);
+        chunked.fold_polls();
+        while !chunked.run_for(chunk) {}
+        prop_assert_eq!(&stepped, &chunked.metrics());
+    }
 }
 
 proptest! {

@@ -77,6 +77,7 @@ pub fn choice_label(task: Macrotask, info: &TaskInfo, who: &str, listing: &Listi
             format!("#{request} ({who}), line {line}: {code} lands")
         }
         (Macrotask::Timer(_), None) => format!("#{request} ({who}): its timer fires"),
+        (Macrotask::Cohort(_), _) => format!("#{request} ({who}): its lock poll runs"),
         (Macrotask::Complete(_), None) => {
             let what = info.op.map_or("operation", op_label);
             format!("#{request} ({who}): its {what} lands")
@@ -97,6 +98,7 @@ pub fn describe_task(task: Macrotask, info: &TaskInfo, keys: &KeyNames) -> Strin
             format!("#{} {} {key} completes", info.request, op_label(op))
         }
         (Macrotask::Complete(_), None) => format!("#{} completes", info.request),
+        (Macrotask::Cohort(_), _) => format!("#{}'s lock poll runs", info.request),
     }
 }
 

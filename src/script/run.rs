@@ -330,12 +330,7 @@ impl ScriptRun {
 
     /// The request an event belongs to.
     pub fn request_of(&self, task: Macrotask) -> u32 {
-        match task {
-            Macrotask::Arrival(request) => request,
-            Macrotask::Complete(slot) | Macrotask::Timer(slot) => {
-                self.host.core.borrow().slot_request(slot)
-            }
-        }
+        crate::sim::choice::request_of(&self.host.core.borrow(), task)
     }
 
     /// Runs one macrotask and drains the microtasks it caused.
@@ -351,6 +346,8 @@ impl ScriptRun {
         match next.task {
             Macrotask::Arrival(request) => self.arrive(request),
             Macrotask::Complete(slot) | Macrotask::Timer(slot) => self.complete(slot),
+            // (A script's run has no cohorts: `Core::cohorts_on` is off.)
+            Macrotask::Cohort(id) => self.host.core.borrow_mut().run_cohort_member(id),
         }
         self.drain();
         let mut core = self.host.core.borrow_mut();

@@ -89,6 +89,15 @@ impl ScheduledSim {
         &self.sim
     }
 
+    /// Folds the polling locks' rounds ([`Sim::fold_polls`]) unless a
+    /// schedule picks among the enabled events one by one: each waiter's
+    /// poll is one of them.
+    pub fn fold_polls(&mut self) {
+        if self.choices.is_empty() {
+            self.sim.fold_polls();
+        }
+    }
+
     pub fn sim_mut(&mut self) -> &mut Sim {
         &mut self.sim
     }

@@ -73,6 +73,7 @@ pub fn request_of(core: &Core, task: Macrotask) -> u32 {
     match task {
         Macrotask::Arrival(request) => request,
         Macrotask::Complete(slot) | Macrotask::Timer(slot) => core.slot_request(slot),
+        Macrotask::Cohort(id) => core.cohort_front(id),
     }
 }
 
@@ -92,6 +93,7 @@ pub fn label(core: &Core, requests: &[RequestSpec], task: Macrotask) -> String {
     match task {
         Macrotask::Arrival(_) => format!("{who} arrives"),
         Macrotask::Timer(_) => format!("sleep timer of {who} fires"),
+        Macrotask::Cohort(_) => format!("a poll of {who}"),
         Macrotask::Complete(slot) => {
             let what = match core.slot_op(slot) {
                 Some(Op::Get(key)) if key.is_lock() => "cache get of the lock",

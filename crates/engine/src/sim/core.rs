@@ -171,7 +171,7 @@ pub struct Core {
     /// The task being polled.
     pub current: TaskId,
     rng: SimRng,
-    cache_latency: Latency,
+    pub(crate) cache_latency: Latency,
     db_latency: Latency,
     write_latency: Latency,
     pub cache: Cache,
@@ -204,6 +204,10 @@ pub struct Core {
     /// how many there are.
     pub(crate) polls: Vec<Option<crate::sim::poll::PollWait>>,
     pub(crate) polling: u32,
+    /// Whether waiters that poll one lock in step share queue entries
+    /// (`sim::poll`; see `Sim::fold_polls`).
+    pub cohorts_on: bool,
+    pub(crate) cohorts: crate::sim::poll::Cohorts,
 }
 
 /// The waiters one `emit` woke, in the order their microtasks run.
@@ -278,6 +282,8 @@ impl Core {
             fold: Folding::default(),
             polls: Vec::new(),
             polling: 0,
+            cohorts_on: false,
+            cohorts: Default::default(),
         }
     }
 
@@ -414,7 +420,13 @@ impl Core {
     /// Sends an operation: draws its latency now, in issue order, and
     /// schedules its completion (a DB query may first wait for a connection).
     pub fn issue(&mut self, request: TaskId, op: Op, site: Site) -> SlotId {
-        let latency = match op {
+        let latency = self.draw_latency(op);
+        self.issue_drawn(request, op, site, latency)
+    }
+
+    /// The latency of `op`, drawn now (in issue order) where it has one.
+    pub(crate) fn draw_latency(&mut self, op: Op) -> Micros {
+        match op {
             Op::Get(_) | Op::Set(..) | Op::Add(..) | Op::Delete(_) => {
                 self.rng.latency(self.cache_latency)
             }
@@ -429,7 +441,17 @@ impl Core {
                 Some(ServerKind::DbWrite) => self.rng.latency(self.write_latency),
                 None => 0,
             },
-        };
+        }
+    }
+
+    /// [`Core::issue`] with the latency drawn already.
+    pub(crate) fn issue_drawn(
+        &mut self,
+        request: TaskId,
+        op: Op,
+        site: Site,
+        latency: Micros,
+    ) -> SlotId {
         let id = self.park(request, site, Some(op));
         self.record(
             request,

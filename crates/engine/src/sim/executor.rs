@@ -154,12 +154,23 @@ impl Sim {
         Some(self.deliver(next))
     }
 
+    /// Queues the polling locks' waiters in cohorts and folds each round
+    /// of plain failures (`sim::poll`), in a run that keeps no events and
+    /// records no footprints: the same run, but a cohort's queue entry is
+    /// one task for many macrotasks, so only a caller that never lists or
+    /// chooses the queued tasks (`interleave run`) asks for it.
+    pub fn fold_polls(&mut self) {
+        let mut core = self.core.borrow_mut();
+        core.cohorts_on = !core.trace.keeps_events() && !core.touches.on;
+    }
+
     /// Records from now on what each step touches (explore mode).
     pub fn track_footprints(&mut self) {
         let mut core = self.core.borrow_mut();
         core.touches.on = true;
-        // A step's footprint needs each listener's wake-up.
+        // A step's footprint needs each listener's wake-up, and each poll.
         core.fold_herds = false;
+        core.cohorts_on = false;
         core.touches.pool_bounded = self.config.db_pool.is_some();
     }
 
@@ -219,6 +230,7 @@ impl Sim {
                     core.micro.push_back(request);
                 }
                 Macrotask::Complete(slot) | Macrotask::Timer(slot) => core.complete(slot),
+                Macrotask::Cohort(id) => core.run_cohort_member(id),
             }
         }
         if let Macrotask::Arrival(request) = next.task {
@@ -230,30 +242,37 @@ impl Sim {
         core.tally.events += 1;
     }
 
-    /// The next macrotask, run; false once none is left.
-    fn advance(&mut self) -> bool {
-        let next = self.core.borrow_mut().queue.pop();
-        match next {
-            Some(next) => {
-                self.run_task(next);
-                true
+    /// Runs the next macrotasks, at most `budget` (at least 1): one, or
+    /// a polling cohort's round folded (`sim::poll`). Returns how many
+    /// ran (0 once none is left).
+    fn advance(&mut self, budget: u64) -> u64 {
+        let Some(next) = self.core.borrow_mut().queue.pop() else {
+            return 0;
+        };
+        if let (true, Macrotask::Cohort(id)) = (cfg!(not(target_arch = "wasm32")), next.task) {
+            let folded = self.core.borrow_mut().fold_cohort(id, next.due, budget);
+            if folded > 0 {
+                return folded;
             }
-            None => false,
         }
+        self.run_task(next);
+        1
     }
 
     /// Runs to the end and returns the metrics.
     pub fn run(&mut self) -> Metrics {
-        while self.advance() {}
+        while self.advance(u64::MAX) > 0 {}
         self.metrics()
     }
 
     /// Runs at most `budget` more macrotasks, so a caller (the browser)
     /// can bound or chunk a long run; true once the run is done.
     pub fn run_for(&mut self, budget: u64) -> bool {
-        for _ in 0..budget {
-            if !self.advance() {
-                return true;
+        let mut left = budget;
+        while left > 0 {
+            match self.advance(left) {
+                0 => return true,
+                ran => left -= ran,
             }
         }
         self.is_done()
@@ -321,6 +340,12 @@ pub fn describe(core: &Core, task: Macrotask) -> TaskInfo {
     match task {
         Macrotask::Arrival(request) => TaskInfo {
             request,
+            op: None,
+            key: TraceKey::None,
+            site: Site::None,
+        },
+        Macrotask::Cohort(id) => TaskInfo {
+            request: core.cohort_front(id),
             op: None,
             key: TraceKey::None,
             site: Site::None,

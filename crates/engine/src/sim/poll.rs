@@ -21,13 +21,16 @@
 //! footprint are those of the loop written as an `async fn`.
 
 use std::cell::RefCell;
+use std::collections::VecDeque;
 use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
+use crate::config::Latency;
 use crate::config::Micros;
 use crate::sim::core::{Core, Op, Reply, TaskId};
-use crate::sim::trace::{Outcome, Site, TraceKey, What};
+use crate::sim::queue::Macrotask;
+use crate::sim::trace::{OpKind, Outcome, Site, TraceEvent, TraceKey, What};
 use crate::world::locks::SlotId;
 use crate::world::{CacheKey, LockKey, Lookup};
 
@@ -79,6 +82,8 @@ enum State {
     Trying(SlotId),
     /// The poll timer is parked on this slot.
     Sleeping(SlotId),
+    /// The attempt or the timer is a member of a cohort.
+    Queued,
     /// Over: the lock was taken, or the wait gave up.
     Done(bool),
 }
@@ -130,6 +135,7 @@ impl Core {
         };
         let next = match wait.state {
             State::Done(_) => return Step::Over,
+            State::Queued => return Step::Unresolved,
             State::Trying(slot) => {
                 let Some(reply) = self.poll_slot(slot) else {
                     return Step::Unresolved;
@@ -188,7 +194,7 @@ impl Core {
             Attempt::Add { token, lock_ttl } => (Op::Add(lock, token, lock_ttl), Site::LockAdd),
             _ => (Op::Get(lock), Site::LockGet),
         };
-        State::Trying(self.issue_awaited(request, op, site))
+        self.send(request, wait, op, site)
     }
 
     /// The last attempt found the lock taken: counts it, then gives up if
@@ -201,11 +207,65 @@ impl Core {
             self.record(request, What::GiveUp, lock, Outcome::None, Site::Acquire, 0);
             return State::Done(false);
         }
-        let site = match wait.attempt {
-            Attempt::Ticket { .. } => Site::LockTick,
-            _ => Site::LockPoll,
+        let sleep = Op::Sleep(wait.timing.poll);
+        self.send(request, wait, sleep, sleep_site(wait.attempt))
+    }
+
+    /// Sends `op` (an attempt, or a poll timer) for `request`'s wait. In
+    /// a run whose waiters poll in cohorts ([`Core::cohorts_on`]) it is
+    /// sent as [`Core::issue`] would, but as a member of a cohort: the
+    /// last one, if it polls the same lock the same way and is due at the
+    /// same time, else a new one. Otherwise (or if no queue lane can take
+    /// a new cohort) the request is parked on its own slot.
+    fn send(&mut self, request: TaskId, wait: &PollWait, op: Op, site: Site) -> State {
+        let timer = matches!(op, Op::Sleep(_));
+        if !(cfg!(not(target_arch = "wasm32")) && self.cohorts_on) {
+            let slot = self.issue_awaited(request, op, site);
+            return match timer {
+                true => State::Sleeping(slot),
+                false => State::Trying(slot),
+            };
+        }
+        let latency = self.draw_latency(op);
+        let due = self.now.saturating_add(latency);
+        let kind = CohortKind {
+            timer,
+            server: wait.server,
+            key: wait.key,
         };
-        State::Sleeping(self.issue_awaited(request, Op::Sleep(wait.timing.poll), site))
+        let grown = self
+            .cohorts
+            .last
+            .filter(|&id| self.cohorts.list[id as usize].kind == kind)
+            .filter(|&id| self.queue.grow_cohort(id, due));
+        let id = match grown {
+            Some(id) => id,
+            None => {
+                let id = self.cohorts.open(kind);
+                if !self.queue.schedule_cohort(self.now, latency, id, 1) {
+                    self.cohorts.close(id);
+                    let slot = self.issue_drawn(request, op, site, latency);
+                    self.await_slot(slot);
+                    return match timer {
+                        true => State::Sleeping(slot),
+                        false => State::Trying(slot),
+                    };
+                }
+                id
+            }
+        };
+        let member = Member {
+            request,
+            ticket: match wait.attempt {
+                Attempt::Ticket { ticket, .. } => ticket,
+                _ => 0,
+            },
+            start: wait.start,
+        };
+        self.cohorts.list[id as usize].members.push_back(member);
+        let what = What::Issue(op.kind());
+        self.record(request, what, op.key(), Outcome::None, site, latency);
+        State::Queued
     }
 
     /// Sends `op` with `request` parked on it: it resumes when it lands.
@@ -226,6 +286,381 @@ impl Core {
             self.abandon(slot);
         }
     }
+}
+
+/// What a cohort's members wait for: their poll timers, or their
+/// attempts on `key`'s lock on `server`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct CohortKind {
+    timer: bool,
+    server: u32,
+    key: LockKey,
+}
+
+/// Waiters whose next macrotasks (attempts landing, or poll timers
+/// firing) are due together and queued one after another: one queue
+/// entry (`Macrotask::Cohort`) stands for them all, in order.
+struct Cohort {
+    kind: CohortKind,
+    members: VecDeque<Member>,
+}
+
+/// A cohort's member: its request, its ticket (ticket lock) and when its
+/// wait started.
+#[derive(Clone, Copy, Debug)]
+struct Member {
+    request: TaskId,
+    ticket: u64,
+    start: Micros,
+}
+
+/// The cohorts under way, by id (ids are reused once a cohort is empty).
+#[derive(Default)]
+pub struct Cohorts {
+    list: Vec<Cohort>,
+    free: Vec<u32>,
+    /// The cohort made last: a new member may join it.
+    last: Option<u32>,
+}
+
+impl Cohorts {
+    fn open(&mut self, kind: CohortKind) -> u32 {
+        let cohort = Cohort {
+            kind,
+            members: VecDeque::new(),
+        };
+        let id = match self.free.pop() {
+            Some(id) => {
+                self.list[id as usize] = cohort;
+                id
+            }
+            None => {
+                self.list.push(cohort);
+                self.list.len() as u32 - 1
+            }
+        };
+        self.last = Some(id);
+        id
+    }
+
+    fn close(&mut self, id: u32) {
+        self.list[id as usize].members = VecDeque::new();
+        self.free.push(id);
+        if self.last == Some(id) {
+            self.last = None;
+        }
+    }
+}
+
+impl Core {
+    /// The request whose macrotask cohort `id`'s queue entry runs next.
+    pub fn cohort_front(&self, id: u32) -> TaskId {
+        let cohort = self.cohorts.list.get(id as usize);
+        cohort
+            .and_then(|c| c.members.front())
+            .map_or(0, |m| m.request)
+    }
+
+    /// Runs the macrotask of cohort `id`'s next member: its attempt lands
+    /// (as [`Core::complete`] would land it) or its poll timer fires, and
+    /// its wait takes its next step at once, as its microtask would. A
+    /// wait that ends queues the request's microtask: its handler resumes.
+    pub fn run_cohort_member(&mut self, id: u32) {
+        if cfg!(target_arch = "wasm32") {
+            // (The page's runs have no cohorts: see `send`.)
+            return;
+        }
+        let cohort = &mut self.cohorts.list[id as usize];
+        let request = cohort.members.pop_front().expect("a member").request;
+        let kind = cohort.kind;
+        if cohort.members.is_empty() {
+            self.cohorts.close(id);
+        }
+        self.current = request;
+        let mut wait = self.polls[request as usize].expect("a polling wait");
+        let (lock, now) = (CacheKey::Lock(kind.key), self.now);
+        let next = match (kind.timer, wait.attempt) {
+            (true, attempt) => {
+                let (what, key, site) = (
+                    What::Complete(OpKind::Sleep),
+                    TraceKey::None,
+                    sleep_site(attempt),
+                );
+                self.record(request, what, key, Outcome::Woke, site, 0);
+                match attempt {
+                    Attempt::Ticket { ticket, lock_ttl } => {
+                        match self.check_ticket(request, kind.server, kind.key, ticket, lock_ttl) {
+                            true => State::Done(true),
+                            false => self.attempt_failed(request, &wait),
+                        }
+                    }
+                    _ => self.try_once(request, &wait),
+                }
+            }
+            (false, Attempt::Add { token, lock_ttl }) => {
+                let stored = self.cache.add(lock, token, lock_ttl, now);
+                let outcome = match stored {
+                    true => Outcome::Stored,
+                    false => Outcome::NotStored,
+                };
+                let what = What::Complete(OpKind::CacheAdd);
+                self.record(
+                    request,
+                    what,
+                    TraceKey::Lock(kind.key.0),
+                    outcome,
+                    Site::LockAdd,
+                    0,
+                );
+                match stored {
+                    true => State::Done(true),
+                    false => self.attempt_failed(request, &wait),
+                }
+            }
+            (false, _) => {
+                let found = self.cache.get(lock, now);
+                let outcome = match found {
+                    Lookup::Live(_) => Outcome::Hit,
+                    Lookup::Stale(_) => Outcome::Stale,
+                    Lookup::Miss => Outcome::Miss,
+                };
+                let what = What::Complete(OpKind::CacheGet);
+                self.record(
+                    request,
+                    what,
+                    TraceKey::Lock(kind.key.0),
+                    outcome,
+                    Site::LockGet,
+                    0,
+                );
+                match found {
+                    Lookup::Miss => State::Done(true),
+                    _ => self.attempt_failed(request, &wait),
+                }
+            }
+        };
+        wait.state = next;
+        self.polls[request as usize] = Some(wait);
+        if let State::Done(_) = next {
+            self.micro.push_back(request);
+        }
+    }
+}
+
+impl Core {
+    /// Runs the round that cohort `id`'s queue entry stands for (its first
+    /// member just taken from the queue, due at `due`) as far as it can at
+    /// once: the members whose step is a plain failure (their attempt
+    /// finds the lock taken, their tick finds another ticket served, their
+    /// timer sends the next attempt), up to the first that takes the lock
+    /// or gives up, at most `budget` of them. Each member's macrotask is
+    /// one step, as if run one by one: the same trace hash
+    /// ([`Trace::fold_rounds`]), tally, clock and queue, each member going
+    /// on to the next round's cohort. Returns how many members ran; 0 if
+    /// the first one must run on its own ([`Core::run_cohort_member`]).
+    ///
+    /// [`Trace::fold_rounds`]: crate::sim::trace::Trace::fold_rounds
+    pub fn fold_cohort(&mut self, id: u32, due: Micros, budget: u64) -> u64 {
+        let kind = self.cohorts.list[id as usize].kind;
+        let Some(&first) = self.cohorts.list[id as usize].members.front() else {
+            return 0;
+        };
+        let Some(wait) = self.polls[first.request as usize] else {
+            return 0;
+        };
+        let now = self.now.max(due);
+        let Some(round) = self.round(kind, wait, now) else {
+            return 0;
+        };
+        let timeout = wait.timing.wait_timeout;
+        let members = &self.cohorts.list[id as usize].members;
+        let limit = budget.min(members.len() as u64) as usize;
+        let plain = members
+            .iter()
+            .take(limit)
+            .take_while(|member| {
+                let gives_up = round.counts && now - member.start >= timeout;
+                !gives_up && round.served != Some(member.ticket)
+            })
+            .count();
+        if plain == 0 || !self.queue.consume_cohort(id, plain as u64 - 1) {
+            return 0;
+        }
+        self.now = now;
+        let members = &self.cohorts.list[id as usize].members;
+        let requests = members.iter().take(plain).map(|member| member.request);
+        self.trace.fold_rounds(requests, self.steps, &round.block);
+        self.steps += plain as u32;
+        self.tally.events += plain as u64;
+        if round.counts {
+            self.tally.lock_wakeups += plain as u64;
+        }
+        self.next_round(id, plain, round);
+        plain as u64
+    }
+
+    /// What every member of a round of `kind` does now, if it is the same
+    /// for each (but the ticket `served`, whose holder takes the lock);
+    /// `None` if the round's first member must run on its own.
+    fn round(&self, kind: CohortKind, wait: PollWait, now: Micros) -> Option<Round> {
+        let lock = TraceKey::Lock(kind.key.0);
+        let event = |what, key, outcome, site, detail| TraceEvent {
+            step: 0,
+            time: now,
+            request: 0,
+            what,
+            key,
+            outcome,
+            site,
+            detail,
+        };
+        let poll = wait.timing.poll;
+        let (op, site) = match wait.attempt {
+            Attempt::Add { .. } => (OpKind::CacheAdd, Site::LockAdd),
+            Attempt::Get => (OpKind::CacheGet, Site::LockGet),
+            Attempt::Ticket { .. } => (OpKind::Sleep, Site::LockTick),
+        };
+        let sleep = sleep_site(wait.attempt);
+        let woke = event(
+            What::Complete(OpKind::Sleep),
+            TraceKey::None,
+            Outcome::Woke,
+            sleep,
+            0,
+        );
+        let slept = event(
+            What::Issue(OpKind::Sleep),
+            TraceKey::None,
+            Outcome::None,
+            sleep,
+            poll,
+        );
+        match (kind.timer, wait.attempt) {
+            (true, Attempt::Ticket { lock_ttl, .. }) => {
+                // Each tick checks its ticket: skipping an expired lease
+                // would be the first one's own.
+                let tickets = self.servers[kind.server as usize].tickets(kind.key)?;
+                if tickets.lease_runs_out(lock_ttl, now) {
+                    return None;
+                }
+                let served = Some(tickets.serving());
+                let block = [woke, slept];
+                Some(Round {
+                    block,
+                    counts: true,
+                    delay: poll,
+                    served,
+                })
+            }
+            (true, _) => {
+                // Each timer sends the next attempt, with a latency no
+                // draw decides.
+                let Latency::Const(latency) = self.cache_latency else {
+                    return None;
+                };
+                let sent = event(What::Issue(op), lock, Outcome::None, site, latency);
+                let block = [woke, sent];
+                Some(Round {
+                    block,
+                    counts: false,
+                    delay: latency,
+                    served: None,
+                })
+            }
+            (false, _) => {
+                // Each attempt finds the lock taken while it is live.
+                let held = self
+                    .cache
+                    .get(CacheKey::Lock(kind.key), now)
+                    .live()
+                    .is_some();
+                let outcome = match op {
+                    OpKind::CacheAdd => Outcome::NotStored,
+                    _ => Outcome::Hit,
+                };
+                let landed = event(What::Complete(op), lock, outcome, site, 0);
+                let block = [landed, slept];
+                held.then_some(Round {
+                    block,
+                    counts: true,
+                    delay: poll,
+                    served: None,
+                })
+            }
+        }
+    }
+
+    /// The first `count` members of cohort `id` ran their round: they go
+    /// on to the next one (their next attempt or timer), due `delay`
+    /// later, as a cohort: this one moved whole, or a new one.
+    fn next_round(&mut self, id: u32, count: usize, round: Round) {
+        let old = self.cohorts.list[id as usize].kind;
+        let ticket = round.served.is_some();
+        let kind = CohortKind {
+            timer: ticket || !old.timer,
+            ..old
+        };
+        let whole = count == self.cohorts.list[id as usize].members.len();
+        let target = match whole {
+            true => {
+                self.cohorts.list[id as usize].kind = kind;
+                self.cohorts.last = Some(id);
+                id
+            }
+            false => {
+                let members: VecDeque<Member> = self.cohorts.list[id as usize]
+                    .members
+                    .drain(..count)
+                    .collect();
+                let target = self.cohorts.open(kind);
+                self.cohorts.list[target as usize].members = members;
+                target
+            }
+        };
+        if self
+            .queue
+            .schedule_cohort(self.now, round.delay, target, count as u64)
+        {
+            return;
+        }
+        // No lane can take the cohort: each member waits on its own slot.
+        let members = std::mem::take(&mut self.cohorts.list[target as usize].members);
+        self.cohorts.close(target);
+        for member in members {
+            let mut wait = self.polls[member.request as usize].expect("a polling wait");
+            let (op, site) = match (kind.timer, wait.attempt) {
+                (true, attempt) => (Op::Sleep(wait.timing.poll), sleep_site(attempt)),
+                (false, Attempt::Add { token, lock_ttl }) => (
+                    Op::Add(CacheKey::Lock(kind.key), token, lock_ttl),
+                    Site::LockAdd,
+                ),
+                (false, _) => (Op::Get(CacheKey::Lock(kind.key)), Site::LockGet),
+            };
+            let slot = self.park(member.request, site, Some(op));
+            self.await_slot(slot);
+            let task = match kind.timer {
+                true => Macrotask::Timer(slot),
+                false => Macrotask::Complete(slot),
+            };
+            self.queue.schedule_after(self.now, round.delay, task);
+            wait.state = match kind.timer {
+                true => State::Sleeping(slot),
+                false => State::Trying(slot),
+            };
+            self.polls[member.request as usize] = Some(wait);
+        }
+    }
+}
+
+/// What each member of a foldable round does: its step's two events, and
+/// whether it counts a failed attempt; then its next macrotask is due
+/// `delay` later. `served`: the ticket served now (a tick round).
+#[derive(Clone, Copy)]
+struct Round {
+    block: [TraceEvent; 2],
+    counts: bool,
+    delay: Micros,
+    served: Option<u64>,
 }
 
 /// `Ctx::poll_lock`'s future: resolves to whether the lock was taken.
@@ -259,5 +694,14 @@ impl Drop for PollLock<'_> {
         if !self.done {
             self.core.borrow_mut().drop_poll(self.request);
         }
+    }
+}
+
+/// Where a wait sleeps: the ticket lock's `setInterval` tick, or the
+/// cache locks' `sleep(POLL)`.
+fn sleep_site(attempt: Attempt) -> Site {
+    match attempt {
+        Attempt::Ticket { .. } => Site::LockTick,
+        _ => Site::LockPoll,
     }
 }

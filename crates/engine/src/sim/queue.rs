@@ -27,6 +27,11 @@ pub enum Macrotask {
     Complete(SlotId),
     /// A timer (sleep, poll interval) fires.
     Timer(SlotId),
+    /// The next member of a cohort of polling-lock waiters whose
+    /// macrotasks are due together, one after another (`sim::poll`): its
+    /// attempt lands, or its poll timer fires. One queue entry stands for
+    /// the whole run of them.
+    Cohort(u32),
 }
 
 /// A queued macrotask, as the event-loop pane shows it.
@@ -58,7 +63,8 @@ struct Lane {
 }
 
 /// A `Pending` in 24 bytes instead of 32: the task's kind in the top two
-/// bits of one word, its id below.
+/// bits of one word, its id below (a cohort's: its id in the low 32 bits,
+/// and how many members the entry stands for above them).
 #[derive(Clone, Copy)]
 struct Packed {
     due: Micros,
@@ -68,6 +74,28 @@ struct Packed {
 
 const KIND_SHIFT: u32 = 62;
 const ID_MASK: u64 = (1 << KIND_SHIFT) - 1;
+const COHORT: u64 = 3 << KIND_SHIFT;
+const COUNT_SHIFT: u32 = 32;
+const COHORT_ID: u64 = (1 << COUNT_SHIFT) - 1;
+
+impl Packed {
+    /// A cohort's id and members, if this entry is one.
+    #[inline(always)]
+    fn cohort(&self) -> Option<(u32, u64)> {
+        (self.task >> KIND_SHIFT == 3).then(|| {
+            let id = (self.task & COHORT_ID) as u32;
+            (id, (self.task & ID_MASK) >> COUNT_SHIFT)
+        })
+    }
+
+    fn cohort_of(due: Micros, seq: u64, id: u32, count: u64) -> Packed {
+        Packed {
+            due,
+            seq,
+            task: COHORT | count << COUNT_SHIFT | u64::from(id),
+        }
+    }
+}
 
 impl From<Pending> for Packed {
     fn from(pending: Pending) -> Self {
@@ -75,6 +103,7 @@ impl From<Pending> for Packed {
             Macrotask::Arrival(request) => (0, u64::from(request)),
             Macrotask::Complete(slot) => (1, slot as u64),
             Macrotask::Timer(slot) => (2, slot as u64),
+            Macrotask::Cohort(id) => (3, 1 << COUNT_SHIFT | u64::from(id)),
         };
         assert!(id <= ID_MASK, "a task id fits in 62 bits");
         Packed {
@@ -91,7 +120,8 @@ impl From<Packed> for Pending {
         let task = match packed.task >> KIND_SHIFT {
             0 => Macrotask::Arrival(id as u32),
             1 => Macrotask::Complete(id as SlotId),
-            _ => Macrotask::Timer(id as SlotId),
+            2 => Macrotask::Timer(id as SlotId),
+            _ => Macrotask::Cohort((id & COHORT_ID) as u32),
         };
         Pending {
             due: packed.due,
@@ -125,6 +155,9 @@ pub struct MacrotaskQueue {
     hot: Option<(Source, (Micros, u64))>,
     /// The lane the last push went to (pushes come in runs of one delay).
     last_lane: usize,
+    /// The cohort entry the last push made or grew (its id, lane and due
+    /// time): the only one a member can join, its seq being the next.
+    open: Option<(u32, usize, Micros)>,
 }
 
 /// Where a queued task waits.
@@ -133,6 +166,21 @@ enum Source {
     Lane(usize),
     Others,
     Arrival,
+}
+
+/// The tasks a queue entry stands for: itself, or each of a cohort's
+/// members.
+fn members(packed: Packed) -> impl Iterator<Item = Pending> {
+    let (id, count) = packed.cohort().unwrap_or((0, 1));
+    let task = Pending::from(packed).task;
+    (0..count).map(move |i| Pending {
+        due: packed.due,
+        seq: packed.seq + i,
+        task: match task {
+            Macrotask::Cohort(_) => Macrotask::Cohort(id),
+            task => task,
+        },
+    })
 }
 
 /// The most arrivals at one instant (`times` is sorted).
@@ -193,6 +241,112 @@ impl MacrotaskQueue {
         self.push(LaneKey::Delay(delay), now.saturating_add(delay), task);
     }
 
+    /// Queues `count` members of cohort `id`, `delay` after `now`; false
+    /// if no lane can take them (the caller queues them on their own).
+    pub fn schedule_cohort(&mut self, now: Micros, delay: Micros, id: u32, count: u64) -> bool {
+        let due = now.saturating_add(delay);
+        let seq = self.next_seq;
+        self.push(LaneKey::Delay(delay), due, Macrotask::Cohort(id));
+        let lane = self.last_lane;
+        let queued = self
+            .lanes
+            .get_mut(lane)
+            .and_then(|lane| lane.tasks.back_mut());
+        if let Some(back) = queued.filter(|back| back.seq == seq) {
+            *back = Packed::cohort_of(due, seq, id, count);
+            self.next_seq += count - 1;
+            self.len += count as usize - 1;
+            self.open = Some((id, lane, due));
+            return true;
+        }
+        // It went to the map: take it back out.
+        self.others.remove(&(due, seq));
+        self.len -= 1;
+        false
+    }
+
+    /// Takes `count` more members of cohort `id` (the member just taken
+    /// was the one before them), if its entry is still the queue's least.
+    pub fn consume_cohort(&mut self, id: u32, count: u64) -> bool {
+        let Some((Source::Lane(index), bound)) = self.hot else {
+            return false;
+        };
+        let Some(front) = self
+            .lanes
+            .get_mut(index)
+            .and_then(|lane| lane.tasks.front_mut())
+        else {
+            return false;
+        };
+        match front.cohort() {
+            Some((front_id, members)) if front_id == id && members >= count => {
+                if (front.due, front.seq) >= bound {
+                    return false;
+                }
+                if members == count {
+                    self.lanes[index].tasks.pop_front();
+                    if self.open.is_some_and(|(open, _, _)| open == id) {
+                        self.open = None;
+                    }
+                } else {
+                    *front = Packed::cohort_of(front.due, front.seq + count, id, members - count);
+                }
+                self.len -= count as usize;
+                true
+            }
+            _ => count == 0,
+        }
+    }
+
+    /// Adds a member to cohort `id`, due at `due`, if its entry is the
+    /// last thing queued (so the member's seq follows its last one).
+    pub fn grow_cohort(&mut self, id: u32, due: Micros) -> bool {
+        let Some((open, lane, open_due)) = self.open else {
+            return false;
+        };
+        if open != id || open_due != due {
+            return false;
+        }
+        let Some(back) = self.lanes[lane].tasks.back_mut() else {
+            return false;
+        };
+        let Some((back_id, count)) = back.cohort() else {
+            return false;
+        };
+        if back_id != id || back.due != due {
+            return false;
+        }
+        *back = Packed::cohort_of(back.due, back.seq, id, count + 1);
+        self.next_seq += 1;
+        self.len += 1;
+        true
+    }
+
+    /// The front task of lane `index`; a cohort's next member leaves the
+    /// rest of its entry in place.
+    #[inline(always)]
+    fn pop_lane(&mut self, index: usize) -> Option<Pending> {
+        let tasks = &mut self.lanes[index].tasks;
+        let front = tasks.front_mut()?;
+        if let Some((id, count)) = front.cohort() {
+            let pending = Pending {
+                due: front.due,
+                seq: front.seq,
+                task: Macrotask::Cohort(id),
+            };
+            if count > 1 {
+                *front = Packed::cohort_of(front.due, front.seq + 1, id, count - 1);
+                return Some(pending);
+            }
+            if self.open.is_some_and(|(_, lane, _)| lane == index) && tasks.len() == 1 {
+                self.open = None;
+            }
+            tasks.pop_front();
+            return Some(pending);
+        }
+        tasks.pop_front().map(Pending::from)
+    }
+
     fn push(&mut self, key: LaneKey, due: Micros, task: Macrotask) {
         let pending = Pending {
             due,
@@ -201,6 +355,7 @@ impl MacrotaskQueue {
         };
         self.next_seq += 1;
         self.len += 1;
+        self.open = None;
         let in_order = |lane: &Lane| lane.tasks.back().is_none_or(|last| last.due <= due);
         let last = self.last_lane;
         let found = match self.lanes.get(last) {
@@ -297,7 +452,7 @@ impl MacrotaskQueue {
         };
         self.hot = Some((source, bound));
         let next = match source {
-            Source::Lane(index) => self.lanes[index].tasks.pop_front()?.into(),
+            Source::Lane(index) => self.pop_lane(index)?,
             Source::Others => {
                 let ((due, seq), task) = self.others.pop_first()?;
                 Pending { due, seq, task }
@@ -318,6 +473,7 @@ impl MacrotaskQueue {
                 self.lanes.retain(|lane| lane.tasks.capacity() <= kept);
                 self.hot = None;
                 self.last_lane = 0;
+                self.open = None;
             }
         }
         Some(next)
@@ -367,7 +523,7 @@ impl MacrotaskQueue {
         let mut all: Vec<Pending> = self
             .lanes
             .iter()
-            .flat_map(|lane| lane.tasks.iter().map(|&packed| Pending::from(packed)))
+            .flat_map(|lane| lane.tasks.iter().flat_map(|&packed| members(packed)))
             .chain(
                 self.others
                     .iter()

@@ -347,36 +347,51 @@ pub struct TraceEvent {
 
 impl TraceEvent {
     /// Folds the event into the running trace hash: `hash * CHAIN +
-    /// word`, where the event's word is its request's word plus the word
-    /// of its other fields. The eight other fields pack into four words
-    /// (step and key id share one, the small codes another); each is spread
-    /// by its own odd multiplier, and those products do not depend on the
-    /// running hash, so the CPU computes them in parallel; one
-    /// multiplication then chains the event in.
+    /// word`, where the event's word is its request's word, plus its
+    /// step's (the step times an odd constant), plus the word of its other
+    /// fields. Those six other fields pack into four words (the small
+    /// codes share one); each is spread by its own odd multiplier, and
+    /// those products do not depend on the running hash, so the CPU
+    /// computes them in parallel; one multiplication then chains the event
+    /// in.
     ///
-    /// The chain is linear in the words, so a run of events that differ
-    /// only in their request (an emitter lock's herd: every listener wakes,
-    /// then listens again) folds in one step from a [`Cohort`] of their
-    /// requests ([`Trace::fold_cohort`]), to the same hash.
+    /// The chain is linear in the words, and a word is linear in the
+    /// request's word and in the step, so runs of events that differ only
+    /// in their request and step fold in a few steps: an emitter lock's
+    /// herd (every listener wakes, then listens again, in one step;
+    /// [`Trace::fold_cohort`]), and a round of polling-lock waiters (each
+    /// in a step of its own; [`Trace::fold_rounds`]), to the same hash.
     #[inline(always)]
     fn hash_into(&self, hash: u64) -> u64 {
         hash.wrapping_mul(CHAIN)
             .wrapping_add(request_word(self.request))
-            .wrapping_add(self.fields_word())
+            .wrapping_add(self.shared_word())
     }
 
-    /// The word of every field but the request.
+    /// The word of every field but the request: the step's, plus the
+    /// other fields'.
+    #[inline(always)]
+    fn shared_word(&self) -> u64 {
+        step_word(self.step).wrapping_add(self.fields_word())
+    }
+
+    /// The word of every field but the request and the step.
     #[inline(always)]
     fn fields_word(&self) -> u64 {
         let [space, id] = self.key.code();
-        let ids = id | u64::from(self.step) << 32;
         let codes =
             self.what.code() | space << 16 | (self.outcome as u64) << 24 | (self.site as u64) << 32;
         self.time.wrapping_mul(MULTIPLIERS[1]).rotate_left(13)
-            ^ ids.wrapping_mul(MULTIPLIERS[2]).rotate_left(26)
+            ^ id.wrapping_mul(MULTIPLIERS[2]).rotate_left(26)
             ^ self.detail.wrapping_mul(MULTIPLIERS[3]).rotate_left(39)
             ^ codes.wrapping_mul(MULTIPLIERS[4]).rotate_left(52)
     }
+}
+
+/// A step's word in its events' hash words: linear in the step.
+#[inline(always)]
+fn step_word(step: u32) -> u64 {
+    u64::from(step).wrapping_mul(STEP)
 }
 
 /// A request's word in its events' hash words.
@@ -454,6 +469,8 @@ const MULTIPLIERS: [u64; 5] = [
     0xc2b2_ae3d_27d4_eb4f,
     0x1656_67b1_9e37_79f9,
 ];
+/// A step's multiplier (odd).
+const STEP: u64 = 0xd1b5_4a32_d192_ed03;
 /// The chain's multiplier (odd, so every event's word reaches the hash
 /// and a single changed event always changes it), and its inverse modulo
 /// 2^64, which takes a request off a [`Cohort`]'s front.
@@ -522,7 +539,49 @@ impl Trace {
             .hash
             .wrapping_mul(cohort.power)
             .wrapping_add(cohort.sum)
-            .wrapping_add(event.fields_word().wrapping_mul(cohort.geometric));
+            .wrapping_add(event.shared_word().wrapping_mul(cohort.geometric));
+    }
+
+    /// Folds `requests.len()` steps, `step` and on, each one block of
+    /// events: `block`'s, in order, with the step's request (the step and
+    /// request in `block` are ignored). The same hash as pushing them one
+    /// by one: a block moves the hash to `hash * D + (request word + step
+    /// word) * P + F`, with `D` the chain's multiplier to the block's
+    /// length, `P` the sum of its lower powers and `F` the block's other
+    /// fields chained; over the steps that sums to one product per term.
+    /// Only for a trace that keeps no events.
+    pub fn fold_rounds(
+        &mut self,
+        requests: impl Iterator<Item = u32>,
+        step: u32,
+        block: &[TraceEvent],
+    ) {
+        debug_assert!(!self.keep, "a kept trace needs every event");
+        let (mut block_power, mut lower, mut fields) = (1u64, 0u64, 0u64);
+        for event in block {
+            block_power = block_power.wrapping_mul(CHAIN);
+            lower = lower.wrapping_mul(CHAIN).wrapping_add(1);
+            fields = fields.wrapping_mul(CHAIN).wrapping_add(event.fields_word());
+        }
+        // Over the steps i = 0, 1, ...: the chain of the requests' words,
+        // of ones (geometric) and of i, and the power of block_power.
+        let (mut requests_sum, mut geometric, mut indexes, mut power) = (0u64, 0u64, 0u64, 1u64);
+        for (i, request) in requests.enumerate() {
+            requests_sum = requests_sum
+                .wrapping_mul(block_power)
+                .wrapping_add(request_word(request));
+            geometric = geometric.wrapping_mul(block_power).wrapping_add(1);
+            indexes = indexes.wrapping_mul(block_power).wrapping_add(i as u64);
+            power = power.wrapping_mul(block_power);
+        }
+        let steps = u64::from(step)
+            .wrapping_mul(geometric)
+            .wrapping_add(indexes);
+        self.hash = self
+            .hash
+            .wrapping_mul(power)
+            .wrapping_add(lower.wrapping_mul(requests_sum.wrapping_add(STEP.wrapping_mul(steps))))
+            .wrapping_add(fields.wrapping_mul(geometric));
     }
 
     /// Moves the kept events out (the hash stays): for a caller that is
@@ -665,6 +724,41 @@ mod tests {
     fn the_chains_inverse_is_its_inverse() {
         assert_eq!(CHAIN.wrapping_mul(CHAIN_INVERSE), 1);
         assert_eq!(inverse(3).wrapping_mul(3), 1);
+    }
+
+    /// Rounds of blocks, each its own step and request, fold to the same
+    /// hash as their events one by one.
+    #[test]
+    fn rounds_fold_like_their_events() {
+        let requests: Vec<u32> = (0..37).map(|i| (i * 7919) % 1000).collect();
+        let block = [
+            event(),
+            TraceEvent {
+                what: What::Issue(OpKind::Sleep),
+                key: TraceKey::None,
+                detail: 10_000,
+                ..event()
+            },
+        ];
+        let mut one_by_one = Trace::new(false);
+        let mut folded = Trace::new(false);
+        for trace in [&mut one_by_one, &mut folded] {
+            trace.push(event());
+        }
+        for (i, &request) in requests.iter().enumerate() {
+            for e in &block {
+                one_by_one.push(TraceEvent {
+                    request,
+                    step: 40 + i as u32,
+                    ..*e
+                });
+            }
+        }
+        folded.fold_rounds(requests.iter().copied(), 40, &block);
+        assert_eq!(one_by_one.hash(), folded.hash());
+        // No steps fold to nothing.
+        folded.fold_rounds(std::iter::empty(), 7, &block);
+        assert_eq!(one_by_one.hash(), folded.hash());
     }
 
     /// A cohort folds to the same hash as its events one by one, after it

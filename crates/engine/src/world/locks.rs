@@ -153,6 +153,11 @@ impl ServerLocks {
         self.tickets.entry(key).or_default().check(ticket, ttl, now)
     }
 
+    /// Ticket lock: `key`'s counters, if a ticket was taken.
+    pub fn tickets(&self, key: LockKey) -> Option<&Tickets> {
+        self.tickets.get(&key)
+    }
+
     /// Ticket lock: see [`Tickets::release`].
     pub fn release_ticket(&mut self, key: LockKey, ticket: u64, now: Micros) -> bool {
         self.tickets.entry(key).or_default().release(ticket, now)
@@ -170,13 +175,23 @@ impl Tickets {
         self.next - 1
     }
 
+    /// The ticket served (held if it was handed out).
+    pub fn serving(&self) -> u64 {
+        self.serving
+    }
+
+    /// Whether a check now would skip the held ticket: its lease (`ttl`,
+    /// 0 for none) has run out.
+    pub fn lease_runs_out(&self, ttl: Micros, now: Micros) -> bool {
+        self.serving < self.next && ttl > 0 && now - self.served_since >= ttl
+    }
+
     /// First skips a held ticket whose lease (`ttl`, 0 for none) has run
     /// out, then says whether `ticket` is served.
     #[inline]
     pub fn check(&mut self, ticket: u64, ttl: Micros, now: Micros) -> TicketCheck {
-        let held = self.serving < self.next;
         let mut expired = None;
-        if held && ttl > 0 && now - self.served_since >= ttl {
+        if self.lease_runs_out(ttl, now) {
             expired = Some(self.serving);
             self.serving += 1;
             self.served_since = now;
