@@ -230,8 +230,7 @@ impl Core {
         let due = self.now.saturating_add(latency);
         let kind = CohortKind {
             timer,
-            server: wait.server,
-            key: wait.key,
+            attempt: attempt_kind(wait.attempt),
         };
         let grown = self
             .cohorts
@@ -256,13 +255,15 @@ impl Core {
         };
         let member = Member {
             request,
+            server: wait.server,
+            key: wait.key,
             ticket: match wait.attempt {
                 Attempt::Ticket { ticket, .. } => ticket,
                 _ => 0,
             },
             start: wait.start,
         };
-        self.cohorts.list[id as usize].members.push_back(member);
+        self.cohorts.list[id as usize].push(member);
         let what = What::Issue(op.kind());
         self.record(request, what, op.key(), Outcome::None, site, latency);
         State::Queued
@@ -289,12 +290,27 @@ impl Core {
 }
 
 /// What a cohort's members wait for: their poll timers, or their
-/// attempts on `key`'s lock on `server`.
+/// attempts, of one kind of polling lock (the locks may differ).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct CohortKind {
     timer: bool,
-    server: u32,
-    key: LockKey,
+    attempt: AttemptKind,
+}
+
+/// An [`Attempt`] without its data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum AttemptKind {
+    Add,
+    Get,
+    Ticket,
+}
+
+fn attempt_kind(attempt: Attempt) -> AttemptKind {
+    match attempt {
+        Attempt::Add { .. } => AttemptKind::Add,
+        Attempt::Get => AttemptKind::Get,
+        Attempt::Ticket { .. } => AttemptKind::Ticket,
+    }
 }
 
 /// Waiters whose next macrotasks (attempts landing, or poll timers
@@ -303,13 +319,29 @@ pub(crate) struct CohortKind {
 struct Cohort {
     kind: CohortKind,
     members: VecDeque<Member>,
+    /// The lock every member waits for (server and key), if they share one.
+    same: Option<(u32, LockKey)>,
 }
 
-/// A cohort's member: its request, its ticket (ticket lock) and when its
-/// wait started.
+impl Cohort {
+    fn push(&mut self, member: Member) {
+        let lock = (member.server, member.key);
+        if self.members.is_empty() {
+            self.same = Some(lock);
+        } else if self.same != Some(lock) {
+            self.same = None;
+        }
+        self.members.push_back(member);
+    }
+}
+
+/// A cohort's member: its request, the lock it waits for (server and
+/// key), its ticket (ticket lock) and when its wait started.
 #[derive(Clone, Copy, Debug)]
 struct Member {
     request: TaskId,
+    server: u32,
+    key: LockKey,
     ticket: u64,
     start: Micros,
 }
@@ -328,6 +360,7 @@ impl Cohorts {
         let cohort = Cohort {
             kind,
             members: VecDeque::new(),
+            same: None,
         };
         let id = match self.free.pop() {
             Some(id) => {
@@ -371,25 +404,22 @@ impl Core {
             return;
         }
         let cohort = &mut self.cohorts.list[id as usize];
-        let request = cohort.members.pop_front().expect("a member").request;
+        let member = cohort.members.pop_front().expect("a member");
+        let (request, server, key) = (member.request, member.server, member.key);
         let kind = cohort.kind;
         if cohort.members.is_empty() {
             self.cohorts.close(id);
         }
         self.current = request;
         let mut wait = self.polls[request as usize].expect("a polling wait");
-        let (lock, now) = (CacheKey::Lock(kind.key), self.now);
+        let (lock, now) = (CacheKey::Lock(key), self.now);
         let next = match (kind.timer, wait.attempt) {
             (true, attempt) => {
-                let (what, key, site) = (
-                    What::Complete(OpKind::Sleep),
-                    TraceKey::None,
-                    sleep_site(attempt),
-                );
-                self.record(request, what, key, Outcome::Woke, site, 0);
+                let (what, site) = (What::Complete(OpKind::Sleep), sleep_site(attempt));
+                self.record(request, what, TraceKey::None, Outcome::Woke, site, 0);
                 match attempt {
                     Attempt::Ticket { ticket, lock_ttl } => {
-                        match self.check_ticket(request, kind.server, kind.key, ticket, lock_ttl) {
+                        match self.check_ticket(request, server, key, ticket, lock_ttl) {
                             true => State::Done(true),
                             false => self.attempt_failed(request, &wait),
                         }
@@ -407,7 +437,7 @@ impl Core {
                 self.record(
                     request,
                     what,
-                    TraceKey::Lock(kind.key.0),
+                    TraceKey::Lock(key.0),
                     outcome,
                     Site::LockAdd,
                     0,
@@ -428,7 +458,7 @@ impl Core {
                 self.record(
                     request,
                     what,
-                    TraceKey::Lock(kind.key.0),
+                    TraceKey::Lock(key.0),
                     outcome,
                     Site::LockGet,
                     0,
@@ -461,8 +491,9 @@ impl Core {
     ///
     /// [`Trace::fold_rounds`]: crate::sim::trace::Trace::fold_rounds
     pub fn fold_cohort(&mut self, id: u32, due: Micros, budget: u64) -> u64 {
-        let kind = self.cohorts.list[id as usize].kind;
-        let Some(&first) = self.cohorts.list[id as usize].members.front() else {
+        let cohort = &self.cohorts.list[id as usize];
+        let (kind, same) = (cohort.kind, cohort.same);
+        let Some(&first) = cohort.members.front() else {
             return 0;
         };
         let Some(wait) = self.polls[first.request as usize] else {
@@ -473,23 +504,53 @@ impl Core {
             return 0;
         };
         let timeout = wait.timing.wait_timeout;
+        let limit = budget.min(cohort.members.len() as u64) as usize;
+        // One lock's state serves every member when they share it.
+        let shared =
+            same.map(|(server, key)| self.lock_state(kind, wait.attempt, server, key, now));
         let members = &self.cohorts.list[id as usize].members;
-        let limit = budget.min(members.len() as u64) as usize;
         let plain = members
             .iter()
             .take(limit)
             .take_while(|member| {
-                let gives_up = round.counts && now - member.start >= timeout;
-                !gives_up && round.served != Some(member.ticket)
+                if round.counts && now - member.start >= timeout {
+                    return false;
+                }
+                let state = match shared {
+                    Some(state) => state,
+                    None => self.lock_state(kind, wait.attempt, member.server, member.key, now),
+                };
+                match state {
+                    LockState::Changes => false,
+                    LockState::Serves(ticket) => ticket != member.ticket,
+                    LockState::Refuses => true,
+                }
             })
             .count();
         if plain == 0 || !self.queue.consume_cohort(id, plain as u64 - 1) {
             return 0;
         }
         self.now = now;
+        let step = self.steps;
         let members = &self.cohorts.list[id as usize].members;
-        let requests = members.iter().take(plain).map(|member| member.request);
-        self.trace.fold_rounds(requests, self.steps, &round.block);
+        match same {
+            Some((_, key)) => {
+                let block = round.block.map(|event| with_key(event, key));
+                let requests = members.iter().take(plain).map(|member| member.request);
+                self.trace.fold_rounds(requests, step, &block);
+            }
+            None => {
+                for (i, member) in members.iter().take(plain).enumerate() {
+                    for event in round.block {
+                        self.trace.push(TraceEvent {
+                            step: step + i as u32,
+                            request: member.request,
+                            ..with_key(event, member.key)
+                        });
+                    }
+                }
+            }
+        }
         self.steps += plain as u32;
         self.tally.events += plain as u64;
         if round.counts {
@@ -499,11 +560,11 @@ impl Core {
         plain as u64
     }
 
-    /// What every member of a round of `kind` does now, if it is the same
-    /// for each (but the ticket `served`, whose holder takes the lock);
-    /// `None` if the round's first member must run on its own.
+    /// What each member of a round of `kind` does now, but for its lock's
+    /// state ([`Core::lock_state`]); `None` if the round's first member
+    /// must run on its own (its timer's next attempt takes a drawn
+    /// latency).
     fn round(&self, kind: CohortKind, wait: PollWait, now: Micros) -> Option<Round> {
-        let lock = TraceKey::Lock(kind.key.0);
         let event = |what, key, outcome, site, detail| TraceEvent {
             step: 0,
             time: now,
@@ -515,6 +576,7 @@ impl Core {
             detail,
         };
         let poll = wait.timing.poll;
+        // (The lock's key is each member's own: `LOCK` stands for it.)
         let (op, site) = match wait.attempt {
             Attempt::Add { .. } => (OpKind::CacheAdd, Site::LockAdd),
             Attempt::Get => (OpKind::CacheGet, Site::LockGet),
@@ -536,57 +598,62 @@ impl Core {
             poll,
         );
         match (kind.timer, wait.attempt) {
-            (true, Attempt::Ticket { lock_ttl, .. }) => {
-                // Each tick checks its ticket: skipping an expired lease
-                // would be the first one's own.
-                let tickets = self.servers[kind.server as usize].tickets(kind.key)?;
-                if tickets.lease_runs_out(lock_ttl, now) {
-                    return None;
-                }
-                let served = Some(tickets.serving());
-                let block = [woke, slept];
-                Some(Round {
-                    block,
-                    counts: true,
-                    delay: poll,
-                    served,
-                })
-            }
+            (true, Attempt::Ticket { .. }) => Some(Round {
+                block: [woke, slept],
+                counts: true,
+                delay: poll,
+            }),
             (true, _) => {
-                // Each timer sends the next attempt, with a latency no
-                // draw decides.
                 let Latency::Const(latency) = self.cache_latency else {
                     return None;
                 };
-                let sent = event(What::Issue(op), lock, Outcome::None, site, latency);
-                let block = [woke, sent];
+                let sent = event(What::Issue(op), LOCK, Outcome::None, site, latency);
                 Some(Round {
-                    block,
+                    block: [woke, sent],
                     counts: false,
                     delay: latency,
-                    served: None,
                 })
             }
             (false, _) => {
-                // Each attempt finds the lock taken while it is live.
-                let held = self
-                    .cache
-                    .get(CacheKey::Lock(kind.key), now)
-                    .live()
-                    .is_some();
                 let outcome = match op {
                     OpKind::CacheAdd => Outcome::NotStored,
                     _ => Outcome::Hit,
                 };
-                let landed = event(What::Complete(op), lock, outcome, site, 0);
-                let block = [landed, slept];
-                held.then_some(Round {
-                    block,
+                let landed = event(What::Complete(op), LOCK, outcome, site, 0);
+                Some(Round {
+                    block: [landed, slept],
                     counts: true,
                     delay: poll,
-                    served: None,
                 })
             }
+        }
+    }
+
+    /// What `key`'s lock on `server` does to a member's step of a round
+    /// of `kind` now.
+    fn lock_state(
+        &self,
+        kind: CohortKind,
+        attempt: Attempt,
+        server: u32,
+        key: LockKey,
+        now: Micros,
+    ) -> LockState {
+        match (kind.timer, attempt) {
+            (true, Attempt::Ticket { lock_ttl, .. }) => {
+                let Some(tickets) = self.servers[server as usize].tickets(key) else {
+                    return LockState::Changes;
+                };
+                match tickets.lease_runs_out(lock_ttl, now) {
+                    true => LockState::Changes,
+                    false => LockState::Serves(tickets.serving()),
+                }
+            }
+            (true, _) => LockState::Refuses,
+            (false, _) => match self.cache.get(CacheKey::Lock(key), now).live() {
+                Some(_) => LockState::Refuses,
+                None => LockState::Changes,
+            },
         }
     }
 
@@ -594,10 +661,11 @@ impl Core {
     /// on to the next one (their next attempt or timer), due `delay`
     /// later, as a cohort: this one moved whole, or a new one.
     fn next_round(&mut self, id: u32, count: usize, round: Round) {
+        // A tick is followed by a tick; a cache lock's attempt by a
+        // timer, and its timer by an attempt.
         let old = self.cohorts.list[id as usize].kind;
-        let ticket = round.served.is_some();
         let kind = CohortKind {
-            timer: ticket || !old.timer,
+            timer: old.attempt == AttemptKind::Ticket || !old.timer,
             ..old
         };
         let whole = count == self.cohorts.list[id as usize].members.len();
@@ -608,12 +676,14 @@ impl Core {
                 id
             }
             false => {
-                let members: VecDeque<Member> = self.cohorts.list[id as usize]
+                let members: Vec<Member> = self.cohorts.list[id as usize]
                     .members
                     .drain(..count)
                     .collect();
                 let target = self.cohorts.open(kind);
-                self.cohorts.list[target as usize].members = members;
+                members
+                    .into_iter()
+                    .for_each(|member| self.cohorts.list[target as usize].push(member));
                 target
             }
         };
@@ -628,13 +698,13 @@ impl Core {
         self.cohorts.close(target);
         for member in members {
             let mut wait = self.polls[member.request as usize].expect("a polling wait");
+            let lock = CacheKey::Lock(member.key);
             let (op, site) = match (kind.timer, wait.attempt) {
                 (true, attempt) => (Op::Sleep(wait.timing.poll), sleep_site(attempt)),
-                (false, Attempt::Add { token, lock_ttl }) => (
-                    Op::Add(CacheKey::Lock(kind.key), token, lock_ttl),
-                    Site::LockAdd,
-                ),
-                (false, _) => (Op::Get(CacheKey::Lock(kind.key)), Site::LockGet),
+                (false, Attempt::Add { token, lock_ttl }) => {
+                    (Op::Add(lock, token, lock_ttl), Site::LockAdd)
+                }
+                (false, _) => (Op::Get(lock), Site::LockGet),
             };
             let slot = self.park(member.request, site, Some(op));
             self.await_slot(slot);
@@ -652,15 +722,41 @@ impl Core {
     }
 }
 
+/// The key `LOCK` stands for in a round's events: each member's lock.
+const LOCK: TraceKey = TraceKey::Lock(u32::MAX);
+
+/// A round's event for a member waiting for `key`'s lock.
+fn with_key(event: TraceEvent, key: LockKey) -> TraceEvent {
+    match event.key {
+        LOCK => TraceEvent {
+            key: TraceKey::Lock(key.0),
+            ..event
+        },
+        _ => event,
+    }
+}
+
+/// What a member's lock does to its step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LockState {
+    /// It stays taken for the member: its attempt fails (or its timer
+    /// sends the next attempt).
+    Refuses,
+    /// This ticket is served: its holder takes the lock.
+    Serves(u64),
+    /// The step changes it (a free lock taken, an expired lease skipped):
+    /// the member runs on its own.
+    Changes,
+}
+
 /// What each member of a foldable round does: its step's two events, and
 /// whether it counts a failed attempt; then its next macrotask is due
-/// `delay` later. `served`: the ticket served now (a tick round).
+/// `delay` later.
 #[derive(Clone, Copy)]
 struct Round {
     block: [TraceEvent; 2],
     counts: bool,
     delay: Micros,
-    served: Option<u64>,
 }
 
 /// `Ctx::poll_lock`'s future: resolves to whether the lock was taken.
