@@ -44,6 +44,7 @@ impl SimRng {
     }
 
     /// One latency draw; constants consume nothing.
+    #[inline]
     pub fn latency(&mut self, latency: Latency) -> Micros {
         match latency {
             Latency::Const(d) => d,
