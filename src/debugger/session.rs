@@ -250,9 +250,12 @@ impl Session {
                 }),
             }
         }
-        // One cursor per line.
-        cursors.sort_unstable_by_key(|cursor| cursor.line);
-        cursors
+        let order = crate::order::by_rank(cursors.iter().map(|cursor| cursor.line as u64));
+        let mut cursors: Vec<_> = cursors.into_iter().map(Some).collect();
+        order
+            .into_iter()
+            .filter_map(|i| cursors[i as usize].take())
+            .collect()
     }
 }
 

@@ -105,12 +105,12 @@ impl Timeline {
 
     /// Lane indexes in display order.
     pub fn order(&self, grouping: Grouping) -> Vec<usize> {
-        let mut order: Vec<usize> = (0..self.lanes.len()).collect();
-        match grouping {
-            Grouping::Owner => order.sort_unstable_by_key(|&i| (self.lanes[i].owner(), i)),
-            Grouping::Server => order.sort_unstable_by_key(|&i| (self.lanes[i].server, i)),
-        }
-        order
+        let rank = |lane: &Lane| match grouping {
+            Grouping::Owner => u64::from(lane.owner()),
+            Grouping::Server => u64::from(lane.server),
+        };
+        let order = crate::order::by_rank(self.lanes.iter().map(rank));
+        order.into_iter().map(|i| i as usize).collect()
     }
 
     /// A lane's label, `#3 item:0`, naming its server when there are

@@ -868,13 +868,12 @@ impl<'a> Reader<'a> {
             });
         }
         // By step; stories of one step keep their order.
-        let mut order: Vec<(u32, usize, Story)> = stories
+        let order = crate::order::by_rank(stories.iter().map(|story| u64::from(story.step)));
+        let mut stories: Vec<_> = stories.into_iter().map(Some).collect();
+        order
             .into_iter()
-            .enumerate()
-            .map(|(i, story)| (story.step, i, story))
-            .collect();
-        order.sort_unstable_by_key(|&(step, i, _)| (step, i));
-        order.into_iter().map(|(_, _, story)| story).collect()
+            .filter_map(|i| stories[i as usize].take())
+            .collect()
     }
 }
 

@@ -10,6 +10,7 @@
 pub mod code;
 pub mod config;
 pub mod explore;
+pub mod order;
 pub mod scenario;
 pub mod sim;
 pub mod strategy;

@@ -90,15 +90,14 @@ pub fn parse_fragment_lenient(input: &str) -> (Config, Vec<ConfigError>) {
         pairs.push((Key::Scenario.token().to_string(), missing));
     }
     // The version first, then the scenario, which sets the other defaults.
-    // (Each key's rank, then its place: the others keep their order.)
     let rank = |key: &str| match key {
         "v" => 0,
         "scenario" => 1,
         _ => 2,
     };
-    let mut ranked: Vec<_> = pairs.into_iter().enumerate().collect();
-    ranked.sort_unstable_by_key(|(at, (key, _))| (rank(key), *at));
-    let pairs = ranked.into_iter().map(|(_, pair)| pair);
+    let order = crate::order::by_rank(pairs.iter().map(|(key, _)| rank(key)));
+    let mut pairs: Vec<_> = pairs.into_iter().map(Some).collect();
+    let pairs = order.into_iter().filter_map(|i| pairs[i as usize].take());
     let mut config = Config::default();
     let mut errors = Vec::new();
     for (key, value) in pairs {

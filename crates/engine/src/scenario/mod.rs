@@ -77,8 +77,7 @@ pub fn plan(config: &Config) -> Vec<RequestSpec> {
             .collect(),
     };
     // Equal times keep user-then-click (or list) order.
-    let mut order: Vec<u32> = (0..targets.len() as u32).collect();
-    order.sort_unstable_by_key(|&i| (targets[i as usize].0, i));
+    let order = crate::order::by_rank(targets.iter().map(|&(at, _)| at));
     let targets = order.into_iter().map(|i| targets[i as usize]);
     let servers = config.servers.max(1);
     let mut routing = SimRng::new(config.seed, Stream::Routing);
