@@ -427,45 +427,36 @@ impl Core {
                     _ => self.try_once(request, &wait),
                 }
             }
-            (false, Attempt::Add { token, lock_ttl }) => {
-                let stored = self.cache.add(lock, token, lock_ttl, now);
-                let outcome = match stored {
-                    true => Outcome::Stored,
-                    false => Outcome::NotStored,
+            (false, attempt) => {
+                let (op, site, taken, outcome) = match attempt {
+                    Attempt::Add { token, lock_ttl } => {
+                        let stored = self.cache.add(lock, token, lock_ttl, now);
+                        let outcome = match stored {
+                            true => Outcome::Stored,
+                            false => Outcome::NotStored,
+                        };
+                        (OpKind::CacheAdd, Site::LockAdd, stored, outcome)
+                    }
+                    _ => {
+                        let found = self.cache.get(lock, now);
+                        let outcome = match found {
+                            Lookup::Live(_) => Outcome::Hit,
+                            Lookup::Stale(_) => Outcome::Stale,
+                            Lookup::Miss => Outcome::Miss,
+                        };
+                        (
+                            OpKind::CacheGet,
+                            Site::LockGet,
+                            found == Lookup::Miss,
+                            outcome,
+                        )
+                    }
                 };
-                let what = What::Complete(OpKind::CacheAdd);
-                self.record(
-                    request,
-                    what,
-                    TraceKey::Lock(key.0),
-                    outcome,
-                    Site::LockAdd,
-                    0,
-                );
-                match stored {
+                let (what, lock) = (What::Complete(op), TraceKey::Lock(key.0));
+                self.record(request, what, lock, outcome, site, 0);
+                match taken {
                     true => State::Done(true),
                     false => self.attempt_failed(request, &wait),
-                }
-            }
-            (false, _) => {
-                let found = self.cache.get(lock, now);
-                let outcome = match found {
-                    Lookup::Live(_) => Outcome::Hit,
-                    Lookup::Stale(_) => Outcome::Stale,
-                    Lookup::Miss => Outcome::Miss,
-                };
-                let what = What::Complete(OpKind::CacheGet);
-                self.record(
-                    request,
-                    what,
-                    TraceKey::Lock(key.0),
-                    outcome,
-                    Site::LockGet,
-                    0,
-                );
-                match found {
-                    Lookup::Miss => State::Done(true),
-                    _ => self.attempt_failed(request, &wait),
                 }
             }
         };
