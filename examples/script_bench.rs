@@ -21,6 +21,7 @@ static ALLOCATOR: interleave::script::metered::Metered<mimalloc::MiMalloc> =
 fn main() {
     use std::time::Instant;
 
+    use interleave::run::Run;
     use interleave::script::source::{self, example};
     use interleave::script::ScriptRun;
 

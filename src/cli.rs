@@ -9,9 +9,7 @@ use serde::Serialize;
 
 use crate::config::url::{parse_fragment, ConfigError};
 use crate::explore::search::compare_strategies;
-use crate::explore::{
-    parse_checks, Check, ExploreOptions, ExploreResult, Explorer, Method, ScheduledSim,
-};
+use crate::explore::{parse_checks, Check, ExploreOptions, ExploreResult, Explorer, Method};
 use crate::sim::trace_line::TraceLine;
 
 /// The default `--max-events`: about ten seconds of a metrics-only run.
@@ -487,11 +485,11 @@ mod script_command {
 fn run(fragment: &str, trace: bool, max_events: u64, out: &mut impl Write) -> Result<(), CliError> {
     let config = parse_fragment(fragment).map_err(CliError::Config)?;
     let mut run = if trace {
-        ScheduledSim::new(&config)
+        crate::run::ScheduledSim::story(&config)
     } else {
-        ScheduledSim::metrics_only(&config)
+        crate::run::ScheduledSim::story_metrics_only(&config)
     };
-    run.sim_mut().skip_load_log();
+    run.skip_load_log();
     run.fold_polls();
     let done = run
         .run_for(max_events)

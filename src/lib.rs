@@ -14,12 +14,11 @@ pub mod real;
 // leaves it out).
 #[cfg(scripts)]
 pub mod script;
-pub mod stepped;
 #[cfg(all(feature = "script-wasm", target_arch = "wasm32"))]
 extern crate boa_engine_wasm as boa_engine;
 
 // The engine, under the names the rest of the crate uses.
-pub use engine::{config, explore, order, scenario, sim, strategy, world, Config};
+pub use engine::{config, explore, order, run, scenario, sim, strategy, world, Config};
 
 /// In the browser, talc instead of dlmalloc: about 2 KB less of the page's
 /// budgeted wasm, and faster. (The script edition's, metered, is in

@@ -9,7 +9,8 @@ use interleave::explain::fix::shows;
 use interleave::explain::{
     explain, explain_recording, narrate_step, Cause, Explanation, Moment, StoryKind,
 };
-use interleave::explore::{replay, Observation};
+use interleave::explore::Observation;
+use interleave::run::replay;
 use interleave::Config;
 use proptest::prelude::*;
 
@@ -529,10 +530,13 @@ fn an_explored_counterexample_opens_in_its_minimal_form() {
         interleave::explain::minimal_of_counterexample(&explored, &checks).unwrap();
     assert_eq!((minimal.users, minimal.clicks, minimal.servers), (1, 2, 1));
     assert_eq!(
-        interleave::explore::first_violation_step(&minimal, &checks),
+        interleave::explore::first_violation_step(
+            interleave::run::ScheduledSim::story_metrics_only(&minimal),
+            &checks
+        ),
         Some(step)
     );
-    let mut sim = interleave::explore::ScheduledSim::metrics_only(&minimal);
+    let mut sim = interleave::run::ScheduledSim::story_metrics_only(&minimal);
     while !sim.run_for(1_000).unwrap() {}
-    assert!(sim.sim().metrics().duplicate_tickets > 0);
+    assert!(sim.metrics().duplicate_tickets > 0);
 }

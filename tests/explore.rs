@@ -9,9 +9,10 @@ use proptest::prelude::*;
 use interleave::config::url::parse_fragment;
 use interleave::config::{Latency, StrategyKind, MS};
 use interleave::explore::{
-    replay, Check, Coverage, ExploreOptions, ExploreResult, Explorer, Method, Observation,
-    Schedule, ScheduleError, Session,
+    Check, Coverage, ExploreOptions, ExploreResult, Explorer, Method, Observation, Schedule,
+    Session,
 };
+use interleave::run::{replay, ScheduleError};
 use interleave::Config;
 
 fn config(fragment: &str) -> Config {
@@ -35,7 +36,10 @@ fn assert_replays_to_violation(result: &ExploreResult, checks: &[Check]) {
     let seen = Observation::of(&sim);
     assert!(counterexample.violation_step < counterexample.steps);
     assert_eq!(
-        interleave::explore::first_violation_step(&config, &counterexample.violated),
+        interleave::explore::first_violation_step(
+            interleave::run::ScheduledSim::story_metrics_only(&config),
+            &counterexample.violated
+        ),
         Some(counterexample.violation_step)
     );
     assert!(

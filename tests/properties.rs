@@ -304,7 +304,7 @@ proptest! {
             .iter()
             .filter(|v| v.kind == ViolationKind::ExtraDbRead)
             .count() as u64;
-        let sim = interleave::explore::replay(&config, false).unwrap();
+        let sim = interleave::run::replay(&config, false).unwrap();
         prop_assert_eq!(marks, sim.redundant_db_reads());
     }
 }

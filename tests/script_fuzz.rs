@@ -5,6 +5,7 @@
 
 use proptest::prelude::*;
 
+use interleave::run::Run;
 use interleave::script::source::{self, example, EXAMPLES};
 use interleave::script::ScriptRun;
 

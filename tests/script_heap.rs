@@ -4,6 +4,7 @@
 //! `Metered`, as the CLI and the script edition's wasm do.
 #![cfg(all(feature = "script", not(target_arch = "wasm32")))]
 
+use interleave::run::Run;
 use interleave::script::metered::Metered;
 use interleave::script::source;
 use interleave::script::ScriptRun;

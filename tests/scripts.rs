@@ -5,9 +5,11 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use interleave::config::url::parse_fragment;
+use interleave::Config;
 use std::rc::Rc;
 
 use interleave::explore::{Check, ExploreOptions, ExploreResult, Explorer, Method};
+use interleave::run::{Run, ScheduleError, Scheduled};
 use interleave::script::explore::{compare_strategies, explore, ScriptSubject};
 use interleave::script::source::{self, example};
 use interleave::script::ScriptRun;
@@ -20,6 +22,17 @@ fn run_script(code: &str, fragment: &str) -> (Metrics, ScriptRun) {
     let mut run = ScriptRun::new(code, &config, true).expect("a good script");
     assert!(run.run(BUDGET), "the run ended by itself");
     (run.metrics(), run)
+}
+
+/// Runs `code` under `config`, following its schedule, to the end.
+fn replay_script(code: &str, config: &Config) -> Result<ScriptRun, ScheduleError> {
+    let mut run = ScriptRun::new(code, config, false).expect("a good script");
+    run.set_max_events(BUDGET);
+    let mut run = Scheduled::new(Box::new(run), &config.schedule);
+    run.finish()?;
+    let run = run.into_inner();
+    assert!(run.ended(), "the run ended by itself");
+    Ok(*run)
 }
 
 /// The normative metrics of DESIGN.md §5 that a script must reproduce.
@@ -606,9 +619,7 @@ fn outcomes_of(code: &str, fragment: &str, reduction: bool) -> (u64, BTreeSet<St
     for (schedule, _) in explorer.recorded() {
         let mut config = config.clone();
         config.schedule = schedule.clone();
-        let mut run = ScriptRun::new(code, &config, false).unwrap();
-        assert!(run.run(BUDGET));
-        assert_eq!(run.schedule_error(), None, "{schedule}");
+        let run = replay_script(code, &config).unwrap_or_else(|e| panic!("{schedule}: {e}"));
         let m = run.metrics();
         seen.insert(format!("{:?} hung={}", normative(&m), m.hung));
     }
@@ -899,9 +910,7 @@ fn a_schedule_replays_and_a_bad_one_is_reported() {
     let (m, _) = run_script(example("ticket").unwrap(), fragment);
     assert_eq!(m.duplicate_tickets, 1);
     let (config, _) = source::parse(&format!("{fragment}&schedule=9")).unwrap();
-    let mut run = ScriptRun::new(example("ticket").unwrap(), &config, false).unwrap();
-    run.run(BUDGET);
-    assert!(run.schedule_error().is_some());
+    assert!(replay_script(example("ticket").unwrap(), &config).is_err());
 }
 
 #[test]

@@ -8,7 +8,8 @@ use std::collections::BTreeSet;
 
 use interleave::config::url::{parse_fragment, to_fragment};
 use interleave::config::{TxMode, MS};
-use interleave::explore::{replay, Check, ExploreOptions, Explorer, Observation};
+use interleave::explore::{Check, ExploreOptions, Explorer, Observation};
+use interleave::run::replay;
 use interleave::sim::{Outcome, What};
 use interleave::{Config, Metrics, Sim};
 

@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use interleave::app::{current_hash, format_ms, show_panic, Action, App, Busy, Debugger, PANIC_ID};
 use interleave::config::url::parse_fragment;
-use interleave::explore::replay;
+use interleave::run::replay;
 use interleave::Sim;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};

@@ -20,11 +20,10 @@ use crate::explain::{
 };
 use crate::explore::search::thousands;
 use crate::explore::{
-    Check, ExploreOptions, Progress, Reachability, ScheduleError, Session as ManualSession,
-    StrategyRow,
+    Check, ExploreOptions, Progress, Reachability, Session as ManualSession, StrategyRow,
 };
+use crate::run::{story_headline, Headline, Run, ScheduleError, Scheduled};
 use crate::scenario::listing::Listing;
-use crate::stepped::{story_headline, Headline, SteppedRun};
 use crate::Metrics;
 
 /// Above this many requests the page keeps only metrics (no trace, no
@@ -228,7 +227,7 @@ pub struct Debugger {
     /// Bumped on every change, so views compare cheaply.
     pub version: u64,
     recorder: Option<Rc<RefCell<Recorder>>>,
-    counter: Option<Rc<RefCell<Box<dyn SteppedRun>>>>,
+    counter: Option<Rc<RefCell<Scheduled<dyn Run>>>>,
     session: Option<Rc<RefCell<Session>>>,
     /// The recorded run's session, built in one chunk and shown in the
     /// next: its first draw (a timeline of up to 20,000 lanes) then has a

@@ -10,7 +10,7 @@ use crate::config::{ScenarioKind, StrategyKind};
 use crate::debugger::measured::{measured_for, Measured};
 use crate::debugger::narrate::format_ms;
 use crate::debugger::CompareRow;
-use crate::stepped::Headline;
+use crate::run::Headline;
 use crate::Metrics;
 
 /// Microseconds as milliseconds with at most 3 decimals and no trailing

@@ -3,8 +3,8 @@
 
 use crate::config::{Config, StrategyKind};
 use crate::debugger::program::Program;
+use crate::run::{Run, Scheduled};
 use crate::sim::Metrics;
-use crate::stepped::SteppedRun;
 
 /// Most macrotasks one strategy's run may take in the compare table (a
 /// polling lock on a huge scenario can take billions).
@@ -24,7 +24,7 @@ pub struct Compare {
     config: Config,
     program: Program,
     next: usize,
-    running: Option<Box<dyn SteppedRun>>,
+    running: Option<Scheduled<dyn Run>>,
     /// Work of the strategies already run (see [`crate::Sim::work`]).
     work_done: u64,
     pub rows: Vec<CompareRow>,

@@ -1,14 +1,15 @@
 //! What the debugger runs: a built-in story, or a person's script. Both
 //! step on the same event loop; the debugger (recording, session, compare
-//! table, explorer) drives either through [`SteppedRun`].
+//! table, explorer) drives either as a [`Run`] following its schedule.
 
 use std::rc::Rc;
 
 use crate::config::url::to_fragment;
 use crate::config::Config;
-use crate::explore::{ScheduledSim, Subject};
+use crate::explore::Subject;
+use crate::run::{Run, Scheduled};
 use crate::scenario::listing::Listing;
-use crate::stepped::SteppedRun;
+use crate::Sim;
 
 /// A person's script, as a fragment carries it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,15 +34,19 @@ impl Program {
     /// A fresh run of `config` (following its schedule); `keep_trace`: keep
     /// every event, else only metrics and the trace hash. A script that
     /// does not load is an error with its message.
-    pub fn start(&self, config: &Config, keep_trace: bool) -> Result<Box<dyn SteppedRun>, String> {
-        match self {
-            Program::Story => Ok(Box::new(match keep_trace {
-                true => ScheduledSim::new(config),
-                false => ScheduledSim::metrics_only(config),
-            })),
+    pub fn start(&self, config: &Config, keep_trace: bool) -> Result<Scheduled<dyn Run>, String> {
+        let run: Box<dyn Run> = match self {
+            Program::Story => Box::new(match keep_trace {
+                true => Sim::new(config),
+                false => Sim::metrics_only(config),
+            }),
             #[cfg(scripts)]
-            Program::Script(script) => start_script(script, config, keep_trace),
-        }
+            Program::Script(script) => Box::new(
+                crate::script::ScriptRun::new(&script.code, config, keep_trace)
+                    .map_err(|error| error.to_string())?,
+            ),
+        };
+        Ok(Scheduled::new(run, &config.schedule))
     }
 
     /// What the explorer searches for `config`.
@@ -79,17 +84,6 @@ impl Program {
         #[cfg(not(scripts))]
         false
     }
-}
-
-#[cfg(scripts)]
-fn start_script(
-    script: &ScriptProgram,
-    config: &Config,
-    keep_trace: bool,
-) -> Result<Box<dyn SteppedRun>, String> {
-    crate::script::stepped::ScriptStepper::start(&script.code, config, keep_trace)
-        .map(|run| Box::new(run) as Box<dyn SteppedRun>)
-        .map_err(|error| error.to_string())
 }
 
 #[cfg(scripts)]

@@ -5,9 +5,9 @@ use crate::config::{Config, Micros};
 use crate::debugger::program::Program;
 use crate::debugger::timeline::{Timeline, TimelineBuilder};
 use crate::debugger::violations::{Violation, ViolationFinder, ViolationKind};
-use crate::explore::{ScheduleError, ScheduledSim};
+use crate::run::{Positions, Run, ScheduleError, Scheduled};
 use crate::sim::{KeyNames, Metrics, Site, TraceEvent};
-use crate::stepped::{Positions, SteppedRun};
+use crate::Sim;
 
 /// The page records a run only up to limits (past them it drops the
 /// recording and counts the metrics only; [`Recorder::too_long`]): this
@@ -133,7 +133,7 @@ impl Recording {
 pub struct Recorder {
     config: Config,
     program: Program,
-    run: Box<dyn SteppedRun>,
+    run: Scheduled<dyn Run>,
     /// Once the run is done: its trace and what is built from it.
     building: Option<Building>,
 }
@@ -157,7 +157,7 @@ impl Recorder {
         Recorder {
             config: config.clone(),
             program: Program::Story,
-            run: Box::new(ScheduledSim::new(config)),
+            run: Scheduled::new(Box::new(Sim::new(config)), &config.schedule),
             building: None,
         }
     }

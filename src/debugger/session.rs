@@ -1,4 +1,4 @@
-//! The step debugger's position in a recorded run: a live `Sim` advanced
+//! The step debugger's position in a recorded run: a live run advanced
 //! to some step. Stepping back replays from the start, so every position
 //! is exactly the state the run had there.
 
@@ -6,16 +6,16 @@ use std::rc::Rc;
 
 use crate::debugger::narrate;
 use crate::debugger::recording::Recording;
+use crate::run::{Headline, Run, Scheduled};
 use crate::scenario::listing::Listing;
 use crate::sim::queue::{Macrotask, Pending};
 use crate::sim::trace::{Outcome, Site};
 use crate::sim::{Metrics, StepReport, TaskInfo, TraceEvent, What};
-use crate::stepped::{Headline, SteppedRun};
 
 pub struct Session {
     recording: Rc<Recording>,
     /// The live run, following the config's schedule (if any).
-    run: Box<dyn SteppedRun>,
+    run: Scheduled<dyn Run>,
     last: Option<StepReport>,
 }
 

@@ -6,7 +6,8 @@ use serde::Serialize;
 use crate::config::url::{format_duration, to_fragment, with_param};
 use crate::config::{Config, ScenarioKind, Schedule, StrategyKind};
 use crate::explain::story::{Cause, Story, StoryKind};
-use crate::explore::{replay, Observation};
+use crate::explore::Observation;
+use crate::run::replay;
 use crate::sim::Metrics;
 
 /// One changed key and what the run does with it.

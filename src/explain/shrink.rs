@@ -198,6 +198,9 @@ pub fn minimal_of_counterexample(config: &Config, checks: &[Check]) -> Option<(C
     let kind = kind_of_check(*checks.first()?);
     let minimal = minimal_counterexample(config, kind)?;
     let smaller = parse_fragment(&minimal.fragment).ok()?;
-    let step = crate::explore::first_violation_step(&smaller, checks)?;
+    let step = crate::explore::first_violation_step(
+        crate::run::ScheduledSim::story_metrics_only(&smaller),
+        checks,
+    )?;
     Some((smaller, step))
 }

@@ -9,6 +9,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::config::url::ConfigError;
+use crate::run::{Run, ScheduleError, Scheduled};
 use crate::sim::trace::TraceKey;
 use crate::sim::trace_line::TraceLine;
 
@@ -62,13 +63,15 @@ pub fn run(
     let mut run = ScriptRun::new(&code, &config, trace).map_err(ScriptCliError::Script)?;
     // At the budget the run stops (SCRIPTING.md §2): the requests still
     // pending are `hung`.
-    run.run(max_events);
-    if let Some(error) = run.schedule_error() {
-        return Err(ScriptCliError::Config(ConfigError {
-            key: "schedule".to_string(),
-            message: error.to_string(),
-        }));
+    run.set_max_events(max_events);
+    let mut run = Scheduled::new(Box::new(run), &config.schedule);
+    match run.finish() {
+        // Cut at the budget, with choices left: the run did not end.
+        Err(ScheduleError::TooLong { .. }) if run.out_of_budget() => {}
+        Err(error) => return Err(ScriptCliError::Config(error.into())),
+        Ok(()) => {}
     }
+    let mut run = run.into_inner();
     let metrics = run.metrics();
     if trace {
         let positions = run.positions();

@@ -14,14 +14,11 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use crate::config::{Config, Micros, Schedule, StrategyKind};
-use crate::explore::check::{violations, Check, Observation};
-use crate::explore::search::{ExploreOptions, ExploreResult, ExploreRun, Explorer, StrategyRow};
+use crate::config::{Config, Schedule, StrategyKind};
+use crate::explore::check::Check;
+use crate::explore::search::{ExploreOptions, ExploreResult, Explorer, StrategyRow};
 use crate::explore::Subject;
-use crate::sim::choice::{choices, who};
-use crate::sim::executor::describe;
-use crate::sim::queue::{Macrotask, Pending};
-use crate::sim::{Choice, Footprint, TaskInfo};
+use crate::run::Run;
 
 use super::analysis::module_state;
 use super::error::ScriptError;
@@ -110,10 +107,10 @@ impl ScriptSubject {
         Ok(module_state(code, single_flight, &globals, &added))
     }
 
-    fn run(&self, config: &Config) -> ScriptRun {
+    fn run(&self) -> ScriptRun {
         // The script loaded under this config in `new`, and loading is
         // deterministic (virtual time, no I/O).
-        match ScriptRun::new(&self.code, config, false) {
+        match ScriptRun::new(&self.code, &self.config, false) {
             Ok(run) => run,
             Err(error) => panic!("the script loaded once, then failed: {error}"),
         }
@@ -121,7 +118,7 @@ impl ScriptSubject {
 }
 
 impl Subject for ScriptSubject {
-    fn start(&self, footprints: bool) -> Box<dyn ExploreRun> {
+    fn start(&self, footprints: bool) -> Box<dyn Run> {
         // Realms are reused only under the proof and while the run-time
         // check (a global appearing) watches it.
         let reuse = footprints && self.no_module_state && !self.broken.get();
@@ -133,21 +130,18 @@ impl Subject for ScriptSubject {
                 .map(|realms| ScriptRun::reuse(realms, loaded, &self.config)),
             _ => None,
         };
-        let mut run = spare.unwrap_or_else(|| self.run(&self.config));
-        let mut watch = None;
+        let mut run = spare.unwrap_or_else(|| self.run());
         if footprints {
             run.track_footprints();
             if self.no_module_state {
                 run.assume_no_module_state();
-                watch = Some(self.broken.clone());
+                run.watch_globals(self.broken.clone());
             }
         }
-        let give_back = (reuse && self.loaded.is_some()).then(|| self.spare.clone());
-        Box::new(Explored {
-            run,
-            watch,
-            give_back,
-        })
+        if reuse && self.loaded.is_some() {
+            run.give_realms_back(self.spare.clone());
+        }
+        Box::new(run)
     }
 
     fn config(&self) -> &Config {
@@ -157,105 +151,6 @@ impl Subject for ScriptSubject {
     fn fragment(&self, config: &Config) -> String {
         let piece = self.source_piece.as_deref().unwrap_or_default();
         source::fragment(config, piece)
-    }
-
-    fn violation_step(&self, config: &Config, violated: &[Check], steps: u32) -> u32 {
-        let mut run = self.run(config);
-        while !run.is_done() && run.steps() < steps {
-            if !violations(violated, &observe(&run)).is_empty() || !run.step() {
-                break;
-            }
-        }
-        run.steps().min(steps)
-    }
-}
-
-/// What a script run is judged on (no per-key load log: `db-reads` is a
-/// built-in story's check).
-fn observe(run: &ScriptRun) -> Observation {
-    Observation {
-        metrics: run.metrics(),
-        redundant_db_reads: 0,
-    }
-}
-
-/// A script run as the explorer drives it, with the flag to raise when a
-/// step breaks the no-module-state proof (only when it is assumed), and
-/// where to give its realms back when it ends (when they may be reused).
-struct Explored {
-    run: ScriptRun,
-    watch: Option<Rc<Cell<bool>>>,
-    give_back: Option<Rc<RefCell<Vec<Realms>>>>,
-}
-
-impl Drop for Explored {
-    fn drop(&mut self) {
-        let broken = self.watch.as_ref().is_some_and(|broken| broken.get());
-        if let Some(spare) = self.give_back.take() {
-            if !broken {
-                spare.borrow_mut().push(self.run.take_realms());
-            }
-        }
-    }
-}
-
-impl ExploreRun for Explored {
-    fn steps(&self) -> u32 {
-        self.run.steps()
-    }
-
-    /// Nothing once every request has answered and no operation is in
-    /// flight: a pending timer (an interval) does not keep the run going.
-    fn enabled_pending(&self) -> Vec<Pending> {
-        if self.run.unsettled() == 0 && self.run.is_done() {
-            return Vec::new();
-        }
-        self.run.enabled_pending()
-    }
-
-    fn step_pending(&mut self, due: Micros, seq: u64) {
-        self.run.step_pending(due, seq);
-        if let Some(broken) = &self.watch {
-            if self.run.globals_changed() {
-                broken.set(true);
-            }
-        }
-    }
-
-    fn take_footprint(&mut self) -> Footprint {
-        self.run.take_footprint()
-    }
-
-    fn request_count(&self) -> usize {
-        self.run.requests().len()
-    }
-
-    fn request_of(&self, task: Macrotask) -> u32 {
-        self.run.request_of(task)
-    }
-
-    fn violations(&self, checks: &[Check]) -> Vec<Check> {
-        violations(checks, &observe(&self.run))
-    }
-
-    fn trace_hash(&self) -> String {
-        self.run.metrics().trace_hash
-    }
-
-    fn choices(&self) -> Vec<Choice> {
-        choices(
-            &self.run.core(),
-            self.run.requests(),
-            self.enabled_pending(),
-        )
-    }
-
-    fn describe(&self, task: Macrotask) -> TaskInfo {
-        describe(&self.run.core(), task)
-    }
-
-    fn describe_request(&self, request: u32) -> String {
-        who(self.run.requests(), request)
     }
 }
 

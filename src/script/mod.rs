@@ -14,7 +14,6 @@ pub mod jobs;
 pub mod metered;
 pub mod run;
 pub mod source;
-pub mod stepped;
 pub mod world;
 
 pub use error::ScriptError;

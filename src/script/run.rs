@@ -3,7 +3,7 @@
 //! tally) as the built-in stories. After each macrotask, the event loop's
 //! microtasks (lock hand-offs) and the realm's promise jobs drain, FIFO.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::rc::Rc;
@@ -20,14 +20,17 @@ use boa_engine::{js_string, Context, JsError, JsNativeError, JsObject, JsValue, 
 use serde_json::{json, Value};
 
 use crate::config::{Config, Micros, MS};
+use crate::run::{script_headline, Headline, Observation, Positions, Run};
+use crate::sim::choice::{choices, who};
 use crate::sim::core::{Core, Op, TaskId};
+use crate::sim::executor::describe;
 use crate::sim::footprint::Object;
 use crate::sim::metrics::Metrics;
 use crate::sim::queue::{Macrotask, Pending};
 use crate::sim::trace::{Outcome, Site, TraceEvent, TraceKey, What, NO_REQUEST};
 use crate::sim::Footprint;
+use crate::sim::{Choice, KeyNames, StepReport, TaskInfo};
 use crate::sim::{RequestSpec, Target};
-use crate::stepped::{script_headline, Headline};
 use crate::world::locks::SlotId;
 
 use super::error::ScriptError;
@@ -39,9 +42,15 @@ use super::world::{number, Found};
 const PRELUDE: &str = include_str!("prelude.js");
 
 /// The event budget of a script run that names none (`cli::run_to_json`,
-/// and the debugger's `stepped::ScriptStepper`): the CLI's default for a
-/// script run (`DEFAULT_MAX_SCRIPT_EVENTS`).
+/// the debugger): the CLI's default for a script run
+/// (`DEFAULT_MAX_SCRIPT_EVENTS`).
 pub const MAX_EVENTS: u64 = 1_000_000;
+
+/// What one script macrotask costs in units of [`crate::Sim::work`]:
+/// in the page's wasm a macrotask of `stampede.js` with 1,000 requests
+/// (its promise jobs, its share of the GC) took about 200 µs, a built-in
+/// story's unit well under 1 µs. At 25 the page's slices ran 60 to 100 ms.
+pub const WORK_PER_STEP: u64 = 400;
 
 /// The budget of one loop's iterations, of call depth, and of the memory a
 /// run may add to what its thread held when the script loaded (counted by
@@ -106,19 +115,19 @@ pub struct ScriptRun {
     host: Rc<Host>,
     realms: Vec<Realm>,
     requests: Vec<RequestSpec>,
-    /// `schedule=`: the choice to take at each choice point, then the
-    /// default order.
-    choices: Vec<u32>,
-    /// Choice points passed, and how many events each had enabled.
-    pub(crate) points: Vec<u32>,
-    /// Count choice points past the schedule too (explore mode).
-    pub(crate) record_points: bool,
-    /// A choice did not fit (out of range), or choices were left over.
-    schedule_error: Option<String>,
+    /// The event budget: the run stops after this many macrotasks, and
+    /// the requests still pending count as hung (SCRIPTING.md §2).
+    max_events: u64,
+    /// Trace events moved out so far (positions index the whole run).
+    taken: usize,
+    /// Explore mode: raised when a step breaks the no-module-state proof
+    /// (only while it is assumed).
+    watch: Option<Rc<Cell<bool>>>,
+    /// Explore mode: where the realms go when the run ends, for the next
+    /// run to reuse (only while they may be).
+    give_back: Option<Rc<RefCell<Vec<Realms>>>>,
     /// Explore mode: the ids of the cache keys and tables footprints name.
     touched_names: HashMap<String, u32>,
-    /// The macrotask the last step ran (the debugger's "Ran" line).
-    last_task: Option<Macrotask>,
     /// Whether a step's JavaScript may reach its server's module state
     /// (then every such step writes `Object::ScriptRealm`); false only
     /// when `analysis::module_state` proved otherwise.
@@ -147,12 +156,11 @@ impl ScriptRun {
             host,
             realms,
             requests,
-            choices: config.schedule.choices().to_vec(),
-            points: Vec::new(),
-            record_points: false,
-            schedule_error: None,
+            max_events: MAX_EVENTS,
+            taken: 0,
+            watch: None,
+            give_back: None,
             touched_names: HashMap::new(),
-            last_task: None,
             module_state: true,
             global_counts: Vec::new(),
         };
@@ -211,131 +219,83 @@ impl ScriptRun {
             host,
             realms,
             requests,
-            choices: config.schedule.choices().to_vec(),
-            points: Vec::new(),
-            record_points: false,
-            schedule_error: None,
+            max_events: MAX_EVENTS,
+            taken: 0,
+            watch: None,
+            give_back: None,
             touched_names: HashMap::new(),
             module_state: true,
-            last_task: None,
             global_counts: Vec::new(),
         }
     }
 
-    /// Runs until every request has settled and no cache or DB operation
-    /// is in flight (pending timers do not keep it going), nothing is left
-    /// to run, or `max_events` macrotasks have run; true if it ended by
-    /// itself.
+    /// Runs with an event budget of `max_events` until the run is over;
+    /// true if it ended by itself (every request answered and nothing in
+    /// flight, or nothing left to run), false at the budget.
     pub fn run(&mut self, max_events: u64) -> bool {
-        let mut events = 0;
-        while self.unsettled() > 0 || self.in_flight() {
-            if events >= max_events {
-                return false;
-            }
-            if !self.step() {
-                break;
-            }
-            events += 1;
-        }
-        if self.schedule_error.is_none() && self.points.len() < self.choices.len() {
-            self.schedule_error = Some(format!(
-                "the run ended after {} choice points, but the schedule has {} choices",
-                self.points.len(),
-                self.choices.len()
-            ));
-        }
-        true
+        self.set_max_events(max_events);
+        self.run_for(u64::MAX);
+        self.ended()
     }
 
-    /// Whether the run is over: every request has answered and no
-    /// operation is in flight, or nothing is left to run.
-    pub fn is_done(&self) -> bool {
+    /// Sets the event budget (SCRIPTING.md §2; [`MAX_EVENTS`] unless set).
+    pub fn set_max_events(&mut self, max_events: u64) {
+        self.max_events = max_events;
+    }
+
+    /// Whether the run ended by itself: every request has answered and no
+    /// operation is in flight (pending timers do not keep it going), or
+    /// nothing is left to run.
+    pub fn ended(&self) -> bool {
         (self.unsettled() == 0 && !self.in_flight()) || self.host.core.borrow().queue.is_empty()
     }
 
-    /// The events that may run next (DESIGN.md's explore mode, as
-    /// `Sim::enabled_pending`): every operation completion, plus the
-    /// earliest timer or arrival. Index 0 is the default order.
-    pub fn enabled_pending(&self) -> Vec<Pending> {
-        self.host.core.borrow().enabled_pending()
+    /// Whether the event budget is spent.
+    pub fn out_of_budget(&self) -> bool {
+        u64::from(self.host.core.borrow().steps) >= self.max_events
     }
 
-    /// Why the schedule did not fit, if it did not.
-    pub fn schedule_error(&self) -> Option<&str> {
-        self.schedule_error.as_deref()
+    /// Explore mode: raise `broken` when a step adds a global, which
+    /// breaks the no-module-state proof assumed (`assume_no_module_state`).
+    pub fn watch_globals(&mut self, broken: Rc<Cell<bool>>) {
+        self.watch = Some(broken);
     }
 
-    /// Runs the next macrotask (the schedule's choice at a choice point)
-    /// and drains the microtasks it caused.
-    pub fn step(&mut self) -> bool {
-        let next = if self.points.len() < self.choices.len() {
-            let enabled = self.enabled_pending();
-            if enabled.len() > 1 {
-                let choice = self.choices[self.points.len()];
-                self.points.push(enabled.len() as u32);
-                match enabled.get(choice as usize) {
-                    Some(pending) => self
-                        .host
-                        .core
-                        .borrow_mut()
-                        .queue
-                        .take(pending.due, pending.seq),
-                    None => {
-                        self.schedule_error = Some(format!(
-                            "choice {} is {choice}, but only {} events are enabled there",
-                            self.points.len(),
-                            enabled.len()
-                        ));
-                        return false;
-                    }
-                }
-            } else {
-                self.host.core.borrow_mut().queue.pop()
+    /// Explore mode: hand the realms to `spare` when the run ends (unless
+    /// a step broke the proof), for the next run to reuse.
+    pub fn give_realms_back(&mut self, spare: Rc<RefCell<Vec<Realms>>>) {
+        self.give_back = Some(spare);
+    }
+
+    /// Runs the queued macrotask `(due, seq)` if it is queued, or with
+    /// `None` the earliest one.
+    fn run_pending(&mut self, pick: Option<(Micros, u64)>) -> Option<StepReport> {
+        let start = self.host.core.borrow().trace.len() + self.taken;
+        let index = self.host.core.borrow().steps;
+        let next = {
+            let mut core = self.host.core.borrow_mut();
+            match pick {
+                Some((due, seq)) => core.queue.take(due, seq),
+                None => core.queue.pop(),
             }
-        } else {
-            let count = if self.record_points {
-                self.enabled_pending().len()
-            } else {
-                0
-            };
-            if count > 1 {
-                self.points.push(count as u32);
-            }
-            self.host.core.borrow_mut().queue.pop()
-        };
-        let Some(next) = next else {
-            return false;
-        };
+        }?;
         self.deliver(next);
-        true
-    }
-
-    /// Runs the queued macrotask `(due, seq)` out of order (explore mode;
-    /// `schedule=` is not consulted); false if it is not queued.
-    pub fn step_pending(&mut self, due: Micros, seq: u64) -> bool {
-        let next = self.host.core.borrow_mut().queue.take(due, seq);
-        match next {
-            Some(next) => {
-                self.deliver(next);
-                true
+        if self.watch.is_some() && self.globals_changed() {
+            if let Some(broken) = &self.watch {
+                broken.set(true);
             }
-            None => false,
         }
-    }
-
-    /// Macrotasks run so far.
-    pub fn steps(&self) -> u32 {
-        self.host.core.borrow().steps
-    }
-
-    /// The request an event belongs to.
-    pub fn request_of(&self, task: Macrotask) -> u32 {
-        crate::sim::choice::request_of(&self.host.core.borrow(), task)
+        let core = self.host.core.borrow();
+        Some(StepReport {
+            index,
+            time: core.now,
+            task: next.task,
+            events: start..core.trace.len() + self.taken,
+        })
     }
 
     /// Runs one macrotask and drains the microtasks it caused.
     fn deliver(&mut self, next: Pending) {
-        self.last_task = Some(next.task);
         {
             let mut core = self.host.core.borrow_mut();
             core.now = core.now.max(next.due);
@@ -542,11 +502,6 @@ impl ScriptRun {
         let mut core = self.host.core.borrow_mut();
         core.touches.on = true;
         core.touches.pool_bounded = self.host.config.db_pool.is_some();
-    }
-
-    /// What the steps since the last call touched (empty unless tracked).
-    pub fn take_footprint(&mut self) -> Footprint {
-        self.host.core.borrow_mut().touches.take()
     }
 
     fn touch(&self, object: Object, write: bool) {
@@ -827,8 +782,8 @@ impl ScriptRun {
         }
     }
 
-    /// The counters now (final once the run is done).
-    pub fn metrics(&self) -> Metrics {
+    /// The counters now, the requests not yet answered counted as hung.
+    fn counters(&self) -> Metrics {
         let core = self.host.core.borrow();
         let state = self.host.state.borrow();
         core.tally.metrics(
@@ -849,20 +804,6 @@ impl ScriptRun {
         self.host.state.borrow().custom.clone()
     }
 
-    /// The counters that tell this script's story (see
-    /// [`script_headline`]), then its own.
-    pub fn headline(&self) -> Headline {
-        let state = self.host.state.borrow();
-        Headline {
-            names: script_headline(state.tables.expects_unique(), state.tables.has("orders")),
-            own: state
-                .custom
-                .iter()
-                .map(|(name, &n)| (name.clone(), n))
-                .collect(),
-        }
-    }
-
     /// `console.log` lines and logged errors; a `Log` event's `detail`
     /// indexes them.
     pub fn messages(&self) -> Vec<String> {
@@ -874,11 +815,6 @@ impl ScriptRun {
         self.host.state.borrow().positions.clone()
     }
 
-    /// Every interned key, by id (a trace event's `key` indexes them).
-    pub fn key_names(&self) -> Vec<String> {
-        self.host.state.borrow().names.clone()
-    }
-
     /// The key an interned id stands for (a trace event's `key`).
     pub fn key_name(&self, id: u32) -> String {
         let state = self.host.state.borrow();
@@ -888,29 +824,147 @@ impl ScriptRun {
     pub fn take_events(&mut self) -> Vec<TraceEvent> {
         self.host.core.borrow_mut().trace.take_events()
     }
+}
 
-    pub fn requests(&self) -> &[RequestSpec] {
+/// A script's run, as every mode steps it: the same run the CLI makes,
+/// stopped at its event budget.
+impl Run for ScriptRun {
+    fn steps(&self) -> u32 {
+        self.host.core.borrow().steps
+    }
+
+    fn now(&self) -> Micros {
+        self.host.core.borrow().now
+    }
+
+    /// Over once it ended by itself or spent its event budget (the
+    /// requests still pending then count as hung).
+    fn is_done(&self) -> bool {
+        self.ended() || self.out_of_budget()
+    }
+
+    /// The events that may run next (as `Sim::enabled_pending`): every
+    /// operation completion, plus the earliest timer or arrival; none once
+    /// the run is over, so a pending timer (an interval) does not keep it
+    /// going.
+    fn enabled_pending(&self) -> Vec<Pending> {
+        if self.is_done() {
+            return Vec::new();
+        }
+        self.host.core.borrow().enabled_pending()
+    }
+
+    fn step_pending(&mut self, due: Micros, seq: u64) -> Option<StepReport> {
+        self.run_pending(Some((due, seq)))
+    }
+
+    fn step(&mut self) -> Option<StepReport> {
+        if self.is_done() {
+            return None;
+        }
+        self.run_pending(None)
+    }
+
+    /// The counters now; a request still running is not yet `hung`.
+    fn metrics(&self) -> Metrics {
+        let mut metrics = self.counters();
+        if !self.is_done() {
+            metrics.hung = 0;
+        }
+        metrics
+    }
+
+    /// What a script run is judged on (no per-key load log: `db-reads` is
+    /// a built-in story's check).
+    fn observation(&self) -> Observation {
+        Observation {
+            metrics: self.counters(),
+            redundant_db_reads: 0,
+        }
+    }
+
+    /// A script's macrotask runs JavaScript: it weighs as much engine work
+    /// as [`WORK_PER_STEP`] built-in ones, so the page's time slices (which
+    /// count work) stay short.
+    fn work(&self) -> u64 {
+        u64::from(self.steps()) * WORK_PER_STEP
+    }
+
+    fn events(&self) -> usize {
+        self.host.core.borrow().trace.len() + self.taken
+    }
+
+    fn pending(&self) -> Vec<Pending> {
+        self.host.core.borrow().queue.iter().collect()
+    }
+
+    fn describe(&self, task: Macrotask) -> TaskInfo {
+        describe(&self.host.core.borrow(), task)
+    }
+
+    fn choices(&self) -> Vec<Choice> {
+        choices(
+            &self.host.core.borrow(),
+            &self.requests,
+            self.enabled_pending(),
+        )
+    }
+
+    fn requests(&self) -> &[RequestSpec] {
         &self.requests
     }
 
-    /// The event loop's state (the debugger's panes read it).
-    pub(crate) fn core(&self) -> std::cell::Ref<'_, Core> {
-        self.host.core.borrow()
+    fn request_of(&self, task: Macrotask) -> u32 {
+        crate::sim::choice::request_of(&self.host.core.borrow(), task)
     }
 
-    /// The schedule's choice at choice point `point`.
-    pub(crate) fn choice(&self, point: usize) -> u32 {
-        self.choices.get(point).copied().unwrap_or(0)
+    fn describe_request(&self, request: u32) -> String {
+        who(&self.requests, request)
     }
 
-    /// The macrotask the last step ran.
-    pub(crate) fn last_task(&self) -> Option<Macrotask> {
-        self.last_task
+    fn finished_requests(&self) -> u64 {
+        (self.requests.len() - self.unsettled()) as u64
+    }
+
+    fn take_footprint(&mut self) -> Footprint {
+        self.host.core.borrow_mut().touches.take()
+    }
+
+    fn take_trace(&mut self) -> (Vec<TraceEvent>, Positions) {
+        let events = self.take_events();
+        self.taken += events.len();
+        (events, self.positions().into_iter().collect())
+    }
+
+    fn key_names(&self) -> KeyNames {
+        KeyNames::Script(self.host.state.borrow().names.clone().into())
+    }
+
+    /// The counters that tell this script's story (see
+    /// [`script_headline`]), then its own.
+    fn headline(&self) -> Headline {
+        let state = self.host.state.borrow();
+        Headline {
+            names: script_headline(state.tables.expects_unique(), state.tables.has("orders")),
+            own: state
+                .custom
+                .iter()
+                .map(|(name, &n)| (name.clone(), n))
+                .collect(),
+        }
     }
 }
 
 impl Drop for ScriptRun {
     fn drop(&mut self) {
+        let broken = self.watch.as_ref().is_some_and(|broken| broken.get());
+        if let Some(spare) = self.give_back.take() {
+            if !broken {
+                let realms = self.take_realms();
+                spare.borrow_mut().push(realms);
+                return;
+            }
+        }
         self.host.clear();
         for realm in &self.realms {
             realm.jobs.clear();

@@ -1,8 +1,9 @@
 //! Interleave's engine: a deterministic simulation of async backends on a
 //! JavaScript-like event loop. Configuration and its URL format
 //! (`config`), the event loop (`sim`), the simulated servers (`world`), the
-//! lock strategies (`strategy`), the stories (`scenario`) and the search
-//! of their schedules (`explore`).
+//! lock strategies (`strategy`), the stories (`scenario`), the run every mode steps and
+//! the schedule it follows (`run`), and the search of schedules
+//! (`explore`).
 //!
 //! Nothing here knows of the debugger, scripts, real servers or the page:
 //! they stand on this crate, and Cargo keeps imports from running up.
@@ -11,6 +12,7 @@ pub mod code;
 pub mod config;
 pub mod explore;
 pub mod order;
+pub mod run;
 pub mod scenario;
 pub mod sim;
 pub mod strategy;

@@ -6,7 +6,7 @@ use std::str::FromStr;
 use serde::Serialize;
 
 use crate::config::{Config, ScenarioKind};
-use crate::sim::{Metrics, Sim};
+use crate::run::{Observation, Run, Scheduled};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -22,23 +22,6 @@ pub enum Check {
     Stale,
     /// `errors > 0`: a request failed. Scripts only (not in `ALL`).
     Errors,
-}
-
-/// What a run is judged on: its metrics and the per-key load count.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Observation {
-    pub metrics: Metrics,
-    pub redundant_db_reads: u64,
-}
-
-impl Observation {
-    /// The run so far (final once it is done).
-    pub fn of(sim: &Sim) -> Observation {
-        Observation {
-            metrics: sim.metrics(),
-            redundant_db_reads: sim.redundant_db_reads(),
-        }
-    }
 }
 
 impl Check {
@@ -160,4 +143,19 @@ pub fn violations(checks: &[Check], seen: &Observation) -> Vec<Check> {
         .copied()
         .filter(|check| check.violated(seen))
         .collect()
+}
+
+/// The index of the first macrotask after which `run` (following its
+/// schedule) violates one of `checks`: where the debugger should open.
+/// `None` if it never does (or the schedule does not fit).
+pub fn first_violation_step<R: Run + ?Sized>(
+    mut run: Scheduled<R>,
+    checks: &[Check],
+) -> Option<u32> {
+    while let Some(report) = run.step().ok()? {
+        if !violations(checks, &run.observation()).is_empty() {
+            return Some(report.index);
+        }
+    }
+    None
 }

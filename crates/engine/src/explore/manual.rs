@@ -6,9 +6,10 @@ use std::rc::Rc;
 
 use crate::config::schedule::Schedule;
 use crate::config::Config;
+use crate::explore::check::violations;
 use crate::explore::check::Check;
-use crate::explore::replay::ScheduleError;
-use crate::explore::search::{story_subject, ExploreOptions, ExploreRun, Explorer, Subject};
+use crate::explore::search::{story_subject, ExploreOptions, Explorer, Subject};
+use crate::run::{Run, ScheduleError, Scheduled};
 use crate::sim::{Choice, TaskInfo};
 
 /// A manual-mode session on a built-in story or a script (any
@@ -17,7 +18,7 @@ pub struct Session {
     subject: Rc<dyn Subject>,
     checks: Vec<Check>,
     choices: Vec<u32>,
-    run: Box<dyn ExploreRun>,
+    run: Box<dyn Run>,
 }
 
 impl Session {
@@ -38,31 +39,16 @@ impl Session {
         } else {
             checks
         };
+        // The schedule's choices, then every step that offers none.
+        let mut run = Scheduled::new(subject.start(false), schedule);
+        run.follow()?;
         let mut session = Session {
-            run: subject.start(false),
+            run: run.into_inner(),
             subject,
             checks,
-            choices: Vec::new(),
+            choices: schedule.choices().to_vec(),
         };
         session.advance_forced();
-        for (at, &choice) in schedule.choices().iter().enumerate() {
-            let enabled = session.run.enabled_pending().len();
-            if enabled == 0 {
-                return Err(ScheduleError::TooLong {
-                    used: at,
-                    len: schedule.len(),
-                });
-            }
-            if choice as usize >= enabled {
-                return Err(ScheduleError::OutOfRange {
-                    choice: at,
-                    step: session.run.steps(),
-                    index: choice,
-                    enabled,
-                });
-            }
-            session.choose(choice as usize);
-        }
         Ok(session)
     }
 
@@ -159,7 +145,7 @@ impl Session {
     /// The checks the run so far violates: the goal is reached once this
     /// is non-empty.
     pub fn reached(&self) -> Vec<Check> {
-        self.run.violations(&self.checks)
+        violations(&self.checks, &self.run.observation())
     }
 
     pub fn won(&self) -> bool {

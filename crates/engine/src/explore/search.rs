@@ -14,52 +14,20 @@ use rand_core::{RngCore, SeedableRng};
 use crate::config::schedule::Schedule;
 use crate::config::url::to_fragment;
 use crate::config::Config;
-use crate::config::Micros;
-use crate::explore::check::{violations, Check, Observation};
-use crate::explore::replay::first_violation_step;
-use crate::sim::queue::{Macrotask, Pending};
-use crate::sim::{Choice, Footprint, Sim, TaskInfo};
-
-/// One run the explorer drives, event by event: a built-in story's `Sim`,
-/// or a script's run (`script::explore`).
-pub trait ExploreRun {
-    /// Macrotasks run so far.
-    fn steps(&self) -> u32;
-    /// The events that may run next, index 0 the default order.
-    fn enabled_pending(&self) -> Vec<Pending>;
-    /// Runs the queued macrotask `(due, seq)`.
-    fn step_pending(&mut self, due: Micros, seq: u64);
-    /// What the steps since the last call touched (empty unless tracked).
-    fn take_footprint(&mut self) -> Footprint;
-    /// How many requests the run has (PCT's priorities).
-    fn request_count(&self) -> usize;
-    /// The request an event belongs to.
-    fn request_of(&self, task: Macrotask) -> u32;
-    /// The checks among `checks` the (finished) run violates.
-    fn violations(&self, checks: &[Check]) -> Vec<Check>;
-    /// The run's trace hash (`record`).
-    fn trace_hash(&self) -> String;
-    /// The enabled events with their labels (manual mode).
-    fn choices(&self) -> Vec<Choice>;
-    /// What a queued macrotask will do (manual mode's labels).
-    fn describe(&self, task: Macrotask) -> TaskInfo;
-    /// Who a request is: "user 0 click 1".
-    fn describe_request(&self, request: u32) -> String;
-}
+use crate::explore::check::{first_violation_step, violations, Check};
+use crate::run::{Run, Scheduled};
+use crate::sim::{Footprint, Sim};
 
 /// What the explorer searches: it starts fresh runs of one config and
 /// spells a counterexample.
 pub trait Subject {
     /// A new run in the default order; `footprints`: record what each
     /// step touches.
-    fn start(&self, footprints: bool) -> Box<dyn ExploreRun>;
+    fn start(&self, footprints: bool) -> Box<dyn Run>;
     /// The config searched (its `schedule` ignored).
     fn config(&self) -> &Config;
     /// The fragment of `config` (with its schedule) that replays it.
     fn fragment(&self, config: &Config) -> String;
-    /// The macrotask after which the run of `config` first violates one
-    /// of `violated` (`steps` when unknown).
-    fn violation_step(&self, config: &Config, violated: &[Check], steps: u32) -> u32;
 }
 
 /// A built-in story.
@@ -73,7 +41,7 @@ pub fn story_subject(config: &Config) -> Rc<dyn Subject> {
 }
 
 impl Subject for SimSubject {
-    fn start(&self, footprints: bool) -> Box<dyn ExploreRun> {
+    fn start(&self, footprints: bool) -> Box<dyn Run> {
         let mut sim = Sim::metrics_only(&self.0);
         if footprints {
             sim.track_footprints();
@@ -87,56 +55,6 @@ impl Subject for SimSubject {
 
     fn fragment(&self, config: &Config) -> String {
         to_fragment(config)
-    }
-
-    fn violation_step(&self, config: &Config, violated: &[Check], steps: u32) -> u32 {
-        first_violation_step(config, violated).unwrap_or(steps)
-    }
-}
-
-impl ExploreRun for Sim {
-    fn steps(&self) -> u32 {
-        Sim::steps(self)
-    }
-
-    fn enabled_pending(&self) -> Vec<Pending> {
-        Sim::enabled_pending(self)
-    }
-
-    fn step_pending(&mut self, due: Micros, seq: u64) {
-        Sim::step_pending(self, due, seq);
-    }
-
-    fn take_footprint(&mut self) -> Footprint {
-        Sim::take_footprint(self)
-    }
-
-    fn request_count(&self) -> usize {
-        self.requests().len()
-    }
-
-    fn request_of(&self, task: Macrotask) -> u32 {
-        Sim::request_of(self, task)
-    }
-
-    fn violations(&self, checks: &[Check]) -> Vec<Check> {
-        violations(checks, &Observation::of(self))
-    }
-
-    fn trace_hash(&self) -> String {
-        self.metrics().trace_hash
-    }
-
-    fn choices(&self) -> Vec<Choice> {
-        self.enabled()
-    }
-
-    fn describe(&self, task: Macrotask) -> TaskInfo {
-        Sim::describe(self, task)
-    }
-
-    fn describe_request(&self, request: u32) -> String {
-        Sim::describe_request(self, request)
     }
 }
 
@@ -570,13 +488,13 @@ impl Explorer {
         child.flatten()
     }
 
-    fn record(&mut self, sim: &dyn ExploreRun, choices: Vec<u32>) {
+    fn record(&mut self, sim: &dyn Run, choices: Vec<u32>) {
         self.explored += 1;
         if self.options.record {
             let schedule = Schedule::new(choices.clone()).trimmed();
             self.recorded.push((schedule, sim.trace_hash()));
         }
-        let violated = sim.violations(&self.options.checks);
+        let violated = violations(&self.options.checks, &sim.observation());
         if violated.is_empty() {
             return;
         }
@@ -594,7 +512,9 @@ impl Explorer {
         if better {
             let mut config = self.config.clone();
             config.schedule = schedule;
-            let violation_step = self.subject.violation_step(&config, &violated, steps);
+            let replay = Scheduled::new(self.subject.start(false), &config.schedule);
+            let violation_step =
+                first_violation_step(replay, &violated).map_or(steps, |step| step.min(steps));
             self.best = Some(Counterexample {
                 violation_step,
                 fragment: self.subject.fragment(&config),
@@ -753,7 +673,7 @@ impl Explorer {
         // PCT: priorities d.. for the requests in random order; at the
         // j-th change point the request about to run drops to priority j.
         let depth = u64::from(self.options.pct_depth.max(1));
-        let requests = sim.request_count() as u64;
+        let requests = sim.requests().len() as u64;
         let mut priority: Vec<u64> = (0..requests).map(|i| depth + i).collect();
         for i in (1..priority.len()).rev() {
             let j = below(&mut rng, i as u64 + 1) as usize;
