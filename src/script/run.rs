@@ -107,6 +107,14 @@ impl Clock for VirtualClock {
     }
 }
 
+/// `config`'s requests, and an event loop with their arrivals queued.
+fn planned(config: &Config, keep_trace: bool) -> (Vec<RequestSpec>, Rc<RefCell<Core>>) {
+    let requests = crate::scenario::plan(config);
+    let mut core = Core::new(config, keep_trace);
+    core.set_arrivals(requests.iter().map(|r| r.arrival).collect());
+    (requests, Rc::new(RefCell::new(core)))
+}
+
 /// A run's realms, taken out of it to start another run of the same
 /// script and config (`ScriptRun::reuse`).
 pub struct Realms(Vec<Realm>);
@@ -141,29 +149,15 @@ impl ScriptRun {
     /// Loads `code` into one realm per server and runs its top level at
     /// time 0. `keep_trace`: keep every event (else only the hash).
     pub fn new(code: &str, config: &Config, keep_trace: bool) -> Result<ScriptRun, ScriptError> {
-        let requests = crate::scenario::plan(config);
+        let (requests, core) = planned(config, keep_trace);
         super::gc::raise_threshold(super::gc::floor_for(requests.len()));
-        let mut core = Core::new(config, keep_trace);
-        core.set_arrivals(requests.iter().map(|r| r.arrival).collect());
-        let core = Rc::new(RefCell::new(core));
         let host = Rc::new(Host::new(core, Rc::new(config.clone()), keep_trace));
         let mut realms = Vec::new();
         for server in 0..config.servers.max(1) {
             realms.push(load(&host, server, code)?);
         }
         host.state.borrow_mut().top_level = false;
-        let mut run = ScriptRun {
-            host,
-            realms,
-            requests,
-            max_events: MAX_EVENTS,
-            taken: 0,
-            watch: None,
-            give_back: None,
-            touched_names: HashMap::new(),
-            module_state: true,
-            global_counts: Vec::new(),
-        };
+        let mut run = ScriptRun::of(host, realms, requests);
         // Top-level promise jobs run before any request.
         run.drain();
         Ok(run)
@@ -200,10 +194,7 @@ impl ScriptRun {
     /// module state (`analysis::module_state`): the realms keep whatever
     /// JavaScript state the last run left.
     pub fn reuse(realms: Realms, loaded: &Loaded, config: &Config) -> ScriptRun {
-        let requests = crate::scenario::plan(config);
-        let mut core = Core::new(config, false);
-        core.set_arrivals(requests.iter().map(|r| r.arrival).collect());
-        let core = Rc::new(RefCell::new(core));
+        let (requests, core) = planned(config, false);
         let host = Rc::new(Host::after(core, Rc::new(config.clone()), loaded));
         let mut realms = realms.0;
         for (server, realm) in realms.iter_mut().enumerate() {
@@ -215,6 +206,11 @@ impl ScriptRun {
                 server: server as u32,
             });
         }
+        ScriptRun::of(host, realms, requests)
+    }
+
+    /// A run of `requests` on `host` and its loaded `realms`, not started.
+    fn of(host: Rc<Host>, realms: Vec<Realm>, requests: Vec<RequestSpec>) -> ScriptRun {
         ScriptRun {
             host,
             realms,
