@@ -11,6 +11,7 @@ use crate::explore::check::Check;
 use crate::explore::search::{story_subject, ExploreOptions, Explorer, Subject};
 use crate::run::{Run, ScheduleError, Scheduled};
 use crate::sim::{Choice, TaskInfo};
+use crate::strategy::{guard, Guard};
 
 /// A manual-mode session on a built-in story or a script (any
 /// [`Subject`] the explorer searches).
@@ -184,27 +185,25 @@ pub enum Reachability {
     },
 }
 
-/// Why no order of events breaks `check` under `config`'s defence.
+/// Why no order of events breaks `check` under `config`'s defence, from
+/// what the strategy's own file says guards it (`strategy::Guard`).
 fn why_unreachable(config: &Config, check: Check) -> String {
-    use crate::config::StrategyKind as S;
-    let servers = config.servers;
     if check == Check::Duplicates && config.db_unique {
         return "the unique constraint on (user, event) refuses a second order row".into();
     }
-    match config.strategy {
-        S::KeyedMutex | S::EmitterLock | S::TicketLock if servers == 1 => format!(
+    let one_server = config.servers == 1;
+    match guard(config.strategy) {
+        Guard::InProcess { .. } if one_server => format!(
             "the {} lives in the one app server, so every request for the key waits its turn",
-            match config.strategy {
-                S::KeyedMutex => "keyed mutex",
-                S::EmitterLock => "emitter lock",
-                _ => "ticket lock",
-            }
+            config.strategy.name().replace('-', " ")
         ),
-        S::SingleFlight if servers == 1 => {
+        Guard::SharedCall if one_server => {
             "single-flight runs one call per key on the one server; the others share its result"
                 .into()
         }
-        S::Add => "cache.add is atomic in the shared cache: one request gets the lock".into(),
+        Guard::CacheLock { split: false } => {
+            "cache.add is atomic in the shared cache: one request gets the lock".into()
+        }
         _ => "no order of the enabled events breaks it here".into(),
     }
 }
