@@ -9,9 +9,12 @@
 //!
 //! Every method that returns a future is an await point, the only place
 //! where other requests can interleave; the others run at once, between
-//! two awaits. Futures are sent when the method is called (as calling a
-//! promise-returning function sends it); the result arrives when the
-//! future is awaited. The generic bodies are monomorphized: the simulation
+//! two awaits. The simulation sends an operation when the method is
+//! called (as calling a promise-returning function sends it) and the
+//! result arrives when the future is awaited; the real servers send most
+//! on the first poll, which is the same since bodies await them at once,
+//! except `insert_order`, which a body may leave unawaited and which both
+//! send at the call. The generic bodies are monomorphized: the simulation
 //! pays no dispatch.
 
 use std::future::Future;
