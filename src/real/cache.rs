@@ -58,7 +58,9 @@ const DELETE_IF_OWNER: &str =
 
 /// One request's connection to the cache server. A memcached connection
 /// answers one command at a time, so requests sharing one (runs of more
-/// than [`crate::real::MAX_CONNECTIONS`] requests) take turns on it.
+/// than [`crate::real::MAX_CONNECTIONS`] requests) take turns on it; the
+/// multiplexed Redis connection is cloned per command (a handle on the
+/// same connection), so every command takes `&self`.
 pub enum CacheConn {
     Memcached(Rc<tokio::sync::Mutex<Memcached>>),
     Redis(redis::aio::MultiplexedConnection),
@@ -161,14 +163,17 @@ fn millis(ttl: Micros) -> u64 {
 }
 
 impl CacheConn {
-    pub async fn get(&mut self, key: &str) -> Result<Option<String>, CacheError> {
+    pub async fn get(&self, key: &str) -> Result<Option<String>, CacheError> {
         match self {
             CacheConn::Memcached(conn) => Ok(conn.lock().await.get(key).await?),
-            CacheConn::Redis(conn) => Ok(redis::cmd("GET").arg(key).query_async(conn).await?),
+            CacheConn::Redis(conn) => Ok(redis::cmd("GET")
+                .arg(key)
+                .query_async(&mut conn.clone())
+                .await?),
         }
     }
 
-    pub async fn set(&mut self, key: &str, value: &str, ttl: Micros) -> Result<(), CacheError> {
+    pub async fn set(&self, key: &str, value: &str, ttl: Micros) -> Result<(), CacheError> {
         match self {
             CacheConn::Memcached(conn) => {
                 Ok(conn.lock().await.set(key, value, seconds(ttl)).await?)
@@ -179,14 +184,14 @@ impl CacheConn {
                 if ttl > 0 {
                     command.arg("PX").arg(millis(ttl));
                 }
-                let _: Option<String> = command.query_async(conn).await?;
+                let _: Option<String> = command.query_async(&mut conn.clone()).await?;
                 Ok(())
             }
         }
     }
 
     /// Stores only if absent; true if stored.
-    pub async fn add(&mut self, key: &str, value: &str, ttl: Micros) -> Result<bool, CacheError> {
+    pub async fn add(&self, key: &str, value: &str, ttl: Micros) -> Result<bool, CacheError> {
         match self {
             CacheConn::Memcached(conn) => {
                 Ok(conn.lock().await.add(key, value, seconds(ttl)).await?)
@@ -197,17 +202,20 @@ impl CacheConn {
                 if ttl > 0 {
                     command.arg("PX").arg(millis(ttl));
                 }
-                let stored: Option<String> = command.query_async(conn).await?;
+                let stored: Option<String> = command.query_async(&mut conn.clone()).await?;
                 Ok(stored.is_some())
             }
         }
     }
 
-    pub async fn delete(&mut self, key: &str) -> Result<bool, CacheError> {
+    pub async fn delete(&self, key: &str) -> Result<bool, CacheError> {
         match self {
             CacheConn::Memcached(conn) => Ok(conn.lock().await.delete(key).await?),
             CacheConn::Redis(conn) => {
-                let deleted: i64 = redis::cmd("DEL").arg(key).query_async(conn).await?;
+                let deleted: i64 = redis::cmd("DEL")
+                    .arg(key)
+                    .query_async(&mut conn.clone())
+                    .await?;
                 Ok(deleted > 0)
             }
         }
@@ -215,16 +223,19 @@ impl CacheConn {
 
     /// Increments `key` (a counter created at 0): memcached `incr`, Redis
     /// `INCR`. The next fencing token.
-    pub async fn incr(&mut self, key: &str) -> Result<u64, CacheError> {
+    pub async fn incr(&self, key: &str) -> Result<u64, CacheError> {
         match self {
             CacheConn::Memcached(conn) => Ok(conn.lock().await.incr(key).await?),
-            CacheConn::Redis(conn) => Ok(redis::cmd("INCR").arg(key).query_async(conn).await?),
+            CacheConn::Redis(conn) => Ok(redis::cmd("INCR")
+                .arg(key)
+                .query_async(&mut conn.clone())
+                .await?),
         }
     }
 
     /// Deletes `key` only if it holds `token`, atomically (Redis only; the
     /// run picks Redis whenever `release=owner`).
-    pub async fn delete_if_owner(&mut self, key: &str, token: &str) -> Result<bool, CacheError> {
+    pub async fn delete_if_owner(&self, key: &str, token: &str) -> Result<bool, CacheError> {
         match self {
             CacheConn::Memcached(_) => Err(CacheError(
                 "memcached has no atomic check-and-delete; release=owner runs on Redis".into(),
@@ -235,7 +246,7 @@ impl CacheConn {
                     .arg(1)
                     .arg(key)
                     .arg(token)
-                    .query_async(conn)
+                    .query_async(&mut conn.clone())
                     .await?;
                 Ok(deleted > 0)
             }

@@ -1,38 +1,26 @@
-//! The lock strategies on real servers: `get-set` and `add` in the cache
-//! server (polling, `wait_timeout`, release by delete or owner-checked
-//! delete), `keyed-mutex` as a FIFO `tokio::sync::Mutex` per key in each
-//! server's table, and `single-flight` as each server's map of running
-//! calls whose waiters receive the leader's result.
+//! The in-process primitives of each simulated app server on the real
+//! run's tokio thread, as [`Request`](crate::real::request::Request)'s
+//! implementation of `sim::Ops` uses them: the emitter lock's locked keys
+//! and `once` listeners, and single-flight's running calls whose waiters
+//! receive the leader's result. (The keyed mutex is a `tokio::sync::Mutex`
+//! per key, `World::mutex`; the ticket lock is the model's own counters,
+//! `world::ServerLocks`.) Which strategy takes which is the engine's
+//! strategy bodies' business, not this file's.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::Rc;
+use std::task::{Context, Poll};
 
 use tokio::sync::oneshot;
 
-use crate::config::{ReleaseMode, StrategyKind};
-use crate::real::cache::CacheError;
-use crate::real::request::Request;
-
-/// Takes the lock on `key`: true once held, false if the wait gave up.
-pub async fn acquire(request: &mut Request, key: u32) -> Result<bool, CacheError> {
-    match request.world.config.strategy {
-        StrategyKind::GetSet | StrategyKind::Add => poll_cache_lock(request, key).await,
-        StrategyKind::KeyedMutex => {
-            let mutex = request.world.mutex(request.server, key);
-            request.guard = Some(mutex.lock_owned().await);
-            Ok(true)
-        }
-        StrategyKind::EmitterLock => {
-            emitter_lock(request, key).await;
-            Ok(true)
-        }
-        StrategyKind::TicketLock => Ok(ticket_lock(request, key).await),
-        _ => Ok(true),
-    }
-}
+use crate::real::world::World;
 
 /// `while (locked.has(key)) await once(emitter, key); locked.add(key)`:
 /// a free lock still yields once; each wake-up that finds the lock taken
 /// again counts in `lock_wakeups` and listens again.
-async fn emitter_lock(request: &Request, key: u32) {
-    let locks = &request.world.servers[request.server as usize];
+pub async fn emitter_lock(world: &World, server: u32, key: u32) {
+    let locks = &world.servers[server as usize];
     if locks.emitter_locked.borrow_mut().insert(key) {
         tokio::task::yield_now().await;
         return;
@@ -49,15 +37,15 @@ async fn emitter_lock(request: &Request, key: u32) {
         if locks.emitter_locked.borrow_mut().insert(key) {
             return;
         }
-        request.world.count(|t| t.lock_wakeups += 1);
+        world.count(|t| t.lock_wakeups += 1);
     }
 }
 
 /// `locked.delete(key); setImmediate(() => emitter.emit(key))`: every
 /// listener wakes on the next turn.
-fn emitter_unlock(request: &Request, key: u32) {
-    let world = request.world.clone();
-    let server = request.server as usize;
+pub fn emitter_unlock(world: &Rc<World>, server: u32, key: u32) {
+    let world = world.clone();
+    let server = server as usize;
     world.servers[server]
         .emitter_locked
         .borrow_mut()
@@ -75,129 +63,48 @@ fn emitter_unlock(request: &Request, key: u32) {
     });
 }
 
-/// The model's ticket lock (`strategy::ticket_lock`) on the wall clock:
-/// take a ticket; if not served, check every `poll` until served or
-/// `wait_timeout` has passed (the lease skips a ticket held `lock_ttl`).
-async fn ticket_lock(request: &mut Request, key: u32) -> bool {
-    let world = request.world.clone();
-    let config = &world.config;
-    let tickets = &world.servers[request.server as usize].tickets;
-    let lock = crate::world::LockKey(key);
-    let check = |ticket| {
-        tickets
-            .borrow_mut()
-            .check_ticket(lock, ticket, config.lock_ttl, world.now())
-            .served
-    };
-    let ticket = tickets.borrow_mut().take_ticket(lock, world.now());
-    request.ticket = Some(ticket);
-    if check(ticket) {
-        tokio::task::yield_now().await;
-        return true;
-    }
-    let start = world.now();
-    loop {
-        world.count(|t| t.lock_wakeups += 1);
-        if world.now() - start >= config.wait_timeout {
-            world.count(|t| t.timeouts += 1);
-            return false;
+/// Go's `singleflight.Do` on `server`, first half: `None` makes the caller
+/// the leader (it runs the work, then calls [`finish_flight`]); a caller
+/// that comes while a call runs gets the await of its result.
+pub fn join_flight(world: &World, server: u32, key: u32) -> Option<Shared> {
+    let mut flights = world.servers[server as usize].flights.borrow_mut();
+    match flights.get_mut(&key) {
+        Some(waiters) => {
+            let (send, receive) = oneshot::channel();
+            waiters.push(send);
+            Some(Shared(receive))
         }
-        request.sleep(config.poll).await;
-        if check(ticket) {
-            return true;
+        None => {
+            flights.insert(key, Vec::new());
+            None
         }
     }
-}
-
-/// `get-set`: get, and if absent set; `add`: one atomic add. A failed
-/// attempt counts in `lock_wakeups`; the wait gives up once `wait_timeout`
-/// has passed since the first attempt, else sleeps `poll`.
-async fn poll_cache_lock(request: &mut Request, key: u32) -> Result<bool, CacheError> {
-    let start = request.now();
-    let config = request.world.config.clone();
-    loop {
-        let entered = if config.strategy == StrategyKind::Add {
-            request.lock_add(key).await?
-        } else if request.lock_get(key).await?.is_none() {
-            request.lock_set(key).await?;
-            true
-        } else {
-            false
-        };
-        if entered {
-            return Ok(true);
-        }
-        request.world.count(|t| t.lock_wakeups += 1);
-        if request.now() - start >= config.wait_timeout {
-            request.world.count(|t| t.timeouts += 1);
-            return Ok(false);
-        }
-        request.sleep(config.poll).await;
-    }
-}
-
-pub async fn release(request: &mut Request, key: u32) -> Result<(), CacheError> {
-    let config = &request.world.config;
-    match config.strategy {
-        StrategyKind::GetSet | StrategyKind::Add => match config.release {
-            ReleaseMode::Delete => request.lock_delete(key).await,
-            ReleaseMode::Owner => request.lock_delete_if_owner(key).await,
-        },
-        StrategyKind::KeyedMutex => {
-            request.guard = None;
-            Ok(())
-        }
-        StrategyKind::EmitterLock => {
-            emitter_unlock(request, key);
-            Ok(())
-        }
-        StrategyKind::TicketLock => {
-            if let Some(ticket) = request.ticket.take() {
-                let lock = crate::world::LockKey(key);
-                let now = request.now();
-                request.world.servers[request.server as usize]
-                    .tickets
-                    .borrow_mut()
-                    .release_ticket(lock, ticket, now);
-            }
-            Ok(())
-        }
-        _ => Ok(()),
-    }
-}
-
-/// Go's `singleflight.Do` on this request's server, in two halves: the
-/// first caller becomes the leader (`None`: it runs the work inside the
-/// critical section, then calls [`finish_flight`]); concurrent callers
-/// wait for its result (`Some`; inner `None` if the leader never finished).
-pub async fn join_flight(request: &Request, key: u32) -> Option<Option<u64>> {
-    let receive = {
-        let mut flights = request.world.servers[request.server as usize]
-            .flights
-            .borrow_mut();
-        match flights.get_mut(&key) {
-            Some(waiters) => {
-                let (send, receive) = oneshot::channel();
-                waiters.push(send);
-                receive
-            }
-            None => {
-                flights.insert(key, Vec::new());
-                return None;
-            }
-        }
-    };
-    Some(receive.await.ok().flatten())
 }
 
 /// The leader is done: every waiter gets `result`, and nothing is kept.
-pub fn finish_flight(request: &Request, key: u32, result: Option<u64>) {
-    let waiters = request.world.servers[request.server as usize]
+pub fn finish_flight(world: &World, server: u32, key: u32, result: u64) {
+    let waiters = world.servers[server as usize]
         .flights
         .borrow_mut()
         .remove(&key)
         .unwrap_or_default();
     for waiter in waiters {
         let _ = waiter.send(result);
+    }
+}
+
+/// A joiner's wait for the leader's result. A leader that never finishes
+/// (`crash`) leaves it waiting for good, as in the model.
+pub struct Shared(oneshot::Receiver<u64>);
+
+impl Future for Shared {
+    type Output = u64;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<u64> {
+        match Pin::new(&mut self.0).poll(cx) {
+            Poll::Ready(Ok(result)) => Poll::Ready(result),
+            // The call was dropped without an answer: no result ever comes.
+            Poll::Ready(Err(_)) | Poll::Pending => Poll::Pending,
+        }
     }
 }

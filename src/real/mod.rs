@@ -10,7 +10,6 @@
 //! fragment. Each trial runs in a fresh PostgreSQL schema and under a fresh
 //! cache key prefix.
 
-pub mod bodies;
 pub mod cache;
 pub mod db;
 pub mod locks;
@@ -18,8 +17,10 @@ pub mod memcached;
 pub mod request;
 pub mod world;
 
+use std::future::Future;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::task::Poll;
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
@@ -30,9 +31,10 @@ use crate::explore::{Check, ExploreOptions, Explorer, Observation};
 use crate::real::cache::{CacheConn, CacheServer, DataEntry};
 use crate::real::db::{OrdersSummary, Statements};
 use crate::real::memcached::Memcached;
-use crate::real::request::{Ended, Request};
+use crate::real::request::Request;
 use crate::real::world::{Delays, Reports, World};
-use crate::sim::{Metrics, Sim, Target};
+use crate::scenario::{stampede, ticket};
+use crate::sim::{Metrics, Ops, Outcome, Sim, Target};
 
 /// Most requests a real trial plays.
 pub const MAX_REAL_REQUESTS: u32 = 1_000;
@@ -520,31 +522,29 @@ async fn play_trial(
     world.restart_clock();
     let mut tasks = tokio::task::JoinSet::new();
     for (index, (spec, (pg, statements, cache))) in plan.iter().zip(connections).enumerate() {
-        let mut request = Request {
-            world: world.clone(),
-            index: index as u32,
-            server: spec.server,
-            pg,
-            statements,
-            cache,
-            guard: None,
-            connection: None,
-            ticket: None,
-            fence: None,
-            arrival: spec.arrival,
-            responded: false,
-        };
+        let connection = (pg, statements, cache);
+        let request = Request::new(
+            world.clone(),
+            index as u32,
+            spec.server,
+            connection,
+            spec.arrival,
+        );
         let (arrival, target) = (spec.arrival, spec.target);
         tasks.spawn_local(async move {
             world::sleep_us(arrival.saturating_sub(request.now())).await;
-            let ended = match target {
-                Target::Click { user, .. } => bodies::participate(&mut request, user).await,
-                Target::Item(item) => bodies::get_item(&mut request, item).await,
-            }
-            .unwrap_or_else(Ended::from);
-            request.respond(ended);
-            // A crashed holder's connections stay open, as a hung process's.
-            if ended == Ended::Crashed {
+            // The engine's own bodies, as the simulation runs them.
+            let body = async {
+                match target {
+                    Target::Click { user, .. } => ticket::participate(&request, user).await,
+                    Target::Item(item) => stampede::get_item(&request, item).await,
+                }
+            };
+            let outcome = or_aborted(body, &request).await;
+            request.respond(outcome);
+            // A crashed holder's mutex guard and connections stay, as a
+            // hung process's.
+            if outcome == Outcome::Crashed {
                 std::mem::forget(request);
             }
         });
@@ -579,6 +579,20 @@ async fn play_trial(
     })
 }
 
+/// The body's outcome, or `Failed` once a server error has ended the
+/// request (`Request::aborted`).
+async fn or_aborted(body: impl Future<Output = Outcome>, request: &Request) -> Outcome {
+    let mut body = std::pin::pin!(body);
+    let mut aborted = std::pin::pin!(request.aborted());
+    std::future::poll_fn(|cx| {
+        if let Poll::Ready(outcome) = body.as_mut().poll(cx) {
+            return Poll::Ready(outcome);
+        }
+        aborted.as_mut().poll(cx).map(|()| Outcome::Failed)
+    })
+    .await
+}
+
 /// A generous bound on one drawn latency.
 fn longest(latency: crate::config::Latency) -> Micros {
     match latency {
@@ -595,7 +609,7 @@ async fn warm_cache(
     redis: &Option<redis::aio::MultiplexedConnection>,
 ) -> Result<(), String> {
     let config = &world.config;
-    let mut cache = cache_connection(world.cache_server, url, redis).await?;
+    let cache = cache_connection(world.cache_server, url, redis).await?;
     // As the model: live until `expire_at` (or `ttl`; never when 0), stale
     // for `grace` after, with a typical select as XFetch's delta.
     let live_until = match config.expire_at {

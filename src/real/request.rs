@@ -1,212 +1,333 @@
-//! One request's handle on the real servers: every cache and DB operation
-//! first sleeps its injected latency, then runs for real and is counted
-//! like the model counts it.
+//! One request's handle on the real servers: the real implementation of
+//! [`Ops`], the seam the engine's strategy and scenario bodies await
+//! (`crates/engine/src/sim/ops.rs`). `interleave real` runs those bodies,
+//! the simulation's own, with a `Request`: every cache and DB operation
+//! first sleeps its injected latency, then runs for real (memcached or
+//! Redis, PostgreSQL) and is counted like the model counts it; the
+//! in-process primitives are each simulated server's tables in the
+//! [`World`].
+//!
+//! A body holds `&Request` across its awaits, so what a request changes
+//! (its mutex guard, ticket, fencing token, transaction) sits in cells.
+//! A server error the model has no answer for (a cache command or a query
+//! that fails for another reason than the model's refusals) ends the
+//! request as failed at once: the operation never resolves and the
+//! request's [`aborted`](Request::aborted) future does.
 
+use std::cell::{Cell, RefCell};
+use std::future::Future;
 use std::rc::Rc;
 
-use tokio::sync::{OwnedMutexGuard, OwnedSemaphorePermit};
+use tokio::sync::{oneshot, Notify, OwnedMutexGuard, OwnedSemaphorePermit};
+use tokio_postgres::types::ToSql;
 use tokio_postgres::Client;
 
-use crate::config::Micros;
+use crate::config::{Config, Micros, TxMode};
 use crate::real::cache::{CacheConn, CacheError, DataEntry, Found};
 use crate::real::db::{classify, DbFailure, Statements, EVENT};
-use crate::real::world::World;
+use crate::real::locks::{self, Shared};
+use crate::real::world::{sleep_us, World};
+use crate::sim::{Ops, Outcome, Site, Written};
+use crate::world::{CacheKey, LockKey, Lookup};
 
 pub struct Request {
     pub world: Rc<World>,
     pub index: u32,
     pub server: u32,
-    pub pg: Rc<Client>,
-    pub statements: Rc<Statements>,
-    pub cache: CacheConn,
-    /// A keyed mutex this request holds.
-    pub guard: Option<OwnedMutexGuard<()>>,
-    /// With `db_pool`: the connection its open transaction holds.
-    pub connection: Option<OwnedSemaphorePermit>,
-    /// The ticket-lock ticket it holds.
-    pub ticket: Option<u64>,
-    /// With `fencing`: the token its lock handed out on entering.
-    pub fence: Option<i64>,
+    pg: Rc<Client>,
+    statements: Rc<Statements>,
+    cache: CacheConn,
     /// When it arrived (trial clock).
     pub arrival: Micros,
+    /// A keyed mutex this request holds.
+    guard: RefCell<Option<OwnedMutexGuard<()>>>,
+    /// Its transaction, when `tx` is set.
+    transaction: RefCell<Transaction>,
+    /// The ticket-lock ticket it took.
+    ticket: Cell<Option<u64>>,
+    /// With `fencing`: the token its lock handed out on entering.
+    fence: Cell<Option<i64>>,
+    /// The live entry its last read of a data key found (XFetch's test).
+    last_read: RefCell<Option<DataEntry>>,
     /// Whether it has answered (its latency and outcome are counted then;
     /// stale-while-revalidate answers before its background refresh).
-    pub responded: bool,
+    responded: Cell<bool>,
+    /// Told when a server error ends the request.
+    abort: Notify,
 }
 
-/// How a request ended, as the model's outcomes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Ended {
-    Ok,
-    /// Answered with a stale value (`grace`).
-    Stale,
-    Failed,
-    Crashed,
-}
-
-impl From<CacheError> for Ended {
-    fn from(_: CacheError) -> Self {
-        Ended::Failed
-    }
+/// Where a request's transaction is (`docs/transactions.md`).
+enum Transaction {
+    None,
+    /// `begin` was called: BEGIN goes with the next statement.
+    Begun,
+    /// BEGIN was sent; with `db_pool`, the connection it holds (given
+    /// back as the state moves on).
+    Open {
+        _connection: Option<OwnedSemaphorePermit>,
+    },
+    /// A statement failed: the transaction was rolled back, later
+    /// statements send nothing, and COMMIT reports this failure.
+    Failed(DbFailure),
 }
 
 /// A DB statement's failure, classified.
 pub type DbResult<T> = Result<T, DbFailure>;
 
+/// How a write the DB refused ends, as the model says it.
+fn written(failure: DbFailure) -> Written {
+    match failure {
+        DbFailure::Serialization => Written::SerializationFailure,
+        DbFailure::UniqueViolation | DbFailure::Fenced | DbFailure::Other => Written::Refused,
+    }
+}
+
+/// Waits a statement's drawn latency, holding a pool connection (with
+/// `db_pool`, outside a transaction, which holds its own) from before the
+/// wait until the statement returns; counts a failure.
+async fn statement<T>(
+    world: &World,
+    pooled: bool,
+    micros: Micros,
+    run: impl Future<Output = Result<T, tokio_postgres::Error>>,
+) -> DbResult<T> {
+    let _permit = match &world.pool {
+        Some(pool) if pooled => Some(pool.acquire().await.expect("the pool is never closed")),
+        _ => None,
+    };
+    sleep_us(micros).await;
+    run.await.map_err(|error| {
+        let failure = classify(&error);
+        world.count(|t| t.count_failure(failure));
+        failure
+    })
+}
+
 impl Request {
-    /// This request's lock token.
-    pub fn token(&self) -> String {
-        format!("{}", self.index + 1)
+    pub fn new(
+        world: Rc<World>,
+        index: u32,
+        server: u32,
+        (pg, statements, cache): (Rc<Client>, Rc<Statements>, CacheConn),
+        arrival: Micros,
+    ) -> Request {
+        Request {
+            world,
+            index,
+            server,
+            pg,
+            statements,
+            cache,
+            arrival,
+            guard: RefCell::new(None),
+            transaction: RefCell::new(Transaction::None),
+            ticket: Cell::new(None),
+            fence: Cell::new(None),
+            last_read: RefCell::new(None),
+            responded: Cell::new(false),
+            abort: Notify::new(),
+        }
     }
 
-    pub fn now(&self) -> Micros {
-        self.world.now()
+    /// Resolves once a server error has ended the request.
+    pub async fn aborted(&self) {
+        self.abort.notified().await
+    }
+
+    /// Ends the request after a server error: never resolves.
+    async fn fail<T>(&self, _error: impl std::fmt::Debug) -> T {
+        self.abort.notify_one();
+        std::future::pending().await
     }
 
     async fn cache_delay(&self) {
         self.world.delay(self.world.config.cache_latency).await;
     }
 
-    /// Waits for a pool connection (with `db_pool`), then the statement's
-    /// latency; the permit is held until the statement returns.
-    async fn db_statement<T>(
-        &self,
-        write: bool,
-        run: impl std::future::Future<Output = Result<T, tokio_postgres::Error>>,
-    ) -> DbResult<T> {
+    fn cache_key(&self, key: CacheKey) -> String {
+        match key {
+            CacheKey::Data(item) => self.world.data_key(item),
+            CacheKey::Lock(LockKey(key)) => self.world.lock_key(key),
+        }
+    }
+
+    /// The latency of a statement, drawn now (in issue order).
+    fn draw(&self, write: bool) -> Micros {
         let config = &self.world.config;
         let latency = if write {
             config.write_latency()
         } else {
             config.db_latency
         };
-        let micros = self.world.delays.borrow_mut().draw(latency);
-        let _permit = match &self.world.pool {
-            Some(pool) if self.connection.is_none() => {
-                Some(pool.acquire().await.expect("the pool is never closed"))
-            }
-            _ => None,
-        };
-        crate::real::world::sleep_us(micros).await;
-        run.await.map_err(|error| {
-            let failure = classify(&error);
-            self.world.count(|t| t.count_failure(failure));
-            failure
-        })
+        self.world.delays.borrow_mut().draw(latency)
     }
 
-    pub async fn find_order(&self, user: u32) -> DbResult<bool> {
+    fn in_transaction(&self) -> bool {
+        !matches!(*self.transaction.borrow(), Transaction::None)
+    }
+
+    /// A statement outside a transaction; a failure the model has no
+    /// answer for ends the request.
+    async fn read<T>(&self, run: impl Future<Output = Result<T, tokio_postgres::Error>>) -> T {
         self.world.count(|t| t.db_reads += 1);
-        let user = user as i32;
-        let row = self
-            .db_statement(
-                false,
-                self.pg
-                    .query_one(&self.statements.find_order, &[&user, &EVENT]),
-            )
-            .await?;
-        let count: i64 = row.get(0);
-        Ok(count > 0)
+        let micros = self.draw(false);
+        match statement(&self.world, true, micros, run).await {
+            Ok(value) => value,
+            Err(failure) => self.fail(failure).await,
+        }
     }
 
-    pub async fn insert_order(&self, user: u32) -> DbResult<()> {
-        self.world.count(|t| t.db_writes += 1);
-        let user = user as i32;
-        self.db_statement(
-            true,
-            self.pg
-                .execute(&self.statements.insert_order, &[&user, &EVENT, &self.fence]),
-        )
-        .await
-        .map(|_| ())
-    }
-
-    /// The original bug: the insert is sent but not awaited (its own task
-    /// on the same connection, as an unawaited promise).
-    pub fn insert_order_unawaited(&self, user: u32) {
-        self.world.count(|t| t.db_writes += 1);
-        let world = self.world.clone();
-        let pg = self.pg.clone();
-        let statements = self.statements.clone();
-        let fence = self.fence;
-        tokio::task::spawn_local(async move {
-            world.delay(world.config.write_latency()).await;
-            let user = user as i32;
-            let params: [&(dyn tokio_postgres::types::ToSql + Sync); 3] = [&user, &EVENT, &fence];
-            if let Err(error) = pg.execute(&statements.insert_order, &params).await {
+    /// A statement inside the transaction: BEGIN first if it has not been
+    /// sent (with `db_pool`, after taking the connection the transaction
+    /// holds to its end). A failure rolls the transaction back at once; an
+    /// aborted transaction sends nothing more.
+    async fn in_open_transaction<T>(
+        &self,
+        write: bool,
+        run: impl Future<Output = Result<T, tokio_postgres::Error>>,
+    ) -> DbResult<T> {
+        let begun = match *self.transaction.borrow() {
+            Transaction::Failed(failure) => return Err(failure),
+            Transaction::Begun => true,
+            _ => false,
+        };
+        if begun {
+            let permit = match &self.world.pool {
+                Some(pool) => Some(
+                    pool.clone()
+                        .acquire_owned()
+                        .await
+                        .expect("the pool is never closed"),
+                ),
+                None => None,
+            };
+            *self.transaction.borrow_mut() = Transaction::Open {
+                _connection: permit,
+            };
+            let sql = if self.world.config.tx == TxMode::Serializable {
+                "BEGIN ISOLATION LEVEL SERIALIZABLE"
+            } else {
+                "BEGIN ISOLATION LEVEL READ COMMITTED"
+            };
+            // No injected latency: the model sends it with this statement.
+            if let Err(error) = self.pg.batch_execute(sql).await {
                 let failure = classify(&error);
-                world.count(|t| {
-                    t.count_failure(failure);
-                    t.errors += 1;
-                });
+                self.roll_back(failure).await;
+                return Err(failure);
+            }
+        }
+        if write {
+            self.world.count(|t| t.db_writes += 1);
+        } else {
+            self.world.count(|t| t.db_reads += 1);
+        }
+        let micros = self.draw(write);
+        let result = statement(&self.world, false, micros, run).await;
+        if let Err(failure) = result {
+            self.roll_back(failure).await;
+        }
+        result
+    }
+
+    /// ROLLBACK after a failure (no injected latency); the connection goes
+    /// back to the pool.
+    async fn roll_back(&self, failure: DbFailure) {
+        let _ = self.pg.batch_execute("ROLLBACK").await;
+        *self.transaction.borrow_mut() = Transaction::Failed(failure);
+    }
+
+    /// Answers: its latency and, unless it went well, an error are counted
+    /// (once; a background refresh after the answer counts nothing more).
+    fn answer(&self, outcome: Outcome) {
+        if self.responded.replace(true) {
+            return;
+        }
+        let elapsed = self.world.now().saturating_sub(self.arrival);
+        self.world.count(|t| {
+            t.latencies.push(elapsed);
+            match outcome {
+                Outcome::Failed | Outcome::Crashed => t.errors += 1,
+                Outcome::ServedStale => t.stale_served += 1,
+                _ => {}
             }
         });
     }
 
-    pub async fn lock_user(&self, user: u32) -> DbResult<()> {
-        self.world.count(|t| t.db_reads += 1);
-        let user = user as i32;
-        self.db_statement(
-            false,
-            self.pg.query_one(&self.statements.lock_user, &[&user]),
-        )
-        .await
-        .map(|_| ())
-    }
-
-    pub async fn select_product(&self, item: u32) -> DbResult<i64> {
-        self.world.count(|t| t.db_reads += 1);
-        let item = item as i32;
-        let row = self
-            .db_statement(
-                false,
-                self.pg.query_one(&self.statements.select_product, &[&item]),
-            )
-            .await?;
-        Ok(row.get(0))
-    }
-
-    /// With `db_pool`: takes a connection for a whole transaction, as a
-    /// pool checkout from BEGIN to COMMIT (the model's rule too).
-    pub async fn check_out_connection(&mut self) {
-        if let Some(pool) = &self.world.pool {
-            let permit = pool.clone().acquire_owned().await;
-            self.connection = Some(permit.expect("the pool is never closed"));
+    /// `set` of a data key: the row, live for `ttl` from when the set is
+    /// sent, and how long it took to recompute (`delta`), kept by the
+    /// server `grace` longer; of a lock key: the token.
+    async fn set(&self, key: CacheKey, value: u64, ttl: Micros, delta: Micros) {
+        self.cache_delay().await;
+        let name = self.cache_key(key);
+        let result = match key {
+            CacheKey::Data(_) => {
+                let now = self.world.now();
+                let entry = DataEntry {
+                    row: value.to_string(),
+                    live_until: (ttl > 0).then(|| now + ttl),
+                    delta,
+                };
+                let storage = entry.storage_ttl(now, self.world.config.grace);
+                self.cache.set(&name, &entry.encode(), storage).await
+            }
+            CacheKey::Lock(_) => self.cache.set(&name, &value.to_string(), ttl).await,
+        };
+        if let Err(error) = result {
+            self.fail(error).await
         }
     }
 
-    /// BEGIN: no injected latency (the model sends it with the next statement).
-    pub async fn begin(&self, serializable: bool) -> DbResult<()> {
-        let sql = if serializable {
-            "BEGIN ISOLATION LEVEL SERIALIZABLE"
-        } else {
-            "BEGIN ISOLATION LEVEL READ COMMITTED"
-        };
-        self.pg.batch_execute(sql).await.map_err(|e| classify(&e))
+    async fn cache<T>(&self, result: Result<T, CacheError>) -> T {
+        match result {
+            Ok(value) => value,
+            Err(error) => self.fail(error).await,
+        }
+    }
+}
+
+#[allow(refining_impl_trait)]
+impl Ops for Request {
+    fn config(&self) -> &Config {
+        &self.world.config
     }
 
-    /// COMMIT: a write round trip.
-    pub async fn commit(&self) -> DbResult<()> {
-        self.db_statement(true, self.pg.batch_execute("COMMIT"))
-            .await
+    fn now(&self) -> Micros {
+        self.world.now()
     }
 
-    /// ROLLBACK after a failure: no injected latency.
-    pub async fn rollback(&self) {
-        let _ = self.pg.batch_execute("ROLLBACK").await;
+    fn token(&self) -> u64 {
+        u64::from(self.index) + 1
     }
 
-    /// A get of a data key: live, stale (expired, within `grace`) or a
-    /// miss, read on the trial clock as the reply arrives; a hit only if live.
-    pub async fn cache_get_data(&mut self, item: u32) -> Result<Found, CacheError> {
+    fn ticket(&self) -> Option<u64> {
+        self.ticket.get()
+    }
+
+    async fn yield_now(&self) {
+        tokio::task::yield_now().await
+    }
+
+    async fn sleep(&self, duration: Micros, _: Site) {
+        sleep_us(duration).await
+    }
+
+    /// A data key's value is read on the trial clock as the reply arrives
+    /// (live, stale within `grace`, or a miss; a hit only if live); a
+    /// lock's is its holder's token.
+    async fn cache_get(&self, key: CacheKey, _: Site) -> Lookup {
         self.cache_delay().await;
-        let key = self.world.data_key(item);
-        let stored = self.cache.get(&key).await?;
+        let stored = self.cache.get(&self.cache_key(key)).await;
+        let stored = self.cache(stored).await;
+        if let CacheKey::Lock(_) = key {
+            return stored.map_or(Lookup::Miss, |token| {
+                Lookup::Live(token.parse().unwrap_or(0))
+            });
+        }
         let found = stored
             .as_deref()
             .and_then(DataEntry::decode)
             .map_or(Found::Miss, |entry| {
-                entry.lookup(self.now(), self.world.config.grace)
+                entry.lookup(self.world.now(), self.world.config.grace)
             });
         self.world.count(|t| {
             if let Found::Live(_) = found {
@@ -215,111 +336,293 @@ impl Request {
                 t.cache_misses += 1
             }
         });
-        Ok(found)
-    }
-
-    /// `set(key, row, ttl)`, remembering how long the row took to load
-    /// (`delta`); live for `ttl` from when the set is sent.
-    pub async fn cache_set_data(
-        &mut self,
-        item: u32,
-        row: &str,
-        delta: Micros,
-    ) -> Result<(), CacheError> {
-        self.cache_delay().await;
-        let key = self.world.data_key(item);
-        let (ttl, grace) = (self.world.config.ttl, self.world.config.grace);
-        let now = self.now();
-        let entry = DataEntry {
-            row: row.to_string(),
-            live_until: (ttl > 0).then(|| now + ttl),
-            delta,
-        };
-        let storage = entry.storage_ttl(now, grace);
-        self.cache.set(&key, &entry.encode(), storage).await
-    }
-
-    /// `fencing=true`: the lock hands out the next token of `key`, from a
-    /// counter on the cache server (`incr` / `INCR`), with no injected
-    /// latency (the model's token comes with the lock).
-    pub async fn take_fence(&mut self, key: u32) -> Result<(), CacheError> {
-        let key = format!("{}:fence:{key}", self.world.run_id);
-        let token = self.cache.incr(&key).await?;
-        self.fence = Some(token as i64);
-        Ok(())
-    }
-
-    /// Answers: its latency and, unless it went well, an error are counted
-    /// (once; a background refresh after the answer counts nothing more).
-    pub fn respond(&mut self, ended: Ended) {
-        if std::mem::replace(&mut self.responded, true) {
-            return;
-        }
-        let elapsed = self.now().saturating_sub(self.arrival);
-        self.world.count(|t| {
-            t.latencies.push(elapsed);
-            match ended {
-                Ended::Ok => {}
-                Ended::Stale => t.stale_served += 1,
-                Ended::Failed | Ended::Crashed => t.errors += 1,
+        let row = |entry: &DataEntry| entry.row.parse().unwrap_or(0);
+        match found {
+            Found::Live(entry) => {
+                let lookup = Lookup::Live(row(&entry));
+                *self.last_read.borrow_mut() = Some(entry);
+                lookup
             }
-        });
+            Found::Stale(entry) => Lookup::Stale(row(&entry)),
+            Found::Miss => Lookup::Miss,
+        }
     }
 
-    pub async fn lock_get(&mut self, key: u32) -> Result<Option<String>, CacheError> {
-        self.cache_delay().await;
-        let key = self.world.lock_key(key);
-        self.cache.get(&key).await
+    async fn cache_set(&self, key: CacheKey, value: u64, ttl: Micros, _: Site) {
+        self.set(key, value, ttl, 0).await
     }
 
-    pub async fn lock_set(&mut self, key: u32) -> Result<(), CacheError> {
-        self.cache_delay().await;
-        let (key, token) = (self.world.lock_key(key), self.token());
-        let ttl = self.world.config.lock_ttl;
-        self.cache.set(&key, &token, ttl).await
+    async fn cache_set_with_delta(
+        &self,
+        key: CacheKey,
+        value: u64,
+        ttl: Micros,
+        delta: Micros,
+        _: Site,
+    ) {
+        self.set(key, value, ttl, delta).await
     }
 
-    pub async fn lock_add(&mut self, key: u32) -> Result<bool, CacheError> {
+    async fn cache_add(&self, key: CacheKey, value: u64, ttl: Micros, _: Site) -> bool {
         self.cache_delay().await;
-        let (key, token) = (self.world.lock_key(key), self.token());
-        let ttl = self.world.config.lock_ttl;
-        self.cache.add(&key, &token, ttl).await
+        let added = self
+            .cache
+            .add(&self.cache_key(key), &value.to_string(), ttl)
+            .await;
+        self.cache(added).await
     }
 
-    /// The unconditional release. On Redis it is `GETDEL`, one round trip
-    /// with `DEL`'s effect, so the run can count deletes of another
-    /// holder's lock.
-    pub async fn lock_delete(&mut self, key: u32) -> Result<(), CacheError> {
+    /// On Redis `GETDEL`, one round trip with `DEL`'s effect, so the run
+    /// can count deletes of another holder's lock (`foreign_lock_deletes`).
+    async fn cache_delete(&self, key: CacheKey, _: Site) -> bool {
         self.cache_delay().await;
-        let key = self.world.lock_key(key);
-        let token = self.token();
-        match &mut self.cache {
+        let name = self.cache_key(key);
+        let deleted = match &self.cache {
             CacheConn::Redis(conn) => {
-                let old: Option<String> = redis::cmd("GETDEL").arg(&key).query_async(conn).await?;
-                if old.is_some_and(|old| old != token) {
+                let old: Result<Option<String>, _> = redis::cmd("GETDEL")
+                    .arg(&name)
+                    .query_async(&mut conn.clone())
+                    .await;
+                let old = self.cache(old.map_err(CacheError::from)).await;
+                let token = self.token().to_string();
+                if matches!(key, CacheKey::Lock(_)) && old.as_ref().is_some_and(|old| *old != token)
+                {
                     self.world.count(|t| t.reports.foreign_lock_deletes += 1);
                 }
+                Ok(old.is_some())
             }
-            CacheConn::Memcached(_) => {
-                self.cache.delete(&key).await?;
-            }
-        }
-        Ok(())
+            CacheConn::Memcached(_) => self.cache.delete(&name).await,
+        };
+        self.cache(deleted).await
     }
 
-    pub async fn lock_delete_if_owner(&mut self, key: u32) -> Result<(), CacheError> {
+    /// A refusal counts in `owner_release_refused` when a follow-up `GET`
+    /// (made only for that count) finds another holder's token, not when
+    /// the lock had expired.
+    async fn cache_delete_if_owner(&self, key: CacheKey, token: u64, _: Site) -> bool {
         self.cache_delay().await;
-        let (key, token) = (self.world.lock_key(key), self.token());
-        if !self.cache.delete_if_owner(&key, &token).await? {
-            // Refused only if someone else's token is there (not if it expired).
-            if self.cache.get(&key).await?.is_some() {
+        let name = self.cache_key(key);
+        let deleted = self.cache.delete_if_owner(&name, &token.to_string()).await;
+        let deleted = self.cache(deleted).await;
+        if !deleted {
+            let holder = self.cache.get(&name).await;
+            if self.cache(holder).await.is_some() {
                 self.world.count(|t| t.reports.owner_release_refused += 1);
             }
         }
-        Ok(())
+        deleted
     }
 
-    pub async fn sleep(&self, micros: Micros) {
-        crate::real::world::sleep_us(micros).await;
+    async fn select(&self, item: u32, _: Site) -> u64 {
+        let id = item as i32;
+        let row = self
+            .read(self.pg.query_one(&self.statements.select_product, &[&id]))
+            .await;
+        row.get::<_, i64>(0) as u64
+    }
+
+    /// Inside a transaction that failed, sends nothing and says there is
+    /// an order (so the body goes on to COMMIT, which reports the failure).
+    async fn find_order(&self, user: u32, _: Site) -> bool {
+        let user = user as i32;
+        let params: [&(dyn ToSql + Sync); 2] = [&user, &EVENT];
+        let run = self.pg.query_one(&self.statements.find_order, &params);
+        let row = if self.in_transaction() {
+            match self.in_open_transaction(false, run).await {
+                Ok(row) => row,
+                Err(_) => return true,
+            }
+        } else {
+            self.read(run).await
+        };
+        row.get::<_, i64>(0) > 0
+    }
+
+    /// Sent now, on a task of its own (as calling an async function sends
+    /// its first statement): unawaited (`await_insert=false`) it still
+    /// lands, and a refusal then counts one error.
+    fn insert_order(&self, user: u32, _: Site) -> impl Future<Output = bool> {
+        self.world.count(|t| t.db_writes += 1);
+        let micros = self.draw(true);
+        let (world, pg, statements) =
+            (self.world.clone(), self.pg.clone(), self.statements.clone());
+        let fence = self.fence.get();
+        let (send, receive) = oneshot::channel();
+        tokio::task::spawn_local(async move {
+            let user = user as i32;
+            let params: [&(dyn ToSql + Sync); 3] = [&user, &EVENT, &fence];
+            let run = pg.execute(&statements.insert_order, &params);
+            let inserted = statement(&world, true, micros, run).await.is_ok();
+            if send.send(inserted).is_err() && !inserted {
+                world.count(|t| t.errors += 1);
+            }
+        });
+        async move { receive.await.unwrap_or(false) }
+    }
+
+    fn begin(&self) {
+        *self.transaction.borrow_mut() = Transaction::Begun;
+    }
+
+    async fn lock_row(&self, user: u32, _: Site) {
+        let user = user as i32;
+        let params: [&(dyn ToSql + Sync); 1] = [&user];
+        let run = self.pg.query_one(&self.statements.lock_user, &params);
+        let _ = self.in_open_transaction(false, run).await;
+    }
+
+    async fn insert_in_transaction(&self, user: u32, _: Site) -> Written {
+        let (user, fence) = (user as i32, self.fence.get());
+        let params: [&(dyn ToSql + Sync); 3] = [&user, &EVENT, &fence];
+        let run = self.pg.execute(&self.statements.insert_order, &params);
+        match self.in_open_transaction(true, run).await {
+            Ok(_) => Written::Done,
+            Err(failure) => written(failure),
+        }
+    }
+
+    /// A write round trip; the connection goes back to the pool after it.
+    async fn commit(&self, _: u32, _: Site) -> Written {
+        let failed = match *self.transaction.borrow() {
+            Transaction::Failed(failure) => Some(failure),
+            Transaction::Open { .. } => None,
+            // Nothing was sent: nothing to commit.
+            Transaction::None | Transaction::Begun => return Written::Done,
+        };
+        if let Some(failure) = failed {
+            *self.transaction.borrow_mut() = Transaction::None;
+            return written(failure);
+        }
+        let micros = self.draw(true);
+        let result = statement(&self.world, false, micros, self.pg.batch_execute("COMMIT")).await;
+        if let Err(failure) = result {
+            self.roll_back(failure).await;
+        }
+        *self.transaction.borrow_mut() = Transaction::None;
+        result.map_or_else(written, |()| Written::Done)
+    }
+
+    /// A FIFO `tokio::sync::Mutex` per key in the server's table.
+    async fn mutex_lock(&self, key: LockKey, _: Site) {
+        let mutex = self.world.mutex(self.server, key.0);
+        let guard = mutex.lock_owned().await;
+        *self.guard.borrow_mut() = Some(guard);
+    }
+
+    fn mutex_unlock(&self, _: LockKey) {
+        let guard = self.guard.borrow_mut().take();
+        drop(guard);
+    }
+
+    async fn emitter_lock(&self, key: LockKey, _: Site) {
+        locks::emitter_lock(&self.world, self.server, key.0).await
+    }
+
+    fn emitter_unlock(&self, key: LockKey) {
+        locks::emitter_unlock(&self.world, self.server, key.0)
+    }
+
+    /// The model's own ticket counters and lease, on the wall clock.
+    fn take_ticket(&self, key: LockKey) -> u64 {
+        let now = self.world.now();
+        let tickets = &self.world.servers[self.server as usize].tickets;
+        let ticket = tickets.borrow_mut().take_ticket(key, now);
+        self.ticket.set(Some(ticket));
+        ticket
+    }
+
+    fn check_ticket(&self, key: LockKey, ticket: u64) -> bool {
+        let (now, ttl) = (self.world.now(), self.world.config.lock_ttl);
+        let tickets = &self.world.servers[self.server as usize].tickets;
+        let check = tickets.borrow_mut().check_ticket(key, ticket, ttl, now);
+        check.served
+    }
+
+    fn release_ticket(&self, key: LockKey, ticket: u64) {
+        let now = self.world.now();
+        let tickets = &self.world.servers[self.server as usize].tickets;
+        tickets.borrow_mut().release_ticket(key, ticket, now);
+    }
+
+    fn flight_join(&self, key: LockKey, _: Site) -> Option<Shared> {
+        locks::join_flight(&self.world, self.server, key.0)
+    }
+
+    fn flight_finish(&self, key: LockKey, result: u64) {
+        locks::finish_flight(&self.world, self.server, key.0, result)
+    }
+
+    fn flight_running(&self, key: LockKey) -> bool {
+        let flights = self.world.servers[self.server as usize].flights.borrow();
+        flights.contains_key(&key.0)
+    }
+
+    /// With `fencing` (a lock strategy), the next token of `key` from a
+    /// counter on the cache server (`incr` / `INCR`), with no injected
+    /// latency (the model's token comes with the lock).
+    async fn enter(&self, key: LockKey) {
+        self.world.enter(key.0);
+        let config = &self.world.config;
+        if config.fencing && config.strategy.is_lock() {
+            let name = format!("{}:fence:{}", self.world.run_id, key.0);
+            let token = self.cache.incr(&name).await;
+            let token = self.cache(token).await;
+            self.fence.set(Some(token as i64));
+        }
+    }
+
+    fn exit(&self, key: LockKey) {
+        self.world.exit(key.0);
+    }
+
+    fn crashes(&self, key: LockKey) -> bool {
+        if self.world.config.crash != Some(self.index) {
+            return false;
+        }
+        self.world.exit(key.0);
+        true
+    }
+
+    async fn pause_if_due(&self) {
+        if let Some(pause) = self.world.config.pause {
+            if pause.request == self.index && pause.duration > 0 {
+                sleep_us(pause.duration).await;
+            }
+        }
+    }
+
+    fn respond(&self, outcome: Outcome) {
+        self.answer(outcome);
+    }
+
+    /// Counted by the answer (`stale_served`).
+    fn serve_stale(&self, _: u32) {}
+
+    /// One draw of the trial's XFetch stream, on the live entry this
+    /// request just read; never for an entry with no expiry.
+    fn xfetch_early(&self, _: CacheKey) -> bool {
+        let last = self.last_read.borrow();
+        let Some(entry) = last.as_ref() else {
+            return false;
+        };
+        let Some(expiry) = entry.live_until else {
+            return false;
+        };
+        let world = &self.world;
+        let draw = world.delays.borrow_mut().xfetch_draw();
+        let gap = -(entry.delta as f64) * world.config.beta * libm::log(draw);
+        let early = world.now() as f64 + gap >= expiry as f64;
+        if early {
+            world.count(|t| t.early_refreshes += 1);
+        }
+        early
+    }
+
+    fn lock_wakeup(&self) {
+        self.world.count(|t| t.lock_wakeups += 1);
+    }
+
+    fn give_up(&self, _: LockKey) {
+        self.world.count(|t| t.timeouts += 1);
     }
 }

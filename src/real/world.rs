@@ -121,7 +121,7 @@ impl Delays {
 pub struct ServerLocks {
     pub mutexes: RefCell<HashMap<u32, Arc<Mutex<()>>>>,
     /// Running single-flight calls: the waiters of each, to share its result.
-    pub flights: RefCell<HashMap<u32, Vec<oneshot::Sender<Option<u64>>>>>,
+    pub flights: RefCell<HashMap<u32, Vec<oneshot::Sender<u64>>>>,
     /// Emitter lock: the locked keys, and the `once` listeners of each.
     pub emitter_locked: RefCell<HashSet<u32>>,
     pub emitter_listeners: RefCell<HashMap<u32, Vec<oneshot::Sender<()>>>>,

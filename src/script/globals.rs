@@ -19,7 +19,7 @@ use serde_json::{json, Value};
 use crate::config::{CacheStart, Micros, MS};
 use crate::sim::core::{Op, ScriptOp, TaskId};
 use crate::sim::trace::{OpKind, Outcome, Site, TraceKey, What};
-use crate::sim::Ctx;
+use crate::sim::{Ctx, Ops};
 use crate::strategy;
 use crate::world::LockKey;
 
@@ -771,7 +771,7 @@ fn host_acquire(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResul
     let (host, server) = realm(context)?;
     let key = lock_key(&host, args, context)?;
     let (cx, request) = ctx(&host, server);
-    let future = async move { Answer::Bool(strategy::acquire(&cx, key).await) };
+    let future = async move { Answer::Bool(strategy::acquire(&*cx, key).await) };
     spawn(&host, server, request, future, context)
 }
 
@@ -780,7 +780,7 @@ fn host_release(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResul
     let key = lock_key(&host, args, context)?;
     let (cx, request) = ctx(&host, server);
     let future = async move {
-        strategy::release(&cx, key).await;
+        strategy::release(&*cx, key).await;
         Answer::Undefined
     };
     spawn(&host, server, request, future, context)

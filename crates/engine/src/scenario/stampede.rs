@@ -28,11 +28,11 @@
 //! releasing; request `pause` sleeps there first.
 
 use crate::config::StrategyKind;
-use crate::sim::{Ctx, Outcome, Site};
+use crate::sim::{Ops, Outcome, Site};
 use crate::strategy::{self, single_flight, stale_while_revalidate, xfetch};
 use crate::world::{CacheKey, LockKey, Lookup};
 
-pub async fn get_item(cx: &Ctx, item: u32) -> Outcome {
+pub async fn get_item<O: Ops>(cx: &O, item: u32) -> Outcome {
     let key = CacheKey::Data(item);
     let cached = cx.cache_get(key, Site::Get).await;
     let strategy = cx.config().strategy;
@@ -64,7 +64,7 @@ pub async fn get_item(cx: &Ctx, item: u32) -> Outcome {
     if !strategy::acquire(cx, lock).await {
         return give_up(cached);
     }
-    cx.enter(lock);
+    cx.enter(lock).await;
     if cx.crashes(lock) {
         return Outcome::Crashed;
     }
@@ -79,7 +79,7 @@ pub async fn get_item(cx: &Ctx, item: u32) -> Outcome {
 }
 
 /// `select` then `set`: the work a lock guards.
-pub async fn load(cx: &Ctx, item: u32) -> u64 {
+pub async fn load<O: Ops>(cx: &O, item: u32) -> u64 {
     let row = cx.select(item, Site::Select).await;
     let ttl = cx.config().ttl;
     cx.cache_set(CacheKey::Data(item), row, ttl, Site::Set)

@@ -33,11 +33,11 @@
 //! entering the section, `pause` sleeps there first.
 
 use crate::config::{StrategyKind, TxMode};
-use crate::sim::{Ctx, Outcome, Site, Written};
+use crate::sim::{Ops, Outcome, Site, Written};
 use crate::strategy::{self, single_flight};
 use crate::world::LockKey;
 
-pub async fn participate(cx: &Ctx, user: u32) -> Outcome {
+pub async fn participate<O: Ops>(cx: &O, user: u32) -> Outcome {
     let lock = LockKey(user);
     if cx.config().strategy == StrategyKind::SingleFlight {
         let shared = single_flight::run(cx, lock, || async {
@@ -53,7 +53,7 @@ pub async fn participate(cx: &Ctx, user: u32) -> Outcome {
     if !strategy::acquire(cx, lock).await {
         return Outcome::Failed;
     }
-    cx.enter(lock);
+    cx.enter(lock).await;
     if cx.crashes(lock) {
         return Outcome::Crashed;
     }
@@ -70,7 +70,7 @@ pub async fn participate(cx: &Ctx, user: u32) -> Outcome {
 
 /// False if the DB refused the awaited insert (unique constraint, fencing)
 /// or, in a transaction, its commit.
-async fn place_order(cx: &Ctx, user: u32) -> bool {
+async fn place_order<O: Ops>(cx: &O, user: u32) -> bool {
     if cx.config().tx != TxMode::None {
         return place_order_in_transaction(cx, user).await;
     }
@@ -88,7 +88,7 @@ async fn place_order(cx: &Ctx, user: u32) -> bool {
 
 /// Find and insert in one transaction, retried from BEGIN after a
 /// serialization failure up to `tx_retries` times. False if it failed.
-async fn place_order_in_transaction(cx: &Ctx, user: u32) -> bool {
+async fn place_order_in_transaction<O: Ops>(cx: &O, user: u32) -> bool {
     let config = cx.config();
     for _ in 0..=config.tx_retries {
         cx.begin();

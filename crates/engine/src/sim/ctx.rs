@@ -1,6 +1,6 @@
-//! What scenario and strategy code sees: one request's handle on the world.
-//! Every method that returns a future is an await point, the only place
-//! where other requests can interleave.
+//! The simulated implementation of [`Ops`]: one request's handle on the
+//! simulated world. Every method that returns a future is an await point,
+//! the only place where other requests can interleave.
 
 use std::cell::{Cell, RefCell};
 use std::future::Future;
@@ -12,6 +12,7 @@ use std::task::{Context, Poll};
 use crate::config::{Config, Micros};
 use crate::sim::core::{Core, Op, Reply, TaskId};
 use crate::sim::footprint::Object;
+use crate::sim::ops::{Ops, Written};
 use crate::sim::poll::{Attempt, PollLock, Timing};
 use crate::sim::trace::{Outcome, Site, TraceKey, What};
 use crate::world::locks::{Acquire, SlotId};
@@ -67,16 +68,6 @@ impl Answer for bool {
                 | Reply::Committed
         )
     }
-}
-
-/// How a DB write (an insert, or a transaction's COMMIT) ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Written {
-    Done,
-    /// A unique constraint or a fencing token refused it.
-    Refused,
-    /// SERIALIZABLE refused it; the transaction is over.
-    SerializationFailure,
 }
 
 impl Answer for Written {
@@ -216,33 +207,6 @@ impl Ctx {
         }
     }
 
-    /// Yields once, like awaiting an already resolved promise.
-    pub async fn yield_now(&self) {
-        YieldNow {
-            core: &self.core,
-            yielded: false,
-        }
-        .await
-    }
-
-    /// The ticket-lock ticket this request holds, if any.
-    pub fn ticket(&self) -> Option<u64> {
-        Some(self.ticket.get()).filter(|&ticket| ticket != NO_TICKET)
-    }
-
-    pub fn config(&self) -> &Config {
-        &self.config
-    }
-
-    pub fn now(&self) -> Micros {
-        self.core.borrow().now
-    }
-
-    /// This request's lock token.
-    pub fn token(&self) -> u64 {
-        u64::from(self.request) + 1
-    }
-
     fn wait<T: Answer>(&self, slot: SlotId) -> Wait<'_, T> {
         Wait {
             core: &self.core,
@@ -263,85 +227,6 @@ impl Ctx {
     fn issue<T: Answer>(&self, op: Op, site: Site) -> Wait<'_, T> {
         let slot = self.core.borrow_mut().issue(self.request, op, site);
         self.wait(slot)
-    }
-
-    pub fn cache_get(&self, key: CacheKey, site: Site) -> Wait<'_, Lookup> {
-        self.issue(Op::Get(key), site)
-    }
-
-    pub fn cache_set(&self, key: CacheKey, value: u64, ttl: Micros, site: Site) -> Wait<'_, ()> {
-        self.issue(Op::Set(key, value, ttl), site)
-    }
-
-    /// memcached `add`: resolves to whether it stored.
-    pub fn cache_add(&self, key: CacheKey, value: u64, ttl: Micros, site: Site) -> Wait<'_, bool> {
-        self.issue(Op::Add(key, value, ttl), site)
-    }
-
-    pub fn cache_delete(&self, key: CacheKey, site: Site) -> Wait<'_, bool> {
-        self.issue(Op::Delete(key), site)
-    }
-
-    pub fn select(&self, item: u32, site: Site) -> Wait<'_, u64> {
-        self.issue(Op::Select(item), site)
-    }
-
-    pub fn find_order(&self, user: u32, site: Site) -> Wait<'_, bool> {
-        self.issue(Op::FindOrder(user), site)
-    }
-
-    /// Resolves to whether the DB took the row (it refuses one on a unique
-    /// conflict, or for an older fencing token than one it has seen).
-    pub fn insert_order(&self, user: u32, site: Site) -> Wait<'_, bool> {
-        let token = self.core.borrow().tokens.get(&self.request).copied();
-        self.issue(Op::Insert(user, token), site)
-    }
-
-    /// BEGIN: opens this request's transaction (sent with its first
-    /// statement: no round trip of its own).
-    pub fn begin(&self) {
-        self.core.borrow_mut().db.transactions.begin(self.request);
-    }
-
-    /// `SELECT ... FOR UPDATE` on `user`'s row: resolves once this
-    /// transaction holds the row lock.
-    pub fn lock_row(&self, user: u32, site: Site) -> Wait<'_, ()> {
-        self.issue(Op::LockRow(user), site)
-    }
-
-    /// An insert inside this request's transaction: kept until COMMIT, or
-    /// a serialization failure that ends the transaction.
-    pub fn insert_in_transaction(&self, user: u32, site: Site) -> Wait<'_, Written> {
-        let token = self.core.borrow().tokens.get(&self.request).copied();
-        self.issue(Op::Insert(user, token), site)
-    }
-
-    /// COMMIT: a write round trip; its rows become visible as it lands.
-    pub fn commit(&self, user: u32, site: Site) -> Wait<'_, Written> {
-        self.issue(Op::Commit(user), site)
-    }
-
-    /// `set` that also stores how long the value took to recompute.
-    pub fn cache_set_with_delta(
-        &self,
-        key: CacheKey,
-        value: u64,
-        ttl: Micros,
-        delta: Micros,
-        site: Site,
-    ) -> Wait<'_, ()> {
-        self.issue(Op::SetDelta(key, value, ttl, delta), site)
-    }
-
-    /// Redis's check-and-delete script, one round trip: deletes `key` only
-    /// if it still holds `token`; resolves to whether it deleted.
-    pub fn cache_delete_if_owner(&self, key: CacheKey, token: u64, site: Site) -> Wait<'_, bool> {
-        self.issue(Op::DeleteIfOwner(key, token), site)
-    }
-
-    /// `await new Promise(r => setTimeout(r, duration))`.
-    pub fn sleep(&self, duration: Micros, site: Site) -> Wait<'_, ()> {
-        self.issue(Op::Sleep(duration), site)
     }
 
     fn record(&self, what: What, key: TraceKey, outcome: Outcome, site: Site) {
@@ -370,64 +255,6 @@ impl Ctx {
         }
     }
 
-    /// This server's FIFO async mutex for `key`. A free mutex is taken at
-    /// once but still yields one microtask; a held one queues the caller
-    /// until its holder hands it over.
-    pub fn mutex_lock(&self, key: LockKey, site: Site) -> MutexLock<'_> {
-        let queued = self.park_on_server(key, site, |locks, slot| {
-            locks.lock(key, slot) == Acquire::Queued
-        });
-        let lock = TraceKey::Lock(key.0);
-        match queued {
-            None => {
-                self.record(What::MutexGrant, lock, Outcome::None, site);
-                MutexLock::Free(YieldNow {
-                    core: &self.core,
-                    yielded: false,
-                })
-            }
-            Some(slot) => {
-                self.record(What::MutexWait, lock, Outcome::None, site);
-                MutexLock::Queued(self.wait(slot))
-            }
-        }
-    }
-
-    /// Hands the mutex to the oldest waiter (it resumes as a microtask).
-    pub fn mutex_unlock(&self, key: LockKey) {
-        let mut core = self.core.borrow_mut();
-        core.touches
-            .touch(Object::ServerLock(self.server, key), true);
-        if let Some(next) = core.servers[self.server as usize].unlock(key) {
-            core.hand_over(
-                next,
-                What::MutexGrant,
-                TraceKey::Lock(key.0),
-                Reply::Granted,
-            );
-        }
-    }
-
-    /// Joins this server's running single-flight call for `key`, returning
-    /// the await of its result; `None` makes the caller the leader.
-    pub fn flight_join(&self, key: LockKey, site: Site) -> Option<Wait<'_, u64>> {
-        let slot = self.park_on_server(key, site, |locks, slot| locks.join_flight(key, slot))?;
-        self.record(What::FlightJoin, TraceKey::Data(key.0), Outcome::None, site);
-        Some(self.wait(slot))
-    }
-
-    /// The leader's call is done: every waiter gets `result` as a microtask,
-    /// and nothing is kept.
-    pub fn flight_finish(&self, key: LockKey, result: u64) {
-        let mut core = self.core.borrow_mut();
-        core.touches
-            .touch(Object::ServerLock(self.server, key), true);
-        for waiter in core.servers[self.server as usize].finish_flight(key) {
-            let share = Reply::Shared(result);
-            core.hand_over(waiter, What::FlightShare, TraceKey::Data(key.0), share);
-        }
-    }
-
     /// Enters the critical section of `key`. With `fencing`, a lock hands
     /// out the next token of `key` (the event's `detail`).
     pub fn enter(&self, key: LockKey) {
@@ -451,10 +278,196 @@ impl Ctx {
         );
     }
 
+    /// Explore mode: this step reads and changes the server's lock state.
+    fn touch_server_lock(&self, key: LockKey) {
+        self.core
+            .borrow_mut()
+            .touches
+            .touch(Object::ServerLock(self.server, key), true);
+    }
+}
+
+/// The simulated implementation: each operation is a request to the event
+/// loop (`sim::core`), in virtual time, traced and counted. Awaits return
+/// their own future types (`Wait`, ...), which callers holding a `Ctx` can
+/// use as such (a script detaches them).
+#[allow(refining_impl_trait)]
+impl Ops for Ctx {
+    /// Yields once, like awaiting an already resolved promise.
+    async fn yield_now(&self) {
+        YieldNow {
+            core: &self.core,
+            yielded: false,
+        }
+        .await
+    }
+
+    /// The ticket-lock ticket this request holds, if any.
+    fn ticket(&self) -> Option<u64> {
+        Some(self.ticket.get()).filter(|&ticket| ticket != NO_TICKET)
+    }
+
+    fn config(&self) -> &Config {
+        &self.config
+    }
+
+    fn now(&self) -> Micros {
+        self.core.borrow().now
+    }
+
+    /// This request's lock token.
+    fn token(&self) -> u64 {
+        u64::from(self.request) + 1
+    }
+
+    fn cache_get(&self, key: CacheKey, site: Site) -> Wait<'_, Lookup> {
+        self.issue(Op::Get(key), site)
+    }
+
+    fn cache_set(&self, key: CacheKey, value: u64, ttl: Micros, site: Site) -> Wait<'_, ()> {
+        self.issue(Op::Set(key, value, ttl), site)
+    }
+
+    /// memcached `add`: resolves to whether it stored.
+    fn cache_add(&self, key: CacheKey, value: u64, ttl: Micros, site: Site) -> Wait<'_, bool> {
+        self.issue(Op::Add(key, value, ttl), site)
+    }
+
+    fn cache_delete(&self, key: CacheKey, site: Site) -> Wait<'_, bool> {
+        self.issue(Op::Delete(key), site)
+    }
+
+    fn select(&self, item: u32, site: Site) -> Wait<'_, u64> {
+        self.issue(Op::Select(item), site)
+    }
+
+    fn find_order(&self, user: u32, site: Site) -> Wait<'_, bool> {
+        self.issue(Op::FindOrder(user), site)
+    }
+
+    /// Resolves to whether the DB took the row (it refuses one on a unique
+    /// conflict, or for an older fencing token than one it has seen).
+    fn insert_order(&self, user: u32, site: Site) -> Wait<'_, bool> {
+        let token = self.core.borrow().tokens.get(&self.request).copied();
+        self.issue(Op::Insert(user, token), site)
+    }
+
+    /// BEGIN: opens this request's transaction (sent with its first
+    /// statement: no round trip of its own).
+    fn begin(&self) {
+        self.core.borrow_mut().db.transactions.begin(self.request);
+    }
+
+    /// `SELECT ... FOR UPDATE` on `user`'s row: resolves once this
+    /// transaction holds the row lock.
+    fn lock_row(&self, user: u32, site: Site) -> Wait<'_, ()> {
+        self.issue(Op::LockRow(user), site)
+    }
+
+    /// An insert inside this request's transaction: kept until COMMIT, or
+    /// a serialization failure that ends the transaction.
+    fn insert_in_transaction(&self, user: u32, site: Site) -> Wait<'_, Written> {
+        let token = self.core.borrow().tokens.get(&self.request).copied();
+        self.issue(Op::Insert(user, token), site)
+    }
+
+    /// COMMIT: a write round trip; its rows become visible as it lands.
+    fn commit(&self, user: u32, site: Site) -> Wait<'_, Written> {
+        self.issue(Op::Commit(user), site)
+    }
+
+    /// `set` that also stores how long the value took to recompute.
+    fn cache_set_with_delta(
+        &self,
+        key: CacheKey,
+        value: u64,
+        ttl: Micros,
+        delta: Micros,
+        site: Site,
+    ) -> Wait<'_, ()> {
+        self.issue(Op::SetDelta(key, value, ttl, delta), site)
+    }
+
+    /// Redis's check-and-delete script, one round trip: deletes `key` only
+    /// if it still holds `token`; resolves to whether it deleted.
+    fn cache_delete_if_owner(&self, key: CacheKey, token: u64, site: Site) -> Wait<'_, bool> {
+        self.issue(Op::DeleteIfOwner(key, token), site)
+    }
+
+    /// `await new Promise(r => setTimeout(r, duration))`.
+    fn sleep(&self, duration: Micros, site: Site) -> Wait<'_, ()> {
+        self.issue(Op::Sleep(duration), site)
+    }
+
+    /// This server's FIFO async mutex for `key`. A free mutex is taken at
+    /// once but still yields one microtask; a held one queues the caller
+    /// until its holder hands it over.
+    fn mutex_lock(&self, key: LockKey, site: Site) -> MutexLock<'_> {
+        let queued = self.park_on_server(key, site, |locks, slot| {
+            locks.lock(key, slot) == Acquire::Queued
+        });
+        let lock = TraceKey::Lock(key.0);
+        match queued {
+            None => {
+                self.record(What::MutexGrant, lock, Outcome::None, site);
+                MutexLock::Free(YieldNow {
+                    core: &self.core,
+                    yielded: false,
+                })
+            }
+            Some(slot) => {
+                self.record(What::MutexWait, lock, Outcome::None, site);
+                MutexLock::Queued(self.wait(slot))
+            }
+        }
+    }
+
+    /// Hands the mutex to the oldest waiter (it resumes as a microtask).
+    fn mutex_unlock(&self, key: LockKey) {
+        let mut core = self.core.borrow_mut();
+        core.touches
+            .touch(Object::ServerLock(self.server, key), true);
+        if let Some(next) = core.servers[self.server as usize].unlock(key) {
+            core.hand_over(
+                next,
+                What::MutexGrant,
+                TraceKey::Lock(key.0),
+                Reply::Granted,
+            );
+        }
+    }
+
+    /// Joins this server's running single-flight call for `key`, returning
+    /// the await of its result; `None` makes the caller the leader.
+    fn flight_join(&self, key: LockKey, site: Site) -> Option<Wait<'_, u64>> {
+        let slot = self.park_on_server(key, site, |locks, slot| locks.join_flight(key, slot))?;
+        self.record(What::FlightJoin, TraceKey::Data(key.0), Outcome::None, site);
+        Some(self.wait(slot))
+    }
+
+    /// The leader's call is done: every waiter gets `result` as a microtask,
+    /// and nothing is kept.
+    fn flight_finish(&self, key: LockKey, result: u64) {
+        let mut core = self.core.borrow_mut();
+        core.touches
+            .touch(Object::ServerLock(self.server, key), true);
+        for waiter in core.servers[self.server as usize].finish_flight(key) {
+            let share = Reply::Shared(result);
+            core.hand_over(waiter, What::FlightShare, TraceKey::Data(key.0), share);
+        }
+    }
+
+    /// Enters the critical section at once (`Ctx::enter`): ready without
+    /// yielding.
+    fn enter(&self, key: LockKey) -> std::future::Ready<()> {
+        Ctx::enter(self, key);
+        std::future::ready(())
+    }
+
     /// The `crash` fault: true if this request crashes now, inside its
     /// critical section. It stops at once and never releases its lock; it
     /// no longer counts as inside the section.
-    pub fn crashes(&self, key: LockKey) -> bool {
+    fn crashes(&self, key: LockKey) -> bool {
         if self.config.crash != Some(self.request) {
             return false;
         }
@@ -473,19 +486,19 @@ impl Ctx {
 
     /// The `pause` fault: this request stalls inside its critical section,
     /// as an awaited timer (others keep running). A zero pause is none.
-    pub fn pause_if_due(&self) -> Pause<'_> {
+    fn pause_if_due(&self) -> Pause<'_> {
         let pause = self.config.pause;
         let due = pause.filter(|pause| pause.request == self.request && pause.duration > 0);
         Pause(due.map(|pause| self.sleep(pause.duration, Site::Pause)))
     }
 
     /// Answers the caller now; the handler may keep working after this.
-    pub fn respond(&self, outcome: Outcome) {
+    fn respond(&self, outcome: Outcome) {
         self.core.borrow_mut().respond(self.request, outcome);
     }
 
     /// Records that this request serves stale data without waiting.
-    pub fn serve_stale(&self, key: u32) {
+    fn serve_stale(&self, key: u32) {
         self.record(
             What::ServeStale,
             TraceKey::Data(key),
@@ -495,26 +508,18 @@ impl Ctx {
     }
 
     /// Whether this server runs a single-flight call for `key`.
-    pub fn flight_running(&self, key: LockKey) -> bool {
+    fn flight_running(&self, key: LockKey) -> bool {
         let mut core = self.core.borrow_mut();
         core.touches
             .touch(Object::ServerLock(self.server, key), false);
         core.servers[self.server as usize].flight_running(key)
     }
 
-    /// Explore mode: this step reads and changes the server's lock state.
-    fn touch_server_lock(&self, key: LockKey) {
-        self.core
-            .borrow_mut()
-            .touches
-            .touch(Object::ServerLock(self.server, key), true);
-    }
-
     /// XFetch's test on a live entry of `key`: recompute early if
     /// `now - delta * beta * ln(rand()) >= expiry`, `rand()` in `(0, 1]`
     /// from its own RNG stream. Entries that never expire are never
     /// refreshed early (and draw nothing).
-    pub fn xfetch_early(&self, key: CacheKey) -> bool {
+    fn xfetch_early(&self, key: CacheKey) -> bool {
         let mut core = self.core.borrow_mut();
         let now = core.now;
         let Some((expiry, delta)) = core.cache.expiry_and_delta(key, now) else {
@@ -548,7 +553,7 @@ impl Ctx {
     /// locked.add(key)`. A free lock is taken at once but still yields one
     /// microtask (`await acquire()`); each wake-up that finds the lock
     /// taken again counts in `lock_wakeups` and listens again.
-    pub async fn emitter_lock(&self, key: LockKey, site: Site) {
+    async fn emitter_lock(&self, key: LockKey, site: Site) {
         let lock = TraceKey::Lock(key.0);
         let server = self.server as usize;
         self.touch_server_lock(key);
@@ -580,7 +585,7 @@ impl Ctx {
 
     /// Emitter lock release: `locked.delete(key); setImmediate(() =>
     /// emitter.emit(key))`.
-    pub fn emitter_unlock(&self, key: LockKey) {
+    fn emitter_unlock(&self, key: LockKey) {
         self.touch_server_lock(key);
         let mut core = self.core.borrow_mut();
         core.servers[self.server as usize].emitter_unlock(key);
@@ -588,7 +593,7 @@ impl Ctx {
     }
 
     /// Ticket lock: takes the next ticket of `key` on this server.
-    pub fn take_ticket(&self, key: LockKey) -> u64 {
+    fn take_ticket(&self, key: LockKey) -> u64 {
         self.touch_server_lock(key);
         let mut core = self.core.borrow_mut();
         let now = core.now;
@@ -608,7 +613,7 @@ impl Ctx {
 
     /// Ticket lock: skips a ticket whose lease ran out, then says whether
     /// `ticket` is served.
-    pub fn check_ticket(&self, key: LockKey, ticket: u64) -> bool {
+    fn check_ticket(&self, key: LockKey, ticket: u64) -> bool {
         let ttl = self.config.lock_ttl;
         let mut core = self.core.borrow_mut();
         core.check_ticket(self.request, self.server, key, ticket, ttl)
@@ -617,7 +622,7 @@ impl Ctx {
     /// A polling lock's wait for `key` (`sim::poll`): `attempt` until one
     /// takes the lock, sleeping `poll` between failed ones; resolves to
     /// false once `wait_timeout` has passed since the wait started.
-    pub fn poll_lock(&self, key: LockKey, attempt: Attempt) -> PollLock<'_> {
+    fn poll_lock(&self, key: LockKey, attempt: Attempt) -> PollLock<'_> {
         let timing = Timing {
             poll: self.config.poll,
             wait_timeout: self.config.wait_timeout,
@@ -634,7 +639,7 @@ impl Ctx {
     }
 
     /// Ticket lock: advances the counter if `ticket` is still served.
-    pub fn release_ticket(&self, key: LockKey, ticket: u64) {
+    fn release_ticket(&self, key: LockKey, ticket: u64) {
         self.touch_server_lock(key);
         let mut core = self.core.borrow_mut();
         let now = core.now;
@@ -642,7 +647,7 @@ impl Ctx {
     }
 
     /// Leaves it: the release call starts.
-    pub fn exit(&self, key: LockKey) {
+    fn exit(&self, key: LockKey) {
         let mut core = self.core.borrow_mut();
         core.tally.exit(key.0);
         core.touches.touch(Object::Section(key.0), true);
@@ -651,12 +656,12 @@ impl Ctx {
     }
 
     /// A lock attempt found the lock held.
-    pub fn lock_wakeup(&self) {
+    fn lock_wakeup(&self) {
         self.core.borrow_mut().tally.lock_wakeups += 1;
     }
 
     /// The wait for `key`'s lock timed out.
-    pub fn give_up(&self, key: LockKey) {
+    fn give_up(&self, key: LockKey) {
         self.core.borrow_mut().tally.timeouts += 1;
         self.record(
             What::GiveUp,

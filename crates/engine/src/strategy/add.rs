@@ -14,7 +14,7 @@
 //! ```
 
 use crate::sim::poll::Attempt;
-use crate::sim::{Ctx, Site};
+use crate::sim::{Ops, Site};
 use crate::world::LockKey;
 
 use super::Guard;
@@ -22,7 +22,7 @@ use crate::code::Listing;
 use crate::config::Config;
 
 /// Polls with `add` until it stores (the loop is `sim::poll`'s).
-pub async fn acquire(cx: &Ctx, key: LockKey) -> bool {
+pub async fn acquire<O: Ops>(cx: &O, key: LockKey) -> bool {
     let attempt = Attempt::Add {
         token: cx.token(),
         lock_ttl: cx.config().lock_ttl,

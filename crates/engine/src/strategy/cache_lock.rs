@@ -4,7 +4,7 @@
 
 use crate::code::Listing;
 use crate::config::{Config, ReleaseMode};
-use crate::sim::{Ctx, Site};
+use crate::sim::{Ops, Site};
 use crate::world::{CacheKey, LockKey};
 
 /// The release of both cache locks: an awaited, unconditional delete, or
@@ -14,7 +14,7 @@ use crate::world::{CacheKey, LockKey};
 /// // if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) end
 /// await cache.deleteIfOwner(`lock:${key}`, token);
 /// ```
-pub async fn release(cx: &Ctx, key: LockKey) {
+pub async fn release<O: Ops>(cx: &O, key: LockKey) {
     let lock = CacheKey::Lock(key);
     match cx.config().release {
         ReleaseMode::Delete => {

@@ -20,15 +20,15 @@
 
 use super::Guard;
 use crate::code::Listing;
-use crate::sim::{Ctx, Site};
+use crate::sim::{Ops, Site};
 use crate::world::LockKey;
 
-pub async fn acquire(cx: &Ctx, key: LockKey) -> bool {
+pub async fn acquire<O: Ops>(cx: &O, key: LockKey) -> bool {
     cx.emitter_lock(key, Site::Acquire).await;
     true
 }
 
-pub async fn release(cx: &Ctx, key: LockKey) {
+pub async fn release<O: Ops>(cx: &O, key: LockKey) {
     cx.emitter_unlock(key);
 }
 

@@ -16,7 +16,7 @@
 //! ```
 
 use crate::sim::poll::Attempt;
-use crate::sim::{Ctx, Site};
+use crate::sim::{Ops, Site};
 use crate::world::{CacheKey, LockKey};
 
 use super::Guard;
@@ -25,7 +25,7 @@ use crate::config::Config;
 
 /// Polls with `get` until the lock is absent (the loop is `sim::poll`'s),
 /// then sets it.
-pub async fn acquire(cx: &Ctx, key: LockKey) -> bool {
+pub async fn acquire<O: Ops>(cx: &O, key: LockKey) -> bool {
     if !cx.poll_lock(key, Attempt::Get).await {
         return false;
     }

@@ -4,15 +4,15 @@
 
 use super::Guard;
 use crate::code::Listing;
-use crate::sim::{Ctx, Site};
+use crate::sim::{Ops, Site};
 use crate::world::LockKey;
 
-pub async fn acquire(cx: &Ctx, key: LockKey) -> bool {
+pub async fn acquire<O: Ops>(cx: &O, key: LockKey) -> bool {
     cx.mutex_lock(key, Site::Acquire).await;
     true
 }
 
-pub async fn release(cx: &Ctx, key: LockKey) {
+pub async fn release<O: Ops>(cx: &O, key: LockKey) {
     cx.mutex_unlock(key);
 }
 

@@ -16,7 +16,7 @@ pub mod xfetch;
 
 use crate::code::Listing;
 use crate::config::{Config, StrategyKind};
-use crate::sim::Ctx;
+use crate::sim::Ops;
 use crate::world::LockKey;
 
 /// Enters the lock on `key`: true once held, false if the wait gave up.
@@ -24,7 +24,7 @@ use crate::world::LockKey;
 /// The waiting loops of the polling and emitter locks are boxed: a
 /// request's future is as large as its largest await, so unboxed they
 /// would grow every request's future, whatever the strategy, by a third.
-pub async fn acquire(cx: &Ctx, key: LockKey) -> bool {
+pub async fn acquire<O: Ops>(cx: &O, key: LockKey) -> bool {
     match cx.config().strategy {
         StrategyKind::None
         | StrategyKind::SingleFlight
@@ -39,7 +39,7 @@ pub async fn acquire(cx: &Ctx, key: LockKey) -> bool {
 }
 
 /// Releases the lock on `key` (the caller has already left the section).
-pub async fn release(cx: &Ctx, key: LockKey) {
+pub async fn release<O: Ops>(cx: &O, key: LockKey) {
     match cx.config().strategy {
         StrategyKind::None
         | StrategyKind::SingleFlight

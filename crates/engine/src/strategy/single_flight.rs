@@ -16,7 +16,7 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 
 use super::Guard;
-use crate::sim::{Ctx, Site, Wait};
+use crate::sim::{Ops, Site};
 use crate::world::LockKey;
 
 /// Runs `work` as the leader, or waits for the running leader's result.
@@ -26,11 +26,11 @@ use crate::world::LockKey;
 /// Joining happens at the call, as `flights.get(key)` does; the leader's
 /// part is boxed, once per flight, so the future every joiner carries is
 /// only as big as its wait.
-pub fn run<'a, F>(
-    cx: &'a Ctx,
+pub fn run<'a, O: Ops, F>(
+    cx: &'a O,
     key: LockKey,
     work: impl FnOnce() -> F + 'a,
-) -> Flight<'a, impl Future<Output = Option<u64>> + 'a>
+) -> Flight<impl Future<Output = u64> + Unpin + 'a, impl Future<Output = Option<u64>> + 'a>
 where
     F: Future<Output = u64> + 'a,
 {
@@ -40,11 +40,11 @@ where
     }
 }
 
-async fn lead<F>(cx: &Ctx, key: LockKey, work: impl FnOnce() -> F) -> Option<u64>
+async fn lead<O: Ops, F>(cx: &O, key: LockKey, work: impl FnOnce() -> F) -> Option<u64>
 where
     F: Future<Output = u64>,
 {
-    cx.enter(key);
+    cx.enter(key).await;
     if cx.crashes(key) {
         return None;
     }
@@ -56,12 +56,12 @@ where
 }
 
 /// `run`'s future: a joiner's wait for the shared result, or the leader.
-pub enum Flight<'a, L> {
-    Join(Wait<'a, u64>),
+pub enum Flight<J, L> {
+    Join(J),
     Lead(Pin<Box<L>>),
 }
 
-impl<L: Future<Output = Option<u64>>> Future for Flight<'_, L> {
+impl<J: Future<Output = u64> + Unpin, L: Future<Output = Option<u64>>> Future for Flight<J, L> {
     type Output = Option<u64>;
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<u64>> {

@@ -19,15 +19,15 @@
 use std::future::Future;
 
 use super::Guard;
-use crate::sim::{Ctx, Outcome};
+use crate::sim::{Ops, Outcome};
 use crate::strategy::single_flight;
 use crate::world::{LockKey, Lookup};
 
 /// The miss path, after the first read found no live value. `load` is the
 /// scenario's refresh (select, then set), so the strategy does not reach
 /// back into the scenario that calls it.
-pub async fn on_miss<'a, F>(
-    cx: &'a Ctx,
+pub async fn on_miss<'a, O: Ops, F>(
+    cx: &'a O,
     item: u32,
     cached: Lookup,
     load: impl Fn() -> F + 'a,

@@ -27,12 +27,12 @@
 use super::Guard;
 use crate::code::Listing;
 use crate::sim::poll::Attempt;
-use crate::sim::{Ctx, Site};
+use crate::sim::{Ops, Site};
 use crate::world::LockKey;
 
 /// Takes a ticket; if it is not served at once, polls at every tick until
 /// it is (the loop is `sim::poll`'s).
-pub async fn acquire(cx: &Ctx, key: LockKey) -> bool {
+pub async fn acquire<O: Ops>(cx: &O, key: LockKey) -> bool {
     let ticket = cx.take_ticket(key);
     if cx.check_ticket(key, ticket) {
         cx.yield_now().await;
@@ -45,7 +45,7 @@ pub async fn acquire(cx: &Ctx, key: LockKey) -> bool {
         .await
 }
 
-pub async fn release(cx: &Ctx, key: LockKey) {
+pub async fn release<O: Ops>(cx: &O, key: LockKey) {
     if let Some(ticket) = cx.ticket() {
         cx.release_ticket(key, ticket);
     }

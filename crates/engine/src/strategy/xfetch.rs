@@ -19,18 +19,18 @@
 //! ```
 
 use super::Guard;
-use crate::sim::{Ctx, Outcome, Site};
+use crate::sim::{Ops, Outcome, Site};
 use crate::world::{CacheKey, LockKey};
 
 /// After a live read: whether to recompute before expiry.
-pub fn refresh_early(cx: &Ctx, item: u32) -> bool {
+pub fn refresh_early<O: Ops>(cx: &O, item: u32) -> bool {
     cx.xfetch_early(CacheKey::Data(item))
 }
 
 /// Recomputes the value, remembering how long the select took.
-pub async fn recompute(cx: &Ctx, item: u32) -> Outcome {
+pub async fn recompute<O: Ops>(cx: &O, item: u32) -> Outcome {
     let key = LockKey(item);
-    cx.enter(key);
+    cx.enter(key).await;
     if cx.crashes(key) {
         return Outcome::Crashed;
     }
