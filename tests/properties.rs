@@ -240,6 +240,40 @@ proptest! {
         while !chunked.run_for(chunk) {}
         prop_assert_eq!(&stepped, &chunked.metrics());
     }
+
+    /// The engine's polling primitive (`sim::poll`) is the loop the real
+    /// servers run (`sim::ops::poll_loop`), awaited operation by operation:
+    /// the same events in the same order, the same counters.
+    #[test]
+    fn the_polling_primitive_is_the_real_servers_loop(
+        config in config(),
+        strategy in proptest::sample::select(vec![
+            StrategyKind::Add,
+            StrategyKind::GetSet,
+            StrategyKind::TicketLock,
+        ]),
+        requests in 0u32..60,
+        crash in proptest::option::of(0u32..10),
+        pause in proptest::option::of((0u32..10, 0u64..100)),
+        owner in any::<bool>(),
+        fencing in any::<bool>(),
+    ) {
+        let config = Config {
+            strategy,
+            requests,
+            crash,
+            pause: pause.map(|(request, ms)| Pause { request, duration: ms * MS }),
+            release: if owner { ReleaseMode::Owner } else { ReleaseMode::Delete },
+            fencing,
+            ..config
+        };
+        let mut primitive = Sim::new(&config);
+        let metrics = primitive.run();
+        let mut looped = Sim::new(&config);
+        looped.poll_by_loop();
+        prop_assert_eq!(&metrics, &looped.run());
+        prop_assert_eq!(primitive.take_events(), looped.take_events());
+    }
 }
 
 proptest! {

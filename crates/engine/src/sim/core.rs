@@ -208,6 +208,10 @@ pub struct Core {
     /// (`sim::poll`; see `Sim::fold_polls`).
     pub cohorts_on: bool,
     pub(crate) cohorts: crate::sim::poll::Cohorts,
+    /// Whether a polling lock's wait runs as `sim::ops::poll_loop`, one
+    /// awaited operation at a time, instead of the primitive (see
+    /// `Sim::poll_by_loop`).
+    pub poll_by_loop: bool,
 }
 
 /// The waiters one `emit` woke, in the order their microtasks run.
@@ -284,6 +288,7 @@ impl Core {
             polling: 0,
             cohorts_on: false,
             cohorts: Default::default(),
+            poll_by_loop: false,
         }
     }
 

@@ -12,7 +12,7 @@ use std::task::{Context, Poll};
 use crate::config::{Config, Micros};
 use crate::sim::core::{Core, Op, Reply, TaskId};
 use crate::sim::footprint::Object;
-use crate::sim::ops::{Ops, Written};
+use crate::sim::ops::{poll_loop, Ops, Written};
 use crate::sim::poll::{Attempt, PollLock, Timing};
 use crate::sim::trace::{Outcome, Site, TraceKey, What};
 use crate::world::locks::{Acquire, SlotId};
@@ -622,7 +622,11 @@ impl Ops for Ctx {
     /// A polling lock's wait for `key` (`sim::poll`): `attempt` until one
     /// takes the lock, sleeping `poll` between failed ones; resolves to
     /// false once `wait_timeout` has passed since the wait started.
-    fn poll_lock(&self, key: LockKey, attempt: Attempt) -> PollLock<'_> {
+    fn poll_lock(&self, key: LockKey, attempt: Attempt) -> Polling<'_> {
+        // (Native only: the page never asks for it, and its wasm stays small.)
+        if cfg!(not(target_arch = "wasm32")) && self.core.borrow().poll_by_loop {
+            return Polling::Loop(Box::pin(poll_loop(self, key, attempt)));
+        }
         let timing = Timing {
             poll: self.config.poll,
             wait_timeout: self.config.wait_timeout,
@@ -631,11 +635,11 @@ impl Ops for Ctx {
         self.core
             .borrow_mut()
             .start_poll(request, server, key, attempt, timing);
-        PollLock {
+        Polling::Primitive(PollLock {
             core: &self.core,
             request,
             done: false,
-        }
+        })
     }
 
     /// Ticket lock: advances the counter if `ticket` is still served.
@@ -669,5 +673,23 @@ impl Ops for Ctx {
             Outcome::None,
             Site::Acquire,
         );
+    }
+}
+
+/// `Ctx::poll_lock`'s future: the engine's primitive, or (with
+/// `Sim::poll_by_loop`) the loop of awaited operations it stands for.
+pub enum Polling<'a> {
+    Primitive(PollLock<'a>),
+    Loop(Pin<Box<dyn Future<Output = bool> + 'a>>),
+}
+
+impl Future for Polling<'_> {
+    type Output = bool;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<bool> {
+        match self.get_mut() {
+            Polling::Primitive(wait) => Pin::new(wait).poll(cx),
+            Polling::Loop(wait) => wait.as_mut().poll(cx),
+        }
     }
 }

@@ -164,6 +164,14 @@ impl Sim {
         core.cohorts_on = !core.trace.keeps_events() && !core.touches.on;
     }
 
+    /// Runs each polling lock's wait as the loop the real servers run
+    /// (`sim::ops::poll_loop`), awaited operation by operation, instead
+    /// of the engine's primitive (`sim::poll`): the same run, event for
+    /// event, only slower. The tests compare the two.
+    pub fn poll_by_loop(&mut self) {
+        self.core.borrow_mut().poll_by_loop = true;
+    }
+
     /// Records from now on what each step touches (explore mode).
     pub fn track_footprints(&mut self) {
         let mut core = self.core.borrow_mut();

@@ -185,36 +185,7 @@ pub trait Ops {
     /// simulation runs the same loop as an engine primitive that folds
     /// waiters polling in step (`sim::poll`), with the same trace.
     fn poll_lock(&self, key: LockKey, attempt: Attempt) -> impl Future<Output = bool> {
-        async move {
-            let (poll, wait_timeout) = (self.config().poll, self.config().wait_timeout);
-            let lock = CacheKey::Lock(key);
-            let start = self.now();
-            let mut first = true;
-            loop {
-                let taken = match attempt {
-                    Attempt::Add { token, lock_ttl } => {
-                        self.cache_add(lock, token, lock_ttl, Site::LockAdd).await
-                    }
-                    Attempt::Get => self.cache_get(lock, Site::LockGet).await == Lookup::Miss,
-                    // The check at the wait's start has failed already.
-                    Attempt::Ticket { ticket, .. } => !first && self.check_ticket(key, ticket),
-                };
-                if taken {
-                    return true;
-                }
-                first = false;
-                self.lock_wakeup();
-                if self.now() - start >= wait_timeout {
-                    self.give_up(key);
-                    return false;
-                }
-                let site = match attempt {
-                    Attempt::Ticket { .. } => Site::LockTick,
-                    _ => Site::LockPoll,
-                };
-                self.sleep(poll, site).await;
-            }
-        }
+        poll_loop(self, key, attempt)
     }
 
     // ---- bookkeeping: the section, faults, the answer ----
@@ -256,4 +227,41 @@ pub trait Ops {
 
     /// The wait for `key`'s lock timed out.
     fn give_up(&self, key: LockKey);
+}
+
+/// The polling lock's wait as a loop of awaited operations: `attempt`
+/// until one takes the lock, sleeping `poll` between failed ones; each
+/// failed attempt counts in `lock_wakeups`; false once `wait_timeout` has
+/// passed since the wait started. The real servers run it; the
+/// simulation runs the primitive `sim::poll`, which `Sim::poll_by_loop`
+/// checks against this loop, event for event.
+pub async fn poll_loop<O: Ops + ?Sized>(ops: &O, key: LockKey, attempt: Attempt) -> bool {
+    let (poll, wait_timeout) = (ops.config().poll, ops.config().wait_timeout);
+    let lock = CacheKey::Lock(key);
+    let start = ops.now();
+    let mut first = true;
+    loop {
+        let taken = match attempt {
+            Attempt::Add { token, lock_ttl } => {
+                ops.cache_add(lock, token, lock_ttl, Site::LockAdd).await
+            }
+            Attempt::Get => ops.cache_get(lock, Site::LockGet).await == Lookup::Miss,
+            // The check at the wait's start has failed already.
+            Attempt::Ticket { ticket, .. } => !first && ops.check_ticket(key, ticket),
+        };
+        if taken {
+            return true;
+        }
+        first = false;
+        ops.lock_wakeup();
+        if ops.now() - start >= wait_timeout {
+            ops.give_up(key);
+            return false;
+        }
+        let site = match attempt {
+            Attempt::Ticket { .. } => Site::LockTick,
+            _ => Site::LockPoll,
+        };
+        ops.sleep(poll, site).await;
+    }
 }
