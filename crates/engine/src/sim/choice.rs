@@ -48,6 +48,21 @@ impl Sim {
         request_of(&self.core(), task)
     }
 
+    /// Explore mode: a request's group, its user (ticket) or item
+    /// (stampede): requests of different groups touch no common object
+    /// but the clock order. `None` with a bounded DB pool (its queue is
+    /// shared) and under `xfetch` (its random draws are).
+    pub fn group_of(&self, request: u32) -> Option<u32> {
+        let config = self.config();
+        if config.db_pool.is_some() || config.strategy == crate::config::StrategyKind::Xfetch {
+            return None;
+        }
+        match self.requests().get(request as usize)?.target {
+            Target::Click { user, .. } => Some(user),
+            Target::Item(item) => Some(item),
+        }
+    }
+
     /// "who" a request is: "user 0 click 1" or "request 3 (item 0)".
     pub fn describe_request(&self, request: u32) -> String {
         who(self.requests(), request)
