@@ -58,10 +58,13 @@ fn violation_classes(
             let mut replayed = config.clone();
             replayed.schedule = schedule.clone();
             let seen = Observation::of(&replay(&replayed, false).unwrap());
+            // With whether a wait timed out: the class a slow holder adds.
+            let timed_out = (seen.metrics.timeouts > 0).then_some("timed out");
             Check::ALL
                 .into_iter()
                 .filter(|check| check.violated(&seen))
                 .map(Check::name)
+                .chain(timed_out)
                 .collect()
         })
         .collect();
