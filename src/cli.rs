@@ -186,7 +186,7 @@ struct ExploreFlags {
     #[arg(long, value_name = "N")]
     max_schedules: Option<String>,
     /// dfs: most non-default choices per schedule (default unbounded);
-    /// polling locks with several users finish only with a bound (try 2 to 4).
+    /// get-set with several users finishes only with a bound (try 2 to 4).
     #[arg(long, value_name = "N")]
     max_preemptions: Option<String>,
     /// Seed of the random and pct searches [default: 1].

@@ -228,9 +228,10 @@ fn explore_prints_the_result_and_its_counterexample_replays_to_the_violation() {
 
 #[test]
 fn a_preemption_bounded_search_finishes_and_says_within_its_bound() {
-    // The polling lock's unbounded space is far too large to finish; with
-    // at most 2 preemptions the search runs everything in the bound.
-    let fragment = "v=1&scenario=ticket&users=3&clicks=2&strategy=add";
+    // get-set's unbounded space (each user's get-then-set race) is too
+    // large to finish here; with at most 2 preemptions the search runs
+    // everything in the bound.
+    let fragment = "v=1&scenario=ticket&users=3&clicks=2&strategy=get-set";
     let args = [
         fragment,
         "--max-schedules",
@@ -242,7 +243,7 @@ fn a_preemption_bounded_search_finishes_and_says_within_its_bound() {
     assert_eq!(json["preemption_bound"], 2);
     assert_eq!(json["complete_within_bound"], true, "{json}");
     assert_eq!(json["complete"], false, "the bound cut choices: {json}");
-    assert_eq!(json["violating"], 0);
+    assert!(json["violating"].as_u64().unwrap() > 0, "{json}");
     assert!(json["explored"].as_u64().unwrap() < 100_000);
 
     // Stopped by max_schedules: neither.

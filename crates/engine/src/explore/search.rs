@@ -110,6 +110,10 @@ pub struct ExploreOptions {
     pub seed: u64,
     /// DFS only: prune with sleep sets (off gives the naive search).
     pub reduction: bool,
+    /// DFS with `reduction` and no preemption bound in force: collapse
+    /// the stutters of polling waits (see "Polling waits" in
+    /// docs/explore.md); off leaves the plain sleep sets.
+    pub collapse_polls: bool,
     /// PCT's bug depth d (at least 1).
     pub pct_depth: u32,
     /// Most macrotasks in one run; a longer run is cut off.
@@ -129,6 +133,7 @@ impl ExploreOptions {
             unbounded_first: 256,
             seed: 1,
             reduction: true,
+            collapse_polls: true,
             pct_depth: 3,
             max_steps: 100_000,
             record: false,
@@ -527,6 +532,9 @@ impl Explorer {
 
     fn dfs_run(&mut self) {
         let reduction = self.options.reduction;
+        // A preemption bound counts the choices the collapse makes for
+        // the search, so a bounded search is the plain one.
+        let collapse = reduction && self.options.collapse_polls && self.bound().is_none();
         let mut sim = self.subject.start(reduction);
         let mut depth = 0;
         let mut preemptions = 0;
@@ -541,15 +549,35 @@ impl Explorer {
                 break RunEnd::Leaf;
             }
             let mut frame_at = None;
+            let asleep = |seq: u64| sleep.iter().any(|asleep| asleep.seq == seq);
+            // Collapse: the earliest awake event, if a stutter, is the
+            // only choice (it needs no frame).
+            let forced = match collapse && enabled.len() > 1 {
+                true => enabled
+                    .iter()
+                    .position(|pending| !asleep(pending.seq))
+                    .filter(|&first| sim.stutters(enabled[first])),
+                false => None,
+            };
             let index = if enabled.len() == 1 {
-                if sleep.iter().any(|asleep| asleep.seq == enabled[0].seq) {
+                if asleep(enabled[0].seq) {
                     break RunEnd::Blocked;
                 }
                 0
+            } else if let Some(first) = forced {
+                choices.push(first as u32);
+                if first > 0 {
+                    preemptions += 1;
+                }
+                first
             } else {
                 if depth == self.stack.len() {
                     let events = enabled.iter().map(|pending| pending.seq).collect();
-                    match self.new_frame(events, &sleep, preemptions) {
+                    let stutters = match collapse {
+                        true => enabled.iter().map(|&p| sim.stutters(p)).collect(),
+                        false => Vec::new(),
+                    };
+                    match self.new_frame(events, &sleep, preemptions, &stutters) {
                         Some(frame) => self.stack.push(frame),
                         None => break RunEnd::Blocked,
                     }
@@ -566,9 +594,15 @@ impl Explorer {
                 frame.current as usize
             };
             let chosen = enabled[index];
+            let stutter = forced.is_some() || collapse && sim.stutters(chosen);
             sim.step_pending(chosen.due, chosen.seq);
             if reduction {
-                let footprint = sim.take_footprint();
+                let mut footprint = sim.take_footprint();
+                if stutter {
+                    // A stutter wakes nothing: a sleeping event ran first
+                    // is equivalent (see `new_frame`).
+                    footprint = Footprint::default();
+                }
                 sleep.retain(|asleep| {
                     asleep.seq != chosen.seq && asleep.footprint.independent(&footprint)
                 });
@@ -596,11 +630,29 @@ impl Explorer {
 
     /// A frame for a new choice point, or `None` when every allowed choice
     /// is asleep (the path is equivalent to one already explored).
-    fn new_frame(&mut self, events: Vec<u64>, sleep: &[Event], preemptions: u32) -> Option<Frame> {
+    ///
+    /// Collapse (`stutters` not empty, one flag per event): the stutters
+    /// are no choices of their own, but for the first one, tried last:
+    /// run with every other choice asleep, it lets the waiters poll on
+    /// until one gives up (a give-up reads the lock, which wakes a
+    /// sleeping release) while the rest of the run waits.
+    fn new_frame(
+        &mut self,
+        events: Vec<u64>,
+        sleep: &[Event],
+        preemptions: u32,
+        stutters: &[bool],
+    ) -> Option<Frame> {
         let asleep = |seq: u64| sleep.iter().any(|s| s.seq == seq);
-        let awake: Vec<u32> = (0..events.len() as u32)
+        let mut awake: Vec<u32> = (0..events.len() as u32)
             .filter(|&i| !asleep(events[i as usize]))
             .collect();
+        if !stutters.is_empty() {
+            let stutter = |i: &u32| stutters[*i as usize];
+            let starve = awake.iter().copied().find(stutter);
+            awake.retain(|i| !stutter(i));
+            awake.extend(starve);
+        }
         let unknown = (events.len() - awake.len()) as u64;
         let bounded = self.bound().is_some_and(|max| preemptions >= max);
         let allowed: VecDeque<u32> = if bounded {

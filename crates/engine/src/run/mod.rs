@@ -51,6 +51,12 @@ pub trait Run {
     /// The events that may run next (DESIGN.md's explore mode), index 0
     /// the default order; none once the run is over.
     fn enabled_pending(&self) -> Vec<Pending>;
+    /// Whether delivering `pending` now is a stutter of a polling wait
+    /// (`Core::stutters`; explore's collapse): false unless known.
+    fn stutters(&self, pending: Pending) -> bool {
+        let _ = pending;
+        false
+    }
     /// Runs the queued macrotask `(due, seq)`; `None` if it is not queued.
     fn step_pending(&mut self, due: Micros, seq: u64) -> Option<StepReport>;
     /// Runs the next macrotask in the default order; `None` once over.
@@ -120,6 +126,10 @@ impl Run for Sim {
 
     fn enabled_pending(&self) -> Vec<Pending> {
         Sim::enabled_pending(self)
+    }
+
+    fn stutters(&self, pending: Pending) -> bool {
+        self.core().stutters(pending)
     }
 
     fn step_pending(&mut self, due: Micros, seq: u64) -> Option<StepReport> {

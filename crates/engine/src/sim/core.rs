@@ -239,19 +239,7 @@ impl Core {
     /// and scripts): every operation completion, plus the earliest timer
     /// or arrival (the clock's next event).
     pub fn enabled_pending(&self) -> Vec<crate::sim::queue::Pending> {
-        let mut enabled = Vec::new();
-        let mut clock_event = false;
-        for pending in self.queue.iter() {
-            match pending.task {
-                Macrotask::Complete(_) => enabled.push(pending),
-                Macrotask::Arrival(_) | Macrotask::Timer(_) if !clock_event => {
-                    clock_event = true;
-                    enabled.push(pending);
-                }
-                _ => {}
-            }
-        }
-        enabled
+        self.queue.enabled()
     }
 
     pub fn new(config: &Config, keep_trace: bool) -> Self {
@@ -527,9 +515,13 @@ impl Core {
         }
         let (object, write) = match op {
             Op::Get(key) => (Object::Cache(key), false),
+            // An `add` that finds the key live stores nothing: a read.
+            Op::Add(key, ..) => (
+                Object::Cache(key),
+                self.cache.get(key, self.now).live().is_none(),
+            ),
             Op::Set(key, ..)
             | Op::SetDelta(key, ..)
-            | Op::Add(key, ..)
             | Op::Delete(key)
             | Op::DeleteIfOwner(key, _) => (Object::Cache(key), true),
             Op::Select(_) => (Object::Pool, false),
@@ -1002,9 +994,11 @@ impl Core {
         ticket: u64,
         lock_ttl: Micros,
     ) -> bool {
-        self.touches.touch(Object::ServerLock(server, key), true);
         let now = self.now;
         let check = self.servers[server as usize].check_ticket(key, ticket, lock_ttl, now);
+        // A check that is not served and skips no lease changes nothing.
+        let write = check.served || check.expired.is_some();
+        self.touches.touch(Object::ServerLock(server, key), write);
         if let Some(expired) = check.expired {
             let lock = TraceKey::Lock(key.0);
             let (what, site) = (What::LeaseExpired, Site::LockTick);

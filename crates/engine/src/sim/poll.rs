@@ -29,7 +29,7 @@ use std::task::{Context, Poll};
 use crate::config::Latency;
 use crate::config::Micros;
 use crate::sim::core::{Core, Op, Reply, TaskId};
-use crate::sim::queue::Macrotask;
+use crate::sim::queue::{Macrotask, Pending};
 use crate::sim::trace::{OpKind, Outcome, Site, TraceEvent, TraceKey, What};
 use crate::world::locks::SlotId;
 use crate::world::{CacheKey, LockKey, Lookup};
@@ -184,6 +184,41 @@ impl Core {
         *slot = None;
         self.polling -= 1;
         Some(taken)
+    }
+
+    /// Explore mode: whether delivering `pending` now (at `max(now, due)`)
+    /// is a *stutter* of a polling wait: a step that changes nothing but
+    /// the clock, `lock_wakeups` and the waiter's next attempt or timer.
+    /// That is a cache lock's poll timer (it only sends the next attempt),
+    /// or an attempt or ticket check that finds the lock taken before the
+    /// wait's deadline, the lock staying taken until the deadline unless
+    /// someone releases it (its entry, or the served ticket's lease, lasts).
+    /// See "Polling waits" in docs/explore.md.
+    pub fn stutters(&self, pending: Pending) -> bool {
+        let (Macrotask::Complete(slot) | Macrotask::Timer(slot)) = pending.task else {
+            return false;
+        };
+        let request = self.slot_request(slot);
+        let Some(wait) = self.polls.get(request as usize).copied().flatten() else {
+            return false;
+        };
+        let at = self.now.max(pending.due);
+        let deadline = wait.start.saturating_add(wait.timing.wait_timeout);
+        let lock = CacheKey::Lock(wait.key);
+        let held = |t| self.cache.get(lock, t).live().is_some();
+        match (wait.state, wait.attempt) {
+            (State::Sleeping(s), Attempt::Ticket { ticket, lock_ttl }) if s == slot => {
+                let Some(tickets) = self.servers[wait.server as usize].tickets(wait.key) else {
+                    return false;
+                };
+                at < deadline
+                    && tickets.serving() != ticket
+                    && !tickets.lease_runs_out(lock_ttl, deadline.max(at))
+            }
+            (State::Sleeping(s), _) => s == slot,
+            (State::Trying(s), _) => s == slot && at < deadline && held(at) && held(deadline),
+            _ => false,
+        }
     }
 
     /// Sends one attempt (`add` or `get` of the lock key), the request

@@ -519,6 +519,36 @@ impl MacrotaskQueue {
     }
 
     /// Everything pending, in the order it would run.
+    /// Explore mode's enabled events (`Core::enabled_pending`): every
+    /// queued completion, and the earliest timer or arrival, in (due, seq)
+    /// order.
+    pub fn enabled(&self) -> Vec<Pending> {
+        let mut enabled = Vec::new();
+        let mut clock: Option<Pending> = None;
+        let arrival = (self.next_arrival < self.arrivals.len())
+            .then(|| Self::arrival_pending(self.next_arrival, self.arrivals[self.next_arrival]));
+        let lanes = self.lanes.iter().flat_map(|lane| lane.tasks.iter());
+        let others = self
+            .others
+            .iter()
+            .map(|(&(due, seq), &task)| Pending { due, seq, task });
+        let queued = lanes.flat_map(|&packed| members(packed)).chain(others);
+        for pending in queued.chain(arrival) {
+            match pending.task {
+                Macrotask::Complete(_) => enabled.push(pending),
+                Macrotask::Arrival(_) | Macrotask::Timer(_) => {
+                    if clock.is_none_or(|c| (pending.due, pending.seq) < (c.due, c.seq)) {
+                        clock = Some(pending);
+                    }
+                }
+                Macrotask::Cohort(_) => {}
+            }
+        }
+        enabled.extend(clock);
+        enabled.sort_unstable_by_key(|pending| (pending.due, pending.seq));
+        enabled
+    }
+
     pub fn iter(&self) -> impl Iterator<Item = Pending> + '_ {
         let mut all: Vec<Pending> = self
             .lanes
