@@ -17,6 +17,7 @@ use crate::world::locks::SlotId;
 use crate::world::{Cache, CacheKey, Db, LockKey, Lookup, ServerLocks};
 
 mod fold;
+pub mod poll;
 use fold::Folding;
 
 /// A request's task; requests are numbered in arrival order.
@@ -202,12 +203,12 @@ pub struct Core {
     fold: Folding,
     /// The polling-lock waits under way, by request (`sim::poll`), and
     /// how many there are.
-    pub(crate) polls: Vec<Option<crate::sim::poll::PollWait>>,
+    pub(crate) polls: Vec<Option<poll::PollWait>>,
     pub(crate) polling: u32,
     /// Whether waiters that poll one lock in step share queue entries
     /// (`sim::poll`; see `Sim::fold_polls`).
     pub cohorts_on: bool,
-    pub(crate) cohorts: crate::sim::poll::Cohorts,
+    pub(crate) cohorts: poll::Cohorts,
     /// Whether a polling lock's wait runs as `sim::ops::poll_loop`, one
     /// awaited operation at a time, instead of the primitive (see
     /// `Sim::poll_by_loop`).

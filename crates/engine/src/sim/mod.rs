@@ -9,12 +9,12 @@ pub mod footprint;
 pub mod loads;
 pub mod metrics;
 pub mod ops;
-pub mod poll;
 pub mod queue;
 pub mod rng;
 pub mod trace;
 pub mod trace_line;
 
+pub use self::core::poll;
 pub use choice::Choice;
 pub use ctx::{Ctx, Detached, Wait};
 pub use executor::{RequestSpec, Sim, StepReport, Target, TaskInfo};
