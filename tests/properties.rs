@@ -199,6 +199,34 @@ fn a_different_seed_usually_gives_a_different_trace() {
     assert!(differing >= 19, "only {differing} of 20 seed pairs differ");
 }
 
+prop_compose! {
+    /// A run under a polling lock (`get-set`, `add`, `ticket-lock`) of up
+    /// to `max_requests` requests, with leases, timeouts, faults and fixes.
+    fn polling(max_requests: u32)(
+        config in config(),
+        strategy in proptest::sample::select(vec![
+            StrategyKind::Add,
+            StrategyKind::GetSet,
+            StrategyKind::TicketLock,
+        ]),
+        requests in 0..max_requests,
+        crash in proptest::option::of(0u32..10),
+        pause in proptest::option::of((0u32..10, 0u64..100)),
+        owner in any::<bool>(),
+        fencing in any::<bool>(),
+    ) -> Config {
+        Config {
+            strategy,
+            requests,
+            crash,
+            pause: pause.map(|(request, ms)| Pause { request, duration: ms * MS }),
+            release: if owner { ReleaseMode::Owner } else { ReleaseMode::Delete },
+            fencing,
+            ..config
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(400))]
 
@@ -209,28 +237,9 @@ proptest! {
     /// of any size, with leases, timeouts, faults and fixes.
     #[test]
     fn polling_cohorts_fold_to_the_same_run(
-        config in config(),
-        strategy in proptest::sample::select(vec![
-            StrategyKind::Add,
-            StrategyKind::GetSet,
-            StrategyKind::TicketLock,
-        ]),
-        requests in 0u32..150,
+        config in polling(150),
         chunk in 1u64..40,
-        crash in proptest::option::of(0u32..10),
-        pause in proptest::option::of((0u32..10, 0u64..100)),
-        owner in any::<bool>(),
-        fencing in any::<bool>(),
     ) {
-        let config = Config {
-            strategy,
-            requests,
-            crash,
-            pause: pause.map(|(request, ms)| Pause { request, duration: ms * MS }),
-            release: if owner { ReleaseMode::Owner } else { ReleaseMode::Delete },
-            fencing,
-            ..config
-        };
         let stepped = Sim::new(&config).run();
         let mut folded = Sim::metrics_only(&config);
         folded.fold_polls();
@@ -246,27 +255,8 @@ proptest! {
     /// the same events in the same order, the same counters.
     #[test]
     fn the_polling_primitive_is_the_real_servers_loop(
-        config in config(),
-        strategy in proptest::sample::select(vec![
-            StrategyKind::Add,
-            StrategyKind::GetSet,
-            StrategyKind::TicketLock,
-        ]),
-        requests in 0u32..60,
-        crash in proptest::option::of(0u32..10),
-        pause in proptest::option::of((0u32..10, 0u64..100)),
-        owner in any::<bool>(),
-        fencing in any::<bool>(),
+        config in polling(60),
     ) {
-        let config = Config {
-            strategy,
-            requests,
-            crash,
-            pause: pause.map(|(request, ms)| Pause { request, duration: ms * MS }),
-            release: if owner { ReleaseMode::Owner } else { ReleaseMode::Delete },
-            fencing,
-            ..config
-        };
         let mut primitive = Sim::new(&config);
         let metrics = primitive.run();
         let mut looped = Sim::new(&config);
