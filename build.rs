@@ -1,7 +1,7 @@
 //! One name for "this build has the script engine": `cfg(scripts)`, true
 //! natively with the `script` feature (the default) and in wasm only with
 //! `script-wasm` (the page's script edition; the page's own wasm leaves
-//! boa out).
+//! the engine out).
 
 fn main() {
     println!("cargo::rustc-check-cfg=cfg(scripts)");

@@ -5,17 +5,11 @@
 //!
 //! `cargo run --release --example script_bench [-- REQUESTS [STRATEGY...]]`
 //!
-//! Runs in one process share boa's heap: a run also pays for collecting
-//! the garbage the runs before it left. Name one strategy for the figure
-//! of a fresh process, as the CLI's.
-//!
-//! With the CLI's allocator (mimalloc, metered for the heap budget), so
-//! the figures are the CLI's.
+//! With the CLI's allocator (mimalloc), so the figures are the CLI's.
 
 #[cfg(not(target_arch = "wasm32"))]
 #[global_allocator]
-static ALLOCATOR: interleave::script::metered::Metered<mimalloc::MiMalloc> =
-    interleave::script::metered::Metered(mimalloc::MiMalloc);
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 #[cfg(all(feature = "script", not(target_arch = "wasm32")))]
 fn main() {
@@ -29,12 +23,6 @@ fn main() {
         .nth(1)
         .and_then(|n| n.parse().ok())
         .unwrap_or(10_000);
-    if let Some(mb) = std::env::var("GC_MB")
-        .ok()
-        .and_then(|v| v.parse::<usize>().ok())
-    {
-        interleave::script::gc::raise_threshold(mb << 20);
-    }
     let mut strategies: Vec<String> = std::env::args().skip(2).collect();
     if strategies.is_empty() {
         strategies = ["none", "keyed-mutex", "single-flight"]

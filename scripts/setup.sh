@@ -2,7 +2,8 @@
 # Installs, only when missing, what building and testing the web app needs:
 #   the wasm32 target, clippy and rustfmt, trunk, wasm-bindgen-cli (the
 #   version in Cargo.lock), node packages (wasm-opt from `binaryen`,
-#   `playwright-core`), and Chromium with chromedriver (skipped when
+#   `playwright-core`), clang (the script engine, QuickJS-ng, is C: clang
+#   builds it for wasm32), and Chromium with chromedriver (skipped when
 #   SETUP_BROWSER=0).
 # Source it (`source scripts/setup.sh`) to also get the tools on PATH; a run
 # with everything present is a quick no-op.
@@ -32,6 +33,7 @@ if [ "${SETUP_BROWSER:-1}" != 0 ]; then
   [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ] || packages+=(chromium chromium-driver)
 fi
 command -v npm >/dev/null || packages+=(nodejs npm)
+command -v clang >/dev/null || packages+=(clang)
 if [ ${#packages[@]} -gt 0 ]; then
   installing "${packages[*]} (apt)"
   as_root apt-get update

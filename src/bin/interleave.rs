@@ -4,15 +4,9 @@
 //! Prints one JSON object of the metrics of DESIGN.md §5 (with `--trace`,
 //! the trace as JSON lines first). Bad input: a message on stderr, exit 2.
 
-#[cfg(all(not(target_arch = "wasm32"), not(feature = "script")))]
+#[cfg(not(target_arch = "wasm32"))]
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
-/// Metered for the script engine's heap budget (src/script/metered.rs).
-#[cfg(all(not(target_arch = "wasm32"), feature = "script"))]
-#[global_allocator]
-static ALLOCATOR: interleave::script::metered::Metered<mimalloc::MiMalloc> =
-    interleave::script::metered::Metered(mimalloc::MiMalloc);
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() -> std::process::ExitCode {

@@ -54,32 +54,30 @@
 use std::collections::{HashMap, HashSet};
 use std::ops::ControlFlow;
 
-use boa_engine::ast::declaration::{Binding, LexicalDeclaration};
-use boa_engine::ast::expression::access::{
-    PropertyAccess, PropertyAccessField, SimplePropertyAccess,
-};
-use boa_engine::ast::expression::literal::LiteralKind;
-use boa_engine::ast::expression::literal::{ObjectMethodDefinition, PropertyDefinition};
-use boa_engine::ast::expression::operator::assign::AssignTarget;
-use boa_engine::ast::expression::operator::unary::UnaryOp;
-use boa_engine::ast::expression::operator::update::UpdateTarget;
-use boa_engine::ast::expression::Expression;
-use boa_engine::ast::expression::OptionalOperationKind;
-use boa_engine::ast::function::{
+use boa_ast::declaration::{Binding, LexicalDeclaration};
+use boa_ast::expression::access::{PropertyAccess, PropertyAccessField, SimplePropertyAccess};
+use boa_ast::expression::literal::LiteralKind;
+use boa_ast::expression::literal::{ObjectMethodDefinition, PropertyDefinition};
+use boa_ast::expression::operator::assign::AssignTarget;
+use boa_ast::expression::operator::unary::UnaryOp;
+use boa_ast::expression::operator::update::UpdateTarget;
+use boa_ast::expression::Expression;
+use boa_ast::expression::OptionalOperationKind;
+use boa_ast::function::{
     ArrowFunction, AsyncArrowFunction, AsyncFunctionDeclaration, AsyncFunctionExpression,
     AsyncGeneratorDeclaration, AsyncGeneratorExpression, ClassDeclaration, ClassExpression,
     FunctionDeclaration, FunctionExpression, GeneratorDeclaration, GeneratorExpression,
 };
-use boa_engine::ast::operations::{bound_names, lexically_declared_names, var_declared_names};
-use boa_engine::ast::property::{MethodDefinitionKind, PropertyName};
-use boa_engine::ast::scope::Scope;
-use boa_engine::ast::statement::iteration::IterableLoopInitializer;
-use boa_engine::ast::statement::Statement;
-use boa_engine::ast::visitor::{VisitWith, Visitor};
-use boa_engine::ast::{Declaration, StatementListItem};
-use boa_engine::interner::{Interner, Sym};
-use boa_engine::parser::Parser;
-use boa_engine::Source;
+use boa_ast::operations::{bound_names, lexically_declared_names, var_declared_names};
+use boa_ast::property::{MethodDefinitionKind, PropertyName};
+use boa_ast::scope::Scope;
+use boa_ast::statement::iteration::IterableLoopInitializer;
+use boa_ast::statement::Statement;
+use boa_ast::visitor::{VisitWith, Visitor};
+use boa_ast::{Declaration, StatementListItem};
+use boa_interner::{Interner, Sym};
+use boa_parser::Parser;
+use boa_parser::Source;
 
 /// Globals a step may call directly (`guard(...)`, `new Map()`).
 const CALLABLE: &[&str] = &[

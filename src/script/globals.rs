@@ -1,82 +1,112 @@
 //! The natives behind SCRIPTING.md §3: `cache`, `db`, timers, `sleep`,
 //! `console.log`, `count`, `config`, `performance`, `Math.random`, and the
-//! hidden `__host` the prelude builds `lock`, `guard`, `singleflight` on.
+//! hidden `__host` the prelude builds `lock`, `guard`, `singleflight` and
+//! the virtual `Date` on.
 
+use std::cell::RefCell;
 use std::rc::Rc;
 use std::task::{Context as TaskContext, Poll, Waker};
 
-use boa_engine::builtins::object::OrdinaryObject;
-use boa_engine::object::builtins::JsPromise;
-use boa_engine::object::ObjectInitializer;
-use boa_engine::property::{Attribute, PropertyKey};
-use boa_engine::vm::SourcePath;
-use boa_engine::{
-    js_string, Context, JsError, JsNativeError, JsObject, JsResult, JsString, JsValue, JsVariant,
-    NativeFunction,
+use rquickjs::function::Rest;
+use rquickjs::{
+    Coerced, Ctx, Error, Exception, FromJs, Function, Object, Persistent, Promise, Result, Type,
+    Value,
 };
-use serde_json::{json, Value};
+use serde_json::{json, Value as Json};
 
 use crate::config::{CacheStart, Micros, MS};
 use crate::sim::core::{Op, ScriptOp, TaskId};
 use crate::sim::trace::{OpKind, Outcome, Site, TraceKey, What};
-use crate::sim::{Ctx, Ops};
+use crate::sim::{Ctx as WorldCtx, Ops};
 use crate::strategy;
 use crate::world::LockKey;
 
-use super::host::{Answer, Call, Helper, Host, Position, Waiter, FIRING};
+use super::host::{Answer, Call, Helper, Host, Position, Settle, Waiter, FIRING};
 use super::world::{Row, TableDef};
 
-/// What every native of a realm finds in its context.
-pub struct RealmData {
-    pub host: Rc<Host>,
+/// What every native of a realm reaches: the run's host (replaced when a
+/// realm is reused for another run) and the realm's server.
+pub struct Link {
+    pub host: RefCell<Rc<Host>>,
     pub server: u32,
 }
 
-fn realm(context: &Context) -> JsResult<(Rc<Host>, u32)> {
-    context
-        .get_data::<RealmData>()
-        .map(|data| (data.host.clone(), data.server))
-        .ok_or_else(|| JsNativeError::error().with_message("no host").into())
+impl Link {
+    pub fn new(host: Rc<Host>, server: u32) -> Rc<Link> {
+        Rc::new(Link {
+            host: RefCell::new(host),
+            server,
+        })
+    }
+
+    pub fn host(&self) -> Rc<Host> {
+        self.host.borrow().clone()
+    }
 }
 
-fn type_error(message: impl Into<String>) -> JsError {
-    JsNativeError::typ().with_message(message.into()).into()
+type Native = for<'js> fn(&Link, &Ctx<'js>, &[Value<'js>]) -> Result<Value<'js>>;
+
+/// A native function of the realm, named and with its `length`.
+fn native<'js>(
+    ctx: &Ctx<'js>,
+    link: &Rc<Link>,
+    f: Native,
+    name: &str,
+    length: usize,
+) -> Result<Function<'js>> {
+    let link = link.clone();
+    Function::new(ctx.clone(), move |ctx: Ctx<'js>, args: Rest<Value<'js>>| {
+        f(&link, &ctx, &args.0)
+    })?
+    .with_name(name)?
+    .with_length(length)
+}
+
+fn type_error(ctx: &Ctx<'_>, message: impl AsRef<str>) -> Error {
+    Exception::throw_type(ctx, message.as_ref())
+}
+
+fn undefined<'js>(ctx: &Ctx<'js>) -> Value<'js> {
+    Value::new_undefined(ctx.clone())
+}
+
+/// The first position of the script's own code (`code:LINE:COL`) in an
+/// engine's stack text.
+fn code_position(stack: &str) -> Option<Position> {
+    super::error::find_position(stack)
 }
 
 /// The line and column of the innermost frame of the script's own code
 /// (only when the trace is kept: a metrics-only run has no use for it).
-pub fn caller_position(context: &Context) -> Option<Position> {
-    let keep = context
-        .get_data::<RealmData>()
-        .is_some_and(|data| data.host.keep_trace);
-    if !keep {
+pub fn caller_position(link: &Link, ctx: &Ctx<'_>) -> Option<Position> {
+    if !link.host.borrow().keep_trace {
         return None;
     }
-    context.stack_trace().find_map(|frame| {
-        let location = frame.position();
-        let SourcePath::Path(path) = &location.path else {
-            return None;
-        };
-        if path.to_str() != Some("code") {
-            return None;
-        }
-        location
-            .position
-            .map(|p| (p.line_number(), p.column_number()))
-    })
+    let error = Exception::from_message(ctx.clone(), "").ok()?;
+    code_position(&error.stack()?)
 }
 
-fn arg(args: &[JsValue], index: usize) -> JsValue {
-    args.get(index).cloned().unwrap_or_default()
+fn arg<'js>(ctx: &Ctx<'js>, args: &[Value<'js>], index: usize) -> Value<'js> {
+    args.get(index).cloned().unwrap_or_else(|| undefined(ctx))
 }
 
-fn key_arg(args: &[JsValue], index: usize, context: &mut Context) -> JsResult<String> {
-    let key = arg(args, index).to_string(context)?;
-    // The escaped form differs only for a lone surrogate; the plain
-    // conversion skips the formatter on every call.
-    Ok(key
-        .to_std_string()
-        .unwrap_or_else(|_| key.to_std_string_escaped()))
+/// `String(value)`, as JavaScript converts it.
+fn to_text<'js>(ctx: &Ctx<'js>, value: Value<'js>) -> Result<String> {
+    if let Some(text) = value.as_string() {
+        return text.to_string();
+    }
+    Ok(Coerced::<String>::from_js(ctx, value)?.0)
+}
+
+fn to_number<'js>(ctx: &Ctx<'js>, value: Value<'js>) -> Result<f64> {
+    if let Some(number) = value.as_number() {
+        return Ok(number);
+    }
+    Ok(Coerced::<f64>::from_js(ctx, value)?.0)
+}
+
+fn key_arg<'js>(ctx: &Ctx<'js>, args: &[Value<'js>], index: usize) -> Result<String> {
+    to_text(ctx, arg(ctx, args, index))
 }
 
 /// How deep a value sent to the cache or the DB may nest (a cycle is
@@ -88,8 +118,8 @@ const MAX_JSON_DEPTH: usize = 64;
 /// c]`, ...) would otherwise be copied exponentially many times.
 const MAX_JSON_OBJECTS: usize = 1_000_000;
 
-fn not_json(message: impl std::fmt::Display) -> JsError {
-    type_error(format!("values are JSON: {message}"))
+fn not_json(ctx: &Ctx<'_>, message: impl std::fmt::Display) -> Error {
+    type_error(ctx, format!("values are JSON: {message}"))
 }
 
 /// A value copied out of the script, as over a network: JSON only, in one
@@ -99,131 +129,150 @@ fn not_json(message: impl std::fmt::Display) -> JsError {
 /// item becomes null, as with `JSON.stringify`. A function, a symbol, a
 /// bigint, a `Map` or a class instance anywhere in the value is a
 /// TypeError naming it, before anything is sent.
-pub fn to_json(value: &JsValue, context: &mut Context) -> JsResult<Value> {
+pub fn to_json<'js>(ctx: &Ctx<'js>, value: &Value<'js>) -> Result<Json> {
     let mut objects = 0;
-    Ok(copy_json(value, 0, &mut objects, context)?.unwrap_or(Value::Null))
+    let plain = Object::new(ctx.clone())?.get_prototype();
+    let copy = Copy {
+        ctx,
+        plain: plain.as_ref(),
+    };
+    Ok(copy.value(value, 0, &mut objects)?.unwrap_or(Json::Null))
 }
 
-fn copy_json(
-    value: &JsValue,
-    depth: usize,
-    objects: &mut usize,
-    context: &mut Context,
-) -> JsResult<Option<Value>> {
-    let object = match value.variant() {
-        JsVariant::Null => return Ok(Some(Value::Null)),
-        JsVariant::Undefined => return Ok(None),
-        JsVariant::Boolean(b) => return Ok(Some(Value::from(b))),
-        JsVariant::String(text) => return Ok(Some(text.to_std_string_escaped().into())),
-        JsVariant::Float64(number) => return Ok(Some(Value::from(number))),
-        JsVariant::Integer32(number) => return Ok(Some(Value::from(number))),
-        JsVariant::BigInt(_) => {
-            return Err(not_json("a bigint cannot be sent to the cache or the DB"))
-        }
-        JsVariant::Symbol(_) => {
-            return Err(not_json("a symbol cannot be sent to the cache or the DB"))
-        }
-        JsVariant::Object(object) => object,
-    };
-    if object.is_callable() {
-        return Err(not_json("a function cannot be sent to the cache or the DB"));
-    }
-    if depth > MAX_JSON_DEPTH {
-        return Err(not_json("nested too deep (a cycle?)"));
-    }
-    *objects += 1;
-    if *objects > MAX_JSON_OBJECTS {
-        return Err(not_json(format!(
-            "more than {MAX_JSON_OBJECTS} objects (one object reached through many paths?)"
-        )));
-    }
-    if object.is_array() {
-        let length = object
-            .get(js_string!("length"), context)?
-            .to_length(context)?;
-        let mut items = Vec::with_capacity(length.min(1 << 16) as usize);
-        for index in 0..length {
-            let item = own_data(&object, &PropertyKey::from(index))
-                .map_or_else(|| object.get(index, context), Ok)?;
-            items.push(copy_json(&item, depth + 1, objects, context)?.unwrap_or(Value::Null));
-        }
-        return Ok(Some(Value::Array(items)));
-    }
-    let plain = match object.prototype() {
-        None => true,
-        Some(prototype) => prototype == context.intrinsics().constructors().object().prototype(),
-    };
-    if !plain {
-        return Err(not_json(format!(
-            "a {} cannot be sent to the cache or the DB",
-            constructor_name(&object, context)?
-        )));
-    }
-    let mut fields = serde_json::Map::new();
-    for key in object.own_property_keys(context)? {
-        let name = match &key {
-            PropertyKey::String(name) => name.to_std_string_escaped(),
-            PropertyKey::Index(index) => index.get().to_string(),
-            PropertyKey::Symbol(_) => continue,
-        };
-        let Some(property) = object.borrow().properties().get(&key) else {
-            continue;
-        };
-        if property.enumerable() != Some(true) {
-            continue;
-        }
-        let field = match (object.is::<OrdinaryObject>(), property.value()) {
-            (true, Some(value)) => value.clone(),
-            _ => object.get(key, context)?,
-        };
-        if let Some(field) = copy_json(&field, depth + 1, objects, context)? {
-            fields.insert(name, field);
-        }
-    }
-    Ok(Some(Value::Object(fields)))
+struct Copy<'a, 'js> {
+    ctx: &'a Ctx<'js>,
+    /// `Object.prototype`, as the realm made it.
+    plain: Option<&'a Object<'js>>,
 }
 
-/// An ordinary object's or array's own data property, read without the
-/// `[[Get]]` machinery (the same value); `None` when `[[Get]]` must run
-/// (an accessor, a hole, an exotic object).
-fn own_data(object: &JsObject, key: &PropertyKey) -> Option<JsValue> {
-    if !(object.is::<OrdinaryObject>() || object.is_array()) {
-        return None;
+impl<'js> Copy<'_, 'js> {
+    fn value(&self, value: &Value<'js>, depth: usize, objects: &mut usize) -> Result<Option<Json>> {
+        let ctx = self.ctx;
+        match value.type_of() {
+            Type::Null => return Ok(Some(Json::Null)),
+            Type::Undefined | Type::Uninitialized => return Ok(None),
+            Type::Bool => return Ok(value.as_bool().map(Json::from)),
+            Type::Int => return Ok(value.as_int().map(Json::from)),
+            Type::Float => return Ok(value.as_float().map(Json::from)),
+            Type::String => return Ok(Some(to_text(ctx, value.clone())?.into())),
+            Type::BigInt => {
+                return Err(not_json(
+                    ctx,
+                    "a bigint cannot be sent to the cache or the DB",
+                ))
+            }
+            Type::Symbol => {
+                return Err(not_json(
+                    ctx,
+                    "a symbol cannot be sent to the cache or the DB",
+                ))
+            }
+            Type::Function | Type::Constructor => {
+                return Err(not_json(
+                    ctx,
+                    "a function cannot be sent to the cache or the DB",
+                ))
+            }
+            _ => {}
+        }
+        let Some(object) = value.as_object() else {
+            return Ok(None);
+        };
+        if depth > MAX_JSON_DEPTH {
+            return Err(not_json(ctx, "nested too deep (a cycle?)"));
+        }
+        *objects += 1;
+        if *objects > MAX_JSON_OBJECTS {
+            return Err(not_json(
+                ctx,
+                format!(
+                    "more than {MAX_JSON_OBJECTS} objects (one object reached through many paths?)"
+                ),
+            ));
+        }
+        if let Some(array) = object.as_array() {
+            let length = array.len();
+            let mut items = Vec::with_capacity(length.min(1 << 16));
+            for index in 0..length {
+                let item: Value = array.get(index)?;
+                items.push(self.value(&item, depth + 1, objects)?.unwrap_or(Json::Null));
+            }
+            return Ok(Some(Json::Array(items)));
+        }
+        let plain = match object.get_prototype() {
+            None => true,
+            Some(prototype) => Some(&prototype) == self.plain,
+        };
+        if !plain {
+            return Err(not_json(
+                ctx,
+                format!(
+                    "a {} cannot be sent to the cache or the DB",
+                    constructor_name(ctx, object)?
+                ),
+            ));
+        }
+        let mut fields = serde_json::Map::new();
+        for key in object.keys::<String>() {
+            let key = key?;
+            let field: Value = object.get(key.as_str())?;
+            if let Some(field) = self.value(&field, depth + 1, objects)? {
+                fields.insert(key, field);
+            }
+        }
+        Ok(Some(Json::Object(fields)))
     }
-    let property = object.borrow().properties().get(key)?;
-    property.value().cloned()
 }
 
 /// `value.constructor && value.constructor.name || "object"`.
-fn constructor_name(object: &JsObject, context: &mut Context) -> JsResult<String> {
-    let constructor = object.get(js_string!("constructor"), context)?;
-    let name = match constructor.as_object() {
-        Some(constructor) => constructor.get(js_string!("name"), context)?,
-        None => JsValue::undefined(),
+fn constructor_name<'js>(ctx: &Ctx<'js>, object: &Object<'js>) -> Result<String> {
+    let constructor: Value = object.get("constructor")?;
+    let name: Value = match constructor.as_object() {
+        Some(constructor) => constructor.get("name")?,
+        None => undefined(ctx),
     };
-    Ok(if name.to_boolean() {
-        name.to_string(context)?.to_std_string_escaped()
+    let truthy = match name.type_of() {
+        Type::String => name
+            .as_string()
+            .is_some_and(|s| s.to_string().is_ok_and(|s| !s.is_empty())),
+        Type::Undefined | Type::Null => false,
+        _ => true,
+    };
+    if truthy {
+        to_text(ctx, name)
     } else {
-        "object".to_string()
-    })
+        Ok("object".to_string())
+    }
 }
 
-fn row_arg(args: &[JsValue], index: usize, what: &str, context: &mut Context) -> JsResult<Row> {
-    match to_json(&arg(args, index), context)? {
-        Value::Object(row) => Ok(row),
-        Value::Null => Ok(Row::new()),
-        _ => Err(type_error(format!("{what} must be a plain object"))),
+/// A JSON value made into the realm's JavaScript (a fresh copy).
+pub fn from_json<'js>(ctx: &Ctx<'js>, value: &Json) -> Result<Value<'js>> {
+    match value {
+        Json::Null => Ok(Value::new_null(ctx.clone())),
+        Json::Bool(b) => Ok(Value::new_bool(ctx.clone(), *b)),
+        Json::Number(n) => Ok(match n.as_i64().and_then(|n| i32::try_from(n).ok()) {
+            Some(n) => Value::new_int(ctx.clone(), n),
+            None => Value::new_number(ctx.clone(), n.as_f64().unwrap_or(f64::NAN)),
+        }),
+        _ => ctx.json_parse(value.to_string()),
+    }
+}
+
+fn row_arg<'js>(ctx: &Ctx<'js>, args: &[Value<'js>], index: usize, what: &str) -> Result<Row> {
+    match to_json(ctx, &arg(ctx, args, index))? {
+        Json::Object(row) => Ok(row),
+        Json::Null => Ok(Row::new()),
+        _ => Err(type_error(ctx, format!("{what} must be a plain object"))),
     }
 }
 
 /// A duration argument in ms, as whole microseconds (never negative).
-fn ms_arg(args: &[JsValue], index: usize, context: &mut Context) -> JsResult<Micros> {
-    let value = arg(args, index);
+fn ms_arg<'js>(ctx: &Ctx<'js>, args: &[Value<'js>], index: usize) -> Result<Micros> {
+    let value = arg(ctx, args, index);
     if value.is_undefined() {
         return Ok(0);
     }
-    let ms = value.to_number(context)?;
-    Ok(to_micros(ms))
+    Ok(to_micros(to_number(ctx, value)?))
 }
 
 fn to_micros(ms: f64) -> Micros {
@@ -234,46 +283,66 @@ fn to_micros(ms: f64) -> Micros {
     }
 }
 
-fn function(f: fn(&JsValue, &[JsValue], &mut Context) -> JsResult<JsValue>) -> NativeFunction {
-    NativeFunction::from_fn_ptr(f)
+/// An object of natives.
+fn object<'js>(
+    ctx: &Ctx<'js>,
+    link: &Rc<Link>,
+    natives: &[(&str, Native, usize)],
+) -> Result<Object<'js>> {
+    let object = Object::new(ctx.clone())?;
+    for &(name, f, length) in natives {
+        object.set(name, native(ctx, link, f, name, length)?)?;
+    }
+    Ok(object)
 }
 
-/// Registers every native global of a realm.
-pub fn register(context: &mut Context) -> JsResult<()> {
-    let attributes = Attribute::WRITABLE | Attribute::CONFIGURABLE;
-    let cache = ObjectInitializer::new(context)
-        .function(function(cache_get), js_string!("get"), 1)
-        .function(function(cache_get_stale), js_string!("getStale"), 1)
-        .function(function(cache_set), js_string!("set"), 3)
-        .function(function(cache_add), js_string!("add"), 3)
-        .function(function(cache_delete), js_string!("delete"), 1)
-        .function(function(cache_delete_if), js_string!("deleteIf"), 2)
-        .function(function(cache_incr), js_string!("incr"), 2)
-        .function(function(cache_preset), js_string!("preset"), 3)
-        .build();
-    context.register_global_property(js_string!("cache"), cache, attributes)?;
-    let db = ObjectInitializer::new(context)
-        .function(function(db_table), js_string!("table"), 2)
-        .function(function(db_find), js_string!("find"), 2)
-        .function(function(db_find_one), js_string!("findOne"), 2)
-        .function(function(db_insert), js_string!("insert"), 2)
-        .function(function(db_update), js_string!("update"), 3)
-        .function(function(db_delete), js_string!("delete"), 2)
-        .build();
-    context.register_global_property(js_string!("db"), db, attributes)?;
-    let console = ObjectInitializer::new(context)
-        .function(function(console_log), js_string!("log"), 0)
-        .function(function(console_log), js_string!("info"), 0)
-        .function(function(console_log), js_string!("warn"), 0)
-        .function(function(console_log), js_string!("error"), 0)
-        .build();
-    context.register_global_property(js_string!("console"), console, attributes)?;
-    let performance = ObjectInitializer::new(context)
-        .function(function(performance_now), js_string!("now"), 0)
-        .build();
-    context.register_global_property(js_string!("performance"), performance, attributes)?;
+/// Registers every native global of a realm (the prelude makes them
+/// non-enumerable, as Node's are).
+pub fn register<'js>(ctx: &Ctx<'js>, link: &Rc<Link>) -> Result<()> {
+    let globals = ctx.globals();
+    let cache = object(
+        ctx,
+        link,
+        &[
+            ("get", cache_get, 1),
+            ("getStale", cache_get_stale, 1),
+            ("set", cache_set, 3),
+            ("add", cache_add, 3),
+            ("delete", cache_delete, 1),
+            ("deleteIf", cache_delete_if, 2),
+            ("incr", cache_incr, 2),
+            ("preset", cache_preset, 3),
+        ],
+    )?;
+    globals.set("cache", cache)?;
+    let db = object(
+        ctx,
+        link,
+        &[
+            ("table", db_table, 2),
+            ("find", db_find, 2),
+            ("findOne", db_find_one, 2),
+            ("insert", db_insert, 2),
+            ("update", db_update, 3),
+            ("delete", db_delete, 2),
+        ],
+    )?;
+    globals.set("db", db)?;
+    let console = object(
+        ctx,
+        link,
+        &[
+            ("log", console_log, 0),
+            ("info", console_log, 0),
+            ("warn", console_log, 0),
+            ("error", console_log, 0),
+        ],
+    )?;
+    globals.set("console", console)?;
+    let performance = object(ctx, link, &[("now", performance_now, 0)])?;
+    globals.set("performance", performance)?;
     for (name, f, length) in [
-        ("sleep", sleep as NativeFn, 1),
+        ("sleep", sleep as Native, 1),
         ("setTimeout", set_timeout, 2),
         ("setInterval", set_interval, 2),
         ("setImmediate", set_immediate, 1),
@@ -282,36 +351,33 @@ pub fn register(context: &mut Context) -> JsResult<()> {
         ("clearImmediate", clear_timer, 1),
         ("count", count, 2),
     ] {
-        context.register_global_callable(JsString::from(name), length, function(f))?;
+        globals.set(name, native(ctx, link, f, name, length)?)?;
     }
-    let math = context
-        .global_object()
-        .get(js_string!("Math"), context)?
-        .as_object()
-        .ok_or_else(|| type_error("no Math"))?;
-    let random = function(math_random).to_js_function(context.realm());
-    math.set(js_string!("random"), random, false, context)?;
-    let (host_data, _) = realm(context)?;
-    let config = JsValue::from_json(&config_json(&host_data), context)?;
-    let hidden = ObjectInitializer::new(context)
-        .function(function(host_acquire), js_string!("acquire"), 1)
-        .function(function(host_release), js_string!("release"), 1)
-        .function(function(host_enter), js_string!("enter"), 1)
-        .function(function(host_exit), js_string!("exit"), 1)
-        .function(function(host_crash), js_string!("crash"), 0)
-        .function(function(host_pause), js_string!("pause"), 0)
-        .function(function(host_flight_join), js_string!("flightJoin"), 1)
-        .function(function(host_flight_finish), js_string!("flightFinish"), 2)
-        .property(js_string!("config"), config, Attribute::all())
-        .build();
-    context.register_global_property(js_string!("__host"), hidden, attributes)?;
+    let math: Object = globals.get("Math")?;
+    math.set("random", native(ctx, link, math_random, "random", 0)?)?;
+    let config = from_json(ctx, &config_json(&link.host()))?;
+    let hidden = object(
+        ctx,
+        link,
+        &[
+            ("acquire", host_acquire, 1),
+            ("release", host_release, 1),
+            ("enter", host_enter, 1),
+            ("exit", host_exit, 1),
+            ("crash", host_crash, 0),
+            ("pause", host_pause, 0),
+            ("flightJoin", host_flight_join, 1),
+            ("flightFinish", host_flight_finish, 2),
+            ("now", host_now, 0),
+        ],
+    )?;
+    hidden.set("config", config)?;
+    globals.set("__host", hidden)?;
     Ok(())
 }
 
-type NativeFn = fn(&JsValue, &[JsValue], &mut Context) -> JsResult<JsValue>;
-
 /// `config`: the fragment's keys after defaults, durations in ms.
-fn config_json(host: &Host) -> Value {
+fn config_json(host: &Host) -> Json {
     let config = &host.config;
     let ms = |us: Micros| us as f64 / MS as f64;
     json!({
@@ -341,11 +407,21 @@ fn config_json(host: &Host) -> Value {
 // ---------------------------------------------------------------------------
 // cache and db
 
+/// A pending promise the host settles later, and its resolving functions.
+fn pending<'js>(ctx: &Ctx<'js>) -> Result<(Promise<'js>, Settle)> {
+    let (promise, resolve, reject) = Promise::new(ctx)?;
+    let settle = Settle {
+        resolve: Persistent::save(ctx, resolve),
+        reject: Persistent::save(ctx, reject),
+    };
+    Ok((promise, settle))
+}
+
 /// Sends one operation: a promise that settles when it lands.
-fn send(kind: OpKind, call: Call, context: &mut Context) -> JsResult<JsValue> {
-    let (host, server) = realm(context)?;
-    let position = caller_position(context);
-    let promise = JsPromise::new_pending_bare(context);
+fn send<'js>(link: &Link, ctx: &Ctx<'js>, kind: OpKind, call: Call) -> Result<Value<'js>> {
+    let host = link.host();
+    let position = caller_position(link, ctx);
+    let (promise, settle) = pending(ctx)?;
     let key = host.intern(call.key());
     let request = host.current.get();
     let op = Op::Script(ScriptOp { kind, key });
@@ -355,75 +431,76 @@ fn send(kind: OpKind, call: Call, context: &mut Context) -> JsResult<JsValue> {
         slot,
         Waiter::Call {
             call,
-            promise: promise.clone(),
-            server,
+            settle,
+            server: link.server,
             position,
         },
     );
-    Ok(promise.into())
+    Ok(promise.into_value())
 }
 
-fn cache_get(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
-    let key = key_arg(args, 0, context)?;
-    send(OpKind::CacheGet, Call::Get(key), context)
+fn cache_get<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    let key = key_arg(ctx, args, 0)?;
+    send(link, ctx, OpKind::CacheGet, Call::Get(key))
 }
 
-fn cache_get_stale(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
-    let key = key_arg(args, 0, context)?;
-    send(OpKind::CacheGetStale, Call::GetStale(key), context)
+fn cache_get_stale<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    let key = key_arg(ctx, args, 0)?;
+    send(link, ctx, OpKind::CacheGetStale, Call::GetStale(key))
 }
 
-fn cache_set(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
-    let value = to_json(&arg(args, 1), context)?;
-    let key = key_arg(args, 0, context)?;
-    let ttl = ms_arg(args, 2, context)?;
-    send(OpKind::CacheSet, Call::Set(key, value, ttl), context)
+fn cache_set<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    let value = to_json(ctx, &arg(ctx, args, 1))?;
+    let key = key_arg(ctx, args, 0)?;
+    let ttl = ms_arg(ctx, args, 2)?;
+    send(link, ctx, OpKind::CacheSet, Call::Set(key, value, ttl))
 }
 
-fn cache_add(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
-    let value = to_json(&arg(args, 1), context)?;
-    let key = key_arg(args, 0, context)?;
-    let ttl = ms_arg(args, 2, context)?;
-    send(OpKind::CacheAdd, Call::Add(key, value, ttl), context)
+fn cache_add<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    let value = to_json(ctx, &arg(ctx, args, 1))?;
+    let key = key_arg(ctx, args, 0)?;
+    let ttl = ms_arg(ctx, args, 2)?;
+    send(link, ctx, OpKind::CacheAdd, Call::Add(key, value, ttl))
 }
 
-fn cache_delete(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
-    let key = key_arg(args, 0, context)?;
-    send(OpKind::CacheDelete, Call::Delete(key), context)
+fn cache_delete<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    let key = key_arg(ctx, args, 0)?;
+    send(link, ctx, OpKind::CacheDelete, Call::Delete(key))
 }
 
-fn cache_delete_if(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
-    let value = to_json(&arg(args, 1), context)?;
-    let key = key_arg(args, 0, context)?;
-    send(OpKind::CacheDeleteIf, Call::DeleteIf(key, value), context)
+fn cache_delete_if<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    let value = to_json(ctx, &arg(ctx, args, 1))?;
+    let key = key_arg(ctx, args, 0)?;
+    send(link, ctx, OpKind::CacheDeleteIf, Call::DeleteIf(key, value))
 }
 
-fn cache_incr(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
-    let key = key_arg(args, 0, context)?;
-    let by = match arg(args, 1) {
+fn cache_incr<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    let key = key_arg(ctx, args, 0)?;
+    let by = match arg(ctx, args, 1) {
         value if value.is_undefined() => 1.0,
-        value => value.to_number(context)?,
+        value => to_number(ctx, value)?,
     };
-    send(OpKind::CacheIncr, Call::Incr(key, by), context)
+    send(link, ctx, OpKind::CacheIncr, Call::Incr(key, by))
 }
 
-fn top_level_only(host: &Host, what: &str) -> JsResult<()> {
+fn top_level_only(ctx: &Ctx<'_>, host: &Host, what: &str) -> Result<()> {
     if host.state.borrow().top_level {
         Ok(())
     } else {
-        Err(type_error(format!(
-            "{what} is top-level only: call it outside handle()"
-        )))
+        Err(type_error(
+            ctx,
+            format!("{what} is top-level only: call it outside handle()"),
+        ))
     }
 }
 
-fn cache_preset(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
-    let value = to_json(&arg(args, 1), context)?;
-    let options = row_arg(args, 2, "cache.preset's options", context)?;
-    let (host, _) = realm(context)?;
-    top_level_only(&host, "cache.preset")?;
-    let key = key_arg(args, 0, context)?;
-    let ms = |name: &str| options.get(name).and_then(Value::as_f64).map(to_micros);
+fn cache_preset<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    let value = to_json(ctx, &arg(ctx, args, 1))?;
+    let options = row_arg(ctx, args, 2, "cache.preset's options")?;
+    let host = link.host();
+    top_level_only(ctx, &host, "cache.preset")?;
+    let key = key_arg(ctx, args, 0)?;
+    let ms = |name: &str| options.get(name).and_then(Json::as_f64).map(to_micros);
     let expires_at = match (ms("expiresAt"), ms("ttl")) {
         (Some(at), _) => (at > 0).then_some(at),
         (None, Some(ttl)) => (ttl > 0).then_some(ttl),
@@ -433,82 +510,88 @@ fn cache_preset(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResul
         .borrow_mut()
         .cache
         .preset(&key, value, expires_at);
-    Ok(JsValue::undefined())
+    Ok(undefined(ctx))
 }
 
-fn fields(row: &Row, name: &str) -> JsResult<Vec<String>> {
+fn fields(ctx: &Ctx<'_>, row: &Row, name: &str) -> Result<Vec<String>> {
     match row.get(name) {
-        None | Some(Value::Null) => Ok(Vec::new()),
-        Some(Value::Array(items)) => items
+        None | Some(Json::Null) => Ok(Vec::new()),
+        Some(Json::Array(items)) => items
             .iter()
             .map(|item| {
                 item.as_str()
                     .map(str::to_string)
-                    .ok_or_else(|| type_error(format!("db.table: {name} lists field names")))
+                    .ok_or_else(|| type_error(ctx, format!("db.table: {name} lists field names")))
             })
             .collect(),
-        Some(_) => Err(type_error(format!(
-            "db.table: {name} is an array of field names"
-        ))),
+        Some(_) => Err(type_error(
+            ctx,
+            format!("db.table: {name} is an array of field names"),
+        )),
     }
 }
 
-fn db_table(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
-    let options = row_arg(args, 1, "db.table's options", context)?;
-    let (host, _) = realm(context)?;
-    top_level_only(&host, "db.table")?;
-    let name = key_arg(args, 0, context)?;
+fn db_table<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    let options = row_arg(ctx, args, 1, "db.table's options")?;
+    let host = link.host();
+    top_level_only(ctx, &host, "db.table")?;
+    let name = key_arg(ctx, args, 0)?;
     let rows = match options.get("rows") {
-        None | Some(Value::Null) => Vec::new(),
-        Some(Value::Array(rows)) => rows
+        None | Some(Json::Null) => Vec::new(),
+        Some(Json::Array(rows)) => rows
             .iter()
             .map(|row| {
                 row.as_object()
                     .cloned()
-                    .ok_or_else(|| type_error("db.table: rows are plain objects"))
+                    .ok_or_else(|| type_error(ctx, "db.table: rows are plain objects"))
             })
-            .collect::<JsResult<_>>()?,
-        Some(_) => return Err(type_error("db.table: rows is an array")),
+            .collect::<Result<_>>()?,
+        Some(_) => return Err(type_error(ctx, "db.table: rows is an array")),
     };
     let def = TableDef {
-        unique: fields(&options, "unique")?,
-        expect_unique: fields(&options, "expectUnique")?,
+        unique: fields(ctx, &options, "unique")?,
+        expect_unique: fields(ctx, &options, "expectUnique")?,
         rows,
     };
     let defined = host.state.borrow_mut().tables.define(&name, def);
-    defined.map_err(type_error)?;
-    Ok(JsValue::undefined())
+    defined.map_err(|message| type_error(ctx, message))?;
+    Ok(undefined(ctx))
 }
 
-fn db_find(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
-    let filter = row_arg(args, 1, "db.find's where", context)?;
-    let table = key_arg(args, 0, context)?;
-    send(OpKind::DbFind, Call::Find(table, filter), context)
+fn db_find<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    let filter = row_arg(ctx, args, 1, "db.find's where")?;
+    let table = key_arg(ctx, args, 0)?;
+    send(link, ctx, OpKind::DbFind, Call::Find(table, filter))
 }
 
-fn db_find_one(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
-    let filter = row_arg(args, 1, "db.findOne's where", context)?;
-    let table = key_arg(args, 0, context)?;
-    send(OpKind::DbFindOne, Call::FindOne(table, filter), context)
+fn db_find_one<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    let filter = row_arg(ctx, args, 1, "db.findOne's where")?;
+    let table = key_arg(ctx, args, 0)?;
+    send(link, ctx, OpKind::DbFindOne, Call::FindOne(table, filter))
 }
 
-fn db_insert(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
-    let row = row_arg(args, 1, "db.insert's row", context)?;
-    let table = key_arg(args, 0, context)?;
-    send(OpKind::DbInsert, Call::Insert(table, row), context)
+fn db_insert<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    let row = row_arg(ctx, args, 1, "db.insert's row")?;
+    let table = key_arg(ctx, args, 0)?;
+    send(link, ctx, OpKind::DbInsert, Call::Insert(table, row))
 }
 
-fn db_update(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
-    let filter = row_arg(args, 1, "db.update's where", context)?;
-    let set = row_arg(args, 2, "db.update's set", context)?;
-    let table = key_arg(args, 0, context)?;
-    send(OpKind::DbUpdate, Call::Update(table, filter, set), context)
+fn db_update<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    let filter = row_arg(ctx, args, 1, "db.update's where")?;
+    let set = row_arg(ctx, args, 2, "db.update's set")?;
+    let table = key_arg(ctx, args, 0)?;
+    send(
+        link,
+        ctx,
+        OpKind::DbUpdate,
+        Call::Update(table, filter, set),
+    )
 }
 
-fn db_delete(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
-    let filter = row_arg(args, 1, "db.delete's where", context)?;
-    let table = key_arg(args, 0, context)?;
-    send(OpKind::DbDelete, Call::Remove(table, filter), context)
+fn db_delete<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    let filter = row_arg(ctx, args, 1, "db.delete's where")?;
+    let table = key_arg(ctx, args, 0)?;
+    send(link, ctx, OpKind::DbDelete, Call::Remove(table, filter))
 }
 
 // ---------------------------------------------------------------------------
@@ -525,39 +608,40 @@ fn park_timer(host: &Host, delay: Micros, position: Option<Position>) -> usize {
     slot
 }
 
-fn sleep(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
-    let (host, server) = realm(context)?;
-    let delay = ms_arg(args, 0, context)?;
-    let position = caller_position(context);
-    let promise = JsPromise::new_pending_bare(context);
+fn sleep<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    let host = link.host();
+    let delay = ms_arg(ctx, args, 0)?;
+    let position = caller_position(link, ctx);
+    let (promise, settle) = pending(ctx)?;
     let slot = park_timer(&host, delay, position);
     let waiter = Waiter::Sleep {
-        promise: promise.clone(),
-        server,
+        settle,
+        server: link.server,
     };
     host.state.borrow_mut().waiting.insert(slot, waiter);
-    Ok(promise.into())
+    Ok(promise.into_value())
 }
 
 /// `setTimeout`/`setInterval`/`setImmediate`: Node's rules (a delay below
 /// 1 ms is 1 ms; an immediate is due now, after what is already due).
-fn timer(
-    args: &[JsValue],
+fn timer<'js>(
+    link: &Link,
+    ctx: &Ctx<'js>,
+    args: &[Value<'js>],
     repeat: bool,
     immediate: bool,
-    context: &mut Context,
-) -> JsResult<JsValue> {
-    let (host, server) = realm(context)?;
-    let callback = arg(args, 0)
-        .as_callable()
-        .ok_or_else(|| type_error("the callback must be a function"))?;
+) -> Result<Value<'js>> {
+    let host = link.host();
+    let callback = arg(ctx, args, 0)
+        .into_function()
+        .ok_or_else(|| type_error(ctx, "the callback must be a function"))?;
     let (delay, rest) = if immediate {
         (0, args.get(1..).unwrap_or(&[]))
     } else {
-        let delay = ms_arg(args, 1, context)?.max(MS);
+        let delay = ms_arg(ctx, args, 1)?.max(MS);
         (delay, args.get(2..).unwrap_or(&[]))
     };
-    let position = caller_position(context);
+    let position = caller_position(link, ctx);
     let slot = park_timer(&host, delay, position);
     // The ids count across the run: the order of `setTimeout`s is shared.
     host.core
@@ -572,39 +656,42 @@ fn timer(
         slot,
         Waiter::Timer {
             id,
-            callback,
-            args: rest.to_vec(),
+            callback: Persistent::save(ctx, callback),
+            args: rest
+                .iter()
+                .map(|value| Persistent::save(ctx, value.clone()))
+                .collect(),
             every: repeat.then_some(delay),
-            server,
+            server: link.server,
         },
     );
-    Ok(JsValue::from(id))
+    Ok(Value::new_int(ctx.clone(), id as i32))
 }
 
-fn set_timeout(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
-    timer(args, false, false, context)
+fn set_timeout<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    timer(link, ctx, args, false, false)
 }
 
-fn set_interval(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
-    timer(args, true, false, context)
+fn set_interval<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    timer(link, ctx, args, true, false)
 }
 
-fn set_immediate(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
-    timer(args, false, true, context)
+fn set_immediate<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    timer(link, ctx, args, false, true)
 }
 
 /// `clear*`: the timer's macrotask leaves the queue.
-fn clear_timer(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
-    let (host, _) = realm(context)?;
-    let Some(id) = arg(args, 0).as_number() else {
-        return Ok(JsValue::undefined());
+fn clear_timer<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    let host = link.host();
+    let Some(id) = arg(ctx, args, 0).as_number() else {
+        return Ok(undefined(ctx));
     };
     let slot = host.state.borrow_mut().timers.remove(&(id as u32));
     if let Some(slot) = slot.filter(|&slot| slot != FIRING) {
         host.state.borrow_mut().waiting.remove(&slot);
         cancel_slot(&host, slot);
     }
-    Ok(JsValue::undefined())
+    Ok(undefined(ctx))
 }
 
 /// Takes a timer's macrotask out of the queue and frees its slot.
@@ -620,14 +707,20 @@ pub fn cancel_slot(host: &Host, slot: usize) {
     }
 }
 
-fn performance_now(_: &JsValue, _: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
-    let (host, _) = realm(context)?;
-    let now = host.core.borrow().now;
-    Ok(JsValue::from(now as f64 / MS as f64))
+fn performance_now<'js>(link: &Link, ctx: &Ctx<'js>, _: &[Value<'js>]) -> Result<Value<'js>> {
+    let now = link.host().core.borrow().now;
+    Ok(Value::new_number(ctx.clone(), now as f64 / MS as f64))
 }
 
-fn math_random(_: &JsValue, _: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
-    let (host, _) = realm(context)?;
+/// `Date.now()` and `new Date()` (the prelude's `Date`): virtual time, in
+/// whole milliseconds.
+fn host_now<'js>(link: &Link, ctx: &Ctx<'js>, _: &[Value<'js>]) -> Result<Value<'js>> {
+    let now = link.host().core.borrow().now;
+    Ok(Value::new_number(ctx.clone(), (now / MS) as f64))
+}
+
+fn math_random<'js>(link: &Link, ctx: &Ctx<'js>, _: &[Value<'js>]) -> Result<Value<'js>> {
+    let host = link.host();
     // One stream for the whole run: the order of draws is shared state.
     host.core
         .borrow_mut()
@@ -638,7 +731,7 @@ fn math_random(_: &JsValue, _: &[JsValue], context: &mut Context) -> JsResult<Js
         state.draws += 1;
         state.random.unit()
     };
-    Ok(JsValue::from(draw))
+    Ok(Value::new_float(ctx.clone(), draw))
 }
 
 // ---------------------------------------------------------------------------
@@ -646,24 +739,47 @@ fn math_random(_: &JsValue, _: &[JsValue], context: &mut Context) -> JsResult<Js
 
 /// How `console.log` shows a value: strings as they are, the rest as JSON
 /// where it can.
-fn show(value: &JsValue, context: &mut Context) -> String {
-    if let Some(text) = value.as_string() {
-        return text.to_std_string_escaped();
+pub fn show<'js>(ctx: &Ctx<'js>, value: &Value<'js>) -> String {
+    match value.type_of() {
+        Type::String => return to_text(ctx, value.clone()).unwrap_or_default(),
+        Type::Undefined | Type::Uninitialized => return "undefined".to_string(),
+        Type::Null | Type::Bool | Type::Int | Type::Float | Type::BigInt => {
+            return to_text(ctx, value.clone()).unwrap_or_default()
+        }
+        Type::Symbol => {
+            let description = value
+                .as_symbol()
+                .and_then(|symbol| symbol.description().ok())
+                .and_then(|text| text.as_string().and_then(|s| s.to_string().ok()));
+            return format!("Symbol({})", description.unwrap_or_default());
+        }
+        Type::Function | Type::Constructor => {
+            let name = value
+                .as_object()
+                .and_then(|f| f.get::<_, Value>("name").ok())
+                .and_then(|name| name.as_string().and_then(|s| s.to_string().ok()))
+                .filter(|name| !name.is_empty());
+            return match name {
+                Some(name) => format!("[Function: {name}]"),
+                None => "[Function (anonymous)]".to_string(),
+            };
+        }
+        _ => {}
     }
-    if value.is_undefined() {
-        return "undefined".to_string();
-    }
-    if value.as_number().is_some() || value.as_boolean().is_some() || value.is_null() {
-        if let Ok(text) = value.to_string(context) {
-            return text.to_std_string_escaped();
+    match ctx.json_stringify(value.clone()) {
+        Ok(Some(text)) => text.to_string().unwrap_or_default(),
+        Ok(None) => "undefined".to_string(),
+        Err(_) => {
+            let _ = ctx.catch();
+            match to_text(ctx, value.clone()) {
+                Ok(text) => text,
+                Err(_) => {
+                    let _ = ctx.catch();
+                    "[object]".to_string()
+                }
+            }
         }
     }
-    if value.as_callable().is_none() {
-        if let Ok(Some(json)) = value.to_json(context) {
-            return json.to_string();
-        }
-    }
-    value.display().to_string()
 }
 
 /// Records a message as a `Log` event of the running request.
@@ -685,24 +801,23 @@ pub fn log(host: &Host, text: String, position: Option<Position>) {
     host.mark_last_event(position);
 }
 
-fn console_log(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
-    let (host, _) = realm(context)?;
+fn console_log<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
     let text = args
         .iter()
-        .map(|value| show(value, context))
+        .map(|value| show(ctx, value))
         .collect::<Vec<_>>()
         .join(" ");
-    let position = caller_position(context);
-    log(&host, text, position);
-    Ok(JsValue::undefined())
+    let position = caller_position(link, ctx);
+    log(&link.host(), text, position);
+    Ok(undefined(ctx))
 }
 
-fn count(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
-    let (host, _) = realm(context)?;
-    let name = key_arg(args, 0, context)?;
-    let by = match arg(args, 1) {
+fn count<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    let host = link.host();
+    let name = key_arg(ctx, args, 0)?;
+    let by = match arg(ctx, args, 1) {
         value if value.is_undefined() => 1.0,
-        value => value.to_number(context)?,
+        value => to_number(ctx, value)?,
     };
     if name == "stale_served" {
         let mut core = host.core.borrow_mut();
@@ -710,7 +825,7 @@ fn count(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsVal
     } else {
         *host.state.borrow_mut().custom.entry(name).or_insert(0.0) += by;
     }
-    Ok(JsValue::undefined())
+    Ok(undefined(ctx))
 }
 
 // ---------------------------------------------------------------------------
@@ -718,11 +833,11 @@ fn count(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsVal
 
 /// The running request's handle on the world, as the built-in bodies
 /// have: one per request for its whole life.
-fn ctx(host: &Rc<Host>, server: u32) -> (Rc<Ctx>, TaskId) {
+fn world_ctx(host: &Rc<Host>, server: u32) -> (Rc<WorldCtx>, TaskId) {
     let request = host.current.get();
     let mut state = host.state.borrow_mut();
     let cx = state.contexts.entry(request).or_insert_with(|| {
-        Rc::new(Ctx::new(
+        Rc::new(WorldCtx::new(
             host.core.clone(),
             host.config.clone(),
             request,
@@ -734,24 +849,26 @@ fn ctx(host: &Rc<Host>, server: u32) -> (Rc<Ctx>, TaskId) {
 
 /// Runs a strategy's future for the running request: a promise of its
 /// answer (settled now if it needs no wait).
-fn spawn(
-    host: &Rc<Host>,
-    server: u32,
+fn spawn<'js>(
+    link: &Link,
+    ctx: &Ctx<'js>,
     request: TaskId,
     future: impl std::future::Future<Output = Answer> + 'static,
-    context: &mut Context,
-) -> JsResult<JsValue> {
+) -> Result<Value<'js>> {
+    let host = link.host();
     let mut future = Box::pin(future);
     host.core.borrow_mut().current = request;
     let mut task = TaskContext::from_waker(Waker::noop());
+    let (promise, settle) = pending(ctx)?;
     if let Poll::Ready(answer) = future.as_mut().poll(&mut task) {
-        return Ok(JsPromise::resolve(answer.value(), context)?.into());
+        let resolve = settle.resolve.restore(ctx)?;
+        resolve.call::<_, ()>((answer.value(ctx),))?;
+        return Ok(promise.into_value());
     }
-    let promise = JsPromise::new_pending_bare(context);
     let helper = Helper {
         future,
-        promise: promise.clone(),
-        server,
+        settle,
+        server: link.server,
     };
     host.state
         .borrow_mut()
@@ -759,119 +876,123 @@ fn spawn(
         .entry(request)
         .or_default()
         .push(helper);
-    Ok(promise.into())
+    Ok(promise.into_value())
 }
 
-fn lock_key(host: &Host, args: &[JsValue], context: &mut Context) -> JsResult<LockKey> {
-    let key = key_arg(args, 0, context)?;
+fn lock_key<'js>(ctx: &Ctx<'js>, host: &Host, args: &[Value<'js>]) -> Result<LockKey> {
+    let key = key_arg(ctx, args, 0)?;
     Ok(LockKey(host.intern(&key)))
 }
 
-fn host_acquire(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
-    let (host, server) = realm(context)?;
-    let key = lock_key(&host, args, context)?;
-    let (cx, request) = ctx(&host, server);
+fn host_acquire<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    let host = link.host();
+    let key = lock_key(ctx, &host, args)?;
+    let (cx, request) = world_ctx(&host, link.server);
     let future = async move { Answer::Bool(strategy::acquire(&*cx, key).await) };
-    spawn(&host, server, request, future, context)
+    spawn(link, ctx, request, future)
 }
 
-fn host_release(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
-    let (host, server) = realm(context)?;
-    let key = lock_key(&host, args, context)?;
-    let (cx, request) = ctx(&host, server);
+fn host_release<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    let host = link.host();
+    let key = lock_key(ctx, &host, args)?;
+    let (cx, request) = world_ctx(&host, link.server);
     let future = async move {
         strategy::release(&*cx, key).await;
         Answer::Undefined
     };
-    spawn(&host, server, request, future, context)
+    spawn(link, ctx, request, future)
 }
 
 /// Enters the critical section; true if the `crash` fault stops this
 /// request here.
-fn host_enter(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
-    let (host, server) = realm(context)?;
-    let key = lock_key(&host, args, context)?;
-    let (cx, _) = ctx(&host, server);
+fn host_enter<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    let host = link.host();
+    let key = lock_key(ctx, &host, args)?;
+    let (cx, _) = world_ctx(&host, link.server);
     cx.enter(key);
-    Ok(JsValue::from(cx.crashes(key)))
+    Ok(Value::new_bool(ctx.clone(), cx.crashes(key)))
 }
 
-fn host_exit(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
-    let (host, server) = realm(context)?;
-    let key = lock_key(&host, args, context)?;
-    let (cx, _) = ctx(&host, server);
+fn host_exit<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    let host = link.host();
+    let key = lock_key(ctx, &host, args)?;
+    let (cx, _) = world_ctx(&host, link.server);
     cx.exit(key);
-    Ok(JsValue::undefined())
+    Ok(undefined(ctx))
 }
 
 /// The request crashed: it answers `Crashed` now and never goes on.
-fn host_crash(_: &JsValue, _: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
-    let (host, _) = realm(context)?;
+fn host_crash<'js>(link: &Link, ctx: &Ctx<'js>, _: &[Value<'js>]) -> Result<Value<'js>> {
+    let host = link.host();
     let request = host.current.get();
     if request != crate::sim::trace::NO_REQUEST {
         host.core.borrow_mut().respond(request, Outcome::Crashed);
     }
-    let (promise, _) = JsPromise::new_pending(context);
-    Ok(promise.into())
+    let (promise, _, _) = Promise::new(ctx)?;
+    Ok(promise.into_value())
 }
 
 /// The `pause` fault's timer if it is due for this request, else undefined.
-fn host_pause(_: &JsValue, _: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
-    let (host, server) = realm(context)?;
-    let (cx, request) = ctx(&host, server);
+fn host_pause<'js>(link: &Link, ctx: &Ctx<'js>, _: &[Value<'js>]) -> Result<Value<'js>> {
+    let host = link.host();
+    let (cx, request) = world_ctx(&host, link.server);
     let due = host
         .config
         .pause
         .is_some_and(|pause| pause.request == request && pause.duration > 0);
     if !due {
-        return Ok(JsValue::undefined());
+        return Ok(undefined(ctx));
     }
     let future = async move {
         cx.pause_if_due().await;
         Answer::Undefined
     };
-    spawn(&host, server, request, future, context)
+    spawn(link, ctx, request, future)
 }
 
 /// Joins this server's flight for the key: a promise of the leader's
 /// result handle, or undefined (the caller leads).
-fn host_flight_join(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
-    let (host, server) = realm(context)?;
-    let key = lock_key(&host, args, context)?;
-    let (cx, request) = ctx(&host, server);
+fn host_flight_join<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    let host = link.host();
+    let key = lock_key(ctx, &host, args)?;
+    let (cx, request) = world_ctx(&host, link.server);
     let Some(wait) = cx.flight_join(key, Site::Flight).map(|wait| wait.detach()) else {
-        return Ok(JsValue::undefined());
+        return Ok(undefined(ctx));
     };
     let future = async move { Answer::Number(cx.resume(wait).await as f64) };
-    spawn(&host, server, request, future, context)
+    spawn(link, ctx, request, future)
 }
 
 /// The leader is done: every joiner gets `handle` as a microtask.
-fn host_flight_finish(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
-    let (host, server) = realm(context)?;
-    let key = lock_key(&host, args, context)?;
-    let handle = arg(args, 1).to_number(context)? as u64;
-    let (cx, _) = ctx(&host, server);
+fn host_flight_finish<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    let host = link.host();
+    let key = lock_key(ctx, &host, args)?;
+    let handle = to_number(ctx, arg(ctx, args, 1))? as u64;
+    let (cx, _) = world_ctx(&host, link.server);
     cx.flight_finish(key, handle);
-    Ok(JsValue::undefined())
+    Ok(undefined(ctx))
 }
 
 /// The message and the script position of a thrown value.
-pub fn describe_error(error: &JsValue, context: &mut Context) -> String {
+pub fn describe_error<'js>(ctx: &Ctx<'js>, error: &Value<'js>) -> String {
     let Some(object) = error.as_object() else {
-        return show(error, context);
+        return show(ctx, error);
     };
-    let get = |object: &JsObject, name: JsString, context: &mut Context| {
-        object
-            .get(name, context)
-            .ok()
-            .filter(|value| !value.is_undefined())
-            .map(|value| show(&value, context))
+    let get = |name: &str| {
+        let value = object.get::<_, Value>(name);
+        match value {
+            Ok(value) if !value.is_undefined() => Some(show(ctx, &value)),
+            Ok(_) => None,
+            Err(_) => {
+                let _ = ctx.catch();
+                None
+            }
+        }
     };
-    let name = get(&object, js_string!("name"), context).unwrap_or_else(|| "Error".into());
-    let message = get(&object, js_string!("message"), context).unwrap_or_default();
-    let stack = get(&object, js_string!("stack"), context).unwrap_or_default();
-    match super::error::find_position(&stack) {
+    let name = get("name").unwrap_or_else(|| "Error".into());
+    let message = get("message").unwrap_or_default();
+    let stack = get("stack").unwrap_or_default();
+    match code_position(&stack) {
         Some((line, column)) => format!("{name}: {message} (line {line}, column {column})"),
         None => format!("{name}: {message}"),
     }

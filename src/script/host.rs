@@ -8,7 +8,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
 
-use boa_engine::{object::builtins::JsPromise, JsObject, JsValue};
+use rquickjs::{Ctx as JsCtx, Function, Persistent, Value as JsValue};
 // The host's maps are keyed by small ids and keys, and never iterated.
 use rustc_hash::FxHashMap as HashMap;
 use serde_json::Value;
@@ -60,23 +60,28 @@ impl Call {
 /// A script's line and column.
 pub type Position = (u32, u32);
 
+/// The resolving functions of a promise the host settles.
+pub struct Settle {
+    pub resolve: Persistent<Function<'static>>,
+    pub reject: Persistent<Function<'static>>,
+}
+
 /// What a parked slot resolves when its macrotask runs.
 pub enum Waiter {
     Call {
         call: Call,
-        /// Settled by the host (`resolve_bare`, `reject_bare`).
-        promise: JsPromise,
+        settle: Settle,
         server: u32,
         position: Option<Position>,
     },
     /// `sleep(ms)`.
-    Sleep { promise: JsPromise, server: u32 },
+    Sleep { settle: Settle, server: u32 },
     /// `setTimeout`, `setInterval` (re-armed `every` after it runs),
     /// `setImmediate`.
     Timer {
         id: u32,
-        callback: JsObject,
-        args: Vec<JsValue>,
+        callback: Persistent<Function<'static>>,
+        args: Vec<Persistent<JsValue<'static>>>,
         every: Option<Micros>,
         server: u32,
     },
@@ -90,11 +95,11 @@ pub enum Answer {
 }
 
 impl Answer {
-    pub fn value(&self) -> JsValue {
+    pub fn value<'js>(&self, ctx: &JsCtx<'js>) -> JsValue<'js> {
         match self {
-            Answer::Bool(value) => JsValue::from(*value),
-            Answer::Number(value) => JsValue::from(*value),
-            Answer::Undefined => JsValue::undefined(),
+            Answer::Bool(value) => JsValue::new_bool(ctx.clone(), *value),
+            Answer::Number(value) => JsValue::new_number(ctx.clone(), *value),
+            Answer::Undefined => JsValue::new_undefined(ctx.clone()),
         }
     }
 }
@@ -103,7 +108,7 @@ impl Answer {
 /// strategy's `acquire`); it resolves `promise` when it is ready.
 pub struct Helper {
     pub future: Pin<Box<dyn Future<Output = Answer>>>,
-    pub promise: JsPromise,
+    pub settle: Settle,
     pub server: u32,
 }
 

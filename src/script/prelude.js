@@ -12,6 +12,37 @@
     });
 
   define("config", Object.freeze(host.config));
+
+  // Virtual time: `Date.now()` and `new Date()` read the simulated clock.
+  const RealDate = Date;
+  const clock = host.now;
+  function VirtualDate(...args) {
+    if (new.target === undefined) return new RealDate(clock()).toString();
+    return Reflect.construct(RealDate, args.length === 0 ? [clock()] : args, new.target);
+  }
+  Object.defineProperty(VirtualDate, "name", { value: "Date" });
+  Object.defineProperty(VirtualDate, "length", { value: 7 });
+  VirtualDate.prototype = RealDate.prototype;
+  Object.defineProperty(RealDate.prototype, "constructor", {
+    value: VirtualDate,
+    writable: true,
+    configurable: true,
+    enumerable: false,
+  });
+  VirtualDate.now = function now() {
+    return clock();
+  };
+  VirtualDate.parse = RealDate.parse;
+  VirtualDate.UTC = RealDate.UTC;
+  define("Date", VirtualDate);
+
+  // The natives are globals as Node's are: not enumerable.
+  for (const name of [
+    "cache", "db", "console", "performance", "sleep", "setTimeout", "setInterval",
+    "setImmediate", "clearTimeout", "clearInterval", "clearImmediate", "count",
+  ]) {
+    Object.defineProperty(globalThis, name, { enumerable: false });
+  }
   // The strategy is fixed for the run (config is frozen).
   const STRATEGY = host.config.strategy;
   // Values cross to the cache and the DB as JSON copies, checked and

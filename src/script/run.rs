@@ -5,18 +5,15 @@
 
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, HashMap};
-use std::path::Path;
 use std::rc::Rc;
 use std::task::{Context as TaskContext, Poll, Waker};
 
-use boa_engine::builtins::object::OrdinaryObject;
-use boa_engine::context::time::JsInstant;
-use boa_engine::context::{Clock, ContextBuilder};
-use boa_engine::object::builtins::JsPromise;
-use boa_engine::object::ObjectInitializer;
-use boa_engine::property::Attribute;
-use boa_engine::vm::RuntimeLimits;
-use boa_engine::{js_string, Context, JsError, JsNativeError, JsObject, JsValue, Script, Source};
+use rquickjs::context::EvalOptions;
+use rquickjs::function::{Rest, This};
+use rquickjs::object::Filter;
+use rquickjs::{
+    Context, Ctx, Exception, Function, Object as JsObject, Persistent, Runtime, Value as JsValue,
+};
 use serde_json::{json, Value};
 
 use crate::config::{Config, Micros, MS};
@@ -34,9 +31,9 @@ use crate::sim::{RequestSpec, Target};
 use crate::world::locks::SlotId;
 
 use super::error::ScriptError;
-use super::globals::{self, describe_error, log, RealmData};
-use super::host::{Call, Host, Loaded, Waiter, FIRING};
-use super::jobs::{run_job, JobQueue};
+use super::globals::{self, describe_error, from_json, log, Link};
+use super::host::{Call, Host, Loaded, Settle, Waiter, FIRING};
+use super::memory::{Budgeted, Meter};
 use super::world::{number, Found};
 
 const PRELUDE: &str = include_str!("prelude.js");
@@ -52,13 +49,29 @@ pub const MAX_EVENTS: u64 = 1_000_000;
 /// story's unit well under 1 µs. At 25 the page's slices ran 60 to 100 ms.
 pub const WORK_PER_STEP: u64 = 400;
 
-/// The budget of one loop's iterations, of call depth, and of the memory a
-/// run may add to what its thread held when the script loaded (counted by
-/// `metered::Metered`, the CLI's and the script edition's allocator):
-/// runaway code stops with a `RuntimeLimitError` naming its line.
-const LOOP_BUDGET: u64 = 10_000_000;
-const RECURSION_BUDGET: usize = 400;
+/// The budgets of one server's engine: how long one macrotask's code may
+/// run (in the engine's interrupt checks, one per 10,000 of its steps,
+/// about 20 million loop iterations in all), how deep its native stack may
+/// grow, and how much memory its heap may hold. Runaway code stops with a
+/// `RuntimeLimitError` naming its line; deep recursion is a `RangeError`,
+/// as in Node.
+const TICK_BUDGET: u64 = 2_000;
+const STACK_BUDGET: usize = 512 << 10;
 const HEAP_BUDGET: usize = 512 << 20;
+
+/// The message of a request stopped by [`HEAP_BUDGET`].
+const OUT_OF_MEMORY: &str = "RuntimeLimitError: reached the memory budget on this execution";
+
+/// The message of a macrotask stopped by [`TICK_BUDGET`].
+const RAN_TOO_LONG: &str =
+    "RuntimeLimitError: ran too long without an await (a loop that never ends?)";
+
+/// The engine's collector runs after this much allocation, per expected
+/// request (a run of many requests keeps many promises alive), within
+/// bounds.
+const GC_PER_REQUEST: usize = 12 << 10;
+const GC_MIN: usize = 256 << 10;
+const GC_MAX: usize = 64 << 20;
 
 /// Every global a script can call (SCRIPTING.md §3), for the message of
 /// an unknown one.
@@ -66,45 +79,35 @@ pub const GLOBALS: &str = "cache, db, lock, guard, singleflight, sleep, setTimeo
 setImmediate, clearTimeout, clearInterval, clearImmediate, queueMicrotask, Date, performance, \
 Math, EventEmitter, console, count, config";
 
+/// One server's engine: its own runtime (heap, collector, job queue and
+/// budgets) and realm. The fields drop in order: the values kept across
+/// calls before the realm, the realm before its runtime.
 struct Realm {
-    context: Context,
-    jobs: Rc<JobQueue>,
-    handle: JsObject,
+    handle: Persistent<Function<'static>>,
+    /// `Promise.prototype.then` as the realm made it (a script may replace
+    /// the global one).
+    then: Persistent<Function<'static>>,
+    link: Rc<Link>,
     /// The global object's own property names before the script ran.
     before_script: Vec<String>,
-    /// The core `Date.now()` reads.
-    clock: Rc<RefCell<Rc<RefCell<Core>>>>,
+    /// Interrupt checks in the running macrotask (see [`TICK_BUDGET`]).
+    ticks: Rc<Cell<u64>>,
+    /// What the engine's heap holds (see [`HEAP_BUDGET`]).
+    meter: Rc<Meter>,
+    context: Context,
+    runtime: Runtime,
 }
 
 /// The names of the global object's own properties.
-fn global_names(context: &mut Context) -> Vec<String> {
-    let global = context.global_object();
-    global
-        .own_property_keys(context)
-        .map(|keys| keys.iter().map(|key| key.to_string()).collect())
-        .unwrap_or_default()
+fn global_names(ctx: &Ctx<'_>) -> Vec<String> {
+    ctx.globals()
+        .own_keys::<String>(Filter::new().string().symbol())
+        .filter_map(Result::ok)
+        .collect()
 }
 
-fn global_count(context: &mut Context) -> usize {
-    let global = context.global_object();
-    global
-        .own_property_keys(context)
-        .map_or(0, |keys| keys.len())
-}
-
-/// `Date.now()` and `new Date()`: virtual time.
-/// (The run's `Core` behind a cell: a reused realm reads the next run's.)
-struct VirtualClock(Rc<RefCell<Rc<RefCell<Core>>>>);
-
-impl Clock for VirtualClock {
-    fn now(&self) -> JsInstant {
-        let us = self.0.borrow().borrow().now;
-        JsInstant::new(us / 1_000_000, (us % 1_000_000) as u32 * 1_000)
-    }
-
-    fn system_time_millis(&self) -> i64 {
-        (self.0.borrow().borrow().now / MS) as i64
-    }
+fn global_count(realm: &Realm) -> usize {
+    realm.context.with(|ctx| global_names(&ctx).len())
 }
 
 /// `config`'s requests, and an event loop with their arrivals queued.
@@ -150,11 +153,14 @@ impl ScriptRun {
     /// time 0. `keep_trace`: keep every event (else only the hash).
     pub fn new(code: &str, config: &Config, keep_trace: bool) -> Result<ScriptRun, ScriptError> {
         let (requests, core) = planned(config, keep_trace);
-        super::gc::raise_threshold(super::gc::floor_for(requests.len()));
         let host = Rc::new(Host::new(core, Rc::new(config.clone()), keep_trace));
+        let gc = requests
+            .len()
+            .saturating_mul(GC_PER_REQUEST)
+            .clamp(GC_MIN, GC_MAX);
         let mut realms = Vec::new();
         for server in 0..config.servers.max(1) {
-            realms.push(load(&host, server, code)?);
+            realms.push(load(&host, server, code, gc)?);
         }
         host.state.borrow_mut().top_level = false;
         let mut run = ScriptRun::of(host, realms, requests);
@@ -170,7 +176,10 @@ impl ScriptRun {
         let quiet = core.steps == 0
             && core.trace.is_empty()
             && core.queue.iter().count() == self.requests.len()
-            && self.realms.iter().all(|realm| realm.jobs.is_empty());
+            && self
+                .realms
+                .iter()
+                .all(|realm| !realm.runtime.is_job_pending());
         drop(core);
         if quiet {
             self.host.loaded()
@@ -183,7 +192,7 @@ impl ScriptRun {
     pub fn take_realms(&mut self) -> Realms {
         self.host.clear();
         for realm in &self.realms {
-            realm.jobs.clear();
+            drop_jobs(realm);
         }
         Realms(std::mem::take(&mut self.realms))
     }
@@ -196,15 +205,10 @@ impl ScriptRun {
     pub fn reuse(realms: Realms, loaded: &Loaded, config: &Config) -> ScriptRun {
         let (requests, core) = planned(config, false);
         let host = Rc::new(Host::after(core, Rc::new(config.clone()), loaded));
-        let mut realms = realms.0;
-        for (server, realm) in realms.iter_mut().enumerate() {
-            realm.jobs.clear();
-            realm.jobs.follow(host.current.clone());
-            *realm.clock.borrow_mut() = host.core.clone();
-            realm.context.insert_data(RealmData {
-                host: host.clone(),
-                server: server as u32,
-            });
+        let realms = realms.0;
+        for realm in &realms {
+            drop_jobs(realm);
+            *realm.link.host.borrow_mut() = host.clone();
         }
         ScriptRun::of(host, realms, requests)
     }
@@ -296,6 +300,9 @@ impl ScriptRun {
             let mut core = self.host.core.borrow_mut();
             core.now = core.now.max(next.due);
         }
+        for realm in &self.realms {
+            realm.ticks.set(0);
+        }
         if let Macrotask::Arrival(_) = next.task {
             self.touch(Object::Clock, false);
         }
@@ -304,6 +311,9 @@ impl ScriptRun {
             Macrotask::Complete(slot) | Macrotask::Timer(slot) => self.complete(slot),
             // (A script's run has no cohorts: `Core::cohorts_on` is off.)
             Macrotask::Cohort(id) => self.host.core.borrow_mut().run_cohort_member(id),
+        }
+        for server in 0..self.realms.len() {
+            self.check_memory(server);
         }
         self.drain();
         let mut core = self.host.core.borrow_mut();
@@ -346,49 +356,40 @@ impl ScriptRun {
             Target::Item(item) => (item, 0),
         };
         let keys = self.host.config.keys.max(1);
-        let realm = &mut self.realms[server as usize];
-        let context = &mut realm.context;
-        // The object `JsValue::from_json` would build from
-        // `{ id, user, click, key, server, at }`, without the JSON, and on
-        // the realm's shared shapes (`ObjectInitializer::new` gives each
-        // object its own property table).
-        let req = ObjectInitializer::with_native_data(OrdinaryObject, context)
-            .property(js_string!("id"), int(u64::from(request)), Attribute::all())
-            .property(js_string!("user"), int(u64::from(user)), Attribute::all())
-            .property(js_string!("click"), int(u64::from(click)), Attribute::all())
-            .property(
-                js_string!("key"),
-                int(u64::from(user % keys)),
-                Attribute::all(),
-            )
-            .property(
-                js_string!("server"),
-                int(u64::from(server)),
-                Attribute::all(),
-            )
-            .property(
-                js_string!("at"),
-                JsValue::from(spec.arrival as f64 / MS as f64),
-                Attribute::all(),
-            )
-            .build();
-        let outcome = realm
-            .handle
-            .call(&JsValue::undefined(), &[req.into()], context);
+        let realm = &self.realms[server as usize];
+        let outcome = realm.context.with(|ctx| -> Result<(), String> {
+            let req = JsObject::new(ctx.clone()).map_err(|e| error_text(&ctx, e))?;
+            let fields = [
+                ("id", int(&ctx, u64::from(request))),
+                ("user", int(&ctx, u64::from(user))),
+                ("click", int(&ctx, u64::from(click))),
+                ("key", int(&ctx, u64::from(user % keys))),
+                ("server", int(&ctx, u64::from(server))),
+                (
+                    "at",
+                    JsValue::new_number(ctx.clone(), spec.arrival as f64 / MS as f64),
+                ),
+            ];
+            for (name, value) in fields {
+                req.set(name, value).map_err(|e| error_text(&ctx, e))?;
+            }
+            let handle = realm
+                .handle
+                .clone()
+                .restore(&ctx)
+                .map_err(|e| error_text(&ctx, e))?;
+            let value: JsValue = handle.call((req,)).map_err(|e| failure(realm, &ctx, e))?;
+            match value.into_promise() {
+                Some(promise) => watch(&ctx, realm, promise.into_value(), request)
+                    .map_err(|e| error_text(&ctx, e)),
+                None => Err(String::new()),
+            }
+        });
         match outcome {
-            Ok(value) => {
-                let promise = value
-                    .as_object()
-                    .and_then(|object| JsPromise::from_object(object).ok());
-                match promise {
-                    Some(promise) => watch(&promise, request, context),
-                    None => self.settle(request, Ok(())),
-                }
-            }
-            Err(error) => {
-                let text = error_text(&error, context);
-                self.settle(request, Err(text));
-            }
+            Ok(()) => {}
+            // `handle` returned something other than a promise: answered.
+            Err(text) if text.is_empty() => self.settle(request, Ok(())),
+            Err(text) => self.settle(request, Err(text)),
         }
     }
 
@@ -412,7 +413,7 @@ impl ScriptRun {
             None => self.host.core.borrow_mut().complete(slot),
             Some(Waiter::Call {
                 call,
-                promise,
+                settle,
                 server,
                 position,
             }) => {
@@ -420,29 +421,31 @@ impl ScriptRun {
                 let (result, outcome) = self.apply(call);
                 self.host.core.borrow_mut().complete_script(slot, outcome);
                 self.host.mark_last_event(position);
-                let context = &mut self.realms[server as usize].context;
-                let settled = match result {
-                    Ok(value) => value
-                        .map_or(Ok(JsValue::undefined()), |value| {
-                            JsValue::from_json(&value, context)
-                        })
-                        .and_then(|value| promise.resolve_bare(&value, context)),
-                    Err(error) => {
-                        let error = rejection(error, context);
-                        promise.reject_bare(error, context);
-                        Ok(())
-                    }
-                };
-                if let Err(error) = settled {
-                    let text = error_text(&error, context);
+                let realm = &self.realms[server as usize];
+                let failed = realm.context.with(|ctx| {
+                    let settled = match result {
+                        Ok(value) => value
+                            .map_or(Ok(JsValue::new_undefined(ctx.clone())), |value| {
+                                from_json(&ctx, &value)
+                            })
+                            .and_then(|value| resolve(&ctx, &settle, value)),
+                        Err(error) => reject(&ctx, &settle, rejection(&ctx, error)),
+                    };
+                    settled.err().map(|error| error_text(&ctx, error))
+                });
+                if let Some(text) = failed {
                     log(&self.host, text, None);
                 }
             }
-            Some(Waiter::Sleep { promise, server }) => {
+            Some(Waiter::Sleep { settle, server }) => {
                 self.touch_js(server);
                 self.finish_timer(slot);
-                let context = &mut self.realms[server as usize].context;
-                let _ = promise.resolve_bare(&JsValue::undefined(), context);
+                self.realms[server as usize].context.with(|ctx| {
+                    let undefined = JsValue::new_undefined(ctx.clone());
+                    if let Err(error) = resolve(&ctx, &settle, undefined) {
+                        let _ = error_text(&ctx, error);
+                    }
+                });
             }
             Some(Waiter::Timer {
                 id,
@@ -463,11 +466,20 @@ impl ScriptRun {
                         Some(_) => state.timers.insert(id, FIRING),
                     };
                 }
-                let context = &mut self.realms[server as usize].context;
-                if let Err(error) = callback.call(&JsValue::undefined(), &args, context) {
+                let realm = &self.realms[server as usize];
+                let failed = realm.context.with(|ctx| {
+                    let called = callback.clone().restore(&ctx).and_then(|callback| {
+                        let args = args
+                            .iter()
+                            .map(|arg| arg.clone().restore(&ctx))
+                            .collect::<rquickjs::Result<Vec<_>>>()?;
+                        callback.call::<_, ()>((Rest(args),))
+                    });
+                    called.err().map(|error| failure(realm, &ctx, error))
+                });
+                if let Some(text) = failed {
                     // A stray error: logged, counted nowhere.
-                    let text = format!("uncaught {}", error_text(&error, context));
-                    log(&self.host, text, None);
+                    log(&self.host, format!("uncaught {text}"), None);
                 }
                 if let Some(every) = every {
                     let live = self.host.state.borrow().timers.contains_key(&id);
@@ -523,11 +535,7 @@ impl ScriptRun {
     /// one server no longer write its realm, only their request's state.
     pub fn assume_no_module_state(&mut self) {
         self.module_state = false;
-        self.global_counts = self
-            .realms
-            .iter_mut()
-            .map(|realm| global_count(&mut realm.context))
-            .collect();
+        self.global_counts = self.realms.iter().map(global_count).collect();
     }
 
     /// Whether a realm's global object gained or lost a property since
@@ -535,16 +543,16 @@ impl ScriptRun {
     pub fn globals_changed(&mut self) -> bool {
         let counts = &self.global_counts;
         self.realms
-            .iter_mut()
+            .iter()
             .zip(counts)
-            .any(|(realm, &count)| global_count(&mut realm.context) != count)
+            .any(|(realm, &count)| global_count(realm) != count)
     }
 
     /// The names of the global object's own properties in the first
     /// realm, and those the script's top level added to it.
     pub fn global_names(&mut self) -> (Vec<String>, Vec<String>) {
-        let realm = &mut self.realms[0];
-        let names = global_names(&mut realm.context);
+        let realm = &self.realms[0];
+        let names = realm.context.with(|ctx| global_names(&ctx));
         let added = names
             .iter()
             .filter(|name| !realm.before_script.contains(name))
@@ -718,33 +726,50 @@ impl ScriptRun {
         }
     }
 
-    /// Drains microtasks, FIFO: the event loop's own (a lock hand-off
-    /// resumes a strategy's future) and the realms' promise jobs.
+    /// Drains microtasks: the realms' promise jobs, FIFO, until none is
+    /// left, then one of the event loop's own (a lock hand-off resumes a
+    /// strategy's future, which may resolve a promise), and so on. Every
+    /// job belongs to the request whose macrotask or hand-off queued the
+    /// first of its chain: one source at a time, so the running request
+    /// is always known (SCRIPTING.md leaves how many microtasks a hand-off
+    /// takes to the library).
     fn drain(&mut self) {
         loop {
-            let task = self.host.core.borrow_mut().micro.pop_front();
-            if let Some(task) = task {
-                self.poll_helpers(task);
-                continue;
-            }
-            let Some((server, job, request)) = self
+            while let Some(server) = self
                 .realms
                 .iter()
-                .enumerate()
-                .find_map(|(server, realm)| realm.jobs.pop().map(|(job, r)| (server, job, r)))
-            else {
-                break;
-            };
-            self.set_current(request);
-            self.touch_js(server as u32);
-            let context = &mut self.realms[server].context;
-            if let Err(error) = run_job(job, context) {
-                // Only an uncatchable error (a runtime budget) escapes a
-                // promise job: the code it resumed is dead, so its request
-                // fails rather than hangs.
-                let text = error_text(&error, context);
-                settle_request(&self.host, request, Err(text));
+                .position(|realm| realm.runtime.is_job_pending())
+            {
+                self.touch_js(server as u32);
+                let realm = &self.realms[server];
+                if let Err(exception) = realm.runtime.execute_pending_job() {
+                    // Only an uncatchable error (a budget) escapes a promise
+                    // job: the code it resumed is dead, so its request fails
+                    // rather than hangs.
+                    let text = exception.0.with(|ctx| {
+                        let error = ctx.catch();
+                        budget_text(realm, &ctx, &error)
+                    });
+                    let request = self.host.current.get();
+                    settle_request(&self.host, request, Err(text));
+                }
+                self.check_memory(server);
             }
+            let task = self.host.core.borrow_mut().micro.pop_front();
+            match task {
+                Some(task) => self.poll_helpers(task),
+                None => break,
+            }
+        }
+    }
+
+    /// A server's engine was refused memory: the running request fails
+    /// with the budget's message (the engine may have had no memory left
+    /// to reject its promise).
+    fn check_memory(&self, server: usize) {
+        if self.realms[server].meter.exhausted() {
+            let request = self.host.current.get();
+            settle_request(&self.host, request, Err(OUT_OF_MEMORY.to_string()));
         }
     }
 
@@ -761,7 +786,7 @@ impl ScriptRun {
         let mut ready = Vec::new();
         for mut helper in helpers {
             match helper.future.as_mut().poll(&mut waker) {
-                Poll::Ready(answer) => ready.push((helper.promise, helper.server, answer)),
+                Poll::Ready(answer) => ready.push((helper.settle, helper.server, answer)),
                 Poll::Pending => pending.push(helper),
             }
         }
@@ -771,10 +796,13 @@ impl ScriptRun {
             pending.append(&mut later);
             state.helpers.insert(task, pending);
         }
-        for (promise, server, answer) in ready {
+        for (settle, server, answer) in ready {
             self.touch_js(server);
-            let context = &mut self.realms[server as usize].context;
-            let _ = promise.resolve_bare(&answer.value(), context);
+            self.realms[server as usize].context.with(|ctx| {
+                if let Err(error) = resolve(&ctx, &settle, answer.value(&ctx)) {
+                    let _ = error_text(&ctx, error);
+                }
+            });
         }
     }
 
@@ -963,7 +991,21 @@ impl Drop for ScriptRun {
         }
         self.host.clear();
         for realm in &self.realms {
-            realm.jobs.clear();
+            drop_jobs(realm);
+        }
+    }
+}
+
+/// Drops every job a realm still has queued (its run is over): a job keeps
+/// the values it would resume.
+fn drop_jobs(realm: &Realm) {
+    // Jobs cannot be dropped one by one; running them against a spent
+    // budget makes each stop at its first interrupt check. A job that
+    // finishes anyway has no host to reach: the host was cleared.
+    realm.ticks.set(u64::MAX / 2);
+    while realm.runtime.is_job_pending() {
+        if let Err(exception) = realm.runtime.execute_pending_job() {
+            exception.0.with(|ctx| drop(ctx.catch()));
         }
     }
 }
@@ -983,25 +1025,29 @@ impl From<super::world::DbError> for Rejection {
     }
 }
 
-fn rejection(error: Rejection, context: &mut Context) -> JsValue {
+fn rejection<'js>(ctx: &Ctx<'js>, error: Rejection) -> JsValue<'js> {
     match error {
-        Rejection::Unique(message) => {
-            let error = JsNativeError::error()
-                .with_message(message)
-                .into_opaque(context);
-            let _ = error.set(
-                js_string!("name"),
-                js_string!("UniqueViolation"),
-                false,
-                context,
-            );
-            error.into()
+        Rejection::Unique(message) => match Exception::from_message(ctx.clone(), &message) {
+            Ok(error) => {
+                let _ = error.set("name", "UniqueViolation");
+                error.into_value()
+            }
+            Err(_) => ctx.catch(),
+        },
+        Rejection::Type(message) => {
+            let _ = Exception::throw_type(ctx, &message);
+            ctx.catch()
         }
-        Rejection::Type(message) => JsNativeError::typ()
-            .with_message(message)
-            .into_opaque(context)
-            .into(),
     }
+}
+
+/// Settles a host promise.
+fn resolve<'js>(ctx: &Ctx<'js>, settle: &Settle, value: JsValue<'js>) -> rquickjs::Result<()> {
+    settle.resolve.clone().restore(ctx)?.call((value,))
+}
+
+fn reject<'js>(ctx: &Ctx<'js>, settle: &Settle, reason: JsValue<'js>) -> rquickjs::Result<()> {
+    settle.reject.clone().restore(ctx)?.call((reason,))
 }
 
 /// The partition a DB call stays inside (the canonical value of the
@@ -1041,63 +1087,113 @@ fn canonical(value: &Value) -> Option<String> {
     }
 }
 
-/// A whole number as `JsValue::from_json` gives it: an `i32` when it
-/// fits, else an `f64`.
-fn int(n: u64) -> JsValue {
+/// A whole number as JSON gives it: an int when it fits, else a float.
+fn int<'js>(ctx: &Ctx<'js>, n: u64) -> JsValue<'js> {
     match i32::try_from(n) {
-        Ok(n) => JsValue::from(n),
-        Err(_) => JsValue::from(n as f64),
+        Ok(n) => JsValue::new_int(ctx.clone(), n),
+        Err(_) => JsValue::new_number(ctx.clone(), n as f64),
     }
 }
 
 /// Answers a request: `Ok` or `Failed` (its message logged).
 fn settle_request(host: &Host, request: TaskId, result: Result<(), String>) {
-    if request == NO_REQUEST {
+    if request == NO_REQUEST || host.core.borrow().has_responded(request) {
         return;
     }
     host.state.borrow_mut().contexts.remove(&request);
     match result {
         Ok(()) => host.core.borrow_mut().respond(request, Outcome::Ok),
         Err(message) => {
-            host.current.set(request);
+            let running = host.current.replace(request);
             log(host, message, None);
+            host.current.set(running);
             host.core.borrow_mut().respond(request, Outcome::Failed);
         }
     }
 }
 
-/// Settles `request` when `promise` does (a promise job, as a `then`
-/// would run it; boa patch 7, `JsPromise::watch_bare`).
-fn watch(promise: &JsPromise, request: TaskId, context: &mut Context) {
-    promise.watch_bare(request_settled, request, context);
+/// Settles `request` when `promise` does: the realm's own
+/// `Promise.prototype.then`, with natives as handlers (as a harness in
+/// Node would await it; the job it adds comes after every job the
+/// request's own code queued).
+fn watch<'js>(
+    ctx: &Ctx<'js>,
+    realm: &Realm,
+    promise: JsValue<'js>,
+    request: TaskId,
+) -> rquickjs::Result<()> {
+    let link = realm.link.clone();
+    let fulfilled = Function::new(ctx.clone(), move || {
+        settle_request(&link.host(), request, Ok(()));
+    })?;
+    let link = realm.link.clone();
+    let rejected = Function::new(ctx.clone(), move |ctx: Ctx<'js>, reason: JsValue<'js>| {
+        let text = describe_error(&ctx, &reason);
+        settle_request(&link.host(), request, Err(text));
+    })?;
+    let then = realm.then.clone().restore(ctx)?;
+    then.call::<_, ()>((This(promise), fulfilled, rejected))
 }
 
-fn request_settled(value: &JsValue, fulfilled: bool, request: u32, context: &mut Context) {
-    let result = if fulfilled {
-        Ok(())
-    } else {
-        Err(describe_error(value, context))
-    };
-    if let Some(data) = context.get_data::<RealmData>() {
-        let host = data.host.clone();
-        settle_request(&host, request, result);
+/// An engine error as text, with the script's line when it has one (a
+/// thrown value is taken off the realm).
+fn error_text(ctx: &Ctx<'_>, error: rquickjs::Error) -> String {
+    match error {
+        rquickjs::Error::Exception => {
+            let thrown = ctx.catch();
+            describe_error(ctx, &thrown)
+        }
+        other => first_line(&other.to_string()),
     }
 }
 
-/// An engine error as text, with the script's line when it has one
-/// (from the thrown object's stack, else from the engine's backtrace).
-fn error_text(error: &JsError, context: &mut Context) -> String {
-    let value = error.clone().into_opaque(context);
-    let text = match value {
-        Ok(value) if value.is_object() => describe_error(&value, context),
-        _ => first_line(&error.to_string()),
-    };
-    if super::error::find_position(&text).is_some() {
-        return text;
+/// The text of an error that escaped a job or a call: the budget's own
+/// message when the budget stopped it.
+fn budget_text<'js>(realm: &Realm, ctx: &Ctx<'js>, error: &JsValue<'js>) -> String {
+    if realm.ticks.get() > TICK_BUDGET {
+        return stopped(ctx, error);
     }
-    match super::error::find_position(&error.to_string()) {
-        Some((line, column)) => format!("{text} (line {line}, column {column})"),
-        None => text,
+    describe_error(ctx, error)
+}
+
+/// The budget's message, with the script's function that was running
+/// and where it starts (the engine keeps no position inside a loop).
+fn stopped<'js>(ctx: &Ctx<'js>, error: &JsValue<'js>) -> String {
+    let stack = error
+        .as_object()
+        .and_then(|error| error.get::<_, String>("stack").ok())
+        .unwrap_or_else(|| {
+            drop(ctx.catch());
+            String::new()
+        });
+    let frame = stack.lines().find(|line| line.contains("(code:"));
+    let Some(frame) = frame else {
+        return RAN_TOO_LONG.to_string();
+    };
+    let name = frame
+        .trim()
+        .strip_prefix("at ")
+        .and_then(|rest| rest.split(" (").next())
+        .unwrap_or_default();
+    if name.starts_with('<') {
+        return format!("{RAN_TOO_LONG}, in the script's top level");
+    }
+    let name = format!(", in {name}");
+    match super::error::find_position(frame) {
+        Some((line, column)) => format!("{RAN_TOO_LONG}{name} (line {line}, column {column})"),
+        None => format!("{RAN_TOO_LONG}{name}"),
+    }
+}
+
+/// An error that escaped a call into the realm, as text (the budget's
+/// message when the budget stopped it).
+fn failure(realm: &Realm, ctx: &Ctx<'_>, error: rquickjs::Error) -> String {
+    match error {
+        rquickjs::Error::Exception => {
+            let thrown = ctx.catch();
+            budget_text(realm, ctx, &thrown)
+        }
+        other => first_line(&other.to_string()),
     }
 }
 
@@ -1107,64 +1203,79 @@ fn first_line(text: &str) -> String {
 
 /// Builds a server's realm: the globals, the prelude, then the script's
 /// top level; finds its `handle`.
-fn load(host: &Rc<Host>, server: u32, code: &str) -> Result<Realm, ScriptError> {
-    let fail = |error: JsError| ScriptError::new(error.to_string());
-    let jobs = Rc::new(JobQueue::new(host.current.clone()));
-    let clock = Rc::new(RefCell::new(host.core.clone()));
-    let mut context = ContextBuilder::new()
-        .job_executor(jobs.clone())
-        .clock(Rc::new(VirtualClock(clock.clone())))
-        .build()
-        .map_err(fail)?;
-    let mut limits = RuntimeLimits::default();
-    limits.set_loop_iteration_limit(LOOP_BUDGET);
-    limits.set_recursion_limit(RECURSION_BUDGET);
-    context.set_runtime_limits(limits);
-    boa_engine::heap::set_limit(boa_engine::heap::in_use() + HEAP_BUDGET);
-    context.insert_data(RealmData {
-        host: host.clone(),
-        server,
-    });
-    globals::register(&mut context).map_err(fail)?;
-    let prelude = Source::from_bytes(PRELUDE).with_path(Path::new("prelude"));
-    context.eval(prelude).map_err(fail)?;
-    let before_script = global_names(&mut context);
-    let source = Source::from_bytes(code).with_path(Path::new("code"));
-    let script = Script::parse(source, None, &mut context).map_err(|error| {
-        let message = error.to_string();
-        let message = message.trim_end_matches(" (native)");
-        let mut error = ScriptError::new(message);
-        if let (Some(line), Some(column)) = (error.line, error.column) {
-            if char_at(code, line, column) == Some(':') {
-                error
-                    .message
-                    .push_str(" (a type annotation? this is TypeScript, not JavaScript)");
+fn load(host: &Rc<Host>, server: u32, code: &str, gc: usize) -> Result<Realm, ScriptError> {
+    let fail = |error: rquickjs::Error| ScriptError::new(error.to_string());
+    let meter = Meter::new(HEAP_BUDGET);
+    let runtime = Runtime::new_with_alloc(Budgeted(meter.clone())).map_err(fail)?;
+    // Before the first evaluation: the engine measures its stack from here.
+    runtime.set_max_stack_size(STACK_BUDGET);
+    runtime.set_gc_threshold(gc);
+    let ticks = Rc::new(Cell::new(0));
+    let counted = ticks.clone();
+    runtime.set_interrupt_handler(Some(Box::new(move || {
+        let n = counted.get() + 1;
+        counted.set(n);
+        n > TICK_BUDGET
+    })));
+    let context = Context::full(&runtime).map_err(fail)?;
+    let link = Link::new(host.clone(), server);
+    let loaded = context.with(|ctx| -> Result<_, ScriptError> {
+        let internal = |ctx: &Ctx<'_>, error| ScriptError::new(error_text(ctx, error));
+        globals::register(&ctx, &link).map_err(|e| internal(&ctx, e))?;
+        ctx.eval_with_options::<(), _>(PRELUDE, options("prelude"))
+            .map_err(|e| internal(&ctx, e))?;
+        let then = JsObject::new(ctx.clone())
+            .and_then(|_| ctx.eval::<Function, _>("Promise.prototype.then"))
+            .map_err(|e| internal(&ctx, e))?;
+        let before_script = global_names(&ctx);
+        host.current.set(NO_REQUEST);
+        ticks.set(0);
+        if let Err(error) = ctx.eval_with_options::<(), _>(code, options("code")) {
+            if meter.exhausted() {
+                drop(ctx.catch());
+                return Err(ScriptError::new(format!(
+                    "{OUT_OF_MEMORY}, in the script's top level"
+                )));
             }
+            return Err(top_level_error(&ctx, error, code, &ticks));
         }
-        error
-    })?;
-    host.current.set(NO_REQUEST);
-    if let Err(error) = script.evaluate(&mut context) {
-        return Err(top_level_error(&error, code, &mut context));
-    }
-    let handle = context
-        .eval(Source::from_bytes(
-            "typeof handle === 'function' ? handle : undefined",
+        let handle = ctx
+            .eval::<JsValue, _>("typeof handle === 'function' ? handle : undefined")
+            .ok()
+            .and_then(JsValue::into_function);
+        let Some(handle) = handle else {
+            return Err(ScriptError::new(
+                "the script must define `async function handle(req)`",
+            ));
+        };
+        Ok((
+            Persistent::save(&ctx, handle),
+            Persistent::save(&ctx, then),
+            before_script,
         ))
-        .ok()
-        .and_then(|value| value.as_callable());
-    let Some(handle) = handle else {
-        return Err(ScriptError::new(
-            "the script must define `async function handle(req)`",
-        ));
-    };
+    })?;
+    let (handle, then, before_script) = loaded;
     Ok(Realm {
-        context,
-        jobs,
         handle,
+        then,
+        link,
         before_script,
-        clock,
+        ticks,
+        meter,
+        context,
+        runtime,
     })
+}
+
+/// Evaluation as a script of its own file name (`code`, `prelude`), so
+/// positions in stacks name it.
+fn options(file: &str) -> EvalOptions {
+    let mut options = EvalOptions::default();
+    options.filename = Some(file.to_string());
+    options.strict = false;
+    options.global = true;
+    options.backtrace_barrier = true;
+    options
 }
 
 /// The character at a 1-based line and column.
@@ -1173,16 +1284,43 @@ fn char_at(code: &str, line: u32, column: u32) -> Option<char> {
     text.chars().nth(column.checked_sub(1)? as usize)
 }
 
-fn top_level_error(error: &JsError, code: &str, context: &mut Context) -> ScriptError {
-    let mut text = error_text(error, context);
+fn top_level_error(
+    ctx: &Ctx<'_>,
+    error: rquickjs::Error,
+    code: &str,
+    ticks: &Cell<u64>,
+) -> ScriptError {
+    let text = match error {
+        rquickjs::Error::Exception => {
+            let thrown = ctx.catch();
+            if ticks.get() > TICK_BUDGET {
+                stopped(ctx, &thrown)
+            } else {
+                describe_error(ctx, &thrown)
+            }
+        }
+        other => first_line(&other.to_string()),
+    };
+    if text.starts_with("SyntaxError") {
+        let mut error = ScriptError::new(text);
+        if let (Some(line), Some(column)) = (error.line, error.column) {
+            if char_at(code, line, column) == Some(':') {
+                error
+                    .message
+                    .push_str(" (a type annotation? this is TypeScript, not JavaScript)");
+            }
+        }
+        return error;
+    }
     let unknown = text
         .strip_prefix("ReferenceError: ")
         .and_then(|rest| rest.split_once(" is not defined"))
         .map(|(name, _)| name.to_string());
-    let mut found = ScriptError::new(text.clone());
+    let mut found = ScriptError::new(text);
     if let Some(name) = unknown {
-        text.push_str(&format!("; the globals are {GLOBALS}"));
-        found.message = text;
+        found
+            .message
+            .push_str(&format!("; the globals are {GLOBALS}"));
         // The engine gives no position for the script's top level: the
         // name's first use is where it failed.
         if found.line.is_none() {
@@ -1242,14 +1380,25 @@ handle({ id: 1 });
 /// realm; 1 also parses the prelude; 2 also runs a small async script to its
 /// end. Each builds its own realm, a few milliseconds once compiled.
 pub fn warm_up(stage: u32) {
-    let mut context = Context::default();
+    let Ok(runtime) = Runtime::new() else {
+        return;
+    };
+    runtime.set_max_stack_size(STACK_BUDGET);
+    let Ok(context) = Context::full(&runtime) else {
+        return;
+    };
     if stage == 0 {
         return;
     }
-    if stage == 1 {
-        let _ = Script::parse(Source::from_bytes(PRELUDE), None, &mut context);
-        return;
+    let source = if stage == 1 { "0" } else { WARM_UP };
+    context.with(|ctx| {
+        if ctx.eval::<(), _>(source).is_err() {
+            drop(ctx.catch());
+        }
+    });
+    while runtime.is_job_pending() {
+        if let Err(exception) = runtime.execute_pending_job() {
+            exception.0.with(|ctx| drop(ctx.catch()));
+        }
     }
-    let _ = context.eval(Source::from_bytes(WARM_UP));
-    let _ = context.run_jobs();
 }

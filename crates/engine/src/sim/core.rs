@@ -296,6 +296,14 @@ impl Core {
     /// The request answers its caller now: its latency is taken and its
     /// outcome counted. A handler may go on working after it (a background
     /// refresh); the first answer is the one that counts.
+    /// Whether `request` has answered.
+    pub fn has_responded(&self, request: TaskId) -> bool {
+        self.responded
+            .get(request as usize)
+            .copied()
+            .unwrap_or(false)
+    }
+
     pub fn respond(&mut self, request: TaskId, outcome: Outcome) {
         let index = request as usize;
         if self.responded[index] {

@@ -1,8 +1,0 @@
-(function () {
-  let test = {
-    my_prop: "hello",
-    another: 65,
-  };
-
-  return test.my_prop;
-})();

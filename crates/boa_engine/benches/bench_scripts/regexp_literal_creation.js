@@ -1,5 +1,0 @@
-(function () {
-  let regExp = /hello/i;
-
-  return regExp;
-})();

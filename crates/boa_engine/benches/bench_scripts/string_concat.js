@@ -1,6 +1,0 @@
-(function () {
-  var a = "hello";
-  var b = "world";
-
-  var c = a + b;
-})();
