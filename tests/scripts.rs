@@ -1037,3 +1037,52 @@ fn browser_globals_and_import_are_errors_of_the_request() {
         assert_eq!((metrics.errors, metrics.hung), (1, 0), "{code}");
     }
 }
+
+/// Every line a script logs is counted for the request whose code logged
+/// it: each request logs its own id before its critical section, inside
+/// it, after it and after its release, while hand-offs resume waiters in
+/// the same drains as the holders' continuations, under every lock
+/// strategy.
+#[test]
+fn each_log_line_belongs_to_the_request_that_logged_it() {
+    use interleave::sim::trace::What;
+    let code = r#"
+async function handle(req) {
+  console.log("before", req.id);
+  const seen = await guard("k", async () => {
+    console.log("inside", req.id);
+    await sleep(1);
+    console.log("still inside", req.id);
+    return req.id;
+  });
+  console.log("after", req.id, seen);
+  await lock.acquire("j").catch(() => {});
+  console.log("holds j", req.id);
+  await sleep(1);
+  await lock.release("j").catch(() => {});
+  console.log("released j", req.id);
+}"#;
+    for strategy in [
+        "none",
+        "keyed-mutex",
+        "ticket-lock",
+        "emitter-lock",
+        "add",
+        "get-set",
+    ] {
+        let fragment = format!("scenario=script&strategy={strategy}&users=4&clicks=1&servers=1");
+        let (_, mut run) = run_script(code, &fragment);
+        let messages = run.messages();
+        let mut logs = 0;
+        for event in run.take_events() {
+            if event.what != What::Log {
+                continue;
+            }
+            let text = &messages[event.detail as usize];
+            let id: u32 = text.split(' ').find_map(|word| word.parse().ok()).unwrap();
+            assert_eq!(id, event.request, "{strategy}: {text}");
+            logs += 1;
+        }
+        assert!(logs >= 4 * 4, "{strategy}: {logs} lines");
+    }
+}
