@@ -1086,3 +1086,30 @@ async function handle(req) {
         assert!(logs >= 4 * 4, "{strategy}: {logs} lines");
     }
 }
+
+/// A top level that leaves values with the host (a timer's callback, a
+/// call's promise) and then fails is an error, with one server or two: the
+/// host lets go of them before their engine is freed (the engine aborts
+/// the process on a value still held).
+#[test]
+fn a_top_level_that_fails_after_leaving_work_is_an_error() {
+    for servers in [1, 2] {
+        let (config, _) = source::parse(&format!(
+            "scenario=script&users=1&clicks=1&servers={servers}"
+        ))
+        .unwrap();
+        for code in [
+            "setTimeout(() => {}, 5);\nthrow new Error('late');",
+            "cache.get('k');\nsetInterval(() => {}, 1);\nnull.x;",
+            "const t = setTimeout(() => {}, 1);\nasync function other() {}",
+        ] {
+            let error = ScriptRun::new(code, &config, false)
+                .err()
+                .expect("an error");
+            assert!(
+                error.line.is_some() || error.message.contains("handle"),
+                "{error}"
+            );
+        }
+    }
+}

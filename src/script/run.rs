@@ -160,7 +160,16 @@ impl ScriptRun {
             .clamp(GC_MIN, GC_MAX);
         let mut realms = Vec::new();
         for server in 0..config.servers.max(1) {
-            realms.push(load(&host, server, code, gc)?);
+            match load(&host, server, code, gc) {
+                Ok(realm) => realms.push(realm),
+                Err(error) => {
+                    // The values the host keeps (a timer's callback, a call's
+                    // promise) go before the engines that made them.
+                    host.clear();
+                    drop(realms);
+                    return Err(error);
+                }
+            }
         }
         host.state.borrow_mut().top_level = false;
         let mut run = ScriptRun::of(host, realms, requests);
@@ -1253,8 +1262,15 @@ fn load(host: &Rc<Host>, server: u32, code: &str, gc: usize) -> Result<Realm, Sc
             Persistent::save(&ctx, then),
             before_script,
         ))
-    })?;
-    let (handle, then, before_script) = loaded;
+    });
+    let (handle, then, before_script) = match loaded {
+        Ok(loaded) => loaded,
+        Err(error) => {
+            // What the top level left in the host goes before its engine.
+            host.clear();
+            return Err(error);
+        }
+    };
     Ok(Realm {
         handle,
         then,
