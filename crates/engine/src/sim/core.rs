@@ -503,10 +503,7 @@ impl Core {
             // becomes the earliest one.
             Op::Sleep(_) => {
                 let due = self.now.saturating_add(latency);
-                let earlier = self.queue.iter().any(|pending| {
-                    !matches!(pending.task, Macrotask::Complete(_)) && pending.due <= due
-                });
-                if !earlier {
+                if !self.queue.clock_due_by(due) {
                     self.touches.touch(Object::Clock, true);
                 }
             }

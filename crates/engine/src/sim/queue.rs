@@ -523,30 +523,53 @@ impl MacrotaskQueue {
     /// queued completion, and the earliest timer or arrival, in (due, seq)
     /// order.
     pub fn enabled(&self) -> Vec<Pending> {
-        let mut enabled = Vec::new();
-        let mut clock: Option<Pending> = None;
-        let arrival = (self.next_arrival < self.arrivals.len())
+        let mut enabled = Vec::with_capacity(self.len.min(16));
+        let mut clock: Option<Pending> = (self.next_arrival < self.arrivals.len())
             .then(|| Self::arrival_pending(self.next_arrival, self.arrivals[self.next_arrival]));
-        let lanes = self.lanes.iter().flat_map(|lane| lane.tasks.iter());
-        let others = self
-            .others
-            .iter()
-            .map(|(&(due, seq), &task)| Pending { due, seq, task });
-        let queued = lanes.flat_map(|&packed| members(packed)).chain(others);
-        for pending in queued.chain(arrival) {
-            match pending.task {
-                Macrotask::Complete(_) => enabled.push(pending),
-                Macrotask::Arrival(_) | Macrotask::Timer(_) => {
-                    if clock.is_none_or(|c| (pending.due, pending.seq) < (c.due, c.seq)) {
-                        clock = Some(pending);
-                    }
+        let mut consider = |pending: Pending| match pending.task {
+            Macrotask::Complete(_) => enabled.push(pending),
+            Macrotask::Arrival(_) | Macrotask::Timer(_) => {
+                if clock.is_none_or(|c| (pending.due, pending.seq) < (c.due, c.seq)) {
+                    clock = Some(pending);
                 }
-                Macrotask::Cohort(_) => {}
             }
+            Macrotask::Cohort(_) => {}
+        };
+        // Plain loops (a cohort's entry stands for members that are never
+        // enabled one by one): explore asks at every step of every run.
+        for lane in &self.lanes {
+            for &packed in &lane.tasks {
+                if packed.cohort().is_none() {
+                    consider(Pending::from(packed));
+                }
+            }
+        }
+        for (&(due, seq), &task) in &self.others {
+            consider(Pending { due, seq, task });
         }
         enabled.extend(clock);
         enabled.sort_unstable_by_key(|pending| (pending.due, pending.seq));
         enabled
+    }
+
+    /// Whether an arrival, a timer or a cohort member is queued at or
+    /// before `due` (explore's footprint of a new timer: it changes which
+    /// clock event is enabled only when none is due by then).
+    pub fn clock_due_by(&self, due: Micros) -> bool {
+        if self.next_arrival().is_some_and(|(at, _)| at <= due) {
+            return true;
+        }
+        let in_lanes = self.lanes.iter().any(|lane| {
+            lane.tasks
+                .iter()
+                .take_while(|packed| packed.due <= due)
+                .any(|packed| !matches!(Pending::from(*packed).task, Macrotask::Complete(_)))
+        });
+        in_lanes
+            || self
+                .others
+                .range(..=(due, u64::MAX))
+                .any(|(_, task)| !matches!(task, Macrotask::Complete(_)))
     }
 
     pub fn iter(&self) -> impl Iterator<Item = Pending> + '_ {
