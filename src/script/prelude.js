@@ -251,6 +251,220 @@
     }
   }
   define("EventEmitter", EventEmitter);
+
+  // ---------------------------------------------------------------------
+  // Built-in modules (SCRIPTING.md §7): `require(name)`, and `import` of the
+  // same objects (run.rs gives each an ES module that re-exports them).
+
+  // async-mutex's Mutex and Semaphore: FIFO waiters, a releaser function
+  // that works once, `runExclusive`, `waitForUnlock`, `cancel`.
+  const E_TIMEOUT = new Error("timeout while waiting for mutex to become available");
+  const E_ALREADY_LOCKED = new Error("mutex already locked");
+  const E_CANCELED = new Error("request for lock canceled");
+
+  class Semaphore {
+    constructor(value, cancelError = E_CANCELED) {
+      this._value = value;
+      this._cancelError = cancelError;
+      this._waiters = [];
+      this._unlockWaiters = [];
+    }
+    acquire(weight = 1) {
+      if (weight <= 0) throw new Error(`invalid weight ${weight}: must be positive`);
+      return new Promise((resolve, reject) => {
+        this._waiters.push({ resolve, reject, weight });
+        this._dispatch();
+      });
+    }
+    async runExclusive(callback, weight = 1) {
+      const [value, release] = await this.acquire(weight);
+      try {
+        return await callback(value);
+      } finally {
+        release();
+      }
+    }
+    waitForUnlock(weight = 1) {
+      if (this._value >= weight) return Promise.resolve();
+      return new Promise((resolve) => this._unlockWaiters.push({ resolve, weight }));
+    }
+    isLocked() {
+      return this._value <= 0;
+    }
+    getValue() {
+      return this._value;
+    }
+    setValue(value) {
+      this._value = value;
+      this._dispatch();
+    }
+    release(weight = 1) {
+      this._value += weight;
+      this._dispatch();
+    }
+    cancel() {
+      const waiters = this._waiters;
+      this._waiters = [];
+      for (const waiter of waiters) waiter.reject(this._cancelError);
+    }
+    _dispatch() {
+      while (this._waiters.length > 0 && this._waiters[0].weight <= this._value) {
+        const { resolve, weight } = this._waiters.shift();
+        const previous = this._value;
+        this._value -= weight;
+        let released = false;
+        resolve([
+          previous,
+          () => {
+            if (released) return;
+            released = true;
+            this.release(weight);
+          },
+        ]);
+      }
+      const unlocked = this._unlockWaiters.filter((waiter) => waiter.weight <= this._value);
+      this._unlockWaiters = this._unlockWaiters.filter((waiter) => waiter.weight > this._value);
+      for (const waiter of unlocked) waiter.resolve();
+    }
+  }
+
+  class Mutex {
+    constructor(cancelError) {
+      this._semaphore = new Semaphore(1, cancelError);
+    }
+    async acquire() {
+      const [, release] = await this._semaphore.acquire();
+      return release;
+    }
+    runExclusive(callback) {
+      return this._semaphore.runExclusive(() => callback());
+    }
+    isLocked() {
+      return this._semaphore.isLocked();
+    }
+    waitForUnlock() {
+      return this._semaphore.waitForUnlock();
+    }
+    release() {
+      if (this._semaphore.isLocked()) this._semaphore.release();
+    }
+    cancel() {
+      return this._semaphore.cancel();
+    }
+  }
+
+  // `withTimeout` and `tryAcquire`: the same lock, giving up after
+  // `timeout` ms, or at once.
+  function withTimeout(sync, timeout, timeoutError = E_TIMEOUT) {
+    return {
+      acquire(...args) {
+        let timedOut = false;
+        return new Promise((resolve, reject) => {
+          const timer = setTimeout(() => {
+            timedOut = true;
+            reject(timeoutError);
+          }, timeout);
+          sync.acquire(...args).then((ticket) => {
+            if (timedOut) {
+              const release = Array.isArray(ticket) ? ticket[1] : ticket;
+              release();
+            } else {
+              clearTimeout(timer);
+              resolve(ticket);
+            }
+          }, (error) => {
+            if (!timedOut) {
+              clearTimeout(timer);
+              reject(error);
+            }
+          });
+        });
+      },
+      async runExclusive(callback, ...args) {
+        let release = () => {};
+        try {
+          const ticket = await this.acquire(...args);
+          if (Array.isArray(ticket)) {
+            release = ticket[1];
+            return await callback(ticket[0]);
+          }
+          release = ticket;
+          return await callback();
+        } finally {
+          release();
+        }
+      },
+      release(...args) {
+        sync.release(...args);
+      },
+      cancel() {
+        return sync.cancel();
+      },
+      waitForUnlock(...args) {
+        return sync.waitForUnlock(...args);
+      },
+      isLocked() {
+        return sync.isLocked();
+      },
+    };
+  }
+
+  function tryAcquire(sync, alreadyAcquiredError = E_ALREADY_LOCKED) {
+    return withTimeout(sync, 0, alreadyAcquiredError);
+  }
+
+  // events.once(emitter, name): a promise of the event's arguments.
+  function once(emitter, name) {
+    return new Promise((resolve, reject) => {
+      const onEvent = (...args) => {
+        if (name !== "error") emitter.off("error", onError);
+        resolve(args);
+      };
+      const onError = (error) => {
+        emitter.off(name, onEvent);
+        reject(error);
+      };
+      emitter.once(name, onEvent);
+      if (name !== "error") emitter.once("error", onError);
+    });
+  }
+
+  const events = EventEmitter;
+  Object.defineProperty(events, "EventEmitter", { value: EventEmitter });
+  Object.defineProperty(events, "once", { value: once });
+
+  const modules = {
+    "async-mutex": Object.freeze({
+      Mutex,
+      Semaphore,
+      withTimeout,
+      tryAcquire,
+      E_TIMEOUT,
+      E_ALREADY_LOCKED,
+      E_CANCELED,
+    }),
+    events,
+    "timers/promises": Object.freeze({
+      setTimeout: (ms, value) => sleep(ms).then(() => value),
+      setImmediate: (value) => new Promise((resolve) => setImmediate(() => resolve(value))),
+    }),
+  };
+  const names = Object.keys(modules).sort().join(", ");
+
+  define("require", function require(name) {
+    const key = String(name).replace(/^node:/, "");
+    if (Object.prototype.hasOwnProperty.call(modules, key)) return modules[key];
+    const error = new Error(
+      `Cannot find module '${name}': the built-in modules are ${names}`
+    );
+    error.code = "MODULE_NOT_FOUND";
+    throw error;
+  });
+
+  // A CommonJS handler: `module.exports = { handle }`.
+  const module = { exports: {} };
+  define("module", module);
+  define("exports", module.exports);
 })(__host);
 delete globalThis.__host;
 // Nothing outside the simulation: no eval of other code.

@@ -10,9 +10,11 @@ use std::task::{Context as TaskContext, Poll, Waker};
 
 use rquickjs::context::EvalOptions;
 use rquickjs::function::{Rest, This};
+use rquickjs::loader::{BuiltinLoader, ImportAttributes, Resolver};
 use rquickjs::object::Filter;
 use rquickjs::{
-    Context, Ctx, Exception, Function, Object as JsObject, Persistent, Runtime, Value as JsValue,
+    Context, Ctx, Exception, Function, Module, Object as JsObject, Persistent, Runtime,
+    Value as JsValue,
 };
 use serde_json::{json, Value};
 
@@ -77,7 +79,59 @@ const GC_MAX: usize = 64 << 20;
 /// an unknown one.
 pub const GLOBALS: &str = "cache, db, lock, guard, singleflight, sleep, setTimeout, setInterval, \
 setImmediate, clearTimeout, clearInterval, clearImmediate, queueMicrotask, Date, performance, \
-Math, EventEmitter, console, count, config";
+Math, EventEmitter, console, count, config, require, module, exports";
+
+/// The built-in modules (the prelude's `require` table) and what each
+/// exports by name to an `import`.
+const MODULES: &[(&str, &str)] = &[
+    (
+        "async-mutex",
+        "Mutex, Semaphore, withTimeout, tryAcquire, E_TIMEOUT, E_ALREADY_LOCKED, E_CANCELED",
+    ),
+    ("events", "EventEmitter, once"),
+    ("timers/promises", "setTimeout, setImmediate"),
+];
+
+/// `import` finds the built-in modules, by name or as `node:NAME`; any
+/// other name is an error that lists them.
+struct BuiltinModules;
+
+impl Resolver for BuiltinModules {
+    fn resolve<'js>(
+        &mut self,
+        _: &Ctx<'js>,
+        base: &str,
+        name: &str,
+        _: Option<ImportAttributes<'js>>,
+    ) -> rquickjs::Result<String> {
+        let key = name.strip_prefix("node:").unwrap_or(name);
+        if MODULES.iter().any(|(module, _)| *module == key) {
+            return Ok(key.to_string());
+        }
+        let names: Vec<&str> = MODULES.iter().map(|(module, _)| *module).collect();
+        Err(rquickjs::Error::new_resolving_message(
+            base,
+            name,
+            format!(
+                "Cannot find module '{name}': the built-in modules are {}",
+                names.join(", ")
+            ),
+        ))
+    }
+}
+
+/// Each built-in module as an ES module: the `require` object, re-exported.
+fn module_loader() -> BuiltinLoader {
+    let mut loader = BuiltinLoader::default();
+    for (name, exports) in MODULES {
+        let mut source = format!("const m = require({name:?});\nexport default m;\n");
+        for export in exports.split(", ") {
+            source.push_str(&format!("export const {export} = m.{export};\n"));
+        }
+        loader.add_module(*name, source);
+    }
+    loader
+}
 
 /// One server's engine: its own runtime (heap, collector, job queue and
 /// budgets) and realm. The fields drop in order: the values kept across
@@ -1226,6 +1280,7 @@ fn load(host: &Rc<Host>, server: u32, code: &str, gc: usize) -> Result<Realm, Sc
         counted.set(n);
         n > TICK_BUDGET
     })));
+    runtime.set_loader(BuiltinModules, module_loader());
     let context = Context::full(&runtime).map_err(fail)?;
     let link = Link::new(host.clone(), server);
     let loaded = context.with(|ctx| -> Result<_, ScriptError> {
@@ -1239,22 +1294,34 @@ fn load(host: &Rc<Host>, server: u32, code: &str, gc: usize) -> Result<Realm, Sc
         let before_script = global_names(&ctx);
         host.current.set(NO_REQUEST);
         ticks.set(0);
-        if let Err(error) = ctx.eval_with_options::<(), _>(code, options("code")) {
-            if meter.exhausted() {
-                drop(ctx.catch());
-                return Err(ScriptError::new(format!(
-                    "{OUT_OF_MEMORY}, in the script's top level"
-                )));
-            }
-            return Err(top_level_error(&ctx, error, code, &ticks));
-        }
-        let handle = ctx
-            .eval::<JsValue, _>("typeof handle === 'function' ? handle : undefined")
-            .ok()
-            .and_then(JsValue::into_function);
+        let loaded = match is_module(code) {
+            true => evaluate_module(&ctx, code),
+            false => ctx
+                .eval_with_options::<(), _>(code, options("code"))
+                .and_then(|()| ctx.eval::<JsValue, _>(SCRIPT_HANDLER)),
+        };
+        let handle =
+            match loaded {
+                Ok(handle) => handle.into_function(),
+                Err(rquickjs::Error::WouldBlock) => return Err(ScriptError::new(
+                    "the top level awaits what only the event loop can settle (sleep, a timer, \
+                     cache or db); do that inside handle()",
+                )),
+                Err(error) => {
+                    if meter.exhausted() {
+                        drop(ctx.catch());
+                        return Err(ScriptError::new(format!(
+                            "{OUT_OF_MEMORY}, in the script's top level"
+                        )));
+                    }
+                    return Err(top_level_error(&ctx, error, code, &ticks));
+                }
+            };
         let Some(handle) = handle else {
             return Err(ScriptError::new(
-                "the script must define `async function handle(req)`",
+                "the script must define `async function handle(req)`, or export it \
+                 (`module.exports = { handle }`, `export async function handle`, \
+                 `export default`)",
             ));
         };
         Ok((
@@ -1281,6 +1348,49 @@ fn load(host: &Rc<Host>, server: u32, code: &str, gc: usize) -> Result<Realm, Sc
         context,
         runtime,
     })
+}
+
+/// A script's handler: a global `handle`, or CommonJS's `module.exports`
+/// (`{ handle }`, or the function itself).
+const SCRIPT_HANDLER: &str = "typeof handle === 'function' ? handle \
+    : module.exports && typeof module.exports.handle === 'function' ? module.exports.handle \
+    : typeof module.exports === 'function' ? module.exports : undefined";
+
+/// Whether `code` is an ES module: a line of it starts with an `import` or
+/// `export` statement (as top-level ones do; `import(` and `import.meta`
+/// are not statements).
+fn is_module(code: &str) -> bool {
+    code.lines().any(|line| {
+        let line = line.trim_start();
+        let statement = |keyword: &str| {
+            line.strip_prefix(keyword)
+                .and_then(|rest| rest.chars().next())
+                .is_some_and(|next| matches!(next, ' ' | '\t' | '{' | '*' | '"' | '\''))
+        };
+        statement("import") || statement("export")
+    })
+}
+
+/// Evaluates `code` as the ES module `code` (its top-level `await`s
+/// settled by the promise jobs alone) and finds its handler: the export
+/// `handle`, or the default export (the function, or an object with
+/// `handle`). `Error::WouldBlock` if the top level waits on the event loop.
+fn evaluate_module<'js>(ctx: &Ctx<'js>, code: &str) -> rquickjs::Result<JsValue<'js>> {
+    let (module, done) = Module::declare(ctx.clone(), "code", code)?.eval()?;
+    done.finish::<()>()?;
+    let exports = module.namespace()?;
+    let handle: JsValue = exports.get("handle")?;
+    if handle.is_function() {
+        return Ok(handle);
+    }
+    let default: JsValue = exports.get("default")?;
+    if default.is_function() {
+        return Ok(default);
+    }
+    match default.as_object() {
+        Some(object) => object.get("handle"),
+        None => Ok(JsValue::new_undefined(ctx.clone())),
+    }
 }
 
 /// Evaluation as a script of its own file name (`code`, `prelude`), so
