@@ -1237,8 +1237,8 @@ fn handlers_export_as_production_code_does() {
 
 #[test]
 fn a_module_we_do_not_have_is_an_error_that_lists_ours() {
-    let listed = "Cannot find module 'ioredis': the built-in modules are async-mutex, events, \
-                  timers/promises";
+    let listed = "Cannot find module 'ioredis': the built-in modules are async-mutex, crypto, \
+                  events, lru-cache, p-limit, process, timers/promises";
     // `require` in a request fails the request with the message.
     let (m, run) = run_script(
         "async function handle(req) { const Redis = require('ioredis'); }",
@@ -1257,4 +1257,57 @@ fn a_module_we_do_not_have_is_an_error_that_lists_ours() {
     // A top level that waits on the event loop says where to wait instead.
     let error = load_error("await sleep(1);\nexport async function handle() {}");
     assert!(error.contains("inside handle()"), "{error}");
+}
+
+/// p-limit runs at most its concurrency at once, in call order, and
+/// lru-cache evicts the least recently used and expires on the simulated
+/// clock: Node 20 with p-limit 5.0 and lru-cache 10 prints these lines for
+/// the same text (with `sleep` on `setTimeout`). crypto's UUIDs come from
+/// the run's seed.
+#[test]
+fn p_limit_lru_cache_and_crypto_behave_as_their_libraries() {
+    let code = r#"
+import pLimit from "p-limit";
+import { LRUCache } from "lru-cache";
+import { randomUUID } from "node:crypto";
+const limit = pLimit(2);
+const cache = new LRUCache({ max: 2, ttl: 50 });
+export async function handle(req) {
+  if (req.id > 0) return;
+  const started = [];
+  const jobs = [1, 2, 3, 4].map((n) => limit(async () => {
+    started.push(n);
+    console.log("start", n, limit.activeCount, limit.pendingCount);
+    await sleep(10 * n);
+    return n;
+  }));
+  console.log("results", (await Promise.all(jobs)).join(","));
+  cache.set("a", 1); cache.set("b", 2); cache.get("a"); cache.set("c", 3);
+  console.log("lru", cache.has("a"), cache.has("b"), cache.has("c"), cache.size);
+  await sleep(60);
+  console.log("expired", cache.get("a"), cache.size);
+  const uuid = randomUUID();
+  console.log("uuid", /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(uuid));
+  count(uuid);
+}"#;
+    let (m, run) = run_script(code, "scenario=script&users=1&clicks=1&seed=3");
+    assert_eq!((m.errors, m.hung), (0, 0), "{:?}", run.messages());
+    assert_eq!(
+        run.messages(),
+        [
+            "start 1 1 3",
+            "start 2 2 2",
+            "start 3 2 1",
+            "start 4 2 0",
+            "results 1,2,3,4",
+            "lru true false true 2",
+            "expired undefined 1",
+            "uuid true",
+        ]
+    );
+    // The same seed, the same UUID; another seed, another.
+    let (_, again) = run_script(code, "scenario=script&users=1&clicks=1&seed=3");
+    assert_eq!(run.custom(), again.custom());
+    let (_, other) = run_script(code, "scenario=script&users=1&clicks=1&seed=4");
+    assert_ne!(run.custom(), other.custom());
 }

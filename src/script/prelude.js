@@ -433,6 +433,121 @@
   Object.defineProperty(events, "EventEmitter", { value: EventEmitter });
   Object.defineProperty(events, "once", { value: once });
 
+  // p-limit: run at most `concurrency` of the given functions at once,
+  // the rest in call order (p-limit 5.0's queue and hand-off, step for step).
+  function pLimit(concurrency) {
+    if (!((Number.isInteger(concurrency) || concurrency === Infinity) && concurrency > 0)) {
+      throw new TypeError("Expected `concurrency` to be a number from 1 and up");
+    }
+    const queue = [];
+    let activeCount = 0;
+    const next = () => {
+      activeCount--;
+      if (queue.length > 0) queue.shift()();
+    };
+    const run = async (fn, resolve, args) => {
+      activeCount++;
+      const result = (async () => fn(...args))();
+      resolve(result);
+      try {
+        await result;
+      } catch {}
+      next();
+    };
+    const enqueue = (fn, resolve, args) => {
+      queue.push(run.bind(undefined, fn, resolve, args));
+      (async () => {
+        // As p-limit: `activeCount` changes a microtask later.
+        await Promise.resolve();
+        if (activeCount < concurrency && queue.length > 0) queue.shift()();
+      })();
+    };
+    const limit = (fn, ...args) =>
+      new Promise((resolve) => {
+        enqueue(fn, resolve, args);
+      });
+    Object.defineProperties(limit, {
+      activeCount: { get: () => activeCount },
+      pendingCount: { get: () => queue.length },
+      clearQueue: {
+        value() {
+          queue.length = 0;
+        },
+      },
+    });
+    return limit;
+  }
+  pLimit.default = pLimit;
+
+  // lru-cache's LRUCache: `max` entries (the least recently used goes
+  // first), an optional `ttl` in ms on the simulated clock.
+  class LRUCache {
+    constructor(options = {}) {
+      const { max = Infinity, ttl = 0 } = options;
+      if (!(max > 0)) throw new TypeError("max option must be a positive integer");
+      this.max = max;
+      this.ttl = ttl;
+      this._map = new Map();
+    }
+    get size() {
+      return this._map.size;
+    }
+    _live(key) {
+      const entry = this._map.get(key);
+      if (entry === undefined) return undefined;
+      if (entry.expires !== 0 && performance.now() >= entry.expires) {
+        this._map.delete(key);
+        return undefined;
+      }
+      return entry;
+    }
+    get(key) {
+      const entry = this._live(key);
+      if (entry === undefined) return undefined;
+      this._map.delete(key);
+      this._map.set(key, entry);
+      return entry.value;
+    }
+    peek(key) {
+      const entry = this._live(key);
+      return entry === undefined ? undefined : entry.value;
+    }
+    has(key) {
+      return this._live(key) !== undefined;
+    }
+    set(key, value, options = {}) {
+      const ttl = options.ttl ?? this.ttl;
+      this._map.delete(key);
+      this._map.set(key, { value, expires: ttl > 0 ? performance.now() + ttl : 0 });
+      while (this._map.size > this.max) this._map.delete(this._map.keys().next().value);
+      return this;
+    }
+    delete(key) {
+      return this._map.delete(key);
+    }
+    clear() {
+      this._map.clear();
+    }
+    keys() {
+      return [...this._map.keys()].reverse()[Symbol.iterator]();
+    }
+  }
+
+  // crypto: UUIDs and integers from the run's seeded `Math.random`.
+  const hex = (n) => Math.floor(Math.random() * 16 ** n).toString(16).padStart(n, "0");
+  const crypto = Object.freeze({
+    randomUUID: () =>
+      `${hex(8)}-${hex(4)}-4${hex(3)}-${((8 + Math.floor(Math.random() * 4)).toString(16))}${hex(3)}-${hex(6)}${hex(6)}`,
+    randomInt(min, max) {
+      if (max === undefined) [min, max] = [0, min];
+      return min + Math.floor(Math.random() * (max - min));
+    },
+  });
+
+  // process: an empty environment (no real one reaches the simulation).
+  const process = Object.freeze({ env: {} });
+  define("process", process);
+
   const modules = {
     "async-mutex": Object.freeze({
       Mutex,
@@ -444,6 +559,10 @@
       E_CANCELED,
     }),
     events,
+    "p-limit": pLimit,
+    "lru-cache": Object.freeze({ LRUCache }),
+    crypto,
+    process,
     "timers/promises": Object.freeze({
       setTimeout: (ms, value) => sleep(ms).then(() => value),
       setImmediate: (value) => new Promise((resolve) => setImmediate(() => resolve(value))),

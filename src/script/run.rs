@@ -79,7 +79,7 @@ const GC_MAX: usize = 64 << 20;
 /// an unknown one.
 pub const GLOBALS: &str = "cache, db, lock, guard, singleflight, sleep, setTimeout, setInterval, \
 setImmediate, clearTimeout, clearInterval, clearImmediate, queueMicrotask, Date, performance, \
-Math, EventEmitter, console, count, config, require, module, exports";
+Math, EventEmitter, console, count, config, require, module, exports, process";
 
 /// The built-in modules (the prelude's `require` table) and what each
 /// exports by name to an `import`.
@@ -88,7 +88,11 @@ const MODULES: &[(&str, &str)] = &[
         "async-mutex",
         "Mutex, Semaphore, withTimeout, tryAcquire, E_TIMEOUT, E_ALREADY_LOCKED, E_CANCELED",
     ),
+    ("crypto", "randomUUID, randomInt"),
     ("events", "EventEmitter, once"),
+    ("lru-cache", "LRUCache"),
+    ("p-limit", ""),
+    ("process", "env"),
     ("timers/promises", "setTimeout, setImmediate"),
 ];
 
@@ -125,7 +129,7 @@ fn module_loader() -> BuiltinLoader {
     let mut loader = BuiltinLoader::default();
     for (name, exports) in MODULES {
         let mut source = format!("const m = require({name:?});\nexport default m;\n");
-        for export in exports.split(", ") {
+        for export in exports.split(", ").filter(|export| !export.is_empty()) {
             source.push_str(&format!("export const {export} = m.{export};\n"));
         }
         loader.add_module(*name, source);
