@@ -542,7 +542,7 @@ fn bad_scripts_name_code_with_line_and_column() {
     let looping = load_error("\nwhile (true) {}\nasync function handle() {}");
     assert_eq!(
         looping,
-        "`code`: RuntimeLimitError: ran too long without an await \
+        "`code`: line 2, column 1: RuntimeLimitError: ran too long without an await \
          (a loop that never ends?), in the script's top level"
     );
     let recursion = load_error("function f() { return f(); }\nf();\nasync function handle() {}");
@@ -550,9 +550,9 @@ fn bad_scripts_name_code_with_line_and_column() {
 }
 
 /// A runaway loop is stopped by the budget and fails its request with the
-/// budget's message, naming the function that ran and the last position
-/// the engine kept in it (a loop whose update is an expression, else where
-/// the function starts), before the handler's first
+/// budget's message, naming the function that ran and its loop (the first
+/// loop at or after the last position the engine kept there), before the
+/// handler's first
 /// await and after one; in a helper, the helper is named.
 #[test]
 fn runaway_code_in_a_request_is_stopped() {
@@ -571,15 +571,15 @@ fn runaway_code_in_a_request_is_stopped() {
     };
     stopped_in(
         "async function handle(req) {\n  while (true) {}\n}",
-        "handle (line 1, column 1)",
+        "handle (line 2, column 3)",
     );
     stopped_in(
         "async function handle(req) {\n  await sleep(1);\n  for (let i = 0; i >= 0; i++) {}\n}",
-        "handle (line 3, column 24)",
+        "handle (line 3, column 3)",
     );
     stopped_in(
         "function spin() {\n  for (;;) {}\n}\nasync function handle(req) {\n  await null;\n  spin();\n}",
-        "spin (line 1, column 1)",
+        "spin (line 2, column 3)",
     );
 }
 
@@ -1310,4 +1310,55 @@ export async function handle(req) {
     assert_eq!(run.custom(), again.custom());
     let (_, other) = run_script(code, "scenario=script&users=1&clicks=1&seed=4");
     assert_ne!(run.custom(), other.custom());
+}
+
+/// async-mutex hands its lock over as the waiter: the code after a
+/// waiter's `acquire` is counted for the waiter (its log lines, its DB
+/// reads), not for the request that released the lock.
+#[test]
+fn async_mutex_hand_offs_resume_as_the_waiting_request() {
+    use interleave::sim::trace::What;
+    let code = r#"
+const { Mutex, Semaphore } = require("async-mutex");
+const mutex = new Mutex();
+const pool = new Semaphore(1);
+db.table("orders", {});
+async function handle(req) {
+  const release = await mutex.acquire();
+  console.log("holds", req.id);
+  await db.findOne("orders", { user: req.id });
+  release();
+  await pool.runExclusive(async () => {
+    console.log("pool", req.id);
+    await sleep(1);
+  });
+  console.log("done", req.id);
+}"#;
+    let (m, mut run) = run_script(code, "scenario=script&users=1&clicks=3");
+    assert_eq!((m.errors, m.hung, m.db_reads), (0, 0, 3));
+    let messages = run.messages();
+    let events = run.take_events();
+    let mut lines = 0;
+    for event in &events {
+        match event.what {
+            What::Log => {
+                let text = &messages[event.detail as usize];
+                let id: u32 = text.split(' ').nth(1).unwrap().parse().unwrap();
+                assert_eq!(id, event.request, "{text}");
+                lines += 1;
+            }
+            What::Issue(_) => {}
+            _ => continue,
+        }
+    }
+    assert_eq!(lines, 9);
+    // Each request issued its own DB read.
+    let mut readers: Vec<u32> = events
+        .iter()
+        .filter(|event| matches!(event.what, What::Issue(_)))
+        .map(|event| event.request)
+        .collect();
+    readers.sort_unstable();
+    readers.dedup();
+    assert_eq!(readers, [0, 1, 2]);
 }

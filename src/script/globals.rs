@@ -369,6 +369,8 @@ pub fn register<'js>(ctx: &Ctx<'js>, link: &Rc<Link>) -> Result<()> {
             ("flightJoin", host_flight_join, 1),
             ("flightFinish", host_flight_finish, 2),
             ("now", host_now, 0),
+            ("request", host_request, 0),
+            ("defer", host_defer, 2),
         ],
     )?;
     hidden.set("config", config)?;
@@ -970,6 +972,42 @@ fn host_flight_finish<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> 
     let handle = to_number(ctx, arg(ctx, args, 1))? as u64;
     let (cx, _) = world_ctx(&host, link.server);
     cx.flight_finish(key, handle);
+    Ok(undefined(ctx))
+}
+
+/// The request whose code is running (`defer`'s first argument).
+fn host_request<'js>(link: &Link, ctx: &Ctx<'js>, _: &[Value<'js>]) -> Result<Value<'js>> {
+    let request = link.host().current.get();
+    Ok(Value::new_number(ctx.clone(), f64::from(request)))
+}
+
+/// `defer(request, fn)`: calls `fn` as a hand-off to `request` (an event
+/// loop microtask of that request, after the promise jobs queued before
+/// it), so the code `fn` resumes is counted for the request that waited,
+/// not for the one that handed over. The prelude's async-mutex hands its
+/// lock over this way.
+fn host_defer<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    let host = link.host();
+    let request = to_number(ctx, arg(ctx, args, 0))? as TaskId;
+    let callback = arg(ctx, args, 1)
+        .into_function()
+        .ok_or_else(|| type_error(ctx, "defer takes a function"))?;
+    let settle = Settle {
+        resolve: Persistent::save(ctx, callback.clone()),
+        reject: Persistent::save(ctx, callback),
+    };
+    let helper = Helper {
+        future: Box::pin(async { Answer::Undefined }),
+        settle,
+        server: link.server,
+    };
+    host.state
+        .borrow_mut()
+        .helpers
+        .entry(request)
+        .or_default()
+        .push(helper);
+    host.core.borrow_mut().micro.push_back(request);
     Ok(undefined(ctx))
 }
 

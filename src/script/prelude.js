@@ -271,8 +271,9 @@
     }
     acquire(weight = 1) {
       if (weight <= 0) throw new Error(`invalid weight ${weight}: must be positive`);
+      const request = host.request();
       return new Promise((resolve, reject) => {
-        this._waiters.push({ resolve, reject, weight });
+        this._waiters.push({ resolve, reject, weight, request });
         this._dispatch();
       });
     }
@@ -309,18 +310,22 @@
     }
     _dispatch() {
       while (this._waiters.length > 0 && this._waiters[0].weight <= this._value) {
-        const { resolve, weight } = this._waiters.shift();
+        const { resolve, weight, request } = this._waiters.shift();
         const previous = this._value;
         this._value -= weight;
         let released = false;
-        resolve([
+        const ticket = [
           previous,
           () => {
             if (released) return;
             released = true;
             this.release(weight);
           },
-        ]);
+        ];
+        // A waiter another request hands the lock to resumes as itself
+        // (its lane, its counts); a free lock is taken at once.
+        if (request === host.request()) resolve(ticket);
+        else host.defer(request, () => resolve(ticket));
       }
       const unlocked = this._unlockWaiters.filter((waiter) => waiter.weight <= this._value);
       this._unlockWaiters = this._unlockWaiters.filter((waiter) => waiter.weight > this._value);

@@ -148,6 +148,8 @@ struct Realm {
     link: Rc<Link>,
     /// The global object's own property names before the script ran.
     before_script: Vec<String>,
+    /// The script, for the budget's message.
+    code: Rc<str>,
     /// Interrupt checks in the running macrotask (see [`TICK_BUDGET`]).
     ticks: Rc<Cell<u64>>,
     /// What the engine's heap holds (see [`HEAP_BUDGET`]).
@@ -1218,14 +1220,16 @@ fn error_text(ctx: &Ctx<'_>, error: rquickjs::Error) -> String {
 /// message when the budget stopped it.
 fn budget_text<'js>(realm: &Realm, ctx: &Ctx<'js>, error: &JsValue<'js>) -> String {
     if realm.ticks.get() > TICK_BUDGET {
-        return stopped(ctx, error);
+        return stopped(ctx, error, &realm.code);
     }
     describe_error(ctx, error)
 }
 
-/// The budget's message, with the script's function that was running
-/// and where it starts (the engine keeps no position inside a loop).
-fn stopped<'js>(ctx: &Ctx<'js>, error: &JsValue<'js>) -> String {
+/// The budget's message, with the script's function that was running and
+/// the loop that ran, found from the last position the engine kept in that
+/// function (it keeps none inside `while (true) {}`; see [`next_loop`]),
+/// else that position.
+fn stopped<'js>(ctx: &Ctx<'js>, error: &JsValue<'js>, code: &str) -> String {
     let stack = error
         .as_object()
         .and_then(|error| error.get::<_, String>("stack").ok())
@@ -1242,14 +1246,51 @@ fn stopped<'js>(ctx: &Ctx<'js>, error: &JsValue<'js>) -> String {
         .strip_prefix("at ")
         .and_then(|rest| rest.split(" (").next())
         .unwrap_or_default();
-    if name.starts_with('<') {
-        return format!("{RAN_TOO_LONG}, in the script's top level");
+    let place = match name.starts_with('<') {
+        true => ", in the script's top level".to_string(),
+        false => format!(", in {name}"),
+    };
+    let kept = super::error::find_position(frame);
+    match kept.map(|(line, column)| next_loop(code, line, column).unwrap_or((line, column))) {
+        Some((line, column)) => format!("{RAN_TOO_LONG}{place} (line {line}, column {column})"),
+        None => format!("{RAN_TOO_LONG}{place}"),
     }
-    let name = format!(", in {name}");
-    match super::error::find_position(frame) {
-        Some((line, column)) => format!("{RAN_TOO_LONG}{name} (line {line}, column {column})"),
-        None => format!("{RAN_TOO_LONG}{name}"),
+}
+
+/// The loop the engine was in at `line`:`column`: the last `for`, `while`
+/// or `do` that starts on that line at or before it, else the first one
+/// after it (outside `//` comments); 1-based.
+fn next_loop(code: &str, line: u32, column: u32) -> Option<(u32, u32)> {
+    let starts = |text: &str| -> Vec<u32> {
+        let is_ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+        let text = text.split("//").next().unwrap_or_default();
+        let chars: Vec<char> = text.chars().collect();
+        (0..chars.len())
+            .filter(|&start| start == 0 || !is_ident(chars[start - 1]))
+            .filter(|&start| {
+                ["for", "while", "do"].iter().any(|keyword| {
+                    let end = start + keyword.len();
+                    end <= chars.len()
+                        && chars[start..end].iter().copied().eq(keyword.chars())
+                        && !chars.get(end).copied().is_some_and(is_ident)
+                })
+            })
+            .map(|start| start as u32 + 1)
+            .collect()
+    };
+    let lines: Vec<&str> = code.lines().collect();
+    let here = starts(lines.get(line.checked_sub(1)? as usize)?);
+    if let Some(&at) = here.iter().rev().find(|&&at| at <= column) {
+        return Some((line, at));
     }
+    if let Some(&at) = here.iter().find(|&&at| at > column) {
+        return Some((line, at));
+    }
+    lines
+        .iter()
+        .enumerate()
+        .skip(line as usize)
+        .find_map(|(index, text)| starts(text).first().map(|&at| (index as u32 + 1, at)))
 }
 
 /// An error that escaped a call into the realm, as text (the budget's
@@ -1347,6 +1388,7 @@ fn load(host: &Rc<Host>, server: u32, code: &str, gc: usize) -> Result<Realm, Sc
         then,
         link,
         before_script,
+        code: Rc::from(code),
         ticks,
         meter,
         context,
@@ -1424,7 +1466,7 @@ fn top_level_error(
         rquickjs::Error::Exception => {
             let thrown = ctx.catch();
             if ticks.get() > TICK_BUDGET {
-                stopped(ctx, &thrown)
+                stopped(ctx, &thrown, code)
             } else {
                 describe_error(ctx, &thrown)
             }
@@ -1530,5 +1572,22 @@ pub fn warm_up(stage: u32) {
         if let Err(exception) = runtime.execute_pending_job() {
             exception.0.with(|ctx| drop(ctx.catch()));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::next_loop;
+
+    #[test]
+    fn the_loop_after_a_position_is_found_by_its_keyword() {
+        let code = "function f() {\n  doSomething(); // for a while\n  let before = 1;\n  \
+                    while (before) {}\n}";
+        assert_eq!(next_loop(code, 1, 1), Some((4, 3)));
+        // On the loop's own line, the loop that starts before the position.
+        assert_eq!(next_loop(code, 4, 12), Some((4, 3)));
+        assert_eq!(next_loop(code, 5, 1), None);
+        assert_eq!(next_loop("do { x++ } while (1)", 1, 1), Some((1, 1)));
+        assert_eq!(next_loop("for(;;);", 1, 1), Some((1, 1)));
     }
 }
