@@ -553,7 +553,102 @@
   const process = Object.freeze({ env: {} });
   define("process", process);
 
+  // ioredis: a client of the simulated cache. Each command is one cache
+  // operation (its latency, counting and trace) with Redis's reply: strings
+  // from GET, 'OK' or null from SET, counts from DEL, numbers from INCR.
+  // Integer strings are kept as numbers so INCR reads them, as Redis does.
+  class ReplyError extends Error {
+    constructor(message) {
+      super(message);
+      this.name = "ReplyError";
+    }
+  }
+  const stored = (value) => {
+    const text = String(value);
+    return /^-?(0|[1-9][0-9]{0,14})$/.test(text) ? Number(text) : text;
+  };
+  const reply = (value) => (value === undefined || value === null ? null : String(value));
+  const CHECK_AND_DELETE =
+    /^if redis\.call\(["']get["'], ?KEYS\[1\]\) ?== ?ARGV\[1\] then return redis\.call\(["']del["'], ?KEYS\[1\]\) else return 0 end$/;
+  class Redis {
+    constructor() {
+      this.status = "ready";
+    }
+    async get(key) {
+      return reply(await cache.get(key));
+    }
+    async set(key, value, ...options) {
+      let ttl = 0;
+      let only = null;
+      for (let i = 0; i < options.length; i += 1) {
+        const option = String(options[i]).toUpperCase();
+        if (option === "EX" || option === "PX") {
+          const amount = Number(options[i + 1]);
+          if (!Number.isInteger(amount) || amount <= 0) {
+            throw new ReplyError("ERR invalid expire time in 'set' command");
+          }
+          ttl = option === "EX" ? amount * 1000 : amount;
+          i += 1;
+        } else if (option === "NX" || option === "XX") {
+          only = option;
+        } else {
+          throw new ReplyError(`ERR the option ${option} of SET is not modelled (EX, PX, NX are)`);
+        }
+      }
+      if (only === "XX") throw new ReplyError("ERR SET XX is not modelled (EX, PX, NX are)");
+      if (only === "NX") return (await cache.add(key, stored(value), ttl)) ? "OK" : null;
+      await cache.set(key, stored(value), ttl);
+      return "OK";
+    }
+    async del(...keys) {
+      let deleted = 0;
+      for (const key of keys.flat()) if (await cache.delete(key)) deleted += 1;
+      return deleted;
+    }
+    incr(key) {
+      return this.incrby(key, 1);
+    }
+    decr(key) {
+      return this.incrby(key, -1);
+    }
+    decrby(key, by) {
+      return this.incrby(key, -by);
+    }
+    async incrby(key, by) {
+      try {
+        return await cache.incr(key, Number(by));
+      } catch (error) {
+        throw new ReplyError("ERR value is not an integer or out of range");
+      }
+    }
+    async eval(script, numkeys, ...args) {
+      const text = String(script).trim().replace(/\s+/g, " ");
+      if (Number(numkeys) === 1 && CHECK_AND_DELETE.test(text)) {
+        return (await cache.deleteIf(args[0], stored(args[1]))) ? 1 : 0;
+      }
+      throw new ReplyError(
+        "ERR this Lua script is not one the simulation recognises (it knows " +
+          "check-and-delete: if redis.call(\"get\", KEYS[1]) == ARGV[1] then return " +
+          "redis.call(\"del\", KEYS[1]) else return 0 end)"
+      );
+    }
+    async quit() {
+      this.status = "end";
+      return "OK";
+    }
+    disconnect() {
+      this.status = "end";
+    }
+    on() {
+      return this;
+    }
+  }
+  Redis.Redis = Redis;
+  Redis.default = Redis;
+  Redis.ReplyError = ReplyError;
+
   const modules = {
+    ioredis: Redis,
     "async-mutex": Object.freeze({
       Mutex,
       Semaphore,

@@ -90,6 +90,7 @@ const MODULES: &[(&str, &str)] = &[
     ),
     ("crypto", "randomUUID, randomInt"),
     ("events", "EventEmitter, once"),
+    ("ioredis", "Redis, ReplyError"),
     ("lru-cache", "LRUCache"),
     ("p-limit", ""),
     ("process", "env"),
