@@ -132,20 +132,20 @@ fn not_json(ctx: &Ctx<'_>, message: impl std::fmt::Display) -> Error {
 pub fn to_json<'js>(ctx: &Ctx<'js>, value: &Value<'js>) -> Result<Json> {
     let mut objects = 0;
     let plain = Object::new(ctx.clone())?.get_prototype();
-    let copy = Copy {
+    let copy = JsonCopy {
         ctx,
         plain: plain.as_ref(),
     };
     Ok(copy.value(value, 0, &mut objects)?.unwrap_or(Json::Null))
 }
 
-struct Copy<'a, 'js> {
+struct JsonCopy<'a, 'js> {
     ctx: &'a Ctx<'js>,
     /// `Object.prototype`, as the realm made it.
     plain: Option<&'a Object<'js>>,
 }
 
-impl<'js> Copy<'_, 'js> {
+impl<'js> JsonCopy<'_, 'js> {
     fn value(&self, value: &Value<'js>, depth: usize, objects: &mut usize) -> Result<Option<Json>> {
         let ctx = self.ctx;
         match value.type_of() {

@@ -258,13 +258,20 @@ impl ScriptRun {
         }
     }
 
-    /// Takes the realms out of a finished run, for `reuse`.
+    /// Takes the realms out of a finished run with no promise job left,
+    /// for `reuse`.
     pub fn take_realms(&mut self) -> Realms {
+        debug_assert!(!self.jobs_pending(), "a realm with jobs is not reused");
         self.host.clear();
-        for realm in &self.realms {
-            drop_jobs(realm);
-        }
         Realms(std::mem::take(&mut self.realms))
+    }
+
+    /// Whether a realm still has promise jobs queued (the run stopped at
+    /// its event budget, or explore cut it).
+    fn jobs_pending(&self) -> bool {
+        self.realms
+            .iter()
+            .any(|realm| realm.runtime.is_job_pending())
     }
 
     /// A new run of the script `realms` were loaded with, under the same
@@ -277,7 +284,6 @@ impl ScriptRun {
         let host = Rc::new(Host::after(core, Rc::new(config.clone()), loaded));
         let realms = realms.0;
         for realm in &realms {
-            drop_jobs(realm);
             *realm.link.host.borrow_mut() = host.clone();
         }
         ScriptRun::of(host, realms, requests)
@@ -1053,30 +1059,15 @@ impl Drop for ScriptRun {
     fn drop(&mut self) {
         let broken = self.watch.as_ref().is_some_and(|broken| broken.get());
         if let Some(spare) = self.give_back.take() {
-            if !broken {
+            if !broken && !self.jobs_pending() {
                 let realms = self.take_realms();
                 spare.borrow_mut().push(realms);
                 return;
             }
         }
+        // The host's engine values go first; each engine then frees its
+        // realm and whatever jobs it still had queued.
         self.host.clear();
-        for realm in &self.realms {
-            drop_jobs(realm);
-        }
-    }
-}
-
-/// Drops every job a realm still has queued (its run is over): a job keeps
-/// the values it would resume.
-fn drop_jobs(realm: &Realm) {
-    // Jobs cannot be dropped one by one; running them against a spent
-    // budget makes each stop at its first interrupt check. A job that
-    // finishes anyway has no host to reach: the host was cleared.
-    realm.ticks.set(u64::MAX / 2);
-    while realm.runtime.is_job_pending() {
-        if let Err(exception) = realm.runtime.execute_pending_job() {
-            exception.0.with(|ctx| drop(ctx.catch()));
-        }
     }
 }
 
@@ -1334,8 +1325,8 @@ fn load(host: &Rc<Host>, server: u32, code: &str, gc: usize) -> Result<Realm, Sc
         globals::register(&ctx, &link).map_err(|e| internal(&ctx, e))?;
         ctx.eval_with_options::<(), _>(PRELUDE, options("prelude"))
             .map_err(|e| internal(&ctx, e))?;
-        let then = JsObject::new(ctx.clone())
-            .and_then(|_| ctx.eval::<Function, _>("Promise.prototype.then"))
+        let then = ctx
+            .eval::<Function, _>("Promise.prototype.then")
             .map_err(|e| internal(&ctx, e))?;
         let before_script = global_names(&ctx);
         host.current.set(NO_REQUEST);
