@@ -1238,7 +1238,7 @@ fn handlers_export_as_production_code_does() {
 #[test]
 fn a_module_we_do_not_have_is_an_error_that_lists_ours() {
     let listed = "Cannot find module 'pg': the built-in modules are async-mutex, crypto, \
-                  events, ioredis, lru-cache, p-limit, process, timers/promises";
+                  events, ioredis, lru-cache, p-limit, process, redis, timers/promises";
     // `require` in a request fails the request with the message.
     let (m, run) = run_script(
         "async function handle(req) { const { Pool } = require('pg'); }",
@@ -1443,4 +1443,50 @@ export async function handle(req) {
     let racing = code.replace("\"NX\", ", "");
     let (m, _) = run_script(&racing, "scenario=script&users=2&clicks=2");
     assert_eq!((m.orders, m.duplicate_tickets), (4, 2));
+}
+
+/// node-redis on the same commands: Node 20 with redis 5 (node-redis) on a
+/// real Redis 7 printed these lines for the same text.
+#[test]
+fn node_redis_replies_as_redis_does() {
+    let code = r#"const { createClient } = require("redis");
+const client = createClient();
+async function handle(req) {
+  if (req.id > 0) return;
+  await client.connect();
+  console.log(await client.get("k"));
+  console.log(await client.set("k", 5));
+  console.log(typeof (await client.get("k")), await client.get("k"));
+  console.log(await client.incr("k"), await client.incrBy("k", 10), await client.decr("k"));
+  console.log(await client.set("lock", "me", { NX: true, PX: 100 }), await client.set("lock", "you", { NX: true, PX: 100 }));
+  console.log(await client.set("lock2", "me", { expiration: { type: "PX", value: 100 }, condition: "NX" }));
+  const release = 'if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end';
+  console.log(await client.eval(release, { keys: ["lock"], arguments: ["you"] }));
+  console.log(await client.eval(release, { keys: ["lock"], arguments: ["me"] }));
+  console.log(await client.del("k"), await client.del(["k", "lock2"]));
+  await client.set("s", "abc");
+  try { await client.incr("s"); } catch (e) { console.log(e.name, e.message); }
+  await client.set("t", "x", { EX: 1 });
+  await sleep(1001);
+  console.log(await client.get("t"));
+}
+"#;
+    let (m, run) = run_script(code, "scenario=script&users=1&clicks=1");
+    assert_eq!((m.errors, m.hung), (0, 0), "{:?}", run.messages());
+    assert_eq!(
+        run.messages(),
+        [
+            "null",
+            "OK",
+            "string 5",
+            "6 16 15",
+            "OK null",
+            "OK",
+            "0",
+            "1",
+            "1 1",
+            "Error ERR value is not an integer or out of range",
+            "null",
+        ]
+    );
 }

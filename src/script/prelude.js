@@ -553,10 +553,11 @@
   const process = Object.freeze({ env: {} });
   define("process", process);
 
-  // ioredis: a client of the simulated cache. Each command is one cache
-  // operation (its latency, counting and trace) with Redis's reply: strings
-  // from GET, 'OK' or null from SET, counts from DEL, numbers from INCR.
-  // Integer strings are kept as numbers so INCR reads them, as Redis does.
+  // Redis on the simulated cache, for ioredis and node-redis: each command
+  // is one cache operation (its latency, counting and trace) with Redis's
+  // reply: strings from GET, 'OK' or null from SET, counts from DEL,
+  // numbers from INCR. Integer strings are kept as numbers so INCR reads
+  // them, as Redis does.
   class ReplyError extends Error {
     constructor(message) {
       super(message);
@@ -570,12 +571,57 @@
   const reply = (value) => (value === undefined || value === null ? null : String(value));
   const CHECK_AND_DELETE =
     /^if redis\.call\(["']get["'], ?KEYS\[1\]\) ?== ?ARGV\[1\] then return redis\.call\(["']del["'], ?KEYS\[1\]\) else return 0 end$/;
+  const notModelled = (what) => new ReplyError(`ERR ${what} is not modelled (EX, PX, NX are)`);
+  const redisCommands = {
+    async get(key) {
+      return reply(await cache.get(key));
+    },
+    // `ttl` in ms (0: none); `only`: "NX", or null.
+    async set(key, value, ttl, only) {
+      if (only === "XX") throw notModelled("SET XX");
+      if (only === "NX") return (await cache.add(key, stored(value), ttl)) ? "OK" : null;
+      await cache.set(key, stored(value), ttl);
+      return "OK";
+    },
+    async del(keys) {
+      let deleted = 0;
+      for (const key of keys.flat()) if (await cache.delete(key)) deleted += 1;
+      return deleted;
+    },
+    async incrby(key, by) {
+      try {
+        return await cache.incr(key, Number(by));
+      } catch (error) {
+        throw new ReplyError("ERR value is not an integer or out of range");
+      }
+    },
+    async eval(script, keys, args) {
+      const text = String(script).trim().replace(/\s+/g, " ");
+      if (keys.length === 1 && CHECK_AND_DELETE.test(text)) {
+        return (await cache.deleteIf(keys[0], stored(args[0]))) ? 1 : 0;
+      }
+      throw new ReplyError(
+        "ERR this Lua script is not one the simulation recognises (it knows " +
+          "check-and-delete: if redis.call(\"get\", KEYS[1]) == ARGV[1] then return " +
+          "redis.call(\"del\", KEYS[1]) else return 0 end)"
+      );
+    },
+  };
+  const expiry = (unit, amount) => {
+    const n = Number(amount);
+    if (!Number.isInteger(n) || n <= 0) {
+      throw new ReplyError("ERR invalid expire time in 'set' command");
+    }
+    return unit === "EX" ? n * 1000 : n;
+  };
+
+  // ioredis: `new Redis()`, variadic SET options.
   class Redis {
     constructor() {
       this.status = "ready";
     }
-    async get(key) {
-      return reply(await cache.get(key));
+    get(key) {
+      return redisCommands.get(key);
     }
     async set(key, value, ...options) {
       let ttl = 0;
@@ -583,54 +629,34 @@
       for (let i = 0; i < options.length; i += 1) {
         const option = String(options[i]).toUpperCase();
         if (option === "EX" || option === "PX") {
-          const amount = Number(options[i + 1]);
-          if (!Number.isInteger(amount) || amount <= 0) {
-            throw new ReplyError("ERR invalid expire time in 'set' command");
-          }
-          ttl = option === "EX" ? amount * 1000 : amount;
+          ttl = expiry(option, options[i + 1]);
           i += 1;
         } else if (option === "NX" || option === "XX") {
           only = option;
         } else {
-          throw new ReplyError(`ERR the option ${option} of SET is not modelled (EX, PX, NX are)`);
+          throw notModelled(`the SET option ${option}`);
         }
       }
-      if (only === "XX") throw new ReplyError("ERR SET XX is not modelled (EX, PX, NX are)");
-      if (only === "NX") return (await cache.add(key, stored(value), ttl)) ? "OK" : null;
-      await cache.set(key, stored(value), ttl);
-      return "OK";
+      return redisCommands.set(key, value, ttl, only);
     }
-    async del(...keys) {
-      let deleted = 0;
-      for (const key of keys.flat()) if (await cache.delete(key)) deleted += 1;
-      return deleted;
+    del(...keys) {
+      return redisCommands.del(keys);
     }
     incr(key) {
-      return this.incrby(key, 1);
+      return redisCommands.incrby(key, 1);
     }
     decr(key) {
-      return this.incrby(key, -1);
+      return redisCommands.incrby(key, -1);
+    }
+    incrby(key, by) {
+      return redisCommands.incrby(key, by);
     }
     decrby(key, by) {
-      return this.incrby(key, -by);
+      return redisCommands.incrby(key, -by);
     }
-    async incrby(key, by) {
-      try {
-        return await cache.incr(key, Number(by));
-      } catch (error) {
-        throw new ReplyError("ERR value is not an integer or out of range");
-      }
-    }
-    async eval(script, numkeys, ...args) {
-      const text = String(script).trim().replace(/\s+/g, " ");
-      if (Number(numkeys) === 1 && CHECK_AND_DELETE.test(text)) {
-        return (await cache.deleteIf(args[0], stored(args[1]))) ? 1 : 0;
-      }
-      throw new ReplyError(
-        "ERR this Lua script is not one the simulation recognises (it knows " +
-          "check-and-delete: if redis.call(\"get\", KEYS[1]) == ARGV[1] then return " +
-          "redis.call(\"del\", KEYS[1]) else return 0 end)"
-      );
+    eval(script, numkeys, ...args) {
+      const n = Number(numkeys);
+      return redisCommands.eval(script, args.slice(0, n), args.slice(n));
     }
     async quit() {
       this.status = "end";
@@ -643,12 +669,87 @@
       return this;
     }
   }
+
+  // node-redis (v4 and v5): `createClient()`, `connect()`, SET options as
+  // an object (`{ NX: true, PX: 100 }`, or v5's `{ expiration, condition }`).
+  // Its errors are `ErrorReply`s (named "Error", as node-redis leaves them).
+  class ErrorReply extends Error {}
+  const asNodeRedis = async (command) => {
+    try {
+      return await command();
+    } catch (error) {
+      throw error instanceof ReplyError ? new ErrorReply(error.message) : error;
+    }
+  };
+  class RedisClient {
+    constructor() {
+      this.isOpen = false;
+      this.isReady = false;
+    }
+    async connect() {
+      this.isOpen = true;
+      this.isReady = true;
+      return this;
+    }
+    get(key) {
+      return asNodeRedis(() => redisCommands.get(key));
+    }
+    set(key, value, options = {}) {
+      return asNodeRedis(() => {
+        let ttl = 0;
+        for (const unit of ["EX", "PX"]) {
+          if (options[unit] !== undefined) ttl = expiry(unit, options[unit]);
+        }
+        if (options.expiration) ttl = expiry(options.expiration.type, options.expiration.value);
+        const only = options.NX ? "NX" : options.XX ? "XX" : options.condition || null;
+        return redisCommands.set(key, value, ttl, only);
+      });
+    }
+    del(keys) {
+      return asNodeRedis(() => redisCommands.del([keys]));
+    }
+    incr(key) {
+      return asNodeRedis(() => redisCommands.incrby(key, 1));
+    }
+    decr(key) {
+      return asNodeRedis(() => redisCommands.incrby(key, -1));
+    }
+    incrBy(key, by) {
+      return asNodeRedis(() => redisCommands.incrby(key, by));
+    }
+    decrBy(key, by) {
+      return asNodeRedis(() => redisCommands.incrby(key, -by));
+    }
+    eval(script, options = {}) {
+      return asNodeRedis(() =>
+        redisCommands.eval(script, options.keys ?? [], options.arguments ?? [])
+      );
+    }
+    async quit() {
+      this.isOpen = false;
+      this.isReady = false;
+      return "OK";
+    }
+    async disconnect() {
+      this.isOpen = false;
+      this.isReady = false;
+    }
+    on() {
+      return this;
+    }
+  }
+  const nodeRedis = Object.freeze({
+    createClient: () => new RedisClient(),
+    ErrorReply,
+  });
+
   Redis.Redis = Redis;
   Redis.default = Redis;
   Redis.ReplyError = ReplyError;
 
   const modules = {
     ioredis: Redis,
+    redis: nodeRedis,
     "async-mutex": Object.freeze({
       Mutex,
       Semaphore,

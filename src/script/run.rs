@@ -94,6 +94,7 @@ const MODULES: &[(&str, &str)] = &[
     ("lru-cache", "LRUCache"),
     ("p-limit", ""),
     ("process", "env"),
+    ("redis", "createClient, ErrorReply"),
     ("timers/promises", "setTimeout, setImmediate"),
 ];
 
