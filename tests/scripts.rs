@@ -24,6 +24,19 @@ fn run_script(code: &str, fragment: &str) -> (Metrics, ScriptRun) {
     (run.metrics(), run)
 }
 
+/// Runs `code` on `fragment` to its end with no request failed or hung
+/// (else the failure shows what the run printed).
+fn run_cleanly(code: &str, fragment: &str) -> (Metrics, ScriptRun) {
+    let (metrics, run) = run_script(code, fragment);
+    assert_eq!(
+        (metrics.errors, metrics.hung),
+        (0, 0),
+        "{:?}",
+        run.messages()
+    );
+    (metrics, run)
+}
+
 /// Runs `code` under `config`, following its schedule, to the end.
 fn replay_script(code: &str, config: &Config) -> Result<ScriptRun, ScheduleError> {
     let mut run = ScriptRun::new(code, config, false).expect("a good script");
@@ -1202,8 +1215,7 @@ async function handle(req) {
     console.log("unlocked", busy.isLocked());
   }
 }"#;
-    let (m, run) = run_script(code, "scenario=script&users=4&clicks=1");
-    assert_eq!((m.errors, m.hung), (0, 0));
+    let (_, run) = run_cleanly(code, "scenario=script&users=4&clicks=1");
     assert_eq!(
         run.messages(),
         [
@@ -1290,8 +1302,7 @@ export async function handle(req) {
   console.log("uuid", /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(uuid));
   count(uuid);
 }"#;
-    let (m, run) = run_script(code, "scenario=script&users=1&clicks=1&seed=3");
-    assert_eq!((m.errors, m.hung), (0, 0), "{:?}", run.messages());
+    let (_, run) = run_cleanly(code, "scenario=script&users=1&clicks=1&seed=3");
     assert_eq!(
         run.messages(),
         [
@@ -1388,8 +1399,7 @@ async function handle(req) {
   console.log(await redis.set("obj", { a: 1 }), await redis.get("obj"));
 }
 "#;
-    let (m, run) = run_script(code, "scenario=script&users=1&clicks=1");
-    assert_eq!((m.errors, m.hung), (0, 0), "{:?}", run.messages());
+    let (m, run) = run_cleanly(code, "scenario=script&users=1&clicks=1");
     assert_eq!(
         run.messages(),
         [
@@ -1471,8 +1481,7 @@ async function handle(req) {
   console.log(await client.get("t"));
 }
 "#;
-    let (m, run) = run_script(code, "scenario=script&users=1&clicks=1");
-    assert_eq!((m.errors, m.hung), (0, 0), "{:?}", run.messages());
+    let (_, run) = run_cleanly(code, "scenario=script&users=1&clicks=1");
     assert_eq!(
         run.messages(),
         [
