@@ -167,6 +167,10 @@ struct RunArgs {
     /// the fragment's other keys keep their meaning).
     #[arg(long, value_name = "FILE.js")]
     script: Option<std::path::PathBuf>,
+    /// The database's schema as SQL, for the script's `pg` (CREATE TABLE
+    /// with PRIMARY KEY and UNIQUE, CREATE UNIQUE INDEX, INSERT seed rows).
+    #[arg(long, value_name = "FILE.sql")]
+    schema: Option<std::path::PathBuf>,
 }
 
 /// The flags of `explore`, as given.
@@ -202,6 +206,9 @@ struct ExploreFlags {
     /// (scenario=script; checks: duplicates, exclusion, errors).
     #[arg(long, value_name = "FILE.js")]
     script: Option<std::path::PathBuf>,
+    /// The database's schema as SQL, for the script's `pg`.
+    #[arg(long, value_name = "FILE.sql")]
+    schema: Option<std::path::PathBuf>,
 }
 
 /// Parses `args` (without the program name) and runs the command, writing
@@ -387,11 +394,18 @@ mod script_command {
     pub fn run(args: &RunArgs, max_events: u64, out: &mut impl Write) -> Result<(), CliError> {
         use crate::script::cli::{self, ScriptCliError};
         let code = args.script.as_deref().map(read).transpose()?;
-        cli::run(code.as_deref(), &args.fragment, args.trace, max_events, out).map_err(|error| {
-            match error {
-                ScriptCliError::Io(error) => CliError::Io(error),
-                other => CliError::Script(other.to_string()),
-            }
+        let schema = args.schema.as_deref().map(read).transpose()?;
+        cli::run(
+            code.as_deref(),
+            schema.as_deref(),
+            &args.fragment,
+            args.trace,
+            max_events,
+            out,
+        )
+        .map_err(|error| match error {
+            ScriptCliError::Io(error) => CliError::Io(error),
+            other => CliError::Script(other.to_string()),
         })
     }
 
@@ -442,15 +456,22 @@ mod script_command {
                 (code, piece)
             }
         };
+        let schema = match &flags.schema {
+            Some(path) => Some(read(path)?),
+            None => source::schema(&flags.fragment)
+                .map_err(|error| CliError::Script(format!("bad scenario: {error}")))?,
+        };
         let script_error = |error: crate::script::error::ScriptError| {
             CliError::Script(format!("bad script: {error}"))
         };
         if flags.all_strategies {
             let rows =
-                compare_strategies(&code, &config, source_piece, &options).map_err(script_error)?;
+                compare_strategies(&code, schema.as_deref(), &config, source_piece, &options)
+                    .map_err(script_error)?;
             return super::write_rows(&rows, &options, out);
         }
-        let result = explore(&code, &config, source_piece, &options).map_err(script_error)?;
+        let result = explore(&code, schema.as_deref(), &config, source_piece, &options)
+            .map_err(script_error)?;
         super::write_line(out, &super::ExploreLine::of(&result, &options))
     }
 

@@ -106,6 +106,7 @@ fn a_script_that_does_not_load_is_an_error_with_its_line() {
     let (config, _) = open("#v=1&scenario=script&example=ticket");
     let program = interleave::debugger::program::edited_script(
         "async function handle(req) {\n  const = 1;\n}\n",
+        None,
     );
     let message = program.start(&config, false).err().expect("a syntax error");
     assert_eq!(

@@ -607,7 +607,7 @@ fn explore_script(
     let (config, _) = source::parse(&format!("scenario=script&{fragment}")).unwrap();
     let mut options = ExploreOptions::new(vec![Check::Duplicates]);
     configure(&mut options);
-    explore(example(name).unwrap(), &config, None, &options).unwrap()
+    explore(example(name).unwrap(), None, &config, None, &options).unwrap()
 }
 
 fn explore_ticket(fragment: &str, max_preemptions: Option<u32>) -> ExploreResult {
@@ -835,7 +835,7 @@ fn stateless_scripts_are_reduced_on_one_server() {
             reduction,
             ..options.clone()
         };
-        let result = explore(IMPLICIT_GLOBAL, &config, None, &options).unwrap();
+        let result = explore(IMPLICIT_GLOBAL, None, &config, None, &options).unwrap();
         assert!(result.complete, "{result:?}");
         assert!(
             result.violating > 0 && result.violating < result.explored,
@@ -875,6 +875,7 @@ fn random_pct_and_all_strategies_on_scripts() {
     let (config, _) = source::parse(&format!("scenario=script&{fragment}")).unwrap();
     let rows = compare_strategies(
         example("ticket").unwrap(),
+        None,
         &config,
         None,
         &ExploreOptions {
@@ -1249,19 +1250,19 @@ fn handlers_export_as_production_code_does() {
 
 #[test]
 fn a_module_we_do_not_have_is_an_error_that_lists_ours() {
-    let listed = "Cannot find module 'pg': the built-in modules are async-mutex, crypto, \
-                  events, ioredis, lru-cache, p-limit, process, redis, timers/promises";
+    let listed = "Cannot find module 'mysql2': the built-in modules are async-mutex, crypto, \
+                  events, ioredis, lru-cache, p-limit, pg, process, redis, timers/promises";
     // `require` in a request fails the request with the message.
     let (m, run) = run_script(
-        "async function handle(req) { const { Pool } = require('pg'); }",
+        "async function handle(req) { const mysql = require('mysql2'); }",
         "scenario=script&users=1&clicks=1",
     );
     assert_eq!(m.errors, 1);
     assert!(run.messages()[0].contains(listed), "{:?}", run.messages());
     // At the top level, and as an `import`, the script does not load.
     for code in [
-        "const { Pool } = require('pg');\nasync function handle() {}",
-        "import pg from 'pg';\nexport async function handle() {}",
+        "const mysql = require('mysql2');\nasync function handle() {}",
+        "import mysql from 'mysql2';\nexport async function handle() {}",
     ] {
         let error = load_error(code);
         assert!(error.contains(listed), "{error}");

@@ -477,6 +477,7 @@ fn script_panel(state: &UseReducerHandle<Debugger>) -> Html {
             let program = crate::debugger::Program::Script(std::rc::Rc::new(
                 crate::debugger::ScriptProgram {
                     code: String::new(),
+                    schema: None,
                     source_piece: format!("example={name}"),
                 },
             ));

@@ -944,7 +944,11 @@ impl Debugger {
     /// The script editor's text: runs it if it loads (the last good run
     /// stays on screen otherwise, with the error).
     fn set_code(self: Rc<Self>, code: &str) -> Rc<Self> {
-        let program = crate::debugger::program::edited_script(code);
+        let schema = match &self.program {
+            crate::debugger::Program::Script(script) => script.schema.clone(),
+            _ => None,
+        };
+        let program = crate::debugger::program::edited_script(code, schema.as_deref());
         if program == self.program && self.script_problem.is_none() {
             return self;
         }

@@ -161,5 +161,13 @@ pub fn op_label(op: OpKind) -> &'static str {
         OpKind::DbDelete => "db.delete",
         OpKind::DbLockRow => "db.selectForUpdate",
         OpKind::DbCommit => "db.commit",
+        OpKind::SqlSelect => "SELECT",
+        OpKind::SqlSelectForUpdate => "SELECT … FOR UPDATE",
+        OpKind::SqlInsert => "INSERT",
+        OpKind::SqlUpdate => "UPDATE",
+        OpKind::SqlDelete => "DELETE",
+        OpKind::SqlBegin => "BEGIN",
+        OpKind::SqlCommit => "COMMIT",
+        OpKind::SqlRollback => "ROLLBACK",
     }
 }

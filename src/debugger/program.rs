@@ -15,7 +15,10 @@ use crate::Sim;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ScriptProgram {
     pub code: String,
-    /// The fragment's `code=…` or `example=NAME` piece.
+    /// The database's schema as SQL (`schema=`), if any (docs/sql.md).
+    pub schema: Option<String>,
+    /// The fragment's `code=…` or `example=NAME` piece, with its
+    /// `schema=…` after it when there is a schema.
     pub source_piece: String,
 }
 
@@ -42,8 +45,13 @@ impl Program {
             }),
             #[cfg(scripts)]
             Program::Script(script) => Box::new(
-                crate::script::ScriptRun::new(&script.code, config, keep_trace)
-                    .map_err(|error| error.to_string())?,
+                crate::script::ScriptRun::with_schema(
+                    &script.code,
+                    script.schema.as_deref(),
+                    config,
+                    keep_trace,
+                )
+                .map_err(|error| error.to_string())?,
             ),
         };
         Ok(Scheduled::new(run, &config.schedule))
@@ -88,8 +96,9 @@ impl Program {
 
 #[cfg(scripts)]
 fn script_subject(script: &ScriptProgram, config: &Config) -> Result<Rc<dyn Subject>, String> {
-    crate::script::explore::ScriptSubject::new(
+    crate::script::explore::ScriptSubject::with_schema(
         &script.code,
+        script.schema.as_deref(),
         config,
         Some(script.source_piece.clone()),
     )
@@ -128,6 +137,7 @@ pub fn parse_lenient(hash: &str) -> (Config, Program, Vec<crate::config::url::Co
     let fragment = hash.split_once('#').map_or(hash, |(_, fragment)| fragment);
     let mut rest = Vec::new();
     let mut script = None;
+    let mut schema = None;
     let mut errors = Vec::new();
     for piece in fragment.split('&').filter(|piece| !piece.is_empty()) {
         let (key, value) = piece.split_once('=').unwrap_or((piece, ""));
@@ -138,6 +148,7 @@ pub fn parse_lenient(hash: &str) -> (Config, Program, Vec<crate::config::url::Co
                     script = Some(ScriptProgram {
                         source_piece: format!("code={}", source::encode(&code)),
                         code,
+                        schema: None,
                     })
                 }
                 None => errors.push(ConfigError {
@@ -151,29 +162,51 @@ pub fn parse_lenient(hash: &str) -> (Config, Program, Vec<crate::config::url::Co
                 Ok(code) => {
                     script = Some(ScriptProgram {
                         code: code.to_string(),
+                        schema: None,
                         source_piece: format!("example={value}"),
                     })
                 }
                 Err(error) => errors.push(error),
+            },
+            "schema" => match source::decode(value) {
+                Some(sql) => schema = Some(sql),
+                None => errors.push(ConfigError {
+                    key: "schema".to_string(),
+                    message: "not SQL compressed with lz-string's \
+                              compressToEncodedURIComponent"
+                        .to_string(),
+                }),
             },
             _ => rest.push(piece.to_string()),
         }
     }
     let (config, more) = parse_fragment_lenient(&rest.join("&"));
     errors.extend(more);
-    let script = script.unwrap_or_else(|| ScriptProgram {
+    let mut script = script.unwrap_or_else(|| ScriptProgram {
         code: source::example("ticket").unwrap_or_default().to_string(),
+        schema: None,
         source_piece: "example=ticket".to_string(),
     });
+    if let Some(sql) = schema {
+        script.source_piece = format!("{}&schema={}", script.source_piece, source::encode(&sql));
+        script.schema = Some(sql);
+    }
     (config, Program::Script(Rc::new(script)), errors)
 }
 
-/// A script edited in the page: its program, carried by `code=`.
+/// A script edited in the page: its program, carried by `code=` (and its
+/// schema, kept, by `schema=`).
 #[cfg(scripts)]
-pub fn edited_script(code: &str) -> Program {
+pub fn edited_script(code: &str, schema: Option<&str>) -> Program {
+    use crate::script::source::encode;
+    let mut source_piece = format!("code={}", encode(code));
+    if let Some(sql) = schema {
+        source_piece = format!("{source_piece}&schema={}", encode(sql));
+    }
     Program::Script(Rc::new(ScriptProgram {
         code: code.to_string(),
-        source_piece: format!("code={}", crate::script::source::encode(code)),
+        schema: schema.map(str::to_string),
+        source_piece,
     }))
 }
 

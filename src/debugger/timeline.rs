@@ -305,10 +305,19 @@ fn op_kind(op: OpKind) -> SpanKind {
         OpKind::DbSelect | OpKind::DbFindOrder | OpKind::DbFind | OpKind::DbFindOne => {
             SpanKind::DbRead
         }
-        OpKind::DbLockRow => SpanKind::DbRead,
-        OpKind::DbInsert | OpKind::DbUpdate | OpKind::DbDelete | OpKind::DbCommit => {
-            SpanKind::DbWrite
-        }
+        OpKind::DbLockRow
+        | OpKind::SqlSelect
+        | OpKind::SqlSelectForUpdate
+        | OpKind::SqlBegin
+        | OpKind::SqlRollback => SpanKind::DbRead,
+        OpKind::DbInsert
+        | OpKind::DbUpdate
+        | OpKind::DbDelete
+        | OpKind::DbCommit
+        | OpKind::SqlInsert
+        | OpKind::SqlUpdate
+        | OpKind::SqlDelete
+        | OpKind::SqlCommit => SpanKind::DbWrite,
         OpKind::Sleep | OpKind::Immediate => SpanKind::Sleep,
     }
 }

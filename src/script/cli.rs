@@ -46,6 +46,7 @@ impl fmt::Display for ScriptCliError {
 /// lines, then the metrics with the script's `custom` counters.
 pub fn run(
     file_code: Option<&str>,
+    file_schema: Option<&str>,
     fragment: &str,
     trace: bool,
     max_events: u64,
@@ -60,7 +61,12 @@ pub fn run(
             .map_err(ScriptCliError::Config)?
             .unwrap_or_default(),
     };
-    let mut run = ScriptRun::new(&code, &config, trace).map_err(ScriptCliError::Script)?;
+    let schema = match file_schema {
+        Some(schema) => Some(schema.to_string()),
+        None => source::schema(fragment).map_err(ScriptCliError::Config)?,
+    };
+    let mut run = ScriptRun::with_schema(&code, schema.as_deref(), &config, trace)
+        .map_err(ScriptCliError::Script)?;
     // At the budget the run stops (SCRIPTING.md §2): the requests still
     // pending are `hung`.
     run.set_max_events(max_events);
@@ -116,7 +122,7 @@ pub fn run(
 pub fn run_to_json(code: &str, fragment: &str) -> String {
     let mut out = Vec::new();
     let file_code = (!code.is_empty()).then_some(code);
-    match run(file_code, fragment, false, MAX_EVENTS, &mut out) {
+    match run(file_code, None, fragment, false, MAX_EVENTS, &mut out) {
         Ok(()) => String::from_utf8_lossy(&out).trim_end().to_string(),
         Err(error) => serde_json::json!({ "error": error.to_string() }).to_string(),
     }

@@ -9,6 +9,8 @@ pub struct ScriptError {
     pub line: Option<u32>,
     pub column: Option<u32>,
     pub message: String,
+    /// The input at fault: `code` (the script), or `schema` (its SQL).
+    pub input: &'static str,
 }
 
 impl ScriptError {
@@ -27,6 +29,17 @@ impl ScriptError {
             line,
             column,
             message,
+            input: "code",
+        }
+    }
+
+    /// A schema that does not load (`--schema`, `schema=`).
+    pub fn schema(message: impl Into<String>) -> Self {
+        ScriptError {
+            line: None,
+            column: None,
+            message: message.into(),
+            input: "schema",
         }
     }
 }
@@ -34,10 +47,12 @@ impl ScriptError {
 impl fmt::Display for ScriptError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (self.line, self.column) {
-            (Some(line), Some(column)) => {
-                write!(f, "`code`: line {line}, column {column}: {}", self.message)
-            }
-            _ => write!(f, "`code`: {}", self.message),
+            (Some(line), Some(column)) => write!(
+                f,
+                "`{}`: line {line}, column {column}: {}",
+                self.input, self.message
+            ),
+            _ => write!(f, "`{}`: {}", self.input, self.message),
         }
     }
 }

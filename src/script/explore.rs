@@ -42,6 +42,8 @@ pub fn parse_check(name: &str) -> Option<Check> {
 /// A script under one config: what the explorer searches.
 pub struct ScriptSubject {
     code: String,
+    /// The database's schema as SQL, if the script has one.
+    schema: Option<String>,
     config: Config,
     /// The fragment's `code=` or `example=` piece, kept in a
     /// counterexample's fragment (none for `--script FILE.js`).
@@ -67,9 +69,19 @@ impl ScriptSubject {
         config: &Config,
         source_piece: Option<String>,
     ) -> Result<ScriptSubject, ScriptError> {
+        ScriptSubject::with_schema(code, None, config, source_piece)
+    }
+
+    /// [`ScriptSubject::new`] for a script with a schema (docs/sql.md).
+    pub fn with_schema(
+        code: &str,
+        schema: Option<&str>,
+        config: &Config,
+        source_piece: Option<String>,
+    ) -> Result<ScriptSubject, ScriptError> {
         let mut config = config.clone();
         config.schedule = Schedule::default();
-        let mut run = ScriptRun::new(code, &config, false)?;
+        let mut run = ScriptRun::with_schema(code, schema, &config, false)?;
         let (globals, added) = run.global_names();
         let single_flight = config.strategy == StrategyKind::SingleFlight;
         let no_module_state = module_state(code, single_flight, &globals, &added).is_none();
@@ -80,6 +92,7 @@ impl ScriptSubject {
         }
         Ok(ScriptSubject {
             code: code.to_string(),
+            schema: schema.map(str::to_string),
             config,
             source_piece,
             no_module_state,
@@ -110,7 +123,7 @@ impl ScriptSubject {
     fn run(&self) -> ScriptRun {
         // The script loaded under this config in `new`, and loading is
         // deterministic (virtual time, no I/O).
-        match ScriptRun::new(&self.code, &self.config, false) {
+        match ScriptRun::with_schema(&self.code, self.schema.as_deref(), &self.config, false) {
             Ok(run) => run,
             Err(error) => panic!("the script loaded once, then failed: {error}"),
         }
@@ -157,23 +170,25 @@ impl Subject for ScriptSubject {
 /// Searches `code` under `config` (its own schedule ignored).
 pub fn explore(
     code: &str,
+    schema: Option<&str>,
     config: &Config,
     source_piece: Option<String>,
     options: &ExploreOptions,
 ) -> Result<ExploreResult, ScriptError> {
-    explore_with(code, config, source_piece, options, true)
+    explore_with(code, schema, config, source_piece, options, true)
 }
 
 /// `explore`, with `analysis`: whether to use the no-module-state proof
 /// (false: every two steps of one server are dependent).
 pub fn explore_with(
     code: &str,
+    schema: Option<&str>,
     config: &Config,
     source_piece: Option<String>,
     options: &ExploreOptions,
     analysis: bool,
 ) -> Result<ExploreResult, ScriptError> {
-    let mut subject = ScriptSubject::new(code, config, source_piece)?;
+    let mut subject = ScriptSubject::with_schema(code, schema, config, source_piece)?;
     if !analysis {
         subject.no_module_state = false;
         subject.loaded = None;
@@ -188,6 +203,7 @@ pub fn explore_with(
     // search pruned on a wrong relation. Search again without it.
     let subject = ScriptSubject {
         code: subject.code.clone(),
+        schema: subject.schema.clone(),
         config: subject.config.clone(),
         source_piece: subject.source_piece.clone(),
         no_module_state: false,
@@ -201,6 +217,7 @@ pub fn explore_with(
 /// Searches `code` under every strategy, one after another.
 pub fn compare_strategies(
     code: &str,
+    schema: Option<&str>,
     config: &Config,
     source_piece: Option<String>,
     options: &ExploreOptions,
@@ -210,7 +227,7 @@ pub fn compare_strategies(
         .map(|strategy| {
             let mut config = config.clone();
             config.strategy = strategy;
-            let result = explore(code, &config, source_piece.clone(), options)?;
+            let result = explore(code, schema, &config, source_piece.clone(), options)?;
             Ok(StrategyRow { strategy, result })
         })
         .collect()

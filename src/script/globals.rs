@@ -21,7 +21,7 @@ use crate::sim::{Ctx as WorldCtx, Ops};
 use crate::strategy;
 use crate::world::LockKey;
 
-use super::host::{Answer, Call, Helper, Host, Position, Settle, Waiter, FIRING};
+use super::host::{Answer, Call, Helper, Host, Position, Settle, SqlCall, Waiter, FIRING};
 use super::world::{Row, TableDef};
 
 /// What every native of a realm reaches: the run's host (replaced when a
@@ -371,6 +371,8 @@ pub fn register<'js>(ctx: &Ctx<'js>, link: &Rc<Link>) -> Result<()> {
             ("now", host_now, 0),
             ("request", host_request, 0),
             ("defer", host_defer, 2),
+            ("sql", host_sql, 3),
+            ("session", host_session, 0),
         ],
     )?;
     hidden.set("config", config)?;
@@ -828,6 +830,77 @@ fn count<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<
         *host.state.borrow_mut().custom.entry(name).or_insert(0.0) += by;
     }
     Ok(undefined(ctx))
+}
+
+// ---------------------------------------------------------------------------
+// __host.sql: the `pg` module's queries
+
+/// `__host.sql(text, values, session)`: one statement to the simulated
+/// PostgreSQL, a promise of its reply as JSON (`{ command, rowCount,
+/// rows, fields }` or `{ error }`; the prelude makes pg's shapes). The
+/// statement is parsed now; an error in it comes back after the round
+/// trip, as PostgreSQL's would.
+fn host_sql<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    use super::sql::parse::{self as sql, Plan};
+    let text = match arg(ctx, args, 0).as_string() {
+        Some(text) => text.to_string()?,
+        None => return Err(type_error(ctx, "pg: a query is a string")),
+    };
+    let values = match to_json(ctx, &arg(ctx, args, 1))? {
+        Json::Array(values) => values,
+        Json::Null => Vec::new(),
+        _ => return Err(type_error(ctx, "pg: a query's values are an array")),
+    };
+    let session = arg(ctx, args, 2).as_number().map(|n| n as u64);
+    let plan = sql::parse(&text).and_then(|mut plan| {
+        let wanted = sql::params(&plan);
+        if values.is_empty() && wanted > 0 {
+            // pg sends a query without values as a simple query.
+            return Err(super::sql::SqlError::new(
+                "42P02",
+                format!("there is no parameter ${}", sql::first_param(&plan)),
+            ));
+        }
+        if values.len() != wanted {
+            return Err(super::sql::SqlError::new(
+                "08P01",
+                format!(
+                    "bind message supplies {} parameters, but prepared statement \"\" requires {wanted}",
+                    values.len()
+                ),
+            ));
+        }
+        sql::bind(&mut plan, &values);
+        Ok(plan)
+    });
+    let kind = match &plan {
+        Ok(Plan::Select(select)) if select.for_update => OpKind::SqlSelectForUpdate,
+        Ok(Plan::Select(_)) | Err(_) => OpKind::SqlSelect,
+        Ok(Plan::Insert(_)) => OpKind::SqlInsert,
+        Ok(Plan::Update(_)) => OpKind::SqlUpdate,
+        Ok(Plan::Delete(_)) => OpKind::SqlDelete,
+        Ok(Plan::Begin(_) | Plan::SetIsolation(_)) => OpKind::SqlBegin,
+        Ok(Plan::Commit) => OpKind::SqlCommit,
+        Ok(Plan::Rollback) => OpKind::SqlRollback,
+    };
+    let key = match &plan {
+        Ok(plan) => plan.table().unwrap_or("transaction").to_string(),
+        Err(_) => "sql".to_string(),
+    };
+    send(
+        link,
+        ctx,
+        kind,
+        Call::Sql(Box::new(SqlCall { plan, session, key })),
+    )
+}
+
+/// `__host.session()`: a new `pg` client session (its transaction state).
+fn host_session<'js>(link: &Link, ctx: &Ctx<'js>, _: &[Value<'js>]) -> Result<Value<'js>> {
+    let host = link.host();
+    let mut state = host.state.borrow_mut();
+    state.sessions += 1;
+    Ok(Value::new_number(ctx.clone(), state.sessions as f64))
 }
 
 // ---------------------------------------------------------------------------

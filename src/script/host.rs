@@ -19,6 +19,8 @@ use crate::sim::rng::{SimRng, Stream};
 use crate::sim::Ctx;
 use crate::world::locks::SlotId;
 
+use super::sql::store::TxnId;
+use super::sql::{Database, Plan, SqlError};
 use super::world::{Row, ScriptCache, Tables};
 
 /// What a script's cache or DB call does when it lands.
@@ -35,6 +37,19 @@ pub enum Call {
     Insert(String, Row),
     Update(String, Row, Row),
     Remove(String, Row),
+    /// A `pg` query: its plan (or why it has none), for a client session.
+    Sql(Box<SqlCall>),
+}
+
+/// A `pg` query as it travels to the simulated PostgreSQL.
+pub struct SqlCall {
+    /// The statement with its parameters bound, or the error the server
+    /// answers (a syntax error comes back after the round trip too).
+    pub plan: Result<Plan, SqlError>,
+    /// The client's session (`None`: a pool's own query).
+    pub session: Option<u64>,
+    /// The trace's key: the table, or `transaction`.
+    pub key: String,
 }
 
 impl Call {
@@ -53,6 +68,7 @@ impl Call {
             | Call::Insert(key, _)
             | Call::Update(key, ..)
             | Call::Remove(key, _) => key,
+            Call::Sql(call) => &call.key,
         }
     }
 }
@@ -92,6 +108,8 @@ pub enum Answer {
     Bool(bool),
     Number(f64),
     Undefined,
+    /// A value copied in as JSON (a `pg` reply that waited for a lock).
+    Json(Value),
 }
 
 impl Answer {
@@ -100,6 +118,8 @@ impl Answer {
             Answer::Bool(value) => JsValue::new_bool(ctx.clone(), *value),
             Answer::Number(value) => JsValue::new_number(ctx.clone(), *value),
             Answer::Undefined => JsValue::new_undefined(ctx.clone()),
+            Answer::Json(value) => super::globals::from_json(ctx, value)
+                .unwrap_or_else(|_| JsValue::new_undefined(ctx.clone())),
         }
     }
 }
@@ -126,9 +146,28 @@ pub struct Host {
     pub state: RefCell<State>,
 }
 
+/// A `pg` statement waiting for a transaction to end (a row lock, or a
+/// key another transaction is writing).
+pub struct SqlWaiter {
+    pub on: TxnId,
+    pub plan: Plan,
+    pub session: Option<u64>,
+    pub settle: Settle,
+    pub server: u32,
+    pub request: TaskId,
+    pub key: String,
+    pub position: Option<Position>,
+}
+
 pub struct State {
     pub cache: ScriptCache,
     pub tables: Tables,
+    /// The `pg` module's database (the schema's tables).
+    pub sql: Database,
+    /// The last `pg` client session handed out.
+    pub sessions: u64,
+    /// `pg` statements waiting for a transaction, oldest first.
+    pub sql_waiting: Vec<SqlWaiter>,
     keys: HashMap<String, u32>,
     /// The interned keys, by id.
     pub names: Vec<String>,
@@ -161,6 +200,7 @@ pub struct State {
 pub struct Loaded {
     cache: ScriptCache,
     tables: Tables,
+    sql: Database,
     keys: HashMap<String, u32>,
     names: Vec<String>,
 }
@@ -170,6 +210,9 @@ impl Host {
         let state = State {
             cache: ScriptCache::new(config.grace),
             tables: Tables::default(),
+            sql: Database::default(),
+            sessions: 0,
+            sql_waiting: Vec::new(),
             keys: HashMap::default(),
             names: Vec::new(),
             waiting: HashMap::default(),
@@ -205,10 +248,12 @@ impl Host {
             && state.custom.is_empty()
             && state.messages.is_empty()
             && state.positions.is_empty()
+            && state.sessions == 0
             && state.draws == 0;
         quiet.then(|| Loaded {
             cache: state.cache.clone(),
             tables: state.tables.clone(),
+            sql: state.sql.clone(),
             keys: state.keys.clone(),
             names: state.names.clone(),
         })
@@ -221,6 +266,7 @@ impl Host {
             let mut state = host.state.borrow_mut();
             state.cache = loaded.cache.clone();
             state.tables = loaded.tables.clone();
+            state.sql = loaded.sql.clone();
             state.keys = loaded.keys.clone();
             state.names = loaded.names.clone();
             state.top_level = false;
@@ -259,6 +305,7 @@ impl Host {
     pub fn clear(&self) {
         let mut state = self.state.borrow_mut();
         state.waiting.clear();
+        state.sql_waiting.clear();
         state.helpers.clear();
         state.contexts.clear();
         state.timers.clear();

@@ -747,7 +747,170 @@
   Redis.default = Redis;
   Redis.ReplyError = ReplyError;
 
+  // pg (node-postgres): `Pool`, `Client`, `query(text, values)` giving
+  // `{ command, rowCount, rows, fields }`. Each query is one statement to
+  // the simulated PostgreSQL (`src/script/sql/`, docs/sql.md): its round
+  // trip, its counting and its trace. A client from `pool.connect()` keeps
+  // its session (its transaction) until `release()`; a released client
+  // goes back to its server's pool with whatever transaction it left
+  // open, as a real connection does; `release(err)` closes it, which
+  // rolls its transaction back. `pool.query` runs each statement on its
+  // own (a BEGIN there opens nothing that the next query sees).
+  class DatabaseError extends Error {
+    constructor(fields) {
+      super(fields.message);
+      this.name = "error";
+      this.length = fields.message.length;
+      this.severity = "ERROR";
+      this.code = fields.code;
+      this.detail = fields.detail ?? undefined;
+      this.hint = undefined;
+      this.position = undefined;
+      this.schema = fields.table ? "public" : undefined;
+      this.table = fields.table ?? undefined;
+      this.column = undefined;
+      this.dataType = undefined;
+      this.constraint = fields.constraint ?? undefined;
+    }
+  }
+  // pg's default type parsers, by PostgreSQL type id.
+  const pgParsers = {
+    20: (value) => String(value),
+    1700: (value) => String(value),
+    1114: (value) => new Date(value),
+    1184: (value) => new Date(value),
+  };
+  const pgParam = (value) => {
+    if (value === null || value === undefined) return null;
+    if (value instanceof Date) return value.toISOString();
+    if (Array.isArray(value)) return value.map(pgParam);
+    if (typeof value === "object") return JSON.stringify(value);
+    return String(value);
+  };
+  const pgRun = async (session, text, values, rowMode) => {
+    if (text !== null && typeof text === "object") {
+      values = values ?? text.values;
+      rowMode = text.rowMode;
+      text = text.text;
+    }
+    if (typeof text !== "string") {
+      throw new TypeError("Client was passed a null or undefined query");
+    }
+    const reply = await host.sql(text, (values ?? []).map(pgParam), session);
+    if (reply.error) throw new DatabaseError(reply.error);
+    const parsers = reply.fields.map((field) => pgParsers[field.dataTypeID]);
+    const rows = reply.rows.map((row) => {
+      const names = reply.fields.map((field) => field.name);
+      const values = names.map((name, i) => {
+        const value = row[name];
+        return value === null || value === undefined || !parsers[i] ? value ?? null : parsers[i](value);
+      });
+      if (rowMode === "array") return values;
+      const parsed = {};
+      names.forEach((name, i) => {
+        parsed[name] = values[i];
+      });
+      return parsed;
+    });
+    return {
+      command: reply.command,
+      rowCount: reply.rowCount,
+      oid: reply.command === "INSERT" ? 0 : null,
+      rows,
+      fields: reply.fields.map((field) => ({ name: field.name, dataTypeID: field.dataTypeID })),
+      rowAsArray: rowMode === "array",
+    };
+  };
+  // `query(text, values?, callback?)` as a promise, or with a callback.
+  const pgQuery = (session, text, values, callback) => {
+    if (typeof values === "function") {
+      callback = values;
+      values = undefined;
+    }
+    const result = pgRun(session, text, values);
+    if (typeof callback !== "function") return result;
+    result.then(
+      (res) => callback(null, res),
+      (error) => callback(error)
+    );
+    return undefined;
+  };
+  const idleSessions = [];
+  class PgClient {
+    constructor(options, session) {
+      this.options = options;
+      this.session = session ?? host.session();
+      this._ending = false;
+    }
+    connect(callback) {
+      if (typeof callback === "function") {
+        callback(null);
+        return undefined;
+      }
+      return Promise.resolve();
+    }
+    query(text, values, callback) {
+      return pgQuery(this.session, text, values, callback);
+    }
+    end(callback) {
+      this._ending = true;
+      // Closing the connection ends its transaction.
+      pgRun(this.session, "ROLLBACK").catch(() => {});
+      if (typeof callback === "function") callback(null);
+      return Promise.resolve();
+    }
+    on() {
+      return this;
+    }
+  }
+  class PgPool {
+    constructor(options = {}) {
+      this.options = options;
+      this.totalCount = 0;
+      this.idleCount = 0;
+      this.waitingCount = 0;
+    }
+    query(text, values, callback) {
+      return pgQuery(undefined, text, values, callback);
+    }
+    connect(callback) {
+      const client = new PgClient(this.options, idleSessions.pop());
+      let released = false;
+      client.release = (error) => {
+        if (released) {
+          throw new Error(
+            "Release called on client which has already been released to the pool."
+          );
+        }
+        released = true;
+        if (error) {
+          pgRun(client.session, "ROLLBACK").catch(() => {});
+        } else {
+          idleSessions.push(client.session);
+        }
+      };
+      if (typeof callback === "function") {
+        callback(null, client, client.release);
+        return undefined;
+      }
+      return Promise.resolve(client);
+    }
+    end() {
+      return Promise.resolve();
+    }
+    on() {
+      return this;
+    }
+  }
+  const pg = Object.freeze({
+    Pool: PgPool,
+    Client: PgClient,
+    DatabaseError,
+    types: Object.freeze({ setTypeParser: () => {}, getTypeParser: () => (value) => value }),
+  });
+
   const modules = {
+    pg,
     ioredis: Redis,
     redis: nodeRedis,
     "async-mutex": Object.freeze({

@@ -34,8 +34,10 @@ use crate::world::locks::SlotId;
 
 use super::error::ScriptError;
 use super::globals::{self, describe_error, from_json, log, Link};
-use super::host::{Call, Host, Loaded, Settle, Waiter, FIRING};
+use super::host::{Answer, Call, Helper, Host, Loaded, Settle, SqlCall, SqlWaiter, Waiter, FIRING};
 use super::memory::{Budgeted, Meter};
+use super::sql::store::TxnId;
+use super::sql::{Landed, Plan, SqlError};
 use super::world::{number, Found};
 
 const PRELUDE: &str = include_str!("prelude.js");
@@ -93,6 +95,7 @@ const MODULES: &[(&str, &str)] = &[
     ("ioredis", "Redis, ReplyError"),
     ("lru-cache", "LRUCache"),
     ("p-limit", ""),
+    ("pg", "Pool, Client, DatabaseError, types"),
     ("process", "env"),
     ("redis", "createClient, ErrorReply"),
     ("timers/promises", "setTimeout, setImmediate"),
@@ -214,8 +217,25 @@ impl ScriptRun {
     /// Loads `code` into one realm per server and runs its top level at
     /// time 0. `keep_trace`: keep every event (else only the hash).
     pub fn new(code: &str, config: &Config, keep_trace: bool) -> Result<ScriptRun, ScriptError> {
+        ScriptRun::with_schema(code, None, config, keep_trace)
+    }
+
+    /// [`ScriptRun::new`] with the database's schema as SQL (docs/sql.md):
+    /// its tables and seed rows exist before the top level runs.
+    pub fn with_schema(
+        code: &str,
+        schema: Option<&str>,
+        config: &Config,
+        keep_trace: bool,
+    ) -> Result<ScriptRun, ScriptError> {
         let (requests, core) = planned(config, keep_trace);
         let host = Rc::new(Host::new(core, Rc::new(config.clone()), keep_trace));
+        if let Some(schema) = schema {
+            let mut state = host.state.borrow_mut();
+            super::sql::schema::load(schema, &mut state.sql).map_err(|error| {
+                ScriptError::schema(format!("{} (SQLSTATE {})", error.message, error.code))
+            })?;
+        }
         let gc = requests
             .len()
             .saturating_mul(GC_PER_REQUEST)
@@ -495,6 +515,10 @@ impl ScriptRun {
                 position,
             }) => {
                 self.touch_call(&call, server);
+                if let Call::Sql(call) = call {
+                    self.land_sql(slot, *call, settle, server, position);
+                    return;
+                }
                 let (result, outcome) = self.apply(call);
                 self.host.core.borrow_mut().complete_script(slot, outcome);
                 self.host.mark_last_event(position);
@@ -645,6 +669,14 @@ impl ScriptRun {
             return;
         }
         self.touch_js(server);
+        if let Call::Sql(_) = call {
+            // One object for the whole simulated PostgreSQL: its row locks,
+            // transactions and predicate reads make any two statements
+            // dependent.
+            let id = self.touched_id("\u{0}pg".to_string());
+            self.touch(Object::ScriptTable(id), true);
+            return;
+        }
         let (table, write) = match call {
             Call::Get(_) | Call::GetStale(_) => (false, false),
             Call::Set(..)
@@ -654,6 +686,7 @@ impl ScriptRun {
             | Call::Incr(..) => (false, true),
             Call::Find(..) | Call::FindOne(..) => (true, false),
             Call::Insert(..) | Call::Update(..) | Call::Remove(..) => (true, true),
+            Call::Sql(_) => unreachable!("above"),
         };
         let id = self.touched_id(call.key().to_string());
         if !table {
@@ -791,6 +824,124 @@ impl ScriptRun {
                 Ok(count) => (Ok(Some(Value::from(count))), Outcome::Deleted),
                 Err(error) => (Err(error.into()), Outcome::Failed),
             },
+            Call::Sql(_) => unreachable!("a pg query lands in land_sql"),
+        }
+    }
+
+    /// A `pg` statement lands: it completes, fails, or waits for the
+    /// transaction that holds a row it needs (docs/sql.md).
+    fn land_sql(
+        &mut self,
+        slot: SlotId,
+        call: SqlCall,
+        settle: Settle,
+        server: u32,
+        position: Option<(u32, u32)>,
+    ) {
+        let request = self.host.current.get();
+        let now_ms = self.host.core.borrow().now as f64 / MS as f64;
+        let (landed, ended, plan) = match call.plan {
+            Err(error) => (Landed::Failed(error), None, None),
+            Ok(plan) => {
+                let (landed, ended) =
+                    self.host
+                        .state
+                        .borrow_mut()
+                        .sql
+                        .run(call.session, &plan, now_ms);
+                (landed, ended, Some(plan))
+            }
+        };
+        if let Landed::Waits(on) = landed {
+            self.host
+                .core
+                .borrow_mut()
+                .complete_script(slot, Outcome::LockWait);
+            self.host.mark_last_event(position);
+            self.host.state.borrow_mut().sql_waiting.push(SqlWaiter {
+                on,
+                plan: plan.expect("a plan waits"),
+                session: call.session,
+                settle,
+                server,
+                request,
+                key: call.key,
+                position,
+            });
+            return;
+        }
+        let in_txn = self.host.state.borrow().sql.in_transaction(call.session);
+        let outcome = sql_outcome(plan.as_ref(), &landed, in_txn);
+        self.host.core.borrow_mut().complete_script(slot, outcome);
+        self.host.mark_last_event(position);
+        let reply = sql_reply(landed);
+        let realm = &self.realms[server as usize];
+        let failed = realm.context.with(|ctx| {
+            from_json(&ctx, &reply)
+                .and_then(|value| resolve(&ctx, &settle, value))
+                .err()
+                .map(|error| error_text(&ctx, error))
+        });
+        if let Some(text) = failed {
+            log(&self.host, text, None);
+        }
+        if let Some(ended) = ended {
+            self.wake_sql(ended);
+        }
+    }
+
+    /// A transaction ended: the statements that waited for it run again,
+    /// oldest first. Each that completes (or fails) answers its request as
+    /// a microtask, after the request that ended the transaction resumes;
+    /// one that ends a transaction of its own wakes that one's waiters.
+    fn wake_sql(&mut self, ended: TxnId) {
+        let mut ends = vec![ended];
+        while let Some(ended) = ends.pop() {
+            let waiting = std::mem::take(&mut self.host.state.borrow_mut().sql_waiting);
+            let (woken, still): (Vec<SqlWaiter>, Vec<SqlWaiter>) =
+                waiting.into_iter().partition(|waiter| waiter.on == ended);
+            self.host.state.borrow_mut().sql_waiting = still;
+            for mut waiter in woken {
+                let now_ms = self.host.core.borrow().now as f64 / MS as f64;
+                let (landed, next) = {
+                    let mut state = self.host.state.borrow_mut();
+                    state.sql.stop_waiting(waiter.session);
+                    state.sql.run(waiter.session, &waiter.plan, now_ms)
+                };
+                if let Landed::Waits(on) = landed {
+                    waiter.on = on;
+                    self.host.state.borrow_mut().sql_waiting.push(waiter);
+                    continue;
+                }
+                let in_txn = self.host.state.borrow().sql.in_transaction(waiter.session);
+                let outcome = sql_outcome(Some(&waiter.plan), &landed, in_txn);
+                let key = TraceKey::Data(self.host.intern(&waiter.key));
+                self.host.core.borrow_mut().record(
+                    waiter.request,
+                    What::RowLockGrant,
+                    key,
+                    outcome,
+                    Site::Script,
+                    0,
+                );
+                self.host.mark_last_event(waiter.position);
+                let helper = Helper {
+                    future: Box::pin(std::future::ready(Answer::Json(sql_reply(landed)))),
+                    settle: waiter.settle,
+                    server: waiter.server,
+                };
+                self.host
+                    .state
+                    .borrow_mut()
+                    .helpers
+                    .entry(waiter.request)
+                    .or_default()
+                    .push(helper);
+                self.host.core.borrow_mut().micro.push_back(waiter.request);
+                if let Some(next) = next {
+                    ends.push(next);
+                }
+            }
         }
     }
 
@@ -888,8 +1039,8 @@ impl ScriptRun {
         let core = self.host.core.borrow();
         let state = self.host.state.borrow();
         core.tally.metrics(
-            state.tables.rows("orders"),
-            state.tables.duplicates(),
+            state.tables.rows("orders") + state.sql.rows("orders"),
+            state.tables.duplicates() + state.sql.duplicates(),
             self.hung(),
             core.trace.hash(),
         )
@@ -1110,6 +1261,53 @@ fn resolve<'js>(ctx: &Ctx<'js>, settle: &Settle, value: JsValue<'js>) -> rquickj
 
 fn reject<'js>(ctx: &Ctx<'js>, settle: &Settle, reason: JsValue<'js>) -> rquickjs::Result<()> {
     settle.reject.clone().restore(ctx)?.call((reason,))
+}
+
+/// How a `pg` statement's landing shows in the trace.
+fn sql_outcome(plan: Option<&Plan>, landed: &Landed, in_txn: bool) -> Outcome {
+    match (landed, plan) {
+        (Landed::Failed(error), _) => match error.code {
+            "40001" | "40P01" => Outcome::SerializationFailure,
+            "23505" => Outcome::Conflict,
+            _ => Outcome::Failed,
+        },
+        (Landed::Waits(_), _) => Outcome::LockWait,
+        (Landed::Done(reply), Some(plan)) => match plan {
+            Plan::Select(select) if select.for_update => Outcome::Locked,
+            Plan::Select(_) if reply.rows.is_empty() => Outcome::NoOrder,
+            Plan::Select(_) => Outcome::Found,
+            Plan::Insert(_) if reply.row_count == Some(0) => Outcome::NotStored,
+            Plan::Insert(_) if in_txn => Outcome::Buffered,
+            Plan::Insert(_) => Outcome::Inserted,
+            Plan::Update(_) => Outcome::Stored,
+            Plan::Delete(_) => Outcome::Deleted,
+            Plan::Commit if reply.command == "COMMIT" => Outcome::Committed,
+            _ => Outcome::None,
+        },
+        (Landed::Done(_), None) => Outcome::None,
+    }
+}
+
+/// A `pg` statement's answer as the prelude reads it: the reply, or
+/// `{ error }` with PostgreSQL's fields.
+fn sql_reply(landed: Landed) -> Value {
+    match landed {
+        Landed::Done(reply) => reply.to_json(),
+        Landed::Failed(SqlError {
+            code,
+            message,
+            detail,
+            constraint,
+            table,
+        }) => json!({"error": {
+            "code": code,
+            "message": message,
+            "detail": detail,
+            "constraint": constraint,
+            "table": table,
+        }}),
+        Landed::Waits(_) => Value::Null,
+    }
 }
 
 /// The partition a DB call stays inside (the canonical value of the

@@ -117,6 +117,8 @@ pub fn parse(input: &str) -> Result<(Config, ScriptSource), ConfigError> {
                 source = ScriptSource::Code(code);
             }
             "example" => source = ScriptSource::Example(value.to_string()),
+            // The schema's SQL (`schema`, below).
+            "schema" => {}
             "scenario" if value == "script" => {}
             "scenario" => {
                 return Err(ConfigError {
@@ -129,6 +131,24 @@ pub fn parse(input: &str) -> Result<(Config, ScriptSource), ConfigError> {
     }
     let config = parse_fragment(&rest.join("&"))?;
     Ok((config, source))
+}
+
+/// The fragment's `schema=`: the database's schema as SQL, compressed as
+/// `code=` is (docs/sql.md).
+pub fn schema(input: &str) -> Result<Option<String>, ConfigError> {
+    let fragment = input
+        .rsplit_once('#')
+        .map_or(input, |(_, fragment)| fragment);
+    let Some(value) = fragment
+        .split('&')
+        .find_map(|piece| piece.strip_prefix("schema="))
+    else {
+        return Ok(None);
+    };
+    decode(value).map(Some).ok_or_else(|| ConfigError {
+        key: "schema".to_string(),
+        message: "not SQL compressed with lz-string's compressToEncodedURIComponent".to_string(),
+    })
 }
 
 /// A script's fragment: the config's own, as `scenario=script` with the

@@ -480,11 +480,11 @@ impl Core {
             }
             Op::Script(script) => match script.kind.server() {
                 Some(ServerKind::DbRead) => {
-                    self.tally.db_reads += 1;
+                    self.tally.db_reads += u64::from(script.kind.is_query());
                     self.connect(id, latency, request, op, site);
                 }
                 Some(ServerKind::DbWrite) => {
-                    self.tally.db_writes += 1;
+                    self.tally.db_writes += u64::from(script.kind.is_query());
                     self.connect(id, latency, request, op, site);
                 }
                 _ => self.schedule(latency, Macrotask::Complete(id)),

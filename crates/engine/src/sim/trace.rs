@@ -36,6 +36,16 @@ pub enum OpKind {
     DbFindOne,
     DbUpdate,
     DbDelete,
+    // A script's `pg` statements (`src/script/sql/`).
+    SqlSelect,
+    /// `SELECT … FOR UPDATE`.
+    SqlSelectForUpdate,
+    SqlInsert,
+    SqlUpdate,
+    SqlDelete,
+    SqlBegin,
+    SqlCommit,
+    SqlRollback,
 }
 
 impl OpKind {
@@ -57,7 +67,24 @@ impl OpKind {
             OpKind::Sleep | OpKind::Immediate => None,
             OpKind::DbLockRow => Some(ServerKind::DbRead),
             OpKind::DbCommit => Some(ServerKind::DbWrite),
+            OpKind::SqlSelect
+            | OpKind::SqlSelectForUpdate
+            | OpKind::SqlBegin
+            | OpKind::SqlRollback => Some(ServerKind::DbRead),
+            OpKind::SqlInsert | OpKind::SqlUpdate | OpKind::SqlDelete | OpKind::SqlCommit => {
+                Some(ServerKind::DbWrite)
+            }
         }
+    }
+
+    /// Whether a DB operation counts in `db_reads` or `db_writes`: a
+    /// transaction's BEGIN, COMMIT and ROLLBACK are round trips but no
+    /// query on a table (docs/transactions.md).
+    pub fn is_query(self) -> bool {
+        !matches!(
+            self,
+            OpKind::DbCommit | OpKind::SqlBegin | OpKind::SqlCommit | OpKind::SqlRollback
+        )
     }
 }
 

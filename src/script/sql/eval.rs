@@ -1,0 +1,382 @@
+//! Expressions over a row, with SQL's NULL: a comparison with NULL is
+//! NULL, and a WHERE keeps a row only when it is true.
+
+use std::cmp::Ordering;
+
+use serde_json::Value;
+
+use super::parse::{Expr, Op, SqlError};
+use super::store::Row;
+
+/// What an expression may read besides the row: the simulated clock.
+pub struct Context {
+    pub now_ms: f64,
+}
+
+/// Whether a WHERE keeps `row`.
+pub fn matches(
+    filter: &Expr,
+    row: &Row,
+    excluded: Option<&Row>,
+    ctx: &Context,
+) -> Result<bool, SqlError> {
+    Ok(eval(filter, Some(row), excluded, ctx)? == Value::Bool(true))
+}
+
+fn error(code: &'static str, message: String) -> SqlError {
+    SqlError::new(code, message)
+}
+
+pub fn eval(
+    expr: &Expr,
+    row: Option<&Row>,
+    excluded: Option<&Row>,
+    ctx: &Context,
+) -> Result<Value, SqlError> {
+    Ok(match expr {
+        Expr::Column(name) => match row {
+            Some(row) => row
+                .get(name)
+                .cloned()
+                .ok_or_else(|| error("42703", format!("column \"{name}\" does not exist")))?,
+            None => return Err(error("42703", format!("column \"{name}\" does not exist"))),
+        },
+        Expr::Excluded(name) => excluded
+            .and_then(|row| row.get(name).cloned())
+            .ok_or_else(|| error("42703", format!("column excluded.{name} does not exist")))?,
+        Expr::Value(value) => value.clone(),
+        Expr::Param(n) => return Err(error("08P01", format!("there is no parameter ${n}"))),
+        Expr::Now => Value::String(timestamp(ctx.now_ms)),
+        Expr::Uuid => {
+            return Err(error(
+                "0A000",
+                "gen_random_uuid() is supported only as a column's DEFAULT".into(),
+            ))
+        }
+        Expr::Coalesce(list) => {
+            for item in list {
+                let value = eval(item, row, excluded, ctx)?;
+                if !value.is_null() {
+                    return Ok(value);
+                }
+            }
+            Value::Null
+        }
+        Expr::Not(inner) => match eval(inner, row, excluded, ctx)? {
+            Value::Bool(b) => Value::Bool(!b),
+            Value::Null => Value::Null,
+            other => return Err(not_boolean(&other)),
+        },
+        Expr::Negate(inner) => match eval(inner, row, excluded, ctx)? {
+            Value::Null => Value::Null,
+            value => crate::script::world::number(-number(&value)?),
+        },
+        Expr::IsNull(inner, is_null) => {
+            Value::Bool(eval(inner, row, excluded, ctx)?.is_null() == *is_null)
+        }
+        Expr::InList(inner, list, negated) => {
+            let value = eval(inner, row, excluded, ctx)?;
+            if value.is_null() {
+                return Ok(Value::Null);
+            }
+            let mut found = false;
+            let mut unknown = false;
+            for item in list {
+                let candidate = eval(item, row, excluded, ctx)?;
+                if candidate.is_null() {
+                    unknown = true;
+                } else if sql_equal(&value, &candidate) {
+                    found = true;
+                }
+            }
+            match (found, unknown) {
+                (true, _) => Value::Bool(!negated),
+                (false, true) => Value::Null,
+                (false, false) => Value::Bool(*negated),
+            }
+        }
+        Expr::Any(inner, array) => {
+            let value = eval(inner, row, excluded, ctx)?;
+            let Value::Array(items) = eval(array, row, excluded, ctx)? else {
+                return Err(error("22P02", "ANY(…) needs an array".into()));
+            };
+            if value.is_null() {
+                return Ok(Value::Null);
+            }
+            Value::Bool(
+                items
+                    .iter()
+                    .any(|item| !item.is_null() && sql_equal(&value, item)),
+            )
+        }
+        Expr::Binary(left, op, right) => {
+            let a = eval(left, row, excluded, ctx)?;
+            let b = eval(right, row, excluded, ctx)?;
+            binary(&a, *op, &b)?
+        }
+    })
+}
+
+fn not_boolean(value: &Value) -> SqlError {
+    error(
+        "42804",
+        format!(
+            "argument of WHERE must be type boolean, not \"{}\"",
+            text(value)
+        ),
+    )
+}
+
+fn truth(value: &Value) -> Result<Option<bool>, SqlError> {
+    match value {
+        Value::Bool(b) => Ok(Some(*b)),
+        Value::Null => Ok(None),
+        other => Err(not_boolean(other)),
+    }
+}
+
+fn binary(a: &Value, op: Op, b: &Value) -> Result<Value, SqlError> {
+    match op {
+        Op::And => {
+            return Ok(match (truth(a)?, truth(b)?) {
+                (Some(false), _) | (_, Some(false)) => Value::Bool(false),
+                (Some(true), Some(true)) => Value::Bool(true),
+                _ => Value::Null,
+            })
+        }
+        Op::Or => {
+            return Ok(match (truth(a)?, truth(b)?) {
+                (Some(true), _) | (_, Some(true)) => Value::Bool(true),
+                (Some(false), Some(false)) => Value::Bool(false),
+                _ => Value::Null,
+            })
+        }
+        _ => {}
+    }
+    if a.is_null() || b.is_null() {
+        return Ok(Value::Null);
+    }
+    let ordering = || {
+        compare(a, b).ok_or_else(|| {
+            // A parameter's text meets a number: PostgreSQL casts it to the
+            // column's type and fails there.
+            if let (Value::Number(n), Value::String(s)) | (Value::String(s), Value::Number(n)) =
+                (a, b)
+            {
+                let ty = if n.is_f64() { "numeric" } else { "integer" };
+                return error(
+                    "22P02",
+                    format!("invalid input syntax for type {ty}: \"{s}\""),
+                );
+            }
+            error(
+                "42883",
+                format!(
+                    "operator does not exist: {} {} {}",
+                    kind(a),
+                    symbol(op),
+                    kind(b)
+                ),
+            )
+        })
+    };
+    Ok(match op {
+        Op::Eq => Value::Bool(ordering()? == Ordering::Equal),
+        Op::NotEq => Value::Bool(ordering()? != Ordering::Equal),
+        Op::Lt => Value::Bool(ordering()? == Ordering::Less),
+        Op::LtEq => Value::Bool(ordering()? != Ordering::Greater),
+        Op::Gt => Value::Bool(ordering()? == Ordering::Greater),
+        Op::GtEq => Value::Bool(ordering()? != Ordering::Less),
+        Op::Concat => Value::String(text(a) + &text(b)),
+        Op::Plus | Op::Minus | Op::Multiply | Op::Divide => {
+            let (x, y) = (number(a)?, number(b)?);
+            let integral = x.fract() == 0.0 && y.fract() == 0.0 && !is_float(a) && !is_float(b);
+            let result = match op {
+                Op::Plus => x + y,
+                Op::Minus => x - y,
+                Op::Multiply => x * y,
+                _ => {
+                    if y == 0.0 {
+                        return Err(error("22012", "division by zero".into()));
+                    }
+                    if integral {
+                        (x / y).trunc()
+                    } else {
+                        x / y
+                    }
+                }
+            };
+            crate::script::world::number(result)
+        }
+        Op::And | Op::Or => unreachable!("above"),
+    })
+}
+
+fn is_float(value: &Value) -> bool {
+    matches!(value, Value::Number(n) if n.is_f64())
+}
+
+fn symbol(op: Op) -> &'static str {
+    match op {
+        Op::Eq => "=",
+        Op::NotEq => "<>",
+        Op::Lt => "<",
+        Op::LtEq => "<=",
+        Op::Gt => ">",
+        Op::GtEq => ">=",
+        Op::And => "AND",
+        Op::Or => "OR",
+        Op::Plus => "+",
+        Op::Minus => "-",
+        Op::Multiply => "*",
+        Op::Divide => "/",
+        Op::Concat => "||",
+    }
+}
+
+fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "unknown",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "numeric",
+        Value::String(_) => "text",
+        Value::Array(_) | Value::Object(_) => "jsonb",
+    }
+}
+
+fn number(value: &Value) -> Result<f64, SqlError> {
+    match value {
+        Value::Number(n) => Ok(n.as_f64().unwrap_or(0.0)),
+        Value::String(s) => s.trim().parse::<f64>().map_err(|_| {
+            error(
+                "22P02",
+                format!("invalid input syntax for type numeric: \"{s}\""),
+            )
+        }),
+        other => Err(error(
+            "42883",
+            format!("operator does not exist: {} + integer", kind(other)),
+        )),
+    }
+}
+
+/// SQL's `=` on two non-NULL values (a parameter's text meets a number by
+/// value, as PostgreSQL casts it to the column's type).
+pub fn sql_equal(a: &Value, b: &Value) -> bool {
+    compare(a, b) == Some(Ordering::Equal)
+}
+
+/// Orders two non-NULL values; `None` if they do not compare.
+pub fn compare(a: &Value, b: &Value) -> Option<Ordering> {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x.as_f64()?.partial_cmp(&y.as_f64()?),
+        (Value::Number(x), Value::String(s)) => {
+            x.as_f64()?.partial_cmp(&s.trim().parse::<f64>().ok()?)
+        }
+        (Value::String(s), Value::Number(y)) => {
+            s.trim().parse::<f64>().ok()?.partial_cmp(&y.as_f64()?)
+        }
+        (Value::String(x), Value::String(y)) => Some(x.cmp(y)),
+        (Value::Bool(x), Value::Bool(y)) => Some(x.cmp(y)),
+        (Value::Bool(x), Value::String(s)) | (Value::String(s), Value::Bool(x)) => {
+            let parsed = match s.to_lowercase().as_str() {
+                "t" | "true" => true,
+                "f" | "false" => false,
+                _ => return None,
+            };
+            Some(if matches!(a, Value::Bool(_)) {
+                x.cmp(&parsed)
+            } else {
+                parsed.cmp(x)
+            })
+        }
+        (Value::Object(_) | Value::Array(_), _) | (_, Value::Object(_) | Value::Array(_)) => {
+            Some(a.to_string().cmp(&b.to_string()))
+        }
+        _ => None,
+    }
+}
+
+/// A value as PostgreSQL prints it in text.
+pub fn text(value: &Value) -> String {
+    match value {
+        Value::Null => "NULL".into(),
+        Value::String(s) => s.clone(),
+        Value::Bool(true) => "true".into(),
+        Value::Bool(false) => "false".into(),
+        Value::Number(n) => n.to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// A `timestamptz` of the simulated clock, as PostgreSQL's ISO output.
+pub fn timestamp(ms: f64) -> String {
+    let total_ms = ms.max(0.0) as i64;
+    let (secs, millis) = (total_ms / 1000, total_ms % 1000);
+    let (days, rem) = (secs / 86_400, secs % 86_400);
+    let (h, m, s) = (rem / 3600, rem % 3600 / 60, rem % 60);
+    // Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{d:02}T{h:02}:{m:02}:{s:02}.{millis:03}Z")
+}
+
+/// Calls `f` with every column an expression names.
+pub fn columns(expr: &Expr, f: &mut dyn FnMut(&str)) {
+    match expr {
+        Expr::Column(name) => f(name),
+        Expr::Binary(a, _, b) => {
+            columns(a, f);
+            columns(b, f);
+        }
+        Expr::Not(a) | Expr::Negate(a) | Expr::IsNull(a, _) => columns(a, f),
+        Expr::InList(a, list, _) => {
+            columns(a, f);
+            list.iter().for_each(|e| columns(e, f));
+        }
+        Expr::Coalesce(list) => list.iter().for_each(|e| columns(e, f)),
+        Expr::Any(a, b) => {
+            columns(a, f);
+            columns(b, f);
+        }
+        _ => {}
+    }
+}
+
+pub fn has_column(expr: &Expr) -> bool {
+    let mut any = false;
+    columns(expr, &mut |_| any = true);
+    any
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timestamps_are_iso() {
+        assert_eq!(timestamp(0.0), "1970-01-01T00:00:00.000Z");
+        assert_eq!(timestamp(1_700_000_000_123.0), "2023-11-14T22:13:20.123Z");
+    }
+
+    #[test]
+    fn null_is_neither_true_nor_false() {
+        let ctx = Context { now_ms: 0.0 };
+        let null_eq = Expr::Binary(
+            Box::new(Expr::Value(Value::Null)),
+            Op::Eq,
+            Box::new(Expr::Value(Value::from(1))),
+        );
+        assert_eq!(eval(&null_eq, None, None, &ctx).unwrap(), Value::Null);
+        let row = Row::new();
+        assert!(!matches(&null_eq, &row, None, &ctx).unwrap());
+        assert!(sql_equal(&Value::from(5), &Value::String("5".into())));
+    }
+}

@@ -1,0 +1,11 @@
+//! The simulated PostgreSQL of the `pg` module and of `--schema`
+//! (docs/sql.md): SQL parsed by `sqlparser`, run on tables of JSON rows
+//! with transactions, row locks and PostgreSQL's errors.
+
+pub mod eval;
+pub mod parse;
+pub mod schema;
+pub mod store;
+
+pub use parse::{parse, Plan, SqlError};
+pub use store::{Database, Landed, Reply};

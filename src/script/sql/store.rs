@@ -1,0 +1,1518 @@
+//! The simulated PostgreSQL behind the `pg` module (docs/sql.md): tables
+//! of rows with their columns, keys and sequences; transactions with
+//! READ COMMITTED, REPEATABLE READ and SERIALIZABLE; row locks that make a
+//! statement wait for another transaction; and PostgreSQL's errors.
+//!
+//! Every statement lands atomically at its completion time, as every
+//! other operation of the simulation does. It either completes, fails, or
+//! waits for a transaction that holds a row it needs (the caller retries
+//! it when that transaction ends).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::{Map, Value};
+
+use super::eval::{compare, eval, matches, sql_equal, Context};
+use super::parse::{
+    Delete, Expr, Insert, Isolation, Item, OnConflict, Plan, Projection, Select, SqlError, Update,
+};
+use super::schema::{Column, Default, TableSchema, Type};
+
+pub type Row = Map<String, Value>;
+pub type TxnId = u64;
+
+/// A statement's result, as pg's `Result` has it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reply {
+    pub command: &'static str,
+    pub row_count: Option<u64>,
+    pub rows: Vec<Row>,
+    /// Each column's name and PostgreSQL type id.
+    pub fields: Vec<(String, u32)>,
+}
+
+impl Reply {
+    fn tag(command: &'static str) -> Self {
+        Reply {
+            command,
+            row_count: None,
+            rows: Vec::new(),
+            fields: Vec::new(),
+        }
+    }
+
+    pub fn to_json(&self) -> Value {
+        let fields: Vec<Value> = self
+            .fields
+            .iter()
+            .map(|(name, oid)| serde_json::json!({"name": name, "dataTypeID": oid}))
+            .collect();
+        serde_json::json!({
+            "command": self.command,
+            "rowCount": self.row_count,
+            "rows": self.rows.iter().cloned().map(Value::Object).collect::<Vec<_>>(),
+            "fields": fields,
+        })
+    }
+}
+
+/// How a statement landed.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Landed {
+    Done(Reply),
+    /// It waits for this transaction to end; nothing of it was applied.
+    Waits(TxnId),
+    Failed(SqlError),
+}
+
+/// A failure's extra fields (pg's `DatabaseError`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Detail {
+    pub table: Option<String>,
+    pub constraint: Option<String>,
+    pub detail: Option<String>,
+}
+
+#[derive(Clone)]
+struct Version {
+    seq: u64,
+    writer: TxnId,
+    row: Option<Row>,
+}
+
+/// One row through time: its committed versions, the one write a running
+/// transaction holds on it, and a FOR UPDATE lock.
+#[derive(Clone)]
+struct Slot {
+    versions: Vec<Version>,
+    pending: Option<(TxnId, Option<Row>)>,
+    locker: Option<TxnId>,
+}
+
+impl Slot {
+    fn latest(&self) -> Option<&Row> {
+        self.versions.last().and_then(|v| v.row.as_ref())
+    }
+
+    fn latest_seq(&self) -> u64 {
+        self.versions.last().map_or(0, |v| v.seq)
+    }
+
+    /// Who else holds the row (its write or its lock), if anyone.
+    fn holder(&self, me: TxnId) -> Option<TxnId> {
+        match (&self.pending, self.locker) {
+            (Some((writer, _)), _) if *writer != me => Some(*writer),
+            (_, Some(locker)) if locker != me => Some(locker),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Clone)]
+struct Table {
+    schema: TableSchema,
+    slots: Vec<Slot>,
+    serials: BTreeMap<String, i64>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Status {
+    Active,
+    Committed(u64),
+    Aborted,
+}
+
+#[derive(Clone)]
+struct Txn {
+    isolation: Isolation,
+    /// Taken by its first statement (REPEATABLE READ and SERIALIZABLE).
+    snapshot: Option<u64>,
+    /// An error ended it: everything but ROLLBACK fails until then.
+    failed: bool,
+    status: Status,
+    /// Slots it writes or locks, to settle at its end.
+    held: BTreeSet<(String, usize)>,
+    /// SERIALIZABLE: the predicates it read, and its rw-conflicts.
+    reads: Vec<(String, Option<Expr>)>,
+    conflicts_in: BTreeSet<TxnId>,
+    conflicts_out: BTreeSet<TxnId>,
+}
+
+impl Txn {
+    fn new(isolation: Isolation) -> Self {
+        Txn {
+            isolation,
+            snapshot: None,
+            failed: false,
+            status: Status::Active,
+            held: BTreeSet::new(),
+            reads: Vec::new(),
+            conflicts_in: BTreeSet::new(),
+            conflicts_out: BTreeSet::new(),
+        }
+    }
+}
+
+/// The database: one for every app server.
+#[derive(Clone, Default)]
+pub struct Database {
+    tables: BTreeMap<String, Table>,
+    txns: BTreeMap<TxnId, Txn>,
+    /// Each client session's open transaction.
+    sessions: BTreeMap<u64, TxnId>,
+    /// Which transaction a waiting one waits for (deadlock detection).
+    waits_for: BTreeMap<TxnId, TxnId>,
+    /// The last commit's number; a snapshot sees commits up to it.
+    seq: u64,
+    next_txn: TxnId,
+    uuids: u64,
+}
+
+/// A row's key values, or `None` if one of them is NULL (NULLs never
+/// conflict).
+fn key_of(row: &Row, columns: &[String]) -> Option<Vec<Value>> {
+    columns
+        .iter()
+        .map(|c| row.get(c).filter(|v| !v.is_null()).cloned())
+        .collect()
+}
+
+fn same_key(a: &[Value], b: &[Value]) -> bool {
+    a.iter().zip(b).all(|(x, y)| sql_equal(x, y))
+}
+
+fn sql_error(code: &'static str, message: String) -> SqlError {
+    SqlError::new(code, message)
+}
+
+fn serialization_failure(why: &str) -> SqlError {
+    sql_error("40001", format!("could not serialize access due to {why}"))
+}
+
+impl Database {
+    /// Creates a table (the schema's CREATE TABLE).
+    pub fn create(&mut self, schema: TableSchema) -> Result<(), SqlError> {
+        if self.tables.contains_key(&schema.name) {
+            return Err(sql_error(
+                "42P07",
+                format!("relation \"{}\" already exists", schema.name),
+            ));
+        }
+        self.tables.insert(
+            schema.name.clone(),
+            Table {
+                schema,
+                slots: Vec::new(),
+                serials: BTreeMap::new(),
+            },
+        );
+        Ok(())
+    }
+
+    /// Adds a unique key to a table (CREATE UNIQUE INDEX), or an expected
+    /// one (counted, not enforced).
+    pub fn add_key(
+        &mut self,
+        table: &str,
+        key: super::schema::Key,
+        enforced: bool,
+    ) -> Result<(), SqlError> {
+        let Some(table) = self.tables.get_mut(table) else {
+            return Err(no_table(table));
+        };
+        for column in &key.columns {
+            column_of(&table.schema, column)?;
+        }
+        if enforced {
+            table.schema.keys.push(key);
+        } else {
+            table.schema.expect_unique.push(key.columns);
+        }
+        Ok(())
+    }
+
+    pub fn has_tables(&self) -> bool {
+        !self.tables.is_empty()
+    }
+
+    /// Committed rows of a table (0 if there is none).
+    pub fn rows(&self, table: &str) -> u64 {
+        self.tables.get(table).map_or(0, |t| {
+            t.slots.iter().filter(|s| s.latest().is_some()).count() as u64
+        })
+    }
+
+    /// Committed rows beyond the first in each group of an expected
+    /// uniqueness, over every table.
+    pub fn duplicates(&self) -> u64 {
+        let mut total = 0;
+        for table in self.tables.values() {
+            for columns in &table.schema.expect_unique {
+                let mut seen: Vec<Vec<Value>> = Vec::new();
+                for row in table.slots.iter().filter_map(Slot::latest) {
+                    let Some(key) = key_of(row, columns) else {
+                        continue;
+                    };
+                    if seen.iter().any(|k| same_key(k, &key)) {
+                        total += 1;
+                    } else {
+                        seen.push(key);
+                    }
+                }
+            }
+        }
+        total
+    }
+
+    /// Whether a session is inside a transaction block.
+    pub fn in_transaction(&self, session: Option<u64>) -> bool {
+        session.is_some_and(|s| self.sessions.contains_key(&s))
+    }
+
+    /// Runs one statement for a session (`None`: a pool's query, its own
+    /// transaction). Also answers the transaction that ended, whose
+    /// waiters may now go on.
+    pub fn run(
+        &mut self,
+        session: Option<u64>,
+        plan: &Plan,
+        now_ms: f64,
+    ) -> (Landed, Option<TxnId>) {
+        let open = session.and_then(|s| self.sessions.get(&s).copied());
+        match (plan, open) {
+            (Plan::Begin(isolation), None) => {
+                let id = self.begin(isolation.unwrap_or(Isolation::ReadCommitted));
+                if let Some(session) = session {
+                    self.sessions.insert(session, id);
+                }
+                return (Landed::Done(Reply::tag("BEGIN")), None);
+            }
+            // PostgreSQL warns and goes on.
+            (Plan::Begin(_), Some(_)) => return (Landed::Done(Reply::tag("BEGIN")), None),
+            (Plan::Commit | Plan::Rollback, None) => {
+                let tag = if *plan == Plan::Commit {
+                    "COMMIT"
+                } else {
+                    "ROLLBACK"
+                };
+                return (Landed::Done(Reply::tag(tag)), None);
+            }
+            (Plan::Commit, Some(id)) => {
+                self.sessions.remove(&session.expect("a session"));
+                if self.txns[&id].failed {
+                    self.end(id, false);
+                    return (Landed::Done(Reply::tag("ROLLBACK")), Some(id));
+                }
+                return match self.commit(id) {
+                    Ok(()) => (Landed::Done(Reply::tag("COMMIT")), Some(id)),
+                    Err(error) => (Landed::Failed(error), Some(id)),
+                };
+            }
+            (Plan::Rollback, Some(id)) => {
+                self.sessions.remove(&session.expect("a session"));
+                self.end(id, false);
+                return (Landed::Done(Reply::tag("ROLLBACK")), Some(id));
+            }
+            (Plan::SetIsolation(_), None) => {
+                return (
+                    Landed::Failed(sql_error(
+                        "25P01",
+                        "SET TRANSACTION can only be used in transaction blocks".into(),
+                    )),
+                    None,
+                )
+            }
+            (Plan::SetIsolation(level), Some(id)) => {
+                let txn = self.txns.get_mut(&id).expect("open");
+                if txn.snapshot.is_some() {
+                    txn.failed = true;
+                    return (
+                        Landed::Failed(sql_error(
+                            "25001",
+                            "SET TRANSACTION ISOLATION LEVEL must be called before any query"
+                                .into(),
+                        )),
+                        None,
+                    );
+                }
+                txn.isolation = *level;
+                return (Landed::Done(Reply::tag("SET")), None);
+            }
+            _ => {}
+        }
+        match open {
+            Some(id) => {
+                if self.txns[&id].failed {
+                    return (
+                        Landed::Failed(sql_error(
+                            "25P02",
+                            "current transaction is aborted, commands ignored until end of transaction block".into(),
+                        )),
+                        None,
+                    );
+                }
+                let landed = self.statement(id, plan, now_ms);
+                match &landed {
+                    Landed::Failed(_) => self.txns.get_mut(&id).expect("open").failed = true,
+                    Landed::Waits(on) => {
+                        if self.deadlocked(id, *on) {
+                            self.txns.get_mut(&id).expect("open").failed = true;
+                            return (
+                                Landed::Failed(sql_error(
+                                    "40P01",
+                                    format!("deadlock detected: this transaction and another wait for each other's rows, in {}", describe(plan)),
+                                )),
+                                None,
+                            );
+                        }
+                        self.waits_for.insert(id, *on);
+                    }
+                    Landed::Done(_) => {
+                        self.waits_for.remove(&id);
+                    }
+                }
+                (landed, None)
+            }
+            None => {
+                // A statement outside a block is a transaction of its own.
+                let id = self.begin(Isolation::ReadCommitted);
+                let landed = self.statement(id, plan, now_ms);
+                match landed {
+                    Landed::Done(reply) => match self.commit(id) {
+                        Ok(()) => (Landed::Done(reply), Some(id)),
+                        Err(error) => (Landed::Failed(error), Some(id)),
+                    },
+                    other => {
+                        self.end(id, false);
+                        (other, None)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Forgets that a waiting transaction waits (its statement runs again).
+    pub fn stop_waiting(&mut self, session: Option<u64>) {
+        if let Some(id) = session.and_then(|s| self.sessions.get(&s)) {
+            self.waits_for.remove(id);
+        }
+    }
+
+    fn begin(&mut self, isolation: Isolation) -> TxnId {
+        self.next_txn += 1;
+        self.txns.insert(self.next_txn, Txn::new(isolation));
+        self.next_txn
+    }
+
+    /// Whether `me` waiting for `on` closes a cycle of waits.
+    fn deadlocked(&self, me: TxnId, on: TxnId) -> bool {
+        let mut at = on;
+        for _ in 0..=self.waits_for.len() {
+            if at == me {
+                return true;
+            }
+            match self.waits_for.get(&at) {
+                Some(&next) => at = next,
+                None => return false,
+            }
+        }
+        false
+    }
+
+    fn commit(&mut self, id: TxnId) -> Result<(), SqlError> {
+        if self.txns[&id].isolation == Isolation::Serializable && self.doomed(id) {
+            self.end(id, false);
+            return Err(serialization_failure(
+                "read/write dependencies among transactions",
+            ));
+        }
+        self.end(id, true);
+        Ok(())
+    }
+
+    /// Ends a transaction: its writes become the rows' latest versions
+    /// (commit) or vanish (rollback); its locks go.
+    fn end(&mut self, id: TxnId, commit: bool) {
+        let Some(txn) = self.txns.get_mut(&id) else {
+            return;
+        };
+        let held = std::mem::take(&mut txn.held);
+        let wrote = held.iter().any(|(table, slot)| {
+            self.tables[table].slots[*slot]
+                .pending
+                .as_ref()
+                .is_some_and(|(w, _)| *w == id)
+        });
+        let seq = if commit && wrote {
+            self.seq += 1;
+            self.seq
+        } else {
+            self.seq
+        };
+        for (table, index) in held {
+            let slot = &mut self.tables.get_mut(&table).expect("a table").slots[index];
+            if slot.locker == Some(id) {
+                slot.locker = None;
+            }
+            if slot.pending.as_ref().is_some_and(|(w, _)| *w == id) {
+                let (_, row) = slot.pending.take().expect("pending");
+                if commit {
+                    slot.versions.push(Version {
+                        seq,
+                        writer: id,
+                        row,
+                    });
+                }
+            }
+        }
+        self.waits_for.remove(&id);
+        let txn = self.txns.get_mut(&id).expect("a transaction");
+        txn.status = if commit {
+            Status::Committed(seq)
+        } else {
+            Status::Aborted
+        };
+        // Only SERIALIZABLE transactions are looked at after their end.
+        if txn.isolation != Isolation::Serializable || !commit {
+            self.txns.remove(&id);
+        }
+    }
+
+    /// SSI's dangerous structure with `id` as its pivot: a conflict in,
+    /// and a conflict out to a transaction that committed first.
+    fn doomed(&self, id: TxnId) -> bool {
+        let txn = &self.txns[&id];
+        let live = |other: &TxnId| {
+            self.txns
+                .get(other)
+                .is_some_and(|t| t.status != Status::Aborted)
+        };
+        let committed_out = txn.conflicts_out.iter().any(|other| {
+            self.txns
+                .get(other)
+                .is_some_and(|t| matches!(t.status, Status::Committed(_)))
+        });
+        committed_out && txn.conflicts_in.iter().any(live)
+    }
+
+    /// The snapshot a statement of `id` reads: its own (REPEATABLE READ,
+    /// SERIALIZABLE, taken now if it has none) or the latest commit.
+    fn snapshot(&mut self, id: TxnId) -> u64 {
+        let seq = self.seq;
+        let txn = self.txns.get_mut(&id).expect("a transaction");
+        match txn.isolation {
+            Isolation::ReadCommitted => seq,
+            _ => *txn.snapshot.get_or_insert(seq),
+        }
+    }
+
+    fn statement(&mut self, id: TxnId, plan: &Plan, now_ms: f64) -> Landed {
+        // A SERIALIZABLE transaction another commit doomed fails at its
+        // next statement, as PostgreSQL's does.
+        if self.txns[&id].isolation == Isolation::Serializable && self.doomed(id) {
+            return Landed::Failed(serialization_failure(
+                "read/write dependencies among transactions",
+            ));
+        }
+        let snapshot = self.snapshot(id);
+        let ctx = Context { now_ms };
+        let result = match plan {
+            Plan::Select(select) => self.select(id, snapshot, select, &ctx),
+            Plan::Insert(insert) => self.insert(id, snapshot, insert, &ctx),
+            Plan::Update(update) => self.update(id, snapshot, update, &ctx),
+            Plan::Delete(delete) => self.delete(id, snapshot, delete, &ctx),
+            _ => unreachable!("handled by run"),
+        };
+        match result {
+            Ok(reply) => Landed::Done(reply),
+            Err(Stop::Wait(on)) => Landed::Waits(on),
+            Err(Stop::Fail(error)) => Landed::Failed(error),
+        }
+    }
+
+    fn table(&self, name: &str) -> Result<&Table, Stop> {
+        self.tables
+            .get(name)
+            .ok_or_else(|| Stop::Fail(no_table(name)))
+    }
+
+    /// The version of a slot a statement of `id` sees.
+    fn visible(slot: &Slot, id: TxnId, snapshot: u64) -> Option<&Row> {
+        if let Some((writer, row)) = &slot.pending {
+            if *writer == id {
+                return row.as_ref();
+            }
+        }
+        slot.versions
+            .iter()
+            .rev()
+            .find(|v| v.seq <= snapshot)
+            .and_then(|v| v.row.as_ref())
+    }
+
+    /// Slots whose visible row matches `filter`, in insertion order.
+    fn matching(
+        &self,
+        table: &Table,
+        id: TxnId,
+        snapshot: u64,
+        filter: Option<&Expr>,
+        ctx: &Context,
+    ) -> Result<Vec<usize>, Stop> {
+        let mut found = Vec::new();
+        for (index, slot) in table.slots.iter().enumerate() {
+            if let Some(row) = Self::visible(slot, id, snapshot) {
+                if pass(filter, row, ctx).map_err(Stop::Fail)? {
+                    found.push(index);
+                }
+            }
+        }
+        Ok(found)
+    }
+
+    /// SERIALIZABLE bookkeeping for a predicate read by `id`: conflicts out
+    /// to the writers of matching versions it cannot see.
+    fn note_read(
+        &mut self,
+        id: TxnId,
+        snapshot: u64,
+        table: &str,
+        filter: Option<&Expr>,
+        ctx: &Context,
+    ) -> Result<(), Stop> {
+        if self.txns[&id].isolation != Isolation::Serializable {
+            return Ok(());
+        }
+        let mut writers = BTreeSet::new();
+        for slot in &self.tables[table].slots {
+            let unseen = slot
+                .versions
+                .iter()
+                .filter(|v| v.seq > snapshot)
+                .map(|v| (v.writer, v.row.as_ref()))
+                .chain(
+                    slot.pending
+                        .iter()
+                        .filter(|(w, _)| *w != id)
+                        .map(|(w, row)| (*w, row.as_ref())),
+                );
+            for (writer, row) in unseen {
+                let old = Self::visible(slot, id, snapshot);
+                let hit = match (row, old) {
+                    (Some(row), _) if pass(filter, row, ctx).map_err(Stop::Fail)? => true,
+                    (_, Some(old)) => pass(filter, old, ctx).map_err(Stop::Fail)?,
+                    _ => false,
+                };
+                if hit {
+                    writers.insert(writer);
+                }
+            }
+        }
+        for writer in writers {
+            self.conflict(id, writer);
+        }
+        self.txns
+            .get_mut(&id)
+            .expect("a transaction")
+            .reads
+            .push((table.to_string(), filter.cloned()));
+        if self.doomed(id) {
+            return Err(Stop::Fail(serialization_failure(
+                "read/write dependencies among transactions",
+            )));
+        }
+        Ok(())
+    }
+
+    /// An rw-conflict: `reader` read what `writer` writes, unseen.
+    fn conflict(&mut self, reader: TxnId, writer: TxnId) {
+        if reader == writer {
+            return;
+        }
+        let serializable =
+            |t: Option<&Txn>| t.is_some_and(|t| t.isolation == Isolation::Serializable);
+        if !serializable(self.txns.get(&reader)) || !serializable(self.txns.get(&writer)) {
+            return;
+        }
+        self.txns
+            .get_mut(&reader)
+            .expect("reader")
+            .conflicts_out
+            .insert(writer);
+        self.txns
+            .get_mut(&writer)
+            .expect("writer")
+            .conflicts_in
+            .insert(reader);
+    }
+
+    /// SERIALIZABLE bookkeeping for a write by `id` of a row (its old and
+    /// new values): conflicts in from the transactions whose predicate
+    /// reads it changes.
+    fn note_write(
+        &mut self,
+        id: TxnId,
+        table: &str,
+        rows: &[&Row],
+        ctx: &Context,
+    ) -> Result<(), Stop> {
+        if self.txns[&id].isolation != Isolation::Serializable {
+            return Ok(());
+        }
+        let snapshot = self.txns[&id].snapshot.unwrap_or(self.seq);
+        let mut readers = Vec::new();
+        for (other, txn) in &self.txns {
+            let concurrent = match txn.status {
+                Status::Active => true,
+                Status::Committed(seq) => seq > snapshot,
+                Status::Aborted => false,
+            };
+            if *other == id || !concurrent {
+                continue;
+            }
+            for (read_table, filter) in &txn.reads {
+                if read_table != table {
+                    continue;
+                }
+                let mut hit = false;
+                for row in rows {
+                    hit |= pass(filter.as_ref(), row, ctx).map_err(Stop::Fail)?;
+                }
+                if hit {
+                    readers.push(*other);
+                    break;
+                }
+            }
+        }
+        for reader in readers {
+            self.conflict(reader, id);
+        }
+        if self.doomed(id) {
+            return Err(Stop::Fail(serialization_failure(
+                "read/write dependencies among transactions",
+            )));
+        }
+        Ok(())
+    }
+
+    /// Takes the rows a statement writes or locks: waits if another
+    /// transaction holds one; REPEATABLE READ and SERIALIZABLE fail if one
+    /// changed since the snapshot.
+    fn claim(&self, id: TxnId, snapshot: u64, table: &Table, slots: &[usize]) -> Result<(), Stop> {
+        for &index in slots {
+            let slot = &table.slots[index];
+            if let Some(holder) = slot.holder(id) {
+                return Err(Stop::Wait(holder));
+            }
+            let own = slot.pending.as_ref().is_some_and(|(w, _)| *w == id);
+            if !own
+                && self.txns[&id].isolation != Isolation::ReadCommitted
+                && slot.latest_seq() > snapshot
+            {
+                return Err(Stop::Fail(serialization_failure("concurrent update")));
+            }
+        }
+        Ok(())
+    }
+
+    fn hold(&mut self, id: TxnId, table: &str, index: usize) {
+        self.txns
+            .get_mut(&id)
+            .expect("a transaction")
+            .held
+            .insert((table.to_string(), index));
+    }
+
+    /// Writes a new version of a slot for `id` (`None`: deleted).
+    fn write(&mut self, id: TxnId, table: &str, index: usize, row: Option<Row>) {
+        let slot = &mut self.tables.get_mut(table).expect("a table").slots[index];
+        slot.pending = Some((id, row));
+        self.hold(id, table, index);
+    }
+
+    fn select(
+        &mut self,
+        id: TxnId,
+        snapshot: u64,
+        select: &Select,
+        ctx: &Context,
+    ) -> Result<Reply, Stop> {
+        let Some(name) = &select.table else {
+            // `SELECT 1`, `SELECT now()`.
+            let row = Row::new();
+            let (rows, fields) = project(None, &select.projection, &[&row], ctx)?;
+            return Ok(Reply {
+                command: "SELECT",
+                row_count: Some(rows.len() as u64),
+                rows,
+                fields,
+            });
+        };
+        let table = self.table(name)?;
+        check_columns(&table.schema, select.filter.as_ref())?;
+        let mut found = self.matching(table, id, snapshot, select.filter.as_ref(), ctx)?;
+        if !select.order.is_empty() {
+            for (column, _) in &select.order {
+                column_of(&table.schema, column).map_err(Stop::Fail)?;
+            }
+            let rows: Vec<&Row> = found
+                .iter()
+                .map(|&i| Self::visible(&table.slots[i], id, snapshot).expect("visible"))
+                .collect();
+            let mut order: Vec<usize> = (0..found.len()).collect();
+            order.sort_by(|&a, &b| {
+                for (column, descending) in &select.order {
+                    let (x, y) = (rows[a].get(column), rows[b].get(column));
+                    let ordering = order_values(x, y);
+                    let ordering = if *descending {
+                        ordering.reverse()
+                    } else {
+                        ordering
+                    };
+                    if ordering.is_ne() {
+                        return ordering;
+                    }
+                }
+                std::cmp::Ordering::Equal
+            });
+            found = order.into_iter().map(|i| found[i]).collect();
+        }
+        if let Some(limit) = &select.limit {
+            let value = eval(limit, None, None, ctx).map_err(Stop::Fail)?;
+            if let Some(n) = value.as_f64() {
+                found.truncate(n.max(0.0) as usize);
+            }
+        }
+        if select.for_update {
+            self.claim(id, snapshot, table, &found)?;
+        }
+        let table = &self.tables[name];
+        let rows: Vec<&Row> = found
+            .iter()
+            .map(|&i| Self::visible(&table.slots[i], id, snapshot).expect("visible"))
+            .collect();
+        let (rows, fields) = project(Some(&table.schema), &select.projection, &rows, ctx)?;
+        self.note_read(id, snapshot, name, select.filter.as_ref(), ctx)?;
+        if select.for_update {
+            for &index in &found {
+                self.tables.get_mut(name).expect("a table").slots[index].locker = Some(id);
+                self.hold(id, name, index);
+            }
+        }
+        Ok(Reply {
+            command: "SELECT",
+            row_count: Some(rows.len() as u64),
+            rows,
+            fields,
+        })
+    }
+
+    /// The new row an INSERT builds from its values and the defaults.
+    fn new_row(
+        &mut self,
+        table: &str,
+        columns: &[String],
+        values: &[Expr],
+        ctx: &Context,
+    ) -> Result<Row, Stop> {
+        let schema = &self.tables[table].schema;
+        let names: Vec<String> = if columns.is_empty() {
+            schema.columns.iter().map(|c| c.name.clone()).collect()
+        } else {
+            columns.to_vec()
+        };
+        if values.len() > names.len() {
+            return Err(Stop::Fail(sql_error(
+                "42601",
+                "INSERT has more expressions than target columns".into(),
+            )));
+        }
+        if values.len() < names.len() && !columns.is_empty() {
+            return Err(Stop::Fail(sql_error(
+                "42601",
+                "INSERT has more target columns than expressions".into(),
+            )));
+        }
+        let mut given = BTreeMap::new();
+        for (name, value) in names.iter().zip(values) {
+            column_of(schema, name).map_err(Stop::Fail)?;
+            given.insert(
+                name.clone(),
+                eval(value, None, None, ctx).map_err(Stop::Fail)?,
+            );
+        }
+        let columns = schema.columns.clone();
+        let mut row = Row::new();
+        for column in &columns {
+            let value = match given.remove(&column.name) {
+                Some(value) => coerce(table, column, value).map_err(Stop::Fail)?,
+                None => match &column.default {
+                    Some(Default::Serial) => {
+                        let serial = self
+                            .tables
+                            .get_mut(table)
+                            .expect("a table")
+                            .serials
+                            .entry(column.name.clone())
+                            .or_insert(0);
+                        *serial += 1;
+                        Value::from(*serial)
+                    }
+                    Some(Default::Uuid) => Value::String(self.uuid()),
+                    Some(Default::Expr(e)) => {
+                        let value = eval(e, None, None, ctx).map_err(Stop::Fail)?;
+                        coerce(table, column, value).map_err(Stop::Fail)?
+                    }
+                    None => Value::Null,
+                },
+            };
+            row.insert(column.name.clone(), value);
+        }
+        if let Some(column) = columns
+            .iter()
+            .find(|c| c.not_null && row[&c.name].is_null())
+        {
+            let values: Vec<Value> = row.values().cloned().collect();
+            return Err(Stop::Fail(not_null(table, &column.name, &values)));
+        }
+        Ok(row)
+    }
+
+    /// A deterministic UUID (version 4 form) from a counter.
+    fn uuid(&mut self) -> String {
+        self.uuids += 1;
+        format!("00000000-0000-4000-8000-{:012x}", self.uuids)
+    }
+
+    /// The first slot (and key) whose row conflicts with `row` on a unique
+    /// key, among `keys`, skipping `except`. Waits for a transaction that
+    /// holds a conflicting write.
+    fn conflict_of(
+        &self,
+        id: TxnId,
+        table: &Table,
+        row: &Row,
+        keys: &[usize],
+        except: &[usize],
+    ) -> Result<Option<(usize, usize)>, Stop> {
+        for &k in keys {
+            let columns = &table.schema.keys[k].columns;
+            let Some(key) = key_of(row, columns) else {
+                continue;
+            };
+            for (index, slot) in table.slots.iter().enumerate() {
+                if except.contains(&index) {
+                    continue;
+                }
+                let hits = |r: Option<&Row>| {
+                    r.and_then(|r| key_of(r, columns))
+                        .is_some_and(|k| same_key(&k, &key))
+                };
+                match &slot.pending {
+                    Some((writer, pending)) if *writer == id => {
+                        if hits(pending.as_ref()) {
+                            return Ok(Some((index, k)));
+                        }
+                    }
+                    Some((writer, pending)) => {
+                        if hits(pending.as_ref()) || hits(slot.latest()) {
+                            return Err(Stop::Wait(*writer));
+                        }
+                    }
+                    None => {
+                        if hits(slot.latest()) {
+                            return Ok(Some((index, k)));
+                        }
+                    }
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    fn insert(
+        &mut self,
+        id: TxnId,
+        snapshot: u64,
+        insert: &Insert,
+        ctx: &Context,
+    ) -> Result<Reply, Stop> {
+        let name = &insert.table;
+        self.table(name)?;
+        let all: Vec<usize> = (0..self.tables[name].schema.keys.len()).collect();
+        let target = match &insert.on_conflict {
+            Some(
+                OnConflict::Nothing(Some(columns))
+                | OnConflict::Update {
+                    target: columns, ..
+                },
+            ) => {
+                let schema = &self.tables[name].schema;
+                let k = schema
+                    .keys
+                    .iter()
+                    .position(|key| same_columns(&key.columns, columns))
+                    .ok_or_else(|| {
+                        Stop::Fail(sql_error(
+                            "42P10",
+                            "there is no unique or exclusion constraint matching the ON CONFLICT specification".into(),
+                        ))
+                    })?;
+                vec![k]
+            }
+            _ => all.clone(),
+        };
+        let mut fresh: Vec<Row> = Vec::new();
+        let mut updates: Vec<(usize, Row)> = Vec::new();
+        let mut returned: Vec<Row> = Vec::new();
+        for values in &insert.rows {
+            let row = self.new_row(name, &insert.columns, values, ctx)?;
+            let table = &self.tables[name];
+            // Rows of this statement conflict with each other too.
+            for earlier in &fresh {
+                for key in &table.schema.keys {
+                    if let (Some(a), Some(b)) =
+                        (key_of(&row, &key.columns), key_of(earlier, &key.columns))
+                    {
+                        if same_key(&a, &b) {
+                            return Err(Stop::Fail(unique(name, key, &row)));
+                        }
+                    }
+                }
+            }
+            let hit = match &insert.on_conflict {
+                Some(_) => self.conflict_of(id, table, &row, &target, &[])?,
+                None => None,
+            };
+            match (hit, &insert.on_conflict) {
+                (None, _) => {
+                    if let Some((_, k)) = self.conflict_of(id, table, &row, &all, &[])? {
+                        return Err(Stop::Fail(self.refused(id, snapshot, table, &row, k)));
+                    }
+                    fresh.push(row);
+                }
+                (Some((index, _)), Some(OnConflict::Nothing(_))) => {
+                    self.unseen_conflict(id, snapshot, table, index)?;
+                }
+                (Some((index, _)), Some(OnConflict::Update { set, filter, .. })) => {
+                    self.unseen_conflict(id, snapshot, table, index)?;
+                    self.claim(id, snapshot, table, &[index])?;
+                    let slot = &table.slots[index];
+                    let old = match &slot.pending {
+                        Some((writer, row)) if *writer == id => row.clone(),
+                        _ => slot.latest().cloned(),
+                    }
+                    .expect("a live row");
+                    if !pass_with(filter.as_ref(), &old, Some(&row), ctx).map_err(Stop::Fail)? {
+                        continue;
+                    }
+                    let new = assign(name, &table.schema, &old, set, Some(&row), ctx)?;
+                    if let Some((_, k)) = self.conflict_of(id, table, &new, &all, &[index])? {
+                        return Err(Stop::Fail(unique(name, &table.schema.keys[k], &new)));
+                    }
+                    updates.push((index, new));
+                }
+                (Some(_), None) => unreachable!("no ON CONFLICT, no target"),
+            }
+        }
+        let written: Vec<Row> = fresh
+            .iter()
+            .chain(updates.iter().map(|(_, r)| r))
+            .cloned()
+            .collect();
+        self.note_write(id, name, &written.iter().collect::<Vec<_>>(), ctx)?;
+        for (index, row) in updates {
+            returned.push(row.clone());
+            self.write(id, name, index, Some(row));
+        }
+        for row in fresh {
+            returned.push(row.clone());
+            let table = self.tables.get_mut(name).expect("a table");
+            table.slots.push(Slot {
+                versions: Vec::new(),
+                pending: None,
+                locker: None,
+            });
+            let index = table.slots.len() - 1;
+            self.write(id, name, index, Some(row));
+        }
+        let count = returned.len() as u64;
+        let (rows, fields) = match &insert.returning {
+            Some(projection) => {
+                let refs: Vec<&Row> = returned.iter().collect();
+                project(Some(&self.tables[name].schema), projection, &refs, ctx)?
+            }
+            None => (Vec::new(), Vec::new()),
+        };
+        Ok(Reply {
+            command: "INSERT",
+            row_count: Some(count),
+            rows,
+            fields,
+        })
+    }
+
+    /// A unique violation, or under REPEATABLE READ and SERIALIZABLE, a
+    /// serialization failure when the conflicting row is one the snapshot
+    /// does not see (PostgreSQL does the same).
+    fn refused(&self, id: TxnId, snapshot: u64, table: &Table, row: &Row, k: usize) -> SqlError {
+        if self.txns[&id].isolation != Isolation::ReadCommitted {
+            let key = &table.schema.keys[k].columns;
+            let unseen = table.slots.iter().any(|slot| {
+                slot.latest_seq() > snapshot
+                    && slot
+                        .latest()
+                        .and_then(|r| key_of(r, key))
+                        .zip(key_of(row, key))
+                        .is_some_and(|(a, b)| same_key(&a, &b))
+            });
+            if unseen {
+                return serialization_failure("concurrent update");
+            }
+        }
+        unique(&table.schema.name, &table.schema.keys[k], row)
+    }
+
+    /// ON CONFLICT on a row the snapshot does not see: REPEATABLE READ and
+    /// SERIALIZABLE fail.
+    fn unseen_conflict(
+        &self,
+        id: TxnId,
+        snapshot: u64,
+        table: &Table,
+        index: usize,
+    ) -> Result<(), Stop> {
+        let slot = &table.slots[index];
+        let own = slot.pending.as_ref().is_some_and(|(w, _)| *w == id);
+        if !own
+            && self.txns[&id].isolation != Isolation::ReadCommitted
+            && slot.latest_seq() > snapshot
+        {
+            return Err(Stop::Fail(serialization_failure("concurrent update")));
+        }
+        Ok(())
+    }
+
+    fn update(
+        &mut self,
+        id: TxnId,
+        snapshot: u64,
+        update: &Update,
+        ctx: &Context,
+    ) -> Result<Reply, Stop> {
+        let name = &update.table;
+        let table = self.table(name)?;
+        check_columns(&table.schema, update.filter.as_ref())?;
+        for (column, _) in &update.set {
+            column_of(&table.schema, column).map_err(Stop::Fail)?;
+        }
+        // READ COMMITTED reads the latest commit once it may write.
+        let found = self.matching(table, id, snapshot, update.filter.as_ref(), ctx)?;
+        self.claim(id, snapshot, table, &found)?;
+        let all: Vec<usize> = (0..table.schema.keys.len()).collect();
+        let mut new_rows = Vec::new();
+        let mut old_rows = Vec::new();
+        for &index in &found {
+            let old = Self::visible(&table.slots[index], id, snapshot)
+                .expect("visible")
+                .clone();
+            let new = assign(name, &table.schema, &old, &update.set, None, ctx)?;
+            old_rows.push(old);
+            new_rows.push(new);
+        }
+        for (i, new) in new_rows.iter().enumerate() {
+            if let Some((_, k)) = self.conflict_of(id, table, new, &all, &found)? {
+                return Err(Stop::Fail(self.refused(id, snapshot, table, new, k)));
+            }
+            for other in &new_rows[..i] {
+                for key in &table.schema.keys {
+                    if let (Some(a), Some(b)) =
+                        (key_of(new, &key.columns), key_of(other, &key.columns))
+                    {
+                        if same_key(&a, &b) {
+                            return Err(Stop::Fail(unique(name, key, new)));
+                        }
+                    }
+                }
+            }
+        }
+        let touched: Vec<&Row> = old_rows.iter().chain(&new_rows).collect();
+        self.note_write(id, name, &touched, ctx)?;
+        self.note_read(id, snapshot, name, update.filter.as_ref(), ctx)?;
+        for (&index, row) in found.iter().zip(&new_rows) {
+            self.write(id, name, index, Some(row.clone()));
+        }
+        let (rows, fields) = match &update.returning {
+            Some(projection) => {
+                let refs: Vec<&Row> = new_rows.iter().collect();
+                project(Some(&self.tables[name].schema), projection, &refs, ctx)?
+            }
+            None => (Vec::new(), Vec::new()),
+        };
+        Ok(Reply {
+            command: "UPDATE",
+            row_count: Some(found.len() as u64),
+            rows,
+            fields,
+        })
+    }
+
+    fn delete(
+        &mut self,
+        id: TxnId,
+        snapshot: u64,
+        delete: &Delete,
+        ctx: &Context,
+    ) -> Result<Reply, Stop> {
+        let name = &delete.table;
+        let table = self.table(name)?;
+        check_columns(&table.schema, delete.filter.as_ref())?;
+        let found = self.matching(table, id, snapshot, delete.filter.as_ref(), ctx)?;
+        self.claim(id, snapshot, table, &found)?;
+        let old: Vec<Row> = found
+            .iter()
+            .map(|&i| {
+                Self::visible(&table.slots[i], id, snapshot)
+                    .expect("visible")
+                    .clone()
+            })
+            .collect();
+        self.note_write(id, name, &old.iter().collect::<Vec<_>>(), ctx)?;
+        self.note_read(id, snapshot, name, delete.filter.as_ref(), ctx)?;
+        for &index in &found {
+            self.write(id, name, index, None);
+        }
+        let (rows, fields) = match &delete.returning {
+            Some(projection) => {
+                let refs: Vec<&Row> = old.iter().collect();
+                project(Some(&self.tables[name].schema), projection, &refs, ctx)?
+            }
+            None => (Vec::new(), Vec::new()),
+        };
+        Ok(Reply {
+            command: "DELETE",
+            row_count: Some(found.len() as u64),
+            rows,
+            fields,
+        })
+    }
+
+    /// Seeds a row at time 0 (the schema's INSERT): committed at once.
+    pub fn seed(&mut self, insert: &Insert) -> Result<(), SqlError> {
+        let (landed, _) = self.run(None, &Plan::Insert(insert.clone()), 0.0);
+        match landed {
+            Landed::Done(_) => Ok(()),
+            Landed::Failed(error) => Err(error),
+            Landed::Waits(_) => unreachable!("nothing runs at load"),
+        }
+    }
+}
+
+/// How a statement stopped before completing.
+enum Stop {
+    Wait(TxnId),
+    Fail(SqlError),
+}
+
+fn describe(plan: &Plan) -> String {
+    match plan.table() {
+        Some(table) => format!("a statement on \"{table}\""),
+        None => "a statement".into(),
+    }
+}
+
+fn no_table(name: &str) -> SqlError {
+    sql_error("42P01", format!("relation \"{name}\" does not exist"))
+}
+
+fn not_null(table: &str, column: &str, row: &[Value]) -> SqlError {
+    let mut error = sql_error(
+        "23502",
+        format!("null value in column \"{column}\" of relation \"{table}\" violates not-null constraint"),
+    );
+    let values: Vec<String> = row
+        .iter()
+        .map(|v| {
+            if v.is_null() {
+                "null".into()
+            } else {
+                super::eval::text(v)
+            }
+        })
+        .collect();
+    error.detail = Some(format!("Failing row contains ({}).", values.join(", ")));
+    error.table = Some(table.to_string());
+    error
+}
+
+fn unique(table: &str, key: &super::schema::Key, row: &Row) -> SqlError {
+    let values: Vec<String> = key
+        .columns
+        .iter()
+        .map(|c| super::eval::text(row.get(c).unwrap_or(&Value::Null)))
+        .collect();
+    let mut error = sql_error(
+        "23505",
+        format!(
+            "duplicate key value violates unique constraint \"{}\"",
+            key.name
+        ),
+    );
+    error.detail = Some(format!(
+        "Key ({})=({}) already exists.",
+        key.columns.join(", "),
+        values.join(", ")
+    ));
+    error.constraint = Some(key.name.clone());
+    error.table = Some(table.to_string());
+    error
+}
+
+fn same_columns(a: &[String], b: &[String]) -> bool {
+    a.len() == b.len() && a.iter().all(|c| b.contains(c))
+}
+
+fn column_of<'a>(schema: &'a TableSchema, name: &str) -> Result<&'a Column, SqlError> {
+    schema
+        .columns
+        .iter()
+        .find(|c| c.name == name)
+        .ok_or_else(|| {
+            sql_error(
+                "42703",
+                format!(
+                    "column \"{name}\" of relation \"{}\" does not exist",
+                    schema.name
+                ),
+            )
+        })
+}
+
+/// Every column a filter names exists.
+fn check_columns(schema: &TableSchema, filter: Option<&Expr>) -> Result<(), Stop> {
+    let mut missing = None;
+    if let Some(filter) = filter {
+        super::eval::columns(filter, &mut |name| {
+            if missing.is_none() && column_of(schema, name).is_err() {
+                missing = Some(name.to_string());
+            }
+        });
+    }
+    match missing {
+        Some(name) => Err(Stop::Fail(sql_error(
+            "42703",
+            format!("column \"{name}\" does not exist"),
+        ))),
+        None => Ok(()),
+    }
+}
+
+fn pass(filter: Option<&Expr>, row: &Row, ctx: &Context) -> Result<bool, SqlError> {
+    pass_with(filter, row, None, ctx)
+}
+
+fn pass_with(
+    filter: Option<&Expr>,
+    row: &Row,
+    excluded: Option<&Row>,
+    ctx: &Context,
+) -> Result<bool, SqlError> {
+    match filter {
+        None => Ok(true),
+        Some(filter) => matches(filter, row, excluded, ctx),
+    }
+}
+
+/// A row with `set` applied (its expressions read the old row).
+fn assign(
+    table: &str,
+    schema: &TableSchema,
+    old: &Row,
+    set: &[(String, Expr)],
+    excluded: Option<&Row>,
+    ctx: &Context,
+) -> Result<Row, Stop> {
+    let mut new = old.clone();
+    for (name, expression) in set {
+        let column = column_of(schema, name).map_err(Stop::Fail)?;
+        let value = eval(expression, Some(old), excluded, ctx).map_err(Stop::Fail)?;
+        let value = coerce(table, column, value).map_err(Stop::Fail)?;
+        new.insert(name.clone(), value);
+    }
+    if let Some(column) = schema
+        .columns
+        .iter()
+        .find(|c| c.not_null && new[&c.name].is_null())
+    {
+        let values: Vec<Value> = new.values().cloned().collect();
+        return Err(Stop::Fail(not_null(table, &column.name, &values)));
+    }
+    Ok(new)
+}
+
+/// A value as a column of this type stores it, or PostgreSQL's error.
+pub fn coerce(table: &str, column: &Column, value: Value) -> Result<Value, SqlError> {
+    let _ = table;
+    let invalid = |ty: &str, value: &Value| {
+        sql_error(
+            "22P02",
+            format!(
+                "invalid input syntax for type {ty}: \"{}\"",
+                super::eval::text(value)
+            ),
+        )
+    };
+    Ok(match (column.ty, value) {
+        (_, Value::Null) => Value::Null,
+        (Type::Int | Type::BigInt, Value::Number(n)) => match n.as_i64() {
+            Some(i) => Value::from(i),
+            None => Value::from(n.as_f64().unwrap_or(0.0).round() as i64),
+        },
+        (Type::Int | Type::BigInt, Value::String(s)) => match s.trim().parse::<i64>() {
+            Ok(i) => Value::from(i),
+            Err(_) => return Err(invalid("integer", &Value::String(s))),
+        },
+        (Type::Numeric | Type::Float, Value::String(s)) => match s.trim().parse::<f64>() {
+            Ok(f) => super::super::world::number(f),
+            Err(_) => return Err(invalid("numeric", &Value::String(s))),
+        },
+        (Type::Numeric | Type::Float, Value::Number(n)) => Value::Number(n),
+        (Type::Bool, Value::Bool(b)) => Value::Bool(b),
+        (Type::Bool, Value::String(s)) => match s.trim().to_lowercase().as_str() {
+            "t" | "true" | "yes" | "on" | "1" | "y" => Value::Bool(true),
+            "f" | "false" | "no" | "off" | "0" | "n" => Value::Bool(false),
+            _ => return Err(invalid("boolean", &Value::String(s))),
+        },
+        (Type::Json, Value::String(s)) => match serde_json::from_str(&s) {
+            Ok(value) => value,
+            Err(_) => return Err(invalid("json", &Value::String(s))),
+        },
+        (Type::Json, value) => value,
+        (Type::Text | Type::Uuid | Type::Timestamp, Value::String(s)) => Value::String(s),
+        (Type::Text | Type::Uuid | Type::Timestamp, value) => {
+            Value::String(super::eval::text(&value))
+        }
+        (ty, value) => return Err(invalid(ty.name(), &value)),
+    })
+}
+
+/// Orders two column values as ORDER BY does (NULLs last).
+fn order_values(a: Option<&Value>, b: Option<&Value>) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    let a = a.filter(|v| !v.is_null());
+    let b = b.filter(|v| !v.is_null());
+    match (a, b) {
+        (None, None) => Ordering::Equal,
+        (None, Some(_)) => Ordering::Greater,
+        (Some(_), None) => Ordering::Less,
+        (Some(a), Some(b)) => compare(a, b).unwrap_or(Ordering::Equal),
+    }
+}
+
+/// Rows as a SELECT or RETURNING gives them, with their fields.
+#[allow(clippy::type_complexity)]
+fn project(
+    schema: Option<&TableSchema>,
+    projection: &Projection,
+    rows: &[&Row],
+    ctx: &Context,
+) -> Result<(Vec<Row>, Vec<(String, u32)>), Stop> {
+    let type_of = |name: &str| {
+        schema
+            .and_then(|s| s.columns.iter().find(|c| c.name == name))
+            .map(|c| c.ty)
+    };
+    match projection {
+        Projection::All => {
+            let schema = schema.expect("a table");
+            let fields = schema
+                .columns
+                .iter()
+                .map(|c| (c.name.clone(), c.ty.oid()))
+                .collect();
+            Ok((rows.iter().map(|r| (*r).clone()).collect(), fields))
+        }
+        Projection::Items(items) => {
+            if let Some(schema) = schema {
+                for (_, item) in items {
+                    match item {
+                        Item::Expr(e) => check_columns(schema, Some(e))?,
+                        Item::Count(Some(column)) => {
+                            column_of(schema, column).map_err(Stop::Fail)?;
+                        }
+                        Item::Count(None) => {}
+                    }
+                }
+            }
+            let fields: Vec<(String, u32)> = items
+                .iter()
+                .map(|(name, item)| {
+                    let oid = match item {
+                        Item::Count(_) => Type::BigInt.oid(),
+                        Item::Expr(Expr::Column(c)) => type_of(c).map_or(25, Type::oid),
+                        Item::Expr(Expr::Value(Value::Number(n))) if n.is_i64() => 23,
+                        Item::Expr(Expr::Value(Value::Number(_))) => 1700,
+                        Item::Expr(Expr::Value(Value::Bool(_))) => 16,
+                        Item::Expr(Expr::Now) => Type::Timestamp.oid(),
+                        Item::Expr(_) => 25,
+                    };
+                    (name.clone(), oid)
+                })
+                .collect();
+            if items.iter().any(|(_, item)| matches!(item, Item::Count(_))) {
+                // No GROUP BY: a plain column beside an aggregate is an error.
+                for (_, item) in items {
+                    if let Item::Expr(e) = item {
+                        let mut first = None;
+                        super::eval::columns(e, &mut |name| {
+                            first.get_or_insert_with(|| name.to_string());
+                        });
+                        if let (Some(column), Some(schema)) = (first, schema) {
+                            return Err(Stop::Fail(sql_error(
+                                "42803",
+                                format!(
+                                    "column \"{}.{column}\" must appear in the GROUP BY clause or be used in an aggregate function",
+                                    schema.name
+                                ),
+                            )));
+                        }
+                    }
+                }
+                // An aggregate: one row over all of them.
+                let mut row = Row::new();
+                for (name, item) in items {
+                    let value = match item {
+                        Item::Count(None) => Value::from(rows.len() as u64),
+                        Item::Count(Some(column)) => Value::from(
+                            rows.iter()
+                                .filter(|r| r.get(column).is_some_and(|v| !v.is_null()))
+                                .count() as u64,
+                        ),
+                        Item::Expr(e) => {
+                            if rows.is_empty() && super::eval::has_column(e) {
+                                Value::Null
+                            } else {
+                                eval(e, rows.first().copied(), None, ctx).map_err(Stop::Fail)?
+                            }
+                        }
+                    };
+                    row.insert(name.clone(), value);
+                }
+                return Ok((vec![row], fields));
+            }
+            let mut out = Vec::new();
+            for row in rows {
+                let mut projected = Row::new();
+                for (name, item) in items {
+                    let Item::Expr(e) = item else { unreachable!() };
+                    projected.insert(
+                        name.clone(),
+                        eval(e, Some(row), None, ctx).map_err(Stop::Fail)?,
+                    );
+                }
+                out.push(projected);
+            }
+            Ok((out, fields))
+        }
+    }
+}
