@@ -126,6 +126,114 @@ impl ScriptCache {
             }
         }
     }
+
+    /// Stores only if the key is live (memcached's `replace`, Redis's
+    /// `SET XX`); answers whether it stored.
+    pub fn replace(&mut self, key: &str, value: Value, ttl: Micros, now: Micros) -> bool {
+        if self.live(key, now).is_none() {
+            return false;
+        }
+        self.set(key, value, ttl, now);
+        true
+    }
+
+    /// Gives a live key a new expiry, `ttl` from now (Redis's `PEXPIRE`;
+    /// 0 deletes the key, as a non-positive expiry does in Redis);
+    /// answers whether the key was live.
+    pub fn expire(&mut self, key: &str, ttl: Micros, now: Micros) -> bool {
+        if self.live(key, now).is_none() {
+            return false;
+        }
+        if ttl == 0 {
+            self.entries.remove(key);
+        } else if let Some(entry) = self.entries.get_mut(key) {
+            entry.expires_at = Some(now.saturating_add(ttl));
+        }
+        true
+    }
+
+    /// memcached's `incr`/`decr`: adds `by` to a live unsigned number (a
+    /// number, or a string of digits) and never goes below 0; a missing
+    /// key is stored as `initial` (with its ttl) when one is given (the
+    /// binary protocol's initial value), else `Ok(None)` (NOT_FOUND).
+    pub fn counter(
+        &mut self,
+        key: &str,
+        by: f64,
+        initial: Option<(f64, Micros)>,
+        now: Micros,
+    ) -> Result<Option<f64>, String> {
+        let Some(entry) = self.live(key, now) else {
+            return Ok(initial.map(|(value, ttl)| {
+                self.set(key, number(value), ttl, now);
+                value
+            }));
+        };
+        let old = match &entry.value {
+            Value::Number(n) => n.as_f64().filter(|n| *n >= 0.0 && n.fract() == 0.0),
+            Value::String(s) if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) => {
+                s.parse::<f64>().ok()
+            }
+            _ => None,
+        };
+        let Some(old) = old else {
+            return Err("cannot increment or decrement non-numeric value".to_string());
+        };
+        let new = (old + by).max(0.0);
+        if let Some(entry) = self.entries.get_mut(key) {
+            entry.value = number(new);
+        }
+        Ok(Some(new))
+    }
+
+    /// One of redlock's Lua scripts (v4 and v5 share them) on `keys`, as
+    /// Redis runs it, atomically: the number it returns.
+    pub fn lock_script(
+        &mut self,
+        script: LockScript,
+        keys: &[String],
+        value: &Value,
+        ttl: Micros,
+        now: Micros,
+    ) -> usize {
+        let owned = |cache: &Self, key: &String| {
+            cache
+                .live(key, now)
+                .is_some_and(|entry| strict_equal(&entry.value, value))
+        };
+        match script {
+            LockScript::Acquire | LockScript::Extend => {
+                let refused = match script {
+                    LockScript::Acquire => keys.iter().any(|key| self.live(key, now).is_some()),
+                    _ => keys.iter().any(|key| !owned(self, key)),
+                };
+                if refused {
+                    return 0;
+                }
+                for key in keys {
+                    self.set(key, value.clone(), ttl, now);
+                }
+                keys.len()
+            }
+            LockScript::Release => {
+                let mine: Vec<&String> = keys.iter().filter(|key| owned(self, key)).collect();
+                for key in &mine {
+                    self.entries.remove(key.as_str());
+                }
+                mine.len()
+            }
+        }
+    }
+}
+
+/// Redlock's scripts: `acquire` sets every key (PX) if none exists,
+/// `extend` resets them if all hold the value, `release` deletes those
+/// that hold it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LockScript {
+    Acquire,
+    Extend,
+    Release,
 }
 
 /// A JSON number, integral when it can be (so `1` prints as `1`).

@@ -36,6 +36,12 @@ pub enum OpKind {
     DbFindOne,
     DbUpdate,
     DbDelete,
+    /// memcached's `replace`, Redis's `SET XX`.
+    CacheReplace,
+    /// Redis's `EXPIRE`/`PEXPIRE`.
+    CacheExpire,
+    /// One of redlock's Lua scripts (acquire, extend, release).
+    CacheLockScript,
 }
 
 impl OpKind {
@@ -49,7 +55,10 @@ impl OpKind {
             | OpKind::CacheDeleteIfOwner
             | OpKind::CacheGetStale
             | OpKind::CacheDeleteIf
-            | OpKind::CacheIncr => Some(ServerKind::Cache),
+            | OpKind::CacheIncr
+            | OpKind::CacheReplace
+            | OpKind::CacheExpire
+            | OpKind::CacheLockScript => Some(ServerKind::Cache),
             OpKind::DbSelect | OpKind::DbFindOrder | OpKind::DbFind | OpKind::DbFindOne => {
                 Some(ServerKind::DbRead)
             }
