@@ -92,9 +92,15 @@ const MODULES: &[(&str, &str)] = &[
     ("events", "EventEmitter, once"),
     ("ioredis", "Redis, ReplyError"),
     ("lru-cache", "LRUCache"),
+    ("memcached", ""),
+    ("memjs", "Client"),
     ("p-limit", ""),
     ("process", "env"),
-    ("redis", "createClient, ErrorReply"),
+    ("redis", "createClient, ErrorReply, SimpleError"),
+    (
+        "redlock",
+        "Redlock, Lock, LockError, ExecutionError, ResourceLockedError",
+    ),
     ("timers/promises", "setTimeout, setImmediate"),
 ];
 
