@@ -554,6 +554,74 @@ mod tests {
     }
 
     #[test]
+    fn replace_and_expire_need_a_live_key() {
+        let mut cache = ScriptCache::new(0);
+        assert!(!cache.replace("k", json!(1), 0, 0));
+        assert_eq!(cache.get("k", 0), Found::Miss);
+        cache.set("k", json!(1), 0, 0);
+        assert!(cache.replace("k", json!(2), 100, 0));
+        assert_eq!(cache.get("k", 99), Found::Live(json!(2)));
+        assert!(cache.expire("k", 200, 50));
+        assert_eq!(cache.get("k", 249), Found::Live(json!(2)));
+        assert_eq!(cache.get("k", 250), Found::Miss);
+        assert!(!cache.expire("k", 10, 250));
+        cache.set("d", json!(1), 0, 0);
+        assert!(cache.expire("d", 0, 0));
+        assert_eq!(cache.get("d", 0), Found::Miss);
+    }
+
+    #[test]
+    fn memcached_counters_start_at_initial_and_stop_at_zero() {
+        let mut cache = ScriptCache::new(0);
+        assert_eq!(cache.counter("n", 5.0, None, 0), Ok(None));
+        assert_eq!(
+            cache.counter("n", 5.0, Some((10.0, 100)), 0),
+            Ok(Some(10.0))
+        );
+        assert_eq!(cache.counter("n", 5.0, None, 0), Ok(Some(15.0)));
+        assert_eq!(cache.counter("n", -100.0, None, 0), Ok(Some(0.0)));
+        assert_eq!(cache.get("n", 100), Found::Miss);
+        cache.set("s", json!("42"), 0, 0);
+        assert_eq!(cache.counter("s", 1.0, None, 0), Ok(Some(43.0)));
+        cache.set("x", json!("abc"), 0, 0);
+        assert!(cache.counter("x", 1.0, None, 0).is_err());
+        cache.set("f", json!(1.5), 0, 0);
+        assert!(cache.counter("f", 1.0, None, 0).is_err());
+    }
+
+    #[test]
+    fn redlock_scripts_act_on_every_key_or_none() {
+        let mut cache = ScriptCache::new(0);
+        let keys = ["a".to_string(), "b".to_string()];
+        let me = json!("me");
+        cache.set("b", json!("you"), 50, 0);
+        assert_eq!(
+            cache.lock_script(LockScript::Acquire, &keys, &me, 100, 0),
+            0
+        );
+        assert_eq!(cache.get("a", 0), Found::Miss);
+        assert_eq!(
+            cache.lock_script(LockScript::Acquire, &keys, &me, 100, 50),
+            2
+        );
+        assert_eq!(
+            cache.lock_script(LockScript::Extend, &keys, &me, 100, 100),
+            2
+        );
+        assert_eq!(cache.get("a", 199), Found::Live(me.clone()));
+        cache.set("b", json!("you"), 0, 150);
+        assert_eq!(
+            cache.lock_script(LockScript::Extend, &keys, &me, 100, 150),
+            0
+        );
+        assert_eq!(
+            cache.lock_script(LockScript::Release, &keys, &me, 0, 150),
+            1
+        );
+        assert_eq!(cache.get("b", 150), Found::Live(json!("you")));
+    }
+
+    #[test]
     fn atomic_update_with_inc_and_operators() {
         let mut db = Tables::default();
         let def = TableDef {
