@@ -1251,7 +1251,8 @@ fn handlers_export_as_production_code_does() {
 #[test]
 fn a_module_we_do_not_have_is_an_error_that_lists_ours() {
     let listed = "Cannot find module 'mysql2': the built-in modules are async-mutex, crypto, \
-                  events, ioredis, lru-cache, p-limit, pg, process, redis, timers/promises";
+                  events, ioredis, lru-cache, memcached, memjs, p-limit, pg, process, redis, \
+                  redlock, timers/promises";
     // `require` in a request fails the request with the message.
     let (m, run) = run_script(
         "async function handle(req) { const mysql = require('mysql2'); }",
@@ -1499,4 +1500,396 @@ async function handle(req) {
             "null",
         ]
     );
+}
+
+// ---------------------------------------------------------------------------
+// memjs, memcached, redlock, and ioredis's XX, expire and defineCommand
+
+/// memjs's replies: Node 20 with memjs 1.3.2 on a real memcached 1.6
+/// printed these lines for the same text (memjs's default logger prints the
+/// failed INCREMENT's message before the script's own line does).
+#[test]
+fn memjs_replies_as_memcached_does() {
+    let code = r#"const memjs = require("memjs");
+const client = memjs.Client.create(process.env.MEMCACHED);
+async function handle(req) {
+  if (req.id > 0) return;
+  for (const key of ["a", "b", "n", "s"]) await client.delete(key);
+  const missing = await client.get("a");
+  console.log(missing.value, missing.flags);
+  console.log(await client.set("a", "hello", { expires: 10 }));
+  const { value, flags } = await client.get("a");
+  console.log(value.toString(), value.length, flags.length);
+  console.log(await client.add("a", "x"), await client.add("b", "x", { expires: 1 }));
+  console.log(await client.replace("a", "héllo"), await client.replace("zz", "y"));
+  console.log((await client.get("a")).value.toString(), (await client.get("a")).value.length);
+  console.log(await client.delete("a"), await client.delete("a"));
+  console.log(JSON.stringify(await client.increment("n", 5)));
+  console.log(JSON.stringify(await client.increment("n", 5, { initial: 10 })));
+  console.log(JSON.stringify(await client.decrement("n", 100, {})));
+  await client.set("s", "abc");
+  try { await client.increment("s", 1); } catch (e) { console.log(e.message); }
+  try { await client.set("s", 5); } catch (e) { console.log(e.name, e.message); }
+  await sleep(1100);
+  console.log((await client.get("b")).value);
+  await new Promise((resolve) => {
+    client.get("s", (err, value, flags) => {
+      console.log(err, value.toString());
+      client.add("s", "v", {}, (err, ok) => {
+        console.log(err, ok);
+        client.increment("n", 2, {}, (err, success, value) => {
+          console.log(err, success, value);
+          resolve();
+        });
+      });
+    });
+  });
+}
+"#;
+    let (_, run) = run_cleanly(code, "scenario=script&users=1&clicks=1");
+    assert_eq!(
+        run.messages(),
+        [
+            "null null",
+            "true",
+            "hello 5 4",
+            "false true",
+            "true false",
+            "héllo 6",
+            "true false",
+            "{\"success\":true,\"value\":0}",
+            "{\"success\":true,\"value\":5}",
+            "{\"success\":true,\"value\":0}",
+            "MemJS INCREMENT: Incr/Decr on non-numeric value",
+            "MemJS INCREMENT: Incr/Decr on non-numeric value",
+            "TypeError The first argument must be of type string or an instance of Buffer, ArrayBuffer, or Array or an Array-like Object. Received type number (5)",
+            "null",
+            "null abc",
+            "null false",
+            "null true 2",
+        ]
+    );
+}
+
+/// The `memcached` package's callbacks: Node 20 with memcached 2.2.2 on a
+/// real memcached 1.6 printed these lines for the same text (values keep
+/// their type; a refused `add`/`replace` is an error with `notStored`).
+#[test]
+fn the_memcached_package_replies_as_memcached_does() {
+    let code = r#"const Memcached = require("memcached");
+const memcached = new Memcached(process.env.MEMCACHED, { retries: 0 });
+const call = (method, ...args) =>
+  new Promise((resolve) => memcached[method](...args, (err, data) => resolve([err, data])));
+const show = ([err, data]) =>
+  `${err ? `${err.name}: ${err.message}${err.notStored ? " (notStored)" : ""}` : err} ${JSON.stringify(data)}`;
+async function handle(req) {
+  if (req.id > 0) return;
+  for (const key of ["a", "b", "n", "o", "s", "f"]) await call("del", key);
+  console.log(show(await call("get", "a")));
+  console.log(show(await call("set", "a", "hello", 10)));
+  console.log(show(await call("get", "a")));
+  console.log(show(await call("add", "a", "x", 10)));
+  console.log(show(await call("add", "b", "x", 1)));
+  console.log(show(await call("replace", "a", "y", 10)), show(await call("replace", "zz", "y", 10)));
+  console.log(show(await call("set", "n", 42, 0)), show(await call("get", "n")));
+  console.log(show(await call("set", "s", "42", 0)), show(await call("get", "s")));
+  console.log(show(await call("set", "o", { a: 1, b: [2, "c"] }, 0)), show(await call("get", "o")));
+  console.log(show(await call("set", "f", 1.5, 0)), show(await call("get", "f")));
+  console.log(show(await call("incr", "zz", 1)), show(await call("incr", "n", 5)), show(await call("get", "n")));
+  console.log(show(await call("decr", "n", 100)), show(await call("incr", "a", 1)));
+  console.log(show(await call("del", "a")), show(await call("del", "a")));
+  console.log(show(await call("touch", "b", 10)), show(await call("touch", "a", 10)));
+  await sleep(1100);
+  console.log(show(await call("get", "b")));
+}
+"#;
+    let (_, run) = run_cleanly(code, "scenario=script&users=1&clicks=1");
+    assert_eq!(
+        run.messages(),
+        [
+            "undefined undefined",
+            "undefined true",
+            "undefined \"hello\"",
+            "Error: Item is not stored (notStored) false",
+            "undefined true",
+            "undefined true Error: Item is not stored (notStored) false",
+            "undefined true undefined 42",
+            "undefined true undefined \"42\"",
+            "undefined true undefined {\"a\":1,\"b\":[2,\"c\"]}",
+            "undefined true undefined 1.5",
+            "undefined false undefined 47 undefined 47",
+            "undefined 0 Error: cannot increment or decrement non-numeric value false",
+            "undefined true undefined false",
+            "undefined true undefined false",
+            "undefined \"x\"",
+        ]
+    );
+}
+
+/// ioredis's `SET XX`, `expire`/`pexpire` and `defineCommand` (with and
+/// without `numberOfKeys`, here on redlock's acquire script): Node 20 with
+/// ioredis 5 on a real Redis 7 printed these lines for the same text.
+#[test]
+fn ioredis_xx_expire_and_define_command_reply_as_redis_does() {
+    let code = r#"const Redis = require("ioredis");
+const redis = new Redis(process.env.REDIS_URL);
+const ACQUIRE = `
+  for i, key in ipairs(KEYS) do
+    if redis.call("exists", key) == 1 then return 0 end
+  end
+  for i, key in ipairs(KEYS) do
+    redis.call("set", key, ARGV[1], "PX", ARGV[2])
+  end
+  return #KEYS
+`;
+async function handle(req) {
+  if (req.id > 0) return;
+  await redis.del("k", "l1", "l2");
+  console.log(await redis.set("k", "a", "XX"), await redis.get("k"));
+  console.log(await redis.set("k", "a"), await redis.set("k", "b", "XX", "PX", 500), await redis.get("k"));
+  console.log(await redis.expire("k", 1), await redis.pexpire("nope", 100), await redis.expire("nope", 1));
+  try { await redis.expire("k", "soon"); } catch (e) { console.log(e.name, e.message); }
+  await sleep(1001);
+  console.log(await redis.get("k"));
+  await redis.set("k", "c");
+  console.log(await redis.pexpire("k", 0), await redis.get("k"));
+  redis.defineCommand("release", {
+    numberOfKeys: 1,
+    lua: "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end",
+  });
+  redis.defineCommand("grab", { lua: ACQUIRE });
+  console.log(await redis.grab(2, "l1", "l2", "me", 1000), await redis.grab(2, "l2", "l3", "you", 1000));
+  console.log(await redis.release("l1", "you"), await redis.release("l1", "me"), await redis.get("l2"));
+  await redis.del("l2");
+}
+"#;
+    let (_, run) = run_cleanly(code, "scenario=script&users=1&clicks=1");
+    assert_eq!(
+        run.messages(),
+        [
+            "null null",
+            "OK OK b",
+            "1 0 0",
+            "ReplyError ERR value is not an integer or out of range",
+            "null",
+            "1 null",
+            "2 0",
+            "0 1 me",
+        ]
+    );
+    // Lua the simulation does not recognise is an error naming the ones it does.
+    let lines = logs(
+        r#"const redis = new (require("ioredis"))();
+async function handle() {
+  redis.defineCommand("one", { numberOfKeys: 0, lua: "return 1" });
+  try { await redis.one(); } catch (e) { console.log(e.name, e.message); }
+}"#,
+        "",
+    );
+    assert!(
+        lines[0].starts_with("ReplyError ERR this Lua script is not one"),
+        "{lines:?}"
+    );
+    assert!(lines[0].contains("check-and-delete"), "{lines:?}");
+    assert!(
+        lines[0].contains("redlock's acquire, extend and release"),
+        "{lines:?}"
+    );
+}
+
+/// node-redis's `SET` with `XX`, `expire` and `pExpire`: Node 20 with
+/// redis 5 (node-redis) on a real Redis 7 printed these lines for the same
+/// text.
+#[test]
+fn node_redis_xx_and_expire_reply_as_redis_does() {
+    let code = r#"const { createClient } = require("redis");
+async function handle(req) {
+  if (req.id > 0) return;
+  const client = await createClient({ url: process.env.REDIS_URL }).connect();
+  await client.del("k");
+  console.log(await client.expire("k", 10), await client.set("k", "v", { XX: true }));
+  console.log(await client.set("k", "v"), await client.expire("k", 10), await client.pExpire("k", 100));
+  console.log(await client.set("k", "w", { XX: true, PX: 50 }), await client.get("k"));
+  await sleep(60);
+  console.log(await client.get("k"));
+  try { await client.expire("k", 1.5); } catch (e) { console.log(e.constructor.name, e.message); }
+}
+"#;
+    let (_, run) = run_cleanly(code, "scenario=script&users=1&clicks=1");
+    assert_eq!(
+        run.messages(),
+        [
+            "0 null",
+            "OK 1 1",
+            "OK w",
+            "null",
+            "SimpleError ERR value is not an integer or out of range",
+        ]
+    );
+}
+
+/// redlock 4.2's `lock`, `unlock`, `extend` and `LockError` over ioredis:
+/// Node 20 with redlock 4.2.0 and ioredis 5 on a real Redis 7 printed these
+/// lines for the same text.
+#[test]
+fn redlock_4_locks_retries_and_unlocks_as_redlock_does() {
+    let code = r#"const Redis = require("ioredis");
+const Redlock = require("redlock");
+const redis = new Redis(process.env.REDIS_URL);
+const redlock = new Redlock([redis], { retryCount: 2, retryDelay: 50, retryJitter: 0 });
+const patient = new Redlock([redis], { retryCount: 5, retryDelay: 100, retryJitter: 0 });
+async function handle(req) {
+  if (req.id > 0) return;
+  await redis.del("locks:a", "locks:b");
+  const lock = await redlock.lock("locks:a", 1000);
+  console.log(String(lock.resource), lock.value.length, lock.attempts, (await redis.get("locks:a")) === lock.value);
+  const started = Date.now();
+  try {
+    await redlock.lock("locks:a", 1000);
+  } catch (e) {
+    console.log(e.name, e.message, e.attempts, e instanceof Redlock.LockError, Date.now() - started >= 100);
+  }
+  const extended = await lock.extend(2000);
+  console.log(extended === lock, lock.expiration - started > 1900);
+  await lock.unlock();
+  console.log(await redis.get("locks:a"));
+  const both = await redlock.lock(["locks:a", "locks:b"], 100);
+  console.log(both.resource.join(), (await redis.get("locks:b")) === both.value);
+  await sleep(150);
+  try { await both.unlock(); } catch (e) { console.log(e.name, e.message); }
+  try { await both.extend(100); } catch (e) { console.log(e.name, e.message); }
+  const first = await redlock.acquire("locks:a", 1000);
+  setTimeout(() => first.unlock(), 150);
+  const second = await patient.lock("locks:a", 1000);
+  console.log(second.attempts, Date.now() - started >= 200);
+  await second.unlock();
+}
+"#;
+    let (_, run) = run_cleanly(code, "scenario=script&users=1&clicks=1");
+    assert_eq!(
+        run.messages(),
+        [
+            "locks:a 32 1 true",
+            "LockError Exceeded 2 attempts to lock the resource \"locks:a\". 3 true true",
+            "true true",
+            "null",
+            "locks:a,locks:b true",
+            "LockError Unable to fully release the lock on resource \"locks:a,locks:b\".",
+            "LockError Cannot extend lock on resource \"locks:a,locks:b\" because the lock has already expired.",
+            "3 true",
+        ]
+    );
+}
+
+/// redlock 5's `acquire`, `extend`, `release`, `using` and
+/// `ExecutionError`: Node 20 with redlock 5.0.0-beta.2 and ioredis 5 on a
+/// real Redis 7 printed these lines for the same text.
+#[test]
+fn redlock_5_acquires_releases_and_uses_as_redlock_does() {
+    let code = r#"const Redis = require("ioredis");
+const Redlock = require("redlock").default;
+const { ExecutionError } = require("redlock");
+const redis = new Redis(process.env.REDIS_URL);
+const redlock = new Redlock([redis], { retryCount: 2, retryDelay: 50, retryJitter: 0 });
+async function handle(req) {
+  if (req.id > 0) return;
+  await redis.del("locks:c", "locks:d");
+  const lock = await redlock.acquire(["locks:c"], 1000);
+  console.log(JSON.stringify(lock.resources), lock.value.length, lock.attempts.length, (await redis.get("locks:c")) === lock.value);
+  try {
+    await redlock.acquire(["locks:c"], 1000);
+  } catch (e) {
+    console.log(e.name, e.message, e.attempts.length, e instanceof ExecutionError);
+  }
+  const extended = await lock.extend(2000);
+  console.log(extended === lock, lock.expiration, extended.attempts.length);
+  const released = await extended.release();
+  console.log(JSON.stringify(Object.keys(released)), released.attempts.length, await redis.get("locks:c"));
+  try {
+    await redlock.release(extended, { retryCount: 1 });
+  } catch (e) {
+    console.log(e.name, e.attempts.length);
+  }
+  try { await lock.extend(100); } catch (e) { console.log(e.name, e.message); }
+  const out = await redlock.using(["locks:d"], 700, async (signal) => {
+    await sleep(300);
+    return [signal.aborted, (await redis.get("locks:d")) !== null];
+  });
+  console.log(JSON.stringify(out), await redis.get("locks:d"));
+  try { await redlock.acquire(["locks:c"], 1.5); } catch (e) { console.log(e.message); }
+}
+"#;
+    let (_, run) = run_cleanly(code, "scenario=script&users=1&clicks=1");
+    assert_eq!(
+        run.messages(),
+        [
+            "[\"locks:c\"] 32 1 true",
+            "ExecutionError The operation was unable to achieve a quorum during its retry window. 3 true",
+            "false 0 1",
+            "[\"attempts\"] 1 null",
+            "ExecutionError 2",
+            "ExecutionError Cannot extend an already-expired lock.",
+            "[false,true] null",
+            "Duration must be an integer value in milliseconds.",
+        ]
+    );
+}
+
+/// Two clicks race for one redlock lock (cache 1 ms, DB 20 ms). Both lock
+/// scripts land at 1 ms: the first click holds the lock, reads (21), inserts
+/// (41) and unlocks (42). The second's attempt fails, its unlock script lands
+/// at 2, it retries 100 ms later (102: the lock is free), holds it at 103,
+/// finds the order (123) and unlocks (124).
+#[test]
+fn redlock_retries_until_the_holder_unlocks() {
+    let code = r#"const Redis = require("ioredis");
+const Redlock = require("redlock");
+const redis = new Redis();
+const redlock = new Redlock([redis], { retryCount: 3, retryDelay: 100, retryJitter: 0 });
+db.table("orders", { expectUnique: ["user", "event"] });
+async function handle(req) {
+  const lock = await redlock.lock(`user:${req.user}`, 1000);
+  count("attempts", lock.attempts);
+  try {
+    if (!(await db.findOne("orders", { user: req.user, event: 1 }))) {
+      await db.insert("orders", { user: req.user, event: 1 });
+    }
+  } finally {
+    await lock.unlock();
+  }
+  console.log(req.id, lock.attempts, Date.now());
+}
+"#;
+    let (m, run) = run_cleanly(code, "scenario=script&users=1&clicks=2");
+    assert_eq!(run.messages(), ["0 1 42", "1 2 124"]);
+    assert_eq!((m.orders, m.duplicate_tickets), (1, 0));
+    assert_eq!(run.custom(), custom(&[("attempts", 3.0)]));
+}
+
+/// memjs's `add` as a lock (memcached's add-if-absent) stops a double
+/// click: the second click finds the key and answers without an order.
+#[test]
+fn a_memjs_add_lock_stops_the_double_click() {
+    let code = r#"const memjs = require("memjs");
+const client = memjs.Client.create();
+db.table("orders", { expectUnique: ["user", "event"] });
+async function handle(req) {
+  const lock = `lock:${req.user}`;
+  if (!(await client.add(lock, String(req.id), { expires: 5 }))) return count("busy");
+  try {
+    if (!(await db.findOne("orders", { user: req.user, event: 1 }))) {
+      await db.insert("orders", { user: req.user, event: 1 });
+    }
+  } finally {
+    await client.delete(lock);
+  }
+}
+"#;
+    let (m, run) = run_cleanly(code, "scenario=script&users=2&clicks=2");
+    assert_eq!((m.orders, m.duplicate_tickets), (2, 0));
+    assert_eq!(run.custom(), custom(&[("busy", 2.0)]));
+    // With `set` (always stored) both clicks go in.
+    let racing = code.replace("client.add(", "client.set(");
+    let (m, _) = run_cleanly(&racing, "scenario=script&users=2&clicks=2");
+    assert_eq!((m.orders, m.duplicate_tickets), (4, 2));
 }

@@ -301,7 +301,10 @@ fn op_kind(op: OpKind) -> SpanKind {
         | OpKind::CacheDeleteIfOwner
         | OpKind::CacheGetStale
         | OpKind::CacheDeleteIf
-        | OpKind::CacheIncr => SpanKind::Cache,
+        | OpKind::CacheIncr
+        | OpKind::CacheReplace
+        | OpKind::CacheExpire
+        | OpKind::CacheLockScript => SpanKind::Cache,
         OpKind::DbSelect | OpKind::DbFindOrder | OpKind::DbFind | OpKind::DbFindOne => {
             SpanKind::DbRead
         }

@@ -22,7 +22,7 @@ use crate::strategy;
 use crate::world::LockKey;
 
 use super::host::{Answer, Call, Helper, Host, Position, Settle, SqlCall, Waiter, FIRING};
-use super::world::{Row, TableDef};
+use super::world::{LockScript, Row, TableDef};
 
 /// What every native of a realm reaches: the run's host (replaced when a
 /// realm is reused for another run) and the realm's server.
@@ -371,6 +371,10 @@ pub fn register<'js>(ctx: &Ctx<'js>, link: &Rc<Link>) -> Result<()> {
             ("now", host_now, 0),
             ("request", host_request, 0),
             ("defer", host_defer, 2),
+            ("replace", cache_replace, 3),
+            ("expire", cache_expire, 2),
+            ("counter", cache_counter, 4),
+            ("lockScript", cache_lock_script, 4),
             ("sql", host_sql, 3),
             ("session", host_session, 0),
         ],
@@ -485,6 +489,73 @@ fn cache_incr<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<V
         value => to_number(ctx, value)?,
     };
     send(link, ctx, OpKind::CacheIncr, Call::Incr(key, by))
+}
+
+// The client libraries' own cache operations (the prelude's `__host`):
+// memcached's `replace` and counters, Redis's `PEXPIRE`, redlock's scripts.
+
+fn cache_replace<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    let value = to_json(ctx, &arg(ctx, args, 1))?;
+    let key = key_arg(ctx, args, 0)?;
+    let ttl = ms_arg(ctx, args, 2)?;
+    send(
+        link,
+        ctx,
+        OpKind::CacheReplace,
+        Call::Replace(key, value, ttl),
+    )
+}
+
+/// `expire(key, ms)`: a non-positive `ms` deletes the key.
+fn cache_expire<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    let key = key_arg(ctx, args, 0)?;
+    let ttl = ms_arg(ctx, args, 1)?;
+    send(link, ctx, OpKind::CacheExpire, Call::Expire(key, ttl))
+}
+
+/// `counter(key, by, initial, ms)`: `initial` undefined or null: a missing
+/// key stays missing.
+fn cache_counter<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    let key = key_arg(ctx, args, 0)?;
+    let by = to_number(ctx, arg(ctx, args, 1))?;
+    let initial = match arg(ctx, args, 2) {
+        value if value.is_undefined() || value.is_null() => None,
+        value => Some((to_number(ctx, value)?, ms_arg(ctx, args, 3)?)),
+    };
+    send(
+        link,
+        ctx,
+        OpKind::CacheIncr,
+        Call::Counter(key, by, initial),
+    )
+}
+
+/// `lockScript("acquire" | "extend" | "release", keys, value, ms)`.
+fn cache_lock_script<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    let script = match to_text(ctx, arg(ctx, args, 0))?.as_str() {
+        "acquire" => LockScript::Acquire,
+        "extend" => LockScript::Extend,
+        "release" => LockScript::Release,
+        other => return Err(type_error(ctx, format!("no lock script {other}"))),
+    };
+    let keys = match to_json(ctx, &arg(ctx, args, 1))? {
+        Json::Array(keys) => keys
+            .into_iter()
+            .map(|key| match key {
+                Json::String(key) => key,
+                other => other.to_string(),
+            })
+            .collect(),
+        _ => return Err(type_error(ctx, "lock script keys must be an array")),
+    };
+    let value = to_json(ctx, &arg(ctx, args, 2))?;
+    let ttl = ms_arg(ctx, args, 3)?;
+    send(
+        link,
+        ctx,
+        OpKind::CacheLockScript,
+        Call::Locks(script, keys, value, ttl),
+    )
 }
 
 fn top_level_only(ctx: &Ctx<'_>, host: &Host, what: &str) -> Result<()> {

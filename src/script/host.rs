@@ -21,7 +21,7 @@ use crate::world::locks::SlotId;
 
 use super::sql::store::TxnId;
 use super::sql::{Database, Plan, SqlError};
-use super::world::{Row, ScriptCache, Tables};
+use super::world::{LockScript, Row, ScriptCache, Tables};
 
 /// What a script's cache or DB call does when it lands.
 pub enum Call {
@@ -32,6 +32,15 @@ pub enum Call {
     Delete(String),
     DeleteIf(String, Value),
     Incr(String, f64),
+    /// memcached's `replace` (and Redis's `SET XX`).
+    Replace(String, Value, Micros),
+    /// Redis's `PEXPIRE`: a new expiry for a live key (0 deletes it).
+    Expire(String, Micros),
+    /// memcached's `incr`/`decr`, with the binary protocol's initial value
+    /// and its ttl for a missing key.
+    Counter(String, f64, Option<(f64, Micros)>),
+    /// One of redlock's scripts on its keys, with the lock's value and ttl.
+    Locks(LockScript, Vec<String>, Value, Micros),
     Find(String, Row),
     FindOne(String, Row),
     Insert(String, Row),
@@ -63,11 +72,15 @@ impl Call {
             | Call::Delete(key)
             | Call::DeleteIf(key, _)
             | Call::Incr(key, _)
+            | Call::Replace(key, ..)
+            | Call::Expire(key, _)
+            | Call::Counter(key, ..)
             | Call::Find(key, _)
             | Call::FindOne(key, _)
             | Call::Insert(key, _)
             | Call::Update(key, ..)
             | Call::Remove(key, _) => key,
+            Call::Locks(_, keys, ..) => keys.first().map_or("", String::as_str),
             Call::Sql(call) => &call.key,
         }
     }

@@ -569,16 +569,84 @@
     return /^-?(0|[1-9][0-9]{0,14})$/.test(text) ? Number(text) : text;
   };
   const reply = (value) => (value === undefined || value === null ? null : String(value));
-  const CHECK_AND_DELETE =
-    /^if redis\.call\(["']get["'], ?KEYS\[1\]\) ?== ?ARGV\[1\] then return redis\.call\(["']del["'], ?KEYS\[1\]\) else return 0 end$/;
-  const notModelled = (what) => new ReplyError(`ERR ${what} is not modelled (EX, PX, NX are)`);
+  // Lua is recognised, not run: the text without comments and whitespace
+  // (and with one kind of quote) must be one the simulation knows.
+  const luaShape = (script) =>
+    String(script).replace(/--[^\n]*/g, "").replace(/\s+/g, "").replace(/'/g, '"');
+  const CHECK_AND_DELETE = luaShape(
+    'if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end'
+  );
+  // redlock's scripts, the same text in v4.2 and v5.0.0-beta.2.
+  const REDLOCK_ACQUIRE = `
+    -- Return 0 if an entry already exists.
+    for i, key in ipairs(KEYS) do
+      if redis.call("exists", key) == 1 then
+        return 0
+      end
+    end
+
+    -- Create an entry for each provided key.
+    for i, key in ipairs(KEYS) do
+      redis.call("set", key, ARGV[1], "PX", ARGV[2])
+    end
+
+    -- Return the number of entries added.
+    return #KEYS
+  `;
+  const REDLOCK_EXTEND = `
+    -- Return 0 if an entry exists with a *different* lock value.
+    for i, key in ipairs(KEYS) do
+      if redis.call("get", key) ~= ARGV[1] then
+        return 0
+      end
+    end
+
+    -- Update the entry for each provided key.
+    for i, key in ipairs(KEYS) do
+      redis.call("set", key, ARGV[1], "PX", ARGV[2])
+    end
+
+    -- Return the number of entries updated.
+    return #KEYS
+  `;
+  const REDLOCK_RELEASE = `
+    local count = 0
+    for i, key in ipairs(KEYS) do
+      -- Only remove entries for *this* lock value.
+      if redis.call("get", key) == ARGV[1] then
+        redis.pcall("del", key)
+        count = count + 1
+      end
+    end
+
+    -- Return the number of entries removed.
+    return count
+  `;
+  const LOCK_SCRIPTS = new Map([
+    [luaShape(REDLOCK_ACQUIRE), "acquire"],
+    [luaShape(REDLOCK_EXTEND), "extend"],
+    [luaShape(REDLOCK_RELEASE), "release"],
+  ]);
+  const UNKNOWN_SCRIPT =
+    "ERR this Lua script is not one the simulation recognises (it knows " +
+    "check-and-delete: if redis.call(\"get\", KEYS[1]) == ARGV[1] then return " +
+    "redis.call(\"del\", KEYS[1]) else return 0 end; and redlock's acquire, extend " +
+    "and release scripts, as redlock 4 and 5 send them)";
+  const integerArgument = (value) => {
+    const n = Number(value);
+    if (String(value).trim() === "" || !Number.isInteger(n)) {
+      throw new ReplyError("ERR value is not an integer or out of range");
+    }
+    return n;
+  };
+  const notModelled = (what) => new ReplyError(`ERR ${what} is not modelled (EX, PX, NX, XX are)`);
   const redisCommands = {
     async get(key) {
       return reply(await cache.get(key));
     },
     // `ttl` in ms (0: none); `only`: "NX", or null.
     async set(key, value, ttl, only) {
-      if (only === "XX") throw notModelled("SET XX");
+      if (only === "XX") return (await host.replace(key, stored(value), ttl)) ? "OK" : null;
       if (only === "NX") return (await cache.add(key, stored(value), ttl)) ? "OK" : null;
       await cache.set(key, stored(value), ttl);
       return "OK";
@@ -596,15 +664,23 @@
       }
     },
     async eval(script, keys, args) {
-      const text = String(script).trim().replace(/\s+/g, " ");
-      if (keys.length === 1 && CHECK_AND_DELETE.test(text)) {
+      const shape = luaShape(script);
+      if (keys.length === 1 && shape === CHECK_AND_DELETE) {
         return (await cache.deleteIf(keys[0], stored(args[0]))) ? 1 : 0;
       }
-      throw new ReplyError(
-        "ERR this Lua script is not one the simulation recognises (it knows " +
-          "check-and-delete: if redis.call(\"get\", KEYS[1]) == ARGV[1] then return " +
-          "redis.call(\"del\", KEYS[1]) else return 0 end)"
-      );
+      const lockScript = LOCK_SCRIPTS.get(shape);
+      if (lockScript !== undefined) {
+        const ttl = lockScript === "release" ? 0 : integerArgument(args[1]);
+        if (ttl <= 0 && lockScript !== "release") {
+          throw new ReplyError("ERR invalid expire time in 'set' command");
+        }
+        return host.lockScript(lockScript, keys.map(String), stored(args[0]), ttl);
+      }
+      throw new ReplyError(UNKNOWN_SCRIPT);
+    },
+    // `PEXPIRE`: 1 if the key was live (a non-positive time deletes it).
+    async pexpire(key, ms) {
+      return (await host.expire(key, integerArgument(ms))) ? 1 : 0;
     },
   };
   const expiry = (unit, amount) => {
@@ -656,7 +732,23 @@
     }
     eval(script, numkeys, ...args) {
       const n = Number(numkeys);
+      args = args.flat();
       return redisCommands.eval(script, args.slice(0, n), args.slice(n));
+    }
+    async expire(key, seconds) {
+      return redisCommands.pexpire(key, integerArgument(seconds) * 1000);
+    }
+    pexpire(key, ms) {
+      return redisCommands.pexpire(key, ms);
+    }
+    // A Lua command, as ioredis defines it: the same recognised scripts as
+    // `eval`; without `numberOfKeys` the first argument gives it.
+    defineCommand(name, { numberOfKeys, lua } = {}) {
+      const fixed = typeof numberOfKeys === "number";
+      this[name] = (...args) => {
+        args = args.flat();
+        return fixed ? this.eval(lua, numberOfKeys, ...args) : this.eval(lua, ...args);
+      };
     }
     async quit() {
       this.status = "end";
@@ -672,13 +764,16 @@
 
   // node-redis (v4 and v5): `createClient()`, `connect()`, SET options as
   // an object (`{ NX: true, PX: 100 }`, or v5's `{ expiration, condition }`).
-  // Its errors are `ErrorReply`s (named "Error", as node-redis leaves them).
+  // Its errors are `SimpleError`s, a subclass of `ErrorReply` (named "Error", as
+  // node-redis leaves them).
   class ErrorReply extends Error {}
+  // node-redis 5 replies with its subclass `SimpleError` (`-ERR ...`).
+  class SimpleError extends ErrorReply {}
   const asNodeRedis = async (command) => {
     try {
       return await command();
     } catch (error) {
-      throw error instanceof ReplyError ? new ErrorReply(error.message) : error;
+      throw error instanceof ReplyError ? new SimpleError(error.message) : error;
     }
   };
   class RedisClient {
@@ -725,6 +820,12 @@
         redisCommands.eval(script, options.keys ?? [], options.arguments ?? [])
       );
     }
+    expire(key, seconds) {
+      return asNodeRedis(() => redisCommands.pexpire(key, integerArgument(seconds) * 1000));
+    }
+    pExpire(key, ms) {
+      return asNodeRedis(() => redisCommands.pexpire(key, ms));
+    }
     async quit() {
       this.isOpen = false;
       this.isReady = false;
@@ -741,6 +842,7 @@
   const nodeRedis = Object.freeze({
     createClient: () => new RedisClient(),
     ErrorReply,
+    SimpleError,
   });
 
   Redis.Redis = Redis;
@@ -909,8 +1011,537 @@
     types: Object.freeze({ setTypeParser: () => {}, getTypeParser: () => (value) => value }),
   });
 
+  // ---------------------------------------------------------------------
+  // memcached clients. Values are the cache's JSON values; a TTL is in
+  // seconds, as memcached's (the simulated cache takes ms).
+
+  // memjs hands back Buffers; the simulation has none, so a value is a
+  // small Buffer-like object of its UTF-8 bytes: `toString()` gives the
+  // text, `length` the byte count, `equals`, `toJSON` as Node's.
+  const utf8 = (text) => {
+    const bytes = [];
+    for (const char of text) {
+      let c = char.codePointAt(0);
+      if (c < 0x80) bytes.push(c);
+      else if (c < 0x800) bytes.push(0xc0 | (c >> 6), 0x80 | (c & 63));
+      else if (c < 0x10000) bytes.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+      else {
+        bytes.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 63), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+      }
+    }
+    return bytes;
+  };
+  class Buffer {
+    constructor(bytes, text) {
+      this._bytes = bytes;
+      this._text = text;
+    }
+    static from(value) {
+      if (value instanceof Buffer) return new Buffer(value._bytes.slice(), value._text);
+      const text = String(value);
+      return new Buffer(utf8(text), text);
+    }
+    static isBuffer(value) {
+      return value instanceof Buffer;
+    }
+    get length() {
+      return this._bytes.length;
+    }
+    toString() {
+      return this._text;
+    }
+    equals(other) {
+      return other instanceof Buffer && other._text === this._text;
+    }
+    toJSON() {
+      return { type: "Buffer", data: this._bytes.slice() };
+    }
+  }
+  const memjsFlags = () => new Buffer([0, 0, 0, 0], "\0\0\0\0");
+  const memjsValue = (value) => {
+    if (typeof value === "string") return value;
+    if (value instanceof Buffer) return value.toString();
+    const received =
+      value === null || value === undefined
+        ? `Received ${value}`
+        : typeof value === "object"
+          ? `Received an instance of ${value.constructor ? value.constructor.name : "Object"}`
+          : `Received type ${typeof value} (${String(value)})`;
+    throw new TypeError(
+      "The first argument must be of type string or an instance of Buffer, ArrayBuffer, " +
+        `or Array or an Array-like Object. ${received}`
+    );
+  };
+  // memjs's two forms: a promise, or `callback(err, ...results)`.
+  const memjsCall = (callback, run, spread) => {
+    const promise = run();
+    if (typeof callback !== "function") return promise;
+    promise.then(
+      (result) => callback(null, ...spread(result)),
+      (error) => callback(error, null, null)
+    );
+    return undefined;
+  };
+  class MemjsClient {
+    constructor(servers, options = {}) {
+      this.servers = servers;
+      // memjs logs a failed command's message with its `logger` (console).
+      this.options = { expires: 0, logger: console, ...options };
+    }
+    static create(servers, options) {
+      return new MemjsClient(servers, options);
+    }
+    _ttl(options) {
+      const seconds = (options && options.expires) || this.options.expires || 0;
+      return Number(seconds) * 1000;
+    }
+    get(key, callback) {
+      return memjsCall(
+        callback,
+        async () => {
+          const value = await cache.get(key);
+          return value === undefined
+            ? { value: null, flags: null }
+            : { value: Buffer.from(value), flags: memjsFlags() };
+        },
+        (result) => [result.value, result.flags]
+      );
+    }
+    _store(kind, key, value, options, callback) {
+      if (typeof options === "function") [options, callback] = [{}, options];
+      return memjsCall(
+        callback,
+        async () => {
+          const text = memjsValue(value);
+          const ttl = this._ttl(options);
+          if (kind === "set") return cache.set(key, text, ttl);
+          if (kind === "add") return cache.add(key, text, ttl);
+          return host.replace(key, text, ttl);
+        },
+        (stored) => [stored]
+      );
+    }
+    set(key, value, options, callback) {
+      return this._store("set", key, value, options, callback);
+    }
+    add(key, value, options, callback) {
+      return this._store("add", key, value, options, callback);
+    }
+    replace(key, value, options, callback) {
+      return this._store("replace", key, value, options, callback);
+    }
+    delete(key, callback) {
+      return memjsCall(callback, () => cache.delete(key), (deleted) => [deleted]);
+    }
+    _counter(name, sign, key, amount, options, callback) {
+      if (typeof options === "function") [options, callback] = [{}, options];
+      return memjsCall(
+        callback,
+        async () => {
+          // memjs 1.3 reads `options.initial` unguarded in `decrement`.
+          if (options === undefined && name === "DECREMENT") {
+            throw new TypeError("Cannot read properties of undefined (reading 'initial')");
+          }
+          options = options || {};
+          try {
+            const value = await host.counter(
+              key,
+              sign * Number(amount),
+              Number(options.initial || 0),
+              this._ttl(options)
+            );
+            return { success: true, value };
+          } catch (error) {
+            const message = `MemJS ${name}: Incr/Decr on non-numeric value`;
+            this.options.logger.log(message);
+            throw new Error(message);
+          }
+        },
+        (result) => [result.success, result.value]
+      );
+    }
+    increment(key, amount, options, callback) {
+      return this._counter("INCREMENT", 1, key, amount, options, callback);
+    }
+    decrement(key, amount, options, callback) {
+      return this._counter("DECREMENT", -1, key, amount, options, callback);
+    }
+    touch(key, expires, callback) {
+      return memjsCall(
+        callback,
+        () => host.expire(key, Number(expires) * 1000 || 0),
+        (touched) => [touched]
+      );
+    }
+    close() {}
+    quit() {}
+  }
+  const memjs = Object.freeze({ Client: MemjsClient });
+
+  // The `memcached` package: callbacks only, `callback(err, data)` with
+  // `err` undefined on success. Values keep their type (memcached's flags
+  // carry it): a number comes back a number, an object as JSON.
+  const notStored = () => {
+    const error = new Error("Item is not stored");
+    error.notStored = true;
+    return error;
+  };
+  class Memcached extends EventEmitter {
+    constructor(location, options = {}) {
+      super();
+      this.servers = location;
+      this.options = options;
+    }
+    _call(callback, run) {
+      const done = typeof callback === "function" ? callback : () => {};
+      run().then(
+        ([error, data]) => done(error, data),
+        (error) => done(error, false)
+      );
+    }
+    get(key, callback) {
+      this._call(callback, async () => [undefined, await cache.get(key)]);
+    }
+    _store(kind, key, value, lifetime, callback) {
+      this._call(callback, async () => {
+        const ttl = Number(lifetime) * 1000 || 0;
+        let stored;
+        if (kind === "set") stored = await cache.set(key, value, ttl);
+        else if (kind === "add") stored = await cache.add(key, value, ttl);
+        else stored = await host.replace(key, value, ttl);
+        return stored ? [undefined, true] : [notStored(), false];
+      });
+    }
+    set(key, value, lifetime, callback) {
+      this._store("set", key, value, lifetime, callback);
+    }
+    add(key, value, lifetime, callback) {
+      this._store("add", key, value, lifetime, callback);
+    }
+    replace(key, value, lifetime, callback) {
+      this._store("replace", key, value, lifetime, callback);
+    }
+    del(key, callback) {
+      this._call(callback, async () => [undefined, await cache.delete(key)]);
+    }
+    _counter(sign, key, amount, callback) {
+      this._call(callback, async () => {
+        try {
+          const value = await host.counter(key, sign * Number(amount));
+          return [undefined, value === null ? false : value];
+        } catch (error) {
+          return [new Error("cannot increment or decrement non-numeric value"), false];
+        }
+      });
+    }
+    incr(key, amount, callback) {
+      this._counter(1, key, amount, callback);
+    }
+    decr(key, amount, callback) {
+      this._counter(-1, key, amount, callback);
+    }
+    touch(key, lifetime, callback) {
+      this._call(callback, async () => [
+        undefined,
+        await host.expire(key, Number(lifetime) * 1000 || 0),
+      ]);
+    }
+    end() {}
+  }
+
+  // ---------------------------------------------------------------------
+  // redlock, on the client's Redis: each attempt is one run of redlock's
+  // own Lua script per client (one cache operation), as its round trips
+  // are (the script cache is taken as warm: no NOSCRIPT round trip).
+  // `lock`/`unlock`, and `acquire` of one resource named by a string, are
+  // redlock 4.2 (the npm `latest`): a failed attempt releases what it got
+  // and retries; failure is a `LockError`. `acquire` of an array of
+  // resources, `release`, `extend(lock, ms)` and `using` are redlock 5:
+  // a failure after the retries is an `ExecutionError`.
+  const lockValue = () => hex(8) + hex(8) + hex(8) + hex(8);
+  const retryWait = (settings) =>
+    Math.max(0, settings.retryDelay + Math.floor((Math.random() * 2 - 1) * settings.retryJitter));
+  class LockError extends Error {
+    constructor(message, attempts) {
+      super(message || "Failed to lock the resource.");
+      this.name = "LockError";
+      this.attempts = attempts;
+    }
+  }
+  class ResourceLockedError extends Error {
+    constructor(message) {
+      super(message);
+      this.name = "ResourceLockedError";
+    }
+  }
+  class ExecutionError extends Error {
+    constructor(message, attempts) {
+      super(message);
+      this.name = "ExecutionError";
+      this.attempts = attempts;
+    }
+  }
+  class Lock {
+    constructor(redlock, resources, value, attempts, expiration) {
+      this.redlock = redlock;
+      this.resources = resources;
+      this.resource = resources;
+      this.value = value;
+      this.attempts = attempts;
+      this.expiration = expiration;
+    }
+    // redlock 4: `extend` keeps this lock object; redlock 5 gives a new one.
+    extend(duration) {
+      return this._v4
+        ? this.redlock._extendV4(this, duration)
+        : this.redlock.extend(this, duration);
+    }
+    release() {
+      return this._v4 ? this.redlock.unlock(this) : this.redlock.release(this);
+    }
+    unlock() {
+      return this.redlock.unlock(this);
+    }
+  }
+  const DEFAULTS = { driftFactor: 0.01, retryCount: 10, retryDelay: 200, retryJitter: 100,
+    automaticExtensionThreshold: 500 };
+  class Redlock extends EventEmitter {
+    constructor(clients, settings = {}) {
+      super();
+      this.on("error", () => {});
+      this.clients = [...new Set(clients)];
+      if (this.clients.length === 0) {
+        throw new Error("Redlock must be instantiated with at least one redis client.");
+      }
+      this.servers = this.clients;
+      this.settings = {};
+      for (const name of Object.keys(DEFAULTS)) {
+        this.settings[name] = typeof settings[name] === "number" ? settings[name] : DEFAULTS[name];
+        this[name] = this.settings[name];
+      }
+    }
+    // One run of `script` on every client (all reach the one simulated
+    // Redis): how many answered with the number of keys.
+    async _round(script, keys, args) {
+      const results = await Promise.all(
+        this.clients.map((client) =>
+          redisCommands.eval(script, keys, args).then(
+            (n) => n,
+            (error) => {
+              this.emit("clientError", error);
+              return -1;
+            }
+          )
+        )
+      );
+      return results.filter((n) => n === keys.length).length;
+    }
+    _quorum() {
+      return Math.floor(this.clients.length / 2) + 1;
+    }
+    // redlock 4's `_lock`: acquire (value null) or extend.
+    _lockV4(resource, value, ttl, options = {}) {
+      const resources = Array.isArray(resource) ? resource : [resource];
+      const extending = value !== null;
+      if (!extending) value = lockValue();
+      const retryCount = options.retryCount || this.retryCount;
+      const retryDelay = options.retryDelay || this.retryDelay;
+      let attempts = 0;
+      return new Promise((resolve, reject) => {
+        const attempt = async () => {
+          attempts += 1;
+          const start = Date.now();
+          const votes = await this._round(
+            extending ? REDLOCK_EXTEND : REDLOCK_ACQUIRE,
+            resources,
+            [value, ttl]
+          );
+          const drift = Math.round(this.driftFactor * ttl) + 2;
+          const lock = new Lock(this, resources, value, attempts, start + ttl - drift);
+          lock._v4 = true;
+          lock.attemptsRemaining = retryCount - attempts;
+          if (votes >= this._quorum() && lock.expiration > Date.now()) return resolve(lock);
+          await this.unlock(lock).catch(() => {});
+          if (retryCount === -1 || attempts <= retryCount) {
+            setTimeout(attempt, retryWait({ retryDelay, retryJitter: this.retryJitter }));
+            return;
+          }
+          reject(
+            new LockError(
+              `Exceeded ${retryCount} attempts to lock the resource "${resources}".`,
+              attempts
+            )
+          );
+        };
+        attempt();
+      });
+    }
+    lock(resource, ttl) {
+      return this._lockV4(resource, null, ttl);
+    }
+    lockWithOptions(resource, ttl, options) {
+      return this._lockV4(resource, null, ttl, options);
+    }
+    acquireWithOptions(resource, ttl, options) {
+      return this._lockV4(resource, null, ttl, options);
+    }
+    async unlock(lock) {
+      const resources = Array.isArray(lock.resource) ? lock.resource : [lock.resource];
+      lock.expiration = 0;
+      const votes = await this._round(REDLOCK_RELEASE, resources, [lock.value]);
+      if (votes >= this._quorum()) return undefined;
+      throw new LockError(`Unable to fully release the lock on resource "${lock.resource}".`);
+    }
+    async _extendV4(lock, ttl) {
+      if (lock.expiration < Date.now()) {
+        throw new LockError(
+          `Cannot extend lock on resource "${lock.resource}" because the lock has already expired.`,
+          0
+        );
+      }
+      const extension = await this._lockV4(lock.resource, lock.value, ttl);
+      lock.value = extension.value;
+      lock.expiration = extension.expiration;
+      return lock;
+    }
+    quit() {
+      return Promise.resolve();
+    }
+    // redlock 5.
+    acquire(resources, duration, settings) {
+      if (!Array.isArray(resources)) return this._lockV4(resources, null, duration);
+      return this._acquire(resources, duration, settings);
+    }
+    async _acquire(resources, duration, settings) {
+      if (Math.floor(duration) !== duration) {
+        throw new Error("Duration must be an integer value in milliseconds.");
+      }
+      const start = Date.now();
+      const value = lockValue();
+      try {
+        const { attempts } = await this._execute(REDLOCK_ACQUIRE, resources, [value, duration],
+          settings);
+        const drift = Math.round((settings?.driftFactor ?? this.settings.driftFactor) * duration) + 2;
+        return new Lock(this, resources, value, attempts, start + duration - drift);
+      } catch (error) {
+        await this._execute(REDLOCK_RELEASE, resources, [value], { retryCount: 0 }).catch(() => {});
+        throw error;
+      }
+    }
+    async release(lock, settings) {
+      if (lock._v4) return this.unlock(lock);
+      lock.expiration = 0;
+      return this._execute(REDLOCK_RELEASE, lock.resources, [lock.value], settings);
+    }
+    async extend(existing, duration, settings) {
+      if (existing._v4) return this._extendV4(existing, duration);
+      if (Math.floor(duration) !== duration) {
+        throw new Error("Duration must be an integer value in milliseconds.");
+      }
+      const start = Date.now();
+      if (existing.expiration < Date.now()) {
+        throw new ExecutionError("Cannot extend an already-expired lock.", []);
+      }
+      const { attempts } = await this._execute(REDLOCK_EXTEND, existing.resources,
+        [existing.value, duration], settings);
+      existing.expiration = 0;
+      const drift = Math.round((settings?.driftFactor ?? this.settings.driftFactor) * duration) + 2;
+      return new Lock(this, existing.resources, existing.value, attempts, start + duration - drift);
+    }
+    async _execute(script, keys, args, overrides) {
+      const settings = overrides ? { ...this.settings, ...overrides } : this.settings;
+      const maxAttempts = settings.retryCount === -1 ? Infinity : settings.retryCount + 1;
+      const attempts = [];
+      for (;;) {
+        const votes = await this._round(script, keys, args);
+        const stats = {
+          membershipSize: this.clients.length,
+          quorumSize: this._quorum(),
+          votesFor: votes,
+          votesAgainst: this.clients.length - votes,
+        };
+        attempts.push(Promise.resolve(stats));
+        if (votes >= stats.quorumSize) return { attempts };
+        this.emit(
+          "error",
+          new ResourceLockedError(
+            `The operation was applied to: 0 of the ${keys.length} requested resources.`
+          )
+        );
+        if (attempts.length < maxAttempts) {
+          await new Promise((resolve) => setTimeout(resolve, retryWait(settings)));
+        } else {
+          throw new ExecutionError(
+            "The operation was unable to achieve a quorum during its retry window.",
+            attempts
+          );
+        }
+      }
+    }
+    async using(resources, duration, settingsOrRoutine, optionalRoutine) {
+      if (Math.floor(duration) !== duration) {
+        throw new Error("Duration must be an integer value in milliseconds.");
+      }
+      const settings =
+        settingsOrRoutine && typeof settingsOrRoutine !== "function"
+          ? { ...this.settings, ...settingsOrRoutine }
+          : this.settings;
+      const routine = optionalRoutine ?? settingsOrRoutine;
+      if (typeof routine !== "function") throw new Error("INVARIANT: routine is not a function.");
+      if (settings.automaticExtensionThreshold > duration - 100) {
+        throw new Error(
+          "A lock `duration` must be at least 100ms greater than the " +
+            "`automaticExtensionThreshold` setting."
+        );
+      }
+      // An AbortSignal's reading: `aborted`, and the extension's `error`.
+      const signal = { aborted: false, error: undefined };
+      let timeout;
+      let extension;
+      let lock;
+      const queue = () => {
+        timeout = setTimeout(
+          () => (extension = extend()),
+          lock.expiration - Date.now() - settings.automaticExtensionThreshold
+        );
+      };
+      const extend = async () => {
+        timeout = undefined;
+        try {
+          lock = await lock.extend(duration);
+          queue();
+        } catch (error) {
+          if (lock.expiration > Date.now()) return (extension = extend());
+          signal.error = error;
+          signal.aborted = true;
+        }
+      };
+      lock = await this._acquire(resources, duration, settings);
+      queue();
+      try {
+        return await routine(signal);
+      } finally {
+        if (timeout) {
+          clearTimeout(timeout);
+          timeout = undefined;
+        }
+        if (extension) await extension.catch(() => {});
+        await lock.release();
+      }
+    }
+  }
+  Redlock.default = Redlock;
+  Redlock.Redlock = Redlock;
+  Redlock.Lock = Lock;
+  Redlock.LockError = LockError;
+  Redlock.ExecutionError = ExecutionError;
+  Redlock.ResourceLockedError = ResourceLockedError;
+
   const modules = {
     pg,
+    memjs,
+    memcached: Memcached,
+    redlock: Redlock,
     ioredis: Redis,
     redis: nodeRedis,
     "async-mutex": Object.freeze({

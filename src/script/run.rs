@@ -38,7 +38,7 @@ use super::host::{Answer, Call, Helper, Host, Loaded, Settle, SqlCall, SqlWaiter
 use super::memory::{Budgeted, Meter};
 use super::sql::store::TxnId;
 use super::sql::{Landed, Plan, SqlError};
-use super::world::{number, Found};
+use super::world::{number, Found, LockScript};
 
 const PRELUDE: &str = include_str!("prelude.js");
 
@@ -94,10 +94,16 @@ const MODULES: &[(&str, &str)] = &[
     ("events", "EventEmitter, once"),
     ("ioredis", "Redis, ReplyError"),
     ("lru-cache", "LRUCache"),
+    ("memcached", ""),
+    ("memjs", "Client"),
     ("p-limit", ""),
     ("pg", "Pool, Client, DatabaseError, types"),
     ("process", "env"),
-    ("redis", "createClient, ErrorReply"),
+    ("redis", "createClient, ErrorReply, SimpleError"),
+    (
+        "redlock",
+        "Redlock, Lock, LockError, ExecutionError, ResourceLockedError",
+    ),
     ("timers/promises", "setTimeout, setImmediate"),
 ];
 
@@ -683,7 +689,18 @@ impl ScriptRun {
             | Call::Add(..)
             | Call::Delete(_)
             | Call::DeleteIf(..)
-            | Call::Incr(..) => (false, true),
+            | Call::Incr(..)
+            | Call::Replace(..)
+            | Call::Expire(..)
+            | Call::Counter(..) => (false, true),
+            Call::Locks(_, keys, ..) => {
+                // Every key of a redlock script is read and may be written.
+                for key in keys {
+                    let id = self.touched_id(key.clone());
+                    self.touch(Object::ScriptKey(id), true);
+                }
+                return;
+            }
             Call::Find(..) | Call::FindOne(..) => (true, false),
             Call::Insert(..) | Call::Update(..) | Call::Remove(..) => (true, true),
             Call::Sql(_) => unreachable!("above"),
@@ -798,6 +815,39 @@ impl ScriptRun {
                 Ok(value) => (Ok(Some(number(value))), Outcome::Stored),
                 Err(message) => (Err(Rejection::Type(message)), Outcome::NotStored),
             },
+            Call::Replace(key, value, ttl) => {
+                let stored = state.cache.replace(&key, value, ttl, now);
+                let outcome = if stored {
+                    Outcome::Stored
+                } else {
+                    Outcome::NotStored
+                };
+                (Ok(Some(Value::Bool(stored))), outcome)
+            }
+            Call::Expire(key, ttl) => {
+                let live = state.cache.expire(&key, ttl, now);
+                let outcome = if live {
+                    Outcome::Stored
+                } else {
+                    Outcome::NotFound
+                };
+                (Ok(Some(Value::Bool(live))), outcome)
+            }
+            Call::Counter(key, by, initial) => match state.cache.counter(&key, by, initial, now) {
+                Ok(Some(value)) => (Ok(Some(number(value))), Outcome::Stored),
+                Ok(None) => (Ok(Some(Value::Null)), Outcome::NotFound),
+                Err(message) => (Err(Rejection::Type(message)), Outcome::NotStored),
+            },
+            Call::Locks(script, keys, value, ttl) => {
+                let done = state.cache.lock_script(script, &keys, &value, ttl, now);
+                let outcome = match (script, done == keys.len()) {
+                    (LockScript::Release, true) => Outcome::Deleted,
+                    (LockScript::Release, false) => Outcome::NotOwner,
+                    (_, true) => Outcome::Stored,
+                    (_, false) => Outcome::NotStored,
+                };
+                (Ok(Some(Value::from(done))), outcome)
+            }
             Call::Find(table, filter) => match state.tables.find(&table, &filter) {
                 Ok(rows) => {
                     let rows = rows.into_iter().map(Value::Object).collect();

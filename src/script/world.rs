@@ -126,6 +126,114 @@ impl ScriptCache {
             }
         }
     }
+
+    /// Stores only if the key is live (memcached's `replace`, Redis's
+    /// `SET XX`); answers whether it stored.
+    pub fn replace(&mut self, key: &str, value: Value, ttl: Micros, now: Micros) -> bool {
+        if self.live(key, now).is_none() {
+            return false;
+        }
+        self.set(key, value, ttl, now);
+        true
+    }
+
+    /// Gives a live key a new expiry, `ttl` from now (Redis's `PEXPIRE`;
+    /// 0 deletes the key, as a non-positive expiry does in Redis);
+    /// answers whether the key was live.
+    pub fn expire(&mut self, key: &str, ttl: Micros, now: Micros) -> bool {
+        if self.live(key, now).is_none() {
+            return false;
+        }
+        if ttl == 0 {
+            self.entries.remove(key);
+        } else if let Some(entry) = self.entries.get_mut(key) {
+            entry.expires_at = Some(now.saturating_add(ttl));
+        }
+        true
+    }
+
+    /// memcached's `incr`/`decr`: adds `by` to a live unsigned number (a
+    /// number, or a string of digits) and never goes below 0; a missing
+    /// key is stored as `initial` (with its ttl) when one is given (the
+    /// binary protocol's initial value), else `Ok(None)` (NOT_FOUND).
+    pub fn counter(
+        &mut self,
+        key: &str,
+        by: f64,
+        initial: Option<(f64, Micros)>,
+        now: Micros,
+    ) -> Result<Option<f64>, String> {
+        let Some(entry) = self.live(key, now) else {
+            return Ok(initial.map(|(value, ttl)| {
+                self.set(key, number(value), ttl, now);
+                value
+            }));
+        };
+        let old = match &entry.value {
+            Value::Number(n) => n.as_f64().filter(|n| *n >= 0.0 && n.fract() == 0.0),
+            Value::String(s) if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) => {
+                s.parse::<f64>().ok()
+            }
+            _ => None,
+        };
+        let Some(old) = old else {
+            return Err("cannot increment or decrement non-numeric value".to_string());
+        };
+        let new = (old + by).max(0.0);
+        if let Some(entry) = self.entries.get_mut(key) {
+            entry.value = number(new);
+        }
+        Ok(Some(new))
+    }
+
+    /// One of redlock's Lua scripts (v4 and v5 share them) on `keys`, as
+    /// Redis runs it, atomically: the number it returns.
+    pub fn lock_script(
+        &mut self,
+        script: LockScript,
+        keys: &[String],
+        value: &Value,
+        ttl: Micros,
+        now: Micros,
+    ) -> usize {
+        let owned = |cache: &Self, key: &String| {
+            cache
+                .live(key, now)
+                .is_some_and(|entry| strict_equal(&entry.value, value))
+        };
+        match script {
+            LockScript::Acquire | LockScript::Extend => {
+                let refused = match script {
+                    LockScript::Acquire => keys.iter().any(|key| self.live(key, now).is_some()),
+                    _ => keys.iter().any(|key| !owned(self, key)),
+                };
+                if refused {
+                    return 0;
+                }
+                for key in keys {
+                    self.set(key, value.clone(), ttl, now);
+                }
+                keys.len()
+            }
+            LockScript::Release => {
+                let mine: Vec<&String> = keys.iter().filter(|key| owned(self, key)).collect();
+                for key in &mine {
+                    self.entries.remove(key.as_str());
+                }
+                mine.len()
+            }
+        }
+    }
+}
+
+/// Redlock's scripts: `acquire` sets every key (PX) if none exists,
+/// `extend` resets them if all hold the value, `release` deletes those
+/// that hold it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LockScript {
+    Acquire,
+    Extend,
+    Release,
 }
 
 /// A JSON number, integral when it can be (so `1` prints as `1`).
@@ -443,6 +551,74 @@ mod tests {
         assert!(!cache.delete_if("lock", &json!("b"), 0));
         assert!(cache.delete_if("lock", &json!("a"), 0));
         assert!(!cache.delete_if("lock", &json!("a"), 0));
+    }
+
+    #[test]
+    fn replace_and_expire_need_a_live_key() {
+        let mut cache = ScriptCache::new(0);
+        assert!(!cache.replace("k", json!(1), 0, 0));
+        assert_eq!(cache.get("k", 0), Found::Miss);
+        cache.set("k", json!(1), 0, 0);
+        assert!(cache.replace("k", json!(2), 100, 0));
+        assert_eq!(cache.get("k", 99), Found::Live(json!(2)));
+        assert!(cache.expire("k", 200, 50));
+        assert_eq!(cache.get("k", 249), Found::Live(json!(2)));
+        assert_eq!(cache.get("k", 250), Found::Miss);
+        assert!(!cache.expire("k", 10, 250));
+        cache.set("d", json!(1), 0, 0);
+        assert!(cache.expire("d", 0, 0));
+        assert_eq!(cache.get("d", 0), Found::Miss);
+    }
+
+    #[test]
+    fn memcached_counters_start_at_initial_and_stop_at_zero() {
+        let mut cache = ScriptCache::new(0);
+        assert_eq!(cache.counter("n", 5.0, None, 0), Ok(None));
+        assert_eq!(
+            cache.counter("n", 5.0, Some((10.0, 100)), 0),
+            Ok(Some(10.0))
+        );
+        assert_eq!(cache.counter("n", 5.0, None, 0), Ok(Some(15.0)));
+        assert_eq!(cache.counter("n", -100.0, None, 0), Ok(Some(0.0)));
+        assert_eq!(cache.get("n", 100), Found::Miss);
+        cache.set("s", json!("42"), 0, 0);
+        assert_eq!(cache.counter("s", 1.0, None, 0), Ok(Some(43.0)));
+        cache.set("x", json!("abc"), 0, 0);
+        assert!(cache.counter("x", 1.0, None, 0).is_err());
+        cache.set("f", json!(1.5), 0, 0);
+        assert!(cache.counter("f", 1.0, None, 0).is_err());
+    }
+
+    #[test]
+    fn redlock_scripts_act_on_every_key_or_none() {
+        let mut cache = ScriptCache::new(0);
+        let keys = ["a".to_string(), "b".to_string()];
+        let me = json!("me");
+        cache.set("b", json!("you"), 50, 0);
+        assert_eq!(
+            cache.lock_script(LockScript::Acquire, &keys, &me, 100, 0),
+            0
+        );
+        assert_eq!(cache.get("a", 0), Found::Miss);
+        assert_eq!(
+            cache.lock_script(LockScript::Acquire, &keys, &me, 100, 50),
+            2
+        );
+        assert_eq!(
+            cache.lock_script(LockScript::Extend, &keys, &me, 100, 100),
+            2
+        );
+        assert_eq!(cache.get("a", 199), Found::Live(me.clone()));
+        cache.set("b", json!("you"), 0, 150);
+        assert_eq!(
+            cache.lock_script(LockScript::Extend, &keys, &me, 100, 150),
+            0
+        );
+        assert_eq!(
+            cache.lock_script(LockScript::Release, &keys, &me, 0, 150),
+            1
+        );
+        assert_eq!(cache.get("b", 150), Found::Live(json!("you")));
     }
 
     #[test]

@@ -36,6 +36,12 @@ pub enum OpKind {
     DbFindOne,
     DbUpdate,
     DbDelete,
+    /// memcached's `replace`, Redis's `SET XX`.
+    CacheReplace,
+    /// Redis's `EXPIRE`/`PEXPIRE`.
+    CacheExpire,
+    /// One of redlock's Lua scripts (acquire, extend, release).
+    CacheLockScript,
     // A script's `pg` statements (`src/script/sql/`).
     SqlSelect,
     /// `SELECT … FOR UPDATE`.
@@ -59,7 +65,10 @@ impl OpKind {
             | OpKind::CacheDeleteIfOwner
             | OpKind::CacheGetStale
             | OpKind::CacheDeleteIf
-            | OpKind::CacheIncr => Some(ServerKind::Cache),
+            | OpKind::CacheIncr
+            | OpKind::CacheReplace
+            | OpKind::CacheExpire
+            | OpKind::CacheLockScript => Some(ServerKind::Cache),
             OpKind::DbSelect | OpKind::DbFindOrder | OpKind::DbFind | OpKind::DbFindOne => {
                 Some(ServerKind::DbRead)
             }
