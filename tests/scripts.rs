@@ -538,9 +538,13 @@ fn load_error(code: &str) -> String {
 
 #[test]
 fn bad_scripts_name_code_with_line_and_column() {
-    let ts = load_error("async function handle(req) {\n  const x: number = 1;\n}");
-    assert!(ts.starts_with("`code`: line 2, column 10:"), "{ts}");
-    assert!(ts.contains("TypeScript"), "{ts}");
+    // TypeScript runs stripped; what strip-only mode refuses is an error.
+    let ts = load_error("async function handle(req) {}\n  enum Color { Red }");
+    assert!(ts.starts_with("`code`: line 2, column 3:"), "{ts}");
+    assert!(ts.contains("TypeScript enum is not supported"), "{ts}");
+    let js = load_error("async function handle(req) {\n  let x = ;\n}");
+    assert!(js.starts_with("`code`: line 2, column"), "{js}");
+    assert!(js.contains("SyntaxError"), "{js}");
     let unknown = load_error("redis.get(1);\nasync function handle() {}");
     assert!(unknown.contains("redis is not defined"), "{unknown}");
     assert!(unknown.contains("the globals are cache, db"), "{unknown}");
@@ -1498,4 +1502,126 @@ async function handle(req) {
             "null",
         ]
     );
+}
+
+// ---------------------------------------------------------------------------
+// TypeScript
+
+/// The ticket handler in TypeScript: interfaces, annotations, generics,
+/// `as`, non-null `!`, `import type`, `satisfies`, a type alias.
+const TICKET_TS: &str = r#"import type { Mutex } from "async-mutex";
+interface Order { user: number; event: number; at?: number }
+type Request = { id: number; user: number; click: number };
+db.table("orders", { expectUnique: ["user", "event"] });
+function first<T>(rows: T[]): T | undefined { return rows[0]; }
+const seen = new Map<number, string>();
+export async function handle(req: Request): Promise<void> {
+  const rows = (await db.find("orders", { user: req.user, event: 1 })) as Order[];
+  const existing: Order | undefined = first<Order>(rows);
+  seen.set(req.id, `click ${req.click}`);
+  console.log(seen.get(req.id)!, existing ? "found" : "none");
+  if (!existing) await db.insert("orders", { user: req.user, event: 1 } satisfies Order);
+  let lock: Mutex | null = null;
+  if (req.id > 100) throw new Error("never");
+}
+"#;
+
+const TICKET_JS: &str = r#"
+db.table("orders", { expectUnique: ["user", "event"] });
+function first(rows) { return rows[0]; }
+const seen = new Map();
+export async function handle(req) {
+  const rows = await db.find("orders", { user: req.user, event: 1 });
+  const existing = first(rows);
+  seen.set(req.id, `click ${req.click}`);
+  console.log(seen.get(req.id), existing ? "found" : "none");
+  if (!existing) await db.insert("orders", { user: req.user, event: 1 });
+  if (req.id > 100) throw new Error("never");
+}
+"#;
+
+#[test]
+fn typescript_runs_stripped_as_its_javascript_twin() {
+    let fragment = "scenario=script&users=1&clicks=2&strategy=none";
+    let (ts, ts_run) = run_cleanly(TICKET_TS, fragment);
+    let (js, js_run) = run_cleanly(TICKET_JS, fragment);
+    assert_eq!(normative(&ts), normative(&js));
+    assert_eq!(ts.events, js.events);
+    // 1 user, 2 clicks, no lock: both find nothing, both insert.
+    assert_eq!((ts.orders, ts.duplicate_tickets, ts.db_reads), (2, 1, 2));
+    assert_eq!(ts_run.messages(), ["click 0 none", "click 1 none"]);
+    assert_eq!(ts_run.messages(), js_run.messages());
+    // A link's `code=` holds the TypeScript itself.
+    let link = format!("{fragment}&code={}", source::encode(TICKET_TS));
+    let (by_link, _) = run_cleanly(
+        &source::parse(&link).unwrap().1.text().unwrap().unwrap(),
+        fragment,
+    );
+    assert_eq!(normative(&by_link), normative(&ts));
+}
+
+#[test]
+fn a_typescript_error_keeps_its_line_and_column() {
+    // The throw is on line 4, behind a type annotation and casts on the
+    // lines before and on its own line: the same place as in the same text
+    // with the types blanked by hand.
+    let ts = "interface Req { user: number }\n\
+              async function handle(req: Req): Promise<void> {\n\
+              \x20 const n: Array<number> = [req.user as number];\n\
+              \x20 await (null as unknown as Promise<void>); throw new Error(`boom ${n.length}`);\n\
+              }\n";
+    let js = "                              \n\
+              async function handle(req     )                {\n\
+              \x20 const n                = [req.user          ];\n\
+              \x20 await (null                            ); throw new Error(`boom ${n.length}`);\n\
+              }\n";
+    let (m, run) = run_script(ts, "scenario=script&users=1&clicks=1");
+    assert_eq!(m.errors, 1);
+    let (_, twin) = run_script(js, "scenario=script&users=1&clicks=1");
+    assert_eq!(run.messages(), twin.messages());
+    assert!(run.messages()[0].starts_with("Error: boom 1 (line 4, column "));
+    // At the top level too: the load error names the TypeScript's place.
+    let top = load_error(
+        "const a: number = 1;\nconst b: string = (a as any).x.y;\nasync function handle() {}",
+    );
+    assert!(top.starts_with("`code`: line 2, column"), "{top}");
+    assert!(top.contains("TypeError"), "{top}");
+    // A TypeScript syntax error further in than JavaScript's is
+    // TypeScript's, with its own place.
+    let bad = load_error("async function handle(req: number) {\n  return req +;\n}");
+    assert!(bad.starts_with("`code`: line 2, column 15:"), "{bad}");
+    assert!(bad.contains("as TypeScript"), "{bad}");
+}
+
+#[test]
+fn what_strip_only_mode_refuses_is_an_error_naming_code() {
+    for (code, what, line, column) in [
+        (
+            "enum Color { Red }\nasync function handle() {}",
+            "enum",
+            1,
+            1,
+        ),
+        (
+            "async function handle() {}\nnamespace N { export const a = 1; }",
+            "namespace",
+            2,
+            1,
+        ),
+        (
+            "class A {\n  constructor(private x: number) {}\n}\nasync function handle() {}",
+            "parameter property",
+            2,
+            23,
+        ),
+    ] {
+        let error = load_error(code);
+        assert!(
+            error.starts_with(&format!(
+                "`code`: line {line}, column {column}: TypeScriptError:"
+            )),
+            "{error}"
+        );
+        assert!(error.contains(what), "{error}");
+    }
 }

@@ -69,6 +69,8 @@ impl ScriptSubject {
     ) -> Result<ScriptSubject, ScriptError> {
         let mut config = config.clone();
         config.schedule = Schedule::default();
+        // TypeScript is stripped once; the analysis reads the JavaScript.
+        let code = &*super::typescript::javascript(code)?;
         let mut run = ScriptRun::new(code, &config, false)?;
         let (globals, added) = run.global_names();
         let single_flight = config.strategy == StrategyKind::SingleFlight;
@@ -101,6 +103,7 @@ impl ScriptSubject {
     pub fn module_state_reason(code: &str, config: &Config) -> Result<Option<String>, ScriptError> {
         let mut config = config.clone();
         config.schedule = Schedule::default();
+        let code = &*super::typescript::javascript(code)?;
         let mut run = ScriptRun::new(code, &config, false)?;
         let (globals, added) = run.global_names();
         let single_flight = config.strategy == StrategyKind::SingleFlight;

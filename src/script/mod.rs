@@ -12,6 +12,7 @@ pub mod host;
 pub mod memory;
 pub mod run;
 pub mod source;
+pub mod typescript;
 pub mod world;
 
 pub use error::ScriptError;

@@ -213,7 +213,9 @@ pub struct ScriptRun {
 impl ScriptRun {
     /// Loads `code` into one realm per server and runs its top level at
     /// time 0. `keep_trace`: keep every event (else only the hash).
+    /// TypeScript runs with its types stripped (`typescript::javascript`).
     pub fn new(code: &str, config: &Config, keep_trace: bool) -> Result<ScriptRun, ScriptError> {
+        let code = &*super::typescript::javascript(code)?;
         let (requests, core) = planned(config, keep_trace);
         let host = Rc::new(Host::new(core, Rc::new(config.clone()), keep_trace));
         let gc = requests
