@@ -1254,7 +1254,8 @@ fn handlers_export_as_production_code_does() {
 #[test]
 fn a_module_we_do_not_have_is_an_error_that_lists_ours() {
     let listed = "Cannot find module 'pg': the built-in modules are async-mutex, crypto, \
-                  events, ioredis, lru-cache, p-limit, process, redis, timers/promises";
+                  events, express, fastify, ioredis, lru-cache, p-limit, process, redis, \
+                  timers/promises";
     // `require` in a request fails the request with the message.
     let (m, run) = run_script(
         "async function handle(req) { const { Pool } = require('pg'); }",
@@ -1624,4 +1625,165 @@ fn what_strip_only_mode_refuses_is_an_error_naming_code() {
         );
         assert!(error.contains(what), "{error}");
     }
+}
+
+// ---------------------------------------------------------------------------
+// Express and Fastify routes
+
+const EXPRESS_TICKETS: &str = r#"
+const express = require("express");
+const app = express();
+app.use(express.json());
+db.table("orders", { expectUnique: ["user", "event"] });
+app.post("/tickets", async (req, res) => {
+  const { user } = req.body;
+  const existing = await db.findOne("orders", { user, event: 1 });
+  if (existing) return res.status(409).json({ error: "already bought" });
+  const order = await db.insert("orders", { user, event: 1 });
+  res.status(201).json(order);
+});
+app.listen(3000, () => console.log("listening"));
+"#;
+
+#[test]
+fn an_express_route_is_the_handler() {
+    // 1 user, 2 clicks, no lock: both find nothing, both insert.
+    let (m, run) = run_cleanly(EXPRESS_TICKETS, "scenario=script&users=1&clicks=2");
+    assert_eq!(
+        (m.orders, m.duplicate_tickets, m.db_reads, m.db_writes),
+        (2, 1, 2, 2)
+    );
+    assert_eq!(run.custom(), custom(&[("status_201", 2.0)]));
+    // Clicks 50 ms apart: the second finds the first's row.
+    let (m, run) = run_cleanly(
+        EXPRESS_TICKETS,
+        "scenario=script&users=1&clicks=2&click_gap=50ms",
+    );
+    assert_eq!((m.orders, m.duplicate_tickets, m.db_writes), (1, 0, 1));
+    assert_eq!(
+        run.custom(),
+        custom(&[("status_201", 1.0), ("status_409", 1.0)])
+    );
+    let lines: Vec<String> = run
+        .messages()
+        .into_iter()
+        .filter(|line| line != "listening")
+        .collect();
+    assert_eq!(lines, ["POST /tickets 201", "POST /tickets 409"]);
+}
+
+#[test]
+fn express_by_import_with_params_middleware_and_errors() {
+    let code = r#"
+import express, { Router } from "express";
+const app = express();
+const router = Router();
+db.table("orders", {});
+app.use(express.json());
+app.use((req, res, next) => { req.seen = true; next(); });
+app.get("/health", (req, res) => res.send("ok"));
+router.post("/users/:userId/orders/:slot", async (req, res, next) => {
+  count(`user_${req.params.userId}_slot_${req.params.slot}`);
+  if (!req.seen || req.get("x-user-id") !== String(req.user)) throw new Error("no middleware");
+  await db.insert("orders", { user: req.body.user, at: req.at });
+  if (req.id === 1) return res.status(503).json({ error: "overloaded" });
+  if (req.id === 2) return next(new Error("broken"));
+  if (req.id === 3) throw new Error("thrown");
+  if (req.id === 4) return;
+  res.sendStatus(204);
+});
+app.use("/api", router);
+await app.listen(3000);
+"#;
+    let (m, run) = run_script(code, "scenario=script&users=5&clicks=1&keys=2");
+    // Request 1 answered 503, 2 passed an error, 3 threw: errors; 4 never
+    // answered: hung.
+    assert_eq!(
+        (m.errors, m.hung, m.db_writes),
+        (3, 1, 5),
+        "{:?}",
+        run.messages()
+    );
+    let mut messages = run.messages();
+    messages.sort();
+    // Each error names the script's line: where it sent the 503, made the
+    // error passed to `next`, threw.
+    assert_eq!(
+        messages,
+        [
+            "Error: HTTP 503: overloaded (line 13, column 44)",
+            "Error: broken (line 14, column 37)",
+            "Error: thrown (line 15, column 31)",
+            "POST /api/users/0/orders/0 204",
+            "POST /api/users/1/orders/1 503",
+            "POST /api/users/2/orders/0 500",
+            "POST /api/users/3/orders/1 500",
+        ]
+    );
+    let counts = run.custom();
+    assert_eq!(counts.get("status_204"), Some(&1.0));
+    assert_eq!(counts.get("status_500"), Some(&2.0));
+    assert_eq!(counts.get("status_503"), Some(&1.0));
+    // `:userId` is the user, any other parameter the request's key.
+    assert_eq!(counts.get("user_3_slot_1"), Some(&1.0));
+    assert_eq!(counts.get("user_4_slot_0"), Some(&1.0));
+}
+
+const FASTIFY_TICKETS: &str = r#"
+const fastify = require("fastify")({ logger: true });
+db.table("orders", { unique: ["user", "event"] });
+fastify.post("/tickets", async (request, reply) => {
+  const { user } = request.body;
+  const existing = await db.findOne("orders", { user, event: 1 });
+  if (existing) return reply.code(409).send({ error: "already bought" });
+  try {
+    return await db.insert("orders", { user, event: 1 });
+  } catch (error) {
+    if (error.name === "UniqueViolation") return reply.code(409).send({ error: "raced" });
+    throw error;
+  }
+});
+const start = async () => {
+  await fastify.listen({ port: 3000 });
+};
+start();
+"#;
+
+#[test]
+fn a_fastify_route_is_the_handler() {
+    // With a unique key, the double click's second insert is refused: 409.
+    let (m, run) = run_cleanly(FASTIFY_TICKETS, "scenario=script&users=2&clicks=2");
+    assert_eq!(
+        (m.orders, m.duplicate_tickets, m.db_reads, m.db_writes),
+        (2, 0, 4, 4)
+    );
+    assert_eq!(
+        run.custom(),
+        custom(&[("status_200", 2.0), ("status_409", 2.0)])
+    );
+    // ESM, a hook, and a thrown error: 500 is the request's error.
+    let code = r#"
+import Fastify from "fastify";
+const app = Fastify();
+app.addHook("preHandler", async (request) => { request.checked = true; });
+app.route({ method: "POST", url: "/pay/:userId", handler: async (request, reply) => {
+  if (!request.checked) throw new Error("no hook");
+  if (request.params.userId === "1") throw new Error("card declined");
+  reply.code(201).send({ ok: true });
+} });
+await app.listen({ port: 3000 });
+"#;
+    let (m, run) = run_script(code, "scenario=script&users=2&clicks=1");
+    assert_eq!((m.errors, m.hung), (1, 0));
+    assert_eq!(
+        run.custom(),
+        custom(&[("status_201", 1.0), ("status_500", 1.0)])
+    );
+    assert!(
+        run.messages()
+            .iter()
+            .any(|m| m.starts_with("Error: card declined (line 7")),
+        "{:?}",
+        run.messages()
+    );
 }
