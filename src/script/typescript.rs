@@ -109,9 +109,12 @@ fn place(cm: &SourceMap, at: BytePos) -> (u32, u32) {
     (loc.line as u32, loc.col.0 as u32 + 1)
 }
 
-/// The stripper's diagnostics: message and position, in order.
+/// A diagnostic's message and position.
+type Diagnostic = (String, Option<BytePos>);
+
+/// The stripper's diagnostics, in order.
 #[derive(Default, Clone)]
-struct Collected(Rc<RefCell<Vec<(String, Option<BytePos>)>>>);
+struct Collected(Rc<RefCell<Vec<Diagnostic>>>);
 
 impl Emitter for Collected {
     fn emit(&mut self, db: &mut DiagnosticBuilder<'_>) {
