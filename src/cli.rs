@@ -164,7 +164,8 @@ struct RunArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     max_events: Option<u64>,
     /// Run this JavaScript file as the scenario's handler (scenario=script;
-    /// the fragment's other keys keep their meaning).
+    /// the fragment's other keys keep their meaning); a `.ts` file runs
+    /// with its types stripped.
     #[arg(long, value_name = "FILE.js")]
     script: Option<std::path::PathBuf>,
     /// The database's schema as SQL, for the script's `pg` (CREATE TABLE
@@ -390,10 +391,22 @@ mod script_command {
         })
     }
 
+    /// A `--script` file: a `.ts` (`.mts`, `.cts`) one with its types
+    /// stripped, whatever it would parse as (docs/scripting.md).
+    #[cfg(feature = "script")]
+    fn read_script(path: &Path) -> Result<String, CliError> {
+        use crate::script::typescript;
+        let code = read(path)?;
+        if !typescript::is_typescript_file(&path.to_string_lossy()) {
+            return Ok(code);
+        }
+        typescript::strip(&code).map_err(|error| CliError::Script(format!("bad script: {error}")))
+    }
+
     #[cfg(feature = "script")]
     pub fn run(args: &RunArgs, max_events: u64, out: &mut impl Write) -> Result<(), CliError> {
         use crate::script::cli::{self, ScriptCliError};
-        let code = args.script.as_deref().map(read).transpose()?;
+        let code = args.script.as_deref().map(read_script).transpose()?;
         let schema = args.schema.as_deref().map(read).transpose()?;
         cli::run(
             code.as_deref(),
@@ -434,7 +447,7 @@ mod script_command {
         let (config, from_fragment) = source::parse(&flags.fragment)
             .map_err(|error| CliError::Script(format!("bad scenario: {error}")))?;
         let (code, source_piece) = match &flags.script {
-            Some(path) => (read(path)?, None),
+            Some(path) => (read_script(path)?, None),
             None => {
                 let code = from_fragment
                     .text()

@@ -166,3 +166,33 @@ fn explore_a_script_at_random_and_under_every_strategy() {
     assert!(none["violating"].as_u64() > Some(0));
     assert!(none["summary"].as_str().unwrap().starts_with("none: "));
 }
+
+#[test]
+fn a_typescript_file_runs_with_its_types_stripped() {
+    let ts = "db.table('orders', { expectUnique: ['user', 'event'] });\n\
+              interface Req { user: number }\n\
+              export async function handle(req: Req): Promise<void> {\n\
+              \x20 const found = await db.findOne('orders', { user: req.user, event: 1 }) as object | null;\n\
+              \x20 if (!found) await db.insert('orders', { user: req.user, event: 1 });\n\
+              }\n";
+    let path = write_script("handler.ts", ts);
+    let output = interleave(&["run", "--script", &path, "users=1&clicks=2"]);
+    assert!(output.status.success(), "{output:?}");
+    let metrics = json(&output);
+    assert_eq!(
+        (
+            metrics["orders"].as_u64(),
+            metrics["duplicate_tickets"].as_u64()
+        ),
+        (Some(2), Some(1))
+    );
+    // What strip-only mode refuses names `code`, line and column.
+    let path = write_script("enum.ts", "async function handle() {}\nenum E { A }\n");
+    let output = interleave(&["run", "--script", &path, "users=1"]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("`code`: line 2, column 1: TypeScriptError: TypeScript enum"),
+        "{stderr}"
+    );
+}

@@ -538,9 +538,13 @@ fn load_error(code: &str) -> String {
 
 #[test]
 fn bad_scripts_name_code_with_line_and_column() {
-    let ts = load_error("async function handle(req) {\n  const x: number = 1;\n}");
-    assert!(ts.starts_with("`code`: line 2, column 10:"), "{ts}");
-    assert!(ts.contains("TypeScript"), "{ts}");
+    // TypeScript runs stripped; what strip-only mode refuses is an error.
+    let ts = load_error("async function handle(req) {}\n  enum Color { Red }");
+    assert!(ts.starts_with("`code`: line 2, column 3:"), "{ts}");
+    assert!(ts.contains("TypeScript enum is not supported"), "{ts}");
+    let js = load_error("async function handle(req) {\n  let x = ;\n}");
+    assert!(js.starts_with("`code`: line 2, column"), "{js}");
+    assert!(js.contains("SyntaxError"), "{js}");
     let unknown = load_error("redis.get(1);\nasync function handle() {}");
     assert!(unknown.contains("redis is not defined"), "{unknown}");
     assert!(unknown.contains("the globals are cache, db"), "{unknown}");
@@ -1251,8 +1255,8 @@ fn handlers_export_as_production_code_does() {
 #[test]
 fn a_module_we_do_not_have_is_an_error_that_lists_ours() {
     let listed = "Cannot find module 'mysql2': the built-in modules are async-mutex, crypto, \
-                  events, ioredis, lru-cache, memcached, memjs, p-limit, pg, process, redis, \
-                  redlock, timers/promises";
+                  events, express, fastify, ioredis, lru-cache, memcached, memjs, p-limit, pg, \
+                  process, redis, redlock, timers/promises";
     // `require` in a request fails the request with the message.
     let (m, run) = run_script(
         "async function handle(req) { const mysql = require('mysql2'); }",
@@ -1892,4 +1896,286 @@ async function handle(req) {
     let racing = code.replace("client.add(", "client.set(");
     let (m, _) = run_cleanly(&racing, "scenario=script&users=2&clicks=2");
     assert_eq!((m.orders, m.duplicate_tickets), (4, 2));
+}
+
+// TypeScript
+
+/// The ticket handler in TypeScript: interfaces, annotations, generics,
+/// `as`, non-null `!`, `import type`, `satisfies`, a type alias.
+const TICKET_TS: &str = r#"import type { Mutex } from "async-mutex";
+interface Order { user: number; event: number; at?: number }
+type Request = { id: number; user: number; click: number };
+db.table("orders", { expectUnique: ["user", "event"] });
+function first<T>(rows: T[]): T | undefined { return rows[0]; }
+const seen = new Map<number, string>();
+export async function handle(req: Request): Promise<void> {
+  const rows = (await db.find("orders", { user: req.user, event: 1 })) as Order[];
+  const existing: Order | undefined = first<Order>(rows);
+  seen.set(req.id, `click ${req.click}`);
+  console.log(seen.get(req.id)!, existing ? "found" : "none");
+  if (!existing) await db.insert("orders", { user: req.user, event: 1 } satisfies Order);
+  let lock: Mutex | null = null;
+  if (req.id > 100) throw new Error("never");
+}
+"#;
+
+const TICKET_JS: &str = r#"
+db.table("orders", { expectUnique: ["user", "event"] });
+function first(rows) { return rows[0]; }
+const seen = new Map();
+export async function handle(req) {
+  const rows = await db.find("orders", { user: req.user, event: 1 });
+  const existing = first(rows);
+  seen.set(req.id, `click ${req.click}`);
+  console.log(seen.get(req.id), existing ? "found" : "none");
+  if (!existing) await db.insert("orders", { user: req.user, event: 1 });
+  if (req.id > 100) throw new Error("never");
+}
+"#;
+
+#[test]
+fn typescript_runs_stripped_as_its_javascript_twin() {
+    let fragment = "scenario=script&users=1&clicks=2&strategy=none";
+    let (ts, ts_run) = run_cleanly(TICKET_TS, fragment);
+    let (js, js_run) = run_cleanly(TICKET_JS, fragment);
+    assert_eq!(normative(&ts), normative(&js));
+    assert_eq!(ts.events, js.events);
+    // 1 user, 2 clicks, no lock: both find nothing, both insert.
+    assert_eq!((ts.orders, ts.duplicate_tickets, ts.db_reads), (2, 1, 2));
+    assert_eq!(ts_run.messages(), ["click 0 none", "click 1 none"]);
+    assert_eq!(ts_run.messages(), js_run.messages());
+    // A link's `code=` holds the TypeScript itself.
+    let link = format!("{fragment}&code={}", source::encode(TICKET_TS));
+    let (by_link, _) = run_cleanly(
+        &source::parse(&link).unwrap().1.text().unwrap().unwrap(),
+        fragment,
+    );
+    assert_eq!(normative(&by_link), normative(&ts));
+}
+
+#[test]
+fn a_typescript_error_keeps_its_line_and_column() {
+    // The throw is on line 4, behind a type annotation and casts on the
+    // lines before and on its own line: the same place as in the same text
+    // with the types blanked by hand.
+    let ts = "interface Req { user: number }\n\
+              async function handle(req: Req): Promise<void> {\n\
+              \x20 const n: Array<number> = [req.user as number];\n\
+              \x20 await (null as unknown as Promise<void>); throw new Error(`boom ${n.length}`);\n\
+              }\n";
+    let js = "                              \n\
+              async function handle(req     )                {\n\
+              \x20 const n                = [req.user          ];\n\
+              \x20 await (null                            ); throw new Error(`boom ${n.length}`);\n\
+              }\n";
+    let (m, run) = run_script(ts, "scenario=script&users=1&clicks=1");
+    assert_eq!(m.errors, 1);
+    let (_, twin) = run_script(js, "scenario=script&users=1&clicks=1");
+    assert_eq!(run.messages(), twin.messages());
+    assert!(run.messages()[0].starts_with("Error: boom 1 (line 4, column "));
+    // At the top level too: the load error names the TypeScript's place.
+    let top = load_error(
+        "const a: number = 1;\nconst b: string = (a as any).x.y;\nasync function handle() {}",
+    );
+    assert!(top.starts_with("`code`: line 2, column"), "{top}");
+    assert!(top.contains("TypeError"), "{top}");
+    // A TypeScript syntax error further in than JavaScript's is
+    // TypeScript's, with its own place.
+    let bad = load_error("async function handle(req: number) {\n  return req +;\n}");
+    assert!(bad.starts_with("`code`: line 2, column 15:"), "{bad}");
+    assert!(bad.contains("as TypeScript"), "{bad}");
+}
+
+#[test]
+fn what_strip_only_mode_refuses_is_an_error_naming_code() {
+    for (code, what, line, column) in [
+        (
+            "enum Color { Red }\nasync function handle() {}",
+            "enum",
+            1,
+            1,
+        ),
+        (
+            "async function handle() {}\nnamespace N { export const a = 1; }",
+            "namespace",
+            2,
+            1,
+        ),
+        (
+            "class A {\n  constructor(private x: number) {}\n}\nasync function handle() {}",
+            "parameter property",
+            2,
+            23,
+        ),
+    ] {
+        let error = load_error(code);
+        assert!(
+            error.starts_with(&format!(
+                "`code`: line {line}, column {column}: TypeScriptError:"
+            )),
+            "{error}"
+        );
+        assert!(error.contains(what), "{error}");
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Express and Fastify routes
+
+const EXPRESS_TICKETS: &str = r#"
+const express = require("express");
+const app = express();
+app.use(express.json());
+db.table("orders", { expectUnique: ["user", "event"] });
+app.post("/tickets", async (req, res) => {
+  const { user } = req.body;
+  const existing = await db.findOne("orders", { user, event: 1 });
+  if (existing) return res.status(409).json({ error: "already bought" });
+  const order = await db.insert("orders", { user, event: 1 });
+  res.status(201).json(order);
+});
+app.listen(3000, () => console.log("listening"));
+"#;
+
+#[test]
+fn an_express_route_is_the_handler() {
+    // 1 user, 2 clicks, no lock: both find nothing, both insert.
+    let (m, run) = run_cleanly(EXPRESS_TICKETS, "scenario=script&users=1&clicks=2");
+    assert_eq!(
+        (m.orders, m.duplicate_tickets, m.db_reads, m.db_writes),
+        (2, 1, 2, 2)
+    );
+    assert_eq!(run.custom(), custom(&[("status_201", 2.0)]));
+    // Clicks 50 ms apart: the second finds the first's row.
+    let (m, run) = run_cleanly(
+        EXPRESS_TICKETS,
+        "scenario=script&users=1&clicks=2&click_gap=50ms",
+    );
+    assert_eq!((m.orders, m.duplicate_tickets, m.db_writes), (1, 0, 1));
+    assert_eq!(
+        run.custom(),
+        custom(&[("status_201", 1.0), ("status_409", 1.0)])
+    );
+    let lines: Vec<String> = run
+        .messages()
+        .into_iter()
+        .filter(|line| line != "listening")
+        .collect();
+    assert_eq!(lines, ["POST /tickets 201", "POST /tickets 409"]);
+}
+
+#[test]
+fn express_by_import_with_params_middleware_and_errors() {
+    let code = r#"
+import express, { Router } from "express";
+const app = express();
+const router = Router();
+db.table("orders", {});
+app.use(express.json());
+app.use((req, res, next) => { req.seen = true; next(); });
+app.get("/health", (req, res) => res.send("ok"));
+router.post("/users/:userId/orders/:slot", async (req, res, next) => {
+  count(`user_${req.params.userId}_slot_${req.params.slot}`);
+  if (!req.seen || req.get("x-user-id") !== String(req.user)) throw new Error("no middleware");
+  await db.insert("orders", { user: req.body.user, at: req.at });
+  if (req.id === 1) return res.status(503).json({ error: "overloaded" });
+  if (req.id === 2) return next(new Error("broken"));
+  if (req.id === 3) throw new Error("thrown");
+  if (req.id === 4) return;
+  res.sendStatus(204);
+});
+app.use("/api", router);
+await app.listen(3000);
+"#;
+    let (m, run) = run_script(code, "scenario=script&users=5&clicks=1&keys=2");
+    // Request 1 answered 503, 2 passed an error, 3 threw: errors; 4 never
+    // answered: hung.
+    assert_eq!(
+        (m.errors, m.hung, m.db_writes),
+        (3, 1, 5),
+        "{:?}",
+        run.messages()
+    );
+    let mut messages = run.messages();
+    messages.sort();
+    // Each error names the script's line: where it sent the 503, made the
+    // error passed to `next`, threw.
+    assert_eq!(
+        messages,
+        [
+            "Error: HTTP 503: overloaded (line 13, column 44)",
+            "Error: broken (line 14, column 37)",
+            "Error: thrown (line 15, column 31)",
+            "POST /api/users/0/orders/0 204",
+            "POST /api/users/1/orders/1 503",
+            "POST /api/users/2/orders/0 500",
+            "POST /api/users/3/orders/1 500",
+        ]
+    );
+    let counts = run.custom();
+    assert_eq!(counts.get("status_204"), Some(&1.0));
+    assert_eq!(counts.get("status_500"), Some(&2.0));
+    assert_eq!(counts.get("status_503"), Some(&1.0));
+    // `:userId` is the user, any other parameter the request's key.
+    assert_eq!(counts.get("user_3_slot_1"), Some(&1.0));
+    assert_eq!(counts.get("user_4_slot_0"), Some(&1.0));
+}
+
+const FASTIFY_TICKETS: &str = r#"
+const fastify = require("fastify")({ logger: true });
+db.table("orders", { unique: ["user", "event"] });
+fastify.post("/tickets", async (request, reply) => {
+  const { user } = request.body;
+  const existing = await db.findOne("orders", { user, event: 1 });
+  if (existing) return reply.code(409).send({ error: "already bought" });
+  try {
+    return await db.insert("orders", { user, event: 1 });
+  } catch (error) {
+    if (error.name === "UniqueViolation") return reply.code(409).send({ error: "raced" });
+    throw error;
+  }
+});
+const start = async () => {
+  await fastify.listen({ port: 3000 });
+};
+start();
+"#;
+
+#[test]
+fn a_fastify_route_is_the_handler() {
+    // With a unique key, the double click's second insert is refused: 409.
+    let (m, run) = run_cleanly(FASTIFY_TICKETS, "scenario=script&users=2&clicks=2");
+    assert_eq!(
+        (m.orders, m.duplicate_tickets, m.db_reads, m.db_writes),
+        (2, 0, 4, 4)
+    );
+    assert_eq!(
+        run.custom(),
+        custom(&[("status_200", 2.0), ("status_409", 2.0)])
+    );
+    // ESM, a hook, and a thrown error: 500 is the request's error.
+    let code = r#"
+import Fastify from "fastify";
+const app = Fastify();
+app.addHook("preHandler", async (request) => { request.checked = true; });
+app.route({ method: "POST", url: "/pay/:userId", handler: async (request, reply) => {
+  if (!request.checked) throw new Error("no hook");
+  if (request.params.userId === "1") throw new Error("card declined");
+  reply.code(201).send({ ok: true });
+} });
+await app.listen({ port: 3000 });
+"#;
+    let (m, run) = run_script(code, "scenario=script&users=2&clicks=1");
+    assert_eq!((m.errors, m.hung), (1, 0));
+    assert_eq!(
+        run.custom(),
+        custom(&[("status_201", 1.0), ("status_500", 1.0)])
+    );
+    assert!(
+        run.messages()
+            .iter()
+            .any(|m| m.starts_with("Error: card declined (line 7")),
+        "{:?}",
+        run.messages()
+    );
 }

@@ -81,7 +81,9 @@ impl ScriptSubject {
     ) -> Result<ScriptSubject, ScriptError> {
         let mut config = config.clone();
         config.schedule = Schedule::default();
-        let mut run = ScriptRun::with_schema(code, schema, &config, false)?;
+        // TypeScript is stripped once; the analysis reads the JavaScript.
+        let code = &*super::typescript::javascript(code)?;
+        let mut run = ScriptRun::from_javascript(code, schema, &config, false)?;
         let (globals, added) = run.global_names();
         let single_flight = config.strategy == StrategyKind::SingleFlight;
         let no_module_state = module_state(code, single_flight, &globals, &added).is_none();
@@ -114,6 +116,7 @@ impl ScriptSubject {
     pub fn module_state_reason(code: &str, config: &Config) -> Result<Option<String>, ScriptError> {
         let mut config = config.clone();
         config.schedule = Schedule::default();
+        let code = &*super::typescript::javascript(code)?;
         let mut run = ScriptRun::new(code, &config, false)?;
         let (globals, added) = run.global_names();
         let single_flight = config.strategy == StrategyKind::SingleFlight;
@@ -123,7 +126,7 @@ impl ScriptSubject {
     fn run(&self) -> ScriptRun {
         // The script loaded under this config in `new`, and loading is
         // deterministic (virtual time, no I/O).
-        match ScriptRun::with_schema(&self.code, self.schema.as_deref(), &self.config, false) {
+        match ScriptRun::from_javascript(&self.code, self.schema.as_deref(), &self.config, false) {
             Ok(run) => run,
             Err(error) => panic!("the script loaded once, then failed: {error}"),
         }

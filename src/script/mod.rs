@@ -13,6 +13,7 @@ pub mod memory;
 pub mod run;
 pub mod source;
 pub mod sql;
+pub mod typescript;
 pub mod world;
 
 pub use error::ScriptError;

@@ -1537,6 +1537,387 @@
   Redlock.ExecutionError = ExecutionError;
   Redlock.ResourceLockedError = ResourceLockedError;
 
+
+  // Express and Fastify routes as the handler (docs/scripting.md, "Routes"):
+  // each app records its routes; when the script defines no `handle`, a
+  // request goes to the app's first POST route (else its first route),
+  // through the middlewares registered before it, with a `req`/`res` (or
+  // `request`/`reply`) made from the simulated request. The request ends
+  // when the response is sent; a status of 500 or more, or a throw, is
+  // its error. Each response counts `status_NNN` and logs
+  // `METHOD /path NNN`.
+  const routeApps = [];
+  const countNative = globalThis.count;
+  const logNative = globalThis.console.log;
+  const isThenable = (value) =>
+    value !== null && (typeof value === "object" || typeof value === "function") &&
+    typeof value.then === "function";
+
+  // `/tickets/:user/:id` with the request's values: a parameter whose name
+  // has `user` in it is the user, any other the request's key.
+  function fillPath(path, plain) {
+    const params = {};
+    const url = String(path).replace(/:([A-Za-z0-9_]+)\??/g, (_, name) => {
+      const value = String(/user/i.test(name) ? plain.user : plain.key);
+      params[name] = value;
+      return value;
+    });
+    return { url: url === "*" || url === "" ? "/" : url, params };
+  }
+
+  function incoming(plain, route) {
+    const { url, params } = fillPath(route.path, plain);
+    const headers = {
+      host: "localhost",
+      "content-type": "application/json",
+      "x-request-id": String(plain.id),
+      "x-user-id": String(plain.user),
+    };
+    const request = Object.assign({}, plain, {
+      method: route.method,
+      url,
+      path: url,
+      originalUrl: url,
+      params,
+      query: {},
+      headers,
+      body: { user: plain.user, click: plain.click, key: plain.key },
+      ip: "127.0.0.1",
+      hostname: "localhost",
+      protocol: "http",
+    });
+    request.get = request.header = (name) => headers[String(name).toLowerCase()];
+    return request;
+  }
+
+  function statusError(status, body) {
+    const said =
+      body && typeof body === "object"
+        ? body.error ?? body.message
+        : body;
+    const text = said === undefined ? "" : `: ${typeof said === "string" ? said : JSON.stringify(said)}`;
+    const error = new Error(`HTTP ${status}${text}`);
+    error.statusCode = status;
+    return error;
+  }
+
+  // One response: `finish(status, body)` answers the request once.
+  function responder(route, request, done) {
+    let sent = false;
+    return {
+      get sent() {
+        return sent;
+      },
+      finish(status, body) {
+        if (sent) {
+          const error = new Error("Cannot set headers after they are sent to the client");
+          error.code = "ERR_HTTP_HEADERS_SENT";
+          throw error;
+        }
+        sent = true;
+        countNative(`status_${status}`);
+        logNative(`${route.method} ${request.url} ${status}`);
+        if (status >= 500) done.reject(statusError(status, body));
+        else done.resolve();
+      },
+      fail(error) {
+        if (sent) throw error;
+        sent = true;
+        const status = error && error.statusCode >= 400 ? error.statusCode : 500;
+        countNative(`status_${status}`);
+        logNative(`${route.method} ${request.url} ${status}`);
+        if (status >= 500) done.reject(error);
+        else done.resolve();
+      },
+    };
+  }
+
+  function deferred() {
+    const done = {};
+    done.promise = new Promise((resolve, reject) => {
+      done.resolve = resolve;
+      done.reject = reject;
+    });
+    return done;
+  }
+
+  const METHODS = ["get", "post", "put", "patch", "delete", "head", "options", "all"];
+
+  // Express (4 and 5): an app or a Router records its stack.
+  function expressRouter() {
+    const router = { stack: [] };
+    for (const method of METHODS) {
+      router[method] = function (path, ...handlers) {
+        if (method === "get" && handlers.length === 0) return undefined; // app.get(setting)
+        router.stack.push({
+          route: { method: method === "all" ? "GET" : method.toUpperCase(), path, handlers: handlers.flat() },
+        });
+        return router;
+      };
+    }
+    router.route = (path) => {
+      const chain = {};
+      for (const method of METHODS) {
+        chain[method] = (...handlers) => {
+          router[method](path, ...handlers);
+          return chain;
+        };
+      }
+      return chain;
+    };
+    router.use = function (...args) {
+      const prefix = typeof args[0] === "string" ? args.shift() : "";
+      for (const fn of args.flat()) {
+        if (fn && Array.isArray(fn.stack)) router.stack.push({ mount: prefix, router: fn });
+        else if (typeof fn === "function") router.stack.push({ use: fn });
+      }
+      return router;
+    };
+    return router;
+  }
+
+  // The routes of an Express router in order, each with the middlewares
+  // registered before it.
+  function expressRoutes(router, prefix, before, out) {
+    let middlewares = before.slice();
+    for (const layer of router.stack) {
+      if (layer.use) middlewares.push(layer.use);
+      else if (layer.router) expressRoutes(layer.router, prefix + layer.mount, middlewares, out);
+      else {
+        const path = prefix + (layer.route.path === "/" && prefix ? "" : layer.route.path);
+        out.push({ method: layer.route.method, path, chain: middlewares.concat(layer.route.handlers), express: true });
+      }
+    }
+    return out;
+  }
+
+  function express() {
+    const app = expressRouter();
+    const settings = {};
+    app.locals = {};
+    app.set = (name, value) => {
+      settings[name] = value;
+      return app;
+    };
+    const get = app.get;
+    app.get = (name, ...rest) => (rest.length === 0 ? settings[name] : get(name, ...rest));
+    app.enable = (name) => app.set(name, true);
+    app.disable = (name) => app.set(name, false);
+    app.listen = (...args) => {
+      const callback = args.find((arg) => typeof arg === "function");
+      if (callback) setImmediate(callback);
+      return { close: (done) => done && setImmediate(done), address: () => ({ port: args[0] }) };
+    };
+    app.kind = "express";
+    routeApps.push(app);
+    return app;
+  }
+  const passThrough = () => (req, res, next) => next();
+  express.json = passThrough;
+  express.urlencoded = passThrough;
+  express.text = passThrough;
+  express.raw = passThrough;
+  express.static = passThrough;
+  express.Router = () => expressRouter();
+  express.default = express;
+
+  function expressResponse(reply) {
+    const res = {
+      statusCode: 200,
+      locals: {},
+      get headersSent() {
+        return reply.sent;
+      },
+      status(code) {
+        res.statusCode = Number(code);
+        return res;
+      },
+      set() {
+        return res;
+      },
+      header() {
+        return res;
+      },
+      setHeader() {
+        return res;
+      },
+      type() {
+        return res;
+      },
+      json(body) {
+        reply.finish(res.statusCode, body);
+        return res;
+      },
+      send(body) {
+        reply.finish(res.statusCode, body);
+        return res;
+      },
+      end(body) {
+        reply.finish(res.statusCode, body);
+        return res;
+      },
+      sendStatus(code) {
+        res.statusCode = Number(code);
+        reply.finish(res.statusCode, undefined);
+        return res;
+      },
+    };
+    return res;
+  }
+
+  function runExpress(route, plain) {
+    const request = incoming(plain, route);
+    const done = deferred();
+    const reply = responder(route, request, done);
+    const res = expressResponse(reply);
+    const fail = (error) => {
+      if (!reply.sent) reply.fail(error);
+    };
+    let index = 0;
+    const next = (error) => {
+      if (error !== undefined && error !== "route" && error !== "router") return fail(error);
+      const layer = route.chain[index++];
+      if (layer === undefined) {
+        if (!reply.sent) res.status(404).send(`Cannot ${route.method} ${request.url}`);
+        return undefined;
+      }
+      if (layer.length >= 4) return next(); // an error handler: no error here
+      try {
+        const value = layer(request, res, next);
+        if (isThenable(value)) value.then(undefined, fail);
+      } catch (error) {
+        fail(error);
+      }
+      return undefined;
+    };
+    next();
+    return done.promise;
+  }
+
+  // Fastify: `require('fastify')(options)` is an instance.
+  function fastify() {
+    const instance = { routes: [], hooks: [], kind: "fastify" };
+    const add = (method, path, options, handler) => {
+      if (typeof options === "function") handler = options;
+      else if (options && typeof options.handler === "function") handler = options.handler;
+      instance.routes.push({ method, path, handler, hooks: instance.hooks.slice() });
+      return instance;
+    };
+    for (const method of METHODS) {
+      instance[method] = (path, options, handler) =>
+        add(method === "all" ? "GET" : method.toUpperCase(), path, options, handler);
+    }
+    instance.route = (options) => {
+      const method = [].concat(options.method)[0];
+      return add(String(method).toUpperCase(), options.url ?? options.path, options.handler);
+    };
+    instance.addHook = (name, fn) => {
+      if (["onRequest", "preParsing", "preValidation", "preHandler"].includes(name)) {
+        instance.hooks.push(fn);
+      }
+      return instance;
+    };
+    instance.register = (plugin, options) => {
+      if (typeof plugin === "function") {
+        const value = plugin(instance, options ?? {}, () => {});
+        if (isThenable(value)) value.then(undefined, () => {});
+      }
+      return instance;
+    };
+    instance.decorate = (name, value) => {
+      instance[name] = value;
+      return instance;
+    };
+    instance.decorateRequest = () => instance;
+    instance.decorateReply = () => instance;
+    instance.log = { info() {}, warn() {}, error() {}, debug() {}, trace() {}, fatal() {} };
+    instance.ready = () => Promise.resolve(instance);
+    instance.close = () => Promise.resolve();
+    instance.listen = (...args) => {
+      const callback = args.find((arg) => typeof arg === "function");
+      if (callback) {
+        setImmediate(() => callback(null, "http://127.0.0.1:3000"));
+        return undefined;
+      }
+      return Promise.resolve("http://127.0.0.1:3000");
+    };
+    routeApps.push(instance);
+    return instance;
+  }
+  fastify.fastify = fastify;
+  fastify.default = fastify;
+
+  function runFastify(route, plain) {
+    const request = incoming(plain, route);
+    request.log = { info() {}, warn() {}, error() {}, debug() {} };
+    const done = deferred();
+    const response = responder(route, request, done);
+    const reply = {
+      statusCode: 200,
+      get sent() {
+        return response.sent;
+      },
+      code(code) {
+        reply.statusCode = Number(code);
+        return reply;
+      },
+      status(code) {
+        return reply.code(code);
+      },
+      header() {
+        return reply;
+      },
+      headers() {
+        return reply;
+      },
+      type() {
+        return reply;
+      },
+      send(payload) {
+        if (payload instanceof Error) response.fail(payload);
+        else response.finish(reply.statusCode, payload);
+        return reply;
+      },
+    };
+    const fail = (error) => {
+      if (!response.sent) response.fail(error);
+    };
+    (async () => {
+      for (const hook of route.hooks) {
+        if (response.sent) return;
+        await new Promise((resolve, reject) => {
+          const value = hook(request, reply, (error) => (error ? reject(error) : resolve()));
+          if (isThenable(value)) value.then(resolve, reject);
+        });
+      }
+      if (response.sent) return;
+      const value = await route.handler.call(route.instance, request, reply);
+      if (value !== undefined && !response.sent) reply.send(value);
+    })().then(undefined, fail);
+    return done.promise;
+  }
+
+  // The route a request goes to, as a `handle(req)`; undefined if no app
+  // registered one.
+  Object.defineProperty(globalThis, Symbol.for("interleave.route"), {
+    value() {
+      const routes = [];
+      for (const app of routeApps) {
+        if (app.kind === "express") expressRoutes(app, "", [], routes);
+        else for (const route of app.routes) routes.push(Object.assign({ instance: app }, route));
+      }
+      const route = routes.find((route) => route.method === "POST") ?? routes[0];
+      if (route === undefined) return undefined;
+      const run = route.express ? runExpress : runFastify;
+      return function handle(req) {
+        return run(route, req);
+      };
+    },
+    writable: false,
+    configurable: false,
+    enumerable: false,
+  });
+
   const modules = {
     pg,
     memjs,
@@ -1558,6 +1939,8 @@
     "lru-cache": Object.freeze({ LRUCache }),
     crypto,
     process,
+    express,
+    fastify,
     "timers/promises": Object.freeze({
       setTimeout: (ms, value) => sleep(ms).then(() => value),
       setImmediate: (value) => new Promise((resolve) => setImmediate(() => resolve(value))),

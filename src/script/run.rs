@@ -92,6 +92,8 @@ const MODULES: &[(&str, &str)] = &[
     ),
     ("crypto", "randomUUID, randomInt"),
     ("events", "EventEmitter, once"),
+    ("express", "Router, json, urlencoded"),
+    ("fastify", "fastify"),
     ("ioredis", "Redis, ReplyError"),
     ("lru-cache", "LRUCache"),
     ("memcached", ""),
@@ -222,6 +224,7 @@ pub struct ScriptRun {
 impl ScriptRun {
     /// Loads `code` into one realm per server and runs its top level at
     /// time 0. `keep_trace`: keep every event (else only the hash).
+    /// TypeScript runs with its types stripped (`typescript::javascript`).
     pub fn new(code: &str, config: &Config, keep_trace: bool) -> Result<ScriptRun, ScriptError> {
         ScriptRun::with_schema(code, None, config, keep_trace)
     }
@@ -229,6 +232,18 @@ impl ScriptRun {
     /// [`ScriptRun::new`] with the database's schema as SQL (docs/sql.md):
     /// its tables and seed rows exist before the top level runs.
     pub fn with_schema(
+        code: &str,
+        schema: Option<&str>,
+        config: &Config,
+        keep_trace: bool,
+    ) -> Result<ScriptRun, ScriptError> {
+        let code = &*super::typescript::javascript(code)?;
+        ScriptRun::from_javascript(code, schema, config, keep_trace)
+    }
+
+    /// [`ScriptRun::with_schema`] for code already known to be JavaScript
+    /// (TypeScript stripped): explore's runs, which strip once.
+    pub fn from_javascript(
         code: &str,
         schema: Option<&str>,
         config: &Config,
@@ -1639,9 +1654,12 @@ fn load(host: &Rc<Host>, server: u32, code: &str, gc: usize) -> Result<Realm, Sc
 
 /// A script's handler: a global `handle`, or CommonJS's `module.exports`
 /// (`{ handle }`, or the function itself).
+/// Else the route registered on an Express or Fastify app (the prelude's
+/// `Symbol.for("interleave.route")`).
 const SCRIPT_HANDLER: &str = "typeof handle === 'function' ? handle \
     : module.exports && typeof module.exports.handle === 'function' ? module.exports.handle \
-    : typeof module.exports === 'function' ? module.exports : undefined";
+    : globalThis[Symbol.for('interleave.route')]() \
+    ?? (typeof module.exports === 'function' ? module.exports : undefined)";
 
 /// Whether `code` is an ES module: a line of it starts with an `import` or
 /// `export` statement (as top-level ones do; `import(` and `import.meta`
@@ -1671,13 +1689,22 @@ fn evaluate_module<'js>(ctx: &Ctx<'js>, code: &str) -> rquickjs::Result<JsValue<
         return Ok(handle);
     }
     let default: JsValue = exports.get("default")?;
-    if default.is_function() {
-        return Ok(default);
+    if let Some(handle) = default
+        .as_object()
+        .filter(|_| !default.is_function())
+        .map(|object| object.get::<_, JsValue>("handle"))
+        .transpose()?
+        .filter(JsValue::is_function)
+    {
+        return Ok(handle);
     }
-    match default.as_object() {
-        Some(object) => object.get("handle"),
-        None => Ok(JsValue::new_undefined(ctx.clone())),
+    // A route of an Express or Fastify app, before a default export that
+    // is a function (`export default app`).
+    let route: JsValue = ctx.eval("globalThis[Symbol.for('interleave.route')]()")?;
+    if route.is_function() || !default.is_function() {
+        return Ok(route);
     }
+    Ok(default)
 }
 
 /// Evaluation as a script of its own file name (`code`, `prelude`), so
