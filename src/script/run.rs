@@ -36,6 +36,7 @@ use super::error::ScriptError;
 use super::globals::{self, describe_error, from_json, log, Link};
 use super::host::{Answer, Call, Helper, Host, Loaded, Settle, SqlCall, SqlWaiter, Waiter, FIRING};
 use super::memory::{Budgeted, Meter};
+use super::sql::store::Ran;
 use super::sql::store::TxnId;
 use super::sql::{Landed, Plan, SqlError};
 use super::world::{number, Found, LockScript};
@@ -905,18 +906,30 @@ impl ScriptRun {
     ) {
         let request = self.host.current.get();
         let now_ms = self.host.core.borrow().now as f64 / MS as f64;
-        let (landed, ended, plan) = match call.plan {
-            Err(error) => (Landed::Failed(error), None, None),
+        let (ran, plan) = match call.plan {
+            Err(error) => (
+                Ran {
+                    landed: Landed::Failed(error),
+                    ended: None,
+                    victim: None,
+                },
+                None,
+            ),
             Ok(plan) => {
-                let (landed, ended) =
-                    self.host
-                        .state
-                        .borrow_mut()
-                        .sql
-                        .run(call.session, &plan, now_ms);
-                (landed, ended, Some(plan))
+                let ran = self
+                    .host
+                    .state
+                    .borrow_mut()
+                    .sql
+                    .run(call.session, &plan, now_ms);
+                (ran, Some(plan))
             }
         };
+        let Ran {
+            landed,
+            ended,
+            victim,
+        } = ran;
         if let Landed::Waits(on) = landed {
             self.host
                 .core
@@ -933,81 +946,98 @@ impl ScriptRun {
                 key: call.key,
                 position,
             });
-            return;
+        } else {
+            let in_txn = self.host.state.borrow().sql.in_transaction(call.session);
+            let outcome = sql_outcome(plan.as_ref(), &landed, in_txn);
+            self.host.core.borrow_mut().complete_script(slot, outcome);
+            self.host.mark_last_event(position);
+            let reply = sql_reply(landed);
+            let realm = &self.realms[server as usize];
+            let failed = realm.context.with(|ctx| {
+                from_json(&ctx, &reply)
+                    .and_then(|value| resolve(&ctx, &settle, value))
+                    .err()
+                    .map(|error| error_text(&ctx, error))
+            });
+            if let Some(text) = failed {
+                log(&self.host, text, None);
+            }
         }
-        let in_txn = self.host.state.borrow().sql.in_transaction(call.session);
-        let outcome = sql_outcome(plan.as_ref(), &landed, in_txn);
-        self.host.core.borrow_mut().complete_script(slot, outcome);
-        self.host.mark_last_event(position);
-        let reply = sql_reply(landed);
-        let realm = &self.realms[server as usize];
-        let failed = realm.context.with(|ctx| {
-            from_json(&ctx, &reply)
-                .and_then(|value| resolve(&ctx, &settle, value))
-                .err()
-                .map(|error| error_text(&ctx, error))
-        });
-        if let Some(text) = failed {
-            log(&self.host, text, None);
-        }
-        if let Some(ended) = ended {
-            self.wake_sql(ended);
-        }
+        self.after_sql(ended, victim);
     }
 
-    /// A transaction ended: the statements that waited for it run again,
-    /// oldest first. Each that completes (or fails) answers its request as
-    /// a microtask, after the request that ended the transaction resumes;
-    /// one that ends a transaction of its own wakes that one's waiters.
-    fn wake_sql(&mut self, ended: TxnId) {
-        let mut ends = vec![ended];
-        while let Some(ended) = ends.pop() {
+    /// What a statement's end set off: a deadlock's victim fails its
+    /// waiting statement; the statements that waited for a transaction that
+    /// ended run again, oldest first.
+    fn after_sql(&mut self, ended: Option<TxnId>, victim: Option<(u64, SqlError)>) {
+        let mut ends: Vec<TxnId> = ended.into_iter().collect();
+        let mut victims: Vec<(u64, SqlError)> = victim.into_iter().collect();
+        loop {
+            if let Some((session, error)) = victims.pop() {
+                let waiter = {
+                    let waiting = &mut self.host.state.borrow_mut().sql_waiting;
+                    let found = waiting.iter().position(|w| w.session == Some(session));
+                    found.map(|index| waiting.remove(index))
+                };
+                if let Some(waiter) = waiter {
+                    self.answer_waiter(waiter, Landed::Failed(error));
+                }
+                continue;
+            }
+            let Some(ended) = ends.pop() else {
+                break;
+            };
             let waiting = std::mem::take(&mut self.host.state.borrow_mut().sql_waiting);
             let (woken, still): (Vec<SqlWaiter>, Vec<SqlWaiter>) =
                 waiting.into_iter().partition(|waiter| waiter.on == ended);
             self.host.state.borrow_mut().sql_waiting = still;
             for mut waiter in woken {
                 let now_ms = self.host.core.borrow().now as f64 / MS as f64;
-                let (landed, next) = {
+                let ran = {
                     let mut state = self.host.state.borrow_mut();
                     state.sql.stop_waiting(waiter.session);
                     state.sql.run(waiter.session, &waiter.plan, now_ms)
                 };
-                if let Landed::Waits(on) = landed {
+                ends.extend(ran.ended);
+                victims.extend(ran.victim);
+                if let Landed::Waits(on) = ran.landed {
                     waiter.on = on;
                     self.host.state.borrow_mut().sql_waiting.push(waiter);
                     continue;
                 }
-                let in_txn = self.host.state.borrow().sql.in_transaction(waiter.session);
-                let outcome = sql_outcome(Some(&waiter.plan), &landed, in_txn);
-                let key = TraceKey::Data(self.host.intern(&waiter.key));
-                self.host.core.borrow_mut().record(
-                    waiter.request,
-                    What::RowLockGrant,
-                    key,
-                    outcome,
-                    Site::Script,
-                    0,
-                );
-                self.host.mark_last_event(waiter.position);
-                let helper = Helper {
-                    future: Box::pin(std::future::ready(Answer::Json(sql_reply(landed)))),
-                    settle: waiter.settle,
-                    server: waiter.server,
-                };
-                self.host
-                    .state
-                    .borrow_mut()
-                    .helpers
-                    .entry(waiter.request)
-                    .or_default()
-                    .push(helper);
-                self.host.core.borrow_mut().micro.push_back(waiter.request);
-                if let Some(next) = next {
-                    ends.push(next);
-                }
+                self.answer_waiter(waiter, ran.landed);
             }
         }
+    }
+
+    /// A waiting statement is answered: recorded for its request, which
+    /// resumes as a microtask (after the request that released it).
+    fn answer_waiter(&mut self, waiter: SqlWaiter, landed: Landed) {
+        let in_txn = self.host.state.borrow().sql.in_transaction(waiter.session);
+        let outcome = sql_outcome(Some(&waiter.plan), &landed, in_txn);
+        let key = TraceKey::Data(self.host.intern(&waiter.key));
+        self.host.core.borrow_mut().record(
+            waiter.request,
+            What::RowLockGrant,
+            key,
+            outcome,
+            Site::Script,
+            0,
+        );
+        self.host.mark_last_event(waiter.position);
+        let helper = Helper {
+            future: Box::pin(std::future::ready(Answer::Json(sql_reply(landed)))),
+            settle: waiter.settle,
+            server: waiter.server,
+        };
+        self.host
+            .state
+            .borrow_mut()
+            .helpers
+            .entry(waiter.request)
+            .or_default()
+            .push(helper);
+        self.host.core.borrow_mut().micro.push_back(waiter.request);
     }
 
     fn count_read(&self, found: &Found) {

@@ -65,12 +65,14 @@ pub enum Landed {
     Failed(SqlError),
 }
 
-/// A failure's extra fields (pg's `DatabaseError`).
+/// What one statement did: how it landed, the transaction that ended
+/// (its waiters may go on), and the session of a waiting transaction that
+/// a deadlock failed (its waiting statement fails with the deadlock).
 #[derive(Clone, Debug, PartialEq)]
-pub struct Detail {
-    pub table: Option<String>,
-    pub constraint: Option<String>,
-    pub detail: Option<String>,
+pub struct Ran {
+    pub landed: Landed,
+    pub ended: Option<TxnId>,
+    pub victim: Option<(u64, SqlError)>,
 }
 
 #[derive(Clone)]
@@ -127,8 +129,10 @@ struct Txn {
     isolation: Isolation,
     /// Taken by its first statement (REPEATABLE READ and SERIALIZABLE).
     snapshot: Option<u64>,
-    /// An error ended it: everything but ROLLBACK fails until then.
-    failed: bool,
+    /// The client session whose block it is (`None`: one statement's own).
+    session: Option<u64>,
+    /// When it began to wait for another transaction (a counter).
+    waiting_since: Option<u64>,
     status: Status,
     /// Slots it writes or locks, to settle at its end.
     held: BTreeSet<(String, usize)>,
@@ -143,7 +147,8 @@ impl Txn {
         Txn {
             isolation,
             snapshot: None,
-            failed: false,
+            session: None,
+            waiting_since: None,
             status: Status::Active,
             held: BTreeSet::new(),
             reads: Vec::new(),
@@ -160,8 +165,13 @@ pub struct Database {
     txns: BTreeMap<TxnId, Txn>,
     /// Each client session's open transaction.
     sessions: BTreeMap<u64, TxnId>,
+    /// Sessions whose block an error aborted: they refuse everything but
+    /// COMMIT and ROLLBACK (both answer ROLLBACK).
+    failed: BTreeSet<u64>,
     /// Which transaction a waiting one waits for (deadlock detection).
     waits_for: BTreeMap<TxnId, TxnId>,
+    /// Waits begun so far (which transaction of a deadlock waited first).
+    waits: u64,
     /// The last commit's number; a snapshot sees commits up to it.
     seq: u64,
     next_txn: TxnId,
@@ -270,128 +280,196 @@ impl Database {
     }
 
     /// Runs one statement for a session (`None`: a pool's query, its own
-    /// transaction). Also answers the transaction that ended, whose
-    /// waiters may now go on.
-    pub fn run(
-        &mut self,
-        session: Option<u64>,
-        plan: &Plan,
-        now_ms: f64,
-    ) -> (Landed, Option<TxnId>) {
+    /// transaction).
+    pub fn run(&mut self, session: Option<u64>, plan: &Plan, now_ms: f64) -> Ran {
+        let done = |landed| Ran {
+            landed,
+            ended: None,
+            victim: None,
+        };
+        // An error ended the block: only its end is accepted.
+        if let Some(s) = session.filter(|s| self.failed.contains(s)) {
+            return match plan {
+                Plan::Commit | Plan::Rollback => {
+                    self.failed.remove(&s);
+                    done(Landed::Done(Reply::tag("ROLLBACK")))
+                }
+                _ => done(Landed::Failed(sql_error(
+                    "25P02",
+                    "current transaction is aborted, commands ignored until end of transaction block"
+                        .into(),
+                ))),
+            };
+        }
         let open = session.and_then(|s| self.sessions.get(&s).copied());
         match (plan, open) {
             (Plan::Begin(isolation), None) => {
-                let id = self.begin(isolation.unwrap_or(Isolation::ReadCommitted));
                 if let Some(session) = session {
+                    let id = self.begin(isolation.unwrap_or(Isolation::ReadCommitted));
+                    self.txns.get_mut(&id).expect("new").session = Some(session);
                     self.sessions.insert(session, id);
                 }
-                return (Landed::Done(Reply::tag("BEGIN")), None);
+                return done(Landed::Done(Reply::tag("BEGIN")));
             }
             // PostgreSQL warns and goes on.
-            (Plan::Begin(_), Some(_)) => return (Landed::Done(Reply::tag("BEGIN")), None),
+            (Plan::Begin(_), Some(_)) => return done(Landed::Done(Reply::tag("BEGIN"))),
             (Plan::Commit | Plan::Rollback, None) => {
                 let tag = if *plan == Plan::Commit {
                     "COMMIT"
                 } else {
                     "ROLLBACK"
                 };
-                return (Landed::Done(Reply::tag(tag)), None);
+                return done(Landed::Done(Reply::tag(tag)));
             }
             (Plan::Commit, Some(id)) => {
                 self.sessions.remove(&session.expect("a session"));
-                if self.txns[&id].failed {
-                    self.end(id, false);
-                    return (Landed::Done(Reply::tag("ROLLBACK")), Some(id));
-                }
-                return match self.commit(id) {
-                    Ok(()) => (Landed::Done(Reply::tag("COMMIT")), Some(id)),
-                    Err(error) => (Landed::Failed(error), Some(id)),
+                let landed = match self.commit(id) {
+                    Ok(()) => Landed::Done(Reply::tag("COMMIT")),
+                    Err(error) => Landed::Failed(error),
+                };
+                return Ran {
+                    landed,
+                    ended: Some(id),
+                    victim: None,
                 };
             }
             (Plan::Rollback, Some(id)) => {
                 self.sessions.remove(&session.expect("a session"));
                 self.end(id, false);
-                return (Landed::Done(Reply::tag("ROLLBACK")), Some(id));
+                return Ran {
+                    landed: Landed::Done(Reply::tag("ROLLBACK")),
+                    ended: Some(id),
+                    victim: None,
+                };
             }
             (Plan::SetIsolation(_), None) => {
-                return (
-                    Landed::Failed(sql_error(
-                        "25P01",
-                        "SET TRANSACTION can only be used in transaction blocks".into(),
-                    )),
-                    None,
-                )
+                return done(Landed::Failed(sql_error(
+                    "25P01",
+                    "SET TRANSACTION can only be used in transaction blocks".into(),
+                )))
             }
             (Plan::SetIsolation(level), Some(id)) => {
                 let txn = self.txns.get_mut(&id).expect("open");
-                if txn.snapshot.is_some() {
-                    txn.failed = true;
-                    return (
-                        Landed::Failed(sql_error(
-                            "25001",
-                            "SET TRANSACTION ISOLATION LEVEL must be called before any query"
-                                .into(),
-                        )),
-                        None,
-                    );
+                if txn.snapshot.is_none() {
+                    txn.isolation = *level;
+                    return done(Landed::Done(Reply::tag("SET")));
                 }
-                txn.isolation = *level;
-                return (Landed::Done(Reply::tag("SET")), None);
+                let error = sql_error(
+                    "25001",
+                    "SET TRANSACTION ISOLATION LEVEL must be called before any query".into(),
+                );
+                return self.fail(id, error);
             }
             _ => {}
         }
-        match open {
-            Some(id) => {
-                if self.txns[&id].failed {
-                    return (
-                        Landed::Failed(sql_error(
-                            "25P02",
-                            "current transaction is aborted, commands ignored until end of transaction block".into(),
-                        )),
-                        None,
-                    );
-                }
-                let landed = self.statement(id, plan, now_ms);
-                match &landed {
-                    Landed::Failed(_) => self.txns.get_mut(&id).expect("open").failed = true,
-                    Landed::Waits(on) => {
-                        if self.deadlocked(id, *on) {
-                            self.txns.get_mut(&id).expect("open").failed = true;
-                            return (
-                                Landed::Failed(sql_error(
-                                    "40P01",
-                                    format!("deadlock detected: this transaction and another wait for each other's rows, in {}", describe(plan)),
-                                )),
-                                None,
-                            );
-                        }
-                        self.waits_for.insert(id, *on);
-                    }
-                    Landed::Done(_) => {
-                        self.waits_for.remove(&id);
+        let Some(id) = open else {
+            // A statement outside a block is a transaction of its own.
+            let id = self.begin(Isolation::ReadCommitted);
+            return match self.statement(id, plan, now_ms) {
+                Landed::Done(reply) => {
+                    let landed = match self.commit(id) {
+                        Ok(()) => Landed::Done(reply),
+                        Err(error) => Landed::Failed(error),
+                    };
+                    Ran {
+                        landed,
+                        ended: Some(id),
+                        victim: None,
                     }
                 }
-                (landed, None)
-            }
-            None => {
-                // A statement outside a block is a transaction of its own.
-                let id = self.begin(Isolation::ReadCommitted);
-                let landed = self.statement(id, plan, now_ms);
-                match landed {
-                    Landed::Done(reply) => match self.commit(id) {
-                        Ok(()) => (Landed::Done(reply), Some(id)),
-                        Err(error) => (Landed::Failed(error), Some(id)),
-                    },
-                    other => {
-                        self.end(id, false);
-                        (other, None)
-                    }
+                other => {
+                    self.end(id, false);
+                    done(other)
                 }
+            };
+        };
+        match self.statement(id, plan, now_ms) {
+            Landed::Failed(error) => self.fail(id, error),
+            Landed::Waits(on) => self.wait(id, on, plan),
+            landed => {
+                self.waits_for.remove(&id);
+                done(landed)
             }
         }
     }
 
-    /// Forgets that a waiting transaction waits (its statement runs again).
+    /// A statement of a transaction block failed: PostgreSQL aborts the
+    /// transaction at once (its writes vanish, its locks go), and the block
+    /// refuses everything but its end.
+    fn fail(&mut self, id: TxnId, error: SqlError) -> Ran {
+        if let Some(session) = self.txns.get(&id).and_then(|t| t.session) {
+            self.sessions.remove(&session);
+            self.failed.insert(session);
+        }
+        self.end(id, false);
+        Ran {
+            landed: Landed::Failed(error),
+            ended: Some(id),
+            victim: None,
+        }
+    }
+
+    /// `id` waits for `on`. If that closes a cycle of waits, the
+    /// transaction of the cycle that has waited longest fails with a
+    /// deadlock (PostgreSQL's deadlock check runs first in the backend that
+    /// waited first; its `deadlock_timeout` is not modelled).
+    fn wait(&mut self, id: TxnId, on: TxnId, plan: &Plan) -> Ran {
+        self.waits += 1;
+        let since = self.waits;
+        if let Some(txn) = self.txns.get_mut(&id) {
+            txn.waiting_since = Some(since);
+        }
+        self.waits_for.insert(id, on);
+        let Some(cycle) = self.cycle(id) else {
+            return Ran {
+                landed: Landed::Waits(on),
+                ended: None,
+                victim: None,
+            };
+        };
+        let victim = cycle
+            .into_iter()
+            .min_by_key(|t| {
+                self.txns
+                    .get(t)
+                    .and_then(|t| t.waiting_since)
+                    .unwrap_or(u64::MAX)
+            })
+            .unwrap_or(id);
+        let mut error = sql_error("40P01", "deadlock detected".into());
+        error.detail = Some(format!(
+            "Transactions wait for each other's rows; the one that waited longest fails ({} closed the cycle).",
+            describe(plan)
+        ));
+        if victim == id {
+            self.waits_for.remove(&id);
+            return self.fail(id, error);
+        }
+        let session = self.txns.get(&victim).and_then(|t| t.session);
+        self.waits_for.remove(&victim);
+        let failed = self.fail(victim, error.clone());
+        Ran {
+            landed: Landed::Waits(on),
+            ended: failed.ended,
+            victim: session.map(|session| (session, error)),
+        }
+    }
+
+    /// The transactions of the cycle of waits through `id`, if there is one.
+    fn cycle(&self, id: TxnId) -> Option<Vec<TxnId>> {
+        let mut members = vec![id];
+        let mut at = *self.waits_for.get(&id)?;
+        for _ in 0..=self.waits_for.len() {
+            if at == id {
+                return Some(members);
+            }
+            members.push(at);
+            at = *self.waits_for.get(&at)?;
+        }
+        None
+    }
+
+    /// Forgets that a session's transaction waits (its statement runs again).
     pub fn stop_waiting(&mut self, session: Option<u64>) {
         if let Some(id) = session.and_then(|s| self.sessions.get(&s)) {
             self.waits_for.remove(id);
@@ -402,21 +480,6 @@ impl Database {
         self.next_txn += 1;
         self.txns.insert(self.next_txn, Txn::new(isolation));
         self.next_txn
-    }
-
-    /// Whether `me` waiting for `on` closes a cycle of waits.
-    fn deadlocked(&self, me: TxnId, on: TxnId) -> bool {
-        let mut at = on;
-        for _ in 0..=self.waits_for.len() {
-            if at == me {
-                return true;
-            }
-            match self.waits_for.get(&at) {
-                Some(&next) => at = next,
-                None => return false,
-            }
-        }
-        false
     }
 
     fn commit(&mut self, id: TxnId) -> Result<(), SqlError> {
@@ -1199,8 +1262,7 @@ impl Database {
 
     /// Seeds a row at time 0 (the schema's INSERT): committed at once.
     pub fn seed(&mut self, insert: &Insert) -> Result<(), SqlError> {
-        let (landed, _) = self.run(None, &Plan::Insert(insert.clone()), 0.0);
-        match landed {
+        match self.run(None, &Plan::Insert(insert.clone()), 0.0).landed {
             Landed::Done(_) => Ok(()),
             Landed::Failed(error) => Err(error),
             Landed::Waits(_) => unreachable!("nothing runs at load"),

@@ -1,0 +1,447 @@
+//! The `pg` module on the simulated PostgreSQL (docs/sql.md): reply
+//! shapes and errors pinned against PostgreSQL 15 with node-postgres 8,
+//! transactions and row locks with hand-worked counts, and the unique
+//! keys as an invariant over random interleavings.
+#![cfg(all(feature = "script", not(target_arch = "wasm32")))]
+
+use interleave::run::Run;
+use interleave::script::source;
+use interleave::script::sql::parse::{parse, Plan};
+use interleave::script::sql::store::{Landed, Ran};
+use interleave::script::sql::{schema, Database};
+use interleave::script::ScriptRun;
+use interleave::sim::Metrics;
+use proptest::prelude::*;
+
+fn run_sql(code: &str, schema: &str, fragment: &str) -> (Metrics, ScriptRun) {
+    let (config, _) = source::parse(fragment).expect("a good fragment");
+    let mut run = ScriptRun::with_schema(code, Some(schema), &config, true).expect("a good script");
+    assert!(run.run(10_000_000), "the run ended by itself");
+    (run.metrics(), run)
+}
+
+fn custom(run: &ScriptRun, name: &str) -> f64 {
+    run.custom().get(name).copied().unwrap_or(0.0)
+}
+
+const SHAPES: &str = r#"CREATE TABLE events (id int PRIMARY KEY, seats int NOT NULL);
+CREATE TABLE orders (id serial PRIMARY KEY, user_id int NOT NULL, event_id int NOT NULL, total numeric, big bigint, paid boolean DEFAULT false, meta jsonb);
+CREATE TABLE tickets (user_id int, event_id int, n int DEFAULT 0, UNIQUE (user_id, event_id));
+INSERT INTO events (id, seats) VALUES (1, 100), (2, 5);
+"#;
+
+/// Node 20 with pg 8.23.1 on PostgreSQL 15.18 printed these lines for the
+/// same handler and schema (`/tmp/pgt/harness.js` in the session that
+/// pinned them: the schema loaded, then `handle` called once).
+#[test]
+fn pg_replies_as_postgresql_does() {
+    let code = r#"const { Pool } = require('pg');
+const pool = new Pool();
+const show = (label, r) => console.log(label, JSON.stringify({ command: r.command, rowCount: r.rowCount, rows: r.rows, fields: r.fields.map((f) => [f.name, f.dataTypeID]) }));
+async function handle(req) {
+  show('insert', await pool.query('INSERT INTO orders (user_id, event_id, total, big, meta) VALUES ($1, $2, $3, $4, $5) RETURNING id, user_id, total, big, paid, meta', [7, 1, 12.5, 9, { a: 1 }]));
+  show('insert2', await pool.query('INSERT INTO orders (user_id, event_id) VALUES ($1, $2), ($1, 2)', [8, 1]));
+  show('select', await pool.query('SELECT user_id, event_id FROM orders WHERE user_id >= $1 ORDER BY user_id DESC, event_id LIMIT 2', [7]));
+  show('count', await pool.query('SELECT count(*) FROM orders'));
+  show('count2', await pool.query('SELECT count(*) AS n, count(total) FROM orders WHERE user_id = 8'));
+  show('star', await pool.query('SELECT * FROM events WHERE id IN (1, 2) AND seats > 1'));
+  show('update', await pool.query('UPDATE events SET seats = seats - 1 WHERE id = $1 RETURNING seats', [1]));
+  show('update0', await pool.query('UPDATE events SET seats = seats - 1 WHERE id = $1 AND seats > 100', [2]));
+  show('conflict', await pool.query('INSERT INTO tickets (user_id, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [7, 1]));
+  show('conflict2', await pool.query('INSERT INTO tickets (user_id, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING *', [7, 1]));
+  show('upsert', await pool.query('INSERT INTO tickets (user_id, event_id, n) VALUES ($1, $2, 1) ON CONFLICT (user_id, event_id) DO UPDATE SET n = tickets.n + EXCLUDED.n RETURNING n', [7, 1]));
+  show('select1', await pool.query('SELECT 1'));
+  for (const [label, text, values] of [
+    ['unique', 'INSERT INTO tickets (user_id, event_id) VALUES ($1, $2)', [7, 1]],
+    ['column', 'SELECT nope FROM orders', []],
+    ['table', 'SELECT * FROM nowhere', []],
+    ['notnull', 'INSERT INTO events (id) VALUES (3)', []],
+    ['pk', 'INSERT INTO events (id, seats) VALUES (1, 1)', []],
+    ['params', 'SELECT * FROM events WHERE id = $1', []],
+    ['int', 'SELECT * FROM events WHERE id = $1', ['abc']],
+    ['target', 'INSERT INTO tickets (user_id) VALUES (1) ON CONFLICT (n) DO NOTHING', []],
+  ]) {
+    try { await pool.query(text, values); console.log(label, 'no error'); } catch (e) { console.log(label, e.name, e.code, e.message, e.detail, e.constraint, e.table); }
+  }
+  show('delete', await pool.query('DELETE FROM orders WHERE user_id = $1 RETURNING event_id', [8]));
+  const c = await pool.connect();
+  show('begin', await c.query('BEGIN'));
+  try { await c.query('SELECT nope FROM events'); } catch (e) { console.log('in tx', e.code); }
+  try { await c.query('SELECT 1'); } catch (e) { console.log('aborted', e.code, e.message); }
+  show('commit', await c.query('COMMIT'));
+  show('rollback', await c.query('ROLLBACK'));
+  c.release();
+}
+"#;
+    let (m, run) = run_sql(code, SHAPES, "scenario=script&users=1&clicks=1");
+    assert_eq!((m.errors, m.hung), (0, 0), "{:?}", run.messages());
+    assert_eq!(
+        run.messages(),
+        [
+            r#"insert {"command":"INSERT","rowCount":1,"rows":[{"id":1,"user_id":7,"total":"12.5","big":"9","paid":false,"meta":{"a":1}}],"fields":[["id",23],["user_id",23],["total",1700],["big",20],["paid",16],["meta",3802]]}"#,
+            r#"insert2 {"command":"INSERT","rowCount":2,"rows":[],"fields":[]}"#,
+            r#"select {"command":"SELECT","rowCount":2,"rows":[{"user_id":8,"event_id":1},{"user_id":8,"event_id":2}],"fields":[["user_id",23],["event_id",23]]}"#,
+            r#"count {"command":"SELECT","rowCount":1,"rows":[{"count":"3"}],"fields":[["count",20]]}"#,
+            r#"count2 {"command":"SELECT","rowCount":1,"rows":[{"n":"2","count":"0"}],"fields":[["n",20],["count",20]]}"#,
+            r#"star {"command":"SELECT","rowCount":2,"rows":[{"id":1,"seats":100},{"id":2,"seats":5}],"fields":[["id",23],["seats",23]]}"#,
+            r#"update {"command":"UPDATE","rowCount":1,"rows":[{"seats":99}],"fields":[["seats",23]]}"#,
+            r#"update0 {"command":"UPDATE","rowCount":0,"rows":[],"fields":[]}"#,
+            r#"conflict {"command":"INSERT","rowCount":1,"rows":[],"fields":[]}"#,
+            r#"conflict2 {"command":"INSERT","rowCount":0,"rows":[],"fields":[["user_id",23],["event_id",23],["n",23]]}"#,
+            r#"upsert {"command":"INSERT","rowCount":1,"rows":[{"n":1}],"fields":[["n",23]]}"#,
+            r#"select1 {"command":"SELECT","rowCount":1,"rows":[{"?column?":1}],"fields":[["?column?",23]]}"#,
+            r#"unique error 23505 duplicate key value violates unique constraint "tickets_user_id_event_id_key" Key (user_id, event_id)=(7, 1) already exists. tickets_user_id_event_id_key tickets"#,
+            r#"column error 42703 column "nope" does not exist undefined undefined undefined"#,
+            r#"table error 42P01 relation "nowhere" does not exist undefined undefined undefined"#,
+            r#"notnull error 23502 null value in column "seats" of relation "events" violates not-null constraint Failing row contains (3, null). undefined events"#,
+            r#"pk error 23505 duplicate key value violates unique constraint "events_pkey" Key (id)=(1) already exists. events_pkey events"#,
+            r#"params error 42P02 there is no parameter $1 undefined undefined undefined"#,
+            r#"int error 22P02 invalid input syntax for type integer: "abc" undefined undefined undefined"#,
+            r#"target error 42P10 there is no unique or exclusion constraint matching the ON CONFLICT specification undefined undefined undefined"#,
+            r#"delete {"command":"DELETE","rowCount":2,"rows":[{"event_id":1},{"event_id":2}],"fields":[["event_id",23]]}"#,
+            r#"begin {"command":"BEGIN","rowCount":null,"rows":[],"fields":[]}"#,
+            r#"in tx 42703"#,
+            r#"aborted 25P02 current transaction is aborted, commands ignored until end of transaction block"#,
+            r#"commit {"command":"ROLLBACK","rowCount":null,"rows":[],"fields":[]}"#,
+            r#"rollback {"command":"ROLLBACK","rowCount":null,"rows":[],"fields":[]}"#
+        ]
+    );
+}
+
+const TICKETS: &str = "
+CREATE TABLE events (id int PRIMARY KEY, seats int NOT NULL);
+CREATE TABLE orders (id serial PRIMARY KEY, user_id int NOT NULL, event_id int NOT NULL);
+-- expect unique: orders (user_id, event_id)
+INSERT INTO events (id, seats) VALUES (1, 100);
+";
+
+/// The ticket handler in a transaction: `BEGIN`, an optional lock, find,
+/// insert, `COMMIT`; errors are counted by SQLSTATE.
+fn ticket(begin: &str, lock: &str) -> String {
+    format!(
+        "const {{ Pool }} = require('pg');
+const pool = new Pool();
+async function handle(req) {{
+  const client = await pool.connect();
+  try {{
+    await client.query('{begin}');
+    {lock}
+    const {{ rows }} = await client.query(
+      'SELECT id FROM orders WHERE user_id = $1 AND event_id = $2', [req.user, 1]);
+    if (rows.length === 0) {{
+      await client.query('INSERT INTO orders (user_id, event_id) VALUES ($1, $2)', [req.user, 1]);
+      await client.query('UPDATE events SET seats = seats - 1 WHERE id = 1');
+    }}
+    await client.query('COMMIT');
+  }} catch (e) {{
+    count(e.code);
+    await client.query('ROLLBACK');
+  }} finally {{
+    client.release();
+  }}
+}}
+"
+    )
+}
+
+/// A double click, both requests at 0 ms, every statement 20 ms.
+const DOUBLE_CLICK: &str = "scenario=script&users=1&clicks=2";
+
+#[test]
+fn read_committed_lets_the_double_click_through() {
+    // Both finds land at 40 ms and see no committed order.
+    let (m, run) = run_sql(&ticket("BEGIN", ""), TICKETS, DOUBLE_CLICK);
+    assert_eq!((m.orders, m.duplicate_tickets, m.errors), (2, 1, 0));
+    // The second UPDATE of the event's row waited for the first COMMIT.
+    assert!(run.custom().is_empty());
+}
+
+#[test]
+fn for_update_makes_the_second_transaction_wait() {
+    let lock = "await client.query('SELECT seats FROM events WHERE id = $1 FOR UPDATE', [1]);";
+    let (m, _) = run_sql(&ticket("BEGIN", lock), TICKETS, DOUBLE_CLICK);
+    // BEGIN 20, FOR UPDATE 40 (the second waits), find 60, insert 80,
+    // update 100, COMMIT 120: the waiter's FOR UPDATE returns at 120, its
+    // find (140) sees the order, its COMMIT lands at 160.
+    assert_eq!((m.orders, m.duplicate_tickets, m.errors), (1, 0, 0));
+    assert_eq!((m.latency_us.p50, m.latency_us.max), (120_000, 160_000));
+    // BEGIN and COMMIT are round trips, not queries.
+    assert_eq!((m.db_reads, m.db_writes), (4, 2));
+}
+
+#[test]
+fn serializable_fails_the_second_committer() {
+    let (m, run) = run_sql(
+        &ticket("BEGIN ISOLATION LEVEL SERIALIZABLE", ""),
+        TICKETS,
+        DOUBLE_CLICK,
+    );
+    assert_eq!((m.orders, m.duplicate_tickets, m.errors), (1, 0, 0));
+    assert_eq!(custom(&run, "40001"), 1.0);
+}
+
+#[test]
+fn on_conflict_do_nothing_keeps_one_row_under_a_unique_key() {
+    let schema = "CREATE TABLE orders (user_id int, event_id int, UNIQUE (user_id, event_id));";
+    let code = "const { Pool } = require('pg');
+const pool = new Pool();
+async function handle(req) {
+  const { rowCount } = await pool.query(
+    'INSERT INTO orders (user_id, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [req.user, 1]);
+  count(rowCount === 1 ? 'booked' : 'already');
+  try {
+    await pool.query('INSERT INTO orders (user_id, event_id) VALUES ($1, 1)', [req.user]);
+  } catch (e) {
+    count(e.code);
+    count(e.constraint);
+  }
+}
+";
+    let (m, run) = run_sql(code, schema, DOUBLE_CLICK);
+    assert_eq!((m.orders, m.errors), (1, 0));
+    assert_eq!(custom(&run, "booked"), 1.0);
+    assert_eq!(custom(&run, "already"), 1.0);
+    assert_eq!(custom(&run, "23505"), 2.0);
+    assert_eq!(custom(&run, "orders_user_id_event_id_key"), 2.0);
+}
+
+const TWO_EVENTS: &str = "
+CREATE TABLE events (id int PRIMARY KEY, seats int NOT NULL);
+INSERT INTO events (id, seats) VALUES (1, 10), (2, 10);
+";
+
+#[test]
+fn a_deadlock_fails_the_transaction_that_waited_first() {
+    let code = "const { Pool } = require('pg');
+const pool = new Pool();
+async function handle(req) {
+  const c = await pool.connect();
+  const [a, b] = req.click === 0 ? [1, 2] : [2, 1];
+  try {
+    await c.query('BEGIN');
+    await c.query('UPDATE events SET seats = seats - 1 WHERE id = $1', [a]);
+    await c.query('UPDATE events SET seats = seats - 1 WHERE id = $1', [b]);
+    await c.query('COMMIT');
+    count('committed ' + req.click);
+  } catch (e) {
+    count(e.code + ' ' + req.click);
+    await c.query('ROLLBACK');
+  } finally {
+    c.release();
+  }
+  const { rows } = await pool.query('SELECT seats FROM events WHERE id = 1');
+  console.log(rows[0].seats);
+}
+";
+    let (m, run) = run_sql(code, TWO_EVENTS, DOUBLE_CLICK);
+    // Both second updates land at 60 ms: click 0 waits first, click 1
+    // closes the cycle; click 0 fails, its row locks go at once, and
+    // click 1 commits. Each row lost one seat.
+    assert_eq!((m.errors, m.hung), (0, 0));
+    assert_eq!(custom(&run, "40P01 0"), 1.0);
+    assert_eq!(custom(&run, "committed 1"), 1.0);
+    assert!(
+        run.messages().iter().all(|line| line == "9"),
+        "{:?}",
+        run.messages()
+    );
+}
+
+/// Read, compute in JavaScript, write back: the lost update.
+fn read_modify_write(begin: &str) -> String {
+    format!(
+        "const {{ Pool }} = require('pg');
+const pool = new Pool();
+async function handle(req) {{
+  const c = await pool.connect();
+  try {{
+    await c.query('{begin}');
+    const {{ rows }} = await c.query('SELECT seats FROM events WHERE id = 1');
+    await c.query('UPDATE events SET seats = $1 WHERE id = 1', [rows[0].seats - 1]);
+    await c.query('COMMIT');
+  }} catch (e) {{
+    count(e.code);
+    await c.query('ROLLBACK');
+  }} finally {{
+    c.release();
+  }}
+  const {{ rows }} = await pool.query('SELECT seats FROM events WHERE id = 1');
+  count('seats ' + rows[0].seats);
+}}
+"
+    )
+}
+
+#[test]
+fn read_committed_loses_an_update_and_repeatable_read_refuses_it() {
+    let (_, run) = run_sql(&read_modify_write("BEGIN"), TWO_EVENTS, DOUBLE_CLICK);
+    // Both read 10 and write 9: one seat sold twice.
+    assert_eq!(custom(&run, "seats 9"), 2.0);
+    let (_, run) = run_sql(
+        &read_modify_write("BEGIN ISOLATION LEVEL REPEATABLE READ"),
+        TWO_EVENTS,
+        DOUBLE_CLICK,
+    );
+    // The second UPDATE waits for the first COMMIT, then finds the row
+    // changed since its snapshot.
+    assert_eq!(custom(&run, "40001"), 1.0);
+    assert_eq!(custom(&run, "seats 9"), 2.0);
+}
+
+#[test]
+fn an_aborted_block_refuses_everything_but_its_end() {
+    let code = "const { Pool } = require('pg');
+const pool = new Pool();
+async function handle(req) {
+  const c = await pool.connect();
+  await c.query('BEGIN');
+  await c.query('UPDATE events SET seats = 0 WHERE id = 1');
+  try { await c.query('SELECT nope FROM events'); } catch (e) { console.log(e.code); }
+  try { await c.query('SELECT 1'); } catch (e) { console.log(e.code); }
+  console.log((await c.query('COMMIT')).command);
+  const { rows } = await c.query('SELECT seats FROM events WHERE id = 1');
+  console.log(rows[0].seats);
+  c.release();
+}
+";
+    let (m, run) = run_sql(code, TWO_EVENTS, "scenario=script&users=1&clicks=1");
+    assert_eq!((m.errors, m.hung), (0, 0));
+    assert_eq!(run.messages(), ["42703", "25P02", "ROLLBACK", "10"]);
+}
+
+#[test]
+fn bad_sql_is_an_error_that_quotes_it() {
+    let code = "const { Pool } = require('pg');
+const pool = new Pool();
+async function handle(req) {
+  try {
+    await pool.query('SELECT * FROM events e JOIN orders o ON o.event_id = e.id');
+  } catch (e) {
+    console.log(e.code, e.message);
+  }
+}
+";
+    let (_, run) = run_sql(code, TWO_EVENTS, "scenario=script&users=1&clicks=1");
+    let line = &run.messages()[0];
+    assert!(
+        line.starts_with("0A000 JOIN is not supported by the simulation, in \"SELECT * FROM events e JOIN orders o ON o.event_id = e.id\""),
+        "{line}"
+    );
+    let (config, _) = source::parse("scenario=script").unwrap();
+    let error = ScriptRun::with_schema(
+        "async function handle() {}",
+        Some("CREATE TABLE t (a int);\nCREATE VIEW v AS SELECT 1;"),
+        &config,
+        false,
+    )
+    .err()
+    .expect("a bad schema");
+    let text = error.to_string();
+    assert!(text.starts_with("`schema`: "), "{text}");
+    assert!(text.contains("CREATE VIEW"), "{text}");
+}
+
+/// The SQL a random session runs: it stays inside `BEGIN … COMMIT`.
+#[derive(Clone, Debug)]
+enum Step {
+    Begin(usize),
+    Insert(usize, u8),
+    Bump(usize, u8),
+    End(usize, bool),
+}
+
+fn step() -> impl Strategy<Value = Step> {
+    prop_oneof![
+        (0..3usize).prop_map(Step::Begin),
+        (0..3usize, 0..3u8).prop_map(|(s, k)| Step::Insert(s, k)),
+        (0..3usize, 0..3u8).prop_map(|(s, k)| Step::Bump(s, k)),
+        (0..3usize, any::<bool>()).prop_map(|(s, commit)| Step::End(s, commit)),
+    ]
+}
+
+proptest! {
+    /// Three sessions run random statements; a statement that waits is
+    /// retried when a transaction ends, as the run does. Whatever the
+    /// order, the committed rows keep the primary key, and each row's `n`
+    /// is the number of committed `n = n + 1` (no update is lost, none
+    /// counted twice, under row locks).
+    #[test]
+    fn committed_rows_keep_their_keys_and_no_increment_is_lost(steps in prop::collection::vec(step(), 1..60)) {
+        let mut db = Database::default();
+        schema::load("CREATE TABLE t (k int PRIMARY KEY, n int NOT NULL DEFAULT 0);", &mut db).unwrap();
+        let mut waiting: Vec<Option<Plan>> = vec![None, None, None];
+        let mut bumps: Vec<Vec<u8>> = vec![Vec::new(); 3];
+        let mut expected = [0i64; 3];
+        for step in steps {
+            let (session, text) = match step {
+                Step::Begin(s) => (s, "BEGIN".to_string()),
+                Step::Insert(s, k) => (s, format!("INSERT INTO t (k) VALUES ({k})")),
+                Step::Bump(s, k) => (s, format!("UPDATE t SET n = n + 1 WHERE k = {k}")),
+                Step::End(s, true) => (s, "COMMIT".to_string()),
+                Step::End(s, false) => (s, "ROLLBACK".to_string()),
+            };
+            if waiting[session].is_some() {
+                continue;
+            }
+            let plan = parse(&text).unwrap();
+            let mut queue = vec![(session, plan)];
+            while let Some((s, plan)) = queue.pop() {
+                let in_block = db.in_transaction(Some(s as u64));
+                let Ran { landed, ended, victim } = db.run(Some(s as u64), &plan, 0.0);
+                if let Some((v, _)) = victim {
+                    waiting[v as usize] = None;
+                }
+                match landed {
+                    Landed::Waits(_) => waiting[s] = Some(plan.clone()),
+                    Landed::Done(reply) => {
+                        if let Plan::Update(_) = plan {
+                            if reply.row_count == Some(1) {
+                                if let Some(k) = text_key(&plan) {
+                                    if in_block { bumps[s].push(k) } else { expected[k as usize] += 1 }
+                                }
+                            }
+                        }
+                        if reply.command == "COMMIT" {
+                            for k in bumps[s].drain(..) { expected[k as usize] += 1; }
+                        }
+                        if reply.command == "ROLLBACK" { bumps[s].clear(); }
+                    }
+                    Landed::Failed(_) => bumps[s].clear(),
+                }
+                if ended.is_some() {
+                    for (other, slot) in waiting.iter_mut().enumerate() {
+                        if let Some(plan) = slot.take() {
+                            queue.push((other, plan));
+                        }
+                    }
+                }
+            }
+        }
+        // The committed rows, read by a statement of its own.
+        let all = parse("SELECT k, n FROM t").unwrap();
+        let Landed::Done(reply) = db.run(None, &all, 0.0).landed else { panic!("a read") };
+        let mut keys: Vec<i64> = reply.rows.iter().map(|r| r["k"].as_i64().unwrap()).collect();
+        let before = keys.len();
+        keys.sort_unstable();
+        keys.dedup();
+        prop_assert_eq!(keys.len(), before, "a duplicate primary key");
+        for row in &reply.rows {
+            let k = row["k"].as_i64().unwrap() as usize;
+            prop_assert_eq!(row["n"].as_i64().unwrap(), expected[k]);
+        }
+    }
+}
+
+/// The key of `UPDATE t SET n = n + 1 WHERE k = K`.
+fn text_key(plan: &Plan) -> Option<u8> {
+    let Plan::Update(update) = plan else {
+        return None;
+    };
+    let text = format!("{:?}", update.filter);
+    text.split("Number(")
+        .nth(1)?
+        .split(')')
+        .next()?
+        .parse()
+        .ok()
+}
