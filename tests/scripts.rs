@@ -2179,3 +2179,89 @@ await app.listen({ port: 3000 });
         run.messages()
     );
 }
+
+/// lru-cache's `fetch`: Node 20 with lru-cache 10.4.3 printed these lines
+/// for the same text (`sleep` as a `setTimeout` promise), microtask order
+/// included: one background fetch per key, shared by its callers; a stale
+/// entry refreshed in the background; a rejection or `undefined` deletes.
+#[test]
+fn lru_cache_fetch_runs_as_lru_cache_does() {
+    let code = r#"const { LRUCache } = require('lru-cache');
+let calls = 0;
+const cache = new LRUCache({
+  max: 2,
+  ttl: 50,
+  fetchMethod: async (key, stale, { context }) => {
+    calls += 1;
+    console.log('fetch', key, stale, context);
+    await sleep(10);
+    if (key === 'bad') throw new Error('boom');
+    if (key === 'none') return undefined;
+    return key + ':' + calls;
+  },
+});
+async function handle(req) {
+  const order = [];
+  const a = cache.fetch('k', { context: 1 }).then((v) => order.push('a ' + v));
+  const b = cache.fetch('k', { context: 2 }).then((v) => order.push('b ' + v));
+  Promise.resolve().then(() => order.push('tick1')).then(() => order.push('tick2')).then(() => order.push('tick3'));
+  console.log('during', cache.get('k'), cache.has('k'), cache.size);
+  await Promise.all([a, b]);
+  console.log(order.join(','));
+  console.log('after', cache.get('k'), cache.has('k'), calls);
+  await sleep(60);
+  console.log('expired', cache.get('k'), cache.has('k'));
+  console.log('hit?', await cache.fetch('k'));
+  console.log('hit', await cache.fetch('k'), calls);
+  console.log('force', await cache.fetch('k', { forceRefresh: true }), calls);
+  try { await cache.fetch('bad'); } catch (e) { console.log('rejected', e.message, cache.has('bad')); }
+  console.log('none', await cache.fetch('none'), cache.has('none'));
+  await sleep(60);
+  console.log('stale', await cache.fetch('k', { allowStale: true }), cache.get('k', { allowStale: true }));
+  await sleep(20);
+  console.log('refreshed', cache.get('k'), calls, [...cache.keys()].join(','));
+}
+"#;
+    let (_, run) = run_cleanly(code, "scenario=script&users=1&clicks=1");
+    assert_eq!(
+        run.messages(),
+        [
+            "fetch k undefined 1",
+            "during undefined false 1",
+            "tick1,tick2,tick3,a k:1,b k:1",
+            "after k:1 true 1",
+            "expired undefined false",
+            "fetch k undefined undefined",
+            "hit? k:2",
+            "hit k:2 2",
+            "fetch k k:2 undefined",
+            "force k:3 3",
+            "fetch bad undefined undefined",
+            "rejected boom false",
+            "fetch none undefined undefined",
+            "none undefined false",
+            "fetch k k:3 undefined",
+            "stale k:3 k:3",
+            "refreshed k:6 6 k"
+        ]
+    );
+}
+
+/// A stampede on an lru-cache with a `fetchMethod`: one DB read per
+/// server, whatever the number of requests, since each server's cache is
+/// its own (as each Node process's is).
+#[test]
+fn lru_cache_fetch_coalesces_per_server() {
+    let code = r#"const { LRUCache } = require("lru-cache");
+db.table("items", { rows: [{ id: 1, name: "hot" }] });
+const cache = new LRUCache({ max: 100, ttl: 1000, fetchMethod: (id) => db.findOne("items", { id }) });
+async function handle(req) {
+  const item = await cache.fetch(1);
+  if (item.name === "hot") count("served");
+}
+"#;
+    let (m, run) = run_cleanly(code, "scenario=script&users=10&clicks=1");
+    assert_eq!((m.db_reads, run.custom()["served"]), (1, 10.0));
+    let (m, _) = run_cleanly(code, "scenario=script&users=10&clicks=1&servers=2");
+    assert_eq!(m.db_reads, 2);
+}

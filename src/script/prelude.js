@@ -486,42 +486,104 @@
 
   // lru-cache's LRUCache: `max` entries (the least recently used goes
   // first), an optional `ttl` in ms on the simulated clock.
+  // lru-cache 10: `max`, `ttl` (ms, on the simulated clock), `allowStale`,
+  // and `fetch` with a `fetchMethod`, written after lru-cache 10.4's own
+  // code (one background fetch per key at a time, which every caller of
+  // that key shares; its promise sits in the cache while it runs), so its
+  // promise jobs are the library's.
+  class AbortSignalLike {
+    constructor() {
+      this.aborted = false;
+      this.reason = undefined;
+    }
+    addEventListener() {}
+  }
+  class AbortControllerLike {
+    constructor() {
+      this.signal = new AbortSignalLike();
+    }
+    abort(reason) {
+      this.signal.aborted = true;
+      this.signal.reason = reason;
+    }
+  }
   class LRUCache {
     constructor(options = {}) {
-      const { max = Infinity, ttl = 0 } = options;
+      const { max = Infinity, ttl = 0, fetchMethod, allowStale = false } = options;
       if (!(max > 0)) throw new TypeError("max option must be a positive integer");
+      if (fetchMethod !== undefined && typeof fetchMethod !== "function") {
+        throw new TypeError("fetchMethod must be a function if specified");
+      }
       this.max = max;
       this.ttl = ttl;
+      this.allowStale = allowStale;
+      this.noDeleteOnFetchRejection = !!options.noDeleteOnFetchRejection;
+      this.allowStaleOnFetchRejection = !!options.allowStaleOnFetchRejection;
+      this._fetchMethod = fetchMethod;
       this._map = new Map();
     }
     get size() {
       return this._map.size;
     }
-    _live(key) {
-      const entry = this._map.get(key);
-      if (entry === undefined) return undefined;
-      if (entry.expires !== 0 && performance.now() >= entry.expires) {
-        this._map.delete(key);
-        return undefined;
-      }
-      return entry;
+    get fetchMethod() {
+      return this._fetchMethod;
     }
-    get(key) {
-      const entry = this._live(key);
-      if (entry === undefined) return undefined;
+    _stale(entry) {
+      return entry.expires !== 0 && performance.now() >= entry.expires;
+    }
+    _fetching(value) {
+      return (
+        this._fetchMethod !== undefined &&
+        value instanceof Promise &&
+        Object.prototype.hasOwnProperty.call(value, "__staleWhileFetching")
+      );
+    }
+    _touch(key, entry) {
       this._map.delete(key);
       this._map.set(key, entry);
+    }
+    get(key, options = {}) {
+      const { allowStale = this.allowStale } = options;
+      const entry = this._map.get(key);
+      if (entry === undefined) return undefined;
+      const fetching = this._fetching(entry.value);
+      if (this._stale(entry)) {
+        if (!fetching) {
+          this._map.delete(key);
+          return allowStale ? entry.value : undefined;
+        }
+        return allowStale ? entry.value.__staleWhileFetching : undefined;
+      }
+      if (fetching) return entry.value.__staleWhileFetching;
+      this._touch(key, entry);
       return entry.value;
     }
-    peek(key) {
-      const entry = this._live(key);
-      return entry === undefined ? undefined : entry.value;
+    peek(key, options = {}) {
+      const { allowStale = this.allowStale } = options;
+      const entry = this._map.get(key);
+      if (entry === undefined) return undefined;
+      if (this._fetching(entry.value)) return entry.value.__staleWhileFetching;
+      if (this._stale(entry)) return allowStale ? entry.value : undefined;
+      return entry.value;
     }
     has(key) {
-      return this._live(key) !== undefined;
+      const entry = this._map.get(key);
+      if (entry === undefined) return false;
+      if (this._fetching(entry.value) && entry.value.__staleWhileFetching === undefined) {
+        return false;
+      }
+      return !this._stale(entry);
     }
     set(key, value, options = {}) {
+      if (value === undefined) {
+        this.delete(key);
+        return this;
+      }
       const ttl = options.ttl ?? this.ttl;
+      const old = this._map.get(key);
+      if (old !== undefined && old.value !== value && this._fetching(old.value)) {
+        old.value.__abortController.abort(new Error("replaced"));
+      }
       this._map.delete(key);
       this._map.set(key, { value, expires: ttl > 0 ? performance.now() + ttl : 0 });
       while (this._map.size > this.max) this._map.delete(this._map.keys().next().value);
@@ -535,6 +597,86 @@
     }
     keys() {
       return [...this._map.keys()].reverse()[Symbol.iterator]();
+    }
+    _backgroundFetch(k, entry, options, context) {
+      const v = entry === undefined ? undefined : entry.value;
+      if (this._fetching(v)) return v;
+      const ac = new AbortControllerLike();
+      const fetchOpts = { signal: ac.signal, options, context };
+      const cb = (v) => {
+        if (ac.signal.aborted) return fetchFail(ac.signal.reason);
+        const bf = p;
+        if (this._map.get(k)?.value === p) {
+          if (v === undefined) {
+            if (bf.__staleWhileFetching) this._map.get(k).value = bf.__staleWhileFetching;
+            else this.delete(k);
+          } else {
+            this.set(k, v, fetchOpts.options);
+          }
+        }
+        return v;
+      };
+      const eb = (er) => fetchFail(er);
+      const fetchFail = (er) => {
+        const allowStale = options.allowStaleOnFetchRejection;
+        const noDelete = allowStale || options.noDeleteOnFetchRejection;
+        const bf = p;
+        if (this._map.get(k)?.value === p) {
+          const del = !noDelete || bf.__staleWhileFetching === undefined;
+          if (del) this.delete(k);
+          else this._map.get(k).value = bf.__staleWhileFetching;
+        }
+        if (allowStale) return bf.__staleWhileFetching;
+        else if (bf.__returned === bf) throw er;
+      };
+      const pcall = (res, rej) => {
+        const fmp = this._fetchMethod?.(k, v, fetchOpts);
+        if (fmp && fmp instanceof Promise) {
+          fmp.then((v) => res(v === undefined ? undefined : v), rej);
+        }
+      };
+      const p = new Promise(pcall).then(cb, eb);
+      const bf = Object.assign(p, {
+        __abortController: ac,
+        __staleWhileFetching: v,
+        __returned: undefined,
+      });
+      if (entry === undefined) {
+        this.set(k, bf, { ...fetchOpts.options });
+      } else {
+        entry.value = bf;
+      }
+      return bf;
+    }
+    async fetch(k, fetchOptions = {}) {
+      const {
+        allowStale = this.allowStale,
+        ttl = this.ttl,
+        noDeleteOnFetchRejection = this.noDeleteOnFetchRejection,
+        allowStaleOnFetchRejection = this.allowStaleOnFetchRejection,
+        context,
+        forceRefresh = false,
+      } = fetchOptions;
+      if (this._fetchMethod === undefined) return this.get(k, { allowStale });
+      const options = { allowStale, ttl, noDeleteOnFetchRejection, allowStaleOnFetchRejection };
+      const entry = this._map.get(k);
+      if (entry === undefined) {
+        const p = this._backgroundFetch(k, undefined, options, context);
+        return (p.__returned = p);
+      }
+      const v = entry.value;
+      if (this._fetching(v)) {
+        const stale = allowStale && v.__staleWhileFetching !== undefined;
+        return stale ? v.__staleWhileFetching : (v.__returned = v);
+      }
+      const isStale = this._stale(entry);
+      if (!forceRefresh && !isStale) {
+        this._touch(k, entry);
+        return v;
+      }
+      const p = this._backgroundFetch(k, entry, options, context);
+      const staleVal = p.__staleWhileFetching !== undefined && allowStale;
+      return staleVal ? p.__staleWhileFetching : (p.__returned = p);
     }
   }
 
