@@ -196,3 +196,69 @@ fn a_typescript_file_runs_with_its_types_stripped() {
         "{stderr}"
     );
 }
+
+/// A failed request says why in `run`'s JSON: `error_messages`, in the
+/// order the requests failed, with the line that threw.
+#[test]
+fn run_reports_why_each_request_failed() {
+    let file = write_script(
+        "boom.js",
+        "async function handle(req) {\n  if (req.click === 1) throw new Error(\"boom\");\n  await fetch(\"https://example.com\");\n}\n",
+    );
+    let output = interleave(&["run", "--script", &file, "users=1&clicks=2"]);
+    assert!(output.status.success());
+    let metrics = json(&output);
+    assert_eq!(metrics["errors"], 2);
+    assert_eq!(
+        metrics["error_messages"],
+        serde_json::json!([
+            "request 0: ReferenceError: fetch is not defined (line 3, column 9)",
+            "request 1: Error: boom (line 2, column 34)"
+        ])
+    );
+}
+
+/// `--schema` gives the `pg` module its tables; a bad schema names `schema`.
+#[test]
+fn run_with_a_schema() {
+    let schema = write_script(
+        "schema.sql",
+        "CREATE TABLE orders (id serial PRIMARY KEY, user_id int NOT NULL);\n-- expect unique: orders (user_id)\n",
+    );
+    let file = write_script(
+        "pg.js",
+        "const { Pool } = require('pg');\nconst pool = new Pool();\nasync function handle(req) {\n  const { rowCount } = await pool.query('SELECT 1 FROM orders WHERE user_id = $1', [req.user]);\n  if (rowCount === 0) await pool.query('INSERT INTO orders (user_id) VALUES ($1)', [req.user]);\n}\n",
+    );
+    let output = interleave(&[
+        "run",
+        "--script",
+        &file,
+        "--schema",
+        &schema,
+        "users=2&clicks=2",
+    ]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let metrics = json(&output);
+    assert_eq!(
+        (
+            metrics["orders"].as_u64(),
+            metrics["duplicate_tickets"].as_u64()
+        ),
+        (Some(4), Some(2))
+    );
+    let bad = write_script(
+        "bad.sql",
+        "CREATE TABLE t (a int);\nCREATE VIEW v AS SELECT 1;\n",
+    );
+    let output = interleave(&["run", "--script", &file, "--schema", &bad, "users=1"]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("`schema`: ") && stderr.contains("CREATE VIEW"),
+        "{stderr}"
+    );
+}

@@ -110,6 +110,12 @@ pub fn run(
             .map(|(name, n)| (name, super::world::number(n)))
             .collect();
         fields.insert("custom".to_string(), Value::Object(custom));
+        let errors = run
+            .error_messages()
+            .into_iter()
+            .map(Value::String)
+            .collect();
+        fields.insert("error_messages".to_string(), Value::Array(errors));
     }
     write_json(out, &json)
 }

@@ -199,6 +199,8 @@ pub struct State {
     pub messages: Vec<String>,
     /// A trace event's script position, by event index.
     pub positions: BTreeMap<usize, Position>,
+    /// Each failed request's error, in the order they failed.
+    pub failures: Vec<(TaskId, String)>,
     pub random: SimRng,
     /// Whether the top level is running (preset and table are allowed).
     pub top_level: bool,
@@ -236,6 +238,7 @@ impl Host {
             custom: BTreeMap::new(),
             messages: Vec::new(),
             positions: BTreeMap::new(),
+            failures: Vec::new(),
             random: SimRng::new(config.seed, Stream::Script),
             top_level: true,
             draws: 0,
@@ -261,6 +264,7 @@ impl Host {
             && state.custom.is_empty()
             && state.messages.is_empty()
             && state.positions.is_empty()
+            && state.failures.is_empty()
             && state.sessions == 0
             && state.draws == 0;
         quiet.then(|| Loaded {

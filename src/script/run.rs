@@ -1157,6 +1157,18 @@ impl ScriptRun {
         self.host.state.borrow().messages.clone()
     }
 
+    /// Why each failed request failed: `request N: message`, in the order
+    /// they failed (the CLI's `error_messages`).
+    pub fn error_messages(&self) -> Vec<String> {
+        self.host
+            .state
+            .borrow()
+            .failures
+            .iter()
+            .map(|(request, message)| format!("request {request}: {message}"))
+            .collect()
+    }
+
     /// The script line and column of each event that has one, by index.
     pub fn positions(&self) -> BTreeMap<usize, (u32, u32)> {
         self.host.state.borrow().positions.clone()
@@ -1460,6 +1472,10 @@ fn settle_request(host: &Host, request: TaskId, result: Result<(), String>) {
         Ok(()) => host.core.borrow_mut().respond(request, Outcome::Ok),
         Err(message) => {
             let running = host.current.replace(request);
+            host.state
+                .borrow_mut()
+                .failures
+                .push((request, message.clone()));
             log(host, message, None);
             host.current.set(running);
             host.core.borrow_mut().respond(request, Outcome::Failed);
