@@ -18,7 +18,9 @@ fn open(fragment: &str) -> (interleave::Config, Program) {
 
 fn cli_metrics(fragment: &str) -> serde_json::Value {
     let mut json: serde_json::Value = serde_json::from_str(&run_to_json("", fragment)).unwrap();
-    json.as_object_mut().unwrap().remove("custom");
+    let fields = json.as_object_mut().unwrap();
+    fields.remove("custom");
+    fields.remove("error_messages");
     json
 }
 
@@ -143,9 +145,9 @@ fn manual_mode_schedules_a_script_and_its_link_replays() {
     assert!(manual.schedule().is_empty());
 }
 
-/// A script's DB keys are its tables, so rows per key say nothing about
-/// duplicates: its violations are two holders of one critical section
-/// (its duplicate rows are counted from the tables' expectUnique).
+/// A script's violations: two holders of one critical section (from the
+/// trace), and each duplicate row (from its tables' expected uniqueness:
+/// its DB keys are its tables, so rows per key say nothing).
 #[test]
 fn a_scripts_violations_are_its_critical_sections() {
     use interleave::debugger::ViolationKind;
@@ -161,10 +163,18 @@ fn a_scripts_violations_are_its_critical_sections() {
     let recording = Recording::of_program(&program, &config).unwrap();
     assert!(recording.metrics.max_in_critical_section > 1);
     assert!(!recording.violations.is_empty());
-    assert!(recording
+    // Two holders from the trace, duplicate rows from the data: one
+    // violation per row beyond the first.
+    let duplicates = recording
         .violations
         .iter()
-        .all(|v| v.kind == ViolationKind::SecondHolder));
+        .filter(|v| v.kind == ViolationKind::DuplicateTicket)
+        .count() as u64;
+    assert_eq!(duplicates, recording.metrics.duplicate_tickets);
+    assert!(recording.violations.iter().all(|v| matches!(
+        v.kind,
+        ViolationKind::SecondHolder | ViolationKind::DuplicateTicket
+    )));
 }
 
 /// A harmed script's fix is a strategy, found by running the same script.
@@ -225,5 +235,43 @@ fn a_scripts_story_and_fix_speak_of_its_own_harm() {
             .starts_with("0 duplicate rows (was 2), at most 1 in the critical section"),
         "{}",
         fix.outcome
+    );
+}
+
+/// A race in code that declares no critical section is found from the
+/// data: the write that made a duplicate row is a violation ("first
+/// violation" reaches it, the timeline marks it), and "What happened" tells
+/// it in the script's own lines.
+#[test]
+fn a_duplicate_row_is_a_violation_told_in_the_scripts_lines() {
+    use interleave::explain::story;
+    use interleave::script::source::encode;
+    let code = "const { Pool } = require('pg');
+const pool = new Pool();
+async function handle(req) {
+  const { rows } = await pool.query('SELECT id FROM orders WHERE user_id = $1', [req.user]);
+  if (rows.length === 0) {
+    await pool.query('INSERT INTO orders (user_id) VALUES ($1)', [req.user]);
+  }
+}
+";
+    let schema = "CREATE TABLE orders (id serial PRIMARY KEY, user_id int);
+-- expect unique: orders (user_id)
+";
+    let (config, program) = open(&format!(
+        "#v=1&scenario=script&code={}&schema={}&users=1&clicks=2",
+        encode(code),
+        encode(schema)
+    ));
+    let recording = Recording::of_program(&program, &config).unwrap();
+    assert_eq!(recording.metrics.duplicate_tickets, 1);
+    let violation = recording.first_violation().expect("the duplicate row");
+    assert_eq!((violation.request, violation.time), (1, 40_000));
+    let story = story(&recording, violation).expect("a story");
+    assert_eq!(
+        story.text,
+        "#1 read orders (line 4) at 20 ms and found nothing; #0's row (line 6) landed at 40 ms, \
+         after that read. #1 wrote (line 6) at 40 ms: a second row where the code expects one \
+         (nothing made the read and the write one step)."
     );
 }

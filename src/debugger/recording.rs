@@ -185,7 +185,9 @@ impl Recorder {
                     fed: 0,
                     timeline: TimelineBuilder::new(&self.config, self.run.requests()),
                     violations: match self.program.is_script() {
-                        true => ViolationFinder::new(&self.config).critical_sections_only(),
+                        true => ViolationFinder::new(&self.config)
+                            .critical_sections_only()
+                            .with_duplicates(self.run.duplicate_events()),
                         false => ViolationFinder::new(&self.config),
                     },
                 });

@@ -51,6 +51,11 @@ pub fn find_violations(config: &Config, events: &[TraceEvent]) -> Vec<Violation>
 pub struct ViolationFinder {
     finder: Finder,
     found: Vec<Violation>,
+    /// Events fed so far.
+    fed: usize,
+    /// A script's events that made a duplicate row (`Run::duplicate_events`),
+    /// ascending.
+    duplicates: Vec<usize>,
 }
 
 impl ViolationFinder {
@@ -58,6 +63,8 @@ impl ViolationFinder {
         ViolationFinder {
             finder: Finder::new(config),
             found: Vec::new(),
+            fed: 0,
+            duplicates: Vec::new(),
         }
     }
 
@@ -70,10 +77,35 @@ impl ViolationFinder {
         self
     }
 
+    /// A script's duplicate rows, found in its data: each of these events
+    /// (by trace index) made one.
+    pub fn with_duplicates(mut self, mut events: Vec<usize>) -> ViolationFinder {
+        events.sort_unstable();
+        self.duplicates = events;
+        self
+    }
+
     pub fn feed(&mut self, events: &[TraceEvent]) {
-        let finder = &mut self.finder;
-        self.found
-            .extend(events.iter().filter_map(|event| finder.check(event)));
+        for event in events {
+            let index = self.fed;
+            self.fed += 1;
+            if self.duplicates.binary_search(&index).is_ok() {
+                let key = match event.key {
+                    TraceKey::Data(key) | TraceKey::Lock(key) => key,
+                    TraceKey::None => 0,
+                };
+                self.found.push(Violation {
+                    kind: ViolationKind::DuplicateTicket,
+                    step: event.step,
+                    time: event.time,
+                    request: event.request,
+                    key,
+                });
+            }
+            if let Some(found) = self.finder.check(event) {
+                self.found.push(found);
+            }
+        }
     }
 
     pub fn finish(self) -> Vec<Violation> {

@@ -626,7 +626,94 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// A script's duplicate row, found in its data: the request read and
+    /// found nothing, another request's row landed, and it wrote a second.
+    fn script_duplicate(&self, violation: &Violation) -> Option<Story> {
+        let (index, act) = self.events.iter().enumerate().find(|(_, e)| {
+            e.step == violation.step
+                && e.request == violation.request
+                && matches!(e.what, What::Complete(_) | What::RowLockGrant)
+        })?;
+        let later = violation.request;
+        let line = |i: usize| {
+            self.recording
+                .position_of(i)
+                .map_or(String::new(), |(line, _)| format!(" (line {line})"))
+        };
+        let reads = |e: &TraceEvent| {
+            matches!(
+                e.what,
+                What::Complete(
+                    OpKind::SqlSelect
+                        | OpKind::SqlSelectForUpdate
+                        | OpKind::DbFind
+                        | OpKind::DbFindOne
+                        | OpKind::CacheGet
+                )
+            )
+        };
+        let writes = |e: &TraceEvent| {
+            matches!(
+                (e.what, e.outcome),
+                (
+                    What::Complete(OpKind::SqlInsert | OpKind::DbInsert | OpKind::SqlCommit)
+                        | What::RowLockGrant,
+                    Outcome::Inserted | Outcome::Committed
+                )
+            )
+        };
+        let check = self
+            .last_before(index, |e| {
+                e.request == later
+                    && reads(e)
+                    && matches!(e.outcome, Outcome::NoOrder | Outcome::Miss)
+            })
+            .or_else(|| self.last_before(index, |e| e.request == later && reads(e)));
+        let earlier = self.last_before(index, |e| e.request != later && writes(e));
+        let wrote = format!("#{later} wrote{} at {}", line(index), ms(act.time));
+        let text = match (check, earlier) {
+            (Some((ci, c)), Some((wi, w))) => {
+                let when = if w.time > c.time {
+                    format!("landed at {}, after that read", ms(w.time))
+                } else {
+                    format!("landed at {}, but not in what that read saw", ms(w.time))
+                };
+                format!(
+                    "#{later} read {}{} at {} and found nothing; #{}'s row{} {when}. {wrote}: a second \
+                     row where the code expects one (nothing made the read and the write one step).",
+                    self.key_name(match c.key {
+                        TraceKey::Data(k) | TraceKey::Lock(k) => k,
+                        TraceKey::None => violation.key,
+                    }),
+                    line(ci),
+                    ms(c.time),
+                    w.request,
+                    line(wi),
+                )
+            }
+            _ => format!("{wrote}: a second row where the code expects one."),
+        };
+        let check = check.map_or(Moment::of(act), |(_, e)| Moment::of(e));
+        let mut requests = vec![later];
+        if let Some((_, w)) = earlier {
+            requests.insert(0, w.request);
+        }
+        Some(Story {
+            kind: StoryKind::DuplicateTicket,
+            cause: Cause::NoLock,
+            key: violation.key,
+            requests,
+            check,
+            act: Moment::of(act),
+            step: act.step,
+            text,
+        })
+    }
+
     fn story(&self, violation: &Violation) -> Option<Story> {
+        if self.recording.program.is_script() && violation.kind == ViolationKind::DuplicateTicket {
+            return self.script_duplicate(violation);
+        }
         let data = TraceKey::Data(violation.key);
         let index = self.events.iter().position(|e| {
             e.step == violation.step

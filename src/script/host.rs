@@ -201,6 +201,9 @@ pub struct State {
     pub positions: BTreeMap<usize, Position>,
     /// Each failed request's error, in the order they failed.
     pub failures: Vec<(TaskId, String)>,
+    /// The trace events that made a duplicate row (a row beyond the first
+    /// of an expected uniqueness), by index.
+    pub duplicate_events: Vec<usize>,
     pub random: SimRng,
     /// Whether the top level is running (preset and table are allowed).
     pub top_level: bool,
@@ -239,6 +242,7 @@ impl Host {
             messages: Vec::new(),
             positions: BTreeMap::new(),
             failures: Vec::new(),
+            duplicate_events: Vec::new(),
             random: SimRng::new(config.seed, Stream::Script),
             top_level: true,
             draws: 0,
@@ -315,6 +319,24 @@ impl Host {
         let len = self.core.borrow().trace.len();
         if len > 0 {
             self.state.borrow_mut().positions.insert(len - 1, position);
+        }
+    }
+
+    /// Duplicate rows in the script's tables and in its PostgreSQL.
+    pub fn duplicates(&self) -> u64 {
+        let state = self.state.borrow();
+        state.tables.duplicates() + state.sql.duplicates()
+    }
+
+    /// Notes that the last trace event made a duplicate row, if there are
+    /// more than `before` now.
+    pub fn note_duplicates(&self, before: u64) {
+        if !self.keep_trace || self.duplicates() <= before {
+            return;
+        }
+        let len = self.core.borrow().trace.len();
+        if len > 0 {
+            self.state.borrow_mut().duplicate_events.push(len - 1);
         }
     }
 

@@ -541,9 +541,11 @@ impl ScriptRun {
                     self.land_sql(slot, *call, settle, server, position);
                     return;
                 }
+                let before = self.host.duplicates();
                 let (result, outcome) = self.apply(call);
                 self.host.core.borrow_mut().complete_script(slot, outcome);
                 self.host.mark_last_event(position);
+                self.host.note_duplicates(before);
                 let realm = &self.realms[server as usize];
                 let failed = realm.context.with(|ctx| {
                     let settled = match result {
@@ -906,6 +908,7 @@ impl ScriptRun {
     ) {
         let request = self.host.current.get();
         let now_ms = self.host.core.borrow().now as f64 / MS as f64;
+        let before = self.host.duplicates();
         let (ran, plan) = match call.plan {
             Err(error) => (
                 Ran {
@@ -951,6 +954,7 @@ impl ScriptRun {
             let outcome = sql_outcome(plan.as_ref(), &landed, in_txn);
             self.host.core.borrow_mut().complete_script(slot, outcome);
             self.host.mark_last_event(position);
+            self.host.note_duplicates(before);
             let reply = sql_reply(landed);
             let realm = &self.realms[server as usize];
             let failed = realm.context.with(|ctx| {
@@ -993,6 +997,7 @@ impl ScriptRun {
             self.host.state.borrow_mut().sql_waiting = still;
             for mut waiter in woken {
                 let now_ms = self.host.core.borrow().now as f64 / MS as f64;
+                let before = self.host.duplicates();
                 let ran = {
                     let mut state = self.host.state.borrow_mut();
                     state.sql.stop_waiting(waiter.session);
@@ -1006,6 +1011,7 @@ impl ScriptRun {
                     continue;
                 }
                 self.answer_waiter(waiter, ran.landed);
+                self.host.note_duplicates(before);
             }
         }
     }
@@ -1157,6 +1163,11 @@ impl ScriptRun {
         self.host.state.borrow().messages.clone()
     }
 
+    /// The trace events that made a duplicate row, by index.
+    pub fn duplicate_events(&self) -> Vec<usize> {
+        self.host.state.borrow().duplicate_events.clone()
+    }
+
     /// Why each failed request failed: `request N: message`, in the order
     /// they failed (the CLI's `error_messages`).
     pub fn error_messages(&self) -> Vec<String> {
@@ -1297,6 +1308,10 @@ impl Run for ScriptRun {
 
     fn key_names(&self) -> KeyNames {
         KeyNames::Script(self.host.state.borrow().names.clone().into())
+    }
+
+    fn duplicate_events(&self) -> Vec<usize> {
+        ScriptRun::duplicate_events(self)
     }
 
     /// The counters that tell this script's story (see

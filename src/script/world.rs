@@ -3,7 +3,7 @@
 //! rows. Each operation here is applied atomically at its completion time;
 //! the event loop (`Core`) gives it its latency, pool connection and trace.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use serde_json::{Map, Value};
 
@@ -269,6 +269,56 @@ pub struct TableDef {
 struct Table {
     def: TableDef,
     rows: Vec<Row>,
+    /// Rows per `expectUnique` group, and the rows beyond the first of
+    /// each, kept as rows change (so a run can tell which write made a
+    /// duplicate).
+    groups: HashMap<String, u64>,
+    duplicates: u64,
+}
+
+impl Table {
+    fn new(def: TableDef) -> Table {
+        let rows = def.rows.clone();
+        let mut table = Table {
+            def,
+            rows,
+            groups: HashMap::new(),
+            duplicates: 0,
+        };
+        table.regroup();
+        table
+    }
+
+    /// The `expectUnique` group of a row, if the table has one.
+    fn group(&self, row: &Row) -> Option<String> {
+        let fields = &self.def.expect_unique;
+        if fields.is_empty() {
+            return None;
+        }
+        let key: Vec<&Value> = fields
+            .iter()
+            .map(|field| row.get(field).unwrap_or(&Value::Null))
+            .collect();
+        Some(serde_json::to_string(&key).unwrap_or_default())
+    }
+
+    fn count(&mut self, row: &Row) {
+        if let Some(group) = self.group(row) {
+            let n = self.groups.entry(group).or_insert(0);
+            *n += 1;
+            if *n > 1 {
+                self.duplicates += 1;
+            }
+        }
+    }
+
+    fn regroup(&mut self) {
+        self.groups.clear();
+        self.duplicates = 0;
+        for row in self.rows.clone() {
+            self.count(&row);
+        }
+    }
 }
 
 /// Why a write was refused.
@@ -298,8 +348,7 @@ impl Tables {
                 "db.table(\"{name}\") is defined twice, differently"
             ));
         }
-        let rows = def.rows.clone();
-        self.tables.insert(name.to_string(), Table { def, rows });
+        self.tables.insert(name.to_string(), Table::new(def));
         Ok(())
     }
 
@@ -330,6 +379,7 @@ impl Tables {
             let _ = clash;
             return Err(unique_violation(name, &table.def));
         }
+        table.count(&row);
         table.rows.push(row.clone());
         Ok(row)
     }
@@ -354,6 +404,9 @@ impl Tables {
             }
         }
         table.rows = updated;
+        if count > 0 {
+            table.regroup();
+        }
         Ok(count)
     }
 
@@ -369,6 +422,9 @@ impl Tables {
             }
         }
         table.rows = keep;
+        if deleted > 0 {
+            table.regroup();
+        }
         Ok(deleted)
     }
 
@@ -403,25 +459,7 @@ impl Tables {
 
     /// Over every table's `expectUnique` group, the rows beyond the first.
     pub fn duplicates(&self) -> u64 {
-        let mut duplicates = 0;
-        for table in self.tables.values() {
-            let fields = &table.def.expect_unique;
-            if fields.is_empty() {
-                continue;
-            }
-            let mut groups: BTreeMap<String, u64> = BTreeMap::new();
-            for row in &table.rows {
-                let key: Vec<&Value> = fields
-                    .iter()
-                    .map(|field| row.get(field).unwrap_or(&Value::Null))
-                    .collect();
-                *groups
-                    .entry(serde_json::to_string(&key).unwrap_or_default())
-                    .or_insert(0) += 1;
-            }
-            duplicates += groups.values().map(|n| n - 1).sum::<u64>();
-        }
-        duplicates
+        self.tables.values().map(|table| table.duplicates).sum()
     }
 }
 

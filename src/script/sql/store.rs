@@ -8,7 +8,7 @@
 //! waits for a transaction that holds a row it needs (the caller retries
 //! it when that transaction ends).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde_json::{Map, Value};
 
@@ -115,6 +115,58 @@ struct Table {
     schema: TableSchema,
     slots: Vec<Slot>,
     serials: BTreeMap<String, i64>,
+    /// Committed rows per group of each expected uniqueness, and the rows
+    /// beyond the first of every group, kept as commits land.
+    groups: Vec<HashMap<String, u64>>,
+    duplicates: u64,
+}
+
+impl Table {
+    /// A row's group in expected uniqueness `g` (`None` if a key is NULL).
+    fn group(&self, g: usize, row: &Row) -> Option<String> {
+        let key = key_of(row, &self.schema.expect_unique[g])?;
+        Some(
+            key.iter()
+                .map(super::eval::text)
+                .collect::<Vec<_>>()
+                .join("\u{0}"),
+        )
+    }
+
+    /// A committed row leaves (`old`) and another arrives (`new`).
+    fn regroup_row(&mut self, old: Option<&Row>, new: Option<&Row>) {
+        for g in 0..self.schema.expect_unique.len() {
+            if let Some(group) = old.and_then(|row| self.group(g, row)) {
+                if let Some(n) = self.groups[g].get_mut(&group) {
+                    if *n > 1 {
+                        self.duplicates -= 1;
+                    }
+                    *n -= 1;
+                }
+            }
+            if let Some(group) = new.and_then(|row| self.group(g, row)) {
+                let n = self.groups[g].entry(group).or_insert(0);
+                *n += 1;
+                if *n > 1 {
+                    self.duplicates += 1;
+                }
+            }
+        }
+    }
+
+    fn regroup(&mut self) {
+        self.groups = vec![HashMap::new(); self.schema.expect_unique.len()];
+        self.duplicates = 0;
+        let rows: Vec<Row> = self
+            .slots
+            .iter()
+            .filter_map(Slot::latest)
+            .cloned()
+            .collect();
+        for row in &rows {
+            self.regroup_row(None, Some(row));
+        }
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -211,9 +263,11 @@ impl Database {
         self.tables.insert(
             schema.name.clone(),
             Table {
+                groups: vec![HashMap::new(); schema.expect_unique.len()],
                 schema,
                 slots: Vec::new(),
                 serials: BTreeMap::new(),
+                duplicates: 0,
             },
         );
         Ok(())
@@ -237,6 +291,7 @@ impl Database {
             table.schema.keys.push(key);
         } else {
             table.schema.expect_unique.push(key.columns);
+            table.regroup();
         }
         Ok(())
     }
@@ -255,23 +310,7 @@ impl Database {
     /// Committed rows beyond the first in each group of an expected
     /// uniqueness, over every table.
     pub fn duplicates(&self) -> u64 {
-        let mut total = 0;
-        for table in self.tables.values() {
-            for columns in &table.schema.expect_unique {
-                let mut seen: Vec<Vec<Value>> = Vec::new();
-                for row in table.slots.iter().filter_map(Slot::latest) {
-                    let Some(key) = key_of(row, columns) else {
-                        continue;
-                    };
-                    if seen.iter().any(|k| same_key(k, &key)) {
-                        total += 1;
-                    } else {
-                        seen.push(key);
-                    }
-                }
-            }
-        }
-        total
+        self.tables.values().map(|table| table.duplicates).sum()
     }
 
     /// Whether a session is inside a transaction block.
@@ -513,14 +552,17 @@ impl Database {
             self.seq
         };
         for (table, index) in held {
-            let slot = &mut self.tables.get_mut(&table).expect("a table").slots[index];
+            let table = self.tables.get_mut(&table).expect("a table");
+            let slot = &mut table.slots[index];
             if slot.locker == Some(id) {
                 slot.locker = None;
             }
             if slot.pending.as_ref().is_some_and(|(w, _)| *w == id) {
                 let (_, row) = slot.pending.take().expect("pending");
                 if commit {
-                    slot.versions.push(Version {
+                    let old = slot.latest().cloned();
+                    table.regroup_row(old.as_ref(), row.as_ref());
+                    table.slots[index].versions.push(Version {
                         seq,
                         writer: id,
                         row,

@@ -102,6 +102,12 @@ pub trait Run {
     fn take_trace(&mut self) -> (Vec<TraceEvent>, Positions);
     /// How the trace's keys read.
     fn key_names(&self) -> KeyNames;
+    /// The trace events, by index, that made a duplicate row: a script's
+    /// rows beyond the first of an expected uniqueness, found in its data
+    /// (a story's duplicates are read from its trace).
+    fn duplicate_events(&self) -> Vec<usize> {
+        Vec::new()
+    }
     /// The counters the page shows first.
     fn headline(&self) -> Headline;
 
