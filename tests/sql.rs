@@ -445,3 +445,58 @@ fn text_key(plan: &Plan) -> Option<u8> {
         .parse()
         .ok()
 }
+
+/// Casts (`count(*)::int`, `$1::int`, `CAST(… AS bigint)`), `ON CONFLICT
+/// ON CONSTRAINT`, and a job queue's `FOR UPDATE SKIP LOCKED` and `NOWAIT`:
+/// Node 20 with pg 8.23.1 on PostgreSQL 15.18 printed these lines (the
+/// second click starts 300 ms later, so real timing cannot reorder them).
+#[test]
+fn casts_constraints_and_skip_locked_as_postgresql_does() {
+    let code = r#"const { Pool } = require('pg');
+const pool = new Pool();
+async function handle(req) {
+  if (req.click === 0) {
+    const r = await pool.query("SELECT count(*)::int AS n, count(*) AS m, count(owner)::text AS o FROM jobs");
+    console.log(JSON.stringify(r.rows), JSON.stringify(r.fields.map((f) => [f.name, f.dataTypeID])));
+    const c = await pool.query("SELECT id::text AS id, '5'::int + 1 AS six, CAST(id AS bigint) AS big FROM jobs WHERE id = $1::int", ['2']);
+    console.log(JSON.stringify(c.rows), JSON.stringify(c.fields.map((f) => [f.name, f.dataTypeID])));
+    const u = await pool.query("INSERT INTO tickets (user_id, event_id) VALUES (1, 1) ON CONFLICT ON CONSTRAINT one_per_user DO UPDATE SET n = tickets.n + 1 RETURNING n");
+    const u2 = await pool.query("INSERT INTO tickets (user_id, event_id) VALUES (1, 1) ON CONFLICT ON CONSTRAINT one_per_user DO UPDATE SET n = tickets.n + 1 RETURNING n");
+    console.log(u.rows[0].n, u2.rows[0].n);
+  }
+  await sleep(300 * req.click);
+  const client = await pool.connect();
+  await client.query('BEGIN');
+  const { rows } = await client.query("SELECT id FROM jobs WHERE state = 'ready' ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED");
+  console.log(req.click, 'took', rows[0] && rows[0].id);
+  try {
+    await client.query('SELECT id FROM jobs WHERE id = 1 FOR UPDATE NOWAIT');
+    console.log(req.click, 'nowait ok');
+  } catch (e) { console.log(req.click, e.code, e.message); }
+  await sleep(500);
+  await client.query('ROLLBACK');
+  client.release();
+}
+"#;
+    let (m, run) = run_sql(
+        code,
+        r#"CREATE TABLE jobs (id serial PRIMARY KEY, state text NOT NULL DEFAULT 'ready', owner int);
+CREATE TABLE tickets (user_id int, event_id int, n int DEFAULT 0, CONSTRAINT one_per_user UNIQUE (user_id, event_id));
+INSERT INTO jobs (state) VALUES ('ready'), ('ready'), ('ready');
+"#,
+        DOUBLE_CLICK,
+    );
+    assert_eq!((m.errors, m.hung), (0, 0), "{:?}", run.messages());
+    assert_eq!(
+        run.messages(),
+        [
+            r#"[{"n":3,"m":"3","o":"0"}] [["n",23],["m",20],["o",25]]"#,
+            r#"[{"id":"2","six":6,"big":"2"}] [["id",25],["six",23],["big",20]]"#,
+            r#"0 1"#,
+            r#"0 took 1"#,
+            r#"0 nowait ok"#,
+            r#"1 took 2"#,
+            r#"1 55P03 could not obtain lock on row in relation "jobs""#
+        ]
+    );
+}

@@ -6,6 +6,7 @@ use std::cmp::Ordering;
 use serde_json::Value;
 
 use super::parse::{Expr, Op, SqlError};
+use super::schema::Type;
 use super::store::Row;
 
 /// What an expression may read besides the row: the simulated clock.
@@ -62,6 +63,7 @@ pub fn eval(
             }
             Value::Null
         }
+        Expr::Cast(inner, ty) => cast(eval(inner, row, excluded, ctx)?, *ty)?,
         Expr::Not(inner) => match eval(inner, row, excluded, ctx)? {
             Value::Bool(b) => Value::Bool(!b),
             Value::Null => Value::Null,
@@ -297,6 +299,47 @@ pub fn compare(a: &Value, b: &Value) -> Option<Ordering> {
     }
 }
 
+/// A value as a value of type `ty`, or PostgreSQL's error.
+pub fn cast(value: Value, ty: Type) -> Result<Value, SqlError> {
+    let invalid = |name: &str, value: &Value| {
+        error(
+            "22P02",
+            format!("invalid input syntax for type {name}: \"{}\"", text(value)),
+        )
+    };
+    Ok(match (ty, value) {
+        (_, Value::Null) => Value::Null,
+        (Type::Int | Type::BigInt, Value::Number(n)) => match n.as_i64() {
+            Some(i) => Value::from(i),
+            None => Value::from(n.as_f64().unwrap_or(0.0).round() as i64),
+        },
+        (Type::Int | Type::BigInt, Value::String(s)) => match s.trim().parse::<i64>() {
+            Ok(i) => Value::from(i),
+            Err(_) => return Err(invalid("integer", &Value::String(s))),
+        },
+        (Type::Int | Type::BigInt, Value::Bool(b)) => Value::from(i64::from(b)),
+        (Type::Numeric | Type::Float, Value::String(s)) => match s.trim().parse::<f64>() {
+            Ok(f) => crate::script::world::number(f),
+            Err(_) => return Err(invalid("numeric", &Value::String(s))),
+        },
+        (Type::Numeric | Type::Float, Value::Number(n)) => Value::Number(n),
+        (Type::Bool, Value::Bool(b)) => Value::Bool(b),
+        (Type::Bool, Value::String(s)) => match s.trim().to_lowercase().as_str() {
+            "t" | "true" | "yes" | "on" | "1" | "y" => Value::Bool(true),
+            "f" | "false" | "no" | "off" | "0" | "n" => Value::Bool(false),
+            _ => return Err(invalid("boolean", &Value::String(s))),
+        },
+        (Type::Json, Value::String(s)) => match serde_json::from_str(&s) {
+            Ok(value) => value,
+            Err(_) => return Err(invalid("json", &Value::String(s))),
+        },
+        (Type::Json, value) => value,
+        (Type::Text | Type::Uuid | Type::Timestamp, Value::String(s)) => Value::String(s),
+        (Type::Text | Type::Uuid | Type::Timestamp, value) => Value::String(text(&value)),
+        (ty, value) => return Err(invalid(ty.name(), &value)),
+    })
+}
+
 /// A value as PostgreSQL prints it in text.
 pub fn text(value: &Value) -> String {
     match value {
@@ -336,7 +379,7 @@ pub fn columns(expr: &Expr, f: &mut dyn FnMut(&str)) {
             columns(a, f);
             columns(b, f);
         }
-        Expr::Not(a) | Expr::Negate(a) | Expr::IsNull(a, _) => columns(a, f),
+        Expr::Not(a) | Expr::Negate(a) | Expr::IsNull(a, _) | Expr::Cast(a, _) => columns(a, f),
         Expr::InList(a, list, _) => {
             columns(a, f);
             list.iter().for_each(|e| columns(e, f));

@@ -14,6 +14,8 @@ use sqlparser::ast::{
 use sqlparser::dialect::PostgreSqlDialect;
 use sqlparser::parser::Parser;
 
+use super::schema::Type;
+
 /// An isolation level the model runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Isolation {
@@ -59,8 +61,9 @@ pub enum Projection {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Item {
     Expr(Expr),
-    /// `count(*)` (or `count(column)`: the rows where it is not NULL).
-    Count(Option<String>),
+    /// `count(*)` (or `count(column)`: the rows where it is not NULL),
+    /// cast to a type (`count(*)::int`) or `bigint`.
+    Count(Option<String>, Option<Type>),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -73,6 +76,9 @@ pub struct Select {
     pub order: Vec<(String, bool)>,
     pub limit: Option<Expr>,
     pub for_update: bool,
+    /// `FOR UPDATE NOWAIT` (fail at once) or `SKIP LOCKED` (leave them).
+    pub nowait: bool,
+    pub skip_locked: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -136,6 +142,8 @@ pub enum Expr {
     Uuid,
     /// `COALESCE(a, b, …)`.
     Coalesce(Vec<Expr>),
+    /// `x::type`.
+    Cast(Box<Expr>, Type),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -390,9 +398,13 @@ fn select(text: &str, query: ast::Query) -> Result<Select, SqlError> {
         Some(_) => return Err(SqlError::unsupported(text, "OFFSET")),
     };
     let mut for_update = false;
+    let mut nowait = false;
+    let mut skip_locked = false;
     for lock in &locks {
-        if lock.nonblock.is_some() {
-            return Err(SqlError::unsupported(text, "NOWAIT and SKIP LOCKED"));
+        match lock.nonblock {
+            Some(ast::NonBlock::Nowait) => nowait = true,
+            Some(ast::NonBlock::SkipLocked) => skip_locked = true,
+            None => {}
         }
         match lock.lock_type {
             ast::LockType::Update => for_update = true,
@@ -409,6 +421,8 @@ fn select(text: &str, query: ast::Query) -> Result<Select, SqlError> {
         order,
         limit,
         for_update,
+        nowait,
+        skip_locked,
     })
 }
 
@@ -429,8 +443,19 @@ fn projection(text: &str, items: Vec<SelectItem>) -> Result<Projection, SqlError
             }
         };
         let name = alias.unwrap_or_else(|| default_name(&expression));
-        let item = match count(text, &expression)? {
-            Some(column) => Item::Count(column),
+        let (counted, cast) = match &expression {
+            SqlExpr::Cast {
+                expr: inner,
+                data_type,
+                ..
+            } => (
+                count(text, inner)?,
+                Some(super::schema::column_type(data_type).0),
+            ),
+            _ => (count(text, &expression)?, None),
+        };
+        let item = match counted {
+            Some(column) => Item::Count(column, cast),
             None => Item::Expr(expr(text, expression)?),
         };
         out.push((name, item));
@@ -444,7 +469,9 @@ fn default_name(expression: &SqlExpr) -> String {
         SqlExpr::Identifier(name) => ident(name),
         SqlExpr::CompoundIdentifier(parts) => parts.last().map(ident).unwrap_or_default(),
         SqlExpr::Function(function) => object_name(&function.name),
-        SqlExpr::Cast { expr, .. } | SqlExpr::Nested(expr) => default_name(expr),
+        SqlExpr::Nested(expr) => default_name(expr),
+        // PostgreSQL names `x::int` after `x`, and `count(*)::int` `count`.
+        SqlExpr::Cast { expr, .. } => default_name(expr),
         _ => "?column?".to_string(),
     }
 }
@@ -506,8 +533,8 @@ fn insert(text: &str, insert: ast::Insert) -> Result<Insert, SqlError> {
                 Some(ConflictTarget::Columns { columns, .. }) => {
                     Some(columns.iter().map(ident).collect::<Vec<_>>())
                 }
-                Some(ConflictTarget::OnConstraint(_)) => {
-                    return Err(SqlError::unsupported(text, "ON CONFLICT ON CONSTRAINT"))
+                Some(ConflictTarget::OnConstraint(name)) => {
+                    Some(vec![format!("\u{0}{}", object_name(&name))])
                 }
             };
             Some(match conflict.action {
@@ -610,8 +637,16 @@ fn expr(text: &str, expression: SqlExpr) -> Result<Expr, SqlError> {
             right,
             ..
         } => Expr::Any(Box::new(expr(text, *left)?), Box::new(expr(text, *right)?)),
-        // A cast changes nothing the model keeps: `$1::int`, `'x'::text`.
-        SqlExpr::Cast { expr: inner, .. } => expr(text, *inner)?,
+        // `$1::int`, `'x'::text`, `CAST(x AS bigint)`: the value as that
+        // type (a bigint comes back to pg as a string).
+        SqlExpr::Cast {
+            expr: inner,
+            data_type,
+            ..
+        } => Expr::Cast(
+            Box::new(expr(text, *inner)?),
+            super::schema::column_type(&data_type).0,
+        ),
         SqlExpr::Function(function) => {
             let name = object_name(&function.name);
             let args: Vec<Expr> = match function.args {
@@ -725,7 +760,7 @@ fn visit_mut(plan: &mut Plan, f: &mut dyn FnMut(&mut Expr)) {
                 walk(a, f);
                 walk(b, f);
             }
-            Expr::Not(a) | Expr::Negate(a) | Expr::IsNull(a, _) => walk(a, f),
+            Expr::Not(a) | Expr::Negate(a) | Expr::IsNull(a, _) | Expr::Cast(a, _) => walk(a, f),
             Expr::InList(a, list, _) => {
                 walk(a, f);
                 list.iter_mut().for_each(|e| walk(e, f));

@@ -90,7 +90,7 @@ pub struct TableSchema {
 
 /// A column type by its SQL name (`serial` also gives a default). A type
 /// the model does not know is kept as text.
-fn column_type(data_type: &DataType) -> (Type, bool) {
+pub fn column_type(data_type: &DataType) -> (Type, bool) {
     let name = data_type.to_string().to_lowercase();
     let base = name.split('(').next().unwrap_or("").trim();
     match base {

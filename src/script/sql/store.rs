@@ -882,6 +882,9 @@ impl Database {
             });
             found = order.into_iter().map(|i| found[i]).collect();
         }
+        if select.skip_locked {
+            found.retain(|&i| table.slots[i].holder(id).is_none());
+        }
         if let Some(limit) = &select.limit {
             let value = eval(limit, None, None, ctx).map_err(Stop::Fail)?;
             if let Some(n) = value.as_f64() {
@@ -889,6 +892,12 @@ impl Database {
             }
         }
         if select.for_update {
+            if select.nowait && found.iter().any(|&i| table.slots[i].holder(id).is_some()) {
+                return Err(Stop::Fail(sql_error(
+                    "55P03",
+                    format!("could not obtain lock on row in relation \"{name}\""),
+                )));
+            }
             self.claim(id, snapshot, table, &found)?;
         }
         let table = &self.tables[name];
@@ -1053,10 +1062,15 @@ impl Database {
                 },
             ) => {
                 let schema = &self.tables[name].schema;
+                // `ON CONSTRAINT name` comes as the name after a NUL.
+                let constraint = columns.first().and_then(|c| c.strip_prefix('\u{0}'));
                 let k = schema
                     .keys
                     .iter()
-                    .position(|key| same_columns(&key.columns, columns))
+                    .position(|key| match constraint {
+                        Some(constraint) => key.name == constraint,
+                        None => same_columns(&key.columns, columns),
+                    })
                     .ok_or_else(|| {
                         Stop::Fail(sql_error(
                             "42P10",
@@ -1455,49 +1469,8 @@ fn assign(
 }
 
 /// A value as a column of this type stores it, or PostgreSQL's error.
-pub fn coerce(table: &str, column: &Column, value: Value) -> Result<Value, SqlError> {
-    let _ = table;
-    let invalid = |ty: &str, value: &Value| {
-        sql_error(
-            "22P02",
-            format!(
-                "invalid input syntax for type {ty}: \"{}\"",
-                super::eval::text(value)
-            ),
-        )
-    };
-    Ok(match (column.ty, value) {
-        (_, Value::Null) => Value::Null,
-        (Type::Int | Type::BigInt, Value::Number(n)) => match n.as_i64() {
-            Some(i) => Value::from(i),
-            None => Value::from(n.as_f64().unwrap_or(0.0).round() as i64),
-        },
-        (Type::Int | Type::BigInt, Value::String(s)) => match s.trim().parse::<i64>() {
-            Ok(i) => Value::from(i),
-            Err(_) => return Err(invalid("integer", &Value::String(s))),
-        },
-        (Type::Numeric | Type::Float, Value::String(s)) => match s.trim().parse::<f64>() {
-            Ok(f) => super::super::world::number(f),
-            Err(_) => return Err(invalid("numeric", &Value::String(s))),
-        },
-        (Type::Numeric | Type::Float, Value::Number(n)) => Value::Number(n),
-        (Type::Bool, Value::Bool(b)) => Value::Bool(b),
-        (Type::Bool, Value::String(s)) => match s.trim().to_lowercase().as_str() {
-            "t" | "true" | "yes" | "on" | "1" | "y" => Value::Bool(true),
-            "f" | "false" | "no" | "off" | "0" | "n" => Value::Bool(false),
-            _ => return Err(invalid("boolean", &Value::String(s))),
-        },
-        (Type::Json, Value::String(s)) => match serde_json::from_str(&s) {
-            Ok(value) => value,
-            Err(_) => return Err(invalid("json", &Value::String(s))),
-        },
-        (Type::Json, value) => value,
-        (Type::Text | Type::Uuid | Type::Timestamp, Value::String(s)) => Value::String(s),
-        (Type::Text | Type::Uuid | Type::Timestamp, value) => {
-            Value::String(super::eval::text(&value))
-        }
-        (ty, value) => return Err(invalid(ty.name(), &value)),
-    })
+pub fn coerce(_table: &str, column: &Column, value: Value) -> Result<Value, SqlError> {
+    super::eval::cast(value, column.ty)
 }
 
 /// Orders two column values as ORDER BY does (NULLs last).
@@ -1510,6 +1483,44 @@ fn order_values(a: Option<&Value>, b: Option<&Value>) -> std::cmp::Ordering {
         (None, Some(_)) => Ordering::Greater,
         (Some(_), None) => Ordering::Less,
         (Some(a), Some(b)) => compare(a, b).unwrap_or(Ordering::Equal),
+    }
+}
+
+/// The type PostgreSQL gives an expression's column (text when it cannot
+/// tell, as for an untyped literal).
+fn expr_type(expr: &Expr, column: &dyn Fn(&str) -> Option<Type>) -> Type {
+    use super::parse::Op;
+    match expr {
+        Expr::Column(name) | Expr::Excluded(name) => column(name).unwrap_or(Type::Text),
+        Expr::Cast(_, ty) => *ty,
+        Expr::Value(Value::Number(n)) if n.is_i64() => Type::Int,
+        Expr::Value(Value::Number(_)) => Type::Numeric,
+        Expr::Value(Value::Bool(_)) => Type::Bool,
+        Expr::Value(_) | Expr::Param(_) => Type::Text,
+        Expr::Now => Type::Timestamp,
+        Expr::Uuid => Type::Uuid,
+        Expr::Negate(inner) => expr_type(inner, column),
+        Expr::Coalesce(list) => list.first().map_or(Type::Text, |e| expr_type(e, column)),
+        Expr::Not(_) | Expr::IsNull(..) | Expr::InList(..) | Expr::Any(..) => Type::Bool,
+        Expr::Binary(a, op, b) => match op {
+            Op::Plus | Op::Minus | Op::Multiply | Op::Divide => {
+                let (a, b) = (expr_type(a, column), expr_type(b, column));
+                let rank = |t: Type| match t {
+                    Type::Int => 0,
+                    Type::BigInt => 1,
+                    Type::Numeric => 2,
+                    Type::Float => 3,
+                    _ => 0,
+                };
+                if rank(a) >= rank(b) {
+                    a
+                } else {
+                    b
+                }
+            }
+            Op::Concat => Type::Text,
+            _ => Type::Bool,
+        },
     }
 }
 
@@ -1541,10 +1552,10 @@ fn project(
                 for (_, item) in items {
                     match item {
                         Item::Expr(e) => check_columns(schema, Some(e))?,
-                        Item::Count(Some(column)) => {
+                        Item::Count(Some(column), _) => {
                             column_of(schema, column).map_err(Stop::Fail)?;
                         }
-                        Item::Count(None) => {}
+                        Item::Count(None, _) => {}
                     }
                 }
             }
@@ -1552,18 +1563,16 @@ fn project(
                 .iter()
                 .map(|(name, item)| {
                     let oid = match item {
-                        Item::Count(_) => Type::BigInt.oid(),
-                        Item::Expr(Expr::Column(c)) => type_of(c).map_or(25, Type::oid),
-                        Item::Expr(Expr::Value(Value::Number(n))) if n.is_i64() => 23,
-                        Item::Expr(Expr::Value(Value::Number(_))) => 1700,
-                        Item::Expr(Expr::Value(Value::Bool(_))) => 16,
-                        Item::Expr(Expr::Now) => Type::Timestamp.oid(),
-                        Item::Expr(_) => 25,
+                        Item::Count(_, cast) => cast.unwrap_or(Type::BigInt).oid(),
+                        Item::Expr(e) => expr_type(e, &type_of).oid(),
                     };
                     (name.clone(), oid)
                 })
                 .collect();
-            if items.iter().any(|(_, item)| matches!(item, Item::Count(_))) {
+            if items
+                .iter()
+                .any(|(_, item)| matches!(item, Item::Count(..)))
+            {
                 // No GROUP BY: a plain column beside an aggregate is an error.
                 for (_, item) in items {
                     if let Item::Expr(e) = item {
@@ -1586,12 +1595,17 @@ fn project(
                 let mut row = Row::new();
                 for (name, item) in items {
                     let value = match item {
-                        Item::Count(None) => Value::from(rows.len() as u64),
-                        Item::Count(Some(column)) => Value::from(
-                            rows.iter()
-                                .filter(|r| r.get(column).is_some_and(|v| !v.is_null()))
-                                .count() as u64,
-                        ),
+                        Item::Count(column, cast) => {
+                            let n = match column {
+                                None => rows.len(),
+                                Some(column) => rows
+                                    .iter()
+                                    .filter(|r| r.get(column).is_some_and(|v| !v.is_null()))
+                                    .count(),
+                            };
+                            super::eval::cast(Value::from(n as u64), cast.unwrap_or(Type::BigInt))
+                                .map_err(Stop::Fail)?
+                        }
                         Item::Expr(e) => {
                             if rows.is_empty() && super::eval::has_column(e) {
                                 Value::Null
