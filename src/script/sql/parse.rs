@@ -639,6 +639,13 @@ fn expr(text: &str, expression: SqlExpr) -> Result<Expr, SqlError> {
         } => Expr::Any(Box::new(expr(text, *left)?), Box::new(expr(text, *right)?)),
         // `$1::int`, `'x'::text`, `CAST(x AS bigint)`: the value as that
         // type (a bigint comes back to pg as a string).
+        // An array cast (`$1::int[]` for `= ANY($1::int[])`) keeps the
+        // array as it came.
+        SqlExpr::Cast {
+            expr: inner,
+            data_type: ast::DataType::Array(_),
+            ..
+        } => expr(text, *inner)?,
         SqlExpr::Cast {
             expr: inner,
             data_type,
@@ -847,6 +854,10 @@ mod tests {
             Ok(Plan::Begin(Some(Isolation::Serializable)))
         );
         assert_eq!(parse("COMMIT"), Ok(Plan::Commit));
+        let Ok(Plan::Select(select)) = parse("SELECT id FROM t WHERE id = ANY($1::int[])") else {
+            panic!("ANY with an array cast")
+        };
+        assert!(matches!(select.filter, Some(Expr::Any(..))));
     }
 
     #[test]
