@@ -275,3 +275,57 @@ async function handle(req) {
          (nothing made the read and the write one step)."
     );
 }
+
+/// A lost update is found from the data too: two reads of a key before
+/// two writes of it. The second write is the violation, told in the
+/// script's lines; `INCR` (one step) has none.
+#[test]
+fn a_lost_update_is_a_violation_told_in_the_scripts_lines() {
+    use interleave::debugger::ViolationKind;
+    use interleave::explain::story;
+    use interleave::script::source::encode;
+    let code = "const Redis = require('ioredis');
+const redis = new Redis();
+async function handle(req) {
+  const visits = Number(await redis.get('visits')) || 0;
+  await redis.set('visits', visits + 1);
+}
+";
+    let (config, program) = open(&format!(
+        "#v=1&scenario=script&code={}&users=1&clicks=2",
+        encode(code)
+    ));
+    let recording = Recording::of_program(&program, &config).unwrap();
+    let lost: Vec<_> = recording
+        .violations
+        .iter()
+        .filter(|v| v.kind == ViolationKind::LostUpdate)
+        .collect();
+    assert_eq!(lost.len(), 1, "{:?}", recording.violations);
+    let violation = recording.first_violation().expect("the lost update");
+    assert_eq!(
+        (violation.kind, violation.request),
+        (ViolationKind::LostUpdate, 1)
+    );
+    let story = story(&recording, violation).expect("a story");
+    assert_eq!(
+        story.text,
+        "#1 read visits (line 4) at 1 ms; #0 wrote it (line 5) at 2 ms; #1 wrote it (line 5) at \
+         2 ms from what it had read, so #0's update is lost (the read and the write are two \
+         steps, and nothing keeps others out between them)."
+    );
+    let atomic = code.replace(
+        "const visits = Number(await redis.get('visits')) || 0;\n  await redis.set('visits', visits + 1);",
+        "await redis.incr('visits');",
+    );
+    let (config, program) = open(&format!(
+        "#v=1&scenario=script&code={}&users=1&clicks=2",
+        encode(&atomic)
+    ));
+    let recording = Recording::of_program(&program, &config).unwrap();
+    assert!(
+        recording.violations.is_empty(),
+        "{:?}",
+        recording.violations
+    );
+}

@@ -187,7 +187,7 @@ impl Recorder {
                     violations: match self.program.is_script() {
                         true => ViolationFinder::new(&self.config)
                             .critical_sections_only()
-                            .with_duplicates(self.run.duplicate_events()),
+                            .with_data_harm(self.run.data_harm()),
                         false => ViolationFinder::new(&self.config),
                     },
                 });

@@ -4,6 +4,7 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::config::{CacheStart, Config, Micros, ScenarioKind};
+use crate::run::DataHarm;
 use crate::sim::loads::LoadLog;
 use crate::sim::trace::{OpKind, Outcome, TraceKey};
 use crate::sim::{TraceEvent, What};
@@ -18,6 +19,9 @@ pub enum ViolationKind {
     ExtraDbRead,
     /// A request entered a critical section that another one holds.
     SecondHolder,
+    /// A script wrote a key from a read another request's write had made
+    /// stale (found in its data).
+    LostUpdate,
 }
 
 impl ViolationKind {
@@ -26,6 +30,7 @@ impl ViolationKind {
             ViolationKind::DuplicateTicket => "duplicate ticket",
             ViolationKind::ExtraDbRead => "extra DB read",
             ViolationKind::SecondHolder => "two holders",
+            ViolationKind::LostUpdate => "lost update",
         }
     }
 }
@@ -53,9 +58,9 @@ pub struct ViolationFinder {
     found: Vec<Violation>,
     /// Events fed so far.
     fed: usize,
-    /// A script's events that made a duplicate row (`Run::duplicate_events`),
-    /// ascending.
-    duplicates: Vec<usize>,
+    /// A script's harm found in its data (`Run::data_harm`), by trace
+    /// index, ascending.
+    harm: Vec<(usize, DataHarm)>,
 }
 
 impl ViolationFinder {
@@ -64,7 +69,7 @@ impl ViolationFinder {
             finder: Finder::new(config),
             found: Vec::new(),
             fed: 0,
-            duplicates: Vec::new(),
+            harm: Vec::new(),
         }
     }
 
@@ -77,11 +82,11 @@ impl ViolationFinder {
         self
     }
 
-    /// A script's duplicate rows, found in its data: each of these events
-    /// (by trace index) made one.
-    pub fn with_duplicates(mut self, mut events: Vec<usize>) -> ViolationFinder {
-        events.sort_unstable();
-        self.duplicates = events;
+    /// A script's harm found in its data (`Run::data_harm`): each event
+    /// (by trace index) did it.
+    pub fn with_data_harm(mut self, mut harm: Vec<(usize, DataHarm)>) -> ViolationFinder {
+        harm.sort_unstable_by_key(|&(index, _)| index);
+        self.harm = harm;
         self
     }
 
@@ -89,13 +94,20 @@ impl ViolationFinder {
         for event in events {
             let index = self.fed;
             self.fed += 1;
-            if self.duplicates.binary_search(&index).is_ok() {
+            let first = self.harm.partition_point(|&(at, _)| at < index);
+            for &(_, harm) in self.harm[first..]
+                .iter()
+                .take_while(|&&(at, _)| at == index)
+            {
                 let key = match event.key {
                     TraceKey::Data(key) | TraceKey::Lock(key) => key,
                     TraceKey::None => 0,
                 };
                 self.found.push(Violation {
-                    kind: ViolationKind::DuplicateTicket,
+                    kind: match harm {
+                        DataHarm::DuplicateRow => ViolationKind::DuplicateTicket,
+                        DataHarm::LostUpdate => ViolationKind::LostUpdate,
+                    },
                     step: event.step,
                     time: event.time,
                     request: event.request,

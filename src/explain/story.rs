@@ -20,6 +20,8 @@ pub enum StoryKind {
     ExtraDbRead,
     /// Two requests in one critical section at once.
     TwoHolders,
+    /// A write from a read another request's write had made stale.
+    LostUpdate,
     /// The DB refused a write with an older fencing token.
     FencedWrite,
     /// The DB refused a write for breaking the unique constraint.
@@ -46,6 +48,7 @@ impl StoryKind {
             StoryKind::StaleAnswer => "stale answer",
             StoryKind::Timeout => "timeout",
             StoryKind::Hung => "hung request",
+            StoryKind::LostUpdate => "lost update",
         }
     }
 
@@ -54,7 +57,10 @@ impl StoryKind {
     pub fn is_violation(self) -> bool {
         matches!(
             self,
-            StoryKind::DuplicateTicket | StoryKind::ExtraDbRead | StoryKind::TwoHolders
+            StoryKind::DuplicateTicket
+                | StoryKind::ExtraDbRead
+                | StoryKind::TwoHolders
+                | StoryKind::LostUpdate
         )
     }
 }
@@ -711,8 +717,12 @@ impl<'a> Reader<'a> {
     }
 
     fn story(&self, violation: &Violation) -> Option<Story> {
-        if self.recording.program.is_script() && violation.kind == ViolationKind::DuplicateTicket {
-            return self.script_duplicate(violation);
+        if self.recording.program.is_script() {
+            match violation.kind {
+                ViolationKind::DuplicateTicket => return self.script_duplicate(violation),
+                ViolationKind::LostUpdate => return self.lost_update(violation),
+                _ => {}
+            }
         }
         let data = TraceKey::Data(violation.key);
         let index = self.events.iter().position(|e| {
@@ -726,12 +736,82 @@ impl<'a> Reader<'a> {
                     }
                     ViolationKind::ExtraDbRead => e.what == What::Issue(OpKind::DbSelect),
                     ViolationKind::SecondHolder => e.what == What::Enter,
+                    ViolationKind::LostUpdate => false,
                 }
         })?;
         Some(match violation.kind {
             ViolationKind::DuplicateTicket => self.duplicate(index, violation),
             ViolationKind::ExtraDbRead => self.extra_read(index, violation),
             ViolationKind::SecondHolder => self.two_holders(index, violation),
+            ViolationKind::LostUpdate => return None,
+        })
+    }
+
+    /// A script's lost update: it read a key, another request wrote it,
+    /// and it wrote the key from what it had read.
+    fn lost_update(&self, violation: &Violation) -> Option<Story> {
+        let data = TraceKey::Data(violation.key);
+        let (index, act) = self.events.iter().enumerate().find(|(_, e)| {
+            e.step == violation.step
+                && e.request == violation.request
+                && e.key == data
+                && matches!(e.what, What::Complete(_))
+        })?;
+        let later = violation.request;
+        let line = |i: usize| {
+            self.recording
+                .position_of(i)
+                .map_or(String::new(), |(line, _)| format!(" (line {line})"))
+        };
+        let read = self.last_before(index, |e| {
+            e.request == later
+                && e.key == data
+                && matches!(
+                    e.what,
+                    What::Complete(OpKind::CacheGet | OpKind::CacheGetStale)
+                )
+        });
+        let other = self.last_before(index, |e| {
+            e.request != later
+                && e.key == data
+                && matches!(e.what, What::Complete(_))
+                && matches!(e.outcome, Outcome::Stored | Outcome::Deleted)
+        });
+        let name = self.key_name(violation.key);
+        let text = match (read, other) {
+            (Some((ri, r)), Some((oi, o))) => format!(
+                "#{later} read {name}{} at {}; #{} wrote it{} at {}; #{later} wrote it{} at {} \
+                 from what it had read, so #{}'s update is lost (the read and the write are \
+                 two steps, and nothing keeps others out between them).",
+                line(ri),
+                ms(r.time),
+                o.request,
+                line(oi),
+                ms(o.time),
+                line(index),
+                ms(act.time),
+                o.request,
+            ),
+            _ => format!(
+                "#{later} wrote {name}{} at {} from a read another write had made stale.",
+                line(index),
+                ms(act.time)
+            ),
+        };
+        let check = read.map_or(Moment::of(act), |(_, e)| Moment::of(e));
+        let mut requests = vec![later];
+        if let Some((_, o)) = other {
+            requests.insert(0, o.request);
+        }
+        Some(Story {
+            kind: StoryKind::LostUpdate,
+            cause: Cause::NoLock,
+            key: violation.key,
+            requests,
+            check,
+            act: Moment::of(act),
+            step: act.step,
+            text,
         })
     }
 

@@ -14,6 +14,7 @@ use rustc_hash::FxHashMap as HashMap;
 use serde_json::Value;
 
 use crate::config::{Config, Micros};
+use crate::run::DataHarm;
 use crate::sim::core::{Core, TaskId};
 use crate::sim::rng::{SimRng, Stream};
 use crate::sim::Ctx;
@@ -201,9 +202,17 @@ pub struct State {
     pub positions: BTreeMap<usize, Position>,
     /// Each failed request's error, in the order they failed.
     pub failures: Vec<(TaskId, String)>,
-    /// The trace events that made a duplicate row (a row beyond the first
-    /// of an expected uniqueness), by index.
-    pub duplicate_events: Vec<usize>,
+    /// The trace events that did harm found in the data, by index.
+    pub harm: Vec<(usize, DataHarm)>,
+    /// Each cache key's writes so far, and the count each request last saw
+    /// (read or wrote): a write from an older count loses an update.
+    pub versions: HashMap<String, u64>,
+    /// What each request last saw of a key: its write count, and how many
+    /// DB reads the request had made then (a write after a DB read is a
+    /// cache fill, not a read-modify-write).
+    pub seen: HashMap<(TaskId, String), (u64, u64)>,
+    /// DB reads so far, per request.
+    pub db_reads: HashMap<TaskId, u64>,
     pub random: SimRng,
     /// Whether the top level is running (preset and table are allowed).
     pub top_level: bool,
@@ -242,7 +251,10 @@ impl Host {
             messages: Vec::new(),
             positions: BTreeMap::new(),
             failures: Vec::new(),
-            duplicate_events: Vec::new(),
+            harm: Vec::new(),
+            versions: HashMap::default(),
+            seen: HashMap::default(),
+            db_reads: HashMap::default(),
             random: SimRng::new(config.seed, Stream::Script),
             top_level: true,
             draws: 0,
@@ -331,12 +343,16 @@ impl Host {
     /// Notes that the last trace event made a duplicate row, if there are
     /// more than `before` now.
     pub fn note_duplicates(&self, before: u64) {
-        if !self.keep_trace || self.duplicates() <= before {
-            return;
+        if self.keep_trace && self.duplicates() > before {
+            self.note_harm(DataHarm::DuplicateRow);
         }
+    }
+
+    /// Notes that the last trace event did `harm`.
+    pub fn note_harm(&self, harm: DataHarm) {
         let len = self.core.borrow().trace.len();
-        if len > 0 {
-            self.state.borrow_mut().duplicate_events.push(len - 1);
+        if self.keep_trace && len > 0 {
+            self.state.borrow_mut().harm.push((len - 1, harm));
         }
     }
 

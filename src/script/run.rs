@@ -19,7 +19,7 @@ use rquickjs::{
 use serde_json::{json, Value};
 
 use crate::config::{Config, Micros, MS};
-use crate::run::{script_headline, Headline, Observation, Positions, Run};
+use crate::run::{script_headline, DataHarm, Headline, Observation, Positions, Run};
 use crate::sim::choice::{choices, who};
 use crate::sim::core::{Core, Op, TaskId};
 use crate::sim::executor::describe;
@@ -542,10 +542,23 @@ impl ScriptRun {
                     return;
                 }
                 let before = self.host.duplicates();
+                let cache_key = cache_access(&call);
+                if matches!(call, Call::Find(..) | Call::FindOne(..)) {
+                    *self
+                        .host
+                        .state
+                        .borrow_mut()
+                        .db_reads
+                        .entry(request)
+                        .or_insert(0) += 1;
+                }
                 let (result, outcome) = self.apply(call);
                 self.host.core.borrow_mut().complete_script(slot, outcome);
                 self.host.mark_last_event(position);
                 self.host.note_duplicates(before);
+                if let Some((key, access)) = cache_key {
+                    self.note_cache_access(request, key, access, outcome);
+                }
                 let realm = &self.realms[server as usize];
                 let failed = realm.context.with(|ctx| {
                     let settled = match result {
@@ -896,6 +909,39 @@ impl ScriptRun {
         }
     }
 
+    /// Follows who saw which write of a cache key: a read (or write) notes
+    /// the key's write count; a plain write from an older count than the
+    /// key's loses another request's update.
+    fn note_cache_access(&self, request: TaskId, key: String, access: Access, outcome: Outcome) {
+        if !self.host.keep_trace || request == NO_REQUEST {
+            return;
+        }
+        let changed = matches!(outcome, Outcome::Stored | Outcome::Deleted);
+        let lost = {
+            let mut state = self.host.state.borrow_mut();
+            let version = state.versions.get(&key).copied().unwrap_or(0);
+            let reads = state.db_reads.get(&request).copied().unwrap_or(0);
+            let seen = state.seen.get(&(request, key.clone())).copied();
+            // Another request wrote the key since this one read it, and
+            // this one wrote what it computed from that read (no DB read
+            // in between, which would make it a cache fill).
+            let lost = access == Access::Overwrite
+                && changed
+                && seen.is_some_and(|(seen, reads_then)| seen < version && reads_then == reads);
+            let now = if access != Access::Read && changed {
+                version + 1
+            } else {
+                version
+            };
+            state.versions.insert(key.clone(), now);
+            state.seen.insert((request, key), (now, reads));
+            lost
+        };
+        if lost {
+            self.host.note_harm(DataHarm::LostUpdate);
+        }
+    }
+
     /// A `pg` statement lands: it completes, fails, or waits for the
     /// transaction that holds a row it needs (docs/sql.md).
     fn land_sql(
@@ -909,6 +955,13 @@ impl ScriptRun {
         let request = self.host.current.get();
         let now_ms = self.host.core.borrow().now as f64 / MS as f64;
         let before = self.host.duplicates();
+        *self
+            .host
+            .state
+            .borrow_mut()
+            .db_reads
+            .entry(request)
+            .or_insert(0) += 1;
         let (ran, plan) = match call.plan {
             Err(error) => (
                 Ran {
@@ -1163,9 +1216,9 @@ impl ScriptRun {
         self.host.state.borrow().messages.clone()
     }
 
-    /// The trace events that made a duplicate row, by index.
-    pub fn duplicate_events(&self) -> Vec<usize> {
-        self.host.state.borrow().duplicate_events.clone()
+    /// The trace events that did harm found in the data, by index.
+    pub fn data_harm(&self) -> Vec<(usize, DataHarm)> {
+        self.host.state.borrow().harm.clone()
     }
 
     /// Why each failed request failed: `request N: message`, in the order
@@ -1310,8 +1363,8 @@ impl Run for ScriptRun {
         KeyNames::Script(self.host.state.borrow().names.clone().into())
     }
 
-    fn duplicate_events(&self) -> Vec<usize> {
-        ScriptRun::duplicate_events(self)
+    fn data_harm(&self) -> Vec<(usize, DataHarm)> {
+        ScriptRun::data_harm(self)
     }
 
     /// The counters that tell this script's story (see
@@ -1383,6 +1436,31 @@ fn resolve<'js>(ctx: &Ctx<'js>, settle: &Settle, value: JsValue<'js>) -> rquickj
 
 fn reject<'js>(ctx: &Ctx<'js>, settle: &Settle, reason: JsValue<'js>) -> rquickjs::Result<()> {
     settle.reject.clone().restore(ctx)?.call((reason,))
+}
+
+/// How a call reaches a cache key, for lost updates.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Access {
+    Read,
+    /// A write of a value computed elsewhere (SET, replace).
+    Overwrite,
+    /// A write that reads the key itself (ADD, INCR, DEL, a lock script).
+    Update,
+}
+
+/// The cache key a call reads or writes, and how.
+fn cache_access(call: &Call) -> Option<(String, Access)> {
+    Some(match call {
+        Call::Get(key) | Call::GetStale(key) => (key.clone(), Access::Read),
+        Call::Set(key, ..) | Call::Replace(key, ..) => (key.clone(), Access::Overwrite),
+        Call::Add(key, ..)
+        | Call::Delete(key)
+        | Call::DeleteIf(key, _)
+        | Call::Incr(key, _)
+        | Call::Expire(key, _)
+        | Call::Counter(key, ..) => (key.clone(), Access::Update),
+        _ => return None,
+    })
 }
 
 /// How a `pg` statement's landing shows in the trace.

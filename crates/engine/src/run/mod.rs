@@ -102,10 +102,9 @@ pub trait Run {
     fn take_trace(&mut self) -> (Vec<TraceEvent>, Positions);
     /// How the trace's keys read.
     fn key_names(&self) -> KeyNames;
-    /// The trace events, by index, that made a duplicate row: a script's
-    /// rows beyond the first of an expected uniqueness, found in its data
-    /// (a story's duplicates are read from its trace).
-    fn duplicate_events(&self) -> Vec<usize> {
+    /// The trace events, by index, that did harm found in a script's data
+    /// (a story's harm is read from its trace).
+    fn data_harm(&self) -> Vec<(usize, DataHarm)> {
         Vec::new()
     }
     /// The counters the page shows first.
@@ -115,6 +114,16 @@ pub trait Run {
     fn trace_hash(&self) -> String {
         self.metrics().trace_hash
     }
+}
+
+/// Harm a script's run finds in its data as it happens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DataHarm {
+    /// A row beyond the first of an expected uniqueness.
+    DuplicateRow,
+    /// A write of a key from a read that another request's write of that
+    /// key has made stale (two reads before two writes).
+    LostUpdate,
 }
 
 impl Run for Sim {
