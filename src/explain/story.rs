@@ -634,6 +634,7 @@ impl<'a> Reader<'a> {
 
     /// A script's duplicate row, found in its data: the request read and
     /// found nothing, another request's row landed, and it wrote a second.
+    #[cfg(scripts)]
     fn script_duplicate(&self, violation: &Violation) -> Option<Story> {
         let (index, act) = self.events.iter().enumerate().find(|(_, e)| {
             e.step == violation.step
@@ -717,6 +718,7 @@ impl<'a> Reader<'a> {
     }
 
     fn story(&self, violation: &Violation) -> Option<Story> {
+        #[cfg(scripts)]
         if self.recording.program.is_script() {
             match violation.kind {
                 ViolationKind::DuplicateTicket => return self.script_duplicate(violation),
@@ -749,6 +751,7 @@ impl<'a> Reader<'a> {
 
     /// A script's lost update: it read a key, another request wrote it,
     /// and it wrote the key from what it had read.
+    #[cfg(scripts)]
     fn lost_update(&self, violation: &Violation) -> Option<Story> {
         let data = TraceKey::Data(violation.key);
         let (index, act) = self.events.iter().enumerate().find(|(_, e)| {
