@@ -21,8 +21,9 @@ cp web/editor/dist/editor.js "$out/editor.js"
 
 cargo build --target wasm32-unknown-unknown --profile script-release \
   --features script-wasm --bin interleave-script-web
-built=target/wasm32-unknown-unknown/script-release/interleave-script-web.wasm
-cache=target/script-web
+target_dir=${CARGO_TARGET_DIR:-target}
+built=$target_dir/wasm32-unknown-unknown/script-release/interleave-script-web.wasm
+cache=$target_dir/script-web
 if [ ! -f "$cache/interleave-script-web_bg.wasm" ] || [ "$built" -nt "$cache/interleave-script-web_bg.wasm" ]; then
   rm -rf "$cache"
   wasm-bindgen --target web --no-typescript --out-dir "$cache" "$built"
