@@ -238,8 +238,20 @@ impl ScriptRun {
         config: &Config,
         keep_trace: bool,
     ) -> Result<ScriptRun, ScriptError> {
-        let code = &*super::typescript::javascript(code)?;
-        ScriptRun::from_javascript(code, schema, config, keep_trace)
+        // JavaScript loads as it is; only code the engine cannot parse is
+        // tried as TypeScript (so a JavaScript script never runs swc).
+        match ScriptRun::from_javascript(code, schema, config, keep_trace) {
+            Err(error) if error.message.starts_with("SyntaxError") => {
+                let at = error.line.zip(error.column);
+                match super::typescript::after_javascript_error(code, at)? {
+                    Some(stripped) => {
+                        ScriptRun::from_javascript(&stripped, schema, config, keep_trace)
+                    }
+                    None => Err(error),
+                }
+            }
+            other => other,
+        }
     }
 
     /// [`ScriptRun::with_schema`] for code already known to be JavaScript

@@ -52,8 +52,27 @@ pub fn javascript(code: &str) -> Result<Cow<'_, str>, ScriptError> {
     let Err(js_error) = parse_javascript(code) else {
         return Ok(Cow::Borrowed(code));
     };
+    Ok(match after_javascript_error(code, js_error)? {
+        Some(stripped) => Cow::Owned(stripped),
+        None => Cow::Borrowed(code),
+    })
+}
+
+/// Code that failed to parse as JavaScript (first error at `js_error`):
+/// its types stripped if it is TypeScript; `None` to keep JavaScript's
+/// error (it is not TypeScript either, and JavaScript's parser got as
+/// far); TypeScript's error if it got further, or if strip-only mode
+/// refuses it. The engine's own parse is the JavaScript test of a run
+/// (`ScriptRun::with_schema`), so swc runs only for code that needs it.
+pub fn after_javascript_error(
+    code: &str,
+    js_error: Option<(u32, u32)>,
+) -> Result<Option<String>, ScriptError> {
+    if nesting(code) > MAX_NESTING {
+        return Ok(None);
+    }
     match strip_with_code(code) {
-        Ok(stripped) => Ok(Cow::Owned(stripped)),
+        Ok(stripped) => Ok(Some(stripped)),
         Err((ErrorCode::InvalidSyntax, ts_error)) => {
             let further = match (ts_error.line.zip(ts_error.column), js_error) {
                 (Some(ts), Some(js)) => ts > js,
@@ -62,7 +81,7 @@ pub fn javascript(code: &str) -> Result<Cow<'_, str>, ScriptError> {
             if further {
                 Err(ts_error)
             } else {
-                Ok(Cow::Borrowed(code))
+                Ok(None)
             }
         }
         Err((_, ts_error)) => Err(ts_error),
