@@ -329,3 +329,66 @@ async function handle(req) {
         recording.violations
     );
 }
+
+/// The lost update in SQL: `SELECT` a row, compute in JavaScript, `UPDATE
+/// … SET seats = $1`. Under READ COMMITTED the second update overwrites
+/// the first commit (a violation); under REPEATABLE READ it fails with
+/// 40001 instead, and nothing is lost.
+#[test]
+fn a_lost_update_in_sql_is_found_from_the_data() {
+    use interleave::debugger::ViolationKind;
+    use interleave::explain::story;
+    use interleave::script::source::encode;
+    let code = |begin: &str| {
+        format!(
+            "const {{ Pool }} = require('pg');
+const pool = new Pool();
+async function handle(req) {{
+  const c = await pool.connect();
+  try {{
+    await c.query('{begin}');
+    const {{ rows }} = await c.query('SELECT seats FROM events WHERE id = 1');
+    await c.query('UPDATE events SET seats = $1 WHERE id = 1', [rows[0].seats - 1]);
+    await c.query('COMMIT');
+  }} catch (e) {{
+    count(e.code);
+    await c.query('ROLLBACK');
+  }} finally {{
+    c.release();
+  }}
+}}
+"
+        )
+    };
+    let schema = "CREATE TABLE events (id int PRIMARY KEY, seats int);
+INSERT INTO events VALUES (1, 10);
+";
+    let lost = |begin: &str| {
+        let (config, program) = open(&format!(
+            "#v=1&scenario=script&code={}&schema={}&users=1&clicks=2",
+            encode(&code(begin)),
+            encode(schema)
+        ));
+        let recording = Recording::of_program(&program, &config).unwrap();
+        let lost: Vec<_> = recording
+            .violations
+            .iter()
+            .filter(|v| v.kind == ViolationKind::LostUpdate)
+            .copied()
+            .collect();
+        (recording, lost)
+    };
+    let (recording, found) = lost("BEGIN");
+    assert_eq!(found.len(), 1, "{:?}", recording.violations);
+    assert_eq!(found[0].request, 1);
+    let story = story(&recording, &found[0]).expect("a story");
+    assert!(
+        story
+            .text
+            .starts_with("#1 read events (line 7) at 40 ms; #0 wrote it (line 8) at 60 ms;"),
+        "{}",
+        story.text
+    );
+    let (recording, found) = lost("BEGIN ISOLATION LEVEL REPEATABLE READ");
+    assert!(found.is_empty(), "{:?}", recording.violations);
+}

@@ -758,7 +758,7 @@ impl<'a> Reader<'a> {
             e.step == violation.step
                 && e.request == violation.request
                 && e.key == data
-                && matches!(e.what, What::Complete(_))
+                && matches!(e.what, What::Complete(_) | What::RowLockGrant)
         })?;
         let later = violation.request;
         let line = |i: usize| {
@@ -771,7 +771,12 @@ impl<'a> Reader<'a> {
                 && e.key == data
                 && matches!(
                     e.what,
-                    What::Complete(OpKind::CacheGet | OpKind::CacheGetStale)
+                    What::Complete(
+                        OpKind::CacheGet
+                            | OpKind::CacheGetStale
+                            | OpKind::SqlSelect
+                            | OpKind::SqlSelectForUpdate
+                    )
                 )
         });
         let other = self.last_before(index, |e| {

@@ -36,8 +36,8 @@ use super::error::ScriptError;
 use super::globals::{self, describe_error, from_json, log, Link};
 use super::host::{Answer, Call, Helper, Host, Loaded, Settle, SqlCall, SqlWaiter, Waiter, FIRING};
 use super::memory::{Budgeted, Meter};
-use super::sql::store::Ran;
 use super::sql::store::TxnId;
+use super::sql::store::{Ran, RowAccess};
 use super::sql::{Landed, Plan, SqlError};
 use super::world::{number, Found, LockScript};
 
@@ -954,6 +954,34 @@ impl ScriptRun {
         }
     }
 
+    /// Follows which committed version of a row each request read: an
+    /// `UPDATE` that overwrites a row with values that do not read it
+    /// (`SET n = $1`), after another commit changed the row since this
+    /// request read it, loses that change.
+    fn note_row_access(&self, request: TaskId, access: RowAccess) {
+        if !self.host.keep_trace || request == NO_REQUEST {
+            return;
+        }
+        let mut lost = false;
+        {
+            let mut state = self.host.state.borrow_mut();
+            for (table, index, seq) in access.read {
+                let key = format!("\u{0}{table}\u{0}{index}");
+                state.seen.insert((request, key), (seq, 0));
+            }
+            for (table, index, seq) in access.overwritten {
+                let key = format!("\u{0}{table}\u{0}{index}");
+                lost |= state
+                    .seen
+                    .get(&(request, key))
+                    .is_some_and(|&(seen, _)| seen < seq);
+            }
+        }
+        if lost {
+            self.host.note_harm(DataHarm::LostUpdate);
+        }
+    }
+
     /// A `pg` statement lands: it completes, fails, or waits for the
     /// transaction that holds a row it needs (docs/sql.md).
     fn land_sql(
@@ -993,6 +1021,7 @@ impl ScriptRun {
                 (ran, Some(plan))
             }
         };
+        let access = self.host.state.borrow_mut().sql.take_access();
         let Ran {
             landed,
             ended,
@@ -1020,6 +1049,7 @@ impl ScriptRun {
             self.host.core.borrow_mut().complete_script(slot, outcome);
             self.host.mark_last_event(position);
             self.host.note_duplicates(before);
+            self.note_row_access(request, access);
             let reply = sql_reply(landed);
             let realm = &self.realms[server as usize];
             let failed = realm.context.with(|ctx| {
@@ -1063,10 +1093,11 @@ impl ScriptRun {
             for mut waiter in woken {
                 let now_ms = self.host.core.borrow().now as f64 / MS as f64;
                 let before = self.host.duplicates();
-                let ran = {
+                let (ran, access) = {
                     let mut state = self.host.state.borrow_mut();
                     state.sql.stop_waiting(waiter.session);
-                    state.sql.run(waiter.session, &waiter.plan, now_ms)
+                    let ran = state.sql.run(waiter.session, &waiter.plan, now_ms);
+                    (ran, state.sql.take_access())
                 };
                 ends.extend(ran.ended);
                 victims.extend(ran.victim);
@@ -1075,8 +1106,10 @@ impl ScriptRun {
                     self.host.state.borrow_mut().sql_waiting.push(waiter);
                     continue;
                 }
+                let request = waiter.request;
                 self.answer_waiter(waiter, ran.landed);
                 self.host.note_duplicates(before);
+                self.note_row_access(request, access);
             }
         }
     }

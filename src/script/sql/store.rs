@@ -228,6 +228,18 @@ pub struct Database {
     seq: u64,
     next_txn: TxnId,
     uuids: u64,
+    /// What the last statement read and blindly overwrote (`take_access`).
+    access: RowAccess,
+}
+
+/// The committed rows a statement read, and those it overwrote with values
+/// that do not read the row (`SET n = $1`), each with its commit number:
+/// a blind write of a row changed since the same request read it loses
+/// that change.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RowAccess {
+    pub read: Vec<(String, usize, u64)>,
+    pub overwritten: Vec<(String, usize, u64)>,
 }
 
 /// A row's key values, or `None` if one of them is NULL (NULLs never
@@ -506,6 +518,11 @@ impl Database {
             at = *self.waits_for.get(&at)?;
         }
         None
+    }
+
+    /// What the last statement read and blindly overwrote.
+    pub fn take_access(&mut self) -> RowAccess {
+        std::mem::take(&mut self.access)
     }
 
     /// Forgets that a session's transaction waits (its statement runs again).
@@ -907,6 +924,12 @@ impl Database {
             .collect();
         let (rows, fields) = project(Some(&table.schema), &select.projection, &rows, ctx)?;
         self.note_read(id, snapshot, name, select.filter.as_ref(), ctx)?;
+        let slots = &self.tables[name].slots;
+        let read: Vec<(String, usize, u64)> = found
+            .iter()
+            .map(|&index| (name.clone(), index, slots[index].latest_seq()))
+            .collect();
+        self.access.read = read;
         if select.for_update {
             for &index in &found {
                 self.tables.get_mut(name).expect("a table").slots[index].locker = Some(id);
@@ -1258,6 +1281,13 @@ impl Database {
         let touched: Vec<&Row> = old_rows.iter().chain(&new_rows).collect();
         self.note_write(id, name, &touched, ctx)?;
         self.note_read(id, snapshot, name, update.filter.as_ref(), ctx)?;
+        if update.set.iter().all(|(_, e)| !super::eval::has_column(e)) {
+            let slots = &self.tables[name].slots;
+            self.access.overwritten = found
+                .iter()
+                .map(|&index| (name.clone(), index, slots[index].latest_seq()))
+                .collect();
+        }
         for (&index, row) in found.iter().zip(&new_rows) {
             self.write(id, name, index, Some(row.clone()));
         }
