@@ -89,6 +89,15 @@ pub fn ScriptPanel(props: &ScriptPanelProps) -> Html {
         }
         None => format!("1:1:{}", problem.message),
     });
+    // The error under what it is about: the code editor, or the schema.
+    let problem = props.problem.as_ref().map(|problem| {
+        html! {
+            <p class="script-error" role="alert" data-testid="script-error">
+                { &problem.message }
+                <span class="hint">{ " (the run shown is the last one that loaded)" }</span>
+            </p>
+        }
+    });
     html! {
         <section class="panel script-panel" aria-labelledby="script-title" data-testid="script-panel">
             <h2 id="script-title">{ "Your code" }</h2>
@@ -104,14 +113,10 @@ pub fn ScriptPanel(props: &ScriptPanelProps) -> Html {
             <p class="hint">{ "async function handle(req) runs once per request; edits run after a pause in typing." }</p>
             <js-editor ref={editor} class="script-editor" data-testid="script-editor"
                 value={props.code.clone()} error={error} />
+            if !schema_problem { { problem.clone() } }
             <SchemaField schema={props.schema.clone()} failed={schema_problem}
                 on_schema={props.on_schema.clone()} />
-            if let Some(problem) = &props.problem {
-                <p class="script-error" role="alert" data-testid="script-error">
-                    { &problem.message }
-                    if cfg!(scripts) { <span class="hint">{ " (the run shown is the last one that loaded)" }</span> }
-                </p>
-            }
+            if schema_problem { { problem } }
         </section>
     }
 }
@@ -160,7 +165,7 @@ fn SchemaField(props: &SchemaFieldProps) -> Html {
     html! {
         <details class="script-schema" data-testid="script-schema" {open}>
             <summary>{ "Schema (SQL)" }</summary>
-            <p class="hint">{ "The tables pg's queries run on: CREATE TABLE with UNIQUE and PRIMARY KEY, INSERT for seed rows, and `-- expect unique: TABLE (COLUMNS)` for duplicates to count. Edits rerun the script." }</p>
+            <p class="hint">{ "The tables pg's queries run on: CREATE TABLE with UNIQUE and PRIMARY KEY, INSERT for seed rows, and \"-- expect unique: TABLE (COLUMNS)\" comments for the duplicates to count. Edits rerun the script." }</p>
             <textarea class="schema-editor" data-testid="schema-editor" aria-label="Schema (SQL)"
                 spellcheck="false" rows="10" {value} {oninput} {onchange} />
         </details>
