@@ -249,3 +249,31 @@ fn every_pg_example_has_a_schema_that_loads() {
         }
     }
 }
+
+/// Explore carries the example's schema too: every interleaving of a double
+/// click (or of two servers) is searched; the racy handlers have some that
+/// issue two tickets, the fixes none.
+#[test]
+fn explore_finds_the_races_and_clears_the_fixes() {
+    use interleave::explore::{Check, ExploreOptions};
+    use interleave::script::explore::explore;
+    for (name, keys, racy) in [
+        ("ticket_pg", "", true),
+        ("ticket_pg_on_conflict", "", false),
+        ("ticket_pg_for_update", "", false),
+        ("redis_lock", "", false),
+        ("express_tickets", "", false),
+        ("async_mutex_servers", "", false),
+        ("async_mutex_servers", "&servers=2", true),
+    ] {
+        let fragment = format!("scenario=script&example={name}&users=1&clicks=2{keys}");
+        let (config, _) = source::parse(&fragment).unwrap();
+        let schema = source::schema(&fragment).unwrap();
+        assert_eq!(schema.as_deref(), shipped(name).unwrap().schema);
+        let options = ExploreOptions::new(vec![Check::Duplicates]);
+        let code = shipped(name).unwrap().code;
+        let result = explore(code, schema.as_deref(), &config, None, &options).unwrap();
+        assert!(result.complete, "{name}{keys}: {result:?}");
+        assert_eq!(result.violating > 0, racy, "{name}{keys}: {result:?}");
+    }
+}
