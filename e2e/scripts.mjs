@@ -167,6 +167,17 @@ try {
   check('a schema= link shows its schema', schemaOpen && schemaText === unique, schemaText);
   await runToEnd(withSchema);
   await checkMetrics(withSchema, schemaLink, 'a code= and schema= link');
+  // A schema that does not load: its error, the text as typed, the link
+  // and the run kept.
+  const goodLink = await withSchema.evaluate(() => location.hash.slice(1));
+  await withSchema.fill(byId('schema-editor'), 'CREATE TABLE orders (');
+  await withSchema.locator(byId('schema-editor')).blur();
+  const schemaError = await withSchema.waitForSelector(byId('script-error'), { timeout: 10_000 });
+  const schemaMessage = await schemaError.textContent();
+  check('a schema that does not load is an error naming schema', schemaMessage.startsWith('`schema`'), schemaMessage);
+  const typed = await withSchema.$eval(byId('schema-editor'), (field) => field.value);
+  check('the schema field keeps what was typed', typed === 'CREATE TABLE orders (', typed);
+  check('the link keeps the last good schema', (await withSchema.evaluate(() => location.hash.slice(1))) === goodLink);
   await withSchema.fill(byId('schema-editor'), racy);
   await withSchema.locator(byId('schema-editor')).blur();
   await withSchema.waitForFunction((piece) => location.hash.includes(piece), `schema=${encode(racy)}`, { timeout: 10_000 });

@@ -135,12 +135,29 @@ struct SchemaFieldProps {
 #[component]
 fn SchemaField(props: &SchemaFieldProps) -> Html {
     let pending: Rc<RefCell<Option<Timeout>>> = use_mut_ref(|| None);
+    // What the person typed since the schema last changed. Yew writes a
+    // textarea's `value` into the field on every render where the two
+    // differ, and the page renders often (a run's chunks, an edit that
+    // failed): the field shows this text, not the last good schema, so
+    // typing and a schema that does not load stay as typed.
+    let draft: Rc<RefCell<Option<String>>> = use_mut_ref(|| None);
+    // A new schema (an edit that loaded, another example, a link), or a
+    // failed edit left behind by one of the code that loaded: the field
+    // shows the schema that runs again.
+    let seen = use_mut_ref(|| (props.schema.clone(), props.failed));
+    let recovered = seen.borrow().1 && !props.failed;
+    if seen.borrow().0 != props.schema || recovered {
+        *draft.borrow_mut() = None;
+    }
+    *seen.borrow_mut() = (props.schema.clone(), props.failed);
     let oninput = {
         let (pending, on_schema) = (pending.clone(), props.on_schema.clone());
+        let draft = draft.clone();
         Callback::from(move |event: InputEvent| {
             let sql = event
                 .target_unchecked_into::<web_sys::HtmlTextAreaElement>()
                 .value();
+            *draft.borrow_mut() = Some(sql.clone());
             let on_schema = on_schema.clone();
             let timeout = Timeout::new(SCHEMA_PAUSE_MS, move || on_schema.emit(sql));
             // Replacing the timeout cancels the one before.
@@ -161,7 +178,10 @@ fn SchemaField(props: &SchemaFieldProps) -> Html {
         })
     };
     let open = props.schema.is_some() || props.failed;
-    let value = props.schema.clone().unwrap_or_default();
+    let value = match &*draft.borrow() {
+        Some(typed) => AttrValue::from(typed.clone()),
+        None => props.schema.clone().unwrap_or_default(),
+    };
     html! {
         <details class="script-schema" data-testid="script-schema" {open}>
             <summary>{ "Schema (SQL)" }</summary>
