@@ -2,6 +2,7 @@
 // Chromium: the lazily loaded script edition (web/boot.js), every shipped
 // example run to the end with the same metrics as `interleave run` on the
 // same fragment, an edit in the editor that runs and lands in the link, a
+// `code=…&schema=…` link and an edit of its schema, a
 // syntax error shown at its line with the last good run kept, hostile code
 // from a link, and the phone layout. Prints one line per check and the
 // time from opening a script link to its first step; exits 1 on a failure.
@@ -57,6 +58,15 @@ const EXAMPLES = {
   inventory_atomic: 'strategy=none&users=4&clicks=1',
   idempotency: 'strategy=none&users=2&clicks=2',
   rate_limiter: 'strategy=none&users=2&clicks=3',
+  // The gallery: each with the schema it carries (NAME.sql).
+  ticket_pg: 'strategy=none&users=1&clicks=2',
+  ticket_pg_on_conflict: 'strategy=none&users=1&clicks=2',
+  ticket_pg_for_update: 'strategy=none&users=1&clicks=2',
+  redis_lock: 'strategy=none&users=1&clicks=2',
+  async_mutex_servers: 'strategy=none&users=1&clicks=2&servers=2',
+  express_tickets: 'strategy=none&users=1&clicks=2',
+  stampede_redis: 'strategy=none&users=5&clicks=1',
+  stampede_memjs: 'strategy=none&users=5&clicks=1',
 };
 
 mkdirSync('test-artifacts', { recursive: true });
@@ -134,6 +144,48 @@ try {
   const shownCode = await reopened.textContent(byId('code-pane'));
   check('the link opens the same code', shownCode.includes('count("edited", 1);'));
   await reopened.close();
+
+  // 4b. A code=…&schema=… link runs on its schema and shows it; an edit of
+  // the schema reruns the script and lands in the link.
+  const pgTicket = [
+    "const { Pool } = require('pg');",
+    'const pool = new Pool();',
+    'async function handle(req) {',
+    "  const found = await pool.query('SELECT id FROM orders WHERE user_id = $1', [req.user]);",
+    "  if (found.rowCount === 0) await pool.query('INSERT INTO orders (user_id) VALUES ($1)', [req.user]);",
+    '}',
+    '',
+  ].join('\n');
+  const unique = 'CREATE TABLE orders (id serial PRIMARY KEY, user_id integer UNIQUE);\n';
+  const racy = 'CREATE TABLE orders (id serial PRIMARY KEY, user_id integer);\n-- expect unique: orders (user_id)\n';
+  const schemaLink = `v=1&scenario=script&code=${encode(pgTicket)}&schema=${encode(unique)}&strategy=none&users=1&clicks=2`;
+  const withSchema = await openPage(browser);
+  await withSchema.goto(`${server.url}/#${schemaLink}`);
+  await ready(withSchema);
+  const schemaOpen = await withSchema.$eval(byId('script-schema'), (details) => details.open);
+  const schemaText = await withSchema.$eval(byId('schema-editor'), (field) => field.value);
+  check('a schema= link shows its schema', schemaOpen && schemaText === unique, schemaText);
+  await runToEnd(withSchema);
+  await checkMetrics(withSchema, schemaLink, 'a code= and schema= link');
+  // A schema that does not load: its error, the text as typed, the link
+  // and the run kept.
+  const goodLink = await withSchema.evaluate(() => location.hash.slice(1));
+  await withSchema.fill(byId('schema-editor'), 'CREATE TABLE orders (');
+  await withSchema.locator(byId('schema-editor')).blur();
+  const schemaError = await withSchema.waitForSelector(byId('script-error'), { timeout: 10_000 });
+  const schemaMessage = await schemaError.textContent();
+  check('a schema that does not load is an error naming schema', schemaMessage.startsWith('`schema`'), schemaMessage);
+  const typed = await withSchema.$eval(byId('schema-editor'), (field) => field.value);
+  check('the schema field keeps what was typed', typed === 'CREATE TABLE orders (', typed);
+  check('the link keeps the last good schema', (await withSchema.evaluate(() => location.hash.slice(1))) === goodLink);
+  await withSchema.fill(byId('schema-editor'), racy);
+  await withSchema.locator(byId('schema-editor')).blur();
+  await withSchema.waitForFunction((piece) => location.hash.includes(piece), `schema=${encode(racy)}`, { timeout: 10_000 });
+  await ready(withSchema);
+  const racyLink = await withSchema.evaluate(() => location.hash.slice(1));
+  await runToEnd(withSchema);
+  await checkMetrics(withSchema, racyLink, 'the edited schema');
+  await withSchema.close();
 
   // 5. A syntax error: shown at its line, the last good run kept.
   await typeInEditor(first, 'async function handle(req) {\n  const x = ;\n}\n');

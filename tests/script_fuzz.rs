@@ -64,7 +64,7 @@ proptest! {
 
     #[test]
     fn truncated_examples_never_panic(which in 0..EXAMPLES.len(), cut in 0usize..2000) {
-        let code = EXAMPLES[which].1;
+        let code = EXAMPLES[which].code;
         let cut = code.char_indices().map(|(i, _)| i).nth(cut).unwrap_or(code.len());
         run_any(&code[..cut]);
     }
@@ -81,9 +81,10 @@ proptest! {
             "scenario=script&users={users}&clicks=2&servers=2&strategy=add&db_latency=exp:5ms&seed={seed}"
         );
         let (config, _) = source::parse(&fragment).unwrap();
-        let code = example(EXAMPLES[which].0).unwrap();
+        let code = example(EXAMPLES[which].name).unwrap();
+        let schema = EXAMPLES[which].schema;
         let hash = |keep| {
-            let mut run = ScriptRun::new(code, &config, keep).unwrap();
+            let mut run = ScriptRun::with_schema(code, schema, &config, keep).unwrap();
             run.run(1_000_000);
             run.metrics().trace_hash
         };

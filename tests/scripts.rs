@@ -1252,6 +1252,26 @@ fn handlers_export_as_production_code_does() {
     }
 }
 
+/// A script's top-level names do not change what the modules call: Node
+/// code often binds `sleep` from timers/promises, or names its Redis client
+/// `cache` (before the prelude kept its own references, `sleep` called
+/// itself and ioredis called the script's `cache`).
+#[test]
+fn top_level_names_do_not_reach_into_the_modules() {
+    let code = r#"
+const { setTimeout: sleep } = require("timers/promises");
+const Redis = require("ioredis");
+const cache = new Redis();
+async function handle(req) {
+  await sleep(10);
+  await cache.set("k", "v");
+  count(await cache.get("k"));
+}"#;
+    let (m, run) = run_cleanly(code, "scenario=script&users=1&clicks=1");
+    assert_eq!(run.custom(), custom(&[("v", 1.0)]));
+    assert_eq!(m.latency_us.max, 12_000);
+}
+
 #[test]
 fn a_module_we_do_not_have_is_an_error_that_lists_ours() {
     let listed = "Cannot find module 'mysql2': the built-in modules are async-mutex, crypto, \

@@ -153,6 +153,50 @@ fn a_syntax_error_keeps_the_last_good_run_and_names_its_line() {
     assert_eq!(script_of(&state), EDITED);
 }
 
+fn schema_of(state: &Debugger) -> Option<String> {
+    match &state.program {
+        Program::Script(script) => script.schema.clone(),
+        Program::Story => panic!("a story runs, not a script"),
+    }
+}
+
+/// An example brings its schema; an edit of the schema runs the script on
+/// it and puts it in the link; a schema that does not load keeps the last
+/// good run, with an error that names `schema`.
+#[wasm_bindgen_test]
+fn a_schema_edit_runs_and_updates_the_link() {
+    use interleave::script::source::shipped;
+    let state = settle(Rc::new(Debugger::load(
+        "#v=1&scenario=script&example=ticket_pg&users=1&clicks=2",
+    )));
+    let own = shipped("ticket_pg").unwrap().schema.unwrap();
+    assert_eq!(schema_of(&state).as_deref(), Some(own));
+    assert!(!state.fragment.contains("schema="), "{}", state.fragment);
+    let fragment = state.fragment.clone();
+    let state = state.reduce(Action::SetSchema("CREATE TABLE orders (".to_string()));
+    let problem = state.script_problem.clone().expect("the error is shown");
+    assert!(problem.message.starts_with("`schema`"), "{problem:?}");
+    assert_eq!(
+        state.fragment, fragment,
+        "the link keeps the last good schema"
+    );
+    assert!(state.session().is_some(), "the last good run stays");
+    let unique = shipped("ticket_pg_on_conflict").unwrap().schema.unwrap();
+    let state = settle(state.reduce(Action::SetSchema(unique.to_string())));
+    assert!(state.script_problem.is_none());
+    assert_eq!(schema_of(&state).as_deref(), Some(unique));
+    assert!(state
+        .fragment
+        .contains(&format!("example=ticket_pg&schema={}", encode(unique))));
+    // The racy code on a UNIQUE constraint: one row, the second INSERT fails.
+    let state = settle(state.reduce(Action::RunToEnd));
+    assert_eq!((state.metrics().orders, state.metrics().errors), (1, 1));
+    // A code edit keeps the schema.
+    let state = settle(state.reduce(Action::SetCode(EDITED.to_string())));
+    assert_eq!(schema_of(&state).as_deref(), Some(unique));
+    assert!(state.fragment.contains("&schema="));
+}
+
 #[wasm_bindgen_test]
 fn a_story_link_leaves_the_script() {
     let state = settle(Rc::new(Debugger::load(

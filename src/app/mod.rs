@@ -471,6 +471,10 @@ fn script_panel(state: &UseReducerHandle<Debugger>) -> Html {
         let dispatcher = state.dispatcher();
         Callback::from(move |code| dispatcher.dispatch(Action::SetCode(code)))
     };
+    let on_schema = {
+        let dispatcher = state.dispatcher();
+        Callback::from(move |sql| dispatcher.dispatch(Action::SetSchema(sql)))
+    };
     let on_example = {
         let config = state.config.clone();
         Callback::from(move |name: String| {
@@ -487,7 +491,8 @@ fn script_panel(state: &UseReducerHandle<Debugger>) -> Html {
     html! {
         <script_panel::ScriptPanel code={AttrValue::from(script.code.clone())}
             source_piece={AttrValue::from(script.source_piece.clone())}
-            problem={state.script_problem.clone()} {on_code} {on_example} />
+            schema={script.schema.clone().map(AttrValue::from)}
+            problem={state.script_problem.clone()} {on_code} {on_schema} {on_example} />
     }
 }
 

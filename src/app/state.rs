@@ -99,6 +99,8 @@ pub enum Action {
     Load(String),
     /// The script editor's text, after a pause in typing.
     SetCode(String),
+    /// The schema field's SQL, after a pause in typing (blank: no schema).
+    SetSchema(String),
     /// A scenario panel edit: key and value text.
     SetParam(String, String),
     Step,
@@ -727,6 +729,10 @@ impl Reducible for Debugger {
             Action::SetCode(code) => self.set_code(&code),
             #[cfg(not(scripts))]
             Action::SetCode(_) => self,
+            #[cfg(scripts)]
+            Action::SetSchema(sql) => self.set_schema(&sql),
+            #[cfg(not(scripts))]
+            Action::SetSchema(_) => self,
             Action::SetParam(key, value) => {
                 // Picking a story's scenario leaves the script, even when
                 // its keys stay as they are.
@@ -949,6 +955,23 @@ impl Debugger {
             _ => None,
         };
         let program = crate::debugger::program::edited_script(code, schema.as_deref());
+        self.run_edited(program)
+    }
+
+    /// The schema field's SQL: runs the script on it if it loads (the last
+    /// good run stays on screen otherwise, with the error, which names
+    /// `schema`).
+    fn set_schema(self: Rc<Self>, sql: &str) -> Rc<Self> {
+        let crate::debugger::Program::Script(script) = &self.program else {
+            return self;
+        };
+        let program = crate::debugger::program::edited_schema(script, sql);
+        self.run_edited(program)
+    }
+
+    /// An edited script: the new run if it loads, else the error beside the
+    /// last good run.
+    fn run_edited(self: Rc<Self>, program: Program) -> Rc<Self> {
         if program == self.program && self.script_problem.is_none() {
             return self;
         }

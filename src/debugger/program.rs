@@ -125,7 +125,8 @@ pub fn error_position(message: &str) -> Option<(u32, u32)> {
 /// Parses a fragment leniently, as [`crate::config::url::parse_fragment_lenient`]
 /// does, scripts included: bad keys fall back to defaults and are listed;
 /// a script's `code=` that does not decode, or an unknown `example=`,
-/// falls back to the `ticket` example.
+/// falls back to the `ticket` example. An example brings its schema
+/// (`NAME.sql`), unless the fragment has its own `schema=`.
 #[cfg(scripts)]
 pub fn parse_lenient(hash: &str) -> (Config, Program, Vec<crate::config::url::ConfigError>) {
     use crate::config::url::{parse_fragment_lenient, ConfigError};
@@ -158,11 +159,11 @@ pub fn parse_lenient(hash: &str) -> (Config, Program, Vec<crate::config::url::Co
                         .to_string(),
                 }),
             },
-            "example" => match source::example(value) {
-                Ok(code) => {
+            "example" => match source::shipped(value) {
+                Ok(example) => {
                     script = Some(ScriptProgram {
-                        code: code.to_string(),
-                        schema: None,
+                        code: example.code.to_string(),
+                        schema: example.schema.map(str::to_string),
                         source_piece: format!("example={value}"),
                     })
                 }
@@ -210,6 +211,36 @@ pub fn edited_script(code: &str, schema: Option<&str>) -> Program {
     }))
 }
 
+/// A script whose schema was edited in the page: the same code (its
+/// `code=` or `example=` piece kept) with the new SQL as `schema=`. An
+/// example's own schema needs no `schema=`; blank SQL means no schema, so
+/// an example whose schema was cleared becomes `code=` (else its link
+/// would bring the schema back).
+#[cfg(scripts)]
+pub fn edited_schema(script: &ScriptProgram, sql: &str) -> Program {
+    use crate::script::source;
+    let base = script
+        .source_piece
+        .split_once("&schema=")
+        .map_or(script.source_piece.as_str(), |(base, _)| base);
+    let own = base
+        .strip_prefix("example=")
+        .and_then(|name| source::shipped(name).ok())
+        .map(|example| example.schema);
+    let blank = sql.trim().is_empty();
+    let source_piece = match own {
+        Some(Some(_)) if blank => return edited_script(&script.code, None),
+        Some(Some(own)) if own == sql => base.to_string(),
+        _ if blank => base.to_string(),
+        _ => format!("{base}&schema={}", source::encode(sql)),
+    };
+    Program::Script(Rc::new(ScriptProgram {
+        code: script.code.clone(),
+        schema: (!blank).then(|| sql.to_string()),
+        source_piece,
+    }))
+}
+
 #[cfg(all(test, scripts))]
 mod tests {
     use super::*;
@@ -238,5 +269,50 @@ mod tests {
         let (_, program, errors) = parse_lenient("#v=1&scenario=script&example=nope&users=x");
         assert_eq!(errors.len(), 2, "{errors:?}");
         assert!(program.is_script());
+    }
+
+    fn script(program: &Program) -> &ScriptProgram {
+        match program {
+            Program::Script(script) => script,
+            Program::Story => panic!("not a script"),
+        }
+    }
+
+    #[test]
+    fn an_example_brings_its_schema_and_an_edit_carries_it() {
+        use crate::script::source::{encode, shipped};
+        let own = shipped("ticket_pg").unwrap().schema.unwrap();
+        let (config, program, errors) = parse_lenient("#v=1&scenario=script&example=ticket_pg");
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(script(&program).schema.as_deref(), Some(own));
+        assert_eq!(script(&program).source_piece, "example=ticket_pg");
+        // The link's own schema wins.
+        let (_, program, _) = parse_lenient(&format!(
+            "#v=1&scenario=script&example=ticket_pg&schema={}",
+            encode("CREATE TABLE t (id int);")
+        ));
+        assert_eq!(
+            script(&program).schema.as_deref(),
+            Some("CREATE TABLE t (id int);")
+        );
+        // Editing the schema keeps the example's piece and adds `schema=`;
+        // back to its own schema, the piece is the example's alone.
+        let (_, program, _) = parse_lenient("#v=1&scenario=script&example=ticket_pg");
+        let sql = format!("{own}\n-- edited");
+        let edited = edited_schema(script(&program), &sql);
+        assert_eq!(
+            script(&edited).source_piece,
+            format!("example=ticket_pg&schema={}", encode(&sql))
+        );
+        assert!(edited.fragment(&config).contains("&schema="));
+        let back = edited_schema(script(&edited), own);
+        assert_eq!(script(&back).source_piece, "example=ticket_pg");
+        // Cleared: no schema, and the code goes by `code=`.
+        let cleared = edited_schema(script(&back), "  ");
+        assert_eq!(script(&cleared).schema, None);
+        assert!(script(&cleared).source_piece.starts_with("code="));
+        // An edit of the code keeps the schema.
+        let code = edited_script("async function handle() {}", Some(&sql));
+        assert!(script(&code).source_piece.contains("&schema="));
     }
 }

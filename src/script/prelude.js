@@ -43,6 +43,15 @@
   ]) {
     Object.defineProperty(globalThis, name, { enumerable: false });
   }
+  // The prelude's own references to the natives. A script's top-level
+  // `const { setTimeout: sleep } = require("timers/promises")` or `const
+  // cache = new Redis()` binds the same name in the realm's global lexical
+  // scope, which the prelude's functions would otherwise see too (and
+  // `sleep` would call itself).
+  const {
+    cache, db, console, performance, sleep, setTimeout, setInterval,
+    setImmediate, clearTimeout, clearInterval, clearImmediate, count,
+  } = globalThis;
   // The strategy is fixed for the run (config is frozen).
   const STRATEGY = host.config.strategy;
   // Values cross to the cache and the DB as JSON copies, checked and

@@ -5,41 +5,60 @@
 use crate::config::url::{parse_fragment, to_fragment, ConfigError};
 use crate::config::Config;
 
-/// The examples shipped in `examples/scripts/`, by `example=` name.
-pub const EXAMPLES: &[(&str, &str)] = &[
-    ("ticket", include_str!("../../examples/scripts/ticket.js")),
-    (
-        "stampede",
-        include_str!("../../examples/scripts/stampede.js"),
-    ),
-    (
-        "emitter_lock",
-        include_str!("../../examples/scripts/emitter_lock.js"),
-    ),
-    (
-        "ticket_lock",
-        include_str!("../../examples/scripts/ticket_lock.js"),
-    ),
-    (
-        "mutex_map",
-        include_str!("../../examples/scripts/mutex_map.js"),
-    ),
-    (
-        "inventory_oversell",
-        include_str!("../../examples/scripts/inventory_oversell.js"),
-    ),
-    (
-        "inventory_atomic",
-        include_str!("../../examples/scripts/inventory_atomic.js"),
-    ),
-    (
-        "idempotency",
-        include_str!("../../examples/scripts/idempotency.js"),
-    ),
-    (
-        "rate_limiter",
-        include_str!("../../examples/scripts/rate_limiter.js"),
-    ),
+/// A script shipped in `examples/scripts/`, opened by `example=NAME`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Example {
+    pub name: &'static str,
+    /// Its file name (`.js` or `.ts`).
+    pub file: &'static str,
+    pub code: &'static str,
+    /// Its schema (`NAME.sql` beside it), which `example=NAME` loads
+    /// unless the fragment has its own `schema=`.
+    pub schema: Option<&'static str>,
+}
+
+macro_rules! example {
+    ($name:literal, $ext:literal) => {
+        Example {
+            name: $name,
+            file: concat!($name, ".", $ext),
+            code: include_str!(concat!("../../examples/scripts/", $name, ".", $ext)),
+            schema: None,
+        }
+    };
+    ($name:literal, $ext:literal, sql) => {
+        Example {
+            schema: Some(include_str!(concat!(
+                "../../examples/scripts/",
+                $name,
+                ".sql"
+            ))),
+            ..example!($name, $ext)
+        }
+    };
+}
+
+/// The examples shipped in `examples/scripts/`, by `example=` name: the
+/// built-in stories as scripts, then a gallery of handlers written with
+/// the libraries (pg, ioredis, memjs, async-mutex, Express).
+pub const EXAMPLES: &[Example] = &[
+    example!("ticket", "js"),
+    example!("stampede", "js"),
+    example!("emitter_lock", "js"),
+    example!("ticket_lock", "js"),
+    example!("mutex_map", "js"),
+    example!("inventory_oversell", "js"),
+    example!("inventory_atomic", "js"),
+    example!("idempotency", "js"),
+    example!("rate_limiter", "js"),
+    example!("ticket_pg", "js", sql),
+    example!("ticket_pg_on_conflict", "js", sql),
+    example!("ticket_pg_for_update", "js", sql),
+    example!("redis_lock", "ts", sql),
+    example!("async_mutex_servers", "js", sql),
+    example!("express_tickets", "js", sql),
+    example!("stampede_redis", "js", sql),
+    example!("stampede_memjs", "js", sql),
 ];
 
 /// Where the script of a fragment comes from.
@@ -66,17 +85,21 @@ impl ScriptSource {
 
 /// A shipped example by name.
 pub fn example(name: &str) -> Result<&'static str, ConfigError> {
+    shipped(name).map(|example| example.code)
+}
+
+/// A shipped example by name, with its file name and schema.
+pub fn shipped(name: &str) -> Result<&'static Example, ConfigError> {
     EXAMPLES
         .iter()
-        .find(|(known, _)| *known == name)
-        .map(|(_, code)| *code)
+        .find(|example| example.name == name)
         .ok_or_else(|| ConfigError {
             key: "example".to_string(),
             message: format!(
                 "unknown example `{name}`; the examples are {}",
                 EXAMPLES
                     .iter()
-                    .map(|(name, _)| *name)
+                    .map(|example| example.name)
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
@@ -133,17 +156,19 @@ pub fn parse(input: &str) -> Result<(Config, ScriptSource), ConfigError> {
     Ok((config, source))
 }
 
-/// The fragment's `schema=`: the database's schema as SQL, compressed as
-/// `code=` is (docs/sql.md).
+/// The fragment's schema: its `schema=` (the database's schema as SQL,
+/// compressed as `code=` is), else the schema of the example that
+/// `example=` names, if it has one.
 pub fn schema(input: &str) -> Result<Option<String>, ConfigError> {
     let fragment = input
         .rsplit_once('#')
         .map_or(input, |(_, fragment)| fragment);
-    let Some(value) = fragment
-        .split('&')
-        .find_map(|piece| piece.strip_prefix("schema="))
-    else {
-        return Ok(None);
+    let pieces = || fragment.split('&');
+    let Some(value) = pieces().find_map(|piece| piece.strip_prefix("schema=")) else {
+        return Ok(pieces()
+            .find_map(|piece| piece.strip_prefix("example="))
+            .and_then(|name| shipped(name).ok()?.schema)
+            .map(str::to_string));
     };
     decode(value).map(Some).ok_or_else(|| ConfigError {
         key: "schema".to_string(),
@@ -200,5 +225,22 @@ mod tests {
             "example"
         );
         assert_eq!(parse("scenario=stampede").unwrap_err().key, "scenario");
+    }
+
+    #[test]
+    fn an_example_carries_its_schema_unless_the_fragment_has_one() {
+        let own = shipped("ticket_pg").unwrap().schema.unwrap();
+        assert!(own.contains("CREATE TABLE orders"));
+        assert_eq!(
+            schema("#v=1&scenario=script&example=ticket_pg")
+                .unwrap()
+                .as_deref(),
+            Some(own)
+        );
+        let fragment = format!("scenario=script&example=ticket_pg&schema={}", encode("x"));
+        assert_eq!(schema(&fragment).unwrap().as_deref(), Some("x"));
+        assert_eq!(schema("scenario=script&example=ticket").unwrap(), None);
+        assert_eq!(schema("scenario=script&example=nope").unwrap(), None);
+        assert_eq!(shipped("redis_lock").unwrap().file, "redis_lock.ts");
     }
 }

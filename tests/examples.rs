@@ -1,0 +1,279 @@
+//! The gallery of handlers in `examples/scripts/` (docs/scripting.md,
+//! "Examples"): each with its own schema, on a small fragment, with counts
+//! worked out by hand. Latencies are the defaults: 1 ms a cache command,
+//! 20 ms a SQL statement (BEGIN and COMMIT too); requests of one user's
+//! clicks arrive together unless `click_gap` says otherwise.
+#![cfg(all(feature = "script", not(target_arch = "wasm32")))]
+
+use std::collections::BTreeMap;
+
+use interleave::run::Run;
+use interleave::script::cli::run_to_json;
+use interleave::script::source::{self, shipped};
+use interleave::script::ScriptRun;
+use interleave::sim::Metrics;
+use serde_json::Value;
+
+const BUDGET: u64 = 10_000_000;
+
+/// Runs `code` with `schema` on `fragment` to its end; its metrics, its
+/// `count()` totals and its messages.
+fn run_with(code: &str, schema: Option<&str>, fragment: &str) -> (Metrics, BTreeMap<String, f64>) {
+    let (config, _) = source::parse(&format!("scenario=script&{fragment}")).unwrap();
+    let mut run = ScriptRun::with_schema(code, schema, &config, true).expect("it loads");
+    assert!(run.run(BUDGET), "the run ended by itself");
+    let metrics = run.metrics();
+    assert_eq!(metrics.hung, 0, "{:?}", run.messages());
+    (metrics, run.custom())
+}
+
+/// A shipped example with its own schema.
+fn run_example(name: &str, fragment: &str) -> (Metrics, BTreeMap<String, f64>) {
+    let example = shipped(name).unwrap();
+    run_with(example.code, example.schema, fragment)
+}
+
+/// A shipped example with one text of its code replaced (which must be
+/// there).
+fn run_changed(
+    name: &str,
+    from: &str,
+    to: &str,
+    fragment: &str,
+) -> (Metrics, BTreeMap<String, f64>) {
+    let example = shipped(name).unwrap();
+    assert!(example.code.contains(from), "{name} has no {from:?}");
+    run_with(&example.code.replace(from, to), example.schema, fragment)
+}
+
+fn custom(pairs: &[(&str, f64)]) -> BTreeMap<String, f64> {
+    pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect()
+}
+
+/// (orders, duplicate_tickets, errors)
+fn harm(m: &Metrics) -> (u64, u64, u64) {
+    (m.orders, m.duplicate_tickets, m.errors)
+}
+
+/// Both clicks SELECT at 0 ms and see no row at 20 ms; both INSERT (40 ms).
+/// Clicks 50 ms apart: the second SELECT (70 ms) finds the first's row.
+#[test]
+fn ticket_pg_issues_two_tickets_on_a_double_click() {
+    let (m, counts) = run_example("ticket_pg", "users=1&clicks=2");
+    assert_eq!(harm(&m), (2, 1, 0));
+    assert_eq!((m.db_reads, m.db_writes), (2, 2));
+    assert_eq!(counts, custom(&[("issued", 2.0)]));
+    assert_eq!((m.latency_us.p50, m.latency_us.max), (40_000, 40_000));
+    let (m, counts) = run_example("ticket_pg", "users=1&clicks=2&click_gap=50ms");
+    assert_eq!(harm(&m), (1, 0, 0));
+    assert_eq!(counts, custom(&[("already_issued", 1.0), ("issued", 1.0)]));
+    assert_eq!((m.latency_us.p50, m.latency_us.max), (20_000, 40_000));
+}
+
+/// One statement each at 0 ms: the first inserts, the second meets its row
+/// and inserts nothing (rowCount 0, no error); both answer at 20 ms.
+#[test]
+fn on_conflict_do_nothing_issues_one_ticket() {
+    let (m, counts) = run_example("ticket_pg_on_conflict", "users=1&clicks=2");
+    assert_eq!(harm(&m), (1, 0, 0));
+    assert_eq!((m.db_reads, m.db_writes), (0, 2));
+    assert_eq!(counts, custom(&[("already_issued", 1.0), ("issued", 1.0)]));
+    assert_eq!(m.latency_us.max, 20_000);
+    // Three users, three clicks each: one ticket per user.
+    let (m, counts) = run_example("ticket_pg_on_conflict", "users=3&clicks=3");
+    assert_eq!(harm(&m), (3, 0, 0));
+    assert_eq!(counts, custom(&[("already_issued", 6.0), ("issued", 3.0)]));
+}
+
+/// The first click: BEGIN 20, FOR UPDATE 40, SELECT 60, INSERT 80, COMMIT
+/// 100 ms. The second: BEGIN 20, its FOR UPDATE waits for the first's
+/// COMMIT (100), SELECT finds the ticket (120), COMMIT 140 ms. FOR UPDATE
+/// on the orders SELECT instead locks no row (there is none yet): both
+/// insert, each in 100 ms.
+#[test]
+fn select_for_update_on_the_user_row_serialises_the_clicks() {
+    let (m, counts) = run_example("ticket_pg_for_update", "users=1&clicks=2");
+    assert_eq!(harm(&m), (1, 0, 0));
+    assert_eq!((m.db_reads, m.db_writes), (4, 1));
+    assert_eq!(counts, custom(&[("already_issued", 1.0), ("issued", 1.0)]));
+    assert_eq!((m.latency_us.p50, m.latency_us.max), (100_000, 140_000));
+    let example = shipped("ticket_pg_for_update").unwrap();
+    let on_orders = example
+        .code
+        .replace("WHERE id = $1 FOR UPDATE", "WHERE id = $1")
+        .replace("AND event_id = $2\",", "AND event_id = $2 FOR UPDATE\",");
+    assert_ne!(on_orders, example.code);
+    let (m, counts) = run_with(&on_orders, example.schema, "users=1&clicks=2");
+    assert_eq!(harm(&m), (2, 1, 0));
+    assert_eq!(counts, custom(&[("issued", 2.0)]));
+    assert_eq!(m.latency_us.max, 100_000);
+}
+
+/// TypeScript. Both SET NX at 0 ms; at 1 ms the first has the lock and the
+/// second is `busy`. The first: SELECT 21, INSERT 41, release 42 ms. The
+/// lock is in Redis, so two servers change nothing. Without NX both
+/// "take" it and both insert.
+#[test]
+fn a_redis_lock_with_an_owner_token_stops_the_double_click() {
+    assert_eq!(shipped("redis_lock").unwrap().file, "redis_lock.ts");
+    for fragment in ["users=1&clicks=2", "users=1&clicks=2&servers=2"] {
+        let (m, counts) = run_example("redis_lock", fragment);
+        assert_eq!(harm(&m), (1, 0, 0), "{fragment}");
+        assert_eq!(counts, custom(&[("busy", 1.0), ("issued", 1.0)]));
+        assert_eq!((m.db_reads, m.db_writes), (1, 1));
+        assert_eq!((m.latency_us.p50, m.latency_us.max), (1_000, 42_000));
+    }
+    let (m, counts) = run_changed("redis_lock", ", \"NX\"", "", "users=1&clicks=2");
+    assert_eq!(harm(&m), (2, 1, 0));
+    assert_eq!(counts, custom(&[("issued", 2.0)]));
+}
+
+/// One server: the second click waits on the mutex; the first SELECTs (20)
+/// and INSERTs (40), the second SELECTs and finds it (60 ms). Two servers:
+/// each click takes its own server's mutex, and both insert; sticky
+/// routing sends both clicks to one server again.
+#[test]
+fn an_async_mutex_holds_on_one_server_only() {
+    let (m, _) = run_example("async_mutex_servers", "users=1&clicks=2");
+    assert_eq!(harm(&m), (1, 0, 0));
+    assert_eq!((m.db_reads, m.db_writes), (2, 1));
+    assert_eq!((m.latency_us.p50, m.latency_us.max), (40_000, 60_000));
+    let (m, _) = run_example("async_mutex_servers", "users=1&clicks=2&servers=2");
+    assert_eq!(harm(&m), (2, 1, 0));
+    let (m, _) = run_example(
+        "async_mutex_servers",
+        "users=1&clicks=2&servers=2&routing=sticky",
+    );
+    assert_eq!(harm(&m), (1, 0, 0));
+}
+
+/// Both clicks pass the SELECT (20 ms); the first INSERT lands, the second
+/// breaks the UNIQUE constraint (23505), which the route turns into a 409
+/// (40 ms each). Without the constraint both get a 201.
+#[test]
+fn an_express_route_turns_a_unique_violation_into_a_409() {
+    let (m, counts) = run_example("express_tickets", "users=1&clicks=2");
+    assert_eq!(harm(&m), (1, 0, 0));
+    assert_eq!((m.db_reads, m.db_writes), (2, 2));
+    assert_eq!(counts, custom(&[("status_201", 1.0), ("status_409", 1.0)]));
+    assert_eq!(m.latency_us.max, 40_000);
+    let example = shipped("express_tickets").unwrap();
+    let schema = example.schema.unwrap().replace(
+        ",\n  CONSTRAINT orders_user_event_key UNIQUE (user_id, event_id)",
+        "",
+    );
+    assert_ne!(Some(schema.as_str()), example.schema);
+    let (m, counts) = run_with(example.code, Some(&schema), "users=1&clicks=2");
+    assert_eq!(harm(&m), (2, 1, 0));
+    assert_eq!(counts, custom(&[("status_201", 2.0)]));
+}
+
+/// Five requests GET at 0 ms and miss (1 ms); each SELECTs (21 ms) and SETs
+/// (22 ms): five loads of one row. Five arrivals and fifteen completions.
+#[test]
+fn cache_aside_with_redis_stampedes_the_database() {
+    let (m, counts) = run_example("stampede_redis", "users=5&clicks=1");
+    assert_eq!(counts, custom(&[("db_loads", 5.0)]));
+    assert_eq!(
+        (m.db_reads, m.cache_misses, m.cache_hits, m.errors),
+        (5, 5, 0, 0)
+    );
+    assert_eq!((m.latency_us.p50, m.latency_us.max), (22_000, 22_000));
+    assert_eq!(m.events, 20);
+}
+
+/// Five GETs miss (1 ms); five `add`s (2 ms), one wins: it SELECTs (22),
+/// SETs (23), deletes the lock (24 ms). The four others sleep 50 ms (52)
+/// and GET the value (53 ms). With `set` in place of `add` every request
+/// "wins" and loads.
+#[test]
+fn a_memjs_add_lock_lets_one_request_rebuild() {
+    let (m, counts) = run_example("stampede_memjs", "users=5&clicks=1");
+    assert_eq!(counts, custom(&[("db_loads", 1.0), ("waits", 4.0)]));
+    assert_eq!(
+        (m.db_reads, m.cache_misses, m.cache_hits, m.errors),
+        (1, 5, 4, 0)
+    );
+    assert_eq!((m.latency_us.p50, m.latency_us.max), (53_000, 53_000));
+    let (m, counts) = run_changed(
+        "stampede_memjs",
+        "memcached.add(lock,",
+        "memcached.set(lock,",
+        "users=5&clicks=1",
+    );
+    assert_eq!(counts, custom(&[("db_loads", 5.0)]));
+    assert_eq!((m.db_reads, m.errors), (5, 0));
+}
+
+/// `example=NAME` brings `NAME.sql` in the CLI's `run`; a `schema=` of the
+/// link wins over it.
+#[test]
+fn an_example_link_carries_its_schema() {
+    let json: Value = serde_json::from_str(&run_to_json(
+        "",
+        "scenario=script&example=ticket_pg&users=1&clicks=2",
+    ))
+    .unwrap();
+    assert_eq!(
+        (json["orders"].as_u64(), json["duplicate_tickets"].as_u64()),
+        (Some(2), Some(1))
+    );
+    // The racy code on the on-conflict example's schema: the UNIQUE
+    // constraint makes the second INSERT an error.
+    let unique = shipped("ticket_pg_on_conflict").unwrap().schema.unwrap();
+    let fragment = format!(
+        "scenario=script&example=ticket_pg&users=1&clicks=2&schema={}",
+        source::encode(unique)
+    );
+    let json: Value = serde_json::from_str(&run_to_json("", &fragment)).unwrap();
+    assert_eq!(
+        (
+            json["orders"].as_u64(),
+            json["duplicate_tickets"].as_u64(),
+            json["errors"].as_u64()
+        ),
+        (Some(1), Some(0), Some(1))
+    );
+}
+
+/// Every example that uses `pg` ships its schema, and every schema loads.
+#[test]
+fn every_pg_example_has_a_schema_that_loads() {
+    for example in source::EXAMPLES {
+        let uses_pg = example.code.contains("\"pg\"") || example.code.contains("'pg'");
+        assert_eq!(uses_pg, example.schema.is_some(), "{}", example.name);
+        assert!(example.file.starts_with(example.name));
+        if uses_pg {
+            let (m, _) = run_example(example.name, "users=1&clicks=1");
+            assert_eq!(m.errors, 0, "{}", example.name);
+        }
+    }
+}
+
+/// Explore carries the example's schema too: every interleaving of a double
+/// click (or of two servers) is searched; the racy handlers have some that
+/// issue two tickets, the fixes none.
+#[test]
+fn explore_finds_the_races_and_clears_the_fixes() {
+    use interleave::explore::{Check, ExploreOptions};
+    use interleave::script::explore::explore;
+    for (name, keys, racy) in [
+        ("ticket_pg", "", true),
+        ("ticket_pg_on_conflict", "", false),
+        ("ticket_pg_for_update", "", false),
+        ("redis_lock", "", false),
+        ("express_tickets", "", false),
+        ("async_mutex_servers", "", false),
+        ("async_mutex_servers", "&servers=2", true),
+    ] {
+        let fragment = format!("scenario=script&example={name}&users=1&clicks=2{keys}");
+        let (config, _) = source::parse(&fragment).unwrap();
+        let schema = source::schema(&fragment).unwrap();
+        assert_eq!(schema.as_deref(), shipped(name).unwrap().schema);
+        let options = ExploreOptions::new(vec![Check::Duplicates]);
+        let code = shipped(name).unwrap().code;
+        let result = explore(code, schema.as_deref(), &config, None, &options).unwrap();
+        assert!(result.complete, "{name}{keys}: {result:?}");
+        assert_eq!(result.violating > 0, racy, "{name}{keys}: {result:?}");
+    }
+}
