@@ -132,8 +132,9 @@ impl Answer {
             Answer::Bool(value) => JsValue::new_bool(ctx.clone(), *value),
             Answer::Number(value) => JsValue::new_number(ctx.clone(), *value),
             Answer::Undefined => JsValue::new_undefined(ctx.clone()),
-            Answer::Json(value) => super::globals::from_json(ctx, value)
-                .unwrap_or_else(|_| JsValue::new_undefined(ctx.clone())),
+            // Copied in by the run (`run::poll_helpers`), which has the
+            // realm's JSON conversion.
+            Answer::Json(_) => JsValue::new_undefined(ctx.clone()),
         }
     }
 }

@@ -1226,7 +1226,11 @@ impl ScriptRun {
         for (settle, server, answer) in ready {
             self.touch_js(server);
             self.realms[server as usize].context.with(|ctx| {
-                if let Err(error) = resolve(&ctx, &settle, answer.value(&ctx)) {
+                let value = match &answer {
+                    Answer::Json(value) => from_json(&ctx, value),
+                    other => Ok(other.value(&ctx)),
+                };
+                if let Err(error) = value.and_then(|value| resolve(&ctx, &settle, value)) {
                     let _ = error_text(&ctx, error);
                 }
             });

@@ -5,9 +5,12 @@ use std::cmp::Ordering;
 
 use serde_json::Value;
 
-use super::parse::{Expr, Op, SqlError};
-use super::schema::Type;
-use super::store::Row;
+use serde_json::Map;
+
+use super::parse::{Expr, Op, SqlError, Type};
+
+/// A row: a JSON object of its columns.
+pub type Row = Map<String, Value>;
 
 /// What an expression may read besides the row: the simulated clock.
 pub struct Context {

@@ -6,6 +6,7 @@ pub mod eval;
 pub mod parse;
 pub mod schema;
 pub mod store;
+pub mod table;
 
 pub use parse::{parse, Plan, SqlError};
 pub use store::{Database, Landed, Reply};

@@ -14,7 +14,75 @@ use sqlparser::ast::{
 use sqlparser::dialect::PostgreSqlDialect;
 use sqlparser::parser::Parser;
 
-use super::schema::Type;
+/// A column type, as far as the model tells types apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Type {
+    Int,
+    BigInt,
+    Numeric,
+    Float,
+    Text,
+    Bool,
+    Json,
+    Timestamp,
+    Uuid,
+}
+
+impl Type {
+    /// PostgreSQL's type id (pg's `dataTypeID`), which picks pg's parser:
+    /// `bigint` and `numeric` come back as strings, timestamps as `Date`s.
+    pub fn oid(self) -> u32 {
+        match self {
+            Type::Int => 23,
+            Type::BigInt => 20,
+            Type::Numeric => 1700,
+            Type::Float => 701,
+            Type::Text => 25,
+            Type::Bool => 16,
+            Type::Json => 3802,
+            Type::Timestamp => 1184,
+            Type::Uuid => 2950,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Type::Int => "integer",
+            Type::BigInt => "bigint",
+            Type::Numeric => "numeric",
+            Type::Float => "double precision",
+            Type::Text => "text",
+            Type::Bool => "boolean",
+            Type::Json => "jsonb",
+            Type::Timestamp => "timestamp with time zone",
+            Type::Uuid => "uuid",
+        }
+    }
+}
+
+/// A column type by its SQL name (`serial` also gives a default). A type
+/// the model does not know is kept as text.
+pub fn column_type(data_type: &ast::DataType) -> (Type, bool) {
+    let name = data_type.to_string().to_lowercase();
+    let base = name.split('(').next().unwrap_or("").trim();
+    match base {
+        "serial" | "serial4" | "smallserial" | "serial2" => (Type::Int, true),
+        "bigserial" | "serial8" => (Type::BigInt, true),
+        "int" | "integer" | "int4" | "smallint" | "int2" => (Type::Int, false),
+        "bigint" | "int8" => (Type::BigInt, false),
+        "numeric" | "decimal" => (Type::Numeric, false),
+        "real" | "float" | "float4" | "float8" | "double precision" | "double" => {
+            (Type::Float, false)
+        }
+        "boolean" | "bool" => (Type::Bool, false),
+        "json" | "jsonb" => (Type::Json, false),
+        "uuid" => (Type::Uuid, false),
+        other if other.starts_with("timestamp") || other == "date" || other == "timestamptz" => {
+            (Type::Timestamp, false)
+        }
+        _ => (Type::Text, false),
+    }
+}
 
 /// An isolation level the model runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -448,10 +516,7 @@ fn projection(text: &str, items: Vec<SelectItem>) -> Result<Projection, SqlError
                 expr: inner,
                 data_type,
                 ..
-            } => (
-                count(text, inner)?,
-                Some(super::schema::column_type(data_type).0),
-            ),
+            } => (count(text, inner)?, Some(column_type(data_type).0)),
             _ => (count(text, &expression)?, None),
         };
         let item = match counted {
@@ -650,10 +715,7 @@ fn expr(text: &str, expression: SqlExpr) -> Result<Expr, SqlError> {
             expr: inner,
             data_type,
             ..
-        } => Expr::Cast(
-            Box::new(expr(text, *inner)?),
-            super::schema::column_type(&data_type).0,
-        ),
+        } => Expr::Cast(Box::new(expr(text, *inner)?), column_type(&data_type).0),
         SqlExpr::Function(function) => {
             let name = object_name(&function.name);
             let args: Vec<Expr> = match function.args {

@@ -4,113 +4,12 @@
 //! for a uniqueness the code expects but the schema does not declare
 //! (counted as `duplicate_tickets`, never enforced).
 
-use sqlparser::ast::{ColumnOption, DataType, Statement, TableConstraint};
+use sqlparser::ast::{ColumnOption, Statement, TableConstraint};
 
-use super::parse::{self, object_name, quote, Expr, Plan, SqlError};
+pub use super::parse::Type;
+use super::parse::{self, column_type, object_name, quote, Plan, SqlError};
 use super::store::Database;
-
-/// A column type, as far as the model tells types apart.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Type {
-    Int,
-    BigInt,
-    Numeric,
-    Float,
-    Text,
-    Bool,
-    Json,
-    Timestamp,
-    Uuid,
-}
-
-impl Type {
-    /// PostgreSQL's type id (pg's `dataTypeID`), which picks pg's parser:
-    /// `bigint` and `numeric` come back as strings, timestamps as `Date`s.
-    pub fn oid(self) -> u32 {
-        match self {
-            Type::Int => 23,
-            Type::BigInt => 20,
-            Type::Numeric => 1700,
-            Type::Float => 701,
-            Type::Text => 25,
-            Type::Bool => 16,
-            Type::Json => 3802,
-            Type::Timestamp => 1184,
-            Type::Uuid => 2950,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Type::Int => "integer",
-            Type::BigInt => "bigint",
-            Type::Numeric => "numeric",
-            Type::Float => "double precision",
-            Type::Text => "text",
-            Type::Bool => "boolean",
-            Type::Json => "jsonb",
-            Type::Timestamp => "timestamp with time zone",
-            Type::Uuid => "uuid",
-        }
-    }
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub enum Default {
-    /// `serial`, `GENERATED … AS IDENTITY`, `nextval(…)`.
-    Serial,
-    /// `gen_random_uuid()`.
-    Uuid,
-    Expr(Expr),
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct Column {
-    pub name: String,
-    pub ty: Type,
-    pub default: Option<Default>,
-    pub not_null: bool,
-}
-
-/// A unique key (a PRIMARY KEY, a UNIQUE constraint or a unique index).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Key {
-    pub name: String,
-    pub columns: Vec<String>,
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct TableSchema {
-    pub name: String,
-    pub columns: Vec<Column>,
-    pub keys: Vec<Key>,
-    /// Uniqueness the code expects and the schema does not declare.
-    pub expect_unique: Vec<Vec<String>>,
-}
-
-/// A column type by its SQL name (`serial` also gives a default). A type
-/// the model does not know is kept as text.
-pub fn column_type(data_type: &DataType) -> (Type, bool) {
-    let name = data_type.to_string().to_lowercase();
-    let base = name.split('(').next().unwrap_or("").trim();
-    match base {
-        "serial" | "serial4" | "smallserial" | "serial2" => (Type::Int, true),
-        "bigserial" | "serial8" => (Type::BigInt, true),
-        "int" | "integer" | "int4" | "smallint" | "int2" => (Type::Int, false),
-        "bigint" | "int8" => (Type::BigInt, false),
-        "numeric" | "decimal" => (Type::Numeric, false),
-        "real" | "float" | "float4" | "float8" | "double precision" | "double" => {
-            (Type::Float, false)
-        }
-        "boolean" | "bool" => (Type::Bool, false),
-        "json" | "jsonb" => (Type::Json, false),
-        "uuid" => (Type::Uuid, false),
-        other if other.starts_with("timestamp") || other == "date" || other == "timestamptz" => {
-            (Type::Timestamp, false)
-        }
-        _ => (Type::Text, false),
-    }
-}
+pub use super::table::{Column, Default, Key, TableSchema};
 
 fn ident_columns(columns: &[sqlparser::ast::IndexColumn]) -> Vec<String> {
     columns

@@ -10,15 +10,16 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::eval::{compare, eval, matches, sql_equal, Context};
+use super::parse::Type;
 use super::parse::{
     Delete, Expr, Insert, Isolation, Item, OnConflict, Plan, Projection, Select, SqlError, Update,
 };
-use super::schema::{Column, Default, TableSchema, Type};
+use super::table::{Column, Default, Key, TableSchema};
 
-pub type Row = Map<String, Value>;
+pub use super::eval::Row;
 pub type TxnId = u64;
 
 /// A statement's result, as pg's `Result` has it.
@@ -287,12 +288,7 @@ impl Database {
 
     /// Adds a unique key to a table (CREATE UNIQUE INDEX), or an expected
     /// one (counted, not enforced).
-    pub fn add_key(
-        &mut self,
-        table: &str,
-        key: super::schema::Key,
-        enforced: bool,
-    ) -> Result<(), SqlError> {
+    pub fn add_key(&mut self, table: &str, key: Key, enforced: bool) -> Result<(), SqlError> {
         let Some(table) = self.tables.get_mut(table) else {
             return Err(no_table(table));
         };
@@ -1393,7 +1389,7 @@ fn not_null(table: &str, column: &str, row: &[Value]) -> SqlError {
     error
 }
 
-fn unique(table: &str, key: &super::schema::Key, row: &Row) -> SqlError {
+fn unique(table: &str, key: &Key, row: &Row) -> SqlError {
     let values: Vec<String> = key
         .columns
         .iter()

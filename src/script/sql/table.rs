@@ -1,0 +1,37 @@
+//! A table's definition as the schema gave it: its columns (type, default,
+//! NOT NULL), its unique keys, and the uniqueness the code expects.
+
+use super::parse::{Expr, Type};
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Default {
+    /// `serial`, `GENERATED … AS IDENTITY`, `nextval(…)`.
+    Serial,
+    /// `gen_random_uuid()`.
+    Uuid,
+    Expr(Expr),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Column {
+    pub name: String,
+    pub ty: Type,
+    pub default: Option<Default>,
+    pub not_null: bool,
+}
+
+/// A unique key (a PRIMARY KEY, a UNIQUE constraint or a unique index).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Key {
+    pub name: String,
+    pub columns: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TableSchema {
+    pub name: String,
+    pub columns: Vec<Column>,
+    pub keys: Vec<Key>,
+    /// Uniqueness the code expects and the schema does not declare.
+    pub expect_unique: Vec<Vec<String>>,
+}
