@@ -632,6 +632,14 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// " (line N)" for an event with a script position, else nothing.
+    #[cfg(scripts)]
+    fn line_of(&self, index: usize) -> String {
+        self.recording
+            .position_of(index)
+            .map_or(String::new(), |(line, _)| format!(" (line {line})"))
+    }
+
     /// A script's duplicate row, found in its data: the request read and
     /// found nothing, another request's row landed, and it wrote a second.
     #[cfg(scripts)]
@@ -642,11 +650,7 @@ impl<'a> Reader<'a> {
                 && matches!(e.what, What::Complete(_) | What::RowLockGrant)
         })?;
         let later = violation.request;
-        let line = |i: usize| {
-            self.recording
-                .position_of(i)
-                .map_or(String::new(), |(line, _)| format!(" (line {line})"))
-        };
+        let line = |i: usize| self.line_of(i);
         let reads = |e: &TraceEvent| {
             matches!(
                 e.what,
@@ -761,11 +765,7 @@ impl<'a> Reader<'a> {
                 && matches!(e.what, What::Complete(_) | What::RowLockGrant)
         })?;
         let later = violation.request;
-        let line = |i: usize| {
-            self.recording
-                .position_of(i)
-                .map_or(String::new(), |(line, _)| format!(" (line {line})"))
-        };
+        let line = |i: usize| self.line_of(i);
         let read = self.last_before(index, |e| {
             e.request == later
                 && e.key == data

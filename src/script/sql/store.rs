@@ -1175,13 +1175,7 @@ impl Database {
             self.write(id, name, index, Some(row));
         }
         let count = returned.len() as u64;
-        let (rows, fields) = match &insert.returning {
-            Some(projection) => {
-                let refs: Vec<&Row> = returned.iter().collect();
-                project(Some(&self.tables[name].schema), projection, &refs, ctx)?
-            }
-            None => (Vec::new(), Vec::new()),
-        };
+        let (rows, fields) = self.returning(name, &insert.returning, &returned, ctx)?;
         Ok(Reply {
             command: "INSERT",
             row_count: Some(count),
@@ -1287,13 +1281,7 @@ impl Database {
         for (&index, row) in found.iter().zip(&new_rows) {
             self.write(id, name, index, Some(row.clone()));
         }
-        let (rows, fields) = match &update.returning {
-            Some(projection) => {
-                let refs: Vec<&Row> = new_rows.iter().collect();
-                project(Some(&self.tables[name].schema), projection, &refs, ctx)?
-            }
-            None => (Vec::new(), Vec::new()),
-        };
+        let (rows, fields) = self.returning(name, &update.returning, &new_rows, ctx)?;
         Ok(Reply {
             command: "UPDATE",
             row_count: Some(found.len() as u64),
@@ -1327,19 +1315,31 @@ impl Database {
         for &index in &found {
             self.write(id, name, index, None);
         }
-        let (rows, fields) = match &delete.returning {
-            Some(projection) => {
-                let refs: Vec<&Row> = old.iter().collect();
-                project(Some(&self.tables[name].schema), projection, &refs, ctx)?
-            }
-            None => (Vec::new(), Vec::new()),
-        };
+        let (rows, fields) = self.returning(name, &delete.returning, &old, ctx)?;
         Ok(Reply {
             command: "DELETE",
             row_count: Some(found.len() as u64),
             rows,
             fields,
         })
+    }
+
+    /// What a `RETURNING` gives back of the rows a statement wrote.
+    #[allow(clippy::type_complexity)]
+    fn returning(
+        &self,
+        name: &str,
+        returning: &Option<Projection>,
+        rows: &[Row],
+        ctx: &Context,
+    ) -> Result<(Vec<Row>, Vec<(String, u32)>), Stop> {
+        match returning {
+            Some(projection) => {
+                let refs: Vec<&Row> = rows.iter().collect();
+                project(Some(&self.tables[name].schema), projection, &refs, ctx)
+            }
+            None => Ok((Vec::new(), Vec::new())),
+        }
     }
 
     /// Seeds a row at time 0 (the schema's INSERT): committed at once.
