@@ -704,21 +704,16 @@ impl<'a> Reader<'a> {
             }
             _ => format!("{wrote}: a second row where the code expects one."),
         };
-        let check = check.map_or(Moment::of(act), |(_, e)| Moment::of(e));
-        let mut requests = vec![later];
-        if let Some((_, w)) = earlier {
-            requests.insert(0, w.request);
-        }
-        Some(Story {
-            kind: StoryKind::DuplicateTicket,
-            cause: Cause::NoLock,
-            key: violation.key,
-            requests,
+        let check = check.map(|(_, e)| e);
+        let earlier = earlier.map(|(_, e)| e.request);
+        Some(data_story(
+            StoryKind::DuplicateTicket,
+            violation,
+            act,
             check,
-            act: Moment::of(act),
-            step: act.step,
+            earlier,
             text,
-        })
+        ))
     }
 
     fn story(&self, violation: &Violation) -> Option<Story> {
@@ -806,21 +801,16 @@ impl<'a> Reader<'a> {
                 ms(act.time)
             ),
         };
-        let check = read.map_or(Moment::of(act), |(_, e)| Moment::of(e));
-        let mut requests = vec![later];
-        if let Some((_, o)) = other {
-            requests.insert(0, o.request);
-        }
-        Some(Story {
-            kind: StoryKind::LostUpdate,
-            cause: Cause::NoLock,
-            key: violation.key,
-            requests,
+        let check = read.map(|(_, e)| e);
+        let other = other.map(|(_, e)| e.request);
+        Some(data_story(
+            StoryKind::LostUpdate,
+            violation,
+            act,
             check,
-            act: Moment::of(act),
-            step: act.step,
+            other,
             text,
-        })
+        ))
     }
 
     /// Who held the lock of `key` while `request` waited before `index`.
@@ -1079,4 +1069,31 @@ pub fn stories(recording: &Recording) -> Vec<Story> {
 /// timeout, a hung request, each with what caused it.
 pub fn incidents(recording: &Recording) -> Vec<Story> {
     Reader::new(recording).incidents()
+}
+
+/// A story of harm found in a script's data: `other` wrote what `act`'s
+/// request (which read at `check`) then harmed; no lock was there to stop it.
+#[cfg(scripts)]
+fn data_story(
+    kind: StoryKind,
+    violation: &Violation,
+    act: &TraceEvent,
+    check: Option<&TraceEvent>,
+    other: Option<u32>,
+    text: String,
+) -> Story {
+    let mut requests = vec![violation.request];
+    if let Some(other) = other {
+        requests.insert(0, other);
+    }
+    Story {
+        kind,
+        cause: Cause::NoLock,
+        key: violation.key,
+        requests,
+        check: Moment::of(check.unwrap_or(act)),
+        act: Moment::of(act),
+        step: act.step,
+        text,
+    }
 }
