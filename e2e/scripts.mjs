@@ -93,6 +93,14 @@ try {
     await ready(first);
     await runToEnd(first);
     await checkMetrics(first, fragment, `example=${name}`);
+    // A handler that calls no guard, lock or singleflight runs the same
+    // under every strategy, and the compare table says so; one with a
+    // guard (ticket) has no such note.
+    if (name === 'ticket_pg' || name === 'ticket') {
+      await first.waitForSelector(`${byId('compare')} .more`, { state: 'detached', timeout: 60_000 });
+      const note = (await first.$(byId('compare-same'))) !== null;
+      check(`example=${name}: the compare table ${name === 'ticket' ? 'has no' : 'has the'} same-events note`, note === (name === 'ticket_pg'));
+    }
   }
 
   // 3. Stepping puts a request's cursor on a script line.

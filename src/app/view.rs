@@ -276,6 +276,20 @@ pub fn CompareTable(props: &CompareTableProps) -> Html {
     let ticket = props.scenario == ScenarioKind::Ticket;
     let pending = StrategyKind::ALL.len().saturating_sub(props.rows.len());
     let real = props.measured.iter().any(|m| m.scenario == props.scenario);
+    // Every strategy ran the very same events: only a script can do that,
+    // one that calls none of what `strategy` changes.
+    #[cfg(scripts)]
+    let same = pending == 0
+        && props
+            .rows
+            .first()
+            .is_some_and(|row| !row.metrics.trace_hash.is_empty())
+        && props
+            .rows
+            .iter()
+            .all(|row| row.complete && row.metrics.trace_hash == props.rows[0].metrics.trace_hash);
+    #[cfg(not(scripts))]
+    let same = false;
     html! {
         <section class="panel compare" data-testid="compare" aria-labelledby="compare-title">
             <h2 id="compare-title">{ "Compare strategies" }</h2>
@@ -340,6 +354,11 @@ pub fn CompareTable(props: &CompareTableProps) -> Html {
             </div>
             if pending > 0 {
                 <p class="more" role="status">{ format!("running {pending} more…") }</p>
+            }
+            if same {
+                <p class="hint" data-testid="compare-same">{ "Every strategy ran the same events: `strategy` \
+                    picks what guard, lock and singleflight do, and this code calls none of them. Its race \
+                    is in its own reads and writes (What happened tells it); the fix goes in the code." }</p>
             }
             <details class="real-input">
                 <summary>{ "add what real servers measured" }</summary>
