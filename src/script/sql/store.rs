@@ -822,13 +822,7 @@ impl Database {
             if let Some(holder) = slot.holder(id) {
                 return Err(Stop::Wait(holder));
             }
-            let own = slot.pending.as_ref().is_some_and(|(w, _)| *w == id);
-            if !own
-                && self.txns[&id].isolation != Isolation::ReadCommitted
-                && slot.latest_seq() > snapshot
-            {
-                return Err(Stop::Fail(serialization_failure("concurrent update")));
-            }
+            self.unseen_conflict(id, snapshot, table, index)?;
         }
         Ok(())
     }
