@@ -447,6 +447,13 @@ fn send<'js>(link: &Link, ctx: &Ctx<'js>, kind: OpKind, call: Call) -> Result<Va
     Ok(promise.into_value())
 }
 
+/// `(key, value, ttl)`, the arguments of a cache write (`set`, `add`,
+/// `replace`): the value copied first, as it is sent.
+fn key_value_ttl<'js>(ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<(String, Json, Micros)> {
+    let value = to_json(ctx, &arg(ctx, args, 1))?;
+    Ok((key_arg(ctx, args, 0)?, value, ms_arg(ctx, args, 2)?))
+}
+
 fn cache_get<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
     let key = key_arg(ctx, args, 0)?;
     send(link, ctx, OpKind::CacheGet, Call::Get(key))
@@ -458,16 +465,12 @@ fn cache_get_stale<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Res
 }
 
 fn cache_set<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
-    let value = to_json(ctx, &arg(ctx, args, 1))?;
-    let key = key_arg(ctx, args, 0)?;
-    let ttl = ms_arg(ctx, args, 2)?;
+    let (key, value, ttl) = key_value_ttl(ctx, args)?;
     send(link, ctx, OpKind::CacheSet, Call::Set(key, value, ttl))
 }
 
 fn cache_add<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
-    let value = to_json(ctx, &arg(ctx, args, 1))?;
-    let key = key_arg(ctx, args, 0)?;
-    let ttl = ms_arg(ctx, args, 2)?;
+    let (key, value, ttl) = key_value_ttl(ctx, args)?;
     send(link, ctx, OpKind::CacheAdd, Call::Add(key, value, ttl))
 }
 
@@ -495,9 +498,7 @@ fn cache_incr<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<V
 // memcached's `replace` and counters, Redis's `PEXPIRE`, redlock's scripts.
 
 fn cache_replace<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
-    let value = to_json(ctx, &arg(ctx, args, 1))?;
-    let key = key_arg(ctx, args, 0)?;
-    let ttl = ms_arg(ctx, args, 2)?;
+    let (key, value, ttl) = key_value_ttl(ctx, args)?;
     send(
         link,
         ctx,

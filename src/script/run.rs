@@ -827,55 +827,35 @@ impl ScriptRun {
                 state.cache.set(&key, value, ttl, now);
                 (Ok(Some(Value::Bool(true))), Outcome::Stored)
             }
-            Call::Add(key, value, ttl) => {
-                let stored = state.cache.add(&key, value, ttl, now);
-                let outcome = if stored {
-                    Outcome::Stored
-                } else {
-                    Outcome::NotStored
-                };
-                (Ok(Some(Value::Bool(stored))), outcome)
-            }
-            Call::Delete(key) => {
-                let deleted = state.cache.delete(&key, now);
-                let outcome = if deleted {
-                    Outcome::Deleted
-                } else {
-                    Outcome::NotFound
-                };
-                (Ok(Some(Value::Bool(deleted))), outcome)
-            }
-            Call::DeleteIf(key, value) => {
-                let deleted = state.cache.delete_if(&key, &value, now);
-                let outcome = if deleted {
-                    Outcome::Deleted
-                } else {
-                    Outcome::NotOwner
-                };
-                (Ok(Some(Value::Bool(deleted))), outcome)
-            }
+            Call::Add(key, value, ttl) => answered(
+                state.cache.add(&key, value, ttl, now),
+                Outcome::Stored,
+                Outcome::NotStored,
+            ),
+            Call::Delete(key) => answered(
+                state.cache.delete(&key, now),
+                Outcome::Deleted,
+                Outcome::NotFound,
+            ),
+            Call::DeleteIf(key, value) => answered(
+                state.cache.delete_if(&key, &value, now),
+                Outcome::Deleted,
+                Outcome::NotOwner,
+            ),
             Call::Incr(key, by) => match state.cache.incr(&key, by, now) {
                 Ok(value) => (Ok(Some(number(value))), Outcome::Stored),
                 Err(message) => (Err(Rejection::Type(message)), Outcome::NotStored),
             },
-            Call::Replace(key, value, ttl) => {
-                let stored = state.cache.replace(&key, value, ttl, now);
-                let outcome = if stored {
-                    Outcome::Stored
-                } else {
-                    Outcome::NotStored
-                };
-                (Ok(Some(Value::Bool(stored))), outcome)
-            }
-            Call::Expire(key, ttl) => {
-                let live = state.cache.expire(&key, ttl, now);
-                let outcome = if live {
-                    Outcome::Stored
-                } else {
-                    Outcome::NotFound
-                };
-                (Ok(Some(Value::Bool(live))), outcome)
-            }
+            Call::Replace(key, value, ttl) => answered(
+                state.cache.replace(&key, value, ttl, now),
+                Outcome::Stored,
+                Outcome::NotStored,
+            ),
+            Call::Expire(key, ttl) => answered(
+                state.cache.expire(&key, ttl, now),
+                Outcome::Stored,
+                Outcome::NotFound,
+            ),
             Call::Counter(key, by, initial) => match state.cache.counter(&key, by, initial, now) {
                 Ok(Some(value)) => (Ok(Some(number(value))), Outcome::Stored),
                 Ok(None) => (Ok(Some(Value::Null)), Outcome::NotFound),
@@ -1485,6 +1465,15 @@ fn resolve<'js>(ctx: &Ctx<'js>, settle: &Settle, value: JsValue<'js>) -> rquickj
 
 fn reject<'js>(ctx: &Ctx<'js>, settle: &Settle, reason: JsValue<'js>) -> rquickjs::Result<()> {
     settle.reject.clone().restore(ctx)?.call((reason,))
+}
+
+/// A cache call that answers yes or no, with the outcome of each.
+fn answered(
+    yes: bool,
+    if_yes: Outcome,
+    if_no: Outcome,
+) -> (Result<Option<Value>, Rejection>, Outcome) {
+    (Ok(Some(Value::Bool(yes))), if yes { if_yes } else { if_no })
 }
 
 /// How a call reaches a cache key, for lost updates.
