@@ -1292,9 +1292,80 @@ fn a_module_we_do_not_have_is_an_error_that_lists_ours() {
         let error = load_error(code);
         assert!(error.contains(listed), "{error}");
     }
-    // A top level that waits on the event loop says where to wait instead.
-    let error = load_error("await sleep(1);\nexport async function handle() {}");
-    assert!(error.contains("inside handle()"), "{error}");
+}
+
+/// An ES module's top-level `await` may wait on the event loop, as a
+/// production module does (`await client.connect()`, a seed write, a
+/// query): the servers load first, traced and counted, and the requests
+/// arrive once every server has loaded, as much later as loading took.
+#[test]
+fn a_top_level_await_on_the_event_loop_loads_before_the_requests_arrive() {
+    let code = r#"
+import { createClient } from "redis";
+import pg from "pg";
+const client = createClient();
+await client.connect();
+await client.set("stock", "2");
+const pool = new pg.Pool();
+const { rows } = await pool.query("SELECT count(*)::int AS n FROM tickets");
+const loaded = Date.now();
+console.log("loaded at", loaded, "with", rows[0].n, "tickets");
+export async function handle(req) {
+  count("arrived after load", req.at === loaded ? 1 : 0);
+  const left = await client.decr("stock");
+  if (left >= 0) await pool.query("INSERT INTO tickets (user_id) VALUES ($1)", [req.user]);
+}"#;
+    let (config, _) = source::parse("scenario=script&users=3&clicks=1&servers=2").unwrap();
+    let schema = "CREATE TABLE tickets (user_id int);";
+    let mut run = ScriptRun::with_schema(code, Some(schema), &config, true).expect("it loads");
+    assert!(run.run(BUDGET));
+    let m = run.metrics();
+    assert_eq!((m.errors, m.hung), (0, 0), "{:?}", run.messages());
+    // Each of the 2 servers: SET 1 ms, SELECT 20 ms, so loaded at 21 ms.
+    assert_eq!(
+        run.messages()[..2],
+        ["loaded at 21 with 0 tickets", "loaded at 21 with 0 tickets"]
+    );
+    assert_eq!(run.custom(), custom(&[("arrived after load", 3.0)]));
+    assert_eq!(run.requests()[0].arrival, 21_000);
+    // Latency from arrival: DECR 1 ms, then INSERT 20 ms for the two with
+    // stock, DECR alone for the third.
+    assert_eq!((m.latency_us.p50, m.latency_us.max), (21_000, 21_000));
+    // The top level's SELECTs count as reads, the requests' INSERTs as writes.
+    assert_eq!((m.db_reads, m.db_writes), (2, 2));
+}
+
+/// A top level that fails after an `await`, never finishes, or runs away
+/// does not load, with a message that says which.
+#[test]
+fn a_top_level_that_fails_after_an_await_does_not_load() {
+    let error = load_error(
+        "await sleep(5);\nthrow new Error('no config');\nexport async function handle() {}",
+    );
+    assert!(error.contains("no config"), "{error}");
+    assert!(error.contains("line 2"), "{error}");
+    let error = load_error("await new Promise(() => {});\nexport async function handle() {}");
+    assert!(error.contains("never finishes"), "{error}");
+    let error = load_error(
+        "setInterval(() => {}, 1);\nawait new Promise(() => {});\nexport async function handle() {}",
+    );
+    assert!(
+        error.contains("still awaiting after 100000 events"),
+        "{error}"
+    );
+    let error = load_error("await sleep(1);\nwhile (true) {}\nexport async function handle() {}");
+    assert!(
+        error.ends_with(
+            "ran too long without an await (a loop that never ends?), in the script's top level"
+        ),
+        "{error}"
+    );
+    assert!(error.contains("line 2, column 1"), "{error}");
+    let error = load_error("await sleep(1);\nexport const other = 1;");
+    assert!(
+        error.contains("must define `async function handle(req)`"),
+        "{error}"
+    );
 }
 
 /// p-limit runs at most its concurrency at once, in call order, and

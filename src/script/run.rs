@@ -12,8 +12,9 @@ use rquickjs::context::EvalOptions;
 use rquickjs::function::{Rest, This};
 use rquickjs::loader::{BuiltinLoader, ImportAttributes, Resolver};
 use rquickjs::object::Filter;
+use rquickjs::promise::PromiseState;
 use rquickjs::{
-    Context, Ctx, Exception, Function, Module, Object as JsObject, Persistent, Runtime,
+    Context, Ctx, Exception, Function, Module, Object as JsObject, Persistent, Promise, Runtime,
     Value as JsValue,
 };
 use serde_json::{json, Value};
@@ -61,6 +62,9 @@ pub const WORK_PER_STEP: u64 = 400;
 /// `RuntimeLimitError` naming its line; deep recursion is a `RangeError`,
 /// as in Node.
 const TICK_BUDGET: u64 = 2_000;
+/// The macrotasks a module's top level may take before its server serves
+/// ([`ScriptRun::boot`]).
+const BOOT_EVENTS: u32 = 100_000;
 const STACK_BUDGET: usize = 512 << 10;
 const HEAP_BUDGET: usize = 512 << 20;
 
@@ -155,7 +159,10 @@ fn module_loader() -> BuiltinLoader {
 /// budgets) and realm. The fields drop in order: the values kept across
 /// calls before the realm, the realm before its runtime.
 struct Realm {
-    handle: Persistent<Function<'static>>,
+    /// The handler, once the top level has finished.
+    handle: Option<Persistent<Function<'static>>>,
+    /// An ES module whose top level still awaits the event loop.
+    booting: Option<Booting>,
     /// `Promise.prototype.then` as the realm made it (a script may replace
     /// the global one).
     then: Persistent<Function<'static>>,
@@ -170,6 +177,14 @@ struct Realm {
     meter: Rc<Meter>,
     context: Context,
     runtime: Runtime,
+}
+
+/// An ES module whose top-level `await` waits on the event loop (a cache
+/// or DB call, a timer): its evaluation's promise and its exports, read
+/// for the handler once the promise settles ([`ScriptRun::boot`]).
+struct Booting {
+    done: Persistent<Promise<'static>>,
+    exports: Persistent<JsObject<'static>>,
 }
 
 /// The names of the global object's own properties.
@@ -220,6 +235,8 @@ pub struct ScriptRun {
     /// The number of own properties of each realm's global object after
     /// load: a step that changes it broke the analysis's assumption.
     global_counts: Vec<usize>,
+    /// A budget that stopped the top level's code after an `await`.
+    top_level_failure: Option<String>,
 }
 
 impl ScriptRun {
@@ -287,11 +304,104 @@ impl ScriptRun {
                 }
             }
         }
-        host.state.borrow_mut().top_level = false;
         let mut run = ScriptRun::of(host, realms, requests);
-        // Top-level promise jobs run before any request.
+        // Top-level promise jobs run before any request, and so does the
+        // event loop while a module's top level awaits it.
         run.drain();
+        run.boot()?;
+        run.host.state.borrow_mut().top_level = false;
         Ok(run)
+    }
+
+    /// Runs the event loop until every server's top level has finished,
+    /// when an ES module's top-level `await` waits on it (`await
+    /// client.connect()`, `await pool.query(...)`, a timer): each
+    /// server's Node process loads its module before it serves, so the
+    /// requests arrive once every server has loaded, as much later as the
+    /// loading took (docs/scripting.md). No arrival runs meanwhile, and
+    /// what the top level does is traced and counted like any call.
+    fn boot(&mut self) -> Result<(), ScriptError> {
+        loop {
+            for server in 0..self.realms.len() {
+                self.booted(server)?;
+            }
+            if self.realms.iter().all(|realm| realm.booting.is_none()) {
+                break;
+            }
+            if let Some(text) = self.top_level_failure.take() {
+                return Err(ScriptError::new(text));
+            }
+            if self.realms.iter().any(|realm| realm.meter.exhausted()) {
+                return Err(ScriptError::new(format!(
+                    "{OUT_OF_MEMORY}, in the script's top level"
+                )));
+            }
+            if self.host.core.borrow().steps >= BOOT_EVENTS {
+                return Err(ScriptError::new(format!(
+                    "the top level is still awaiting after {BOOT_EVENTS} events: it waits on \
+                     something while timers keep the event loop busy"
+                )));
+            }
+            let next = {
+                let core = self.host.core.borrow();
+                core.queue
+                    .iter()
+                    .filter(|pending| !matches!(pending.task, Macrotask::Arrival(_)))
+                    .min_by_key(|pending| (pending.due, pending.seq))
+            };
+            let Some(next) = next else {
+                return Err(ScriptError::new(
+                    "the top level never finishes: it awaits a promise that nothing settles \
+                     (Node would exit with \"unsettled top-level await\")",
+                ));
+            };
+            self.run_pending(Some((next.due, next.seq)));
+        }
+        let loaded_at = self.host.core.borrow().now;
+        if loaded_at > 0 {
+            self.host.core.borrow_mut().delay_arrivals(loaded_at);
+            for request in &mut self.requests {
+                request.arrival += loaded_at;
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads server `server`'s handler once its module's top level has
+    /// finished; its error if the top level threw.
+    fn booted(&mut self, server: usize) -> Result<(), ScriptError> {
+        let realm = &self.realms[server];
+        let Some(booting) = &realm.booting else {
+            return Ok(());
+        };
+        let handle = realm.context.with(|ctx| -> Result<_, ScriptError> {
+            let internal = |ctx: &Ctx<'_>, error| ScriptError::new(error_text(ctx, error));
+            let done = booting
+                .done
+                .clone()
+                .restore(&ctx)
+                .map_err(|e| internal(&ctx, e))?;
+            if done.state() == PromiseState::Pending {
+                return Ok(None);
+            }
+            let handle = done.result::<()>().unwrap_or(Ok(())).and_then(|()| {
+                let exports = booting.exports.clone().restore(&ctx)?;
+                module_handler(&ctx, &exports)
+            });
+            match handle {
+                Ok(handle) => match handle.into_function() {
+                    Some(handle) => Ok(Some(Persistent::save(&ctx, handle))),
+                    None => Err(ScriptError::new(NO_HANDLER)),
+                },
+                Err(error) => Err(top_level_error(&ctx, error, &realm.code, &realm.ticks)),
+            }
+        })?;
+        if let Some(handle) = handle {
+            let realm = &mut self.realms[server];
+            realm.handle = Some(handle);
+            realm.booting = None;
+        }
+        Ok(())
     }
 
     /// What the top level left, if a run may start from it with these
@@ -357,6 +467,7 @@ impl ScriptRun {
             touched_names: HashMap::new(),
             module_state: true,
             global_counts: Vec::new(),
+            top_level_failure: None,
         }
     }
 
@@ -507,6 +618,7 @@ impl ScriptRun {
             let handle = realm
                 .handle
                 .clone()
+                .ok_or_else(|| NO_HANDLER.to_string())?
                 .restore(&ctx)
                 .map_err(|e| error_text(&ctx, e))?;
             let value: JsValue = handle.call((req,)).map_err(|e| failure(realm, &ctx, e))?;
@@ -1158,6 +1270,9 @@ impl ScriptRun {
                         budget_text(realm, &ctx, &error)
                     });
                     let request = self.host.current.get();
+                    if request == NO_REQUEST {
+                        self.top_level_failure.get_or_insert(text.clone());
+                    }
                     settle_request(&self.host, request, Err(text));
                 }
                 self.check_memory(server);
@@ -1776,39 +1891,34 @@ fn load(host: &Rc<Host>, server: u32, code: &str, gc: usize) -> Result<Realm, Sc
             true => evaluate_module(&ctx, code),
             false => ctx
                 .eval_with_options::<(), _>(code, options("code"))
-                .and_then(|()| ctx.eval::<JsValue, _>(SCRIPT_HANDLER)),
+                .and_then(|()| ctx.eval::<JsValue, _>(SCRIPT_HANDLER))
+                .map(TopLevel::Ready),
         };
-        let handle =
-            match loaded {
-                Ok(handle) => handle.into_function(),
-                Err(rquickjs::Error::WouldBlock) => return Err(ScriptError::new(
-                    "the top level awaits what only the event loop can settle (sleep, a timer, \
-                     cache or db); do that inside handle()",
-                )),
-                Err(error) => {
-                    if meter.exhausted() {
-                        drop(ctx.catch());
-                        return Err(ScriptError::new(format!(
-                            "{OUT_OF_MEMORY}, in the script's top level"
-                        )));
-                    }
-                    return Err(top_level_error(&ctx, error, code, &ticks));
+        let (handle, booting) = match loaded {
+            Ok(TopLevel::Ready(handle)) => match handle.into_function() {
+                Some(handle) => (Some(Persistent::save(&ctx, handle)), None),
+                None => return Err(ScriptError::new(NO_HANDLER)),
+            },
+            Ok(TopLevel::Waiting { done, exports }) => {
+                let booting = Booting {
+                    done: Persistent::save(&ctx, done),
+                    exports: Persistent::save(&ctx, exports),
+                };
+                (None, Some(booting))
+            }
+            Err(error) => {
+                if meter.exhausted() {
+                    drop(ctx.catch());
+                    return Err(ScriptError::new(format!(
+                        "{OUT_OF_MEMORY}, in the script's top level"
+                    )));
                 }
-            };
-        let Some(handle) = handle else {
-            return Err(ScriptError::new(
-                "the script must define `async function handle(req)`, or export it \
-                 (`module.exports = { handle }`, `export async function handle`, \
-                 `export default`)",
-            ));
+                return Err(top_level_error(&ctx, error, code, &ticks));
+            }
         };
-        Ok((
-            Persistent::save(&ctx, handle),
-            Persistent::save(&ctx, then),
-            before_script,
-        ))
+        Ok((handle, booting, Persistent::save(&ctx, then), before_script))
     });
-    let (handle, then, before_script) = match loaded {
+    let (handle, booting, then, before_script) = match loaded {
         Ok(loaded) => loaded,
         Err(error) => {
             // What the top level left in the host goes before its engine.
@@ -1818,6 +1928,7 @@ fn load(host: &Rc<Host>, server: u32, code: &str, gc: usize) -> Result<Realm, Sc
     };
     Ok(Realm {
         handle,
+        booting,
         then,
         link,
         before_script,
@@ -1827,6 +1938,19 @@ fn load(host: &Rc<Host>, server: u32, code: &str, gc: usize) -> Result<Realm, Sc
         context,
         runtime,
     })
+}
+
+const NO_HANDLER: &str = "the script must define `async function handle(req)`, or export it \
+    (`module.exports = { handle }`, `export async function handle`, `export default`)";
+
+/// A top level that ran: its handler (a function, if the script has one),
+/// or an ES module still awaiting the event loop.
+enum TopLevel<'js> {
+    Ready(JsValue<'js>),
+    Waiting {
+        done: Promise<'js>,
+        exports: JsObject<'js>,
+    },
 }
 
 /// A script's handler: a global `handle`, or CommonJS's `module.exports`
@@ -1853,14 +1977,23 @@ fn is_module(code: &str) -> bool {
     })
 }
 
-/// Evaluates `code` as the ES module `code` (its top-level `await`s
-/// settled by the promise jobs alone) and finds its handler: the export
-/// `handle`, or the default export (the function, or an object with
-/// `handle`). `Error::WouldBlock` if the top level waits on the event loop.
-fn evaluate_module<'js>(ctx: &Ctx<'js>, code: &str) -> rquickjs::Result<JsValue<'js>> {
+/// Evaluates `code` as the ES module `code`: its top-level `await`s
+/// settled by the promise jobs alone give its handler; one that waits on
+/// the event loop leaves it `Waiting`.
+fn evaluate_module<'js>(ctx: &Ctx<'js>, code: &str) -> rquickjs::Result<TopLevel<'js>> {
     let (module, done) = Module::declare(ctx.clone(), "code", code)?.eval()?;
-    done.finish::<()>()?;
     let exports = module.namespace()?;
+    match done.finish::<()>() {
+        Ok(()) => module_handler(ctx, &exports).map(TopLevel::Ready),
+        Err(rquickjs::Error::WouldBlock) => Ok(TopLevel::Waiting { done, exports }),
+        Err(error) => Err(error),
+    }
+}
+
+/// An evaluated module's handler: the export `handle`, or the default
+/// export (the function, or an object with `handle`), or the route of an
+/// Express or Fastify app.
+fn module_handler<'js>(ctx: &Ctx<'js>, exports: &JsObject<'js>) -> rquickjs::Result<JsValue<'js>> {
     let handle: JsValue = exports.get("handle")?;
     if handle.is_function() {
         return Ok(handle);

@@ -293,6 +293,12 @@ impl Core {
         self.queue.set_arrivals(arrivals);
     }
 
+    /// Moves every arrival still to come `by` later (a script's servers
+    /// that load before they serve).
+    pub fn delay_arrivals(&mut self, by: Micros) {
+        self.queue.delay_arrivals(by);
+    }
+
     /// The request answers its caller now: its latency is taken and its
     /// outcome counted. A handler may go on working after it (a background
     /// refresh); the first answer is the one that counts.

@@ -212,6 +212,14 @@ impl MacrotaskQueue {
         self.arrivals = times;
     }
 
+    /// Moves every arrival still to come `by` later.
+    pub fn delay_arrivals(&mut self, by: Micros) {
+        for due in &mut self.arrivals[self.next_arrival..] {
+            *due += by;
+        }
+        self.hot = None;
+    }
+
     /// When request `request` arrives (arrived).
     pub fn arrival_time(&self, request: usize) -> Micros {
         self.arrivals[request]
