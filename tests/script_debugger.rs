@@ -392,3 +392,102 @@ INSERT INTO events VALUES (1, 10);
     let (recording, found) = lost("BEGIN ISOLATION LEVEL REPEATABLE READ");
     assert!(found.is_empty(), "{:?}", recording.violations);
 }
+
+/// The race found in a script's data comes with a fix in its own SQL,
+/// checked by running the edited script: a duplicate row gets `ON
+/// CONFLICT … DO NOTHING` and the unique index the schema expects; a lost
+/// update gets `FOR UPDATE` on the read.
+#[test]
+fn a_race_in_the_data_is_fixed_in_the_scripts_own_sql() {
+    use interleave::explain::{data_fix, story};
+    let recording = |fragment: &str| {
+        let (config, program) = open(fragment);
+        Recording::of_program(&program, &config).unwrap()
+    };
+    let fix_of = |recording: &Recording| {
+        let violation = recording.first_violation().expect("a violation");
+        data_fix(recording, &story(recording, violation).expect("a story"))
+    };
+    // ticket_pg: SELECT, then INSERT … RETURNING id; a double click.
+    let racy = recording("#v=1&scenario=script&example=ticket_pg&users=1&clicks=2");
+    assert_eq!(racy.metrics.duplicate_tickets, 1);
+    let fix = fix_of(&racy).expect("a fix");
+    assert_eq!(fix.key, "code");
+    assert_eq!(
+        fix.value,
+        "\"INSERT INTO orders (user_id, event_id) VALUES ($1, $2) ON CONFLICT (user_id, event_id) \
+         DO NOTHING RETURNING id\"\n\
+         CREATE UNIQUE INDEX orders_user_id_event_id_key ON orders (user_id, event_id);"
+    );
+    assert!(
+        fix.meaning
+            .starts_with("the INSERT on line 29 does nothing"),
+        "{}",
+        fix.meaning
+    );
+    assert_eq!(
+        fix.outcome,
+        "0 duplicate rows (was 1), 0 errors, p99 40 ms (was 40 ms)"
+    );
+    assert!(fix.same_schedule);
+    // The link runs the edited script and schema: no duplicate there.
+    let fixed = recording(&format!("#{}", fix.fragment));
+    assert_eq!(fixed.metrics.duplicate_tickets, 0);
+    assert!(fixed.violations.is_empty(), "{:?}", fixed.violations);
+    assert!(fix_of(&racy).is_some());
+
+    // The lost update of a_lost_update_in_sql_is_found_from_the_data.
+    let code = "const { Pool } = require('pg');
+const pool = new Pool();
+async function handle(req) {
+  const c = await pool.connect();
+  try {
+    await c.query('BEGIN');
+    const { rows } = await c.query('SELECT seats FROM events WHERE id = 1');
+    await c.query('UPDATE events SET seats = $1 WHERE id = 1', [rows[0].seats - 1]);
+    await c.query('COMMIT');
+  } finally {
+    c.release();
+  }
+  count('seats');
+}
+";
+    let schema = "CREATE TABLE events (id int PRIMARY KEY, seats int);
+INSERT INTO events VALUES (1, 10);
+";
+    use interleave::script::source::encode;
+    let racy = recording(&format!(
+        "#v=1&scenario=script&code={}&schema={}&users=1&clicks=2",
+        encode(code),
+        encode(schema)
+    ));
+    let fix = fix_of(&racy).expect("a fix");
+    assert_eq!(
+        fix.value,
+        "'SELECT seats FROM events WHERE id = 1 FOR UPDATE'"
+    );
+    assert!(
+        fix.meaning.starts_with("the SELECT on line 7 locks"),
+        "{}",
+        fix.meaning
+    );
+    assert!(
+        fix.outcome.starts_with("no lost update, 0 errors"),
+        "{}",
+        fix.outcome
+    );
+    let fixed = recording(&format!("#{}", fix.fragment));
+    assert!(fixed.violations.is_empty(), "{:?}", fixed.violations);
+
+    // Without a transaction FOR UPDATE holds nothing: no fix is offered.
+    let autocommit = code
+        .replace("await c.query('BEGIN');", "")
+        .replace("await c.query('COMMIT');", "");
+    let racy = recording(&format!(
+        "#v=1&scenario=script&code={}&schema={}&users=1&clicks=2",
+        encode(&autocommit),
+        encode(schema)
+    ));
+    assert!(!racy.violations.is_empty());
+    assert_eq!(fix_of(&racy), None);
+}

@@ -1043,6 +1043,22 @@ fn explanation_of(recording: &Recording) -> Explanation {
     let story = recording
         .first_violation()
         .and_then(|violation| crate::explain::story(recording, violation));
+    // A small script's fix, found by running it (a few script runs,
+    // so only for small runs): its SQL edited for a race found in its
+    // data, else a strategy for its critical sections.
+    let fix = (recording.program.is_script()
+        && total_requests(&recording.config) <= MAX_FIXED_SCRIPT)
+        .then(|| {
+            #[cfg(scripts)]
+            if let Some(fix) = story
+                .as_ref()
+                .and_then(|story| crate::explain::data_fix(recording, story))
+            {
+                return Some(fix);
+            }
+            script_fix(&recording.program, &recording.config, &recording.metrics)
+        })
+        .flatten();
     Explanation {
         fragment: to_fragment(&recording.config),
         step: story.as_ref().map(|story| story.step),
@@ -1056,12 +1072,7 @@ fn explanation_of(recording: &Recording) -> Explanation {
         },
         story,
         incidents: Vec::new(),
-        // A small script's fix: a strategy, found by running it (a few
-        // script runs, so only for small runs).
-        fix: (recording.program.is_script()
-            && total_requests(&recording.config) <= MAX_FIXED_SCRIPT)
-            .then(|| script_fix(&recording.program, &recording.config, &recording.metrics))
-            .flatten(),
+        fix,
         minimal: None,
     }
 }

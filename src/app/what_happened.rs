@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::explain::{Explanation, Story};
+use crate::explain::{Explanation, Fix, Story};
 
 #[derive(Properties, PartialEq)]
 pub struct WhatHappenedProps {
@@ -78,7 +78,9 @@ fn Remedies(props: &RemediesProps) -> Html {
     let explanation = &props.explanation;
     html! {
         <>
-            if let Some(fix) = &explanation.fix {
+            if let Some(fix) = explanation.fix.as_ref().filter(|fix| is_code(fix)) {
+                <CodeFix fix={fix.clone()} />
+            } else if let Some(fix) = &explanation.fix {
                 <p class="fix" data-testid="explain-fix">
                     <strong>{ "Fix: " }</strong>
                     <a href={format!("#{}", fix.fragment)} data-testid="explain-fix-link">
@@ -96,5 +98,40 @@ fn Remedies(props: &RemediesProps) -> Html {
                 </p>
             }
         </>
+    }
+}
+
+/// Whether a fix is code to paste (a script's edited SQL), not a key.
+#[cfg(scripts)]
+fn is_code(fix: &Fix) -> bool {
+    fix.key == "code"
+}
+
+#[cfg(not(scripts))]
+fn is_code(_: &Fix) -> bool {
+    false
+}
+
+#[derive(Properties, PartialEq)]
+struct CodeFixProps {
+    fix: Fix,
+}
+
+/// A script's fix as code: what it changes and its outcome, the edited
+/// statements to paste, and a link to the edited script.
+#[component]
+fn CodeFix(props: &CodeFixProps) -> Html {
+    let fix = &props.fix;
+    html! {
+        <div class="fix" data-testid="explain-fix">
+            <p>
+                <strong>{ "Fix: " }</strong>
+                { format!("{}: {} ", fix.meaning, fix.outcome) }
+                <a href={format!("#{}", fix.fragment)} data-testid="explain-fix-link">
+                    { "run it" }
+                </a>
+            </p>
+            <pre class="paste" data-testid="explain-fix-code"><code>{ fix.value.clone() }</code></pre>
+        </div>
     }
 }

@@ -11,6 +11,8 @@
 //! assert_eq!(story.requests, vec![0, 1]);
 //! ```
 
+#[cfg(scripts)]
+pub mod data_fix;
 pub mod fix;
 pub mod narrate;
 pub mod script_fix;
@@ -19,6 +21,8 @@ pub mod story;
 
 use serde::Serialize;
 
+#[cfg(scripts)]
+pub use data_fix::data_fix;
 pub use fix::{fix_for, Fix};
 pub use narrate::narrate_step;
 pub use script_fix::script_fix;

@@ -178,8 +178,9 @@ pub fn load(text: &str, db: &mut Database) -> Result<(), SqlError> {
     Ok(())
 }
 
-/// `-- expect unique: orders (user_id, event_id)`.
-fn expected(line: &str) -> Option<(String, Vec<String>)> {
+/// `-- expect unique: orders (user_id, event_id)`: the table and its
+/// columns, lowercase.
+pub fn expected(line: &str) -> Option<(String, Vec<String>)> {
     let rest = line.trim().strip_prefix("--")?.trim();
     let lower = rest.to_lowercase();
     let rest = &rest[lower.find("expect unique")? + "expect unique".len()..];

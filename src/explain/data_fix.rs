@@ -1,0 +1,454 @@
+//! The fix of a race found in a script's data, as code a person can
+//! paste: the script's own SQL changed where the story points, and the
+//! schema's expected uniqueness declared, each checked by running the
+//! edited script the same way (`script_fix.rs` tries lock strategies for
+//! code that calls `guard` or `lock`; code with no critical section needs
+//! its own statements changed).
+//!
+//! - A duplicate row: the `INSERT` into that table gets `ON CONFLICT
+//!   (columns) DO NOTHING`, and the schema a unique index on the columns
+//!   it expects unique (`-- expect unique:`); else the index alone (the
+//!   second insert then fails with 23505, and the code must catch it).
+//! - A lost update in SQL: the `SELECT` that read the row gets `FOR
+//!   UPDATE` (it helps only inside a transaction: the run says whether).
+//!
+//! A lost update of a cache key has no such one-statement fix: it needs a
+//! lock around the read and the write, which is the code's own shape.
+
+use crate::config::{Config, Schedule};
+use crate::debugger::program::{edited_script, Program};
+use crate::debugger::Recording;
+use crate::explain::fix::Fix;
+use crate::explain::story::{Story, StoryKind};
+use crate::script::sql::schema::expected;
+use crate::sim::trace::{OpKind, TraceKey};
+use crate::sim::{Metrics, What};
+
+/// Most macrotasks a fixed run may take.
+const MAX_STEPS: u64 = 200_000;
+
+/// The fix of `story`, a race found in the data of `recording`'s script,
+/// if an edit of its SQL removes the harm when run.
+pub fn data_fix(recording: &Recording, story: &Story) -> Option<Fix> {
+    let Program::Script(script) = &recording.program else {
+        return None;
+    };
+    let table = recording.keys.describe(TraceKey::Data(story.key));
+    let act = act_op(recording, story)?;
+    let candidates = match (story.kind, act) {
+        (StoryKind::DuplicateTicket, OpKind::SqlInsert | OpKind::SqlCommit) => {
+            unique_fixes(&script.code, script.schema.as_deref()?, &table)
+        }
+        (StoryKind::LostUpdate, OpKind::SqlUpdate) => {
+            let line = read_line(recording, story);
+            lock_fixes(&script.code, script.schema.as_deref(), &table, line)
+        }
+        _ => Vec::new(),
+    };
+    let before = &recording.metrics;
+    candidates.into_iter().find_map(|candidate| {
+        let program = edited_script(&candidate.code, candidate.schema.as_deref());
+        let (metrics, same_schedule) = run_clean(&program, &recording.config)?;
+        if metrics.errors > before.errors && !candidate.may_fail {
+            return None;
+        }
+        let outcome = outcome_text(story.kind, before, &metrics);
+        Some(Fix {
+            key: "code".to_string(),
+            text: format!("{} ({}): {outcome}", candidate.paste, candidate.meaning),
+            value: candidate.paste,
+            meaning: candidate.meaning,
+            fragment: program.fragment(&recording.config),
+            same_schedule,
+            outcome,
+            metrics,
+        })
+    })
+}
+
+/// The operation of the story's act, the write that did the harm (for a
+/// statement that waited on a row lock, the one its request issued).
+fn act_op(recording: &Recording, story: &Story) -> Option<OpKind> {
+    let events = &recording.events;
+    let index = events.iter().position(|e| {
+        e.step == story.act.step
+            && e.request == story.act.request
+            && e.key == TraceKey::Data(story.key)
+            && matches!(e.what, What::Complete(_) | What::RowLockGrant)
+    })?;
+    events[..=index]
+        .iter()
+        .rev()
+        .filter(|e| e.request == story.act.request)
+        .find_map(|e| match e.what {
+            What::Complete(op) | What::Issue(op) => Some(op),
+            _ => None,
+        })
+}
+
+/// The line of the read the later request made of the table before its
+/// write (the story's check).
+fn read_line(recording: &Recording, story: &Story) -> Option<u32> {
+    let index = recording.events.iter().rposition(|e| {
+        e.request == story.check.request
+            && e.step == story.check.step
+            && matches!(
+                e.what,
+                What::Complete(OpKind::SqlSelect | OpKind::SqlSelectForUpdate)
+            )
+    })?;
+    recording.position_of(index).map(|(line, _)| line)
+}
+
+/// An edited script to try.
+struct Candidate {
+    code: String,
+    schema: Option<String>,
+    /// The code to paste: the edited statements, then the schema's line.
+    paste: String,
+    meaning: String,
+    /// Whether the fix makes a request fail where the harm was (the
+    /// constraint alone refuses the second row).
+    may_fail: bool,
+}
+
+/// `ON CONFLICT … DO NOTHING` with a unique index, then the index alone.
+fn unique_fixes(code: &str, schema: &str, table: &str) -> Vec<Candidate> {
+    let Some(columns) = schema
+        .lines()
+        .filter_map(expected)
+        .find(|(name, _)| name == table)
+        .map(|(_, columns)| columns.join(", "))
+    else {
+        return Vec::new();
+    };
+    let index = format!(
+        "CREATE UNIQUE INDEX {table}_{}_key ON {table} ({columns});",
+        columns.replace(", ", "_")
+    );
+    let indexed = format!("{}\n{index}\n", schema.trim_end());
+    let mut fixes = Vec::new();
+    let inserts: Vec<Literal> = literals(code)
+        .into_iter()
+        .filter(|l| l.is_insert_into(table) && !l.upper().contains("ON CONFLICT"))
+        .collect();
+    if !inserts.is_empty() {
+        let clause = format!("ON CONFLICT ({columns}) DO NOTHING");
+        let edited = edit(code, &inserts, |literal| literal.with_on_conflict(&clause));
+        let lines: Vec<String> = inserts.iter().map(|l| l.line.to_string()).collect();
+        fixes.push(Candidate {
+            paste: format!("{}\n{index}", edited.pasted.join("\n")),
+            code: edited.code,
+            schema: Some(indexed.clone()),
+            meaning: format!(
+                "the INSERT on line {} does nothing when the row exists, and the schema declares \
+                 the unique index",
+                lines.join(", ")
+            ),
+            may_fail: false,
+        });
+    }
+    fixes.push(Candidate {
+        code: code.to_string(),
+        schema: Some(indexed),
+        paste: index,
+        meaning: format!(
+            "a unique index on {table} ({columns}): PostgreSQL refuses the second row with \
+             23505, for the code to catch"
+        ),
+        may_fail: true,
+    });
+    fixes
+}
+
+/// `FOR UPDATE` on the `SELECT` of `table` nearest before `line`.
+fn lock_fixes(code: &str, schema: Option<&str>, table: &str, line: Option<u32>) -> Vec<Candidate> {
+    let selects: Vec<Literal> = literals(code)
+        .into_iter()
+        .filter(|l| l.is_select_from(table) && !l.upper().contains(" FOR "))
+        .collect();
+    let chosen = line
+        .and_then(|line| selects.iter().rev().find(|l| l.line <= line))
+        .or(selects.first());
+    let Some(chosen) = chosen else {
+        return Vec::new();
+    };
+    let edited = edit(code, std::slice::from_ref(chosen), Literal::with_for_update);
+    vec![Candidate {
+        paste: edited.pasted.join("\n"),
+        code: edited.code,
+        schema: schema.map(str::to_string),
+        meaning: format!(
+            "the SELECT on line {} locks the row it reads until the transaction ends, so the \
+             other request's read waits for this one's write",
+            chosen.line
+        ),
+        may_fail: false,
+    }]
+}
+
+/// Runs `program` under `config` (its schedule if it still fits, else the
+/// normal run) to the end; its counters if no request hung and no harm
+/// is left in its data.
+fn run_clean(program: &Program, config: &Config) -> Option<(Metrics, bool)> {
+    let attempt = |config: &Config| -> Option<Metrics> {
+        let mut run = program.start(config, true).ok()?;
+        if !run.run_for(MAX_STEPS).ok()? {
+            return None;
+        }
+        let m = run.metrics();
+        (m.hung == 0 && m.duplicate_tickets == 0 && run.data_harm().is_empty()).then_some(m)
+    };
+    if let Some(metrics) = attempt(config) {
+        return Some((metrics, true));
+    }
+    let mut normal = config.clone();
+    normal.schedule = Schedule::default();
+    (normal != *config)
+        .then(|| attempt(&normal))
+        .flatten()
+        .map(|metrics| (metrics, false))
+}
+
+/// The fixed run beside the harmed one.
+fn outcome_text(kind: StoryKind, before: &Metrics, after: &Metrics) -> String {
+    let was = |now: u64, then: u64| match now == then {
+        true => String::new(),
+        false => format!(" (was {then})"),
+    };
+    let mut parts = Vec::new();
+    match kind {
+        StoryKind::LostUpdate => parts.push("no lost update".to_string()),
+        _ => parts.push(format!(
+            "{} duplicate rows{}",
+            after.duplicate_tickets,
+            was(after.duplicate_tickets, before.duplicate_tickets)
+        )),
+    }
+    parts.push(format!(
+        "{} errors{}",
+        after.errors,
+        was(after.errors, before.errors)
+    ));
+    parts.push(format!(
+        "p99 {} ms (was {} ms)",
+        crate::debugger::narrate::format_ms(after.latency_us.p99),
+        crate::debugger::narrate::format_ms(before.latency_us.p99)
+    ));
+    parts.join(", ")
+}
+
+/// A string literal of the script: its text between the quotes, where
+/// that starts (a byte offset), and the 1-based line it starts on.
+#[derive(Clone, Debug, PartialEq)]
+struct Literal {
+    start: usize,
+    text: String,
+    line: u32,
+    /// The quote: `'`, `"` or a backtick.
+    quote: char,
+}
+
+impl Literal {
+    fn upper(&self) -> String {
+        self.text
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_uppercase()
+    }
+
+    fn is_insert_into(&self, table: &str) -> bool {
+        let upper = self.upper();
+        upper
+            .strip_prefix("INSERT INTO ")
+            .and_then(|rest| rest.split([' ', '(']).next())
+            .is_some_and(|name| same_table(name, table))
+    }
+
+    fn is_select_from(&self, table: &str) -> bool {
+        let upper = self.upper();
+        upper.starts_with("SELECT ")
+            && upper
+                .split(" FROM ")
+                .nth(1)
+                .and_then(|rest| rest.split([' ', ',', ';']).next())
+                .is_some_and(|name| same_table(name, table))
+    }
+
+    /// The literal with `clause` before its `RETURNING` (on the same
+    /// spacing), else at its end.
+    fn with_on_conflict(&self, clause: &str) -> String {
+        let upper = self.text.to_uppercase();
+        let returning = upper
+            .match_indices("RETURNING")
+            .map(|(at, _)| at)
+            .find(|&at| at > 0 && upper[..at].ends_with(char::is_whitespace));
+        match returning {
+            Some(at) => {
+                let space_start = self.text[..at].trim_end().len();
+                let space = &self.text[space_start..at];
+                format!("{}{clause}{space}{}", &self.text[..at], &self.text[at..])
+            }
+            None => self.appended(clause),
+        }
+    }
+
+    fn with_for_update(&self) -> String {
+        self.appended("FOR UPDATE")
+    }
+
+    /// The literal with ` clause` at its end, before a closing `;`.
+    fn appended(&self, clause: &str) -> String {
+        let body = self.text.trim_end();
+        let (body, semicolon) = match body.strip_suffix(';') {
+            Some(body) => (body.trim_end(), ";"),
+            None => (body, ""),
+        };
+        format!(
+            "{body} {clause}{semicolon}{}",
+            &self.text[self.text.trim_end().len()..]
+        )
+    }
+}
+
+/// Whether a table name as written (maybe schema-qualified or quoted)
+/// names `table`.
+fn same_table(written: &str, table: &str) -> bool {
+    let last = written.rsplit('.').next().unwrap_or(written);
+    last.trim_matches('"').eq_ignore_ascii_case(table)
+}
+
+/// The code with literals replaced, and the replaced ones as written
+/// there (quotes included) for pasting.
+struct Edited {
+    code: String,
+    pasted: Vec<String>,
+}
+
+fn edit(code: &str, literals: &[Literal], change: impl Fn(&Literal) -> String) -> Edited {
+    let mut out = String::with_capacity(code.len() + 64);
+    let mut pasted = Vec::new();
+    let mut from = 0;
+    for literal in literals {
+        let changed = change(literal);
+        out.push_str(&code[from..literal.start]);
+        out.push_str(&changed);
+        from = literal.start + literal.text.len();
+        pasted.push(format!("{q}{changed}{q}", q = literal.quote));
+    }
+    out.push_str(&code[from..]);
+    Edited { code: out, pasted }
+}
+
+/// The script's string literals (quotes, double quotes and backticks;
+/// comments skipped), in order.
+fn literals(code: &str) -> Vec<Literal> {
+    let bytes = code.as_bytes();
+    let mut found = Vec::new();
+    let mut line = 1u32;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\n' => line += 1,
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                let end = code[i + 2..]
+                    .find("*/")
+                    .map_or(bytes.len(), |at| i + 2 + at + 2);
+                line += code[i..end].matches('\n').count() as u32;
+                i = end;
+                continue;
+            }
+            quote @ (b'\'' | b'"' | b'`') => {
+                let start = i + 1;
+                let mut j = start;
+                while j < bytes.len() && bytes[j] != quote {
+                    if bytes[j] == b'\\' {
+                        j += 1;
+                    }
+                    j += 1;
+                }
+                let end = j.min(bytes.len());
+                found.push(Literal {
+                    start,
+                    text: code[start..end].to_string(),
+                    line,
+                    quote: quote as char,
+                });
+                line += code[start..end].matches('\n').count() as u32;
+                i = end + 1;
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn literals_are_found_with_their_lines() {
+        let code = "// 'not this'\nconst a = \"SELECT 1\";\n/* `nor\nthis` */ q(`INSERT\n INTO t`, 'x\\'y');";
+        let found: Vec<(String, u32)> = literals(code)
+            .into_iter()
+            .map(|l| (l.text, l.line))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("SELECT 1".to_string(), 2),
+                ("INSERT\n INTO t".to_string(), 4),
+                ("x\\'y".to_string(), 5)
+            ]
+        );
+    }
+
+    fn literal(text: &str) -> Literal {
+        Literal {
+            start: 0,
+            text: text.to_string(),
+            line: 1,
+            quote: '"',
+        }
+    }
+
+    #[test]
+    fn on_conflict_goes_before_returning_on_its_spacing() {
+        let clause = "ON CONFLICT (user_id) DO NOTHING";
+        assert_eq!(
+            literal("INSERT INTO orders (user_id) VALUES ($1) RETURNING id").with_on_conflict(clause),
+            "INSERT INTO orders (user_id) VALUES ($1) ON CONFLICT (user_id) DO NOTHING RETURNING id"
+        );
+        assert_eq!(
+            literal("INSERT INTO orders (user_id)\n     VALUES ($1)\n     RETURNING id")
+                .with_on_conflict(clause),
+            "INSERT INTO orders (user_id)\n     VALUES ($1)\n     ON CONFLICT (user_id) DO NOTHING\n     RETURNING id"
+        );
+        assert_eq!(
+            literal("INSERT INTO orders (user_id) VALUES ($1);\n").with_on_conflict(clause),
+            "INSERT INTO orders (user_id) VALUES ($1) ON CONFLICT (user_id) DO NOTHING;\n"
+        );
+        assert_eq!(
+            literal("SELECT seats FROM events WHERE id = $1").with_for_update(),
+            "SELECT seats FROM events WHERE id = $1 FOR UPDATE"
+        );
+    }
+
+    #[test]
+    fn statements_are_matched_by_table() {
+        assert!(literal("insert into public.\"orders\" (a) values (1)").is_insert_into("orders"));
+        assert!(!literal("INSERT INTO orders_archive (a) VALUES (1)").is_insert_into("orders"));
+        assert!(literal("SELECT id\n FROM events WHERE id = 1").is_select_from("events"));
+        assert!(!literal("SELECT id FROM users WHERE id = 1").is_select_from("events"));
+    }
+}
