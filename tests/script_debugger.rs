@@ -490,4 +490,65 @@ INSERT INTO events VALUES (1, 10);
     ));
     assert!(!racy.violations.is_empty());
     assert_eq!(fix_of(&racy), None);
+
+    // A cache key's lost update: the lines from the read to the write go
+    // under a Redis lock. They declare `visits`, so the release follows
+    // the write (no try/finally to scope it away).
+    let code = "const Redis = require('ioredis');
+const redis = new Redis();
+async function handle(req) {
+  const visits = Number(await redis.get('visits')) || 0;
+  await redis.set('visits', visits + 1);
+}
+";
+    let racy = recording(&format!(
+        "#v=1&scenario=script&code={}&users=1&clicks=2",
+        encode(code)
+    ));
+    let fix = fix_of(&racy).expect("a fix");
+    assert_eq!(
+        fix.value,
+        r#"  const lockToken = Math.random().toString(36).slice(2);
+  while ((await redis.set('lock:visits', lockToken, "PX", 5000, "NX")) !== "OK") {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  const visits = Number(await redis.get('visits')) || 0;
+  await redis.set('visits', visits + 1);
+  await redis.eval('if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end', 1, 'lock:visits', lockToken);"#
+    );
+    assert!(
+        fix.outcome.starts_with("no lost update, 0 errors"),
+        "{}",
+        fix.outcome
+    );
+    let fixed = recording(&format!("#{}", fix.fragment));
+    assert!(fixed.violations.is_empty(), "{:?}", fixed.violations);
+
+    // node-redis, one line that reads and writes: try/finally.
+    let code = "import { createClient } from 'redis';
+const client = createClient();
+await client.connect();
+export async function handle(req) {
+  await client.set(`visits:${req.user}`, Number(await client.get(`visits:${req.user}`)) + 1);
+}
+";
+    let racy = recording(&format!(
+        "#v=1&scenario=script&code={}&users=1&clicks=2",
+        encode(code)
+    ));
+    let fix = fix_of(&racy).expect("a fix");
+    assert_eq!(
+        fix.value,
+        r#"  const lockToken = Math.random().toString(36).slice(2);
+  while ((await client.set(`lock:visits:${req.user}`, lockToken, { NX: true, PX: 5000 })) !== "OK") {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  try {
+    await client.set(`visits:${req.user}`, Number(await client.get(`visits:${req.user}`)) + 1);
+  } finally {
+    await client.eval('if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end', { keys: [`lock:visits:${req.user}`], arguments: [lockToken] });
+  }"#
+    );
+    let fixed = recording(&format!("#{}", fix.fragment));
+    assert!(fixed.violations.is_empty(), "{:?}", fixed.violations);
 }

@@ -11,9 +11,10 @@
 //!   second insert then fails with 23505, and the code must catch it).
 //! - A lost update in SQL: the `SELECT` that read the row gets `FOR
 //!   UPDATE` (it helps only inside a transaction: the run says whether).
-//!
-//! A lost update of a cache key has no such one-statement fix: it needs a
-//! lock around the read and the write, which is the code's own shape.
+//! - A lost update of a cache key (ioredis or node-redis): the lines
+//!   from the read to the write go under a Redis lock, `SET lock:KEY
+//!   token NX PX 5000` polled every 10 ms and released by
+//!   check-and-delete (as `redis_lock.ts` does).
 
 use crate::config::{Config, Schedule};
 use crate::debugger::program::{edited_script, Program};
@@ -40,8 +41,17 @@ pub fn data_fix(recording: &Recording, story: &Story) -> Option<Fix> {
             unique_fixes(&script.code, script.schema.as_deref()?, &table)
         }
         (StoryKind::LostUpdate, OpKind::SqlUpdate) => {
-            let line = read_line(recording, story);
+            let line = read_line(recording, story, SQL_READS);
             lock_fixes(&script.code, script.schema.as_deref(), &table, line)
+        }
+        (StoryKind::LostUpdate, _) => {
+            let lines = read_line(recording, story, CACHE_READS).zip(act_line(recording, story));
+            lines
+                .and_then(|(read, write)| {
+                    cache_lock_fix(&script.code, script.schema.as_deref(), read, write)
+                })
+                .into_iter()
+                .collect()
         }
         _ => Vec::new(),
     };
@@ -86,16 +96,27 @@ fn act_op(recording: &Recording, story: &Story) -> Option<OpKind> {
         })
 }
 
-/// The line of the read the later request made of the table before its
-/// write (the story's check).
-fn read_line(recording: &Recording, story: &Story) -> Option<u32> {
+const SQL_READS: &[OpKind] = &[OpKind::SqlSelect, OpKind::SqlSelectForUpdate];
+const CACHE_READS: &[OpKind] = &[OpKind::CacheGet, OpKind::CacheGetStale];
+
+/// The line of the read (one of `reads`) the later request made before
+/// its write (the story's check).
+fn read_line(recording: &Recording, story: &Story, reads: &[OpKind]) -> Option<u32> {
     let index = recording.events.iter().rposition(|e| {
         e.request == story.check.request
             && e.step == story.check.step
-            && matches!(
-                e.what,
-                What::Complete(OpKind::SqlSelect | OpKind::SqlSelectForUpdate)
-            )
+            && matches!(e.what, What::Complete(op) if reads.contains(&op))
+    })?;
+    recording.position_of(index).map(|(line, _)| line)
+}
+
+/// The line of the story's act, the write.
+fn act_line(recording: &Recording, story: &Story) -> Option<u32> {
+    let index = recording.events.iter().position(|e| {
+        e.step == story.act.step
+            && e.request == story.act.request
+            && e.key == TraceKey::Data(story.key)
+            && matches!(e.what, What::Complete(_))
     })?;
     recording.position_of(index).map(|(line, _)| line)
 }
@@ -185,6 +206,127 @@ fn lock_fixes(code: &str, schema: Option<&str>, table: &str, line: Option<u32>) 
         ),
         may_fail: false,
     }]
+}
+
+/// The check-and-delete release, as `redis_lock.ts` and Redis's docs
+/// write it (the simulation recognises it).
+const RELEASE: &str =
+    "'if redis.call(\"get\", KEYS[1]) == ARGV[1] then return redis.call(\"del\", KEYS[1]) else return 0 end'";
+
+/// A Redis lock (`SET key token NX PX`, released by check-and-delete)
+/// around the lines from the read (`read`, with `CLIENT.get(KEY)`) to the
+/// write (`write`), for ioredis or node-redis: the lost update of a cache
+/// key. The lines must be one block's statements (same indentation,
+/// balanced braces); a `try`/`finally` releases the lock unless they
+/// declare names used after them, then it is released after the write.
+fn cache_lock_fix(code: &str, schema: Option<&str>, read: u32, write: u32) -> Option<Candidate> {
+    let ioredis = code.contains("\"ioredis\"") || code.contains("'ioredis'");
+    let node_redis = code.contains("\"redis\"") || code.contains("'redis'");
+    if !(ioredis || node_redis) || code.contains("lockToken") || write < read {
+        return None;
+    }
+    let lines: Vec<&str> = code.lines().collect();
+    let (first, last) = (read as usize - 1, write as usize - 1);
+    let wrapped = lines.get(first..=last)?;
+    let indent = |line: &str| line.len() - line.trim_start().len();
+    let ind = &wrapped[0][..indent(wrapped[0])];
+    let braces: i64 = wrapped
+        .iter()
+        .flat_map(|line| line.chars())
+        .map(|c| match c {
+            '{' => 1,
+            '}' => -1,
+            _ => 0,
+        })
+        .sum();
+    if indent(wrapped[wrapped.len() - 1]) != ind.len() || braces != 0 {
+        return None;
+    }
+    let (client, key) = get_call(wrapped[0])?;
+    let quoted = ['\'', '"', '`'].iter().find_map(|&q| key.strip_prefix(q));
+    let lock_key = match quoted {
+        Some(rest) => format!("{}lock:{rest}", &key[..1]),
+        None => format!("`lock:${{{key}}}`"),
+    };
+    let (take, release) = match ioredis {
+        true => (
+            format!("{client}.set({lock_key}, lockToken, \"PX\", 5000, \"NX\")"),
+            format!("{client}.eval({RELEASE}, 1, {lock_key}, lockToken)"),
+        ),
+        false => (
+            format!("{client}.set({lock_key}, lockToken, {{ NX: true, PX: 5000 }})"),
+            format!("{client}.eval({RELEASE}, {{ keys: [{lock_key}], arguments: [lockToken] }})"),
+        ),
+    };
+    let declares = wrapped.iter().any(|line| {
+        let line = line.trim_start();
+        ["const ", "let ", "var "]
+            .iter()
+            .any(|k| line.starts_with(k))
+    });
+    let mut out = vec![
+        format!("{ind}const lockToken = Math.random().toString(36).slice(2);"),
+        format!("{ind}while ((await {take}) !== \"OK\") {{"),
+        format!("{ind}  await new Promise((resolve) => setTimeout(resolve, 10));"),
+        format!("{ind}}}"),
+    ];
+    match declares {
+        true => {
+            out.extend(wrapped.iter().map(|line| line.to_string()));
+            out.push(format!("{ind}await {release};"));
+        }
+        false => {
+            out.push(format!("{ind}try {{"));
+            out.extend(wrapped.iter().map(|line| format!("  {line}")));
+            out.push(format!("{ind}}} finally {{"));
+            out.push(format!("{ind}  await {release};"));
+            out.push(format!("{ind}}}"));
+        }
+    }
+    let mut edited: Vec<String> = lines[..first].iter().map(|l| l.to_string()).collect();
+    edited.extend(out.iter().cloned());
+    edited.extend(lines[last + 1..].iter().map(|l| l.to_string()));
+    let mut code = edited.join("\n");
+    code.push('\n');
+    Some(Candidate {
+        code,
+        schema: schema.map(str::to_string),
+        paste: out.join("\n"),
+        meaning: format!(
+            "lines {read} to {write} under a Redis lock: SET NX PX with an owner token, released \
+             only by its owner{}",
+            match declares {
+                true => " (after the write; the lines declare names used later, so no try/finally)",
+                false => "",
+            }
+        ),
+        may_fail: false,
+    })
+}
+
+/// The client and the key of the first `CLIENT.get(KEY)` on `line`.
+fn get_call(line: &str) -> Option<(String, String)> {
+    let at = line.find(".get(")?;
+    let client_start = line[..at]
+        .rfind(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$' || c == '.'))
+        .map_or(0, |i| i + 1);
+    let client = &line[client_start..at];
+    let args = &line[at + ".get(".len()..];
+    let mut depth = 0;
+    let end = args.char_indices().find_map(|(i, c)| match c {
+        '(' | '[' | '{' => {
+            depth += 1;
+            None
+        }
+        ')' | ']' | '}' if depth > 0 => {
+            depth -= 1;
+            None
+        }
+        ')' => Some(i),
+        _ => None,
+    })?;
+    let key = args[..end].trim();
+    (!client.is_empty() && !key.is_empty()).then(|| (client.to_string(), key.to_string()))
 }
 
 /// Runs `program` under `config` (its schedule if it still fits, else the
