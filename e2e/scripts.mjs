@@ -193,6 +193,40 @@ try {
   const racyLink = await withSchema.evaluate(() => location.hash.slice(1));
   await runToEnd(withSchema);
   await checkMetrics(withSchema, racyLink, 'the edited schema');
+  // The duplicate row comes with a fix in the script's own SQL, checked by
+  // running it: ON CONFLICT and the unique index, to paste; its link runs
+  // the edited script to no duplicate.
+  const fixCode = await withSchema.waitForSelector(byId('explain-fix-code'), { timeout: 30_000 });
+  const pasted = await fixCode.textContent();
+  check('a duplicate row offers ON CONFLICT and the unique index to paste',
+    pasted.includes("INSERT INTO orders (user_id) VALUES ($1) ON CONFLICT (user_id) DO NOTHING'")
+      && pasted.includes('CREATE UNIQUE INDEX orders_user_id_key ON orders (user_id);'), pasted);
+  await withSchema.screenshot({ path: 'test-artifacts/script-data-fix.png', fullPage: true });
+  await withSchema.click(byId('explain-fix-link'));
+  await ready(withSchema);
+  const fixedLink = await withSchema.evaluate(() => location.hash.slice(1));
+  await runToEnd(withSchema);
+  await checkMetrics(withSchema, fixedLink, 'the fix\'s link');
+  check('the fix\'s link runs with no duplicate',
+    (await withSchema.textContent(byId('metric-duplicate_tickets'))).trim() === '0');
+  // An ES module whose top level awaits the event loop (connect, a seed
+  // write) loads before the requests arrive: the CLI's numbers.
+  const topLevel = [
+    "import { createClient } from 'redis';",
+    'const client = createClient();',
+    'await client.connect();',
+    "await client.set('stock', '1');",
+    'export async function handle(req) {',
+    "  const left = Number(await client.get('stock'));",
+    "  if (left > 0) { await client.set('stock', String(left - 1)); count('sold'); }",
+    '}',
+    '',
+  ].join('\n');
+  const topLevelLink = `v=1&scenario=script&code=${encode(topLevel)}&strategy=none&users=2&clicks=1`;
+  await withSchema.goto(`${server.url}/#${topLevelLink}`);
+  await ready(withSchema);
+  await runToEnd(withSchema);
+  await checkMetrics(withSchema, topLevelLink, 'a top-level await on the event loop');
   await withSchema.close();
 
   // 5. A syntax error: shown at its line, the last good run kept.
