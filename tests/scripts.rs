@@ -611,7 +611,7 @@ fn explore_script(
     let (config, _) = source::parse(&format!("scenario=script&{fragment}")).unwrap();
     let mut options = ExploreOptions::new(vec![Check::Duplicates]);
     configure(&mut options);
-    explore(example(name).unwrap(), None, &config, None, &options).unwrap()
+    explore(example(name).unwrap(), None, None, &config, None, &options).unwrap()
 }
 
 fn explore_ticket(fragment: &str, max_preemptions: Option<u32>) -> ExploreResult {
@@ -839,7 +839,7 @@ fn stateless_scripts_are_reduced_on_one_server() {
             reduction,
             ..options.clone()
         };
-        let result = explore(IMPLICIT_GLOBAL, None, &config, None, &options).unwrap();
+        let result = explore(IMPLICIT_GLOBAL, None, None, &config, None, &options).unwrap();
         assert!(result.complete, "{result:?}");
         assert!(
             result.violating > 0 && result.violating < result.explored,
@@ -879,6 +879,7 @@ fn random_pct_and_all_strategies_on_scripts() {
     let (config, _) = source::parse(&format!("scenario=script&{fragment}")).unwrap();
     let rows = compare_strategies(
         example("ticket").unwrap(),
+        None,
         None,
         &config,
         None,
