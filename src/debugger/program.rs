@@ -347,13 +347,13 @@ mod tests {
 
     #[test]
     fn a_link_with_a_route_keeps_it_through_edits() {
-        let hash = "#v=1&scenario=script&example=express_tickets&route=GET%20/health&users=2";
+        let hash = "#v=1&scenario=script&example=express_tickets&route=GET%20/health&strategy=none&users=2";
         let (config, program, errors) = parse_lenient(hash);
         assert!(errors.is_empty(), "{errors:?}");
         assert_eq!(script(&program).route.as_deref(), Some("GET /health"));
         assert_eq!(
             program.fragment(&config),
-            "v=1&scenario=script&example=express_tickets&route=GET%20/health&users=2"
+            "v=1&scenario=script&example=express_tickets&route=GET%20/health&strategy=none&users=2"
         );
         let (again, program_again, _) = parse_lenient(&program.fragment(&config));
         assert_eq!((again, &program_again), (config.clone(), &program));
@@ -362,7 +362,7 @@ mod tests {
         assert_eq!(script(&edited).route.as_deref(), Some("GET /health"));
         assert!(edited
             .fragment(&config)
-            .ends_with("&route=GET%20/health&users=2"));
+            .ends_with("&route=GET%20/health&strategy=none&users=2"));
         let code = edited_script("x", None, script(&edited).route.as_deref());
         assert!(code.fragment(&config).contains("&route=GET%20/health"));
     }
