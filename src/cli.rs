@@ -172,6 +172,11 @@ struct RunArgs {
     /// with PRIMARY KEY and UNIQUE, CREATE UNIQUE INDEX, INSERT seed rows).
     #[arg(long, value_name = "FILE.sql")]
     schema: Option<std::path::PathBuf>,
+    /// The route of the script's Express or Fastify app the requests go
+    /// to, as 'POST /orders/:id/pay' (default: its first POST route, else
+    /// its first route; the fragment's `route=` otherwise).
+    #[arg(long, value_name = "'METHOD /PATH'")]
+    route: Option<String>,
 }
 
 /// The flags of `explore`, as given.
@@ -210,6 +215,10 @@ struct ExploreFlags {
     /// The database's schema as SQL, for the script's `pg`.
     #[arg(long, value_name = "FILE.sql")]
     schema: Option<std::path::PathBuf>,
+    /// The route of the script's Express or Fastify app the requests go
+    /// to, as 'POST /orders/:id/pay'.
+    #[arg(long, value_name = "'METHOD /PATH'")]
+    route: Option<String>,
 }
 
 /// Parses `args` (without the program name) and runs the command, writing
@@ -411,6 +420,7 @@ mod script_command {
         cli::run(
             code.as_deref(),
             schema.as_deref(),
+            args.route.as_deref(),
             &args.fragment,
             args.trace,
             max_events,
@@ -474,17 +484,26 @@ mod script_command {
             None => source::schema(&flags.fragment)
                 .map_err(|error| CliError::Script(format!("bad scenario: {error}")))?,
         };
+        let route = flags
+            .route
+            .clone()
+            .or_else(|| source::route(&flags.fragment));
+        // A counterexample's fragment keeps the route.
+        let source_piece = source_piece.map(|piece| match &route {
+            Some(route) => format!("{piece}&{}", source::route_piece(route)),
+            None => piece,
+        });
         let script_error = |error: crate::script::error::ScriptError| {
             CliError::Script(format!("bad script: {error}"))
         };
+        let (schema, route) = (schema.as_deref(), route.as_deref());
         if flags.all_strategies {
-            let rows =
-                compare_strategies(&code, schema.as_deref(), &config, source_piece, &options)
-                    .map_err(script_error)?;
+            let rows = compare_strategies(&code, schema, route, &config, source_piece, &options)
+                .map_err(script_error)?;
             return super::write_rows(&rows, &options, out);
         }
-        let result = explore(&code, schema.as_deref(), &config, source_piece, &options)
-            .map_err(script_error)?;
+        let result =
+            explore(&code, schema, route, &config, source_piece, &options).map_err(script_error)?;
         super::write_line(out, &super::ExploreLine::of(&result, &options))
     }
 

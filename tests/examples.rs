@@ -272,7 +272,7 @@ fn explore_finds_the_races_and_clears_the_fixes() {
         assert_eq!(schema.as_deref(), shipped(name).unwrap().schema);
         let options = ExploreOptions::new(vec![Check::Duplicates]);
         let code = shipped(name).unwrap().code;
-        let result = explore(code, schema.as_deref(), &config, None, &options).unwrap();
+        let result = explore(code, schema.as_deref(), None, &config, None, &options).unwrap();
         assert!(result.complete, "{name}{keys}: {result:?}");
         assert_eq!(result.violating > 0, racy, "{name}{keys}: {result:?}");
     }

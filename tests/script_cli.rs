@@ -262,3 +262,100 @@ fn run_with_a_schema() {
         "{stderr}"
     );
 }
+
+/// `--route` (or the fragment's `route=`) sends the requests to one route
+/// of the script's app, for `run` and `explore`; a route the app lacks
+/// exits 2 naming `route` and the routes it has.
+#[test]
+fn run_and_explore_on_a_chosen_route() {
+    let file = write_script(
+        "routes.js",
+        r#"const app = require("express")();
+app.use(require("express").json());
+app.get("/health", (req, res) => res.send("ok"));
+db.table("orders", { expectUnique: ["user", "event"] });
+app.post("/orders/:id/pay", async (req, res) => {
+  if (await db.findOne("orders", { user: req.body.user, event: 1 })) return res.status(409).end();
+  await db.insert("orders", { user: req.body.user, event: 1 });
+  res.status(201).end();
+});
+app.listen(3000);
+"#,
+    );
+    let custom = |args: &[&str]| {
+        let output = interleave(args);
+        assert!(output.status.success(), "{output:?}");
+        json(&output)["custom"].clone()
+    };
+    let by_default = custom(&["run", "--script", &file, "users=1&clicks=2"]);
+    assert_eq!(by_default, serde_json::json!({ "status_201": 2 }));
+    let by_flag = custom(&[
+        "run",
+        "--script",
+        &file,
+        "--route",
+        "GET /health",
+        "users=1&clicks=2",
+    ]);
+    assert_eq!(by_flag, serde_json::json!({ "status_200": 2 }));
+    let by_fragment = custom(&[
+        "run",
+        "--script",
+        &file,
+        "users=1&clicks=2&route=GET%20/health",
+    ]);
+    assert_eq!(by_fragment, by_flag);
+    // The flag wins over the fragment.
+    let both = custom(&[
+        "run",
+        "--script",
+        &file,
+        "--route",
+        "POST /orders/:id/pay",
+        "users=1&clicks=2&route=GET%20/health",
+    ]);
+    assert_eq!(both, by_default);
+    let bad = interleave(&["run", "--script", &file, "--route", "POST /x", "users=1"]);
+    assert_eq!(bad.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&bad.stderr);
+    assert!(
+        stderr.contains(
+            "`route`: no route POST /x: the app registers GET /health, POST /orders/:id/pay"
+        ),
+        "{stderr}"
+    );
+    // Explore: the pay route races (two clicks both insert), and its
+    // counterexample's link keeps the route; the health route has nothing
+    // to race on.
+    let encoded = interleave(&["encode", &file]);
+    let code = String::from_utf8(encoded.stdout).unwrap();
+    let explore = |args: &[&str]| {
+        let output = interleave(&[&["explore", "--check", "duplicates"], args].concat());
+        assert!(output.status.success(), "{output:?}");
+        json(&output)
+    };
+    let pay = explore(&[&format!(
+        "scenario=script&code={}&users=1&clicks=2&route=POST%20/orders/:id/pay",
+        code.trim()
+    )]);
+    assert!(pay["violating"].as_u64().unwrap() > 0, "{pay}");
+    let link = pay["counterexample"].as_str().unwrap();
+    assert!(link.contains("&route=POST%20/orders/:id/pay&"), "{link}");
+    let health = explore(&[
+        "--script",
+        &file,
+        "--route",
+        "GET /health",
+        "users=1&clicks=2",
+    ]);
+    assert_eq!(health["violating"], 0);
+    let bad = interleave(&[
+        "explore",
+        "--script",
+        &file,
+        "--route",
+        "PUT /health",
+        "users=1",
+    ]);
+    assert_eq!(bad.status.code(), Some(2));
+}

@@ -109,6 +109,7 @@ fn a_script_that_does_not_load_is_an_error_with_its_line() {
     let program = interleave::debugger::program::edited_script(
         "async function handle(req) {\n  const = 1;\n}\n",
         None,
+        None,
     );
     let message = program.start(&config, false).err().expect("a syntax error");
     assert_eq!(

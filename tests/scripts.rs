@@ -611,7 +611,7 @@ fn explore_script(
     let (config, _) = source::parse(&format!("scenario=script&{fragment}")).unwrap();
     let mut options = ExploreOptions::new(vec![Check::Duplicates]);
     configure(&mut options);
-    explore(example(name).unwrap(), None, &config, None, &options).unwrap()
+    explore(example(name).unwrap(), None, None, &config, None, &options).unwrap()
 }
 
 fn explore_ticket(fragment: &str, max_preemptions: Option<u32>) -> ExploreResult {
@@ -839,7 +839,7 @@ fn stateless_scripts_are_reduced_on_one_server() {
             reduction,
             ..options.clone()
         };
-        let result = explore(IMPLICIT_GLOBAL, None, &config, None, &options).unwrap();
+        let result = explore(IMPLICIT_GLOBAL, None, None, &config, None, &options).unwrap();
         assert!(result.complete, "{result:?}");
         assert!(
             result.violating > 0 && result.violating < result.explored,
@@ -879,6 +879,7 @@ fn random_pct_and_all_strategies_on_scripts() {
     let (config, _) = source::parse(&format!("scenario=script&{fragment}")).unwrap();
     let rows = compare_strategies(
         example("ticket").unwrap(),
+        None,
         None,
         &config,
         None,
@@ -2270,6 +2271,402 @@ await app.listen({ port: 3000 });
         run.messages()
     );
 }
+
+// ---------------------------------------------------------------------------
+// Choosing a route, and Express and Fastify against the real libraries
+
+const SEVERAL_ROUTES: &str = r#"
+const express = require("express");
+const app = express();
+app.use(express.json());
+app.get("/health", (req, res) => res.send("ok"));
+app.post("/tickets", (req, res) => res.status(201).json({}));
+app.post("/orders/:id/pay", (req, res) => res.json({ paid: req.params.id }));
+app.all("/any", (req, res) => res.send(req.method));
+app.listen(3000);
+"#;
+
+/// Runs `code` with its requests on `route` of its app; `Err` with the
+/// load error.
+fn run_route(
+    code: &str,
+    route: Option<&str>,
+    fragment: &str,
+) -> Result<(Metrics, ScriptRun), String> {
+    let (config, _) = source::parse(fragment).expect("a good fragment");
+    let mut run =
+        ScriptRun::with_route(code, None, route, &config, true).map_err(|e| e.to_string())?;
+    assert!(run.run(BUDGET), "the run ended by itself");
+    Ok((run.metrics(), run))
+}
+
+/// The load error of `code` with its requests on `route`.
+fn route_error(code: &str, route: &str) -> String {
+    match run_route(code, Some(route), "scenario=script") {
+        Err(error) => error,
+        Ok(_) => panic!("{route} loaded"),
+    }
+}
+
+#[test]
+fn route_chooses_among_several_routes() {
+    let lines = |route: Option<&str>| {
+        let (_, run) =
+            run_route(SEVERAL_ROUTES, route, "scenario=script&users=1&clicks=1").unwrap();
+        run.messages()
+    };
+    // By default the first POST route, else the first route.
+    assert_eq!(lines(None), ["POST /tickets 201"]);
+    assert_eq!(
+        lines(Some("POST /orders/:id/pay")),
+        ["POST /orders/0/pay 200"]
+    );
+    assert_eq!(lines(Some("get /health")), ["GET /health 200"]);
+    // A path alone: its POST route, else its first.
+    assert_eq!(lines(Some("/health")), ["GET /health 200"]);
+    // `app.all` answers any method.
+    assert_eq!(lines(Some("PUT /any")), ["PUT /any 200"]);
+    // A route the app lacks is a load error that lists the app's routes.
+    assert_eq!(
+        route_error(SEVERAL_ROUTES, "POST /x"),
+        "`route`: no route POST /x: the app registers GET /health, POST /tickets, \
+         POST /orders/:id/pay, ALL /any"
+    );
+    assert_eq!(
+        route_error(SEVERAL_ROUTES, "GET /tickets"),
+        "`route`: no route GET /tickets: the app registers GET /health, POST /tickets, \
+         POST /orders/:id/pay, ALL /any"
+    );
+    // The route wins over a `handle`; a script without routes says so.
+    let handle = "async function handle(req) { count('handle'); }";
+    assert_eq!(
+        route_error(handle, "POST /tickets"),
+        "`route`: no route POST /tickets: the script registers no Express or Fastify route"
+    );
+    // Fastify, as an ES module whose top level awaits the event loop
+    // (the route is read once it has loaded).
+    let code = r#"
+import Fastify from "fastify";
+const app = Fastify();
+app.post("/tickets", async () => ({ ok: true }));
+app.get("/orders/:orderId", async (request) => ({ id: request.params.orderId }));
+await sleep(5);
+await app.listen({ port: 3000 });
+"#;
+    let (m, run) = run_route(
+        code,
+        Some("GET /orders/:orderId"),
+        "scenario=script&users=2&clicks=1&keys=2",
+    )
+    .unwrap();
+    assert_eq!(m.errors, 0);
+    let mut messages = run.messages();
+    messages.sort();
+    assert_eq!(messages, ["GET /orders/0 200", "GET /orders/1 200"]);
+    assert!(route_error(code, "DELETE /tickets")
+        .ends_with("the app registers POST /tickets, GET /orders/:orderId"));
+    // In a fragment, percent-encoded.
+    let fragment = "scenario=script&route=POST%20/orders/:id/pay&users=1&clicks=1";
+    let route = source::route(fragment);
+    assert_eq!(route.as_deref(), Some("POST /orders/:id/pay"));
+    let (_, run) = run_route(SEVERAL_ROUTES, route.as_deref(), fragment).unwrap();
+    assert_eq!(run.messages(), ["POST /orders/0/pay 200"]);
+}
+
+/// Runs a route script of tests/routes/ as tests/routes/harness.cjs sends
+/// its requests: `users` users, one click each, each its own key. Its
+/// lines (the handlers' logs and the access log) sorted and joined, the
+/// failures (`Error: …` lines, which the harness does not print) left out.
+fn route_lines(code: &str, route: &str, users: usize) -> (String, Metrics) {
+    let fragment = format!("scenario=script&users={users}&clicks=1&keys={users}");
+    let (m, run) = run_route(code, Some(route), &fragment).unwrap();
+    let mut lines: Vec<String> = run
+        .messages()
+        .into_iter()
+        .filter(|line| !line.starts_with("Error: "))
+        .collect();
+    lines.sort();
+    (lines.join("\n"), m)
+}
+
+/// The scripts of tests/routes/ on Express: tests/routes/harness.cjs
+/// printed these lines (sorted) for the same script and requests, with
+/// Express 5.3.0 and Express 4.22.3 alike, on Node 20.20.2, but for one
+/// difference: Express 4 does not catch an async handler's rejection
+/// (`POST /async/0` and `/async/1` get no response, and Node 20 exits on
+/// the unhandled rejection), where Express 5, and the simulation, answer
+/// 500. Then `errors` and `hung` are the simulation's own.
+#[test]
+fn express_routes_run_as_express_does() {
+    let cases = include_str!("routes/express_cases.cjs");
+    let errors = include_str!("routes/express_errors.cjs");
+    let not_found = include_str!("routes/express_404.cjs");
+    for (code, route, users, expected, failed) in [
+        (cases, "POST /tickets", 8, EXPRESS_TICKETS_LINES, (1, 0)),
+        (cases, "POST /orders/:id/pay", 8, EXPRESS_PAY_LINES, (2, 0)),
+        (cases, "POST /async/:id", 4, EXPRESS_ASYNC_LINES, (3, 0)),
+        (
+            errors,
+            "POST /api/users/:userId/orders/:slot",
+            7,
+            EXPRESS_ERRORS_LINES,
+            (1, 0),
+        ),
+        (not_found, "POST /only", 2, EXPRESS_404_LINES, (0, 0)),
+    ] {
+        let (lines, m) = route_lines(code, route, users);
+        assert_eq!(lines, expected.trim(), "{route}");
+        assert_eq!((m.errors, m.hung), failed, "{route}");
+    }
+}
+
+/// The scripts of tests/routes/ on Fastify: tests/routes/harness.cjs
+/// printed these lines (sorted) with Fastify 5.12.8 (`inject`) on Node
+/// 20.20.2.
+#[test]
+fn fastify_routes_run_as_fastify_does() {
+    let cases = include_str!("routes/fastify_cases.cjs");
+    let hooks = include_str!("routes/fastify_hooks.cjs");
+    for (code, route, users, expected, failed) in [
+        (cases, "POST /tickets", 8, FASTIFY_TICKETS_LINES, (1, 0)),
+        (cases, "POST /orders/:id/pay", 6, FASTIFY_PAY_LINES, (2, 0)),
+        (hooks, "POST /pay/:userId", 6, FASTIFY_HOOKS_LINES, (3, 0)),
+        (hooks, "POST /v1/child/:key", 2, FASTIFY_CHILD_LINES, (0, 0)),
+    ] {
+        let (lines, m) = route_lines(code, route, users);
+        assert_eq!(lines, expected.trim(), "{route}");
+        assert_eq!((m.errors, m.hung), failed, "{route}");
+    }
+}
+
+const EXPRESS_TICKETS_LINES: &str = r#"
+0 mw POST /tickets /tickets
+0 tickets user=0 click=0 key=0
+1 mw POST /tickets /tickets
+1 tickets user=1 click=0 key=1
+2 mw POST /tickets /tickets
+2 tickets user=2 click=0 key=2
+3 mw POST /tickets /tickets
+3 tickets user=3 click=0 key=3
+4 mw POST /tickets /tickets
+4 tickets user=4 click=0 key=4
+5 mw POST /tickets /tickets
+5 tickets user=5 click=0 key=5
+5 twice ERR_HTTP_HEADERS_SENT
+6 mw POST /tickets /tickets
+6 tickets user=6 click=0 key=6
+7 mw POST /tickets /tickets
+7 tickets user=7 click=0 key=7
+POST /tickets 200
+POST /tickets 200
+POST /tickets 200
+POST /tickets 201
+POST /tickets 204
+POST /tickets 404
+POST /tickets 409
+POST /tickets 503
+"#;
+
+const EXPRESS_PAY_LINES: &str = r#"
+0 mw POST /orders/0/pay /orders/0/pay
+0 orders-mw /0/pay /orders/0/pay
+0 pay params={"id":"0"} url=/orders/0/pay
+1 mw POST /orders/1/pay /orders/1/pay
+1 orders-mw /1/pay /orders/1/pay
+1 pay params={"id":"1"} url=/orders/1/pay
+2 mw POST /orders/2/pay /orders/2/pay
+2 orders-mw /2/pay /orders/2/pay
+2 pay params={"id":"2"} url=/orders/2/pay
+3 mw POST /orders/3/pay /orders/3/pay
+3 orders-mw /3/pay /orders/3/pay
+3 pay params={"id":"3"} url=/orders/3/pay
+4 mw POST /orders/4/pay /orders/4/pay
+4 orders-mw /4/pay /orders/4/pay
+4 pay params={"id":"4"} url=/orders/4/pay
+4 second pay handler
+5 mw POST /orders/5/pay /orders/5/pay
+5 orders-mw /5/pay /orders/5/pay
+5 pay params={"id":"5"} url=/orders/5/pay
+5 second pay handler
+6 mw POST /orders/6/pay /orders/6/pay
+6 orders-mw /6/pay /orders/6/pay
+6 pay params={"id":"6"} url=/orders/6/pay
+7 mw POST /orders/7/pay /orders/7/pay
+7 orders-mw /7/pay /orders/7/pay
+7 pay params={"id":"7"} url=/orders/7/pay
+POST /orders/0/pay 500
+POST /orders/1/pay 410
+POST /orders/2/pay 418
+POST /orders/3/pay 500
+POST /orders/4/pay 202
+POST /orders/5/pay 202
+POST /orders/6/pay 200
+POST /orders/7/pay 200
+"#;
+
+const EXPRESS_ASYNC_LINES: &str = r#"
+0 async after await
+0 mw POST /async/0 /async/0
+1 async after await
+1 mw POST /async/1 /async/1
+2 async after await
+2 mw POST /async/2 /async/2
+3 async after await
+3 mw POST /async/3 /async/3
+POST /async/0 500
+POST /async/1 500
+POST /async/2 500
+POST /async/3 201
+"#;
+
+const EXPRESS_ERRORS_LINES: &str = r#"
+0 api-mw /api /users/0/orders/0
+0 error-mw declined sent=false
+0 first body=undefined
+0 order {"userId":"0","slot":"0"} /api /users/0/orders/0 /api/users/0/orders/0
+0 second error-mw declined
+1 api-mw /api /users/1/orders/1
+1 error-mw bad input sent=false
+1 first body=undefined
+1 order {"userId":"1","slot":"1"} /api /users/1/orders/1 /api/users/1/orders/1
+2 api-mw /api /users/2/orders/2
+2 app-level fallback
+2 first body=undefined
+2 order {"userId":"2","slot":"2"} /api /users/2/orders/2 /api/users/2/orders/2
+3 api-mw /api /users/3/orders/3
+3 error-mw after send sent=true
+3 first body=undefined
+3 order {"userId":"3","slot":"3"} /api /users/3/orders/3 /api/users/3/orders/3
+3 second error-mw after send
+4 api-mw /api /users/4/orders/4
+4 first body=undefined
+4 order {"userId":"4","slot":"4"} /api /users/4/orders/4 /api/users/4/orders/4
+5 api-mw /api /users/5/orders/5
+5 app-level fallback
+5 first body=undefined
+6 api-mw /api /users/6/orders/6
+6 first body=undefined
+6 order {"userId":"6","slot":"6"} /api /users/6/orders/6 /api/users/6/orders/6
+POST /api/users/0/orders/0 502
+POST /api/users/1/orders/1 400
+POST /api/users/2/orders/2 207
+POST /api/users/3/orders/3 201
+POST /api/users/4/orders/4 204
+POST /api/users/5/orders/5 207
+POST /api/users/6/orders/6 204
+"#;
+
+const EXPRESS_404_LINES: &str = r#"
+POST /only 404
+POST /only 404
+only 0
+only 1
+"#;
+
+const FASTIFY_TICKETS_LINES: &str = r#"
+0 onRequest POST /tickets
+0 preHandler /tickets
+0 tickets user=0 click=0 key=0
+1 onRequest POST /tickets
+1 preHandler /tickets
+1 tickets user=1 click=0 key=1
+2 onRequest POST /tickets
+2 preHandler /tickets
+2 tickets user=2 click=0 key=2
+3 onRequest POST /tickets
+3 preHandler /tickets
+3 tickets user=3 click=0 key=3
+4 onRequest POST /tickets
+4 preHandler /tickets
+4 tickets user=4 click=0 key=4
+5 onRequest POST /tickets
+5 preHandler /tickets
+5 tickets user=5 click=0 key=5
+6 onRequest POST /tickets
+6 preHandler /tickets
+6 tickets user=6 click=0 key=6
+7 onRequest POST /tickets
+POST /tickets 200
+POST /tickets 200
+POST /tickets 201
+POST /tickets 204
+POST /tickets 401
+POST /tickets 410
+POST /tickets 418
+POST /tickets 503
+"#;
+
+const FASTIFY_PAY_LINES: &str = r#"
+0 onRequest POST /orders/0/pay
+0 pay params={"id":"0"} url=/orders/0/pay
+0 preHandler /orders/0/pay
+1 onRequest POST /orders/1/pay
+1 pay params={"id":"1"} url=/orders/1/pay
+1 preHandler /orders/1/pay
+2 onRequest POST /orders/2/pay
+2 pay params={"id":"2"} url=/orders/2/pay
+2 preHandler /orders/2/pay
+3 onRequest POST /orders/3/pay
+3 pay params={"id":"3"} url=/orders/3/pay
+3 preHandler /orders/3/pay
+4 onRequest POST /orders/4/pay
+4 pay params={"id":"4"} url=/orders/4/pay
+4 preHandler /orders/4/pay
+5 onRequest POST /orders/5/pay
+5 pay params={"id":"5"} url=/orders/5/pay
+5 preHandler /orders/5/pay
+POST /orders/0/pay 500
+POST /orders/1/pay 202
+POST /orders/2/pay 200
+POST /orders/3/pay 200
+POST /orders/4/pay 500
+POST /orders/5/pay 200
+"#;
+
+const FASTIFY_HOOKS_LINES: &str = r#"
+0 handler {"userId":"0"} checked=true
+0 onRequest
+0 preHandler
+0 preValidation
+1 errorHandler declined 200
+1 handler {"userId":"1"} checked=true
+1 onRequest
+1 preHandler
+1 preValidation
+2 errorHandler conflict 200
+2 handler {"userId":"2"} checked=true
+2 onRequest
+2 preHandler
+2 preValidation
+3 errorHandler after code 404
+3 handler {"userId":"3"} checked=true
+3 onRequest
+3 preHandler
+3 preValidation
+4 errorHandler hook failed 200
+4 onRequest
+5 onRequest
+POST /pay/0 200
+POST /pay/1 503
+POST /pay/2 503
+POST /pay/3 404
+POST /pay/4 503
+POST /pay/5 429
+"#;
+
+const FASTIFY_CHILD_LINES: &str = r#"
+0 child errorHandler child error
+0 child preHandler
+0 onRequest
+0 preHandler
+0 preValidation
+1 child preHandler
+1 onRequest
+1 preHandler
+1 preValidation
+POST /v1/child/0 422
+POST /v1/child/1 200
+"#;
 
 /// lru-cache's `fetch`: Node 20 with lru-cache 10.4.3 printed these lines
 /// for the same text (`sleep` as a `setTimeout` promise), microtask order

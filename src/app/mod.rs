@@ -483,6 +483,7 @@ fn script_panel(state: &UseReducerHandle<Debugger>) -> Html {
                     code: String::new(),
                     schema: None,
                     source_piece: format!("example={name}"),
+                    route: None,
                 },
             ));
             open_fragment(&program.fragment(&config));

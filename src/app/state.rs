@@ -950,11 +950,14 @@ impl Debugger {
     /// The script editor's text: runs it if it loads (the last good run
     /// stays on screen otherwise, with the error).
     fn set_code(self: Rc<Self>, code: &str) -> Rc<Self> {
-        let schema = match &self.program {
-            crate::debugger::Program::Script(script) => script.schema.clone(),
-            _ => None,
+        let (schema, route) = match &self.program {
+            crate::debugger::Program::Script(script) => {
+                (script.schema.clone(), script.route.clone())
+            }
+            _ => (None, None),
         };
-        let program = crate::debugger::program::edited_script(code, schema.as_deref());
+        let program =
+            crate::debugger::program::edited_script(code, schema.as_deref(), route.as_deref());
         self.run_edited(program)
     }
 

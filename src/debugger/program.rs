@@ -20,6 +20,24 @@ pub struct ScriptProgram {
     /// The fragment's `code=…` or `example=NAME` piece, with its
     /// `schema=…` after it when there is a schema.
     pub source_piece: String,
+    /// The route of the script's app the requests go to (`route=`, kept
+    /// in the fragment after the source piece), if the link names one.
+    pub route: Option<String>,
+}
+
+#[cfg(scripts)]
+impl ScriptProgram {
+    /// The fragment's script pieces: the source piece, then `route=`.
+    fn pieces(&self) -> String {
+        match &self.route {
+            Some(route) => format!(
+                "{}&{}",
+                self.source_piece,
+                crate::script::source::route_piece(route)
+            ),
+            None => self.source_piece.clone(),
+        }
+    }
 }
 
 /// What runs: the config's built-in story, or a script (only in builds
@@ -45,9 +63,10 @@ impl Program {
             }),
             #[cfg(scripts)]
             Program::Script(script) => Box::new(
-                crate::script::ScriptRun::with_schema(
+                crate::script::ScriptRun::with_route(
                     &script.code,
                     script.schema.as_deref(),
+                    script.route.as_deref(),
                     config,
                     keep_trace,
                 )
@@ -71,9 +90,7 @@ impl Program {
         match self {
             Program::Story => to_fragment(config),
             #[cfg(scripts)]
-            Program::Script(script) => {
-                crate::script::source::fragment(config, &script.source_piece)
-            }
+            Program::Script(script) => crate::script::source::fragment(config, &script.pieces()),
         }
     }
 
@@ -96,11 +113,12 @@ impl Program {
 
 #[cfg(scripts)]
 fn script_subject(script: &ScriptProgram, config: &Config) -> Result<Rc<dyn Subject>, String> {
-    crate::script::explore::ScriptSubject::with_schema(
+    crate::script::explore::ScriptSubject::with_route(
         &script.code,
         script.schema.as_deref(),
+        script.route.as_deref(),
         config,
-        Some(script.source_piece.clone()),
+        Some(script.pieces()),
     )
     .map(|subject| Rc::new(subject) as Rc<dyn Subject>)
     .map_err(|error| error.to_string())
@@ -126,7 +144,8 @@ pub fn error_position(message: &str) -> Option<(u32, u32)> {
 /// does, scripts included: bad keys fall back to defaults and are listed;
 /// a script's `code=` that does not decode, or an unknown `example=`,
 /// falls back to the `ticket` example. An example brings its schema
-/// (`NAME.sql`), unless the fragment has its own `schema=`.
+/// (`NAME.sql`), unless the fragment has its own `schema=`; `route=` is
+/// kept for the run (a route the script lacks is its load error).
 #[cfg(scripts)]
 pub fn parse_lenient(hash: &str) -> (Config, Program, Vec<crate::config::url::ConfigError>) {
     use crate::config::url::{parse_fragment_lenient, ConfigError};
@@ -139,6 +158,7 @@ pub fn parse_lenient(hash: &str) -> (Config, Program, Vec<crate::config::url::Co
     let mut rest = Vec::new();
     let mut script = None;
     let mut schema = None;
+    let mut route = None;
     let mut errors = Vec::new();
     for piece in fragment.split('&').filter(|piece| !piece.is_empty()) {
         let (key, value) = piece.split_once('=').unwrap_or((piece, ""));
@@ -150,6 +170,7 @@ pub fn parse_lenient(hash: &str) -> (Config, Program, Vec<crate::config::url::Co
                         source_piece: format!("code={}", source::encode(&code)),
                         code,
                         schema: None,
+                        route: None,
                     })
                 }
                 None => errors.push(ConfigError {
@@ -165,6 +186,7 @@ pub fn parse_lenient(hash: &str) -> (Config, Program, Vec<crate::config::url::Co
                         code: example.code.to_string(),
                         schema: example.schema.map(str::to_string),
                         source_piece: format!("example={value}"),
+                        route: None,
                     })
                 }
                 Err(error) => errors.push(error),
@@ -178,6 +200,7 @@ pub fn parse_lenient(hash: &str) -> (Config, Program, Vec<crate::config::url::Co
                         .to_string(),
                 }),
             },
+            "route" => route = source::route(piece),
             _ => rest.push(piece.to_string()),
         }
     }
@@ -187,7 +210,9 @@ pub fn parse_lenient(hash: &str) -> (Config, Program, Vec<crate::config::url::Co
         code: source::example("ticket").unwrap_or_default().to_string(),
         schema: None,
         source_piece: "example=ticket".to_string(),
+        route: None,
     });
+    script.route = route;
     if let Some(sql) = schema {
         script.source_piece = format!("{}&schema={}", script.source_piece, source::encode(&sql));
         script.schema = Some(sql);
@@ -196,9 +221,9 @@ pub fn parse_lenient(hash: &str) -> (Config, Program, Vec<crate::config::url::Co
 }
 
 /// A script edited in the page: its program, carried by `code=` (and its
-/// schema, kept, by `schema=`).
+/// schema and route, kept, by `schema=` and `route=`).
 #[cfg(scripts)]
-pub fn edited_script(code: &str, schema: Option<&str>) -> Program {
+pub fn edited_script(code: &str, schema: Option<&str>, route: Option<&str>) -> Program {
     use crate::script::source::encode;
     let mut source_piece = format!("code={}", encode(code));
     if let Some(sql) = schema {
@@ -208,6 +233,7 @@ pub fn edited_script(code: &str, schema: Option<&str>) -> Program {
         code: code.to_string(),
         schema: schema.map(str::to_string),
         source_piece,
+        route: route.map(str::to_string),
     }))
 }
 
@@ -229,7 +255,9 @@ pub fn edited_schema(script: &ScriptProgram, sql: &str) -> Program {
         .map(|example| example.schema);
     let blank = sql.trim().is_empty();
     let source_piece = match own {
-        Some(Some(_)) if blank => return edited_script(&script.code, None),
+        Some(Some(_)) if blank => {
+            return edited_script(&script.code, None, script.route.as_deref())
+        }
         Some(Some(own)) if own == sql => base.to_string(),
         _ if blank => base.to_string(),
         _ => format!("{base}&schema={}", source::encode(sql)),
@@ -238,6 +266,7 @@ pub fn edited_schema(script: &ScriptProgram, sql: &str) -> Program {
         code: script.code.clone(),
         schema: (!blank).then(|| sql.to_string()),
         source_piece,
+        route: script.route.clone(),
     }))
 }
 
@@ -312,7 +341,29 @@ mod tests {
         assert_eq!(script(&cleared).schema, None);
         assert!(script(&cleared).source_piece.starts_with("code="));
         // An edit of the code keeps the schema.
-        let code = edited_script("async function handle() {}", Some(&sql));
+        let code = edited_script("async function handle() {}", Some(&sql), None);
         assert!(script(&code).source_piece.contains("&schema="));
+    }
+
+    #[test]
+    fn a_link_with_a_route_keeps_it_through_edits() {
+        let hash = "#v=1&scenario=script&example=express_tickets&route=GET%20/health&strategy=none&users=2";
+        let (config, program, errors) = parse_lenient(hash);
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(script(&program).route.as_deref(), Some("GET /health"));
+        assert_eq!(
+            program.fragment(&config),
+            "v=1&scenario=script&example=express_tickets&route=GET%20/health&strategy=none&users=2"
+        );
+        let (again, program_again, _) = parse_lenient(&program.fragment(&config));
+        assert_eq!((again, &program_again), (config.clone(), &program));
+        let sql = "CREATE TABLE t (id int);";
+        let edited = edited_schema(script(&program), sql);
+        assert_eq!(script(&edited).route.as_deref(), Some("GET /health"));
+        assert!(edited
+            .fragment(&config)
+            .ends_with("&route=GET%20/health&strategy=none&users=2"));
+        let code = edited_script("x", None, script(&edited).route.as_deref());
+        assert!(code.fragment(&config).contains("&route=GET%20/health"));
     }
 }

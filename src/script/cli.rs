@@ -42,11 +42,14 @@ impl fmt::Display for ScriptCliError {
 }
 
 /// Runs a script scenario: the script is `file_code` (`--script`) or the
-/// fragment's `code=`/`example=`. Writes the trace (if asked) as JSON
+/// fragment's `code=`/`example=`; its schema `file_schema` (`--schema`)
+/// or the fragment's, and its route `flag_route` (`--route`) or the
+/// fragment's `route=`. Writes the trace (if asked) as JSON
 /// lines, then the metrics with the script's `custom` counters.
 pub fn run(
     file_code: Option<&str>,
     file_schema: Option<&str>,
+    flag_route: Option<&str>,
     fragment: &str,
     trace: bool,
     max_events: u64,
@@ -65,7 +68,10 @@ pub fn run(
         Some(schema) => Some(schema.to_string()),
         None => source::schema(fragment).map_err(ScriptCliError::Config)?,
     };
-    let mut run = ScriptRun::with_schema(&code, schema.as_deref(), &config, trace)
+    let route = flag_route
+        .map(str::to_string)
+        .or_else(|| source::route(fragment));
+    let mut run = ScriptRun::with_route(&code, schema.as_deref(), route.as_deref(), &config, trace)
         .map_err(ScriptCliError::Script)?;
     // At the budget the run stops (SCRIPTING.md §2): the requests still
     // pending are `hung`.
@@ -128,7 +134,7 @@ pub fn run(
 pub fn run_to_json(code: &str, fragment: &str) -> String {
     let mut out = Vec::new();
     let file_code = (!code.is_empty()).then_some(code);
-    match run(file_code, None, fragment, false, MAX_EVENTS, &mut out) {
+    match run(file_code, None, None, fragment, false, MAX_EVENTS, &mut out) {
         Ok(()) => String::from_utf8_lossy(&out).trim_end().to_string(),
         Err(error) => serde_json::json!({ "error": error.to_string() }).to_string(),
     }

@@ -9,7 +9,8 @@ pub struct ScriptError {
     pub line: Option<u32>,
     pub column: Option<u32>,
     pub message: String,
-    /// The input at fault: `code` (the script), or `schema` (its SQL).
+    /// The input at fault: `code` (the script), `schema` (its SQL), or
+    /// `route` (the route it names, which the script's app lacks).
     pub input: &'static str,
 }
 
@@ -40,6 +41,16 @@ impl ScriptError {
             column: None,
             message: message.into(),
             input: "schema",
+        }
+    }
+}
+
+impl ScriptError {
+    /// A `route=` (`--route`) that names no route of the script's app.
+    pub fn route(message: impl Into<String>) -> Self {
+        ScriptError {
+            input: "route",
+            ..ScriptError::schema(message)
         }
     }
 }

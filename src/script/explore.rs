@@ -44,6 +44,8 @@ pub struct ScriptSubject {
     code: String,
     /// The database's schema as SQL, if the script has one.
     schema: Option<String>,
+    /// The route of its app the requests go to (`route=`), if chosen.
+    route: Option<String>,
     config: Config,
     /// The fragment's `code=` or `example=` piece, kept in a
     /// counterexample's fragment (none for `--script FILE.js`).
@@ -79,11 +81,23 @@ impl ScriptSubject {
         config: &Config,
         source_piece: Option<String>,
     ) -> Result<ScriptSubject, ScriptError> {
+        ScriptSubject::with_route(code, schema, None, config, source_piece)
+    }
+
+    /// [`ScriptSubject::with_schema`] with the requests sent to `route` of
+    /// the script's app (`ScriptRun::with_route`).
+    pub fn with_route(
+        code: &str,
+        schema: Option<&str>,
+        route: Option<&str>,
+        config: &Config,
+        source_piece: Option<String>,
+    ) -> Result<ScriptSubject, ScriptError> {
         let mut config = config.clone();
         config.schedule = Schedule::default();
         // TypeScript is stripped once; the analysis reads the JavaScript.
         let code = &*super::typescript::javascript(code)?;
-        let mut run = ScriptRun::from_javascript(code, schema, &config, false)?;
+        let mut run = ScriptRun::from_javascript(code, schema, route, &config, false)?;
         let (globals, added) = run.global_names();
         let single_flight = config.strategy == StrategyKind::SingleFlight;
         let no_module_state = module_state(code, single_flight, &globals, &added).is_none();
@@ -95,6 +109,7 @@ impl ScriptSubject {
         Ok(ScriptSubject {
             code: code.to_string(),
             schema: schema.map(str::to_string),
+            route: route.map(str::to_string),
             config,
             source_piece,
             no_module_state,
@@ -126,7 +141,8 @@ impl ScriptSubject {
     fn run(&self) -> ScriptRun {
         // The script loaded under this config in `new`, and loading is
         // deterministic (virtual time, no I/O).
-        match ScriptRun::from_javascript(&self.code, self.schema.as_deref(), &self.config, false) {
+        let (schema, route) = (self.schema.as_deref(), self.route.as_deref());
+        match ScriptRun::from_javascript(&self.code, schema, route, &self.config, false) {
             Ok(run) => run,
             Err(error) => panic!("the script loaded once, then failed: {error}"),
         }
@@ -170,15 +186,17 @@ impl Subject for ScriptSubject {
     }
 }
 
-/// Searches `code` under `config` (its own schedule ignored).
+/// Searches `code` under `config` (its own schedule ignored), its requests
+/// sent to `route` of its app if given (`route=`).
 pub fn explore(
     code: &str,
     schema: Option<&str>,
+    route: Option<&str>,
     config: &Config,
     source_piece: Option<String>,
     options: &ExploreOptions,
 ) -> Result<ExploreResult, ScriptError> {
-    explore_with(code, schema, config, source_piece, options, true)
+    explore_with(code, schema, route, config, source_piece, options, true)
 }
 
 /// `explore`, with `analysis`: whether to use the no-module-state proof
@@ -186,12 +204,13 @@ pub fn explore(
 pub fn explore_with(
     code: &str,
     schema: Option<&str>,
+    route: Option<&str>,
     config: &Config,
     source_piece: Option<String>,
     options: &ExploreOptions,
     analysis: bool,
 ) -> Result<ExploreResult, ScriptError> {
-    let mut subject = ScriptSubject::with_schema(code, schema, config, source_piece)?;
+    let mut subject = ScriptSubject::with_route(code, schema, route, config, source_piece)?;
     if !analysis {
         subject.no_module_state = false;
         subject.loaded = None;
@@ -207,6 +226,7 @@ pub fn explore_with(
     let subject = ScriptSubject {
         code: subject.code.clone(),
         schema: subject.schema.clone(),
+        route: subject.route.clone(),
         config: subject.config.clone(),
         source_piece: subject.source_piece.clone(),
         no_module_state: false,
@@ -221,6 +241,7 @@ pub fn explore_with(
 pub fn compare_strategies(
     code: &str,
     schema: Option<&str>,
+    route: Option<&str>,
     config: &Config,
     source_piece: Option<String>,
     options: &ExploreOptions,
@@ -230,7 +251,7 @@ pub fn compare_strategies(
         .map(|strategy| {
             let mut config = config.clone();
             config.strategy = strategy;
-            let result = explore(code, schema, &config, source_piece.clone(), options)?;
+            let result = explore(code, schema, route, &config, source_piece.clone(), options)?;
             Ok(StrategyRow { strategy, result })
         })
         .collect()

@@ -1755,6 +1755,7 @@
   // One response: `finish(status, body)` answers the request once.
   function responder(route, request, done) {
     let sent = false;
+    const line = `${request.method} ${request.url}`;
     return {
       get sent() {
         return sent;
@@ -1767,16 +1768,19 @@
         }
         sent = true;
         countNative(`status_${status}`);
-        logNative(`${route.method} ${request.url} ${status}`);
+        logNative(`${line} ${status}`);
         if (status >= 500) done.reject(statusError(status, body));
         else done.resolve();
       },
-      fail(error) {
+      // An error's response: its `statusCode`, else its `status`, of 400
+      // to 599 (as Express and Fastify read it), else `otherwise`.
+      fail(error, otherwise = 500) {
         if (sent) throw error;
         sent = true;
-        const status = error && error.statusCode >= 400 ? error.statusCode : 500;
+        const code = (value) => (value >= 400 && value <= 599 ? Number(value) : undefined);
+        const status = code(error && error.statusCode) ?? code(error && error.status) ?? otherwise;
         countNative(`status_${status}`);
-        logNative(`${route.method} ${request.url} ${status}`);
+        logNative(`${line} ${status}`);
         if (status >= 500) done.reject(error);
         else done.resolve();
       },
@@ -1794,14 +1798,17 @@
 
   const METHODS = ["get", "post", "put", "patch", "delete", "head", "options", "all"];
 
-  // Express (4 and 5): an app or a Router records its stack.
+  // Express (4 and 5): an app or a Router records its stack of layers,
+  // `{ use, path }` (a middleware or a mounted router, with its mount
+  // path) and `{ route: { method, path, handlers } }`, which a request
+  // walks in order as Express's router does (`expressHandle`).
   function expressRouter() {
     const router = { stack: [] };
     for (const method of METHODS) {
       router[method] = function (path, ...handlers) {
         if (method === "get" && handlers.length === 0) return undefined; // app.get(setting)
         router.stack.push({
-          route: { method: method === "all" ? "GET" : method.toUpperCase(), path, handlers: handlers.flat() },
+          route: { method: method.toUpperCase(), path, handlers: handlers.flat() },
         });
         return router;
       };
@@ -1817,29 +1824,64 @@
       return chain;
     };
     router.use = function (...args) {
-      const prefix = typeof args[0] === "string" ? args.shift() : "";
+      const path = typeof args[0] === "string" ? args.shift() : "/";
       for (const fn of args.flat()) {
-        if (fn && Array.isArray(fn.stack)) router.stack.push({ mount: prefix, router: fn });
-        else if (typeof fn === "function") router.stack.push({ use: fn });
+        if (fn && (Array.isArray(fn.stack) || typeof fn === "function")) {
+          router.stack.push({ use: fn, path });
+        }
       }
       return router;
     };
     return router;
   }
 
-  // The routes of an Express router in order, each with the middlewares
-  // registered before it.
-  function expressRoutes(router, prefix, before, out) {
-    let middlewares = before.slice();
+  // The routes of an Express router in order (for choosing one), each
+  // with its whole path and the app it belongs to.
+  function expressRoutes(router, prefix, app, out) {
     for (const layer of router.stack) {
-      if (layer.use) middlewares.push(layer.use);
-      else if (layer.router) expressRoutes(layer.router, prefix + layer.mount, middlewares, out);
-      else {
-        const path = prefix + (layer.route.path === "/" && prefix ? "" : layer.route.path);
-        out.push({ method: layer.route.method, path, chain: middlewares.concat(layer.route.handlers), express: true });
+      if (layer.use && Array.isArray(layer.use.stack)) {
+        expressRoutes(layer.use, joinPath(prefix, layer.path), app, out);
+      } else if (layer.route) {
+        const path = joinPath(prefix, layer.route.path);
+        const method = layer.route.method === "ALL" ? "GET" : layer.route.method;
+        out.push({ method, path, app, express: true, all: layer.route.method === "ALL" });
       }
     }
     return out;
+  }
+
+  function joinPath(prefix, path) {
+    if (prefix === "" || prefix === "/") return String(path);
+    return path === "/" ? prefix : prefix + path;
+  }
+
+  // A path pattern (`/orders/:id/pay`, `:id?`, `*`) against a path: its
+  // params, or undefined. `end` false: a prefix up to a `/` matches (a
+  // mount path). Case-insensitive and a trailing slash allowed, as
+  // Express's defaults are.
+  function matchPath(pattern, path, end) {
+    if (pattern instanceof RegExp) {
+      const found = pattern.exec(path);
+      return found ? { params: Object.assign({}, found.slice(1)), matched: found[0] } : undefined;
+    }
+    if (!end && (pattern === "/" || pattern === "" || pattern === "*")) return { params: {}, matched: "" };
+    const names = [];
+    const source = String(pattern)
+      .replace(/\/$/, "")
+      .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+      .replace(/(\/)?:([A-Za-z0-9_]+)(\?)?/g, (_, slash, name, optional) => {
+        names.push(name);
+        const part = `${slash ? "\\/" : ""}([^\\/]+?)`;
+        return optional ? `(?:${part})?` : part;
+      })
+      .replace(/\*/g, "(.*)");
+    const found = new RegExp(`^${source}${end ? "\\/?$" : "(?=\\/|$)"}`, "i").exec(path);
+    if (!found) return undefined;
+    const params = {};
+    names.forEach((name, i) => {
+      if (found[i + 1] !== undefined) params[name] = found[i + 1];
+    });
+    return { params, matched: found[0] };
   }
 
   function express() {
@@ -1864,7 +1906,12 @@
     return app;
   }
   const passThrough = () => (req, res, next) => next();
-  express.json = passThrough;
+  // `express.json()` is what gives `req.body` (without it, as in Express,
+  // `req.body` is undefined).
+  express.json = () => function jsonParser(req, res, next) {
+    if (req.body === undefined) req.body = req.rawBody;
+    next();
+  };
   express.urlencoded = passThrough;
   express.text = passThrough;
   express.raw = passThrough;
@@ -1916,65 +1963,161 @@
     return res;
   }
 
+  // Calls one Express handler: a throw, or (Express 5's rule) a rejected
+  // promise, goes to `next(error)`.
+  function callLayer(fn, args, next) {
+    try {
+      const value = fn(...args);
+      if (isThenable(value)) {
+        value.then(undefined, (error) => next(error ?? new Error("Rejected promise")));
+      }
+    } catch (error) {
+      next(error);
+    }
+  }
+
+  // A request through an Express router's stack, as Express's router
+  // walks it: each middleware whose mount path matches and each route
+  // whose method and path match, in order, on `next()`; with an error
+  // (`next(error)`, a throw), only error middlewares (four parameters);
+  // `next('route')` leaves a route's handlers, `next('router')` the
+  // router. `out(error)` when the stack is done.
+  function expressHandle(router, req, res, out) {
+    let index = 0;
+    const base = req.baseUrl;
+    const path = req.url;
+    const next = (error) => {
+      req.baseUrl = base;
+      req.url = req.path = path;
+      if (error === "router") return out(undefined);
+      let pending = error === "route" ? undefined : error;
+      while (index < router.stack.length) {
+        const layer = router.stack[index++];
+        if (layer.route) {
+          if (pending !== undefined) continue;
+          const { method, handlers } = layer.route;
+          if (method !== "ALL" && method !== req.method) continue;
+          const found = matchPath(layer.route.path, path, true);
+          if (found === undefined) continue;
+          req.params = found.params;
+          return routeHandle(handlers, req, res, next);
+        }
+        const found = matchPath(layer.path, path, false);
+        if (found === undefined) continue;
+        const fn = layer.use;
+        const mounted = found.matched;
+        if (mounted !== "") {
+          req.baseUrl = base + mounted;
+          req.url = req.path = path.slice(mounted.length) || "/";
+        }
+        if (Array.isArray(fn.stack)) return expressHandle(fn, req, res, next);
+        if (pending !== undefined) {
+          if (fn.length >= 4) return callLayer(fn, [pending, req, res, next], next);
+        } else if (fn.length < 4) {
+          return callLayer(fn, [req, res, next], next);
+        }
+        req.baseUrl = base;
+        req.url = req.path = path;
+      }
+      return out(pending);
+    };
+    next();
+  }
+
+  // A route's handlers, in order; an error goes to its own error
+  // handlers, then out of the route.
+  function routeHandle(handlers, req, res, out) {
+    let index = 0;
+    const next = (error) => {
+      if (error === "route" || error === "router") return out(error);
+      while (index < handlers.length) {
+        const fn = handlers[index++];
+        if (error !== undefined) {
+          if (fn.length >= 4) return callLayer(fn, [error, req, res, next], next);
+        } else if (fn.length < 4) {
+          return callLayer(fn, [req, res, next], next);
+        }
+      }
+      return out(error);
+    };
+    next();
+  }
+
   function runExpress(route, plain) {
     const request = incoming(plain, route);
+    request.rawBody = request.body;
+    request.body = undefined;
+    request.baseUrl = "";
     const done = deferred();
     const reply = responder(route, request, done);
     const res = expressResponse(reply);
-    const fail = (error) => {
-      if (!reply.sent) reply.fail(error);
-    };
-    let index = 0;
-    const next = (error) => {
-      if (error !== undefined && error !== "route" && error !== "router") return fail(error);
-      const layer = route.chain[index++];
-      if (layer === undefined) {
-        if (!reply.sent) res.status(404).send(`Cannot ${route.method} ${request.url}`);
-        return undefined;
+    request.res = res;
+    res.req = request;
+    // Past the stack: Express's final handler, a 404 (`Cannot POST /x`),
+    // or the error's status (its `status` or `statusCode` of 400 to 599,
+    // else 500). An error after the response was sent ends nothing more.
+    expressHandle(route.app, request, res, (error) => {
+      if (reply.sent) return;
+      if (error === undefined) {
+        res.status(404).send(`Cannot ${request.method} ${request.originalUrl}`);
+      } else {
+        reply.fail(error);
       }
-      if (layer.length >= 4) return next(); // an error handler: no error here
-      try {
-        const value = layer(request, res, next);
-        if (isThenable(value)) value.then(undefined, fail);
-      } catch (error) {
-        fail(error);
-      }
-      return undefined;
-    };
-    next();
+    });
     return done.promise;
   }
 
-  // Fastify: `require('fastify')(options)` is an instance.
+  // Fastify: `require('fastify')(options)` is an instance. Its routes go
+  // to the root's list, each with the context (instance or plugin) it was
+  // registered in; a route runs the hooks of its context and of the
+  // contexts above it, whenever they were added (Fastify reads them when
+  // it is ready), by phase: onRequest, preParsing, preValidation,
+  // preHandler.
+  const HOOK_PHASES = ["onRequest", "preParsing", "preValidation", "preHandler"];
   function fastify() {
-    const instance = { routes: [], hooks: [], kind: "fastify" };
-    const add = (method, path, options, handler) => {
-      if (typeof options === "function") handler = options;
-      else if (options && typeof options.handler === "function") handler = options.handler;
-      instance.routes.push({ method, path, handler, hooks: instance.hooks.slice() });
-      return instance;
-    };
-    for (const method of METHODS) {
-      instance[method] = (path, options, handler) =>
-        add(method === "all" ? "GET" : method.toUpperCase(), path, options, handler);
-    }
-    instance.route = (options) => {
-      const method = [].concat(options.method)[0];
-      return add(String(method).toUpperCase(), options.url ?? options.path, options.handler);
-    };
-    instance.addHook = (name, fn) => {
-      if (["onRequest", "preParsing", "preValidation", "preHandler"].includes(name)) {
-        instance.hooks.push(fn);
+    const root = { routes: [], kind: "fastify" };
+    const context = (parent) => {
+      const instance = parent ? Object.create(parent) : root;
+      instance.parent = parent;
+      instance.hooks = [];
+      const add = (method, path, options, handler) => {
+        if (typeof options === "function") handler = options;
+        else if (options && typeof options.handler === "function") handler = options.handler;
+        const prefix = instance.prefix ?? "";
+        root.routes.push({ method, path: prefix + path, handler, context: instance });
+        return instance;
+      };
+      for (const method of METHODS) {
+        instance[method] = (path, options, handler) =>
+          add(method === "all" ? "GET" : method.toUpperCase(), path, options, handler);
       }
+      instance.route = (options) => {
+        const method = [].concat(options.method)[0];
+        return add(String(method).toUpperCase(), options.url ?? options.path, options);
+      };
+      instance.addHook = (name, fn) => {
+        if (HOOK_PHASES.includes(name)) instance.hooks.push({ phase: HOOK_PHASES.indexOf(name), fn });
+        return instance;
+      };
+      instance.register = (plugin, options) => {
+        const plugged = typeof plugin === "function" ? plugin : plugin && plugin.default;
+        if (typeof plugged === "function") {
+          const child = context(instance);
+          if (options && options.prefix) child.prefix = (instance.prefix ?? "") + options.prefix;
+          const value = plugged(child, options ?? {}, () => {});
+          if (isThenable(value)) value.then(undefined, () => {});
+        }
+        return instance;
+      };
+      instance.setErrorHandler = (fn) => {
+        instance.errorHandler = fn;
+        return instance;
+      };
       return instance;
     };
-    instance.register = (plugin, options) => {
-      if (typeof plugin === "function") {
-        const value = plugin(instance, options ?? {}, () => {});
-        if (isThenable(value)) value.then(undefined, () => {});
-      }
-      return instance;
-    };
+    const instance = context(undefined);
+    instance.errorHandler = undefined;
+    instance.setNotFoundHandler = () => instance;
     instance.decorate = (name, value) => {
       instance[name] = value;
       return instance;
@@ -1992,19 +2135,34 @@
       }
       return Promise.resolve("http://127.0.0.1:3000");
     };
-    routeApps.push(instance);
+    routeApps.push(root);
     return instance;
   }
   fastify.fastify = fastify;
   fastify.default = fastify;
 
+  // One request on a Fastify route: its hooks by phase, then the handler;
+  // the value a handler returns (or resolves with) is sent, `undefined`
+  // too (an empty 200) when nothing was sent. An error (a throw, a
+  // rejection, `reply.send(error)`, a hook's `done(error)`) goes to the
+  // nearest `setErrorHandler`, else answers the error's status (its
+  // `statusCode` or `status` of 400 to 599, else the reply's 4xx or 5xx,
+  // else 500). A send after the response is ignored (Fastify logs it).
   function runFastify(route, plain) {
     const request = incoming(plain, route);
     request.log = { info() {}, warn() {}, error() {}, debug() {} };
     const done = deferred();
     const response = responder(route, request, done);
+    const handlers = [];
+    for (let at = route.context; at; at = at.parent) {
+      if (Object.prototype.hasOwnProperty.call(at, "errorHandler") && at.errorHandler) {
+        handlers.push(at.errorHandler);
+      }
+    }
+    let handling = 0;
     const reply = {
       statusCode: 200,
+      request,
       get sent() {
         return response.sent;
       },
@@ -2025,39 +2183,84 @@
         return reply;
       },
       send(payload) {
-        if (payload instanceof Error) response.fail(payload);
+        if (response.sent) return reply;
+        if (payload instanceof Error) fail(payload);
         else response.finish(reply.statusCode, payload);
         return reply;
       },
     };
     const fail = (error) => {
-      if (!response.sent) response.fail(error);
+      if (response.sent) return;
+      const status = reply.statusCode;
+      const code = (value) => (value >= 400 && value <= 599 ? Number(value) : undefined);
+      const handler = handlers[handling++];
+      if (handler === undefined) {
+        return response.fail(error, code(status) ?? 500);
+      }
+      try {
+        const value = handler.call(route.context, error, request, reply);
+        if (isThenable(value)) {
+          value.then((value) => {
+            if (value !== undefined && !response.sent) reply.send(value);
+          }, fail);
+        }
+      } catch (thrown) {
+        fail(thrown);
+      }
     };
+    const hooks = [];
+    for (let at = route.context; at; at = at.parent) hooks.unshift(...at.hooks);
+    hooks.sort((a, b) => a.phase - b.phase);
     (async () => {
-      for (const hook of route.hooks) {
+      for (const { fn } of hooks) {
         if (response.sent) return;
         await new Promise((resolve, reject) => {
-          const value = hook(request, reply, (error) => (error ? reject(error) : resolve()));
+          const value = fn.call(route.context, request, reply, (error) => (error ? reject(error) : resolve()));
           if (isThenable(value)) value.then(resolve, reject);
+          else if (response.sent) resolve(); // a hook that answered
         });
       }
       if (response.sent) return;
-      const value = await route.handler.call(route.instance, request, reply);
-      if (value !== undefined && !response.sent) reply.send(value);
+      const value = route.handler.call(route.context, request, reply);
+      if (isThenable(value)) {
+        const resolved = await value;
+        if (!response.sent) reply.send(resolved);
+      } else if (value !== undefined && !response.sent) {
+        reply.send(value);
+      }
     })().then(undefined, fail);
     return done.promise;
   }
 
-  // The route a request goes to, as a `handle(req)`; undefined if no app
-  // registered one.
+  // The route a request goes to, as a `handle(req)`: the one `choice`
+  // names (`route=`: "POST /orders/:id/pay", or a path alone: its POST
+  // route, else its first), else the first POST route, else the first;
+  // undefined if no app registered one. A choice that matches none
+  // answers why, as a string (the load error).
   Object.defineProperty(globalThis, Symbol.for("interleave.route"), {
-    value() {
+    value(choice) {
       const routes = [];
       for (const app of routeApps) {
-        if (app.kind === "express") expressRoutes(app, "", [], routes);
-        else for (const route of app.routes) routes.push(Object.assign({ instance: app }, route));
+        if (app.kind === "express") expressRoutes(app, "", app, routes);
+        else routes.push(...app.routes);
       }
-      const route = routes.find((route) => route.method === "POST") ?? routes[0];
+      let route = routes.find((route) => route.method === "POST") ?? routes[0];
+      if (choice !== undefined) {
+        const words = String(choice).trim().split(/\s+/);
+        const path = words.pop();
+        const method = words.length ? words[0].toUpperCase() : undefined;
+        const on = routes.filter((route) => route.path === path);
+        route = method === undefined
+          ? on.find((route) => route.method === "POST") ?? on[0]
+          : on.find((route) => route.method === method) ??
+            on.filter((route) => route.all).map((route) => Object.assign({}, route, { method }))[0];
+        if (route === undefined) {
+          const names = routes.map((route) => `${route.all ? "ALL" : route.method} ${route.path}`);
+          return `no route ${method ? method + " " : ""}${path}: ` + (names.length
+            ? `the app registers ${names.join(", ")}`
+            : "the script registers no Express or Fastify route");
+        }
+      }
       if (route === undefined) return undefined;
       const run = route.express ? runExpress : runFastify;
       return function handle(req) {

@@ -255,14 +255,28 @@ impl ScriptRun {
         config: &Config,
         keep_trace: bool,
     ) -> Result<ScriptRun, ScriptError> {
+        ScriptRun::with_route(code, schema, None, config, keep_trace)
+    }
+
+    /// [`ScriptRun::with_schema`] with the requests sent to `route` (`POST
+    /// /orders/:id/pay`, `route=`) of the script's Express or Fastify app,
+    /// instead of its first POST route (docs/scripting.md, "Routes"); a
+    /// route the app does not register is a load error naming `route`.
+    pub fn with_route(
+        code: &str,
+        schema: Option<&str>,
+        route: Option<&str>,
+        config: &Config,
+        keep_trace: bool,
+    ) -> Result<ScriptRun, ScriptError> {
         // JavaScript loads as it is; only code the engine cannot parse is
         // tried as TypeScript (so a JavaScript script never runs swc).
-        match ScriptRun::from_javascript(code, schema, config, keep_trace) {
+        match ScriptRun::from_javascript(code, schema, route, config, keep_trace) {
             Err(error) if error.message.starts_with("SyntaxError") => {
                 let at = error.line.zip(error.column);
                 match super::typescript::after_javascript_error(code, at)? {
                     Some(stripped) => {
-                        ScriptRun::from_javascript(&stripped, schema, config, keep_trace)
+                        ScriptRun::from_javascript(&stripped, schema, route, config, keep_trace)
                     }
                     None => Err(error),
                 }
@@ -271,11 +285,12 @@ impl ScriptRun {
         }
     }
 
-    /// [`ScriptRun::with_schema`] for code already known to be JavaScript
+    /// [`ScriptRun::with_route`] for code already known to be JavaScript
     /// (TypeScript stripped): explore's runs, which strip once.
     pub fn from_javascript(
         code: &str,
         schema: Option<&str>,
+        route: Option<&str>,
         config: &Config,
         keep_trace: bool,
     ) -> Result<ScriptRun, ScriptError> {
@@ -293,7 +308,7 @@ impl ScriptRun {
             .clamp(GC_MIN, GC_MAX);
         let mut realms = Vec::new();
         for server in 0..config.servers.max(1) {
-            match load(&host, server, code, gc) {
+            match load(&host, server, code, gc, route) {
                 Ok(realm) => realms.push(realm),
                 Err(error) => {
                     // The values the host keeps (a timer's callback, a call's
@@ -308,7 +323,7 @@ impl ScriptRun {
         // Top-level promise jobs run before any request, and so does the
         // event loop while a module's top level awaits it.
         run.drain();
-        run.boot()?;
+        run.boot(route)?;
         run.host.state.borrow_mut().top_level = false;
         Ok(run)
     }
@@ -320,10 +335,10 @@ impl ScriptRun {
     /// requests arrive once every server has loaded, as much later as the
     /// loading took (docs/scripting.md). No arrival runs meanwhile, and
     /// what the top level does is traced and counted like any call.
-    fn boot(&mut self) -> Result<(), ScriptError> {
+    fn boot(&mut self, route: Option<&str>) -> Result<(), ScriptError> {
         loop {
             for server in 0..self.realms.len() {
-                self.booted(server)?;
+                self.booted(server, route)?;
             }
             if self.realms.iter().all(|realm| realm.booting.is_none()) {
                 break;
@@ -369,7 +384,7 @@ impl ScriptRun {
 
     /// Reads server `server`'s handler once its module's top level has
     /// finished; its error if the top level threw.
-    fn booted(&mut self, server: usize) -> Result<(), ScriptError> {
+    fn booted(&mut self, server: usize, route: Option<&str>) -> Result<(), ScriptError> {
         let realm = &self.realms[server];
         let Some(booting) = &realm.booting else {
             return Ok(());
@@ -386,13 +401,10 @@ impl ScriptRun {
             }
             let handle = done.result::<()>().unwrap_or(Ok(())).and_then(|()| {
                 let exports = booting.exports.clone().restore(&ctx)?;
-                module_handler(&ctx, &exports)
+                module_handler(&ctx, &exports, route)
             });
             match handle {
-                Ok(handle) => match handle.into_function() {
-                    Some(handle) => Ok(Some(Persistent::save(&ctx, handle))),
-                    None => Err(ScriptError::new(NO_HANDLER)),
-                },
+                Ok(handle) => Ok(Some(Persistent::save(&ctx, handler_function(handle)?))),
                 Err(error) => Err(top_level_error(&ctx, error, &realm.code, &realm.ticks)),
             }
         })?;
@@ -1859,7 +1871,13 @@ fn first_line(text: &str) -> String {
 
 /// Builds a server's realm: the globals, the prelude, then the script's
 /// top level; finds its `handle`.
-fn load(host: &Rc<Host>, server: u32, code: &str, gc: usize) -> Result<Realm, ScriptError> {
+fn load(
+    host: &Rc<Host>,
+    server: u32,
+    code: &str,
+    gc: usize,
+    route: Option<&str>,
+) -> Result<Realm, ScriptError> {
     let fail = |error: rquickjs::Error| ScriptError::new(error.to_string());
     let meter = Meter::new(HEAP_BUDGET);
     let runtime = Runtime::new_with_alloc(Budgeted(meter.clone())).map_err(fail)?;
@@ -1888,17 +1906,20 @@ fn load(host: &Rc<Host>, server: u32, code: &str, gc: usize) -> Result<Realm, Sc
         host.current.set(NO_REQUEST);
         ticks.set(0);
         let loaded = match is_module(code) {
-            true => evaluate_module(&ctx, code),
+            true => evaluate_module(&ctx, code, route),
             false => ctx
                 .eval_with_options::<(), _>(code, options("code"))
-                .and_then(|()| ctx.eval::<JsValue, _>(SCRIPT_HANDLER))
+                .and_then(|()| match route {
+                    Some(route) => chosen_route(&ctx, route),
+                    None => ctx.eval::<JsValue, _>(SCRIPT_HANDLER),
+                })
                 .map(TopLevel::Ready),
         };
         let (handle, booting) = match loaded {
-            Ok(TopLevel::Ready(handle)) => match handle.into_function() {
-                Some(handle) => (Some(Persistent::save(&ctx, handle)), None),
-                None => return Err(ScriptError::new(NO_HANDLER)),
-            },
+            Ok(TopLevel::Ready(handle)) => (
+                Some(Persistent::save(&ctx, handler_function(handle)?)),
+                None,
+            ),
             Ok(TopLevel::Waiting { done, exports }) => {
                 let booting = Booting {
                     done: Persistent::save(&ctx, done),
@@ -1943,6 +1964,26 @@ fn load(host: &Rc<Host>, server: u32, code: &str, gc: usize) -> Result<Realm, Sc
 const NO_HANDLER: &str = "the script must define `async function handle(req)`, or export it \
     (`module.exports = { handle }`, `export async function handle`, `export default`)";
 
+/// A handler found after the top level: a function, else the error (a
+/// string is why `route=` chose none, see `chosen_route`).
+fn handler_function(handle: JsValue<'_>) -> Result<Function<'_>, ScriptError> {
+    if let Some(reason) = handle.as_string() {
+        let reason = reason.to_string().unwrap_or_default();
+        return Err(ScriptError::route(reason));
+    }
+    handle
+        .into_function()
+        .ok_or_else(|| ScriptError::new(NO_HANDLER))
+}
+
+/// The route `route=` (`--route`) chose: the handler of the Express or
+/// Fastify route registered with that method and path, which wins over a
+/// `handle`; else a string saying which routes the app registers.
+fn chosen_route<'js>(ctx: &Ctx<'js>, route: &str) -> rquickjs::Result<JsValue<'js>> {
+    let pick: Function = ctx.eval("globalThis[Symbol.for('interleave.route')]")?;
+    pick.call((route,))
+}
+
 /// A top level that ran: its handler (a function, if the script has one),
 /// or an ES module still awaiting the event loop.
 enum TopLevel<'js> {
@@ -1980,11 +2021,15 @@ fn is_module(code: &str) -> bool {
 /// Evaluates `code` as the ES module `code`: its top-level `await`s
 /// settled by the promise jobs alone give its handler; one that waits on
 /// the event loop leaves it `Waiting`.
-fn evaluate_module<'js>(ctx: &Ctx<'js>, code: &str) -> rquickjs::Result<TopLevel<'js>> {
+fn evaluate_module<'js>(
+    ctx: &Ctx<'js>,
+    code: &str,
+    route: Option<&str>,
+) -> rquickjs::Result<TopLevel<'js>> {
     let (module, done) = Module::declare(ctx.clone(), "code", code)?.eval()?;
     let exports = module.namespace()?;
     match done.finish::<()>() {
-        Ok(()) => module_handler(ctx, &exports).map(TopLevel::Ready),
+        Ok(()) => module_handler(ctx, &exports, route).map(TopLevel::Ready),
         Err(rquickjs::Error::WouldBlock) => Ok(TopLevel::Waiting { done, exports }),
         Err(error) => Err(error),
     }
@@ -1992,8 +2037,15 @@ fn evaluate_module<'js>(ctx: &Ctx<'js>, code: &str) -> rquickjs::Result<TopLevel
 
 /// An evaluated module's handler: the export `handle`, or the default
 /// export (the function, or an object with `handle`), or the route of an
-/// Express or Fastify app.
-fn module_handler<'js>(ctx: &Ctx<'js>, exports: &JsObject<'js>) -> rquickjs::Result<JsValue<'js>> {
+/// Express or Fastify app; the route `route` names, if given.
+fn module_handler<'js>(
+    ctx: &Ctx<'js>,
+    exports: &JsObject<'js>,
+    route: Option<&str>,
+) -> rquickjs::Result<JsValue<'js>> {
+    if let Some(route) = route {
+        return chosen_route(ctx, route);
+    }
     let handle: JsValue = exports.get("handle")?;
     if handle.is_function() {
         return Ok(handle);

@@ -140,8 +140,8 @@ pub fn parse(input: &str) -> Result<(Config, ScriptSource), ConfigError> {
                 source = ScriptSource::Code(code);
             }
             "example" => source = ScriptSource::Example(value.to_string()),
-            // The schema's SQL (`schema`, below).
-            "schema" => {}
+            // The schema's SQL (`schema`, below) and the route (`route`).
+            "schema" | "route" => {}
             "scenario" if value == "script" => {}
             "scenario" => {
                 return Err(ConfigError {
@@ -174,6 +174,41 @@ pub fn schema(input: &str) -> Result<Option<String>, ConfigError> {
         key: "schema".to_string(),
         message: "not SQL compressed with lz-string's compressToEncodedURIComponent".to_string(),
     })
+}
+
+/// The fragment's `route=`: the route of the script's Express or Fastify
+/// app that the requests go to (`POST /orders/:id/pay`, percent-encoded;
+/// docs/scripting.md, "Routes"), if it names one.
+pub fn route(input: &str) -> Option<String> {
+    let fragment = input
+        .rsplit_once('#')
+        .map_or(input, |(_, fragment)| fragment);
+    fragment
+        .split('&')
+        .find_map(|piece| piece.strip_prefix("route="))
+        .map(|value| {
+            percent_encoding::percent_decode_str(&value.replace('+', " "))
+                .decode_utf8_lossy()
+                .trim()
+                .to_string()
+        })
+        .filter(|route| !route.is_empty())
+}
+
+/// The `route=…` piece of a fragment for `route` (its spaces and the
+/// characters that would split a fragment percent-encoded).
+pub fn route_piece(route: &str) -> String {
+    const RESERVED: &percent_encoding::AsciiSet = &percent_encoding::CONTROLS
+        .add(b'&')
+        .add(b'=')
+        .add(b'#')
+        .add(b'%')
+        .add(b'+')
+        .add(b' ');
+    format!(
+        "route={}",
+        percent_encoding::utf8_percent_encode(route.trim(), RESERVED)
+    )
 }
 
 /// A script's fragment: the config's own, as `scenario=script` with the
@@ -242,5 +277,27 @@ mod tests {
         assert_eq!(schema("scenario=script&example=ticket").unwrap(), None);
         assert_eq!(schema("scenario=script&example=nope").unwrap(), None);
         assert_eq!(shipped("redis_lock").unwrap().file, "redis_lock.ts");
+    }
+
+    #[test]
+    fn route_is_a_script_key_and_round_trips() {
+        let fragment = "#v=1&scenario=script&example=ticket&route=POST%20/orders/:id/pay&users=2";
+        let (config, _) = parse(fragment).unwrap();
+        assert_eq!(config.users, 2);
+        assert_eq!(route(fragment).as_deref(), Some("POST /orders/:id/pay"));
+        assert_eq!(
+            route("scenario=script&route=GET+/health").as_deref(),
+            Some("GET /health")
+        );
+        assert_eq!(route("scenario=script&route="), None);
+        assert_eq!(route("scenario=script"), None);
+        assert_eq!(
+            route_piece("POST /orders/:id/pay"),
+            "route=POST%20/orders/:id/pay"
+        );
+        assert_eq!(
+            route(&route_piece("GET /a?b=c&d")).as_deref(),
+            Some("GET /a?b=c&d")
+        );
     }
 }
