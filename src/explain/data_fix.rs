@@ -57,7 +57,11 @@ pub fn data_fix(recording: &Recording, story: &Story) -> Option<Fix> {
     };
     let before = &recording.metrics;
     candidates.into_iter().find_map(|candidate| {
-        let program = edited_script(&candidate.code, candidate.schema.as_deref());
+        let program = edited_script(
+            &candidate.code,
+            candidate.schema.as_deref(),
+            script.route.as_deref(),
+        );
         let (metrics, same_schedule) = run_clean(&program, &recording.config)?;
         if metrics.errors > before.errors && !candidate.may_fail {
             return None;
