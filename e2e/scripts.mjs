@@ -279,9 +279,23 @@ try {
   const story = await openPage(browser);
   await story.goto(`${server.url}/#v=1&scenario=ticket&strategy=none`);
   await ready(story);
+  // A mark on the window: a reload would lose it.
+  await story.evaluate(() => { window.interleaveNoReload = true; });
   await story.selectOption(byId('scenario-select'), 'script');
   await story.waitForSelector(byId('script-panel'), { timeout: 60_000 });
+  await ready(story);
   check('picking "script" in a story loads the script edition', true);
+  check('... without reloading the page', await story.evaluate(() => window.interleaveNoReload === true));
+  check('... and one app on the page', (await story.$$('#app')).length === 1
+    && (await story.$$('.transport')).length === 1);
+  // Back to the story and forward to the script: no reload either way.
+  await story.goBack();
+  await story.waitForSelector(byId('script-panel'), { state: 'detached', timeout: 30_000 });
+  await ready(story);
+  await story.goForward();
+  await story.waitForSelector(byId('script-panel'), { timeout: 30_000 });
+  await ready(story);
+  check('story and script, back and forward: still no reload', await story.evaluate(() => window.interleaveNoReload === true));
 
   check('no console errors, page errors, CSP violations or outside requests', problems.length === 0, problems.join(' | '));
 } catch (error) {

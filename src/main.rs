@@ -7,6 +7,14 @@ fn main() {
     interleave::app::start();
 }
 
+/// Takes the app down, for web/boot.js to hand the page to the script
+/// edition when a script scenario opens (no reload).
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn stop() {
+    interleave::app::stop();
+}
+
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
     eprintln!("interleave-web is the browser app: build it with `trunk build`.");

@@ -5,9 +5,11 @@
 // Two editions of the app exist. The page's own (`interleave-web`) has no
 // JavaScript engine and stays small. The script edition (the same app with
 // the engine, `scripts/build-script-edition.sh`) loads only when the address
-// asks for a script scenario; opening one from the small edition reloads
-// the page into it. The script edition's code runs only inside that
-// engine's sandbox: nothing here evaluates it.
+// asks for a script scenario. Opening one from the small edition takes that
+// edition down (its exported `stop`) and starts the script edition in the
+// same page, with no reload; the script edition shows stories too, so it
+// keeps the page from then on. The script edition's code runs only inside
+// that engine's sandbox: nothing here evaluates it.
 const script = document.querySelector('script[data-js][data-wasm]');
 const base = new URL('.', new URL(script.dataset.js, location.href));
 const wantsScript = () => /(^#|&)scenario=script(&|$)/.test(location.hash);
@@ -26,7 +28,7 @@ function status(text) {
   return line;
 }
 
-if (wantsScript()) {
+async function startScriptEdition() {
   const line = status('Loading the JavaScript engine…');
   const started = performance.now();
   try {
@@ -40,14 +42,26 @@ if (wantsScript()) {
     status(`The JavaScript engine did not load (${error}). Reload the page to try again.`)
       .classList.add('error');
   }
+}
+
+if (wantsScript()) {
+  await startScriptEdition();
 } else {
-  const { default: init } = await import(script.dataset.js);
-  await init({ module_or_path: script.dataset.wasm });
-  // A script scenario opened from this edition: load the one with the engine.
-  window.addEventListener('hashchange', () => {
-    if (wantsScript()) {
-      status('Loading the JavaScript engine…');
-      location.reload();
-    }
-  });
+  const page = await import(script.dataset.js);
+  // Registered before the app's own listener, so a script scenario never
+  // reaches the edition that cannot run it.
+  const toScripts = (event) => {
+    if (!wantsScript()) return;
+    event.stopImmediatePropagation();
+    window.removeEventListener('hashchange', toScripts);
+    page.stop();
+    // A fresh root: the small edition's DOM goes with it.
+    const root = document.getElementById('app');
+    const fresh = document.createElement('main');
+    fresh.id = 'app';
+    root.replaceWith(fresh);
+    startScriptEdition();
+  };
+  window.addEventListener('hashchange', toScripts);
+  await page.default({ module_or_path: script.dataset.wasm });
 }

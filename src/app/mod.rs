@@ -66,10 +66,26 @@ pub fn start() {
     // In the next task: this one has started the wasm, long enough (a
     // fresh page's first draw then stays under about 60 ms here).
     let mount = yielding::NextTask::new(move || {
-        yew::Renderer::<App>::with_root(root).render();
+        let app = yew::Renderer::<App>::with_root(root).render();
+        APP.with(|running| running.replace(Some(app)));
     });
-    // Kept until it runs, for the page's whole life.
-    std::mem::forget(mount);
+    MOUNT.with(|pending| pending.replace(Some(mount)));
+}
+
+thread_local! {
+    /// The mount, kept until it has run (dropping it cancels it).
+    static MOUNT: std::cell::RefCell<Option<yielding::NextTask>> = const { std::cell::RefCell::new(None) };
+    /// The app, once mounted.
+    static APP: std::cell::RefCell<Option<yew::AppHandle<App>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Takes the app down (its listeners, timers and DOM), for web/boot.js to
+/// hand the page to the script edition without a reload.
+pub fn stop() {
+    MOUNT.with(|pending| pending.take());
+    if let Some(app) = APP.with(|running| running.take()) {
+        app.destroy();
+    }
 }
 
 /// The id of the banner a panic leaves on the page.
@@ -231,8 +247,8 @@ pub fn App() -> Html {
         let dispatcher = state.dispatcher();
         Callback::from(move |(key, value): (String, String)| {
             if key == "scenario" && value == "script" {
-                // A navigation: the edition without the engine reloads
-                // into the one that has it (web/boot.js).
+                // A navigation: the edition without the engine hands the
+                // page to the one that has it (web/boot.js).
                 open_fragment(SCRIPT_START);
                 return;
             }
