@@ -1824,6 +1824,43 @@ async function handle(req) {
     );
 }
 
+/// SETNX, SETEX, EXISTS and PING through both clients, and a command the
+/// simulation does not model: Node 20 with ioredis 5.8 and node-redis 5 on
+/// a real Redis 7 printed the first six lines for the same calls.
+#[test]
+fn setnx_setex_exists_ping_and_unmodelled_commands() {
+    let code = r#"import Redis from "ioredis";
+import { createClient } from "redis";
+const r = new Redis(process.env.REDIS_URL);
+const c = createClient();
+await c.connect();
+console.log("nr ping", await c.ping(), "io ping", await r.ping(), await r.ping("hi"));
+export async function handle(req) {
+  console.log("nr setNX", await c.setNX("k1", "a"), await c.setNX("k1", "b"));
+  console.log("nr setEx", await c.setEx("k2", 10, "v"), "exists", await c.exists("k2"), await c.exists(["k2", "k1", "zz"]));
+  console.log("io setnx", await r.setnx("k3", "a"), await r.setnx("k3", "b"));
+  console.log("io setex", await r.setex("k4", 10, "v"), "exists", await r.exists("k4"), await r.exists("k4", "k3", "zz"));
+  for (const call of [() => r.hget("h", "f"), () => c.hGet("h", "f"), () => r.multi()]) {
+    try { await call(); } catch (e) { console.log(e.constructor.name, e.message.split(" (")[0]); }
+  }
+}
+"#;
+    let (_, run) = run_cleanly(code, "scenario=script&users=1&clicks=1");
+    assert_eq!(
+        run.messages(),
+        [
+            "nr ping PONG io ping PONG hi",
+            "nr setNX 1 0",
+            "nr setEx OK exists 1 2",
+            "io setnx 1 0",
+            "io setex OK exists 1 2",
+            "TypeError ioredis: HGET is not modelled by the simulated Redis",
+            "TypeError redis: HGET is not modelled by the simulated Redis",
+            "TypeError ioredis: MULTI is not modelled by the simulated Redis",
+        ]
+    );
+}
+
 /// redlock 4.2's `lock`, `unlock`, `extend` and `LockError` over ioredis:
 /// Node 20 with redlock 4.2.0 and ioredis 5 on a real Redis 7 printed these
 /// lines for the same text.

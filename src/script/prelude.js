@@ -829,6 +829,12 @@
       }
       throw new ReplyError(UNKNOWN_SCRIPT);
     },
+    // `EXISTS`: how many of the keys hold a value (a GET of each).
+    async exists(keys) {
+      let found = 0;
+      for (const key of keys.flat()) if ((await cache.get(key)) != null) found += 1;
+      return found;
+    },
     // `PEXPIRE`: 1 if the key was live (a non-positive time deletes it).
     async pexpire(key, ms) {
       return (await host.expire(key, integerArgument(ms))) ? 1 : 0;
@@ -841,6 +847,42 @@
     }
     return unit === "EX" ? n * 1000 : n;
   };
+
+  // Redis commands the simulation does not model: a clear error naming
+  // the command and what is modelled, not "not a function".
+  const UNMODELLED = [
+    "hget", "hset", "hgetall", "hdel", "hincrby", "hmget", "hmset", "mget", "mset",
+    "lpush", "rpush", "lpop", "rpop", "lrange", "llen", "sadd", "srem", "smembers",
+    "sismember", "scard", "zadd", "zrem", "zrange", "zscore", "zincrby", "publish",
+    "subscribe", "multi", "pipeline", "exec", "watch", "unwatch", "getset", "getdel",
+    "ttl", "pttl", "persist", "keys", "scan", "flushall", "flushdb", "rename", "append",
+    "strlen", "evalsha", "script", "xadd", "xread",
+  ];
+  const MODELLED_REDIS =
+    "GET, SET with EX/PX/NX/XX, SETEX, PSETEX, SETNX, DEL, EXISTS, INCR/DECR(BY), " +
+    "EXPIRE, PEXPIRE, EVAL of check-and-delete and redlock's scripts, PING";
+  const NODE_REDIS_UNMODELLED = [
+    "hGet", "hSet", "hGetAll", "hDel", "hIncrBy", "hmGet", "mGet", "mSet", "lPush", "rPush",
+    "lPop", "rPop", "lRange", "lLen", "sAdd", "sRem", "sMembers", "sIsMember", "sCard",
+    "zAdd", "zRem", "zRange", "zScore", "zIncrBy", "publish", "subscribe", "multi", "exec",
+    "watch", "unwatch", "getSet", "getDel", "ttl", "pTTL", "persist", "keys", "scan",
+    "flushAll", "flushDb", "rename", "append", "strLen", "evalSha", "xAdd", "xRead",
+  ];
+  function unmodelled(prototype, library, names) {
+    for (const name of names) {
+      if (name in prototype) continue;
+      Object.defineProperty(prototype, name, {
+        configurable: true,
+        writable: true,
+        value() {
+          throw new TypeError(
+            `${library}: ${name.toUpperCase()} is not modelled by the simulated Redis ` +
+              `(it has ${MODELLED_REDIS})`
+          );
+        },
+      });
+    }
+  }
 
   // ioredis: `new Redis()`, variadic SET options.
   class Redis {
@@ -901,6 +943,25 @@
         return fixed ? this.eval(lua, numberOfKeys, ...args) : this.eval(lua, ...args);
       };
     }
+    setex(key, seconds, value) {
+      return redisCommands.set(key, value, expiry("EX", seconds), null);
+    }
+    psetex(key, ms, value) {
+      return redisCommands.set(key, value, expiry("PX", ms), null);
+    }
+    async setnx(key, value) {
+      return (await redisCommands.set(key, value, 0, "NX")) === "OK" ? 1 : 0;
+    }
+    exists(...keys) {
+      return redisCommands.exists(keys);
+    }
+    // Connection calls answer at once: the simulated Redis is always up.
+    async connect() {
+      this.status = "ready";
+    }
+    async ping(message) {
+      return message === undefined ? "PONG" : String(message);
+    }
     async quit() {
       this.status = "end";
       return "OK";
@@ -911,7 +972,11 @@
     on() {
       return this;
     }
+    once() {
+      return this;
+    }
   }
+  unmodelled(Redis.prototype, "ioredis", UNMODELLED);
 
   // node-redis (v4 and v5): `createClient()`, `connect()`, SET options as
   // an object (`{ NX: true, PX: 100 }`, or v5's `{ expiration, condition }`).
@@ -977,6 +1042,21 @@
     pExpire(key, ms) {
       return asNodeRedis(() => redisCommands.pexpire(key, ms));
     }
+    setEx(key, seconds, value) {
+      return asNodeRedis(() => redisCommands.set(key, value, expiry("EX", seconds), null));
+    }
+    pSetEx(key, ms, value) {
+      return asNodeRedis(() => redisCommands.set(key, value, expiry("PX", ms), null));
+    }
+    setNX(key, value) {
+      return asNodeRedis(async () => ((await redisCommands.set(key, value, 0, "NX")) === "OK" ? 1 : 0));
+    }
+    exists(keys) {
+      return asNodeRedis(() => redisCommands.exists([keys]));
+    }
+    async ping(message) {
+      return message === undefined ? "PONG" : String(message);
+    }
     async quit() {
       this.isOpen = false;
       this.isReady = false;
@@ -989,7 +1069,11 @@
     on() {
       return this;
     }
+    once() {
+      return this;
+    }
   }
+  unmodelled(RedisClient.prototype, "redis", NODE_REDIS_UNMODELLED);
   const nodeRedis = Object.freeze({
     createClient: () => new RedisClient(),
     ErrorReply,
