@@ -2082,6 +2082,44 @@ fn typescript_runs_stripped_as_its_javascript_twin() {
     assert_eq!(normative(&by_link), normative(&ts));
 }
 
+/// TypeScript that imports types without `import type` (as most code
+/// does) runs: the imports it never uses as values are elided, as `tsc`
+/// elides them, and every column is kept.
+#[test]
+fn typescript_imports_of_types_are_elided() {
+    let code = r#"import express, { Request, Response, NextFunction } from "express";
+import { Pool, PoolClient, QueryResult } from "pg";
+const app = express();
+const pool = new Pool();
+app.post("/tickets", async (req: Request, res: Response, next: NextFunction) => {
+  const client: PoolClient = await pool.connect();
+  try {
+    const found: QueryResult = await client.query("SELECT 1 AS one");
+    res.status(201).json({ one: found.rows[0].one });
+  } finally {
+    client.release();
+  }
+});
+export default app;
+"#;
+    let (m, run) = run_cleanly(code, "scenario=script&users=1&clicks=1");
+    assert_eq!(m.db_reads, 1);
+    assert_eq!(run.custom(), custom(&[("status_201", 1.0)]));
+    let stripped = interleave::script::typescript::strip(code).unwrap();
+    let blank = |line: &str, names: &str| line.replace(names, &" ".repeat(names.len()));
+    assert_eq!(
+        stripped.lines().take(2).collect::<Vec<_>>(),
+        [
+            blank(
+                code.lines().next().unwrap(),
+                "Request, Response, NextFunction"
+            ),
+            blank(code.lines().nth(1).unwrap(), "PoolClient, QueryResult"),
+        ]
+    );
+    assert_eq!(stripped.len(), code.len());
+}
+
 #[test]
 fn a_typescript_error_keeps_its_line_and_column() {
     // The throw is on line 4, behind a type annotation and casts on the

@@ -152,7 +152,7 @@ fn strip_with_code(code: &str) -> Result<String, (ErrorCode, ScriptError)> {
             ..Options::default()
         };
         match operate(&cm, &handler, code.to_string(), options) {
-            Ok(output) => Ok(output.code),
+            Ok(output) => Ok(elide_type_imports(output.code)),
             Err(error) => {
                 let diagnostics = collected.0.borrow();
                 let first = diagnostics.first();
@@ -174,6 +174,78 @@ fn strip_with_code(code: &str) -> Result<String, (ErrorCode, ScriptError)> {
             }
         }
     })
+}
+
+/// The stripped code with the named imports it never uses as values
+/// blanked out (same length), as `tsc` elides them: TypeScript code often
+/// imports types without `import type` (`import express, { Request,
+/// Response } from "express"`), and a module has no such export to give.
+/// A name counts as used if it appears as a word anywhere outside the
+/// import declarations (in a string too: keeping an import is the safe
+/// mistake).
+fn elide_type_imports(code: String) -> String {
+    use swc_ecma_ast::{ImportSpecifier, ModuleDecl, ModuleItem};
+    let cm: Lrc<SourceMap> = Default::default();
+    let file = cm.new_source_file(Lrc::new(FileName::Anon), code.clone());
+    let syntax = Syntax::Es(EsSyntax::default());
+    let Ok(program) =
+        parse_file_as_program(&file, syntax, EsVersion::latest(), None, &mut Vec::new())
+    else {
+        return code;
+    };
+    let Some(module) = program.as_module() else {
+        return code;
+    };
+    let offset = |at: BytePos| (at.0 - file.start_pos.0) as usize;
+    let imports: Vec<_> = module
+        .body
+        .iter()
+        .filter_map(|item| match item {
+            ModuleItem::ModuleDecl(ModuleDecl::Import(import)) if !import.type_only => Some(import),
+            _ => None,
+        })
+        .collect();
+    let spans: Vec<(usize, usize)> = imports
+        .iter()
+        .map(|import| (offset(import.span.lo), offset(import.span.hi)))
+        .collect();
+    let outside = |at: usize| !spans.iter().any(|&(lo, hi)| lo <= at && at < hi);
+    let used = |name: &str| {
+        let is_ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+        code.match_indices(name).any(|(at, _)| {
+            let before = code[..at].chars().next_back();
+            let after = code[at + name.len()..].chars().next();
+            outside(at) && !before.is_some_and(is_ident) && !after.is_some_and(is_ident)
+        })
+    };
+    let mut blank: Vec<(usize, usize)> = Vec::new();
+    for import in &imports {
+        for specifier in &import.specifiers {
+            if let ImportSpecifier::Named(named) = specifier {
+                if !used(&named.local.sym) {
+                    let (lo, mut hi) = (offset(named.span.lo), offset(named.span.hi));
+                    let rest = &code[hi..];
+                    let spaces = rest.len() - rest.trim_start().len();
+                    if rest.trim_start().starts_with(',') {
+                        hi += spaces + 1;
+                    }
+                    blank.push((lo, hi));
+                }
+            }
+        }
+    }
+    if blank.is_empty() {
+        return code;
+    }
+    let mut bytes = code.into_bytes();
+    for (lo, hi) in blank {
+        for byte in &mut bytes[lo..hi] {
+            if *byte != b'\n' {
+                *byte = b' ';
+            }
+        }
+    }
+    String::from_utf8(bytes).unwrap_or_default()
 }
 
 /// A bound on how deep a parser recurses on `code`: the deepest bracket
