@@ -1246,6 +1246,9 @@ fn handlers_export_as_production_code_does() {
         "export default { async handle(req) { count('ran'); } };",
         "const handle = async (req) => { count('ran'); };\nexport { handle };",
         "const ready = await Promise.resolve(1);\nexport async function handle() { count('ran', ready); }",
+        // A Lambda-style `handler`.
+        "exports.handler = async (event) => { count('ran'); };",
+        "export const handler = async (event) => { count('ran'); };",
     ] {
         let (m, run) = run_script(code, "scenario=script&users=2&clicks=1");
         assert_eq!((m.errors, m.hung), (0, 0), "{code}");

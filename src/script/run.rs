@@ -1962,7 +1962,8 @@ fn load(
 }
 
 const NO_HANDLER: &str = "the script must define `async function handle(req)`, or export it \
-    (`module.exports = { handle }`, `export async function handle`, `export default`)";
+    (`module.exports = { handle }`, `export async function handle`, `export default`; \
+    `handler` works too), or register an Express or Fastify route";
 
 /// A handler found after the top level: a function, else the error (a
 /// string is why `route=` chose none, see `chosen_route`).
@@ -2000,6 +2001,8 @@ enum TopLevel<'js> {
 /// `Symbol.for("interleave.route")`).
 const SCRIPT_HANDLER: &str = "typeof handle === 'function' ? handle \
     : module.exports && typeof module.exports.handle === 'function' ? module.exports.handle \
+    : module.exports && typeof module.exports.handler === 'function' ? module.exports.handler \
+    : typeof handler === 'function' ? handler \
     : globalThis[Symbol.for('interleave.route')]() \
     ?? (typeof module.exports === 'function' ? module.exports : undefined)";
 
@@ -2046,9 +2049,12 @@ fn module_handler<'js>(
     if let Some(route) = route {
         return chosen_route(ctx, route);
     }
-    let handle: JsValue = exports.get("handle")?;
-    if handle.is_function() {
-        return Ok(handle);
+    // `handle`, else `handler` (a Lambda-style export).
+    for name in ["handle", "handler"] {
+        let handle: JsValue = exports.get(name)?;
+        if handle.is_function() {
+            return Ok(handle);
+        }
     }
     let default: JsValue = exports.get("default")?;
     if let Some(handle) = default
