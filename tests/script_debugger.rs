@@ -493,13 +493,15 @@ INSERT INTO events VALUES (1, 10);
     assert_eq!(fix_of(&racy), None);
 
     // A cache key's lost update: the lines from the read to the write go
-    // under a Redis lock. They declare `visits`, so the release follows
-    // the write (no try/finally to scope it away).
+    // under a Redis lock. They declare `visits`, which the code after them
+    // reads, so the release follows the write (a try block would hide
+    // `visits` from the log).
     let code = "const Redis = require('ioredis');
 const redis = new Redis();
 async function handle(req) {
   const visits = Number(await redis.get('visits')) || 0;
   await redis.set('visits', visits + 1);
+  console.log(visits);
 }
 ";
     let racy = recording(&format!(
@@ -524,6 +526,18 @@ async function handle(req) {
     );
     let fixed = recording(&format!("#{}", fix.fragment));
     assert!(fixed.violations.is_empty(), "{:?}", fixed.violations);
+    // Without the log, nothing after the lines needs `visits`: try/finally.
+    let racy = recording(&format!(
+        "#v=1&scenario=script&code={}&users=1&clicks=2",
+        encode(&code.replace("  console.log(visits);\n", ""))
+    ));
+    let fix = fix_of(&racy).expect("a fix");
+    assert!(
+        fix.value.contains("  try {\n    const visits"),
+        "{}",
+        fix.value
+    );
+    assert!(fix.value.ends_with("lockToken);\n  }"), "{}", fix.value);
 
     // node-redis, one line that reads and writes: try/finally.
     let code = "import { createClient } from 'redis';

@@ -262,12 +262,16 @@ fn cache_lock_fix(code: &str, schema: Option<&str>, read: u32, write: u32) -> Op
             format!("{client}.eval({RELEASE}, {{ keys: [{lock_key}], arguments: [lockToken] }})"),
         ),
     };
-    let declares = wrapped.iter().any(|line| {
-        let line = line.trim_start();
-        ["const ", "let ", "var "]
-            .iter()
-            .any(|k| line.starts_with(k))
-    });
+    // The rest of the block: the lines after the write, up to the first
+    // that is indented less than the wrapped ones.
+    let after: Vec<&str> = lines[last + 1..]
+        .iter()
+        .take_while(|line| line.trim().is_empty() || indent(line) >= ind.len())
+        .copied()
+        .collect();
+    let declares = declared(wrapped)
+        .iter()
+        .any(|name| after.iter().any(|line| has_word(line, name)));
     let mut out = vec![
         format!("{ind}const lockToken = Math.random().toString(36).slice(2);"),
         format!("{ind}while ((await {take}) !== \"OK\") {{"),
@@ -300,11 +304,46 @@ fn cache_lock_fix(code: &str, schema: Option<&str>, read: u32, write: u32) -> Op
             "lines {read} to {write} under a Redis lock: SET NX PX with an owner token, released \
              only by its owner{}",
             match declares {
-                true => " (after the write; the lines declare names used later, so no try/finally)",
+                true => {
+                    " (released after the write: a try block would hide the names these lines \
+                     declare from the code after them)"
+                }
                 false => "",
             }
         ),
         may_fail: false,
+    })
+}
+
+/// The names `lines` declare with `const`, `let` or `var` at their start
+/// (a plain name, or those of a destructuring pattern).
+fn declared(lines: &[&str]) -> Vec<String> {
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    lines
+        .iter()
+        .filter_map(|line| {
+            let line = line.trim_start();
+            ["const ", "let ", "var "]
+                .iter()
+                .find_map(|keyword| line.strip_prefix(keyword))
+        })
+        .flat_map(|rest| {
+            let pattern = rest.split('=').next().unwrap_or_default();
+            pattern
+                .split(|c: char| !is_ident(c))
+                .filter(|word| !word.is_empty())
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// Whether `name` occurs in `line` as a whole word.
+fn has_word(line: &str, name: &str) -> bool {
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    line.match_indices(name).any(|(at, _)| {
+        !line[..at].chars().next_back().is_some_and(is_ident)
+            && !line[at + name.len()..].chars().next().is_some_and(is_ident)
     })
 }
 
