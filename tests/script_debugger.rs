@@ -409,6 +409,15 @@ fn a_race_in_the_data_is_fixed_in_the_scripts_own_sql() {
         let violation = recording.first_violation().expect("a violation");
         data_fix(recording, &story(recording, violation).expect("a story"))
     };
+    // A double click on `code` (with `schema`, if any).
+    let double_click = |code: &str, schema: Option<&str>| {
+        use interleave::script::source::encode;
+        let schema = schema.map_or(String::new(), |sql| format!("&schema={}", encode(sql)));
+        recording(&format!(
+            "#v=1&scenario=script&code={}{schema}&users=1&clicks=2",
+            encode(code)
+        ))
+    };
     // ticket_pg: SELECT, then INSERT … RETURNING id; a double click.
     let racy = recording("#v=1&scenario=script&example=ticket_pg&users=1&clicks=2");
     assert_eq!(racy.metrics.duplicate_tickets, 1);
@@ -456,12 +465,7 @@ async function handle(req) {
     let schema = "CREATE TABLE events (id int PRIMARY KEY, seats int);
 INSERT INTO events VALUES (1, 10);
 ";
-    use interleave::script::source::encode;
-    let racy = recording(&format!(
-        "#v=1&scenario=script&code={}&schema={}&users=1&clicks=2",
-        encode(code),
-        encode(schema)
-    ));
+    let racy = double_click(code, Some(schema));
     let fix = fix_of(&racy).expect("a fix");
     assert_eq!(
         fix.value,
@@ -484,11 +488,7 @@ INSERT INTO events VALUES (1, 10);
     let autocommit = code
         .replace("await c.query('BEGIN');", "")
         .replace("await c.query('COMMIT');", "");
-    let racy = recording(&format!(
-        "#v=1&scenario=script&code={}&schema={}&users=1&clicks=2",
-        encode(&autocommit),
-        encode(schema)
-    ));
+    let racy = double_click(&autocommit, Some(schema));
     assert!(!racy.violations.is_empty());
     assert_eq!(fix_of(&racy), None);
 
@@ -504,10 +504,7 @@ async function handle(req) {
   console.log(visits);
 }
 ";
-    let racy = recording(&format!(
-        "#v=1&scenario=script&code={}&users=1&clicks=2",
-        encode(code)
-    ));
+    let racy = double_click(code, None);
     let fix = fix_of(&racy).expect("a fix");
     assert_eq!(
         fix.value,
@@ -527,10 +524,7 @@ async function handle(req) {
     let fixed = recording(&format!("#{}", fix.fragment));
     assert!(fixed.violations.is_empty(), "{:?}", fixed.violations);
     // Without the log, nothing after the lines needs `visits`: try/finally.
-    let racy = recording(&format!(
-        "#v=1&scenario=script&code={}&users=1&clicks=2",
-        encode(&code.replace("  console.log(visits);\n", ""))
-    ));
+    let racy = double_click(&code.replace("  console.log(visits);\n", ""), None);
     let fix = fix_of(&racy).expect("a fix");
     assert!(
         fix.value.contains("  try {\n    const visits"),
@@ -547,10 +541,7 @@ export async function handle(req) {
   await client.set(`visits:${req.user}`, Number(await client.get(`visits:${req.user}`)) + 1);
 }
 ";
-    let racy = recording(&format!(
-        "#v=1&scenario=script&code={}&users=1&clicks=2",
-        encode(code)
-    ));
+    let racy = double_click(code, None);
     let fix = fix_of(&racy).expect("a fix");
     assert_eq!(
         fix.value,
