@@ -118,6 +118,18 @@ struct ExplainArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
+    /// Explain this JavaScript (or TypeScript) file's run as the
+    /// scenario's handler (scenario=script): its story, and the fix found
+    /// by running it (its own SQL or cache code, or a lock strategy).
+    #[arg(long, value_name = "FILE.js")]
+    script: Option<std::path::PathBuf>,
+    /// The database's schema as SQL, for the script's `pg`.
+    #[arg(long, value_name = "FILE.sql")]
+    schema: Option<std::path::PathBuf>,
+    /// The route of the script's Express or Fastify app the requests go
+    /// to, as 'POST /orders/:id/pay'.
+    #[arg(long, value_name = "'METHOD /PATH'")]
+    route: Option<String>,
 }
 
 #[derive(Args, Debug)]
@@ -265,9 +277,12 @@ pub fn main(args: &[String], out: &mut impl Write) -> Result<(), CliError> {
 }
 
 fn run_explain(args: &ExplainArgs, out: &mut impl Write) -> Result<(), CliError> {
-    let config = parse_fragment(&args.fragment).map_err(CliError::Config)?;
-    let recording =
-        crate::debugger::Recording::of(&config).map_err(|error| CliError::Config(error.into()))?;
+    let recording = if args.script.is_some() || is_script(&args.fragment) {
+        script_command::recording(args)?
+    } else {
+        let config = parse_fragment(&args.fragment).map_err(CliError::Config)?;
+        crate::debugger::Recording::of(&config).map_err(|error| CliError::Config(error.into()))?
+    };
     let explanation = crate::explain::explain_recording(&recording);
     if args.json {
         return write_line(out, &explanation);
@@ -389,7 +404,7 @@ mod script_command {
     use std::io::Write;
     use std::path::Path;
 
-    use super::{CliError, ExploreFlags, RunArgs};
+    use super::{CliError, ExplainArgs, ExploreFlags, RunArgs};
 
     fn read(path: &Path) -> Result<String, CliError> {
         std::fs::read_to_string(path).map_err(|error| {
@@ -505,6 +520,45 @@ mod script_command {
         let result =
             explore(&code, schema, route, &config, source_piece, &options).map_err(script_error)?;
         super::write_line(out, &super::ExploreLine::of(&result, &options))
+    }
+
+    /// The recording `interleave explain` tells, for a script: `--script`
+    /// (with `--schema` and `--route`, else the fragment's), or the
+    /// fragment's `code=`/`example=`.
+    #[cfg(feature = "script")]
+    pub fn recording(args: &ExplainArgs) -> Result<crate::debugger::Recording, CliError> {
+        use crate::debugger::program::{edited_script, parse_lenient};
+        use crate::script::source;
+        let bad = |error: String| CliError::Script(format!("bad scenario: {error}"));
+        let (config, program) = match &args.script {
+            Some(path) => {
+                let code = read_script(path)?;
+                let (config, _) = source::parse(&args.fragment).map_err(|e| bad(e.to_string()))?;
+                let schema = match &args.schema {
+                    Some(path) => Some(read(path)?),
+                    None => source::schema(&args.fragment).map_err(|e| bad(e.to_string()))?,
+                };
+                let route = args.route.clone().or_else(|| source::route(&args.fragment));
+                let program = edited_script(&code, schema.as_deref(), route.as_deref());
+                (config, program)
+            }
+            None => {
+                let (config, program, errors) = parse_lenient(&args.fragment);
+                if let Some(error) = errors.first() {
+                    return Err(bad(error.to_string()));
+                }
+                (config, program)
+            }
+        };
+        crate::debugger::Recording::of_program(&program, &config)
+            .map_err(|error| CliError::Script(format!("bad script: {error}")))
+    }
+
+    #[cfg(not(feature = "script"))]
+    pub fn recording(_: &ExplainArgs) -> Result<crate::debugger::Recording, CliError> {
+        Err(CliError::Script(
+            "this build has no script engine (cargo feature `script`)".into(),
+        ))
     }
 
     #[cfg(not(feature = "script"))]

@@ -7,16 +7,16 @@ use std::rc::Rc;
 
 use yew::Reducible;
 
-use crate::config::url::{to_fragment, with_param, ConfigError};
+use crate::config::url::{with_param, ConfigError};
+use crate::config::Config;
 use crate::config::StrategyKind;
-use crate::config::{Config, ScenarioKind};
 use crate::debugger::narrate::choice_label;
 use crate::debugger::program::{is_script_fragment, Program};
 use crate::debugger::recording::{MAX_RECORDED_EVENTS, MAX_RECORDED_STEPS, MAX_RECORDED_WORK};
 use crate::debugger::{Compare, CompareRow, Grouping, Recorder, Recording, SearchJob, Session};
 use crate::explain::{
-    clean_message, explain_recording, minimal_of_counterexample, narrate_step, script_fix, stories,
-    Explanation, Story,
+    explain_recording, minimal_of_counterexample, stories, story_only, total_requests, Explanation,
+    Story,
 };
 use crate::explore::search::thousands;
 use crate::explore::{
@@ -1023,9 +1023,6 @@ fn shared<T>(value: T) -> Rc<RefCell<T>> {
     Rc::new(RefCell::new(value))
 }
 
-/// Most requests of a script for which the page looks for a fix.
-const MAX_FIXED_SCRIPT: u64 = 20;
-
 /// Most requests for which the page works out the fix and the smallest
 /// case (each a few more runs of the scenario); larger runs get the story.
 const MAX_EXPLAINED_REQUESTS: u64 = 100;
@@ -1035,83 +1032,14 @@ fn is_small(config: &Config) -> bool {
     total_requests(config) <= MAX_EXPLAINED_REQUESTS
 }
 
-/// The explanation of a recorded run: all of it for a small run, the
-/// story and narration alone for a large one.
+/// The explanation of a recorded run: all of it for a small story (a
+/// script's, from `explain`, with its fix for a small run), the story and
+/// narration alone for a large one.
 fn explanation_of(recording: &Recording) -> Explanation {
-    // The fix and the smallest case re-run the built-in stories; a script
-    // gets its story and narration.
-    if is_small(&recording.config) && !recording.program.is_script() {
+    if is_small(&recording.config) || recording.program.is_script() {
         return explain_recording(recording);
     }
-    let story = recording
-        .first_violation()
-        .and_then(|violation| crate::explain::story(recording, violation));
-    // A small script's fix, found by running it (a few script runs,
-    // so only for small runs): its SQL edited for a race found in its
-    // data, else a strategy for its critical sections.
-    let fix = (recording.program.is_script()
-        && total_requests(&recording.config) <= MAX_FIXED_SCRIPT)
-        .then(|| {
-            #[cfg(scripts)]
-            if let Some(fix) = story
-                .as_ref()
-                .and_then(|story| crate::explain::data_fix(recording, story))
-            {
-                return Some(fix);
-            }
-            script_fix(&recording.program, &recording.config, &recording.metrics)
-        })
-        .flatten();
-    Explanation {
-        fragment: to_fragment(&recording.config),
-        step: story.as_ref().map(|story| story.step),
-        narration: story
-            .as_ref()
-            .map(|story| narrate_step(recording, story.step)),
-        summary: match &story {
-            Some(story) => format!("{} at step {}", story.kind.name(), story.step + 1),
-            None if recording.program.is_script() => script_summary(&recording.metrics),
-            None => clean_message(recording.config.scenario).to_string(),
-        },
-        story,
-        incidents: Vec::new(),
-        fix,
-        minimal: None,
-    }
-}
-
-/// What a script's run did, when no critical section had two holders: its
-/// counters say it (a script's stories are its critical sections).
-fn script_summary(metrics: &Metrics) -> String {
-    let mut harms = Vec::new();
-    if metrics.duplicate_tickets > 0 {
-        harms.push(format!(
-            "{} duplicate row(s) by the tables' expectUnique",
-            metrics.duplicate_tickets
-        ));
-    }
-    if metrics.errors > 0 {
-        harms.push(format!("{} request(s) failed", metrics.errors));
-    }
-    if metrics.hung > 0 {
-        harms.push(format!("{} request(s) never answered", metrics.hung));
-    }
-    match harms.is_empty() {
-        true => "no two requests held a critical section at once in this run; explore to \
-                 search every interleaving"
-            .to_string(),
-        false => format!(
-            "{}: step through the run, or explore to find the interleavings that cause it",
-            harms.join(", ")
-        ),
-    }
-}
-
-pub fn total_requests(config: &Config) -> u64 {
-    match config.scenario {
-        ScenarioKind::Stampede => u64::from(config.requests),
-        ScenarioKind::Ticket => u64::from(config.users) * u64::from(config.clicks),
-    }
+    story_only(recording)
 }
 
 /// Milliseconds on the page's clock (only the UI reads wall time).

@@ -69,7 +69,16 @@ pub fn data_fix(recording: &Recording, story: &Story) -> Option<Fix> {
         let outcome = outcome_text(story.kind, before, &metrics);
         Some(Fix {
             key: "code".to_string(),
-            text: format!("{} ({}): {outcome}", candidate.paste, candidate.meaning),
+            text: format!(
+                "{}: {outcome}; paste:\n{}",
+                candidate.meaning,
+                candidate
+                    .paste
+                    .lines()
+                    .map(|line| format!("    {line}"))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            ),
             value: candidate.paste,
             meaning: candidate.meaning,
             fragment: program.fragment(&recording.config),

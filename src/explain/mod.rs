@@ -123,8 +123,96 @@ pub fn explain(config: &Config) -> Explanation {
     }
 }
 
+/// How many requests a scenario sends.
+pub fn total_requests(config: &Config) -> u64 {
+    match config.scenario {
+        ScenarioKind::Stampede => u64::from(config.requests),
+        ScenarioKind::Ticket => u64::from(config.users) * u64::from(config.clicks),
+    }
+}
+
+/// Most requests of a script for which a fix is looked for (each
+/// candidate is a run of the script).
+pub const MAX_FIXED_SCRIPT: u64 = 20;
+
+/// The story of the run's first violation and its narration, with no fix
+/// and no smallest case (a large run; a script's, whose fix is its own).
+pub fn story_only(recording: &Recording) -> Explanation {
+    let story = recording
+        .first_violation()
+        .and_then(|violation| story::story(recording, violation));
+    Explanation {
+        fragment: to_fragment(&recording.config),
+        step: story.as_ref().map(|story| story.step),
+        narration: story
+            .as_ref()
+            .map(|story| narrate_step(recording, story.step)),
+        summary: match &story {
+            Some(story) => format!("{} at step {}", story.kind.name(), story.step + 1),
+            None if recording.program.is_script() => script_summary(&recording.metrics),
+            None => clean_message(recording.config.scenario).to_string(),
+        },
+        story,
+        incidents: Vec::new(),
+        fix: None,
+        minimal: None,
+    }
+}
+
+/// A script's explanation: its story, and for a run of at most
+/// [`MAX_FIXED_SCRIPT`] requests a fix found by running it: its SQL or
+/// cache code edited for a race found in its data (`data_fix`), else a
+/// lock strategy for its critical sections (`script_fix`).
+fn explain_script(recording: &Recording) -> Explanation {
+    let mut explanation = story_only(recording);
+    if total_requests(&recording.config) > MAX_FIXED_SCRIPT {
+        return explanation;
+    }
+    #[cfg(scripts)]
+    if let Some(fix) = explanation
+        .story
+        .as_ref()
+        .and_then(|story| data_fix(recording, story))
+    {
+        explanation.fix = Some(fix);
+        return explanation;
+    }
+    explanation.fix = script_fix(&recording.program, &recording.config, &recording.metrics);
+    explanation
+}
+
+/// What a script's run did, when no critical section had two holders: its
+/// counters say it (a script's stories are its critical sections).
+fn script_summary(metrics: &crate::Metrics) -> String {
+    let mut harms = Vec::new();
+    if metrics.duplicate_tickets > 0 {
+        harms.push(format!(
+            "{} duplicate row(s) by the tables' expectUnique",
+            metrics.duplicate_tickets
+        ));
+    }
+    if metrics.errors > 0 {
+        harms.push(format!("{} request(s) failed", metrics.errors));
+    }
+    if metrics.hung > 0 {
+        harms.push(format!("{} request(s) never answered", metrics.hung));
+    }
+    match harms.is_empty() {
+        true => "no two requests held a critical section at once in this run; explore to \
+                 search every interleaving"
+            .to_string(),
+        false => format!(
+            "{}: step through the run, or explore to find the interleavings that cause it",
+            harms.join(", ")
+        ),
+    }
+}
+
 /// [`explain`] for a run already recorded (the page has one).
 pub fn explain_recording(recording: &Recording) -> Explanation {
+    if recording.program.is_script() {
+        return explain_script(recording);
+    }
     let config = &recording.config;
     let incidents = incidents(recording);
     let story = recording
