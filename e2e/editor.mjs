@@ -399,6 +399,11 @@ try {
   list = await waitOptions();
   check('cache. offers the cache methods', labels(list).includes('get') && labels(list).includes('getStale'), JSON.stringify(labels(list)));
   await p.keyboard.press('Escape');
+  await setDoc('async function handle(req) {}\n');
+  await p.keyboard.type('han', { delay: 30 });
+  list = await waitOptions();
+  check('a global the script defines is offered once', labels(list).filter((l) => l === 'handle').length === 1, JSON.stringify(labels(list)));
+  await p.keyboard.press('Escape');
   await setDoc('async function f() {\n  const total = 1;\n  return to|\n}');
   await p.keyboard.type('t', { delay: 30 });
   list = await waitOptions();

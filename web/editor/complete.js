@@ -20,8 +20,8 @@
 // `name.`: the members of what `name` is (a global, a module, or a variable
 // bound to `new Pool(…)`, `createClient()`, `await pool.connect()`, …, found
 // in the text). Elsewhere, outside strings and comments: local names (lang-
-// javascript's own source), the globals, `handle` and its scaffolding, and
-// keywords.
+// javascript's own source), the globals and `handle`, `req` (each once: a
+// name the script defines is its own), handler skeletons and keywords.
 
 import { autocompletion } from '@codemirror/autocomplete';
 import { syntaxTree } from '@codemirror/language';
@@ -281,7 +281,12 @@ function wordSource(context) {
   }
   const word = context.matchBefore(/[\w$]+$/);
   if (!word && !context.explicit) return null;
-  return { from: word ? word.from : context.pos, options: words, validFor: /^[\w$]*$/ };
+  // The names in scope (lang-javascript's own source) first; a global or
+  // `handle` the script defines itself is offered once, as its own.
+  const local = localCompletionSource(context)?.options ?? [];
+  const defined = new Set(local.map((o) => o.label));
+  const options = local.concat(words.filter((w) => !defined.has(w.label)));
+  return { from: word ? word.from : context.pos, options, validFor: /^[\w$]*$/ };
 }
 
 /** The editor's completion: one extension. */
@@ -290,6 +295,5 @@ export const completion = [
   javascriptLanguage.data.of({ autocomplete: moduleNames }),
   javascriptLanguage.data.of({ autocomplete: importNames }),
   javascriptLanguage.data.of({ autocomplete: members }),
-  javascriptLanguage.data.of({ autocomplete: localCompletionSource }),
   javascriptLanguage.data.of({ autocomplete: wordSource }),
 ];
