@@ -366,6 +366,17 @@ try {
   await p.keyboard.press('Enter');
   check('typing narrows it and Enter inserts the method', (await value()).endsWith('\nredis.pexpire'), JSON.stringify(await value()));
 
+  await setDoc("const pg = require('|');");
+  await p.keyboard.type('pg', { delay: 30 });
+  await waitOptions();
+  await p.keyboard.press('Enter');
+  check("in a closed string: require('pg') as it should be", (await value()) === "const pg = require('pg');", JSON.stringify(await value()));
+  await setDoc("const x = require('|// not a module name");
+  await p.keyboard.type('e', { delay: 30 });
+  list = await waitOptions();
+  await p.keyboard.press('Enter');
+  check("before other text in an unclosed string: only the name is replaced", (await value()) === "const x = require('events// not a module name", JSON.stringify([await value(), labels(list)]));
+
   await setDoc("import { | } from 'async-mutex';");
   await p.keyboard.type('Mu', { delay: 30 });
   list = await waitOptions();

@@ -57,13 +57,14 @@ function isModuleString(state, str) {
 function moduleNames(context) {
   const str = syntaxTree(context.state).resolveInner(context.pos, -1);
   if (str.name !== 'String' || !isModuleString(context.state, str)) return null;
-  const text = context.state.sliceDoc(str.from, str.to);
   const from = str.from + 1;
   if (context.pos < from) return null;
-  // A closed string: the whole name is replaced, wherever the cursor is.
-  const closed = text.length > 1 && text[text.length - 1] === text[0];
-  const to = closed ? str.to - 1 : str.to;
-  if (context.pos > to) return null;
+  // The name is replaced whole, wherever the cursor is in it (not what
+  // follows it in an unclosed string).
+  const rest = /^(?:[\w@:.-]|\/(?=\w))*/.exec(context.state.sliceDoc(context.pos, str.to))[0];
+  const to = context.pos + rest.length;
+  const typed = context.state.sliceDoc(from, context.pos);
+  if (!/^[\w@/:.-]*$/.test(typed)) return null;
   return { from, to, options: moduleOptions, validFor: /^[\w@/:.-]*$/ };
 }
 
