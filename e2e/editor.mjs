@@ -7,10 +7,13 @@
 // the right text, and blur fires a pending one at once; setting the same
 // `value` keeps the cursor; `error` underlines and shows its message under
 // its line; Tab/Shift-Tab indent, Escape then Tab leaves; undo; bracket
-// matching; readonly; a `value` set before the element was defined; and no
+// matching; completion (module names, a module's exports, members, globals:
+// Enter accepts, Tab still indents, Escape closes the list); readonly; a
+// `value` set before the element was defined; and no
 // CSP violation, console error or page error. A control page shows that the
 // CSP is in force (a <style> element is refused). Screenshots in light and
-// dark go to test-artifacts/editor-{light,dark}.png.
+// dark go to test-artifacts/editor-{light,dark}.png, and of the completion
+// list to test-artifacts/editor-completion-{light,dark}.png.
 //
 // Run from the repository root: scripts/build-editor.sh && node e2e/editor.mjs
 
@@ -302,6 +305,189 @@ try {
   await p.keyboard.press('Tab');
   const focused = await p.evaluate(() => document.activeElement?.id);
   check('Escape then Tab moves focus out', focused === 'after', String(focused));
+
+  // Completion: module names in require()/import strings, a module's
+  // exports in `import { … }`, members after `name.`, the globals; Enter
+  // accepts, Tab still indents, Escape closes the list (and a second
+  // Escape then Tab leaves, as above).
+  // `|` marks the cursor (else at the end).
+  const setDoc = async (marked) => {
+    const pos = marked.includes('|') ? marked.indexOf('|') : marked.length;
+    const text = marked.replace('|', '');
+    await p.evaluate((text) => {
+      document.querySelector('#ed').value = text;
+    }, text);
+    await setCursor(pos);
+  };
+  const options = () =>
+    p.evaluate(() => {
+      const list = document.querySelector('#ed').shadowRoot.querySelector('.cm-tooltip-autocomplete');
+      if (!list) return null;
+      return [...list.querySelectorAll('li')].map((li) => ({
+        label: li.querySelector('.cm-completionLabel')?.textContent,
+        detail: li.querySelector('.cm-completionDetail')?.textContent ?? '',
+        selected: li.getAttribute('aria-selected') === 'true',
+      }));
+    });
+  const waitOptions = async () => {
+    await p
+      .waitForFunction(() => document.querySelector('#ed').shadowRoot.querySelector('.cm-tooltip-autocomplete li'), null, { timeout: 3000 })
+      .catch(() => null);
+    // The list answers keys once it has been up for a moment
+    // (autocompletion's interactionDelay, 75 ms): a person sees it first.
+    await sleep(150);
+    return options();
+  };
+  const labels = (list) => (list ?? []).map((o) => o.label);
+  const MODULE_NAMES = JSON.parse(readFileSync('web/editor/completions.json', 'utf8')).modules.map((m) => m.name);
+
+  await setDoc('');
+  await p.keyboard.type("const Redis = require('io", { delay: 30 });
+  let list = await waitOptions();
+  check(
+    "require('io offers ioredis, with its detail line",
+    list?.some((o) => o.label === 'ioredis' && /Redis client/.test(o.detail)) && list[0].label === 'ioredis',
+    JSON.stringify(list),
+  );
+  check(
+    "require('io offers only module names",
+    list?.every((o) => MODULE_NAMES.includes(o.label.replace(/^node:/, ''))),
+    JSON.stringify(labels(list)),
+  );
+  await p.keyboard.press('Enter');
+  check('Enter accepts it', (await value()) === "const Redis = require('ioredis", JSON.stringify(await value()));
+  check('and closes the list', (await options()) === null);
+
+  await p.keyboard.type("');\nconst redis = new Redis();\nredis.", { delay: 20 });
+  list = await waitOptions();
+  check('redis. offers the ioredis client methods', ['get', 'set', 'del', 'incr', 'expire', 'eval', 'defineCommand'].every((m) => labels(list).includes(m)), JSON.stringify(labels(list)));
+  await p.keyboard.type('pexp', { delay: 30 });
+  await waitOptions();
+  await p.keyboard.press('Enter');
+  check('typing narrows it and Enter inserts the method', (await value()).endsWith('\nredis.pexpire'), JSON.stringify(await value()));
+
+  await setDoc("const pg = require('|');");
+  await p.keyboard.type('pg', { delay: 30 });
+  await waitOptions();
+  await p.keyboard.press('Enter');
+  check("in a closed string: require('pg') as it should be", (await value()) === "const pg = require('pg');", JSON.stringify(await value()));
+  await setDoc("const x = require('|// not a module name");
+  await p.keyboard.type('e', { delay: 30 });
+  list = await waitOptions();
+  await p.keyboard.press('Enter');
+  check("before other text in an unclosed string: only the name is replaced", (await value()) === "const x = require('events// not a module name", JSON.stringify([await value(), labels(list)]));
+
+  await setDoc("import { | } from 'async-mutex';");
+  await p.keyboard.type('Mu', { delay: 30 });
+  list = await waitOptions();
+  check("import { Mu } from 'async-mutex' offers Mutex", labels(list)[0] === 'Mutex' && list.every((o) => o.detail === 'async-mutex'), JSON.stringify(list));
+  await p.keyboard.press('Enter');
+  check('accepting it completes the import', (await value()) === "import { Mutex } from 'async-mutex';", JSON.stringify(await value()));
+
+  await setDoc('');
+  await p.keyboard.type("import { once } from 'node:ev", { delay: 20 });
+  list = await waitOptions();
+  check("from 'node:ev offers node:events", labels(list)[0] === 'node:events', JSON.stringify(labels(list)));
+  await p.keyboard.press('Escape');
+  check('Escape closes the list', (await options()) === null && (await p.evaluate(() => document.activeElement?.id)) === 'ed');
+
+  await setDoc("const { Pool } = require('pg');\nconst pool = new Pool();\nasync function handle(req) {\n  const client = await pool.connect();\n  |\n}");
+  await p.keyboard.type('pool.', { delay: 30 });
+  list = await waitOptions();
+  check('pool. offers query and connect', ['query', 'connect'].every((m) => labels(list).includes(m)) && list.length <= 6, JSON.stringify(list));
+  await p.keyboard.press('Escape');
+  await p.keyboard.type("query('SELECT 1');\nclient.", { delay: 30 });
+  list = await waitOptions();
+  check('client = await pool.connect(): client. offers query and release', JSON.stringify(labels(list)) === '["query","release"]', JSON.stringify(labels(list)));
+  await p.keyboard.press('Escape');
+
+  await setDoc('async function handle(req) {\n  |\n}');
+  await p.keyboard.type('await cac', { delay: 30 });
+  list = await waitOptions();
+  check('the globals are words: cac offers cache', labels(list)[0] === 'cache', JSON.stringify([await value(), labels(list)]));
+  await p.keyboard.press('Enter');
+  await p.keyboard.type('.ge', { delay: 30 });
+  list = await waitOptions();
+  check('cache. offers the cache methods', labels(list).includes('get') && labels(list).includes('getStale'), JSON.stringify(labels(list)));
+  await p.keyboard.press('Escape');
+  await setDoc('async function handle(req) {}\n');
+  await p.keyboard.type('han', { delay: 30 });
+  list = await waitOptions();
+  check('a global the script defines is offered once', labels(list).filter((l) => l === 'handle').length === 1, JSON.stringify(labels(list)));
+  await p.keyboard.press('Escape');
+  await setDoc('async function f() {\n  const total = 1;\n  return to|\n}');
+  await p.keyboard.type('t', { delay: 30 });
+  list = await waitOptions();
+  check('local names are still offered', labels(list).includes('total'), JSON.stringify(labels(list)));
+  await p.keyboard.press('Escape');
+  await setDoc('// requi');
+  await p.keyboard.type('r', { delay: 30 });
+  await sleep(300);
+  check('nothing is offered in a comment', (await options()) === null);
+
+  // Tab with the list open indents, as before; Escape, Escape, Tab leaves.
+  await setDoc('ca');
+  await p.keyboard.type('c', { delay: 30 });
+  await waitOptions();
+  await p.keyboard.press('Tab');
+  check('Tab with the list open still indents', (await value()) === '  cac', JSON.stringify(await value()));
+  await p.keyboard.type('h', { delay: 30 });
+  await waitOptions();
+  await p.keyboard.press('Escape');
+  await p.keyboard.press('Escape');
+  await p.keyboard.press('Tab');
+  check('with the list open: Escape, Escape, Tab moves focus out', (await p.evaluate(() => document.activeElement?.id)) === 'after');
+
+  // The popup, readable in light and dark.
+  await setDoc('');
+  await p.keyboard.type("const Redis = require('", { delay: 20 });
+  await waitOptions();
+  const popupColors = () =>
+    p.evaluate(() => {
+      const root = document.querySelector('#ed').shadowRoot;
+      const tip = root.querySelector('.cm-tooltip-autocomplete');
+      const sel = tip.querySelector('li[aria-selected]');
+      const other = tip.querySelector('li:not([aria-selected]) .cm-completionDetail');
+      const box = tip.getBoundingClientRect();
+      return {
+        bg: getComputedStyle(tip).backgroundColor,
+        fg: getComputedStyle(tip).color,
+        selBg: getComputedStyle(sel).backgroundColor,
+        selFg: getComputedStyle(sel).color,
+        detail: other && getComputedStyle(other).color,
+        visible: box.width > 100 && box.height > 40 && box.bottom <= innerHeight,
+      };
+    });
+  const lightPopup = await popupColors();
+  await p.screenshot({ path: 'test-artifacts/editor-completion-light.png' });
+  await p.emulateMedia({ colorScheme: 'dark' });
+  await sleep(100);
+  const darkPopup = await popupColors();
+  await p.screenshot({ path: 'test-artifacts/editor-completion-dark.png' });
+  await p.emulateMedia({ colorScheme: 'light' });
+  const contrast = (a, b) => {
+    const lum = (c) => {
+      const [r, g, bl] = c.match(/[\d.]+/g).slice(0, 3).map((v) => {
+        const x = Number(v) / 255;
+        return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+    };
+    const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);
+    return (hi + 0.05) / (lo + 0.05);
+  };
+  for (const [scheme, c] of [['light', lightPopup], ['dark', darkPopup]]) {
+    check(
+      `popup (${scheme}): visible, text and chosen option readable (contrast >= 4.5)`,
+      c.visible && contrast(c.fg, c.bg) >= 4.5 && contrast(c.selFg, c.selBg) >= 4.5 && contrast(c.detail, c.bg) >= 4.5,
+      JSON.stringify(c),
+    );
+  }
+  check('the popup follows the scheme', lightPopup.bg !== darkPopup.bg, JSON.stringify([lightPopup.bg, darkPopup.bg]));
+  await p.keyboard.press('Escape');
+  await p.evaluate((code) => {
+    document.querySelector('#ed').value = code;
+  }, CODE);
 
   // readonly.
   await p.evaluate(() => document.querySelector('#ed').setAttribute('readonly', ''));

@@ -114,6 +114,16 @@ const MODULES: &[(&str, &str)] = &[
     ("timers/promises", "setTimeout, setImmediate"),
 ];
 
+/// The built-in modules, each with its named exports, in the order of the
+/// `require` table (read-only, for checks such as the editor's completion
+/// data, `tests/editor_modules.rs`).
+pub fn modules() -> impl Iterator<Item = (&'static str, Vec<&'static str>)> {
+    MODULES.iter().map(|(name, exports)| {
+        let exports = exports.split(", ").filter(|export| !export.is_empty());
+        (*name, exports.collect())
+    })
+}
+
 /// `import` finds the built-in modules, by name or as `node:NAME`; any
 /// other name is an error that lists them.
 struct BuiltinModules;

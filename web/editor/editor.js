@@ -39,6 +39,7 @@ import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirro
 import { HighlightStyle, bracketMatching, indentOnInput, syntaxHighlighting } from '@codemirror/language';
 import { javascriptLanguage } from '@codemirror/lang-javascript';
 import { tags as t } from '@lezer/highlight';
+import { completion } from './complete.js';
 
 const DEBOUNCE_MS = 400;
 
@@ -132,6 +133,24 @@ const theme = EditorView.theme({
     textDecorationSkipInk: 'none',
     textUnderlineOffset: '3px',
   },
+  // The completion popup (and any tooltip): the editor's own colours, so it
+  // reads in light and dark; the chosen option in the accent colour.
+  '.cm-tooltip': {
+    backgroundColor: 'var(--je-bg)',
+    color: 'var(--je-fg)',
+    border: '1px solid var(--je-border)',
+    borderRadius: '4px',
+    boxShadow: '0 2px 8px rgba(0, 0, 0, 0.18)',
+  },
+  '.cm-tooltip.cm-tooltip-autocomplete > ul': { fontFamily: 'var(--je-font)', maxHeight: '14em' },
+  '.cm-tooltip.cm-tooltip-autocomplete > ul > li': { padding: '1px 6px' },
+  '.cm-tooltip.cm-tooltip-autocomplete > ul > li[aria-selected]': {
+    backgroundColor: 'var(--je-accent)',
+    color: 'var(--je-bg)',
+  },
+  '.cm-completionDetail': { color: 'var(--je-gutter-fg)', marginLeft: '1em' },
+  'li[aria-selected] .cm-completionDetail': { color: 'inherit', opacity: '0.85' },
+  '.cm-completionMatchedText': { textDecoration: 'none', fontWeight: 'bold' },
   '.cm-js-error-msg': {
     margin: '2px 0 4px',
     padding: '2px 8px',
@@ -286,6 +305,7 @@ class JsEditor extends HTMLElement {
         bracketMatching(),
         javascriptLanguage,
         syntaxHighlighting(highlight),
+        completion,
         keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
         errorField,
         theme,
