@@ -359,3 +359,63 @@ app.listen(3000);
     ]);
     assert_eq!(bad.status.code(), Some(2));
 }
+
+/// `explain` tells a script's race and the fix found by running it: for
+/// a file with its schema (`--script`, `--schema`) and for a fragment's
+/// `example=`; `--json` gives the same explanation as one object.
+#[test]
+fn explain_a_scripts_race_and_its_fix() {
+    let schema = write_script(
+        "explain.sql",
+        "CREATE TABLE orders (id serial PRIMARY KEY, user_id int NOT NULL);\n-- expect unique: orders (user_id)\n",
+    );
+    let file = write_script(
+        "explain.js",
+        "const { Pool } = require('pg');\nconst pool = new Pool();\nasync function handle(req) {\n  const { rowCount } = await pool.query('SELECT 1 FROM orders WHERE user_id = $1', [req.user]);\n  if (rowCount === 0) await pool.query('INSERT INTO orders (user_id) VALUES ($1)', [req.user]);\n}\n",
+    );
+    let output = interleave(&[
+        "explain",
+        "--script",
+        &file,
+        "--schema",
+        &schema,
+        "users=1&clicks=2",
+    ]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let text = String::from_utf8_lossy(&output.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "duplicate ticket at step 6", "{text}");
+    assert!(
+        lines[2].starts_with("why: #1 read orders (line 4) at 20 ms and found nothing"),
+        "{text}"
+    );
+    assert_eq!(
+        lines[3..6],
+        [
+            "fix: the INSERT on line 5 does nothing when the row exists, and the schema declares \
+             the unique index: 0 duplicate rows (was 1), 0 errors, p99 40 ms (was 40 ms); paste:",
+            "    'INSERT INTO orders (user_id) VALUES ($1) ON CONFLICT (user_id) DO NOTHING'",
+            "    CREATE UNIQUE INDEX orders_user_id_key ON orders (user_id);",
+        ],
+        "{text}"
+    );
+    assert!(
+        lines[6].starts_with("  #v=1&scenario=script&code="),
+        "{text}"
+    );
+    let output = interleave(&[
+        "explain",
+        "--json",
+        "v=1&scenario=script&example=ticket_pg&users=1&clicks=2",
+    ]);
+    let explanation = json(&output);
+    assert_eq!(explanation["fix"]["key"], "code");
+    assert_eq!(
+        explanation["fix"]["outcome"],
+        "0 duplicate rows (was 1), 0 errors, p99 40 ms (was 40 ms)"
+    );
+}
