@@ -500,3 +500,57 @@ INSERT INTO jobs (state) VALUES ('ready'), ('ready'), ('ready');
         ]
     );
 }
+
+/// A pool hands out at most `max` connections at once (pg's default 10):
+/// with `max: 2`, four requests' queries go two at a time, in arrival
+/// order; a request that holds the only connection and asks the pool for
+/// another waits for ever (pg-pool's default `connectionTimeoutMillis`
+/// of 0), the classic pool-exhaustion hang.
+#[test]
+fn a_pools_max_bounds_its_connections() {
+    let schema = "CREATE TABLE t (id int PRIMARY KEY);\n";
+    let code = r#"const { Pool } = require("pg");
+const pool = new Pool({ max: 2 });
+async function handle(req) {
+  const waiting = pool.waitingCount;
+  await pool.query("SELECT id FROM t");
+  count(`waited ${waiting}`);
+}
+"#;
+    let (m, run) = run_sql(code, schema, "scenario=script&users=4&clicks=1");
+    // 20 ms a query: two answer at 20 ms, the two that waited at 40 ms.
+    assert_eq!(
+        (m.latency_us.p50, m.latency_us.max, m.peak_db_concurrency),
+        (20_000, 40_000, 2)
+    );
+    // Each reads the queue before it queries: #2 finds both taken and
+    // nobody waiting yet, #3 finds #2 waiting.
+    assert_eq!(
+        (custom(&run, "waited 0"), custom(&run, "waited 1")),
+        (3.0, 1.0)
+    );
+    // A client held while the pool is asked again: with max 1, a hang.
+    let code = r#"const { Pool } = require("pg");
+const pool = new Pool({ max: 1 });
+async function handle(req) {
+  const client = await pool.connect();
+  try {
+    await client.query("SELECT id FROM t");
+    await pool.query("SELECT id FROM t");
+  } finally {
+    client.release();
+  }
+}
+"#;
+    let (m, _) = run_sql(code, schema, "scenario=script&users=1&clicks=1");
+    assert_eq!((m.hung, m.db_reads), (1, 1));
+    // With the default max (10), eleven at once: one waits.
+    let code = r#"const { Pool } = require("pg");
+const pool = new Pool();
+async function handle(req) {
+  await pool.query("SELECT id FROM t");
+}
+"#;
+    let (m, _) = run_sql(code, schema, "scenario=script&users=11&clicks=1");
+    assert_eq!((m.latency_us.max, m.peak_db_concurrency), (40_000, 10));
+}

@@ -1124,16 +1124,20 @@
     if (typeof value === "object") return JSON.stringify(value);
     return String(value);
   };
-  const pgRun = async (session, text, values, rowMode) => {
+  // `done`, if given, runs as the reply arrives (a pool's query gives its
+  // connection back there, as pg does in the query's callback).
+  const pgRun = async (session, text, values, rowMode, done) => {
     if (text !== null && typeof text === "object") {
       values = values ?? text.values;
       rowMode = text.rowMode;
       text = text.text;
     }
     if (typeof text !== "string") {
+      done?.();
       throw new TypeError("Client was passed a null or undefined query");
     }
     const reply = await host.sql(text, (values ?? []).map(pgParam), session);
+    done?.();
     if (reply.error) throw new DatabaseError(reply.error);
     const parsers = reply.fields.map((field) => pgParsers[field.dataTypeID]);
     const rows = reply.rows.map((row) => {
@@ -1158,13 +1162,14 @@
       rowAsArray: rowMode === "array",
     };
   };
-  // `query(text, values?, callback?)` as a promise, or with a callback.
-  const pgQuery = (session, text, values, callback) => {
+  // `query(text, values?, callback?)` as a promise, or with a callback;
+  // `start(run)` may hold the statement back (a full pool).
+  const pgQuery = (session, text, values, callback, start = (run) => run()) => {
     if (typeof values === "function") {
       callback = values;
       values = undefined;
     }
-    const result = pgRun(session, text, values);
+    const result = start((done) => pgRun(session, text, values, undefined, done));
     if (typeof callback !== "function") return result;
     result.then(
       (res) => callback(null, res),
@@ -1200,37 +1205,81 @@
       return this;
     }
   }
+  // A pool hands out at most `max` connections (10 by default, as pg's)
+  // at once, per server: `connect()` and `pool.query()` wait, first come
+  // first served, for one to come back (`release()`, or the query's
+  // reply), as pg-pool's queue does.
   class PgPool {
     constructor(options = {}) {
       this.options = options;
-      this.totalCount = 0;
-      this.idleCount = 0;
-      this.waitingCount = 0;
+      this.max = options.max ?? 10;
+      this._out = 0;
+      this._waiting = [];
+    }
+    get totalCount() {
+      return this._out;
+    }
+    get idleCount() {
+      return 0;
+    }
+    get waitingCount() {
+      return this._waiting.length;
+    }
+    // A connection now (null), or a promise of the one a release hands on
+    // (its session, or null).
+    _take() {
+      if (this._out < this.max) {
+        this._out += 1;
+        return null;
+      }
+      return new Promise((resolve) => this._waiting.push(resolve));
+    }
+    // A connection comes back (with its session, or null when it closed):
+    // to the first waiter, else to the pool.
+    _give(session) {
+      const next = this._waiting.shift();
+      if (next) return next(session);
+      this._out -= 1;
+      if (session) idleSessions.push(session);
     }
     query(text, values, callback) {
-      return pgQuery(undefined, text, values, callback);
+      return pgQuery(undefined, text, values, callback, (run) => {
+        const taken = this._take();
+        const free = () => this._give(null);
+        if (taken === null) return run(free);
+        return taken.then((session) => {
+          if (session) idleSessions.push(session);
+          return run(free);
+        });
+      });
     }
     connect(callback) {
-      const client = new PgClient(this.options, idleSessions.pop());
-      let released = false;
-      client.release = (error) => {
-        if (released) {
-          throw new Error(
-            "Release called on client which has already been released to the pool."
-          );
-        }
-        released = true;
-        if (error) {
-          pgRun(client.session, "ROLLBACK").catch(() => {});
-        } else {
-          idleSessions.push(client.session);
-        }
+      const make = (session) => {
+        const client = new PgClient(this.options, session ?? idleSessions.pop());
+        let released = false;
+        client.release = (error) => {
+          if (released) {
+            throw new Error(
+              "Release called on client which has already been released to the pool."
+            );
+          }
+          released = true;
+          if (error) {
+            pgRun(client.session, "ROLLBACK").catch(() => {});
+            this._give(null);
+          } else {
+            this._give(client.session);
+          }
+        };
+        return client;
       };
+      const taken = this._take();
+      const client = taken === null ? Promise.resolve(make(undefined)) : taken.then(make);
       if (typeof callback === "function") {
-        callback(null, client, client.release);
+        client.then((client) => callback(null, client, client.release));
         return undefined;
       }
-      return Promise.resolve(client);
+      return client;
     }
     end() {
       return Promise.resolve();
