@@ -3,6 +3,7 @@
 //! with sleep sets, random, PCT) and manual mode's session.
 
 pub mod check;
+pub mod groups;
 pub mod manual;
 pub mod search;
 

@@ -68,6 +68,9 @@ pub struct Sim {
     body: Body,
     /// Microtask polls so far (see [`Sim::work`]).
     polls: u64,
+    /// Requests left out of this run (explore's independent groups, see
+    /// `explore::groups`): each arrives and answers at once, doing nothing.
+    absent: Option<Rc<[bool]>>,
 }
 
 impl Sim {
@@ -84,7 +87,15 @@ impl Sim {
             polls: 0,
             requests,
             body,
+            absent: None,
         }
+    }
+
+    /// Leaves out the requests marked in `absent`: each still arrives (its
+    /// arrival keeps its place in the clock's order) and answers at once,
+    /// touching nothing else.
+    pub fn leave_out(&mut self, absent: Rc<[bool]>) {
+        self.absent = Some(absent);
     }
 
     pub fn config(&self) -> &Config {
@@ -287,6 +298,14 @@ impl Sim {
     }
 
     fn start(&mut self, request: TaskId) {
+        if self
+            .absent
+            .as_ref()
+            .is_some_and(|absent| absent[request as usize])
+        {
+            self.core.borrow_mut().respond(request, Outcome::Ok);
+            return;
+        }
         let spec = self.requests[request as usize];
         let cx = Ctx::new(self.core.clone(), self.config.clone(), request, spec.server);
         self.handlers[request as usize] = Some((self.body)(cx, spec.target));
