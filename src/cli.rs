@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::config::url::{parse_fragment, ConfigError};
 use crate::explore::search::compare_strategies;
-use crate::explore::{parse_checks, Check, ExploreOptions, ExploreResult, Explorer, Method};
+use crate::explore::{parse_checks, Check, ExploreOptions, ExploreResult, Method, StorySearch};
 use crate::sim::trace_line::TraceLine;
 
 /// The default `--max-events`: about ten seconds of a metrics-only run.
@@ -372,7 +372,7 @@ fn run_explore(flags: &ExploreFlags, out: &mut impl Write) -> Result<(), CliErro
     if flags.all_strategies {
         return write_rows(&compare_strategies(&config, &options), &options, out);
     }
-    let result = Explorer::new(&config, options.clone()).run();
+    let result = StorySearch::new(&config, options.clone()).run();
     write_line(out, &ExploreLine::of(&result, &options))
 }
 

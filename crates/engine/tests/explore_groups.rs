@@ -4,15 +4,15 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use interleave_engine::config::url::parse_fragment;
-use interleave_engine::explore::{Check, ExploreOptions, Explorer, Observation};
+use interleave_engine::explore::{Check, ExploreOptions, Explorer, Observation, StorySearch};
 use interleave_engine::run::replay;
 
 fn same_as_the_whole(fragment: &str, checks: &[Check]) {
     if std::env::var("GROUPS_SURVEY").is_ok() {
         let config = parse_fragment(fragment).expect("a good fragment");
         let options = ExploreOptions::new(checks.to_vec());
-        let g = Explorer::new(&config, options.clone()).run();
-        let w = Explorer::whole(&config, options).run();
+        let g = StorySearch::new(&config, options.clone()).run();
+        let w = Explorer::new(&config, options).run();
         let same = (g.explored, g.violating, g.complete) == (w.explored, w.violating, w.complete);
         eprintln!(
             "{} {fragment}: grouped {:?} whole {:?}",
@@ -24,10 +24,10 @@ fn same_as_the_whole(fragment: &str, checks: &[Check]) {
     }
     let config = parse_fragment(fragment).expect("a good fragment");
     let options = ExploreOptions::new(checks.to_vec());
-    let mut grouped = Explorer::new(&config, options.clone());
+    let mut grouped = StorySearch::new(&config, options.clone());
     assert!(grouped.by_groups(), "{fragment} splits into groups");
     let grouped = grouped.run();
-    let whole = Explorer::whole(&config, options).run();
+    let whole = Explorer::new(&config, options).run();
     assert!(whole.complete, "{fragment}: the whole search completes");
     assert_eq!(
         (grouped.explored, grouped.violating, grouped.complete),
@@ -109,12 +109,12 @@ fn coupled_groups_keep_the_search_whole() {
         "v=1&scenario=ticket&strategy=none&users=2&clicks=2&db_pool=1",
     ] {
         let config = parse_fragment(fragment).expect("a good fragment");
-        let explorer = Explorer::new(&config, ExploreOptions::new(vec![Check::Duplicates]));
-        assert!(!explorer.by_groups(), "{fragment}");
+        let search = StorySearch::new(&config, ExploreOptions::new(vec![Check::Duplicates]));
+        assert!(!search.by_groups(), "{fragment}");
     }
     // One user is one group: nothing to split.
     let config = parse_fragment("v=1&scenario=ticket&strategy=none&users=1&clicks=2").unwrap();
-    assert!(!Explorer::new(&config, ExploreOptions::new(vec![Check::Duplicates])).by_groups());
+    assert!(!StorySearch::new(&config, ExploreOptions::new(vec![Check::Duplicates])).by_groups());
 }
 
 /// Three users: the product of three searches of one user. get-set's 26
@@ -124,7 +124,7 @@ fn coupled_groups_keep_the_search_whole() {
 #[test]
 fn three_users_multiply() {
     let config = parse_fragment("v=1&scenario=ticket&strategy=get-set&users=3&clicks=2").unwrap();
-    let result = Explorer::new(&config, ExploreOptions::new(vec![Check::Duplicates])).run();
+    let result = StorySearch::new(&config, ExploreOptions::new(vec![Check::Duplicates])).run();
     assert_eq!(
         (result.explored, result.violating, result.complete),
         (17_576, 11_744, true)

@@ -116,8 +116,69 @@ impl Subject for GroupSubject {
     }
 }
 
+/// A story's search: group by group when its requests split into
+/// independent groups, else as one whole ([`Explorer`]).
+pub enum StorySearch {
+    Whole(Box<Explorer>),
+    ByGroups(Box<Composite>),
+}
+
+impl StorySearch {
+    /// The search of `config` (its own `schedule` ignored).
+    pub fn new(config: &Config, options: ExploreOptions) -> StorySearch {
+        let mut config = config.clone();
+        config.schedule = Schedule::default();
+        match independent_groups(&config, &options) {
+            Some(groups) => {
+                StorySearch::ByGroups(Box::new(Composite::new(&config, &options, groups)))
+            }
+            None => StorySearch::Whole(Box::new(Explorer::new(&config, options))),
+        }
+    }
+
+    /// Whether it runs group by group.
+    pub fn by_groups(&self) -> bool {
+        matches!(self, StorySearch::ByGroups(_))
+    }
+
+    /// Runs at most `budget` more runs (see [`Explorer::run_for`]).
+    pub fn run_for(&mut self, budget: u64) -> Progress {
+        match self {
+            StorySearch::Whole(explorer) => explorer.run_for(budget),
+            StorySearch::ByGroups(groups) => groups.run_for(budget),
+        }
+    }
+
+    pub fn progress(&self) -> Progress {
+        match self {
+            StorySearch::Whole(explorer) => explorer.progress(),
+            StorySearch::ByGroups(groups) => groups.progress(),
+        }
+    }
+
+    pub fn fraction(&self) -> f64 {
+        match self {
+            StorySearch::Whole(explorer) => explorer.fraction(),
+            StorySearch::ByGroups(groups) => groups.fraction(),
+        }
+    }
+
+    pub fn result(&self) -> ExploreResult {
+        match self {
+            StorySearch::Whole(explorer) => explorer.result(),
+            StorySearch::ByGroups(groups) => groups.result(),
+        }
+    }
+
+    /// Runs to the end.
+    pub fn run(&mut self) -> ExploreResult {
+        while !self.run_for(1024).done {}
+        self.result()
+    }
+}
+
 /// The search of each group, one after another.
-pub(crate) struct Composite {
+pub struct Composite {
     config: Config,
     options: ExploreOptions,
     groups: Vec<Vec<u32>>,
@@ -128,7 +189,7 @@ pub(crate) struct Composite {
 }
 
 impl Composite {
-    pub(crate) fn new(config: &Config, options: &ExploreOptions, groups: Vec<Vec<u32>>) -> Self {
+    fn new(config: &Config, options: &ExploreOptions, groups: Vec<Vec<u32>>) -> Self {
         let requests = scenario::plan(config).len();
         let parts = groups
             .iter()
@@ -156,7 +217,7 @@ impl Composite {
 
     /// Runs at most `budget` more runs of the current group. The groups
     /// share `max_schedules`: each may run what the earlier ones left.
-    pub(crate) fn run_for(&mut self, budget: u64) -> Progress {
+    fn run_for(&mut self, budget: u64) -> Progress {
         let ran: u64 = self.parts[..self.current.min(self.parts.len())]
             .iter()
             .map(|part| part.progress().explored)
@@ -177,7 +238,7 @@ impl Composite {
     }
 
     /// The runs so far: each group's, summed (the product comes at the end).
-    pub(crate) fn progress(&self) -> Progress {
+    fn progress(&self) -> Progress {
         let mut progress = Progress {
             done: self.current >= self.parts.len(),
             ..Progress::default()
@@ -191,7 +252,7 @@ impl Composite {
         progress
     }
 
-    pub(crate) fn fraction(&self) -> f64 {
+    fn fraction(&self) -> f64 {
         let done = self.current.min(self.parts.len()) as f64;
         let within = self.parts.get(self.current).map_or(0.0, Explorer::fraction);
         ((done + within) / self.parts.len() as f64).min(1.0)
@@ -200,7 +261,7 @@ impl Composite {
     /// Once every group's search is complete, the whole's schedules are
     /// the product of the groups' (see the module's comment); else the
     /// runs so far, summed, as far as they went.
-    pub(crate) fn result(&self) -> ExploreResult {
+    fn result(&self) -> ExploreResult {
         let results: Vec<ExploreResult> = self.parts.iter().map(Explorer::result).collect();
         let product = |f: &dyn Fn(&ExploreResult) -> u64| {
             results

@@ -10,6 +10,7 @@ pub mod search;
 pub use crate::config::Schedule;
 pub use crate::run::Observation;
 pub use check::{first_violation_step, parse_checks, Check};
+pub use groups::StorySearch;
 pub use manual::{Reachability, Session};
 pub use search::{
     compare_strategies, Counterexample, Coverage, ExploreOptions, ExploreResult, Explorer, Method,

@@ -15,7 +15,7 @@ use crate::config::schedule::Schedule;
 use crate::config::url::to_fragment;
 use crate::config::Config;
 use crate::explore::check::{first_violation_step, violations, Check};
-use crate::explore::groups::{independent_groups, Composite};
+use crate::explore::groups::StorySearch;
 use crate::run::{Run, Scheduled};
 use crate::sim::{Footprint, Sim};
 
@@ -298,35 +298,15 @@ pub struct Explorer {
     /// PCT: choice points of the longest run so far.
     pct_length: u64,
     recorded: Vec<(Schedule, String)>,
-    /// A story searched one independent group of requests at a time
-    /// (`explore::groups`).
-    composite: Option<Box<Composite>>,
 }
 
 impl Explorer {
-    /// A search of `config` (its own `schedule` is ignored): group by group
-    /// when its requests split into independent groups.
+    /// A search of `config` (its own `schedule` is ignored), as one whole
+    /// (`groups::StorySearch` splits a story into independent groups).
     pub fn new(config: &Config, options: ExploreOptions) -> Explorer {
         let mut config = config.clone();
         config.schedule = Schedule::default();
-        let composite = independent_groups(&config, &options)
-            .map(|groups| Box::new(Composite::new(&config, &options, groups)));
-        let mut explorer = Explorer::of(Rc::new(SimSubject(config)), options);
-        explorer.composite = composite;
-        explorer
-    }
-
-    /// The same search without splitting into groups (for tests that hold
-    /// the two equal).
-    pub fn whole(config: &Config, options: ExploreOptions) -> Explorer {
-        let mut config = config.clone();
-        config.schedule = Schedule::default();
         Explorer::of(Rc::new(SimSubject(config)), options)
-    }
-
-    /// Whether the search runs group by group.
-    pub fn by_groups(&self) -> bool {
-        self.composite.is_some()
     }
 
     /// Lowers `max_schedules` (a group's share of the whole's).
@@ -361,7 +341,6 @@ impl Explorer {
             walk_sizes: 0.0,
             pct_length: 1,
             recorded: Vec::new(),
-            composite: None,
         }
     }
 
@@ -377,9 +356,6 @@ impl Explorer {
     /// Runs at most `budget` more runs (each one schedule, or one run cut
     /// short by the sleep set), so the browser can yield between chunks.
     pub fn run_for(&mut self, budget: u64) -> Progress {
-        if let Some(composite) = &mut self.composite {
-            return composite.run_for(budget);
-        }
         for _ in 0..budget {
             if self.unbounded_attempt && (self.done || self.explored >= self.schedule_cap()) {
                 if self.done && self.coverage() == Coverage::Complete {
@@ -437,9 +413,6 @@ impl Explorer {
     }
 
     pub fn progress(&self) -> Progress {
-        if let Some(composite) = &self.composite {
-            return composite.progress();
-        }
         Progress {
             explored: self.explored,
             violating: self.violating,
@@ -452,9 +425,6 @@ impl Explorer {
     /// walks; for DFS, of the estimated naive tree (rough but monotone
     /// enough to show movement), 1 when done.
     pub fn fraction(&self) -> f64 {
-        if let Some(composite) = &self.composite {
-            return composite.fraction();
-        }
         if self.done {
             return 1.0;
         }
@@ -466,9 +436,6 @@ impl Explorer {
     }
 
     pub fn result(&self) -> ExploreResult {
-        if let Some(composite) = &self.composite {
-            return composite.result();
-        }
         let coverage = self.coverage();
         ExploreResult {
             explored: self.explored,
@@ -864,7 +831,7 @@ pub fn compare_strategies(config: &Config, options: &ExploreOptions) -> Vec<Stra
             config.strategy = strategy;
             StrategyRow {
                 strategy,
-                result: Explorer::new(&config, options.clone()).run(),
+                result: StorySearch::new(&config, options.clone()).run(),
             }
         })
         .collect()
