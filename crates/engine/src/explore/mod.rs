@@ -3,6 +3,7 @@
 //! with sleep sets, random, PCT) and manual mode's session.
 
 pub mod check;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod groups;
 pub mod manual;
 pub mod search;
@@ -10,9 +11,12 @@ pub mod search;
 pub use crate::config::Schedule;
 pub use crate::run::Observation;
 pub use check::{first_violation_step, parse_checks, Check};
+#[cfg(not(target_arch = "wasm32"))]
 pub use groups::StorySearch;
 pub use manual::{Reachability, Session};
+#[cfg(not(target_arch = "wasm32"))]
+pub use search::compare_strategies;
 pub use search::{
-    compare_strategies, Counterexample, Coverage, ExploreOptions, ExploreResult, Explorer, Method,
-    Progress, StrategyRow, Subject,
+    Counterexample, Coverage, ExploreOptions, ExploreResult, Explorer, Method, Progress,
+    StrategyRow, Subject,
 };

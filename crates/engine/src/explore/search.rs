@@ -15,7 +15,6 @@ use crate::config::schedule::Schedule;
 use crate::config::url::to_fragment;
 use crate::config::Config;
 use crate::explore::check::{first_violation_step, violations, Check};
-use crate::explore::groups::StorySearch;
 use crate::run::{Run, Scheduled};
 use crate::sim::{Footprint, Sim};
 
@@ -310,6 +309,7 @@ impl Explorer {
     }
 
     /// Lowers `max_schedules` (a group's share of the whole's).
+    #[cfg(not(target_arch = "wasm32"))]
     pub(crate) fn limit_schedules(&mut self, max: u64) {
         self.options.max_schedules = max;
     }
@@ -823,6 +823,7 @@ impl StrategyRow {
 
 /// Searches `config` under every strategy, one after another (natively;
 /// the browser drives one `Explorer` per strategy in chunks instead).
+#[cfg(not(target_arch = "wasm32"))]
 pub fn compare_strategies(config: &Config, options: &ExploreOptions) -> Vec<StrategyRow> {
     crate::config::StrategyKind::ALL
         .into_iter()
@@ -831,7 +832,7 @@ pub fn compare_strategies(config: &Config, options: &ExploreOptions) -> Vec<Stra
             config.strategy = strategy;
             StrategyRow {
                 strategy,
-                result: StorySearch::new(&config, options.clone()).run(),
+                result: crate::explore::StorySearch::new(&config, options.clone()).run(),
             }
         })
         .collect()

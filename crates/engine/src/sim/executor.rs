@@ -69,7 +69,9 @@ pub struct Sim {
     /// Microtask polls so far (see [`Sim::work`]).
     polls: u64,
     /// Requests left out of this run (explore's independent groups, see
-    /// `explore::groups`): each arrives and answers at once, doing nothing.
+    /// `explore::groups`, native only): each arrives and answers at once,
+    /// doing nothing.
+    #[cfg(not(target_arch = "wasm32"))]
     absent: Option<Rc<[bool]>>,
 }
 
@@ -87,6 +89,7 @@ impl Sim {
             polls: 0,
             requests,
             body,
+            #[cfg(not(target_arch = "wasm32"))]
             absent: None,
         }
     }
@@ -94,6 +97,7 @@ impl Sim {
     /// Leaves out the requests marked in `absent`: each still arrives (its
     /// arrival keeps its place in the clock's order) and answers at once,
     /// touching nothing else.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn leave_out(&mut self, absent: Rc<[bool]>) {
         self.absent = Some(absent);
     }
@@ -298,6 +302,7 @@ impl Sim {
     }
 
     fn start(&mut self, request: TaskId) {
+        #[cfg(not(target_arch = "wasm32"))]
         if self
             .absent
             .as_ref()
