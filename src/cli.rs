@@ -8,7 +8,7 @@ use clap::{Args, Parser, Subcommand};
 use serde::Serialize;
 
 use crate::config::url::{parse_fragment, ConfigError};
-use crate::explore::search::compare_strategies;
+use crate::explore::compare_strategies;
 use crate::explore::{parse_checks, Check, ExploreOptions, ExploreResult, Method, StorySearch};
 use crate::sim::trace_line::TraceLine;
 

@@ -32,7 +32,8 @@ use crate::sim::trace::OpKind;
 use crate::sim::{Sim, Target};
 
 use super::search::{
-    Counterexample, Coverage, ExploreOptions, ExploreResult, Explorer, Method, Progress, Subject,
+    Counterexample, Coverage, ExploreOptions, ExploreResult, Explorer, Method, Progress,
+    StrategyRow, Subject,
 };
 
 /// The request indices of each group, if `config`'s search may run group
@@ -401,6 +402,22 @@ impl Composite {
             violated,
         })
     }
+}
+
+/// Searches `config` under every strategy, one after another (natively;
+/// the browser drives one `Explorer` per strategy in chunks instead).
+pub fn compare_strategies(config: &Config, options: &ExploreOptions) -> Vec<StrategyRow> {
+    crate::config::StrategyKind::ALL
+        .into_iter()
+        .map(|strategy| {
+            let mut config = config.clone();
+            config.strategy = strategy;
+            StrategyRow {
+                strategy,
+                result: StorySearch::new(&config, options.clone()).run(),
+            }
+        })
+        .collect()
 }
 
 /// What a queued macrotask is, across runs: its request, its kind and the

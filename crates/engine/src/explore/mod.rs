@@ -12,10 +12,8 @@ pub use crate::config::Schedule;
 pub use crate::run::Observation;
 pub use check::{first_violation_step, parse_checks, Check};
 #[cfg(not(target_arch = "wasm32"))]
-pub use groups::StorySearch;
+pub use groups::{compare_strategies, StorySearch};
 pub use manual::{Reachability, Session};
-#[cfg(not(target_arch = "wasm32"))]
-pub use search::compare_strategies;
 pub use search::{
     Counterexample, Coverage, ExploreOptions, ExploreResult, Explorer, Method, Progress,
     StrategyRow, Subject,

@@ -821,23 +821,6 @@ impl StrategyRow {
     }
 }
 
-/// Searches `config` under every strategy, one after another (natively;
-/// the browser drives one `Explorer` per strategy in chunks instead).
-#[cfg(not(target_arch = "wasm32"))]
-pub fn compare_strategies(config: &Config, options: &ExploreOptions) -> Vec<StrategyRow> {
-    crate::config::StrategyKind::ALL
-        .into_iter()
-        .map(|strategy| {
-            let mut config = config.clone();
-            config.strategy = strategy;
-            StrategyRow {
-                strategy,
-                result: crate::explore::StorySearch::new(&config, options.clone()).run(),
-            }
-        })
-        .collect()
-}
-
 /// 1204 -> "1,204".
 pub fn thousands(n: u64) -> String {
     let digits = n.to_string();
