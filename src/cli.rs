@@ -118,18 +118,8 @@ struct ExplainArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
-    /// Explain this JavaScript (or TypeScript) file's run as the
-    /// scenario's handler (scenario=script): its story, and the fix found
-    /// by running it (its own SQL or cache code, or a lock strategy).
-    #[arg(long, value_name = "FILE.js")]
-    script: Option<std::path::PathBuf>,
-    /// The database's schema as SQL, for the script's `pg`.
-    #[arg(long, value_name = "FILE.sql")]
-    schema: Option<std::path::PathBuf>,
-    /// The route of the script's Express or Fastify app the requests go
-    /// to, as 'POST /orders/:id/pay'.
-    #[arg(long, value_name = "'METHOD /PATH'")]
-    route: Option<String>,
+    #[command(flatten)]
+    source: ScriptFlags,
 }
 
 #[derive(Args, Debug)]
@@ -175,20 +165,8 @@ struct RunArgs {
     /// 100000000, or 10000000 with --trace.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     max_events: Option<u64>,
-    /// Run this JavaScript file as the scenario's handler (scenario=script;
-    /// the fragment's other keys keep their meaning); a `.ts` file runs
-    /// with its types stripped.
-    #[arg(long, value_name = "FILE.js")]
-    script: Option<std::path::PathBuf>,
-    /// The database's schema as SQL, for the script's `pg` (CREATE TABLE
-    /// with PRIMARY KEY and UNIQUE, CREATE UNIQUE INDEX, INSERT seed rows).
-    #[arg(long, value_name = "FILE.sql")]
-    schema: Option<std::path::PathBuf>,
-    /// The route of the script's Express or Fastify app the requests go
-    /// to, as 'POST /orders/:id/pay' (default: its first POST route, else
-    /// its first route; the fragment's `route=` otherwise).
-    #[arg(long, value_name = "'METHOD /PATH'")]
-    route: Option<String>,
+    #[command(flatten)]
+    source: ScriptFlags,
 }
 
 /// The flags of `explore`, as given.
@@ -220,15 +198,25 @@ struct ExploreFlags {
     /// One JSON line per strategy, with a summary text.
     #[arg(long)]
     all_strategies: bool,
-    /// Explore this JavaScript file as the scenario's handler
-    /// (scenario=script; checks: duplicates, exclusion, errors).
+    #[command(flatten)]
+    source: ScriptFlags,
+}
+
+/// A script's files, for `run`, `explore` and `explain` (scenario=script).
+#[derive(Args, Debug, Default)]
+struct ScriptFlags {
+    /// This JavaScript file is the scenario's handler (scenario=script; the
+    /// fragment's other keys keep their meaning); a `.ts` file runs with
+    /// its types stripped.
     #[arg(long, value_name = "FILE.js")]
     script: Option<std::path::PathBuf>,
-    /// The database's schema as SQL, for the script's `pg`.
+    /// The database's schema as SQL, for the script's `pg` (CREATE TABLE
+    /// with PRIMARY KEY and UNIQUE, CREATE UNIQUE INDEX, INSERT seed rows).
     #[arg(long, value_name = "FILE.sql")]
     schema: Option<std::path::PathBuf>,
     /// The route of the script's Express or Fastify app the requests go
-    /// to, as 'POST /orders/:id/pay'.
+    /// to, as 'POST /orders/:id/pay' (default: its first POST route, else
+    /// its first route; the fragment's `route=` otherwise).
     #[arg(long, value_name = "'METHOD /PATH'")]
     route: Option<String>,
 }
@@ -257,7 +245,7 @@ pub fn main(args: &[String], out: &mut impl Write) -> Result<(), CliError> {
             } else {
                 DEFAULT_MAX_EVENTS
             };
-            if args.script.is_some() || is_script(&args.fragment) {
+            if args.source.script.is_some() || is_script(&args.fragment) {
                 let max_events = args.max_events.unwrap_or(DEFAULT_MAX_SCRIPT_EVENTS);
                 return script_command::run(&args, max_events, out);
             }
@@ -265,7 +253,7 @@ pub fn main(args: &[String], out: &mut impl Write) -> Result<(), CliError> {
             run(&args.fragment, args.trace, max_events, out)
         }
         Command::Explore(flags) => {
-            if flags.script.is_some() || is_script(&flags.fragment) {
+            if flags.source.script.is_some() || is_script(&flags.fragment) {
                 return script_command::explore(&flags, out);
             }
             run_explore(&flags, out)
@@ -277,7 +265,7 @@ pub fn main(args: &[String], out: &mut impl Write) -> Result<(), CliError> {
 }
 
 fn run_explain(args: &ExplainArgs, out: &mut impl Write) -> Result<(), CliError> {
-    let recording = if args.script.is_some() || is_script(&args.fragment) {
+    let recording = if args.source.script.is_some() || is_script(&args.fragment) {
         script_command::recording(args)?
     } else {
         let config = parse_fragment(&args.fragment).map_err(CliError::Config)?;
@@ -430,12 +418,12 @@ mod script_command {
     #[cfg(feature = "script")]
     pub fn run(args: &RunArgs, max_events: u64, out: &mut impl Write) -> Result<(), CliError> {
         use crate::script::cli::{self, ScriptCliError};
-        let code = args.script.as_deref().map(read_script).transpose()?;
-        let schema = args.schema.as_deref().map(read).transpose()?;
+        let code = args.source.script.as_deref().map(read_script).transpose()?;
+        let schema = args.source.schema.as_deref().map(read).transpose()?;
         cli::run(
             code.as_deref(),
             schema.as_deref(),
-            args.route.as_deref(),
+            args.source.route.as_deref(),
             &args.fragment,
             args.trace,
             max_events,
@@ -471,7 +459,7 @@ mod script_command {
         let options = flags.options_with(checks)?;
         let (config, from_fragment) = source::parse(&flags.fragment)
             .map_err(|error| CliError::Script(format!("bad scenario: {error}")))?;
-        let (code, source_piece) = match &flags.script {
+        let (code, source_piece) = match &flags.source.script {
             Some(path) => (read_script(path)?, None),
             None => {
                 let code = from_fragment
@@ -494,12 +482,13 @@ mod script_command {
                 (code, piece)
             }
         };
-        let schema = match &flags.schema {
+        let schema = match &flags.source.schema {
             Some(path) => Some(read(path)?),
             None => source::schema(&flags.fragment)
                 .map_err(|error| CliError::Script(format!("bad scenario: {error}")))?,
         };
         let route = flags
+            .source
             .route
             .clone()
             .or_else(|| source::route(&flags.fragment));
@@ -530,15 +519,19 @@ mod script_command {
         use crate::debugger::program::{edited_script, parse_lenient};
         use crate::script::source;
         let bad = |error: String| CliError::Script(format!("bad scenario: {error}"));
-        let (config, program) = match &args.script {
+        let (config, program) = match &args.source.script {
             Some(path) => {
                 let code = read_script(path)?;
                 let (config, _) = source::parse(&args.fragment).map_err(|e| bad(e.to_string()))?;
-                let schema = match &args.schema {
+                let schema = match &args.source.schema {
                     Some(path) => Some(read(path)?),
                     None => source::schema(&args.fragment).map_err(|e| bad(e.to_string()))?,
                 };
-                let route = args.route.clone().or_else(|| source::route(&args.fragment));
+                let route = args
+                    .source
+                    .route
+                    .clone()
+                    .or_else(|| source::route(&args.fragment));
                 let program = edited_script(&code, schema.as_deref(), route.as_deref());
                 (config, program)
             }

@@ -48,18 +48,22 @@ fn same_as_the_whole(fragment: &str, checks: &[Check]) {
     }
 }
 
-/// Two users with two clicks under every ticket strategy, with and without
+/// The strategies searched by groups (ticket-lock, xfetch and
+/// stale-while-revalidate stay whole).
+const GROUPED: [&str; 6] = [
+    "none",
+    "get-set",
+    "add",
+    "keyed-mutex",
+    "single-flight",
+    "emitter-lock",
+];
+
+/// Two users with two clicks under every grouped strategy, with and without
 /// faults, transactions and fencing.
 #[test]
 fn ticket_by_users_equals_the_whole_search() {
-    for strategy in [
-        "none",
-        "get-set",
-        "add",
-        "keyed-mutex",
-        "single-flight",
-        "emitter-lock",
-    ] {
+    for strategy in GROUPED {
         for extra in [
             "",
             "&servers=2",
@@ -79,14 +83,7 @@ fn ticket_by_users_equals_the_whole_search() {
 /// A stampede over two keys under every strategy.
 #[test]
 fn stampede_by_keys_equals_the_whole_search() {
-    for strategy in [
-        "none",
-        "get-set",
-        "add",
-        "keyed-mutex",
-        "single-flight",
-        "emitter-lock",
-    ] {
+    for strategy in GROUPED {
         let fragment = format!(
             "v=1&scenario=stampede&strategy={strategy}&requests=4&keys=2&wait_timeout=100ms"
         );
