@@ -247,6 +247,7 @@ try {
     import: 'async function handle(req) { await import("http://example.com/x.js"); }',
     loop: 'async function handle(req) { while (true) {} }',
     'loop after await': 'async function handle(req) { await sleep(1); for (;;) {} }',
+    'top level awaiting for ever, a timer busy': 'setInterval(() => {}, 1);\nawait new Promise(() => {});\nexport async function handle(req) {}',
   };
   for (const [name, code] of Object.entries(hostile)) {
     const page = await openPage(browser);

@@ -1354,7 +1354,7 @@ fn a_top_level_that_fails_after_an_await_does_not_load() {
         "setInterval(() => {}, 1);\nawait new Promise(() => {});\nexport async function handle() {}",
     );
     assert!(
-        error.contains("still awaiting after 100000 events"),
+        error.contains("still awaiting after 10000 events"),
         "{error}"
     );
     let error = load_error("await sleep(1);\nwhile (true) {}\nexport async function handle() {}");

@@ -64,7 +64,7 @@ pub const WORK_PER_STEP: u64 = 400;
 const TICK_BUDGET: u64 = 2_000;
 /// The macrotasks a module's top level may take before its server serves
 /// ([`ScriptRun::boot`]).
-const BOOT_EVENTS: u32 = 100_000;
+const BOOT_EVENTS: u32 = 10_000;
 const STACK_BUDGET: usize = 512 << 10;
 const HEAP_BUDGET: usize = 512 << 20;
 
