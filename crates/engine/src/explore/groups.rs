@@ -328,13 +328,10 @@ impl Composite {
         let group = &self.groups[g];
         let in_group = |request: u32| group.contains(&request);
         // The group's events in the order its schedule ran them.
-        let mut part = GroupSubject {
+        let requests = scenario::plan(&self.config).len() as u32;
+        let part = GroupSubject {
             config: self.config.clone(),
-            absent: Rc::from(vec![]),
-        };
-        part.absent = {
-            let requests = scenario::plan(&self.config).len();
-            (0..requests as u32).map(|r| !in_group(r)).collect()
+            absent: (0..requests).map(|r| !in_group(r)).collect(),
         };
         let mut run = Scheduled::new(part.start(false), schedule);
         let mut order = Vec::new();
