@@ -92,14 +92,8 @@ pub fn data_fix(recording: &Recording, story: &Story) -> Option<Fix> {
 /// The operation of the story's act, the write that did the harm (for a
 /// statement that waited on a row lock, the one its request issued).
 fn act_op(recording: &Recording, story: &Story) -> Option<OpKind> {
-    let events = &recording.events;
-    let index = events.iter().position(|e| {
-        e.step == story.act.step
-            && e.request == story.act.request
-            && e.key == TraceKey::Data(story.key)
-            && matches!(e.what, What::Complete(_) | What::RowLockGrant)
-    })?;
-    events[..=index]
+    let index = act_index(recording, story)?;
+    recording.events[..=index]
         .iter()
         .rev()
         .filter(|e| e.request == story.act.request)
@@ -107,6 +101,17 @@ fn act_op(recording: &Recording, story: &Story) -> Option<OpKind> {
             What::Complete(op) | What::Issue(op) => Some(op),
             _ => None,
         })
+}
+
+/// The trace index of the story's act: its request's completion (or row
+/// lock grant) on the story's key at the act's step.
+fn act_index(recording: &Recording, story: &Story) -> Option<usize> {
+    recording.events.iter().position(|e| {
+        e.step == story.act.step
+            && e.request == story.act.request
+            && e.key == TraceKey::Data(story.key)
+            && matches!(e.what, What::Complete(_) | What::RowLockGrant)
+    })
 }
 
 const SQL_READS: &[OpKind] = &[OpKind::SqlSelect, OpKind::SqlSelectForUpdate];
@@ -125,12 +130,7 @@ fn read_line(recording: &Recording, story: &Story, reads: &[OpKind]) -> Option<u
 
 /// The line of the story's act, the write.
 fn act_line(recording: &Recording, story: &Story) -> Option<u32> {
-    let index = recording.events.iter().position(|e| {
-        e.step == story.act.step
-            && e.request == story.act.request
-            && e.key == TraceKey::Data(story.key)
-            && matches!(e.what, What::Complete(_))
-    })?;
+    let index = act_index(recording, story)?;
     recording.position_of(index).map(|(line, _)| line)
 }
 
