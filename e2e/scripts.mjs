@@ -229,6 +229,40 @@ try {
   await checkMetrics(withSchema, topLevelLink, 'a top-level await on the event loop');
   await withSchema.close();
 
+  // 4b. TypeScript: its stripper is a wasm module of its own, fetched only
+  // for a script that is not JavaScript, and then the CLI's numbers.
+  const typescript = [
+    'interface Req { user: number }',
+    'const seen: Map<number, number> = new Map();',
+    'export async function handle(req: Req): Promise<void> {',
+    '  const before = seen.get(req.user) ?? 0;',
+    '  await sleep(1);',
+    '  seen.set(req.user, before + 1);',
+    "  count('visits');",
+    '}',
+    '',
+  ].join('\n');
+  const stripperUrls = [];
+  const tsPage = await openPage(browser);
+  tsPage.on('request', (request) => {
+    if (request.url().includes('interleave-typescript')) stripperUrls.push(request.url());
+  });
+  await tsPage.goto(`${server.url}/#v=1&scenario=script&example=ticket&strategy=none&users=2&clicks=1`);
+  await ready(tsPage);
+  check('a JavaScript script does not fetch the TypeScript stripper', stripperUrls.length === 0, stripperUrls.join(' '));
+  const tsLink = `v=1&scenario=script&code=${encode(typescript)}&strategy=none&users=2&clicks=2`;
+  await tsPage.goto(`${server.url}/#${tsLink}`);
+  await ready(tsPage);
+  check('a TypeScript script fetches the stripper, once', stripperUrls.length === 2, stripperUrls.join(' '));
+  await runToEnd(tsPage);
+  await checkMetrics(tsPage, tsLink, 'a TypeScript link');
+  // Typed into the editor: an enum, which strip-only mode refuses, at its line.
+  await typeInEditor(tsPage, 'const a: number = 1;\nenum Color { Red }\nexport async function handle(req) {}\n');
+  const tsError = await tsPage.waitForSelector(byId('script-error'), { timeout: 10_000 });
+  const tsMessage = await tsError.textContent();
+  check('TypeScript that strip-only mode refuses is an error at its line', /line 2/.test(tsMessage) && tsMessage.includes('enum'), tsMessage);
+  await tsPage.close();
+
   // 5. A syntax error: shown at its line, the last good run kept.
   await typeInEditor(first, 'async function handle(req) {\n  const x = ;\n}\n');
   const error = await first.waitForSelector(byId('script-error'), { timeout: 10_000 });

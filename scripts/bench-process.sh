@@ -35,7 +35,7 @@ node_quick=" none get-set keyed-mutex single-flight stale-while-revalidate xfetc
 node_slow=" add ticket-lock emitter-lock "
 
 cargo build --release --bin interleave >&2
-bin=target/release/interleave
+bin=${CARGO_TARGET_DIR:-target}/release/interleave
 
 # Wall milliseconds of one command, to 0.1 ms.
 wall_ms() {

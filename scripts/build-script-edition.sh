@@ -3,8 +3,10 @@
 # only when a script scenario opens (web/boot.js). It is the same app built
 # with the JavaScript engine (feature `script-wasm`, bin
 # `interleave-script-web`), plus the <js-editor> component
-# (scripts/build-editor.sh). Writes into Trunk's staging directory:
+# (scripts/build-editor.sh) and TypeScript's stripper (bin
+# `interleave-typescript`). Writes into Trunk's staging directory:
 #   script/interleave-script-web.js, script/interleave-script-web_bg.wasm,
+#   script/interleave-typescript.js, script/interleave-typescript_bg.wasm,
 #   editor.js
 # The wasm is always the `script-release` profile (opt-level "s": the
 # engine runs about 1.4x faster than at "z" for 1.49 MB gzipped instead of
@@ -19,16 +21,29 @@ out=${TRUNK_STAGING_DIR:?"run by trunk (Trunk.toml [[hooks]]), or set TRUNK_STAG
 scripts/build-editor.sh
 cp web/editor/dist/editor.js "$out/editor.js"
 
-cargo build --target wasm32-unknown-unknown --profile script-release \
-  --features script-wasm --bin interleave-script-web
 target_dir=${CARGO_TARGET_DIR:-target}
-built=$target_dir/wasm32-unknown-unknown/script-release/interleave-script-web.wasm
-cache=$target_dir/script-web
-if [ ! -f "$cache/interleave-script-web_bg.wasm" ] || [ "$built" -nt "$cache/interleave-script-web_bg.wasm" ]; then
-  rm -rf "$cache"
-  wasm-bindgen --target web --no-typescript --out-dir "$cache" "$built"
-  wasm-opt -Os "$cache/interleave-script-web_bg.wasm" -o "$cache/opt.wasm"
-  mv "$cache/opt.wasm" "$cache/interleave-script-web_bg.wasm"
-fi
-mkdir -p "$out/script"
-cp "$cache"/interleave-script-web.js "$cache"/interleave-script-web_bg.wasm "$out/script/"
+
+# One wasm-bindgen bin: built, bound and optimised into $out/script/ (the
+# last two steps only when cargo's output changed; kept in
+# target/script-web/NAME).
+module() {
+  local name=$1
+  shift
+  cargo build --target wasm32-unknown-unknown --profile script-release \
+    --no-default-features "$@" --bin "$name"
+  local built=$target_dir/wasm32-unknown-unknown/script-release/$name.wasm
+  local cache=$target_dir/script-web/$name
+  if [ ! -f "$cache/${name}_bg.wasm" ] || [ "$built" -nt "$cache/${name}_bg.wasm" ]; then
+    rm -rf "$cache"
+    wasm-bindgen --target web --no-typescript --out-dir "$cache" "$built"
+    wasm-opt -Os "$cache/${name}_bg.wasm" -o "$cache/opt.wasm"
+    mv "$cache/opt.wasm" "$cache/${name}_bg.wasm"
+  fi
+  mkdir -p "$out/script"
+  cp "$cache/$name.js" "$cache/${name}_bg.wasm" "$out/script/"
+}
+
+# The edition without swc; TypeScript's stripper is a module of its own,
+# loaded only for a script that is not JavaScript (src/typescript/).
+module interleave-script-web --features script-wasm
+module interleave-typescript --features typescript

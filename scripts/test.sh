@@ -48,7 +48,8 @@ echo "real servers added $(( $(date +%s) - services_start )) s"
 
 step "cargo clippy (wasm32)"
 cargo clippy --target wasm32-unknown-unknown --lib --bins --tests -- -D warnings
-cargo clippy --target wasm32-unknown-unknown --features script-wasm --lib --bins --tests -- -D warnings
+cargo clippy --target wasm32-unknown-unknown --no-default-features --features script-wasm --lib --bins --tests -- -D warnings
+cargo clippy --target wasm32-unknown-unknown --no-default-features --features typescript --lib --bins -- -D warnings
 
 step "trunk build --release"
 trunk build --release --offline --skip-version-check
@@ -73,7 +74,7 @@ CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver} \
 
 step "wasm tests of the script edition in headless Chrome"
 CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver} \
-  cargo test --target wasm32-unknown-unknown --features script-wasm \
+  cargo test --target wasm32-unknown-unknown --no-default-features --features script-wasm \
   --test web_script --test web_script_page 2>&1 | tee "$logs/web-script.log"
 
 step "end-to-end smoke test"

@@ -13,6 +13,9 @@ pub mod real;
 // page's build leaves it out.
 #[cfg(scripts)]
 pub mod script;
+// TypeScript's stripper: linked natively, a module of its own in the page.
+#[cfg(any(scripts, feature = "typescript"))]
+pub mod typescript;
 
 // The engine, under the names the rest of the crate uses.
 pub use engine::{config, explore, order, run, scenario, sim, strategy, world, Config};

@@ -8,7 +8,7 @@
 //! `trace_hash` and event count for scripts on a few fragments.
 //!
 //! In headless Chrome (docs/scripting.md):
-//! `CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown --features script-wasm --test web_script`.
+//! `CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown --no-default-features --features script-wasm --test web_script`.
 //! Natively (`cargo test --test web_script`) the same table checks that
 //! `run_to_json` still answers what the CLI printed.
 

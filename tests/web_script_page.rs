@@ -6,7 +6,7 @@
 //! the last good run, with the error at its line and column.
 //!
 //! `CHROMEDRIVER=/usr/bin/chromedriver cargo test --target
-//! wasm32-unknown-unknown --features script-wasm --test web_script_page`
+//! wasm32-unknown-unknown --no-default-features --features script-wasm --test web_script_page`
 
 use std::rc::Rc;
 

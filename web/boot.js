@@ -28,6 +28,31 @@ function status(text) {
   return line;
 }
 
+// The script edition's modules of its own, loaded on first use: the
+// TypeScript stripper (src/typescript/), which the edition calls
+// synchronously once `load('typescript')` has resolved.
+const loading = {};
+const ready = {};
+globalThis.interleaveModules = {
+  load(name) {
+    if (name !== 'typescript') return Promise.reject(new Error(`no module ${name}`));
+    loading[name] ??= (async () => {
+      const url = (file) => new URL(`script/interleave-${name}${file}`, base).href;
+      const module = await import(url('.js'));
+      await module.default({ module_or_path: url('_bg.wasm') });
+      ready[name] = module;
+    })().catch((error) => {
+      delete loading[name];
+      throw error;
+    });
+    return loading[name];
+  },
+  // `null` until the module has loaded.
+  stripTypes(code) {
+    return ready.typescript ? ready.typescript.stripTypes(code) : null;
+  },
+};
+
 async function startScriptEdition() {
   const line = status('Loading the JavaScript engine…');
   const started = performance.now();

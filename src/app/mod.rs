@@ -180,6 +180,19 @@ pub fn App() -> Html {
             move || drop(next)
         });
     }
+    // A TypeScript script waits for the stripper's own wasm module.
+    #[cfg(scripts)]
+    {
+        let dispatcher = state.dispatcher();
+        let fetching = state.busy == Busy::Fetching;
+        use_effect_with((state.version, fetching), move |&(_, fetching)| {
+            if fetching {
+                wasm_bindgen_futures::spawn_local(async move {
+                    dispatcher.dispatch(Action::ModuleLoaded(load_typescript().await));
+                });
+            }
+        });
+    }
     // Play: one step per tick at the chosen speed.
     {
         let dispatcher = state.dispatcher();
@@ -410,6 +423,8 @@ pub fn App() -> Html {
                         Busy::Counting => "running (metrics only)…",
                         #[cfg(scripts)]
                         Busy::Loading => "loading the script…",
+                        #[cfg(scripts)]
+                        Busy::Fetching => "loading the TypeScript stripper…",
                         _ => "running to the end…",
                     } }</span>
                     <progress max={state.progress.1.max(1).to_string()} value={state.progress.0.to_string()} />
@@ -516,6 +531,28 @@ fn script_panel(state: &UseReducerHandle<Debugger>) -> Html {
 #[cfg(not(scripts))]
 fn script_panel(_: &UseReducerHandle<Debugger>) -> Html {
     Html::default()
+}
+
+#[cfg(scripts)]
+#[wasm_bindgen::prelude::wasm_bindgen]
+extern "C" {
+    /// web/boot.js: loads a module of the script edition (once).
+    #[wasm_bindgen(catch, js_namespace = interleaveModules, js_name = load)]
+    fn load_module(name: &str) -> Result<js_sys::Promise, wasm_bindgen::JsValue>;
+}
+
+/// Loads the TypeScript stripper's module; why not, if it fails.
+#[cfg(scripts)]
+async fn load_typescript() -> Result<(), String> {
+    let describe = |error: wasm_bindgen::JsValue| match error.dyn_ref::<js_sys::Error>() {
+        Some(error) => String::from(error.message()),
+        None => error.as_string().unwrap_or_else(|| "unknown error".into()),
+    };
+    let promise = load_module("typescript").map_err(describe)?;
+    wasm_bindgen_futures::JsFuture::from(promise)
+        .await
+        .map(drop)
+        .map_err(describe)
 }
 
 /// Reads `interleave real` reports with the browser's JSON parser: one

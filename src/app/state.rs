@@ -11,7 +11,7 @@ use crate::config::url::{with_param, ConfigError};
 use crate::config::Config;
 use crate::config::StrategyKind;
 use crate::debugger::narrate::choice_label;
-use crate::debugger::program::{is_script_fragment, Program};
+use crate::debugger::program::{is_script_fragment, waits_for_module, Program};
 use crate::debugger::recording::{MAX_RECORDED_EVENTS, MAX_RECORDED_STEPS, MAX_RECORDED_WORK};
 use crate::debugger::{Compare, CompareRow, Grouping, Recorder, Recording, SearchJob, Session};
 use crate::explain::{
@@ -92,6 +92,10 @@ pub enum Busy {
     /// next task, so the page draws first (a cold load of the engine and
     /// the script takes 100 to 200 ms in the browser).
     Loading,
+    /// The script is TypeScript and the page's TypeScript stripper, a
+    /// wasm module of its own, is loading (`Action::ModuleLoaded` follows;
+    /// no chunk of work runs meanwhile).
+    Fetching,
 }
 
 pub enum Action {
@@ -135,6 +139,9 @@ pub enum Action {
     },
     /// Stops the running search (its results so far stay).
     CancelSearch,
+    /// The TypeScript stripper's module loaded (or did not, and why).
+    #[cfg(scripts)]
+    ModuleLoaded(Result<(), String>),
     /// One time-boxed chunk of whatever the page is busy with.
     Work {
         deadline: f64,
@@ -309,6 +316,7 @@ impl Debugger {
             );
             match program.start(&config, false) {
                 Ok(run) => (None, Some(shared(run)), Busy::Counting, Some(notice)),
+                Err(message) if waits_for_module(&message) => (None, None, Busy::Fetching, None),
                 Err(message) => {
                     script_problem = Some(ScriptProblem::of(message));
                     (None, None, Busy::Idle, None)
@@ -317,14 +325,14 @@ impl Debugger {
         } else {
             match Recorder::of_program(&program, &config) {
                 Ok(recorder) => (Some(shared(recorder)), None, Busy::Recording, None),
+                Err(message) if waits_for_module(&message) => (None, None, Busy::Fetching, None),
                 Err(message) => {
                     script_problem = Some(ScriptProblem::of(message));
                     (None, None, Busy::Idle, None)
                 }
             }
         };
-        let compare = script_problem
-            .is_none()
+        let compare = (script_problem.is_none() && busy != Busy::Fetching)
             .then(|| shared(Compare::of_program(&program, &config)));
         let fragment = program.fragment(&config);
         // Only a script's code makes a link this long.
@@ -481,7 +489,7 @@ impl Debugger {
     /// Whether there is chunked work left (the page schedules `Work`).
     pub fn has_work(&self) -> bool {
         self.drawn < 2
-            || self.busy != Busy::Idle
+            || !matches!(self.busy, Busy::Idle | Busy::Fetching)
             || self.compare.is_some()
             || self.search.is_some()
             || self.needs_explanation()
@@ -576,6 +584,8 @@ impl Debugger {
                     break;
                 }
                 Busy::Loading => next.busy = Busy::Idle,
+                // Action::ModuleLoaded goes on.
+                Busy::Fetching => break,
                 Busy::Recording if next.finished.is_some() => {
                     next.session = next.finished.take();
                     next.busy = Busy::Idle;
@@ -833,6 +843,8 @@ impl Reducible for Debugger {
                 next.grouping = grouping;
                 next.changed()
             }
+            #[cfg(scripts)]
+            Action::ModuleLoaded(loaded) => self.module_loaded(loaded),
             Action::Work { deadline } => self.work(deadline),
             Action::ToggleManual => {
                 let mut next = self.owned();
@@ -916,7 +928,7 @@ impl Reducible for Debugger {
                 let mut next = self.owned();
                 match next.busy {
                     Busy::RunningToEnd => next.busy = Busy::Idle,
-                    Busy::Recording | Busy::Counting | Busy::Loading => {
+                    Busy::Recording | Busy::Counting | Busy::Loading | Busy::Fetching => {
                         next.busy = Busy::Idle;
                         next.recorder = None;
                         next.finished = None;
@@ -947,6 +959,26 @@ impl Reducible for Debugger {
 
 #[cfg(scripts)]
 impl Debugger {
+    /// The TypeScript stripper's module loaded: the script starts again
+    /// (this time it strips); or it did not, which the script panel says.
+    fn module_loaded(self: Rc<Self>, loaded: Result<(), String>) -> Rc<Self> {
+        if self.busy != Busy::Fetching {
+            return self;
+        }
+        let mut next = self.owned();
+        match loaded {
+            Ok(()) => next.launch(),
+            Err(error) => {
+                next.busy = Busy::Idle;
+                next.script_problem = Some(ScriptProblem::of(format!(
+                    "this script is TypeScript, and the page's TypeScript stripper did not load \
+                     ({error}); reload the page to try again"
+                )));
+            }
+        }
+        next.changed().work(now_ms() + FIRST_CHUNK_MS)
+    }
+
     /// The script editor's text: runs it if it loads (the last good run
     /// stays on screen otherwise, with the error).
     fn set_code(self: Rc<Self>, code: &str) -> Rc<Self> {
@@ -978,7 +1010,11 @@ impl Debugger {
         if program == self.program && self.script_problem.is_none() {
             return self;
         }
-        if let Err(message) = program.start(&self.config, false) {
+        if let Err(message) = program
+            .start(&self.config, false)
+            .map(drop)
+            .or_else(|message| waits_for_module(&message).then_some(()).ok_or(message))
+        {
             let mut next = self.owned();
             next.script_problem = Some(ScriptProblem::of(message));
             return next.changed();

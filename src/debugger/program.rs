@@ -124,6 +124,19 @@ fn script_subject(script: &ScriptProgram, config: &Config) -> Result<Rc<dyn Subj
     .map_err(|error| error.to_string())
 }
 
+/// Whether a load error only waits for the page's TypeScript stripper (a
+/// wasm module of its own in the script edition): once it loads, the same
+/// program starts (`crate::script::typescript::NOT_LOADED`).
+pub fn waits_for_module(message: &str) -> bool {
+    #[cfg(scripts)]
+    return crate::script::typescript::not_loaded(message);
+    #[cfg(not(scripts))]
+    {
+        let _ = message;
+        false
+    }
+}
+
 /// Whether a fragment asks for a script (`scenario=script`).
 pub fn is_script_fragment(hash: &str) -> bool {
     let fragment = hash.split_once('#').map_or(hash, |(_, fragment)| fragment);

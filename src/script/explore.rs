@@ -96,8 +96,8 @@ impl ScriptSubject {
         let mut config = config.clone();
         config.schedule = Schedule::default();
         // TypeScript is stripped once; the analysis reads the JavaScript.
-        let code = &*super::typescript::javascript(code)?;
-        let mut run = ScriptRun::from_javascript(code, schema, route, &config, false)?;
+        let (mut run, stripped) = ScriptRun::load(code, schema, route, &config, false)?;
+        let code = stripped.as_deref().unwrap_or(code);
         let (globals, added) = run.global_names();
         let single_flight = config.strategy == StrategyKind::SingleFlight;
         let no_module_state = module_state(code, single_flight, &globals, &added).is_none();
@@ -131,8 +131,8 @@ impl ScriptSubject {
     pub fn module_state_reason(code: &str, config: &Config) -> Result<Option<String>, ScriptError> {
         let mut config = config.clone();
         config.schedule = Schedule::default();
-        let code = &*super::typescript::javascript(code)?;
-        let mut run = ScriptRun::new(code, &config, false)?;
+        let (mut run, stripped) = ScriptRun::load(code, None, None, &config, false)?;
+        let code = stripped.as_deref().unwrap_or(code);
         let (globals, added) = run.global_names();
         let single_flight = config.strategy == StrategyKind::SingleFlight;
         Ok(module_state(code, single_flight, &globals, &added))

@@ -279,19 +279,32 @@ impl ScriptRun {
         config: &Config,
         keep_trace: bool,
     ) -> Result<ScriptRun, ScriptError> {
-        // JavaScript loads as it is; only code the engine cannot parse is
-        // tried as TypeScript (so a JavaScript script never runs swc).
+        ScriptRun::load(code, schema, route, config, keep_trace).map(|(run, _)| run)
+    }
+
+    /// [`ScriptRun::with_route`], and the JavaScript it runs when that is
+    /// not `code` itself (TypeScript, stripped): JavaScript loads as it is;
+    /// only code the engine cannot parse is tried as TypeScript (so a
+    /// JavaScript script never runs the stripper).
+    pub fn load(
+        code: &str,
+        schema: Option<&str>,
+        route: Option<&str>,
+        config: &Config,
+        keep_trace: bool,
+    ) -> Result<(ScriptRun, Option<String>), ScriptError> {
         match ScriptRun::from_javascript(code, schema, route, config, keep_trace) {
             Err(error) if error.message.starts_with("SyntaxError") => {
                 let at = error.line.zip(error.column);
                 match super::typescript::after_javascript_error(code, at)? {
                     Some(stripped) => {
                         ScriptRun::from_javascript(&stripped, schema, route, config, keep_trace)
+                            .map(|run| (run, Some(stripped)))
                     }
                     None => Err(error),
                 }
             }
-            other => other,
+            other => other.map(|run| (run, None)),
         }
     }
 

@@ -1,29 +1,35 @@
-//! TypeScript: a script's types stripped, every line and column kept
-//! (SCRIPTING.md §1 and §7), with `swc_ts_fast_strip`, the stripper Node
-//! itself uses (its `amaro`), in strip-only mode: each type annotation,
-//! interface, `import type`, generic parameter, `as T`, `satisfies T` and
-//! non-null `!` becomes whitespace of the same length, so the engine's
-//! errors and the page's cursors point at the script's own characters.
-//! What strip-only mode refuses (an `enum`, a `namespace` with values, a
-//! parameter property, `<T>expr`) is an error naming the place.
+//! TypeScript in scripts: a script's types stripped, every line and column
+//! kept (SCRIPTING.md §1 and §7), by `crate::typescript` (swc's stripper,
+//! Node's own, in strip-only mode): each type annotation, interface,
+//! `import type`, generic parameter, `as T`, `satisfies T` and non-null `!`
+//! becomes whitespace of the same length, so the engine's errors and the
+//! page's cursors point at the script's own characters. What strip-only
+//! mode refuses (an `enum`, a `namespace` with values, a parameter
+//! property, `<T>expr`) is an error naming the place.
 //!
-//! When is a script TypeScript? [`javascript`]: a script that parses as
-//! JavaScript runs as it is, whatever it is called; one that does not but
-//! parses as TypeScript runs stripped. `interleave run --script FILE.ts`
-//! (`.ts`, `.mts`, `.cts`) strips in any case ([`strip`]).
+//! When is a script TypeScript? A script that the engine parses as
+//! JavaScript runs as it is, whatever it is called; one that it does not
+//! parse but swc parses as TypeScript runs stripped
+//! ([`after_javascript_error`], from `ScriptRun::load`). `interleave run
+//! --script FILE.ts` (`.ts`, `.mts`, `.cts`) strips in any case ([`strip`]).
+//!
+//! In the page's script edition the stripper is a wasm module loaded on
+//! first use: until it is, stripping fails with [`NOT_LOADED`], which the
+//! page answers by loading it and starting again.
 
-use std::borrow::Cow;
-use std::cell::RefCell;
-use std::rc::Rc;
-
-use swc_common::errors::{DiagnosticBuilder, Emitter, Handler};
-use swc_common::sync::Lrc;
-use swc_common::{BytePos, FileName, SourceMap, Spanned, GLOBALS};
-use swc_ecma_ast::EsVersion;
-use swc_ecma_parser::{parse_file_as_program, EsSyntax, Syntax};
-use swc_ts_fast_strip::{operate, ErrorCode, Mode, Options};
+use crate::typescript::{StripError, Stripped};
 
 use super::error::ScriptError;
+
+/// The end of the error of a strip the page's script edition could not
+/// do yet: its TypeScript module is not loaded (see [`not_loaded`]).
+pub const NOT_LOADED: &str = "TypeScript: the type stripper is not loaded yet";
+
+/// Whether a load error (as `Program::start` words it) only asks for the
+/// TypeScript module.
+pub fn not_loaded(message: &str) -> bool {
+    message.ends_with(NOT_LOADED)
+}
 
 /// How deep a script may nest (brackets, and operators chained in one
 /// statement, see [`nesting`]) for the TypeScript parser to see it: a
@@ -36,26 +42,6 @@ pub fn is_typescript_file(path: &str) -> bool {
     [".ts", ".mts", ".cts"]
         .iter()
         .any(|extension| path.ends_with(extension))
-}
-
-/// The JavaScript to run for `code`: `code` itself if it parses as
-/// JavaScript (or nests deeper than [`MAX_NESTING`], or is not TypeScript
-/// either: the engine then reports its own syntax error), else its types
-/// stripped. A script that parses as TypeScript only through what
-/// strip-only mode refuses (an `enum`) is an error that says so; one that
-/// fails as both, further into the text as TypeScript than as JavaScript,
-/// is TypeScript's syntax error.
-pub fn javascript(code: &str) -> Result<Cow<'_, str>, ScriptError> {
-    if nesting(code) > MAX_NESTING {
-        return Ok(Cow::Borrowed(code));
-    }
-    let Err(js_error) = parse_javascript(code) else {
-        return Ok(Cow::Borrowed(code));
-    };
-    Ok(match after_javascript_error(code, js_error)? {
-        Some(stripped) => Cow::Owned(stripped),
-        None => Cow::Borrowed(code),
-    })
 }
 
 /// Code that failed to parse as JavaScript (first error at `js_error`):
@@ -71,9 +57,10 @@ pub fn after_javascript_error(
     if nesting(code) > MAX_NESTING {
         return Ok(None);
     }
-    match strip_with_code(code) {
+    match stripped(code)? {
         Ok(stripped) => Ok(Some(stripped)),
-        Err((ErrorCode::InvalidSyntax, ts_error)) => {
+        Err(refused) if refused.syntax => {
+            let ts_error = script_error(refused);
             let further = match (ts_error.line.zip(ts_error.column), js_error) {
                 (Some(ts), Some(js)) => ts > js,
                 _ => false,
@@ -84,7 +71,7 @@ pub fn after_javascript_error(
                 Ok(None)
             }
         }
-        Err((_, ts_error)) => Err(ts_error),
+        Err(refused) => Err(script_error(refused)),
     }
 }
 
@@ -95,157 +82,53 @@ pub fn strip(code: &str) -> Result<String, ScriptError> {
             "TypeScript nested more than {MAX_NESTING} deep: too deep to strip its types"
         )));
     }
-    strip_with_code(code).map_err(|(_, error)| error)
+    stripped(code)?.map_err(script_error)
 }
 
-/// Parses `code` as JavaScript (a script or a module); on failure, the
-/// 1-based line and column of its first error.
-fn parse_javascript(code: &str) -> Result<(), Option<(u32, u32)>> {
-    GLOBALS.set(&Default::default(), || {
-        let cm: Lrc<SourceMap> = Default::default();
-        let file = cm.new_source_file(Lrc::new(FileName::Anon), code.to_string());
-        let mut recovered = Vec::new();
-        let syntax = Syntax::Es(EsSyntax::default());
-        match parse_file_as_program(&file, syntax, EsVersion::latest(), None, &mut recovered) {
-            Ok(_) if recovered.is_empty() => Ok(()),
-            Ok(_) => Err(recovered.first().map(|e| place(&cm, e.span().lo))),
-            Err(error) => {
-                let first = recovered
-                    .iter()
-                    .map(|e| e.span().lo)
-                    .chain([error.span().lo])
-                    .min()
-                    .unwrap_or_default();
-                Err(Some(place(&cm, first)))
-            }
-        }
-    })
+/// The stripper's answer for `code`; an error if the page's script
+/// edition has not loaded it yet.
+fn stripped(code: &str) -> Result<Stripped, ScriptError> {
+    #[cfg(feature = "typescript")]
+    let answer = Some(crate::typescript::strip(code));
+    #[cfg(not(feature = "typescript"))]
+    let answer = module::strip(code);
+    answer.ok_or_else(|| ScriptError::new(NOT_LOADED))
 }
 
-/// The 1-based line and column (in characters) of a position.
-fn place(cm: &SourceMap, at: BytePos) -> (u32, u32) {
-    let loc = cm.lookup_char_pos(at);
-    (loc.line as u32, loc.col.0 as u32 + 1)
-}
-
-/// A diagnostic's message and position.
-type Diagnostic = (String, Option<BytePos>);
-
-/// The stripper's diagnostics, in order.
-#[derive(Default, Clone)]
-struct Collected(Rc<RefCell<Vec<Diagnostic>>>);
-
-impl Emitter for Collected {
-    fn emit(&mut self, db: &mut DiagnosticBuilder<'_>) {
-        let at = db.span.primary_span().map(|span| span.lo);
-        self.0.borrow_mut().push((db.message(), at));
+fn script_error(refused: StripError) -> ScriptError {
+    let mut error = ScriptError::new(refused.message);
+    if let (Some(line), Some(column)) = (refused.line, refused.column) {
+        error.line = Some(line);
+        error.column = Some(column);
     }
+    error
 }
 
-fn strip_with_code(code: &str) -> Result<String, (ErrorCode, ScriptError)> {
-    GLOBALS.set(&Default::default(), || {
-        let cm: Lrc<SourceMap> = Default::default();
-        let collected = Collected::default();
-        let handler = Handler::with_emitter(true, false, Box::new(collected.clone()));
-        let options = Options {
-            mode: Mode::StripOnly,
-            ..Options::default()
-        };
-        match operate(&cm, &handler, code.to_string(), options) {
-            Ok(output) => Ok(elide_type_imports(output.code)),
-            Err(error) => {
-                let diagnostics = collected.0.borrow();
-                let first = diagnostics.first();
-                let message = match first {
-                    Some((message, _)) => message.clone(),
-                    None => error.message.clone(),
-                };
-                let message = match error.code {
-                    ErrorCode::InvalidSyntax => format!("SyntaxError: {message} (as TypeScript)"),
-                    _ => format!("TypeScriptError: {message}"),
-                };
-                let mut found = ScriptError::new(message);
-                if let Some((line, column)) = first.and_then(|(_, at)| *at).map(|at| place(&cm, at))
-                {
-                    found.line = Some(line);
-                    found.column = Some(column);
-                }
-                Err((error.code, found))
-            }
-        }
-    })
-}
+/// The page's script edition: the stripper's own wasm module, through
+/// `web/boot.js` (`interleaveModules.stripTypes` answers `null` until the
+/// module is loaded).
+#[cfg(not(feature = "typescript"))]
+mod module {
+    use crate::typescript::{from_json, Stripped};
 
-/// The stripped code with the named imports it never uses as values
-/// blanked out (same length), as `tsc` elides them: TypeScript code often
-/// imports types without `import type` (`import express, { Request,
-/// Response } from "express"`), and a module has no such export to give.
-/// A name counts as used if it appears as a word anywhere outside the
-/// import declarations (in a string too: keeping an import is the safe
-/// mistake).
-fn elide_type_imports(code: String) -> String {
-    use swc_ecma_ast::{ImportSpecifier, ModuleDecl, ModuleItem};
-    let cm: Lrc<SourceMap> = Default::default();
-    let file = cm.new_source_file(Lrc::new(FileName::Anon), code.clone());
-    let syntax = Syntax::Es(EsSyntax::default());
-    let Ok(program) =
-        parse_file_as_program(&file, syntax, EsVersion::latest(), None, &mut Vec::new())
-    else {
-        return code;
-    };
-    let Some(module) = program.as_module() else {
-        return code;
-    };
-    let offset = |at: BytePos| (at.0 - file.start_pos.0) as usize;
-    let imports: Vec<_> = module
-        .body
-        .iter()
-        .filter_map(|item| match item {
-            ModuleItem::ModuleDecl(ModuleDecl::Import(import)) if !import.type_only => Some(import),
-            _ => None,
-        })
-        .collect();
-    let spans: Vec<(usize, usize)> = imports
-        .iter()
-        .map(|import| (offset(import.span.lo), offset(import.span.hi)))
-        .collect();
-    let outside = |at: usize| !spans.iter().any(|&(lo, hi)| lo <= at && at < hi);
-    let used = |name: &str| {
-        let is_ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
-        code.match_indices(name).any(|(at, _)| {
-            let before = code[..at].chars().next_back();
-            let after = code[at + name.len()..].chars().next();
-            outside(at) && !before.is_some_and(is_ident) && !after.is_some_and(is_ident)
-        })
-    };
-    let mut blank: Vec<(usize, usize)> = Vec::new();
-    for import in &imports {
-        for specifier in &import.specifiers {
-            if let ImportSpecifier::Named(named) = specifier {
-                if !used(&named.local.sym) {
-                    let (lo, mut hi) = (offset(named.span.lo), offset(named.span.hi));
-                    let rest = &code[hi..];
-                    let spaces = rest.len() - rest.trim_start().len();
-                    if rest.trim_start().starts_with(',') {
-                        hi += spaces + 1;
-                    }
-                    blank.push((lo, hi));
-                }
-            }
-        }
+    #[cfg(target_arch = "wasm32")]
+    #[wasm_bindgen::prelude::wasm_bindgen]
+    extern "C" {
+        #[wasm_bindgen(catch, js_namespace = interleaveModules, js_name = stripTypes)]
+        fn strip_types(code: &str) -> Result<Option<String>, wasm_bindgen::JsValue>;
     }
-    if blank.is_empty() {
-        return code;
+
+    #[cfg(target_arch = "wasm32")]
+    pub fn strip(code: &str) -> Option<Stripped> {
+        from_json(&strip_types(code).ok()??)
     }
-    let mut bytes = code.into_bytes();
-    for (lo, hi) in blank {
-        for byte in &mut bytes[lo..hi] {
-            if *byte != b'\n' {
-                *byte = b' ';
-            }
-        }
+
+    /// Natively the stripper is linked whenever scripts are.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn strip(_: &str) -> Option<Stripped> {
+        let _ = from_json;
+        None
     }
-    String::from_utf8(bytes).unwrap_or_default()
 }
 
 /// A bound on how deep a parser recurses on `code`: the deepest bracket
@@ -356,11 +239,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn javascript_runs_as_it_is_and_typescript_is_stripped_in_place() {
-        let js = "async function handle(req) { return req.user; }";
-        assert!(matches!(javascript(js), Ok(Cow::Borrowed(_))));
+    fn typescript_is_stripped_in_place() {
         let ts = "interface R { user: number }\nasync function handle(req: R): Promise<number> {\n  return req.user!;\n}";
-        let stripped = javascript(ts).unwrap();
+        let stripped = after_javascript_error(ts, Some((1, 11))).unwrap().unwrap();
         assert_eq!(stripped.lines().count(), ts.lines().count());
         assert_eq!(stripped.len(), ts.len());
         assert!(stripped.contains("async function handle(req   )"));
@@ -368,9 +249,17 @@ mod tests {
 
     #[test]
     fn what_strip_only_mode_refuses_names_its_place() {
-        let error = javascript("const a = 1;\nenum Color { Red }\n").unwrap_err();
+        let error =
+            after_javascript_error("const a = 1;\nenum Color { Red }\n", Some((2, 1))).unwrap_err();
         assert_eq!((error.line, error.column), (Some(2), Some(1)));
         assert!(error.message.contains("enum"), "{}", error.message);
+    }
+
+    #[test]
+    fn code_that_is_not_typescript_either_keeps_javascripts_error() {
+        // JavaScript's parser failed at line 1, column 9; TypeScript's
+        // fails no further.
+        assert_eq!(after_javascript_error("let x = ;", Some((1, 9))), Ok(None));
     }
 
     #[test]

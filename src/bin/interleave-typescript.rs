@@ -1,0 +1,21 @@
+//! The page's TypeScript stripper, a wasm module of its own: the script
+//! edition leaves swc out and `web/boot.js` loads this only when a script
+//! does not parse as JavaScript (`interleaveModules.stripTypes`). Built by
+//! `scripts/build-script-edition.sh`:
+//!
+//! ```text
+//! cargo build --target wasm32-unknown-unknown --profile script-release \
+//!     --no-default-features --features typescript --bin interleave-typescript
+//! ```
+//!
+//! Natively the bin is an empty program (the CLI links the stripper).
+
+/// `code` with its types stripped, as `interleave::typescript::to_json`
+/// words the answer.
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen(js_name = stripTypes)]
+pub fn strip_types(code: &str) -> String {
+    interleave::typescript::to_json(&interleave::typescript::strip(code))
+}
+
+fn main() {}
