@@ -28,14 +28,15 @@ function status(text) {
   return line;
 }
 
-// The script edition's modules of its own, loaded on first use: the
-// TypeScript stripper (src/typescript/), which the edition calls
-// synchronously once `load('typescript')` has resolved.
+// The script edition's modules of their own (src/script/modules.rs),
+// loaded on first use: `script/interleave-NAME.js` and its wasm. The
+// edition calls a module synchronously once `load(NAME)` has resolved.
+const MODULES = ['typescript'];
 const loading = {};
 const ready = {};
 globalThis.interleaveModules = {
   load(name) {
-    if (name !== 'typescript') return Promise.reject(new Error(`no module ${name}`));
+    if (!MODULES.includes(name)) return Promise.reject(new Error(`no module ${name}`));
     loading[name] ??= (async () => {
       const url = (file) => new URL(`script/interleave-${name}${file}`, base).href;
       const module = await import(url('.js'));
@@ -47,7 +48,7 @@ globalThis.interleaveModules = {
     });
     return loading[name];
   },
-  // `null` until the module has loaded.
+  // Each answers `null` until its module has loaded.
   stripTypes(code) {
     return ready.typescript ? ready.typescript.stripTypes(code) : null;
   },

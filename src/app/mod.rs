@@ -180,15 +180,18 @@ pub fn App() -> Html {
             move || drop(next)
         });
     }
-    // A TypeScript script waits for the stripper's own wasm module.
+    // A run that needs a module of the script edition waits for it.
     #[cfg(scripts)]
     {
         let dispatcher = state.dispatcher();
-        let fetching = state.busy == Busy::Fetching;
+        let fetching = match state.busy {
+            Busy::Fetching(name, _) => Some(name),
+            _ => None,
+        };
         use_effect_with((state.version, fetching), move |&(_, fetching)| {
-            if fetching {
+            if let Some(name) = fetching {
                 wasm_bindgen_futures::spawn_local(async move {
-                    dispatcher.dispatch(Action::ModuleLoaded(load_typescript().await));
+                    dispatcher.dispatch(Action::ModuleLoaded(load(name).await));
                 });
             }
         });
@@ -419,13 +422,13 @@ pub fn App() -> Html {
             if state.busy != Busy::Idle {
                 <div class="progress" role="status" data-testid="progress">
                     <span>{ match state.busy {
-                        Busy::Recording => "recording the run…",
-                        Busy::Counting => "running (metrics only)…",
+                        Busy::Recording => "recording the run…".into(),
+                        Busy::Counting => "running (metrics only)…".into(),
                         #[cfg(scripts)]
-                        Busy::Loading => "loading the script…",
+                        Busy::Loading => "loading the script…".into(),
                         #[cfg(scripts)]
-                        Busy::Fetching => "loading the TypeScript stripper…",
-                        _ => "running to the end…",
+                        Busy::Fetching(_, what) => format!("loading {what}…").into(),
+                        _ => std::borrow::Cow::Borrowed("running to the end…"),
                     } }</span>
                     <progress max={state.progress.1.max(1).to_string()} value={state.progress.0.to_string()} />
                     <span>{ format!("{} / {} requests", state.progress.0, state.progress.1) }</span>
@@ -541,14 +544,14 @@ extern "C" {
     fn load_module(name: &str) -> Result<js_sys::Promise, wasm_bindgen::JsValue>;
 }
 
-/// Loads the TypeScript stripper's module; why not, if it fails.
+/// Loads a module of the script edition; why not, if it fails.
 #[cfg(scripts)]
-async fn load_typescript() -> Result<(), String> {
+async fn load(name: &str) -> Result<(), String> {
     let describe = |error: wasm_bindgen::JsValue| match error.dyn_ref::<js_sys::Error>() {
         Some(error) => String::from(error.message()),
         None => error.as_string().unwrap_or_else(|| "unknown error".into()),
     };
-    let promise = load_module("typescript").map_err(describe)?;
+    let promise = load_module(name).map_err(describe)?;
     wasm_bindgen_futures::JsFuture::from(promise)
         .await
         .map(drop)

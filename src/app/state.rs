@@ -92,10 +92,10 @@ pub enum Busy {
     /// next task, so the page draws first (a cold load of the engine and
     /// the script takes 100 to 200 ms in the browser).
     Loading,
-    /// The script is TypeScript and the page's TypeScript stripper, a
-    /// wasm module of its own, is loading (`Action::ModuleLoaded` follows;
-    /// no chunk of work runs meanwhile).
-    Fetching,
+    /// The script needs a module of the page's script edition, which is
+    /// loading (its name and what it is; `Action::ModuleLoaded` follows,
+    /// and no chunk of work runs meanwhile).
+    Fetching(&'static str, &'static str),
 }
 
 pub enum Action {
@@ -316,7 +316,9 @@ impl Debugger {
             );
             match program.start(&config, false) {
                 Ok(run) => (None, Some(shared(run)), Busy::Counting, Some(notice)),
-                Err(message) if waits_for_module(&message) => (None, None, Busy::Fetching, None),
+                Err(message) if waits_for_module(&message).is_some() => {
+                    (None, None, fetching(&message), None)
+                }
                 Err(message) => {
                     script_problem = Some(ScriptProblem::of(message));
                     (None, None, Busy::Idle, None)
@@ -325,14 +327,16 @@ impl Debugger {
         } else {
             match Recorder::of_program(&program, &config) {
                 Ok(recorder) => (Some(shared(recorder)), None, Busy::Recording, None),
-                Err(message) if waits_for_module(&message) => (None, None, Busy::Fetching, None),
+                Err(message) if waits_for_module(&message).is_some() => {
+                    (None, None, fetching(&message), None)
+                }
                 Err(message) => {
                     script_problem = Some(ScriptProblem::of(message));
                     (None, None, Busy::Idle, None)
                 }
             }
         };
-        let compare = (script_problem.is_none() && busy != Busy::Fetching)
+        let compare = (script_problem.is_none() && !matches!(busy, Busy::Fetching(..)))
             .then(|| shared(Compare::of_program(&program, &config)));
         let fragment = program.fragment(&config);
         // Only a script's code makes a link this long.
@@ -489,7 +493,7 @@ impl Debugger {
     /// Whether there is chunked work left (the page schedules `Work`).
     pub fn has_work(&self) -> bool {
         self.drawn < 2
-            || !matches!(self.busy, Busy::Idle | Busy::Fetching)
+            || !matches!(self.busy, Busy::Idle | Busy::Fetching(..))
             || self.compare.is_some()
             || self.search.is_some()
             || self.needs_explanation()
@@ -585,7 +589,7 @@ impl Debugger {
                 }
                 Busy::Loading => next.busy = Busy::Idle,
                 // Action::ModuleLoaded goes on.
-                Busy::Fetching => break,
+                Busy::Fetching(..) => break,
                 Busy::Recording if next.finished.is_some() => {
                     next.session = next.finished.take();
                     next.busy = Busy::Idle;
@@ -928,7 +932,7 @@ impl Reducible for Debugger {
                 let mut next = self.owned();
                 match next.busy {
                     Busy::RunningToEnd => next.busy = Busy::Idle,
-                    Busy::Recording | Busy::Counting | Busy::Loading | Busy::Fetching => {
+                    Busy::Recording | Busy::Counting | Busy::Loading | Busy::Fetching(..) => {
                         next.busy = Busy::Idle;
                         next.recorder = None;
                         next.finished = None;
@@ -959,20 +963,20 @@ impl Reducible for Debugger {
 
 #[cfg(scripts)]
 impl Debugger {
-    /// The TypeScript stripper's module loaded: the script starts again
-    /// (this time it strips); or it did not, which the script panel says.
+    /// The module the run waited for loaded: it starts again (and may
+    /// wait for another); or it did not, which the script panel says.
     fn module_loaded(self: Rc<Self>, loaded: Result<(), String>) -> Rc<Self> {
-        if self.busy != Busy::Fetching {
+        let Busy::Fetching(_, what) = self.busy else {
             return self;
-        }
+        };
         let mut next = self.owned();
         match loaded {
             Ok(()) => next.launch(),
             Err(error) => {
                 next.busy = Busy::Idle;
                 next.script_problem = Some(ScriptProblem::of(format!(
-                    "this script is TypeScript, and the page's TypeScript stripper did not load \
-                     ({error}); reload the page to try again"
+                    "this script needs {what}, which did not load ({error}); reload the page \
+                     to try again"
                 )));
             }
         }
@@ -1013,7 +1017,7 @@ impl Debugger {
         if let Err(message) = program
             .start(&self.config, false)
             .map(drop)
-            .or_else(|message| waits_for_module(&message).then_some(()).ok_or(message))
+            .or_else(|message| waits_for_module(&message).map(drop).ok_or(message))
         {
             let mut next = self.owned();
             next.script_problem = Some(ScriptProblem::of(message));
@@ -1033,6 +1037,12 @@ impl ScriptProblem {
         let at = None;
         ScriptProblem { at, message }
     }
+}
+
+/// The wait for the module a load error names.
+fn fetching(message: &str) -> Busy {
+    let (name, what) = waits_for_module(message).unwrap_or(("", ""));
+    Busy::Fetching(name, what)
 }
 
 /// A fragment as this build reads it (scripts only with the engine).

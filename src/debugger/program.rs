@@ -124,16 +124,16 @@ fn script_subject(script: &ScriptProgram, config: &Config) -> Result<Rc<dyn Subj
     .map_err(|error| error.to_string())
 }
 
-/// Whether a load error only waits for the page's TypeScript stripper (a
-/// wasm module of its own in the script edition): once it loads, the same
-/// program starts (`crate::script::typescript::NOT_LOADED`).
-pub fn waits_for_module(message: &str) -> bool {
+/// The module of the page's script edition a load error only waits for
+/// (its name and what it is, `crate::script::modules`): once it loads, the
+/// same program starts.
+pub fn waits_for_module(message: &str) -> Option<(&'static str, &'static str)> {
     #[cfg(scripts)]
-    return crate::script::typescript::not_loaded(message);
+    return crate::script::modules::waits_for(message).map(|module| (module.name(), module.what()));
     #[cfg(not(scripts))]
     {
         let _ = message;
-        false
+        None
     }
 }
 

@@ -14,22 +14,12 @@
 //! --script FILE.ts` (`.ts`, `.mts`, `.cts`) strips in any case ([`strip`]).
 //!
 //! In the page's script edition the stripper is a wasm module loaded on
-//! first use: until it is, stripping fails with [`NOT_LOADED`], which the
-//! page answers by loading it and starting again.
+//! first use (`super::modules`).
 
 use crate::typescript::{StripError, Stripped};
 
 use super::error::ScriptError;
-
-/// The end of the error of a strip the page's script edition could not
-/// do yet: its TypeScript module is not loaded (see [`not_loaded`]).
-pub const NOT_LOADED: &str = "TypeScript: the type stripper is not loaded yet";
-
-/// Whether a load error (as `Program::start` words it) only asks for the
-/// TypeScript module.
-pub fn not_loaded(message: &str) -> bool {
-    message.ends_with(NOT_LOADED)
-}
+use super::modules::{not_loaded, Module};
 
 /// How deep a script may nest (brackets, and operators chained in one
 /// statement, see [`nesting`]) for the TypeScript parser to see it: a
@@ -92,7 +82,7 @@ fn stripped(code: &str) -> Result<Stripped, ScriptError> {
     let answer = Some(crate::typescript::strip(code));
     #[cfg(not(feature = "typescript"))]
     let answer = module::strip(code);
-    answer.ok_or_else(|| ScriptError::new(NOT_LOADED))
+    answer.ok_or_else(|| not_loaded(Module::TypeScript))
 }
 
 fn script_error(refused: StripError) -> ScriptError {

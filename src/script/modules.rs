@@ -1,0 +1,66 @@
+//! The page's script edition leaves its largest parsers out of its own
+//! wasm: each is a wasm module of its own (`src/bin/interleave-NAME.rs`,
+//! built by `scripts/build-script-edition.sh`), which `web/boot.js` loads
+//! on first use and the edition then calls synchronously through
+//! `interleaveModules`. Natively (and in the module itself) the parser is
+//! linked. A run that needs a module the page has not loaded yet fails to
+//! load with [`not_loaded`]'s error; the page loads the module
+//! ([`waits_for`] names it) and starts the same run again.
+
+use super::error::ScriptError;
+
+/// A module of the page's script edition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Module {
+    /// swc's type stripper (`crate::typescript`), for a script that is not
+    /// JavaScript.
+    TypeScript,
+}
+
+impl Module {
+    /// Its name in `interleave-NAME.js` and `interleaveModules.load(NAME)`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Module::TypeScript => "typescript",
+        }
+    }
+
+    /// What it is, as the page says it is loading.
+    pub fn what(self) -> &'static str {
+        match self {
+            Module::TypeScript => "TypeScript's type stripper",
+        }
+    }
+
+    const ALL: [Module; 1] = [Module::TypeScript];
+}
+
+/// The marker that ends a load error that only waits for a module.
+fn marker(module: Module) -> String {
+    format!("(the page's module `{}` is not loaded yet)", module.name())
+}
+
+/// The load error of a run that needs `module` before it is loaded.
+pub fn not_loaded(module: Module) -> ScriptError {
+    ScriptError::new(format!("{} is needed {}", module.what(), marker(module)))
+}
+
+/// The module a load error (as `Program::start` words it) waits for, if
+/// that is all it is.
+pub fn waits_for(message: &str) -> Option<Module> {
+    Module::ALL
+        .into_iter()
+        .find(|&module| message.ends_with(&marker(module)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_load_error_names_the_module_it_waits_for() {
+        let error = not_loaded(Module::TypeScript).to_string();
+        assert_eq!(waits_for(&error), Some(Module::TypeScript));
+        assert_eq!(waits_for("`code`: SyntaxError: unexpected token"), None);
+    }
+}
