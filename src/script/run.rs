@@ -205,8 +205,14 @@ fn global_names(ctx: &Ctx<'_>) -> Vec<String> {
         .collect()
 }
 
+/// How many own properties the global object has (explore checks it after
+/// every step: counted as atoms, never turned into strings).
 fn global_count(realm: &Realm) -> usize {
-    realm.context.with(|ctx| global_names(&ctx).len())
+    realm.context.with(|ctx| {
+        ctx.globals()
+            .own_keys::<rquickjs::Atom>(Filter::new().string().symbol())
+            .count()
+    })
 }
 
 /// `config`'s requests, and an event loop with their arrivals queued.
@@ -532,8 +538,11 @@ impl ScriptRun {
         u64::from(self.host.core.borrow().steps) >= self.max_events
     }
 
-    /// Explore mode: raise `broken` when a step adds a global, which
-    /// breaks the no-module-state proof assumed (`assume_no_module_state`).
+    /// Explore mode: raise `broken` when the run has added a global (or
+    /// removed one), which breaks the no-module-state proof assumed
+    /// (`assume_no_module_state`). Checked once, when the run goes: its
+    /// realms are then not reused, and the search starts again without
+    /// the proof.
     pub fn watch_globals(&mut self, broken: Rc<Cell<bool>>) {
         self.watch = Some(broken);
     }
@@ -557,11 +566,6 @@ impl ScriptRun {
             }
         }?;
         self.deliver(next);
-        if self.watch.is_some() && self.globals_changed() {
-            if let Some(broken) = &self.watch {
-                broken.set(true);
-            }
-        }
         let core = self.host.core.borrow();
         Some(StepReport {
             index,
@@ -1563,6 +1567,14 @@ impl Run for ScriptRun {
 
 impl Drop for ScriptRun {
     fn drop(&mut self) {
+        // A global that appeared during the run (checked once, as the run
+        // goes: a search reads `broken` only after its runs, and redoes
+        // itself without the proof if it is set).
+        if self.watch.is_some() && self.globals_changed() {
+            if let Some(broken) = &self.watch {
+                broken.set(true);
+            }
+        }
         let broken = self.watch.as_ref().is_some_and(|broken| broken.get());
         if let Some(spare) = self.give_back.take() {
             if !broken && !self.jobs_pending() {
