@@ -1932,8 +1932,7 @@ fn load(
     let loaded = context.with(|ctx| -> Result<_, ScriptError> {
         let internal = |ctx: &Ctx<'_>, error| ScriptError::new(error_text(ctx, error));
         globals::register(&ctx, &link).map_err(|e| internal(&ctx, e))?;
-        ctx.eval_with_options::<(), _>(PRELUDE, options("prelude"))
-            .map_err(|e| internal(&ctx, e))?;
+        prelude::eval(&ctx).map_err(|e| internal(&ctx, e))?;
         let then = ctx
             .eval::<Function, _>("Promise.prototype.then")
             .map_err(|e| internal(&ctx, e))?;
@@ -2110,6 +2109,94 @@ fn module_handler<'js>(
     Ok(default)
 }
 
+/// The prelude, compiled once per thread to QuickJS bytecode: each realm
+/// reads the bytecode and runs it instead of parsing the prelude's 85 KB
+/// of JavaScript again (parsing was most of the cost of a realm). The
+/// bytecode keeps its file name and lines, so stacks name `prelude` alike.
+mod prelude {
+    use std::cell::OnceCell;
+    use std::rc::Rc;
+
+    use rquickjs::{qjs, Ctx};
+
+    use super::PRELUDE;
+
+    thread_local! {
+        static BYTECODE: OnceCell<Rc<[u8]>> = const { OnceCell::new() };
+    }
+
+    /// The bytecode, compiled in `ctx` the first time.
+    fn bytecode(ctx: &Ctx<'_>) -> rquickjs::Result<Rc<[u8]>> {
+        if let Some(bytecode) = BYTECODE.with(|cell| cell.get().cloned()) {
+            return Ok(bytecode);
+        }
+        let compiled: Rc<[u8]> = compile(ctx)?.into();
+        Ok(BYTECODE.with(|cell| cell.get_or_init(|| compiled).clone()))
+    }
+
+    /// Compiles the prelude now (the page's warm-up), without running it.
+    pub fn compiled(ctx: &Ctx<'_>) -> rquickjs::Result<()> {
+        bytecode(ctx).map(drop)
+    }
+
+    /// Runs the prelude in `ctx`'s realm (a global script, not strict).
+    pub fn eval(ctx: &Ctx<'_>) -> rquickjs::Result<()> {
+        let bytecode = bytecode(ctx)?;
+        let raw = ctx.as_raw().as_ptr();
+        // SAFETY: `raw` is the live context of `ctx`; the bytes are what
+        // `compile` wrote with this same engine, and JS_ReadObject copies
+        // them. JS_EvalFunction takes the function object; its result is
+        // freed here.
+        unsafe {
+            let function = qjs::JS_ReadObject(
+                raw,
+                bytecode.as_ptr(),
+                bytecode.len() as _,
+                qjs::JS_READ_OBJ_BYTECODE as i32,
+            );
+            if qjs::JS_IsException(function) {
+                return Err(rquickjs::Error::Exception);
+            }
+            let result = qjs::JS_EvalFunction(raw, function);
+            if qjs::JS_IsException(result) {
+                return Err(rquickjs::Error::Exception);
+            }
+            qjs::JS_FreeValue(raw, result);
+        }
+        Ok(())
+    }
+
+    /// The prelude compiled (not run) in `ctx`, as bytecode.
+    fn compile(ctx: &Ctx<'_>) -> rquickjs::Result<Vec<u8>> {
+        let source = std::ffi::CString::new(PRELUDE)?;
+        let raw = ctx.as_raw().as_ptr();
+        // SAFETY: `raw` is the live context of `ctx`; the compiled function
+        // and the written buffer are freed here, once copied.
+        unsafe {
+            let function = qjs::JS_Eval(
+                raw,
+                source.as_ptr(),
+                PRELUDE.len() as _,
+                c"prelude".as_ptr(),
+                (qjs::JS_EVAL_TYPE_GLOBAL | qjs::JS_EVAL_FLAG_COMPILE_ONLY) as i32,
+            );
+            if qjs::JS_IsException(function) {
+                return Err(rquickjs::Error::Exception);
+            }
+            let mut len = 0;
+            let buffer =
+                qjs::JS_WriteObject(raw, &mut len, function, qjs::JS_WRITE_OBJ_BYTECODE as i32);
+            qjs::JS_FreeValue(raw, function);
+            if buffer.is_null() {
+                return Err(rquickjs::Error::Exception);
+            }
+            let bytes = std::slice::from_raw_parts(buffer, len as usize).to_vec();
+            qjs::js_free(raw, buffer.cast());
+            Ok(bytes)
+        }
+    }
+}
+
 /// Evaluation as a script of its own file name (`code`, `prelude`), so
 /// positions in stacks name it.
 fn options(file: &str) -> EvalOptions {
@@ -2220,8 +2307,9 @@ handle({ id: 1 });
 /// call, and a script's first load calls thousands (the realm, the
 /// parser, the compiler, the VM): in one task, that is a long one. The page
 /// calls the stages in tasks of their own (`Debugger::warmed`): 0 builds a
-/// realm; 1 also parses the prelude; 2 also runs a small async script to its
-/// end. Each builds its own realm, a few milliseconds once compiled.
+/// realm; 1 also compiles the prelude (its bytecode, kept for every realm
+/// after); 2 also runs a small async script to its end. Each builds its
+/// own realm, a few milliseconds once compiled.
 pub fn warm_up(stage: u32) {
     let Ok(runtime) = Runtime::new() else {
         return;
@@ -2233,9 +2321,12 @@ pub fn warm_up(stage: u32) {
     if stage == 0 {
         return;
     }
-    let source = if stage == 1 { "0" } else { WARM_UP };
     context.with(|ctx| {
-        if ctx.eval::<(), _>(source).is_err() {
+        let done = match stage {
+            1 => prelude::compiled(&ctx),
+            _ => ctx.eval::<(), _>(WARM_UP),
+        };
+        if done.is_err() {
             drop(ctx.catch());
         }
     });
