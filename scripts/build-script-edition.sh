@@ -3,10 +3,10 @@
 # only when a script scenario opens (web/boot.js). It is the same app built
 # with the JavaScript engine (feature `script-wasm`, bin
 # `interleave-script-web`), plus the <js-editor> component
-# (scripts/build-editor.sh) and TypeScript's stripper (bin
-# `interleave-typescript`). Writes into Trunk's staging directory:
-#   script/interleave-script-web.js, script/interleave-script-web_bg.wasm,
-#   script/interleave-typescript.js, script/interleave-typescript_bg.wasm,
+# (scripts/build-editor.sh) and its modules (src/script/modules.rs):
+# TypeScript's stripper (bin `interleave-typescript`) and explore's
+# analysis (`interleave-analysis`). Writes into Trunk's staging directory:
+#   script/interleave-{script-web,typescript,analysis}.js and _bg.wasm,
 #   editor.js
 # The wasm is always the `script-release` profile (opt-level "s": the
 # engine runs about 1.4x faster than at "z" for 1.49 MB gzipped instead of
@@ -47,3 +47,4 @@ module() {
 # loaded only for a script that is not JavaScript (src/typescript/).
 module interleave-script-web --features script-wasm
 module interleave-typescript --features typescript
+module interleave-analysis --features analysis

@@ -50,6 +50,7 @@ step "cargo clippy (wasm32)"
 cargo clippy --target wasm32-unknown-unknown --lib --bins --tests -- -D warnings
 cargo clippy --target wasm32-unknown-unknown --no-default-features --features script-wasm --lib --bins --tests -- -D warnings
 cargo clippy --target wasm32-unknown-unknown --no-default-features --features typescript --lib --bins -- -D warnings
+cargo clippy --target wasm32-unknown-unknown --no-default-features --features analysis --lib --bins -- -D warnings
 
 step "trunk build --release"
 trunk build --release --offline --skip-version-check

@@ -13,7 +13,10 @@ pub mod real;
 // page's build leaves it out.
 #[cfg(scripts)]
 pub mod script;
-// TypeScript's stripper: linked natively, a module of its own in the page.
+// The script edition's parsers: linked natively, modules of their own in
+// the page (src/script/modules.rs).
+#[cfg(any(scripts, feature = "analysis"))]
+pub mod analysis;
 #[cfg(any(scripts, feature = "typescript"))]
 pub mod typescript;
 

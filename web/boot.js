@@ -31,7 +31,7 @@ function status(text) {
 // The script edition's modules of their own (src/script/modules.rs),
 // loaded on first use: `script/interleave-NAME.js` and its wasm. The
 // edition calls a module synchronously once `load(NAME)` has resolved.
-const MODULES = ['typescript'];
+const MODULES = ['typescript', 'analysis'];
 const loading = {};
 const ready = {};
 globalThis.interleaveModules = {
@@ -52,6 +52,9 @@ globalThis.interleaveModules = {
   stripTypes(code) {
     return ready.typescript ? ready.typescript.stripTypes(code) : null;
   },
+  moduleState(question) {
+    return ready.analysis ? ready.analysis.moduleState(question) : null;
+  },
 };
 
 async function startScriptEdition() {
@@ -59,7 +62,11 @@ async function startScriptEdition() {
   const started = performance.now();
   try {
     const editor = import(new URL('editor.js', base).href);
+    // Explore and manual mode may start at any time: their analysis loads
+    // beside the edition (not on use), before the app starts.
+    const analysis = globalThis.interleaveModules.load('analysis');
     const { default: init } = await import(new URL('script/interleave-script-web.js', base).href);
+    await analysis;
     await init({ module_or_path: new URL('script/interleave-script-web_bg.wasm', base).href });
     await editor;
     line.remove();

@@ -100,7 +100,7 @@ impl ScriptSubject {
         let code = stripped.as_deref().unwrap_or(code);
         let (globals, added) = run.global_names();
         let single_flight = config.strategy == StrategyKind::SingleFlight;
-        let no_module_state = module_state(code, single_flight, &globals, &added).is_none();
+        let no_module_state = module_state(code, single_flight, &globals, &added)?.is_none();
         let loaded = if no_module_state { run.loaded() } else { None };
         let spare = Rc::new(RefCell::new(Vec::new()));
         if loaded.is_some() {
@@ -135,7 +135,7 @@ impl ScriptSubject {
         let code = stripped.as_deref().unwrap_or(code);
         let (globals, added) = run.global_names();
         let single_flight = config.strategy == StrategyKind::SingleFlight;
-        Ok(module_state(code, single_flight, &globals, &added))
+        module_state(code, single_flight, &globals, &added)
     }
 
     fn run(&self) -> ScriptRun {

@@ -15,6 +15,10 @@ pub enum Module {
     /// swc's type stripper (`crate::typescript`), for a script that is not
     /// JavaScript.
     TypeScript,
+    /// Explore's proof that a script keeps no module state
+    /// (`crate::analysis`, on boa's parser): web/boot.js loads it beside
+    /// the edition, as explore and manual mode may start at any time.
+    Analysis,
 }
 
 impl Module {
@@ -22,6 +26,7 @@ impl Module {
     pub fn name(self) -> &'static str {
         match self {
             Module::TypeScript => "typescript",
+            Module::Analysis => "analysis",
         }
     }
 
@@ -29,10 +34,11 @@ impl Module {
     pub fn what(self) -> &'static str {
         match self {
             Module::TypeScript => "TypeScript's type stripper",
+            Module::Analysis => "explore's analysis of module state",
         }
     }
 
-    const ALL: [Module; 1] = [Module::TypeScript];
+    const ALL: [Module; 2] = [Module::TypeScript, Module::Analysis];
 }
 
 /// The marker that ends a load error that only waits for a module.

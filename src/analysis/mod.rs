@@ -1,0 +1,79 @@
+//! Explore's proof that a script keeps no module state ([`boa`], on
+//! `boa_parser`'s syntax tree), behind one seam: natively (feature
+//! `analysis`, part of `script`) the parser is linked; the page's script
+//! edition leaves it out and calls the `interleave-analysis` wasm module
+//! (`src/bin/interleave-analysis.rs`), which `web/boot.js` loads beside
+//! the edition, through `interleaveModules.moduleState` with [`to_json`]'s
+//! question.
+
+use serde::{Deserialize, Serialize};
+
+#[cfg(feature = "analysis")]
+mod boa;
+#[cfg(feature = "analysis")]
+pub use boa::module_state;
+
+/// What [`module_state`] is asked.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Question {
+    pub code: String,
+    pub single_flight: bool,
+    /// The realm's global names before the script runs.
+    pub globals: Vec<String>,
+    /// The globals the script's top level added.
+    pub added: Vec<String>,
+}
+
+/// Why the script may keep module state; `None`: it provably keeps none.
+pub type Answer = Option<String>;
+
+pub fn to_json<T: Serialize>(value: &T) -> String {
+    serde_json::to_string(value).unwrap_or_default()
+}
+
+pub fn from_json<'a, T: Deserialize<'a>>(text: &'a str) -> Option<T> {
+    serde_json::from_str(text).ok()
+}
+
+/// The module's answer to a question, both as JSON (`None` for a question
+/// that is not one).
+#[cfg(feature = "analysis")]
+pub fn answer(question: &str) -> Option<String> {
+    let question: Question = from_json(question)?;
+    let answer: Answer = module_state(
+        &question.code,
+        question.single_flight,
+        &question.globals,
+        &question.added,
+    );
+    Some(to_json(&answer))
+}
+
+#[cfg(all(test, feature = "analysis"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_question_and_its_answer_cross_the_module_boundary() {
+        let question = Question {
+            code: "let n = 0;\nasync function handle(req) { n += 1; }".to_string(),
+            single_flight: false,
+            globals: vec!["db".to_string()],
+            added: vec!["handle".to_string()],
+        };
+        assert_eq!(
+            from_json::<Question>(&to_json(&question)),
+            Some(question.clone())
+        );
+        let answer: Answer = from_json(&super::answer(&to_json(&question)).unwrap()).unwrap();
+        let direct = module_state(
+            &question.code,
+            question.single_flight,
+            &question.globals,
+            &question.added,
+        );
+        assert!(answer.is_some());
+        assert_eq!(answer, direct);
+        assert_eq!(super::answer("not json"), None);
+    }
+}

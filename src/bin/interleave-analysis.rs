@@ -1,0 +1,21 @@
+//! Explore's analysis of module state, a wasm module of its own: the page's
+//! script edition leaves boa's parser out, and `web/boot.js` loads this
+//! beside it (`interleaveModules.moduleState`). Built by
+//! `scripts/build-script-edition.sh`:
+//!
+//! ```text
+//! cargo build --target wasm32-unknown-unknown --profile script-release \
+//!     --no-default-features --features analysis --bin interleave-analysis
+//! ```
+//!
+//! Natively the bin is an empty program (the CLI links the analysis).
+
+/// The answer to a question, both as `interleave::analysis::to_json`
+/// words them (`null` for a question that is not one).
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen(js_name = moduleState)]
+pub fn module_state(question: &str) -> Option<String> {
+    interleave::analysis::answer(question)
+}
+
+fn main() {}
