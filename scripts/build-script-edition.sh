@@ -3,10 +3,12 @@
 # only when a script scenario opens (web/boot.js). It is the same app built
 # with the JavaScript engine (feature `script-wasm`, bin
 # `interleave-script-web`), plus the <js-editor> component
-# (scripts/build-editor.sh) and TypeScript's stripper (bin
-# `interleave-typescript`). Writes into Trunk's staging directory:
+# (scripts/build-editor.sh), TypeScript's stripper (bin
+# `interleave-typescript`) and the SQL parser (bin `interleave-sql`).
+# Writes into Trunk's staging directory:
 #   script/interleave-script-web.js, script/interleave-script-web_bg.wasm,
 #   script/interleave-typescript.js, script/interleave-typescript_bg.wasm,
+#   script/interleave-sql.js, script/interleave-sql_bg.wasm,
 #   editor.js
 # The wasm is always the `script-release` profile (opt-level "s": the
 # engine runs about 1.4x faster than at "z" for 1.49 MB gzipped instead of
@@ -43,7 +45,9 @@ module() {
   cp "$cache/$name.js" "$cache/${name}_bg.wasm" "$out/script/"
 }
 
-# The edition without swc; TypeScript's stripper is a module of its own,
-# loaded only for a script that is not JavaScript (src/typescript/).
+# The edition without swc and sqlparser; TypeScript's stripper and the SQL
+# parser are modules of their own, loaded only for a script that is not
+# JavaScript (src/typescript/) or that uses `pg` or a schema (src/sql/).
 module interleave-script-web --features script-wasm
 module interleave-typescript --features typescript
+module interleave-sql --features sql

@@ -16,6 +16,10 @@ pub mod script;
 // TypeScript's stripper: linked natively, a module of its own in the page.
 #[cfg(any(scripts, feature = "typescript"))]
 pub mod typescript;
+// SQL as data, and its parser: linked natively, a module of its own in
+// the page.
+#[cfg(any(scripts, feature = "sql"))]
+pub mod sql;
 
 // The engine, under the names the rest of the crate uses.
 pub use engine::{config, explore, order, run, scenario, sim, strategy, world, Config};

@@ -6,7 +6,8 @@
 //! the last good run, with the error at its line and column.
 //!
 //! `CHROMEDRIVER=/usr/bin/chromedriver cargo test --target
-//! wasm32-unknown-unknown --no-default-features --features script-wasm --test web_script_page`
+//! wasm32-unknown-unknown --no-default-features --features script-wasm,sql --test web_script_page`
+//! (with the SQL parser linked: no page loads its module here).
 
 use std::rc::Rc;
 
