@@ -74,10 +74,13 @@ CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver} \
   cargo test --target wasm32-unknown-unknown --test web 2>&1 | tee "$logs/web.log"
 
 step "wasm tests of the script edition in headless Chrome"
-# With the SQL parser linked (feature `sql`): the tests have no page to
-# load its module from (web/boot.js), and they open pg examples.
+# With the SQL parser and TypeScript's stripper linked (features `sql`
+# and `typescript`): the tests have no page to load those modules from
+# (web/boot.js), and they open pg examples and show syntax errors (which
+# try the stripper).
 CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver} \
-  cargo test --target wasm32-unknown-unknown --no-default-features --features script-wasm,sql \
+  cargo test --target wasm32-unknown-unknown --no-default-features \
+  --features script-wasm,sql,typescript \
   --test web_script --test web_script_page 2>&1 | tee "$logs/web-script.log"
 
 step "end-to-end smoke test"
