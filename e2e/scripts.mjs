@@ -2,7 +2,8 @@
 // Chromium: the lazily loaded script edition (web/boot.js), every shipped
 // example run to the end with the same metrics as `interleave run` on the
 // same fragment, an edit in the editor that runs and lands in the link, a
-// `code=…&schema=…` link and an edit of its schema, a
+// `code=…&schema=…` link and an edit of its schema, the TypeScript and SQL
+// modules fetched only by the scripts that need them, a
 // syntax error shown at its line with the last good run kept, hostile code
 // from a link, and the phone layout. Prints one line per check and the
 // time from opening a script link to its first step; exits 1 on a failure.
@@ -262,6 +263,35 @@ try {
   const tsMessage = await tsError.textContent();
   check('TypeScript that strip-only mode refuses is an error at its line', /line 2/.test(tsMessage) && tsMessage.includes('enum'), tsMessage);
   await tsPage.close();
+
+  // 4c. SQL: its parser is a wasm module of its own, fetched only for a
+  // script that uses `pg` or a schema, once per file; then the CLI's numbers.
+  const sqlUrls = [];
+  const sqlPage = await openPage(browser);
+  sqlPage.on('request', (request) => {
+    if (request.url().includes('interleave-sql')) sqlUrls.push(request.url());
+  });
+  await sqlPage.goto(`${server.url}/#v=1&scenario=script&example=ticket&strategy=none&users=2&clicks=1`);
+  await ready(sqlPage);
+  check('a script without pg or a schema does not fetch the SQL parser', sqlUrls.length === 0, sqlUrls.join(' '));
+  const pgLink = `v=1&scenario=script&example=ticket_pg&${EXAMPLES.ticket_pg}`;
+  await sqlPage.goto(`${server.url}/#${pgLink}`);
+  await ready(sqlPage);
+  await runToEnd(sqlPage);
+  await checkMetrics(sqlPage, pgLink, 'example=ticket_pg after the SQL parser loads');
+  const otherPg = `v=1&scenario=script&example=ticket_pg_for_update&${EXAMPLES.ticket_pg_for_update}`;
+  await sqlPage.goto(`${server.url}/#${otherPg}`);
+  await ready(sqlPage);
+  await runToEnd(sqlPage);
+  const sqlFiles = sqlUrls.map((url) => new URL(url).pathname);
+  check(
+    'a pg example fetches the SQL parser, once per file',
+    sqlFiles.length === 2 && new Set(sqlFiles).size === 2
+      && sqlFiles.some((file) => file.endsWith('interleave-sql.js'))
+      && sqlFiles.some((file) => file.endsWith('interleave-sql_bg.wasm')),
+    sqlUrls.join(' '),
+  );
+  await sqlPage.close();
 
   // 5. A syntax error: shown at its line, the last good run kept.
   await typeInEditor(first, 'async function handle(req) {\n  const x = ;\n}\n');

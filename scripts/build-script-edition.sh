@@ -4,9 +4,10 @@
 # with the JavaScript engine (feature `script-wasm`, bin
 # `interleave-script-web`), plus the <js-editor> component
 # (scripts/build-editor.sh) and its modules (src/script/modules.rs):
-# TypeScript's stripper (bin `interleave-typescript`) and explore's
-# analysis (`interleave-analysis`). Writes into Trunk's staging directory:
-#   script/interleave-{script-web,typescript,analysis}.js and _bg.wasm,
+# TypeScript's stripper (bin `interleave-typescript`), the SQL parser
+# (`interleave-sql`) and explore's analysis (`interleave-analysis`).
+# Writes into Trunk's staging directory:
+#   script/interleave-{script-web,typescript,sql,analysis}.js and _bg.wasm,
 #   editor.js
 # The wasm is always the `script-release` profile (opt-level "s": the
 # engine runs about 1.4x faster than at "z" for 1.49 MB gzipped instead of
@@ -43,8 +44,10 @@ module() {
   cp "$cache/$name.js" "$cache/${name}_bg.wasm" "$out/script/"
 }
 
-# The edition without swc; TypeScript's stripper is a module of its own,
-# loaded only for a script that is not JavaScript (src/typescript/).
+# The edition without swc and sqlparser; TypeScript's stripper and the SQL
+# parser are modules of their own, loaded only for a script that is not
+# JavaScript (src/typescript/) or that uses `pg` or a schema (src/sql/).
 module interleave-script-web --features script-wasm
 module interleave-typescript --features typescript
+module interleave-sql --features sql
 module interleave-analysis --features analysis

@@ -19,6 +19,10 @@ pub mod script;
 pub mod analysis;
 #[cfg(any(scripts, feature = "typescript"))]
 pub mod typescript;
+// SQL as data, and its parser: linked natively, a module of its own in
+// the page.
+#[cfg(any(scripts, feature = "sql"))]
+pub mod sql;
 
 // The engine, under the names the rest of the crate uses.
 pub use engine::{config, explore, order, run, scenario, sim, strategy, world, Config};

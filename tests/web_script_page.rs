@@ -6,7 +6,10 @@
 //! the last good run, with the error at its line and column.
 //!
 //! `CHROMEDRIVER=/usr/bin/chromedriver cargo test --target
-//! wasm32-unknown-unknown --no-default-features --features script-wasm --test web_script_page`
+//! wasm32-unknown-unknown --no-default-features --features
+//! script-wasm,sql,typescript --test web_script_page` (with the SQL
+//! parser and TypeScript's stripper linked: no page loads their modules
+//! here).
 
 use std::rc::Rc;
 

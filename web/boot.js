@@ -31,7 +31,7 @@ function status(text) {
 // The script edition's modules of their own (src/script/modules.rs),
 // loaded on first use: `script/interleave-NAME.js` and its wasm. The
 // edition calls a module synchronously once `load(NAME)` has resolved.
-const MODULES = ['typescript', 'analysis'];
+const MODULES = ['typescript', 'sql', 'analysis'];
 const loading = {};
 const ready = {};
 globalThis.interleaveModules = {
@@ -51,6 +51,12 @@ globalThis.interleaveModules = {
   // Each answers `null` until its module has loaded.
   stripTypes(code) {
     return ready.typescript ? ready.typescript.stripTypes(code) : null;
+  },
+  sqlParse(text) {
+    return ready.sql ? ready.sql.sqlParse(text) : null;
+  },
+  sqlSchema(text) {
+    return ready.sql ? ready.sql.sqlSchema(text) : null;
   },
   moduleState(question) {
     return ready.analysis ? ready.analysis.moduleState(question) : null;

@@ -15,6 +15,9 @@ pub enum Module {
     /// swc's type stripper (`crate::typescript`), for a script that is not
     /// JavaScript.
     TypeScript,
+    /// sqlparser (`crate::sql::parse`), for a script that uses the `pg`
+    /// module or a schema.
+    Sql,
     /// Explore's proof that a script keeps no module state
     /// (`crate::analysis`, on boa's parser): web/boot.js loads it beside
     /// the edition, as explore and manual mode may start at any time.
@@ -26,6 +29,7 @@ impl Module {
     pub fn name(self) -> &'static str {
         match self {
             Module::TypeScript => "typescript",
+            Module::Sql => "sql",
             Module::Analysis => "analysis",
         }
     }
@@ -34,11 +38,12 @@ impl Module {
     pub fn what(self) -> &'static str {
         match self {
             Module::TypeScript => "TypeScript's type stripper",
+            Module::Sql => "the SQL parser",
             Module::Analysis => "explore's analysis of module state",
         }
     }
 
-    const ALL: [Module; 2] = [Module::TypeScript, Module::Analysis];
+    const ALL: [Module; 3] = [Module::TypeScript, Module::Sql, Module::Analysis];
 }
 
 /// The marker that ends a load error that only waits for a module.
@@ -65,8 +70,10 @@ mod tests {
 
     #[test]
     fn a_load_error_names_the_module_it_waits_for() {
-        let error = not_loaded(Module::TypeScript).to_string();
-        assert_eq!(waits_for(&error), Some(Module::TypeScript));
+        for module in Module::ALL {
+            let error = not_loaded(module).to_string();
+            assert_eq!(waits_for(&error), Some(module));
+        }
         assert_eq!(waits_for("`code`: SyntaxError: unexpected token"), None);
     }
 }

@@ -37,6 +37,7 @@ use super::error::ScriptError;
 use super::globals::{self, describe_error, from_json, log, Link};
 use super::host::{Answer, Call, Helper, Host, Loaded, Settle, SqlCall, SqlWaiter, Waiter, FIRING};
 use super::memory::{Budgeted, Meter};
+use super::modules::{self, not_loaded};
 use super::sql::store::TxnId;
 use super::sql::store::{Ran, RowAccess};
 use super::sql::{Landed, Plan, SqlError};
@@ -323,6 +324,9 @@ impl ScriptRun {
         config: &Config,
         keep_trace: bool,
     ) -> Result<ScriptRun, ScriptError> {
+        if needs_sql(code, schema) && !super::sql::parse::loaded() {
+            return Err(not_loaded(modules::Module::Sql));
+        }
         let (requests, core) = planned(config, keep_trace);
         let host = Rc::new(Host::new(core, Rc::new(config.clone()), keep_trace));
         if let Some(schema) = schema {
@@ -1666,7 +1670,7 @@ fn cache_access(call: &Call) -> Option<(String, Access)> {
 /// How a `pg` statement's landing shows in the trace.
 fn sql_outcome(plan: Option<&Plan>, landed: &Landed, in_txn: bool) -> Outcome {
     match (landed, plan) {
-        (Landed::Failed(error), _) => match error.code {
+        (Landed::Failed(error), _) => match &*error.code {
             "40001" | "40P01" => Outcome::SerializationFailure,
             "23505" => Outcome::Conflict,
             _ => Outcome::Failed,
@@ -1902,6 +1906,19 @@ fn failure(realm: &Realm, ctx: &Ctx<'_>, error: rquickjs::Error) -> String {
 
 fn first_line(text: &str) -> String {
     text.lines().next().unwrap_or_default().to_string()
+}
+
+/// Whether a run of `code` may parse SQL: it has a schema, or the code
+/// names the `pg` module in quotes (`'pg'`, `"pg"`, `` `pg` ``, or
+/// `node:pg` so; a mention that is no `require` or `import` only costs
+/// the page a module load).
+fn needs_sql(code: &str, schema: Option<&str>) -> bool {
+    schema.is_some()
+        || ['\'', '"', '`'].iter().any(|&quote| {
+            ["pg", "node:pg"]
+                .iter()
+                .any(|name| code.contains(&format!("{quote}{name}{quote}")))
+        })
 }
 
 /// Builds a server's realm: the globals, the prelude, then the script's
@@ -2339,7 +2356,7 @@ pub fn warm_up(stage: u32) {
 
 #[cfg(test)]
 mod tests {
-    use super::next_loop;
+    use super::{needs_sql, next_loop};
 
     #[test]
     fn the_loop_after_a_position_is_found_by_its_keyword() {
@@ -2351,5 +2368,14 @@ mod tests {
         assert_eq!(next_loop(code, 5, 1), None);
         assert_eq!(next_loop("do { x++ } while (1)", 1, 1), Some((1, 1)));
         assert_eq!(next_loop("for(;;);", 1, 1), Some((1, 1)));
+    }
+
+    #[test]
+    fn a_run_needs_sql_for_a_schema_or_the_pg_module() {
+        assert!(needs_sql("const { Pool } = require('pg');", None));
+        assert!(needs_sql("import pg from \"pg\";", None));
+        assert!(needs_sql("require(`node:pg`)", None));
+        assert!(needs_sql("export async function handle() {}", Some("")));
+        assert!(!needs_sql("const pg = 'pgsql'; // pg", None));
     }
 }

@@ -1,12 +1,12 @@
 //! The simulated PostgreSQL of the `pg` module and of `--schema`
-//! (docs/sql.md): SQL parsed by `sqlparser`, run on tables of JSON rows
-//! with transactions, row locks and PostgreSQL's errors.
+//! (docs/sql.md): SQL parsed by `sqlparser` into plans (`crate::sql`),
+//! run on tables of JSON rows with transactions, row locks and
+//! PostgreSQL's errors.
 
 pub mod eval;
 pub mod parse;
 pub mod schema;
 pub mod store;
-pub mod table;
 
 pub use parse::{parse, Plan, SqlError};
 pub use store::{Database, Landed, Reply};

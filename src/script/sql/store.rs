@@ -17,7 +17,7 @@ use super::parse::Type;
 use super::parse::{
     Delete, Expr, Insert, Isolation, Item, OnConflict, Plan, Projection, Select, SqlError, Update,
 };
-use super::table::{Column, Default, Key, TableSchema};
+use crate::sql::{Column, Default, Key, TableSchema};
 
 pub use super::eval::Row;
 pub type TxnId = u64;

@@ -1,9 +1,11 @@
 //! A table's definition as the schema gave it: its columns (type, default,
 //! NOT NULL), its unique keys, and the uniqueness the code expects.
 
-use super::parse::{Expr, Type};
+use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Debug, PartialEq)]
+use super::{Expr, Type};
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Default {
     /// `serial`, `GENERATED … AS IDENTITY`, `nextval(…)`.
     Serial,
@@ -12,7 +14,7 @@ pub enum Default {
     Expr(Expr),
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Column {
     pub name: String,
     pub ty: Type,
@@ -21,13 +23,13 @@ pub struct Column {
 }
 
 /// A unique key (a PRIMARY KEY, a UNIQUE constraint or a unique index).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Key {
     pub name: String,
     pub columns: Vec<String>,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TableSchema {
     pub name: String,
     pub columns: Vec<Column>,

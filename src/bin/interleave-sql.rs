@@ -1,0 +1,27 @@
+//! The page's SQL parser, a wasm module of its own: the script edition
+//! leaves `sqlparser` out and `web/boot.js` loads this only for a script
+//! that uses the `pg` module or a schema (`interleaveModules.sqlParse`
+//! and `sqlSchema`). Built by `scripts/build-script-edition.sh`:
+//!
+//! ```text
+//! cargo build --target wasm32-unknown-unknown --profile script-release \
+//!     --no-default-features --features sql --bin interleave-sql
+//! ```
+//!
+//! Natively the bin is an empty program (the CLI links the parser).
+
+/// One query's plan, as `interleave::sql::to_json` words the answer.
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen(js_name = sqlParse)]
+pub fn sql_parse(text: &str) -> String {
+    interleave::sql::to_json(&interleave::sql::parse::parse(text))
+}
+
+/// A schema's statements, as `interleave::sql::schema_to_json` words them.
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen(js_name = sqlSchema)]
+pub fn sql_schema(text: &str) -> String {
+    interleave::sql::schema_to_json(&interleave::sql::parse::schema(text))
+}
+
+fn main() {}

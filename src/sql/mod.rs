@@ -1,0 +1,558 @@
+//! SQL as data: the plan of one statement that the simulated PostgreSQL
+//! of the `pg` module runs (`script::sql`), the table definitions of a
+//! schema, and PostgreSQL's errors (docs/sql.md). Parsing the text into
+//! them is [`parse`] (`sqlparser`), behind one seam:
+//!
+//! - natively (feature `sql`, part of `script`), `parse` is linked;
+//! - the page's script edition leaves `sqlparser` out. The parser is a
+//!   wasm module of its own (`interleave-sql`, built by
+//!   `scripts/build-script-edition.sh`) that the page loads only for a
+//!   script that uses the `pg` module or a schema, and calls through
+//!   `web/boot.js`'s `interleaveModules.sqlParse` and `sqlSchema`; they
+//!   answer [`to_json`]'s and [`schema_to_json`]'s text.
+
+use std::borrow::Cow;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+#[cfg(feature = "sql")]
+pub mod parse;
+pub mod table;
+
+pub use table::{Column, Default, Key, TableSchema};
+
+/// A column type, as far as the model tells types apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Type {
+    Int,
+    BigInt,
+    Numeric,
+    Float,
+    Text,
+    Bool,
+    Json,
+    Timestamp,
+    Uuid,
+}
+
+impl Type {
+    /// PostgreSQL's type id (pg's `dataTypeID`), which picks pg's parser:
+    /// `bigint` and `numeric` come back as strings, timestamps as `Date`s.
+    pub fn oid(self) -> u32 {
+        match self {
+            Type::Int => 23,
+            Type::BigInt => 20,
+            Type::Numeric => 1700,
+            Type::Float => 701,
+            Type::Text => 25,
+            Type::Bool => 16,
+            Type::Json => 3802,
+            Type::Timestamp => 1184,
+            Type::Uuid => 2950,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Type::Int => "integer",
+            Type::BigInt => "bigint",
+            Type::Numeric => "numeric",
+            Type::Float => "double precision",
+            Type::Text => "text",
+            Type::Bool => "boolean",
+            Type::Json => "jsonb",
+            Type::Timestamp => "timestamp with time zone",
+            Type::Uuid => "uuid",
+        }
+    }
+}
+
+/// An isolation level the model runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Isolation {
+    ReadCommitted,
+    RepeatableRead,
+    Serializable,
+}
+
+/// One statement, as the store runs it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Plan {
+    Select(Select),
+    Insert(Insert),
+    Update(Update),
+    Delete(Delete),
+    Begin(Option<Isolation>),
+    SetIsolation(Isolation),
+    Commit,
+    Rollback,
+}
+
+impl Plan {
+    /// The table it reaches, if any (the trace's key).
+    pub fn table(&self) -> Option<&str> {
+        match self {
+            Plan::Select(select) => select.table.as_deref(),
+            Plan::Insert(insert) => Some(&insert.table),
+            Plan::Update(update) => Some(&update.table),
+            Plan::Delete(delete) => Some(&delete.table),
+            _ => None,
+        }
+    }
+}
+
+/// What a SELECT (or RETURNING) gives back.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Projection {
+    /// `*`
+    All,
+    Items(Vec<(String, Item)>),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Item {
+    Expr(Expr),
+    /// `count(*)` (or `count(column)`: the rows where it is not NULL),
+    /// cast to a type (`count(*)::int`) or `bigint`.
+    Count(Option<String>, Option<Type>),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Select {
+    /// `None`: `SELECT 1` with no FROM.
+    pub table: Option<String>,
+    pub projection: Projection,
+    pub filter: Option<Expr>,
+    /// Columns, descending?
+    pub order: Vec<(String, bool)>,
+    pub limit: Option<Expr>,
+    pub for_update: bool,
+    /// `FOR UPDATE NOWAIT` (fail at once) or `SKIP LOCKED` (leave them).
+    pub nowait: bool,
+    pub skip_locked: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Insert {
+    pub table: String,
+    /// Empty: every column in table order.
+    pub columns: Vec<String>,
+    pub rows: Vec<Vec<Expr>>,
+    pub on_conflict: Option<OnConflict>,
+    pub returning: Option<Projection>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum OnConflict {
+    /// `ON CONFLICT [(columns)] DO NOTHING`
+    Nothing(Option<Vec<String>>),
+    /// `ON CONFLICT (columns) DO UPDATE SET … [WHERE …]`
+    Update {
+        target: Vec<String>,
+        set: Vec<(String, Expr)>,
+        filter: Option<Expr>,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Update {
+    pub table: String,
+    pub set: Vec<(String, Expr)>,
+    pub filter: Option<Expr>,
+    pub returning: Option<Projection>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Delete {
+    pub table: String,
+    pub filter: Option<Expr>,
+    pub returning: Option<Projection>,
+}
+
+/// An expression over one row.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Expr {
+    Column(String),
+    /// `EXCLUDED.column` in `ON CONFLICT DO UPDATE`.
+    Excluded(String),
+    Value(Value),
+    /// `$n`, 1-based, before binding.
+    Param(usize),
+    Binary(Box<Expr>, Op, Box<Expr>),
+    Not(Box<Expr>),
+    Negate(Box<Expr>),
+    /// `IS NULL` (`true`) or `IS NOT NULL` (`false`).
+    IsNull(Box<Expr>, bool),
+    /// `x [NOT] IN (a, b)`.
+    InList(Box<Expr>, Vec<Expr>, bool),
+    /// `x = ANY(array)`.
+    Any(Box<Expr>, Box<Expr>),
+    /// `now()`, `CURRENT_TIMESTAMP`: the simulated clock.
+    Now,
+    /// `gen_random_uuid()`.
+    Uuid,
+    /// `COALESCE(a, b, …)`.
+    Coalesce(Vec<Expr>),
+    /// `x::type`.
+    Cast(Box<Expr>, Type),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Op {
+    Eq,
+    NotEq,
+    Lt,
+    LtEq,
+    Gt,
+    GtEq,
+    And,
+    Or,
+    Plus,
+    Minus,
+    Multiply,
+    Divide,
+    Concat,
+}
+
+const SUPPORTED: &str =
+    "the SQL the simulation runs is SELECT (one table, WHERE, ORDER BY, LIMIT, \
+     FOR UPDATE, count(*)), INSERT … VALUES (ON CONFLICT DO NOTHING | DO UPDATE, RETURNING), \
+     UPDATE … SET (RETURNING), DELETE (RETURNING), BEGIN / START TRANSACTION [ISOLATION LEVEL …], \
+     SET TRANSACTION ISOLATION LEVEL, COMMIT and ROLLBACK";
+
+/// Why a statement cannot run: PostgreSQL's SQLSTATE and message.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SqlError {
+    pub code: Cow<'static, str>,
+    pub message: String,
+    /// pg's `detail`, `constraint` and `table`, when PostgreSQL gives them.
+    pub detail: Option<String>,
+    pub constraint: Option<String>,
+    pub table: Option<String>,
+}
+
+impl SqlError {
+    pub fn new(code: &'static str, message: impl Into<String>) -> Self {
+        SqlError {
+            code: Cow::Borrowed(code),
+            message: message.into(),
+            detail: None,
+            constraint: None,
+            table: None,
+        }
+    }
+
+    pub fn syntax(message: impl Into<String>) -> Self {
+        SqlError::new("42601", message)
+    }
+
+    /// Valid SQL the model does not run.
+    pub fn unsupported(statement: &str, what: &str) -> Self {
+        SqlError::new(
+            "0A000",
+            format!(
+                "{what} is not supported by the simulation, in \"{}\": {SUPPORTED}",
+                quote(statement)
+            ),
+        )
+    }
+}
+
+/// A statement as an error message quotes it: on one line, cut at 200
+/// characters.
+pub fn quote(statement: &str) -> String {
+    let line: String = statement.split_whitespace().collect::<Vec<_>>().join(" ");
+    if line.chars().count() > 200 {
+        let cut: String = line.chars().take(200).collect();
+        format!("{cut}…")
+    } else {
+        line
+    }
+}
+
+/// The highest `$n` a plan uses.
+pub fn params(plan: &Plan) -> usize {
+    let mut most = 0;
+    visit(plan, &mut |e| {
+        if let Expr::Param(n) = e {
+            most = most.max(*n);
+        }
+    });
+    most
+}
+
+/// The lowest `$n` a plan uses (0 if none).
+pub fn first_param(plan: &Plan) -> usize {
+    let mut least = usize::MAX;
+    visit(plan, &mut |e| {
+        if let Expr::Param(n) = e {
+            least = least.min(*n);
+        }
+    });
+    if least == usize::MAX {
+        0
+    } else {
+        least
+    }
+}
+
+/// Replaces every `$n` with `values[n - 1]`.
+pub fn bind(plan: &mut Plan, values: &[Value]) {
+    visit_mut(plan, &mut |e| {
+        if let Expr::Param(n) = e {
+            *e = Expr::Value(values.get(*n - 1).cloned().unwrap_or(Value::Null));
+        }
+    });
+}
+
+fn visit(plan: &Plan, f: &mut dyn FnMut(&Expr)) {
+    let mut plan = plan.clone();
+    visit_mut(&mut plan, &mut |e| f(e));
+}
+
+fn visit_mut(plan: &mut Plan, f: &mut dyn FnMut(&mut Expr)) {
+    fn walk(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
+        match e {
+            Expr::Binary(a, _, b) => {
+                walk(a, f);
+                walk(b, f);
+            }
+            Expr::Not(a) | Expr::Negate(a) | Expr::IsNull(a, _) | Expr::Cast(a, _) => walk(a, f),
+            Expr::InList(a, list, _) => {
+                walk(a, f);
+                list.iter_mut().for_each(|e| walk(e, f));
+            }
+            Expr::Any(a, b) => {
+                walk(a, f);
+                walk(b, f);
+            }
+            Expr::Coalesce(list) => list.iter_mut().for_each(|e| walk(e, f)),
+            _ => {}
+        }
+        f(e);
+    }
+    fn projection(p: &mut Option<Projection>, f: &mut dyn FnMut(&mut Expr)) {
+        if let Some(Projection::Items(items)) = p {
+            for (_, item) in items {
+                if let Item::Expr(e) = item {
+                    walk(e, f);
+                }
+            }
+        }
+    }
+    let filter = |e: &mut Option<Expr>, f: &mut dyn FnMut(&mut Expr)| {
+        if let Some(e) = e {
+            walk(e, f);
+        }
+    };
+    match plan {
+        Plan::Select(select) => {
+            let mut items = Some(select.projection.clone());
+            projection(&mut items, f);
+            select.projection = items.expect("kept");
+            filter(&mut select.filter, f);
+            filter(&mut select.limit, f);
+        }
+        Plan::Insert(insert) => {
+            insert.rows.iter_mut().flatten().for_each(|e| walk(e, f));
+            if let Some(OnConflict::Update {
+                set, filter: cond, ..
+            }) = &mut insert.on_conflict
+            {
+                set.iter_mut().for_each(|(_, e)| walk(e, f));
+                filter(cond, f);
+            }
+            projection(&mut insert.returning, f);
+        }
+        Plan::Update(update) => {
+            update.set.iter_mut().for_each(|(_, e)| walk(e, f));
+            filter(&mut update.filter, f);
+            projection(&mut update.returning, f);
+        }
+        Plan::Delete(delete) => {
+            filter(&mut delete.filter, f);
+            projection(&mut delete.returning, f);
+        }
+        _ => {}
+    }
+}
+
+/// A schema's statements as data (`parse::schema`), in their order: the
+/// steps up to its first error, then that error. Applied in order, with
+/// `error` last, a schema's errors come in the order of its statements.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SchemaPlan {
+    pub steps: Vec<SchemaStep>,
+    pub error: Option<SqlError>,
+}
+
+/// One statement of a schema.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum SchemaStep {
+    /// `CREATE TABLE`.
+    Create(TableSchema),
+    /// `CREATE UNIQUE INDEX`.
+    UniqueIndex { table: String, key: Key },
+    /// `INSERT`: seed rows; `shown` is the statement as its errors quote it.
+    Seed { insert: Insert, shown: String },
+}
+
+/// What the wasm module answers for one query.
+pub fn to_json(plan: &Result<Plan, SqlError>) -> String {
+    serde_json::to_string(plan).unwrap_or_default()
+}
+
+/// The wasm module's answer for one query, read back (`None` if it is not
+/// one).
+pub fn from_json(text: &str) -> Option<Result<Plan, SqlError>> {
+    serde_json::from_str(text).ok()
+}
+
+/// What the wasm module answers for one schema.
+pub fn schema_to_json(schema: &SchemaPlan) -> String {
+    serde_json::to_string(schema).unwrap_or_default()
+}
+
+/// The wasm module's answer for one schema, read back.
+pub fn schema_from_json(text: &str) -> Option<SchemaPlan> {
+    serde_json::from_str(text).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plans() -> Vec<Result<Plan, SqlError>> {
+        let filter = Expr::Binary(
+            Box::new(Expr::Column("user_id".into())),
+            Op::Eq,
+            Box::new(Expr::Param(1)),
+        );
+        vec![
+            Ok(Plan::Select(Select {
+                table: Some("orders".into()),
+                projection: Projection::Items(vec![
+                    ("id".into(), Item::Expr(Expr::Column("id".into()))),
+                    ("count".into(), Item::Count(None, Some(Type::Int))),
+                ]),
+                filter: Some(filter.clone()),
+                order: vec![("id".into(), true)],
+                limit: Some(Expr::Value(Value::from(10))),
+                for_update: true,
+                nowait: false,
+                skip_locked: true,
+            })),
+            Ok(Plan::Insert(Insert {
+                table: "t".into(),
+                columns: vec!["a".into(), "b".into()],
+                rows: vec![vec![
+                    Expr::Value(Value::from(0.1)),
+                    Expr::Cast(Box::new(Expr::Value("x".into())), Type::Timestamp),
+                    Expr::Coalesce(vec![Expr::Now, Expr::Uuid, Expr::Value(Value::Null)]),
+                ]],
+                on_conflict: Some(OnConflict::Update {
+                    target: vec!["a".into()],
+                    set: vec![("b".into(), Expr::Excluded("b".into()))],
+                    filter: Some(Expr::InList(
+                        Box::new(Expr::Negate(Box::new(Expr::Param(2)))),
+                        vec![Expr::Value(Value::Bool(true))],
+                        true,
+                    )),
+                }),
+                returning: Some(Projection::All),
+            })),
+            Ok(Plan::Update(Update {
+                table: "t".into(),
+                set: vec![("n".into(), Expr::Value(Value::from(-1.5e300)))],
+                filter: Some(Expr::IsNull(Box::new(Expr::Not(Box::new(filter))), false)),
+                returning: None,
+            })),
+            Ok(Plan::Delete(Delete {
+                table: "t".into(),
+                filter: Some(Expr::Any(
+                    Box::new(Expr::Column("id".into())),
+                    Box::new(Expr::Param(1)),
+                )),
+                returning: None,
+            })),
+            Ok(Plan::Begin(Some(Isolation::RepeatableRead))),
+            Ok(Plan::Begin(None)),
+            Ok(Plan::SetIsolation(Isolation::Serializable)),
+            Ok(Plan::Commit),
+            Ok(Plan::Rollback),
+            Err(SqlError::unsupported("SELECT * FROM a JOIN b", "JOIN")),
+            Err(SqlError {
+                detail: Some("Key (a)=(1) already exists.".into()),
+                constraint: Some("t_pkey".into()),
+                table: Some("t".into()),
+                ..SqlError::new("23505", "duplicate key")
+            }),
+        ]
+    }
+
+    #[test]
+    fn a_plan_crosses_the_module_boundary_unchanged() {
+        for plan in plans() {
+            assert_eq!(from_json(&to_json(&plan)), Some(plan));
+        }
+        assert_eq!(from_json("not json"), None);
+    }
+
+    #[test]
+    fn a_schema_crosses_the_module_boundary_unchanged() {
+        let Ok(Plan::Insert(insert)) = plans().swap_remove(1) else {
+            panic!("an insert")
+        };
+        let schema = SchemaPlan {
+            steps: vec![
+                SchemaStep::Create(TableSchema {
+                    name: "t".into(),
+                    columns: vec![
+                        Column {
+                            name: "id".into(),
+                            ty: Type::BigInt,
+                            default: Some(Default::Serial),
+                            not_null: true,
+                        },
+                        Column {
+                            name: "token".into(),
+                            ty: Type::Uuid,
+                            default: Some(Default::Uuid),
+                            not_null: false,
+                        },
+                        Column {
+                            name: "n".into(),
+                            ty: Type::Numeric,
+                            default: Some(Default::Expr(Expr::Value(Value::from(0)))),
+                            not_null: false,
+                        },
+                    ],
+                    keys: vec![Key {
+                        name: "t_pkey".into(),
+                        columns: vec!["id".into()],
+                    }],
+                    expect_unique: vec![vec!["n".into()]],
+                }),
+                SchemaStep::UniqueIndex {
+                    table: "t".into(),
+                    key: Key {
+                        name: "t_n_idx".into(),
+                        columns: vec!["n".into()],
+                    },
+                },
+                SchemaStep::Seed {
+                    insert,
+                    shown: "INSERT INTO t (a, b) VALUES (0.1, 'x')".into(),
+                },
+            ],
+            error: Some(SqlError::syntax("Expected: an expression, found: EOF")),
+        };
+        assert_eq!(schema_from_json(&schema_to_json(&schema)), Some(schema));
+        let empty = SchemaPlan {
+            steps: Vec::new(),
+            error: None,
+        };
+        assert_eq!(schema_from_json(&schema_to_json(&empty)), Some(empty));
+    }
+}
