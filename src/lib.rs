@@ -17,6 +17,8 @@ pub mod script;
 // the page (src/script/modules.rs).
 #[cfg(any(scripts, feature = "analysis"))]
 pub mod analysis;
+#[cfg(any(scripts, feature = "typescript", feature = "sql", feature = "analysis"))]
+pub mod boundary;
 #[cfg(any(scripts, feature = "typescript"))]
 pub mod typescript;
 // SQL as data, and its parser: linked natively, a module of its own in

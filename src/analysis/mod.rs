@@ -3,8 +3,8 @@
 //! `analysis`, part of `script`) the parser is linked; the page's script
 //! edition leaves it out and calls the `interleave-analysis` wasm module
 //! (`src/bin/interleave-analysis.rs`), which `web/boot.js` loads beside
-//! the edition, through `interleaveModules.moduleState` with [`to_json`]'s
-//! question.
+//! the edition, through `interleaveModules.moduleState`, with questions
+//! and answers as `crate::boundary` words them.
 
 use serde::{Deserialize, Serialize};
 
@@ -27,18 +27,11 @@ pub struct Question {
 /// Why the script may keep module state; `None`: it provably keeps none.
 pub type Answer = Option<String>;
 
-pub fn to_json<T: Serialize>(value: &T) -> String {
-    serde_json::to_string(value).unwrap_or_default()
-}
-
-pub fn from_json<'a, T: Deserialize<'a>>(text: &'a str) -> Option<T> {
-    serde_json::from_str(text).ok()
-}
-
 /// The module's answer to a question, both as JSON (`None` for a question
 /// that is not one).
 #[cfg(feature = "analysis")]
 pub fn answer(question: &str) -> Option<String> {
+    use crate::boundary::{from_json, to_json};
     let question: Question = from_json(question)?;
     let answer: Answer = module_state(
         &question.code,
@@ -52,6 +45,7 @@ pub fn answer(question: &str) -> Option<String> {
 #[cfg(all(test, feature = "analysis"))]
 mod tests {
     use super::*;
+    use crate::boundary::{from_json, to_json};
 
     #[test]
     fn a_question_and_its_answer_cross_the_module_boundary() {

@@ -10,7 +10,7 @@
 //!
 //! Natively the bin is an empty program (the CLI links the analysis).
 
-/// The answer to a question, both as `interleave::analysis::to_json`
+/// The answer to a question, both as `interleave::boundary::to_json`
 /// words them (`null` for a question that is not one).
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen::prelude::wasm_bindgen(js_name = moduleState)]

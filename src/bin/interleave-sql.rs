@@ -10,18 +10,18 @@
 //!
 //! Natively the bin is an empty program (the CLI links the parser).
 
-/// One query's plan, as `interleave::sql::to_json` words the answer.
+/// One query's plan, as `interleave::boundary::to_json` words the answer.
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen::prelude::wasm_bindgen(js_name = sqlParse)]
 pub fn sql_parse(text: &str) -> String {
-    interleave::sql::to_json(&interleave::sql::parse::parse(text))
+    interleave::boundary::to_json(&interleave::sql::parse::parse(text))
 }
 
-/// A schema's statements, as `interleave::sql::schema_to_json` words them.
+/// A schema's statements, as `interleave::boundary::to_json` words them.
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen::prelude::wasm_bindgen(js_name = sqlSchema)]
 pub fn sql_schema(text: &str) -> String {
-    interleave::sql::schema_to_json(&interleave::sql::parse::schema(text))
+    interleave::boundary::to_json(&interleave::sql::parse::schema(text))
 }
 
 fn main() {}

@@ -31,8 +31,8 @@ pub fn module_state(
             globals: globals.to_vec(),
             added: added.to_vec(),
         };
-        module::ask(&crate::analysis::to_json(&question))
-            .and_then(|answer| crate::analysis::from_json(&answer))
+        module::ask(&crate::boundary::to_json(&question))
+            .and_then(|answer| crate::boundary::from_json(&answer))
             .ok_or_else(|| not_loaded(Module::Analysis))
     }
 }

@@ -99,7 +99,8 @@ fn script_error(refused: StripError) -> ScriptError {
 /// module is loaded).
 #[cfg(not(feature = "typescript"))]
 mod module {
-    use crate::typescript::{from_json, Stripped};
+    use crate::boundary::from_json;
+    use crate::typescript::Stripped;
 
     #[cfg(target_arch = "wasm32")]
     #[wasm_bindgen::prelude::wasm_bindgen]

@@ -9,7 +9,7 @@
 //!   `scripts/build-script-edition.sh`) that the page loads only for a
 //!   script that uses the `pg` module or a schema, and calls through
 //!   `web/boot.js`'s `interleaveModules.sqlParse` and `sqlSchema`; they
-//!   answer [`to_json`]'s and [`schema_to_json`]'s text.
+//!   answer `crate::boundary::to_json`'s text.
 
 use std::borrow::Cow;
 
@@ -398,30 +398,10 @@ pub enum SchemaStep {
     Seed { insert: Insert, shown: String },
 }
 
-/// What the wasm module answers for one query.
-pub fn to_json(plan: &Result<Plan, SqlError>) -> String {
-    serde_json::to_string(plan).unwrap_or_default()
-}
-
-/// The wasm module's answer for one query, read back (`None` if it is not
-/// one).
-pub fn from_json(text: &str) -> Option<Result<Plan, SqlError>> {
-    serde_json::from_str(text).ok()
-}
-
-/// What the wasm module answers for one schema.
-pub fn schema_to_json(schema: &SchemaPlan) -> String {
-    serde_json::to_string(schema).unwrap_or_default()
-}
-
-/// The wasm module's answer for one schema, read back.
-pub fn schema_from_json(text: &str) -> Option<SchemaPlan> {
-    serde_json::from_str(text).ok()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::boundary::{from_json, to_json};
 
     fn plans() -> Vec<Result<Plan, SqlError>> {
         let filter = Expr::Binary(
@@ -494,9 +474,12 @@ mod tests {
     #[test]
     fn a_plan_crosses_the_module_boundary_unchanged() {
         for plan in plans() {
-            assert_eq!(from_json(&to_json(&plan)), Some(plan));
+            assert_eq!(
+                from_json::<Result<Plan, SqlError>>(&to_json(&plan)),
+                Some(plan)
+            );
         }
-        assert_eq!(from_json("not json"), None);
+        assert_eq!(from_json::<Result<Plan, SqlError>>("not json"), None);
     }
 
     #[test]
@@ -548,11 +531,11 @@ mod tests {
             ],
             error: Some(SqlError::syntax("Expected: an expression, found: EOF")),
         };
-        assert_eq!(schema_from_json(&schema_to_json(&schema)), Some(schema));
+        assert_eq!(from_json(&to_json(&schema)), Some(schema));
         let empty = SchemaPlan {
             steps: Vec::new(),
             error: None,
         };
-        assert_eq!(schema_from_json(&schema_to_json(&empty)), Some(empty));
+        assert_eq!(from_json(&to_json(&empty)), Some(empty));
     }
 }

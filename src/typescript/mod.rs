@@ -9,7 +9,7 @@
 //!   built by `scripts/build-script-edition.sh`) that the page loads only
 //!   when a script does not parse as JavaScript, and calls through
 //!   `web/boot.js`'s `interleaveModules.stripTypes`; it answers
-//!   [`to_json`]'s text.
+//!   `crate::boundary::to_json`'s text.
 
 use serde::{Deserialize, Serialize};
 
@@ -33,19 +33,10 @@ pub struct StripError {
 /// The script's JavaScript (its types blanked out), or why not.
 pub type Stripped = Result<String, StripError>;
 
-/// What the wasm module answers for one script.
-pub fn to_json(stripped: &Stripped) -> String {
-    serde_json::to_string(stripped).unwrap_or_default()
-}
-
-/// The wasm module's answer, read back (`None` if it is not one).
-pub fn from_json(text: &str) -> Option<Stripped> {
-    serde_json::from_str(text).ok()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::boundary::{from_json, to_json};
 
     #[test]
     fn an_answer_crosses_the_module_boundary_unchanged() {
@@ -59,8 +50,8 @@ mod tests {
             }),
         ];
         for answer in answers {
-            assert_eq!(from_json(&to_json(&answer)), Some(answer));
+            assert_eq!(from_json::<Stripped>(&to_json(&answer)), Some(answer));
         }
-        assert_eq!(from_json("not json"), None);
+        assert_eq!(from_json::<Stripped>("not json"), None);
     }
 }

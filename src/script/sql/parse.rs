@@ -30,8 +30,9 @@ mod module {
     use std::cell::RefCell;
     use std::collections::HashMap;
 
+    use crate::boundary::from_json;
     use crate::script::modules::{self, Module};
-    use crate::sql::{from_json, schema_from_json, Plan, SchemaPlan, SqlError};
+    use crate::sql::{Plan, SchemaPlan, SqlError};
 
     #[cfg(target_arch = "wasm32")]
     #[wasm_bindgen::prelude::wasm_bindgen]
@@ -71,7 +72,9 @@ mod module {
         if let Some(plan) = PLANS.with(|plans| plans.borrow().get(text).cloned()) {
             return plan;
         }
-        let Some(plan) = answer(text, false).and_then(|answer| from_json(&answer)) else {
+        let Some(plan) =
+            answer(text, false).and_then(|answer| from_json::<Result<Plan, SqlError>>(&answer))
+        else {
             return Err(not_loaded());
         };
         PLANS.with(|plans| {
@@ -87,7 +90,7 @@ mod module {
     /// A schema's statements as data, up to its first error.
     pub fn schema(text: &str) -> SchemaPlan {
         answer(text, true)
-            .and_then(|answer| schema_from_json(&answer))
+            .and_then(|answer| from_json(&answer))
             .unwrap_or_else(|| SchemaPlan {
                 steps: Vec::new(),
                 error: Some(not_loaded()),

@@ -80,13 +80,13 @@ mod tests {
 
     #[test]
     fn every_shipped_schema_crosses_the_module_boundary_unchanged() {
-        use crate::sql::{schema_from_json, schema_to_json};
+        use crate::boundary::{from_json, to_json};
         let mut seen = 0;
         for example in crate::script::source::EXAMPLES {
             if let Some(schema) = example.schema {
                 let plan = parse::schema(schema);
                 assert_eq!(plan.error, None, "{}", example.name);
-                assert_eq!(schema_from_json(&schema_to_json(&plan)), Some(plan));
+                assert_eq!(from_json(&to_json(&plan)), Some(plan));
                 seen += 1;
             }
         }
