@@ -527,7 +527,8 @@ fn script_panel(state: &UseReducerHandle<Debugger>) -> Html {
         <script_panel::ScriptPanel code={AttrValue::from(script.code.clone())}
             source_piece={AttrValue::from(script.source_piece.clone())}
             schema={script.schema.clone().map(AttrValue::from)}
-            problem={state.script_problem.clone()} {on_code} {on_schema} {on_example} />
+            problem={state.script_problem.clone()} shows_run={state.session().is_some()}
+            {on_code} {on_schema} {on_example} />
     }
 }
 

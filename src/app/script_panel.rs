@@ -26,6 +26,8 @@ pub struct ScriptPanelProps {
     /// The database's schema as SQL, if the script has one.
     pub schema: Option<AttrValue>,
     pub problem: Option<ScriptProblem>,
+    /// Whether a run is on screen (the last one that loaded).
+    pub shows_run: bool,
     pub on_code: Callback<String>,
     /// The schema field's SQL, after a pause in typing (or on leaving it).
     pub on_schema: Callback<String>,
@@ -79,9 +81,13 @@ pub fn ScriptPanel(props: &ScriptPanelProps) -> Html {
         .problem
         .as_ref()
         .is_some_and(|problem| problem.message.starts_with("`schema`"));
-    // The editor shows the message at its place, without the place (a
-    // schema's error is shown under the schema, not in the code).
-    let code_problem = props.problem.as_ref().filter(|_| !schema_problem);
+    // The editor shows the message at its place, without the place: only
+    // an error of the code itself (a schema's error is shown under the
+    // schema; a module that did not load is no place in the code).
+    let code_problem = props
+        .problem
+        .as_ref()
+        .filter(|problem| problem.message.starts_with("`code`"));
     let error = code_problem.map(|problem| match problem.at {
         Some((line, column)) => {
             let short = problem.message.splitn(3, ": ").nth(2);
@@ -94,7 +100,9 @@ pub fn ScriptPanel(props: &ScriptPanelProps) -> Html {
         html! {
             <p class="script-error" role="alert" data-testid="script-error">
                 { &problem.message }
-                <span class="hint">{ " (the run shown is the last one that loaded)" }</span>
+                if props.shows_run {
+                    <span class="hint">{ " (the run shown is the last one that loaded)" }</span>
+                }
             </p>
         }
     });
