@@ -76,6 +76,14 @@ async function startScriptEdition() {
     await init({ module_or_path: new URL('script/interleave-script-web_bg.wasm', base).href });
     await editor;
     line.remove();
+    // Someone about to type may soon leave code that is not JavaScript
+    // (a typo, or TypeScript), which asks for the stripper: fetch it as
+    // the editor takes the focus, not after the pause in typing.
+    document.addEventListener('focusin', function prefetch(event) {
+      if (!event.target.closest?.('js-editor')) return;
+      document.removeEventListener('focusin', prefetch);
+      globalThis.interleaveModules.load('typescript').catch(() => {});
+    });
     window.interleaveEngineMs = performance.now() - started;
   } catch (error) {
     status(`The JavaScript engine did not load (${error}). Reload the page to try again.`)
