@@ -264,6 +264,28 @@ try {
   check('TypeScript that strip-only mode refuses is an error at its line', /line 2/.test(tsMessage) && tsMessage.includes('enum'), tsMessage);
   await tsPage.close();
 
+  // A typo before the stripper has loaded (its download held back here):
+  // the last good run stays on screen while it loads, then the error.
+  const slow = await openPage(browser);
+  let release;
+  const held = new Promise((done) => { release = done; });
+  await slow.route('**/interleave-typescript*', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await slow.goto(`${server.url}/#v=1&scenario=script&example=ticket&strategy=none&users=2&clicks=1`);
+  await ready(slow);
+  await typeInEditor(slow, 'async function handle(req) {\n  const x = ;\n}\n');
+  await slow.waitForSelector(byId('progress'), { timeout: 10_000 });
+  const waiting = await slow.textContent(byId('progress'));
+  check('a typo waits for the stripper with the last good run on screen',
+    waiting.includes('TypeScript') && (await slow.$(byId('timeline'))) !== null, waiting);
+  release();
+  const typo = await (await slow.waitForSelector(byId('script-error'), { timeout: 30_000 })).textContent();
+  check('... then shows the syntax error at its line, the run still there',
+    /line 2/.test(typo) && (await slow.$(byId('timeline'))) !== null, typo);
+  await slow.close();
+
   // 4c. SQL: its parser is a wasm module of its own, fetched only for a
   // script that uses `pg` or a schema, once per file; then the CLI's numbers.
   const sqlUrls = [];

@@ -139,7 +139,7 @@ pub enum Action {
     },
     /// Stops the running search (its results so far stay).
     CancelSearch,
-    /// The TypeScript stripper's module loaded (or did not, and why).
+    /// The module a run waited for loaded (or did not, and why).
     #[cfg(scripts)]
     ModuleLoaded(Result<(), String>),
     /// One time-boxed chunk of whatever the page is busy with.
@@ -256,6 +256,9 @@ pub struct Debugger {
     pub search_view: Option<SearchView>,
     /// The step to go to once the new recording is ready.
     seek: Option<u32>,
+    /// An edit that waits for a module (`Busy::Fetching`), with the last
+    /// good run still on screen: it runs once the module has loaded.
+    pending_edit: Option<Program>,
 }
 
 impl PartialEq for Debugger {
@@ -381,6 +384,7 @@ impl Debugger {
             search: None,
             search_view: None,
             seek: None,
+            pending_edit: None,
         }
     }
 
@@ -492,8 +496,12 @@ impl Debugger {
 
     /// Whether there is chunked work left (the page schedules `Work`).
     pub fn has_work(&self) -> bool {
+        // While a module loads nothing runs: `Action::ModuleLoaded` goes on.
+        if matches!(self.busy, Busy::Fetching(..)) {
+            return false;
+        }
         self.drawn < 2
-            || !matches!(self.busy, Busy::Idle | Busy::Fetching(..))
+            || self.busy != Busy::Idle
             || self.compare.is_some()
             || self.search.is_some()
             || self.needs_explanation()
@@ -932,7 +940,15 @@ impl Reducible for Debugger {
                 let mut next = self.owned();
                 match next.busy {
                     Busy::RunningToEnd => next.busy = Busy::Idle,
-                    Busy::Recording | Busy::Counting | Busy::Loading | Busy::Fetching(..) => {
+                    Busy::Fetching(_, what) => {
+                        next.busy = Busy::Idle;
+                        next.pending_edit = None;
+                        next.notice = Some(format!(
+                            "cancelled while {what} loaded: edit the script or reload to try \
+                             again"
+                        ));
+                    }
+                    Busy::Recording | Busy::Counting | Busy::Loading => {
                         next.busy = Busy::Idle;
                         next.recorder = None;
                         next.finished = None;
@@ -970,6 +986,10 @@ impl Debugger {
             return self;
         };
         let mut next = self.owned();
+        if let (Ok(()), Some(program)) = (&loaded, next.pending_edit.take()) {
+            next.busy = Busy::Idle;
+            return Rc::new(next).run_edited(program);
+        }
         match loaded {
             Ok(()) => next.launch(),
             Err(error) => {
@@ -1014,13 +1034,16 @@ impl Debugger {
         if program == self.program && self.script_problem.is_none() {
             return self;
         }
-        if let Err(message) = program
-            .start(&self.config, false)
-            .map(drop)
-            .or_else(|message| waits_for_module(&message).map(drop).ok_or(message))
-        {
+        if let Err(message) = program.start(&self.config, false) {
             let mut next = self.owned();
-            next.script_problem = Some(ScriptProblem::of(message));
+            match waits_for_module(&message) {
+                // The last good run stays on screen while the module loads.
+                Some(_) => {
+                    next.busy = fetching(&message);
+                    next.pending_edit = Some(program);
+                }
+                None => next.script_problem = Some(ScriptProblem::of(message)),
+            }
             return next.changed();
         }
         Debugger::start(self.config.clone(), program, Vec::new(), self.version + 1)
