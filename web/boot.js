@@ -8,8 +8,11 @@
 // asks for a script scenario. Opening one from the small edition takes that
 // edition down (its exported `stop`) and starts the script edition in the
 // same page, with no reload; the script edition shows stories too, so it
-// keeps the page from then on. The script edition's code runs only inside
-// that engine's sandbox: nothing here evaluates it.
+// keeps the page from then on. Its parsers (TypeScript's stripper, the SQL
+// parser, explore's analysis) are wasm modules of their own, which
+// `interleaveModules` below loads when a script needs them. The script
+// edition's code runs only inside that engine's sandbox: nothing here
+// evaluates it, and the parsers only read it.
 const script = document.querySelector('script[data-js][data-wasm]');
 const base = new URL('.', new URL(script.dataset.js, location.href));
 const wantsScript = () => /(^#|&)scenario=script(&|$)/.test(location.hash);

@@ -206,8 +206,8 @@ fn global_names(ctx: &Ctx<'_>) -> Vec<String> {
         .collect()
 }
 
-/// How many own properties the global object has (explore checks it after
-/// every step: counted as atoms, never turned into strings).
+/// How many own properties the global object has (explore compares it
+/// when a run goes: counted as atoms, never turned into strings).
 fn global_count(realm: &Realm) -> usize {
     realm.context.with(|ctx| {
         ctx.globals()
