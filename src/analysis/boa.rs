@@ -48,7 +48,7 @@
 //! assignment to an undeclared name creates a global in sloppy code) is
 //! caught at run time: the run checks that no global appears after load
 //! besides the top-level declarations, and that no step adds one
-//! (`ScriptRun::globals_changed`, in `crate::script`); if one does, explore searches again
+//! (the script run's `globals_changed`); if one does, explore searches again
 //! with every step of a server dependent.
 
 use std::collections::{HashMap, HashSet};
@@ -698,9 +698,21 @@ impl<'a> Visitor<'a> for Check<'_, '_> {
     }
 }
 
-#[cfg(all(test, scripts))]
+#[cfg(test)]
 mod tests {
     use super::module_state;
+
+    /// A shipped example's code, read where it is kept.
+    fn example(name: &str) -> &'static str {
+        match name {
+            "ticket" => include_str!("../../examples/scripts/ticket.js"),
+            "mutex_map" => include_str!("../../examples/scripts/mutex_map.js"),
+            "emitter_lock" => include_str!("../../examples/scripts/emitter_lock.js"),
+            "stampede" => include_str!("../../examples/scripts/stampede.js"),
+            "ticket_lock" => include_str!("../../examples/scripts/ticket_lock.js"),
+            _ => panic!("no example {name}"),
+        }
+    }
 
     fn free(code: &str) -> bool {
         module_state(code, false, &[], &[]).is_none()
@@ -708,21 +720,13 @@ mod tests {
 
     #[test]
     fn the_ticket_example_keeps_no_module_state() {
-        assert_eq!(
-            module_state(
-                crate::script::source::example("ticket").unwrap(),
-                false,
-                &[],
-                &[]
-            ),
-            None
-        );
+        assert_eq!(module_state(example("ticket"), false, &[], &[]), None);
     }
 
     #[test]
     fn shared_or_doubtful_code_stays_dependent() {
         for name in ["mutex_map", "emitter_lock", "stampede", "ticket_lock"] {
-            let code = crate::script::source::example(name).unwrap();
+            let code = example(name);
             assert!(!free(code), "{name}");
         }
         assert!(module_state("async function handle(req) {}", true, &[], &[]).is_some());
