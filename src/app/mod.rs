@@ -396,6 +396,11 @@ pub fn App() -> Html {
             r.keys.clone()
         });
     let has_violation = recording.as_ref().is_some_and(|r| !r.violations.is_empty());
+    // A module's download (the script edition's) has no requests to count.
+    #[cfg(scripts)]
+    let counts_requests = !matches!(state.busy, Busy::Fetching(..));
+    #[cfg(not(scripts))]
+    let counts_requests = true;
     drop(session);
 
     html! {
@@ -430,8 +435,10 @@ pub fn App() -> Html {
                         Busy::Fetching(_, what) => format!("loading {what}…").into(),
                         _ => std::borrow::Cow::Borrowed("running to the end…"),
                     } }</span>
-                    <progress max={state.progress.1.max(1).to_string()} value={state.progress.0.to_string()} />
-                    <span>{ format!("{} / {} requests", state.progress.0, state.progress.1) }</span>
+                    if counts_requests {
+                        <progress max={state.progress.1.max(1).to_string()} value={state.progress.0.to_string()} />
+                        <span>{ format!("{} / {} requests", state.progress.0, state.progress.1) }</span>
+                    }
                     <button data-testid="btn-cancel" onclick={on_cancel}>{ "cancel" }</button>
                 </div>
             }
