@@ -482,7 +482,8 @@ pub fn App() -> Html {
                         scenario={state.config.scenario} script={state.program.is_script()}
                         view={state.search_view.clone()} on_start={on_start_search}
                         on_cancel={send(|| Action::CancelSearch)} {on_open} />
-                    <CompareTable rows={state.compare_rows.clone()} current={state.config.strategy}
+                    <CompareTable rows={state.compare_rows.clone()} running={state.comparing()}
+                        current={state.config.strategy}
                         scenario={state.config.scenario} keys={state.config.keys} {on_pick}
                         measured={measured.0.clone()} measured_error={measured.1.clone()} {on_measured} />
                     }

@@ -494,6 +494,11 @@ impl Debugger {
         self.session().is_some_and(|session| session.at_end())
     }
 
+    /// Whether the compare table's rows are still being run.
+    pub fn comparing(&self) -> bool {
+        self.compare.is_some()
+    }
+
     /// Whether there is chunked work left (the page schedules `Work`).
     pub fn has_work(&self) -> bool {
         // While a module loads nothing runs: `Action::ModuleLoaded` goes on.

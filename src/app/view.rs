@@ -205,6 +205,9 @@ pub fn MetricsTable(props: &MetricsTableProps) -> Html {
 #[derive(Properties, PartialEq)]
 pub struct CompareTableProps {
     pub rows: Rc<Vec<CompareRow>>,
+    /// Whether the rows still to come are being run (not while a script
+    /// that does not load, or a module it waits for, holds them back).
+    pub running: bool,
     pub current: StrategyKind,
     pub scenario: ScenarioKind,
     /// The stampede's key count: more DB reads than keys is harm.
@@ -274,7 +277,10 @@ impl Harm {
 #[component]
 pub fn CompareTable(props: &CompareTableProps) -> Html {
     let ticket = props.scenario == ScenarioKind::Ticket;
-    let pending = StrategyKind::ALL.len().saturating_sub(props.rows.len());
+    let pending = match props.running {
+        true => StrategyKind::ALL.len().saturating_sub(props.rows.len()),
+        false => 0,
+    };
     let real = props.measured.iter().any(|m| m.scenario == props.scenario);
     // Every strategy ran the very same events: only a script can do that,
     // one that calls none of what `strategy` changes.
