@@ -78,6 +78,10 @@ const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
 try {
   // 1. A script link loads the engine, then its first step: timed.
   const first = await openPage(browser);
+  const analysisUrls = [];
+  first.on('request', (request) => {
+    if (request.url().includes('interleave-analysis')) analysisUrls.push(request.url());
+  });
   const started = Date.now();
   await first.goto(`${server.url}/#v=1&scenario=script&example=ticket`);
   await ready(first);
@@ -113,9 +117,12 @@ try {
   check('after two steps a cursor sits on a script line', awaited > 0);
 
   // 3b. Manual mode on the script: choose until the duplicate, then the
-  // link (with its schedule) replays to the CLI's numbers.
+  // link (with its schedule) replays to the CLI's numbers. It needs
+  // explore's analysis, a module fetched only now.
+  check('running and stepping scripts never fetch explore\'s analysis', analysisUrls.length === 0, analysisUrls.join(' '));
   await first.click(byId('btn-manual'));
   const goal = await first.textContent(byId('manual-goal'));
+  check('manual mode fetches the analysis, once', analysisUrls.length === 2, analysisUrls.join(' '));
   check('manual mode on a script shows the goal', goal.includes('two tickets'), goal);
   for (let i = 0; i < 20 && !(await first.$(byId('manual-win'))); i += 1) {
     await first.click(byId('choice-0'));
@@ -263,6 +270,19 @@ try {
   const tsMessage = await tsError.textContent();
   check('TypeScript that strip-only mode refuses is an error at its line', /line 2/.test(tsMessage) && tsMessage.includes('enum'), tsMessage);
   await tsPage.close();
+
+  // Explore on a script, from a page that has not fetched the analysis:
+  // the search waits for it, then finds what the CLI finds.
+  const searching = await openPage(browser);
+  const exploreLink = 'v=1&scenario=script&example=ticket&strategy=none&users=1&clicks=2';
+  await searching.goto(`${server.url}/#${exploreLink}`);
+  await ready(searching);
+  await searching.click(byId('btn-explore'));
+  const found = await (await searching.waitForSelector(byId('explore-summary'), { timeout: 60_000 })).textContent();
+  const expected = JSON.parse(cli('explore', `#${exploreLink}`));
+  check('explore on a script waits for the analysis, then equals the CLI',
+    found.includes(`${expected.violating} of ${expected.explored} schedules`), `${found} vs ${JSON.stringify(expected)}`);
+  await searching.close();
 
   // A typo before the stripper has loaded (its download held back here):
   // the last good run stays on screen while it loads, then the error.

@@ -51,6 +51,9 @@ globalThis.interleaveModules = {
     });
     return loading[name];
   },
+  loaded(name) {
+    return Boolean(ready[name]);
+  },
   // Each answers `null` until its module has loaded.
   stripTypes(code) {
     return ready.typescript ? ready.typescript.stripTypes(code) : null;
@@ -71,11 +74,7 @@ async function startScriptEdition() {
   const started = performance.now();
   try {
     const editor = import(new URL('editor.js', base).href);
-    // Explore and manual mode may start at any time: their analysis loads
-    // beside the edition (not on use), before the app starts.
-    const analysis = globalThis.interleaveModules.load('analysis');
     const { default: init } = await import(new URL('script/interleave-script-web.js', base).href);
-    await analysis;
     await init({ module_or_path: new URL('script/interleave-script-web_bg.wasm', base).href });
     await editor;
     line.remove();

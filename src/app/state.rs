@@ -256,9 +256,24 @@ pub struct Debugger {
     pub search_view: Option<SearchView>,
     /// The step to go to once the new recording is ready.
     seek: Option<u32>,
-    /// An edit that waits for a module (`Busy::Fetching`), with the last
-    /// good run still on screen: it runs once the module has loaded.
-    pending_edit: Option<Program>,
+    /// What waits for a module (`Busy::Fetching`), with the last good run
+    /// still on screen: it goes on once the module has loaded.
+    resume: Option<Resume>,
+}
+
+/// What goes on once the module it waited for has loaded (the script
+/// edition's; the page's own has no modules).
+#[derive(Clone)]
+#[cfg_attr(not(scripts), allow(dead_code))]
+enum Resume {
+    /// An edited script (it needs TypeScript's stripper or the SQL parser).
+    Edit(Program),
+    /// A search, or manual mode (they need explore's analysis).
+    Explore {
+        options: ExploreOptions,
+        every_strategy: bool,
+    },
+    Manual,
 }
 
 impl PartialEq for Debugger {
@@ -384,7 +399,7 @@ impl Debugger {
             search: None,
             search_view: None,
             seek: None,
-            pending_edit: None,
+            resume: None,
         }
     }
 
@@ -864,6 +879,12 @@ impl Reducible for Debugger {
             Action::ModuleLoaded(loaded) => self.module_loaded(loaded),
             Action::Work { deadline } => self.work(deadline),
             Action::ToggleManual => {
+                #[cfg(scripts)]
+                if self.manual.is_none() {
+                    if let Some(waiting) = self.clone().wait_for_analysis(Resume::Manual) {
+                        return waiting;
+                    }
+                }
                 let mut next = self.owned();
                 next.playing = false;
                 if next.manual.take().is_some() {
@@ -909,6 +930,16 @@ impl Reducible for Debugger {
                 options,
                 every_strategy,
             } => {
+                #[cfg(scripts)]
+                {
+                    let resume = Resume::Explore {
+                        options: options.clone(),
+                        every_strategy,
+                    };
+                    if let Some(waiting) = self.clone().wait_for_analysis(resume) {
+                        return waiting;
+                    }
+                }
                 let mut next = self.owned();
                 let job = match every_strategy {
                     true => SearchJob::every_strategy(&next.program, &next.config, options),
@@ -947,7 +978,7 @@ impl Reducible for Debugger {
                     Busy::RunningToEnd => next.busy = Busy::Idle,
                     Busy::Fetching(_, what) => {
                         next.busy = Busy::Idle;
-                        next.pending_edit = None;
+                        next.resume = None;
                         next.notice = Some(format!(
                             "cancelled while {what} loaded: edit the script or reload to try \
                              again"
@@ -991,9 +1022,20 @@ impl Debugger {
             return self;
         };
         let mut next = self.owned();
-        if let (Ok(()), Some(program)) = (&loaded, next.pending_edit.take()) {
+        if let (Ok(()), Some(resume)) = (&loaded, next.resume.take()) {
             next.busy = Busy::Idle;
-            return Rc::new(next).run_edited(program);
+            let next = Rc::new(next);
+            return match resume {
+                Resume::Edit(program) => next.run_edited(program),
+                Resume::Explore {
+                    options,
+                    every_strategy,
+                } => next.reduce(Action::Explore {
+                    options,
+                    every_strategy,
+                }),
+                Resume::Manual => next.reduce(Action::ToggleManual),
+            };
         }
         match loaded {
             Ok(()) => next.launch(),
@@ -1045,7 +1087,7 @@ impl Debugger {
                 // The last good run stays on screen while the module loads.
                 Some(_) => {
                     next.busy = fetching(&message);
-                    next.pending_edit = Some(program);
+                    next.resume = Some(Resume::Edit(program));
                 }
                 None => next.script_problem = Some(ScriptProblem::of(message)),
             }
@@ -1064,6 +1106,22 @@ impl ScriptProblem {
         #[cfg(not(scripts))]
         let at = None;
         ScriptProblem { at, message }
+    }
+}
+
+#[cfg(scripts)]
+impl Debugger {
+    /// A script's search or manual mode needs explore's analysis: while
+    /// its module loads, the action waits (`resume`), the run on screen.
+    fn wait_for_analysis(self: Rc<Self>, resume: Resume) -> Option<Rc<Self>> {
+        use crate::script::modules::{loaded, Module};
+        if !self.program.is_script() || loaded(Module::Analysis) {
+            return None;
+        }
+        let mut next = self.owned();
+        next.busy = Busy::Fetching(Module::Analysis.name(), Module::Analysis.what());
+        next.resume = Some(resume);
+        Some(next.changed())
     }
 }
 

@@ -19,8 +19,7 @@ pub enum Module {
     /// module or a schema.
     Sql,
     /// Explore's proof that a script keeps no module state
-    /// (`crate::analysis`, on boa's parser): web/boot.js loads it beside
-    /// the edition, as explore and manual mode may start at any time.
+    /// (`crate::analysis`, on boa's parser), for explore and manual mode.
     Analysis,
 }
 
@@ -44,6 +43,37 @@ impl Module {
     }
 
     const ALL: [Module; 3] = [Module::TypeScript, Module::Sql, Module::Analysis];
+}
+
+/// Whether `module` can answer now: linked (natively, and in the wasm
+/// tests), or loaded by the page.
+pub fn loaded(module: Module) -> bool {
+    let linked = match module {
+        Module::TypeScript => cfg!(feature = "typescript"),
+        Module::Sql => cfg!(feature = "sql"),
+        Module::Analysis => cfg!(feature = "analysis"),
+    };
+    linked || page::loaded(module.name())
+}
+
+/// web/boot.js's `interleaveModules.loaded(NAME)`.
+mod page {
+    #[cfg(target_arch = "wasm32")]
+    #[wasm_bindgen::prelude::wasm_bindgen]
+    extern "C" {
+        #[wasm_bindgen(catch, js_namespace = interleaveModules, js_name = loaded)]
+        fn is_loaded(name: &str) -> Result<bool, wasm_bindgen::JsValue>;
+    }
+
+    #[cfg(target_arch = "wasm32")]
+    pub fn loaded(name: &str) -> bool {
+        is_loaded(name).unwrap_or(false)
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn loaded(_: &str) -> bool {
+        false
+    }
 }
 
 /// The marker that ends a load error that only waits for a module.
