@@ -1022,25 +1022,31 @@ impl Debugger {
             return self;
         };
         let mut next = self.owned();
-        if let (Ok(()), Some(resume)) = (&loaded, next.resume.take()) {
-            next.busy = Busy::Idle;
-            let next = Rc::new(next);
-            return match resume {
-                Resume::Edit(program) => next.run_edited(program),
-                Resume::Explore {
-                    options,
-                    every_strategy,
-                } => next.reduce(Action::Explore {
-                    options,
-                    every_strategy,
-                }),
-                Resume::Manual => next.reduce(Action::ToggleManual),
-            };
-        }
-        match loaded {
-            Ok(()) => next.launch(),
-            Err(error) => {
-                next.busy = Busy::Idle;
+        next.busy = Busy::Idle;
+        match (loaded, next.resume.take()) {
+            (Ok(()), Some(resume)) => {
+                let next = Rc::new(next);
+                return match resume {
+                    Resume::Edit(program) => next.run_edited(program),
+                    Resume::Explore {
+                        options,
+                        every_strategy,
+                    } => next.reduce(Action::Explore {
+                        options,
+                        every_strategy,
+                    }),
+                    Resume::Manual => next.reduce(Action::ToggleManual),
+                };
+            }
+            (Ok(()), None) => next.launch(),
+            // The run is fine: only the search could not start.
+            (Err(error), Some(Resume::Explore { .. } | Resume::Manual)) => {
+                next.notice = Some(format!(
+                    "explore and manual mode need {what}, which did not load ({error}); reload \
+                     the page to try again"
+                ));
+            }
+            (Err(error), _) => {
                 next.script_problem = Some(ScriptProblem::of(format!(
                     "this script needs {what}, which did not load ({error}); reload the page \
                      to try again"
