@@ -324,7 +324,7 @@ impl ScriptRun {
         config: &Config,
         keep_trace: bool,
     ) -> Result<ScriptRun, ScriptError> {
-        if needs_sql(code, schema) && !super::sql::parse::loaded() {
+        if needs_sql(code, schema) && !modules::loaded(modules::Module::Sql) {
             return Err(not_loaded(modules::Module::Sql));
         }
         let (requests, core) = planned(config, keep_trace);

@@ -2,7 +2,7 @@
 //! the schema: natively (feature `sql`) `crate::sql::parse` is linked; in
 //! the page's script edition the parser is a wasm module loaded on first
 //! use (`super::super::modules`), and a run that needs it waits for it
-//! before it loads ([`loaded`], `ScriptRun::from_javascript`), so no
+//! before it loads (`modules::loaded`, `ScriptRun::from_javascript`), so no
 //! query of a run finds it missing.
 
 pub use crate::sql::{
@@ -13,13 +13,7 @@ pub use crate::sql::{
 #[cfg(feature = "sql")]
 pub use crate::sql::parse::{parse, schema};
 #[cfg(not(feature = "sql"))]
-pub use module::{loaded, parse, schema};
-
-/// Whether [`parse`] and [`schema`] can answer now: natively, always.
-#[cfg(feature = "sql")]
-pub fn loaded() -> bool {
-    true
-}
+pub use module::{parse, schema};
 
 /// The page's script edition: the parser's own wasm module, through
 /// `web/boot.js` (`interleaveModules.sqlParse` and `sqlSchema` answer
@@ -95,12 +89,6 @@ mod module {
                 steps: Vec::new(),
                 error: Some(not_loaded()),
             })
-    }
-
-    /// Whether [`parse`] and [`schema`] can answer now: asks with an empty
-    /// query, which any loaded module answers.
-    pub fn loaded() -> bool {
-        answer("", false).is_some()
     }
 
     /// A query's error when the page has not loaded the parser (a run
