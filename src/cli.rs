@@ -152,6 +152,11 @@ struct RealArgs {
     /// Most jitter added to each injected latency, in microseconds.
     #[arg(long, value_name = "US", default_value_t = 200)]
     jitter_us: u64,
+    /// With a script (`--script`, or a scenario=script fragment): its
+    /// calls are replayed on the real servers in the simulated order
+    /// (docs/real.md, "Your own handler").
+    #[command(flatten)]
+    source: ScriptFlags,
 }
 
 #[derive(Args, Debug)]
@@ -392,7 +397,7 @@ mod script_command {
     use std::io::Write;
     use std::path::Path;
 
-    use super::{CliError, ExplainArgs, ExploreFlags, RunArgs};
+    use super::{CliError, ExplainArgs, ExploreFlags, RealArgs, RunArgs, ScriptFlags};
 
     fn read(path: &Path) -> Result<String, CliError> {
         std::fs::read_to_string(path).map_err(|error| {
@@ -511,6 +516,74 @@ mod script_command {
         super::write_line(out, &super::ExploreLine::of(&result, &options))
     }
 
+    /// A script's code, schema and route: the flags' files and route, else
+    /// the fragment's `code=`/`example=`, `schema=` (or the example's) and
+    /// `route=`.
+    #[cfg(feature = "script")]
+    fn parts(
+        flags: &ScriptFlags,
+        fragment: &str,
+    ) -> Result<(String, Option<String>, Option<String>), CliError> {
+        use crate::script::source;
+        let bad = |error: String| CliError::Script(format!("bad scenario: {error}"));
+        let (_, from_fragment) = source::parse(fragment).map_err(|e| bad(e.to_string()))?;
+        let code = match &flags.script {
+            Some(path) => read_script(path)?,
+            None => from_fragment
+                .text()
+                .map_err(|e| bad(e.to_string()))?
+                .ok_or_else(|| {
+                    bad(
+                        "`code`: no script; give --script FILE.js, code=<lz-string> or \
+                         example=NAME"
+                            .to_string(),
+                    )
+                })?,
+        };
+        let schema = match &flags.schema {
+            Some(path) => Some(read(path)?),
+            None => source::schema(fragment).map_err(|e| bad(e.to_string()))?,
+        };
+        let route = flags.route.clone().or_else(|| source::route(fragment));
+        Ok((code, schema, route))
+    }
+
+    /// `interleave real` with a script: replayed on the real servers.
+    #[cfg(all(feature = "script", scripts))]
+    pub fn real(
+        args: &RealArgs,
+        options: &crate::real::RealOptions,
+        out: &mut impl Write,
+    ) -> Result<(), CliError> {
+        let (code, schema, route) = parts(&args.source, &args.fragment)?;
+        let input = crate::real::script::ScriptInput {
+            code: &code,
+            schema: schema.as_deref(),
+            route: route.as_deref(),
+            fragment: &args.fragment,
+        };
+        let report = crate::real::script::run(&input, options).map_err(|error| {
+            match error.starts_with("bad ") {
+                true => CliError::Script(error),
+                false => CliError::Real(error),
+            }
+        })?;
+        serde_json::to_writer(&mut *out, &report).map_err(std::io::Error::from)?;
+        writeln!(out)?;
+        Ok(())
+    }
+
+    #[cfg(not(all(feature = "script", scripts)))]
+    pub fn real(
+        _: &RealArgs,
+        _: &crate::real::RealOptions,
+        _: &mut impl Write,
+    ) -> Result<(), CliError> {
+        Err(CliError::Script(
+            "this build has no script engine (cargo feature `script`)".into(),
+        ))
+    }
+
     /// The recording `interleave explain` tells, for a script: `--script`
     /// (with `--schema` and `--route`, else the fragment's), or the
     /// fragment's `code=`/`example=`.
@@ -520,18 +593,9 @@ mod script_command {
         use crate::script::source;
         let bad = |error: String| CliError::Script(format!("bad scenario: {error}"));
         let (config, program) = match &args.source.script {
-            Some(path) => {
-                let code = read_script(path)?;
+            Some(_) => {
+                let (code, schema, route) = parts(&args.source, &args.fragment)?;
                 let (config, _) = source::parse(&args.fragment).map_err(|e| bad(e.to_string()))?;
-                let schema = match &args.source.schema {
-                    Some(path) => Some(read(path)?),
-                    None => source::schema(&args.fragment).map_err(|e| bad(e.to_string()))?,
-                };
-                let route = args
-                    .source
-                    .route
-                    .clone()
-                    .or_else(|| source::route(&args.fragment));
                 let program = edited_script(&code, schema.as_deref(), route.as_deref());
                 (config, program)
             }
@@ -623,7 +687,10 @@ fn write_line(out: &mut impl Write, value: &impl Serialize) -> Result<(), CliErr
 
 fn run_real(args: &RealArgs, out: &mut impl Write) -> Result<(), CliError> {
     use crate::real::cache::CacheServer;
-    parse_fragment(&args.fragment).map_err(CliError::Config)?;
+    let script = args.source.script.is_some() || is_script(&args.fragment);
+    if !script {
+        parse_fragment(&args.fragment).map_err(CliError::Config)?;
+    }
     let cache = match args.cache.as_deref() {
         None => None,
         Some("memcached") => Some(CacheServer::Memcached),
@@ -643,6 +710,9 @@ fn run_real(args: &RealArgs, out: &mut impl Write) -> Result<(), CliError> {
         max_jitter: args.jitter_us,
         ..crate::real::RealOptions::default()
     };
+    if script {
+        return script_command::real(args, &options, out);
+    }
     let report = crate::real::run(&args.fragment, &options).map_err(CliError::Real)?;
     serde_json::to_writer(&mut *out, &report).map_err(io::Error::from)?;
     writeln!(out)?;

@@ -233,6 +233,73 @@ impl CacheConn {
         }
     }
 
+    /// Stores only if present (memcached `replace`, Redis `SET XX`); true
+    /// if stored.
+    pub async fn replace(&self, key: &str, value: &str, ttl: Micros) -> Result<bool, CacheError> {
+        match self {
+            CacheConn::Memcached(conn) => {
+                Ok(conn.lock().await.replace(key, value, seconds(ttl)).await?)
+            }
+            CacheConn::Redis(conn) => {
+                let mut command = redis::cmd("SET");
+                command.arg(key).arg(value).arg("XX");
+                if ttl > 0 {
+                    command.arg("PX").arg(millis(ttl));
+                }
+                let stored: Option<String> = command.query_async(&mut conn.clone()).await?;
+                Ok(stored.is_some())
+            }
+        }
+    }
+
+    /// A new expiry for a present key (memcached `touch`, Redis `PEXPIRE`;
+    /// 0 deletes it); true if it was present.
+    pub async fn expire(&self, key: &str, ttl: Micros) -> Result<bool, CacheError> {
+        match self {
+            CacheConn::Memcached(_) if ttl == 0 => self.delete(key).await,
+            CacheConn::Memcached(conn) => Ok(conn.lock().await.touch(key, seconds(ttl)).await?),
+            CacheConn::Redis(conn) => {
+                let live: i64 = redis::cmd("PEXPIRE")
+                    .arg(key)
+                    .arg(ttl / 1_000)
+                    .query_async(&mut conn.clone())
+                    .await?;
+                Ok(live == 1)
+            }
+        }
+    }
+
+    /// Adds `by` to a counter: memcached `incr`/`decr` (`None` for a
+    /// missing key), Redis `INCRBY` (a missing key counts from 0). `Err`
+    /// inside: the server's refusal of a value that is not a number.
+    pub async fn count(
+        &self,
+        key: &str,
+        by: i64,
+    ) -> Result<Result<Option<i64>, String>, CacheError> {
+        match self {
+            CacheConn::Memcached(conn) => Ok(conn
+                .lock()
+                .await
+                .count(key, by)
+                .await?
+                .map(|n| n.map(|n| n as i64))),
+            CacheConn::Redis(conn) => {
+                let counted: Result<i64, redis::RedisError> = redis::cmd("INCRBY")
+                    .arg(key)
+                    .arg(by)
+                    .query_async(&mut conn.clone())
+                    .await;
+                match counted {
+                    Ok(n) => Ok(Ok(Some(n))),
+                    // The server's own refusal (`ERR value is not an integer`).
+                    Err(error) if error.code().is_some() => Ok(Err(error.to_string())),
+                    Err(error) => Err(error.into()),
+                }
+            }
+        }
+    }
+
     /// Deletes `key` only if it holds `token`, atomically (Redis only; the
     /// run picks Redis whenever `release=owner`).
     pub async fn delete_if_owner(&self, key: &str, token: &str) -> Result<bool, CacheError> {

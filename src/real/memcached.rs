@@ -1,7 +1,8 @@
 //! A tiny memcached text-protocol client over one tokio TCP connection:
 //! `get`, `set`, `add` (with an expiry in whole seconds) and `delete`,
-//! the four commands seed 004's locks and the stampede's cache use, and
-//! `incr` for fencing tokens.
+//! the four commands seed 004's locks and the stampede's cache use,
+//! `incr` for fencing tokens, and `replace`, `touch`, `incr`/`decr` by any
+//! amount for a script's memcached clients (`real::script`).
 
 use std::io;
 
@@ -101,6 +102,41 @@ impl Memcached {
             return reply.parse().map_err(|_| unexpected(&reply));
         }
         Err(unexpected("NOT_FOUND"))
+    }
+
+    /// `replace`: stores only if the key is present; true if stored.
+    pub async fn replace(&mut self, key: &str, value: &str, seconds: u64) -> io::Result<bool> {
+        self.store("replace", key, value, seconds).await
+    }
+
+    /// `touch`: a new expiry for a present key; true if it was present.
+    pub async fn touch(&mut self, key: &str, seconds: u64) -> io::Result<bool> {
+        self.send(&format!("touch {key} {seconds}\r\n")).await?;
+        match self.line().await?.as_str() {
+            "TOUCHED" => Ok(true),
+            "NOT_FOUND" => Ok(false),
+            other => Err(unexpected(other)),
+        }
+    }
+
+    /// `incr` (or `decr` when `by` is negative) by `|by|`: the new value,
+    /// `Ok(None)` for a missing key, and `Err` with memcached's message
+    /// for a value that is not a number.
+    pub async fn count(&mut self, key: &str, by: i64) -> io::Result<Result<Option<u64>, String>> {
+        let verb = if by < 0 { "decr" } else { "incr" };
+        self.send(&format!("{verb} {key} {}\r\n", by.unsigned_abs()))
+            .await?;
+        let reply = self.line().await?;
+        if reply == "NOT_FOUND" {
+            return Ok(Ok(None));
+        }
+        if let Some(message) = reply.strip_prefix("CLIENT_ERROR ") {
+            return Ok(Err(message.to_string()));
+        }
+        reply
+            .parse()
+            .map(|n| Ok(Some(n)))
+            .map_err(|_| unexpected(&reply))
     }
 
     /// True if it deleted something.

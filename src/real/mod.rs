@@ -15,6 +15,8 @@ pub mod db;
 pub mod locks;
 pub mod memcached;
 pub mod request;
+#[cfg(scripts)]
+pub mod script;
 pub mod world;
 
 use std::future::Future;
@@ -368,13 +370,13 @@ fn check_playable(config: &Config) -> Result<(), String> {
     Ok(())
 }
 
-struct Urls {
-    postgres: String,
-    cache: String,
+pub(crate) struct Urls {
+    pub(crate) postgres: String,
+    pub(crate) cache: String,
 }
 
 impl Urls {
-    fn resolve(options: &RealOptions, cache: CacheServer) -> Result<Urls, String> {
+    pub(crate) fn resolve(options: &RealOptions, cache: CacheServer) -> Result<Urls, String> {
         let written = services_env_file();
         let pick = |flag: &Option<String>, env: &str, name: &str| {
             flag.clone()
@@ -434,7 +436,7 @@ fn is_loopback(url: &str) -> bool {
 }
 
 /// A fresh name per trial, so concurrent runs never share rows or keys.
-fn run_id() -> String {
+pub(crate) fn run_id() -> String {
     static NEXT: AtomicU64 = AtomicU64::new(0);
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)

@@ -84,7 +84,8 @@ pub fn run(
         Ok(()) => {}
     }
     let mut run = run.into_inner();
-    let metrics = run.metrics();
+    // Before the trace moves out (the metrics carry its hash).
+    let json = metrics_json(&run);
     if trace {
         let positions = run.positions();
         let messages = run.messages();
@@ -108,7 +109,14 @@ pub fn run(
             writeln!(out, "{}", line.to_json()).map_err(ScriptCliError::Io)?;
         }
     }
-    let mut json = serde_json::to_value(&metrics).unwrap_or(Value::Null);
+    write_json(out, &json)
+}
+
+/// A script run's figures as `run --script` prints them: the metrics, then
+/// the script's own counters (`custom`) and the messages of its failed
+/// requests (`error_messages`).
+pub fn metrics_json(run: &ScriptRun) -> Value {
+    let mut json = serde_json::to_value(run.metrics()).unwrap_or(Value::Null);
     if let Value::Object(fields) = &mut json {
         let custom = run
             .custom()
@@ -123,7 +131,7 @@ pub fn run(
             .collect();
         fields.insert("error_messages".to_string(), Value::Array(errors));
     }
-    write_json(out, &json)
+    json
 }
 
 /// A script run for a caller without a terminal (the engine's wasm,

@@ -924,6 +924,12 @@ fn host_sql<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Val
         _ => return Err(type_error(ctx, "pg: a query's values are an array")),
     };
     let session = arg(ctx, args, 2).as_number().map(|n| n as u64);
+    let sent = link
+        .host()
+        .mirror
+        .borrow()
+        .is_some()
+        .then(|| (text.clone(), values.clone()));
     let plan = sql::parse(&text).and_then(|mut plan| {
         let wanted = sql::params(&plan);
         if values.is_empty() && wanted > 0 {
@@ -963,7 +969,12 @@ fn host_sql<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Val
         link,
         ctx,
         kind,
-        Call::Sql(Box::new(SqlCall { plan, session, key })),
+        Call::Sql(Box::new(SqlCall {
+            plan,
+            session,
+            key,
+            sent,
+        })),
     )
 }
 

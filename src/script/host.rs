@@ -20,11 +20,13 @@ use crate::sim::rng::{SimRng, Stream};
 use crate::sim::Ctx;
 use crate::world::locks::SlotId;
 
+use super::mirror::Mirror;
 use super::sql::store::TxnId;
 use super::sql::{Database, Plan, SqlError};
 use super::world::{LockScript, Row, ScriptCache, Tables};
 
 /// What a script's cache or DB call does when it lands.
+#[derive(Clone)]
 pub enum Call {
     Get(String),
     GetStale(String),
@@ -52,6 +54,7 @@ pub enum Call {
 }
 
 /// A `pg` query as it travels to the simulated PostgreSQL.
+#[derive(Clone)]
 pub struct SqlCall {
     /// The statement with its parameters bound, or the error the server
     /// answers (a syntax error comes back after the round trip too).
@@ -60,6 +63,9 @@ pub struct SqlCall {
     pub session: Option<u64>,
     /// The trace's key: the table, or `transaction`.
     pub key: String,
+    /// Its text and values as the script sent them, kept only when the
+    /// run is mirrored to real servers (`super::mirror`).
+    pub sent: Option<(String, Vec<Value>)>,
 }
 
 impl Call {
@@ -159,6 +165,8 @@ pub struct Host {
     /// Whether the trace's events are kept (then positions are too).
     pub keep_trace: bool,
     pub state: RefCell<State>,
+    /// The real servers the calls also go to (`interleave real --script`).
+    pub mirror: RefCell<Option<Box<dyn Mirror>>>,
 }
 
 /// A `pg` statement waiting for a transaction to end (a row lock, or a
@@ -172,6 +180,8 @@ pub struct SqlWaiter {
     pub request: TaskId,
     pub key: String,
     pub position: Option<Position>,
+    /// Its id on the mirror's real PostgreSQL, if the run is mirrored.
+    pub mirrored: Option<u64>,
 }
 
 pub struct State {
@@ -266,6 +276,7 @@ impl Host {
             current: Rc::new(Cell::new(crate::sim::trace::NO_REQUEST)),
             keep_trace,
             state: RefCell::new(state),
+            mirror: RefCell::new(None),
         }
     }
 

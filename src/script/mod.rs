@@ -10,6 +10,7 @@ pub mod explore;
 pub mod globals;
 pub mod host;
 pub mod memory;
+pub mod mirror;
 pub mod modules;
 pub mod run;
 pub mod source;

@@ -37,6 +37,7 @@ use super::error::ScriptError;
 use super::globals::{self, describe_error, from_json, log, Link};
 use super::host::{Answer, Call, Helper, Host, Loaded, Settle, SqlCall, SqlWaiter, Waiter, FIRING};
 use super::memory::{Budgeted, Meter};
+use super::mirror::Mirror;
 use super::modules::{self, not_loaded};
 use super::sql::store::TxnId;
 use super::sql::store::{Ran, RowAccess};
@@ -324,11 +325,36 @@ impl ScriptRun {
         config: &Config,
         keep_trace: bool,
     ) -> Result<ScriptRun, ScriptError> {
+        ScriptRun::start(code, schema, route, config, keep_trace, None)
+    }
+
+    /// [`ScriptRun::from_javascript`], every call of it also played on
+    /// real servers as it lands (`interleave real --script`, see
+    /// [`Mirror`]); the top level's too. Keeps no trace.
+    pub fn mirrored(
+        code: &str,
+        schema: Option<&str>,
+        route: Option<&str>,
+        config: &Config,
+        mirror: Box<dyn Mirror>,
+    ) -> Result<ScriptRun, ScriptError> {
+        ScriptRun::start(code, schema, route, config, false, Some(mirror))
+    }
+
+    fn start(
+        code: &str,
+        schema: Option<&str>,
+        route: Option<&str>,
+        config: &Config,
+        keep_trace: bool,
+        mirror: Option<Box<dyn Mirror>>,
+    ) -> Result<ScriptRun, ScriptError> {
         if needs_sql(code, schema) && !modules::loaded(modules::Module::Sql) {
             return Err(not_loaded(modules::Module::Sql));
         }
         let (requests, core) = planned(config, keep_trace);
         let host = Rc::new(Host::new(core, Rc::new(config.clone()), keep_trace));
+        *host.mirror.borrow_mut() = mirror;
         if let Some(schema) = schema {
             let mut state = host.state.borrow_mut();
             super::sql::schema::load(schema, &mut state.sql).map_err(|error| {
@@ -719,7 +745,12 @@ impl ScriptRun {
                         .entry(request)
                         .or_insert(0) += 1;
                 }
+                let mirrored = self.host.mirror.borrow().is_some().then(|| call.clone());
                 let (result, outcome) = self.apply(call);
+                let result = match mirrored {
+                    Some(call) => self.mirror_cache(&call, result),
+                    None => result,
+                };
                 self.host.core.borrow_mut().complete_script(slot, outcome);
                 self.host.mark_last_event(position);
                 self.host.note_duplicates(before);
@@ -1056,6 +1087,39 @@ impl ScriptRun {
         }
     }
 
+    /// A cache call's answer, after the mirror (if any) played the call on
+    /// the real server: the real answer where it differs.
+    fn mirror_cache(
+        &self,
+        call: &Call,
+        result: Result<Option<Value>, Rejection>,
+    ) -> Result<Option<Value>, Rejection> {
+        let now = self.host.core.borrow().now;
+        let simulated = match &result {
+            Ok(value) => Ok(value.clone()),
+            Err(Rejection::Type(message) | Rejection::Unique(message)) => Err(message.clone()),
+        };
+        let mut mirror = self.host.mirror.borrow_mut();
+        match mirror.as_mut().and_then(|m| m.cache(call, now, &simulated)) {
+            None => result,
+            Some(Ok(value)) => Ok(value),
+            Some(Err(message)) => Err(Rejection::Type(message)),
+        }
+    }
+
+    /// A `pg` reply, after the mirror's real PostgreSQL answered statement
+    /// `id` (if the run is mirrored): the real reply where it differs.
+    fn mirror_reply(&self, id: Option<u64>, reply: Value) -> Value {
+        let Some(id) = id else {
+            return reply;
+        };
+        let mut mirror = self.host.mirror.borrow_mut();
+        mirror
+            .as_mut()
+            .and_then(|m| m.sql_answer(id, &reply))
+            .unwrap_or(reply)
+    }
+
     /// Follows who saw which write of a cache key: a read (or write) notes
     /// the key's write count; a plain write from an older count than the
     /// key's loses another request's update.
@@ -1128,7 +1192,12 @@ impl ScriptRun {
         position: Option<(u32, u32)>,
     ) {
         let request = self.host.current.get();
-        let now_ms = self.host.core.borrow().now as f64 / MS as f64;
+        let now = self.host.core.borrow().now;
+        let now_ms = now as f64 / MS as f64;
+        let mirrored = call.sent.as_ref().and_then(|(text, values)| {
+            let mut mirror = self.host.mirror.borrow_mut();
+            Some(mirror.as_mut()?.sql_send(call.session, text, values, now))
+        });
         let before = self.host.duplicates();
         *self
             .host
@@ -1163,6 +1232,9 @@ impl ScriptRun {
             victim,
         } = ran;
         if let Landed::Waits(on) = landed {
+            if let (Some(id), Some(mirror)) = (mirrored, self.host.mirror.borrow_mut().as_mut()) {
+                mirror.sql_waits(id);
+            }
             self.host
                 .core
                 .borrow_mut()
@@ -1177,6 +1249,7 @@ impl ScriptRun {
                 request,
                 key: call.key,
                 position,
+                mirrored,
             });
         } else {
             let in_txn = self.host.state.borrow().sql.in_transaction(call.session);
@@ -1185,7 +1258,7 @@ impl ScriptRun {
             self.host.mark_last_event(position);
             self.host.note_duplicates(before);
             self.note_row_access(request, access);
-            let reply = sql_reply(landed);
+            let reply = self.mirror_reply(mirrored, sql_reply(landed));
             let realm = &self.realms[server as usize];
             let failed = realm.context.with(|ctx| {
                 from_json(&ctx, &reply)
@@ -1265,7 +1338,9 @@ impl ScriptRun {
         );
         self.host.mark_last_event(waiter.position);
         let helper = Helper {
-            future: Box::pin(std::future::ready(Answer::Json(sql_reply(landed)))),
+            future: Box::pin(std::future::ready(Answer::Json(
+                self.mirror_reply(waiter.mirrored, sql_reply(landed)),
+            ))),
             settle: waiter.settle,
             server: waiter.server,
         };
@@ -1385,6 +1460,11 @@ impl ScriptRun {
             self.hung(),
             core.trace.hash(),
         )
+    }
+
+    /// The `pg` tables as the run leaves them.
+    pub fn table_summaries(&self) -> Vec<super::sql::store::TableSummary> {
+        self.host.state.borrow().sql.summaries()
     }
 
     /// Requests that never settled.

@@ -57,6 +57,16 @@ impl Reply {
     }
 }
 
+/// A table at the end of a run (`Database::summaries`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableSummary {
+    pub name: String,
+    pub rows: u64,
+    /// The columns of each expected uniqueness (`-- expect unique`).
+    pub expect_unique: Vec<Vec<String>>,
+    pub duplicates: u64,
+}
+
 /// How a statement landed.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Landed {
@@ -313,6 +323,20 @@ impl Database {
         self.tables.get(table).map_or(0, |t| {
             t.slots.iter().filter(|s| s.latest().is_some()).count() as u64
         })
+    }
+
+    /// Each table's committed rows, expected uniquenesses and duplicates
+    /// (a real run's check of the tables it mirrored), by name.
+    pub fn summaries(&self) -> Vec<TableSummary> {
+        self.tables
+            .iter()
+            .map(|(name, table)| TableSummary {
+                name: name.clone(),
+                rows: self.rows(name),
+                expect_unique: table.schema.expect_unique.clone(),
+                duplicates: table.duplicates,
+            })
+            .collect()
     }
 
     /// Committed rows beyond the first in each group of an expected

@@ -1,0 +1,1066 @@
+//! A person's own handler on the real servers (`interleave real --script
+//! FILE.js --schema FILE.sql`, docs/real.md): the unmodified script runs in
+//! the simulation, and every cache call and `pg` statement is also played
+//! on the real Redis (or memcached) and PostgreSQL as the simulated run
+//! lands it ([`Mirror`]). The real side therefore sees the calls in the
+//! simulated order, whatever the timing, and every trial is the same
+//! replay: a race the simulation shows happens on the real servers too, or
+//! the report names the call where they part, with both answers. Where the
+//! real answer differs, the script goes on with the real one.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+use serde_json::{json, Value};
+use tokio::runtime::Runtime;
+use tokio::task::{JoinHandle, LocalSet};
+use tokio_postgres::{Client, SimpleQueryMessage};
+
+use crate::config::{Config, Micros, MS};
+use crate::real::cache::{CacheConn, CacheServer};
+use crate::real::memcached::Memcached;
+use crate::real::{db, run_id, RealOptions, Urls};
+use crate::run::{ScheduleError, Scheduled};
+use crate::script::host::Call;
+use crate::script::mirror::{CacheAnswer, Mirror};
+use crate::script::world::LockScript;
+use crate::script::ScriptRun;
+
+/// The longest a real statement may take once the model has answered it:
+/// past it, the real PostgreSQL waits where the model does not.
+const STATEMENT_WAIT: Duration = Duration::from_secs(5);
+
+/// The script and what it runs on.
+pub struct ScriptInput<'a> {
+    pub code: &'a str,
+    pub schema: Option<&'a str>,
+    pub route: Option<&'a str>,
+    pub fragment: &'a str,
+}
+
+/// The JSON `interleave real --script` prints.
+#[derive(Debug, Serialize)]
+pub struct ScriptReport {
+    pub fragment: String,
+    pub cache_server: &'static str,
+    pub cache_server_reason: &'static str,
+    /// How the real side is ordered.
+    pub order: &'static str,
+    /// The model's run, as `interleave run --script` prints it.
+    pub simulation: Value,
+    pub trials: Vec<ScriptTrial>,
+    pub summary: ScriptSummary,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ScriptTrial {
+    pub trial: u32,
+    /// The run with the real answers: `orders` and `duplicate_tickets` are
+    /// counted in the real database at the end.
+    pub metrics: Value,
+    /// Calls played on the real servers.
+    pub operations: u64,
+    /// Where a real answer differed from the model's, in run order.
+    pub disagreements: Vec<Disagreement>,
+    /// Each `pg` table at the end: the model's rows and duplicates beside
+    /// the real ones.
+    pub tables: Vec<TableCheck>,
+    /// Calls with no real server (the `db` module's), answered by the model.
+    pub not_mirrored: Vec<String>,
+    pub wall_ms: u64,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Disagreement {
+    /// Simulated time of the call, in ms.
+    pub at_ms: f64,
+    /// The call as the server saw it: a command, or the statement.
+    pub call: String,
+    pub simulation: Value,
+    pub real: Value,
+}
+
+#[derive(Debug, Serialize, PartialEq, Eq)]
+pub struct TableCheck {
+    pub table: String,
+    pub simulation_rows: u64,
+    pub real_rows: u64,
+    pub simulation_duplicates: u64,
+    pub real_duplicates: u64,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ScriptSummary {
+    /// `agree` when every trial's every answer and table equals the model's,
+    /// else `disagree`.
+    pub status: &'static str,
+    /// One sentence per place they part (empty if they agree).
+    pub mismatches: Vec<String>,
+}
+
+/// Which cache server a script's clients talk to: memcached for a script
+/// that imports `memjs` or `memcached`, else Redis (ioredis, node-redis,
+/// and the prelude's own cache).
+pub fn cache_server_for(code: &str) -> (CacheServer, &'static str) {
+    let imports =
+        |name: &str| code.contains(&format!("\"{name}\"")) || code.contains(&format!("'{name}'"));
+    if imports("memjs") || imports("memcached") {
+        (
+            CacheServer::Memcached,
+            "the script imports a memcached client",
+        )
+    } else {
+        (
+            CacheServer::Redis,
+            "the script's cache clients speak Redis (or it has none)",
+        )
+    }
+}
+
+/// Runs the script in the simulation, then `trials` times mirrored to the
+/// real servers, and sets them side by side.
+pub fn run(input: &ScriptInput, options: &RealOptions) -> Result<ScriptReport, String> {
+    let (config, _) = crate::script::source::parse(input.fragment)
+        .map_err(|error| format!("bad scenario: {error}"))?;
+    let bad = |error: crate::script::ScriptError| format!("bad script: {error}");
+    // The model's own run; its JavaScript (TypeScript stripped) is the
+    // one every trial runs.
+    let (run, stripped) =
+        ScriptRun::load(input.code, input.schema, input.route, &config, false).map_err(bad)?;
+    let code = stripped.as_deref().unwrap_or(input.code);
+    let (simulation, _) = finish(run, &config)?;
+    let (cache_server, reason) = match options.cache {
+        Some(server) => (server, "chosen with --cache"),
+        None => cache_server_for(code),
+    };
+    let urls = Urls::resolve(options, cache_server)?;
+    let mut trials = Vec::new();
+    for trial in 0..options.trials {
+        let started = Instant::now();
+        let real = Real::connect(&urls, cache_server, input.schema)?;
+        let mirrored = Rc::new(RefCell::new(MirrorLog::default()));
+        let mirror = Box::new(RealMirror {
+            real: real.clone(),
+            log: mirrored.clone(),
+            started: Instant::now(),
+            statements: HashMap::new(),
+            next: 0,
+        });
+        let run =
+            ScriptRun::mirrored(code, input.schema, input.route, &config, mirror).map_err(bad)?;
+        let (mut metrics, run) = finish(run, &config)?;
+        let tables = real.check_tables(&run.table_summaries())?;
+        let real_orders = tables
+            .iter()
+            .find(|t| t.table == "orders")
+            .map_or(0, |t| t.real_rows);
+        let sim_pg_orders = tables
+            .iter()
+            .find(|t| t.table == "orders")
+            .map_or(0, |t| t.simulation_rows);
+        if let Value::Object(fields) = &mut metrics {
+            let orders = fields.get("orders").and_then(Value::as_u64).unwrap_or(0);
+            let duplicates = fields
+                .get("duplicate_tickets")
+                .and_then(Value::as_u64)
+                .unwrap_or(0);
+            let sim_pg_duplicates: u64 = tables.iter().map(|t| t.simulation_duplicates).sum();
+            let real_duplicates: u64 = tables.iter().map(|t| t.real_duplicates).sum();
+            // The `db` module's rows stay the model's (no real server).
+            fields.insert("orders".into(), json!(orders - sim_pg_orders + real_orders));
+            fields.insert(
+                "duplicate_tickets".into(),
+                json!(duplicates - sim_pg_duplicates + real_duplicates),
+            );
+        }
+        drop(run);
+        real.finish();
+        let log = std::mem::take(&mut *mirrored.borrow_mut());
+        trials.push(ScriptTrial {
+            trial,
+            metrics,
+            operations: log.operations,
+            disagreements: log.disagreements,
+            tables,
+            not_mirrored: log.not_mirrored,
+            wall_ms: started.elapsed().as_millis() as u64,
+        });
+    }
+    let summary = summarize(&trials);
+    Ok(ScriptReport {
+        fragment: input.fragment.to_string(),
+        cache_server: cache_server.name(),
+        cache_server_reason: reason,
+        order: "replayed: each call goes to the real servers when the simulated run lands it \
+                (the fragment's schedule=, else the simulation's own order)",
+        simulation,
+        trials,
+        summary,
+    })
+}
+
+/// Runs `run` to the end under the config's schedule: the metrics JSON
+/// (`custom` and `error_messages` included), and the run.
+fn finish(run: ScriptRun, config: &Config) -> Result<(Value, ScriptRun), String> {
+    let mut scheduled = Scheduled::new(Box::new(run), &config.schedule);
+    match scheduled.finish() {
+        // Cut at the event budget, as `run --script` is: the requests
+        // still pending are hung.
+        Err(ScheduleError::TooLong { .. }) if scheduled.out_of_budget() => {}
+        Err(error) => {
+            let error = crate::config::url::ConfigError::from(error);
+            return Err(format!("bad scenario: {error}"));
+        }
+        Ok(()) => {}
+    }
+    let run = *scheduled.into_inner();
+    Ok((crate::script::cli::metrics_json(&run), run))
+}
+
+fn summarize(trials: &[ScriptTrial]) -> ScriptSummary {
+    let mut mismatches = Vec::new();
+    for trial in trials {
+        if let Some(first) = trial.disagreements.first() {
+            mismatches.push(format!(
+                "trial {}: {} call(s) answered differently on the real servers; the first, at {} ms: \
+                 {} (simulation {}, real {})",
+                trial.trial,
+                trial.disagreements.len(),
+                first.at_ms,
+                first.call,
+                first.simulation,
+                first.real
+            ));
+        }
+        for table in &trial.tables {
+            if table.simulation_rows != table.real_rows
+                || table.simulation_duplicates != table.real_duplicates
+            {
+                mismatches.push(format!(
+                    "trial {}: table {} ends with {} rows ({} duplicate) in the simulation and {} \
+                     ({} duplicate) on PostgreSQL",
+                    trial.trial,
+                    table.table,
+                    table.simulation_rows,
+                    table.simulation_duplicates,
+                    table.real_rows,
+                    table.real_duplicates
+                ));
+            }
+        }
+    }
+    ScriptSummary {
+        status: if mismatches.is_empty() {
+            "agree"
+        } else {
+            "disagree"
+        },
+        mismatches,
+    }
+}
+
+/// What a trial's mirror saw.
+#[derive(Default)]
+struct MirrorLog {
+    operations: u64,
+    disagreements: Vec<Disagreement>,
+    not_mirrored: Vec<String>,
+}
+
+/// One trial's connections: the cache server, and PostgreSQL in a schema
+/// of the trial's own.
+#[derive(Clone)]
+struct Real {
+    runtime: Rc<Runtime>,
+    local: Rc<LocalSet>,
+    url: String,
+    schema: String,
+    cache: Rc<CacheConn>,
+    /// Keys are the script's with this prefix (the trial's own).
+    prefix: String,
+    admin: Rc<Client>,
+    /// Each `pg` client session's connection.
+    sessions: Rc<RefCell<HashMap<u64, Connection>>>,
+    /// Idle connections for a pool's own queries.
+    idle: Rc<RefCell<Vec<Connection>>>,
+}
+
+impl Real {
+    fn connect(urls: &Urls, server: CacheServer, schema: Option<&str>) -> Result<Real, String> {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|error| format!("cannot start tokio: {error}"))?;
+        let local = LocalSet::new();
+        let id = run_id();
+        let (admin, cache) = local.block_on(&runtime, async {
+            let admin = db::connect(&urls.postgres, None).await?;
+            admin
+                .batch_execute(&format!("CREATE SCHEMA {id}"))
+                .await
+                .map_err(|error| format!("PostgreSQL: {}", said(&error)))?;
+            if let Some(sql) = schema {
+                let setup = db::connect(&urls.postgres, Some(&id)).await?;
+                setup
+                    .batch_execute(sql)
+                    .await
+                    .map_err(|error| format!("PostgreSQL refused the schema: {}", said(&error)))?;
+            }
+            let cache = match server {
+                CacheServer::Memcached => CacheConn::Memcached(Rc::new(tokio::sync::Mutex::new(
+                    Memcached::connect(&urls.cache).await.map_err(|error| {
+                        format!("cannot connect to memcached at {}: {error}", urls.cache)
+                    })?,
+                ))),
+                CacheServer::Redis => CacheConn::Redis(
+                    redis::Client::open(urls.cache.as_str())
+                        .map_err(|error| format!("bad Redis URL {}: {error}", urls.cache))?
+                        .get_multiplexed_async_connection()
+                        .await
+                        .map_err(|error| {
+                            format!("cannot connect to Redis at {}: {error}", urls.cache)
+                        })?,
+                ),
+            };
+            Ok::<_, String>((admin, cache))
+        })?;
+        Ok(Real {
+            runtime: Rc::new(runtime),
+            local: Rc::new(local),
+            url: urls.postgres.clone(),
+            prefix: format!("{id}:"),
+            schema: id,
+            cache: Rc::new(cache),
+            admin: Rc::new(admin),
+            sessions: Rc::default(),
+            idle: Rc::default(),
+        })
+    }
+
+    fn block_on<F: std::future::Future>(&self, future: F) -> F::Output {
+        self.local.block_on(&self.runtime, future)
+    }
+
+    /// A connection for a statement: its session's, or an idle one.
+    fn client(&self, session: Option<u64>) -> Result<Connection, String> {
+        let existing = match session {
+            Some(id) => self.sessions.borrow().get(&id).cloned(),
+            None => self.idle.borrow_mut().pop(),
+        };
+        if let Some(connection) = existing {
+            return Ok(connection);
+        }
+        let (client, pid) = self.block_on(async {
+            let client = db::connect(&self.url, Some(&self.schema)).await?;
+            let row = client
+                .query_one("SELECT pg_backend_pid()", &[])
+                .await
+                .map_err(|error| format!("PostgreSQL: {}", said(&error)))?;
+            Ok::<_, String>((client, row.get::<_, i32>(0)))
+        })?;
+        let connection = Connection {
+            client: Rc::new(client),
+            pid,
+        };
+        if let Some(id) = session {
+            self.sessions.borrow_mut().insert(id, connection.clone());
+        }
+        Ok(connection)
+    }
+
+    /// Whether backend `pid` is waiting for a lock (a row another
+    /// transaction holds).
+    fn waits_for_lock(&self, pid: i32) -> bool {
+        let admin = self.admin.clone();
+        self.block_on(async move {
+            let row = admin
+                .query_opt(
+                    "SELECT wait_event_type FROM pg_stat_activity WHERE pid = $1",
+                    &[&pid],
+                )
+                .await;
+            matches!(row, Ok(Some(row)) if row.get::<_, Option<String>>(0).as_deref() == Some("Lock"))
+        })
+    }
+
+    /// Each table the model has, with the real rows and duplicates.
+    fn check_tables(
+        &self,
+        tables: &[crate::script::sql::store::TableSummary],
+    ) -> Result<Vec<TableCheck>, String> {
+        let admin = self.admin.clone();
+        let schema = self.schema.clone();
+        self.block_on(async move {
+            let mut checks = Vec::new();
+            for table in tables {
+                let count = |sql: String| {
+                    let admin = admin.clone();
+                    async move {
+                        let row = admin
+                            .query_one(&sql, &[])
+                            .await
+                            .map_err(|error| format!("PostgreSQL: {}", said(&error)))?;
+                        Ok::<u64, String>(row.get::<_, i64>(0).max(0) as u64)
+                    }
+                };
+                let name = quote_ident(&table.name);
+                let real_rows = count(format!("SELECT count(*) FROM {schema}.{name}")).await?;
+                let mut real_duplicates = 0;
+                for columns in &table.expect_unique {
+                    let list: Vec<String> = columns.iter().map(|c| quote_ident(c)).collect();
+                    let filled: Vec<String> =
+                        list.iter().map(|c| format!("{c} IS NOT NULL")).collect();
+                    real_duplicates += count(format!(
+                        "SELECT count(*) - count(DISTINCT ROW({})) FROM {schema}.{name} WHERE {}",
+                        list.join(", "),
+                        filled.join(" AND ")
+                    ))
+                    .await?;
+                }
+                checks.push(TableCheck {
+                    table: table.name.clone(),
+                    simulation_rows: table.rows,
+                    real_rows,
+                    simulation_duplicates: table.duplicates,
+                    real_duplicates,
+                });
+            }
+            Ok(checks)
+        })
+    }
+
+    /// Drops the trial's schema and its keys' connections.
+    fn finish(&self) {
+        self.sessions.borrow_mut().clear();
+        self.idle.borrow_mut().clear();
+        let admin = self.admin.clone();
+        let schema = self.schema.clone();
+        self.block_on(async move { db::drop_schema(&admin, &schema).await });
+    }
+}
+
+/// PostgreSQL's own message for an error (tokio-postgres shows "db error").
+fn said(error: &tokio_postgres::Error) -> String {
+    match error.as_db_error() {
+        Some(db) => format!("{} (SQLSTATE {})", db.message(), db.code().code()),
+        None => error.to_string(),
+    }
+}
+
+/// A connection to the trial's PostgreSQL, and its backend's pid.
+#[derive(Clone)]
+struct Connection {
+    client: Rc<Client>,
+    pid: i32,
+}
+
+fn quote_ident(name: &str) -> String {
+    format!("\"{}\"", name.replace('"', "\"\""))
+}
+
+/// A statement on its way: its connection (back to the idle ones when
+/// answered, for a pool's query), its text and the real server's answer.
+struct InFlight {
+    connection: Option<Connection>,
+    pooled: bool,
+    text: String,
+    at: Micros,
+    /// The real answer to come, or why no connection could send it.
+    answer: Result<JoinHandle<Result<Vec<SimpleQueryMessage>, tokio_postgres::Error>>, String>,
+}
+
+struct RealMirror {
+    real: Real,
+    log: Rc<RefCell<MirrorLog>>,
+    /// The trial's start: a call at simulated time t goes no earlier than
+    /// t after it, so expiries on the real servers keep the model's pace.
+    started: Instant,
+    statements: HashMap<u64, InFlight>,
+    next: u64,
+}
+
+impl RealMirror {
+    fn pace(&self, now: Micros) {
+        let due = self.started + Duration::from_micros(now);
+        self.real
+            .block_on(async move { tokio::time::sleep_until(due.into()).await });
+    }
+
+    fn disagree(&self, at: Micros, call: String, simulation: Value, real: Value) {
+        self.log.borrow_mut().disagreements.push(Disagreement {
+            at_ms: at as f64 / MS as f64,
+            call,
+            simulation,
+            real,
+        });
+    }
+
+    /// Plays a cache call on the real server: its answer as the model
+    /// words it, and the call as the server saw it.
+    fn play(&self, call: &Call) -> Option<(String, CacheAnswer)> {
+        let key = |key: &str| format!("{}{key}", self.real.prefix);
+        let cache = &self.real.cache;
+        let failed = |error: crate::real::cache::CacheError| Err(format!("real server: {error}"));
+        let yes = |done: Result<bool, crate::real::cache::CacheError>| match done {
+            Ok(yes) => Ok(Some(Value::Bool(yes))),
+            Err(error) => failed(error),
+        };
+        let played = self.real.block_on(async {
+            Some(match call {
+                Call::Get(k) => (
+                    format!("GET {k}"),
+                    match cache.get(&key(k)).await {
+                        Ok(found) => Ok(found.map(|text| unwire(&text))),
+                        Err(error) => failed(error),
+                    },
+                ),
+                Call::Set(k, value, ttl) => (
+                    format!("SET {k} {}", wire(value)),
+                    match cache.set(&key(k), &wire(value), *ttl).await {
+                        Ok(()) => Ok(Some(Value::Bool(true))),
+                        Err(error) => failed(error),
+                    },
+                ),
+                Call::Add(k, value, ttl) => (
+                    format!("ADD {k} {}", wire(value)),
+                    yes(cache.add(&key(k), &wire(value), *ttl).await),
+                ),
+                Call::Replace(k, value, ttl) => (
+                    format!("REPLACE {k} {}", wire(value)),
+                    yes(cache.replace(&key(k), &wire(value), *ttl).await),
+                ),
+                Call::Delete(k) => (format!("DELETE {k}"), yes(cache.delete(&key(k)).await)),
+                Call::Expire(k, ttl) => (
+                    format!("EXPIRE {k} {} ms", ttl / MS),
+                    yes(cache.expire(&key(k), *ttl).await),
+                ),
+                Call::DeleteIf(k, value) => (
+                    format!("DELETE {k} IF {}", wire(value)),
+                    match cache.get(&key(k)).await {
+                        Ok(Some(text)) if text == wire(value) => yes(cache.delete(&key(k)).await),
+                        Ok(_) => Ok(Some(Value::Bool(false))),
+                        Err(error) => failed(error),
+                    },
+                ),
+                Call::Incr(k, by) => (
+                    format!("INCRBY {k} {by}"),
+                    match cache.count(&key(k), *by as i64).await {
+                        Ok(Ok(Some(n))) => Ok(Some(json!(n))),
+                        // memcached: a missing counter starts at 0, as
+                        // Redis's INCR does.
+                        Ok(Ok(None)) => {
+                            match cache.add(&key(k), &(*by as i64).to_string(), 0).await {
+                                Ok(_) => Ok(Some(json!(*by as i64))),
+                                Err(error) => failed(error),
+                            }
+                        }
+                        Ok(Err(message)) => Err(message),
+                        Err(error) => failed(error),
+                    },
+                ),
+                Call::Counter(k, by, initial) => (
+                    format!(
+                        "{} {k} {}",
+                        if *by < 0.0 { "DECR" } else { "INCR" },
+                        by.abs()
+                    ),
+                    match cache.count(&key(k), *by as i64).await {
+                        Ok(Ok(Some(n))) => Ok(Some(json!(n))),
+                        Ok(Ok(None)) => match initial {
+                            Some((start, ttl)) => {
+                                match cache.add(&key(k), &(*start as i64).to_string(), *ttl).await {
+                                    Ok(_) => Ok(Some(json!(*start as i64))),
+                                    Err(error) => failed(error),
+                                }
+                            }
+                            None => Ok(Some(Value::Null)),
+                        },
+                        Ok(Err(message)) => Err(message),
+                        Err(error) => failed(error),
+                    },
+                ),
+                Call::Locks(script, keys, value, ttl) => {
+                    let text = wire(value);
+                    let mut done = 0u64;
+                    let mut error = None;
+                    match script {
+                        LockScript::Acquire => {
+                            let mut free = true;
+                            for k in keys {
+                                match cache.get(&key(k)).await {
+                                    Ok(found) => free &= found.is_none(),
+                                    Err(e) => error = Some(e),
+                                }
+                            }
+                            if free {
+                                for k in keys {
+                                    if let Err(e) = cache.set(&key(k), &text, *ttl).await {
+                                        error = Some(e);
+                                    }
+                                    done += 1;
+                                }
+                            }
+                        }
+                        LockScript::Extend => {
+                            let mut ours = true;
+                            for k in keys {
+                                match cache.get(&key(k)).await {
+                                    Ok(found) => ours &= found.as_deref() == Some(text.as_str()),
+                                    Err(e) => error = Some(e),
+                                }
+                            }
+                            if ours {
+                                for k in keys {
+                                    if let Err(e) = cache.set(&key(k), &text, *ttl).await {
+                                        error = Some(e);
+                                    }
+                                    done += 1;
+                                }
+                            }
+                        }
+                        LockScript::Release => {
+                            for k in keys {
+                                match cache.get(&key(k)).await {
+                                    Ok(Some(found)) if found == text => {
+                                        if let Err(e) = cache.delete(&key(k)).await {
+                                            error = Some(e);
+                                        }
+                                        done += 1;
+                                    }
+                                    Ok(_) => {}
+                                    Err(e) => error = Some(e),
+                                }
+                            }
+                        }
+                    }
+                    (
+                        format!("redlock {script:?} {}", keys.join(" ")),
+                        match error {
+                            Some(error) => failed(error),
+                            None => Ok(Some(json!(done))),
+                        },
+                    )
+                }
+                Call::GetStale(_)
+                | Call::Find(..)
+                | Call::FindOne(..)
+                | Call::Insert(..)
+                | Call::Update(..)
+                | Call::Remove(..)
+                | Call::Sql(_) => return None,
+            })
+        });
+        played
+    }
+}
+
+impl Mirror for RealMirror {
+    fn cache(&mut self, call: &Call, now: Micros, simulated: &CacheAnswer) -> Option<CacheAnswer> {
+        self.pace(now);
+        let Some((text, real)) = self.play(call) else {
+            let name = match call {
+                Call::GetStale(_) => "a stale-serving read (the real servers keep no stale value)",
+                _ => "the `db` module (no real server)",
+            };
+            let mut log = self.log.borrow_mut();
+            if !log.not_mirrored.iter().any(|n| n == name) {
+                log.not_mirrored.push(name.to_string());
+            }
+            return None;
+        };
+        self.log.borrow_mut().operations += 1;
+        if same_cache_answer(simulated, &real) {
+            return None;
+        }
+        let shown = |answer: &CacheAnswer| match answer {
+            Ok(value) => value.clone().unwrap_or(Value::Null),
+            Err(message) => json!({ "error": message }),
+        };
+        self.disagree(now, text, shown(simulated), shown(&real));
+        Some(real)
+    }
+
+    fn sql_send(&mut self, session: Option<u64>, text: &str, values: &[Value], now: Micros) -> u64 {
+        self.pace(now);
+        self.log.borrow_mut().operations += 1;
+        let id = self.next;
+        self.next += 1;
+        let sql = bind(text, values);
+        let pooled = session.is_none();
+        let (connection, answer) = match self.real.client(session) {
+            Ok(connection) => {
+                let running = connection.client.clone();
+                let statement = sql.clone();
+                // Sent now; answered (or seen waiting) before the next call.
+                let answer = self
+                    .real
+                    .local
+                    .spawn_local(async move { running.simple_query(&statement).await });
+                (Some(connection), Ok(answer))
+            }
+            Err(error) => (None, Err(error)),
+        };
+        self.statements.insert(
+            id,
+            InFlight {
+                connection,
+                pooled,
+                text: sql,
+                at: now,
+                answer,
+            },
+        );
+        id
+    }
+
+    fn sql_waits(&mut self, id: u64) {
+        let Some(InFlight {
+            connection: Some(connection),
+            answer: Ok(answer),
+            ..
+        }) = self.statements.get(&id)
+        else {
+            return;
+        };
+        // The next call may be the one that ends the wait: it goes only
+        // once this statement has reached the server and waits there (or
+        // has been answered: then `sql_answer` tells the difference).
+        let until = Instant::now() + STATEMENT_WAIT;
+        while !answer.is_finished()
+            && !self.real.waits_for_lock(connection.pid)
+            && Instant::now() < until
+        {
+            self.real
+                .block_on(async { tokio::time::sleep(Duration::from_millis(1)).await });
+        }
+    }
+
+    fn sql_answer(&mut self, id: u64, simulated: &Value) -> Option<Value> {
+        let statement = self.statements.remove(&id)?;
+        let real = match statement.answer {
+            Err(error) => json!({"error": {"code": "08006", "message": error}}),
+            Ok(answer) => {
+                let answered = self
+                    .real
+                    .block_on(async { tokio::time::timeout(STATEMENT_WAIT, answer).await });
+                match answered {
+                    Err(_) => json!({"error": {
+                        "code": "waiting",
+                        "message": format!(
+                            "the real PostgreSQL still waits after {} s (a lock the model does not take)",
+                            STATEMENT_WAIT.as_secs()
+                        ),
+                    }}),
+                    Ok(Err(join)) => {
+                        json!({"error": {"code": "XX000", "message": join.to_string()}})
+                    }
+                    Ok(Ok(Err(error))) => pg_error(&error),
+                    Ok(Ok(Ok(messages))) => pg_reply(&messages, simulated),
+                }
+            }
+        };
+        if let (true, Some(connection)) = (statement.pooled, statement.connection) {
+            self.real.idle.borrow_mut().push(connection);
+        }
+        if same_reply(simulated, &real) {
+            return None;
+        }
+        self.disagree(
+            statement.at,
+            statement.text,
+            simulated.clone(),
+            real.clone(),
+        );
+        Some(real)
+    }
+}
+
+/// A cache value as the real server stores it: a string as it is, a number
+/// in its shortest form, anything else as JSON.
+pub fn wire(value: &Value) -> String {
+    match value {
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// A stored string as the simulated cache holds it: integers are numbers
+/// (as the prelude's Redis keeps them, so INCR reads them), the rest text.
+fn unwire(text: &str) -> Value {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    let integer = !digits.is_empty()
+        && digits.len() <= 15
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && (digits == "0" || !digits.starts_with('0'));
+    match integer {
+        true => text
+            .parse::<i64>()
+            .map_or_else(|_| json!(text), |n| json!(n)),
+        false => json!(text),
+    }
+}
+
+/// Two cache answers agree when they store and read the same bytes, or
+/// both refuse.
+fn same_cache_answer(simulated: &CacheAnswer, real: &CacheAnswer) -> bool {
+    match (simulated, real) {
+        (Ok(a), Ok(b)) => a.as_ref().map(wire) == b.as_ref().map(wire),
+        (Err(_), Err(_)) => true,
+        _ => false,
+    }
+}
+
+/// A statement with its `$n` parameters written in as literals of unknown
+/// type, as PostgreSQL infers `pg`'s untyped text parameters. Quoted text,
+/// quoted names and comments are left alone.
+pub fn bind(text: &str, values: &[Value]) -> String {
+    if values.is_empty() {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' | '"' => {
+                out.push(c);
+                for inner in chars.by_ref() {
+                    out.push(inner);
+                    if inner == c {
+                        break;
+                    }
+                }
+            }
+            '-' if chars.peek() == Some(&'-') => {
+                out.push(c);
+                for inner in chars.by_ref() {
+                    out.push(inner);
+                    if inner == '\n' {
+                        break;
+                    }
+                }
+            }
+            '$' if chars.peek().is_some_and(char::is_ascii_digit) => {
+                let mut digits = String::new();
+                while let Some(d) = chars.peek().filter(|d| d.is_ascii_digit()) {
+                    digits.push(*d);
+                    chars.next();
+                }
+                match digits
+                    .parse::<usize>()
+                    .ok()
+                    .and_then(|n| values.get(n.wrapping_sub(1)))
+                {
+                    Some(value) => out.push_str(&literal(value)),
+                    None => {
+                        out.push('$');
+                        out.push_str(&digits);
+                    }
+                }
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// A value as `pg` sends it (its `prepareValue`), as a quoted literal.
+fn literal(value: &Value) -> String {
+    let text = match value {
+        Value::Null => return "NULL".to_string(),
+        Value::Bool(yes) => yes.to_string(),
+        Value::Number(n) => n.to_string(),
+        Value::String(text) => text.clone(),
+        Value::Array(items) => {
+            let items: Vec<String> = items
+                .iter()
+                .map(|item| match item {
+                    Value::Null => "NULL".to_string(),
+                    other => format!(
+                        "\"{}\"",
+                        wire(other).replace('\\', "\\\\").replace('"', "\\\"")
+                    ),
+                })
+                .collect();
+            format!("{{{}}}", items.join(","))
+        }
+        Value::Object(_) => value.to_string(),
+    };
+    format!("'{}'", text.replace('\'', "''"))
+}
+
+/// PostgreSQL's error as the prelude reads one.
+fn pg_error(error: &tokio_postgres::Error) -> Value {
+    match error.as_db_error() {
+        Some(db) => json!({"error": {
+            "code": db.code().code(),
+            "message": db.message(),
+            "detail": db.detail(),
+            "constraint": db.constraint(),
+            "table": db.table(),
+        }}),
+        None => json!({"error": {"code": "08006", "message": error.to_string()}}),
+    }
+}
+
+/// The type ids whose values are compared: dates and times are the real
+/// clock's, never the model's.
+fn compared(oid: u64) -> bool {
+    !matches!(oid, 1082 | 1083 | 1114 | 1184 | 1266)
+}
+
+/// A real reply as `pg` reads it, each column typed as the model typed it
+/// (`pg`'s default parsers: integers up to int4 and floats are numbers,
+/// int8 and numeric strings, json parsed, booleans).
+fn pg_reply(messages: &[SimpleQueryMessage], simulated: &Value) -> Value {
+    let types: HashMap<String, u64> = simulated["fields"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|field| {
+            Some((
+                field["name"].as_str()?.to_string(),
+                field["dataTypeID"].as_u64()?,
+            ))
+        })
+        .collect();
+    let mut rows = Vec::new();
+    let mut names: Vec<String> = Vec::new();
+    let mut row_count = None;
+    for message in messages {
+        match message {
+            SimpleQueryMessage::Row(row) => {
+                names = row.columns().iter().map(|c| c.name().to_string()).collect();
+                let mut object = serde_json::Map::new();
+                for (index, name) in names.iter().enumerate() {
+                    let oid = types.get(name).copied().unwrap_or(25);
+                    object.insert(name.clone(), typed(row.get(index), oid));
+                }
+                rows.push(Value::Object(object));
+            }
+            SimpleQueryMessage::CommandComplete(n) => row_count = Some(*n),
+            _ => {}
+        }
+    }
+    let fields: Vec<Value> = names
+        .iter()
+        .map(|name| json!({"name": name, "dataTypeID": types.get(name).copied().unwrap_or(25)}))
+        .collect();
+    json!({
+        "command": simulated["command"].clone(),
+        "rowCount": row_count,
+        "rows": rows,
+        "fields": fields,
+    })
+}
+
+fn typed(text: Option<&str>, oid: u64) -> Value {
+    let Some(text) = text else {
+        return Value::Null;
+    };
+    match oid {
+        16 => Value::Bool(text == "t"),
+        21 | 23 | 26 => text
+            .parse::<i64>()
+            .map_or_else(|_| json!(text), |n| json!(n)),
+        700 | 701 => text
+            .parse::<f64>()
+            .map_or_else(|_| json!(text), |n| json!(n)),
+        114 | 3802 => serde_json::from_str(text).unwrap_or_else(|_| json!(text)),
+        _ => json!(text),
+    }
+}
+
+/// Two `pg` answers agree: both errors with one SQLSTATE, or the same rows
+/// (dates and times aside) and the same row count where the model gives one.
+fn same_reply(simulated: &Value, real: &Value) -> bool {
+    match (simulated.get("error"), real.get("error")) {
+        (Some(a), Some(b)) => return a["code"] == b["code"],
+        (None, None) => {}
+        _ => return false,
+    }
+    if !simulated["rowCount"].is_null() && simulated["rowCount"] != real["rowCount"] {
+        return false;
+    }
+    let types: HashMap<&str, u64> = simulated["fields"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|field| Some((field["name"].as_str()?, field["dataTypeID"].as_u64()?)))
+        .collect();
+    let comparable = |rows: &Value| -> Vec<Value> {
+        rows.as_array()
+            .into_iter()
+            .flatten()
+            .map(|row| match row {
+                Value::Object(fields) => Value::Object(
+                    fields
+                        .iter()
+                        .filter(|(name, _)| {
+                            types.get(name.as_str()).is_none_or(|&oid| compared(oid))
+                        })
+                        .map(|(name, value)| (name.clone(), value.clone()))
+                        .collect(),
+                ),
+                other => other.clone(),
+            })
+            .collect()
+    };
+    comparable(&simulated["rows"]) == comparable(&real["rows"])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn binds_parameters_as_literals_outside_quotes() {
+        let values = [json!(7), json!("o'k"), json!(null), json!([1, 2])];
+        assert_eq!(
+            bind(
+                "SELECT '$1', \"$2\", $1, $2 -- $3\nWHERE a = $3 AND b = ANY($4)",
+                &values
+            ),
+            "SELECT '$1', \"$2\", '7', 'o''k' -- $3\nWHERE a = NULL AND b = ANY('{\"1\",\"2\"}')"
+        );
+        assert_eq!(bind("SELECT $1", &[]), "SELECT $1");
+        assert_eq!(bind("SELECT $9", &values), "SELECT $9");
+    }
+
+    #[test]
+    fn cache_values_go_to_the_wire_and_back_as_the_prelude_keeps_them() {
+        assert_eq!(wire(&json!("a b")), "a b");
+        assert_eq!(wire(&json!(12)), "12");
+        assert_eq!(wire(&json!({"a": 1})), "{\"a\":1}");
+        assert_eq!(unwire("12"), json!(12));
+        assert_eq!(unwire("-3"), json!(-3));
+        assert_eq!(unwire("012"), json!("012"));
+        assert_eq!(unwire("1.5"), json!("1.5"));
+        assert!(same_cache_answer(
+            &Ok(Some(json!(12))),
+            &Ok(Some(json!("12")))
+        ));
+        assert!(!same_cache_answer(&Ok(None), &Ok(Some(json!("x")))));
+        assert!(same_cache_answer(&Err("a".into()), &Err("b".into())));
+    }
+
+    #[test]
+    fn replies_agree_on_rows_and_codes_not_on_clocks() {
+        let fields = json!([{"name": "id", "dataTypeID": 23}, {"name": "at", "dataTypeID": 1184}]);
+        let sim = json!({"command": "SELECT", "rowCount": 1, "rows": [{"id": 1, "at": "x"}], "fields": fields});
+        let real = json!({"command": "SELECT", "rowCount": 1, "rows": [{"id": 1, "at": "y"}], "fields": fields});
+        assert!(same_reply(&sim, &real));
+        let other = json!({"command": "SELECT", "rowCount": 1, "rows": [{"id": 2, "at": "x"}], "fields": fields});
+        assert!(!same_reply(&sim, &other));
+        let a = json!({"error": {"code": "23505", "message": "a"}});
+        let b = json!({"error": {"code": "23505", "message": "b"}});
+        assert!(same_reply(&a, &b));
+        assert!(!same_reply(&a, &sim));
+        assert_eq!(typed(Some("t"), 16), json!(true));
+        assert_eq!(typed(Some("5"), 23), json!(5));
+        assert_eq!(typed(Some("5"), 20), json!("5"));
+        assert_eq!(typed(None, 23), Value::Null);
+    }
+}

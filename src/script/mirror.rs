@@ -1,0 +1,40 @@
+//! A script run whose calls also go to real servers (`interleave real
+//! --script`, docs/real.md): every cache call and `pg` statement, as it
+//! lands in the simulation, is played on the [`Mirror`] too, in the
+//! simulated order. The mirror answers with what the real server said when
+//! it differs from the model's answer; the script then goes on with the
+//! real answer. The script layer only defines the seam: the real servers
+//! live in `crate::real::script`.
+
+use serde_json::Value;
+
+use crate::config::Micros;
+
+use super::host::Call;
+
+/// A cache call's answer as the script's library reads it: a value (or
+/// none), or the message of a rejection.
+pub type CacheAnswer = Result<Option<Value>, String>;
+
+/// The real side of a mirrored run.
+pub trait Mirror {
+    /// Cache call `call` lands at simulated time `now`, and the model
+    /// answered `simulated`: plays it on the real server. `Some` with the
+    /// real answer when it differs (the mirror records the difference).
+    fn cache(&mut self, call: &Call, now: Micros, simulated: &CacheAnswer) -> Option<CacheAnswer>;
+
+    /// A `pg` statement (its text and values, as the script sent them)
+    /// lands at `now` for a client session (`None`: a pool's query): sent
+    /// to the real PostgreSQL now, its answer read by [`Mirror::sql_answer`]
+    /// once the model answers too (a statement that waits for a lock waits
+    /// on both sides). Returns the statement's id.
+    fn sql_send(&mut self, session: Option<u64>, text: &str, values: &[Value], now: Micros) -> u64;
+
+    /// The model has statement `id` wait for another transaction's lock:
+    /// returns once the real one waits too (or has been answered).
+    fn sql_waits(&mut self, id: u64);
+
+    /// The model's answer to statement `id` (`pg`'s result, or `{error}`):
+    /// the real answer when it differs.
+    fn sql_answer(&mut self, id: u64, simulated: &Value) -> Option<Value>;
+}
