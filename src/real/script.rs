@@ -24,7 +24,7 @@ use crate::real::cache::{CacheConn, CacheServer};
 use crate::real::memcached::Memcached;
 use crate::real::{db, run_id, RealOptions, Urls};
 use crate::run::{ScheduleError, Scheduled};
-use crate::script::host::Call;
+use crate::script::call::Call;
 use crate::script::mirror::{CacheAnswer, Mirror};
 use crate::script::world::LockScript;
 use crate::script::ScriptRun;

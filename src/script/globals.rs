@@ -21,7 +21,8 @@ use crate::sim::{Ctx as WorldCtx, Ops};
 use crate::strategy;
 use crate::world::LockKey;
 
-use super::host::{Answer, Call, Helper, Host, Position, Settle, SqlCall, Waiter, FIRING};
+use super::call::{Call, SqlCall};
+use super::host::{Answer, Helper, Host, Position, Settle, Waiter, FIRING};
 use super::world::{LockScript, Row, TableDef};
 
 /// What every native of a realm reaches: the run's host (replaced when a

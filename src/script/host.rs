@@ -22,76 +22,10 @@ use crate::world::locks::SlotId;
 
 use super::mirror::Mirror;
 use super::sql::store::TxnId;
-use super::sql::{Database, Plan, SqlError};
-use super::world::{LockScript, Row, ScriptCache, Tables};
+use super::sql::{Database, Plan};
+use super::world::{ScriptCache, Tables};
 
-/// What a script's cache or DB call does when it lands.
-#[derive(Clone)]
-pub enum Call {
-    Get(String),
-    GetStale(String),
-    Set(String, Value, Micros),
-    Add(String, Value, Micros),
-    Delete(String),
-    DeleteIf(String, Value),
-    Incr(String, f64),
-    /// memcached's `replace` (and Redis's `SET XX`).
-    Replace(String, Value, Micros),
-    /// Redis's `PEXPIRE`: a new expiry for a live key (0 deletes it).
-    Expire(String, Micros),
-    /// memcached's `incr`/`decr`, with the binary protocol's initial value
-    /// and its ttl for a missing key.
-    Counter(String, f64, Option<(f64, Micros)>),
-    /// One of redlock's scripts on its keys, with the lock's value and ttl.
-    Locks(LockScript, Vec<String>, Value, Micros),
-    Find(String, Row),
-    FindOne(String, Row),
-    Insert(String, Row),
-    Update(String, Row, Row),
-    Remove(String, Row),
-    /// A `pg` query: its plan (or why it has none), for a client session.
-    Sql(Box<SqlCall>),
-}
-
-/// A `pg` query as it travels to the simulated PostgreSQL.
-#[derive(Clone)]
-pub struct SqlCall {
-    /// The statement with its parameters bound, or the error the server
-    /// answers (a syntax error comes back after the round trip too).
-    pub plan: Result<Plan, SqlError>,
-    /// The client's session (`None`: a pool's own query).
-    pub session: Option<u64>,
-    /// The trace's key: the table, or `transaction`.
-    pub key: String,
-    /// Its text and values as the script sent them, kept only when the
-    /// run is mirrored to real servers (`super::mirror`).
-    pub sent: Option<(String, Vec<Value>)>,
-}
-
-impl Call {
-    /// The key the trace shows (a cache key, or a table name).
-    pub fn key(&self) -> &str {
-        match self {
-            Call::Get(key)
-            | Call::GetStale(key)
-            | Call::Set(key, ..)
-            | Call::Add(key, ..)
-            | Call::Delete(key)
-            | Call::DeleteIf(key, _)
-            | Call::Incr(key, _)
-            | Call::Replace(key, ..)
-            | Call::Expire(key, _)
-            | Call::Counter(key, ..)
-            | Call::Find(key, _)
-            | Call::FindOne(key, _)
-            | Call::Insert(key, _)
-            | Call::Update(key, ..)
-            | Call::Remove(key, _) => key,
-            Call::Locks(_, keys, ..) => keys.first().map_or("", String::as_str),
-            Call::Sql(call) => &call.key,
-        }
-    }
-}
+use super::call::Call;
 
 /// A script's line and column.
 pub type Position = (u32, u32);

@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use crate::config::Micros;
 
-use super::host::Call;
+use super::call::Call;
 
 /// A cache call's answer as the script's library reads it: a value (or
 /// none), or the message of a rejection.

@@ -4,6 +4,7 @@
 //! built-in stories. No web dependency.
 
 pub mod analysis;
+pub mod call;
 pub mod cli;
 pub mod error;
 pub mod explore;

@@ -33,9 +33,10 @@ use crate::sim::{Choice, KeyNames, StepReport, TaskInfo};
 use crate::sim::{RequestSpec, Target};
 use crate::world::locks::SlotId;
 
+use super::call::{Call, SqlCall};
 use super::error::ScriptError;
 use super::globals::{self, describe_error, from_json, log, Link};
-use super::host::{Answer, Call, Helper, Host, Loaded, Settle, SqlCall, SqlWaiter, Waiter, FIRING};
+use super::host::{Answer, Helper, Host, Loaded, Settle, SqlWaiter, Waiter, FIRING};
 use super::memory::{Budgeted, Meter};
 use super::mirror::Mirror;
 use super::modules::{self, not_loaded};
