@@ -397,7 +397,9 @@ mod script_command {
     use std::io::Write;
     use std::path::Path;
 
-    use super::{CliError, ExplainArgs, ExploreFlags, RealArgs, RunArgs, ScriptFlags};
+    #[cfg(feature = "script")]
+    use super::ScriptFlags;
+    use super::{CliError, ExplainArgs, ExploreFlags, RealArgs, RunArgs};
 
     fn read(path: &Path) -> Result<String, CliError> {
         std::fs::read_to_string(path).map_err(|error| {
