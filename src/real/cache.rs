@@ -190,22 +190,10 @@ impl CacheConn {
         }
     }
 
-    /// Stores only if absent; true if stored.
+    /// Stores only if absent (memcached `add`, Redis `SET NX`); true if
+    /// stored.
     pub async fn add(&self, key: &str, value: &str, ttl: Micros) -> Result<bool, CacheError> {
-        match self {
-            CacheConn::Memcached(conn) => {
-                Ok(conn.lock().await.add(key, value, seconds(ttl)).await?)
-            }
-            CacheConn::Redis(conn) => {
-                let mut command = redis::cmd("SET");
-                command.arg(key).arg(value).arg("NX");
-                if ttl > 0 {
-                    command.arg("PX").arg(millis(ttl));
-                }
-                let stored: Option<String> = command.query_async(&mut conn.clone()).await?;
-                Ok(stored.is_some())
-            }
-        }
+        self.store_if("add", "NX", key, value, ttl).await
     }
 
     pub async fn delete(&self, key: &str) -> Result<bool, CacheError> {
@@ -236,13 +224,26 @@ impl CacheConn {
     /// Stores only if present (memcached `replace`, Redis `SET XX`); true
     /// if stored.
     pub async fn replace(&self, key: &str, value: &str, ttl: Micros) -> Result<bool, CacheError> {
+        self.store_if("replace", "XX", key, value, ttl).await
+    }
+
+    /// A conditional store: memcached's `verb`, Redis's `SET` with `only`.
+    async fn store_if(
+        &self,
+        verb: &str,
+        only: &str,
+        key: &str,
+        value: &str,
+        ttl: Micros,
+    ) -> Result<bool, CacheError> {
         match self {
             CacheConn::Memcached(conn) => {
-                Ok(conn.lock().await.replace(key, value, seconds(ttl)).await?)
+                let mut conn = conn.lock().await;
+                Ok(conn.store(verb, key, value, seconds(ttl)).await?)
             }
             CacheConn::Redis(conn) => {
                 let mut command = redis::cmd("SET");
-                command.arg(key).arg(value).arg("XX");
+                command.arg(key).arg(value).arg(only);
                 if ttl > 0 {
                     command.arg("PX").arg(millis(ttl));
                 }

@@ -68,12 +68,9 @@ impl Memcached {
         self.store("set", key, value, seconds).await.map(|_| ())
     }
 
-    /// `add`: stores only if the key is absent (or expired); true if stored.
-    pub async fn add(&mut self, key: &str, value: &str, seconds: u64) -> io::Result<bool> {
-        self.store("add", key, value, seconds).await
-    }
-
-    async fn store(
+    /// A store command (`set`, `add`, `replace`) with an expiry in whole
+    /// seconds; true if stored.
+    pub async fn store(
         &mut self,
         verb: &str,
         key: &str,
@@ -96,17 +93,12 @@ impl Memcached {
             self.send(&format!("incr {key} 1\r\n")).await?;
             let reply = self.line().await?;
             if reply == "NOT_FOUND" {
-                self.add(key, "0", 0).await?;
+                self.store("add", key, "0", 0).await?;
                 continue;
             }
             return reply.parse().map_err(|_| unexpected(&reply));
         }
         Err(unexpected("NOT_FOUND"))
-    }
-
-    /// `replace`: stores only if the key is present; true if stored.
-    pub async fn replace(&mut self, key: &str, value: &str, seconds: u64) -> io::Result<bool> {
-        self.store("replace", key, value, seconds).await
     }
 
     /// `touch`: a new expiry for a present key; true if it was present.

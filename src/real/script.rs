@@ -583,64 +583,44 @@ impl RealMirror {
                     },
                 ),
                 Call::Locks(script, keys, value, ttl) => {
+                    // Redlock's script on the keys, read then written:
+                    // nothing else runs between (the replay is one call
+                    // at a time).
                     let text = wire(value);
-                    let mut done = 0u64;
-                    let mut error = None;
-                    match script {
-                        LockScript::Acquire => {
-                            let mut free = true;
-                            for k in keys {
-                                match cache.get(&key(k)).await {
-                                    Ok(found) => free &= found.is_none(),
-                                    Err(e) => error = Some(e),
-                                }
-                            }
-                            if free {
-                                for k in keys {
-                                    if let Err(e) = cache.set(&key(k), &text, *ttl).await {
-                                        error = Some(e);
-                                    }
+                    let played = async {
+                        let mut found = Vec::new();
+                        for k in keys {
+                            found.push(cache.get(&key(k)).await?);
+                        }
+                        let ours = |f: &Option<String>| f.as_deref() == Some(text.as_str());
+                        let mut done = 0u64;
+                        match script {
+                            LockScript::Acquire | LockScript::Extend => {
+                                let take = match script {
+                                    LockScript::Acquire => found.iter().all(Option::is_none),
+                                    _ => found.iter().all(ours),
+                                };
+                                for k in keys.iter().filter(|_| take) {
+                                    cache.set(&key(k), &text, *ttl).await?;
                                     done += 1;
                                 }
                             }
-                        }
-                        LockScript::Extend => {
-                            let mut ours = true;
-                            for k in keys {
-                                match cache.get(&key(k)).await {
-                                    Ok(found) => ours &= found.as_deref() == Some(text.as_str()),
-                                    Err(e) => error = Some(e),
-                                }
-                            }
-                            if ours {
-                                for k in keys {
-                                    if let Err(e) = cache.set(&key(k), &text, *ttl).await {
-                                        error = Some(e);
-                                    }
-                                    done += 1;
-                                }
-                            }
-                        }
-                        LockScript::Release => {
-                            for k in keys {
-                                match cache.get(&key(k)).await {
-                                    Ok(Some(found)) if found == text => {
-                                        if let Err(e) = cache.delete(&key(k)).await {
-                                            error = Some(e);
-                                        }
+                            LockScript::Release => {
+                                for (k, f) in keys.iter().zip(&found) {
+                                    if ours(f) {
+                                        cache.delete(&key(k)).await?;
                                         done += 1;
                                     }
-                                    Ok(_) => {}
-                                    Err(e) => error = Some(e),
                                 }
                             }
                         }
-                    }
+                        Ok::<u64, crate::real::cache::CacheError>(done)
+                    };
                     (
                         format!("redlock {script:?} {}", keys.join(" ")),
-                        match error {
-                            Some(error) => failed(error),
-                            None => Ok(Some(json!(done))),
+                        match played.await {
+                            Ok(done) => Ok(Some(json!(done))),
+                            Err(error) => failed(error),
                         },
                     )
                 }
