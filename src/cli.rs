@@ -152,6 +152,11 @@ struct RealArgs {
     /// Most jitter added to each injected latency, in microseconds.
     #[arg(long, value_name = "US", default_value_t = 200)]
     jitter_us: u64,
+    /// Play on the real timing (injected latencies and jitter) instead of
+    /// replaying the simulated order, the fragment's schedule= included
+    /// (stories only: a script is always replayed).
+    #[arg(long)]
+    free: bool,
     /// With a script (`--script`, or a scenario=script fragment): its
     /// calls are replayed on the real servers in the simulated order
     /// (docs/real.md, "Your own handler").
@@ -710,6 +715,7 @@ fn run_real(args: &RealArgs, out: &mut impl Write) -> Result<(), CliError> {
         memcached: args.memcached.clone(),
         cache,
         max_jitter: args.jitter_us,
+        free: args.free,
         ..crate::real::RealOptions::default()
     };
     if script {

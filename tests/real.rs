@@ -33,7 +33,16 @@ fn play_with(fragment: &str, trials: u32, cache: Option<CacheServer>) -> Option<
         cache,
         ..RealOptions::default()
     };
-    Some(real::run(fragment, &options).unwrap_or_else(|error| panic!("{fragment}: {error}")))
+    let report =
+        real::run(fragment, &options).unwrap_or_else(|error| panic!("{fragment}: {error}"));
+    assert_eq!(report.order, "replayed");
+    for trial in &report.trials {
+        // Every operation landed in the simulated order.
+        assert_eq!(trial.left_the_simulation, None, "{fragment}");
+        let [landed, all] = trial.replayed.expect("a replay");
+        assert_eq!(landed, all, "{fragment}");
+    }
+    Some(report)
 }
 
 fn comparison<'a>(report: &'a RealReport, check: &str) -> &'a Comparison {
@@ -286,6 +295,16 @@ fn the_cli_prints_one_json_object() {
     assert_eq!(json["trials"][0]["metrics"]["duplicate_tickets"], 1);
     assert_eq!(json["simulation"]["duplicate_tickets"], 1);
     assert_eq!(json["comparisons"][0]["check"], "duplicates");
+    assert_eq!(json["order"], "replayed");
+    // On the real timing instead: the order is whatever it turns out.
+    let free = Command::new(env!("CARGO_BIN_EXE_interleave"))
+        .args(["real", "scenario=ticket&strategy=none", "--free"])
+        .output()
+        .expect("the CLI runs");
+    assert!(free.status.success(), "{free:?}");
+    let json: serde_json::Value = serde_json::from_slice(&free.stdout).expect("one JSON object");
+    assert_eq!(json["order"], "free");
+    assert_eq!(json["trials"][0].get("replayed"), None);
     let bad = Command::new(env!("CARGO_BIN_EXE_interleave"))
         .args([
             "real",
@@ -318,6 +337,41 @@ fn the_in_process_emitter_and_ticket_locks_hold_on_one_server() {
     assert_agrees(&ticket, "exclusion");
 }
 
+#[test]
+fn explores_counterexamples_replay_on_real_servers_in_every_trial() {
+    if std::env::var(POSTGRES_ENV).map_or(true, |url| url.is_empty()) {
+        eprintln!("skipping the counterexample replays: {POSTGRES_ENV} is not set");
+        return;
+    }
+    for fragment in [
+        "scenario=ticket&strategy=keyed-mutex&servers=2&users=2&clicks=2",
+        "scenario=ticket&strategy=get-set&crash=0&users=2&clicks=2",
+        "scenario=ticket&strategy=get-set&lock_ttl=300ms&pause=0:400ms",
+        "scenario=ticket&strategy=add&lock_ttl=300ms&db_latency=const:200ms&pause=0:400ms",
+    ] {
+        let output = Command::new(env!("CARGO_BIN_EXE_interleave"))
+            .args(["explore", fragment])
+            .output()
+            .expect("the CLI runs");
+        let json: serde_json::Value =
+            serde_json::from_slice(&output.stdout).expect("one JSON object");
+        let counterexample = json["counterexample"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{fragment}: no counterexample: {json}"));
+        let report = play(counterexample, 5).unwrap();
+        let s = &report.simulation;
+        let simulated = [
+            s.orders,
+            s.duplicate_tickets,
+            s.errors,
+            s.max_in_critical_section,
+        ];
+        assert!(s.duplicate_tickets > 0, "{counterexample}: {simulated:?}");
+        assert_eq!(outcomes(&report), vec![simulated; 5], "{counterexample}");
+        assert_agrees(&report, "duplicates");
+    }
+}
+
 /// The summary says everything agrees and no outcome count differs.
 fn assert_summary_agrees(report: &RealReport) {
     let summary = &report.summary;
@@ -348,43 +402,18 @@ const PAUSED_HOLDER: &str =
 
 #[test]
 fn fencing_tokens_make_postgres_refuse_the_paused_holders_late_write() {
-    let Some(first) = play(PAUSED_HOLDER, 1) else {
+    // Replayed: the same interleaving on every trial, no retry.
+    let Some(unfenced) = play(PAUSED_HOLDER, 3) else {
         return;
     };
-    // Real timing: on a cold first connection the race window can close
-    // (about 1 run in 3 here); up to three plays must show it once.
-    let unfenced = std::iter::once(first)
-        .chain((0..2).filter_map(|_| play(PAUSED_HOLDER, 1)))
-        .find(|report| outcomes(report) == vec![[2, 1, 0, 2]])
-        .expect("the paused holder's duplicate in one of three plays");
-    assert_eq!(outcomes(&unfenced), vec![[2, 1, 0, 2]]);
+    assert_eq!(outcomes(&unfenced), vec![[2, 1, 0, 2]; 3]);
     assert_eq!(unfenced.simulation.duplicate_tickets, 1);
     assert_agrees(&unfenced, "duplicates");
-    // The same timing with fencing: the window can close in a trial too
-    // (CI saw 1 trial in 2 once), so up to three plays must show the late
-    // write refused in both trials; whatever the timing, no trial of any
-    // play keeps a second row.
-    let fragment = format!("{PAUSED_HOLDER}&fencing=true");
-    let mut plays = Vec::new();
-    for _ in 0..3 {
-        let report = play(&fragment, 2).unwrap();
-        let shown = outcomes(&report) == vec![[1, 0, 1, 2]; 2];
-        plays.push(report);
-        if shown {
-            break;
-        }
-    }
-    for outcome in plays.iter().flat_map(outcomes) {
-        assert_eq!(
-            outcome[..2],
-            [1, 0],
-            "one row, never a duplicate: {outcome:?}"
-        );
-    }
-    let fenced = plays.last().unwrap();
+    // The same with fencing: still two holders at once, but one row: the
+    // late write is refused, in every trial.
+    let fenced = play(&format!("{PAUSED_HOLDER}&fencing=true"), 3).unwrap();
     assert_eq!(fenced.cache_server, "redis");
-    // Still two holders at once, but one row: the late write is refused.
-    assert_eq!(outcomes(fenced), vec![[1, 0, 1, 2]; 2]);
+    assert_eq!(outcomes(&fenced), vec![[1, 0, 1, 2]; 3]);
     for trial in &fenced.trials {
         assert_eq!(trial.metrics.rejected_writes, 1);
     }
@@ -392,9 +421,9 @@ fn fencing_tokens_make_postgres_refuse_the_paused_holders_late_write() {
         (fenced.simulation.rejected_writes, fenced.simulation.orders),
         (1, 1)
     );
-    assert_agrees(fenced, "duplicates");
-    assert_agrees(fenced, "exclusion");
-    assert_summary_agrees(fenced);
+    assert_agrees(&fenced, "duplicates");
+    assert_agrees(&fenced, "exclusion");
+    assert_summary_agrees(&fenced);
 }
 
 #[test]

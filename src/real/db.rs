@@ -110,8 +110,11 @@ pub async fn drop_schema(admin: &Client, schema: &str) {
         .await;
 }
 
-/// Each request's prepared statements (on its own connection).
+/// Each request's prepared statements (on its own connection), and the
+/// connection's backend pid.
 pub struct Statements {
+    /// The connection's backend (a replay watches it wait for locks).
+    pub pid: i32,
     pub find_order: Statement,
     pub insert_order: Statement,
     pub lock_user: Statement,
@@ -126,7 +129,13 @@ impl Statements {
                 .await
                 .map_err(|error| format!("PostgreSQL: cannot prepare `{sql}`: {error}"))
         };
+        let pid = client
+            .query_one("SELECT pg_backend_pid()", &[])
+            .await
+            .map_err(|error| format!("PostgreSQL: {error}"))?
+            .get(0);
         Ok(Statements {
+            pid,
             find_order: prepare("SELECT count(*) FROM orders WHERE user_id = $1 AND event_id = $2")
                 .await?,
             insert_order: prepare(

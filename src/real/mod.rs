@@ -14,6 +14,7 @@ pub mod cache;
 pub mod db;
 pub mod locks;
 pub mod memcached;
+pub mod replay;
 pub mod request;
 #[cfg(scripts)]
 pub mod script;
@@ -36,7 +37,7 @@ use crate::real::memcached::Memcached;
 use crate::real::request::Request;
 use crate::real::world::{Delays, Reports, World};
 use crate::scenario::{stampede, ticket};
-use crate::sim::{Metrics, Ops, Outcome, Sim, Target};
+use crate::sim::{Metrics, Ops, Outcome, Target};
 
 /// Most requests a real trial plays.
 pub const MAX_REAL_REQUESTS: u32 = 1_000;
@@ -68,6 +69,9 @@ pub struct RealOptions {
     pub max_jitter: Micros,
     /// A trial's requests that have not returned by then are `hung`.
     pub trial_timeout: Duration,
+    /// Play on the real timing (injected latencies and jitter) instead of
+    /// replaying the simulated order (`--free`).
+    pub free: bool,
 }
 
 impl Default for RealOptions {
@@ -80,6 +84,7 @@ impl Default for RealOptions {
             cache: None,
             max_jitter: 200,
             trial_timeout: Duration::from_secs(30),
+            free: false,
         }
     }
 }
@@ -88,6 +93,11 @@ impl Default for RealOptions {
 #[derive(Debug, Serialize)]
 pub struct RealReport {
     pub fragment: String,
+    /// `replayed`: every trial's cache and DB operations land in the
+    /// simulated order (the fragment's `schedule=`, else the simulation's
+    /// own), each no earlier than its simulated time; `free`: on the real
+    /// timing, with injected latencies and jitter (`--free`).
+    pub order: &'static str,
     pub cache_server: &'static str,
     pub cache_server_reason: &'static str,
     pub trials: Vec<TrialReport>,
@@ -152,6 +162,13 @@ pub struct TrialReport {
     pub metrics: RealMetrics,
     /// The real `orders` table at the end.
     pub tables: OrdersSummary,
+    /// A replay's operations landed in the simulated order, out of all.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replayed: Option<[usize; 2]>,
+    /// Where a replay stopped following the simulation (the rest of the
+    /// trial ran free), if it did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub left_the_simulation: Option<String>,
     /// Whether it violated the scenario's headline check.
     pub violates: bool,
     pub wall_ms: u64,
@@ -201,8 +218,15 @@ pub fn run(fragment: &str, options: &RealOptions) -> Result<RealReport, String> 
         .build()
         .map_err(|error| format!("cannot start tokio: {error}"))?;
     let local = tokio::task::LocalSet::new();
-    let mut sim = Sim::metrics_only(&config);
-    let simulation = sim.run();
+    let mut scheduled = crate::run::ScheduledSim::story_metrics_only(&config);
+    scheduled.finish().map_err(|error| {
+        format!(
+            "bad scenario: {}",
+            crate::config::url::ConfigError::from(error)
+        )
+    })?;
+    let sim = scheduled.into_inner();
+    let simulation = sim.metrics();
     // A trial gets twice the model's run time plus 2 s (at most
     // `trial_timeout`); requests still waiting then are `hung`.
     let simulated = Duration::from_micros(sim.now());
@@ -212,9 +236,13 @@ pub fn run(fragment: &str, options: &RealOptions) -> Result<RealReport, String> 
     let mut trials = Vec::new();
     for trial in 0..options.trials.max(1) {
         let seed = config.seed.wrapping_add(u64::from(trial));
+        let replay = match options.free {
+            true => None,
+            false => Some(Rc::new(replay::Replay::of(&config)?)),
+        };
         let report = local.block_on(
             &runtime,
-            play_trial(&config, options, &urls, cache_server, seed, timeout),
+            play_trial(&config, options, &urls, cache_server, seed, timeout, replay),
         )?;
         trials.push(TrialReport { trial, ..report });
     }
@@ -258,6 +286,7 @@ pub fn run(fragment: &str, options: &RealOptions) -> Result<RealReport, String> 
         fragment: to_fragment(&config),
         cache_server: cache_server.name(),
         cache_server_reason: reason,
+        order: if options.free { "free" } else { "replayed" },
         trials,
         simulation,
         comparisons,
@@ -473,6 +502,7 @@ async fn play_trial(
     cache_server: CacheServer,
     seed: u64,
     timeout: Duration,
+    replay: Option<Rc<replay::Replay>>,
 ) -> Result<TrialReport, String> {
     let wall = Instant::now();
     let schema = run_id();
@@ -512,12 +542,17 @@ async fn play_trial(
         })
         .collect();
     drop(shared);
-    let world = Rc::new(World::new(
+    let mut world = World::new(
         config.clone(),
         cache_server,
         schema.clone(),
         Delays::new(seed, options.max_jitter),
-    ));
+    );
+    if replay.is_some() {
+        world.watcher = Some(Rc::new(db::connect(&urls.postgres, None).await?));
+    }
+    world.replay = replay.clone();
+    let world = Rc::new(world);
     if config.scenario == ScenarioKind::Stampede && config.cache == CacheStart::Warm {
         warm_cache(&world, &urls.cache, &redis).await?;
     }
@@ -576,6 +611,11 @@ async fn play_trial(
         seed,
         metrics,
         tables,
+        replayed: replay.as_ref().map(|r| {
+            let (landed, all) = r.progress();
+            [landed, all]
+        }),
+        left_the_simulation: replay.as_ref().and_then(|r| r.left()),
         violates: false,
         wall_ms: wall.elapsed().as_millis() as u64,
     })
@@ -855,6 +895,8 @@ mod tests {
                 reports: Reports::default(),
             },
             tables: OrdersSummary::default(),
+            replayed: None,
+            left_the_simulation: None,
             violates: false,
             wall_ms: 0,
         };

@@ -17,6 +17,7 @@
 use std::cell::{Cell, RefCell};
 use std::future::Future;
 use std::rc::Rc;
+use std::time::Duration;
 
 use tokio::sync::{oneshot, Notify, OwnedMutexGuard, OwnedSemaphorePermit};
 use tokio_postgres::types::ToSql;
@@ -26,7 +27,9 @@ use crate::config::{Config, Micros, TxMode};
 use crate::real::cache::{CacheConn, CacheError, DataEntry, Found};
 use crate::real::db::{classify, DbFailure, Statements, EVENT};
 use crate::real::locks::{self, Shared};
+use crate::real::replay::Turn;
 use crate::real::world::{sleep_us, World};
+use crate::sim::trace::OpKind;
 use crate::sim::{Ops, Outcome, Site, Written};
 use crate::world::{CacheKey, LockKey, Lookup};
 
@@ -89,18 +92,41 @@ async fn statement<T>(
     world: &World,
     pooled: bool,
     micros: Micros,
+    (turn, pid): (&Turn, i32),
     run: impl Future<Output = Result<T, tokio_postgres::Error>>,
 ) -> DbResult<T> {
     let _permit = match &world.pool {
         Some(pool) if pooled => Some(pool.acquire().await.expect("the pool is never closed")),
         _ => None,
     };
-    sleep_us(micros).await;
-    run.await.map_err(|error| {
+    let answered = match turn.replaying() {
+        false => {
+            sleep_us(micros).await;
+            run.await
+        }
+        true => watched(world, turn, pid, run).await,
+    };
+    answered.map_err(|error| {
         let failure = classify(&error);
         world.count(|t| t.count_failure(failure));
         failure
     })
+}
+
+/// A replayed statement: if it waits on the server for a lock (a row
+/// another transaction holds), its turn lands then, so the operations that
+/// free the lock can go; it answers when it answers.
+async fn watched<T>(world: &World, turn: &Turn, pid: i32, run: impl Future<Output = T>) -> T {
+    let mut run = std::pin::pin!(run);
+    loop {
+        if let Ok(answer) = tokio::time::timeout(Duration::from_millis(2), run.as_mut()).await {
+            return answer;
+        }
+        if world.waits_for_lock(pid).await {
+            turn.land();
+            return run.await;
+        }
+    }
 }
 
 impl Request {
@@ -140,8 +166,18 @@ impl Request {
         std::future::pending().await
     }
 
-    async fn cache_delay(&self) {
-        self.world.delay(self.world.config.cache_latency).await;
+    /// A cache operation's turn: in a replay, its place in the simulated
+    /// order; else its injected latency.
+    async fn cache_turn(&self, kind: OpKind) -> Turn {
+        let turn = self.world.turn(self.index, kind).await;
+        if !turn.replaying() {
+            self.world.delay(self.world.config.cache_latency).await;
+        }
+        turn
+    }
+
+    fn pid(&self) -> i32 {
+        self.statements.pid
     }
 
     fn cache_key(&self, key: CacheKey) -> String {
@@ -168,10 +204,14 @@ impl Request {
 
     /// A statement outside a transaction; a failure the model has no
     /// answer for ends the request.
-    async fn read<T>(&self, run: impl Future<Output = Result<T, tokio_postgres::Error>>) -> T {
+    async fn read<T>(
+        &self,
+        turn: &Turn,
+        run: impl Future<Output = Result<T, tokio_postgres::Error>>,
+    ) -> T {
         self.world.count(|t| t.db_reads += 1);
         let micros = self.draw(false);
-        match statement(&self.world, true, micros, run).await {
+        match statement(&self.world, true, micros, (turn, self.pid()), run).await {
             Ok(value) => value,
             Err(failure) => self.fail(failure).await,
         }
@@ -183,6 +223,7 @@ impl Request {
     /// aborted transaction sends nothing more.
     async fn in_open_transaction<T>(
         &self,
+        turn: &Turn,
         write: bool,
         run: impl Future<Output = Result<T, tokio_postgres::Error>>,
     ) -> DbResult<T> {
@@ -222,7 +263,7 @@ impl Request {
             self.world.count(|t| t.db_reads += 1);
         }
         let micros = self.draw(write);
-        let result = statement(&self.world, false, micros, run).await;
+        let result = statement(&self.world, false, micros, (turn, self.pid()), run).await;
         if let Err(failure) = result {
             self.roll_back(failure).await;
         }
@@ -257,11 +298,11 @@ impl Request {
     /// sent, and how long it took to recompute (`delta`), kept by the
     /// server `grace` longer; of a lock key: the token.
     async fn set(&self, key: CacheKey, value: u64, ttl: Micros, delta: Micros) {
-        self.cache_delay().await;
+        let _turn = self.cache_turn(OpKind::CacheSet).await;
         let name = self.cache_key(key);
         let result = match key {
             CacheKey::Data(_) => {
-                let now = self.world.now();
+                let now = self.world.clock();
                 let entry = DataEntry {
                     row: value.to_string(),
                     live_until: (ttl > 0).then(|| now + ttl),
@@ -270,7 +311,10 @@ impl Request {
                 let storage = entry.storage_ttl(now, self.world.config.grace);
                 self.cache.set(&name, &entry.encode(), storage).await
             }
-            CacheKey::Lock(_) => self.cache.set(&name, &value.to_string(), ttl).await,
+            CacheKey::Lock(_) => {
+                let ttl = self.world.lease(ttl);
+                self.cache.set(&name, &value.to_string(), ttl).await
+            }
         };
         if let Err(error) = result {
             self.fail(error).await
@@ -292,7 +336,7 @@ impl Ops for Request {
     }
 
     fn now(&self) -> Micros {
-        self.world.now()
+        self.world.clock()
     }
 
     fn token(&self) -> u64 {
@@ -307,18 +351,26 @@ impl Ops for Request {
         tokio::task::yield_now().await
     }
 
+    /// In a replay, ends at its simulated time (its turn).
     async fn sleep(&self, duration: Micros, _: Site) {
-        sleep_us(duration).await
+        let turn = self.world.turn(self.index, OpKind::Sleep).await;
+        if !turn.replaying() {
+            sleep_us(duration).await
+        }
     }
 
     /// A data key's value is read on the trial clock as the reply arrives
-    /// (live, stale within `grace`, or a miss; a hit only if live); a
-    /// lock's is its holder's token.
+    /// (live, stale within `grace`, or a miss; a hit only if live; in a
+    /// replay, at the simulated time); a lock's is its holder's token.
     async fn cache_get(&self, key: CacheKey, _: Site) -> Lookup {
-        self.cache_delay().await;
+        let turn = self.cache_turn(OpKind::CacheGet).await;
         let stored = self.cache.get(&self.cache_key(key)).await;
         let stored = self.cache(stored).await;
         if let CacheKey::Lock(_) = key {
+            turn.came_back(match stored {
+                Some(_) => Outcome::Hit,
+                None => Outcome::Miss,
+            });
             return stored.map_or(Lookup::Miss, |token| {
                 Lookup::Live(token.parse().unwrap_or(0))
             });
@@ -327,8 +379,13 @@ impl Ops for Request {
             .as_deref()
             .and_then(DataEntry::decode)
             .map_or(Found::Miss, |entry| {
-                entry.lookup(self.world.now(), self.world.config.grace)
+                entry.lookup(self.world.clock(), self.world.config.grace)
             });
+        turn.came_back(match found {
+            Found::Live(_) => Outcome::Hit,
+            Found::Stale(_) => Outcome::Stale,
+            Found::Miss => Outcome::Miss,
+        });
         self.world.count(|t| {
             if let Found::Live(_) = found {
                 t.cache_hits += 1
@@ -364,18 +421,24 @@ impl Ops for Request {
     }
 
     async fn cache_add(&self, key: CacheKey, value: u64, ttl: Micros, _: Site) -> bool {
-        self.cache_delay().await;
+        let turn = self.cache_turn(OpKind::CacheAdd).await;
+        let ttl = self.world.lease(ttl);
         let added = self
             .cache
             .add(&self.cache_key(key), &value.to_string(), ttl)
             .await;
-        self.cache(added).await
+        let added = self.cache(added).await;
+        turn.came_back(match added {
+            true => Outcome::Stored,
+            false => Outcome::NotStored,
+        });
+        added
     }
 
     /// On Redis `GETDEL`, one round trip with `DEL`'s effect, so the run
     /// can count deletes of another holder's lock (`foreign_lock_deletes`).
     async fn cache_delete(&self, key: CacheKey, _: Site) -> bool {
-        self.cache_delay().await;
+        let turn = self.cache_turn(OpKind::CacheDelete).await;
         let name = self.cache_key(key);
         let deleted = match &self.cache {
             CacheConn::Redis(conn) => {
@@ -393,30 +456,43 @@ impl Ops for Request {
             }
             CacheConn::Memcached(_) => self.cache.delete(&name).await,
         };
-        self.cache(deleted).await
+        let deleted = self.cache(deleted).await;
+        turn.came_back(match deleted {
+            true => Outcome::Deleted,
+            false => Outcome::NotFound,
+        });
+        deleted
     }
 
     /// A refusal counts in `owner_release_refused` when a follow-up `GET`
     /// (made only for that count) finds another holder's token, not when
     /// the lock had expired.
     async fn cache_delete_if_owner(&self, key: CacheKey, token: u64, _: Site) -> bool {
-        self.cache_delay().await;
+        let turn = self.cache_turn(OpKind::CacheDeleteIfOwner).await;
         let name = self.cache_key(key);
         let deleted = self.cache.delete_if_owner(&name, &token.to_string()).await;
         let deleted = self.cache(deleted).await;
+        let mut outcome = Outcome::Deleted;
         if !deleted {
             let holder = self.cache.get(&name).await;
+            outcome = Outcome::NotFound;
             if self.cache(holder).await.is_some() {
+                outcome = Outcome::NotOwner;
                 self.world.count(|t| t.reports.owner_release_refused += 1);
             }
         }
+        turn.came_back(outcome);
         deleted
     }
 
     async fn select(&self, item: u32, _: Site) -> u64 {
+        let turn = self.world.turn(self.index, OpKind::DbSelect).await;
         let id = item as i32;
         let row = self
-            .read(self.pg.query_one(&self.statements.select_product, &[&id]))
+            .read(
+                &turn,
+                self.pg.query_one(&self.statements.select_product, &[&id]),
+            )
             .await;
         row.get::<_, i64>(0) as u64
     }
@@ -424,17 +500,22 @@ impl Ops for Request {
     /// Inside a transaction that failed, sends nothing and says there is
     /// an order (so the body goes on to COMMIT, which reports the failure).
     async fn find_order(&self, user: u32, _: Site) -> bool {
+        let turn = self.world.turn(self.index, OpKind::DbFindOrder).await;
         let user = user as i32;
         let params: [&(dyn ToSql + Sync); 2] = [&user, &EVENT];
         let run = self.pg.query_one(&self.statements.find_order, &params);
         let row = if self.in_transaction() {
-            match self.in_open_transaction(false, run).await {
+            match self.in_open_transaction(&turn, false, run).await {
                 Ok(row) => row,
                 Err(_) => return true,
             }
         } else {
-            self.read(run).await
+            self.read(&turn, run).await
         };
+        turn.came_back(match row.get::<_, i64>(0) > 0 {
+            true => Outcome::Found,
+            false => Outcome::NoOrder,
+        });
         row.get::<_, i64>(0) > 0
     }
 
@@ -446,16 +527,27 @@ impl Ops for Request {
         let micros = self.draw(true);
         let (world, pg, statements) =
             (self.world.clone(), self.pg.clone(), self.statements.clone());
-        let fence = self.fence.get();
+        let (fence, index) = (self.fence.get(), self.index);
         let (send, receive) = oneshot::channel();
         tokio::task::spawn_local(async move {
+            let turn = world.turn(index, OpKind::DbInsert).await;
             let user = user as i32;
             let params: [&(dyn ToSql + Sync); 3] = [&user, &EVENT, &fence];
             let run = pg.execute(&statements.insert_order, &params);
-            let inserted = statement(&world, true, micros, run).await.is_ok();
+            let watch = (&turn, statements.pid);
+            let result = statement(&world, true, micros, watch, run).await;
+            turn.came_back(match result {
+                Ok(_) => Outcome::Inserted,
+                Err(DbFailure::Fenced) => Outcome::Fenced,
+                Err(_) => Outcome::Conflict,
+            });
+            let inserted = result.is_ok();
             if send.send(inserted).is_err() && !inserted {
                 world.count(|t| t.errors += 1);
             }
+            // After the answer: the request it answers resumes before the
+            // next operation's, as the simulation's microtask runs first.
+            drop(turn);
         });
         async move { receive.await.unwrap_or(false) }
     }
@@ -465,17 +557,19 @@ impl Ops for Request {
     }
 
     async fn lock_row(&self, user: u32, _: Site) {
+        let turn = self.world.turn(self.index, OpKind::DbLockRow).await;
         let user = user as i32;
         let params: [&(dyn ToSql + Sync); 1] = [&user];
         let run = self.pg.query_one(&self.statements.lock_user, &params);
-        let _ = self.in_open_transaction(false, run).await;
+        let _ = self.in_open_transaction(&turn, false, run).await;
     }
 
     async fn insert_in_transaction(&self, user: u32, _: Site) -> Written {
+        let turn = self.world.turn(self.index, OpKind::DbInsert).await;
         let (user, fence) = (user as i32, self.fence.get());
         let params: [&(dyn ToSql + Sync); 3] = [&user, &EVENT, &fence];
         let run = self.pg.execute(&self.statements.insert_order, &params);
-        match self.in_open_transaction(true, run).await {
+        match self.in_open_transaction(&turn, true, run).await {
             Ok(_) => Written::Done,
             Err(failure) => written(failure),
         }
@@ -483,6 +577,7 @@ impl Ops for Request {
 
     /// A write round trip; the connection goes back to the pool after it.
     async fn commit(&self, _: u32, _: Site) -> Written {
+        let turn = self.world.turn(self.index, OpKind::DbCommit).await;
         let failed = match *self.transaction.borrow() {
             Transaction::Failed(failure) => Some(failure),
             Transaction::Open { .. } => None,
@@ -494,7 +589,8 @@ impl Ops for Request {
             return written(failure);
         }
         let micros = self.draw(true);
-        let result = statement(&self.world, false, micros, self.pg.batch_execute("COMMIT")).await;
+        let commit = self.pg.batch_execute("COMMIT");
+        let result = statement(&self.world, false, micros, (&turn, self.pid()), commit).await;
         if let Err(failure) = result {
             self.roll_back(failure).await;
         }
@@ -524,7 +620,7 @@ impl Ops for Request {
 
     /// The model's own ticket counters and lease, on the wall clock.
     fn take_ticket(&self, key: LockKey) -> u64 {
-        let now = self.world.now();
+        let now = self.world.clock();
         let tickets = &self.world.servers[self.server as usize].tickets;
         let ticket = tickets.borrow_mut().take_ticket(key, now);
         self.ticket.set(Some(ticket));
@@ -532,14 +628,14 @@ impl Ops for Request {
     }
 
     fn check_ticket(&self, key: LockKey, ticket: u64) -> bool {
-        let (now, ttl) = (self.world.now(), self.world.config.lock_ttl);
+        let (now, ttl) = (self.world.clock(), self.world.config.lock_ttl);
         let tickets = &self.world.servers[self.server as usize].tickets;
         let check = tickets.borrow_mut().check_ticket(key, ticket, ttl, now);
         check.served
     }
 
     fn release_ticket(&self, key: LockKey, ticket: u64) {
-        let now = self.world.now();
+        let now = self.world.clock();
         let tickets = &self.world.servers[self.server as usize].tickets;
         tickets.borrow_mut().release_ticket(key, ticket, now);
     }
@@ -586,7 +682,7 @@ impl Ops for Request {
     async fn pause_if_due(&self) {
         if let Some(pause) = self.world.config.pause {
             if pause.request == self.index && pause.duration > 0 {
-                sleep_us(pause.duration).await;
+                self.sleep(pause.duration, Site::Pause).await;
             }
         }
     }
@@ -611,7 +707,7 @@ impl Ops for Request {
         let world = &self.world;
         let draw = world.delays.borrow_mut().xfetch_draw();
         let gap = -(entry.delta as f64) * world.config.beta * libm::log(draw);
-        let early = world.now() as f64 + gap >= expiry as f64;
+        let early = world.clock() as f64 + gap >= expiry as f64;
         if early {
             world.count(|t| t.early_refreshes += 1);
         }

@@ -5,6 +5,7 @@
 
 use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -13,7 +14,9 @@ use tokio::sync::{oneshot, Mutex, Semaphore};
 
 use crate::config::{Config, Micros};
 use crate::real::cache::CacheServer;
+use crate::real::replay::{Replay, Turn};
 use crate::sim::rng::{SimRng, Stream};
+use crate::sim::trace::OpKind;
 use crate::sim::{Latencies, Metrics};
 
 /// The counters of a real trial: the model's own (`Metrics`, named as
@@ -140,6 +143,11 @@ pub struct World {
     pub servers: Vec<ServerLocks>,
     /// `db_pool`: statements in flight at once, shared by all servers.
     pub pool: Option<Arc<Semaphore>>,
+    /// The simulated order the trial replays (none with `--free`).
+    pub replay: Option<Rc<Replay>>,
+    /// A connection of the trial's own, to see a replayed statement wait
+    /// for a lock (`pg_stat_activity`).
+    pub watcher: Option<Rc<tokio_postgres::Client>>,
 }
 
 impl World {
@@ -159,7 +167,61 @@ impl World {
             delays: RefCell::new(delays),
             servers,
             pool,
+            replay: None,
+            watcher: None,
         }
+    }
+
+    /// Waits for `request`'s operation `kind` to be the next the replay
+    /// lands, and for its simulated time; a free run (or a replay that has
+    /// stopped following the simulation) goes at once.
+    pub async fn turn(&self, request: u32, kind: OpKind) -> Turn {
+        let Some(replay) = &self.replay else {
+            return Turn::free();
+        };
+        match replay.turn(request, kind).await {
+            Some((at, outcome)) => {
+                sleep_us(at.saturating_sub(self.now())).await;
+                Turn::held(replay.clone(), request, kind, outcome)
+            }
+            None => Turn::free(),
+        }
+    }
+
+    /// The time the model's rules read (an entry's expiry, a ticket's
+    /// lease): in a replay the simulated time of the operation that landed
+    /// last, else the trial clock.
+    pub fn clock(&self) -> Micros {
+        self.replay
+            .as_ref()
+            .and_then(|replay| replay.clock())
+            .unwrap_or_else(|| self.now())
+    }
+
+    /// A TTL a cache server starts counting now: in a replay, shortened by
+    /// how far the real clock runs behind the simulated one, so the key
+    /// expires at its simulated time (at least 1 µs left).
+    pub fn lease(&self, ttl: Micros) -> Micros {
+        match ttl {
+            0 => 0,
+            _ => ttl
+                .saturating_sub(self.now().saturating_sub(self.clock()))
+                .max(1),
+        }
+    }
+
+    /// Whether backend `pid` waits for a lock now.
+    pub async fn waits_for_lock(&self, pid: i32) -> bool {
+        let Some(watcher) = &self.watcher else {
+            return false;
+        };
+        let row = watcher
+            .query_opt(
+                "SELECT wait_event_type FROM pg_stat_activity WHERE pid = $1",
+                &[&pid],
+            )
+            .await;
+        matches!(row, Ok(Some(row)) if row.get::<_, Option<String>>(0).as_deref() == Some("Lock"))
     }
 
     /// Microseconds since the trial started.
