@@ -147,15 +147,11 @@ fn the_get_set_semaphore_lets_two_holders_in_under_a_burst() {
 }
 
 /// Request 0 holds the Redis lock for its find and insert (300 ms each)
-/// but its lease is 400 ms; request 1 polls every 10 ms, takes the expired
-/// lock at about 408 ms (its own lease runs to about 808 ms) and pauses
-/// inside for 300 ms; request 0 releases at about 602 ms, while request 1
-/// still holds. Margins of about 200 ms on each side absorb real timing
-/// on a busy machine (150/100/300 ms, with 50 ms margins, once failed CI).
-/// Request 1 clicks 50 ms after request 0: with both at 0 ms, which `SET
-/// NX` Redis saw first was a race the model does not have, and when
-/// request 1 won it, both leases had expired by both releases (a CI run
-/// failed with `(0, 0)` refusals).
+/// but its lease is 400 ms; request 1 clicks 50 ms later, polls every 10 ms,
+/// takes the expired lock at 403 ms (its own lease runs to 803 ms) and
+/// pauses inside for 300 ms; request 0 releases at 602 ms, while request 1
+/// still holds. Replayed, the expiry falls between request 1's polls at
+/// 392 and 403 ms on every trial.
 const LEASE: &str = "scenario=ticket&strategy=add&click_gap=50ms&lock_ttl=400ms\
                      &db_latency=const:300ms&pause=1:300ms";
 
