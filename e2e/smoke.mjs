@@ -91,6 +91,14 @@ try {
   await page.click(byId('btn-first-violation'));
   const violationStep = await text(page, 'step-index');
   check('first violation stops mid-run', Number(violationStep) > 0, violationStep);
+  // The violation, replayed on real servers: the command to run.
+  await page.click(byId('btn-real'));
+  const command = await page.textContent('.copied');
+  check(
+    'the real-server command replays this run',
+    command.includes("interleave real 'v=1&scenario=ticket&strategy=keyed-mutex&servers=2'"),
+    command
+  );
 
   // 6. The lease-expiry story (issue 5): `add` with a 5 ms lease and a
   // 30 ms pause lets a second holder in; the holders lane shows both.

@@ -146,16 +146,20 @@ fn show_fragment(fragment: &str) {
     }
 }
 
-/// Copies the page's address, if the browser lets us.
-fn copy_link() -> Option<String> {
+/// Copies `text` (the page's address if `None`), if the browser lets us;
+/// the text either way, shown beside the button.
+fn copy(text: Option<String>) -> Option<String> {
     let window = web_sys::window()?;
-    let href = window.location().href().ok()?;
-    let promise = window.navigator().clipboard().write_text(&href);
-    // A refused copy (no permission) is fine: the link is shown anyway.
+    let text = match text {
+        Some(text) => text,
+        None => window.location().href().ok()?,
+    };
+    let promise = window.navigator().clipboard().write_text(&text);
+    // A refused copy (no permission) is fine: the text is shown anyway.
     wasm_bindgen_futures::spawn_local(async move {
         let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
     });
-    Some(href)
+    Some(text)
 }
 
 #[component]
@@ -298,12 +302,14 @@ pub fn App() -> Html {
         let dispatcher = state.dispatcher();
         Callback::from(move |grouping| dispatcher.dispatch(Action::SetGrouping(grouping)))
     };
-    let on_share = {
+    let on_share = |command: bool| {
         let shared_link = shared_link.clone();
         let fragment = state.fragment.clone();
         Callback::from(move |_: MouseEvent| {
             show_fragment(&fragment);
-            shared_link.set(copy_link().map(|link| (fragment.clone(), link)));
+            // The command replays this run on real servers (docs/real.md).
+            let command = command.then(|| ["interleave real '", &fragment, "'"].concat());
+            shared_link.set(copy(command).map(|text| (fragment.clone(), text)));
         })
     };
     let on_choose = {
@@ -411,7 +417,8 @@ pub fn App() -> Html {
                     <p class="tagline">{ "Why single-threaded async code still races. Step through every interleaving." }</p>
                 </div>
                 <div class="share">
-                    <button data-testid="btn-share" onclick={on_share}>{ "Share link" }</button>
+                    <button data-testid="btn-share" onclick={on_share(false)}>{ "Share link" }</button>
+                    <button data-testid="btn-real" onclick={on_share(true)}>{ "Copy real-server command" }</button>
                     if let Some((_, link)) = shared_link.as_ref().filter(|(f, _)| *f == state.fragment) {
                         <span class="copied" role="status">{ "copied: " }<code>{ link.clone() }</code></span>
                     }

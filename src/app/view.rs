@@ -320,7 +320,7 @@ pub fn CompareTable(props: &CompareTableProps) -> Html {
                         <th scope="col">{ "p50 ms" }</th>
                         <th scope="col">{ "p99 ms" }</th>
                         if real {
-                            <th scope="col" title="interleave real: the same fragment on PostgreSQL, Redis and memcached">{ "measured on real servers" }</th>
+                            <th scope="col">{ "measured on real servers" }</th>
                         }
                     </tr>
                 </thead>
