@@ -322,11 +322,26 @@ pub fn summarize(
         [one] => one,
         _ => "both",
     };
-    let mismatches = comparisons
+    let mut mismatches: Vec<String> = comparisons
         .iter()
         .filter(|c| c.status != "agree")
         .map(|c| format!("{}: {}", c.check, c.verdict))
         .collect();
+    // A replay that left the simulation: the real servers answered an
+    // operation otherwise, in the model's own order.
+    let left: Vec<String> = trials
+        .iter()
+        .filter_map(|t| {
+            let why = t.left_the_simulation.as_ref()?;
+            Some(format!("trial {} left the simulated order: {why}", t.trial))
+        })
+        .collect();
+    let (status, suspect) = match left.is_empty() {
+        true => (status, suspect),
+        false if status == "disagree" && suspect != "model" => ("disagree", "both"),
+        false => ("disagree", "model"),
+    };
+    mismatches.extend(left);
     let counts = |m: &RealMetrics| {
         [
             ("orders", m.orders),
@@ -929,6 +944,22 @@ mod tests {
             &[trial(1)],
         );
         assert_eq!(both.suspect, "both");
+        // A replay that left the simulated order is the model's to answer
+        // for, even where the counts agree.
+        let left = TrialReport {
+            left_the_simulation: Some("request 1's CacheAdd came back NotStored".into()),
+            ..trial(1)
+        };
+        let parted = summarize(
+            &[comparison("duplicates", "agree", "none")],
+            &simulation,
+            &[left],
+        );
+        assert_eq!((parted.status, parted.suspect), ("disagree", "model"));
+        assert_eq!(
+            parted.mismatches,
+            vec!["trial 0 left the simulated order: request 1's CacheAdd came back NotStored"]
+        );
     }
 
     #[test]
