@@ -180,6 +180,17 @@ impl Request {
         self.statements.pid
     }
 
+    /// A lock key's name, after the key's simulated expiry if it is due (a
+    /// replay's servers keep lock keys; see `World::lease`).
+    async fn lock_name(&self, key: CacheKey) -> String {
+        let name = self.cache_key(key);
+        if matches!(key, CacheKey::Lock(_)) && self.world.lapsed(&name) {
+            let deleted = self.cache.delete(&name).await;
+            self.cache(deleted).await;
+        }
+        name
+    }
+
     fn cache_key(&self, key: CacheKey) -> String {
         match key {
             CacheKey::Data(item) => self.world.data_key(item),
@@ -299,7 +310,7 @@ impl Request {
     /// server `grace` longer; of a lock key: the token.
     async fn set(&self, key: CacheKey, value: u64, ttl: Micros, delta: Micros) {
         let _turn = self.cache_turn(OpKind::CacheSet).await;
-        let name = self.cache_key(key);
+        let name = self.lock_name(key).await;
         let result = match key {
             CacheKey::Data(_) => {
                 let now = self.world.clock();
@@ -312,8 +323,10 @@ impl Request {
                 self.cache.set(&name, &entry.encode(), storage).await
             }
             CacheKey::Lock(_) => {
-                let ttl = self.world.lease(ttl);
-                self.cache.set(&name, &value.to_string(), ttl).await
+                let value = value.to_string();
+                let stored = self.cache.set(&name, &value, self.world.kept(ttl)).await;
+                self.world.leased(&name, ttl);
+                stored
             }
         };
         if let Err(error) = result {
@@ -364,7 +377,7 @@ impl Ops for Request {
     /// replay, at the simulated time); a lock's is its holder's token.
     async fn cache_get(&self, key: CacheKey, _: Site) -> Lookup {
         let turn = self.cache_turn(OpKind::CacheGet).await;
-        let stored = self.cache.get(&self.cache_key(key)).await;
+        let stored = self.cache.get(&self.lock_name(key).await).await;
         let stored = self.cache(stored).await;
         if let CacheKey::Lock(_) = key {
             turn.came_back(match stored {
@@ -422,12 +435,13 @@ impl Ops for Request {
 
     async fn cache_add(&self, key: CacheKey, value: u64, ttl: Micros, _: Site) -> bool {
         let turn = self.cache_turn(OpKind::CacheAdd).await;
-        let ttl = self.world.lease(ttl);
-        let added = self
-            .cache
-            .add(&self.cache_key(key), &value.to_string(), ttl)
-            .await;
+        let name = self.lock_name(key).await;
+        let kept = self.world.kept(ttl);
+        let added = self.cache.add(&name, &value.to_string(), kept).await;
         let added = self.cache(added).await;
+        if added {
+            self.world.leased(&name, ttl);
+        }
         turn.came_back(match added {
             true => Outcome::Stored,
             false => Outcome::NotStored,
@@ -439,7 +453,7 @@ impl Ops for Request {
     /// can count deletes of another holder's lock (`foreign_lock_deletes`).
     async fn cache_delete(&self, key: CacheKey, _: Site) -> bool {
         let turn = self.cache_turn(OpKind::CacheDelete).await;
-        let name = self.cache_key(key);
+        let name = self.lock_name(key).await;
         let deleted = match &self.cache {
             CacheConn::Redis(conn) => {
                 let old: Result<Option<String>, _> = redis::cmd("GETDEL")
@@ -457,6 +471,9 @@ impl Ops for Request {
             CacheConn::Memcached(_) => self.cache.delete(&name).await,
         };
         let deleted = self.cache(deleted).await;
+        if deleted {
+            self.world.unleased(&name);
+        }
         turn.came_back(match deleted {
             true => Outcome::Deleted,
             false => Outcome::NotFound,
@@ -469,9 +486,12 @@ impl Ops for Request {
     /// the lock had expired.
     async fn cache_delete_if_owner(&self, key: CacheKey, token: u64, _: Site) -> bool {
         let turn = self.cache_turn(OpKind::CacheDeleteIfOwner).await;
-        let name = self.cache_key(key);
+        let name = self.lock_name(key).await;
         let deleted = self.cache.delete_if_owner(&name, &token.to_string()).await;
         let deleted = self.cache(deleted).await;
+        if deleted {
+            self.world.unleased(&name);
+        }
         let mut outcome = Outcome::Deleted;
         if !deleted {
             let holder = self.cache.get(&name).await;

@@ -148,7 +148,12 @@ pub struct World {
     /// A connection of the trial's own, to see a replayed statement wait
     /// for a lock (`pg_stat_activity`).
     pub watcher: Option<Rc<tokio_postgres::Client>>,
+    /// In a replay, each lock key's simulated expiry ([`World::lease`]).
+    leases: RefCell<HashMap<String, Micros>>,
 }
+
+/// How long a replay's servers keep a lock key: longer than any trial.
+const KEPT: Micros = 120 * 1_000_000;
 
 impl World {
     pub fn new(config: Config, cache_server: CacheServer, run_id: String, delays: Delays) -> Self {
@@ -169,6 +174,7 @@ impl World {
             pool,
             replay: None,
             watcher: None,
+            leases: RefCell::default(),
         }
     }
 
@@ -198,16 +204,57 @@ impl World {
             .unwrap_or_else(|| self.now())
     }
 
-    /// A TTL a cache server starts counting now: in a replay, shortened by
-    /// how far the real clock runs behind the simulated one, so the key
-    /// expires at its simulated time (at least 1 µs left).
-    pub fn lease(&self, ttl: Micros) -> Micros {
-        match ttl {
-            0 => 0,
-            _ => ttl
-                .saturating_sub(self.now().saturating_sub(self.clock()))
-                .max(1),
+    /// Whether the trial replays the simulated order (and still follows it).
+    fn replaying(&self) -> bool {
+        self.replay
+            .as_ref()
+            .is_some_and(|replay| replay.clock().is_some())
+    }
+
+    /// The TTL to send with a lock key stored now for `ttl`: in a replay
+    /// the server keeps the key for the whole trial, and its simulated
+    /// expiry is noted once the store succeeds ([`World::leased`]): the
+    /// first operation on the key at or after it deletes the key first
+    /// ([`World::lapsed`]), so the expiry lands in the simulated order
+    /// however late the real clock runs.
+    pub fn kept(&self, ttl: Micros) -> Micros {
+        match self.replaying() && ttl > 0 {
+            true => KEPT,
+            false => ttl,
         }
+    }
+
+    /// Lock key `name` was stored now for `ttl` (0: no expiry).
+    pub fn leased(&self, name: &str, ttl: Micros) {
+        if !self.replaying() {
+            return;
+        }
+        let mut leases = self.leases.borrow_mut();
+        match ttl {
+            0 => leases.remove(name),
+            _ => leases.insert(name.to_string(), self.clock().saturating_add(ttl)),
+        };
+    }
+
+    /// Whether lock key `name`'s simulated lease ran out by now (once: the
+    /// caller then deletes it on the server).
+    pub fn lapsed(&self, name: &str) -> bool {
+        if !self.replaying() {
+            return false;
+        }
+        let mut leases = self.leases.borrow_mut();
+        match leases.get(name) {
+            Some(&until) if self.clock() >= until => {
+                leases.remove(name);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Lock key `name` is gone from the server (deleted).
+    pub fn unleased(&self, name: &str) {
+        self.leases.borrow_mut().remove(name);
     }
 
     /// Whether backend `pid` waits for a lock now.
