@@ -261,7 +261,10 @@ try {
   const tsLink = `v=1&scenario=script&code=${encode(typescript)}&strategy=none&users=2&clicks=2`;
   await tsPage.goto(`${server.url}/#${tsLink}`);
   await ready(tsPage);
-  check('a TypeScript script fetches the stripper, once', stripperUrls.length === 2, stripperUrls.join(' '));
+  // Once in the page and once in the sandbox's worker, which checks the
+  // script (TypeScript included) before the page runs it.
+  check('a TypeScript script fetches the stripper, once per context', stripperUrls.length === 4
+    && new Set(stripperUrls).size === 2, stripperUrls.join(' '));
   await runToEnd(tsPage);
   await checkMetrics(tsPage, tsLink, 'a TypeScript link');
   // Typed into the editor: an enum, which strip-only mode refuses, at its line.
@@ -298,8 +301,9 @@ try {
   await typeInEditor(slow, 'async function handle(req) {\n  const x = ;\n}\n');
   await slow.waitForSelector(byId('progress'), { timeout: 10_000 });
   const waiting = await slow.textContent(byId('progress'));
+  // The sandbox checks the edit first, and needs the stripper for it.
   check('a typo waits for the stripper with the last good run on screen',
-    waiting.includes('TypeScript') && (await slow.$(byId('timeline'))) !== null, waiting);
+    /TypeScript|sandbox/.test(waiting) && (await slow.$(byId('timeline'))) !== null, waiting);
   release();
   const typo = await (await slow.waitForSelector(byId('script-error'), { timeout: 30_000 })).textContent();
   check('... then shows the syntax error at its line, the run still there',
@@ -327,8 +331,8 @@ try {
   await runToEnd(sqlPage);
   const sqlFiles = sqlUrls.map((url) => new URL(url).pathname);
   check(
-    'a pg example fetches the SQL parser, once per file',
-    sqlFiles.length === 2 && new Set(sqlFiles).size === 2
+    'a pg example fetches the SQL parser, once per file and context (the page, the sandbox)',
+    sqlFiles.length === 4 && new Set(sqlFiles).size === 2
       && sqlFiles.some((file) => file.endsWith('interleave-sql.js'))
       && sqlFiles.some((file) => file.endsWith('interleave-sql_bg.wasm')),
     sqlUrls.join(' '),
@@ -354,9 +358,26 @@ try {
     loop: 'async function handle(req) { while (true) {} }',
     'loop after await': 'async function handle(req) { await sleep(1); for (;;) {} }',
     'top level awaiting for ever, a timer busy': 'setInterval(() => {}, 1);\nawait new Promise(() => {});\nexport async function handle(req) {}',
+    '100 MB string': 'async function handle(req) { const s = "x".repeat(100 * 1024 * 1024); count("len", s.length); }',
+    'heap filling': 'async function handle(req) { const a = []; for (;;) a.push({ x: a.length }); }',
+    'deep recursion': 'function f(n) { return f(n + 1) + 1; }\nasync function handle(req) { f(0); }',
+  };
+  // The sandbox (src/script/sandbox.rs) refuses these before the page
+  // runs them on its own thread, with the reason.
+  const refused = {
+    loop: /line 1, column 30: request 0: RuntimeLimitError: ran too long/,
+    'loop after await': /line 1, column 46: request 0: RuntimeLimitError/,
+    '100 MB string': /a step of the script took \d+ ms in the page's sandbox/,
+    'heap filling': /in the page's sandbox/,
   };
   for (const [name, code] of Object.entries(hostile)) {
     const page = await openPage(browser);
+    await page.addInitScript(() => {
+      window.longestTask = 0;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) window.longestTask = Math.max(window.longestTask, entry.duration);
+      }).observe({ type: 'longtask', buffered: true });
+    });
     await page.goto(`${server.url}/#v=1&scenario=script&code=${encode(code)}&users=1&clicks=1`);
     await page.waitForSelector(`${byId('script-error')}, ${byId('btn-step')}:not([disabled])`, { timeout: 60_000 });
     if (await page.$(`${byId('btn-step')}:not([disabled])`)) await runToEnd(page);
@@ -370,6 +391,12 @@ try {
     check(`hostile code (${name}): stopped with an error, the page responsive`,
       (shown !== null || stopped) && (await responsive(page)) && intact,
       `errors=${errors} hung=${hung} banner=${shown !== null} intact=${intact}`);
+    if (refused[name]) {
+      const said = shown ? await shown.textContent() : '';
+      check(`hostile code (${name}): the sandbox refused it, saying why`, refused[name].test(said), said);
+    }
+    const longest = Math.round(await page.evaluate(() => window.longestTask));
+    console.log(`hostile code (${name}): longest task ${longest} ms`);
     await page.close();
   }
 

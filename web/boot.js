@@ -12,7 +12,10 @@
 // parser, explore's analysis) are wasm modules of their own, which
 // `interleaveModules` below loads when a script needs them. The script
 // edition's code runs only inside that engine's sandbox: nothing here
-// evaluates it, and the parsers only read it.
+// evaluates it, and the parsers only read it; and the page runs a script
+// only once a Web Worker with the same engine has checked it (below).
+import { modules } from './modules.js';
+
 const script = document.querySelector('script[data-js][data-wasm]');
 const base = new URL('.', new URL(script.dataset.js, location.href));
 const wantsScript = () => /(^#|&)scenario=script(&|$)/.test(location.hash);
@@ -31,47 +34,106 @@ function status(text) {
   return line;
 }
 
-// The script edition's modules of their own (src/script/modules.rs),
-// loaded on first use: `script/interleave-NAME.js` and its wasm. The
-// edition calls a module synchronously once `load(NAME)` has resolved.
-const MODULES = ['typescript', 'sql', 'analysis'];
-const loading = {};
-const ready = {};
+// The script edition's modules (web/modules.js), and the sandbox's check
+// of a script before the page runs it (src/script/sandbox.rs): the edition
+// asks for a program's check (`ask`), waits for `load('sandbox')`, then
+// reads its `verdict`. The checks run in a Web Worker (web/sandbox.js);
+// one that stops beating for SILENCE_MS is terminated, and its verdict
+// says so.
+const SILENCE_MS = 1500;
+const verdicts = new Map();
+const asked = new Map();
+let sandbox = null;
+let early = null;
+
+function startSandbox() {
+  const worker = new Worker(new URL('sandbox.js', base), { type: 'module' });
+  const pending = new Map();
+  let next = 0;
+  let watchdog = null;
+  const quiet = () => {
+    clearTimeout(watchdog);
+    watchdog = pending.size ? setTimeout(stop, SILENCE_MS) : null;
+  };
+  const stop = () => {
+    worker.terminate();
+    sandbox = null;
+    for (const answer of pending.values()) {
+      answer(
+        'the script ran for over 1.5 s in one go in the page\'s sandbox without finishing a step ' +
+          '(an endless loop, or memory filling up?): it was stopped there, and the page does not ' +
+          'run it (interleave run --script does, with its budgets)'
+      );
+    }
+    pending.clear();
+  };
+  worker.onmessage = ({ data }) => {
+    if (data.id !== undefined) {
+      verdicts.set(data.key, data.verdict);
+      pending.get(data.id)?.(data.verdict);
+      pending.delete(data.id);
+    }
+    if (data.spent) {
+      worker.terminate();
+      sandbox = null;
+    }
+    quiet();
+  };
+  worker.onerror = (event) => {
+    event.preventDefault();
+    for (const answer of pending.values()) answer('ok');
+    pending.clear();
+    quiet();
+  };
+  return {
+    check(fragment) {
+      return new Promise((answer) => {
+        const id = next++;
+        pending.set(id, answer);
+        worker.postMessage({ id, fragment });
+        // The worker's first check waits for its wasm, as the page's did:
+        // the watchdog starts with the first beat.
+        if (pending.size === 1 && watchdog === null) watchdog = setTimeout(stop, 30000);
+      });
+    },
+  };
+}
+
+const pageModules = modules(base);
 globalThis.interleaveModules = {
+  ...pageModules,
   load(name) {
-    if (!MODULES.includes(name)) return Promise.reject(new Error(`no module ${name}`));
-    loading[name] ??= (async () => {
-      const url = (file) => new URL(`script/interleave-${name}${file}`, base).href;
-      const module = await import(url('.js'));
-      await module.default({ module_or_path: url('_bg.wasm') });
-      ready[name] = module;
-    })().catch((error) => {
-      delete loading[name];
-      throw error;
-    });
-    return loading[name];
+    if (name !== 'sandbox') return pageModules.load(name);
+    return (async () => {
+      // The link's own check, started as the page loaded, may answer it.
+      await early;
+      for (const [key, fragment] of [...asked]) {
+        asked.delete(key);
+        if (verdicts.has(key)) continue;
+        sandbox ??= startSandbox();
+        verdicts.set(key, await sandbox.check(fragment));
+      }
+    })();
   },
   loaded(name) {
-    return Boolean(ready[name]);
+    return name === 'sandbox' ? asked.size === 0 : pageModules.loaded(name);
   },
-  // Each answers `null` until its module has loaded.
-  stripTypes(code) {
-    return ready.typescript ? ready.typescript.stripTypes(code) : null;
+  // `ok`, a refusal, or '' while the program has not been checked.
+  verdict(key) {
+    return verdicts.get(key) ?? '';
   },
-  sqlParse(text) {
-    return ready.sql ? ready.sql.sqlParse(text) : null;
-  },
-  sqlSchema(text) {
-    return ready.sql ? ready.sql.sqlSchema(text) : null;
-  },
-  moduleState(question) {
-    return ready.analysis ? ready.analysis.moduleState(question) : null;
+  ask(key, fragment) {
+    asked.set(key, fragment);
   },
 };
 
 async function startScriptEdition() {
   const line = status('Loading the JavaScript engine…');
   const started = performance.now();
+  // The sandbox's worker loads the same engine meanwhile and checks the
+  // link's script, so the page's first run need not wait for it.
+  sandbox ??= startSandbox();
+  if (wantsScript()) early = sandbox.check(location.hash.slice(1)).catch(() => {});
   try {
     const editor = import(new URL('editor.js', base).href);
     const { default: init } = await import(new URL('script/interleave-script-web.js', base).href);

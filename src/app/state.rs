@@ -324,8 +324,20 @@ impl Debugger {
     ) -> Debugger {
         let large = total_requests(&config) > MAX_TRACED_REQUESTS;
         let mut script_problem = None;
+        let checked = match deferred {
+            true => Ok(()),
+            false => program.checked(&config),
+        };
         let (recorder, counter, busy, notice) = if deferred {
             (None, None, Busy::Loading, None)
+        } else if let Err(message) = checked {
+            match waits_for_module(&message) {
+                Some(_) => (None, None, fetching(&message), None),
+                None => {
+                    script_problem = Some(ScriptProblem::of(message));
+                    (None, None, Busy::Idle, None)
+                }
+            }
         } else if large {
             let notice = format!(
                 "{} requests: the page keeps only the metrics of runs above {MAX_TRACED_REQUESTS} \
@@ -1087,7 +1099,12 @@ impl Debugger {
         if program == self.program && self.script_problem.is_none() {
             return self;
         }
-        if let Err(message) = program.start(&self.config, false) {
+        // The sandbox's check first: nothing of a script runs on the page's
+        // thread before it passed.
+        let loads = program
+            .checked(&self.config)
+            .and_then(|()| program.start(&self.config, false).map(drop));
+        if let Err(message) = loads {
             let mut next = self.owned();
             match waits_for_module(&message) {
                 // The last good run stays on screen while the module loads.

@@ -103,6 +103,26 @@ impl Program {
         }
     }
 
+    /// Whether the page may run this program on its own thread: a script
+    /// must pass the sandbox's check first (`crate::script::sandbox`), on
+    /// `config`; its refusal, or the wait for it, is the error. A story
+    /// always may.
+    pub fn checked(&self, config: &Config) -> Result<(), String> {
+        #[cfg(not(scripts))]
+        let _ = config;
+        match self {
+            Program::Story => Ok(()),
+            #[cfg(scripts)]
+            Program::Script(script) => crate::script::sandbox::checked(
+                &script.code,
+                script.schema.as_deref(),
+                script.route.as_deref(),
+                config,
+            )
+            .map_err(|error| error.to_string()),
+        }
+    }
+
     pub fn is_script(&self) -> bool {
         #[cfg(scripts)]
         return matches!(self, Program::Script(_));

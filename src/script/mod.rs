@@ -14,6 +14,7 @@ pub mod memory;
 pub mod mirror;
 pub mod modules;
 pub mod run;
+pub mod sandbox;
 pub mod source;
 pub mod sql;
 pub mod typescript;

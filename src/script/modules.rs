@@ -21,6 +21,9 @@ pub enum Module {
     /// Explore's proof that a script keeps no module state
     /// (`crate::analysis`, on boa's parser), for explore and manual mode.
     Analysis,
+    /// Not a parser: the sandbox's check of a script before the page runs
+    /// it (`super::sandbox`); "loading" it runs the checks asked for.
+    Sandbox,
 }
 
 impl Module {
@@ -30,6 +33,7 @@ impl Module {
             Module::TypeScript => "typescript",
             Module::Sql => "sql",
             Module::Analysis => "analysis",
+            Module::Sandbox => "sandbox",
         }
     }
 
@@ -39,10 +43,16 @@ impl Module {
             Module::TypeScript => "TypeScript's type stripper",
             Module::Sql => "the SQL parser",
             Module::Analysis => "explore's analysis of module state",
+            Module::Sandbox => "the sandbox that checks the script first",
         }
     }
 
-    const ALL: [Module; 3] = [Module::TypeScript, Module::Sql, Module::Analysis];
+    const ALL: [Module; 4] = [
+        Module::TypeScript,
+        Module::Sql,
+        Module::Analysis,
+        Module::Sandbox,
+    ];
 }
 
 /// Whether `module` can answer now: linked (natively, and in the wasm
@@ -52,6 +62,7 @@ pub fn loaded(module: Module) -> bool {
         Module::TypeScript => cfg!(feature = "typescript"),
         Module::Sql => cfg!(feature = "sql"),
         Module::Analysis => cfg!(feature = "analysis"),
+        Module::Sandbox => false,
     };
     linked || page::loaded(module.name())
 }
