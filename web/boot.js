@@ -79,8 +79,12 @@ function startSandbox() {
     }
     quiet();
   };
+  // The worker could not start (or failed outside a check): no verdict
+  // against the script, and the next check starts another.
   worker.onerror = (event) => {
     event.preventDefault();
+    worker.terminate();
+    sandbox = null;
     for (const answer of pending.values()) answer('ok');
     pending.clear();
     quiet();
@@ -107,7 +111,9 @@ globalThis.interleaveModules = {
     return (async () => {
       // The link's own check, started as the page loaded, may answer it.
       await early;
-      for (const [key, fragment] of [...asked]) {
+      // Until none is left: an edit may ask while a check runs.
+      while (asked.size) {
+        const [key, fragment] = asked.entries().next().value;
         asked.delete(key);
         if (verdicts.has(key)) continue;
         sandbox ??= startSandbox();
