@@ -36,6 +36,18 @@ pub async fn connect(url: &str, schema: Option<&str>) -> Result<Client, String> 
     Ok(client)
 }
 
+/// Whether backend `pid` waits for a lock now (a row another transaction
+/// holds), as `pg_stat_activity` says; asked on another connection.
+pub async fn waits_for_lock(client: &Client, pid: i32) -> bool {
+    let row = client
+        .query_opt(
+            "SELECT wait_event_type FROM pg_stat_activity WHERE pid = $1",
+            &[&pid],
+        )
+        .await;
+    matches!(row, Ok(Some(row)) if row.get::<_, Option<String>>(0).as_deref() == Some("Lock"))
+}
+
 /// Creates the trial's schema and tables, with their starting rows.
 pub async fn create(admin: &Client, schema: &str, config: &Config) -> Result<(), String> {
     let orders_key = if config.db_unique {

@@ -374,16 +374,7 @@ impl Real {
     /// Whether backend `pid` is waiting for a lock (a row another
     /// transaction holds).
     fn waits_for_lock(&self, pid: i32) -> bool {
-        let admin = self.admin.clone();
-        self.block_on(async move {
-            let row = admin
-                .query_opt(
-                    "SELECT wait_event_type FROM pg_stat_activity WHERE pid = $1",
-                    &[&pid],
-                )
-                .await;
-            matches!(row, Ok(Some(row)) if row.get::<_, Option<String>>(0).as_deref() == Some("Lock"))
-        })
+        self.block_on(db::waits_for_lock(&self.admin, pid))
     }
 
     /// Each table the model has, with the real rows and duplicates.

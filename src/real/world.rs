@@ -259,16 +259,10 @@ impl World {
 
     /// Whether backend `pid` waits for a lock now.
     pub async fn waits_for_lock(&self, pid: i32) -> bool {
-        let Some(watcher) = &self.watcher else {
-            return false;
-        };
-        let row = watcher
-            .query_opt(
-                "SELECT wait_event_type FROM pg_stat_activity WHERE pid = $1",
-                &[&pid],
-            )
-            .await;
-        matches!(row, Ok(Some(row)) if row.get::<_, Option<String>>(0).as_deref() == Some("Lock"))
+        match &self.watcher {
+            Some(watcher) => crate::real::db::waits_for_lock(watcher, pid).await,
+            None => false,
+        }
     }
 
     /// Microseconds since the trial started.
