@@ -9,11 +9,12 @@
 # Writes into Trunk's staging directory:
 #   script/interleave-{script-web,typescript,sql,analysis}.js and _bg.wasm,
 #   editor.js
-# The wasm is always the `script-release` profile (opt-level "s": the
-# engine runs about 1.4x faster than at "z" for 1.49 MB gzipped instead of
-# 1.24; a debug build of the engine is tens of megabytes and slow);
-# wasm-bindgen and wasm-opt run only when cargo's output changed (kept in
-# target/script-web).
+# The edition is always the `script-release` profile (opt-level "s", and
+# `wasm-opt -Os`: the engine runs faster than at "z"; a debug build of the
+# engine is tens of megabytes and slow). The parser modules, which parse a
+# script once per edit, are `module-release` (opt-level "z", `wasm-opt -Oz`),
+# for size. wasm-bindgen and wasm-opt run only when cargo's output changed
+# (kept in target/script-web).
 
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -27,17 +28,18 @@ target_dir=${CARGO_TARGET_DIR:-target}
 # One wasm-bindgen bin: built, bound and optimised into $out/script/ (the
 # last two steps only when cargo's output changed; kept in
 # target/script-web/NAME).
+# NAME PROFILE WASM_OPT_LEVEL FEATURES...
 module() {
-  local name=$1
-  shift
-  cargo build --target wasm32-unknown-unknown --profile script-release \
+  local name=$1 profile=$2 level=$3
+  shift 3
+  cargo build --target wasm32-unknown-unknown --profile "$profile" \
     --no-default-features "$@" --bin "$name"
-  local built=$target_dir/wasm32-unknown-unknown/script-release/$name.wasm
+  local built=$target_dir/wasm32-unknown-unknown/$profile/$name.wasm
   local cache=$target_dir/script-web/$name
   if [ ! -f "$cache/${name}_bg.wasm" ] || [ "$built" -nt "$cache/${name}_bg.wasm" ]; then
     rm -rf "$cache"
     wasm-bindgen --target web --no-typescript --out-dir "$cache" "$built"
-    wasm-opt -Os "$cache/${name}_bg.wasm" -o "$cache/opt.wasm"
+    wasm-opt "-$level" "$cache/${name}_bg.wasm" -o "$cache/opt.wasm"
     mv "$cache/opt.wasm" "$cache/${name}_bg.wasm"
   fi
   mkdir -p "$out/script"
@@ -47,7 +49,7 @@ module() {
 # The edition without swc and sqlparser; TypeScript's stripper and the SQL
 # parser are modules of their own, loaded only for a script that is not
 # JavaScript (src/typescript/) or that uses `pg` or a schema (src/sql/).
-module interleave-script-web --features script-wasm
-module interleave-typescript --features typescript
-module interleave-sql --features sql
-module interleave-analysis --features analysis
+module interleave-script-web script-release Os --features script-wasm
+module interleave-typescript module-release Oz --features typescript
+module interleave-sql module-release Oz --features sql
+module interleave-analysis module-release Oz --features analysis

@@ -4,7 +4,7 @@
 //! and `sqlSchema`). Built by `scripts/build-script-edition.sh`:
 //!
 //! ```text
-//! cargo build --target wasm32-unknown-unknown --profile script-release \
+//! cargo build --target wasm32-unknown-unknown --profile module-release \
 //!     --no-default-features --features sql --bin interleave-sql
 //! ```
 //!

@@ -4,7 +4,7 @@
 //! `scripts/build-script-edition.sh`:
 //!
 //! ```text
-//! cargo build --target wasm32-unknown-unknown --profile script-release \
+//! cargo build --target wasm32-unknown-unknown --profile module-release \
 //!     --no-default-features --features typescript --bin interleave-typescript
 //! ```
 //!
