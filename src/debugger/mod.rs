@@ -5,6 +5,7 @@
 pub mod compare;
 pub mod export;
 pub mod measured;
+pub mod model;
 pub mod narrate;
 pub mod program;
 pub mod recording;
