@@ -2,7 +2,7 @@
 //
 // Serves a tiny page (node http, 127.0.0.1, a free port) with the same
 // Content-Security-Policy meta tag as index.html, the app's stylesheet and
-// the bundle web/editor/dist/editor.js, then checks: it renders, styled, with
+// the bundle web/editor/dist/ (its entry load.js and its chunks), then checks: it renders, styled, with
 // line numbers and highlighting; typing fires one debounced code-change with
 // the right text, and blur fires a pending one at once; setting the same
 // `value` keeps the cursor; `error` underlines and shows its message under
@@ -18,7 +18,7 @@
 // Run from the repository root: scripts/build-editor.sh && node e2e/editor.mjs
 
 import { createServer } from 'node:http';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
@@ -60,7 +60,7 @@ const FILES = {
     <button id="after" type="button">after</button>
     <js-editor id="early"></js-editor>
     <script src="/early.js"></script>
-    <script type="module" src="/editor.js"></script>`),
+    <script type="module" src="/editor/load.js"></script>`),
   ],
   '/control.html': ['text/html', page('    <p>control</p>', '<script src="/control.js"></script>')],
   // Runs before the module defines the element: a property set on the
@@ -77,8 +77,10 @@ const FILES = {
       '#ed, #early { max-width: 640px; margin-bottom: 12px; }\n',
   ],
   '/app.css': ['text/css', readFileSync('styles/app.css')],
-  '/editor.js': ['text/javascript', readFileSync('web/editor/dist/editor.js')],
 };
+for (const file of readdirSync('web/editor/dist')) {
+  FILES[`/editor/${file}`] = ['text/javascript', readFileSync(`web/editor/dist/${file}`)];
+}
 
 const server = createServer((req, res) => {
   const f = FILES[new URL(req.url, 'http://x').pathname];

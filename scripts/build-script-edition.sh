@@ -8,7 +8,7 @@
 # (`interleave-sql`) and explore's analysis (`interleave-analysis`).
 # Writes into Trunk's staging directory:
 #   script/interleave-{script-web,typescript,sql,analysis}.js and _bg.wasm,
-#   editor.js
+#   editor/ (load.js, its entry, and its chunks)
 # The edition is always the `script-release` profile (opt-level "s", and
 # `wasm-opt -Os`: the engine runs faster than at "z"; a debug build of the
 # engine is tens of megabytes and slow). The parser modules, which parse a
@@ -21,7 +21,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 out=${TRUNK_STAGING_DIR:?"run by trunk (Trunk.toml [[hooks]]), or set TRUNK_STAGING_DIR"}
 
 scripts/build-editor.sh
-cp web/editor/dist/editor.js "$out/editor.js"
+rm -rf "$out/editor"
+cp -r web/editor/dist "$out/editor"
 
 target_dir=${CARGO_TARGET_DIR:-target}
 

@@ -66,7 +66,7 @@ echo "wasm: $kb KB gzipped (budget $BUDGET_KB KB)"
 for wasm in dist/script/*.wasm; do
   echo "on demand: $(basename "$wasm") $(($(gzip -9 <"$wasm" | wc -c) / 1024)) KB gzipped"
 done
-echo "on demand: editor.js $(($(gzip -9 <dist/editor.js | wc -c) / 1024)) KB gzipped"
+echo "on demand: editor/ $(($(cat dist/editor/*.js | gzip -9 | wc -c) / 1024)) KB gzipped"
 if [ "$bytes" -gt $((BUDGET_KB * 1024)) ]; then
   echo "wasm over budget" >&2
   exit 1

@@ -141,7 +141,7 @@ async function startScriptEdition() {
   sandbox ??= startSandbox();
   if (wantsScript()) early = sandbox.check(location.hash.slice(1)).catch(() => {});
   try {
-    const editor = import(new URL('editor.js', base).href);
+    const editor = import(new URL('editor/load.js', base).href);
     const { default: init } = await import(new URL('script/interleave-script-web.js', base).href);
     await init({ module_or_path: new URL('script/interleave-script-web_bg.wasm', base).href });
     await editor;

@@ -23,9 +23,9 @@
 // javascript's own source), the globals and `handle`, `req` (each once: a
 // name the script defines is its own), handler skeletons and keywords.
 
-import { autocompletion } from '@codemirror/autocomplete';
-import { syntaxTree } from '@codemirror/language';
-import { completionPath, javascriptLanguage, localCompletionSource } from '@codemirror/lang-javascript';
+import { autocompletion } from './stages/javascript.js';
+import { syntaxTree } from './stages/language.js';
+import { completionPath, javascriptLanguage, localCompletionSource } from './stages/javascript.js';
 import data from './completions.json';
 
 const MODULES = new Map(data.modules.map((m) => [m.name, m]));

@@ -1,7 +1,8 @@
 // <js-editor>: a small JavaScript code editor built from CodeMirror 6.
 //
-// Bundled by scripts/build-editor.sh into one ES module,
-// web/editor/dist/editor.js. The page talks to it only through attributes,
+// Bundled by scripts/build-editor.sh into web/editor/dist/, whose entry
+// load.js (./load.js) evaluates CodeMirror's packages one task at a time,
+// then this module. The page talks to it only through attributes,
 // properties and DOM events:
 //
 //   value     property and attribute. Setting it replaces the document only
@@ -33,12 +34,12 @@
 // --mono), then built-in light and dark defaults that follow
 // prefers-color-scheme.
 
-import { Compartment, EditorState, StateEffect, StateField } from '@codemirror/state';
-import { Decoration, EditorView, WidgetType, keymap, lineNumbers, highlightActiveLineGutter } from '@codemirror/view';
-import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
-import { HighlightStyle, bracketMatching, indentOnInput, syntaxHighlighting } from '@codemirror/language';
-import { javascriptLanguage } from '@codemirror/lang-javascript';
-import { tags as t } from '@lezer/highlight';
+import { Compartment, EditorState, StateEffect, StateField } from './stages/view.js';
+import { Decoration, EditorView, WidgetType, keymap, lineNumbers, highlightActiveLineGutter } from './stages/view.js';
+import { defaultKeymap, history, historyKeymap, indentWithTab } from './stages/language.js';
+import { HighlightStyle, bracketMatching, indentOnInput, syntaxHighlighting } from './stages/language.js';
+import { javascriptLanguage } from './stages/javascript.js';
+import { tags as t } from './stages/language.js';
 import { completion } from './complete.js';
 
 const DEBOUNCE_MS = 400;
