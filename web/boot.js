@@ -136,17 +136,14 @@ globalThis.interleaveModules = {
 async function startScriptEdition() {
   const line = status('Loading the JavaScript engine…');
   const started = performance.now();
+  // The sandbox's worker loads the same engine meanwhile and checks the
+  // link's script, so the page's first run need not wait for it.
+  sandbox ??= startSandbox();
+  if (wantsScript()) early = sandbox.check(location.hash.slice(1)).catch(() => {});
   try {
     const editor = import(new URL('editor/load.js', base).href);
     const { default: init } = await import(new URL('script/interleave-script-web.js', base).href);
     await init({ module_or_path: new URL('script/interleave-script-web_bg.wasm', base).href });
-    // The sandbox's worker loads the same engine now and checks the link's
-    // script while the page draws its frame, so the page's first run need
-    // not wait long for it. Started any earlier, its compiling slowed the
-    // app's first draw (on two cores, a task of 60 to 120 ms instead of
-    // about 40); and the browser shares the code it compiles with the page.
-    sandbox ??= startSandbox();
-    if (wantsScript()) early = sandbox.check(location.hash.slice(1)).catch(() => {});
     await editor;
     line.remove();
     // Someone about to type may soon leave code that is not JavaScript
