@@ -1,0 +1,42 @@
+// The main thread's long tasks (over 50 ms) of fresh pages opening a link,
+// in headless Chromium, with the time to the first step: one line a page,
+//   FIRST_STEP_MS [LONG_TASK_MS, ...]
+// This machine's timings vary from run to run, so compare two builds by
+// alternating them page by page (swap dist/ files between runs), never by
+// a run of one then a run of the other; and not under Chromium's tracing,
+// which makes some work (fontconfig's, for one) look far slower.
+//
+// Run from the repository root after `trunk build --release`:
+//   node e2e/longtasks.mjs '#v=1&scenario=script&example=ticket' [PAGES]
+
+import { resolve } from 'node:path';
+import { chromium } from 'playwright-core';
+import { serve } from './serve.mjs';
+
+const link = process.argv[2] ?? '#v=1&scenario=script&example=ticket';
+const pages = Number(process.argv[3] ?? 1);
+const server = await serve(resolve('dist'));
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu'],
+});
+try {
+  for (let i = 0; i < pages; i += 1) {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await page.addInitScript(() => {
+      window.longTasks = [];
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) window.longTasks.push(Math.round(entry.duration));
+      }).observe({ type: 'longtask', buffered: true });
+    });
+    await page.goto(`${server.url}/${link}`);
+    await page.waitForSelector('[data-testid="btn-step"]:not([disabled])', { timeout: 120000 });
+    const first = await page.evaluate(() => Math.round(performance.now()));
+    await page.waitForTimeout(1500);
+    console.log(first, JSON.stringify(await page.evaluate(() => window.longTasks)));
+    await page.close();
+  }
+} finally {
+  await browser.close();
+  await server.close();
+}
