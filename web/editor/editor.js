@@ -61,7 +61,7 @@ const HOST_CSS = `
   --je-accent: var(--editor-accent, var(--accent, #2b59c3));
   --je-active-line: var(--editor-active-line, rgba(0, 0, 0, 0.04));
   --je-bracket: var(--editor-bracket, rgba(43, 89, 195, 0.18));
-  --je-font: var(--editor-font, var(--mono, ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace));
+  --je-font: var(--editor-font, var(--mono, "Liberation Mono", ui-monospace, SFMono-Regular, Menlo, Consolas, monospace));
   --je-error: var(--editor-error, var(--violation, #d8342c));
   --je-error-bg: var(--editor-error-bg, var(--error-bg, #fdecec));
   --je-error-fg: var(--editor-error-fg, var(--error-text, #8a1c1c));
