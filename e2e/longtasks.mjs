@@ -3,8 +3,11 @@
 //   FIRST_STEP_MS [LONG_TASK_MS, ...]
 // This machine's timings vary from run to run, so compare two builds by
 // alternating them page by page (swap dist/ files between runs), never by
-// a run of one then a run of the other; and not under Chromium's tracing,
-// which makes some work (fontconfig's, for one) look far slower.
+// a run of one then a run of the other. index.html pins the stylesheet
+// (and the page's wasm) with `integrity`: a swapped file fails that check
+// and is not loaded, so strip those attributes from dist/index.html before
+// swapping. Chromium's tracing slows some work far more than the rest, so
+// it tells where the time goes, not how long it takes.
 //
 // Run from the repository root after `trunk build --release`:
 //   node e2e/longtasks.mjs '#v=1&scenario=script&example=ticket' [PAGES]
