@@ -7,6 +7,9 @@ pub mod app;
 pub mod cli;
 pub mod debugger;
 pub mod explain;
+// The page's state (the debugger, explain and explore together), with no
+// web dependency: the app draws it.
+pub mod model;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod real;
 // The script engine (QuickJS-ng): native with `script` (default); the

@@ -1,12 +1,12 @@
-//! The debugger's model (`interleave::debugger::model`) driven natively,
+//! The page's model (`interleave::model`) driven natively,
 //! action by action, as the page drives it: it needs no page, no Yew and
 //! no browser clock, so it can run wherever the runs are computed.
 
 use std::rc::Rc;
 
 use interleave::config::StrategyKind;
-use interleave::debugger::model::{now_ms, Action, Busy, Debugger};
 use interleave::explore::{Check, ExploreOptions};
+use interleave::model::{now_ms, Action, Busy, Debugger};
 
 /// Gives the model its chunks of work until it has none left (each chunk
 /// with a generous deadline, as a worker with nothing else to do would).
@@ -180,4 +180,70 @@ fn a_script_records_and_an_edit_that_does_not_load_keeps_the_last_run() {
     let state = act(state, Action::SetParam("scenario".into(), "ticket".into()));
     assert!(!state.program.is_script());
     assert_eq!(state.script_problem, None);
+}
+
+#[test]
+fn the_step_view_says_what_ran_and_what_waits() {
+    use interleave::sim::trace::OpKind;
+    use interleave::sim::Macrotask;
+
+    // Before a step: both clicks' arrivals wait, nothing has run.
+    let state = open("#v=1&scenario=ticket&strategy=none&users=1");
+    let view = state.step_view();
+    assert_eq!((view.ran.as_deref(), view.queued), (None, 2));
+    assert!(view.cursors.is_empty() && view.touched.is_empty());
+
+    // The first click arrives and sends its find: it awaits line 3 of the
+    // listing, and the second arrival waits before the find's answer.
+    let state = act(state, Action::Step);
+    let view = state.step_view();
+    assert_eq!(view.ran.as_deref(), Some("step 1 at 0 ms: #0 arrives"));
+    assert_eq!(view.touched, vec![3]);
+    assert_eq!(
+        view.cursors
+            .iter()
+            .map(|c| (c.line, c.count))
+            .collect::<Vec<_>>(),
+        vec![(3, 1)]
+    );
+    assert_eq!((view.events.len(), view.events_total), (3, 3));
+    let queued: Vec<_> = view
+        .pending
+        .iter()
+        .map(|(p, info, _)| (p.due, p.task, info.op))
+        .collect();
+    assert_eq!(
+        queued,
+        vec![
+            (0, Macrotask::Arrival(1), None),
+            (20_000, Macrotask::Complete(0), Some(OpKind::DbFindOrder)),
+        ]
+    );
+    let state = act(state, Action::RunToEnd);
+    assert!(
+        state.step_view().touched.is_empty(),
+        "no line runs after the end"
+    );
+
+    // A script's step and queued answers name the script's own line: both
+    // clicks await `db.findOne` on line 14 of ticket.js.
+    let state = open("#v=1&scenario=script&example=ticket&strategy=none&users=1");
+    let view = act(act(state, Action::Step), Action::Step).step_view();
+    assert_eq!(
+        view.ran.as_deref(),
+        Some("step 2 at 0 ms: #1 arrives (line 14)")
+    );
+    assert_eq!(
+        view.cursors
+            .iter()
+            .map(|c| (c.line, c.count))
+            .collect::<Vec<_>>(),
+        vec![(14, 2)]
+    );
+    let lines: Vec<_> = view
+        .pending
+        .iter()
+        .map(|(_, info, line)| (info.request, *line))
+        .collect();
+    assert_eq!(lines, vec![(0, Some(14)), (1, Some(14))]);
 }

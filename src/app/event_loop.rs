@@ -3,17 +3,11 @@
 
 use yew::prelude::*;
 
-use super::state::ManualView;
+use super::state::{ManualView, MAX_LISTED};
 use crate::debugger::narrate::describe_task;
 use crate::debugger::narrate::{describe_event, format_ms};
 use crate::sim::queue::Pending;
 use crate::sim::{KeyNames, TaskInfo, TraceEvent};
-
-/// Pending macrotasks, and a step's microtask events, listed before the
-/// rest are counted (a step that wakes 20,000 waiters would otherwise lay
-/// out 20,000 rows, seconds of work for the browser).
-pub const MAX_LISTED: usize = 12;
-pub const MAX_LISTED_EVENTS: usize = 40;
 
 #[derive(Properties, PartialEq)]
 pub struct LoopPaneProps {
@@ -26,7 +20,8 @@ pub struct LoopPaneProps {
     pub on_undo: Callback<()>,
     /// The last macrotask, described, if a step has run.
     pub ran: Option<String>,
-    /// The step's first `MAX_LISTED_EVENTS` events, and how many it had.
+    /// The step's first `MAX_LISTED_EVENTS` events, and how many it had
+    /// (`crate::model::StepView`).
     pub events: Vec<TraceEvent>,
     pub events_total: usize,
     /// The first `MAX_LISTED` queued macrotasks, what each will do and the

@@ -35,10 +35,10 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use code::CodePane;
-use event_loop::{LoopPane, MAX_LISTED, MAX_LISTED_EVENTS};
+use event_loop::LoopPane;
 use explore::ExplorePanel;
 use panel::ScenarioPanel;
-use state::{now_ms, CHUNK_MS, SPEEDS};
+use state::{now_ms, StepView, CHUNK_MS, SPEEDS};
 use timeline::Timeline;
 use transport::Transport;
 use what_happened::WhatHappened;
@@ -341,50 +341,16 @@ pub fn App() -> Html {
     };
 
     let recording = state.recording();
-    let session = state.session();
-    let ready = session.is_some() && state.busy == Busy::Idle;
-    let (cursors, touched, ran, events, pending) = match &session {
-        Some(session) => {
-            let cursors = session.cursors(&state.listing);
-            let events = session.last_events();
-            let events = (
-                events[..events.len().min(MAX_LISTED_EVENTS)].to_vec(),
-                events.len(),
-            );
-            // Once the run is over no line is running.
-            let touched: Vec<usize> = if session.at_end() {
-                Vec::new()
-            } else {
-                session.last_lines(&state.listing)
-            };
-            let ran = session.ran_line().map(|ran| {
-                // A script's step names the line it ran.
-                match session.last_lines(&state.listing).first() {
-                    Some(line) if state.program.is_script() => format!("{ran} (line {line})"),
-                    _ => ran,
-                }
-            });
-            // On a script, each queued macrotask names the line its request
-            // resumes at.
-            let lines = match state.program.is_script() {
-                true => session.await_lines(&state.listing),
-                false => Vec::new(),
-            };
-            let queue = session.pending();
-            let listed: Vec<_> = queue
-                .iter()
-                .take(MAX_LISTED)
-                .map(|&p| {
-                    let info = session.describe(p.task);
-                    let line = lines.get(info.request as usize).copied().flatten();
-                    (p, info, line)
-                })
-                .collect();
-            let pending = (listed, queue.len());
-            (cursors, touched, ran, events, pending)
-        }
-        None => Default::default(),
-    };
+    let ready = state.session().is_some() && state.busy == Busy::Idle;
+    let StepView {
+        cursors,
+        touched,
+        ran,
+        events,
+        events_total,
+        pending,
+        queued,
+    } = state.step_view();
     let metrics = state.metrics();
     // The requests of the story told: the one this step caused, else the
     // run's first.
@@ -407,7 +373,6 @@ pub fn App() -> Html {
     let counts_requests = !matches!(state.busy, Busy::Fetching(..));
     #[cfg(not(scripts))]
     let counts_requests = true;
-    drop(session);
 
     html! {
         <div class="page">
@@ -478,8 +443,7 @@ pub fn App() -> Html {
                     </div>
                     <div class="split">
                         <CodePane listing={state.listing.clone()} {cursors} {touched} highlight={involved} />
-                        <LoopPane keys={keys} {ran} events={events.0} events_total={events.1}
-                            pending={pending.0} queued={pending.1}
+                        <LoopPane keys={keys} {ran} {events} {events_total} {pending} {queued}
                             manual={state.manual_view()} on_manual={send(|| Action::ToggleManual)}
                             {on_choose} on_undo={send(|| Action::Undo)} />
                     </div>

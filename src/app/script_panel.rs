@@ -15,7 +15,7 @@ use gloo_events::EventListener;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::debugger::model::ScriptProblem;
+use crate::model::ScriptProblem;
 use crate::script::source::EXAMPLES;
 
 #[derive(Properties, PartialEq)]

@@ -1,11 +1,11 @@
-//! The page's state: the debugger's model ([`crate::debugger::model`]), a
+//! The page's state: the model ([`crate::model`]), a
 //! `Reducible` whose actions the components send.
 
 use std::rc::Rc;
 
 use yew::Reducible;
 
-pub use crate::debugger::model::*;
+pub use crate::model::*;
 
 impl Reducible for Debugger {
     type Action = Action;

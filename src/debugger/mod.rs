@@ -5,7 +5,6 @@
 pub mod compare;
 pub mod export;
 pub mod measured;
-pub mod model;
 pub mod narrate;
 pub mod program;
 pub mod recording;

@@ -8,7 +8,7 @@
 //! line, and the page never runs it.
 //!
 //! The page checks a program once (by its code, schema and route), on the
-//! config it first records or counts (`debugger::model`); the runs derived from
+//! config it first records or counts (`crate::model`); the runs derived from
 //! it (the compare table, a fix, explore) are not checked again. Natively,
 //! in the wasm tests and inside the worker there is no page, and
 //! [`checked`] lets every script run.

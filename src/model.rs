@@ -1,7 +1,8 @@
-//! The debugger's state, with no web dependency: one struct that takes
-//! [`Action`]s ([`Debugger::act`]; the page's `Reducible` calls it, and
-//! tests drive it natively). Long work (recording a run, running to the
-//! end, the compare table, a search) advances in time-boxed chunks
+//! The page's state (the debugger, explain and explore together), with
+//! no web dependency: one struct that takes [`Action`]s
+//! ([`Debugger::act`]; the page's `Reducible` calls it, and tests drive
+//! it natively). Long work (recording a run, running to the end, the
+//! compare table, a search) advances in time-boxed chunks
 //! (`Action::Work`), so the thread that holds it never freezes.
 
 use std::cell::RefCell;
@@ -13,7 +14,9 @@ use crate::config::StrategyKind;
 use crate::debugger::narrate::choice_label;
 use crate::debugger::program::{is_script_fragment, waits_for_module, Program};
 use crate::debugger::recording::{MAX_RECORDED_EVENTS, MAX_RECORDED_STEPS, MAX_RECORDED_WORK};
-use crate::debugger::{Compare, CompareRow, Grouping, Recorder, Recording, SearchJob, Session};
+use crate::debugger::{
+    Compare, CompareRow, Grouping, LineCursor, Recorder, Recording, SearchJob, Session,
+};
 use crate::explain::{
     explain_recording, minimal_of_counterexample, stories, story_only, total_requests, Explanation,
     Story,
@@ -24,6 +27,8 @@ use crate::explore::{
 };
 use crate::run::{story_headline, Headline, Run, ScheduleError, Scheduled};
 use crate::scenario::listing::Listing;
+use crate::sim::queue::Pending;
+use crate::sim::{TaskInfo, TraceEvent};
 use crate::Metrics;
 
 /// Above this many requests the page keeps only metrics (no trace, no
@@ -192,6 +197,32 @@ pub struct ManualView {
     pub unreachable: Option<String>,
     pub can_undo: bool,
     pub done: bool,
+}
+
+/// Pending macrotasks, and a step's microtask events, listed before the
+/// rest are counted (a step that wakes 20,000 waiters would otherwise lay
+/// out 20,000 rows, seconds of work for the browser).
+pub const MAX_LISTED: usize = 12;
+pub const MAX_LISTED_EVENTS: usize = 40;
+
+/// What the code and event-loop panes draw of the current step.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StepView {
+    /// Where the requests await, on the code's lines.
+    pub cursors: Vec<LineCursor>,
+    /// The lines the last step ran (none once the run is over).
+    pub touched: Vec<usize>,
+    /// The last macrotask, described (a script's with its line), if a step
+    /// has run.
+    pub ran: Option<String>,
+    /// The step's first [`MAX_LISTED_EVENTS`] events, and how many it had.
+    pub events: Vec<TraceEvent>,
+    pub events_total: usize,
+    /// The first [`MAX_LISTED`] queued macrotasks, what each will do and
+    /// the code line its request awaits (a script's); and how many are
+    /// queued.
+    pub pending: Vec<(Pending, TaskInfo, Option<usize>)>,
+    pub queued: usize,
 }
 
 /// A script that does not load: its message, and where in the code.
@@ -550,6 +581,49 @@ impl Debugger {
             .iter()
             .find(|story| story.step + 1 == position)
             .cloned()
+    }
+
+    /// The current step, as the code and event-loop panes draw it
+    /// (nothing before a run is recorded).
+    pub fn step_view(&self) -> StepView {
+        let Some(session) = self.session() else {
+            return StepView::default();
+        };
+        let events = session.last_events();
+        let lines = session.last_lines(&self.listing);
+        let script = self.program.is_script();
+        // On a script, each queued macrotask names the line its request
+        // resumes at.
+        let awaits = match script {
+            true => session.await_lines(&self.listing),
+            false => Vec::new(),
+        };
+        let queue = session.pending();
+        StepView {
+            cursors: session.cursors(&self.listing),
+            ran: session.ran_line().map(|ran| match lines.first() {
+                // A script's step names the line it ran.
+                Some(line) if script => format!("{ran} (line {line})"),
+                _ => ran,
+            }),
+            // Once the run is over no line is running.
+            touched: match session.at_end() {
+                true => Vec::new(),
+                false => lines,
+            },
+            events: events[..events.len().min(MAX_LISTED_EVENTS)].to_vec(),
+            events_total: events.len(),
+            pending: queue
+                .iter()
+                .take(MAX_LISTED)
+                .map(|&pending| {
+                    let info = session.describe(pending.task);
+                    let line = awaits.get(info.request as usize).copied().flatten();
+                    (pending, info, line)
+                })
+                .collect(),
+            queued: queue.len(),
+        }
     }
 
     fn changed(mut self) -> Rc<Self> {
