@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use interleave::config::StrategyKind;
 use interleave::explore::{Check, ExploreOptions};
-use interleave::model::{now_ms, Action, Busy, Debugger};
+use interleave::model::{now_ms, Action, Busy, Debugger, StepView};
 
 /// Gives the model its chunks of work until it has none left (each chunk
 /// with a generous deadline, as a worker with nothing else to do would).
@@ -28,6 +28,11 @@ fn open(hash: &str) -> Rc<Debugger> {
 
 fn act(state: Rc<Debugger>, action: Action) -> Rc<Debugger> {
     settle(state.act(action))
+}
+
+/// Each cursor of a step's view: its line, and how many requests await it.
+fn cursors(view: &StepView) -> Vec<(usize, u32)> {
+    view.cursors.iter().map(|c| (c.line, c.count)).collect()
 }
 
 #[test]
@@ -199,13 +204,7 @@ fn the_step_view_says_what_ran_and_what_waits() {
     let view = state.step_view();
     assert_eq!(view.ran.as_deref(), Some("step 1 at 0 ms: #0 arrives"));
     assert_eq!(view.touched, vec![3]);
-    assert_eq!(
-        view.cursors
-            .iter()
-            .map(|c| (c.line, c.count))
-            .collect::<Vec<_>>(),
-        vec![(3, 1)]
-    );
+    assert_eq!(cursors(&view), vec![(3, 1)]);
     assert_eq!((view.events.len(), view.events_total), (3, 3));
     let queued: Vec<_> = view
         .pending
@@ -233,13 +232,7 @@ fn the_step_view_says_what_ran_and_what_waits() {
         view.ran.as_deref(),
         Some("step 2 at 0 ms: #1 arrives (line 14)")
     );
-    assert_eq!(
-        view.cursors
-            .iter()
-            .map(|c| (c.line, c.count))
-            .collect::<Vec<_>>(),
-        vec![(14, 2)]
-    );
+    assert_eq!(cursors(&view), vec![(14, 2)]);
     let lines: Vec<_> = view
         .pending
         .iter()
