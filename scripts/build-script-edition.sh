@@ -28,7 +28,7 @@ target_dir=${CARGO_TARGET_DIR:-target}
 
 # One wasm-bindgen bin: built, bound and optimised into $out/script/ (the
 # last two steps only when cargo's output changed; kept in
-# target/script-web/NAME).
+# target/script-web/PROFILE-LEVEL/NAME, so a change of either rebuilds).
 # NAME PROFILE WASM_OPT_LEVEL FEATURES...
 module() {
   local name=$1 profile=$2 level=$3
@@ -36,7 +36,7 @@ module() {
   cargo build --target wasm32-unknown-unknown --profile "$profile" \
     --no-default-features "$@" --bin "$name"
   local built=$target_dir/wasm32-unknown-unknown/$profile/$name.wasm
-  local cache=$target_dir/script-web/$name
+  local cache=$target_dir/script-web/$profile-$level/$name
   if [ ! -f "$cache/${name}_bg.wasm" ] || [ "$built" -nt "$cache/${name}_bg.wasm" ]; then
     rm -rf "$cache"
     wasm-bindgen --target web --no-typescript --out-dir "$cache" "$built"
