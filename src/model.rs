@@ -1,9 +1,14 @@
 //! The page's state (the debugger, explain and explore together), with
 //! no web dependency: one struct that takes [`Action`]s
-//! ([`Debugger::act`]; the page's `Reducible` calls it, and tests drive
-//! it natively). Long work (recording a run, running to the end, the
-//! compare table, a search) advances in time-boxed chunks
+//! ([`Debugger::act`]; the page's link, `app/link.rs`, calls it, and tests
+//! drive it natively) and gives the [`Frame`] the page draws
+//! ([`Debugger::frame`]). Long work (recording a run, running to the end,
+//! the compare table, a search) advances in time-boxed chunks
 //! (`Action::Work`), so the thread that holds it never freezes.
+
+mod frame;
+
+pub use frame::{Export, File, Frame, Part, ScriptView};
 
 use std::cell::RefCell;
 use std::rc::Rc;

@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use interleave::config::StrategyKind;
 use interleave::explore::{Check, ExploreOptions};
-use interleave::model::{now_ms, Action, Busy, Debugger, StepView};
+use interleave::model::{now_ms, Action, Busy, Debugger, Export, StepView};
 
 /// Gives the model its chunks of work until it has none left (each chunk
 /// with a generous deadline, as a worker with nothing else to do would).
@@ -239,4 +239,59 @@ fn the_step_view_says_what_ran_and_what_waits() {
         .map(|(_, info, line)| (info.request, *line))
         .collect();
     assert_eq!(lines, vec![(0, Some(14)), (1, Some(14))]);
+}
+
+#[test]
+fn a_frame_holds_what_the_page_draws_and_the_run_exports() {
+    // The page draws frames only: before the run, a frame with no run and
+    // nothing to step; after it, the run's lanes (one per request of the
+    // double click), its violation and the step, shared with the model.
+    let state = Rc::new(Debugger::load("#v=1&scenario=ticket&strategy=none&users=1"));
+    let first = state.frame();
+    assert!(first.run.is_none() && !first.ready);
+    assert_eq!(first.drawn, 0);
+    assert!(
+        state.export(Export::Trace).is_none(),
+        "nothing to export yet"
+    );
+
+    let state = act(settle(state), Action::Step);
+    let frame = state.frame();
+    assert!(frame.ready && !frame.at_end);
+    assert_eq!(frame.version, state.version);
+    assert_eq!(
+        frame.fragment, "v=1&scenario=ticket&strategy=none",
+        "canonical"
+    );
+    assert_eq!((frame.position, frame.metrics.orders), (1, 0));
+    let run = frame.run.as_ref().expect("a recorded run");
+    let recording = state.recording().expect("recorded");
+    assert_eq!(run.timeline.lanes.len(), 2, "one lane per click");
+    assert!(
+        Rc::ptr_eq(&run.timeline, &recording.timeline),
+        "shared, not copied"
+    );
+    assert!(frame.has_violation());
+    assert_eq!(
+        frame.step.ran.as_deref(),
+        Some("step 1 at 0 ms: #0 arrives")
+    );
+    assert_eq!(cursors(&frame.step), cursors(&state.step_view()));
+    assert_eq!(frame.step.queued, state.step_view().queued);
+
+    // The export is the recorded trace: one JSON line per event.
+    let trace = state.export(Export::Trace).expect("a run to export");
+    assert_eq!(trace.name, "interleave-trace.jsonl");
+    assert_eq!(trace.text.lines().count(), recording.events.len());
+    let svg = state.export(Export::Svg).expect("a run to export");
+    assert!(svg.text.starts_with("<svg"), "{}", &svg.text[..40]);
+
+    // An unchanged model makes an equal frame, parts aside (compared by
+    // identity: a new frame makes its own).
+    let again = state.frame();
+    assert_eq!(
+        (again.version, again.position),
+        (frame.version, frame.position)
+    );
+    assert!(again.step != frame.step && *again.step == *frame.step);
 }

@@ -11,7 +11,6 @@ use interleave::Sim;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 use web_sys::{Element, Event, EventInit, HtmlElement, HtmlInputElement, HtmlSelectElement};
-use yew::Reducible;
 
 mod page_support;
 use page_support::settle;
@@ -424,7 +423,7 @@ fn a_herd_too_large_to_record_runs_metrics_only() {
 #[wasm_bindgen_test]
 async fn the_page_starts_in_stages_then_records() {
     let work = |state: Rc<Debugger>| {
-        state.reduce(Action::Work {
+        state.act(Action::Work {
             deadline: js_sys::Date::now() + 50.0,
         })
     };
@@ -475,7 +474,7 @@ async fn the_page_starts_in_stages_then_records() {
 #[wasm_bindgen_test]
 async fn a_large_recording_is_finished_then_shown_in_chunks_of_their_own() {
     let work = |state: Rc<Debugger>| {
-        state.reduce(Action::Work {
+        state.act(Action::Work {
             deadline: js_sys::Date::now() + 60_000.0,
         })
     };

@@ -13,16 +13,16 @@
 
 use std::rc::Rc;
 
-use interleave::app::state::Busy;
+use interleave::app::Busy;
 use interleave::app::{Action, Debugger, MetricsTable, MetricsTableProps};
 use interleave::debugger::Program;
+use interleave::model::Part;
 use interleave::run::Headline;
 use interleave::script::source::encode;
 use interleave::Metrics;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 use web_sys::Element;
-use yew::Reducible;
 
 mod page_support;
 use page_support::settle;
@@ -92,7 +92,7 @@ fn a_script_link_warms_the_engine_up_in_tasks_of_its_own() {
         "#v=1&scenario=script&example=ticket&users=2",
     ));
     let work = |state: Rc<Debugger>| {
-        state.reduce(Action::Work {
+        state.act(Action::Work {
             deadline: js_sys::Date::now() + 60_000.0,
         })
     };
@@ -123,13 +123,13 @@ fn an_edit_runs_and_updates_the_link() {
     let state = settle(Rc::new(Debugger::load(
         "#v=1&scenario=script&example=ticket",
     )));
-    let state = settle(state.reduce(Action::SetCode(EDITED.to_string())));
+    let state = settle(state.act(Action::SetCode(EDITED.to_string())));
     assert_eq!(script_of(&state), EDITED);
     assert_eq!(
         state.fragment,
         format!("v=1&scenario=script&code={}&strategy=none", encode(EDITED))
     );
-    let state = settle(state.reduce(Action::RunToEnd));
+    let state = settle(state.act(Action::RunToEnd));
     assert_eq!(state.metrics().db_writes, 0, "cache.set is no DB write");
     assert!(state.at_end());
 }
@@ -140,7 +140,7 @@ fn a_syntax_error_keeps_the_last_good_run_and_names_its_line() {
         "#v=1&scenario=script&example=ticket",
     )));
     let fragment = state.fragment.clone();
-    let state = state.reduce(Action::SetCode(
+    let state = state.act(Action::SetCode(
         "async function handle(req) {\n  const x = ;\n}\n".to_string(),
     ));
     let problem = state.script_problem.clone().expect("the error is shown");
@@ -151,7 +151,7 @@ fn a_syntax_error_keeps_the_last_good_run_and_names_its_line() {
     );
     assert!(state.session().is_some(), "the last good run stays");
     // Typing it right again clears the error and runs the new code.
-    let state = settle(state.reduce(Action::SetCode(EDITED.to_string())));
+    let state = settle(state.act(Action::SetCode(EDITED.to_string())));
     assert!(state.script_problem.is_none());
     assert_eq!(script_of(&state), EDITED);
 }
@@ -176,7 +176,7 @@ fn a_schema_edit_runs_and_updates_the_link() {
     assert_eq!(schema_of(&state).as_deref(), Some(own));
     assert!(!state.fragment.contains("schema="), "{}", state.fragment);
     let fragment = state.fragment.clone();
-    let state = state.reduce(Action::SetSchema("CREATE TABLE orders (".to_string()));
+    let state = state.act(Action::SetSchema("CREATE TABLE orders (".to_string()));
     let problem = state.script_problem.clone().expect("the error is shown");
     assert!(problem.message.starts_with("`schema`"), "{problem:?}");
     assert_eq!(
@@ -185,17 +185,17 @@ fn a_schema_edit_runs_and_updates_the_link() {
     );
     assert!(state.session().is_some(), "the last good run stays");
     let unique = shipped("ticket_pg_on_conflict").unwrap().schema.unwrap();
-    let state = settle(state.reduce(Action::SetSchema(unique.to_string())));
+    let state = settle(state.act(Action::SetSchema(unique.to_string())));
     assert!(state.script_problem.is_none());
     assert_eq!(schema_of(&state).as_deref(), Some(unique));
     assert!(state
         .fragment
         .contains(&format!("example=ticket_pg&schema={}", encode(unique))));
     // The racy code on a UNIQUE constraint: one row, the second INSERT fails.
-    let state = settle(state.reduce(Action::RunToEnd));
+    let state = settle(state.act(Action::RunToEnd));
     assert_eq!((state.metrics().orders, state.metrics().errors), (1, 1));
     // A code edit keeps the schema.
-    let state = settle(state.reduce(Action::SetCode(EDITED.to_string())));
+    let state = settle(state.act(Action::SetCode(EDITED.to_string())));
     assert_eq!(schema_of(&state).as_deref(), Some(unique));
     assert!(state.fragment.contains("&schema="));
 }
@@ -205,7 +205,7 @@ fn a_story_link_leaves_the_script() {
     let state = settle(Rc::new(Debugger::load(
         "#v=1&scenario=script&example=ticket",
     )));
-    let state = settle(state.reduce(Action::SetParam("scenario".into(), "ticket".into())));
+    let state = settle(state.act(Action::SetParam("scenario".into(), "ticket".into())));
     assert_eq!(state.program, Program::Story);
     assert_eq!(state.fragment, "v=1&scenario=ticket&strategy=none");
 }
@@ -218,7 +218,7 @@ fn a_scripts_headline_follows_the_script() {
     let state = settle(Rc::new(Debugger::load(
         "#v=1&scenario=script&example=inventory_atomic&users=5&clicks=1",
     )));
-    let state = settle(state.reduce(Action::RunToEnd));
+    let state = settle(state.act(Action::RunToEnd));
     let headline = state.headline();
     assert_eq!(
         headline.names,
@@ -239,11 +239,11 @@ async fn the_headline_shows_its_counters_in_order_then_the_scripts_own() {
     let root = document.create_element("div").unwrap();
     document.body().unwrap().append_child(&root).unwrap();
     let props = MetricsTableProps {
-        metrics: Metrics {
+        metrics: Part(Rc::new(Metrics {
             orders: 5,
             db_reads: 7,
             ..Metrics::default()
-        },
+        })),
         headline: Headline {
             names: &["orders", "db_reads", "errors", "max_in_critical_section"],
             own: vec![("sold_out".to_string(), 2.0), ("ratio".to_string(), 0.5)],

@@ -6,15 +6,14 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::debugger::LineCursor;
+use crate::model::{Part, StepView};
 use crate::scenario::listing::Listing;
 
 #[derive(Properties, PartialEq)]
 pub struct CodePaneProps {
     pub listing: Rc<Listing>,
-    pub cursors: Vec<LineCursor>,
-    /// Lines the last step ran through.
-    pub touched: Vec<usize>,
+    /// The step: its cursors, and the lines it ran through.
+    pub step: Part<StepView>,
     /// Requests of the story "What happened" tells.
     pub highlight: Rc<Vec<u32>>,
 }
@@ -27,8 +26,8 @@ pub fn CodePane(props: &CodePaneProps) -> Html {
             <ol class="code">
                 { for props.listing.lines().enumerate().map(|(i, text)| {
                     let line = i + 1;
-                    let cursor = props.cursors.iter().find(|c| c.line == line);
-                    let touched = props.touched.contains(&line);
+                    let cursor = props.step.cursors.iter().find(|c| c.line == line);
+                    let touched = props.step.touched.contains(&line);
                     html! {
                         <li class={classes!(cursor.map(|_| "awaited"), touched.then_some("touched"))}>
                             <code>{ text }</code>

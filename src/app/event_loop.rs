@@ -3,37 +3,29 @@
 
 use yew::prelude::*;
 
-use super::state::{ManualView, MAX_LISTED};
 use crate::debugger::narrate::describe_task;
 use crate::debugger::narrate::{describe_event, format_ms};
-use crate::sim::queue::Pending;
-use crate::sim::{KeyNames, TaskInfo, TraceEvent};
+use crate::model::{ManualView, Part, StepView, MAX_LISTED};
+use crate::sim::KeyNames;
 
 #[derive(Properties, PartialEq)]
 pub struct LoopPaneProps {
     /// How the run's keys read.
     pub keys: KeyNames,
     /// Manual mode, when on: the user picks the next event.
-    pub manual: Option<ManualView>,
+    pub manual: Option<Part<ManualView>>,
     pub on_manual: Callback<()>,
     pub on_choose: Callback<usize>,
     pub on_undo: Callback<()>,
-    /// The last macrotask, described, if a step has run.
-    pub ran: Option<String>,
-    /// The step's first `MAX_LISTED_EVENTS` events, and how many it had
-    /// (`crate::model::StepView`).
-    pub events: Vec<TraceEvent>,
-    pub events_total: usize,
-    /// The first `MAX_LISTED` queued macrotasks, what each will do and the
-    /// code line its request awaits; and how many are queued.
-    pub pending: Vec<(Pending, TaskInfo, Option<usize>)>,
-    pub queued: usize,
+    /// The step: what ran, its events and the queue.
+    pub step: Part<StepView>,
 }
 
 #[component]
 pub fn LoopPane(props: &LoopPaneProps) -> Html {
-    let more = props.queued.saturating_sub(MAX_LISTED);
-    let more_events = props.events_total.saturating_sub(props.events.len());
+    let step = &props.step;
+    let more = step.queued.saturating_sub(MAX_LISTED);
+    let more_events = step.events_total.saturating_sub(step.events.len());
     let manual_on = props.manual.is_some();
     html! {
         <section class="panel loop-pane" data-testid="loop-pane" aria-labelledby="loop-title">
@@ -50,21 +42,21 @@ pub fn LoopPane(props: &LoopPaneProps) -> Html {
                     on_undo={props.on_undo.clone()} />
             }
             <h3>{ "Ran" }</h3>
-            <p class="ran">{ props.ran.clone().unwrap_or_else(|| "nothing yet: step to run the first macrotask".into()) }</p>
+            <p class="ran">{ step.ran.clone().unwrap_or_else(|| "nothing yet: step to run the first macrotask".into()) }</p>
             <h3>{ "Then, as microtasks" }</h3>
-            if props.events.is_empty() {
+            if step.events.is_empty() {
                 <p class="empty">{ "—" }</p>
             } else {
                 <ol class="micro">
-                    { for props.events.iter().map(|event| html! { <li>{ describe_event(event, &props.keys) }</li> }) }
+                    { for step.events.iter().map(|event| html! { <li>{ describe_event(event, &props.keys) }</li> }) }
                 </ol>
                 if more_events > 0 {
                     <p class="more">{ format!("… and {more_events} more") }</p>
                 }
             }
-            <h3>{ format!("Macrotask queue ({})", props.queued) }</h3>
+            <h3>{ format!("Macrotask queue ({})", step.queued) }</h3>
             <ol class="queue">
-                { for props.pending.iter().take(MAX_LISTED).map(|(pending, info, line)| html! {
+                { for step.pending.iter().take(MAX_LISTED).map(|(pending, info, line)| html! {
                     <li>
                         <span class="due">{ format!("{} ms", format_ms(pending.due)) }</span>
                         { describe_task(pending.task, info, &props.keys) }
@@ -83,7 +75,7 @@ pub fn LoopPane(props: &LoopPaneProps) -> Html {
 
 #[derive(Properties, PartialEq)]
 struct ManualPaneProps {
-    manual: ManualView,
+    manual: Part<ManualView>,
     on_choose: Callback<usize>,
     on_undo: Callback<()>,
 }

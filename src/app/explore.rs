@@ -5,10 +5,10 @@
 
 use yew::prelude::*;
 
-use super::state::SearchView;
 use crate::config::ScenarioKind;
 use crate::explore::search::thousands;
 use crate::explore::{Check, ExploreOptions, ExploreResult, Method, StrategyRow};
+use crate::model::{Part, SearchView};
 
 #[derive(Properties, PartialEq)]
 pub struct ExplorePanelProps {
@@ -16,7 +16,7 @@ pub struct ExplorePanelProps {
     /// A script runs: only the checks a script's run can be judged on.
     #[prop_or_default]
     pub script: bool,
-    pub view: Option<SearchView>,
+    pub view: Option<Part<SearchView>>,
     pub on_start: Callback<(ExploreOptions, bool)>,
     pub on_cancel: Callback<()>,
     /// Opens a counterexample: its fragment, and the debugger position
@@ -207,7 +207,7 @@ fn preemption_bound(text: &str) -> Option<Option<u32>> {
 
 #[derive(Properties, PartialEq)]
 struct SearchResultsProps {
-    view: SearchView,
+    view: Part<SearchView>,
     running: bool,
     on_cancel: Callback<MouseEvent>,
     on_open: Callback<(String, u32, Vec<Check>)>,

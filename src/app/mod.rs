@@ -1,7 +1,8 @@
 //! The browser app: the step debugger over the engine's traces.
 //!
-//! `start` mounts [`App`] into `<main id="app">`. The state lives in one
-//! `Reducible` ([`state::Debugger`]); the components only draw it and send
+//! `start` mounts [`App`] into `<main id="app">`. The state lives in the
+//! model ([`crate::model`]), behind a [`Link`]; the components draw its
+//! [`Frame`]s and send
 //! actions. The page reads `location.hash` when it mounts and on every
 //! `hashchange`, and writes the canonical fragment back after each edit, so
 //! the address bar is always the shareable link.
@@ -9,10 +10,10 @@
 mod code;
 mod event_loop;
 mod explore;
+mod link;
 mod panel;
 #[cfg(scripts)]
 mod script_panel;
-pub mod state;
 mod timeline;
 mod transport;
 mod view;
@@ -20,7 +21,8 @@ mod what_happened;
 mod yielding;
 
 pub use crate::debugger::narrate::format_ms;
-pub use state::{Action, Busy, Debugger};
+pub use crate::model::{Action, Busy, Debugger, Frame};
+pub use link::Link;
 pub use view::{
     CompareTable, ErrorBanner, ExampleLinks, MetricsTable, MetricsTableProps, EXAMPLES,
 };
@@ -34,11 +36,11 @@ use gloo_timers::callback::Interval;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
+use crate::model::{Export, SPEEDS};
 use code::CodePane;
 use event_loop::LoopPane;
 use explore::ExplorePanel;
 use panel::ScenarioPanel;
-use state::{now_ms, StepView, CHUNK_MS, SPEEDS};
 use timeline::Timeline;
 use transport::Transport;
 use what_happened::WhatHappened;
@@ -164,49 +166,29 @@ fn copy(text: Option<String>) -> Option<String> {
 
 #[component]
 pub fn App() -> Html {
-    let state = use_reducer(|| Debugger::load(&current_hash()));
+    let link = use_memo((), |_| Link::open(&current_hash()));
+    let frame = use_state(|| link.frame());
     // Reports of `interleave real` pasted into the compare table.
     let measured = use_state(|| (Rc::new(Vec::<Measured>::new()), None::<String>));
     // The link last copied, with the fragment it was copied for.
     let shared_link = use_state(|| None::<(String, String)>);
 
-    // Chunked work: one time-boxed chunk per browser task until done.
+    // The model's frames, from the first draw on (its work starts then).
     {
-        let dispatcher = state.dispatcher();
-        use_effect_with((state.version, state.has_work()), move |&(_, has_work)| {
-            let next = has_work.then(|| {
-                yielding::NextTask::new(move || {
-                    dispatcher.dispatch(Action::Work {
-                        deadline: now_ms() + CHUNK_MS,
-                    })
-                })
-            });
-            move || drop(next)
-        });
-    }
-    // A run that needs a module of the script edition waits for it.
-    #[cfg(scripts)]
-    {
-        let dispatcher = state.dispatcher();
-        let fetching = match state.busy {
-            Busy::Fetching(name, _) => Some(name),
-            _ => None,
-        };
-        use_effect_with((state.version, fetching), move |&(_, fetching)| {
-            if let Some(name) = fetching {
-                wasm_bindgen_futures::spawn_local(async move {
-                    dispatcher.dispatch(Action::ModuleLoaded(load(name).await));
-                });
-            }
+        let link = link.clone();
+        let setter = frame.setter();
+        use_effect_with((), move |_| {
+            link.listen(Callback::from(move |next| setter.set(next)));
+            move || link.close()
         });
     }
     // Play: one step per tick at the chosen speed.
     {
-        let dispatcher = state.dispatcher();
-        use_effect_with((state.playing, state.speed), move |&(playing, speed)| {
+        let link = link.clone();
+        use_effect_with((frame.playing, frame.speed), move |&(playing, speed)| {
             let interval = playing.then(|| {
                 let period = 1000 / SPEEDS[speed];
-                Interval::new(period, move || dispatcher.dispatch(Action::Tick))
+                Interval::new(period, move || link.send(Action::Tick))
             });
             move || drop(interval)
         });
@@ -214,16 +196,16 @@ pub fn App() -> Html {
     // The address bar follows the scenario: after a fragment with bad keys
     // it holds the canonical fragment of what runs (the banner names the
     // keys that fell back to their defaults).
-    use_effect_with(state.fragment.clone(), |fragment| show_fragment(fragment));
+    use_effect_with(frame.fragment.clone(), |fragment| show_fragment(fragment));
     // `hashchange` (links, back button) and the keyboard.
     {
-        let dispatcher = state.dispatcher();
+        let link = link.clone();
         use_effect_with((), move |_| {
             let window = web_sys::window().expect("the app runs in a window");
             let on_hash = {
-                let dispatcher = dispatcher.clone();
+                let link = link.clone();
                 EventListener::new(&window, "hashchange", move |_| {
-                    dispatcher.dispatch(Action::Load(current_hash()))
+                    link.send(Action::Load(current_hash()))
                 })
             };
             let options = EventListenerOptions::enable_prevent_default();
@@ -242,7 +224,7 @@ pub fn App() -> Html {
                         _ => return,
                     };
                     event.prevent_default();
-                    dispatcher.dispatch(action);
+                    link.send(action);
                 });
             // A button pressed with the space bar clicks on keyup: the space
             // bar already played or paused on keydown.
@@ -260,11 +242,11 @@ pub fn App() -> Html {
     }
 
     let send = |action: fn() -> Action| {
-        let dispatcher = state.dispatcher();
-        Callback::from(move |()| dispatcher.dispatch(action()))
+        let link = link.clone();
+        Callback::from(move |()| link.send(action()))
     };
     let on_set = {
-        let dispatcher = state.dispatcher();
+        let link = link.clone();
         Callback::from(move |(key, value): (String, String)| {
             if key == "scenario" && value == "script" {
                 // A navigation: the edition without the engine hands the
@@ -272,13 +254,13 @@ pub fn App() -> Html {
                 open_fragment(SCRIPT_START);
                 return;
             }
-            dispatcher.dispatch(Action::SetParam(key, value))
+            link.send(Action::SetParam(key, value))
         })
     };
     let on_pick = {
-        let dispatcher = state.dispatcher();
+        let link = link.clone();
         Callback::from(move |strategy: crate::config::StrategyKind| {
-            dispatcher.dispatch(Action::SetParam("strategy".into(), strategy.name().into()))
+            link.send(Action::SetParam("strategy".into(), strategy.name().into()))
         })
     };
     let on_measured = {
@@ -295,16 +277,16 @@ pub fn App() -> Html {
         })
     };
     let on_speed = {
-        let dispatcher = state.dispatcher();
-        Callback::from(move |speed| dispatcher.dispatch(Action::SetSpeed(speed)))
+        let link = link.clone();
+        Callback::from(move |speed| link.send(Action::SetSpeed(speed)))
     };
     let on_group = {
-        let dispatcher = state.dispatcher();
-        Callback::from(move |grouping| dispatcher.dispatch(Action::SetGrouping(grouping)))
+        let link = link.clone();
+        Callback::from(move |grouping| link.send(Action::SetGrouping(grouping)))
     };
     let on_share = |command: bool| {
         let shared_link = shared_link.clone();
-        let fragment = state.fragment.clone();
+        let fragment = frame.fragment.clone();
         Callback::from(move |_: MouseEvent| {
             show_fragment(&fragment);
             // The command replays this run on real servers (docs/real.md).
@@ -313,22 +295,22 @@ pub fn App() -> Html {
         })
     };
     let on_choose = {
-        let dispatcher = state.dispatcher();
-        Callback::from(move |index| dispatcher.dispatch(Action::Choose(index)))
+        let link = link.clone();
+        Callback::from(move |index| link.send(Action::Choose(index)))
     };
     let on_start_search = {
-        let dispatcher = state.dispatcher();
+        let link = link.clone();
         Callback::from(move |(options, every_strategy)| {
-            dispatcher.dispatch(Action::Explore {
+            link.send(Action::Explore {
                 options,
                 every_strategy,
             })
         })
     };
     let on_open = {
-        let dispatcher = state.dispatcher();
+        let link = link.clone();
         Callback::from(move |(fragment, position, violated)| {
-            dispatcher.dispatch(Action::OpenCounterexample {
+            link.send(Action::OpenCounterexample {
                 fragment,
                 position,
                 violated,
@@ -336,41 +318,34 @@ pub fn App() -> Html {
         })
     };
     let on_cancel = {
-        let dispatcher = state.dispatcher();
-        Callback::from(move |_: MouseEvent| dispatcher.dispatch(Action::Cancel))
+        let link = link.clone();
+        Callback::from(move |_: MouseEvent| link.send(Action::Cancel))
     };
 
-    let recording = state.recording();
-    let ready = state.session().is_some() && state.busy == Busy::Idle;
-    let StepView {
-        cursors,
-        touched,
-        ran,
-        events,
-        events_total,
-        pending,
-        queued,
-    } = state.step_view();
-    let metrics = state.metrics();
-    // The requests of the story told: the one this step caused, else the
-    // run's first.
-    let here = state.story_here();
-    let involved: Rc<Vec<u32>> = Rc::new(
-        here.as_ref()
-            .or_else(|| state.explanation.as_ref().and_then(|e| e.story.as_ref()))
-            .map(|story| story.requests.clone())
-            .unwrap_or_default(),
-    );
-    let steps = recording.as_ref().map_or(0, |r| r.steps);
-    let keys = recording
+    let on_export = {
+        let link = link.clone();
+        Callback::from(move |what: Export| {
+            if let Some(file) = link.export(what) {
+                download(file.name, file.mime, &file.text);
+            }
+        })
+    };
+
+    let run = frame.run.clone();
+    let step = frame.step.clone();
+    let metrics = frame.metrics.clone();
+    let involved: Rc<Vec<u32>> = Rc::new(frame.involved());
+    let steps = run.as_ref().map_or(0, |r| r.steps);
+    let keys = run
         .as_ref()
-        .map_or(crate::sim::KeyNames::Story(state.config.scenario), |r| {
+        .map_or(crate::sim::KeyNames::Story(frame.config.scenario), |r| {
             r.keys.clone()
         });
-    let has_violation = recording.as_ref().is_some_and(|r| !r.violations.is_empty());
+    let has_violation = frame.has_violation();
+    let ready = frame.ready;
     // A module's download (the script edition's) has no requests to count.
     #[cfg(scripts)]
-    let counts_requests = !matches!(state.busy, Busy::Fetching(..));
+    let counts_requests = !matches!(frame.busy, Busy::Fetching(..));
     #[cfg(not(scripts))]
     let counts_requests = true;
 
@@ -384,21 +359,21 @@ pub fn App() -> Html {
                 <div class="share">
                     <button data-testid="btn-share" onclick={on_share(false)}>{ "Share link" }</button>
                     <button data-testid="btn-real" onclick={on_share(true)}>{ "Copy real-server command" }</button>
-                    if let Some((_, link)) = shared_link.as_ref().filter(|(f, _)| *f == state.fragment) {
+                    if let Some((_, link)) = shared_link.as_ref().filter(|(f, _)| *f == frame.fragment) {
                         <span class="copied" role="status">{ "copied: " }<code>{ link.clone() }</code></span>
                     }
                 </div>
             </header>
-            <ErrorBanner errors={state.errors.clone()} />
-            if state.needs_engine {
+            <ErrorBanner errors={frame.errors.clone()} />
+            if frame.needs_engine {
                 <p class="notice" role="status" data-testid="engine-needed">{ "Loading the JavaScript engine…" }</p>
             }
-            if let Some(notice) = &state.notice {
+            if let Some(notice) = &frame.notice {
                 <p class="notice" role="status" data-testid="run-notice">{ notice }</p>
             }
-            if state.busy != Busy::Idle {
+            if frame.busy != Busy::Idle {
                 <div class="progress" role="status" data-testid="progress">
-                    <span>{ match state.busy {
+                    <span>{ match frame.busy {
                         Busy::Recording => "recording the run…".into(),
                         Busy::Counting => "running (metrics only)…".into(),
                         #[cfg(scripts)]
@@ -408,54 +383,54 @@ pub fn App() -> Html {
                         _ => std::borrow::Cow::Borrowed("running to the end…"),
                     } }</span>
                     if counts_requests {
-                        <progress max={state.progress.1.max(1).to_string()} value={state.progress.0.to_string()} />
-                        <span>{ format!("{} / {} requests", state.progress.0, state.progress.1) }</span>
+                        <progress max={frame.progress.1.max(1).to_string()} value={frame.progress.0.to_string()} />
+                        <span>{ format!("{} / {} requests", frame.progress.0, frame.progress.1) }</span>
                     }
                     <button data-testid="btn-cancel" onclick={on_cancel}>{ "cancel" }</button>
                 </div>
             }
-            <div class={classes!("workbench", state.program.is_script().then_some("with-script"))}>
+            <div class={classes!("workbench", frame.is_script().then_some("with-script"))}>
                 <aside class="sidebar">
-                    { script_panel(&state) }
-                    <ScenarioPanel config={state.config.clone()} error={state.param_error.clone()}
-                        script={state.program.is_script()} {on_set} />
-                    <ExampleLinks current={state.fragment.clone()} />
+                    { script_panel(&frame, &link) }
+                    <ScenarioPanel config={frame.config.clone()} error={frame.param_error.clone()}
+                        script={frame.is_script()} {on_set} />
+                    <ExampleLinks current={frame.fragment.clone()} />
                 </aside>
                 <div class="main">
-                    <Transport position={state.position()} {steps} now={state.now()}
-                        playing={state.playing} speed={state.speed} {ready} at_end={state.at_end()}
-                        {has_violation} metrics_only={state.is_metrics_only()} events={metrics.events}
+                    <Transport position={frame.position} {steps} now={frame.now}
+                        playing={frame.playing} speed={frame.speed} {ready} at_end={frame.at_end}
+                        {has_violation} metrics_only={frame.metrics_only} events={metrics.events}
                         on_step={send(|| Action::Step)} on_back={send(|| Action::Back)}
                         on_play={send(|| Action::TogglePlay)} on_run={send(|| Action::RunToEnd)}
                         on_reset={send(|| Action::Reset)} on_violation={send(|| Action::JumpToViolation)}
                         {on_speed} />
-                    <MetricsTable metrics={metrics} headline={state.headline()} />
-                    if state.drawn >= 1 {
+                    <MetricsTable metrics={metrics} headline={frame.headline.clone()} />
+                    if frame.drawn >= 1 {
                     <div class="timeline-row">
-                        if let Some(recording) = recording.clone() {
-                            <Timeline {recording} position={state.position()} now={state.now()}
-                                grouping={state.grouping} {on_group} highlight={involved.clone()} />
+                        if let Some(run) = run.clone() {
+                            <Timeline {run} position={frame.position} now={frame.now}
+                                grouping={frame.grouping} {on_group} highlight={involved.clone()} {on_export} />
                         }
-                        if recording.is_some() {
-                            <WhatHappened explanation={state.explanation.clone()} here={here}
-                                position={state.position()} on_jump={send(|| Action::JumpToViolation)} />
+                        if run.is_some() {
+                            <WhatHappened explanation={frame.explanation.clone()} here={frame.here.clone()}
+                                position={frame.position} on_jump={send(|| Action::JumpToViolation)} />
                         }
                     </div>
                     <div class="split">
-                        <CodePane listing={state.listing.clone()} {cursors} {touched} highlight={involved} />
-                        <LoopPane keys={keys} {ran} {events} {events_total} {pending} {queued}
-                            manual={state.manual_view()} on_manual={send(|| Action::ToggleManual)}
+                        <CodePane listing={frame.listing.clone()} step={step.clone()} highlight={involved} />
+                        <LoopPane keys={keys} {step}
+                            manual={frame.manual.clone()} on_manual={send(|| Action::ToggleManual)}
                             {on_choose} on_undo={send(|| Action::Undo)} />
                     </div>
                     }
-                    if state.drawn >= 2 {
-                    <ExplorePanel key={if state.program.is_script() { "script" } else { state.config.scenario.name() }}
-                        scenario={state.config.scenario} script={state.program.is_script()}
-                        view={state.search_view.clone()} on_start={on_start_search}
+                    if frame.drawn >= 2 {
+                    <ExplorePanel key={if frame.is_script() { "script" } else { frame.config.scenario.name() }}
+                        scenario={frame.config.scenario} script={frame.is_script()}
+                        view={frame.search.clone()} on_start={on_start_search}
                         on_cancel={send(|| Action::CancelSearch)} {on_open} />
-                    <CompareTable rows={state.compare_rows.clone()} running={state.comparing()}
-                        current={state.config.strategy}
-                        scenario={state.config.scenario} keys={state.config.keys} {on_pick}
+                    <CompareTable rows={frame.compare_rows.clone()} running={frame.comparing}
+                        current={frame.config.strategy}
+                        scenario={frame.config.scenario} keys={frame.config.keys} {on_pick}
                         measured={measured.0.clone()} measured_error={measured.1.clone()} {on_measured} />
                     }
                 </div>
@@ -476,20 +451,20 @@ fn open_fragment(fragment: &str) {
 
 /// The script panel, when a script runs (the script edition only).
 #[cfg(scripts)]
-fn script_panel(state: &UseReducerHandle<Debugger>) -> Html {
-    let crate::debugger::Program::Script(script) = &state.program else {
+fn script_panel(frame: &Frame, link: &Link) -> Html {
+    let Some(script) = &frame.script else {
         return Html::default();
     };
     let on_code = {
-        let dispatcher = state.dispatcher();
-        Callback::from(move |code| dispatcher.dispatch(Action::SetCode(code)))
+        let link = link.clone();
+        Callback::from(move |code| link.send(Action::SetCode(code)))
     };
     let on_schema = {
-        let dispatcher = state.dispatcher();
-        Callback::from(move |sql| dispatcher.dispatch(Action::SetSchema(sql)))
+        let link = link.clone();
+        Callback::from(move |sql| link.send(Action::SetSchema(sql)))
     };
     let on_example = {
-        let config = state.config.clone();
+        let config = frame.config.clone();
         Callback::from(move |name: String| {
             let program = crate::debugger::Program::Script(std::rc::Rc::new(
                 crate::debugger::ScriptProgram {
@@ -506,36 +481,38 @@ fn script_panel(state: &UseReducerHandle<Debugger>) -> Html {
         <script_panel::ScriptPanel code={AttrValue::from(script.code.clone())}
             source_piece={AttrValue::from(script.source_piece.clone())}
             schema={script.schema.clone().map(AttrValue::from)}
-            problem={state.script_problem.clone()} shows_run={state.session().is_some()}
+            problem={script.problem.clone()} shows_run={frame.run.is_some()}
             {on_code} {on_schema} {on_example} />
     }
 }
 
 #[cfg(not(scripts))]
-fn script_panel(_: &UseReducerHandle<Debugger>) -> Html {
+fn script_panel(_: &Frame, _: &Link) -> Html {
     Html::default()
 }
 
-#[cfg(scripts)]
-#[wasm_bindgen::prelude::wasm_bindgen]
-extern "C" {
-    /// web/boot.js: loads a module of the script edition (once).
-    #[wasm_bindgen(catch, js_namespace = interleaveModules, js_name = load)]
-    fn load_module(name: &str) -> Result<js_sys::Promise, wasm_bindgen::JsValue>;
-}
-
-/// Loads a module of the script edition; why not, if it fails.
-#[cfg(scripts)]
-async fn load(name: &str) -> Result<(), String> {
-    let describe = |error: wasm_bindgen::JsValue| match error.dyn_ref::<js_sys::Error>() {
-        Some(error) => String::from(error.message()),
-        None => error.as_string().unwrap_or_else(|| "unknown error".into()),
+/// Saves `text` as a file: a Blob URL clicked through a temporary link.
+fn download(name: &str, mime: &str, text: &str) {
+    let document = document();
+    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type(mime);
+    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options) else {
+        return;
     };
-    let promise = load_module(name).map_err(describe)?;
-    wasm_bindgen_futures::JsFuture::from(promise)
-        .await
-        .map(drop)
-        .map_err(describe)
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else {
+        return;
+    };
+    if let Some(link) = document
+        .create_element("a")
+        .ok()
+        .and_then(|e| e.dyn_into::<web_sys::HtmlAnchorElement>().ok())
+    {
+        link.set_href(&url);
+        link.set_download(name);
+        link.click();
+    }
+    let _ = web_sys::Url::revoke_object_url(&url);
 }
 
 /// Reads `interleave real` reports with the browser's JSON parser: one

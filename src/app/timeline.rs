@@ -11,11 +11,11 @@ use yew::prelude::*;
 
 use crate::config::number::Fixed;
 use crate::config::Micros;
-use crate::debugger::export::{timeline_svg, trace_json_lines};
 use crate::debugger::narrate::{format_ms, outcome_name};
 use crate::debugger::shared_lanes::Segment;
 use crate::debugger::timeline::NEVER;
-use crate::debugger::{Grouping, Lane, Recording, SharedLane, Span, SpanKind};
+use crate::debugger::{Grouping, Lane, RunView, SharedLane, Span, SpanKind};
+use crate::model::Export;
 use crate::sim::trace::Outcome;
 
 const LANE_HEIGHT: i32 = 18;
@@ -26,13 +26,15 @@ const MAX_SEGMENTS_DRAWN: usize = 400;
 
 #[derive(Properties, PartialEq)]
 pub struct TimelineProps {
-    pub recording: Rc<Recording>,
+    pub run: Rc<RunView>,
     pub position: u32,
     pub now: Micros,
     pub grouping: Grouping,
     pub on_group: Callback<Grouping>,
     /// Requests of the story "What happened" tells: their lanes stand out.
     pub highlight: Rc<Vec<u32>>,
+    /// Saves the run as a file.
+    pub on_export: Callback<Export>,
 }
 
 /// The time window shown, in µs.
@@ -59,20 +61,19 @@ fn pct(x: f64) -> String {
 
 #[component]
 pub fn Timeline(props: &TimelineProps) -> Html {
-    let recording = &props.recording;
+    let run = &props.run;
     let full = Window {
         start: 0,
-        end: (recording.end + recording.end / 50).max(1_000),
+        end: (run.end + run.end / 50).max(1_000),
     };
     let zoom = use_state(|| None::<Window>);
     let scroll = use_state(|| 0i32);
     let window = zoom.unwrap_or(full);
 
-    let order = use_memo(
-        (recording.clone(), props.grouping),
-        |(recording, grouping)| recording.timeline.order(*grouping),
-    );
-    let lanes = &recording.timeline.lanes;
+    let order = use_memo((run.clone(), props.grouping), |(run, grouping)| {
+        run.timeline.order(*grouping)
+    });
+    let lanes = &run.timeline.lanes;
     let first = (*scroll / LANE_HEIGHT).max(0) as usize;
     let shown = (VIEW_HEIGHT / LANE_HEIGHT + 2) as usize;
     let visible = order.iter().copied().enumerate().skip(first).take(shown);
@@ -149,23 +150,23 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                     <input type="range" min="0" max="1000" value={pan_value.to_string()}
                         aria-label="Pan the time window" disabled={zoom.is_none()} oninput={on_pan} />
                     <button data-testid="btn-export-trace" title="Download the trace as JSON lines (as interleave run --trace prints them)"
-                        onclick={export(recording, Export::Trace)}>{ "trace.json" }</button>
+                        onclick={props.on_export.reform(|_: MouseEvent| Export::Trace)}>{ "trace.json" }</button>
                     <button data-testid="btn-export-svg" title="Download the timeline as a standalone SVG file"
-                        onclick={export(recording, Export::Svg)}>{ "timeline.svg" }</button>
+                        onclick={props.on_export.reform(|_: MouseEvent| Export::Svg)}>{ "timeline.svg" }</button>
                 </div>
             </div>
             <Legend />
             <div class="lanes shared-lanes">
-                <svg class="labels" width={LABEL_WIDTH.to_string()} height={(shared_height(recording) + 20).to_string()}>
+                <svg class="labels" width={LABEL_WIDTH.to_string()} height={(shared_height(run) + 20).to_string()}>
                     <text x="4" y="13" class="axis-label">{ "time (ms)" }</text>
-                    { for shared_rows(recording).map(|(y, lane)| html! {
+                    { for shared_rows(run).map(|(y, lane)| html! {
                         <text x="4" y={(y + 13).to_string()} class="lane-label shared">{ lane.label.clone() }</text>
                     }) }
                 </svg>
-                <svg class="plot" width="100%" height={(shared_height(recording) + 20).to_string()}>
+                <svg class="plot" width="100%" height={(shared_height(run) + 20).to_string()}>
                     { axis(window) }
-                    { for shared_rows(recording).enumerate().map(|(index, (y, lane))| {
-                        shared_lane(recording, index, lane, y, window, props.position)
+                    { for shared_rows(run).enumerate().map(|(index, (y, lane))| {
+                        shared_lane(run, index, lane, y, window, props.position)
                     }) }
                     <line class="cursor" x1={cursor.clone()} x2={cursor.clone()} y1="0" y2="100%" />
                 </svg>
@@ -176,7 +177,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                         let lane = &lanes[index];
                         let y = row as i32 * LANE_HEIGHT;
                         let involved = props.highlight.contains(&lane.request).then_some("involved");
-                        html! { <text x="4" y={(y + 13).to_string()} class={classes!("lane-label", involved)}>{ recording.timeline.label(lane) }</text> }
+                        html! { <text x="4" y={(y + 13).to_string()} class={classes!("lane-label", involved)}>{ run.timeline.label(lane) }</text> }
                     }) }
                     // Grouped by server: a rule where each server's lanes start.
                     { for visible.clone().filter(|&(row, index)| {
@@ -189,9 +190,9 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 </svg>
                 <svg class="plot" width="100%" height={height.to_string()}>
                     { for visible.map(|(row, index)| {
-                        let position = lane_position(&lanes[index], recording, props.position);
+                        let position = lane_position(&lanes[index], run, props.position);
                         html! {
-                            <LaneRow key={index} recording={recording.clone()} {index}
+                            <LaneRow key={index} run={run.clone()} {index}
                                 top={row as i32 * LANE_HEIGHT} {window} {position} />
                         }
                     }) }
@@ -200,58 +201,6 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             </div>
         </section>
     }
-}
-
-#[derive(Clone, Copy)]
-enum Export {
-    Trace,
-    Svg,
-}
-
-/// A click that downloads the run's trace or timeline, made when clicked.
-fn export(recording: &Rc<Recording>, what: Export) -> Callback<MouseEvent> {
-    let recording = recording.clone();
-    Callback::from(move |_: MouseEvent| {
-        let (name, mime, text) = match what {
-            Export::Trace => (
-                "interleave-trace.jsonl",
-                "application/x-ndjson",
-                trace_json_lines(&recording),
-            ),
-            Export::Svg => (
-                "interleave-timeline.svg",
-                "image/svg+xml",
-                timeline_svg(&recording),
-            ),
-        };
-        download(name, mime, &text);
-    })
-}
-
-/// Saves `text` as a file: a Blob URL clicked through a temporary link.
-fn download(name: &str, mime: &str, text: &str) {
-    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
-        return;
-    };
-    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
-    let options = web_sys::BlobPropertyBag::new();
-    options.set_type(mime);
-    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options) else {
-        return;
-    };
-    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else {
-        return;
-    };
-    if let Some(link) = document
-        .create_element("a")
-        .ok()
-        .and_then(|e| e.dyn_into::<web_sys::HtmlAnchorElement>().ok())
-    {
-        link.set_href(&url);
-        link.set_download(name);
-        link.click();
-    }
-    let _ = web_sys::Url::revoke_object_url(&url);
 }
 
 #[component]
@@ -267,9 +216,8 @@ fn Legend() -> Html {
     }
 }
 
-fn shared_height(recording: &Recording) -> i32 {
-    recording
-        .timeline
+fn shared_height(run: &RunView) -> i32 {
+    run.timeline
         .shared
         .iter()
         .map(|lane| lane.rows as i32 * LANE_HEIGHT)
@@ -277,8 +225,8 @@ fn shared_height(recording: &Recording) -> i32 {
 }
 
 /// Each shared lane with its top y (below the axis).
-fn shared_rows(recording: &Recording) -> impl Iterator<Item = (i32, &SharedLane)> + Clone {
-    recording.timeline.shared.iter().scan(20, |y, lane| {
+fn shared_rows(run: &RunView) -> impl Iterator<Item = (i32, &SharedLane)> + Clone {
+    run.timeline.shared.iter().scan(20, |y, lane| {
         let top = *y;
         *y += lane.rows as i32 * LANE_HEIGHT;
         Some((top, lane))
@@ -336,7 +284,7 @@ fn phase(start_step: u32, end_step: u32, position: u32) -> &'static str {
 /// over a whole run): each segment is its own component, so a step redraws
 /// only the segment whose phase it changes.
 fn shared_lane(
-    recording: &Rc<Recording>,
+    run: &Rc<RunView>,
     lane_index: usize,
     lane: &SharedLane,
     top: i32,
@@ -359,7 +307,7 @@ fn shared_lane(
             { for visible.into_iter().map(|index| {
                 let future = lane.segments[index].start_step >= position;
                 html! {
-                    <SegmentRect key={index} recording={recording.clone()} lane={lane_index} {index}
+                    <SegmentRect key={index} run={run.clone()} lane={lane_index} {index}
                         {top} {window} {future} />
                 }
             }) }
@@ -370,7 +318,7 @@ fn shared_lane(
 
 #[derive(Properties, PartialEq)]
 struct SegmentRectProps {
-    recording: Rc<Recording>,
+    run: Rc<RunView>,
     lane: usize,
     index: usize,
     top: i32,
@@ -380,7 +328,7 @@ struct SegmentRectProps {
 
 #[component]
 fn SegmentRect(props: &SegmentRectProps) -> Html {
-    let lane = &props.recording.timeline.shared[props.lane];
+    let lane = &props.run.timeline.shared[props.lane];
     shared_segment(
         &lane.segments[props.index],
         lane.peak,
@@ -417,7 +365,7 @@ fn shared_segment(segment: &Segment, peak: u32, top: i32, window: Window, future
 
 #[derive(Properties, PartialEq)]
 struct LaneRowProps {
-    recording: Rc<Recording>,
+    run: Rc<RunView>,
     index: usize,
     top: i32,
     window: Window,
@@ -429,23 +377,17 @@ struct LaneRowProps {
 
 #[component]
 fn LaneRow(props: &LaneRowProps) -> Html {
-    let lane = &props.recording.timeline.lanes[props.index];
-    request_lane(
-        lane,
-        props.top,
-        props.window,
-        props.position,
-        &props.recording,
-    )
+    let lane = &props.run.timeline.lanes[props.index];
+    request_lane(lane, props.top, props.window, props.position, &props.run)
 }
 
 /// `position` clamped to `[first, last + 1]`, where first and last are the
 /// lowest and highest step at which anything on the lane starts, ends or
 /// is marked: outside that range every phase on the lane is the same.
-fn lane_position(lane: &Lane, recording: &Recording, position: u32) -> u32 {
+fn lane_position(lane: &Lane, run: &RunView, position: u32) -> u32 {
     let spans = lane.spans.iter().flat_map(|s| [s.start_step, s.end_step]);
     let returned = lane.returned.map(|(_, step, _)| step);
-    let marks = recording.violations_of(lane.request).map(|v| v.step);
+    let marks = run.violations_of(lane.request).map(|v| v.step);
     let steps = spans.chain(returned).chain(marks).filter(|&s| s != NEVER);
     let (first, last) = steps.fold((u32::MAX, 0), |(lo, hi), s| (lo.min(s), hi.max(s)));
     if first > last {
@@ -454,22 +396,16 @@ fn lane_position(lane: &Lane, recording: &Recording, position: u32) -> u32 {
     position.clamp(first, last.saturating_add(1))
 }
 
-fn request_lane(
-    lane: &Lane,
-    top: i32,
-    window: Window,
-    position: u32,
-    recording: &Recording,
-) -> Html {
-    let end_of_run = recording.end;
+fn request_lane(lane: &Lane, top: i32, window: Window, position: u32, run: &RunView) -> Html {
+    let end_of_run = run.end;
     let spans = lane
         .spans
         .iter()
         .filter(|s| window.shows(s.start, s.end.unwrap_or(end_of_run)));
-    let marks = recording
+    let marks = run
         .violations_of(lane.request)
         .filter(|v| window.shows(v.time, v.time));
-    let keys = &recording.keys;
+    let keys = &run.keys;
     html! {
         <g class="lane">
             <rect class="lane-bg" x="0" y={top.to_string()} width="100%" height={LANE_HEIGHT.to_string()} />

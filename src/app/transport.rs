@@ -3,8 +3,8 @@
 
 use yew::prelude::*;
 
-use super::state::SPEEDS;
 use crate::debugger::narrate::format_ms;
+use crate::model::SPEEDS;
 
 #[derive(Properties, PartialEq)]
 pub struct TransportProps {

@@ -10,6 +10,7 @@ use crate::config::{ScenarioKind, StrategyKind};
 use crate::debugger::measured::{measured_for, Measured};
 use crate::debugger::narrate::format_ms;
 use crate::debugger::CompareRow;
+use crate::model::Part;
 use crate::run::Headline;
 use crate::Metrics;
 
@@ -39,7 +40,7 @@ pub fn ErrorBanner(props: &ErrorBannerProps) -> Html {
 
 #[derive(Properties, PartialEq)]
 pub struct MetricsTableProps {
-    pub metrics: Metrics,
+    pub metrics: Part<Metrics>,
     pub headline: Headline,
 }
 

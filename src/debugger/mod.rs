@@ -16,7 +16,7 @@ pub mod violations;
 
 pub use compare::{Compare, CompareRow};
 pub use program::{Program, ScriptProgram};
-pub use recording::{Recorder, Recording};
+pub use recording::{Recorder, Recording, RunView};
 pub use search::SearchJob;
 pub use session::{LineCursor, RequestState, Session};
 pub use shared_lanes::SharedLane;

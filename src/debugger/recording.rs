@@ -1,6 +1,8 @@
 //! A whole run recorded once: its trace, timeline and violations. The
 //! debugger draws it, and replays the live run up to any step.
 
+use std::rc::Rc;
+
 use crate::config::{Config, Micros};
 use crate::debugger::program::Program;
 use crate::debugger::timeline::{Timeline, TimelineBuilder};
@@ -41,11 +43,53 @@ pub struct Recording {
     pub steps: u32,
     pub end: Micros,
     pub metrics: Metrics,
-    pub timeline: Timeline,
-    pub violations: Vec<Violation>,
+    pub timeline: Rc<Timeline>,
+    pub violations: Rc<Vec<Violation>>,
     /// `violations`' indexes by request (stable): a lane finds its own
     /// without reading them all (a 20,000-request stampede has 40,000).
-    by_request: Vec<u32>,
+    by_request: Rc<Vec<u32>>,
+}
+
+/// What the timeline draws of a recording (its lanes, violations and key
+/// names), shared with it: the page holds this, not the trace.
+#[derive(Clone, Debug)]
+pub struct RunView {
+    pub end: Micros,
+    pub steps: u32,
+    pub keys: KeyNames,
+    pub timeline: Rc<Timeline>,
+    pub violations: Rc<Vec<Violation>>,
+    by_request: Rc<Vec<u32>>,
+}
+
+/// Two views of one recording are equal (the UI's props compare them on
+/// every render, so this must not walk 20,000 lanes).
+impl PartialEq for RunView {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.timeline, &other.timeline)
+            && Rc::ptr_eq(&self.violations, &other.violations)
+    }
+}
+
+impl RunView {
+    /// The violations marked on `request`'s lane, in run order.
+    pub fn violations_of(&self, request: u32) -> impl Iterator<Item = &Violation> {
+        violations_of(&self.violations, &self.by_request, request)
+    }
+}
+
+/// The violations of `request`, found through their indexes by request.
+fn violations_of<'a>(
+    violations: &'a [Violation],
+    by_request: &'a [u32],
+    request: u32,
+) -> impl Iterator<Item = &'a Violation> {
+    let request_of = move |&index: &u32| violations[index as usize].request;
+    let start = by_request.partition_point(|i| request_of(i) < request);
+    by_request[start..]
+        .iter()
+        .take_while(move |i| request_of(i) == request)
+        .map(move |&index| &violations[index as usize])
 }
 
 /// Two recordings of one config are the same run: comparing them (as the
@@ -107,12 +151,19 @@ impl Recording {
 
     /// The violations marked on `request`'s lane, in run order.
     pub fn violations_of(&self, request: u32) -> impl Iterator<Item = &Violation> {
-        let request_of = |&index: &u32| self.violations[index as usize].request;
-        let start = self.by_request.partition_point(|i| request_of(i) < request);
-        self.by_request[start..]
-            .iter()
-            .take_while(move |i| request_of(i) == request)
-            .map(|&index| &self.violations[index as usize])
+        violations_of(&self.violations, &self.by_request, request)
+    }
+
+    /// What the timeline draws of it.
+    pub fn view(&self) -> RunView {
+        RunView {
+            end: self.end,
+            steps: self.steps,
+            keys: self.keys.clone(),
+            timeline: self.timeline.clone(),
+            violations: self.violations.clone(),
+            by_request: self.by_request.clone(),
+        }
     }
 
     /// Where "jump to the first violation" goes: the first duplicate
@@ -251,9 +302,9 @@ impl Recorder {
             positions: building.positions,
             keys: self.run.key_names(),
             metrics: self.run.metrics(),
-            timeline,
-            by_request: by_request(&violations),
-            violations,
+            timeline: Rc::new(timeline),
+            by_request: Rc::new(by_request(&violations)),
+            violations: Rc::new(violations),
             events: building.events,
         }
     }

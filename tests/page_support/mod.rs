@@ -4,7 +4,6 @@
 use std::rc::Rc;
 
 use interleave::app::{Action, Debugger};
-use yew::Reducible;
 
 /// Works until the page has nothing left to do in the background.
 pub fn settle(mut state: Rc<Debugger>) -> Rc<Debugger> {
@@ -12,7 +11,7 @@ pub fn settle(mut state: Rc<Debugger>) -> Rc<Debugger> {
         if !state.has_work() {
             return state;
         }
-        state = state.reduce(Action::Work {
+        state = state.act(Action::Work {
             deadline: js_sys::Date::now() + 50.0,
         });
     }

@@ -95,7 +95,7 @@ impl FromStr for Schedule {
                     Some(index) if !c.is_ascii_uppercase() => choices.push(index),
                     _ => {
                         return Err(format!(
-                            "bad choice {c:?} at character {} (expected {SCHEDULE_FORMS})",
+                            "bad choice '{c}' at character {} (expected {SCHEDULE_FORMS})",
                             at + 1
                         ))
                     }

@@ -120,7 +120,7 @@ impl FromStr for Check {
         Check::ALL
             .into_iter()
             .find(|check| check.name() == text)
-            .ok_or_else(|| format!("unknown check {text:?} (expected {CHECK_FORMS})"))
+            .ok_or_else(|| format!("unknown check \"{text}\" (expected {CHECK_FORMS})"))
     }
 }
 

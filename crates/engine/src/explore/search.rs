@@ -87,7 +87,7 @@ impl std::str::FromStr for Method {
         [Method::Dfs, Method::Random, Method::Pct]
             .into_iter()
             .find(|method| method.name() == text)
-            .ok_or_else(|| format!("unknown method {text:?} (expected dfs, random or pct)"))
+            .ok_or_else(|| format!("unknown method \"{text}\" (expected dfs, random or pct)"))
     }
 }
 
