@@ -121,6 +121,21 @@ export async function ready(page, timeout = 30_000) {
   await page.waitForSelector(`${byId('btn-step')}:not([disabled])`, { timeout });
 }
 
+/**
+ * Waits until the page shows the model's answer to every request it sent
+ * (its model runs in a worker: `<html data-pending>` counts the requests
+ * in flight).
+ */
+export async function settled(page) {
+  await page.waitForSelector('html:not([data-pending]), html[data-pending="0"]', { state: 'attached' });
+}
+
+/** Clicks, then waits until the page shows the model's answer. */
+export async function press(page, selector) {
+  await page.click(selector);
+  await settled(page);
+}
+
 /** Runs to the end and waits until the last step is shown. */
 export async function runToEnd(page) {
   await page.click(byId('btn-run'));

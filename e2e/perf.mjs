@@ -52,14 +52,31 @@ try {
   });
   const timing = await page.evaluate(async () => {
     const button = (id) => document.querySelector(`[data-testid="${id}"]`);
-    // Yew renders in a microtask; a message-channel task runs after it
-    // (setTimeout would add its 4 ms nesting clamp to every sample).
-    const settle = () =>
+    // The model answers from its worker (`<html data-pending>` counts the
+    // requests in flight), and Yew renders in a microtask after each
+    // answer; a message-channel task runs after that (setTimeout would add
+    // its 4 ms nesting clamp to every sample).
+    const nextTask = () =>
       new Promise((done) => {
         const channel = new MessageChannel();
         channel.port1.onmessage = () => done();
         channel.port2.postMessage(0);
       });
+    const answered = () =>
+      new Promise((done) => {
+        const root = document.documentElement;
+        if ((root.dataset.pending ?? '0') === '0') return done();
+        new MutationObserver((_, observer) => {
+          if (root.dataset.pending === '0') {
+            observer.disconnect();
+            done();
+          }
+        }).observe(root, { attributes: true, attributeFilter: ['data-pending'] });
+      });
+    const settle = async () => {
+      await answered();
+      await nextTask();
+    };
     const time = async (id, times) => {
       const samples = [];
       for (let i = 0; i < times; i += 1) {

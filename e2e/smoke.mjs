@@ -14,7 +14,7 @@ import { resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import { serve } from './serve.mjs';
 import {
-  ARGS, CHROMIUM, byId, check, checkMetrics, cli, finish, openPage as open, ready, runToEnd, shownTexts,
+  ARGS, CHROMIUM, byId, check, checkMetrics, cli, finish, openPage as open, press, ready, runToEnd, settled, shownTexts,
 } from './common.mjs';
 
 const SCREENSHOT = 'test-artifacts/debugger-mid-run.png';
@@ -47,14 +47,14 @@ try {
   check('no error banner for a good fragment', (await page.$(byId('error-banner'))) === null);
 
   // 2. Step forward, then back the same number of times: the start again.
-  await page.click(byId('btn-reset'));
+  await press(page, byId('btn-reset'));
   const start = await shownTexts(page);
   const startClock = await text(page, 'clock');
-  for (let i = 0; i < 9; i += 1) await page.click(byId('btn-step'));
+  for (let i = 0; i < 9; i += 1) await press(page, byId('btn-step'));
   check('nine steps reach step 9', (await text(page, 'step-index')) === '9');
   mkdirSync('test-artifacts', { recursive: true });
   await page.screenshot({ path: SCREENSHOT, fullPage: true });
-  for (let i = 0; i < 9; i += 1) await page.click(byId('btn-back'));
+  for (let i = 0; i < 9; i += 1) await press(page, byId('btn-back'));
   const back = await shownTexts(page);
   const same = JSON.stringify(back) === JSON.stringify(start) && (await text(page, 'clock')) === startClock;
   check('stepping back nine times restores the start', same, JSON.stringify(back));
@@ -63,13 +63,18 @@ try {
   // on the page, and on a button).
   await page.focus(byId('btn-step'));
   await page.keyboard.press('ArrowRight');
+  await settled(page);
   await page.evaluate(() => document.activeElement.blur());
   await page.keyboard.press('ArrowRight');
+  await settled(page);
   await page.keyboard.press('ArrowLeft');
+  await settled(page);
   check('arrow keys step', (await text(page, 'step-index')) === '1');
   await page.keyboard.press(' ');
+  await settled(page);
   await page.waitForFunction(() => Number(document.querySelector('[data-testid="step-index"]').textContent) > 2);
   await page.keyboard.press(' ');
+  await settled(page);
   check('space plays and pauses', (await page.getAttribute(byId('btn-play'), 'aria-pressed')) === 'false');
 
   // 4. Editing a parameter re-runs and updates the link.
@@ -78,21 +83,21 @@ try {
   await ready(page);
   await runToEnd(page);
   await checkMetrics(page, 'v=1&scenario=stampede&strategy=keyed-mutex&requests=7', 'after editing requests');
-  await page.click(byId('btn-share'));
+  await press(page, byId('btn-share'));
   const copied = await page.textContent('.copied');
   check('share shows the link', copied.includes('requests=7'), copied);
 
   // 5. A story link changes the hash; the page re-runs without a reload.
-  await page.click('text=ticket · keyed-mutex · 2 servers');
+  await press(page, 'text=ticket · keyed-mutex · 2 servers');
   await page.waitForFunction(() => document.querySelector('[data-testid="scenario-select"]')?.value === 'ticket');
   await ready(page);
   await runToEnd(page);
   await checkMetrics(page, 'v=1&scenario=ticket&strategy=keyed-mutex&servers=2', 'story link (hashchange)');
-  await page.click(byId('btn-first-violation'));
+  await press(page, byId('btn-first-violation'));
   const violationStep = await text(page, 'step-index');
   check('first violation stops mid-run', Number(violationStep) > 0, violationStep);
   // The violation, replayed on real servers: the command to run.
-  await page.click(byId('btn-real'));
+  await press(page, byId('btn-real'));
   const command = await page.textContent('.copied');
   check(
     'the real-server command replays this run',
@@ -117,7 +122,7 @@ try {
   const herd = 'v=1&scenario=stampede&strategy=single-flight&requests=2000';
   await page.goto(`${server.url}/#${herd}`);
   await ready(page);
-  await page.click(byId('btn-step'));
+  await press(page, byId('btn-step'));
   const queueHeading = await page.$eval('[data-testid="loop-pane"]', (pane) =>
     [...pane.querySelectorAll('h3')].map((h) => h.textContent).find((t) => t.startsWith('Macrotask queue')));
   check('the queue heading counts every queued macrotask', queueHeading === 'Macrotask queue (2000)', queueHeading);
@@ -131,11 +136,11 @@ try {
   // bar then holds the schedule, and that link replays the same run.
   await page.goto(`${server.url}/#v=1&scenario=ticket&strategy=none`);
   await ready(page);
-  await page.click(byId('btn-manual'));
+  await press(page, byId('btn-manual'));
   const goal = await text(page, 'manual-goal');
   check('manual mode shows the goal', goal.includes('two tickets'), goal);
   for (let i = 0; i < 20 && !(await page.$(byId('manual-win'))); i += 1) {
-    await page.click(byId('choice-0'));
+    await press(page, byId('choice-0'));
   }
   check('manual mode reaches a win', (await page.$(byId('manual-win'))) !== null);
   const manualLink = await page.evaluate(() => location.href);
@@ -148,17 +153,17 @@ try {
   await checkMetrics(replay, manualFragment, 'the shared manual link');
   check('the shared link replays the duplicate', (await text(replay, 'metric-duplicate_tickets')) === '1');
   await replay.close();
-  await page.click(byId('btn-undo'));
+  await press(page, byId('btn-undo'));
   const undone = await page.evaluate(() => location.href);
   check('undo takes back a choice', undone !== manualLink, undone);
 
   // 8. Explore: the search finds the duplicate and opens it in the debugger.
   await page.goto(`${server.url}/#v=1&scenario=ticket&strategy=none`);
   await ready(page);
-  await page.click(byId('btn-explore'));
+  await press(page, byId('btn-explore'));
   const summary = await (await page.waitForSelector(byId('explore-summary'))).textContent();
   check('explore reports violating schedules', /none: [1-9]\d* of \d+ schedules duplicate, complete/.test(summary), summary);
-  await page.click(byId('btn-open-counterexample'));
+  await press(page, byId('btn-open-counterexample'));
   await page.waitForFunction(() => document.querySelector('[data-testid="metric-duplicate_tickets"]')?.textContent === '1');
   check('the counterexample opens at its duplicate', Number(await text(page, 'step-index')) > 0);
   // A long search (every strategy) shows progress and can be cancelled.
@@ -166,9 +171,9 @@ try {
   await ready(page);
   // Unbounded (an empty bound), so the search is long enough to cancel.
   await page.fill(byId('explore-max-preemptions'), '');
-  await page.click(byId('btn-explore-all'));
+  await press(page, byId('btn-explore-all'));
   await page.waitForSelector(byId('explore-progress'));
-  await page.click(byId('btn-explore-cancel'));
+  await press(page, byId('btn-explore-cancel'));
   await page.waitForSelector('.search-results .notice');
   check('a running search can be cancelled', (await page.$(byId('explore-progress'))) === null);
   await page.screenshot({ path: 'test-artifacts/explore.png', fullPage: true });
@@ -211,11 +216,11 @@ try {
   await ready(story);
   const told = await (await story.waitForSelector(byId('explain-story'))).textContent();
   check('the story names both clicks and the window', told.includes('#1') && told.includes('#0') && told.includes('40 ms'), told);
-  await story.click(byId('btn-first-violation'));
+  await press(story, byId('btn-first-violation'));
   const here = await (await story.waitForSelector(byId('explain-here'))).textContent();
   check('stepping onto the violation tells its story', here.includes('duplicate ticket'), here);
   const fixHref = await story.getAttribute(byId('explain-fix-link'), 'href');
-  await story.click(byId('explain-fix-link'));
+  await press(story, byId('explain-fix-link'));
   await story.waitForFunction((href) => location.hash === href, fixHref);
   await ready(story);
   await runToEnd(story);
@@ -231,7 +236,7 @@ try {
   });
   await story.goto(`${server.url}/#v=1&scenario=ticket&strategy=none`);
   await ready(story);
-  await story.click('.real-input summary');
+  await press(story, '.real-input summary');
   await story.fill(byId('real-json'), realReport);
   await story.locator(byId('real-json')).blur();
   const realCell = await (await story.waitForSelector('.compare td.real')).textContent();

@@ -50,6 +50,7 @@ module() {
 # The edition without swc and sqlparser; TypeScript's stripper and the SQL
 # parser are modules of their own, loaded only for a script that is not
 # JavaScript (src/typescript/) or that uses `pg` or a schema (src/sql/).
+module interleave-model script-release Os
 module interleave-script-web script-release Os --features script-wasm
 module interleave-typescript module-release Oz --features typescript
 module interleave-sql module-release Oz --features sql

@@ -30,7 +30,7 @@ pub mod typescript;
 pub mod sql;
 
 // The engine, under the names the rest of the crate uses.
-pub use engine::{config, explore, order, run, scenario, sim, strategy, world, Config};
+pub use engine::{config, explore, interned, order, run, scenario, sim, strategy, world, Config};
 
 /// In the browser, talc instead of dlmalloc: about 2 KB less of the page's
 /// budgeted wasm, and faster (the script engine allocates through it too).

@@ -7,8 +7,11 @@
 //! (`Action::Work`), so the thread that holds it never freezes.
 
 mod frame;
+mod host;
+pub mod wire;
 
 pub use frame::{Export, File, Frame, Part, ScriptView};
+pub use host::Host;
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -89,8 +92,9 @@ const LONG_LINK: usize = 64 * 1024;
 pub const SPEEDS: [u32; 6] = [1, 2, 5, 10, 30, 100];
 
 /// What the page is busy with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, Default)]
 pub enum Busy {
+    #[default]
     Idle,
     /// Recording the run for the debugger.
     Recording,
@@ -105,9 +109,13 @@ pub enum Busy {
     /// The script needs a module of the page's script edition, which is
     /// loading (its name and what it is; `Action::ModuleLoaded` follows,
     /// and no chunk of work runs meanwhile).
-    Fetching(&'static str, &'static str),
+    Fetching(
+        #[serde(deserialize_with = "crate::interned::static_str")] crate::interned::Name,
+        #[serde(deserialize_with = "crate::interned::static_str")] crate::interned::Name,
+    ),
 }
 
+#[derive(serde::Serialize, serde::Deserialize)]
 pub enum Action {
     /// A new `location.hash`.
     Load(String),
@@ -160,7 +168,7 @@ pub enum Action {
 }
 
 /// What the explore panel draws.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct SearchView {
     pub checks: Vec<Check>,
     pub every_strategy: bool,
@@ -190,7 +198,7 @@ impl SearchView {
 }
 
 /// What manual mode's pane draws.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ManualView {
     pub goal: String,
     pub won: bool,
@@ -211,7 +219,7 @@ pub const MAX_LISTED: usize = 12;
 pub const MAX_LISTED_EVENTS: usize = 40;
 
 /// What the code and event-loop panes draw of the current step.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct StepView {
     /// Where the requests await, on the code's lines.
     pub cursors: Vec<LineCursor>,
@@ -231,7 +239,7 @@ pub struct StepView {
 }
 
 /// A script that does not load: its message, and where in the code.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ScriptProblem {
     pub message: String,
     pub at: Option<(u32, u32)>,

@@ -6,7 +6,8 @@ use std::rc::Rc;
 
 use interleave::config::StrategyKind;
 use interleave::explore::{Check, ExploreOptions};
-use interleave::model::{now_ms, Action, Busy, Debugger, Export, StepView};
+use interleave::model::wire::{Inbox, Outbox, Received, Request, Server};
+use interleave::model::{now_ms, Action, Busy, Debugger, Export, Frame, StepView};
 
 /// Gives the model its chunks of work until it has none left (each chunk
 /// with a generous deadline, as a worker with nothing else to do would).
@@ -294,4 +295,155 @@ fn a_frame_holds_what_the_page_draws_and_the_run_exports() {
         (frame.version, frame.position)
     );
     assert!(again.step != frame.step && *again.step == *frame.step);
+}
+
+/// A worker's side of the page's link, driven by encoded requests as
+/// `web/model.js` drives it: each request, then its chunks of work.
+struct Worker {
+    server: Server,
+}
+
+impl Worker {
+    fn open(hash: &str) -> (Worker, Vec<u8>) {
+        let (server, first) = Server::open(hash);
+        (Worker { server }, first)
+    }
+
+    /// The replies to one request, then to each chunk of work it started.
+    fn request(&mut self, request: &[u8]) -> Vec<Vec<u8>> {
+        let mut replies = vec![self.server.request(request)];
+        replies.extend(self.settle());
+        replies.retain(|reply| !reply.is_empty());
+        replies
+    }
+
+    /// The frames of each chunk of work, until there is none.
+    fn settle(&mut self) -> Vec<Vec<u8>> {
+        let mut replies = Vec::new();
+        while self.server.has_work() {
+            replies.push(self.server.work(now_ms() + 1_000.0));
+        }
+        replies.retain(|reply| !reply.is_empty());
+        replies
+    }
+}
+
+/// A frame's whole content as bytes, its large parts included.
+fn whole(frame: &Frame) -> Vec<u8> {
+    Outbox::default().frame(frame.clone())
+}
+
+fn frame_of(received: Received) -> Rc<Frame> {
+    match received {
+        Received::Frame(frame) => frame,
+        Received::File(_) => panic!("a file where a frame was due"),
+    }
+}
+
+#[test]
+fn a_worker_sends_frames_the_page_reads_back_and_large_parts_once() {
+    let hash = "#v=1&scenario=ticket&strategy=none&users=1";
+    let (mut worker, first) = Worker::open(hash);
+    let mut inbox = Inbox::default();
+    let frame = frame_of(inbox.read(&first).expect("the first frame reads"));
+    assert_eq!(whole(&frame), whole(&Debugger::load(hash).frame()));
+
+    // Its work (drawing, recording, explaining, the compare table) sends a
+    // frame per chunk; the last is the settled model's, part for part.
+    let mut replies = worker.settle();
+    assert!(replies.len() > 2, "{} replies", replies.len());
+    let again = worker.request(&Request::Act(Action::Load(hash.into())).encode());
+    assert!(again.is_empty(), "the page's own address coming back");
+    replies.extend(worker.request(&Request::Act(Action::Step).encode()));
+    let mut last = None;
+    for reply in &replies {
+        last = Some(frame_of(inbox.read(reply).expect("a frame reads")));
+    }
+    let last = last.expect("frames");
+    assert_eq!(whole(&last), whole(&worker.server.host().frame()));
+    assert_eq!((last.position, last.metrics.orders), (1, 0));
+    assert_eq!(last.run.as_ref().expect("recorded").timeline.lanes.len(), 2);
+    assert_eq!(last.compare_rows.len(), StrategyKind::ALL.len());
+
+    // A step sends the step: the lanes, listing, explanation and compare
+    // table stay as the page has them.
+    let replies = worker.request(&Request::Act(Action::Step).encode());
+    assert_eq!(replies.len(), 1);
+    let stepped = frame_of(inbox.read(&replies[0]).expect("a frame reads"));
+    assert_eq!(stepped.position, last.position + 1);
+    assert!(Rc::ptr_eq(
+        stepped.run.as_ref().unwrap(),
+        last.run.as_ref().unwrap()
+    ));
+    assert!(Rc::ptr_eq(&stepped.listing, &last.listing));
+    assert!(Rc::ptr_eq(&stepped.compare_rows, &last.compare_rows));
+    assert!(
+        replies[0].len() * 4 < whole(&stepped).len(),
+        "{} bytes",
+        replies[0].len()
+    );
+    assert_eq!(whole(&stepped), whole(&worker.server.host().frame()));
+
+    // Run to the end: the same counts as the model driven directly.
+    let replies = worker.request(&Request::Act(Action::RunToEnd).encode());
+    let end = frame_of(inbox.read(replies.last().unwrap()).expect("a frame reads"));
+    assert!(end.at_end);
+    let metrics = &end.metrics;
+    assert_eq!(
+        (
+            metrics.db_reads,
+            metrics.db_writes,
+            metrics.orders,
+            metrics.duplicate_tickets
+        ),
+        (2, 2, 2, 1)
+    );
+
+    // An export is a file.
+    let replies = worker.request(&Request::Export(Export::Trace).encode());
+    match inbox.read(&replies[0]).expect("a file reads") {
+        Received::File(Some(file)) => {
+            assert_eq!(file.name, "interleave-trace.jsonl");
+            let recording = worker.server.host().model().recording().expect("recorded");
+            assert_eq!(file.text.lines().count(), recording.events.len());
+        }
+        _ => panic!("a file was due"),
+    }
+}
+
+#[test]
+fn a_message_that_does_not_read_is_an_error_not_a_panic() {
+    let mut inbox = Inbox::default();
+    let error = inbox.read(&[7, 200, 1]).err().expect("an error");
+    assert!(error.contains("does not read"), "{error}");
+    assert!(Request::decode(&[255, 255]).is_err());
+    // A frame that leans on parts the page never had.
+    let (mut worker, _) = Worker::open("#v=1&scenario=ticket");
+    worker.settle();
+    let replies = worker.request(&Request::Act(Action::Step).encode());
+    let error = Inbox::default().read(replies.last().unwrap()).err();
+    assert!(error.expect("an error").contains("without its parts"));
+}
+
+#[test]
+fn a_script_frame_reads_back_whole() {
+    let (mut worker, first) = Worker::open("#v=1&scenario=script&example=ticket&users=2");
+    let mut inbox = Inbox::default();
+    inbox.read(&first).expect("the first frame reads");
+    let mut replies = worker.settle();
+    replies.extend(worker.request(&Request::Act(Action::Step).encode()));
+    let mut last = None;
+    for reply in &replies {
+        last = Some(frame_of(inbox.read(reply).expect("a frame reads")));
+    }
+    let last = last.expect("frames");
+    let script = last.script.as_ref().expect("a script's frame");
+    assert_eq!(script.source_piece, "example=ticket");
+    assert!(script.code.contains("async"), "{}", script.code);
+    assert_eq!(last.position, 1);
+    assert!(
+        !last.step.cursors.is_empty(),
+        "cursors on the script's lines"
+    );
+    assert_eq!(whole(&last), whole(&worker.server.host().frame()));
 }

@@ -1,7 +1,9 @@
 //! The page's link to the model ([`crate::model`]): the components send
 //! [`Action`]s through it and draw the [`Frame`]s it hands back.
 //!
-//! The model runs on the page's own thread here. An action applies at
+//! The model runs on the page's own thread here (the script edition and
+//! the wasm tests; the page's own build holds it in a worker,
+//! `remote.rs`, which has the same interface). An action applies at
 //! once; long work goes on one time-boxed chunk per browser task (so no
 //! task is long), and a run that waits for a module of the script edition
 //! goes on once the module has loaded.
@@ -12,7 +14,7 @@ use std::rc::Rc;
 use yew::Callback;
 
 use super::yielding::NextTask;
-use crate::model::{now_ms, Action, Debugger, Export, File, Frame, CHUNK_MS};
+use crate::model::{now_ms, Action, Export, File, Frame, Host, CHUNK_MS};
 
 #[derive(Clone)]
 pub struct Link {
@@ -20,10 +22,12 @@ pub struct Link {
 }
 
 struct Inner {
-    model: RefCell<Rc<Debugger>>,
+    host: RefCell<Host>,
     frame: RefCell<Rc<Frame>>,
     /// Told of every new frame, once the page listens.
     on_frame: RefCell<Option<Callback<Rc<Frame>>>>,
+    /// Given each file asked for.
+    on_file: RefCell<Option<Callback<File>>>,
     /// The next chunk of work, while there is work (dropping it cancels).
     next: RefCell<Option<NextTask>>,
     /// A module is being fetched for the model.
@@ -40,27 +44,30 @@ impl PartialEq for Link {
 impl Link {
     /// The model of `hash`: nothing runs until the page listens.
     pub fn open(hash: &str) -> Link {
-        let model = Rc::new(Debugger::load(hash));
-        let frame = Rc::new(model.frame());
+        let mut host = Host::open(hash);
+        let frame = Rc::new(host.frame());
         Link {
             inner: Rc::new(Inner {
-                model: RefCell::new(model),
+                host: RefCell::new(host),
                 frame: RefCell::new(frame),
                 on_frame: RefCell::new(None),
+                on_file: RefCell::new(None),
                 next: RefCell::new(None),
                 fetching: Cell::new(false),
             }),
         }
     }
 
-    /// The frame to draw now.
-    pub fn frame(&self) -> Rc<Frame> {
-        self.inner.frame.borrow().clone()
+    /// The frame to draw now (always one: the model is here).
+    pub fn frame(&self) -> Option<Rc<Frame>> {
+        Some(self.inner.frame.borrow().clone())
     }
 
-    /// Starts the work the model has, telling `on_frame` of each change.
-    pub fn listen(&self, on_frame: Callback<Rc<Frame>>) {
+    /// Starts the work the model has, telling `on_frame` of each change
+    /// and giving `on_file` each file asked for.
+    pub fn listen(&self, on_frame: Callback<Rc<Frame>>, on_file: Callback<File>) {
         self.inner.on_frame.replace(Some(on_frame));
+        self.inner.on_file.replace(Some(on_file));
         self.go_on();
     }
 
@@ -71,35 +78,35 @@ impl Link {
     }
 
     pub fn send(&self, action: Action) {
-        let model = self.inner.model.borrow().clone();
-        let next = model.act(action);
-        self.inner.model.replace(next);
-        self.go_on();
-    }
-
-    /// A file of the recorded run, made now.
-    pub fn export(&self, what: Export) -> Option<File> {
-        self.inner.model.borrow().export(what)
-    }
-
-    /// Publishes the model's frame if it changed, and schedules what comes
-    /// next: a chunk of work, or a module's fetch.
-    fn go_on(&self) {
-        let model = self.inner.model.borrow().clone();
-        if model.version != self.inner.frame.borrow().version {
-            let frame = Rc::new(model.frame());
+        let frame = self.inner.host.borrow_mut().act(action);
+        if let Some(frame) = frame {
+            let frame = Rc::new(frame);
             self.inner.frame.replace(frame.clone());
             let on_frame = self.inner.on_frame.borrow().clone();
             if let Some(on_frame) = on_frame {
                 on_frame.emit(frame);
             }
         }
+        self.go_on();
+    }
+
+    /// Asks for a file of the recorded run (none before a run).
+    pub fn export(&self, what: Export) {
+        let file = self.inner.host.borrow().export(what);
+        let on_file = self.inner.on_file.borrow().clone();
+        if let (Some(file), Some(on_file)) = (file, on_file) {
+            on_file.emit(file);
+        }
+    }
+
+    /// Schedules what comes next: a chunk of work, or a module's fetch.
+    fn go_on(&self) {
         if self.inner.on_frame.borrow().is_none() {
             return;
         }
         #[cfg(scripts)]
-        self.fetch(&model);
-        let wants_chunk = model.has_work();
+        self.fetch();
+        let wants_chunk = self.inner.host.borrow().has_work();
         let mut next = self.inner.next.borrow_mut();
         match (wants_chunk, next.is_some()) {
             (true, false) => {
@@ -118,8 +125,8 @@ impl Link {
 
     /// A run that needs a module of the script edition waits for it.
     #[cfg(scripts)]
-    fn fetch(&self, model: &Debugger) {
-        let crate::model::Busy::Fetching(name, _) = model.busy else {
+    fn fetch(&self) {
+        let Some(name) = self.inner.host.borrow().fetching() else {
             return;
         };
         if self.inner.fetching.replace(true) {

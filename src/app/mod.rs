@@ -10,8 +10,13 @@
 mod code;
 mod event_loop;
 mod explore;
+#[cfg(not(feature = "worker"))]
 mod link;
 mod panel;
+#[cfg(feature = "worker")]
+mod remote;
+#[cfg(feature = "worker")]
+use remote as link;
 #[cfg(scripts)]
 mod script_panel;
 mod timeline;
@@ -167,21 +172,30 @@ fn copy(text: Option<String>) -> Option<String> {
 #[component]
 pub fn App() -> Html {
     let link = use_memo((), |_| Link::open(&current_hash()));
-    let frame = use_state(|| link.frame());
+    // None until the model's first frame (from its worker) arrives.
+    let frame_state = use_state(|| link.frame());
     // Reports of `interleave real` pasted into the compare table.
     let measured = use_state(|| (Rc::new(Vec::<Measured>::new()), None::<String>));
     // The link last copied, with the fragment it was copied for.
     let shared_link = use_state(|| None::<(String, String)>);
 
-    // The model's frames, from the first draw on (its work starts then).
+    // The model's frames, from the first draw on (its work starts then),
+    // and the files asked for.
     {
         let link = link.clone();
-        let setter = frame.setter();
+        let setter = frame_state.setter();
         use_effect_with((), move |_| {
-            link.listen(Callback::from(move |next| setter.set(next)));
+            link.listen(
+                Callback::from(move |next| setter.set(Some(next))),
+                Callback::from(|file: crate::model::File| {
+                    download(file.name, file.mime, &file.text)
+                }),
+            );
             move || link.close()
         });
     }
+    let waiting = frame_state.is_none();
+    let frame = (*frame_state).clone().unwrap_or_default();
     // Play: one step per tick at the chosen speed.
     {
         let link = link.clone();
@@ -196,7 +210,12 @@ pub fn App() -> Html {
     // The address bar follows the scenario: after a fragment with bad keys
     // it holds the canonical fragment of what runs (the banner names the
     // keys that fell back to their defaults).
-    use_effect_with(frame.fragment.clone(), |fragment| show_fragment(fragment));
+    // (None while the first frame has not come: the address stays as it is.)
+    use_effect_with(frame.fragment.clone(), |fragment| {
+        if !fragment.is_empty() {
+            show_fragment(fragment)
+        }
+    });
     // `hashchange` (links, back button) and the keyboard.
     {
         let link = link.clone();
@@ -324,11 +343,7 @@ pub fn App() -> Html {
 
     let on_export = {
         let link = link.clone();
-        Callback::from(move |what: Export| {
-            if let Some(file) = link.export(what) {
-                download(file.name, file.mime, &file.text);
-            }
-        })
+        Callback::from(move |what: Export| link.export(what))
     };
 
     let run = frame.run.clone();
@@ -348,6 +363,20 @@ pub fn App() -> Html {
     let counts_requests = !matches!(frame.busy, Busy::Fetching(..));
     #[cfg(not(scripts))]
     let counts_requests = true;
+
+    if waiting {
+        return html! {
+            <div class="page">
+                <header class="masthead">
+                    <div>
+                        <h1>{ "Interleave" }</h1>
+                        <p class="tagline">{ "Why single-threaded async code still races. Step through every interleaving." }</p>
+                    </div>
+                </header>
+                <p class="notice" role="status" data-testid="starting">{ "Starting the debugger…" }</p>
+            </div>
+        };
+    }
 
     html! {
         <div class="page">

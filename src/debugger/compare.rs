@@ -10,7 +10,7 @@ use crate::sim::Metrics;
 /// polling lock on a huge scenario can take billions).
 pub const MAX_COMPARE_EVENTS: u64 = 2_000_000;
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct CompareRow {
     pub strategy: StrategyKind,
     pub metrics: Metrics,

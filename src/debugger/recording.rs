@@ -52,7 +52,7 @@ pub struct Recording {
 
 /// What the timeline draws of a recording (its lanes, violations and key
 /// names), shared with it: the page holds this, not the trace.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct RunView {
     pub end: Micros,
     pub steps: u32,

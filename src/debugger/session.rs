@@ -262,7 +262,7 @@ impl Session {
 /// Requests named on a code line before the rest are counted.
 const MAX_NAMED: usize = 6;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct LineCursor {
     pub line: usize,
     pub count: u32,

@@ -13,7 +13,7 @@ use crate::sim::trace::{OpKind, Outcome, TraceKey};
 use crate::sim::{TraceEvent, What};
 
 /// A stretch of shared state (a cached value, a held lock, a holder).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Segment {
     pub start: Micros,
     pub start_step: u32,
@@ -29,7 +29,7 @@ pub struct Segment {
     pub level: u32,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Tone {
     Live,
     Stale,
@@ -52,7 +52,7 @@ impl Tone {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SharedLane {
     pub label: String,
     pub rows: u32,

@@ -14,7 +14,7 @@ use crate::sim::{RequestSpec, Target, TraceEvent, What};
 pub const NEVER: u32 = u32::MAX;
 
 /// What a span on a request's lane is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum SpanKind {
     Cache,
     DbRead,
@@ -53,10 +53,11 @@ impl SpanKind {
 }
 
 /// One await (or a lock wait, or a critical section) of one request.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Span {
     pub kind: SpanKind,
-    pub label: &'static str,
+    #[serde(deserialize_with = "crate::interned::static_str")]
+    pub label: crate::interned::Name,
     pub key: TraceKey,
     pub start: Micros,
     pub start_step: u32,
@@ -67,7 +68,7 @@ pub struct Span {
 }
 
 /// A request's lane.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Lane {
     pub request: u32,
     pub server: u32,
@@ -79,14 +80,14 @@ pub struct Lane {
 }
 
 /// How request lanes are ordered and labelled.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Grouping {
     #[default]
     Owner,
     Server,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Timeline {
     pub lanes: Vec<Lane>,
     pub shared: Vec<SharedLane>,

@@ -9,7 +9,7 @@ use crate::sim::loads::LoadLog;
 use crate::sim::trace::{OpKind, Outcome, TraceKey};
 use crate::sim::{TraceEvent, What};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum ViolationKind {
     /// A second (or later) order row for one user and event landed.
     DuplicateTicket,
@@ -35,7 +35,7 @@ impl ViolationKind {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Violation {
     pub kind: ViolationKind,
     /// The macrotask during which it happened.

@@ -11,7 +11,7 @@ use crate::run::replay;
 use crate::sim::Metrics;
 
 /// One changed key and what the run does with it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Fix {
     /// The changed key, as in the fragment (`db_unique`).
     pub key: String,

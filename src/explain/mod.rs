@@ -37,7 +37,7 @@ use crate::debugger::narrate::format_ms;
 use crate::debugger::Recording;
 
 /// Everything the "What happened" panel and `interleave explain` show.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Explanation {
     /// The explained scenario's fragment (without `#`).
     pub fragment: String,

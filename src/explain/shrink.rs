@@ -15,7 +15,7 @@ use crate::explore::Check;
 pub const MAX_SHRINK_RUNS: usize = 400;
 
 /// The smallest config found that still shows the harm.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Minimal {
     /// Its fragment (without `#`).
     pub fragment: String,

@@ -11,7 +11,7 @@ use crate::sim::{Site, TraceEvent, What};
 use crate::strategy::{self, Guard};
 
 /// What went wrong.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum StoryKind {
     /// A second order row for one user and event.
@@ -66,7 +66,7 @@ impl StoryKind {
 }
 
 /// Why the requests were not kept apart.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Cause {
     /// No lock guards the check and the act.
@@ -94,7 +94,7 @@ pub enum Cause {
 }
 
 /// One request at one instant: a check, or an act.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Moment {
     pub request: u32,
     /// Virtual time, in microseconds.
@@ -114,7 +114,7 @@ impl Moment {
 }
 
 /// The causal story of one violation or incident.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Story {
     pub kind: StoryKind,
     pub cause: Cause,

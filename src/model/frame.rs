@@ -16,7 +16,7 @@ use crate::run::Headline;
 use crate::scenario::listing::Listing;
 use crate::Metrics;
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize, Default)]
 pub struct Frame {
     /// The model's version: bumped on every change.
     pub version: u64,
@@ -51,7 +51,11 @@ pub struct Frame {
     pub metrics: Part<Metrics>,
     pub headline: Headline,
     /// The recorded run's lanes, violations and key names.
+    /// Sent apart, when it changed (`super::wire`).
+    #[serde(skip)]
     pub run: Option<Rc<RunView>>,
+    /// Sent apart, when it changed (`super::wire`).
+    #[serde(skip)]
     pub listing: Rc<Listing>,
     /// The code and event-loop panes' step.
     pub step: Part<StepView>,
@@ -59,8 +63,12 @@ pub struct Frame {
     pub manual: Option<Part<ManualView>>,
     /// The story of the violation the last step caused, if any.
     pub here: Option<Story>,
+    /// Sent apart, when it changed (`super::wire`).
+    #[serde(skip)]
     pub explanation: Option<Rc<Explanation>>,
     pub search: Option<Part<SearchView>>,
+    /// Sent apart, when it changed (`super::wire`).
+    #[serde(skip)]
     pub compare_rows: Rc<Vec<CompareRow>>,
     /// The compare table's rows are still being run.
     pub comparing: bool,
@@ -83,6 +91,19 @@ impl<T> PartialEq for Part<T> {
     }
 }
 
+/// On the wire, a part is its value.
+impl<T: serde::Serialize> serde::Serialize for Part<T> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(serializer)
+    }
+}
+
+impl<'de, T: serde::Deserialize<'de>> serde::Deserialize<'de> for Part<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        T::deserialize(deserializer).map(|value| Part(Rc::new(value)))
+    }
+}
+
 impl<T> std::ops::Deref for Part<T> {
     type Target = T;
     fn deref(&self) -> &T {
@@ -91,7 +112,7 @@ impl<T> std::ops::Deref for Part<T> {
 }
 
 /// The script panel's part of a frame.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ScriptView {
     pub code: String,
     /// How the link names the code (`example=ticket`, or `code=…`).
@@ -173,7 +194,7 @@ impl Debugger {
 }
 
 /// A file of the recorded run that the page saves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Export {
     /// The trace, one JSON event a line.
     Trace,
@@ -182,10 +203,12 @@ pub enum Export {
 }
 
 /// A file to save: its name, type and text.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct File {
-    pub name: &'static str,
-    pub mime: &'static str,
+    #[serde(deserialize_with = "crate::interned::static_str")]
+    pub name: crate::interned::Name,
+    #[serde(deserialize_with = "crate::interned::static_str")]
+    pub mime: crate::interned::Name,
     pub text: String,
 }
 

@@ -179,10 +179,19 @@ pub struct TrialReport {
 /// measured on real servers), then what only real servers report.
 #[derive(Debug, Serialize)]
 pub struct RealMetrics {
-    #[serde(flatten)]
+    #[serde(flatten, serialize_with = "without_trace_hash")]
     pub metrics: Metrics,
     #[serde(flatten)]
     pub reports: Reports,
+}
+
+/// A trial's counters without the trace hash, which real servers have not.
+fn without_trace_hash<S: serde::Serializer>(metrics: &Metrics, to: S) -> Result<S::Ok, S::Error> {
+    let mut value = serde_json::to_value(metrics).map_err(serde::ser::Error::custom)?;
+    if let Some(fields) = value.as_object_mut() {
+        fields.remove("trace_hash");
+    }
+    serde::Serialize::serialize(&value, to)
 }
 
 impl std::ops::Deref for RealMetrics {

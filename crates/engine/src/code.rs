@@ -5,7 +5,7 @@
 
 use crate::sim::Site;
 
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Listing {
     lines: Vec<(String, Site)>,
 }

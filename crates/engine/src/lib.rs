@@ -11,6 +11,7 @@
 pub mod code;
 pub mod config;
 pub mod explore;
+pub mod interned;
 pub mod order;
 pub mod run;
 pub mod scenario;

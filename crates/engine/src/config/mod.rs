@@ -17,13 +17,13 @@ pub type Micros = u64;
 pub const MS: Micros = 1_000;
 pub const SECOND: Micros = 1_000_000;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum ScenarioKind {
     Ticket,
     Stampede,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum StrategyKind {
     None,
     GetSet,
@@ -94,7 +94,7 @@ impl ScenarioKind {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Routing {
     RoundRobin,
     Sticky,
@@ -102,7 +102,7 @@ pub enum Routing {
 }
 
 /// A latency distribution; a value is drawn per operation at issue time.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Latency {
     Const(Micros),
     /// Inclusive bounds, `low <= high`.
@@ -111,7 +111,7 @@ pub enum Latency {
     Exp(Micros),
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Arrival {
     /// Everyone at time 0.
     Burst,
@@ -124,7 +124,7 @@ pub enum Arrival {
 }
 
 /// How `get-set` and `add` release their lock.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum ReleaseMode {
     /// An unconditional `delete`: a slow holder may delete the next one's lock.
     Delete,
@@ -135,14 +135,16 @@ pub enum ReleaseMode {
 
 /// Request `request` stalls for `duration` right after entering its
 /// critical section.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Pause {
     pub request: u32,
     pub duration: Micros,
 }
 
 /// How the ticket body uses DB transactions (`docs/transactions.md`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub enum TxMode {
     /// Each statement commits on its own (autocommit).
     #[default]
@@ -168,13 +170,13 @@ impl TxMode {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum CacheStart {
     Cold,
     Warm,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Config {
     pub version: u32,
     pub scenario: ScenarioKind,

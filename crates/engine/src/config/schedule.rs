@@ -12,7 +12,7 @@ use std::str::FromStr;
 /// Most choices a `schedule=` value may hold.
 pub const MAX_CHOICES: usize = 100_000;
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Schedule(pub Vec<u32>);
 
 impl Schedule {

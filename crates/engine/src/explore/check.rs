@@ -8,7 +8,7 @@ use serde::Serialize;
 use crate::config::{Config, ScenarioKind};
 use crate::run::{Observation, Run, Scheduled};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Check {
     /// `duplicate_tickets > 0`.

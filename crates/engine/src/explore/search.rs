@@ -58,7 +58,7 @@ impl Subject for SimSubject {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Method {
     /// Exhaustive depth-first search (with sleep-set reduction unless
     /// `reduction` is off).
@@ -91,7 +91,7 @@ impl std::str::FromStr for Method {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ExploreOptions {
     /// A schedule violates when any of these checks fails.
     pub checks: Vec<Check>,
@@ -142,7 +142,7 @@ impl ExploreOptions {
 }
 
 /// How far a search has got, after each chunk.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Progress {
     /// Complete schedules run.
     pub explored: u64,
@@ -156,7 +156,7 @@ pub struct Progress {
 }
 
 /// The shortest violating schedule found.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Counterexample {
     /// The config with `schedule` set: opens in the debugger, replays with
     /// `interleave run`.
@@ -172,7 +172,7 @@ pub struct Counterexample {
     pub violated: Vec<Check>,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ExploreResult {
     pub explored: u64,
     pub violating: u64,
@@ -194,7 +194,7 @@ pub struct ExploreResult {
 }
 
 /// How much of the schedule space a search covered.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Coverage {
     /// DFS: every schedule (up to sleep-set equivalence).
     Complete,
@@ -790,7 +790,7 @@ impl Explorer {
 }
 
 /// One row of the per-strategy table.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct StrategyRow {
     pub strategy: crate::config::StrategyKind,
     pub result: ExploreResult,

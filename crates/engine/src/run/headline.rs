@@ -3,10 +3,11 @@
 
 use crate::config::ScenarioKind;
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize, Default)]
 pub struct Headline {
     /// §5 counters, by name.
-    pub names: &'static [&'static str],
+    #[serde(deserialize_with = "crate::interned::static_strs")]
+    pub names: crate::interned::Names,
     /// A script's own counters, by name (none for a built-in story).
     pub own: Vec<(String, f64)>,
 }

@@ -18,7 +18,7 @@ use crate::sim::queue::{Macrotask, Pending};
 use crate::sim::trace::{OpKind, Outcome, Site, Trace, TraceEvent, TraceKey, What};
 
 /// What a request does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Target {
     /// A stampede request reading this item key.
     Item(u32),
@@ -39,7 +39,7 @@ pub type Handler = Pin<Box<dyn Future<Output = Outcome>>>;
 pub type Body = fn(Ctx, Target) -> Handler;
 
 /// What a queued macrotask belongs to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TaskInfo {
     pub request: u32,
     /// The operation that completes (`None` for an arrival).

@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use crate::config::Micros;
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Latencies {
     pub p50: Micros,
     pub p99: Micros,
@@ -38,7 +38,7 @@ impl Latencies {
     }
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Metrics {
     pub db_reads: u64,
     pub db_writes: u64,
@@ -61,8 +61,8 @@ pub struct Metrics {
     pub hung: u64,
     pub latency_us: Latencies,
     pub events: u64,
-    /// Empty where no trace is kept (a trial on real servers): left out.
-    #[serde(skip_serializing_if = "String::is_empty")]
+    /// Empty where no trace is kept (a trial on real servers, whose report
+    /// leaves it out).
     pub trace_hash: String,
 }
 

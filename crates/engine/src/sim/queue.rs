@@ -19,7 +19,7 @@ use crate::config::Micros;
 use crate::world::locks::SlotId;
 
 /// A unit of work the event loop runs, after which microtasks drain.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Macrotask {
     /// Request `n` arrives and its handler starts.
     Arrival(u32),
@@ -35,7 +35,7 @@ pub enum Macrotask {
 }
 
 /// A queued macrotask, as the event-loop pane shows it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Pending {
     pub due: Micros,
     pub seq: u64,

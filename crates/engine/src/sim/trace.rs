@@ -9,7 +9,7 @@ use crate::config::{Micros, ScenarioKind};
 pub const NO_REQUEST: u32 = u32::MAX;
 
 /// An operation on the world, or a timer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum OpKind {
     CacheGet = 1,
@@ -105,7 +105,7 @@ pub enum ServerKind {
     DbWrite,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum What {
     Arrive,
@@ -221,7 +221,7 @@ impl What {
 }
 
 /// The key an event touches, if any.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TraceKey {
     None,
@@ -249,7 +249,7 @@ impl TraceKey {
 /// How a run's keys read: a story's own spelling (`item:0`,
 /// `user:0:event`), or the strings a script used (a script's trace keys
 /// index them).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum KeyNames {
     Story(ScenarioKind),
     Script(std::rc::Rc<[String]>),
@@ -274,7 +274,7 @@ impl KeyNames {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
     None = 0,
@@ -318,7 +318,7 @@ pub enum Outcome {
 
 /// The awaited line of the scenario (or lock) code a request is parked on;
 /// `listing` maps it to a line of the code pane.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Site {
     None = 0,
@@ -363,7 +363,7 @@ pub enum Site {
     Commit,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct TraceEvent {
     /// Index of the macrotask during which it happened.
     pub step: u32,

@@ -1,0 +1,66 @@
+//! The page's model in a Web Worker (web/model.js): the runs, stepping,
+//! explain, explore and the compare table happen here, off the page's
+//! thread; the page sends requests and draws the frames this answers
+//! (`interleave::model::wire`). `scripts/build-script-edition.sh` builds
+//! it:
+//!
+//! ```text
+//! cargo build --target wasm32-unknown-unknown --profile script-release \
+//!     --no-default-features --bin interleave-model
+//! ```
+//!
+//! Natively the bin is an empty program.
+
+#[cfg(target_arch = "wasm32")]
+mod worker {
+    use interleave::model::wire::Server;
+    use wasm_bindgen::prelude::wasm_bindgen;
+
+    /// The model of one page.
+    #[wasm_bindgen]
+    pub struct Model {
+        server: Server,
+        first: Vec<u8>,
+    }
+
+    #[wasm_bindgen]
+    impl Model {
+        /// The model of `hash`, the page's `location.hash`.
+        #[wasm_bindgen(constructor)]
+        pub fn new(hash: &str) -> Model {
+            let (server, first) = Server::open(hash);
+            Model { server, first }
+        }
+
+        /// Its first frame.
+        pub fn first(&mut self) -> Vec<u8> {
+            std::mem::take(&mut self.first)
+        }
+
+        /// The reply to a request of the page (empty: none).
+        pub fn request(&mut self, bytes: &[u8]) -> Vec<u8> {
+            self.server.request(bytes)
+        }
+
+        #[wasm_bindgen(js_name = hasWork)]
+        pub fn has_work(&self) -> bool {
+            self.server.has_work()
+        }
+
+        /// One chunk of work until `deadline` (`Date.now()` ms): its frame,
+        /// or empty bytes.
+        pub fn work(&mut self, deadline: f64) -> Vec<u8> {
+            self.server.work(deadline)
+        }
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+fn main() {
+    std::panic::set_hook(Box::new(|info| {
+        web_sys::console::error_1(&info.to_string().into());
+    }));
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() {}
