@@ -8,6 +8,7 @@ use interleave::config::StrategyKind;
 use interleave::explore::{Check, ExploreOptions};
 use interleave::model::wire::{Inbox, Outbox, Received, Request, Server};
 use interleave::model::{now_ms, Action, Busy, Debugger, Export, Frame, StepView};
+use interleave::Metrics;
 
 /// Gives the model its chunks of work until it has none left (each chunk
 /// with a generous deadline, as a worker with nothing else to do would).
@@ -29,6 +30,16 @@ fn open(hash: &str) -> Rc<Debugger> {
 
 fn act(state: Rc<Debugger>, action: Action) -> Rc<Debugger> {
     settle(state.act(action))
+}
+
+/// A ticket run's DB reads, DB writes, orders and duplicate tickets.
+fn ticket_counts(metrics: &Metrics) -> (u64, u64, u64, u64) {
+    (
+        metrics.db_reads,
+        metrics.db_writes,
+        metrics.orders,
+        metrics.duplicate_tickets,
+    )
 }
 
 /// Each cursor of a step's view: its line, and how many requests await it.
@@ -58,15 +69,7 @@ fn a_story_records_steps_and_runs_to_its_end() {
     assert!(state.at_end());
     assert_eq!(state.position(), steps);
     let metrics = state.metrics();
-    assert_eq!(
-        (
-            metrics.db_reads,
-            metrics.db_writes,
-            metrics.orders,
-            metrics.duplicate_tickets
-        ),
-        (2, 2, 2, 1)
-    );
+    assert_eq!(ticket_counts(&metrics), (2, 2, 2, 1));
     assert!(
         state.explanation.is_some(),
         "the explanation follows the recording"
@@ -389,15 +392,7 @@ fn a_worker_sends_frames_the_page_reads_back_and_large_parts_once() {
     let end = frame_of(inbox.read(replies.last().unwrap()).expect("a frame reads"));
     assert!(end.at_end);
     let metrics = &end.metrics;
-    assert_eq!(
-        (
-            metrics.db_reads,
-            metrics.db_writes,
-            metrics.orders,
-            metrics.duplicate_tickets
-        ),
-        (2, 2, 2, 1)
-    );
+    assert_eq!(ticket_counts(metrics), (2, 2, 2, 1));
 
     // An export is a file.
     let replies = worker.request(&Request::Export(Export::Trace).encode());

@@ -367,12 +367,7 @@ pub fn App() -> Html {
     if waiting {
         return html! {
             <div class="page">
-                <header class="masthead">
-                    <div>
-                        <h1>{ "Interleave" }</h1>
-                        <p class="tagline">{ "Why single-threaded async code still races. Step through every interleaving." }</p>
-                    </div>
-                </header>
+                <header class="masthead">{ title() }</header>
                 <p class="notice" role="status" data-testid="starting">{ "Starting the debugger…" }</p>
             </div>
         };
@@ -381,10 +376,7 @@ pub fn App() -> Html {
     html! {
         <div class="page">
             <header class="masthead">
-                <div>
-                    <h1>{ "Interleave" }</h1>
-                    <p class="tagline">{ "Why single-threaded async code still races. Step through every interleaving." }</p>
-                </div>
+                { title() }
                 <div class="share">
                     <button data-testid="btn-share" onclick={on_share(false)}>{ "Share link" }</button>
                     <button data-testid="btn-real" onclick={on_share(true)}>{ "Copy real-server command" }</button>
@@ -464,6 +456,16 @@ pub fn App() -> Html {
                     }
                 </div>
             </div>
+        </div>
+    }
+}
+
+/// The masthead's title and tagline.
+fn title() -> Html {
+    html! {
+        <div>
+            <h1>{ "Interleave" }</h1>
+            <p class="tagline">{ "Why single-threaded async code still races. Step through every interleaving." }</p>
         </div>
     }
 }
