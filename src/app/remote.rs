@@ -21,6 +21,7 @@ const WORKER: &str = "./model.js";
 const LARGE_REPLY: u32 = 256 * 1024;
 
 type OnMessage = Closure<dyn FnMut(web_sys::MessageEvent)>;
+type OnError = Closure<dyn FnMut(web_sys::ErrorEvent)>;
 
 #[derive(Clone)]
 pub struct Link {
@@ -41,6 +42,7 @@ struct Inner {
     pending: std::cell::Cell<u32>,
     /// The worker's message handler, kept while the link lives.
     on_message: RefCell<Option<OnMessage>>,
+    on_error: RefCell<Option<OnError>>,
 }
 
 impl PartialEq for Link {
@@ -63,6 +65,7 @@ impl Link {
                 on_frame: RefCell::new(None),
                 on_file: RefCell::new(None),
                 on_message: RefCell::new(None),
+                on_error: RefCell::new(None),
                 pending: std::cell::Cell::new(0),
                 deferred: RefCell::new(None),
             }),
@@ -78,6 +81,20 @@ impl Link {
                     });
                 worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
                 link.inner.on_message.replace(Some(on_message));
+                let weak = Rc::downgrade(&link.inner);
+                let on_error = Closure::<dyn FnMut(_)>::new(move |event: web_sys::ErrorEvent| {
+                    event.prevent_default();
+                    if let Some(inner) = weak.upgrade() {
+                        let message = event.message();
+                        let why = match message.is_empty() {
+                            true => "it did not load".to_string(),
+                            false => message,
+                        };
+                        Link { inner }.stopped(&why);
+                    }
+                });
+                worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+                link.inner.on_error.replace(Some(on_error));
                 let open = js_sys::Object::new();
                 let _ = js_sys::Reflect::set(&open, &"open".into(), &hash.into());
                 let _ = worker.post_message(&open);
@@ -141,6 +158,13 @@ impl Link {
         }
     }
 
+    /// The worker failed (a panic in the model, or a script that did not
+    /// load): the page says so where the user looks, and keeps what it drew.
+    fn stopped(&self, why: &str) {
+        self.close();
+        super::show_panic(&format!("the model's worker stopped ({why})"));
+    }
+
     /// Draws the last frame.
     fn show(&self) {
         let frame = self.frame();
@@ -153,6 +177,13 @@ impl Link {
     /// A message of the worker: a frame to draw or a file to give, and
     /// whether it answers a request.
     fn receive(&self, data: wasm_bindgen::JsValue) {
+        if let Some(panic) = js_sys::Reflect::get(&data, &"panic".into())
+            .ok()
+            .and_then(|panic| panic.as_string())
+        {
+            self.stopped(&panic);
+            return;
+        }
         let answer = js_sys::Reflect::get(&data, &"answer".into())
             .ok()
             .filter(|a| !a.is_undefined());

@@ -55,10 +55,16 @@ mod worker {
     }
 }
 
+/// A panic (a bug) goes to the page, which shows it (`{ panic }`): the
+/// worker's model is gone after one, so the page must say so.
 #[cfg(target_arch = "wasm32")]
 fn main() {
     std::panic::set_hook(Box::new(|info| {
-        web_sys::console::error_1(&info.to_string().into());
+        let message = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&message, &"panic".into(), &info.to_string().into());
+        let scope: web_sys::DedicatedWorkerGlobalScope =
+            wasm_bindgen::JsCast::unchecked_into(js_sys::global());
+        let _ = scope.post_message(&message);
     }));
 }
 
