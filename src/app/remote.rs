@@ -29,7 +29,8 @@ pub struct Link {
 }
 
 struct Inner {
-    worker: Option<web_sys::Worker>,
+    /// The worker, until the link closes.
+    worker: RefCell<Option<web_sys::Worker>>,
     inbox: RefCell<Inbox>,
     frame: RefCell<Option<Rc<Frame>>>,
     on_frame: RefCell<Option<Callback<Rc<Frame>>>>,
@@ -59,7 +60,7 @@ impl Link {
         let worker = web_sys::Worker::new_with_options(WORKER, &options).ok();
         let link = Link {
             inner: Rc::new(Inner {
-                worker,
+                worker: RefCell::new(worker.clone()),
                 inbox: RefCell::new(Inbox::default()),
                 frame: RefCell::new(None),
                 on_frame: RefCell::new(None),
@@ -70,7 +71,7 @@ impl Link {
                 deferred: RefCell::new(None),
             }),
         };
-        match &link.inner.worker {
+        match &worker {
             Some(worker) => {
                 let weak = Rc::downgrade(&link.inner);
                 let on_message =
@@ -123,9 +124,11 @@ impl Link {
     pub fn close(&self) {
         self.inner.on_frame.replace(None);
         self.inner.on_file.replace(None);
-        if let Some(worker) = &self.inner.worker {
+        if let Some(worker) = self.inner.worker.take() {
             worker.terminate();
         }
+        // No answer comes from a terminated worker.
+        self.count(-(self.inner.pending.get() as i32));
     }
 
     pub fn send(&self, action: Action) {
@@ -138,7 +141,8 @@ impl Link {
     }
 
     fn post(&self, request: &Request) {
-        if let Some(worker) = &self.inner.worker {
+        // A closed link sends nothing (and counts nothing in flight).
+        if let Some(worker) = self.inner.worker.borrow().as_ref() {
             let bytes = js_sys::Uint8Array::from(request.encode().as_slice());
             if worker.post_message(&bytes).is_ok() {
                 self.count(1);
