@@ -8,7 +8,7 @@
 //  - a 1,000,000-request metrics-only run: the longest task;
 //  - a fresh page per link (ticket, 1,000 and 20,000 requests): the longest
 //    task from the page's very start until it has recorded;
-//  - a script link (the script edition, loaded on demand): the time from
+//  - a script link (the script worker, loaded on demand): the time from
 //    opening it to its first step, the longest task while it loads, and the
 //    longest task while a 1,000-request stampede script records and runs
 //    to the end.

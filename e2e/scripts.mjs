@@ -1,5 +1,5 @@
 // End-to-end test of script scenarios in the built app (dist/) in headless
-// Chromium: the lazily loaded script edition (web/boot.js), every shipped
+// Chromium: the script worker the page starts for a script (src/app/remote.rs), every shipped
 // example run to the end with the same metrics as `interleave run` on the
 // same fragment, an edit in the editor that runs and lands in the link, a
 // `code=…&schema=…` link and an edit of its schema, the TypeScript and SQL
@@ -261,9 +261,8 @@ try {
   const tsLink = `v=1&scenario=script&code=${encode(typescript)}&strategy=none&users=2&clicks=2`;
   await tsPage.goto(`${server.url}/#${tsLink}`);
   await ready(tsPage);
-  // Once in the page and once in the sandbox's worker, which checks the
-  // script (TypeScript included) before the page runs it.
-  check('a TypeScript script fetches the stripper, once per context', stripperUrls.length === 4
+  // Once, by the script worker, which runs the script.
+  check('a TypeScript script fetches the stripper, once', stripperUrls.length === 2
     && new Set(stripperUrls).size === 2, stripperUrls.join(' '));
   await runToEnd(tsPage);
   await checkMetrics(tsPage, tsLink, 'a TypeScript link');
@@ -301,9 +300,9 @@ try {
   await typeInEditor(slow, 'async function handle(req) {\n  const x = ;\n}\n');
   await slow.waitForSelector(byId('progress'), { timeout: 10_000 });
   const waiting = await slow.textContent(byId('progress'));
-  // The sandbox checks the edit first, and needs the stripper for it.
+  // Code that does not parse as JavaScript may be TypeScript.
   check('a typo waits for the stripper with the last good run on screen',
-    /TypeScript|sandbox/.test(waiting) && (await slow.$(byId('timeline'))) !== null, waiting);
+    /TypeScript/.test(waiting) && (await slow.$(byId('timeline'))) !== null, waiting);
   release();
   const typo = await (await slow.waitForSelector(byId('script-error'), { timeout: 30_000 })).textContent();
   check('... then shows the syntax error at its line, the run still there',
@@ -331,8 +330,8 @@ try {
   await runToEnd(sqlPage);
   const sqlFiles = sqlUrls.map((url) => new URL(url).pathname);
   check(
-    'a pg example fetches the SQL parser, once per file and context (the page, the sandbox)',
-    sqlFiles.length === 4 && new Set(sqlFiles).size === 2
+    'a pg example fetches the SQL parser, once per file (by the script worker)',
+    sqlFiles.length === 2 && new Set(sqlFiles).size === 2
       && sqlFiles.some((file) => file.endsWith('interleave-sql.js'))
       && sqlFiles.some((file) => file.endsWith('interleave-sql_bg.wasm')),
     sqlUrls.join(' '),
@@ -362,13 +361,15 @@ try {
     'heap filling': 'async function handle(req) { const a = []; for (;;) a.push({ x: a.length }); }',
     'deep recursion': 'function f(n) { return f(n + 1) + 1; }\nasync function handle(req) { f(0); }',
   };
-  // The sandbox (src/script/sandbox.rs) refuses these before the page
-  // runs them on its own thread, with the reason.
+  // The page's guard (src/script/guard.rs, src/app/remote.rs) refuses
+  // these, with the reason: a budget's stop at its line, or a worker held
+  // for over 2 s, which the page terminates.
+  const heldWorker = /the script held the page's worker for over 2 s/;
   const refused = {
     loop: /line 1, column 30: request 0: RuntimeLimitError: ran too long/,
     'loop after await': /line 1, column 46: request 0: RuntimeLimitError/,
-    '100 MB string': /a step of the script took \d+ ms in the page's sandbox/,
-    'heap filling': /in the page's sandbox/,
+    '100 MB string': heldWorker,
+    'heap filling': new RegExp(`${heldWorker.source}|RuntimeLimitError: reached the memory budget`),
   };
   for (const [name, code] of Object.entries(hostile)) {
     const page = await openPage(browser);
@@ -393,7 +394,7 @@ try {
       `errors=${errors} hung=${hung} banner=${shown !== null} intact=${intact}`);
     if (refused[name]) {
       const said = shown ? await shown.textContent() : '';
-      check(`hostile code (${name}): the sandbox refused it, saying why`, refused[name].test(said), said);
+      check(`hostile code (${name}): the page refused it, saying why`, refused[name].test(said), said);
     }
     const longest = Math.round(await page.evaluate(() => window.longestTask));
     console.log(`hostile code (${name}): longest task ${longest} ms`);
@@ -418,7 +419,7 @@ try {
   await story.selectOption(byId('scenario-select'), 'script');
   await story.waitForSelector(byId('script-panel'), { timeout: 60_000 });
   await ready(story);
-  check('picking "script" in a story loads the script edition', true);
+  check('picking "script" in a story loads the script worker', true);
   check('... without reloading the page', await story.evaluate(() => window.interleaveNoReload === true));
   check('... and one app on the page', (await story.$$('#app')).length === 1
     && (await story.$$('.transport')).length === 1);

@@ -48,11 +48,12 @@ echo "real servers added $(( $(date +%s) - services_start )) s"
 
 step "cargo clippy (wasm32)"
 cargo clippy --target wasm32-unknown-unknown --lib --bins --tests -- -D warnings
-# The page as index.html builds it (its model in a worker) and that worker.
+# The page as index.html builds it (its model in a worker) and the stories'
+# worker; then the script worker.
 cargo clippy --target wasm32-unknown-unknown --no-default-features --features worker \
   --lib --bins -- -D warnings
 cargo clippy --target wasm32-unknown-unknown --no-default-features --features script-wasm --lib --bins --tests -- -D warnings
-# The script edition's parser modules (src/script/modules.rs), in one pass.
+# The script worker's parser modules (src/script/modules.rs), in one pass.
 cargo clippy --target wasm32-unknown-unknown --no-default-features \
   --features typescript,sql,analysis --lib --bins -- -D warnings
 
@@ -61,12 +62,12 @@ trunk build --release --offline --skip-version-check
 
 step "bundle budget"
 # The page's own wasm (dist/*.wasm); the rest (dist/script/: the model's
-# worker, and the script edition with its modules, loaded only for script
+# workers, and the script worker's modules, loaded only for script
 # scenarios) is reported, not budgeted.
 bytes=$(cat dist/*.wasm | gzip -9 | wc -c)
 kb=$(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1024 }')
 echo "wasm: $kb KB gzipped (budget $BUDGET_KB KB)"
-# The model's worker, the script edition and its modules: files of their own.
+# The model's workers and the script worker's modules: files of their own.
 for wasm in dist/script/*.wasm; do
   echo "beside the page: $(basename "$wasm") $(($(gzip -9 <"$wasm" | wc -c) / 1024)) KB gzipped"
 done
@@ -80,10 +81,10 @@ step "wasm tests in headless Chrome"
 CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver} \
   cargo test --target wasm32-unknown-unknown --test web 2>&1 | tee "$logs/web.log"
 
-step "wasm tests of the script edition in headless Chrome"
+step "wasm tests of the script engine in headless Chrome"
 # With the parsers linked (features `sql`, `typescript` and `analysis`):
-# the tests have no page to load those modules from
-# (web/boot.js), and they open pg examples and show syntax errors (which
+# the tests hold the model on their own thread, with no worker to load
+# those modules, and they open pg examples and show syntax errors (which
 # try the stripper).
 CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver} \
   cargo test --target wasm32-unknown-unknown --no-default-features \

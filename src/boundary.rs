@@ -1,6 +1,6 @@
-//! What crosses between the page's script edition and its parser modules
+//! What crosses between the page's script worker and its parser modules
 //! (`src/script/modules.rs`): plain serde values, as JSON text. The
-//! modules answer [`to_json`]'s text; the edition reads it with
+//! modules answer [`to_json`]'s text; the worker reads it with
 //! [`from_json`] (`None`: not such an answer, which the bridges treat as
 //! a module not loaded).
 

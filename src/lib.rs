@@ -12,12 +12,12 @@ pub mod explain;
 pub mod model;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod real;
-// The script engine (QuickJS-ng): native with `script` (default); the
-// page's build leaves it out.
+// The script engine (QuickJS-ng): native with `script` (default), and in
+// the page's script worker (`script-wasm`); the page leaves it out.
 #[cfg(scripts)]
 pub mod script;
-// The script edition's parsers: linked natively, modules of their own in
-// the page (src/script/modules.rs).
+// The script worker's parsers: linked natively, modules of their own in
+// the browser (src/script/modules.rs).
 #[cfg(any(scripts, feature = "analysis"))]
 pub mod analysis;
 #[cfg(any(scripts, feature = "typescript", feature = "sql", feature = "analysis"))]
@@ -25,7 +25,7 @@ pub mod boundary;
 #[cfg(any(scripts, feature = "typescript"))]
 pub mod typescript;
 // SQL as data, and its parser: linked natively, a module of its own in
-// the page.
+// the browser.
 #[cfg(any(scripts, feature = "sql"))]
 pub mod sql;
 

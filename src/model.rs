@@ -20,7 +20,7 @@ use crate::config::url::{with_param, ConfigError};
 use crate::config::Config;
 use crate::config::StrategyKind;
 use crate::debugger::narrate::choice_label;
-use crate::debugger::program::{is_script_fragment, waits_for_module, Program};
+use crate::debugger::program::{waits_for_module, Program};
 use crate::debugger::recording::{MAX_RECORDED_EVENTS, MAX_RECORDED_STEPS, MAX_RECORDED_WORK};
 use crate::debugger::{
     Compare, CompareRow, Grouping, LineCursor, Recorder, Recording, SearchJob, Session,
@@ -106,7 +106,7 @@ pub enum Busy {
     /// next task, so the page draws first (a cold load of the engine and
     /// the script takes 100 to 200 ms in the browser).
     Loading,
-    /// The script needs a module of the page's script edition, which is
+    /// The script needs a module of the page's script worker, which is
     /// loading (its name and what it is; `Action::ModuleLoaded` follows,
     /// and no chunk of work runs meanwhile).
     Fetching(
@@ -158,7 +158,6 @@ pub enum Action {
     /// Stops the running search (its results so far stay).
     CancelSearch,
     /// The module a run waited for loaded (or did not, and why).
-    #[cfg(scripts)]
     ModuleLoaded(Result<(), String>),
     /// One time-boxed chunk of whatever the page is busy with.
     Work {
@@ -252,15 +251,12 @@ pub struct Debugger {
     pub program: Program,
     /// The script that failed to load (the last good run stays on screen).
     pub script_problem: Option<ScriptProblem>,
-    /// The fragment asks for a script, and this build has no engine: the
-    /// page is loading the one that has (web/boot.js).
-    pub needs_engine: bool,
     /// How much of the page is drawn: 0, the frame and the controls (the
     /// page's first task); 1, the timeline, code and event-loop panes too;
     /// 2, everything (explore and compare too). Each stage is a chunk of
     /// work of its own, before any other.
     pub drawn: u8,
-    /// Stages of the script engine's warm-up done (script edition).
+    /// Stages of the script engine's warm-up done (script worker).
     pub warmed: u32,
     /// The canonical fragment, without `#`.
     pub fragment: String,
@@ -306,7 +302,7 @@ pub struct Debugger {
 }
 
 /// What goes on once the module it waited for has loaded (the script
-/// edition's; the page's own has no modules).
+/// worker's; the stories' worker has no modules).
 #[derive(Clone)]
 #[cfg_attr(not(scripts), allow(dead_code))]
 enum Resume {
@@ -338,7 +334,6 @@ impl Debugger {
         let errors = errors.iter().map(ToString::to_string).collect();
         let deferred = cfg!(scripts) && program.is_script();
         let mut started = Debugger::begin(config, program, errors, 0, deferred);
-        started.needs_engine = needs_engine(hash);
         started.drawn = 0;
         started
     }
@@ -352,7 +347,6 @@ impl Debugger {
         let (config, program) = (self.config.clone(), self.program.clone());
         let errors = std::mem::take(&mut self.errors);
         *self = Debugger {
-            needs_engine: self.needs_engine,
             warmed: self.warmed,
             ..Debugger::start(config, program, errors, self.version)
         };
@@ -370,7 +364,7 @@ impl Debugger {
         let mut script_problem = None;
         let checked = match deferred {
             true => Ok(()),
-            false => program.checked(&config),
+            false => program.admit(&config),
         };
         let (recorder, counter, busy, notice) = if deferred {
             (None, None, Busy::Loading, None)
@@ -432,7 +426,6 @@ impl Debugger {
             config,
             program,
             script_problem,
-            needs_engine: false,
             drawn: 2,
             warmed: 0,
             errors,
@@ -699,7 +692,7 @@ impl Debugger {
         let mut recorded = false;
         while now_ms() < deadline {
             match next.busy {
-                // Only the script edition defers (the page's has no scripts).
+                // Only a build with the engine defers (the stories' worker has none).
                 // The engine's first calls are compiled on the spot: it
                 // warms up in tasks of its own, then starts (its realm, the
                 // script's parse and compile) in the next, and records in
@@ -843,6 +836,20 @@ impl Debugger {
                 },
             }
         }
+        // A budget stopped a request: the guard refuses the program
+        // from now on, and the page shows why where its code is.
+        if let Some(why) = next.program.stopped() {
+            let mut refused = Debugger::start(
+                next.config.clone(),
+                next.program.clone(),
+                Vec::new(),
+                next.version + 1,
+            );
+            refused.script_problem = refused
+                .script_problem
+                .or_else(|| Some(ScriptProblem::of(why)));
+            return refused.changed();
+        }
         next.changed()
     }
 }
@@ -858,8 +865,7 @@ impl Debugger {
                 }
                 let errors = errors.iter().map(ToString::to_string).collect();
                 let deferred = cfg!(scripts) && program.is_script();
-                let mut next = Debugger::begin(config, program, errors, self.version + 1, deferred);
-                next.needs_engine = needs_engine(&hash);
+                let next = Debugger::begin(config, program, errors, self.version + 1, deferred);
                 match deferred {
                     true => next.changed(),
                     false => next.changed().work(now_ms() + FIRST_CHUNK_MS),
@@ -975,6 +981,8 @@ impl Debugger {
             }
             #[cfg(scripts)]
             Action::ModuleLoaded(loaded) => self.module_loaded(loaded),
+            #[cfg(not(scripts))]
+            Action::ModuleLoaded(_) => self,
             Action::Work { deadline } => self.work(deadline),
             Action::ToggleManual => {
                 #[cfg(scripts)]
@@ -1185,10 +1193,9 @@ impl Debugger {
         if program == self.program && self.script_problem.is_none() {
             return self;
         }
-        // The sandbox's check first: nothing of a script runs on the page's
-        // thread before it passed.
+        // The guard first: a refused script does not run.
         let loads = program
-            .checked(&self.config)
+            .admit(&self.config)
             .and_then(|()| program.start(&self.config, false).map(drop));
         if let Err(message) = loads {
             let mut next = self.owned();
@@ -1248,16 +1255,11 @@ fn parse_hash(hash: &str) -> (Config, Program, Vec<ConfigError>) {
 
 #[cfg(not(scripts))]
 fn parse_hash(hash: &str) -> (Config, Program, Vec<ConfigError>) {
-    if is_script_fragment(hash) {
+    if crate::debugger::program::is_script_fragment(hash) {
         return (Config::default(), Program::Story, Vec::new());
     }
     let (config, errors) = crate::config::url::parse_fragment_lenient(hash);
     (config, Program::Story, errors)
-}
-
-/// Whether `hash` needs the JavaScript engine this build lacks.
-fn needs_engine(hash: &str) -> bool {
-    !cfg!(scripts) && is_script_fragment(hash)
 }
 
 fn shared<T>(value: T) -> Rc<RefCell<T>> {

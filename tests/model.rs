@@ -191,6 +191,77 @@ fn a_script_records_and_an_edit_that_does_not_load_keeps_the_last_run() {
     assert_eq!(state.script_problem, None);
 }
 
+/// A script link's fragment for `code`, one user clicking twice.
+#[cfg(scripts)]
+fn script_link(code: &str) -> String {
+    format!(
+        "#v=1&scenario=script&strategy=none&users=1&clicks=2&code={}",
+        interleave::script::source::encode(code)
+    )
+}
+
+#[cfg(scripts)]
+#[test]
+fn a_request_a_budget_stops_refuses_the_script_with_its_line() {
+    // The loop never awaits: the engine's budget stops request 0 there,
+    // and the page's model refuses the script from then on, at the loop.
+    let code = "async function handle(req) {\n  await sleep(1);\n  for (;;) {}\n}\n";
+    let state = open(&script_link(code));
+    let problem = state.script_problem.clone().expect("refused");
+    assert_eq!(problem.at, Some((3, 3)), "{}", problem.message);
+    assert!(
+        problem
+            .message
+            .contains("request 0: RuntimeLimitError: ran too long"),
+        "{}",
+        problem.message
+    );
+    assert!(
+        problem.message.contains("interleave run --script"),
+        "{}",
+        problem.message
+    );
+    assert!(state.recording().is_none(), "nothing of it stays on screen");
+    assert_eq!(state.busy, Busy::Idle);
+    // The same script again is refused at once; an edit of it runs.
+    let again = act(state, Action::Load(script_link(code)));
+    assert!(again.script_problem.is_some());
+    let fixed = act(
+        again,
+        Action::SetCode("async function handle(req) {\n  await sleep(1);\n}\n".into()),
+    );
+    assert_eq!(fixed.script_problem, None);
+    assert!(fixed.recording().is_some());
+}
+
+#[cfg(scripts)]
+#[test]
+fn a_worker_opened_on_a_refused_script_shows_why_and_runs_nothing() {
+    // The page's guard terminated a silent worker: the next one opens the
+    // script refused, its code in the panel, the reason as its error.
+    let code = "async function handle(req) {\n  count(\"ran\");\n}\n";
+    let link = script_link(code);
+    interleave::script::guard::refuse(&link, "the script held the page's worker");
+    let (mut worker, first) = Server::open(&link);
+    let mut inbox = Inbox::default();
+    let mut frame = frame_of(inbox.read(&first).expect("the first frame reads"));
+    for _ in 0..1_000 {
+        if !worker.has_work() {
+            break;
+        }
+        let bytes = worker.work(now_ms() + 1_000.0);
+        if !bytes.is_empty() {
+            frame = frame_of(inbox.read(&bytes).expect("a frame reads"));
+        }
+    }
+    let script = frame.script.clone().expect("the script panel");
+    assert_eq!(script.code, code);
+    let problem = script.problem.expect("refused");
+    assert_eq!(problem.message, "`code`: the script held the page's worker");
+    assert!(frame.run.is_none(), "nothing ran");
+    assert!(frame.compare_rows.is_empty());
+}
+
 #[test]
 fn the_step_view_says_what_ran_and_what_waits() {
     use interleave::sim::trace::OpKind;

@@ -130,7 +130,7 @@ fn bad_input_is_an_error_object() {
 
 /// Runaway code in the browser: the loop budget after an `await`, and the
 /// heap budget (this wasm allocates through `Metered`, as the script
-/// edition does), each fail their request and leave the module alive.
+/// worker does), each fail their request and leave the module alive.
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen_test]
 fn runaway_code_fails_its_request_in_wasm() {

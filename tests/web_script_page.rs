@@ -1,5 +1,5 @@
-// The script edition only: wasm with `script-wasm` (the page's own build
-// has no script engine).
+// The script engine only: wasm with `script-wasm` (the page's own build
+// has no script engine; its script worker has).
 #![cfg(all(feature = "script-wasm", target_arch = "wasm32"))]
 //! The page's state on script scenarios: a link's code is restored, an
 //! edit runs and updates the link, and a script that does not load keeps

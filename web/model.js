@@ -1,12 +1,25 @@
 // The page's model in a Web Worker (src/bin/interleave-model.rs): the page
-// (src/app/remote.rs) posts `{ open: hash }` once, then requests as bytes.
-// This answers each, `{ answer }` with the reply's bytes (a frame or a
-// file; none when nothing changed), and runs the model's work in chunks of
-// its own, each followed by its frame, as bytes. Requests wait while a
-// chunk runs, so a chunk stays short (CHUNK_MS).
+// (src/app/remote.rs) posts `{ open: hash, refused }` once, then requests
+// as bytes. Started as `model.js`, it runs the stories' model; as
+// `model.js?script`, the same model with the JavaScript engine
+// (`interleave-script-model`), which also loads the script's parser
+// modules (web/modules.js) when a run asks for one.
+//
+// It answers each request, `{ answer, busy }` with the reply's bytes (a
+// frame or a file; empty when nothing changed), and runs the model's work
+// in chunks of its own, each followed by `{ frame, busy }`. `busy` says
+// that more work follows; while it does, a message comes at least every
+// BEAT_MS, so the page can tell a worker held by a runaway script (which
+// it terminates) from one at work. Before a script runs, the model says
+// which (`{ running: fragment }`, src/script/guard.rs). A failure of the
+// wasm itself (a stack the worker's thread cannot hold) is `{ crashed }`.
+import { modules } from './modules.js';
+
 const CHUNK_MS = 16;
+const BEAT_MS = 250;
 
 const base = new URL('.', import.meta.url);
+const name = new URL(import.meta.url).search === '?script' ? 'interleave-script-model' : 'interleave-model';
 const waiting = [];
 let model = null;
 let loaded = false;
@@ -15,12 +28,34 @@ self.onmessage = ({ data }) => {
   if (loaded) serve();
 };
 
-const { default: init, Model } = await import(new URL('script/interleave-model.js', base).href);
-await init({ module_or_path: new URL('script/interleave-model_bg.wasm', base).href });
+globalThis.interleaveModules = modules(base);
+globalThis.interleaveGuard = {
+  running(fragment) {
+    postMessage({ running: fragment });
+  },
+};
+
+const { default: init, Model } = await import(new URL(`script/${name}.js`, base).href);
+await init({ module_or_path: new URL(`script/${name}_bg.wasm`, base).href });
 loaded = true;
 
-function reply(bytes) {
-  if (bytes.length) postMessage(bytes, [bytes.buffer]);
+let lastPost = 0;
+function post(message, bytes) {
+  message.busy = Boolean(model?.hasWork());
+  lastPost = Date.now();
+  if (bytes?.length) postMessage(message, [bytes.buffer]);
+  else postMessage(message);
+}
+
+// A call into the model; if the wasm itself fails, the model is gone.
+function call(run) {
+  try {
+    return run();
+  } catch (error) {
+    model = null;
+    postMessage({ crashed: String(error?.message ?? error) });
+    return null;
+  }
 }
 
 // The next chunk, in the next task (a message to ourselves: no timer clamp).
@@ -29,10 +64,29 @@ let scheduled = false;
 chunks.port1.onmessage = () => {
   scheduled = false;
   if (!model?.hasWork()) return;
-  reply(model.work(Date.now() + CHUNK_MS));
-  schedule();
+  const frame = call(() => model.work(Date.now() + CHUNK_MS));
+  if (frame === null) return;
+  if (frame.length) post({ frame }, frame);
+  else if (!model.hasWork() || Date.now() - lastPost >= BEAT_MS) post({});
+  goOn();
 };
-function schedule() {
+
+// A module the model waits for loads, and the model goes on.
+let fetching = null;
+function goOn() {
+  const wanted = model && call(() => model.fetching());
+  if (wanted && fetching !== wanted) {
+    fetching = wanted;
+    const loading = globalThis.interleaveModules.load(wanted);
+    const done = (error) => {
+      fetching = null;
+      if (!model) return;
+      const frame = call(() => model.moduleLoaded(error));
+      if (frame?.length) post({ frame }, frame);
+      goOn();
+    };
+    loading.then(() => done(undefined), (error) => done(String(error?.message ?? error)));
+  }
   if (scheduled || !model?.hasWork()) return;
   scheduled = true;
   chunks.port2.postMessage(null);
@@ -41,13 +95,14 @@ function schedule() {
 function serve() {
   for (const data of waiting.splice(0)) {
     if (data?.open !== undefined) {
-      model = new Model(data.open);
-      reply(model.first());
+      model = call(() => new Model(data.open, data.refused ?? undefined));
+      const first = model && call(() => model.first());
+      if (first) post({ frame: first }, first);
     } else if (model && data instanceof Uint8Array) {
-      const answer = model.request(data);
-      postMessage({ answer }, [answer.buffer]);
+      const answer = call(() => model.request(data));
+      if (answer !== null) post({ answer }, answer);
     }
   }
-  schedule();
+  goOn();
 }
 serve();

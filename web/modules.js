@@ -1,8 +1,7 @@
-// The script edition's modules of their own (src/script/modules.rs),
+// The script worker's modules of their own (src/script/modules.rs),
 // loaded on first use: `script/interleave-NAME.js` and its wasm. The
-// edition calls a module synchronously once `load(NAME)` has resolved.
-// The page (web/boot.js) and the sandbox's worker (web/sandbox.js) each
-// install them; the page adds the sandbox's check.
+// worker's model calls a module synchronously once `load(NAME)` has
+// resolved. web/model.js installs them as `interleaveModules`.
 const MODULES = ['typescript', 'sql', 'analysis'];
 
 export function modules(base) {

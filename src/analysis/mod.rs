@@ -1,9 +1,9 @@
 //! Explore's proof that a script keeps no module state ([`boa`], on
 //! `boa_parser`'s syntax tree), behind one seam: natively (feature
 //! `analysis`, part of `script`) the parser is linked; the page's script
-//! edition leaves it out and calls the `interleave-analysis` wasm module
-//! (`src/bin/interleave-analysis.rs`), which `web/boot.js` loads beside
-//! the edition, through `interleaveModules.moduleState`, with questions
+//! worker leaves it out and calls the `interleave-analysis` wasm module
+//! (`src/bin/interleave-analysis.rs`), which `web/modules.js` loads into
+//! the worker, through `interleaveModules.moduleState`, with questions
 //! and answers as `crate::boundary` words them.
 
 use serde::{Deserialize, Serialize};

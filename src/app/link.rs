@@ -1,14 +1,13 @@
 //! The page's link to the model ([`crate::model`]): the components send
 //! [`Action`]s through it and draw the [`Frame`]s it hands back.
 //!
-//! The model runs on the page's own thread here (the script edition and
-//! the wasm tests; the page's own build holds it in a worker,
-//! `remote.rs`, which has the same interface). An action applies at
-//! once; long work goes on one time-boxed chunk per browser task (so no
-//! task is long), and a run that waits for a module of the script edition
-//! goes on once the module has loaded.
+//! The model runs on the page's own thread here (the wasm tests, which
+//! link the script worker's parser modules; the page's own build holds it
+//! in a worker, `remote.rs`, which has the same interface). An action
+//! applies at once; long work goes on one time-boxed chunk per browser
+//! task (so no task is long).
 
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use yew::Callback;
@@ -30,9 +29,6 @@ struct Inner {
     on_file: RefCell<Option<Callback<File>>>,
     /// The next chunk of work, while there is work (dropping it cancels).
     next: RefCell<Option<NextTask>>,
-    /// A module is being fetched for the model.
-    #[cfg_attr(not(scripts), allow(dead_code))]
-    fetching: Cell<bool>,
 }
 
 impl PartialEq for Link {
@@ -53,7 +49,6 @@ impl Link {
                 on_frame: RefCell::new(None),
                 on_file: RefCell::new(None),
                 next: RefCell::new(None),
-                fetching: Cell::new(false),
             }),
         }
     }
@@ -61,6 +56,11 @@ impl Link {
     /// The frame to draw now (always one: the model is here).
     pub fn frame(&self) -> Option<Rc<Frame>> {
         Some(self.inner.frame.borrow().clone())
+    }
+
+    /// Never: the engine, if this build has it, is here.
+    pub fn loads_engine(&self) -> bool {
+        false
     }
 
     /// Starts the work the model has, telling `on_frame` of each change
@@ -99,13 +99,11 @@ impl Link {
         }
     }
 
-    /// Schedules what comes next: a chunk of work, or a module's fetch.
+    /// Schedules the next chunk of work, if any.
     fn go_on(&self) {
         if self.inner.on_frame.borrow().is_none() {
             return;
         }
-        #[cfg(scripts)]
-        self.fetch();
         let wants_chunk = self.inner.host.borrow().has_work();
         let mut next = self.inner.next.borrow_mut();
         match (wants_chunk, next.is_some()) {
@@ -122,44 +120,4 @@ impl Link {
             _ => {}
         }
     }
-
-    /// A run that needs a module of the script edition waits for it.
-    #[cfg(scripts)]
-    fn fetch(&self) {
-        let Some(name) = self.inner.host.borrow().fetching() else {
-            return;
-        };
-        if self.inner.fetching.replace(true) {
-            return;
-        }
-        let link = self.clone();
-        wasm_bindgen_futures::spawn_local(async move {
-            let loaded = load(name).await;
-            link.inner.fetching.set(false);
-            link.send(Action::ModuleLoaded(loaded));
-        });
-    }
-}
-
-#[cfg(scripts)]
-#[wasm_bindgen::prelude::wasm_bindgen]
-extern "C" {
-    /// web/boot.js: loads a module of the script edition (once).
-    #[wasm_bindgen(catch, js_namespace = interleaveModules, js_name = load)]
-    fn load_module(name: &str) -> Result<js_sys::Promise, wasm_bindgen::JsValue>;
-}
-
-/// Loads a module of the script edition; why not, if it fails.
-#[cfg(scripts)]
-async fn load(name: &str) -> Result<(), String> {
-    use wasm_bindgen::JsCast;
-    let describe = |error: wasm_bindgen::JsValue| match error.dyn_ref::<js_sys::Error>() {
-        Some(error) => String::from(error.message()),
-        None => error.as_string().unwrap_or_else(|| "unknown error".into()),
-    };
-    let promise = load_module(name).map_err(describe)?;
-    wasm_bindgen_futures::JsFuture::from(promise)
-        .await
-        .map(drop)
-        .map_err(describe)
 }

@@ -17,7 +17,6 @@ mod panel;
 mod remote;
 #[cfg(feature = "worker")]
 use remote as link;
-#[cfg(scripts)]
 mod script_panel;
 mod timeline;
 mod transport;
@@ -84,15 +83,6 @@ thread_local! {
     static MOUNT: std::cell::RefCell<Option<yielding::NextTask>> = const { std::cell::RefCell::new(None) };
     /// The app, once mounted.
     static APP: std::cell::RefCell<Option<yew::AppHandle<App>>> = const { std::cell::RefCell::new(None) };
-}
-
-/// Takes the app down (its listeners, timers and DOM), for web/boot.js to
-/// hand the page to the script edition without a reload.
-pub fn stop() {
-    MOUNT.with(|pending| pending.take());
-    if let Some(app) = APP.with(|running| running.take()) {
-        app.destroy();
-    }
 }
 
 /// The id of the banner a panic leaves on the page.
@@ -268,8 +258,8 @@ pub fn App() -> Html {
         let link = link.clone();
         Callback::from(move |(key, value): (String, String)| {
             if key == "scenario" && value == "script" {
-                // A navigation: the edition without the engine hands the
-                // page to the one that has it (web/boot.js).
+                // A navigation, which starts the script worker if the page
+                // has not yet (remote.rs).
                 open_fragment(SCRIPT_START);
                 return;
             }
@@ -358,17 +348,18 @@ pub fn App() -> Html {
         });
     let has_violation = frame.has_violation();
     let ready = frame.ready;
-    // A module's download (the script edition's) has no requests to count.
-    #[cfg(scripts)]
+    // A module's download (the script worker's) has no requests to count.
     let counts_requests = !matches!(frame.busy, Busy::Fetching(..));
-    #[cfg(not(scripts))]
-    let counts_requests = true;
 
     if waiting {
+        let (text, id) = match link.loads_engine() {
+            true => ("Loading the JavaScript engine…", "engine-loading"),
+            false => ("Starting the debugger…", "starting"),
+        };
         return html! {
             <div class="page">
                 <header class="masthead">{ title() }</header>
-                <p class="notice" role="status" data-testid="starting">{ "Starting the debugger…" }</p>
+                <p class="notice" role="status" data-testid={id}>{ text }</p>
             </div>
         };
     }
@@ -397,9 +388,7 @@ pub fn App() -> Html {
                     <span>{ match frame.busy {
                         Busy::Recording => "recording the run…".into(),
                         Busy::Counting => "running (metrics only)…".into(),
-                        #[cfg(scripts)]
                         Busy::Loading => "loading the script…".into(),
-                        #[cfg(scripts)]
                         Busy::Fetching(_, what) => format!("loading {what}…").into(),
                         _ => std::borrow::Cow::Borrowed("running to the end…"),
                     } }</span>
@@ -480,8 +469,7 @@ fn open_fragment(fragment: &str) {
     }
 }
 
-/// The script panel, when a script runs (the script edition only).
-#[cfg(scripts)]
+/// The script panel, when a script runs.
 fn script_panel(frame: &Frame, link: &Link) -> Html {
     let Some(script) = &frame.script else {
         return Html::default();
@@ -497,15 +485,10 @@ fn script_panel(frame: &Frame, link: &Link) -> Html {
     let on_example = {
         let config = frame.config.clone();
         Callback::from(move |name: String| {
-            let program = crate::debugger::Program::Script(std::rc::Rc::new(
-                crate::debugger::ScriptProgram {
-                    code: String::new(),
-                    schema: None,
-                    source_piece: format!("example={name}"),
-                    route: None,
-                },
+            open_fragment(&crate::debugger::program::script_fragment(
+                &config,
+                &format!("example={name}"),
             ));
-            open_fragment(&program.fragment(&config));
         })
     };
     html! {
@@ -515,11 +498,6 @@ fn script_panel(frame: &Frame, link: &Link) -> Html {
             problem={script.problem.clone()} shows_run={frame.run.is_some()}
             {on_code} {on_schema} {on_example} />
     }
-}
-
-#[cfg(not(scripts))]
-fn script_panel(_: &Frame, _: &Link) -> Html {
-    Html::default()
 }
 
 /// Saves `text` as a file: a Blob URL clicked through a temporary link.

@@ -1,27 +1,69 @@
-//! The page's link to its model in a Web Worker (web/model.js running
-//! `interleave-model`): the components send [`Action`]s through it and
-//! draw the [`Frame`]s it hands back, as with `link.rs`, whose interface
-//! this has. Requests and replies are bytes (`crate::model::wire`); the
-//! worker runs the model's work in chunks of its own, so nothing of a run
-//! holds the page's thread.
+//! The page's link to its model in a Web Worker (web/model.js): the
+//! components send [`Action`]s through it and draw the [`Frame`]s it hands
+//! back, as with `link.rs`, whose interface this has. Requests and replies
+//! are bytes (`crate::model::wire`); the worker runs the model's work in
+//! chunks of its own, so nothing of a run holds the page's thread.
+//!
+//! Every page starts the stories' worker (`interleave-model`). A script,
+//! opened by the page's address or by a later `hashchange`, starts the
+//! script worker (`interleave-script-model`, the same model with the
+//! JavaScript engine) in its place, which keeps the page from then on: the
+//! page never reloads, and shows its last frame, with "Loading the
+//! JavaScript engine…", until the new worker's first.
+//!
+//! The guard (docs/scripting.md, "Bad input and budgets"): a worker that
+//! owes an answer, or has said it has work, and stays silent for
+//! [`SILENCE_MS`] is held by the script it runs. The page terminates it and
+//! starts another on that script (the fragment the worker last said it
+//! runs) refused, with the reason as the script's error; so does a worker
+//! whose wasm failed under a script (a stack the worker's thread cannot
+//! hold).
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
+use gloo_timers::callback::Timeout;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use yew::Callback;
 
+use crate::debugger::program::is_script_fragment;
 use crate::model::wire::{Inbox, Received, Request};
 use crate::model::{Action, Export, File, Frame};
 
-/// The worker's script, beside the page's files.
-const WORKER: &str = "./model.js";
 /// A reply this large (bytes) is read in one task and drawn in the next.
 const LARGE_REPLY: u32 = 256 * 1024;
+/// How long a worker at work may stay silent (it posts at least every
+/// 250 ms between chunks; a budget's stop of a script holds it about
+/// 500 ms).
+pub const SILENCE_MS: u32 = 2_000;
 
 type OnMessage = Closure<dyn FnMut(web_sys::MessageEvent)>;
 type OnError = Closure<dyn FnMut(web_sys::ErrorEvent)>;
+
+/// Which model a worker holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Stories,
+    Scripts,
+}
+
+impl Kind {
+    /// The worker's script, beside the page's files.
+    fn url(self) -> &'static str {
+        match self {
+            Kind::Stories => "./model.js",
+            Kind::Scripts => "./model.js?script",
+        }
+    }
+
+    fn of(hash: &str) -> Kind {
+        match is_script_fragment(hash) {
+            true => Kind::Scripts,
+            false => Kind::Stories,
+        }
+    }
+}
 
 #[derive(Clone)]
 pub struct Link {
@@ -31,6 +73,7 @@ pub struct Link {
 struct Inner {
     /// The worker, until the link closes.
     worker: RefCell<Option<web_sys::Worker>>,
+    kind: Cell<Kind>,
     inbox: RefCell<Inbox>,
     frame: RefCell<Option<Rc<Frame>>>,
     on_frame: RefCell<Option<Callback<Rc<Frame>>>>,
@@ -40,8 +83,19 @@ struct Inner {
     deferred: RefCell<Option<super::yielding::NextTask>>,
     /// Requests the worker has not answered yet (`<html data-pending>`
     /// shows how many: 0 once the page shows the model's answer to all).
-    pending: std::cell::Cell<u32>,
-    /// The worker's message handler, kept while the link lives.
+    pending: Cell<u32>,
+    /// The worker said more work follows.
+    busy: Cell<bool>,
+    /// The worker's first frame has come.
+    started: Cell<bool>,
+    /// When the script worker started (ms), until its first frame.
+    engine_since: Cell<Option<f64>>,
+    /// The script the worker last said it runs (its fragment).
+    running: RefCell<Option<String>>,
+    /// Fires when the worker stays silent for [`SILENCE_MS`] while it owes
+    /// an answer or has work.
+    watchdog: RefCell<Option<Timeout>>,
+    /// The worker's handlers, kept while it lives.
     on_message: RefCell<Option<OnMessage>>,
     on_error: RefCell<Option<OnError>>,
 }
@@ -55,59 +109,38 @@ impl PartialEq for Link {
 impl Link {
     /// Starts the worker on the model of `hash`; its first frame follows.
     pub fn open(hash: &str) -> Link {
-        let options = web_sys::WorkerOptions::new();
-        options.set_type(web_sys::WorkerType::Module);
-        let worker = web_sys::Worker::new_with_options(WORKER, &options).ok();
         let link = Link {
             inner: Rc::new(Inner {
-                worker: RefCell::new(worker.clone()),
+                worker: RefCell::new(None),
+                kind: Cell::new(Kind::of(hash)),
                 inbox: RefCell::new(Inbox::default()),
                 frame: RefCell::new(None),
                 on_frame: RefCell::new(None),
                 on_file: RefCell::new(None),
+                deferred: RefCell::new(None),
+                pending: Cell::new(0),
+                busy: Cell::new(false),
+                started: Cell::new(false),
+                engine_since: Cell::new(None),
+                running: RefCell::new(None),
+                watchdog: RefCell::new(None),
                 on_message: RefCell::new(None),
                 on_error: RefCell::new(None),
-                pending: std::cell::Cell::new(0),
-                deferred: RefCell::new(None),
             }),
         };
-        match &worker {
-            Some(worker) => {
-                let weak = Rc::downgrade(&link.inner);
-                let on_message =
-                    Closure::<dyn FnMut(_)>::new(move |event: web_sys::MessageEvent| {
-                        if let Some(inner) = weak.upgrade() {
-                            Link { inner }.receive(event.data());
-                        }
-                    });
-                worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-                link.inner.on_message.replace(Some(on_message));
-                let weak = Rc::downgrade(&link.inner);
-                let on_error = Closure::<dyn FnMut(_)>::new(move |event: web_sys::ErrorEvent| {
-                    event.prevent_default();
-                    if let Some(inner) = weak.upgrade() {
-                        let message = event.message();
-                        let why = match message.is_empty() {
-                            true => "it did not load".to_string(),
-                            false => message,
-                        };
-                        Link { inner }.stopped(&why);
-                    }
-                });
-                worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-                link.inner.on_error.replace(Some(on_error));
-                let open = js_sys::Object::new();
-                let _ = js_sys::Reflect::set(&open, &"open".into(), &hash.into());
-                let _ = worker.post_message(&open);
-            }
-            None => super::show_panic("the browser did not start the model's worker"),
-        }
+        link.start(Kind::of(hash), hash, None);
         link
     }
 
     /// The frame to draw now: none until the worker's first.
     pub fn frame(&self) -> Option<Rc<Frame>> {
         self.inner.frame.borrow().clone()
+    }
+
+    /// Whether the JavaScript engine's worker is starting (the page waits
+    /// for its first frame).
+    pub fn loads_engine(&self) -> bool {
+        self.inner.engine_since.get().is_some()
     }
 
     /// Tells `on_frame` of each new frame and gives `on_file` each file
@@ -124,14 +157,19 @@ impl Link {
     pub fn close(&self) {
         self.inner.on_frame.replace(None);
         self.inner.on_file.replace(None);
-        if let Some(worker) = self.inner.worker.take() {
-            worker.terminate();
-        }
-        // No answer comes from a terminated worker.
-        self.count(-(self.inner.pending.get() as i32));
+        self.end_worker();
     }
 
     pub fn send(&self, action: Action) {
+        // A script, from the stories' worker: the script worker takes over.
+        if let Action::Load(hash) = &action {
+            if self.inner.kind.get() == Kind::Stories && Kind::of(hash) == Kind::Scripts {
+                if self.inner.worker.borrow().is_some() {
+                    self.start(Kind::Scripts, hash, None);
+                }
+                return;
+            }
+        }
         self.post(&Request::Act(action));
     }
 
@@ -140,13 +178,138 @@ impl Link {
         self.post(&Request::Export(what));
     }
 
+    /// Starts a worker of `kind` on `hash` (its script refused for
+    /// `refused`) in place of the one before.
+    fn start(&self, kind: Kind, hash: &str, refused: Option<&str>) {
+        self.end_worker();
+        let inner = &self.inner;
+        inner.kind.set(kind);
+        inner.inbox.replace(Inbox::default());
+        inner.started.set(false);
+        inner.running.replace(None);
+        let options = web_sys::WorkerOptions::new();
+        options.set_type(web_sys::WorkerType::Module);
+        let Ok(worker) = web_sys::Worker::new_with_options(kind.url(), &options) else {
+            super::show_panic("the browser did not start the model's worker");
+            return;
+        };
+        let weak = Rc::downgrade(&self.inner);
+        let on_message = Closure::<dyn FnMut(_)>::new(move |event: web_sys::MessageEvent| {
+            if let Some(inner) = weak.upgrade() {
+                Link { inner }.receive(event.data());
+            }
+        });
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        inner.on_message.replace(Some(on_message));
+        let weak = Rc::downgrade(&self.inner);
+        let on_error = Closure::<dyn FnMut(_)>::new(move |event: web_sys::ErrorEvent| {
+            event.prevent_default();
+            if let Some(inner) = weak.upgrade() {
+                let message = event.message();
+                let why = match message.is_empty() {
+                    true => "it did not load".to_string(),
+                    false => message,
+                };
+                Link { inner }.stopped(&why);
+            }
+        });
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        inner.on_error.replace(Some(on_error));
+        let open = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&open, &"open".into(), &hash.into());
+        if let Some(why) = refused {
+            let _ = js_sys::Reflect::set(&open, &"refused".into(), &why.into());
+        }
+        let _ = worker.post_message(&open);
+        inner.worker.replace(Some(worker));
+        if kind == Kind::Scripts && inner.engine_since.get().is_none() && refused.is_none() {
+            inner.engine_since.set(Some(js_sys::Date::now()));
+            // The last frame stays, saying what the page waits for.
+            let frame = self.frame();
+            if let Some(frame) = frame {
+                let mut waiting = (*frame).clone();
+                waiting.needs_engine = true;
+                inner.frame.replace(Some(Rc::new(waiting)));
+                self.show();
+            }
+        }
+    }
+
+    /// Terminates the worker, if any: nothing it owed will come.
+    fn end_worker(&self) {
+        if let Some(worker) = self.inner.worker.take() {
+            worker.terminate();
+        }
+        self.inner.watchdog.replace(None);
+        self.inner.busy.set(false);
+        self.count(-(self.inner.pending.get() as i32));
+    }
+
     fn post(&self, request: &Request) {
         // A closed link sends nothing (and counts nothing in flight).
-        if let Some(worker) = self.inner.worker.borrow().as_ref() {
-            let bytes = js_sys::Uint8Array::from(request.encode().as_slice());
-            if worker.post_message(&bytes).is_ok() {
-                self.count(1);
+        let posted = match self.inner.worker.borrow().as_ref() {
+            Some(worker) => {
+                let bytes = js_sys::Uint8Array::from(request.encode().as_slice());
+                worker.post_message(&bytes).is_ok()
             }
+            None => false,
+        };
+        if posted {
+            self.count(1);
+            self.watch(false);
+        }
+    }
+
+    /// Keeps the watchdog: (re)started when the worker was just heard
+    /// from (`heard`), started if none runs, stopped when the worker owes
+    /// nothing and has no work.
+    fn watch(&self, heard: bool) {
+        let inner = &self.inner;
+        // Before its first frame a worker runs no script (its wasm may take
+        // long to download): the browser's own error says if it fails.
+        let owes = inner.started.get() && (inner.pending.get() > 0 || inner.busy.get());
+        if !owes || inner.worker.borrow().is_none() {
+            inner.watchdog.replace(None);
+            return;
+        }
+        if heard || inner.watchdog.borrow().is_none() {
+            let weak = Rc::downgrade(&self.inner);
+            let timeout = Timeout::new(SILENCE_MS, move || {
+                if let Some(inner) = weak.upgrade() {
+                    Link { inner }.silent();
+                }
+            });
+            inner.watchdog.replace(Some(timeout));
+        }
+    }
+
+    /// The worker stayed silent while at work.
+    fn silent(&self) {
+        self.inner.watchdog.replace(None);
+        let seconds = SILENCE_MS / 1000;
+        if self.inner.kind.get() == Kind::Stories {
+            self.stopped(&format!("it did not answer for {seconds} s"));
+            return;
+        }
+        self.stop_script(&format!(
+            "the script held the page's worker for over {seconds} s without a break (an endless \
+             loop, or memory filling up?), so the page stopped it there and runs it no more; edit \
+             it to run it again (interleave run --script runs it to the end, with its budgets)"
+        ));
+    }
+
+    /// The worker is lost while it ran a script: another opens that script
+    /// refused, for `why`. Without a script (or before its first frame)
+    /// the page says the worker stopped.
+    fn stop_script(&self, why: &str) {
+        let script = self.inner.running.borrow().clone();
+        match script {
+            Some(fragment)
+                if self.inner.started.get() && self.inner.kind.get() == Kind::Scripts =>
+            {
+                self.start(Kind::Scripts, &fragment, Some(why));
+            }
+            _ => self.stopped(why),
         }
     }
 
@@ -166,6 +329,7 @@ impl Link {
     /// load): the page says so where the user looks, and keeps what it drew.
     fn stopped(&self, why: &str) {
         self.close();
+        self.inner.engine_since.set(None);
         super::show_panic(&format!("the model's worker stopped ({why})"));
     }
 
@@ -178,29 +342,47 @@ impl Link {
         }
     }
 
-    /// A message of the worker: a frame to draw or a file to give, and
-    /// whether it answers a request.
+    /// A message of the worker: a frame to draw or a file to give, whether
+    /// it answers a request and whether more work follows; or the script
+    /// it runs, or its failure.
     fn receive(&self, data: wasm_bindgen::JsValue) {
-        if let Some(panic) = js_sys::Reflect::get(&data, &"panic".into())
-            .ok()
-            .and_then(|panic| panic.as_string())
-        {
+        let field = |name: &str| {
+            js_sys::Reflect::get(&data, &name.into())
+                .ok()
+                .filter(|value| !value.is_undefined())
+        };
+        if let Some(panic) = field("panic").and_then(|panic| panic.as_string()) {
             self.stopped(&panic);
             return;
         }
-        let answer = js_sys::Reflect::get(&data, &"answer".into())
-            .ok()
-            .filter(|a| !a.is_undefined());
-        let data = match answer {
-            Some(answer) => {
+        if let Some(crashed) = field("crashed").and_then(|crashed| crashed.as_string()) {
+            self.stop_script(&format!(
+                "the script stopped the page's worker ({crashed}: a recursion deeper than its \
+                 thread's stack?), so the page runs it no more; edit it to run it again \
+                 (interleave run --script runs it)"
+            ));
+            return;
+        }
+        if let Some(fragment) = field("running").and_then(|fragment| fragment.as_string()) {
+            self.inner.running.replace(Some(fragment));
+            self.watch(true);
+            return;
+        }
+        self.inner
+            .busy
+            .set(field("busy").is_some_and(|busy| busy.is_truthy()));
+        let bytes = match (field("answer"), field("frame")) {
+            (Some(answer), _) => {
                 self.count(-1);
-                answer
+                Some(answer)
             }
-            None => data,
+            (None, frame) => frame,
         };
-        let Some(bytes) = data
-            .dyn_ref::<js_sys::Uint8Array>()
-            .filter(|b| b.length() > 0)
+        self.watch(true);
+        let Some(bytes) = bytes
+            .as_ref()
+            .and_then(|bytes| bytes.dyn_ref::<js_sys::Uint8Array>())
+            .filter(|bytes| bytes.length() > 0)
         else {
             return;
         };
@@ -208,6 +390,10 @@ impl Link {
         let read = self.inner.inbox.borrow_mut().read(&bytes.to_vec());
         match read {
             Ok(Received::Frame(frame)) => {
+                if !self.inner.started.get() {
+                    self.first_frame();
+                    self.watch(true);
+                }
                 self.inner.frame.replace(Some(frame));
                 if large || self.inner.deferred.borrow().is_some() {
                     let link = self.clone();
@@ -227,6 +413,18 @@ impl Link {
                 }
             }
             Err(error) => super::show_panic(&error),
+        }
+    }
+
+    /// The worker's first frame: the engine, if it was loading, is up
+    /// (`window.interleaveEngineMs` says how long it took, for the tests).
+    fn first_frame(&self) {
+        self.inner.started.set(true);
+        if let Some(since) = self.inner.engine_since.take() {
+            if let Some(window) = web_sys::window() {
+                let took = js_sys::Date::now() - since;
+                let _ = js_sys::Reflect::set(&window, &"interleaveEngineMs".into(), &took.into());
+            }
         }
     }
 }

@@ -1,4 +1,4 @@
-//! The script panel (the script edition only): the shipped examples, and
+//! The script panel (scripts only): the shipped examples, and
 //! the code editor (`<js-editor>`, web/editor/editor.js) whose text runs.
 //! An edit reaches the state after a pause in typing; a script that does
 //! not load keeps the last good run on screen, with the error underlined
@@ -15,8 +15,8 @@ use gloo_events::EventListener;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
+use crate::debugger::examples::EXAMPLE_FILES;
 use crate::model::ScriptProblem;
-use crate::script::source::EXAMPLES;
 
 #[derive(Properties, PartialEq)]
 pub struct ScriptPanelProps {
@@ -113,8 +113,8 @@ pub fn ScriptPanel(props: &ScriptPanelProps) -> Html {
                 <span>{ "example" }</span>
                 <select data-testid="script-example" onchange={on_pick}>
                     <option value="" selected={example.is_empty()}>{ "(your own code)" }</option>
-                    { for EXAMPLES.iter().map(|shipped| html! {
-                        <option value={shipped.name} selected={shipped.name == example}>{ shipped.file }</option>
+                    { for EXAMPLE_FILES.iter().map(|&(name, file)| html! {
+                        <option value={name} selected={name == example}>{ file }</option>
                     }) }
                 </select>
             </label>

@@ -139,7 +139,6 @@ fn cell(counter: Counter) -> Html {
 }
 
 /// A script's own `count(name)` counters: test ids `metric-custom-<name>`.
-#[cfg(scripts)]
 fn own_cells(headline: &Headline) -> Html {
     let cell = |(name, value): &(String, f64)| {
         let text = if value.fract() == 0.0 && value.abs() < 1e15 {
@@ -157,13 +156,6 @@ fn own_cells(headline: &Headline) -> Html {
         }
     };
     headline.own.iter().map(cell).collect()
-}
-
-/// The page's own edition runs no scripts, so it has no counters of theirs
-/// (and leaves out the float formatting they would need: its size budget).
-#[cfg(not(scripts))]
-fn own_cells(_: &Headline) -> Html {
-    Html::default()
 }
 
 /// The scenario's headline counters, large, then every other metric of
@@ -285,7 +277,6 @@ pub fn CompareTable(props: &CompareTableProps) -> Html {
     let real = props.measured.iter().any(|m| m.scenario == props.scenario);
     // Every strategy ran the very same events: only a script can do that,
     // one that calls none of what `strategy` changes.
-    #[cfg(scripts)]
     let same = pending == 0
         && props
             .rows
@@ -295,8 +286,6 @@ pub fn CompareTable(props: &CompareTableProps) -> Html {
             .rows
             .iter()
             .all(|row| row.complete && row.metrics.trace_hash == props.rows[0].metrics.trace_hash);
-    #[cfg(not(scripts))]
-    let same = false;
     html! {
         <section class="panel compare" data-testid="compare" aria-labelledby="compare-title">
             <h2 id="compare-title">{ "Compare strategies" }</h2>

@@ -102,14 +102,8 @@ fn Remedies(props: &RemediesProps) -> Html {
 }
 
 /// Whether a fix is code to paste (a script's edited SQL), not a key.
-#[cfg(scripts)]
 fn is_code(fix: &Fix) -> bool {
     fix.key == "code"
-}
-
-#[cfg(not(scripts))]
-fn is_code(_: &Fix) -> bool {
-    false
 }
 
 #[derive(Properties, PartialEq)]

@@ -1,7 +1,7 @@
 //! Explore's analysis of module state, a wasm module of its own: the page's
-//! script edition leaves boa's parser out, and `web/boot.js` loads this
-//! beside it (`interleaveModules.moduleState`). Built by
-//! `scripts/build-script-edition.sh`:
+//! script worker leaves boa's parser out, and loads this through
+//! `web/modules.js` (`interleaveModules.moduleState`). Built by
+//! `scripts/build-workers.sh`:
 //!
 //! ```text
 //! cargo build --target wasm32-unknown-unknown --profile module-release \

@@ -1,8 +1,10 @@
 //! The page's model in a Web Worker (web/model.js): the runs, stepping,
 //! explain, explore and the compare table happen here, off the page's
 //! thread; the page sends requests and draws the frames this answers
-//! (`interleave::model::wire`). `scripts/build-script-edition.sh` builds
-//! it:
+//! (`interleave::model::wire`). `scripts/build-workers.sh` builds it
+//! twice: without the JavaScript engine (the stories' worker, which every
+//! page starts) and with it (`interleave-script-model.rs`, the worker a
+//! script starts):
 //!
 //! ```text
 //! cargo build --target wasm32-unknown-unknown --profile script-release \
@@ -25,9 +27,17 @@ mod worker {
 
     #[wasm_bindgen]
     impl Model {
-        /// The model of `hash`, the page's `location.hash`.
+        /// The model of `hash`, the page's `location.hash`; with `refused`,
+        /// its script is refused for that reason (the page's guard stopped
+        /// it in the worker before this one: `interleave::script::guard`).
         #[wasm_bindgen(constructor)]
-        pub fn new(hash: &str) -> Model {
+        pub fn new(hash: &str, refused: Option<String>) -> Model {
+            #[cfg(scripts)]
+            if let Some(why) = &refused {
+                interleave::script::guard::refuse(hash, why);
+            }
+            #[cfg(not(scripts))]
+            let _ = refused;
             let (server, first) = Server::open(hash);
             Model { server, first }
         }
@@ -52,13 +62,25 @@ mod worker {
         pub fn work(&mut self, deadline: f64) -> Vec<u8> {
             self.server.work(deadline)
         }
+
+        /// The module (`interleaveModules.load(NAME)`) the model waits for.
+        pub fn fetching(&self) -> Option<String> {
+            self.server.fetching().map(str::to_string)
+        }
+
+        /// The module it waited for loaded (no `error`) or did not: the
+        /// frame that follows, or empty bytes.
+        #[wasm_bindgen(js_name = moduleLoaded)]
+        pub fn module_loaded(&mut self, error: Option<String>) -> Vec<u8> {
+            self.server.module_loaded(error.map_or(Ok(()), Err))
+        }
     }
 }
 
 /// A panic (a bug) goes to the page, which shows it (`{ panic }`): the
 /// worker's model is gone after one, so the page must say so.
 #[cfg(target_arch = "wasm32")]
-fn main() {
+pub fn main() {
     std::panic::set_hook(Box::new(|info| {
         let message = js_sys::Object::new();
         let _ = js_sys::Reflect::set(&message, &"panic".into(), &info.to_string().into());
@@ -69,4 +91,4 @@ fn main() {
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-fn main() {}
+pub fn main() {}

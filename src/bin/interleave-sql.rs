@@ -1,7 +1,7 @@
-//! The page's SQL parser, a wasm module of its own: the script edition
-//! leaves `sqlparser` out and `web/boot.js` loads this only for a script
+//! The page's SQL parser, a wasm module of its own: the script worker
+//! leaves `sqlparser` out and loads this (`web/modules.js`) only for a script
 //! that uses the `pg` module or a schema (`interleaveModules.sqlParse`
-//! and `sqlSchema`). Built by `scripts/build-script-edition.sh`:
+//! and `sqlSchema`). Built by `scripts/build-workers.sh`:
 //!
 //! ```text
 //! cargo build --target wasm32-unknown-unknown --profile module-release \

@@ -1,7 +1,7 @@
 //! The page's TypeScript stripper, a wasm module of its own: the script
-//! edition leaves swc out and `web/boot.js` loads this only when a script
+//! worker leaves swc out and loads this (`web/modules.js`) only when a script
 //! does not parse as JavaScript (`interleaveModules.stripTypes`). Built by
-//! `scripts/build-script-edition.sh`:
+//! `scripts/build-workers.sh`:
 //!
 //! ```text
 //! cargo build --target wasm32-unknown-unknown --profile module-release \

@@ -41,8 +41,7 @@ impl ScriptProgram {
 }
 
 /// What runs: the config's built-in story, or a script (only in builds
-/// with the script engine: the page's own edition has none, see
-/// web/boot.js).
+/// with the script engine: the page and the stories' worker have none).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum Program {
     #[default]
@@ -103,23 +102,42 @@ impl Program {
         }
     }
 
-    /// Whether the page may run this program on its own thread: a script
-    /// must pass the sandbox's check first (`crate::script::sandbox`), on
-    /// `config`; its refusal, or the wait for it, is the error. A story
+    /// Whether the page may run this program: a script the page's guard
+    /// refused (`crate::script::guard`) may not, and its refusal is the
+    /// error; else the guard hears that it runs, on `config`. A story
     /// always may.
-    pub fn checked(&self, config: &Config) -> Result<(), String> {
+    pub fn admit(&self, config: &Config) -> Result<(), String> {
         #[cfg(not(scripts))]
         let _ = config;
         match self {
             Program::Story => Ok(()),
             #[cfg(scripts)]
-            Program::Script(script) => crate::script::sandbox::checked(
+            Program::Script(script) => crate::script::guard::admit(
                 &script.code,
                 script.schema.as_deref(),
                 script.route.as_deref(),
                 config,
             )
             .map_err(|error| error.to_string()),
+        }
+    }
+
+    /// The reason a budget stopped this program, once, since it was
+    /// admitted: the guard refuses it from then on.
+    pub fn stopped(&self) -> Option<String> {
+        match self {
+            Program::Story => None,
+            #[cfg(scripts)]
+            Program::Script(script) => {
+                let why = crate::script::guard::take_stop()?;
+                crate::script::guard::refuse_program(
+                    &script.code,
+                    script.schema.as_deref(),
+                    script.route.as_deref(),
+                    &why,
+                );
+                Some(why)
+            }
         }
     }
 
@@ -144,7 +162,7 @@ fn script_subject(script: &ScriptProgram, config: &Config) -> Result<Rc<dyn Subj
     .map_err(|error| error.to_string())
 }
 
-/// The module of the page's script edition a load error only waits for
+/// The module of the page's script worker a load error only waits for
 /// (its name and what it is, `crate::script::modules`): once it loads, the
 /// same program starts.
 pub fn waits_for_module(message: &str) -> Option<(&'static str, &'static str)> {
@@ -155,6 +173,23 @@ pub fn waits_for_module(message: &str) -> Option<(&'static str, &'static str)> {
         let _ = message;
         None
     }
+}
+
+/// A script's fragment: the config's own, as `scenario=script` with the
+/// script's piece after it.
+pub fn script_fragment(config: &Config, source_piece: &str) -> String {
+    let mut pieces: Vec<String> = crate::config::url::to_fragment(config)
+        .split('&')
+        .map(|piece| match piece.split_once('=') {
+            Some(("scenario", _)) => "scenario=script".to_string(),
+            _ => piece.to_string(),
+        })
+        .collect();
+    if !source_piece.is_empty() {
+        let at = pieces.len().min(2);
+        pieces.insert(at, source_piece.to_string());
+    }
+    pieces.join("&")
 }
 
 /// Whether a fragment asks for a script (`scenario=script`).

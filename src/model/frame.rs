@@ -25,7 +25,8 @@ pub struct Frame {
     pub config: Config,
     /// The script that runs, when a script runs.
     pub script: Option<ScriptView>,
-    /// The link asks for a script and this build has no engine.
+    /// The page's link is starting the JavaScript engine's worker for a
+    /// script (the model leaves it false).
     pub needs_engine: bool,
     /// Bad keys of the loaded fragment (they fell back to defaults).
     pub errors: Vec<String>,
@@ -163,7 +164,7 @@ impl Debugger {
             fragment: self.fragment.clone(),
             config: self.config.clone(),
             script,
-            needs_engine: self.needs_engine,
+            needs_engine: false,
             errors: self.errors.clone(),
             param_error: self.param_error.clone(),
             notice: self.notice.clone(),

@@ -198,6 +198,11 @@ impl Server {
         self.host.fetching()
     }
 
+    /// The module the model waited for loaded (or did not, and why).
+    pub fn module_loaded(&mut self, loaded: Result<(), String>) -> Vec<u8> {
+        self.act(Action::ModuleLoaded(loaded))
+    }
+
     pub fn host(&mut self) -> &mut super::Host {
         &mut self.host
     }

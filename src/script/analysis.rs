@@ -1,7 +1,7 @@
 //! Explore's proof that a script keeps no module state
-//! (`crate::analysis`): linked natively; in the page's script edition, the
-//! `analysis` module (`super::modules`), which web/boot.js loads beside
-//! the edition.
+//! (`crate::analysis`): linked natively; in the page's script worker, the
+//! `analysis` module (`super::modules`), which web/modules.js loads into
+//! the worker.
 
 use super::error::ScriptError;
 #[cfg(not(feature = "analysis"))]
@@ -37,8 +37,8 @@ pub fn module_state(
     }
 }
 
-/// The page's script edition: the analysis's own wasm module, through
-/// `web/boot.js` (`interleaveModules.moduleState` answers `null` until
+/// The page's script worker: the analysis's own wasm module, through
+/// `web/modules.js` (`interleaveModules.moduleState` answers `null` until
 /// the module is loaded).
 #[cfg(not(feature = "analysis"))]
 mod module {

@@ -1,15 +1,15 @@
-//! The page's script edition leaves its largest parsers out of its own
+//! The page's script worker leaves its largest parsers out of its own
 //! wasm: each is a wasm module of its own (`src/bin/interleave-NAME.rs`,
-//! built by `scripts/build-script-edition.sh`), which `web/boot.js` loads
-//! on first use and the edition then calls synchronously through
-//! `interleaveModules`. Natively (and in the module itself) the parser is
-//! linked. A run that needs a module the page has not loaded yet fails to
-//! load with [`not_loaded`]'s error; the page loads the module
-//! ([`waits_for`] names it) and starts the same run again.
+//! built by `scripts/build-workers.sh`), which the worker (`web/model.js`,
+//! through `web/modules.js`) loads on first use and then calls
+//! synchronously through `interleaveModules`. Natively (and in the module
+//! itself) the parser is linked. A run that needs a module the worker has
+//! not loaded yet fails to load with [`not_loaded`]'s error; the worker
+//! loads the module ([`waits_for`] names it) and starts the same run again.
 
 use super::error::ScriptError;
 
-/// A module of the page's script edition.
+/// A module of the page's script worker.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Module {
     /// swc's type stripper (`crate::typescript`), for a script that is not
@@ -21,9 +21,6 @@ pub enum Module {
     /// Explore's proof that a script keeps no module state
     /// (`crate::analysis`, on boa's parser), for explore and manual mode.
     Analysis,
-    /// Not a parser: the sandbox's check of a script before the page runs
-    /// it (`super::sandbox`); "loading" it runs the checks asked for.
-    Sandbox,
 }
 
 impl Module {
@@ -33,7 +30,6 @@ impl Module {
             Module::TypeScript => "typescript",
             Module::Sql => "sql",
             Module::Analysis => "analysis",
-            Module::Sandbox => "sandbox",
         }
     }
 
@@ -43,31 +39,24 @@ impl Module {
             Module::TypeScript => "TypeScript's type stripper",
             Module::Sql => "the SQL parser",
             Module::Analysis => "explore's analysis of module state",
-            Module::Sandbox => "the sandbox that checks the script first",
         }
     }
 
-    const ALL: [Module; 4] = [
-        Module::TypeScript,
-        Module::Sql,
-        Module::Analysis,
-        Module::Sandbox,
-    ];
+    const ALL: [Module; 3] = [Module::TypeScript, Module::Sql, Module::Analysis];
 }
 
 /// Whether `module` can answer now: linked (natively, and in the wasm
-/// tests), or loaded by the page.
+/// tests), or loaded by the worker.
 pub fn loaded(module: Module) -> bool {
     let linked = match module {
         Module::TypeScript => cfg!(feature = "typescript"),
         Module::Sql => cfg!(feature = "sql"),
         Module::Analysis => cfg!(feature = "analysis"),
-        Module::Sandbox => false,
     };
     linked || page::loaded(module.name())
 }
 
-/// web/boot.js's `interleaveModules.loaded(NAME)`.
+/// web/modules.js's `interleaveModules.loaded(NAME)`.
 mod page {
     #[cfg(target_arch = "wasm32")]
     #[wasm_bindgen::prelude::wasm_bindgen]

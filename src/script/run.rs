@@ -1849,6 +1849,9 @@ fn settle_request(host: &Host, request: TaskId, result: Result<(), String>) {
     match result {
         Ok(()) => host.core.borrow_mut().respond(request, Outcome::Ok),
         Err(message) => {
+            if message.starts_with("RuntimeLimitError") {
+                super::guard::stopped(request, &message);
+            }
             let running = host.current.replace(request);
             host.state
                 .borrow_mut()

@@ -2,7 +2,7 @@
 //! `scenario=script&example=NAME`, with every other key of DESIGN.md §6
 //! keeping its meaning (requests come from the ticket keys).
 
-use crate::config::url::{parse_fragment, to_fragment, ConfigError};
+use crate::config::url::{parse_fragment, ConfigError};
 use crate::config::Config;
 
 /// A script shipped in `examples/scripts/`, opened by `example=NAME`.
@@ -41,25 +41,13 @@ macro_rules! example {
 /// The examples shipped in `examples/scripts/`, by `example=` name: the
 /// built-in stories as scripts, then a gallery of handlers written with
 /// the libraries (pg, ioredis, memjs, async-mutex, Express).
-pub const EXAMPLES: &[Example] = &[
-    example!("ticket", "js"),
-    example!("stampede", "js"),
-    example!("emitter_lock", "js"),
-    example!("ticket_lock", "js"),
-    example!("mutex_map", "js"),
-    example!("inventory_oversell", "js"),
-    example!("inventory_atomic", "js"),
-    example!("idempotency", "js"),
-    example!("rate_limiter", "js"),
-    example!("ticket_pg", "js", sql),
-    example!("ticket_pg_on_conflict", "js", sql),
-    example!("ticket_pg_for_update", "js", sql),
-    example!("redis_lock", "ts", sql),
-    example!("async_mutex_servers", "js", sql),
-    example!("express_tickets", "js", sql),
-    example!("stampede_redis", "js", sql),
-    example!("stampede_memjs", "js", sql),
-];
+macro_rules! examples {
+    ($( ($name:literal, $ext:literal $(, $sql:ident)?) ),*) => {
+        pub const EXAMPLES: &[Example] = &[$( example!($name, $ext $(, $sql)?) ),*];
+    };
+}
+
+crate::for_each_example!(examples);
 
 /// Where the script of a fragment comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -213,20 +201,7 @@ pub fn route_piece(route: &str) -> String {
 
 /// A script's fragment: the config's own, as `scenario=script` with the
 /// script's piece after it.
-pub fn fragment(config: &Config, source_piece: &str) -> String {
-    let mut pieces: Vec<String> = to_fragment(config)
-        .split('&')
-        .map(|piece| match piece.split_once('=') {
-            Some(("scenario", _)) => "scenario=script".to_string(),
-            _ => piece.to_string(),
-        })
-        .collect();
-    if !source_piece.is_empty() {
-        let at = pieces.len().min(2);
-        pieces.insert(at, source_piece.to_string());
-    }
-    pieces.join("&")
-}
+pub use crate::debugger::program::script_fragment as fragment;
 
 #[cfg(test)]
 mod tests {

@@ -13,7 +13,7 @@
 //! ([`after_javascript_error`], from `ScriptRun::load`). `interleave run
 //! --script FILE.ts` (`.ts`, `.mts`, `.cts`) strips in any case ([`strip`]).
 //!
-//! In the page's script edition the stripper is a wasm module loaded on
+//! In the page's script worker the stripper is a wasm module loaded on
 //! first use (`super::modules`).
 
 use crate::typescript::{StripError, Stripped};
@@ -76,7 +76,7 @@ pub fn strip(code: &str) -> Result<String, ScriptError> {
 }
 
 /// The stripper's answer for `code`; an error if the page's script
-/// edition has not loaded it yet.
+/// worker has not loaded it yet.
 fn stripped(code: &str) -> Result<Stripped, ScriptError> {
     #[cfg(feature = "typescript")]
     let answer = Some(crate::typescript::strip(code));
@@ -94,8 +94,8 @@ fn script_error(refused: StripError) -> ScriptError {
     error
 }
 
-/// The page's script edition: the stripper's own wasm module, through
-/// `web/boot.js` (`interleaveModules.stripTypes` answers `null` until the
+/// The page's script worker: the stripper's own wasm module, through
+/// `web/modules.js` (`interleaveModules.stripTypes` answers `null` until the
 /// module is loaded).
 #[cfg(not(feature = "typescript"))]
 mod module {

@@ -4,11 +4,11 @@
 //! them is [`parse`] (`sqlparser`), behind one seam:
 //!
 //! - natively (feature `sql`, part of `script`), `parse` is linked;
-//! - the page's script edition leaves `sqlparser` out. The parser is a
+//! - the page's script worker leaves `sqlparser` out. The parser is a
 //!   wasm module of its own (`interleave-sql`, built by
-//!   `scripts/build-script-edition.sh`) that the page loads only for a
+//!   `scripts/build-workers.sh`) that the page loads only for a
 //!   script that uses the `pg` module or a schema, and calls through
-//!   `web/boot.js`'s `interleaveModules.sqlParse` and `sqlSchema`; they
+//!   `web/modules.js`'s `interleaveModules.sqlParse` and `sqlSchema`; they
 //!   answer `crate::boundary::to_json`'s text.
 
 use std::borrow::Cow;

@@ -4,11 +4,11 @@
 //! `script::typescript`; this is the stripper itself, behind one seam:
 //!
 //! - natively (feature `typescript`, part of `script`), `swc` is linked;
-//! - the page's script edition leaves swc out (about a third of its wasm).
+//! - the page's script worker leaves swc out (about a third of its wasm).
 //!   The stripper is a wasm module of its own (`interleave-typescript`,
-//!   built by `scripts/build-script-edition.sh`) that the page loads only
+//!   built by `scripts/build-workers.sh`) that the page loads only
 //!   when a script does not parse as JavaScript, and calls through
-//!   `web/boot.js`'s `interleaveModules.stripTypes`; it answers
+//!   `web/modules.js`'s `interleaveModules.stripTypes`; it answers
 //!   `crate::boundary::to_json`'s text.
 
 use serde::{Deserialize, Serialize};

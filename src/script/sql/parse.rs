@@ -1,6 +1,6 @@
 //! SQL text to a plan (`crate::sql`), for the `pg` module's queries and
 //! the schema: natively (feature `sql`) `crate::sql::parse` is linked; in
-//! the page's script edition the parser is a wasm module loaded on first
+//! the page's script worker the parser is a wasm module loaded on first
 //! use (`super::super::modules`), and a run that needs it waits for it
 //! before it loads (`modules::loaded`, `ScriptRun::from_javascript`), so no
 //! query of a run finds it missing.
@@ -15,8 +15,8 @@ pub use crate::sql::parse::{parse, schema};
 #[cfg(not(feature = "sql"))]
 pub use module::{parse, schema};
 
-/// The page's script edition: the parser's own wasm module, through
-/// `web/boot.js` (`interleaveModules.sqlParse` and `sqlSchema` answer
+/// The page's script worker: the parser's own wasm module, through
+/// `web/modules.js` (`interleaveModules.sqlParse` and `sqlSchema` answer
 /// `null` until the module is loaded). A run sends the same few queries
 /// many times, so each query's plan is kept once parsed.
 #[cfg(not(feature = "sql"))]

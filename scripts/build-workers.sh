@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# Trunk's post_build hook (Trunk.toml): the page's script edition, loaded
-# only when a script scenario opens (web/boot.js). It is the same app built
-# with the JavaScript engine (feature `script-wasm`, bin
-# `interleave-script-web`), plus the <js-editor> component
-# (scripts/build-editor.sh) and its modules (src/script/modules.rs):
-# TypeScript's stripper (bin `interleave-typescript`), the SQL parser
-# (`interleave-sql`) and explore's analysis (`interleave-analysis`).
+# Trunk's post_build hook (Trunk.toml): what the page loads beside its own
+# wasm. The model's workers (web/model.js): `interleave-model`, which every
+# page starts, and `interleave-script-model`, the same worker with the
+# JavaScript engine (feature `script-wasm`), which the page starts when a
+# script opens. The script worker's modules (src/script/modules.rs),
+# loaded on first use: TypeScript's stripper (bin `interleave-typescript`),
+# the SQL parser (`interleave-sql`) and explore's analysis
+# (`interleave-analysis`). And the <js-editor> component
+# (scripts/build-editor.sh), which the page loads with a script.
 # Writes into Trunk's staging directory:
-#   script/interleave-{script-web,typescript,sql,analysis}.js and _bg.wasm,
-#   editor/ (load.js, its entry, and its chunks)
-# The edition is always the `script-release` profile (opt-level "s", and
+#   script/interleave-{model,script-model,typescript,sql,analysis}.js and
+#   _bg.wasm, editor/ (load.js, its entry, and its chunks)
+# The workers are the `script-release` profile (opt-level "s", and
 # `wasm-opt -Os`: the engine runs faster than at "z"; a debug build of the
 # engine is tens of megabytes and slow). The parser modules, which parse a
 # script once per edit, are `module-release` (opt-level "z", `wasm-opt -Oz`),
@@ -47,11 +49,11 @@ module() {
   cp "$cache/$name.js" "$cache/${name}_bg.wasm" "$out/script/"
 }
 
-# The edition without swc and sqlparser; TypeScript's stripper and the SQL
-# parser are modules of their own, loaded only for a script that is not
-# JavaScript (src/typescript/) or that uses `pg` or a schema (src/sql/).
+# The script worker without swc and sqlparser; TypeScript's stripper and
+# the SQL parser are modules of their own, loaded only for a script that is
+# not JavaScript (src/typescript/) or that uses `pg` or a schema (src/sql/).
 module interleave-model script-release Os
-module interleave-script-web script-release Os --features script-wasm
+module interleave-script-model script-release Os --features script-wasm
 module interleave-typescript module-release Oz --features typescript
 module interleave-sql module-release Oz --features sql
 module interleave-analysis module-release Oz --features analysis
