@@ -118,6 +118,13 @@ export async function openPage(browser, problems, origin, viewport = { width: 14
 
 /** Waits until the debugger has recorded the run and can step. */
 export async function ready(page, timeout = 30_000) {
+  // First the model of the page's address (after a `hashchange` the last
+  // run stays on screen until the worker answers), then its recording.
+  await page.waitForFunction(() => {
+    const root = document.documentElement;
+    return root.dataset.fragment !== undefined && `#${root.dataset.fragment}` === location.hash
+      && (root.dataset.pending ?? '0') === '0';
+  }, null, { timeout });
   await page.waitForSelector(`${byId('btn-step')}:not([disabled])`, { timeout });
 }
 

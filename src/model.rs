@@ -348,6 +348,11 @@ impl Debugger {
         let errors = std::mem::take(&mut self.errors);
         *self = Debugger {
             warmed: self.warmed,
+            // Manual mode and a search started while the script loaded.
+            manual: self.manual.take(),
+            manual_reachable: self.manual_reachable.take(),
+            search: self.search.take(),
+            search_view: self.search_view.take(),
             ..Debugger::start(config, program, errors, self.version)
         };
     }
@@ -1233,6 +1238,11 @@ impl Debugger {
         use crate::script::modules::{loaded, Module};
         if !self.program.is_script() || loaded(Module::Analysis) {
             return None;
+        }
+        // Not while the run is prepared: its state would be lost (the page
+        // disables these buttons meanwhile).
+        if self.busy != Busy::Idle {
+            return Some(self);
         }
         let mut next = self.owned();
         next.busy = Busy::Fetching(Module::Analysis.name(), Module::Analysis.what());

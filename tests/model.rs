@@ -263,6 +263,20 @@ fn a_worker_opened_on_a_refused_script_shows_why_and_runs_nothing() {
 }
 
 #[test]
+fn manual_mode_turned_on_while_a_script_loads_stays_on() {
+    // A click that reaches the model before the script has loaded (its
+    // worker answers a moment later): manual mode is on once the run is.
+    let state = Rc::new(Debugger::load(
+        "#v=1&scenario=script&example=ticket&strategy=none&users=1",
+    ));
+    assert_eq!(state.busy, Busy::Loading);
+    let state = act(state, Action::ToggleManual);
+    let manual = state.manual_view().expect("manual mode is on");
+    assert_eq!(manual.choices.len(), 2, "both clicks arrive first");
+    assert!(state.recording().is_some(), "and the run recorded");
+}
+
+#[test]
 fn the_step_view_says_what_ran_and_what_waits() {
     use interleave::sim::trace::OpKind;
     use interleave::sim::Macrotask;

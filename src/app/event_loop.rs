@@ -14,6 +14,9 @@ pub struct LoopPaneProps {
     pub keys: KeyNames,
     /// Manual mode, when on: the user picks the next event.
     pub manual: Option<Part<ManualView>>,
+    /// The run is still being prepared: manual mode waits for it.
+    #[prop_or_default]
+    pub preparing: bool,
     pub on_manual: Callback<()>,
     pub on_choose: Callback<usize>,
     pub on_undo: Callback<()>,
@@ -32,6 +35,7 @@ pub fn LoopPane(props: &LoopPaneProps) -> Html {
             <div class="panel-head">
                 <h2 id="loop-title">{ "Event loop" }</h2>
                 <button data-testid="btn-manual" aria-pressed={manual_on.to_string()}
+                    disabled={props.preparing && !manual_on}
                     title="Pick which enabled event fires next"
                     onclick={props.on_manual.reform(|_: MouseEvent| ())}>
                     { "you are the scheduler" }

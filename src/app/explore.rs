@@ -17,6 +17,9 @@ pub struct ExplorePanelProps {
     #[prop_or_default]
     pub script: bool,
     pub view: Option<Part<SearchView>>,
+    /// The run is still being prepared: a search waits for it.
+    #[prop_or_default]
+    pub preparing: bool,
     pub on_start: Callback<(ExploreOptions, bool)>,
     pub on_cancel: Callback<()>,
     /// Opens a counterexample: its fragment, and the debugger position
@@ -144,10 +147,10 @@ pub fn ExplorePanel(props: &ExplorePanelProps) -> Html {
                     <input type="text" inputmode="numeric" data-testid="explore-seed" size="6"
                         value={seed.to_string()} oninput={number(&seed, u64::MAX)} />
                 </label>
-                <button class="primary" data-testid="btn-explore" disabled={running} onclick={start(false)}>
+                <button class="primary" data-testid="btn-explore" disabled={running || props.preparing} onclick={start(false)}>
                     { "explore this strategy" }
                 </button>
-                <button data-testid="btn-explore-all" disabled={running} onclick={start(true)}>
+                <button data-testid="btn-explore-all" disabled={running || props.preparing} onclick={start(true)}>
                     { "every strategy" }
                 </button>
             </div>

@@ -201,9 +201,15 @@ pub fn App() -> Html {
     // it holds the canonical fragment of what runs (the banner names the
     // keys that fell back to their defaults).
     // (None while the first frame has not come: the address stays as it is.)
+    // `<html data-fragment>` says which fragment's model is on screen (the
+    // model answers from a worker, so after a `hashchange` the last one
+    // stays for a moment).
     use_effect_with(frame.fragment.clone(), |fragment| {
         if !fragment.is_empty() {
-            show_fragment(fragment)
+            show_fragment(fragment);
+            if let Some(root) = document().document_element() {
+                let _ = root.set_attribute("data-fragment", fragment);
+            }
         }
     });
     // `hashchange` (links, back button) and the keyboard.
@@ -348,6 +354,12 @@ pub fn App() -> Html {
         });
     let has_violation = frame.has_violation();
     let ready = frame.ready;
+    // Loading a script, recording its run or fetching a module for it:
+    // manual mode and explore wait (model.rs ignores them meanwhile).
+    let preparing = matches!(
+        frame.busy,
+        Busy::Loading | Busy::Recording | Busy::Fetching(..)
+    );
     // A module's download (the script worker's) has no requests to count.
     let counts_requests = !matches!(frame.busy, Busy::Fetching(..));
 
@@ -429,14 +441,14 @@ pub fn App() -> Html {
                     <div class="split">
                         <CodePane listing={frame.listing.clone()} step={step.clone()} highlight={involved} />
                         <LoopPane keys={keys} {step}
-                            manual={frame.manual.clone()} on_manual={send(|| Action::ToggleManual)}
+                            manual={frame.manual.clone()} {preparing} on_manual={send(|| Action::ToggleManual)}
                             {on_choose} on_undo={send(|| Action::Undo)} />
                     </div>
                     }
                     if frame.drawn >= 2 {
                     <ExplorePanel key={if frame.is_script() { "script" } else { frame.config.scenario.name() }}
                         scenario={frame.config.scenario} script={frame.is_script()}
-                        view={frame.search.clone()} on_start={on_start_search}
+                        view={frame.search.clone()} {preparing} on_start={on_start_search}
                         on_cancel={send(|| Action::CancelSearch)} {on_open} />
                     <CompareTable rows={frame.compare_rows.clone()} running={frame.comparing}
                         current={frame.config.strategy}

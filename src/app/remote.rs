@@ -31,6 +31,45 @@ use crate::debugger::program::is_script_fragment;
 use crate::model::wire::{Inbox, Received, Request};
 use crate::model::{Action, Export, File, Frame};
 
+/// web/boot.js's worker, started as the page loads on the model of its
+/// address: its worker, the messages it sent before the page listened,
+/// and its load error, if any.
+struct EarlyWorker {
+    worker: web_sys::Worker,
+    messages: Vec<wasm_bindgen::JsValue>,
+    error: Option<String>,
+}
+
+/// web/boot.js's worker (`interleaveEarlyWorker`, taken once), if it
+/// opened the model the page wants: `kind`'s, on `hash`, refusing nothing.
+fn early_worker(kind: Kind, hash: &str, refused: Option<&str>) -> Option<EarlyWorker> {
+    let global = js_sys::global();
+    let key = wasm_bindgen::JsValue::from_str("interleaveEarlyWorker");
+    let early = js_sys::Reflect::get(&global, &key)
+        .ok()
+        .filter(|early| early.is_object())?;
+    let _ = js_sys::Reflect::delete_property(&global, &key);
+    let field = |name: &str| js_sys::Reflect::get(&early, &name.into()).ok();
+    let worker: web_sys::Worker = field("worker")?.dyn_into().ok()?;
+    let same = field("hash").and_then(|h| h.as_string()).as_deref() == Some(hash)
+        && Kind::of(hash) == kind
+        && refused.is_none();
+    if !same {
+        worker.terminate();
+        return None;
+    }
+    let messages = field("messages")
+        .and_then(|messages| messages.dyn_into::<js_sys::Array>().ok())
+        .map(|messages| messages.iter().collect())
+        .unwrap_or_default();
+    let error = field("error").and_then(|error| error.as_string());
+    Some(EarlyWorker {
+        worker,
+        messages,
+        error,
+    })
+}
+
 /// A reply this large (bytes) is read in one task and drawn in the next.
 const LARGE_REPLY: u32 = 256 * 1024;
 /// How long a worker at work may stay silent (it posts at least every
@@ -187,11 +226,18 @@ impl Link {
         inner.inbox.replace(Inbox::default());
         inner.started.set(false);
         inner.running.replace(None);
-        let options = web_sys::WorkerOptions::new();
-        options.set_type(web_sys::WorkerType::Module);
-        let Ok(worker) = web_sys::Worker::new_with_options(kind.url(), &options) else {
-            super::show_panic("the browser did not start the model's worker");
-            return;
+        let early = early_worker(kind, hash, refused);
+        let worker = match &early {
+            Some(early) => early.worker.clone(),
+            None => {
+                let options = web_sys::WorkerOptions::new();
+                options.set_type(web_sys::WorkerType::Module);
+                let Ok(worker) = web_sys::Worker::new_with_options(kind.url(), &options) else {
+                    super::show_panic("the browser did not start the model's worker");
+                    return;
+                };
+                worker
+            }
         };
         let weak = Rc::downgrade(&self.inner);
         let on_message = Closure::<dyn FnMut(_)>::new(move |event: web_sys::MessageEvent| {
@@ -215,12 +261,14 @@ impl Link {
         });
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
         inner.on_error.replace(Some(on_error));
-        let open = js_sys::Object::new();
-        let _ = js_sys::Reflect::set(&open, &"open".into(), &hash.into());
-        if let Some(why) = refused {
-            let _ = js_sys::Reflect::set(&open, &"refused".into(), &why.into());
+        if early.is_none() {
+            let open = js_sys::Object::new();
+            let _ = js_sys::Reflect::set(&open, &"open".into(), &hash.into());
+            if let Some(why) = refused {
+                let _ = js_sys::Reflect::set(&open, &"refused".into(), &why.into());
+            }
+            let _ = worker.post_message(&open);
         }
-        let _ = worker.post_message(&open);
         inner.worker.replace(Some(worker));
         if kind == Kind::Scripts && inner.engine_since.get().is_none() && refused.is_none() {
             inner.engine_since.set(Some(js_sys::Date::now()));
@@ -231,6 +279,19 @@ impl Link {
                 waiting.needs_engine = true;
                 inner.frame.replace(Some(Rc::new(waiting)));
                 self.show();
+            }
+        }
+        // What the early worker said before the page listened.
+        if let Some(early) = early {
+            if let Some(why) = early.error {
+                self.stopped(&why);
+                return;
+            }
+            for message in early.messages {
+                if self.inner.worker.borrow().is_none() {
+                    break;
+                }
+                self.receive(message);
             }
         }
     }
