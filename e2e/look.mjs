@@ -18,7 +18,7 @@ const page = await browser.newPage({ viewport: { width, height }, colorScheme: s
 page.on('console', (m) => console.log('console:', m.type(), m.text()));
 page.on('pageerror', (e) => console.log('pageerror:', e.message));
 await page.goto(`${server.url}/#${fragment}`);
-await page.waitForSelector('[data-testid="btn-step"]:not([disabled]), [data-testid="metrics-only"]', { timeout: 60000 });
+await page.waitForSelector('[data-testid="btn-step"]:not([disabled]), [data-testid="metrics-only"], [data-testid="script-error"]', { timeout: 60000 });
 for (const click of clicks) {
   await page.click(`[data-testid="${click}"]`);
 }

@@ -866,7 +866,13 @@ impl Debugger {
             Action::Load(hash) => {
                 let (config, program, errors) = parse_hash(&hash);
                 if errors.is_empty() && program.fragment(&config) == self.fragment {
-                    return self; // our own URL update coming back
+                    // Our own URL update coming back: nothing changes. The
+                    // same scenario written another way gets a new frame,
+                    // so that the page writes its canonical link back.
+                    return match hash.trim_start_matches('#') == self.fragment {
+                        true => self,
+                        false => self.owned().changed(),
+                    };
                 }
                 let errors = errors.iter().map(ToString::to_string).collect();
                 let deferred = cfg!(scripts) && program.is_script();
@@ -989,6 +995,12 @@ impl Debugger {
             #[cfg(not(scripts))]
             Action::ModuleLoaded(_) => self,
             Action::Work { deadline } => self.work(deadline),
+            // A script the page's guard refused does not run here either.
+            Action::ToggleManual | Action::Explore { .. }
+                if self.manual.is_none() && self.program.admit(&self.config).is_err() =>
+            {
+                self
+            }
             Action::ToggleManual => {
                 #[cfg(scripts)]
                 if self.manual.is_none() {

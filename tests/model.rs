@@ -223,6 +223,17 @@ fn a_request_a_budget_stops_refuses_the_script_with_its_line() {
     );
     assert!(state.recording().is_none(), "nothing of it stays on screen");
     assert_eq!(state.busy, Busy::Idle);
+    // Nor does explore or manual mode run it.
+    let state = act(state, Action::ToggleManual);
+    assert!(state.manual_view().is_none());
+    let state = act(
+        state,
+        Action::Explore {
+            options: ExploreOptions::new(vec![Check::Duplicates]),
+            every_strategy: false,
+        },
+    );
+    assert!(state.search_view.is_none());
     // The same script again is refused at once; an edit of it runs.
     let again = act(state, Action::Load(script_link(code)));
     assert!(again.script_problem.is_some());
@@ -440,7 +451,8 @@ fn a_worker_sends_frames_the_page_reads_back_and_large_parts_once() {
     // frame per chunk; the last is the settled model's, part for part.
     let mut replies = worker.settle();
     assert!(replies.len() > 2, "{} replies", replies.len());
-    let again = worker.request(&Request::Act(Action::Load(hash.into())).encode());
+    let own = format!("#{}", frame.fragment);
+    let again = worker.request(&Request::Act(Action::Load(own)).encode());
     assert!(again.is_empty(), "the page's own address coming back");
     replies.extend(worker.request(&Request::Act(Action::Step).encode()));
     let mut last = None;
@@ -526,4 +538,24 @@ fn a_script_frame_reads_back_whole() {
         "cursors on the script's lines"
     );
     assert_eq!(whole(&last), whole(&worker.server.host().frame()));
+}
+
+#[test]
+fn a_link_written_another_way_gets_a_frame_with_the_canonical_link() {
+    // `users=1` is the default: the same scenario, which the page shows
+    // again, with the canonical link for its address bar.
+    let (mut worker, first) = Server::open("#v=1&scenario=ticket&strategy=none");
+    let mut inbox = Inbox::default();
+    let frame = frame_of(inbox.read(&first).expect("the first frame reads"));
+    let same = worker.request(&Request::Act(Action::Load(format!("#{}", frame.fragment))).encode());
+    assert!(same.is_empty(), "its own link changes nothing");
+    let other = worker.request(
+        &Request::Act(Action::Load(
+            "#v=1&scenario=ticket&strategy=none&users=1".into(),
+        ))
+        .encode(),
+    );
+    let again = frame_of(inbox.read(&other).expect("a frame"));
+    assert!(again.version > frame.version);
+    assert_eq!(again.fragment, frame.fragment);
 }

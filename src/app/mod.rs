@@ -204,7 +204,7 @@ pub fn App() -> Html {
     // `<html data-fragment>` says which fragment's model is on screen (the
     // model answers from a worker, so after a `hashchange` the last one
     // stays for a moment).
-    use_effect_with(frame.fragment.clone(), |fragment| {
+    use_effect_with((frame.fragment.clone(), frame.version), |(fragment, _)| {
         if !fragment.is_empty() {
             show_fragment(fragment);
             if let Some(root) = document().document_element() {
@@ -356,10 +356,13 @@ pub fn App() -> Html {
     let ready = frame.ready;
     // Loading a script, recording its run or fetching a module for it:
     // manual mode and explore wait (model.rs ignores them meanwhile).
+    // So do they for a script with no run to show (refused, or its load
+    // failed).
     let preparing = matches!(
         frame.busy,
         Busy::Loading | Busy::Recording | Busy::Fetching(..)
-    );
+    ) || (frame.run.is_none()
+        && frame.script.as_ref().is_some_and(|s| s.problem.is_some()));
     // A module's download (the script worker's) has no requests to count.
     let counts_requests = !matches!(frame.busy, Busy::Fetching(..));
 
