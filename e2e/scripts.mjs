@@ -16,6 +16,7 @@ import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import { serve } from './serve.mjs';
 import {
+  press,
   ARGS, CHROMIUM, byId, check, checkMetrics, cli, finish, openPage as open, ready as readyWithin, runToEnd,
 } from './common.mjs';
 
@@ -111,8 +112,8 @@ try {
   // 3. Stepping puts a request's cursor on a script line.
   await first.goto(`${server.url}/#v=1&scenario=script&example=ticket&strategy=none&users=1&clicks=2`);
   await ready(first);
-  await first.click(byId('btn-step'));
-  await first.click(byId('btn-step'));
+  await press(first, byId('btn-step'));
+  await press(first, byId('btn-step'));
   const awaited = await first.$$eval('.code-pane li.awaited', (lines) => lines.length);
   check('after two steps a cursor sits on a script line', awaited > 0);
 
@@ -120,12 +121,12 @@ try {
   // link (with its schedule) replays to the CLI's numbers. It needs
   // explore's analysis, a module fetched only now.
   check('running and stepping scripts never fetch explore\'s analysis', analysisUrls.length === 0, analysisUrls.join(' '));
-  await first.click(byId('btn-manual'));
+  await press(first, byId('btn-manual'));
   const goal = await first.textContent(byId('manual-goal'));
   check('manual mode fetches the analysis, once', analysisUrls.length === 2, analysisUrls.join(' '));
   check('manual mode on a script shows the goal', goal.includes('two tickets'), goal);
   for (let i = 0; i < 20 && !(await first.$(byId('manual-win'))); i += 1) {
-    await first.click(byId('choice-0'));
+    await press(first, byId('choice-0'));
   }
   check('manual mode on a script reaches a win', (await first.$(byId('manual-win'))) !== null);
   const scheduled = await first.evaluate(() => location.hash.slice(1));

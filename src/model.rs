@@ -137,8 +137,13 @@ pub enum Action {
     SetGrouping(Grouping),
     /// Manual mode on or off ("you are the scheduler").
     ToggleManual,
-    /// Manual mode: fire enabled event `index` next.
-    Choose(usize),
+    /// Manual mode: fire enabled event `index` next, of the choices the
+    /// page showed after `made` choices (a click on choices the model has
+    /// moved past, such as a quick second click, is ignored).
+    Choose {
+        index: usize,
+        made: usize,
+    },
     /// Manual mode: take back the last choice.
     Undo,
     /// Starts a search of this strategy, or of every strategy.
@@ -209,6 +214,8 @@ pub struct ManualView {
     pub unreachable: Option<String>,
     pub can_undo: bool,
     pub done: bool,
+    /// Choices made so far (`Action::Choose` names it).
+    pub made: usize,
 }
 
 /// Pending macrotasks, and a step's microtask events, listed before the
@@ -495,6 +502,7 @@ impl Debugger {
             unreachable,
             can_undo: !manual.schedule().is_empty(),
             done: manual.is_done(),
+            made: manual.schedule().len(),
         })
     }
 
@@ -1037,10 +1045,14 @@ impl Debugger {
                     }
                 }
             }
-            Action::Choose(index) => {
-                if let Some(manual) = &self.manual {
-                    manual.borrow_mut().choose(index);
+            Action::Choose { index, made } => {
+                let Some(manual) = &self.manual else {
+                    return self;
+                };
+                if manual.borrow().schedule().len() != made {
+                    return self;
                 }
+                manual.borrow_mut().choose(index);
                 self.follow_manual()
             }
             Action::Undo => {

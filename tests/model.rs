@@ -559,3 +559,19 @@ fn a_link_written_another_way_gets_a_frame_with_the_canonical_link() {
     assert!(again.version > frame.version);
     assert_eq!(again.fragment, frame.fragment);
 }
+
+#[test]
+fn a_second_click_on_choices_already_passed_is_ignored() {
+    // The page sends each choice with how many it had seen made: a quick
+    // second click on the same list reaches a model that has moved on.
+    let state = open("#v=1&scenario=ticket&strategy=none&users=1");
+    let state = act(state, Action::ToggleManual);
+    assert_eq!(state.manual_view().expect("manual mode").made, 0);
+    let state = act(state, Action::Choose { index: 0, made: 0 });
+    let view = state.manual_view().expect("manual mode");
+    assert_eq!(view.made, 1);
+    let state = act(state, Action::Choose { index: 0, made: 0 });
+    assert_eq!(state.manual_view().expect("manual mode").made, 1, "ignored");
+    let state = act(state, Action::Choose { index: 0, made: 1 });
+    assert_eq!(state.manual_view().expect("manual mode").made, 2);
+}

@@ -311,7 +311,8 @@ pub fn App() -> Html {
     };
     let on_choose = {
         let link = link.clone();
-        Callback::from(move |index| link.send(Action::Choose(index)))
+        let made = frame.manual.as_ref().map_or(0, |manual| manual.0.made);
+        Callback::from(move |index| link.send(Action::Choose { index, made }))
     };
     let on_start_search = {
         let link = link.clone();
