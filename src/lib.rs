@@ -10,8 +10,10 @@ pub mod explain;
 // The page's state (the debugger, explain and explore together), with no
 // web dependency: the app draws it.
 pub mod model;
+// What the page knows of scripts without their engine (names, links).
 #[cfg(not(target_arch = "wasm32"))]
 pub mod real;
+pub mod script_links;
 // The script engine (QuickJS-ng): native with `script` (default), and in
 // the page's script worker (`script-wasm`); the page leaves it out.
 #[cfg(scripts)]

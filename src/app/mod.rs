@@ -501,7 +501,7 @@ fn script_panel(frame: &Frame, link: &Link) -> Html {
     let on_example = {
         let config = frame.config.clone();
         Callback::from(move |name: String| {
-            open_fragment(&crate::debugger::program::script_fragment(
+            open_fragment(&crate::script_links::script_fragment(
                 &config,
                 &format!("example={name}"),
             ));

@@ -15,8 +15,8 @@ use gloo_events::EventListener;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::debugger::examples::EXAMPLE_FILES;
 use crate::model::ScriptProblem;
+use crate::script_links::EXAMPLE_FILES;
 
 #[derive(Properties, PartialEq)]
 pub struct ScriptPanelProps {

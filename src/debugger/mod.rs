@@ -3,7 +3,6 @@
 //! strategies. The Yew app only draws these.
 
 pub mod compare;
-pub mod examples;
 pub mod export;
 pub mod measured;
 pub mod narrate;

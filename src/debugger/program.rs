@@ -175,23 +175,6 @@ pub fn waits_for_module(message: &str) -> Option<(&'static str, &'static str)> {
     }
 }
 
-/// A script's fragment: the config's own, as `scenario=script` with the
-/// script's piece after it.
-pub fn script_fragment(config: &Config, source_piece: &str) -> String {
-    let mut pieces: Vec<String> = crate::config::url::to_fragment(config)
-        .split('&')
-        .map(|piece| match piece.split_once('=') {
-            Some(("scenario", _)) => "scenario=script".to_string(),
-            _ => piece.to_string(),
-        })
-        .collect();
-    if !source_piece.is_empty() {
-        let at = pieces.len().min(2);
-        pieces.insert(at, source_piece.to_string());
-    }
-    pieces.join("&")
-}
-
 /// Whether a fragment asks for a script (`scenario=script`).
 pub fn is_script_fragment(hash: &str) -> bool {
     let fragment = hash.split_once('#').map_or(hash, |(_, fragment)| fragment);

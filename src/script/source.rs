@@ -201,7 +201,7 @@ pub fn route_piece(route: &str) -> String {
 
 /// A script's fragment: the config's own, as `scenario=script` with the
 /// script's piece after it.
-pub use crate::debugger::program::script_fragment as fragment;
+pub use crate::script_links::script_fragment as fragment;
 
 #[cfg(test)]
 mod tests {

@@ -1,7 +1,8 @@
-//! The scripts shipped in `examples/scripts/`, named once: the script
-//! engine's builds carry their code (`crate::script::source::EXAMPLES`),
-//! the page only their names and files ([`EXAMPLE_FILES`]), both made from
-//! [`for_each_example!`].
+//! What the page knows of scripts without the engine: a script's link
+//! ([`script_fragment`]), and the scripts shipped in `examples/scripts/`,
+//! named once: the engine's builds carry their code
+//! (`crate::script::source::EXAMPLES`), the page only their names and files
+//! ([`EXAMPLE_FILES`]), both made from [`for_each_example!`].
 
 /// Calls `$then! { (NAME, EXT) or (NAME, EXT, sql), … }` with every shipped
 /// example, in the order the page lists them: the built-in stories as
@@ -40,3 +41,20 @@ macro_rules! files {
 }
 
 for_each_example!(files);
+
+/// A script's fragment: the config's own, as `scenario=script` with the
+/// script's piece after it.
+pub fn script_fragment(config: &crate::Config, source_piece: &str) -> String {
+    let mut pieces: Vec<String> = crate::config::url::to_fragment(config)
+        .split('&')
+        .map(|piece| match piece.split_once('=') {
+            Some(("scenario", _)) => "scenario=script".to_string(),
+            _ => piece.to_string(),
+        })
+        .collect();
+    if !source_piece.is_empty() {
+        let at = pieces.len().min(2);
+        pieces.insert(at, source_piece.to_string());
+    }
+    pieces.join("&")
+}
