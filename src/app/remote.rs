@@ -11,9 +11,9 @@
 //! page never reloads, and shows its last frame, with "Loading the
 //! JavaScript engine…", until the new worker's first.
 //!
-//! The guard (docs/scripting.md, "Bad input and budgets"): a worker that
-//! owes an answer, or has said it has work, and stays silent for
-//! [`SILENCE_MS`] is held by the script it runs. The page terminates it and
+//! The guard (docs/scripting.md, "Bad input and budgets"): a script
+//! worker that owes an answer, or has said it has work, and stays silent
+//! for [`SILENCE_MS`] is held by the script it runs. The page terminates it and
 //! starts another on that script (the fragment the worker last said it
 //! runs) refused, with the reason as the script's error; so does a worker
 //! whose wasm failed under a script (a stack the worker's thread cannot
@@ -326,9 +326,14 @@ impl Link {
     /// nothing and has no work.
     fn watch(&self, heard: bool) {
         let inner = &self.inner;
-        // Before its first frame a worker runs no script (its wasm may take
-        // long to download): the browser's own error says if it fails.
-        let owes = inner.started.get() && (inner.pending.get() > 0 || inner.busy.get());
+        // Only a script can hold a worker: the stories' worker is never
+        // stopped (a large run's explanation may take it seconds in one
+        // go). Before its first frame a worker runs no script (its wasm
+        // may take long to download): the browser's own error says if it
+        // fails.
+        let owes = inner.kind.get() == Kind::Scripts
+            && inner.started.get()
+            && (inner.pending.get() > 0 || inner.busy.get());
         if !owes || inner.worker.borrow().is_none() {
             inner.watchdog.replace(None);
             return;
@@ -348,10 +353,6 @@ impl Link {
     fn silent(&self) {
         self.inner.watchdog.replace(None);
         let seconds = SILENCE_MS / 1000;
-        if self.inner.kind.get() == Kind::Stories {
-            self.stopped(&format!("it did not answer for {seconds} s"));
-            return;
-        }
         self.stop_script(&format!(
             "the script held the page's worker for over {seconds} s without a break (an endless \
              loop, or memory filling up?), so the page stopped it there and runs it no more; edit \
