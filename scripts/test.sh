@@ -100,6 +100,9 @@ step "end-to-end: the code editor, and script scenarios in the page"
 node e2e/editor.mjs | tee "$logs/e2e-editor.log"
 node e2e/scripts.mjs | tee "$logs/e2e-scripts.log"
 
+step "end-to-end: the page as a person meets it (axe-core, keyboard, phone, errors, history)"
+node e2e/page.mjs | tee "$logs/e2e-page.log"
+
 step "browser performance figures (reported, not enforced)"
 node e2e/perf.mjs
 
@@ -108,7 +111,7 @@ node e2e/perf.mjs
 passed=$( (awk '/Running tests\/real\.rs/ { skip = 1; next } skip && /^test result/ { skip = 0; next } { print }' \
     "$logs/native.log"; cat "$logs"/real.log "$logs"/web.log "$logs"/web-script.log) |
   sed -nE 's/^test result: ok\. ([0-9]+) passed.*/\1/p' | awk '{ n += $1 } END { print n + 0 }')
-e2e=$(cat "$logs"/e2e*.log | sed -nE 's/^(e2e|editor|e2e scripts): ([0-9]+) passed.*/\2/p' | awk '{ n += $1 } END { print n + 0 }')
+e2e=$(cat "$logs"/e2e*.log | sed -nE 's/^(e2e|editor|e2e scripts|e2e page): ([0-9]+) passed.*/\2/p' | awk '{ n += $1 } END { print n + 0 }')
 echo
 echo "target/ holds $(du -sh target | cut -f1); $(df -Ph . | awk 'NR == 2 { print $4 }') free"
 echo "$((passed + e2e)) passed, 0 failed"

@@ -34,6 +34,24 @@ fn the_exported_timeline_is_a_standalone_svg_with_every_lane() {
     let svg = timeline_svg(&recording);
     assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
     assert!(svg.contains("<style>"), "its colours travel with it");
+    // A title naming the run, and a legend of every colour.
+    let canonical = interleave::config::url::to_fragment(&recording.config);
+    let title = format!(
+        "<title>Interleave timeline: {}</title>",
+        canonical.replace('&', "&amp;")
+    );
+    assert!(svg.contains(&title), "{svg}");
+    for words in [
+        "cache",
+        "db read",
+        "db write",
+        "lock wait",
+        "critical",
+        "sleep",
+        "violation",
+    ] {
+        assert!(svg.contains(&format!(">{words}</text>")), "legend: {words}");
+    }
     let timeline = &recording.timeline;
     for lane in &timeline.lanes {
         let label = timeline.label(lane);

@@ -22,6 +22,9 @@ pub struct LoopPaneProps {
     pub on_undo: Callback<()>,
     /// The step: what ran, its events and the queue.
     pub step: Part<StepView>,
+    /// Too large to trace: the run keeps only its counters.
+    #[prop_or_default]
+    pub metrics_only: bool,
 }
 
 #[component]
@@ -46,7 +49,11 @@ pub fn LoopPane(props: &LoopPaneProps) -> Html {
                     on_undo={props.on_undo.clone()} />
             }
             <h3>{ "Ran" }</h3>
-            <p class="ran">{ step.ran.clone().unwrap_or_else(|| "nothing yet: step to run the first macrotask".into()) }</p>
+            <p class="ran">{ match (&step.ran, props.metrics_only) {
+                (Some(ran), _) => ran.clone(),
+                (None, false) => "nothing yet: step to run the first macrotask".into(),
+                (None, true) => "a metrics-only run keeps no steps to show".into(),
+            } }</p>
             <h3>{ "Then, as microtasks" }</h3>
             if step.events.is_empty() {
                 <p class="empty">{ "—" }</p>

@@ -134,13 +134,31 @@ fn document() -> web_sys::Document {
 /// Puts the canonical fragment in the address bar without a new history
 /// entry (and without a `hashchange`).
 fn show_fragment(fragment: &str) {
+    let shown = current_hash();
     let wanted = format!("#{fragment}");
-    if current_hash() == wanted {
+    if shown == wanted {
         return;
     }
-    if let Some(history) = web_sys::window().and_then(|window| window.history().ok()) {
-        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&wanted));
-    }
+    let Some(history) = web_sys::window().and_then(|window| window.history().ok()) else {
+        return;
+    };
+    // Another scenario (a story for a script, or the other story) is a
+    // new history entry, so Back brings the last one back with its code;
+    // a key changed within one scenario replaces the entry.
+    let null = wasm_bindgen::JsValue::NULL;
+    let _ = match scenario_of(&shown) == scenario_of(&wanted) {
+        true => history.replace_state_with_url(&null, "", Some(&wanted)),
+        false => history.push_state_with_url(&null, "", Some(&wanted)),
+    };
+}
+
+/// A fragment's `scenario=` value (`stampede` when it has none).
+fn scenario_of(fragment: &str) -> &str {
+    fragment
+        .trim_start_matches('#')
+        .split('&')
+        .find_map(|pair| pair.strip_prefix("scenario="))
+        .unwrap_or("stampede")
 }
 
 /// Copies `text` (the page's address if `None`), if the browser lets us;
@@ -168,6 +186,8 @@ pub fn App() -> Html {
     let measured = use_state(|| (Rc::new(Vec::<Measured>::new()), None::<String>));
     // The link last copied, with the fragment it was copied for.
     let shared_link = use_state(|| None::<(String, String)>);
+    // The last script shown: "script" in the scenario list opens it again.
+    let last_script = use_mut_ref(|| None::<String>);
 
     // The model's frames, from the first draw on (its work starts then),
     // and the files asked for.
@@ -204,14 +224,22 @@ pub fn App() -> Html {
     // `<html data-fragment>` says which fragment's model is on screen (the
     // model answers from a worker, so after a `hashchange` the last one
     // stays for a moment).
-    use_effect_with((frame.fragment.clone(), frame.version), |(fragment, _)| {
-        if !fragment.is_empty() {
-            show_fragment(fragment);
-            if let Some(root) = document().document_element() {
-                let _ = root.set_attribute("data-fragment", fragment);
+    let is_script = frame.is_script();
+    let script_memory = last_script.clone();
+    use_effect_with(
+        (frame.fragment.clone(), frame.version),
+        move |(fragment, _)| {
+            if !fragment.is_empty() {
+                if is_script {
+                    *script_memory.borrow_mut() = Some(fragment.clone());
+                }
+                show_fragment(fragment);
+                if let Some(root) = document().document_element() {
+                    let _ = root.set_attribute("data-fragment", fragment);
+                }
             }
-        }
-    });
+        },
+    );
     // `hashchange` (links, back button) and the keyboard.
     {
         let link = link.clone();
@@ -232,7 +260,11 @@ pub fn App() -> Html {
                     if typing(event) || event.alt_key() || event.ctrl_key() || event.meta_key() {
                         return;
                     }
-                    let action = match event.key().as_str() {
+                    // A focused control keeps Space (WAI-ARIA): a button
+                    // or a summary acts on it; only the arrows step there.
+                    let key = event.key();
+                    let action = match key.as_str() {
+                        " " if on_control(event) => return,
                         " " => Action::TogglePlay,
                         "ArrowRight" => Action::Step,
                         "ArrowLeft" => Action::Back,
@@ -241,18 +273,7 @@ pub fn App() -> Html {
                     event.prevent_default();
                     link.send(action);
                 });
-            // A button pressed with the space bar clicks on keyup: the space
-            // bar already played or paused on keydown.
-            let on_key_up =
-                EventListener::new_with_options(&window, "keyup", options, move |event| {
-                    let Some(event) = event.dyn_ref::<web_sys::KeyboardEvent>() else {
-                        return;
-                    };
-                    if event.key() == " " && target_tag(event).as_deref() == Some("BUTTON") {
-                        event.prevent_default();
-                    }
-                });
-            move || drop((on_hash, on_key, on_key_up))
+            move || drop((on_hash, on_key))
         });
     }
 
@@ -265,8 +286,10 @@ pub fn App() -> Html {
         Callback::from(move |(key, value): (String, String)| {
             if key == "scenario" && value == "script" {
                 // A navigation, which starts the script worker if the page
-                // has not yet (remote.rs).
-                open_fragment(SCRIPT_START);
+                // has not yet (remote.rs): to the last script shown, with
+                // its code, else the first example.
+                let last = last_script.borrow().clone();
+                open_fragment(last.as_deref().unwrap_or(SCRIPT_START));
                 return;
             }
             link.send(Action::SetParam(key, value))
@@ -380,8 +403,18 @@ pub fn App() -> Html {
         };
     }
 
+    // The step, announced to a screen reader when it changes (not while
+    // playing: a step every tenth of a second would drown the rest).
+    let announced = match (frame.playing, &step) {
+        (true, _) => "Playing.".to_string(),
+        (false, _) if !ready => String::new(),
+        (false, step) => announcement(frame.position, steps, frame.now, step.ran.as_deref()),
+    };
+
     html! {
         <div class="page">
+            <a class="skip-link" href="#run-controls" onclick={skip_to_controls}>{ "Skip to the run controls" }</a>
+            <p class="visually-hidden" aria-live="polite" aria-atomic="true" data-testid="step-announcer">{ announced }</p>
             <header class="masthead">
                 { title() }
                 <div class="share">
@@ -444,7 +477,7 @@ pub fn App() -> Html {
                     </div>
                     <div class="split">
                         <CodePane listing={frame.listing.clone()} step={step.clone()} highlight={involved} />
-                        <LoopPane keys={keys} {step}
+                        <LoopPane keys={keys} {step} metrics_only={frame.metrics_only}
                             manual={frame.manual.clone()} {preparing} on_manual={send(|| Action::ToggleManual)}
                             {on_choose} on_undo={send(|| Action::Undo)} />
                     </div>
@@ -462,6 +495,29 @@ pub fn App() -> Html {
                 </div>
             </div>
         </div>
+    }
+}
+
+/// What the announcer says after a step: "Step 3 of 12, at 20 ms: …".
+fn announcement(position: u32, steps: u32, now: u64, ran: Option<&str>) -> String {
+    let at = crate::debugger::narrate::format_ms(now);
+    match ran {
+        Some(ran) if position > 0 => format!("Step {position} of {steps}, at {at} ms: {ran}"),
+        _ => format!("Step {position} of {steps}, at {at} ms."),
+    }
+}
+
+/// The skip link moves focus to the transport's first enabled button,
+/// without touching the address (its fragment is the scenario).
+fn skip_to_controls(event: MouseEvent) {
+    event.prevent_default();
+    let target = document()
+        .query_selector("#run-controls button:not([disabled])")
+        .ok()
+        .flatten()
+        .and_then(|element| element.dyn_into::<web_sys::HtmlElement>().ok());
+    if let Some(button) = target {
+        let _ = button.focus();
     }
 }
 
@@ -592,8 +648,7 @@ fn report(value: &wasm_bindgen::JsValue) -> Result<Measured, String> {
     Ok(Measured::new(&fragment, headline, violating, &status))
 }
 
-/// Keys typed into a form field are not shortcuts. The space bar on a
-/// focused button plays or pauses too (Enter still presses the button).
+/// Keys typed into a form field are not shortcuts.
 fn typing(event: &web_sys::KeyboardEvent) -> bool {
     let editable = event
         .target()
@@ -604,6 +659,18 @@ fn typing(event: &web_sys::KeyboardEvent) -> bool {
             target_tag(event).as_deref(),
             Some("INPUT" | "SELECT" | "TEXTAREA" | "JS-EDITOR")
         )
+}
+
+/// Whether the key goes to a focused control that Space acts on: a
+/// button, a link, a summary or anything in the lanes' scroll region.
+fn on_control(event: &web_sys::KeyboardEvent) -> bool {
+    matches!(
+        target_tag(event).as_deref(),
+        Some("BUTTON" | "A" | "SUMMARY")
+    ) || event
+        .target()
+        .and_then(|target| target.dyn_into::<web_sys::Element>().ok())
+        .is_some_and(|element| element.get_attribute("role").as_deref() == Some("region"))
 }
 
 fn target_tag(event: &web_sys::KeyboardEvent) -> Option<String> {

@@ -17,6 +17,7 @@ use crate::debugger::timeline::NEVER;
 use crate::debugger::{Grouping, Lane, RunView, SharedLane, Span, SpanKind};
 use crate::model::Export;
 use crate::sim::trace::Outcome;
+use crate::sim::KeyNames;
 
 const LANE_HEIGHT: i32 = 18;
 const VIEW_HEIGHT: i32 = 360;
@@ -150,20 +151,20 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                     <input type="range" min="0" max="1000" value={pan_value.to_string()}
                         aria-label="Pan the time window" disabled={zoom.is_none()} oninput={on_pan} />
                     <button data-testid="btn-export-trace" title="Download the trace as JSON lines (as interleave run --trace prints them)"
-                        onclick={props.on_export.reform(|_: MouseEvent| Export::Trace)}>{ "trace.json" }</button>
+                        onclick={props.on_export.reform(|_: MouseEvent| Export::Trace)}>{ "trace.jsonl" }</button>
                     <button data-testid="btn-export-svg" title="Download the timeline as a standalone SVG file"
                         onclick={props.on_export.reform(|_: MouseEvent| Export::Svg)}>{ "timeline.svg" }</button>
                 </div>
             </div>
             <Legend />
             <div class="lanes shared-lanes">
-                <svg class="labels" width={LABEL_WIDTH.to_string()} height={(shared_height(run) + 20).to_string()}>
+                <svg class="labels" role="img" aria-label="shared lanes: the cache, the locks and who holds them" width={LABEL_WIDTH.to_string()} height={(shared_height(run) + 20).to_string()}>
                     <text x="4" y="13" class="axis-label">{ "time (ms)" }</text>
                     { for shared_rows(run).map(|(y, lane)| html! {
                         <text x="4" y={(y + 13).to_string()} class="lane-label shared">{ lane.label.clone() }</text>
                     }) }
                 </svg>
-                <svg class="plot" width="100%" height={(shared_height(run) + 20).to_string()}>
+                <svg class="plot" role="img" aria-label="timeline of the shared lanes over time, with the step's cursor" width="100%" height={(shared_height(run) + 20).to_string()}>
                     { axis(window) }
                     { for shared_rows(run).enumerate().map(|(index, (y, lane))| {
                         shared_lane(run, index, lane, y, window, props.position)
@@ -171,8 +172,8 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                     <line class="cursor" x1={cursor.clone()} x2={cursor.clone()} y1="0" y2="100%" />
                 </svg>
             </div>
-            <div class="lanes request-lanes" onscroll={onscroll}>
-                <svg class="labels" width={LABEL_WIDTH.to_string()} height={height.to_string()}>
+            <div class="lanes request-lanes" tabindex="0" role="region" aria-label="request lanes" onscroll={onscroll}>
+                <svg class="labels" role="img" aria-label="one lane per request" width={LABEL_WIDTH.to_string()} height={height.to_string()}>
                     { for visible.clone().map(|(row, index)| {
                         let lane = &lanes[index];
                         let y = row as i32 * LANE_HEIGHT;
@@ -188,7 +189,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                         html! { <line class="server-rule" x1="0" x2="100%" y1={y.clone()} y2={y} /> }
                     }) }
                 </svg>
-                <svg class="plot" width="100%" height={height.to_string()}>
+                <svg class="plot" role="img" aria-label="timeline of each request over time: cache, DB, lock waits and violations" width="100%" height={height.to_string()}>
                     { for visible.map(|(row, index)| {
                         let position = lane_position(&lanes[index], run, props.position);
                         html! {
@@ -414,7 +415,8 @@ fn request_lane(lane: &Lane, top: i32, window: Window, position: u32, run: &RunV
                 if window.shows(time, time) {
                     <circle class={classes!("return", phase(step, step, position))} cx={pct(window.x(time))}
                         cy={(top + LANE_HEIGHT / 2).to_string()} r="3">
-                        <title>{ format!("#{} returns at {} ms: {}", lane.request, format_ms(time), outcome_name(outcome)) }</title>
+                        <title>{ format!("#{} returns at {} ms: {}{}", lane.request, format_ms(time), outcome_name(outcome),
+                            failure(lane, outcome, keys)) }</title>
                     </circle>
                 }
             }
@@ -463,5 +465,14 @@ fn span_rect(
             x={pct(x)} y={y.to_string()} width={pct(width)} height={height.to_string()} rx="2">
             <title>{ format!("{} {key}: {} ms to {until}{result}", span.label, format_ms(span.start)) }</title>
         </rect>
+    }
+}
+
+/// Why a failed request failed, as its lane's tooltip ends: `: Error: boom
+/// (line 3, column 13)`; empty for one that did not fail or a story's.
+fn failure(lane: &Lane, outcome: Outcome, keys: &KeyNames) -> String {
+    match (outcome, lane.said.and_then(|said| keys.message(said))) {
+        (Outcome::Failed, Some(text)) => format!(": {text}"),
+        _ => String::new(),
     }
 }

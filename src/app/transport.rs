@@ -39,7 +39,7 @@ pub fn Transport(props: &TransportProps) -> Html {
     });
     let not_ready = !props.ready;
     html! {
-        <div class="transport" role="toolbar" aria-label="Run controls">
+        <div class="transport" id="run-controls" role="toolbar" aria-label="Run controls">
             <button data-testid="btn-reset" title="Reset to step 0"
                 disabled={not_ready} onclick={click(&props.on_reset)}>{ "reset" }</button>
             <button data-testid="btn-back" title="Step back (←)"
@@ -57,7 +57,6 @@ pub fn Transport(props: &TransportProps) -> Html {
                 disabled={not_ready || !props.has_violation}
                 onclick={click(&props.on_violation)}>{ "first violation" }</button>
             <label class="speed">
-                { "speed " }
                 <select aria-label="Play speed" onchange={on_speed}>
                     { for SPEEDS.iter().enumerate().map(|(i, steps)| html! {
                         <option value={i.to_string()} selected={i == props.speed}>

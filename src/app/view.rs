@@ -376,7 +376,7 @@ pub const EXAMPLES: [(&str, &str, &str); 8] = [
     (
         "stampede · none",
         "v=1&scenario=stampede&strategy=none&requests=50",
-        "all 50 miss the cold key at once: 50 DB reads where 1 would do",
+        "every request misses the cold key at once: a DB read each, where 1 would do",
     ),
     (
         "stampede · get-set",
@@ -396,7 +396,7 @@ pub const EXAMPLES: [(&str, &str, &str); 8] = [
     (
         "stampede · single-flight",
         "v=1&scenario=stampede&strategy=single-flight&requests=50",
-        "one DB read shared by all 50 callers, no second cache read",
+        "one DB read shared by every caller, no second cache read",
     ),
     (
         "ticket · none",

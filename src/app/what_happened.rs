@@ -88,6 +88,22 @@ fn Remedies(props: &RemediesProps) -> Html {
                     </a>
                     { format!(" ({}): {}", fix.meaning, fix.outcome) }
                 </p>
+                if !explanation.other_fixes.is_empty() {
+                    <details class="fix other-fixes" data-testid="explain-other-fixes">
+                        <summary>{ match explanation.other_fixes.len() {
+                            1 => "1 other fix removes it".to_string(),
+                            n => format!("{n} other fixes remove it"),
+                        } }</summary>
+                        <ul>
+                            { for explanation.other_fixes.iter().map(|other| html! {
+                                <li>
+                                    <a href={format!("#{}", other.fragment)}>{ format!("{}={}", other.key, other.value) }</a>
+                                    { format!(" ({}): {}", other.meaning, other.outcome) }
+                                </li>
+                            }) }
+                        </ul>
+                    </details>
+                }
             }
             if let Some(minimal) = &explanation.minimal {
                 <p class="minimal" data-testid="explain-minimal">

@@ -8,8 +8,9 @@ use crate::config::Micros;
 use crate::debugger::narrate::format_ms;
 use crate::debugger::recording::Recording;
 use crate::debugger::shared_lanes::Segment;
-use crate::debugger::timeline::Span;
+use crate::debugger::timeline::{Span, SpanKind};
 use crate::sim::trace_line::TraceLine;
+use crate::sim::What;
 
 /// The whole trace as JSON lines, one event per line.
 pub fn trace_json_lines(recording: &Recording) -> String {
@@ -23,6 +24,9 @@ pub fn trace_json_lines(recording: &Recording) -> String {
                 None => recording.line_of(index, &listing).map(|line| line as u32),
             },
             column: position.map(|(_, column)| column),
+            message: (event.what == What::Log)
+                .then(|| recording.keys.message(event.detail).map(str::to_string))
+                .flatten(),
             ..TraceLine::of(event, recording.keys.describe(event.key))
         };
         out.push_str(&line.to_json());
@@ -46,7 +50,8 @@ pub fn timeline_svg(recording: &Recording) -> String {
     let shared_rows: u32 = timeline.shared.iter().map(|lane| lane.rows).sum();
     let lanes = timeline.lanes.len().min(MAX_LANES);
     let top = 24.0;
-    let height = top + (f64::from(shared_rows) + lanes as f64 + 2.0) * LANE;
+    // The lanes, a row for "… more", then the legend's row.
+    let height = top + (f64::from(shared_rows) + lanes as f64 + 3.5) * LANE;
     let mut svg = String::new();
     let _ = write!(
         svg,
@@ -57,10 +62,12 @@ pub fn timeline_svg(recording: &Recording) -> String {
 .held{{fill:#8fb8de}} .inside{{fill:#9fd4a8}} .conflict{{fill:#e0605a}} .violation{{fill:#d8342c}}
 text{{fill:#1b1e23}} .tick{{stroke:#dde1e6}}
 </style>
+<title>Interleave timeline: {title}</title>
 <rect width="100%" height="100%" fill="#ffffff"/>
 "##,
         w = shortest(LABELS + PLOT + 10.0),
         height = shortest(height),
+        title = escape(&recording.program.fragment(&recording.config)),
     );
     axis(&mut svg, end, &x, height);
     let mut y = top;
@@ -111,6 +118,7 @@ text{{fill:#1b1e23}} .tick{{stroke:#dde1e6}}
             shortest(y + 13.0)
         );
     }
+    legend(&mut svg, height - LANE);
     svg.push_str("</svg>\n");
     svg
 }
@@ -166,6 +174,26 @@ fn shared_segment(
         Fixed(height, 1),
         escape(&segment.text)
     );
+}
+
+/// What each colour means, in one row along the bottom at `y`.
+fn legend(svg: &mut String, y: f64) {
+    let kinds = SpanKind::ALL
+        .iter()
+        .map(|kind| (kind.name(), kind.name().replace('-', " ")));
+    let entries = kinds.chain(std::iter::once(("violation", "violation".to_string())));
+    let mut x = 4.0;
+    for (class, words) in entries {
+        let _ = writeln!(
+            svg,
+            r#"<rect class="{class}" x="{}" y="{}" width="10" height="10"/><text x="{}" y="{}">{words}</text>"#,
+            shortest(x),
+            shortest(y - 9.0),
+            shortest(x + 14.0),
+            shortest(y),
+        );
+        x += 14.0 + 7.0 * words.len() as f64 + 16.0;
+    }
 }
 
 fn span_rect(svg: &mut String, span: &Span, top: f64, end: Micros, x: &impl Fn(Micros) -> f64) {

@@ -134,7 +134,10 @@ pub fn describe_event(event: &TraceEvent, keys: &KeyNames) -> String {
         What::Crash => format!("{who} crashes holding {key}"),
         What::ServeStale => format!("{who} serves the stale {key} at once"),
         What::EarlyRefresh => format!("{who} refreshes {key} early (XFetch)"),
-        What::Log => format!("{who} logs"),
+        What::Log => match keys.message(event.detail) {
+            Some(text) => format!("{who} logs: {text}"),
+            None => format!("{who} logs"),
+        },
         What::RowLockGrant => format!("{who} gets the row lock on {key} (FOR UPDATE)"),
     }
 }

@@ -76,6 +76,9 @@ pub struct Lane {
     pub target: Target,
     pub arrival: Micros,
     pub returned: Option<(Micros, u32, Outcome)>,
+    /// The detail of the request's last `Log` event (a script's: the
+    /// message of its failure, when it failed; see `KeyNames::message`).
+    pub said: Option<u64>,
     pub spans: Vec<Span>,
 }
 
@@ -240,6 +243,7 @@ impl TimelineBuilder {
                     lane.returned = Some((event.time, event.step, event.outcome));
                 }
             }
+            What::Log => lane.said = Some(event.detail),
             _ => {}
         }
     }
@@ -253,6 +257,7 @@ fn lane_for(request: u32, spec: &RequestSpec) -> Lane {
         target: spec.target,
         arrival: spec.arrival,
         returned: None,
+        said: None,
         spans: Vec::new(),
     }
 }

@@ -424,11 +424,7 @@ fn outcome_text(kind: StoryKind, before: &Metrics, after: &Metrics) -> String {
         after.errors,
         was(after.errors, before.errors)
     ));
-    parts.push(format!(
-        "p99 {} ms (was {} ms)",
-        crate::debugger::narrate::format_ms(after.latency_us.p99),
-        crate::debugger::narrate::format_ms(before.latency_us.p99)
-    ));
+    parts.push(crate::explain::fix::cost_text(before, after));
     parts.join(", ")
 }
 

@@ -276,9 +276,64 @@ fn candidates(story: &Story, config: &Config) -> Vec<(String, String, &'static s
     list
 }
 
-/// The first change of one key that removes `story`'s harm from the run of
-/// `config`, verified by running it; `None` if no candidate does.
-pub fn fix_for(config: &Config, story: &Story) -> Option<Fix> {
+/// What a fix costs beside the run it fixes (`before`): the p99 latency,
+/// and the lock wake-ups and timeouts where the fixed run has some.
+pub fn cost_text(before: &Metrics, after: &Metrics) -> String {
+    let ms = crate::debugger::narrate::format_ms;
+    let mut parts = vec![format!(
+        "p99 {} ms (was {} ms)",
+        ms(after.latency_us.p99),
+        ms(before.latency_us.p99)
+    )];
+    let mut count = |now: u64, then: u64, what: &str| {
+        if now > 0 {
+            parts.push(match now == then {
+                true => format!("{now} {what}"),
+                false => format!("{now} {what} (was {then})"),
+            });
+        }
+    };
+    count(after.lock_wakeups, before.lock_wakeups, "lock wake-ups");
+    count(after.timeouts, before.timeouts, "timeouts");
+    parts.join(", ")
+}
+
+/// Whether fix `a` costs clearly less than fix `b`: no more timeouts,
+/// errors or hung requests, and a p99 latency at least a fifth lower.
+fn cheaper(a: &Metrics, b: &Metrics) -> bool {
+    let trouble = |m: &Metrics| (m.timeouts + m.hung, m.errors);
+    trouble(a) <= trouble(b) && a.latency_us.p99 * 5 < b.latency_us.p99 * 4
+}
+
+/// The changes of one key that remove `story`'s harm from the run of
+/// `config` (whose counters are `before`), verified by running each: the
+/// one to offer first, then the others, the cheapest first. The first is
+/// the first candidate (the cause's own fix before the general ones)
+/// unless a later one costs clearly less ([`cheaper`]).
+pub fn fixes_for(config: &Config, story: &Story, before: &Metrics) -> Vec<Fix> {
+    let mut fixes = verified(config, story, before);
+    if fixes.is_empty() {
+        return fixes;
+    }
+    let best = (0..fixes.len()).fold(0, |best, index| {
+        match cheaper(&fixes[index].metrics, &fixes[best].metrics) {
+            true => index,
+            false => best,
+        }
+    });
+    let offered = fixes.remove(best);
+    // The others, the cheapest first.
+    fixes.sort_by_key(|fix| {
+        let m = &fix.metrics;
+        (m.timeouts + m.hung, m.errors, m.latency_us.p99)
+    });
+    fixes.insert(0, offered);
+    fixes
+}
+
+/// Every candidate change that removes the harm, in the order tried.
+fn verified(config: &Config, story: &Story, before: &Metrics) -> Vec<Fix> {
+    let mut fixes = Vec::new();
     let mut tried = Vec::new();
     for (key, value, meaning) in candidates(story, config) {
         if tried.contains(&(key.clone(), value.clone())) {
@@ -315,9 +370,13 @@ pub fn fix_for(config: &Config, story: &Story) -> Option<Fix> {
         {
             continue;
         }
-        let outcome = outcome_text(story.kind, config.scenario, &seen);
+        let outcome = format!(
+            "{}, {}",
+            outcome_text(story.kind, config.scenario, &seen),
+            cost_text(before, &seen.metrics)
+        );
         let text = format!("with `{key}={value}` ({meaning}): {outcome}");
-        return Some(Fix {
+        fixes.push(Fix {
             fragment: to_fragment(&changed),
             key,
             value,
@@ -328,5 +387,5 @@ pub fn fix_for(config: &Config, story: &Story) -> Option<Fix> {
             text,
         });
     }
-    None
+    fixes
 }

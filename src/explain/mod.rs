@@ -23,7 +23,7 @@ use serde::Serialize;
 
 #[cfg(scripts)]
 pub use data_fix::data_fix;
-pub use fix::{fix_for, Fix};
+pub use fix::{fixes_for, Fix};
 pub use narrate::narrate_step;
 pub use script_fix::script_fix;
 pub use shrink::{
@@ -35,6 +35,8 @@ use crate::config::url::to_fragment;
 use crate::config::{Config, ScenarioKind};
 use crate::debugger::narrate::format_ms;
 use crate::debugger::Recording;
+use crate::sim::trace::Outcome;
+use crate::sim::What;
 
 /// Everything the "What happened" panel and `interleave explain` show.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
@@ -52,8 +54,11 @@ pub struct Explanation {
     /// Every incident of the run (fenced or refused writes, stale answers,
     /// timeouts, hung requests), the story's included if it is one.
     pub incidents: Vec<Story>,
-    /// The fix of the story, verified by running it.
+    /// The fix of the story, verified by running it: the cheapest of
+    /// those found (`fix::fixes_for`).
     pub fix: Option<Fix>,
+    /// The other changes that remove the harm, each verified too.
+    pub other_fixes: Vec<Fix>,
     /// The smallest config found that still shows the story's harm.
     pub minimal: Option<Minimal>,
     /// One line for a clean run, else the headline: `duplicate ticket at
@@ -82,6 +87,13 @@ impl Explanation {
                 lines.push("fix: no single change tried removes it".to_string())
             }
             None => {}
+        }
+        for fix in &self.other_fixes {
+            lines.push(format!(
+                "other fix: {}
+  #{}",
+                fix.text, fix.fragment
+            ));
         }
         if let Some(minimal) = &self.minimal {
             lines.push(format!(
@@ -117,6 +129,7 @@ pub fn explain(config: &Config) -> Explanation {
             story: None,
             incidents: Vec::new(),
             fix: None,
+            other_fixes: Vec::new(),
             minimal: None,
             summary: format!("the schedule does not fit this scenario: {error}"),
         },
@@ -141,20 +154,31 @@ pub fn story_only(recording: &Recording) -> Explanation {
     let story = recording
         .first_violation()
         .and_then(|violation| story::story(recording, violation));
+    // With no story, a script's first failed request is what to look at.
+    let failure = match (&story, recording.program.is_script()) {
+        (None, true) => first_failure(recording),
+        _ => None,
+    };
+    let step = match (&story, &failure) {
+        (Some(story), _) => Some(story.step),
+        (None, Some(failure)) => Some(failure.step),
+        (None, None) => None,
+    };
     Explanation {
-        fragment: to_fragment(&recording.config),
-        step: story.as_ref().map(|story| story.step),
-        narration: story
-            .as_ref()
-            .map(|story| narrate_step(recording, story.step)),
+        fragment: recording.program.fragment(&recording.config),
+        step,
+        narration: step.map(|step| narrate_step(recording, step)),
         summary: match &story {
             Some(story) => format!("{} at step {}", story.kind.name(), story.step + 1),
-            None if recording.program.is_script() => script_summary(&recording.metrics),
+            None if recording.program.is_script() => {
+                script_summary(&recording.metrics, failure.as_ref())
+            }
             None => clean_message(recording.config.scenario).to_string(),
         },
         story,
         incidents: Vec::new(),
         fix: None,
+        other_fixes: Vec::new(),
         minimal: None,
     }
 }
@@ -181,9 +205,43 @@ fn explain_script(recording: &Recording) -> Explanation {
     explanation
 }
 
+/// A request that failed: the step it returned at, and why.
+struct Failure {
+    step: u32,
+    request: u32,
+    message: Option<String>,
+}
+
+/// The run's first failed request, with the message it failed with (its
+/// last `Log` event: a script logs why each request failed).
+fn first_failure(recording: &Recording) -> Option<Failure> {
+    let mut said = std::collections::HashMap::new();
+    for event in &recording.events {
+        match event.what {
+            What::Log => {
+                said.insert(event.request, event.detail);
+            }
+            What::Return if event.outcome == Outcome::Failed => {
+                let message = said
+                    .get(&event.request)
+                    .and_then(|&detail| recording.keys.message(detail))
+                    .map(str::to_string);
+                return Some(Failure {
+                    step: event.step,
+                    request: event.request,
+                    message,
+                });
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 /// What a script's run did, when no critical section had two holders: its
-/// counters say it (a script's stories are its critical sections).
-fn script_summary(metrics: &crate::Metrics) -> String {
+/// counters say it (a script's stories are its critical sections), and
+/// the first failure's message.
+fn script_summary(metrics: &crate::Metrics, failure: Option<&Failure>) -> String {
     let mut harms = Vec::new();
     if metrics.duplicate_tickets > 0 {
         harms.push(format!(
@@ -192,7 +250,29 @@ fn script_summary(metrics: &crate::Metrics) -> String {
         ));
     }
     if metrics.errors > 0 {
-        harms.push(format!("{} request(s) failed", metrics.errors));
+        harms.push(match (failure, metrics.errors) {
+            (
+                Some(Failure {
+                    request,
+                    message: Some(message),
+                    ..
+                }),
+                1,
+            ) => {
+                format!("#{request} failed with {message}")
+            }
+            (
+                Some(Failure {
+                    request,
+                    message: Some(message),
+                    ..
+                }),
+                errors,
+            ) => {
+                format!("{errors} requests failed, the first (#{request}) with {message}")
+            }
+            (_, errors) => format!("{errors} request(s) failed"),
+        });
     }
     if metrics.hung > 0 {
         harms.push(format!("{} request(s) never answered", metrics.hung));
@@ -202,7 +282,7 @@ fn script_summary(metrics: &crate::Metrics) -> String {
                  search every interleaving"
             .to_string(),
         false => format!(
-            "{}: step through the run, or explore to find the interleavings that cause it",
+            "{}. Step through the run, or explore to find the interleavings that cause it",
             harms.join(", ")
         ),
     }
@@ -227,6 +307,7 @@ pub fn explain_recording(recording: &Recording) -> Explanation {
             story: None,
             incidents,
             fix: None,
+            other_fixes: Vec::new(),
             minimal: None,
             summary: clean_message(config.scenario).to_string(),
         };
@@ -239,11 +320,14 @@ pub fn explain_recording(recording: &Recording) -> Explanation {
         format_ms(story.act.time),
         requests.join(" and ")
     );
+    let mut fixes = fixes_for(config, &story, &recording.metrics);
+    let fix = (!fixes.is_empty()).then(|| fixes.remove(0));
     Explanation {
         fragment: to_fragment(config),
         step: Some(story.step),
         narration: Some(narrate_step(recording, story.step)),
-        fix: fix_for(config, &story),
+        fix,
+        other_fixes: fixes,
         minimal: minimal_counterexample(config, story.kind),
         story: Some(story),
         incidents,

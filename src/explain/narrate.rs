@@ -36,7 +36,7 @@ pub fn call(op: OpKind, key: TraceKey, keys: &KeyNames) -> String {
         (TraceKey::None, _) => String::new(),
         (TraceKey::Data(user), KeyNames::Story(ScenarioKind::Ticket)) => format!("{user}, event"),
         #[cfg(scripts)]
-        (key, KeyNames::Script(_)) => format!("{:?}", keys.describe(key)),
+        (key, KeyNames::Script { .. }) => format!("{:?}", keys.describe(key)),
         (key, _) => keys.describe(key),
     };
     format!("{}({args})", op_label(op))

@@ -5,7 +5,6 @@
 //! its own, so its fix is a strategy for its `guard`/`lock` calls.
 
 use crate::config::{Config, Schedule, StrategyKind};
-use crate::debugger::narrate::format_ms;
 use crate::debugger::program::Program;
 use crate::explain::fix::Fix;
 use crate::sim::Metrics;
@@ -106,11 +105,7 @@ fn outcome_text(before: &Metrics, after: &Metrics) -> String {
         ));
     }
     parts.push(format!("{} errors", after.errors));
-    parts.push(format!(
-        "p99 {} ms (was {} ms)",
-        format_ms(after.latency_us.p99),
-        format_ms(before.latency_us.p99)
-    ));
+    parts.push(crate::explain::fix::cost_text(before, after));
     parts.join(", ")
 }
 

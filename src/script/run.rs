@@ -1628,7 +1628,11 @@ impl Run for ScriptRun {
     }
 
     fn key_names(&self) -> KeyNames {
-        KeyNames::Script(self.host.state.borrow().names.clone().into())
+        let state = self.host.state.borrow();
+        KeyNames::Script {
+            keys: state.names.clone().into(),
+            messages: state.messages.clone().into(),
+        }
     }
 
     fn data_harm(&self) -> Vec<(usize, DataHarm)> {

@@ -69,7 +69,7 @@ const HOST_CSS = `
   --je-keyword: var(--editor-keyword, #8e24aa);
   --je-string: var(--editor-string, #2e7d32);
   --je-number: var(--editor-number, #b45309);
-  --je-comment: var(--editor-comment, #6b7280);
+  --je-comment: var(--editor-comment, #5f6673);
   --je-function: var(--editor-function, #1d4ed8);
   --je-property: var(--editor-property, #0f5f78);
   --je-definition: var(--editor-definition, #1d1f23);
@@ -311,7 +311,9 @@ class JsEditor extends HTMLElement {
         errorField,
         theme,
         this._readOnly.of(readOnlyExtensions(readOnly)),
-        EditorView.contentAttributes.of({ 'aria-label': 'JavaScript code' }),
+        // tabindex: axe counts the scroller's content as focusable (it is, as
+        // contenteditable), so the scroll region is reachable by keyboard.
+        EditorView.contentAttributes.of({ 'aria-label': 'JavaScript code', tabindex: '0' }),
         EditorView.updateListener.of((update) => {
           if (update.docChanged) this._schedule();
         }),

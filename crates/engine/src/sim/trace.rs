@@ -246,16 +246,30 @@ impl TraceKey {
     }
 }
 
-/// How a run's keys read: a story's own spelling (`item:0`,
-/// `user:0:event`), or the strings a script used (a script's trace keys
-/// index them).
+/// How a run's keys and log lines read: a story's own spelling (`item:0`,
+/// `user:0:event`; a story logs nothing), or the strings a script used
+/// (its trace keys index `keys`, a `Log` event's detail its `messages`:
+/// `console.log` lines and why each failed request failed).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum KeyNames {
     Story(ScenarioKind),
-    Script(std::rc::Rc<[String]>),
+    Script {
+        keys: std::rc::Rc<[String]>,
+        messages: std::rc::Rc<[String]>,
+    },
 }
 
 impl KeyNames {
+    /// The text of a `Log` event whose detail is `detail`, if known.
+    pub fn message(&self, detail: u64) -> Option<&str> {
+        match self {
+            KeyNames::Story(_) => None,
+            KeyNames::Script { messages, .. } => messages
+                .get(usize::try_from(detail).ok()?)
+                .map(String::as_str),
+        }
+    }
+
     pub fn describe(&self, key: TraceKey) -> String {
         let (id, lock) = match key {
             TraceKey::None => return String::new(),
@@ -265,7 +279,7 @@ impl KeyNames {
         let name = match self {
             KeyNames::Story(ScenarioKind::Stampede) => format!("item:{id}"),
             KeyNames::Story(ScenarioKind::Ticket) => format!("user:{id}:event"),
-            KeyNames::Script(names) => names.get(id as usize).cloned().unwrap_or_default(),
+            KeyNames::Script { keys, .. } => keys.get(id as usize).cloned().unwrap_or_default(),
         };
         match lock {
             true => "lock:".to_string() + &name,

@@ -1,0 +1,159 @@
+// End-to-end test of the page as a person meets it (issue 29), in the
+// built app (dist/) in headless Chromium: axe-core finds no serious or
+// critical violation on a story and a script page, light and dark; a step
+// is announced through an aria-live region; Space on a focused button acts
+// on it; the skip link reaches the run controls; a phone shows the
+// scenario's inputs on its first screen; a failed request says why on the
+// page; pasted code survives leaving for a story and coming back; a fix
+// says what it costs, the cheaper first.
+//
+// Run from the repository root after `trunk build`: node e2e/page.mjs
+
+import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { serve } from './serve.mjs';
+import { ARGS, CHROMIUM, byId, check, cli, finish, openPage as open, press, ready as readyWithin, runToEnd } from './common.mjs';
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const problems = [];
+const ORIGIN = { url: '' };
+const openPage = (browser, viewport) => open(browser, problems, ORIGIN.url, viewport);
+const ready = (page) => readyWithin(page, 60_000);
+
+/** The `code=` value of `code`, from `interleave encode`. */
+function encode(code) {
+  const file = join(mkdtempSync(join(tmpdir(), 'interleave-e2e-')), 'script.js');
+  writeFileSync(file, code);
+  return cli('encode', file).trim();
+}
+
+/** axe-core's serious and critical violations on the page as it is. */
+async function axeViolations(page) {
+  await page.evaluate(axeSource);
+  const results = await page.evaluate(async () => await window.axe.run(document, { resultTypes: ['violations'] }));
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')})`);
+}
+
+const STORY = 'v=1&scenario=stampede&strategy=get-set&requests=50';
+const SCRIPT = 'v=1&scenario=script&example=ticket';
+
+const server = await serve(new URL('../dist', import.meta.url).pathname);
+ORIGIN.url = server.url;
+const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+try {
+  // 1. axe-core: a story and a script, light and dark, at the start and
+  // at the end of the run.
+  for (const fragment of [STORY, SCRIPT]) {
+    for (const scheme of ['light', 'dark']) {
+      const page = await openPage(browser);
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.goto(`${server.url}/#${fragment}`);
+      await ready(page);
+      const start = await axeViolations(page);
+      await runToEnd(page);
+      const end = await axeViolations(page);
+      const found = [...new Set([...start, ...end])];
+      check(`axe: ${fragment} (${scheme}) has no serious or critical violation`, found.length === 0, found.join('; '));
+      await page.close();
+    }
+  }
+
+  // 2. The keyboard and a screen reader.
+  const page = await openPage(browser);
+  await page.goto(`${server.url}/#${STORY}`);
+  await ready(page);
+  await page.keyboard.press('Tab');
+  const first = await page.evaluate(() => document.activeElement.textContent);
+  check('the first Tab stop is the skip link', first === 'Skip to the run controls', first);
+  const hash = await page.evaluate(() => location.hash);
+  await page.keyboard.press('Enter');
+  const focused = await page.evaluate(() => document.activeElement.closest('#run-controls') !== null);
+  check('... which moves the focus to the run controls, the address unchanged',
+    focused && (await page.evaluate(() => location.hash)) === hash);
+  const live = await page.$(`[aria-live] ${byId('step-announcer')}, ${byId('step-announcer')}[aria-live]`);
+  check('a live region announces the step', live !== null);
+  await press(page, byId('btn-step'));
+  await press(page, byId('btn-step'));
+  const said = await page.textContent(byId('step-announcer'));
+  check('... which says the step and what ran', /^Step 2 of 400, at [0-9.]+ ms: /.test(said), said);
+  await page.focus(byId('btn-step'));
+  await page.keyboard.press(' ');
+  await page.waitForFunction(() => document.querySelector('[data-testid="step-index"]').textContent === '3');
+  check('Space on a focused "step" button steps, and does not play',
+    (await page.getAttribute(byId('btn-play'), 'aria-pressed')) === 'false');
+  await page.focus('.metrics summary');
+  await page.keyboard.press(' ');
+  const open = await page.evaluate(() => document.querySelector('.metrics details').open);
+  check('Space on the "all counters" summary opens it, and does not play',
+    open && (await page.getAttribute(byId('btn-play'), 'aria-pressed')) === 'false');
+  const svgs = await page.$$eval('.timeline svg', (all) => all.filter((svg) => !svg.getAttribute('aria-label')).length);
+  check('every timeline SVG has an accessible name', svgs === 0, `${svgs} without`);
+
+  // 3. A fix says what it costs, the cheaper first (get-set's: single-flight
+  // at p99 22 ms, then keyed-mutex, then add's 565 ms of polling).
+  await runToEnd(page);
+  const fix = await page.textContent(byId('explain-fix'));
+  check('the fix offered is the cheaper one, with its p99', fix.includes('strategy=single-flight') && fix.includes('p99 22 ms (was 26 ms)'), fix);
+  const others = await page.textContent(byId('explain-other-fixes'));
+  check('... and the others say their cost', others.indexOf('keyed-mutex') < others.indexOf('strategy=add')
+    && others.includes('p99 565 ms (was 26 ms), 1323 lock wake-ups'), others);
+  await page.close();
+
+  // 4. A phone: the scenario's inputs on the first screen, nothing wider.
+  for (const fragment of [STORY, SCRIPT]) {
+    const phone = await openPage(browser, { width: 390, height: 844 });
+    await phone.goto(`${server.url}/#${fragment}`);
+    await ready(phone);
+    const inputs = await phone.evaluate(() => [...document.querySelectorAll('.scenario-panel select, .scenario-panel input')]
+      .slice(0, 2).map((input) => input.getBoundingClientRect().bottom));
+    check(`390x844 ${fragment}: the scenario's first inputs are on the first screen`,
+      inputs.length === 2 && inputs.every((bottom) => bottom <= 844), inputs.join(', '));
+    const width = await phone.evaluate(() => document.documentElement.scrollWidth);
+    check(`390x844 ${fragment}: no sideways scroll`, width <= 390, `${width}px`);
+    await phone.close();
+  }
+
+  // 5. A request that throws says why: the event-loop pane, "What
+  // happened" (with the line) and the lane's tooltip.
+  const boom = 'async function handle(req) {\n  await sleep(5);\n  throw new Error("boom");\n}\n';
+  const failing = await openPage(browser);
+  await failing.goto(`${server.url}/#v=1&scenario=script&code=${encode(boom)}&users=1&clicks=1`);
+  await ready(failing);
+  await runToEnd(failing);
+  const loop = await failing.textContent(byId('loop-pane'));
+  check('a thrown error: the event-loop pane shows its message', loop.includes('#0 logs: Error: boom (line 3, column 13)'), loop);
+  const happened = await failing.textContent('.what-happened');
+  check('... and "What happened" names it with its line', happened.includes('#0 failed with Error: boom (line 3, column 13)'), happened);
+  const tooltip = await failing.textContent('.lane circle.return title');
+  check('... and so does the lane', tooltip.includes('failed: Error: boom'), tooltip);
+
+  // 6. Pasted code survives a story and comes back with "script".
+  await failing.selectOption(byId('scenario-select'), 'stampede');
+  await failing.waitForFunction(() => location.hash.includes('scenario=stampede'));
+  await ready(failing);
+  await failing.selectOption(byId('scenario-select'), 'script');
+  await failing.waitForFunction(() => location.hash.includes('scenario=script'));
+  await ready(failing);
+  check('"script" again brings back the last code', (await failing.evaluate(() => location.hash)).includes(`code=${encode(boom)}`));
+  await failing.selectOption(byId('scenario-select'), 'ticket');
+  await failing.waitForFunction(() => location.hash.includes('scenario=ticket'));
+  await ready(failing);
+  await failing.goBack();
+  await failing.waitForFunction(() => location.hash.includes('scenario=script'));
+  await ready(failing);
+  check('... and so does Back', (await failing.evaluate(() => location.hash)).includes(`code=${encode(boom)}`));
+  await failing.close();
+
+  check('no console errors, page errors, CSP violations or outside requests', problems.length === 0, problems.join(' | '));
+} catch (error) {
+  check('page e2e ran to the end', false, error.stack ?? String(error));
+} finally {
+  await browser.close();
+  await server.close();
+}
+finish('e2e page');
