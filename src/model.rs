@@ -19,6 +19,7 @@ use std::rc::Rc;
 use crate::config::url::{with_param, ConfigError};
 use crate::config::Config;
 use crate::config::StrategyKind;
+use crate::debugger::compare::compares;
 use crate::debugger::narrate::choice_label;
 use crate::debugger::program::{waits_for_module, Program};
 use crate::debugger::recording::{MAX_RECORDED_EVENTS, MAX_RECORDED_STEPS, MAX_RECORDED_WORK};
@@ -416,8 +417,9 @@ impl Debugger {
                 }
             }
         };
-        let compare = (script_problem.is_none() && !matches!(busy, Busy::Fetching(..)))
-            .then(|| shared(Compare::of_program(&program, &config)));
+        let compare =
+            (script_problem.is_none() && !matches!(busy, Busy::Fetching(..)) && compares(&config))
+                .then(|| shared(Compare::of_program(&program, &config)));
         let fragment = program.fragment(&config);
         // Only a script's code makes a link this long.
         let notice = match program.is_script() && fragment.len() > LONG_LINK {

@@ -575,3 +575,15 @@ fn a_second_click_on_choices_already_passed_is_ignored() {
     let state = act(state, Action::Choose { index: 0, made: 1 });
     assert_eq!(state.manual_view().expect("manual mode").made, 2);
 }
+
+/// A run too large for any strategy to finish within the compare table's
+/// events gets no table (its rows would all be lower bounds, "≥ 0", after
+/// a minute of work); one that fits gets it.
+#[test]
+fn the_compare_table_runs_only_what_a_strategy_can_finish() {
+    let huge = Debugger::load("#v=1&scenario=stampede&strategy=none&requests=1000000");
+    assert!(!huge.comparing());
+    assert!(huge.compare_rows.is_empty());
+    let fits = Debugger::load("#v=1&scenario=stampede&strategy=none&requests=999999");
+    assert!(fits.comparing());
+}

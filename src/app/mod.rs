@@ -490,6 +490,8 @@ pub fn App() -> Html {
                     <CompareTable rows={frame.compare_rows.clone()} running={frame.comparing}
                         current={frame.config.strategy}
                         scenario={frame.config.scenario} keys={frame.config.keys} {on_pick}
+                        too_large={(!crate::debugger::compare::compares(&frame.config))
+                            .then(|| frame.config.total_requests())}
                         measured={measured.0.clone()} measured_error={measured.1.clone()} {on_measured} />
                     }
                 </div>

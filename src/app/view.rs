@@ -205,6 +205,10 @@ pub struct CompareTableProps {
     pub scenario: ScenarioKind,
     /// The stampede's key count: more DB reads than keys is harm.
     pub keys: u32,
+    /// The scenario's requests, above what the table runs
+    /// (`compare::MAX_COMPARE_REQUESTS`): it says so instead.
+    #[prop_or_default]
+    pub too_large: Option<u64>,
     pub on_pick: Callback<StrategyKind>,
     /// Reports of `interleave real` the user pasted.
     pub measured: Rc<Vec<Measured>>,
@@ -289,6 +293,13 @@ pub fn CompareTable(props: &CompareTableProps) -> Html {
     html! {
         <section class="panel compare" data-testid="compare" aria-labelledby="compare-title">
             <h2 id="compare-title">{ "Compare strategies" }</h2>
+            if let Some(requests) = props.too_large {
+                <p class="notice" data-testid="compare-too-large">{ format!(
+                    "Not compared: {requests} requests are at least {} macrotasks, more than the {} \
+                     each strategy runs here. `interleave run` runs them to the end.",
+                    requests * 2, crate::debugger::compare::MAX_COMPARE_EVENTS
+                ) }</p>
+            }
             <div class="table-scroll">
             <table>
                 <thead>

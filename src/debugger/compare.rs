@@ -10,6 +10,19 @@ use crate::sim::Metrics;
 /// polling lock on a huge scenario can take billions).
 pub const MAX_COMPARE_EVENTS: u64 = 2_000_000;
 
+/// Most requests the compare table runs: a request is at least two
+/// macrotasks (its arrival and its answer; single-flight's whole herd is
+/// that and two more), so above this no strategy's run could finish within
+/// [`MAX_COMPARE_EVENTS`], and every row would be a lower bound of little
+/// use (a 1,000,000-request stampede's were all "≥ 0", after a minute of
+/// work).
+pub const MAX_COMPARE_REQUESTS: u64 = MAX_COMPARE_EVENTS / 2 - 1;
+
+/// Whether the compare table runs `config`'s scenario.
+pub fn compares(config: &Config) -> bool {
+    config.total_requests() <= MAX_COMPARE_REQUESTS
+}
+
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct CompareRow {
     pub strategy: StrategyKind,

@@ -138,10 +138,7 @@ pub fn explain(config: &Config) -> Explanation {
 
 /// How many requests a scenario sends.
 pub fn total_requests(config: &Config) -> u64 {
-    match config.scenario {
-        ScenarioKind::Stampede => u64::from(config.requests),
-        ScenarioKind::Ticket => u64::from(config.users) * u64::from(config.clicks),
-    }
+    config.total_requests()
 }
 
 /// Most requests of a script for which a fix is looked for (each

@@ -228,6 +228,15 @@ pub struct Config {
 }
 
 impl Config {
+    /// How many requests the scenario sends: a stampede's `requests`, a
+    /// ticket's (or a script's) `users * clicks`.
+    pub fn total_requests(&self) -> u64 {
+        match self.scenario {
+            ScenarioKind::Stampede => u64::from(self.requests),
+            ScenarioKind::Ticket => u64::from(self.users) * u64::from(self.clicks),
+        }
+    }
+
     pub fn new(scenario: ScenarioKind) -> Self {
         Config {
             version: 1,

@@ -404,7 +404,7 @@ fn apply_named(config: &mut Config, name: &str, value: &str) -> Result<(), Strin
 /// Bounds `users * clicks` as a whole; on excess `clicks` falls back to its
 /// default (which keeps any valid `users` within the bound).
 fn limit_ticket_requests(config: &mut Config) -> Option<ConfigError> {
-    let total = u64::from(config.users) * u64::from(config.clicks);
+    let total = config.total_requests();
     if total <= u64::from(MAX_TICKET_REQUESTS) {
         return None;
     }
