@@ -119,8 +119,13 @@ pub fn ScriptPanel(props: &ScriptPanelProps) -> Html {
                 </select>
             </label>
             <p class="hint">{ "async function handle(req) runs once per request; edits run after a pause in typing." }</p>
+            // The code shows at once, before the editor's module has
+            // defined <js-editor>: its light DOM, which the element's own
+            // shadow root then hides.
             <js-editor ref={editor} class="script-editor" data-testid="script-editor"
-                value={props.code.clone()} error={error} />
+                value={props.code.clone()} error={error}>
+                <pre class="editor-fallback">{ props.code.clone() }</pre>
+            </js-editor>
             if !schema_problem { { problem.clone() } }
             <SchemaField schema={props.schema.clone()} failed={schema_problem}
                 on_schema={props.on_schema.clone()} />
