@@ -114,8 +114,11 @@ try {
   await ready(first);
   await press(first, byId('btn-step'));
   await press(first, byId('btn-step'));
-  const awaited = await first.$$eval('.code-pane li.awaited', (lines) => lines.length);
-  check('after two steps a cursor sits on a script line', awaited > 0);
+  // The code pane is the script's editor, its cursors in it.
+  await first.waitForSelector('.code-pane .je-awaited .je-who');
+  const awaited = await first.$$eval('.code-pane .je-awaited', (lines) => lines.map((line) => line.textContent));
+  check('after two steps a cursor sits on a script line, in the editor',
+    awaited.length === 1 && awaited[0].includes('db.findOne') && awaited[0].endsWith('#0#1'), JSON.stringify(awaited));
 
   // 3b. Manual mode on the script: choose until the duplicate, then the
   // link (with its schedule) replays to the CLI's numbers. It needs

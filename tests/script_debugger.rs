@@ -557,3 +557,47 @@ export async function handle(req) {
     let fixed = recording(&format!("#{}", fix.fragment));
     assert!(fixed.violations.is_empty(), "{:?}", fixed.violations);
 }
+
+/// A request that throws: the page's trace export carries the message as
+/// `interleave run --trace` prints it, the event-loop pane's words say it,
+/// and explain names it with its line.
+#[test]
+fn a_thrown_error_says_why_in_the_export_the_pane_and_explain() {
+    let code = "async function handle(req) {\n  await sleep(5);\n  throw new Error(\"boom\");\n}\n";
+    let (config, _) = open("#v=1&scenario=script&example=ticket&users=1&clicks=1");
+    let program = interleave::debugger::program::edited_script(code, None, None);
+    let recording = Recording::of_program(&program, &config).unwrap();
+    let exported = interleave::debugger::export::trace_json_lines(&recording);
+    let fragment = program.fragment(&config);
+    let mut printed = Vec::new();
+    interleave::script::cli::run(None, None, None, &fragment, true, u64::MAX, &mut printed)
+        .unwrap();
+    let printed = String::from_utf8(printed).unwrap();
+    let trace: Vec<&str> = printed.lines().collect();
+    let (_, trace) = trace.split_last().unwrap();
+    assert_eq!(exported.lines().collect::<Vec<_>>(), trace);
+    let message = "Error: boom (line 3, column 13)";
+    assert!(
+        exported.contains(&format!("\"message\":\"{message}\"")),
+        "{exported}"
+    );
+    let log = recording
+        .events
+        .iter()
+        .find(|event| event.what == interleave::sim::What::Log)
+        .unwrap();
+    assert_eq!(
+        interleave::debugger::narrate::describe_event(log, &recording.keys),
+        format!("#0 logs: {message}")
+    );
+    let explanation = interleave::explain::explain_recording(&recording);
+    assert_eq!(
+        explanation.summary,
+        format!(
+            "#0 failed with {message}. Step through the run, or explore to find the \
+             interleavings that cause it"
+        )
+    );
+    assert_eq!(explanation.step, Some(log.step));
+    assert_eq!(explanation.fragment, fragment);
+}

@@ -1,13 +1,23 @@
 //! The code pane: the scenario's async function as JavaScript, with the
 //! strategy's lock calls in place, and each request's cursor on the line
-//! it is awaiting.
+//! it is awaiting. For a script, the pane is its editor, with the same
+//! cursors in it.
 
 use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::model::{Part, StepView};
+use crate::app::script_panel::ScriptEditor;
+use crate::model::{Part, ScriptProblem, StepView};
 use crate::scenario::listing::Listing;
+
+/// A script's code, as the pane edits it.
+#[derive(Clone, PartialEq)]
+pub struct ScriptCode {
+    pub code: AttrValue,
+    pub problem: Option<ScriptProblem>,
+    pub on_code: Callback<String>,
+}
 
 #[derive(Properties, PartialEq)]
 pub struct CodePaneProps {
@@ -16,10 +26,71 @@ pub struct CodePaneProps {
     pub step: Part<StepView>,
     /// Requests of the story "What happened" tells.
     pub highlight: Rc<Vec<u32>>,
+    /// A script: the pane is its editor.
+    #[prop_or_default]
+    pub script: Option<ScriptCode>,
+}
+
+/// One line's marks: whether the step ran it, and who awaits it (each
+/// with whether "What happened" tells of it), of how many.
+struct LineMarks<'a> {
+    line: usize,
+    touched: bool,
+    awaiting: Option<&'a crate::debugger::LineCursor>,
+}
+
+/// The marks of every line that has one, in line order.
+fn marks<'a>(step: &'a StepView, lines: usize) -> impl Iterator<Item = LineMarks<'a>> + 'a {
+    (1..=lines).filter_map(move |line| {
+        let awaiting = step.cursors.iter().find(|c| c.line == line);
+        let touched = step.touched.contains(&line);
+        (awaiting.is_some() || touched).then_some(LineMarks {
+            line,
+            touched,
+            awaiting,
+        })
+    })
+}
+
+/// The marks as `<js-editor marks>` reads them (web/editor/editor.js):
+/// `[{"line":14,"touched":true,"count":2,"who":[[0,true],[1,false]]}]`.
+fn marks_json(step: &StepView, lines: usize, highlight: &[u32]) -> String {
+    let entries: Vec<String> = marks(step, lines)
+        .map(|mark| {
+            let (count, who) = match mark.awaiting {
+                Some(cursor) => (
+                    cursor.count,
+                    cursor
+                        .first
+                        .iter()
+                        .map(|r| format!("[{r},{}]", highlight.contains(r)))
+                        .collect::<Vec<_>>()
+                        .join(","),
+                ),
+                None => (0, String::new()),
+            };
+            format!(
+                "{{\"line\":{},\"touched\":{},\"count\":{count},\"who\":[{who}]}}",
+                mark.line, mark.touched
+            )
+        })
+        .collect();
+    format!("[{}]", entries.join(","))
 }
 
 #[component]
 pub fn CodePane(props: &CodePaneProps) -> Html {
+    if let Some(script) = &props.script {
+        let lines = script.code.lines().count().max(1);
+        let marks = marks_json(&props.step, lines, &props.highlight);
+        return html! {
+            <section class="panel code-pane script-code" data-testid="code-pane" aria-labelledby="code-title">
+                <h2 id="code-title">{ "Your code" }</h2>
+                <ScriptEditor code={script.code.clone()} problem={script.problem.clone()}
+                    marks={AttrValue::from(marks)} on_code={script.on_code.clone()} />
+            </section>
+        };
+    }
     html! {
         <section class="panel code-pane" data-testid="code-pane" aria-labelledby="code-title">
             <h2 id="code-title">{ "Code" }</h2>

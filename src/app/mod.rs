@@ -448,7 +448,7 @@ pub fn App() -> Html {
                     <button data-testid="btn-cancel" onclick={on_cancel}>{ "cancel" }</button>
                 </div>
             }
-            <div class={classes!("workbench", frame.is_script().then_some("with-script"))}>
+            <div class="workbench">
                 <aside class="sidebar">
                     { script_panel(&frame, &link) }
                     <ScenarioPanel config={frame.config.clone()} error={frame.param_error.clone()}
@@ -476,7 +476,8 @@ pub fn App() -> Html {
                         }
                     </div>
                     <div class="split">
-                        <CodePane listing={frame.listing.clone()} step={step.clone()} highlight={involved} />
+                        <CodePane listing={frame.listing.clone()} step={step.clone()} highlight={involved}
+                            script={script_code(&frame, &link)} />
                         <LoopPane keys={keys} {step} metrics_only={frame.metrics_only}
                             manual={frame.manual.clone()} {preparing} on_manual={send(|| Action::ToggleManual)}
                             {on_choose} on_undo={send(|| Action::Undo)} />
@@ -548,10 +549,6 @@ fn script_panel(frame: &Frame, link: &Link) -> Html {
     let Some(script) = &frame.script else {
         return Html::default();
     };
-    let on_code = {
-        let link = link.clone();
-        Callback::from(move |code| link.send(Action::SetCode(code)))
-    };
     let on_schema = {
         let link = link.clone();
         Callback::from(move |sql| link.send(Action::SetSchema(sql)))
@@ -570,8 +567,19 @@ fn script_panel(frame: &Frame, link: &Link) -> Html {
             source_piece={AttrValue::from(script.source_piece.clone())}
             schema={script.schema.clone().map(AttrValue::from)}
             problem={script.problem.clone()} shows_run={frame.run.is_some()}
-            {on_code} {on_schema} {on_example} />
+            {on_schema} {on_example} />
     }
+}
+
+/// A script's code for the code pane, which edits it.
+fn script_code(frame: &Frame, link: &Link) -> Option<code::ScriptCode> {
+    let script = frame.script.as_ref()?;
+    let link = link.clone();
+    Some(code::ScriptCode {
+        code: AttrValue::from(script.code.clone()),
+        problem: script.problem.clone(),
+        on_code: Callback::from(move |code| link.send(Action::SetCode(code))),
+    })
 }
 
 /// Saves `text` as a file: a Blob URL clicked through a temporary link.

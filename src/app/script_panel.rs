@@ -1,10 +1,11 @@
-//! The script panel (scripts only): the shipped examples, and
-//! the code editor (`<js-editor>`, web/editor/editor.js) whose text runs.
-//! An edit reaches the state after a pause in typing; a script that does
-//! not load keeps the last good run on screen, with the error underlined
-//! at its line and column. Below the editor, "Schema (SQL)" (a disclosure,
-//! open when the script has a schema) shows the database's schema in a
-//! text field whose edits rerun the script the same way.
+//! The script panel (scripts only): the shipped examples, the script's
+//! error, and "Schema (SQL)" (a disclosure, open when the script has a
+//! schema) with the database's schema in a text field whose edits rerun
+//! the script. And the code editor (`<js-editor>`, web/editor/editor.js)
+//! that the code pane holds for a script ([`ScriptEditor`]): an edit
+//! reaches the state after a pause in typing; a script that does not load
+//! keeps the last good run on screen, with the error underlined at its
+//! line and column.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -28,7 +29,6 @@ pub struct ScriptPanelProps {
     pub problem: Option<ScriptProblem>,
     /// Whether a run is on screen (the last one that loaded).
     pub shows_run: bool,
-    pub on_code: Callback<String>,
     /// The schema field's SQL, after a pause in typing (or on leaving it).
     pub on_schema: Callback<String>,
     pub on_example: Callback<String>,
@@ -39,28 +39,6 @@ const SCHEMA_PAUSE_MS: u32 = 400;
 
 #[component]
 pub fn ScriptPanel(props: &ScriptPanelProps) -> Html {
-    let editor = use_node_ref();
-    {
-        let (editor, on_code) = (editor.clone(), props.on_code.clone());
-        use_effect_with((), move |_| {
-            let listener = editor.get().map(|element| {
-                EventListener::new(&element, "code-change", move |event| {
-                    let code = event
-                        .dyn_ref::<web_sys::CustomEvent>()
-                        .map(|event| event.detail())
-                        .and_then(|detail| {
-                            js_sys::Reflect::get(&detail, &"code".into())
-                                .ok()?
-                                .as_string()
-                        });
-                    if let Some(code) = code {
-                        on_code.emit(code);
-                    }
-                })
-            });
-            move || drop(listener)
-        });
-    }
     // `example=NAME`, perhaps with an edited schema after it.
     let example = props
         .source_piece
@@ -81,20 +59,6 @@ pub fn ScriptPanel(props: &ScriptPanelProps) -> Html {
         .problem
         .as_ref()
         .is_some_and(|problem| problem.message.starts_with("`schema`"));
-    // The editor shows the message at its place, without the place: only
-    // an error of the code itself (a schema's error is shown under the
-    // schema; a module that did not load is no place in the code).
-    let code_problem = props
-        .problem
-        .as_ref()
-        .filter(|problem| problem.message.starts_with("`code`"));
-    let error = code_problem.map(|problem| match problem.at {
-        Some((line, column)) => {
-            let short = problem.message.splitn(3, ": ").nth(2);
-            format!("{line}:{column}:{}", short.unwrap_or(&problem.message))
-        }
-        None => format!("1:1:{}", problem.message),
-    });
     // The error under what it is about: the code editor, or the schema.
     let problem = props.problem.as_ref().map(|problem| {
         html! {
@@ -108,7 +72,7 @@ pub fn ScriptPanel(props: &ScriptPanelProps) -> Html {
     });
     html! {
         <section class="panel script-panel" aria-labelledby="script-title" data-testid="script-panel">
-            <h2 id="script-title">{ "Your code" }</h2>
+            <h2 id="script-title">{ "Script" }</h2>
             <label class="param">
                 <span>{ "example" }</span>
                 <select data-testid="script-example" onchange={on_pick}>
@@ -118,14 +82,7 @@ pub fn ScriptPanel(props: &ScriptPanelProps) -> Html {
                     }) }
                 </select>
             </label>
-            <p class="hint">{ "async function handle(req) runs once per request; edits run after a pause in typing." }</p>
-            // The code shows at once, before the editor's module has
-            // defined <js-editor>: its light DOM, which the element's own
-            // shadow root then hides.
-            <js-editor ref={editor} class="script-editor" data-testid="script-editor"
-                value={props.code.clone()} error={error}>
-                <pre class="editor-fallback">{ props.code.clone() }</pre>
-            </js-editor>
+            <p class="hint">{ "async function handle(req) runs once per request: edit it in the code pane, and it runs again after a pause in typing." }</p>
             if !schema_problem { { problem.clone() } }
             <SchemaField schema={props.schema.clone()} failed={schema_problem}
                 on_schema={props.on_schema.clone()} />
@@ -202,5 +159,65 @@ fn SchemaField(props: &SchemaFieldProps) -> Html {
             <textarea class="schema-editor" data-testid="schema-editor" aria-label="Schema (SQL)"
                 spellcheck="false" rows="10" {value} {oninput} {onchange} />
         </details>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ScriptEditorProps {
+    pub code: AttrValue,
+    pub problem: Option<ScriptProblem>,
+    /// The run's marks on the code (`<js-editor marks>`): each request's
+    /// cursor on the line it awaits, the lines the last step ran.
+    pub marks: AttrValue,
+    pub on_code: Callback<String>,
+}
+
+/// The script's code, editable, with the run's cursors in it.
+#[component]
+pub fn ScriptEditor(props: &ScriptEditorProps) -> Html {
+    let editor = use_node_ref();
+    {
+        let (editor, on_code) = (editor.clone(), props.on_code.clone());
+        use_effect_with((), move |_| {
+            let listener = editor.get().map(|element| {
+                EventListener::new(&element, "code-change", move |event| {
+                    let code = event
+                        .dyn_ref::<web_sys::CustomEvent>()
+                        .map(|event| event.detail())
+                        .and_then(|detail| {
+                            js_sys::Reflect::get(&detail, &"code".into())
+                                .ok()?
+                                .as_string()
+                        });
+                    if let Some(code) = code {
+                        on_code.emit(code);
+                    }
+                })
+            });
+            move || drop(listener)
+        });
+    }
+    // The editor shows the message at its place, without the place: only
+    // an error of the code itself (a schema's error is shown under the
+    // schema; a module that did not load is no place in the code).
+    let code_problem = props
+        .problem
+        .as_ref()
+        .filter(|problem| problem.message.starts_with("`code`"));
+    let error = code_problem.map(|problem| match problem.at {
+        Some((line, column)) => {
+            let short = problem.message.splitn(3, ": ").nth(2);
+            format!("{line}:{column}:{}", short.unwrap_or(&problem.message))
+        }
+        None => format!("1:1:{}", problem.message),
+    });
+    html! {
+        // The code shows at once, before the editor's module has defined
+        // <js-editor>: its light DOM, which the element's own shadow root
+        // then hides.
+        <js-editor ref={editor} class="script-editor" data-testid="script-editor"
+            value={props.code.clone()} error={error} marks={props.marks.clone()}>
+            <pre class="editor-fallback">{ props.code.clone() }</pre>
+        </js-editor>
     }
 }

@@ -54,6 +54,10 @@ pub fn WhatHappened(props: &WhatHappenedProps) -> Html {
             (None, None) => html! {
                 <>
                     <p class="lead" data-testid="explain-summary">{ explanation.summary.clone() }</p>
+                    // A script's failed request: the step it failed at.
+                    if let Some(narration) = &explanation.narration {
+                        <p class="narration">{ narration.clone() }</p>
+                    }
                     <Remedies explanation={explanation.clone()} />
                 </>
             },

@@ -61,6 +61,7 @@ const HOST_CSS = `
   --je-accent: var(--editor-accent, var(--accent, #2b59c3));
   --je-active-line: var(--editor-active-line, rgba(0, 0, 0, 0.04));
   --je-bracket: var(--editor-bracket, rgba(43, 89, 195, 0.18));
+  --je-touched: var(--editor-touched, rgba(43, 89, 195, 0.10));
   --je-font: var(--editor-font, var(--mono, "Liberation Mono", ui-monospace, SFMono-Regular, Menlo, Consolas, monospace));
   --je-error: var(--editor-error, var(--violation, #d8342c));
   --je-error-bg: var(--editor-error-bg, var(--error-bg, #fdecec));
@@ -95,6 +96,7 @@ const HOST_CSS = `
     --je-accent: var(--editor-accent, var(--accent, #8fb0ff));
     --je-active-line: var(--editor-active-line, rgba(255, 255, 255, 0.05));
     --je-bracket: var(--editor-bracket, rgba(143, 176, 255, 0.28));
+    --je-touched: var(--editor-touched, rgba(143, 176, 255, 0.14));
     --je-error: var(--editor-error, var(--violation, #ff6b63));
     --je-error-bg: var(--editor-error-bg, var(--error-bg, #3a1d1f));
     --je-error-fg: var(--editor-error-fg, var(--error-text, #ffc9c9));
@@ -127,6 +129,15 @@ const theme = EditorView.theme({
   '.cm-activeLineGutter': { backgroundColor: 'var(--je-active-line)', color: 'var(--je-fg)' },
   '&.cm-focused .cm-matchingBracket': { backgroundColor: 'var(--je-bracket)', outline: '1px solid var(--je-accent)' },
   '.cm-matchingBracket': { backgroundColor: 'var(--je-bracket)' },
+  '.je-touched': { backgroundColor: 'var(--je-touched)' },
+  '.je-awaited': { boxShadow: 'inset 3px 0 var(--je-accent)' },
+  '.je-cursors': { marginLeft: '0.6em' },
+  '.je-who, .je-more': {
+    fontSize: '0.85em', borderRadius: '8px', padding: '0 0.35em', marginRight: '0.2em',
+    backgroundColor: 'var(--je-accent)', color: 'var(--je-bg)',
+  },
+  '.je-who.je-involved': { backgroundColor: 'var(--je-error)' },
+  '.je-more': { backgroundColor: 'transparent', color: 'var(--je-gutter-fg)' },
   '&.cm-focused .cm-nonmatchingBracket': { backgroundColor: 'var(--je-error-bg)', outline: '1px solid var(--je-error)' },
   '.cm-js-error-line': { backgroundColor: 'var(--je-error-bg)' },
   '.cm-js-error': {
@@ -246,11 +257,78 @@ const errorField = StateField.define({
   provide: (f) => EditorView.decorations.from(f, (v) => v.deco),
 });
 
+// --- the run's marks: each request's cursor on the line it awaits, and the
+// lines the last step ran through (the page's code pane) ---
+
+class CursorsWidget extends WidgetType {
+  constructor(mark) {
+    super();
+    this.mark = mark;
+  }
+  eq(other) {
+    return JSON.stringify(other.mark) === JSON.stringify(this.mark);
+  }
+  toDOM() {
+    const box = document.createElement('span');
+    box.className = 'je-cursors';
+    box.title = `${this.mark.count} request(s) await this line`;
+    for (const [request, involved] of this.mark.who) {
+      const who = document.createElement('span');
+      who.className = involved ? 'je-who je-involved' : 'je-who';
+      who.textContent = `#${request}`;
+      box.append(who);
+    }
+    if (this.mark.count > this.mark.who.length) {
+      const more = document.createElement('span');
+      more.className = 'je-more';
+      more.textContent = `+${this.mark.count - this.mark.who.length}`;
+      box.append(more);
+    }
+    return box;
+  }
+}
+
+/** The `marks` attribute: [{ line, touched, count, who: [[request, involved]] }]. */
+function parseMarks(text) {
+  try {
+    const marks = JSON.parse(text ?? '[]');
+    return Array.isArray(marks) ? marks : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Line classes for the touched and awaited lines, badges at their ends. */
+function markDecorations(doc, marks) {
+  const ranges = [];
+  for (const mark of marks) {
+    if (!(mark.line >= 1 && mark.line <= doc.lines)) continue;
+    const line = doc.line(mark.line);
+    const classes = [mark.touched ? 'je-touched' : '', mark.count > 0 ? 'je-awaited' : ''].join(' ').trim();
+    if (classes) ranges.push(Decoration.line({ class: classes }).range(line.from));
+    if (mark.count > 0) ranges.push(Decoration.widget({ widget: new CursorsWidget(mark), side: 1 }).range(line.to));
+  }
+  return Decoration.set(ranges, true);
+}
+
+const setMarks = StateEffect.define();
+
+const marksField = StateField.define({
+  create: () => Decoration.none,
+  update(deco, tr) {
+    // An edit moves the marks with their lines until the next run's arrive.
+    if (tr.docChanged) deco = deco.map(tr.changes);
+    for (const e of tr.effects) if (e.is(setMarks)) deco = markDecorations(tr.state.doc, e.value);
+    return deco;
+  },
+  provide: (f) => EditorView.decorations.from(f),
+});
+
 // --- the element ---
 
 class JsEditor extends HTMLElement {
   static get observedAttributes() {
-    return ['value', 'error', 'readonly'];
+    return ['value', 'error', 'readonly', 'marks'];
   }
 
   constructor() {
@@ -309,6 +387,7 @@ class JsEditor extends HTMLElement {
         completion,
         keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
         errorField,
+        marksField,
         theme,
         this._readOnly.of(readOnlyExtensions(readOnly)),
         // tabindex: axe counts the scroller's content as focusable (it is, as
@@ -325,7 +404,9 @@ class JsEditor extends HTMLElement {
       ],
     });
     const error = parseError(this.getAttribute('error'));
-    return error ? state.update({ effects: setError.of(error) }).state : state;
+    const effects = [setMarks.of(parseMarks(this.getAttribute('marks')))];
+    if (error) effects.push(setError.of(error));
+    return state.update({ effects }).state;
   }
 
   get value() {
@@ -358,6 +439,8 @@ class JsEditor extends HTMLElement {
       // The editor, once built, reads `error` and `readonly` then.
     } else if (name === 'error') {
       this.view.dispatch({ effects: setError.of(parseError(now)) });
+    } else if (name === 'marks') {
+      this.view.dispatch({ effects: setMarks.of(parseMarks(now)) });
     } else if (name === 'readonly') {
       this.view.dispatch({ effects: this._readOnly.reconfigure(readOnlyExtensions(now !== null)) });
     }
