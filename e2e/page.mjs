@@ -148,6 +148,17 @@ try {
   await ready(failing);
   check('... and so does Back', (await failing.evaluate(() => location.hash)).includes(`code=${encode(boom)}`));
   await failing.close();
+  // A link whose scenario is not understood is replaced by what runs, not
+  // pushed: else Back would lead to it, and from it here again.
+  const lengths = [];
+  for (const fragment of ['v=1&scenario=ticket&strategy=none', 'v=1&scenario=bogus&strategy=none']) {
+    const fresh = await openPage(browser);
+    await fresh.goto(`${server.url}/#${fragment}`);
+    await ready(fresh);
+    lengths.push(await fresh.evaluate(() => history.length));
+    await fresh.close();
+  }
+  check('a link with an unknown scenario is replaced by its canonical form', lengths[0] === lengths[1], lengths.join(' vs '));
 
   check('no console errors, page errors, CSP violations or outside requests', problems.length === 0, problems.join(' | '));
 } catch (error) {

@@ -14,6 +14,7 @@ pub mod model;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod real;
 pub mod script_links;
+pub mod story_links;
 // The script engine (QuickJS-ng): native with `script` (default), and in
 // the page's script worker (`script-wasm`); the page leaves it out.
 #[cfg(scripts)]

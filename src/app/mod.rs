@@ -27,9 +27,7 @@ mod yielding;
 pub use crate::debugger::narrate::format_ms;
 pub use crate::model::{Action, Busy, Debugger, Frame};
 pub use link::Link;
-pub use view::{
-    CompareTable, ErrorBanner, ExampleLinks, MetricsTable, MetricsTableProps, EXAMPLES,
-};
+pub use view::{CompareTable, ErrorBanner, ExampleLinks, MetricsTable, MetricsTableProps};
 
 use std::rc::Rc;
 
@@ -134,31 +132,25 @@ fn document() -> web_sys::Document {
 /// Puts the canonical fragment in the address bar without a new history
 /// entry (and without a `hashchange`).
 fn show_fragment(fragment: &str) {
-    let shown = current_hash();
     let wanted = format!("#{fragment}");
-    if shown == wanted {
+    if current_hash() == wanted {
         return;
     }
-    let Some(history) = web_sys::window().and_then(|window| window.history().ok()) else {
-        return;
-    };
-    // Another scenario (a story for a script, or the other story) is a
-    // new history entry, so Back brings the last one back with its code;
-    // a key changed within one scenario replaces the entry.
-    let null = wasm_bindgen::JsValue::NULL;
-    let _ = match scenario_of(&shown) == scenario_of(&wanted) {
-        true => history.replace_state_with_url(&null, "", Some(&wanted)),
-        false => history.push_state_with_url(&null, "", Some(&wanted)),
-    };
+    if let Some(history) = web_sys::window().and_then(|window| window.history().ok()) {
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&wanted));
+    }
 }
 
-/// A fragment's `scenario=` value (`stampede` when it has none).
-fn scenario_of(fragment: &str) -> &str {
-    fragment
-        .trim_start_matches('#')
-        .split('&')
-        .find_map(|pair| pair.strip_prefix("scenario="))
-        .unwrap_or("stampede")
+/// Keeps the address as a history entry of its own before the page moves
+/// to another scenario, whose frame then replaces the copy
+/// ([`show_fragment`]): Back brings the last scenario back (a script with
+/// its code). The address itself changes only with the model's frame, so a
+/// late frame of the last scenario never pushes it again.
+fn keep_in_history() {
+    if let Some(history) = web_sys::window().and_then(|window| window.history().ok()) {
+        let _ =
+            history.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&current_hash()));
+    }
 }
 
 /// Copies `text` (the page's address if `None`), if the browser lets us;
@@ -291,6 +283,9 @@ pub fn App() -> Html {
                 let last = last_script.borrow().clone();
                 open_fragment(last.as_deref().unwrap_or(SCRIPT_START));
                 return;
+            }
+            if key == "scenario" {
+                keep_in_history();
             }
             link.send(Action::SetParam(key, value))
         })

@@ -5,13 +5,13 @@ use yew::prelude::*;
 
 use std::rc::Rc;
 
-use crate::config::url::{parse_fragment_lenient, to_fragment};
 use crate::config::{ScenarioKind, StrategyKind};
 use crate::debugger::measured::{measured_for, Measured};
 use crate::debugger::narrate::format_ms;
 use crate::debugger::CompareRow;
 use crate::model::Part;
 use crate::run::Headline;
+use crate::story_links::STORIES;
 use crate::Metrics;
 
 /// Microseconds as milliseconds with at most 3 decimals and no trailing
@@ -382,50 +382,6 @@ pub fn CompareTable(props: &CompareTableProps) -> Html {
     }
 }
 
-/// A few runs worth comparing, as `(label, fragment, what to look for)`.
-pub const EXAMPLES: [(&str, &str, &str); 8] = [
-    (
-        "stampede · none",
-        "v=1&scenario=stampede&strategy=none&requests=50",
-        "every request misses the cold key at once: a DB read each, where 1 would do",
-    ),
-    (
-        "stampede · get-set",
-        "v=1&scenario=stampede&strategy=get-set&requests=50",
-        "a lock in the cache, checked then set: all see it free, all enter",
-    ),
-    (
-        "stampede · add",
-        "v=1&scenario=stampede&strategy=add&requests=50",
-        "an atomic add: one holder loads, the others poll until it is set",
-    ),
-    (
-        "stampede · keyed-mutex",
-        "v=1&scenario=stampede&strategy=keyed-mutex&requests=50",
-        "one DB read: the others queue on the mutex, then find the value",
-    ),
-    (
-        "stampede · single-flight",
-        "v=1&scenario=stampede&strategy=single-flight&requests=50",
-        "one DB read shared by every caller, no second cache read",
-    ),
-    (
-        "ticket · none",
-        "v=1&scenario=ticket&strategy=none&users=1&clicks=2",
-        "a double click: both clicks find no order, two tickets",
-    ),
-    (
-        "ticket · keyed-mutex",
-        "v=1&scenario=ticket&strategy=keyed-mutex&users=1&clicks=2",
-        "the second click waits for the first: one ticket",
-    ),
-    (
-        "ticket · keyed-mutex · 2 servers",
-        "v=1&scenario=ticket&strategy=keyed-mutex&servers=2",
-        "a mutex per server: the clicks hit different servers, two tickets",
-    ),
-];
-
 #[derive(Properties, PartialEq)]
 pub struct ExampleLinksProps {
     /// The canonical fragment of the current run, to mark its link.
@@ -434,16 +390,12 @@ pub struct ExampleLinksProps {
 
 #[component]
 pub fn ExampleLinks(props: &ExampleLinksProps) -> Html {
-    // Each story's canonical fragment, worked out once, not on every step.
-    let canonical = use_memo((), |_| {
-        EXAMPLES.map(|(_, fragment, _)| to_fragment(&parse_fragment_lenient(fragment).0))
-    });
     html! {
         <nav class="panel examples" aria-labelledby="examples-title">
             <h2 id="examples-title">{ "Stories" }</h2>
             <ul>
-                { for EXAMPLES.iter().zip(canonical.iter()).map(|(&(label, fragment, look_for), canonical)| {
-                    let current = (*canonical == props.current).then_some("page");
+                { for STORIES.iter().map(|&(label, fragment, look_for)| {
+                    let current = (fragment == props.current).then_some("page");
                     html! {
                         <li key={label}>
                             <a href={format!("#{fragment}")} aria-current={current}>{ label }</a>
