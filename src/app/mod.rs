@@ -123,6 +123,22 @@ pub fn current_hash() -> String {
         .unwrap_or_default()
 }
 
+/// The fragment a `hashchange` navigated to (with its `#`), from the
+/// event itself: by the time it is dispatched, a frame of the last
+/// scenario may have written its own fragment over the address
+/// ([`show_fragment`]), and the address would load that one again.
+fn navigated_to(event: &web_sys::Event) -> String {
+    match event.dyn_ref::<web_sys::HashChangeEvent>() {
+        Some(change) => {
+            let url = change.new_url();
+            url.find('#')
+                .map(|at| url[at..].to_string())
+                .unwrap_or_default()
+        }
+        None => current_hash(),
+    }
+}
+
 fn document() -> web_sys::Document {
     web_sys::window()
         .and_then(|window| window.document())
@@ -239,8 +255,8 @@ pub fn App() -> Html {
             let window = web_sys::window().expect("the app runs in a window");
             let on_hash = {
                 let link = link.clone();
-                EventListener::new(&window, "hashchange", move |_| {
-                    link.send(Action::Load(current_hash()))
+                EventListener::new(&window, "hashchange", move |event| {
+                    link.send(Action::Load(navigated_to(event)))
                 })
             };
             let options = EventListenerOptions::enable_prevent_default();
