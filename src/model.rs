@@ -252,6 +252,9 @@ pub struct ScriptProblem {
     pub at: Option<(u32, u32)>,
 }
 
+/// The stages of the page's first draw ([`Debugger::drawn`]).
+pub const DRAWN: u8 = 4;
+
 #[derive(Clone)]
 pub struct Debugger {
     pub config: Config,
@@ -259,10 +262,9 @@ pub struct Debugger {
     pub program: Program,
     /// The script that failed to load (the last good run stays on screen).
     pub script_problem: Option<ScriptProblem>,
-    /// How much of the page is drawn: 0, the frame and the controls (the
-    /// page's first task); 1, the timeline, code and event-loop panes too;
-    /// 2, everything (explore and compare too). Each stage is a chunk of
-    /// work of its own, before any other.
+    /// How many stages of the page's first draw are done, up to [`DRAWN`]
+    /// (the page decides what each draws: `app::stage`). Each stage is a
+    /// chunk of work of its own, before any other.
     pub drawn: u8,
     /// Stages of the script engine's warm-up done (script worker).
     pub warmed: u32,
@@ -440,7 +442,7 @@ impl Debugger {
             config,
             program,
             script_problem,
-            drawn: 2,
+            drawn: DRAWN,
             warmed: 0,
             errors,
             param_error: None,
@@ -584,7 +586,7 @@ impl Debugger {
         if matches!(self.busy, Busy::Fetching(..)) {
             return false;
         }
-        self.drawn < 2
+        self.drawn < DRAWN
             || self.busy != Busy::Idle
             || self.compare.is_some()
             || self.search.is_some()
@@ -699,7 +701,7 @@ impl Debugger {
     /// and the compare table.
     fn work(self: Rc<Self>, deadline: f64) -> Rc<Self> {
         let mut next = self.owned();
-        if next.drawn < 2 {
+        if next.drawn < DRAWN {
             next.drawn += 1;
             return next.changed();
         }

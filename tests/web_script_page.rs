@@ -96,7 +96,7 @@ fn a_script_link_warms_the_engine_up_in_tasks_of_its_own() {
             deadline: js_sys::Date::now() + 60_000.0,
         })
     };
-    while state.drawn < 2 {
+    while state.drawn < interleave::model::DRAWN {
         state = work(state);
     }
     for stage in 1..=interleave::script::run::WARM_UP_STAGES {

@@ -462,9 +462,11 @@ pub fn App() -> Html {
             <div class="workbench">
                 <aside class="sidebar">
                     { script_panel(&frame, &link) }
-                    <ScenarioPanel config={frame.config.clone()} error={frame.param_error.clone()}
-                        script={frame.is_script()} {on_set} />
-                    <ExampleLinks current={frame.fragment.clone()} />
+                    if frame.drawn >= stage::SCENARIO {
+                        <ScenarioPanel config={frame.config.clone()} error={frame.param_error.clone()}
+                            script={frame.is_script()} {on_set} />
+                        <ExampleLinks current={frame.fragment.clone()} />
+                    }
                 </aside>
                 <div class="main">
                     <Transport position={frame.position} {steps} now={frame.now}
@@ -474,8 +476,10 @@ pub fn App() -> Html {
                         on_play={send(|| Action::TogglePlay)} on_run={send(|| Action::RunToEnd)}
                         on_reset={send(|| Action::Reset)} on_violation={send(|| Action::JumpToViolation)}
                         {on_speed} />
-                    <MetricsTable metrics={metrics} headline={frame.headline.clone()} />
-                    if frame.drawn >= 1 {
+                    if frame.drawn >= stage::COUNTERS {
+                        <MetricsTable metrics={metrics} headline={frame.headline.clone()} />
+                    }
+                    if frame.drawn >= stage::PANES {
                     <div class="timeline-row">
                         if let Some(run) = run.clone() {
                             <Timeline {run} position={frame.position} now={frame.now}
@@ -494,7 +498,7 @@ pub fn App() -> Html {
                             {on_choose} on_undo={send(|| Action::Undo)} />
                     </div>
                     }
-                    if frame.drawn >= 2 {
+                    if frame.drawn >= stage::ALL {
                     <ExplorePanel key={if frame.is_script() { "script" } else { frame.config.scenario.name() }}
                         scenario={frame.config.scenario} script={frame.is_script()}
                         view={frame.search.clone()} {preparing} on_start={on_start_search}
@@ -510,6 +514,23 @@ pub fn App() -> Html {
             </div>
         </div>
     }
+}
+
+/// The stages of the page's first draw (`Frame::drawn`), each a task of
+/// its own: a first draw also compiles the code that draws (the browser
+/// compiles the page's wasm one function at a time, when it first runs),
+/// so the page's start is drawn a part at a time. Stage 0 is the masthead,
+/// the script's panel and the transport.
+mod stage {
+    /// The counters.
+    pub const COUNTERS: u8 = 1;
+    /// The scenario's keys and the story links.
+    pub const SCENARIO: u8 = 2;
+    /// The timeline, code and event-loop panes.
+    pub const PANES: u8 = 3;
+    /// Explore and the compare table.
+    pub const ALL: u8 = crate::model::DRAWN;
+    const _: () = assert!(COUNTERS < SCENARIO && SCENARIO < PANES && PANES < ALL);
 }
 
 /// What the announcer says after a step: "Step 3 of 12, at 20 ms: …".
