@@ -68,5 +68,8 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
   npm ci --no-audit --no-fund
 fi
 
-# The crates, so the builds after this need no network.
+# The patched releases Cargo.toml's [patch.crates-io] names (every cargo
+# command in this checkout needs them), then the crates, so the builds
+# after this need no network.
+scripts/patch-crates.sh
 cargo fetch --quiet

@@ -13,6 +13,7 @@ source scripts/setup.sh
 echo "disk: $(df -Ph . | awk 'NR == 2 { print $4 }') free"
 
 BUDGET_KB=250  # gzip -9 size of the wasm, in KiB
+MODULE_BUDGET_KB=400  # each wasm file beside it
 logs=$(mktemp -d)
 services_up=0
 cleanup() {
@@ -61,18 +62,29 @@ step "trunk build --release"
 trunk build --release --offline --skip-version-check
 
 step "bundle budget"
-# The page's own wasm (dist/*.wasm); the rest (dist/script/: the model's
-# workers, and the script worker's modules, loaded only for script
-# scenarios) is reported, not budgeted.
+# The page's own wasm (dist/*.wasm), and each file beside it (dist/script/:
+# the model's workers, and the script worker's modules, loaded only for
+# script scenarios) on its own, except the two that issue 31 has not yet
+# brought under it: the script worker (the JavaScript engine with the
+# model) and the SQL parser (sqlparser's grammar), reported only.
 bytes=$(cat dist/*.wasm | gzip -9 | wc -c)
 kb=$(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1024 }')
 echo "wasm: $kb KB gzipped (budget $BUDGET_KB KB)"
-# The model's workers and the script worker's modules: files of their own.
+over=0
 for wasm in dist/script/*.wasm; do
-  echo "beside the page: $(basename "$wasm") $(($(gzip -9 <"$wasm" | wc -c) / 1024)) KB gzipped"
+  name=$(basename "$wasm" _bg.wasm)
+  module_bytes=$(gzip -9 <"$wasm" | wc -c)
+  case $name in
+    interleave-script-model | interleave-sql) budget="reported only" ;;
+    *)
+      budget="budget $MODULE_BUDGET_KB KB"
+      [ "$module_bytes" -le $((MODULE_BUDGET_KB * 1024)) ] || over=1
+      ;;
+  esac
+  echo "beside the page: $name $((module_bytes / 1024)) KB gzipped ($budget)"
 done
 echo "on demand: editor/ $(($(cat dist/editor/*.js | gzip -9 | wc -c) / 1024)) KB gzipped"
-if [ "$bytes" -gt $((BUDGET_KB * 1024)) ]; then
+if [ "$bytes" -gt $((BUDGET_KB * 1024)) ] || [ "$over" = 1 ]; then
   echo "wasm over budget" >&2
   exit 1
 fi
