@@ -27,8 +27,7 @@ use crate::debugger::{
     Compare, CompareRow, Grouping, LineCursor, Recorder, Recording, SearchJob, Session,
 };
 use crate::explain::{
-    explain_recording, minimal_of_counterexample, stories, story_only, total_requests, Explanation,
-    Story,
+    explain_recording, minimal_of_counterexample, stories, story_only, Explanation, Story,
 };
 use crate::explore::search::thousands;
 use crate::explore::{
@@ -375,7 +374,7 @@ impl Debugger {
         version: u64,
         deferred: bool,
     ) -> Debugger {
-        let large = total_requests(&config) > MAX_TRACED_REQUESTS;
+        let large = config.total_requests() > MAX_TRACED_REQUESTS;
         let mut script_problem = None;
         let checked = match deferred {
             true => Ok(()),
@@ -395,7 +394,7 @@ impl Debugger {
             let notice = format!(
                 "{} requests: the page keeps only the metrics of runs above {MAX_TRACED_REQUESTS} \
                  requests, so there is no trace to step through",
-                total_requests(&config)
+                config.total_requests()
             );
             match program.start(&config, false) {
                 Ok(run) => (None, Some(shared(run)), Busy::Counting, Some(notice)),
@@ -437,7 +436,7 @@ impl Debugger {
         Debugger {
             fragment,
             listing: Rc::new(program.listing(&config)),
-            progress: (0, total_requests(&config)),
+            progress: (0, config.total_requests()),
             compare,
             config,
             program,
@@ -1036,7 +1035,7 @@ impl Debugger {
                 match session {
                     Ok(manual) => {
                         // Small stories only: each schedule is a whole run.
-                        next.manual_reachable = (total_requests(&next.config)
+                        next.manual_reachable = (next.config.total_requests()
                             <= MANUAL_SEARCH_REQUESTS)
                             .then(|| manual.reachable(MANUAL_SEARCH))
                             .flatten();
@@ -1310,7 +1309,7 @@ const MAX_EXPLAINED_REQUESTS: u64 = 100;
 
 /// Whether a run is small enough for the whole explanation.
 fn is_small(config: &Config) -> bool {
-    total_requests(config) <= MAX_EXPLAINED_REQUESTS
+    config.total_requests() <= MAX_EXPLAINED_REQUESTS
 }
 
 /// The explanation of a recorded run: all of it for a small story (a

@@ -39,17 +39,22 @@ struct LineMarks<'a> {
     awaiting: Option<&'a crate::debugger::LineCursor>,
 }
 
+impl LineMarks<'_> {
+    /// The marks of `line` (1-based) at `step`.
+    fn of(step: &StepView, line: usize) -> LineMarks<'_> {
+        LineMarks {
+            line,
+            touched: step.touched.contains(&line),
+            awaiting: step.cursors.iter().find(|c| c.line == line),
+        }
+    }
+}
+
 /// The marks of every line that has one, in line order.
 fn marks<'a>(step: &'a StepView, lines: usize) -> impl Iterator<Item = LineMarks<'a>> + 'a {
-    (1..=lines).filter_map(move |line| {
-        let awaiting = step.cursors.iter().find(|c| c.line == line);
-        let touched = step.touched.contains(&line);
-        (awaiting.is_some() || touched).then_some(LineMarks {
-            line,
-            touched,
-            awaiting,
-        })
-    })
+    (1..=lines)
+        .map(|line| LineMarks::of(step, line))
+        .filter(|mark| mark.awaiting.is_some() || mark.touched)
 }
 
 /// The marks as `<js-editor marks>` reads them (web/editor/editor.js):
@@ -96,9 +101,7 @@ pub fn CodePane(props: &CodePaneProps) -> Html {
             <h2 id="code-title">{ "Code" }</h2>
             <ol class="code">
                 { for props.listing.lines().enumerate().map(|(i, text)| {
-                    let line = i + 1;
-                    let cursor = props.step.cursors.iter().find(|c| c.line == line);
-                    let touched = props.step.touched.contains(&line);
+                    let LineMarks { touched, awaiting: cursor, .. } = LineMarks::of(&props.step, i + 1);
                     html! {
                         <li class={classes!(cursor.map(|_| "awaited"), touched.then_some("touched"))}>
                             <code>{ text }</code>

@@ -136,11 +136,6 @@ pub fn explain(config: &Config) -> Explanation {
     }
 }
 
-/// How many requests a scenario sends.
-pub fn total_requests(config: &Config) -> u64 {
-    config.total_requests()
-}
-
 /// Most requests of a script for which a fix is looked for (each
 /// candidate is a run of the script).
 pub const MAX_FIXED_SCRIPT: u64 = 20;
@@ -186,7 +181,7 @@ pub fn story_only(recording: &Recording) -> Explanation {
 /// lock strategy for its critical sections (`script_fix`).
 fn explain_script(recording: &Recording) -> Explanation {
     let mut explanation = story_only(recording);
-    if total_requests(&recording.config) > MAX_FIXED_SCRIPT {
+    if recording.config.total_requests() > MAX_FIXED_SCRIPT {
         return explanation;
     }
     #[cfg(scripts)]
