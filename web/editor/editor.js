@@ -34,7 +34,7 @@
 // --mono), then built-in light and dark defaults that follow
 // prefers-color-scheme.
 
-import { Compartment, EditorState, StateEffect, StateField } from './stages/view.js';
+import { Compartment, EditorState, StateEffect, StateField, Transaction } from './stages/view.js';
 import { Decoration, EditorView, WidgetType, keymap, lineNumbers, highlightActiveLineGutter } from './stages/view.js';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from './stages/language.js';
 import { HighlightStyle, bracketMatching, indentOnInput, syntaxHighlighting } from './stages/language.js';
@@ -335,10 +335,15 @@ class JsEditor extends HTMLElement {
     super();
     this._timer = null;
     this._readOnly = new Compartment();
+    this._history = new Compartment();
     // Until the editor is built (`_build`), the text shows plain and
     // `value` reads and writes `_text`.
     this.view = null;
     this._text = '';
+    // A new document set on the built editor, applied in a task of its own
+    // (`_apply`); `value` reads it until then.
+    this._pending = null;
+    this._applying = null;
     const root = this.attachShadow({ mode: 'open', delegatesFocus: true });
     const sheet = new CSSStyleSheet();
     sheet.replaceSync(HOST_CSS);
@@ -379,7 +384,7 @@ class JsEditor extends HTMLElement {
       extensions: [
         lineNumbers(),
         highlightActiveLineGutter(),
-        history(),
+        this._history.of(history()),
         indentOnInput(),
         bracketMatching(),
         javascriptLanguage,
@@ -394,7 +399,9 @@ class JsEditor extends HTMLElement {
         // contenteditable), so the scroll region is reachable by keyboard.
         EditorView.contentAttributes.of({ 'aria-label': 'JavaScript code', tabindex: '0' }),
         EditorView.updateListener.of((update) => {
-          if (update.docChanged) this._schedule();
+          // Not the text set from outside (`_apply`): only the person's edits.
+          const set = update.transactions.some((tr) => tr.annotation(Transaction.remote));
+          if (update.docChanged && !set) this._schedule();
         }),
         EditorView.domEventHandlers({
           blur: () => {
@@ -410,33 +417,66 @@ class JsEditor extends HTMLElement {
   }
 
   get value() {
+    if (this._pending !== null) return this._pending;
     return this.view ? this.view.state.doc.toString() : this._text;
   }
 
   set value(v) {
+    this._setText(v, false);
+  }
+
+  /** Sets the text: at once, or (`later`, for the `value` attribute) in a
+   * task of its own, when the editor is built. The attribute changes in
+   * the page's draw of another script, and a new document (its parse,
+   * highlighting and DOM) is tens of milliseconds that would make that
+   * task long; `value` reads the pending text until then. */
+  _setText(v, later) {
     const text = v == null ? '' : String(v);
     if (!this.view) {
       this._text = text;
       this._plain.textContent = text;
       return;
     }
-    const state = this.view.state;
-    if (text === state.doc.toString()) return;
+    if (text === this.value) return;
     this._cancel();
-    // A new document, not an edit: a fresh state, so undo cannot bring the
-    // old text back. The cursor stays where it was, as far as the text goes.
-    const hadFocus = this.view.hasFocus;
-    const head = Math.min(state.selection.main.head, text.length);
-    this.view.setState(this._state(text));
-    this.view.dispatch({ selection: { anchor: head } });
-    if (hadFocus) this.view.focus();
+    this._pending = text;
+    if (!later) this._apply();
+    else if (this._applying === null) this._applying = setTimeout(() => this._apply(), 0);
+  }
+
+  /** The pending document, with the current `error`, `marks` and
+   * `readonly` (which wait for it): one
+   * transaction on the view, which keeps its DOM and plugins (a fresh
+   * state would rebuild them). Not an edit: the history goes (out with the
+   * change, back empty after it), so undo cannot bring the old text back.
+   * The cursor stays where it was, as far as the text goes. */
+  _apply() {
+    clearTimeout(this._applying);
+    this._applying = null;
+    const text = this._pending;
+    this._pending = null;
+    const state = this.view.state;
+    if (text === null || text === state.doc.toString()) return;
+    this.view.dispatch({
+      changes: { from: 0, to: state.doc.length, insert: text },
+      selection: { anchor: Math.min(state.selection.main.head, text.length) },
+      annotations: [Transaction.addToHistory.of(false), Transaction.remote.of(true)],
+      effects: [
+        this._history.reconfigure([]),
+        this._readOnly.reconfigure(readOnlyExtensions(this.hasAttribute('readonly'))),
+        setError.of(parseError(this.getAttribute('error'))),
+        setMarks.of(parseMarks(this.getAttribute('marks'))),
+      ],
+    });
+    this.view.dispatch({ effects: this._history.reconfigure(history()) });
   }
 
   attributeChangedCallback(name, _old, now) {
     if (name === 'value') {
-      if (now !== null) this.value = now;
-    } else if (!this.view) {
-      // The editor, once built, reads `error` and `readonly` then.
+      if (now !== null) this._setText(now, true);
+    } else if (!this.view || this._pending !== null) {
+      // The editor, once built or given its pending document, reads
+      // `error`, `marks` and `readonly` then.
     } else if (name === 'error') {
       this.view.dispatch({ effects: setError.of(parseError(now)) });
     } else if (name === 'marks') {

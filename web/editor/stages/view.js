@@ -1,6 +1,6 @@
 // What the editor takes from CodeMirror's state and view: the first of the
 // editor's load stages (load.js).
-export { Compartment, EditorState, StateEffect, StateField } from '@codemirror/state';
+export { Compartment, EditorState, StateEffect, StateField, Transaction } from '@codemirror/state';
 export {
   Decoration,
   EditorView,
