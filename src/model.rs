@@ -251,7 +251,9 @@ pub struct ScriptProblem {
     pub at: Option<(u32, u32)>,
 }
 
-/// The stages of the page's first draw ([`Debugger::drawn`]).
+/// The stage at which the page's first draw is whole
+/// ([`Debugger::drawn`]): stage 0 is the page's first task, and each of
+/// the stages 1 to `DRAWN` a chunk of work of its own.
 pub const DRAWN: u8 = 4;
 
 #[derive(Clone)]

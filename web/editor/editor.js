@@ -410,10 +410,12 @@ class JsEditor extends HTMLElement {
         }),
       ],
     });
-    const error = parseError(this.getAttribute('error'));
-    const effects = [setMarks.of(parseMarks(this.getAttribute('marks')))];
-    if (error) effects.push(setError.of(error));
-    return state.update({ effects }).state;
+    return state.update({ effects: this._attributeEffects() }).state;
+  }
+
+  /** The `error` and `marks` attributes as they are now, as effects. */
+  _attributeEffects() {
+    return [setError.of(parseError(this.getAttribute('error'))), setMarks.of(parseMarks(this.getAttribute('marks')))];
   }
 
   get value() {
@@ -445,11 +447,11 @@ class JsEditor extends HTMLElement {
   }
 
   /** The pending document, with the current `error`, `marks` and
-   * `readonly` (which wait for it): one
-   * transaction on the view, which keeps its DOM and plugins (a fresh
-   * state would rebuild them). Not an edit: the history goes (out with the
-   * change, back empty after it), so undo cannot bring the old text back.
-   * The cursor stays where it was, as far as the text goes. */
+   * `readonly` (which wait for it): one transaction on the view, which
+   * keeps its DOM and plugins (a fresh state would rebuild them). Not an
+   * edit: the history goes (out with the change, back empty after it), so
+   * undo cannot bring the old text back. The cursor stays where it was, as
+   * far as the text goes. */
   _apply() {
     clearTimeout(this._applying);
     this._applying = null;
@@ -464,8 +466,7 @@ class JsEditor extends HTMLElement {
       effects: [
         this._history.reconfigure([]),
         this._readOnly.reconfigure(readOnlyExtensions(this.hasAttribute('readonly'))),
-        setError.of(parseError(this.getAttribute('error'))),
-        setMarks.of(parseMarks(this.getAttribute('marks'))),
+        ...this._attributeEffects(),
       ],
     });
     this.view.dispatch({ effects: this._history.reconfigure(history()) });
