@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs, only when missing, what building and testing the web app needs:
 #   the wasm32 target, clippy and rustfmt, trunk, wasm-bindgen-cli (the
-#   version in Cargo.lock), node packages (wasm-opt from `binaryen`,
+#   version in Cargo.lock), wasm-split-cli (which splits the JavaScript
+#   engine off the script worker's wasm), node packages (wasm-opt from `binaryen`,
 #   `playwright-core`), clang (the script engine, QuickJS-ng, is C: clang
 #   builds it for wasm32), and Chromium with chromedriver (skipped when
 #   SETUP_BROWSER=0).
@@ -12,6 +13,8 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 TRUNK_VERSION=0.21.14
+# The splitter for `wasm_split_helpers`' split points (scripts/build-workers.sh).
+WASM_SPLIT_VERSION=0.2.4
 # wasm-bindgen-cli must match the wasm-bindgen crate the app links.
 BINDGEN_VERSION=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print }' Cargo.lock)
 
@@ -60,6 +63,11 @@ fi
 if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $BINDGEN_VERSION" ]; then
   installing "wasm-bindgen-cli $BINDGEN_VERSION"
   cargo install wasm-bindgen-cli --version "$BINDGEN_VERSION"
+fi
+
+if ! cargo install --list | grep -qx "wasm_split_cli_support v$WASM_SPLIT_VERSION:"; then
+  installing "wasm-split-cli $WASM_SPLIT_VERSION"
+  cargo install --locked wasm_split_cli_support --version "$WASM_SPLIT_VERSION" --features build-binary
 fi
 
 # node_modules, when missing or older than package-lock.json.

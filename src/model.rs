@@ -717,7 +717,7 @@ impl Debugger {
                 // the one after.
                 #[cfg(scripts)]
                 Busy::Loading if next.warmed < crate::script::run::WARM_UP_STAGES => {
-                    crate::script::run::warm_up(next.warmed);
+                    crate::debugger::program::engine::warm_up(next.warmed);
                     next.warmed += 1;
                     break;
                 }

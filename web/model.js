@@ -35,8 +35,18 @@ globalThis.interleaveGuard = {
   },
 };
 
-const { default: init, Model } = await import(new URL(`script/${name}.js`, base).href);
+const { default: init, Model, loadEngine } = await import(new URL(`script/${name}.js`, base).href);
 await init({ module_or_path: new URL(`script/${name}_bg.wasm`, base).href });
+// The script worker's JavaScript engine: wasm modules of their own
+// (src/debugger/program/engine.rs), loaded before the model opens.
+if (loadEngine) {
+  try {
+    await loadEngine();
+  } catch (error) {
+    postMessage({ panic: String(error?.message ?? error) });
+    throw error;
+  }
+}
 loaded = true;
 
 let lastPost = 0;

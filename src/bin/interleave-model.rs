@@ -18,6 +18,14 @@ mod worker {
     use interleave::model::wire::Server;
     use wasm_bindgen::prelude::wasm_bindgen;
 
+    /// Loads the JavaScript engine's module (the script worker's, split
+    /// off by scripts/build-workers.sh): before the first [`Model`].
+    #[cfg(feature = "engine-split")]
+    #[wasm_bindgen(js_name = loadEngine)]
+    pub async fn load_engine() -> Result<(), String> {
+        interleave::debugger::program::engine::load().await
+    }
+
     /// The model of one page.
     #[wasm_bindgen]
     pub struct Model {

@@ -11,6 +11,9 @@ use crate::run::{Run, Scheduled};
 use crate::scenario::listing::Listing;
 use crate::Sim;
 
+#[cfg(scripts)]
+pub mod engine;
+
 /// A person's script, as a fragment carries it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ScriptProgram {
@@ -28,7 +31,7 @@ pub struct ScriptProgram {
 #[cfg(scripts)]
 impl ScriptProgram {
     /// The fragment's script pieces: the source piece, then `route=`.
-    fn pieces(&self) -> String {
+    pub(crate) fn pieces(&self) -> String {
         match &self.route {
             Some(route) => format!(
                 "{}&{}",
@@ -61,16 +64,7 @@ impl Program {
                 false => Sim::metrics_only(config),
             }),
             #[cfg(scripts)]
-            Program::Script(script) => Box::new(
-                crate::script::ScriptRun::with_route(
-                    &script.code,
-                    script.schema.as_deref(),
-                    script.route.as_deref(),
-                    config,
-                    keep_trace,
-                )
-                .map_err(|error| error.to_string())?,
-            ),
+            Program::Script(script) => (engine::get().start)(script, config, keep_trace)?,
         };
         Ok(Scheduled::new(run, &config.schedule))
     }
@@ -80,7 +74,7 @@ impl Program {
         match self {
             Program::Story => Ok(crate::explore::search::story_subject(config)),
             #[cfg(scripts)]
-            Program::Script(script) => script_subject(script, config),
+            Program::Script(script) => (engine::get().subject)(script, config),
         }
     }
 
@@ -147,19 +141,6 @@ impl Program {
         #[cfg(not(scripts))]
         false
     }
-}
-
-#[cfg(scripts)]
-fn script_subject(script: &ScriptProgram, config: &Config) -> Result<Rc<dyn Subject>, String> {
-    crate::script::explore::ScriptSubject::with_route(
-        &script.code,
-        script.schema.as_deref(),
-        script.route.as_deref(),
-        config,
-        Some(script.pieces()),
-    )
-    .map(|subject| Rc::new(subject) as Rc<dyn Subject>)
-    .map_err(|error| error.to_string())
 }
 
 /// The module of the page's script worker a load error only waits for

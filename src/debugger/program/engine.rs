@@ -1,0 +1,141 @@
+//! The JavaScript engine's entry points: everything that runs a script is
+//! reached through [`get`] and [`warm_up`], and nothing else reaches it.
+//!
+//! In the page's script worker (feature `engine-split`),
+//! `scripts/build-workers.sh` splits the engine off the worker's wasm, at
+//! these two functions, with `wasm-split-cli` (`wasm_split_helpers` marks
+//! them): QuickJS, which both reach, becomes a module of its own, and so
+//! does the script's runtime around it, which only [`get`]'s entry
+//! reaches. The worker's own wasm keeps the model; the worker loads the
+//! rest ([`load`]) before its model opens. Elsewhere (natively, and in
+//! the wasm tests) they are plain calls.
+
+use std::rc::Rc;
+
+use super::ScriptProgram;
+use crate::config::Config;
+use crate::explore::Subject;
+use crate::run::Run;
+
+/// A script's run, or why it did not load.
+pub type Started = Result<Box<dyn Run>, String>;
+/// What the explorer searches for a script, or why it did not load.
+pub type Searched = Result<Rc<dyn Subject>, String>;
+
+/// How a script runs and is explored.
+#[derive(Clone, Copy)]
+pub struct Engine {
+    /// A fresh run of the script on a config; `keep_trace` as in
+    /// [`super::Program::start`].
+    pub start: fn(&ScriptProgram, &Config, bool) -> Started,
+    /// What the explorer searches.
+    pub subject: fn(&ScriptProgram, &Config) -> Searched,
+}
+
+/// The engine's entry points (its module loaded).
+pub fn get() -> Engine {
+    loaded(entry())
+}
+
+/// A stage of the engine's warm-up (`crate::script::run::warm_up`).
+pub fn warm_up(stage: u32) {
+    loaded(warm_up_stage(stage))
+}
+
+/// Loads the engine's modules, both at once; the error says why one did
+/// not load.
+#[cfg(feature = "engine-split")]
+pub async fn load() -> Result<(), String> {
+    use std::future::Future;
+    use std::pin::Pin;
+    use std::task::Poll;
+    type Load = Pin<Box<dyn Future<Output = Result<(), wasm_split_helpers::SplitLoaderError>>>>;
+    let mut loads: Vec<Load> = vec![Box::pin(load_quickjs()), Box::pin(load_runtime())];
+    let mut failed = None;
+    std::future::poll_fn(|cx| {
+        loads.retain_mut(|load| match load.as_mut().poll(cx) {
+            Poll::Ready(done) => {
+                failed = failed.take().or(done.err());
+                false
+            }
+            Poll::Pending => true,
+        });
+        match loads.is_empty() {
+            true => Poll::Ready(()),
+            false => Poll::Pending,
+        }
+    })
+    .await;
+    match failed {
+        Some(error) => Err(format!(
+            "the JavaScript engine's modules did not load ({error})"
+        )),
+        None => Ok(()),
+    }
+}
+
+#[cfg(feature = "engine-split")]
+type Loaded<T> = Result<T, wasm_split_helpers::SplitLoaderError>;
+#[cfg(not(feature = "engine-split"))]
+type Loaded<T> = Result<T, std::convert::Infallible>;
+
+/// The script's runtime: reached from here only.
+#[cfg_attr(
+    feature = "engine-split",
+    wasm_split_helpers::wasm_split(runtime, preload(load_runtime), fallible)
+)]
+fn entry() -> Loaded<Engine> {
+    Ok(Engine { start, subject })
+}
+
+/// QuickJS: reached from here and from the runtime.
+#[cfg_attr(
+    feature = "engine-split",
+    wasm_split_helpers::wasm_split(quickjs, preload(load_quickjs), fallible)
+)]
+fn warm_up_stage(stage: u32) -> Loaded<()> {
+    crate::script::run::warm_up(stage);
+    Ok(())
+}
+
+/// A split function's result, its module loaded ([`load`]).
+#[cfg(feature = "engine-split")]
+fn loaded<T>(call: impl std::future::Future<Output = Loaded<T>>) -> T {
+    use std::task::{Context, Poll, Waker};
+    let mut call = std::pin::pin!(call);
+    match call.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
+        Poll::Ready(Ok(value)) => value,
+        _ => panic!("the JavaScript engine's modules are not loaded"),
+    }
+}
+
+#[cfg(not(feature = "engine-split"))]
+fn loaded<T>(value: Loaded<T>) -> T {
+    match value {
+        Ok(value) => value,
+    }
+}
+
+fn start(script: &ScriptProgram, config: &Config, keep_trace: bool) -> Started {
+    crate::script::ScriptRun::with_route(
+        &script.code,
+        script.schema.as_deref(),
+        script.route.as_deref(),
+        config,
+        keep_trace,
+    )
+    .map(|run| Box::new(run) as Box<dyn Run>)
+    .map_err(|error| error.to_string())
+}
+
+fn subject(script: &ScriptProgram, config: &Config) -> Searched {
+    crate::script::explore::ScriptSubject::with_route(
+        &script.code,
+        script.schema.as_deref(),
+        script.route.as_deref(),
+        config,
+        Some(script.pieces()),
+    )
+    .map(|subject| Rc::new(subject) as Rc<dyn Subject>)
+    .map_err(|error| error.to_string())
+}
