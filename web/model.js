@@ -39,15 +39,17 @@ const { default: init, Model, loadEngine } = await import(new URL(`script/${name
 await init({ module_or_path: new URL(`script/${name}_bg.wasm`, base).href });
 // The script worker's JavaScript engine: wasm modules of their own
 // (src/debugger/program/engine.rs), loaded before the model opens.
+// One that does not load stops the worker, saying why; the model never opens.
+let engineError = null;
 if (loadEngine) {
   try {
     await loadEngine();
   } catch (error) {
-    postMessage({ panic: String(error?.message ?? error) });
-    throw error;
+    engineError = String(error?.message ?? error);
+    postMessage({ panic: engineError });
   }
 }
-loaded = true;
+loaded = engineError === null;
 
 let lastPost = 0;
 function post(message, bytes) {
@@ -115,4 +117,4 @@ function serve() {
   }
   goOn();
 }
-serve();
+if (loaded) serve();
