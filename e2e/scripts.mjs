@@ -436,6 +436,19 @@ try {
   await ready(story);
   check('story and script, back and forward: still no reload', await story.evaluate(() => window.interleaveNoReload === true));
 
+  // The engine's modules (src/debugger/program/engine.rs) that do not load:
+  // the page says so, and why, where the user looks. A page of its own:
+  // the failed fetch is an expected console error.
+  const unloaded = await browser.newPage();
+  await unloaded.route('**/script/split_runtime.wasm', (route) => route.fulfill({ status: 404, body: '' }));
+  await unloaded.goto(`${server.url}/#v=1&scenario=script&example=ticket`);
+  const banner = await unloaded
+    .waitForSelector('#panic-banner', { timeout: 30_000 })
+    .then((element) => element.textContent(), () => '');
+  check('an engine module that does not load stops the page with the reason',
+    banner.includes("the JavaScript engine's modules did not load"), banner);
+  await unloaded.close();
+
   check('no console errors, page errors, CSP violations or outside requests', problems.length === 0, problems.join(' | '));
 } catch (error) {
   check('script e2e ran to the end', false, error.stack ?? String(error));
