@@ -5,8 +5,8 @@
 # JavaScript engine (feature `engine-split`), which the page starts when a
 # script opens: its wasm holds the model, and the engine is split off it
 # into modules of its own (QuickJS, and the script's runtime around it),
-# which the worker loads before its model opens. The script worker's modules (src/script/modules.rs),
-# loaded on first use: TypeScript's stripper (bin `interleave-typescript`),
+# which the worker loads before its model opens. The script worker's
+# parser modules (src/script/modules.rs), loaded on first use: TypeScript's stripper (bin `interleave-typescript`),
 # the SQL parser (`interleave-sql`) and explore's analysis
 # (`interleave-analysis`). And the <js-editor> component
 # (scripts/build-editor.sh), which the page loads with a script.

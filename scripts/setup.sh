@@ -2,8 +2,8 @@
 # Installs, only when missing, what building and testing the web app needs:
 #   the wasm32 target, clippy and rustfmt, trunk, wasm-bindgen-cli (the
 #   version in Cargo.lock), wasm-split-cli (which splits the JavaScript
-#   engine off the script worker's wasm), node packages (wasm-opt from `binaryen`,
-#   `playwright-core`), clang (the script engine, QuickJS-ng, is C: clang
+#   engine off the script worker's wasm), node packages (wasm-opt from
+#   `binaryen`, `playwright-core`), clang (the script engine, QuickJS-ng, is C: clang
 #   builds it for wasm32), and Chromium with chromedriver (skipped when
 #   SETUP_BROWSER=0).
 # Source it (`source scripts/setup.sh`) to also get the tools on PATH; a run

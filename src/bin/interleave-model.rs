@@ -18,8 +18,9 @@ mod worker {
     use interleave::model::wire::Server;
     use wasm_bindgen::prelude::wasm_bindgen;
 
-    /// Loads the JavaScript engine's module (the script worker's, split
-    /// off by scripts/build-workers.sh): before the first [`Model`].
+    /// Loads the JavaScript engine's modules (the script worker's, split
+    /// off by scripts/build-workers.sh), before the first [`Model`]; the
+    /// error says why one did not load.
     #[cfg(feature = "engine-split")]
     #[wasm_bindgen(js_name = loadEngine)]
     pub async fn load_engine() -> Result<(), String> {

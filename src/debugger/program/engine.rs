@@ -22,7 +22,8 @@ pub type Started = Result<Box<dyn Run>, String>;
 /// What the explorer searches for a script, or why it did not load.
 pub type Searched = Result<Rc<dyn Subject>, String>;
 
-/// How a script runs and is explored.
+/// How a script runs and is explored: function pointers, so that the code
+/// behind them is reached only through [`entry`], and splits off with it.
 #[derive(Clone, Copy)]
 pub struct Engine {
     /// A fresh run of the script on a config; `keep_trace` as in
