@@ -7,7 +7,7 @@
 //! them): QuickJS, which both reach, becomes a module of its own, and so
 //! does the script's runtime around it, which only [`get`]'s entry
 //! reaches. The worker's own wasm keeps the model; the worker loads the
-//! rest ([`load`]) before its model opens. Elsewhere (natively, and in
+//! rest (`load`) before its model opens. Elsewhere (natively, and in
 //! the wasm tests) they are plain calls.
 
 use std::rc::Rc;
@@ -23,7 +23,7 @@ pub type Started = Result<Box<dyn Run>, String>;
 pub type Searched = Result<Rc<dyn Subject>, String>;
 
 /// How a script runs and is explored: function pointers, so that the code
-/// behind them is reached only through [`entry`], and splits off with it.
+/// behind them is reached only through `entry`, and splits off with it.
 #[derive(Clone, Copy)]
 pub struct Engine {
     /// A fresh run of the script on a config; `keep_trace` as in
@@ -33,7 +33,7 @@ pub struct Engine {
     pub subject: fn(&ScriptProgram, &Config) -> Searched,
 }
 
-/// The engine's entry points (its module loaded).
+/// The engine's entry points (its modules loaded).
 pub fn get() -> Engine {
     loaded(entry())
 }
@@ -99,7 +99,7 @@ fn warm_up_stage(stage: u32) -> Loaded<()> {
     Ok(())
 }
 
-/// A split function's result, its module loaded ([`load`]).
+/// A split function's result, its module loaded (`load`).
 #[cfg(feature = "engine-split")]
 fn loaded<T>(call: impl std::future::Future<Output = Loaded<T>>) -> T {
     use std::task::{Context, Poll, Waker};
