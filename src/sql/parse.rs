@@ -13,7 +13,9 @@ use sqlparser::ast::{
     TransactionMode, UnaryOperator, Value as SqlValue,
 };
 use sqlparser::dialect::PostgreSqlDialect;
-use sqlparser::parser::Parser;
+use sqlparser::keywords::Keyword;
+use sqlparser::parser::{Parser, ParserError};
+use sqlparser::tokenizer::{Location, Token, TokenWithSpan};
 
 use super::{
     quote, Column, Default, Delete, Expr, Insert, Isolation, Item, Key, OnConflict, Op, Plan,
@@ -44,26 +46,214 @@ pub fn column_type(data_type: &ast::DataType) -> (Type, bool) {
     }
 }
 
-/// Parses SQL text: every statement in it (the schema has several).
-pub fn parse_all(text: &str) -> Result<Vec<Statement>, SqlError> {
-    Parser::new(&PostgreSqlDialect {})
+/// One statement of a text, as the model reads it.
+struct Piece<'a> {
+    /// Its text, from its first token up to its `;` or the end of the text.
+    text: &'a str,
+    /// Its first two words, as an error names the statement.
+    kind: String,
+    /// The statement, parsed when it is one that a query or a schema step
+    /// can be (`statement`'s list); `None` for any other statement.
+    statement: Option<Statement>,
+}
+
+/// The statements of SQL text (a schema has several), each parsed only if
+/// a query or a schema step can be it: the parser's entry points for those
+/// few kinds are called one by one, so that the SQL module links no more
+/// of the parser than they reach (docs/sql.md).
+fn statements(text: &str) -> Result<Vec<Piece<'_>>, SqlError> {
+    let syntax = |error: ParserError| {
+        SqlError::syntax(format!(
+            "{} in \"{}\"",
+            error.to_string().trim_start_matches("sql parser error: "),
+            quote(text)
+        ))
+    };
+    let dialect = PostgreSqlDialect {};
+    let mut parser = Parser::new(&dialect)
         .with_recursion_limit(64)
         .try_with_sql(text)
-        .and_then(|mut parser| parser.parse_statements())
-        .map_err(|error| {
-            SqlError::syntax(format!(
-                "{} in \"{}\"",
-                error.to_string().trim_start_matches("sql parser error: "),
-                quote(text)
-            ))
-        })
+        .map_err(syntax)?;
+    let lines: Vec<usize> = std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+        .collect();
+    let mut pieces = Vec::new();
+    loop {
+        while parser.consume_token(&Token::SemiColon) {}
+        let first = parser.peek_token_ref();
+        if first.token == Token::EOF {
+            return Ok(pieces);
+        }
+        let start = offset(text, &lines, first.span.start);
+        let kind = match &parser.peek_nth_token_ref(1).token {
+            second @ Token::Word(_) => format!("{} {}", word(&first.token), word(second)),
+            _ => word(&first.token),
+        };
+        let statement = match statement(&mut parser).map_err(syntax)? {
+            Some(statement) => Some(statement),
+            None => {
+                // Another statement: left unparsed, up to its end.
+                while !matches!(parser.peek_token_ref().token, Token::SemiColon | Token::EOF) {
+                    parser.advance_token();
+                }
+                None
+            }
+        };
+        let next = parser.peek_token_ref();
+        let end = match next.token {
+            Token::SemiColon => offset(text, &lines, next.span.start),
+            Token::EOF => text.len(),
+            _ => {
+                return Err(syntax(
+                    parser
+                        .expected_ref::<()>("end of statement", next)
+                        .unwrap_err(),
+                ))
+            }
+        };
+        pieces.push(Piece {
+            text: text[start..end].trim_end(),
+            kind,
+            statement,
+        });
+    }
+}
+
+/// The first words of PostgreSQL's other statements (besides `CREATE` and
+/// `SET` of another kind), which the model does not parse: an error says
+/// they are not supported, where any other first word is a syntax error.
+#[rustfmt::skip]
+const OTHER_STATEMENTS: &[&str] = &[
+    "ALTER", "ANALYZE", "CALL", "CHECKPOINT", "CLOSE", "CLUSTER", "COMMENT", "COPY",
+    "DEALLOCATE", "DECLARE", "DISCARD", "DO", "EXECUTE", "EXPLAIN", "FETCH", "GRANT",
+    "IMPORT", "LISTEN", "LOAD", "LOCK", "MERGE", "MOVE", "NOTIFY", "PREPARE", "REASSIGN",
+    "REFRESH", "REINDEX", "RELEASE", "RESET", "REVOKE", "SAVEPOINT", "SECURITY", "SET",
+    "SHOW", "TABLE", "TRUNCATE", "UNLISTEN", "VACUUM",
+];
+
+/// Parses the next statement if it is one that a query or a schema step
+/// can be; `None` (nothing consumed) for another of PostgreSQL's.
+fn statement(parser: &mut Parser) -> Result<Option<Statement>, ParserError> {
+    let first = parser.peek_token();
+    let keyword = match &first.token {
+        Token::Word(word) if word.quote_style.is_none() => word.keyword,
+        Token::LParen => Keyword::SELECT,
+        _ => return parser.expected("an SQL statement", first),
+    };
+    let statement = match keyword {
+        Keyword::SELECT | Keyword::WITH | Keyword::VALUES => parser.parse_query()?.into(),
+        Keyword::INSERT => {
+            let token = parser.next_token();
+            parser.parse_insert(token)?
+        }
+        Keyword::UPDATE => {
+            let token = parser.next_token();
+            parser.parse_update(token)?
+        }
+        Keyword::DELETE => {
+            let token = parser.next_token();
+            parser.parse_delete(token)?
+        }
+        Keyword::START => {
+            parser.advance_token();
+            parser.parse_start_transaction()?
+        }
+        Keyword::BEGIN => {
+            parser.advance_token();
+            parser.parse_begin()?
+        }
+        Keyword::END | Keyword::COMMIT => {
+            parser.advance_token();
+            parser.parse_commit()?
+        }
+        Keyword::ROLLBACK | Keyword::ABORT => {
+            parser.advance_token();
+            parser.parse_rollback()?
+        }
+        Keyword::SET
+            if is(parser.peek_nth_token_ref(1), Keyword::TRANSACTION)
+                && !is(parser.peek_nth_token_ref(2), Keyword::SNAPSHOT) =>
+        {
+            parser.advance_token();
+            parser.advance_token();
+            ast::Set::SetTransaction {
+                modes: parser.parse_transaction_modes()?,
+                snapshot: None,
+                session: false,
+            }
+            .into()
+        }
+        Keyword::CREATE => {
+            let unique = is(parser.peek_nth_token_ref(1), Keyword::UNIQUE);
+            let next = parser.peek_nth_token_ref(1 + usize::from(unique));
+            if is(next, Keyword::INDEX) {
+                parser.advance_token();
+                parser.advance_token();
+                if unique {
+                    parser.advance_token();
+                }
+                parser.parse_create_index(unique)?.into()
+            } else if !unique && is(next, Keyword::TABLE) {
+                parser.advance_token();
+                parser.advance_token();
+                parser
+                    .parse_create_table(false, false, false, None, false, false, None)?
+                    .into()
+            } else {
+                return Ok(None);
+            }
+        }
+        Keyword::DROP => {
+            parser.advance_token();
+            parser.parse_drop()?
+        }
+        _ => match &first.token {
+            Token::Word(word) if OTHER_STATEMENTS.contains(&word.value.to_uppercase().as_str()) => {
+                return Ok(None)
+            }
+            _ => return parser.expected("an SQL statement", first),
+        },
+    };
+    Ok(Some(statement))
+}
+
+/// Whether a token is that keyword.
+fn is(token: &TokenWithSpan, keyword: Keyword) -> bool {
+    matches!(&token.token, Token::Word(word) if word.keyword == keyword)
+}
+
+/// A token as an error names a statement by its first words: keywords in
+/// capitals, as PostgreSQL prints them.
+fn word(token: &Token) -> String {
+    match token {
+        Token::Word(word) if word.keyword != Keyword::NoKeyword && word.quote_style.is_none() => {
+            word.value.to_uppercase()
+        }
+        other => other.to_string(),
+    }
+}
+
+/// The byte offset of a token's place (its line and its column, counted
+/// in characters from 1).
+fn offset(text: &str, lines: &[usize], place: Location) -> usize {
+    let line = lines[(place.line as usize).saturating_sub(1).min(lines.len() - 1)];
+    text[line..]
+        .char_indices()
+        .nth((place.column as usize).saturating_sub(1))
+        .map_or(text.len(), |(i, _)| line + i)
 }
 
 /// Parses one query's text into its plan.
 pub fn parse(text: &str) -> Result<Plan, SqlError> {
-    let statements = parse_all(text)?;
-    match statements.len() {
-        1 => plan(text, statements.into_iter().next().expect("one")),
+    let mut pieces = statements(text)?;
+    match pieces.len() {
+        1 => {
+            let piece = pieces.pop().expect("one");
+            match piece.statement {
+                Some(statement) => plan(text, &piece.kind, statement),
+                None => Err(SqlError::unsupported(text, &piece.kind)),
+            }
+        }
         0 => Err(SqlError::syntax("the query is empty")),
         _ => Err(SqlError::unsupported(
             text,
@@ -72,7 +262,7 @@ pub fn parse(text: &str) -> Result<Plan, SqlError> {
     }
 }
 
-fn plan(text: &str, statement: Statement) -> Result<Plan, SqlError> {
+fn plan(text: &str, kind: &str, statement: Statement) -> Result<Plan, SqlError> {
     match statement {
         Statement::Query(query) => select(text, *query).map(Plan::Select),
         Statement::Insert(insert) => self::insert(text, insert).map(Plan::Insert),
@@ -83,7 +273,7 @@ fn plan(text: &str, statement: Statement) -> Result<Plan, SqlError> {
             }
             Ok(Plan::Update(Update {
                 table,
-                set: assignments(text, &update.assignments)?,
+                set: assignments(text, update.assignments)?,
                 filter: update.selection.map(|e| expr(text, e)).transpose()?,
                 returning: update.returning.map(|r| projection(text, r)).transpose()?,
             }))
@@ -112,15 +302,8 @@ fn plan(text: &str, statement: Statement) -> Result<Plan, SqlError> {
             savepoint: None, ..
         } => Ok(Plan::Rollback),
         Statement::Rollback { .. } => Err(SqlError::unsupported(text, "ROLLBACK TO SAVEPOINT")),
-        other => Err(SqlError::unsupported(text, &statement_kind(&other))),
+        _ => Err(SqlError::unsupported(text, kind)),
     }
-}
-
-/// The statement's first words, as an error names it.
-fn statement_kind(statement: &Statement) -> String {
-    let text = statement.to_string();
-    let words: Vec<&str> = text.split_whitespace().take(2).collect();
-    words.join(" ")
 }
 
 fn isolation(text: &str, modes: &[TransactionMode]) -> Result<Option<Isolation>, SqlError> {
@@ -319,11 +502,11 @@ fn count(text: &str, expression: &SqlExpr) -> Result<Option<Option<String>>, Sql
     }
 }
 
-fn assignments(text: &str, set: &[ast::Assignment]) -> Result<Vec<(String, Expr)>, SqlError> {
-    set.iter()
+fn assignments(text: &str, set: Vec<ast::Assignment>) -> Result<Vec<(String, Expr)>, SqlError> {
+    set.into_iter()
         .map(|assignment| match &assignment.target {
             AssignmentTarget::ColumnName(name) => {
-                Ok((object_name(name), expr(text, assignment.value.clone())?))
+                Ok((object_name(name), expr(text, assignment.value)?))
             }
             AssignmentTarget::Tuple(_) => Err(SqlError::unsupported(text, "SET (a, b) = …")),
         })
@@ -368,7 +551,7 @@ fn insert(text: &str, insert: ast::Insert) -> Result<Insert, SqlError> {
                             quote(text)
                         ))
                     })?,
-                    set: assignments(text, &update.assignments)?,
+                    set: assignments(text, update.assignments)?,
                     filter: update.selection.map(|e| expr(text, e)).transpose()?,
                 },
             })
@@ -556,10 +739,10 @@ fn number(value: f64) -> Value {
 /// the plan's error, and the statements after it are left out.
 pub fn schema(text: &str) -> SchemaPlan {
     let mut steps = Vec::new();
-    let error = parse_all(text)
-        .and_then(|statements| {
-            for statement in statements {
-                if let Some(step) = schema_step(statement)? {
+    let error = statements(text)
+        .and_then(|pieces| {
+            for piece in pieces {
+                if let Some(step) = schema_step(piece)? {
                     steps.push(step);
                 }
             }
@@ -570,17 +753,26 @@ pub fn schema(text: &str) -> SchemaPlan {
 }
 
 /// One statement of a schema as a step (`None`: nothing to do).
-fn schema_step(statement: Statement) -> Result<Option<SchemaStep>, SqlError> {
-    let shown = statement.to_string();
+fn schema_step(piece: Piece) -> Result<Option<SchemaStep>, SqlError> {
+    let shown = piece.text;
+    let not_in_schema = || {
+        SqlError::unsupported(
+            shown,
+            "this statement in a schema (it may hold CREATE TABLE, CREATE UNIQUE INDEX, INSERT and DROP TABLE IF EXISTS)",
+        )
+    };
+    let Some(statement) = piece.statement else {
+        return Err(not_in_schema());
+    };
     Ok(Some(match statement {
         Statement::CreateTable(create) => {
             let name = object_name(&create.name);
             if create.query.is_some() {
-                return Err(SqlError::unsupported(&shown, "CREATE TABLE … AS"));
+                return Err(SqlError::unsupported(shown, "CREATE TABLE … AS"));
             }
             let mut columns = Vec::new();
             let mut keys = Vec::new();
-            for def in &create.columns {
+            for def in create.columns {
                 let column_name = ident(&def.name);
                 let (ty, serial) = column_type(&def.data_type);
                 let mut column = Column {
@@ -589,17 +781,14 @@ fn schema_step(statement: Statement) -> Result<Option<SchemaStep>, SqlError> {
                     default: serial.then_some(Default::Serial),
                     not_null: serial,
                 };
-                for option in &def.options {
-                    match &option.option {
+                for option in def.options {
+                    match option.option {
                         ColumnOption::NotNull => column.not_null = true,
                         ColumnOption::Null => {}
                         ColumnOption::PrimaryKey(_) => {
                             column.not_null = true;
                             keys.push(Key {
-                                name: option
-                                    .name
-                                    .as_ref()
-                                    .map_or(format!("{name}_pkey"), ident),
+                                name: option.name.as_ref().map_or(format!("{name}_pkey"), ident),
                                 columns: vec![column_name.clone()],
                             });
                         }
@@ -611,7 +800,7 @@ fn schema_step(statement: Statement) -> Result<Option<SchemaStep>, SqlError> {
                             columns: vec![column_name.clone()],
                         }),
                         ColumnOption::Default(expr) => {
-                            column.default = Some(default(&shown, expr)?);
+                            column.default = Some(default(shown, expr)?);
                         }
                         ColumnOption::Generated { .. } => {
                             column.default = Some(Default::Serial);
@@ -662,7 +851,7 @@ fn schema_step(statement: Statement) -> Result<Option<SchemaStep>, SqlError> {
                             "42703",
                             format!(
                                 "column \"{column}\" named in key does not exist, in \"{}\"",
-                                quote(&shown)
+                                quote(shown)
                             ),
                         ));
                     }
@@ -685,19 +874,14 @@ fn schema_step(statement: Statement) -> Result<Option<SchemaStep>, SqlError> {
                 key: Key { name, columns },
             }
         }
-        Statement::Insert(_) => {
-            let Plan::Insert(insert) = parse(&shown)? else {
-                unreachable!("an insert")
-            };
-            SchemaStep::Seed { insert, shown }
-        }
-        Statement::Drop { if_exists: true, .. } => return Ok(None),
-        _ => {
-            return Err(SqlError::unsupported(
-                &shown,
-                "this statement in a schema (it may hold CREATE TABLE, CREATE UNIQUE INDEX, INSERT and DROP TABLE IF EXISTS)",
-            ))
-        }
+        Statement::Insert(insert) => SchemaStep::Seed {
+            insert: self::insert(shown, insert)?,
+            shown: shown.to_string(),
+        },
+        Statement::Drop {
+            if_exists: true, ..
+        } => return Ok(None),
+        _ => return Err(not_in_schema()),
     }))
 }
 
@@ -712,15 +896,15 @@ fn ident_columns(columns: &[ast::IndexColumn]) -> Vec<String> {
 }
 
 /// A column's DEFAULT.
-fn default(shown: &str, expr: &SqlExpr) -> Result<Default, SqlError> {
-    if let SqlExpr::Function(function) = expr {
+fn default(shown: &str, expr: SqlExpr) -> Result<Default, SqlError> {
+    if let SqlExpr::Function(function) = &expr {
         match object_name(&function.name).as_str() {
             "nextval" => return Ok(Default::Serial),
             "gen_random_uuid" | "uuid_generate_v4" => return Ok(Default::Uuid),
             _ => {}
         }
     }
-    expression(shown, expr.clone()).map(Default::Expr)
+    expression(shown, expr).map(Default::Expr)
 }
 
 #[cfg(test)]
@@ -771,5 +955,98 @@ mod tests {
         let error = parse("SELEC 1").unwrap_err();
         assert_eq!(error.code, "42601");
         assert!(error.message.contains("SELEC 1"), "{}", error.message);
+    }
+
+    #[test]
+    fn statements_the_model_does_not_parse_are_named_by_their_first_words() {
+        let error = parse("grant select on t to bob").unwrap_err();
+        assert_eq!(error.code, "0A000");
+        assert!(
+            error.message.starts_with(
+                "GRANT SELECT is not supported by the simulation, in \"grant select on t to bob\""
+            ),
+            "{}",
+            error.message
+        );
+        // A keyword that starts no statement of PostgreSQL's is a syntax
+        // error, as in PostgreSQL; so is a statement that goes on past its end.
+        assert_eq!(parse("where a = 1").unwrap_err().code, "42601");
+        let error = parse("select 1 end").unwrap_err();
+        assert_eq!(error.code, "42601");
+        assert!(
+            error
+                .message
+                .starts_with("Expected: end of statement, found: end"),
+            "{}",
+            error.message
+        );
+        assert!(parse("select 1; select 2")
+            .unwrap_err()
+            .message
+            .starts_with("more than one statement in one query"));
+        assert_eq!(
+            parse(" ;; -- nothing").unwrap_err().message,
+            "the query is empty"
+        );
+        // Only `SET TRANSACTION` sets the next transaction's level.
+        assert_eq!(
+            parse("set transaction isolation level repeatable read"),
+            Ok(Plan::SetIsolation(Isolation::RepeatableRead))
+        );
+        let error =
+            parse("SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL SERIALIZABLE")
+                .unwrap_err();
+        assert!(
+            error.message.starts_with("SET SESSION is not supported"),
+            "{}",
+            error.message
+        );
+        assert_eq!(parse("end"), Ok(Plan::Commit));
+        assert_eq!(parse("abort"), Ok(Plan::Rollback));
+        // A parenthesized query parses, as a query the model does not run.
+        assert!(parse("(select 1)")
+            .unwrap_err()
+            .message
+            .starts_with("a query that is not one SELECT"));
+    }
+
+    #[test]
+    fn a_schema_quotes_each_statement_as_written() {
+        let text = "create table t (a text primary key);\n\
+                    insert into t (a)\n  values ('é');\n\
+                    -- a comment\n\
+                    INSERT INTO t (a) VALUES ('ü') ;\n\
+                    create extension if not exists \"uuid-ossp\";\n\
+                    insert into t (a) values ('never')";
+        let plan = schema(text);
+        let shown: Vec<&str> = plan
+            .steps
+            .iter()
+            .filter_map(|step| match step {
+                SchemaStep::Seed { shown, .. } => Some(shown.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                "insert into t (a)\n  values ('é')",
+                "INSERT INTO t (a) VALUES ('ü')"
+            ]
+        );
+        assert_eq!(plan.steps.len(), 3);
+        let error = plan.error.expect("the extension stops the schema");
+        assert!(
+            error
+                .message
+                .contains("in \"create extension if not exists \"uuid-ossp\"\""),
+            "{}",
+            error.message
+        );
+        // A syntax error anywhere stops the whole schema before any step,
+        // as PostgreSQL parses a script's statements before it runs one.
+        let plan = schema("create table t (a int); grant all on t to u; insert into t values (");
+        assert!(plan.steps.is_empty());
+        assert_eq!(plan.error.map(|e| e.code).as_deref(), Some("42601"));
     }
 }
