@@ -119,9 +119,9 @@ fn statements(text: &str) -> Result<Vec<Piece<'_>>, SqlError> {
     }
 }
 
-/// The first words of PostgreSQL's other statements (besides `CREATE` and
-/// `SET` of another kind), which the model does not parse: an error says
-/// they are not supported, where any other first word is a syntax error.
+/// The first words of PostgreSQL's other statements (besides a `CREATE` of
+/// another kind), which the model does not parse: an error says they are
+/// not supported, where any other first word is a syntax error.
 #[rustfmt::skip]
 const OTHER_STATEMENTS: &[&str] = &[
     "ALTER", "ANALYZE", "CALL", "CHECKPOINT", "CLOSE", "CLUSTER", "COMMENT", "COPY",
@@ -132,7 +132,8 @@ const OTHER_STATEMENTS: &[&str] = &[
 ];
 
 /// Parses the next statement if it is one that a query or a schema step
-/// can be; `None` (nothing consumed) for another of PostgreSQL's.
+/// can be; `None` for another of PostgreSQL's (its first words may be
+/// consumed).
 fn statement(parser: &mut Parser) -> Result<Option<Statement>, ParserError> {
     let first = parser.peek_token();
     let keyword = match &first.token {
@@ -184,21 +185,23 @@ fn statement(parser: &mut Parser) -> Result<Option<Statement>, ParserError> {
             .into()
         }
         Keyword::CREATE => {
-            let unique = is(parser.peek_nth_token_ref(1), Keyword::UNIQUE);
-            let next = parser.peek_nth_token_ref(1 + usize::from(unique));
-            if is(next, Keyword::INDEX) {
-                parser.advance_token();
-                parser.advance_token();
-                if unique {
-                    parser.advance_token();
-                }
-                parser.parse_create_index(unique)?.into()
-            } else if !unique && is(next, Keyword::TABLE) {
-                parser.advance_token();
-                parser.advance_token();
+            parser.advance_token();
+            // The modifiers of a table that PostgreSQL's CREATE TABLE takes.
+            let scope = parser.parse_one_of_keywords(&[Keyword::GLOBAL, Keyword::LOCAL]);
+            let temporary = parser
+                .parse_one_of_keywords(&[Keyword::TEMP, Keyword::TEMPORARY])
+                .is_some();
+            let unlogged = !temporary && parser.parse_keyword(Keyword::UNLOGGED);
+            let modified = scope.is_some() || temporary || unlogged;
+            if parser.parse_keyword(Keyword::TABLE) {
+                let global = scope.map(|scope| scope == Keyword::GLOBAL);
                 parser
-                    .parse_create_table(false, false, false, None, false, false, None)?
+                    .parse_create_table(false, temporary, unlogged, global, false, false, None)?
                     .into()
+            } else if !modified && parser.parse_keyword(Keyword::INDEX) {
+                parser.parse_create_index(false)?.into()
+            } else if !modified && parser.parse_keywords(&[Keyword::UNIQUE, Keyword::INDEX]) {
+                parser.parse_create_index(true)?.into()
             } else {
                 return Ok(None);
             }
@@ -1043,6 +1046,16 @@ mod tests {
             "{}",
             error.message
         );
+        // A table's modifiers are PostgreSQL's; what they mean is not modelled.
+        for text in [
+            "create temp table t (a int)",
+            "CREATE GLOBAL TEMPORARY TABLE t (a int)",
+            "create unlogged table if not exists t (a int)",
+        ] {
+            let plan = schema(text);
+            assert!(plan.error.is_none(), "{text}: {:?}", plan.error);
+            assert!(matches!(plan.steps[..], [SchemaStep::Create(_)]), "{text}");
+        }
         // A syntax error anywhere stops the whole schema before any step,
         // as PostgreSQL parses a script's statements before it runs one.
         let plan = schema("create table t (a int); grant all on t to u; insert into t values (");
