@@ -3,8 +3,8 @@
 # with complete.js and its data completions.json) with esbuild into
 # web/editor/dist/: minified ES modules, whose entry, load.js
 # (web/editor/load.js), evaluates what the editor takes from CodeMirror in
-# three stages (web/editor/stages/), one task each, and then editor.js (as
-# one module they held the page's thread for 50 to 120 ms).
+# stages (web/editor/stages/), one task each, and then editor.js (as one
+# module they held the page's thread for 50 to 120 ms).
 # Installs the node packages (npm ci, pinned by package-lock.json) only when
 # one is missing or the lock file is newer than node_modules; rebuilds only
 # when the bundle is older than a source (web/editor/*.js, *.json),

@@ -214,6 +214,23 @@ pub fn App() -> Html {
     }
     let waiting = frame_state.is_none();
     let frame = (*frame_state).clone().unwrap_or_default();
+    // The stages of the first draw, one a task on this page too: frames
+    // that come while the page is busy (a cold first layout) would
+    // otherwise draw every stage at once, in one long task.
+    let shown = use_state(|| 0u8);
+    let drawn = frame.drawn.min(*shown);
+    {
+        let shown = shown.clone();
+        use_effect_with((*shown, frame.drawn), move |&(now, target)| {
+            let next = match now.cmp(&target) {
+                std::cmp::Ordering::Less => Some(now + 1),
+                std::cmp::Ordering::Greater => Some(target),
+                std::cmp::Ordering::Equal => None,
+            };
+            let task = next.map(|next| yielding::NextTask::new(move || shown.set(next)));
+            move || drop(task)
+        });
+    }
     // Play: one step per tick at the chosen speed.
     {
         let link = link.clone();
@@ -462,7 +479,7 @@ pub fn App() -> Html {
             <div class="workbench">
                 <aside class="sidebar">
                     { script_panel(&frame, &link) }
-                    if frame.drawn >= stage::SCENARIO {
+                    if drawn >= stage::SCENARIO {
                         <ScenarioPanel config={frame.config.clone()} error={frame.param_error.clone()}
                             script={frame.is_script()} {on_set} />
                         <ExampleLinks current={frame.fragment.clone()} />
@@ -476,10 +493,10 @@ pub fn App() -> Html {
                         on_play={send(|| Action::TogglePlay)} on_run={send(|| Action::RunToEnd)}
                         on_reset={send(|| Action::Reset)} on_violation={send(|| Action::JumpToViolation)}
                         {on_speed} />
-                    if frame.drawn >= stage::COUNTERS {
+                    if drawn >= stage::COUNTERS {
                         <MetricsTable metrics={metrics} headline={frame.headline.clone()} />
                     }
-                    if frame.drawn >= stage::PANES {
+                    if drawn >= stage::PANES {
                     <div class="timeline-row">
                         if let Some(run) = run.clone() {
                             <Timeline {run} position={frame.position} now={frame.now}
@@ -498,7 +515,7 @@ pub fn App() -> Html {
                             {on_choose} on_undo={send(|| Action::Undo)} />
                     </div>
                     }
-                    if frame.drawn >= stage::ALL {
+                    if drawn >= stage::ALL {
                     <ExplorePanel key={if frame.is_script() { "script" } else { frame.config.scenario.name() }}
                         scenario={frame.config.scenario} script={frame.is_script()}
                         view={frame.search.clone()} {preparing} on_start={on_start_search}
@@ -516,8 +533,8 @@ pub fn App() -> Html {
     }
 }
 
-/// The stages of the page's first draw (`Frame::drawn`), each a task of
-/// its own: a first draw also compiles the code that draws (the browser
+/// The stages of the page's first draw (`Frame::drawn`, paced to one a
+/// task by the page), each a task of its own: a first draw also compiles the code that draws (the browser
 /// compiles the page's wasm one function at a time, when it first runs),
 /// so the page's start is drawn a part at a time. Stage 0 is the masthead,
 /// the script's panel and the transport.

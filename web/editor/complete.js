@@ -23,7 +23,7 @@
 // javascript's own source), the globals and `handle`, `req` (each once: a
 // name the script defines is its own), handler skeletons and keywords.
 
-import { autocompletion } from './stages/javascript.js';
+import { autocompletion } from './stages/autocomplete.js';
 import { syntaxTree } from './stages/language.js';
 import { completionPath, javascriptLanguage, localCompletionSource } from './stages/javascript.js';
 import data from './completions.json';

@@ -34,12 +34,12 @@
 // --mono), then built-in light and dark defaults that follow
 // prefers-color-scheme.
 
-import { Compartment, EditorState, StateEffect, StateField, Transaction } from './stages/view.js';
+import { Compartment, EditorState, StateEffect, StateField, Transaction } from './stages/state.js';
 import { Decoration, EditorView, WidgetType, keymap, lineNumbers, highlightActiveLineGutter } from './stages/view.js';
-import { defaultKeymap, history, historyKeymap, indentWithTab } from './stages/language.js';
+import { defaultKeymap, history, historyKeymap, indentWithTab } from './stages/commands.js';
 import { HighlightStyle, bracketMatching, indentOnInput, syntaxHighlighting } from './stages/language.js';
 import { javascriptLanguage } from './stages/javascript.js';
-import { tags as t } from './stages/language.js';
+import { tags as t } from './stages/highlight.js';
 import { completion } from './complete.js';
 
 const DEBOUNCE_MS = 400;

@@ -1,6 +1,5 @@
-// What the editor takes from CodeMirror's language support, highlighting
-// and commands: the second of the editor's load stages (load.js).
-export { tags } from '@lezer/highlight';
+// What the editor takes from CodeMirror's language support: the fourth of
+// the editor's load stages (load.js).
 export {
   HighlightStyle,
   bracketMatching,
@@ -8,4 +7,3 @@ export {
   syntaxHighlighting,
   syntaxTree,
 } from '@codemirror/language';
-export { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';

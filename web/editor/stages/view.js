@@ -1,6 +1,5 @@
-// What the editor takes from CodeMirror's state and view: the first of the
-// editor's load stages (load.js).
-export { Compartment, EditorState, StateEffect, StateField, Transaction } from '@codemirror/state';
+// What the editor takes from CodeMirror's view: the second of the editor's
+// load stages (load.js).
 export {
   Decoration,
   EditorView,
