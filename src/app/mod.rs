@@ -533,11 +533,11 @@ pub fn App() -> Html {
     }
 }
 
-/// The stages of the page's first draw (`Frame::drawn`, paced to one a
-/// task by the page), each a task of its own: a first draw also compiles the code that draws (the browser
-/// compiles the page's wasm one function at a time, when it first runs),
-/// so the page's start is drawn a part at a time. Stage 0 is the masthead,
-/// the script's panel and the transport.
+/// The stages of the page's first draw (`Frame::drawn`, paced by the page
+/// to one a task), each a task of its own: a first draw also compiles the
+/// code that draws (the browser compiles the page's wasm one function at a
+/// time, when it first runs), so the page's start is drawn a part at a
+/// time. Stage 0 is the masthead, the script's panel and the transport.
 mod stage {
     /// The counters.
     pub const COUNTERS: u8 = 1;
