@@ -342,6 +342,25 @@ try {
   );
   await sqlPage.close();
 
+  // 4d. A fresh pg link loads the SQL parser beside the engine's modules,
+  // not after them: while an engine module is held, the worker has asked
+  // for the parser already (its model cannot have opened yet).
+  const early = await openPage(browser);
+  let sqlAsked = null;
+  const asked = new Promise((resolve) => { sqlAsked = resolve; });
+  early.on('request', (request) => {
+    if (request.url().includes('interleave-sql')) sqlAsked(true);
+  });
+  let heldUntilSql = false;
+  await early.route('**/script/split_runtime.wasm', async (route) => {
+    heldUntilSql = await Promise.race([asked, new Promise((r) => setTimeout(() => r(false), 10_000))]);
+    await route.continue();
+  });
+  await early.goto(`${server.url}/#${pgLink}`);
+  await ready(early);
+  check('a fresh pg link asks for the SQL parser while the engine\'s modules still load', heldUntilSql === true);
+  await early.close();
+
   // 5. A syntax error: shown at its line, the last good run kept.
   await typeInEditor(first, 'async function handle(req) {\n  const x = ;\n}\n');
   const error = await first.waitForSelector(byId('script-error'), { timeout: 10_000 });

@@ -35,8 +35,18 @@ globalThis.interleaveGuard = {
   },
 };
 
-const { default: init, Model, loadEngine } = await import(new URL(`script/${name}.js`, base).href);
+const { default: init, Model, loadEngine, modulesFor } = await import(new URL(`script/${name}.js`, base).href);
 await init({ module_or_path: new URL(`script/${name}_bg.wasm`, base).href });
+// The modules the page's first run will ask for (a schema, or code that
+// names `pg`: the SQL parser) load beside the engine's, not after them.
+// One that fails here is asked for again when the run waits for it, and
+// that failure is the one the page shows.
+const opening = waiting.find((data) => data?.open !== undefined);
+if (modulesFor && opening) {
+  for (const wanted of modulesFor(opening.open)) {
+    globalThis.interleaveModules.load(wanted).catch(() => {});
+  }
+}
 // The script worker's JavaScript engine: wasm modules of their own
 // (src/debugger/program/engine.rs), loaded before the model opens.
 // One that does not load stops the worker, saying why; the model never opens.

@@ -27,6 +27,18 @@ mod worker {
         interleave::debugger::program::engine::load().await
     }
 
+    /// The modules (`interleaveModules.load(NAME)`) that the run of
+    /// `hash` will ask for, as far as its script's text tells: web/model.js
+    /// loads them beside the engine's, so the run does not wait for them.
+    #[cfg(scripts)]
+    #[wasm_bindgen(js_name = modulesFor)]
+    pub fn modules_for(hash: &str) -> Vec<String> {
+        interleave::debugger::program::modules_wanted(hash)
+            .into_iter()
+            .map(String::from)
+            .collect()
+    }
+
     /// The model of one page.
     #[wasm_bindgen]
     pub struct Model {

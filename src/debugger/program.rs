@@ -156,6 +156,22 @@ pub fn waits_for_module(message: &str) -> Option<(&'static str, &'static str)> {
     }
 }
 
+/// The modules of the page's script worker that the run of `hash` will
+/// ask for, as far as its script's text tells
+/// (`crate::script::modules::wanted`), by name: the worker loads them
+/// beside the engine's own modules (web/model.js).
+pub fn modules_wanted(hash: &str) -> Vec<&'static str> {
+    #[cfg(scripts)]
+    if let (_, Program::Script(script), _) = parse_lenient(hash) {
+        return crate::script::modules::wanted(&script.code, script.schema.as_deref())
+            .into_iter()
+            .map(crate::script::modules::Module::name)
+            .collect();
+    }
+    let _ = hash;
+    Vec::new()
+}
+
 /// Whether a fragment asks for a script (`scenario=script`).
 pub fn is_script_fragment(hash: &str) -> bool {
     let fragment = hash.split_once('#').map_or(hash, |(_, fragment)| fragment);

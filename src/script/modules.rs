@@ -76,6 +76,29 @@ mod page {
     }
 }
 
+/// Whether a run of `code` may parse SQL: it has a schema, or the code
+/// names the `pg` module in quotes (`'pg'`, `"pg"`, `` `pg` ``, or
+/// `node:pg` so; a mention that is no `require` or `import` only costs
+/// the page a module load).
+pub fn needs_sql(code: &str, schema: Option<&str>) -> bool {
+    schema.is_some()
+        || ['\'', '"', '`'].iter().any(|&quote| {
+            ["pg", "node:pg"]
+                .iter()
+                .any(|name| code.contains(&format!("{quote}{name}{quote}")))
+        })
+}
+
+/// The modules a run of `code` will ask for, as far as its text tells (the
+/// SQL parser: [`needs_sql`]); the worker loads them beside the engine's
+/// own, so that the run does not wait for them after (`web/model.js`).
+pub fn wanted(code: &str, schema: Option<&str>) -> Vec<Module> {
+    match needs_sql(code, schema) {
+        true => vec![Module::Sql],
+        false => Vec::new(),
+    }
+}
+
 /// The marker that ends a load error that only waits for a module.
 fn marker(module: Module) -> String {
     format!("(the page's module `{}` is not loaded yet)", module.name())
@@ -105,5 +128,16 @@ mod tests {
             assert_eq!(waits_for(&error), Some(module));
         }
         assert_eq!(waits_for("`code`: SyntaxError: unexpected token"), None);
+    }
+
+    #[test]
+    fn a_run_needs_sql_for_a_schema_or_the_pg_module() {
+        assert!(needs_sql("const { Pool } = require('pg');", None));
+        assert!(needs_sql("import pg from \"pg\";", None));
+        assert!(needs_sql("require(`node:pg`)", None));
+        assert!(needs_sql("export async function handle() {}", Some("")));
+        assert!(!needs_sql("const pg = 'pgsql'; // pg", None));
+        assert_eq!(wanted("require('pg')", None), [Module::Sql]);
+        assert_eq!(wanted("export async function handle() {}", None), []);
     }
 }

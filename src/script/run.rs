@@ -350,7 +350,7 @@ impl ScriptRun {
         keep_trace: bool,
         mirror: Option<Box<dyn Mirror>>,
     ) -> Result<ScriptRun, ScriptError> {
-        if needs_sql(code, schema) && !modules::loaded(modules::Module::Sql) {
+        if modules::needs_sql(code, schema) && !modules::loaded(modules::Module::Sql) {
             return Err(not_loaded(modules::Module::Sql));
         }
         let (requests, core) = planned(config, keep_trace);
@@ -1996,19 +1996,6 @@ fn first_line(text: &str) -> String {
     text.lines().next().unwrap_or_default().to_string()
 }
 
-/// Whether a run of `code` may parse SQL: it has a schema, or the code
-/// names the `pg` module in quotes (`'pg'`, `"pg"`, `` `pg` ``, or
-/// `node:pg` so; a mention that is no `require` or `import` only costs
-/// the page a module load).
-fn needs_sql(code: &str, schema: Option<&str>) -> bool {
-    schema.is_some()
-        || ['\'', '"', '`'].iter().any(|&quote| {
-            ["pg", "node:pg"]
-                .iter()
-                .any(|name| code.contains(&format!("{quote}{name}{quote}")))
-        })
-}
-
 /// Builds a server's realm: the globals, the prelude, then the script's
 /// top level; finds its `handle`.
 fn load(
@@ -2444,7 +2431,7 @@ pub fn warm_up(stage: u32) {
 
 #[cfg(test)]
 mod tests {
-    use super::{needs_sql, next_loop};
+    use super::next_loop;
 
     #[test]
     fn the_loop_after_a_position_is_found_by_its_keyword() {
@@ -2456,14 +2443,5 @@ mod tests {
         assert_eq!(next_loop(code, 5, 1), None);
         assert_eq!(next_loop("do { x++ } while (1)", 1, 1), Some((1, 1)));
         assert_eq!(next_loop("for(;;);", 1, 1), Some((1, 1)));
-    }
-
-    #[test]
-    fn a_run_needs_sql_for_a_schema_or_the_pg_module() {
-        assert!(needs_sql("const { Pool } = require('pg');", None));
-        assert!(needs_sql("import pg from \"pg\";", None));
-        assert!(needs_sql("require(`node:pg`)", None));
-        assert!(needs_sql("export async function handle() {}", Some("")));
-        assert!(!needs_sql("const pg = 'pgsql'; // pg", None));
     }
 }
