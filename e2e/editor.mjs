@@ -236,19 +236,21 @@ try {
   await sleep(500);
   check('setting another value replaces the text without a code-change', (await value()) === CODE && (await changes()).length === 2);
 
-  // The `value` attribute (the page's draw of another script) applies in a
-  // task of its own: `value` reads it at once, the view's text follows in
-  // the next task, with no code-change, and undo cannot bring back the old.
+  // The `value` attribute (the page's draw of another script) applies in
+  // tasks of its own: `value` reads it at once; the new state is made in
+  // the next task and the view takes it in the one after, with no
+  // code-change, and undo cannot bring back the old.
   const viaAttribute = await p.evaluate(async () => {
     const ed = document.querySelector('#ed');
     ed.setAttribute('value', 'const other = 1;\n');
     const now = [ed.value, ed.view.state.doc.toString()];
     await new Promise((r) => setTimeout(r, 0));
+    await new Promise((r) => setTimeout(r, 0));
     const next = ed.view.state.doc.toString();
     return { now, next };
   });
   check(
-    'the value attribute applies in the next task',
+    'the value attribute applies in tasks of its own',
     viaAttribute.now[0] === 'const other = 1;\n' && viaAttribute.now[1] === CODE && viaAttribute.next === 'const other = 1;\n',
     JSON.stringify(viaAttribute),
   );
