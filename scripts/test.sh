@@ -29,6 +29,9 @@ cargo fmt --all -- --check
 
 step "cargo clippy (native)"
 cargo clippy --all-targets -- -D warnings
+# The engine on its own, with only its own features: the workspace build
+# unifies features across crates and would hide one it forgot.
+cargo clippy -p interleave-engine --all-targets -- -D warnings
 
 step "cargo test (native)"
 # The real-server tests skip here (no service URLs); the next step runs them.
