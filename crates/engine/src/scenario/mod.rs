@@ -58,48 +58,55 @@ fn handler(cx: Ctx, target: Target) -> Handler {
 /// The requests of a run, numbered in arrival order (ties by user, then
 /// click; a stampede's by position in the arrival list) and routed.
 pub fn plan(config: &Config) -> Vec<RequestSpec> {
-    let targets: Vec<(Micros, Target)> = match config.scenario {
-        ScenarioKind::Stampede => arrival_times(config, config.requests)
-            .into_iter()
-            .enumerate()
-            .map(|(i, at)| (at, Target::Item(i as u32 % config.keys.max(1))))
-            .collect(),
+    let mut requests: Vec<RequestSpec> = match config.scenario {
+        ScenarioKind::Stampede => {
+            let keys = config.keys.max(1);
+            arrival_times(config, config.requests)
+                .into_iter()
+                .zip(0..)
+                .map(|(arrival, i)| unrouted(arrival, Target::Item(i % keys)))
+                .collect()
+        }
         ScenarioKind::Ticket => arrival_times(config, config.users)
             .into_iter()
-            .enumerate()
-            .flat_map(|(user, at)| {
+            .zip(0..)
+            .flat_map(|(at, user)| {
                 (0..config.clicks).map(move |click| {
-                    let user = user as u32;
                     let time = at.saturating_add(u64::from(click) * config.click_gap);
-                    (time, Target::Click { user, click })
+                    unrouted(time, Target::Click { user, click })
                 })
             })
             .collect(),
     };
-    // Equal times keep user-then-click (or list) order.
-    let order = crate::order::by_rank(targets.iter().map(|&(at, _)| at));
-    let targets = order.into_iter().map(|i| targets[i as usize]);
+    // Equal times keep user-then-click (or list) order. Bursts, gaps and
+    // Poisson arrivals come sorted already (a 100,000-request plan is then
+    // one pass, with no copy).
+    if !requests.is_sorted_by_key(|request| request.arrival) {
+        let order = crate::order::by_rank(requests.iter().map(|request| request.arrival));
+        requests = order.into_iter().map(|i| requests[i as usize]).collect();
+    }
     let servers = config.servers.max(1);
     let mut routing = SimRng::new(config.seed, Stream::Routing);
-    targets
-        .into_iter()
-        .enumerate()
-        .map(|(index, (arrival, target))| {
-            let server = match config.routing {
-                Routing::RoundRobin => index as u32 % servers,
-                Routing::Sticky => match target {
-                    Target::Item(item) => item % servers,
-                    Target::Click { user, .. } => user % servers,
-                },
-                Routing::Random => routing.below(u64::from(servers)) as u32,
-            };
-            RequestSpec {
-                arrival,
-                server,
-                target,
-            }
-        })
-        .collect()
+    for (index, request) in requests.iter_mut().enumerate() {
+        request.server = match config.routing {
+            Routing::RoundRobin => index as u32 % servers,
+            Routing::Sticky => match request.target {
+                Target::Item(item) => item % servers,
+                Target::Click { user, .. } => user % servers,
+            },
+            Routing::Random => routing.below(u64::from(servers)) as u32,
+        };
+    }
+    requests
+}
+
+/// A request before routing gives it its server.
+fn unrouted(arrival: Micros, target: Target) -> RequestSpec {
+    RequestSpec {
+        arrival,
+        server: 0,
+        target,
+    }
 }
 
 /// The mean of a latency distribution (rounded down).
