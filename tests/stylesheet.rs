@@ -1,0 +1,52 @@
+//! The page's stylesheet sets text sizes only from its type scale: each
+//! family at each size and weight costs Chromium on Linux a synchronous
+//! call to the browser process the first time a page lays it out
+//! (docs/debugger.md), so a new size is a new cost on every fresh link.
+
+const CSS: &str = include_str!("../styles/app.css");
+
+/// Every `font-size: VALUE` in the stylesheet, with its line.
+fn sizes() -> Vec<(usize, &'static str)> {
+    CSS.lines()
+        .enumerate()
+        .flat_map(|(index, line)| {
+            line.match_indices("font-size:").map(move |(at, _)| {
+                let value = line[at + "font-size:".len()..]
+                    .split([';', '}'])
+                    .next()
+                    .unwrap_or("")
+                    .trim();
+                (index + 1, value)
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn text_sizes_come_from_the_type_scale() {
+    let scale = ["1rem", "15px"];
+    let off_scale: Vec<String> = sizes()
+        .into_iter()
+        .filter(|(_, value)| {
+            !(value.starts_with("var(--text-") || value.ends_with("em") && !value.ends_with("rem"))
+                && !scale.contains(value)
+        })
+        .map(|(line, value)| format!("line {line}: font-size: {value}"))
+        .collect();
+    assert!(
+        off_scale.is_empty(),
+        "sizes off the type scale (use --text-2xs to --text-xl, or 1rem):\n{}",
+        off_scale.join("\n")
+    );
+}
+
+#[test]
+fn the_type_scale_is_short() {
+    let tokens: Vec<&str> = CSS
+        .lines()
+        .filter_map(|line| line.trim().strip_prefix("--text-"))
+        .collect();
+    assert_eq!(tokens.len(), 6, "the scale: {tokens:?}");
+    // The check above reads the sizes it is meant to read.
+    assert!(sizes().len() > 50);
+}
