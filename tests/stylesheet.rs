@@ -50,3 +50,22 @@ fn the_type_scale_is_short() {
     // The check above reads the sizes it is meant to read.
     assert!(sizes().len() > 50);
 }
+
+#[test]
+fn bold_is_one_weight() {
+    let weights: Vec<&str> = CSS
+        .match_indices("font-weight:")
+        .map(|(at, _)| {
+            CSS[at + "font-weight:".len()..]
+                .split([';', '}'])
+                .next()
+                .unwrap_or("")
+                .trim()
+        })
+        .filter(|weight| !["400", "600"].contains(weight))
+        .collect();
+    assert!(
+        weights.is_empty(),
+        "weights other than 400 and 600: {weights:?}"
+    );
+}
