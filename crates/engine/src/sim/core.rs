@@ -433,6 +433,7 @@ impl Core {
     }
 
     /// The latency of `op`, drawn now (in issue order) where it has one.
+    #[inline]
     pub(crate) fn draw_latency(&mut self, op: Op) -> Micros {
         match op {
             Op::Get(_) | Op::Set(..) | Op::Add(..) | Op::Delete(_) => {
@@ -854,6 +855,7 @@ impl Core {
     }
 
     /// Resolves a parked await; its waiter resumes as a microtask.
+    #[inline]
     pub fn fire(&mut self, id: SlotId, reply: Reply) {
         let slot = self.slot(id);
         if slot.abandoned {

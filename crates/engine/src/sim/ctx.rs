@@ -97,6 +97,9 @@ impl Answer for () {
 impl<T: Answer> Future for Wait<'_, T> {
     type Output = T;
 
+    // Inlined into the awaiting state machine: every await of every
+    // request passes here, and a call of its own cost about a fifth of it.
+    #[inline(always)]
     fn poll(mut self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<T> {
         let reply = self.core.borrow_mut().poll_slot(self.slot);
         match reply {
