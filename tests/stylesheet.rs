@@ -5,13 +5,13 @@
 
 const CSS: &str = include_str!("../styles/app.css");
 
-/// Every `font-size: VALUE` in the stylesheet, with its line.
-fn sizes() -> Vec<(usize, &'static str)> {
+/// Every `PROPERTY: VALUE` in the stylesheet, with its line.
+fn declarations(property: &'static str) -> Vec<(usize, &'static str)> {
     CSS.lines()
         .enumerate()
         .flat_map(|(index, line)| {
-            line.match_indices("font-size:").map(move |(at, _)| {
-                let value = line[at + "font-size:".len()..]
+            line.match_indices(property).map(move |(at, _)| {
+                let value = line[at + property.len()..]
                     .split([';', '}'])
                     .next()
                     .unwrap_or("")
@@ -20,6 +20,10 @@ fn sizes() -> Vec<(usize, &'static str)> {
             })
         })
         .collect()
+}
+
+fn sizes() -> Vec<(usize, &'static str)> {
+    declarations("font-size:")
 }
 
 /// A size from the scale, the root's own, or relative to its parent's
@@ -56,16 +60,10 @@ fn the_type_scale_is_short() {
 
 #[test]
 fn bold_is_one_weight() {
-    let weights: Vec<&str> = CSS
-        .match_indices("font-weight:")
-        .map(|(at, _)| {
-            CSS[at + "font-weight:".len()..]
-                .split([';', '}'])
-                .next()
-                .unwrap_or("")
-                .trim()
-        })
-        .filter(|weight| !["400", "600"].contains(weight))
+    let weights: Vec<String> = declarations("font-weight:")
+        .into_iter()
+        .filter(|(_, weight)| !["400", "600"].contains(weight))
+        .map(|(line, weight)| format!("line {line}: font-weight: {weight}"))
         .collect();
     assert!(
         weights.is_empty(),
