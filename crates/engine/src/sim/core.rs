@@ -433,7 +433,6 @@ impl Core {
     }
 
     /// The latency of `op`, drawn now (in issue order) where it has one.
-    #[inline]
     pub(crate) fn draw_latency(&mut self, op: Op) -> Micros {
         match op {
             Op::Get(_) | Op::Set(..) | Op::Add(..) | Op::Delete(_) => {
