@@ -114,7 +114,9 @@ impl Core {
         };
         let index = request as usize;
         if index >= self.polls.len() {
-            self.polls.resize(index + 1, None);
+            // One table for every request: in a burst they all wait at once.
+            self.polls
+                .resize((index + 1).max(self.responded.len()), None);
         }
         self.polls[index] = Some(wait);
         self.polling += 1;
