@@ -93,21 +93,16 @@ impl ScriptSubject {
         config: &Config,
         source_piece: Option<String>,
     ) -> Result<ScriptSubject, ScriptError> {
-        let mut config = config.clone();
-        config.schedule = Schedule::default();
-        // TypeScript is stripped once; the analysis reads the JavaScript.
-        let (mut run, stripped) = ScriptRun::load(code, schema, route, &config, false)?;
-        let code = stripped.as_deref().unwrap_or(code);
-        let (globals, added) = run.global_names();
-        let single_flight = config.strategy == StrategyKind::SingleFlight;
-        let no_module_state = module_state(code, single_flight, &globals, &added)?.is_none();
+        let analysed = Analysed::load(code, schema, route, config)?;
+        let (mut run, config) = (analysed.run, analysed.config);
+        let no_module_state = analysed.module_state.is_none();
         let loaded = if no_module_state { run.loaded() } else { None };
         let spare = Rc::new(RefCell::new(Vec::new()));
         if loaded.is_some() {
             spare.borrow_mut().push(run.take_realms());
         }
         Ok(ScriptSubject {
-            code: code.to_string(),
+            code: analysed.code,
             schema: schema.map(str::to_string),
             route: route.map(str::to_string),
             config,
@@ -129,13 +124,7 @@ impl ScriptSubject {
     /// Why steps of one server stay dependent, or `None` when the script
     /// provably keeps no module state.
     pub fn module_state_reason(code: &str, config: &Config) -> Result<Option<String>, ScriptError> {
-        let mut config = config.clone();
-        config.schedule = Schedule::default();
-        let (mut run, stripped) = ScriptRun::load(code, None, None, &config, false)?;
-        let code = stripped.as_deref().unwrap_or(code);
-        let (globals, added) = run.global_names();
-        let single_flight = config.strategy == StrategyKind::SingleFlight;
-        module_state(code, single_flight, &globals, &added)
+        Ok(Analysed::load(code, None, None, config)?.module_state)
     }
 
     fn run(&self) -> ScriptRun {
@@ -146,6 +135,41 @@ impl ScriptSubject {
             Ok(run) => run,
             Err(error) => panic!("the script loaded once, then failed: {error}"),
         }
+    }
+}
+
+/// A script loaded once under a config (its schedule ignored), and what
+/// the analysis says of its module state.
+struct Analysed {
+    run: ScriptRun,
+    config: Config,
+    /// The JavaScript the analysis read (TypeScript is stripped once).
+    code: String,
+    /// Why steps of one server stay dependent; `None` when the script
+    /// provably keeps no module state.
+    module_state: Option<String>,
+}
+
+impl Analysed {
+    fn load(
+        code: &str,
+        schema: Option<&str>,
+        route: Option<&str>,
+        config: &Config,
+    ) -> Result<Analysed, ScriptError> {
+        let mut config = config.clone();
+        config.schedule = Schedule::default();
+        let (mut run, stripped) = ScriptRun::load(code, schema, route, &config, false)?;
+        let code = stripped.unwrap_or_else(|| code.to_string());
+        let (globals, added) = run.global_names();
+        let single_flight = config.strategy == StrategyKind::SingleFlight;
+        let module_state = module_state(&code, single_flight, &globals, &added)?;
+        Ok(Analysed {
+            run,
+            config,
+            code,
+            module_state,
+        })
     }
 }
 
