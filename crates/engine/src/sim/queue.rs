@@ -510,6 +510,7 @@ impl MacrotaskQueue {
 
     /// The next macrotask in (due, seq) order: the least of the lanes'
     /// heads, the map's first and the next arrival.
+    #[inline(always)]
     pub fn pop(&mut self) -> Option<Pending> {
         let hot = self
             .hot
