@@ -13,39 +13,52 @@
 // it terminates) from one at work. Before a script runs, the model says
 // which (`{ running: fragment }`, src/script/guard.rs). A failure of the
 // wasm itself (a stack the worker's thread cannot hold) is `{ crashed }`.
-import { modules } from './modules.js';
-
 const CHUNK_MS = 16;
 const BEAT_MS = 250;
 
 const base = new URL('.', import.meta.url);
 const name = new URL(import.meta.url).search === '?script' ? 'interleave-script-model' : 'interleave-model';
+// The model's wasm, its JS and the modules' loader are fetched at once,
+// not each after the one that names it.
+const wasm = fetch(new URL(`script/${name}_bg.wasm`, base));
+wasm.catch(() => {});
+const glue = import(new URL(`script/${name}.js`, base).href);
+const helpers = import('./modules.js');
 const waiting = [];
 let model = null;
 let loaded = false;
+// Set once the model's wasm is ready: what loads the modules the page's
+// first run will ask for (below).
+let preload = null;
 self.onmessage = ({ data }) => {
   waiting.push(data);
+  if (data?.open !== undefined) preload?.(data.open);
   if (loaded) serve();
 };
 
-globalThis.interleaveModules = modules(base);
 globalThis.interleaveGuard = {
   running(fragment) {
     postMessage({ running: fragment });
   },
 };
 
-const { default: init, Model, loadEngine, modulesFor } = await import(new URL(`script/${name}.js`, base).href);
-await init({ module_or_path: new URL(`script/${name}_bg.wasm`, base).href });
+globalThis.interleaveModules = (await helpers).modules(base);
+const { default: init, Model, loadEngine, modulesFor } = await glue;
+await init({ module_or_path: wasm });
 // The modules the page's first run will ask for (a schema, or code that
-// names `pg`: the SQL parser) load beside the engine's, not after them.
+// names `pg`: the SQL parser) load beside the engine's, not after them:
+// now, or when the page's first message comes, if it has not yet.
 // One that fails here is asked for again when the run waits for it, and
 // that failure is the one the page shows.
-const opening = waiting.find((data) => data?.open !== undefined);
-if (modulesFor && opening) {
-  for (const wanted of modulesFor(opening.open)) {
-    globalThis.interleaveModules.load(wanted).catch(() => {});
-  }
+if (modulesFor) {
+  preload = (hash) => {
+    preload = null;
+    for (const wanted of modulesFor(hash)) {
+      globalThis.interleaveModules.load(wanted).catch(() => {});
+    }
+  };
+  const opening = waiting.find((data) => data?.open !== undefined);
+  if (opening) preload(opening.open);
 }
 // The script worker's JavaScript engine: wasm modules of their own
 // (src/debugger/program/engine.rs), loaded before the model opens.

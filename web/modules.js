@@ -12,8 +12,11 @@ export function modules(base) {
       if (!MODULES.includes(name)) return Promise.reject(new Error(`no module ${name}`));
       loading[name] ??= (async () => {
         const url = (file) => new URL(`script/interleave-${name}${file}`, base).href;
+        // The wasm is fetched beside its JS, not after it.
+        const wasm = fetch(url('_bg.wasm'));
+        wasm.catch(() => {});
         const module = await import(url('.js'));
-        await module.default({ module_or_path: url('_bg.wasm') });
+        await module.default({ module_or_path: wasm });
         ready[name] = module;
       })().catch((error) => {
         delete loading[name];
