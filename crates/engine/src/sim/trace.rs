@@ -634,6 +634,53 @@ impl Trace {
             .wrapping_add(fields.wrapping_mul(geometric));
     }
 
+    /// The word of a block of events but for their requests and steps:
+    /// their other fields' words, chained, as [`Trace::fold_rounds`]
+    /// chains `block`'s.
+    pub fn block_word(block: &[TraceEvent]) -> u64 {
+        block.iter().fold(0u64, |word, event| {
+            word.wrapping_mul(CHAIN).wrapping_add(event.fields_word())
+        })
+    }
+
+    /// [`Trace::fold_rounds`] where each step's block has a word of its
+    /// own ([`Trace::block_word`]; each request's own lock): one
+    /// `(request, block word)` a step, every block `block_len` events
+    /// long. The blocks' words add up as the requests' do, each times
+    /// the chain's multiplier to the blocks after it.
+    pub fn fold_keyed_rounds(
+        &mut self,
+        rounds: impl Iterator<Item = (u32, u64)>,
+        step: u32,
+        block_len: usize,
+    ) {
+        debug_assert!(!self.keep, "a kept trace needs every event");
+        let (mut block_power, mut lower) = (1u64, 0u64);
+        for _ in 0..block_len {
+            block_power = block_power.wrapping_mul(CHAIN);
+            lower = lower.wrapping_mul(CHAIN).wrapping_add(1);
+        }
+        let (mut requests_sum, mut blocks_sum) = (0u64, 0u64);
+        let (mut geometric, mut indexes, mut power) = (0u64, 0u64, 1u64);
+        for (i, (request, block)) in rounds.enumerate() {
+            requests_sum = requests_sum
+                .wrapping_mul(block_power)
+                .wrapping_add(request_word(request));
+            blocks_sum = blocks_sum.wrapping_mul(block_power).wrapping_add(block);
+            geometric = geometric.wrapping_mul(block_power).wrapping_add(1);
+            indexes = indexes.wrapping_mul(block_power).wrapping_add(i as u64);
+            power = power.wrapping_mul(block_power);
+        }
+        let steps = u64::from(step)
+            .wrapping_mul(geometric)
+            .wrapping_add(indexes);
+        self.hash = self
+            .hash
+            .wrapping_mul(power)
+            .wrapping_add(lower.wrapping_mul(requests_sum.wrapping_add(STEP.wrapping_mul(steps))))
+            .wrapping_add(blocks_sum);
+    }
+
     /// Moves the kept events out (the hash stays): for a caller that is
     /// done with the run, without copying them.
     pub fn take_events(&mut self) -> Vec<TraceEvent> {
@@ -808,6 +855,29 @@ mod tests {
         assert_eq!(one_by_one.hash(), folded.hash());
         // No steps fold to nothing.
         folded.fold_rounds(std::iter::empty(), 7, &block);
+        assert_eq!(one_by_one.hash(), folded.hash());
+        // Blocks that differ from step to step (each request's own lock).
+        let keyed = |i: usize| {
+            block.map(|e| TraceEvent {
+                key: TraceKey::Lock(i as u32 % 3),
+                ..e
+            })
+        };
+        for (i, &request) in requests.iter().enumerate() {
+            for e in &keyed(i) {
+                one_by_one.push(TraceEvent {
+                    request,
+                    step: 90 + i as u32,
+                    ..*e
+                });
+            }
+        }
+        let rounds = requests.iter().enumerate();
+        folded.fold_keyed_rounds(
+            rounds.map(|(i, &r)| (r, Trace::block_word(&keyed(i)))),
+            90,
+            2,
+        );
         assert_eq!(one_by_one.hash(), folded.hash());
     }
 

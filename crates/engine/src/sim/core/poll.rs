@@ -30,7 +30,7 @@ use crate::config::Latency;
 use crate::config::Micros;
 use crate::sim::core::{Core, Op, Reply, TaskId};
 use crate::sim::queue::{Macrotask, Pending};
-use crate::sim::trace::{OpKind, Outcome, Site, TraceEvent, TraceKey, What};
+use crate::sim::trace::{OpKind, Outcome, Site, Trace, TraceEvent, TraceKey, What};
 use crate::world::locks::SlotId;
 use crate::world::{CacheKey, LockKey, Lookup};
 
@@ -567,16 +567,24 @@ impl Core {
                 let requests = members.iter().take(plain).map(|member| member.request);
                 self.trace.fold_rounds(requests, step, &block);
             }
+            // Each member's block is the round's with its own lock, whose
+            // word is worked out once per lock.
             None => {
-                for (i, member) in members.iter().take(plain).enumerate() {
-                    for event in round.block {
-                        self.trace.push(TraceEvent {
-                            step: step + i as u32,
-                            request: member.request,
-                            ..with_key(event, member.key)
-                        });
-                    }
-                }
+                let mut words: Vec<(LockKey, u64)> = Vec::new();
+                let rounds = members.iter().take(plain).map(|member| {
+                    let word = match words.iter().find(|(key, _)| *key == member.key) {
+                        Some(&(_, word)) => word,
+                        None => {
+                            let block = round.block.map(|event| with_key(event, member.key));
+                            let word = Trace::block_word(&block);
+                            words.push((member.key, word));
+                            word
+                        }
+                    };
+                    (member.request, word)
+                });
+                self.trace
+                    .fold_keyed_rounds(rounds, step, round.block.len());
             }
         }
         self.steps += plain as u32;
