@@ -12,8 +12,9 @@
 // thenables, settled and pending promises, async functions, a promise
 // resolved with a promise, `Promise.all`/`race`/`allSettled`,
 // `queueMicrotask`, rejections caught with `catch` and `finally`,
-// `Promise.any`, async generators with `for await`, an async function that
-// returns a promise or a thenable, `EventEmitter`'s `on`/`once`/`emit`,
+// `Promise.any`, `finally` that waits, async generators with `for await`,
+// an async function that returns a promise or a thenable, a thenable that
+// resolves later, `await` in `finally`, a timer's extra arguments, `EventEmitter`'s `on`/`once`/`emit`,
 // `setTimeout`/`setInterval` (cleared or not), `setImmediate`, nested to
 // four levels.
 //
@@ -94,7 +95,7 @@ export function generate(seed) {
       }
       return [values[pick(values.length)], now];
     };
-    switch (pick(18)) {
+    switch (pick(23)) {
       case 0:
         return log;
       case 1: {
@@ -146,6 +147,18 @@ export function generate(seed) {
       }
       case 17:
         return `{ const e = new EventEmitter(); e.once('go', () => { ${log}\n${inner()} }); e.on('go', () => console.log('${label}on')); e.emit('go'); e.emit('go'); }`;
+      case 18: {
+        const ms = delay(now);
+        return `setTimeout((first, second) => { console.log(first + second); ${log}\n${inner(now + ms)} }, ${ms}, '${label}', 'x');`;
+      }
+      case 19:
+        return `Promise.resolve().finally(() => new Promise((resolve) => setImmediate(resolve))).then(() => { ${log}\n${inner()} });`;
+      case 20:
+        return `(async () => { try { await null; throw new Error('t'); } finally { await null; console.log('${label}fin'); } })().catch(() => { ${log}\n${inner()} });`;
+      case 21:
+        return `Promise.all([1, 2, 3].map(async (n) => { await null; console.log('${label}m' + n); })).then(() => { ${log}\n${inner()} });`;
+      case 22:
+        return `Promise.resolve({ then(resolve) { setImmediate(() => resolve()); } }).then(() => { ${log}\n${inner()} });`;
       default:
         return `{ const p = new Promise((resolve) => setImmediate(() => resolve('${label}v'))); p.then((v) => { console.log(v); ${inner()} }); }`;
     }
