@@ -5,7 +5,8 @@
 // on it; the skip link reaches the run controls; a phone shows the
 // scenario's inputs on its first screen; a failed request says why on the
 // page; pasted code survives leaving for a story and coming back; a fix
-// says what it costs, the cheaper first.
+// says what it costs, the cheaper first; the page draws no font strike
+// that web/boot.js did not lay out at boot.
 //
 // Run from the repository root after `trunk build`: node e2e/page.mjs
 
@@ -39,6 +40,46 @@ async function axeViolations(page) {
     .map((v) => `${v.id} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')})`);
 }
 
+/**
+ * The font strikes (family, size, weight, style) of the text the page
+ * shows that web/boot.js did not lay out at boot (`interleaveFontStrikes`):
+ * each would cost a synchronous call to the browser process in a draw.
+ */
+async function unwarmedStrikes(page) {
+  return page.evaluate(() => {
+    const strike = (style) => `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    const box = document.createElement('div');
+    document.body.append(box);
+    const warmed = new Set(globalThis.interleaveFontStrikes.map((font) => {
+      const text = document.createElement('span');
+      text.style.font = font;
+      box.append(text);
+      return strike(getComputedStyle(text));
+    }));
+    box.remove();
+    const missing = new Map();
+    const visit = (root) => {
+      const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const element = node.parentElement;
+        if (!node.textContent.trim() || !element || element.getClientRects().length === 0) continue;
+        const drawn = strike(getComputedStyle(element));
+        if (!warmed.has(drawn)) missing.set(drawn, `${element.localName}.${element.className?.baseVal ?? element.className}`);
+      }
+      for (const element of root.querySelectorAll('*')) {
+        if (element.shadowRoot) visit(element.shadowRoot);
+        // A list's numbers are text too.
+        if (getComputedStyle(element).display === 'list-item' && element.getClientRects().length > 0) {
+          const drawn = strike(getComputedStyle(element, '::marker'));
+          if (!warmed.has(drawn)) missing.set(drawn, `${element.localName}::marker`);
+        }
+      }
+    };
+    visit(document.body);
+    return [...missing].map(([drawn, where]) => `${drawn} (${where})`);
+  });
+}
+
 const STORY = 'v=1&scenario=stampede&strategy=get-set&requests=50';
 const SCRIPT = 'v=1&scenario=script&example=ticket';
 
@@ -59,6 +100,11 @@ try {
       const end = await axeViolations(page);
       const found = [...new Set([...start, ...end])];
       check(`axe: ${fragment} (${scheme}) has no serious or critical violation`, found.length === 0, found.join('; '));
+      if (scheme === 'light') {
+        if (fragment === SCRIPT) await page.waitForSelector('js-editor .cm-content');
+        const unwarmed = await unwarmedStrikes(page);
+        check(`${fragment}: every font strike it draws was laid out at boot`, unwarmed.length === 0, unwarmed.join('; '));
+      }
       await page.close();
     }
   }
@@ -115,6 +161,8 @@ try {
       inputs.length === 2 && inputs.every((bottom) => bottom <= 844), inputs.join(', '));
     const width = await phone.evaluate(() => document.documentElement.scrollWidth);
     check(`390x844 ${fragment}: no sideways scroll`, width <= 390, `${width}px`);
+    const unwarmed = await unwarmedStrikes(phone);
+    check(`390x844 ${fragment}: every font strike it draws was laid out at boot`, unwarmed.length === 0, unwarmed.join('; '));
     await phone.close();
   }
 

@@ -26,11 +26,10 @@ fn sizes() -> Vec<(usize, &'static str)> {
     declarations("font-size:")
 }
 
-/// A size from the scale, the root's own, or relative to its parent's
-/// (`code` at 0.875em).
+/// A size from the scale, or the root's own. Not one relative to its
+/// parent's (`0.875em`): that is off the scale wherever the parent is.
 fn on_scale(value: &str) -> bool {
-    let relative = value.ends_with("em") && !value.ends_with("rem");
-    value.starts_with("var(--text-") || ["1rem", "15px"].contains(&value) || relative
+    value.starts_with("var(--text-") || ["1rem", "15px"].contains(&value)
 }
 
 #[test]

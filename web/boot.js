@@ -30,6 +30,60 @@ early.worker.onerror = (event) => {
 early.worker.postMessage({ open: early.hash });
 globalThis.interleaveEarlyWorker = early;
 
+// Every font strike the page draws (a family at a size, a weight and a
+// style, as CSS `font` values), laid out once now, a few to a task, while
+// the page's wasm and the worker load. The first layout of a strike asks
+// the browser process how to render it, over a synchronous call (Chromium
+// on Linux); made in the page's first draws, while the worker compiles on
+// the other core, those calls took 3 to 25 ms each and were most of the
+// page's long tasks (docs/debugger.md). e2e/page.mjs checks that a story
+// and a script draw no strike this list lacks.
+const FONT_STRIKES = [
+  'var(--text-xs) var(--sans)',
+  'var(--text-s) var(--sans)',
+  '600 var(--text-s) var(--sans)',
+  'var(--text-m) var(--sans)',
+  '600 var(--text-m) var(--sans)',
+  '600 var(--text-l) var(--sans)',
+  '1rem var(--sans)',
+  '600 1rem var(--sans)',
+  '600 var(--text-xl) var(--sans)',
+  'var(--text-2xs) var(--mono)',
+  // A violation's lane on a phone.
+  '600 var(--text-2xs) var(--mono)',
+  'var(--text-xs) var(--mono)',
+  '600 var(--text-xs) var(--mono)',
+  'var(--text-s) var(--mono)',
+  // The code editor's comments and keywords.
+  'italic var(--text-s) var(--mono)',
+  '700 var(--text-s) var(--mono)',
+  'var(--text-m) var(--mono)',
+  '600 var(--text-m) var(--mono)',
+  '1rem var(--mono)',
+  '600 1rem var(--mono)',
+  '600 var(--text-xl) var(--mono)',
+];
+globalThis.interleaveFontStrikes = FONT_STRIKES;
+const STRIKES_A_TASK = 4;
+(async () => {
+  const box = document.createElement('div');
+  box.className = 'font-strikes';
+  box.setAttribute('aria-hidden', 'true');
+  document.body.append(box);
+  for (let at = 0; at < FONT_STRIKES.length; at += STRIKES_A_TASK) {
+    for (const font of FONT_STRIKES.slice(at, at + STRIKES_A_TASK)) {
+      const text = document.createElement('span');
+      // The CSSOM, not a style attribute: the page's CSP allows it.
+      text.style.font = font;
+      text.textContent = 'Ag';
+      box.append(text);
+    }
+    void box.offsetWidth;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+  box.remove();
+})();
+
 let editor = null;
 function loadEditor() {
   if (editor || !wantsScript()) return;
