@@ -32,11 +32,11 @@ globalThis.interleaveEarlyWorker = early;
 
 // Every font strike the page draws (a family at a size, a weight and a
 // style, as CSS `font` values), laid out once now, a few to a task, while
-// the page's wasm and the worker load. The first layout of a strike asks
-// the browser process how to render it, over a synchronous call (Chromium
-// on Linux); made in the page's first draws, while the worker compiles on
-// the other core, those calls took 3 to 25 ms each and were most of the
-// page's long tasks (docs/debugger.md). e2e/page.mjs checks that a story
+// the page's wasm and the worker load, before the app's first draw. The
+// first layout of a strike asks the browser process how to render it,
+// over a synchronous call (Chromium on Linux); made in the page's first
+// draws, while the worker compiles on the other core, those calls took 3
+// to 25 ms each and were most of the page's long tasks (docs/debugger.md). e2e/page.mjs checks that a story
 // and a script draw no strike this list lacks.
 const FONT_STRIKES = [
   'var(--text-xs) var(--sans)',
@@ -64,13 +64,18 @@ const FONT_STRIKES = [
   '600 var(--text-xl) var(--mono)',
 ];
 globalThis.interleaveFontStrikes = FONT_STRIKES;
-const STRIKES_A_TASK = 4;
+const STRIKES_A_TASK = 7;
 (async () => {
+  const app = document.getElementById('app');
   const box = document.createElement('div');
   box.className = 'font-strikes';
   box.setAttribute('aria-hidden', 'true');
   document.body.append(box);
   for (let at = 0; at < FONT_STRIKES.length; at += STRIKES_A_TASK) {
+    // Once the app has drawn, its own layout is pending: forcing one here
+    // would lay it out too, in this task. The strikes left are laid out
+    // with it.
+    if (app?.childElementCount) break;
     for (const font of FONT_STRIKES.slice(at, at + STRIKES_A_TASK)) {
       const text = document.createElement('span');
       // The CSSOM, not a style attribute: the page's CSP allows it.
