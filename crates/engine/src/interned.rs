@@ -20,14 +20,22 @@ thread_local! {
 
 /// The one `&'static str` with this text.
 pub fn intern(text: &str) -> &'static str {
+    intern_bytes(text.as_bytes()).expect("a str is UTF-8")
+}
+
+/// The one `&'static str` with these bytes, if they are UTF-8: a known
+/// text is found without checking them again (a 20,000-request run's
+/// lanes read a label per span, from a few dozen texts).
+fn intern_bytes(bytes: &[u8]) -> Option<&'static str> {
     TEXTS.with(|texts| {
         let mut texts = texts.borrow_mut();
-        if let Some(&known) = texts.iter().find(|&&known| known == text) {
-            return known;
+        if let Some(&known) = texts.iter().find(|&&known| known.as_bytes() == bytes) {
+            return Some(known);
         }
+        let text = std::str::from_utf8(bytes).ok()?;
         let leaked: &'static str = Box::leak(text.to_owned().into_boxed_str());
         texts.push(leaked);
-        leaked
+        Some(leaked)
     })
 }
 
@@ -48,6 +56,8 @@ pub fn intern_list(list: &[String]) -> &'static [&'static str] {
 /// `#[serde(deserialize_with = "…::static_str")]` for a `&'static str`
 /// (read in place where the format allows: a 20,000-request run's lanes
 /// hold a label per span).
+/// The text is read as bytes (postcard writes a string as its bytes), so
+/// a known one is not checked for UTF-8 again; an unknown one is.
 pub fn static_str<'de, D: Deserializer<'de>>(deserializer: D) -> Result<&'static str, D::Error> {
     struct Text;
     impl serde::de::Visitor<'_> for Text {
@@ -58,8 +68,11 @@ pub fn static_str<'de, D: Deserializer<'de>>(deserializer: D) -> Result<&'static
         fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<&'static str, E> {
             Ok(intern(text))
         }
+        fn visit_bytes<E: serde::de::Error>(self, bytes: &[u8]) -> Result<&'static str, E> {
+            intern_bytes(bytes).ok_or_else(|| E::custom("a string that is not UTF-8"))
+        }
     }
-    deserializer.deserialize_str(Text)
+    deserializer.deserialize_bytes(Text)
 }
 
 /// `#[serde(deserialize_with = "…::static_strs")]` for a
@@ -86,5 +99,23 @@ mod tests {
         assert!(std::ptr::eq(x, y));
         assert_eq!(x, ["orders", "db_reads"]);
         assert!(std::ptr::eq(x[1], a));
+    }
+
+    #[test]
+    fn a_text_reads_back_interned_from_postcard_and_json() {
+        #[derive(serde::Serialize, serde::Deserialize)]
+        struct Labelled {
+            #[serde(deserialize_with = "static_str")]
+            label: Name,
+        }
+        let bytes = postcard::to_allocvec(&Labelled { label: "cache.get" }).unwrap();
+        let read: Labelled = postcard::from_bytes(&bytes).unwrap();
+        assert!(std::ptr::eq(read.label, intern("cache.get")));
+        let json: Labelled = serde_json::from_str(r#"{"label":"db.select"}"#).unwrap();
+        assert!(std::ptr::eq(json.label, intern("db.select")));
+        // Bytes that are not UTF-8 are an error, not a text.
+        let mut bad = postcard::to_allocvec(&Labelled { label: "ab" }).unwrap();
+        bad[1] = 0xff;
+        assert!(postcard::from_bytes::<Labelled>(&bad).is_err());
     }
 }
