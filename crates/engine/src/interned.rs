@@ -101,6 +101,8 @@ mod tests {
         assert!(std::ptr::eq(x[1], a));
     }
 
+    // Native only: the formats are the engine's dev-dependencies there.
+    #[cfg(not(target_arch = "wasm32"))]
     #[test]
     fn a_text_reads_back_interned_from_postcard_and_json() {
         #[derive(serde::Serialize, serde::Deserialize)]
