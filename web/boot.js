@@ -36,8 +36,9 @@ globalThis.interleaveEarlyWorker = early;
 // first layout of a strike asks the browser process how to render it,
 // over a synchronous call (Chromium on Linux); made in the page's first
 // draws, while the worker compiles on the other core, those calls took 3
-// to 25 ms each and were most of the page's long tasks (docs/debugger.md). e2e/page.mjs checks that a story
-// and a script draw no strike this list lacks.
+// to 25 ms each and were most of the page's long tasks (docs/debugger.md).
+// e2e/page.mjs checks that a story and a script draw no strike this list
+// lacks.
 const FONT_STRIKES = [
   'var(--text-xs) var(--sans)',
   'var(--text-s) var(--sans)',
