@@ -212,7 +212,11 @@ fn run_reports_why_each_request_failed() {
     assert_eq!(
         metrics["error_messages"],
         serde_json::json!([
-            "request 0: ReferenceError: fetch is not defined (line 3, column 9)",
+            format!(
+                "request 0: ReferenceError: fetch is not defined (line 3, column 9); the globals \
+                 are {}",
+                interleave::script::run::GLOBALS
+            ),
             "request 1: Error: boom (line 2, column 34)"
         ])
     );

@@ -447,6 +447,216 @@ async function handle(req) {
     );
 }
 
+/// `process.nextTick`: after the running macrotask's code, before its
+/// promise jobs, and again after the microtasks that queue more; an ES
+/// module's top level runs its promise jobs first (Node evaluates it in a
+/// microtask). Checked against Node 20: the same text as `x.cjs` and
+/// `x.mjs`; tests/event_order.rs checks random programs the same way.
+#[test]
+fn next_ticks_run_in_nodes_order() {
+    let body = r#"
+process.nextTick(() => console.log("tick1"));
+Promise.resolve().then(() => { console.log("p1"); process.nextTick(() => console.log("tick-from-p1")); }).then(() => console.log("p2"));
+queueMicrotask(() => console.log("qm"));
+process.nextTick((a, b) => { console.log("tick2" + a + b); Promise.resolve().then(() => console.log("p-from-tick2")); process.nextTick(() => console.log("tick3")); }, "-", "x");
+setTimeout(() => { process.nextTick(() => console.log("T tick")); Promise.resolve().then(() => console.log("T p")); console.log("T"); }, 5);
+setTimeout(() => console.log("T2"), 5);
+"#;
+    let handle = "async function handle(req) { await sleep(50); }";
+    let common = logs(&format!("{body}{handle}"), "");
+    assert_eq!(
+        common,
+        [
+            "tick1",
+            "tick2-x",
+            "tick3",
+            "p1",
+            "qm",
+            "p-from-tick2",
+            "p2",
+            "tick-from-p1",
+            "T",
+            "T tick",
+            "T p",
+            "T2",
+        ]
+    );
+    let module = logs(&format!("{body}export {handle}"), "");
+    assert_eq!(
+        module,
+        [
+            "p1",
+            "qm",
+            "p2",
+            "tick1",
+            "tick2-x",
+            "tick-from-p1",
+            "tick3",
+            "p-from-tick2",
+            "T",
+            "T tick",
+            "T p",
+            "T2",
+        ]
+    );
+}
+
+/// A tick's error is a stray one (logged, counted nowhere), as a timer's
+/// is; a tick that queues itself forever is stopped by the budget, and
+/// fails its request; a tick that is not a function is Node's TypeError.
+#[test]
+fn next_tick_errors_and_runaways() {
+    let code = r#"
+async function handle(req) {
+  if (req.id === 0) { process.nextTick(() => { throw new Error("stray"); }); await null; console.log("after"); }
+  if (req.id === 1) { const again = () => process.nextTick(again); again(); await sleep(1); }
+  if (req.id === 2) process.nextTick(5);
+}"#;
+    let (m, run) = run_script(code, "scenario=script&users=3&clicks=1");
+    assert_eq!((m.errors, m.hung), (2, 0));
+    let messages = run.messages();
+    assert!(
+        messages[0].starts_with("uncaught Error: stray (line 3"),
+        "{messages:?}"
+    );
+    assert_eq!(messages[1], "after");
+    let errors = run.error_messages();
+    assert!(errors[0].contains("RuntimeLimitError"), "{errors:?}");
+    assert!(
+        errors[1]
+            .contains(r#"The "callback" argument of process.nextTick must be of type function"#),
+        "{errors:?}"
+    );
+}
+
+/// Node's timer objects: `unref` keeps nothing alive (the run ends with
+/// its requests anyway), `refresh` starts the delay again from now (a fired
+/// timeout fires again, a cleared one stays cleared), and `clear*` take
+/// the object or its number.
+#[test]
+fn timer_objects_are_nodes() {
+    let code = r#"
+async function handle(req) {
+  const t = setTimeout(() => console.log("fired", Date.now()), 10);
+  console.log(typeof t, t.unref() === t, t.hasRef(), t.ref().hasRef(), typeof +t);
+  await sleep(5);
+  t.refresh();
+  await sleep(30);
+  t.refresh();
+  await sleep(30);
+  clearTimeout(t);
+  t.refresh();
+  const gone = setTimeout(() => console.log("never"), 1);
+  clearTimeout(+gone);
+  const i = setInterval(() => { console.log("interval", Date.now()); clearInterval(i); }, 4);
+  clearImmediate(setImmediate(() => console.log("never")));
+  await sleep(30);
+}"#;
+    assert_eq!(
+        logs(code, ""),
+        [
+            "object true false true number",
+            "fired 15",
+            "fired 45",
+            "interval 69"
+        ]
+    );
+}
+
+/// `util`: `promisify` (of a callback API, and of `setTimeout` through
+/// its custom form), `callbackify` (its callback in a tick), `format` and
+/// `inspect`; `console.log` formats as Node's does.
+#[test]
+fn util_and_console_format_are_nodes() {
+    let code = r#"
+const util = require("node:util");
+const { setTimeout: later } = require("timers");
+const double = (x, done) => setTimeout(() => done(null, x * 2), 3);
+const fails = (done) => setImmediate(() => done(new Error("nope")));
+async function handle(req) {
+  console.log(await util.promisify(later)(5, "v"), Date.now());
+  console.log(await util.promisify(double)(21), Date.now());
+  await util.promisify(fails)().catch((e) => console.log("caught", e.message));
+  const inc = util.callbackify(async (x) => x + 1);
+  await new Promise((resolve) => inc(1, (error, value) => { console.log(error, value); resolve(); }));
+  console.log("user %s has %d items %j", "ann", "3", { a: 1 }, "more");
+  console.log("100%%", "|", "%s %s", "a");
+  console.log("100%%");
+  console.log("%i|%f|%c%o", 12.9, "1.5", "color: red", [1]);
+  console.log(util.format("x=%d", 4), util.inspect({ z: [1] }), util.isDeepStrictEqual({ a: [1] }, { a: [1] }));
+  console.log(process.hrtime(), String(process.hrtime.bigint()), process.uptime());
+}"#;
+    assert_eq!(
+        logs(code, ""),
+        [
+            "v 5",
+            "42 8",
+            "caught nope",
+            "null 2",
+            r#"user ann has 3 items {"a":1} more"#,
+            "100% | %s %s a",
+            "100%%",
+            "12|1.5|[1]",
+            r#"x=4 {"z":[1]} true"#,
+            "[0,8000000] 8000000 0.008",
+        ]
+    );
+}
+
+/// The Node globals a production handler reaches for: `Buffer` (UTF-8,
+/// hex, base64, base64url, latin1, ascii), `TextEncoder`/`TextDecoder`,
+/// `structuredClone` (cycles, `Date`, `Map`, `Set`; a function is a
+/// `DataCloneError`) and `AbortController`/`AbortSignal` (listeners, a
+/// reason, `AbortSignal.timeout` on the virtual clock). Node 20 printed the
+/// same lines for the same text.
+#[test]
+fn node_globals_for_bytes_copies_and_aborts() {
+    let code = r#"
+async function handle(req) {
+  const b = Buffer.from("héllo, wörld ✓ 😀");
+  console.log(b.length, b.toString("hex"), b.toString("base64"), b.toString("base64url"));
+  console.log(Buffer.from(b.toString("base64"), "base64").toString(), Buffer.from("68c3a9", "hex").toString("utf8"));
+  console.log(Buffer.byteLength("😀é"), Buffer.isBuffer(b), Buffer.isBuffer(new Uint8Array(2)), Buffer.concat([Buffer.from("ab"), Buffer.from("cd")]).toString());
+  console.log(Buffer.from([256, 65, 66]).toString("latin1"), Buffer.alloc(4, "ab").toString(), Buffer.from("abc").equals(Buffer.from("abc")), Buffer.compare(Buffer.from("a"), Buffer.from("b")));
+  console.log(JSON.stringify(Buffer.from("hi")), Buffer.from("aGk", "base64").toString(), Buffer.from("hello").subarray(1, 3).toString(), Buffer.from("hello").slice(-3).toString("ascii"));
+  console.log(new TextDecoder().decode(new TextEncoder().encode("ünï ✓")), new TextEncoder().encode("é").length, new TextDecoder().decode(new Uint8Array([0xff, 0x41, 0xc3])));
+  const original = { a: [1, { b: new Date(5) }], m: new Map([["k", new Set([1])]]) };
+  original.self = original;
+  const copy = structuredClone(original);
+  console.log(copy !== original, copy.self === copy, copy.a[1].b.getTime(), copy.m.get("k").has(1), copy.a[1] !== original.a[1]);
+  try { structuredClone({ f() {} }); } catch (e) { console.log(e.name); }
+  const controller = new AbortController();
+  controller.signal.addEventListener("abort", (event) => console.log("aborted", event.type, controller.signal.reason.name));
+  console.log(controller.signal.aborted);
+  controller.abort();
+  controller.abort();
+  console.log(controller.signal.aborted, controller.signal.reason.message);
+  const timed = AbortSignal.timeout(7);
+  timed.onabort = () => console.log("timeout", Date.now(), timed.reason.name);
+  try { AbortSignal.abort("why").throwIfAborted(); } catch (e) { console.log("thrown", e); }
+  await new Promise((resolve) => setTimeout(resolve, 10));
+}"#;
+    assert_eq!(
+        logs(code, ""),
+        [
+            "23 68c3a96c6c6f2c2077c3b6726c6420e29c9320f09f9880 aMOpbGxvLCB3w7ZybGQg4pyTIPCfmIA= \
+             aMOpbGxvLCB3w7ZybGQg4pyTIPCfmIA",
+            "héllo, wörld ✓ 😀 hé",
+            "6 true false abcd",
+            "\0AB abab true -1",
+            r#"{"type":"Buffer","data":[104,105]} hi el llo"#,
+            "ünï ✓ 2 \u{fffd}A\u{fffd}",
+            "true true 5 true true",
+            "DataCloneError",
+            "false",
+            "aborted abort AbortError",
+            "true This operation was aborted",
+            "thrown why",
+            "timeout 7 TimeoutError",
+        ]
+    );
+}
+
 #[test]
 fn timers_follow_nodes_rules() {
     let code = r#"
@@ -1280,7 +1490,7 @@ async function handle(req) {
 fn a_module_we_do_not_have_is_an_error_that_lists_ours() {
     let listed = "Cannot find module 'mysql2': the built-in modules are async-mutex, crypto, \
                   events, express, fastify, ioredis, lru-cache, memcached, memjs, p-limit, pg, \
-                  process, redis, redlock, timers/promises";
+                  process, redis, redlock, timers, timers/promises, util";
     // `require` in a request fails the request with the message.
     let (m, run) = run_script(
         "async function handle(req) { const mysql = require('mysql2'); }",

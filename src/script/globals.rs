@@ -22,7 +22,7 @@ use crate::strategy;
 use crate::world::LockKey;
 
 use super::call::{Call, SqlCall};
-use super::host::{Answer, Helper, Host, Position, Settle, Waiter, FIRING};
+use super::host::{Answer, Helper, Host, NextTick, Position, Settle, Waiter, FIRING};
 use super::world::{LockScript, Row, TableDef};
 
 /// What every native of a realm reaches: the run's host (replaced when a
@@ -370,6 +370,9 @@ pub fn register<'js>(ctx: &Ctx<'js>, link: &Rc<Link>) -> Result<()> {
             ("flightJoin", host_flight_join, 1),
             ("flightFinish", host_flight_finish, 2),
             ("now", host_now, 0),
+            ("nextTick", next_tick, 1),
+            ("inspect", inspect, 1),
+            ("format", format, 1),
             ("request", host_request, 0),
             ("defer", host_defer, 2),
             ("replace", cache_replace, 3),
@@ -745,6 +748,31 @@ fn timer<'js>(
     Ok(Value::new_int(ctx.clone(), id as i32))
 }
 
+/// `process.nextTick(callback, ...args)`: queued for the end of the running
+/// macrotask's code, before its promise jobs (`run::drain`).
+fn next_tick<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    let host = link.host();
+    let callback = arg(ctx, args, 0).into_function().ok_or_else(|| {
+        type_error(
+            ctx,
+            "The \"callback\" argument of process.nextTick must be of type function",
+        )
+    })?;
+    let tick = NextTick {
+        request: host.current.get(),
+        server: link.server,
+        callback: Persistent::save(ctx, callback),
+        args: args
+            .get(1..)
+            .unwrap_or(&[])
+            .iter()
+            .map(|value| Persistent::save(ctx, value.clone()))
+            .collect(),
+    };
+    host.state.borrow_mut().next_ticks.push_back(tick);
+    Ok(undefined(ctx))
+}
+
 fn set_timeout<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
     timer(link, ctx, args, false, false)
 }
@@ -859,6 +887,106 @@ pub fn show<'js>(ctx: &Ctx<'js>, value: &Value<'js>) -> String {
     }
 }
 
+/// `console.log`'s text, as Node's `util.format` makes it: a first
+/// argument that is a string replaces its `%s`, `%d`, `%i`, `%f`, `%j`,
+/// `%o`, `%O` and `%c` with the arguments that follow (`%%` is `%`); the
+/// arguments left are shown after it, one space apart.
+pub fn formatted<'js>(ctx: &Ctx<'js>, args: &[Value<'js>]) -> String {
+    let mut rest = args.iter();
+    let mut out = String::new();
+    if let Some(template) = args.first().and_then(|first| first.as_string()) {
+        rest.next();
+        let template = template.to_string().unwrap_or_default();
+        if args.len() == 1 {
+            // Node's `util.format` leaves a lone string as it is, `%%` too.
+            return template;
+        }
+        let mut chars = template.chars().peekable();
+        while let Some(c) = chars.next() {
+            let spec = match (c, chars.peek()) {
+                ('%', Some(&spec)) if "sdifjoOc%".contains(spec) => spec,
+                _ => {
+                    out.push(c);
+                    continue;
+                }
+            };
+            if spec == '%' {
+                chars.next();
+                out.push('%');
+                continue;
+            }
+            let Some(value) = rest.next() else {
+                // No argument left: the specifier stays as written.
+                out.push('%');
+                continue;
+            };
+            chars.next();
+            let number = |ctx: &Ctx<'js>, value: &Value<'js>| {
+                Coerced::<f64>::from_js(ctx, value.clone()).map_or_else(
+                    |_| {
+                        drop(ctx.catch());
+                        f64::NAN
+                    },
+                    |n| n.0,
+                )
+            };
+            match spec {
+                's' | 'o' | 'O' => out.push_str(&show(ctx, value)),
+                'j' => match ctx.json_stringify(value.clone()) {
+                    Ok(text) => out.push_str(
+                        &text
+                            .and_then(|text| text.to_string().ok())
+                            .unwrap_or_else(|| "undefined".to_string()),
+                    ),
+                    Err(_) => {
+                        drop(ctx.catch());
+                        out.push_str("[Circular]");
+                    }
+                },
+                'd' | 'f' => out.push_str(&show_number(number(ctx, value))),
+                'i' => out.push_str(&show_number(number(ctx, value).trunc())),
+                _ => {} // %c: CSS, which a terminal ignores
+            }
+        }
+    }
+    for value in rest {
+        if !out.is_empty() || args.first().is_some_and(|first| first.is_string()) {
+            out.push(' ');
+        }
+        out.push_str(&show(ctx, value));
+    }
+    out
+}
+
+/// A number as JavaScript writes it.
+fn show_number(n: f64) -> String {
+    if n.is_nan() {
+        "NaN".to_string()
+    } else if n.is_infinite() {
+        if n > 0.0 { "Infinity" } else { "-Infinity" }.to_string()
+    } else if n == n.trunc() && n.abs() < 1e21 {
+        if n == 0.0 && n.is_sign_negative() {
+            "-0".to_string()
+        } else {
+            format!("{n:.0}")
+        }
+    } else {
+        n.to_string()
+    }
+}
+
+/// `util.inspect(value)`: the value as `console.log` shows it.
+fn inspect<'js>(_: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    let text = show(ctx, &arg(ctx, args, 0));
+    Ok(rquickjs::String::from_str(ctx.clone(), &text)?.into_value())
+}
+
+/// `util.format(...)`: `console.log`'s text.
+fn format<'js>(_: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    let text = formatted(ctx, args);
+    Ok(rquickjs::String::from_str(ctx.clone(), &text)?.into_value())
+}
+
 /// Records a message as a `Log` event of the running request.
 pub fn log(host: &Host, text: String, position: Option<Position>) {
     let index = {
@@ -879,11 +1007,7 @@ pub fn log(host: &Host, text: String, position: Option<Position>) {
 }
 
 fn console_log<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
-    let text = args
-        .iter()
-        .map(|value| show(ctx, value))
-        .collect::<Vec<_>>()
-        .join(" ");
+    let text = formatted(ctx, args);
     let position = caller_position(link, ctx);
     log(&link.host(), text, position);
     Ok(undefined(ctx))

@@ -57,6 +57,17 @@ pub enum Waiter {
     },
 }
 
+/// A `process.nextTick` callback: it runs once the running macrotask's
+/// code (or the microtask that queued it) is done, before the promise
+/// jobs that wait (Node's `processTicksAndRejections`; `run::drain`).
+pub struct NextTick {
+    /// The request it belongs to: the one running when it was queued.
+    pub request: TaskId,
+    pub server: u32,
+    pub callback: Persistent<Function<'static>>,
+    pub args: Vec<Persistent<JsValue<'static>>>,
+}
+
 /// What a lock strategy's future answers, as a JavaScript value.
 pub enum Answer {
     Bool(bool),
@@ -134,6 +145,8 @@ pub struct State {
     /// Each live timer's slot, by the id `setTimeout` returned.
     pub timers: HashMap<u32, SlotId>,
     pub next_timer: u32,
+    /// `process.nextTick` callbacks not run yet, in the order queued.
+    pub next_ticks: std::collections::VecDeque<NextTick>,
     pub helpers: HashMap<TaskId, Vec<Helper>>,
     /// Each request's handle on the world, kept for its whole life: a
     /// ticket lock's `release` reads the ticket its `acquire` took.
@@ -190,6 +203,7 @@ impl Host {
             waiting: HashMap::default(),
             timers: HashMap::default(),
             next_timer: 1,
+            next_ticks: Default::default(),
             helpers: HashMap::default(),
             contexts: HashMap::default(),
             custom: BTreeMap::new(),
@@ -221,6 +235,7 @@ impl Host {
         let quiet = state.waiting.is_empty()
             && state.timers.is_empty()
             && state.next_timer == 1
+            && state.next_ticks.is_empty()
             && state.helpers.is_empty()
             && state.contexts.is_empty()
             && state.custom.is_empty()
@@ -310,5 +325,6 @@ impl Host {
         state.helpers.clear();
         state.contexts.clear();
         state.timers.clear();
+        state.next_ticks.clear();
     }
 }

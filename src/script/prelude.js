@@ -700,9 +700,556 @@
     },
   });
 
-  // process: an empty environment (no real one reaches the simulation).
-  const process = Object.freeze({ env: {} });
+  // process: an empty environment (no real one reaches the simulation),
+  // `nextTick` (Node's order, run.rs `drain`), and the clocks, virtual:
+  // `hrtime` and `uptime` count from the run's time 0.
+  const nanoseconds = () => Math.round(performance.now() * 1e6);
+  function hrtime(previous) {
+    let ns = nanoseconds();
+    if (previous !== undefined) {
+      if (!Array.isArray(previous) || previous.length !== 2) {
+        throw new TypeError('The "time" argument must be an array of two numbers');
+      }
+      ns -= previous[0] * 1e9 + previous[1];
+    }
+    return [Math.floor(ns / 1e9), ns % 1e9];
+  }
+  hrtime.bigint = () => BigInt(nanoseconds());
+  const process = Object.freeze({
+    env: {},
+    nextTick: host.nextTick,
+    hrtime,
+    uptime: () => performance.now() / 1000,
+  });
   define("process", process);
+
+  // Node's timer objects: `setTimeout` and `setInterval` give a Timeout,
+  // `setImmediate` an Immediate, and `clear*` take one or its number.
+  // `unref` changes nothing here: the run ends once every request has
+  // settled, whatever timers are left (SCRIPTING.md §2). `refresh` starts
+  // the timer's delay again from now (a fired timeout fires again; a
+  // cleared one stays cleared).
+  const promisifyCustom = Symbol.for("nodejs.util.promisify.custom");
+  const timerId = (timer) =>
+    timer !== null && typeof timer === "object" ? timer[Symbol.toPrimitive]() : timer;
+  class Timeout {
+    #id;
+    #start;
+    #refed = true;
+    #cleared = false;
+    constructor(start) {
+      this.#start = start;
+      this.#id = start();
+    }
+    ref() {
+      this.#refed = true;
+      return this;
+    }
+    unref() {
+      this.#refed = false;
+      return this;
+    }
+    hasRef() {
+      return this.#refed;
+    }
+    refresh() {
+      if (!this.#cleared) {
+        clearTimeout(this.#id);
+        this.#id = this.#start();
+      }
+      return this;
+    }
+    close() {
+      this.#cleared = true;
+      clearTimeout(this.#id);
+      return this;
+    }
+    [Symbol.toPrimitive]() {
+      return this.#id;
+    }
+  }
+  class Immediate {
+    #id;
+    #refed = true;
+    constructor(id) {
+      this.#id = id;
+    }
+    ref() {
+      this.#refed = true;
+      return this;
+    }
+    unref() {
+      this.#refed = false;
+      return this;
+    }
+    hasRef() {
+      return this.#refed;
+    }
+    [Symbol.toPrimitive]() {
+      return this.#id;
+    }
+  }
+  const timers = {
+    setTimeout(callback, ms, ...args) {
+      return new Timeout(() => setTimeout(callback, ms, ...args));
+    },
+    setInterval(callback, ms, ...args) {
+      return new Timeout(() => setInterval(callback, ms, ...args));
+    },
+    setImmediate(callback, ...args) {
+      return new Immediate(setImmediate(callback, ...args));
+    },
+    clearTimeout(timer) {
+      if (timer instanceof Timeout) timer.close();
+      else clearTimeout(timerId(timer));
+    },
+    clearInterval(timer) {
+      timers.clearTimeout(timer);
+    },
+    clearImmediate(timer) {
+      clearImmediate(timerId(timer));
+    },
+  };
+  timers.setTimeout[promisifyCustom] = (ms, value) => sleep(ms).then(() => value);
+  timers.setImmediate[promisifyCustom] = (value) =>
+    new Promise((resolve) => setImmediate(() => resolve(value)));
+  for (const [name, fn] of Object.entries(timers)) define(name, fn);
+
+  // Bytes: UTF-8 (TextEncoder, TextDecoder), and Node's Buffer with its
+  // common encodings (utf8, hex, base64, base64url, latin1, ascii).
+  function utf8Encode(text) {
+    const bytes = [];
+    for (let i = 0; i < text.length; i += 1) {
+      let c = text.charCodeAt(i);
+      if (c >= 0xd800 && c < 0xe000) {
+        const next = text.charCodeAt(i + 1);
+        if (c < 0xdc00 && next >= 0xdc00 && next < 0xe000) {
+          c = 0x10000 + ((c - 0xd800) << 10) + (next - 0xdc00);
+          i += 1;
+        } else {
+          c = 0xfffd;
+        }
+      }
+      if (c < 0x80) bytes.push(c);
+      else if (c < 0x800) bytes.push(0xc0 | (c >> 6), 0x80 | (c & 63));
+      else if (c < 0x10000) bytes.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+      else {
+        bytes.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 63), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+      }
+    }
+    return bytes;
+  }
+  // Each byte that does not start a well-formed sequence is U+FFFD.
+  function utf8Decode(bytes) {
+    let out = "";
+    for (let i = 0; i < bytes.length; ) {
+      const lead = bytes[i];
+      const [length, bits, least] =
+        lead < 0x80 ? [1, lead, 0] :
+        lead >= 0xc2 && lead < 0xe0 ? [2, lead & 31, 0x80] :
+        lead >= 0xe0 && lead < 0xf0 ? [3, lead & 15, 0x800] :
+        lead >= 0xf0 && lead < 0xf5 ? [4, lead & 7, 0x10000] : [0, 0, 0];
+      let c = bits;
+      let ok = length > 0 && i + length <= bytes.length;
+      for (let k = 1; ok && k < length; k += 1) {
+        const more = bytes[i + k];
+        ok = (more & 0xc0) === 0x80;
+        c = (c << 6) | (more & 63);
+      }
+      if (!ok || c < least || (c >= 0xd800 && c < 0xe000) || c > 0x10ffff) {
+        out += "\ufffd";
+        i += 1;
+      } else {
+        out += String.fromCodePoint(c);
+        i += length;
+      }
+    }
+    return out;
+  }
+  class TextEncoder {
+    get encoding() {
+      return "utf-8";
+    }
+    encode(text = "") {
+      return new Uint8Array(utf8Encode(String(text)));
+    }
+  }
+  class TextDecoder {
+    get encoding() {
+      return "utf-8";
+    }
+    decode(bytes = new Uint8Array(0)) {
+      const view = ArrayBuffer.isView(bytes)
+        ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+        : new Uint8Array(bytes);
+      return utf8Decode(view);
+    }
+  }
+
+  const BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  function toBase64(bytes, url) {
+    const alphabet = url ? BASE64.slice(0, 62) + "-_" : BASE64;
+    let out = "";
+    for (let i = 0; i < bytes.length; i += 3) {
+      const n = (bytes[i] << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
+      const left = bytes.length - i;
+      out += alphabet[n >> 18] + alphabet[(n >> 12) & 63];
+      out += left > 1 ? alphabet[(n >> 6) & 63] : url ? "" : "=";
+      out += left > 2 ? alphabet[n & 63] : url ? "" : "=";
+    }
+    return out;
+  }
+  // Node's decoder: both alphabets, and it stops at the first `=`,
+  // skipping anything else that is not in them.
+  function fromBase64(text) {
+    const bytes = [];
+    let bits = 0;
+    let count = 0;
+    for (const char of text) {
+      if (char === "=") break;
+      const at = char === "-" ? 62 : char === "_" ? 63 : BASE64.indexOf(char);
+      if (at < 0) continue;
+      bits = (bits << 6) | at;
+      count += 6;
+      if (count >= 8) {
+        count -= 8;
+        bytes.push((bits >> count) & 0xff);
+      }
+    }
+    return bytes;
+  }
+  function encodingOf(encoding) {
+    const name = String(encoding ?? "utf8").toLowerCase();
+    const known = {
+      utf8: "utf8", "utf-8": "utf8", hex: "hex", base64: "base64", base64url: "base64url",
+      latin1: "latin1", binary: "latin1", ascii: "ascii",
+    }[name];
+    if (!known) throw new TypeError(`Unknown encoding: ${encoding}`);
+    return known;
+  }
+  function encode(text, encoding) {
+    switch (encodingOf(encoding)) {
+      case "utf8":
+        return utf8Encode(text);
+      case "hex": {
+        const bytes = [];
+        for (let i = 0; i + 1 < text.length; i += 2) {
+          const byte = parseInt(text.slice(i, i + 2), 16);
+          if (Number.isNaN(byte)) break;
+          bytes.push(byte);
+        }
+        return bytes;
+      }
+      case "base64":
+      case "base64url":
+        return fromBase64(text);
+      default:
+        return Array.from(text, (char) => char.charCodeAt(0) & 0xff);
+    }
+  }
+  class Buffer extends Uint8Array {
+    static from(value, encodingOrOffset, length) {
+      if (typeof value === "string") return new Buffer(encode(value, encodingOrOffset));
+      if (value instanceof ArrayBuffer) {
+        const offset = encodingOrOffset ?? 0;
+        return new Buffer(value, offset, length ?? value.byteLength - offset);
+      }
+      if (ArrayBuffer.isView(value) || Array.isArray(value)) return new Buffer(Array.from(value));
+      if (value?.type === "Buffer" && Array.isArray(value.data)) return new Buffer(value.data);
+      throw new TypeError(
+        "The first argument must be of type string or an instance of Buffer, ArrayBuffer, or Array"
+      );
+    }
+    static alloc(size, fill = 0, encoding) {
+      const buffer = new Buffer(size);
+      if (fill !== 0) buffer.fill(fill, 0, size, encoding);
+      return buffer;
+    }
+    static allocUnsafe(size) {
+      return new Buffer(size);
+    }
+    static byteLength(value, encoding) {
+      if (typeof value !== "string") return value.byteLength;
+      return encode(value, encoding).length;
+    }
+    static isBuffer(value) {
+      return value instanceof Buffer;
+    }
+    static isEncoding(encoding) {
+      try {
+        encodingOf(encoding);
+        return true;
+      } catch {
+        return false;
+      }
+    }
+    static concat(list, total) {
+      const length = total ?? list.reduce((sum, item) => sum + item.length, 0);
+      const buffer = Buffer.alloc(length);
+      let at = 0;
+      for (const item of list) {
+        if (at >= length) break;
+        buffer.set(item.subarray(0, length - at), at);
+        at += Math.min(item.length, length - at);
+      }
+      return buffer;
+    }
+    static compare(a, b) {
+      return a.compare(b);
+    }
+    fill(value, start = 0, end = this.length, encoding) {
+      if (typeof value !== "string") return super.fill(value, start, end);
+      const bytes = encode(value, encoding);
+      for (let i = start; i < end && bytes.length > 0; i += 1) this[i] = bytes[(i - start) % bytes.length];
+      return this;
+    }
+    toString(encoding, start = 0, end = this.length) {
+      const bytes = this.subarray(start, end);
+      switch (encodingOf(encoding)) {
+        case "utf8":
+          return utf8Decode(bytes);
+        case "hex":
+          return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+        case "base64":
+          return toBase64(bytes, false);
+        case "base64url":
+          return toBase64(bytes, true);
+        case "ascii":
+          return String.fromCharCode(...Array.from(bytes, (byte) => byte & 0x7f));
+        default:
+          return String.fromCharCode(...bytes);
+      }
+    }
+    toJSON() {
+      return { type: "Buffer", data: Array.from(this) };
+    }
+    equals(other) {
+      return this.compare(other) === 0;
+    }
+    compare(other) {
+      const length = Math.min(this.length, other.length);
+      for (let i = 0; i < length; i += 1) {
+        if (this[i] !== other[i]) return this[i] < other[i] ? -1 : 1;
+      }
+      return Math.sign(this.length - other.length);
+    }
+    slice(start, end) {
+      return this.subarray(start, end);
+    }
+    write(text, offset = 0, length = this.length - offset, encoding = "utf8") {
+      const bytes = encode(text, encoding).slice(0, Math.max(0, length));
+      this.set(bytes.slice(0, this.length - offset), offset);
+      return Math.min(bytes.length, this.length - offset);
+    }
+  }
+
+  // structuredClone: the structured clone algorithm's values (primitives,
+  // plain objects and arrays, Date, RegExp, Map, Set, typed arrays,
+  // ArrayBuffer, errors), with cycles; a function or a symbol cannot be
+  // cloned.
+  function structuredClone(value) {
+    const seen = new Map();
+    const clone = (from) => {
+      if (typeof from === "function" || typeof from === "symbol") {
+        const error = new Error(`${String(from)} could not be cloned.`);
+        error.name = "DataCloneError";
+        throw error;
+      }
+      if (from === null || typeof from !== "object") return from;
+      if (seen.has(from)) return seen.get(from);
+      let to;
+      if (from instanceof Date) to = new Date(from.getTime());
+      else if (from instanceof RegExp) to = new RegExp(from.source, from.flags);
+      else if (from instanceof ArrayBuffer) to = from.slice(0);
+      else if (from instanceof DataView) {
+        to = new DataView(from.buffer.slice(0), from.byteOffset, from.byteLength);
+      } else if (ArrayBuffer.isView(from)) {
+        // A Buffer is cloned as the Uint8Array it is, as in Node.
+        to = from instanceof Buffer ? new Uint8Array(from) : new from.constructor(from);
+      } else if (from instanceof Map) to = new Map();
+      else if (from instanceof Set) to = new Set();
+      else if (from instanceof Error) {
+        to = new Error(from.message);
+        to.name = from.name;
+        to.stack = from.stack;
+      } else to = Array.isArray(from) ? [] : {};
+      seen.set(from, to);
+      if (from instanceof Map) for (const [k, v] of from) to.set(clone(k), clone(v));
+      else if (from instanceof Set) for (const v of from) to.add(clone(v));
+      else if (Array.isArray(from) || Object.getPrototypeOf(to) === Object.prototype) {
+        for (const key of Object.keys(from)) to[key] = clone(from[key]);
+      }
+      return to;
+    };
+    return clone(value);
+  }
+
+  // AbortController and AbortSignal: an `abort` event to the listeners of
+  // `addEventListener` (and `onabort`), at once; `AbortSignal.timeout(ms)`
+  // aborts on the simulated clock.
+  const signalToken = Symbol("AbortSignal");
+  const abortError = () => {
+    const error = new Error("This operation was aborted");
+    error.name = "AbortError";
+    error.code = 20;
+    return error;
+  };
+  class AbortSignal {
+    #aborted = false;
+    #reason = undefined;
+    #listeners = [];
+    onabort = null;
+    constructor(token) {
+      if (token !== signalToken) throw new TypeError("Illegal constructor");
+    }
+    get aborted() {
+      return this.#aborted;
+    }
+    get reason() {
+      return this.#reason;
+    }
+    throwIfAborted() {
+      if (this.#aborted) throw this.#reason;
+    }
+    addEventListener(type, listener, options) {
+      if (type !== "abort" || typeof listener !== "function") return;
+      if (this.#listeners.some((entry) => entry.listener === listener)) return;
+      this.#listeners.push({ listener, once: Boolean(options?.once) });
+    }
+    removeEventListener(type, listener) {
+      this.#listeners = this.#listeners.filter((entry) => entry.listener !== listener);
+    }
+    static abort(reason) {
+      const signal = new AbortSignal(signalToken);
+      signal[signalToken](reason);
+      return signal;
+    }
+    static timeout(ms) {
+      const signal = new AbortSignal(signalToken);
+      setTimeout(() => {
+        const error = new Error("The operation was aborted due to timeout");
+        error.name = "TimeoutError";
+        error.code = 23;
+        signal[signalToken](error);
+      }, ms);
+      return signal;
+    }
+    static any(signals) {
+      const signal = new AbortSignal(signalToken);
+      for (const from of signals) {
+        if (from.aborted) {
+          signal[signalToken](from.reason);
+          break;
+        }
+        from.addEventListener("abort", () => signal[signalToken](from.reason), { once: true });
+      }
+      return signal;
+    }
+    [signalToken](reason = abortError()) {
+      if (this.#aborted) return;
+      this.#aborted = true;
+      this.#reason = reason;
+      const event = { type: "abort", target: this, currentTarget: this };
+      if (typeof this.onabort === "function") this.onabort(event);
+      const listeners = this.#listeners;
+      this.#listeners = listeners.filter((entry) => !entry.once);
+      for (const { listener } of listeners) listener.call(this, event);
+    }
+  }
+  class AbortController {
+    #signal = new AbortSignal(signalToken);
+    get signal() {
+      return this.#signal;
+    }
+    abort(reason) {
+      this.#signal[signalToken](reason);
+    }
+  }
+  for (const [name, value] of Object.entries({
+    TextEncoder, TextDecoder, Buffer, structuredClone, AbortController, AbortSignal,
+  })) {
+    define(name, value);
+  }
+
+  // util: what handlers take from it. `inspect` shows a value as
+  // `console.log` does; `format` is `console.log`'s text.
+  function promisify(original) {
+    if (typeof original !== "function") {
+      throw new TypeError('The "original" argument must be of type function');
+    }
+    if (typeof original[promisifyCustom] === "function") return original[promisifyCustom];
+    function promisified(...args) {
+      return new Promise((resolve, reject) => {
+        Reflect.apply(original, this, [
+          ...args,
+          (error, ...values) => (error ? reject(error) : resolve(values[0])),
+        ]);
+      });
+    }
+    Object.setPrototypeOf(promisified, Object.getPrototypeOf(original));
+    return Object.defineProperties(promisified, Object.getOwnPropertyDescriptors(original));
+  }
+  promisify.custom = promisifyCustom;
+  function callbackify(original) {
+    if (typeof original !== "function") {
+      throw new TypeError('The "original" argument must be of type function');
+    }
+    return function callbackified(...args) {
+      const callback = args.pop();
+      if (typeof callback !== "function") {
+        throw new TypeError('The last argument must be of type function');
+      }
+      Reflect.apply(original, this, args).then(
+        (value) => process.nextTick(callback, null, value),
+        (reason) => {
+          if (!reason) {
+            const error = new Error("Promise was rejected with a falsy value");
+            error.reason = reason;
+            reason = error;
+          }
+          process.nextTick(callback, reason);
+        }
+      );
+    };
+  }
+  function isDeepStrictEqual(a, b) {
+    if (Object.is(a, b)) return true;
+    if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+    if (Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
+    if (a instanceof Date) return a.getTime() === b.getTime();
+    if (a instanceof Map || a instanceof Set) {
+      if (a.size !== b.size) return false;
+      const entries = [...b];
+      return [...a].every((x) => entries.some((y) => isDeepStrictEqual(x, y)));
+    }
+    const keys = Object.keys(a);
+    if (keys.length !== Object.keys(b).length) return false;
+    return keys.every(
+      (key) => Object.prototype.hasOwnProperty.call(b, key) && isDeepStrictEqual(a[key], b[key])
+    );
+  }
+  const util = Object.freeze({
+    promisify,
+    callbackify,
+    inspect: host.inspect,
+    format: host.format,
+    isDeepStrictEqual,
+    inherits(constructor, superConstructor) {
+      Object.setPrototypeOf(constructor.prototype, superConstructor.prototype);
+      Object.defineProperty(constructor, "super_", {
+        value: superConstructor,
+        writable: true,
+        configurable: true,
+      });
+    },
+    types: Object.freeze({
+      isPromise: (value) => value instanceof Promise,
+      isDate: (value) => value instanceof Date,
+      isRegExp: (value) => value instanceof RegExp,
+      isMap: (value) => value instanceof Map,
+      isSet: (value) => value instanceof Set,
+    }),
+  });
 
   // Redis on the simulated cache, for ioredis and node-redis: each command
   // is one cache operation (its latency, counting and trace) with Redis's
@@ -1299,49 +1846,8 @@
   // memcached clients. Values are the cache's JSON values; a TTL is in
   // seconds, as memcached's (the simulated cache takes ms).
 
-  // memjs hands back Buffers; the simulation has none, so a value is a
-  // small Buffer-like object of its UTF-8 bytes: `toString()` gives the
-  // text, `length` the byte count, `equals`, `toJSON` as Node's.
-  const utf8 = (text) => {
-    const bytes = [];
-    for (const char of text) {
-      let c = char.codePointAt(0);
-      if (c < 0x80) bytes.push(c);
-      else if (c < 0x800) bytes.push(0xc0 | (c >> 6), 0x80 | (c & 63));
-      else if (c < 0x10000) bytes.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
-      else {
-        bytes.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 63), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
-      }
-    }
-    return bytes;
-  };
-  class Buffer {
-    constructor(bytes, text) {
-      this._bytes = bytes;
-      this._text = text;
-    }
-    static from(value) {
-      if (value instanceof Buffer) return new Buffer(value._bytes.slice(), value._text);
-      const text = String(value);
-      return new Buffer(utf8(text), text);
-    }
-    static isBuffer(value) {
-      return value instanceof Buffer;
-    }
-    get length() {
-      return this._bytes.length;
-    }
-    toString() {
-      return this._text;
-    }
-    equals(other) {
-      return other instanceof Buffer && other._text === this._text;
-    }
-    toJSON() {
-      return { type: "Buffer", data: this._bytes.slice() };
-    }
-  }
-  const memjsFlags = () => new Buffer([0, 0, 0, 0], "\0\0\0\0");
+  // memjs hands back Buffers: a value is the Buffer of its text's UTF-8.
+  const memjsFlags = () => Buffer.from([0, 0, 0, 0]);
   const memjsValue = (value) => {
     if (typeof value === "string") return value;
     if (value instanceof Buffer) return value.toString();
@@ -1386,7 +1892,7 @@
           const value = await cache.get(key);
           return value === undefined
             ? { value: null, flags: null }
-            : { value: Buffer.from(value), flags: memjsFlags() };
+            : { value: Buffer.from(String(value)), flags: memjsFlags() };
         },
         (result) => [result.value, result.flags]
       );
@@ -2429,9 +2935,11 @@
     express,
     fastify,
     "timers/promises": Object.freeze({
-      setTimeout: (ms, value) => sleep(ms).then(() => value),
-      setImmediate: (value) => new Promise((resolve) => setImmediate(() => resolve(value))),
+      setTimeout: timers.setTimeout[promisifyCustom],
+      setImmediate: timers.setImmediate[promisifyCustom],
     }),
+    timers: Object.freeze({ ...timers }),
+    util,
   };
   const names = Object.keys(modules).sort().join(", ");
 

@@ -89,7 +89,8 @@ const GC_MAX: usize = 64 << 20;
 /// an unknown one.
 pub const GLOBALS: &str = "cache, db, lock, guard, singleflight, sleep, setTimeout, setInterval, \
 setImmediate, clearTimeout, clearInterval, clearImmediate, queueMicrotask, Date, performance, \
-Math, EventEmitter, console, count, config, require, module, exports, process";
+Math, EventEmitter, console, count, config, require, module, exports, process, Buffer, \
+TextEncoder, TextDecoder, structuredClone, AbortController, AbortSignal";
 
 /// The built-in modules (the prelude's `require` table) and what each
 /// exports by name to an `import`.
@@ -108,13 +109,21 @@ const MODULES: &[(&str, &str)] = &[
     ("memjs", "Client"),
     ("p-limit", ""),
     ("pg", "Pool, Client, DatabaseError, types"),
-    ("process", "env"),
+    ("process", "env, nextTick, hrtime, uptime"),
     ("redis", "createClient, ErrorReply, SimpleError"),
     (
         "redlock",
         "Redlock, Lock, LockError, ExecutionError, ResourceLockedError",
     ),
+    (
+        "timers",
+        "setTimeout, setInterval, setImmediate, clearTimeout, clearInterval, clearImmediate",
+    ),
     ("timers/promises", "setTimeout, setImmediate"),
+    (
+        "util",
+        "promisify, callbackify, inspect, format, isDeepStrictEqual, inherits, types",
+    ),
 ];
 
 /// The built-in modules, each with its named exports, in the order of the
@@ -382,7 +391,7 @@ impl ScriptRun {
         let mut run = ScriptRun::of(host, realms, requests);
         // Top-level promise jobs run before any request, and so does the
         // event loop while a module's top level awaits it.
-        run.drain();
+        run.drain_ticks_first(!is_module(code));
         run.boot(route)?;
         run.host.state.borrow_mut().top_level = false;
         Ok(run)
@@ -1371,7 +1380,72 @@ impl ScriptRun {
     /// first of its chain: one source at a time, so the running request
     /// is always known (SCRIPTING.md leaves how many microtasks a hand-off
     /// takes to the library).
+    ///
+    /// `process.nextTick` callbacks come first, as Node runs them after a
+    /// macrotask's callback (`processTicksAndRejections`): every tick, then
+    /// every microtask, and again while the microtasks queued ticks.
     fn drain(&mut self) {
+        self.drain_ticks_first(true);
+    }
+
+    /// [`drain`](Self::drain), or with the microtasks first: Node evaluates
+    /// an ES module's top level inside a microtask, so the promise jobs it
+    /// queued run before its ticks (a CommonJS top level's ticks run first).
+    fn drain_ticks_first(&mut self, ticks_first: bool) {
+        let mut ticks_now = ticks_first;
+        loop {
+            if ticks_now {
+                self.run_next_ticks();
+            }
+            ticks_now = true;
+            self.drain_microtasks();
+            if self.host.state.borrow().next_ticks.is_empty() {
+                break;
+            }
+        }
+    }
+
+    /// Runs the queued `process.nextTick` callbacks, and those they queue,
+    /// in order. A callback's exception is a stray error (logged, counted
+    /// nowhere), as a timer's is; a budget that stops one fails its
+    /// request, as it does a promise job.
+    fn run_next_ticks(&mut self) {
+        loop {
+            let tick = self.host.state.borrow_mut().next_ticks.pop_front();
+            let Some(tick) = tick else {
+                break;
+            };
+            self.set_current(tick.request);
+            self.touch_js(tick.server);
+            let realm = &self.realms[tick.server as usize];
+            let failed = realm.context.with(|ctx| {
+                let called = tick.callback.restore(&ctx).and_then(|callback| {
+                    let args = tick
+                        .args
+                        .into_iter()
+                        .map(|arg| arg.restore(&ctx))
+                        .collect::<rquickjs::Result<Vec<_>>>()?;
+                    callback.call::<_, ()>((Rest(args),))
+                });
+                called.err().map(|error| failure(realm, &ctx, error))
+            });
+            if let Some(text) = failed {
+                if realm.ticks.get() > TICK_BUDGET {
+                    if tick.request == NO_REQUEST {
+                        self.top_level_failure.get_or_insert(text.clone());
+                    }
+                    settle_request(&self.host, tick.request, Err(text));
+                } else {
+                    log(&self.host, format!("uncaught {text}"), None);
+                }
+            }
+            self.check_memory(tick.server as usize);
+        }
+    }
+
+    /// The microtasks: promise jobs and the event loop's own, until none
+    /// is left (see [`drain`](Self::drain)).
+    fn drain_microtasks(&mut self) {
         loop {
             while let Some(server) = self
                 .realms
@@ -1852,7 +1926,10 @@ fn settle_request(host: &Host, request: TaskId, result: Result<(), String>) {
     host.state.borrow_mut().contexts.remove(&request);
     match result {
         Ok(()) => host.core.borrow_mut().respond(request, Outcome::Ok),
-        Err(message) => {
+        Err(mut message) => {
+            if unknown_name(&message).is_some() {
+                message.push_str(&format!("; the globals are {GLOBALS}"));
+            }
             if message.starts_with("RuntimeLimitError") {
                 super::guard::stopped(request, &message);
             }
@@ -2334,10 +2411,7 @@ fn top_level_error(
         }
         return error;
     }
-    let unknown = text
-        .strip_prefix("ReferenceError: ")
-        .and_then(|rest| rest.split_once(" is not defined"))
-        .map(|(name, _)| name.to_string());
+    let unknown = unknown_name(&text).map(str::to_string);
     let mut found = ScriptError::new(text);
     if let Some(name) = unknown {
         found
@@ -2353,6 +2427,15 @@ fn top_level_error(
         }
     }
     found
+}
+
+/// The name an error says is not defined (`ReferenceError: x is not
+/// defined`).
+fn unknown_name(error: &str) -> Option<&str> {
+    error
+        .strip_prefix("ReferenceError: ")
+        .and_then(|rest| rest.split_once(" is not defined"))
+        .map(|(name, _)| name)
 }
 
 /// The 1-based line and column of the first use of identifier `name`.

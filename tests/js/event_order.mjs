@@ -15,8 +15,9 @@
 // `Promise.any`, `finally` that waits, async generators with `for await`,
 // an async function that returns a promise or a thenable, a thenable that
 // resolves later, `await` in `finally`, a timer's extra arguments, `EventEmitter`'s `on`/`once`/`emit`,
-// `setTimeout`/`setInterval` (cleared or not), `setImmediate`, nested to
-// four levels.
+// `setTimeout`/`setInterval` (cleared or not), `setImmediate`,
+// `process.nextTick` (with arguments), nested to four levels; every third
+// program is an ES module, the others CommonJS.
 //
 // Real Node's timers run on the wall clock, so two timers due within a few
 // milliseconds of each other may run in either order from one run to the
@@ -95,7 +96,7 @@ export function generate(seed) {
       }
       return [values[pick(values.length)], now];
     };
-    switch (pick(23)) {
+    switch (pick(25)) {
       case 0:
         return log;
       case 1: {
@@ -159,6 +160,10 @@ export function generate(seed) {
         return `Promise.all([1, 2, 3].map(async (n) => { await null; console.log('${label}m' + n); })).then(() => { ${log}\n${inner()} });`;
       case 22:
         return `Promise.resolve({ then(resolve) { setImmediate(() => resolve()); } }).then(() => { ${log}\n${inner()} });`;
+      case 23:
+        return `process.nextTick(() => { ${log}\n${inner()} });`;
+      case 24:
+        return `process.nextTick((first, second) => { console.log(first + second); ${log}\n${inner()} }, '${label}', 'n');`;
       default:
         return `{ const p = new Promise((resolve) => setImmediate(() => resolve('${label}v'))); p.then((v) => { console.log(v); ${inner()} }); }`;
     }
@@ -167,21 +172,31 @@ export function generate(seed) {
   const body = block(0, 0);
   // The simulated run lasts while its one request does: past every timer.
   const end = Math.max(0, ...firings) + 1000;
-  return `const { EventEmitter } = require('node:events');\n${body}\nasync function handle(req) { await new Promise((resolve) => setTimeout(resolve, ${end})); }\n`;
+  const wait = `async function handle(req) { await new Promise((resolve) => setTimeout(resolve, ${end})); }`;
+  // Every third program is an ES module: Node runs its top level inside a
+  // microtask, so its promise jobs run before its `process.nextTick`s.
+  if (isModule(seed)) {
+    return `import { EventEmitter } from 'node:events';\n${body}\nexport ${wait}\n`;
+  }
+  return `const { EventEmitter } = require('node:events');\n${body}\n${wait}\n`;
 }
+
+const isModule = (seed) => seed % 3 === 0;
 
 // Node's lines for `code`.
 // Each line with its time, kept until the program ends (writing to stdout
 // as it runs would slow its first lines), on the program's first line (its
 // lines keep their numbers). The modules a program takes load first.
+// (An ES module's imports load before any of its code.)
 const STAMPED =
-  'require("node:events"); const __lines = []; const __start = performance.now(); ' +
+  'const __lines = []; const __start = performance.now(); ' +
   'console.log = (...words) => __lines.push([words.join(" "), performance.now() - __start]); ' +
   'process.on("exit", () => process.stdout.write(JSON.stringify(__lines))); ';
 
 function onNode(code, dir, seed) {
-  const file = join(dir, `program-${seed}.js`);
-  writeFileSync(file, STAMPED + code);
+  const module = isModule(seed);
+  const file = join(dir, `program-${seed}.${module ? 'mjs' : 'cjs'}`);
+  writeFileSync(file, (module ? '' : 'require("node:events"); ') + STAMPED + code);
   return new Promise((resolve, reject) => {
     execFile(process.execPath, [file], (error, stdout, stderr) => {
       if (error) reject(new Error(`seed ${seed}: ${stderr || error.message}`));
