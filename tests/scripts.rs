@@ -565,7 +565,8 @@ async function handle(req) {
 
 /// `util`: `promisify` (of a callback API, and of `setTimeout` through
 /// its custom form), `callbackify` (its callback in a tick), `format` and
-/// `inspect`; `console.log` formats as Node's does.
+/// `inspect`; `console.log` formats as Node's does; `process` is an
+/// EventEmitter (a module's `process.on("SIGTERM", …)` loads).
 #[test]
 fn util_and_console_format_are_nodes() {
     let code = r#"
@@ -585,7 +586,9 @@ async function handle(req) {
   console.log("%i|%f|%c%o", 12.9, "1.5", "color: red", [1]);
   console.log(util.format("x=%d", 4), util.inspect({ z: [1] }), util.isDeepStrictEqual({ a: [1] }, { a: [1] }));
   console.log(process.hrtime(), String(process.hrtime.bigint()), process.uptime());
-}"#;
+  console.log(process.listenerCount("SIGTERM"), process.platform, typeof process.cwd());
+}
+process.on("SIGTERM", () => process.exit(0));"#;
     assert_eq!(
         logs(code, ""),
         [
@@ -599,6 +602,7 @@ async function handle(req) {
             "12|1.5|[1]",
             r#"x=4 {"z":[1]} true"#,
             "[0,8000000] 8000000 0.008",
+            "1 linux string",
         ]
     );
 }
@@ -653,6 +657,109 @@ async function handle(req) {
             "true This operation was aborted",
             "thrown why",
             "timeout 7 TimeoutError",
+        ]
+    );
+}
+
+/// `URL` and `URLSearchParams` as Node parses, resolves, encodes and
+/// prints them (absolute and relative URLs, dot segments, default ports,
+/// userinfo, IPv6, file and non-special schemes, a `searchParams` that
+/// follows its URL): Node 20 printed the same lines for the same text.
+#[test]
+fn urls_are_nodes() {
+    let code = r#"
+async function handle(req) {
+{
+const cases = [
+  ['https://User:Pw@Example.COM:443/a/b/../c?x=1&y=a+b#frag'],
+  ['http://example.com:8080'],
+  ['/orders/42?expand=items', 'http://localhost:3000/base/'],
+  ['../up?q', 'http://h/a/b/c'],
+  ['?only=query', 'http://h/p/q?old#h'],
+  ['#hash', 'http://h/p?q'],
+  ['//other.org/x', 'https://h/'],
+  ['http://h/sp ace/ü?q=ä b&e=%41#f g'],
+  ['not a url'],
+  ['relative/path'],
+];
+for (const [input, base] of cases) {
+  try {
+    const u = new URL(input, base);
+    console.log(JSON.stringify([u.href, u.protocol, u.username, u.password, u.host, u.hostname, u.port, u.pathname, u.search, u.hash, u.origin]));
+  } catch (e) { console.log(e.name, e.code, e.message); }
+}
+const p = new URLSearchParams('?a=1&b=x+y&a=2&c=%E2%9C%93&d');
+console.log(p.get('a'), JSON.stringify(p.getAll('a')), p.get('b'), p.get('c'), p.get('d'), p.has('z'), p.size, String(p));
+p.append('e', 'a b&c'); p.set('a', '3'); p.delete('b'); p.sort();
+console.log(p.toString(), [...p.keys()].join(','), JSON.stringify([...p]));
+const u = new URL('http://h/p?x=1'); u.searchParams.set('y', 'two words'); u.pathname = '/new path'; u.hash = 'h';
+console.log(u.href, u.search, JSON.stringify({u}));
+console.log(new URLSearchParams({ k: 'v', n: 1 }).toString(), new URLSearchParams([['a', 'b']]).toString());
+}
+{
+const cases = [
+  ['mailto:someone@example.com?subject=hi'],
+  ['file:///etc/passwd'],
+  ['http://h?x'],
+  ['HTTP://H:80/'],
+  ['http://[::1]:3000/x'],
+  ['http:foo', 'http://a/b/c'],
+  ['  http://h/  '],
+  ['http://h/a/./b/../../c'],
+  ['https://h/%7Efoo/%2e%2E/bar'],
+  ['http://h:99999/'],
+  ['http://h/x?a=1#'],
+  ['redis://user:secret@cache:6379/0'],
+  ['postgres://u:p@db.local:5432/app?sslmode=require'],
+  ['', 'http://a/b?c#d'],
+  ['.', 'http://a/b/c'],
+  ['..', 'http://a/b/c'],
+];
+for (const [input, base] of cases) {
+  try {
+    const u = new URL(input, base);
+    console.log(JSON.stringify([u.href, u.protocol, u.username, u.password, u.host, u.hostname, u.port, u.pathname, u.search, u.hash, u.origin]));
+  } catch (e) { console.log(e.name, e.code, e.message); }
+}
+const u = new URL('http://h/p'); u.search = '?a b=c d'; console.log(u.href, u.searchParams.get('a b')); u.hash = '#x y'; u.port = '8080'; console.log(u.href, URL.canParse('nope'), URL.canParse('/x', 'http://h'));
+}
+}
+"#;
+    assert_eq!(
+        logs(code, ""),
+        [
+            "[\"https://User:Pw@example.com/a/c?x=1&y=a+b#frag\",\"https:\",\"User\",\"Pw\",\"example.com\",\"example.com\",\"\",\"/a/c\",\"?x=1&y=a+b\",\"#frag\",\"https://example.com\"]",
+            "[\"http://example.com:8080/\",\"http:\",\"\",\"\",\"example.com:8080\",\"example.com\",\"8080\",\"/\",\"\",\"\",\"http://example.com:8080\"]",
+            "[\"http://localhost:3000/orders/42?expand=items\",\"http:\",\"\",\"\",\"localhost:3000\",\"localhost\",\"3000\",\"/orders/42\",\"?expand=items\",\"\",\"http://localhost:3000\"]",
+            "[\"http://h/a/up?q\",\"http:\",\"\",\"\",\"h\",\"h\",\"\",\"/a/up\",\"?q\",\"\",\"http://h\"]",
+            "[\"http://h/p/q?only=query\",\"http:\",\"\",\"\",\"h\",\"h\",\"\",\"/p/q\",\"?only=query\",\"\",\"http://h\"]",
+            "[\"http://h/p?q#hash\",\"http:\",\"\",\"\",\"h\",\"h\",\"\",\"/p\",\"?q\",\"#hash\",\"http://h\"]",
+            "[\"https://other.org/x\",\"https:\",\"\",\"\",\"other.org\",\"other.org\",\"\",\"/x\",\"\",\"\",\"https://other.org\"]",
+            "[\"http://h/sp%20ace/%C3%BC?q=%C3%A4%20b&e=%41#f%20g\",\"http:\",\"\",\"\",\"h\",\"h\",\"\",\"/sp%20ace/%C3%BC\",\"?q=%C3%A4%20b&e=%41\",\"#f%20g\",\"http://h\"]",
+            "TypeError ERR_INVALID_URL Invalid URL",
+            "TypeError ERR_INVALID_URL Invalid URL",
+            "1 [\"1\",\"2\"] x y ✓  false 5 a=1&b=x+y&a=2&c=%E2%9C%93&d=",
+            "a=3&c=%E2%9C%93&d=&e=a+b%26c a,c,d,e [[\"a\",\"3\"],[\"c\",\"✓\"],[\"d\",\"\"],[\"e\",\"a b&c\"]]",
+            "http://h/new%20path?x=1&y=two+words#h ?x=1&y=two+words {\"u\":\"http://h/new%20path?x=1&y=two+words#h\"}",
+            "k=v&n=1 a=b",
+            "[\"mailto:someone@example.com?subject=hi\",\"mailto:\",\"\",\"\",\"\",\"\",\"\",\"someone@example.com\",\"?subject=hi\",\"\",\"null\"]",
+            "[\"file:///etc/passwd\",\"file:\",\"\",\"\",\"\",\"\",\"\",\"/etc/passwd\",\"\",\"\",\"null\"]",
+            "[\"http://h/?x\",\"http:\",\"\",\"\",\"h\",\"h\",\"\",\"/\",\"?x\",\"\",\"http://h\"]",
+            "[\"http://h/\",\"http:\",\"\",\"\",\"h\",\"h\",\"\",\"/\",\"\",\"\",\"http://h\"]",
+            "[\"http://[::1]:3000/x\",\"http:\",\"\",\"\",\"[::1]:3000\",\"[::1]\",\"3000\",\"/x\",\"\",\"\",\"http://[::1]:3000\"]",
+            "[\"http://a/b/foo\",\"http:\",\"\",\"\",\"a\",\"a\",\"\",\"/b/foo\",\"\",\"\",\"http://a\"]",
+            "[\"http://h/\",\"http:\",\"\",\"\",\"h\",\"h\",\"\",\"/\",\"\",\"\",\"http://h\"]",
+            "[\"http://h/c\",\"http:\",\"\",\"\",\"h\",\"h\",\"\",\"/c\",\"\",\"\",\"http://h\"]",
+            "[\"https://h/bar\",\"https:\",\"\",\"\",\"h\",\"h\",\"\",\"/bar\",\"\",\"\",\"https://h\"]",
+            "TypeError ERR_INVALID_URL Invalid URL",
+            "[\"http://h/x?a=1#\",\"http:\",\"\",\"\",\"h\",\"h\",\"\",\"/x\",\"?a=1\",\"\",\"http://h\"]",
+            "[\"redis://user:secret@cache:6379/0\",\"redis:\",\"user\",\"secret\",\"cache:6379\",\"cache\",\"6379\",\"/0\",\"\",\"\",\"null\"]",
+            "[\"postgres://u:p@db.local:5432/app?sslmode=require\",\"postgres:\",\"u\",\"p\",\"db.local:5432\",\"db.local\",\"5432\",\"/app\",\"?sslmode=require\",\"\",\"null\"]",
+            "[\"http://a/b?c\",\"http:\",\"\",\"\",\"a\",\"a\",\"\",\"/b\",\"?c\",\"\",\"http://a\"]",
+            "[\"http://a/b/\",\"http:\",\"\",\"\",\"a\",\"a\",\"\",\"/b/\",\"\",\"\",\"http://a\"]",
+            "[\"http://a/\",\"http:\",\"\",\"\",\"a\",\"a\",\"\",\"/\",\"\",\"\",\"http://a\"]",
+            "http://h/p?a%20b=c%20d c d",
+            "http://h:8080/p?a%20b=c%20d#x%20y false true",
         ]
     );
 }

@@ -702,7 +702,9 @@
 
   // process: an empty environment (no real one reaches the simulation),
   // `nextTick` (Node's order, run.rs `drain`), and the clocks, virtual:
-  // `hrtime` and `uptime` count from the run's time 0.
+  // `hrtime` and `uptime` count from the run's time 0. It is an
+  // EventEmitter, as Node's, so a module's `process.on("SIGTERM", ...)`
+  // loads; nothing emits its events (no signal, no exit).
   const nanoseconds = () => Math.round(performance.now() * 1e6);
   function hrtime(previous) {
     let ns = nanoseconds();
@@ -715,11 +717,15 @@
     return [Math.floor(ns / 1e9), ns % 1e9];
   }
   hrtime.bigint = () => BigInt(nanoseconds());
-  const process = Object.freeze({
-    env: {},
-    nextTick: host.nextTick,
-    hrtime,
-    uptime: () => performance.now() / 1000,
+  const process = Object.defineProperties(new EventEmitter(), {
+    env: { value: {}, enumerable: true },
+    nextTick: { value: host.nextTick, enumerable: true },
+    hrtime: { value: hrtime, enumerable: true },
+    uptime: { value: () => performance.now() / 1000, enumerable: true },
+    platform: { value: "linux", enumerable: true },
+    pid: { value: 1, enumerable: true },
+    argv: { value: ["node", "handler.js"], enumerable: true },
+    cwd: { value: () => "/", enumerable: true },
   });
   define("process", process);
 
@@ -1165,8 +1171,328 @@
       this.#signal[signalToken](reason);
     }
   }
+  // URL and URLSearchParams, WHATWG's: absolute and relative URLs, dot
+  // segments, default ports, percent-encoding, and a `searchParams` that
+  // follows its URL both ways.
+  const DEFAULT_PORTS = { "http:": "80", "https:": "443", "ws:": "80", "wss:": "443", "ftp:": "21" };
+  const FRAGMENT_SET = '"<>`';
+  const QUERY_SET = '"#<>';
+  const PATH_SET = QUERY_SET + "?`{}";
+  const USERINFO_SET = PATH_SET + "/:;=@[\\]^|";
+  const hex2 = (byte) => "%" + byte.toString(16).toUpperCase().padStart(2, "0");
+  function percentEncode(text, set) {
+    let out = "";
+    for (const char of text) {
+      const code = char.codePointAt(0);
+      if (code <= 0x20 || code > 0x7e || set.includes(char)) {
+        for (const byte of utf8Encode(char)) out += hex2(byte);
+      } else {
+        out += char;
+      }
+    }
+    return out;
+  }
+  function percentDecode(text) {
+    const bytes = [];
+    for (let i = 0; i < text.length; i += 1) {
+      const byte = text[i] === "%" ? parseInt(text.slice(i + 1, i + 3), 16) : NaN;
+      if (/^%[0-9a-fA-F]{2}/.test(text.slice(i, i + 3)) && !Number.isNaN(byte)) {
+        bytes.push(byte);
+        i += 2;
+      } else {
+        bytes.push(...utf8Encode(text[i]));
+      }
+    }
+    return utf8Decode(bytes);
+  }
+  const invalidURL = (input) => {
+    const error = new TypeError("Invalid URL");
+    error.code = "ERR_INVALID_URL";
+    error.input = input;
+    return error;
+  };
+  // A path's segments with `.` and `..` taken out.
+  function resolvePath(segments) {
+    const out = [];
+    segments.forEach((segment, i) => {
+      const last = i === segments.length - 1;
+      const dot = /^(\.|%2e)$/i.test(segment);
+      const dots = /^(\.|%2e){2}$/i.test(segment);
+      if (dots) {
+        out.pop();
+        if (last) out.push("");
+      } else if (dot) {
+        if (last) out.push("");
+      } else {
+        out.push(segment);
+      }
+    });
+    return out;
+  }
+  function parseURL(input, base) {
+    const text = String(input).replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, "").replace(/[\t\n\r]/g, "");
+    const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(text);
+    const url = { protocol: "", username: "", password: "", hostname: "", port: "", path: "", query: null, fragment: null, opaque: false };
+    let rest = text;
+    if (scheme) {
+      url.protocol = scheme[1].toLowerCase() + ":";
+      rest = text.slice(scheme[0].length);
+    } else if (base) {
+      url.protocol = base.protocol;
+    } else {
+      throw invalidURL(input);
+    }
+    const special = url.protocol in DEFAULT_PORTS || url.protocol === "file:";
+    const slash = special ? /[\/\\]/ : /\//;
+    const hashAt = rest.indexOf("#");
+    if (hashAt >= 0) {
+      url.fragment = percentEncode(rest.slice(hashAt + 1), FRAGMENT_SET);
+      rest = rest.slice(0, hashAt);
+    }
+    const queryAt = rest.indexOf("?");
+    const query = queryAt >= 0 ? rest.slice(queryAt + 1) : null;
+    if (queryAt >= 0) rest = rest.slice(0, queryAt);
+    if (query !== null) url.query = percentEncode(query, special ? QUERY_SET + "'" : QUERY_SET);
+    const authority = special
+      ? scheme && (!base || base.protocol !== url.protocol || /^[\/\\]{2}/.test(rest))
+      : /^\/\//.test(rest);
+    if (authority || (!scheme && (special ? /^[\/\\]{2}/ : /^\/\//).test(rest))) {
+      // (`http:///h` is `http://h/`; a file URL's host may be empty.)
+      rest = url.protocol === "file:" ? rest.replace(/^[\/\\]{2}/, "") : special ? rest.replace(/^[\/\\]*/, "") : rest.slice(2);
+      const end = rest.search(slash);
+      const host = end < 0 ? rest : rest.slice(0, end);
+      rest = end < 0 ? "" : rest.slice(end);
+      const at = host.lastIndexOf("@");
+      if (at >= 0) {
+        const [username, ...password] = host.slice(0, at).split(":");
+        url.username = percentEncode(username, USERINFO_SET);
+        url.password = percentEncode(password.join(":"), USERINFO_SET);
+      }
+      const hostPort = /^(\[[^\]]*\]|[^:]*)(?::(.*))?$/.exec(host.slice(at + 1));
+      url.hostname = special ? percentDecode(hostPort[1]).toLowerCase() : hostPort[1];
+      const port = hostPort[2] ?? "";
+      if (!/^\d*$/.test(port) || Number(port) > 65535) throw invalidURL(input);
+      url.port = port === "" || DEFAULT_PORTS[url.protocol] === String(Number(port)) ? "" : String(Number(port));
+      if (/[\u0000-\u0020#%\/:<>?@[\\\]^|]/.test(url.hostname.replace(/^\[.*\]$/, "")) || (special && url.protocol !== "file:" && !url.hostname)) {
+        throw invalidURL(input);
+      }
+    } else if (!scheme || (special && base && base.protocol === url.protocol)) {
+      if (!base || base.opaque) throw invalidURL(input);
+      Object.assign(url, { username: base.username, password: base.password, hostname: base.hostname, port: base.port });
+      if (rest === "") {
+        url.path = base.path;
+        if (query === null) url.query = base.query;
+        return url;
+      }
+      if (!slash.test(rest[0])) rest = base.path.slice(0, base.path.lastIndexOf("/") + 1) + rest;
+    } else if (!special) {
+      url.opaque = true;
+      url.path = percentEncode(rest, "");
+      return url;
+    } else {
+      throw invalidURL(input);
+    }
+    const segments = resolvePath(rest.split(slash).slice(1));
+    url.path = "/" + segments.map((segment) => percentEncode(segment, PATH_SET)).join("/");
+    return url;
+  }
+  const formEncode = (text) => {
+    let out = "";
+    for (const byte of utf8Encode(text)) {
+      const char = String.fromCharCode(byte);
+      out += /[A-Za-z0-9*\-._]/.test(char) ? char : byte === 0x20 ? "+" : hex2(byte);
+    }
+    return out;
+  };
+  const formDecode = (text) => percentDecode(text.replace(/\+/g, " "));
+  const searchLink = Symbol("URLSearchParams's URL");
+  class URLSearchParams {
+    #list = [];
+    #url = null;
+    constructor(init = "") {
+      if (init instanceof URLSearchParams) {
+        this.#list = [...init];
+      } else if (init !== null && typeof init === "object" && typeof init[Symbol.iterator] === "function") {
+        for (const pair of init) {
+          const items = [...pair];
+          if (items.length !== 2) throw new TypeError("Each query pair must be an iterable [name, value] tuple");
+          this.#list.push([String(items[0]), String(items[1])]);
+        }
+      } else if (init !== null && typeof init === "object") {
+        for (const key of Object.keys(init)) this.#list.push([key, String(init[key])]);
+      } else {
+        this[searchLink](String(init).replace(/^\?/, ""));
+      }
+    }
+    // The URL this one belongs to, or a new query from it.
+    [searchLink](query, url) {
+      if (url) this.#url = url;
+      this.#list = query
+        .split("&")
+        .filter((part) => part !== "")
+        .map((part) => {
+          const at = part.indexOf("=");
+          return at < 0 ? [formDecode(part), ""] : [formDecode(part.slice(0, at)), formDecode(part.slice(at + 1))];
+        });
+    }
+    #update() {
+      if (this.#url) this.#url[searchLink](this.toString());
+    }
+    get size() {
+      return this.#list.length;
+    }
+    append(name, value) {
+      this.#list.push([String(name), String(value)]);
+      this.#update();
+    }
+    delete(name, value) {
+      this.#list = this.#list.filter(([k, v]) => k !== String(name) || (value !== undefined && v !== String(value)));
+      this.#update();
+    }
+    get(name) {
+      const found = this.#list.find(([k]) => k === String(name));
+      return found ? found[1] : null;
+    }
+    getAll(name) {
+      return this.#list.filter(([k]) => k === String(name)).map(([, v]) => v);
+    }
+    has(name, value) {
+      return this.#list.some(([k, v]) => k === String(name) && (value === undefined || v === String(value)));
+    }
+    set(name, value) {
+      name = String(name);
+      const at = this.#list.findIndex(([k]) => k === name);
+      if (at < 0) this.#list.push([name, String(value)]);
+      else {
+        this.#list[at] = [name, String(value)];
+        this.#list = this.#list.filter(([k], i) => k !== name || i === at);
+      }
+      this.#update();
+    }
+    sort() {
+      this.#list = this.#list
+        .map((pair, i) => [pair, i])
+        .sort(([a, i], [b, j]) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : i - j))
+        .map(([pair]) => pair);
+      this.#update();
+    }
+    forEach(callback, thisArg) {
+      for (const [k, v] of this.#list) callback.call(thisArg, v, k, this);
+    }
+    *entries() {
+      for (const [k, v] of this.#list) yield [k, v];
+    }
+    *keys() {
+      for (const [k] of this.#list) yield k;
+    }
+    *values() {
+      for (const [, v] of this.#list) yield v;
+    }
+    [Symbol.iterator]() {
+      return this.entries();
+    }
+    toString() {
+      return this.#list.map(([k, v]) => `${formEncode(k)}=${formEncode(v)}`).join("&");
+    }
+  }
+  class URL {
+    #url;
+    #params = new URLSearchParams();
+    constructor(input, base) {
+      const parent = base === undefined ? null : parseURL(base instanceof URL ? base.href : base);
+      this.#url = parseURL(input, parent);
+      this.#params[searchLink](this.#url.query ?? "", this);
+    }
+    static canParse(input, base) {
+      try {
+        new URL(input, base);
+        return true;
+      } catch {
+        return false;
+      }
+    }
+    [searchLink](query) {
+      this.#url.query = query === "" ? null : query;
+    }
+    get protocol() {
+      return this.#url.protocol;
+    }
+    get username() {
+      return this.#url.username;
+    }
+    get password() {
+      return this.#url.password;
+    }
+    get hostname() {
+      return this.#url.hostname;
+    }
+    set hostname(value) {
+      this.#url.hostname = String(value).toLowerCase();
+    }
+    get port() {
+      return this.#url.port;
+    }
+    set port(value) {
+      const port = String(value);
+      if (/^\d*$/.test(port) && Number(port) <= 65535) {
+        this.#url.port = port === "" || DEFAULT_PORTS[this.protocol] === String(Number(port)) ? "" : String(Number(port));
+      }
+    }
+    get host() {
+      return this.#url.hostname + (this.#url.port ? `:${this.#url.port}` : "");
+    }
+    get origin() {
+      return this.protocol in DEFAULT_PORTS ? `${this.protocol}//${this.host}` : "null";
+    }
+    get pathname() {
+      return this.#url.path;
+    }
+    set pathname(value) {
+      if (this.#url.opaque) return;
+      const path = String(value);
+      this.#url.path = parseURL(path.startsWith("/") ? path : `/${path}`, this.#url).path;
+    }
+    get search() {
+      return this.#url.query ? `?${this.#url.query}` : "";
+    }
+    set search(value) {
+      const query = String(value).replace(/^\?/, "");
+      this.#url.query = query === "" ? null : percentEncode(query, QUERY_SET + "'");
+      this.#params[searchLink](query);
+    }
+    get searchParams() {
+      return this.#params;
+    }
+    get hash() {
+      return this.#url.fragment ? `#${this.#url.fragment}` : "";
+    }
+    set hash(value) {
+      const fragment = String(value).replace(/^#/, "");
+      this.#url.fragment = fragment === "" ? null : percentEncode(fragment, FRAGMENT_SET);
+    }
+    get href() {
+      const url = this.#url;
+      const user = url.username || url.password
+        ? `${url.username}${url.password ? `:${url.password}` : ""}@`
+        : "";
+      const authority = url.opaque ? "" : `//${user}${this.host}`;
+      return `${url.protocol}${authority}${url.path}${url.query !== null ? `?${url.query}` : ""}${url.fragment !== null ? `#${url.fragment}` : ""}`;
+    }
+    set href(value) {
+      this.#url = parseURL(value);
+      this.#params[searchLink](this.#url.query ?? "");
+    }
+    toString() {
+      return this.href;
+    }
+    toJSON() {
+      return this.href;
+    }
+  }
+
   for (const [name, value] of Object.entries({
     TextEncoder, TextDecoder, Buffer, structuredClone, AbortController, AbortSignal,
+    URL, URLSearchParams,
   })) {
     define(name, value);
   }
