@@ -764,6 +764,26 @@ const u = new URL('http://h/p'); u.search = '?a b=c d'; console.log(u.href, u.se
     );
 }
 
+/// Node's globals live in a part of the prelude a realm runs the first time
+/// its script reads one: a script's own top-level binding of the name wins
+/// (memjs keeps the real `Buffer`), and an assignment replaces the global.
+#[test]
+fn node_globals_load_on_first_use_and_may_be_shadowed() {
+    let code = r#"
+const Buffer = "mine";
+const URL = 1;
+const memjs = require("memjs");
+const mc = memjs.Client.create();
+async function handle(req) {
+  await mc.set("k", "v");
+  const { value } = await mc.get("k");
+  console.log(Buffer, URL, value.toString(), value.length, typeof globalThis.Buffer.from);
+  globalThis.TextEncoder = 7;
+  console.log(globalThis.TextEncoder, typeof structuredClone);
+}"#;
+    assert_eq!(logs(code, ""), ["mine 1 v 1 function", "7 function"]);
+}
+
 #[test]
 fn timers_follow_nodes_rules() {
     let code = r#"

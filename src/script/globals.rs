@@ -371,6 +371,7 @@ pub fn register<'js>(ctx: &Ctx<'js>, link: &Rc<Link>) -> Result<()> {
             ("flightFinish", host_flight_finish, 2),
             ("now", host_now, 0),
             ("nextTick", next_tick, 1),
+            ("part", prelude_part, 1),
             ("inspect", inspect, 1),
             ("format", format, 1),
             ("request", host_request, 0),
@@ -746,6 +747,13 @@ fn timer<'js>(
         },
     );
     Ok(Value::new_int(ctx.clone(), id as i32))
+}
+
+/// `__host.part(name)`: a part of the prelude, run in this realm (its
+/// value is the part's function; `prelude.js` calls it once).
+fn prelude_part<'js>(_: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    let name = key_arg(ctx, args, 0)?;
+    super::run::prelude_part(ctx, &name)
 }
 
 /// `process.nextTick(callback, ...args)`: queued for the end of the running

@@ -2282,40 +2282,77 @@ fn module_handler<'js>(
 /// reads the bytecode and runs it instead of parsing the prelude's 85 KB
 /// of JavaScript again (parsing was most of the cost of a realm). The
 /// bytecode keeps its file name and lines, so stacks name `prelude` alike.
+/// A part of the prelude the script reaches for (see `prelude.js`,
+/// `host.part`): its value, run in `ctx`'s realm. An unknown name is an
+/// error.
+pub(crate) fn prelude_part<'js>(ctx: &Ctx<'js>, name: &str) -> rquickjs::Result<JsValue<'js>> {
+    match name {
+        "node" => prelude::run(ctx, prelude::NODE),
+        "clients" => prelude::run(ctx, prelude::CLIENTS),
+        "libraries" => prelude::run(ctx, prelude::LIBRARIES),
+        _ => Err(rquickjs::Error::new_from_js_message(
+            "string",
+            "prelude part",
+            format!("no prelude part {name}"),
+        )),
+    }
+}
+
 mod prelude {
     use std::cell::OnceCell;
+    use std::ffi::CStr;
     use std::rc::Rc;
 
-    use rquickjs::{qjs, Ctx};
+    use rquickjs::{qjs, Ctx, Value};
 
     use super::PRELUDE;
 
+    /// The prelude, then its parts (`prelude/*.js`), with the file name
+    /// their stacks show.
+    const SOURCES: [(&CStr, &str); 4] = [
+        (c"prelude", PRELUDE),
+        (c"prelude-node", include_str!("prelude/node.js")),
+        (c"prelude-clients", include_str!("prelude/clients.js")),
+        (c"prelude-libraries", include_str!("prelude/libraries.js")),
+    ];
+    const CORE: usize = 0;
+    pub const NODE: usize = 1;
+    pub const CLIENTS: usize = 2;
+    pub const LIBRARIES: usize = 3;
+
     thread_local! {
-        static BYTECODE: OnceCell<Rc<[u8]>> = const { OnceCell::new() };
+        static BYTECODE: [OnceCell<Rc<[u8]>>; 4] = const {
+            [OnceCell::new(), OnceCell::new(), OnceCell::new(), OnceCell::new()]
+        };
     }
 
-    /// The bytecode, compiled in `ctx` the first time.
-    fn bytecode(ctx: &Ctx<'_>) -> rquickjs::Result<Rc<[u8]>> {
-        if let Some(bytecode) = BYTECODE.with(|cell| cell.get().cloned()) {
+    /// Source `which`'s bytecode, compiled in `ctx` the first time.
+    fn bytecode(ctx: &Ctx<'_>, which: usize) -> rquickjs::Result<Rc<[u8]>> {
+        if let Some(bytecode) = BYTECODE.with(|cells| cells[which].get().cloned()) {
             return Ok(bytecode);
         }
-        let compiled: Rc<[u8]> = compile(ctx)?.into();
-        Ok(BYTECODE.with(|cell| cell.get_or_init(|| compiled).clone()))
+        let compiled: Rc<[u8]> = compile(ctx, which)?.into();
+        Ok(BYTECODE.with(|cells| cells[which].get_or_init(|| compiled).clone()))
     }
 
     /// Compiles the prelude now (the page's warm-up), without running it.
     pub fn compiled(ctx: &Ctx<'_>) -> rquickjs::Result<()> {
-        bytecode(ctx).map(drop)
+        bytecode(ctx, CORE).map(drop)
     }
 
     /// Runs the prelude in `ctx`'s realm (a global script, not strict).
     pub fn eval(ctx: &Ctx<'_>) -> rquickjs::Result<()> {
-        let bytecode = bytecode(ctx)?;
+        run(ctx, CORE).map(drop)
+    }
+
+    /// Runs source `which` in `ctx`'s realm: its completion value.
+    pub fn run<'js>(ctx: &Ctx<'js>, which: usize) -> rquickjs::Result<Value<'js>> {
+        let bytecode = bytecode(ctx, which)?;
         let raw = ctx.as_raw().as_ptr();
         // SAFETY: `raw` is the live context of `ctx`; the bytes are what
         // `compile` wrote with this same engine, and JS_ReadObject copies
         // them. JS_EvalFunction takes the function object; its result is
-        // freed here.
+        // owned by the returned value.
         unsafe {
             let function = qjs::JS_ReadObject(
                 raw,
@@ -2330,14 +2367,14 @@ mod prelude {
             if qjs::JS_IsException(result) {
                 return Err(rquickjs::Error::Exception);
             }
-            qjs::JS_FreeValue(raw, result);
+            Ok(Value::from_raw(ctx.clone(), result))
         }
-        Ok(())
     }
 
-    /// The prelude compiled (not run) in `ctx`, as bytecode.
-    fn compile(ctx: &Ctx<'_>) -> rquickjs::Result<Vec<u8>> {
-        let source = std::ffi::CString::new(PRELUDE)?;
+    /// Source `which` compiled (not run) in `ctx`, as bytecode.
+    fn compile(ctx: &Ctx<'_>, which: usize) -> rquickjs::Result<Vec<u8>> {
+        let (name, text) = SOURCES[which];
+        let source = std::ffi::CString::new(text)?;
         let raw = ctx.as_raw().as_ptr();
         // SAFETY: `raw` is the live context of `ctx`; the compiled function
         // and the written buffer are freed here, once copied.
@@ -2345,8 +2382,8 @@ mod prelude {
             let function = qjs::JS_Eval(
                 raw,
                 source.as_ptr(),
-                PRELUDE.len() as _,
-                c"prelude".as_ptr(),
+                text.len() as _,
+                name.as_ptr(),
                 (qjs::JS_EVAL_TYPE_GLOBAL | qjs::JS_EVAL_FLAG_COMPILE_ONLY) as i32,
             );
             if qjs::JS_IsException(function) {

@@ -1,0 +1,1085 @@
+// The clients of the simulated cache and database (ioredis, node-redis,
+// pg, memjs, memcached, redlock): a part of the prelude (prelude.js) that
+// a realm compiles and runs the first time its script asks for one of
+// them (prelude.js, `clientsPart`). Its value is a function of what it
+// takes from the prelude.
+"use strict";
+(function ({ cache, host, nodePart, console, EventEmitter, hex, setTimeout, clearTimeout }) {
+  // Redis on the simulated cache, for ioredis and node-redis: each command
+  // is one cache operation (its latency, counting and trace) with Redis's
+  // reply: strings from GET, 'OK' or null from SET, counts from DEL,
+  // numbers from INCR. Integer strings are kept as numbers so INCR reads
+  // them, as Redis does.
+  class ReplyError extends Error {
+    constructor(message) {
+      super(message);
+      this.name = "ReplyError";
+    }
+  }
+  const stored = (value) => {
+    const text = String(value);
+    return /^-?(0|[1-9][0-9]{0,14})$/.test(text) ? Number(text) : text;
+  };
+  const reply = (value) => (value === undefined || value === null ? null : String(value));
+  // Lua is recognised, not run: the text without comments and whitespace
+  // (and with one kind of quote) must be one the simulation knows.
+  const luaShape = (script) =>
+    String(script).replace(/--[^\n]*/g, "").replace(/\s+/g, "").replace(/'/g, '"');
+  const CHECK_AND_DELETE = luaShape(
+    'if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end'
+  );
+  // redlock's scripts, the same text in v4.2 and v5.0.0-beta.2.
+  const REDLOCK_ACQUIRE = `
+    -- Return 0 if an entry already exists.
+    for i, key in ipairs(KEYS) do
+      if redis.call("exists", key) == 1 then
+        return 0
+      end
+    end
+
+    -- Create an entry for each provided key.
+    for i, key in ipairs(KEYS) do
+      redis.call("set", key, ARGV[1], "PX", ARGV[2])
+    end
+
+    -- Return the number of entries added.
+    return #KEYS
+  `;
+  const REDLOCK_EXTEND = `
+    -- Return 0 if an entry exists with a *different* lock value.
+    for i, key in ipairs(KEYS) do
+      if redis.call("get", key) ~= ARGV[1] then
+        return 0
+      end
+    end
+
+    -- Update the entry for each provided key.
+    for i, key in ipairs(KEYS) do
+      redis.call("set", key, ARGV[1], "PX", ARGV[2])
+    end
+
+    -- Return the number of entries updated.
+    return #KEYS
+  `;
+  const REDLOCK_RELEASE = `
+    local count = 0
+    for i, key in ipairs(KEYS) do
+      -- Only remove entries for *this* lock value.
+      if redis.call("get", key) == ARGV[1] then
+        redis.pcall("del", key)
+        count = count + 1
+      end
+    end
+
+    -- Return the number of entries removed.
+    return count
+  `;
+  const LOCK_SCRIPTS = new Map([
+    [luaShape(REDLOCK_ACQUIRE), "acquire"],
+    [luaShape(REDLOCK_EXTEND), "extend"],
+    [luaShape(REDLOCK_RELEASE), "release"],
+  ]);
+  const UNKNOWN_SCRIPT =
+    "ERR this Lua script is not one the simulation recognises (it knows " +
+    "check-and-delete: if redis.call(\"get\", KEYS[1]) == ARGV[1] then return " +
+    "redis.call(\"del\", KEYS[1]) else return 0 end; and redlock's acquire, extend " +
+    "and release scripts, as redlock 4 and 5 send them)";
+  const integerArgument = (value) => {
+    const n = Number(value);
+    if (String(value).trim() === "" || !Number.isInteger(n)) {
+      throw new ReplyError("ERR value is not an integer or out of range");
+    }
+    return n;
+  };
+  const notModelled = (what) => new ReplyError(`ERR ${what} is not modelled (EX, PX, NX, XX are)`);
+  const redisCommands = {
+    async get(key) {
+      return reply(await cache.get(key));
+    },
+    // `ttl` in ms (0: none); `only`: "NX", or null.
+    async set(key, value, ttl, only) {
+      if (only === "XX") return (await host.replace(key, stored(value), ttl)) ? "OK" : null;
+      if (only === "NX") return (await cache.add(key, stored(value), ttl)) ? "OK" : null;
+      await cache.set(key, stored(value), ttl);
+      return "OK";
+    },
+    async del(keys) {
+      let deleted = 0;
+      for (const key of keys.flat()) if (await cache.delete(key)) deleted += 1;
+      return deleted;
+    },
+    async incrby(key, by) {
+      try {
+        return await cache.incr(key, Number(by));
+      } catch (error) {
+        throw new ReplyError("ERR value is not an integer or out of range");
+      }
+    },
+    async eval(script, keys, args) {
+      const shape = luaShape(script);
+      if (keys.length === 1 && shape === CHECK_AND_DELETE) {
+        return (await cache.deleteIf(keys[0], stored(args[0]))) ? 1 : 0;
+      }
+      const lockScript = LOCK_SCRIPTS.get(shape);
+      if (lockScript !== undefined) {
+        const ttl = lockScript === "release" ? 0 : integerArgument(args[1]);
+        if (ttl <= 0 && lockScript !== "release") {
+          throw new ReplyError("ERR invalid expire time in 'set' command");
+        }
+        return host.lockScript(lockScript, keys.map(String), stored(args[0]), ttl);
+      }
+      throw new ReplyError(UNKNOWN_SCRIPT);
+    },
+    // `EXISTS`: how many of the keys hold a value (a GET of each).
+    async exists(keys) {
+      let found = 0;
+      for (const key of keys.flat()) if ((await cache.get(key)) != null) found += 1;
+      return found;
+    },
+    // `PEXPIRE`: 1 if the key was live (a non-positive time deletes it).
+    async pexpire(key, ms) {
+      return (await host.expire(key, integerArgument(ms))) ? 1 : 0;
+    },
+  };
+  const expiry = (unit, amount) => {
+    const n = Number(amount);
+    if (!Number.isInteger(n) || n <= 0) {
+      throw new ReplyError("ERR invalid expire time in 'set' command");
+    }
+    return unit === "EX" ? n * 1000 : n;
+  };
+
+  // Redis commands the simulation does not model: a clear error naming
+  // the command and what is modelled, not "not a function".
+  const UNMODELLED = [
+    "hget", "hset", "hgetall", "hdel", "hincrby", "hmget", "hmset", "mget", "mset",
+    "lpush", "rpush", "lpop", "rpop", "lrange", "llen", "sadd", "srem", "smembers",
+    "sismember", "scard", "zadd", "zrem", "zrange", "zscore", "zincrby", "publish",
+    "subscribe", "multi", "pipeline", "exec", "watch", "unwatch", "getset", "getdel",
+    "ttl", "pttl", "persist", "keys", "scan", "flushall", "flushdb", "rename", "append",
+    "strlen", "evalsha", "script", "xadd", "xread",
+  ];
+  const MODELLED_REDIS =
+    "GET, SET with EX/PX/NX/XX, SETEX, PSETEX, SETNX, DEL, EXISTS, INCR/DECR(BY), " +
+    "EXPIRE, PEXPIRE, EVAL of check-and-delete and redlock's scripts, PING";
+  const NODE_REDIS_UNMODELLED = [
+    "hGet", "hSet", "hGetAll", "hDel", "hIncrBy", "hmGet", "mGet", "mSet", "lPush", "rPush",
+    "lPop", "rPop", "lRange", "lLen", "sAdd", "sRem", "sMembers", "sIsMember", "sCard",
+    "zAdd", "zRem", "zRange", "zScore", "zIncrBy", "publish", "subscribe", "multi", "exec",
+    "watch", "unwatch", "getSet", "getDel", "ttl", "pTTL", "persist", "keys", "scan",
+    "flushAll", "flushDb", "rename", "append", "strLen", "evalSha", "xAdd", "xRead",
+  ];
+  function unmodelled(prototype, library, names) {
+    for (const name of names) {
+      if (name in prototype) continue;
+      Object.defineProperty(prototype, name, {
+        configurable: true,
+        writable: true,
+        value() {
+          throw new TypeError(
+            `${library}: ${name.toUpperCase()} is not modelled by the simulated Redis ` +
+              `(it has ${MODELLED_REDIS})`
+          );
+        },
+      });
+    }
+  }
+
+  // ioredis: `new Redis()`, variadic SET options.
+  class Redis {
+    constructor() {
+      this.status = "ready";
+    }
+    get(key) {
+      return redisCommands.get(key);
+    }
+    async set(key, value, ...options) {
+      let ttl = 0;
+      let only = null;
+      for (let i = 0; i < options.length; i += 1) {
+        const option = String(options[i]).toUpperCase();
+        if (option === "EX" || option === "PX") {
+          ttl = expiry(option, options[i + 1]);
+          i += 1;
+        } else if (option === "NX" || option === "XX") {
+          only = option;
+        } else {
+          throw notModelled(`the SET option ${option}`);
+        }
+      }
+      return redisCommands.set(key, value, ttl, only);
+    }
+    del(...keys) {
+      return redisCommands.del(keys);
+    }
+    incr(key) {
+      return redisCommands.incrby(key, 1);
+    }
+    decr(key) {
+      return redisCommands.incrby(key, -1);
+    }
+    incrby(key, by) {
+      return redisCommands.incrby(key, by);
+    }
+    decrby(key, by) {
+      return redisCommands.incrby(key, -by);
+    }
+    eval(script, numkeys, ...args) {
+      const n = Number(numkeys);
+      args = args.flat();
+      return redisCommands.eval(script, args.slice(0, n), args.slice(n));
+    }
+    async expire(key, seconds) {
+      return redisCommands.pexpire(key, integerArgument(seconds) * 1000);
+    }
+    pexpire(key, ms) {
+      return redisCommands.pexpire(key, ms);
+    }
+    // A Lua command, as ioredis defines it: the same recognised scripts as
+    // `eval`; without `numberOfKeys` the first argument gives it.
+    defineCommand(name, { numberOfKeys, lua } = {}) {
+      const fixed = typeof numberOfKeys === "number";
+      this[name] = (...args) => {
+        args = args.flat();
+        return fixed ? this.eval(lua, numberOfKeys, ...args) : this.eval(lua, ...args);
+      };
+    }
+    setex(key, seconds, value) {
+      return redisCommands.set(key, value, expiry("EX", seconds), null);
+    }
+    psetex(key, ms, value) {
+      return redisCommands.set(key, value, expiry("PX", ms), null);
+    }
+    async setnx(key, value) {
+      return (await redisCommands.set(key, value, 0, "NX")) === "OK" ? 1 : 0;
+    }
+    exists(...keys) {
+      return redisCommands.exists(keys);
+    }
+    // Connection calls answer at once: the simulated Redis is always up.
+    async connect() {
+      this.status = "ready";
+    }
+    async ping(message) {
+      return message === undefined ? "PONG" : String(message);
+    }
+    async quit() {
+      this.status = "end";
+      return "OK";
+    }
+    disconnect() {
+      this.status = "end";
+    }
+    on() {
+      return this;
+    }
+    once() {
+      return this;
+    }
+  }
+  unmodelled(Redis.prototype, "ioredis", UNMODELLED);
+
+  // node-redis (v4 and v5): `createClient()`, `connect()`, SET options as
+  // an object (`{ NX: true, PX: 100 }`, or v5's `{ expiration, condition }`).
+  // Its errors are `SimpleError`s, a subclass of `ErrorReply` (named "Error", as
+  // node-redis leaves them).
+  class ErrorReply extends Error {}
+  // node-redis 5 replies with its subclass `SimpleError` (`-ERR ...`).
+  class SimpleError extends ErrorReply {}
+  const asNodeRedis = async (command) => {
+    try {
+      return await command();
+    } catch (error) {
+      throw error instanceof ReplyError ? new SimpleError(error.message) : error;
+    }
+  };
+  class RedisClient {
+    constructor() {
+      this.isOpen = false;
+      this.isReady = false;
+    }
+    async connect() {
+      this.isOpen = true;
+      this.isReady = true;
+      return this;
+    }
+    get(key) {
+      return asNodeRedis(() => redisCommands.get(key));
+    }
+    set(key, value, options = {}) {
+      return asNodeRedis(() => {
+        let ttl = 0;
+        for (const unit of ["EX", "PX"]) {
+          if (options[unit] !== undefined) ttl = expiry(unit, options[unit]);
+        }
+        if (options.expiration) ttl = expiry(options.expiration.type, options.expiration.value);
+        const only = options.NX ? "NX" : options.XX ? "XX" : options.condition || null;
+        return redisCommands.set(key, value, ttl, only);
+      });
+    }
+    del(keys) {
+      return asNodeRedis(() => redisCommands.del([keys]));
+    }
+    incr(key) {
+      return asNodeRedis(() => redisCommands.incrby(key, 1));
+    }
+    decr(key) {
+      return asNodeRedis(() => redisCommands.incrby(key, -1));
+    }
+    incrBy(key, by) {
+      return asNodeRedis(() => redisCommands.incrby(key, by));
+    }
+    decrBy(key, by) {
+      return asNodeRedis(() => redisCommands.incrby(key, -by));
+    }
+    eval(script, options = {}) {
+      return asNodeRedis(() =>
+        redisCommands.eval(script, options.keys ?? [], options.arguments ?? [])
+      );
+    }
+    expire(key, seconds) {
+      return asNodeRedis(() => redisCommands.pexpire(key, integerArgument(seconds) * 1000));
+    }
+    pExpire(key, ms) {
+      return asNodeRedis(() => redisCommands.pexpire(key, ms));
+    }
+    setEx(key, seconds, value) {
+      return asNodeRedis(() => redisCommands.set(key, value, expiry("EX", seconds), null));
+    }
+    pSetEx(key, ms, value) {
+      return asNodeRedis(() => redisCommands.set(key, value, expiry("PX", ms), null));
+    }
+    setNX(key, value) {
+      return asNodeRedis(async () => ((await redisCommands.set(key, value, 0, "NX")) === "OK" ? 1 : 0));
+    }
+    exists(keys) {
+      return asNodeRedis(() => redisCommands.exists([keys]));
+    }
+    async ping(message) {
+      return message === undefined ? "PONG" : String(message);
+    }
+    async quit() {
+      this.isOpen = false;
+      this.isReady = false;
+      return "OK";
+    }
+    async disconnect() {
+      this.isOpen = false;
+      this.isReady = false;
+    }
+    on() {
+      return this;
+    }
+    once() {
+      return this;
+    }
+  }
+  unmodelled(RedisClient.prototype, "redis", NODE_REDIS_UNMODELLED);
+  const nodeRedis = Object.freeze({
+    createClient: () => new RedisClient(),
+    ErrorReply,
+    SimpleError,
+  });
+
+  Redis.Redis = Redis;
+  Redis.default = Redis;
+  Redis.ReplyError = ReplyError;
+
+  // pg (node-postgres): `Pool`, `Client`, `query(text, values)` giving
+  // `{ command, rowCount, rows, fields }`. Each query is one statement to
+  // the simulated PostgreSQL (`src/script/sql/`, docs/sql.md): its round
+  // trip, its counting and its trace. A client from `pool.connect()` keeps
+  // its session (its transaction) until `release()`; a released client
+  // goes back to its server's pool with whatever transaction it left
+  // open, as a real connection does; `release(err)` closes it, which
+  // rolls its transaction back. `pool.query` runs each statement on its
+  // own (a BEGIN there opens nothing that the next query sees).
+  class DatabaseError extends Error {
+    constructor(fields) {
+      super(fields.message);
+      this.name = "error";
+      this.length = fields.message.length;
+      this.severity = "ERROR";
+      this.code = fields.code;
+      this.detail = fields.detail ?? undefined;
+      this.hint = undefined;
+      this.position = undefined;
+      this.schema = fields.table ? "public" : undefined;
+      this.table = fields.table ?? undefined;
+      this.column = undefined;
+      this.dataType = undefined;
+      this.constraint = fields.constraint ?? undefined;
+    }
+  }
+  // pg's default type parsers, by PostgreSQL type id.
+  const pgParsers = {
+    20: (value) => String(value),
+    1700: (value) => String(value),
+    1114: (value) => new Date(value),
+    1184: (value) => new Date(value),
+  };
+  const pgParam = (value) => {
+    if (value === null || value === undefined) return null;
+    if (value instanceof Date) return value.toISOString();
+    if (Array.isArray(value)) return value.map(pgParam);
+    if (typeof value === "object") return JSON.stringify(value);
+    return String(value);
+  };
+  // `done`, if given, runs as the reply arrives (a pool's query gives its
+  // connection back there, as pg does in the query's callback).
+  const pgRun = async (session, text, values, rowMode, done) => {
+    if (text !== null && typeof text === "object") {
+      values = values ?? text.values;
+      rowMode = text.rowMode;
+      text = text.text;
+    }
+    if (typeof text !== "string") {
+      done?.();
+      throw new TypeError("Client was passed a null or undefined query");
+    }
+    const reply = await host.sql(text, (values ?? []).map(pgParam), session);
+    done?.();
+    if (reply.error) throw new DatabaseError(reply.error);
+    const parsers = reply.fields.map((field) => pgParsers[field.dataTypeID]);
+    const rows = reply.rows.map((row) => {
+      const names = reply.fields.map((field) => field.name);
+      const values = names.map((name, i) => {
+        const value = row[name];
+        return value === null || value === undefined || !parsers[i] ? value ?? null : parsers[i](value);
+      });
+      if (rowMode === "array") return values;
+      const parsed = {};
+      names.forEach((name, i) => {
+        parsed[name] = values[i];
+      });
+      return parsed;
+    });
+    return {
+      command: reply.command,
+      rowCount: reply.rowCount,
+      oid: reply.command === "INSERT" ? 0 : null,
+      rows,
+      fields: reply.fields.map((field) => ({ name: field.name, dataTypeID: field.dataTypeID })),
+      rowAsArray: rowMode === "array",
+    };
+  };
+  // `query(text, values?, callback?)` as a promise, or with a callback;
+  // `start(run)` may hold the statement back (a full pool).
+  const pgQuery = (session, text, values, callback, start = (run) => run()) => {
+    if (typeof values === "function") {
+      callback = values;
+      values = undefined;
+    }
+    const result = start((done) => pgRun(session, text, values, undefined, done));
+    if (typeof callback !== "function") return result;
+    result.then(
+      (res) => callback(null, res),
+      (error) => callback(error)
+    );
+    return undefined;
+  };
+  const idleSessions = [];
+  class PgClient {
+    constructor(options, session) {
+      this.options = options;
+      this.session = session ?? host.session();
+      this._ending = false;
+    }
+    connect(callback) {
+      if (typeof callback === "function") {
+        callback(null);
+        return undefined;
+      }
+      return Promise.resolve();
+    }
+    query(text, values, callback) {
+      return pgQuery(this.session, text, values, callback);
+    }
+    end(callback) {
+      this._ending = true;
+      // Closing the connection ends its transaction.
+      pgRun(this.session, "ROLLBACK").catch(() => {});
+      if (typeof callback === "function") callback(null);
+      return Promise.resolve();
+    }
+    on() {
+      return this;
+    }
+  }
+  // A pool hands out at most `max` connections (10 by default, as pg's)
+  // at once, per server: `connect()` and `pool.query()` wait, first come
+  // first served, for one to come back (`release()`, or the query's
+  // reply), as pg-pool's queue does.
+  class PgPool {
+    constructor(options = {}) {
+      this.options = options;
+      this.max = options.max ?? 10;
+      this._out = 0;
+      this._waiting = [];
+    }
+    get totalCount() {
+      return this._out;
+    }
+    get idleCount() {
+      return 0;
+    }
+    get waitingCount() {
+      return this._waiting.length;
+    }
+    // A connection now (null), or a promise of the one a release hands on
+    // (its session, or null).
+    _take() {
+      if (this._out < this.max) {
+        this._out += 1;
+        return null;
+      }
+      return new Promise((resolve) => this._waiting.push(resolve));
+    }
+    // A connection comes back (with its session, or null when it closed):
+    // to the first waiter, else to the pool.
+    _give(session) {
+      const next = this._waiting.shift();
+      if (next) return next(session);
+      this._out -= 1;
+      if (session) idleSessions.push(session);
+    }
+    query(text, values, callback) {
+      return pgQuery(undefined, text, values, callback, (run) => {
+        const taken = this._take();
+        const free = () => this._give(null);
+        if (taken === null) return run(free);
+        return taken.then((session) => {
+          if (session) idleSessions.push(session);
+          return run(free);
+        });
+      });
+    }
+    connect(callback) {
+      const make = (session) => {
+        const client = new PgClient(this.options, session ?? idleSessions.pop());
+        let released = false;
+        client.release = (error) => {
+          if (released) {
+            throw new Error(
+              "Release called on client which has already been released to the pool."
+            );
+          }
+          released = true;
+          if (error) {
+            pgRun(client.session, "ROLLBACK").catch(() => {});
+            this._give(null);
+          } else {
+            this._give(client.session);
+          }
+        };
+        return client;
+      };
+      const taken = this._take();
+      const client = taken === null ? Promise.resolve(make(undefined)) : taken.then(make);
+      if (typeof callback === "function") {
+        client.then((client) => callback(null, client, client.release));
+        return undefined;
+      }
+      return client;
+    }
+    end() {
+      return Promise.resolve();
+    }
+    on() {
+      return this;
+    }
+  }
+  const pg = Object.freeze({
+    Pool: PgPool,
+    Client: PgClient,
+    DatabaseError,
+    types: Object.freeze({ setTypeParser: () => {}, getTypeParser: () => (value) => value }),
+  });
+
+  // ---------------------------------------------------------------------
+  // memcached clients. Values are the cache's JSON values; a TTL is in
+  // seconds, as memcached's (the simulated cache takes ms).
+
+  // memjs hands back Buffers: a value is the Buffer of its text's UTF-8.
+  const memjsFlags = () => nodePart().Buffer.from([0, 0, 0, 0]);
+  const memjsValue = (value) => {
+    if (typeof value === "string") return value;
+    if (value instanceof nodePart().Buffer) return value.toString();
+    const received =
+      value === null || value === undefined
+        ? `Received ${value}`
+        : typeof value === "object"
+          ? `Received an instance of ${value.constructor ? value.constructor.name : "Object"}`
+          : `Received type ${typeof value} (${String(value)})`;
+    throw new TypeError(
+      "The first argument must be of type string or an instance of Buffer, ArrayBuffer, " +
+        `or Array or an Array-like Object. ${received}`
+    );
+  };
+  // memjs's two forms: a promise, or `callback(err, ...results)`.
+  const memjsCall = (callback, run, spread) => {
+    const promise = run();
+    if (typeof callback !== "function") return promise;
+    promise.then(
+      (result) => callback(null, ...spread(result)),
+      (error) => callback(error, null, null)
+    );
+    return undefined;
+  };
+  class MemjsClient {
+    constructor(servers, options = {}) {
+      this.servers = servers;
+      // memjs logs a failed command's message with its `logger` (console).
+      this.options = { expires: 0, logger: console, ...options };
+    }
+    static create(servers, options) {
+      return new MemjsClient(servers, options);
+    }
+    _ttl(options) {
+      const seconds = (options && options.expires) || this.options.expires || 0;
+      return Number(seconds) * 1000;
+    }
+    get(key, callback) {
+      return memjsCall(
+        callback,
+        async () => {
+          const value = await cache.get(key);
+          return value === undefined
+            ? { value: null, flags: null }
+            : { value: nodePart().Buffer.from(String(value)), flags: memjsFlags() };
+        },
+        (result) => [result.value, result.flags]
+      );
+    }
+    _store(kind, key, value, options, callback) {
+      if (typeof options === "function") [options, callback] = [{}, options];
+      return memjsCall(
+        callback,
+        async () => {
+          const text = memjsValue(value);
+          const ttl = this._ttl(options);
+          if (kind === "set") return cache.set(key, text, ttl);
+          if (kind === "add") return cache.add(key, text, ttl);
+          return host.replace(key, text, ttl);
+        },
+        (stored) => [stored]
+      );
+    }
+    set(key, value, options, callback) {
+      return this._store("set", key, value, options, callback);
+    }
+    add(key, value, options, callback) {
+      return this._store("add", key, value, options, callback);
+    }
+    replace(key, value, options, callback) {
+      return this._store("replace", key, value, options, callback);
+    }
+    delete(key, callback) {
+      return memjsCall(callback, () => cache.delete(key), (deleted) => [deleted]);
+    }
+    _counter(name, sign, key, amount, options, callback) {
+      if (typeof options === "function") [options, callback] = [{}, options];
+      return memjsCall(
+        callback,
+        async () => {
+          // memjs 1.3 reads `options.initial` unguarded in `decrement`.
+          if (options === undefined && name === "DECREMENT") {
+            throw new TypeError("Cannot read properties of undefined (reading 'initial')");
+          }
+          options = options || {};
+          try {
+            const value = await host.counter(
+              key,
+              sign * Number(amount),
+              Number(options.initial || 0),
+              this._ttl(options)
+            );
+            return { success: true, value };
+          } catch (error) {
+            const message = `MemJS ${name}: Incr/Decr on non-numeric value`;
+            this.options.logger.log(message);
+            throw new Error(message);
+          }
+        },
+        (result) => [result.success, result.value]
+      );
+    }
+    increment(key, amount, options, callback) {
+      return this._counter("INCREMENT", 1, key, amount, options, callback);
+    }
+    decrement(key, amount, options, callback) {
+      return this._counter("DECREMENT", -1, key, amount, options, callback);
+    }
+    touch(key, expires, callback) {
+      return memjsCall(
+        callback,
+        () => host.expire(key, Number(expires) * 1000 || 0),
+        (touched) => [touched]
+      );
+    }
+    close() {}
+    quit() {}
+  }
+  const memjs = Object.freeze({ Client: MemjsClient });
+
+  // The `memcached` package: callbacks only, `callback(err, data)` with
+  // `err` undefined on success. Values keep their type (memcached's flags
+  // carry it): a number comes back a number, an object as JSON.
+  const notStored = () => {
+    const error = new Error("Item is not stored");
+    error.notStored = true;
+    return error;
+  };
+  class Memcached extends EventEmitter {
+    constructor(location, options = {}) {
+      super();
+      this.servers = location;
+      this.options = options;
+    }
+    _call(callback, run) {
+      const done = typeof callback === "function" ? callback : () => {};
+      run().then(
+        ([error, data]) => done(error, data),
+        (error) => done(error, false)
+      );
+    }
+    get(key, callback) {
+      this._call(callback, async () => [undefined, await cache.get(key)]);
+    }
+    _store(kind, key, value, lifetime, callback) {
+      this._call(callback, async () => {
+        const ttl = Number(lifetime) * 1000 || 0;
+        let stored;
+        if (kind === "set") stored = await cache.set(key, value, ttl);
+        else if (kind === "add") stored = await cache.add(key, value, ttl);
+        else stored = await host.replace(key, value, ttl);
+        return stored ? [undefined, true] : [notStored(), false];
+      });
+    }
+    set(key, value, lifetime, callback) {
+      this._store("set", key, value, lifetime, callback);
+    }
+    add(key, value, lifetime, callback) {
+      this._store("add", key, value, lifetime, callback);
+    }
+    replace(key, value, lifetime, callback) {
+      this._store("replace", key, value, lifetime, callback);
+    }
+    del(key, callback) {
+      this._call(callback, async () => [undefined, await cache.delete(key)]);
+    }
+    _counter(sign, key, amount, callback) {
+      this._call(callback, async () => {
+        try {
+          const value = await host.counter(key, sign * Number(amount));
+          return [undefined, value === null ? false : value];
+        } catch (error) {
+          return [new Error("cannot increment or decrement non-numeric value"), false];
+        }
+      });
+    }
+    incr(key, amount, callback) {
+      this._counter(1, key, amount, callback);
+    }
+    decr(key, amount, callback) {
+      this._counter(-1, key, amount, callback);
+    }
+    touch(key, lifetime, callback) {
+      this._call(callback, async () => [
+        undefined,
+        await host.expire(key, Number(lifetime) * 1000 || 0),
+      ]);
+    }
+    end() {}
+  }
+
+  // ---------------------------------------------------------------------
+  // redlock, on the client's Redis: each attempt is one run of redlock's
+  // own Lua script per client (one cache operation), as its round trips
+  // are (the script cache is taken as warm: no NOSCRIPT round trip).
+  // `lock`/`unlock`, and `acquire` of one resource named by a string, are
+  // redlock 4.2 (the npm `latest`): a failed attempt releases what it got
+  // and retries; failure is a `LockError`. `acquire` of an array of
+  // resources, `release`, `extend(lock, ms)` and `using` are redlock 5:
+  // a failure after the retries is an `ExecutionError`.
+  const lockValue = () => hex(8) + hex(8) + hex(8) + hex(8);
+  const retryWait = (settings) =>
+    Math.max(0, settings.retryDelay + Math.floor((Math.random() * 2 - 1) * settings.retryJitter));
+  class LockError extends Error {
+    constructor(message, attempts) {
+      super(message || "Failed to lock the resource.");
+      this.name = "LockError";
+      this.attempts = attempts;
+    }
+  }
+  class ResourceLockedError extends Error {
+    constructor(message) {
+      super(message);
+      this.name = "ResourceLockedError";
+    }
+  }
+  class ExecutionError extends Error {
+    constructor(message, attempts) {
+      super(message);
+      this.name = "ExecutionError";
+      this.attempts = attempts;
+    }
+  }
+  class Lock {
+    constructor(redlock, resources, value, attempts, expiration) {
+      this.redlock = redlock;
+      this.resources = resources;
+      this.resource = resources;
+      this.value = value;
+      this.attempts = attempts;
+      this.expiration = expiration;
+    }
+    // redlock 4: `extend` keeps this lock object; redlock 5 gives a new one.
+    extend(duration) {
+      return this._v4
+        ? this.redlock._extendV4(this, duration)
+        : this.redlock.extend(this, duration);
+    }
+    release() {
+      return this._v4 ? this.redlock.unlock(this) : this.redlock.release(this);
+    }
+    unlock() {
+      return this.redlock.unlock(this);
+    }
+  }
+  const DEFAULTS = { driftFactor: 0.01, retryCount: 10, retryDelay: 200, retryJitter: 100,
+    automaticExtensionThreshold: 500 };
+  class Redlock extends EventEmitter {
+    constructor(clients, settings = {}) {
+      super();
+      this.on("error", () => {});
+      this.clients = [...new Set(clients)];
+      if (this.clients.length === 0) {
+        throw new Error("Redlock must be instantiated with at least one redis client.");
+      }
+      this.servers = this.clients;
+      this.settings = {};
+      for (const name of Object.keys(DEFAULTS)) {
+        this.settings[name] = typeof settings[name] === "number" ? settings[name] : DEFAULTS[name];
+        this[name] = this.settings[name];
+      }
+    }
+    // One run of `script` on every client (all reach the one simulated
+    // Redis): how many answered with the number of keys.
+    async _round(script, keys, args) {
+      const results = await Promise.all(
+        this.clients.map((client) =>
+          redisCommands.eval(script, keys, args).then(
+            (n) => n,
+            (error) => {
+              this.emit("clientError", error);
+              return -1;
+            }
+          )
+        )
+      );
+      return results.filter((n) => n === keys.length).length;
+    }
+    _quorum() {
+      return Math.floor(this.clients.length / 2) + 1;
+    }
+    // redlock 4's `_lock`: acquire (value null) or extend.
+    _lockV4(resource, value, ttl, options = {}) {
+      const resources = Array.isArray(resource) ? resource : [resource];
+      const extending = value !== null;
+      if (!extending) value = lockValue();
+      const retryCount = options.retryCount || this.retryCount;
+      const retryDelay = options.retryDelay || this.retryDelay;
+      let attempts = 0;
+      return new Promise((resolve, reject) => {
+        const attempt = async () => {
+          attempts += 1;
+          const start = Date.now();
+          const votes = await this._round(
+            extending ? REDLOCK_EXTEND : REDLOCK_ACQUIRE,
+            resources,
+            [value, ttl]
+          );
+          const drift = Math.round(this.driftFactor * ttl) + 2;
+          const lock = new Lock(this, resources, value, attempts, start + ttl - drift);
+          lock._v4 = true;
+          lock.attemptsRemaining = retryCount - attempts;
+          if (votes >= this._quorum() && lock.expiration > Date.now()) return resolve(lock);
+          await this.unlock(lock).catch(() => {});
+          if (retryCount === -1 || attempts <= retryCount) {
+            setTimeout(attempt, retryWait({ retryDelay, retryJitter: this.retryJitter }));
+            return;
+          }
+          reject(
+            new LockError(
+              `Exceeded ${retryCount} attempts to lock the resource "${resources}".`,
+              attempts
+            )
+          );
+        };
+        attempt();
+      });
+    }
+    lock(resource, ttl) {
+      return this._lockV4(resource, null, ttl);
+    }
+    lockWithOptions(resource, ttl, options) {
+      return this._lockV4(resource, null, ttl, options);
+    }
+    acquireWithOptions(resource, ttl, options) {
+      return this._lockV4(resource, null, ttl, options);
+    }
+    async unlock(lock) {
+      const resources = Array.isArray(lock.resource) ? lock.resource : [lock.resource];
+      lock.expiration = 0;
+      const votes = await this._round(REDLOCK_RELEASE, resources, [lock.value]);
+      if (votes >= this._quorum()) return undefined;
+      throw new LockError(`Unable to fully release the lock on resource "${lock.resource}".`);
+    }
+    async _extendV4(lock, ttl) {
+      if (lock.expiration < Date.now()) {
+        throw new LockError(
+          `Cannot extend lock on resource "${lock.resource}" because the lock has already expired.`,
+          0
+        );
+      }
+      const extension = await this._lockV4(lock.resource, lock.value, ttl);
+      lock.value = extension.value;
+      lock.expiration = extension.expiration;
+      return lock;
+    }
+    quit() {
+      return Promise.resolve();
+    }
+    // redlock 5.
+    acquire(resources, duration, settings) {
+      if (!Array.isArray(resources)) return this._lockV4(resources, null, duration);
+      return this._acquire(resources, duration, settings);
+    }
+    async _acquire(resources, duration, settings) {
+      if (Math.floor(duration) !== duration) {
+        throw new Error("Duration must be an integer value in milliseconds.");
+      }
+      const start = Date.now();
+      const value = lockValue();
+      try {
+        const { attempts } = await this._execute(REDLOCK_ACQUIRE, resources, [value, duration],
+          settings);
+        const drift = Math.round((settings?.driftFactor ?? this.settings.driftFactor) * duration) + 2;
+        return new Lock(this, resources, value, attempts, start + duration - drift);
+      } catch (error) {
+        await this._execute(REDLOCK_RELEASE, resources, [value], { retryCount: 0 }).catch(() => {});
+        throw error;
+      }
+    }
+    async release(lock, settings) {
+      if (lock._v4) return this.unlock(lock);
+      lock.expiration = 0;
+      return this._execute(REDLOCK_RELEASE, lock.resources, [lock.value], settings);
+    }
+    async extend(existing, duration, settings) {
+      if (existing._v4) return this._extendV4(existing, duration);
+      if (Math.floor(duration) !== duration) {
+        throw new Error("Duration must be an integer value in milliseconds.");
+      }
+      const start = Date.now();
+      if (existing.expiration < Date.now()) {
+        throw new ExecutionError("Cannot extend an already-expired lock.", []);
+      }
+      const { attempts } = await this._execute(REDLOCK_EXTEND, existing.resources,
+        [existing.value, duration], settings);
+      existing.expiration = 0;
+      const drift = Math.round((settings?.driftFactor ?? this.settings.driftFactor) * duration) + 2;
+      return new Lock(this, existing.resources, existing.value, attempts, start + duration - drift);
+    }
+    async _execute(script, keys, args, overrides) {
+      const settings = overrides ? { ...this.settings, ...overrides } : this.settings;
+      const maxAttempts = settings.retryCount === -1 ? Infinity : settings.retryCount + 1;
+      const attempts = [];
+      for (;;) {
+        const votes = await this._round(script, keys, args);
+        const stats = {
+          membershipSize: this.clients.length,
+          quorumSize: this._quorum(),
+          votesFor: votes,
+          votesAgainst: this.clients.length - votes,
+        };
+        attempts.push(Promise.resolve(stats));
+        if (votes >= stats.quorumSize) return { attempts };
+        this.emit(
+          "error",
+          new ResourceLockedError(
+            `The operation was applied to: 0 of the ${keys.length} requested resources.`
+          )
+        );
+        if (attempts.length < maxAttempts) {
+          await new Promise((resolve) => setTimeout(resolve, retryWait(settings)));
+        } else {
+          throw new ExecutionError(
+            "The operation was unable to achieve a quorum during its retry window.",
+            attempts
+          );
+        }
+      }
+    }
+    async using(resources, duration, settingsOrRoutine, optionalRoutine) {
+      if (Math.floor(duration) !== duration) {
+        throw new Error("Duration must be an integer value in milliseconds.");
+      }
+      const settings =
+        settingsOrRoutine && typeof settingsOrRoutine !== "function"
+          ? { ...this.settings, ...settingsOrRoutine }
+          : this.settings;
+      const routine = optionalRoutine ?? settingsOrRoutine;
+      if (typeof routine !== "function") throw new Error("INVARIANT: routine is not a function.");
+      if (settings.automaticExtensionThreshold > duration - 100) {
+        throw new Error(
+          "A lock `duration` must be at least 100ms greater than the " +
+            "`automaticExtensionThreshold` setting."
+        );
+      }
+      // An AbortSignal's reading: `aborted`, and the extension's `error`.
+      const signal = { aborted: false, error: undefined };
+      let timeout;
+      let extension;
+      let lock;
+      const queue = () => {
+        timeout = setTimeout(
+          () => (extension = extend()),
+          lock.expiration - Date.now() - settings.automaticExtensionThreshold
+        );
+      };
+      const extend = async () => {
+        timeout = undefined;
+        try {
+          lock = await lock.extend(duration);
+          queue();
+        } catch (error) {
+          if (lock.expiration > Date.now()) return (extension = extend());
+          signal.error = error;
+          signal.aborted = true;
+        }
+      };
+      lock = await this._acquire(resources, duration, settings);
+      queue();
+      try {
+        return await routine(signal);
+      } finally {
+        if (timeout) {
+          clearTimeout(timeout);
+          timeout = undefined;
+        }
+        if (extension) await extension.catch(() => {});
+        await lock.release();
+      }
+    }
+  }
+  Redlock.default = Redlock;
+  Redlock.Redlock = Redlock;
+  Redlock.Lock = Lock;
+  Redlock.LockError = LockError;
+  Redlock.ExecutionError = ExecutionError;
+  Redlock.ResourceLockedError = ResourceLockedError;
+
+  return { Redis, nodeRedis, pg, memjs, Memcached, Redlock };
+});

@@ -1,0 +1,768 @@
+// Node's globals for bytes, copies, cancelling and URLs, and its `util`: a
+// part of the prelude (prelude.js) that a realm compiles and runs the first
+// time its script reaches for one of them (prelude.js, `nodePart`). Its
+// value is a function of what it takes from the prelude.
+"use strict";
+(function ({ host, setTimeout, process, promisifyCustom }) {
+  // Bytes: UTF-8 (TextEncoder, TextDecoder), and Node's Buffer with its
+  // common encodings (utf8, hex, base64, base64url, latin1, ascii).
+  function utf8Encode(text) {
+    const bytes = [];
+    for (let i = 0; i < text.length; i += 1) {
+      let c = text.charCodeAt(i);
+      if (c >= 0xd800 && c < 0xe000) {
+        const next = text.charCodeAt(i + 1);
+        if (c < 0xdc00 && next >= 0xdc00 && next < 0xe000) {
+          c = 0x10000 + ((c - 0xd800) << 10) + (next - 0xdc00);
+          i += 1;
+        } else {
+          c = 0xfffd;
+        }
+      }
+      if (c < 0x80) bytes.push(c);
+      else if (c < 0x800) bytes.push(0xc0 | (c >> 6), 0x80 | (c & 63));
+      else if (c < 0x10000) bytes.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+      else {
+        bytes.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 63), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+      }
+    }
+    return bytes;
+  }
+  // Each byte that does not start a well-formed sequence is U+FFFD.
+  function utf8Decode(bytes) {
+    let out = "";
+    for (let i = 0; i < bytes.length; ) {
+      const lead = bytes[i];
+      const [length, bits, least] =
+        lead < 0x80 ? [1, lead, 0] :
+        lead >= 0xc2 && lead < 0xe0 ? [2, lead & 31, 0x80] :
+        lead >= 0xe0 && lead < 0xf0 ? [3, lead & 15, 0x800] :
+        lead >= 0xf0 && lead < 0xf5 ? [4, lead & 7, 0x10000] : [0, 0, 0];
+      let c = bits;
+      let ok = length > 0 && i + length <= bytes.length;
+      for (let k = 1; ok && k < length; k += 1) {
+        const more = bytes[i + k];
+        ok = (more & 0xc0) === 0x80;
+        c = (c << 6) | (more & 63);
+      }
+      if (!ok || c < least || (c >= 0xd800 && c < 0xe000) || c > 0x10ffff) {
+        out += "\ufffd";
+        i += 1;
+      } else {
+        out += String.fromCodePoint(c);
+        i += length;
+      }
+    }
+    return out;
+  }
+  class TextEncoder {
+    get encoding() {
+      return "utf-8";
+    }
+    encode(text = "") {
+      return new Uint8Array(utf8Encode(String(text)));
+    }
+  }
+  class TextDecoder {
+    get encoding() {
+      return "utf-8";
+    }
+    decode(bytes = new Uint8Array(0)) {
+      const view = ArrayBuffer.isView(bytes)
+        ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+        : new Uint8Array(bytes);
+      return utf8Decode(view);
+    }
+  }
+
+  const BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  function toBase64(bytes, url) {
+    const alphabet = url ? BASE64.slice(0, 62) + "-_" : BASE64;
+    let out = "";
+    for (let i = 0; i < bytes.length; i += 3) {
+      const n = (bytes[i] << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
+      const left = bytes.length - i;
+      out += alphabet[n >> 18] + alphabet[(n >> 12) & 63];
+      out += left > 1 ? alphabet[(n >> 6) & 63] : url ? "" : "=";
+      out += left > 2 ? alphabet[n & 63] : url ? "" : "=";
+    }
+    return out;
+  }
+  // Node's decoder: both alphabets, and it stops at the first `=`,
+  // skipping anything else that is not in them.
+  function fromBase64(text) {
+    const bytes = [];
+    let bits = 0;
+    let count = 0;
+    for (const char of text) {
+      if (char === "=") break;
+      const at = char === "-" ? 62 : char === "_" ? 63 : BASE64.indexOf(char);
+      if (at < 0) continue;
+      bits = (bits << 6) | at;
+      count += 6;
+      if (count >= 8) {
+        count -= 8;
+        bytes.push((bits >> count) & 0xff);
+      }
+    }
+    return bytes;
+  }
+  function encodingOf(encoding) {
+    const name = String(encoding ?? "utf8").toLowerCase();
+    const known = {
+      utf8: "utf8", "utf-8": "utf8", hex: "hex", base64: "base64", base64url: "base64url",
+      latin1: "latin1", binary: "latin1", ascii: "ascii",
+    }[name];
+    if (!known) throw new TypeError(`Unknown encoding: ${encoding}`);
+    return known;
+  }
+  function encode(text, encoding) {
+    switch (encodingOf(encoding)) {
+      case "utf8":
+        return utf8Encode(text);
+      case "hex": {
+        const bytes = [];
+        for (let i = 0; i + 1 < text.length; i += 2) {
+          const byte = parseInt(text.slice(i, i + 2), 16);
+          if (Number.isNaN(byte)) break;
+          bytes.push(byte);
+        }
+        return bytes;
+      }
+      case "base64":
+      case "base64url":
+        return fromBase64(text);
+      default:
+        return Array.from(text, (char) => char.charCodeAt(0) & 0xff);
+    }
+  }
+  class Buffer extends Uint8Array {
+    static from(value, encodingOrOffset, length) {
+      if (typeof value === "string") return new Buffer(encode(value, encodingOrOffset));
+      if (value instanceof ArrayBuffer) {
+        const offset = encodingOrOffset ?? 0;
+        return new Buffer(value, offset, length ?? value.byteLength - offset);
+      }
+      if (ArrayBuffer.isView(value) || Array.isArray(value)) return new Buffer(Array.from(value));
+      if (value?.type === "Buffer" && Array.isArray(value.data)) return new Buffer(value.data);
+      throw new TypeError(
+        "The first argument must be of type string or an instance of Buffer, ArrayBuffer, or Array"
+      );
+    }
+    static alloc(size, fill = 0, encoding) {
+      const buffer = new Buffer(size);
+      if (fill !== 0) buffer.fill(fill, 0, size, encoding);
+      return buffer;
+    }
+    static allocUnsafe(size) {
+      return new Buffer(size);
+    }
+    static byteLength(value, encoding) {
+      if (typeof value !== "string") return value.byteLength;
+      return encode(value, encoding).length;
+    }
+    static isBuffer(value) {
+      return value instanceof Buffer;
+    }
+    static isEncoding(encoding) {
+      try {
+        encodingOf(encoding);
+        return true;
+      } catch {
+        return false;
+      }
+    }
+    static concat(list, total) {
+      const length = total ?? list.reduce((sum, item) => sum + item.length, 0);
+      const buffer = Buffer.alloc(length);
+      let at = 0;
+      for (const item of list) {
+        if (at >= length) break;
+        buffer.set(item.subarray(0, length - at), at);
+        at += Math.min(item.length, length - at);
+      }
+      return buffer;
+    }
+    static compare(a, b) {
+      return a.compare(b);
+    }
+    fill(value, start = 0, end = this.length, encoding) {
+      if (typeof value !== "string") return super.fill(value, start, end);
+      const bytes = encode(value, encoding);
+      for (let i = start; i < end && bytes.length > 0; i += 1) this[i] = bytes[(i - start) % bytes.length];
+      return this;
+    }
+    toString(encoding, start = 0, end = this.length) {
+      const bytes = this.subarray(start, end);
+      switch (encodingOf(encoding)) {
+        case "utf8":
+          return utf8Decode(bytes);
+        case "hex":
+          return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+        case "base64":
+          return toBase64(bytes, false);
+        case "base64url":
+          return toBase64(bytes, true);
+        case "ascii":
+          return String.fromCharCode(...Array.from(bytes, (byte) => byte & 0x7f));
+        default:
+          return String.fromCharCode(...bytes);
+      }
+    }
+    toJSON() {
+      return { type: "Buffer", data: Array.from(this) };
+    }
+    equals(other) {
+      return this.compare(other) === 0;
+    }
+    compare(other) {
+      const length = Math.min(this.length, other.length);
+      for (let i = 0; i < length; i += 1) {
+        if (this[i] !== other[i]) return this[i] < other[i] ? -1 : 1;
+      }
+      return Math.sign(this.length - other.length);
+    }
+    slice(start, end) {
+      return this.subarray(start, end);
+    }
+    write(text, offset = 0, length = this.length - offset, encoding = "utf8") {
+      const bytes = encode(text, encoding).slice(0, Math.max(0, length));
+      this.set(bytes.slice(0, this.length - offset), offset);
+      return Math.min(bytes.length, this.length - offset);
+    }
+  }
+
+  // structuredClone: the structured clone algorithm's values (primitives,
+  // plain objects and arrays, Date, RegExp, Map, Set, typed arrays,
+  // ArrayBuffer, errors), with cycles; a function or a symbol cannot be
+  // cloned.
+  function structuredClone(value) {
+    const seen = new Map();
+    const clone = (from) => {
+      if (typeof from === "function" || typeof from === "symbol") {
+        const error = new Error(`${String(from)} could not be cloned.`);
+        error.name = "DataCloneError";
+        throw error;
+      }
+      if (from === null || typeof from !== "object") return from;
+      if (seen.has(from)) return seen.get(from);
+      let to;
+      if (from instanceof Date) to = new Date(from.getTime());
+      else if (from instanceof RegExp) to = new RegExp(from.source, from.flags);
+      else if (from instanceof ArrayBuffer) to = from.slice(0);
+      else if (from instanceof DataView) {
+        to = new DataView(from.buffer.slice(0), from.byteOffset, from.byteLength);
+      } else if (ArrayBuffer.isView(from)) {
+        // A Buffer is cloned as the Uint8Array it is, as in Node.
+        to = from instanceof Buffer ? new Uint8Array(from) : new from.constructor(from);
+      } else if (from instanceof Map) to = new Map();
+      else if (from instanceof Set) to = new Set();
+      else if (from instanceof Error) {
+        to = new Error(from.message);
+        to.name = from.name;
+        to.stack = from.stack;
+      } else to = Array.isArray(from) ? [] : {};
+      seen.set(from, to);
+      if (from instanceof Map) for (const [k, v] of from) to.set(clone(k), clone(v));
+      else if (from instanceof Set) for (const v of from) to.add(clone(v));
+      else if (Array.isArray(from) || Object.getPrototypeOf(to) === Object.prototype) {
+        for (const key of Object.keys(from)) to[key] = clone(from[key]);
+      }
+      return to;
+    };
+    return clone(value);
+  }
+
+  // AbortController and AbortSignal: an `abort` event to the listeners of
+  // `addEventListener` (and `onabort`), at once; `AbortSignal.timeout(ms)`
+  // aborts on the simulated clock.
+  const signalToken = Symbol("AbortSignal");
+  const abortError = () => {
+    const error = new Error("This operation was aborted");
+    error.name = "AbortError";
+    error.code = 20;
+    return error;
+  };
+  class AbortSignal {
+    #aborted = false;
+    #reason = undefined;
+    #listeners = [];
+    onabort = null;
+    constructor(token) {
+      if (token !== signalToken) throw new TypeError("Illegal constructor");
+    }
+    get aborted() {
+      return this.#aborted;
+    }
+    get reason() {
+      return this.#reason;
+    }
+    throwIfAborted() {
+      if (this.#aborted) throw this.#reason;
+    }
+    addEventListener(type, listener, options) {
+      if (type !== "abort" || typeof listener !== "function") return;
+      if (this.#listeners.some((entry) => entry.listener === listener)) return;
+      this.#listeners.push({ listener, once: Boolean(options?.once) });
+    }
+    removeEventListener(type, listener) {
+      this.#listeners = this.#listeners.filter((entry) => entry.listener !== listener);
+    }
+    static abort(reason) {
+      const signal = new AbortSignal(signalToken);
+      signal[signalToken](reason);
+      return signal;
+    }
+    static timeout(ms) {
+      const signal = new AbortSignal(signalToken);
+      setTimeout(() => {
+        const error = new Error("The operation was aborted due to timeout");
+        error.name = "TimeoutError";
+        error.code = 23;
+        signal[signalToken](error);
+      }, ms);
+      return signal;
+    }
+    static any(signals) {
+      const signal = new AbortSignal(signalToken);
+      for (const from of signals) {
+        if (from.aborted) {
+          signal[signalToken](from.reason);
+          break;
+        }
+        from.addEventListener("abort", () => signal[signalToken](from.reason), { once: true });
+      }
+      return signal;
+    }
+    [signalToken](reason = abortError()) {
+      if (this.#aborted) return;
+      this.#aborted = true;
+      this.#reason = reason;
+      const event = { type: "abort", target: this, currentTarget: this };
+      if (typeof this.onabort === "function") this.onabort(event);
+      const listeners = this.#listeners;
+      this.#listeners = listeners.filter((entry) => !entry.once);
+      for (const { listener } of listeners) listener.call(this, event);
+    }
+  }
+  class AbortController {
+    #signal = new AbortSignal(signalToken);
+    get signal() {
+      return this.#signal;
+    }
+    abort(reason) {
+      this.#signal[signalToken](reason);
+    }
+  }
+  // URL and URLSearchParams, WHATWG's: absolute and relative URLs, dot
+  // segments, default ports, percent-encoding, and a `searchParams` that
+  // follows its URL both ways.
+  const DEFAULT_PORTS = { "http:": "80", "https:": "443", "ws:": "80", "wss:": "443", "ftp:": "21" };
+  const FRAGMENT_SET = '"<>`';
+  const QUERY_SET = '"#<>';
+  const PATH_SET = QUERY_SET + "?`{}";
+  const USERINFO_SET = PATH_SET + "/:;=@[\\]^|";
+  const hex2 = (byte) => "%" + byte.toString(16).toUpperCase().padStart(2, "0");
+  function percentEncode(text, set) {
+    let out = "";
+    for (const char of text) {
+      const code = char.codePointAt(0);
+      if (code <= 0x20 || code > 0x7e || set.includes(char)) {
+        for (const byte of utf8Encode(char)) out += hex2(byte);
+      } else {
+        out += char;
+      }
+    }
+    return out;
+  }
+  function percentDecode(text) {
+    const bytes = [];
+    for (let i = 0; i < text.length; i += 1) {
+      const byte = text[i] === "%" ? parseInt(text.slice(i + 1, i + 3), 16) : NaN;
+      if (/^%[0-9a-fA-F]{2}/.test(text.slice(i, i + 3)) && !Number.isNaN(byte)) {
+        bytes.push(byte);
+        i += 2;
+      } else {
+        bytes.push(...utf8Encode(text[i]));
+      }
+    }
+    return utf8Decode(bytes);
+  }
+  const invalidURL = (input) => {
+    const error = new TypeError("Invalid URL");
+    error.code = "ERR_INVALID_URL";
+    error.input = input;
+    return error;
+  };
+  // A path's segments with `.` and `..` taken out.
+  function resolvePath(segments) {
+    const out = [];
+    segments.forEach((segment, i) => {
+      const last = i === segments.length - 1;
+      const dot = /^(\.|%2e)$/i.test(segment);
+      const dots = /^(\.|%2e){2}$/i.test(segment);
+      if (dots) {
+        out.pop();
+        if (last) out.push("");
+      } else if (dot) {
+        if (last) out.push("");
+      } else {
+        out.push(segment);
+      }
+    });
+    return out;
+  }
+  function parseURL(input, base) {
+    const text = String(input).replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, "").replace(/[\t\n\r]/g, "");
+    const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(text);
+    const url = { protocol: "", username: "", password: "", hostname: "", port: "", path: "", query: null, fragment: null, opaque: false };
+    let rest = text;
+    if (scheme) {
+      url.protocol = scheme[1].toLowerCase() + ":";
+      rest = text.slice(scheme[0].length);
+    } else if (base) {
+      url.protocol = base.protocol;
+    } else {
+      throw invalidURL(input);
+    }
+    const special = url.protocol in DEFAULT_PORTS || url.protocol === "file:";
+    const slash = special ? /[\/\\]/ : /\//;
+    const hashAt = rest.indexOf("#");
+    if (hashAt >= 0) {
+      url.fragment = percentEncode(rest.slice(hashAt + 1), FRAGMENT_SET);
+      rest = rest.slice(0, hashAt);
+    }
+    const queryAt = rest.indexOf("?");
+    const query = queryAt >= 0 ? rest.slice(queryAt + 1) : null;
+    if (queryAt >= 0) rest = rest.slice(0, queryAt);
+    if (query !== null) url.query = percentEncode(query, special ? QUERY_SET + "'" : QUERY_SET);
+    const authority = special
+      ? scheme && (!base || base.protocol !== url.protocol || /^[\/\\]{2}/.test(rest))
+      : /^\/\//.test(rest);
+    if (authority || (!scheme && (special ? /^[\/\\]{2}/ : /^\/\//).test(rest))) {
+      // (`http:///h` is `http://h/`; a file URL's host may be empty.)
+      rest = url.protocol === "file:" ? rest.replace(/^[\/\\]{2}/, "") : special ? rest.replace(/^[\/\\]*/, "") : rest.slice(2);
+      const end = rest.search(slash);
+      const host = end < 0 ? rest : rest.slice(0, end);
+      rest = end < 0 ? "" : rest.slice(end);
+      const at = host.lastIndexOf("@");
+      if (at >= 0) {
+        const [username, ...password] = host.slice(0, at).split(":");
+        url.username = percentEncode(username, USERINFO_SET);
+        url.password = percentEncode(password.join(":"), USERINFO_SET);
+      }
+      const hostPort = /^(\[[^\]]*\]|[^:]*)(?::(.*))?$/.exec(host.slice(at + 1));
+      url.hostname = special ? percentDecode(hostPort[1]).toLowerCase() : hostPort[1];
+      const port = hostPort[2] ?? "";
+      if (!/^\d*$/.test(port) || Number(port) > 65535) throw invalidURL(input);
+      url.port = port === "" || DEFAULT_PORTS[url.protocol] === String(Number(port)) ? "" : String(Number(port));
+      if (/[\u0000-\u0020#%\/:<>?@[\\\]^|]/.test(url.hostname.replace(/^\[.*\]$/, "")) || (special && url.protocol !== "file:" && !url.hostname)) {
+        throw invalidURL(input);
+      }
+    } else if (!scheme || (special && base && base.protocol === url.protocol)) {
+      if (!base || base.opaque) throw invalidURL(input);
+      Object.assign(url, { username: base.username, password: base.password, hostname: base.hostname, port: base.port });
+      if (rest === "") {
+        url.path = base.path;
+        if (query === null) url.query = base.query;
+        return url;
+      }
+      if (!slash.test(rest[0])) rest = base.path.slice(0, base.path.lastIndexOf("/") + 1) + rest;
+    } else if (!special) {
+      url.opaque = true;
+      url.path = percentEncode(rest, "");
+      return url;
+    } else {
+      throw invalidURL(input);
+    }
+    const segments = resolvePath(rest.split(slash).slice(1));
+    url.path = "/" + segments.map((segment) => percentEncode(segment, PATH_SET)).join("/");
+    return url;
+  }
+  const formEncode = (text) => {
+    let out = "";
+    for (const byte of utf8Encode(text)) {
+      const char = String.fromCharCode(byte);
+      out += /[A-Za-z0-9*\-._]/.test(char) ? char : byte === 0x20 ? "+" : hex2(byte);
+    }
+    return out;
+  };
+  const formDecode = (text) => percentDecode(text.replace(/\+/g, " "));
+  const searchLink = Symbol("URLSearchParams's URL");
+  class URLSearchParams {
+    #list = [];
+    #url = null;
+    constructor(init = "") {
+      if (init instanceof URLSearchParams) {
+        this.#list = [...init];
+      } else if (init !== null && typeof init === "object" && typeof init[Symbol.iterator] === "function") {
+        for (const pair of init) {
+          const items = [...pair];
+          if (items.length !== 2) throw new TypeError("Each query pair must be an iterable [name, value] tuple");
+          this.#list.push([String(items[0]), String(items[1])]);
+        }
+      } else if (init !== null && typeof init === "object") {
+        for (const key of Object.keys(init)) this.#list.push([key, String(init[key])]);
+      } else {
+        this[searchLink](String(init).replace(/^\?/, ""));
+      }
+    }
+    // The URL this one belongs to, or a new query from it.
+    [searchLink](query, url) {
+      if (url) this.#url = url;
+      this.#list = query
+        .split("&")
+        .filter((part) => part !== "")
+        .map((part) => {
+          const at = part.indexOf("=");
+          return at < 0 ? [formDecode(part), ""] : [formDecode(part.slice(0, at)), formDecode(part.slice(at + 1))];
+        });
+    }
+    #update() {
+      if (this.#url) this.#url[searchLink](this.toString());
+    }
+    get size() {
+      return this.#list.length;
+    }
+    append(name, value) {
+      this.#list.push([String(name), String(value)]);
+      this.#update();
+    }
+    delete(name, value) {
+      this.#list = this.#list.filter(([k, v]) => k !== String(name) || (value !== undefined && v !== String(value)));
+      this.#update();
+    }
+    get(name) {
+      const found = this.#list.find(([k]) => k === String(name));
+      return found ? found[1] : null;
+    }
+    getAll(name) {
+      return this.#list.filter(([k]) => k === String(name)).map(([, v]) => v);
+    }
+    has(name, value) {
+      return this.#list.some(([k, v]) => k === String(name) && (value === undefined || v === String(value)));
+    }
+    set(name, value) {
+      name = String(name);
+      const at = this.#list.findIndex(([k]) => k === name);
+      if (at < 0) this.#list.push([name, String(value)]);
+      else {
+        this.#list[at] = [name, String(value)];
+        this.#list = this.#list.filter(([k], i) => k !== name || i === at);
+      }
+      this.#update();
+    }
+    sort() {
+      this.#list = this.#list
+        .map((pair, i) => [pair, i])
+        .sort(([a, i], [b, j]) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : i - j))
+        .map(([pair]) => pair);
+      this.#update();
+    }
+    forEach(callback, thisArg) {
+      for (const [k, v] of this.#list) callback.call(thisArg, v, k, this);
+    }
+    *entries() {
+      for (const [k, v] of this.#list) yield [k, v];
+    }
+    *keys() {
+      for (const [k] of this.#list) yield k;
+    }
+    *values() {
+      for (const [, v] of this.#list) yield v;
+    }
+    [Symbol.iterator]() {
+      return this.entries();
+    }
+    toString() {
+      return this.#list.map(([k, v]) => `${formEncode(k)}=${formEncode(v)}`).join("&");
+    }
+  }
+  class URL {
+    #url;
+    #params = new URLSearchParams();
+    constructor(input, base) {
+      const parent = base === undefined ? null : parseURL(base instanceof URL ? base.href : base);
+      this.#url = parseURL(input, parent);
+      this.#params[searchLink](this.#url.query ?? "", this);
+    }
+    static canParse(input, base) {
+      try {
+        new URL(input, base);
+        return true;
+      } catch {
+        return false;
+      }
+    }
+    [searchLink](query) {
+      this.#url.query = query === "" ? null : query;
+    }
+    get protocol() {
+      return this.#url.protocol;
+    }
+    get username() {
+      return this.#url.username;
+    }
+    get password() {
+      return this.#url.password;
+    }
+    get hostname() {
+      return this.#url.hostname;
+    }
+    set hostname(value) {
+      this.#url.hostname = String(value).toLowerCase();
+    }
+    get port() {
+      return this.#url.port;
+    }
+    set port(value) {
+      const port = String(value);
+      if (/^\d*$/.test(port) && Number(port) <= 65535) {
+        this.#url.port = port === "" || DEFAULT_PORTS[this.protocol] === String(Number(port)) ? "" : String(Number(port));
+      }
+    }
+    get host() {
+      return this.#url.hostname + (this.#url.port ? `:${this.#url.port}` : "");
+    }
+    get origin() {
+      return this.protocol in DEFAULT_PORTS ? `${this.protocol}//${this.host}` : "null";
+    }
+    get pathname() {
+      return this.#url.path;
+    }
+    set pathname(value) {
+      if (this.#url.opaque) return;
+      const path = String(value);
+      this.#url.path = parseURL(path.startsWith("/") ? path : `/${path}`, this.#url).path;
+    }
+    get search() {
+      return this.#url.query ? `?${this.#url.query}` : "";
+    }
+    set search(value) {
+      const query = String(value).replace(/^\?/, "");
+      this.#url.query = query === "" ? null : percentEncode(query, QUERY_SET + "'");
+      this.#params[searchLink](query);
+    }
+    get searchParams() {
+      return this.#params;
+    }
+    get hash() {
+      return this.#url.fragment ? `#${this.#url.fragment}` : "";
+    }
+    set hash(value) {
+      const fragment = String(value).replace(/^#/, "");
+      this.#url.fragment = fragment === "" ? null : percentEncode(fragment, FRAGMENT_SET);
+    }
+    get href() {
+      const url = this.#url;
+      const user = url.username || url.password
+        ? `${url.username}${url.password ? `:${url.password}` : ""}@`
+        : "";
+      const authority = url.opaque ? "" : `//${user}${this.host}`;
+      return `${url.protocol}${authority}${url.path}${url.query !== null ? `?${url.query}` : ""}${url.fragment !== null ? `#${url.fragment}` : ""}`;
+    }
+    set href(value) {
+      this.#url = parseURL(value);
+      this.#params[searchLink](this.#url.query ?? "");
+    }
+    toString() {
+      return this.href;
+    }
+    toJSON() {
+      return this.href;
+    }
+  }
+
+
+  // util: what handlers take from it. `inspect` shows a value as
+  // `console.log` does; `format` is `console.log`'s text.
+  function promisify(original) {
+    if (typeof original !== "function") {
+      throw new TypeError('The "original" argument must be of type function');
+    }
+    if (typeof original[promisifyCustom] === "function") return original[promisifyCustom];
+    function promisified(...args) {
+      return new Promise((resolve, reject) => {
+        Reflect.apply(original, this, [
+          ...args,
+          (error, ...values) => (error ? reject(error) : resolve(values[0])),
+        ]);
+      });
+    }
+    Object.setPrototypeOf(promisified, Object.getPrototypeOf(original));
+    return Object.defineProperties(promisified, Object.getOwnPropertyDescriptors(original));
+  }
+  promisify.custom = promisifyCustom;
+  function callbackify(original) {
+    if (typeof original !== "function") {
+      throw new TypeError('The "original" argument must be of type function');
+    }
+    return function callbackified(...args) {
+      const callback = args.pop();
+      if (typeof callback !== "function") {
+        throw new TypeError('The last argument must be of type function');
+      }
+      Reflect.apply(original, this, args).then(
+        (value) => process.nextTick(callback, null, value),
+        (reason) => {
+          if (!reason) {
+            const error = new Error("Promise was rejected with a falsy value");
+            error.reason = reason;
+            reason = error;
+          }
+          process.nextTick(callback, reason);
+        }
+      );
+    };
+  }
+  function isDeepStrictEqual(a, b) {
+    if (Object.is(a, b)) return true;
+    if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+    if (Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
+    if (a instanceof Date) return a.getTime() === b.getTime();
+    if (a instanceof Map || a instanceof Set) {
+      if (a.size !== b.size) return false;
+      const entries = [...b];
+      return [...a].every((x) => entries.some((y) => isDeepStrictEqual(x, y)));
+    }
+    const keys = Object.keys(a);
+    if (keys.length !== Object.keys(b).length) return false;
+    return keys.every(
+      (key) => Object.prototype.hasOwnProperty.call(b, key) && isDeepStrictEqual(a[key], b[key])
+    );
+  }
+  const util = Object.freeze({
+    promisify,
+    callbackify,
+    inspect: host.inspect,
+    format: host.format,
+    isDeepStrictEqual,
+    inherits(constructor, superConstructor) {
+      Object.setPrototypeOf(constructor.prototype, superConstructor.prototype);
+      Object.defineProperty(constructor, "super_", {
+        value: superConstructor,
+        writable: true,
+        configurable: true,
+      });
+    },
+    types: Object.freeze({
+      isPromise: (value) => value instanceof Promise,
+      isDate: (value) => value instanceof Date,
+      isRegExp: (value) => value instanceof RegExp,
+      isMap: (value) => value instanceof Map,
+      isSet: (value) => value instanceof Set,
+    }),
+  });
+
+  return {
+    TextEncoder,
+    TextDecoder,
+    Buffer,
+    structuredClone,
+    AbortController,
+    AbortSignal,
+    URL,
+    URLSearchParams,
+    util,
+  };
+});
