@@ -4,6 +4,11 @@
 //! (`crate::script::source::EXAMPLES`), the page only their names and files
 //! ([`EXAMPLE_FILES`]), both made from [`for_each_example!`].
 
+/// What a script's error for a name that is not defined (`ReferenceError:
+/// fetch is not defined`) says next, before the globals it lists
+/// (SCRIPTING.md §1): the page's headline of a failed run stops here.
+pub const GLOBALS_HINT: &str = "; the globals are ";
+
 /// Calls `$then! { (NAME, EXT) or (NAME, EXT, sql), … }` with every shipped
 /// example, in the order the page lists them: the built-in stories as
 /// scripts, then a gallery of handlers written with the libraries. `sql`:

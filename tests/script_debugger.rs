@@ -601,3 +601,36 @@ fn a_thrown_error_says_why_in_the_export_the_pane_and_explain() {
     assert_eq!(explanation.step, Some(log.step));
     assert_eq!(explanation.fragment, fragment);
 }
+
+/// A name that is not defined (`fetch`): the request's error lists the
+/// globals (SCRIPTING.md §1), in the trace and the narration, and explain's
+/// headline stops before the list.
+#[test]
+fn an_undefined_name_lists_the_globals_but_not_in_the_headline() {
+    let code =
+        "async function handle(req) {\n  const res = await fetch(\"https://example.com\");\n}\n";
+    let (config, _) = open("#v=1&scenario=script&example=ticket&users=1&clicks=1");
+    let program = interleave::debugger::program::edited_script(code, None, None);
+    let recording = Recording::of_program(&program, &config).unwrap();
+    let error = "ReferenceError: fetch is not defined (line 2, column 21)";
+    let log = recording
+        .events
+        .iter()
+        .find(|event| event.what == interleave::sim::What::Log)
+        .unwrap();
+    assert_eq!(
+        interleave::debugger::narrate::describe_event(log, &recording.keys),
+        format!(
+            "#0 logs: {error}; the globals are {}",
+            interleave::script::run::GLOBALS
+        )
+    );
+    let explanation = interleave::explain::explain_recording(&recording);
+    assert_eq!(
+        explanation.summary,
+        format!(
+            "#0 failed with {error}. Step through the run, or explore to find the \
+             interleavings that cause it"
+        )
+    );
+}

@@ -242,6 +242,18 @@ fn script_summary(metrics: &crate::Metrics, failure: Option<&Failure>) -> String
         ));
     }
     if metrics.errors > 0 {
+        // The headline keeps a message's first clause: the globals an
+        // undefined name's error lists are in the narration and the trace.
+        let failure = failure.map(|failure| Failure {
+            message: failure.message.as_deref().map(|message| {
+                message
+                    .split_once(crate::script_links::GLOBALS_HINT)
+                    .map_or(message, |(first, _)| first)
+                    .to_string()
+            }),
+            ..*failure
+        });
+        let failure = failure.as_ref();
         harms.push(match (failure, metrics.errors) {
             (
                 Some(Failure {

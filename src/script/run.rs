@@ -21,6 +21,7 @@ use serde_json::{json, Value};
 
 use crate::config::{Config, Micros, MS};
 use crate::run::{script_headline, DataHarm, Headline, Observation, Positions, Run};
+use crate::script_links::GLOBALS_HINT;
 use crate::sim::choice::{choices, who};
 use crate::sim::core::{Core, Op, TaskId};
 use crate::sim::executor::describe;
@@ -1928,7 +1929,7 @@ fn settle_request(host: &Host, request: TaskId, result: Result<(), String>) {
         Ok(()) => host.core.borrow_mut().respond(request, Outcome::Ok),
         Err(mut message) => {
             if unknown_name(&message).is_some() {
-                message.push_str(&format!("; the globals are {GLOBALS}"));
+                message.push_str(&format!("{GLOBALS_HINT}{GLOBALS}"));
             }
             if message.starts_with("RuntimeLimitError") {
                 super::guard::stopped(request, &message);
@@ -2451,9 +2452,7 @@ fn top_level_error(
     let unknown = unknown_name(&text).map(str::to_string);
     let mut found = ScriptError::new(text);
     if let Some(name) = unknown {
-        found
-            .message
-            .push_str(&format!("; the globals are {GLOBALS}"));
+        found.message.push_str(&format!("{GLOBALS_HINT}{GLOBALS}"));
         // The engine gives no position for the script's top level: the
         // name's first use is where it failed.
         if found.line.is_none() {
