@@ -560,77 +560,62 @@ export async function handle(req) {
 
 /// A request that throws: the page's trace export carries the message as
 /// `interleave run --trace` prints it, the event-loop pane's words say it,
-/// and explain names it with its line.
+/// and explain names it with its line. A name that is not defined
+/// (`fetch`) lists the globals (SCRIPTING.md §1) in the trace and the
+/// narration; explain's headline stops before the list.
 #[test]
 fn a_thrown_error_says_why_in_the_export_the_pane_and_explain() {
-    let code = "async function handle(req) {\n  await sleep(5);\n  throw new Error(\"boom\");\n}\n";
-    let (config, _) = open("#v=1&scenario=script&example=ticket&users=1&clicks=1");
-    let program = interleave::debugger::program::edited_script(code, None, None);
-    let recording = Recording::of_program(&program, &config).unwrap();
-    let exported = interleave::debugger::export::trace_json_lines(&recording);
-    let fragment = program.fragment(&config);
-    let mut printed = Vec::new();
-    interleave::script::cli::run(None, None, None, &fragment, true, u64::MAX, &mut printed)
-        .unwrap();
-    let printed = String::from_utf8(printed).unwrap();
-    let trace: Vec<&str> = printed.lines().collect();
-    let (_, trace) = trace.split_last().unwrap();
-    assert_eq!(exported.lines().collect::<Vec<_>>(), trace);
-    let message = "Error: boom (line 3, column 13)";
-    assert!(
-        exported.contains(&format!("\"message\":\"{message}\"")),
-        "{exported}"
-    );
-    let log = recording
-        .events
-        .iter()
-        .find(|event| event.what == interleave::sim::What::Log)
-        .unwrap();
-    assert_eq!(
-        interleave::debugger::narrate::describe_event(log, &recording.keys),
-        format!("#0 logs: {message}")
-    );
-    let explanation = interleave::explain::explain_recording(&recording);
-    assert_eq!(
-        explanation.summary,
-        format!(
-            "#0 failed with {message}. Step through the run, or explore to find the \
-             interleavings that cause it"
-        )
-    );
-    assert_eq!(explanation.step, Some(log.step));
-    assert_eq!(explanation.fragment, fragment);
-}
-
-/// A name that is not defined (`fetch`): the request's error lists the
-/// globals (SCRIPTING.md §1), in the trace and the narration, and explain's
-/// headline stops before the list.
-#[test]
-fn an_undefined_name_lists_the_globals_but_not_in_the_headline() {
-    let code =
-        "async function handle(req) {\n  const res = await fetch(\"https://example.com\");\n}\n";
-    let (config, _) = open("#v=1&scenario=script&example=ticket&users=1&clicks=1");
-    let program = interleave::debugger::program::edited_script(code, None, None);
-    let recording = Recording::of_program(&program, &config).unwrap();
-    let error = "ReferenceError: fetch is not defined (line 2, column 21)";
-    let log = recording
-        .events
-        .iter()
-        .find(|event| event.what == interleave::sim::What::Log)
-        .unwrap();
-    assert_eq!(
-        interleave::debugger::narrate::describe_event(log, &recording.keys),
-        format!(
-            "#0 logs: {error}; the globals are {}",
-            interleave::script::run::GLOBALS
-        )
-    );
-    let explanation = interleave::explain::explain_recording(&recording);
-    assert_eq!(
-        explanation.summary,
-        format!(
-            "#0 failed with {error}. Step through the run, or explore to find the \
-             interleavings that cause it"
-        )
-    );
+    let undefined = "ReferenceError: fetch is not defined (line 2, column 21)";
+    let cases = [
+        (
+            "async function handle(req) {\n  await sleep(5);\n  throw new Error(\"boom\");\n}\n",
+            "Error: boom (line 3, column 13)".to_string(),
+            "Error: boom (line 3, column 13)",
+        ),
+        (
+            "async function handle(req) {\n  const res = await fetch(\"https://example.com\");\n}\n",
+            format!(
+                "{undefined}; the globals are {}",
+                interleave::script::run::GLOBALS
+            ),
+            undefined,
+        ),
+    ];
+    for (code, message, headline) in cases {
+        let (config, _) = open("#v=1&scenario=script&example=ticket&users=1&clicks=1");
+        let program = interleave::debugger::program::edited_script(code, None, None);
+        let recording = Recording::of_program(&program, &config).unwrap();
+        let exported = interleave::debugger::export::trace_json_lines(&recording);
+        let fragment = program.fragment(&config);
+        let mut printed = Vec::new();
+        interleave::script::cli::run(None, None, None, &fragment, true, u64::MAX, &mut printed)
+            .unwrap();
+        let printed = String::from_utf8(printed).unwrap();
+        let trace: Vec<&str> = printed.lines().collect();
+        let (_, trace) = trace.split_last().unwrap();
+        assert_eq!(exported.lines().collect::<Vec<_>>(), trace);
+        assert!(
+            exported.contains(&format!("\"message\":\"{message}\"")),
+            "{exported}"
+        );
+        let log = recording
+            .events
+            .iter()
+            .find(|event| event.what == interleave::sim::What::Log)
+            .unwrap();
+        assert_eq!(
+            interleave::debugger::narrate::describe_event(log, &recording.keys),
+            format!("#0 logs: {message}")
+        );
+        let explanation = interleave::explain::explain_recording(&recording);
+        assert_eq!(
+            explanation.summary,
+            format!(
+                "#0 failed with {headline}. Step through the run, or explore to find the \
+                 interleavings that cause it"
+            )
+        );
+        assert_eq!(explanation.step, Some(log.step));
+        assert_eq!(explanation.fragment, fragment);
+    }
 }

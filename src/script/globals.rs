@@ -753,7 +753,7 @@ fn timer<'js>(
 /// value is the part's function; `prelude.js` calls it once).
 fn prelude_part<'js>(_: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
     let name = key_arg(ctx, args, 0)?;
-    super::run::prelude_part(ctx, &name)
+    super::prelude::part(ctx, &name)
 }
 
 /// `process.nextTick(callback, ...args)`: queued for the end of the running

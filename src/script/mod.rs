@@ -14,6 +14,7 @@ pub mod host;
 pub mod memory;
 pub mod mirror;
 pub mod modules;
+mod prelude;
 pub mod run;
 pub mod source;
 pub mod sql;

@@ -1044,34 +1044,7 @@
   });
 
   const modules = {
-    get pg() {
-      return clientsPart().pg;
-    },
-    get memjs() {
-      return clientsPart().memjs;
-    },
-    get memcached() {
-      return clientsPart().Memcached;
-    },
-    get redlock() {
-      return clientsPart().Redlock;
-    },
-    get ioredis() {
-      return clientsPart().Redis;
-    },
-    get redis() {
-      return clientsPart().nodeRedis;
-    },
-    get "async-mutex"() {
-      return librariesPart().asyncMutex;
-    },
     events,
-    get "p-limit"() {
-      return librariesPart().pLimit;
-    },
-    get "lru-cache"() {
-      return librariesPart().lruCache;
-    },
     crypto,
     process,
     express,
@@ -1081,10 +1054,23 @@
       setImmediate: timers.setImmediate[promisifyCustom],
     }),
     timers: Object.freeze({ ...timers }),
-    get util() {
-      return nodePart().util;
-    },
   };
+  // The modules of the prelude's parts: each part runs on the first
+  // `require` or `import` of one of its modules.
+  for (const [name, part, key] of [
+    ["pg", clientsPart, "pg"],
+    ["memjs", clientsPart, "memjs"],
+    ["memcached", clientsPart, "Memcached"],
+    ["redlock", clientsPart, "Redlock"],
+    ["ioredis", clientsPart, "Redis"],
+    ["redis", clientsPart, "nodeRedis"],
+    ["async-mutex", librariesPart, "asyncMutex"],
+    ["p-limit", librariesPart, "pLimit"],
+    ["lru-cache", librariesPart, "lruCache"],
+    ["util", nodePart, "util"],
+  ]) {
+    Object.defineProperty(modules, name, { get: () => part()[key], enumerable: true });
+  }
   const names = Object.keys(modules).sort().join(", ");
 
   define("require", function require(name) {

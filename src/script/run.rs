@@ -41,12 +41,11 @@ use super::host::{Answer, Helper, Host, Loaded, Settle, SqlWaiter, Waiter, FIRIN
 use super::memory::{Budgeted, Meter};
 use super::mirror::Mirror;
 use super::modules::{self, not_loaded};
+use super::prelude;
 use super::sql::store::TxnId;
 use super::sql::store::{Ran, RowAccess};
 use super::sql::{Landed, Plan, SqlError};
 use super::world::{number, Found, LockScript};
-
-const PRELUDE: &str = include_str!("prelude.js");
 
 /// The event budget of a script run that names none (`cli::run_to_json`,
 /// the debugger): the CLI's default for a script run
@@ -2277,131 +2276,6 @@ fn module_handler<'js>(
         return Ok(route);
     }
     Ok(default)
-}
-
-/// The prelude, compiled once per thread to QuickJS bytecode: each realm
-/// reads the bytecode and runs it instead of parsing the prelude's 85 KB
-/// of JavaScript again (parsing was most of the cost of a realm). The
-/// bytecode keeps its file name and lines, so stacks name `prelude` alike.
-/// A part of the prelude the script reaches for (see `prelude.js`,
-/// `host.part`): its value, run in `ctx`'s realm. An unknown name is an
-/// error.
-pub(crate) fn prelude_part<'js>(ctx: &Ctx<'js>, name: &str) -> rquickjs::Result<JsValue<'js>> {
-    match name {
-        "node" => prelude::run(ctx, prelude::NODE),
-        "clients" => prelude::run(ctx, prelude::CLIENTS),
-        "libraries" => prelude::run(ctx, prelude::LIBRARIES),
-        _ => Err(rquickjs::Error::new_from_js_message(
-            "string",
-            "prelude part",
-            format!("no prelude part {name}"),
-        )),
-    }
-}
-
-mod prelude {
-    use std::cell::OnceCell;
-    use std::ffi::CStr;
-    use std::rc::Rc;
-
-    use rquickjs::{qjs, Ctx, Value};
-
-    use super::PRELUDE;
-
-    /// The prelude, then its parts (`prelude/*.js`), with the file name
-    /// their stacks show.
-    const SOURCES: [(&CStr, &str); 4] = [
-        (c"prelude", PRELUDE),
-        (c"prelude-node", include_str!("prelude/node.js")),
-        (c"prelude-clients", include_str!("prelude/clients.js")),
-        (c"prelude-libraries", include_str!("prelude/libraries.js")),
-    ];
-    const CORE: usize = 0;
-    pub const NODE: usize = 1;
-    pub const CLIENTS: usize = 2;
-    pub const LIBRARIES: usize = 3;
-
-    thread_local! {
-        static BYTECODE: [OnceCell<Rc<[u8]>>; 4] = const {
-            [OnceCell::new(), OnceCell::new(), OnceCell::new(), OnceCell::new()]
-        };
-    }
-
-    /// Source `which`'s bytecode, compiled in `ctx` the first time.
-    fn bytecode(ctx: &Ctx<'_>, which: usize) -> rquickjs::Result<Rc<[u8]>> {
-        if let Some(bytecode) = BYTECODE.with(|cells| cells[which].get().cloned()) {
-            return Ok(bytecode);
-        }
-        let compiled: Rc<[u8]> = compile(ctx, which)?.into();
-        Ok(BYTECODE.with(|cells| cells[which].get_or_init(|| compiled).clone()))
-    }
-
-    /// Compiles the prelude now (the page's warm-up), without running it.
-    pub fn compiled(ctx: &Ctx<'_>) -> rquickjs::Result<()> {
-        bytecode(ctx, CORE).map(drop)
-    }
-
-    /// Runs the prelude in `ctx`'s realm (a global script, not strict).
-    pub fn eval(ctx: &Ctx<'_>) -> rquickjs::Result<()> {
-        run(ctx, CORE).map(drop)
-    }
-
-    /// Runs source `which` in `ctx`'s realm: its completion value.
-    pub fn run<'js>(ctx: &Ctx<'js>, which: usize) -> rquickjs::Result<Value<'js>> {
-        let bytecode = bytecode(ctx, which)?;
-        let raw = ctx.as_raw().as_ptr();
-        // SAFETY: `raw` is the live context of `ctx`; the bytes are what
-        // `compile` wrote with this same engine, and JS_ReadObject copies
-        // them. JS_EvalFunction takes the function object; its result is
-        // owned by the returned value.
-        unsafe {
-            let function = qjs::JS_ReadObject(
-                raw,
-                bytecode.as_ptr(),
-                bytecode.len() as _,
-                qjs::JS_READ_OBJ_BYTECODE as i32,
-            );
-            if qjs::JS_IsException(function) {
-                return Err(rquickjs::Error::Exception);
-            }
-            let result = qjs::JS_EvalFunction(raw, function);
-            if qjs::JS_IsException(result) {
-                return Err(rquickjs::Error::Exception);
-            }
-            Ok(Value::from_raw(ctx.clone(), result))
-        }
-    }
-
-    /// Source `which` compiled (not run) in `ctx`, as bytecode.
-    fn compile(ctx: &Ctx<'_>, which: usize) -> rquickjs::Result<Vec<u8>> {
-        let (name, text) = SOURCES[which];
-        let source = std::ffi::CString::new(text)?;
-        let raw = ctx.as_raw().as_ptr();
-        // SAFETY: `raw` is the live context of `ctx`; the compiled function
-        // and the written buffer are freed here, once copied.
-        unsafe {
-            let function = qjs::JS_Eval(
-                raw,
-                source.as_ptr(),
-                text.len() as _,
-                name.as_ptr(),
-                (qjs::JS_EVAL_TYPE_GLOBAL | qjs::JS_EVAL_FLAG_COMPILE_ONLY) as i32,
-            );
-            if qjs::JS_IsException(function) {
-                return Err(rquickjs::Error::Exception);
-            }
-            let mut len = 0;
-            let buffer =
-                qjs::JS_WriteObject(raw, &mut len, function, qjs::JS_WRITE_OBJ_BYTECODE as i32);
-            qjs::JS_FreeValue(raw, function);
-            if buffer.is_null() {
-                return Err(rquickjs::Error::Exception);
-            }
-            let bytes = std::slice::from_raw_parts(buffer, len as usize).to_vec();
-            qjs::js_free(raw, buffer.cast());
-            Ok(bytes)
-        }
-    }
 }
 
 /// Evaluation as a script of its own file name (`code`, `prelude`), so

@@ -1,0 +1,126 @@
+//! The prelude (`prelude.js`: SCRIPTING.md §3 in JavaScript, run in every
+//! realm before the script) and its parts (`prelude/*.js`, run in a realm
+//! when its script first reaches for them), each compiled to QuickJS
+//! bytecode once per thread: each realm reads the bytecode and runs it
+//! instead of parsing the JavaScript again (parsing was most of the cost
+//! of a realm). The bytecode keeps its file name and lines, so stacks name
+//! `prelude` (or `prelude-node`, …) alike.
+
+use std::cell::OnceCell;
+use std::ffi::CStr;
+use std::rc::Rc;
+
+use rquickjs::{qjs, Ctx, Value};
+
+const PRELUDE: &str = include_str!("prelude.js");
+
+/// A part of the prelude the script reaches for (see `prelude.js`,
+/// `host.part`): its value, run in `ctx`'s realm. An unknown name is an
+/// error.
+pub fn part<'js>(ctx: &Ctx<'js>, name: &str) -> rquickjs::Result<Value<'js>> {
+    match name {
+        "node" => run(ctx, NODE),
+        "clients" => run(ctx, CLIENTS),
+        "libraries" => run(ctx, LIBRARIES),
+        _ => Err(rquickjs::Error::new_from_js_message(
+            "string",
+            "prelude part",
+            format!("no prelude part {name}"),
+        )),
+    }
+}
+
+/// The prelude, then its parts (`prelude/*.js`), with the file name
+/// their stacks show.
+const SOURCES: [(&CStr, &str); 4] = [
+    (c"prelude", PRELUDE),
+    (c"prelude-node", include_str!("prelude/node.js")),
+    (c"prelude-clients", include_str!("prelude/clients.js")),
+    (c"prelude-libraries", include_str!("prelude/libraries.js")),
+];
+const CORE: usize = 0;
+const NODE: usize = 1;
+const CLIENTS: usize = 2;
+const LIBRARIES: usize = 3;
+
+thread_local! {
+    static BYTECODE: [OnceCell<Rc<[u8]>>; 4] = const {
+        [OnceCell::new(), OnceCell::new(), OnceCell::new(), OnceCell::new()]
+    };
+}
+
+/// Source `which`'s bytecode, compiled in `ctx` the first time.
+fn bytecode(ctx: &Ctx<'_>, which: usize) -> rquickjs::Result<Rc<[u8]>> {
+    if let Some(bytecode) = BYTECODE.with(|cells| cells[which].get().cloned()) {
+        return Ok(bytecode);
+    }
+    let compiled: Rc<[u8]> = compile(ctx, which)?.into();
+    Ok(BYTECODE.with(|cells| cells[which].get_or_init(|| compiled).clone()))
+}
+
+/// Compiles the prelude now (the page's warm-up), without running it.
+pub fn compiled(ctx: &Ctx<'_>) -> rquickjs::Result<()> {
+    bytecode(ctx, CORE).map(drop)
+}
+
+/// Runs the prelude in `ctx`'s realm (a global script, not strict).
+pub fn eval(ctx: &Ctx<'_>) -> rquickjs::Result<()> {
+    run(ctx, CORE).map(drop)
+}
+
+/// Runs source `which` in `ctx`'s realm: its completion value.
+pub fn run<'js>(ctx: &Ctx<'js>, which: usize) -> rquickjs::Result<Value<'js>> {
+    let bytecode = bytecode(ctx, which)?;
+    let raw = ctx.as_raw().as_ptr();
+    // SAFETY: `raw` is the live context of `ctx`; the bytes are what
+    // `compile` wrote with this same engine, and JS_ReadObject copies
+    // them. JS_EvalFunction takes the function object; its result is
+    // owned by the returned value.
+    unsafe {
+        let function = qjs::JS_ReadObject(
+            raw,
+            bytecode.as_ptr(),
+            bytecode.len() as _,
+            qjs::JS_READ_OBJ_BYTECODE as i32,
+        );
+        if qjs::JS_IsException(function) {
+            return Err(rquickjs::Error::Exception);
+        }
+        let result = qjs::JS_EvalFunction(raw, function);
+        if qjs::JS_IsException(result) {
+            return Err(rquickjs::Error::Exception);
+        }
+        Ok(Value::from_raw(ctx.clone(), result))
+    }
+}
+
+/// Source `which` compiled (not run) in `ctx`, as bytecode.
+fn compile(ctx: &Ctx<'_>, which: usize) -> rquickjs::Result<Vec<u8>> {
+    let (name, text) = SOURCES[which];
+    let source = std::ffi::CString::new(text)?;
+    let raw = ctx.as_raw().as_ptr();
+    // SAFETY: `raw` is the live context of `ctx`; the compiled function
+    // and the written buffer are freed here, once copied.
+    unsafe {
+        let function = qjs::JS_Eval(
+            raw,
+            source.as_ptr(),
+            text.len() as _,
+            name.as_ptr(),
+            (qjs::JS_EVAL_TYPE_GLOBAL | qjs::JS_EVAL_FLAG_COMPILE_ONLY) as i32,
+        );
+        if qjs::JS_IsException(function) {
+            return Err(rquickjs::Error::Exception);
+        }
+        let mut len = 0;
+        let buffer =
+            qjs::JS_WriteObject(raw, &mut len, function, qjs::JS_WRITE_OBJ_BYTECODE as i32);
+        qjs::JS_FreeValue(raw, function);
+        if buffer.is_null() {
+            return Err(rquickjs::Error::Exception);
+        }
+        let bytes = std::slice::from_raw_parts(buffer, len as usize).to_vec();
+        qjs::js_free(raw, buffer.cast());
+        Ok(bytes)
+    }
+}
