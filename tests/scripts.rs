@@ -584,7 +584,10 @@ async function handle(req) {
   console.log("100%%", "|", "%s %s", "a");
   console.log("100%%");
   console.log("%i|%f|%c%o", 12.9, "1.5", "color: red", [1]);
-  console.log(util.format("x=%d", 4), util.inspect({ z: [1] }), util.isDeepStrictEqual({ a: [1] }, { a: [1] }));
+  const [a, b] = [{}, {}];
+  a.self = a;
+  b.self = b;
+  console.log(util.format("x=%d", 4), util.inspect({ z: [1] }), util.isDeepStrictEqual({ a: [1] }, { a: [1] }), util.isDeepStrictEqual(a, b), util.isDeepStrictEqual([1], [2]));
   console.log(process.hrtime(), String(process.hrtime.bigint()), process.uptime());
   console.log(process.listenerCount("SIGTERM"), process.platform, typeof process.cwd());
 }
@@ -600,7 +603,7 @@ process.on("SIGTERM", () => process.exit(0));"#;
             "100% | %s %s a",
             "100%%",
             "12|1.5|[1]",
-            r#"x=4 {"z":[1]} true"#,
+            r#"x=4 {"z":[1]} true true false"#,
             "[0,8000000] 8000000 0.008",
             "1 linux string",
         ]

@@ -715,20 +715,25 @@
       );
     };
   }
-  function isDeepStrictEqual(a, b) {
+  // Two values compared deeply; a pair already being compared counts as
+  // equal, so cycles end (as Node's memos do).
+  function isDeepStrictEqual(a, b, comparing = new Map()) {
     if (Object.is(a, b)) return true;
     if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
     if (Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
+    if (comparing.get(a) === b) return true;
+    comparing.set(a, b);
+    const equal = (x, y) => isDeepStrictEqual(x, y, comparing);
     if (a instanceof Date) return a.getTime() === b.getTime();
     if (a instanceof Map || a instanceof Set) {
       if (a.size !== b.size) return false;
       const entries = [...b];
-      return [...a].every((x) => entries.some((y) => isDeepStrictEqual(x, y)));
+      return [...a].every((x) => entries.some((y) => equal(x, y)));
     }
     const keys = Object.keys(a);
     if (keys.length !== Object.keys(b).length) return false;
     return keys.every(
-      (key) => Object.prototype.hasOwnProperty.call(b, key) && isDeepStrictEqual(a[key], b[key])
+      (key) => Object.prototype.hasOwnProperty.call(b, key) && equal(a[key], b[key])
     );
   }
   const util = Object.freeze({
