@@ -787,6 +787,43 @@ async function handle(req) {
     assert_eq!(logs(code, ""), ["mine 1 v 1 function", "7 function"]);
 }
 
+/// `crypto`'s hashes and HMACs (md5, sha1, sha256, sha384, sha512, in
+/// hex, base64 and base64url; Node's errors for an unknown digest and a
+/// second `digest`), `randomBytes` and `timingSafeEqual`: Node 20 printed
+/// the same lines for the same text.
+#[test]
+fn crypto_hashes_are_nodes() {
+    let code = r#"
+async function handle(req) {
+const crypto = require("crypto");
+const { createHash, createHmac } = require("node:crypto");
+console.log(crypto.createHash("sha256").update("hello").digest("hex"));
+console.log(createHash("md5").update("a").update(Buffer.from("b")).digest("base64"), createHash("sha1").update("").digest("hex"));
+console.log(createHash("sha512").update("héllo").digest("hex").slice(0, 32), createHash("SHA384").update("x").digest().length);
+console.log(createHmac("sha256", "secret").update("payload").digest("hex"));
+console.log(createHmac("sha1", Buffer.from("k")).update("m").digest("base64url"));
+try { createHash("nope"); } catch (e) { console.log(e.message); }
+try { createHmac("nope", "k"); } catch (e) { console.log(e.message); }
+const h = createHash("sha256"); h.digest(); try { h.update("x"); } catch (e) { console.log(e.message); }
+console.log(crypto.randomBytes(8).length, crypto.timingSafeEqual(Buffer.from("ab"), Buffer.from("ab")));
+}
+"#;
+    assert_eq!(
+        logs(code, ""),
+        [
+            "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824",
+            "GH70Q2Ei0cwvQNwrkvDroA== da39a3ee5e6b4b0d3255bfef95601890afd80709",
+            "a67e831011aa41ebb2a218c8ff727f1c 48",
+            "b82fcb791acec57859b989b430a826488ce2e479fdf92326bd0a2e8375a42ba4",
+            "dytxyKKZfnaL4B2XEeSk80ok7zM",
+            "Digest method not supported",
+            "Invalid digest: nope",
+            "Digest already called",
+            "8 true",
+        ]
+    );
+}
+
 #[test]
 fn timers_follow_nodes_rules() {
     let code = r#"

@@ -372,6 +372,7 @@ pub fn register<'js>(ctx: &Ctx<'js>, link: &Rc<Link>) -> Result<()> {
             ("now", host_now, 0),
             ("nextTick", next_tick, 1),
             ("part", prelude_part, 1),
+            ("digest", digest, 3),
             ("inspect", inspect, 1),
             ("format", format, 1),
             ("request", host_request, 0),
@@ -754,6 +755,49 @@ fn timer<'js>(
 fn prelude_part<'js>(_: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
     let name = key_arg(ctx, args, 0)?;
     super::prelude::part(ctx, &name)
+}
+
+/// `__host.digest(algorithm, bytes, key)`: the hash of `bytes` (a
+/// `Uint8Array`), or with a `key` its HMAC, as a `Uint8Array`; `null` for
+/// an algorithm it does not know (`crypto.createHash` in
+/// `prelude/node.js` says which it knows).
+fn digest<'js>(_: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    use hmac::digest::common::BlockSizeUser;
+    use hmac::digest::Digest;
+    use hmac::{KeyInit, Mac, SimpleHmac};
+    use rquickjs::TypedArray;
+    fn hashed<D: Digest + BlockSizeUser>(bytes: &[u8], key: Option<&[u8]>) -> Vec<u8> {
+        match key {
+            None => D::digest(bytes).to_vec(),
+            Some(key) => {
+                let mut mac = <SimpleHmac<D> as KeyInit>::new_from_slice(key)
+                    .expect("HMAC takes a key of any length");
+                mac.update(bytes);
+                mac.finalize().into_bytes().to_vec()
+            }
+        }
+    }
+    let bytes_of = |value: Value<'js>| -> Result<Vec<u8>> {
+        let array = TypedArray::<u8>::from_value(value)?;
+        // SAFETY: the bytes are copied at once, before any JavaScript runs.
+        Ok(unsafe { array.as_bytes() }.unwrap_or_default().to_vec())
+    };
+    let algorithm = key_arg(ctx, args, 0)?;
+    let bytes = bytes_of(arg(ctx, args, 1))?;
+    let key = match arg(ctx, args, 2) {
+        value if value.is_undefined() => None,
+        value => Some(bytes_of(value)?),
+    };
+    let key = key.as_deref();
+    let out = match algorithm.as_str() {
+        "md5" => hashed::<md5::Md5>(&bytes, key),
+        "sha1" => hashed::<sha1::Sha1>(&bytes, key),
+        "sha256" => hashed::<sha2::Sha256>(&bytes, key),
+        "sha384" => hashed::<sha2::Sha384>(&bytes, key),
+        "sha512" => hashed::<sha2::Sha512>(&bytes, key),
+        _ => return Ok(Value::new_null(ctx.clone())),
+    };
+    Ok(TypedArray::<u8>::new(ctx.clone(), out)?.into_value())
 }
 
 /// `process.nextTick(callback, ...args)`: queued for the end of the running

@@ -301,6 +301,11 @@
       if (max === undefined) [min, max] = [0, min];
       return min + Math.floor(Math.random() * (max - min));
     },
+    // The rest is in the Node part (prelude/node.js).
+    createHash: (...args) => nodePart().crypto.createHash(...args),
+    createHmac: (...args) => nodePart().crypto.createHmac(...args),
+    randomBytes: (...args) => nodePart().crypto.randomBytes(...args),
+    timingSafeEqual: (...args) => nodePart().crypto.timingSafeEqual(...args),
   });
 
   // process: an empty environment (no real one reaches the simulation),
@@ -430,7 +435,7 @@
   // a realm then neither reads nor runs its code.
   let nodeParts = null;
   const nodePart = () =>
-    (nodeParts ??= host.part("node")({ host, setTimeout, process, promisifyCustom }));
+    (nodeParts ??= host.part("node")({ host, setTimeout, setImmediate, process, promisifyCustom }));
   for (const name of [
     "TextEncoder", "TextDecoder", "Buffer", "structuredClone", "AbortController", "AbortSignal",
     "URL", "URLSearchParams",

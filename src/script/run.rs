@@ -99,7 +99,10 @@ const MODULES: &[(&str, &str)] = &[
         "async-mutex",
         "Mutex, Semaphore, withTimeout, tryAcquire, E_TIMEOUT, E_ALREADY_LOCKED, E_CANCELED",
     ),
-    ("crypto", "randomUUID, randomInt"),
+    (
+        "crypto",
+        "randomUUID, randomInt, createHash, createHmac, randomBytes, timingSafeEqual",
+    ),
     ("events", "EventEmitter, once"),
     ("express", "Router, json, urlencoded"),
     ("fastify", "fastify"),

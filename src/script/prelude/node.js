@@ -3,7 +3,7 @@
 // time its script reaches for one of them (prelude.js, `nodePart`). Its
 // value is a function of what it takes from the prelude.
 "use strict";
-(function ({ host, setTimeout, process, promisifyCustom }) {
+(function ({ host, setTimeout, setImmediate, process, promisifyCustom }) {
   // Bytes: UTF-8 (TextEncoder, TextDecoder), and Node's Buffer with its
   // common encodings (utf8, hex, base64, base64url, latin1, ascii).
   function utf8Encode(text) {
@@ -759,7 +759,61 @@
     }),
   });
 
+  // crypto's hashes: `createHash` and `createHmac` (md5, sha1, sha256,
+  // sha384, sha512; the host computes them, `__host.digest`),
+  // `randomBytes` from the run's seeded `Math.random`, `timingSafeEqual`.
+  const bytesOf = (data, encoding) => {
+    if (typeof data === "string") return Buffer.from(data, encoding);
+    if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    if (data instanceof ArrayBuffer) return new Uint8Array(data);
+    throw new TypeError(
+      'The "data" argument must be of type string or an instance of Buffer, TypedArray, or DataView'
+    );
+  };
+  class Hash {
+    #algorithm;
+    #key;
+    #chunks = [];
+    #done = false;
+    constructor(algorithm, key) {
+      this.#algorithm = String(algorithm).toLowerCase().replace(/^sha-/, "sha");
+      this.#key = key;
+      if (host.digest(this.#algorithm, new Uint8Array(0), key) === null) {
+        throw new Error(key === undefined ? "Digest method not supported" : `Invalid digest: ${algorithm}`);
+      }
+    }
+    update(data, encoding) {
+      if (this.#done) throw new Error("Digest already called");
+      this.#chunks.push(bytesOf(data, encoding));
+      return this;
+    }
+    digest(encoding) {
+      if (this.#done) throw new Error("Digest already called");
+      this.#done = true;
+      const out = Buffer.from(host.digest(this.#algorithm, Buffer.concat(this.#chunks), this.#key));
+      return encoding === undefined || encoding === "buffer" ? out : out.toString(encoding);
+    }
+  }
+  const crypto = {
+    createHash: (algorithm) => new Hash(algorithm),
+    createHmac: (algorithm, key) => new Hash(algorithm, bytesOf(key)),
+    randomBytes(size, callback) {
+      const bytes = Buffer.alloc(size);
+      for (let i = 0; i < size; i += 1) bytes[i] = Math.floor(Math.random() * 256);
+      if (typeof callback !== "function") return bytes;
+      setImmediate(() => callback(null, bytes));
+      return undefined;
+    },
+    timingSafeEqual(a, b) {
+      if (a.byteLength !== b.byteLength) {
+        throw new RangeError("Input buffers must have the same byte length");
+      }
+      return Buffer.from(bytesOf(a)).equals(Buffer.from(bytesOf(b)));
+    },
+  };
+
   return {
+    crypto,
     TextEncoder,
     TextDecoder,
     Buffer,
