@@ -1,6 +1,9 @@
 // The part of SCRIPTING.md §3 written in JavaScript, run in every server's
 // realm before the script. It stands on the host's natives (`__host`), which
-// it hides: a script sees only the globals of §3.
+// it hides: a script sees only the globals of §3. Its larger pieces are
+// parts of their own (prelude/*.js: Node's globals, the clients, the
+// in-process libraries), which a realm runs only when its script first
+// reaches for them (`nodePart`, `clientsPart`, `librariesPart` below).
 "use strict";
 (function (host) {
   const define = (name, value) =>
