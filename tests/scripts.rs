@@ -584,6 +584,7 @@ async function handle(req) {
   console.log("100%%", "|", "%s %s", "a");
   console.log("100%%");
   console.log("%i|%f|%c%o", 12.9, "1.5", "color: red", [1]);
+  console.log("%d|%f|%i", 1e21, 1e-7, -0.5);
   const [a, b] = [{}, {}];
   a.self = a;
   b.self = b;
@@ -603,6 +604,7 @@ process.on("SIGTERM", () => process.exit(0));"#;
             "100% | %s %s a",
             "100%%",
             "12|1.5|[1]",
+            "1e+21|1e-7|-0",
             r#"x=4 {"z":[1]} true true false"#,
             "[0,8000000] 8000000 0.008",
             "1 linux string",
@@ -822,6 +824,30 @@ console.log(crypto.randomBytes(8).length, crypto.timingSafeEqual(Buffer.from("ab
             "8 true",
         ]
     );
+}
+
+/// lru-cache's `fetchMethod` gets a real `AbortSignal`: a `set` that
+/// replaces the fetch under way aborts it, and its listener runs then,
+/// with the reason lru-cache gives ("replaced").
+#[test]
+fn an_lru_cache_fetch_replaced_by_a_set_is_aborted() {
+    let code = r#"
+const { LRUCache } = require("lru-cache");
+const lru = new LRUCache({
+  max: 10,
+  fetchMethod: async (key, stale, { signal }) => {
+    signal.addEventListener("abort", () => console.log("aborted", signal.reason.message));
+    await sleep(5);
+    return "fetched";
+  },
+});
+async function handle(req) {
+  const fetching = lru.fetch("k");
+  lru.set("k", "set");
+  console.log(lru.get("k"));
+  await fetching.catch(() => {});
+}"#;
+    assert_eq!(logs(code, ""), ["aborted replaced", "set"]);
 }
 
 #[test]

@@ -995,8 +995,8 @@ pub fn formatted<'js>(ctx: &Ctx<'js>, args: &[Value<'js>]) -> String {
                         out.push_str("[Circular]");
                     }
                 },
-                'd' | 'f' => out.push_str(&show_number(number(ctx, value))),
-                'i' => out.push_str(&show_number(number(ctx, value).trunc())),
+                'd' | 'f' => out.push_str(&show_number(ctx, number(ctx, value))),
+                'i' => out.push_str(&show_number(ctx, number(ctx, value).trunc())),
                 _ => {} // %c: CSS, which a terminal ignores
             }
         }
@@ -1010,21 +1010,12 @@ pub fn formatted<'js>(ctx: &Ctx<'js>, args: &[Value<'js>]) -> String {
     out
 }
 
-/// A number as JavaScript writes it.
-fn show_number(n: f64) -> String {
-    if n.is_nan() {
-        "NaN".to_string()
-    } else if n.is_infinite() {
-        if n > 0.0 { "Infinity" } else { "-Infinity" }.to_string()
-    } else if n == n.trunc() && n.abs() < 1e21 {
-        if n == 0.0 && n.is_sign_negative() {
-            "-0".to_string()
-        } else {
-            format!("{n:.0}")
-        }
-    } else {
-        n.to_string()
+/// A number as `util.format` writes it: `String(n)`, but `-0` for -0.
+fn show_number(ctx: &Ctx<'_>, n: f64) -> String {
+    if n == 0.0 && n.is_sign_negative() {
+        return "-0".to_string();
     }
+    to_text(ctx, Value::new_number(ctx.clone(), n)).unwrap_or_default()
 }
 
 /// `util.inspect(value)`: the value as `console.log` shows it.

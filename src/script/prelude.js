@@ -293,7 +293,9 @@
   // the script asks for one.
   let libraryParts = null;
   const librariesPart = () =>
-    (libraryParts ??= host.part("libraries")({ host, setTimeout, clearTimeout, performance }));
+    (libraryParts ??= host.part("libraries")({
+      host, setTimeout, clearTimeout, performance, nodePart,
+    }));
 
   // crypto: UUIDs and integers from the run's seeded `Math.random`.
   const hex = (n) => Math.floor(Math.random() * 16 ** n).toString(16).padStart(n, "0");

@@ -3,7 +3,7 @@
 // its script asks for one of them (prelude.js, `librariesPart`). Its value
 // is a function of what it takes from the prelude.
 "use strict";
-(function ({ host, setTimeout, clearTimeout, performance }) {
+(function ({ host, setTimeout, clearTimeout, performance, nodePart }) {
   // async-mutex's Mutex and Semaphore: FIFO waiters, a releaser function
   // that works once, `runExclusive`, `waitForUnlock`, `cancel`.
   const E_TIMEOUT = new Error("timeout while waiting for mutex to become available");
@@ -219,23 +219,9 @@
   // and `fetch` with a `fetchMethod`, written after lru-cache 10.4's own
   // code (one background fetch per key at a time, which every caller of
   // that key shares; its promise sits in the cache while it runs), so its
-  // promise jobs are the library's.
-  class AbortSignalLike {
-    constructor() {
-      this.aborted = false;
-      this.reason = undefined;
-    }
-    addEventListener() {}
-  }
-  class AbortControllerLike {
-    constructor() {
-      this.signal = new AbortSignalLike();
-    }
-    abort(reason) {
-      this.signal.aborted = true;
-      this.signal.reason = reason;
-    }
-  }
+  // promise jobs are the library's. A fetch's `signal` is a real
+  // AbortSignal (the Node part's), aborted when a `set` replaces the
+  // fetch it belongs to.
   class LRUCache {
     constructor(options = {}) {
       const { max = Infinity, ttl = 0, fetchMethod, allowStale = false } = options;
@@ -330,7 +316,7 @@
     _backgroundFetch(k, entry, options, context) {
       const v = entry === undefined ? undefined : entry.value;
       if (this._fetching(v)) return v;
-      const ac = new AbortControllerLike();
+      const ac = new (nodePart().AbortController)();
       const fetchOpts = { signal: ac.signal, options, context };
       const cb = (v) => {
         if (ac.signal.aborted) return fetchFail(ac.signal.reason);
