@@ -11,7 +11,7 @@ mod host;
 pub mod wire;
 
 pub use frame::{Export, File, Frame, Part, ScriptView};
-pub use host::Host;
+pub use host::{Host, PROGRESS_GAP_MS};
 
 use std::cell::RefCell;
 use std::rc::Rc;

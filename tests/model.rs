@@ -587,3 +587,43 @@ fn the_compare_table_runs_only_what_a_strategy_can_finish() {
     let fits = Debugger::load("#v=1&scenario=stampede&strategy=none&requests=999999");
     assert!(fits.comparing());
 }
+
+/// What a frame shows the model doing: what it is busy with, how much of
+/// the page is drawn, and whether a run is on screen.
+fn stage_of(frame: &Frame) -> (Busy, u8, bool) {
+    (frame.busy, frame.drawn, frame.run.is_some())
+}
+
+#[test]
+fn frames_that_only_tell_progress_come_ten_a_second() {
+    // Short chunks, as a busy worker runs them: a frame whose stage is the
+    // last one's (the recording's count, the compare table's rows) comes
+    // at least PROGRESS_GAP_MS after it; a new stage at once; and the last
+    // frame shows the model as it ends.
+    use interleave::model::{Host, PROGRESS_GAP_MS};
+    let mut host = Host::open("#v=1&scenario=stampede&strategy=keyed-mutex&requests=3000");
+    let (mut shown, mut since) = (host.frame(), f64::NEG_INFINITY);
+    let (mut held, mut chunks) = (0, 0);
+    while host.has_work() {
+        chunks += 1;
+        assert!(chunks < 1_000_000, "the model never settled");
+        let deadline = now_ms() + 0.5;
+        match host.act(Action::Work { deadline }) {
+            Some(frame) => {
+                if stage_of(&frame) == stage_of(&shown) && host.has_work() {
+                    assert!(deadline - since >= PROGRESS_GAP_MS, "a progress frame too soon");
+                }
+                (shown, since) = (frame, deadline);
+            }
+            None => {
+                let model = host.model();
+                let now = (model.busy, model.drawn, model.recording().is_some());
+                assert_eq!(now, stage_of(&shown), "a new stage was held back");
+                held += usize::from(model.version != shown.version);
+            }
+        }
+    }
+    assert_eq!(shown.version, host.model().version, "the last frame is the model's end");
+    assert!(shown.ready && shown.run.is_some() && !shown.comparing);
+    assert!(held > 0, "some progress was held back ({chunks} chunks)");
+}
