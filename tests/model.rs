@@ -611,7 +611,10 @@ fn frames_that_only_tell_progress_come_ten_a_second() {
         match host.act(Action::Work { deadline }) {
             Some(frame) => {
                 if stage_of(&frame) == stage_of(&shown) && host.has_work() {
-                    assert!(deadline - since >= PROGRESS_GAP_MS, "a progress frame too soon");
+                    assert!(
+                        deadline - since >= PROGRESS_GAP_MS,
+                        "a progress frame too soon"
+                    );
                 }
                 (shown, since) = (frame, deadline);
             }
@@ -623,7 +626,11 @@ fn frames_that_only_tell_progress_come_ten_a_second() {
             }
         }
     }
-    assert_eq!(shown.version, host.model().version, "the last frame is the model's end");
+    assert_eq!(
+        shown.version,
+        host.model().version,
+        "the last frame is the model's end"
+    );
     assert!(shown.ready && shown.run.is_some() && !shown.comparing);
     assert!(held > 0, "some progress was held back ({chunks} chunks)");
 }
