@@ -603,10 +603,10 @@ process.on("SIGTERM", () => process.exit(0));"#;
             r#"user ann has 3 items {"a":1} more"#,
             "100% | %s %s a",
             "100%%",
-            "12|1.5|[1]",
+            "12|1.5|[ 1, [length]: 1 ]",
             "1e+21|1e-7|-0",
-            r#"x=4 {"z":[1]} true true false"#,
-            "[0,8000000] 8000000 0.008",
+            "x=4 { z: [ 1 ] } true true false",
+            "[ 0, 8000000 ] 8000000 0.008",
             "1 linux string",
         ]
     );
@@ -1681,9 +1681,10 @@ async function handle(req) {
 
 #[test]
 fn a_module_we_do_not_have_is_an_error_that_lists_ours() {
-    let listed = "Cannot find module 'mysql2': the built-in modules are async-mutex, crypto, \
-                  events, express, fastify, ioredis, lru-cache, memcached, memjs, p-limit, pg, \
-                  process, redis, redlock, timers, timers/promises, util";
+    let listed = "Cannot find module 'mysql2': the built-in modules are assert, \
+                  assert/strict, async-mutex, buffer, crypto, events, express, fastify, \
+                  ioredis, lru-cache, memcached, memjs, p-limit, perf_hooks, pg, process, \
+                  querystring, redis, redlock, timers, timers/promises, url, util, uuid";
     // `require` in a request fails the request with the message.
     let (m, run) = run_script(
         "async function handle(req) { const mysql = require('mysql2'); }",
@@ -3233,4 +3234,118 @@ async function handle(req) {
     assert_eq!((m.db_reads, run.custom()["served"]), (1, 10.0));
     let (m, _) = run_cleanly(code, "scenario=script&users=10&clicks=1&servers=2");
     assert_eq!(m.db_reads, 2);
+}
+
+/// Node's `assert` (and `assert/strict`): the messages Node 20 writes, the
+/// diff of two values one property a line, and a falsy `assert(...)`
+/// quoting its call from the script's own line. Node printed the same
+/// lines for the same code.
+#[test]
+fn assert_is_nodes() {
+    let code = r#"
+const assert = require("node:assert");
+const { ok } = require("assert/strict");
+const check = (f) => { try { f(); console.log("ok"); } catch (e) { console.log(`${e.name} ${e.code} ${e.operator} ${JSON.stringify(e.message)}`); } };
+async function handle(req) {
+  const user = null;
+  check(() => assert.strictEqual(1, 2));
+  check(() => assert.strictEqual("a", "b", "custom"));
+  check(() => assert.equal(1, "1"));
+  check(() => assert.notStrictEqual(1, 1));
+  check(() => assert.deepStrictEqual({ id: 1, tags: ["a", "b"] }, { id: 1, tags: ["a", "c"] }));
+  check(() => assert.deepEqual({ a: 1 }, { a: "1" }));
+  check(() => assert.throws(() => {}));
+  check(() => assert.match("abc", /x/));
+  check(() => assert(user));
+  check(() => ok(user && user.id, undefined));
+  check(() => assert.fail());
+  await assert.rejects(Promise.resolve(1)).catch((e) => console.log(JSON.stringify(e.message)));
+  console.log(String(new assert.AssertionError({ actual: 1, expected: 2, operator: "strictEqual" })).split("\n")[0]);
+}"#;
+    assert_eq!(
+        logs(code, ""),
+        [
+            r#"AssertionError ERR_ASSERTION strictEqual "Expected values to be strictly equal:\n\n1 !== 2\n""#,
+            r#"AssertionError ERR_ASSERTION strictEqual "custom\n\n'a' !== 'b'\n""#,
+            r#"ok"#,
+            r#"AssertionError ERR_ASSERTION notStrictEqual "Expected \"actual\" to be strictly unequal to: 1""#,
+            r#"AssertionError ERR_ASSERTION deepStrictEqual "Expected values to be strictly deep-equal:\n+ actual - expected\n\n  {\n    id: 1,\n    tags: [\n      'a',\n+     'b'\n-     'c'\n    ]\n  }""#,
+            r#"ok"#,
+            r#"AssertionError ERR_ASSERTION throws "Missing expected exception.""#,
+            r#"AssertionError ERR_ASSERTION match "The input did not match the regular expression /x/. Input:\n\n'abc'\n""#,
+            r#"AssertionError ERR_ASSERTION == "The expression evaluated to a falsy value:\n\n  assert(user)\n""#,
+            r#"AssertionError ERR_ASSERTION == "The expression evaluated to a falsy value:\n\n  ok(user && user.id, undefined)\n""#,
+            r#"AssertionError ERR_ASSERTION fail "Failed""#,
+            r#""Missing expected rejection.""#,
+            r#"AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:"#,
+        ]
+    );
+}
+
+/// `console.log` and `util.inspect` show values as Node's `util.inspect`
+/// does (nesting to depth 2, lines of at most 80 characters, quotes
+/// chosen by the string, classes, Maps and Sets), and `util.format`'s
+/// `%o`, `%O`, `%d` and `%i` follow it (a BigInt is `5n`). Node printed
+/// the same lines for the same code.
+#[test]
+fn console_log_shows_values_as_nodes_inspect() {
+    let code = r#"
+async function handle(req) {
+  const util = require('util');
+  console.log(util.inspect('a'), util.inspect(/x/g), util.inspect([/y/]), util.inspect({ r: /z/i, d: new Date(0), e: new Error('boom').message }));
+  console.log(util.inspect(new Map([[1, 'a']])), util.inspect(new Set(['s'])), util.inspect(Symbol('q')), util.inspect(10n), util.inspect(-0), util.inspect(null), util.inspect(undefined));
+  console.log(util.inspect(function foo() {}), util.inspect(class Bar {}), util.inspect(() => 1), util.inspect([1, [2, [3, [4, [5]]]]]), util.inspect({ a: { b: { c: { d: 1 } } } }));
+  console.log(util.inspect("it's"), util.inspect('say "hi"'), util.inspect('both \' and "'), util.inspect('nl\nx'));
+  console.log('%o %O %d %i', { a: [1, 2] }, { b: 1 }, 5n, 7n);
+  console.log([/y/], { r: /z/ }, 'x', ['x']);
+}"#;
+    assert_eq!(
+        logs(code, ""),
+        [
+            r#"'a' /x/g [ /y/ ] { r: /z/i, d: 1970-01-01T00:00:00.000Z, e: 'boom' }"#,
+            r#"Map(1) { 1 => 'a' } Set(1) { 's' } Symbol(q) 10n -0 null undefined"#,
+            r#"[Function: foo] [class Bar] [Function (anonymous)] [ 1, [ 2, [ 3, [Array] ] ] ] { a: { b: { c: [Object] } } }"#,
+            r#""it's" 'say "hi"' `both ' and "` 'nl\nx'"#,
+            r#"{ a: [ 1, 2, [length]: 2 ] } { b: 1 } 5n 7n"#,
+            r#"[ /y/ ] { r: /z/ } x [ 'x' ]"#,
+        ]
+    );
+}
+
+/// `url` (the legacy `parse`, `format` and `resolve` beside `URL`),
+/// `querystring`, and the uuid package's name-based v3 and v5: Node 20
+/// and uuid 14 printed the same lines for the same code.
+#[test]
+fn url_querystring_and_uuid_are_nodes() {
+    let code = r#"
+const url = require('url');
+const qs = require('querystring');
+const { v5, v3, validate, version, NIL, parse, stringify } = require('uuid');
+async function handle(req) {
+  const a = url.parse('/items/7?x=2&y=a+b&y=c%20d#frag', true);
+  console.log(a.pathname, a.search, a.hash, a.path, a.href, JSON.stringify(a.query));
+  const b = url.parse('http://user:pw@Example.COM:8080/p/a?x=1#h');
+  console.log(b.protocol, b.slashes, b.auth, b.host, b.port, b.hostname, b.hash, b.search, b.query, b.pathname, b.path, b.href);
+  console.log(url.format({ protocol: 'https', hostname: 'api.example.com', pathname: '/v1/users', query: { page: 2, tag: ['a', 'b'] } }));
+  console.log(url.resolve('/one/two/three', 'four'), url.resolve('http://example.com/', '/one'), url.resolve('http://example.com/one', '/two'));
+  console.log(JSON.stringify(qs.parse('a=1&b=2&a=3&c=&d=%E2%9C%93&e+f=g+h')), qs.stringify({ a: [1, 2], b: 'x y', c: true, d: null, e: undefined, f: { g: 1 } }));
+  console.log(qs.escape('a b&c'), qs.unescape('a%20b%zz'));
+  console.log(v5('hello', v5.DNS), v5('https://example.com', v5.URL), v3('hello', v3.DNS));
+  console.log(validate('not'), validate(NIL), version(v5('x', v5.DNS)), stringify(parse('6ba7b810-9dad-11d1-80b4-00c04fd430c8')));
+  console.log(new url.URL('/a?b=1', 'http://h').href, url.fileURLToPath('file:///tmp/a%20b.txt'));
+}"#;
+    assert_eq!(
+        logs(code, ""),
+        [
+            r#"/items/7 ?x=2&y=a+b&y=c%20d #frag /items/7?x=2&y=a+b&y=c%20d /items/7?x=2&y=a+b&y=c%20d#frag {"x":"2","y":["a b","c d"]}"#,
+            r#"http: true user:pw example.com:8080 8080 example.com #h ?x=1 x=1 /p/a /p/a?x=1 http://user:pw@example.com:8080/p/a?x=1#h"#,
+            r#"https://api.example.com/v1/users?page=2&tag=a&tag=b"#,
+            r#"/one/two/four http://example.com/one http://example.com/two"#,
+            r#"{"a":["1","3"],"b":"2","c":"","d":"✓","e f":"g h"} a=1&a=2&b=x%20y&c=true&d=&e=&f="#,
+            r#"a%20b%26c a b%zz"#,
+            r#"9342d47a-1bab-5709-9869-c840b2eac501 4fd35a71-71ef-5a55-a9d9-aa75c889a6d0 0bacede4-4014-3f9d-b720-173f68a1c933"#,
+            r#"false true 5 6ba7b810-9dad-11d1-80b4-00c04fd430c8"#,
+            r#"http://h/a?b=1 /tmp/a b.txt"#,
+        ]
+    );
 }

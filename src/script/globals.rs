@@ -8,6 +8,7 @@ use std::rc::Rc;
 use std::task::{Context as TaskContext, Poll, Waker};
 
 use rquickjs::function::Rest;
+use rquickjs::promise::PromiseState;
 use rquickjs::{
     Coerced, Ctx, Error, Exception, FromJs, Function, Object, Persistent, Promise, Result, Type,
     Value,
@@ -329,17 +330,6 @@ pub fn register<'js>(ctx: &Ctx<'js>, link: &Rc<Link>) -> Result<()> {
         ],
     )?;
     globals.set("db", db)?;
-    let console = object(
-        ctx,
-        link,
-        &[
-            ("log", console_log, 0),
-            ("info", console_log, 0),
-            ("warn", console_log, 0),
-            ("error", console_log, 0),
-        ],
-    )?;
-    globals.set("console", console)?;
     let performance = object(ctx, link, &[("now", performance_now, 0)])?;
     globals.set("performance", performance)?;
     for (name, f, length) in [
@@ -373,8 +363,8 @@ pub fn register<'js>(ctx: &Ctx<'js>, link: &Rc<Link>) -> Result<()> {
             ("nextTick", next_tick, 1),
             ("part", prelude_part, 1),
             ("digest", digest, 3),
-            ("inspect", inspect, 1),
-            ("format", format, 1),
+            ("log", host_log, 1),
+            ("promiseState", promise_state, 1),
             ("request", host_request, 0),
             ("defer", host_defer, 2),
             ("replace", cache_replace, 3),
@@ -939,97 +929,6 @@ pub fn show<'js>(ctx: &Ctx<'js>, value: &Value<'js>) -> String {
     }
 }
 
-/// `console.log`'s text, as Node's `util.format` makes it: a first
-/// argument that is a string replaces its `%s`, `%d`, `%i`, `%f`, `%j`,
-/// `%o`, `%O` and `%c` with the arguments that follow (`%%` is `%`); the
-/// arguments left are shown after it, one space apart.
-pub fn formatted<'js>(ctx: &Ctx<'js>, args: &[Value<'js>]) -> String {
-    let mut rest = args.iter();
-    let mut out = String::new();
-    if let Some(template) = args.first().and_then(|first| first.as_string()) {
-        rest.next();
-        let template = template.to_string().unwrap_or_default();
-        if args.len() == 1 {
-            // Node's `util.format` leaves a lone string as it is, `%%` too.
-            return template;
-        }
-        let mut chars = template.chars().peekable();
-        while let Some(c) = chars.next() {
-            let spec = match (c, chars.peek()) {
-                ('%', Some(&spec)) if "sdifjoOc%".contains(spec) => spec,
-                _ => {
-                    out.push(c);
-                    continue;
-                }
-            };
-            if spec == '%' {
-                chars.next();
-                out.push('%');
-                continue;
-            }
-            let Some(value) = rest.next() else {
-                // No argument left: the specifier stays as written.
-                out.push('%');
-                continue;
-            };
-            chars.next();
-            let number = |ctx: &Ctx<'js>, value: &Value<'js>| {
-                Coerced::<f64>::from_js(ctx, value.clone()).map_or_else(
-                    |_| {
-                        drop(ctx.catch());
-                        f64::NAN
-                    },
-                    |n| n.0,
-                )
-            };
-            match spec {
-                's' | 'o' | 'O' => out.push_str(&show(ctx, value)),
-                'j' => match ctx.json_stringify(value.clone()) {
-                    Ok(text) => out.push_str(
-                        &text
-                            .and_then(|text| text.to_string().ok())
-                            .unwrap_or_else(|| "undefined".to_string()),
-                    ),
-                    Err(_) => {
-                        drop(ctx.catch());
-                        out.push_str("[Circular]");
-                    }
-                },
-                'd' | 'f' => out.push_str(&show_number(ctx, number(ctx, value))),
-                'i' => out.push_str(&show_number(ctx, number(ctx, value).trunc())),
-                _ => {} // %c: CSS, which a terminal ignores
-            }
-        }
-    }
-    for value in rest {
-        if !out.is_empty() || args.first().is_some_and(|first| first.is_string()) {
-            out.push(' ');
-        }
-        out.push_str(&show(ctx, value));
-    }
-    out
-}
-
-/// A number as `util.format` writes it: `String(n)`, but `-0` for -0.
-fn show_number(ctx: &Ctx<'_>, n: f64) -> String {
-    if n == 0.0 && n.is_sign_negative() {
-        return "-0".to_string();
-    }
-    to_text(ctx, Value::new_number(ctx.clone(), n)).unwrap_or_default()
-}
-
-/// `util.inspect(value)`: the value as `console.log` shows it.
-fn inspect<'js>(_: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
-    let text = show(ctx, &arg(ctx, args, 0));
-    Ok(rquickjs::String::from_str(ctx.clone(), &text)?.into_value())
-}
-
-/// `util.format(...)`: `console.log`'s text.
-fn format<'js>(_: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
-    let text = formatted(ctx, args);
-    Ok(rquickjs::String::from_str(ctx.clone(), &text)?.into_value())
-}
-
 /// Records a message as a `Log` event of the running request.
 pub fn log(host: &Host, text: String, position: Option<Position>) {
     let index = {
@@ -1049,11 +948,37 @@ pub fn log(host: &Host, text: String, position: Option<Position>) {
     host.mark_last_event(position);
 }
 
-fn console_log<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
-    let text = formatted(ctx, args);
+/// `console.log` and its kin (prelude.js), with their text: a `Log`
+/// event at the script's line that called them.
+fn host_log<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    let text = to_text(ctx, arg(ctx, args, 0))?;
     let position = caller_position(link, ctx);
     log(&link.host(), text, position);
     Ok(undefined(ctx))
+}
+
+/// A promise's state and, once settled, its value or reason, for
+/// `util.inspect` (`[state, result]`; JavaScript cannot read them).
+fn promise_state<'js>(_: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    let pair = rquickjs::Array::new(ctx.clone())?;
+    let Some(promise) = arg(ctx, args, 0).into_promise() else {
+        return Err(type_error(ctx, "not a promise"));
+    };
+    let (state, result) = match promise.state() {
+        PromiseState::Pending => ("pending", None),
+        PromiseState::Resolved => ("fulfilled", promise.result::<Value>()),
+        PromiseState::Rejected => ("rejected", promise.result::<Value>()),
+    };
+    pair.set(0, state)?;
+    if let Some(result) = result {
+        let value = match result {
+            Ok(value) => value,
+            Err(rquickjs::Error::Exception) => ctx.catch(),
+            Err(error) => return Err(error),
+        };
+        pair.set(1, value)?;
+    }
+    Ok(pair.into_value())
 }
 
 fn count<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {

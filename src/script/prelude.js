@@ -39,6 +39,29 @@
   VirtualDate.UTC = RealDate.UTC;
   define("Date", VirtualDate);
 
+  // console: each call one line, as Node's util.format writes it
+  // (prelude/inspect.js, a part of its own: a lone string needs none),
+  // logged at the script's line that called it (`host.log`).
+  let inspectParts = null;
+  const inspectPart = () => (inspectParts ??= host.part("inspect")({ host }));
+  const formatLine = (args) => {
+    if (args.length === 0) return "";
+    if (args.length === 1 && typeof args[0] === "string") return args[0];
+    return inspectPart().format(...args);
+  };
+  const consoleMethods = {
+    log(...args) {
+      host.log(formatLine(args));
+    },
+    dir(value, options) {
+      host.log(inspectPart().inspect(value, { customInspect: false, ...options }));
+    },
+  };
+  for (const name of ["info", "warn", "error", "debug"]) {
+    consoleMethods[name] = { [name]: (...args) => host.log(formatLine(args)) }[name];
+  }
+  define("console", consoleMethods);
+
   // The natives are globals as Node's are: not enumerable.
   for (const name of [
     "cache", "db", "console", "performance", "sleep", "setTimeout", "setInterval",
@@ -440,7 +463,9 @@
   // a realm then neither reads nor runs its code.
   let nodeParts = null;
   const nodePart = () =>
-    (nodeParts ??= host.part("node")({ host, setTimeout, setImmediate, process, promisifyCustom }));
+    (nodeParts ??= host.part("node")({
+      host, setTimeout, setImmediate, process, promisifyCustom, inspectPart,
+    }));
   for (const name of [
     "TextEncoder", "TextDecoder", "Buffer", "structuredClone", "AbortController", "AbortSignal",
     "URL", "URLSearchParams",
@@ -1064,10 +1089,25 @@
       setImmediate: timers.setImmediate[promisifyCustom],
     }),
     timers: Object.freeze({ ...timers }),
+    perf_hooks: Object.freeze({ performance }),
   };
+  Object.defineProperty(modules, "buffer", {
+    get: () => Object.freeze({ Buffer: nodePart().Buffer }),
+    enumerable: true,
+  });
   // The modules of the prelude's parts: each part runs on the first
   // `require` or `import` of one of its modules.
+  // Node's modules that are no global (assert, querystring, url) and uuid
+  // are a part of their own (prelude/modules.js).
+  let moduleParts = null;
+  const modulesPart = () =>
+    (moduleParts ??= host.part("modules")({ host, nodePart, crypto, inspectPart }));
   for (const [name, part, key] of [
+    ["assert", modulesPart, "assert"],
+    ["assert/strict", modulesPart, "strict"],
+    ["querystring", modulesPart, "querystring"],
+    ["url", modulesPart, "url"],
+    ["uuid", modulesPart, "uuid"],
     ["pg", clientsPart, "pg"],
     ["memjs", clientsPart, "memjs"],
     ["memcached", clientsPart, "Memcached"],

@@ -22,6 +22,8 @@ pub fn part<'js>(ctx: &Ctx<'js>, name: &str) -> rquickjs::Result<Value<'js>> {
         "node" => run(ctx, NODE),
         "clients" => run(ctx, CLIENTS),
         "libraries" => run(ctx, LIBRARIES),
+        "modules" => run(ctx, MODULES),
+        "inspect" => run(ctx, INSPECT),
         _ => Err(rquickjs::Error::new_from_js_message(
             "string",
             "prelude part",
@@ -32,21 +34,24 @@ pub fn part<'js>(ctx: &Ctx<'js>, name: &str) -> rquickjs::Result<Value<'js>> {
 
 /// The prelude, then its parts (`prelude/*.js`), with the file name
 /// their stacks show.
-const SOURCES: [(&CStr, &str); 4] = [
+const SOURCES: [(&CStr, &str); 6] = [
     (c"prelude", PRELUDE),
     (c"prelude-node", include_str!("prelude/node.js")),
     (c"prelude-clients", include_str!("prelude/clients.js")),
     (c"prelude-libraries", include_str!("prelude/libraries.js")),
+    (c"prelude-modules", include_str!("prelude/modules.js")),
+    (c"prelude-inspect", include_str!("prelude/inspect.js")),
 ];
 const CORE: usize = 0;
 const NODE: usize = 1;
 const CLIENTS: usize = 2;
 const LIBRARIES: usize = 3;
+const MODULES: usize = 4;
+const INSPECT: usize = 5;
 
 thread_local! {
-    static BYTECODE: [OnceCell<Rc<[u8]>>; 4] = const {
-        [OnceCell::new(), OnceCell::new(), OnceCell::new(), OnceCell::new()]
-    };
+    static BYTECODE: [OnceCell<Rc<[u8]>>; SOURCES.len()] =
+        const { [const { OnceCell::new() }; SOURCES.len()] };
 }
 
 /// Source `which`'s bytecode, compiled in `ctx` the first time.

@@ -96,9 +96,22 @@ TextEncoder, TextDecoder, structuredClone, AbortController, AbortSignal, URL, UR
 /// exports by name to an `import`.
 const MODULES: &[(&str, &str)] = &[
     (
+        "assert",
+        "ok, equal, notEqual, strictEqual, notStrictEqual, deepEqual, notDeepEqual, \
+         deepStrictEqual, notDeepStrictEqual, throws, doesNotThrow, rejects, doesNotReject, \
+         match, doesNotMatch, ifError, fail, strict, AssertionError",
+    ),
+    (
+        "assert/strict",
+        "ok, equal, notEqual, strictEqual, notStrictEqual, deepEqual, notDeepEqual, \
+         deepStrictEqual, notDeepStrictEqual, throws, doesNotThrow, rejects, doesNotReject, \
+         match, doesNotMatch, ifError, fail, strict, AssertionError",
+    ),
+    (
         "async-mutex",
         "Mutex, Semaphore, withTimeout, tryAcquire, E_TIMEOUT, E_ALREADY_LOCKED, E_CANCELED",
     ),
+    ("buffer", "Buffer"),
     (
         "crypto",
         "randomUUID, randomInt, createHash, createHmac, randomBytes, timingSafeEqual",
@@ -111,8 +124,13 @@ const MODULES: &[(&str, &str)] = &[
     ("memcached", ""),
     ("memjs", "Client"),
     ("p-limit", ""),
+    ("perf_hooks", "performance"),
     ("pg", "Pool, Client, DatabaseError, types"),
     ("process", "env, nextTick, hrtime, uptime"),
+    (
+        "querystring",
+        "parse, stringify, decode, encode, escape, unescape",
+    ),
     ("redis", "createClient, ErrorReply, SimpleError"),
     (
         "redlock",
@@ -124,8 +142,16 @@ const MODULES: &[(&str, &str)] = &[
     ),
     ("timers/promises", "setTimeout, setImmediate"),
     (
+        "url",
+        "URL, URLSearchParams, parse, format, resolve, fileURLToPath, pathToFileURL",
+    ),
+    (
         "util",
         "promisify, callbackify, inspect, format, isDeepStrictEqual, inherits, types",
+    ),
+    (
+        "uuid",
+        "v3, v4, v5, v7, NIL, MAX, validate, version, parse, stringify",
     ),
 ];
 
@@ -155,14 +181,12 @@ impl Resolver for BuiltinModules {
         if MODULES.iter().any(|(module, _)| *module == key) {
             return Ok(key.to_string());
         }
-        let names: Vec<&str> = MODULES.iter().map(|(module, _)| *module).collect();
+        // The engine cuts a resolving error's text at 256 bytes: the list
+        // of modules follows in `error_text`.
         Err(rquickjs::Error::new_resolving_message(
             base,
             name,
-            format!(
-                "Cannot find module '{name}': the built-in modules are {}",
-                names.join(", ")
-            ),
+            format!("Cannot find module '{name}'"),
         ))
     }
 }
@@ -1974,14 +1998,28 @@ fn watch<'js>(
 /// An engine error as text, with the script's line when it has one (a
 /// thrown value is taken off the realm).
 fn error_text(ctx: &Ctx<'_>, error: rquickjs::Error) -> String {
-    match error {
+    let text = match error {
         rquickjs::Error::Exception => {
             let thrown = ctx.catch();
             describe_error(ctx, &thrown)
         }
         other => first_line(&other.to_string()),
-    }
+    };
+    listing_modules(text)
 }
+
+/// An `import` of a module we lack (`BuiltinModules`) lists ours.
+fn listing_modules(text: String) -> String {
+    if text.starts_with("ReferenceError: Error resolving module") && !text.contains(BUILT_IN) {
+        let names: Vec<&str> = MODULES.iter().map(|(module, _)| *module).collect();
+        return format!("{text}{BUILT_IN}{}", names.join(", "));
+    }
+    text
+}
+
+/// What follows "Cannot find module 'NAME'" (and prelude.js's `require`
+/// says the same).
+const BUILT_IN: &str = ": the built-in modules are ";
 
 /// The text of an error that escaped a job or a call: the budget's own
 /// message when the budget stopped it.
@@ -2104,6 +2142,11 @@ fn load(
     let loaded = context.with(|ctx| -> Result<_, ScriptError> {
         let internal = |ctx: &Ctx<'_>, error| ScriptError::new(error_text(ctx, error));
         globals::register(&ctx, &link).map_err(|e| internal(&ctx, e))?;
+        // The script's own lines, which `assert` quotes.
+        ctx.globals()
+            .get::<_, JsObject>("__host")
+            .and_then(|hidden| hidden.set("code", code))
+            .map_err(|e| internal(&ctx, e))?;
         prelude::eval(&ctx).map_err(|e| internal(&ctx, e))?;
         let then = ctx
             .eval::<Function, _>("Promise.prototype.then")
@@ -2315,6 +2358,7 @@ fn top_level_error(
         }
         other => first_line(&other.to_string()),
     };
+    let text = listing_modules(text);
     if text.starts_with("SyntaxError") {
         let mut error = ScriptError::new(text);
         if let (Some(line), Some(column)) = (error.line, error.column) {

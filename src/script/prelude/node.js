@@ -3,7 +3,7 @@
 // time its script reaches for one of them (prelude.js, `nodePart`). Its
 // value is a function of what it takes from the prelude.
 "use strict";
-(function ({ host, setTimeout, setImmediate, process, promisifyCustom }) {
+(function ({ host, setTimeout, setImmediate, process, promisifyCustom, inspectPart }) {
   // Bytes: UTF-8 (TextEncoder, TextDecoder), and Node's Buffer with its
   // common encodings (utf8, hex, base64, base64url, latin1, ascii).
   function utf8Encode(text) {
@@ -208,6 +208,13 @@
         default:
           return String.fromCharCode(...bytes);
       }
+    }
+    // How console.log shows it: `<Buffer 68 69>`, the first 50 bytes.
+    [Symbol.for("nodejs.util.inspect.custom")]() {
+      const shown = Array.from(this.subarray(0, 50), (byte) => byte.toString(16).padStart(2, "0"));
+      const remaining = this.length - 50;
+      const more = remaining > 0 ? ` ... ${remaining} more byte${remaining > 1 ? "s" : ""}` : "";
+      return `<${this.constructor.name} ${shown.join(" ")}${more}>`;
     }
     toJSON() {
       return { type: "Buffer", data: Array.from(this) };
@@ -736,11 +743,16 @@
       (key) => Object.prototype.hasOwnProperty.call(b, key) && equal(a[key], b[key])
     );
   }
+  // util.inspect and util.format are prelude/inspect.js's.
+  function inspect(...args) {
+    return inspectPart().inspect(...args);
+  }
+  inspect.custom = Symbol.for("nodejs.util.inspect.custom");
   const util = Object.freeze({
     promisify,
     callbackify,
-    inspect: host.inspect,
-    format: host.format,
+    inspect,
+    format: (...args) => inspectPart().format(...args),
     isDeepStrictEqual,
     inherits(constructor, superConstructor) {
       Object.setPrototypeOf(constructor.prototype, superConstructor.prototype);
