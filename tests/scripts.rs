@@ -3349,3 +3349,47 @@ async function handle(req) {
         ]
     );
 }
+
+/// What Node's own classes show through `console.log` (their
+/// `[util.inspect.custom]`: `URL`, `URLSearchParams`, `AbortController`,
+/// `Buffer`), promises with their state, class instances below depth 2,
+/// and a Map with keys of its own. Node 20 printed the same text.
+#[test]
+fn console_log_shows_nodes_classes_as_node_does() {
+    let code = r#"
+async function handle(req) {
+  const u = new URL('http://h/a?b=1');
+  console.log(u);
+  console.log(u.searchParams);
+  console.log(new AbortController());
+  console.log(Buffer.from('hi'), new TextEncoder().encode('a'));
+  const e = new Error('boom'); e.code = 'E_X';
+  console.log({ n: 1, e: e.message, p: Promise.resolve(3), q: new Promise(() => {}) });
+  class Order { constructor() { this.id = 7; this.items = [{ sku: 'a', qty: 2 }]; } }
+  console.log(new Order(), [new Order()]);
+  console.log(Object.assign(new Map(), { x: 1 }), new Set([[1, 2]]));
+  console.log(Symbol.iterator, [1.5, -0, 1e21]);
+}"#;
+    let expected = r#"URL {
+  href: 'http://h/a?b=1',
+  origin: 'http://h',
+  protocol: 'http:',
+  username: '',
+  password: '',
+  host: 'h',
+  hostname: 'h',
+  port: '',
+  pathname: '/a',
+  search: '?b=1',
+  searchParams: URLSearchParams { 'b' => '1' },
+  hash: ''
+}
+URLSearchParams { 'b' => '1' }
+AbortController { signal: AbortSignal { aborted: false } }
+<Buffer 68 69> Uint8Array(1) [ 97 ]
+{ n: 1, e: 'boom', p: Promise { 3 }, q: Promise { <pending> } }
+Order { id: 7, items: [ { sku: 'a', qty: 2 } ] } [ Order { id: 7, items: [ [Object] ] } ]
+Map(0) { x: 1 } Set(1) { [ 1, 2 ] }
+Symbol(Symbol.iterator) [ 1.5, -0, 1e+21 ]"#;
+    assert_eq!(logs(code, "").join("\n"), expected);
+}

@@ -884,9 +884,10 @@ fn math_random<'js>(link: &Link, ctx: &Ctx<'js>, _: &[Value<'js>]) -> Result<Val
 // ---------------------------------------------------------------------------
 // console.log and count
 
-/// How `console.log` shows a value: strings as they are, the rest as JSON
-/// where it can.
-pub fn show<'js>(ctx: &Ctx<'js>, value: &Value<'js>) -> String {
+/// A thrown value's parts as an error message names them
+/// ([`describe_error`]): strings as they are, the rest as JSON where it
+/// can. (`console.log` is prelude.js's, with Node's `util.inspect`.)
+fn thrown_text<'js>(ctx: &Ctx<'js>, value: &Value<'js>) -> String {
     match value.type_of() {
         Type::String => return to_text(ctx, value.clone()).unwrap_or_default(),
         Type::Undefined | Type::Uninitialized => return "undefined".to_string(),
@@ -1263,12 +1264,12 @@ fn host_defer<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<V
 /// The message and the script position of a thrown value.
 pub fn describe_error<'js>(ctx: &Ctx<'js>, error: &Value<'js>) -> String {
     let Some(object) = error.as_object() else {
-        return show(ctx, error);
+        return thrown_text(ctx, error);
     };
     let get = |name: &str| {
         let value = object.get::<_, Value>(name);
         match value {
-            Ok(value) if !value.is_undefined() => Some(show(ctx, &value)),
+            Ok(value) if !value.is_undefined() => Some(thrown_text(ctx, &value)),
             Ok(_) => None,
             Err(_) => {
                 let _ = ctx.catch();

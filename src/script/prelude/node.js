@@ -4,6 +4,15 @@
 // value is a function of what it takes from the prelude.
 "use strict";
 (function ({ host, setTimeout, setImmediate, process, promisifyCustom, inspectPart }) {
+  // How console.log shows the classes below, as Node's own do: the class
+  // name and the object of what it shows, one level deeper
+  // (`util.inspect` hands each its depth, options and itself).
+  const inspectCustom = Symbol.for("nodejs.util.inspect.custom");
+  function showAs(self, shown, depth, options, inspect) {
+    if (depth < 0) return self;
+    const deeper = { ...options, depth: options.depth === null ? null : options.depth - 1 };
+    return `${self.constructor.name} ${inspect(shown, deeper)}`;
+  }
   // Bytes: UTF-8 (TextEncoder, TextDecoder), and Node's Buffer with its
   // common encodings (utf8, hex, base64, base64url, latin1, ascii).
   function utf8Encode(text) {
@@ -298,6 +307,9 @@
     constructor(token) {
       if (token !== signalToken) throw new TypeError("Illegal constructor");
     }
+    [inspectCustom](depth, options, inspect) {
+      return showAs(this, { aborted: this.aborted }, depth, options, inspect);
+    }
     get aborted() {
       return this.#aborted;
     }
@@ -359,6 +371,9 @@
     }
     abort(reason) {
       this.#signal[signalToken](reason);
+    }
+    [inspectCustom](depth, options, inspect) {
+      return showAs(this, { signal: this.signal }, depth, options, inspect);
     }
   }
   // URL and URLSearchParams, WHATWG's: absolute and relative URLs, dot
@@ -514,6 +529,15 @@
         this[searchLink](String(init).replace(/^\?/, ""));
       }
     }
+    [inspectCustom](depth, options, inspect) {
+      if (typeof depth === "number" && depth < 0) return "[Object]";
+      const inner = { ...options, depth: depth === null ? null : depth - 1 };
+      const output = this.#list.map(([name, value]) => `${inspect(name, inner)} => ${inspect(value, inner)}`);
+      const length = output.reduce((sum, entry) => sum + entry.length + 2, -2);
+      if (length > options.breakLength) return `${this.constructor.name} {\n  ${output.join(",\n  ")} }`;
+      if (output.length) return `${this.constructor.name} { ${output.join(", ")} }`;
+      return `${this.constructor.name} {}`;
+    }
     // The URL this one belongs to, or a new query from it.
     [searchLink](query, url) {
       if (url) this.#url = url;
@@ -630,6 +654,17 @@
     }
     get host() {
       return this.#url.hostname + (this.#url.port ? `:${this.#url.port}` : "");
+    }
+    [inspectCustom](depth, options, inspect) {
+      if (typeof depth === "number" && depth < 0) return this;
+      const shown = {};
+      for (const name of [
+        "href", "origin", "protocol", "username", "password", "host", "hostname", "port",
+        "pathname", "search", "searchParams", "hash",
+      ]) {
+        shown[name] = this[name];
+      }
+      return `${this.constructor.name} ${inspect(shown, options)}`;
     }
     get origin() {
       return this.protocol in DEFAULT_PORTS ? `${this.protocol}//${this.host}` : "null";
