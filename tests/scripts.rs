@@ -3393,3 +3393,40 @@ Map(0) { x: 1 } Set(1) { [ 1, 2 ] }
 Symbol(Symbol.iterator) [ 1.5, -0, 1e+21 ]"#;
     assert_eq!(logs(code, "").join("\n"), expected);
 }
+
+/// A promise rejected with no handler once the ticks and microtasks are
+/// done is logged where Node 20 would exit: a rejection nobody awaits, and
+/// the second of two calls started together whose first is awaited first
+/// (it fails while the handler still waits on the other). One handled in
+/// the same tick is not, nor is the request's own failure.
+#[test]
+fn an_unhandled_rejection_is_logged_where_node_would_exit() {
+    let code = r#"
+async function fetchA() { await sleep(10); return 'a'; }
+async function fetchB() { await sleep(2); throw new Error('b failed'); }
+async function handle(req) {
+  Promise.reject(new Error('x'));
+  const late = Promise.reject(new Error('handled later'));
+  late.catch(() => {});
+  try {
+    const p = fetchA();
+    const q = fetchB();
+    await p;
+    await q;
+  } catch (e) {
+    console.log('caught', e.message);
+  }
+  throw new Error('the request fails');
+}"#;
+    let (m, run) = run_script(code, "scenario=script&users=1&clicks=1");
+    assert_eq!(m.errors, 1, "only the request's own failure counts");
+    assert_eq!(
+        run.messages(),
+        [
+            "unhandled rejection (Node 20 exits on it): Error: x (line 5, column 22)",
+            "unhandled rejection (Node 20 exits on it): Error: b failed (line 3, column 53)",
+            "caught b failed",
+            "Error: the request fails (line 16, column 13)",
+        ]
+    );
+}

@@ -112,6 +112,17 @@ pub struct Host {
     pub state: RefCell<State>,
     /// The real servers the calls also go to (`interleave real --script`).
     pub mirror: RefCell<Option<Box<dyn Mirror>>>,
+    /// Promises rejected with no handler yet, as the engines report them
+    /// (a cell of its own: the engine reports from inside any call).
+    pub unhandled: RefCell<Vec<Unhandled>>,
+}
+
+/// A promise rejected with no handler, and the request that was running.
+pub struct Unhandled {
+    pub server: u32,
+    pub request: TaskId,
+    pub promise: Persistent<JsValue<'static>>,
+    pub reason: Persistent<JsValue<'static>>,
 }
 
 /// A `pg` statement waiting for a transaction to end (a row lock, or a
@@ -225,6 +236,7 @@ impl Host {
             keep_trace,
             state: RefCell::new(state),
             mirror: RefCell::new(None),
+            unhandled: RefCell::new(Vec::new()),
         }
     }
 

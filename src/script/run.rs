@@ -37,7 +37,7 @@ use crate::world::locks::SlotId;
 use super::call::{Call, SqlCall};
 use super::error::ScriptError;
 use super::globals::{self, describe_error, from_json, log, Link};
-use super::host::{Answer, Helper, Host, Loaded, Settle, SqlWaiter, Waiter, FIRING};
+use super::host::{Answer, Helper, Host, Loaded, Settle, SqlWaiter, Unhandled, Waiter, FIRING};
 use super::memory::{Budgeted, Meter};
 use super::mirror::Mirror;
 use super::modules::{self, not_loaded};
@@ -1430,6 +1430,34 @@ impl ScriptRun {
                 break;
             }
         }
+        self.report_unhandled();
+    }
+
+    /// The promises still rejected with no handler once the ticks and the
+    /// microtasks are done, where Node 20 checks for them (and exits): each
+    /// a `log` event of the request that rejected it, `unhandled rejection
+    /// (Node 20 exits on it): ...`, counted nowhere, as a timer's stray
+    /// error is.
+    fn report_unhandled(&mut self) {
+        let unhandled = std::mem::take(&mut *self.host.unhandled.borrow_mut());
+        for rejected in unhandled {
+            let realm = &self.realms[rejected.server as usize];
+            let text = realm.context.with(|ctx| {
+                rejected
+                    .reason
+                    .restore(&ctx)
+                    .map(|reason| describe_error(&ctx, &reason))
+                    .unwrap_or_else(|error| error_text(&ctx, error))
+            });
+            let running = self.host.current.get();
+            self.set_current(rejected.request);
+            log(
+                &self.host,
+                format!("unhandled rejection (Node 20 exits on it): {text}"),
+                None,
+            );
+            self.set_current(running);
+        }
     }
 
     /// Runs the queued `process.nextTick` callbacks, and those they queue,
@@ -2017,6 +2045,32 @@ fn listing_modules(text: String) -> String {
     text
 }
 
+/// The engine's report of a promise rejected with no handler (and of a
+/// handler added to one later): the promises the run reports if they are
+/// still unhandled once the microtasks are done ([`ScriptRun::report_unhandled`]).
+fn track_rejections(host: Rc<Host>, server: u32) -> rquickjs::runtime::RejectionTracker {
+    Box::new(move |ctx, promise, reason, handled| {
+        let mut unhandled = host.unhandled.borrow_mut();
+        if handled {
+            unhandled.retain(|rejected| {
+                rejected.server != server
+                    || rejected
+                        .promise
+                        .clone()
+                        .restore(&ctx)
+                        .map_or(true, |known| known != promise)
+            });
+        } else {
+            unhandled.push(Unhandled {
+                server,
+                request: host.current.get(),
+                promise: Persistent::save(&ctx, promise),
+                reason: Persistent::save(&ctx, reason),
+            });
+        }
+    })
+}
+
 /// What follows "Cannot find module 'NAME'" (and prelude.js's `require`
 /// says the same).
 const BUILT_IN: &str = ": the built-in modules are ";
@@ -2137,6 +2191,7 @@ fn load(
         n > TICK_BUDGET
     })));
     runtime.set_loader(BuiltinModules, module_loader());
+    runtime.set_host_promise_rejection_tracker(Some(track_rejections(host.clone(), server)));
     let context = Context::full(&runtime).map_err(fail)?;
     let link = Link::new(host.clone(), server);
     let loaded = context.with(|ctx| -> Result<_, ScriptError> {
