@@ -9,6 +9,26 @@
 /// (SCRIPTING.md §1): the page's headline of a failed run stops here.
 pub const GLOBALS_HINT: &str = "; the globals are ";
 
+/// A script's message as a sentence of a headline or a story: up to the
+/// globals an undefined name lists ([`GLOBALS_HINT`]), and of a message
+/// of several lines (an assertion's diff, an object `console.log` spread
+/// out) the first, then `…`, with its closing `(line L, column C)`. The
+/// event-loop pane and the trace keep the whole text.
+pub fn in_one_line(message: &str) -> String {
+    let position = message
+        .rfind(" (line ")
+        .map(|at| &message[at..])
+        .filter(|position| position.ends_with(')') && !position.contains('\n'));
+    let body = &message[..message.len() - position.map_or(0, str::len)];
+    let body = body
+        .split_once(GLOBALS_HINT)
+        .map_or(body, |(first, _)| first);
+    let mut lines = body.trim_end().lines();
+    let first = lines.next().unwrap_or_default().trim_end();
+    let more = if lines.next().is_some() { " …" } else { "" };
+    format!("{first}{more}{}", position.unwrap_or_default())
+}
+
 /// Calls `$then! { (NAME, EXT) or (NAME, EXT, sql), … }` with every shipped
 /// example, in the order the page lists them: the built-in stories as
 /// scripts, then a gallery of handlers written with the libraries. `sql`:
@@ -62,4 +82,34 @@ pub fn script_fragment(config: &crate::Config, source_piece: &str) -> String {
         pieces.insert(at, source_piece.to_string());
     }
     pieces.join("&")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::in_one_line;
+
+    #[test]
+    fn a_message_in_one_line_keeps_its_first_line_and_position() {
+        let diff = "AssertionError: Expected values to be strictly deep-equal:\n+ actual - \
+                    expected\n\n  {\n+   a: 1\n-   a: 2\n  } (line 7, column 33)";
+        assert_eq!(
+            in_one_line(diff),
+            "AssertionError: Expected values to be strictly deep-equal: … (line 7, column 33)"
+        );
+        let undefined = "ReferenceError: fetch is not defined (line 3, column 9); the globals \
+                         are cache, db";
+        assert_eq!(
+            in_one_line(undefined),
+            "ReferenceError: fetch is not defined (line 3, column 9)"
+        );
+        assert_eq!(
+            in_one_line("#0 logs: order {\n  id: 0\n}"),
+            "#0 logs: order { …"
+        );
+        assert_eq!(
+            in_one_line("Error: boom (line 2, column 5)"),
+            "Error: boom (line 2, column 5)"
+        );
+        assert_eq!(in_one_line("plain"), "plain");
+    }
 }

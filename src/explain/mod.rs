@@ -242,15 +242,14 @@ fn script_summary(metrics: &crate::Metrics, failure: Option<&Failure>) -> String
         ));
     }
     if metrics.errors > 0 {
-        // The headline keeps a message's first clause: the globals an
-        // undefined name's error lists are in the narration and the trace.
+        // The headline keeps a message's first clause and line: the
+        // globals an undefined name's error lists, and an assertion's diff,
+        // are in the event-loop pane and the trace.
         let failure = failure.map(|failure| Failure {
-            message: failure.message.as_deref().map(|message| {
-                message
-                    .split_once(crate::script_links::GLOBALS_HINT)
-                    .map_or(message, |(first, _)| first)
-                    .to_string()
-            }),
+            message: failure
+                .message
+                .as_deref()
+                .map(crate::script_links::in_one_line),
             ..*failure
         });
         let failure = failure.as_ref();

@@ -117,6 +117,8 @@ fn clause(event: &TraceEvent, keys: &KeyNames, servers: &[u32], several: bool) -
                 ms(event.detail)
             ),
         },
+        // A story is sentences: a message of several lines says its first.
+        What::Log => crate::script_links::in_one_line(&describe_event(event, keys)),
         _ => describe_event(event, keys),
     }
 }
