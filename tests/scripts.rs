@@ -3430,3 +3430,25 @@ async function handle(req) {
         ]
     );
 }
+
+/// With a `process.on("unhandledRejection", …)` listener, Node 20 calls it
+/// (with the reason and the promise) instead of exiting, and the
+/// microtasks it queues run before the next macrotask: so does the
+/// simulation, and logs no unhandled rejection. Node printed the same.
+#[test]
+fn an_unhandled_rejection_goes_to_the_process_listeners() {
+    let code = r#"
+process.on('unhandledRejection', (reason, promise) => {
+  console.log('listener got', reason.message, promise instanceof Promise);
+  Promise.resolve().then(() => console.log('listener microtask'));
+});
+async function handle(req) {
+  Promise.reject(new Error('x'));
+  await sleep(1);
+  console.log('after');
+}"#;
+    assert_eq!(
+        logs(code, ""),
+        ["listener got x true", "listener microtask", "after"]
+    );
+}

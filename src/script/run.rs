@@ -1421,43 +1421,71 @@ impl ScriptRun {
     fn drain_ticks_first(&mut self, ticks_first: bool) {
         let mut ticks_now = ticks_first;
         loop {
-            if ticks_now {
-                self.run_next_ticks();
+            loop {
+                if ticks_now {
+                    self.run_next_ticks();
+                }
+                ticks_now = true;
+                self.drain_microtasks();
+                if self.host.state.borrow().next_ticks.is_empty() {
+                    break;
+                }
             }
-            ticks_now = true;
-            self.drain_microtasks();
-            if self.host.state.borrow().next_ticks.is_empty() {
+            // A listener's code may queue more.
+            if !self.report_unhandled() {
                 break;
             }
         }
-        self.report_unhandled();
     }
 
     /// The promises still rejected with no handler once the ticks and the
-    /// microtasks are done, where Node 20 checks for them (and exits): each
-    /// a `log` event of the request that rejected it, `unhandled rejection
-    /// (Node 20 exits on it): ...`, counted nowhere, as a timer's stray
-    /// error is.
-    fn report_unhandled(&mut self) {
+    /// microtasks are done, where Node 20 checks for them: each goes to
+    /// the `process.on("unhandledRejection", (reason, promise) => …)`
+    /// listeners of its server, as in Node, or with none (where Node 20
+    /// exits) is a `log` event of the request that rejected it,
+    /// `unhandled rejection (Node 20 exits on it): ...`, counted nowhere,
+    /// as a timer's stray error is. True if a listener ran.
+    fn report_unhandled(&mut self) -> bool {
         let unhandled = std::mem::take(&mut *self.host.unhandled.borrow_mut());
+        let mut heard = false;
         for rejected in unhandled {
-            let realm = &self.realms[rejected.server as usize];
-            let text = realm.context.with(|ctx| {
-                rejected
-                    .reason
-                    .restore(&ctx)
-                    .map(|reason| describe_error(&ctx, &reason))
-                    .unwrap_or_else(|error| error_text(&ctx, error))
-            });
             let running = self.host.current.get();
             self.set_current(rejected.request);
-            log(
-                &self.host,
-                format!("unhandled rejection (Node 20 exits on it): {text}"),
-                None,
-            );
+            self.touch_js(rejected.server);
+            let realm = &self.realms[rejected.server as usize];
+            let (listened, text) = realm.context.with(|ctx| {
+                let (reason, promise) = match (
+                    rejected.reason.restore(&ctx),
+                    rejected.promise.restore(&ctx),
+                ) {
+                    (Ok(reason), Ok(promise)) => (reason, promise),
+                    (Err(error), _) | (_, Err(error)) => {
+                        return (false, Some(error_text(&ctx, error)))
+                    }
+                };
+                match emit_to_listeners(&ctx, "unhandledRejection", vec![reason.clone(), promise]) {
+                    Ok(true) => (true, None),
+                    Ok(false) => (
+                        false,
+                        Some(format!(
+                            "unhandled rejection (Node 20 exits on it): {}",
+                            describe_error(&ctx, &reason)
+                        )),
+                    ),
+                    Err(error) => (
+                        true,
+                        Some(format!("uncaught {}", failure(realm, &ctx, error))),
+                    ),
+                }
+            });
+            heard |= listened;
+            if let Some(text) = text {
+                log(&self.host, text, None);
+            }
+            self.check_memory(rejected.server as usize);
             self.set_current(running);
         }
+        heard
     }
 
     /// Runs the queued `process.nextTick` callbacks, and those they queue,
@@ -2043,6 +2071,26 @@ fn listing_modules(text: String) -> String {
         return format!("{text}{BUILT_IN}{}", names.join(", "));
     }
     text
+}
+
+/// `process.emit(event, ...args)` in `ctx`'s realm if `process` has
+/// listeners for `event`: whether it had (a listener's throw is the error).
+fn emit_to_listeners<'js>(
+    ctx: &Ctx<'js>,
+    event: &str,
+    args: Vec<JsValue<'js>>,
+) -> rquickjs::Result<bool> {
+    let Ok(process) = ctx.globals().get::<_, JsObject>("process") else {
+        return Ok(false);
+    };
+    let count: Function = process.get("listenerCount")?;
+    let listeners: f64 = count.call((This(process.clone()), event))?;
+    if listeners < 1.0 {
+        return Ok(false);
+    }
+    let emit: Function = process.get("emit")?;
+    emit.call::<_, ()>((This(process), event, Rest(args)))?;
+    Ok(true)
 }
 
 /// The engine's report of a promise rejected with no handler (and of a
