@@ -3452,3 +3452,29 @@ async function handle(req) {
         ["listener got x true", "listener microtask", "after"]
     );
 }
+
+/// A timer's callback that throws goes to the server's
+/// `process.on("uncaughtException", (error, origin) => …)` listeners, as
+/// in Node 20 (which exits without one); the ticks a listener queues run
+/// before the next macrotask. Node printed the same.
+#[test]
+fn a_timers_throw_goes_to_the_uncaught_exception_listeners() {
+    let code = r#"
+process.on('uncaughtException', (error, origin) => {
+  console.log('listener got', error.message, origin);
+  process.nextTick(() => console.log('listener tick'));
+});
+async function handle(req) {
+  setTimeout(() => { throw new Error('timer boom'); }, 1);
+  await sleep(5);
+  console.log('after');
+}"#;
+    assert_eq!(
+        logs(code, ""),
+        [
+            "listener got timer boom uncaughtException",
+            "listener tick",
+            "after"
+        ]
+    );
+}

@@ -848,7 +848,9 @@ impl ScriptRun {
                             .collect::<rquickjs::Result<Vec<_>>>()?;
                         callback.call::<_, ()>((Rest(args),))
                     });
-                    called.err().map(|error| failure(realm, &ctx, error))
+                    called
+                        .err()
+                        .and_then(|error| stray_error(realm, &ctx, error))
                 });
                 if let Some(text) = failed {
                     // A stray error: logged, counted nowhere.
@@ -1510,7 +1512,9 @@ impl ScriptRun {
                         .collect::<rquickjs::Result<Vec<_>>>()?;
                     callback.call::<_, ()>((Rest(args),))
                 });
-                called.err().map(|error| failure(realm, &ctx, error))
+                called
+                    .err()
+                    .and_then(|error| stray_error(realm, &ctx, error))
             });
             if let Some(text) = failed {
                 if realm.ticks.get() > TICK_BUDGET {
@@ -2209,6 +2213,28 @@ fn failure(realm: &Realm, ctx: &Ctx<'_>, error: rquickjs::Error) -> String {
             budget_text(realm, ctx, &thrown)
         }
         other => first_line(&other.to_string()),
+    }
+}
+
+/// An error a timer's or a tick's callback threw, outside any request's
+/// chain: Node 20 hands it to the `process.on("uncaughtException", (error,
+/// origin) => …)` listeners, else exits. None if listeners took it (a
+/// listener's own throw is the error); else its text, which the run logs
+/// as `uncaught …`. A budget's stop goes to no listener.
+fn stray_error(realm: &Realm, ctx: &Ctx<'_>, error: rquickjs::Error) -> Option<String> {
+    if !matches!(error, rquickjs::Error::Exception) || realm.ticks.get() > TICK_BUDGET {
+        return Some(failure(realm, ctx, error));
+    }
+    let thrown = ctx.catch();
+    let origin = rquickjs::String::from_str(ctx.clone(), "uncaughtException").ok()?;
+    match emit_to_listeners(
+        ctx,
+        "uncaughtException",
+        vec![thrown.clone(), origin.into_value()],
+    ) {
+        Ok(true) => None,
+        Ok(false) => Some(budget_text(realm, ctx, &thrown)),
+        Err(error) => Some(failure(realm, ctx, error)),
     }
 }
 
