@@ -3478,3 +3478,27 @@ async function handle(req) {
         ]
     );
 }
+
+/// An error made by a subclass's constructor (`class HttpError extends
+/// Error`) is placed where the script made it, as V8 places it, not in the
+/// constructor's `super(...)` line, which the engine's stack also lists:
+/// the request's failure, and the stack `console.log` shows.
+#[test]
+fn an_error_of_a_subclass_is_placed_where_it_was_made() {
+    let code = r#"
+class HttpError extends Error {
+  constructor(status, message) { super(message); this.name = 'HttpError'; this.status = status; }
+}
+async function handle(req) {
+  console.log(new HttpError(400, 'bad'));
+  await sleep(1);
+  throw new HttpError(404, 'no such order');
+}"#;
+    assert_eq!(
+        logs(code, ""),
+        [
+            "HttpError: bad\n    at handle (code:6:19) {\n  status: 400\n}",
+            "HttpError: no such order (line 8, column 13)"
+        ]
+    );
+}

@@ -365,6 +365,7 @@ pub fn register<'js>(ctx: &Ctx<'js>, link: &Rc<Link>) -> Result<()> {
             ("digest", digest, 3),
             ("log", host_log, 1),
             ("promiseState", promise_state, 1),
+            ("stackOf", stack_of, 1),
             ("request", host_request, 0),
             ("defer", host_defer, 2),
             ("replace", cache_replace, 3),
@@ -1262,6 +1263,47 @@ fn host_defer<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<V
 }
 
 /// The message and the script position of a thrown value.
+/// An error's stack as V8 writes it, from the line that made it: the
+/// engine also lists the constructors it was made in (a subclass's
+/// `constructor` calling `super`), which V8 leaves out, so an error made
+/// by `new HttpError(...)` points at that line, not into the class.
+fn own_stack<'js>(stack: String, error: &Object<'js>) -> String {
+    let mut constructors = Vec::new();
+    let mut prototype = error.get_prototype();
+    while let Some(object) = prototype {
+        let name = object
+            .get::<_, Object>("constructor")
+            .and_then(|constructor| constructor.get::<_, String>("name"));
+        if let Ok(name) = name {
+            constructors.push(name);
+        }
+        prototype = object.get_prototype();
+    }
+    let made_in = |line: &&str| {
+        line.trim_start()
+            .strip_prefix("at ")
+            .and_then(|rest| rest.split(" (").next())
+            .is_some_and(|name| constructors.iter().any(|constructor| constructor == name))
+    };
+    let lines: Vec<&str> = stack.lines().skip_while(made_in).collect();
+    lines.join("\n")
+}
+
+/// `error.stack` without the frames of the constructors that made it
+/// ([`own_stack`]), for `util.inspect` (prelude/inspect.js).
+fn stack_of<'js>(_: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    let error = arg(ctx, args, 0);
+    let Some(object) = error.as_object() else {
+        return Ok(undefined(ctx));
+    };
+    let Some(stack) = object.get::<_, Option<String>>("stack").ok().flatten() else {
+        drop(ctx.catch());
+        return Ok(undefined(ctx));
+    };
+    let text = own_stack(stack, object);
+    Ok(rquickjs::String::from_str(ctx.clone(), &text)?.into_value())
+}
+
 pub fn describe_error<'js>(ctx: &Ctx<'js>, error: &Value<'js>) -> String {
     let Some(object) = error.as_object() else {
         return thrown_text(ctx, error);
@@ -1279,7 +1321,7 @@ pub fn describe_error<'js>(ctx: &Ctx<'js>, error: &Value<'js>) -> String {
     };
     let name = get("name").unwrap_or_else(|| "Error".into());
     let message = get("message").unwrap_or_default();
-    let stack = get("stack").unwrap_or_default();
+    let stack = own_stack(get("stack").unwrap_or_default(), object);
     match code_position(&stack) {
         Some((line, column)) => format!("{name}: {message} (line {line}, column {column})"),
         None => format!("{name}: {message}"),

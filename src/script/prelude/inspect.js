@@ -410,8 +410,9 @@
     const name = error.name != null ? String(error.name) : "Error";
     const message = error.message != null ? String(error.message) : "";
     const head = message === "" ? name : `${name}: ${message}`;
-    const frames = typeof error.stack === "string"
-      ? error.stack.split("\n").filter((line) => line.trim() !== "" && !line.includes("(prelude"))
+    const raw = host.stackOf(error);
+    const frames = typeof raw === "string"
+      ? raw.split("\n").filter((line) => line.trim() !== "" && !line.includes("(prelude"))
       : [];
     let stack = frames.length === 0 ? head : `${head}\n${frames.join("\n")}`;
     for (const key of ["name", "message", "stack"]) {
