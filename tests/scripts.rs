@@ -3502,3 +3502,53 @@ async function handle(req) {
         ]
     );
 }
+
+/// Node's console beyond `log`: `time`/`timeLog`/`timeEnd` on the
+/// simulated clock (Node's formats: `20ms`, `1.520s`), `count`,
+/// `countReset`, `assert` (which logs, and throws nothing), and `group`'s
+/// indentation. Node 20 printed the same lines but for its real timers'
+/// drift (`20.936ms`), and it writes the two warnings to stderr later, as
+/// `(node:PID) Warning: …`.
+#[test]
+fn consoles_timers_counters_and_groups_are_nodes() {
+    let code = r#"
+async function handle(req) {
+  console.time('db');
+  await sleep(20);
+  console.timeLog('db', 'halfway', { rows: 2 });
+  await sleep(1500);
+  console.timeEnd('db');
+  console.timeEnd('db');
+  console.count(); console.count(); console.count('hits'); console.countReset(); console.count();
+  console.assert(1 === 1, 'fine');
+  console.assert(false, 'bad %s', 'thing');
+  console.assert(false);
+  console.group('outer');
+  console.log('in %d', 1);
+  console.group();
+  console.log({ a: { b: 1 } });
+  console.groupEnd();
+  console.groupEnd();
+  console.log('out');
+  console.time('t'); console.time('t');
+}"#;
+    assert_eq!(
+        logs(code, ""),
+        [
+            "db: 20ms halfway { rows: 2 }",
+            "db: 1.520s",
+            "Warning: No such label 'db' for console.timeEnd()",
+            "default: 1",
+            "default: 2",
+            "hits: 1",
+            "default: 1",
+            "Assertion failed: bad thing",
+            "Assertion failed",
+            "outer",
+            "  in 1",
+            "    { a: { b: 1 } }",
+            "out",
+            "Warning: Label 't' already exists for console.time()",
+        ]
+    );
+}

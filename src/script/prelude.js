@@ -49,16 +49,95 @@
     if (args.length === 1 && typeof args[0] === "string") return args[0];
     return inspectPart().format(...args);
   };
+  // Node's console: its groups indent, its timers read the simulated
+  // clock, its counters and timers are the server's.
+  const consoleNow = globalThis.performance.now.bind(globalThis.performance);
+  let consoleIndent = "";
+  const consoleWrite = (text) => {
+    if (consoleIndent !== "") text = consoleIndent + text.replaceAll("\n", `\n${consoleIndent}`);
+    host.log(text);
+  };
+  const consoleCounts = new Map();
+  const consoleTimers = new Map();
+  // A duration as Node's console.timeEnd writes it.
+  const consoleDuration = (ms) => {
+    if (ms >= 60000) {
+      const minutes = Math.floor(ms / 60000);
+      const [seconds, millis] = ((ms % 60000) / 1000).toFixed(3).split(".");
+      if (minutes >= 60) {
+        const hours = Math.floor(minutes / 60);
+        return `${hours}:${String(minutes % 60).padStart(2, "0")}:${seconds.padStart(2, "0")}.${millis} (h:mm:ss.mmm)`;
+      }
+      return `${minutes}:${seconds.padStart(2, "0")}.${millis} (m:ss.mmm)`;
+    }
+    if (ms >= 1000) return `${(ms / 1000).toFixed(3)}s`;
+    return `${Number(ms.toFixed(3))}ms`;
+  };
+  const consoleElapsed = (label, method) => {
+    const started = consoleTimers.get(label);
+    if (started === undefined) {
+      consoleWrite(`Warning: No such label '${label}' for console.${method}()`);
+      return null;
+    }
+    return `${label}: ${consoleDuration(consoleNow() - started)}`;
+  };
   const consoleMethods = {
     log(...args) {
-      host.log(formatLine(args));
+      consoleWrite(formatLine(args));
     },
     dir(value, options) {
-      host.log(inspectPart().inspect(value, { customInspect: false, ...options }));
+      consoleWrite(inspectPart().inspect(value, { customInspect: false, ...options }));
+    },
+    assert(value, ...args) {
+      if (value) return;
+      if (typeof args[0] === "string") args[0] = `Assertion failed: ${args[0]}`;
+      else args.unshift("Assertion failed");
+      consoleWrite(formatLine(args));
+    },
+    count(label = "default") {
+      label = `${label}`;
+      const count = (consoleCounts.get(label) ?? 0) + 1;
+      consoleCounts.set(label, count);
+      consoleWrite(`${label}: ${count}`);
+    },
+    countReset(label = "default") {
+      consoleCounts.delete(`${label}`);
+    },
+    time(label = "default") {
+      label = `${label}`;
+      if (consoleTimers.has(label)) {
+        consoleWrite(`Warning: Label '${label}' already exists for console.time()`);
+        return;
+      }
+      consoleTimers.set(label, consoleNow());
+    },
+    timeEnd(label = "default") {
+      label = `${label}`;
+      const text = consoleElapsed(label, "timeEnd");
+      if (text === null) return;
+      consoleTimers.delete(label);
+      consoleWrite(text);
+    },
+    timeLog(label = "default", ...data) {
+      label = `${label}`;
+      const text = consoleElapsed(label, "timeLog");
+      if (text !== null) consoleWrite(data.length ? `${text} ${formatLine(data)}` : text);
+    },
+    group(...label) {
+      if (label.length > 0) consoleWrite(formatLine(label));
+      consoleIndent += "  ";
+    },
+    groupEnd() {
+      consoleIndent = consoleIndent.slice(0, -2);
+    },
+    trace(...args) {
+      const frames = (new Error().stack ?? "").split("\n").filter((line) => line.includes("(code:"));
+      consoleWrite([`Trace${args.length ? `: ${formatLine(args)}` : ""}`, ...frames].join("\n"));
     },
   };
-  for (const name of ["info", "warn", "error", "debug"]) {
-    consoleMethods[name] = { [name]: (...args) => host.log(formatLine(args)) }[name];
+  consoleMethods.groupCollapsed = consoleMethods.group;
+  for (const name of ["info", "warn", "error", "debug", "dirxml", "table"]) {
+    consoleMethods[name] = { [name]: (...args) => consoleWrite(formatLine(args)) }[name];
   }
   define("console", consoleMethods);
 
