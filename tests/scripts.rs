@@ -3552,3 +3552,13 @@ async function handle(req) {
         ]
     );
 }
+
+/// `require('buffer')` is one module object, as in Node.
+#[test]
+fn a_required_module_is_the_same_object_each_time() {
+    let code = r#"
+async function handle(req) {
+  console.log(require('buffer') === require('node:buffer'), require('buffer').Buffer === Buffer);
+}"#;
+    assert_eq!(logs(code, ""), ["true true"]);
+}

@@ -1266,7 +1266,8 @@ fn host_defer<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<V
 /// An error's stack as V8 writes it, from the line that made it: the
 /// engine also lists the constructors it was made in (a subclass's
 /// `constructor` calling `super`), which V8 leaves out, so an error made
-/// by `new HttpError(...)` points at that line, not into the class.
+/// by `new HttpError(...)` points at that line, not into the class; and
+/// without the prelude's frames.
 fn own_stack<'js>(stack: String, error: &Object<'js>) -> String {
     let mut constructors = Vec::new();
     let mut prototype = error.get_prototype();
@@ -1285,7 +1286,12 @@ fn own_stack<'js>(stack: String, error: &Object<'js>) -> String {
             .and_then(|rest| rest.split(" (").next())
             .is_some_and(|name| constructors.iter().any(|constructor| constructor == name))
     };
-    let lines: Vec<&str> = stack.lines().skip_while(made_in).collect();
+    // The prelude's own frames are the simulation's, not the script's.
+    let lines: Vec<&str> = stack
+        .lines()
+        .skip_while(made_in)
+        .filter(|line| !line.contains("(prelude"))
+        .collect();
     lines.join("\n")
 }
 

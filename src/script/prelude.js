@@ -1170,17 +1170,19 @@
     timers: Object.freeze({ ...timers }),
     perf_hooks: Object.freeze({ performance }),
   };
+  // One module object, made when first required, as Node's is.
+  let bufferModule = null;
   Object.defineProperty(modules, "buffer", {
-    get: () => Object.freeze({ Buffer: nodePart().Buffer }),
+    get: () => (bufferModule ??= Object.freeze({ Buffer: nodePart().Buffer })),
     enumerable: true,
   });
-  // The modules of the prelude's parts: each part runs on the first
-  // `require` or `import` of one of its modules.
   // Node's modules that are no global (assert, querystring, url) and uuid
   // are a part of their own (prelude/modules.js).
   let moduleParts = null;
   const modulesPart = () =>
     (moduleParts ??= host.part("modules")({ host, nodePart, crypto, inspectPart }));
+  // The modules of the prelude's parts: each part runs on the first
+  // `require` or `import` of one of its modules.
   for (const [name, part, key] of [
     ["assert", modulesPart, "assert"],
     ["assert/strict", modulesPart, "strict"],

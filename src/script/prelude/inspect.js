@@ -404,15 +404,15 @@
   }
 
   // An error as Node shows it: its stack, whose first line is `name:
-  // message` (the engine's stack holds only the frames; the prelude's own
-  // are left out).
+  // message` (the engine's stack holds only the frames; `host.stackOf`
+  // leaves out the prelude's and the constructors').
   function formatError(error, constructor, tag, ctx, keys) {
     const name = error.name != null ? String(error.name) : "Error";
     const message = error.message != null ? String(error.message) : "";
     const head = message === "" ? name : `${name}: ${message}`;
     const raw = host.stackOf(error);
     const frames = typeof raw === "string"
-      ? raw.split("\n").filter((line) => line.trim() !== "" && !line.includes("(prelude"))
+      ? raw.split("\n").filter((line) => line.trim() !== "")
       : [];
     let stack = frames.length === 0 ? head : `${head}\n${frames.join("\n")}`;
     for (const key of ["name", "message", "stack"]) {
