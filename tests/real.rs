@@ -688,6 +688,52 @@ fn redis_locks_from_ioredis_and_node_redis_hold_on_real_redis() {
     assert_eq!(assert_script_agrees(&report), 2);
 }
 
+/// MULTI/EXEC on real Redis: the EXECs the model runs play their commands
+/// there and answer the same; with one shared connection every buyer buys
+/// the last item, with a connection each (`duplicate()`) one does, in the
+/// model and in every trial.
+#[test]
+fn multi_exec_with_watch_agrees_with_real_redis() {
+    let shared = r#"
+        import Redis from "ioredis";
+        const redis = new Redis();
+        await redis.set("stock", 1);
+        export async function handle(req) {
+          await redis.watch("stock");
+          const stock = Number(await redis.get("stock"));
+          if (stock <= 0) { await redis.unwatch(); return count("sold out"); }
+          const result = await redis.multi().set("stock", stock - 1).incr("sold").get("sold").exec();
+          count(result ? "bought" : "retry");
+        }
+    "#;
+    let fragment = "v=1&scenario=script&users=3&clicks=1";
+    let Some(report) = play_script(shared, None, fragment, 2) else {
+        return;
+    };
+    assert_eq!(report.cache_server, "redis");
+    assert_script_agrees(&report);
+    assert_eq!(
+        report.simulation["custom"],
+        serde_json::json!({ "bought": 3 })
+    );
+    let own = shared
+        .replace("const redis = new Redis();", "const base = new Redis();")
+        .replace(
+            "await redis.set(\"stock\", 1);",
+            "await base.set(\"stock\", 1);",
+        )
+        .replace(
+            "await redis.watch(\"stock\");",
+            "const redis = base.duplicate();\n          await redis.watch(\"stock\");",
+        );
+    let report = play_script(&own, None, fragment, 2).unwrap();
+    assert_script_agrees(&report);
+    assert_eq!(
+        report.simulation["custom"],
+        serde_json::json!({ "bought": 1, "retry": 2 })
+    );
+}
+
 #[test]
 fn a_memcached_add_lock_from_memjs_holds_on_real_memcached() {
     let schema = example("ticket_pg.sql");

@@ -2231,6 +2231,129 @@ async function handle(req) {
     );
 }
 
+/// ioredis's `multi()` and `pipeline()`, and `WATCH`: Node 20 with ioredis
+/// 5.8 on a real Redis 7 printed these lines for the same calls. A failed
+/// command is `[error]` among the others' `[null, reply]`; a key written,
+/// or expired, after `WATCH` makes `exec()` answer null; `UNWATCH` and a
+/// key that stays missing do not.
+#[test]
+fn ioredis_multi_pipeline_and_watch_reply_as_redis_does() {
+    let code = r#"import Redis from "ioredis";
+const redis = new Redis();
+const shown = (v) => JSON.stringify(v, (k, x) => (x instanceof Error ? `${x.name}: ${x.message}` : x));
+export async function handle(req) {
+  await redis.set("text", "abc");
+  console.log(shown(await redis.multi().incr("text").get("text").del("text", "nope").exists("text").exec()));
+  console.log(shown(await redis.pipeline().set("a", 1, "EX", 10).incrby("a", 5).get("a").setnx("a", 2).exec()));
+  console.log(shown(await redis.multi([["set", "b", "x"], ["get", "b"]]).exec()));
+  await redis.watch("w"); await redis.set("w", "changed"); console.log(shown(await redis.multi().set("w", "mine").exec()));
+  console.log(await redis.watch("w"), shown(await redis.multi().get("w").exec()));
+  await redis.watch("w"); console.log(await redis.unwatch()); await redis.set("w", "again"); console.log(shown(await redis.multi().get("w").exec()));
+  await redis.set("e", 1, "PX", 50); await redis.watch("e"); await sleep(100); console.log(shown(await redis.multi().set("x", 1).exec()));
+  await redis.watch("nokey"); await redis.del("nokey"); console.log(shown(await redis.multi().set("x", 2).exec()));
+  await redis.watch("nokey"); await redis.set("nokey", 1); await redis.del("nokey"); console.log(shown(await redis.multi().set("x", 3).exec()));
+}
+"#;
+    let (m, run) = run_cleanly(code, "scenario=script&users=1&clicks=1");
+    assert_eq!(
+        run.messages(),
+        [
+            r#"[["ReplyError: ERR value is not an integer or out of range"],[null,"abc"],[null,1],[null,0]]"#,
+            r#"[[null,"OK"],[null,6],[null,"6"],[null,0]]"#,
+            r#"[[null,"OK"],[null,"x"]]"#,
+            "null",
+            r#"OK [[null,"changed"]]"#,
+            "OK",
+            r#"[[null,"again"]]"#,
+            "null",
+            r#"[[null,"OK"]]"#,
+            "null",
+        ]
+    );
+    // The GETs queued in an EXEC (and EXISTS's) count as cache reads: five
+    // find their key, EXISTS after the DEL does not.
+    assert_eq!((m.cache_hits, m.cache_misses), (5, 1));
+}
+
+/// node-redis's `multi()`: `exec()` answers the replies, throws
+/// `MultiErrorReply` (with them all) when a command failed and
+/// `WatchError` when a watched key changed; `execAsPipeline()` throws the
+/// failed command's error. Node 20 with redis 5 (node-redis) on a real
+/// Redis 7 printed these lines for the same text.
+#[test]
+fn node_redis_multi_and_watch_reply_as_redis_does() {
+    let code = r#"import { createClient } from "redis";
+const client = createClient();
+await client.connect();
+const show = (v) => JSON.stringify(v, (k, x) => (x instanceof Error ? `${x.constructor.name}: ${x.message}` : x));
+export async function handle() {
+  await client.set("text", "abc");
+  try { await client.multi().incr("text").get("text").del(["text", "nope"]).exists("text").set("k", "v", { NX: true, EX: 10 }).exec(); } catch (e) { console.log("threw", e.constructor.name, e.name, e.message, show(e.replies), e.errorIndexes); }
+  await client.set("text", "abc");
+  try { console.log(show(await client.multi().incr("text").get("text").execAsPipeline())); } catch (e) { console.log("pipeline threw", e.constructor.name, e.message); }
+  console.log(show(await client.multi().set("a", "1").incrBy("a", 5).get("a").del("zz").execAsPipeline()));
+  await client.watch("w");
+  await client.set("w", "changed");
+  try { await client.multi().set("w", "mine").exec(); } catch (e) { console.log("threw", e.constructor.name, e.message); }
+  console.log(await client.watch("w"), await client.unwatch());
+}
+"#;
+    let (_, run) = run_cleanly(code, "scenario=script&users=1&clicks=1");
+    assert_eq!(
+        run.messages(),
+        [
+            r#"threw MultiErrorReply Error 1 commands failed, see .replies and .errorIndexes for more information ["SimpleError: ERR value is not an integer or out of range","abc",1,0,"OK"] [ 0 ]"#,
+            "pipeline threw SimpleError ERR value is not an integer or out of range",
+            r#"["OK",6,"6",0]"#,
+            "threw WatchError One (or more) of the watched keys has been changed",
+            "OK OK",
+        ]
+    );
+}
+
+/// `WATCH` belongs to a connection, as in Redis: on the one client every
+/// request of a server shares, the first `EXEC` ends the watches of all
+/// of them, so three buyers of the last item all buy it (Node 20 with
+/// ioredis 5.8 on a real Redis 7 printed the same three `exec` lines for
+/// three concurrent calls of this handler). A connection per request
+/// (`duplicate()`) sells it once: the other two `EXEC`s answer null.
+#[test]
+fn a_shared_connections_watch_guards_nothing_and_its_own_does() {
+    let shared = r#"import Redis from "ioredis";
+const redis = new Redis();
+await redis.set("stock", 1);
+export async function handle(req) {
+  await redis.watch("stock");
+  const stock = Number(await redis.get("stock"));
+  if (stock <= 0) { await redis.unwatch(); return count("sold out"); }
+  const result = await redis.multi().set("stock", stock - 1).incr("sold").exec();
+  console.log("exec", JSON.stringify(result));
+  count(result ? "bought" : "retry");
+}
+"#;
+    let (_, run) = run_cleanly(shared, "scenario=script&users=3&clicks=1");
+    assert_eq!(
+        run.messages(),
+        [
+            r#"exec [[null,"OK"],[null,1]]"#,
+            r#"exec [[null,"OK"],[null,2]]"#,
+            r#"exec [[null,"OK"],[null,3]]"#,
+        ]
+    );
+    assert_eq!(run.custom(), custom(&[("bought", 3.0)]));
+    let own = shared.replace(
+        "  await redis.watch(\"stock\");",
+        "  const redis = base.duplicate();\n  await redis.watch(\"stock\");",
+    );
+    let own = own.replace("const redis = new Redis();", "const base = new Redis();");
+    let own = own.replace(
+        "await redis.set(\"stock\", 1);",
+        "await base.set(\"stock\", 1);",
+    );
+    let (_, run) = run_cleanly(&own, "scenario=script&users=3&clicks=1");
+    assert_eq!(run.custom(), custom(&[("bought", 1.0), ("retry", 2.0)]));
+}
+
 /// SETNX, SETEX, EXISTS and PING through both clients, and a command the
 /// simulation does not model: Node 20 with ioredis 5.8 and node-redis 5 on
 /// a real Redis 7 printed the first six lines for the same calls.
@@ -2247,7 +2370,7 @@ export async function handle(req) {
   console.log("nr setEx", await c.setEx("k2", 10, "v"), "exists", await c.exists("k2"), await c.exists(["k2", "k1", "zz"]));
   console.log("io setnx", await r.setnx("k3", "a"), await r.setnx("k3", "b"));
   console.log("io setex", await r.setex("k4", 10, "v"), "exists", await r.exists("k4"), await r.exists("k4", "k3", "zz"));
-  for (const call of [() => r.hget("h", "f"), () => c.hGet("h", "f"), () => r.multi()]) {
+  for (const call of [() => r.hget("h", "f"), () => c.hGet("h", "f"), () => r.lpush("l", 1)]) {
     try { await call(); } catch (e) { console.log(e.constructor.name, e.message.split(" (")[0]); }
   }
 }
@@ -2263,7 +2386,7 @@ export async function handle(req) {
             "io setex OK exists 1 2",
             "TypeError ioredis: HGET is not modelled by the simulated Redis",
             "TypeError redis: HGET is not modelled by the simulated Redis",
-            "TypeError ioredis: MULTI is not modelled by the simulated Redis",
+            "TypeError ioredis: LPUSH is not modelled by the simulated Redis",
         ]
     );
 }

@@ -161,6 +161,8 @@ pub fn op_label(op: OpKind) -> &'static str {
         OpKind::CacheReplace => "cache.replace",
         OpKind::CacheExpire => "cache.expire",
         OpKind::CacheLockScript => "cache.eval",
+        OpKind::CacheWatch => "cache.watch",
+        OpKind::CacheExec => "cache.exec",
         OpKind::DbFind => "db.find",
         OpKind::DbFindOne => "db.findOne",
         OpKind::DbUpdate => "db.update",

@@ -310,7 +310,9 @@ fn op_kind(op: OpKind) -> SpanKind {
         | OpKind::CacheIncr
         | OpKind::CacheReplace
         | OpKind::CacheExpire
-        | OpKind::CacheLockScript => SpanKind::Cache,
+        | OpKind::CacheLockScript
+        | OpKind::CacheWatch
+        | OpKind::CacheExec => SpanKind::Cache,
         OpKind::DbSelect | OpKind::DbFindOrder | OpKind::DbFind | OpKind::DbFindOne => {
             SpanKind::DbRead
         }

@@ -621,19 +621,74 @@ impl RealMirror {
                 | Call::Insert(..)
                 | Call::Update(..)
                 | Call::Remove(..)
+                | Call::Watch(..)
+                | Call::Exec(..)
                 | Call::Sql(_) => return None,
             })
         });
         played
+    }
+
+    /// An `EXEC` the model ran (or a pipeline): its calls played one after
+    /// another (nothing else plays between them), each one's answer as
+    /// `{ value }` or `{ error }`. One the model aborted plays nothing: the
+    /// model decides which `WATCH` fails (the replay is one call at a time,
+    /// on one connection).
+    fn play_exec(&self, calls: &[Call], simulated: &CacheAnswer) -> Option<(String, CacheAnswer)> {
+        if matches!(simulated, Ok(Some(Value::Null))) {
+            return None;
+        }
+        let mut texts = Vec::new();
+        let mut answers = Vec::new();
+        for call in calls {
+            let (text, answer) = self.play(call)?;
+            texts.push(text);
+            answers.push(match answer {
+                Ok(value) => json!({ "value": value }),
+                Err(message) => json!({ "error": message }),
+            });
+        }
+        Some((
+            format!("MULTI {} EXEC", texts.join("; ")),
+            Ok(Some(Value::Array(answers))),
+        ))
+    }
+}
+
+/// Two `EXEC` answers agree when each call's does (an error agrees with an
+/// error, whatever its text).
+fn same_exec_answer(simulated: &CacheAnswer, real: &CacheAnswer) -> bool {
+    let one = |answer: &Value| match answer.get("error") {
+        Some(message) => Err(message.to_string()),
+        None => Ok(answer
+            .get("value")
+            .cloned()
+            .filter(|value| !value.is_null())),
+    };
+    match (simulated, real) {
+        (Ok(Some(Value::Array(a))), Ok(Some(Value::Array(b)))) => {
+            a.len() == b.len()
+                && a.iter()
+                    .zip(b)
+                    .all(|(a, b)| same_cache_answer(&one(a), &one(b)))
+        }
+        _ => same_cache_answer(simulated, real),
     }
 }
 
 impl Mirror for RealMirror {
     fn cache(&mut self, call: &Call, now: Micros, simulated: &CacheAnswer) -> Option<CacheAnswer> {
         self.pace(now);
-        let Some((text, real)) = self.play(call) else {
+        let played = match call {
+            Call::Exec(_, calls) => self.play_exec(calls, simulated),
+            _ => self.play(call),
+        };
+        let Some((text, real)) = played else {
             let name = match call {
                 Call::GetStale(_) => "a stale-serving read (the real servers keep no stale value)",
+                Call::Watch(..) | Call::Exec(..) => {
+                    "Redis's WATCH (the simulation decides which EXEC aborts; an EXEC it runs plays its commands)"
+                }
                 _ => "the `db` module (no real server)",
             };
             let mut log = self.log.borrow_mut();
@@ -643,7 +698,7 @@ impl Mirror for RealMirror {
             return None;
         };
         self.log.borrow_mut().operations += 1;
-        if same_cache_answer(simulated, &real) {
+        if same_exec_answer(simulated, &real) {
             return None;
         }
         let shown = |answer: &CacheAnswer| match answer {

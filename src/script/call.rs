@@ -27,6 +27,13 @@ pub enum Call {
     Counter(String, f64, Option<(f64, Micros)>),
     /// One of redlock's scripts on its keys, with the lock's value and ttl.
     Locks(LockScript, Vec<String>, Value, Micros),
+    /// Redis's `WATCH` of these keys on a client's connection (none:
+    /// `UNWATCH`).
+    Watch(u64, Vec<String>),
+    /// Redis's `MULTI`…`EXEC` on a client's connection (`Some`: it aborts
+    /// if a key the connection watches changed), or a pipeline (`None`):
+    /// the queued calls, applied in order when it lands.
+    Exec(Option<u64>, Vec<Call>),
     Find(String, Row),
     FindOne(String, Row),
     Insert(String, Row),
@@ -70,7 +77,10 @@ impl Call {
             | Call::Insert(key, _)
             | Call::Update(key, ..)
             | Call::Remove(key, _) => key,
-            Call::Locks(_, keys, ..) => keys.first().map_or("", String::as_str),
+            Call::Locks(_, keys, ..) | Call::Watch(_, keys) => {
+                keys.first().map_or("", String::as_str)
+            }
+            Call::Exec(_, calls) => calls.first().map_or("", Call::key),
             Call::Sql(call) => &call.key,
         }
     }

@@ -372,6 +372,9 @@ pub fn register<'js>(ctx: &Ctx<'js>, link: &Rc<Link>) -> Result<()> {
             ("expire", cache_expire, 2),
             ("counter", cache_counter, 4),
             ("lockScript", cache_lock_script, 4),
+            ("connection", cache_connection, 0),
+            ("watch", cache_watch, 2),
+            ("exec", cache_exec, 2),
             ("sql", host_sql, 3),
             ("session", host_session, 0),
         ],
@@ -537,13 +540,7 @@ fn cache_lock_script<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> R
         other => return Err(type_error(ctx, format!("no lock script {other}"))),
     };
     let keys = match to_json(ctx, &arg(ctx, args, 1))? {
-        Json::Array(keys) => keys
-            .into_iter()
-            .map(|key| match key {
-                Json::String(key) => key,
-                other => other.to_string(),
-            })
-            .collect(),
+        Json::Array(keys) => keys.into_iter().map(key_text).collect(),
         _ => return Err(type_error(ctx, "lock script keys must be an array")),
     };
     let value = to_json(ctx, &arg(ctx, args, 2))?;
@@ -554,6 +551,84 @@ fn cache_lock_script<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> R
         OpKind::CacheLockScript,
         Call::Locks(script, keys, value, ttl),
     )
+}
+
+/// `connection()`: a new Redis connection's id (a client's own: its
+/// `WATCH`es and its `EXEC`s meet there).
+fn cache_connection<'js>(link: &Link, ctx: &Ctx<'js>, _: &[Value<'js>]) -> Result<Value<'js>> {
+    let host = link.host();
+    let mut state = host.state.borrow_mut();
+    state.connections += 1;
+    Ok(Value::new_number(ctx.clone(), state.connections as f64))
+}
+
+/// `watch(connection, keys)`: Redis's `WATCH` of `keys` (an empty list:
+/// `UNWATCH`).
+fn cache_watch<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    let connection = to_number(ctx, arg(ctx, args, 0))? as u64;
+    let keys = match to_json(ctx, &arg(ctx, args, 1))? {
+        Json::Array(keys) => keys.into_iter().map(key_text).collect(),
+        _ => return Err(type_error(ctx, "watch: the keys must be an array")),
+    };
+    send(link, ctx, OpKind::CacheWatch, Call::Watch(connection, keys))
+}
+
+/// `exec(connection, commands)`: Redis's `MULTI`…`EXEC` on `connection`
+/// (null: a pipeline), each command `[name, key, ...]`: `get`, `set`,
+/// `add`, `replace` (key, value, ms), `delete`, `incr` (key, by) and
+/// `expire` (key, ms). Settles with each one's answer, `{ value }` or
+/// `{ error }`, in order, or null if a watched key changed.
+fn cache_exec<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    let connection = match arg(ctx, args, 0) {
+        value if value.is_null() || value.is_undefined() => None,
+        value => Some(to_number(ctx, value)? as u64),
+    };
+    let Json::Array(commands) = to_json(ctx, &arg(ctx, args, 1))? else {
+        return Err(type_error(ctx, "exec: the commands must be an array"));
+    };
+    let calls = commands
+        .into_iter()
+        .map(|command| queued_call(command).map_err(|message| type_error(ctx, message)))
+        .collect::<Result<Vec<Call>>>()?;
+    send(link, ctx, OpKind::CacheExec, Call::Exec(connection, calls))
+}
+
+/// A key as a string (a number keys as its text).
+fn key_text(key: Json) -> String {
+    match key {
+        Json::String(key) => key,
+        other => other.to_string(),
+    }
+}
+
+/// One command of an `exec`, `[name, key, ...]`, as the call it makes.
+fn queued_call(command: Json) -> std::result::Result<Call, String> {
+    let Json::Array(parts) = command else {
+        return Err("exec: each command is an array".to_string());
+    };
+    let mut parts = parts.into_iter();
+    let name = parts
+        .next()
+        .and_then(|name| name.as_str().map(str::to_string));
+    let key = parts.next().map(key_text).unwrap_or_default();
+    let mut rest = parts;
+    let mut number = || rest.next().and_then(|n| n.as_f64()).unwrap_or(0.0);
+    Ok(match name.as_deref() {
+        Some("get") => Call::Get(key),
+        Some("delete") => Call::Delete(key),
+        Some("incr") => Call::Incr(key, number()),
+        Some("expire") => Call::Expire(key, to_micros(number())),
+        Some(write @ ("set" | "add" | "replace")) => {
+            let value = rest.next().unwrap_or(Json::Null);
+            let ttl = to_micros(rest.next().and_then(|n| n.as_f64()).unwrap_or(0.0));
+            match write {
+                "set" => Call::Set(key, value, ttl),
+                "add" => Call::Add(key, value, ttl),
+                _ => Call::Replace(key, value, ttl),
+            }
+        }
+        other => return Err(format!("exec: no command {}", other.unwrap_or("(none)"))),
+    })
 }
 
 fn top_level_only(ctx: &Ctx<'_>, host: &Host, what: &str) -> Result<()> {

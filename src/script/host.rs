@@ -147,6 +147,8 @@ pub struct State {
     pub sql: Database,
     /// The last `pg` client session handed out.
     pub sessions: u64,
+    /// The last Redis connection handed out (a client's, for `WATCH`).
+    pub connections: u64,
     /// `pg` statements waiting for a transaction, oldest first.
     pub sql_waiting: Vec<SqlWaiter>,
     keys: HashMap<String, u32>,
@@ -208,6 +210,7 @@ impl Host {
             tables: Tables::default(),
             sql: Database::default(),
             sessions: 0,
+            connections: 0,
             sql_waiting: Vec::new(),
             keys: HashMap::default(),
             names: Vec::new(),
@@ -255,6 +258,7 @@ impl Host {
             && state.positions.is_empty()
             && state.failures.is_empty()
             && state.sessions == 0
+            && state.connections == 0
             && state.draws == 0;
         quiet.then(|| Loaded {
             cache: state.cache.clone(),

@@ -131,7 +131,10 @@ const MODULES: &[(&str, &str)] = &[
         "querystring",
         "parse, stringify, decode, encode, escape, unescape",
     ),
-    ("redis", "createClient, ErrorReply, SimpleError"),
+    (
+        "redis",
+        "createClient, ErrorReply, SimpleError, WatchError, MultiErrorReply",
+    ),
     (
         "redlock",
         "Redlock, Lock, LockError, ExecutionError, ResourceLockedError",
@@ -772,7 +775,6 @@ impl ScriptRun {
                     return;
                 }
                 let before = self.host.duplicates();
-                let cache_key = cache_access(&call);
                 if matches!(call, Call::Find(..) | Call::FindOne(..)) {
                     *self
                         .host
@@ -783,7 +785,7 @@ impl ScriptRun {
                         .or_insert(0) += 1;
                 }
                 let mirrored = self.host.mirror.borrow().is_some().then(|| call.clone());
-                let (result, outcome) = self.apply(call);
+                let (result, outcome, accesses) = self.apply(call);
                 let result = match mirrored {
                     Some(call) => self.mirror_cache(&call, result),
                     None => result,
@@ -791,7 +793,7 @@ impl ScriptRun {
                 self.host.core.borrow_mut().complete_script(slot, outcome);
                 self.host.mark_last_event(position);
                 self.host.note_duplicates(before);
-                if let Some((key, access)) = cache_key {
+                for (key, access, outcome) in accesses {
                     self.note_cache_access(request, key, access, outcome);
                 }
                 let realm = &self.realms[server as usize];
@@ -969,6 +971,39 @@ impl ScriptRun {
                 }
                 return;
             }
+            Call::Watch(connection, keys) => {
+                // The connection's watches change; the keys are read.
+                self.touch_connection(*connection);
+                for key in keys {
+                    let id = self.touched_id(key.clone());
+                    self.touch(Object::ScriptKey(id), false);
+                }
+                return;
+            }
+            Call::Exec(connection, calls) => {
+                // The watched keys are read (and the watches end), the
+                // queued calls' keys written.
+                if let Some(connection) = *connection {
+                    self.touch_connection(connection);
+                    let watched: Vec<String> = {
+                        let state = self.host.state.borrow();
+                        state
+                            .cache
+                            .watched(connection)
+                            .map(str::to_string)
+                            .collect()
+                    };
+                    for key in watched {
+                        let id = self.touched_id(key);
+                        self.touch(Object::ScriptKey(id), false);
+                    }
+                }
+                for call in calls {
+                    let id = self.touched_id(call.key().to_string());
+                    self.touch(Object::ScriptKey(id), true);
+                }
+                return;
+            }
             Call::Find(..) | Call::FindOne(..) => (true, false),
             Call::Insert(..) | Call::Update(..) | Call::Remove(..) => (true, true),
             Call::Sql(_) => unreachable!("above"),
@@ -1004,6 +1039,12 @@ impl ScriptRun {
         }
     }
 
+    /// A Redis connection's watches, written.
+    fn touch_connection(&mut self, connection: u64) {
+        let id = self.touched_id(format!("\u{0}redis connection {connection}"));
+        self.touch(Object::ScriptKey(id), true);
+    }
+
     /// The id of a footprint name (a cache key, a table, a table's rows).
     fn touched_id(&mut self, name: String) -> u32 {
         let next = self.touched_names.len() as u32;
@@ -1017,10 +1058,26 @@ impl ScriptRun {
         core.release_slot(slot);
     }
 
-    /// Applies a script's call at its completion time.
-    fn apply(&self, call: Call) -> (Result<Option<Value>, Rejection>, Outcome) {
+    /// Applies a script's call at its completion time:
+    /// its answer, its outcome, and how it read or wrote which cache keys
+    /// (for lost updates, noted once its landing is in the trace).
+    fn apply(&self, call: Call) -> (Result<Option<Value>, Rejection>, Outcome, Accesses) {
+        let now = self.host.core.borrow().now;
+        if let Call::Exec(connection, calls) = call {
+            return self.apply_exec(connection, calls, now);
+        }
+        let access = cache_access(&call);
+        let (result, outcome) = self.apply_one(call, now);
+        let accesses = access
+            .map(|(key, access)| (key, access, outcome))
+            .into_iter()
+            .collect();
+        (result, outcome, accesses)
+    }
+
+    /// [`Self::apply`] of any call but an `EXEC`.
+    fn apply_one(&self, call: Call, now: Micros) -> (Result<Option<Value>, Rejection>, Outcome) {
         let host = &self.host;
-        let now = host.core.borrow().now;
         let mut state = host.state.borrow_mut();
         let state = &mut *state;
         match call {
@@ -1122,8 +1179,52 @@ impl ScriptRun {
                 Ok(count) => (Ok(Some(Value::from(count))), Outcome::Deleted),
                 Err(error) => (Err(error.into()), Outcome::Failed),
             },
+            Call::Watch(connection, keys) => {
+                match keys.is_empty() {
+                    true => state.cache.unwatch(connection),
+                    false => state.cache.watch(connection, &keys, now),
+                }
+                (Ok(Some(Value::Bool(true))), Outcome::None)
+            }
+            Call::Exec(..) => unreachable!("above"),
             Call::Sql(_) => unreachable!("a pg query lands in land_sql"),
         }
+    }
+
+    /// Redis's `EXEC` (on a connection) or a pipeline (none): nothing if a
+    /// key the connection watches changed since its `WATCH` (null), else
+    /// each queued call in turn, with no other call between them (each
+    /// one's answer, `{ value }` or `{ error }`).
+    fn apply_exec(
+        &self,
+        connection: Option<u64>,
+        calls: Vec<Call>,
+        now: Micros,
+    ) -> (Result<Option<Value>, Rejection>, Outcome, Accesses) {
+        let runs = connection.is_none_or(|connection| {
+            self.host
+                .state
+                .borrow_mut()
+                .cache
+                .exec_allowed(connection, now)
+        });
+        if !runs {
+            return (Ok(Some(Value::Null)), Outcome::NotStored, Vec::new());
+        }
+        let mut answers = Vec::with_capacity(calls.len());
+        let mut accesses = Vec::new();
+        for call in calls {
+            let access = cache_access(&call);
+            let (result, outcome) = self.apply_one(call, now);
+            accesses.extend(access.map(|(key, access)| (key, access, outcome)));
+            answers.push(match result {
+                Ok(value) => json!({ "value": value }),
+                Err(Rejection::Type(message) | Rejection::Unique(message)) => {
+                    json!({ "error": message })
+                }
+            });
+        }
+        (Ok(Some(Value::Array(answers))), Outcome::Stored, accesses)
     }
 
     /// A cache call's answer, after the mirror (if any) played the call on
@@ -1887,6 +1988,9 @@ fn answered(
 ) -> (Result<Option<Value>, Rejection>, Outcome) {
     (Ok(Some(Value::Bool(yes))), if yes { if_yes } else { if_no })
 }
+
+/// The cache keys a call read or wrote, how, and with what outcome.
+type Accesses = Vec<(String, Access, Outcome)>;
 
 /// How a call reaches a cache key, for lost updates.
 #[derive(Clone, Copy, PartialEq, Eq)]

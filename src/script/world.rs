@@ -33,6 +33,20 @@ struct Entry {
 pub struct ScriptCache {
     entries: BTreeMap<String, Entry>,
     grace: Micros,
+    /// Each key's writes so far (Redis's `WATCH` compares them): kept when
+    /// the key is deleted.
+    versions: HashMap<String, u64>,
+    /// The keys each Redis connection watches (`WATCH`), as they were.
+    watches: HashMap<u64, Vec<(String, Watched)>>,
+}
+
+/// A watched key as `WATCH` found it: its writes so far, and when it
+/// expires if it was live with an expiry (Redis 6.0.9 on: an expiry
+/// after `WATCH` aborts the `EXEC` too).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Watched {
+    version: u64,
+    expires_at: Option<Micros>,
 }
 
 impl ScriptCache {
@@ -40,7 +54,58 @@ impl ScriptCache {
         ScriptCache {
             entries: BTreeMap::new(),
             grace,
+            versions: HashMap::new(),
+            watches: HashMap::new(),
         }
+    }
+
+    /// A write to `key`: a connection that watches it will not `EXEC`.
+    fn wrote(&mut self, key: &str) {
+        match self.versions.get_mut(key) {
+            Some(version) => *version += 1,
+            None => {
+                self.versions.insert(key.to_string(), 1);
+            }
+        }
+    }
+
+    /// `WATCH keys` on `connection`: each key as it is now.
+    pub fn watch(&mut self, connection: u64, keys: &[String], now: Micros) {
+        let marks: Vec<(String, Watched)> = keys
+            .iter()
+            .map(|key| {
+                let watched = Watched {
+                    version: self.versions.get(key).copied().unwrap_or(0),
+                    expires_at: self.live(key, now).and_then(|entry| entry.expires_at),
+                };
+                (key.clone(), watched)
+            })
+            .collect();
+        self.watches.entry(connection).or_default().extend(marks);
+    }
+
+    /// `UNWATCH` (and `EXEC`, `DISCARD`): `connection` watches nothing.
+    pub fn unwatch(&mut self, connection: u64) {
+        self.watches.remove(&connection);
+    }
+
+    /// `EXEC` on `connection`: whether it runs (no key it watches was
+    /// written, or expired, since its `WATCH`); it watches nothing after.
+    pub fn exec_allowed(&mut self, connection: u64, now: Micros) -> bool {
+        let watched = self.watches.remove(&connection).unwrap_or_default();
+        watched.iter().all(|(key, mark)| {
+            self.versions.get(key).copied().unwrap_or(0) == mark.version
+                && mark.expires_at.is_none_or(|at| now < at)
+        })
+    }
+
+    /// The keys `connection` watches.
+    pub fn watched(&self, connection: u64) -> impl Iterator<Item = &str> {
+        self.watches
+            .get(&connection)
+            .into_iter()
+            .flatten()
+            .map(|(key, _)| key.as_str())
     }
 
     pub fn get(&self, key: &str, now: Micros) -> Found {
@@ -65,6 +130,7 @@ impl ScriptCache {
         let expires_at = (ttl > 0).then(|| now.saturating_add(ttl));
         self.entries
             .insert(key.to_string(), Entry { value, expires_at });
+        self.wrote(key);
     }
 
     /// An entry present from time 0, live until `expires_at` (`None`: ever).
@@ -86,6 +152,9 @@ impl ScriptCache {
     pub fn delete(&mut self, key: &str, now: Micros) -> bool {
         let existed = self.live(key, now).is_some();
         self.entries.remove(key);
+        if existed {
+            self.wrote(key);
+        }
         existed
     }
 
@@ -97,6 +166,7 @@ impl ScriptCache {
             .is_some_and(|entry| strict_equal(&entry.value, value));
         if equal {
             self.entries.remove(key);
+            self.wrote(key);
         }
         equal
     }
@@ -112,6 +182,7 @@ impl ScriptCache {
                 };
                 let new = old + by;
                 entry.value = number(new);
+                self.wrote(key);
                 Ok(new)
             }
             _ => {
@@ -122,6 +193,7 @@ impl ScriptCache {
                         expires_at: None,
                     },
                 );
+                self.wrote(key);
                 Ok(by)
             }
         }
@@ -149,6 +221,7 @@ impl ScriptCache {
         } else if let Some(entry) = self.entries.get_mut(key) {
             entry.expires_at = Some(now.saturating_add(ttl));
         }
+        self.wrote(key);
         true
     }
 
@@ -183,6 +256,7 @@ impl ScriptCache {
         if let Some(entry) = self.entries.get_mut(key) {
             entry.value = number(new);
         }
+        self.wrote(key);
         Ok(Some(new))
     }
 
@@ -216,9 +290,14 @@ impl ScriptCache {
                 keys.len()
             }
             LockScript::Release => {
-                let mine: Vec<&String> = keys.iter().filter(|key| owned(self, key)).collect();
+                let mine: Vec<String> = keys
+                    .iter()
+                    .filter(|key| owned(self, key))
+                    .cloned()
+                    .collect();
                 for key in &mine {
                     self.entries.remove(key.as_str());
+                    self.wrote(key);
                 }
                 mine.len()
             }
@@ -657,6 +736,50 @@ mod tests {
             1
         );
         assert_eq!(cache.get("b", 150), Found::Live(json!("you")));
+    }
+
+    #[test]
+    fn exec_runs_unless_a_watched_key_was_written_or_expired() {
+        let mut cache = ScriptCache::new(0);
+        let keys = |names: &[&str]| names.iter().map(|k| k.to_string()).collect::<Vec<_>>();
+        // Untouched: EXEC runs, and the watches end with it.
+        cache.set("a", json!(1), 0, 0);
+        cache.watch(1, &keys(&["a"]), 0);
+        assert!(cache.exec_allowed(1, 5));
+        cache.set("a", json!(2), 0, 6);
+        assert!(cache.exec_allowed(1, 7));
+        // Written by anyone (even with the same value): EXEC aborts.
+        cache.watch(1, &keys(&["a"]), 10);
+        cache.set("a", json!(2), 0, 11);
+        assert!(!cache.exec_allowed(1, 12));
+        // Another connection's watches are its own.
+        cache.watch(2, &keys(&["a"]), 20);
+        cache.unwatch(1);
+        assert!(cache.exec_allowed(2, 21));
+        // A live key that expires after WATCH (Redis 6.0.9 on) aborts; a
+        // missing key that stays missing, through a DEL of nothing, does
+        // not; one set and deleted again does.
+        cache.set("e", json!(1), 50, 100);
+        cache.watch(3, &keys(&["e"]), 110);
+        assert!(!cache.exec_allowed(3, 160));
+        cache.watch(3, &keys(&["gone"]), 200);
+        assert!(!cache.delete("gone", 201));
+        assert!(cache.exec_allowed(3, 202));
+        cache.watch(3, &keys(&["gone"]), 210);
+        cache.add("gone", json!(1), 0, 211);
+        cache.delete("gone", 212);
+        assert!(!cache.exec_allowed(3, 213));
+        // An INCR, an EXPIRE and a refused ADD: two writes and no write.
+        cache.watch(4, &keys(&["a"]), 300);
+        assert!(!cache.add("a", json!(9), 0, 301));
+        assert!(cache.exec_allowed(4, 302));
+        cache.watch(4, &keys(&["a"]), 310);
+        cache.incr("a", 1.0, 311).unwrap();
+        assert!(!cache.exec_allowed(4, 312));
+        cache.watch(4, &keys(&["a"]), 320);
+        cache.expire("a", 1_000, 321);
+        assert!(!cache.exec_allowed(4, 322));
+        assert_eq!(cache.watched(4).count(), 0);
     }
 
     #[test]

@@ -155,18 +155,18 @@
     "hget", "hset", "hgetall", "hdel", "hincrby", "hmget", "hmset", "mget", "mset",
     "lpush", "rpush", "lpop", "rpop", "lrange", "llen", "sadd", "srem", "smembers",
     "sismember", "scard", "zadd", "zrem", "zrange", "zscore", "zincrby", "publish",
-    "subscribe", "multi", "pipeline", "exec", "watch", "unwatch", "getset", "getdel",
+    "subscribe", "getset", "getdel",
     "ttl", "pttl", "persist", "keys", "scan", "flushall", "flushdb", "rename", "append",
     "strlen", "evalsha", "script", "xadd", "xread",
   ];
   const MODELLED_REDIS =
     "GET, SET with EX/PX/NX/XX, SETEX, PSETEX, SETNX, DEL, EXISTS, INCR/DECR(BY), " +
-    "EXPIRE, PEXPIRE, EVAL of check-and-delete and redlock's scripts, PING";
+    "EXPIRE, PEXPIRE, EVAL of check-and-delete and redlock's scripts, PING, and " +
+    "WATCH, UNWATCH, MULTI/EXEC and pipelines of those";
   const NODE_REDIS_UNMODELLED = [
     "hGet", "hSet", "hGetAll", "hDel", "hIncrBy", "hmGet", "mGet", "mSet", "lPush", "rPush",
     "lPop", "rPop", "lRange", "lLen", "sAdd", "sRem", "sMembers", "sIsMember", "sCard",
-    "zAdd", "zRem", "zRange", "zScore", "zIncrBy", "publish", "subscribe", "multi", "exec",
-    "watch", "unwatch", "getSet", "getDel", "ttl", "pTTL", "persist", "keys", "scan",
+    "zAdd", "zRem", "zRange", "zScore", "zIncrBy", "publish", "subscribe", "getSet", "getDel", "ttl", "pTTL", "persist", "keys", "scan",
     "flushAll", "flushDb", "rename", "append", "strLen", "evalSha", "xAdd", "xRead",
   ];
   function unmodelled(prototype, library, names) {
@@ -185,6 +185,132 @@
     }
   }
 
+  // MULTI/EXEC and pipelines: each queued command is the calls it makes
+  // when the EXEC lands (`__host.exec`: one round trip, nothing else runs
+  // between them) and how its reply reads from their answers. WATCH is per
+  // connection, as in Redis: a client is one connection, shared by every
+  // request on its server, so one request's EXEC (or UNWATCH) ends the
+  // watches of all of them.
+  const queueable = {
+    get: (key) => [[["get", key]], ([found]) => reply(found)],
+    set: (key, value, ttl, only) => {
+      const write = only === "NX" ? "add" : only === "XX" ? "replace" : "set";
+      return [[[write, key, stored(value), ttl]], ([done]) => (done ? "OK" : null)];
+    },
+    del: (keys) => [keys.flat().map((key) => ["delete", key]), (done) => done.filter(Boolean).length],
+    incrby: (key, by) => [[["incr", key, Number(by)]], ([value]) => value],
+    pexpire: (key, ms) => [[["expire", key, integerArgument(ms)]], ([done]) => (done ? 1 : 0)],
+    exists: (keys) => [
+      keys.flat().map((key) => ["get", key]),
+      (found) => found.filter((value) => value != null).length,
+    ],
+  };
+  const INTEGER_ERROR = "ERR value is not an integer or out of range";
+  // Sends the queued commands (`connection`: MULTI/EXEC on it; null: a
+  // pipeline): null if a watched key changed, else each command's reply
+  // or its error (`failed` makes the library's error).
+  async function execute(connection, queued, failed) {
+    const answers = await host.exec(connection, queued.flatMap(([calls]) => calls));
+    if (answers === null) return null;
+    let at = 0;
+    return queued.map(([calls, read]) => {
+      const mine = answers.slice(at, (at += calls.length));
+      if (mine.some((answer) => answer.error !== undefined)) return failed(INTEGER_ERROR);
+      try {
+        return read(mine.map((answer) => answer.value));
+      } catch (error) {
+        return failed(error.message);
+      }
+    });
+  }
+  // ioredis's `multi()` and `pipeline()`: chained commands, then `exec()`:
+  // `[[error, reply], ...]` (`[error]` for a command that failed), or null
+  // when a watched key changed.
+  class IoredisQueue {
+    constructor(client, atomic, commands = []) {
+      this._client = client;
+      this._atomic = atomic;
+      this._queued = [];
+      for (const [name, ...args] of commands) this[String(name).toLowerCase()](...args);
+    }
+    _queue([calls, read]) {
+      this._queued.push([calls, read]);
+      return this;
+    }
+    get(key) {
+      return this._queue(queueable.get(key));
+    }
+    set(key, value, ...options) {
+      const { ttl, only } = ioredisSetOptions(options);
+      return this._queue(queueable.set(key, value, ttl, only));
+    }
+    setex(key, seconds, value) {
+      return this._queue(queueable.set(key, value, expiry("EX", seconds), null));
+    }
+    psetex(key, ms, value) {
+      return this._queue(queueable.set(key, value, expiry("PX", ms), null));
+    }
+    setnx(key, value) {
+      const [calls, read] = queueable.set(key, value, 0, "NX");
+      return this._queue([calls, (done) => (read(done) === "OK" ? 1 : 0)]);
+    }
+    del(...keys) {
+      return this._queue(queueable.del(keys));
+    }
+    incr(key) {
+      return this._queue(queueable.incrby(key, 1));
+    }
+    decr(key) {
+      return this._queue(queueable.incrby(key, -1));
+    }
+    incrby(key, by) {
+      return this._queue(queueable.incrby(key, by));
+    }
+    decrby(key, by) {
+      return this._queue(queueable.incrby(key, -by));
+    }
+    expire(key, seconds) {
+      return this._queue(queueable.pexpire(key, integerArgument(seconds) * 1000));
+    }
+    pexpire(key, ms) {
+      return this._queue(queueable.pexpire(key, ms));
+    }
+    exists(...keys) {
+      return this._queue(queueable.exists(keys));
+    }
+    get length() {
+      return this._queued.length;
+    }
+    async exec() {
+      const connection = this._atomic ? this._client._connection() : null;
+      const replies = await execute(connection, this._queued, (message) => [new ReplyError(message)]);
+      return replies && replies.map((reply) => (Array.isArray(reply) ? reply : [null, reply]));
+    }
+    // DISCARD, queued as ioredis queues it: nothing queued before it runs,
+    // and (a MULTI's) EXEC then ends the connection's watches, as DISCARD
+    // does.
+    discard() {
+      this._queued = [];
+      return this;
+    }
+  }
+  const ioredisSetOptions = (options) => {
+    let ttl = 0;
+    let only = null;
+    for (let i = 0; i < options.length; i += 1) {
+      const option = String(options[i]).toUpperCase();
+      if (option === "EX" || option === "PX") {
+        ttl = expiry(option, options[i + 1]);
+        i += 1;
+      } else if (option === "NX" || option === "XX") {
+        only = option;
+      } else {
+        throw notModelled(`the SET option ${option}`);
+      }
+    }
+    return { ttl, only };
+  };
+
   // ioredis: `new Redis()`, variadic SET options.
   class Redis {
     constructor() {
@@ -194,20 +320,31 @@
       return redisCommands.get(key);
     }
     async set(key, value, ...options) {
-      let ttl = 0;
-      let only = null;
-      for (let i = 0; i < options.length; i += 1) {
-        const option = String(options[i]).toUpperCase();
-        if (option === "EX" || option === "PX") {
-          ttl = expiry(option, options[i + 1]);
-          i += 1;
-        } else if (option === "NX" || option === "XX") {
-          only = option;
-        } else {
-          throw notModelled(`the SET option ${option}`);
-        }
-      }
+      const { ttl, only } = ioredisSetOptions(options);
       return redisCommands.set(key, value, ttl, only);
+    }
+    // This client's connection, for WATCH and MULTI/EXEC.
+    _connection() {
+      if (this._id === undefined) this._id = host.connection();
+      return this._id;
+    }
+    async watch(...keys) {
+      await host.watch(this._connection(), keys.flat().map(String));
+      return "OK";
+    }
+    async unwatch() {
+      await host.watch(this._connection(), []);
+      return "OK";
+    }
+    multi(commands) {
+      return new IoredisQueue(this, true, commands);
+    }
+    // A client with a connection of its own (its WATCHes are its own).
+    duplicate() {
+      return new Redis();
+    }
+    pipeline(commands) {
+      return new IoredisQueue(this, false, commands);
     }
     del(...keys) {
       return redisCommands.del(keys);
@@ -293,10 +430,133 @@
       throw error instanceof ReplyError ? new SimpleError(error.message) : error;
     }
   };
+  // node-redis's WATCH failure: `exec()` throws it.
+  class WatchError extends Error {
+    constructor(message = "One (or more) of the watched keys has been changed") {
+      super(message);
+      this.name = "WatchError";
+    }
+  }
+  // node-redis's `multi()`: chained commands, then `exec()` (the replies;
+  // a changed watched key throws `WatchError`, a failed command
+  // `MultiErrorReply` with them all) or `execAsPipeline()` (no MULTI, no
+  // WATCH; a failed command throws its error), as node-redis 4.7 does.
+  class NodeRedisMulti {
+    constructor(client) {
+      this._client = client;
+      this._queued = [];
+    }
+    _queue([calls, read]) {
+      this._queued.push([calls, read]);
+      return this;
+    }
+    get(key) {
+      return this._queue(queueable.get(key));
+    }
+    set(key, value, options = {}) {
+      const { ttl, only } = nodeRedisSetOptions(options);
+      return this._queue(queueable.set(key, value, ttl, only));
+    }
+    setEx(key, seconds, value) {
+      return this._queue(queueable.set(key, value, expiry("EX", seconds), null));
+    }
+    pSetEx(key, ms, value) {
+      return this._queue(queueable.set(key, value, expiry("PX", ms), null));
+    }
+    setNX(key, value) {
+      const [calls, read] = queueable.set(key, value, 0, "NX");
+      return this._queue([calls, (done) => (read(done) === "OK" ? 1 : 0)]);
+    }
+    del(keys) {
+      return this._queue(queueable.del([keys]));
+    }
+    incr(key) {
+      return this._queue(queueable.incrby(key, 1));
+    }
+    decr(key) {
+      return this._queue(queueable.incrby(key, -1));
+    }
+    incrBy(key, by) {
+      return this._queue(queueable.incrby(key, by));
+    }
+    decrBy(key, by) {
+      return this._queue(queueable.incrby(key, -by));
+    }
+    expire(key, seconds) {
+      return this._queue(queueable.pexpire(key, integerArgument(seconds) * 1000));
+    }
+    pExpire(key, ms) {
+      return this._queue(queueable.pexpire(key, ms));
+    }
+    exists(keys) {
+      return this._queue(queueable.exists([keys]));
+    }
+    async exec() {
+      const replies = await execute(this._client._connection(), this._queued, failedCommand);
+      if (replies === null) throw new WatchError();
+      const errorIndexes = replies.flatMap((reply, i) => (reply instanceof ErrorReply ? [i] : []));
+      if (errorIndexes.length) throw new MultiErrorReply(replies, errorIndexes);
+      return replies;
+    }
+    async execAsPipeline() {
+      const replies = await execute(null, this._queued, failedCommand);
+      const failed = replies.find((reply) => reply instanceof ErrorReply);
+      if (failed) throw failed;
+      return replies;
+    }
+  }
+  const failedCommand = (message) => new SimpleError(message);
+  // node-redis 4's `exec()` when a queued command failed.
+  class MultiErrorReply extends ErrorReply {
+    constructor(replies, errorIndexes) {
+      super(`${errorIndexes.length} commands failed, see .replies and .errorIndexes for more information`);
+      this.replies = replies;
+      this.errorIndexes = errorIndexes;
+    }
+  }
+  const nodeRedisSetOptions = (options) => {
+    let ttl = 0;
+    for (const unit of ["EX", "PX"]) {
+      if (options[unit] !== undefined) ttl = expiry(unit, options[unit]);
+    }
+    if (options.expiration) ttl = expiry(options.expiration.type, options.expiration.value);
+    const only = options.NX ? "NX" : options.XX ? "XX" : options.condition || null;
+    return { ttl, only };
+  };
   class RedisClient {
     constructor() {
       this.isOpen = false;
       this.isReady = false;
+    }
+    // This client's connection, for WATCH and MULTI/EXEC.
+    _connection() {
+      if (this._id === undefined) this._id = host.connection();
+      return this._id;
+    }
+    watch(keys) {
+      return asNodeRedis(async () => {
+        await host.watch(this._connection(), [keys].flat().map(String));
+        return "OK";
+      });
+    }
+    unwatch() {
+      return asNodeRedis(async () => {
+        await host.watch(this._connection(), []);
+        return "OK";
+      });
+    }
+    multi() {
+      return new NodeRedisMulti(this);
+    }
+    // A client with a connection of its own (its WATCHes are its own).
+    duplicate() {
+      return new RedisClient();
+    }
+    // node-redis 4: `fn` gets a client on a connection of its own.
+    async executeIsolated(fn) {
+      const isolated = new RedisClient();
+      await isolated.connect();
+      return fn(isolated);
     }
     async connect() {
       this.isOpen = true;
@@ -308,12 +568,7 @@
     }
     set(key, value, options = {}) {
       return asNodeRedis(() => {
-        let ttl = 0;
-        for (const unit of ["EX", "PX"]) {
-          if (options[unit] !== undefined) ttl = expiry(unit, options[unit]);
-        }
-        if (options.expiration) ttl = expiry(options.expiration.type, options.expiration.value);
-        const only = options.NX ? "NX" : options.XX ? "XX" : options.condition || null;
+        const { ttl, only } = nodeRedisSetOptions(options);
         return redisCommands.set(key, value, ttl, only);
       });
     }
@@ -379,6 +634,8 @@
     createClient: () => new RedisClient(),
     ErrorReply,
     SimpleError,
+    WatchError,
+    MultiErrorReply,
   });
 
   Redis.Redis = Redis;

@@ -52,6 +52,11 @@ pub enum OpKind {
     SqlBegin,
     SqlCommit,
     SqlRollback,
+    /// Redis's `WATCH` or `UNWATCH` on a client's connection.
+    CacheWatch,
+    /// Redis's `MULTI`…`EXEC` (or a pipeline): queued commands applied
+    /// together when it lands.
+    CacheExec,
 }
 
 impl OpKind {
@@ -68,7 +73,9 @@ impl OpKind {
             | OpKind::CacheIncr
             | OpKind::CacheReplace
             | OpKind::CacheExpire
-            | OpKind::CacheLockScript => Some(ServerKind::Cache),
+            | OpKind::CacheLockScript
+            | OpKind::CacheWatch
+            | OpKind::CacheExec => Some(ServerKind::Cache),
             OpKind::DbSelect | OpKind::DbFindOrder | OpKind::DbFind | OpKind::DbFindOne => {
                 Some(ServerKind::DbRead)
             }
