@@ -331,6 +331,61 @@ async function handle(req) {
     );
 }
 
+/// A lost update through MULTI/EXEC, watched on the one client every
+/// request shares: the story says why the WATCH did not stop it (the first
+/// EXEC ended the connection's watches). With a connection per request
+/// (`duplicate()`) the second EXEC aborts and nothing is lost.
+#[test]
+fn a_watch_on_a_shared_connection_is_told_as_what_let_the_update_be_lost() {
+    use interleave::debugger::ViolationKind;
+    use interleave::explain::story;
+    use interleave::script::source::encode;
+    let code = "import Redis from 'ioredis';
+const redis = new Redis();
+export async function handle(req) {
+  await redis.watch('stock');
+  const stock = Number(await redis.get('stock')) || 10;
+  await redis.multi().set('stock', stock - 1).exec();
+}
+";
+    let (config, program) = open(&format!(
+        "#v=1&scenario=script&code={}&users=1&clicks=2",
+        encode(code)
+    ));
+    let recording = Recording::of_program(&program, &config).unwrap();
+    let violation = recording.first_violation().expect("the lost update");
+    assert_eq!(
+        (violation.kind, violation.request),
+        (ViolationKind::LostUpdate, 1)
+    );
+    let story = story(&recording, violation).expect("a story");
+    assert_eq!(
+        story.text,
+        "#1 read stock (line 5) at 2 ms; #0 wrote it (line 6) at 3 ms; #1 wrote it (line 6) at \
+         3 ms from what it had read, so #0's update is lost (the read and the write are two \
+         steps, and nothing keeps others out between them). #1's WATCH did not stop it: a watch \
+         belongs to the client's connection, which every request on its server shares, and #0's \
+         EXEC at 3 ms ended it (`duplicate()` gives each request a connection of its own)."
+    );
+    let own = code.replace(
+        "  await redis.watch('stock');",
+        "  const conn = redis.duplicate();\n  await conn.watch('stock');",
+    );
+    let own = own
+        .replace("await redis.get(", "await conn.get(")
+        .replace("await redis.multi(", "await conn.multi(");
+    let (config, program) = open(&format!(
+        "#v=1&scenario=script&code={}&users=1&clicks=2",
+        encode(&own)
+    ));
+    let recording = Recording::of_program(&program, &config).unwrap();
+    assert!(
+        recording.violations.is_empty(),
+        "{:?}",
+        recording.violations
+    );
+}
+
 /// The lost update in SQL: `SELECT` a row, compute in JavaScript, `UPDATE
 /// … SET seats = $1`. Under READ COMMITTED the second update overwrites
 /// the first commit (a violation); under REPEATABLE READ it fails with

@@ -801,6 +801,7 @@ impl<'a> Reader<'a> {
                 ms(act.time)
             ),
         };
+        let text = text + &self.shared_watch(index, later, data);
         let check = read.map(|(_, e)| e);
         let other = other.map(|(_, e)| e.request);
         Some(data_story(
@@ -811,6 +812,36 @@ impl<'a> Reader<'a> {
             other,
             text,
         ))
+    }
+
+    /// Why a lost update's `EXEC` (at `index`) ran although `later`
+    /// watched the key: another request's `EXEC`, on the connection they
+    /// share, had ended the watch (none: empty).
+    #[cfg(scripts)]
+    fn shared_watch(&self, index: usize, later: u32, data: TraceKey) -> String {
+        if self.events[index].what != What::Complete(OpKind::CacheExec) {
+            return String::new();
+        }
+        let watched = self.last_before(index, |e| {
+            e.request == later && e.key == data && e.what == What::Complete(OpKind::CacheWatch)
+        });
+        let Some((watch, _)) = watched else {
+            return String::new();
+        };
+        let ended = self.events[watch..index]
+            .iter()
+            .rev()
+            .find(|e| e.request != later && e.what == What::Complete(OpKind::CacheExec));
+        match ended {
+            Some(e) => format!(
+                " #{later}'s WATCH did not stop it: a watch belongs to the client's connection, \
+                 which every request on its server shares, and #{}'s EXEC at {} ended it \
+                 (`duplicate()` gives each request a connection of its own).",
+                e.request,
+                ms(e.time),
+            ),
+            None => String::new(),
+        }
     }
 
     /// Who held the lock of `key` while `request` waited before `index`.
