@@ -53,7 +53,8 @@ macro_rules! for_each_example {
             ("async_mutex_servers", "js", sql),
             ("express_tickets", "js", sql),
             ("stampede_redis", "js", sql),
-            ("stampede_memjs", "js", sql)
+            ("stampede_memjs", "js", sql),
+            ("redis_watch", "js")
         }
     };
 }

@@ -205,6 +205,42 @@ fn a_memjs_add_lock_lets_one_request_rebuild() {
     assert_eq!((m.db_reads, m.errors), (5, 0));
 }
 
+/// Four buyers WATCH the shared client's connection (1 ms), GET stock 3
+/// (2 ms), and EXEC (3 ms): the first EXEC ends the connection's watches,
+/// so all four sell. With a connection each (`duplicate()`), the first
+/// EXEC's write aborts the three others.
+#[test]
+fn a_watch_on_the_shared_connection_sells_every_buyer() {
+    let (m, counts) = run_example("redis_watch", "users=4&clicks=1");
+    assert_eq!(counts, custom(&[("sold", 4.0)]));
+    assert_eq!((m.cache_hits, m.errors), (4, 0));
+    assert_eq!((m.latency_us.p50, m.latency_us.max), (3_000, 3_000));
+    let (_, counts) = run_changed(
+        "redis_watch",
+        "  await redis.watch(\"stock\");\n  const stock = Number(await redis.get(\"stock\"));",
+        "  const conn = redis.duplicate();\n  await conn.watch(\"stock\");\n  const stock = Number(await conn.get(\"stock\"));",
+        "users=4&clicks=1",
+    );
+    assert_eq!(
+        counts,
+        custom(&[("sold", 4.0)]),
+        "the MULTI still on the shared client"
+    );
+    let own = |code: &str| {
+        code.replace("await redis.watch(", "await conn.watch(")
+            .replace("await redis.get(", "await conn.get(")
+            .replace("await redis.unwatch(", "await conn.unwatch(")
+            .replace("await redis.multi(", "await conn.multi(")
+            .replace(
+                "export async function handle(req) {\n",
+                "export async function handle(req) {\n  const conn = redis.duplicate();\n",
+            )
+    };
+    let example = shipped("redis_watch").unwrap();
+    let (_, counts) = run_with(&own(example.code), example.schema, "users=4&clicks=1");
+    assert_eq!(counts, custom(&[("retry", 3.0), ("sold", 1.0)]));
+}
+
 /// `example=NAME` brings `NAME.sql` in the CLI's `run`; a `schema=` of the
 /// link wins over it.
 #[test]
