@@ -365,7 +365,7 @@ export async function handle(req) {
          3 ms from what it had read, so #0's update is lost (the read and the write are two \
          steps, and nothing keeps others out between them). #1's WATCH did not stop it: a watch \
          belongs to the client's connection, which every request on its server shares, and #0's \
-         EXEC at 3 ms ended it (`duplicate()` gives each request a connection of its own)."
+         EXEC at 3 ms ended it (duplicate() gives each request a connection of its own)."
     );
     let own = code.replace(
         "  await redis.watch('stock');",

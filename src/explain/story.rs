@@ -836,7 +836,7 @@ impl<'a> Reader<'a> {
             Some(e) => format!(
                 " #{later}'s WATCH did not stop it: a watch belongs to the client's connection, \
                  which every request on its server shares, and #{}'s EXEC at {} ended it \
-                 (`duplicate()` gives each request a connection of its own).",
+                 (duplicate() gives each request a connection of its own).",
                 e.request,
                 ms(e.time),
             ),
