@@ -734,6 +734,37 @@ fn multi_exec_with_watch_agrees_with_real_redis() {
     );
 }
 
+/// Hashes on real Redis: every HSET, HGET, HGETALL, HDEL and HINCRBY the
+/// model lands answers the same there, a lost `pears` update included,
+/// and so does a hash command on a string key (WRONGTYPE).
+#[test]
+fn hashes_agree_with_real_redis() {
+    let code = r#"
+        import Redis from "ioredis";
+        const redis = new Redis();
+        await redis.set("plain", "v");
+        export async function handle(req) {
+          await redis.hincrby("cart", "apples", 1);
+          const n = Number(await redis.hget("cart", "pears")) || 0;
+          await redis.hset("cart", "pears", n + 1, `u${req.id}`, req.id);
+          const all = await redis.hgetall("cart");
+          count(`pears_${all.pears}`);
+          await redis.hdel("cart", `u${req.id}`);
+          try { await redis.hget("plain", "f"); } catch (e) { count("wrongtype"); }
+        }
+    "#;
+    let fragment = "v=1&scenario=script&users=2&clicks=2";
+    let Some(report) = play_script(code, None, fragment, 2) else {
+        return;
+    };
+    assert_eq!(report.cache_server, "redis");
+    assert_script_agrees(&report);
+    let custom = &report.simulation["custom"];
+    assert_eq!(custom["wrongtype"], 4);
+    // All four read pears before any wrote it: each writes 1.
+    assert_eq!(custom["pears_1"], 4, "{custom}");
+}
+
 #[test]
 fn a_memcached_add_lock_from_memjs_holds_on_real_memcached() {
     let schema = example("ticket_pg.sql");

@@ -386,6 +386,52 @@ export async function handle(req) {
     );
 }
 
+/// A hash's fields are lost one by one: a field read, then written from
+/// that read after another request wrote it, is a lost update; HINCRBY
+/// (one step) is not, nor are writes of two different fields.
+#[test]
+fn a_hash_fields_update_is_lost_between_hget_and_hset() {
+    use interleave::debugger::ViolationKind;
+    use interleave::script::source::encode;
+    let racy = r#"import Redis from "ioredis";
+const redis = new Redis();
+export async function handle(req) {
+  const n = Number(await redis.hget("cart:1", "apples")) || 0;
+  await redis.hset("cart:1", "apples", n + 1);
+}
+"#;
+    let lost = |code: &str| {
+        let (config, program) = open(&format!(
+            "#v=1&scenario=script&code={}&users=1&clicks=2",
+            encode(code)
+        ));
+        let recording = Recording::of_program(&program, &config).unwrap();
+        recording
+            .violations
+            .iter()
+            .filter(|v| v.kind == ViolationKind::LostUpdate)
+            .count()
+    };
+    assert_eq!(lost(racy), 1);
+    assert_eq!(
+        lost(&racy.replace(
+            "  const n = Number(await redis.hget(\"cart:1\", \"apples\")) || 0;\n  await redis.hset(\"cart:1\", \"apples\", n + 1);",
+            "  await redis.hincrby(\"cart:1\", \"apples\", 1);"
+        )),
+        0
+    );
+    let fields = racy
+        .replace(
+            "redis.hget(\"cart:1\", \"apples\")",
+            "redis.hget(\"cart:1\", `f${req.id}`)",
+        )
+        .replace(
+            "redis.hset(\"cart:1\", \"apples\",",
+            "redis.hset(\"cart:1\", `f${req.id}`,",
+        );
+    assert_eq!(lost(&fields), 0);
+}
+
 /// The lost update in SQL: `SELECT` a row, compute in JavaScript, `UPDATE
 /// … SET seats = $1`. Under READ COMMITTED the second update overwrites
 /// the first commit (a violation); under REPEATABLE READ it fails with

@@ -163,6 +163,8 @@ pub fn op_label(op: OpKind) -> &'static str {
         OpKind::CacheLockScript => "cache.eval",
         OpKind::CacheWatch => "cache.watch",
         OpKind::CacheExec => "cache.exec",
+        OpKind::CacheHashGet => "cache.hget",
+        OpKind::CacheHashSet => "cache.hset",
         OpKind::DbFind => "db.find",
         OpKind::DbFindOne => "db.findOne",
         OpKind::DbUpdate => "db.update",

@@ -312,7 +312,9 @@ fn op_kind(op: OpKind) -> SpanKind {
         | OpKind::CacheExpire
         | OpKind::CacheLockScript
         | OpKind::CacheWatch
-        | OpKind::CacheExec => SpanKind::Cache,
+        | OpKind::CacheExec
+        | OpKind::CacheHashGet
+        | OpKind::CacheHashSet => SpanKind::Cache,
         OpKind::DbSelect | OpKind::DbFindOrder | OpKind::DbFind | OpKind::DbFindOne => {
             SpanKind::DbRead
         }

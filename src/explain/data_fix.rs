@@ -11,7 +11,8 @@
 //!   second insert then fails with 23505, and the code must catch it).
 //! - A lost update in SQL: the `SELECT` that read the row gets `FOR
 //!   UPDATE` (it helps only inside a transaction: the run says whether).
-//! - A lost update of a cache key (ioredis or node-redis): the lines
+//! - A lost update of a cache key or a hash's field (ioredis or
+//!   node-redis): the lines
 //!   from the read to the write go under a Redis lock, `SET lock:KEY
 //!   token NX PX 5000` polled every 10 ms and released by
 //!   check-and-delete (as `redis_lock.ts` does).
@@ -115,7 +116,11 @@ fn act_index(recording: &Recording, story: &Story) -> Option<usize> {
 }
 
 const SQL_READS: &[OpKind] = &[OpKind::SqlSelect, OpKind::SqlSelectForUpdate];
-const CACHE_READS: &[OpKind] = &[OpKind::CacheGet, OpKind::CacheGetStale];
+const CACHE_READS: &[OpKind] = &[
+    OpKind::CacheGet,
+    OpKind::CacheGetStale,
+    OpKind::CacheHashGet,
+];
 
 /// The line of the read (one of `reads`) the later request made before
 /// its write (the story's check).
@@ -356,14 +361,18 @@ fn has_word(line: &str, name: &str) -> bool {
     })
 }
 
-/// The client and the key of the first `CLIENT.get(KEY)` on `line`.
+/// The client and the key of the first `CLIENT.get(KEY)` (or
+/// `CLIENT.hget(KEY, FIELD)`) on `line`.
 fn get_call(line: &str) -> Option<(String, String)> {
-    let at = line.find(".get(")?;
+    let (at, call) = [".get(", ".hget(", ".hGet("]
+        .iter()
+        .filter_map(|call| line.find(call).map(|at| (at, *call)))
+        .min()?;
     let client_start = line[..at]
         .rfind(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$' || c == '.'))
         .map_or(0, |i| i + 1);
     let client = &line[client_start..at];
-    let args = &line[at + ".get(".len()..];
+    let args = &line[at + call.len()..];
     let mut depth = 0;
     let end = args.char_indices().find_map(|(i, c)| match c {
         '(' | '[' | '{' => {
@@ -374,7 +383,7 @@ fn get_call(line: &str) -> Option<(String, String)> {
             depth -= 1;
             None
         }
-        ')' => Some(i),
+        ')' | ',' => Some(i),
         _ => None,
     })?;
     let key = args[..end].trim();

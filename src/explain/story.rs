@@ -769,6 +769,7 @@ impl<'a> Reader<'a> {
                     What::Complete(
                         OpKind::CacheGet
                             | OpKind::CacheGetStale
+                            | OpKind::CacheHashGet
                             | OpKind::SqlSelect
                             | OpKind::SqlSelectForUpdate
                     )

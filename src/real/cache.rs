@@ -301,6 +301,60 @@ impl CacheConn {
         }
     }
 
+    /// A Redis hash's fields (`HMGET`; a missing one `None`), or all of them
+    /// (`HGETALL`). `Err` inside: the server's refusal (`WRONGTYPE`).
+    /// memcached has no hashes.
+    pub async fn hash_read(
+        &self,
+        key: &str,
+        fields: Option<&[String]>,
+    ) -> Result<Result<Vec<(String, Option<String>)>, String>, CacheError> {
+        let CacheConn::Redis(conn) = self else {
+            return Err(CacheError("memcached has no hashes".into()));
+        };
+        let read: Result<Vec<(String, Option<String>)>, redis::RedisError> = match fields {
+            None => redis::cmd("HGETALL")
+                .arg(key)
+                .query_async::<Vec<(String, String)>>(&mut conn.clone())
+                .await
+                .map(|all| all.into_iter().map(|(f, v)| (f, Some(v))).collect()),
+            Some(fields) => redis::cmd("HMGET")
+                .arg(key)
+                .arg(fields)
+                .query_async::<Vec<Option<String>>>(&mut conn.clone())
+                .await
+                .map(|values| fields.iter().cloned().zip(values).collect()),
+        };
+        match read {
+            Ok(read) => Ok(Ok(read)),
+            Err(error) if error.code().is_some() => Ok(Err(error.to_string())),
+            Err(error) => Err(error.into()),
+        }
+    }
+
+    /// `HSET` (or `HSETNX` of each field, `only_new`) of the fields,
+    /// `HDEL`, or `HINCRBY`: Redis's number. `Err` inside: its refusal.
+    pub async fn hash_write(
+        &self,
+        key: &str,
+        command: &str,
+        args: &[String],
+    ) -> Result<Result<i64, String>, CacheError> {
+        let CacheConn::Redis(conn) = self else {
+            return Err(CacheError("memcached has no hashes".into()));
+        };
+        let written: Result<i64, redis::RedisError> = redis::cmd(command)
+            .arg(key)
+            .arg(args)
+            .query_async(&mut conn.clone())
+            .await;
+        match written {
+            Ok(n) => Ok(Ok(n)),
+            Err(error) if error.code().is_some() => Ok(Err(error.to_string())),
+            Err(error) => Err(error.into()),
+        }
+    }
+
     /// Deletes `key` only if it holds `token`, atomically (Redis only; the
     /// run picks Redis whenever `release=owner`).
     pub async fn delete_if_owner(&self, key: &str, token: &str) -> Result<bool, CacheError> {

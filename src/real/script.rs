@@ -26,7 +26,7 @@ use crate::real::{db, run_id, RealOptions, Urls};
 use crate::run::{ScheduleError, Scheduled};
 use crate::script::call::Call;
 use crate::script::mirror::{CacheAnswer, Mirror};
-use crate::script::world::LockScript;
+use crate::script::world::{HashWrite, LockScript};
 use crate::script::ScriptRun;
 
 /// The longest a real statement may take once the model has answered it:
@@ -611,6 +611,53 @@ impl RealMirror {
                         format!("redlock {script:?} {}", keys.join(" ")),
                         match played.await {
                             Ok(done) => Ok(Some(json!(done))),
+                            Err(error) => failed(error),
+                        },
+                    )
+                }
+                Call::HashRead(k, fields) => (
+                    match fields {
+                        None => format!("HGETALL {k}"),
+                        Some(fields) => format!("HMGET {k} {}", fields.join(" ")),
+                    },
+                    match cache.hash_read(&key(k), fields.as_deref()).await {
+                        Ok(Ok(read)) => Ok(Some(Value::Object(
+                            read.into_iter()
+                                .map(|(field, value)| {
+                                    (field, value.map_or(Value::Null, |text| unwire(&text)))
+                                })
+                                .collect(),
+                        ))),
+                        Ok(Err(message)) => Err(message),
+                        Err(error) => failed(error),
+                    },
+                ),
+                Call::HashWrite(k, write) => {
+                    let (command, args): (&str, Vec<String>) = match write {
+                        HashWrite::Set(pairs, false) => (
+                            "HSET",
+                            pairs
+                                .iter()
+                                .flat_map(|(f, v)| [f.clone(), wire(v)])
+                                .collect(),
+                        ),
+                        HashWrite::Set(pairs, true) => (
+                            "HSETNX",
+                            pairs
+                                .iter()
+                                .flat_map(|(f, v)| [f.clone(), wire(v)])
+                                .collect(),
+                        ),
+                        HashWrite::Delete(fields) => ("HDEL", fields.clone()),
+                        HashWrite::IncrBy(field, by) => {
+                            ("HINCRBY", vec![field.clone(), (*by as i64).to_string()])
+                        }
+                    };
+                    (
+                        format!("{command} {k} {}", args.join(" ")),
+                        match cache.hash_write(&key(k), command, &args).await {
+                            Ok(Ok(n)) => Ok(Some(json!(n))),
+                            Ok(Err(message)) => Err(message),
                             Err(error) => failed(error),
                         },
                     )

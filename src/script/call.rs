@@ -6,7 +6,7 @@ use serde_json::Value;
 use crate::config::Micros;
 
 use super::sql::{Plan, SqlError};
-use super::world::{LockScript, Row};
+use super::world::{HashWrite, LockScript, Row};
 
 /// What a script's cache or DB call does when it lands.
 #[derive(Clone)]
@@ -27,6 +27,11 @@ pub enum Call {
     Counter(String, f64, Option<(f64, Micros)>),
     /// One of redlock's scripts on its keys, with the lock's value and ttl.
     Locks(LockScript, Vec<String>, Value, Micros),
+    /// A read of a Redis hash: these fields (`HGET`, `HMGET`, `HEXISTS`),
+    /// or all of them (`HGETALL`, `HLEN`, `HKEYS`, `HVALS`).
+    HashRead(String, Option<Vec<String>>),
+    /// A write of a Redis hash.
+    HashWrite(String, HashWrite),
     /// Redis's `WATCH` of these keys on a client's connection (none:
     /// `UNWATCH`).
     Watch(u64, Vec<String>),
@@ -76,7 +81,9 @@ impl Call {
             | Call::FindOne(key, _)
             | Call::Insert(key, _)
             | Call::Update(key, ..)
-            | Call::Remove(key, _) => key,
+            | Call::Remove(key, _)
+            | Call::HashRead(key, _)
+            | Call::HashWrite(key, _) => key,
             Call::Locks(_, keys, ..) | Call::Watch(_, keys) => {
                 keys.first().map_or("", String::as_str)
             }

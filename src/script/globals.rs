@@ -24,7 +24,7 @@ use crate::world::LockKey;
 
 use super::call::{Call, SqlCall};
 use super::host::{Answer, Helper, Host, NextTick, Position, Settle, Waiter, FIRING};
-use super::world::{LockScript, Row, TableDef};
+use super::world::{HashWrite, LockScript, Row, TableDef};
 
 /// What every native of a realm reaches: the run's host (replaced when a
 /// realm is reused for another run) and the realm's server.
@@ -375,6 +375,8 @@ pub fn register<'js>(ctx: &Ctx<'js>, link: &Rc<Link>) -> Result<()> {
             ("connection", cache_connection, 0),
             ("watch", cache_watch, 2),
             ("exec", cache_exec, 2),
+            ("hashRead", cache_hash_read, 2),
+            ("hashWrite", cache_hash_write, 2),
             ("sql", host_sql, 3),
             ("session", host_session, 0),
         ],
@@ -593,6 +595,65 @@ fn cache_exec<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<V
     send(link, ctx, OpKind::CacheExec, Call::Exec(connection, calls))
 }
 
+/// `hashRead(key, fields)`: a Redis hash's fields (an array), or all of
+/// them (null): settles with an object of field to value.
+fn cache_hash_read<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    let key = key_arg(ctx, args, 0)?;
+    let fields = hash_fields(to_json(ctx, &arg(ctx, args, 1))?);
+    send(link, ctx, OpKind::CacheHashGet, Call::HashRead(key, fields))
+}
+
+/// `hashWrite(key, write)`, `write` one of `{ set: [[field, value], …],
+/// onlyNew }`, `{ del: [field, …] }` and `{ incr: [field, by] }`: settles
+/// with Redis's number.
+fn cache_hash_write<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    let key = key_arg(ctx, args, 0)?;
+    let write = hash_write(to_json(ctx, &arg(ctx, args, 1))?).map_err(|m| type_error(ctx, m))?;
+    send(link, ctx, OpKind::CacheHashSet, Call::HashWrite(key, write))
+}
+
+/// Field names (null: every field).
+fn hash_fields(fields: Json) -> Option<Vec<String>> {
+    match fields {
+        Json::Array(fields) => Some(fields.into_iter().map(key_text).collect()),
+        _ => None,
+    }
+}
+
+/// A hash write as the prelude spells it (see `cache_hash_write`).
+fn hash_write(write: Json) -> std::result::Result<HashWrite, String> {
+    let mut write = match write {
+        Json::Object(write) => write,
+        _ => return Err("hashWrite: the write must be an object".to_string()),
+    };
+    if let Some(Json::Array(pairs)) = write.remove("set") {
+        let only_new = write
+            .get("onlyNew")
+            .is_some_and(|only| only == &Json::Bool(true));
+        let pairs = pairs
+            .into_iter()
+            .map(|pair| match pair {
+                Json::Array(mut pair) if pair.len() == 2 => {
+                    let value = pair.pop().unwrap_or(Json::Null);
+                    Ok((key_text(pair.pop().unwrap_or(Json::Null)), value))
+                }
+                _ => Err("hashWrite: each field is [name, value]".to_string()),
+            })
+            .collect::<std::result::Result<_, _>>()?;
+        return Ok(HashWrite::Set(pairs, only_new));
+    }
+    if let Some(fields) = write.remove("del") {
+        return Ok(HashWrite::Delete(hash_fields(fields).unwrap_or_default()));
+    }
+    if let Some(Json::Array(incr)) = write.remove("incr") {
+        let mut incr = incr.into_iter();
+        let field = key_text(incr.next().unwrap_or(Json::Null));
+        let by = incr.next().and_then(|by| by.as_f64()).unwrap_or(0.0);
+        return Ok(HashWrite::IncrBy(field, by));
+    }
+    Err("hashWrite: set, del or incr".to_string())
+}
+
 /// A key as a string (a number keys as its text).
 fn key_text(key: Json) -> String {
     match key {
@@ -612,15 +673,18 @@ fn queued_call(command: Json) -> std::result::Result<Call, String> {
         .and_then(|name| name.as_str().map(str::to_string));
     let key = parts.next().map(key_text).unwrap_or_default();
     let mut rest = parts;
-    let mut number = || rest.next().and_then(|n| n.as_f64()).unwrap_or(0.0);
+    let number =
+        |rest: &mut std::vec::IntoIter<Json>| rest.next().and_then(|n| n.as_f64()).unwrap_or(0.0);
     Ok(match name.as_deref() {
         Some("get") => Call::Get(key),
         Some("delete") => Call::Delete(key),
-        Some("incr") => Call::Incr(key, number()),
-        Some("expire") => Call::Expire(key, to_micros(number())),
+        Some("incr") => Call::Incr(key, number(&mut rest)),
+        Some("expire") => Call::Expire(key, to_micros(number(&mut rest))),
+        Some("hashRead") => Call::HashRead(key, hash_fields(rest.next().unwrap_or(Json::Null))),
+        Some("hashWrite") => Call::HashWrite(key, hash_write(rest.next().unwrap_or(Json::Null))?),
         Some(write @ ("set" | "add" | "replace")) => {
             let value = rest.next().unwrap_or(Json::Null);
-            let ttl = to_micros(rest.next().and_then(|n| n.as_f64()).unwrap_or(0.0));
+            let ttl = to_micros(number(&mut rest));
             match write {
                 "set" => Call::Set(key, value, ttl),
                 "add" => Call::Add(key, value, ttl),

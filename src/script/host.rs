@@ -342,5 +342,8 @@ impl Host {
         state.contexts.clear();
         state.timers.clear();
         state.next_ticks.clear();
+        drop(state);
+        // A rejection not reported yet (a module whose top level threw).
+        self.unhandled.borrow_mut().clear();
     }
 }

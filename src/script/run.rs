@@ -45,7 +45,7 @@ use super::prelude;
 use super::sql::store::TxnId;
 use super::sql::store::{Ran, RowAccess};
 use super::sql::{Landed, Plan, SqlError};
-use super::world::{number, Found, LockScript};
+use super::world::{number, Found, HashWrite, LockScript};
 
 /// The event budget of a script run that names none (`cli::run_to_json`,
 /// the debugger): the CLI's default for a script run
@@ -1004,6 +1004,8 @@ impl ScriptRun {
                 }
                 return;
             }
+            Call::HashRead(..) => (false, false),
+            Call::HashWrite(..) => (false, true),
             Call::Find(..) | Call::FindOne(..) => (true, false),
             Call::Insert(..) | Call::Update(..) | Call::Remove(..) => (true, true),
             Call::Sql(_) => unreachable!("above"),
@@ -1066,12 +1068,24 @@ impl ScriptRun {
         if let Call::Exec(connection, calls) = call {
             return self.apply_exec(connection, calls, now);
         }
-        let access = cache_access(&call);
+        let accesses = cache_accesses(&call);
+        let every_field = match &call {
+            Call::HashRead(key, None) => Some(key.clone()),
+            _ => None,
+        };
         let (result, outcome) = self.apply_one(call, now);
-        let accesses = access
-            .map(|(key, access)| (key, access, outcome))
+        let mut accesses: Accesses = accesses
             .into_iter()
+            .map(|(key, access)| (key, access, outcome))
             .collect();
+        // HGETALL (and HLEN, HKEYS, HVALS) read every field it found.
+        if let (Some(key), Ok(Some(Value::Object(fields)))) = (every_field, &result) {
+            accesses.extend(
+                fields
+                    .keys()
+                    .map(|field| (hash_field(&key, field), Access::Read, outcome)),
+            );
+        }
         (result, outcome, accesses)
     }
 
@@ -1179,6 +1193,34 @@ impl ScriptRun {
                 Ok(count) => (Ok(Some(Value::from(count))), Outcome::Deleted),
                 Err(error) => (Err(error.into()), Outcome::Failed),
             },
+            Call::HashRead(key, fields) => match state.cache.hash(&key, now) {
+                Ok(all) => {
+                    let outcome = match all.is_empty() {
+                        true => Outcome::Miss,
+                        false => Outcome::Hit,
+                    };
+                    self.count_read(&match all.is_empty() {
+                        true => Found::Miss,
+                        false => Found::Live(Value::Null),
+                    });
+                    let answer = match fields {
+                        None => all,
+                        Some(fields) => fields
+                            .into_iter()
+                            .map(|field| {
+                                let value = all.get(&field).cloned().unwrap_or(Value::Null);
+                                (field, value)
+                            })
+                            .collect(),
+                    };
+                    (Ok(Some(Value::Object(answer))), outcome)
+                }
+                Err(message) => (Err(Rejection::Type(message)), Outcome::Failed),
+            },
+            Call::HashWrite(key, write) => match state.cache.hash_write(&key, write, now) {
+                Ok(answer) => (Ok(Some(number(answer))), Outcome::Stored),
+                Err(message) => (Err(Rejection::Type(message)), Outcome::NotStored),
+            },
             Call::Watch(connection, keys) => {
                 match keys.is_empty() {
                     true => state.cache.unwatch(connection),
@@ -1214,9 +1256,8 @@ impl ScriptRun {
         let mut answers = Vec::with_capacity(calls.len());
         let mut accesses = Vec::new();
         for call in calls {
-            let access = cache_access(&call);
-            let (result, outcome) = self.apply_one(call, now);
-            accesses.extend(access.map(|(key, access)| (key, access, outcome)));
+            let (result, _, mine) = self.apply(call);
+            accesses.extend(mine);
             answers.push(match result {
                 Ok(value) => json!({ "value": value }),
                 Err(Rejection::Type(message) | Rejection::Unique(message)) => {
@@ -2002,19 +2043,46 @@ enum Access {
     Update,
 }
 
-/// The cache key a call reads or writes, and how.
-fn cache_access(call: &Call) -> Option<(String, Access)> {
-    Some(match call {
-        Call::Get(key) | Call::GetStale(key) => (key.clone(), Access::Read),
-        Call::Set(key, ..) | Call::Replace(key, ..) => (key.clone(), Access::Overwrite),
+/// How a call reaches cache keys, for lost updates: a hash's fields are
+/// keys of their own (`hash_field`), so writes of two fields never lose
+/// each other.
+fn cache_accesses(call: &Call) -> Vec<(String, Access)> {
+    let one = |key: &String, access| vec![(key.clone(), access)];
+    match call {
+        Call::Get(key) | Call::GetStale(key) => one(key, Access::Read),
+        Call::Set(key, ..) | Call::Replace(key, ..) => one(key, Access::Overwrite),
         Call::Add(key, ..)
         | Call::Delete(key)
         | Call::DeleteIf(key, _)
         | Call::Incr(key, _)
         | Call::Expire(key, _)
-        | Call::Counter(key, ..) => (key.clone(), Access::Update),
-        _ => return None,
-    })
+        | Call::Counter(key, ..) => one(key, Access::Update),
+        Call::HashRead(key, Some(fields)) => fields
+            .iter()
+            .map(|field| (hash_field(key, field), Access::Read))
+            .collect(),
+        Call::HashWrite(key, write) => match write {
+            HashWrite::Set(pairs, false) => pairs
+                .iter()
+                .map(|(field, _)| (hash_field(key, field), Access::Overwrite))
+                .collect(),
+            HashWrite::Set(pairs, true) => pairs
+                .iter()
+                .map(|(field, _)| (hash_field(key, field), Access::Update))
+                .collect(),
+            HashWrite::Delete(fields) => fields
+                .iter()
+                .map(|field| (hash_field(key, field), Access::Update))
+                .collect(),
+            HashWrite::IncrBy(field, _) => vec![(hash_field(key, field), Access::Update)],
+        },
+        _ => Vec::new(),
+    }
+}
+
+/// A hash's field as a key of its own, for lost updates.
+fn hash_field(key: &str, field: &str) -> String {
+    format!("{key}\u{0}{field}")
 }
 
 /// How a `pg` statement's landing shows in the trace.

@@ -23,9 +23,25 @@ pub enum Found {
 
 #[derive(Clone, Debug)]
 struct Entry {
+    /// A hash's fields are an object of field to value.
     value: Value,
     /// `None`: never expires.
     expires_at: Option<Micros>,
+    /// A Redis hash (`HSET`), not a value.
+    hash: bool,
+}
+
+/// Redis's answer to a command on a key of the other kind.
+pub const WRONGTYPE: &str = "WRONGTYPE Operation against a key holding the wrong kind of value";
+
+/// A write to a Redis hash (`HSET`, `HSETNX`, `HDEL`, `HINCRBY`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum HashWrite {
+    /// The fields and values; `only_new`: `HSETNX` (a field that exists
+    /// keeps its value).
+    Set(Vec<(String, Value)>, bool),
+    Delete(Vec<String>),
+    IncrBy(String, f64),
 }
 
 /// The script's cache: one for all servers; `grace` applies to every key.
@@ -108,6 +124,78 @@ impl ScriptCache {
             .map(|(key, _)| key.as_str())
     }
 
+    /// A live hash's fields (empty: no such key), or `WRONGTYPE`.
+    pub fn hash(&self, key: &str, now: Micros) -> Result<Map<String, Value>, String> {
+        match self.live(key, now) {
+            None => Ok(Map::new()),
+            Some(Entry {
+                hash: true,
+                value: Value::Object(fields),
+                ..
+            }) => Ok(fields.clone()),
+            Some(_) => Err(WRONGTYPE.to_string()),
+        }
+    }
+
+    /// `HSET`, `HSETNX`, `HDEL` or `HINCRBY` on `key`: the number Redis
+    /// answers (fields added, fields deleted, the new value), or its error.
+    /// A hash made here never expires; one left empty is deleted.
+    pub fn hash_write(&mut self, key: &str, write: HashWrite, now: Micros) -> Result<f64, String> {
+        let mut fields = self.hash(key, now)?;
+        let (answer, changed) = match write {
+            HashWrite::Set(pairs, only_new) => {
+                let mut added = 0.0;
+                let mut changed = false;
+                for (field, value) in pairs {
+                    let new = !fields.contains_key(&field);
+                    if new || !only_new {
+                        fields.insert(field, value);
+                        changed = true;
+                    }
+                    added += f64::from(u8::from(new));
+                }
+                (added, changed)
+            }
+            HashWrite::Delete(names) => {
+                let gone = names
+                    .iter()
+                    .filter(|name| fields.remove(name.as_str()).is_some())
+                    .count();
+                (gone as f64, gone > 0)
+            }
+            HashWrite::IncrBy(field, by) => {
+                let old = match fields.get(&field) {
+                    None => 0.0,
+                    Some(Value::Number(n)) if n.as_f64().is_some_and(|n| n.fract() == 0.0) => {
+                        n.as_f64().unwrap_or(0.0)
+                    }
+                    Some(_) => return Err("ERR hash value is not an integer".to_string()),
+                };
+                let new = old + by;
+                fields.insert(field, number(new));
+                (new, true)
+            }
+        };
+        if changed {
+            let expires_at = self.live(key, now).and_then(|entry| entry.expires_at);
+            match fields.is_empty() {
+                true => {
+                    self.entries.remove(key);
+                }
+                false => {
+                    let entry = Entry {
+                        value: Value::Object(fields),
+                        expires_at,
+                        hash: true,
+                    };
+                    self.entries.insert(key.to_string(), entry);
+                }
+            }
+            self.wrote(key);
+        }
+        Ok(answer)
+    }
+
     pub fn get(&self, key: &str, now: Micros) -> Found {
         let Some(entry) = self.entries.get(key) else {
             return Found::Miss;
@@ -128,15 +216,27 @@ impl ScriptCache {
 
     pub fn set(&mut self, key: &str, value: Value, ttl: Micros, now: Micros) {
         let expires_at = (ttl > 0).then(|| now.saturating_add(ttl));
-        self.entries
-            .insert(key.to_string(), Entry { value, expires_at });
+        self.entries.insert(
+            key.to_string(),
+            Entry {
+                value,
+                expires_at,
+                hash: false,
+            },
+        );
         self.wrote(key);
     }
 
     /// An entry present from time 0, live until `expires_at` (`None`: ever).
     pub fn preset(&mut self, key: &str, value: Value, expires_at: Option<Micros>) {
-        self.entries
-            .insert(key.to_string(), Entry { value, expires_at });
+        self.entries.insert(
+            key.to_string(),
+            Entry {
+                value,
+                expires_at,
+                hash: false,
+            },
+        );
     }
 
     /// Stores only if the key is not live; answers whether it stored.
@@ -177,6 +277,9 @@ impl ScriptCache {
     pub fn incr(&mut self, key: &str, by: f64, now: Micros) -> Result<f64, String> {
         match self.entries.get_mut(key) {
             Some(entry) if entry.expires_at.is_none_or(|at| now < at) => {
+                if entry.hash {
+                    return Err(WRONGTYPE.to_string());
+                }
                 let Some(old) = entry.value.as_f64() else {
                     return Err(format!("cache.incr: the value of `{key}` is not a number"));
                 };
@@ -191,6 +294,7 @@ impl ScriptCache {
                     Entry {
                         value: number(by),
                         expires_at: None,
+                        hash: false,
                     },
                 );
                 self.wrote(key);
@@ -736,6 +840,50 @@ mod tests {
             1
         );
         assert_eq!(cache.get("b", 150), Found::Live(json!("you")));
+    }
+
+    #[test]
+    fn hashes_keep_fields_and_refuse_the_other_kind() {
+        let mut cache = ScriptCache::new(0);
+        let pairs = |p: &[(&str, Value)]| {
+            p.iter()
+                .map(|(f, v)| (f.to_string(), v.clone()))
+                .collect::<Vec<_>>()
+        };
+        let set = |p| HashWrite::Set(p, false);
+        assert_eq!(
+            cache.hash_write("h", set(pairs(&[("a", json!(1))])), 0),
+            Ok(1.0)
+        );
+        let two = pairs(&[("a", json!(2)), ("b", json!("x"))]);
+        assert_eq!(cache.hash_write("h", set(two), 0), Ok(1.0));
+        let only_new = HashWrite::Set(pairs(&[("a", json!(9)), ("c", json!(3))]), true);
+        assert_eq!(cache.hash_write("h", only_new, 0), Ok(1.0));
+        let all = cache.hash("h", 0).unwrap();
+        assert_eq!(Value::Object(all), json!({ "a": 2, "b": "x", "c": 3 }));
+        let incr = |field: &str, by| HashWrite::IncrBy(field.to_string(), by);
+        assert_eq!(cache.hash_write("h", incr("a", 5.0), 0), Ok(7.0));
+        assert_eq!(cache.hash_write("h", incr("new", 2.0), 0), Ok(2.0));
+        let refused = cache.hash_write("h", incr("b", 1.0), 0);
+        assert_eq!(refused, Err("ERR hash value is not an integer".to_string()));
+        // A string command on a hash, a hash command on a string.
+        assert!(cache
+            .incr("h", 1.0, 0)
+            .unwrap_err()
+            .starts_with("WRONGTYPE"));
+        cache.set("s", json!("v"), 0, 0);
+        assert_eq!(cache.hash("s", 0), Err(WRONGTYPE.to_string()));
+        // Deleting every field deletes the key; a missing key reads empty.
+        let fields = ["a", "b", "c", "new", "zz"].map(String::from).to_vec();
+        assert_eq!(cache.hash_write("h", HashWrite::Delete(fields), 0), Ok(4.0));
+        assert_eq!(cache.get("h", 0), Found::Miss);
+        assert_eq!(cache.hash("h", 0), Ok(Map::new()));
+        // An expiry set on a hash ends it.
+        cache
+            .hash_write("e", set(pairs(&[("f", json!(1))])), 0)
+            .unwrap();
+        assert!(cache.expire("e", 10, 0));
+        assert_eq!(cache.hash("e", 10), Ok(Map::new()));
     }
 
     #[test]

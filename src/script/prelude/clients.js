@@ -21,6 +21,73 @@
     return /^-?(0|[1-9][0-9]{0,14})$/.test(text) ? Number(text) : text;
   };
   const reply = (value) => (value === undefined || value === null ? null : String(value));
+  const WRONGTYPE = "WRONGTYPE Operation against a key holding the wrong kind of value";
+  // A string command's value: a hash's fields are the wrong kind.
+  const stringValue = (value) => {
+    if (value !== null && typeof value === "object") throw new ReplyError(WRONGTYPE);
+    return value;
+  };
+  // Redis's words for a refusal of the simulated cache (its own messages
+  // already are; any other is INCR's of a value that is not a number).
+  const redisMessage = (message) =>
+    /^(WRONGTYPE|ERR) /.test(message) ? message : "ERR value is not an integer or out of range";
+  // A hash command's arguments: `field, value, …`, or an object or a Map.
+  const fieldPairs = (args) => {
+    const [first] = args;
+    if (first instanceof Map) return [...first].map(([f, v]) => [String(f), stored(v)]);
+    if (args.length === 1 && first !== null && typeof first === "object" && !Array.isArray(first)) {
+      return Object.entries(first).map(([f, v]) => [f, stored(v)]);
+    }
+    const flat = args.flat();
+    if (flat.length === 0 || flat.length % 2 !== 0) {
+      throw new ReplyError("ERR wrong number of arguments for 'hset' command");
+    }
+    const pairs = [];
+    for (let i = 0; i < flat.length; i += 2) pairs.push([String(flat[i]), stored(flat[i + 1])]);
+    return pairs;
+  };
+  // Each hash command: the read or write it sends and how its reply reads
+  // (the same for a command alone and queued in a MULTI).
+  const hashCommands = {
+    hget: (key, field) => ["hashRead", key, [String(field)], (found) => reply(found[String(field)])],
+    hmget: (key, fields) => [
+      "hashRead",
+      key,
+      fields.flat().map(String),
+      (found) => fields.flat().map((field) => reply(found[String(field)])),
+    ],
+    hgetall: (key, prototype) => [
+      "hashRead",
+      key,
+      null,
+      (found) => {
+        const all = Object.create(prototype);
+        for (const [field, value] of Object.entries(found)) all[field] = reply(value);
+        return all;
+      },
+    ],
+    hexists: (key, field) => ["hashRead", key, [String(field)], (found) => (found[String(field)] == null ? 0 : 1)],
+    hlen: (key) => ["hashRead", key, null, (found) => Object.keys(found).length],
+    hkeys: (key) => ["hashRead", key, null, (found) => Object.keys(found)],
+    hvals: (key) => ["hashRead", key, null, (found) => Object.values(found).map(reply)],
+    hset: (key, args) => ["hashWrite", key, { set: fieldPairs(args) }, (added) => added],
+    hmset: (key, args) => ["hashWrite", key, { set: fieldPairs(args) }, () => "OK"],
+    hsetnx: (key, field, value) => [
+      "hashWrite",
+      key,
+      { set: [[String(field), stored(value)]], onlyNew: true },
+      (added) => added,
+    ],
+    hdel: (key, fields) => ["hashWrite", key, { del: fields.flat().map(String) }, (gone) => gone],
+    hincrby: (key, field, by) => [
+      "hashWrite",
+      key,
+      { incr: [String(field), integerArgument(by)] },
+      (value) => value,
+    ],
+  };
+  // A hash command on its own: one round trip.
+  const hashCommand = async ([kind, key, what, read]) => read(await redisCommands[kind](key, what));
   // Lua is recognised, not run: the text without comments and whitespace
   // (and with one kind of quote) must be one the simulation knows.
   const luaShape = (script) =>
@@ -94,7 +161,7 @@
   const notModelled = (what) => new ReplyError(`ERR ${what} is not modelled (EX, PX, NX, XX are)`);
   const redisCommands = {
     async get(key) {
-      return reply(await cache.get(key));
+      return reply(stringValue(await cache.get(key)));
     },
     // `ttl` in ms (0: none); `only`: "NX", or null.
     async set(key, value, ttl, only) {
@@ -112,7 +179,23 @@
       try {
         return await cache.incr(key, Number(by));
       } catch (error) {
-        throw new ReplyError("ERR value is not an integer or out of range");
+        throw new ReplyError(redisMessage(error.message));
+      }
+    },
+    // Hashes: a read of some fields (null: all of them) and a write, each
+    // one cache operation (`cache.hget`, `cache.hset`).
+    async hashRead(key, fields) {
+      try {
+        return await host.hashRead(key, fields);
+      } catch (error) {
+        throw new ReplyError(redisMessage(error.message));
+      }
+    },
+    async hashWrite(key, write) {
+      try {
+        return await host.hashWrite(key, write);
+      } catch (error) {
+        throw new ReplyError(redisMessage(error.message));
       }
     },
     async eval(script, keys, args) {
@@ -152,7 +235,7 @@
   // Redis commands the simulation does not model: a clear error naming
   // the command and what is modelled, not "not a function".
   const UNMODELLED = [
-    "hget", "hset", "hgetall", "hdel", "hincrby", "hmget", "hmset", "mget", "mset",
+    "mget", "mset",
     "lpush", "rpush", "lpop", "rpop", "lrange", "llen", "sadd", "srem", "smembers",
     "sismember", "scard", "zadd", "zrem", "zrange", "zscore", "zincrby", "publish",
     "subscribe", "getset", "getdel",
@@ -161,10 +244,11 @@
   ];
   const MODELLED_REDIS =
     "GET, SET with EX/PX/NX/XX, SETEX, PSETEX, SETNX, DEL, EXISTS, INCR/DECR(BY), " +
-    "EXPIRE, PEXPIRE, EVAL of check-and-delete and redlock's scripts, PING, and " +
-    "WATCH, UNWATCH, MULTI/EXEC and pipelines of those";
+    "EXPIRE, PEXPIRE, EVAL of check-and-delete and redlock's scripts, PING, " +
+    "HSET, HSETNX, HMSET, HGET, HMGET, HGETALL, HDEL, HINCRBY, HEXISTS, HLEN, HKEYS, HVALS, " +
+    "and WATCH, UNWATCH, MULTI/EXEC and pipelines of those";
   const NODE_REDIS_UNMODELLED = [
-    "hGet", "hSet", "hGetAll", "hDel", "hIncrBy", "hmGet", "mGet", "mSet", "lPush", "rPush",
+    "mGet", "mSet", "lPush", "rPush",
     "lPop", "rPop", "lRange", "lLen", "sAdd", "sRem", "sMembers", "sIsMember", "sCard",
     "zAdd", "zRem", "zRange", "zScore", "zIncrBy", "publish", "subscribe", "getSet", "getDel", "ttl", "pTTL", "persist", "keys", "scan",
     "flushAll", "flushDb", "rename", "append", "strLen", "evalSha", "xAdd", "xRead",
@@ -192,7 +276,7 @@
   // request on its server, so one request's EXEC (or UNWATCH) ends the
   // watches of all of them.
   const queueable = {
-    get: (key) => [[["get", key]], ([found]) => reply(found)],
+    get: (key) => [[["get", key]], ([found]) => reply(stringValue(found))],
     set: (key, value, ttl, only) => {
       const write = only === "NX" ? "add" : only === "XX" ? "replace" : "set";
       return [[[write, key, stored(value), ttl]], ([done]) => (done ? "OK" : null)];
@@ -204,8 +288,8 @@
       keys.flat().map((key) => ["get", key]),
       (found) => found.filter((value) => value != null).length,
     ],
+    hash: ([kind, key, what, read]) => [[[kind, key, what]], ([answer]) => read(answer)],
   };
-  const INTEGER_ERROR = "ERR value is not an integer or out of range";
   // Sends the queued commands (`connection`: MULTI/EXEC on it; null: a
   // pipeline): null if a watched key changed, else each command's reply
   // or its error (`failed` makes the library's error).
@@ -215,7 +299,8 @@
     let at = 0;
     return queued.map(([calls, read]) => {
       const mine = answers.slice(at, (at += calls.length));
-      if (mine.some((answer) => answer.error !== undefined)) return failed(INTEGER_ERROR);
+      const error = mine.find((answer) => answer.error !== undefined);
+      if (error) return failed(redisMessage(error.error));
       try {
         return read(mine.map((answer) => answer.value));
       } catch (error) {
@@ -277,6 +362,33 @@
     }
     exists(...keys) {
       return this._queue(queueable.exists(keys));
+    }
+    hget(key, field) {
+      return this._queue(queueable.hash(hashCommands.hget(key, field)));
+    }
+    hmget(key, ...fields) {
+      return this._queue(queueable.hash(hashCommands.hmget(key, fields)));
+    }
+    hgetall(key) {
+      return this._queue(queueable.hash(hashCommands.hgetall(key, Object.prototype)));
+    }
+    hexists(key, field) {
+      return this._queue(queueable.hash(hashCommands.hexists(key, field)));
+    }
+    hlen(key) {
+      return this._queue(queueable.hash(hashCommands.hlen(key)));
+    }
+    hset(key, ...args) {
+      return this._queue(queueable.hash(hashCommands.hset(key, args)));
+    }
+    hsetnx(key, field, value) {
+      return this._queue(queueable.hash(hashCommands.hsetnx(key, field, value)));
+    }
+    hdel(key, ...fields) {
+      return this._queue(queueable.hash(hashCommands.hdel(key, fields)));
+    }
+    hincrby(key, field, by) {
+      return this._queue(queueable.hash(hashCommands.hincrby(key, field, by)));
     }
     get length() {
       return this._queued.length;
@@ -371,6 +483,42 @@
     }
     pexpire(key, ms) {
       return redisCommands.pexpire(key, ms);
+    }
+    hget(key, field) {
+      return hashCommand(hashCommands.hget(key, field));
+    }
+    hmget(key, ...fields) {
+      return hashCommand(hashCommands.hmget(key, fields));
+    }
+    hgetall(key) {
+      return hashCommand(hashCommands.hgetall(key, Object.prototype));
+    }
+    hexists(key, field) {
+      return hashCommand(hashCommands.hexists(key, field));
+    }
+    hlen(key) {
+      return hashCommand(hashCommands.hlen(key));
+    }
+    hkeys(key) {
+      return hashCommand(hashCommands.hkeys(key));
+    }
+    hvals(key) {
+      return hashCommand(hashCommands.hvals(key));
+    }
+    hset(key, ...args) {
+      return hashCommand(hashCommands.hset(key, args));
+    }
+    hmset(key, ...args) {
+      return hashCommand(hashCommands.hmset(key, args));
+    }
+    hsetnx(key, field, value) {
+      return hashCommand(hashCommands.hsetnx(key, field, value));
+    }
+    hdel(key, ...fields) {
+      return hashCommand(hashCommands.hdel(key, fields));
+    }
+    hincrby(key, field, by) {
+      return hashCommand(hashCommands.hincrby(key, field, by));
     }
     // A Lua command, as ioredis defines it: the same recognised scripts as
     // `eval`; without `numberOfKeys` the first argument gives it.
@@ -491,6 +639,33 @@
     exists(keys) {
       return this._queue(queueable.exists([keys]));
     }
+    hGet(key, field) {
+      return this._queue(queueable.hash(hashCommands.hget(key, field)));
+    }
+    hmGet(key, fields) {
+      return this._queue(queueable.hash(hashCommands.hmget(key, [fields])));
+    }
+    hGetAll(key) {
+      return this._queue(queueable.hash(hashCommands.hgetall(key, null)));
+    }
+    hExists(key, field) {
+      return this._queue(queueable.hash(hashCommands.hexists(key, field)));
+    }
+    hLen(key) {
+      return this._queue(queueable.hash(hashCommands.hlen(key)));
+    }
+    hSet(key, ...args) {
+      return this._queue(queueable.hash(hashCommands.hset(key, args)));
+    }
+    hSetNX(key, field, value) {
+      return this._queue(queueable.hash(hashCommands.hsetnx(key, field, value)));
+    }
+    hDel(key, fields) {
+      return this._queue(queueable.hash(hashCommands.hdel(key, [fields])));
+    }
+    hIncrBy(key, field, by) {
+      return this._queue(queueable.hash(hashCommands.hincrby(key, field, by)));
+    }
     async exec() {
       const replies = await execute(this._client._connection(), this._queued, failedCommand);
       if (replies === null) throw new WatchError();
@@ -609,6 +784,39 @@
     }
     exists(keys) {
       return asNodeRedis(() => redisCommands.exists([keys]));
+    }
+    hGet(key, field) {
+      return asNodeRedis(() => hashCommand(hashCommands.hget(key, field)));
+    }
+    hmGet(key, fields) {
+      return asNodeRedis(() => hashCommand(hashCommands.hmget(key, [fields])));
+    }
+    hGetAll(key) {
+      return asNodeRedis(() => hashCommand(hashCommands.hgetall(key, null)));
+    }
+    hExists(key, field) {
+      return asNodeRedis(() => hashCommand(hashCommands.hexists(key, field)));
+    }
+    hLen(key) {
+      return asNodeRedis(() => hashCommand(hashCommands.hlen(key)));
+    }
+    hKeys(key) {
+      return asNodeRedis(() => hashCommand(hashCommands.hkeys(key)));
+    }
+    hVals(key) {
+      return asNodeRedis(() => hashCommand(hashCommands.hvals(key)));
+    }
+    hSet(key, ...args) {
+      return asNodeRedis(() => hashCommand(hashCommands.hset(key, args)));
+    }
+    hSetNX(key, field, value) {
+      return asNodeRedis(() => hashCommand(hashCommands.hsetnx(key, field, value)));
+    }
+    hDel(key, fields) {
+      return asNodeRedis(() => hashCommand(hashCommands.hdel(key, [fields])));
+    }
+    hIncrBy(key, field, by) {
+      return asNodeRedis(() => hashCommand(hashCommands.hincrby(key, field, by)));
     }
     async ping(message) {
       return message === undefined ? "PONG" : String(message);

@@ -57,6 +57,10 @@ pub enum OpKind {
     /// Redis's `MULTI`…`EXEC` (or a pipeline): queued commands applied
     /// together when it lands.
     CacheExec,
+    /// A read of a Redis hash (`HGET`, `HGETALL`, …).
+    CacheHashGet,
+    /// A write of a Redis hash (`HSET`, `HDEL`, `HINCRBY`, …).
+    CacheHashSet,
 }
 
 impl OpKind {
@@ -75,7 +79,9 @@ impl OpKind {
             | OpKind::CacheExpire
             | OpKind::CacheLockScript
             | OpKind::CacheWatch
-            | OpKind::CacheExec => Some(ServerKind::Cache),
+            | OpKind::CacheExec
+            | OpKind::CacheHashGet
+            | OpKind::CacheHashSet => Some(ServerKind::Cache),
             OpKind::DbSelect | OpKind::DbFindOrder | OpKind::DbFind | OpKind::DbFindOne => {
                 Some(ServerKind::DbRead)
             }
