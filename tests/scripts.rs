@@ -2334,6 +2334,49 @@ export async function handle() {
     );
 }
 
+/// node-redis the same way: on the shared client every buyer buys; with
+/// `duplicate()` or node-redis 4's `executeIsolated` one does, and the
+/// others' `exec()` throws `WatchError` (whose `name` is "Error"). Node 20
+/// with node-redis 5 on a real Redis 7 counted the same for the shared
+/// client and for `duplicate()`.
+#[test]
+fn node_redis_watch_is_per_connection_too() {
+    let shared = r#"import { createClient } from "redis";
+const client = createClient();
+await client.connect();
+await client.set("stock", 1);
+async function buy(c) {
+  await c.watch("stock");
+  const stock = Number(await c.get("stock"));
+  if (stock <= 0) { await c.unwatch(); return count("sold out"); }
+  try {
+    await c.multi().set("stock", String(stock - 1)).exec();
+    count("bought");
+  } catch (e) {
+    count(`${e.constructor.name} ${e.name}`);
+  }
+}
+export async function handle(req) {
+  await buy(client);
+}
+"#;
+    let (_, run) = run_cleanly(shared, "scenario=script&users=3&clicks=1");
+    assert_eq!(run.custom(), custom(&[("bought", 3.0)]));
+    let own = shared.replace(
+        "  await buy(client);",
+        "  const c = client.duplicate();\n  await c.connect();\n  await buy(c);",
+    );
+    let (_, run) = run_cleanly(&own, "scenario=script&users=3&clicks=1");
+    let lost = custom(&[("WatchError Error", 2.0), ("bought", 1.0)]);
+    assert_eq!(run.custom(), lost);
+    let isolated = shared.replace(
+        "  await buy(client);",
+        "  await client.executeIsolated(buy);",
+    );
+    let (_, run) = run_cleanly(&isolated, "scenario=script&users=3&clicks=1");
+    assert_eq!(run.custom(), lost);
+}
+
 /// Redis hashes through ioredis and node-redis, alone and in a MULTI, with
 /// Redis's errors for the wrong kind of key and a field that is not an
 /// integer: Node 20 with ioredis 5.8 and node-redis 5 on a real Redis 7

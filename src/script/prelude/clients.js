@@ -578,11 +578,11 @@
       throw error instanceof ReplyError ? new SimpleError(error.message) : error;
     }
   };
-  // node-redis's WATCH failure: `exec()` throws it.
+  // node-redis's WATCH failure: `exec()` throws it (named "Error", as
+  // node-redis leaves it).
   class WatchError extends Error {
     constructor(message = "One (or more) of the watched keys has been changed") {
       super(message);
-      this.name = "WatchError";
     }
   }
   // node-redis's `multi()`: chained commands, then `exec()` (the replies;
