@@ -235,7 +235,7 @@
   // Redis commands the simulation does not model: a clear error naming
   // the command and what is modelled, not "not a function".
   const UNMODELLED = [
-    "mget", "mset",
+
     "lpush", "rpush", "lpop", "rpop", "lrange", "llen", "sadd", "srem", "smembers",
     "sismember", "scard", "zadd", "zrem", "zrange", "zscore", "zincrby", "publish",
     "subscribe", "getset", "getdel",
@@ -245,10 +245,11 @@
   const MODELLED_REDIS =
     "GET, SET with EX/PX/NX/XX, SETEX, PSETEX, SETNX, DEL, EXISTS, INCR/DECR(BY), " +
     "EXPIRE, PEXPIRE, EVAL of check-and-delete and redlock's scripts, PING, " +
-    "HSET, HSETNX, HMSET, HGET, HMGET, HGETALL, HDEL, HINCRBY, HEXISTS, HLEN, HKEYS, HVALS, " +
+    "MGET, MSET, HSET, HSETNX, HMSET, HGET, HMGET, HGETALL, HDEL, HINCRBY, HEXISTS, HLEN, " +
+    "HKEYS, HVALS, " +
     "and WATCH, UNWATCH, MULTI/EXEC and pipelines of those";
   const NODE_REDIS_UNMODELLED = [
-    "mGet", "mSet", "lPush", "rPush",
+    "lPush", "rPush",
     "lPop", "rPop", "lRange", "lLen", "sAdd", "sRem", "sMembers", "sIsMember", "sCard",
     "zAdd", "zRem", "zRange", "zScore", "zIncrBy", "publish", "subscribe", "getSet", "getDel", "ttl", "pTTL", "persist", "keys", "scan",
     "flushAll", "flushDb", "rename", "append", "strLen", "evalSha", "xAdd", "xRead",
@@ -289,11 +290,22 @@
       (found) => found.filter((value) => value != null).length,
     ],
     hash: ([kind, key, what, read]) => [[[kind, key, what]], ([answer]) => read(answer)],
+    // MGET and MSET: one round trip, applied at once (a hash reads null).
+    mget: (keys) => [
+      keys.flat().map((key) => ["get", key]),
+      (found) => found.map((value) => (value !== null && typeof value === "object" ? null : reply(value))),
+    ],
+    mset: (args) => [fieldPairs(args).map(([key, value]) => ["set", key, value, 0]), () => "OK"],
+  };
+  // A command of several calls on its own: one round trip (a pipeline).
+  const batched = async ([calls, read]) => {
+    const answers = await host.exec(null, calls);
+    return read(answers.map((answer) => answer.value));
   };
   // Sends the queued commands (`connection`: MULTI/EXEC on it; null: a
   // pipeline): null if a watched key changed, else each command's reply
-  // or its error (`failed` makes the library's error).
-  async function execute(connection, queued, failed) {
+  // or its error, as the library gives them (`ok`, `failed`).
+  async function execute(connection, queued, failed, ok = (reply) => reply) {
     const answers = await host.exec(connection, queued.flatMap(([calls]) => calls));
     if (answers === null) return null;
     let at = 0;
@@ -301,11 +313,13 @@
       const mine = answers.slice(at, (at += calls.length));
       const error = mine.find((answer) => answer.error !== undefined);
       if (error) return failed(redisMessage(error.error));
+      let reply;
       try {
-        return read(mine.map((answer) => answer.value));
+        reply = read(mine.map((answer) => answer.value));
       } catch (error) {
         return failed(error.message);
       }
+      return ok(reply);
     });
   }
   // ioredis's `multi()` and `pipeline()`: chained commands, then `exec()`:
@@ -363,6 +377,12 @@
     exists(...keys) {
       return this._queue(queueable.exists(keys));
     }
+    mget(...keys) {
+      return this._queue(queueable.mget(keys));
+    }
+    mset(...args) {
+      return this._queue(queueable.mset(args));
+    }
     hget(key, field) {
       return this._queue(queueable.hash(hashCommands.hget(key, field)));
     }
@@ -395,8 +415,12 @@
     }
     async exec() {
       const connection = this._atomic ? this._client._connection() : null;
-      const replies = await execute(connection, this._queued, (message) => [new ReplyError(message)]);
-      return replies && replies.map((reply) => (Array.isArray(reply) ? reply : [null, reply]));
+      return execute(
+        connection,
+        this._queued,
+        (message) => [new ReplyError(message)],
+        (reply) => [null, reply]
+      );
     }
     // DISCARD, queued as ioredis queues it: nothing queued before it runs,
     // and (a MULTI's) EXEC then ends the connection's watches, as DISCARD
@@ -483,6 +507,12 @@
     }
     pexpire(key, ms) {
       return redisCommands.pexpire(key, ms);
+    }
+    mget(...keys) {
+      return batched(queueable.mget(keys));
+    }
+    mset(...args) {
+      return batched(queueable.mset(args));
     }
     hget(key, field) {
       return hashCommand(hashCommands.hget(key, field));
@@ -639,6 +669,12 @@
     exists(keys) {
       return this._queue(queueable.exists([keys]));
     }
+    mGet(keys) {
+      return this._queue(queueable.mget([keys]));
+    }
+    mSet(pairs) {
+      return this._queue(queueable.mset([nodeRedisPairs(pairs)]));
+    }
     hGet(key, field) {
       return this._queue(queueable.hash(hashCommands.hget(key, field)));
     }
@@ -698,6 +734,9 @@
     const only = options.NX ? "NX" : options.XX ? "XX" : options.condition || null;
     return { ttl, only };
   };
+  // node-redis's MSET argument: an object, `[[key, value], …]` or
+  // `[key, value, …]`.
+  const nodeRedisPairs = (pairs) => (Array.isArray(pairs) ? pairs.flat() : pairs);
   class RedisClient {
     constructor() {
       this.isOpen = false;
@@ -784,6 +823,12 @@
     }
     exists(keys) {
       return asNodeRedis(() => redisCommands.exists([keys]));
+    }
+    mGet(keys) {
+      return asNodeRedis(() => batched(queueable.mget([keys])));
+    }
+    mSet(pairs) {
+      return asNodeRedis(() => batched(queueable.mset([nodeRedisPairs(pairs)])));
     }
     hGet(key, field) {
       return asNodeRedis(() => hashCommand(hashCommands.hget(key, field)));
