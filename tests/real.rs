@@ -765,6 +765,33 @@ fn hashes_agree_with_real_redis() {
     assert_eq!(custom["pears_1"], 4, "{custom}");
 }
 
+/// Sets on real Redis: SADD as an idempotency guard (one of each user's
+/// two clicks gets `1`), SISMEMBER, SMEMBERS (compared sorted) and SREM
+/// answer the same there.
+#[test]
+fn sets_agree_with_real_redis() {
+    let code = r#"
+        import { createClient } from "redis";
+        const redis = createClient();
+        await redis.connect();
+        export async function handle(req) {
+          const added = await redis.sAdd("seen", [`u${req.user}`, "all"]);
+          count(`added_${added}`);
+          count(`member_${await redis.sIsMember("seen", `u${req.user}`)}`);
+          count(`size_${(await redis.sMembers("seen")).length}`);
+          if (req.id === 3) await redis.sRem("seen", ["all", "nobody"]);
+        }
+    "#;
+    let fragment = "v=1&scenario=script&users=2&clicks=2";
+    let Some(report) = play_script(code, None, fragment, 2) else {
+        return;
+    };
+    assert_eq!(report.cache_server, "redis");
+    assert_script_agrees(&report);
+    let custom = &report.simulation["custom"];
+    assert_eq!(custom["member_1"], 4, "{custom}");
+}
+
 #[test]
 fn a_memcached_add_lock_from_memjs_holds_on_real_memcached() {
     let schema = example("ticket_pg.sql");

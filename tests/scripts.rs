@@ -2410,6 +2410,67 @@ console.log('nr', await t(() => c.mSet([['g', '7'], ['h2', '8']])), await t(() =
     assert_eq!((m.cache_hits, m.cache_misses), (13, 4));
 }
 
+/// Redis sets through both clients, alone and in a MULTI: SADD and SREM
+/// count what changed, SISMEMBER answers 1/0, a set of integers lists in
+/// order, WRONGTYPE both ways. Node 20 with ioredis 5.8 and node-redis 5
+/// on a real Redis 7 printed these lines (SMEMBERS of strings is left out:
+/// Redis lists those in its hash table's order).
+#[test]
+fn sets_reply_as_redis_does() {
+    let code = r#"import Redis from 'ioredis';
+import { createClient } from 'redis';
+const r = new Redis();
+const show = (v) => JSON.stringify(v, (k, x) => (x instanceof Error ? `${x.name}: ${x.message}` : x));
+const t = async (f) => { try { return show(await f()); } catch (e) { return `${e.constructor.name}: ${e.message}`; } };
+export async function handle() {
+console.log('io', await t(() => r.sadd('s', 'b', 'a', 'c')), await t(() => r.sadd('s', 'a', 'd')), await t(() => r.sadd('s', ['e', 'b'])), await t(() => r.scard('s')));
+console.log('io', await t(() => r.sismember('s', 'a')), await t(() => r.sismember('s', 'z')), await t(() => r.srem('s', 'a', 'z')), await t(() => r.smembers('nokey')), await t(() => r.scard('nokey')));
+await r.sadd('n', 3, 1, 2);
+console.log('io', await t(() => r.smembers('n')), await t(() => r.get('s')), await t(() => r.sadd('str', 'x')), await t(() => r.set('str2', 'v')), await t(() => r.sadd('str2', 'x')));
+console.log('io', await t(() => r.multi().sadd('m', 'x').sadd('m', 'x').smembers('m').sismember('m', 'x').exec()), await t(() => r.srem('m', 'x')), await t(() => r.exists('m')));
+const c = createClient(); await c.connect();
+console.log('nr', await t(() => c.sAdd('k', 'a')), await t(() => c.sAdd('k', ['b', 'a'])), await t(() => c.sMembers('k')), await t(() => c.sIsMember('k', 'a')), await t(() => c.sIsMember('k', 'z')), await t(() => c.sCard('k')), await t(() => c.sRem('k', ['a', 'z'])), await t(() => c.sRem('k', 'b')));
+}
+"#;
+    let (_, run) = run_cleanly(code, "scenario=script&users=1&clicks=1");
+    let wrong = "ReplyError: WRONGTYPE Operation against a key holding the wrong kind of value";
+    assert_eq!(
+        run.messages(),
+        [
+            "io 3 1 1 5".to_string(),
+            "io 1 0 1 [] 0".to_string(),
+            format!(r#"io ["1","2","3"] {wrong} 1 "OK" {wrong}"#),
+            r#"io [[null,1],[null,0],[null,["x"]],[null,1]] 1 0"#.to_string(),
+            r#"nr 1 1 ["a","b"] 1 0 2 1 1"#.to_string(),
+        ]
+    );
+}
+
+/// The idempotency guard production code builds on a set: `SADD` is one
+/// step, so of two requests with one key exactly one sees `1`; checking
+/// with `SISMEMBER` first lets both through.
+#[test]
+fn sadd_is_an_idempotency_guard_and_sismember_then_sadd_is_not() {
+    let guard = r#"import Redis from "ioredis";
+const redis = new Redis();
+export async function handle(req) {
+  if ((await redis.sadd("seen", `order:${req.user}`)) === 0) return count("duplicate");
+  count("processed");
+}
+"#;
+    let (_, run) = run_cleanly(guard, "scenario=script&users=1&clicks=2");
+    assert_eq!(
+        run.custom(),
+        custom(&[("duplicate", 1.0), ("processed", 1.0)])
+    );
+    let racy = guard.replace(
+        "  if ((await redis.sadd(\"seen\", `order:${req.user}`)) === 0) return count(\"duplicate\");",
+        "  if (await redis.sismember(\"seen\", `order:${req.user}`)) return count(\"duplicate\");\n  await redis.sadd(\"seen\", `order:${req.user}`);",
+    );
+    let (_, run) = run_cleanly(&racy, "scenario=script&users=1&clicks=2");
+    assert_eq!(run.custom(), custom(&[("processed", 2.0)]));
+}
+
 /// Redis hashes through ioredis and node-redis, alone and in a MULTI, with
 /// Redis's errors for the wrong kind of key and a field that is not an
 /// integer: Node 20 with ioredis 5.8 and node-redis 5 on a real Redis 7
@@ -2526,7 +2587,7 @@ export async function handle(req) {
   console.log("nr setEx", await c.setEx("k2", 10, "v"), "exists", await c.exists("k2"), await c.exists(["k2", "k1", "zz"]));
   console.log("io setnx", await r.setnx("k3", "a"), await r.setnx("k3", "b"));
   console.log("io setex", await r.setex("k4", 10, "v"), "exists", await r.exists("k4"), await r.exists("k4", "k3", "zz"));
-  for (const call of [() => r.sadd("s", "a"), () => c.sAdd("s", "a"), () => r.lpush("l", 1)]) {
+  for (const call of [() => r.zadd("z", 1, "a"), () => c.zAdd("z", { score: 1, value: "a" }), () => r.lpush("l", 1)]) {
     try { await call(); } catch (e) { console.log(e.constructor.name, e.message.split(" (")[0]); }
   }
 }
@@ -2540,8 +2601,8 @@ export async function handle(req) {
             "nr setEx OK exists 1 2",
             "io setnx 1 0",
             "io setex OK exists 1 2",
-            "TypeError ioredis: SADD is not modelled by the simulated Redis",
-            "TypeError redis: SADD is not modelled by the simulated Redis",
+            "TypeError ioredis: ZADD is not modelled by the simulated Redis",
+            "TypeError redis: ZADD is not modelled by the simulated Redis",
             "TypeError ioredis: LPUSH is not modelled by the simulated Redis",
         ]
     );

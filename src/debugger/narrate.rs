@@ -165,6 +165,8 @@ pub fn op_label(op: OpKind) -> &'static str {
         OpKind::CacheExec => "cache.exec",
         OpKind::CacheHashGet => "cache.hget",
         OpKind::CacheHashSet => "cache.hset",
+        OpKind::CacheSetRead => "cache.smembers",
+        OpKind::CacheSetWrite => "cache.sadd",
         OpKind::DbFind => "db.find",
         OpKind::DbFindOne => "db.findOne",
         OpKind::DbUpdate => "db.update",

@@ -314,7 +314,9 @@ fn op_kind(op: OpKind) -> SpanKind {
         | OpKind::CacheWatch
         | OpKind::CacheExec
         | OpKind::CacheHashGet
-        | OpKind::CacheHashSet => SpanKind::Cache,
+        | OpKind::CacheHashSet
+        | OpKind::CacheSetRead
+        | OpKind::CacheSetWrite => SpanKind::Cache,
         OpKind::DbSelect | OpKind::DbFindOrder | OpKind::DbFind | OpKind::DbFindOne => {
             SpanKind::DbRead
         }

@@ -332,16 +332,48 @@ impl CacheConn {
         }
     }
 
-    /// `HSET` (or `HSETNX` of each field, `only_new`) of the fields,
-    /// `HDEL`, or `HINCRBY`: Redis's number. `Err` inside: its refusal.
-    pub async fn hash_write(
+    /// A Redis set's members (`SMEMBERS`), or whether each of `asked` is
+    /// one (`SMISMEMBER`, `1`/`0`). `Err` inside: the server's refusal.
+    pub async fn set_read(
+        &self,
+        key: &str,
+        asked: Option<&[String]>,
+    ) -> Result<Result<Vec<String>, String>, CacheError> {
+        let CacheConn::Redis(conn) = self else {
+            return Err(CacheError("memcached has no sets".into()));
+        };
+        let read: Result<Vec<String>, redis::RedisError> = match asked {
+            None => {
+                redis::cmd("SMEMBERS")
+                    .arg(key)
+                    .query_async(&mut conn.clone())
+                    .await
+            }
+            Some(asked) => redis::cmd("SMISMEMBER")
+                .arg(key)
+                .arg(asked)
+                .query_async::<Vec<i64>>(&mut conn.clone())
+                .await
+                .map(|found| found.into_iter().map(|n| n.to_string()).collect()),
+        };
+        match read {
+            Ok(read) => Ok(Ok(read)),
+            Err(error) if error.code().is_some() => Ok(Err(error.to_string())),
+            Err(error) => Err(error.into()),
+        }
+    }
+
+    /// A write of a hash or a set that Redis answers with a number:
+    /// `HSET`, `HSETNX`, `HDEL`, `HINCRBY`, `SADD`, `SREM`. `Err` inside:
+    /// its refusal.
+    pub async fn count_write(
         &self,
         key: &str,
         command: &str,
         args: &[String],
     ) -> Result<Result<i64, String>, CacheError> {
         let CacheConn::Redis(conn) = self else {
-            return Err(CacheError("memcached has no hashes".into()));
+            return Err(CacheError("memcached has no hashes or sets".into()));
         };
         let written: Result<i64, redis::RedisError> = redis::cmd(command)
             .arg(key)

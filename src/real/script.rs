@@ -26,7 +26,7 @@ use crate::real::{db, run_id, RealOptions, Urls};
 use crate::run::{ScheduleError, Scheduled};
 use crate::script::call::Call;
 use crate::script::mirror::{CacheAnswer, Mirror};
-use crate::script::world::{HashWrite, LockScript};
+use crate::script::world::{sort_members, HashWrite, LockScript};
 use crate::script::ScriptRun;
 
 /// The longest a real statement may take once the model has answered it:
@@ -655,7 +655,41 @@ impl RealMirror {
                     };
                     (
                         format!("{command} {k} {}", args.join(" ")),
-                        match cache.hash_write(&key(k), command, &args).await {
+                        match cache.count_write(&key(k), command, &args).await {
+                            Ok(Ok(n)) => Ok(Some(json!(n))),
+                            Ok(Err(message)) => Err(message),
+                            Err(error) => failed(error),
+                        },
+                    )
+                }
+                Call::SetRead(k, asked) => (
+                    match asked {
+                        None => format!("SMEMBERS {k}"),
+                        Some(asked) => format!("SMISMEMBER {k} {}", asked.join(" ")),
+                    },
+                    match cache.set_read(&key(k), asked.as_deref()).await {
+                        Ok(Ok(mut read)) => {
+                            if asked.is_none() {
+                                sort_members(&mut read);
+                            }
+                            Ok(Some(Value::Array(
+                                read.into_iter()
+                                    .map(|text| match asked {
+                                        None => Value::String(text),
+                                        Some(_) => unwire(&text),
+                                    })
+                                    .collect(),
+                            )))
+                        }
+                        Ok(Err(message)) => Err(message),
+                        Err(error) => failed(error),
+                    },
+                ),
+                Call::SetWrite(k, add, members) => {
+                    let command = if *add { "SADD" } else { "SREM" };
+                    (
+                        format!("{command} {k} {}", members.join(" ")),
+                        match cache.count_write(&key(k), command, members).await {
                             Ok(Ok(n)) => Ok(Some(json!(n))),
                             Ok(Err(message)) => Err(message),
                             Err(error) => failed(error),

@@ -32,6 +32,11 @@ pub enum Call {
     HashRead(String, Option<Vec<String>>),
     /// A write of a Redis hash.
     HashWrite(String, HashWrite),
+    /// A read of a Redis set: whether each of these is a member
+    /// (`SISMEMBER`, `SMISMEMBER`), or every member (`SMEMBERS`, `SCARD`).
+    SetRead(String, Option<Vec<String>>),
+    /// `SADD` (true) or `SREM` of these members.
+    SetWrite(String, bool, Vec<String>),
     /// Redis's `WATCH` of these keys on a client's connection (none:
     /// `UNWATCH`).
     Watch(u64, Vec<String>),
@@ -83,7 +88,9 @@ impl Call {
             | Call::Update(key, ..)
             | Call::Remove(key, _)
             | Call::HashRead(key, _)
-            | Call::HashWrite(key, _) => key,
+            | Call::HashWrite(key, _)
+            | Call::SetRead(key, _)
+            | Call::SetWrite(key, ..) => key,
             Call::Locks(_, keys, ..) | Call::Watch(_, keys) => {
                 keys.first().map_or("", String::as_str)
             }

@@ -377,6 +377,8 @@ pub fn register<'js>(ctx: &Ctx<'js>, link: &Rc<Link>) -> Result<()> {
             ("exec", cache_exec, 2),
             ("hashRead", cache_hash_read, 2),
             ("hashWrite", cache_hash_write, 2),
+            ("setRead", cache_set_read, 2),
+            ("setWrite", cache_set_write, 2),
             ("sql", host_sql, 3),
             ("session", host_session, 0),
         ],
@@ -612,6 +614,37 @@ fn cache_hash_write<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Re
     send(link, ctx, OpKind::CacheHashSet, Call::HashWrite(key, write))
 }
 
+/// `setRead(key, members)`: whether each of `members` (an array) is in
+/// the set (`1`/`0`), or every member (null).
+fn cache_set_read<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    let key = key_arg(ctx, args, 0)?;
+    let members = hash_fields(to_json(ctx, &arg(ctx, args, 1))?);
+    send(link, ctx, OpKind::CacheSetRead, Call::SetRead(key, members))
+}
+
+/// `setWrite(key, { add: members } or { remove: members })`: `SADD` or
+/// `SREM`; settles with how many it added or removed.
+fn cache_set_write<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    let key = key_arg(ctx, args, 0)?;
+    let (add, members) = set_write(to_json(ctx, &arg(ctx, args, 1))?);
+    send(
+        link,
+        ctx,
+        OpKind::CacheSetWrite,
+        Call::SetWrite(key, add, members),
+    )
+}
+
+/// A set write as the prelude spells it: whether it adds, and the members.
+fn set_write(write: Json) -> (bool, Vec<String>) {
+    let add = write.get("add").cloned();
+    let members = add.clone().or_else(|| write.get("remove").cloned());
+    (
+        add.is_some(),
+        members.and_then(hash_fields).unwrap_or_default(),
+    )
+}
+
 /// Field names (null: every field).
 fn hash_fields(fields: Json) -> Option<Vec<String>> {
     match fields {
@@ -682,6 +715,11 @@ fn queued_call(command: Json) -> std::result::Result<Call, String> {
         Some("expire") => Call::Expire(key, to_micros(number(&mut rest))),
         Some("hashRead") => Call::HashRead(key, hash_fields(rest.next().unwrap_or(Json::Null))),
         Some("hashWrite") => Call::HashWrite(key, hash_write(rest.next().unwrap_or(Json::Null))?),
+        Some("setRead") => Call::SetRead(key, hash_fields(rest.next().unwrap_or(Json::Null))),
+        Some("setWrite") => {
+            let (add, members) = set_write(rest.next().unwrap_or(Json::Null));
+            Call::SetWrite(key, add, members)
+        }
         Some(write @ ("set" | "add" | "replace")) => {
             let value = rest.next().unwrap_or(Json::Null);
             let ttl = to_micros(number(&mut rest));

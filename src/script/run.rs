@@ -1004,8 +1004,8 @@ impl ScriptRun {
                 }
                 return;
             }
-            Call::HashRead(..) => (false, false),
-            Call::HashWrite(..) => (false, true),
+            Call::HashRead(..) | Call::SetRead(..) => (false, false),
+            Call::HashWrite(..) | Call::SetWrite(..) => (false, true),
             Call::Find(..) | Call::FindOne(..) => (true, false),
             Call::Insert(..) | Call::Update(..) | Call::Remove(..) => (true, true),
             Call::Sql(_) => unreachable!("above"),
@@ -1070,7 +1070,7 @@ impl ScriptRun {
         }
         let accesses = cache_accesses(&call);
         let every_field = match &call {
-            Call::HashRead(key, None) => Some(key.clone()),
+            Call::HashRead(key, None) | Call::SetRead(key, None) => Some(key.clone()),
             _ => None,
         };
         let (result, outcome) = self.apply_one(call, now);
@@ -1078,12 +1078,18 @@ impl ScriptRun {
             .into_iter()
             .map(|(key, access)| (key, access, outcome))
             .collect();
-        // HGETALL (and HLEN, HKEYS, HVALS) read every field it found.
-        if let (Some(key), Ok(Some(Value::Object(fields)))) = (every_field, &result) {
+        // HGETALL (and HLEN, HKEYS, HVALS) read every field it found,
+        // SMEMBERS (and SCARD) every member.
+        if let (Some(key), Ok(Some(found))) = (every_field, &result) {
+            let names: Vec<&str> = match found {
+                Value::Object(fields) => fields.keys().map(String::as_str).collect(),
+                Value::Array(members) => members.iter().filter_map(Value::as_str).collect(),
+                _ => Vec::new(),
+            };
             accesses.extend(
-                fields
-                    .keys()
-                    .map(|field| (hash_field(&key, field), Access::Read, outcome)),
+                names
+                    .into_iter()
+                    .map(|name| (hash_field(&key, name), Access::Read, outcome)),
             );
         }
         (result, outcome, accesses)
@@ -1221,6 +1227,30 @@ impl ScriptRun {
                 Ok(answer) => (Ok(Some(number(answer))), Outcome::Stored),
                 Err(message) => (Err(Rejection::Type(message)), Outcome::NotStored),
             },
+            Call::SetRead(key, asked) => match state.cache.members(&key, now) {
+                Ok(all) => {
+                    let (outcome, found) = match all.is_empty() {
+                        true => (Outcome::Miss, Found::Miss),
+                        false => (Outcome::Hit, Found::Live(Value::Null)),
+                    };
+                    self.count_read(&found);
+                    let answer = match asked {
+                        None => all.into_iter().map(Value::String).collect(),
+                        Some(asked) => asked
+                            .iter()
+                            .map(|member| Value::from(u8::from(all.contains(member))))
+                            .collect(),
+                    };
+                    (Ok(Some(Value::Array(answer))), outcome)
+                }
+                Err(message) => (Err(Rejection::Type(message)), Outcome::Failed),
+            },
+            Call::SetWrite(key, add, members) => {
+                match state.cache.set_write(&key, add, &members, now) {
+                    Ok(changed) => (Ok(Some(number(changed))), Outcome::Stored),
+                    Err(message) => (Err(Rejection::Type(message)), Outcome::NotStored),
+                }
+            }
             Call::Watch(connection, keys) => {
                 match keys.is_empty() {
                     true => state.cache.unwatch(connection),
@@ -2057,9 +2087,14 @@ fn cache_accesses(call: &Call) -> Vec<(String, Access)> {
         | Call::Incr(key, _)
         | Call::Expire(key, _)
         | Call::Counter(key, ..) => one(key, Access::Update),
-        Call::HashRead(key, Some(fields)) => fields
+        Call::HashRead(key, Some(fields)) | Call::SetRead(key, Some(fields)) => fields
             .iter()
             .map(|field| (hash_field(key, field), Access::Read))
+            .collect(),
+        // SADD and SREM read what they change: they lose no update.
+        Call::SetWrite(key, _, members) => members
+            .iter()
+            .map(|member| (hash_field(key, member), Access::Update))
             .collect(),
         Call::HashWrite(key, write) => match write {
             HashWrite::Set(pairs, false) => pairs

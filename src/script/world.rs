@@ -23,12 +23,33 @@ pub enum Found {
 
 #[derive(Clone, Debug)]
 struct Entry {
-    /// A hash's fields are an object of field to value.
+    /// A hash's fields are an object of field to value; a set's members
+    /// an array of strings.
     value: Value,
     /// `None`: never expires.
     expires_at: Option<Micros>,
-    /// A Redis hash (`HSET`), not a value.
-    hash: bool,
+    kind: Kind,
+}
+
+/// What a cache entry holds: a value, or one of Redis's collections.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Value,
+    /// `HSET`.
+    Hash,
+    /// `SADD`.
+    Set,
+}
+
+/// A set's members in the order they read: integers ascending (Redis's
+/// intset), else by bytes.
+pub fn sort_members(members: &mut [String]) {
+    let integer = |m: &String| m.parse::<i64>().ok().filter(|n| n.to_string() == *m);
+    if members.iter().all(|m| integer(m).is_some()) {
+        members.sort_by_key(|m| integer(m).unwrap_or(0));
+    } else {
+        members.sort();
+    }
 }
 
 /// Redis's answer to a command on a key of the other kind.
@@ -129,7 +150,7 @@ impl ScriptCache {
         match self.live(key, now) {
             None => Ok(Map::new()),
             Some(Entry {
-                hash: true,
+                kind: Kind::Hash,
                 value: Value::Object(fields),
                 ..
             }) => Ok(fields.clone()),
@@ -177,23 +198,81 @@ impl ScriptCache {
             }
         };
         if changed {
-            let expires_at = self.live(key, now).and_then(|entry| entry.expires_at);
-            match fields.is_empty() {
-                true => {
-                    self.entries.remove(key);
-                }
-                false => {
-                    let entry = Entry {
-                        value: Value::Object(fields),
-                        expires_at,
-                        hash: true,
-                    };
-                    self.entries.insert(key.to_string(), entry);
-                }
-            }
-            self.wrote(key);
+            let contents = (!fields.is_empty()).then_some(Value::Object(fields));
+            self.store_collection(key, contents, Kind::Hash, now);
         }
         Ok(answer)
+    }
+
+    /// A live set's members (empty: no such key), in Redis's order for a
+    /// set of integers (ascending), else in byte order (Redis leaves a
+    /// set's order to its encoding); or `WRONGTYPE`.
+    pub fn members(&self, key: &str, now: Micros) -> Result<Vec<String>, String> {
+        match self.live(key, now) {
+            None => Ok(Vec::new()),
+            Some(Entry {
+                kind: Kind::Set,
+                value: Value::Array(members),
+                ..
+            }) => Ok(members
+                .iter()
+                .filter_map(|member| member.as_str().map(str::to_string))
+                .collect()),
+            Some(_) => Err(WRONGTYPE.to_string()),
+        }
+    }
+
+    /// `SADD` (`add`) or `SREM` of `members`: how many it added or removed,
+    /// or `WRONGTYPE`. A set left empty is deleted.
+    pub fn set_write(
+        &mut self,
+        key: &str,
+        add: bool,
+        members: &[String],
+        now: Micros,
+    ) -> Result<f64, String> {
+        let mut all = self.members(key, now)?;
+        let mut changed = 0;
+        for member in members {
+            match (all.iter().position(|m| m == member), add) {
+                (None, true) => {
+                    all.push(member.clone());
+                    changed += 1;
+                }
+                (Some(at), false) => {
+                    all.remove(at);
+                    changed += 1;
+                }
+                _ => {}
+            }
+        }
+        if changed > 0 {
+            sort_members(&mut all);
+            let contents = (!all.is_empty())
+                .then(|| Value::Array(all.into_iter().map(Value::String).collect()));
+            self.store_collection(key, contents, Kind::Set, now);
+        }
+        Ok(f64::from(changed))
+    }
+
+    /// A hash's or a set's new contents (`None`: it is empty, and the key
+    /// goes, as in Redis), keeping its expiry: a write of `key`.
+    fn store_collection(&mut self, key: &str, contents: Option<Value>, kind: Kind, now: Micros) {
+        let expires_at = self.live(key, now).and_then(|entry| entry.expires_at);
+        match contents {
+            None => {
+                self.entries.remove(key);
+            }
+            Some(value) => {
+                let entry = Entry {
+                    value,
+                    expires_at,
+                    kind,
+                };
+                self.entries.insert(key.to_string(), entry);
+            }
+        }
+        self.wrote(key);
     }
 
     pub fn get(&self, key: &str, now: Micros) -> Found {
@@ -221,7 +300,7 @@ impl ScriptCache {
             Entry {
                 value,
                 expires_at,
-                hash: false,
+                kind: Kind::Value,
             },
         );
         self.wrote(key);
@@ -234,7 +313,7 @@ impl ScriptCache {
             Entry {
                 value,
                 expires_at,
-                hash: false,
+                kind: Kind::Value,
             },
         );
     }
@@ -277,7 +356,7 @@ impl ScriptCache {
     pub fn incr(&mut self, key: &str, by: f64, now: Micros) -> Result<f64, String> {
         match self.entries.get_mut(key) {
             Some(entry) if entry.expires_at.is_none_or(|at| now < at) => {
-                if entry.hash {
+                if entry.kind != Kind::Value {
                     return Err(WRONGTYPE.to_string());
                 }
                 let Some(old) = entry.value.as_f64() else {
@@ -294,7 +373,7 @@ impl ScriptCache {
                     Entry {
                         value: number(by),
                         expires_at: None,
-                        hash: false,
+                        kind: Kind::Value,
                     },
                 );
                 self.wrote(key);
@@ -884,6 +963,35 @@ mod tests {
             .unwrap();
         assert!(cache.expire("e", 10, 0));
         assert_eq!(cache.hash("e", 10), Ok(Map::new()));
+    }
+
+    #[test]
+    fn sets_count_changes_list_integers_in_order_and_go_when_empty() {
+        let mut cache = ScriptCache::new(0);
+        let members = |m: &[&str]| m.iter().map(|m| m.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            cache.set_write("n", true, &members(&["10", "9", "2"]), 0),
+            Ok(3.0)
+        );
+        assert_eq!(
+            cache.set_write("n", true, &members(&["9", "1"]), 0),
+            Ok(1.0)
+        );
+        assert_eq!(cache.members("n", 0), Ok(members(&["1", "2", "9", "10"])));
+        assert_eq!(
+            cache.set_write("w", true, &members(&["b", "a", "10"]), 0),
+            Ok(3.0)
+        );
+        assert_eq!(cache.members("w", 0), Ok(members(&["10", "a", "b"])));
+        assert_eq!(
+            cache.set_write("w", false, &members(&["a", "b", "10", "z"]), 0),
+            Ok(3.0)
+        );
+        assert_eq!(cache.get("w", 0), Found::Miss);
+        cache.set("s", json!("v"), 0, 0);
+        assert_eq!(cache.members("s", 0), Err(WRONGTYPE.to_string()));
+        assert_eq!(cache.hash("n", 0), Err(WRONGTYPE.to_string()));
+        assert!(cache.incr("n", 1.0, 0).is_err());
     }
 
     #[test]

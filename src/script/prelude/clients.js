@@ -86,8 +86,18 @@
       (value) => value,
     ],
   };
-  // A hash command on its own: one round trip.
-  const hashCommand = async ([kind, key, what, read]) => read(await redisCommands[kind](key, what));
+  // Each set command, as `hashCommands`.
+  const setCommands = {
+    sadd: (key, members) => ["setWrite", key, { add: members.flat().map(String) }, (n) => n],
+    srem: (key, members) => ["setWrite", key, { remove: members.flat().map(String) }, (n) => n],
+    smembers: (key) => ["setRead", key, null, (all) => all],
+    scard: (key) => ["setRead", key, null, (all) => all.length],
+    sismember: (key, member) => ["setRead", key, [String(member)], ([found]) => found],
+    smismember: (key, members) => ["setRead", key, members.flat().map(String), (found) => found],
+  };
+  // A hash or set command on its own: one round trip.
+  const hashCommand = async ([kind, key, what, read]) =>
+    read(await redisCommands.collection(kind, key, what));
   // Lua is recognised, not run: the text without comments and whitespace
   // (and with one kind of quote) must be one the simulation knows.
   const luaShape = (script) =>
@@ -182,18 +192,12 @@
         throw new ReplyError(redisMessage(error.message));
       }
     },
-    // Hashes: a read of some fields (null: all of them) and a write, each
-    // one cache operation (`cache.hget`, `cache.hset`).
-    async hashRead(key, fields) {
+    // Hashes and sets: a read (`hashRead`, `setRead`) or a write
+    // (`hashWrite`, `setWrite`) of one key, each one cache operation
+    // (`cache.hget`, `cache.hset`, `cache.smembers`, `cache.sadd`).
+    async collection(kind, key, what) {
       try {
-        return await host.hashRead(key, fields);
-      } catch (error) {
-        throw new ReplyError(redisMessage(error.message));
-      }
-    },
-    async hashWrite(key, write) {
-      try {
-        return await host.hashWrite(key, write);
+        return await host[kind](key, what);
       } catch (error) {
         throw new ReplyError(redisMessage(error.message));
       }
@@ -235,24 +239,21 @@
   // Redis commands the simulation does not model: a clear error naming
   // the command and what is modelled, not "not a function".
   const UNMODELLED = [
-
-    "lpush", "rpush", "lpop", "rpop", "lrange", "llen", "sadd", "srem", "smembers",
-    "sismember", "scard", "zadd", "zrem", "zrange", "zscore", "zincrby", "publish",
-    "subscribe", "getset", "getdel",
-    "ttl", "pttl", "persist", "keys", "scan", "flushall", "flushdb", "rename", "append",
-    "strlen", "evalsha", "script", "xadd", "xread",
+    "lpush", "rpush", "lpop", "rpop", "lrange", "llen", "zadd", "zrem", "zrange", "zscore",
+    "zincrby", "publish", "subscribe", "getset", "getdel", "ttl", "pttl", "persist", "keys",
+    "scan", "flushall", "flushdb", "rename", "append", "strlen", "evalsha", "script", "xadd",
+    "xread",
   ];
   const MODELLED_REDIS =
     "GET, SET with EX/PX/NX/XX, SETEX, PSETEX, SETNX, DEL, EXISTS, INCR/DECR(BY), " +
-    "EXPIRE, PEXPIRE, EVAL of check-and-delete and redlock's scripts, PING, " +
-    "MGET, MSET, HSET, HSETNX, HMSET, HGET, HMGET, HGETALL, HDEL, HINCRBY, HEXISTS, HLEN, " +
-    "HKEYS, HVALS, " +
+    "EXPIRE, PEXPIRE, EVAL of check-and-delete and redlock's scripts, PING, MGET, MSET, " +
+    "HSET, HSETNX, HMSET, HGET, HMGET, HGETALL, HDEL, HINCRBY, HEXISTS, HLEN, HKEYS, HVALS, " +
+    "SADD, SREM, SMEMBERS, SCARD, SISMEMBER, SMISMEMBER, " +
     "and WATCH, UNWATCH, MULTI/EXEC and pipelines of those";
   const NODE_REDIS_UNMODELLED = [
-    "lPush", "rPush",
-    "lPop", "rPop", "lRange", "lLen", "sAdd", "sRem", "sMembers", "sIsMember", "sCard",
-    "zAdd", "zRem", "zRange", "zScore", "zIncrBy", "publish", "subscribe", "getSet", "getDel", "ttl", "pTTL", "persist", "keys", "scan",
-    "flushAll", "flushDb", "rename", "append", "strLen", "evalSha", "xAdd", "xRead",
+    "lPush", "rPush", "lPop", "rPop", "lRange", "lLen", "zAdd", "zRem", "zRange", "zScore",
+    "zIncrBy", "publish", "subscribe", "getSet", "getDel", "ttl", "pTTL", "persist", "keys",
+    "scan", "flushAll", "flushDb", "rename", "append", "strLen", "evalSha", "xAdd", "xRead",
   ];
   function unmodelled(prototype, library, names) {
     for (const name of names) {
@@ -376,6 +377,21 @@
     }
     exists(...keys) {
       return this._queue(queueable.exists(keys));
+    }
+    sadd(key, ...members) {
+      return this._queue(queueable.hash(setCommands.sadd(key, members)));
+    }
+    srem(key, ...members) {
+      return this._queue(queueable.hash(setCommands.srem(key, members)));
+    }
+    smembers(key) {
+      return this._queue(queueable.hash(setCommands.smembers(key)));
+    }
+    scard(key) {
+      return this._queue(queueable.hash(setCommands.scard(key)));
+    }
+    sismember(key, member) {
+      return this._queue(queueable.hash(setCommands.sismember(key, member)));
     }
     mget(...keys) {
       return this._queue(queueable.mget(keys));
@@ -507,6 +523,24 @@
     }
     pexpire(key, ms) {
       return redisCommands.pexpire(key, ms);
+    }
+    sadd(key, ...members) {
+      return hashCommand(setCommands.sadd(key, members));
+    }
+    srem(key, ...members) {
+      return hashCommand(setCommands.srem(key, members));
+    }
+    smembers(key) {
+      return hashCommand(setCommands.smembers(key));
+    }
+    scard(key) {
+      return hashCommand(setCommands.scard(key));
+    }
+    sismember(key, member) {
+      return hashCommand(setCommands.sismember(key, member));
+    }
+    smismember(key, ...members) {
+      return hashCommand(setCommands.smismember(key, members));
     }
     mget(...keys) {
       return batched(queueable.mget(keys));
@@ -669,6 +703,21 @@
     exists(keys) {
       return this._queue(queueable.exists([keys]));
     }
+    sAdd(key, members) {
+      return this._queue(queueable.hash(setCommands.sadd(key, [members])));
+    }
+    sRem(key, members) {
+      return this._queue(queueable.hash(setCommands.srem(key, [members])));
+    }
+    sMembers(key) {
+      return this._queue(queueable.hash(setCommands.smembers(key)));
+    }
+    sCard(key) {
+      return this._queue(queueable.hash(setCommands.scard(key)));
+    }
+    sIsMember(key, member) {
+      return this._queue(queueable.hash(setCommands.sismember(key, member)));
+    }
     mGet(keys) {
       return this._queue(queueable.mget([keys]));
     }
@@ -823,6 +872,24 @@
     }
     exists(keys) {
       return asNodeRedis(() => redisCommands.exists([keys]));
+    }
+    sAdd(key, members) {
+      return asNodeRedis(() => hashCommand(setCommands.sadd(key, [members])));
+    }
+    sRem(key, members) {
+      return asNodeRedis(() => hashCommand(setCommands.srem(key, [members])));
+    }
+    sMembers(key) {
+      return asNodeRedis(() => hashCommand(setCommands.smembers(key)));
+    }
+    sCard(key) {
+      return asNodeRedis(() => hashCommand(setCommands.scard(key)));
+    }
+    sIsMember(key, member) {
+      return asNodeRedis(() => hashCommand(setCommands.sismember(key, member)));
+    }
+    smIsMember(key, members) {
+      return asNodeRedis(() => hashCommand(setCommands.smismember(key, [members])));
     }
     mGet(keys) {
       return asNodeRedis(() => batched(queueable.mget([keys])));

@@ -61,6 +61,10 @@ pub enum OpKind {
     CacheHashGet,
     /// A write of a Redis hash (`HSET`, `HDEL`, `HINCRBY`, …).
     CacheHashSet,
+    /// A read of a Redis set (`SMEMBERS`, `SISMEMBER`, …).
+    CacheSetRead,
+    /// `SADD` or `SREM`.
+    CacheSetWrite,
 }
 
 impl OpKind {
@@ -81,7 +85,9 @@ impl OpKind {
             | OpKind::CacheWatch
             | OpKind::CacheExec
             | OpKind::CacheHashGet
-            | OpKind::CacheHashSet => Some(ServerKind::Cache),
+            | OpKind::CacheHashSet
+            | OpKind::CacheSetRead
+            | OpKind::CacheSetWrite => Some(ServerKind::Cache),
             OpKind::DbSelect | OpKind::DbFindOrder | OpKind::DbFind | OpKind::DbFindOne => {
                 Some(ServerKind::DbRead)
             }
