@@ -7,7 +7,7 @@ use rustc_hash::FxHashMap as HashMap;
 use crate::config::{Config, Micros};
 use crate::debugger::narrate::op_label;
 use crate::debugger::shared_lanes::{SharedLane, SharedLanes};
-use crate::sim::trace::{OpKind, Outcome, Site, TraceKey};
+use crate::sim::trace::{OpKind, Outcome, ServerKind, Site, TraceKey};
 use crate::sim::{RequestSpec, Target, TraceEvent, What};
 
 /// Not yet happened by the end of the run.
@@ -298,41 +298,13 @@ fn close(span: &mut Span, (end, end_step): (Micros, u32), outcome: Outcome) {
     span.outcome = outcome;
 }
 
+/// How an operation's span draws: by the server it goes to (none: a
+/// timer).
 fn op_kind(op: OpKind) -> SpanKind {
-    match op {
-        OpKind::CacheGet
-        | OpKind::CacheSet
-        | OpKind::CacheAdd
-        | OpKind::CacheDelete
-        | OpKind::CacheDeleteIfOwner
-        | OpKind::CacheGetStale
-        | OpKind::CacheDeleteIf
-        | OpKind::CacheIncr
-        | OpKind::CacheReplace
-        | OpKind::CacheExpire
-        | OpKind::CacheLockScript
-        | OpKind::CacheWatch
-        | OpKind::CacheExec
-        | OpKind::CacheHashGet
-        | OpKind::CacheHashSet
-        | OpKind::CacheSetRead
-        | OpKind::CacheSetWrite => SpanKind::Cache,
-        OpKind::DbSelect | OpKind::DbFindOrder | OpKind::DbFind | OpKind::DbFindOne => {
-            SpanKind::DbRead
-        }
-        OpKind::DbLockRow
-        | OpKind::SqlSelect
-        | OpKind::SqlSelectForUpdate
-        | OpKind::SqlBegin
-        | OpKind::SqlRollback => SpanKind::DbRead,
-        OpKind::DbInsert
-        | OpKind::DbUpdate
-        | OpKind::DbDelete
-        | OpKind::DbCommit
-        | OpKind::SqlInsert
-        | OpKind::SqlUpdate
-        | OpKind::SqlDelete
-        | OpKind::SqlCommit => SpanKind::DbWrite,
-        OpKind::Sleep | OpKind::Immediate => SpanKind::Sleep,
+    match op.server() {
+        Some(ServerKind::Cache) => SpanKind::Cache,
+        Some(ServerKind::DbRead) => SpanKind::DbRead,
+        Some(ServerKind::DbWrite) => SpanKind::DbWrite,
+        None => SpanKind::Sleep,
     }
 }
