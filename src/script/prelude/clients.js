@@ -378,53 +378,11 @@
     exists(...keys) {
       return this._queue(queueable.exists(keys));
     }
-    sadd(key, ...members) {
-      return this._queue(queueable.hash(setCommands.sadd(key, members)));
-    }
-    srem(key, ...members) {
-      return this._queue(queueable.hash(setCommands.srem(key, members)));
-    }
-    smembers(key) {
-      return this._queue(queueable.hash(setCommands.smembers(key)));
-    }
-    scard(key) {
-      return this._queue(queueable.hash(setCommands.scard(key)));
-    }
-    sismember(key, member) {
-      return this._queue(queueable.hash(setCommands.sismember(key, member)));
-    }
     mget(...keys) {
       return this._queue(queueable.mget(keys));
     }
     mset(...args) {
       return this._queue(queueable.mset(args));
-    }
-    hget(key, field) {
-      return this._queue(queueable.hash(hashCommands.hget(key, field)));
-    }
-    hmget(key, ...fields) {
-      return this._queue(queueable.hash(hashCommands.hmget(key, fields)));
-    }
-    hgetall(key) {
-      return this._queue(queueable.hash(hashCommands.hgetall(key, Object.prototype)));
-    }
-    hexists(key, field) {
-      return this._queue(queueable.hash(hashCommands.hexists(key, field)));
-    }
-    hlen(key) {
-      return this._queue(queueable.hash(hashCommands.hlen(key)));
-    }
-    hset(key, ...args) {
-      return this._queue(queueable.hash(hashCommands.hset(key, args)));
-    }
-    hsetnx(key, field, value) {
-      return this._queue(queueable.hash(hashCommands.hsetnx(key, field, value)));
-    }
-    hdel(key, ...fields) {
-      return this._queue(queueable.hash(hashCommands.hdel(key, fields)));
-    }
-    hincrby(key, field, by) {
-      return this._queue(queueable.hash(hashCommands.hincrby(key, field, by)));
     }
     get length() {
       return this._queued.length;
@@ -524,65 +482,11 @@
     pexpire(key, ms) {
       return redisCommands.pexpire(key, ms);
     }
-    sadd(key, ...members) {
-      return hashCommand(setCommands.sadd(key, members));
-    }
-    srem(key, ...members) {
-      return hashCommand(setCommands.srem(key, members));
-    }
-    smembers(key) {
-      return hashCommand(setCommands.smembers(key));
-    }
-    scard(key) {
-      return hashCommand(setCommands.scard(key));
-    }
-    sismember(key, member) {
-      return hashCommand(setCommands.sismember(key, member));
-    }
-    smismember(key, ...members) {
-      return hashCommand(setCommands.smismember(key, members));
-    }
     mget(...keys) {
       return batched(queueable.mget(keys));
     }
     mset(...args) {
       return batched(queueable.mset(args));
-    }
-    hget(key, field) {
-      return hashCommand(hashCommands.hget(key, field));
-    }
-    hmget(key, ...fields) {
-      return hashCommand(hashCommands.hmget(key, fields));
-    }
-    hgetall(key) {
-      return hashCommand(hashCommands.hgetall(key, Object.prototype));
-    }
-    hexists(key, field) {
-      return hashCommand(hashCommands.hexists(key, field));
-    }
-    hlen(key) {
-      return hashCommand(hashCommands.hlen(key));
-    }
-    hkeys(key) {
-      return hashCommand(hashCommands.hkeys(key));
-    }
-    hvals(key) {
-      return hashCommand(hashCommands.hvals(key));
-    }
-    hset(key, ...args) {
-      return hashCommand(hashCommands.hset(key, args));
-    }
-    hmset(key, ...args) {
-      return hashCommand(hashCommands.hmset(key, args));
-    }
-    hsetnx(key, field, value) {
-      return hashCommand(hashCommands.hsetnx(key, field, value));
-    }
-    hdel(key, ...fields) {
-      return hashCommand(hashCommands.hdel(key, fields));
-    }
-    hincrby(key, field, by) {
-      return hashCommand(hashCommands.hincrby(key, field, by));
     }
     // A Lua command, as ioredis defines it: the same recognised scripts as
     // `eval`; without `numberOfKeys` the first argument gives it.
@@ -703,53 +607,11 @@
     exists(keys) {
       return this._queue(queueable.exists([keys]));
     }
-    sAdd(key, members) {
-      return this._queue(queueable.hash(setCommands.sadd(key, [members])));
-    }
-    sRem(key, members) {
-      return this._queue(queueable.hash(setCommands.srem(key, [members])));
-    }
-    sMembers(key) {
-      return this._queue(queueable.hash(setCommands.smembers(key)));
-    }
-    sCard(key) {
-      return this._queue(queueable.hash(setCommands.scard(key)));
-    }
-    sIsMember(key, member) {
-      return this._queue(queueable.hash(setCommands.sismember(key, member)));
-    }
     mGet(keys) {
       return this._queue(queueable.mget([keys]));
     }
     mSet(pairs) {
       return this._queue(queueable.mset([nodeRedisPairs(pairs)]));
-    }
-    hGet(key, field) {
-      return this._queue(queueable.hash(hashCommands.hget(key, field)));
-    }
-    hmGet(key, fields) {
-      return this._queue(queueable.hash(hashCommands.hmget(key, [fields])));
-    }
-    hGetAll(key) {
-      return this._queue(queueable.hash(hashCommands.hgetall(key, null)));
-    }
-    hExists(key, field) {
-      return this._queue(queueable.hash(hashCommands.hexists(key, field)));
-    }
-    hLen(key) {
-      return this._queue(queueable.hash(hashCommands.hlen(key)));
-    }
-    hSet(key, ...args) {
-      return this._queue(queueable.hash(hashCommands.hset(key, args)));
-    }
-    hSetNX(key, field, value) {
-      return this._queue(queueable.hash(hashCommands.hsetnx(key, field, value)));
-    }
-    hDel(key, fields) {
-      return this._queue(queueable.hash(hashCommands.hdel(key, [fields])));
-    }
-    hIncrBy(key, field, by) {
-      return this._queue(queueable.hash(hashCommands.hincrby(key, field, by)));
     }
     async exec() {
       const replies = await execute(this._client._connection(), this._queued, failedCommand);
@@ -873,62 +735,11 @@
     exists(keys) {
       return asNodeRedis(() => redisCommands.exists([keys]));
     }
-    sAdd(key, members) {
-      return asNodeRedis(() => hashCommand(setCommands.sadd(key, [members])));
-    }
-    sRem(key, members) {
-      return asNodeRedis(() => hashCommand(setCommands.srem(key, [members])));
-    }
-    sMembers(key) {
-      return asNodeRedis(() => hashCommand(setCommands.smembers(key)));
-    }
-    sCard(key) {
-      return asNodeRedis(() => hashCommand(setCommands.scard(key)));
-    }
-    sIsMember(key, member) {
-      return asNodeRedis(() => hashCommand(setCommands.sismember(key, member)));
-    }
-    smIsMember(key, members) {
-      return asNodeRedis(() => hashCommand(setCommands.smismember(key, [members])));
-    }
     mGet(keys) {
       return asNodeRedis(() => batched(queueable.mget([keys])));
     }
     mSet(pairs) {
       return asNodeRedis(() => batched(queueable.mset([nodeRedisPairs(pairs)])));
-    }
-    hGet(key, field) {
-      return asNodeRedis(() => hashCommand(hashCommands.hget(key, field)));
-    }
-    hmGet(key, fields) {
-      return asNodeRedis(() => hashCommand(hashCommands.hmget(key, [fields])));
-    }
-    hGetAll(key) {
-      return asNodeRedis(() => hashCommand(hashCommands.hgetall(key, null)));
-    }
-    hExists(key, field) {
-      return asNodeRedis(() => hashCommand(hashCommands.hexists(key, field)));
-    }
-    hLen(key) {
-      return asNodeRedis(() => hashCommand(hashCommands.hlen(key)));
-    }
-    hKeys(key) {
-      return asNodeRedis(() => hashCommand(hashCommands.hkeys(key)));
-    }
-    hVals(key) {
-      return asNodeRedis(() => hashCommand(hashCommands.hvals(key)));
-    }
-    hSet(key, ...args) {
-      return asNodeRedis(() => hashCommand(hashCommands.hset(key, args)));
-    }
-    hSetNX(key, field, value) {
-      return asNodeRedis(() => hashCommand(hashCommands.hsetnx(key, field, value)));
-    }
-    hDel(key, fields) {
-      return asNodeRedis(() => hashCommand(hashCommands.hdel(key, [fields])));
-    }
-    hIncrBy(key, field, by) {
-      return asNodeRedis(() => hashCommand(hashCommands.hincrby(key, field, by)));
     }
     async ping(message) {
       return message === undefined ? "PONG" : String(message);
@@ -950,6 +761,49 @@
     }
   }
   unmodelled(RedisClient.prototype, "redis", NODE_REDIS_UNMODELLED);
+  // The hash and set commands as each library spells them: ioredis's name
+  // (null: none), node-redis's, and the command, which takes either's
+  // arguments (node-redis's lists are arrays, ioredis's spread). Each is a
+  // method of the client (one round trip) and of its MULTI.
+  const COLLECTION_COMMANDS = [
+    ["hget", "hGet", (key, field) => hashCommands.hget(key, field)],
+    ["hmget", "hmGet", (key, ...fields) => hashCommands.hmget(key, fields)],
+    ["hgetall", null, (key) => hashCommands.hgetall(key, Object.prototype)],
+    [null, "hGetAll", (key) => hashCommands.hgetall(key, null)],
+    ["hexists", "hExists", (key, field) => hashCommands.hexists(key, field)],
+    ["hlen", "hLen", (key) => hashCommands.hlen(key)],
+    ["hkeys", "hKeys", (key) => hashCommands.hkeys(key)],
+    ["hvals", "hVals", (key) => hashCommands.hvals(key)],
+    ["hset", "hSet", (key, ...args) => hashCommands.hset(key, args)],
+    ["hmset", null, (key, ...args) => hashCommands.hmset(key, args)],
+    ["hsetnx", "hSetNX", (key, field, value) => hashCommands.hsetnx(key, field, value)],
+    ["hdel", "hDel", (key, ...fields) => hashCommands.hdel(key, fields)],
+    ["hincrby", "hIncrBy", (key, field, by) => hashCommands.hincrby(key, field, by)],
+    ["sadd", "sAdd", (key, ...members) => setCommands.sadd(key, members)],
+    ["srem", "sRem", (key, ...members) => setCommands.srem(key, members)],
+    ["smembers", "sMembers", (key) => setCommands.smembers(key)],
+    ["scard", "sCard", (key) => setCommands.scard(key)],
+    ["sismember", "sIsMember", (key, member) => setCommands.sismember(key, member)],
+    ["smismember", "smIsMember", (key, ...members) => setCommands.smismember(key, members)],
+  ];
+  const method = (prototype, name, call) => {
+    Object.defineProperty(prototype, name, { configurable: true, writable: true, value: call });
+  };
+  for (const [ioredis, nodeRedis, command] of COLLECTION_COMMANDS) {
+    if (ioredis) {
+      method(Redis.prototype, ioredis, (...args) => hashCommand(command(...args)));
+      method(IoredisQueue.prototype, ioredis, function (...args) {
+        return this._queue(queueable.hash(command(...args)));
+      });
+    }
+    if (nodeRedis) {
+      method(RedisClient.prototype, nodeRedis, (...args) => asNodeRedis(() => hashCommand(command(...args))));
+      method(NodeRedisMulti.prototype, nodeRedis, function (...args) {
+        return this._queue(queueable.hash(command(...args)));
+      });
+    }
+  }
+
   const nodeRedis = Object.freeze({
     createClient: () => new RedisClient(),
     ErrorReply,
