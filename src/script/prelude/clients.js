@@ -22,7 +22,7 @@
   };
   const reply = (value) => (value === undefined || value === null ? null : String(value));
   const WRONGTYPE = "WRONGTYPE Operation against a key holding the wrong kind of value";
-  // A string command's value: a hash's fields are the wrong kind.
+  // A string command's value: a hash or a set is the wrong kind.
   const stringValue = (value) => {
     if (value !== null && typeof value === "object") throw new ReplyError(WRONGTYPE);
     return value;
@@ -791,7 +791,7 @@
   };
   for (const [ioredis, nodeRedis, command] of COLLECTION_COMMANDS) {
     if (ioredis) {
-      method(Redis.prototype, ioredis, (...args) => hashCommand(command(...args)));
+      method(Redis.prototype, ioredis, async (...args) => hashCommand(command(...args)));
       method(IoredisQueue.prototype, ioredis, function (...args) {
         return this._queue(queueable.hash(command(...args)));
       });
