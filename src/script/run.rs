@@ -1201,14 +1201,7 @@ impl ScriptRun {
             },
             Call::HashRead(key, fields) => match state.cache.hash(&key, now) {
                 Ok(all) => {
-                    let outcome = match all.is_empty() {
-                        true => Outcome::Miss,
-                        false => Outcome::Hit,
-                    };
-                    self.count_read(&match all.is_empty() {
-                        true => Found::Miss,
-                        false => Found::Live(Value::Null),
-                    });
+                    let outcome = self.collection_read(all.is_empty());
                     let answer = match fields {
                         None => all,
                         Some(fields) => fields
@@ -1229,11 +1222,7 @@ impl ScriptRun {
             },
             Call::SetRead(key, asked) => match state.cache.members(&key, now) {
                 Ok(all) => {
-                    let (outcome, found) = match all.is_empty() {
-                        true => (Outcome::Miss, Found::Miss),
-                        false => (Outcome::Hit, Found::Live(Value::Null)),
-                    };
-                    self.count_read(&found);
+                    let outcome = self.collection_read(all.is_empty());
                     let answer = match asked {
                         None => all.into_iter().map(Value::String).collect(),
                         Some(asked) => asked
@@ -1563,6 +1552,19 @@ impl ScriptRun {
             .or_default()
             .push(helper);
         self.host.core.borrow_mut().micro.push_back(waiter.request);
+    }
+
+    /// A read of a hash or a set: a hit if the key exists (counted), as a
+    /// GET's.
+    fn collection_read(&self, empty: bool) -> Outcome {
+        self.count_read(&match empty {
+            true => Found::Miss,
+            false => Found::Live(Value::Null),
+        });
+        match empty {
+            true => Outcome::Miss,
+            false => Outcome::Hit,
+        }
     }
 
     fn count_read(&self, found: &Found) {
