@@ -765,11 +765,11 @@ fn hashes_agree_with_real_redis() {
     assert_eq!(custom["pears_1"], 4, "{custom}");
 }
 
-/// Sets on real Redis: SADD as an idempotency guard (one of each user's
-/// two clicks gets `1`), SISMEMBER, SMEMBERS (compared sorted) and SREM
-/// answer the same there.
+/// Sets and lists on real Redis: SADD as an idempotency guard (one of
+/// each user's two clicks gets `1`), SISMEMBER, SMEMBERS (compared
+/// sorted), SREM, RPUSH, LRANGE and LPOP answer the same there.
 #[test]
-fn sets_agree_with_real_redis() {
+fn sets_and_lists_agree_with_real_redis() {
     let code = r#"
         import { createClient } from "redis";
         const redis = createClient();
@@ -780,6 +780,9 @@ fn sets_agree_with_real_redis() {
           count(`member_${await redis.sIsMember("seen", `u${req.user}`)}`);
           count(`size_${(await redis.sMembers("seen")).length}`);
           if (req.id === 3) await redis.sRem("seen", ["all", "nobody"]);
+          await redis.rPush("jobs", [`job${req.id}`, `extra${req.id}`]);
+          count(`jobs_${(await redis.lRange("jobs", 0, -1)).length}`);
+          if (req.id % 2 === 1) count(`took_${await redis.lPop("jobs")}`);
         }
     "#;
     let fragment = "v=1&scenario=script&users=2&clicks=2";

@@ -2471,6 +2471,39 @@ export async function handle(req) {
     assert_eq!(run.custom(), custom(&[("processed", 2.0)]));
 }
 
+/// Redis lists through both clients, alone and in a MULTI: pushes answer
+/// the new length, pops an item (or, with a count, a list of them; null
+/// when none), LRANGE counts from either end. Node 20 with ioredis 5.8 and
+/// node-redis 5 on a real Redis 7 printed these lines.
+#[test]
+fn lists_reply_as_redis_does() {
+    let code = r#"import Redis from 'ioredis';
+import { createClient } from 'redis';
+const r = new Redis();
+const show = (v) => JSON.stringify(v, (k, x) => (x instanceof Error ? `${x.name}: ${x.message}` : x));
+const t = async (f) => { try { return show(await f()); } catch (e) { return `${e.constructor.name}: ${e.message}`; } };
+export async function handle() {
+console.log('io', await t(() => r.lpush('q', 'a', 'b')), await t(() => r.rpush('q', 'c', 1)), await t(() => r.lrange('q', 0, -1)), await t(() => r.llen('q')), await t(() => r.lrange('q', 1, 2)), await t(() => r.lrange('q', -2, -1)), await t(() => r.lrange('q', 5, 9)));
+console.log('io', await t(() => r.lpop('q')), await t(() => r.rpop('q')), await t(() => r.lpop('q', 5)), await t(() => r.lpop('q')), await t(() => r.lpop('q', 2)), await t(() => r.exists('q')), await t(() => r.llen('nokey')));
+await r.set('s', 'v');
+console.log('io', await t(() => r.lpush('s', 'x')), await t(() => r.lrange('s', 0, -1)), await t(() => r.multi().rpush('m', 'x', 'y').lpop('m').lrange('m', 0, -1).exec()));
+const c = createClient(); await c.connect();
+console.log('nr', await t(() => c.lPush('n', 'a')), await t(() => c.lPush('n', ['b', 'c'])), await t(() => c.rPush('n', 'z')), await t(() => c.lRange('n', 0, -1)), await t(() => c.lLen('n')), await t(() => c.lPop('n')), await t(() => c.rPop('n')), await t(() => c.lPopCount('n', 5)), await t(() => c.lPop('n')));
+}
+"#;
+    let (_, run) = run_cleanly(code, "scenario=script&users=1&clicks=1");
+    let wrong = "ReplyError: WRONGTYPE Operation against a key holding the wrong kind of value";
+    assert_eq!(
+        run.messages(),
+        [
+            r#"io 2 4 ["b","a","c","1"] 4 ["a","c"] ["c","1"] []"#.to_string(),
+            r#"io "b" "1" ["a","c"] null null 0 0"#.to_string(),
+            format!(r#"io {wrong} {wrong} [[null,2],[null,"x"],[null,["y"]]]"#),
+            r#"nr 1 3 4 ["c","b","a","z"] 4 "c" "z" ["b","a"] null"#.to_string(),
+        ]
+    );
+}
+
 /// Redis hashes through ioredis and node-redis, alone and in a MULTI, with
 /// Redis's errors for the wrong kind of key and a field that is not an
 /// integer: Node 20 with ioredis 5.8 and node-redis 5 on a real Redis 7
@@ -2587,7 +2620,7 @@ export async function handle(req) {
   console.log("nr setEx", await c.setEx("k2", 10, "v"), "exists", await c.exists("k2"), await c.exists(["k2", "k1", "zz"]));
   console.log("io setnx", await r.setnx("k3", "a"), await r.setnx("k3", "b"));
   console.log("io setex", await r.setex("k4", 10, "v"), "exists", await r.exists("k4"), await r.exists("k4", "k3", "zz"));
-  for (const call of [() => r.zadd("z", 1, "a"), () => c.zAdd("z", { score: 1, value: "a" }), () => r.lpush("l", 1)]) {
+  for (const call of [() => r.zadd("z", 1, "a"), () => c.zAdd("z", { score: 1, value: "a" }), () => r.getdel("k")]) {
     try { await call(); } catch (e) { console.log(e.constructor.name, e.message.split(" (")[0]); }
   }
 }
@@ -2603,7 +2636,7 @@ export async function handle(req) {
             "io setex OK exists 1 2",
             "TypeError ioredis: ZADD is not modelled by the simulated Redis",
             "TypeError redis: ZADD is not modelled by the simulated Redis",
-            "TypeError ioredis: LPUSH is not modelled by the simulated Redis",
+            "TypeError ioredis: GETDEL is not modelled by the simulated Redis",
         ]
     );
 }

@@ -167,6 +167,8 @@ pub fn op_label(op: OpKind) -> &'static str {
         OpKind::CacheHashSet => "cache.hset",
         OpKind::CacheSetRead => "cache.smembers",
         OpKind::CacheSetWrite => "cache.sadd",
+        OpKind::CacheListRead => "cache.lrange",
+        OpKind::CacheListWrite => "cache.lpush",
         OpKind::DbFind => "db.find",
         OpKind::DbFindOne => "db.findOne",
         OpKind::DbUpdate => "db.update",

@@ -363,6 +363,35 @@ impl CacheConn {
         }
     }
 
+    /// `LRANGE key start stop`, or (`pop`: `Some(left)`) `LPOP`/`RPOP key
+    /// count` (a missing key: no item). `Err` inside: the server's refusal.
+    pub async fn list_items(
+        &self,
+        key: &str,
+        pop: Option<bool>,
+        range: (i64, i64),
+    ) -> Result<Result<Vec<String>, String>, CacheError> {
+        let CacheConn::Redis(conn) = self else {
+            return Err(CacheError("memcached has no lists".into()));
+        };
+        let mut command = match pop {
+            None => redis::cmd("LRANGE"),
+            Some(true) => redis::cmd("LPOP"),
+            Some(false) => redis::cmd("RPOP"),
+        };
+        command.arg(key).arg(range.0);
+        if pop.is_none() {
+            command.arg(range.1);
+        }
+        let read: Result<Option<Vec<String>>, redis::RedisError> =
+            command.query_async(&mut conn.clone()).await;
+        match read {
+            Ok(items) => Ok(Ok(items.unwrap_or_default())),
+            Err(error) if error.code().is_some() => Ok(Err(error.to_string())),
+            Err(error) => Err(error.into()),
+        }
+    }
+
     /// A write of a hash or a set that Redis answers with a number:
     /// `HSET`, `HSETNX`, `HDEL`, `HINCRBY`, `SADD`, `SREM`. `Err` inside:
     /// its refusal.

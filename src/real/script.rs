@@ -26,7 +26,7 @@ use crate::real::{db, run_id, RealOptions, Urls};
 use crate::run::{ScheduleError, Scheduled};
 use crate::script::call::Call;
 use crate::script::mirror::{CacheAnswer, Mirror};
-use crate::script::world::{sort_members, HashWrite, LockScript};
+use crate::script::world::{sort_members, HashWrite, ListWrite, LockScript};
 use crate::script::ScriptRun;
 
 /// The longest a real statement may take once the model has answered it:
@@ -696,6 +696,41 @@ impl RealMirror {
                         },
                     )
                 }
+                Call::ListRead(k, start, stop) => (
+                    format!("LRANGE {k} {start} {stop}"),
+                    match cache.list_items(&key(k), None, (*start, *stop)).await {
+                        Ok(Ok(items)) => Ok(Some(Value::Array(
+                            items.iter().map(|text| unwire(text)).collect(),
+                        ))),
+                        Ok(Err(message)) => Err(message),
+                        Err(error) => failed(error),
+                    },
+                ),
+                Call::ListWrite(k, ListWrite::Push { left, values }) => {
+                    let command = if *left { "LPUSH" } else { "RPUSH" };
+                    let values: Vec<String> = values.iter().map(wire).collect();
+                    (
+                        format!("{command} {k} {}", values.join(" ")),
+                        match cache.count_write(&key(k), command, &values).await {
+                            Ok(Ok(n)) => Ok(Some(json!(n))),
+                            Ok(Err(message)) => Err(message),
+                            Err(error) => failed(error),
+                        },
+                    )
+                }
+                Call::ListWrite(k, ListWrite::Pop { left, count }) => (
+                    format!("{} {k} {count}", if *left { "LPOP" } else { "RPOP" }),
+                    match cache
+                        .list_items(&key(k), Some(*left), (*count as i64, 0))
+                        .await
+                    {
+                        Ok(Ok(items)) => Ok(Some(Value::Array(
+                            items.iter().map(|text| unwire(text)).collect(),
+                        ))),
+                        Ok(Err(message)) => Err(message),
+                        Err(error) => failed(error),
+                    },
+                ),
                 Call::GetStale(_)
                 | Call::Find(..)
                 | Call::FindOne(..)

@@ -6,7 +6,7 @@ use serde_json::Value;
 use crate::config::Micros;
 
 use super::sql::{Plan, SqlError};
-use super::world::{HashWrite, LockScript, Row};
+use super::world::{HashWrite, ListWrite, LockScript, Row};
 
 /// What a script's cache or DB call does when it lands.
 #[derive(Clone)]
@@ -37,6 +37,10 @@ pub enum Call {
     SetRead(String, Option<Vec<String>>),
     /// `SADD` (true) or `SREM` of these members.
     SetWrite(String, bool, Vec<String>),
+    /// `LRANGE key start stop` (`LLEN` reads it all).
+    ListRead(String, i64, i64),
+    /// A push or a pop.
+    ListWrite(String, ListWrite),
     /// Redis's `WATCH` of these keys on a client's connection (none:
     /// `UNWATCH`).
     Watch(u64, Vec<String>),
@@ -90,7 +94,9 @@ impl Call {
             | Call::HashRead(key, _)
             | Call::HashWrite(key, _)
             | Call::SetRead(key, _)
-            | Call::SetWrite(key, ..) => key,
+            | Call::SetWrite(key, ..)
+            | Call::ListRead(key, ..)
+            | Call::ListWrite(key, _) => key,
             Call::Locks(_, keys, ..) | Call::Watch(_, keys) => {
                 keys.first().map_or("", String::as_str)
             }

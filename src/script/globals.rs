@@ -24,7 +24,7 @@ use crate::world::LockKey;
 
 use super::call::{Call, SqlCall};
 use super::host::{Answer, Helper, Host, NextTick, Position, Settle, Waiter, FIRING};
-use super::world::{HashWrite, LockScript, Row, TableDef};
+use super::world::{HashWrite, ListWrite, LockScript, Row, TableDef};
 
 /// What every native of a realm reaches: the run's host (replaced when a
 /// realm is reused for another run) and the realm's server.
@@ -379,6 +379,8 @@ pub fn register<'js>(ctx: &Ctx<'js>, link: &Rc<Link>) -> Result<()> {
             ("hashWrite", cache_hash_write, 2),
             ("setRead", cache_set_read, 2),
             ("setWrite", cache_set_write, 2),
+            ("listRead", cache_list_read, 2),
+            ("listWrite", cache_list_write, 2),
             ("sql", host_sql, 3),
             ("session", host_session, 0),
         ],
@@ -645,6 +647,56 @@ fn set_write(write: Json) -> (bool, Vec<String>) {
     )
 }
 
+/// `listRead(key, [start, stop])`: `LRANGE`'s items.
+fn cache_list_read<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    let key = key_arg(ctx, args, 0)?;
+    let (start, stop) = list_range(to_json(ctx, &arg(ctx, args, 1))?);
+    send(
+        link,
+        ctx,
+        OpKind::CacheListRead,
+        Call::ListRead(key, start, stop),
+    )
+}
+
+/// `listWrite(key, { push: values, left } or { pop: count, left })`: the
+/// new length, or the items popped.
+fn cache_list_write<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    let key = key_arg(ctx, args, 0)?;
+    let write = list_write(to_json(ctx, &arg(ctx, args, 1))?);
+    send(
+        link,
+        ctx,
+        OpKind::CacheListWrite,
+        Call::ListWrite(key, write),
+    )
+}
+
+/// `[start, stop]` (missing: the whole list).
+fn list_range(range: Json) -> (i64, i64) {
+    let at = |i: usize| range.get(i).and_then(Json::as_f64).map(|n| n as i64);
+    (at(0).unwrap_or(0), at(1).unwrap_or(-1))
+}
+
+/// A list write as the prelude spells it (see `cache_list_write`).
+fn list_write(write: Json) -> ListWrite {
+    let left = write.get("left") == Some(&Json::Bool(true));
+    match write.get("push") {
+        Some(Json::Array(values)) => ListWrite::Push {
+            left,
+            values: values.clone(),
+        },
+        _ => ListWrite::Pop {
+            left,
+            count: write
+                .get("pop")
+                .and_then(Json::as_f64)
+                .unwrap_or(0.0)
+                .max(0.0) as usize,
+        },
+    }
+}
+
 /// Field names (null: every field).
 fn hash_fields(fields: Json) -> Option<Vec<String>> {
     match fields {
@@ -716,6 +768,11 @@ fn queued_call(command: Json) -> std::result::Result<Call, String> {
         Some("hashRead") => Call::HashRead(key, hash_fields(rest.next().unwrap_or(Json::Null))),
         Some("hashWrite") => Call::HashWrite(key, hash_write(rest.next().unwrap_or(Json::Null))?),
         Some("setRead") => Call::SetRead(key, hash_fields(rest.next().unwrap_or(Json::Null))),
+        Some("listRead") => {
+            let (start, stop) = list_range(rest.next().unwrap_or(Json::Null));
+            Call::ListRead(key, start, stop)
+        }
+        Some("listWrite") => Call::ListWrite(key, list_write(rest.next().unwrap_or(Json::Null))),
         Some("setWrite") => {
             let (add, members) = set_write(rest.next().unwrap_or(Json::Null));
             Call::SetWrite(key, add, members)

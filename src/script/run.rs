@@ -45,7 +45,7 @@ use super::prelude;
 use super::sql::store::TxnId;
 use super::sql::store::{Ran, RowAccess};
 use super::sql::{Landed, Plan, SqlError};
-use super::world::{number, Found, HashWrite, LockScript};
+use super::world::{number, redis_range, Found, HashWrite, LockScript};
 
 /// The event budget of a script run that names none (`cli::run_to_json`,
 /// the debugger): the CLI's default for a script run
@@ -1004,8 +1004,8 @@ impl ScriptRun {
                 }
                 return;
             }
-            Call::HashRead(..) | Call::SetRead(..) => (false, false),
-            Call::HashWrite(..) | Call::SetWrite(..) => (false, true),
+            Call::HashRead(..) | Call::SetRead(..) | Call::ListRead(..) => (false, false),
+            Call::HashWrite(..) | Call::SetWrite(..) | Call::ListWrite(..) => (false, true),
             Call::Find(..) | Call::FindOne(..) => (true, false),
             Call::Insert(..) | Call::Update(..) | Call::Remove(..) => (true, true),
             Call::Sql(_) => unreachable!("above"),
@@ -1233,6 +1233,18 @@ impl ScriptRun {
                     (Ok(Some(Value::Array(answer))), outcome)
                 }
                 Err(message) => (Err(Rejection::Type(message)), Outcome::Failed),
+            },
+            Call::ListRead(key, start, stop) => match state.cache.list(&key, now) {
+                Ok(items) => {
+                    let outcome = self.collection_read(items.is_empty());
+                    let range = redis_range(items.len(), start, stop);
+                    (Ok(Some(Value::Array(items[range].to_vec()))), outcome)
+                }
+                Err(message) => (Err(Rejection::Type(message)), Outcome::Failed),
+            },
+            Call::ListWrite(key, write) => match state.cache.list_write(&key, write, now) {
+                Ok(answer) => (Ok(Some(answer)), Outcome::Stored),
+                Err(message) => (Err(Rejection::Type(message)), Outcome::NotStored),
             },
             Call::SetWrite(key, add, members) => {
                 match state.cache.set_write(&key, add, &members, now) {

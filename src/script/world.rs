@@ -39,6 +39,20 @@ enum Kind {
     Hash,
     /// `SADD`.
     Set,
+    /// `LPUSH`, `RPUSH`.
+    List,
+}
+
+/// The items of a list of `len` that `LRANGE start stop` answers
+/// (negative indexes count from the end; out of range: none).
+pub fn redis_range(len: usize, start: i64, stop: i64) -> std::ops::Range<usize> {
+    let len = len as i64;
+    let at = |i: i64| if i < 0 { (len + i).max(0) } else { i };
+    let (start, stop) = (at(start), at(stop).min(len - 1));
+    match start <= stop && start < len {
+        true => start as usize..stop as usize + 1,
+        false => 0..0,
+    }
 }
 
 /// A set's members in the order they read: integers ascending (Redis's
@@ -54,6 +68,15 @@ pub fn sort_members(members: &mut [String]) {
 
 /// Redis's answer to a command on a key of the other kind.
 pub const WRONGTYPE: &str = "WRONGTYPE Operation against a key holding the wrong kind of value";
+
+/// A write to a Redis list.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ListWrite {
+    /// `LPUSH` (`left`) or `RPUSH` of the values, in order.
+    Push { left: bool, values: Vec<Value> },
+    /// `LPOP` (`left`) or `RPOP` of at most `count` items.
+    Pop { left: bool, count: usize },
+}
 
 /// A write to a Redis hash (`HSET`, `HSETNX`, `HDEL`, `HINCRBY`).
 #[derive(Clone, Debug, PartialEq)]
@@ -200,6 +223,56 @@ impl ScriptCache {
         if changed {
             let contents = (!fields.is_empty()).then_some(Value::Object(fields));
             self.store_collection(key, contents, Kind::Hash, now);
+        }
+        Ok(answer)
+    }
+
+    /// A live list's items (empty: no such key), or `WRONGTYPE`.
+    pub fn list(&self, key: &str, now: Micros) -> Result<Vec<Value>, String> {
+        match self.live(key, now) {
+            None => Ok(Vec::new()),
+            Some(Entry {
+                kind: Kind::List,
+                value: Value::Array(items),
+                ..
+            }) => Ok(items.clone()),
+            Some(_) => Err(WRONGTYPE.to_string()),
+        }
+    }
+
+    /// `LPUSH`/`RPUSH` (Redis's answer: the new length) or `LPOP`/`RPOP`
+    /// (the items taken, at most `count`), or `WRONGTYPE`. A list left
+    /// empty is deleted.
+    pub fn list_write(
+        &mut self,
+        key: &str,
+        write: ListWrite,
+        now: Micros,
+    ) -> Result<Value, String> {
+        let mut items = self.list(key, now)?;
+        let (answer, changed) = match write {
+            ListWrite::Push { left, values } => {
+                let changed = !values.is_empty();
+                for value in values {
+                    match left {
+                        true => items.insert(0, value),
+                        false => items.push(value),
+                    }
+                }
+                (number(items.len() as f64), changed)
+            }
+            ListWrite::Pop { left, count } => {
+                let count = count.min(items.len());
+                let taken: Vec<Value> = match left {
+                    true => items.drain(..count).collect(),
+                    false => items.drain(items.len() - count..).rev().collect(),
+                };
+                (Value::Array(taken), count > 0)
+            }
+        };
+        if changed {
+            let contents = (!items.is_empty()).then_some(Value::Array(items));
+            self.store_collection(key, contents, Kind::List, now);
         }
         Ok(answer)
     }
@@ -992,6 +1065,34 @@ mod tests {
         assert_eq!(cache.members("s", 0), Err(WRONGTYPE.to_string()));
         assert_eq!(cache.hash("n", 0), Err(WRONGTYPE.to_string()));
         assert!(cache.incr("n", 1.0, 0).is_err());
+    }
+
+    #[test]
+    fn lists_push_pop_and_range_as_redis_does() {
+        let mut cache = ScriptCache::new(0);
+        let push = |left, values: &[i64]| ListWrite::Push {
+            left,
+            values: values.iter().map(|v| json!(v)).collect(),
+        };
+        assert_eq!(cache.list_write("q", push(true, &[1, 2]), 0), Ok(json!(2)));
+        assert_eq!(cache.list_write("q", push(false, &[3, 4]), 0), Ok(json!(4)));
+        assert_eq!(
+            cache.list("q", 0),
+            Ok(vec![json!(2), json!(1), json!(3), json!(4)])
+        );
+        let pop = |left, count| ListWrite::Pop { left, count };
+        assert_eq!(cache.list_write("q", pop(false, 2), 0), Ok(json!([4, 3])));
+        assert_eq!(cache.list_write("q", pop(true, 9), 0), Ok(json!([2, 1])));
+        assert_eq!(cache.get("q", 0), Found::Miss);
+        assert_eq!(cache.list_write("q", pop(true, 1), 0), Ok(json!([])));
+        assert_eq!(redis_range(4, 0, -1), 0..4);
+        assert_eq!(redis_range(4, -2, -1), 2..4);
+        assert_eq!(redis_range(4, 1, 9), 1..4);
+        assert_eq!(redis_range(4, 5, 9), 0..0);
+        assert_eq!(redis_range(4, -9, 0), 0..1);
+        assert_eq!(redis_range(0, 0, -1), 0..0);
+        cache.set("s", json!("v"), 0, 0);
+        assert_eq!(cache.list("s", 0), Err(WRONGTYPE.to_string()));
     }
 
     #[test]

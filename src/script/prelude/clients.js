@@ -95,7 +95,29 @@
     sismember: (key, member) => ["setRead", key, [String(member)], ([found]) => found],
     smismember: (key, members) => ["setRead", key, members.flat().map(String), (found) => found],
   };
-  // A hash or set command on its own: one round trip.
+  // Each list command, as `hashCommands`: a pop of no count takes one
+  // item (or null); of a count, a list of them (or null if none).
+  const pop = (left) => (key, count) => [
+    "listWrite",
+    key,
+    { pop: count === undefined ? 1 : integerArgument(count), left },
+    (items) =>
+      count === undefined ? reply(items[0]) : items.length === 0 ? null : items.map(reply),
+  ];
+  const listCommands = {
+    lpush: (key, values) => ["listWrite", key, { push: values.flat().map(stored), left: true }, (n) => n],
+    rpush: (key, values) => ["listWrite", key, { push: values.flat().map(stored), left: false }, (n) => n],
+    lpop: pop(true),
+    rpop: pop(false),
+    lrange: (key, start, stop) => [
+      "listRead",
+      key,
+      [integerArgument(start), integerArgument(stop)],
+      (items) => items.map(reply),
+    ],
+    llen: (key) => ["listRead", key, [0, -1], (items) => items.length],
+  };
+  // A hash, set or list command on its own: one round trip.
   const hashCommand = async ([kind, key, what, read]) =>
     read(await redisCommands.collection(kind, key, what));
   // Lua is recognised, not run: the text without comments and whitespace
@@ -192,9 +214,10 @@
         throw new ReplyError(redisMessage(error.message));
       }
     },
-    // Hashes and sets: a read (`hashRead`, `setRead`) or a write
-    // (`hashWrite`, `setWrite`) of one key, each one cache operation
-    // (`cache.hget`, `cache.hset`, `cache.smembers`, `cache.sadd`).
+    // Hashes, sets and lists: a read (`hashRead`, `setRead`, `listRead`)
+    // or a write (`hashWrite`, `setWrite`, `listWrite`) of one key, each
+    // one cache operation (`cache.hget`, `cache.hset`, `cache.smembers`,
+    // `cache.sadd`, `cache.lrange`, `cache.lpush`).
     async collection(kind, key, what) {
       try {
         return await host[kind](key, what);
@@ -239,8 +262,7 @@
   // Redis commands the simulation does not model: a clear error naming
   // the command and what is modelled, not "not a function".
   const UNMODELLED = [
-    "lpush", "rpush", "lpop", "rpop", "lrange", "llen", "zadd", "zrem", "zrange", "zscore",
-    "zincrby", "publish", "subscribe", "getset", "getdel", "ttl", "pttl", "persist", "keys",
+    "zadd", "zrem", "zrange", "zscore", "zincrby", "blpop", "brpop", "lrem", "lset", "lindex", "publish", "subscribe", "getset", "getdel", "ttl", "pttl", "persist", "keys",
     "scan", "flushall", "flushdb", "rename", "append", "strlen", "evalsha", "script", "xadd",
     "xread",
   ];
@@ -248,11 +270,10 @@
     "GET, SET with EX/PX/NX/XX, SETEX, PSETEX, SETNX, DEL, EXISTS, INCR/DECR(BY), " +
     "EXPIRE, PEXPIRE, EVAL of check-and-delete and redlock's scripts, PING, MGET, MSET, " +
     "HSET, HSETNX, HMSET, HGET, HMGET, HGETALL, HDEL, HINCRBY, HEXISTS, HLEN, HKEYS, HVALS, " +
-    "SADD, SREM, SMEMBERS, SCARD, SISMEMBER, SMISMEMBER, " +
+    "SADD, SREM, SMEMBERS, SCARD, SISMEMBER, SMISMEMBER, LPUSH, RPUSH, LPOP, RPOP, LRANGE, LLEN, " +
     "and WATCH, UNWATCH, MULTI/EXEC and pipelines of those";
   const NODE_REDIS_UNMODELLED = [
-    "lPush", "rPush", "lPop", "rPop", "lRange", "lLen", "zAdd", "zRem", "zRange", "zScore",
-    "zIncrBy", "publish", "subscribe", "getSet", "getDel", "ttl", "pTTL", "persist", "keys",
+    "zAdd", "zRem", "zRange", "zScore", "zIncrBy", "blPop", "brPop", "lRem", "lSet", "lIndex", "publish", "subscribe", "getSet", "getDel", "ttl", "pTTL", "persist", "keys",
     "scan", "flushAll", "flushDb", "rename", "append", "strLen", "evalSha", "xAdd", "xRead",
   ];
   function unmodelled(prototype, library, names) {
@@ -761,7 +782,7 @@
     }
   }
   unmodelled(RedisClient.prototype, "redis", NODE_REDIS_UNMODELLED);
-  // The hash and set commands as each library spells them: ioredis's name
+  // The hash, set and list commands as each library spells them: ioredis's name
   // (null: none), node-redis's, and the command, which takes either's
   // arguments (node-redis's lists are arrays, ioredis's spread). Each is a
   // method of the client (one round trip) and of its MULTI.
@@ -785,6 +806,16 @@
     ["scard", "sCard", (key) => setCommands.scard(key)],
     ["sismember", "sIsMember", (key, member) => setCommands.sismember(key, member)],
     ["smismember", "smIsMember", (key, ...members) => setCommands.smismember(key, members)],
+    ["lpush", "lPush", (key, ...values) => listCommands.lpush(key, values)],
+    ["rpush", "rPush", (key, ...values) => listCommands.rpush(key, values)],
+    ["lpop", null, (key, count) => listCommands.lpop(key, count)],
+    ["rpop", null, (key, count) => listCommands.rpop(key, count)],
+    [null, "lPop", (key) => listCommands.lpop(key)],
+    [null, "rPop", (key) => listCommands.rpop(key)],
+    [null, "lPopCount", (key, count) => listCommands.lpop(key, count)],
+    [null, "rPopCount", (key, count) => listCommands.rpop(key, count)],
+    ["lrange", "lRange", (key, start, stop) => listCommands.lrange(key, start, stop)],
+    ["llen", "lLen", (key) => listCommands.llen(key)],
   ];
   const method = (prototype, name, call) => {
     Object.defineProperty(prototype, name, { configurable: true, writable: true, value: call });

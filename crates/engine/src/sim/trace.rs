@@ -65,6 +65,10 @@ pub enum OpKind {
     CacheSetRead,
     /// `SADD` or `SREM`.
     CacheSetWrite,
+    /// A read of a Redis list (`LRANGE`, `LLEN`).
+    CacheListRead,
+    /// A push to or a pop from a Redis list.
+    CacheListWrite,
 }
 
 impl OpKind {
@@ -87,7 +91,9 @@ impl OpKind {
             | OpKind::CacheHashGet
             | OpKind::CacheHashSet
             | OpKind::CacheSetRead
-            | OpKind::CacheSetWrite => Some(ServerKind::Cache),
+            | OpKind::CacheSetWrite
+            | OpKind::CacheListRead
+            | OpKind::CacheListWrite => Some(ServerKind::Cache),
             OpKind::DbSelect | OpKind::DbFindOrder | OpKind::DbFind | OpKind::DbFindOne => {
                 Some(ServerKind::DbRead)
             }
