@@ -2620,7 +2620,7 @@ export async function handle(req) {
   console.log("nr setEx", await c.setEx("k2", 10, "v"), "exists", await c.exists("k2"), await c.exists(["k2", "k1", "zz"]));
   console.log("io setnx", await r.setnx("k3", "a"), await r.setnx("k3", "b"));
   console.log("io setex", await r.setex("k4", 10, "v"), "exists", await r.exists("k4"), await r.exists("k4", "k3", "zz"));
-  for (const call of [() => r.zadd("z", 1, "a"), () => c.zAdd("z", { score: 1, value: "a" }), () => r.getdel("k")]) {
+  for (const call of [() => r.zadd("z", 1, "a"), () => c.zAdd("z", { score: 1, value: "a" }), () => r.getdel("k"), () => r.multi().zadd("z", 1, "a")]) {
     try { await call(); } catch (e) { console.log(e.constructor.name, e.message.split(" (")[0]); }
   }
 }
@@ -2637,6 +2637,7 @@ export async function handle(req) {
             "TypeError ioredis: ZADD is not modelled by the simulated Redis",
             "TypeError redis: ZADD is not modelled by the simulated Redis",
             "TypeError ioredis: GETDEL is not modelled by the simulated Redis",
+            "TypeError ioredis: ZADD is not modelled by the simulated Redis",
         ]
     );
 }

@@ -834,6 +834,9 @@
       });
     }
   }
+  // A command not modelled, queued in a MULTI, says so as the client's does.
+  unmodelled(IoredisQueue.prototype, "ioredis", UNMODELLED);
+  unmodelled(NodeRedisMulti.prototype, "redis", NODE_REDIS_UNMODELLED);
 
   const nodeRedis = Object.freeze({
     createClient: () => new RedisClient(),
