@@ -157,6 +157,17 @@ fn seconds(ttl: Micros) -> u64 {
     ttl.div_ceil(SECOND)
 }
 
+/// A Redis reply, with the server's own refusal (`ERR value is not an
+/// integer`, `WRONGTYPE …`) as an answer inside, and any other failure (the
+/// connection's) as the call's error.
+fn refusal<T>(reply: Result<T, redis::RedisError>) -> Result<Result<T, String>, CacheError> {
+    match reply {
+        Ok(reply) => Ok(Ok(reply)),
+        Err(error) if error.code().is_some() => Ok(Err(error.to_string())),
+        Err(error) => Err(error.into()),
+    }
+}
+
 /// Redis's PX: whole milliseconds, rounded up, at least 1.
 fn millis(ttl: Micros) -> u64 {
     ttl.div_ceil(1_000).max(1)
@@ -291,12 +302,7 @@ impl CacheConn {
                     .arg(by)
                     .query_async(&mut conn.clone())
                     .await;
-                match counted {
-                    Ok(n) => Ok(Ok(Some(n))),
-                    // The server's own refusal (`ERR value is not an integer`).
-                    Err(error) if error.code().is_some() => Ok(Err(error.to_string())),
-                    Err(error) => Err(error.into()),
-                }
+                refusal(counted.map(Some))
             }
         }
     }
@@ -325,11 +331,7 @@ impl CacheConn {
                 .await
                 .map(|values| fields.iter().cloned().zip(values).collect()),
         };
-        match read {
-            Ok(read) => Ok(Ok(read)),
-            Err(error) if error.code().is_some() => Ok(Err(error.to_string())),
-            Err(error) => Err(error.into()),
-        }
+        refusal(read)
     }
 
     /// A Redis set's members (`SMEMBERS`), or whether each of `asked` is
@@ -356,11 +358,7 @@ impl CacheConn {
                 .await
                 .map(|found| found.into_iter().map(|n| n.to_string()).collect()),
         };
-        match read {
-            Ok(read) => Ok(Ok(read)),
-            Err(error) if error.code().is_some() => Ok(Err(error.to_string())),
-            Err(error) => Err(error.into()),
-        }
+        refusal(read)
     }
 
     /// `LRANGE key start stop`, or (`pop`: `Some(left)`) `LPOP`/`RPOP key
@@ -385,11 +383,7 @@ impl CacheConn {
         }
         let read: Result<Option<Vec<String>>, redis::RedisError> =
             command.query_async(&mut conn.clone()).await;
-        match read {
-            Ok(items) => Ok(Ok(items.unwrap_or_default())),
-            Err(error) if error.code().is_some() => Ok(Err(error.to_string())),
-            Err(error) => Err(error.into()),
-        }
+        refusal(read.map(|items| items.unwrap_or_default()))
     }
 
     /// A write of a hash or a set that Redis answers with a number:
@@ -409,11 +403,7 @@ impl CacheConn {
             .arg(args)
             .query_async(&mut conn.clone())
             .await;
-        match written {
-            Ok(n) => Ok(Ok(n)),
-            Err(error) if error.code().is_some() => Ok(Err(error.to_string())),
-            Err(error) => Err(error.into()),
-        }
+        refusal(written)
     }
 
     /// Deletes `key` only if it holds `token`, atomically (Redis only; the

@@ -170,13 +170,18 @@ impl ScriptCache {
 
     /// A live hash's fields (empty: no such key), or `WRONGTYPE`.
     pub fn hash(&self, key: &str, now: Micros) -> Result<Map<String, Value>, String> {
+        Ok(match self.collection(key, Kind::Hash, now)? {
+            Some(Value::Object(fields)) => fields.clone(),
+            _ => Map::new(),
+        })
+    }
+
+    /// A live entry's value if it is a collection of `kind` (`None`: no
+    /// such key), or `WRONGTYPE` if the key holds anything else.
+    fn collection(&self, key: &str, kind: Kind, now: Micros) -> Result<Option<&Value>, String> {
         match self.live(key, now) {
-            None => Ok(Map::new()),
-            Some(Entry {
-                kind: Kind::Hash,
-                value: Value::Object(fields),
-                ..
-            }) => Ok(fields.clone()),
+            None => Ok(None),
+            Some(entry) if entry.kind == kind => Ok(Some(&entry.value)),
             Some(_) => Err(WRONGTYPE.to_string()),
         }
     }
@@ -221,23 +226,17 @@ impl ScriptCache {
             }
         };
         if changed {
-            let contents = (!fields.is_empty()).then_some(Value::Object(fields));
-            self.store_collection(key, contents, Kind::Hash, now);
+            self.store_collection(key, Value::Object(fields), Kind::Hash, now);
         }
         Ok(answer)
     }
 
     /// A live list's items (empty: no such key), or `WRONGTYPE`.
     pub fn list(&self, key: &str, now: Micros) -> Result<Vec<Value>, String> {
-        match self.live(key, now) {
-            None => Ok(Vec::new()),
-            Some(Entry {
-                kind: Kind::List,
-                value: Value::Array(items),
-                ..
-            }) => Ok(items.clone()),
-            Some(_) => Err(WRONGTYPE.to_string()),
-        }
+        Ok(match self.collection(key, Kind::List, now)? {
+            Some(Value::Array(items)) => items.clone(),
+            _ => Vec::new(),
+        })
     }
 
     /// `LPUSH`/`RPUSH` (Redis's answer: the new length) or `LPOP`/`RPOP`
@@ -271,8 +270,7 @@ impl ScriptCache {
             }
         };
         if changed {
-            let contents = (!items.is_empty()).then_some(Value::Array(items));
-            self.store_collection(key, contents, Kind::List, now);
+            self.store_collection(key, Value::Array(items), Kind::List, now);
         }
         Ok(answer)
     }
@@ -281,18 +279,13 @@ impl ScriptCache {
     /// set of integers (ascending), else in byte order (Redis leaves a
     /// set's order to its encoding); or `WRONGTYPE`.
     pub fn members(&self, key: &str, now: Micros) -> Result<Vec<String>, String> {
-        match self.live(key, now) {
-            None => Ok(Vec::new()),
-            Some(Entry {
-                kind: Kind::Set,
-                value: Value::Array(members),
-                ..
-            }) => Ok(members
+        Ok(match self.collection(key, Kind::Set, now)? {
+            Some(Value::Array(members)) => members
                 .iter()
                 .filter_map(|member| member.as_str().map(str::to_string))
-                .collect()),
-            Some(_) => Err(WRONGTYPE.to_string()),
-        }
+                .collect(),
+            _ => Vec::new(),
+        })
     }
 
     /// `SADD` (`add`) or `SREM` of `members`: how many it added or removed,
@@ -321,22 +314,26 @@ impl ScriptCache {
         }
         if changed > 0 {
             sort_members(&mut all);
-            let contents = (!all.is_empty())
-                .then(|| Value::Array(all.into_iter().map(Value::String).collect()));
-            self.store_collection(key, contents, Kind::Set, now);
+            let members = Value::Array(all.into_iter().map(Value::String).collect());
+            self.store_collection(key, members, Kind::Set, now);
         }
         Ok(f64::from(changed))
     }
 
-    /// A hash's or a set's new contents (`None`: it is empty, and the key
-    /// goes, as in Redis), keeping its expiry: a write of `key`.
-    fn store_collection(&mut self, key: &str, contents: Option<Value>, kind: Kind, now: Micros) {
+    /// A collection's new contents, keeping its expiry (an empty one
+    /// deletes the key, as in Redis): a write of `key`.
+    fn store_collection(&mut self, key: &str, value: Value, kind: Kind, now: Micros) {
         let expires_at = self.live(key, now).and_then(|entry| entry.expires_at);
-        match contents {
-            None => {
+        let empty = match &value {
+            Value::Object(fields) => fields.is_empty(),
+            Value::Array(items) => items.is_empty(),
+            _ => false,
+        };
+        match empty {
+            true => {
                 self.entries.remove(key);
             }
-            Some(value) => {
+            false => {
                 let entry = Entry {
                     value,
                     expires_at,
