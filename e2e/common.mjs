@@ -125,7 +125,20 @@ export async function ready(page, timeout = 30_000) {
     return root.dataset.fragment !== undefined && `#${root.dataset.fragment}` === location.hash
       && (root.dataset.pending ?? '0') === '0';
   }, null, { timeout });
-  await page.waitForSelector(`${byId('btn-step')}:not([disabled])`, { timeout });
+  await canStep(page, timeout);
+}
+
+/**
+ * Waits until the step button is enabled, looking at every animation frame:
+ * the moment a person sees it. (`waitForSelector` looks at 0, 20, 50, 100
+ * and 100 ms, then every 500 ms: a button enabled just after a look is seen
+ * up to half a second late, and a timed first step would count that.)
+ */
+export async function canStep(page, timeout = 30_000) {
+  await page.waitForFunction(() => {
+    const button = document.querySelector('[data-testid="btn-step"]');
+    return button !== null && !button.disabled;
+  }, null, { timeout, polling: 'raf' });
 }
 
 /**

@@ -14,6 +14,7 @@
 
 import { resolve } from 'node:path';
 import { chromium } from 'playwright-core';
+import { canStep } from './common.mjs';
 import { serve } from './serve.mjs';
 
 const link = process.argv[2] ?? '#v=1&scenario=script&example=ticket';
@@ -33,7 +34,7 @@ try {
       }).observe({ type: 'longtask', buffered: true });
     });
     await page.goto(`${server.url}/${link}`);
-    await page.waitForSelector('[data-testid="btn-step"]:not([disabled])', { timeout: 120000 });
+    await canStep(page, 120000);
     const first = await page.evaluate(() => Math.round(performance.now()));
     await page.waitForTimeout(1500);
     console.log(first, JSON.stringify(await page.evaluate(() => window.longTasks)));

@@ -20,6 +20,7 @@
 
 import { resolve } from 'node:path';
 import { chromium } from 'playwright-core';
+import { canStep } from './common.mjs';
 import { serve } from './serve.mjs';
 
 const check = process.argv.includes('--check');
@@ -45,7 +46,7 @@ try {
 
   // 1. Stepping with 1,000 requests.
   await page.goto(`${server.url}/#v=1&scenario=stampede&strategy=keyed-mutex&requests=1000`);
-  await page.waitForSelector('[data-testid="btn-step"]:not([disabled])', { timeout: 60000 });
+  await canStep(page, 60000);
   // The compare table fills in the background first.
   await page.waitForFunction(() => !document.querySelector('[data-testid="compare"] .more'), null, {
     timeout: 120000,
@@ -140,7 +141,7 @@ try {
   const load = Date.now();
   results.load_20k_none = await longest(async () => {
     await page.evaluate((hash) => { location.hash = hash; }, big);
-    await page.waitForSelector('[data-testid="btn-step"]:not([disabled])', { timeout: 120000 });
+    await canStep(page, 120000);
   });
   results.load_20k_none.seconds_to_first_step = (Date.now() - load) / 1000;
   results.step_20k_none = await longest(async () => {
@@ -176,7 +177,7 @@ try {
     const fresh = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     await watchLongTasks(fresh);
     await fresh.goto(`${server.url}/#${fragment}`);
-    await fresh.waitForSelector('[data-testid="btn-step"]:not([disabled])', { timeout: 120000 });
+    await canStep(fresh, 120000);
     await fresh.waitForFunction(() => !document.querySelector('[data-testid="compare"] .more'), null, {
       timeout: 120000,
     });
@@ -191,7 +192,7 @@ try {
   await watchLongTasks(scripted);
   const opened = Date.now();
   await scripted.goto(`${server.url}/#v=1&scenario=script&example=ticket`);
-  await scripted.waitForSelector('[data-testid="btn-step"]:not([disabled])', { timeout: 60000 });
+  await canStep(scripted, 60000);
   const ms_to_first_step = Date.now() - opened;
   // The first chunks of the recording and the compare table, too.
   await scripted.waitForTimeout(1000);
@@ -205,7 +206,7 @@ try {
   await scripted.evaluate(() => { window.longTasks = []; });
   const started = Date.now();
   await scripted.evaluate(() => { location.hash = '#v=1&scenario=script&example=stampede&users=1000&clicks=1'; });
-  await scripted.waitForSelector('[data-testid="btn-step"]:not([disabled])', { timeout: 120000 });
+  await canStep(scripted, 120000);
   await scripted.click('[data-testid="btn-run"]');
   await scripted.waitForSelector('[data-testid="btn-run"][disabled]', { timeout: 120000 });
   await scripted.waitForTimeout(200);
