@@ -291,6 +291,26 @@ try {
     found.includes(`${expected.violating} of ${expected.explored} schedules`), `${found} vs ${JSON.stringify(expected)}`);
   await searching.close();
 
+  // A counter's read-modify-write: only `lost-updates` sees its race, as
+  // the CLI does, and its counterexample opens on the lost update.
+  const lost = await openPage(browser);
+  const counter = 'async function handle(req) {\n  const n = (await cache.get("count")) ?? 0;\n  await cache.set("count", n + 1);\n}\n';
+  const counterLink = `v=1&scenario=script&strategy=none&users=2&clicks=1&code=${encode(counter)}`;
+  await lost.goto(`${server.url}/#${counterLink}`);
+  await ready(lost);
+  await lost.click(byId('explore-check-lost-updates'));
+  await lost.click(byId('explore-check-duplicates'));
+  await lost.click(byId('btn-explore'));
+  const lostFound = await (await lost.waitForSelector(byId('explore-summary'), { timeout: 60_000 })).textContent();
+  const lostExpected = JSON.parse(cli('explore', `#${counterLink}`, '--check', 'lost-updates'));
+  check('explore on a script finds its lost updates, as the CLI does',
+    lostExpected.violating > 0 && lostFound.includes(`${lostExpected.violating} of ${lostExpected.explored} schedules`),
+    `${lostFound} vs ${JSON.stringify(lostExpected)}`);
+  await lost.click(byId('btn-open-counterexample'));
+  const here = await (await lost.waitForSelector(byId('explain-here'), { timeout: 60_000 })).textContent();
+  check('a lost update\'s counterexample opens on the lost update', here.includes('lost update'), here);
+  await lost.close();
+
   // A typo before the stripper has loaded (its download held back here):
   // the last good run stays on screen while it loads, then the error.
   const slow = await openPage(browser);

@@ -1327,6 +1327,73 @@ fn explore_finds_the_double_click_and_proves_the_mutex() {
     assert!(broken.violating > 0, "{broken:?}");
 }
 
+/// A read-modify-write of one cache key, as a counter's handler does it.
+const COUNTER: &str = "async function handle(req) {
+  const n = (await cache.get(\"count\")) ?? 0;
+  await cache.set(\"count\", n + 1);
+}";
+
+fn explore_code(code: &str, fragment: &str, checks: Vec<Check>, reduction: bool) -> ExploreResult {
+    let (config, _) = source::parse(&format!("scenario=script&{fragment}")).unwrap();
+    let mut options = ExploreOptions::new(checks);
+    options.reduction = reduction;
+    explore(code, None, None, &config, None, &options).unwrap()
+}
+
+#[test]
+fn explore_finds_every_lost_update_and_proves_the_fixes() {
+    // Two requests, each a get then a set of `count`. Only the two gets
+    // commute, so the reduced search runs one schedule per order of the
+    // conflicting pairs: A's set before B's get (A then B), the reverse,
+    // and both gets first with either set last. The last two lose an
+    // update: 4 schedules, 2 violating.
+    let racy = explore_code(COUNTER, "users=2&clicks=1", vec![Check::LostUpdates], true);
+    assert_eq!(
+        (racy.explored, racy.violating, racy.complete),
+        (4, 2, true),
+        "{racy:?}"
+    );
+    // The naive search runs every order of the six events (the arrivals,
+    // in their order, each before its request's get and then its set): 10.
+    // Four keep the updates: A's set before B's get (B's arrival after A's
+    // arrival, get or set: 3), or B's whole request between A's arrival
+    // and A's get (1). The other 6 lose one.
+    let naive = explore_code(COUNTER, "users=2&clicks=1", vec![Check::LostUpdates], false);
+    assert_eq!((naive.explored, naive.violating), (10, 6), "{naive:?}");
+    // The same counter's other checks see nothing wrong.
+    let blind = explore_code(
+        COUNTER,
+        "users=2&clicks=1",
+        vec![Check::Duplicates, Check::Exclusion, Check::Errors],
+        true,
+    );
+    assert_eq!(blind.violating, 0, "{blind:?}");
+    // Fixes: the read-modify-write under a keyed mutex, and an atomic incr.
+    let locked = COUNTER
+        .replace(
+            "  const n",
+            "  await guard(\"count\", async () => {\n  const n",
+        )
+        .replace("+ 1);\n}", "+ 1);\n  });\n}");
+    let safe = explore_code(
+        &locked,
+        "users=2&clicks=1&strategy=keyed-mutex",
+        vec![Check::LostUpdates],
+        true,
+    );
+    assert_eq!((safe.violating, safe.complete), (0, true), "{safe:?}");
+    let unguarded = explore_code(
+        &locked,
+        "users=2&clicks=1&strategy=none",
+        vec![Check::LostUpdates],
+        true,
+    );
+    assert!(unguarded.violating > 0, "{unguarded:?}");
+    let incr = "async function handle(req) {\n  await cache.incr(\"count\");\n}";
+    let atomic = explore_code(incr, "users=2&clicks=1", vec![Check::LostUpdates], true);
+    assert_eq!((atomic.violating, atomic.complete), (0, true), "{atomic:?}");
+}
+
 #[test]
 fn a_schedule_replays_and_a_bad_one_is_reported() {
     // Two clicks on two servers under keyed-mutex: by default the second

@@ -28,7 +28,12 @@ pub struct ExplorePanelProps {
 }
 
 /// What a script's run is judged on (no per-key load log, no stale reads).
-const SCRIPT_CHECKS: [Check; 3] = [Check::Duplicates, Check::Exclusion, Check::Errors];
+const SCRIPT_CHECKS: [Check; 4] = [
+    Check::Duplicates,
+    Check::Exclusion,
+    Check::Errors,
+    Check::LostUpdates,
+];
 
 /// Most schedules one search may run from the panel.
 const MAX_SCHEDULES: u64 = 1_000_000;

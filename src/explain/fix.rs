@@ -44,8 +44,7 @@ pub fn shows(kind: StoryKind, seen: &Observation) -> bool {
         StoryKind::StaleAnswer => m.stale_served > 0,
         StoryKind::Timeout => m.timeouts > 0,
         StoryKind::Hung => m.hung > 0,
-        // Found in a script's data as it happens; no counter keeps it.
-        StoryKind::LostUpdate => false,
+        StoryKind::LostUpdate => seen.lost_updates > 0,
     }
 }
 

@@ -188,6 +188,7 @@ pub fn kind_of_check(check: Check) -> StoryKind {
         Check::Exclusion => StoryKind::TwoHolders,
         Check::Stale => StoryKind::StaleAnswer,
         Check::Errors => StoryKind::Timeout,
+        Check::LostUpdates => StoryKind::LostUpdate,
     }
 }
 

@@ -26,8 +26,8 @@ use super::host::Loaded;
 use super::run::{Realms, ScriptRun};
 use super::source;
 
-/// The checks a script accepts: `duplicates`, `exclusion`, `errors`.
-pub const SCRIPT_CHECKS: &str = "duplicates, exclusion, errors";
+/// The checks a script accepts.
+pub const SCRIPT_CHECKS: &str = "duplicates, exclusion, errors, lost-updates";
 
 /// Parses one of a script's checks.
 pub fn parse_check(name: &str) -> Option<Check> {
@@ -35,6 +35,7 @@ pub fn parse_check(name: &str) -> Option<Check> {
         "duplicates" => Some(Check::Duplicates),
         "exclusion" => Some(Check::Exclusion),
         "errors" => Some(Check::Errors),
+        "lost-updates" => Some(Check::LostUpdates),
         _ => None,
     }
 }

@@ -175,6 +175,9 @@ pub struct State {
     pub failures: Vec<(TaskId, String)>,
     /// The trace events that did harm found in the data, by index.
     pub harm: Vec<(usize, DataHarm)>,
+    /// Lost updates so far (each also in `harm` when the trace is kept):
+    /// what explore's `lost-updates` check reads.
+    pub lost_updates: u64,
     /// Each cache key's writes so far, and the count each request last saw
     /// (read or wrote): a write from an older count loses an update.
     pub versions: HashMap<String, u64>,
@@ -225,6 +228,7 @@ impl Host {
             positions: BTreeMap::new(),
             failures: Vec::new(),
             harm: Vec::new(),
+            lost_updates: 0,
             versions: HashMap::default(),
             seen: HashMap::default(),
             db_reads: HashMap::default(),
@@ -323,6 +327,13 @@ impl Host {
         if self.keep_trace && self.duplicates() > before {
             self.note_harm(DataHarm::DuplicateRow);
         }
+    }
+
+    /// A request wrote over an update it never read: counted, and noted
+    /// at the trace's last event.
+    pub fn lost_update(&self) {
+        self.state.borrow_mut().lost_updates += 1;
+        self.note_harm(DataHarm::LostUpdate);
     }
 
     /// Notes that the last trace event did `harm`.

@@ -1336,7 +1336,7 @@ impl ScriptRun {
     /// the key's write count; a plain write from an older count than the
     /// key's loses another request's update.
     fn note_cache_access(&self, request: TaskId, key: String, access: Access, outcome: Outcome) {
-        if !self.host.keep_trace || request == NO_REQUEST {
+        if request == NO_REQUEST {
             return;
         }
         let changed = matches!(outcome, Outcome::Stored | Outcome::Deleted);
@@ -1361,7 +1361,7 @@ impl ScriptRun {
             lost
         };
         if lost {
-            self.host.note_harm(DataHarm::LostUpdate);
+            self.host.lost_update();
         }
     }
 
@@ -1370,7 +1370,7 @@ impl ScriptRun {
     /// (`SET n = $1`), after another commit changed the row since this
     /// request read it, loses that change.
     fn note_row_access(&self, request: TaskId, access: RowAccess) {
-        if !self.host.keep_trace || request == NO_REQUEST {
+        if request == NO_REQUEST {
             return;
         }
         let mut lost = false;
@@ -1389,7 +1389,7 @@ impl ScriptRun {
             }
         }
         if lost {
-            self.host.note_harm(DataHarm::LostUpdate);
+            self.host.lost_update();
         }
     }
 
@@ -1918,6 +1918,7 @@ impl Run for ScriptRun {
         Observation {
             metrics: self.counters(),
             redundant_db_reads: 0,
+            lost_updates: self.host.state.borrow().lost_updates,
         }
     }
 

@@ -22,6 +22,10 @@ pub enum Check {
     Stale,
     /// `errors > 0`: a request failed. Scripts only (not in `ALL`).
     Errors,
+    /// A request wrote a key (or a row) from a read that another request's
+    /// write had already made stale: a lost update, found in a script's
+    /// data as it happens. Scripts only (not in `ALL`).
+    LostUpdates,
 }
 
 impl Check {
@@ -39,6 +43,7 @@ impl Check {
             Check::Exclusion => "exclusion",
             Check::Stale => "stale",
             Check::Errors => "errors",
+            Check::LostUpdates => "lost-updates",
         }
     }
 
@@ -59,6 +64,7 @@ impl Check {
             Check::Exclusion => metrics.max_in_critical_section > 1,
             Check::Stale => metrics.stale_served > 0,
             Check::Errors => metrics.errors > 0,
+            Check::LostUpdates => seen.lost_updates > 0,
         }
     }
 
@@ -88,6 +94,7 @@ impl Check {
             }
             Check::Stale => "make a request give up waiting and serve stale data".to_string(),
             Check::Errors => "make a request fail".to_string(),
+            Check::LostUpdates => "make a request write over an update it never read".to_string(),
         }
     }
 
@@ -99,6 +106,7 @@ impl Check {
             Check::Exclusion => "break exclusion",
             Check::Stale => "serve stale data",
             Check::Errors => "fail",
+            Check::LostUpdates => "lose an update",
         }
     }
 }

@@ -21,11 +21,15 @@ use crate::sim::{
 /// story).
 pub type Positions = Vec<(usize, (u32, u32))>;
 
-/// What a run is judged on: its metrics and the per-key load count.
+/// What a run is judged on: its metrics, the per-key load count and the
+/// lost updates.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Observation {
     pub metrics: Metrics,
     pub redundant_db_reads: u64,
+    /// Writes from a read another request's write had made stale, found in
+    /// a script's data ([`DataHarm::LostUpdate`]); 0 for a built-in story.
+    pub lost_updates: u64,
 }
 
 impl Observation {
@@ -34,6 +38,7 @@ impl Observation {
         Observation {
             metrics: sim.metrics(),
             redundant_db_reads: sim.redundant_db_reads(),
+            lost_updates: 0,
         }
     }
 }
