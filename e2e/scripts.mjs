@@ -298,7 +298,7 @@ try {
   const counterLink = `v=1&scenario=script&strategy=none&users=2&clicks=1&code=${encode(counter)}`;
   await lost.goto(`${server.url}/#${counterLink}`);
   await ready(lost);
-  await lost.click(byId('explore-check-lost-updates'));
+  // Checked by default with duplicates (Check::SCRIPT_DEFAULT): alone here.
   await lost.click(byId('explore-check-duplicates'));
   await lost.click(byId('btn-explore'));
   const lostFound = await (await lost.waitForSelector(byId('explore-summary'), { timeout: 60_000 })).textContent();

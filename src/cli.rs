@@ -185,7 +185,9 @@ struct ExploreFlags {
     /// The scenario: a URL fragment or a whole URL.
     fragment: String,
     /// duplicates, db-reads, exclusion, stale, or several comma-separated
-    /// (default: duplicates for ticket, db-reads for stampede).
+    /// (default: duplicates for ticket, db-reads for stampede); a script:
+    /// duplicates, exclusion, errors, lost-updates (default: duplicates
+    /// and lost-updates).
     #[arg(long, value_name = "CHECKS")]
     check: Option<String>,
     /// dfs (exhaustive with sleep-set reduction), random or pct [default: dfs].
@@ -455,7 +457,7 @@ mod script_command {
             CliError::Script(format!("bad scenario: `{key}`: {message}"))
         };
         let checks = match flags.check.as_deref() {
-            None => vec![crate::explore::Check::Duplicates],
+            None => crate::explore::Check::SCRIPT_DEFAULT.to_vec(),
             Some(list) => list
                 .split(',')
                 .map(|name| {

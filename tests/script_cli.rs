@@ -129,6 +129,29 @@ fn explore_a_script() {
 }
 
 #[test]
+fn a_scripts_search_checks_lost_updates_unless_told() {
+    // A counter's get then set: no row is duplicated, but 2 of the 4
+    // reduced schedules lose an update, which the default checks find.
+    let counter = write_script(
+        "counter.js",
+        "async function handle(req) {\n  const n = (await cache.get(\"count\")) ?? 0;\n  await cache.set(\"count\", n + 1);\n}\n",
+    );
+    let search = |check: &[&str]| {
+        let args = [
+            &["explore", "--script", &counter][..],
+            check,
+            &["users=2&clicks=1"],
+        ]
+        .concat();
+        let result = json(&interleave(&args));
+        (result["explored"].as_u64(), result["violating"].as_u64())
+    };
+    assert_eq!(search(&[]), (Some(4), Some(2)));
+    assert_eq!(search(&["--check", "duplicates"]), (Some(4), Some(0)));
+    assert_eq!(search(&["--check", "lost-updates"]), (Some(4), Some(2)));
+}
+
+#[test]
 fn explore_a_script_at_random_and_under_every_strategy() {
     let output = interleave(&[
         "explore",

@@ -48,7 +48,10 @@ const DEFAULT_MAX_PREEMPTIONS: u32 = 2;
 
 #[component]
 pub fn ExplorePanel(props: &ExplorePanelProps) -> Html {
-    let checks = use_state(|| vec![Check::default_for(props.scenario)]);
+    let checks = use_state(|| match props.script {
+        true => Check::SCRIPT_DEFAULT.to_vec(),
+        false => vec![Check::default_for(props.scenario)],
+    });
     let offered: &[Check] = match props.script {
         true => &SCRIPT_CHECKS,
         false => &Check::ALL,

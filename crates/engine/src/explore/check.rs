@@ -47,6 +47,11 @@ impl Check {
         }
     }
 
+    /// What a script's search checks unless told: the harm a handler's own
+    /// data shows, rows that should be unique and updates lost (a
+    /// read-modify-write's race, which no other check sees).
+    pub const SCRIPT_DEFAULT: [Check; 2] = [Check::Duplicates, Check::LostUpdates];
+
     /// The scenario's headline property: duplicates for ticket, db-reads
     /// for stampede.
     pub fn default_for(scenario: ScenarioKind) -> Check {
