@@ -3994,6 +3994,64 @@ async function handle(req) {
     );
 }
 
+/// console.table draws Node's table (lib/internal/cli_table.js): an
+/// index column, a column per key (or Values), left-aligned cells as
+/// wide as the widest (a full-width character counts two), a Map's or
+/// a Set's iteration index, Node's ERR_INVALID_ARG_TYPE for bad
+/// properties, and console.log for what is no object. Node 20.20 printed
+/// the same lines (the script's body at its top level).
+#[test]
+fn console_table_draws_nodes_table() {
+    let code = r#"
+async function handle(req) {
+  console.table([{ a: 1, b: "x" }, { a: 2, c: true }]);
+  console.table({ r1: { v: 1 }, r2: { v: 22 } });
+  console.table([1, 2]);
+  console.table([{ a: 1, b: 2 }], ["a"]);
+  console.table([{ a: 1, b: 2 }, 5, "str"], ["a", "z"]);
+  console.table([]);
+  console.table("hello");
+  console.table(42);
+  console.table(null);
+  console.table(new Map([["k1", { x: 1 }], [2, [1, 2, 3, 4, 5]]]));
+  console.table(new Set(["a", { b: 1 }]));
+  console.table([{ name: "日本語", n: 1 }, { name: "ascii", n: 22222 }]);
+  console.table([{ deep: { a: { b: 1 } }, big: { a: 1, b: 2, c: 3 }, arr: [1, 2, 3, 4, 5], s: "q'uote" }]);
+  console.table([[1, 2], [3, 4, 5]]);
+  console.table([{ a: undefined, b: null, c: 1n, d: Symbol("s"), e: () => 1 }]);
+  try { console.table([], "a"); } catch (e) { console.log(e.name, e.code, e.message); }
+  try { console.table([], { a: 1 }); } catch (e) { console.log(e.message); }
+  console.group("g");
+  console.table([{ a: 1 }]);
+  console.groupEnd();
+}
+"#;
+    assert_eq!(
+        logs(code, ""),
+        [
+            "┌─────────┬───┬─────┬──────┐\n│ (index) │ a │ b   │ c    │\n├─────────┼───┼─────┼──────┤\n│ 0       │ 1 │ 'x' │      │\n│ 1       │ 2 │     │ true │\n└─────────┴───┴─────┴──────┘",
+            "┌─────────┬────┐\n│ (index) │ v  │\n├─────────┼────┤\n│ r1      │ 1  │\n│ r2      │ 22 │\n└─────────┴────┘",
+            "┌─────────┬────────┐\n│ (index) │ Values │\n├─────────┼────────┤\n│ 0       │ 1      │\n│ 1       │ 2      │\n└─────────┴────────┘",
+            "┌─────────┬───┐\n│ (index) │ a │\n├─────────┼───┤\n│ 0       │ 1 │\n└─────────┴───┘",
+            "┌─────────┬───┬───┐\n│ (index) │ a │ z │\n├─────────┼───┼───┤\n│ 0       │ 1 │   │\n│ 1       │   │   │\n│ 2       │   │   │\n└─────────┴───┴───┘",
+            "┌─────────┐\n│ (index) │\n├─────────┤\n└─────────┘",
+            "hello",
+            "42",
+            "null",
+            "┌───────────────────┬──────┬───────────────────────────────┐\n│ (iteration index) │ Key  │ Values                        │\n├───────────────────┼──────┼───────────────────────────────┤\n│ 0                 │ 'k1' │ { x: 1 }                      │\n│ 1                 │ 2    │ [ 1, 2, 3, ... 2 more items ] │\n└───────────────────┴──────┴───────────────────────────────┘",
+            "┌───────────────────┬──────────┐\n│ (iteration index) │ Values   │\n├───────────────────┼──────────┤\n│ 0                 │ 'a'      │\n│ 1                 │ { b: 1 } │\n└───────────────────┴──────────┘",
+            "┌─────────┬──────────┬───────┐\n│ (index) │ name     │ n     │\n├─────────┼──────────┼───────┤\n│ 0       │ '日本語' │ 1     │\n│ 1       │ 'ascii'  │ 22222 │\n└─────────┴──────────┴───────┘",
+            "┌─────────┬─────────────────┬──────────┬───────────────────────────────┬──────────┐\n│ (index) │ deep            │ big      │ arr                           │ s        │\n├─────────┼─────────────────┼──────────┼───────────────────────────────┼──────────┤\n│ 0       │ { a: [Object] } │ [Object] │ [ 1, 2, 3, ... 2 more items ] │ \"q'uote\" │\n└─────────┴─────────────────┴──────────┴───────────────────────────────┴──────────┘",
+            "┌─────────┬───┬───┬───┐\n│ (index) │ 0 │ 1 │ 2 │\n├─────────┼───┼───┼───┤\n│ 0       │ 1 │ 2 │   │\n│ 1       │ 3 │ 4 │ 5 │\n└─────────┴───┴───┴───┘",
+            "┌─────────┬───────────┬──────┬────┬───────────┬───────────────┐\n│ (index) │ a         │ b    │ c  │ d         │ e             │\n├─────────┼───────────┼──────┼────┼───────────┼───────────────┤\n│ 0       │ undefined │ null │ 1n │ Symbol(s) │ [Function: e] │\n└─────────┴───────────┴──────┴────┴───────────┴───────────────┘",
+            "TypeError ERR_INVALID_ARG_TYPE The \"properties\" argument must be an instance of Array. Received type string ('a')",
+            "The \"properties\" argument must be an instance of Array. Received an instance of Object",
+            "g",
+            "  ┌─────────┬───┐\n  │ (index) │ a │\n  ├─────────┼───┤\n  │ 0       │ 1 │\n  └─────────┴───┘",
+        ]
+    );
+}
+
 /// `require('buffer')` is one module object, as in Node.
 #[test]
 fn a_required_module_is_the_same_object_each_time() {

@@ -136,7 +136,11 @@
     },
   };
   consoleMethods.groupCollapsed = consoleMethods.group;
-  for (const name of ["info", "warn", "error", "debug", "dirxml", "table"]) {
+  consoleMethods.table = function table(data, properties) {
+    const text = inspectPart().table(data, properties);
+    consoleWrite(text === undefined ? formatLine([data]) : text);
+  };
+  for (const name of ["info", "warn", "error", "debug", "dirxml"]) {
     consoleMethods[name] = { [name]: (...args) => consoleWrite(formatLine(args)) }[name];
   }
   define("console", consoleMethods);

@@ -796,5 +796,129 @@
     return out;
   }
 
-  return { inspect, format };
+  // --- console.table -----------------------------------------------------
+
+  // Node's getStringWidth without ICU: a full-width code point counts two
+  // columns, a control or combining one none.
+  const isFullWidth = (code) =>
+    code >= 0x1100 &&
+    (code <= 0x115f || code === 0x2329 || code === 0x232a ||
+      (code >= 0x2e80 && code <= 0x3247 && code !== 0x303f) ||
+      (code >= 0x3250 && code <= 0x4dbf) || (code >= 0x4e00 && code <= 0xa4c6) ||
+      (code >= 0xa960 && code <= 0xa97c) || (code >= 0xac00 && code <= 0xd7a3) ||
+      (code >= 0xf900 && code <= 0xfaff) || (code >= 0xfe10 && code <= 0xfe19) ||
+      (code >= 0xfe30 && code <= 0xfe6b) || (code >= 0xff01 && code <= 0xff60) ||
+      (code >= 0xffe0 && code <= 0xffe6) || (code >= 0x1b000 && code <= 0x1b001) ||
+      (code >= 0x1f200 && code <= 0x1f251) || (code >= 0x1f300 && code <= 0x1f64f) ||
+      (code >= 0x20000 && code <= 0x3fffd));
+  const isZeroWidth = (code) =>
+    code <= 0x1f || (code >= 0x7f && code <= 0x9f) || (code >= 0x300 && code <= 0x36f) ||
+    (code >= 0x200b && code <= 0x200f) || (code >= 0x20d0 && code <= 0x20ff) ||
+    (code >= 0xfe00 && code <= 0xfe0f) || (code >= 0xfe20 && code <= 0xfe2f) ||
+    (code >= 0xe0100 && code <= 0xe01ef);
+  function stringWidth(text) {
+    let width = 0;
+    for (const char of text.normalize("NFC")) {
+      const code = char.codePointAt(0);
+      if (isFullWidth(code)) width += 2;
+      else if (!isZeroWidth(code)) width += 1;
+    }
+    return width;
+  }
+
+  // Node's lib/internal/cli_table.js: the head, then a row per index, each
+  // cell left-aligned in a column as wide as its widest.
+  function cliTable(head, columns) {
+    const rows = [];
+    const widths = head.map(stringWidth);
+    const longest = Math.max(...columns.map((column) => column.length));
+    for (let i = 0; i < head.length; i += 1) {
+      for (let j = 0; j < longest; j += 1) {
+        rows[j] ??= [];
+        const value = (rows[j][i] = hasOwn(columns[i], j) ? columns[i][j] : "");
+        widths[i] = Math.max(widths[i] || 0, stringWidth(value));
+      }
+    }
+    const row = (cells) =>
+      `│ ${cells.map((cell, i) => cell + " ".repeat(widths[i] - stringWidth(cell))).join(" │ ")} │`;
+    const divider = widths.map((width) => "─".repeat(width + 2));
+    let out = `┌${divider.join("┬")}┐\n${row(head)}\n├${divider.join("┼")}┤\n`;
+    for (const cells of rows) out += `${row(cells)}\n`;
+    return `${out}└${divider.join("┴")}┘`;
+  }
+
+  // What Node's ERR_INVALID_ARG_TYPE says it received.
+  function received(value) {
+    if (value === null || value === undefined) return ` Received ${value}`;
+    if (typeof value === "function") return ` Received function ${value.name}`;
+    if (typeof value === "object") {
+      const name = value.constructor?.name;
+      return name ? ` Received an instance of ${name}` : ` Received ${inspect(value, { depth: -1 })}`;
+    }
+    let shown = inspect(value, { colors: false });
+    if (shown.length > 28) shown = `${shown.slice(0, 25)}...`;
+    return ` Received type ${typeof value} (${shown})`;
+  }
+
+  // Node's console.table (lib/internal/console/constructor.js): the text
+  // of its table, or undefined when `data` is no object (console.log
+  // prints it then).
+  function table(data, properties) {
+    if (properties !== undefined && !Array.isArray(properties)) {
+      const error = new TypeError(
+        `The "properties" argument must be an instance of Array.${received(properties)}`
+      );
+      error.code = "ERR_INVALID_ARG_TYPE";
+      throw error;
+    }
+    if (data === null || typeof data !== "object") return undefined;
+    const show = (value) => {
+      const depth =
+        value !== null && typeof value === "object" && !Array.isArray(value) &&
+        Object.keys(value).length > 2 ? -1 : 0;
+      return inspect(value, { depth, maxArrayLength: 3, breakLength: Infinity });
+    };
+    const indexes = (length) => Array.from({ length }, (_, i) => show(i));
+    if (data instanceof Map) {
+      const keys = [];
+      const values = [];
+      for (const [key, value] of data) {
+        keys.push(show(key));
+        values.push(show(value));
+      }
+      return cliTable(["(iteration index)", "Key", "Values"], [indexes(keys.length), keys, values]);
+    }
+    if (data instanceof Set) {
+      const values = [...data].map(show);
+      return cliTable(["(iteration index)", "Values"], [indexes(values.length), values]);
+    }
+    const map = Object.create(null);
+    let primitives = false;
+    const primitiveValues = [];
+    const indexKeys = Object.keys(data);
+    for (let i = 0; i < indexKeys.length; i += 1) {
+      const item = data[indexKeys[i]];
+      const primitive = item === null || (typeof item !== "function" && typeof item !== "object");
+      if (properties === undefined && primitive) {
+        primitives = true;
+        primitiveValues[i] = show(item);
+      } else {
+        for (const key of properties || Object.keys(item)) {
+          map[key] ??= [];
+          map[key][i] = (primitive && properties) || !hasOwn(item, key) ? "" : show(item[key]);
+        }
+      }
+    }
+    const head = Object.keys(map);
+    const columns = Object.values(map);
+    if (primitives) {
+      head.push("Values");
+      columns.push(primitiveValues);
+    }
+    head.unshift("(index)");
+    columns.unshift(indexKeys);
+    return cliTable(head, columns);
+  }
+
+  return { inspect, format, table };
 });
