@@ -451,7 +451,7 @@ mod script_command {
 
     #[cfg(feature = "script")]
     pub fn explore(flags: &ExploreFlags, out: &mut impl Write) -> Result<(), CliError> {
-        use crate::script::explore::{compare_strategies, explore, parse_check, SCRIPT_CHECKS};
+        use crate::script::explore::{compare_strategies, explore, parse_check, script_checks};
         use crate::script::source;
         let bad = |key: &str, message: String| {
             CliError::Script(format!("bad scenario: `{key}`: {message}"))
@@ -464,7 +464,7 @@ mod script_command {
                     parse_check(name.trim()).ok_or_else(|| {
                         bad(
                             "check",
-                            format!("unknown check `{name}`; scripts accept {SCRIPT_CHECKS}"),
+                            format!("unknown check `{name}`; scripts accept {}", script_checks()),
                         )
                     })
                 })

@@ -27,14 +27,6 @@ pub struct ExplorePanelProps {
     pub on_open: Callback<(String, u32, Vec<Check>)>,
 }
 
-/// What a script's run is judged on (no per-key load log, no stale reads).
-const SCRIPT_CHECKS: [Check; 4] = [
-    Check::Duplicates,
-    Check::Exclusion,
-    Check::Errors,
-    Check::LostUpdates,
-];
-
 /// Most schedules one search may run from the panel.
 const MAX_SCHEDULES: u64 = 1_000_000;
 /// The largest preemption bound the panel takes.
@@ -53,7 +45,7 @@ pub fn ExplorePanel(props: &ExplorePanelProps) -> Html {
         false => vec![Check::default_for(props.scenario)],
     });
     let offered: &[Check] = match props.script {
-        true => &SCRIPT_CHECKS,
+        true => &Check::SCRIPT,
         false => &Check::ALL,
     };
     let method = use_state(|| Method::Dfs);

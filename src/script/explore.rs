@@ -26,18 +26,14 @@ use super::host::Loaded;
 use super::run::{Realms, ScriptRun};
 use super::source;
 
-/// The checks a script accepts.
-pub const SCRIPT_CHECKS: &str = "duplicates, exclusion, errors, lost-updates";
-
-/// Parses one of a script's checks.
+/// Parses one of a script's checks (`Check::SCRIPT`).
 pub fn parse_check(name: &str) -> Option<Check> {
-    match name {
-        "duplicates" => Some(Check::Duplicates),
-        "exclusion" => Some(Check::Exclusion),
-        "errors" => Some(Check::Errors),
-        "lost-updates" => Some(Check::LostUpdates),
-        _ => None,
-    }
+    Check::SCRIPT.into_iter().find(|check| check.name() == name)
+}
+
+/// The checks a script accepts, for messages: "duplicates, exclusion, …".
+pub fn script_checks() -> String {
+    Check::SCRIPT.map(Check::name).join(", ")
 }
 
 /// A script under one config: what the explorer searches.

@@ -47,6 +47,15 @@ impl Check {
         }
     }
 
+    /// What a script's run can be judged on (it keeps no per-key load log
+    /// and serves nothing stale on its own).
+    pub const SCRIPT: [Check; 4] = [
+        Check::Duplicates,
+        Check::Exclusion,
+        Check::Errors,
+        Check::LostUpdates,
+    ];
+
     /// What a script's search checks unless told: the harm a handler's own
     /// data shows, rows that should be unique and updates lost (a
     /// read-modify-write's race, which no other check sees).
