@@ -4052,6 +4052,108 @@ async function handle(req) {
     );
 }
 
+/// Node's en-US texts where a handler names no other locale and no
+/// options (ICU's: the shortest digits rounded to three decimals, half
+/// away from zero, grouped by thousands; M/D/YYYY and h:mm:ss AM), and
+/// the zone's name after a UTC date's `toString`. Node 20.20 printed the
+/// same 48 lines with TZ=UTC (the script's body at its top level).
+#[test]
+fn locale_texts_are_node_en_us() {
+    let code = r#"
+async function handle(req) {
+  const d = new Date(Date.UTC(2024, 2, 5, 13, 7, 9));
+  const lines = [d.toLocaleString(), d.toLocaleDateString(), d.toLocaleTimeString(), d.toString(), d.toTimeString(), String(new Date(NaN)), new Date(NaN).toLocaleString(), `${d}`, d.toLocaleString("en-US"),
+    new Date(Date.UTC(2024, 0, 1, 0, 5)).toLocaleTimeString(), new Date(Date.UTC(2024, 0, 1, 12, 5)).toLocaleTimeString(), new Date(Date.UTC(-50, 0, 1)).toLocaleString(), new Date(0).toLocaleString()];
+  for (const x of [1234.5678, -0, 1e21, 0.0625, 1.0005, -1234.5, NaN, -Infinity, Infinity, 1e-7, -0.0001, 0.0005, 0.00049, 2.5e-3, 999.9995, 1e300, 5e-324, 12345678.9, 0.1 + 0.2, 0, 7, 1000, 999999.9999, 1.5e-5, 123.0])
+    lines.push(x.toLocaleString());
+  lines.push((123456789n).toLocaleString(), (-1234n).toLocaleString(), (0n).toLocaleString(), (5).toLocaleString("en"));
+  lines.push(Number.prototype.toLocaleString.length, Number.prototype.toLocaleString.name, Date.prototype.toLocaleString.length, Date.prototype.toString.name, Object.keys(Date.prototype).length, Object.keys(Number.prototype).length);
+  for (const l of lines) console.log(JSON.stringify(l));
+}
+"#;
+    assert_eq!(
+        logs(code, ""),
+        [
+            "\"3/5/2024, 1:07:09 PM\"",
+            "\"3/5/2024\"",
+            "\"1:07:09 PM\"",
+            "\"Tue Mar 05 2024 13:07:09 GMT+0000 (Coordinated Universal Time)\"",
+            "\"13:07:09 GMT+0000 (Coordinated Universal Time)\"",
+            "\"Invalid Date\"",
+            "\"Invalid Date\"",
+            "\"Tue Mar 05 2024 13:07:09 GMT+0000 (Coordinated Universal Time)\"",
+            "\"3/5/2024, 1:07:09 PM\"",
+            "\"12:05:00 AM\"",
+            "\"12:05:00 PM\"",
+            "\"1/1/51, 12:00:00 AM\"",
+            "\"1/1/1970, 12:00:00 AM\"",
+            "\"1,234.568\"",
+            "\"-0\"",
+            "\"1,000,000,000,000,000,000,000\"",
+            "\"0.063\"",
+            "\"1.001\"",
+            "\"-1,234.5\"",
+            "\"NaN\"",
+            "\"-∞\"",
+            "\"∞\"",
+            "\"0\"",
+            "\"-0\"",
+            "\"0.001\"",
+            "\"0\"",
+            "\"0.003\"",
+            "\"1,000\"",
+            "\"1,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000\"",
+            "\"0\"",
+            "\"12,345,678.9\"",
+            "\"0.3\"",
+            "\"0\"",
+            "\"7\"",
+            "\"1,000\"",
+            "\"1,000,000\"",
+            "\"0\"",
+            "\"123\"",
+            "\"123,456,789\"",
+            "\"-1,234\"",
+            "\"0\"",
+            "\"5\"",
+            "0",
+            "\"toLocaleString\"",
+            "0",
+            "\"toString\"",
+            "0",
+            "0",
+        ]
+    );
+}
+
+/// What QuickJS-ng has and Node 20 lacks is gone, so a handler that
+/// reaches for it fails as it does on Node 20 (checked there: every
+/// name below is undefined, and `Object.groupBy(...)` throws).
+#[test]
+fn built_ins_newer_than_node_20_are_absent() {
+    let code = r#"
+async function handle(req) {
+  const absent = [
+    Object.groupBy, Map.groupBy, Array.fromAsync, Promise.try, Promise.withResolvers,
+    Error.isError, RegExp.escape, JSON.rawJSON, Math.sumPrecise, Math.f16round,
+    Set.prototype.union, Set.prototype.isSubsetOf, Uint8Array.fromBase64,
+    Uint8Array.prototype.toHex, DataView.prototype.getFloat16, ArrayBuffer.prototype.transfer,
+    globalThis.Iterator, globalThis.DisposableStack, globalThis.Float16Array,
+    [].values().map, new Map().keys().toArray,
+  ];
+  console.log(absent.filter((value) => value !== undefined).length);
+  console.log(Reflect.ownKeys(Object.getPrototypeOf(Object.getPrototypeOf([].values()))).length);
+  try {
+    Object.groupBy([1], (n) => n);
+  } catch (error) {
+    console.log(error.name);
+  }
+  console.log([3, 1, 2].toSorted().join(), [1, 2].findLast((n) => n < 2), "x".isWellFormed());
+}
+"#;
+    assert_eq!(logs(code, ""), ["0", "1", "TypeError", "1,2,3 1 true"]);
+}
+
 /// `require('buffer')` is one module object, as in Node.
 #[test]
 fn a_required_module_is_the_same_object_each_time() {

@@ -39,6 +39,91 @@
   VirtualDate.UTC = RealDate.UTC;
   define("Date", VirtualDate);
 
+  // Node's en-US texts (ICU's) where a handler asks for no other locale
+  // and passes no options: `n.toLocaleString()`, `big.toLocaleString()`,
+  // `date.toLocaleString()` and its date and time halves; and the zone's
+  // name after `date.toString()` in UTC. Other locales, options and zone
+  // names keep the engine's own text (it has no Intl).
+  const method = (object, name, fn) =>
+    Object.defineProperty(object, name, { value: fn, writable: true, configurable: true, enumerable: false });
+  const plainLocale = (locales, options) =>
+    options === undefined && (locales === undefined || locales === "en-US" || locales === "en");
+  const grouped = (digits) => digits.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  // A decimal digit string plus one (`"0999"` -> `"1000"`, `"99"` -> `"100"`).
+  const plusOne = (digits) => {
+    const out = digits.split("");
+    let i = out.length - 1;
+    while (i >= 0 && out[i] === "9") out[i--] = "0";
+    if (i < 0) out.unshift("1");
+    else out[i] = String(Number(out[i]) + 1);
+    return out.join("");
+  };
+  // ICU rounds the shortest digits that read back as the number (1.0005
+  // is "1.001"), to three decimals, half away from zero, and groups the
+  // integer part by thousands; a negative number that rounds to zero
+  // stays "-0".
+  const enNumber = (x) => {
+    if (Number.isNaN(x)) return "NaN";
+    const sign = x < 0 || Object.is(x, -0) ? "-" : "";
+    if (!Number.isFinite(x)) return `${sign}∞`;
+    const [mantissa, exponent = "0"] = String(Math.abs(x)).split("e");
+    const [whole, fraction = ""] = mantissa.split(".");
+    let digits = whole + fraction;
+    let point = whole.length + Number(exponent);
+    if (point < 0) {
+      digits = "0".repeat(-point) + digits;
+      point = 0;
+    }
+    if (point > digits.length) digits += "0".repeat(point - digits.length);
+    let kept = digits.slice(0, point + 3);
+    if (digits.length > point + 3 && digits[point + 3] >= "5") {
+      const more = plusOne(kept);
+      if (more.length > kept.length) point += 1;
+      kept = more;
+    }
+    const integer = (kept.slice(0, point) || "0").replace(/^0+(?=\d)/, "");
+    const decimals = kept.slice(point).replace(/0+$/, "");
+    return `${sign}${grouped(integer)}${decimals ? `.${decimals}` : ""}`;
+  };
+  const numberToLocale = Number.prototype.toLocaleString;
+  method(Number.prototype, "toLocaleString", function toLocaleString() {
+    if (!plainLocale(arguments[0], arguments[1])) return Reflect.apply(numberToLocale, this, arguments);
+    return enNumber(Number.prototype.valueOf.call(this));
+  });
+  const bigintToLocale = BigInt.prototype.toLocaleString;
+  method(BigInt.prototype, "toLocaleString", function toLocaleString() {
+    if (!plainLocale(arguments[0], arguments[1])) return Reflect.apply(bigintToLocale, this, arguments);
+    const value = BigInt.prototype.valueOf.call(this);
+    return `${value < 0n ? "-" : ""}${grouped(String(value < 0n ? -value : value))}`;
+  });
+  const dateProto = RealDate.prototype;
+  const dateTime = dateProto.getTime;
+  const enDate = (date) =>
+    `${date.getMonth() + 1}/${date.getDate()}/${date.getFullYear() > 0 ? date.getFullYear() : 1 - date.getFullYear()}`;
+  const enTime = (date) => {
+    const hours = date.getHours();
+    const two = (n) => String(n).padStart(2, "0");
+    return `${hours % 12 || 12}:${two(date.getMinutes())}:${two(date.getSeconds())} ${hours < 12 ? "AM" : "PM"}`;
+  };
+  for (const [name, text] of [
+    ["toLocaleString", (date) => `${enDate(date)}, ${enTime(date)}`],
+    ["toLocaleDateString", enDate],
+    ["toLocaleTimeString", enTime],
+  ]) {
+    const own = dateProto[name];
+    method(dateProto, name, { [name]() {
+      if (!plainLocale(arguments[0], arguments[1])) return Reflect.apply(own, this, arguments);
+      return Number.isNaN(Reflect.apply(dateTime, this, [])) ? "Invalid Date" : text(this);
+    } }[name]);
+  }
+  for (const name of ["toString", "toTimeString"]) {
+    const own = dateProto[name];
+    method(dateProto, name, { [name]() {
+      const text = Reflect.apply(own, this, []);
+      return text.endsWith("GMT+0000") ? `${text} (Coordinated Universal Time)` : text;
+    } }[name]);
+  }
+
   // console: each call one line, as Node's util.format writes it
   // (prelude/inspect.js, a part of its own: a lone string needs none),
   // logged at the script's line that called it (`host.log`).
@@ -1226,3 +1311,39 @@
 delete globalThis.__host;
 // Nothing outside the simulation: no eval of other code.
 delete globalThis.eval;
+// Node 20's language, not a newer one: what QuickJS-ng has and Node 20
+// (V8 11.3) lacks goes, so a handler that reaches for it fails here as it
+// fails there (`Object.groupBy is not a function`), instead of running
+// code that crashes in production.
+{
+  const remove = (object, names) => {
+    for (const name of names) Reflect.deleteProperty(object, name);
+  };
+  remove(globalThis, [
+    "Iterator", "DisposableStack", "AsyncDisposableStack", "SuppressedError", "Float16Array",
+  ]);
+  remove(Object, ["groupBy"]);
+  remove(Map, ["groupBy"]);
+  remove(Array, ["fromAsync"]);
+  remove(Promise, ["try", "withResolvers"]);
+  remove(Error, ["isError"]);
+  remove(RegExp, ["escape"]);
+  remove(JSON, ["rawJSON", "isRawJSON"]);
+  remove(Math, ["f16round", "sumPrecise"]);
+  remove(Atomics, ["pause"]);
+  remove(Set.prototype, [
+    "union", "intersection", "difference", "symmetricDifference",
+    "isSubsetOf", "isSupersetOf", "isDisjointFrom",
+  ]);
+  remove(Uint8Array, ["fromBase64", "fromHex"]);
+  remove(Uint8Array.prototype, ["toBase64", "toHex", "setFromBase64", "setFromHex"]);
+  remove(DataView.prototype, ["getFloat16", "setFloat16"]);
+  remove(ArrayBuffer.prototype, [
+    "detached", "immutable", "sliceToImmutable", "transfer", "transferToFixedLength",
+    "transferToImmutable",
+  ]);
+  // The iterator helpers (`[].values().map(…)`): Node 20's
+  // %IteratorPrototype% has only its [Symbol.iterator].
+  const iterators = Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]()));
+  remove(iterators, Reflect.ownKeys(iterators).filter((key) => key !== Symbol.iterator));
+}
