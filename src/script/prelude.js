@@ -116,6 +116,240 @@
       return Number.isNaN(Reflect.apply(dateTime, this, [])) ? "Invalid Date" : text(this);
     } }[name]);
   }
+  // V8's JSON.parse error message for `source` (V8 11.3's JsonParser:
+  // its scan, its positions and its texts), or undefined when it parses.
+  function v8JsonError(source) {
+    const length = source.length;
+    let at = 0;
+    const WS = (c) => c === " " || c === "\t" || c === "\n" || c === "\r";
+    const skip = () => {
+      while (at < length && WS(source[at])) at += 1;
+    };
+    // The token a character starts (V8's one_char_json_tokens).
+    const token = (i) => {
+      if (i >= length) return "EOS";
+      const c = source[i];
+      if (c === '"') return "STRING";
+      if ((c >= "0" && c <= "9") || c === "-") return "NUMBER";
+      if (c === "t") return "TRUE";
+      if (c === "f") return "FALSE";
+      if (c === "n") return "NULL";
+      if (WS(c)) return "WHITESPACE";
+      if (c === ":") return "COLON";
+      if (c === ",") return "COMMA";
+      if (c === "[") return "LBRACK";
+      if (c === "{") return "LBRACE";
+      if (c === "]") return "RBRACK";
+      if (c === "}") return "RBRACE";
+      return "ILLEGAL";
+    };
+    class Failure {
+      constructor(message) {
+        this.message = message;
+      }
+    }
+    const SPECIAL = ["[object Object]", "undefined", "Infinity", "NaN"];
+    const CONTEXT = 10;
+    const unexpected = (kind, message) => {
+      if (message !== undefined) throw new Failure(`${message} at position ${at}`);
+      if (kind === "EOS") throw new Failure("Unexpected end of JSON input");
+      if (kind === "NUMBER") throw new Failure(`Unexpected number in JSON at position ${at}`);
+      if (kind === "STRING") throw new Failure(`Unexpected string in JSON at position ${at}`);
+      if (SPECIAL.includes(source)) throw new Failure(`"${source}" is not valid JSON`);
+      const char = source[at];
+      if (length < 2 * CONTEXT + 1) {
+        throw new Failure(`Unexpected token '${char}', "${source}" is not valid JSON`);
+      }
+      if (at < CONTEXT) {
+        throw new Failure(`Unexpected token '${char}', "${source.slice(0, at + CONTEXT)}"... is not valid JSON`);
+      }
+      if (at < length - CONTEXT) {
+        throw new Failure(
+          `Unexpected token '${char}', ..."${source.slice(at - CONTEXT, at + CONTEXT)}"... is not valid JSON`
+        );
+      }
+      throw new Failure(`Unexpected token '${char}', ..."${source.slice(at - CONTEXT)}" is not valid JSON`);
+    };
+    const check = (kind) => {
+      skip();
+      if (token(at) !== kind) return false;
+      at += 1;
+      return true;
+    };
+    const expect = (kind, message) => {
+      if (token(at) === kind) at += 1;
+      else unexpected(token(at), message);
+    };
+    const expectNext = (kind, message) => {
+      skip();
+      expect(kind, message);
+    };
+    const digit = (i) => i < length && source[i] >= "0" && source[i] <= "9";
+    const scanString = () => {
+      // at: after the opening quote.
+      for (;;) {
+        if (at >= length) unexpected("ILLEGAL", "Unterminated string in JSON");
+        const c = source[at];
+        if (c === '"') {
+          at += 1;
+          return;
+        }
+        if (c === "\\") {
+          at += 1;
+          const e = at < length ? source[at] : "";
+          if ('"\\/bfnrt'.includes(e) && e !== "") {
+            at += 1;
+            continue;
+          }
+          if (e === "u") {
+            for (let i = 0; i < 4; i += 1) {
+              at += 1;
+              if (!(at < length && /[0-9a-fA-F]/.test(source[at]))) unexpected("ILLEGAL", "Bad Unicode escape in JSON");
+            }
+            at += 1;
+            continue;
+          }
+          // A character past Latin-1 after the backslash is V8's plain
+          // unexpected token.
+          if (at < length && source.charCodeAt(at) > 0xff) unexpected("ILLEGAL");
+          unexpected("ILLEGAL", "Bad escaped character in JSON");
+        }
+        if (c < " ") unexpected("ILLEGAL", "Bad control character in string literal in JSON");
+        at += 1;
+      }
+    };
+    const scanNumber = () => {
+      if (source[at] === "-") at += 1;
+      if (at < length && source[at] === "0") {
+        at += 1;
+        if (digit(at)) unexpected("NUMBER");
+      } else {
+        const start = at;
+        while (digit(at)) at += 1;
+        if (start === at) unexpected("ILLEGAL", "No number after minus sign in JSON");
+      }
+      if (at < length && source[at] === ".") {
+        at += 1;
+        if (!digit(at)) unexpected("ILLEGAL", "Unterminated fractional number in JSON");
+        while (digit(at)) at += 1;
+      }
+      if (at < length && (source[at] === "e" || source[at] === "E")) {
+        at += 1;
+        if (at < length && (source[at] === "-" || source[at] === "+")) at += 1;
+        if (!digit(at)) unexpected("ILLEGAL", "Exponent part is missing a number in JSON");
+        while (digit(at)) at += 1;
+      }
+    };
+    const scanLiteral = (word) => {
+      at += 1;
+      for (let i = 1; i < word.length; i += 1) {
+        if (at >= length) unexpected("EOS");
+        if (source[at] !== word[i]) unexpected(token(at));
+        at += 1;
+      }
+    };
+    const stack = [];
+    try {
+      for (;;) {
+        // Produce a value.
+        let produced = false;
+        while (!produced) {
+          skip();
+          const kind = token(at);
+          switch (kind) {
+            case "STRING":
+              at += 1;
+              scanString();
+              produced = true;
+              break;
+            case "NUMBER":
+              scanNumber();
+              produced = true;
+              break;
+            case "LBRACE":
+              at += 1;
+              if (check("RBRACE")) {
+                produced = true;
+                break;
+              }
+              stack.push("object");
+              expectNext("STRING", "Expected property name or '}' in JSON");
+              scanString();
+              expectNext("COLON", "Expected ':' after property name in JSON");
+              break;
+            case "LBRACK":
+              at += 1;
+              if (check("RBRACK")) {
+                produced = true;
+                break;
+              }
+              stack.push("array");
+              break;
+            case "TRUE":
+              scanLiteral("true");
+              produced = true;
+              break;
+            case "FALSE":
+              scanLiteral("false");
+              produced = true;
+              break;
+            case "NULL":
+              scanLiteral("null");
+              produced = true;
+              break;
+            default:
+              unexpected(kind);
+          }
+        }
+        // Consume it.
+        let more = false;
+        while (!more) {
+          if (stack.length === 0) {
+            if (!check("EOS")) unexpected(token(at), "Unexpected non-whitespace character after JSON");
+            return undefined;
+          }
+          const container = stack[stack.length - 1];
+          if (container === "object") {
+            if (check("COMMA")) {
+              expectNext("STRING", "Expected double-quoted property name in JSON");
+              scanString();
+              expectNext("COLON", "Expected ':' after property name in JSON");
+              more = true;
+              break;
+            }
+            stack.pop();
+            expect("RBRACE", "Expected ',' or '}' after property value in JSON");
+          } else {
+            if (check("COMMA")) {
+              more = true;
+              break;
+            }
+            stack.pop();
+            expect("RBRACK", "Expected ',' or ']' after array element in JSON");
+          }
+        }
+      }
+    } catch (failure) {
+      if (failure instanceof Failure) return failure.message;
+      throw failure;
+    }
+  }
+  // JSON.parse's errors say what V8's say (QuickJS-ng's texts and
+  // positions differ for about half of malformed inputs); what parses is
+  // QuickJS's parse.
+  const nativeParse = JSON.parse;
+  method(JSON, "parse", function parse(text, reviver) {
+    const source = String(text);
+    try {
+      return Reflect.apply(nativeParse, JSON, [source, reviver]);
+    } catch (error) {
+      if (error instanceof SyntaxError) {
+        const message = v8JsonError(source);
+        if (message !== undefined) error.message = message;
+      }
+      throw error;
+    }
+  });
   for (const name of ["toString", "toTimeString"]) {
     const own = dateProto[name];
     method(dateProto, name, { [name]() {
