@@ -249,6 +249,19 @@
       }
     };
     const stack = [];
+    // `{` or `[`: empty (a value), or a container whose first entry follows.
+    const open = (close, container) => {
+      at += 1;
+      if (check(close)) return true;
+      stack.push(container);
+      return false;
+    };
+    // A property's key and its colon.
+    const propertyKey = (message) => {
+      expectNext("STRING", message);
+      scanString();
+      expectNext("COLON", "Expected ':' after property name in JSON");
+    };
     try {
       for (;;) {
         // Produce a value.
@@ -267,23 +280,11 @@
               produced = true;
               break;
             case "LBRACE":
-              at += 1;
-              if (check("RBRACE")) {
-                produced = true;
-                break;
-              }
-              stack.push("object");
-              expectNext("STRING", "Expected property name or '}' in JSON");
-              scanString();
-              expectNext("COLON", "Expected ':' after property name in JSON");
+              produced = open("RBRACE", "object");
+              if (!produced) propertyKey("Expected property name or '}' in JSON");
               break;
             case "LBRACK":
-              at += 1;
-              if (check("RBRACK")) {
-                produced = true;
-                break;
-              }
-              stack.push("array");
+              produced = open("RBRACK", "array");
               break;
             case "TRUE":
               scanLiteral("true");
@@ -311,9 +312,7 @@
           const container = stack[stack.length - 1];
           if (container === "object") {
             if (check("COMMA")) {
-              expectNext("STRING", "Expected double-quoted property name in JSON");
-              scanString();
-              expectNext("COLON", "Expected ':' after property name in JSON");
+              propertyKey("Expected double-quoted property name in JSON");
               more = true;
               break;
             }
