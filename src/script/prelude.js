@@ -1549,7 +1549,9 @@ delete globalThis.eval;
 // fails there (`Object.groupBy is not a function`), instead of running
 // code that crashes in production.
 {
+  // (Some are absent already: the browser's engine has no `Atomics`.)
   const remove = (object, names) => {
+    if (object === undefined) return;
     for (const name of names) Reflect.deleteProperty(object, name);
   };
   remove(globalThis, [
@@ -1563,7 +1565,7 @@ delete globalThis.eval;
   remove(RegExp, ["escape"]);
   remove(JSON, ["rawJSON", "isRawJSON"]);
   remove(Math, ["f16round", "sumPrecise"]);
-  remove(Atomics, ["pause"]);
+  remove(globalThis.Atomics, ["pause"]);
   remove(Set.prototype, [
     "union", "intersection", "difference", "symmetricDifference",
     "isSubsetOf", "isSupersetOf", "isDisjointFrom",
