@@ -4158,6 +4158,139 @@ async function handle(req) {
 /// port of V8 11.3's JsonParser's error paths in the prelude, which
 /// agreed with Node 20.20 on 120,000 random malformed and valid inputs),
 /// where QuickJS-ng's differ for about half of them. Node printed these.
+/// The errors the engine throws say what Node 20's V8 says (the prelude's
+/// `errors` part): the same handler, run on Node 20.20, logged these
+/// lines. The ones that name an expression read it from the script.
+#[test]
+fn engine_errors_say_what_v8_says() {
+    let code = r#"
+const o = { f: 1, a: { b: {} }, arr: [1], rows: undefined }; const k = "f"; let u; const fn = () => o;
+class Repo { find() { return this.query(); } }
+async function handle(req) {
+  const cases = [
+    () => { const row = null; return row.count; },
+    async () => { const row = await Promise.resolve(undefined); return row.id; },
+    () => o.a.b.c.d,
+    () => u[0],
+    () => { u.x = 1; },
+    () => { null[k] = 2; },
+    () => o.run(),
+    () => o.a.b.c(1, 2),
+    () => o["f"](),
+    () => o[k](),
+    () => o.arr[0](),
+    () => fn().zz(),
+    () => o?.run(),
+    () => new Repo().find(),
+    () => (o.f)(),
+    () => u(),
+    async () => { const cb = o.f; await cb(req, o); },
+    () => Promise.resolve().then(1).zz(),
+    () => o.a
+      .b.c(),
+    () => new o.f(),
+    () => new o.a(),
+    () => new k(req),
+    () => { for (const row of o.rows) {} },
+    () => [...o.rows],
+    () => Math.max(...o.rows),
+    () => Array.from(u),
+    () => { const c = 1; c = 2; },
+    () => { const c = 1; c += 2; },
+    () => { x; let x = 1; },
+    () => { class A {} A(); },
+    () => JSON.stringify({ id: 10n }),
+    () => { const total = 10n; return total + 1; },
+    () => `${Symbol("s")}`,
+    () => new Array(-1),
+    () => [].reduce((a, b) => a),
+    () => (1.5).toFixed(101),
+    () => (1.5).toPrecision(0),
+    () => new WeakMap().set(1, 1),
+    () => new Date(NaN).toISOString(),
+    () => decodeURIComponent("%"),
+    () => missing(),
+  ];
+  for (const t of cases) {
+    try { await t(); console.log("no error"); } catch (e) { console.log(`${e.name}: ${e.message}`); }
+  }
+}
+"#;
+    let expected = [
+        "TypeError: Cannot read properties of null (reading 'count')",
+        "TypeError: Cannot read properties of undefined (reading 'id')",
+        "TypeError: Cannot read properties of undefined (reading 'd')",
+        "TypeError: Cannot read properties of undefined (reading '0')",
+        "TypeError: Cannot set properties of undefined (setting 'x')",
+        "TypeError: Cannot set properties of null (setting 'f')",
+        "TypeError: o.run is not a function",
+        "TypeError: o.a.b.c is not a function",
+        "TypeError: o.f is not a function",
+        "TypeError: o[k] is not a function",
+        "TypeError: o.arr[0] is not a function",
+        "TypeError: fn(...).zz is not a function",
+        "TypeError: o?.run is not a function",
+        "TypeError: this.query is not a function",
+        "TypeError: o.f is not a function",
+        "TypeError: u is not a function",
+        "TypeError: cb is not a function",
+        "TypeError: Promise.resolve(...).then(...).zz is not a function",
+        "TypeError: o.a.b.c is not a function",
+        "TypeError: o.f is not a constructor",
+        "TypeError: o.a is not a constructor",
+        "TypeError: k is not a constructor",
+        "TypeError: o.rows is not iterable",
+        "TypeError: o.rows is not iterable",
+        "TypeError: o.rows is not iterable (cannot read property undefined)",
+        "TypeError: undefined is not iterable (cannot read property Symbol(Symbol.iterator))",
+        "TypeError: Assignment to constant variable.",
+        "TypeError: Assignment to constant variable.",
+        "ReferenceError: Cannot access 'x' before initialization",
+        "TypeError: Class constructor A cannot be invoked without 'new'",
+        "TypeError: Do not know how to serialize a BigInt",
+        "TypeError: Cannot mix BigInt and other types, use explicit conversions",
+        "TypeError: Cannot convert a Symbol value to a string",
+        "RangeError: Invalid array length",
+        "TypeError: Reduce of empty array with no initial value",
+        "RangeError: toFixed() digits argument must be between 0 and 100",
+        "RangeError: toPrecision() argument must be between 1 and 100",
+        "TypeError: Invalid value used as weak map key",
+        "RangeError: Invalid time value",
+        "URIError: URI malformed",
+        "ReferenceError: missing is not defined",
+    ];
+    assert_eq!(logs(code, ""), expected);
+}
+
+/// `Error.prepareStackTrace` is Node's default until a script sets its
+/// own, which then writes `stack` from the frames, as in V8; the stack
+/// an error keeps otherwise is unchanged.
+#[test]
+fn a_scripts_own_prepare_stack_trace_writes_the_stack() {
+    let code = r#"
+function where() { return new Error("here"); }
+async function handle(req) {
+  console.log(typeof Error.prepareStackTrace, Error.prepareStackTrace.name);
+  console.log(where().stack.split("\n")[0]);
+  Error.prepareStackTrace = (error, frames) => `${error.message} at ${frames[0].getFunctionName()}:${frames[0].getLineNumber()}`;
+  console.log(where().stack);
+  try { null.x; } catch (e) { console.log(e.message); }
+  Error.prepareStackTrace = undefined;
+  console.log(where().stack.split("\n")[0]);
+}
+"#;
+    assert_eq!(
+        logs(code, ""),
+        [
+            "function ErrorPrepareStackTrace",
+            "    at where (code:2:31)",
+            "here at where:2",
+            "Cannot read properties of null (reading 'x')",
+            "    at where (code:2:31)",
+        ]
+    );
+}
+
 #[test]
 fn json_parse_errors_are_v8s() {
     let code = r#"

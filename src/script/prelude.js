@@ -349,6 +349,51 @@
       throw error;
     }
   });
+  // The errors the engine throws say what V8's say (prelude/errors.js).
+  // The engine calls `Error.prepareStackTrace`'s hook as it makes each
+  // error, with its frames: the hook words an engine text as V8 would,
+  // then returns the stack the engine writes itself (or a script's own
+  // `Error.prepareStackTrace`'s, as V8 would). Node's `Error` has a
+  // default `prepareStackTrace` of its own, which a script sees here too.
+  let errorParts = null;
+  const errorsPart = () => (errorParts ??= host.part("errors")({ host }));
+  const ENGINE_TEXT =
+    /^(?:cannot (?:read|set) property '|not a (?:function|constructor)$|value is not iterable$|.* is not initialized$|'.*' is read-only$|class constructors must|cannot convert (?:BigInt|symbol)|BigInt are forbidden|invalid (?:array length$|number of digits$|value used as)|empty array$|Date value is NaN$|expecting (?:%|hex digit|surrogate pair)$|malformed UTF-8$|invalid character$)/s;
+  const frameText = (site) => {
+    if (site.isNative()) return `    at ${site.getFunctionName() ?? "<anonymous>"} (native)\n`;
+    const line = site.getLineNumber();
+    const where = line === null ? "" : `:${line}:${site.getColumnNumber()}`;
+    const file = site.getFileName() ?? "<null>";
+    if (site.getFunction() === null) return `    at ${file}${where}\n`;
+    return `    at ${site.getFunctionName() ?? "<anonymous>"} (${file}${where})\n`;
+  };
+  const ErrorPrepareStackTrace = {
+    ErrorPrepareStackTrace(error, trace) {
+      return Array.prototype.map.call(trace, frameText).join("");
+    },
+  }.ErrorPrepareStackTrace;
+  const setPrepare = Object.getOwnPropertyDescriptor(Error, "prepareStackTrace").set;
+  Reflect.apply(setPrepare, Error, [
+    function prepare(error, sites) {
+      if (error instanceof Error && ENGINE_TEXT.test(error.message)) {
+        try {
+          const message = errorsPart().v8Message(error, sites);
+          if (message !== undefined) error.message = message;
+        } catch {
+          // The engine's own text stays.
+        }
+      }
+      const own = Error.prepareStackTrace;
+      if (typeof own === "function" && own !== ErrorPrepareStackTrace) return own(error, sites);
+      return ErrorPrepareStackTrace(error, sites);
+    },
+  ]);
+  Object.defineProperty(Error, "prepareStackTrace", {
+    value: ErrorPrepareStackTrace,
+    writable: true,
+    configurable: true,
+    enumerable: false,
+  });
   for (const name of ["toString", "toTimeString"]) {
     const own = dateProto[name];
     method(dateProto, name, { [name]() {

@@ -24,6 +24,7 @@ pub fn part<'js>(ctx: &Ctx<'js>, name: &str) -> rquickjs::Result<Value<'js>> {
         "libraries" => run(ctx, LIBRARIES),
         "modules" => run(ctx, MODULES),
         "inspect" => run(ctx, INSPECT),
+        "errors" => run(ctx, ERRORS),
         _ => Err(rquickjs::Error::new_from_js_message(
             "string",
             "prelude part",
@@ -34,13 +35,14 @@ pub fn part<'js>(ctx: &Ctx<'js>, name: &str) -> rquickjs::Result<Value<'js>> {
 
 /// The prelude, then its parts (`prelude/*.js`), with the file name
 /// their stacks show.
-const SOURCES: [(&CStr, &str); 6] = [
+const SOURCES: [(&CStr, &str); 7] = [
     (c"prelude", PRELUDE),
     (c"prelude-node", include_str!("prelude/node.js")),
     (c"prelude-clients", include_str!("prelude/clients.js")),
     (c"prelude-libraries", include_str!("prelude/libraries.js")),
     (c"prelude-modules", include_str!("prelude/modules.js")),
     (c"prelude-inspect", include_str!("prelude/inspect.js")),
+    (c"prelude-errors", include_str!("prelude/errors.js")),
 ];
 const CORE: usize = 0;
 const NODE: usize = 1;
@@ -48,6 +50,7 @@ const CLIENTS: usize = 2;
 const LIBRARIES: usize = 3;
 const MODULES: usize = 4;
 const INSPECT: usize = 5;
+const ERRORS: usize = 6;
 
 thread_local! {
     static BYTECODE: [OnceCell<Rc<[u8]>>; SOURCES.len()] =
