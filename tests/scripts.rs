@@ -4158,6 +4158,38 @@ async function handle(req) {
 /// port of V8 11.3's JsonParser's error paths in the prelude, which
 /// agreed with Node 20.20 on 120,000 random malformed and valid inputs),
 /// where QuickJS-ng's differ for about half of them. Node printed these.
+/// `crypto` is Node 20's Web Crypto object, not the module: `randomUUID`
+/// and `getRandomValues` (from the run's seeded random), with Node's
+/// errors; `global` is the global object. The lines are Node 20.20's.
+#[test]
+fn web_crypto_and_global_are_nodes() {
+    let code = r#"
+async function handle(req) {
+  console.log(Object.prototype.toString.call(crypto), typeof crypto.createHash, typeof crypto.randomUUID, typeof crypto.getRandomValues, Object.keys(crypto));
+  console.log(crypto);
+  const a = crypto.getRandomValues(new Uint8Array(4)); console.log(a.length, a instanceof Uint8Array);
+  try { crypto.getRandomValues(new Float32Array(2)) } catch (e) { console.log(e.name, e.message, e.code, e instanceof DOMException) }
+  try { crypto.getRandomValues(new Uint8Array(70000)) } catch (e) { console.log(e.name, e.message) }
+  try { crypto.getRandomValues([1]) } catch (e) { console.log(e.name, e.message, e.code) }
+  try { crypto.getRandomValues() } catch (e) { console.log(e.name, e.message, e.code) }
+  console.log(global === globalThis, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(crypto.randomUUID()));
+}
+"#;
+    assert_eq!(
+        logs(code, ""),
+        [
+            "[object Crypto] undefined function function []",
+            "Crypto {}",
+            "4 true",
+            "TypeMismatchError The data argument must be an integer-type TypedArray 17 true",
+            "QuotaExceededError The requested length exceeds 65,536 bytes",
+            "TypeMismatchError The data argument must be an integer-type TypedArray 17",
+            "TypeError Failed to execute 'getRandomValues' on 'Crypto': 1 argument required, but only 0 present. ERR_MISSING_ARGS",
+            "true true",
+        ]
+    );
+}
+
 /// The errors the engine throws say what Node 20's V8 says (the prelude's
 /// `errors` part): the same handler, run on Node 20.20, logged these
 /// lines. The ones that name an expression read it from the script.

@@ -782,6 +782,41 @@
     timingSafeEqual: (...args) => nodePart().crypto.timingSafeEqual(...args),
   });
 
+  // `globalThis.crypto`: Node 20's Web Crypto object (not the module):
+  // `randomUUID` and `getRandomValues`, from the run's seeded
+  // `Math.random`, with Node's errors. `subtle` is not simulated.
+  const INTEGER_ARRAYS = [
+    Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array, Int32Array, Uint32Array,
+    BigInt64Array, BigUint64Array,
+  ];
+  const Crypto = class Crypto {
+    randomUUID() {
+      return crypto.randomUUID();
+    }
+    getRandomValues(array) {
+      if (arguments.length === 0) {
+        const error = new TypeError(
+          "Failed to execute 'getRandomValues' on 'Crypto': 1 argument required, but only 0 present."
+        );
+        error.code = "ERR_MISSING_ARGS";
+        throw error;
+      }
+      if (!INTEGER_ARRAYS.some((Type) => array instanceof Type)) {
+        throw new DOMException("The data argument must be an integer-type TypedArray", "TypeMismatchError");
+      }
+      if (array.byteLength > 65536) {
+        throw new DOMException("The requested length exceeds 65,536 bytes", "QuotaExceededError");
+      }
+      const bytes = new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
+      for (let i = 0; i < bytes.length; i += 1) bytes[i] = Math.floor(Math.random() * 256);
+      return array;
+    }
+  };
+  Object.defineProperty(Crypto.prototype, Symbol.toStringTag, { value: "Crypto", configurable: true });
+  define("crypto", new Crypto());
+  // Node's other name for the global object.
+  define("global", globalThis);
+
   // process: an empty environment (no real one reaches the simulation),
   // `nextTick` (Node's order, run.rs `drain`), and the clocks, virtual:
   // `hrtime` and `uptime` count from the run's time 0. It is an

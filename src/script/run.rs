@@ -90,7 +90,8 @@ const GC_MAX: usize = 64 << 20;
 pub const GLOBALS: &str = "cache, db, lock, guard, singleflight, sleep, setTimeout, setInterval, \
 setImmediate, clearTimeout, clearInterval, clearImmediate, queueMicrotask, Date, performance, \
 Math, EventEmitter, console, count, config, require, module, exports, process, Buffer, \
-TextEncoder, TextDecoder, structuredClone, AbortController, AbortSignal, URL, URLSearchParams";
+TextEncoder, TextDecoder, structuredClone, AbortController, AbortSignal, URL, URLSearchParams, \
+crypto, global";
 
 /// The built-in modules (the prelude's `require` table) and what each
 /// exports by name to an `import`.
