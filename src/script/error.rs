@@ -105,6 +105,123 @@ fn leading_number(text: &str) -> Option<(u32, &str)> {
     Some((number, &text[end..]))
 }
 
+/// Where `code` calls a function from inside its own body, the first such
+/// call (1-based line and column): what a deep recursion most likely
+/// ran, named when the engine could keep no stack for its error (the
+/// native stack was full). A function is `function NAME(…) {`, or
+/// `NAME = function (…) {`, `NAME = (…) => {` or `NAME = x => {` (each
+/// maybe `async`); a call is `NAME(` not after a `.`. Strings and
+/// comments are not told apart: it points the reader at a likely line,
+/// it does not parse.
+pub fn recursive_call(code: &str) -> Option<(u32, u32)> {
+    let chars: Vec<char> = code.chars().collect();
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    let word_at = |at: usize| -> Option<(usize, usize)> {
+        if at >= chars.len() || !is_ident(chars[at]) || (at > 0 && is_ident(chars[at - 1])) {
+            return None;
+        }
+        let end = (at..chars.len())
+            .find(|&i| !is_ident(chars[i]))
+            .unwrap_or(chars.len());
+        Some((at, end))
+    };
+    let word = |(start, end): (usize, usize)| chars[start..end].iter().collect::<String>();
+    let skip_space = |mut at: usize| {
+        while chars.get(at).is_some_and(|c| c.is_whitespace()) {
+            at += 1;
+        }
+        at
+    };
+    // The bracket closing the one at `open`.
+    let matching = |open: usize, close: char| -> Option<usize> {
+        let mut depth = 0usize;
+        for (i, &c) in chars.iter().enumerate().skip(open) {
+            if c == chars[open] {
+                depth += 1;
+            } else if c == close {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+        }
+        None
+    };
+    // From the parameters at `at` (a name or a parenthesised list), past
+    // an optional `=>`, to the body's `{`.
+    let body_after_parameters = |at: usize| -> Option<usize> {
+        let after = match chars.get(at) {
+            Some('(') => matching(at, ')')? + 1,
+            _ => word_at(at)?.1,
+        };
+        let mut next = skip_space(after);
+        if chars.get(next) == Some(&'=') && chars.get(next + 1) == Some(&'>') {
+            next = skip_space(next + 2);
+        }
+        (chars.get(next) == Some(&'{')).then_some(next)
+    };
+    // A function's value at `at`: `async`, `function` and its name, then
+    // its parameters and body.
+    let function_body = |at: usize| -> Option<usize> {
+        let mut at = skip_space(at);
+        if word_at(at).map(word).as_deref() == Some("async") {
+            at = skip_space(word_at(at)?.1);
+        }
+        if word_at(at).map(word).as_deref() == Some("function") {
+            at = skip_space(word_at(at)?.1);
+            if let Some((_, end)) = word_at(at) {
+                at = skip_space(end);
+            }
+            return (chars.get(at) == Some(&'(')).then(|| body_after_parameters(at))?;
+        }
+        body_after_parameters(at)
+    };
+    let position = |at: usize| {
+        let before = &chars[..at];
+        let line = before.iter().filter(|&&c| c == '\n').count() as u32 + 1;
+        let column = before.iter().rev().take_while(|&&c| c != '\n').count() as u32 + 1;
+        (line, column)
+    };
+    let mut at = 0;
+    while at < chars.len() {
+        let Some(found) = word_at(at) else {
+            at += 1;
+            continue;
+        };
+        at = found.1;
+        let (name, body) = if word(found) == "function" {
+            let Some(named) = word_at(skip_space(found.1)) else {
+                continue;
+            };
+            (word(named), function_body(found.0))
+        } else {
+            let next = skip_space(found.1);
+            if chars.get(next) != Some(&'=') || matches!(chars.get(next + 1), Some('=' | '>')) {
+                continue;
+            }
+            (word(found), function_body(next + 1))
+        };
+        let Some((open, close)) = body.and_then(|open| Some((open, matching(open, '}')?))) else {
+            continue;
+        };
+        let mut i = open + 1;
+        while i < close {
+            match word_at(i) {
+                Some(call) => {
+                    let dotted = call.0 > 0 && chars[call.0 - 1] == '.';
+                    if !dotted && word(call) == name && chars.get(skip_space(call.1)) == Some(&'(')
+                    {
+                        return Some(position(call.0));
+                    }
+                    i = call.1;
+                }
+                None => i += 1,
+            }
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -117,5 +234,29 @@ mod tests {
             Some((2, 9))
         );
         assert_eq!(find_position("no position here"), None);
+    }
+    #[test]
+    fn a_recursive_call_is_found_in_its_own_body() {
+        let declared =
+            "function f(n) { return f(n + 1) + 1; }\nasync function handle(req) { f(0); }";
+        assert_eq!(recursive_call(declared), Some((1, 24)));
+        let arrow = "const g = 1;\nconst walk = async (node) => {\n  await walk(node.next);\n};";
+        assert_eq!(recursive_call(arrow), Some((3, 9)));
+        let expression = "let count = function count(n) {\n  return n && count(n - 1);\n}";
+        assert_eq!(recursive_call(expression), Some((2, 15)));
+        // A method of the same name on another object is not the function.
+        assert_eq!(
+            recursive_call("function get(k) { return cache.get(k); }"),
+            None
+        );
+        // An arrow without a body, a comparison, and no recursion at all.
+        assert_eq!(
+            recursive_call("const f = (x) => f(x);\nif (a == f(1)) {}"),
+            None
+        );
+        assert_eq!(
+            recursive_call("async function handle(req) { await db.get(1); }"),
+            None
+        );
     }
 }

@@ -1562,8 +1562,28 @@ pub fn describe_error<'js>(ctx: &Ctx<'js>, error: &Value<'js>) -> String {
     let name = get("name").unwrap_or_else(|| "Error".into());
     let message = get("message").unwrap_or_default();
     let stack = own_stack(get("stack").unwrap_or_default(), object);
-    match code_position(&stack) {
+    match code_position(&stack).or_else(|| recursion_position(ctx, &name, &message)) {
         Some((line, column)) => format!("{name}: {message} (line {line}, column {column})"),
         None => format!("{name}: {message}"),
     }
+}
+
+/// The script's code, kept with its realm's context.
+pub struct ScriptCode(pub Rc<str>);
+
+// SAFETY: it holds no JavaScript value.
+unsafe impl<'js> rquickjs::JsLifetime<'js> for ScriptCode {
+    type Changed<'to> = ScriptCode;
+}
+
+/// An error made where the native stack was full could not call the
+/// prelude's `Error.prepareStackTrace` hook, and the engine kept no stack
+/// for it: its line is the script's first call of a function from inside
+/// its own body, if there is one.
+fn recursion_position(ctx: &Ctx<'_>, name: &str, message: &str) -> Option<Position> {
+    if name != "RangeError" || message != "Maximum call stack size exceeded" {
+        return None;
+    }
+    let code = ctx.userdata::<ScriptCode>()?;
+    super::error::recursive_call(&code.0)
 }

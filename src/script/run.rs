@@ -2494,11 +2494,13 @@ fn load(
     let loaded = context.with(|ctx| -> Result<_, ScriptError> {
         let internal = |ctx: &Ctx<'_>, error| ScriptError::new(error_text(ctx, error));
         globals::register(&ctx, &link).map_err(|e| internal(&ctx, e))?;
-        // The script's own lines, which `assert` quotes.
+        // The script's own lines, which `assert` quotes, and which name a
+        // deep recursion's line (`globals::describe_error`).
         ctx.globals()
             .get::<_, JsObject>("__host")
             .and_then(|hidden| hidden.set("code", code))
             .map_err(|e| internal(&ctx, e))?;
+        let _ = ctx.store_userdata(globals::ScriptCode(code.into()));
         prelude::eval(&ctx).map_err(|e| internal(&ctx, e))?;
         let then = ctx
             .eval::<Function, _>("Promise.prototype.then")
