@@ -349,6 +349,78 @@
       throw error;
     }
   });
+  // JSON.stringify's circular-structure error is V8's: QuickJS-ng says
+  // "circular reference"; V8 names the path around the circle (from its
+  // json-stringifier: the object where the circle starts, at most two
+  // steps after it and one before the end, with "..." between, and the
+  // key that closes it). The path is found by walking the value again in
+  // stringify's order, toJSON and the replacer applied as it applies them.
+  const nativeStringify = JSON.stringify;
+  const constructorName = (object) => {
+    const name = Object.getPrototypeOf(object)?.constructor?.name;
+    return typeof name === "string" && name !== "" ? name : "Object";
+  };
+  function circularMessage(value, replacer) {
+    const list = Array.isArray(replacer) ? [...new Set(replacer.map(String))] : null;
+    const replace = typeof replacer === "function" ? replacer : null;
+    const stack = [];
+    let closing = null;
+    const prepare = (holder, key, item) => {
+      if (item !== null && (typeof item === "object" || typeof item === "bigint") && typeof item.toJSON === "function") {
+        item = item.toJSON(key);
+      }
+      return replace === null ? item : Reflect.apply(replace, holder, [key, item]);
+    };
+    const boxed = (item) =>
+      item instanceof Number || item instanceof String || item instanceof Boolean || item instanceof BigInt;
+    const walk = (key, item) => {
+      if (item === null || typeof item !== "object" || boxed(item)) return false;
+      const at = stack.findIndex((entry) => entry[1] === item);
+      if (at >= 0) {
+        closing = { at, key };
+        return true;
+      }
+      stack.push([key, item]);
+      if (Array.isArray(item)) {
+        for (let i = 0; i < item.length; i += 1) {
+          if (walk(i, prepare(item, String(i), item[i]))) return true;
+        }
+      } else {
+        for (const name of list ?? Object.keys(item)) {
+          const next = prepare(item, name, item[name]);
+          if (next === undefined || typeof next === "function" || typeof next === "symbol") continue;
+          if (walk(name, next)) return true;
+        }
+      }
+      stack.pop();
+      return false;
+    };
+    if (!walk("", prepare({ "": value }, "", value))) return undefined;
+    const describe = (key) => (typeof key === "number" ? `index ${key}` : `property '${key}'`);
+    const line = ([key, object]) => `\n    |     ${describe(key)} -> object with constructor '${constructorName(object)}'`;
+    let text = `Converting circular structure to JSON\n    --> starting at object with constructor '${constructorName(stack[closing.at][1])}'`;
+    let index = closing.at + 1;
+    const prefixEnd = Math.min(stack.length, index + 2);
+    for (; index < prefixEnd; index += 1) text += line(stack[index]);
+    if (stack.length > index + 1) text += "\n    |     ...";
+    for (index = Math.max(index, stack.length - 1); index < stack.length; index += 1) text += line(stack[index]);
+    return `${text}\n    --- ${describe(closing.key)} closes the circle`;
+  }
+  method(JSON, "stringify", function stringify(value, replacer, space) {
+    try {
+      return Reflect.apply(nativeStringify, JSON, arguments);
+    } catch (error) {
+      if (error instanceof TypeError && error.message === "circular reference") {
+        try {
+          const message = circularMessage(value, replacer);
+          if (message !== undefined) error.message = message;
+        } catch {
+          // The engine's own text stays.
+        }
+      }
+      throw error;
+    }
+  });
   // The errors the engine throws say what V8's say (prelude/errors.js).
   // The engine calls `Error.prepareStackTrace`'s hook as it makes each
   // error, with its frames: the hook words an engine text as V8 would,
