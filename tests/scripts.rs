@@ -4327,8 +4327,8 @@ async function handle(req) {
 }
 
 /// `Error.prepareStackTrace` is Node's default until a script sets its
-/// own, which then writes `stack` from the frames, as in V8; the stack
-/// an error keeps otherwise is unchanged.
+/// own, which then writes `stack` from the frames, as in V8; otherwise a
+/// stack is V8's first line (`Error: here`) above the engine's frames.
 #[test]
 fn a_scripts_own_prepare_stack_trace_writes_the_stack() {
     let code = r#"
@@ -4347,10 +4347,10 @@ async function handle(req) {
         logs(code, ""),
         [
             "function ErrorPrepareStackTrace",
-            "    at where (code:2:31)",
+            "Error: here",
             "here at where:2",
             "Cannot read properties of null (reading 'x')",
-            "    at where (code:2:31)",
+            "Error: here",
         ]
     );
 }

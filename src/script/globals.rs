@@ -1520,9 +1520,13 @@ fn own_stack<'js>(stack: String, error: &Object<'js>) -> String {
             .and_then(|rest| rest.split(" (").next())
             .is_some_and(|name| constructors.iter().any(|constructor| constructor == name))
     };
-    // The prelude's own frames are the simulation's, not the script's.
+    // The stack's first lines are the error's `name: message` (see
+    // prelude.js, `stackHead`); the prelude's own frames are the
+    // simulation's, not the script's.
+    let is_frame = |line: &&str| line.trim_start().starts_with("at ");
     let lines: Vec<&str> = stack
         .lines()
+        .skip_while(|line| !is_frame(line))
         .skip_while(made_in)
         .filter(|line| !line.contains("(prelude"))
         .collect();

@@ -424,7 +424,8 @@
   // The errors the engine throws say what V8's say (prelude/errors.js).
   // The engine calls `Error.prepareStackTrace`'s hook as it makes each
   // error, with its frames: the hook words an engine text as V8 would,
-  // then returns the stack the engine writes itself (or a script's own
+  // then returns the stack, V8's first line (`TypeError: message`) above
+  // the frames as the engine writes them (or a script's own
   // `Error.prepareStackTrace`'s, as V8 would). Node's `Error` has a
   // default `prepareStackTrace` of its own, which a script sees here too.
   let errorParts = null;
@@ -439,11 +440,73 @@
     if (site.getFunction() === null) return `    at ${file}${where}\n`;
     return `    at ${site.getFunctionName() ?? "<anonymous>"} (${file}${where})\n`;
   };
+  // V8's first line of a stack: the error as `Error.prototype.toString`
+  // reads it when the stack is taken.
+  const stackHead = (error) => {
+    let name;
+    let message;
+    try {
+      name = error?.name === undefined ? "Error" : String(error.name);
+      message = error?.message === undefined ? "" : String(error.message);
+    } catch {
+      return "Error";
+    }
+    if (name === "") return message;
+    return message === "" ? name : `${name}: ${message}`;
+  };
   const ErrorPrepareStackTrace = {
     ErrorPrepareStackTrace(error, trace) {
       return Array.prototype.map.call(trace, frameText).join("");
     },
   }.ErrorPrepareStackTrace;
+  // V8 writes a stack's text when it is first read, so its first line
+  // names the error as it is then (a subclass's constructor sets `name`
+  // after `super`). The engine keeps the frames it took; `stack` reads
+  // them under that line, once, for the errors whose stack is the
+  // default one.
+  const framesOnly = new WeakSet();
+  const written = new WeakMap();
+  const withHead = (error, frames) => {
+    let text = written.get(error);
+    if (text === undefined) {
+      text = `${stackHead(error)}\n${frames}`.trimEnd();
+      written.set(error, text);
+    }
+    return text;
+  };
+  const stackAccessor = Object.getOwnPropertyDescriptor(Error.prototype, "stack");
+  Object.defineProperty(Error.prototype, "stack", {
+    get: {
+      stack() {
+        const frames = Reflect.apply(stackAccessor.get, this, []);
+        return typeof frames === "string" && framesOnly.has(this) ? withHead(this, frames) : frames;
+      },
+    }.stack,
+    set: {
+      stack(value) {
+        framesOnly.delete(this);
+        return Reflect.apply(stackAccessor.set, this, [value]);
+      },
+    }.stack,
+    configurable: true,
+    enumerable: false,
+  });
+  // `Error.captureStackTrace(target)` gives the target a `stack` of its
+  // own, read the same way.
+  const captureStackTrace = Error.captureStackTrace;
+  method(Error, "captureStackTrace", function captureStackTrace_(target, constructorOpt) {
+    Reflect.apply(captureStackTrace, Error, arguments);
+    const own = Object.getOwnPropertyDescriptor(target, "stack");
+    if (typeof own?.value !== "string" || !framesOnly.has(target)) return;
+    const frames = own.value;
+    Object.defineProperty(target, "stack", {
+      get: () => withHead(target, frames),
+      set: (value) => Object.defineProperty(target, "stack", { value, writable: true, configurable: true, enumerable: false }),
+      configurable: true,
+      enumerable: false,
+    });
+  });
+  Object.defineProperty(Error.captureStackTrace, "name", { value: "captureStackTrace" });
   const setPrepare = Object.getOwnPropertyDescriptor(Error, "prepareStackTrace").set;
   Reflect.apply(setPrepare, Error, [
     function prepare(error, sites) {
@@ -457,6 +520,7 @@
       }
       const own = Error.prepareStackTrace;
       if (typeof own === "function" && own !== ErrorPrepareStackTrace) return own(error, sites);
+      if (error !== null && (typeof error === "object" || typeof error === "function")) framesOnly.add(error);
       return ErrorPrepareStackTrace(error, sites);
     },
   ]);
