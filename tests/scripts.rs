@@ -4297,6 +4297,55 @@ async function handle(req) {
     assert_eq!(logs(code, ""), expected);
 }
 
+/// A call whose position cannot tell it from another keeps the engine's
+/// text rather than name the wrong one: the engine marks operands, not
+/// calls, so in `o.run(f(x))` the position is on `x` whether `f` or
+/// `o.run` failed. Node names `o.run` in every case here; where an
+/// operand after the inner call moves the position (`o.run(x, y.z)`),
+/// or no call is inside (`o.run([x])`), so do we.
+#[test]
+fn an_ambiguous_call_keeps_the_engines_text() {
+    let code = r#"
+const o = { a: { b: 1 } }; const f = (x) => x; const g = async () => 1; const x = 1, y = { z: 2 };
+async function handle(req) {
+  const cases = [
+    () => o.run(f(x)),
+    async () => o.run(await g()),
+    () => o.run(o.a.b),
+    () => o.run(x, y.z),
+    () => o.run(f(x), 2),
+    () => o.run([x]),
+    () => o.run({ x }),
+    () => o.run(`${x}`),
+    () => o.run(x ? y : o),
+    () => o.run(() => x),
+    () => f(o.run(x)),
+    () => o.run(f(x)).then(),
+    () => new o.A(f(x)),
+  ];
+  for (const t of cases) { try { await t(); } catch (e) { console.log(e.message); } }
+}
+"#;
+    assert_eq!(
+        logs(code, ""),
+        [
+            "not a function",
+            "not a function",
+            "o.run is not a function",
+            "o.run is not a function",
+            "not a function",
+            "o.run is not a function",
+            "o.run is not a function",
+            "not a function",
+            "o.run is not a function",
+            "o.run is not a function",
+            "not a function",
+            "not a function",
+            "not a function",
+        ]
+    );
+}
+
 /// A recursion that fills the native stack is Node's `RangeError`, and
 /// names the line of the call that recursed: the engine keeps no stack
 /// for an error it makes with the stack full, so the line is the

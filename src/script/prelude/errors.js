@@ -252,7 +252,7 @@
     if (found.isNew && !/[.[]/.test(source[after])) return found;
     // The position is on an argument (the last operand the call
     // evaluated): the call is the one whose parentheses hold it.
-    const open = enclosingCall(found.start);
+    const open = enclosingCall(found.start, true);
     if (open < 0) return undefined;
     let end = open;
     while (end > 0 && isSpace(source[end - 1])) end -= 1;
@@ -263,22 +263,43 @@
     return unambiguous({ printed, start: start.start, end, isNew: start.isNew }, open);
   }
 
-  // `found` called by the parentheses opening at `open`, unless another
-  // call follows them (`f()()`: the position cannot tell which failed).
+  // `found` called by the parentheses opening at `open`, unless the
+  // position cannot tell that call from another: one that follows it
+  // (`f()()`), or one it is an argument of with nothing after it that
+  // the engine would mark (`o.run(f(x))`: had `o.run` failed, the
+  // position would still be on `x`).
   function unambiguous(found, open) {
     const close = matchForward(open);
-    return close >= 0 && source[skipSpace(close + 1)] !== "(" ? found : undefined;
+    if (close < 0 || source[skipSpace(close + 1)] === "(") return undefined;
+    const outer = enclosingCall(open, true);
+    if (outer < 0) return found;
+    const outerClose = matchForward(outer);
+    if (outerClose < 0) return undefined;
+    const after = source
+      .slice(close + 1, outerClose)
+      .replace(/"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'/g, "")
+      .match(/[\p{ID_Start}$_][\p{ID_Continue}$]*/gu);
+    const marked = (after ?? []).some((word) => !LITERALS.has(word));
+    return marked ? found : undefined;
   }
+  const LITERALS = new Set(["true", "false", "null"]);
 
-  // The `(` of the call whose arguments hold `at`, or -1.
-  function enclosingCall(at) {
+  // The `(` of the call whose arguments hold `at`, or -1; through array
+  // and object literals too when `throughLiterals` (not through a
+  // function's body, whose code runs in a call of its own).
+  function enclosingCall(at, throughLiterals = false) {
     for (let i = at - 1; i >= 0; i -= 1) {
       const c = source[i];
       if (CLOSERS[c]) {
         i = matchBackward(i);
         if (i < 0) return -1;
-      } else if (c === "[" || c === "{" || c === ";") return -1;
-      else if (c === "(") {
+      } else if (c === ";") return -1;
+      else if (c === "[" || c === "{") {
+        let before = i;
+        while (before > 0 && isSpace(source[before - 1])) before -= 1;
+        const literal = c === "[" || /[(,:[=]/.test(source[before - 1] ?? "");
+        if (!throughLiterals || !literal) return -1;
+      } else if (c === "(") {
         let before = i;
         while (before > 0 && isSpace(source[before - 1])) before -= 1;
         const prev = source[before - 1];
