@@ -461,15 +461,17 @@
   }.ErrorPrepareStackTrace;
   // V8 writes a stack's text when it is first read, so its first line
   // names the error as it is then (a subclass's constructor sets `name`
-  // after `super`). The engine keeps the frames it took; `stack` reads
-  // them under that line, once, for the errors whose stack is the
-  // default one.
+  // after `super`). The engine keeps the frames it took (the hook hands
+  // it the call sites themselves: most errors are caught and never
+  // read, and writing each one's text cost more than making it);
+  // `stack` writes them under that line when first read, once, for the
+  // errors whose stack is the default one.
   const framesOnly = new WeakSet();
   const written = new WeakMap();
-  const withHead = (error, frames) => {
+  const withHead = (error, sites) => {
     let text = written.get(error);
     if (text === undefined) {
-      text = `${stackHead(error)}\n${frames}`.trimEnd();
+      text = `${stackHead(error)}\n${ErrorPrepareStackTrace(error, sites)}`.trimEnd();
       written.set(error, text);
     }
     return text;
@@ -478,8 +480,8 @@
   Object.defineProperty(Error.prototype, "stack", {
     get: {
       stack() {
-        const frames = Reflect.apply(stackAccessor.get, this, []);
-        return typeof frames === "string" && framesOnly.has(this) ? withHead(this, frames) : frames;
+        const sites = Reflect.apply(stackAccessor.get, this, []);
+        return Array.isArray(sites) && framesOnly.has(this) ? withHead(this, sites) : sites;
       },
     }.stack,
     set: {
@@ -497,10 +499,10 @@
   method(Error, "captureStackTrace", function captureStackTrace_(target, constructorOpt) {
     Reflect.apply(captureStackTrace, Error, arguments);
     const own = Object.getOwnPropertyDescriptor(target, "stack");
-    if (typeof own?.value !== "string" || !framesOnly.has(target)) return;
-    const frames = own.value;
+    if (!Array.isArray(own?.value) || !framesOnly.has(target)) return;
+    const sites = own.value;
     Object.defineProperty(target, "stack", {
-      get: () => withHead(target, frames),
+      get: () => withHead(target, sites),
       set: (value) => Object.defineProperty(target, "stack", { value, writable: true, configurable: true, enumerable: false }),
       configurable: true,
       enumerable: false,
@@ -520,8 +522,8 @@
       }
       const own = Error.prepareStackTrace;
       if (typeof own === "function" && own !== ErrorPrepareStackTrace) return own(error, sites);
-      if (error !== null && (typeof error === "object" || typeof error === "function")) framesOnly.add(error);
-      return ErrorPrepareStackTrace(error, sites);
+      framesOnly.add(error);
+      return sites;
     },
   ]);
   Object.defineProperty(Error, "prepareStackTrace", {
