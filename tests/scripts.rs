@@ -591,6 +591,7 @@ async function handle(req) {
   console.log(util.format("x=%d", 4), util.inspect({ z: [1] }), util.isDeepStrictEqual({ a: [1] }, { a: [1] }), util.isDeepStrictEqual(a, b), util.isDeepStrictEqual([1], [2]));
   console.log(process.hrtime(), String(process.hrtime.bigint()), process.uptime());
   console.log(process.listenerCount("SIGTERM"), process.platform, typeof process.cwd());
+  console.log(process.version, process.versions.node, process.arch, process.release.lts);
 }
 process.on("SIGTERM", () => process.exit(0));"#;
     assert_eq!(
@@ -608,6 +609,7 @@ process.on("SIGTERM", () => process.exit(0));"#;
             "x=4 { z: [ 1 ] } true true false",
             "[ 0, 8000000 ] 8000000 0.008",
             "1 linux string",
+            "v20.20.2 20.20.2 x64 Iron",
         ]
     );
 }

@@ -978,6 +978,11 @@
     hrtime: { value: hrtime, enumerable: true },
     uptime: { value: () => performance.now() / 1000, enumerable: true },
     platform: { value: "linux", enumerable: true },
+    arch: { value: "x64", enumerable: true },
+    // The Node the simulation follows (SCRIPTING.md: Node 20).
+    version: { value: "v20.20.2", enumerable: true },
+    versions: { value: Object.freeze({ node: "20.20.2", v8: "11.3.244.8-node.38" }), enumerable: true },
+    release: { value: Object.freeze({ name: "node", lts: "Iron" }), enumerable: true },
     pid: { value: 1, enumerable: true },
     argv: { value: ["node", "handler.js"], enumerable: true },
     cwd: { value: () => "/", enumerable: true },
