@@ -614,6 +614,26 @@ process.on("SIGTERM", () => process.exit(0));"#;
     );
 }
 
+/// Each app server is a Node process of its own: `process.pid` differs
+/// from server to server, so a lock owner built from it (`${pid}`) is
+/// not shared by two servers, as it is not in production.
+#[test]
+fn each_server_is_a_process_with_its_own_pid() {
+    let code = r#"
+const owner = `worker-${process.pid}`;
+async function handle(req) { console.log(`server ${req.server}: ${owner}`); }
+"#;
+    let (_, run) = run_script(code, "scenario=script&users=3&clicks=1&servers=2");
+    assert_eq!(
+        run.messages(),
+        [
+            "server 0: worker-1",
+            "server 1: worker-2",
+            "server 0: worker-1"
+        ]
+    );
+}
+
 /// The Node globals a production handler reaches for: `Buffer` (UTF-8,
 /// hex, base64, base64url, latin1, ascii), `TextEncoder`/`TextDecoder`,
 /// `structuredClone` (cycles, `Date`, `Map`, `Set`; a function is a

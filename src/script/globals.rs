@@ -386,6 +386,8 @@ pub fn register<'js>(ctx: &Ctx<'js>, link: &Rc<Link>) -> Result<()> {
         ],
     )?;
     hidden.set("config", config)?;
+    // Which app server this realm is (0-based): its own Node process.
+    hidden.set("server", link.server)?;
     globals.set("__host", hidden)?;
     Ok(())
 }

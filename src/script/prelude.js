@@ -983,7 +983,10 @@
     version: { value: "v20.20.2", enumerable: true },
     versions: { value: Object.freeze({ node: "20.20.2", v8: "11.3.244.8-node.38" }), enumerable: true },
     release: { value: Object.freeze({ name: "node", lts: "Iron" }), enumerable: true },
-    pid: { value: 1, enumerable: true },
+    // Each app server is a Node process of its own, with its own pid (a
+    // lock owner made from it differs from server to server, as it does
+    // in production): 1 on the first server, 2 on the second, ….
+    pid: { value: 1 + (host.server ?? 0), enumerable: true },
     argv: { value: ["node", "handler.js"], enumerable: true },
     cwd: { value: () => "/", enumerable: true },
   });
