@@ -4215,6 +4215,49 @@ async function handle(req) {
     );
 }
 
+/// A function's source reads as V8 writes it: a native's on one line, a
+/// bound function's with no name, and the prelude's stand-ins for
+/// natives (`JSON.parse`, `Date`, `toLocaleString`) as natives, not as
+/// their JavaScript. The lines are Node 20.20's.
+#[test]
+fn function_sources_read_as_v8s() {
+    let code = r#"
+async function handle(req) {
+  console.log(String(Math.max));
+  console.log(String(JSON.parse));
+  console.log(String(JSON.stringify));
+  console.log(String(Date));
+  console.log(String(Array.prototype.map));
+  console.log(String(class A { m() {} }));
+  console.log(String(function f(a, b) { return a + b; }));
+  console.log(String((x) => x * 2));
+  console.log(String(Object.getOwnPropertyDescriptor(Map.prototype, "size").get));
+  console.log(String(Function.prototype.toString));
+  console.log(String(Number.prototype.toLocaleString));
+  console.log(String(Math.max.bind(null)));
+  console.log(String(async function g() {}));
+}
+"#;
+    assert_eq!(
+        logs(code, ""),
+        [
+            "function max() { [native code] }",
+            "function parse() { [native code] }",
+            "function stringify() { [native code] }",
+            "function Date() { [native code] }",
+            "function map() { [native code] }",
+            "class A { m() {} }",
+            "function f(a, b) { return a + b; }",
+            "(x) => x * 2",
+            "function get size() { [native code] }",
+            "function toString() { [native code] }",
+            "function toLocaleString() { [native code] }",
+            "function () { [native code] }",
+            "async function g() {}",
+        ]
+    );
+}
+
 /// The errors the engine throws say what Node 20's V8 says (the prelude's
 /// `errors` part): the same handler, run on Node 20.20, logged these
 /// lines. The ones that name an expression read it from the script.

@@ -14,6 +14,10 @@
       enumerable: false,
     });
 
+  // The prelude's stand-ins for V8's natives read as natives
+  // (`Function.prototype.toString`, below).
+  const standIns = new WeakSet();
+
   define("config", Object.freeze(host.config));
 
   // Virtual time: `Date.now()` and `new Date()` read the simulated clock.
@@ -35,6 +39,7 @@
   VirtualDate.now = function now() {
     return clock();
   };
+  standIns.add(VirtualDate).add(VirtualDate.now);
   VirtualDate.parse = RealDate.parse;
   VirtualDate.UTC = RealDate.UTC;
   define("Date", VirtualDate);
@@ -44,8 +49,23 @@
   // `date.toLocaleString()` and its date and time halves; and the zone's
   // name after `date.toString()` in UTC. Other locales, options and zone
   // names keep the engine's own text (it has no Intl).
-  const method = (object, name, fn) =>
-    Object.defineProperty(object, name, { value: fn, writable: true, configurable: true, enumerable: false });
+  const method = (object, name, fn) => {
+    standIns.add(fn);
+    return Object.defineProperty(object, name, { value: fn, writable: true, configurable: true, enumerable: false });
+  };
+  // A function's source as V8 writes it: a native's on one line
+  // (`function max() { [native code] }`; QuickJS puts the body on lines of
+  // its own), a bound function's with no name, and the prelude's
+  // stand-ins for natives as natives, not their JavaScript.
+  const functionSource = Function.prototype.toString;
+  const NATIVE_SOURCE = /^function (.*)\(\) \{\n\s*\[native code\]\n\}$/;
+  method(Function.prototype, "toString", function toString() {
+    if (standIns.has(this)) return `function ${this.name}() { [native code] }`;
+    const text = Reflect.apply(functionSource, this, []);
+    const native = NATIVE_SOURCE.exec(text);
+    if (native === null) return text;
+    return native[1].startsWith("bound ") ? "function () { [native code] }" : `function ${native[1]}() { [native code] }`;
+  });
   const plainLocale = (locales, options) =>
     options === undefined && (locales === undefined || locales === "en-US" || locales === "en");
   const grouped = (digits) => digits.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
