@@ -4411,6 +4411,59 @@ async function handle(req) {
     );
 }
 
+/// A call in a condition or a loop's head is named (`if (o.run(x))`: the
+/// `if` is no call), and one that is itself iterated reads as V8's
+/// "… is not a function or its return value is not iterable". Node
+/// prints these lines, but for `Math.max(...o.list())`, where the
+/// position cannot tell `o.list` from `Math.max` and the engine's text
+/// stays.
+#[test]
+fn calls_in_conditions_and_iterations_are_named() {
+    let code = r#"
+const o = { a: 1 }; const x = 1;
+async function handle(req) {
+  await more();
+  const cases = [
+    () => { if (o.run(x)) {} },
+    () => { while (o.has(x)) {} },
+    () => { for (const y of o.list(x)) {} },
+    () => { switch (o.kind(x)) {} },
+    () => { if (!o.run(x)) {} },
+    () => { return (o.run(x)); },
+  ];
+  for (const t of cases) { try { await t(); } catch (e) { console.log(e.message); } }
+}
+async function more() {
+  const cases = [
+    () => { [...o.list()]; },
+    () => { const [a] = o.list(); },
+    () => { Math.max(...o.list()); },
+    () => { for (const y of o.list().x) {} },
+    () => { const { a } = o.list(); },
+    () => { let a; [a] = o.pair(x); },
+  ];
+  for (const t of cases) { try { await t(); } catch (e) { console.log(e.message); } }
+}
+"#;
+    assert_eq!(
+        logs(code, ""),
+        [
+            "o.list is not a function or its return value is not iterable",
+            "o.list is not a function or its return value is not iterable",
+            "not a function",
+            "o.list is not a function",
+            "o.list is not a function",
+            "o.pair is not a function or its return value is not iterable",
+            "o.run is not a function",
+            "o.has is not a function",
+            "o.list is not a function or its return value is not iterable",
+            "o.kind is not a function",
+            "o.run is not a function",
+            "o.run is not a function",
+        ]
+    );
+}
+
 /// A recursion that fills the native stack is Node's `RangeError`, and
 /// names the line of the call that recursed: the engine keeps no stack
 /// for an error it makes with the stack full, so the line is the

@@ -33,7 +33,7 @@
   const isSpace = (c) => c !== undefined && /\s/u.test(c);
   const KEYWORDS = new Set([
     "new", "await", "return", "typeof", "void", "delete", "in", "of", "instanceof", "case",
-    "throw", "yield", "else", "do",
+    "throw", "yield", "else", "do", "if", "while", "for", "switch", "catch", "with",
   ]);
   const CLOSERS = { "]": "[", ")": "(", "}": "{" };
   const OPENERS = { "[": "]", "(": ")", "{": "}" };
@@ -248,7 +248,7 @@
     const found = expressionAt(site);
     if (found === undefined) return undefined;
     const after = skipSpace(found.end);
-    if (source[after] === "(") return unambiguous(found, after);
+    if (source[after] === "(") return unambiguous({ ...found, open: after }, after);
     if (found.isNew && !/[.[]/.test(source[after])) return found;
     // The position is on an argument (the last operand the call
     // evaluated): the call is the one whose parentheses hold it.
@@ -260,7 +260,24 @@
     if (start === null) return undefined;
     const printed = print(source.slice(start.start, end));
     if (printed === undefined) return undefined;
-    return unambiguous({ printed, start: start.start, end, isNew: start.isNew }, open);
+    return unambiguous({ printed, start: start.start, end, isNew: start.isNew, open }, open);
+  }
+
+  // Whether the call `found` makes is itself what is iterated (`for (… of
+  // f())`, `[...f()]`, `[a] = f()`): V8 then says the callee "is not a
+  // function or its return value is not iterable".
+  function iteratesCall(found) {
+    if (found.open === undefined) return false;
+    const close = matchForward(found.open);
+    if (close < 0 || /[.[(?]/.test(source[skipSpace(close + 1)] ?? "")) return false;
+    let before = found.start;
+    while (before > 0 && isSpace(source[before - 1])) before -= 1;
+    if (keywordEndsAt(before) === "of") return true;
+    if (source.slice(before - 3, before) === "...") return !spreadsArguments(before - 3);
+    if (source[before - 1] !== "=" || /[=!<>+\-*/%&|^]/.test(source[before - 2])) return false;
+    let pattern = before - 1;
+    while (pattern > 0 && isSpace(source[pattern - 1])) pattern -= 1;
+    return source[pattern - 1] === "]";
   }
 
   // `found` called by the parentheses opening at `open`, unless the
@@ -375,7 +392,9 @@
     if (message === "not a function" || message === "not a constructor") {
       const found = callee(top);
       if (found === undefined) return undefined;
-      return `${found.printed} is not a ${found.isNew ? "constructor" : "function"}`;
+      if (found.isNew) return `${found.printed} is not a constructor`;
+      const iterable = iteratesCall(found) ? " or its return value is not iterable" : "";
+      return `${found.printed} is not a function${iterable}`;
     }
     if (message === "value is not iterable" && fromCode) {
       const found = iterated(top);
