@@ -443,11 +443,12 @@
   });
   // The errors the engine throws say what V8's say (prelude/errors.js).
   // The engine calls `Error.prepareStackTrace`'s hook as it makes each
-  // error, with its frames: the hook words an engine text as V8 would,
-  // then returns the stack, V8's first line (`TypeError: message`) above
-  // the frames as the engine writes them (or a script's own
-  // `Error.prepareStackTrace`'s, as V8 would). Node's `Error` has a
-  // default `prepareStackTrace` of its own, which a script sees here too.
+  // error, with its call sites: the hook words an engine text as V8
+  // would, then hands the engine the call sites, which `stack` writes out
+  // when first read (below), or returns what a script's own
+  // `Error.prepareStackTrace` makes of them, as V8 would. Node's `Error`
+  // has a default `prepareStackTrace` of its own, which a script sees
+  // here too.
   let errorParts = null;
   const errorsPart = () => (errorParts ??= host.part("errors")({ host }));
   const ENGINE_TEXT =
@@ -461,7 +462,7 @@
     return `    at ${site.getFunctionName() ?? "<anonymous>"} (${file}${where})\n`;
   };
   // V8's first line of a stack: the error as `Error.prototype.toString`
-  // reads it when the stack is taken.
+  // reads it when `stack` is first read.
   const stackHead = (error) => {
     let name;
     let message;
