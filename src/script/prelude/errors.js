@@ -102,9 +102,7 @@
       } else if (c === "]" || c === ")") {
         // A group or key opened before the position closes here; what
         // follows goes on with the expression, or this is not its closer.
-        let after = i + 1;
-        while (isSpace(source[after])) after += 1;
-        if (!/[([.?]/.test(source[after] ?? "")) break;
+        if (!/[([.?]/.test(source[skipSpace(i + 1)] ?? "")) break;
         i += 1;
       } else if (c === '"' || c === "'") {
         const end = stringEnd(i);
@@ -121,13 +119,12 @@
   function expressionStart(end) {
     let i = end;
     for (;;) {
-      while (i > 0 && isSpace(source[i - 1])) i -= 1;
+      i = skipSpaceBack(i);
       const c = source[i - 1];
       if (c === "]" || c === ")") {
         const open = matchBackward(i - 1);
         if (open < 0) return null;
-        let before = open;
-        while (before > 0 && isSpace(source[before - 1])) before -= 1;
+        const before = skipSpaceBack(open);
         const prev = source[before - 1];
         const callOrKey = isIdentifierChar(prev) || prev === "]" || prev === ")" || prev === ".";
         if (c === "]" ? callOrKey : callOrKey && !keywordEndsAt(before)) {
@@ -139,8 +136,7 @@
       if (!isIdentifierChar(c)) return null;
       let start = i - 1;
       while (start > 0 && isIdentifierChar(source[start - 1])) start -= 1;
-      let before = start;
-      while (before > 0 && isSpace(source[before - 1])) before -= 1;
+      const before = skipSpaceBack(start);
       if (source[before - 1] === "." && source[before - 2] !== ".") {
         i = source[before - 2] === "?" ? before - 2 : before - 1;
         continue;
@@ -254,8 +250,7 @@
     // evaluated): the call is the one whose parentheses hold it.
     const open = enclosingCall(found.start, true);
     if (open < 0) return undefined;
-    let end = open;
-    while (end > 0 && isSpace(source[end - 1])) end -= 1;
+    const end = skipSpaceBack(open);
     const start = expressionStart(end);
     if (start === null) return undefined;
     const printed = print(source.slice(start.start, end));
@@ -270,14 +265,7 @@
     if (found.open === undefined) return false;
     const close = matchForward(found.open);
     if (close < 0 || /[.[(?]/.test(source[skipSpace(close + 1)] ?? "")) return false;
-    let before = found.start;
-    while (before > 0 && isSpace(source[before - 1])) before -= 1;
-    if (keywordEndsAt(before) === "of") return true;
-    if (source.slice(before - 3, before) === "...") return !spreadsArguments(before - 3);
-    if (source[before - 1] !== "=" || /[=!<>+\-*/%&|^]/.test(source[before - 2])) return false;
-    let pattern = before - 1;
-    while (pattern > 0 && isSpace(source[pattern - 1])) pattern -= 1;
-    return source[pattern - 1] === "]";
+    return ["of", "spread", "pattern"].includes(operandOf(found.start));
   }
 
   // `found` called by the parentheses opening at `open`, unless the
@@ -312,13 +300,11 @@
         if (i < 0) return -1;
       } else if (c === ";") return -1;
       else if (c === "[" || c === "{") {
-        let before = i;
-        while (before > 0 && isSpace(source[before - 1])) before -= 1;
+        const before = skipSpaceBack(i);
         const literal = c === "[" || /[(,:[=]/.test(source[before - 1] ?? "");
         if (!throughLiterals || !literal) return -1;
       } else if (c === "(") {
-        let before = i;
-        while (before > 0 && isSpace(source[before - 1])) before -= 1;
+        const before = skipSpaceBack(i);
         const prev = source[before - 1];
         const call = (isIdentifierChar(prev) && !keywordEndsAt(before)) || prev === ")" || prev === "]";
         return call ? i : -1;
@@ -332,26 +318,32 @@
     while (isSpace(source[i])) i += 1;
     return i;
   };
+  // Back from `at` past the spaces before it.
+  function skipSpaceBack(at) {
+    let i = at;
+    while (i > 0 && isSpace(source[i - 1])) i -= 1;
+    return i;
+  }
+
+  // What stands before an operand starting at `start`: `of` (`for (… of
+  // X)`), a spread (`...X`, in a call's arguments or not), or an
+  // assignment (`= X`, `[a] = X` when `pattern`), else undefined.
+  function operandOf(start) {
+    const before = skipSpaceBack(start);
+    if (keywordEndsAt(before) === "of") return "of";
+    if (source.slice(before - 3, before) === "...") return enclosingCall(before - 3) >= 0 ? "call spread" : "spread";
+    if (source[before - 1] !== "=" || /[=!<>+\-*/%&|^]/.test(source[before - 2])) return undefined;
+    return source[skipSpaceBack(before - 1) - 1] === "]" ? "pattern" : "assigned";
+  }
 
   // What was iterated: the operand of `for (… of X)`, a spread `...X` or
   // an array pattern's value (`[a] = X`), where the position is on it.
   function iterated(site) {
     const found = expressionAt(site);
-    if (found === undefined) return undefined;
-    let before = found.start;
-    while (before > 0 && isSpace(source[before - 1])) before -= 1;
-    const spread = source.slice(before - 3, before) === "...";
-    const operand =
-      keywordEndsAt(before) === "of" ||
-      spread ||
-      (source[before - 1] === "=" && !/[=!<>+\-*/%&|^]/.test(source[before - 2]));
-    if (!operand) return undefined;
-    return { printed: found.printed, inCall: spread && spreadsArguments(before - 3) };
+    const operand = found && operandOf(found.start);
+    if (operand === undefined) return undefined;
+    return { printed: found.printed, inCall: operand === "call spread" };
   }
-
-  // Whether the spread at `at` is among a call's arguments (V8 words
-  // those apart): the bracket it stands in opens a call.
-  const spreadsArguments = (at) => enclosingCall(at) >= 0;
 
   const BY_TEXT = new Map([
     ["BigInt are forbidden in JSON.stringify", "Do not know how to serialize a BigInt"],
@@ -407,8 +399,7 @@
     if ((match = /^'(.*)' is read-only$/s.exec(message)) && fromCode) {
       // A binding (`c = 2` to a const) rather than a property.
       const at = offsetOf(top.getLineNumber(), top.getColumnNumber());
-      let before = at;
-      while (before > 0 && isSpace(source[before - 1])) before -= 1;
+      const before = skipSpaceBack(at);
       const name = match[1];
       if (at >= 0 && source.startsWith(name, at) && source[before - 1] !== "." && !isIdentifierChar(source[at + name.length])) {
         return "Assignment to constant variable.";
