@@ -47,8 +47,8 @@
   // Node's en-US texts (ICU's) where a handler asks for no other locale
   // and passes no options: `n.toLocaleString()`, `big.toLocaleString()`,
   // `date.toLocaleString()` and its date and time halves; and the zone's
-  // name after `date.toString()` in UTC. Other locales, options and zone
-  // names keep the engine's own text (it has no Intl).
+  // name after `date.toString()` in UTC. Other locales and options go to
+  // `Intl` (prelude/intl.js: Node's with small-icu, en-US only).
   const method = (object, name, fn) => {
     standIns.add(fn);
     return Object.defineProperty(object, name, { value: fn, writable: true, configurable: true, enumerable: false });
@@ -68,6 +68,30 @@
   });
   const plainLocale = (locales, options) =>
     options === undefined && (locales === undefined || locales === "en-US" || locales === "en");
+  // `Intl`, and the locale methods given other locales or options, are a
+  // part of their own (prelude/intl.js), run when first reached for.
+  let intlParts = null;
+  const intlPart = () => (intlParts ??= host.part("intl")({ shortestDigits, plusOne, standIns }));
+  Object.defineProperty(globalThis, "Intl", {
+    get() {
+      const { Intl } = intlPart();
+      Object.defineProperty(globalThis, "Intl", { value: Intl, writable: true, configurable: true, enumerable: false });
+      return Intl;
+    },
+    set(value) {
+      Object.defineProperty(globalThis, "Intl", { value, writable: true, configurable: true, enumerable: false });
+    },
+    configurable: true,
+    enumerable: false,
+  });
+  method(String.prototype, "localeCompare", function localeCompare(that) {
+    if (this === null || this === undefined) {
+      throw new TypeError("String.prototype.localeCompare called on null or undefined");
+    }
+    const [, locales, options] = arguments;
+    if (locales === undefined && options === undefined) return intlPart().compareText(String(this), String(that));
+    return intlPart().compare(String(this), String(that), locales, options);
+  });
   const grouped = (digits) => digits.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
   // A decimal digit string plus one (`"0999"` -> `"1000"`, `"99"` -> `"100"`).
   const plusOne = (digits) => {
@@ -82,11 +106,11 @@
   // is "1.001"), to three decimals, half away from zero, and groups the
   // integer part by thousands; a negative number that rounds to zero
   // stays "-0".
-  const enNumber = (x) => {
-    if (Number.isNaN(x)) return "NaN";
-    const sign = x < 0 || Object.is(x, -0) ? "-" : "";
-    if (!Number.isFinite(x)) return `${sign}∞`;
-    const [mantissa, exponent = "0"] = String(Math.abs(x)).split("e");
+  // The shortest decimal digits that read back as `abs` (finite, not
+  // negative), with the decimal point's place in them: [digits, point],
+  // 0 <= point <= digits.length.
+  const shortestDigits = (abs) => {
+    const [mantissa, exponent = "0"] = String(abs).split("e");
     const [whole, fraction = ""] = mantissa.split(".");
     let digits = whole + fraction;
     let point = whole.length + Number(exponent);
@@ -95,6 +119,13 @@
       point = 0;
     }
     if (point > digits.length) digits += "0".repeat(point - digits.length);
+    return [digits, point];
+  };
+  const enNumber = (x) => {
+    if (Number.isNaN(x)) return "NaN";
+    const sign = x < 0 || Object.is(x, -0) ? "-" : "";
+    if (!Number.isFinite(x)) return `${sign}∞`;
+    let [digits, point] = shortestDigits(Math.abs(x));
     let kept = digits.slice(0, point + 3);
     if (digits.length > point + 3 && digits[point + 3] >= "5") {
       const more = plusOne(kept);
@@ -105,15 +136,14 @@
     const decimals = kept.slice(point).replace(/0+$/, "");
     return `${sign}${grouped(integer)}${decimals ? `.${decimals}` : ""}`;
   };
-  const numberToLocale = Number.prototype.toLocaleString;
   method(Number.prototype, "toLocaleString", function toLocaleString() {
-    if (!plainLocale(arguments[0], arguments[1])) return Reflect.apply(numberToLocale, this, arguments);
-    return enNumber(Number.prototype.valueOf.call(this));
+    const value = Number.prototype.valueOf.call(this);
+    if (!plainLocale(arguments[0], arguments[1])) return intlPart().formatNumber(value, arguments[0], arguments[1]);
+    return enNumber(value);
   });
-  const bigintToLocale = BigInt.prototype.toLocaleString;
   method(BigInt.prototype, "toLocaleString", function toLocaleString() {
-    if (!plainLocale(arguments[0], arguments[1])) return Reflect.apply(bigintToLocale, this, arguments);
     const value = BigInt.prototype.valueOf.call(this);
+    if (!plainLocale(arguments[0], arguments[1])) return intlPart().formatNumber(value, arguments[0], arguments[1]);
     return `${value < 0n ? "-" : ""}${grouped(String(value < 0n ? -value : value))}`;
   });
   const dateProto = RealDate.prototype;
@@ -125,15 +155,19 @@
     const two = (n) => String(n).padStart(2, "0");
     return `${hours % 12 || 12}:${two(date.getMinutes())}:${two(date.getSeconds())} ${hours < 12 ? "AM" : "PM"}`;
   };
-  for (const [name, text] of [
-    ["toLocaleString", (date) => `${enDate(date)}, ${enTime(date)}`],
-    ["toLocaleDateString", enDate],
-    ["toLocaleTimeString", enTime],
+  // Each with what ECMA-402's ToDateTimeOptions requires and defaults.
+  for (const [name, text, required, defaults] of [
+    ["toLocaleString", (date) => `${enDate(date)}, ${enTime(date)}`, "any", "all"],
+    ["toLocaleDateString", enDate, "date", "date"],
+    ["toLocaleTimeString", enTime, "time", "time"],
   ]) {
-    const own = dateProto[name];
     method(dateProto, name, { [name]() {
-      if (!plainLocale(arguments[0], arguments[1])) return Reflect.apply(own, this, arguments);
-      return Number.isNaN(Reflect.apply(dateTime, this, [])) ? "Invalid Date" : text(this);
+      const time = Reflect.apply(dateTime, this, []);
+      if (Number.isNaN(time)) return "Invalid Date";
+      if (!plainLocale(arguments[0], arguments[1])) {
+        return intlPart().formatDate(time, arguments[0], arguments[1], required, defaults);
+      }
+      return text(this);
     } }[name]);
   }
   // V8's JSON.parse error message for `source` (V8 11.3's JsonParser:
@@ -1745,7 +1779,7 @@
     get: () => (bufferModule ??= Object.freeze({ Buffer: nodePart().Buffer })),
     enumerable: true,
   });
-  // Node's modules that are no global (assert, querystring, url) and uuid
+  // Node's modules that are no global (assert, querystring, url, path, os) and uuid
   // are a part of their own (prelude/modules.js).
   let moduleParts = null;
   const modulesPart = () =>
@@ -1757,6 +1791,8 @@
     ["assert/strict", modulesPart, "strict"],
     ["querystring", modulesPart, "querystring"],
     ["url", modulesPart, "url"],
+    ["path", modulesPart, "path"],
+    ["os", modulesPart, "os"],
     ["uuid", modulesPart, "uuid"],
     ["pg", clientsPart, "pg"],
     ["memjs", clientsPart, "memjs"],

@@ -25,6 +25,7 @@ pub fn part<'js>(ctx: &Ctx<'js>, name: &str) -> rquickjs::Result<Value<'js>> {
         "modules" => run(ctx, MODULES),
         "inspect" => run(ctx, INSPECT),
         "errors" => run(ctx, ERRORS),
+        "intl" => run(ctx, INTL),
         _ => Err(rquickjs::Error::new_from_js_message(
             "string",
             "prelude part",
@@ -35,7 +36,7 @@ pub fn part<'js>(ctx: &Ctx<'js>, name: &str) -> rquickjs::Result<Value<'js>> {
 
 /// The prelude, then its parts (`prelude/*.js`), with the file name
 /// their stacks show.
-const SOURCES: [(&CStr, &str); 7] = [
+const SOURCES: [(&CStr, &str); 8] = [
     (c"prelude", PRELUDE),
     (c"prelude-node", include_str!("prelude/node.js")),
     (c"prelude-clients", include_str!("prelude/clients.js")),
@@ -43,6 +44,7 @@ const SOURCES: [(&CStr, &str); 7] = [
     (c"prelude-modules", include_str!("prelude/modules.js")),
     (c"prelude-inspect", include_str!("prelude/inspect.js")),
     (c"prelude-errors", include_str!("prelude/errors.js")),
+    (c"prelude-intl", include_str!("prelude/intl.js")),
 ];
 const CORE: usize = 0;
 const NODE: usize = 1;
@@ -51,6 +53,7 @@ const LIBRARIES: usize = 3;
 const MODULES: usize = 4;
 const INSPECT: usize = 5;
 const ERRORS: usize = 6;
+const INTL: usize = 7;
 
 thread_local! {
     static BYTECODE: [OnceCell<Rc<[u8]>>; SOURCES.len()] =

@@ -91,7 +91,7 @@ pub const GLOBALS: &str = "cache, db, lock, guard, singleflight, sleep, setTimeo
 setImmediate, clearTimeout, clearInterval, clearImmediate, queueMicrotask, Date, performance, \
 Math, EventEmitter, console, count, config, require, module, exports, process, Buffer, \
 TextEncoder, TextDecoder, structuredClone, AbortController, AbortSignal, URL, URLSearchParams, \
-crypto, global";
+crypto, global, Intl";
 
 /// The built-in modules (the prelude's `require` table) and what each
 /// exports by name to an `import`.
@@ -124,7 +124,18 @@ const MODULES: &[(&str, &str)] = &[
     ("lru-cache", "LRUCache"),
     ("memcached", ""),
     ("memjs", "Client"),
+    (
+        "os",
+        "EOL, devNull, hostname, platform, type, arch, machine, release, version, endianness, \
+         cpus, availableParallelism, totalmem, freemem, loadavg, uptime, tmpdir, homedir, \
+         userInfo, networkInterfaces",
+    ),
     ("p-limit", ""),
+    (
+        "path",
+        "resolve, normalize, isAbsolute, join, relative, toNamespacedPath, dirname, basename, \
+         extname, format, parse, sep, delimiter, posix",
+    ),
     ("perf_hooks", "performance"),
     ("pg", "Pool, Client, DatabaseError, types"),
     ("process", "env, nextTick, hrtime, uptime"),

@@ -920,5 +920,5 @@
     return cliTable(head, columns);
   }
 
-  return { inspect, format, table };
+  return { inspect, format, table, received };
 });

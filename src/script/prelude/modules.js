@@ -1,4 +1,4 @@
-// Node's modules that are no global (assert, querystring, url) and the
+// Node's modules that are no global (assert, querystring, url, path, os) and the
 // uuid package: a part of the prelude (prelude.js) that a realm compiles
 // and runs the first time its script requires one of them (prelude.js,
 // `modulesPart`). Its value is a function of what it takes from the
@@ -937,5 +937,341 @@
     stringify: uuidStringify,
   });
 
-  return { assert, strict, querystring, url: Object.freeze(url), uuid };
+  // --- path -------------------------------------------------------------
+  // Node 20's `path` on Linux (lib/path.js, posix), step for step: the
+  // same answers for `..`, repeated and trailing slashes, dotfiles and
+  // empty arguments. `process.cwd()` is "/", so `resolve` starts there.
+
+  const SLASH = 47;
+  const DOT = 46;
+  const { received } = inspectPart();
+  const mustBeString = (value, name) => {
+    if (typeof value === "string") return;
+    const error = new TypeError(`The "${name}" argument must be of type string.${received(value)}`);
+    error.code = "ERR_INVALID_ARG_TYPE";
+    throw error;
+  };
+
+  // The path without `.` segments and with each `..` taken back, as
+  // Node's normalizeString does it.
+  function normalizeString(path, allowAboveRoot) {
+    let res = "";
+    let lastSegmentLength = 0;
+    let lastSlash = -1;
+    let dots = 0;
+    let code = 0;
+    for (let i = 0; i <= path.length; ++i) {
+      if (i < path.length) code = path.charCodeAt(i);
+      else if (code === SLASH) break;
+      else code = SLASH;
+      if (code === SLASH) {
+        if (lastSlash === i - 1 || dots === 1) {
+          // An empty segment or `.`: nothing.
+        } else if (dots === 2) {
+          if (
+            res.length < 2 || lastSegmentLength !== 2 ||
+            res.charCodeAt(res.length - 1) !== DOT || res.charCodeAt(res.length - 2) !== DOT
+          ) {
+            if (res.length > 2) {
+              const lastSlashIndex = res.lastIndexOf("/");
+              if (lastSlashIndex === -1) {
+                res = "";
+                lastSegmentLength = 0;
+              } else {
+                res = res.slice(0, lastSlashIndex);
+                lastSegmentLength = res.length - 1 - res.lastIndexOf("/");
+              }
+              lastSlash = i;
+              dots = 0;
+              continue;
+            } else if (res.length !== 0) {
+              res = "";
+              lastSegmentLength = 0;
+              lastSlash = i;
+              dots = 0;
+              continue;
+            }
+          }
+          if (allowAboveRoot) {
+            res += res.length > 0 ? "/.." : "..";
+            lastSegmentLength = 2;
+          }
+        } else {
+          if (res.length > 0) res += `/${path.slice(lastSlash + 1, i)}`;
+          else res = path.slice(lastSlash + 1, i);
+          lastSegmentLength = i - lastSlash - 1;
+        }
+        lastSlash = i;
+        dots = 0;
+      } else if (code === DOT && dots !== -1) {
+        ++dots;
+      } else {
+        dots = -1;
+      }
+    }
+    return res;
+  }
+
+  // Where the last segment's extension starts and its name ends, scanning
+  // back from the end (`extname` and `parse`): [startDot, startPart, end],
+  // startDot -1 when the segment has no extension.
+  function lastSegment(path, start) {
+    let startDot = -1;
+    let startPart = 0;
+    let end = -1;
+    let matchedSlash = true;
+    let preDotState = 0;
+    for (let i = path.length - 1; i >= start; --i) {
+      const code = path.charCodeAt(i);
+      if (code === SLASH) {
+        if (!matchedSlash) {
+          startPart = i + 1;
+          break;
+        }
+        continue;
+      }
+      if (end === -1) {
+        matchedSlash = false;
+        end = i + 1;
+      }
+      if (code === DOT) {
+        if (startDot === -1) startDot = i;
+        else if (preDotState !== 1) preDotState = 1;
+      } else if (startDot !== -1) {
+        preDotState = -1;
+      }
+    }
+    const noExtension =
+      startDot === -1 || end === -1 || preDotState === 0 ||
+      (preDotState === 1 && startDot === end - 1 && startDot === startPart + 1);
+    return [noExtension ? -1 : startDot, startPart, end];
+  }
+
+  const path = {
+    resolve(...args) {
+      let resolved = "";
+      let absolute = false;
+      for (let i = args.length - 1; i >= -1 && !absolute; i--) {
+        const part = i >= 0 ? args[i] : "/";
+        mustBeString(part, `paths[${i}]`);
+        if (part.length === 0) continue;
+        resolved = `${part}/${resolved}`;
+        absolute = part.charCodeAt(0) === SLASH;
+      }
+      resolved = normalizeString(resolved, !absolute);
+      if (absolute) return `/${resolved}`;
+      return resolved.length > 0 ? resolved : ".";
+    },
+    normalize(value) {
+      mustBeString(value, "path");
+      if (value.length === 0) return ".";
+      const absolute = value.charCodeAt(0) === SLASH;
+      const trailing = value.charCodeAt(value.length - 1) === SLASH;
+      let out = normalizeString(value, !absolute);
+      if (out.length === 0) {
+        if (absolute) return "/";
+        return trailing ? "./" : ".";
+      }
+      if (trailing) out += "/";
+      return absolute ? `/${out}` : out;
+    },
+    isAbsolute(value) {
+      mustBeString(value, "path");
+      return value.length > 0 && value.charCodeAt(0) === SLASH;
+    },
+    join(...args) {
+      if (args.length === 0) return ".";
+      let joined;
+      for (const arg of args) {
+        mustBeString(arg, "path");
+        if (arg.length > 0) joined = joined === undefined ? arg : `${joined}/${arg}`;
+      }
+      return joined === undefined ? "." : path.normalize(joined);
+    },
+    relative(from, to) {
+      mustBeString(from, "from");
+      mustBeString(to, "to");
+      if (from === to) return "";
+      from = path.resolve(from);
+      to = path.resolve(to);
+      if (from === to) return "";
+      const fromLen = from.length - 1;
+      const toLen = to.length - 1;
+      const length = fromLen < toLen ? fromLen : toLen;
+      let lastCommonSep = -1;
+      let i = 0;
+      for (; i < length; i++) {
+        const code = from.charCodeAt(1 + i);
+        if (code !== to.charCodeAt(1 + i)) break;
+        else if (code === SLASH) lastCommonSep = i;
+      }
+      if (i === length) {
+        if (toLen > length) {
+          if (to.charCodeAt(1 + i) === SLASH) return to.slice(1 + i + 1);
+          if (i === 0) return to.slice(1 + i);
+        } else if (fromLen > length) {
+          if (from.charCodeAt(1 + i) === SLASH) lastCommonSep = i;
+          else if (i === 0) lastCommonSep = 0;
+        }
+      }
+      let out = "";
+      for (i = 1 + lastCommonSep + 1; i <= from.length; ++i) {
+        if (i === from.length || from.charCodeAt(i) === SLASH) out += out.length === 0 ? ".." : "/..";
+      }
+      return `${out}${to.slice(1 + lastCommonSep)}`;
+    },
+    toNamespacedPath(value) {
+      return value;
+    },
+    dirname(value) {
+      mustBeString(value, "path");
+      if (value.length === 0) return ".";
+      const hasRoot = value.charCodeAt(0) === SLASH;
+      let end = -1;
+      let matchedSlash = true;
+      for (let i = value.length - 1; i >= 1; --i) {
+        if (value.charCodeAt(i) === SLASH) {
+          if (!matchedSlash) {
+            end = i;
+            break;
+          }
+        } else {
+          matchedSlash = false;
+        }
+      }
+      if (end === -1) return hasRoot ? "/" : ".";
+      if (hasRoot && end === 1) return "//";
+      return value.slice(0, end);
+    },
+    basename(value, suffix) {
+      if (suffix !== undefined) mustBeString(suffix, "ext");
+      mustBeString(value, "path");
+      let start = 0;
+      let end = -1;
+      let matchedSlash = true;
+      if (suffix !== undefined && suffix.length > 0 && suffix.length <= value.length) {
+        if (suffix === value) return "";
+        let extIdx = suffix.length - 1;
+        let firstNonSlashEnd = -1;
+        for (let i = value.length - 1; i >= 0; --i) {
+          const code = value.charCodeAt(i);
+          if (code === SLASH) {
+            if (!matchedSlash) {
+              start = i + 1;
+              break;
+            }
+          } else {
+            if (firstNonSlashEnd === -1) {
+              matchedSlash = false;
+              firstNonSlashEnd = i + 1;
+            }
+            if (extIdx >= 0) {
+              if (code === suffix.charCodeAt(extIdx)) {
+                if (--extIdx === -1) end = i;
+              } else {
+                extIdx = -1;
+                end = firstNonSlashEnd;
+              }
+            }
+          }
+        }
+        if (start === end) end = firstNonSlashEnd;
+        else if (end === -1) end = value.length;
+        return value.slice(start, end);
+      }
+      for (let i = value.length - 1; i >= 0; --i) {
+        if (value.charCodeAt(i) === SLASH) {
+          if (!matchedSlash) {
+            start = i + 1;
+            break;
+          }
+        } else if (end === -1) {
+          matchedSlash = false;
+          end = i + 1;
+        }
+      }
+      return end === -1 ? "" : value.slice(start, end);
+    },
+    extname(value) {
+      mustBeString(value, "path");
+      const [startDot, , end] = lastSegment(value, 0);
+      return startDot === -1 ? "" : value.slice(startDot, end);
+    },
+    format(pathObject) {
+      if (pathObject === null || typeof pathObject !== "object") {
+        const error = new TypeError(
+          `The "pathObject" argument must be of type object.${received(pathObject)}`
+        );
+        error.code = "ERR_INVALID_ARG_TYPE";
+        throw error;
+      }
+      const dir = pathObject.dir || pathObject.root;
+      const ext = pathObject.ext ? `${pathObject.ext[0] === "." ? "" : "."}${pathObject.ext}` : "";
+      const base = pathObject.base || `${pathObject.name || ""}${ext}`;
+      if (!dir) return base;
+      return dir === pathObject.root ? `${dir}${base}` : `${dir}/${base}`;
+    },
+    parse(value) {
+      mustBeString(value, "path");
+      const out = { root: "", dir: "", base: "", ext: "", name: "" };
+      if (value.length === 0) return out;
+      const absolute = value.charCodeAt(0) === SLASH;
+      if (absolute) out.root = "/";
+      const [startDot, startPart, end] = lastSegment(value, absolute ? 1 : 0);
+      if (end !== -1) {
+        const start = startPart === 0 && absolute ? 1 : startPart;
+        if (startDot === -1) {
+          out.base = out.name = value.slice(start, end);
+        } else {
+          out.name = value.slice(start, startDot);
+          out.base = value.slice(start, end);
+          out.ext = value.slice(startDot, end);
+        }
+      }
+      if (startPart > 0) out.dir = value.slice(0, startPart - 1);
+      else if (absolute) out.dir = "/";
+      return out;
+    },
+    sep: "/",
+    delimiter: ":",
+  };
+  path.posix = path;
+  Object.freeze(path);
+
+  // --- os -----------------------------------------------------------------
+  // A Linux host per app server: each server is a process on a machine of
+  // its own, so `os.hostname()` (like `process.pid`) differs between
+  // servers, as a lock owner made from it does in production. The rest are
+  // fixed values of one small x64 machine.
+
+  const server = host.server ?? 0;
+  const cpu = () => ({
+    model: "Simulated CPU",
+    speed: 2400,
+    times: { user: 0, nice: 0, sys: 0, idle: 0, irq: 0 },
+  });
+  const os = Object.freeze({
+    EOL: "\n",
+    devNull: "/dev/null",
+    hostname: () => `server-${server + 1}`,
+    platform: () => "linux",
+    type: () => "Linux",
+    arch: () => "x64",
+    machine: () => "x86_64",
+    release: () => "6.1.0",
+    version: () => "#1 SMP Debian 6.1.0",
+    endianness: () => "LE",
+    cpus: () => [cpu()],
+    availableParallelism: () => 1,
+    totalmem: () => 2 ** 31,
+    freemem: () => 2 ** 30,
+    loadavg: () => [0, 0, 0],
+    uptime: () => Math.floor(performance.now() / 1000),
+    tmpdir: () => "/tmp",
+    homedir: () => "/home/node",
+    userInfo: () => ({ uid: 1000, gid: 1000, username: "node", homedir: "/home/node", shell: "/bin/sh" }),
+    networkInterfaces: () => ({}),
+  });
+
+  return { assert, strict, querystring, url: Object.freeze(url), uuid, path, os };
 });

@@ -153,10 +153,20 @@
         return new Buffer(value, offset, length ?? value.byteLength - offset);
       }
       if (ArrayBuffer.isView(value) || Array.isArray(value)) return new Buffer(Array.from(value));
-      if (value?.type === "Buffer" && Array.isArray(value.data)) return new Buffer(value.data);
-      throw new TypeError(
-        "The first argument must be of type string or an instance of Buffer, ArrayBuffer, or Array"
+      if (value !== null && typeof value === "object") {
+        // Node's fromObject: an array-like (a `length` that is no number
+        // makes an empty buffer), or a buffer's JSON.
+        if (value.length !== undefined) {
+          return new Buffer(typeof value.length === "number" ? Array.from(value) : []);
+        }
+        if (value.type === "Buffer" && Array.isArray(value.data)) return new Buffer(value.data);
+      }
+      const error = new TypeError(
+        "The first argument must be of type string or an instance of Buffer, ArrayBuffer, " +
+          `or Array or an Array-like Object.${inspectPart().received(value)}`
       );
+      error.code = "ERR_INVALID_ARG_TYPE";
+      throw error;
     }
     static alloc(size, fill = 0, encoding) {
       const buffer = new Buffer(size);
