@@ -4731,3 +4731,50 @@ async function handle(req) { console.log(`server ${req.server}: ${os.hostname()}
         ]
     );
 }
+
+/// Node's small helpers a production module calls at load or in a
+/// handler: `events.defaultMaxListeners`, `util.isArray`,
+/// `util.types.isNativeError`, `util.debuglog` (NODE_DEBUG empty),
+/// `process.memoryUsage`, `btoa` and `atob` (forgiving base64, Node's
+/// DOMExceptions), and warnings: `util.deprecate` warns once, and
+/// `process.emitWarning` writes Node's lines a tick later (the first with
+/// how to trace it) and emits "warning". Node 20.20 printed these lines,
+/// with its own pid where the first server's is 1.
+#[test]
+fn node_warnings_base64_and_small_helpers_are_nodes() {
+    let code = r#"
+async function handle(req) {
+  const util = require("util");
+  const events = require("events");
+  console.log(events.defaultMaxListeners, new events().getMaxListeners(), util.isArray([]), util.types.isNativeError(new TypeError("x")), util.types.isNativeError({ name: "Error" }), util.debuglog("app").enabled);
+  console.log(Object.keys(process.memoryUsage()).join(","), typeof process.memoryUsage.rss());
+  console.log(btoa("hé"), atob(" aG k= "), atob("YQ"), JSON.stringify(atob("")), atob(null).length);
+  for (const f of [() => btoa("😀"), () => atob("a"), () => atob("YQ="), () => atob("*"), () => atob()]) {
+    try { f(); } catch (e) { console.log(e.name, e.message, e.code); }
+  }
+  const old = util.deprecate((a) => a * 2, "double is old", "DEP0999");
+  process.on("warning", (w) => console.log("event", w.name, w.message));
+  console.log(old(2), old(3));
+  process.emitWarning("careful");
+  await new Promise((r) => setTimeout(r, 1));
+}
+"#;
+    assert_eq!(
+        logs(code, ""),
+        [
+            "10 10 true true false false",
+            "rss,heapTotal,heapUsed,external,arrayBuffers number",
+            "aOk= hi a \"\" 3",
+            "InvalidCharacterError Invalid character 5",
+            "InvalidCharacterError The string to be decoded is not correctly encoded. 5",
+            "InvalidCharacterError Invalid character 5",
+            "InvalidCharacterError Invalid character 5",
+            "TypeError The \"input\" argument must be specified ERR_MISSING_ARGS",
+            "4 6",
+            "(node:1) [DEP0999] DeprecationWarning: double is old\n(Use `node --trace-deprecation ...` to show where the warning was created)",
+            "event DeprecationWarning double is old",
+            "(node:1) Warning: careful",
+            "event Warning careful",
+        ]
+    );
+}

@@ -843,7 +843,7 @@
   class EventEmitter {
     constructor() {
       this._events = new Map();
-      this._maxListeners = 10;
+      this._maxListeners = EventEmitter.defaultMaxListeners;
     }
     _list(name) {
       let list = this._events.get(name);
@@ -924,6 +924,7 @@
       return this._maxListeners;
     }
   }
+  EventEmitter.defaultMaxListeners = 10;
   define("EventEmitter", EventEmitter);
 
   // ---------------------------------------------------------------------
@@ -1027,6 +1028,35 @@
     return [Math.floor(ns / 1e9), ns % 1e9];
   }
   hrtime.bigint = () => BigInt(nanoseconds());
+  // A small process's figures (the run has no real ones to give).
+  const MEMORY = { rss: 50_331_648, heapTotal: 6_291_456, heapUsed: 4_718_592, external: 1_048_576, arrayBuffers: 16_384 };
+  function memoryUsage() {
+    return Object.assign({}, MEMORY);
+  }
+  memoryUsage.rss = () => MEMORY.rss;
+  // Node's warning on stderr, a tick later, as `(node:PID) Type: message`;
+  // the first one says how to trace it. Each is also a "warning" event.
+  let warned = false;
+  function emitWarning(warning, type, code) {
+    if (type !== null && typeof type === "object") ({ type, code } = type);
+    if (typeof warning === "string") {
+      const made = new Error(warning);
+      made.name = typeof type === "string" ? type : "Warning";
+      if (code !== undefined) made.code = code;
+      warning = made;
+    }
+    host.nextTick(() => {
+      const tag = warning.code === undefined ? "" : `[${warning.code}] `;
+      let text = `(node:${process.pid}) ${tag}${warning.name}: ${warning.message}`;
+      if (!warned) {
+        const flag = warning.name === "DeprecationWarning" ? "deprecation" : "warnings";
+        text += `\n(Use \`node --trace-${flag} ...\` to show where the warning was created)`;
+        warned = true;
+      }
+      console.error(text);
+      process.emit("warning", warning);
+    });
+  }
   const process = Object.defineProperties(new EventEmitter(), {
     env: { value: {}, enumerable: true },
     nextTick: { value: host.nextTick, enumerable: true },
@@ -1043,6 +1073,8 @@
     // in production): 1 on the first server, 2 on the second, ….
     pid: { value: 1 + (host.server ?? 0), enumerable: true },
     argv: { value: ["node", "handler.js"], enumerable: true },
+    memoryUsage: { value: memoryUsage, enumerable: true },
+    emitWarning: { value: emitWarning, enumerable: true },
     cwd: { value: () => "/", enumerable: true },
   });
   define("process", process);
@@ -1150,7 +1182,7 @@
     }));
   for (const name of [
     "TextEncoder", "TextDecoder", "Buffer", "structuredClone", "AbortController", "AbortSignal",
-    "URL", "URLSearchParams",
+    "URL", "URLSearchParams", "btoa", "atob",
   ]) {
     // A global that becomes its value when first read, or what the script
     // assigns to it.

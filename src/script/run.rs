@@ -91,7 +91,7 @@ pub const GLOBALS: &str = "cache, db, lock, guard, singleflight, sleep, setTimeo
 setImmediate, clearTimeout, clearInterval, clearImmediate, queueMicrotask, Date, performance, \
 Math, EventEmitter, console, count, config, require, module, exports, process, Buffer, \
 TextEncoder, TextDecoder, structuredClone, AbortController, AbortSignal, URL, URLSearchParams, \
-crypto, global, Intl";
+crypto, global, Intl, btoa, atob";
 
 /// The built-in modules (the prelude's `require` table) and what each
 /// exports by name to an `import`.

@@ -807,7 +807,26 @@
         configurable: true,
       });
     },
+    isArray: Array.isArray,
+    // Node's once-only DeprecationWarning (prelude.js, process.emitWarning).
+    deprecate(fn, message, code) {
+      let warned = false;
+      return function deprecated(...args) {
+        if (!warned) {
+          warned = true;
+          process.emitWarning(message, "DeprecationWarning", code);
+        }
+        return new.target ? Reflect.construct(fn, args, new.target) : Reflect.apply(fn, this, args);
+      };
+    },
+    // NODE_DEBUG is empty: a section's log writes nothing.
+    debuglog() {
+      const log = () => {};
+      log.enabled = false;
+      return log;
+    },
     types: Object.freeze({
+      isNativeError: (value) => value instanceof Error,
       isPromise: (value) => value instanceof Promise,
       isDate: (value) => value instanceof Date,
       isRegExp: (value) => value instanceof RegExp,
@@ -869,7 +888,47 @@
     },
   };
 
+  // Node 20's btoa and atob (lib/buffer.js): Latin-1 text to base64 and
+  // back, atob forgiving as the WHATWG spec says (ASCII whitespace
+  // skipped, `=` only at the end), with Node's DOMExceptions.
+  const missingInput = () => {
+    const error = new TypeError('The "input" argument must be specified');
+    error.code = "ERR_MISSING_ARGS";
+    return error;
+  };
+  const invalid = (message = "Invalid character") => new DOMException(message, "InvalidCharacterError");
+  function btoa(input) {
+    if (arguments.length === 0) throw missingInput();
+    input = `${input}`;
+    for (let n = 0; n < input.length; n++) if (input.charCodeAt(n) > 0xff) throw invalid();
+    return Buffer.from(input, "latin1").toString("base64");
+  }
+  const BASE64_DIGIT = /[A-Za-z0-9+/]/;
+  function atob(input) {
+    if (arguments.length === 0) throw missingInput();
+    input = `${input}`;
+    let count = 0;
+    let equals = 0;
+    for (const char of input) {
+      if (char === "\t" || char === "\n" || char === "\f" || char === "\r" || char === " ") continue;
+      count++;
+      if (char === "=") {
+        equals++;
+        if (equals > 2) throw invalid();
+      } else if (!BASE64_DIGIT.test(char) || equals > 0) {
+        throw invalid();
+      }
+    }
+    let reminder = count % 4;
+    if (!reminder) reminder = (count - equals) % 4;
+    else if (equals) throw invalid();
+    if (reminder === 1) throw invalid("The string to be decoded is not correctly encoded.");
+    return Buffer.from(input.replace(/[\t\n\f\r =]/g, ""), "base64").toString("latin1");
+  }
+
   return {
+    btoa,
+    atob,
     crypto,
     TextEncoder,
     TextDecoder,
