@@ -4778,3 +4778,38 @@ async function handle(req) {
         ]
     );
 }
+
+/// `Promise.any`'s AggregateError says "All promises were rejected" and
+/// has no frames, as V8's; one the script makes keeps its own message
+/// (none is ""). Node 20.20 printed these lines (each message's first
+/// line: the errors' own frames name each one's file).
+#[test]
+fn promise_any_rejects_with_v8s_aggregate_error() {
+    let code = r#"
+async function handle(req) {
+  try { await Promise.any([Promise.reject(new Error("a")), Promise.reject(2)]); } catch (e) {
+    console.log(e.message, "|", String(e), "|", typeof e.stack, String(e.stack).split("\n")[0], "|", e.errors.length, e instanceof AggregateError, Object.keys(e));
+    console.log(e);
+  }
+  try { await Promise.any([]); } catch (e) { console.log(e.message, e.errors); }
+  const mine = new AggregateError([1], "mine"); console.log(mine.message, String(mine));
+  const bare = new AggregateError([1]); console.log(JSON.stringify(bare.message), String(bare));
+  console.log(JSON.stringify(AggregateError.prototype.message));
+}
+"#;
+    let first_lines: Vec<String> = logs(code, "")
+        .iter()
+        .map(|message| message.lines().next().unwrap_or("").to_string())
+        .collect();
+    assert_eq!(
+        first_lines,
+        [
+            "All promises were rejected | AggregateError: All promises were rejected | string AggregateError: All promises were rejected | 2 true []",
+            "[AggregateError: All promises were rejected] {",
+            "All promises were rejected []",
+            "mine AggregateError: mine",
+            "\"\" AggregateError",
+            "\"\"",
+        ]
+    );
+}

@@ -567,6 +567,8 @@
   const setPrepare = Object.getOwnPropertyDescriptor(Error, "prepareStackTrace").set;
   Reflect.apply(setPrepare, Error, [
     function prepare(error, sites) {
+      // `Promise.any`'s AggregateError has no frames in V8.
+      if (error instanceof AggregateError && scriptAggregates === 0) sites = [];
       if (error instanceof Error && ENGINE_TEXT.test(error.message)) {
         try {
           const message = errorsPart().v8Message(error, sites);
@@ -587,6 +589,44 @@
     configurable: true,
     enumerable: false,
   });
+  // The AggregateError `Promise.any` rejects with says "All promises were
+  // rejected", as V8's does (QuickJS-ng's has no message): the message a
+  // prototype getter gives an AggregateError the script did not make
+  // (one made while no `new AggregateError` of the script runs; `prepare`
+  // gives it no frames).
+  let scriptAggregates = 0;
+  {
+    const RealAggregateError = AggregateError;
+    const made = new WeakSet();
+    const AggregateErrorOfScript = function AggregateError(errors, message, options) {
+      scriptAggregates += 1;
+      try {
+        const error = Reflect.construct(RealAggregateError, arguments, new.target ?? AggregateErrorOfScript);
+        made.add(error);
+        return error;
+      } finally {
+        scriptAggregates -= 1;
+      }
+    };
+    Object.defineProperty(AggregateErrorOfScript, "length", { value: 2 });
+    Object.setPrototypeOf(AggregateErrorOfScript, Error);
+    AggregateErrorOfScript.prototype = RealAggregateError.prototype;
+    Object.defineProperty(RealAggregateError.prototype, "constructor", {
+      value: AggregateErrorOfScript, writable: true, configurable: true, enumerable: false,
+    });
+    Object.defineProperty(RealAggregateError.prototype, "message", {
+      get() {
+        return this === RealAggregateError.prototype || made.has(this) ? "" : "All promises were rejected";
+      },
+      set(value) {
+        Object.defineProperty(this, "message", { value, writable: true, configurable: true, enumerable: false });
+      },
+      configurable: true,
+      enumerable: false,
+    });
+    standIns.add(AggregateErrorOfScript);
+    define("AggregateError", AggregateErrorOfScript);
+  }
   for (const name of ["toString", "toTimeString"]) {
     const own = dateProto[name];
     method(dateProto, name, { [name]() {
