@@ -1775,8 +1775,9 @@ async function handle(req) {
 fn a_module_we_do_not_have_is_an_error_that_lists_ours() {
     let listed = "Cannot find module 'mysql2': the built-in modules are assert, \
                   assert/strict, async-mutex, buffer, crypto, events, express, fastify, \
-                  ioredis, lru-cache, memcached, memjs, os, p-limit, path, perf_hooks, pg, \
-                  process, querystring, redis, redlock, timers, timers/promises, url, util, uuid";
+                  http, https, ioredis, lru-cache, memcached, memjs, os, p-limit, path, \
+                  perf_hooks, pg, process, querystring, redis, redlock, timers, \
+                  timers/promises, url, util, uuid";
     // `require` in a request fails the request with the message.
     let (m, run) = run_script(
         "async function handle(req) { const mysql = require('mysql2'); }",
@@ -4810,6 +4811,43 @@ async function handle(req) {
             "mine AggregateError: mine",
             "\"\" AggregateError",
             "\"\"",
+        ]
+    );
+}
+
+/// `http.createServer(listener).listen(port, cb)`, the line that ends
+/// many production files: a plain `(req, res)` listener is a route for
+/// every method and path (`writeHead`, `write` and `end` answer), and
+/// the server listens at once and says so a tick later, before the
+/// script's own `nextTick`, as Node 20's does. An outbound request is an
+/// error that says it leaves the simulation.
+#[test]
+fn http_create_server_serves_a_plain_listener() {
+    let code = r#"
+const http = require("http");
+const server = http.createServer(async (req, res) => {
+  const hits = await cache.get("hits");
+  await cache.set("hits", (hits ?? 0) + 1);
+  res.writeHead(200, { "Content-Type": "text/plain" });
+  res.write("hits=");
+  res.end(String((hits ?? 0) + 1));
+});
+server.listen(3000, () => console.log("listening", server.address().port, server.listening));
+process.nextTick(() => console.log("tick"));
+console.log("sync", server.listening, http.STATUS_CODES[409]);
+try { http.get("http://example.com"); } catch (e) { console.log(e.message); }
+"#;
+    let (m, run) = run_script(code, "scenario=script&users=2&clicks=1");
+    assert_eq!(m.errors, 0);
+    assert_eq!(
+        run.messages(),
+        [
+            "sync true Conflict",
+            "http.get: outbound HTTP is not simulated (the world here is the cache and the DB)",
+            "listening 3000 true",
+            "tick",
+            "GET / 200",
+            "GET / 200",
         ]
     );
 }

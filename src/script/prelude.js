@@ -1480,6 +1480,7 @@
   express.default = express;
 
   function expressResponse(reply) {
+    let written;
     const res = {
       statusCode: 200,
       locals: {},
@@ -1510,7 +1511,18 @@
         reply.finish(res.statusCode, body);
         return res;
       },
+      // Node's own ServerResponse calls (a plain `http` listener's):
+      // `writeHead` sets the status, `write` adds to the body `end` sends.
+      writeHead(code) {
+        res.statusCode = Number(code);
+        return res;
+      },
+      write(chunk) {
+        written = written === undefined ? chunk : `${written}${chunk}`;
+        return true;
+      },
       end(body) {
+        if (written !== undefined) body = body === undefined ? written : `${written}${body}`;
         reply.finish(res.statusCode, body);
         return res;
       },
@@ -1832,12 +1844,87 @@
     enumerable: false,
   });
 
+  // `http` and `https`: `createServer` around the request listener (an
+  // Express app, registered already; a plain `(req, res)` listener
+  // becomes an app of one route for every method and path), listening at
+  // once and saying so a tick later, as Node's does. Outbound requests
+  // leave the simulated world: an error that says so.
+  const STATUS_CODES = Object.freeze({
+    100: "Continue", 101: "Switching Protocols", 200: "OK", 201: "Created", 202: "Accepted",
+    204: "No Content", 301: "Moved Permanently", 302: "Found", 304: "Not Modified",
+    307: "Temporary Redirect", 308: "Permanent Redirect", 400: "Bad Request", 401: "Unauthorized",
+    403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed", 408: "Request Timeout",
+    409: "Conflict", 410: "Gone", 413: "Payload Too Large", 415: "Unsupported Media Type",
+    418: "I'm a Teapot", 422: "Unprocessable Entity", 423: "Locked", 425: "Too Early",
+    429: "Too Many Requests", 500: "Internal Server Error", 501: "Not Implemented",
+    502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout",
+  });
+  const HTTP_METHODS = Object.freeze([
+    "ACL", "BIND", "CHECKOUT", "CONNECT", "COPY", "DELETE", "GET", "HEAD", "LINK", "LOCK",
+    "M-SEARCH", "MERGE", "MKACTIVITY", "MKCALENDAR", "MKCOL", "MOVE", "NOTIFY", "OPTIONS", "PATCH",
+    "POST", "PROPFIND", "PROPPATCH", "PURGE", "PUT", "QUERY", "REBIND", "REPORT", "SEARCH", "SOURCE",
+    "SUBSCRIBE", "TRACE", "UNBIND", "UNLINK", "UNLOCK", "UNSUBSCRIBE",
+  ]);
+  function httpModule(protocol) {
+    class Server extends EventEmitter {
+      constructor(...args) {
+        super();
+        const listener = args.find((arg) => typeof arg === "function");
+        if (listener !== undefined) express().all("*", listener);
+        this.listening = false;
+        this.keepAliveTimeout = 5000;
+        this.headersTimeout = 60000;
+        this.requestTimeout = 300000;
+        this.timeout = 0;
+        this._port = null;
+      }
+      listen(...args) {
+        const callback = args.find((arg) => typeof arg === "function");
+        const first = args[0];
+        this._port = first !== null && typeof first === "object" ? Number(first.port ?? 0) : Number(first ?? 0);
+        this.listening = true;
+        if (callback) this.once("listening", callback);
+        process.nextTick(() => this.emit("listening"));
+        return this;
+      }
+      close(callback) {
+        this.listening = false;
+        process.nextTick(() => {
+          if (callback) callback();
+          this.emit("close");
+        });
+        return this;
+      }
+      address() {
+        return this.listening ? { address: "::", family: "IPv6", port: this._port } : null;
+      }
+      setTimeout() {
+        return this;
+      }
+    }
+    const outbound = (name) => ({
+      [name]() {
+        throw new Error(`${protocol}.${name}: outbound HTTP is not simulated (the world here is the cache and the DB)`);
+      },
+    })[name];
+    return Object.freeze({
+      createServer: (...args) => new Server(...args),
+      Server,
+      request: outbound("request"),
+      get: outbound("get"),
+      STATUS_CODES,
+      METHODS: HTTP_METHODS,
+    });
+  }
+
   const modules = {
     events,
     crypto,
     process,
     express,
     fastify,
+    http: httpModule("http"),
+    https: httpModule("https"),
     "timers/promises": Object.freeze({
       setTimeout: timers.setTimeout[promisifyCustom],
       setImmediate: timers.setImmediate[promisifyCustom],

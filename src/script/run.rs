@@ -120,6 +120,14 @@ const MODULES: &[(&str, &str)] = &[
     ("events", "EventEmitter, once"),
     ("express", "Router, json, urlencoded"),
     ("fastify", "fastify"),
+    (
+        "http",
+        "createServer, Server, request, get, STATUS_CODES, METHODS",
+    ),
+    (
+        "https",
+        "createServer, Server, request, get, STATUS_CODES, METHODS",
+    ),
     ("ioredis", "Redis, ReplyError"),
     ("lru-cache", "LRUCache"),
     ("memcached", ""),
