@@ -1774,10 +1774,10 @@ async function handle(req) {
 #[test]
 fn a_module_we_do_not_have_is_an_error_that_lists_ours() {
     let listed = "Cannot find module 'mysql2': the built-in modules are assert, \
-                  assert/strict, async-mutex, buffer, crypto, events, express, fastify, \
-                  http, https, ioredis, lru-cache, memcached, memjs, os, p-limit, path, \
-                  perf_hooks, pg, process, querystring, redis, redlock, timers, \
-                  timers/promises, url, util, uuid";
+                  assert/strict, async-mutex, buffer, crypto, dotenv, events, express, \
+                  fastify, fs, fs/promises, http, https, ioredis, lru-cache, memcached, memjs, \
+                  os, p-limit, path, perf_hooks, pg, process, querystring, redis, redlock, \
+                  timers, timers/promises, url, util, uuid";
     // `require` in a request fails the request with the message.
     let (m, run) = run_script(
         "async function handle(req) { const mysql = require('mysql2'); }",
@@ -4848,6 +4848,48 @@ try { http.get("http://example.com"); } catch (e) { console.log(e.message); }
             "tick",
             "GET / 200",
             "GET / 200",
+        ]
+    );
+}
+
+/// `fs` is an empty, read-only file system, so a module that reads an
+/// optional file at load (`dotenv.config()`, a config JSON) goes on as it
+/// does without the file: Node's ENOENT errors in the sync, callback and
+/// promise APIs, and dotenv 16's silent `{ parsed: {}, error }` and its
+/// `parse`. Node 20.20 with dotenv 16.6.1, run from `/`, printed these
+/// lines.
+#[test]
+fn fs_is_empty_and_dotenv_finds_no_file() {
+    let code = r#"
+async function handle(req) {
+  const fs = require("fs");
+  const fsp = require("fs/promises");
+  const dotenv = require("dotenv");
+  for (const f of [() => fs.readFileSync("./config.json", "utf8"), () => fs.statSync("/nope"), () => fs.readdirSync("x"), () => fs.accessSync("y", fs.constants.R_OK), () => fs.unlinkSync("z"), () => fs.rmSync("q")]) {
+    try { f(); } catch (e) { console.log(e.message, e.code, e.errno, e.syscall, e.path, Object.keys(e).join()); }
+  }
+  console.log(fs.existsSync("/etc/hosts.nope"), fs.constants.F_OK, fs.constants.R_OK, typeof fsp.readFile, fs.promises === fsp);
+  const result = dotenv.config();
+  console.log(Object.keys(result).join(), JSON.stringify(result.parsed), result.error.code, result.error.syscall);
+  console.log(JSON.stringify(dotenv.parse('A=1\nB="two words"\n# c\nexport C=three # note\nD=\'q\'\nE="x\\ny"\nF=\nG = spaced \nH: colon')));
+  await fsp.readFile("a.txt").catch((e) => console.log("promise", e.message));
+  await new Promise((resolve) => fs.readFile("b.txt", "utf8", (e) => { console.log("callback", e.message); resolve(); }));
+}
+"#;
+    assert_eq!(
+        logs(code, ""),
+        [
+            "ENOENT: no such file or directory, open './config.json' ENOENT -2 open ./config.json errno,code,syscall,path",
+            "ENOENT: no such file or directory, stat '/nope' ENOENT -2 stat /nope errno,code,syscall,path",
+            "ENOENT: no such file or directory, scandir 'x' ENOENT -2 scandir x errno,code,syscall,path",
+            "ENOENT: no such file or directory, access 'y' ENOENT -2 access y errno,code,syscall,path",
+            "ENOENT: no such file or directory, unlink 'z' ENOENT -2 unlink z errno,code,syscall,path",
+            "ENOENT: no such file or directory, lstat 'q' ENOENT -2 lstat q errno,code,syscall,path",
+            "false 0 4 function true",
+            "parsed,error {} ENOENT open",
+            "{\"A\":\"1\",\"B\":\"two words\",\"C\":\"three\",\"D\":\"q\",\"E\":\"x\\ny\",\"F\":\"\",\"G\":\"spaced\",\"H\":\"colon\"}",
+            "promise ENOENT: no such file or directory, open 'a.txt'",
+            "callback ENOENT: no such file or directory, open 'b.txt'",
         ]
     );
 }

@@ -117,9 +117,22 @@ const MODULES: &[(&str, &str)] = &[
         "crypto",
         "randomUUID, randomInt, createHash, createHmac, randomBytes, timingSafeEqual",
     ),
+    ("dotenv", "config, configDotenv, parse, populate"),
     ("events", "EventEmitter, once"),
     ("express", "Router, json, urlencoded"),
     ("fastify", "fastify"),
+    (
+        "fs",
+        "constants, existsSync, exists, promises, readFileSync, readFile, readdirSync, readdir, \
+         statSync, stat, lstatSync, lstat, accessSync, access, unlinkSync, unlink, rmSync, rm, \
+         realpathSync, realpath, openSync, open, writeFileSync, writeFile, appendFileSync, \
+         appendFile, mkdirSync, mkdir, copyFileSync, copyFile, renameSync, rename",
+    ),
+    (
+        "fs/promises",
+        "readFile, readdir, stat, lstat, access, unlink, rm, realpath, open, writeFile, \
+         appendFile, mkdir, copyFile, rename",
+    ),
     (
         "http",
         "createServer, Server, request, get, STATUS_CODES, METHODS",

@@ -1273,5 +1273,101 @@
     networkInterfaces: () => ({}),
   });
 
-  return { assert, strict, querystring, url: Object.freeze(url), uuid, path, os };
+  // --- fs -----------------------------------------------------------------
+  // The simulated machine's file system is empty and read-only (a
+  // container's read-only root): every read finds no file (ENOENT) and
+  // every write is refused (EROFS), with Node's errors, in the sync, the
+  // callback and the promise APIs. `existsSync` is false. A module that
+  // reads an optional config file at load goes on as it would without
+  // the file.
+
+  const fsError = (code, syscall, where) => {
+    const text = code === "ENOENT" ? "no such file or directory" : "read-only file system";
+    const error = new Error(`${code}: ${text}, ${syscall} '${where}'`);
+    error.errno = code === "ENOENT" ? -2 : -30;
+    error.code = code;
+    error.syscall = syscall;
+    error.path = String(where);
+    return error;
+  };
+  // Each call: its name, the error it meets (by the first argument).
+  const FS_CALLS = {
+    readFile: ["ENOENT", "open"],
+    readdir: ["ENOENT", "scandir"],
+    stat: ["ENOENT", "stat"],
+    lstat: ["ENOENT", "lstat"],
+    access: ["ENOENT", "access"],
+    unlink: ["ENOENT", "unlink"],
+    rm: ["ENOENT", "lstat"],
+    realpath: ["ENOENT", "lstat"],
+    open: ["ENOENT", "open"],
+    writeFile: ["EROFS", "open"],
+    appendFile: ["EROFS", "open"],
+    mkdir: ["EROFS", "mkdir"],
+    copyFile: ["ENOENT", "copyfile"],
+    rename: ["ENOENT", "rename"],
+  };
+  const fsPromises = {};
+  const fs = {
+    constants: Object.freeze({ F_OK: 0, R_OK: 4, W_OK: 2, X_OK: 1 }),
+    existsSync: () => false,
+    exists: (where, callback) => setImmediate(() => callback(false)),
+    promises: fsPromises,
+  };
+  for (const [name, [code, syscall]] of Object.entries(FS_CALLS)) {
+    fs[`${name}Sync`] = {
+      [`${name}Sync`](where) {
+        throw fsError(code, syscall, where);
+      },
+    }[`${name}Sync`];
+    fs[name] = {
+      [name](where, ...rest) {
+        const callback = rest.findLast((arg) => typeof arg === "function");
+        const error = fsError(code, syscall, where);
+        if (callback) setImmediate(() => callback(error));
+      },
+    }[name];
+    fsPromises[name] = {
+      async [name](where) {
+        throw fsError(code, syscall, where);
+      },
+    }[name];
+  }
+  Object.freeze(fsPromises);
+  Object.freeze(fs);
+
+  // --- dotenv (the npm package, 16.x) -------------------------------------
+  // `config()` finds no `.env` on the empty file system: it leaves
+  // `process.env` as it is and returns `{ parsed: {}, error }`, silently,
+  // as dotenv 16 does. `parse` reads KEY=value lines as dotenv does.
+
+  const LINE = /(?:^|^)\s*(?:export\s+)?([\w.-]+)(?:\s*=\s*?|:\s+?)(\s*'(?:\\'|[^'])*'|\s*"(?:\\"|[^"])*"|\s*`(?:\\`|[^`])*`|[^#\r\n]+)?\s*(?:#.*)?(?:$|$)/gm;
+  function parseDotenv(source) {
+    const parsed = {};
+    const lines = String(source).replace(/\r\n?/gm, "\n");
+    let match;
+    while ((match = LINE.exec(lines)) != null) {
+      let value = (match[2] || "").trim();
+      const quote = value[0];
+      value = value.replace(/^(['"`])([\s\S]*)\1$/gm, "$2");
+      if (quote === '"') value = value.replace(/\\n/g, "\n").replace(/\\r/g, "\r");
+      parsed[match[1]] = value;
+    }
+    return parsed;
+  }
+  const dotenv = Object.freeze({
+    config(options) {
+      const where = options?.path ?? "/.env";
+      return { parsed: {}, error: fsError("ENOENT", "open", where) };
+    },
+    configDotenv(options) {
+      return dotenv.config(options);
+    },
+    parse: parseDotenv,
+    populate(target, parsed) {
+      for (const key of Object.keys(parsed)) if (!Object.hasOwn(target, key)) target[key] = parsed[key];
+    },
+  });
+
+  return { assert, strict, querystring, url: Object.freeze(url), uuid, path, os, fs, fsPromises, dotenv };
 });
