@@ -66,25 +66,45 @@
     const list = locales === undefined ? [] : typeof locales === "string" ? [locales] : Array.from(locales);
     return list.filter((tag) => /^en(?:[-_]US)?$/i.test(String(tag))).map(() => "en-US");
   };
-  const brand = (Class, tag) => {
-    Object.defineProperty(Class.prototype, Symbol.toStringTag, { value: tag, configurable: true });
-    Object.defineProperty(Class, "supportedLocalesOf", {
-      value: function supportedLocalesOf_(locales) {
-        return supportedLocalesOf(locales);
+  // Each Intl object's resolved options (its internal slots), with its
+  // class: a method called on anything else is V8's TypeError.
+  const internal = new WeakMap();
+  const slotsOf = (object, Class, method) => {
+    const entry = internal.get(object);
+    if (entry === undefined || entry.Class !== Class) {
+      throw new TypeError(`Method Intl.${Class.name}.prototype.${method} called on incompatible receiver`);
+    }
+    return entry.slots;
+  };
+  const hidden = (object, name, value) =>
+    Object.defineProperty(object, name, { value, writable: true, configurable: true, enumerable: false });
+  // What every Intl class has: its tag, `supportedLocalesOf`,
+  // `resolvedOptions` (a copy of its slots), and a getter of a function
+  // bound to the object, made once (`format`, `compare`), as the spec's.
+  const intlClass = (Class, boundName, bound) => {
+    Object.defineProperty(Class.prototype, Symbol.toStringTag, { value: `Intl.${Class.name}`, configurable: true });
+    hidden(Class, "supportedLocalesOf", function supportedLocalesOf_(locales) {
+      return supportedLocalesOf(locales);
+    });
+    hidden(Class.prototype, "resolvedOptions", function resolvedOptions() {
+      return Object.assign({}, slotsOf(this, Class, "resolvedOptions"));
+    });
+    if (boundName === undefined) return;
+    const made = new WeakMap();
+    Object.defineProperty(Class.prototype, boundName, {
+      get() {
+        const slots = slotsOf(this, Class, boundName);
+        if (!made.has(this)) made.set(this, (...args) => bound(slots, ...args));
+        return made.get(this);
       },
-      writable: true,
       configurable: true,
     });
   };
-  // A bound `format`, made once per formatter, as the spec's getter does.
-  const boundFormat = (Class, name, method) => {
-    const bound = new WeakMap();
-    Object.defineProperty(Class.prototype, name, {
-      get() {
-        if (!bound.has(this)) bound.set(this, (value) => method(this, value));
-        return bound.get(this);
-      },
-      configurable: true,
+  // A formatter's `format` and `formatToParts`, from its parts.
+  const formatterClass = (Class, parts) => {
+    intlClass(Class, "format", (slots, value) => parts(slots, value).map((part) => part.value).join(""));
+    hidden(Class.prototype, "formatToParts", function formatToParts(value) {
+      return parts(slotsOf(this, Class, "formatToParts"), value);
     });
   };
 
@@ -101,7 +121,6 @@
     JPY: 0, KRW: 0, VND: 0, CLP: 0, ISK: 0, PYG: 0, UGX: 0, XAF: 0, XOF: 0, RWF: 0, KMF: 0,
     DJF: 0, GNF: 0, VUV: 0, XPF: 0, BIF: 0, BHD: 3, KWD: 3, JOD: 3, OMR: 3, TND: 3, LYD: 3, IQD: 0,
   };
-  const numberSlots = new WeakMap();
 
   class NumberFormat {
     constructor(locales, options) {
@@ -182,26 +201,11 @@
         trailingZeroDisplay,
         roundingPriority,
       });
-      numberSlots.set(this, slots);
-    }
-    formatToParts(value) {
-      return numberParts(slotsOf(this), value);
-    }
-    resolvedOptions() {
-      return Object.assign({}, slotsOf(this));
+      internal.set(this, { Class: NumberFormat, slots });
     }
   }
-  const slotsOf = (format) => {
-    const slots = numberSlots.get(format);
-    if (slots === undefined) {
-      throw new TypeError("Method Intl.NumberFormat.prototype.format called on incompatible receiver");
-    }
-    return slots;
-  };
-  brand(NumberFormat, "Intl.NumberFormat");
-  boundFormat(NumberFormat, "format", (format, value) =>
-    numberParts(slotsOf(format), value).map((part) => part.value).join("")
-  );
+  formatterClass(NumberFormat, numberParts);
+
 
   // The integer and fraction digits of |x| (finite) as the slots round
   // them, and whether it rounded to zero.
@@ -313,7 +317,6 @@
     "January", "February", "March", "April", "May", "June", "July", "August", "September",
     "October", "November", "December",
   ];
-  const dateSlots = new WeakMap();
   const COMPONENTS = [
     ["weekday", ["narrow", "short", "long"]],
     ["era", ["narrow", "short", "long"]],
@@ -402,26 +405,11 @@
       for (const [name] of COMPONENTS) if (chosen[name] !== undefined) slots[name] = chosen[name];
       if (dateStyle !== undefined) slots.dateStyle = dateStyle;
       if (timeStyle !== undefined) slots.timeStyle = timeStyle;
-      dateSlots.set(this, slots);
-    }
-    formatToParts(date) {
-      return dateParts(dateSlotsOf(this), date);
-    }
-    resolvedOptions() {
-      return Object.assign({}, dateSlotsOf(this));
+      internal.set(this, { Class: DateTimeFormat, slots });
     }
   }
-  const dateSlotsOf = (format) => {
-    const slots = dateSlots.get(format);
-    if (slots === undefined) {
-      throw new TypeError("Method Intl.DateTimeFormat.prototype.format called on incompatible receiver");
-    }
-    return slots;
-  };
-  brand(DateTimeFormat, "Intl.DateTimeFormat");
-  boundFormat(DateTimeFormat, "format", (format, date) =>
-    dateParts(dateSlotsOf(format), date).map((part) => part.value).join("")
-  );
+  formatterClass(DateTimeFormat, dateParts);
+
 
   const STYLE_PARTS = {
     full: { weekday: "long", year: "numeric", month: "long", day: "numeric" },
@@ -550,7 +538,6 @@
     return 0;
   }
 
-  const collatorSlots = new WeakMap();
   class Collator {
     constructor(locales, options) {
       const what = "Collator";
@@ -565,46 +552,30 @@
       if (numeric) throw notSimulated(what, "numeric", true);
       if (caseFirst !== "false") throw notSimulated(what, "caseFirst", caseFirst);
       if (sensitivity === "case") throw notSimulated(what, "sensitivity", sensitivity);
-      collatorSlots.set(this, { locale, usage, sensitivity, ignorePunctuation, collation: "default", numeric, caseFirst });
-    }
-    resolvedOptions() {
-      return Object.assign({}, collatorSlotsOf(this));
+      const slots = { locale, usage, sensitivity, ignorePunctuation, collation: "default", numeric, caseFirst };
+      internal.set(this, { Class: Collator, slots });
     }
   }
-  const collatorSlotsOf = (collator) => {
-    const slots = collatorSlots.get(collator);
-    if (slots === undefined) {
-      throw new TypeError("Method Intl.Collator.prototype.compare called on incompatible receiver");
-    }
-    return slots;
-  };
-  brand(Collator, "Intl.Collator");
-  const compareBound = new WeakMap();
-  Object.defineProperty(Collator.prototype, "compare", {
-    get() {
-      const slots = collatorSlotsOf(this);
-      if (!compareBound.has(this)) {
-        compareBound.set(this, (a, b) => compareText(String(a), String(b), slots.sensitivity));
-      }
-      return compareBound.get(this);
-    },
-    configurable: true,
-  });
+  intlClass(Collator, "compare", (slots, a, b) => compareText(String(a), String(b), slots.sensitivity));
 
   // --- PluralRules --------------------------------------------------------
 
-  const pluralSlots = new WeakMap();
   class PluralRules {
     constructor(locales, options) {
       const locale = resolveLocale(locales);
       options = toOptions(options);
       const type = getString("PluralRules", options, "type", ["cardinal", "ordinal"], "cardinal");
       const format = new NumberFormat("en-US", Object.assign({}, options, { style: "decimal", useGrouping: false }));
-      pluralSlots.set(this, { locale, type, format });
+      const number = format.resolvedOptions();
+      delete number.style;
+      const slots = Object.assign({ locale, type }, number, {
+        pluralCategories: type === "cardinal" ? ["one", "other"] : ["few", "one", "two", "other"],
+      });
+      hidden(slots, "format", format);
+      internal.set(this, { Class: PluralRules, slots });
     }
     select(value) {
-      const slots = pluralSlots.get(this);
-      if (slots === undefined) throw new TypeError("Method Intl.PluralRules.prototype.select called on incompatible receiver");
+      const slots = slotsOf(this, PluralRules, "select");
       const text = slots.format.format(Math.abs(Number(value)));
       if (slots.type === "cardinal") return text === "1" ? "one" : "other";
       if (text.includes(".")) return "other";
@@ -614,16 +585,8 @@
       if (n % 10 === 3 && n % 100 !== 13) return "few";
       return "other";
     }
-    resolvedOptions() {
-      const slots = pluralSlots.get(this);
-      const number = slots.format.resolvedOptions();
-      delete number.style;
-      return Object.assign({ locale: slots.locale, type: slots.type }, number, {
-        pluralCategories: slots.type === "cardinal" ? ["one", "other"] : ["few", "one", "two", "other"],
-      });
-    }
   }
-  brand(PluralRules, "Intl.PluralRules");
+  intlClass(PluralRules);
 
   // A constructor that may be called without `new`, as Intl's are
   // (`Intl.NumberFormat("en-US")`).
