@@ -12,8 +12,9 @@
 //   day, hour, minute, second and timeZoneName in en-US's patterns, in
 //   UTC.
 // - Collator: CLDR's root order for ASCII text (punctuation, then digits,
-//   then letters, a letter's lower case before its upper case); text
-//   beyond ASCII compares by code units.
+//   then letters, a letter's lower case before its upper case) and for
+//   accented Latin letters (an accent weighs less than a letter); other
+//   text compares by code units.
 // - PluralRules: en's cardinal and ordinal categories.
 //
 // An option these do not simulate (a compact notation, another time zone,
@@ -518,21 +519,59 @@
   ASCII_ORDER.forEach((group, weight) => {
     for (const c of group) PRIMARY.set(c, weight);
   });
-  const PRINTABLE = /^[\x20-\x7e]*$/;
+  // The accents (combining marks) CLDR root weighs at the secondary level,
+  // in its order (marks in one string weigh the same), read off Node 20:
+  // an accented letter sorts with its letter, after it ("e" < "é" < "f"),
+  // and the first accent that differs decides between two spellings.
+  // U+034F is ignored at every level.
+  const ACCENT_ORDER = ["\u0332", "\u0313\u0343", "\u0314", "\u0301\u0341", "\u0300\u0340", "\u0306", "\u0302", "\u030c", "\u030a", "\u0342", "\u0308", "\u0344", "\u030b", "\u0303", "\u0307", "\u0338", "\u0327", "\u0328", "\u0304", "\u030d\u030e\u0312\u0315\u031a\u033d\u033e\u033f\u0346\u034a\u034b\u034c\u0350\u0351\u0352\u0357\u035b\u035d\u035e", "\u0316\u0317\u0318\u0319\u031c\u031d\u031e\u031f\u0320\u0329\u032a\u032b\u032c\u032f\u0333\u033a\u033b\u033c\u0347\u0348\u0349\u034d\u034e\u0353\u0354\u0355\u0356\u0359\u035a\u035c\u035f\u0362", "\u0336\u0337", "\u0335", "\u0305", "\u0309", "\u030f", "\u0310", "\u0311", "\u031b", "\u0321", "\u0322", "\u0323", "\u0324", "\u0325", "\u0326", "\u032d", "\u032e", "\u0330", "\u0331", "\u0334", "\u0339", "\u0345", "\u0358", "\u0360", "\u0361"];
+  const SECONDARY = new Map();
+  ACCENT_ORDER.forEach((group, weight) => {
+    for (const mark of group) SECONDARY.set(mark, weight + 1);
+  });
+  const IGNORED = "\u034f";
+
+  // A string's collation elements at three levels, one list per level
+  // (primary: the letter; secondary: 0 for a letter, the accent's weight;
+  // tertiary: 1 for upper case), or undefined when it holds a character
+  // the table lacks.
+  function collationKey(text) {
+    const primary = [];
+    const secondary = [];
+    const tertiary = [];
+    for (const c of text.normalize("NFD")) {
+      if (c === IGNORED) continue;
+      const weight = PRIMARY.get(c);
+      if (weight !== undefined) {
+        primary.push(weight);
+        secondary.push(0);
+        tertiary.push(c >= "A" && c <= "Z" ? 1 : 0);
+        continue;
+      }
+      const accent = SECONDARY.get(c);
+      if (accent === undefined) return undefined;
+      secondary.push(accent);
+      tertiary.push(0);
+    }
+    return [primary, secondary, tertiary];
+  }
+  const compareLists = (a, b) => {
+    const length = Math.min(a.length, b.length);
+    for (let i = 0; i < length; i++) if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
+    return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
+  };
+  const LEVELS = { base: 1, accent: 2, variant: 3 };
 
   // -1, 0 or 1, as ICU's root collator orders two strings of printable
-  // ASCII at strength `sensitivity`; code units beyond that.
+  // ASCII and accented Latin letters at strength `sensitivity`; code
+  // units beyond those.
   function compareText(a, b, sensitivity = "variant") {
-    if (!PRINTABLE.test(a) || !PRINTABLE.test(b)) return a < b ? -1 : a > b ? 1 : 0;
-    const length = Math.min(a.length, b.length);
-    for (let i = 0; i < length; i++) {
-      const difference = PRIMARY.get(a[i]) - PRIMARY.get(b[i]);
-      if (difference !== 0) return difference < 0 ? -1 : 1;
-    }
-    if (a.length !== b.length) return a.length < b.length ? -1 : 1;
-    if (sensitivity === "base" || sensitivity === "accent") return 0;
-    for (let i = 0; i < length; i++) {
-      if (a[i] !== b[i]) return a[i] > b[i] ? -1 : 1; // "a" (0x61) before "A" (0x41)
+    const keyA = collationKey(a);
+    const keyB = collationKey(b);
+    if (keyA === undefined || keyB === undefined) return a < b ? -1 : a > b ? 1 : 0;
+    for (let level = 0; level < LEVELS[sensitivity]; level++) {
+      const order = compareLists(keyA[level], keyB[level]);
+      if (order !== 0) return order;
     }
     return 0;
   }
