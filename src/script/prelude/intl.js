@@ -49,8 +49,9 @@
     }
     return Math.floor(number);
   };
-  // Every locale is en-US here; a malformed tag is still an error.
-  const resolveLocale = (locales) => {
+  // The locale tags asked for, each checked (a malformed tag is an error
+  // here as in Node).
+  const localeList = (locales) => {
     const list = locales === undefined ? [] : typeof locales === "string" ? [locales] : Array.from(Object(locales));
     for (const tag of list) {
       if (typeof tag !== "string" && (typeof tag !== "object" || tag === null)) {
@@ -60,13 +61,15 @@
         throw new RangeError(`Incorrect locale information provided`);
       }
     }
+    return list.map(String);
+  };
+  // Every locale is en-US here.
+  const resolveLocale = (locales) => {
+    localeList(locales);
     return "en-US";
   };
-  const supportedLocalesOf = (locales) => {
-    resolveLocale(locales);
-    const list = locales === undefined ? [] : typeof locales === "string" ? [locales] : Array.from(locales);
-    return list.filter((tag) => /^en(?:[-_]US)?$/i.test(String(tag))).map(() => "en-US");
-  };
+  const supportedLocalesOf = (locales) =>
+    localeList(locales).filter((tag) => /^en(?:[-_]US)?$/i.test(tag)).map(() => "en-US");
   // Each Intl object's resolved options (its internal slots), with its
   // class: a method called on anything else is V8's TypeError.
   const internal = new WeakMap();
@@ -645,8 +648,7 @@
   }
   Object.defineProperty(Intl, "getCanonicalLocales", {
     value: function getCanonicalLocales(locales) {
-      resolveLocale(locales);
-      return locales === undefined ? [] : (typeof locales === "string" ? [locales] : Array.from(locales)).map(String);
+      return localeList(locales);
     },
     writable: true,
     configurable: true,
