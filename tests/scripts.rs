@@ -4927,3 +4927,290 @@ async function handle(req) {
         ["Angstrom,Ångström,Émile,eve,Eve,Mueller,Muller,Müller,naive,naïve,resume,Resume,résumé,Zoe,Zoë 0 0 1"]
     );
 }
+
+/// Node 20's EventEmitter (lib/events.js): one listener kept bare and more
+/// in an array, `newListener` and `removeListener` events, `once` wrappers
+/// that `listeners()` unwraps and `rawListeners()` keeps, the fields
+/// `console.log` shows, Node's errors, `captureRejections`, and the old
+/// `EventEmitter.call(this)` with `util.inherits`. Node 20.20 printed
+/// these lines (its pid where the first server's is 1).
+#[test]
+fn event_emitter_is_nodes() {
+    let code = r#"
+async function handle(req) {
+  const out = [];
+  const util = require("util");
+  const EventEmitter = require("events");
+  const e = new EventEmitter();
+  out.push(util.inspect(e));
+  e.on("newListener", (n) => out.push("new " + String(n)));
+  e.on("removeListener", (n) => out.push("removed " + String(n)));
+  const f = () => out.push("f");
+  e.once("x", f);
+  e.prependOnceListener("x", () => out.push("first"));
+  out.push(JSON.stringify(e.eventNames()), e.listeners("x")[1] === f, e.rawListeners("x")[1] === f);
+  e.emit("x");
+  out.push(e.listenerCount("x"), util.inspect(e, { depth: 0 }));
+  for (const v of ["bad", undefined, { a: 1 }]) {
+    try { e.emit("error", v); } catch (err) { out.push(err.message + "|" + err.code); }
+  }
+  for (const f of [() => e.setMaxListeners(-1), () => e.setMaxListeners("3"), () => e.on("a", 5)]) {
+    try { f(); } catch (err) { out.push(err.code + " " + err.message); }
+  }
+  function Old() { EventEmitter.call(this); this.n = 1; }
+  util.inherits(Old, EventEmitter);
+  const o = new Old();
+  o.on("x", (a) => out.push("x" + a));
+  o.emit("x", 2);
+  out.push(o instanceof EventEmitter, util.inspect(o));
+  const cap = new EventEmitter({ captureRejections: true });
+  cap.on("error", (err) => out.push("captured " + err.message));
+  cap.on("job", async () => { throw new Error("async fail"); });
+  cap.emit("job");
+  await new Promise((r) => setTimeout(r, 1));
+  out.push(Object.keys(EventEmitter).slice(0, 5).join(","), typeof EventEmitter.errorMonitor);
+  for (const line of out) console.log(line);
+}
+"#;
+    let fields = |name: &str, events: &str, count: u32, more: &str| {
+        format!(
+            "{name} {{\n  _events: [Object: null prototype] {events},\n  _eventsCount: {count},\n  \
+             _maxListeners: undefined,\n{more}  [Symbol(shapeMode)]: false,\n  [Symbol(kCapture)]: false\n}}"
+        )
+    };
+    assert_eq!(
+        logs(code, ""),
+        [
+            fields("EventEmitter", "{}", 0, ""),
+            "new removeListener".into(),
+            "new x".into(),
+            "new x".into(),
+            "[\"newListener\",\"removeListener\",\"x\"]".into(),
+            "true".into(),
+            "false".into(),
+            "removed x".into(),
+            "first".into(),
+            "removed x".into(),
+            "f".into(),
+            "0".into(),
+            fields("EventEmitter", "", 2, "").replace(" ,", ","),
+            "Unhandled error. ('bad')|ERR_UNHANDLED_ERROR".into(),
+            "Unhandled error. (undefined)|ERR_UNHANDLED_ERROR".into(),
+            "Unhandled error. ({ a: 1 })|ERR_UNHANDLED_ERROR".into(),
+            "ERR_OUT_OF_RANGE The value of \"setMaxListeners\" is out of range. It must be >= 0. \
+             Received -1"
+                .into(),
+            "ERR_INVALID_ARG_TYPE The \"setMaxListeners\" argument must be of type number. \
+             Received type string ('3')"
+                .into(),
+            "ERR_INVALID_ARG_TYPE The \"listener\" argument must be of type function. Received \
+             type number (5)"
+                .into(),
+            "x2".into(),
+            "true".into(),
+            fields("Old", "{ x: [Function (anonymous)] }", 1, "  n: 1,\n"),
+            "captured async fail".into(),
+            "addAbortListener,once,on,getEventListeners,getMaxListeners".into(),
+            "symbol".into(),
+        ]
+    );
+}
+
+/// An emitter lock's waiters (`emitter.once(key, resolve)`, as in the
+/// seed articles' lock) past ten warn as on Node: once per array of
+/// listeners, so a herd that drains and comes back as eleven again warns
+/// again. 13 requests on one key: the first herd has 12 waiters, the next
+/// 11. Node 20.20, the same handler called from 13 `setImmediate`s,
+/// printed these lines (its pid where the first server's is 1).
+#[test]
+fn an_emitter_lock_past_ten_waiters_warns_as_node() {
+    let code = r#"
+const EventEmitter = require("events");
+const emitter = new EventEmitter();
+const locked = new Map();
+async function acquire(key) {
+  while (locked.get(key)) await new Promise((resolve) => emitter.once(key, resolve));
+  locked.set(key, true);
+}
+function release(key) {
+  locked.delete(key);
+  setImmediate(() => emitter.emit(key));
+}
+async function handle(req) {
+  await acquire("k");
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  console.log("served", req.id, emitter.listenerCount("k"));
+  release("k");
+}
+"#;
+    let warning = "(node:1) MaxListenersExceededWarning: Possible EventEmitter memory leak \
+                   detected. 11 k listeners added to [EventEmitter]. MaxListeners is 10. Use \
+                   emitter.setMaxListeners() to increase limit";
+    let (_, run) = run_script(code, "scenario=script&users=13&clicks=1");
+    let mut expected = vec![
+        format!(
+            "{warning}\n(Use `node --trace-warnings ...` to show where the warning was created)"
+        ),
+        "served 0 12".to_string(),
+        warning.to_string(),
+    ];
+    expected.extend((1..13).map(|id| format!("served {id} {}", 12 - id)));
+    assert_eq!(run.messages(), expected);
+}
+
+/// `events.once` is an async function on Node, so its promise settles
+/// ticks after the event; `events.on` is an async iterator of the
+/// arguments, which an 'error' ends. Both take a `signal`. The order of
+/// these lines, microtasks included, is Node 20.20's.
+#[test]
+fn events_once_and_on_settle_in_nodes_ticks() {
+    let code = r#"
+async function handle(req) {
+  const out = [];
+  const { once, on, EventEmitter } = require("events");
+  const e = new EventEmitter();
+  (async () => { const [v] = await once(e, "go"); out.push("once " + v); })();
+  (async () => { for await (const [v] of on(e, "go")) { out.push("on " + v); break; } })();
+  await null;
+  e.emit("go", 1);
+  Promise.resolve().then(() => out.push("m1")).then(() => out.push("m2")).then(() => out.push("m3")).then(() => out.push("m4"));
+  await new Promise((r) => setTimeout(r, 1));
+  const aborted = new AbortController(); aborted.abort();
+  try { await once(e, "x", { signal: aborted.signal }); } catch (err) { out.push(err.name + " " + err.code + " " + err.message); }
+  const e2 = new EventEmitter();
+  setTimeout(() => e2.emit("error", new Error("bad")), 1);
+  try { await once(e2, "x"); } catch (err) { out.push("once err " + err.message); }
+  const e3 = new EventEmitter();
+  setTimeout(() => { e3.emit("d", 1); e3.emit("d", 2); e3.emit("error", new Error("e3")); }, 1);
+  try { for await (const [d] of on(e3, "d")) out.push("d" + d); } catch (err) { out.push("on err " + err.message); }
+  out.push(e3.listenerCount("d") + " " + e3.listenerCount("error"));
+  console.log(out.join(", "));
+}
+"#;
+    assert_eq!(
+        logs(code, ""),
+        [
+            "on 1, m1, once 1, m2, m3, m4, AbortError ABORT_ERR The operation was aborted, \
+          once err bad, d1, d2, on err e3, 0 0"
+        ]
+    );
+}
+
+/// timers/promises as Node's: the timer resolves the promise itself (no
+/// tick later), a delay below 1 ms is 1 ms, a `signal` rejects with an
+/// AbortError, `setInterval` is an async iterator, and `scheduler.wait`
+/// waits. Node 20.20 printed these lines, in this order; its times are
+/// the real clock's (here: 3 ms, then 1 for the zero delay, the interval's
+/// ticks 2 ms apart, 2 for the wait, 1 for the abort).
+#[test]
+fn timers_promises_are_nodes() {
+    let code = r#"
+async function handle(req) {
+  const out = [];
+  const tp = require("timers/promises");
+  setTimeout(() => {
+    Promise.resolve().then(() => out.push("t1")).then(() => out.push("t2"));
+  }, 3);
+  const ac = new AbortController();
+  const p = tp.setTimeout(3, "x", { signal: ac.signal }).then((v) => out.push("signal " + v));
+  const q = tp.setTimeout(3, "y").then((v) => out.push("plain " + v));
+  await Promise.all([p, q]);
+  const start = performance.now();
+  await tp.setTimeout(0);
+  out.push("zero took " + (performance.now() - start));
+  let n = 0;
+  for await (const tick of tp.setInterval(2, "iv")) { out.push(tick + n + "@" + performance.now()); if (++n === 3) break; }
+  await tp.scheduler.wait(2);
+  out.push(typeof tp.scheduler.yield);
+  const later = new AbortController();
+  setTimeout(() => later.abort(), 1);
+  try { await tp.setTimeout(50, null, { signal: later.signal }); } catch (err) { out.push(err.name + " " + err.code + " " + performance.now()); }
+  try { await tp.setTimeout("5"); } catch (err) { out.push(err.code + " " + err.message); }
+  try { await tp.setTimeout(5, 1, null); } catch (err) { out.push(err.code + " " + err.message); }
+  console.log(out.join(", "));
+}
+"#;
+    assert_eq!(
+        logs(code, ""),
+        [
+            "t1, t2, signal x, plain y, zero took 1, iv0@6, iv1@8, iv2@10, function, \
+          AbortError ABORT_ERR 13, \
+          ERR_INVALID_ARG_TYPE The \"delay\" argument must be of type number. Received type \
+          string ('5'), \
+          ERR_INVALID_ARG_TYPE The \"options\" argument must be of type object. Received null"
+        ]
+    );
+}
+
+/// Express's `app.listen(port, cb)` is `http.createServer(app).listen(…)`:
+/// the callback runs on "listening", a tick later and before the
+/// script's own `nextTick`, so before any request; the answer is http's
+/// Server. Node 20.20 with Express 4.21 printed this order.
+#[test]
+fn express_listen_calls_back_a_tick_later_as_node() {
+    let code = r#"
+const express = require("express");
+const app = express();
+app.get("/", (req, res) => res.send("ok"));
+const out = [];
+setImmediate(() => out.push("immediate"));
+const server = app.listen(0, () => out.push("listening cb"));
+server.on("listening", () => out.push("listening event"));
+process.nextTick(() => out.push("tick"));
+Promise.resolve().then(() => out.push("micro"));
+out.push("sync " + server.listening + " " + typeof server.address + " " + server.constructor.name);
+setTimeout(() => console.log(out.join(", ")), 10);
+"#;
+    let (m, run) = run_script(code, "scenario=script&users=1&clicks=1&arrival=at:20ms");
+    assert_eq!(m.errors, 0);
+    assert_eq!(
+        run.messages(),
+        [
+            "sync true function Server, listening cb, listening event, tick, micro, immediate",
+            "GET / 200",
+        ]
+    );
+}
+
+/// WeakRef and FinalizationRegistry as V8's in a run without a garbage
+/// collection: a target the script dropped is still there (QuickJS-ng,
+/// counting references, would have let it go at once, so a WeakRef cache
+/// would miss where Node's hits), no cleanup runs, and V8's errors.
+/// Node 20.20 printed these lines.
+#[test]
+fn weak_refs_keep_their_targets_as_v8_between_collections() {
+    let code = r#"
+async function handle(req) {
+  const out = [];
+  const refs = [];
+  for (let i = 0; i < 3; i++) refs.push(new WeakRef({ i }));
+  let cleaned = 0;
+  const registry = new FinalizationRegistry(() => cleaned++);
+  (() => registry.register({ big: 1 }, "held"))();
+  const token = {};
+  registry.register(refs, 1, token);
+  await null;
+  await new Promise((r) => setTimeout(r, 5));
+  out.push(refs.map((ref) => ref.deref().i).join(""), String(new WeakRef(Symbol("s")).deref()), cleaned);
+  out.push(registry.unregister(token), registry.unregister(token), Object.prototype.toString.call(refs[0]), require("util").inspect(registry));
+  for (const f of [() => new WeakRef(1), () => new WeakRef(Symbol.for("x")), () => WeakRef({}),
+    () => new FinalizationRegistry(1), () => registry.register(1), () => registry.register(token, 1, 2),
+    () => registry.register(token, token)]) {
+    try { f(); } catch (e) { out.push(e.name + ": " + e.message); }
+  }
+  console.log(out.join(" | "));
+}
+"#;
+    assert_eq!(
+        logs(code, ""),
+        [
+            "012 | Symbol(s) | 0 | true | false | [object WeakRef] | FinalizationRegistry {} | \
+          TypeError: WeakRef: invalid target | TypeError: WeakRef: invalid target | \
+          TypeError: Constructor WeakRef requires 'new' | \
+          TypeError: FinalizationRegistry: cleanup must be callable | \
+          TypeError: FinalizationRegistry.prototype.register: invalid target | \
+          TypeError: Invalid unregisterToken ('2') | \
+          TypeError: FinalizationRegistry.prototype.register: target and holdings must not be same"
+        ]
+    );
+}

@@ -875,121 +875,592 @@
     })
   );
 
+  // WeakRef and FinalizationRegistry as V8 has them in a run without a
+  // garbage collection: a WeakRef's target stays reachable, and no
+  // cleanup callback runs. QuickJS-ng counts references, so its own would
+  // let go of a target the moment the script drops it (a WeakRef cache
+  // that misses where Node's hits), and run cleanups at that moment.
+  // V8's messages; the same rules for what can be held weakly.
+  const canBeHeldWeakly = (value) =>
+    (value !== null && (typeof value === "object" || typeof value === "function")) ||
+    (typeof value === "symbol" && Symbol.keyFor(value) === undefined);
+  const weakTargets = new WeakMap();
+  function WeakRef(target) {
+    if (new.target === undefined) throw new TypeError("Constructor WeakRef requires 'new'");
+    if (!canBeHeldWeakly(target)) throw new TypeError("WeakRef: invalid target");
+    weakTargets.set(this, target);
+  }
+  const registries = new WeakMap();
+  function FinalizationRegistry(cleanup) {
+    if (new.target === undefined) {
+      throw new TypeError("Constructor FinalizationRegistry requires 'new'");
+    }
+    if (typeof cleanup !== "function") {
+      throw new TypeError("FinalizationRegistry: cleanup must be callable");
+    }
+    registries.set(this, []);
+  }
+  const tokenOf = (token) => {
+    if (!canBeHeldWeakly(token)) throw new TypeError(`Invalid unregisterToken ('${String(token)}')`);
+    return token;
+  };
+  const nativeMethods = (target, methods) => {
+    for (const method of Object.values(methods)) standIns.add(method);
+    for (const [name, method] of Object.entries(methods)) {
+      Object.defineProperty(target, name, { value: method, writable: true, configurable: true });
+    }
+  };
+  nativeMethods(WeakRef.prototype, {
+    deref() {
+      return weakTargets.get(this);
+    },
+  });
+  nativeMethods(FinalizationRegistry.prototype, {
+    register(target, holdings, token) {
+      if (!canBeHeldWeakly(target)) {
+        throw new TypeError("FinalizationRegistry.prototype.register: invalid target");
+      }
+      if (target === holdings) {
+        throw new TypeError(
+          "FinalizationRegistry.prototype.register: target and holdings must not be same"
+        );
+      }
+      if (token !== undefined) registries.get(this)?.push(tokenOf(token));
+    },
+    unregister(token) {
+      tokenOf(token);
+      const tokens = registries.get(this) ?? [];
+      const kept = tokens.filter((each) => each !== token);
+      registries.set(this, kept);
+      return kept.length < tokens.length;
+    },
+  });
+  for (const [made, tag] of [[WeakRef, "WeakRef"], [FinalizationRegistry, "FinalizationRegistry"]]) {
+    Object.defineProperty(made.prototype, Symbol.toStringTag, { value: tag, configurable: true });
+    standIns.add(made);
+    define(tag, made);
+  }
+
   define("queueMicrotask", function queueMicrotask(fn) {
     if (typeof fn !== "function") throw new TypeError("queueMicrotask takes a function");
     Promise.resolve().then(() => fn());
   });
 
-  class EventEmitter {
-    constructor() {
-      this._events = new Map();
-      this._maxListeners = EventEmitter.defaultMaxListeners;
+  // Node 20's EventEmitter (lib/events.js), step for step: a constructor
+  // function (so old-style `EventEmitter.call(this)` with `util.inherits`
+  // works), the same own fields (`_events`, `_eventsCount`,
+  // `_maxListeners`, and the two symbols `console.log` shows), one
+  // listener kept bare and two or more in an array, `newListener` and
+  // `removeListener` events, `once` wrappers that `listeners()` unwraps,
+  // and the MaxListenersExceededWarning once per array of listeners (an
+  // array that shrinks to one listener is dropped, so a lock's waiters
+  // that come back warn again, as on Node).
+  const kCapture = Symbol("kCapture");
+  const kShapeMode = Symbol("shapeMode");
+  const kErrorMonitor = Symbol("events.errorMonitor");
+  const kRejection = Symbol.for("nodejs.rejection");
+  let defaultMaxListeners = 10;
+  const nodeTypeError = (code, message) => {
+    const error = new TypeError(message);
+    error.code = code;
+    return error;
+  };
+  const mustBeFunction = (value, name) => {
+    if (typeof value !== "function") {
+      throw nodeTypeError(
+        "ERR_INVALID_ARG_TYPE",
+        `The "${name}" argument must be of type function.${inspectPart().received(value)}`
+      );
     }
-    _list(name) {
-      let list = this._events.get(name);
-      if (!list) {
-        list = [];
-        this._events.set(name, list);
+  };
+  // validateNumber(value, name, 0), with Node's two errors.
+  const mustBeCount = (value, name) => {
+    if (typeof value !== "number") {
+      throw nodeTypeError(
+        "ERR_INVALID_ARG_TYPE",
+        `The "${name}" argument must be of type number.${inspectPart().received(value)}`
+      );
+    }
+    if (!(value >= 0)) {
+      let shown = inspectPart().inspect(value);
+      if (Number.isInteger(value) && Math.abs(value) > 2 ** 32) {
+        // Node's addNumericalSeparator: 1_000_000_000_000.
+        shown = String(value).replace(/\B(?=(\d{3})+$)/g, "_");
       }
-      return list;
+      const error = new RangeError(
+        `The value of "${name}" is out of range. It must be >= 0. Received ${shown}`
+      );
+      error.code = "ERR_OUT_OF_RANGE";
+      throw error;
     }
-    on(name, listener) {
-      if (typeof listener !== "function") {
-        throw new TypeError('The "listener" argument must be of type function');
+  };
+
+  function EventEmitter(opts) {
+    EventEmitter.init.call(this, opts);
+  }
+  // The module's own functions first, in Node's key order.
+  EventEmitter.addAbortListener = addAbortListener;
+  EventEmitter.once = once;
+  EventEmitter.on = on;
+  EventEmitter.getEventListeners = getEventListeners;
+  EventEmitter.getMaxListeners = getMaxListeners;
+  EventEmitter.EventEmitter = EventEmitter;
+  EventEmitter.usingDomains = false;
+  EventEmitter.captureRejectionSymbol = kRejection;
+  Object.defineProperty(EventEmitter, "captureRejections", {
+    get: () => EventEmitter.prototype[kCapture],
+    set(value) {
+      EventEmitter.prototype[kCapture] = Boolean(value);
+    },
+    enumerable: true,
+  });
+  EventEmitter.errorMonitor = kErrorMonitor;
+  Object.defineProperty(EventEmitter.prototype, kCapture, { value: false, writable: true });
+  EventEmitter.prototype._events = undefined;
+  EventEmitter.prototype._eventsCount = 0;
+  EventEmitter.prototype._maxListeners = undefined;
+  Object.defineProperty(EventEmitter, "defaultMaxListeners", {
+    enumerable: true,
+    get: () => defaultMaxListeners,
+    set(value) {
+      mustBeCount(value, "defaultMaxListeners");
+      defaultMaxListeners = value;
+    },
+  });
+  const hasListener = (self, type) =>
+    type === undefined
+      ? self._events !== undefined
+      : self._events !== undefined && self._events[type] !== undefined;
+  EventEmitter.setMaxListeners = function (n = defaultMaxListeners, ...targets) {
+    mustBeCount(n, "setMaxListeners");
+    if (targets.length === 0) defaultMaxListeners = n;
+    for (const target of targets) {
+      if (typeof target?.setMaxListeners !== "function") {
+        throw nodeTypeError(
+          "ERR_INVALID_ARG_TYPE",
+          `The "eventTargets" argument must be an instance of EventEmitter or EventTarget.${inspectPart().received(target)}`
+        );
       }
-      this._list(name).push({ listener, once: false });
-      return this;
+      target.setMaxListeners(n);
     }
-    addListener(name, listener) {
-      return this.on(name, listener);
+  };
+  EventEmitter.init = function (opts) {
+    if (this._events === undefined || this._events === Object.getPrototypeOf(this)._events) {
+      this._events = { __proto__: null };
+      this._eventsCount = 0;
+      this[kShapeMode] = false;
+    } else {
+      this[kShapeMode] = true;
     }
-    prependListener(name, listener) {
-      this._list(name).unshift({ listener, once: false });
-      return this;
-    }
-    once(name, listener) {
-      if (typeof listener !== "function") {
-        throw new TypeError('The "listener" argument must be of type function');
+    this._maxListeners = this._maxListeners || undefined;
+    this[kCapture] = opts?.captureRejections
+      ? Boolean(opts.captureRejections)
+      : EventEmitter.prototype[kCapture];
+  };
+  // `captureRejections`: a listener's rejected promise becomes an 'error'.
+  function addCatch(that, promise, type, args) {
+    if (!that[kCapture]) return;
+    try {
+      const then = promise.then;
+      if (typeof then === "function") {
+        then.call(promise, undefined, (error) =>
+          process.nextTick(() => {
+            if (typeof that[kRejection] === "function") that[kRejection](error, type, ...args);
+            else {
+              const previous = that[kCapture];
+              try {
+                that[kCapture] = false;
+                that.emit("error", error);
+              } finally {
+                that[kCapture] = previous;
+              }
+            }
+          })
+        );
       }
-      this._list(name).push({ listener, once: true });
-      return this;
+    } catch (error) {
+      that.emit("error", error);
     }
-    off(name, listener) {
-      const list = this._events.get(name);
-      if (!list) return this;
+  }
+  EventEmitter.prototype.setMaxListeners = function setMaxListeners(n) {
+    mustBeCount(n, "setMaxListeners");
+    this._maxListeners = n;
+    return this;
+  };
+  const maxListenersOf = (that) =>
+    that._maxListeners === undefined ? EventEmitter.defaultMaxListeners : that._maxListeners;
+  EventEmitter.prototype.getMaxListeners = function getMaxListeners() {
+    return maxListenersOf(this);
+  };
+  EventEmitter.prototype.emit = function emit(type, ...args) {
+    let doError = type === "error";
+    const events = this._events;
+    if (events !== undefined) {
+      if (doError && events[kErrorMonitor] !== undefined) this.emit(kErrorMonitor, ...args);
+      doError = doError && events.error === undefined;
+    } else if (!doError) return false;
+    if (doError) {
+      const er = args.length > 0 ? args[0] : undefined;
+      if (er instanceof Error) throw er; // Unhandled 'error' event
+      let shown;
+      try {
+        shown = inspectPart().inspect(er);
+      } catch {
+        shown = er;
+      }
+      const error = new Error(`Unhandled error. (${shown})`);
+      error.code = "ERR_UNHANDLED_ERROR";
+      error.context = er;
+      throw error; // Unhandled 'error' event
+    }
+    const handler = events[type];
+    if (handler === undefined) return false;
+    if (typeof handler === "function") {
+      const result = handler.apply(this, args);
+      if (result !== undefined && result !== null) addCatch(this, result, type, args);
+    } else {
+      const listeners = handler.slice();
+      for (let i = 0; i < listeners.length; ++i) {
+        const result = listeners[i].apply(this, args);
+        if (result !== undefined && result !== null) addCatch(this, result, type, args);
+      }
+    }
+    return true;
+  };
+  function _addListener(target, type, listener, prepend) {
+    mustBeFunction(listener, "listener");
+    let events = target._events;
+    let existing;
+    if (events === undefined) {
+      events = target._events = { __proto__: null };
+      target._eventsCount = 0;
+    } else {
+      if (events.newListener !== undefined) {
+        target.emit("newListener", type, listener.listener ?? listener);
+        events = target._events;
+      }
+      existing = events[type];
+    }
+    if (existing === undefined) {
+      events[type] = listener;
+      ++target._eventsCount;
+    } else {
+      if (typeof existing === "function") {
+        existing = events[type] = prepend ? [listener, existing] : [existing, listener];
+      } else if (prepend) existing.unshift(listener);
+      else existing.push(listener);
+      const max = maxListenersOf(target);
+      if (max > 0 && existing.length > max && !existing.warned) {
+        existing.warned = true;
+        const warning = new Error(
+          `Possible EventEmitter memory leak detected. ${existing.length} ${String(type)} listeners ` +
+            `added to ${inspectPart().inspect(target, { depth: -1 })}. MaxListeners is ${max}. ` +
+            "Use emitter.setMaxListeners() to increase limit"
+        );
+        warning.name = "MaxListenersExceededWarning";
+        Object.assign(warning, { emitter: target, type, count: existing.length });
+        process.emitWarning(warning);
+      }
+    }
+    return target;
+  }
+  EventEmitter.prototype.addListener = function addListener(type, listener) {
+    return _addListener(this, type, listener, false);
+  };
+  EventEmitter.prototype.on = EventEmitter.prototype.addListener;
+  EventEmitter.prototype.prependListener = function prependListener(type, listener) {
+    return _addListener(this, type, listener, true);
+  };
+  function onceWrapper() {
+    if (!this.fired) {
+      this.target.removeListener(this.type, this.wrapFn);
+      this.fired = true;
+      if (arguments.length === 0) return this.listener.call(this.target);
+      return this.listener.apply(this.target, arguments);
+    }
+  }
+  function onceWrap(target, type, listener) {
+    const state = { fired: false, wrapFn: undefined, target, type, listener };
+    const wrapped = onceWrapper.bind(state);
+    wrapped.listener = listener;
+    state.wrapFn = wrapped;
+    return wrapped;
+  }
+  EventEmitter.prototype.once = function once(type, listener) {
+    mustBeFunction(listener, "listener");
+    this.on(type, onceWrap(this, type, listener));
+    return this;
+  };
+  EventEmitter.prototype.prependOnceListener = function prependOnceListener(type, listener) {
+    mustBeFunction(listener, "listener");
+    this.prependListener(type, onceWrap(this, type, listener));
+    return this;
+  };
+  EventEmitter.prototype.removeListener = function removeListener(type, listener) {
+    mustBeFunction(listener, "listener");
+    if (!hasListener(this, type)) return this;
+    const events = this._events;
+    const list = events[type];
+    if (list === listener || list.listener === listener) {
+      this._eventsCount -= 1;
+      if (this[kShapeMode]) events[type] = undefined;
+      else if (this._eventsCount === 0) this._events = { __proto__: null };
+      else {
+        delete events[type];
+        if (events.removeListener) this.emit("removeListener", type, list.listener || listener);
+      }
+    } else if (typeof list !== "function") {
+      let position = -1;
       for (let i = list.length - 1; i >= 0; i--) {
-        if (list[i].listener === listener) {
-          list.splice(i, 1);
+        if (list[i] === listener || list[i].listener === listener) {
+          position = i;
           break;
         }
       }
-      if (list.length === 0) this._events.delete(name);
-      return this;
+      if (position < 0) return this;
+      list.splice(position, 1);
+      if (list.length === 1) events[type] = list[0];
+      if (events.removeListener !== undefined) this.emit("removeListener", type, listener);
     }
-    removeListener(name, listener) {
-      return this.off(name, listener);
-    }
-    removeAllListeners(name) {
-      if (name === undefined) this._events.clear();
-      else this._events.delete(name);
-      return this;
-    }
-    emit(name, ...args) {
-      const list = this._events.get(name);
-      if (!list || list.length === 0) {
-        if (name === "error") {
-          throw args[0] instanceof Error ? args[0] : new Error("Unhandled error. (" + args[0] + ")");
-        }
-        return false;
+    return this;
+  };
+  EventEmitter.prototype.off = EventEmitter.prototype.removeListener;
+  EventEmitter.prototype.removeAllListeners = function removeAllListeners(type) {
+    if (!hasListener(this)) return this;
+    const events = this._events;
+    if (events.removeListener === undefined) {
+      if (arguments.length === 0) {
+        this._events = { __proto__: null };
+        this._eventsCount = 0;
+      } else if (events[type] !== undefined) {
+        if (--this._eventsCount === 0) this._events = { __proto__: null };
+        else delete events[type];
       }
-      for (const entry of list.slice()) {
-        if (entry.once) this.off(name, entry.listener);
-        entry.listener.apply(this, args);
-      }
-      return true;
-    }
-    listenerCount(name) {
-      const list = this._events.get(name);
-      return list ? list.length : 0;
-    }
-    listeners(name) {
-      const list = this._events.get(name);
-      return list ? list.map((entry) => entry.listener) : [];
-    }
-    setMaxListeners(n) {
-      this._maxListeners = n;
+      this[kShapeMode] = false;
       return this;
     }
-    getMaxListeners() {
-      return this._maxListeners;
+    if (arguments.length === 0) {
+      for (const key of Reflect.ownKeys(events)) {
+        if (key !== "removeListener") this.removeAllListeners(key);
+      }
+      this.removeAllListeners("removeListener");
+      this._events = { __proto__: null };
+      this._eventsCount = 0;
+      this[kShapeMode] = false;
+      return this;
     }
+    const listeners = events[type];
+    if (typeof listeners === "function") this.removeListener(type, listeners);
+    else if (listeners !== undefined) {
+      for (let i = listeners.length - 1; i >= 0; i--) this.removeListener(type, listeners[i]);
+    }
+    return this;
+  };
+  function listenersOf(target, type, unwrap) {
+    if (!hasListener(target, type)) return [];
+    const list = target._events[type];
+    if (typeof list === "function") return unwrap ? [list.listener || list] : [list];
+    return unwrap
+      ? list.map((listener) => (typeof listener.listener === "function" ? listener.listener : listener))
+      : list.slice();
   }
-  EventEmitter.defaultMaxListeners = 10;
+  EventEmitter.prototype.listeners = function listeners(type) {
+    return listenersOf(this, type, true);
+  };
+  EventEmitter.prototype.rawListeners = function rawListeners(type) {
+    return listenersOf(this, type, false);
+  };
+  function listenerCount(type, listener) {
+    const list = this._events?.[type];
+    if (typeof list === "function") {
+      if (listener != null) return listener === list || listener === list.listener ? 1 : 0;
+      return 1;
+    }
+    if (list === undefined) return 0;
+    if (listener == null) return list.length;
+    return list.filter((each) => each === listener || each.listener === listener).length;
+  }
+  EventEmitter.prototype.listenerCount = listenerCount;
+  EventEmitter.listenerCount = (emitter, type) =>
+    typeof emitter.listenerCount === "function"
+      ? emitter.listenerCount(type)
+      : listenerCount.call(emitter, type);
+  EventEmitter.prototype.eventNames = function eventNames() {
+    return this._eventsCount > 0 ? Reflect.ownKeys(this._events) : [];
+  };
   define("EventEmitter", EventEmitter);
 
   // ---------------------------------------------------------------------
   // Built-in modules (SCRIPTING.md §7): `require(name)`, and `import` of the
   // same objects (run.rs gives each an ES module that re-exports them).
 
-  // events.once(emitter, name): a promise of the event's arguments.
-  function once(emitter, name) {
+  // events.once, events.on and their AbortSignal, as lib/events.js has
+  // them (`once` an async function, so its promise settles the ticks
+  // later Node's does).
+  const abortedBy = (signal) => {
+    const error = new Error("The operation was aborted", { cause: signal?.reason });
+    error.code = "ABORT_ERR";
+    error.name = "AbortError";
+    return error;
+  };
+  const mustBeSignal = (signal) => {
+    if (signal !== undefined && (signal === null || typeof signal !== "object" || !("aborted" in signal))) {
+      throw nodeTypeError(
+        "ERR_INVALID_ARG_TYPE",
+        `The "options.signal" property must be an instance of AbortSignal.${inspectPart().received(signal)}`
+      );
+    }
+  };
+  function removeAgnostic(emitter, name, listener, flags) {
+    if (typeof emitter.removeListener === "function") emitter.removeListener(name, listener);
+    else emitter.removeEventListener(name, listener, flags);
+  }
+  function addAgnostic(emitter, name, listener, flags) {
+    if (typeof emitter.on === "function") {
+      if (flags?.once) emitter.once(name, listener);
+      else emitter.on(name, listener);
+    } else if (typeof emitter.addEventListener === "function") {
+      emitter.addEventListener(name, listener, flags);
+    } else {
+      throw nodeTypeError(
+        "ERR_INVALID_ARG_TYPE",
+        `The "emitter" argument must be an instance of EventEmitter.${inspectPart().received(emitter)}`
+      );
+    }
+  }
+  async function once(emitter, name, options = {}) {
+    const signal = options?.signal;
+    mustBeSignal(signal);
+    if (signal?.aborted) throw abortedBy(signal);
     return new Promise((resolve, reject) => {
-      const onEvent = (...args) => {
-        if (name !== "error") emitter.off("error", onError);
-        resolve(args);
-      };
-      const onError = (error) => {
-        emitter.off(name, onEvent);
+      const errorListener = (error) => {
+        emitter.removeListener(name, resolver);
+        if (signal != null) removeAgnostic(signal, "abort", abortListener);
         reject(error);
       };
-      emitter.once(name, onEvent);
-      if (name !== "error") emitter.once("error", onError);
+      const resolver = (...args) => {
+        if (typeof emitter.removeListener === "function") {
+          emitter.removeListener("error", errorListener);
+        }
+        if (signal != null) removeAgnostic(signal, "abort", abortListener);
+        resolve(args);
+      };
+      addAgnostic(emitter, name, resolver, { once: true });
+      if (name !== "error" && typeof emitter.once === "function") {
+        emitter.once("error", errorListener);
+      }
+      function abortListener() {
+        removeAgnostic(emitter, name, resolver);
+        removeAgnostic(emitter, "error", errorListener);
+        reject(abortedBy(signal));
+      }
+      if (signal != null) addAgnostic(signal, "abort", abortListener, { once: true });
     });
+  }
+  const AsyncIteratorPrototype = Object.getPrototypeOf(
+    Object.getPrototypeOf(async function* () {}).prototype
+  );
+  // events.on(emitter, name): an async iterator of the events' arguments
+  // (no high and low watermarks: nothing here pauses).
+  function on(emitter, event, options = {}) {
+    const signal = options.signal;
+    mustBeSignal(signal);
+    if (signal?.aborted) throw abortedBy(signal);
+    const unconsumedEvents = [];
+    const unconsumedPromises = [];
+    let error = null;
+    let finished = false;
+    const added = [];
+    const listen = (name, handler) => {
+      addAgnostic(emitter, name, handler);
+      added.push([name, handler]);
+    };
+    const iterator = Object.setPrototypeOf(
+      {
+        next() {
+          if (unconsumedEvents.length) {
+            return Promise.resolve({ value: unconsumedEvents.shift(), done: false });
+          }
+          if (error) {
+            const p = Promise.reject(error);
+            error = null;
+            return p;
+          }
+          if (finished) return closeHandler();
+          return new Promise((resolve, reject) => unconsumedPromises.push({ resolve, reject }));
+        },
+        return() {
+          return closeHandler();
+        },
+        throw(err) {
+          if (!(err instanceof Error)) {
+            throw nodeTypeError(
+              "ERR_INVALID_ARG_TYPE",
+              `The "EventEmitter.AsyncIterator" property must be an instance of Error.${inspectPart().received(err)}`
+            );
+          }
+          errorHandler(err);
+        },
+        [Symbol.asyncIterator]() {
+          return this;
+        },
+      },
+      AsyncIteratorPrototype
+    );
+    listen(event, (...args) => {
+      if (unconsumedPromises.length === 0) unconsumedEvents.push(args);
+      else unconsumedPromises.shift().resolve({ value: args, done: false });
+    });
+    if (event !== "error" && typeof emitter.on === "function") listen("error", errorHandler);
+    for (const name of options?.close ?? []) listen(name, closeHandler);
+    const abortListener = () => errorHandler(abortedBy(signal));
+    if (signal) {
+      if (signal.aborted) Promise.resolve().then(abortListener);
+      else signal.addEventListener("abort", abortListener, { once: true });
+    }
+    return iterator;
+
+    function errorHandler(err) {
+      if (unconsumedPromises.length === 0) error = err;
+      else unconsumedPromises.shift().reject(err);
+      closeHandler();
+    }
+    function closeHandler() {
+      signal?.removeEventListener("abort", abortListener);
+      while (added.length > 0) removeAgnostic(emitter, ...added.pop());
+      finished = true;
+      const done = { value: undefined, done: true };
+      while (unconsumedPromises.length) unconsumedPromises.shift().resolve(done);
+      return Promise.resolve(done);
+    }
+  }
+  function getEventListeners(emitter, type) {
+    if (typeof emitter?.listeners === "function") return emitter.listeners(type);
+    throw nodeTypeError(
+      "ERR_INVALID_ARG_TYPE",
+      `The "emitter" argument must be an instance of EventEmitter or EventTarget.${inspectPart().received(emitter)}`
+    );
+  }
+
+  function getMaxListeners(emitter) {
+    if (typeof emitter?.getMaxListeners === "function") return maxListenersOf(emitter);
+    throw nodeTypeError(
+      "ERR_INVALID_ARG_TYPE",
+      `The "emitter" argument must be an instance of EventEmitter or EventTarget.${inspectPart().received(emitter)}`
+    );
+  }
+  // The listener runs once the signal aborts (in a microtask if it has);
+  // the answer's dispose stops that.
+  function addAbortListener(signal, listener) {
+    mustBeSignal(signal);
+    mustBeFunction(listener, "listener");
+    if (signal.aborted) Promise.resolve().then(() => listener());
+    else signal.addEventListener("abort", listener, { once: true });
+    const dispose = () => signal.removeEventListener("abort", listener);
+    return { [Symbol.dispose ?? Symbol.for("nodejs.dispose")]: dispose };
   }
 
   const events = EventEmitter;
-  Object.defineProperty(events, "EventEmitter", { value: EventEmitter });
-  Object.defineProperty(events, "once", { value: once });
 
   // The in-process libraries are a part of their own
   // (prelude/libraries.js), compiled and run in this realm the first time
@@ -1206,9 +1677,113 @@
       clearImmediate(timerId(timer));
     },
   };
-  timers.setTimeout[promisifyCustom] = (ms, value) => sleep(ms).then(() => value);
-  timers.setImmediate[promisifyCustom] = (value) =>
-    new Promise((resolve) => setImmediate(() => resolve(value)));
+  // timers/promises, as Node's (lib/timers/promises.js): the timer itself
+  // resolves the promise (a delay below 1 ms is 1 ms, as for setTimeout),
+  // and a `signal` clears it and rejects with an AbortError; with a signal
+  // the promise is the `finally` that stops listening, as on Node.
+  function timerPromise(start, clear, options) {
+    if (options === null || typeof options !== "object") {
+      return Promise.reject(
+        nodeTypeError(
+          "ERR_INVALID_ARG_TYPE",
+          `The "options" argument must be of type object.${inspectPart().received(options)}`
+        )
+      );
+    }
+    try {
+      mustBeSignal(options.signal);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const { signal } = options;
+    if (signal?.aborted) return Promise.reject(abortedBy(signal));
+    let oncancel;
+    const ret = new Promise((resolve, reject) => {
+      const id = start(resolve);
+      if (signal) {
+        oncancel = () => {
+          clear(id);
+          reject(abortedBy(signal));
+        };
+        signal.addEventListener("abort", oncancel);
+      }
+    });
+    return oncancel === undefined
+      ? ret
+      : ret.finally(() => signal.removeEventListener("abort", oncancel));
+  }
+  const mustBeDelay = (after) => {
+    if (after !== undefined && typeof after !== "number") {
+      throw nodeTypeError(
+        "ERR_INVALID_ARG_TYPE",
+        `The "delay" argument must be of type number.${inspectPart().received(after)}`
+      );
+    }
+  };
+  function promisedTimeout(after, value, options = {}) {
+    try {
+      mustBeDelay(after);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return timerPromise((resolve) => setTimeout(resolve, after, value), clearTimeout, options);
+  }
+  function promisedImmediate(value, options = {}) {
+    return timerPromise((resolve) => setImmediate(resolve, value), clearImmediate, options);
+  }
+  async function* promisedInterval(after, value, options = {}) {
+    mustBeDelay(after);
+    if (options === null || typeof options !== "object") {
+      throw nodeTypeError(
+        "ERR_INVALID_ARG_TYPE",
+        `The "options" argument must be of type object.${inspectPart().received(options)}`
+      );
+    }
+    mustBeSignal(options.signal);
+    const { signal } = options;
+    if (signal?.aborted) throw abortedBy(signal);
+    let onCancel;
+    let interval;
+    try {
+      let notYielded = 0;
+      let callback;
+      interval = setInterval(() => {
+        notYielded++;
+        if (callback) {
+          callback();
+          callback = undefined;
+        }
+      }, after);
+      if (signal) {
+        onCancel = () => {
+          clearInterval(interval);
+          if (callback) {
+            callback(Promise.reject(abortedBy(signal)));
+            callback = undefined;
+          }
+        };
+        signal.addEventListener("abort", onCancel, { once: true });
+      }
+      while (!signal?.aborted) {
+        if (notYielded === 0) await new Promise((resolve) => (callback = resolve));
+        for (; notYielded > 0; notYielded--) yield value;
+      }
+      throw abortedBy(signal);
+    } finally {
+      clearInterval(interval);
+      signal?.removeEventListener("abort", onCancel);
+    }
+  }
+  class Scheduler {
+    wait(delay, options) {
+      return promisedTimeout(delay, undefined, options);
+    }
+    yield() {
+      return promisedImmediate();
+    }
+  }
+  timers.setTimeout[promisifyCustom] = promisedTimeout;
+  timers.setImmediate[promisifyCustom] = promisedImmediate;
   for (const [name, fn] of Object.entries(timers)) define(name, fn);
 
   // Node's globals for bytes, copies, cancelling and URLs, and `util`, are
@@ -1456,11 +2031,10 @@
     app.get = (name, ...rest) => (rest.length === 0 ? settings[name] : get(name, ...rest));
     app.enable = (name) => app.set(name, true);
     app.disable = (name) => app.set(name, false);
-    app.listen = (...args) => {
-      const callback = args.find((arg) => typeof arg === "function");
-      if (callback) setImmediate(callback);
-      return { close: (done) => done && setImmediate(done), address: () => ({ port: args[0] }) };
-    };
+    // Express's own: `http.createServer(app).listen(...)`, so the
+    // callback runs on "listening", a tick later, and the server is
+    // http's (the app's routes are registered already).
+    app.listen = (...args) => modules.http.createServer().listen(...args);
     app.kind = "express";
     routeApps.push(app);
     return app;
@@ -1926,8 +2500,10 @@
     http: httpModule("http"),
     https: httpModule("https"),
     "timers/promises": Object.freeze({
-      setTimeout: timers.setTimeout[promisifyCustom],
-      setImmediate: timers.setImmediate[promisifyCustom],
+      setTimeout: promisedTimeout,
+      setImmediate: promisedImmediate,
+      setInterval: promisedInterval,
+      scheduler: new Scheduler(),
     }),
     timers: Object.freeze({ ...timers }),
     perf_hooks: Object.freeze({ performance }),

@@ -118,7 +118,11 @@ const MODULES: &[(&str, &str)] = &[
         "randomUUID, randomInt, createHash, createHmac, randomBytes, timingSafeEqual",
     ),
     ("dotenv", "config, configDotenv, parse, populate"),
-    ("events", "EventEmitter, once"),
+    (
+        "events",
+        "EventEmitter, once, on, getEventListeners, getMaxListeners, setMaxListeners, \
+         listenerCount, errorMonitor, captureRejectionSymbol",
+    ),
     ("express", "Router, json, urlencoded"),
     ("fastify", "fastify"),
     (
@@ -176,7 +180,10 @@ const MODULES: &[(&str, &str)] = &[
         "timers",
         "setTimeout, setInterval, setImmediate, clearTimeout, clearInterval, clearImmediate",
     ),
-    ("timers/promises", "setTimeout, setImmediate"),
+    (
+        "timers/promises",
+        "setTimeout, setImmediate, setInterval, scheduler",
+    ),
     (
         "url",
         "URL, URLSearchParams, parse, format, resolve, fileURLToPath, pathToFileURL",
