@@ -982,13 +982,8 @@
       );
     }
     if (!(value >= 0)) {
-      let shown = inspectPart().inspect(value);
-      if (Number.isInteger(value) && Math.abs(value) > 2 ** 32) {
-        // Node's addNumericalSeparator: 1_000_000_000_000.
-        shown = String(value).replace(/\B(?=(\d{3})+$)/g, "_");
-      }
       const error = new RangeError(
-        `The value of "${name}" is out of range. It must be >= 0. Received ${shown}`
+        `The value of "${name}" is out of range. It must be >= 0. Received ${nodePart().numberShown(value)}`
       );
       error.code = "ERR_OUT_OF_RANGE";
       throw error;
@@ -1485,6 +1480,11 @@
     createHmac: (...args) => nodePart().crypto.createHmac(...args),
     randomBytes: (...args) => nodePart().crypto.randomBytes(...args),
     timingSafeEqual: (...args) => nodePart().crypto.timingSafeEqual(...args),
+    hash: (...args) => nodePart().crypto.hash(...args),
+    randomFillSync: (...args) => nodePart().crypto.randomFillSync(...args),
+    randomFill: (...args) => nodePart().crypto.randomFill(...args),
+    // The Web Crypto object's, as on Node (below).
+    getRandomValues: (array) => globalThis.crypto.getRandomValues(array),
   });
 
   // `globalThis.crypto`: Node 20's Web Crypto object (not the module):

@@ -115,7 +115,8 @@ const MODULES: &[(&str, &str)] = &[
     ("buffer", "Buffer"),
     (
         "crypto",
-        "randomUUID, randomInt, createHash, createHmac, randomBytes, timingSafeEqual",
+        "randomUUID, randomInt, createHash, createHmac, randomBytes, timingSafeEqual, hash, \
+         randomFillSync, randomFill, getRandomValues",
     ),
     ("dotenv", "config, configDotenv, parse, populate"),
     (

@@ -122,7 +122,11 @@
       utf8: "utf8", "utf-8": "utf8", hex: "hex", base64: "base64", base64url: "base64url",
       latin1: "latin1", binary: "latin1", ascii: "ascii",
     }[name];
-    if (!known) throw new TypeError(`Unknown encoding: ${encoding}`);
+    if (!known) {
+      const error = new TypeError(`Unknown encoding: ${encoding}`);
+      error.code = "ERR_UNKNOWN_ENCODING";
+      throw error;
+    }
     return known;
   }
   function encode(text, encoding) {
@@ -256,6 +260,261 @@
       this.set(bytes.slice(0, this.length - offset), offset);
       return Math.min(bytes.length, this.length - offset);
     }
+    indexOf(value, byteOffset, encoding) {
+      return indexOf(this, value, byteOffset, encoding, true);
+    }
+    lastIndexOf(value, byteOffset, encoding) {
+      return indexOf(this, value, byteOffset, encoding, false);
+    }
+    includes(value, byteOffset, encoding) {
+      return this.indexOf(value, byteOffset, encoding) !== -1;
+    }
+    readUIntLE(offset, byteLength) {
+      return readBytes(this, offset, checkedLength(offset, byteLength), false, true);
+    }
+    readUIntBE(offset, byteLength) {
+      return readBytes(this, offset, checkedLength(offset, byteLength), false, false);
+    }
+    readIntLE(offset, byteLength) {
+      return readBytes(this, offset, checkedLength(offset, byteLength), true, true);
+    }
+    readIntBE(offset, byteLength) {
+      return readBytes(this, offset, checkedLength(offset, byteLength), true, false);
+    }
+    writeUIntLE(value, offset, byteLength) {
+      return writeBytes(this, value, offset, lengthOf(byteLength), false, true);
+    }
+    writeUIntBE(value, offset, byteLength) {
+      return writeBytes(this, value, offset, lengthOf(byteLength), false, false);
+    }
+    writeIntLE(value, offset, byteLength) {
+      return writeBytes(this, value, offset, lengthOf(byteLength), true, true);
+    }
+    writeIntBE(value, offset, byteLength) {
+      return writeBytes(this, value, offset, lengthOf(byteLength), true, false);
+    }
+    swap16() {
+      return swap(this, 2);
+    }
+    swap32() {
+      return swap(this, 4);
+    }
+    swap64() {
+      return swap(this, 8);
+    }
+  }
+  Buffer.poolSize = 8192;
+
+  // Node's numeric reads and writes (lib/internal/buffer.js): the same
+  // byte orders, ranges and errors.
+  // Node's addNumericalSeparator, quirks included ("1e+_300").
+  function separated(text) {
+    let out = "";
+    let i = text.length;
+    const start = text[0] === "-" ? 1 : 0;
+    for (; i >= start + 4; i -= 3) out = `_${text.slice(i - 3, i)}${out}`;
+    return `${text.slice(0, i)}${out}`;
+  }
+  const numberShown = (value) => {
+    if (typeof value === "bigint") {
+      const digits = String(value);
+      return `${value > 2n ** 32n || value < -(2n ** 32n) ? separated(digits) : digits}n`;
+    }
+    if (Number.isInteger(value) && Math.abs(value) > 2 ** 32) return separated(String(value));
+    return inspectPart().inspect(value);
+  };
+  const outOfRange = (name, range, value) => {
+    const error = new RangeError(
+      `The value of "${name}" is out of range. It must be ${range}. Received ${numberShown(value)}`
+    );
+    error.code = "ERR_OUT_OF_RANGE";
+    return error;
+  };
+  const mustBeNumber = (value, name) => {
+    if (typeof value === "number") return;
+    const error = new TypeError(`The "${name}" argument must be of type number.${inspectPart().received(value)}`);
+    error.code = "ERR_INVALID_ARG_TYPE";
+    throw error;
+  };
+  function boundsError(value, length, type) {
+    if (Math.floor(value) !== value) {
+      mustBeNumber(value, type || "offset");
+      throw outOfRange(type || "offset", "an integer", value);
+    }
+    if (length < 0) {
+      const error = new RangeError("Attempt to access memory outside buffer bounds");
+      error.code = "ERR_BUFFER_OUT_OF_BOUNDS";
+      throw error;
+    }
+    throw outOfRange(type || "offset", `>= ${type ? 1 : 0} and <= ${length}`, value);
+  }
+  function checkBounds(buffer, offset, size) {
+    mustBeNumber(offset, "offset");
+    if (buffer[offset] === undefined || buffer[offset + size - 1] === undefined) {
+      boundsError(offset, buffer.length - size);
+    }
+  }
+  // writeUIntLE(value, offset, byteLength) and the rest: 1 to 6 bytes.
+  function lengthOf(byteLength) {
+    if (!(byteLength >= 1 && byteLength <= 6 && Math.floor(byteLength) === byteLength)) {
+      boundsError(byteLength, 6, "byteLength");
+    }
+    return byteLength;
+  }
+  // readUIntLE(offset, byteLength) and the rest: an offset first.
+  function checkedLength(offset, byteLength) {
+    if (offset === undefined) mustBeNumber(offset, "offset");
+    return lengthOf(byteLength);
+  }
+  function readBytes(buffer, offset = 0, size, signed, little) {
+    checkBounds(buffer, offset, size);
+    let value = 0;
+    for (let i = 0; i < size; i += 1) {
+      value = value * 256 + buffer[offset + (little ? size - 1 - i : i)];
+    }
+    return signed && value >= 2 ** (size * 8 - 1) ? value - 2 ** (size * 8) : value;
+  }
+  function writeBytes(buffer, value, offset, size, signed, little) {
+    value = +value;
+    const bits = size * 8;
+    const [min, max] = signed ? [-(2 ** (bits - 1)), 2 ** (bits - 1) - 1] : [0, 2 ** bits - 1];
+    if (size === 1) mustBeNumber(offset, "offset");
+    if (value > max || value < min) {
+      let range = `>= ${min} and <= ${max}`;
+      if (size > 4) {
+        range = signed ? `>= -(2 ** ${bits - 1}) and < 2 ** ${bits - 1}` : `>= 0 and < 2 ** ${bits}`;
+      }
+      throw outOfRange("value", range, value);
+    }
+    checkBounds(buffer, offset, size);
+    // Two's complement of the integer part (NaN writes zeros).
+    let rest = ((Math.trunc(value) || 0) + 2 ** bits) % 2 ** bits;
+    for (let i = 0; i < size; i += 1) {
+      buffer[offset + (little ? i : size - 1 - i)] = rest % 256;
+      rest = Math.floor(rest / 256);
+    }
+    return offset + size;
+  }
+  const viewOf = (buffer) => new DataView(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+  // The fixed-size methods, each under Node's names (readUInt8 and
+  // readUint8, …): integers of 1, 2 and 4 bytes, floats, doubles, BigInts.
+  for (const [size, signed] of [[1, false], [1, true], [2, false], [2, true], [4, false], [4, true]]) {
+    const kind = `${signed ? "Int" : "UInt"}${size * 8}`;
+    for (const order of size === 1 ? [""] : ["LE", "BE"]) {
+      const little = order === "LE";
+      const methods = {
+        [`read${kind}${order}`](offset = 0) {
+          return readBytes(this, offset, size, signed, little);
+        },
+        [`write${kind}${order}`](value, offset = 0) {
+          return writeBytes(this, value, offset, size, signed, little);
+        },
+      };
+      for (const [name, method] of Object.entries(methods)) {
+        Buffer.prototype[name] = method;
+        if (!signed) Buffer.prototype[name.replace("UInt", "Uint")] = method;
+      }
+    }
+  }
+  const floats = [["Float", 4, "Float32"], ["Double", 8, "Float64"]];
+  for (const [kind, size, view] of floats) {
+    for (const order of ["LE", "BE"]) {
+      const little = order === "LE";
+      Buffer.prototype[`read${kind}${order}`] = function (offset = 0) {
+        checkBounds(this, offset, size);
+        return viewOf(this)[`get${view}`](offset, little);
+      };
+      Buffer.prototype[`write${kind}${order}`] = function (value, offset = 0) {
+        value = +value;
+        checkBounds(this, offset, size);
+        viewOf(this)[`set${view}`](offset, value, little);
+        return offset + size;
+      };
+    }
+  }
+  for (const signed of [false, true]) {
+    const kind = signed ? "BigInt64" : "BigUInt64";
+    const [min, max] = signed ? [-(2n ** 63n), 2n ** 63n - 1n] : [0n, 2n ** 64n - 1n];
+    for (const order of ["LE", "BE"]) {
+      const little = order === "LE";
+      const read = function (offset = 0) {
+        checkBounds(this, offset, 8);
+        return viewOf(this)[signed ? "getBigInt64" : "getBigUint64"](offset, little);
+      };
+      const write = function (value, offset = 0) {
+        if (value > max || value < min) {
+          const range = signed ? ">= -(2n ** 63n) and < 2n ** 63n" : ">= 0n and < 2n ** 64n";
+          throw outOfRange("value", range, value);
+        }
+        checkBounds(this, offset, 8);
+        if (typeof value !== "bigint") {
+          throw new TypeError("Cannot mix BigInt and other types, use explicit conversions");
+        }
+        viewOf(this)[signed ? "setBigInt64" : "setBigUint64"](offset, value, little);
+        return offset + 8;
+      };
+      Buffer.prototype[`read${kind}${order}`] = read;
+      Buffer.prototype[`write${kind}${order}`] = write;
+      if (!signed) {
+        Buffer.prototype[`readBigUint64${order}`] = read;
+        Buffer.prototype[`writeBigUint64${order}`] = write;
+      }
+    }
+  }
+  function swap(buffer, size) {
+    if (buffer.length % size !== 0) {
+      const error = new RangeError(`Buffer size must be a multiple of ${size * 8}-bits`);
+      error.code = "ERR_INVALID_BUFFER_SIZE";
+      throw error;
+    }
+    for (let at = 0; at < buffer.length; at += size) buffer.subarray(at, at + size).reverse();
+    return buffer;
+  }
+  // indexOf, lastIndexOf and includes of a byte, a string (in an encoding)
+  // or bytes, from Node's offset rules (src/node_buffer.cc IndexOfOffset).
+  function indexOf(buffer, value, byteOffset, encoding, forward) {
+    if (typeof byteOffset === "string") {
+      encoding = byteOffset;
+      byteOffset = undefined;
+    } else if (byteOffset > 0x7fffffff) byteOffset = 0x7fffffff;
+    else if (byteOffset < -0x80000000) byteOffset = -0x80000000;
+    byteOffset = +byteOffset;
+    if (Number.isNaN(byteOffset)) byteOffset = forward ? 0 : buffer.length;
+    byteOffset = Math.trunc(byteOffset);
+    let needle;
+    if (typeof value === "number") needle = [(value >>> 0) & 0xff];
+    else if (typeof value === "string") needle = encode(value, encoding);
+    else if (value instanceof Uint8Array) needle = value;
+    else {
+      const error = new TypeError(
+        'The "value" argument must be one of type number or string or an instance of Buffer or ' +
+          `Uint8Array.${inspectPart().received(value)}`
+      );
+      error.code = "ERR_INVALID_ARG_TYPE";
+      throw error;
+    }
+    const length = buffer.length;
+    const size = needle.length;
+    let start;
+    if (byteOffset < 0) {
+      if (byteOffset + length >= 0) start = length + byteOffset;
+      else if (forward || size === 0) start = 0;
+      else start = -1;
+    } else if (byteOffset + size <= length) start = byteOffset;
+    else if (size === 0) start = length;
+    else start = forward ? -1 : length - 1;
+    if (size === 0) return start;
+    if (length === 0 || start < 0 || size > length) return -1;
+    const matches = (at) => {
+      for (let k = 0; k < size; k += 1) if (buffer[at + k] !== needle[k]) return false;
+      return true;
+    };
+    if (forward) {
+      for (let at = start; at + size <= length; at += 1) if (matches(at)) return at;
+    } else {
+      for (let at = Math.min(start, length - size); at >= 0; at -= 1) if (matches(at)) return at;
+    }
+    return -1;
   }
 
   // structuredClone: the structured clone algorithm's values (primitives,
@@ -886,6 +1145,56 @@
       }
       return Buffer.from(bytesOf(a)).equals(Buffer.from(bytesOf(b)));
     },
+    // Node 20.12's one-shot digest: hex unless asked otherwise.
+    hash(algorithm, data, outputEncoding = "hex") {
+      return new Hash(algorithm).update(data).digest(outputEncoding);
+    },
+    // Random bytes into `buffer` (seeded): Node's randomFillSync, its
+    // offset and size counted in the array's elements.
+    randomFillSync(buffer, offset = 0, size) {
+      if (!(buffer instanceof ArrayBuffer) && !ArrayBuffer.isView(buffer)) {
+        const error = new TypeError(
+          `The "buf" argument must be an instance of ArrayBuffer or ArrayBufferView.${inspectPart().received(buffer)}`
+        );
+        error.code = "ERR_INVALID_ARG_TYPE";
+        throw error;
+      }
+      const element = buffer.BYTES_PER_ELEMENT || 1;
+      const length = buffer.byteLength;
+      const MAX = 2 ** 31 - 1;
+      mustBeNumber(offset, "offset");
+      offset *= element;
+      if (Number.isNaN(offset) || offset > Math.min(length, MAX) || offset < 0) {
+        throw outOfRange("offset", `>= 0 && <= ${Math.min(length, MAX)}`, offset);
+      }
+      offset >>>= 0;
+      if (size === undefined) size = length - offset;
+      else {
+        mustBeNumber(size, "size");
+        size *= element;
+        if (Number.isNaN(size) || size > MAX || size < 0) {
+          throw outOfRange("size", `>= 0 && <= ${MAX}`, size);
+        }
+        if (size + offset > length) throw outOfRange("size + offset", `<= ${length}`, size + offset);
+        size >>>= 0;
+      }
+      const bytes = ArrayBuffer.isView(buffer)
+        ? new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength)
+        : new Uint8Array(buffer);
+      for (let i = offset; i < offset + size; i += 1) bytes[i] = Math.floor(Math.random() * 256);
+      return buffer;
+    },
+    // The same, called back a macrotask later (Node's thread pool).
+    randomFill(buffer, ...rest) {
+      const callback = rest.pop();
+      if (typeof callback !== "function") {
+        const error = new TypeError(`The "callback" argument must be of type function.${inspectPart().received(callback)}`);
+        error.code = "ERR_INVALID_ARG_TYPE";
+        throw error;
+      }
+      crypto.randomFillSync(buffer, ...rest);
+      setImmediate(() => callback(null, buffer));
+    },
   };
 
   // Node 20's btoa and atob (lib/buffer.js): Latin-1 text to base64 and
@@ -927,6 +1236,7 @@
   }
 
   return {
+    numberShown,
     btoa,
     atob,
     crypto,
