@@ -5261,3 +5261,83 @@ async function handle(req) {
         ]
     );
 }
+
+/// util's `types` (each brand, as V8 reads it), `formatWithOptions`,
+/// `stripVTControlCharacters`, the old `isX` checks and `_extend`;
+/// `require("timers").promises`; and `process.stdout` and `process.stderr`
+/// as pipes: a write is a line in the trace, its callback a tick later.
+/// Node 20.20 printed these lines (stdout and stderr together).
+#[test]
+fn util_types_and_process_streams_are_nodes() {
+    let code = r#"
+async function handle(req) {
+  const util = require("util");
+  const t = util.types;
+  const values = [new Date(), /x/, new Number(1), Object(Symbol()), async () => {}, function* () {}, (function* () {})(), new Map().keys(), new ArrayBuffer(1), new DataView(new ArrayBuffer(1)), Buffer.alloc(1), (function () { return arguments; })(), {}, Promise.resolve()];
+  for (const k of ["isDate", "isRegExp", "isNumberObject", "isSymbolObject", "isBoxedPrimitive", "isAsyncFunction", "isGeneratorFunction", "isGeneratorObject", "isMapIterator", "isAnyArrayBuffer", "isArrayBufferView", "isTypedArray", "isUint8Array", "isArgumentsObject", "isPromise"]) {
+    console.log(k, values.map((v) => (t[k](v) ? 1 : 0)).join(""));
+  }
+  console.log(util.formatWithOptions({ depth: 0 }, "%s %O", "a", { b: { c: 1 } }, { d: { e: 1 } }));
+  console.log(util.stripVTControlCharacters("\u001b[31mred\u001b[39m"), util.isPrimitive(Symbol()), util.isObject(() => 1), JSON.stringify(util._extend({ a: 1 }, { b: 2 })));
+  console.log(require("timers").promises === require("timers/promises"));
+  process.stdout.write("a line\n", (...args) => console.log("written", JSON.stringify(args)));
+  process.stderr.write(Buffer.from("an error line\n"));
+  try { process.stdout.write(5); } catch (e) { console.log(e.code, e.message); }
+  console.log(process.stdout.fd, process.stderr.fd, process.stdout.isTTY, process.stdout.write(""), process.title);
+  await null;
+}
+"#;
+    assert_eq!(
+        logs(code, ""),
+        [
+            "isDate 10000000000000",
+            "isRegExp 01000000000000",
+            "isNumberObject 00100000000000",
+            "isSymbolObject 00010000000000",
+            "isBoxedPrimitive 00110000000000",
+            "isAsyncFunction 00001000000000",
+            "isGeneratorFunction 00000100000000",
+            "isGeneratorObject 00000010000000",
+            "isMapIterator 00000001000000",
+            "isAnyArrayBuffer 00000000100000",
+            "isArrayBufferView 00000000011000",
+            "isTypedArray 00000000001000",
+            "isUint8Array 00000000001000",
+            "isArgumentsObject 00000000000100",
+            "isPromise 00000000000001",
+            "a { b: [Object] } { d: [Object] }",
+            "red true false {\"a\":1,\"b\":2}",
+            "true",
+            "a line",
+            "an error line",
+            "ERR_INVALID_ARG_TYPE The \"chunk\" argument must be of type string or an instance of Buffer, TypedArray, or DataView. Received type number (5)",
+            "1 2 undefined true node",
+            "written [null]",
+        ]
+    );
+}
+
+/// `process.exit` cannot end a simulated server: the code that calls it
+/// stops with an error that says so, at the top level (the script does not
+/// load, and the error names the line) and in a request (that request
+/// fails).
+#[test]
+fn process_exit_stops_the_code_that_calls_it_and_says_why() {
+    let top = "if (!process.env.DATABASE_URL) {\n  console.error(\"DATABASE_URL is not set\");\n  process.exit(1);\n}\nasync function handle(req) {}\n";
+    let error = load_error(top);
+    assert!(
+        error.starts_with("`code`: line 3")
+            && error.contains("process.exit(1) would end this app server's Node process"),
+        "{error}"
+    );
+    let (m, run) = run_script(
+        "async function handle(req) {\n  if (req.id === 0) process.exit(2);\n}\n",
+        "scenario=script&users=2&clicks=1",
+    );
+    assert_eq!(m.errors, 1);
+    assert!(
+        run.error_messages()[0].contains("process.exit(2) would end"),
+        "{:?}",
+        run.error_messages()
+    );
+}

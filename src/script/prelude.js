@@ -1568,6 +1568,57 @@
       process.emit("warning", warning);
     });
   }
+  // process.stdout and process.stderr as pipes: each write is a line in
+  // the trace, as console's are (its last newline dropped), its callback
+  // a tick later, as Node's.
+  function outputStream(fd) {
+    const write = function write(chunk, encoding, callback) {
+      if (typeof encoding === "function") callback = encoding;
+      let text = chunk;
+      if (typeof chunk !== "string") {
+        if (!ArrayBuffer.isView(chunk)) {
+          throw nodeTypeError(
+            "ERR_INVALID_ARG_TYPE",
+            "The \"chunk\" argument must be of type string or an instance of Buffer, TypedArray, " +
+              `or DataView.${inspectPart().received(chunk)}`
+          );
+        }
+        text = nodePart().Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString();
+      }
+      if (text !== "") host.log(text.endsWith("\n") ? text.slice(0, -1) : text);
+      if (typeof callback === "function") process.nextTick(callback, null);
+      return true;
+    };
+    const stream = new EventEmitter();
+    return Object.defineProperties(stream, {
+      fd: { value: fd, enumerable: true },
+      writable: { value: true, writable: true, enumerable: true },
+      writableLength: { value: 0 },
+      writableHighWaterMark: { value: 16384 },
+      _type: { value: "pipe" },
+      write: { value: write, writable: true },
+      end: {
+        value(chunk, encoding, callback) {
+          if (typeof chunk === "function") callback = chunk;
+          else if (chunk !== undefined && chunk !== null) write(chunk, encoding);
+          if (typeof callback === "function") process.nextTick(callback);
+          return stream;
+        },
+        writable: true,
+      },
+      cork: { value: () => {}, writable: true },
+      uncork: { value: () => {}, writable: true },
+    });
+  }
+  // A simulated app server cannot end its process: `process.exit` stops
+  // the code that called it with an error that says so (at the top level,
+  // the script does not load).
+  function exit(code) {
+    throw new Error(
+      `process.exit(${code === undefined ? "" : inspectPart().inspect(code)}) would end this app ` +
+        "server's Node process; a simulated server does not exit, so the code that called it stops here"
+    );
+  }
   const process = Object.defineProperties(new EventEmitter(), {
     env: { value: {}, enumerable: true },
     nextTick: { value: host.nextTick, enumerable: true },
@@ -1587,6 +1638,14 @@
     memoryUsage: { value: memoryUsage, enumerable: true },
     emitWarning: { value: emitWarning, enumerable: true },
     cwd: { value: () => "/", enumerable: true },
+    stdout: { value: outputStream(1), enumerable: true },
+    stderr: { value: outputStream(2), enumerable: true },
+    exit: { value: exit, enumerable: true, writable: true },
+    exitCode: { value: undefined, enumerable: true, writable: true },
+    title: { value: "node", enumerable: true, writable: true },
+    argv0: { value: "node", enumerable: true },
+    execArgv: { value: [], enumerable: true },
+    execPath: { value: "/usr/local/bin/node", enumerable: true },
   });
   define("process", process);
 
@@ -2491,6 +2550,12 @@
     });
   }
 
+  const timersPromises = Object.freeze({
+    setTimeout: promisedTimeout,
+    setImmediate: promisedImmediate,
+    setInterval: promisedInterval,
+    scheduler: new Scheduler(),
+  });
   const modules = {
     events,
     crypto,
@@ -2499,13 +2564,8 @@
     fastify,
     http: httpModule("http"),
     https: httpModule("https"),
-    "timers/promises": Object.freeze({
-      setTimeout: promisedTimeout,
-      setImmediate: promisedImmediate,
-      setInterval: promisedInterval,
-      scheduler: new Scheduler(),
-    }),
-    timers: Object.freeze({ ...timers }),
+    "timers/promises": timersPromises,
+    timers: Object.freeze({ ...timers, promises: timersPromises }),
     perf_hooks: Object.freeze({ performance }),
   };
   // One module object, made when first required, as Node's is.

@@ -164,7 +164,10 @@ const MODULES: &[(&str, &str)] = &[
     ),
     ("perf_hooks", "performance"),
     ("pg", "Pool, Client, DatabaseError, types"),
-    ("process", "env, nextTick, hrtime, uptime"),
+    (
+        "process",
+        "env, nextTick, hrtime, uptime, stdout, stderr, exit",
+    ),
     (
         "querystring",
         "parse, stringify, decode, encode, escape, unescape",
@@ -179,7 +182,8 @@ const MODULES: &[(&str, &str)] = &[
     ),
     (
         "timers",
-        "setTimeout, setInterval, setImmediate, clearTimeout, clearInterval, clearImmediate",
+        "setTimeout, setInterval, setImmediate, clearTimeout, clearInterval, clearImmediate, \
+         promises",
     ),
     (
         "timers/promises",
@@ -191,7 +195,9 @@ const MODULES: &[(&str, &str)] = &[
     ),
     (
         "util",
-        "promisify, callbackify, inspect, format, isDeepStrictEqual, inherits, types",
+        "promisify, callbackify, inspect, format, formatWithOptions, isDeepStrictEqual, inherits, \
+         types, deprecate, debuglog, stripVTControlCharacters, toUSVString, TextEncoder, \
+         TextDecoder",
     ),
     (
         "uuid",

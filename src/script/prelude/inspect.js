@@ -712,6 +712,23 @@
   }
 
   function format(...args) {
+    return formatWith(undefined, args);
+  }
+
+  // Node's util.formatWithOptions: format, its inspections with these
+  // options too.
+  function formatWithOptions(options, ...args) {
+    if (options === null || typeof options !== "object") {
+      const error = new TypeError(
+        `The "inspectOptions" argument must be of type object.${received(options)}`
+      );
+      error.code = "ERR_INVALID_ARG_TYPE";
+      throw error;
+    }
+    return formatWith(options, args);
+  }
+
+  function formatWith(options, args) {
     const first = args[0];
     let a = 0;
     let out = "";
@@ -730,7 +747,7 @@
               if (typeof arg === "number") text = formatNumber(arg);
               else if (typeof arg === "bigint") text = formatBigInt(arg);
               else if (typeof arg !== "object" || arg === null || !hasBuiltInToString(arg)) text = String(arg);
-              else text = inspect(arg, { depth: 0, colors: false, compact: 3 });
+              else text = inspect(arg, { ...options, depth: 0, colors: false, compact: 3 });
               break;
             }
             case "j":
@@ -744,10 +761,10 @@
               break;
             }
             case "O":
-              text = inspect(args[++a]);
+              text = inspect(args[++a], options);
               break;
             case "o":
-              text = inspect(args[++a], { showHidden: true, showProxy: true, depth: 4 });
+              text = inspect(args[++a], { ...options, showHidden: true, showProxy: true, depth: 4 });
               break;
             case "i": {
               const arg = args[++a];
@@ -789,7 +806,7 @@
     while (a < args.length) {
       const value = args[a];
       out += join;
-      out += typeof value !== "string" ? inspect(value) : value;
+      out += typeof value !== "string" ? inspect(value, options) : value;
       join = " ";
       a += 1;
     }
@@ -920,5 +937,5 @@
     return cliTable(head, columns);
   }
 
-  return { inspect, format, table, received };
+  return { inspect, format, formatWithOptions, table, received };
 });

@@ -1052,6 +1052,85 @@
     return inspectPart().inspect(...args);
   }
   inspect.custom = Symbol.for("nodejs.util.inspect.custom");
+  // util.types: the engine's brands, read the way a script can (a
+  // prototype method that throws on anything else, or the object's tag);
+  // a Proxy is not told apart here.
+  const tagOf = (value) => Object.prototype.toString.call(value);
+  const branded = (method) => (value) => {
+    if (value === null || typeof value !== "object") return false;
+    try {
+      method.call(value);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const instanceOf = (Type) => (value) => typeof Type === "function" && value instanceof Type;
+  const types = Object.freeze({
+    isExternal: () => false,
+    isDate: branded(Date.prototype.getTime),
+    isArgumentsObject: (value) => tagOf(value) === "[object Arguments]",
+    isBigIntObject: branded(BigInt.prototype.valueOf),
+    isBooleanObject: branded(Boolean.prototype.valueOf),
+    isNumberObject: branded(Number.prototype.valueOf),
+    isStringObject: branded(String.prototype.valueOf),
+    isSymbolObject: branded(Symbol.prototype.valueOf),
+    isNativeError: (value) => value instanceof Error,
+    isRegExp: branded(Object.getOwnPropertyDescriptor(RegExp.prototype, "source").get),
+    isAsyncFunction: (value) =>
+      typeof value === "function" &&
+      ["[object AsyncFunction]", "[object AsyncGeneratorFunction]"].includes(tagOf(value)),
+    isGeneratorFunction: (value) =>
+      typeof value === "function" &&
+      ["[object GeneratorFunction]", "[object AsyncGeneratorFunction]"].includes(tagOf(value)),
+    isGeneratorObject: (value) => ["[object Generator]", "[object AsyncGenerator]"].includes(tagOf(value)),
+    isPromise: instanceOf(Promise),
+    isMap: instanceOf(Map),
+    isSet: instanceOf(Set),
+    isMapIterator: (value) => tagOf(value) === "[object Map Iterator]",
+    isSetIterator: (value) => tagOf(value) === "[object Set Iterator]",
+    isWeakMap: instanceOf(WeakMap),
+    isWeakSet: instanceOf(WeakSet),
+    isArrayBuffer: instanceOf(ArrayBuffer),
+    isDataView: instanceOf(DataView),
+    isSharedArrayBuffer: instanceOf(globalThis.SharedArrayBuffer),
+    isProxy: () => false,
+    isModuleNamespaceObject: (value) => tagOf(value) === "[object Module]",
+    isAnyArrayBuffer: (value) => types.isArrayBuffer(value) || types.isSharedArrayBuffer(value),
+    isBoxedPrimitive: (value) =>
+      types.isNumberObject(value) || types.isStringObject(value) || types.isBooleanObject(value) ||
+      types.isBigIntObject(value) || types.isSymbolObject(value),
+    isArrayBufferView: (value) => ArrayBuffer.isView(value),
+    isTypedArray: (value) => ArrayBuffer.isView(value) && !(value instanceof DataView),
+    isUint8Array: instanceOf(Uint8Array),
+    isUint8ClampedArray: instanceOf(Uint8ClampedArray),
+    isUint16Array: instanceOf(Uint16Array),
+    isUint32Array: instanceOf(Uint32Array),
+    isInt8Array: instanceOf(Int8Array),
+    isInt16Array: instanceOf(Int16Array),
+    isInt32Array: instanceOf(Int32Array),
+    isFloat32Array: instanceOf(Float32Array),
+    isFloat64Array: instanceOf(Float64Array),
+    isBigInt64Array: instanceOf(BigInt64Array),
+    isBigUint64Array: instanceOf(BigUint64Array),
+    isKeyObject: () => false,
+    isCryptoKey: () => false,
+  });
+  // Node's ansi pattern (lib/internal/util/inspect.js).
+  const VT_CONTROL = new RegExp(
+    "[\\u001B\\u009B][[\\]()#;?]*" +
+      "(?:(?:(?:(?:;[-a-zA-Z\\d\\/\\#&.:=?%@~_]+)*" +
+      "|[a-zA-Z\\d]+(?:;[-a-zA-Z\\d\\/\\#&.:=?%@~_]*)*)?" +
+      "(?:\\u0007|\\u001B\\u005C|\\u009C))" +
+      "|(?:(?:\\d{1,4}(?:;\\d{0,4})*)?[\\dA-PR-TZcf-nq-uy=><~]))",
+    "g"
+  );
+  // NODE_DEBUG is empty: a section's log writes nothing.
+  function debuglog() {
+    const log = () => {};
+    log.enabled = false;
+    return log;
+  }
   const util = Object.freeze({
     promisify,
     callbackify,
@@ -1078,20 +1157,42 @@
         return new.target ? Reflect.construct(fn, args, new.target) : Reflect.apply(fn, this, args);
       };
     },
-    // NODE_DEBUG is empty: a section's log writes nothing.
-    debuglog() {
-      const log = () => {};
-      log.enabled = false;
-      return log;
+    debuglog,
+    types,
+    formatWithOptions: (...args) => inspectPart().formatWithOptions(...args),
+    debug: debuglog,
+    stripVTControlCharacters(text) {
+      if (typeof text !== "string") {
+        const error = new TypeError(`The "str" argument must be of type string.${inspectPart().received(text)}`);
+        error.code = "ERR_INVALID_ARG_TYPE";
+        throw error;
+      }
+      return text.replace(VT_CONTROL, "");
     },
-    types: Object.freeze({
-      isNativeError: (value) => value instanceof Error,
-      isPromise: (value) => value instanceof Promise,
-      isDate: (value) => value instanceof Date,
-      isRegExp: (value) => value instanceof RegExp,
-      isMap: (value) => value instanceof Map,
-      isSet: (value) => value instanceof Set,
-    }),
+    toUSVString: (text) => String(text).toWellFormed(),
+    TextEncoder,
+    TextDecoder,
+    _extend(target, source) {
+      if (source === null || typeof source !== "object") return target;
+      for (const key of Object.keys(source)) target[key] = source[key];
+      return target;
+    },
+    // The old type checks, documentation-deprecated on Node 20 (no
+    // warning).
+    isBoolean: (value) => typeof value === "boolean",
+    isBuffer: (value) => value instanceof Buffer,
+    isDate: (value) => types.isDate(value),
+    isError: (value) => value instanceof Error,
+    isFunction: (value) => typeof value === "function",
+    isNull: (value) => value === null,
+    isNullOrUndefined: (value) => value === null || value === undefined,
+    isNumber: (value) => typeof value === "number",
+    isObject: (value) => value !== null && typeof value === "object",
+    isPrimitive: (value) => value === null || (typeof value !== "object" && typeof value !== "function"),
+    isRegExp: (value) => types.isRegExp(value),
+    isString: (value) => typeof value === "string",
+    isSymbol: (value) => typeof value === "symbol",
+    isUndefined: (value) => value === undefined,
   });
 
   // crypto's hashes: `createHash` and `createHmac` (md5, sha1, sha256,
