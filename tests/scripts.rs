@@ -5341,3 +5341,47 @@ fn process_exit_stops_the_code_that_calls_it_and_says_why() {
         run.error_messages()
     );
 }
+
+/// Node's User Timing on the simulated clock: `performance.mark` and
+/// `measure` (marks by name, `{ start, end, duration, detail }`), kept
+/// until cleared, `getEntries*` by start time, Node's errors, and how
+/// console.log shows the entries. Node 20.20 printed these lines.
+#[test]
+fn performance_marks_and_measures_are_nodes() {
+    let code = r#"
+async function handle(req) {
+  const { performance, PerformanceMark, PerformanceEntry } = require("perf_hooks");
+  const util = require("util");
+  const a = performance.mark("a", { startTime: 2, detail: { x: 1 } });
+  performance.mark("b", { startTime: 5 });
+  console.log(util.inspect(a), JSON.stringify(Object.keys(a)), a instanceof PerformanceEntry);
+  console.log(util.inspect(performance.measure("ab", "a", "b")));
+  console.log(util.inspect(performance.measure("opts", { start: 1, end: 3, detail: "d" })));
+  console.log(util.inspect(performance.measure("b+2", { start: "b", duration: 2 })));
+  for (const f of [() => performance.measure("x", "nope"), () => performance.mark(), () => performance.mark("c", { startTime: -1 }), () => new PerformanceMark()]) {
+    try { f(); } catch (e) { console.log(e.name, e.code, e.message); }
+  }
+  console.log(performance.getEntries().map((e) => `${e.name}:${e.entryType}@${e.startTime}`).join(", "));
+  console.log(performance.getEntriesByName("a").length, performance.getEntriesByType("measure").length, performance.getEntriesByName("ab", "mark").length);
+  performance.clearMarks("a");
+  performance.clearMeasures("opts");
+  console.log(performance.getEntries().map((e) => e.name).join(","), performance.timeOrigin >= 0, Object.prototype.toString.call(performance), performance.constructor.name);
+}
+"#;
+    assert_eq!(
+        logs(code, ""),
+        [
+            "PerformanceMark {\n  name: 'a',\n  entryType: 'mark',\n  startTime: 2,\n  duration: 0,\n  detail: { x: 1 }\n} [] true",
+            "PerformanceMeasure {\n  name: 'ab',\n  entryType: 'measure',\n  startTime: 2,\n  duration: 3,\n  detail: null\n}",
+            "PerformanceMeasure {\n  name: 'opts',\n  entryType: 'measure',\n  startTime: 1,\n  duration: 2,\n  detail: 'd'\n}",
+            "PerformanceMeasure {\n  name: 'b+2',\n  entryType: 'measure',\n  startTime: 5,\n  duration: 2,\n  detail: null\n}",
+            "SyntaxError 12 The \"nope\" performance mark has not been set",
+            "TypeError ERR_MISSING_ARGS The \"name\" argument must be specified",
+            "TypeError ERR_PERFORMANCE_INVALID_TIMESTAMP -1 is not a valid timestamp",
+            "TypeError ERR_MISSING_ARGS The \"name\" argument must be specified",
+            "opts:measure@1, a:mark@2, ab:measure@2, b:mark@5, b+2:measure@5",
+            "1 3 0",
+            "ab,b,b+2 true [object Performance] Performance",
+        ]
+    );
+}

@@ -162,7 +162,10 @@ const MODULES: &[(&str, &str)] = &[
         "resolve, normalize, isAbsolute, join, relative, toNamespacedPath, dirname, basename, \
          extname, format, parse, sep, delimiter, posix",
     ),
-    ("perf_hooks", "performance"),
+    (
+        "perf_hooks",
+        "performance, Performance, PerformanceEntry, PerformanceMark, PerformanceMeasure",
+    ),
     ("pg", "Pool, Client, DatabaseError, types"),
     (
         "process",
