@@ -795,6 +795,43 @@ fn sets_and_lists_agree_with_real_redis() {
     assert_eq!(custom["member_1"], 4, "{custom}");
 }
 
+/// Sorted sets on real Redis: a sliding-window rate limiter (ZREMRANGEBYSCORE,
+/// ZCARD, then ZADD: check-then-act, so concurrent requests all pass), and
+/// ZRANK, ZINCRBY and ZRANGE WITHSCORES answer the same there.
+#[test]
+fn sorted_sets_agree_with_real_redis() {
+    let code = r#"
+        const Redis = require("ioredis");
+        const redis = new Redis();
+        const WINDOW_MS = 1000;
+        const LIMIT = 2;
+        module.exports.handle = async (req) => {
+          const key = `rate:${req.user}`;
+          const now = Date.now();
+          await redis.zremrangebyscore(key, "-inf", `(${now - WINDOW_MS}`);
+          const used = await redis.zcard(key);
+          if (used >= LIMIT) { count("limited"); return; }
+          await redis.zadd(key, now, `r${req.id}`);
+          count(`rank_${await redis.zrank(key, `r${req.id}`)}`);
+          await redis.zincrby("scores", 1.5, `u${req.user}`);
+          count(`range_${(await redis.zrange("scores", 0, -1, "WITHSCORES")).length}`);
+        };
+    "#;
+    let fragment = "v=1&scenario=script&users=2&clicks=3";
+    let Some(report) = play_script(code, None, fragment, 2) else {
+        return;
+    };
+    assert_eq!(report.cache_server, "redis");
+    assert_script_agrees(&report);
+    // Every click reads the count before any adds: none is limited.
+    assert_eq!(
+        report.simulation["custom"].get("limited"),
+        None,
+        "{}",
+        report.simulation["custom"]
+    );
+}
+
 #[test]
 fn a_memcached_add_lock_from_memjs_holds_on_real_memcached() {
     let schema = example("ticket_pg.sql");

@@ -169,6 +169,8 @@ pub fn op_label(op: OpKind) -> &'static str {
         OpKind::CacheSetWrite => "cache.sadd",
         OpKind::CacheListRead => "cache.lrange",
         OpKind::CacheListWrite => "cache.lpush",
+        OpKind::CacheZsetRead => "cache.zrange",
+        OpKind::CacheZsetWrite => "cache.zadd",
         OpKind::DbFind => "db.find",
         OpKind::DbFindOne => "db.findOne",
         OpKind::DbUpdate => "db.update",

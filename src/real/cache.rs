@@ -160,6 +160,13 @@ fn seconds(ttl: Micros) -> u64 {
 /// A Redis reply, with the server's own refusal (`ERR value is not an
 /// integer`, `WRONGTYPE …`) as an answer inside, and any other failure (the
 /// connection's) as the call's error.
+/// What a sorted-set write answers: a count, or a score (`None`: nil).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ZsetAnswer {
+    Count(i64),
+    Score(Option<f64>),
+}
+
 fn refusal<T>(reply: Result<T, redis::RedisError>) -> Result<Result<T, String>, CacheError> {
     match reply {
         Ok(reply) => Ok(Ok(reply)),
@@ -404,6 +411,52 @@ impl CacheConn {
             .query_async(&mut conn.clone())
             .await;
         refusal(written)
+    }
+
+    /// A Redis sorted set's members with their scores, in order (`ZRANGE
+    /// key 0 -1 WITHSCORES`). `Err` inside: the server's refusal.
+    pub async fn zset_read(
+        &self,
+        key: &str,
+    ) -> Result<Result<Vec<(String, f64)>, String>, CacheError> {
+        let CacheConn::Redis(conn) = self else {
+            return Err(CacheError("memcached has no sorted sets".into()));
+        };
+        let read: Result<Vec<(String, f64)>, redis::RedisError> = redis::cmd("ZRANGE")
+            .arg(key)
+            .arg(0)
+            .arg(-1)
+            .arg("WITHSCORES")
+            .query_async(&mut conn.clone())
+            .await;
+        refusal(read)
+    }
+
+    /// A write of a sorted set (`ZADD`, `ZREM`, `ZREMRANGEBYSCORE`,
+    /// `ZREMRANGEBYRANK`): a count, or with `ZADD INCR` the new score
+    /// (`None`: nil). `Err` inside: its refusal.
+    pub async fn zset_write(
+        &self,
+        key: &str,
+        command: &str,
+        args: &[String],
+    ) -> Result<Result<ZsetAnswer, String>, CacheError> {
+        let CacheConn::Redis(conn) = self else {
+            return Err(CacheError("memcached has no sorted sets".into()));
+        };
+        let written: Result<redis::Value, redis::RedisError> = redis::cmd(command)
+            .arg(key)
+            .arg(args)
+            .query_async(&mut conn.clone())
+            .await;
+        refusal(written.map(|reply| match reply {
+            redis::Value::Int(n) => ZsetAnswer::Count(n),
+            redis::Value::BulkString(bytes) => {
+                ZsetAnswer::Score(String::from_utf8_lossy(&bytes).parse().ok())
+            }
+            redis::Value::Double(score) => ZsetAnswer::Score(Some(score)),
+            _ => ZsetAnswer::Score(None),
+        }))
     }
 
     /// Deletes `key` only if it holds `token`, atomically (Redis only; the

@@ -20,13 +20,14 @@ use tokio::task::{JoinHandle, LocalSet};
 use tokio_postgres::{Client, SimpleQueryMessage};
 
 use crate::config::{Config, Micros, MS};
+use crate::real::cache::ZsetAnswer;
 use crate::real::cache::{CacheConn, CacheServer};
 use crate::real::memcached::Memcached;
 use crate::real::{db, run_id, RealOptions, Urls};
 use crate::run::{ScheduleError, Scheduled};
 use crate::script::call::Call;
 use crate::script::mirror::{CacheAnswer, Mirror};
-use crate::script::world::{sort_members, HashWrite, ListWrite, LockScript};
+use crate::script::world::{sort_members, HashWrite, ListWrite, LockScript, ZsetWrite};
 use crate::script::ScriptRun;
 
 /// The longest a real statement may take once the model has answered it:
@@ -731,6 +732,33 @@ impl RealMirror {
                         Err(error) => failed(error),
                     },
                 ),
+                Call::ZsetRead(k) => (
+                    format!("ZRANGE {k} 0 -1 WITHSCORES"),
+                    match cache.zset_read(&key(k)).await {
+                        Ok(Ok(pairs)) => Ok(Some(Value::Array(
+                            pairs
+                                .into_iter()
+                                .map(|(member, score)| json!([member, score.to_string()]))
+                                .collect(),
+                        ))),
+                        Ok(Err(message)) => Err(message),
+                        Err(error) => failed(error),
+                    },
+                ),
+                Call::ZsetWrite(k, write) => {
+                    let (command, args) = zset_command(write);
+                    (
+                        format!("{command} {k} {}", args.join(" ")),
+                        match cache.zset_write(&key(k), command, &args).await {
+                            Ok(Ok(ZsetAnswer::Count(n))) => Ok(Some(json!(n))),
+                            Ok(Ok(ZsetAnswer::Score(score))) => {
+                                Ok(Some(score.map_or(Value::Null, |s| json!(s.to_string()))))
+                            }
+                            Ok(Err(message)) => Err(message),
+                            Err(error) => failed(error),
+                        },
+                    )
+                }
                 Call::GetStale(_)
                 | Call::Find(..)
                 | Call::FindOne(..)
@@ -922,6 +950,20 @@ impl Mirror for RealMirror {
 
 /// A cache value as the real server stores it: a string as it is, a number
 /// in its shortest form, anything else as JSON.
+/// A sorted-set write as the Redis command that makes it.
+fn zset_command(write: &ZsetWrite) -> (&'static str, Vec<String>) {
+    match write {
+        ZsetWrite::Add { args } => ("ZADD", args.clone()),
+        ZsetWrite::Remove { members } => ("ZREM", members.clone()),
+        ZsetWrite::RemoveByScore { min, max } => {
+            ("ZREMRANGEBYSCORE", vec![min.clone(), max.clone()])
+        }
+        ZsetWrite::RemoveByRank { start, stop } => {
+            ("ZREMRANGEBYRANK", vec![start.clone(), stop.clone()])
+        }
+    }
+}
+
 pub fn wire(value: &Value) -> String {
     match value {
         Value::String(text) => text.clone(),

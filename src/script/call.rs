@@ -6,7 +6,7 @@ use serde_json::Value;
 use crate::config::Micros;
 
 use super::sql::{Plan, SqlError};
-use super::world::{HashWrite, ListWrite, LockScript, Row};
+use super::world::{HashWrite, ListWrite, LockScript, Row, ZsetWrite};
 
 /// What a script's cache or DB call does when it lands.
 #[derive(Clone)]
@@ -41,6 +41,11 @@ pub enum Call {
     ListRead(String, i64, i64),
     /// A push or a pop.
     ListWrite(String, ListWrite),
+    /// A read of a Redis sorted set: every member with its score, in
+    /// order (`ZRANGE`, `ZSCORE`, `ZCARD`, … each read it whole).
+    ZsetRead(String),
+    /// A write of a Redis sorted set (`ZADD`, `ZINCRBY`, `ZREM`, …).
+    ZsetWrite(String, ZsetWrite),
     /// Redis's `WATCH` of these keys on a client's connection (none:
     /// `UNWATCH`).
     Watch(u64, Vec<String>),
@@ -96,7 +101,9 @@ impl Call {
             | Call::SetRead(key, _)
             | Call::SetWrite(key, ..)
             | Call::ListRead(key, ..)
-            | Call::ListWrite(key, _) => key,
+            | Call::ListWrite(key, _)
+            | Call::ZsetRead(key)
+            | Call::ZsetWrite(key, _) => key,
             Call::Locks(_, keys, ..) | Call::Watch(_, keys) => {
                 keys.first().map_or("", String::as_str)
             }

@@ -24,7 +24,7 @@ use crate::world::LockKey;
 
 use super::call::{Call, SqlCall};
 use super::host::{Answer, Helper, Host, NextTick, Position, Settle, Waiter, FIRING};
-use super::world::{HashWrite, ListWrite, LockScript, Row, TableDef};
+use super::world::{HashWrite, ListWrite, LockScript, Row, TableDef, ZsetWrite};
 
 /// What every native of a realm reaches: the run's host (replaced when a
 /// realm is reused for another run) and the realm's server.
@@ -381,6 +381,8 @@ pub fn register<'js>(ctx: &Ctx<'js>, link: &Rc<Link>) -> Result<()> {
             ("setWrite", cache_set_write, 2),
             ("listRead", cache_list_read, 2),
             ("listWrite", cache_list_write, 2),
+            ("zsetRead", cache_zset_read, 1),
+            ("zsetWrite", cache_zset_write, 2),
             ("sql", host_sql, 3),
             ("session", host_session, 0),
         ],
@@ -674,6 +676,31 @@ fn cache_list_write<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Re
     )
 }
 
+/// `zsetRead(key)`: a sorted set's `[member, score]` pairs, in order.
+fn cache_zset_read<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    let key = key_arg(ctx, args, 0)?;
+    send(link, ctx, OpKind::CacheZsetRead, Call::ZsetRead(key))
+}
+
+/// `zsetWrite(key, write)`, `write` one of `{ add: { pairs, nx, xx, gt,
+/// lt, ch, incr } }`, `{ remove: { members } }`, `{ removeByScore: { min,
+/// max } }` and `{ removeByRank: { start, stop } }`: settles with Redis's
+/// answer.
+fn cache_zset_write<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    let key = key_arg(ctx, args, 0)?;
+    let write = zset_write(to_json(ctx, &arg(ctx, args, 1))?).map_err(|m| type_error(ctx, m))?;
+    send(
+        link,
+        ctx,
+        OpKind::CacheZsetWrite,
+        Call::ZsetWrite(key, write),
+    )
+}
+
+fn zset_write(write: Json) -> std::result::Result<ZsetWrite, String> {
+    serde_json::from_value(write).map_err(|error| format!("zsetWrite: {error}"))
+}
+
 /// `[start, stop]` (missing: the whole list).
 fn list_range(range: Json) -> (i64, i64) {
     let at = |i: usize| range.get(i).and_then(Json::as_f64).map(|n| n as i64);
@@ -775,6 +802,8 @@ fn queued_call(command: Json) -> std::result::Result<Call, String> {
             Call::ListRead(key, start, stop)
         }
         Some("listWrite") => Call::ListWrite(key, list_write(rest.next().unwrap_or(Json::Null))),
+        Some("zsetRead") => Call::ZsetRead(key),
+        Some("zsetWrite") => Call::ZsetWrite(key, zset_write(rest.next().unwrap_or(Json::Null))?),
         Some("setWrite") => {
             let (add, members) = set_write(rest.next().unwrap_or(Json::Null));
             Call::SetWrite(key, add, members)

@@ -1054,8 +1054,13 @@ impl ScriptRun {
                 }
                 return;
             }
-            Call::HashRead(..) | Call::SetRead(..) | Call::ListRead(..) => (false, false),
-            Call::HashWrite(..) | Call::SetWrite(..) | Call::ListWrite(..) => (false, true),
+            Call::HashRead(..) | Call::SetRead(..) | Call::ListRead(..) | Call::ZsetRead(_) => {
+                (false, false)
+            }
+            Call::HashWrite(..)
+            | Call::SetWrite(..)
+            | Call::ListWrite(..)
+            | Call::ZsetWrite(..) => (false, true),
             Call::Find(..) | Call::FindOne(..) => (true, false),
             Call::Insert(..) | Call::Update(..) | Call::Remove(..) => (true, true),
             Call::Sql(_) => unreachable!("above"),
@@ -1293,6 +1298,21 @@ impl ScriptRun {
                 Err(message) => (Err(Rejection::Type(message)), Outcome::Failed),
             },
             Call::ListWrite(key, write) => match state.cache.list_write(&key, write, now) {
+                Ok(answer) => (Ok(Some(answer)), Outcome::Stored),
+                Err(message) => (Err(Rejection::Type(message)), Outcome::NotStored),
+            },
+            Call::ZsetRead(key) => match state.cache.zset(&key, now) {
+                Ok(pairs) => {
+                    let outcome = self.collection_read(pairs.is_empty());
+                    let answer = pairs
+                        .into_iter()
+                        .map(|(member, score)| Value::from(vec![member, score.to_string()]))
+                        .collect();
+                    (Ok(Some(Value::Array(answer))), outcome)
+                }
+                Err(message) => (Err(Rejection::Type(message)), Outcome::Failed),
+            },
+            Call::ZsetWrite(key, write) => match state.cache.zset_write(&key, write, now) {
                 Ok(answer) => (Ok(Some(answer)), Outcome::Stored),
                 Err(message) => (Err(Rejection::Type(message)), Outcome::NotStored),
             },

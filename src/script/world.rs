@@ -41,6 +41,8 @@ enum Kind {
     Set,
     /// `LPUSH`, `RPUSH`.
     List,
+    /// `ZADD`: `[member, score]` pairs by score, then member.
+    Zset,
 }
 
 /// The items of a list of `len` that `LRANGE start stop` answers
@@ -86,6 +88,126 @@ pub enum HashWrite {
     Set(Vec<(String, Value)>, bool),
     Delete(Vec<String>),
     IncrBy(String, f64),
+}
+
+/// A write to a Redis sorted set, as the prelude sends it: the
+/// command's arguments after the key, in Redis's words (`"NX"`, `"2.5"`,
+/// `"-inf"`, `"(3"`), read here as Redis reads them.
+#[derive(Clone, Debug, PartialEq, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ZsetWrite {
+    /// `ZADD key [NX|XX] [GT|LT] [CH] [INCR] score member …` (`ZINCRBY`
+    /// is `ZADD INCR`).
+    Add { args: Vec<String> },
+    /// `ZREM key member …`.
+    Remove { members: Vec<String> },
+    /// `ZREMRANGEBYSCORE key min max`.
+    RemoveByScore { min: String, max: String },
+    /// `ZREMRANGEBYRANK key start stop`.
+    RemoveByRank { start: String, stop: String },
+}
+
+/// `ZADD`'s options and pairs, or Redis's error for them.
+struct Zadd {
+    nx: bool,
+    xx: bool,
+    gt: bool,
+    lt: bool,
+    ch: bool,
+    incr: bool,
+    pairs: Vec<(f64, String)>,
+}
+
+impl Zadd {
+    /// Redis's `zaddGenericCommand`: options first (any case), then an
+    /// even number of score-member arguments, each score a float.
+    fn parse(args: &[String]) -> Result<Zadd, String> {
+        if args.len() < 2 {
+            return Err("ERR wrong number of arguments for 'zadd' command".to_string());
+        }
+        let mut zadd = Zadd {
+            nx: false,
+            xx: false,
+            gt: false,
+            lt: false,
+            ch: false,
+            incr: false,
+            pairs: Vec::new(),
+        };
+        let mut at = 0;
+        while let Some(option) = args.get(at) {
+            let flag = match option.to_ascii_uppercase().as_str() {
+                "NX" => &mut zadd.nx,
+                "XX" => &mut zadd.xx,
+                "GT" => &mut zadd.gt,
+                "LT" => &mut zadd.lt,
+                "CH" => &mut zadd.ch,
+                "INCR" => &mut zadd.incr,
+                _ => break,
+            };
+            *flag = true;
+            at += 1;
+        }
+        let elements = &args[at..];
+        if elements.is_empty() || elements.len() % 2 != 0 {
+            return Err("ERR syntax error".to_string());
+        }
+        if zadd.nx && zadd.xx {
+            return Err("ERR XX and NX options at the same time are not compatible".to_string());
+        }
+        if (zadd.gt || zadd.lt) && zadd.nx || (zadd.gt && zadd.lt) {
+            return Err(
+                "ERR GT, LT, and/or NX options at the same time are not compatible".to_string(),
+            );
+        }
+        if zadd.incr && elements.len() > 2 {
+            return Err("ERR INCR option supports a single increment-element pair".to_string());
+        }
+        for pair in elements.chunks(2) {
+            let score = parse_score(&pair[0]).ok_or("ERR value is not a valid float")?;
+            zadd.pairs.push((score, pair[1].clone()));
+        }
+        Ok(zadd)
+    }
+}
+
+/// An integer argument as Redis reads it.
+fn redis_integer(text: &str) -> Result<i64, String> {
+    text.parse::<i64>()
+        .map_err(|_| "ERR value is not an integer or out of range".to_string())
+}
+
+/// A score as Redis reads it: a number, or `inf`, `+inf`, `-inf`.
+pub fn parse_score(text: &str) -> Option<f64> {
+    match text.to_ascii_lowercase().as_str() {
+        "inf" | "+inf" | "infinity" | "+infinity" => Some(f64::INFINITY),
+        "-inf" | "-infinity" => Some(f64::NEG_INFINITY),
+        _ => text.parse::<f64>().ok().filter(|n| n.is_finite()),
+    }
+}
+
+/// A range bound of `ZRANGEBYSCORE` and the rest: a score, exclusive
+/// after `(`.
+fn score_bound(text: &str) -> Result<(f64, bool), String> {
+    let (text, exclusive) = match text.strip_prefix('(') {
+        Some(rest) => (rest, true),
+        None => (text, false),
+    };
+    parse_score(text)
+        .map(|score| (score, exclusive))
+        .ok_or_else(|| "ERR min or max is not a float".to_string())
+}
+
+/// Whether `score` lies between the bounds.
+fn within(score: f64, min: (f64, bool), max: (f64, bool)) -> bool {
+    let above = if min.1 { score > min.0 } else { score >= min.0 };
+    let below = if max.1 { score < max.0 } else { score <= max.0 };
+    above && below
+}
+
+/// A score as the cache keeps it (Rust's shortest text; `inf`, `-inf`).
+fn score_text(score: f64) -> String {
+    score.to_string()
 }
 
 /// The script's cache: one for all servers; `grace` applies to every key.
@@ -318,6 +440,113 @@ impl ScriptCache {
             self.store_collection(key, members, Kind::Set, now);
         }
         Ok(f64::from(changed))
+    }
+
+    /// A live sorted set's members and scores, by score then member
+    /// (empty: no such key), or `WRONGTYPE`.
+    pub fn zset(&self, key: &str, now: Micros) -> Result<Vec<(String, f64)>, String> {
+        Ok(match self.collection(key, Kind::Zset, now)? {
+            Some(Value::Array(pairs)) => pairs
+                .iter()
+                .filter_map(|pair| {
+                    let member = pair.get(0)?.as_str()?.to_string();
+                    let score = parse_score(pair.get(1)?.as_str()?)?;
+                    Some((member, score))
+                })
+                .collect(),
+            _ => Vec::new(),
+        })
+    }
+
+    /// `ZADD`, `ZINCRBY`, `ZREM`, `ZREMRANGEBYSCORE` or `ZREMRANGEBYRANK`
+    /// on `key`: Redis's answer (a count; with `INCR` the member's new
+    /// score, or null if a condition kept it), or its error. A sorted set
+    /// made here never expires; one left empty is deleted.
+    pub fn zset_write(
+        &mut self,
+        key: &str,
+        write: ZsetWrite,
+        now: Micros,
+    ) -> Result<Value, String> {
+        let mut pairs = self.zset(key, now)?;
+        let before = pairs.clone();
+        let answer = match write {
+            ZsetWrite::Add { args } => {
+                let Zadd {
+                    nx,
+                    xx,
+                    gt,
+                    lt,
+                    ch,
+                    incr,
+                    pairs: added,
+                } = Zadd::parse(&args)?;
+                let mut count = 0.0;
+                let mut last = Value::Null;
+                for (score, member) in added {
+                    match pairs.iter().position(|(m, _)| *m == member) {
+                        Some(at) => {
+                            let old = pairs[at].1;
+                            let new = if incr { old + score } else { score };
+                            if new.is_nan() {
+                                return Err("ERR resulting score is not a number (NaN)".to_string());
+                            }
+                            if nx || (gt && new <= old) || (lt && new >= old) {
+                                last = Value::Null;
+                                continue;
+                            }
+                            if new != old {
+                                pairs[at].1 = new;
+                                count += f64::from(u8::from(ch));
+                            }
+                            last = Value::String(score_text(new));
+                        }
+                        None if xx => last = Value::Null,
+                        None => {
+                            pairs.push((member, score));
+                            count += 1.0;
+                            last = Value::String(score_text(score));
+                        }
+                    }
+                }
+                match incr {
+                    true => last,
+                    false => Value::from(count as i64),
+                }
+            }
+            ZsetWrite::Remove { members } => {
+                if members.is_empty() {
+                    return Err("ERR wrong number of arguments for 'zrem' command".to_string());
+                }
+                let size = pairs.len();
+                pairs.retain(|(member, _)| !members.contains(member));
+                Value::from((size - pairs.len()) as i64)
+            }
+            ZsetWrite::RemoveByScore { min, max } => {
+                let (min, max) = (score_bound(&min)?, score_bound(&max)?);
+                let size = pairs.len();
+                pairs.retain(|(_, score)| !within(*score, min, max));
+                Value::from((size - pairs.len()) as i64)
+            }
+            ZsetWrite::RemoveByRank { start, stop } => {
+                let (start, stop) = (redis_integer(&start)?, redis_integer(&stop)?);
+                let range = redis_range(pairs.len(), start, stop);
+                let gone = range.len();
+                pairs.drain(range);
+                Value::from(gone as i64)
+            }
+        };
+        if pairs != before {
+            pairs.sort_by(|a, b| a.1.total_cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
+            let value = Value::Array(
+                pairs
+                    .into_iter()
+                    .map(|(member, score)| Value::from(vec![member, score_text(score)]))
+                    .collect(),
+            );
+            self.store_collection(key, value, Kind::Zset, now);
+        }
+        Ok(answer)
     }
 
     /// A collection's new contents, keeping its expiry (an empty one

@@ -117,6 +117,185 @@
     ],
     llen: (key) => ["listRead", key, [0, -1], (items) => items.length],
   };
+  // Sorted sets. A read takes the whole set in one cache operation
+  // (`zsetRead`: `[member, score]` pairs by score, then member) and
+  // answers from it as Redis would, its errors after the round trip; a
+  // write is one `zsetWrite` of the command's words, which the cache reads
+  // as Redis reads them. Scores reply as Redis 7.0 writes them (C's %.17g:
+  // "0.10000000000000001") to ioredis, as numbers to node-redis.
+  const scoreOf = (text) => (text === "inf" ? Infinity : text === "-inf" ? -Infinity : Number(text));
+  function redisScore(text) {
+    const n = scoreOf(text);
+    if (n === Infinity) return "inf";
+    if (n === -Infinity) return "-inf";
+    if (n === 0) return Object.is(n, -0) ? "-0" : "0";
+    const [mantissa, exponentText] = n.toExponential(16).split("e");
+    const exponent = Number(exponentText);
+    if (exponent < -4 || exponent >= 17) {
+      const digits = mantissa.replace(/\.?0+$/, "");
+      return `${digits}e${exponent < 0 ? "-" : "+"}${String(Math.abs(exponent)).padStart(2, "0")}`;
+    }
+    const fixed = n.toFixed(16 - exponent);
+    return fixed.includes(".") ? fixed.replace(/\.?0+$/, "") : fixed;
+  }
+  const words = (args) => args.flat().map(String);
+  // A range bound as Redis's zslParseRange reads it: a float, `(` before
+  // it for an exclusive one, `inf` and `-inf` included.
+  function bound(value) {
+    const text = String(value);
+    const exclusive = text.startsWith("(");
+    const body = exclusive ? text.slice(1) : text;
+    const n = /^[+-]?inf(inity)?$/i.test(body) ? (body.startsWith("-") ? -Infinity : Infinity) : Number(body);
+    if (body.trim() === "" || Number.isNaN(n)) throw new ReplyError("ERR min or max is not a float");
+    return [n, exclusive];
+  }
+  const within = (score, [min, minOpen], [max, maxOpen]) =>
+    (minOpen ? score > min : score >= min) && (maxOpen ? score < max : score <= max);
+  // ZRANGE's options after its two bounds (Redis 6.2's zrangeGenericCommand).
+  function rangeOptions(options, byScoreCommand) {
+    const asked = { byScore: byScoreCommand, rev: false, withScores: false, offset: 0, limit: -1 };
+    for (let i = 0; i < options.length; i += 1) {
+      const option = options[i].toUpperCase();
+      if (option === "WITHSCORES") asked.withScores = true;
+      else if (option === "LIMIT" && options.length - i > 2) {
+        asked.offset = integerArgument(options[i + 1]);
+        asked.limit = integerArgument(options[i + 2]);
+        i += 2;
+      } else if (option === "BYSCORE" && !byScoreCommand) asked.byScore = true;
+      else if (option === "REV" && !byScoreCommand) asked.rev = true;
+      else if (option === "BYLEX" && !byScoreCommand) throw new ReplyError("ERR BYLEX is not modelled");
+      else throw new ReplyError("ERR syntax error");
+    }
+    if ((asked.offset !== 0 || asked.limit !== -1) && !asked.byScore) {
+      throw new ReplyError("ERR syntax error, LIMIT is only supported in combination with either BYSCORE or BYLEX");
+    }
+    return asked;
+  }
+  // The members (with their scores) of a range of `pairs`: by rank
+  // (`start`, `stop` as LRANGE's), or by score (`min`, `max`; with `rev`,
+  // max first), then LIMIT.
+  function zrange(pairs, start, stop, asked) {
+    let picked;
+    if (asked.byScore) {
+      const [low, high] = asked.rev ? [bound(stop), bound(start)] : [bound(start), bound(stop)];
+      picked = pairs.filter(([, score]) => within(scoreOf(score), low, high));
+      if (asked.rev) picked.reverse();
+      if (asked.offset < 0) return [];
+      picked = picked.slice(asked.offset, asked.limit < 0 ? undefined : asked.offset + asked.limit);
+    } else {
+      const [from, to] = [integerArgument(start), integerArgument(stop)];
+      const ordered = asked.rev ? pairs.slice().reverse() : pairs;
+      const at = (i) => (i < 0 ? Math.max(0, ordered.length + i) : i);
+      const [first, last] = [at(from), Math.min(at(to), ordered.length - 1)];
+      picked = first <= last ? ordered.slice(first, last + 1) : [];
+    }
+    return picked;
+  }
+  const rankOf = (pairs, member, rev) => {
+    const at = pairs.findIndex(([m]) => m === String(member));
+    return at < 0 ? null : rev ? pairs.length - 1 - at : at;
+  };
+  const zsetRead = (key, read) => ["zsetRead", key, null, read];
+  const zsetWrite = (key, write, read = (answer) => answer) => ["zsetWrite", key, write, read];
+  const flatScores = (picked) => picked.flatMap(([member, score]) => [member, redisScore(score)]);
+  const ioredisZset = {
+    zadd: (key, args) =>
+      zsetWrite(key, { add: { args: words(args) } }, (answer) =>
+        typeof answer === "string" ? redisScore(answer) : answer
+      ),
+    zincrby: (key, by, member) =>
+      zsetWrite(key, { add: { args: ["INCR", String(by), String(member)] } }, (answer) =>
+        answer === null ? null : redisScore(answer)
+      ),
+    zrem: (key, members) => zsetWrite(key, { remove: { members: words(members) } }),
+    zremrangebyscore: (key, min, max) =>
+      zsetWrite(key, { removeByScore: { min: String(min), max: String(max) } }),
+    zremrangebyrank: (key, start, stop) =>
+      zsetWrite(key, { removeByRank: { start: String(start), stop: String(stop) } }),
+    zcard: (key) => zsetRead(key, (pairs) => pairs.length),
+    zscore: (key, member) =>
+      zsetRead(key, (pairs) => {
+        const found = pairs.find(([m]) => m === String(member));
+        return found ? redisScore(found[1]) : null;
+      }),
+    zmscore: (key, members) =>
+      zsetRead(key, (pairs) =>
+        words(members).map((member) => {
+          const found = pairs.find(([m]) => m === member);
+          return found ? redisScore(found[1]) : null;
+        })
+      ),
+    zrank: (key, member) => zsetRead(key, (pairs) => rankOf(pairs, member, false)),
+    zrevrank: (key, member) => zsetRead(key, (pairs) => rankOf(pairs, member, true)),
+    zcount: (key, min, max) =>
+      zsetRead(key, (pairs) => {
+        const [low, high] = [bound(min), bound(max)];
+        return pairs.filter(([, score]) => within(scoreOf(score), low, high)).length;
+      }),
+    zrange: (key, start, stop, options, byScore = false, rev = false) =>
+      zsetRead(key, (pairs) => {
+        const asked = rangeOptions(words(options), byScore);
+        asked.rev ||= rev;
+        const picked = zrange(pairs, start, stop, asked);
+        return asked.withScores ? flatScores(picked) : picked.map(([member]) => member);
+      }),
+  };
+  // node-redis's spellings: members as `{ score, value }`, options as an
+  // object, scores as numbers.
+  const nodeScore = (score) => (score === Infinity ? "+inf" : score === -Infinity ? "-inf" : String(score));
+  const nodeRange = (options = {}) => {
+    const out = [];
+    if (options.BY === "SCORE" || options.BY === "score") out.push("BYSCORE");
+    else if (options.BY) out.push("BYLEX");
+    if (options.REV) out.push("REV");
+    if (options.LIMIT) out.push("LIMIT", String(options.LIMIT.offset), String(options.LIMIT.count));
+    return out;
+  };
+  const nodeRedisZset = {
+    zAdd: (key, members, options = {}) => {
+      const args = [];
+      const condition = options.condition ?? (options.NX ? "NX" : options.XX ? "XX" : undefined);
+      const comparison = options.comparison ?? (options.GT ? "GT" : options.LT ? "LT" : undefined);
+      if (condition) args.push(condition);
+      if (comparison) args.push(comparison);
+      if (options.CH) args.push("CH");
+      for (const { score, value } of [members].flat()) args.push(nodeScore(score), String(value));
+      return zsetWrite(key, { add: { args } });
+    },
+    zIncrBy: (key, by, member) =>
+      zsetWrite(key, { add: { args: ["INCR", nodeScore(by), String(member)] } }, (answer) =>
+        answer === null ? null : scoreOf(answer)
+      ),
+    zScore: (key, member) =>
+      zsetRead(key, (pairs) => {
+        const found = pairs.find(([m]) => m === String(member));
+        return found ? scoreOf(found[1]) : null;
+      }),
+    zmScore: (key, members) =>
+      zsetRead(key, (pairs) =>
+        words([members]).map((member) => {
+          const found = pairs.find(([m]) => m === member);
+          return found ? scoreOf(found[1]) : null;
+        })
+      ),
+    zRange: (key, min, max, options) =>
+      zsetRead(key, (pairs) =>
+        zrange(pairs, nodeScore(min), nodeScore(max), rangeOptions(nodeRange(options), false)).map(([m]) => m)
+      ),
+    zRangeWithScores: (key, min, max, options) =>
+      zsetRead(key, (pairs) =>
+        zrange(pairs, nodeScore(min), nodeScore(max), rangeOptions(nodeRange(options), false)).map(
+          ([value, score]) => ({ value, score: scoreOf(score) })
+        )
+      ),
+    zRangeByScore: (key, min, max, options) =>
+      zsetRead(key, (pairs) =>
+        zrange(pairs, nodeScore(min), nodeScore(max), rangeOptions(nodeRange(options), true)).map(([m]) => m)
+      ),
+    zCount: (key, min, max) => ioredisZset.zcount(key, nodeScore(min), nodeScore(max)),
+    zRemRangeByScore: (key, min, max) => ioredisZset.zremrangebyscore(key, nodeScore(min), nodeScore(max)),
+  };
+
   // A hash, set or list command on its own: one round trip.
   const hashCommand = async ([kind, key, what, read]) =>
     read(await redisCommands.collection(kind, key, what));
@@ -262,7 +441,7 @@
   // Redis commands the simulation does not model: a clear error naming
   // the command and what is modelled, not "not a function".
   const UNMODELLED = [
-    "zadd", "zrem", "zrange", "zscore", "zincrby", "blpop", "brpop", "lrem", "lset", "lindex", "publish", "subscribe", "getset", "getdel", "ttl", "pttl", "persist", "keys",
+    "blpop", "brpop", "lrem", "lset", "lindex", "publish", "subscribe", "getset", "getdel", "ttl", "pttl", "persist", "keys",
     "scan", "flushall", "flushdb", "rename", "append", "strlen", "evalsha", "script", "xadd",
     "xread",
   ];
@@ -271,9 +450,12 @@
     "EXPIRE, PEXPIRE, EVAL of check-and-delete and redlock's scripts, PING, MGET, MSET, " +
     "HSET, HSETNX, HMSET, HGET, HMGET, HGETALL, HDEL, HINCRBY, HEXISTS, HLEN, HKEYS, HVALS, " +
     "SADD, SREM, SMEMBERS, SCARD, SISMEMBER, SMISMEMBER, LPUSH, RPUSH, LPOP, RPOP, LRANGE, LLEN, " +
+    "ZADD, ZINCRBY, ZREM, ZREMRANGEBYSCORE, ZREMRANGEBYRANK, ZCARD, ZSCORE, ZMSCORE, ZRANK, " +
+    "ZREVRANK, ZCOUNT, ZRANGE (BYSCORE, REV, LIMIT, WITHSCORES), ZREVRANGE, ZRANGEBYSCORE, " +
+    "ZREVRANGEBYSCORE, " +
     "and WATCH, UNWATCH, MULTI/EXEC and pipelines of those";
   const NODE_REDIS_UNMODELLED = [
-    "zAdd", "zRem", "zRange", "zScore", "zIncrBy", "blPop", "brPop", "lRem", "lSet", "lIndex", "publish", "subscribe", "getSet", "getDel", "ttl", "pTTL", "persist", "keys",
+    "blPop", "brPop", "lRem", "lSet", "lIndex", "publish", "subscribe", "getSet", "getDel", "ttl", "pTTL", "persist", "keys",
     "scan", "flushAll", "flushDb", "rename", "append", "strLen", "evalSha", "xAdd", "xRead",
   ];
   function unmodelled(prototype, library, names) {
@@ -816,6 +998,30 @@
     [null, "rPopCount", (key, count) => listCommands.rpop(key, count)],
     ["lrange", "lRange", (key, start, stop) => listCommands.lrange(key, start, stop)],
     ["llen", "lLen", (key) => listCommands.llen(key)],
+    ["zadd", null, (key, ...args) => ioredisZset.zadd(key, args)],
+    [null, "zAdd", (key, members, options) => nodeRedisZset.zAdd(key, members, options)],
+    ["zincrby", null, (key, by, member) => ioredisZset.zincrby(key, by, member)],
+    [null, "zIncrBy", (key, by, member) => nodeRedisZset.zIncrBy(key, by, member)],
+    ["zrem", "zRem", (key, ...members) => ioredisZset.zrem(key, members)],
+    ["zremrangebyscore", null, (key, min, max) => ioredisZset.zremrangebyscore(key, min, max)],
+    [null, "zRemRangeByScore", (key, min, max) => nodeRedisZset.zRemRangeByScore(key, min, max)],
+    ["zremrangebyrank", "zRemRangeByRank", (key, start, stop) => ioredisZset.zremrangebyrank(key, start, stop)],
+    ["zcard", "zCard", (key) => ioredisZset.zcard(key)],
+    ["zscore", null, (key, member) => ioredisZset.zscore(key, member)],
+    [null, "zScore", (key, member) => nodeRedisZset.zScore(key, member)],
+    ["zmscore", null, (key, ...members) => ioredisZset.zmscore(key, members)],
+    [null, "zmScore", (key, members) => nodeRedisZset.zmScore(key, members)],
+    ["zrank", "zRank", (key, member) => ioredisZset.zrank(key, member)],
+    ["zrevrank", "zRevRank", (key, member) => ioredisZset.zrevrank(key, member)],
+    ["zcount", null, (key, min, max) => ioredisZset.zcount(key, min, max)],
+    [null, "zCount", (key, min, max) => nodeRedisZset.zCount(key, min, max)],
+    ["zrange", null, (key, start, stop, ...options) => ioredisZset.zrange(key, start, stop, options)],
+    ["zrevrange", null, (key, start, stop, ...options) => ioredisZset.zrange(key, start, stop, options, false, true)],
+    ["zrangebyscore", null, (key, min, max, ...options) => ioredisZset.zrange(key, min, max, options, true)],
+    ["zrevrangebyscore", null, (key, max, min, ...options) => ioredisZset.zrange(key, max, min, options, true, true)],
+    [null, "zRange", (key, min, max, options) => nodeRedisZset.zRange(key, min, max, options)],
+    [null, "zRangeWithScores", (key, min, max, options) => nodeRedisZset.zRangeWithScores(key, min, max, options)],
+    [null, "zRangeByScore", (key, min, max, options) => nodeRedisZset.zRangeByScore(key, min, max, options)],
   ];
   const method = (prototype, name, call) => {
     Object.defineProperty(prototype, name, { configurable: true, writable: true, value: call });

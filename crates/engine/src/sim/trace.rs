@@ -69,6 +69,10 @@ pub enum OpKind {
     CacheListRead,
     /// A push to or a pop from a Redis list.
     CacheListWrite,
+    /// A read of a Redis sorted set (`ZRANGE`, `ZSCORE`, …).
+    CacheZsetRead,
+    /// A write of a Redis sorted set (`ZADD`, `ZREM`, …).
+    CacheZsetWrite,
 }
 
 impl OpKind {
@@ -93,7 +97,9 @@ impl OpKind {
             | OpKind::CacheSetRead
             | OpKind::CacheSetWrite
             | OpKind::CacheListRead
-            | OpKind::CacheListWrite => Some(ServerKind::Cache),
+            | OpKind::CacheListWrite
+            | OpKind::CacheZsetRead
+            | OpKind::CacheZsetWrite => Some(ServerKind::Cache),
             OpKind::DbSelect | OpKind::DbFindOrder | OpKind::DbFind | OpKind::DbFindOne => {
                 Some(ServerKind::DbRead)
             }
