@@ -60,6 +60,7 @@ const EXAMPLES = {
   inventory_atomic: 'strategy=none&users=4&clicks=1',
   idempotency: 'strategy=none&users=2&clicks=2',
   rate_limiter: 'strategy=none&users=2&clicks=3',
+  rate_limiter_sliding: 'strategy=none&users=1&clicks=5',
   // The gallery: each with the schema it carries (NAME.sql).
   ticket_pg: 'strategy=none&users=1&clicks=2',
   ticket_pg_on_conflict: 'strategy=none&users=1&clicks=2',

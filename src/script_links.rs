@@ -46,6 +46,7 @@ macro_rules! for_each_example {
             ("inventory_atomic", "js"),
             ("idempotency", "js"),
             ("rate_limiter", "js"),
+            ("rate_limiter_sliding", "js"),
             ("ticket_pg", "js", sql),
             ("ticket_pg_on_conflict", "js", sql),
             ("ticket_pg_for_update", "js", sql),

@@ -287,6 +287,19 @@ fn rate_limiter_allows_three_per_window() {
     assert_eq!(m.errors, 0);
 }
 
+/// The sliding window's check-then-act: five clicks at once all count an
+/// empty window before any adds, so all five get through a limit of
+/// three; 100 ms apart, each sees the others' entries and two are refused.
+#[test]
+fn sliding_rate_limiter_lets_a_burst_through() {
+    let (m, counts) = run_example("rate_limiter_sliding", "users=1&clicks=5");
+    assert_eq!(counts, custom(&[("allowed", 5.0)]));
+    assert_eq!(m.errors, 0);
+    let (m, counts) = run_example("rate_limiter_sliding", "users=1&clicks=5&click_gap=100ms");
+    assert_eq!(counts, custom(&[("allowed", 3.0), ("limited", 2.0)]));
+    assert_eq!(m.errors, 2);
+}
+
 // ---------------------------------------------------------------------------
 // Globals' edge cases
 
