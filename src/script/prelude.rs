@@ -12,7 +12,8 @@ use std::rc::Rc;
 
 use rquickjs::{qjs, Ctx, Value};
 
-const PRELUDE: &str = include_str!("prelude.js");
+// The prelude as build.rs leaves it: its comment-only lines empty.
+const PRELUDE: &str = include_str!(concat!(env!("OUT_DIR"), "/prelude/prelude.js"));
 
 /// A part of the prelude the script reaches for (see `prelude.js`,
 /// `host.part`): its value, run in `ctx`'s realm. An unknown name is an
@@ -38,13 +39,34 @@ pub fn part<'js>(ctx: &Ctx<'js>, name: &str) -> rquickjs::Result<Value<'js>> {
 /// their stacks show.
 const SOURCES: [(&CStr, &str); 8] = [
     (c"prelude", PRELUDE),
-    (c"prelude-node", include_str!("prelude/node.js")),
-    (c"prelude-clients", include_str!("prelude/clients.js")),
-    (c"prelude-libraries", include_str!("prelude/libraries.js")),
-    (c"prelude-modules", include_str!("prelude/modules.js")),
-    (c"prelude-inspect", include_str!("prelude/inspect.js")),
-    (c"prelude-errors", include_str!("prelude/errors.js")),
-    (c"prelude-intl", include_str!("prelude/intl.js")),
+    (
+        c"prelude-node",
+        include_str!(concat!(env!("OUT_DIR"), "/prelude/parts/node.js")),
+    ),
+    (
+        c"prelude-clients",
+        include_str!(concat!(env!("OUT_DIR"), "/prelude/parts/clients.js")),
+    ),
+    (
+        c"prelude-libraries",
+        include_str!(concat!(env!("OUT_DIR"), "/prelude/parts/libraries.js")),
+    ),
+    (
+        c"prelude-modules",
+        include_str!(concat!(env!("OUT_DIR"), "/prelude/parts/modules.js")),
+    ),
+    (
+        c"prelude-inspect",
+        include_str!(concat!(env!("OUT_DIR"), "/prelude/parts/inspect.js")),
+    ),
+    (
+        c"prelude-errors",
+        include_str!(concat!(env!("OUT_DIR"), "/prelude/parts/errors.js")),
+    ),
+    (
+        c"prelude-intl",
+        include_str!(concat!(env!("OUT_DIR"), "/prelude/parts/intl.js")),
+    ),
 ];
 const CORE: usize = 0;
 const NODE: usize = 1;
@@ -133,5 +155,93 @@ fn compile(ctx: &Ctx<'_>, which: usize) -> rquickjs::Result<Vec<u8>> {
         let bytes = std::slice::from_raw_parts(buffer, len as usize).to_vec();
         qjs::js_free(raw, buffer.cast());
         Ok(bytes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The files as written, comments and all, in `SOURCES`' order.
+    const WRITTEN: [&str; SOURCES.len()] = [
+        include_str!("prelude.js"),
+        include_str!("prelude/node.js"),
+        include_str!("prelude/clients.js"),
+        include_str!("prelude/libraries.js"),
+        include_str!("prelude/modules.js"),
+        include_str!("prelude/inspect.js"),
+        include_str!("prelude/errors.js"),
+        include_str!("prelude/intl.js"),
+    ];
+
+    /// build.rs only empties lines that hold a `//` comment and nothing
+    /// else: every line keeps its number, and every other line its text.
+    #[test]
+    fn the_engine_gets_the_prelude_less_its_comment_lines() {
+        for (which, written) in WRITTEN.iter().enumerate() {
+            let (name, stripped) = SOURCES[which];
+            let (written, stripped): (Vec<&str>, Vec<&str>) = (
+                written.split('\n').collect(),
+                stripped.split('\n').collect(),
+            );
+            assert_eq!(written.len(), stripped.len(), "{name:?}");
+            let mut emptied = 0;
+            for (line, (was, is)) in written.iter().zip(&stripped).enumerate() {
+                if was != is {
+                    assert!(
+                        is.is_empty() && was.trim_start().starts_with("//"),
+                        "{name:?} line {}",
+                        line + 1
+                    );
+                    emptied += 1;
+                }
+            }
+            assert!(
+                emptied > 0,
+                "{name:?}: build.rs emptied no line (its lexer gave up?)"
+            );
+        }
+    }
+
+    /// And the engine compiles the two texts alike: the same bytecode
+    /// (less the source text each function keeps for `toString`), lines
+    /// included, so no line build.rs emptied was inside a string or a
+    /// template.
+    #[test]
+    fn the_stripped_prelude_compiles_to_the_same_bytecode() {
+        let runtime = rquickjs::Runtime::new().expect("a runtime");
+        let context = rquickjs::Context::full(&runtime).expect("a context");
+        context.with(|ctx| {
+            let bytecode = |name: &CStr, text: &str| {
+                let source = std::ffi::CString::new(text).expect("no NUL");
+                let raw = ctx.as_raw().as_ptr();
+                let flags = qjs::JS_WRITE_OBJ_BYTECODE | qjs::JS_WRITE_OBJ_STRIP_SOURCE;
+                // SAFETY: `raw` is the live context; the function and the
+                // buffer are freed here once copied.
+                unsafe {
+                    let function = qjs::JS_Eval(
+                        raw,
+                        source.as_ptr(),
+                        text.len() as _,
+                        name.as_ptr(),
+                        (qjs::JS_EVAL_TYPE_GLOBAL | qjs::JS_EVAL_FLAG_COMPILE_ONLY) as i32,
+                    );
+                    assert!(!qjs::JS_IsException(function), "{name:?} compiles");
+                    let mut len = 0;
+                    let buffer = qjs::JS_WriteObject(raw, &mut len, function, flags as i32);
+                    qjs::JS_FreeValue(raw, function);
+                    let bytes = std::slice::from_raw_parts(buffer, len as usize).to_vec();
+                    qjs::js_free(raw, buffer.cast());
+                    bytes
+                }
+            };
+            for (which, written) in WRITTEN.iter().enumerate() {
+                let (name, stripped) = SOURCES[which];
+                assert!(
+                    bytecode(name, written) == bytecode(name, stripped),
+                    "{name:?}"
+                );
+            }
+        });
     }
 }

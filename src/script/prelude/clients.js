@@ -191,6 +191,12 @@
     }
     return picked;
   }
+  // Each member's score in `pairs` (null if absent), as `show` writes it.
+  const scoresOf = (pairs, members, show) =>
+    members.map((member) => {
+      const found = pairs.find(([m]) => m === String(member));
+      return found ? show(found[1]) : null;
+    });
   const rankOf = (pairs, member, rev) => {
     const at = pairs.findIndex(([m]) => m === String(member));
     return at < 0 ? null : rev ? pairs.length - 1 - at : at;
@@ -213,18 +219,8 @@
     zremrangebyrank: (key, start, stop) =>
       zsetWrite(key, { removeByRank: { start: String(start), stop: String(stop) } }),
     zcard: (key) => zsetRead(key, (pairs) => pairs.length),
-    zscore: (key, member) =>
-      zsetRead(key, (pairs) => {
-        const found = pairs.find(([m]) => m === String(member));
-        return found ? redisScore(found[1]) : null;
-      }),
-    zmscore: (key, members) =>
-      zsetRead(key, (pairs) =>
-        words(members).map((member) => {
-          const found = pairs.find(([m]) => m === member);
-          return found ? redisScore(found[1]) : null;
-        })
-      ),
+    zscore: (key, member) => zsetRead(key, (pairs) => scoresOf(pairs, [member], redisScore)[0]),
+    zmscore: (key, members) => zsetRead(key, (pairs) => scoresOf(pairs, words(members), redisScore)),
     zrank: (key, member) => zsetRead(key, (pairs) => rankOf(pairs, member, false)),
     zrevrank: (key, member) => zsetRead(key, (pairs) => rankOf(pairs, member, true)),
     zcount: (key, min, max) =>
@@ -266,18 +262,8 @@
       zsetWrite(key, { add: { args: ["INCR", nodeScore(by), String(member)] } }, (answer) =>
         answer === null ? null : scoreOf(answer)
       ),
-    zScore: (key, member) =>
-      zsetRead(key, (pairs) => {
-        const found = pairs.find(([m]) => m === String(member));
-        return found ? scoreOf(found[1]) : null;
-      }),
-    zmScore: (key, members) =>
-      zsetRead(key, (pairs) =>
-        words([members]).map((member) => {
-          const found = pairs.find(([m]) => m === member);
-          return found ? scoreOf(found[1]) : null;
-        })
-      ),
+    zScore: (key, member) => zsetRead(key, (pairs) => scoresOf(pairs, [member], scoreOf)[0]),
+    zmScore: (key, members) => zsetRead(key, (pairs) => scoresOf(pairs, words([members]), scoreOf)),
     zRange: (key, min, max, options) =>
       zsetRead(key, (pairs) =>
         zrange(pairs, nodeScore(min), nodeScore(max), rangeOptions(nodeRange(options), false)).map(([m]) => m)
