@@ -36,38 +36,39 @@ pub fn part<'js>(ctx: &Ctx<'js>, name: &str) -> rquickjs::Result<Value<'js>> {
 }
 
 /// The prelude, then its parts (`prelude/*.js`), with the file name
-/// their stacks show.
-const SOURCES: [(&CStr, &str); 8] = [
-    (c"prelude", PRELUDE),
-    (
-        c"prelude-node",
-        include_str!(concat!(env!("OUT_DIR"), "/prelude/parts/node.js")),
-    ),
-    (
-        c"prelude-clients",
-        include_str!(concat!(env!("OUT_DIR"), "/prelude/parts/clients.js")),
-    ),
-    (
-        c"prelude-libraries",
-        include_str!(concat!(env!("OUT_DIR"), "/prelude/parts/libraries.js")),
-    ),
-    (
-        c"prelude-modules",
-        include_str!(concat!(env!("OUT_DIR"), "/prelude/parts/modules.js")),
-    ),
-    (
-        c"prelude-inspect",
-        include_str!(concat!(env!("OUT_DIR"), "/prelude/parts/inspect.js")),
-    ),
-    (
-        c"prelude-errors",
-        include_str!(concat!(env!("OUT_DIR"), "/prelude/parts/errors.js")),
-    ),
-    (
-        c"prelude-intl",
-        include_str!(concat!(env!("OUT_DIR"), "/prelude/parts/intl.js")),
-    ),
-];
+/// their stacks show: `SOURCES` as the engine gets them (build.rs's, their
+/// comment-only lines empty) and, for the tests, `WRITTEN` as written.
+macro_rules! sources {
+    ($( $part:literal ),*) => {
+        const SOURCES: [(&CStr, &str); 1 + [$($part),*].len()] = [
+            (c"prelude", PRELUDE),
+            $((
+                file_name(concat!("prelude-", $part, "\0")),
+                include_str!(concat!(env!("OUT_DIR"), "/prelude/parts/", $part, ".js")),
+            )),*
+        ];
+        #[cfg(test)]
+        const WRITTEN: [&str; SOURCES.len()] =
+            [include_str!("prelude.js"), $(include_str!(concat!("prelude/", $part, ".js"))),*];
+    };
+}
+sources!(
+    "node",
+    "clients",
+    "libraries",
+    "modules",
+    "inspect",
+    "errors",
+    "intl"
+);
+
+/// A part's file name as the engine takes it.
+const fn file_name(text: &'static str) -> &'static CStr {
+    match CStr::from_bytes_with_nul(text.as_bytes()) {
+        Ok(name) => name,
+        Err(_) => panic!("a file name ends in one NUL"),
+    }
+}
 const CORE: usize = 0;
 const NODE: usize = 1;
 const CLIENTS: usize = 2;
@@ -161,18 +162,6 @@ fn compile(ctx: &Ctx<'_>, which: usize) -> rquickjs::Result<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The files as written, comments and all, in `SOURCES`' order.
-    const WRITTEN: [&str; SOURCES.len()] = [
-        include_str!("prelude.js"),
-        include_str!("prelude/node.js"),
-        include_str!("prelude/clients.js"),
-        include_str!("prelude/libraries.js"),
-        include_str!("prelude/modules.js"),
-        include_str!("prelude/inspect.js"),
-        include_str!("prelude/errors.js"),
-        include_str!("prelude/intl.js"),
-    ];
 
     /// build.rs only empties lines that hold a `//` comment and nothing
     /// else: every line keeps its number, and every other line its text.
