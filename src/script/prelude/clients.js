@@ -427,7 +427,8 @@
   // Redis commands the simulation does not model: a clear error naming
   // the command and what is modelled, not "not a function".
   const UNMODELLED = [
-    "blpop", "brpop", "lrem", "lset", "lindex", "publish", "subscribe", "getset", "getdel", "ttl", "pttl", "persist", "keys",
+    "zpopmin", "zpopmax", "bzpopmin", "zrandmember", "zrangebylex", "zlexcount", "zunionstore",
+    "zinterstore", "zrangestore", "zscan", "blpop", "brpop", "lrem", "lset", "lindex", "publish", "subscribe", "getset", "getdel", "ttl", "pttl", "persist", "keys",
     "scan", "flushall", "flushdb", "rename", "append", "strlen", "evalsha", "script", "xadd",
     "xread",
   ];
@@ -441,7 +442,8 @@
     "ZREVRANGEBYSCORE, " +
     "and WATCH, UNWATCH, MULTI/EXEC and pipelines of those";
   const NODE_REDIS_UNMODELLED = [
-    "blPop", "brPop", "lRem", "lSet", "lIndex", "publish", "subscribe", "getSet", "getDel", "ttl", "pTTL", "persist", "keys",
+    "zPopMin", "zPopMax", "bzPopMin", "zRandMember", "zRangeByLex", "zLexCount", "zUnionStore",
+    "zInterStore", "zRangeStore", "zScan", "blPop", "brPop", "lRem", "lSet", "lIndex", "publish", "subscribe", "getSet", "getDel", "ttl", "pTTL", "persist", "keys",
     "scan", "flushAll", "flushDb", "rename", "append", "strLen", "evalSha", "xAdd", "xRead",
   ];
   function unmodelled(prototype, library, names) {
