@@ -131,6 +131,12 @@ pub fn run<'js>(ctx: &Ctx<'js>, which: usize) -> rquickjs::Result<Value<'js>> {
 /// Source `which` compiled (not run) in `ctx`, as bytecode.
 fn compile(ctx: &Ctx<'_>, which: usize) -> rquickjs::Result<Vec<u8>> {
     let (name, text) = SOURCES[which];
+    compile_text(ctx, name, text, qjs::JS_WRITE_OBJ_BYTECODE)
+}
+
+/// `text` compiled (not run) in `ctx` as a global script named `name`,
+/// written as bytecode with the writer's `flags`.
+fn compile_text(ctx: &Ctx<'_>, name: &CStr, text: &str, flags: u32) -> rquickjs::Result<Vec<u8>> {
     let source = std::ffi::CString::new(text)?;
     let raw = ctx.as_raw().as_ptr();
     // SAFETY: `raw` is the live context of `ctx`; the compiled function
@@ -147,8 +153,7 @@ fn compile(ctx: &Ctx<'_>, which: usize) -> rquickjs::Result<Vec<u8>> {
             return Err(rquickjs::Error::Exception);
         }
         let mut len = 0;
-        let buffer =
-            qjs::JS_WriteObject(raw, &mut len, function, qjs::JS_WRITE_OBJ_BYTECODE as i32);
+        let buffer = qjs::JS_WriteObject(raw, &mut len, function, flags as i32);
         qjs::JS_FreeValue(raw, function);
         if buffer.is_null() {
             return Err(rquickjs::Error::Exception);
@@ -201,29 +206,8 @@ mod tests {
         let runtime = rquickjs::Runtime::new().expect("a runtime");
         let context = rquickjs::Context::full(&runtime).expect("a context");
         context.with(|ctx| {
-            let bytecode = |name: &CStr, text: &str| {
-                let source = std::ffi::CString::new(text).expect("no NUL");
-                let raw = ctx.as_raw().as_ptr();
-                let flags = qjs::JS_WRITE_OBJ_BYTECODE | qjs::JS_WRITE_OBJ_STRIP_SOURCE;
-                // SAFETY: `raw` is the live context; the function and the
-                // buffer are freed here once copied.
-                unsafe {
-                    let function = qjs::JS_Eval(
-                        raw,
-                        source.as_ptr(),
-                        text.len() as _,
-                        name.as_ptr(),
-                        (qjs::JS_EVAL_TYPE_GLOBAL | qjs::JS_EVAL_FLAG_COMPILE_ONLY) as i32,
-                    );
-                    assert!(!qjs::JS_IsException(function), "{name:?} compiles");
-                    let mut len = 0;
-                    let buffer = qjs::JS_WriteObject(raw, &mut len, function, flags as i32);
-                    qjs::JS_FreeValue(raw, function);
-                    let bytes = std::slice::from_raw_parts(buffer, len as usize).to_vec();
-                    qjs::js_free(raw, buffer.cast());
-                    bytes
-                }
-            };
+            let flags = qjs::JS_WRITE_OBJ_BYTECODE | qjs::JS_WRITE_OBJ_STRIP_SOURCE;
+            let bytecode = |name, text| compile_text(&ctx, name, text, flags).expect("it compiles");
             for (which, written) in WRITTEN.iter().enumerate() {
                 let (name, stripped) = SOURCES[which];
                 assert!(
