@@ -250,6 +250,9 @@ try {
     const scrollWidth = await sized.evaluate(() => document.documentElement.scrollWidth);
     check(`${width}x${height}: no sideways scroll`, scrollWidth <= width, `${scrollWidth}px wide`);
     if (width >= 1280) {
+      // Both panes exist once drawn; wait for them rather than for luck
+      // (a loaded machine draws the timeline after the step controls).
+      for (const id of ['timeline', 'loop-pane']) await sized.waitForSelector(byId(id));
       const below = await sized.evaluate(() =>
         ['timeline', 'loop-pane'].filter((id) => document.querySelector(`[data-testid="${id}"]`).getBoundingClientRect().top > innerHeight),
       );
