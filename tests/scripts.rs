@@ -5275,6 +5275,39 @@ async function handle(req) {
     );
 }
 
+/// The prelude's parts a realm runs only when its script first reaches for
+/// them (EventEmitter and process, timers/promises, User Timing, WeakRef)
+/// are the same objects however they are reached, and `setTimeout`'s
+/// promisified form is a getter, as lib/timers.js has it. Node 20.20
+/// printed these lines (its timers module also has four deprecated
+/// functions, left out here).
+#[test]
+fn the_lazy_parts_are_reached_as_on_node() {
+    let code = r#"
+async function handle(req) {
+  const util = require("util");
+  console.log(util.inspect(setTimeout));
+  const deprecated = ["_unrefActive", "active", "unenroll", "enroll"];
+  console.log(Object.keys(require("timers")).filter((k) => !deprecated.includes(k)).join(" "));
+  console.log(util.promisify(setTimeout) === require("timers/promises").setTimeout, util.promisify(setImmediate) === require("timers/promises").setImmediate);
+  console.log(await util.promisify(setTimeout)(1, "late"));
+  console.log(require("events") === require("events").EventEmitter, require("process") === process, require("http") === require("http"), require("perf_hooks").performance === performance);
+  console.log(Object.prototype.toString.call(performance), typeof WeakRef, new WeakRef(req).deref() === req);
+}
+"#;
+    assert_eq!(
+        logs(code, ""),
+        [
+            "[Function: setTimeout] {\n  [Symbol(nodejs.util.promisify.custom)]: [Getter]\n}",
+            "setTimeout clearTimeout setImmediate clearImmediate setInterval clearInterval promises",
+            "true true",
+            "late",
+            "true true true true",
+            "[object Performance] function true",
+        ]
+    );
+}
+
 /// util's `types` (each brand, as V8 reads it), `formatWithOptions`,
 /// `stripVTControlCharacters`, the old `isX` checks and `_extend`;
 /// `require("timers").promises`; and `process.stdout` and `process.stderr`

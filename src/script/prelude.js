@@ -1,9 +1,9 @@
 // The part of SCRIPTING.md §3 written in JavaScript, run in every server's
 // realm before the script. It stands on the host's natives (`__host`), which
 // it hides: a script sees only the globals of §3. Its larger pieces are
-// parts of their own (prelude/*.js: Node's globals, the clients, the
-// in-process libraries), which a realm runs only when its script first
-// reaches for them (`nodePart`, `clientsPart`, `librariesPart` below).
+// parts of their own (prelude/*.js: Node's globals, EventEmitter and
+// process, the clients, the in-process libraries, …), which a realm runs
+// only when its script first reaches for them (`lazyPart` below).
 "use strict";
 (function (host) {
   const define = (name, value) =>
@@ -13,6 +13,32 @@
       configurable: true,
       enumerable: false,
     });
+  // A value made the first time it is asked for.
+  const lazy = (make) => {
+    let value = null;
+    return () => (value ??= make());
+  };
+  // A part of the prelude (prelude/*.js), compiled and run in this realm
+  // the first time it is asked for, with what `takes()` gives it from here.
+  const lazyPart = (name, takes) => lazy(() => host.part(name)(takes()));
+  // Globals that become their part's value when first read, or what the
+  // script assigns to them.
+  const lazyGlobals = (part, names) => {
+    for (const name of names) {
+      Object.defineProperty(globalThis, name, {
+        get() {
+          const value = part()[name];
+          define(name, value);
+          return value;
+        },
+        set(value) {
+          define(name, value);
+        },
+        configurable: true,
+        enumerable: false,
+      });
+    }
+  };
 
   // The prelude's stand-ins for V8's natives read as natives
   // (`Function.prototype.toString`, below).
@@ -70,8 +96,7 @@
     options === undefined && (locales === undefined || locales === "en-US" || locales === "en");
   // `Intl`, and the locale methods given other locales or options, are a
   // part of their own (prelude/intl.js), run when first reached for.
-  let intlParts = null;
-  const intlPart = () => (intlParts ??= host.part("intl")({ shortestDigits, plusOne, standIns }));
+  const intlPart = lazyPart("intl", () => ({ shortestDigits, plusOne, standIns }));
   Object.defineProperty(globalThis, "Intl", {
     get() {
       const { Intl } = intlPart();
@@ -483,8 +508,7 @@
   // `Error.prepareStackTrace` makes of them, as V8 would. Node's `Error`
   // has a default `prepareStackTrace` of its own, which a script sees
   // here too.
-  let errorParts = null;
-  const errorsPart = () => (errorParts ??= host.part("errors")({ host }));
+  const errorsPart = lazyPart("errors", () => ({ host }));
   const ENGINE_TEXT =
     /^(?:cannot (?:read|set) property '|not a (?:function|constructor)$|value is not iterable$|.* is not initialized$|'.*' is read-only$|class constructors must|cannot convert (?:BigInt|symbol)|BigInt are forbidden|invalid (?:array length$|number of digits$|value used as)|empty array$|Date value is NaN$|expecting (?:%|hex digit|surrogate pair)$|malformed UTF-8$|invalid character$)/s;
   const frameText = (site) => {
@@ -638,8 +662,7 @@
   // console: each call one line, as Node's util.format writes it
   // (prelude/inspect.js, a part of its own: a lone string needs none),
   // logged at the script's line that called it (`host.log`).
-  let inspectParts = null;
-  const inspectPart = () => (inspectParts ??= host.part("inspect")({ host }));
+  const inspectPart = lazyPart("inspect", () => ({ host }));
   const formatLine = (args) => {
     if (args.length === 0) return "";
     if (args.length === 1 && typeof args[0] === "string") return args[0];
@@ -758,134 +781,12 @@
     setImmediate, clearTimeout, clearInterval, clearImmediate, count,
   } = globalThis;
 
-  // Node's User Timing (lib/internal/perf): `performance.mark` and
-  // `measure` on the simulated clock, kept in the server's timeline until
-  // cleared, with `getEntries*` sorted by start time; `timeOrigin` is 0,
-  // where `Date.now()` starts. PerformanceObserver is not simulated.
-  const performanceEntry = Symbol("PerformanceEntry");
-  const missingArgument = (name) =>
-    nodeTypeError("ERR_MISSING_ARGS", `The "${name}" argument must be specified`);
-  class PerformanceEntry {
-    constructor(token, fields) {
-      if (token !== performanceEntry) throw nodeTypeError("ERR_ILLEGAL_CONSTRUCTOR", "Illegal constructor");
-      this[performanceEntry] = fields;
-    }
-    get name() {
-      return this[performanceEntry].name;
-    }
-    get entryType() {
-      return this[performanceEntry].entryType;
-    }
-    get startTime() {
-      return this[performanceEntry].startTime;
-    }
-    get duration() {
-      return this[performanceEntry].duration;
-    }
-    get detail() {
-      return this[performanceEntry].detail;
-    }
-    toJSON() {
-      const { name, entryType, startTime, duration, detail } = this;
-      return { name, entryType, startTime, duration, detail };
-    }
-    [Symbol.for("nodejs.util.inspect.custom")](depth, options, inspect) {
-      if (depth < 0) return this;
-      return `${this.constructor.name} ${inspect(this.toJSON(), { ...options, depth: options.depth === null ? null : options.depth - 1 })}`;
-    }
-  }
-  Object.defineProperty(PerformanceEntry.prototype, performanceEntry, { writable: true, value: null });
-  const timestamp = (value) => {
-    if (typeof value !== "number" || !(value >= 0)) {
-      throw nodeTypeError("ERR_PERFORMANCE_INVALID_TIMESTAMP", `${value} is not a valid timestamp`);
-    }
-    return value;
-  };
-  class PerformanceMark extends PerformanceEntry {
-    constructor(name, options) {
-      if (arguments.length === 0) throw missingArgument("name");
-      const startTime = options?.startTime === undefined ? performance.now() : timestamp(options.startTime);
-      const detail = options?.detail === undefined ? null : structuredClone(options.detail);
-      super(performanceEntry, { name: `${name}`, entryType: "mark", startTime, duration: 0, detail });
-    }
-  }
-  class PerformanceMeasure extends PerformanceEntry {
-    constructor(token, fields) {
-      super(token, fields);
-    }
-  }
-  const timeline = [];
-  const markTime = (name) => {
-    if (typeof name === "number") return timestamp(name);
-    for (let i = timeline.length - 1; i >= 0; i--) {
-      const entry = timeline[i];
-      if (entry.entryType === "mark" && entry.name === name) return entry.startTime;
-    }
-    throw new DOMException(`The "${name}" performance mark has not been set`, "SyntaxError");
-  };
-  const sorted = (entries) =>
-    entries.map((entry, at) => [entry, at]).sort((a, b) => a[0].startTime - b[0].startTime || a[1] - b[1]).map(([entry]) => entry);
-  const clear = (type, name) => {
-    for (let i = timeline.length - 1; i >= 0; i--) {
-      if (timeline[i].entryType === type && (name === undefined || timeline[i].name === `${name}`)) {
-        timeline.splice(i, 1);
-      }
-    }
-  };
-  class Performance {
-    get timeOrigin() {
-      return 0;
-    }
-    mark(name, options) {
-      if (arguments.length === 0) throw missingArgument("name");
-      const mark = new PerformanceMark(name, options);
-      timeline.push(mark);
-      return mark;
-    }
-    measure(name, startOrOptions, endMark) {
-      if (arguments.length === 0) throw missingArgument("name");
-      let start;
-      let end;
-      let detail = null;
-      if (startOrOptions !== null && typeof startOrOptions === "object") {
-        const { start: from, end: to, duration } = startOrOptions;
-        detail = startOrOptions.detail === undefined ? null : structuredClone(startOrOptions.detail);
-        start = from === undefined ? undefined : markTime(from);
-        if (to !== undefined) end = markTime(to);
-        else if (duration !== undefined) end = (start ?? 0) + duration;
-        if (start === undefined && duration !== undefined && end !== undefined) start = end - duration;
-      } else if (startOrOptions !== undefined) {
-        start = markTime(startOrOptions);
-      }
-      if (end === undefined) end = endMark === undefined ? performance.now() : markTime(endMark);
-      start ??= 0;
-      const measure = new PerformanceMeasure(performanceEntry, {
-        name: `${name}`, entryType: "measure", startTime: start, duration: end - start, detail,
-      });
-      timeline.push(measure);
-      return measure;
-    }
-    getEntries() {
-      return sorted(timeline);
-    }
-    getEntriesByName(name, type) {
-      return sorted(timeline.filter((entry) => entry.name === `${name}` && (type === undefined || entry.entryType === type)));
-    }
-    getEntriesByType(type) {
-      return sorted(timeline.filter((entry) => entry.entryType === `${type}`));
-    }
-    clearMarks(name) {
-      clear("mark", name);
-    }
-    clearMeasures(name) {
-      clear("measure", name);
-    }
-    toJSON() {
-      return { timeOrigin: 0 };
-    }
-  }
-  Object.defineProperty(Performance.prototype, Symbol.toStringTag, { value: "Performance", configurable: true });
-  Object.setPrototypeOf(performance, Performance.prototype);
+  // Node's User Timing (`performance.mark`, `measure`, …) is a part of its
+  // own (prelude/performance.js), run when the script first reads
+  // `performance`; the prelude's own clock reads are the native `now`.
+  const performancePart = lazyPart("performance", () => ({ performance, nodeTypeError }));
+  lazyGlobals(performancePart, ["performance"]);
+
   // The strategy is fixed for the run (config is frozen).
   const STRATEGY = host.config.strategy;
   // Values cross to the cache and the DB as JSON copies, checked and
@@ -1005,422 +906,21 @@
   );
 
   // WeakRef and FinalizationRegistry as V8 has them in a run without a
-  // garbage collection: a WeakRef's target stays reachable, and no
-  // cleanup callback runs. QuickJS-ng counts references, so its own would
-  // let go of a target the moment the script drops it (a WeakRef cache
-  // that misses where Node's hits), and run cleanups at that moment.
-  // V8's messages; the same rules for what can be held weakly.
-  const canBeHeldWeakly = (value) =>
-    (value !== null && (typeof value === "object" || typeof value === "function")) ||
-    (typeof value === "symbol" && Symbol.keyFor(value) === undefined);
-  const weakTargets = new WeakMap();
-  function WeakRef(target) {
-    if (new.target === undefined) throw new TypeError("Constructor WeakRef requires 'new'");
-    if (!canBeHeldWeakly(target)) throw new TypeError("WeakRef: invalid target");
-    weakTargets.set(this, target);
-  }
-  const registries = new WeakMap();
-  function FinalizationRegistry(cleanup) {
-    if (new.target === undefined) {
-      throw new TypeError("Constructor FinalizationRegistry requires 'new'");
-    }
-    if (typeof cleanup !== "function") {
-      throw new TypeError("FinalizationRegistry: cleanup must be callable");
-    }
-    registries.set(this, []);
-  }
-  const tokenOf = (token) => {
-    if (!canBeHeldWeakly(token)) throw new TypeError(`Invalid unregisterToken ('${String(token)}')`);
-    return token;
-  };
-  const nativeMethods = (target, methods) => {
-    for (const method of Object.values(methods)) standIns.add(method);
-    for (const [name, method] of Object.entries(methods)) {
-      Object.defineProperty(target, name, { value: method, writable: true, configurable: true });
-    }
-  };
-  nativeMethods(WeakRef.prototype, {
-    deref() {
-      return weakTargets.get(this);
-    },
-  });
-  nativeMethods(FinalizationRegistry.prototype, {
-    register(target, holdings, token) {
-      if (!canBeHeldWeakly(target)) {
-        throw new TypeError("FinalizationRegistry.prototype.register: invalid target");
-      }
-      if (target === holdings) {
-        throw new TypeError(
-          "FinalizationRegistry.prototype.register: target and holdings must not be same"
-        );
-      }
-      if (token !== undefined) registries.get(this)?.push(tokenOf(token));
-    },
-    unregister(token) {
-      tokenOf(token);
-      const tokens = registries.get(this) ?? [];
-      const kept = tokens.filter((each) => each !== token);
-      registries.set(this, kept);
-      return kept.length < tokens.length;
-    },
-  });
-  for (const [made, tag] of [[WeakRef, "WeakRef"], [FinalizationRegistry, "FinalizationRegistry"]]) {
-    Object.defineProperty(made.prototype, Symbol.toStringTag, { value: tag, configurable: true });
-    standIns.add(made);
-    define(tag, made);
-  }
+  // garbage collection are a part of their own (prelude/weak.js).
+  lazyGlobals(lazyPart("weak", () => ({ standIns })), ["WeakRef", "FinalizationRegistry"]);
 
   define("queueMicrotask", function queueMicrotask(fn) {
     if (typeof fn !== "function") throw new TypeError("queueMicrotask takes a function");
     Promise.resolve().then(() => fn());
   });
 
-  // Node 20's EventEmitter (lib/events.js), step for step: a constructor
-  // function (so old-style `EventEmitter.call(this)` with `util.inherits`
-  // works), the same own fields (`_events`, `_eventsCount`,
-  // `_maxListeners`, and the two symbols `console.log` shows), one
-  // listener kept bare and two or more in an array, `newListener` and
-  // `removeListener` events, `once` wrappers that `listeners()` unwraps,
-  // and the MaxListenersExceededWarning once per array of listeners (an
-  // array that shrinks to one listener is dropped, so a lock's waiters
-  // that come back warn again, as on Node).
-  const kCapture = Symbol("kCapture");
-  const kShapeMode = Symbol("shapeMode");
-  const kErrorMonitor = Symbol("events.errorMonitor");
-  const kRejection = Symbol.for("nodejs.rejection");
-  let defaultMaxListeners = 10;
+  // Node's errors with a code (lib/internal/errors.js), and the
+  // AbortSignal's error and check that events and timers/promises share.
   const nodeTypeError = (code, message) => {
     const error = new TypeError(message);
     error.code = code;
     return error;
   };
-  const mustBeFunction = (value, name) => {
-    if (typeof value !== "function") {
-      throw nodeTypeError(
-        "ERR_INVALID_ARG_TYPE",
-        `The "${name}" argument must be of type function.${inspectPart().received(value)}`
-      );
-    }
-  };
-  // validateNumber(value, name, 0), with Node's two errors.
-  const mustBeCount = (value, name) => {
-    if (typeof value !== "number") {
-      throw nodeTypeError(
-        "ERR_INVALID_ARG_TYPE",
-        `The "${name}" argument must be of type number.${inspectPart().received(value)}`
-      );
-    }
-    if (!(value >= 0)) {
-      const error = new RangeError(
-        `The value of "${name}" is out of range. It must be >= 0. Received ${nodePart().numberShown(value)}`
-      );
-      error.code = "ERR_OUT_OF_RANGE";
-      throw error;
-    }
-  };
-
-  function EventEmitter(opts) {
-    EventEmitter.init.call(this, opts);
-  }
-  // The module's own functions first, in Node's key order.
-  EventEmitter.addAbortListener = addAbortListener;
-  EventEmitter.once = once;
-  EventEmitter.on = on;
-  EventEmitter.getEventListeners = getEventListeners;
-  EventEmitter.getMaxListeners = getMaxListeners;
-  EventEmitter.EventEmitter = EventEmitter;
-  EventEmitter.usingDomains = false;
-  EventEmitter.captureRejectionSymbol = kRejection;
-  Object.defineProperty(EventEmitter, "captureRejections", {
-    get: () => EventEmitter.prototype[kCapture],
-    set(value) {
-      EventEmitter.prototype[kCapture] = Boolean(value);
-    },
-    enumerable: true,
-  });
-  EventEmitter.errorMonitor = kErrorMonitor;
-  Object.defineProperty(EventEmitter.prototype, kCapture, { value: false, writable: true });
-  EventEmitter.prototype._events = undefined;
-  EventEmitter.prototype._eventsCount = 0;
-  EventEmitter.prototype._maxListeners = undefined;
-  Object.defineProperty(EventEmitter, "defaultMaxListeners", {
-    enumerable: true,
-    get: () => defaultMaxListeners,
-    set(value) {
-      mustBeCount(value, "defaultMaxListeners");
-      defaultMaxListeners = value;
-    },
-  });
-  const hasListener = (self, type) =>
-    type === undefined
-      ? self._events !== undefined
-      : self._events !== undefined && self._events[type] !== undefined;
-  EventEmitter.setMaxListeners = function (n = defaultMaxListeners, ...targets) {
-    mustBeCount(n, "setMaxListeners");
-    if (targets.length === 0) defaultMaxListeners = n;
-    for (const target of targets) {
-      if (typeof target?.setMaxListeners !== "function") {
-        throw nodeTypeError(
-          "ERR_INVALID_ARG_TYPE",
-          `The "eventTargets" argument must be an instance of EventEmitter or EventTarget.${inspectPart().received(target)}`
-        );
-      }
-      target.setMaxListeners(n);
-    }
-  };
-  EventEmitter.init = function (opts) {
-    if (this._events === undefined || this._events === Object.getPrototypeOf(this)._events) {
-      this._events = { __proto__: null };
-      this._eventsCount = 0;
-      this[kShapeMode] = false;
-    } else {
-      this[kShapeMode] = true;
-    }
-    this._maxListeners = this._maxListeners || undefined;
-    this[kCapture] = opts?.captureRejections
-      ? Boolean(opts.captureRejections)
-      : EventEmitter.prototype[kCapture];
-  };
-  // `captureRejections`: a listener's rejected promise becomes an 'error'.
-  function addCatch(that, promise, type, args) {
-    if (!that[kCapture]) return;
-    try {
-      const then = promise.then;
-      if (typeof then === "function") {
-        then.call(promise, undefined, (error) =>
-          process.nextTick(() => {
-            if (typeof that[kRejection] === "function") that[kRejection](error, type, ...args);
-            else {
-              const previous = that[kCapture];
-              try {
-                that[kCapture] = false;
-                that.emit("error", error);
-              } finally {
-                that[kCapture] = previous;
-              }
-            }
-          })
-        );
-      }
-    } catch (error) {
-      that.emit("error", error);
-    }
-  }
-  EventEmitter.prototype.setMaxListeners = function setMaxListeners(n) {
-    mustBeCount(n, "setMaxListeners");
-    this._maxListeners = n;
-    return this;
-  };
-  const maxListenersOf = (that) =>
-    that._maxListeners === undefined ? EventEmitter.defaultMaxListeners : that._maxListeners;
-  EventEmitter.prototype.getMaxListeners = function getMaxListeners() {
-    return maxListenersOf(this);
-  };
-  EventEmitter.prototype.emit = function emit(type, ...args) {
-    let doError = type === "error";
-    const events = this._events;
-    if (events !== undefined) {
-      if (doError && events[kErrorMonitor] !== undefined) this.emit(kErrorMonitor, ...args);
-      doError = doError && events.error === undefined;
-    } else if (!doError) return false;
-    if (doError) {
-      const er = args.length > 0 ? args[0] : undefined;
-      if (er instanceof Error) throw er; // Unhandled 'error' event
-      let shown;
-      try {
-        shown = inspectPart().inspect(er);
-      } catch {
-        shown = er;
-      }
-      const error = new Error(`Unhandled error. (${shown})`);
-      error.code = "ERR_UNHANDLED_ERROR";
-      error.context = er;
-      throw error; // Unhandled 'error' event
-    }
-    const handler = events[type];
-    if (handler === undefined) return false;
-    if (typeof handler === "function") {
-      const result = handler.apply(this, args);
-      if (result !== undefined && result !== null) addCatch(this, result, type, args);
-    } else {
-      const listeners = handler.slice();
-      for (let i = 0; i < listeners.length; ++i) {
-        const result = listeners[i].apply(this, args);
-        if (result !== undefined && result !== null) addCatch(this, result, type, args);
-      }
-    }
-    return true;
-  };
-  function _addListener(target, type, listener, prepend) {
-    mustBeFunction(listener, "listener");
-    let events = target._events;
-    let existing;
-    if (events === undefined) {
-      events = target._events = { __proto__: null };
-      target._eventsCount = 0;
-    } else {
-      if (events.newListener !== undefined) {
-        target.emit("newListener", type, listener.listener ?? listener);
-        events = target._events;
-      }
-      existing = events[type];
-    }
-    if (existing === undefined) {
-      events[type] = listener;
-      ++target._eventsCount;
-    } else {
-      if (typeof existing === "function") {
-        existing = events[type] = prepend ? [listener, existing] : [existing, listener];
-      } else if (prepend) existing.unshift(listener);
-      else existing.push(listener);
-      const max = maxListenersOf(target);
-      if (max > 0 && existing.length > max && !existing.warned) {
-        existing.warned = true;
-        const warning = new Error(
-          `Possible EventEmitter memory leak detected. ${existing.length} ${String(type)} listeners ` +
-            `added to ${inspectPart().inspect(target, { depth: -1 })}. MaxListeners is ${max}. ` +
-            "Use emitter.setMaxListeners() to increase limit"
-        );
-        warning.name = "MaxListenersExceededWarning";
-        Object.assign(warning, { emitter: target, type, count: existing.length });
-        process.emitWarning(warning);
-      }
-    }
-    return target;
-  }
-  EventEmitter.prototype.addListener = function addListener(type, listener) {
-    return _addListener(this, type, listener, false);
-  };
-  EventEmitter.prototype.on = EventEmitter.prototype.addListener;
-  EventEmitter.prototype.prependListener = function prependListener(type, listener) {
-    return _addListener(this, type, listener, true);
-  };
-  function onceWrapper() {
-    if (!this.fired) {
-      this.target.removeListener(this.type, this.wrapFn);
-      this.fired = true;
-      if (arguments.length === 0) return this.listener.call(this.target);
-      return this.listener.apply(this.target, arguments);
-    }
-  }
-  function onceWrap(target, type, listener) {
-    const state = { fired: false, wrapFn: undefined, target, type, listener };
-    const wrapped = onceWrapper.bind(state);
-    wrapped.listener = listener;
-    state.wrapFn = wrapped;
-    return wrapped;
-  }
-  EventEmitter.prototype.once = function once(type, listener) {
-    mustBeFunction(listener, "listener");
-    this.on(type, onceWrap(this, type, listener));
-    return this;
-  };
-  EventEmitter.prototype.prependOnceListener = function prependOnceListener(type, listener) {
-    mustBeFunction(listener, "listener");
-    this.prependListener(type, onceWrap(this, type, listener));
-    return this;
-  };
-  EventEmitter.prototype.removeListener = function removeListener(type, listener) {
-    mustBeFunction(listener, "listener");
-    if (!hasListener(this, type)) return this;
-    const events = this._events;
-    const list = events[type];
-    if (list === listener || list.listener === listener) {
-      this._eventsCount -= 1;
-      if (this[kShapeMode]) events[type] = undefined;
-      else if (this._eventsCount === 0) this._events = { __proto__: null };
-      else {
-        delete events[type];
-        if (events.removeListener) this.emit("removeListener", type, list.listener || listener);
-      }
-    } else if (typeof list !== "function") {
-      let position = -1;
-      for (let i = list.length - 1; i >= 0; i--) {
-        if (list[i] === listener || list[i].listener === listener) {
-          position = i;
-          break;
-        }
-      }
-      if (position < 0) return this;
-      list.splice(position, 1);
-      if (list.length === 1) events[type] = list[0];
-      if (events.removeListener !== undefined) this.emit("removeListener", type, listener);
-    }
-    return this;
-  };
-  EventEmitter.prototype.off = EventEmitter.prototype.removeListener;
-  EventEmitter.prototype.removeAllListeners = function removeAllListeners(type) {
-    if (!hasListener(this)) return this;
-    const events = this._events;
-    if (events.removeListener === undefined) {
-      if (arguments.length === 0) {
-        this._events = { __proto__: null };
-        this._eventsCount = 0;
-      } else if (events[type] !== undefined) {
-        if (--this._eventsCount === 0) this._events = { __proto__: null };
-        else delete events[type];
-      }
-      this[kShapeMode] = false;
-      return this;
-    }
-    if (arguments.length === 0) {
-      for (const key of Reflect.ownKeys(events)) {
-        if (key !== "removeListener") this.removeAllListeners(key);
-      }
-      this.removeAllListeners("removeListener");
-      this._events = { __proto__: null };
-      this._eventsCount = 0;
-      this[kShapeMode] = false;
-      return this;
-    }
-    const listeners = events[type];
-    if (typeof listeners === "function") this.removeListener(type, listeners);
-    else if (listeners !== undefined) {
-      for (let i = listeners.length - 1; i >= 0; i--) this.removeListener(type, listeners[i]);
-    }
-    return this;
-  };
-  function listenersOf(target, type, unwrap) {
-    if (!hasListener(target, type)) return [];
-    const list = target._events[type];
-    if (typeof list === "function") return unwrap ? [list.listener || list] : [list];
-    return unwrap
-      ? list.map((listener) => (typeof listener.listener === "function" ? listener.listener : listener))
-      : list.slice();
-  }
-  EventEmitter.prototype.listeners = function listeners(type) {
-    return listenersOf(this, type, true);
-  };
-  EventEmitter.prototype.rawListeners = function rawListeners(type) {
-    return listenersOf(this, type, false);
-  };
-  function listenerCount(type, listener) {
-    const list = this._events?.[type];
-    if (typeof list === "function") {
-      if (listener != null) return listener === list || listener === list.listener ? 1 : 0;
-      return 1;
-    }
-    if (list === undefined) return 0;
-    if (listener == null) return list.length;
-    return list.filter((each) => each === listener || each.listener === listener).length;
-  }
-  EventEmitter.prototype.listenerCount = listenerCount;
-  EventEmitter.listenerCount = (emitter, type) =>
-    typeof emitter.listenerCount === "function"
-      ? emitter.listenerCount(type)
-      : listenerCount.call(emitter, type);
-  EventEmitter.prototype.eventNames = function eventNames() {
-    return this._eventsCount > 0 ? Reflect.ownKeys(this._events) : [];
-  };
-  define("EventEmitter", EventEmitter);
-
-  // ---------------------------------------------------------------------
-  // Built-in modules (SCRIPTING.md §7): `require(name)`, and `import` of the
-  // same objects (run.rs gives each an ES module that re-exports them).
-
-  // events.once, events.on and their AbortSignal, as lib/events.js has
-  // them (`once` an async function, so its promise settles the ticks
-  // later Node's does).
   const abortedBy = (signal) => {
     const error = new Error("The operation was aborted", { cause: signal?.reason });
     error.code = "ABORT_ERR";
@@ -1435,165 +935,24 @@
       );
     }
   };
-  function removeAgnostic(emitter, name, listener, flags) {
-    if (typeof emitter.removeListener === "function") emitter.removeListener(name, listener);
-    else emitter.removeEventListener(name, listener, flags);
-  }
-  function addAgnostic(emitter, name, listener, flags) {
-    if (typeof emitter.on === "function") {
-      if (flags?.once) emitter.once(name, listener);
-      else emitter.on(name, listener);
-    } else if (typeof emitter.addEventListener === "function") {
-      emitter.addEventListener(name, listener, flags);
-    } else {
-      throw nodeTypeError(
-        "ERR_INVALID_ARG_TYPE",
-        `The "emitter" argument must be an instance of EventEmitter.${inspectPart().received(emitter)}`
-      );
-    }
-  }
-  async function once(emitter, name, options = {}) {
-    const signal = options?.signal;
-    mustBeSignal(signal);
-    if (signal?.aborted) throw abortedBy(signal);
-    return new Promise((resolve, reject) => {
-      const errorListener = (error) => {
-        emitter.removeListener(name, resolver);
-        if (signal != null) removeAgnostic(signal, "abort", abortListener);
-        reject(error);
-      };
-      const resolver = (...args) => {
-        if (typeof emitter.removeListener === "function") {
-          emitter.removeListener("error", errorListener);
-        }
-        if (signal != null) removeAgnostic(signal, "abort", abortListener);
-        resolve(args);
-      };
-      addAgnostic(emitter, name, resolver, { once: true });
-      if (name !== "error" && typeof emitter.once === "function") {
-        emitter.once("error", errorListener);
-      }
-      function abortListener() {
-        removeAgnostic(emitter, name, resolver);
-        removeAgnostic(emitter, "error", errorListener);
-        reject(abortedBy(signal));
-      }
-      if (signal != null) addAgnostic(signal, "abort", abortListener, { once: true });
-    });
-  }
-  const AsyncIteratorPrototype = Object.getPrototypeOf(
-    Object.getPrototypeOf(async function* () {}).prototype
-  );
-  // events.on(emitter, name): an async iterator of the events' arguments
-  // (no high and low watermarks: nothing here pauses).
-  function on(emitter, event, options = {}) {
-    const signal = options.signal;
-    mustBeSignal(signal);
-    if (signal?.aborted) throw abortedBy(signal);
-    const unconsumedEvents = [];
-    const unconsumedPromises = [];
-    let error = null;
-    let finished = false;
-    const added = [];
-    const listen = (name, handler) => {
-      addAgnostic(emitter, name, handler);
-      added.push([name, handler]);
-    };
-    const iterator = Object.setPrototypeOf(
-      {
-        next() {
-          if (unconsumedEvents.length) {
-            return Promise.resolve({ value: unconsumedEvents.shift(), done: false });
-          }
-          if (error) {
-            const p = Promise.reject(error);
-            error = null;
-            return p;
-          }
-          if (finished) return closeHandler();
-          return new Promise((resolve, reject) => unconsumedPromises.push({ resolve, reject }));
-        },
-        return() {
-          return closeHandler();
-        },
-        throw(err) {
-          if (!(err instanceof Error)) {
-            throw nodeTypeError(
-              "ERR_INVALID_ARG_TYPE",
-              `The "EventEmitter.AsyncIterator" property must be an instance of Error.${inspectPart().received(err)}`
-            );
-          }
-          errorHandler(err);
-        },
-        [Symbol.asyncIterator]() {
-          return this;
-        },
-      },
-      AsyncIteratorPrototype
-    );
-    listen(event, (...args) => {
-      if (unconsumedPromises.length === 0) unconsumedEvents.push(args);
-      else unconsumedPromises.shift().resolve({ value: args, done: false });
-    });
-    if (event !== "error" && typeof emitter.on === "function") listen("error", errorHandler);
-    for (const name of options?.close ?? []) listen(name, closeHandler);
-    const abortListener = () => errorHandler(abortedBy(signal));
-    if (signal) {
-      if (signal.aborted) Promise.resolve().then(abortListener);
-      else signal.addEventListener("abort", abortListener, { once: true });
-    }
-    return iterator;
 
-    function errorHandler(err) {
-      if (unconsumedPromises.length === 0) error = err;
-      else unconsumedPromises.shift().reject(err);
-      closeHandler();
-    }
-    function closeHandler() {
-      signal?.removeEventListener("abort", abortListener);
-      while (added.length > 0) removeAgnostic(emitter, ...added.pop());
-      finished = true;
-      const done = { value: undefined, done: true };
-      while (unconsumedPromises.length) unconsumedPromises.shift().resolve(done);
-      return Promise.resolve(done);
-    }
-  }
-  function getEventListeners(emitter, type) {
-    if (typeof emitter?.listeners === "function") return emitter.listeners(type);
-    throw nodeTypeError(
-      "ERR_INVALID_ARG_TYPE",
-      `The "emitter" argument must be an instance of EventEmitter or EventTarget.${inspectPart().received(emitter)}`
-    );
-  }
+  // Node's EventEmitter, the rest of the events module, and `process` (an
+  // EventEmitter) are a part of their own (prelude/events.js).
+  const eventsPart = lazyPart("events", () => ({
+    host, console, performance, nodeTypeError, abortedBy, mustBeSignal, inspectPart, nodePart,
+  }));
+  lazyGlobals(eventsPart, ["EventEmitter", "process"]);
 
-  function getMaxListeners(emitter) {
-    if (typeof emitter?.getMaxListeners === "function") return maxListenersOf(emitter);
-    throw nodeTypeError(
-      "ERR_INVALID_ARG_TYPE",
-      `The "emitter" argument must be an instance of EventEmitter or EventTarget.${inspectPart().received(emitter)}`
-    );
-  }
-  // The listener runs once the signal aborts (in a microtask if it has);
-  // the answer's dispose stops that.
-  function addAbortListener(signal, listener) {
-    mustBeSignal(signal);
-    mustBeFunction(listener, "listener");
-    if (signal.aborted) Promise.resolve().then(() => listener());
-    else signal.addEventListener("abort", listener, { once: true });
-    const dispose = () => signal.removeEventListener("abort", listener);
-    return { [Symbol.dispose ?? Symbol.for("nodejs.dispose")]: dispose };
-  }
-
-  const events = EventEmitter;
+  // ---------------------------------------------------------------------
+  // Built-in modules (SCRIPTING.md §7): `require(name)`, and `import` of the
+  // same objects (run.rs gives each an ES module that re-exports them).
 
   // The in-process libraries are a part of their own
   // (prelude/libraries.js), compiled and run in this realm the first time
   // the script asks for one.
-  let libraryParts = null;
-  const librariesPart = () =>
-    (libraryParts ??= host.part("libraries")({
-      host, setTimeout, clearTimeout, performance, nodePart,
-    }));
+  const librariesPart = lazyPart("libraries", () => ({
+    host, setTimeout, clearTimeout, performance, nodePart,
+  }));
 
   // crypto: UUIDs and integers from the run's seeded `Math.random`.
   const hex = (n) => Math.floor(Math.random() * 16 ** n).toString(16).padStart(n, "0");
@@ -1650,133 +1009,6 @@
   define("crypto", new Crypto());
   // Node's other name for the global object.
   define("global", globalThis);
-
-  // process: an empty environment (no real one reaches the simulation),
-  // `nextTick` (Node's order, run.rs `drain`), and the clocks, virtual:
-  // `hrtime` and `uptime` count from the run's time 0. It is an
-  // EventEmitter, as Node's, so a module's `process.on("SIGTERM", ...)`
-  // loads; nothing emits its events (no signal, no exit).
-  const nanoseconds = () => Math.round(performance.now() * 1e6);
-  function hrtime(previous) {
-    let ns = nanoseconds();
-    if (previous !== undefined) {
-      if (!Array.isArray(previous) || previous.length !== 2) {
-        throw new TypeError('The "time" argument must be an array of two numbers');
-      }
-      ns -= previous[0] * 1e9 + previous[1];
-    }
-    return [Math.floor(ns / 1e9), ns % 1e9];
-  }
-  hrtime.bigint = () => BigInt(nanoseconds());
-  // A small process's figures (the run has no real ones to give).
-  const MEMORY = { rss: 50_331_648, heapTotal: 6_291_456, heapUsed: 4_718_592, external: 1_048_576, arrayBuffers: 16_384 };
-  function memoryUsage() {
-    return Object.assign({}, MEMORY);
-  }
-  memoryUsage.rss = () => MEMORY.rss;
-  // Node's warning on stderr, a tick later, as `(node:PID) Type: message`;
-  // the first one says how to trace it. Each is also a "warning" event.
-  let warned = false;
-  function emitWarning(warning, type, code) {
-    if (type !== null && typeof type === "object") ({ type, code } = type);
-    if (typeof warning === "string") {
-      const made = new Error(warning);
-      made.name = typeof type === "string" ? type : "Warning";
-      if (code !== undefined) made.code = code;
-      warning = made;
-    }
-    host.nextTick(() => {
-      const tag = warning.code === undefined ? "" : `[${warning.code}] `;
-      let text = `(node:${process.pid}) ${tag}${warning.name}: ${warning.message}`;
-      if (!warned) {
-        const flag = warning.name === "DeprecationWarning" ? "deprecation" : "warnings";
-        text += `\n(Use \`node --trace-${flag} ...\` to show where the warning was created)`;
-        warned = true;
-      }
-      console.error(text);
-      process.emit("warning", warning);
-    });
-  }
-  // process.stdout and process.stderr as pipes: each write is a line in
-  // the trace, as console's are (its last newline dropped), its callback
-  // a tick later, as Node's.
-  function outputStream(fd) {
-    const write = function write(chunk, encoding, callback) {
-      if (typeof encoding === "function") callback = encoding;
-      let text = chunk;
-      if (typeof chunk !== "string") {
-        if (!ArrayBuffer.isView(chunk)) {
-          throw nodeTypeError(
-            "ERR_INVALID_ARG_TYPE",
-            "The \"chunk\" argument must be of type string or an instance of Buffer, TypedArray, " +
-              `or DataView.${inspectPart().received(chunk)}`
-          );
-        }
-        text = nodePart().Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString();
-      }
-      if (text !== "") host.log(text.endsWith("\n") ? text.slice(0, -1) : text);
-      if (typeof callback === "function") process.nextTick(callback, null);
-      return true;
-    };
-    const stream = new EventEmitter();
-    return Object.defineProperties(stream, {
-      fd: { value: fd, enumerable: true },
-      writable: { value: true, writable: true, enumerable: true },
-      writableLength: { value: 0 },
-      writableHighWaterMark: { value: 16384 },
-      _type: { value: "pipe" },
-      write: { value: write, writable: true },
-      end: {
-        value(chunk, encoding, callback) {
-          if (typeof chunk === "function") callback = chunk;
-          else if (chunk !== undefined && chunk !== null) write(chunk, encoding);
-          if (typeof callback === "function") process.nextTick(callback);
-          return stream;
-        },
-        writable: true,
-      },
-      cork: { value: () => {}, writable: true },
-      uncork: { value: () => {}, writable: true },
-    });
-  }
-  // A simulated app server cannot end its process: `process.exit` stops
-  // the code that called it with an error that says so (at the top level,
-  // the script does not load).
-  function exit(code) {
-    throw new Error(
-      `process.exit(${code === undefined ? "" : inspectPart().inspect(code)}) would end this app ` +
-        "server's Node process; a simulated server does not exit, so the code that called it stops here"
-    );
-  }
-  const process = Object.defineProperties(new EventEmitter(), {
-    env: { value: {}, enumerable: true },
-    nextTick: { value: host.nextTick, enumerable: true },
-    hrtime: { value: hrtime, enumerable: true },
-    uptime: { value: () => performance.now() / 1000, enumerable: true },
-    platform: { value: "linux", enumerable: true },
-    arch: { value: "x64", enumerable: true },
-    // The Node the simulation follows (SCRIPTING.md: Node 20).
-    version: { value: "v20.20.2", enumerable: true },
-    versions: { value: Object.freeze({ node: "20.20.2", v8: "11.3.244.8-node.38" }), enumerable: true },
-    release: { value: Object.freeze({ name: "node", lts: "Iron" }), enumerable: true },
-    // Each app server is a Node process of its own, with its own pid (a
-    // lock owner made from it differs from server to server, as it does
-    // in production): 1 on the first server, 2 on the second, ….
-    pid: { value: 1 + (host.server ?? 0), enumerable: true },
-    argv: { value: ["node", "handler.js"], enumerable: true },
-    memoryUsage: { value: memoryUsage, enumerable: true },
-    emitWarning: { value: emitWarning, enumerable: true },
-    cwd: { value: () => "/", enumerable: true },
-    stdout: { value: outputStream(1), enumerable: true },
-    stderr: { value: outputStream(2), enumerable: true },
-    exit: { value: exit, enumerable: true, writable: true },
-    exitCode: { value: undefined, enumerable: true, writable: true },
-    title: { value: "node", enumerable: true, writable: true },
-    argv0: { value: "node", enumerable: true },
-    execArgv: { value: [], enumerable: true },
-    execPath: { value: "/usr/local/bin/node", enumerable: true },
-  });
-  define("process", process);
 
   // Node's timer objects: `setTimeout` and `setInterval` give a Timeout,
   // `setImmediate` an Immediate, and `clear*` take one or its number.
@@ -1865,152 +1097,36 @@
       clearImmediate(timerId(timer));
     },
   };
-  // timers/promises, as Node's (lib/timers/promises.js): the timer itself
-  // resolves the promise (a delay below 1 ms is 1 ms, as for setTimeout),
-  // and a `signal` clears it and rejects with an AbortError; with a signal
-  // the promise is the `finally` that stops listening, as on Node.
-  function timerPromise(start, clear, options) {
-    if (options === null || typeof options !== "object") {
-      return Promise.reject(
-        nodeTypeError(
-          "ERR_INVALID_ARG_TYPE",
-          `The "options" argument must be of type object.${inspectPart().received(options)}`
-        )
-      );
-    }
-    try {
-      mustBeSignal(options.signal);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    const { signal } = options;
-    if (signal?.aborted) return Promise.reject(abortedBy(signal));
-    let oncancel;
-    const ret = new Promise((resolve, reject) => {
-      const id = start(resolve);
-      if (signal) {
-        oncancel = () => {
-          clear(id);
-          reject(abortedBy(signal));
-        };
-        signal.addEventListener("abort", oncancel);
-      }
-    });
-    return oncancel === undefined
-      ? ret
-      : ret.finally(() => signal.removeEventListener("abort", oncancel));
+  // timers/promises is a part of its own (prelude/timers.js).
+  // `util.promisify(setTimeout)` is its `setTimeout`, through a getter
+  // that loads it, as lib/timers.js's is.
+  const timersPart = lazyPart("timers", () => ({
+    setTimeout, clearTimeout, setImmediate, clearImmediate, setInterval, clearInterval,
+    nodeTypeError, abortedBy, mustBeSignal, inspectPart,
+  }));
+  for (const [fn, name] of [[timers.setTimeout, "setTimeout"], [timers.setImmediate, "setImmediate"]]) {
+    Object.defineProperty(fn, promisifyCustom, { get: () => timersPart().promises[name], enumerable: true });
   }
-  const mustBeDelay = (after) => {
-    if (after !== undefined && typeof after !== "number") {
-      throw nodeTypeError(
-        "ERR_INVALID_ARG_TYPE",
-        `The "delay" argument must be of type number.${inspectPart().received(after)}`
-      );
-    }
-  };
-  function promisedTimeout(after, value, options = {}) {
-    try {
-      mustBeDelay(after);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return timerPromise((resolve) => setTimeout(resolve, after, value), clearTimeout, options);
-  }
-  function promisedImmediate(value, options = {}) {
-    return timerPromise((resolve) => setImmediate(resolve, value), clearImmediate, options);
-  }
-  async function* promisedInterval(after, value, options = {}) {
-    mustBeDelay(after);
-    if (options === null || typeof options !== "object") {
-      throw nodeTypeError(
-        "ERR_INVALID_ARG_TYPE",
-        `The "options" argument must be of type object.${inspectPart().received(options)}`
-      );
-    }
-    mustBeSignal(options.signal);
-    const { signal } = options;
-    if (signal?.aborted) throw abortedBy(signal);
-    let onCancel;
-    let interval;
-    try {
-      let notYielded = 0;
-      let callback;
-      interval = setInterval(() => {
-        notYielded++;
-        if (callback) {
-          callback();
-          callback = undefined;
-        }
-      }, after);
-      if (signal) {
-        onCancel = () => {
-          clearInterval(interval);
-          if (callback) {
-            callback(Promise.reject(abortedBy(signal)));
-            callback = undefined;
-          }
-        };
-        signal.addEventListener("abort", onCancel, { once: true });
-      }
-      while (!signal?.aborted) {
-        if (notYielded === 0) await new Promise((resolve) => (callback = resolve));
-        for (; notYielded > 0; notYielded--) yield value;
-      }
-      throw abortedBy(signal);
-    } finally {
-      clearInterval(interval);
-      signal?.removeEventListener("abort", onCancel);
-    }
-  }
-  class Scheduler {
-    wait(delay, options) {
-      return promisedTimeout(delay, undefined, options);
-    }
-    yield() {
-      return promisedImmediate();
-    }
-  }
-  timers.setTimeout[promisifyCustom] = promisedTimeout;
-  timers.setImmediate[promisifyCustom] = promisedImmediate;
   for (const [name, fn] of Object.entries(timers)) define(name, fn);
 
   // Node's globals for bytes, copies, cancelling and URLs, and `util`, are
   // a part of their own (prelude/node.js), compiled and run in this realm
   // the first time the script reaches for one: most scripts never do, and
   // a realm then neither reads nor runs its code.
-  let nodeParts = null;
-  const nodePart = () =>
-    (nodeParts ??= host.part("node")({
-      host, setTimeout, setImmediate, process, promisifyCustom, inspectPart,
-    }));
-  for (const name of [
+  const nodePart = lazyPart("node", () => ({
+    host, setTimeout, setImmediate, eventsPart, promisifyCustom, inspectPart,
+  }));
+  lazyGlobals(nodePart, [
     "TextEncoder", "TextDecoder", "Buffer", "structuredClone", "AbortController", "AbortSignal",
     "URL", "URLSearchParams", "btoa", "atob",
-  ]) {
-    // A global that becomes its value when first read, or what the script
-    // assigns to it.
-    Object.defineProperty(globalThis, name, {
-      get() {
-        const value = nodePart()[name];
-        define(name, value);
-        return value;
-      },
-      set(value) {
-        define(name, value);
-      },
-      configurable: true,
-      enumerable: false,
-    });
-  }
+  ]);
 
   // The clients of the simulated cache and database are a part of their
   // own (prelude/clients.js), compiled and run in this realm the first time
   // the script asks for one.
-  let clientParts = null;
-  const clientsPart = () =>
-    (clientParts ??= host.part("clients")({
-      cache, host, nodePart, console, EventEmitter, hex, setTimeout, clearTimeout,
-    }));
+  const clientsPart = lazyPart("clients", () => ({
+    cache, host, nodePart, console, eventsPart, hex, setTimeout, clearTimeout,
+  }));
 
   // Express and Fastify routes as the handler (docs/scripting.md, "Routes"):
   // each app records its routes; when the script defines no `handle`, a
@@ -2628,6 +1744,7 @@
     "SUBSCRIBE", "TRACE", "UNBIND", "UNLINK", "UNLOCK", "UNSUBSCRIBE",
   ]);
   function httpModule(protocol) {
+    const { EventEmitter, process } = eventsPart();
     class Server extends EventEmitter {
       constructor(...args) {
         super();
@@ -2679,44 +1796,38 @@
     });
   }
 
-  const timersPromises = Object.freeze({
-    setTimeout: promisedTimeout,
-    setImmediate: promisedImmediate,
-    setInterval: promisedInterval,
-    scheduler: new Scheduler(),
-  });
   const modules = {
-    events,
     crypto,
-    process,
     express,
     fastify,
-    http: httpModule("http"),
-    https: httpModule("https"),
-    "timers/promises": timersPromises,
-    timers: Object.freeze({ ...timers, promises: timersPromises }),
-    perf_hooks: Object.freeze({
-      performance,
-      Performance,
-      PerformanceEntry,
-      PerformanceMark,
-      PerformanceMeasure,
-    }),
+    // In lib/timers.js's order.
+    timers: Object.freeze(
+      Object.defineProperty(
+        Object.fromEntries(
+          ["setTimeout", "clearTimeout", "setImmediate", "clearImmediate", "setInterval", "clearInterval"]
+            .map((name) => [name, timers[name]])
+        ),
+        "promises",
+        { get: () => timersPart().promises, enumerable: true }
+      )
+    ),
   };
-  // One module object, made when first required, as Node's is.
-  let bufferModule = null;
-  Object.defineProperty(modules, "buffer", {
-    get: () => (bufferModule ??= Object.freeze({ Buffer: nodePart().Buffer })),
-    enumerable: true,
-  });
+  // One object for each module, made when first required, as Node's is.
+  const httpModules = lazy(() => ({ http: httpModule("http"), https: httpModule("https") }));
+  const bufferModule = lazy(() => ({ buffer: Object.freeze({ Buffer: nodePart().Buffer }) }));
   // Node's modules that are no global (assert, querystring, url, path, os) and uuid
   // are a part of their own (prelude/modules.js).
-  let moduleParts = null;
-  const modulesPart = () =>
-    (moduleParts ??= host.part("modules")({ host, nodePart, crypto, inspectPart }));
+  const modulesPart = lazyPart("modules", () => ({ host, nodePart, crypto, inspectPart }));
   // The modules of the prelude's parts: each part runs on the first
   // `require` or `import` of one of its modules.
   for (const [name, part, key] of [
+    ["events", eventsPart, "EventEmitter"],
+    ["process", eventsPart, "process"],
+    ["http", httpModules, "http"],
+    ["https", httpModules, "https"],
+    ["buffer", bufferModule, "buffer"],
+    ["timers/promises", timersPart, "promises"],
+    ["perf_hooks", performancePart, "perfHooks"],
     ["assert", modulesPart, "assert"],
     ["assert/strict", modulesPart, "strict"],
     ["querystring", modulesPart, "querystring"],

@@ -19,20 +19,14 @@ const PRELUDE: &str = include_str!(concat!(env!("OUT_DIR"), "/prelude/prelude.js
 /// `host.part`): its value, run in `ctx`'s realm. An unknown name is an
 /// error.
 pub fn part<'js>(ctx: &Ctx<'js>, name: &str) -> rquickjs::Result<Value<'js>> {
-    match name {
-        "node" => run(ctx, NODE),
-        "clients" => run(ctx, CLIENTS),
-        "libraries" => run(ctx, LIBRARIES),
-        "modules" => run(ctx, MODULES),
-        "inspect" => run(ctx, INSPECT),
-        "errors" => run(ctx, ERRORS),
-        "intl" => run(ctx, INTL),
-        _ => Err(rquickjs::Error::new_from_js_message(
+    let which = PARTS.iter().position(|part| *part == name).ok_or_else(|| {
+        rquickjs::Error::new_from_js_message(
             "string",
             "prelude part",
             format!("no prelude part {name}"),
-        )),
-    }
+        )
+    })?;
+    run(ctx, CORE + 1 + which)
 }
 
 /// The prelude, then its parts (`prelude/*.js`), with the file name
@@ -40,6 +34,7 @@ pub fn part<'js>(ctx: &Ctx<'js>, name: &str) -> rquickjs::Result<Value<'js>> {
 /// comment-only lines empty) and, for the tests, `WRITTEN` as written.
 macro_rules! sources {
     ($( $part:literal ),*) => {
+        const PARTS: [&str; [$($part),*].len()] = [$($part),*];
         const SOURCES: [(&CStr, &str); 1 + [$($part),*].len()] = [
             (c"prelude", PRELUDE),
             $((
@@ -59,7 +54,11 @@ sources!(
     "modules",
     "inspect",
     "errors",
-    "intl"
+    "intl",
+    "events",
+    "timers",
+    "performance",
+    "weak"
 );
 
 /// A part's file name as the engine takes it.
@@ -70,13 +69,6 @@ const fn file_name(text: &'static str) -> &'static CStr {
     }
 }
 const CORE: usize = 0;
-const NODE: usize = 1;
-const CLIENTS: usize = 2;
-const LIBRARIES: usize = 3;
-const MODULES: usize = 4;
-const INSPECT: usize = 5;
-const ERRORS: usize = 6;
-const INTL: usize = 7;
 
 thread_local! {
     static BYTECODE: [OnceCell<Rc<[u8]>>; SOURCES.len()] =

@@ -4,7 +4,7 @@
 // them (prelude.js, `clientsPart`). Its value is a function of what it
 // takes from the prelude.
 "use strict";
-(function ({ cache, host, nodePart, console, EventEmitter, hex, setTimeout, clearTimeout }) {
+(function ({ cache, host, nodePart, console, eventsPart, hex, setTimeout, clearTimeout }) {
   // Redis on the simulated cache, for ioredis and node-redis: each command
   // is one cache operation (its latency, counting and trace) with Redis's
   // reply: strings from GET, 'OK' or null from SET, counts from DEL,
@@ -1389,68 +1389,74 @@
     error.notStored = true;
     return error;
   };
-  class Memcached extends EventEmitter {
-    constructor(location, options = {}) {
-      super();
-      this.servers = location;
-      this.options = options;
+  // An EventEmitter (prelude/events.js, run when the class is first made).
+  let memcachedClass = null;
+  const memcached = () => {
+    if (memcachedClass !== null) return memcachedClass;
+    class Memcached extends eventsPart().EventEmitter {
+      constructor(location, options = {}) {
+        super();
+        this.servers = location;
+        this.options = options;
+      }
+      _call(callback, run) {
+        const done = typeof callback === "function" ? callback : () => {};
+        run().then(
+          ([error, data]) => done(error, data),
+          (error) => done(error, false)
+        );
+      }
+      get(key, callback) {
+        this._call(callback, async () => [undefined, await cache.get(key)]);
+      }
+      _store(kind, key, value, lifetime, callback) {
+        this._call(callback, async () => {
+          const ttl = Number(lifetime) * 1000 || 0;
+          let stored;
+          if (kind === "set") stored = await cache.set(key, value, ttl);
+          else if (kind === "add") stored = await cache.add(key, value, ttl);
+          else stored = await host.replace(key, value, ttl);
+          return stored ? [undefined, true] : [notStored(), false];
+        });
+      }
+      set(key, value, lifetime, callback) {
+        this._store("set", key, value, lifetime, callback);
+      }
+      add(key, value, lifetime, callback) {
+        this._store("add", key, value, lifetime, callback);
+      }
+      replace(key, value, lifetime, callback) {
+        this._store("replace", key, value, lifetime, callback);
+      }
+      del(key, callback) {
+        this._call(callback, async () => [undefined, await cache.delete(key)]);
+      }
+      _counter(sign, key, amount, callback) {
+        this._call(callback, async () => {
+          try {
+            const value = await host.counter(key, sign * Number(amount));
+            return [undefined, value === null ? false : value];
+          } catch (error) {
+            return [new Error("cannot increment or decrement non-numeric value"), false];
+          }
+        });
+      }
+      incr(key, amount, callback) {
+        this._counter(1, key, amount, callback);
+      }
+      decr(key, amount, callback) {
+        this._counter(-1, key, amount, callback);
+      }
+      touch(key, lifetime, callback) {
+        this._call(callback, async () => [
+          undefined,
+          await host.expire(key, Number(lifetime) * 1000 || 0),
+        ]);
+      }
+      end() {}
     }
-    _call(callback, run) {
-      const done = typeof callback === "function" ? callback : () => {};
-      run().then(
-        ([error, data]) => done(error, data),
-        (error) => done(error, false)
-      );
-    }
-    get(key, callback) {
-      this._call(callback, async () => [undefined, await cache.get(key)]);
-    }
-    _store(kind, key, value, lifetime, callback) {
-      this._call(callback, async () => {
-        const ttl = Number(lifetime) * 1000 || 0;
-        let stored;
-        if (kind === "set") stored = await cache.set(key, value, ttl);
-        else if (kind === "add") stored = await cache.add(key, value, ttl);
-        else stored = await host.replace(key, value, ttl);
-        return stored ? [undefined, true] : [notStored(), false];
-      });
-    }
-    set(key, value, lifetime, callback) {
-      this._store("set", key, value, lifetime, callback);
-    }
-    add(key, value, lifetime, callback) {
-      this._store("add", key, value, lifetime, callback);
-    }
-    replace(key, value, lifetime, callback) {
-      this._store("replace", key, value, lifetime, callback);
-    }
-    del(key, callback) {
-      this._call(callback, async () => [undefined, await cache.delete(key)]);
-    }
-    _counter(sign, key, amount, callback) {
-      this._call(callback, async () => {
-        try {
-          const value = await host.counter(key, sign * Number(amount));
-          return [undefined, value === null ? false : value];
-        } catch (error) {
-          return [new Error("cannot increment or decrement non-numeric value"), false];
-        }
-      });
-    }
-    incr(key, amount, callback) {
-      this._counter(1, key, amount, callback);
-    }
-    decr(key, amount, callback) {
-      this._counter(-1, key, amount, callback);
-    }
-    touch(key, lifetime, callback) {
-      this._call(callback, async () => [
-        undefined,
-        await host.expire(key, Number(lifetime) * 1000 || 0),
-      ]);
-    }
-    end() {}
-  }
+    return (memcachedClass = Memcached);
+  };
 
   // ---------------------------------------------------------------------
   // redlock, on the client's Redis: each attempt is one run of redlock's
@@ -1508,237 +1514,254 @@
   }
   const DEFAULTS = { driftFactor: 0.01, retryCount: 10, retryDelay: 200, retryJitter: 100,
     automaticExtensionThreshold: 500 };
-  class Redlock extends EventEmitter {
-    constructor(clients, settings = {}) {
-      super();
-      this.on("error", () => {});
-      this.clients = [...new Set(clients)];
-      if (this.clients.length === 0) {
-        throw new Error("Redlock must be instantiated with at least one redis client.");
+  // An EventEmitter (prelude/events.js, run when the class is first made).
+  let redlockClass = null;
+  const redlock = () => {
+    if (redlockClass !== null) return redlockClass;
+    class Redlock extends eventsPart().EventEmitter {
+      constructor(clients, settings = {}) {
+        super();
+        this.on("error", () => {});
+        this.clients = [...new Set(clients)];
+        if (this.clients.length === 0) {
+          throw new Error("Redlock must be instantiated with at least one redis client.");
+        }
+        this.servers = this.clients;
+        this.settings = {};
+        for (const name of Object.keys(DEFAULTS)) {
+          this.settings[name] = typeof settings[name] === "number" ? settings[name] : DEFAULTS[name];
+          this[name] = this.settings[name];
+        }
       }
-      this.servers = this.clients;
-      this.settings = {};
-      for (const name of Object.keys(DEFAULTS)) {
-        this.settings[name] = typeof settings[name] === "number" ? settings[name] : DEFAULTS[name];
-        this[name] = this.settings[name];
-      }
-    }
-    // One run of `script` on every client (all reach the one simulated
-    // Redis): how many answered with the number of keys.
-    async _round(script, keys, args) {
-      const results = await Promise.all(
-        this.clients.map((client) =>
-          redisCommands.eval(script, keys, args).then(
-            (n) => n,
-            (error) => {
-              this.emit("clientError", error);
-              return -1;
-            }
+      // One run of `script` on every client (all reach the one simulated
+      // Redis): how many answered with the number of keys.
+      async _round(script, keys, args) {
+        const results = await Promise.all(
+          this.clients.map((client) =>
+            redisCommands.eval(script, keys, args).then(
+              (n) => n,
+              (error) => {
+                this.emit("clientError", error);
+                return -1;
+              }
+            )
           )
-        )
-      );
-      return results.filter((n) => n === keys.length).length;
-    }
-    _quorum() {
-      return Math.floor(this.clients.length / 2) + 1;
-    }
-    // redlock 4's `_lock`: acquire (value null) or extend.
-    _lockV4(resource, value, ttl, options = {}) {
-      const resources = Array.isArray(resource) ? resource : [resource];
-      const extending = value !== null;
-      if (!extending) value = lockValue();
-      const retryCount = options.retryCount || this.retryCount;
-      const retryDelay = options.retryDelay || this.retryDelay;
-      let attempts = 0;
-      return new Promise((resolve, reject) => {
-        const attempt = async () => {
-          attempts += 1;
-          const start = Date.now();
-          const votes = await this._round(
-            extending ? REDLOCK_EXTEND : REDLOCK_ACQUIRE,
-            resources,
-            [value, ttl]
+        );
+        return results.filter((n) => n === keys.length).length;
+      }
+      _quorum() {
+        return Math.floor(this.clients.length / 2) + 1;
+      }
+      // redlock 4's `_lock`: acquire (value null) or extend.
+      _lockV4(resource, value, ttl, options = {}) {
+        const resources = Array.isArray(resource) ? resource : [resource];
+        const extending = value !== null;
+        if (!extending) value = lockValue();
+        const retryCount = options.retryCount || this.retryCount;
+        const retryDelay = options.retryDelay || this.retryDelay;
+        let attempts = 0;
+        return new Promise((resolve, reject) => {
+          const attempt = async () => {
+            attempts += 1;
+            const start = Date.now();
+            const votes = await this._round(
+              extending ? REDLOCK_EXTEND : REDLOCK_ACQUIRE,
+              resources,
+              [value, ttl]
+            );
+            const drift = Math.round(this.driftFactor * ttl) + 2;
+            const lock = new Lock(this, resources, value, attempts, start + ttl - drift);
+            lock._v4 = true;
+            lock.attemptsRemaining = retryCount - attempts;
+            if (votes >= this._quorum() && lock.expiration > Date.now()) return resolve(lock);
+            await this.unlock(lock).catch(() => {});
+            if (retryCount === -1 || attempts <= retryCount) {
+              setTimeout(attempt, retryWait({ retryDelay, retryJitter: this.retryJitter }));
+              return;
+            }
+            reject(
+              new LockError(
+                `Exceeded ${retryCount} attempts to lock the resource "${resources}".`,
+                attempts
+              )
+            );
+          };
+          attempt();
+        });
+      }
+      lock(resource, ttl) {
+        return this._lockV4(resource, null, ttl);
+      }
+      lockWithOptions(resource, ttl, options) {
+        return this._lockV4(resource, null, ttl, options);
+      }
+      acquireWithOptions(resource, ttl, options) {
+        return this._lockV4(resource, null, ttl, options);
+      }
+      async unlock(lock) {
+        const resources = Array.isArray(lock.resource) ? lock.resource : [lock.resource];
+        lock.expiration = 0;
+        const votes = await this._round(REDLOCK_RELEASE, resources, [lock.value]);
+        if (votes >= this._quorum()) return undefined;
+        throw new LockError(`Unable to fully release the lock on resource "${lock.resource}".`);
+      }
+      async _extendV4(lock, ttl) {
+        if (lock.expiration < Date.now()) {
+          throw new LockError(
+            `Cannot extend lock on resource "${lock.resource}" because the lock has already expired.`,
+            0
           );
-          const drift = Math.round(this.driftFactor * ttl) + 2;
-          const lock = new Lock(this, resources, value, attempts, start + ttl - drift);
-          lock._v4 = true;
-          lock.attemptsRemaining = retryCount - attempts;
-          if (votes >= this._quorum() && lock.expiration > Date.now()) return resolve(lock);
-          await this.unlock(lock).catch(() => {});
-          if (retryCount === -1 || attempts <= retryCount) {
-            setTimeout(attempt, retryWait({ retryDelay, retryJitter: this.retryJitter }));
-            return;
-          }
-          reject(
-            new LockError(
-              `Exceeded ${retryCount} attempts to lock the resource "${resources}".`,
-              attempts
+        }
+        const extension = await this._lockV4(lock.resource, lock.value, ttl);
+        lock.value = extension.value;
+        lock.expiration = extension.expiration;
+        return lock;
+      }
+      quit() {
+        return Promise.resolve();
+      }
+      // redlock 5.
+      acquire(resources, duration, settings) {
+        if (!Array.isArray(resources)) return this._lockV4(resources, null, duration);
+        return this._acquire(resources, duration, settings);
+      }
+      async _acquire(resources, duration, settings) {
+        if (Math.floor(duration) !== duration) {
+          throw new Error("Duration must be an integer value in milliseconds.");
+        }
+        const start = Date.now();
+        const value = lockValue();
+        try {
+          const { attempts } = await this._execute(REDLOCK_ACQUIRE, resources, [value, duration],
+            settings);
+          const drift = Math.round((settings?.driftFactor ?? this.settings.driftFactor) * duration) + 2;
+          return new Lock(this, resources, value, attempts, start + duration - drift);
+        } catch (error) {
+          await this._execute(REDLOCK_RELEASE, resources, [value], { retryCount: 0 }).catch(() => {});
+          throw error;
+        }
+      }
+      async release(lock, settings) {
+        if (lock._v4) return this.unlock(lock);
+        lock.expiration = 0;
+        return this._execute(REDLOCK_RELEASE, lock.resources, [lock.value], settings);
+      }
+      async extend(existing, duration, settings) {
+        if (existing._v4) return this._extendV4(existing, duration);
+        if (Math.floor(duration) !== duration) {
+          throw new Error("Duration must be an integer value in milliseconds.");
+        }
+        const start = Date.now();
+        if (existing.expiration < Date.now()) {
+          throw new ExecutionError("Cannot extend an already-expired lock.", []);
+        }
+        const { attempts } = await this._execute(REDLOCK_EXTEND, existing.resources,
+          [existing.value, duration], settings);
+        existing.expiration = 0;
+        const drift = Math.round((settings?.driftFactor ?? this.settings.driftFactor) * duration) + 2;
+        return new Lock(this, existing.resources, existing.value, attempts, start + duration - drift);
+      }
+      async _execute(script, keys, args, overrides) {
+        const settings = overrides ? { ...this.settings, ...overrides } : this.settings;
+        const maxAttempts = settings.retryCount === -1 ? Infinity : settings.retryCount + 1;
+        const attempts = [];
+        for (;;) {
+          const votes = await this._round(script, keys, args);
+          const stats = {
+            membershipSize: this.clients.length,
+            quorumSize: this._quorum(),
+            votesFor: votes,
+            votesAgainst: this.clients.length - votes,
+          };
+          attempts.push(Promise.resolve(stats));
+          if (votes >= stats.quorumSize) return { attempts };
+          this.emit(
+            "error",
+            new ResourceLockedError(
+              `The operation was applied to: 0 of the ${keys.length} requested resources.`
             )
           );
-        };
-        attempt();
-      });
-    }
-    lock(resource, ttl) {
-      return this._lockV4(resource, null, ttl);
-    }
-    lockWithOptions(resource, ttl, options) {
-      return this._lockV4(resource, null, ttl, options);
-    }
-    acquireWithOptions(resource, ttl, options) {
-      return this._lockV4(resource, null, ttl, options);
-    }
-    async unlock(lock) {
-      const resources = Array.isArray(lock.resource) ? lock.resource : [lock.resource];
-      lock.expiration = 0;
-      const votes = await this._round(REDLOCK_RELEASE, resources, [lock.value]);
-      if (votes >= this._quorum()) return undefined;
-      throw new LockError(`Unable to fully release the lock on resource "${lock.resource}".`);
-    }
-    async _extendV4(lock, ttl) {
-      if (lock.expiration < Date.now()) {
-        throw new LockError(
-          `Cannot extend lock on resource "${lock.resource}" because the lock has already expired.`,
-          0
-        );
+          if (attempts.length < maxAttempts) {
+            await new Promise((resolve) => setTimeout(resolve, retryWait(settings)));
+          } else {
+            throw new ExecutionError(
+              "The operation was unable to achieve a quorum during its retry window.",
+              attempts
+            );
+          }
+        }
       }
-      const extension = await this._lockV4(lock.resource, lock.value, ttl);
-      lock.value = extension.value;
-      lock.expiration = extension.expiration;
-      return lock;
-    }
-    quit() {
-      return Promise.resolve();
-    }
-    // redlock 5.
-    acquire(resources, duration, settings) {
-      if (!Array.isArray(resources)) return this._lockV4(resources, null, duration);
-      return this._acquire(resources, duration, settings);
-    }
-    async _acquire(resources, duration, settings) {
-      if (Math.floor(duration) !== duration) {
-        throw new Error("Duration must be an integer value in milliseconds.");
-      }
-      const start = Date.now();
-      const value = lockValue();
-      try {
-        const { attempts } = await this._execute(REDLOCK_ACQUIRE, resources, [value, duration],
-          settings);
-        const drift = Math.round((settings?.driftFactor ?? this.settings.driftFactor) * duration) + 2;
-        return new Lock(this, resources, value, attempts, start + duration - drift);
-      } catch (error) {
-        await this._execute(REDLOCK_RELEASE, resources, [value], { retryCount: 0 }).catch(() => {});
-        throw error;
-      }
-    }
-    async release(lock, settings) {
-      if (lock._v4) return this.unlock(lock);
-      lock.expiration = 0;
-      return this._execute(REDLOCK_RELEASE, lock.resources, [lock.value], settings);
-    }
-    async extend(existing, duration, settings) {
-      if (existing._v4) return this._extendV4(existing, duration);
-      if (Math.floor(duration) !== duration) {
-        throw new Error("Duration must be an integer value in milliseconds.");
-      }
-      const start = Date.now();
-      if (existing.expiration < Date.now()) {
-        throw new ExecutionError("Cannot extend an already-expired lock.", []);
-      }
-      const { attempts } = await this._execute(REDLOCK_EXTEND, existing.resources,
-        [existing.value, duration], settings);
-      existing.expiration = 0;
-      const drift = Math.round((settings?.driftFactor ?? this.settings.driftFactor) * duration) + 2;
-      return new Lock(this, existing.resources, existing.value, attempts, start + duration - drift);
-    }
-    async _execute(script, keys, args, overrides) {
-      const settings = overrides ? { ...this.settings, ...overrides } : this.settings;
-      const maxAttempts = settings.retryCount === -1 ? Infinity : settings.retryCount + 1;
-      const attempts = [];
-      for (;;) {
-        const votes = await this._round(script, keys, args);
-        const stats = {
-          membershipSize: this.clients.length,
-          quorumSize: this._quorum(),
-          votesFor: votes,
-          votesAgainst: this.clients.length - votes,
-        };
-        attempts.push(Promise.resolve(stats));
-        if (votes >= stats.quorumSize) return { attempts };
-        this.emit(
-          "error",
-          new ResourceLockedError(
-            `The operation was applied to: 0 of the ${keys.length} requested resources.`
-          )
-        );
-        if (attempts.length < maxAttempts) {
-          await new Promise((resolve) => setTimeout(resolve, retryWait(settings)));
-        } else {
-          throw new ExecutionError(
-            "The operation was unable to achieve a quorum during its retry window.",
-            attempts
+      async using(resources, duration, settingsOrRoutine, optionalRoutine) {
+        if (Math.floor(duration) !== duration) {
+          throw new Error("Duration must be an integer value in milliseconds.");
+        }
+        const settings =
+          settingsOrRoutine && typeof settingsOrRoutine !== "function"
+            ? { ...this.settings, ...settingsOrRoutine }
+            : this.settings;
+        const routine = optionalRoutine ?? settingsOrRoutine;
+        if (typeof routine !== "function") throw new Error("INVARIANT: routine is not a function.");
+        if (settings.automaticExtensionThreshold > duration - 100) {
+          throw new Error(
+            "A lock `duration` must be at least 100ms greater than the " +
+              "`automaticExtensionThreshold` setting."
           );
         }
-      }
-    }
-    async using(resources, duration, settingsOrRoutine, optionalRoutine) {
-      if (Math.floor(duration) !== duration) {
-        throw new Error("Duration must be an integer value in milliseconds.");
-      }
-      const settings =
-        settingsOrRoutine && typeof settingsOrRoutine !== "function"
-          ? { ...this.settings, ...settingsOrRoutine }
-          : this.settings;
-      const routine = optionalRoutine ?? settingsOrRoutine;
-      if (typeof routine !== "function") throw new Error("INVARIANT: routine is not a function.");
-      if (settings.automaticExtensionThreshold > duration - 100) {
-        throw new Error(
-          "A lock `duration` must be at least 100ms greater than the " +
-            "`automaticExtensionThreshold` setting."
-        );
-      }
-      // An AbortSignal's reading: `aborted`, and the extension's `error`.
-      const signal = { aborted: false, error: undefined };
-      let timeout;
-      let extension;
-      let lock;
-      const queue = () => {
-        timeout = setTimeout(
-          () => (extension = extend()),
-          lock.expiration - Date.now() - settings.automaticExtensionThreshold
-        );
-      };
-      const extend = async () => {
-        timeout = undefined;
-        try {
-          lock = await lock.extend(duration);
-          queue();
-        } catch (error) {
-          if (lock.expiration > Date.now()) return (extension = extend());
-          signal.error = error;
-          signal.aborted = true;
-        }
-      };
-      lock = await this._acquire(resources, duration, settings);
-      queue();
-      try {
-        return await routine(signal);
-      } finally {
-        if (timeout) {
-          clearTimeout(timeout);
+        // An AbortSignal's reading: `aborted`, and the extension's `error`.
+        const signal = { aborted: false, error: undefined };
+        let timeout;
+        let extension;
+        let lock;
+        const queue = () => {
+          timeout = setTimeout(
+            () => (extension = extend()),
+            lock.expiration - Date.now() - settings.automaticExtensionThreshold
+          );
+        };
+        const extend = async () => {
           timeout = undefined;
+          try {
+            lock = await lock.extend(duration);
+            queue();
+          } catch (error) {
+            if (lock.expiration > Date.now()) return (extension = extend());
+            signal.error = error;
+            signal.aborted = true;
+          }
+        };
+        lock = await this._acquire(resources, duration, settings);
+        queue();
+        try {
+          return await routine(signal);
+        } finally {
+          if (timeout) {
+            clearTimeout(timeout);
+            timeout = undefined;
+          }
+          if (extension) await extension.catch(() => {});
+          await lock.release();
         }
-        if (extension) await extension.catch(() => {});
-        await lock.release();
       }
     }
-  }
-  Redlock.default = Redlock;
-  Redlock.Redlock = Redlock;
-  Redlock.Lock = Lock;
-  Redlock.LockError = LockError;
-  Redlock.ExecutionError = ExecutionError;
-  Redlock.ResourceLockedError = ResourceLockedError;
+    Redlock.default = Redlock;
+    Redlock.Redlock = Redlock;
+    Redlock.Lock = Lock;
+    Redlock.LockError = LockError;
+    Redlock.ExecutionError = ExecutionError;
+    Redlock.ResourceLockedError = ResourceLockedError;
+    return (redlockClass = Redlock);
+  };
 
-  return { Redis, nodeRedis, pg, memjs, Memcached, Redlock };
+  return {
+    Redis,
+    nodeRedis,
+    pg,
+    memjs,
+    get Memcached() {
+      return memcached();
+    },
+    get Redlock() {
+      return redlock();
+    },
+  };
 });

@@ -3,7 +3,7 @@
 // time its script reaches for one of them (prelude.js, `nodePart`). Its
 // value is a function of what it takes from the prelude.
 "use strict";
-(function ({ host, setTimeout, setImmediate, process, promisifyCustom, inspectPart }) {
+(function ({ host, setTimeout, setImmediate, eventsPart, promisifyCustom, inspectPart }) {
   // How console.log shows the classes below, as Node's own do: the class
   // name and the object of what it shows, one level deeper
   // (`util.inspect` hands each its depth, options and itself).
@@ -1014,14 +1014,14 @@
         throw new TypeError('The last argument must be of type function');
       }
       Reflect.apply(original, this, args).then(
-        (value) => process.nextTick(callback, null, value),
+        (value) => eventsPart().process.nextTick(callback, null, value),
         (reason) => {
           if (!reason) {
             const error = new Error("Promise was rejected with a falsy value");
             error.reason = reason;
             reason = error;
           }
-          process.nextTick(callback, reason);
+          eventsPart().process.nextTick(callback, reason);
         }
       );
     };
@@ -1152,7 +1152,7 @@
       return function deprecated(...args) {
         if (!warned) {
           warned = true;
-          process.emitWarning(message, "DeprecationWarning", code);
+          eventsPart().process.emitWarning(message, "DeprecationWarning", code);
         }
         return new.target ? Reflect.construct(fn, args, new.target) : Reflect.apply(fn, this, args);
       };
