@@ -832,6 +832,41 @@ fn sorted_sets_agree_with_real_redis() {
     );
 }
 
+/// A key's expiry and the values read as they go, on real Redis: a
+/// one-time token taken with GETDEL (one request of each user's clicks
+/// gets it, or more when they race), TTL and PTTL of a live and a missing
+/// key, PERSIST, and GETSET, which leaves no expiry: each answers the
+/// same there (a PTTL's milliseconds are the real clock's, so only its
+/// sign is compared).
+#[test]
+fn ttl_getdel_and_getset_agree_with_real_redis() {
+    let code = r#"
+        const Redis = require("ioredis");
+        const redis = new Redis();
+        module.exports.handle = async (req) => {
+          const token = `token:${req.user}`;
+          await redis.set(token, `t${req.id}`, "EX", 60);
+          count(`ttl_${await redis.ttl(token)}`);
+          count(`taken_${(await redis.getdel(token)) !== null}`);
+          count(`gone_${await redis.pttl(token)}`);
+          await redis.set(`seen:${req.user}`, req.id, "PX", 5000);
+          count(`persisted_${await redis.persist(`seen:${req.user}`)}`);
+          const last = await redis.getset("last", req.id);
+          count(`first_${last === null}`);
+          count(`last_ttl_${await redis.ttl("last")}`);
+        };
+    "#;
+    let fragment = "v=1&scenario=script&users=2&clicks=2";
+    let Some(report) = play_script(code, None, fragment, 2) else {
+        return;
+    };
+    assert_eq!(report.cache_server, "redis");
+    assert_script_agrees(&report);
+    let custom = &report.simulation["custom"];
+    assert_eq!(custom["last_ttl_-1"], 4, "{custom}");
+    assert_eq!(custom["first_true"], 1, "{custom}");
+}
+
 #[test]
 fn a_memcached_add_lock_from_memjs_holds_on_real_memcached() {
     let schema = example("ticket_pg.sql");

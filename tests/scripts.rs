@@ -2306,6 +2306,89 @@ async function handle() {
     );
 }
 
+/// ioredis's TTL, PTTL, PERSIST, GETDEL and GETSET, alone and in a MULTI:
+/// Node 20 with ioredis 5 on a real Redis 7 printed this line for the same
+/// text (a PTTL's milliseconds are the clock's, so only their range).
+#[test]
+fn ioredis_ttl_persist_getdel_and_getset_reply_as_redis_does() {
+    let code = r#"const Redis = require("ioredis");
+const redis = new Redis({ port: 6390 });
+async function handle(req) {
+  const out = [];
+  const k = "t:k";
+  await redis.del(k, k + "h", k + "n", k + "p");
+  await redis.set(k, "v", "EX", 100);
+  out.push(await redis.ttl(k));
+  const p = await redis.pttl(k);
+  out.push(p > 99000 && p <= 100000);
+  out.push(await redis.ttl(k + "n"), await redis.pttl(k + "n"));
+  await redis.set(k + "p", "x");
+  out.push(await redis.ttl(k + "p"), await redis.pttl(k + "p"));
+  out.push(await redis.persist(k), await redis.ttl(k), await redis.persist(k), await redis.persist(k + "n"));
+  out.push(await redis.getset(k, 5), await redis.get(k));
+  out.push(await redis.getset(k + "n", "w"), await redis.getdel(k + "n"), await redis.getdel(k + "n"));
+  await redis.hset(k + "h", "f", 1);
+  for (const f of [() => redis.getdel(k + "h"), () => redis.getset(k + "h", 1)]) {
+    try { await f(); } catch (e) { out.push(e.name, e.message); }
+  }
+  out.push(await redis.ttl(k + "h"));
+  await redis.expire(k + "h", 10);
+  out.push(await redis.ttl(k + "h"), await redis.persist(k + "h"), await redis.ttl(k + "h"));
+  await redis.set(k, "a", "PX", 1700);
+  out.push(await redis.ttl(k), await redis.getset(k, "b"), await redis.ttl(k));
+  const m = await redis.multi().set(k, "m", "EX", 50).ttl(k).persist(k).ttl(k).getdel(k).getset(k, "z").getdel(k + "h").get(k).exec();
+  out.push(JSON.stringify(m.map(([e, r]) => (e ? e.message : r))));
+  await redis.quit();
+  console.log(JSON.stringify(out));
+}
+"#;
+    assert_eq!(
+        logs(code, ""),
+        [
+            r#"[100,true,-2,-2,-1,-1,1,-1,0,0,"v","5",null,"w",null,"ReplyError","WRONGTYPE Operation against a key holding the wrong kind of value","ReplyError","WRONGTYPE Operation against a key holding the wrong kind of value",-1,10,1,-1,2,"a",-1,"[\"OK\",50,1,-1,\"m\",null,\"WRONGTYPE Operation against a key holding the wrong kind of value\",\"z\"]"]"#
+        ]
+    );
+}
+
+/// node-redis's `ttl`, `pTTL`, `persist`, `getDel` and `getSet`, alone and
+/// in a MULTI (one that fails, too): Node 20 with redis 5 on a real Redis
+/// 7 printed this line for the same text.
+#[test]
+fn node_redis_ttl_persist_getdel_and_getset_reply_as_redis_does() {
+    let code = r#"const { createClient } = require("redis");
+async function handle(req) {
+  const client = createClient({ url: "redis://127.0.0.1:6390" });
+  await client.connect();
+  const out = [];
+  const k = "t:n";
+  await client.del([k, k + "h", k + "n"]);
+  await client.set(k, "v", { EX: 100 });
+  out.push(await client.ttl(k));
+  const p = await client.pTTL(k);
+  out.push(p > 99000 && p <= 100000);
+  out.push(await client.ttl(k + "n"), await client.pTTL(k + "n"));
+  out.push(await client.persist(k), await client.ttl(k), await client.persist(k));
+  out.push(await client.getSet(k, "5"), await client.get(k));
+  out.push(await client.getSet(k + "n", "w"), await client.getDel(k + "n"), await client.getDel(k + "n"));
+  await client.hSet(k + "h", "f", "1");
+  for (const f of [() => client.getDel(k + "h"), () => client.getSet(k + "h", "1")]) {
+    try { await f(); } catch (e) { out.push(e.constructor.name, e.message); }
+  }
+  const m = await client.multi().set(k, "m", { EX: 50 }).ttl(k).persist(k).pTTL(k).getDel(k).getSet(k, "z").get(k).exec();
+  out.push(JSON.stringify(m));
+  try { await client.multi().getDel(k + "h").get(k).exec(); } catch (e) { out.push(e.constructor.name, e.message, JSON.stringify(e.replies.map(String))); }
+  await client.quit();
+  console.log(JSON.stringify(out));
+}
+"#;
+    assert_eq!(
+        logs(code, ""),
+        [
+            r#"[100,true,-2,-2,1,-1,0,"v","5",null,"w",null,"SimpleError","WRONGTYPE Operation against a key holding the wrong kind of value","SimpleError","WRONGTYPE Operation against a key holding the wrong kind of value","[\"OK\",50,1,-1,\"m\",null,\"z\"]","MultiErrorReply","1 commands failed, see .replies and .errorIndexes for more information","[\"Error: WRONGTYPE Operation against a key holding the wrong kind of value\",\"z\"]"]"#
+        ]
+    );
+}
+
 /// node-redis's `SET` with `XX`, `expire` and `pExpire`: Node 20 with
 /// redis 5 (node-redis) on a real Redis 7 printed these lines for the same
 /// text.
@@ -2726,7 +2809,7 @@ export async function handle(req) {
   console.log("nr setEx", await c.setEx("k2", 10, "v"), "exists", await c.exists("k2"), await c.exists(["k2", "k1", "zz"]));
   console.log("io setnx", await r.setnx("k3", "a"), await r.setnx("k3", "b"));
   console.log("io setex", await r.setex("k4", 10, "v"), "exists", await r.exists("k4"), await r.exists("k4", "k3", "zz"));
-  for (const call of [() => r.lrem("z", 1, "a"), () => c.lRem("z", 1, "a"), () => r.getdel("k"), () => r.multi().lrem("z", 1, "a")]) {
+  for (const call of [() => r.lrem("z", 1, "a"), () => c.lRem("z", 1, "a"), () => r.keys("k*"), () => r.multi().lrem("z", 1, "a")]) {
     try { await call(); } catch (e) { console.log(e.constructor.name, e.message.split(" (")[0]); }
   }
 }
@@ -2742,7 +2825,7 @@ export async function handle(req) {
             "io setex OK exists 1 2",
             "TypeError ioredis: LREM is not modelled by the simulated Redis",
             "TypeError redis: LREM is not modelled by the simulated Redis",
-            "TypeError ioredis: GETDEL is not modelled by the simulated Redis",
+            "TypeError ioredis: KEYS is not modelled by the simulated Redis",
             "TypeError ioredis: LREM is not modelled by the simulated Redis",
         ]
     );

@@ -413,6 +413,36 @@ impl CacheConn {
         refusal(written)
     }
 
+    /// Redis's `PTTL` or `PERSIST` of a key: its integer answer.
+    pub async fn key_integer(&self, command: &str, key: &str) -> Result<i64, CacheError> {
+        let CacheConn::Redis(conn) = self else {
+            return Err(CacheError(format!("memcached has no {command}")));
+        };
+        Ok(redis::cmd(command)
+            .arg(key)
+            .query_async(&mut conn.clone())
+            .await?)
+    }
+
+    /// Redis's `GETDEL`, or `GETSET` with `value`: the value before
+    /// (`None`: nil). `Err` inside: the server's refusal.
+    pub async fn get_and(
+        &self,
+        command: &str,
+        key: &str,
+        value: Option<&str>,
+    ) -> Result<Result<Option<String>, String>, CacheError> {
+        let CacheConn::Redis(conn) = self else {
+            return Err(CacheError(format!("memcached has no {command}")));
+        };
+        let read: Result<Option<String>, redis::RedisError> = redis::cmd(command)
+            .arg(key)
+            .arg(value)
+            .query_async(&mut conn.clone())
+            .await;
+        refusal(read)
+    }
+
     /// A Redis sorted set's members with their scores, in order (`ZRANGE
     /// key 0 -1 WITHSCORES`). `Err` inside: the server's refusal.
     pub async fn zset_read(

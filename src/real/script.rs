@@ -529,6 +529,34 @@ impl RealMirror {
                     format!("EXPIRE {k} {} ms", ttl / MS),
                     yes(cache.expire(&key(k), *ttl).await),
                 ),
+                Call::Pttl(k) => (
+                    format!("PTTL {k}"),
+                    match cache.key_integer("PTTL", &key(k)).await {
+                        Ok(ttl) => Ok(Some(json!(ttl))),
+                        Err(error) => failed(error),
+                    },
+                ),
+                Call::Persist(k) => (
+                    format!("PERSIST {k}"),
+                    yes(cache.key_integer("PERSIST", &key(k)).await.map(|n| n == 1)),
+                ),
+                Call::GetDelete(k) | Call::GetSet(k, _) => {
+                    let (command, value) = match call {
+                        Call::GetSet(_, value) => ("GETSET", Some(wire(value))),
+                        _ => ("GETDEL", None),
+                    };
+                    (
+                        format!(
+                            "{command} {k}{}",
+                            value.as_ref().map_or(String::new(), |v| format!(" {v}"))
+                        ),
+                        match cache.get_and(command, &key(k), value.as_deref()).await {
+                            Ok(Ok(found)) => Ok(found.map(|text| unwire(&text))),
+                            Ok(Err(message)) => Err(message),
+                            Err(error) => failed(error),
+                        },
+                    )
+                }
                 Call::DeleteIf(k, value) => (
                     format!("DELETE {k} IF {}", wire(value)),
                     match cache.get(&key(k)).await {
@@ -842,7 +870,7 @@ impl Mirror for RealMirror {
             return None;
         };
         self.log.borrow_mut().operations += 1;
-        if same_exec_answer(simulated, &real) {
+        if same_exec_answer(simulated, &real) || same_expiry(call, simulated, &real) {
             return None;
         }
         let shown = |answer: &CacheAnswer| match answer {
@@ -946,6 +974,14 @@ impl Mirror for RealMirror {
         );
         Some(real)
     }
+}
+
+/// A PTTL's answers agree when both find the key with an expiry (its
+/// milliseconds left are the real clock's, which runs behind the model's
+/// by however long the calls took), or both say the same -1 or -2.
+fn same_expiry(call: &Call, simulated: &CacheAnswer, real: &CacheAnswer) -> bool {
+    let expires = |answer: &CacheAnswer| matches!(answer, Ok(Some(value)) if value.as_i64().is_some_and(|ms| ms >= 0));
+    matches!(call, Call::Pttl(_)) && expires(simulated) && expires(real)
 }
 
 /// A cache value as the real server stores it: a string as it is, a number

@@ -22,6 +22,14 @@ pub enum Call {
     Replace(String, Value, Micros),
     /// Redis's `PEXPIRE`: a new expiry for a live key (0 deletes it).
     Expire(String, Micros),
+    /// Redis's `PTTL` (and `TTL`, which rounds it to seconds).
+    Pttl(String),
+    /// Redis's `PERSIST`.
+    Persist(String),
+    /// Redis's `GETDEL`.
+    GetDelete(String),
+    /// Redis's `GETSET`.
+    GetSet(String, Value),
     /// memcached's `incr`/`decr`, with the binary protocol's initial value
     /// and its ttl for a missing key.
     Counter(String, f64, Option<(f64, Micros)>),
@@ -90,6 +98,10 @@ impl Call {
             | Call::Incr(key, _)
             | Call::Replace(key, ..)
             | Call::Expire(key, _)
+            | Call::Pttl(key)
+            | Call::Persist(key)
+            | Call::GetDelete(key)
+            | Call::GetSet(key, _)
             | Call::Counter(key, ..)
             | Call::Find(key, _)
             | Call::FindOne(key, _)

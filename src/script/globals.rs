@@ -370,6 +370,10 @@ pub fn register<'js>(ctx: &Ctx<'js>, link: &Rc<Link>) -> Result<()> {
             ("defer", host_defer, 2),
             ("replace", cache_replace, 3),
             ("expire", cache_expire, 2),
+            ("pttl", cache_pttl, 1),
+            ("persist", cache_persist, 1),
+            ("getDelete", cache_get_delete, 1),
+            ("getSet", cache_get_set, 2),
             ("counter", cache_counter, 4),
             ("lockScript", cache_lock_script, 4),
             ("connection", cache_connection, 0),
@@ -522,6 +526,31 @@ fn cache_expire<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result
     let key = key_arg(ctx, args, 0)?;
     let ttl = ms_arg(ctx, args, 1)?;
     send(link, ctx, OpKind::CacheExpire, Call::Expire(key, ttl))
+}
+
+/// `pttl(key)`: Redis's `PTTL` (-1: no expiry, -2: no such key).
+fn cache_pttl<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    let key = key_arg(ctx, args, 0)?;
+    send(link, ctx, OpKind::CacheTtl, Call::Pttl(key))
+}
+
+/// `persist(key)`: whether the live key had an expiry (it has none now).
+fn cache_persist<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    let key = key_arg(ctx, args, 0)?;
+    send(link, ctx, OpKind::CachePersist, Call::Persist(key))
+}
+
+/// `getDelete(key)`: the live value (null: none), deleted.
+fn cache_get_delete<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    let key = key_arg(ctx, args, 0)?;
+    send(link, ctx, OpKind::CacheGetDelete, Call::GetDelete(key))
+}
+
+/// `getSet(key, value)`: the live value it replaces (null: none).
+fn cache_get_set<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    let key = key_arg(ctx, args, 0)?;
+    let value = to_json(ctx, &arg(ctx, args, 1))?;
+    send(link, ctx, OpKind::CacheGetSet, Call::GetSet(key, value))
 }
 
 /// `counter(key, by, initial, ms)`: `initial` undefined or null: a missing
@@ -794,6 +823,10 @@ fn queued_call(command: Json) -> std::result::Result<Call, String> {
         Some("delete") => Call::Delete(key),
         Some("incr") => Call::Incr(key, number(&mut rest)),
         Some("expire") => Call::Expire(key, to_micros(number(&mut rest))),
+        Some("pttl") => Call::Pttl(key),
+        Some("persist") => Call::Persist(key),
+        Some("getDelete") => Call::GetDelete(key),
+        Some("getSet") => Call::GetSet(key, rest.next().unwrap_or(Json::Null)),
         Some("hashRead") => Call::HashRead(key, hash_fields(rest.next().unwrap_or(Json::Null))),
         Some("hashWrite") => Call::HashWrite(key, hash_write(rest.next().unwrap_or(Json::Null))?),
         Some("setRead") => Call::SetRead(key, hash_fields(rest.next().unwrap_or(Json::Null))),

@@ -1004,7 +1004,7 @@ impl ScriptRun {
             return;
         }
         let (table, write) = match call {
-            Call::Get(_) | Call::GetStale(_) => (false, false),
+            Call::Get(_) | Call::GetStale(_) | Call::Pttl(_) => (false, false),
             Call::Set(..)
             | Call::Add(..)
             | Call::Delete(_)
@@ -1012,6 +1012,9 @@ impl ScriptRun {
             | Call::Incr(..)
             | Call::Replace(..)
             | Call::Expire(..)
+            | Call::Persist(_)
+            | Call::GetDelete(_)
+            | Call::GetSet(..)
             | Call::Counter(..) => (false, true),
             Call::Locks(_, keys, ..) => {
                 // Every key of a redlock script is read and may be written.
@@ -1213,6 +1216,41 @@ impl ScriptRun {
                 Outcome::Stored,
                 Outcome::NotFound,
             ),
+            Call::Pttl(key) => {
+                let ttl = state.cache.pttl(&key, now);
+                let outcome = if ttl == -2 {
+                    Outcome::Miss
+                } else {
+                    Outcome::Hit
+                };
+                (Ok(Some(Value::from(ttl))), outcome)
+            }
+            Call::Persist(key) => answered(
+                state.cache.persist(&key, now),
+                Outcome::Stored,
+                Outcome::NotStored,
+            ),
+            Call::GetDelete(key) => match state.cache.get_delete(&key, now) {
+                Ok(Some(value)) => {
+                    self.count_read(&Found::Live(Value::Null));
+                    (Ok(Some(value)), Outcome::Deleted)
+                }
+                Ok(None) => {
+                    self.count_read(&Found::Miss);
+                    (Ok(None), Outcome::NotFound)
+                }
+                Err(message) => (Err(Rejection::Type(message)), Outcome::Failed),
+            },
+            Call::GetSet(key, value) => match state.cache.get_set(&key, value, now) {
+                Ok(old) => {
+                    self.count_read(&match old {
+                        Some(_) => Found::Live(Value::Null),
+                        None => Found::Miss,
+                    });
+                    (Ok(old), Outcome::Stored)
+                }
+                Err(message) => (Err(Rejection::Type(message)), Outcome::NotStored),
+            },
             Call::Counter(key, by, initial) => match state.cache.counter(&key, by, initial, now) {
                 Ok(Some(value)) => (Ok(Some(number(value))), Outcome::Stored),
                 Ok(None) => (Ok(Some(Value::Null)), Outcome::NotFound),
@@ -2164,13 +2202,18 @@ enum Access {
 fn cache_accesses(call: &Call) -> Vec<(String, Access)> {
     let one = |key: &String, access| vec![(key.clone(), access)];
     match call {
-        Call::Get(key) | Call::GetStale(key) => one(key, Access::Read),
-        Call::Set(key, ..) | Call::Replace(key, ..) => one(key, Access::Overwrite),
+        Call::Get(key) | Call::GetStale(key) | Call::Pttl(key) => one(key, Access::Read),
+        // GETSET writes blind, whatever it reads back.
+        Call::Set(key, ..) | Call::Replace(key, ..) | Call::GetSet(key, _) => {
+            one(key, Access::Overwrite)
+        }
         Call::Add(key, ..)
         | Call::Delete(key)
         | Call::DeleteIf(key, _)
         | Call::Incr(key, _)
         | Call::Expire(key, _)
+        | Call::Persist(key)
+        | Call::GetDelete(key)
         | Call::Counter(key, ..) => one(key, Access::Update),
         Call::HashRead(key, Some(fields)) | Call::SetRead(key, Some(fields)) => fields
             .iter()

@@ -707,6 +707,61 @@ impl ScriptCache {
         true
     }
 
+    /// Redis's `PTTL`: a live key's time to live in milliseconds, as
+    /// Redis's clock of whole milliseconds reads it; -1 for a key with no
+    /// expiry, -2 for no such key.
+    pub fn pttl(&self, key: &str, now: Micros) -> i64 {
+        match self.live(key, now).map(|entry| entry.expires_at) {
+            None => -2,
+            Some(None) => -1,
+            Some(Some(at)) => (at / 1_000) as i64 - (now / 1_000) as i64,
+        }
+    }
+
+    /// Redis's `PERSIST`: a live key keeps its value and loses its
+    /// expiry; answers whether it had one.
+    pub fn persist(&mut self, key: &str, now: Micros) -> bool {
+        let had = self
+            .live(key, now)
+            .is_some_and(|entry| entry.expires_at.is_some());
+        if let (true, Some(entry)) = (had, self.entries.get_mut(key)) {
+            entry.expires_at = None;
+            self.wrote(key);
+        }
+        had
+    }
+
+    /// Redis's `GETDEL`: a live value, deleted (`None`: no such key), or
+    /// `WRONGTYPE` for a collection (which stays).
+    pub fn get_delete(&mut self, key: &str, now: Micros) -> Result<Option<Value>, String> {
+        let value = match self.live(key, now) {
+            None => return Ok(None),
+            Some(entry) if entry.kind != Kind::Value => return Err(WRONGTYPE.to_string()),
+            Some(entry) => entry.value.clone(),
+        };
+        self.entries.remove(key);
+        self.wrote(key);
+        Ok(Some(value))
+    }
+
+    /// Redis's `GETSET`: stores `value`, with no expiry, and answers the
+    /// live value it replaced (`None`: none); `WRONGTYPE`, and nothing
+    /// stored, for a collection.
+    pub fn get_set(
+        &mut self,
+        key: &str,
+        value: Value,
+        now: Micros,
+    ) -> Result<Option<Value>, String> {
+        let old = match self.live(key, now) {
+            None => None,
+            Some(entry) if entry.kind != Kind::Value => return Err(WRONGTYPE.to_string()),
+            Some(entry) => Some(entry.value.clone()),
+        };
+        self.set(key, value, 0, now);
+        Ok(old)
+    }
+
     /// memcached's `incr`/`decr`: adds `by` to a live unsigned number (a
     /// number, or a string of digits) and never goes below 0; a missing
     /// key is stored as `initial` (with its ttl) when one is given (the

@@ -117,6 +117,16 @@
     ],
     llen: (key) => ["listRead", key, [0, -1], (items) => items.length],
   };
+  // A key's expiry, and a value read as it is deleted or replaced: PTTL
+  // (TTL rounds it to whole seconds, as Redis does), PERSIST, GETDEL and
+  // GETSET (which leaves the key with no expiry), one cache operation each.
+  const keyCommands = {
+    pttl: (key) => ["pttl", key, null, (ms) => ms],
+    ttl: (key) => ["pttl", key, null, (ms) => (ms < 0 ? ms : Math.floor((ms + 500) / 1000))],
+    persist: (key) => ["persist", key, null, (done) => (done ? 1 : 0)],
+    getdel: (key) => ["getDelete", key, null, (found) => reply(stringValue(found))],
+    getset: (key, value) => ["getSet", key, stored(value), (found) => reply(stringValue(found))],
+  };
   // Sorted sets. A read takes the whole set in one cache operation
   // (`zsetRead`: `[member, score]` pairs by score, then member) and
   // answers from it as Redis would, its errors after the round trip; a
@@ -428,13 +438,13 @@
   // the command and what is modelled, not "not a function".
   const UNMODELLED = [
     "zpopmin", "zpopmax", "bzpopmin", "zrandmember", "zrangebylex", "zlexcount", "zunionstore",
-    "zinterstore", "zrangestore", "zscan", "blpop", "brpop", "lrem", "lset", "lindex", "publish", "subscribe", "getset", "getdel", "ttl", "pttl", "persist", "keys",
+    "zinterstore", "zrangestore", "zscan", "blpop", "brpop", "lrem", "lset", "lindex", "publish", "subscribe", "keys",
     "scan", "flushall", "flushdb", "rename", "append", "strlen", "evalsha", "script", "xadd",
     "xread",
   ];
   const MODELLED_REDIS =
     "GET, SET with EX/PX/NX/XX, SETEX, PSETEX, SETNX, DEL, EXISTS, INCR/DECR(BY), " +
-    "EXPIRE, PEXPIRE, EVAL of check-and-delete and redlock's scripts, PING, MGET, MSET, " +
+    "EXPIRE, PEXPIRE, TTL, PTTL, PERSIST, GETDEL, GETSET, EVAL of check-and-delete and redlock's scripts, PING, MGET, MSET, " +
     "HSET, HSETNX, HMSET, HGET, HMGET, HGETALL, HDEL, HINCRBY, HEXISTS, HLEN, HKEYS, HVALS, " +
     "SADD, SREM, SMEMBERS, SCARD, SISMEMBER, SMISMEMBER, LPUSH, RPUSH, LPOP, RPOP, LRANGE, LLEN, " +
     "ZADD, ZINCRBY, ZREM, ZREMRANGEBYSCORE, ZREMRANGEBYRANK, ZCARD, ZSCORE, ZMSCORE, ZRANK, " +
@@ -443,7 +453,7 @@
     "and WATCH, UNWATCH, MULTI/EXEC and pipelines of those";
   const NODE_REDIS_UNMODELLED = [
     "zPopMin", "zPopMax", "bzPopMin", "zRandMember", "zRangeByLex", "zLexCount", "zUnionStore",
-    "zInterStore", "zRangeStore", "zScan", "blPop", "brPop", "lRem", "lSet", "lIndex", "publish", "subscribe", "getSet", "getDel", "ttl", "pTTL", "persist", "keys",
+    "zInterStore", "zRangeStore", "zScan", "blPop", "brPop", "lRem", "lSet", "lIndex", "publish", "subscribe", "keys",
     "scan", "flushAll", "flushDb", "rename", "append", "strLen", "evalSha", "xAdd", "xRead",
   ];
   function unmodelled(prototype, library, names) {
@@ -952,11 +962,16 @@
     }
   }
   unmodelled(RedisClient.prototype, "redis", NODE_REDIS_UNMODELLED);
-  // The hash, set and list commands as each library spells them: ioredis's name
+  // The key, hash, set and list commands as each library spells them: ioredis's name
   // (null: none), node-redis's, and the command, which takes either's
   // arguments (node-redis's lists are arrays, ioredis's spread). Each is a
   // method of the client (one round trip) and of its MULTI.
   const COLLECTION_COMMANDS = [
+    ["ttl", "ttl", (key) => keyCommands.ttl(key)],
+    ["pttl", "pTTL", (key) => keyCommands.pttl(key)],
+    ["persist", "persist", (key) => keyCommands.persist(key)],
+    ["getdel", "getDel", (key) => keyCommands.getdel(key)],
+    ["getset", "getSet", (key, value) => keyCommands.getset(key, value)],
     ["hget", "hGet", (key, field) => hashCommands.hget(key, field)],
     ["hmget", "hmGet", (key, ...fields) => hashCommands.hmget(key, fields)],
     ["hgetall", null, (key) => hashCommands.hgetall(key, Object.prototype)],

@@ -73,6 +73,14 @@ pub enum OpKind {
     CacheZsetRead,
     /// A write of a Redis sorted set (`ZADD`, `ZREM`, …).
     CacheZsetWrite,
+    /// Redis's `PTTL` or `TTL`: a key's time to live.
+    CacheTtl,
+    /// Redis's `PERSIST`: a key loses its expiry.
+    CachePersist,
+    /// Redis's `GETDEL`.
+    CacheGetDelete,
+    /// Redis's `GETSET`.
+    CacheGetSet,
 }
 
 impl OpKind {
@@ -99,7 +107,11 @@ impl OpKind {
             | OpKind::CacheListRead
             | OpKind::CacheListWrite
             | OpKind::CacheZsetRead
-            | OpKind::CacheZsetWrite => Some(ServerKind::Cache),
+            | OpKind::CacheZsetWrite
+            | OpKind::CacheTtl
+            | OpKind::CachePersist
+            | OpKind::CacheGetDelete
+            | OpKind::CacheGetSet => Some(ServerKind::Cache),
             OpKind::DbSelect | OpKind::DbFindOrder | OpKind::DbFind | OpKind::DbFindOne => {
                 Some(ServerKind::DbRead)
             }
