@@ -835,8 +835,8 @@ fn sorted_sets_agree_with_real_redis() {
 /// A key's expiry and the values read as they go, on real Redis: a
 /// one-time token taken with GETDEL (one request of each user's clicks
 /// gets it, or more when they race), TTL and PTTL of a live and a missing
-/// key, PERSIST, and GETSET, which leaves no expiry: each answers the
-/// same there (a PTTL's milliseconds are the real clock's, so only its
+/// key, EXPIRE with GT and NX, PERSIST, and GETSET, which leaves no
+/// expiry: each answers the same there (a PTTL's milliseconds are the real clock's, so only its
 /// sign is compared).
 #[test]
 fn ttl_getdel_and_getset_agree_with_real_redis() {
@@ -849,8 +849,10 @@ fn ttl_getdel_and_getset_agree_with_real_redis() {
           count(`ttl_${await redis.ttl(token)}`);
           count(`taken_${(await redis.getdel(token)) !== null}`);
           count(`gone_${await redis.pttl(token)}`);
-          await redis.set(`seen:${req.user}`, req.id, "PX", 5000);
-          count(`persisted_${await redis.persist(`seen:${req.user}`)}`);
+          await redis.set(`seen:${req.id}`, req.id, "PX", 5000);
+          count(`longer_${await redis.expire(`seen:${req.id}`, 10, "GT")}`);
+          count(`persisted_${await redis.persist(`seen:${req.id}`)}`);
+          count(`fresh_${await redis.expire(`seen:${req.id}`, 10, "NX")}`);
           const last = await redis.getset("last", req.id);
           count(`first_${last === null}`);
           count(`last_ttl_${await redis.ttl("last")}`);
@@ -864,6 +866,8 @@ fn ttl_getdel_and_getset_agree_with_real_redis() {
     assert_script_agrees(&report);
     let custom = &report.simulation["custom"];
     assert_eq!(custom["last_ttl_-1"], 4, "{custom}");
+    assert_eq!(custom["longer_1"], 4, "{custom}");
+    assert_eq!(custom["fresh_1"], 4, "{custom}");
     assert_eq!(custom["first_true"], 1, "{custom}");
 }
 

@@ -2350,6 +2350,50 @@ async function handle(req) {
     );
 }
 
+/// EXPIRE's options (Redis 7's NX, XX, GT and LT, and XX with GT or LT)
+/// through both clients, alone and in a MULTI, with Redis's errors for
+/// options it refuses: Node 20 with ioredis 5.8 and node-redis 5 on a real
+/// Redis 7.0 printed this line for the same text.
+#[test]
+fn expire_options_reply_as_redis_does() {
+    let code = r#"async function handle(req) {
+  const Redis = require("ioredis");
+  const redis = new Redis({ port: 6390 });
+  const { createClient } = require("redis");
+  const client = createClient({ url: "redis://127.0.0.1:6390" });
+  await client.connect();
+  const out = [];
+  const k = "t:e";
+  await redis.del(k, k + "f");
+  await redis.set(k, "v", "EX", 100);
+  await redis.set(k + "f", "v");
+  out.push(await redis.expire(k, 200, "NX"), await redis.expire(k + "f", 200, "nx"), await redis.ttl(k + "f"));
+  out.push(await redis.expire(k, 50, "GT"), await redis.expire(k, 300, "GT"), await redis.ttl(k));
+  out.push(await redis.expire(k, 400, "LT"), await redis.expire(k, 30, "lt"), await redis.ttl(k));
+  out.push(await redis.persist(k + "f"), await redis.expire(k + "f", 30, "XX"), await redis.expire(k + "f", 30, "XX", "LT"), await redis.ttl(k + "f"));
+  out.push(await redis.pexpire(k, 10000, "XX", "GT"), await redis.ttl(k));
+  for (const opts of [["NX", "GT"], ["GT", "LT"], ["soon"], ["NX", "XX"]]) {
+    try { await redis.expire(k, 10, ...opts); } catch (e) { out.push(e.name, e.message); }
+  }
+  out.push(await client.expire(k, 5, "GT"), await client.expire(k, 5, "LT"), await client.ttl(k), await client.pExpire(k, 2000, "XX"), await client.ttl(k));
+  try { await client.expire(k, 5, "XY"); } catch (e) { out.push(e.constructor.name, e.message); }
+  const m = await redis.multi().expire(k, 100, "GT").ttl(k).expire(k, 1, "NX").pexpire(k, 5000, "LT").ttl(k).exec();
+  out.push(JSON.stringify(m));
+  const n = await client.multi().expire(k, 1, "NX").expire(k, 100, "GT").ttl(k).exec();
+  out.push(JSON.stringify(n));
+  out.push(await redis.expire(k, 0, "LT"), await redis.get(k), await redis.expire(k + "f", -1, "GT"), await redis.get(k + "f"));
+  await redis.quit(); await client.quit();
+  console.log(JSON.stringify(out));
+}
+"#;
+    assert_eq!(
+        logs(code, ""),
+        [
+            r#"[0,1,200,0,1,300,0,1,30,1,0,0,-1,0,30,"ReplyError","ERR NX and XX, GT or LT options at the same time are not compatible","ReplyError","ERR GT and LT options at the same time are not compatible","ReplyError","ERR Unsupported option soon","ReplyError","ERR NX and XX, GT or LT options at the same time are not compatible",0,1,5,1,2,"SimpleError","ERR Unsupported option XY","[[null,1],[null,100],[null,0],[null,1],[null,5]]","[0,1,100]",1,null,0,"v"]"#
+        ]
+    );
+}
+
 /// node-redis's `ttl`, `pTTL`, `persist`, `getDel` and `getSet`, alone and
 /// in a MULTI (one that fails, too): Node 20 with redis 5 on a real Redis
 /// 7 printed this line for the same text.

@@ -273,14 +273,27 @@ impl CacheConn {
 
     /// A new expiry for a present key (memcached `touch`, Redis `PEXPIRE`;
     /// 0 deletes it); true if it was present.
-    pub async fn expire(&self, key: &str, ttl: Micros) -> Result<bool, CacheError> {
+    /// A new expiry for a live key (0 deletes it): Redis's `PEXPIRE`, with
+    /// its options (`NX`, `XX`, `GT`, `LT`); memcached's `touch`, which
+    /// takes none.
+    pub async fn expire(
+        &self,
+        key: &str,
+        ttl: Micros,
+        options: &[&str],
+    ) -> Result<bool, CacheError> {
         match self {
+            CacheConn::Memcached(_) if !options.is_empty() => Err(CacheError(format!(
+                "memcached has no expire option {}",
+                options.join(" ")
+            ))),
             CacheConn::Memcached(_) if ttl == 0 => self.delete(key).await,
             CacheConn::Memcached(conn) => Ok(conn.lock().await.touch(key, seconds(ttl)).await?),
             CacheConn::Redis(conn) => {
                 let live: i64 = redis::cmd("PEXPIRE")
                     .arg(key)
                     .arg(ttl / 1_000)
+                    .arg(options)
                     .query_async(&mut conn.clone())
                     .await?;
                 Ok(live == 1)

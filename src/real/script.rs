@@ -525,9 +525,16 @@ impl RealMirror {
                     yes(cache.replace(&key(k), &wire(value), *ttl).await),
                 ),
                 Call::Delete(k) => (format!("DELETE {k}"), yes(cache.delete(&key(k)).await)),
-                Call::Expire(k, ttl) => (
-                    format!("EXPIRE {k} {} ms", ttl / MS),
-                    yes(cache.expire(&key(k), *ttl).await),
+                Call::Expire(k, ttl, only) => (
+                    format!(
+                        "EXPIRE {k} {} ms{}",
+                        ttl / MS,
+                        only.words()
+                            .iter()
+                            .map(|w| format!(" {w}"))
+                            .collect::<String>()
+                    ),
+                    yes(cache.expire(&key(k), *ttl, &only.words()).await),
                 ),
                 Call::Pttl(k) => (
                     format!("PTTL {k}"),

@@ -6,7 +6,7 @@ use serde_json::Value;
 use crate::config::Micros;
 
 use super::sql::{Plan, SqlError};
-use super::world::{HashWrite, ListWrite, LockScript, Row, ZsetWrite};
+use super::world::{ExpireIf, HashWrite, ListWrite, LockScript, Row, ZsetWrite};
 
 /// What a script's cache or DB call does when it lands.
 #[derive(Clone)]
@@ -20,8 +20,9 @@ pub enum Call {
     Incr(String, f64),
     /// memcached's `replace` (and Redis's `SET XX`).
     Replace(String, Value, Micros),
-    /// Redis's `PEXPIRE`: a new expiry for a live key (0 deletes it).
-    Expire(String, Micros),
+    /// Redis's `PEXPIRE`: a new expiry for a live key (0 deletes it), if
+    /// its option allows.
+    Expire(String, Micros, ExpireIf),
     /// Redis's `PTTL` (and `TTL`, which rounds it to seconds).
     Pttl(String),
     /// Redis's `PERSIST`.
@@ -97,7 +98,7 @@ impl Call {
             | Call::DeleteIf(key, _)
             | Call::Incr(key, _)
             | Call::Replace(key, ..)
-            | Call::Expire(key, _)
+            | Call::Expire(key, ..)
             | Call::Pttl(key)
             | Call::Persist(key)
             | Call::GetDelete(key)

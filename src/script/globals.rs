@@ -24,7 +24,7 @@ use crate::world::LockKey;
 
 use super::call::{Call, SqlCall};
 use super::host::{Answer, Helper, Host, NextTick, Position, Settle, Waiter, FIRING};
-use super::world::{HashWrite, ListWrite, LockScript, Row, TableDef, ZsetWrite};
+use super::world::{ExpireIf, HashWrite, ListWrite, LockScript, Row, TableDef, ZsetWrite};
 
 /// What every native of a realm reaches: the run's host (replaced when a
 /// realm is reused for another run) and the realm's server.
@@ -521,11 +521,19 @@ fn cache_replace<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Resul
     )
 }
 
-/// `expire(key, ms)`: a non-positive `ms` deletes the key.
+/// `expire(key, ms, options)`: a non-positive `ms` deletes the key; the
+/// options (an array of `"NX"`, `"XX"`, `"GT"`, `"LT"`) say when it
+/// applies, and Redis's error for options it refuses is thrown.
 fn cache_expire<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
     let key = key_arg(ctx, args, 0)?;
     let ttl = ms_arg(ctx, args, 1)?;
-    send(link, ctx, OpKind::CacheExpire, Call::Expire(key, ttl))
+    let words: Vec<String> = match arg(ctx, args, 2).as_array() {
+        Some(words) => words.iter().collect::<Result<_>>()?,
+        None => Vec::new(),
+    };
+    let only = ExpireIf::parse(words.iter().map(String::as_str))
+        .map_err(|message| type_error(ctx, message))?;
+    send(link, ctx, OpKind::CacheExpire, Call::Expire(key, ttl, only))
 }
 
 /// `pttl(key)`: Redis's `PTTL` (-1: no expiry, -2: no such key).
@@ -822,7 +830,13 @@ fn queued_call(command: Json) -> std::result::Result<Call, String> {
         Some("get") => Call::Get(key),
         Some("delete") => Call::Delete(key),
         Some("incr") => Call::Incr(key, number(&mut rest)),
-        Some("expire") => Call::Expire(key, to_micros(number(&mut rest))),
+        Some("expire") => {
+            let ttl = to_micros(number(&mut rest));
+            let words = rest.next().unwrap_or(Json::Null);
+            let words = words.as_array().map(Vec::as_slice).unwrap_or_default();
+            let only = ExpireIf::parse(words.iter().filter_map(Json::as_str))?;
+            Call::Expire(key, ttl, only)
+        }
         Some("pttl") => Call::Pttl(key),
         Some("persist") => Call::Persist(key),
         Some("getDelete") => Call::GetDelete(key),

@@ -1211,8 +1211,8 @@ impl ScriptRun {
                 Outcome::Stored,
                 Outcome::NotStored,
             ),
-            Call::Expire(key, ttl) => answered(
-                state.cache.expire(&key, ttl, now),
+            Call::Expire(key, ttl, only) => answered(
+                state.cache.expire(&key, ttl, only, now),
                 Outcome::Stored,
                 Outcome::NotFound,
             ),
@@ -2211,7 +2211,7 @@ fn cache_accesses(call: &Call) -> Vec<(String, Access)> {
         | Call::Delete(key)
         | Call::DeleteIf(key, _)
         | Call::Incr(key, _)
-        | Call::Expire(key, _)
+        | Call::Expire(key, ..)
         | Call::Persist(key)
         | Call::GetDelete(key)
         | Call::Counter(key, ..) => one(key, Access::Update),

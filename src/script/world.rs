@@ -68,6 +68,75 @@ pub fn sort_members(members: &mut [String]) {
     }
 }
 
+/// When `EXPIRE` sets the new expiry (Redis 7.0's options; none: always):
+/// only if the key has none (`NX`), has one (`XX`), or the new one is later
+/// (`GT`) or earlier (`LT`) than the current one, where no expiry is
+/// forever. `XX` goes with `GT` or `LT`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ExpireIf {
+    nx: bool,
+    xx: bool,
+    gt: bool,
+    lt: bool,
+}
+
+impl ExpireIf {
+    pub const ALWAYS: ExpireIf = ExpireIf {
+        nx: false,
+        xx: false,
+        gt: false,
+        lt: false,
+    };
+
+    /// The options as a client sends them, read as Redis 7.0 reads them
+    /// (any case, any order), or Redis's error.
+    pub fn parse<'a>(words: impl IntoIterator<Item = &'a str>) -> Result<ExpireIf, String> {
+        let mut only = ExpireIf::ALWAYS;
+        for word in words {
+            match word.to_ascii_uppercase().as_str() {
+                "NX" => only.nx = true,
+                "XX" => only.xx = true,
+                "GT" => only.gt = true,
+                "LT" => only.lt = true,
+                _ => return Err(format!("ERR Unsupported option {word}")),
+            }
+        }
+        if only.nx && (only.xx || only.gt || only.lt) {
+            return Err(
+                "ERR NX and XX, GT or LT options at the same time are not compatible".to_string(),
+            );
+        }
+        if only.gt && only.lt {
+            return Err("ERR GT and LT options at the same time are not compatible".to_string());
+        }
+        Ok(only)
+    }
+
+    /// Its words in a Redis command.
+    pub fn words(self) -> Vec<&'static str> {
+        [
+            (self.nx, "NX"),
+            (self.xx, "XX"),
+            (self.gt, "GT"),
+            (self.lt, "LT"),
+        ]
+        .into_iter()
+        .filter_map(|(on, word)| on.then_some(word))
+        .collect()
+    }
+
+    /// Whether a key whose expiry is `current` (none: forever) takes the
+    /// expiry `when` (both in whole milliseconds), checked as Redis's
+    /// `expireGenericCommand` checks.
+    fn allows(self, current: Option<Micros>, when: Micros) -> bool {
+        let refused = (self.nx && current.is_some())
+            || (self.xx && current.is_none())
+            || (self.gt && current.is_none_or(|at| when <= at))
+            || (self.lt && current.is_some_and(|at| when >= at));
+        !refused
+    }
+}
+
 /// Redis's answer to a command on a key of the other kind.
 pub const WRONGTYPE: &str = "WRONGTYPE Operation against a key holding the wrong kind of value";
 
@@ -691,11 +760,16 @@ impl ScriptCache {
         true
     }
 
-    /// Gives a live key a new expiry, `ttl` from now (Redis's `PEXPIRE`;
-    /// 0 deletes the key, as a non-positive expiry does in Redis);
-    /// answers whether the key was live.
-    pub fn expire(&mut self, key: &str, ttl: Micros, now: Micros) -> bool {
-        if self.live(key, now).is_none() {
+    /// Gives a live key a new expiry, `ttl` from now, if `only` allows it
+    /// (Redis's `PEXPIRE`; 0 deletes the key, as a non-positive expiry
+    /// does in Redis); answers whether it did. The expiries compare on
+    /// Redis's clock of whole milliseconds.
+    pub fn expire(&mut self, key: &str, ttl: Micros, only: ExpireIf, now: Micros) -> bool {
+        let Some(entry) = self.live(key, now) else {
+            return false;
+        };
+        let ms = |at: Micros| at / 1_000;
+        if !only.allows(entry.expires_at.map(ms), ms(now.saturating_add(ttl))) {
             return false;
         }
         if ttl == 0 {
@@ -1215,13 +1289,67 @@ mod tests {
         cache.set("k", json!(1), 0, 0);
         assert!(cache.replace("k", json!(2), 100, 0));
         assert_eq!(cache.get("k", 99), Found::Live(json!(2)));
-        assert!(cache.expire("k", 200, 50));
+        assert!(cache.expire("k", 200, ExpireIf::ALWAYS, 50));
         assert_eq!(cache.get("k", 249), Found::Live(json!(2)));
         assert_eq!(cache.get("k", 250), Found::Miss);
-        assert!(!cache.expire("k", 10, 250));
+        assert!(!cache.expire("k", 10, ExpireIf::ALWAYS, 250));
         cache.set("d", json!(1), 0, 0);
-        assert!(cache.expire("d", 0, 0));
+        assert!(cache.expire("d", 0, ExpireIf::ALWAYS, 0));
         assert_eq!(cache.get("d", 0), Found::Miss);
+    }
+
+    /// EXPIRE's options against a key with no expiry and one with an
+    /// expiry 10 s away, on Redis's whole-millisecond clock; PTTL and
+    /// PERSIST read and clear it.
+    #[test]
+    fn expire_options_compare_expiries_as_redis_does() {
+        let s = 1_000_000;
+        let only = |word: &str| ExpireIf::parse([word]).unwrap();
+        let mut cache = ScriptCache::new(0);
+        cache.set("forever", json!(1), 0, 0);
+        cache.set("ten", json!(1), 10 * s, 0);
+        assert_eq!(
+            (cache.pttl("forever", 0), cache.pttl("ten", 400)),
+            (-1, 10_000)
+        );
+        assert_eq!(cache.pttl("none", 0), -2);
+        // NX: only a key with no expiry; XX: only one with an expiry.
+        assert!(!cache.expire("ten", 20 * s, only("NX"), 0));
+        assert!(!cache.expire("forever", 20 * s, only("XX"), 0));
+        // GT: later only (no expiry is forever, so never); within the
+        // same millisecond is not later.
+        assert!(!cache.expire("forever", 20 * s, only("GT"), 0));
+        assert!(!cache.expire("ten", 10 * s, only("GT"), 900));
+        assert!(cache.expire("ten", 10 * s, only("GT"), 1_000));
+        assert_eq!(cache.pttl("ten", 1_000), 10_000);
+        // LT: earlier only, and a key with no expiry always.
+        assert!(!cache.expire("ten", 20 * s, only("LT"), 1_000));
+        assert!(cache.expire("ten", 5 * s, only("LT"), 1_000));
+        assert!(cache.expire("forever", 20 * s, only("LT"), 0));
+        assert_eq!(cache.pttl("forever", 0), 20_000);
+        // A non-positive time an option allows deletes the key.
+        assert!(cache.expire("ten", 0, only("XX"), 2_000));
+        assert_eq!(cache.pttl("ten", 2_000), -2);
+        assert!(cache.persist("forever", 0));
+        assert!(!cache.persist("forever", 0));
+        assert_eq!(cache.pttl("forever", 0), -1);
+        assert!(!cache.expire("none", s, only("LT"), 0));
+        // XX goes with LT: an earlier expiry, and only over one.
+        let xx_lt = ExpireIf::parse(["xx", "lt"]).unwrap();
+        assert!(!cache.expire("forever", s, xx_lt, 0));
+        assert_eq!(ExpireIf::parse(["Gt", "XX"]).unwrap().words(), ["XX", "GT"]);
+        assert_eq!(
+            ExpireIf::parse(["NX", "GT"]),
+            Err("ERR NX and XX, GT or LT options at the same time are not compatible".into())
+        );
+        assert_eq!(
+            ExpireIf::parse(["GT", "LT"]),
+            Err("ERR GT and LT options at the same time are not compatible".into())
+        );
+        assert_eq!(
+            ExpireIf::parse(["soon"]),
+            Err("ERR Unsupported option soon".into())
+        );
     }
 
     #[test]
@@ -1315,7 +1443,7 @@ mod tests {
         cache
             .hash_write("e", set(pairs(&[("f", json!(1))])), 0)
             .unwrap();
-        assert!(cache.expire("e", 10, 0));
+        assert!(cache.expire("e", 10, ExpireIf::ALWAYS, 0));
         assert_eq!(cache.hash("e", 10), Ok(Map::new()));
     }
 
@@ -1415,7 +1543,7 @@ mod tests {
         cache.incr("a", 1.0, 311).unwrap();
         assert!(!cache.exec_allowed(4, 312));
         cache.watch(4, &keys(&["a"]), 320);
-        cache.expire("a", 1_000, 321);
+        cache.expire("a", 1_000, ExpireIf::ALWAYS, 321);
         assert!(!cache.exec_allowed(4, 322));
         assert_eq!(cache.watched(4).count(), 0);
     }

@@ -422,8 +422,14 @@
       return found;
     },
     // `PEXPIRE`: 1 if the key was live (a non-positive time deletes it).
-    async pexpire(key, ms) {
-      return (await host.expire(key, integerArgument(ms))) ? 1 : 0;
+    // With Redis 7's options (`NX`, `XX`, `GT`, `LT`).
+    async pexpire(key, ms, options = []) {
+      const time = integerArgument(ms);
+      try {
+        return (await host.expire(key, time, options.map(String))) ? 1 : 0;
+      } catch (error) {
+        throw new ReplyError(redisMessage(error.message));
+      }
     },
   };
   const expiry = (unit, amount) => {
@@ -486,7 +492,10 @@
     },
     del: (keys) => [keys.flat().map((key) => ["delete", key]), (done) => done.filter(Boolean).length],
     incrby: (key, by) => [[["incr", key, Number(by)]], ([value]) => value],
-    pexpire: (key, ms) => [[["expire", key, integerArgument(ms)]], ([done]) => (done ? 1 : 0)],
+    pexpire: (key, ms, options = []) => [
+      [["expire", key, integerArgument(ms), options.map(String)]],
+      ([done]) => (done ? 1 : 0),
+    ],
     exists: (keys) => [
       keys.flat().map((key) => ["get", key]),
       (found) => found.filter((value) => value != null).length,
@@ -570,11 +579,11 @@
     decrby(key, by) {
       return this._queue(queueable.incrby(key, -by));
     }
-    expire(key, seconds) {
-      return this._queue(queueable.pexpire(key, integerArgument(seconds) * 1000));
+    expire(key, seconds, ...options) {
+      return this._queue(queueable.pexpire(key, integerArgument(seconds) * 1000, options));
     }
-    pexpire(key, ms) {
-      return this._queue(queueable.pexpire(key, ms));
+    pexpire(key, ms, ...options) {
+      return this._queue(queueable.pexpire(key, ms, options));
     }
     exists(...keys) {
       return this._queue(queueable.exists(keys));
@@ -677,11 +686,11 @@
       args = args.flat();
       return redisCommands.eval(script, args.slice(0, n), args.slice(n));
     }
-    async expire(key, seconds) {
-      return redisCommands.pexpire(key, integerArgument(seconds) * 1000);
+    async expire(key, seconds, ...options) {
+      return redisCommands.pexpire(key, integerArgument(seconds) * 1000, options);
     }
-    pexpire(key, ms) {
-      return redisCommands.pexpire(key, ms);
+    pexpire(key, ms, ...options) {
+      return redisCommands.pexpire(key, ms, options);
     }
     mget(...keys) {
       return batched(queueable.mget(keys));
@@ -799,11 +808,11 @@
     decrBy(key, by) {
       return this._queue(queueable.incrby(key, -by));
     }
-    expire(key, seconds) {
-      return this._queue(queueable.pexpire(key, integerArgument(seconds) * 1000));
+    expire(key, seconds, mode) {
+      return this._queue(queueable.pexpire(key, integerArgument(seconds) * 1000, mode ? [mode] : []));
     }
-    pExpire(key, ms) {
-      return this._queue(queueable.pexpire(key, ms));
+    pExpire(key, ms, mode) {
+      return this._queue(queueable.pexpire(key, ms, mode ? [mode] : []));
     }
     exists(keys) {
       return this._queue(queueable.exists([keys]));
@@ -918,11 +927,11 @@
         redisCommands.eval(script, options.keys ?? [], options.arguments ?? [])
       );
     }
-    expire(key, seconds) {
-      return asNodeRedis(() => redisCommands.pexpire(key, integerArgument(seconds) * 1000));
+    expire(key, seconds, mode) {
+      return asNodeRedis(() => redisCommands.pexpire(key, integerArgument(seconds) * 1000, mode ? [mode] : []));
     }
-    pExpire(key, ms) {
-      return asNodeRedis(() => redisCommands.pexpire(key, ms));
+    pExpire(key, ms, mode) {
+      return asNodeRedis(() => redisCommands.pexpire(key, ms, mode ? [mode] : []));
     }
     setEx(key, seconds, value) {
       return asNodeRedis(() => redisCommands.set(key, value, expiry("EX", seconds), null));
