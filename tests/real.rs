@@ -560,6 +560,15 @@ fn example(name: &str) -> String {
     .unwrap_or_else(|error| panic!("{name}: {error}"))
 }
 
+/// A script played on real Redis, two trials, that must answer every call
+/// as the model did: its counters, as the model counted them.
+fn custom_on_redis(code: &str, fragment: &str) -> Option<serde_json::Value> {
+    let report = play_script(code, None, fragment, 2)?;
+    assert_eq!(report.cache_server, "redis");
+    assert_script_agrees(&report);
+    Some(report.simulation["custom"].clone())
+}
+
 /// Every trial answered every call as the model did, and ended with the
 /// model's tables; each trial's duplicates are the model's.
 fn assert_script_agrees(report: &ScriptReport) -> u64 {
@@ -707,15 +716,10 @@ fn multi_exec_with_watch_agrees_with_real_redis() {
         }
     "#;
     let fragment = "v=1&scenario=script&users=3&clicks=1";
-    let Some(report) = play_script(shared, None, fragment, 2) else {
+    let Some(custom) = custom_on_redis(shared, fragment) else {
         return;
     };
-    assert_eq!(report.cache_server, "redis");
-    assert_script_agrees(&report);
-    assert_eq!(
-        report.simulation["custom"],
-        serde_json::json!({ "bought": 3 })
-    );
+    assert_eq!(custom, serde_json::json!({ "bought": 3 }));
     let own = shared
         .replace("const redis = new Redis();", "const base = new Redis();")
         .replace(
@@ -726,12 +730,8 @@ fn multi_exec_with_watch_agrees_with_real_redis() {
             "await redis.watch(\"stock\");",
             "const redis = base.duplicate();\n          await redis.watch(\"stock\");",
         );
-    let report = play_script(&own, None, fragment, 2).unwrap();
-    assert_script_agrees(&report);
-    assert_eq!(
-        report.simulation["custom"],
-        serde_json::json!({ "bought": 1, "retry": 2 })
-    );
+    let custom = custom_on_redis(&own, fragment).expect("the servers are up");
+    assert_eq!(custom, serde_json::json!({ "bought": 1, "retry": 2 }));
 }
 
 /// Hashes on real Redis: every HSET, HGET, HGETALL, HDEL and HINCRBY the
@@ -754,12 +754,9 @@ fn hashes_agree_with_real_redis() {
         }
     "#;
     let fragment = "v=1&scenario=script&users=2&clicks=2";
-    let Some(report) = play_script(code, None, fragment, 2) else {
+    let Some(custom) = custom_on_redis(code, fragment) else {
         return;
     };
-    assert_eq!(report.cache_server, "redis");
-    assert_script_agrees(&report);
-    let custom = &report.simulation["custom"];
     assert_eq!(custom["wrongtype"], 4);
     // All four read pears before any wrote it: each writes 1.
     assert_eq!(custom["pears_1"], 4, "{custom}");
@@ -786,12 +783,9 @@ fn sets_and_lists_agree_with_real_redis() {
         }
     "#;
     let fragment = "v=1&scenario=script&users=2&clicks=2";
-    let Some(report) = play_script(code, None, fragment, 2) else {
+    let Some(custom) = custom_on_redis(code, fragment) else {
         return;
     };
-    assert_eq!(report.cache_server, "redis");
-    assert_script_agrees(&report);
-    let custom = &report.simulation["custom"];
     assert_eq!(custom["member_1"], 4, "{custom}");
 }
 
@@ -818,18 +812,11 @@ fn sorted_sets_agree_with_real_redis() {
         };
     "#;
     let fragment = "v=1&scenario=script&users=2&clicks=3";
-    let Some(report) = play_script(code, None, fragment, 2) else {
+    let Some(custom) = custom_on_redis(code, fragment) else {
         return;
     };
-    assert_eq!(report.cache_server, "redis");
-    assert_script_agrees(&report);
     // Every click reads the count before any adds: none is limited.
-    assert_eq!(
-        report.simulation["custom"].get("limited"),
-        None,
-        "{}",
-        report.simulation["custom"]
-    );
+    assert_eq!(custom.get("limited"), None, "{}", custom);
 }
 
 /// A key's expiry and the values read as they go, on real Redis: a
@@ -859,12 +846,9 @@ fn ttl_getdel_and_getset_agree_with_real_redis() {
         };
     "#;
     let fragment = "v=1&scenario=script&users=2&clicks=2";
-    let Some(report) = play_script(code, None, fragment, 2) else {
+    let Some(custom) = custom_on_redis(code, fragment) else {
         return;
     };
-    assert_eq!(report.cache_server, "redis");
-    assert_script_agrees(&report);
-    let custom = &report.simulation["custom"];
     assert_eq!(custom["last_ttl_-1"], 4, "{custom}");
     assert_eq!(custom["longer_1"], 4, "{custom}");
     assert_eq!(custom["fresh_1"], 4, "{custom}");

@@ -468,14 +468,23 @@ fn key_value_ttl<'js>(ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<(String, Js
     Ok((key_arg(ctx, args, 0)?, value, ms_arg(ctx, args, 2)?))
 }
 
+/// A call on one key, the native's first argument.
+fn send_key<'js>(
+    link: &Link,
+    ctx: &Ctx<'js>,
+    args: &[Value<'js>],
+    op: OpKind,
+    call: fn(String) -> Call,
+) -> Result<Value<'js>> {
+    send(link, ctx, op, call(key_arg(ctx, args, 0)?))
+}
+
 fn cache_get<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
-    let key = key_arg(ctx, args, 0)?;
-    send(link, ctx, OpKind::CacheGet, Call::Get(key))
+    send_key(link, ctx, args, OpKind::CacheGet, Call::Get)
 }
 
 fn cache_get_stale<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
-    let key = key_arg(ctx, args, 0)?;
-    send(link, ctx, OpKind::CacheGetStale, Call::GetStale(key))
+    send_key(link, ctx, args, OpKind::CacheGetStale, Call::GetStale)
 }
 
 fn cache_set<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
@@ -489,8 +498,7 @@ fn cache_add<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Va
 }
 
 fn cache_delete<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
-    let key = key_arg(ctx, args, 0)?;
-    send(link, ctx, OpKind::CacheDelete, Call::Delete(key))
+    send_key(link, ctx, args, OpKind::CacheDelete, Call::Delete)
 }
 
 fn cache_delete_if<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
@@ -538,20 +546,17 @@ fn cache_expire<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result
 
 /// `pttl(key)`: Redis's `PTTL` (-1: no expiry, -2: no such key).
 fn cache_pttl<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
-    let key = key_arg(ctx, args, 0)?;
-    send(link, ctx, OpKind::CacheTtl, Call::Pttl(key))
+    send_key(link, ctx, args, OpKind::CacheTtl, Call::Pttl)
 }
 
 /// `persist(key)`: whether the live key had an expiry (it has none now).
 fn cache_persist<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
-    let key = key_arg(ctx, args, 0)?;
-    send(link, ctx, OpKind::CachePersist, Call::Persist(key))
+    send_key(link, ctx, args, OpKind::CachePersist, Call::Persist)
 }
 
 /// `getDelete(key)`: the live value (null: none), deleted.
 fn cache_get_delete<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
-    let key = key_arg(ctx, args, 0)?;
-    send(link, ctx, OpKind::CacheGetDelete, Call::GetDelete(key))
+    send_key(link, ctx, args, OpKind::CacheGetDelete, Call::GetDelete)
 }
 
 /// `getSet(key, value)`: the live value it replaces (null: none).
@@ -715,8 +720,7 @@ fn cache_list_write<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Re
 
 /// `zsetRead(key)`: a sorted set's `[member, score]` pairs, in order.
 fn cache_zset_read<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
-    let key = key_arg(ctx, args, 0)?;
-    send(link, ctx, OpKind::CacheZsetRead, Call::ZsetRead(key))
+    send_key(link, ctx, args, OpKind::CacheZsetRead, Call::ZsetRead)
 }
 
 /// `zsetWrite(key, write)`, `write` one of `{ add: { pairs, nx, xx, gt,
