@@ -1125,7 +1125,7 @@
   // own (prelude/clients.js), compiled and run in this realm the first time
   // the script asks for one.
   const clientsPart = lazyPart("clients", () => ({
-    cache, host, nodePart, console, eventsPart, hex, setTimeout, clearTimeout,
+    cache, host, nodePart, console, eventsPart, lazy, hex, setTimeout, clearTimeout,
   }));
 
   // Express and Fastify routes as the handler (docs/scripting.md, "Routes"):

@@ -4,7 +4,7 @@
 // them (prelude.js, `clientsPart`). Its value is a function of what it
 // takes from the prelude.
 "use strict";
-(function ({ cache, host, nodePart, console, eventsPart, hex, setTimeout, clearTimeout }) {
+(function ({ cache, host, nodePart, console, eventsPart, lazy, hex, setTimeout, clearTimeout }) {
   // Redis on the simulated cache, for ioredis and node-redis: each command
   // is one cache operation (its latency, counting and trace) with Redis's
   // reply: strings from GET, 'OK' or null from SET, counts from DEL,
@@ -1414,9 +1414,7 @@
     return error;
   };
   // An EventEmitter (prelude/events.js, run when the class is first made).
-  let memcachedClass = null;
-  const memcached = () => {
-    if (memcachedClass !== null) return memcachedClass;
+  const memcached = lazy(() => {
     class Memcached extends eventsPart().EventEmitter {
       constructor(location, options = {}) {
         super();
@@ -1479,8 +1477,8 @@
       }
       end() {}
     }
-    return (memcachedClass = Memcached);
-  };
+    return Memcached;
+  });
 
   // ---------------------------------------------------------------------
   // redlock, on the client's Redis: each attempt is one run of redlock's
@@ -1539,9 +1537,7 @@
   const DEFAULTS = { driftFactor: 0.01, retryCount: 10, retryDelay: 200, retryJitter: 100,
     automaticExtensionThreshold: 500 };
   // An EventEmitter (prelude/events.js, run when the class is first made).
-  let redlockClass = null;
-  const redlock = () => {
-    if (redlockClass !== null) return redlockClass;
+  const redlock = lazy(() => {
     class Redlock extends eventsPart().EventEmitter {
       constructor(clients, settings = {}) {
         super();
@@ -1773,8 +1769,8 @@
     Redlock.LockError = LockError;
     Redlock.ExecutionError = ExecutionError;
     Redlock.ResourceLockedError = ResourceLockedError;
-    return (redlockClass = Redlock);
-  };
+    return Redlock;
+  });
 
   return {
     Redis,
