@@ -822,8 +822,8 @@ fn sorted_sets_agree_with_real_redis() {
 /// A key's expiry and the values read as they go, on real Redis: a
 /// one-time token taken with GETDEL (one request of each user's clicks
 /// gets it, or more when they race), TTL and PTTL of a live and a missing
-/// key, EXPIRE with GT and NX, PERSIST, and GETSET, which leaves no
-/// expiry: each answers the same there (a PTTL's milliseconds are the real clock's, so only its
+/// key, EXPIRE with GT and NX, PERSIST, SET with KEEPTTL and GET, and
+/// GETSET, which leaves no expiry: each answers the same there (a PTTL's milliseconds are the real clock's, so only its
 /// sign is compared).
 #[test]
 fn ttl_getdel_and_getset_agree_with_real_redis() {
@@ -840,6 +840,11 @@ fn ttl_getdel_and_getset_agree_with_real_redis() {
           count(`longer_${await redis.expire(`seen:${req.id}`, 10, "GT")}`);
           count(`persisted_${await redis.persist(`seen:${req.id}`)}`);
           count(`fresh_${await redis.expire(`seen:${req.id}`, 10, "NX")}`);
+          await redis.set(`s:${req.id}`, "a", "EX", 60);
+          count(`before_${await redis.set(`s:${req.id}`, "b", "KEEPTTL", "GET")}`);
+          count(`kept_${await redis.ttl(`s:${req.id}`)}`);
+          count(`px_${await redis.set(`s:${req.id}`, "c", "PX", 90000, "GET")}`);
+          count(`px_ttl_${await redis.ttl(`s:${req.id}`)}`);
           const last = await redis.getset("last", req.id);
           count(`first_${last === null}`);
           count(`last_ttl_${await redis.ttl("last")}`);
@@ -849,10 +854,19 @@ fn ttl_getdel_and_getset_agree_with_real_redis() {
     let Some(custom) = custom_on_redis(code, fragment) else {
         return;
     };
-    assert_eq!(custom["last_ttl_-1"], 4, "{custom}");
-    assert_eq!(custom["longer_1"], 4, "{custom}");
-    assert_eq!(custom["fresh_1"], 4, "{custom}");
     assert_eq!(custom["first_true"], 1, "{custom}");
+    // Each request's own keys: every one of the four answers alike.
+    for each in [
+        "last_ttl_-1",
+        "longer_1",
+        "fresh_1",
+        "before_a",
+        "kept_60",
+        "px_b",
+        "px_ttl_90",
+    ] {
+        assert_eq!(custom[each], 4, "{custom}");
+    }
 }
 
 #[test]

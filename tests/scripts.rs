@@ -2394,6 +2394,73 @@ fn expire_options_reply_as_redis_does() {
     );
 }
 
+/// SET's KEEPTTL and GET (with NX and XX, in a MULTI too), Redis's syntax
+/// errors for options that cannot go together, and node-redis's order of
+/// its options (EX before PX): Node 20 with ioredis 5.8 and node-redis 5 on
+/// a real Redis 7.0 printed this line for the same text. EXAT and PXAT
+/// (a time on the real clock) are not modelled, and say so.
+#[test]
+fn set_keepttl_and_get_reply_as_redis_does() {
+    let code = r#"async function handle(req) {
+  const Redis = require("ioredis");
+  const redis = new Redis({ port: 6390 });
+  const { createClient } = require("redis");
+  const client = createClient({ url: "redis://127.0.0.1:6390" });
+  await client.connect();
+  const out = [];
+  const k = "t:s";
+  await redis.del(k, k + "h", k + "n");
+  await redis.set(k, "a", "EX", 100);
+  out.push(await redis.set(k, "b", "KEEPTTL"), await redis.ttl(k), await redis.get(k));
+  out.push(await redis.set(k, "c", "GET"), await redis.ttl(k));
+  out.push(await redis.set(k, "d", "EX", 50, "GET"), await redis.ttl(k));
+  out.push(await redis.set(k, "e", "NX", "GET"), await redis.get(k), await redis.set(k + "n", "f", "NX", "GET"), await redis.get(k + "n"));
+  out.push(await redis.set(k, "g", "XX", "GET", "KEEPTTL"), await redis.ttl(k), await redis.set(k + "x", "g", "XX", "GET"));
+  out.push(await redis.set(k + "n", "h", "KEEPTTL", "NX"), await redis.set(k + "n", "h", "KEEPTTL", "XX"));
+  await redis.hset(k + "h", "f", 1);
+  for (const opts of [["GET"], ["EX", 1, "KEEPTTL"], ["NX", "XX"], ["EX", 1, "PX", 100]]) {
+    try { out.push(await redis.set(k + "h", "v", ...opts)); } catch (e) { out.push(e.name, e.message.split(" (")[0]); }
+  }
+  out.push(await redis.set(k + "h", "v", "XX"), await redis.get(k + "h"));
+  out.push(await client.set(k, "i", { KEEPTTL: true }), await client.ttl(k), await client.set(k, "j", { GET: true }), await client.ttl(k));
+  out.push(await client.set(k, "l", { expiration: { type: "EX", value: 30 }, GET: true }), await client.ttl(k));
+  out.push(await client.set(k, "m", { expiration: "KEEPTTL", condition: "XX", GET: true }), await client.ttl(k));
+  out.push(await client.set(k, "n", { expiration: { type: "KEEPTTL" } }), await client.ttl(k));
+  out.push(await client.set(k, "o", { EX: 20, PX: 5000 }), await client.ttl(k));
+  const m = await redis.multi().set(k, "q", "GET").set(k, "r", "KEEPTTL").ttl(k).set(k, "s", "NX", "GET").get(k).exec();
+  out.push(JSON.stringify(m));
+  const n = await client.multi().set(k, "t", { GET: true }).set(k, "u", { KEEPTTL: true }).ttl(k).exec();
+  out.push(JSON.stringify(n));
+  await redis.quit(); await client.quit();
+  console.log(JSON.stringify(out));
+}
+"#;
+    assert_eq!(
+        logs(code, ""),
+        [
+            r#"["OK",100,"b","b",-1,"c",50,"d","d",null,"f","d",50,null,null,"OK","ReplyError","WRONGTYPE Operation against a key holding the wrong kind of value","ReplyError","ERR syntax error","ReplyError","ERR syntax error","ReplyError","ERR syntax error","OK","v","OK",50,"i",-1,"j",30,"l",30,"OK",30,"OK",20,"[[null,\"o\"],[null,\"OK\"],[null,-1],[null,\"r\"],[null,\"r\"]]","[\"r\",\"OK\",-1]"]"#
+        ]
+    );
+    let lines = logs(
+        r#"const redis = new (require("ioredis"))();
+const client = require("redis").createClient();
+async function handle() {
+  try { await redis.set("k", "v", "EXAT", 1); } catch (e) { console.log(e.name, e.message); }
+  try { await client.set("k", "v", { PXAT: 1 }); } catch (e) { console.log(e.name, e.message); }
+}"#,
+        "",
+    );
+    let unmodelled = "is not modelled (EX, PX, NX, XX, KEEPTTL, GET are)";
+    assert_eq!(
+        lines,
+        [
+            format!("ReplyError ERR the SET option EXAT {unmodelled}"),
+            // node-redis's errors are named Error, as its ErrorReply is.
+            format!("Error ERR the SET option PXAT {unmodelled}"),
+        ]
+    );
+}
+
 /// node-redis's `ttl`, `pTTL`, `persist`, `getDel` and `getSet`, alone and
 /// in a MULTI (one that fails, too): Node 20 with redis 5 on a real Redis
 /// 7 printed this line for the same text.

@@ -437,23 +437,27 @@ impl CacheConn {
             .await?)
     }
 
-    /// Redis's `GETDEL`, or `GETSET` with `value`: the value before
-    /// (`None`: nil). `Err` inside: the server's refusal.
-    pub async fn get_and(
+    /// A Redis command on a key (`GETDEL`, a `SET` with options) and its
+    /// other arguments: its reply (`None`: nil). `Err` inside: the
+    /// server's refusal.
+    pub async fn string_reply(
         &self,
         command: &str,
         key: &str,
-        value: Option<&str>,
+        args: &[&str],
     ) -> Result<Result<Option<String>, String>, CacheError> {
         let CacheConn::Redis(conn) = self else {
-            return Err(CacheError(format!("memcached has no {command}")));
+            return Err(CacheError(format!(
+                "memcached has no {command} {}",
+                args.join(" ")
+            )));
         };
-        let read: Result<Option<String>, redis::RedisError> = redis::cmd(command)
+        let reply: Result<Option<String>, redis::RedisError> = redis::cmd(command)
             .arg(key)
-            .arg(value)
+            .arg(args)
             .query_async(&mut conn.clone())
             .await;
-        refusal(read)
+        refusal(reply)
     }
 
     /// A Redis sorted set's members with their scores, in order (`ZRANGE

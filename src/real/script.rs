@@ -27,7 +27,9 @@ use crate::real::{db, run_id, RealOptions, Urls};
 use crate::run::{ScheduleError, Scheduled};
 use crate::script::call::Call;
 use crate::script::mirror::{CacheAnswer, Mirror};
-use crate::script::world::{sort_members, HashWrite, ListWrite, LockScript, ZsetWrite};
+use crate::script::world::{
+    sort_members, HashWrite, ListWrite, LockScript, Only, SetOptions, ZsetWrite,
+};
 use crate::script::ScriptRun;
 
 /// The longest a real statement may take once the model has answered it:
@@ -547,18 +549,28 @@ impl RealMirror {
                     format!("PERSIST {k}"),
                     yes(cache.key_integer("PERSIST", &key(k)).await.map(|n| n == 1)),
                 ),
-                Call::GetDelete(k) | Call::GetSet(k, _) => {
-                    let (command, value) = match call {
-                        Call::GetSet(_, value) => ("GETSET", Some(wire(value))),
-                        _ => ("GETDEL", None),
-                    };
+                Call::GetDelete(k) => (
+                    format!("GETDEL {k}"),
+                    match cache.string_reply("GETDEL", &key(k), &[]).await {
+                        Ok(Ok(found)) => Ok(found.map(|text| unwire(&text))),
+                        Ok(Err(message)) => Err(message),
+                        Err(error) => failed(error),
+                    },
+                ),
+                Call::SetWith(k, value, options) => {
+                    let value = wire(value);
+                    let ms = options
+                        .ttl
+                        .filter(|&ttl| ttl > 0)
+                        .map(|ttl| ttl.div_ceil(MS).max(1).to_string());
+                    let mut args = vec![value.as_str()];
+                    args.extend(set_words(options));
+                    args.extend(ms.as_deref());
                     (
-                        format!(
-                            "{command} {k}{}",
-                            value.as_ref().map_or(String::new(), |v| format!(" {v}"))
-                        ),
-                        match cache.get_and(command, &key(k), value.as_deref()).await {
-                            Ok(Ok(found)) => Ok(found.map(|text| unwire(&text))),
+                        format!("SET {k} {}", args.join(" ")),
+                        match cache.string_reply("SET", &key(k), &args).await {
+                            Ok(Ok(reply)) if options.get => Ok(reply.map(|text| unwire(&text))),
+                            Ok(Ok(reply)) => Ok(Some(Value::Bool(reply.is_some()))),
                             Ok(Err(message)) => Err(message),
                             Err(error) => failed(error),
                         },
@@ -981,6 +993,26 @@ impl Mirror for RealMirror {
         );
         Some(real)
     }
+}
+
+/// The options of a `SET` as Redis's words.
+fn set_words(options: &SetOptions) -> Vec<&'static str> {
+    let mut words = Vec::new();
+    match options.only {
+        Some(Only::Nx) => words.push("NX"),
+        Some(Only::Xx) => words.push("XX"),
+        None => {}
+    }
+    if options.get {
+        words.push("GET");
+    }
+    match options.ttl {
+        None => words.push("KEEPTTL"),
+        Some(0) => {}
+        // Then its whole milliseconds, rounded up as the plain SET's are.
+        Some(_) => words.push("PX"),
+    }
+    words
 }
 
 /// A PTTL's answers agree when both find the key with an expiry (its

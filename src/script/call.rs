@@ -6,7 +6,7 @@ use serde_json::Value;
 use crate::config::Micros;
 
 use super::sql::{Plan, SqlError};
-use super::world::{ExpireIf, HashWrite, ListWrite, LockScript, Row, ZsetWrite};
+use super::world::{ExpireIf, HashWrite, ListWrite, LockScript, Row, SetOptions, ZsetWrite};
 
 /// What a script's cache or DB call does when it lands.
 #[derive(Clone)]
@@ -29,8 +29,9 @@ pub enum Call {
     Persist(String),
     /// Redis's `GETDEL`.
     GetDelete(String),
-    /// Redis's `GETSET`.
-    GetSet(String, Value),
+    /// Redis's `SET` with `KEEPTTL` or `GET` (and `GETSET`, which is
+    /// `SET … GET`).
+    SetWith(String, Value, SetOptions),
     /// memcached's `incr`/`decr`, with the binary protocol's initial value
     /// and its ttl for a missing key.
     Counter(String, f64, Option<(f64, Micros)>),
@@ -102,7 +103,7 @@ impl Call {
             | Call::Pttl(key)
             | Call::Persist(key)
             | Call::GetDelete(key)
-            | Call::GetSet(key, _)
+            | Call::SetWith(key, ..)
             | Call::Counter(key, ..)
             | Call::Find(key, _)
             | Call::FindOne(key, _)

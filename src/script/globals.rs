@@ -24,7 +24,9 @@ use crate::world::LockKey;
 
 use super::call::{Call, SqlCall};
 use super::host::{Answer, Helper, Host, NextTick, Position, Settle, Waiter, FIRING};
-use super::world::{ExpireIf, HashWrite, ListWrite, LockScript, Row, TableDef, ZsetWrite};
+use super::world::{
+    ExpireIf, HashWrite, ListWrite, LockScript, Only, Row, SetOptions, TableDef, ZsetWrite,
+};
 
 /// What every native of a realm reaches: the run's host (replaced when a
 /// realm is reused for another run) and the realm's server.
@@ -373,7 +375,7 @@ pub fn register<'js>(ctx: &Ctx<'js>, link: &Rc<Link>) -> Result<()> {
             ("pttl", cache_pttl, 1),
             ("persist", cache_persist, 1),
             ("getDelete", cache_get_delete, 1),
-            ("getSet", cache_get_set, 2),
+            ("setWith", cache_set_with, 2),
             ("counter", cache_counter, 4),
             ("lockScript", cache_lock_script, 4),
             ("connection", cache_connection, 0),
@@ -559,11 +561,44 @@ fn cache_get_delete<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Re
     send_key(link, ctx, args, OpKind::CacheGetDelete, Call::GetDelete)
 }
 
-/// `getSet(key, value)`: the live value it replaces (null: none).
-fn cache_get_set<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+/// `setWith(key, [value, ms, only, keep, get])`: Redis's `SET` with `NX`
+/// or `XX` (`only`), `KEEPTTL` (`keep`: the key's own expiry, not `ms`)
+/// and `GET` (answer the value before, else whether it stored).
+fn cache_set_with<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
     let key = key_arg(ctx, args, 0)?;
-    let value = to_json(ctx, &arg(ctx, args, 1))?;
-    send(link, ctx, OpKind::CacheGetSet, Call::GetSet(key, value))
+    let what = to_json(ctx, &arg(ctx, args, 1))?;
+    let (op, call) = set_with(key, what).map_err(|message| type_error(ctx, message))?;
+    send(link, ctx, op, call)
+}
+
+/// A `setWith` as the prelude sends it, and its operation in the trace.
+fn set_with(key: String, what: Json) -> std::result::Result<(OpKind, Call), String> {
+    let Json::Array(what) = what else {
+        return Err("cache.setWith: [value, ms, only, keep, get]".to_string());
+    };
+    let mut what = what.into_iter();
+    let value = what.next().unwrap_or(Json::Null);
+    let ttl = to_micros(what.next().and_then(|ms| ms.as_f64()).unwrap_or(0.0));
+    let only = match what.next().unwrap_or(Json::Null) {
+        Json::Null => None,
+        Json::String(only) if only == "NX" => Some(Only::Nx),
+        Json::String(only) if only == "XX" => Some(Only::Xx),
+        other => return Err(format!("cache.setWith: no condition {other}")),
+    };
+    let mut flag = || what.next() == Some(Json::Bool(true));
+    let keep = flag();
+    let options = SetOptions {
+        ttl: (!keep).then_some(ttl),
+        only,
+        get: flag(),
+    };
+    let op = match (options.get, options.only) {
+        (true, _) => OpKind::CacheGetSet,
+        (false, Some(Only::Nx)) => OpKind::CacheAdd,
+        (false, Some(Only::Xx)) => OpKind::CacheReplace,
+        (false, None) => OpKind::CacheSet,
+    };
+    Ok((op, Call::SetWith(key, value, options)))
 }
 
 /// `counter(key, by, initial, ms)`: `initial` undefined or null: a missing
@@ -844,7 +879,7 @@ fn queued_call(command: Json) -> std::result::Result<Call, String> {
         Some("pttl") => Call::Pttl(key),
         Some("persist") => Call::Persist(key),
         Some("getDelete") => Call::GetDelete(key),
-        Some("getSet") => Call::GetSet(key, rest.next().unwrap_or(Json::Null)),
+        Some("setWith") => set_with(key, rest.next().unwrap_or(Json::Null))?.1,
         Some("hashRead") => Call::HashRead(key, hash_fields(rest.next().unwrap_or(Json::Null))),
         Some("hashWrite") => Call::HashWrite(key, hash_write(rest.next().unwrap_or(Json::Null))?),
         Some("setRead") => Call::SetRead(key, hash_fields(rest.next().unwrap_or(Json::Null))),

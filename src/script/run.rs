@@ -45,7 +45,7 @@ use super::prelude;
 use super::sql::store::TxnId;
 use super::sql::store::{Ran, RowAccess};
 use super::sql::{Landed, Plan, SqlError};
-use super::world::{number, redis_range, Found, HashWrite, LockScript};
+use super::world::{number, redis_range, Found, HashWrite, LockScript, Only};
 
 /// The event budget of a script run that names none (`cli::run_to_json`,
 /// the debugger): the CLI's default for a script run
@@ -1014,7 +1014,7 @@ impl ScriptRun {
             | Call::Expire(..)
             | Call::Persist(_)
             | Call::GetDelete(_)
-            | Call::GetSet(..)
+            | Call::SetWith(..)
             | Call::Counter(..) => (false, true),
             Call::Locks(_, keys, ..) => {
                 // Every key of a redlock script is read and may be written.
@@ -1241,16 +1241,28 @@ impl ScriptRun {
                 }
                 Err(message) => (Err(Rejection::Type(message)), Outcome::Failed),
             },
-            Call::GetSet(key, value) => match state.cache.get_set(&key, value, now) {
-                Ok(old) => {
-                    self.count_read(&match old {
-                        Some(_) => Found::Live(Value::Null),
-                        None => Found::Miss,
-                    });
-                    (Ok(old), Outcome::Stored)
+            Call::SetWith(key, value, options) => {
+                match state.cache.set_with(&key, value, options, now) {
+                    Ok((stored, old)) => {
+                        let outcome = if stored {
+                            Outcome::Stored
+                        } else {
+                            Outcome::NotStored
+                        };
+                        match options.get {
+                            false => (Ok(Some(Value::Bool(stored))), outcome),
+                            true => {
+                                self.count_read(&match old {
+                                    Some(_) => Found::Live(Value::Null),
+                                    None => Found::Miss,
+                                });
+                                (Ok(old), outcome)
+                            }
+                        }
+                    }
+                    Err(message) => (Err(Rejection::Type(message)), Outcome::NotStored),
                 }
-                Err(message) => (Err(Rejection::Type(message)), Outcome::NotStored),
-            },
+            }
             Call::Counter(key, by, initial) => match state.cache.counter(&key, by, initial, now) {
                 Ok(Some(value)) => (Ok(Some(number(value))), Outcome::Stored),
                 Ok(None) => (Ok(Some(Value::Null)), Outcome::NotFound),
@@ -2204,9 +2216,13 @@ fn cache_accesses(call: &Call) -> Vec<(String, Access)> {
     match call {
         Call::Get(key) | Call::GetStale(key) | Call::Pttl(key) => one(key, Access::Read),
         // GETSET writes blind, whatever it reads back.
-        Call::Set(key, ..) | Call::Replace(key, ..) | Call::GetSet(key, _) => {
-            one(key, Access::Overwrite)
-        }
+        Call::Set(key, ..) | Call::Replace(key, ..) => one(key, Access::Overwrite),
+        // A SET that only adds reads what it changes; any other writes
+        // blind, whatever it reads back.
+        Call::SetWith(key, _, options) => match options.only {
+            Some(Only::Nx) => one(key, Access::Update),
+            _ => one(key, Access::Overwrite),
+        },
         Call::Add(key, ..)
         | Call::Delete(key)
         | Call::DeleteIf(key, _)

@@ -137,6 +137,23 @@ impl ExpireIf {
     }
 }
 
+/// `SET`'s options beyond a value and a time to live.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SetOptions {
+    /// The time to live (0: none); `None`: the key's own (`KEEPTTL`).
+    pub ttl: Option<Micros>,
+    pub only: Option<Only>,
+    /// `GET`: answer the value before.
+    pub get: bool,
+}
+
+/// `SET`'s condition: only if the key is not live (`NX`) or is (`XX`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Only {
+    Nx,
+    Xx,
+}
+
 /// Redis's answer to a command on a key of the other kind.
 pub const WRONGTYPE: &str = "WRONGTYPE Operation against a key holding the wrong kind of value";
 
@@ -818,22 +835,47 @@ impl ScriptCache {
         Ok(Some(value))
     }
 
-    /// Redis's `GETSET`: stores `value`, with no expiry, and answers the
-    /// live value it replaced (`None`: none); `WRONGTYPE`, and nothing
-    /// stored, for a collection.
-    pub fn get_set(
+    /// Redis's `SET` with the options the plain writes lack (`KEEPTTL`,
+    /// `GET`; `GETSET` is `SET … GET`), as its `setGenericCommand` runs:
+    /// `GET` reads the live value first (`WRONGTYPE`, and nothing stored,
+    /// for a collection), then `NX` or `XX` may refuse, then it stores.
+    /// Answers whether it stored, and with `GET` the value before.
+    pub fn set_with(
         &mut self,
         key: &str,
         value: Value,
+        options: SetOptions,
         now: Micros,
-    ) -> Result<Option<Value>, String> {
-        let old = match self.live(key, now) {
-            None => None,
-            Some(entry) if entry.kind != Kind::Value => return Err(WRONGTYPE.to_string()),
-            Some(entry) => Some(entry.value.clone()),
+    ) -> Result<(bool, Option<Value>), String> {
+        let live = self.live(key, now);
+        let old = match live {
+            Some(entry) if options.get && entry.kind != Kind::Value => {
+                return Err(WRONGTYPE.to_string())
+            }
+            Some(entry) if options.get => Some(entry.value.clone()),
+            _ => None,
         };
-        self.set(key, value, 0, now);
-        Ok(old)
+        let refused = match options.only {
+            Some(Only::Nx) => live.is_some(),
+            Some(Only::Xx) => live.is_none(),
+            None => false,
+        };
+        if refused {
+            return Ok((false, old));
+        }
+        let expires_at = match options.ttl {
+            None => live.and_then(|entry| entry.expires_at),
+            Some(0) => None,
+            Some(ttl) => Some(now.saturating_add(ttl)),
+        };
+        let entry = Entry {
+            value,
+            expires_at,
+            kind: Kind::Value,
+        };
+        self.entries.insert(key.to_string(), entry);
+        self.wrote(key);
+        Ok((true, old))
     }
 
     /// memcached's `incr`/`decr`: adds `by` to a live unsigned number (a

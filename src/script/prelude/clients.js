@@ -125,7 +125,7 @@
     ttl: (key) => ["pttl", key, null, (ms) => (ms < 0 ? ms : Math.floor((ms + 500) / 1000))],
     persist: (key) => ["persist", key, null, (done) => (done ? 1 : 0)],
     getdel: (key) => ["getDelete", key, null, (found) => reply(stringValue(found))],
-    getset: (key, value) => ["getSet", key, stored(value), (found) => reply(stringValue(found))],
+    getset: (key, value) => ["setWith", key, [stored(value), 0, null, false, true], setReply(true)],
   };
   // Sorted sets. A read takes the whole set in one cache operation
   // (`zsetRead`: `[member, score]` pairs by score, then member) and
@@ -365,13 +365,26 @@
     }
     return n;
   };
-  const notModelled = (what) => new ReplyError(`ERR ${what} is not modelled (EX, PX, NX, XX are)`);
+  const notModelled = (what) =>
+    new ReplyError(`ERR ${what} is not modelled (EX, PX, NX, XX, KEEPTTL, GET are)`);
+  // SET's reply: with GET the value before, else "OK" or null.
+  const setReply = (get) => (answer) => (get ? reply(stringValue(answer)) : answer ? "OK" : null);
   const redisCommands = {
     async get(key) {
       return reply(stringValue(await cache.get(key)));
     },
-    // `ttl` in ms (0: none); `only`: "NX", or null.
-    async set(key, value, ttl, only) {
+    // `ttl` in ms (0: none); `only`: "NX", "XX" or null; `keep`: KEEPTTL;
+    // `get`: GET. With KEEPTTL or GET it is one `cache.setWith`.
+    async set(key, value, ttl, only, keep = false, get = false) {
+      if (keep || get) {
+        let answer;
+        try {
+          answer = await host.setWith(key, [stored(value), ttl, only, keep, get]);
+        } catch (error) {
+          throw new ReplyError(redisMessage(error.message));
+        }
+        return setReply(get)(answer);
+      }
       if (only === "XX") return (await host.replace(key, stored(value), ttl)) ? "OK" : null;
       if (only === "NX") return (await cache.add(key, stored(value), ttl)) ? "OK" : null;
       await cache.set(key, stored(value), ttl);
@@ -486,7 +499,8 @@
   // watches of all of them.
   const queueable = {
     get: (key) => [[["get", key]], ([found]) => reply(stringValue(found))],
-    set: (key, value, ttl, only) => {
+    set: (key, value, ttl, only, keep = false, get = false) => {
+      if (keep || get) return [[["setWith", key, [stored(value), ttl, only, keep, get]]], ([answer]) => setReply(get)(answer)];
       const write = only === "NX" ? "add" : only === "XX" ? "replace" : "set";
       return [[[write, key, stored(value), ttl]], ([done]) => (done ? "OK" : null)];
     },
@@ -551,8 +565,8 @@
       return this._queue(queueable.get(key));
     }
     set(key, value, ...options) {
-      const { ttl, only } = ioredisSetOptions(options);
-      return this._queue(queueable.set(key, value, ttl, only));
+      const { ttl, only, keep, get } = ioredisSetOptions(options);
+      return this._queue(queueable.set(key, value, ttl, only, keep, get));
     }
     setex(key, seconds, value) {
       return this._queue(queueable.set(key, value, expiry("EX", seconds), null));
@@ -614,21 +628,35 @@
       return this;
     }
   }
+  // SET's options as Redis reads them (t_string.c): NX and XX, or KEEPTTL
+  // and a time, or EX and PX, together are a syntax error.
   const ioredisSetOptions = (options) => {
     let ttl = 0;
+    let unit = null;
     let only = null;
+    let keep = false;
+    let get = false;
+    const syntaxError = () => new ReplyError("ERR syntax error");
     for (let i = 0; i < options.length; i += 1) {
       const option = String(options[i]).toUpperCase();
       if (option === "EX" || option === "PX") {
+        if (keep || (unit !== null && unit !== option) || i + 1 >= options.length) throw syntaxError();
         ttl = expiry(option, options[i + 1]);
+        unit = option;
         i += 1;
       } else if (option === "NX" || option === "XX") {
+        if (only !== null && only !== option) throw syntaxError();
         only = option;
+      } else if (option === "KEEPTTL") {
+        if (unit !== null) throw syntaxError();
+        keep = true;
+      } else if (option === "GET") {
+        get = true;
       } else {
         throw notModelled(`the SET option ${option}`);
       }
     }
-    return { ttl, only };
+    return { ttl, only, keep, get };
   };
 
   // ioredis: `new Redis()`, variadic SET options.
@@ -640,8 +668,8 @@
       return redisCommands.get(key);
     }
     async set(key, value, ...options) {
-      const { ttl, only } = ioredisSetOptions(options);
-      return redisCommands.set(key, value, ttl, only);
+      const { ttl, only, keep, get } = ioredisSetOptions(options);
+      return redisCommands.set(key, value, ttl, only, keep, get);
     }
     // This client's connection, for WATCH and MULTI/EXEC.
     _connection() {
@@ -780,8 +808,8 @@
       return this._queue(queueable.get(key));
     }
     set(key, value, options = {}) {
-      const { ttl, only } = nodeRedisSetOptions(options);
-      return this._queue(queueable.set(key, value, ttl, only));
+      const { ttl, only, keep, get } = nodeRedisSetOptions(options);
+      return this._queue(queueable.set(key, value, ttl, only, keep, get));
     }
     setEx(key, seconds, value) {
       return this._queue(queueable.set(key, value, expiry("EX", seconds), null));
@@ -846,14 +874,27 @@
       this.errorIndexes = errorIndexes;
     }
   }
+  // node-redis's SET options, read in the order its SET.js reads them.
   const nodeRedisSetOptions = (options) => {
     let ttl = 0;
-    for (const unit of ["EX", "PX"]) {
-      if (options[unit] !== undefined) ttl = expiry(unit, options[unit]);
+    let keep = false;
+    const { expiration } = options;
+    const timed = (type, value) => {
+      if (type === "KEEPTTL") keep = true;
+      else if (type === "EX" || type === "PX") ttl = expiry(type, value);
+      else throw notModelled(`the SET option ${type}`);
+    };
+    if (expiration) {
+      if (typeof expiration === "string") timed(expiration);
+      else timed(expiration.type, expiration.value);
+    } else {
+      const type = ["EX", "PX", "EXAT", "PXAT"].find((unit) => options[unit] !== undefined);
+      if (type !== undefined) timed(type, options[type]);
+      else if (options.KEEPTTL) keep = true;
     }
-    if (options.expiration) ttl = expiry(options.expiration.type, options.expiration.value);
-    const only = options.NX ? "NX" : options.XX ? "XX" : options.condition || null;
-    return { ttl, only };
+    const only = options.condition ?? (options.NX ? "NX" : options.XX ? "XX" : null);
+    if (only !== null && only !== "NX" && only !== "XX") throw notModelled(`the SET condition ${only}`);
+    return { ttl, only, keep, get: Boolean(options.GET) };
   };
   // node-redis's MSET argument: an object, `[[key, value], …]` or
   // `[key, value, …]`.
@@ -903,8 +944,8 @@
     }
     set(key, value, options = {}) {
       return asNodeRedis(() => {
-        const { ttl, only } = nodeRedisSetOptions(options);
-        return redisCommands.set(key, value, ttl, only);
+        const { ttl, only, keep, get } = nodeRedisSetOptions(options);
+        return redisCommands.set(key, value, ttl, only, keep, get);
       });
     }
     del(keys) {
