@@ -764,7 +764,8 @@ fn hashes_agree_with_real_redis() {
 
 /// Sets and lists on real Redis: SADD as an idempotency guard (one of
 /// each user's two clicks gets `1`), SISMEMBER, SMEMBERS (compared
-/// sorted), SREM, RPUSH, LRANGE and LPOP answer the same there.
+/// sorted), SREM, RPUSH, LRANGE, LPOP, LREM, LSET, LTRIM and LINDEX answer
+/// the same there.
 #[test]
 fn sets_and_lists_agree_with_real_redis() {
     let code = r#"
@@ -780,6 +781,10 @@ fn sets_and_lists_agree_with_real_redis() {
           await redis.rPush("jobs", [`job${req.id}`, `extra${req.id}`]);
           count(`jobs_${(await redis.lRange("jobs", 0, -1)).length}`);
           if (req.id % 2 === 1) count(`took_${await redis.lPop("jobs")}`);
+          count(`removed_${await redis.lRem("jobs", -1, `extra${req.id}`)}`);
+          if ((await redis.lLen("jobs")) > 0) await redis.lSet("jobs", 0, `first${req.id}`);
+          await redis.lTrim("jobs", 0, 2);
+          count(`head_${await redis.lIndex("jobs", 0)}`);
         }
     "#;
     let fragment = "v=1&scenario=script&users=2&clicks=2";
@@ -787,6 +792,15 @@ fn sets_and_lists_agree_with_real_redis() {
         return;
     };
     assert_eq!(custom["member_1"], 4, "{custom}");
+    // Every request set the list's head, and none failed.
+    let heads: u64 = custom
+        .as_object()
+        .expect("counters")
+        .iter()
+        .filter(|(name, _)| name.starts_with("head_first"))
+        .map(|(_, n)| n.as_u64().unwrap_or(0))
+        .sum();
+    assert_eq!(heads, 4, "{custom}");
 }
 
 /// Sorted sets on real Redis: a sliding-window rate limiter (ZREMRANGEBYSCORE,

@@ -2461,6 +2461,55 @@ async function handle() {
     );
 }
 
+/// LINDEX, LREM (from the head, the tail, or all), LSET and LTRIM through
+/// both clients, alone and in a MULTI, with Redis's errors: Node 20 with
+/// ioredis 5.8 and node-redis 5 on a real Redis 7.0 printed this line for
+/// the same text.
+#[test]
+fn lindex_lrem_lset_and_ltrim_reply_as_redis_does() {
+    let code = r#"async function handle(req) {
+  const Redis = require("ioredis");
+  const redis = new Redis({ port: 6390 });
+  const { createClient } = require("redis");
+  const client = createClient({ url: "redis://127.0.0.1:6390" });
+  await client.connect();
+  const out = [];
+  const k = "t:l";
+  await redis.del(k, k + "s", k + "n");
+  await redis.rpush(k, "a", "b", "a", "c", "a", 1, "1", 2);
+  out.push(await redis.lindex(k, 0), await redis.lindex(k, -1), await redis.lindex(k, 5), await redis.lindex(k, 99), await redis.lindex(k + "n", 0));
+  out.push(await redis.lrem(k, 1, "a"), JSON.stringify(await redis.lrange(k, 0, -1)));
+  out.push(await redis.lrem(k, -1, "a"), JSON.stringify(await redis.lrange(k, 0, -1)));
+  out.push(await redis.lrem(k, 0, 1), JSON.stringify(await redis.lrange(k, 0, -1)), await redis.lrem(k + "n", 0, "a"));
+  out.push(await redis.lset(k, 0, "z"), await redis.lset(k, -1, "y"), JSON.stringify(await redis.lrange(k, 0, -1)));
+  for (const f of [() => redis.lset(k, 9, "x"), () => redis.lset(k + "n", 0, "x"), () => redis.lindex(k, "x")]) {
+    try { out.push(await f()); } catch (e) { out.push(e.name, e.message); }
+  }
+  await redis.rpush(k + "s", 1, 2, 3, 4, 5, 6);
+  out.push(await redis.ltrim(k + "s", 1, -2), JSON.stringify(await redis.lrange(k + "s", 0, -1)));
+  out.push(await redis.ltrim(k + "s", 0, 1), JSON.stringify(await redis.lrange(k + "s", 0, -1)));
+  out.push(await redis.ltrim(k + "s", 5, 10), await redis.exists(k + "s"), await redis.ltrim(k + "n", 0, 1));
+  await client.rPush(k + "s", ["a", "b", "c", "b"]);
+  out.push(await client.lIndex(k + "s", 1), await client.lRem(k + "s", 0, "b"), await client.lSet(k + "s", 1, "q"), await client.lTrim(k + "s", 0, 0), JSON.stringify(await client.lRange(k + "s", 0, -1)));
+  try { await client.lSet(k + "s", 5, "x"); } catch (e) { out.push(e.constructor.name, e.message); }
+  await redis.set(k + "n", "str");
+  try { await redis.ltrim(k + "n", 0, 1); } catch (e) { out.push(e.name, e.message); }
+  const m = await redis.multi().lpush(k + "s", "x", "y").lrem(k + "s", 1, "y").lindex(k + "s", 0).ltrim(k + "s", 0, 0).lset(k + "s", 0, "w").lset(k + "s", 3, "v").lrange(k + "s", 0, -1).exec();
+  out.push(JSON.stringify(m.map(([e, r]) => (e ? e.message : r))));
+  const n = await client.multi().lPush(k + "s", ["p"]).lIndex(k + "s", -1).lRem(k + "s", 0, "p").lTrim(k + "s", 0, -1).exec();
+  out.push(JSON.stringify(n));
+  await redis.quit(); await client.quit();
+  console.log(JSON.stringify(out));
+}
+"#;
+    assert_eq!(
+        logs(code, ""),
+        [
+            r#"["a","2","1",null,null,1,"[\"b\",\"a\",\"c\",\"a\",\"1\",\"1\",\"2\"]",1,"[\"b\",\"a\",\"c\",\"1\",\"1\",\"2\"]",2,"[\"b\",\"a\",\"c\",\"2\"]",0,"OK","OK","[\"z\",\"a\",\"c\",\"y\"]","ReplyError","ERR index out of range","ReplyError","ERR no such key","ReplyError","ERR value is not an integer or out of range","OK","[\"2\",\"3\",\"4\",\"5\"]","OK","[\"2\",\"3\"]","OK",0,"OK","b",2,"OK","OK","[\"a\"]","SimpleError","ERR index out of range","ReplyError","WRONGTYPE Operation against a key holding the wrong kind of value","[3,1,\"x\",\"OK\",\"OK\",\"ERR index out of range\",[\"w\"]]","[2,\"w\",1,\"OK\"]"]"#
+        ]
+    );
+}
+
 /// node-redis's `ttl`, `pTTL`, `persist`, `getDel` and `getSet`, alone and
 /// in a MULTI (one that fails, too): Node 20 with redis 5 on a real Redis
 /// 7 printed this line for the same text.
@@ -2920,7 +2969,7 @@ export async function handle(req) {
   console.log("nr setEx", await c.setEx("k2", 10, "v"), "exists", await c.exists("k2"), await c.exists(["k2", "k1", "zz"]));
   console.log("io setnx", await r.setnx("k3", "a"), await r.setnx("k3", "b"));
   console.log("io setex", await r.setex("k4", 10, "v"), "exists", await r.exists("k4"), await r.exists("k4", "k3", "zz"));
-  for (const call of [() => r.lrem("z", 1, "a"), () => c.lRem("z", 1, "a"), () => r.keys("k*"), () => r.multi().lrem("z", 1, "a")]) {
+  for (const call of [() => r.rename("z", "a"), () => c.rename("z", "a"), () => r.keys("k*"), () => r.multi().rename("z", "a")]) {
     try { await call(); } catch (e) { console.log(e.constructor.name, e.message.split(" (")[0]); }
   }
 }
@@ -2934,10 +2983,10 @@ export async function handle(req) {
             "nr setEx OK exists 1 2",
             "io setnx 1 0",
             "io setex OK exists 1 2",
-            "TypeError ioredis: LREM is not modelled by the simulated Redis",
-            "TypeError redis: LREM is not modelled by the simulated Redis",
+            "TypeError ioredis: RENAME is not modelled by the simulated Redis",
+            "TypeError redis: RENAME is not modelled by the simulated Redis",
             "TypeError ioredis: KEYS is not modelled by the simulated Redis",
-            "TypeError ioredis: LREM is not modelled by the simulated Redis",
+            "TypeError ioredis: RENAME is not modelled by the simulated Redis",
         ]
     );
 }

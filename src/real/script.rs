@@ -779,6 +779,37 @@ impl RealMirror {
                         Err(error) => failed(error),
                     },
                 ),
+                Call::ListWrite(k, ListWrite::Remove { count, value }) => (
+                    format!("LREM {k} {count} {}", wire(value)),
+                    match cache
+                        .count_write(&key(k), "LREM", &[count.to_string(), wire(value)])
+                        .await
+                    {
+                        Ok(Ok(n)) => Ok(Some(json!(n))),
+                        Ok(Err(message)) => Err(message),
+                        Err(error) => failed(error),
+                    },
+                ),
+                Call::ListWrite(k, write @ (ListWrite::Trim { .. } | ListWrite::Set { .. })) => {
+                    let (command, args) = match write {
+                        ListWrite::Trim { start, stop } => {
+                            ("LTRIM", [start.to_string(), stop.to_string()])
+                        }
+                        ListWrite::Set { index, value } => {
+                            ("LSET", [index.to_string(), wire(value)])
+                        }
+                        _ => unreachable!("matched above"),
+                    };
+                    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+                    (
+                        format!("{command} {k} {}", args.join(" ")),
+                        match cache.string_reply(command, &key(k), &args).await {
+                            Ok(Ok(reply)) => Ok(reply.map(Value::String)),
+                            Ok(Err(message)) => Err(message),
+                            Err(error) => failed(error),
+                        },
+                    )
+                }
                 Call::ZsetRead(k) => (
                     format!("ZRANGE {k} 0 -1 WITHSCORES"),
                     match cache.zset_read(&key(k)).await {

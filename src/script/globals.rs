@@ -740,8 +740,10 @@ fn cache_list_read<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Res
     )
 }
 
-/// `listWrite(key, { push: values, left } or { pop: count, left })`: the
-/// new length, or the items popped.
+/// `listWrite(key, write)`, `write` one of `{ push: values, left }` (the
+/// new length), `{ pop: count, left }` (the items popped), `{ trim:
+/// [start, stop] }` ("OK"), `{ remove: count, value }` (how many) and `{
+/// set: index, value }` ("OK").
 fn cache_list_write<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
     let key = key_arg(ctx, args, 0)?;
     let write = list_write(to_json(ctx, &arg(ctx, args, 1))?);
@@ -786,6 +788,24 @@ fn list_range(range: Json) -> (i64, i64) {
 /// A list write as the prelude spells it (see `cache_list_write`).
 fn list_write(write: Json) -> ListWrite {
     let left = write.get("left") == Some(&Json::Bool(true));
+    let integer = |name: &str| write.get(name).and_then(Json::as_f64).unwrap_or(0.0) as i64;
+    let value = || write.get("value").cloned().unwrap_or(Json::Null);
+    if write.get("trim").is_some() {
+        let (start, stop) = list_range(write["trim"].clone());
+        return ListWrite::Trim { start, stop };
+    }
+    if write.get("remove").is_some() {
+        return ListWrite::Remove {
+            count: integer("remove"),
+            value: value(),
+        };
+    }
+    if write.get("set").is_some() {
+        return ListWrite::Set {
+            index: integer("set"),
+            value: value(),
+        };
+    }
     match write.get("push") {
         Some(Json::Array(values)) => ListWrite::Push {
             left,

@@ -164,6 +164,13 @@ pub enum ListWrite {
     Push { left: bool, values: Vec<Value> },
     /// `LPOP` (`left`) or `RPOP` of at most `count` items.
     Pop { left: bool, count: usize },
+    /// `LTRIM start stop`: keep only that range.
+    Trim { start: i64, stop: i64 },
+    /// `LREM count value`: remove up to `count` items equal to `value`
+    /// from the head (from the tail if negative; 0: all of them).
+    Remove { count: i64, value: Value },
+    /// `LSET index value`.
+    Set { index: i64, value: Value },
 }
 
 /// A write to a Redis hash (`HSET`, `HSETNX`, `HDEL`, `HINCRBY`).
@@ -475,6 +482,42 @@ impl ScriptCache {
                     false => items.drain(items.len() - count..).rev().collect(),
                 };
                 (Value::Array(taken), count > 0)
+            }
+            ListWrite::Trim { start, stop } => {
+                let kept = redis_range(items.len(), start, stop);
+                let changed = kept.len() < items.len();
+                items = items[kept].to_vec();
+                (Value::from("OK"), changed)
+            }
+            ListWrite::Remove { count, value } => {
+                let limit = match count {
+                    0 => usize::MAX,
+                    n => n.unsigned_abs() as usize,
+                };
+                let mut at: Vec<usize> = (0..items.len())
+                    .filter(|&i| strict_equal(&items[i], &value))
+                    .collect();
+                if count < 0 {
+                    at.reverse();
+                }
+                at.truncate(limit);
+                at.sort_unstable();
+                for &i in at.iter().rev() {
+                    items.remove(i);
+                }
+                (number(at.len() as f64), !at.is_empty())
+            }
+            ListWrite::Set { index, value } => {
+                if items.is_empty() {
+                    return Err("ERR no such key".to_string());
+                }
+                let len = items.len() as i64;
+                let at = if index < 0 { len + index } else { index };
+                if !(0..len).contains(&at) {
+                    return Err("ERR index out of range".to_string());
+                }
+                items[at as usize] = value;
+                (Value::from("OK"), true)
             }
         };
         if changed {

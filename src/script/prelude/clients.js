@@ -116,6 +116,28 @@
       (items) => items.map(reply),
     ],
     llen: (key) => ["listRead", key, [0, -1], (items) => items.length],
+    lindex: (key, index) => {
+      const at = integerArgument(index);
+      return ["listRead", key, [at, at], (items) => reply(items[0])];
+    },
+    ltrim: (key, start, stop) => [
+      "listWrite",
+      key,
+      { trim: [integerArgument(start), integerArgument(stop)] },
+      (ok) => ok,
+    ],
+    lrem: (key, count, value) => [
+      "listWrite",
+      key,
+      { remove: integerArgument(count), value: stored(value) },
+      (n) => n,
+    ],
+    lset: (key, index, value) => [
+      "listWrite",
+      key,
+      { set: integerArgument(index), value: stored(value) },
+      (ok) => ok,
+    ],
   };
   // A key's expiry, and a value read as it is deleted or replaced: PTTL
   // (TTL rounds it to whole seconds, as Redis does), PERSIST, GETDEL and
@@ -457,7 +479,7 @@
   // the command and what is modelled, not "not a function".
   const UNMODELLED = [
     "zpopmin", "zpopmax", "bzpopmin", "zrandmember", "zrangebylex", "zlexcount", "zunionstore",
-    "zinterstore", "zrangestore", "zscan", "blpop", "brpop", "lrem", "lset", "lindex", "publish", "subscribe", "keys",
+    "zinterstore", "zrangestore", "zscan", "blpop", "brpop", "publish", "subscribe", "keys",
     "scan", "flushall", "flushdb", "rename", "append", "strlen", "evalsha", "script", "xadd",
     "xread",
   ];
@@ -466,13 +488,14 @@
     "EXPIRE, PEXPIRE, TTL, PTTL, PERSIST, GETDEL, GETSET, EVAL of check-and-delete and redlock's scripts, PING, MGET, MSET, " +
     "HSET, HSETNX, HMSET, HGET, HMGET, HGETALL, HDEL, HINCRBY, HEXISTS, HLEN, HKEYS, HVALS, " +
     "SADD, SREM, SMEMBERS, SCARD, SISMEMBER, SMISMEMBER, LPUSH, RPUSH, LPOP, RPOP, LRANGE, LLEN, " +
+    "LINDEX, LTRIM, LREM, LSET, " +
     "ZADD, ZINCRBY, ZREM, ZREMRANGEBYSCORE, ZREMRANGEBYRANK, ZCARD, ZSCORE, ZMSCORE, ZRANK, " +
     "ZREVRANK, ZCOUNT, ZRANGE (BYSCORE, REV, LIMIT, WITHSCORES), ZREVRANGE, ZRANGEBYSCORE, " +
     "ZREVRANGEBYSCORE, " +
     "and WATCH, UNWATCH, MULTI/EXEC and pipelines of those";
   const NODE_REDIS_UNMODELLED = [
     "zPopMin", "zPopMax", "bzPopMin", "zRandMember", "zRangeByLex", "zLexCount", "zUnionStore",
-    "zInterStore", "zRangeStore", "zScan", "blPop", "brPop", "lRem", "lSet", "lIndex", "publish", "subscribe", "keys",
+    "zInterStore", "zRangeStore", "zScan", "blPop", "brPop", "publish", "subscribe", "keys",
     "scan", "flushAll", "flushDb", "rename", "append", "strLen", "evalSha", "xAdd", "xRead",
   ];
   function unmodelled(prototype, library, names) {
@@ -1051,6 +1074,10 @@
     [null, "rPopCount", (key, count) => listCommands.rpop(key, count)],
     ["lrange", "lRange", (key, start, stop) => listCommands.lrange(key, start, stop)],
     ["llen", "lLen", (key) => listCommands.llen(key)],
+    ["lindex", "lIndex", (key, index) => listCommands.lindex(key, index)],
+    ["ltrim", "lTrim", (key, start, stop) => listCommands.ltrim(key, start, stop)],
+    ["lrem", "lRem", (key, count, value) => listCommands.lrem(key, count, value)],
+    ["lset", "lSet", (key, index, value) => listCommands.lset(key, index, value)],
     ["zadd", null, (key, ...args) => ioredisZset.zadd(key, args)],
     [null, "zAdd", (key, members, options) => nodeRedisZset.zAdd(key, members, options)],
     ["zincrby", null, (key, by, member) => ioredisZset.zincrby(key, by, member)],
