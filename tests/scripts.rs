@@ -2306,6 +2306,26 @@ async function handle() {
     );
 }
 
+/// A handler that runs `body` with both Redis clients on a real Redis's
+/// port (`redis`, ioredis; `client`, node-redis), gathering what it
+/// shows in `out`, and logs `out` as one JSON line: the text Node ran for
+/// the tests below.
+fn with_both_clients(body: &str) -> String {
+    format!(
+        r#"async function handle(req) {{
+  const Redis = require("ioredis");
+  const redis = new Redis({{ port: 6390 }});
+  const {{ createClient }} = require("redis");
+  const client = createClient({{ url: "redis://127.0.0.1:6390" }});
+  await client.connect();
+  const out = [];
+{body}  await redis.quit(); await client.quit();
+  console.log(JSON.stringify(out));
+}}
+"#
+    )
+}
+
 /// ioredis's TTL, PTTL, PERSIST, GETDEL and GETSET, alone and in a MULTI:
 /// Node 20 with ioredis 5 on a real Redis 7 printed this line for the same
 /// text (a PTTL's milliseconds are the clock's, so only their range).
@@ -2356,13 +2376,8 @@ async function handle(req) {
 /// Redis 7.0 printed this line for the same text.
 #[test]
 fn expire_options_reply_as_redis_does() {
-    let code = r#"async function handle(req) {
-  const Redis = require("ioredis");
-  const redis = new Redis({ port: 6390 });
-  const { createClient } = require("redis");
-  const client = createClient({ url: "redis://127.0.0.1:6390" });
-  await client.connect();
-  const out = [];
+    let code = with_both_clients(
+        r#"
   const k = "t:e";
   await redis.del(k, k + "f");
   await redis.set(k, "v", "EX", 100);
@@ -2382,12 +2397,10 @@ fn expire_options_reply_as_redis_does() {
   const n = await client.multi().expire(k, 1, "NX").expire(k, 100, "GT").ttl(k).exec();
   out.push(JSON.stringify(n));
   out.push(await redis.expire(k, 0, "LT"), await redis.get(k), await redis.expire(k + "f", -1, "GT"), await redis.get(k + "f"));
-  await redis.quit(); await client.quit();
-  console.log(JSON.stringify(out));
-}
-"#;
+"#,
+    );
     assert_eq!(
-        logs(code, ""),
+        logs(&code, ""),
         [
             r#"[0,1,200,0,1,300,0,1,30,1,0,0,-1,0,30,"ReplyError","ERR NX and XX, GT or LT options at the same time are not compatible","ReplyError","ERR GT and LT options at the same time are not compatible","ReplyError","ERR Unsupported option soon","ReplyError","ERR NX and XX, GT or LT options at the same time are not compatible",0,1,5,1,2,"SimpleError","ERR Unsupported option XY","[[null,1],[null,100],[null,0],[null,1],[null,5]]","[0,1,100]",1,null,0,"v"]"#
         ]
@@ -2401,13 +2414,8 @@ fn expire_options_reply_as_redis_does() {
 /// (a time on the real clock) are not modelled, and say so.
 #[test]
 fn set_keepttl_and_get_reply_as_redis_does() {
-    let code = r#"async function handle(req) {
-  const Redis = require("ioredis");
-  const redis = new Redis({ port: 6390 });
-  const { createClient } = require("redis");
-  const client = createClient({ url: "redis://127.0.0.1:6390" });
-  await client.connect();
-  const out = [];
+    let code = with_both_clients(
+        r#"
   const k = "t:s";
   await redis.del(k, k + "h", k + "n");
   await redis.set(k, "a", "EX", 100);
@@ -2431,12 +2439,10 @@ fn set_keepttl_and_get_reply_as_redis_does() {
   out.push(JSON.stringify(m));
   const n = await client.multi().set(k, "t", { GET: true }).set(k, "u", { KEEPTTL: true }).ttl(k).exec();
   out.push(JSON.stringify(n));
-  await redis.quit(); await client.quit();
-  console.log(JSON.stringify(out));
-}
-"#;
+"#,
+    );
     assert_eq!(
-        logs(code, ""),
+        logs(&code, ""),
         [
             r#"["OK",100,"b","b",-1,"c",50,"d","d",null,"f","d",50,null,null,"OK","ReplyError","WRONGTYPE Operation against a key holding the wrong kind of value","ReplyError","ERR syntax error","ReplyError","ERR syntax error","ReplyError","ERR syntax error","OK","v","OK",50,"i",-1,"j",30,"l",30,"OK",30,"OK",20,"[[null,\"o\"],[null,\"OK\"],[null,-1],[null,\"r\"],[null,\"r\"]]","[\"r\",\"OK\",-1]"]"#
         ]
@@ -2467,13 +2473,8 @@ async function handle() {
 /// the same text.
 #[test]
 fn lindex_lrem_lset_and_ltrim_reply_as_redis_does() {
-    let code = r#"async function handle(req) {
-  const Redis = require("ioredis");
-  const redis = new Redis({ port: 6390 });
-  const { createClient } = require("redis");
-  const client = createClient({ url: "redis://127.0.0.1:6390" });
-  await client.connect();
-  const out = [];
+    let code = with_both_clients(
+        r#"
   const k = "t:l";
   await redis.del(k, k + "s", k + "n");
   await redis.rpush(k, "a", "b", "a", "c", "a", 1, "1", 2);
@@ -2498,12 +2499,10 @@ fn lindex_lrem_lset_and_ltrim_reply_as_redis_does() {
   out.push(JSON.stringify(m.map(([e, r]) => (e ? e.message : r))));
   const n = await client.multi().lPush(k + "s", ["p"]).lIndex(k + "s", -1).lRem(k + "s", 0, "p").lTrim(k + "s", 0, -1).exec();
   out.push(JSON.stringify(n));
-  await redis.quit(); await client.quit();
-  console.log(JSON.stringify(out));
-}
-"#;
+"#,
+    );
     assert_eq!(
-        logs(code, ""),
+        logs(&code, ""),
         [
             r#"["a","2","1",null,null,1,"[\"b\",\"a\",\"c\",\"a\",\"1\",\"1\",\"2\"]",1,"[\"b\",\"a\",\"c\",\"1\",\"1\",\"2\"]",2,"[\"b\",\"a\",\"c\",\"2\"]",0,"OK","OK","[\"z\",\"a\",\"c\",\"y\"]","ReplyError","ERR index out of range","ReplyError","ERR no such key","ReplyError","ERR value is not an integer or out of range","OK","[\"2\",\"3\",\"4\",\"5\"]","OK","[\"2\",\"3\"]","OK",0,"OK","b",2,"OK","OK","[\"a\"]","SimpleError","ERR index out of range","ReplyError","WRONGTYPE Operation against a key holding the wrong kind of value","[3,1,\"x\",\"OK\",\"OK\",\"ERR index out of range\",[\"w\"]]","[2,\"w\",1,\"OK\"]"]"#
         ]
