@@ -1232,11 +1232,11 @@ impl ScriptRun {
             ),
             Call::GetDelete(key) => match state.cache.get_delete(&key, now) {
                 Ok(Some(value)) => {
-                    self.count_read(&Found::Live(Value::Null));
+                    self.count_hit(true);
                     (Ok(Some(value)), Outcome::Deleted)
                 }
                 Ok(None) => {
-                    self.count_read(&Found::Miss);
+                    self.count_hit(false);
                     (Ok(None), Outcome::NotFound)
                 }
                 Err(message) => (Err(Rejection::Type(message)), Outcome::Failed),
@@ -1252,10 +1252,7 @@ impl ScriptRun {
                         match options.get {
                             false => (Ok(Some(Value::Bool(stored))), outcome),
                             true => {
-                                self.count_read(&match old {
-                                    Some(_) => Found::Live(Value::Null),
-                                    None => Found::Miss,
-                                });
+                                self.count_hit(old.is_some());
                                 (Ok(old), outcome)
                             }
                         }
@@ -1689,10 +1686,7 @@ impl ScriptRun {
     /// A read of a hash or a set: a hit if the key exists (counted), as a
     /// GET's.
     fn collection_read(&self, empty: bool) -> Outcome {
-        self.count_read(&match empty {
-            true => Found::Miss,
-            false => Found::Live(Value::Null),
-        });
+        self.count_hit(!empty);
         match empty {
             true => Outcome::Miss,
             false => Outcome::Hit,
@@ -1700,11 +1694,15 @@ impl ScriptRun {
     }
 
     fn count_read(&self, found: &Found) {
+        self.count_hit(matches!(found, Found::Live(_)));
+    }
+
+    /// A read of a value: a cache hit, or a miss.
+    fn count_hit(&self, hit: bool) {
         let mut core = self.host.core.borrow_mut();
-        if let Found::Live(_) = found {
-            core.tally.cache_hits += 1;
-        } else {
-            core.tally.cache_misses += 1;
+        match hit {
+            true => core.tally.cache_hits += 1,
+            false => core.tally.cache_misses += 1,
         }
     }
 
@@ -2215,7 +2213,6 @@ fn cache_accesses(call: &Call) -> Vec<(String, Access)> {
     let one = |key: &String, access| vec![(key.clone(), access)];
     match call {
         Call::Get(key) | Call::GetStale(key) | Call::Pttl(key) => one(key, Access::Read),
-        // GETSET writes blind, whatever it reads back.
         Call::Set(key, ..) | Call::Replace(key, ..) => one(key, Access::Overwrite),
         // A SET that only adds reads what it changes; any other writes
         // blind, whatever it reads back.
