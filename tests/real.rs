@@ -883,6 +883,46 @@ fn ttl_getdel_and_getset_agree_with_real_redis() {
     }
 }
 
+/// KEYS, SCAN and UNLINK: each request stores a key of its own, lists
+/// them, pages through them and removes its own. The real Redis answers
+/// KEYS as the model does (in its own order, which is sorted before the
+/// answers are compared); a SCAN's cursors are the server's, so its pages
+/// are the model's.
+#[test]
+fn keys_and_unlink_agree_with_real_redis() {
+    let code = r#"
+        const Redis = require("ioredis");
+        const redis = new Redis();
+        module.exports.handle = async (req) => {
+          await redis.set(`visit:${req.id}`, req.user);
+          count(`keys_${(await redis.keys("visit:*")).length}`);
+          const [cursor, page] = await redis.scan(0, "MATCH", "visit:*", "COUNT", 100);
+          count(`scan_${cursor}_${page.length}`);
+          count(`unlinked_${await redis.unlink(`visit:${req.id}`, "none")}`);
+          count(`after_${(await redis.keys("visit:*")).length}`);
+        };
+    "#;
+    let fragment = "v=1&scenario=script&users=2&clicks=2";
+    let Some(custom) = custom_on_redis(code, fragment) else {
+        return;
+    };
+    assert_eq!(custom["unlinked_1"], 4, "{custom}");
+    let counted = |prefix: &str| -> u64 {
+        custom
+            .as_object()
+            .unwrap()
+            .iter()
+            .filter(|(name, _)| name.starts_with(prefix))
+            .map(|(_, n)| n.as_u64().unwrap())
+            .sum()
+    };
+    assert_eq!(
+        (counted("keys_"), counted("scan_0_"), counted("after_")),
+        (4, 4, 4),
+        "{custom}"
+    );
+}
+
 #[test]
 fn a_memcached_add_lock_from_memjs_holds_on_real_memcached() {
     let schema = example("ticket_pg.sql");

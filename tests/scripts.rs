@@ -1366,6 +1366,35 @@ fn explore_finds_the_double_click_and_proves_the_mutex() {
 }
 
 /// A read-modify-write of one cache key, as a counter's handler does it.
+/// Each request stores a key of its own, then lists the keys: whether the
+/// other request's key is there yet decides whether it fails. The keys
+/// differ, so only the set of live keys (which `KEYS` reads and a new key
+/// writes) makes the other's SET and this KEYS dependent; without it the
+/// reduced search would never try the order in which one is alone.
+const KEYS_SEEN: &str = r#"
+const Redis = require("ioredis");
+const redis = new Redis();
+async function handle(req) {
+  await redis.set(`k:${req.user}`, 1);
+  if ((await redis.keys("k:*")).length === 1) throw new Error("alone");
+  const [, found] = await redis.scan(0, "MATCH", "k:*");
+  if (found.length === 1) await redis.del(`k:${req.user}`);
+}
+"#;
+
+#[test]
+fn explore_orders_a_new_key_against_keys_and_scan() {
+    for fragment in [
+        "users=2&clicks=1&servers=2&strategy=none",
+        "users=2&clicks=1&strategy=none",
+    ] {
+        let (_, naive) = outcomes_of(KEYS_SEEN, fragment, false);
+        let (_, reduced) = outcomes_of(KEYS_SEEN, fragment, true);
+        assert_eq!(reduced, naive, "{fragment}");
+        assert!(naive.len() > 1, "{fragment}: {naive:?}");
+    }
+}
+
 const COUNTER: &str = "async function handle(req) {
   const n = (await cache.get(\"count\")) ?? 0;
   await cache.set(\"count\", n + 1);
@@ -2509,6 +2538,69 @@ fn lindex_lrem_lset_and_ltrim_reply_as_redis_does() {
     );
 }
 
+/// KEYS and SCAN (MATCH, COUNT, TYPE, paged until the cursor is 0; node-redis
+/// 5's `scan` and `scanIterator`), in a MULTI too, UNLINK, and DEL and
+/// EXISTS of several keys: Node 20 with ioredis 5 and redis 5 on a real
+/// Redis 7 printed this line for the same text (the keys sorted: Redis
+/// answers in its hash table's order, the model in key order).
+#[test]
+fn keys_scan_and_unlink_reply_as_redis_does() {
+    let code = with_both_clients(
+        r#"
+  const p = "t:ks:";
+  const old = await redis.keys(p + "*");
+  if (old.length) await redis.del(...old);
+  for (const k of ["user:1", "user:2", "user:10", "users", "session:a", "h[1]", "a*b"]) await redis.set(p + k, "v");
+  await redis.hset(p + "user:h", "f", 1);
+  await redis.sadd(p + "user:s", "m");
+  await redis.rpush(p + "user:l", "x");
+  await redis.zadd(p + "user:z", 1, "m");
+  await redis.set(p + "gone", "v", "PX", 1);
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  const sorted = (keys) => keys.map((key) => key.slice(p.length)).sort();
+  for (const pattern of ["*", "user:*", "user:?", "user:[12]*", "user:[^1]*", "h\\[1\\]", "a\\*b", "none*", "gone"]) {
+    out.push(sorted(await redis.keys(p + pattern)));
+  }
+  const scanAll = async (...options) => {
+    const seen = [];
+    let cursor = "0";
+    do {
+      const [next, keys] = await redis.scan(cursor, ...options);
+      cursor = next;
+      seen.push(...keys);
+    } while (cursor !== "0");
+    return sorted(seen.filter((key) => key.startsWith(p)));
+  };
+  out.push(await scanAll("MATCH", p + "user:*", "COUNT", 2), await scanAll("count", 1, "TYPE", "hash"));
+  out.push(await scanAll("TYPE", "STRING", "COUNT", 3, "MATCH", p + "*"), await scanAll("MATCH", p + "*", "TYPE", "zset"));
+  for (const options of [["COUNT", 0], ["COUNT", "x"], ["MATCH"], ["FOO", "bar"]]) {
+    try { await redis.scan(0, ...options); } catch (e) { out.push(e.name, e.message); }
+  }
+  try { await redis.scan("abc"); } catch (e) { out.push(e.name, e.message); }
+  const m = await redis.multi().keys(p + "user:?").set(p + "user:3", "v").keys(p + "user:?").exec();
+  out.push(m.map(([e, reply]) => (Array.isArray(reply) ? sorted(reply) : reply)));
+  out.push(sorted(await client.keys(p + "session:*")));
+  const page = await client.scan("0", { MATCH: p + "session:*", COUNT: 1000 });
+  out.push(page.cursor, sorted(page.keys));
+  const all = [];
+  for await (const keys of client.scanIterator({ MATCH: p + "user:*", COUNT: 3 })) all.push(...keys);
+  out.push(sorted(all));
+  out.push(await client.unlink([p + "user:1", p + "user:2", p + "nope"]), await redis.unlink(p + "user:10"));
+  out.push(await redis.del(p + "users", p + "session:a", p + "x"), await redis.exists(p + "user:h", p + "user:s", p + "x"));
+  out.push(sorted(await redis.keys(p + "user*")));
+  for (const f of [() => redis.del(), () => redis.unlink(), () => redis.exists(), () => client.del([]), () => client.unlink([])]) {
+    try { out.push(await f()); } catch (e) { out.push(e.constructor.name, e.message); }
+  }
+"#,
+    );
+    assert_eq!(
+        logs(&code, ""),
+        [
+            r#"[["a*b","h[1]","session:a","user:1","user:10","user:2","user:h","user:l","user:s","user:z","users"],["user:1","user:10","user:2","user:h","user:l","user:s","user:z"],["user:1","user:2","user:h","user:l","user:s","user:z"],["user:1","user:10","user:2"],["user:2","user:h","user:l","user:s","user:z"],["h[1]"],["a*b"],[],[],["user:1","user:10","user:2","user:h","user:l","user:s","user:z"],["user:h"],["a*b","h[1]","session:a","user:1","user:10","user:2","users"],["user:z"],"ReplyError","ERR syntax error","ReplyError","ERR value is not an integer or out of range","ReplyError","ERR syntax error","ReplyError","ERR syntax error","ReplyError","ERR invalid cursor",[["user:1","user:2","user:h","user:l","user:s","user:z"],"OK",["user:1","user:2","user:3","user:h","user:l","user:s","user:z"]],["session:a"],"0",["session:a"],["user:1","user:10","user:2","user:3","user:h","user:l","user:s","user:z"],2,1,2,2,["user:3","user:h","user:l","user:s","user:z"],"ReplyError","ERR wrong number of arguments for 'del' command","ReplyError","ERR wrong number of arguments for 'unlink' command","ReplyError","ERR wrong number of arguments for 'exists' command","SimpleError","ERR wrong number of arguments for 'del' command","SimpleError","ERR wrong number of arguments for 'unlink' command"]"#
+        ]
+    );
+}
+
 /// node-redis's `ttl`, `pTTL`, `persist`, `getDel` and `getSet`, alone and
 /// in a MULTI (one that fails, too): Node 20 with redis 5 on a real Redis
 /// 7 printed this line for the same text.
@@ -2968,7 +3060,7 @@ export async function handle(req) {
   console.log("nr setEx", await c.setEx("k2", 10, "v"), "exists", await c.exists("k2"), await c.exists(["k2", "k1", "zz"]));
   console.log("io setnx", await r.setnx("k3", "a"), await r.setnx("k3", "b"));
   console.log("io setex", await r.setex("k4", 10, "v"), "exists", await r.exists("k4"), await r.exists("k4", "k3", "zz"));
-  for (const call of [() => r.rename("z", "a"), () => c.rename("z", "a"), () => r.keys("k*"), () => r.multi().rename("z", "a")]) {
+  for (const call of [() => r.rename("z", "a"), () => c.rename("z", "a"), () => r.append("k1", "x"), () => c.hIncrByFloat("h", "f", 1), () => r.multi().rename("z", "a")]) {
     try { await call(); } catch (e) { console.log(e.constructor.name, e.message.split(" (")[0]); }
   }
 }
@@ -2984,7 +3076,8 @@ export async function handle(req) {
             "io setex OK exists 1 2",
             "TypeError ioredis: RENAME is not modelled by the simulated Redis",
             "TypeError redis: RENAME is not modelled by the simulated Redis",
-            "TypeError ioredis: KEYS is not modelled by the simulated Redis",
+            "TypeError ioredis: APPEND is not modelled by the simulated Redis",
+            "TypeError redis: HINCRBYFLOAT is not modelled by the simulated Redis",
             "TypeError ioredis: RENAME is not modelled by the simulated Redis",
         ]
     );

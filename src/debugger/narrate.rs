@@ -175,6 +175,8 @@ pub fn op_label(op: OpKind) -> &'static str {
         OpKind::CachePersist => "cache.persist",
         OpKind::CacheGetDelete => "cache.getdel",
         OpKind::CacheGetSet => "cache.getset",
+        OpKind::CacheKeys => "cache.keys",
+        OpKind::CacheScan => "cache.scan",
         OpKind::DbFind => "db.find",
         OpKind::DbFindOne => "db.findOne",
         OpKind::DbUpdate => "db.update",

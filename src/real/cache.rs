@@ -426,6 +426,17 @@ impl CacheConn {
         refusal(written)
     }
 
+    /// Redis's `KEYS pattern`: the keys that match, in the server's order.
+    pub async fn keys(&self, pattern: &str) -> Result<Vec<String>, CacheError> {
+        let CacheConn::Redis(conn) = self else {
+            return Err(CacheError("memcached has no KEYS".into()));
+        };
+        Ok(redis::cmd("KEYS")
+            .arg(pattern)
+            .query_async(&mut conn.clone())
+            .await?)
+    }
+
     /// Redis's `PTTL` or `PERSIST` of a key: its integer answer.
     pub async fn key_integer(&self, command: &str, key: &str) -> Result<i64, CacheError> {
         let CacheConn::Redis(conn) = self else {

@@ -837,7 +837,27 @@ impl RealMirror {
                         },
                     )
                 }
-                Call::GetStale(_)
+                Call::Keys(pattern) => (
+                    format!("KEYS {pattern}"),
+                    match cache.keys(&key(pattern)).await {
+                        Ok(found) => {
+                            let prefix = &self.real.prefix;
+                            let mut found: Vec<&str> = found
+                                .iter()
+                                .filter_map(|k| k.strip_prefix(prefix.as_str()))
+                                .collect();
+                            // The model answers in key order; the server, in
+                            // its hash table's.
+                            found.sort_unstable();
+                            Ok(Some(json!(found)))
+                        }
+                        Err(error) => failed(error),
+                    },
+                ),
+                // A SCAN's cursors are the server's own: the model's pages
+                // stand (it reads nothing the model does not).
+                Call::Scan(_)
+                | Call::GetStale(_)
                 | Call::Find(..)
                 | Call::FindOne(..)
                 | Call::Insert(..)

@@ -6,7 +6,7 @@ use serde_json::Value;
 use crate::config::Micros;
 
 use super::sql::{Plan, SqlError};
-use super::world::{ExpireIf, HashWrite, ListWrite, LockScript, Row, SetOptions, ZsetWrite};
+use super::world::{ExpireIf, HashWrite, ListWrite, LockScript, Row, Scan, SetOptions, ZsetWrite};
 
 /// What a script's cache or DB call does when it lands.
 #[derive(Clone)]
@@ -56,6 +56,10 @@ pub enum Call {
     ZsetRead(String),
     /// A write of a Redis sorted set (`ZADD`, `ZINCRBY`, `ZREM`, …).
     ZsetWrite(String, ZsetWrite),
+    /// Redis's `KEYS pattern`.
+    Keys(String),
+    /// One call of Redis's `SCAN`.
+    Scan(Scan),
     /// Redis's `WATCH` of these keys on a client's connection (none:
     /// `UNWATCH`).
     Watch(u64, Vec<String>),
@@ -117,7 +121,9 @@ impl Call {
             | Call::ListRead(key, ..)
             | Call::ListWrite(key, _)
             | Call::ZsetRead(key)
-            | Call::ZsetWrite(key, _) => key,
+            | Call::ZsetWrite(key, _)
+            | Call::Keys(key) => key,
+            Call::Scan(scan) => &scan.pattern,
             Call::Locks(_, keys, ..) | Call::Watch(_, keys) => {
                 keys.first().map_or("", String::as_str)
             }

@@ -25,7 +25,7 @@ use crate::world::LockKey;
 use super::call::{Call, SqlCall};
 use super::host::{Answer, Helper, Host, NextTick, Position, Settle, Waiter, FIRING};
 use super::world::{
-    ExpireIf, HashWrite, ListWrite, LockScript, Only, Row, SetOptions, TableDef, ZsetWrite,
+    ExpireIf, HashWrite, ListWrite, LockScript, Only, Row, Scan, SetOptions, TableDef, ZsetWrite,
 };
 
 /// What every native of a realm reaches: the run's host (replaced when a
@@ -373,6 +373,8 @@ pub fn register<'js>(ctx: &Ctx<'js>, link: &Rc<Link>) -> Result<()> {
             ("replace", cache_replace, 3),
             ("expire", cache_expire, 2),
             ("pttl", cache_pttl, 1),
+            ("keys", cache_keys, 1),
+            ("scan", cache_scan, 2),
             ("persist", cache_persist, 1),
             ("getDelete", cache_get_delete, 1),
             ("setWith", cache_set_with, 2),
@@ -549,6 +551,45 @@ fn cache_expire<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result
 /// `pttl(key)`: Redis's `PTTL` (-1: no expiry, -2: no such key).
 fn cache_pttl<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
     send_key(link, ctx, args, OpKind::CacheTtl, Call::Pttl)
+}
+
+/// `keys(pattern)`: Redis's `KEYS`, the live keys that match, in order.
+fn cache_keys<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    send_key(link, ctx, args, OpKind::CacheKeys, Call::Keys)
+}
+
+/// `scan(cursor, [pattern, count, type])`: one call of Redis's `SCAN`,
+/// settling with `[next cursor, keys]` (the cursor a string, as Redis's).
+fn cache_scan<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    let cursor = to_json(ctx, &arg(ctx, args, 0))?;
+    let options = to_json(ctx, &arg(ctx, args, 1))?;
+    let scan = scan_call(cursor, options).map_err(|message| type_error(ctx, message))?;
+    send(link, ctx, OpKind::CacheScan, Call::Scan(scan))
+}
+
+/// A `SCAN`'s cursor (Redis's unsigned integer, as a string or a number)
+/// and `[pattern, count, type]` (`*`, 10 and any type where null).
+fn scan_call(cursor: Json, options: Json) -> std::result::Result<Scan, String> {
+    let cursor = match cursor {
+        Json::String(text) => text.parse::<u64>().ok(),
+        Json::Number(n) => n.as_u64(),
+        _ => None,
+    }
+    .ok_or("ERR invalid cursor")?;
+    let option = |i: usize| options.get(i).filter(|value| !value.is_null());
+    let count = match option(1) {
+        None => 10,
+        Some(count) => count
+            .as_u64()
+            .filter(|&count| count >= 1)
+            .ok_or("ERR syntax error")? as usize,
+    };
+    Ok(Scan {
+        cursor,
+        pattern: option(0).map_or("*".to_string(), |p| key_text(p.clone())),
+        count,
+        kind: option(2).map(|kind| key_text(kind.clone()).to_lowercase()),
+    })
 }
 
 /// `persist(key)`: whether the live key had an expiry (it has none now).
@@ -897,6 +938,11 @@ fn queued_call(command: Json) -> std::result::Result<Call, String> {
             Call::Expire(key, ttl, only)
         }
         Some("pttl") => Call::Pttl(key),
+        Some("keys") => Call::Keys(key),
+        Some("scan") => Call::Scan(scan_call(
+            Json::String(key),
+            rest.next().unwrap_or(Json::Null),
+        )?),
         Some("persist") => Call::Persist(key),
         Some("getDelete") => Call::GetDelete(key),
         Some("setWith") => set_with(key, rest.next().unwrap_or(Json::Null))?.1,

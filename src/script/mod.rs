@@ -8,6 +8,7 @@ pub mod call;
 pub mod cli;
 pub mod error;
 pub mod explore;
+pub mod glob;
 pub mod globals;
 pub mod guard;
 pub mod host;

@@ -65,6 +65,9 @@ pub const WORK_PER_STEP: u64 = 400;
 /// `RuntimeLimitError` naming its line; deep recursion is a `RangeError`,
 /// as in Node.
 const TICK_BUDGET: u64 = 2_000;
+/// Explore's name for the set of live cache keys (`KEYS`, `SCAN`): no
+/// script key starts with a NUL.
+const KEYSPACE: &str = "\u{0}keys";
 /// The macrotasks a module's top level may take before its server serves
 /// ([`ScriptRun::boot`]).
 const BOOT_EVENTS: u32 = 10_000;
@@ -835,7 +838,9 @@ impl ScriptRun {
                         .or_insert(0) += 1;
                 }
                 let mirrored = self.host.mirror.borrow().is_some().then(|| call.clone());
+                let live_before = self.liveness(&call);
                 let (result, outcome, accesses) = self.apply(call);
+                self.touch_keyspace(live_before);
                 let result = match mirrored {
                     Some(call) => self.mirror_cache(&call, result),
                     None => result,
@@ -943,6 +948,47 @@ impl ScriptRun {
         self.host.core.borrow_mut().touches.touch(object, write);
     }
 
+    /// Explore mode: whether each key `call` names is live, before it
+    /// lands (`None` outside explore mode).
+    fn liveness(&self, call: &Call) -> Option<Vec<(String, bool)>> {
+        if !self.host.core.borrow().touches.on {
+            return None;
+        }
+        let now = self.host.core.borrow().now;
+        let state = self.host.state.borrow();
+        let live = |key: &String| (key.clone(), state.cache.is_live(key, now));
+        Some(match call {
+            Call::Exec(_, calls) => calls
+                .iter()
+                .filter_map(|call| self.liveness(call))
+                .flatten()
+                .collect(),
+            Call::Locks(_, keys, ..) => keys.iter().map(live).collect(),
+            Call::Keys(_) | Call::Scan(_) | Call::Watch(..) => Vec::new(),
+            call => vec![live(&call.key().to_string())],
+        })
+    }
+
+    /// A call that made a key come or go (a first write, a delete, an
+    /// expiry of 0, a list's last pop) writes the set of live keys, which
+    /// `KEYS` and `SCAN` read.
+    fn touch_keyspace(&mut self, before: Option<Vec<(String, bool)>>) {
+        let Some(before) = before else {
+            return;
+        };
+        let now = self.host.core.borrow().now;
+        let changed = {
+            let state = self.host.state.borrow();
+            before
+                .iter()
+                .any(|(key, live)| state.cache.is_live(key, now) != *live)
+        };
+        if changed {
+            let id = self.touched_id(KEYSPACE.to_string());
+            self.touch(Object::ScriptKey(id), true);
+        }
+    }
+
     /// JavaScript runs on `server` for the current request: it writes
     /// that request's own state, and the server's module state unless the
     /// script provably has none.
@@ -1001,6 +1047,13 @@ impl ScriptRun {
             // dependent.
             let id = self.touched_id("\u{0}pg".to_string());
             self.touch(Object::ScriptTable(id), true);
+            return;
+        }
+        if let Call::Keys(_) | Call::Scan(_) = call {
+            // The set of live keys, which a key's coming or going changes
+            // (`Self::touch_keyspace`).
+            let id = self.touched_id(KEYSPACE.to_string());
+            self.touch(Object::ScriptKey(id), false);
             return;
         }
         let (table, write) = match call {
@@ -1066,7 +1119,7 @@ impl ScriptRun {
             | Call::ZsetWrite(..) => (false, true),
             Call::Find(..) | Call::FindOne(..) => (true, false),
             Call::Insert(..) | Call::Update(..) | Call::Remove(..) => (true, true),
-            Call::Sql(_) => unreachable!("above"),
+            Call::Sql(_) | Call::Keys(_) | Call::Scan(_) => unreachable!("above"),
         };
         let id = self.touched_id(call.key().to_string());
         if !table {
@@ -1224,6 +1277,11 @@ impl ScriptRun {
                     Outcome::Hit
                 };
                 (Ok(Some(Value::from(ttl))), outcome)
+            }
+            Call::Keys(pattern) => found_keys(state.cache.keys(&pattern, now), Value::from),
+            Call::Scan(scan) => {
+                let (cursor, keys) = state.cache.scan(&scan, now);
+                found_keys(keys, |keys| json!([cursor.to_string(), keys]))
             }
             Call::Persist(key) => answered(
                 state.cache.persist(&key, now),
@@ -2191,6 +2249,19 @@ fn answered(
     if_no: Outcome,
 ) -> (Result<Option<Value>, Rejection>, Outcome) {
     (Ok(Some(Value::Bool(yes))), if yes { if_yes } else { if_no })
+}
+
+/// The keys a `KEYS` or a `SCAN` found, as `answer` words them: found
+/// (`Outcome::Found`) if any.
+fn found_keys(
+    keys: Vec<String>,
+    answer: impl FnOnce(Vec<String>) -> Value,
+) -> (Result<Option<Value>, Rejection>, Outcome) {
+    let outcome = match keys.is_empty() {
+        true => Outcome::NotFound,
+        false => Outcome::Found,
+    };
+    (Ok(Some(answer(keys))), outcome)
 }
 
 /// The cache keys a call read or wrote, how, and with what outcome.

@@ -45,6 +45,28 @@ enum Kind {
     Zset,
 }
 
+impl Kind {
+    /// Its name as Redis's `TYPE` gives it.
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Value => "string",
+            Kind::Hash => "hash",
+            Kind::Set => "set",
+            Kind::List => "list",
+            Kind::Zset => "zset",
+        }
+    }
+}
+
+/// A `SCAN` call: its cursor, and its `MATCH`, `COUNT` and `TYPE`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Scan {
+    pub cursor: u64,
+    pub pattern: String,
+    pub count: usize,
+    pub kind: Option<String>,
+}
+
 /// The items of a list of `len` that `LRANGE start stop` answers
 /// (negative indexes count from the end; out of range: none).
 pub fn redis_range(len: usize, start: i64, stop: i64) -> std::ops::Range<usize> {
@@ -313,6 +335,8 @@ pub struct ScriptCache {
     versions: HashMap<String, u64>,
     /// The keys each Redis connection watches (`WATCH`), as they were.
     watches: HashMap<u64, Vec<(String, Watched)>>,
+    /// The key each `SCAN` cursor visited last (cursor n is the n-th).
+    scan_cursors: Vec<String>,
 }
 
 /// A watched key as `WATCH` found it: its writes so far, and when it
@@ -331,6 +355,7 @@ impl ScriptCache {
             grace,
             versions: HashMap::new(),
             watches: HashMap::new(),
+            scan_cursors: Vec::new(),
         }
     }
 
@@ -839,6 +864,77 @@ impl ScriptCache {
         }
         self.wrote(key);
         true
+    }
+
+    /// Whether `key` holds a live value (of any kind).
+    pub fn is_live(&self, key: &str, now: Micros) -> bool {
+        self.live(key, now).is_some()
+    }
+
+    /// Redis's `KEYS pattern`: the live keys that match, in key order.
+    pub fn keys(&self, pattern: &str, now: Micros) -> Vec<String> {
+        self.live_keys(None, now)
+            .filter(|(key, _)| super::glob::matches(pattern, key))
+            .map(|(key, _)| key.to_string())
+            .collect()
+    }
+
+    /// One `SCAN` call from `cursor` (0: the start): it visits the next
+    /// `count` live keys in key order and answers those that match
+    /// `pattern` and `kind` (a `TYPE` name), and the cursor to go on from
+    /// (0 once none is left). A cursor is the number of a key the scan
+    /// visited last, so a key live throughout is answered once, whatever
+    /// came or went meanwhile; one this run never gave visits nothing.
+    pub fn scan(&mut self, scan: &Scan, now: Micros) -> (u64, Vec<String>) {
+        let after = match scan.cursor {
+            0 => None,
+            cursor => match self.scan_cursors.get(cursor as usize - 1) {
+                Some(last) => Some(last.clone()),
+                None => return (0, Vec::new()),
+            },
+        };
+        let mut found = Vec::new();
+        let mut last = None;
+        for (key, entry) in self
+            .live_keys(after.as_deref(), now)
+            .take(scan.count.max(1))
+        {
+            let kind_matches = scan
+                .kind
+                .as_deref()
+                .is_none_or(|kind| entry.kind.name() == kind);
+            if kind_matches && super::glob::matches(&scan.pattern, key) {
+                found.push(key.to_string());
+            }
+            last = Some(key.to_string());
+        }
+        let more = last
+            .as_deref()
+            .is_some_and(|last| self.live_keys(Some(last), now).next().is_some());
+        match (more, last) {
+            (true, Some(last)) => {
+                self.scan_cursors.push(last);
+                (self.scan_cursors.len() as u64, found)
+            }
+            _ => (0, found),
+        }
+    }
+
+    /// The live entries after `after` (all: `None`), in key order.
+    fn live_keys<'a>(
+        &'a self,
+        after: Option<&str>,
+        now: Micros,
+    ) -> impl Iterator<Item = (&'a str, &'a Entry)> + 'a {
+        use std::ops::Bound;
+        let from = match after {
+            Some(key) => Bound::Excluded(key.to_string()),
+            None => Bound::Unbounded,
+        };
+        self.entries
+            .range((from, Bound::Unbounded))
+            .filter(move |(_, entry)| entry.expires_at.is_none_or(|at| now < at))
+            .map(|(key, entry)| (key.as_str(), entry))
     }
 
     /// Redis's `PTTL`: a live key's time to live in milliseconds, as
@@ -1386,6 +1482,55 @@ mod tests {
     /// EXPIRE's options against a key with no expiry and one with an
     /// expiry 10 s away, on Redis's whole-millisecond clock; PTTL and
     /// PERSIST read and clear it.
+    /// A SCAN's pages, two keys each: a key live from the first call to
+    /// the last is answered exactly once, whatever is added or deleted
+    /// between the calls; expired keys are not visited; MATCH and TYPE
+    /// filter a page after it is visited (a page may then be empty).
+    #[test]
+    fn scan_pages_answer_every_key_live_throughout_once() {
+        let mut cache = ScriptCache::new(0);
+        for key in ["a", "b", "c", "d", "e"] {
+            cache.set(key, json!(1), 0, 0);
+        }
+        cache.set("bb", json!(1), 5, 0);
+        let page = |cache: &mut ScriptCache, cursor, pattern: &str, kind: Option<&str>| {
+            let scan = Scan {
+                cursor,
+                pattern: pattern.to_string(),
+                count: 2,
+                kind: kind.map(str::to_string),
+            };
+            cache.scan(&scan, 10)
+        };
+        let (cursor, first) = page(&mut cache, 0, "*", None);
+        assert_eq!((cursor, first), (1, vec!["a".to_string(), "b".to_string()]));
+        // "a" goes and "ab" comes, before the cursor; "c" goes after it.
+        cache.delete("a", 10);
+        cache.set("ab", json!(1), 0, 10);
+        cache.delete("c", 10);
+        let (cursor, second) = page(&mut cache, cursor, "*", None);
+        assert_eq!(
+            (cursor, second),
+            (0, vec!["d".to_string(), "e".to_string()])
+        );
+        // A pattern or a type filters what a page visited.
+        assert_eq!(page(&mut cache, 0, "d*", None), (2, vec![]));
+        assert_eq!(page(&mut cache, 2, "d*", None), (0, vec!["d".to_string()]));
+        cache
+            .hash_write("h", HashWrite::IncrBy("f".to_string(), 1.0), 10)
+            .unwrap();
+        assert_eq!(cache.keys("*", 10), ["ab", "b", "d", "e", "h"]);
+        assert_eq!(cache.keys("?", 10), ["b", "d", "e", "h"]);
+        assert_eq!(page(&mut cache, 0, "*", Some("hash")), (3, vec![]));
+        assert_eq!(page(&mut cache, 3, "*", Some("hash")), (4, vec![]));
+        assert_eq!(
+            page(&mut cache, 4, "*", Some("hash")),
+            (0, vec!["h".to_string()])
+        );
+        // A cursor this run never gave visits nothing.
+        assert_eq!(page(&mut cache, 99, "*", None), (0, vec![]));
+    }
+
     #[test]
     fn expire_options_compare_expiries_as_redis_does() {
         let s = 1_000_000;

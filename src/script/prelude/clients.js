@@ -148,7 +148,40 @@
     persist: (key) => ["persist", key, null, (done) => (done ? 1 : 0)],
     getdel: (key) => ["getDelete", key, null, (found) => reply(stringValue(found))],
     getset: (key, value) => ["setWith", key, [stored(value), 0, null, false, true], setReply(true)],
+    // `KEYS` and `SCAN` (`[pattern, count, type]`, null for each not
+    // given): the live keys in key order; a SCAN visits its COUNT keys on
+    // from its cursor and answers those that match, with the next cursor.
+    keys: (pattern) => ["keys", pattern, null, (found) => found],
+    scan: (cursor, options, read = (page) => page) => ["scan", String(cursor), options, read],
   };
+  // ioredis's SCAN options, as words (`MATCH`, `COUNT`, `TYPE`, any case,
+  // any order, the last of each kept, as Redis reads them).
+  function scanWords(words) {
+    const options = [null, null, null];
+    for (let i = 0; i < words.length; i += 2) {
+      const at = ["MATCH", "COUNT", "TYPE"].indexOf(String(words[i]).toUpperCase());
+      if (at < 0 || i + 1 >= words.length) throw new ReplyError("ERR syntax error");
+      options[at] = at === 1 ? countArgument(words[i + 1]) : String(words[i + 1]);
+    }
+    return options;
+  }
+  // A SCAN's COUNT, as Redis reads it: an integer, at least 1.
+  function countArgument(value) {
+    const count = Number(value);
+    if (String(value).trim() === "" || !Number.isInteger(count)) {
+      throw new ReplyError("ERR value is not an integer or out of range");
+    }
+    if (count < 1) throw new ReplyError("ERR syntax error");
+    return count;
+  }
+  // node-redis 5's SCAN: `{ MATCH, COUNT, TYPE }` (each sent only if
+  // truthy), replying `{ cursor, keys }`.
+  const nodeRedisScan = (cursor, options = {}) =>
+    keyCommands.scan(
+      cursor,
+      [options?.MATCH || null, options?.COUNT ? countArgument(options.COUNT) : null, options?.TYPE || null],
+      ([next, keys]) => ({ cursor: next, keys })
+    );
   // Sorted sets. A read takes the whole set in one cache operation
   // (`zsetRead`: `[member, score]` pairs by score, then member) and
   // answers from it as Redis would, its errors after the round trip; a
@@ -412,10 +445,12 @@
       await cache.set(key, stored(value), ttl);
       return "OK";
     },
-    async del(keys) {
-      let deleted = 0;
-      for (const key of keys.flat()) if (await cache.delete(key)) deleted += 1;
-      return deleted;
+    // DEL and UNLINK: one round trip, whatever the number of keys.
+    async del(keys, name = "del") {
+      const all = keys.flat();
+      if (all.length === 0) throw new ReplyError(`ERR wrong number of arguments for '${name}' command`);
+      if (all.length === 1) return (await cache.delete(all[0])) ? 1 : 0;
+      return batched(queueable.del(all));
     },
     async incrby(key, by) {
       try {
@@ -450,11 +485,13 @@
       }
       throw new ReplyError(UNKNOWN_SCRIPT);
     },
-    // `EXISTS`: how many of the keys hold a value (a GET of each).
+    // `EXISTS`: how many of the keys hold a value (a GET of each, in one
+    // round trip).
     async exists(keys) {
-      let found = 0;
-      for (const key of keys.flat()) if ((await cache.get(key)) != null) found += 1;
-      return found;
+      const all = keys.flat();
+      if (all.length === 0) throw new ReplyError("ERR wrong number of arguments for 'exists' command");
+      if (all.length === 1) return (await cache.get(all[0])) != null ? 1 : 0;
+      return batched(queueable.exists(all));
     },
     // `PEXPIRE`: 1 if the key was live (a non-positive time deletes it).
     // With Redis 7's options (`NX`, `XX`, `GT`, `LT`).
@@ -475,16 +512,50 @@
     return unit === "EX" ? n * 1000 : n;
   };
 
-  // Redis commands the simulation does not model: a clear error naming
-  // the command and what is modelled, not "not a function".
-  const UNMODELLED = [
-    "zpopmin", "zpopmax", "bzpopmin", "zrandmember", "zrangebylex", "zlexcount", "zunionstore",
-    "zinterstore", "zrangestore", "zscan", "blpop", "brpop", "publish", "subscribe", "keys",
-    "scan", "flushall", "flushdb", "rename", "append", "strlen", "evalsha", "script", "xadd",
-    "xread",
-  ];
+  // Redis's commands as node-redis 5 names its methods (its admin
+  // commands aside); ioredis names them in lower case, with a few of its
+  // own. One the simulation does not model says so, not "not a function".
+  const NODE_REDIS_UNMODELLED = (
+    "append bitCount bitFieldRo bitField bitOp bitPos blMove blmPop blPop brPop brPopLPush" +
+    " bzmPop bzPopMax bzPopMin copy dbSize decr decrBy del delEx digest dump echo evalRo eval" +
+    " evalShaRo evalSha exists expire expireAt expireTime flushAll flushDb fCall fCallRo" +
+    " geoAdd geoDist geoHash geoPos geoRadiusRoWith geoRadiusRo geoRadiusStore geoRadiusWith" +
+    " geoRadius geoRadiusByMemberRoWith geoRadiusByMemberRo geoRadiusByMemberStore" +
+    " geoRadiusByMemberWith geoRadiusByMember geoSearchWith geoSearch geoSearchStore get" +
+    " getBit getDel getEx getRange getSet hDel hExists hExpire hExpireAt hExpireTime hGet" +
+    " hGetAll hGetDel hGetEx hIncrBy hIncrByFloat hKeys hLen hmGet hPersist hpExpire" +
+    " hpExpireAt hpExpireTime hpTTL hRandFieldCountWithValues hRandFieldCount hRandField hScan" +
+    " hScanNoValues hSet hSetEx hSetNX hStrLen hTTL hVals hotkeysGet hotkeysReset hotkeysStart" +
+    " hotkeysStop incr incrBy incrByFloat keys lcsIdxWithMatchLen lcsIdx lcsLen lcs lIndex" +
+    " lInsert lLen lMove lmPop lPopCount lPop lPosCount lPos lPush lPushX lRange lRem lSet" +
+    " lTrim mGet move mSet mSetEx mSetNX objectEncoding objectFreq objectIdleTime" +
+    " objectRefCount persist pExpire pExpireAt pExpireTime pfAdd pfCount pfMerge pSetEx pTTL" +
+    " publish pubSubChannels pubSubNumPat pubSubNumSub pubSubShardNumSub pubSubShardChannels" +
+    " randomKey rename renameNX restoreAsking restore rPopCount rPop rPopLPush rPush rPushX" +
+    " sAdd scan sCard scriptDebug scriptExists scriptFlush scriptKill scriptLoad sDiff" +
+    " sDiffStore set setBit setEx setNX setRange sInter sInterCard sInterStore sIsMember" +
+    " sMembers smIsMember sMove sortRo sortStore sort sPopCount sPop sPublish sRandMemberCount" +
+    " sRandMember sRem sScan strLen sUnion sUnionStore time touch ttl type unlink xAck xAckDel" +
+    " xAddNoMkStream xAdd xAutoClaimJustId xAutoClaim xClaimJustId xClaim xCfgSet xDel xDelEx" +
+    " xGroupCreate xGroupCreateConsumer xGroupDelConsumer xGroupDestroy xGroupSetId" +
+    " xInfoConsumers xInfoGroups xInfoStream xLen xPendingRange xPending xRange xRead" +
+    " xReadGroup xRevRange xSetId xTrim zAddIncr zAdd zCard zCount zDiffWithScores zDiff" +
+    " zDiffStore zIncrBy zInterWithScores zInter zInterCard zInterStore zLexCount zmPop" +
+    " zmScore zPopMaxCount zPopMax zPopMinCount zPopMin zRandMemberCountWithScores" +
+    " zRandMemberCount zRandMember zRangeWithScores zRange zRangeByLex zRangeByScoreWithScores" +
+    " zRangeByScore zRangeStore zRankWithScore zRank zRem zRemRangeByLex zRemRangeByRank" +
+    " zRemRangeByScore zRevRank zScan zScore zUnionWithScores zUnion zUnionStore"
+  ).split(" ");
+  const UNMODELLED = NODE_REDIS_UNMODELLED.map((name) => name.toLowerCase()).concat(
+    (
+      "bitfield_ro discard eval_ro evalsha_ro exec fcall_ro georadius_ro georadiusbymember_ro" +
+      " hmset increx multi object psubscribe pubsub punsubscribe script sort_ro ssubscribe" +
+      " subscribe substr sunsubscribe unsubscribe unwatch watch xgroup xinfo xnack zrevrange" +
+      " zrevrangebylex zrevrangebyscore scanStream hscanStream sscanStream zscanStream"
+    ).split(" ")
+  );
   const MODELLED_REDIS =
-    "GET, SET with EX/PX/NX/XX, SETEX, PSETEX, SETNX, DEL, EXISTS, INCR/DECR(BY), " +
+    "GET, SET with EX/PX/NX/XX, SETEX, PSETEX, SETNX, DEL, UNLINK, EXISTS, INCR/DECR(BY), KEYS, SCAN, " +
     "EXPIRE, PEXPIRE, TTL, PTTL, PERSIST, GETDEL, GETSET, EVAL of check-and-delete and redlock's scripts, PING, MGET, MSET, " +
     "HSET, HSETNX, HMSET, HGET, HMGET, HGETALL, HDEL, HINCRBY, HEXISTS, HLEN, HKEYS, HVALS, " +
     "SADD, SREM, SMEMBERS, SCARD, SISMEMBER, SMISMEMBER, LPUSH, RPUSH, LPOP, RPOP, LRANGE, LLEN, " +
@@ -493,11 +564,6 @@
     "ZREVRANK, ZCOUNT, ZRANGE (BYSCORE, REV, LIMIT, WITHSCORES), ZREVRANGE, ZRANGEBYSCORE, " +
     "ZREVRANGEBYSCORE, " +
     "and WATCH, UNWATCH, MULTI/EXEC and pipelines of those";
-  const NODE_REDIS_UNMODELLED = [
-    "zPopMin", "zPopMax", "bzPopMin", "zRandMember", "zRangeByLex", "zLexCount", "zUnionStore",
-    "zInterStore", "zRangeStore", "zScan", "blPop", "brPop", "publish", "subscribe", "keys",
-    "scan", "flushAll", "flushDb", "rename", "append", "strLen", "evalSha", "xAdd", "xRead",
-  ];
   function unmodelled(prototype, library, names) {
     for (const name of names) {
       if (name in prototype) continue;
@@ -602,6 +668,9 @@
       return this._queue([calls, (done) => (read(done) === "OK" ? 1 : 0)]);
     }
     del(...keys) {
+      return this._queue(queueable.del(keys));
+    }
+    unlink(...keys) {
       return this._queue(queueable.del(keys));
     }
     incr(key) {
@@ -719,6 +788,9 @@
     }
     del(...keys) {
       return redisCommands.del(keys);
+    }
+    unlink(...keys) {
+      return redisCommands.del(keys, "unlink");
     }
     incr(key) {
       return redisCommands.incrby(key, 1);
@@ -845,6 +917,9 @@
       return this._queue([calls, (done) => (read(done) === "OK" ? 1 : 0)]);
     }
     del(keys) {
+      return this._queue(queueable.del([keys]));
+    }
+    unlink(keys) {
       return this._queue(queueable.del([keys]));
     }
     incr(key) {
@@ -974,6 +1049,18 @@
     del(keys) {
       return asNodeRedis(() => redisCommands.del([keys]));
     }
+    unlink(keys) {
+      return asNodeRedis(() => redisCommands.del([keys], "unlink"));
+    }
+    // node-redis 5's: each SCAN's page of keys, until the cursor is 0.
+    async *scanIterator(options) {
+      let cursor = options?.cursor ?? "0";
+      do {
+        const reply = await this.scan(cursor, options);
+        cursor = reply.cursor;
+        yield reply.keys;
+      } while (cursor !== "0");
+    }
     incr(key) {
       return asNodeRedis(() => redisCommands.incrby(key, 1));
     }
@@ -1045,6 +1132,9 @@
     ["persist", "persist", (key) => keyCommands.persist(key)],
     ["getdel", "getDel", (key) => keyCommands.getdel(key)],
     ["getset", "getSet", (key, value) => keyCommands.getset(key, value)],
+    ["keys", "keys", (pattern) => keyCommands.keys(pattern)],
+    ["scan", null, (cursor, ...options) => keyCommands.scan(cursor, scanWords(options))],
+    [null, "scan", (cursor, options) => nodeRedisScan(cursor, options)],
     ["hget", "hGet", (key, field) => hashCommands.hget(key, field)],
     ["hmget", "hmGet", (key, ...fields) => hashCommands.hmget(key, fields)],
     ["hgetall", null, (key) => hashCommands.hgetall(key, Object.prototype)],

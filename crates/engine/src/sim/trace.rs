@@ -81,6 +81,10 @@ pub enum OpKind {
     CacheGetDelete,
     /// Redis's `GETSET`.
     CacheGetSet,
+    /// Redis's `KEYS`.
+    CacheKeys,
+    /// One call of Redis's `SCAN`.
+    CacheScan,
 }
 
 impl OpKind {
@@ -111,7 +115,9 @@ impl OpKind {
             | OpKind::CacheTtl
             | OpKind::CachePersist
             | OpKind::CacheGetDelete
-            | OpKind::CacheGetSet => Some(ServerKind::Cache),
+            | OpKind::CacheGetSet
+            | OpKind::CacheKeys
+            | OpKind::CacheScan => Some(ServerKind::Cache),
             OpKind::DbSelect | OpKind::DbFindOrder | OpKind::DbFind | OpKind::DbFindOne => {
                 Some(ServerKind::DbRead)
             }
