@@ -859,6 +859,11 @@ fn ttl_getdel_and_getset_agree_with_real_redis() {
           count(`kept_${await redis.ttl(`s:${req.id}`)}`);
           count(`px_${await redis.set(`s:${req.id}`, "c", "PX", 90000, "GET")}`);
           count(`px_ttl_${await redis.ttl(`s:${req.id}`)}`);
+          await redis.set(`at:${req.id}`, 1);
+          count(`at_${await redis.pexpireat(`at:${req.id}`, Date.now() + 30000)}`);
+          count(`at_live_${(await redis.pttl(`at:${req.id}`)) > 0}`);
+          count(`passed_${await redis.expireat(`at:${req.id}`, Math.floor(Date.now() / 1000) - 1)}`);
+          count(`at_gone_${await redis.exists(`at:${req.id}`)}`);
           const last = await redis.getset("last", req.id);
           count(`first_${last === null}`);
           count(`last_ttl_${await redis.ttl("last")}`);
@@ -878,6 +883,10 @@ fn ttl_getdel_and_getset_agree_with_real_redis() {
         "kept_60",
         "px_b",
         "px_ttl_90",
+        "at_1",
+        "at_live_true",
+        "passed_1",
+        "at_gone_0",
     ] {
         assert_eq!(custom[each], 4, "{custom}");
     }

@@ -2601,6 +2601,52 @@ fn keys_scan_and_unlink_reply_as_redis_does() {
     );
 }
 
+/// EXPIREAT and PEXPIREAT (ioredis's, with options; node-redis's
+/// `expireAt` and `pExpireAt`, of a number or a `Date`), alone and in a
+/// MULTI: a time on the run's clock, as `Date.now()` reads it; one passed
+/// deletes the key. Node 20 with ioredis 5 and redis 5 on a real Redis 7
+/// printed this line for the same text (a PTTL's milliseconds are the
+/// clock's, so only their range).
+#[test]
+fn expireat_and_pexpireat_reply_as_redis_does() {
+    let code = with_both_clients(
+        r#"
+  const k = "t:at";
+  await redis.del(k, k + "n");
+  await redis.set(k, "v");
+  out.push(await redis.pexpireat(k, Date.now() + 5000));
+  const p = await redis.pttl(k);
+  out.push(p > 4900 && p <= 5000);
+  out.push(await redis.expireat(k, Math.floor(Date.now() / 1000) + 100, "GT"));
+  const t = await redis.ttl(k);
+  out.push(t >= 99 && t <= 100);
+  out.push(await redis.expireat(k, Math.floor(Date.now() / 1000) + 10, "gt"), await redis.expireat(k, Math.floor(Date.now() / 1000) + 10, "LT"));
+  out.push(await redis.pexpireat(k, Date.now() - 1), await redis.exists(k), await redis.expireat(k + "n", 100));
+  await redis.set(k, "w");
+  out.push(await redis.expireat(k, Math.floor(Date.now() / 1000) - 1), await redis.exists(k));
+  await client.set(k, "v");
+  out.push(await client.pExpireAt(k, new Date(Date.now() + 5000)));
+  const q = await client.pTTL(k);
+  out.push(q > 4900 && q <= 5000);
+  out.push(await client.expireAt(k, new Date(Date.now() + 100000), "GT"), await client.expireAt(k, Math.floor(Date.now() / 1000) + 10, "NX"));
+  for (const f of [() => client.expireAt(k, 1.5), () => redis.pexpireat(k, "x"), () => redis.expireat(k, 10, "NX", "GT")]) {
+    try { out.push(await f()); } catch (e) { out.push(e.constructor.name, e.message); }
+  }
+  const m = await redis.multi().set(k, 1).expireat(k, Math.floor(Date.now() / 1000) + 50).pttl(k).pexpireat(k, 0).exists(k).exec();
+  const ms = m[2][1];
+  out.push(ms > 49000 && ms <= 50000, JSON.stringify(m.map(([e, r], i) => (e ? e.message : i === 2 ? "pttl" : r))));
+  const n = await client.multi().set(k, "1").pExpireAt(k, Date.now() + 3000).pTTL(k).expireAt(k, new Date(0)).exists(k).exec();
+  out.push(n[2] > 2900 && n[2] <= 3000, JSON.stringify(n.map((r, i) => (i === 2 ? "pttl" : r))));
+"#,
+    );
+    assert_eq!(
+        logs(&code, ""),
+        [
+            r#"[1,true,1,true,0,1,1,0,0,1,0,1,true,1,0,"SimpleError","ERR value is not an integer or out of range","ReplyError","ERR value is not an integer or out of range","ReplyError","ERR NX and XX, GT or LT options at the same time are not compatible",true,"[\"OK\",1,\"pttl\",1,0]",true,"[\"OK\",1,\"pttl\",1,0]"]"#
+        ]
+    );
+}
+
 /// node-redis's `ttl`, `pTTL`, `persist`, `getDel` and `getSet`, alone and
 /// in a MULTI (one that fails, too): Node 20 with redis 5 on a real Redis
 /// 7 printed this line for the same text.

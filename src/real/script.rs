@@ -494,7 +494,7 @@ impl RealMirror {
 
     /// Plays a cache call on the real server: its answer as the model
     /// words it, and the call as the server saw it.
-    fn play(&self, call: &Call) -> Option<(String, CacheAnswer)> {
+    fn play(&self, call: &Call, now: Micros) -> Option<(String, CacheAnswer)> {
         let key = |key: &str| format!("{}{key}", self.real.prefix);
         let cache = &self.real.cache;
         let failed = |error: crate::real::cache::CacheError| Err(format!("real server: {error}"));
@@ -527,17 +527,20 @@ impl RealMirror {
                     yes(cache.replace(&key(k), &wire(value), *ttl).await),
                 ),
                 Call::Delete(k) => (format!("DELETE {k}"), yes(cache.delete(&key(k)).await)),
-                Call::Expire(k, ttl, only) => (
-                    format!(
-                        "EXPIRE {k} {} ms{}",
-                        ttl / MS,
-                        only.words()
-                            .iter()
-                            .map(|w| format!(" {w}"))
-                            .collect::<String>()
-                    ),
-                    yes(cache.expire(&key(k), *ttl, &only.words()).await),
-                ),
+                Call::Expire(k, expiry, only) => {
+                    let ttl = expiry.ttl(now);
+                    (
+                        format!(
+                            "EXPIRE {k} {} ms{}",
+                            ttl / MS,
+                            only.words()
+                                .iter()
+                                .map(|w| format!(" {w}"))
+                                .collect::<String>()
+                        ),
+                        yes(cache.expire(&key(k), ttl, &only.words()).await),
+                    )
+                }
                 Call::Pttl(k) => (
                     format!("PTTL {k}"),
                     match cache.key_integer("PTTL", &key(k)).await {
@@ -876,14 +879,19 @@ impl RealMirror {
     /// `{ value }` or `{ error }`. One the model aborted plays nothing: the
     /// model decides which `WATCH` fails (the replay is one call at a time,
     /// on one connection).
-    fn play_exec(&self, calls: &[Call], simulated: &CacheAnswer) -> Option<(String, CacheAnswer)> {
+    fn play_exec(
+        &self,
+        calls: &[Call],
+        simulated: &CacheAnswer,
+        now: Micros,
+    ) -> Option<(String, CacheAnswer)> {
         if matches!(simulated, Ok(Some(Value::Null))) {
             return None;
         }
         let mut texts = Vec::new();
         let mut answers = Vec::new();
         for call in calls {
-            let (text, answer) = self.play(call)?;
+            let (text, answer) = self.play(call, now)?;
             texts.push(text);
             answers.push(match answer {
                 Ok(value) => json!({ "value": value }),
@@ -922,12 +930,13 @@ impl Mirror for RealMirror {
     fn cache(&mut self, call: &Call, now: Micros, simulated: &CacheAnswer) -> Option<CacheAnswer> {
         self.pace(now);
         let played = match call {
-            Call::Exec(_, calls) => self.play_exec(calls, simulated),
-            _ => self.play(call),
+            Call::Exec(_, calls) => self.play_exec(calls, simulated, now),
+            _ => self.play(call, now),
         };
         let Some((text, real)) = played else {
             let name = match call {
                 Call::GetStale(_) => "a stale-serving read (the real servers keep no stale value)",
+                Call::Scan(_) => "Redis's SCAN (its cursors are the server's; its pages are the model's)",
                 Call::Watch(..) | Call::Exec(..) => {
                     "Redis's WATCH (the simulation decides which EXEC aborts; an EXEC it runs plays its commands)"
                 }

@@ -6,7 +6,9 @@ use serde_json::Value;
 use crate::config::Micros;
 
 use super::sql::{Plan, SqlError};
-use super::world::{ExpireIf, HashWrite, ListWrite, LockScript, Row, Scan, SetOptions, ZsetWrite};
+use super::world::{
+    ExpireIf, Expiry, HashWrite, ListWrite, LockScript, Row, Scan, SetOptions, ZsetWrite,
+};
 
 /// What a script's cache or DB call does when it lands.
 #[derive(Clone)]
@@ -20,9 +22,9 @@ pub enum Call {
     Incr(String, f64),
     /// memcached's `replace` (and Redis's `SET XX`).
     Replace(String, Value, Micros),
-    /// Redis's `PEXPIRE`: a new expiry for a live key (0 deletes it), if
-    /// its option allows.
-    Expire(String, Micros, ExpireIf),
+    /// Redis's `PEXPIRE` or `PEXPIREAT`: a new expiry for a live key (one
+    /// due by the time it lands deletes it), if its option allows.
+    Expire(String, Expiry, ExpireIf),
     /// Redis's `PTTL` (and `TTL`, which rounds it to seconds).
     Pttl(String),
     /// Redis's `PERSIST`.

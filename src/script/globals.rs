@@ -25,7 +25,8 @@ use crate::world::LockKey;
 use super::call::{Call, SqlCall};
 use super::host::{Answer, Helper, Host, NextTick, Position, Settle, Waiter, FIRING};
 use super::world::{
-    ExpireIf, HashWrite, ListWrite, LockScript, Only, Row, Scan, SetOptions, TableDef, ZsetWrite,
+    ExpireIf, Expiry, HashWrite, ListWrite, LockScript, Only, Row, Scan, SetOptions, TableDef,
+    ZsetWrite,
 };
 
 /// What every native of a realm reaches: the run's host (replaced when a
@@ -533,19 +534,29 @@ fn cache_replace<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Resul
     )
 }
 
-/// `expire(key, ms, options)`: a non-positive `ms` deletes the key; the
-/// options (an array of `"NX"`, `"XX"`, `"GT"`, `"LT"`) say when it
-/// applies, and Redis's error for options it refuses is thrown.
+/// `expire(key, ms, options, at)`: a non-positive `ms` deletes the key
+/// (with `at`, `ms` is a time on the run's clock, and one passed deletes
+/// it); the options (an array of `"NX"`, `"XX"`, `"GT"`, `"LT"`) say when
+/// it applies, and Redis's error for options it refuses is thrown.
 fn cache_expire<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
     let key = key_arg(ctx, args, 0)?;
-    let ttl = ms_arg(ctx, args, 1)?;
+    let ms = ms_arg(ctx, args, 1)?;
+    let expiry = match arg(ctx, args, 3).as_bool() {
+        Some(true) => Expiry::At(ms),
+        _ => Expiry::In(ms),
+    };
     let words: Vec<String> = match arg(ctx, args, 2).as_array() {
         Some(words) => words.iter().collect::<Result<_>>()?,
         None => Vec::new(),
     };
     let only = ExpireIf::parse(words.iter().map(String::as_str))
         .map_err(|message| type_error(ctx, message))?;
-    send(link, ctx, OpKind::CacheExpire, Call::Expire(key, ttl, only))
+    send(
+        link,
+        ctx,
+        OpKind::CacheExpire,
+        Call::Expire(key, expiry, only),
+    )
 }
 
 /// `pttl(key)`: Redis's `PTTL` (-1: no expiry, -2: no such key).
@@ -931,11 +942,15 @@ fn queued_call(command: Json) -> std::result::Result<Call, String> {
         Some("delete") => Call::Delete(key),
         Some("incr") => Call::Incr(key, number(&mut rest)),
         Some("expire") => {
-            let ttl = to_micros(number(&mut rest));
+            let ms = to_micros(number(&mut rest));
             let words = rest.next().unwrap_or(Json::Null);
             let words = words.as_array().map(Vec::as_slice).unwrap_or_default();
             let only = ExpireIf::parse(words.iter().filter_map(Json::as_str))?;
-            Call::Expire(key, ttl, only)
+            let expiry = match rest.next().and_then(|at| at.as_bool()) {
+                Some(true) => Expiry::At(ms),
+                _ => Expiry::In(ms),
+            };
+            Call::Expire(key, expiry, only)
         }
         Some("pttl") => Call::Pttl(key),
         Some("keys") => Call::Keys(key),

@@ -1264,8 +1264,8 @@ impl ScriptRun {
                 Outcome::Stored,
                 Outcome::NotStored,
             ),
-            Call::Expire(key, ttl, only) => answered(
-                state.cache.expire(&key, ttl, only, now),
+            Call::Expire(key, expiry, only) => answered(
+                state.cache.expire(&key, expiry.ttl(now), only, now),
                 Outcome::Stored,
                 Outcome::NotFound,
             ),

@@ -90,6 +90,25 @@ pub fn sort_members(members: &mut [String]) {
     }
 }
 
+/// An `EXPIRE`'s new expiry: a time from when it lands (`EXPIRE`,
+/// `PEXPIRE`), or a time on the run's clock (`EXPIREAT`, `PEXPIREAT`, as
+/// `Date.now()` reads it), which may have passed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Expiry {
+    In(Micros),
+    At(Micros),
+}
+
+impl Expiry {
+    /// Its time to live at `now` (0, which deletes the key, once passed).
+    pub fn ttl(self, now: Micros) -> Micros {
+        match self {
+            Expiry::In(ttl) => ttl,
+            Expiry::At(at) => at.saturating_sub(now),
+        }
+    }
+}
+
 /// When `EXPIRE` sets the new expiry (Redis 7.0's options; none: always):
 /// only if the key has none (`NX`), has one (`XX`), or the new one is later
 /// (`GT`) or earlier (`LT`) than the current one, where no expiry is

@@ -494,15 +494,24 @@
       return batched(queueable.exists(all));
     },
     // `PEXPIRE`: 1 if the key was live (a non-positive time deletes it).
-    // With Redis 7's options (`NX`, `XX`, `GT`, `LT`).
-    async pexpire(key, ms, options = []) {
+    // With Redis 7's options (`NX`, `XX`, `GT`, `LT`). `at`: `PEXPIREAT`,
+    // a time on the run's clock (`Date.now()`'s); one passed deletes it.
+    async pexpire(key, ms, options = [], at = false) {
       const time = integerArgument(ms);
       try {
-        return (await host.expire(key, time, options.map(String))) ? 1 : 0;
+        return (await host.expire(key, time, options.map(String), at)) ? 1 : 0;
       } catch (error) {
         throw new ReplyError(redisMessage(error.message));
       }
     },
+  };
+  // node-redis's EXPIREAT and PEXPIREAT times: a number (seconds, or
+  // milliseconds: `unit`) or a `Date` (its seconds floored), in milliseconds.
+  const unixMs = (time, unit) => {
+    if (typeof time !== "number") {
+      return unit === 1 ? time.getTime() : Math.floor(time.getTime() / 1000) * 1000;
+    }
+    return integerArgument(time) * unit;
   };
   const expiry = (unit, amount) => {
     const n = Number(amount);
@@ -556,7 +565,7 @@
   );
   const MODELLED_REDIS =
     "GET, SET with EX/PX/NX/XX, SETEX, PSETEX, SETNX, DEL, UNLINK, EXISTS, INCR/DECR(BY), KEYS, SCAN, " +
-    "EXPIRE, PEXPIRE, TTL, PTTL, PERSIST, GETDEL, GETSET, EVAL of check-and-delete and redlock's scripts, PING, MGET, MSET, " +
+    "EXPIRE, PEXPIRE, EXPIREAT, PEXPIREAT, TTL, PTTL, PERSIST, GETDEL, GETSET, EVAL of check-and-delete and redlock's scripts, PING, MGET, MSET, " +
     "HSET, HSETNX, HMSET, HGET, HMGET, HGETALL, HDEL, HINCRBY, HEXISTS, HLEN, HKEYS, HVALS, " +
     "SADD, SREM, SMEMBERS, SCARD, SISMEMBER, SMISMEMBER, LPUSH, RPUSH, LPOP, RPOP, LRANGE, LLEN, " +
     "LINDEX, LTRIM, LREM, LSET, " +
@@ -595,8 +604,8 @@
     },
     del: (keys) => [keys.flat().map((key) => ["delete", key]), (done) => done.filter(Boolean).length],
     incrby: (key, by) => [[["incr", key, Number(by)]], ([value]) => value],
-    pexpire: (key, ms, options = []) => [
-      [["expire", key, integerArgument(ms), options.map(String)]],
+    pexpire: (key, ms, options = [], at = false) => [
+      [["expire", key, integerArgument(ms), options.map(String), at]],
       ([done]) => (done ? 1 : 0),
     ],
     exists: (keys) => [
@@ -690,6 +699,12 @@
     }
     pexpire(key, ms, ...options) {
       return this._queue(queueable.pexpire(key, ms, options));
+    }
+    expireat(key, seconds, ...options) {
+      return this._queue(queueable.pexpire(key, integerArgument(seconds) * 1000, options, true));
+    }
+    pexpireat(key, ms, ...options) {
+      return this._queue(queueable.pexpire(key, ms, options, true));
     }
     exists(...keys) {
       return this._queue(queueable.exists(keys));
@@ -815,6 +830,12 @@
     pexpire(key, ms, ...options) {
       return redisCommands.pexpire(key, ms, options);
     }
+    async expireat(key, seconds, ...options) {
+      return redisCommands.pexpire(key, integerArgument(seconds) * 1000, options, true);
+    }
+    pexpireat(key, ms, ...options) {
+      return redisCommands.pexpire(key, ms, options, true);
+    }
     mget(...keys) {
       return batched(queueable.mget(keys));
     }
@@ -939,6 +960,12 @@
     }
     pExpire(key, ms, mode) {
       return this._queue(queueable.pexpire(key, ms, mode ? [mode] : []));
+    }
+    expireAt(key, timestamp, mode) {
+      return this._queue(queueable.pexpire(key, unixMs(timestamp, 1000), mode ? [mode] : [], true));
+    }
+    pExpireAt(key, timestamp, mode) {
+      return this._queue(queueable.pexpire(key, unixMs(timestamp, 1), mode ? [mode] : [], true));
     }
     exists(keys) {
       return this._queue(queueable.exists([keys]));
@@ -1083,6 +1110,12 @@
     }
     pExpire(key, ms, mode) {
       return asNodeRedis(() => redisCommands.pexpire(key, ms, mode ? [mode] : []));
+    }
+    expireAt(key, timestamp, mode) {
+      return asNodeRedis(() => redisCommands.pexpire(key, unixMs(timestamp, 1000), mode ? [mode] : [], true));
+    }
+    pExpireAt(key, timestamp, mode) {
+      return asNodeRedis(() => redisCommands.pexpire(key, unixMs(timestamp, 1), mode ? [mode] : [], true));
     }
     setEx(key, seconds, value) {
       return asNodeRedis(() => redisCommands.set(key, value, expiry("EX", seconds), null));
