@@ -893,7 +893,8 @@ fn ttl_getdel_and_getset_agree_with_real_redis() {
 }
 
 /// KEYS, SCAN and UNLINK: each request stores a key of its own, lists
-/// them, pages through them and removes its own. The real Redis answers
+/// them, pages through them and removes its own; then APPEND, RENAME,
+/// TYPE, STRLEN and RENAMENX (the first to it takes `first`). The real Redis answers
 /// KEYS as the model does (in its own order, which is sorted before the
 /// answers are compared); a SCAN's cursors are the server's, so its pages
 /// are the model's.
@@ -909,6 +910,12 @@ fn keys_and_unlink_agree_with_real_redis() {
           count(`scan_${cursor}_${page.length}`);
           count(`unlinked_${await redis.unlink(`visit:${req.id}`, "none")}`);
           count(`after_${(await redis.keys("visit:*")).length}`);
+          await redis.set(`log:${req.id}`, req.user, "EX", 60);
+          count(`appended_${await redis.append(`log:${req.id}`, "+seen")}`);
+          count(`renamed_${await redis.rename(`log:${req.id}`, `done:${req.id}`)}`);
+          count(`type_${await redis.type(`done:${req.id}`)}_${await redis.type(`log:${req.id}`)}`);
+          count(`length_${await redis.strlen(`done:${req.id}`)}`);
+          count(`taken_${await redis.renamenx(`done:${req.id}`, "first")}`);
         };
     "#;
     let fragment = "v=1&scenario=script&users=2&clicks=2";
@@ -916,6 +923,14 @@ fn keys_and_unlink_agree_with_real_redis() {
         return;
     };
     assert_eq!(custom["unlinked_1"], 4, "{custom}");
+    for each in ["appended_6", "renamed_OK", "type_string_none", "length_6"] {
+        assert_eq!(custom[each], 4, "{custom}");
+    }
+    assert_eq!(
+        (&custom["taken_1"], &custom["taken_0"]),
+        (&1.into(), &3.into()),
+        "{custom}"
+    );
     let counted = |prefix: &str| -> u64 {
         custom
             .as_object()

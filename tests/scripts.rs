@@ -2647,6 +2647,50 @@ fn expireat_and_pexpireat_reply_as_redis_does() {
     );
 }
 
+/// TYPE, STRLEN (bytes), APPEND (an integer's text grows and INCR still
+/// reads it; the expiry stays), RENAME and RENAMENX (value and expiry
+/// move; no such key is Redis's error), through both clients, alone and
+/// in a MULTI: Node 20 with ioredis 5 and redis 5 on a real Redis 7
+/// printed this line for the same text.
+#[test]
+fn type_strlen_append_and_rename_reply_as_redis_does() {
+    let code = with_both_clients(
+        r#"
+  const k = "t:r:";
+  await redis.del(k + "s", k + "n", k + "h", k + "l", k + "a", k + "b", k + "c", k + "d", k + "e", k + "z");
+  await redis.set(k + "s", "héllo");
+  await redis.set(k + "n", 12);
+  await redis.hset(k + "h", "f", 1);
+  await redis.rpush(k + "l", "x");
+  await redis.sadd(k + "z", "m");
+  for (const key of ["s", "n", "h", "l", "z", "none"]) out.push(await redis.type(k + key));
+  out.push(await redis.strlen(k + "s"), await redis.strlen(k + "n"), await redis.strlen(k + "none"));
+  out.push(await redis.append(k + "n", 3), await redis.incr(k + "n"), await redis.get(k + "n"));
+  out.push(await redis.append(k + "a", "x"), await redis.append(k + "a", 1.5), await redis.get(k + "a"));
+  await redis.set(k + "e", "v", "EX", 100);
+  out.push(await redis.append(k + "e", "w"), await redis.ttl(k + "e"), await redis.get(k + "e"));
+  for (const f of [() => redis.strlen(k + "h"), () => redis.append(k + "l", "x"), () => redis.rename(k + "none", k + "x"), () => redis.renamenx(k + "none", k + "x")]) {
+    try { out.push(await f()); } catch (e) { out.push(e.name, e.message); }
+  }
+  out.push(await redis.rename(k + "e", k + "b"), await redis.exists(k + "e"), await redis.get(k + "b"), await redis.ttl(k + "b"));
+  out.push(await redis.rename(k + "b", k + "b"), await redis.renamenx(k + "b", k + "b"), await redis.renamenx(k + "b", k + "s"), await redis.renamenx(k + "b", k + "c"));
+  out.push(await redis.rename(k + "h", k + "s"), await redis.type(k + "s"), await redis.hget(k + "s", "f"), await redis.exists(k + "h"));
+  out.push(await client.type(k + "l"), await client.strLen(k + "c"), await client.append(k + "d", "ab"), await client.rename(k + "d", k + "a"), await client.renameNX(k + "a", k + "c"), await client.get(k + "a"));
+  try { await client.rename(k + "d", k + "x"); } catch (e) { out.push(e.constructor.name, e.message); }
+  const m = await redis.multi().append(k + "a", "!").strlen(k + "a").type(k + "a").rename(k + "a", k + "d").renamenx(k + "d", k + "c").strlen(k + "l").exec();
+  out.push(JSON.stringify(m.map(([e, r]) => (e ? e.message : r))));
+  const n = await client.multi().type(k + "d").strLen(k + "d").append(k + "d", "?").rename(k + "d", k + "a").exec();
+  out.push(JSON.stringify(n));
+"#,
+    );
+    assert_eq!(
+        logs(&code, ""),
+        [
+            r#"["string","string","hash","list","set","none",6,2,0,3,124,"124",1,4,"x1.5",2,100,"vw","ReplyError","WRONGTYPE Operation against a key holding the wrong kind of value","ReplyError","WRONGTYPE Operation against a key holding the wrong kind of value","ReplyError","ERR no such key","ReplyError","ERR no such key","OK",0,"vw",100,"OK",0,0,1,"OK","hash","1",0,"list",2,2,"OK",0,"ab","SimpleError","ERR no such key","[3,3,\"string\",\"OK\",0,\"WRONGTYPE Operation against a key holding the wrong kind of value\"]","[\"string\",3,4,\"OK\"]"]"#
+        ]
+    );
+}
+
 /// node-redis's `ttl`, `pTTL`, `persist`, `getDel` and `getSet`, alone and
 /// in a MULTI (one that fails, too): Node 20 with redis 5 on a real Redis
 /// 7 printed this line for the same text.
@@ -3106,7 +3150,7 @@ export async function handle(req) {
   console.log("nr setEx", await c.setEx("k2", 10, "v"), "exists", await c.exists("k2"), await c.exists(["k2", "k1", "zz"]));
   console.log("io setnx", await r.setnx("k3", "a"), await r.setnx("k3", "b"));
   console.log("io setex", await r.setex("k4", 10, "v"), "exists", await r.exists("k4"), await r.exists("k4", "k3", "zz"));
-  for (const call of [() => r.rename("z", "a"), () => c.rename("z", "a"), () => r.append("k1", "x"), () => c.hIncrByFloat("h", "f", 1), () => r.multi().rename("z", "a")]) {
+  for (const call of [() => r.lmove("z", "a", "LEFT", "RIGHT"), () => c.lMove("z", "a", "LEFT", "RIGHT"), () => r.getex("k1", "EX", 5), () => c.hIncrByFloat("h", "f", 1), () => r.multi().lmove("z", "a", "LEFT", "RIGHT")]) {
     try { await call(); } catch (e) { console.log(e.constructor.name, e.message.split(" (")[0]); }
   }
 }
@@ -3120,11 +3164,11 @@ export async function handle(req) {
             "nr setEx OK exists 1 2",
             "io setnx 1 0",
             "io setex OK exists 1 2",
-            "TypeError ioredis: RENAME is not modelled by the simulated Redis",
-            "TypeError redis: RENAME is not modelled by the simulated Redis",
-            "TypeError ioredis: APPEND is not modelled by the simulated Redis",
+            "TypeError ioredis: LMOVE is not modelled by the simulated Redis",
+            "TypeError redis: LMOVE is not modelled by the simulated Redis",
+            "TypeError ioredis: GETEX is not modelled by the simulated Redis",
             "TypeError redis: HINCRBYFLOAT is not modelled by the simulated Redis",
-            "TypeError ioredis: RENAME is not modelled by the simulated Redis",
+            "TypeError ioredis: LMOVE is not modelled by the simulated Redis",
         ]
     );
 }

@@ -498,6 +498,11 @@ impl RealMirror {
         let key = |key: &str| format!("{}{key}", self.real.prefix);
         let cache = &self.real.cache;
         let failed = |error: crate::real::cache::CacheError| Err(format!("real server: {error}"));
+        let integer = |n: Result<Result<i64, String>, crate::real::cache::CacheError>| match n {
+            Ok(Ok(n)) => Ok(Some(json!(n))),
+            Ok(Err(message)) => Err(message),
+            Err(error) => failed(error),
+        };
         let yes = |done: Result<bool, crate::real::cache::CacheError>| match done {
             Ok(yes) => Ok(Some(Value::Bool(yes))),
             Err(error) => failed(error),
@@ -854,6 +859,42 @@ impl RealMirror {
                             found.sort_unstable();
                             Ok(Some(json!(found)))
                         }
+                        Err(error) => failed(error),
+                    },
+                ),
+                Call::Type(k) => (
+                    format!("TYPE {k}"),
+                    match cache.string_reply("TYPE", &key(k), &[]).await {
+                        Ok(Ok(name)) => Ok(name.map(Value::String)),
+                        Ok(Err(message)) => Err(message),
+                        Err(error) => failed(error),
+                    },
+                ),
+                Call::Strlen(k) => (
+                    format!("STRLEN {k}"),
+                    integer(cache.count_write(&key(k), "STRLEN", &[]).await),
+                ),
+                Call::Append(k, more) => (
+                    format!("APPEND {k} {more}"),
+                    integer(
+                        cache
+                            .count_write(&key(k), "APPEND", std::slice::from_ref(more))
+                            .await,
+                    ),
+                ),
+                Call::Rename(k, to, false) => (
+                    format!("RENAME {k} {to}"),
+                    match cache.string_reply("RENAME", &key(k), &[&key(to)]).await {
+                        Ok(Ok(_)) => Ok(Some(Value::Bool(true))),
+                        Ok(Err(message)) => Err(message),
+                        Err(error) => failed(error),
+                    },
+                ),
+                Call::Rename(k, to, true) => (
+                    format!("RENAMENX {k} {to}"),
+                    match cache.count_write(&key(k), "RENAMENX", &[key(to)]).await {
+                        Ok(Ok(moved)) => Ok(Some(Value::Bool(moved == 1))),
+                        Ok(Err(message)) => Err(message),
                         Err(error) => failed(error),
                     },
                 ),

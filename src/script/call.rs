@@ -60,6 +60,14 @@ pub enum Call {
     ZsetWrite(String, ZsetWrite),
     /// Redis's `KEYS pattern`.
     Keys(String),
+    /// Redis's `TYPE`.
+    Type(String),
+    /// Redis's `STRLEN`.
+    Strlen(String),
+    /// Redis's `APPEND` of this text.
+    Append(String, String),
+    /// Redis's `RENAME` to the second key (`RENAMENX`: true).
+    Rename(String, String, bool),
     /// One call of Redis's `SCAN`.
     Scan(Scan),
     /// Redis's `WATCH` of these keys on a client's connection (none:
@@ -124,7 +132,11 @@ impl Call {
             | Call::ListWrite(key, _)
             | Call::ZsetRead(key)
             | Call::ZsetWrite(key, _)
-            | Call::Keys(key) => key,
+            | Call::Keys(key)
+            | Call::Type(key)
+            | Call::Strlen(key)
+            | Call::Append(key, _)
+            | Call::Rename(key, ..) => key,
             Call::Scan(scan) => &scan.pattern,
             Call::Locks(_, keys, ..) | Call::Watch(_, keys) => {
                 keys.first().map_or("", String::as_str)

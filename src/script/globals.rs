@@ -375,6 +375,10 @@ pub fn register<'js>(ctx: &Ctx<'js>, link: &Rc<Link>) -> Result<()> {
             ("expire", cache_expire, 2),
             ("pttl", cache_pttl, 1),
             ("keys", cache_keys, 1),
+            ("type", cache_type, 1),
+            ("strlen", cache_strlen, 1),
+            ("append", cache_append, 2),
+            ("rename", cache_rename, 2),
             ("scan", cache_scan, 2),
             ("persist", cache_persist, 1),
             ("getDelete", cache_get_delete, 1),
@@ -567,6 +571,38 @@ fn cache_pttl<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<V
 /// `keys(pattern)`: Redis's `KEYS`, the live keys that match, in order.
 fn cache_keys<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
     send_key(link, ctx, args, OpKind::CacheKeys, Call::Keys)
+}
+
+/// `type(key)`: Redis's `TYPE` (`"none"`: no such key).
+fn cache_type<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    send_key(link, ctx, args, OpKind::CacheType, Call::Type)
+}
+
+/// `strlen(key)`: Redis's `STRLEN`, a string's length in bytes.
+fn cache_strlen<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    send_key(link, ctx, args, OpKind::CacheStrlen, Call::Strlen)
+}
+
+/// `append(key, text)`: Redis's `APPEND`, settling with the new length.
+fn cache_append<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    let key = key_arg(ctx, args, 0)?;
+    let more = key_text(to_json(ctx, &arg(ctx, args, 1))?);
+    send(link, ctx, OpKind::CacheAppend, Call::Append(key, more))
+}
+
+/// `rename(key, [to, onlyNew])`: Redis's `RENAME` (`RENAMENX` with
+/// `onlyNew`), settling with whether it moved the key.
+fn cache_rename<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    let key = key_arg(ctx, args, 0)?;
+    let call = rename_call(key, to_json(ctx, &arg(ctx, args, 1))?);
+    send(link, ctx, OpKind::CacheRename, call)
+}
+
+/// A `RENAME` from `[to, onlyNew]`.
+fn rename_call(key: String, what: Json) -> Call {
+    let to = key_text(what.get(0).cloned().unwrap_or(Json::Null));
+    let only_new = what.get(1).and_then(Json::as_bool).unwrap_or(false);
+    Call::Rename(key, to, only_new)
 }
 
 /// `scan(cursor, [pattern, count, type])`: one call of Redis's `SCAN`,
@@ -954,6 +990,10 @@ fn queued_call(command: Json) -> std::result::Result<Call, String> {
         }
         Some("pttl") => Call::Pttl(key),
         Some("keys") => Call::Keys(key),
+        Some("type") => Call::Type(key),
+        Some("strlen") => Call::Strlen(key),
+        Some("append") => Call::Append(key, key_text(rest.next().unwrap_or(Json::Null))),
+        Some("rename") => rename_call(key, rest.next().unwrap_or(Json::Null)),
         Some("scan") => Call::Scan(scan_call(
             Json::String(key),
             rest.next().unwrap_or(Json::Null),

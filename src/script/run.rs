@@ -965,6 +965,7 @@ impl ScriptRun {
                 .collect(),
             Call::Locks(_, keys, ..) => keys.iter().map(live).collect(),
             Call::Keys(_) | Call::Scan(_) | Call::Watch(..) => Vec::new(),
+            Call::Rename(key, to, _) => vec![live(key), live(to)],
             call => vec![live(&call.key().to_string())],
         })
     }
@@ -1049,6 +1050,14 @@ impl ScriptRun {
             self.touch(Object::ScriptTable(id), true);
             return;
         }
+        if let Call::Rename(key, to, _) = call {
+            // Both keys are read and may be written.
+            for key in [key, to] {
+                let id = self.touched_id(key.clone());
+                self.touch(Object::ScriptKey(id), true);
+            }
+            return;
+        }
         if let Call::Keys(_) | Call::Scan(_) = call {
             // The set of live keys, which a key's coming or going changes
             // (`Self::touch_keyspace`).
@@ -1119,7 +1128,11 @@ impl ScriptRun {
             | Call::ZsetWrite(..) => (false, true),
             Call::Find(..) | Call::FindOne(..) => (true, false),
             Call::Insert(..) | Call::Update(..) | Call::Remove(..) => (true, true),
-            Call::Sql(_) | Call::Keys(_) | Call::Scan(_) => unreachable!("above"),
+            Call::Type(_) | Call::Strlen(_) => (false, false),
+            Call::Append(..) => (false, true),
+            Call::Sql(_) | Call::Keys(_) | Call::Scan(_) | Call::Rename(..) => {
+                unreachable!("above")
+            }
         };
         let id = self.touched_id(call.key().to_string());
         if !table {
@@ -1279,6 +1292,27 @@ impl ScriptRun {
                 (Ok(Some(Value::from(ttl))), outcome)
             }
             Call::Keys(pattern) => found_keys(state.cache.keys(&pattern, now), Value::from),
+            Call::Type(key) => {
+                let name = state.cache.type_name(&key, now);
+                let outcome = match name {
+                    "none" => Outcome::Miss,
+                    _ => Outcome::Hit,
+                };
+                (Ok(Some(Value::from(name))), outcome)
+            }
+            Call::Strlen(key) => match state.cache.strlen(&key, now) {
+                Ok(0) => (Ok(Some(Value::from(0))), Outcome::Miss),
+                Ok(length) => (Ok(Some(Value::from(length))), Outcome::Hit),
+                Err(message) => (Err(Rejection::Type(message)), Outcome::Failed),
+            },
+            Call::Append(key, more) => match state.cache.append(&key, &more, now) {
+                Ok(length) => (Ok(Some(Value::from(length))), Outcome::Stored),
+                Err(message) => (Err(Rejection::Type(message)), Outcome::NotStored),
+            },
+            Call::Rename(key, to, only_new) => match state.cache.rename(&key, &to, only_new, now) {
+                Ok(moved) => answered(moved, Outcome::Stored, Outcome::NotStored),
+                Err(message) => (Err(Rejection::Type(message)), Outcome::Failed),
+            },
             Call::Scan(scan) => {
                 let (cursor, keys) = state.cache.scan(&scan, now);
                 found_keys(keys, |keys| json!([cursor.to_string(), keys]))
@@ -2283,7 +2317,24 @@ enum Access {
 fn cache_accesses(call: &Call) -> Vec<(String, Access)> {
     let one = |key: &String, access| vec![(key.clone(), access)];
     match call {
-        Call::Get(key) | Call::GetStale(key) | Call::Pttl(key) => one(key, Access::Read),
+        Call::Get(key)
+        | Call::GetStale(key)
+        | Call::Pttl(key)
+        | Call::Type(key)
+        | Call::Strlen(key) => one(key, Access::Read),
+        Call::Append(key, _) => one(key, Access::Update),
+        // RENAME writes its target blind (RENAMENX reads it first) and
+        // takes its source away.
+        Call::Rename(key, to, only_new) => vec![
+            (key.clone(), Access::Update),
+            (
+                to.clone(),
+                match only_new {
+                    true => Access::Update,
+                    false => Access::Overwrite,
+                },
+            ),
+        ],
         Call::Set(key, ..) | Call::Replace(key, ..) => one(key, Access::Overwrite),
         // A SET that only adds reads what it changes; any other writes
         // blind, whatever it reads back.

@@ -980,6 +980,76 @@ impl ScriptCache {
         had
     }
 
+    /// Redis's `TYPE`: what the live key holds (`none`: no such key).
+    pub fn type_name(&self, key: &str, now: Micros) -> &'static str {
+        self.live(key, now)
+            .map_or("none", |entry| entry.kind.name())
+    }
+
+    /// A live string's text (`None`: no such key), or `WRONGTYPE`.
+    fn text(&self, key: &str, now: Micros) -> Result<Option<String>, String> {
+        match self.live(key, now) {
+            None => Ok(None),
+            Some(entry) => match (&entry.kind, &entry.value) {
+                (Kind::Value, Value::String(text)) => Ok(Some(text.clone())),
+                (Kind::Value, Value::Number(n)) => Ok(Some(n.to_string())),
+                _ => Err(WRONGTYPE.to_string()),
+            },
+        }
+    }
+
+    /// Redis's `STRLEN`: the live string's length in bytes (0: none).
+    pub fn strlen(&self, key: &str, now: Micros) -> Result<usize, String> {
+        Ok(self.text(key, now)?.map_or(0, |text| text.len()))
+    }
+
+    /// Redis's `APPEND`: the live string (or an empty one) grows by
+    /// `more`, keeping its expiry; answers its new length.
+    pub fn append(&mut self, key: &str, more: &str, now: Micros) -> Result<usize, String> {
+        let text = self.text(key, now)?.unwrap_or_default() + more;
+        let length = text.len();
+        let expires_at = self.live(key, now).and_then(|entry| entry.expires_at);
+        self.entries.insert(
+            key.to_string(),
+            Entry {
+                value: redis_string(text),
+                expires_at,
+                kind: Kind::Value,
+            },
+        );
+        self.wrote(key);
+        Ok(length)
+    }
+
+    /// Redis's `RENAME` (`only_new`: `RENAMENX`): the live key's value and
+    /// expiry move to `to`, over whatever it held (with `only_new`, only
+    /// if it holds nothing). Answers whether it moved; no such key is
+    /// Redis's error. A key renamed to itself stays (and `RENAMENX`
+    /// answers false).
+    pub fn rename(
+        &mut self,
+        key: &str,
+        to: &str,
+        only_new: bool,
+        now: Micros,
+    ) -> Result<bool, String> {
+        if self.live(key, now).is_none() {
+            return Err("ERR no such key".to_string());
+        }
+        if key == to {
+            return Ok(!only_new);
+        }
+        if only_new && self.live(to, now).is_some() {
+            return Ok(false);
+        }
+        if let Some(entry) = self.entries.remove(key) {
+            self.entries.insert(to.to_string(), entry);
+        }
+        self.wrote(key);
+        self.wrote(to);
+        Ok(true)
+    }
+
     /// Redis's `GETDEL`: a live value, deleted (`None`: no such key), or
     /// `WRONGTYPE` for a collection (which stays).
     pub fn get_delete(&mut self, key: &str, now: Micros) -> Result<Option<Value>, String> {
@@ -1127,6 +1197,21 @@ pub enum LockScript {
 }
 
 /// A JSON number, integral when it can be (so `1` prints as `1`).
+/// A Redis string as the cache keeps it: an integer of up to 15 digits as
+/// a number (so `INCR` reads it), any other text as a string; the
+/// prelude's `stored` does the same for the values a script sends.
+pub fn redis_string(text: String) -> Value {
+    let digits = text.strip_prefix('-').unwrap_or(&text);
+    let integer = (1..=15).contains(&digits.len())
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && (digits == "0" || !digits.starts_with('0'))
+        && text != "-0";
+    match text.parse::<i64>() {
+        Ok(n) if integer => Value::from(n),
+        _ => Value::String(text),
+    }
+}
+
 pub fn number(value: f64) -> Value {
     if value.fract() == 0.0 && value.abs() < 9.007_199_254_740_992e15 {
         Value::from(value as i64)

@@ -152,6 +152,11 @@
     // given): the live keys in key order; a SCAN visits its COUNT keys on
     // from its cursor and answers those that match, with the next cursor.
     keys: (pattern) => ["keys", pattern, null, (found) => found],
+    type: (key) => ["type", key, null, (name) => name],
+    strlen: (key) => ["strlen", key, null, (length) => length],
+    append: (key, value) => ["append", key, String(value), (length) => length],
+    rename: (key, to) => ["rename", key, [String(to), false], () => "OK"],
+    renamenx: (key, to) => ["rename", key, [String(to), true], (moved) => (moved ? 1 : 0)],
     scan: (cursor, options, read = (page) => page) => ["scan", String(cursor), options, read],
   };
   // ioredis's SCAN options, as words (`MATCH`, `COUNT`, `TYPE`, any case,
@@ -565,6 +570,7 @@
   );
   const MODELLED_REDIS =
     "GET, SET with EX/PX/NX/XX, SETEX, PSETEX, SETNX, DEL, UNLINK, EXISTS, INCR/DECR(BY), KEYS, SCAN, " +
+    "TYPE, STRLEN, APPEND, RENAME, RENAMENX, " +
     "EXPIRE, PEXPIRE, EXPIREAT, PEXPIREAT, TTL, PTTL, PERSIST, GETDEL, GETSET, EVAL of check-and-delete and redlock's scripts, PING, MGET, MSET, " +
     "HSET, HSETNX, HMSET, HGET, HMGET, HGETALL, HDEL, HINCRBY, HEXISTS, HLEN, HKEYS, HVALS, " +
     "SADD, SREM, SMEMBERS, SCARD, SISMEMBER, SMISMEMBER, LPUSH, RPUSH, LPOP, RPOP, LRANGE, LLEN, " +
@@ -1166,6 +1172,11 @@
     ["getdel", "getDel", (key) => keyCommands.getdel(key)],
     ["getset", "getSet", (key, value) => keyCommands.getset(key, value)],
     ["keys", "keys", (pattern) => keyCommands.keys(pattern)],
+    ["type", "type", (key) => keyCommands.type(key)],
+    ["strlen", "strLen", (key) => keyCommands.strlen(key)],
+    ["append", "append", (key, value) => keyCommands.append(key, value)],
+    ["rename", "rename", (key, to) => keyCommands.rename(key, to)],
+    ["renamenx", "renameNX", (key, to) => keyCommands.renamenx(key, to)],
     ["scan", null, (cursor, ...options) => keyCommands.scan(cursor, scanWords(options))],
     [null, "scan", (cursor, options) => nodeRedisScan(cursor, options)],
     ["hget", "hGet", (key, field) => hashCommands.hget(key, field)],

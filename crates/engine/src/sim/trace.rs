@@ -85,6 +85,14 @@ pub enum OpKind {
     CacheKeys,
     /// One call of Redis's `SCAN`.
     CacheScan,
+    /// Redis's `TYPE`.
+    CacheType,
+    /// Redis's `STRLEN`.
+    CacheStrlen,
+    /// Redis's `APPEND`.
+    CacheAppend,
+    /// Redis's `RENAME` or `RENAMENX`.
+    CacheRename,
 }
 
 impl OpKind {
@@ -117,7 +125,11 @@ impl OpKind {
             | OpKind::CacheGetDelete
             | OpKind::CacheGetSet
             | OpKind::CacheKeys
-            | OpKind::CacheScan => Some(ServerKind::Cache),
+            | OpKind::CacheScan
+            | OpKind::CacheType
+            | OpKind::CacheStrlen
+            | OpKind::CacheAppend
+            | OpKind::CacheRename => Some(ServerKind::Cache),
             OpKind::DbSelect | OpKind::DbFindOrder | OpKind::DbFind | OpKind::DbFindOne => {
                 Some(ServerKind::DbRead)
             }
