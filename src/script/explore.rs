@@ -23,7 +23,7 @@ use crate::run::Run;
 use super::analysis::module_state;
 use super::error::ScriptError;
 use super::host::Loaded;
-use super::run::{Realms, ScriptRun};
+use super::run::{FootprintNames, Realms, ScriptRun};
 use super::source;
 
 /// Parses one of a script's checks (`Check::SCRIPT`).
@@ -58,6 +58,8 @@ pub struct ScriptSubject {
     /// script again; and the realms waiting for a run.
     loaded: Option<Loaded>,
     spare: Rc<RefCell<Vec<Realms>>>,
+    /// The footprints' names, one id each in every run of the search.
+    names: FootprintNames,
 }
 
 impl ScriptSubject {
@@ -108,6 +110,7 @@ impl ScriptSubject {
             broken: Rc::new(Cell::new(false)),
             loaded,
             spare,
+            names: FootprintNames::default(),
         })
     }
 
@@ -185,7 +188,7 @@ impl Subject for ScriptSubject {
         };
         let mut run = spare.unwrap_or_else(|| self.run());
         if footprints {
-            run.track_footprints();
+            run.track_footprints(self.names.clone());
             if self.no_module_state {
                 run.assume_no_module_state();
                 run.watch_globals(self.broken.clone());
@@ -254,6 +257,7 @@ pub fn explore_with(
         broken: Rc::new(Cell::new(false)),
         loaded: None,
         spare: Rc::new(RefCell::new(Vec::new())),
+        names: FootprintNames::default(),
     };
     Ok(Explorer::of(Rc::new(subject), options.clone()).run())
 }

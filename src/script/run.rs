@@ -65,6 +65,10 @@ pub const WORK_PER_STEP: u64 = 400;
 /// `RuntimeLimitError` naming its line; deep recursion is a `RangeError`,
 /// as in Node.
 const TICK_BUDGET: u64 = 2_000;
+/// The ids that footprints give the script's cache keys, tables and
+/// rows (`Object::ScriptKey` and the like), by name.
+pub type FootprintNames = Rc<RefCell<HashMap<String, u32>>>;
+
 /// Explore's name for the set of live cache keys (`KEYS`, `SCAN`): no
 /// script key starts with a NUL.
 const KEYSPACE: &str = "\u{0}keys";
@@ -337,8 +341,9 @@ pub struct ScriptRun {
     /// Explore mode: where the realms go when the run ends, for the next
     /// run to reuse (only while they may be).
     give_back: Option<Rc<RefCell<Vec<Realms>>>>,
-    /// Explore mode: the ids of the cache keys and tables footprints name.
-    touched_names: HashMap<String, u32>,
+    /// Explore mode: the ids of the cache keys and tables footprints name,
+    /// shared by every run of one search (`Self::track_footprints`).
+    touched_names: FootprintNames,
     /// Whether a step's JavaScript may reach its server's module state
     /// (then every such step writes `Object::ScriptRealm`); false only
     /// when `analysis::module_state` proved otherwise.
@@ -628,7 +633,7 @@ impl ScriptRun {
             taken: 0,
             watch: None,
             give_back: None,
-            touched_names: HashMap::new(),
+            touched_names: FootprintNames::default(),
             module_state: true,
             global_counts: Vec::new(),
             top_level_failure: None,
@@ -938,7 +943,12 @@ impl ScriptRun {
     }
 
     /// Records from now on what each step touches (explore mode).
-    pub fn track_footprints(&mut self) {
+    /// Records from now on what each step touches, naming keys and tables
+    /// with `names`: a search compares a footprint of one run with those
+    /// of the next (its sleep sets), so its runs share one table, and an id
+    /// means the same name in all of them.
+    pub fn track_footprints(&mut self, names: FootprintNames) {
+        self.touched_names = names;
         let mut core = self.host.core.borrow_mut();
         core.touches.on = true;
         core.touches.pool_bounded = self.host.config.db_pool.is_some();
@@ -1114,8 +1124,20 @@ impl ScriptRun {
                     }
                 }
                 for call in calls {
-                    let id = self.touched_id(call.key().to_string());
-                    self.touch(Object::ScriptKey(id), true);
+                    let keys = match call {
+                        // A KEYS or a SCAN reads the set of live keys.
+                        Call::Keys(_) | Call::Scan(_) => {
+                            let id = self.touched_id(KEYSPACE.to_string());
+                            self.touch(Object::ScriptKey(id), false);
+                            continue;
+                        }
+                        Call::Rename(key, to, _) => vec![key.as_str(), to.as_str()],
+                        call => vec![call.key()],
+                    };
+                    for key in keys {
+                        let id = self.touched_id(key.to_string());
+                        self.touch(Object::ScriptKey(id), true);
+                    }
                 }
                 return;
             }
@@ -1173,8 +1195,9 @@ impl ScriptRun {
 
     /// The id of a footprint name (a cache key, a table, a table's rows).
     fn touched_id(&mut self, name: String) -> u32 {
-        let next = self.touched_names.len() as u32;
-        *self.touched_names.entry(name).or_insert(next)
+        let mut names = self.touched_names.borrow_mut();
+        let next = names.len() as u32;
+        *names.entry(name).or_insert(next)
     }
 
     /// A timer's slot fires: recorded like a sleep, then freed.
