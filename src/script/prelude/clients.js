@@ -152,12 +152,12 @@
     // given): the live keys in key order; a SCAN visits its COUNT keys on
     // from its cursor and answers those that match, with the next cursor.
     keys: (pattern) => ["keys", pattern, null, (found) => found],
+    scan: (cursor, options, read = (page) => page) => ["scan", String(cursor), options, read],
     type: (key) => ["type", key, null, (name) => name],
     strlen: (key) => ["strlen", key, null, (length) => length],
     append: (key, value) => ["append", key, String(value), (length) => length],
     rename: (key, to) => ["rename", key, [String(to), false], () => "OK"],
     renamenx: (key, to) => ["rename", key, [String(to), true], (moved) => (moved ? 1 : 0)],
-    scan: (cursor, options, read = (page) => page) => ["scan", String(cursor), options, read],
   };
   // ioredis's SCAN options, as words (`MATCH`, `COUNT`, `TYPE`, any case,
   // any order, the last of each kept, as Redis reads them).
