@@ -947,6 +947,43 @@ fn keys_and_unlink_agree_with_real_redis() {
     );
 }
 
+/// SET with EXAT and PXAT, and GETEX, played on the real Redis: each
+/// time as the time it leaves (PXAT 1 for one passed), and each reply the
+/// model's.
+#[test]
+fn exat_pxat_and_getex_agree_with_real_redis() {
+    let code = r#"
+        const Redis = require("ioredis");
+        const redis = new Redis();
+        module.exports.handle = async (req) => {
+          const k = `session:${req.id}`;
+          await redis.set(k, req.user, "EXAT", Math.floor(Date.now() / 1000) + 60);
+          count(`read_${(await redis.getex(k, "EX", 120)) === String(req.user)}`);
+          count(`longer_${(await redis.ttl(k)) > 60}`);
+          count(`kept_${(await redis.getex(k, "PERSIST")) === String(req.user)}`);
+          count(`forever_${await redis.ttl(k)}`);
+          count(`again_${(await redis.getex(k, "PXAT", Date.now() + 30000)) === String(req.user)}`);
+          await redis.set(k, "x", "PXAT", 1);
+          count(`gone_${await redis.get(k)}`);
+          count(`missing_${await redis.getex(k, "EX", 0)}`);
+        };
+    "#;
+    let Some(custom) = custom_on_redis(code, "v=1&scenario=script&users=2&clicks=2") else {
+        return;
+    };
+    for each in [
+        "read_true",
+        "longer_true",
+        "kept_true",
+        "forever_-1",
+        "again_true",
+        "gone_null",
+        "missing_null",
+    ] {
+        assert_eq!(custom[each], 4, "{custom}");
+    }
+}
+
 #[test]
 fn a_memcached_add_lock_from_memjs_holds_on_real_memcached() {
     let schema = example("ticket_pg.sql");

@@ -174,6 +174,7 @@ pub fn op_label(op: OpKind) -> &'static str {
         OpKind::CacheTtl => "cache.pttl",
         OpKind::CachePersist => "cache.persist",
         OpKind::CacheGetDelete => "cache.getdel",
+        OpKind::CacheGetEx => "cache.getex",
         OpKind::CacheGetSet => "cache.getset",
         OpKind::CacheKeys => "cache.keys",
         OpKind::CacheScan => "cache.scan",

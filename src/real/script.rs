@@ -28,7 +28,8 @@ use crate::run::{ScheduleError, Scheduled};
 use crate::script::call::Call;
 use crate::script::mirror::{CacheAnswer, Mirror};
 use crate::script::world::{
-    sort_members, HashWrite, ListWrite, LockScript, Only, SetOptions, ZsetWrite,
+    sort_members, Expiry, ExpiryChange, HashWrite, ListWrite, LockScript, Only, SetOptions,
+    ZsetWrite,
 };
 use crate::script::ScriptRun;
 
@@ -566,19 +567,32 @@ impl RealMirror {
                     },
                 ),
                 Call::SetWith(k, value, options) => {
-                    let value = wire(value);
-                    let ms = options
-                        .ttl
-                        .filter(|&ttl| ttl > 0)
-                        .map(|ttl| ttl.div_ceil(MS).max(1).to_string());
-                    let mut args = vec![value.as_str()];
-                    args.extend(set_words(options));
-                    args.extend(ms.as_deref());
+                    let mut args = vec![wire(value)];
+                    args.extend(set_words(options, now));
+                    let args: Vec<&str> = args.iter().map(String::as_str).collect();
                     (
                         format!("SET {k} {}", args.join(" ")),
                         match cache.string_reply("SET", &key(k), &args).await {
                             Ok(Ok(reply)) if options.get => Ok(reply.map(|text| unwire(&text))),
                             Ok(Ok(reply)) => Ok(Some(Value::Bool(reply.is_some()))),
+                            Ok(Err(message)) => Err(message),
+                            Err(error) => failed(error),
+                        },
+                    )
+                }
+                Call::GetEx(k, change) => {
+                    let args = match change {
+                        ExpiryChange::Keep => Vec::new(),
+                        ExpiryChange::Persist => vec!["PERSIST".to_string()],
+                        ExpiryChange::Set(expiry) => expiry_words(*expiry, now),
+                        // Redis's own refusal of a time that is not one.
+                        ExpiryChange::Refused(_) => vec!["PX".to_string(), "0".to_string()],
+                    };
+                    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+                    (
+                        format!("GETEX {k} {}", args.join(" ")),
+                        match cache.string_reply("GETEX", &key(k), &args).await {
+                            Ok(Ok(found)) => Ok(found.map(|text| unwire(&text))),
                             Ok(Err(message)) => Err(message),
                             Err(error) => failed(error),
                         },
@@ -1096,24 +1110,35 @@ impl Mirror for RealMirror {
     }
 }
 
-/// The options of a `SET` as Redis's words.
-fn set_words(options: &SetOptions) -> Vec<&'static str> {
+/// The options of a `SET` as Redis's words, its expiry the time left at
+/// `now` (see [`expiry_words`]).
+fn set_words(options: &SetOptions, now: Micros) -> Vec<String> {
     let mut words = Vec::new();
     match options.only {
-        Some(Only::Nx) => words.push("NX"),
-        Some(Only::Xx) => words.push("XX"),
+        Some(Only::Nx) => words.push("NX".to_string()),
+        Some(Only::Xx) => words.push("XX".to_string()),
         None => {}
     }
     if options.get {
-        words.push("GET");
+        words.push("GET".to_string());
     }
     match options.ttl {
-        None => words.push("KEEPTTL"),
-        Some(0) => {}
-        // Then its whole milliseconds, rounded up as the plain SET's are.
-        Some(_) => words.push("PX"),
+        None => words.push("KEEPTTL".to_string()),
+        Some(Expiry::In(0)) => {}
+        Some(expiry) => words.extend(expiry_words(expiry, now)),
     }
     words
+}
+
+/// An expiry as Redis's words: `PX` of the time left at `now`, in whole
+/// milliseconds rounded up (the real server's clock is not the run's, so
+/// an `EXAT` or `PXAT` goes as the time it leaves), or `PXAT 1`, long
+/// passed, for a time that has passed.
+fn expiry_words(expiry: Expiry, now: Micros) -> Vec<String> {
+    match expiry.ttl(now) {
+        0 => vec!["PXAT".to_string(), "1".to_string()],
+        ttl => vec!["PX".to_string(), ttl.div_ceil(MS).max(1).to_string()],
+    }
 }
 
 /// A PTTL's answers agree when both find the key with an expiry (its

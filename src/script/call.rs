@@ -4,10 +4,12 @@
 use serde_json::Value;
 
 use crate::config::Micros;
+use crate::sim::trace::OpKind;
 
 use super::sql::{Plan, SqlError};
 use super::world::{
-    ExpireIf, Expiry, HashWrite, ListWrite, LockScript, Row, Scan, SetOptions, ZsetWrite,
+    ExpireIf, Expiry, ExpiryChange, HashWrite, ListWrite, LockScript, Only, Row, Scan, SetOptions,
+    ZsetWrite,
 };
 
 /// What a script's cache or DB call does when it lands.
@@ -31,6 +33,8 @@ pub enum Call {
     Persist(String),
     /// Redis's `GETDEL`.
     GetDelete(String),
+    /// Redis's `GETEX`.
+    GetEx(String, ExpiryChange),
     /// Redis's `SET` with `KEEPTTL` or `GET` (and `GETSET`, which is
     /// `SET … GET`).
     SetWith(String, Value, SetOptions),
@@ -117,6 +121,7 @@ impl Call {
             | Call::Pttl(key)
             | Call::Persist(key)
             | Call::GetDelete(key)
+            | Call::GetEx(key, _)
             | Call::SetWith(key, ..)
             | Call::Counter(key, ..)
             | Call::Find(key, _)
@@ -143,6 +148,63 @@ impl Call {
             }
             Call::Exec(_, calls) => calls.first().map_or("", Call::key),
             Call::Sql(call) => &call.key,
+        }
+    }
+
+    /// The operation the trace and the debugger name it by.
+    pub fn kind(&self) -> OpKind {
+        match self {
+            Call::Get(_) => OpKind::CacheGet,
+            Call::GetStale(_) => OpKind::CacheGetStale,
+            Call::Set(..) => OpKind::CacheSet,
+            Call::Add(..) => OpKind::CacheAdd,
+            Call::Delete(_) => OpKind::CacheDelete,
+            Call::DeleteIf(..) => OpKind::CacheDeleteIf,
+            Call::Incr(..) | Call::Counter(..) => OpKind::CacheIncr,
+            Call::Replace(..) => OpKind::CacheReplace,
+            Call::Expire(..) => OpKind::CacheExpire,
+            Call::Pttl(_) => OpKind::CacheTtl,
+            Call::Persist(_) => OpKind::CachePersist,
+            Call::GetDelete(_) => OpKind::CacheGetDelete,
+            Call::GetEx(..) => OpKind::CacheGetEx,
+            Call::SetWith(_, _, options) => match (options.get, options.only) {
+                (true, _) => OpKind::CacheGetSet,
+                (false, Some(Only::Nx)) => OpKind::CacheAdd,
+                (false, Some(Only::Xx)) => OpKind::CacheReplace,
+                (false, None) => OpKind::CacheSet,
+            },
+            Call::Locks(..) => OpKind::CacheLockScript,
+            Call::HashRead(..) => OpKind::CacheHashGet,
+            Call::HashWrite(..) => OpKind::CacheHashSet,
+            Call::SetRead(..) => OpKind::CacheSetRead,
+            Call::SetWrite(..) => OpKind::CacheSetWrite,
+            Call::ListRead(..) => OpKind::CacheListRead,
+            Call::ListWrite(..) => OpKind::CacheListWrite,
+            Call::ZsetRead(_) => OpKind::CacheZsetRead,
+            Call::ZsetWrite(..) => OpKind::CacheZsetWrite,
+            Call::Keys(_) => OpKind::CacheKeys,
+            Call::Type(_) => OpKind::CacheType,
+            Call::Strlen(_) => OpKind::CacheStrlen,
+            Call::Append(..) => OpKind::CacheAppend,
+            Call::Rename(..) => OpKind::CacheRename,
+            Call::Scan(_) => OpKind::CacheScan,
+            Call::Watch(..) => OpKind::CacheWatch,
+            Call::Exec(..) => OpKind::CacheExec,
+            Call::Find(..) => OpKind::DbFind,
+            Call::FindOne(..) => OpKind::DbFindOne,
+            Call::Insert(..) => OpKind::DbInsert,
+            Call::Update(..) => OpKind::DbUpdate,
+            Call::Remove(..) => OpKind::DbDelete,
+            Call::Sql(call) => match &call.plan {
+                Ok(Plan::Select(select)) if select.for_update => OpKind::SqlSelectForUpdate,
+                Ok(Plan::Select(_)) | Err(_) => OpKind::SqlSelect,
+                Ok(Plan::Insert(_)) => OpKind::SqlInsert,
+                Ok(Plan::Update(_)) => OpKind::SqlUpdate,
+                Ok(Plan::Delete(_)) => OpKind::SqlDelete,
+                Ok(Plan::Begin(_) | Plan::SetIsolation(_)) => OpKind::SqlBegin,
+                Ok(Plan::Commit) => OpKind::SqlCommit,
+                Ok(Plan::Rollback) => OpKind::SqlRollback,
+            },
         }
     }
 }

@@ -17,7 +17,7 @@ use serde_json::{json, Value as Json};
 
 use crate::config::{CacheStart, Micros, MS};
 use crate::sim::core::{Op, ScriptOp, TaskId};
-use crate::sim::trace::{OpKind, Outcome, Site, TraceKey, What};
+use crate::sim::trace::{Outcome, ServerKind, Site, TraceKey, What};
 use crate::sim::{Ctx as WorldCtx, Ops};
 use crate::strategy;
 use crate::world::LockKey;
@@ -25,8 +25,8 @@ use crate::world::LockKey;
 use super::call::{Call, SqlCall};
 use super::host::{Answer, Helper, Host, NextTick, Position, Settle, Waiter, FIRING};
 use super::world::{
-    ExpireIf, Expiry, HashWrite, ListWrite, LockScript, Only, Row, Scan, SetOptions, TableDef,
-    ZsetWrite,
+    ExpireIf, Expiry, ExpiryChange, HashWrite, ListWrite, LockScript, Only, Row, Scan, SetOptions,
+    TableDef, ZsetWrite,
 };
 
 /// What every native of a realm reaches: the run's host (replaced when a
@@ -305,51 +305,8 @@ fn object<'js>(
 /// non-enumerable, as Node's are).
 pub fn register<'js>(ctx: &Ctx<'js>, link: &Rc<Link>) -> Result<()> {
     let globals = ctx.globals();
-    let cache = object(
-        ctx,
-        link,
-        &[
-            ("get", cache_get, 1),
-            ("getStale", cache_get_stale, 1),
-            ("set", cache_set, 3),
-            ("add", cache_add, 3),
-            ("delete", cache_delete, 1),
-            ("deleteIf", cache_delete_if, 2),
-            ("incr", cache_incr, 2),
-            ("preset", cache_preset, 3),
-        ],
-    )?;
-    globals.set("cache", cache)?;
-    let db = object(
-        ctx,
-        link,
-        &[
-            ("table", db_table, 2),
-            ("find", db_find, 2),
-            ("findOne", db_find_one, 2),
-            ("insert", db_insert, 2),
-            ("update", db_update, 3),
-            ("delete", db_delete, 2),
-        ],
-    )?;
-    globals.set("db", db)?;
-    let performance = object(ctx, link, &[("now", performance_now, 0)])?;
-    globals.set("performance", performance)?;
-    for (name, f, length) in [
-        ("sleep", sleep as Native, 1),
-        ("setTimeout", set_timeout, 2),
-        ("setInterval", set_interval, 2),
-        ("setImmediate", set_immediate, 1),
-        ("clearTimeout", clear_timer, 1),
-        ("clearInterval", clear_timer, 1),
-        ("clearImmediate", clear_timer, 1),
-        ("count", count, 2),
-    ] {
-        globals.set(name, native(ctx, link, f, name, length)?)?;
-    }
-    let math: Object = globals.get("Math")?;
-    math.set("random", native(ctx, link, math_random, "random", 0)?)?;
-    let config = from_json(ctx, &config_json(&link.host()))?;
+    let cache = object(ctx, link, &[])?;
+    let db = object(ctx, link, &[("table", db_table, 2)])?;
     let hidden = object(
         ctx,
         link,
@@ -371,35 +328,92 @@ pub fn register<'js>(ctx: &Ctx<'js>, link: &Rc<Link>) -> Result<()> {
             ("stackOf", stack_of, 1),
             ("request", host_request, 0),
             ("defer", host_defer, 2),
-            ("replace", cache_replace, 3),
-            ("expire", cache_expire, 2),
-            ("pttl", cache_pttl, 1),
-            ("keys", cache_keys, 1),
-            ("type", cache_type, 1),
-            ("strlen", cache_strlen, 1),
-            ("append", cache_append, 2),
-            ("rename", cache_rename, 2),
-            ("scan", cache_scan, 2),
-            ("persist", cache_persist, 1),
-            ("getDelete", cache_get_delete, 1),
-            ("setWith", cache_set_with, 2),
-            ("counter", cache_counter, 4),
             ("lockScript", cache_lock_script, 4),
             ("connection", cache_connection, 0),
             ("watch", cache_watch, 2),
             ("exec", cache_exec, 2),
-            ("hashRead", cache_hash_read, 2),
-            ("hashWrite", cache_hash_write, 2),
-            ("setRead", cache_set_read, 2),
-            ("setWrite", cache_set_write, 2),
-            ("listRead", cache_list_read, 2),
-            ("listWrite", cache_list_write, 2),
-            ("zsetRead", cache_zset_read, 1),
-            ("zsetWrite", cache_zset_write, 2),
             ("sql", host_sql, 3),
             ("session", host_session, 0),
         ],
     )?;
+    // The calls that go as they are (`call_of`): the script's own `cache`
+    // and `db`, and the client libraries' (the prelude's `__host`).
+    for (object, calls) in [
+        (
+            &cache,
+            &[
+                ("get", 1),
+                ("getStale", 1),
+                ("set", 3),
+                ("add", 3),
+                ("delete", 1),
+                ("deleteIf", 2),
+                ("incr", 2),
+            ][..],
+        ),
+        (
+            &db,
+            &[
+                ("db.find", 2),
+                ("db.findOne", 2),
+                ("db.insert", 2),
+                ("db.update", 3),
+                ("db.delete", 2),
+            ],
+        ),
+        (
+            &hidden,
+            &[
+                ("replace", 3),
+                ("expire", 2),
+                ("pttl", 1),
+                ("keys", 1),
+                ("type", 1),
+                ("strlen", 1),
+                ("append", 2),
+                ("rename", 2),
+                ("scan", 2),
+                ("persist", 1),
+                ("getDelete", 1),
+                ("getEx", 2),
+                ("setWith", 2),
+                ("counter", 4),
+                ("hashRead", 2),
+                ("hashWrite", 2),
+                ("setRead", 2),
+                ("setWrite", 2),
+                ("listRead", 2),
+                ("listWrite", 2),
+                ("zsetRead", 1),
+                ("zsetWrite", 2),
+            ],
+        ),
+    ] {
+        for &(name, length) in calls {
+            let shown = name.strip_prefix("db.").unwrap_or(name);
+            object.set(shown, call_native(ctx, link, name, length)?)?;
+        }
+    }
+    cache.set("preset", native(ctx, link, cache_preset, "preset", 3)?)?;
+    globals.set("cache", cache)?;
+    globals.set("db", db)?;
+    let performance = object(ctx, link, &[("now", performance_now, 0)])?;
+    globals.set("performance", performance)?;
+    for (name, f, length) in [
+        ("sleep", sleep as Native, 1),
+        ("setTimeout", set_timeout, 2),
+        ("setInterval", set_interval, 2),
+        ("setImmediate", set_immediate, 1),
+        ("clearTimeout", clear_timer, 1),
+        ("clearInterval", clear_timer, 1),
+        ("clearImmediate", clear_timer, 1),
+        ("count", count, 2),
+    ] {
+        globals.set(name, native(ctx, link, f, name, length)?)?;
+    }
+    let math: Object = globals.get("Math")?;
+    math.set("random", native(ctx, link, math_random, "random", 0)?)?;
+    let config = from_json(ctx, &config_json(&link.host()))?;
     hidden.set("config", config)?;
     // Which app server this realm is (0-based): its own Node process.
     hidden.set("server", link.server)?;
@@ -449,8 +463,9 @@ fn pending<'js>(ctx: &Ctx<'js>) -> Result<(Promise<'js>, Settle)> {
 }
 
 /// Sends one operation: a promise that settles when it lands.
-fn send<'js>(link: &Link, ctx: &Ctx<'js>, kind: OpKind, call: Call) -> Result<Value<'js>> {
+fn send<'js>(link: &Link, ctx: &Ctx<'js>, call: Call) -> Result<Value<'js>> {
     let host = link.host();
+    let kind = call.kind();
     let position = caller_position(link, ctx);
     let (promise, settle) = pending(ctx)?;
     let key = host.intern(call.key());
@@ -470,132 +485,20 @@ fn send<'js>(link: &Link, ctx: &Ctx<'js>, kind: OpKind, call: Call) -> Result<Va
     Ok(promise.into_value())
 }
 
-/// `(key, value, ttl)`, the arguments of a cache write (`set`, `add`,
-/// `replace`): the value copied first, as it is sent.
-fn key_value_ttl<'js>(ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<(String, Json, Micros)> {
-    let value = to_json(ctx, &arg(ctx, args, 1))?;
-    Ok((key_arg(ctx, args, 0)?, value, ms_arg(ctx, args, 2)?))
-}
-
-/// A call on one key, the native's first argument.
-fn send_key<'js>(
-    link: &Link,
-    ctx: &Ctx<'js>,
-    args: &[Value<'js>],
-    op: OpKind,
-    call: fn(String) -> Call,
-) -> Result<Value<'js>> {
-    send(link, ctx, op, call(key_arg(ctx, args, 0)?))
-}
-
-fn cache_get<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
-    send_key(link, ctx, args, OpKind::CacheGet, Call::Get)
-}
-
-fn cache_get_stale<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
-    send_key(link, ctx, args, OpKind::CacheGetStale, Call::GetStale)
-}
-
-fn cache_set<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
-    let (key, value, ttl) = key_value_ttl(ctx, args)?;
-    send(link, ctx, OpKind::CacheSet, Call::Set(key, value, ttl))
-}
-
-fn cache_add<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
-    let (key, value, ttl) = key_value_ttl(ctx, args)?;
-    send(link, ctx, OpKind::CacheAdd, Call::Add(key, value, ttl))
-}
-
-fn cache_delete<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
-    send_key(link, ctx, args, OpKind::CacheDelete, Call::Delete)
-}
-
-fn cache_delete_if<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
-    let value = to_json(ctx, &arg(ctx, args, 1))?;
-    let key = key_arg(ctx, args, 0)?;
-    send(link, ctx, OpKind::CacheDeleteIf, Call::DeleteIf(key, value))
-}
-
-fn cache_incr<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
-    let key = key_arg(ctx, args, 0)?;
-    let by = match arg(ctx, args, 1) {
-        value if value.is_undefined() => 1.0,
-        value => to_number(ctx, value)?,
-    };
-    send(link, ctx, OpKind::CacheIncr, Call::Incr(key, by))
-}
-
-// The client libraries' own cache operations (the prelude's `__host`):
-// memcached's `replace` and counters, Redis's `PEXPIRE`, redlock's scripts.
-
-fn cache_replace<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
-    let (key, value, ttl) = key_value_ttl(ctx, args)?;
-    send(
-        link,
-        ctx,
-        OpKind::CacheReplace,
-        Call::Replace(key, value, ttl),
-    )
-}
-
-/// `expire(key, ms, options, at)`: a non-positive `ms` deletes the key
-/// (with `at`, `ms` is a time on the run's clock, and one passed deletes
-/// it); the options (an array of `"NX"`, `"XX"`, `"GT"`, `"LT"`) say when
-/// it applies, and Redis's error for options it refuses is thrown.
-fn cache_expire<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
-    let key = key_arg(ctx, args, 0)?;
-    let ms = ms_arg(ctx, args, 1)?;
-    let expiry = match arg(ctx, args, 3).as_bool() {
-        Some(true) => Expiry::At(ms),
-        _ => Expiry::In(ms),
-    };
-    let words: Vec<String> = match arg(ctx, args, 2).as_array() {
-        Some(words) => words.iter().collect::<Result<_>>()?,
-        None => Vec::new(),
-    };
-    let only = ExpireIf::parse(words.iter().map(String::as_str))
-        .map_err(|message| type_error(ctx, message))?;
-    send(
-        link,
-        ctx,
-        OpKind::CacheExpire,
-        Call::Expire(key, expiry, only),
-    )
-}
-
-/// `pttl(key)`: Redis's `PTTL` (-1: no expiry, -2: no such key).
-fn cache_pttl<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
-    send_key(link, ctx, args, OpKind::CacheTtl, Call::Pttl)
-}
-
-/// `keys(pattern)`: Redis's `KEYS`, the live keys that match, in order.
-fn cache_keys<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
-    send_key(link, ctx, args, OpKind::CacheKeys, Call::Keys)
-}
-
-/// `type(key)`: Redis's `TYPE` (`"none"`: no such key).
-fn cache_type<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
-    send_key(link, ctx, args, OpKind::CacheType, Call::Type)
-}
-
-/// `strlen(key)`: Redis's `STRLEN`, a string's length in bytes.
-fn cache_strlen<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
-    send_key(link, ctx, args, OpKind::CacheStrlen, Call::Strlen)
-}
-
-/// `append(key, text)`: Redis's `APPEND`, settling with the new length.
-fn cache_append<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
-    let key = key_arg(ctx, args, 0)?;
-    let more = key_text(to_json(ctx, &arg(ctx, args, 1))?);
-    send(link, ctx, OpKind::CacheAppend, Call::Append(key, more))
-}
-
-/// `rename(key, [to, onlyNew])`: Redis's `RENAME` (`RENAMENX` with
-/// `onlyNew`), settling with whether it moved the key.
-fn cache_rename<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
-    let key = key_arg(ctx, args, 0)?;
-    let call = rename_call(key, to_json(ctx, &arg(ctx, args, 1))?);
-    send(link, ctx, OpKind::CacheRename, call)
+/// A `GETEX`'s change to the expiry, as the prelude spells it.
+fn expiry_change(change: Json) -> ExpiryChange {
+    let ms = to_micros(change.get("ms").and_then(Json::as_f64).unwrap_or(0.0));
+    match change {
+        Json::Object(_) if change.get("error").is_some() => {
+            ExpiryChange::Refused(key_text(change["error"].clone()))
+        }
+        Json::Object(_) if change.get("at") == Some(&Json::Bool(true)) => {
+            ExpiryChange::Set(Expiry::At(ms))
+        }
+        Json::Object(_) => ExpiryChange::Set(Expiry::In(ms)),
+        Json::String(word) if word == "PERSIST" => ExpiryChange::Persist,
+        _ => ExpiryChange::Keep,
+    }
 }
 
 /// A `RENAME` from `[to, onlyNew]`.
@@ -603,15 +506,6 @@ fn rename_call(key: String, what: Json) -> Call {
     let to = key_text(what.get(0).cloned().unwrap_or(Json::Null));
     let only_new = what.get(1).and_then(Json::as_bool).unwrap_or(false);
     Call::Rename(key, to, only_new)
-}
-
-/// `scan(cursor, [pattern, count, type])`: one call of Redis's `SCAN`,
-/// settling with `[next cursor, keys]` (the cursor a string, as Redis's).
-fn cache_scan<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
-    let cursor = to_json(ctx, &arg(ctx, args, 0))?;
-    let options = to_json(ctx, &arg(ctx, args, 1))?;
-    let scan = scan_call(cursor, options).map_err(|message| type_error(ctx, message))?;
-    send(link, ctx, OpKind::CacheScan, Call::Scan(scan))
 }
 
 /// A `SCAN`'s cursor (Redis's unsigned integer, as a string or a number)
@@ -639,34 +533,15 @@ fn scan_call(cursor: Json, options: Json) -> std::result::Result<Scan, String> {
     })
 }
 
-/// `persist(key)`: whether the live key had an expiry (it has none now).
-fn cache_persist<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
-    send_key(link, ctx, args, OpKind::CachePersist, Call::Persist)
-}
-
-/// `getDelete(key)`: the live value (null: none), deleted.
-fn cache_get_delete<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
-    send_key(link, ctx, args, OpKind::CacheGetDelete, Call::GetDelete)
-}
-
-/// `setWith(key, [value, ms, only, keep, get])`: Redis's `SET` with `NX`
-/// or `XX` (`only`), `KEEPTTL` (`keep`: the key's own expiry, not `ms`)
-/// and `GET` (answer the value before, else whether it stored).
-fn cache_set_with<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
-    let key = key_arg(ctx, args, 0)?;
-    let what = to_json(ctx, &arg(ctx, args, 1))?;
-    let (op, call) = set_with(key, what).map_err(|message| type_error(ctx, message))?;
-    send(link, ctx, op, call)
-}
-
-/// A `setWith` as the prelude sends it, and its operation in the trace.
-fn set_with(key: String, what: Json) -> std::result::Result<(OpKind, Call), String> {
+/// A `setWith` as the prelude sends it: `[value, ms, only, keep, get,
+/// at]` (`at`: `ms` is a time on the run's clock, `EXAT` or `PXAT`).
+fn set_with(key: String, what: Json) -> std::result::Result<Call, String> {
     let Json::Array(what) = what else {
-        return Err("cache.setWith: [value, ms, only, keep, get]".to_string());
+        return Err("cache.setWith: [value, ms, only, keep, get, at]".to_string());
     };
     let mut what = what.into_iter();
     let value = what.next().unwrap_or(Json::Null);
-    let ttl = to_micros(what.next().and_then(|ms| ms.as_f64()).unwrap_or(0.0));
+    let ms = to_micros(what.next().and_then(|ms| ms.as_f64()).unwrap_or(0.0));
     let only = match what.next().unwrap_or(Json::Null) {
         Json::Null => None,
         Json::String(only) if only == "NX" => Some(Only::Nx),
@@ -674,36 +549,17 @@ fn set_with(key: String, what: Json) -> std::result::Result<(OpKind, Call), Stri
         other => return Err(format!("cache.setWith: no condition {other}")),
     };
     let mut flag = || what.next() == Some(Json::Bool(true));
-    let keep = flag();
+    let (keep, get, at) = (flag(), flag(), flag());
+    let expiry = match at {
+        true => Expiry::At(ms),
+        false => Expiry::In(ms),
+    };
     let options = SetOptions {
-        ttl: (!keep).then_some(ttl),
+        ttl: (!keep).then_some(expiry),
         only,
-        get: flag(),
+        get,
     };
-    let op = match (options.get, options.only) {
-        (true, _) => OpKind::CacheGetSet,
-        (false, Some(Only::Nx)) => OpKind::CacheAdd,
-        (false, Some(Only::Xx)) => OpKind::CacheReplace,
-        (false, None) => OpKind::CacheSet,
-    };
-    Ok((op, Call::SetWith(key, value, options)))
-}
-
-/// `counter(key, by, initial, ms)`: `initial` undefined or null: a missing
-/// key stays missing.
-fn cache_counter<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
-    let key = key_arg(ctx, args, 0)?;
-    let by = to_number(ctx, arg(ctx, args, 1))?;
-    let initial = match arg(ctx, args, 2) {
-        value if value.is_undefined() || value.is_null() => None,
-        value => Some((to_number(ctx, value)?, ms_arg(ctx, args, 3)?)),
-    };
-    send(
-        link,
-        ctx,
-        OpKind::CacheIncr,
-        Call::Counter(key, by, initial),
-    )
+    Ok(Call::SetWith(key, value, options))
 }
 
 /// `lockScript("acquire" | "extend" | "release", keys, value, ms)`.
@@ -720,12 +576,7 @@ fn cache_lock_script<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> R
     };
     let value = to_json(ctx, &arg(ctx, args, 2))?;
     let ttl = ms_arg(ctx, args, 3)?;
-    send(
-        link,
-        ctx,
-        OpKind::CacheLockScript,
-        Call::Locks(script, keys, value, ttl),
-    )
+    send(link, ctx, Call::Locks(script, keys, value, ttl))
 }
 
 /// `connection()`: a new Redis connection's id (a client's own: its
@@ -745,65 +596,35 @@ fn cache_watch<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<
         Json::Array(keys) => keys.into_iter().map(key_text).collect(),
         _ => return Err(type_error(ctx, "watch: the keys must be an array")),
     };
-    send(link, ctx, OpKind::CacheWatch, Call::Watch(connection, keys))
+    send(link, ctx, Call::Watch(connection, keys))
 }
 
 /// `exec(connection, commands)`: Redis's `MULTI`…`EXEC` on `connection`
-/// (null: a pipeline), each command `[name, key, ...]`: `get`, `set`,
-/// `add`, `replace` (key, value, ms), `delete`, `incr` (key, by) and
-/// `expire` (key, ms). Settles with each one's answer, `{ value }` or
-/// `{ error }`, in order, or null if a watched key changed.
+/// (null: a pipeline), each command `[name, key, ...]`, a cache call as
+/// its native takes it (see [`call_of`]). Settles with each one's answer,
+/// `{ value }` or `{ error }`, in order, or null if a watched key changed.
 fn cache_exec<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
     let connection = match arg(ctx, args, 0) {
         value if value.is_null() || value.is_undefined() => None,
         value => Some(to_number(ctx, value)? as u64),
     };
-    let Json::Array(commands) = to_json(ctx, &arg(ctx, args, 1))? else {
+    let Some(commands) = arg(ctx, args, 1).into_array() else {
         return Err(type_error(ctx, "exec: the commands must be an array"));
     };
-    let calls = commands
-        .into_iter()
-        .map(|command| queued_call(command).map_err(|message| type_error(ctx, message)))
-        .collect::<Result<Vec<Call>>>()?;
-    send(link, ctx, OpKind::CacheExec, Call::Exec(connection, calls))
-}
-
-/// `hashRead(key, fields)`: a Redis hash's fields (an array), or all of
-/// them (null): settles with an object of field to value.
-fn cache_hash_read<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
-    let key = key_arg(ctx, args, 0)?;
-    let fields = hash_fields(to_json(ctx, &arg(ctx, args, 1))?);
-    send(link, ctx, OpKind::CacheHashGet, Call::HashRead(key, fields))
-}
-
-/// `hashWrite(key, write)`, `write` one of `{ set: [[field, value], …],
-/// onlyNew }`, `{ del: [field, …] }` and `{ incr: [field, by] }`: settles
-/// with Redis's number.
-fn cache_hash_write<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
-    let key = key_arg(ctx, args, 0)?;
-    let write = hash_write(to_json(ctx, &arg(ctx, args, 1))?).map_err(|m| type_error(ctx, m))?;
-    send(link, ctx, OpKind::CacheHashSet, Call::HashWrite(key, write))
-}
-
-/// `setRead(key, members)`: whether each of `members` (an array) is in
-/// the set (`1`/`0`), or every member (null).
-fn cache_set_read<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
-    let key = key_arg(ctx, args, 0)?;
-    let members = hash_fields(to_json(ctx, &arg(ctx, args, 1))?);
-    send(link, ctx, OpKind::CacheSetRead, Call::SetRead(key, members))
-}
-
-/// `setWrite(key, { add: members } or { remove: members })`: `SADD` or
-/// `SREM`; settles with how many it added or removed.
-fn cache_set_write<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
-    let key = key_arg(ctx, args, 0)?;
-    let (add, members) = set_write(to_json(ctx, &arg(ctx, args, 1))?);
-    send(
-        link,
-        ctx,
-        OpKind::CacheSetWrite,
-        Call::SetWrite(key, add, members),
-    )
+    let mut calls = Vec::with_capacity(commands.len());
+    for command in commands.iter::<Value>() {
+        let Some(parts) = command?.into_array() else {
+            return Err(type_error(ctx, "exec: each command is an array"));
+        };
+        let parts = parts.iter::<Value>().collect::<Result<Vec<_>>>()?;
+        let name = to_text(ctx, arg(ctx, &parts, 0))?;
+        let call = call_of(ctx, &name, parts.get(1..).unwrap_or_default())?;
+        if call.kind().server() != Some(ServerKind::Cache) {
+            return Err(type_error(ctx, format!("exec: no cache call {name}")));
+        }
+        calls.push(call);
+    }
+    send(link, ctx, Call::Exec(connection, calls))
 }
 
 /// A set write as the prelude spells it: whether it adds, and the members.
@@ -813,53 +634,6 @@ fn set_write(write: Json) -> (bool, Vec<String>) {
     (
         add.is_some(),
         members.and_then(hash_fields).unwrap_or_default(),
-    )
-}
-
-/// `listRead(key, [start, stop])`: `LRANGE`'s items.
-fn cache_list_read<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
-    let key = key_arg(ctx, args, 0)?;
-    let (start, stop) = list_range(to_json(ctx, &arg(ctx, args, 1))?);
-    send(
-        link,
-        ctx,
-        OpKind::CacheListRead,
-        Call::ListRead(key, start, stop),
-    )
-}
-
-/// `listWrite(key, write)`, `write` one of `{ push: values, left }` (the
-/// new length), `{ pop: count, left }` (the items popped), `{ trim:
-/// [start, stop] }` ("OK"), `{ remove: count, value }` (how many) and `{
-/// set: index, value }` ("OK").
-fn cache_list_write<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
-    let key = key_arg(ctx, args, 0)?;
-    let write = list_write(to_json(ctx, &arg(ctx, args, 1))?);
-    send(
-        link,
-        ctx,
-        OpKind::CacheListWrite,
-        Call::ListWrite(key, write),
-    )
-}
-
-/// `zsetRead(key)`: a sorted set's `[member, score]` pairs, in order.
-fn cache_zset_read<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
-    send_key(link, ctx, args, OpKind::CacheZsetRead, Call::ZsetRead)
-}
-
-/// `zsetWrite(key, write)`, `write` one of `{ add: { pairs, nx, xx, gt,
-/// lt, ch, incr } }`, `{ remove: { members } }`, `{ removeByScore: { min,
-/// max } }` and `{ removeByRank: { start, stop } }`: settles with Redis's
-/// answer.
-fn cache_zset_write<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
-    let key = key_arg(ctx, args, 0)?;
-    let write = zset_write(to_json(ctx, &arg(ctx, args, 1))?).map_err(|m| type_error(ctx, m))?;
-    send(
-        link,
-        ctx,
-        OpKind::CacheZsetWrite,
-        Call::ZsetWrite(key, write),
     )
 }
 
@@ -960,72 +734,109 @@ fn key_text(key: Json) -> String {
     }
 }
 
-/// One command of an `exec`, `[name, key, ...]`, as the call it makes.
-fn queued_call(command: Json) -> std::result::Result<Call, String> {
-    let Json::Array(parts) = command else {
-        return Err("exec: each command is an array".to_string());
-    };
-    let mut parts = parts.into_iter();
-    let name = parts
-        .next()
-        .and_then(|name| name.as_str().map(str::to_string));
-    let key = parts.next().map(key_text).unwrap_or_default();
-    let mut rest = parts;
-    let number =
-        |rest: &mut std::vec::IntoIter<Json>| rest.next().and_then(|n| n.as_f64()).unwrap_or(0.0);
-    Ok(match name.as_deref() {
-        Some("get") => Call::Get(key),
-        Some("delete") => Call::Delete(key),
-        Some("incr") => Call::Incr(key, number(&mut rest)),
-        Some("expire") => {
-            let ms = to_micros(number(&mut rest));
-            let words = rest.next().unwrap_or(Json::Null);
-            let words = words.as_array().map(Vec::as_slice).unwrap_or_default();
-            let only = ExpireIf::parse(words.iter().filter_map(Json::as_str))?;
-            let expiry = match rest.next().and_then(|at| at.as_bool()) {
+/// A cache or DB call, `name(key, ...args)`, as its native takes it and
+/// as a MULTI or a pipeline queues it (`exec`'s `[name, key, ...args]`):
+/// the one reading of each call's arguments. The DB's calls are named
+/// `db.find`, `db.findOne`, `db.insert`, `db.update` and `db.delete`.
+fn call_of<'js>(ctx: &Ctx<'js>, name: &str, args: &[Value<'js>]) -> Result<Call> {
+    let key = key_arg(ctx, args, 0)?;
+    let json = |index| to_json(ctx, &arg(ctx, args, index));
+    let row = |index, what: &str| row_arg(ctx, args, index, &format!("{name}'s {what}"));
+    let refused = |message: String| type_error(ctx, message);
+    Ok(match name {
+        "get" => Call::Get(key),
+        "getStale" => Call::GetStale(key),
+        "delete" => Call::Delete(key),
+        "deleteIf" => Call::DeleteIf(key, json(1)?),
+        "pttl" => Call::Pttl(key),
+        "keys" => Call::Keys(key),
+        "type" => Call::Type(key),
+        "strlen" => Call::Strlen(key),
+        "persist" => Call::Persist(key),
+        "getDelete" => Call::GetDelete(key),
+        // `getEx(key, change)`: `change` null (the expiry stays),
+        // `"PERSIST"`, or `{ ms, at }` (`at`: a time on the run's clock).
+        "getEx" => Call::GetEx(key, expiry_change(json(1)?)),
+        "zsetRead" => Call::ZsetRead(key),
+        "set" => Call::Set(key, json(1)?, ms_arg(ctx, args, 2)?),
+        "add" => Call::Add(key, json(1)?, ms_arg(ctx, args, 2)?),
+        "replace" => Call::Replace(key, json(1)?, ms_arg(ctx, args, 2)?),
+        "incr" => Call::Incr(
+            key,
+            match arg(ctx, args, 1) {
+                by if by.is_undefined() => 1.0,
+                by => to_number(ctx, by)?,
+            },
+        ),
+        // `counter(key, by, initial, ms)`: `initial` undefined or null: a
+        // missing key stays missing.
+        "counter" => Call::Counter(
+            key,
+            to_number(ctx, arg(ctx, args, 1))?,
+            match arg(ctx, args, 2) {
+                initial if initial.is_undefined() || initial.is_null() => None,
+                initial => Some((to_number(ctx, initial)?, ms_arg(ctx, args, 3)?)),
+            },
+        ),
+        // `expire(key, ms, options, at)`: a non-positive `ms` deletes the
+        // key (with `at`, `ms` is a time on the run's clock, and one passed
+        // deletes it); the options (`"NX"`, `"XX"`, `"GT"`, `"LT"`) say when
+        // it applies, and Redis's error for options it refuses is thrown.
+        "expire" => {
+            let ms = ms_arg(ctx, args, 1)?;
+            let words: Vec<String> = match arg(ctx, args, 2).as_array() {
+                Some(words) => words.iter().collect::<Result<_>>()?,
+                None => Vec::new(),
+            };
+            let only = ExpireIf::parse(words.iter().map(String::as_str)).map_err(refused)?;
+            let expiry = match arg(ctx, args, 3).as_bool() {
                 Some(true) => Expiry::At(ms),
                 _ => Expiry::In(ms),
             };
             Call::Expire(key, expiry, only)
         }
-        Some("pttl") => Call::Pttl(key),
-        Some("keys") => Call::Keys(key),
-        Some("type") => Call::Type(key),
-        Some("strlen") => Call::Strlen(key),
-        Some("append") => Call::Append(key, key_text(rest.next().unwrap_or(Json::Null))),
-        Some("rename") => rename_call(key, rest.next().unwrap_or(Json::Null)),
-        Some("scan") => Call::Scan(scan_call(
-            Json::String(key),
-            rest.next().unwrap_or(Json::Null),
-        )?),
-        Some("persist") => Call::Persist(key),
-        Some("getDelete") => Call::GetDelete(key),
-        Some("setWith") => set_with(key, rest.next().unwrap_or(Json::Null))?.1,
-        Some("hashRead") => Call::HashRead(key, hash_fields(rest.next().unwrap_or(Json::Null))),
-        Some("hashWrite") => Call::HashWrite(key, hash_write(rest.next().unwrap_or(Json::Null))?),
-        Some("setRead") => Call::SetRead(key, hash_fields(rest.next().unwrap_or(Json::Null))),
-        Some("listRead") => {
-            let (start, stop) = list_range(rest.next().unwrap_or(Json::Null));
-            Call::ListRead(key, start, stop)
-        }
-        Some("listWrite") => Call::ListWrite(key, list_write(rest.next().unwrap_or(Json::Null))),
-        Some("zsetRead") => Call::ZsetRead(key),
-        Some("zsetWrite") => Call::ZsetWrite(key, zset_write(rest.next().unwrap_or(Json::Null))?),
-        Some("setWrite") => {
-            let (add, members) = set_write(rest.next().unwrap_or(Json::Null));
+        "append" => Call::Append(key, key_text(json(1)?)),
+        "rename" => rename_call(key, json(1)?),
+        // `scan(cursor, [pattern, count, type])`.
+        "scan" => Call::Scan(scan_call(Json::String(key), json(1)?).map_err(refused)?),
+        "setWith" => set_with(key, json(1)?).map_err(refused)?,
+        "hashRead" => Call::HashRead(key, hash_fields(json(1)?)),
+        "hashWrite" => Call::HashWrite(key, hash_write(json(1)?).map_err(refused)?),
+        "setRead" => Call::SetRead(key, hash_fields(json(1)?)),
+        "setWrite" => {
+            let (add, members) = set_write(json(1)?);
             Call::SetWrite(key, add, members)
         }
-        Some(write @ ("set" | "add" | "replace")) => {
-            let value = rest.next().unwrap_or(Json::Null);
-            let ttl = to_micros(number(&mut rest));
-            match write {
-                "set" => Call::Set(key, value, ttl),
-                "add" => Call::Add(key, value, ttl),
-                _ => Call::Replace(key, value, ttl),
-            }
+        "listRead" => {
+            let (start, stop) = list_range(json(1)?);
+            Call::ListRead(key, start, stop)
         }
-        other => return Err(format!("exec: no command {}", other.unwrap_or("(none)"))),
+        "listWrite" => Call::ListWrite(key, list_write(json(1)?)),
+        "zsetWrite" => Call::ZsetWrite(key, zset_write(json(1)?).map_err(refused)?),
+        "db.find" => Call::Find(key, row(1, "where")?),
+        "db.findOne" => Call::FindOne(key, row(1, "where")?),
+        "db.insert" => Call::Insert(key, row(1, "row")?),
+        "db.update" => Call::Update(key, row(1, "where")?, row(2, "set")?),
+        "db.delete" => Call::Remove(key, row(1, "where")?),
+        other => return Err(type_error(ctx, format!("no cache or DB call {other}"))),
     })
+}
+
+/// A native that sends the call `name` (see [`call_of`]), with its
+/// `length`, named as its object's property (`find` for `db.find`).
+fn call_native<'js>(
+    ctx: &Ctx<'js>,
+    link: &Rc<Link>,
+    name: &'static str,
+    length: usize,
+) -> Result<Function<'js>> {
+    let link = link.clone();
+    let shown = name.strip_prefix("db.").unwrap_or(name);
+    Function::new(ctx.clone(), move |ctx: Ctx<'js>, args: Rest<Value<'js>>| {
+        send(&link, &ctx, call_of(&ctx, name, &args.0)?)
+    })?
+    .with_name(shown)?
+    .with_length(length)
 }
 
 fn top_level_only(ctx: &Ctx<'_>, host: &Host, what: &str) -> Result<()> {
@@ -1101,42 +912,6 @@ fn db_table<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Val
     let defined = host.state.borrow_mut().tables.define(&name, def);
     defined.map_err(|message| type_error(ctx, message))?;
     Ok(undefined(ctx))
-}
-
-fn db_find<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
-    let filter = row_arg(ctx, args, 1, "db.find's where")?;
-    let table = key_arg(ctx, args, 0)?;
-    send(link, ctx, OpKind::DbFind, Call::Find(table, filter))
-}
-
-fn db_find_one<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
-    let filter = row_arg(ctx, args, 1, "db.findOne's where")?;
-    let table = key_arg(ctx, args, 0)?;
-    send(link, ctx, OpKind::DbFindOne, Call::FindOne(table, filter))
-}
-
-fn db_insert<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
-    let row = row_arg(ctx, args, 1, "db.insert's row")?;
-    let table = key_arg(ctx, args, 0)?;
-    send(link, ctx, OpKind::DbInsert, Call::Insert(table, row))
-}
-
-fn db_update<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
-    let filter = row_arg(ctx, args, 1, "db.update's where")?;
-    let set = row_arg(ctx, args, 2, "db.update's set")?;
-    let table = key_arg(ctx, args, 0)?;
-    send(
-        link,
-        ctx,
-        OpKind::DbUpdate,
-        Call::Update(table, filter, set),
-    )
-}
-
-fn db_delete<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
-    let filter = row_arg(ctx, args, 1, "db.delete's where")?;
-    let table = key_arg(ctx, args, 0)?;
-    send(link, ctx, OpKind::DbDelete, Call::Remove(table, filter))
 }
 
 // ---------------------------------------------------------------------------
@@ -1480,7 +1255,7 @@ fn count<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<
 /// statement is parsed now; an error in it comes back after the round
 /// trip, as PostgreSQL's would.
 fn host_sql<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
-    use super::sql::parse::{self as sql, Plan};
+    use super::sql::parse as sql;
     let text = match arg(ctx, args, 0).as_string() {
         Some(text) => text.to_string()?,
         None => return Err(type_error(ctx, "pg: a query is a string")),
@@ -1518,16 +1293,6 @@ fn host_sql<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Val
         sql::bind(&mut plan, &values);
         Ok(plan)
     });
-    let kind = match &plan {
-        Ok(Plan::Select(select)) if select.for_update => OpKind::SqlSelectForUpdate,
-        Ok(Plan::Select(_)) | Err(_) => OpKind::SqlSelect,
-        Ok(Plan::Insert(_)) => OpKind::SqlInsert,
-        Ok(Plan::Update(_)) => OpKind::SqlUpdate,
-        Ok(Plan::Delete(_)) => OpKind::SqlDelete,
-        Ok(Plan::Begin(_) | Plan::SetIsolation(_)) => OpKind::SqlBegin,
-        Ok(Plan::Commit) => OpKind::SqlCommit,
-        Ok(Plan::Rollback) => OpKind::SqlRollback,
-    };
     let key = match &plan {
         Ok(plan) => plan.table().unwrap_or("transaction").to_string(),
         Err(_) => "sql".to_string(),
@@ -1535,7 +1300,6 @@ fn host_sql<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Val
     send(
         link,
         ctx,
-        kind,
         Call::Sql(Box::new(SqlCall {
             plan,
             session,

@@ -45,7 +45,7 @@ use super::prelude;
 use super::sql::store::TxnId;
 use super::sql::store::{Ran, RowAccess};
 use super::sql::{Landed, Plan, SqlError};
-use super::world::{number, redis_range, Found, HashWrite, LockScript, Only};
+use super::world::{number, redis_range, ExpiryChange, Found, HashWrite, LockScript, Only};
 
 /// The event budget of a script run that names none (`cli::run_to_json`,
 /// the debugger): the CLI's default for a script run
@@ -1088,6 +1088,7 @@ impl ScriptRun {
             | Call::GetDelete(_)
             | Call::SetWith(..)
             | Call::Counter(..) => (false, true),
+            Call::GetEx(_, change) => (false, *change != ExpiryChange::Keep),
             Call::Locks(_, keys, ..) => {
                 // Every key of a redlock script is read and may be written.
                 for key in keys {
@@ -1353,6 +1354,18 @@ impl ScriptRun {
                 Ok(None) => {
                     self.count_hit(false);
                     (Ok(None), Outcome::NotFound)
+                }
+                Err(message) => (Err(Rejection::Type(message)), Outcome::Failed),
+            },
+            Call::GetEx(key, change) => match state.cache.get_ex(&key, change, now) {
+                Ok(found) => {
+                    self.count_hit(found.is_some());
+                    let outcome = if found.is_some() {
+                        Outcome::Hit
+                    } else {
+                        Outcome::Miss
+                    };
+                    (Ok(found), outcome)
                 }
                 Err(message) => (Err(Rejection::Type(message)), Outcome::Failed),
             },
@@ -2346,6 +2359,11 @@ fn cache_accesses(call: &Call) -> Vec<(String, Access)> {
         | Call::Type(key)
         | Call::Strlen(key) => one(key, Access::Read),
         Call::Append(key, _) => one(key, Access::Update),
+        // GETEX reads the value; a new expiry or none is an update of it.
+        Call::GetEx(key, change) => match change {
+            ExpiryChange::Keep => one(key, Access::Read),
+            _ => one(key, Access::Update),
+        },
         // RENAME writes its target blind (RENAMENX reads it first) and
         // takes its source away.
         Call::Rename(key, to, only_new) => vec![

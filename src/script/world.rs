@@ -99,7 +99,29 @@ pub enum Expiry {
     At(Micros),
 }
 
+/// What `GETEX` does to the key's expiry besides reading it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ExpiryChange {
+    Keep,
+    /// `PERSIST`.
+    Persist,
+    /// `EX`, `PX`, `EXAT` or `PXAT`.
+    Set(Expiry),
+    /// A time Redis refuses, with its error: answered once the key is
+    /// found to hold a string (a missing key is still null).
+    Refused(String),
+}
+
 impl Expiry {
+    /// When it expires if it lands at `now` (`At` keeps its time, which
+    /// may have passed).
+    pub fn at(self, now: Micros) -> Micros {
+        match self {
+            Expiry::In(ttl) => now.saturating_add(ttl),
+            Expiry::At(at) => at,
+        }
+    }
+
     /// Its time to live at `now` (0, which deletes the key, once passed).
     pub fn ttl(self, now: Micros) -> Micros {
         match self {
@@ -181,8 +203,10 @@ impl ExpireIf {
 /// `SET`'s options beyond a value and a time to live.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SetOptions {
-    /// The time to live (0: none); `None`: the key's own (`KEEPTTL`).
-    pub ttl: Option<Micros>,
+    /// The expiry (`In(0)`: none; `At`: `EXAT` or `PXAT`, which stores a
+    /// key that has expired if it has passed); `None`: the key's own
+    /// (`KEEPTTL`).
+    pub ttl: Option<Expiry>,
     pub only: Option<Only>,
     /// `GET`: answer the value before.
     pub get: bool,
@@ -1063,6 +1087,39 @@ impl ScriptCache {
         Ok(Some(value))
     }
 
+    /// Redis's `GETEX`: the live string (`None`: no such key), or
+    /// `WRONGTYPE`; then its expiry changes as `change` says (a time
+    /// already passed deletes the key, as Redis 7.0's `getexCommand` does).
+    pub fn get_ex(
+        &mut self,
+        key: &str,
+        change: ExpiryChange,
+        now: Micros,
+    ) -> Result<Option<Value>, String> {
+        let value = match self.live(key, now) {
+            None => return Ok(None),
+            Some(entry) if entry.kind != Kind::Value => return Err(WRONGTYPE.to_string()),
+            Some(entry) => entry.value.clone(),
+        };
+        match change {
+            ExpiryChange::Refused(message) => return Err(message),
+            ExpiryChange::Keep => {}
+            ExpiryChange::Persist => {
+                self.persist(key, now);
+            }
+            ExpiryChange::Set(expiry) => {
+                let at = expiry.at(now);
+                if at <= now {
+                    self.entries.remove(key);
+                } else if let Some(entry) = self.entries.get_mut(key) {
+                    entry.expires_at = Some(at);
+                }
+                self.wrote(key);
+            }
+        }
+        Ok(Some(value))
+    }
+
     /// Redis's `SET` with the options the plain writes lack (`KEEPTTL`,
     /// `GET`; `GETSET` is `SET … GET`), as its `setGenericCommand` runs:
     /// `GET` reads the live value first (`WRONGTYPE`, and nothing stored,
@@ -1093,8 +1150,8 @@ impl ScriptCache {
         }
         let expires_at = match options.ttl {
             None => live.and_then(|entry| entry.expires_at),
-            Some(0) => None,
-            Some(ttl) => Some(now.saturating_add(ttl)),
+            Some(Expiry::In(0)) => None,
+            Some(expiry) => Some(expiry.at(now)),
         };
         let entry = Entry {
             value,

@@ -148,6 +148,7 @@
     persist: (key) => ["persist", key, null, (done) => (done ? 1 : 0)],
     getdel: (key) => ["getDelete", key, null, (found) => reply(stringValue(found))],
     getset: (key, value) => ["setWith", key, [stored(value), 0, null, false, true], setReply(true)],
+    getex: (key, change) => ["getEx", key, change, (found) => reply(stringValue(found))],
     // `KEYS` and `SCAN` (`[pattern, count, type]`, null for each not
     // given): the live keys in key order; a SCAN visits its COUNT keys on
     // from its cursor and answers those that match, with the next cursor.
@@ -426,20 +427,21 @@
     return n;
   };
   const notModelled = (what) =>
-    new ReplyError(`ERR ${what} is not modelled (EX, PX, NX, XX, KEEPTTL, GET are)`);
+    new ReplyError(`ERR ${what} is not modelled (EX, PX, EXAT, PXAT, NX, XX, KEEPTTL, GET are)`);
   // SET's reply: with GET the value before, else "OK" or null.
   const setReply = (get) => (answer) => (get ? reply(stringValue(answer)) : answer ? "OK" : null);
   const redisCommands = {
     async get(key) {
       return reply(stringValue(await cache.get(key)));
     },
-    // `ttl` in ms (0: none); `only`: "NX", "XX" or null; `keep`: KEEPTTL;
-    // `get`: GET. With KEEPTTL or GET it is one `cache.setWith`.
-    async set(key, value, ttl, only, keep = false, get = false) {
-      if (keep || get) {
+    // `ttl` in ms (0: none; with `at`, a time on the clock: EXAT, PXAT);
+    // `only`: "NX", "XX" or null; `keep`: KEEPTTL; `get`: GET. With
+    // KEEPTTL, GET or a time it is one `cache.setWith`.
+    async set(key, value, ttl, only, keep = false, get = false, at = false) {
+      if (keep || get || at) {
         let answer;
         try {
-          answer = await host.setWith(key, [stored(value), ttl, only, keep, get]);
+          answer = await host.setWith(key, [stored(value), ttl, only, keep, get, at]);
         } catch (error) {
           throw new ReplyError(redisMessage(error.message));
         }
@@ -518,13 +520,69 @@
     }
     return integerArgument(time) * unit;
   };
-  const expiry = (unit, amount) => {
+  // An expiry's time as Redis reads it (getExpireMillisecondsOrReply), in
+  // ms: from now (EX, PX), or a time on the clock (EXAT, PXAT).
+  const TIME_UNITS = ["EX", "PX", "EXAT", "PXAT"];
+  const expiry = (unit, amount, command = "set") => {
     const n = Number(amount);
-    if (!Number.isInteger(n) || n <= 0) {
-      throw new ReplyError("ERR invalid expire time in 'set' command");
+    if (String(amount).trim() === "" || !Number.isInteger(n)) {
+      throw new ReplyError("ERR value is not an integer or out of range");
     }
-    return unit === "EX" ? n * 1000 : n;
+    if (n <= 0) throw new ReplyError(`ERR invalid expire time in '${command}' command`);
+    return unit === "EX" || unit === "EXAT" ? n * 1000 : n;
   };
+  const absolute = (unit) => unit === "EXAT" || unit === "PXAT";
+  // GETEX's words as Redis reads them: EX, PX, EXAT or PXAT and a time, or
+  // PERSIST. Redis checks the time only once it has found a string at the
+  // key (getexCommand), so a bad one travels with the call, as its error.
+  const getexChange = (words) => {
+    let unit = null;
+    let amount;
+    let persist = false;
+    for (let i = 0; i < words.length; i += 1) {
+      const word = String(words[i]).toUpperCase();
+      if (TIME_UNITS.includes(word) && !persist && (unit === null || unit === word) && i + 1 < words.length) {
+        unit = word;
+        amount = words[i + 1];
+        i += 1;
+      } else if (word === "PERSIST" && unit === null) {
+        persist = true;
+      } else {
+        throw new ReplyError("ERR syntax error");
+      }
+    }
+    if (persist) return "PERSIST";
+    if (unit === null) return null;
+    try {
+      return { ms: expiry(unit, amount, "getex"), at: absolute(unit) };
+    } catch (error) {
+      return { error: error.message };
+    }
+  };
+  // node-redis 5's GETEX options as its GETEX.js sends them (`type` and
+  // `value`, or the older `{ EX }`, …, `{ PERSIST: true }`); an EXAT or a
+  // PXAT given as a Date is sent in seconds, for both.
+  const nodeRedisGetExWords = (options) => {
+    if ("type" in options) {
+      switch (options.type) {
+        case "EX":
+        case "PX":
+          return [options.type, options.value.toString()];
+        case "EXAT":
+        case "PXAT":
+          return [options.type, unixSeconds(options.value)];
+        case "PERSIST":
+          return ["PERSIST"];
+      }
+      return [];
+    }
+    if ("EX" in options) return ["EX", options.EX.toString()];
+    if ("PX" in options) return ["PX", options.PX.toString()];
+    if ("EXAT" in options) return ["EXAT", unixSeconds(options.EXAT)];
+    if ("PXAT" in options) return ["PXAT", String(typeof options.PXAT === "number" ? options.PXAT : options.PXAT.getTime())];
+    return ["PERSIST"];
+  };
+  const unixSeconds = (time) => String(typeof time === "number" ? time : Math.floor(time.getTime() / 1000));
 
   // Redis's commands as node-redis 5 names its methods (its admin
   // commands aside); ioredis names them in lower case, with a few of its
@@ -569,9 +627,9 @@
     ).split(" ")
   );
   const MODELLED_REDIS =
-    "GET, SET with EX/PX/NX/XX, SETEX, PSETEX, SETNX, DEL, UNLINK, EXISTS, INCR/DECR(BY), KEYS, SCAN, " +
+    "GET, SET with EX/PX/EXAT/PXAT/NX/XX/KEEPTTL/GET, SETEX, PSETEX, SETNX, DEL, UNLINK, EXISTS, INCR/DECR(BY), KEYS, SCAN, " +
     "TYPE, STRLEN, APPEND, RENAME, RENAMENX, " +
-    "EXPIRE, PEXPIRE, EXPIREAT, PEXPIREAT, TTL, PTTL, PERSIST, GETDEL, GETSET, EVAL of check-and-delete and redlock's scripts, PING, MGET, MSET, " +
+    "EXPIRE, PEXPIRE, EXPIREAT, PEXPIREAT, TTL, PTTL, PERSIST, GETDEL, GETSET, GETEX, EVAL of check-and-delete and redlock's scripts, PING, MGET, MSET, " +
     "HSET, HSETNX, HMSET, HGET, HMGET, HGETALL, HDEL, HINCRBY, HEXISTS, HLEN, HKEYS, HVALS, " +
     "SADD, SREM, SMEMBERS, SCARD, SISMEMBER, SMISMEMBER, LPUSH, RPUSH, LPOP, RPOP, LRANGE, LLEN, " +
     "LINDEX, LTRIM, LREM, LSET, " +
@@ -603,8 +661,10 @@
   // watches of all of them.
   const queueable = {
     get: (key) => [[["get", key]], ([found]) => reply(stringValue(found))],
-    set: (key, value, ttl, only, keep = false, get = false) => {
-      if (keep || get) return [[["setWith", key, [stored(value), ttl, only, keep, get]]], ([answer]) => setReply(get)(answer)];
+    set: (key, value, ttl, only, keep = false, get = false, at = false) => {
+      if (keep || get || at) {
+        return [[["setWith", key, [stored(value), ttl, only, keep, get, at]]], ([answer]) => setReply(get)(answer)];
+      }
       const write = only === "NX" ? "add" : only === "XX" ? "replace" : "set";
       return [[[write, key, stored(value), ttl]], ([done]) => (done ? "OK" : null)];
     },
@@ -669,14 +729,14 @@
       return this._queue(queueable.get(key));
     }
     set(key, value, ...options) {
-      const { ttl, only, keep, get } = ioredisSetOptions(options);
-      return this._queue(queueable.set(key, value, ttl, only, keep, get));
+      const { ttl, only, keep, get, at } = ioredisSetOptions(options);
+      return this._queue(queueable.set(key, value, ttl, only, keep, get, at));
     }
     setex(key, seconds, value) {
-      return this._queue(queueable.set(key, value, expiry("EX", seconds), null));
+      return this._queue(queueable.set(key, value, expiry("EX", seconds, "setex"), null));
     }
     psetex(key, ms, value) {
-      return this._queue(queueable.set(key, value, expiry("PX", ms), null));
+      return this._queue(queueable.set(key, value, expiry("PX", ms, "psetex"), null));
     }
     setnx(key, value) {
       const [calls, read] = queueable.set(key, value, 0, "NX");
@@ -742,19 +802,20 @@
     }
   }
   // SET's options as Redis reads them (t_string.c): NX and XX, or KEEPTTL
-  // and a time, or EX and PX, together are a syntax error.
+  // and a time, or two kinds of time, together are a syntax error; the
+  // time is read once the words are.
   const ioredisSetOptions = (options) => {
-    let ttl = 0;
     let unit = null;
+    let amount;
     let only = null;
     let keep = false;
     let get = false;
     const syntaxError = () => new ReplyError("ERR syntax error");
     for (let i = 0; i < options.length; i += 1) {
       const option = String(options[i]).toUpperCase();
-      if (option === "EX" || option === "PX") {
+      if (TIME_UNITS.includes(option)) {
         if (keep || (unit !== null && unit !== option) || i + 1 >= options.length) throw syntaxError();
-        ttl = expiry(option, options[i + 1]);
+        amount = options[i + 1];
         unit = option;
         i += 1;
       } else if (option === "NX" || option === "XX") {
@@ -769,7 +830,8 @@
         throw notModelled(`the SET option ${option}`);
       }
     }
-    return { ttl, only, keep, get };
+    const ttl = unit === null ? 0 : expiry(unit, amount);
+    return { ttl, only, keep, get, at: absolute(unit) };
   };
 
   // ioredis: `new Redis()`, variadic SET options.
@@ -781,8 +843,8 @@
       return redisCommands.get(key);
     }
     async set(key, value, ...options) {
-      const { ttl, only, keep, get } = ioredisSetOptions(options);
-      return redisCommands.set(key, value, ttl, only, keep, get);
+      const { ttl, only, keep, get, at } = ioredisSetOptions(options);
+      return redisCommands.set(key, value, ttl, only, keep, get, at);
     }
     // This client's connection, for WATCH and MULTI/EXEC.
     _connection() {
@@ -858,10 +920,10 @@
       };
     }
     setex(key, seconds, value) {
-      return redisCommands.set(key, value, expiry("EX", seconds), null);
+      return redisCommands.set(key, value, expiry("EX", seconds, "setex"), null);
     }
     psetex(key, ms, value) {
-      return redisCommands.set(key, value, expiry("PX", ms), null);
+      return redisCommands.set(key, value, expiry("PX", ms, "psetex"), null);
     }
     async setnx(key, value) {
       return (await redisCommands.set(key, value, 0, "NX")) === "OK" ? 1 : 0;
@@ -930,14 +992,14 @@
       return this._queue(queueable.get(key));
     }
     set(key, value, options = {}) {
-      const { ttl, only, keep, get } = nodeRedisSetOptions(options);
-      return this._queue(queueable.set(key, value, ttl, only, keep, get));
+      const { ttl, only, keep, get, at } = nodeRedisSetOptions(options);
+      return this._queue(queueable.set(key, value, ttl, only, keep, get, at));
     }
     setEx(key, seconds, value) {
-      return this._queue(queueable.set(key, value, expiry("EX", seconds), null));
+      return this._queue(queueable.set(key, value, expiry("EX", seconds, "setex"), null));
     }
     pSetEx(key, ms, value) {
-      return this._queue(queueable.set(key, value, expiry("PX", ms), null));
+      return this._queue(queueable.set(key, value, expiry("PX", ms, "psetex"), null));
     }
     setNX(key, value) {
       const [calls, read] = queueable.set(key, value, 0, "NX");
@@ -1010,22 +1072,25 @@
     let ttl = 0;
     let keep = false;
     const { expiration } = options;
+    let at = false;
     const timed = (type, value) => {
       if (type === "KEEPTTL") keep = true;
-      else if (type === "EX" || type === "PX") ttl = expiry(type, value);
-      else throw notModelled(`the SET option ${type}`);
+      else if (TIME_UNITS.includes(type)) {
+        ttl = expiry(type, value.toString());
+        at = absolute(type);
+      } else throw notModelled(`the SET option ${type}`);
     };
     if (expiration) {
       if (typeof expiration === "string") timed(expiration);
       else timed(expiration.type, expiration.value);
     } else {
-      const type = ["EX", "PX", "EXAT", "PXAT"].find((unit) => options[unit] !== undefined);
+      const type = TIME_UNITS.find((unit) => options[unit] !== undefined);
       if (type !== undefined) timed(type, options[type]);
       else if (options.KEEPTTL) keep = true;
     }
     const only = options.condition ?? (options.NX ? "NX" : options.XX ? "XX" : null);
     if (only !== null && only !== "NX" && only !== "XX") throw notModelled(`the SET condition ${only}`);
-    return { ttl, only, keep, get: Boolean(options.GET) };
+    return { ttl, only, keep, get: Boolean(options.GET), at };
   };
   // node-redis's MSET argument: an object, `[[key, value], …]` or
   // `[key, value, …]`.
@@ -1075,8 +1140,8 @@
     }
     set(key, value, options = {}) {
       return asNodeRedis(() => {
-        const { ttl, only, keep, get } = nodeRedisSetOptions(options);
-        return redisCommands.set(key, value, ttl, only, keep, get);
+        const { ttl, only, keep, get, at } = nodeRedisSetOptions(options);
+        return redisCommands.set(key, value, ttl, only, keep, get, at);
       });
     }
     del(keys) {
@@ -1124,10 +1189,10 @@
       return asNodeRedis(() => redisCommands.pexpire(key, unixMs(timestamp, 1), mode ? [mode] : [], true));
     }
     setEx(key, seconds, value) {
-      return asNodeRedis(() => redisCommands.set(key, value, expiry("EX", seconds), null));
+      return asNodeRedis(() => redisCommands.set(key, value, expiry("EX", seconds, "setex"), null));
     }
     pSetEx(key, ms, value) {
-      return asNodeRedis(() => redisCommands.set(key, value, expiry("PX", ms), null));
+      return asNodeRedis(() => redisCommands.set(key, value, expiry("PX", ms, "psetex"), null));
     }
     setNX(key, value) {
       return asNodeRedis(async () => ((await redisCommands.set(key, value, 0, "NX")) === "OK" ? 1 : 0));
@@ -1171,6 +1236,8 @@
     ["persist", "persist", (key) => keyCommands.persist(key)],
     ["getdel", "getDel", (key) => keyCommands.getdel(key)],
     ["getset", "getSet", (key, value) => keyCommands.getset(key, value)],
+    ["getex", null, (key, ...words) => keyCommands.getex(key, getexChange(words))],
+    [null, "getEx", (key, options) => keyCommands.getex(key, getexChange(nodeRedisGetExWords(options)))],
     ["keys", "keys", (pattern) => keyCommands.keys(pattern)],
     ["type", "type", (key) => keyCommands.type(key)],
     ["strlen", "strLen", (key) => keyCommands.strlen(key)],

@@ -93,6 +93,8 @@ pub enum OpKind {
     CacheAppend,
     /// Redis's `RENAME` or `RENAMENX`.
     CacheRename,
+    /// Redis's `GETEX`: a read that may set or clear the expiry.
+    CacheGetEx,
 }
 
 impl OpKind {
@@ -129,7 +131,8 @@ impl OpKind {
             | OpKind::CacheType
             | OpKind::CacheStrlen
             | OpKind::CacheAppend
-            | OpKind::CacheRename => Some(ServerKind::Cache),
+            | OpKind::CacheRename
+            | OpKind::CacheGetEx => Some(ServerKind::Cache),
             OpKind::DbSelect | OpKind::DbFindOrder | OpKind::DbFind | OpKind::DbFindOne => {
                 Some(ServerKind::DbRead)
             }
