@@ -984,6 +984,37 @@ fn exat_pxat_and_getex_agree_with_real_redis() {
     }
 }
 
+/// A reliable queue: each request takes a job with LMOVE (RPOPLPUSH) into
+/// its own processing list, played on the real Redis, each reply the
+/// model's; no job is taken twice or lost.
+#[test]
+fn lmove_queues_agree_with_real_redis() {
+    let code = r#"
+        const Redis = require("ioredis");
+        const redis = new Redis();
+        let seeded = false;
+        module.exports.handle = async (req) => {
+          if (!seeded) {
+            seeded = true;
+            await redis.rpush("jobs", "j1", "j2", "j3");
+          }
+          const job = await redis.lmove("jobs", `working:${req.id}`, "LEFT", "RIGHT");
+          count(job === null ? "no_job" : "took_job");
+          if (job !== null) {
+            count(`back_${await redis.rpoplpush(`working:${req.id}`, "done")}` === `back_${job}` ? "moved" : "lost");
+          }
+          count(`left_${await redis.llen("working:" + req.id)}`);
+        };
+    "#;
+    let Some(custom) = custom_on_redis(code, "v=1&scenario=script&users=2&clicks=2") else {
+        return;
+    };
+    assert_eq!(custom["took_job"], 3, "{custom}");
+    assert_eq!(custom["no_job"], 1, "{custom}");
+    assert_eq!(custom["moved"], 3, "{custom}");
+    assert_eq!(custom["left_0"], 4, "{custom}");
+}
+
 #[test]
 fn a_memcached_add_lock_from_memjs_holds_on_real_memcached() {
     let schema = example("ticket_pg.sql");

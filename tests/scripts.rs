@@ -2780,6 +2780,67 @@ fn exat_pxat_and_getex_reply_as_redis_does() {
     );
 }
 
+/// LMOVE (any sides, in any case; the same list turns) and RPOPLPUSH:
+/// the item moved, null for no source list (whatever the target holds),
+/// WRONGTYPE at either end with nothing moved, Redis's syntax and arity
+/// errors; the target keeps its expiry and an emptied source goes.
+/// Through both clients, alone and in a MULTI: Node 20 with ioredis 5 and
+/// redis 5 on a real Redis 7 printed this line for the same text.
+#[test]
+fn lmove_and_rpoplpush_reply_as_redis_does() {
+    let code = with_both_clients(
+        r#"
+  const p = "t:lm:";
+  const old = await redis.keys(p + "*");
+  if (old.length) await redis.del(...old);
+  const tryIt = async (f) => { try { return await f(); } catch (e) { return "E:" + e.constructor.name + ":" + e.message; } };
+  await redis.rpush(p + "q", "a", "b", "c", 4);
+  out.push(await redis.lmove(p + "q", p + "w", "LEFT", "RIGHT"));
+  out.push(await redis.lmove(p + "q", p + "w", "right", "left"));
+  out.push(await redis.lrange(p + "q", 0, -1), await redis.lrange(p + "w", 0, -1));
+  out.push(await redis.rpoplpush(p + "q", p + "w"));
+  out.push(await redis.lrange(p + "q", 0, -1), await redis.lrange(p + "w", 0, -1));
+  out.push(await redis.rpoplpush(p + "q", p + "w"), await redis.exists(p + "q"));
+  out.push(await redis.rpoplpush(p + "q", p + "w"));
+  out.push(await redis.lmove(p + "w", p + "w", "LEFT", "RIGHT"), await redis.lrange(p + "w", 0, -1));
+  out.push(await redis.rpoplpush(p + "w", p + "w"), await redis.lrange(p + "w", 0, -1));
+  await redis.set(p + "s", "x");
+  await redis.hset(p + "h", "f", 1);
+  out.push(await tryIt(() => redis.lmove(p + "s", p + "w", "LEFT", "LEFT")));
+  out.push(await tryIt(() => redis.lmove(p + "w", p + "s", "LEFT", "LEFT")), await redis.lrange(p + "w", 0, -1));
+  out.push(await tryIt(() => redis.lmove(p + "none", p + "s", "LEFT", "LEFT")));
+  out.push(await tryIt(() => redis.lmove(p + "w", p + "x", "UP", "LEFT")));
+  out.push(await tryIt(() => redis.lmove(p + "none", p + "x", "LEFT", "DOWN")));
+  out.push(await tryIt(() => redis.lmove(p + "w", p + "x", "LEFT")));
+  out.push(await tryIt(() => redis.rpoplpush(p + "h", p + "x")));
+  await redis.rpush(p + "e", "v");
+  await redis.expire(p + "e", 100);
+  await redis.rpush(p + "t", "t1");
+  await redis.expire(p + "t", 50);
+  out.push(await redis.lmove(p + "e", p + "t", "LEFT", "LEFT"), await redis.ttl(p + "t"), await redis.exists(p + "e"));
+  await redis.rpush(p + "n", 1, 2);
+  out.push(await redis.rpoplpush(p + "n", p + "m"), await redis.ttl(p + "m"), await redis.incr(p + "cnt"));
+  // node-redis
+  await client.rPush(p + "c", ["x", "y", "z"]);
+  out.push(await client.lMove(p + "c", p + "d", "LEFT", "RIGHT"));
+  out.push(await client.rPopLPush(p + "c", p + "d"));
+  out.push(await client.lRange(p + "d", 0, -1));
+  out.push(await tryIt(() => client.lMove(p + "s", p + "d", "LEFT", "RIGHT")));
+  out.push(await tryIt(() => client.lMove(p + "c", p + "d", "left", "RIGHT")));
+  out.push(await client.lMove(p + "none", p + "d", "LEFT", "RIGHT"));
+  // MULTI
+  out.push(await redis.multi().rpush(p + "mq", "j1", "j2").lmove(p + "mq", p + "mw", "LEFT", "LEFT").rpoplpush(p + "mq", p + "mw").lrange(p + "mw", 0, -1).lmove(p + "s", p + "mw", "LEFT", "LEFT").exec().then((r) => r.map(([e, v]) => (e ? "E:" + e.message : v))));
+  out.push(await client.multi().lMove(p + "mw", p + "mq", "RIGHT", "LEFT").rPopLPush(p + "mw", p + "mq").lRange(p + "mq", 0, -1).exec());
+"#,
+    );
+    assert_eq!(
+        logs(&code, ""),
+        [
+            r#"["a","4",["b","c"],["4","a"],"c",["b"],["c","4","a"],"b",0,null,"b",["c","4","a","b"],"b",["b","c","4","a"],"E:ReplyError:WRONGTYPE Operation against a key holding the wrong kind of value","E:ReplyError:WRONGTYPE Operation against a key holding the wrong kind of value",["b","c","4","a"],null,"E:ReplyError:ERR syntax error","E:ReplyError:ERR syntax error","E:ReplyError:ERR wrong number of arguments for 'lmove' command","E:ReplyError:WRONGTYPE Operation against a key holding the wrong kind of value","v",50,0,"2",-1,1,"x","z",["z","x"],"E:SimpleError:WRONGTYPE Operation against a key holding the wrong kind of value","y",null,[2,"j1","j2",["j2","j1"],"E:WRONGTYPE Operation against a key holding the wrong kind of value"],["j1","j2",["j2","j1"]]]"#
+        ]
+    );
+}
+
 /// TYPE, STRLEN (bytes), APPEND (an integer's text grows and INCR still
 /// reads it; the expiry stays), RENAME and RENAMENX (value and expiry
 /// move; no such key is Redis's error), through both clients, alone and
@@ -3283,7 +3344,7 @@ export async function handle(req) {
   console.log("nr setEx", await c.setEx("k2", 10, "v"), "exists", await c.exists("k2"), await c.exists(["k2", "k1", "zz"]));
   console.log("io setnx", await r.setnx("k3", "a"), await r.setnx("k3", "b"));
   console.log("io setex", await r.setex("k4", 10, "v"), "exists", await r.exists("k4"), await r.exists("k4", "k3", "zz"));
-  for (const call of [() => r.lmove("z", "a", "LEFT", "RIGHT"), () => c.lMove("z", "a", "LEFT", "RIGHT"), () => r.getrange("k1", 0, 1), () => c.hIncrByFloat("h", "f", 1), () => r.multi().lmove("z", "a", "LEFT", "RIGHT")]) {
+  for (const call of [() => r.lpos("z", "a"), () => c.lPos("z", "a"), () => r.getrange("k1", 0, 1), () => c.hIncrByFloat("h", "f", 1), () => r.multi().lpos("z", "a")]) {
     try { await call(); } catch (e) { console.log(e.constructor.name, e.message.split(" (")[0]); }
   }
 }
@@ -3297,11 +3358,11 @@ export async function handle(req) {
             "nr setEx OK exists 1 2",
             "io setnx 1 0",
             "io setex OK exists 1 2",
-            "TypeError ioredis: LMOVE is not modelled by the simulated Redis",
-            "TypeError redis: LMOVE is not modelled by the simulated Redis",
+            "TypeError ioredis: LPOS is not modelled by the simulated Redis",
+            "TypeError redis: LPOS is not modelled by the simulated Redis",
             "TypeError ioredis: GETRANGE is not modelled by the simulated Redis",
             "TypeError redis: HINCRBYFLOAT is not modelled by the simulated Redis",
-            "TypeError ioredis: LMOVE is not modelled by the simulated Redis",
+            "TypeError ioredis: LPOS is not modelled by the simulated Redis",
         ]
     );
 }

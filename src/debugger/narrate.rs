@@ -175,6 +175,7 @@ pub fn op_label(op: OpKind) -> &'static str {
         OpKind::CachePersist => "cache.persist",
         OpKind::CacheGetDelete => "cache.getdel",
         OpKind::CacheGetEx => "cache.getex",
+        OpKind::CacheListMove => "cache.lmove",
         OpKind::CacheGetSet => "cache.getset",
         OpKind::CacheKeys => "cache.keys",
         OpKind::CacheScan => "cache.scan",

@@ -896,6 +896,21 @@ impl RealMirror {
                             .await,
                     ),
                 ),
+                Call::ListMove(k, to, from_left, to_left) => {
+                    let side = |left: bool| if left { "LEFT" } else { "RIGHT" };
+                    let (from_side, to_side) = (side(*from_left), side(*to_left));
+                    (
+                        format!("LMOVE {k} {to} {from_side} {to_side}"),
+                        match cache
+                            .string_reply("LMOVE", &key(k), &[&key(to), from_side, to_side])
+                            .await
+                        {
+                            Ok(Ok(moved)) => Ok(moved.map(|text| unwire(&text))),
+                            Ok(Err(message)) => Err(message),
+                            Err(error) => failed(error),
+                        },
+                    )
+                }
                 Call::Rename(k, to, false) => (
                     format!("RENAME {k} {to}"),
                     match cache.string_reply("RENAME", &key(k), &[&key(to)]).await {

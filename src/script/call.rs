@@ -57,6 +57,10 @@ pub enum Call {
     ListRead(String, i64, i64),
     /// A push or a pop.
     ListWrite(String, ListWrite),
+    /// Redis's `LMOVE` from the first list to the second (`RPOPLPUSH`:
+    /// from the right, to the left): whether it pops from the left, and
+    /// whether it pushes there.
+    ListMove(String, String, bool, bool),
     /// A read of a Redis sorted set: every member with its score, in
     /// order (`ZRANGE`, `ZSCORE`, `ZCARD`, … each read it whole).
     ZsetRead(String),
@@ -135,6 +139,7 @@ impl Call {
             | Call::SetWrite(key, ..)
             | Call::ListRead(key, ..)
             | Call::ListWrite(key, _)
+            | Call::ListMove(key, ..)
             | Call::ZsetRead(key)
             | Call::ZsetWrite(key, _)
             | Call::Keys(key)
@@ -148,6 +153,15 @@ impl Call {
             }
             Call::Exec(_, calls) => calls.first().map_or("", Call::key),
             Call::Sql(call) => &call.key,
+        }
+    }
+
+    /// Every cache key it reads or writes: its key, and the other key of
+    /// a call on two (`RENAME`, `LMOVE`).
+    pub fn keys(&self) -> Vec<&str> {
+        match self {
+            Call::Rename(key, to, _) | Call::ListMove(key, to, ..) => vec![key, to],
+            call => vec![call.key()],
         }
     }
 
@@ -180,6 +194,7 @@ impl Call {
             Call::SetWrite(..) => OpKind::CacheSetWrite,
             Call::ListRead(..) => OpKind::CacheListRead,
             Call::ListWrite(..) => OpKind::CacheListWrite,
+            Call::ListMove(..) => OpKind::CacheListMove,
             Call::ZsetRead(_) => OpKind::CacheZsetRead,
             Call::ZsetWrite(..) => OpKind::CacheZsetWrite,
             Call::Keys(_) => OpKind::CacheKeys,

@@ -384,6 +384,7 @@ pub fn register<'js>(ctx: &Ctx<'js>, link: &Rc<Link>) -> Result<()> {
                 ("setWrite", 2),
                 ("listRead", 2),
                 ("listWrite", 2),
+                ("listMove", 2),
                 ("zsetRead", 1),
                 ("zsetWrite", 2),
             ],
@@ -812,6 +813,13 @@ fn call_of<'js>(ctx: &Ctx<'js>, name: &str, args: &[Value<'js>]) -> Result<Call>
             Call::ListRead(key, start, stop)
         }
         "listWrite" => Call::ListWrite(key, list_write(json(1)?)),
+        // `listMove(key, [to, fromLeft, toLeft])`: `LMOVE`.
+        "listMove" => {
+            let what = json(1)?;
+            let left = |i: usize| what.get(i) == Some(&Json::Bool(true));
+            let to = key_text(what.get(0).cloned().unwrap_or(Json::Null));
+            Call::ListMove(key, to, left(1), left(2))
+        }
         "zsetWrite" => Call::ZsetWrite(key, zset_write(json(1)?).map_err(refused)?),
         "db.find" => Call::Find(key, row(1, "where")?),
         "db.findOne" => Call::FindOne(key, row(1, "where")?),

@@ -966,17 +966,16 @@ impl ScriptRun {
         }
         let now = self.host.core.borrow().now;
         let state = self.host.state.borrow();
-        let live = |key: &String| (key.clone(), state.cache.is_live(key, now));
+        let live = |key: &str| (key.to_string(), state.cache.is_live(key, now));
         Some(match call {
             Call::Exec(_, calls) => calls
                 .iter()
                 .filter_map(|call| self.liveness(call))
                 .flatten()
                 .collect(),
-            Call::Locks(_, keys, ..) => keys.iter().map(live).collect(),
+            Call::Locks(_, keys, ..) => keys.iter().map(|key| live(key)).collect(),
             Call::Keys(_) | Call::Scan(_) | Call::Watch(..) => Vec::new(),
-            Call::Rename(key, to, _) => vec![live(key), live(to)],
-            call => vec![live(&call.key().to_string())],
+            call => call.keys().into_iter().map(live).collect(),
         })
     }
 
@@ -1060,10 +1059,10 @@ impl ScriptRun {
             self.touch(Object::ScriptTable(id), true);
             return;
         }
-        if let Call::Rename(key, to, _) = call {
+        if let Call::Rename(..) | Call::ListMove(..) = call {
             // Both keys are read and may be written.
-            for key in [key, to] {
-                let id = self.touched_id(key.clone());
+            for key in call.keys() {
+                let id = self.touched_id(key.to_string());
                 self.touch(Object::ScriptKey(id), true);
             }
             return;
@@ -1132,8 +1131,7 @@ impl ScriptRun {
                             self.touch(Object::ScriptKey(id), false);
                             continue;
                         }
-                        Call::Rename(key, to, _) => vec![key.as_str(), to.as_str()],
-                        call => vec![call.key()],
+                        call => call.keys(),
                     };
                     for key in keys {
                         let id = self.touched_id(key.to_string());
@@ -1153,7 +1151,11 @@ impl ScriptRun {
             Call::Insert(..) | Call::Update(..) | Call::Remove(..) => (true, true),
             Call::Type(_) | Call::Strlen(_) => (false, false),
             Call::Append(..) => (false, true),
-            Call::Sql(_) | Call::Keys(_) | Call::Scan(_) | Call::Rename(..) => {
+            Call::Sql(_)
+            | Call::Keys(_)
+            | Call::Scan(_)
+            | Call::Rename(..)
+            | Call::ListMove(..) => {
                 unreachable!("above")
             }
         };
@@ -1333,6 +1335,13 @@ impl ScriptRun {
                 Ok(length) => (Ok(Some(Value::from(length))), Outcome::Stored),
                 Err(message) => (Err(Rejection::Type(message)), Outcome::NotStored),
             },
+            Call::ListMove(from, to, from_left, to_left) => {
+                match state.cache.list_move(&from, &to, from_left, to_left, now) {
+                    Ok(Some(item)) => (Ok(Some(item)), Outcome::Stored),
+                    Ok(None) => (Ok(None), Outcome::NotFound),
+                    Err(message) => (Err(Rejection::Type(message)), Outcome::Failed),
+                }
+            }
             Call::Rename(key, to, only_new) => match state.cache.rename(&key, &to, only_new, now) {
                 Ok(moved) => answered(moved, Outcome::Stored, Outcome::NotStored),
                 Err(message) => (Err(Rejection::Type(message)), Outcome::Failed),

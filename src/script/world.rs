@@ -594,6 +594,42 @@ impl ScriptCache {
         Ok(answer)
     }
 
+    /// Redis's `LMOVE` (`RPOPLPUSH` is `RIGHT LEFT`): the item popped from
+    /// one end of `from` and pushed at one end of `to` (the same list
+    /// turns), as `lmoveGenericCommand` runs: no such `from` is `None`
+    /// whatever `to` holds; either of another kind is `WRONGTYPE`, and
+    /// nothing moves. `to` keeps its expiry; a `from` left empty is
+    /// deleted.
+    pub fn list_move(
+        &mut self,
+        from: &str,
+        to: &str,
+        from_left: bool,
+        to_left: bool,
+        now: Micros,
+    ) -> Result<Option<Value>, String> {
+        let mut source = self.list(from, now)?;
+        if source.is_empty() {
+            return Ok(None);
+        }
+        let mut target = self.list(to, now)?;
+        let item = match from_left {
+            true => source.remove(0),
+            false => source.pop().unwrap_or(Value::Null),
+        };
+        if from == to {
+            target = source;
+        } else {
+            self.store_collection(from, Value::Array(source), Kind::List, now);
+        }
+        match to_left {
+            true => target.insert(0, item.clone()),
+            false => target.push(item.clone()),
+        }
+        self.store_collection(to, Value::Array(target), Kind::List, now);
+        Ok(Some(item))
+    }
+
     /// A live set's members (empty: no such key), in Redis's order for a
     /// set of integers (ascending), else in byte order (Redis leaves a
     /// set's order to its encoding); or `WRONGTYPE`.

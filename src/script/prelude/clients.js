@@ -139,6 +139,13 @@
       (ok) => ok,
     ],
   };
+  // A list's end as LMOVE reads it: LEFT or RIGHT, in any case.
+  const listSide = (side) => {
+    const word = String(side).toUpperCase();
+    if (word !== "LEFT" && word !== "RIGHT") throw new ReplyError("ERR syntax error");
+    return word === "LEFT";
+  };
+  const arity = (name) => new ReplyError(`ERR wrong number of arguments for '${name}' command`);
   // A key's expiry, and a value read as it is deleted or replaced: PTTL
   // (TTL rounds it to whole seconds, as Redis does), PERSIST, GETDEL and
   // GETSET (which leaves the key with no expiry), one cache operation each.
@@ -157,6 +164,16 @@
     type: (key) => ["type", key, null, (name) => name],
     strlen: (key) => ["strlen", key, null, (length) => length],
     append: (key, value) => ["append", key, String(value), (length) => length],
+    // LMOVE (RPOPLPUSH is RIGHT LEFT): the item moved from one list's end
+    // to another's (the same list turns), or null for no list; one cache
+    // operation on both keys.
+    lmove: (key, to, from, where) => [
+      "listMove",
+      key,
+      [String(to), listSide(from), listSide(where)],
+      (item) => reply(stringValue(item)),
+    ],
+    rpoplpush: (key, to) => ["listMove", key, [String(to), false, true], (item) => reply(stringValue(item))],
     rename: (key, to) => ["rename", key, [String(to), false], () => "OK"],
     renamenx: (key, to) => ["rename", key, [String(to), true], (moved) => (moved ? 1 : 0)],
   };
@@ -632,7 +649,7 @@
     "EXPIRE, PEXPIRE, EXPIREAT, PEXPIREAT, TTL, PTTL, PERSIST, GETDEL, GETSET, GETEX, EVAL of check-and-delete and redlock's scripts, PING, MGET, MSET, " +
     "HSET, HSETNX, HMSET, HGET, HMGET, HGETALL, HDEL, HINCRBY, HEXISTS, HLEN, HKEYS, HVALS, " +
     "SADD, SREM, SMEMBERS, SCARD, SISMEMBER, SMISMEMBER, LPUSH, RPUSH, LPOP, RPOP, LRANGE, LLEN, " +
-    "LINDEX, LTRIM, LREM, LSET, " +
+    "LINDEX, LTRIM, LREM, LSET, LMOVE, RPOPLPUSH, " +
     "ZADD, ZINCRBY, ZREM, ZREMRANGEBYSCORE, ZREMRANGEBYRANK, ZCARD, ZSCORE, ZMSCORE, ZRANK, " +
     "ZREVRANK, ZCOUNT, ZRANGE (BYSCORE, REV, LIMIT, WITHSCORES), ZREVRANGE, ZRANGEBYSCORE, " +
     "ZREVRANGEBYSCORE, " +
@@ -1242,6 +1259,12 @@
     ["type", "type", (key) => keyCommands.type(key)],
     ["strlen", "strLen", (key) => keyCommands.strlen(key)],
     ["append", "append", (key, value) => keyCommands.append(key, value)],
+    ["lmove", null, (key, to, ...sides) => {
+      if (sides.length !== 2) throw arity("lmove");
+      return keyCommands.lmove(key, to, ...sides);
+    }],
+    [null, "lMove", (key, to, from, where) => keyCommands.lmove(key, to, from, where)],
+    ["rpoplpush", "rPopLPush", (key, to) => keyCommands.rpoplpush(key, to)],
     ["rename", "rename", (key, to) => keyCommands.rename(key, to)],
     ["renamenx", "renameNX", (key, to) => keyCommands.renamenx(key, to)],
     ["scan", null, (cursor, ...options) => keyCommands.scan(cursor, scanWords(options))],

@@ -95,6 +95,8 @@ pub enum OpKind {
     CacheRename,
     /// Redis's `GETEX`: a read that may set or clear the expiry.
     CacheGetEx,
+    /// Redis's `LMOVE` or `RPOPLPUSH`.
+    CacheListMove,
 }
 
 impl OpKind {
@@ -132,7 +134,8 @@ impl OpKind {
             | OpKind::CacheStrlen
             | OpKind::CacheAppend
             | OpKind::CacheRename
-            | OpKind::CacheGetEx => Some(ServerKind::Cache),
+            | OpKind::CacheGetEx
+            | OpKind::CacheListMove => Some(ServerKind::Cache),
             OpKind::DbSelect | OpKind::DbFindOrder | OpKind::DbFind | OpKind::DbFindOne => {
                 Some(ServerKind::DbRead)
             }
