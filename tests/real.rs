@@ -985,8 +985,9 @@ fn exat_pxat_and_getex_agree_with_real_redis() {
 }
 
 /// A reliable queue: each request takes a job with LMOVE (RPOPLPUSH) into
-/// its own processing list, played on the real Redis, each reply the
-/// model's; no job is taken twice or lost.
+/// its own processing list and publishes that it is done, played on the
+/// real Redis, each reply the model's; no job is taken twice or lost, and
+/// no one hears the news.
 #[test]
 fn lmove_queues_agree_with_real_redis() {
     let code = r#"
@@ -1004,6 +1005,7 @@ fn lmove_queues_agree_with_real_redis() {
             count(`back_${await redis.rpoplpush(`working:${req.id}`, "done")}` === `back_${job}` ? "moved" : "lost");
           }
           count(`left_${await redis.llen("working:" + req.id)}`);
+          count(`published_${await redis.publish("jobs:done", String(req.id))}`);
         };
     "#;
     let Some(custom) = custom_on_redis(code, "v=1&scenario=script&users=2&clicks=2") else {
@@ -1013,6 +1015,7 @@ fn lmove_queues_agree_with_real_redis() {
     assert_eq!(custom["no_job"], 1, "{custom}");
     assert_eq!(custom["moved"], 3, "{custom}");
     assert_eq!(custom["left_0"], 4, "{custom}");
+    assert_eq!(custom["published_0"], 4, "{custom}");
 }
 
 #[test]

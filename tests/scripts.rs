@@ -2841,6 +2841,27 @@ fn lmove_and_rpoplpush_reply_as_redis_does() {
     );
 }
 
+/// PUBLISH and SPUBLISH (ioredis, node-redis's publish and sPublish),
+/// alone and in a MULTI: 0, as no one subscribes in the simulated world
+/// (SUBSCRIBE is not modelled), which a real Redis with no subscriber
+/// answers too: Node 20 with ioredis 5 and redis 5 on a real Redis 7
+/// printed this line for the same text.
+#[test]
+fn publish_reaches_no_subscriber_as_on_a_quiet_redis() {
+    let code = with_both_clients(
+        r#"
+  out.push(await redis.publish("t:chan", "hello"), await redis.publish("t:chan", 42), await redis.spublish("t:chan", "x"));
+  out.push(await client.publish("t:chan", "hello"), await client.sPublish("t:chan", "x"));
+  out.push(await redis.multi().publish("t:chan", "a").set("t:pb", 1).exec());
+  out.push(await client.multi().publish("t:chan", "b").get("t:pb").exec());
+"#,
+    );
+    assert_eq!(
+        logs(&code, ""),
+        [r#"[0,0,0,0,0,[[null,0],[null,"OK"]],[0,"1"]]"#]
+    );
+}
+
 /// TYPE, STRLEN (bytes), APPEND (an integer's text grows and INCR still
 /// reads it; the expiry stays), RENAME and RENAMENX (value and expiry
 /// move; no such key is Redis's error), through both clients, alone and

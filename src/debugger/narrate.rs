@@ -176,6 +176,7 @@ pub fn op_label(op: OpKind) -> &'static str {
         OpKind::CacheGetDelete => "cache.getdel",
         OpKind::CacheGetEx => "cache.getex",
         OpKind::CacheListMove => "cache.lmove",
+        OpKind::CachePublish => "cache.publish",
         OpKind::CacheGetSet => "cache.getset",
         OpKind::CacheKeys => "cache.keys",
         OpKind::CacheScan => "cache.scan",

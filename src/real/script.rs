@@ -896,6 +896,15 @@ impl RealMirror {
                             .await,
                     ),
                 ),
+                // On the trial's own channel, to which no one listens.
+                Call::Publish(channel, message) => (
+                    format!("PUBLISH {channel} {message}"),
+                    integer(
+                        cache
+                            .count_write(&key(channel), "PUBLISH", std::slice::from_ref(message))
+                            .await,
+                    ),
+                ),
                 Call::ListMove(k, to, from_left, to_left) => {
                     let side = |left: bool| if left { "LEFT" } else { "RIGHT" };
                     let (from_side, to_side) = (side(*from_left), side(*to_left));

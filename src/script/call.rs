@@ -61,6 +61,8 @@ pub enum Call {
     /// from the right, to the left): whether it pops from the left, and
     /// whether it pushes there.
     ListMove(String, String, bool, bool),
+    /// Redis's `PUBLISH` of the message on the channel (the first).
+    Publish(String, String),
     /// A read of a Redis sorted set: every member with its score, in
     /// order (`ZRANGE`, `ZSCORE`, `ZCARD`, … each read it whole).
     ZsetRead(String),
@@ -140,6 +142,7 @@ impl Call {
             | Call::ListRead(key, ..)
             | Call::ListWrite(key, _)
             | Call::ListMove(key, ..)
+            | Call::Publish(key, _)
             | Call::ZsetRead(key)
             | Call::ZsetWrite(key, _)
             | Call::Keys(key)
@@ -161,6 +164,8 @@ impl Call {
     pub fn keys(&self) -> Vec<&str> {
         match self {
             Call::Rename(key, to, _) | Call::ListMove(key, to, ..) => vec![key, to],
+            // A channel is no key.
+            Call::Publish(..) => Vec::new(),
             call => vec![call.key()],
         }
     }
@@ -195,6 +200,7 @@ impl Call {
             Call::ListRead(..) => OpKind::CacheListRead,
             Call::ListWrite(..) => OpKind::CacheListWrite,
             Call::ListMove(..) => OpKind::CacheListMove,
+            Call::Publish(..) => OpKind::CachePublish,
             Call::ZsetRead(_) => OpKind::CacheZsetRead,
             Call::ZsetWrite(..) => OpKind::CacheZsetWrite,
             Call::Keys(_) => OpKind::CacheKeys,

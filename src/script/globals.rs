@@ -385,6 +385,7 @@ pub fn register<'js>(ctx: &Ctx<'js>, link: &Rc<Link>) -> Result<()> {
                 ("listRead", 2),
                 ("listWrite", 2),
                 ("listMove", 2),
+                ("publish", 2),
                 ("zsetRead", 1),
                 ("zsetWrite", 2),
             ],
@@ -813,6 +814,8 @@ fn call_of<'js>(ctx: &Ctx<'js>, name: &str, args: &[Value<'js>]) -> Result<Call>
             Call::ListRead(key, start, stop)
         }
         "listWrite" => Call::ListWrite(key, list_write(json(1)?)),
+        // `publish(channel, message)`.
+        "publish" => Call::Publish(key, key_text(json(1)?)),
         // `listMove(key, [to, fromLeft, toLeft])`: `LMOVE`.
         "listMove" => {
             let what = json(1)?;

@@ -174,6 +174,9 @@
       (item) => reply(stringValue(item)),
     ],
     rpoplpush: (key, to) => ["listMove", key, [String(to), false, true], (item) => reply(stringValue(item))],
+    // PUBLISH (and SPUBLISH): how many subscribers got the message, 0, as
+    // no one subscribes in the simulated world; one cache operation.
+    publish: (channel, message) => ["publish", String(channel), String(message), (n) => n],
     rename: (key, to) => ["rename", key, [String(to), false], () => "OK"],
     renamenx: (key, to) => ["rename", key, [String(to), true], (moved) => (moved ? 1 : 0)],
   };
@@ -649,7 +652,7 @@
     "EXPIRE, PEXPIRE, EXPIREAT, PEXPIREAT, TTL, PTTL, PERSIST, GETDEL, GETSET, GETEX, EVAL of check-and-delete and redlock's scripts, PING, MGET, MSET, " +
     "HSET, HSETNX, HMSET, HGET, HMGET, HGETALL, HDEL, HINCRBY, HEXISTS, HLEN, HKEYS, HVALS, " +
     "SADD, SREM, SMEMBERS, SCARD, SISMEMBER, SMISMEMBER, LPUSH, RPUSH, LPOP, RPOP, LRANGE, LLEN, " +
-    "LINDEX, LTRIM, LREM, LSET, LMOVE, RPOPLPUSH, " +
+    "LINDEX, LTRIM, LREM, LSET, LMOVE, RPOPLPUSH, PUBLISH (no one subscribes), " +
     "ZADD, ZINCRBY, ZREM, ZREMRANGEBYSCORE, ZREMRANGEBYRANK, ZCARD, ZSCORE, ZMSCORE, ZRANK, " +
     "ZREVRANK, ZCOUNT, ZRANGE (BYSCORE, REV, LIMIT, WITHSCORES), ZREVRANGE, ZRANGEBYSCORE, " +
     "ZREVRANGEBYSCORE, " +
@@ -1265,6 +1268,8 @@
     }],
     [null, "lMove", (key, to, from, where) => keyCommands.lmove(key, to, from, where)],
     ["rpoplpush", "rPopLPush", (key, to) => keyCommands.rpoplpush(key, to)],
+    ["publish", "publish", (channel, message) => keyCommands.publish(channel, message)],
+    ["spublish", "sPublish", (channel, message) => keyCommands.publish(channel, message)],
     ["rename", "rename", (key, to) => keyCommands.rename(key, to)],
     ["renamenx", "renameNX", (key, to) => keyCommands.renamenx(key, to)],
     ["scan", null, (cursor, ...options) => keyCommands.scan(cursor, scanWords(options))],

@@ -97,6 +97,8 @@ pub enum OpKind {
     CacheGetEx,
     /// Redis's `LMOVE` or `RPOPLPUSH`.
     CacheListMove,
+    /// Redis's `PUBLISH` or `SPUBLISH`.
+    CachePublish,
 }
 
 impl OpKind {
@@ -135,7 +137,8 @@ impl OpKind {
             | OpKind::CacheAppend
             | OpKind::CacheRename
             | OpKind::CacheGetEx
-            | OpKind::CacheListMove => Some(ServerKind::Cache),
+            | OpKind::CacheListMove
+            | OpKind::CachePublish => Some(ServerKind::Cache),
             OpKind::DbSelect | OpKind::DbFindOrder | OpKind::DbFind | OpKind::DbFindOne => {
                 Some(ServerKind::DbRead)
             }
