@@ -823,6 +823,11 @@ fn sorted_sets_agree_with_real_redis() {
           count(`rank_${await redis.zrank(key, `r${req.id}`)}`);
           await redis.zincrby("scores", 1.5, `u${req.user}`);
           count(`range_${(await redis.zrange("scores", 0, -1, "WITHSCORES")).length}`);
+          await redis.zadd("tasks", req.id, `t${req.id}`);
+          const [task] = await redis.zpopmin("tasks");
+          const [top] = await redis.zpopmax("tasks", 1);
+          count(task === undefined ? "no_task" : "task");
+          count(top === undefined ? "no_top" : "top");
         };
     "#;
     let fragment = "v=1&scenario=script&users=2&clicks=3";
@@ -831,6 +836,11 @@ fn sorted_sets_agree_with_real_redis() {
     };
     // Every click reads the count before any adds: none is limited.
     assert_eq!(custom.get("limited"), None, "{}", custom);
+    // Each task is popped at most once, by a ZPOPMIN or a ZPOPMAX (and
+    // every pop's answer was the model's).
+    let popped = |name: &str| custom.get(name).and_then(|n| n.as_u64()).unwrap_or(0);
+    assert!(popped("task") >= 1, "{custom}");
+    assert!(popped("task") + popped("top") <= 6, "{custom}");
 }
 
 /// A key's expiry and the values read as they go, on real Redis: a

@@ -161,10 +161,12 @@ fn seconds(ttl: Micros) -> u64 {
 /// integer`, `WRONGTYPE …`) as an answer inside, and any other failure (the
 /// connection's) as the call's error.
 /// What a sorted-set write answers: a count, or a score (`None`: nil).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum ZsetAnswer {
     Count(i64),
     Score(Option<f64>),
+    /// A pop's `[member, score, …]`.
+    Popped(Vec<String>),
 }
 
 fn refusal<T>(reply: Result<T, redis::RedisError>) -> Result<Result<T, String>, CacheError> {
@@ -507,13 +509,26 @@ impl CacheConn {
             .arg(args)
             .query_async(&mut conn.clone())
             .await;
-        refusal(written.map(|reply| match reply {
-            redis::Value::Int(n) => ZsetAnswer::Count(n),
-            redis::Value::BulkString(bytes) => {
-                ZsetAnswer::Score(String::from_utf8_lossy(&bytes).parse().ok())
+        refusal(written.map(|reply| {
+            match reply {
+                redis::Value::Int(n) => ZsetAnswer::Count(n),
+                redis::Value::BulkString(bytes) => {
+                    ZsetAnswer::Score(String::from_utf8_lossy(&bytes).parse().ok())
+                }
+                redis::Value::Double(score) => ZsetAnswer::Score(Some(score)),
+                redis::Value::Array(items) => ZsetAnswer::Popped(
+                    items
+                        .into_iter()
+                        .map(|item| match item {
+                            redis::Value::BulkString(bytes) => {
+                                String::from_utf8_lossy(&bytes).into()
+                            }
+                            other => format!("{other:?}"),
+                        })
+                        .collect(),
+                ),
+                _ => ZsetAnswer::Score(None),
             }
-            redis::Value::Double(score) => ZsetAnswer::Score(Some(score)),
-            _ => ZsetAnswer::Score(None),
         }))
     }
 

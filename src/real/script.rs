@@ -854,6 +854,7 @@ impl RealMirror {
                             Ok(Ok(ZsetAnswer::Score(score))) => {
                                 Ok(Some(score.map_or(Value::Null, |s| json!(s.to_string()))))
                             }
+                            Ok(Ok(ZsetAnswer::Popped(items))) => Ok(Some(json!(items))),
                             Ok(Err(message)) => Err(message),
                             Err(error) => failed(error),
                         },
@@ -1173,8 +1174,6 @@ fn same_expiry(call: &Call, simulated: &CacheAnswer, real: &CacheAnswer) -> bool
     matches!(call, Call::Pttl(_)) && expires(simulated) && expires(real)
 }
 
-/// A cache value as the real server stores it: a string as it is, a number
-/// in its shortest form, anything else as JSON.
 /// A sorted-set write as the Redis command that makes it.
 fn zset_command(write: &ZsetWrite) -> (&'static str, Vec<String>) {
     match write {
@@ -1186,9 +1185,15 @@ fn zset_command(write: &ZsetWrite) -> (&'static str, Vec<String>) {
         ZsetWrite::RemoveByRank { start, stop } => {
             ("ZREMRANGEBYRANK", vec![start.clone(), stop.clone()])
         }
+        ZsetWrite::Pop { max, count } => (
+            if *max { "ZPOPMAX" } else { "ZPOPMIN" },
+            count.iter().cloned().collect(),
+        ),
     }
 }
 
+/// A cache value as the real server stores it: a string as it is, a number
+/// in its shortest form, anything else as JSON.
 pub fn wire(value: &Value) -> String {
     match value {
         Value::String(text) => text.clone(),

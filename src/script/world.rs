@@ -263,6 +263,8 @@ pub enum ZsetWrite {
     RemoveByScore { min: String, max: String },
     /// `ZREMRANGEBYRANK key start stop`.
     RemoveByRank { start: String, stop: String },
+    /// `ZPOPMIN key [count]` (`ZPOPMAX`: `max`).
+    Pop { max: bool, count: Option<String> },
 }
 
 /// `ZADD`'s options and pairs, or Redis's error for them.
@@ -767,6 +769,29 @@ impl ScriptCache {
                 let gone = range.len();
                 pairs.drain(range);
                 Value::from(gone as i64)
+            }
+            // The lowest scores first (ties by member), or the highest
+            // (ties by member, from the last): `[member, score, …]`.
+            ZsetWrite::Pop { max, count } => {
+                let count = match count {
+                    None => 1,
+                    Some(count) => count
+                        .parse::<usize>()
+                        .map_err(|_| "ERR value is out of range, must be positive".to_string())?,
+                }
+                .min(pairs.len());
+                let taken: Vec<(String, f64)> = match max {
+                    false => pairs.drain(..count).collect(),
+                    true => pairs.drain(pairs.len() - count..).rev().collect(),
+                };
+                Value::Array(
+                    taken
+                        .into_iter()
+                        .flat_map(|(member, score)| {
+                            [Value::String(member), Value::String(score_text(score))]
+                        })
+                        .collect(),
+                )
             }
         };
         if pairs != before {

@@ -309,6 +309,12 @@
       zsetWrite(key, { removeByScore: { min: String(min), max: String(max) } }),
     zremrangebyrank: (key, start, stop) =>
       zsetWrite(key, { removeByRank: { start: String(start), stop: String(stop) } }),
+    // ZPOPMIN and ZPOPMAX: `[member, score, …]`, the lowest (or highest)
+    // first.
+    zpop: (key, max, count) =>
+      zsetWrite(key, { pop: { max, count: count === undefined ? null : String(count) } }, (popped) =>
+        popped.map((item, i) => (i % 2 ? redisScore(item) : item))
+      ),
     zcard: (key) => zsetRead(key, (pairs) => pairs.length),
     zscore: (key, member) => zsetRead(key, (pairs) => scoresOf(pairs, [member], redisScore)[0]),
     zmscore: (key, members) => zsetRead(key, (pairs) => scoresOf(pairs, words(members), redisScore)),
@@ -349,6 +355,14 @@
       for (const { score, value } of [members].flat()) args.push(nodeScore(score), String(value));
       return zsetWrite(key, { add: { args } });
     },
+    // zPopMin and zPopMax: `{ value, score }` or null; their `…Count`
+    // forms, a list of them.
+    zPop: (key, max, count) =>
+      zsetWrite(key, { pop: { max, count: count === undefined ? null : count.toString() } }, (popped) => {
+        const members = [];
+        for (let i = 0; i < popped.length; i += 2) members.push({ value: popped[i], score: scoreOf(popped[i + 1]) });
+        return count === undefined ? (members[0] ?? null) : members;
+      }),
     zIncrBy: (key, by, member) =>
       zsetWrite(key, { add: { args: ["INCR", nodeScore(by), String(member)] } }, (answer) =>
         answer === null ? null : scoreOf(answer)
@@ -653,7 +667,7 @@
     "HSET, HSETNX, HMSET, HGET, HMGET, HGETALL, HDEL, HINCRBY, HEXISTS, HLEN, HKEYS, HVALS, " +
     "SADD, SREM, SMEMBERS, SCARD, SISMEMBER, SMISMEMBER, LPUSH, RPUSH, LPOP, RPOP, LRANGE, LLEN, " +
     "LINDEX, LTRIM, LREM, LSET, LMOVE, RPOPLPUSH, PUBLISH (no one subscribes), " +
-    "ZADD, ZINCRBY, ZREM, ZREMRANGEBYSCORE, ZREMRANGEBYRANK, ZCARD, ZSCORE, ZMSCORE, ZRANK, " +
+    "ZADD, ZINCRBY, ZREM, ZREMRANGEBYSCORE, ZREMRANGEBYRANK, ZPOPMIN, ZPOPMAX, ZCARD, ZSCORE, ZMSCORE, ZRANK, " +
     "ZREVRANK, ZCOUNT, ZRANGE (BYSCORE, REV, LIMIT, WITHSCORES), ZREVRANGE, ZRANGEBYSCORE, " +
     "ZREVRANGEBYSCORE, " +
     "and WATCH, UNWATCH, MULTI/EXEC and pipelines of those";
@@ -1315,6 +1329,12 @@
     ["zremrangebyscore", null, (key, min, max) => ioredisZset.zremrangebyscore(key, min, max)],
     [null, "zRemRangeByScore", (key, min, max) => nodeRedisZset.zRemRangeByScore(key, min, max)],
     ["zremrangebyrank", "zRemRangeByRank", (key, start, stop) => ioredisZset.zremrangebyrank(key, start, stop)],
+    ["zpopmin", null, (key, count) => ioredisZset.zpop(key, false, count)],
+    ["zpopmax", null, (key, count) => ioredisZset.zpop(key, true, count)],
+    [null, "zPopMin", (key) => nodeRedisZset.zPop(key, false)],
+    [null, "zPopMax", (key) => nodeRedisZset.zPop(key, true)],
+    [null, "zPopMinCount", (key, count) => nodeRedisZset.zPop(key, false, count)],
+    [null, "zPopMaxCount", (key, count) => nodeRedisZset.zPop(key, true, count)],
     ["zcard", "zCard", (key) => ioredisZset.zcard(key)],
     ["zscore", null, (key, member) => ioredisZset.zscore(key, member)],
     [null, "zScore", (key, member) => nodeRedisZset.zScore(key, member)],
