@@ -157,18 +157,18 @@ fn seconds(ttl: Micros) -> u64 {
     ttl.div_ceil(SECOND)
 }
 
-/// A Redis reply, with the server's own refusal (`ERR value is not an
-/// integer`, `WRONGTYPE …`) as an answer inside, and any other failure (the
-/// connection's) as the call's error.
-/// What a sorted-set write answers: a count, or a score (`None`: nil).
+/// What a sorted-set write answers: a count, a score (`None`: nil), or a
+/// pop's `[member, score, …]`.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ZsetAnswer {
     Count(i64),
     Score(Option<f64>),
-    /// A pop's `[member, score, …]`.
     Popped(Vec<String>),
 }
 
+/// A Redis reply, with the server's own refusal (`ERR value is not an
+/// integer`, `WRONGTYPE …`) as an answer inside, and any other failure (the
+/// connection's) as the call's error.
 fn refusal<T>(reply: Result<T, redis::RedisError>) -> Result<Result<T, String>, CacheError> {
     match reply {
         Ok(reply) => Ok(Ok(reply)),
