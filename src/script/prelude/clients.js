@@ -546,12 +546,15 @@
       }
     },
   };
+  // node-redis's own transforms of an EXAT and a PXAT time
+  // (generic-transformers.js): a number as it is, a `Date` in seconds
+  // (floored) or in milliseconds.
+  const transformEXAT = (time) => (typeof time === "number" ? time : Math.floor(time.getTime() / 1000));
+  const transformPXAT = (time) => (typeof time === "number" ? time : time.getTime());
   // node-redis's EXPIREAT and PEXPIREAT times: a number (seconds, or
-  // milliseconds: `unit`) or a `Date` (its seconds floored), in milliseconds.
+  // milliseconds: `unit`) or a `Date`, in milliseconds.
   const unixMs = (time, unit) => {
-    if (typeof time !== "number") {
-      return unit === 1 ? time.getTime() : Math.floor(time.getTime() / 1000) * 1000;
-    }
+    if (typeof time !== "number") return unit === 1 ? transformPXAT(time) : transformEXAT(time) * 1000;
     return integerArgument(time) * unit;
   };
   // An expiry's time as Redis reads it (getExpireMillisecondsOrReply), in
@@ -604,7 +607,7 @@
           return [options.type, options.value.toString()];
         case "EXAT":
         case "PXAT":
-          return [options.type, unixSeconds(options.value)];
+          return [options.type, String(transformEXAT(options.value))];
         case "PERSIST":
           return ["PERSIST"];
       }
@@ -612,11 +615,10 @@
     }
     if ("EX" in options) return ["EX", options.EX.toString()];
     if ("PX" in options) return ["PX", options.PX.toString()];
-    if ("EXAT" in options) return ["EXAT", unixSeconds(options.EXAT)];
-    if ("PXAT" in options) return ["PXAT", String(typeof options.PXAT === "number" ? options.PXAT : options.PXAT.getTime())];
+    if ("EXAT" in options) return ["EXAT", String(transformEXAT(options.EXAT))];
+    if ("PXAT" in options) return ["PXAT", String(transformPXAT(options.PXAT))];
     return ["PERSIST"];
   };
-  const unixSeconds = (time) => String(typeof time === "number" ? time : Math.floor(time.getTime() / 1000));
 
   // Redis's commands as node-redis 5 names its methods (its admin
   // commands aside); ioredis names them in lower case, with a few of its
