@@ -432,6 +432,132 @@ export async function handle(req) {
     assert_eq!(lost(&fields), 0);
 }
 
+/// A sorted set or a list is one value: a request that read it whole
+/// (`ZCARD`, `LRANGE`) and then changed it after another request had
+/// changed it acted on a stale read, as the sliding-window rate limiter's
+/// check does. A change with no read before it (a `ZREMRANGEBYSCORE`, a
+/// push) loses nothing, nor do changes sent as one `MULTI`.
+#[test]
+fn a_sliding_windows_check_is_lost_between_zcard_and_zadd() {
+    use interleave::debugger::ViolationKind;
+    use interleave::explain::{data_fix, explain_recording, story};
+    use interleave::script::source::encode;
+    use interleave::sim::trace::{OpKind, Outcome};
+    use interleave::sim::What;
+    let record = |code: &str, clicks: u32| {
+        let (config, program) = open(&format!(
+            "#v=1&scenario=script&code={}&users=1&clicks={clicks}",
+            encode(code)
+        ));
+        Recording::of_program(&program, &config).unwrap()
+    };
+    let lost = |recording: &Recording| {
+        recording
+            .violations
+            .iter()
+            .filter(|v| v.kind == ViolationKind::LostUpdate)
+            .map(|v| v.request)
+            .collect::<Vec<_>>()
+    };
+    let sliding = include_str!("../examples/scripts/rate_limiter_sliding.js");
+    // Five clicks at once: each empties nothing (ZREMRANGEBYSCORE),
+    // counts 0 at 2 ms, then adds at 3 ms. #0's add is the first change;
+    // #1 to #4 each add from a count that missed it.
+    let racy = record(sliding, 5);
+    assert_eq!(lost(&racy), vec![1, 2, 3, 4]);
+    // A trim that removed nothing changed nothing: it is no one's update.
+    let writes: Vec<Outcome> = racy
+        .events
+        .iter()
+        .filter(|e| e.what == What::Complete(OpKind::CacheZsetWrite))
+        .map(|e| e.outcome)
+        .collect();
+    assert_eq!(
+        writes,
+        [[Outcome::Unchanged; 5], [Outcome::Stored; 5]].concat()
+    );
+    let violation = racy.first_violation().expect("the lost update");
+    let told = story(&racy, violation).expect("a story");
+    assert_eq!(
+        told.text,
+        "#1 read rate:0 (line 18) at 2 ms; #0 changed it (line 23) at 3 ms; #1 changed it \
+         (line 23) at 3 ms on what it had read, which missed #0's change (the check and the \
+         write are two steps, and nothing keeps others out between them)."
+    );
+    // The fix puts the check and the add under a Redis lock: two clicks
+    // are refused by the limiter's own throw, which is the point.
+    let fix = data_fix(&racy, &told).expect("a fix");
+    assert!(
+        fix.value
+            .contains("  try {\n    const used = await redis.zcard(key);"),
+        "{}",
+        fix.value
+    );
+    assert!(
+        fix.outcome.starts_with("no lost update, 2 errors (was 0)")
+            && fix
+                .outcome
+                .ends_with("2 request(s) now fail with the script's own throw"),
+        "{}",
+        fix.outcome
+    );
+    let (config, program) = open(&format!("#{}", fix.fragment));
+    let fixed = Recording::of_program(&program, &config).unwrap();
+    assert_eq!((lost(&fixed).len(), fixed.metrics.errors), (0, 2));
+    assert_eq!(explain_recording(&racy).fix.as_ref(), Some(&fix));
+    // 100 ms apart, each count sees the adds before it: nothing lost.
+    let (config, program) = open(&format!(
+        "#v=1&scenario=script&code={}&users=1&clicks=5&click_gap=100ms",
+        encode(sliding)
+    ));
+    let spaced = Recording::of_program(&program, &config).unwrap();
+    assert_eq!(lost(&spaced), Vec::<u32>::new());
+    // The documented fix: the three commands in one MULTI.
+    let multi = sliding.replace(
+        r#"  await redis.zremrangebyscore(key, "-inf", `(${now - WINDOW_MS}`);
+  const used = await redis.zcard(key);
+  if (used >= LIMIT) {
+    count("limited");
+    throw new Error("429 Too Many Requests");
+  }
+  await redis.zadd(key, now, `${now}:${req.id}`);"#,
+        r#"  const [, , [, used]] = await redis
+    .multi()
+    .zremrangebyscore(key, "-inf", `(${now - WINDOW_MS}`)
+    .zadd(key, now, `${now}:${req.id}`)
+    .zcard(key)
+    .exec();
+  if (used > LIMIT) {
+    count("limited");
+    throw new Error("429 Too Many Requests");
+  }"#,
+    );
+    assert_ne!(multi, sliding);
+    let atomic = record(&multi, 5);
+    assert_eq!((lost(&atomic), atomic.metrics.errors), (Vec::new(), 2));
+    // Changes with no read: a log trimmed and pushed, a queue.
+    let blind = r#"const Redis = require("ioredis");
+const redis = new Redis();
+async function handle(req) {
+  await redis.zremrangebyscore("log", "-inf", 0);
+  await redis.zadd("log", req.id, `e${req.id}`);
+  await redis.lpush("jobs", req.id);
+  await redis.rpop("jobs");
+}
+"#;
+    assert_eq!(lost(&record(blind, 3)), Vec::<u32>::new());
+    // A list read whole, then pushed to: the same check-then-act. All
+    // three count an empty list; #0 pushes first, and the other two push
+    // from their stale count.
+    let list = r#"const Redis = require("ioredis");
+const redis = new Redis();
+async function handle(req) {
+  if ((await redis.llen("jobs")) < 2) await redis.lpush("jobs", req.id);
+}
+"#;
+    assert_eq!(lost(&record(list, 3)), vec![1, 2]);
+}
+
 /// The lost update in SQL: `SELECT` a row, compute in JavaScript, `UPDATE
 /// … SET seats = $1`. Under READ COMMITTED the second update overwrites
 /// the first commit (a violation); under REPEATABLE READ it fails with

@@ -1474,6 +1474,42 @@ fn explore_finds_every_lost_update_and_proves_the_fixes() {
     assert_eq!((atomic.violating, atomic.complete), (0, true), "{atomic:?}");
 }
 
+/// The sliding-window limiter's check (ZCARD) then add (ZADD), two
+/// clicks: each request is an arrival, a trim that removes nothing, the
+/// count and the add. The naive search runs the 35 orders of those eight
+/// events with #0 arriving first (C(8,4) / 2); an order loses an update
+/// when both counts come before the first add, and listing the 35 finds
+/// 20 such. The MULTI that adds and counts in one step loses none.
+#[test]
+fn explore_finds_the_sliding_windows_stale_count() {
+    let code = example("rate_limiter_sliding").unwrap();
+    let naive = explore_code(code, "users=1&clicks=2", vec![Check::LostUpdates], false);
+    assert_eq!(
+        (naive.explored, naive.violating, naive.complete),
+        (35, 20, true),
+        "{naive:?}"
+    );
+    let reduced = explore_code(code, "users=1&clicks=2", vec![Check::LostUpdates], true);
+    assert!(reduced.complete && reduced.violating > 0, "{reduced:?}");
+    let multi = code
+        .replace(
+            r#"  await redis.zremrangebyscore(key, "-inf", `(${now - WINDOW_MS}`);
+  const used = await redis.zcard(key);
+  if (used >= LIMIT) {"#,
+            r#"  const [, , [, used]] = await redis
+    .multi()
+    .zremrangebyscore(key, "-inf", `(${now - WINDOW_MS}`)
+    .zadd(key, now, `${now}:${req.id}`)
+    .zcard(key)
+    .exec();
+  if (used > LIMIT) {"#,
+        )
+        .replace("  await redis.zadd(key, now, `${now}:${req.id}`);\n", "");
+    assert_ne!(multi, code);
+    let atomic = explore_code(&multi, "users=1&clicks=2", vec![Check::LostUpdates], true);
+    assert_eq!((atomic.violating, atomic.complete), (0, true), "{atomic:?}");
+}
+
 #[test]
 fn a_schedule_replays_and_a_bad_one_is_reported() {
     // Two clicks on two servers under keyed-mutex: by default the second

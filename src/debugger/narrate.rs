@@ -26,6 +26,7 @@ pub fn outcome_name(outcome: Outcome) -> &'static str {
         Outcome::Miss => "miss",
         Outcome::Stored => "stored",
         Outcome::NotStored => "not stored",
+        Outcome::Unchanged => "unchanged",
         Outcome::Deleted => "deleted",
         Outcome::NotFound => "not found",
         Outcome::Row => "row",

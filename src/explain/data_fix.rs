@@ -11,8 +11,8 @@
 //!   second insert then fails with 23505, and the code must catch it).
 //! - A lost update in SQL: the `SELECT` that read the row gets `FOR
 //!   UPDATE` (it helps only inside a transaction: the run says whether).
-//! - A lost update of a cache key or a hash's field (ioredis or
-//!   node-redis): the lines
+//! - A lost update of a cache key, a hash's field, a sorted set or a list
+//!   (ioredis or node-redis): the lines
 //!   from the read to the write go under a Redis lock, `SET lock:KEY
 //!   token NX PX 5000` polled every 10 ms and released by
 //!   check-and-delete (as `redis_lock.ts` does).
@@ -23,8 +23,8 @@ use crate::debugger::Recording;
 use crate::explain::fix::Fix;
 use crate::explain::story::{Story, StoryKind};
 use crate::script::sql::schema::expected;
-use crate::sim::trace::{OpKind, TraceKey};
-use crate::sim::{Metrics, What};
+use crate::sim::trace::{OpKind, Outcome, TraceEvent, TraceKey};
+use crate::sim::{KeyNames, Metrics, What};
 
 /// Most macrotasks a fixed run may take.
 const MAX_STEPS: u64 = 200_000;
@@ -57,17 +57,29 @@ pub fn data_fix(recording: &Recording, story: &Story) -> Option<Fix> {
         _ => Vec::new(),
     };
     let before = &recording.metrics;
+    // Failures the script throws itself (a rate limiter's 429, once its
+    // check sees the others' writes) are what a fix may add.
+    let thrown_before = thrown_failures(&recording.events, &recording.keys, &script.code);
     candidates.into_iter().find_map(|candidate| {
         let program = edited_script(
             &candidate.code,
             candidate.schema.as_deref(),
             script.route.as_deref(),
         );
-        let (metrics, same_schedule) = run_clean(&program, &recording.config)?;
-        if metrics.errors > before.errors && !candidate.may_fail {
+        let (metrics, same_schedule, thrown) = run_clean(&program, &recording.config)?;
+        let other = |errors: u64, thrown: u64| errors.saturating_sub(thrown);
+        if other(metrics.errors, thrown) > other(before.errors, thrown_before)
+            && !candidate.may_fail
+        {
             return None;
         }
-        let outcome = outcome_text(story.kind, before, &metrics);
+        let mut outcome = outcome_text(story.kind, before, &metrics);
+        if thrown > thrown_before {
+            outcome += &format!(
+                "; {} request(s) now fail with the script's own throw",
+                thrown - thrown_before
+            );
+        }
         Some(Fix {
             key: "code".to_string(),
             text: format!(
@@ -120,6 +132,8 @@ const CACHE_READS: &[OpKind] = &[
     OpKind::CacheGet,
     OpKind::CacheGetStale,
     OpKind::CacheHashGet,
+    OpKind::CacheZsetRead,
+    OpKind::CacheListRead,
 ];
 
 /// The line of the read (one of `reads`) the later request made before
@@ -361,10 +375,36 @@ fn has_word(line: &str, name: &str) -> bool {
     })
 }
 
-/// The client and the key of the first `CLIENT.get(KEY)` (or
-/// `CLIENT.hget(KEY, FIELD)`) on `line`.
+/// The client and the key of the first `CLIENT.get(KEY)` on `line`, or
+/// of another read (`CLIENT.hget(KEY, FIELD)`, `CLIENT.zcard(KEY)`, …).
 fn get_call(line: &str) -> Option<(String, String)> {
-    let (at, call) = [".get(", ".hget(", ".hGet("]
+    // The reads a lost update starts from, by ioredis's and node-redis's
+    // names: a value, a hash's field, a sorted set or a list read whole.
+    const READ_CALLS: &[&str] = &[
+        ".get(",
+        ".hget(",
+        ".hGet(",
+        ".zcard(",
+        ".zCard(",
+        ".zcount(",
+        ".zCount(",
+        ".zrange(",
+        ".zRange(",
+        ".zrangebyscore(",
+        ".zRangeByScore(",
+        ".zrevrange(",
+        ".zscore(",
+        ".zScore(",
+        ".zrank(",
+        ".zRank(",
+        ".llen(",
+        ".lLen(",
+        ".lrange(",
+        ".lRange(",
+        ".lindex(",
+        ".lIndex(",
+    ];
+    let (at, call) = READ_CALLS
         .iter()
         .filter_map(|call| line.find(call).map(|at| (at, *call)))
         .min()?;
@@ -393,24 +433,70 @@ fn get_call(line: &str) -> Option<(String, String)> {
 /// Runs `program` under `config` (its schedule if it still fits, else the
 /// normal run) to the end; its counters if no request hung and no harm
 /// is left in its data.
-fn run_clean(program: &Program, config: &Config) -> Option<(Metrics, bool)> {
-    let attempt = |config: &Config| -> Option<Metrics> {
+fn run_clean(program: &Program, config: &Config) -> Option<(Metrics, bool, u64)> {
+    let attempt = |config: &Config| -> Option<(Metrics, u64)> {
         let mut run = program.start(config, true).ok()?;
         if !run.run_for(MAX_STEPS).ok()? {
             return None;
         }
         let m = run.metrics();
-        (m.hung == 0 && m.duplicate_tickets == 0 && run.data_harm().is_empty()).then_some(m)
+        if m.hung > 0 || m.duplicate_tickets > 0 || !run.data_harm().is_empty() {
+            return None;
+        }
+        let thrown = match program {
+            Program::Script(script) => {
+                let keys = run.key_names();
+                thrown_failures(&run.take_trace().0, &keys, &script.code)
+            }
+            _ => 0,
+        };
+        Some((m, thrown))
     };
-    if let Some(metrics) = attempt(config) {
-        return Some((metrics, true));
+    if let Some((metrics, thrown)) = attempt(config) {
+        return Some((metrics, true, thrown));
     }
     let mut normal = config.clone();
     normal.schedule = Schedule::default();
     (normal != *config)
         .then(|| attempt(&normal))
         .flatten()
-        .map(|metrics| (metrics, false))
+        .map(|(metrics, thrown)| (metrics, false, thrown))
+}
+
+/// The failed requests of a run of `code` whose error the script threw
+/// itself: the message's `(line L, …)` is a line of `code` with a
+/// `throw` on it (not a TypeError, a rejected query or a timeout).
+fn thrown_failures(events: &[TraceEvent], keys: &KeyNames, code: &str) -> u64 {
+    let lines: Vec<&str> = code.lines().collect();
+    let mut said = std::collections::HashMap::new();
+    let mut thrown = 0;
+    for event in events {
+        match event.what {
+            What::Log => {
+                said.insert(event.request, event.detail);
+            }
+            What::Return if event.outcome == Outcome::Failed => {
+                let line = said
+                    .get(&event.request)
+                    .and_then(|&detail| keys.message(detail))
+                    .and_then(message_line)
+                    .and_then(|line| lines.get(line.checked_sub(1)?));
+                thrown += u64::from(line.is_some_and(|line| has_word(line, "throw")));
+            }
+            _ => {}
+        }
+    }
+    thrown
+}
+
+/// The line a failure's message names: `... (line 21, column 15)`.
+fn message_line(message: &str) -> Option<usize> {
+    let at = message.rfind("(line ")?;
+    let digits: String = message[at + 6..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse().ok()
 }
 
 /// The fixed run beside the harmed one.

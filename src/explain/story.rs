@@ -770,6 +770,8 @@ impl<'a> Reader<'a> {
                         OpKind::CacheGet
                             | OpKind::CacheGetStale
                             | OpKind::CacheHashGet
+                            | OpKind::CacheZsetRead
+                            | OpKind::CacheListRead
                             | OpKind::SqlSelect
                             | OpKind::SqlSelectForUpdate
                     )
@@ -782,7 +784,28 @@ impl<'a> Reader<'a> {
                 && matches!(e.outcome, Outcome::Stored | Outcome::Deleted)
         });
         let name = self.key_name(violation.key);
+        // A sorted set or a list keeps every write: what is lost is the
+        // other's write from the check this one acted on.
+        let collection = read.is_some_and(|(_, r)| {
+            matches!(
+                r.what,
+                What::Complete(OpKind::CacheZsetRead | OpKind::CacheListRead)
+            )
+        });
         let text = match (read, other) {
+            (Some((ri, r)), Some((oi, o))) if collection => format!(
+                "#{later} read {name}{} at {}; #{} changed it{} at {}; #{later} changed it{} at \
+                 {} on what it had read, which missed #{}'s change (the check and the write \
+                 are two steps, and nothing keeps others out between them).",
+                line(ri),
+                ms(r.time),
+                o.request,
+                line(oi),
+                ms(o.time),
+                line(index),
+                ms(act.time),
+                o.request,
+            ),
             (Some((ri, r)), Some((oi, o))) => format!(
                 "#{later} read {name}{} at {}; #{} wrote it{} at {}; #{later} wrote it{} at {} \
                  from what it had read, so #{}'s update is lost (the read and the write are \

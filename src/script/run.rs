@@ -45,7 +45,9 @@ use super::prelude;
 use super::sql::store::TxnId;
 use super::sql::store::{Ran, RowAccess};
 use super::sql::{Landed, Plan, SqlError};
-use super::world::{number, redis_range, ExpiryChange, Found, HashWrite, LockScript, Only};
+use super::world::{
+    number, redis_range, ExpiryChange, Found, HashWrite, LockScript, Only, ScriptCache,
+};
 
 /// The event budget of a script run that names none (`cli::run_to_json`,
 /// the debugger): the CLI's default for a script run
@@ -1488,10 +1490,13 @@ impl ScriptRun {
                 }
                 Err(message) => (Err(Rejection::Type(message)), Outcome::Failed),
             },
-            Call::ListWrite(key, write) => match state.cache.list_write(&key, write, now) {
-                Ok(answer) => (Ok(Some(answer)), Outcome::Stored),
-                Err(message) => (Err(Rejection::Type(message)), Outcome::NotStored),
-            },
+            Call::ListWrite(key, write) => {
+                let before = state.cache.version(&key);
+                match state.cache.list_write(&key, write, now) {
+                    Ok(answer) => (Ok(Some(answer)), changed(&state.cache, &key, before)),
+                    Err(message) => (Err(Rejection::Type(message)), Outcome::NotStored),
+                }
+            }
             Call::ZsetRead(key) => match state.cache.zset(&key, now) {
                 Ok(pairs) => {
                     let outcome = self.collection_read(pairs.is_empty());
@@ -1503,10 +1508,13 @@ impl ScriptRun {
                 }
                 Err(message) => (Err(Rejection::Type(message)), Outcome::Failed),
             },
-            Call::ZsetWrite(key, write) => match state.cache.zset_write(&key, write, now) {
-                Ok(answer) => (Ok(Some(answer)), Outcome::Stored),
-                Err(message) => (Err(Rejection::Type(message)), Outcome::NotStored),
-            },
+            Call::ZsetWrite(key, write) => {
+                let before = state.cache.version(&key);
+                match state.cache.zset_write(&key, write, now) {
+                    Ok(answer) => (Ok(Some(answer)), changed(&state.cache, &key, before)),
+                    Err(message) => (Err(Rejection::Type(message)), Outcome::NotStored),
+                }
+            }
             Call::SetWrite(key, add, members) => {
                 match state.cache.set_write(&key, add, &members, now) {
                     Ok(changed) => (Ok(Some(number(changed))), Outcome::Stored),
@@ -1609,7 +1617,7 @@ impl ScriptRun {
             // Another request wrote the key since this one read it, and
             // this one wrote what it computed from that read (no DB read
             // in between, which would make it a cache fill).
-            let lost = access == Access::Overwrite
+            let lost = matches!(access, Access::Overwrite | Access::Change)
                 && changed
                 && seen.is_some_and(|(seen, reads_then)| seen < version && reads_then == reads);
             let now = if access != Access::Read && changed {
@@ -1618,7 +1626,11 @@ impl ScriptRun {
                 version
             };
             state.versions.insert(key.clone(), now);
-            state.seen.insert((request, key), (now, reads));
+            // A change is no read: a request that only pushes or adds
+            // has seen nothing it could act on.
+            if access != Access::Change || seen.is_some() {
+                state.seen.insert((request, key), (now, reads));
+            }
             lost
         };
         if lost {
@@ -2361,6 +2373,12 @@ enum Access {
     Overwrite,
     /// A write that reads the key itself (ADD, INCR, DEL, a lock script).
     Update,
+    /// A change of a sorted set or a list, which keeps what others wrote
+    /// (`ZADD`, `ZREMRANGEBYSCORE`, a push or a pop): no read, but made
+    /// from a stale read if this request read the collection (`ZCARD`,
+    /// `LRANGE`) and another request changed it since, as the check of a
+    /// sliding-window rate limiter is.
+    Change,
 }
 
 /// How a call reaches cache keys, for lost updates: a hash's fields are
@@ -2393,6 +2411,13 @@ fn cache_accesses(call: &Call) -> Vec<(String, Access)> {
             ),
         ],
         Call::Set(key, ..) | Call::Replace(key, ..) => one(key, Access::Overwrite),
+        // A sorted set or a list is one value: a read reads it whole (its
+        // count, a range, a score), a write changes it.
+        Call::ZsetRead(key) | Call::ListRead(key, ..) => one(key, Access::Read),
+        Call::ZsetWrite(key, _) | Call::ListWrite(key, _) => one(key, Access::Change),
+        Call::ListMove(from, to, ..) => {
+            vec![(from.clone(), Access::Change), (to.clone(), Access::Change)]
+        }
         // A SET that only adds reads what it changes; any other writes
         // blind, whatever it reads back.
         Call::SetWith(key, _, options) => match options.only {
@@ -2432,6 +2457,16 @@ fn cache_accesses(call: &Call) -> Vec<(String, Access)> {
             HashWrite::IncrBy(field, _) => vec![(hash_field(key, field), Access::Update)],
         },
         _ => Vec::new(),
+    }
+}
+
+/// A collection write's outcome: stored if it changed `key` (its writes
+/// passed `before`), else unchanged (a `ZREM` of no member, a pop of an
+/// empty list), so that it is no one's update.
+fn changed(cache: &ScriptCache, key: &str, before: u64) -> Outcome {
+    match cache.version(key) > before {
+        true => Outcome::Stored,
+        false => Outcome::Unchanged,
     }
 }
 

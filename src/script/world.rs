@@ -414,6 +414,12 @@ impl ScriptCache {
         }
     }
 
+    /// The writes of `key` so far: a write that changed nothing (a `ZREM`
+    /// of no member, a pop of an empty list) leaves it as it was.
+    pub fn version(&self, key: &str) -> u64 {
+        self.versions.get(key).copied().unwrap_or(0)
+    }
+
     /// `WATCH keys` on `connection`: each key as it is now.
     pub fn watch(&mut self, connection: u64, keys: &[String], now: Micros) {
         let marks: Vec<(String, Watched)> = keys

@@ -398,6 +398,9 @@ pub enum Outcome {
     Committed,
     /// SERIALIZABLE refused the statement or commit (SQLSTATE 40001).
     SerializationFailure,
+    /// A script's write of a sorted set or a list that changed nothing
+    /// (a `ZREM` of no member, a pop of an empty list).
+    Unchanged,
 }
 
 /// The awaited line of the scenario (or lock) code a request is parked on;
