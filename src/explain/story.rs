@@ -793,32 +793,37 @@ impl<'a> Reader<'a> {
             )
         });
         let text = match (read, other) {
-            (Some((ri, r)), Some((oi, o))) if collection => format!(
-                "#{later} read {name}{} at {}; #{} changed it{} at {}; #{later} changed it{} at \
-                 {} on what it had read, which missed #{}'s change (the check and the write \
-                 are two steps, and nothing keeps others out between them).",
-                line(ri),
-                ms(r.time),
-                o.request,
-                line(oi),
-                ms(o.time),
-                line(index),
-                ms(act.time),
-                o.request,
-            ),
-            (Some((ri, r)), Some((oi, o))) => format!(
-                "#{later} read {name}{} at {}; #{} wrote it{} at {}; #{later} wrote it{} at {} \
-                 from what it had read, so #{}'s update is lost (the read and the write are \
-                 two steps, and nothing keeps others out between them).",
-                line(ri),
-                ms(r.time),
-                o.request,
-                line(oi),
-                ms(o.time),
-                line(index),
-                ms(act.time),
-                o.request,
-            ),
+            (Some((ri, r)), Some((oi, o))) => {
+                let (verb, ending) = match collection {
+                    true => (
+                        "changed",
+                        format!(
+                            "on what it had read, which missed #{}'s change (the check and the \
+                             write are two steps",
+                            o.request
+                        ),
+                    ),
+                    false => (
+                        "wrote",
+                        format!(
+                            "from what it had read, so #{}'s update is lost (the read and the \
+                             write are two steps",
+                            o.request
+                        ),
+                    ),
+                };
+                format!(
+                    "#{later} read {name}{} at {}; #{} {verb} it{} at {}; #{later} {verb} it{} \
+                     at {} {ending}, and nothing keeps others out between them).",
+                    line(ri),
+                    ms(r.time),
+                    o.request,
+                    line(oi),
+                    ms(o.time),
+                    line(index),
+                    ms(act.time),
+                )
+            }
             _ => format!(
                 "#{later} wrote {name}{} at {} from a read another write had made stale.",
                 line(index),
