@@ -20,10 +20,11 @@
 use crate::config::{Config, Schedule};
 use crate::debugger::program::{edited_script, Program};
 use crate::debugger::Recording;
+use crate::explain::failures;
 use crate::explain::fix::Fix;
 use crate::explain::story::{Story, StoryKind};
 use crate::script::sql::schema::expected;
-use crate::sim::trace::{OpKind, Outcome, TraceEvent, TraceKey};
+use crate::sim::trace::{OpKind, TraceEvent, TraceKey};
 use crate::sim::{KeyNames, Metrics, What};
 
 /// Most macrotasks a fixed run may take.
@@ -468,25 +469,13 @@ fn run_clean(program: &Program, config: &Config) -> Option<(Metrics, bool, u64)>
 /// `throw` on it (not a TypeError, a rejected query or a timeout).
 fn thrown_failures(events: &[TraceEvent], keys: &KeyNames, code: &str) -> u64 {
     let lines: Vec<&str> = code.lines().collect();
-    let mut said = std::collections::HashMap::new();
-    let mut thrown = 0;
-    for event in events {
-        match event.what {
-            What::Log => {
-                said.insert(event.request, event.detail);
-            }
-            What::Return if event.outcome == Outcome::Failed => {
-                let line = said
-                    .get(&event.request)
-                    .and_then(|&detail| keys.message(detail))
-                    .and_then(message_line)
-                    .and_then(|line| lines.get(line.checked_sub(1)?));
-                thrown += u64::from(line.is_some_and(|line| has_word(line, "throw")));
-            }
-            _ => {}
-        }
-    }
-    thrown
+    let thrown = failures(events, keys).filter(|(_, message)| {
+        message
+            .and_then(message_line)
+            .and_then(|line| lines.get(line.checked_sub(1)?))
+            .is_some_and(|line| has_word(line, "throw"))
+    });
+    thrown.count() as u64
 }
 
 /// The line a failure's message names: `... (line 21, column 15)`.

@@ -36,7 +36,7 @@ use crate::config::{Config, ScenarioKind};
 use crate::debugger::narrate::format_ms;
 use crate::debugger::Recording;
 use crate::sim::trace::Outcome;
-use crate::sim::What;
+use crate::sim::{KeyNames, TraceEvent, What};
 
 /// Everything the "What happened" panel and `interleave explain` show.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
@@ -204,30 +204,36 @@ struct Failure {
     message: Option<String>,
 }
 
-/// The run's first failed request, with the message it failed with (its
-/// last `Log` event: a script logs why each request failed).
+/// The run's first failed request, with the message it failed with.
 fn first_failure(recording: &Recording) -> Option<Failure> {
+    let (event, message) = failures(&recording.events, &recording.keys).next()?;
+    Some(Failure {
+        step: event.step,
+        request: event.request,
+        message: message.map(str::to_string),
+    })
+}
+
+/// Each failed request's return, in order, with the message it failed
+/// with: its last `Log` event (a script logs why each request failed).
+pub(crate) fn failures<'a>(
+    events: &'a [TraceEvent],
+    keys: &'a KeyNames,
+) -> impl Iterator<Item = (&'a TraceEvent, Option<&'a str>)> + 'a {
     let mut said = std::collections::HashMap::new();
-    for event in &recording.events {
-        match event.what {
-            What::Log => {
-                said.insert(event.request, event.detail);
-            }
-            What::Return if event.outcome == Outcome::Failed => {
-                let message = said
-                    .get(&event.request)
-                    .and_then(|&detail| recording.keys.message(detail))
-                    .map(str::to_string);
-                return Some(Failure {
-                    step: event.step,
-                    request: event.request,
-                    message,
-                });
-            }
-            _ => {}
+    events.iter().filter_map(move |event| match event.what {
+        What::Log => {
+            said.insert(event.request, event.detail);
+            None
         }
-    }
-    None
+        What::Return if event.outcome == Outcome::Failed => {
+            let message = said
+                .get(&event.request)
+                .and_then(|&detail| keys.message(detail));
+            Some((event, message))
+        }
+        _ => None,
+    })
 }
 
 /// What a script's run did, when no critical section had two holders: its
