@@ -558,6 +558,119 @@ async function handle(req) {
     assert_eq!(lost(&record(list, 3)), vec![1, 2]);
 }
 
+/// A count checked, then changed in place (`GET` then `INCR`, `HGET` then
+/// `HINCRBY`): the change keeps every other request's, but acts on a count
+/// that missed them, as a fixed-window rate limiter that checks before it
+/// counts does. A change after the request's own change (`INCR` then
+/// `DECR`, two `INCR`s) acts on nothing it read, and loses nothing.
+#[test]
+fn a_counters_check_is_lost_between_get_and_incr() {
+    use interleave::debugger::narrate::op_label;
+    use interleave::debugger::ViolationKind;
+    use interleave::explain::{data_fix, explain_recording, story};
+    use interleave::script::source::encode;
+    use interleave::sim::trace::OpKind;
+    use interleave::sim::What;
+    let record = |code: &str, extra: &str| {
+        let (config, program) = open(&format!(
+            "#v=1&scenario=script&code={}&users=1&clicks=5{extra}",
+            encode(code)
+        ));
+        Recording::of_program(&program, &config).unwrap()
+    };
+    let lost = |recording: &Recording| {
+        recording
+            .violations
+            .iter()
+            .filter(|v| v.kind == ViolationKind::LostUpdate)
+            .map(|v| v.request)
+            .collect::<Vec<_>>()
+    };
+    let limiter = r#"const Redis = require("ioredis");
+const redis = new Redis();
+const LIMIT = 3;
+async function handle(req) {
+  const key = `rate:${req.user}`;
+  const used = Number(await redis.get(key));
+  if (used >= LIMIT) {
+    count("limited");
+    throw new Error("429 Too Many Requests");
+  }
+  await redis.incr(key);
+  count("allowed");
+}
+"#;
+    // Five clicks at once: each reads 0 at 1 ms, then counts at 2 ms;
+    // #0's INCR is the first change, and #1 to #4 count from a read that
+    // missed it. Five get through a limit of three.
+    let racy = record(limiter, "");
+    assert_eq!(lost(&racy), vec![1, 2, 3, 4]);
+    assert_eq!(racy.metrics.errors, 0);
+    let violation = racy.first_violation().expect("a violation");
+    let told = story(&racy, violation).expect("a story");
+    assert_eq!(
+        told.text,
+        "#1 read rate:0 (line 6) at 1 ms; #0 changed it (line 11) at 2 ms; #1 changed it \
+         (line 11) at 2 ms on what it had read, which missed #0's change (the check and the \
+         write are two steps, and nothing keeps others out between them)."
+    );
+    // Under a Redis lock, the fourth and fifth clicks are refused by the
+    // limiter's own throw.
+    let fix = data_fix(&racy, &told).expect("a fix");
+    assert!(
+        fix.value
+            .contains("  try {\n    const used = Number(await redis.get(key));"),
+        "{}",
+        fix.value
+    );
+    assert!(
+        fix.outcome.starts_with("no lost update, 2 errors (was 0)")
+            && fix
+                .outcome
+                .ends_with("2 request(s) now fail with the script's own throw"),
+        "{}",
+        fix.outcome
+    );
+    let (config, program) = open(&format!("#{}", fix.fragment));
+    let fixed = Recording::of_program(&program, &config).unwrap();
+    assert_eq!((lost(&fixed).len(), fixed.metrics.errors), (0, 2));
+    assert_eq!(explain_recording(&racy).fix.as_ref(), Some(&fix));
+    // 100 ms apart, each read sees the counts before it.
+    let spaced = record(limiter, "&click_gap=100ms");
+    assert_eq!((lost(&spaced), spaced.metrics.errors), (Vec::new(), 2));
+    // A hash's field, checked and counted: the same race, and the step
+    // names HINCRBY as itself.
+    let hash = limiter
+        .replace("redis.get(key)", "redis.hget(\"rate\", key)")
+        .replace("redis.incr(key)", "redis.hincrby(\"rate\", key, 1)");
+    assert_ne!(hash, limiter);
+    let racy_hash = record(&hash, "");
+    assert_eq!(lost(&racy_hash), vec![1, 2, 3, 4]);
+    assert!(racy_hash
+        .events
+        .iter()
+        .any(|e| e.what == What::Complete(OpKind::CacheHashIncr)));
+    assert_eq!(op_label(OpKind::CacheHashIncr), "cache.hincrby");
+    // Count first, then check what INCR answered (the shipped limiter),
+    // and give the count back when over: no read to act on.
+    let counted = r#"const Redis = require("ioredis");
+const redis = new Redis();
+async function handle(req) {
+  const used = await redis.incr("rate");
+  if (used > 3) {
+    await redis.decr("rate");
+    throw new Error("429 Too Many Requests");
+  }
+  await redis.incr("total");
+  await redis.incr("total");
+}
+"#;
+    let atomic = record(counted, "");
+    assert_eq!((lost(&atomic), atomic.metrics.errors), (Vec::new(), 2));
+    let shipped = include_str!("../examples/scripts/rate_limiter.js");
+    assert_eq!(lost(&record(shipped, "")), Vec::<u32>::new());
+}
+
 /// The lost update in SQL: `SELECT` a row, compute in JavaScript, `UPDATE
 /// … SET seats = $1`. Under READ COMMITTED the second update overwrites
 /// the first commit (a violation); under REPEATABLE READ it fails with

@@ -166,6 +166,7 @@ pub fn op_label(op: OpKind) -> &'static str {
         OpKind::CacheExec => "cache.exec",
         OpKind::CacheHashGet => "cache.hget",
         OpKind::CacheHashSet => "cache.hset",
+        OpKind::CacheHashIncr => "cache.hincrby",
         OpKind::CacheSetRead => "cache.smembers",
         OpKind::CacheSetWrite => "cache.sadd",
         OpKind::CacheListRead => "cache.lrange",

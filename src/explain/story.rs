@@ -784,17 +784,23 @@ impl<'a> Reader<'a> {
                 && matches!(e.outcome, Outcome::Stored | Outcome::Deleted)
         });
         let name = self.key_name(violation.key);
-        // A sorted set or a list keeps every write: what is lost is the
-        // other's write from the check this one acted on.
-        let collection = read.is_some_and(|(_, r)| {
-            matches!(
-                r.what,
-                What::Complete(OpKind::CacheZsetRead | OpKind::CacheListRead)
+        // A change in place (a count, a sorted set's or a list's) keeps
+        // every write: what is lost is the other's write from the check
+        // this one acted on.
+        let in_place = matches!(
+            act.what,
+            What::Complete(
+                OpKind::CacheIncr
+                    | OpKind::CacheHashIncr
+                    | OpKind::CacheAppend
+                    | OpKind::CacheZsetWrite
+                    | OpKind::CacheListWrite
+                    | OpKind::CacheListMove
             )
-        });
+        );
         let text = match (read, other) {
             (Some((ri, r)), Some((oi, o))) => {
-                let (verb, ending) = match collection {
+                let (verb, ending) = match in_place {
                     true => (
                         "changed",
                         format!(

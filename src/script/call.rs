@@ -194,6 +194,7 @@ impl Call {
             },
             Call::Locks(..) => OpKind::CacheLockScript,
             Call::HashRead(..) => OpKind::CacheHashGet,
+            Call::HashWrite(_, HashWrite::IncrBy(..)) => OpKind::CacheHashIncr,
             Call::HashWrite(..) => OpKind::CacheHashSet,
             Call::SetRead(..) => OpKind::CacheSetRead,
             Call::SetWrite(..) => OpKind::CacheSetWrite,

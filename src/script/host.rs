@@ -181,10 +181,8 @@ pub struct State {
     /// Each cache key's writes so far, and the count each request last saw
     /// (read or wrote): a write from an older count loses an update.
     pub versions: HashMap<String, u64>,
-    /// What each request last saw of a key: its write count, and how many
-    /// DB reads the request had made then (a write after a DB read is a
-    /// cache fill, not a read-modify-write).
-    pub seen: HashMap<(TaskId, String), (u64, u64)>,
+    /// What each request last saw of a key (see [`Seen`]).
+    pub seen: HashMap<(TaskId, String), Seen>,
     /// DB reads so far, per request.
     pub db_reads: HashMap<TaskId, u64>,
     pub random: SimRng,
@@ -197,6 +195,20 @@ pub struct State {
 /// What a script's top level left in the host, when that is all it did
 /// (no operation, timer, log, count or random draw): a run can start from
 /// it with realms reused instead of loading the script again.
+/// What a request last saw of a cache key (or of a row), for lost updates.
+#[derive(Clone, Copy, Debug)]
+pub struct Seen {
+    /// The key's write count then.
+    pub version: u64,
+    /// How many DB reads the request had made then: a write after a DB
+    /// read is a cache fill, not a read-modify-write.
+    pub reads: u64,
+    /// Whether that was a read (`GET`, `ZCARD`): a change in place
+    /// (`INCR`, `ZADD`) acts on it, where after the request's own write
+    /// it acts on nothing it read.
+    pub read: bool,
+}
+
 #[derive(Clone)]
 pub struct Loaded {
     cache: ScriptCache,

@@ -37,7 +37,9 @@ use crate::world::locks::SlotId;
 use super::call::{Call, SqlCall};
 use super::error::ScriptError;
 use super::globals::{self, describe_error, from_json, log, Link};
-use super::host::{Answer, Helper, Host, Loaded, Settle, SqlWaiter, Unhandled, Waiter, FIRING};
+use super::host::{
+    Answer, Helper, Host, Loaded, Seen, Settle, SqlWaiter, Unhandled, Waiter, FIRING,
+};
 use super::memory::{Budgeted, Meter};
 use super::mirror::Mirror;
 use super::modules::{self, not_loaded};
@@ -1602,8 +1604,9 @@ impl ScriptRun {
     }
 
     /// Follows who saw which write of a cache key: a read (or write) notes
-    /// the key's write count; a plain write from an older count than the
-    /// key's loses another request's update.
+    /// the key's write count; a write from an older count than the key's
+    /// loses another request's update: a plain write whatever this request
+    /// last saw of the key, a change in place only when that was a read.
     fn note_cache_access(&self, request: TaskId, key: String, access: Access, outcome: Outcome) {
         if request == NO_REQUEST {
             return;
@@ -1614,23 +1617,32 @@ impl ScriptRun {
             let version = state.versions.get(&key).copied().unwrap_or(0);
             let reads = state.db_reads.get(&request).copied().unwrap_or(0);
             let seen = state.seen.get(&(request, key.clone())).copied();
-            // Another request wrote the key since this one read it, and
-            // this one wrote what it computed from that read (no DB read
-            // in between, which would make it a cache fill).
-            let lost = matches!(access, Access::Overwrite | Access::Change)
-                && changed
-                && seen.is_some_and(|(seen, reads_then)| seen < version && reads_then == reads);
+            // Another request wrote the key since this one saw it, and
+            // this one wrote what it computed from that (no DB read in
+            // between, which would make it a cache fill).
+            let stale = seen.is_some_and(|seen| seen.version < version && seen.reads == reads);
+            let lost = changed
+                && stale
+                && match access {
+                    Access::Overwrite => true,
+                    Access::Change => seen.is_some_and(|seen| seen.read),
+                    Access::Read | Access::Update => false,
+                };
             let now = if access != Access::Read && changed {
                 version + 1
             } else {
                 version
             };
             state.versions.insert(key.clone(), now);
-            // A change is no read: a request that only pushes or adds
-            // has seen nothing it could act on.
-            if access != Access::Change || seen.is_some() {
-                state.seen.insert((request, key), (now, reads));
-            }
+            let read = access == Access::Read;
+            state.seen.insert(
+                (request, key),
+                Seen {
+                    version: now,
+                    reads,
+                    read,
+                },
+            );
             lost
         };
         if lost {
@@ -1651,14 +1663,19 @@ impl ScriptRun {
             let mut state = self.host.state.borrow_mut();
             for (table, index, seq) in access.read {
                 let key = format!("\u{0}{table}\u{0}{index}");
-                state.seen.insert((request, key), (seq, 0));
+                let seen = Seen {
+                    version: seq,
+                    reads: 0,
+                    read: true,
+                };
+                state.seen.insert((request, key), seen);
             }
             for (table, index, seq) in access.overwritten {
                 let key = format!("\u{0}{table}\u{0}{index}");
                 lost |= state
                     .seen
                     .get(&(request, key))
-                    .is_some_and(|&(seen, _)| seen < seq);
+                    .is_some_and(|seen| seen.version < seq);
             }
         }
         if lost {
@@ -2371,13 +2388,15 @@ enum Access {
     Read,
     /// A write of a value computed elsewhere (SET, replace).
     Overwrite,
-    /// A write that reads the key itself (ADD, INCR, DEL, a lock script).
+    /// A write that reads the key itself and decides on what it finds
+    /// (ADD, SET NX, DEL, EXPIRE, a lock script).
     Update,
-    /// A change of a sorted set or a list, which keeps what others wrote
-    /// (`ZADD`, `ZREMRANGEBYSCORE`, a push or a pop): no read, but made
-    /// from a stale read if this request read the collection (`ZCARD`,
-    /// `LRANGE`) and another request changed it since, as the check of a
-    /// sliding-window rate limiter is.
+    /// A change in place, which keeps what others wrote: a count (`INCR`,
+    /// `DECRBY`, `HINCRBY`), an `APPEND`, a sorted set's or a list's
+    /// (`ZADD`, `ZREMRANGEBYSCORE`, a push or a pop). Made from a stale
+    /// read when this request last read the key (`GET`, `ZCARD`, `LRANGE`)
+    /// and another request changed it since, as the check of a rate
+    /// limiter that counts after it checks is.
     Change,
 }
 
@@ -2392,7 +2411,7 @@ fn cache_accesses(call: &Call) -> Vec<(String, Access)> {
         | Call::Pttl(key)
         | Call::Type(key)
         | Call::Strlen(key) => one(key, Access::Read),
-        Call::Append(key, _) => one(key, Access::Update),
+        Call::Append(key, _) => one(key, Access::Change),
         // GETEX reads the value; a new expiry or none is an update of it.
         Call::GetEx(key, change) => match change {
             ExpiryChange::Keep => one(key, Access::Read),
@@ -2424,14 +2443,13 @@ fn cache_accesses(call: &Call) -> Vec<(String, Access)> {
             Some(Only::Nx) => one(key, Access::Update),
             _ => one(key, Access::Overwrite),
         },
+        Call::Incr(key, _) | Call::Counter(key, ..) => one(key, Access::Change),
         Call::Add(key, ..)
         | Call::Delete(key)
         | Call::DeleteIf(key, _)
-        | Call::Incr(key, _)
         | Call::Expire(key, ..)
         | Call::Persist(key)
-        | Call::GetDelete(key)
-        | Call::Counter(key, ..) => one(key, Access::Update),
+        | Call::GetDelete(key) => one(key, Access::Update),
         Call::HashRead(key, Some(fields)) | Call::SetRead(key, Some(fields)) => fields
             .iter()
             .map(|field| (hash_field(key, field), Access::Read))
@@ -2454,7 +2472,7 @@ fn cache_accesses(call: &Call) -> Vec<(String, Access)> {
                 .iter()
                 .map(|field| (hash_field(key, field), Access::Update))
                 .collect(),
-            HashWrite::IncrBy(field, _) => vec![(hash_field(key, field), Access::Update)],
+            HashWrite::IncrBy(field, _) => vec![(hash_field(key, field), Access::Change)],
         },
         _ => Vec::new(),
     }

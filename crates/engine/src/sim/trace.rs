@@ -59,7 +59,7 @@ pub enum OpKind {
     CacheExec,
     /// A read of a Redis hash (`HGET`, `HGETALL`, …).
     CacheHashGet,
-    /// A write of a Redis hash (`HSET`, `HDEL`, `HINCRBY`, …).
+    /// A write of a Redis hash (`HSET`, `HSETNX`, `HDEL`).
     CacheHashSet,
     /// A read of a Redis set (`SMEMBERS`, `SISMEMBER`, …).
     CacheSetRead,
@@ -99,6 +99,8 @@ pub enum OpKind {
     CacheListMove,
     /// Redis's `PUBLISH` or `SPUBLISH`.
     CachePublish,
+    /// Redis's `HINCRBY`: a hash field's count, changed in place.
+    CacheHashIncr,
 }
 
 impl OpKind {
@@ -138,7 +140,8 @@ impl OpKind {
             | OpKind::CacheRename
             | OpKind::CacheGetEx
             | OpKind::CacheListMove
-            | OpKind::CachePublish => Some(ServerKind::Cache),
+            | OpKind::CachePublish
+            | OpKind::CacheHashIncr => Some(ServerKind::Cache),
             OpKind::DbSelect | OpKind::DbFindOrder | OpKind::DbFind | OpKind::DbFindOne => {
                 Some(ServerKind::DbRead)
             }
