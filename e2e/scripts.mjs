@@ -59,6 +59,7 @@ const EXAMPLES = {
   inventory_oversell: 'strategy=none&users=4&clicks=1',
   inventory_atomic: 'strategy=none&users=4&clicks=1',
   idempotency: 'strategy=none&users=2&clicks=2',
+  rate_limiter_check_first: 'strategy=none&users=1&clicks=5',
   rate_limiter: 'strategy=none&users=2&clicks=3',
   rate_limiter_sliding: 'strategy=none&users=1&clicks=5',
   // The gallery: each with the schema it carries (NAME.sql).

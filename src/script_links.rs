@@ -45,6 +45,7 @@ macro_rules! for_each_example {
             ("inventory_oversell", "js"),
             ("inventory_atomic", "js"),
             ("idempotency", "js"),
+            ("rate_limiter_check_first", "js"),
             ("rate_limiter", "js"),
             ("rate_limiter_sliding", "js"),
             ("ticket_pg", "js", sql),

@@ -669,6 +669,53 @@ async function handle(req) {
     assert_eq!((lost(&atomic), atomic.metrics.errors), (Vec::new(), 2));
     let shipped = include_str!("../examples/scripts/rate_limiter.js");
     assert_eq!(lost(&record(shipped, "")), Vec::<u32>::new());
+    // A set's count (SCARD), checked before SADD: at most three seats.
+    // All five count an empty set; #0 adds first, and #1 to #4 add from a
+    // count that missed it. Adding and counting in one MULTI, then giving
+    // the seat back when over, loses none (the count answers the add, as
+    // INCR's answer does), nor does SISMEMBER then SADD of one member
+    // (SADD of a member already there is no one's change).
+    let seats = r#"const Redis = require("ioredis");
+const redis = new Redis();
+async function handle(req) {
+  if ((await redis.scard("seats")) >= 3) throw new Error("full");
+  await redis.sadd("seats", `u${req.id}`);
+}
+"#;
+    let racy_set = record(seats, "");
+    assert_eq!(lost(&racy_set), vec![1, 2, 3, 4]);
+    let violation = racy_set.first_violation().expect("a violation");
+    let told = story(&racy_set, violation).expect("a story");
+    assert!(
+        told.text.starts_with(
+            "#1 read seats (line 4) at 1 ms; #0 changed it (line 5) at 2 ms; #1 changed it \
+             (line 5) at 2 ms on what it had read"
+        ),
+        "{}",
+        told.text
+    );
+    let fix = data_fix(&racy_set, &told).expect("a fix");
+    assert!(
+        fix.outcome.starts_with("no lost update, 2 errors (was 0)"),
+        "{}",
+        fix.outcome
+    );
+    let add_first = r#"const Redis = require("ioredis");
+const redis = new Redis();
+async function handle(req) {
+  const [, [, n]] = await redis.multi().sadd("seats", `u${req.id}`).scard("seats").exec();
+  if (n > 3) {
+    await redis.srem("seats", `u${req.id}`);
+    throw new Error("full");
+  }
+  if (!(await redis.sismember("users", "u"))) await redis.sadd("users", "u");
+}
+"#;
+    let atomic_set = record(add_first, "");
+    assert_eq!(
+        (lost(&atomic_set), atomic_set.metrics.errors),
+        (Vec::new(), 2)
+    );
 }
 
 /// The lost update in SQL: `SELECT` a row, compute in JavaScript, `UPDATE

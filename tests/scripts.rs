@@ -287,6 +287,21 @@ fn rate_limiter_allows_three_per_window() {
     assert_eq!(m.errors, 0);
 }
 
+/// The fixed window checked before it counts: five clicks at once all
+/// read 0 before any INCR lands, so all five get through a limit of
+/// three; 100 ms apart, each reads the counts before it and two are
+/// refused.
+#[test]
+fn a_rate_limiter_that_checks_first_lets_a_burst_through() {
+    let (m, counts) = run_example("rate_limiter_check_first", "users=1&clicks=5");
+    assert_eq!(counts, custom(&[("allowed", 5.0)]));
+    assert_eq!(m.errors, 0);
+    let fragment = "users=1&clicks=5&click_gap=100ms";
+    let (m, counts) = run_example("rate_limiter_check_first", fragment);
+    assert_eq!(counts, custom(&[("allowed", 3.0), ("limited", 2.0)]));
+    assert_eq!(m.errors, 2);
+}
+
 /// The sliding window's check-then-act: five clicks at once all count an
 /// empty window before any adds, so all five get through a limit of
 /// three; 100 ms apart, each sees the others' entries and two are refused.
@@ -1507,6 +1522,42 @@ fn explore_finds_the_sliding_windows_stale_count() {
         .replace("  await redis.zadd(key, now, `${now}:${req.id}`);\n", "");
     assert_ne!(multi, code);
     let atomic = explore_code(&multi, "users=1&clicks=2", vec![Check::LostUpdates], true);
+    assert_eq!((atomic.violating, atomic.complete), (0, true), "{atomic:?}");
+}
+
+/// The fixed-window limiter that reads its count before it counts: two
+/// clicks are three steps each (arrive and GET, the GET lands and INCR
+/// goes, the INCR lands), and the naive search runs the 10 orders of those
+/// six with #0 arriving first (C(5,2)). An order loses an update when each
+/// GET lands before the other's INCR does; listing the 10 by hand finds 6.
+/// Counting first and checking what INCR answers loses none.
+#[test]
+fn explore_finds_the_fixed_windows_stale_count() {
+    let code = r#"const Redis = require("ioredis");
+const redis = new Redis();
+async function handle(req) {
+  const used = Number(await redis.get("rate"));
+  if (used >= 3) throw new Error("429 Too Many Requests");
+  await redis.incr("rate");
+}
+"#;
+    let naive = explore_code(code, "users=1&clicks=2", vec![Check::LostUpdates], false);
+    assert_eq!(
+        (naive.explored, naive.violating, naive.complete),
+        (10, 6, true),
+        "{naive:?}"
+    );
+    let counted = code.replace(
+        "  const used = Number(await redis.get(\"rate\"));\n  if (used >= 3) throw new Error(\"429 Too Many Requests\");\n  await redis.incr(\"rate\");",
+        "  if ((await redis.incr(\"rate\")) > 3) throw new Error(\"429 Too Many Requests\");",
+    );
+    assert_ne!(counted, code);
+    let atomic = explore_code(
+        &counted,
+        "users=1&clicks=2",
+        vec![Check::LostUpdates],
+        false,
+    );
     assert_eq!((atomic.violating, atomic.complete), (0, true), "{atomic:?}");
 }
 

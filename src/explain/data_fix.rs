@@ -133,6 +133,7 @@ const CACHE_READS: &[OpKind] = &[
     OpKind::CacheGet,
     OpKind::CacheGetStale,
     OpKind::CacheHashGet,
+    OpKind::CacheSetRead,
     OpKind::CacheZsetRead,
     OpKind::CacheListRead,
 ];
@@ -385,6 +386,10 @@ fn get_call(line: &str) -> Option<(String, String)> {
         ".get(",
         ".hget(",
         ".hGet(",
+        ".scard(",
+        ".sCard(",
+        ".smembers(",
+        ".sMembers(",
         ".zcard(",
         ".zCard(",
         ".zcount(",

@@ -770,6 +770,7 @@ impl<'a> Reader<'a> {
                         OpKind::CacheGet
                             | OpKind::CacheGetStale
                             | OpKind::CacheHashGet
+                            | OpKind::CacheSetRead
                             | OpKind::CacheZsetRead
                             | OpKind::CacheListRead
                             | OpKind::SqlSelect
@@ -793,6 +794,7 @@ impl<'a> Reader<'a> {
                 OpKind::CacheIncr
                     | OpKind::CacheHashIncr
                     | OpKind::CacheAppend
+                    | OpKind::CacheSetWrite
                     | OpKind::CacheZsetWrite
                     | OpKind::CacheListWrite
                     | OpKind::CacheListMove

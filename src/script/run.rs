@@ -1232,13 +1232,30 @@ impl ScriptRun {
             Call::HashRead(key, None) | Call::SetRead(key, None) => Some(key.clone()),
             _ => None,
         };
+        // A set as a whole, as a sorted set is: SMEMBERS (and SCARD, its
+        // length) reads it, and SADD or SREM changes it when it adds or
+        // removes a member, so a count checked and then a member added is
+        // a change made from that read.
+        let whole_set = match &call {
+            Call::SetRead(key, None) => Some((key.clone(), Access::Read)),
+            Call::SetWrite(key, ..) => Some((key.clone(), Access::Change)),
+            _ => None,
+        };
         let (result, outcome) = self.apply_one(call, now);
         let mut accesses: Accesses = accesses
             .into_iter()
             .map(|(key, access)| (key, access, outcome))
             .collect();
+        if let (Some((key, access)), Ok(Some(answer))) = (whole_set, &result) {
+            // SADD and SREM answer how many members they changed.
+            let outcome = match answer.as_f64() {
+                Some(changed) if access == Access::Change && changed <= 0.0 => Outcome::Unchanged,
+                _ => outcome,
+            };
+            accesses.push((key, access, outcome));
+        }
         // HGETALL (and HLEN, HKEYS, HVALS) read every field it found,
-        // SMEMBERS (and SCARD) every member.
+        // SMEMBERS every member.
         if let (Some(key), Ok(Some(found))) = (every_field, &result) {
             let names: Vec<&str> = match found {
                 Value::Object(fields) => fields.keys().map(String::as_str).collect(),
@@ -1556,9 +1573,21 @@ impl ScriptRun {
             return (Ok(Some(Value::Null)), Outcome::NotStored, Vec::new());
         }
         let mut answers = Vec::with_capacity(calls.len());
-        let mut accesses = Vec::new();
+        let mut accesses: Accesses = Vec::new();
         for call in calls {
             let (result, _, mine) = self.apply(call);
+            // A read of a key this EXEC already wrote answers that write,
+            // as INCR's answer does (ZADD then ZCARD: this request's place
+            // in the window): nothing another request could make stale.
+            let answers_own_write = |key: &String| {
+                accesses
+                    .iter()
+                    .any(|(written, access, _)| written == key && *access != Access::Read)
+            };
+            let mine: Accesses = mine
+                .into_iter()
+                .filter(|(key, access, _)| *access != Access::Read || !answers_own_write(key))
+                .collect();
             accesses.extend(mine);
             answers.push(match result {
                 Ok(value) => json!({ "value": value }),
