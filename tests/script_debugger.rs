@@ -440,7 +440,7 @@ export async function handle(req) {
 #[test]
 fn a_sliding_windows_check_is_lost_between_zcard_and_zadd() {
     use interleave::debugger::ViolationKind;
-    use interleave::explain::{data_fix, explain_recording, story};
+    use interleave::explain::story;
     use interleave::script::source::encode;
     use interleave::sim::trace::{OpKind, Outcome};
     use interleave::sim::What;
@@ -486,25 +486,7 @@ fn a_sliding_windows_check_is_lost_between_zcard_and_zadd() {
     );
     // The fix puts the check and the add under a Redis lock: two clicks
     // are refused by the limiter's own throw, which is the point.
-    let fix = data_fix(&racy, &told).expect("a fix");
-    assert!(
-        fix.value
-            .contains("  try {\n    const used = await redis.zcard(key);"),
-        "{}",
-        fix.value
-    );
-    assert!(
-        fix.outcome.starts_with("no lost update, 2 errors (was 0)")
-            && fix
-                .outcome
-                .ends_with("2 request(s) now fail with the script's own throw"),
-        "{}",
-        fix.outcome
-    );
-    let (config, program) = open(&format!("#{}", fix.fragment));
-    let fixed = Recording::of_program(&program, &config).unwrap();
-    assert_eq!((lost(&fixed).len(), fixed.metrics.errors), (0, 2));
-    assert_eq!(explain_recording(&racy).fix.as_ref(), Some(&fix));
+    refused_under_a_redis_lock(&racy, "    const used = await redis.zcard(key);");
     // 100 ms apart, each count sees the adds before it: nothing lost.
     let (config, program) = open(&format!(
         "#v=1&scenario=script&code={}&users=1&clicks=5&click_gap=100ms",
@@ -558,6 +540,40 @@ async function handle(req) {
     assert_eq!(lost(&record(list, 3)), vec![1, 2]);
 }
 
+/// The fix "What happened" offers for a limiter's stale check of five
+/// clicks at once: the lines from the check (`check`, the first line
+/// under the lock) to the write under a Redis lock, which explain offers
+/// too, and whose run loses nothing and refuses two clicks with the
+/// script's own throw.
+fn refused_under_a_redis_lock(racy: &Recording, check: &str) {
+    use interleave::debugger::ViolationKind;
+    use interleave::explain::{data_fix, explain_recording, story};
+    let told = story(racy, racy.first_violation().expect("a violation")).expect("a story");
+    let fix = data_fix(racy, &told).expect("a fix");
+    assert!(
+        fix.value.contains(&format!("  try {{\n{check}")),
+        "{}",
+        fix.value
+    );
+    assert!(
+        fix.outcome.starts_with("no lost update, 2 errors (was 0)")
+            && fix
+                .outcome
+                .ends_with("2 request(s) now fail with the script's own throw"),
+        "{}",
+        fix.outcome
+    );
+    let (config, program) = open(&format!("#{}", fix.fragment));
+    let fixed = Recording::of_program(&program, &config).unwrap();
+    let lost = fixed
+        .violations
+        .iter()
+        .filter(|v| v.kind == ViolationKind::LostUpdate)
+        .count();
+    assert_eq!((lost, fixed.metrics.errors), (0, 2));
+    assert_eq!(explain_recording(racy).fix.as_ref(), Some(&fix));
+}
+
 /// A count checked, then changed in place (`GET` then `INCR`, `HGET` then
 /// `HINCRBY`): the change keeps every other request's, but acts on a count
 /// that missed them, as a fixed-window rate limiter that checks before it
@@ -567,7 +583,7 @@ async function handle(req) {
 fn a_counters_check_is_lost_between_get_and_incr() {
     use interleave::debugger::narrate::op_label;
     use interleave::debugger::ViolationKind;
-    use interleave::explain::{data_fix, explain_recording, story};
+    use interleave::explain::story;
     use interleave::script::source::encode;
     use interleave::sim::trace::OpKind;
     use interleave::sim::What;
@@ -616,25 +632,7 @@ async function handle(req) {
     );
     // Under a Redis lock, the fourth and fifth clicks are refused by the
     // limiter's own throw.
-    let fix = data_fix(&racy, &told).expect("a fix");
-    assert!(
-        fix.value
-            .contains("  try {\n    const used = Number(await redis.get(key));"),
-        "{}",
-        fix.value
-    );
-    assert!(
-        fix.outcome.starts_with("no lost update, 2 errors (was 0)")
-            && fix
-                .outcome
-                .ends_with("2 request(s) now fail with the script's own throw"),
-        "{}",
-        fix.outcome
-    );
-    let (config, program) = open(&format!("#{}", fix.fragment));
-    let fixed = Recording::of_program(&program, &config).unwrap();
-    assert_eq!((lost(&fixed).len(), fixed.metrics.errors), (0, 2));
-    assert_eq!(explain_recording(&racy).fix.as_ref(), Some(&fix));
+    refused_under_a_redis_lock(&racy, "    const used = Number(await redis.get(key));");
     // 100 ms apart, each read sees the counts before it.
     let spaced = record(limiter, "&click_gap=100ms");
     assert_eq!((lost(&spaced), spaced.metrics.errors), (Vec::new(), 2));
@@ -694,12 +692,8 @@ async function handle(req) {
         "{}",
         told.text
     );
-    let fix = data_fix(&racy_set, &told).expect("a fix");
-    assert!(
-        fix.outcome.starts_with("no lost update, 2 errors (was 0)"),
-        "{}",
-        fix.outcome
-    );
+    let check = "    if ((await redis.scard(\"seats\")) >= 3) throw new Error(\"full\");";
+    refused_under_a_redis_lock(&racy_set, check);
     let add_first = r#"const Redis = require("ioredis");
 const redis = new Redis();
 async function handle(req) {
