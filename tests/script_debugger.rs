@@ -439,26 +439,12 @@ export async function handle(req) {
 /// push) loses nothing, nor do changes sent as one `MULTI`.
 #[test]
 fn a_sliding_windows_check_is_lost_between_zcard_and_zadd() {
-    use interleave::debugger::ViolationKind;
     use interleave::explain::story;
     use interleave::script::source::encode;
     use interleave::sim::trace::{OpKind, Outcome};
     use interleave::sim::What;
-    let record = |code: &str, clicks: u32| {
-        let (config, program) = open(&format!(
-            "#v=1&scenario=script&code={}&users=1&clicks={clicks}",
-            encode(code)
-        ));
-        Recording::of_program(&program, &config).unwrap()
-    };
-    let lost = |recording: &Recording| {
-        recording
-            .violations
-            .iter()
-            .filter(|v| v.kind == ViolationKind::LostUpdate)
-            .map(|v| v.request)
-            .collect::<Vec<_>>()
-    };
+    let record = |code: &str, clicks: u32| record_script(code, &format!("&clicks={clicks}"));
+    let lost = lost_requests;
     let sliding = include_str!("../examples/scripts/rate_limiter_sliding.js");
     // Five clicks at once: each empties nothing (ZREMRANGEBYSCORE),
     // counts 0 at 2 ms, then adds at 3 ms. #0's add is the first change;
@@ -546,7 +532,6 @@ async function handle(req) {
 /// too, and whose run loses nothing and refuses two clicks with the
 /// script's own throw.
 fn refused_under_a_redis_lock(racy: &Recording, check: &str) {
-    use interleave::debugger::ViolationKind;
     use interleave::explain::{data_fix, explain_recording, story};
     let told = story(racy, racy.first_violation().expect("a violation")).expect("a story");
     let fix = data_fix(racy, &told).expect("a fix");
@@ -565,13 +550,30 @@ fn refused_under_a_redis_lock(racy: &Recording, check: &str) {
     );
     let (config, program) = open(&format!("#{}", fix.fragment));
     let fixed = Recording::of_program(&program, &config).unwrap();
-    let lost = fixed
+    assert_eq!(
+        (lost_requests(&fixed), fixed.metrics.errors),
+        (Vec::new(), 2)
+    );
+    assert_eq!(explain_recording(racy).fix.as_ref(), Some(&fix));
+}
+
+/// The recording of `code` run by one user, with the rest of the fragment.
+fn record_script(code: &str, rest: &str) -> Recording {
+    let (config, program) = open(&format!(
+        "#v=1&scenario=script&code={}&users=1{rest}",
+        interleave::script::source::encode(code)
+    ));
+    Recording::of_program(&program, &config).unwrap()
+}
+
+/// The requests whose update `recording` lost, in trace order.
+fn lost_requests(recording: &Recording) -> Vec<u32> {
+    recording
         .violations
         .iter()
-        .filter(|v| v.kind == ViolationKind::LostUpdate)
-        .count();
-    assert_eq!((lost, fixed.metrics.errors), (0, 2));
-    assert_eq!(explain_recording(racy).fix.as_ref(), Some(&fix));
+        .filter(|v| v.kind == interleave::debugger::ViolationKind::LostUpdate)
+        .map(|v| v.request)
+        .collect()
 }
 
 /// A count checked, then changed in place (`GET` then `INCR`, `HGET` then
@@ -582,26 +584,11 @@ fn refused_under_a_redis_lock(racy: &Recording, check: &str) {
 #[test]
 fn a_counters_check_is_lost_between_get_and_incr() {
     use interleave::debugger::narrate::op_label;
-    use interleave::debugger::ViolationKind;
     use interleave::explain::story;
-    use interleave::script::source::encode;
     use interleave::sim::trace::OpKind;
     use interleave::sim::What;
-    let record = |code: &str, extra: &str| {
-        let (config, program) = open(&format!(
-            "#v=1&scenario=script&code={}&users=1&clicks=5{extra}",
-            encode(code)
-        ));
-        Recording::of_program(&program, &config).unwrap()
-    };
-    let lost = |recording: &Recording| {
-        recording
-            .violations
-            .iter()
-            .filter(|v| v.kind == ViolationKind::LostUpdate)
-            .map(|v| v.request)
-            .collect::<Vec<_>>()
-    };
+    let record = |code: &str, extra: &str| record_script(code, &format!("&clicks=5{extra}"));
+    let lost = lost_requests;
     let limiter = r#"const Redis = require("ioredis");
 const redis = new Redis();
 const LIMIT = 3;
