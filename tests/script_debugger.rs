@@ -699,6 +699,48 @@ async function handle(req) {
     );
 }
 
+/// The `db` global's rows are lost one by one: `findOne` then `update`
+/// with a stock computed in JavaScript loses the other buyers' sales
+/// (the oversell example), as does an `$inc` made from the read; an
+/// `update` whose filter tests the stock decides in one step (the atomic
+/// example), and one whose filter is the value read (compare and set)
+/// changes nothing once it is stale.
+#[test]
+fn a_rows_update_is_lost_between_find_one_and_update() {
+    use interleave::explain::story;
+    let oversell = include_str!("../examples/scripts/inventory_oversell.js");
+    let racy = record_script(oversell, "&users=4&clicks=1");
+    assert_eq!(lost_requests(&racy), vec![1, 2, 3]);
+    let told = story(&racy, racy.first_violation().expect("a violation")).expect("a story");
+    assert_eq!(
+        told.text,
+        "#1 read items (line 9) at 20 ms; #0 wrote it (line 14) at 40 ms; #1 wrote it \
+         (line 14) at 40 ms from what it had read, so #0's update is lost (the read and the \
+         write are two steps, and nothing keeps others out between them)."
+    );
+    let atomic = include_str!("../examples/scripts/inventory_atomic.js");
+    assert_eq!(
+        lost_requests(&record_script(atomic, "&users=4&clicks=1")),
+        Vec::<u32>::new()
+    );
+    let set = "await db.update(\"items\", { id: 1 }, { stock: item.stock - 1 });";
+    assert!(oversell.contains(set));
+    let inc = oversell.replace(
+        set,
+        "await db.update(\"items\", { id: 1 }, { stock: { $inc: -1 } });",
+    );
+    assert_eq!(
+        lost_requests(&record_script(&inc, "&users=4&clicks=1")),
+        vec![1, 2, 3]
+    );
+    let compare_and_set = oversell.replace(
+        set,
+        "await db.update(\"items\", { id: 1, stock: item.stock }, { stock: item.stock - 1 });",
+    );
+    let cas = record_script(&compare_and_set, "&users=4&clicks=1");
+    assert_eq!(lost_requests(&cas), Vec::<u32>::new());
+}
+
 /// The lost update in SQL: `SELECT` a row, compute in JavaScript, `UPDATE
 /// … SET seats = $1`. Under READ COMMITTED the second update overwrites
 /// the first commit (a violation); under REPEATABLE READ it fails with

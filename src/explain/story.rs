@@ -771,6 +771,8 @@ impl<'a> Reader<'a> {
                             | OpKind::CacheGetStale
                             | OpKind::CacheHashGet
                             | OpKind::CacheSetRead
+                            | OpKind::DbFind
+                            | OpKind::DbFindOne
                             | OpKind::CacheZsetRead
                             | OpKind::CacheListRead
                             | OpKind::SqlSelect

@@ -1241,6 +1241,7 @@ impl ScriptRun {
             Call::SetWrite(key, ..) => Some((key.clone(), Access::Change)),
             _ => None,
         };
+        let rows = self.row_accesses(&call);
         let (result, outcome) = self.apply_one(call, now);
         let mut accesses: Accesses = accesses
             .into_iter()
@@ -1268,7 +1269,51 @@ impl ScriptRun {
                     .map(|name| (hash_field(&key, name), Access::Read, outcome)),
             );
         }
+        if result.is_ok() {
+            accesses.extend(rows.into_iter().map(|(key, access)| (key, access, outcome)));
+        }
         (result, outcome, accesses)
+    }
+
+    /// How a `db` call reaches the rows its filter matches, each a key of
+    /// its own (`row_key`), for lost updates: `find` reads them (`findOne`
+    /// the first); `update` overwrites them with values computed in
+    /// JavaScript, or changes them in place when every value is an
+    /// `$inc`, and decides on what it finds when its filter tests a field
+    /// (`{ stock: { $gt: 0 } }`): one step, as `SET NX` is; `remove` too.
+    fn row_accesses(&self, call: &Call) -> Vec<(String, Access)> {
+        let (table, filter, access, first) = match call {
+            Call::Find(table, filter) => (table, filter, Access::Read, false),
+            Call::FindOne(table, filter) => (table, filter, Access::Read, true),
+            Call::Update(table, filter, set) => {
+                let tested = filter.values().any(Value::is_object);
+                let in_place = set.values().all(|value| {
+                    value
+                        .as_object()
+                        .is_some_and(|ops| ops.contains_key("$inc"))
+                });
+                let access = match (tested, in_place) {
+                    (true, _) => Access::Update,
+                    (false, true) => Access::Change,
+                    (false, false) => Access::Overwrite,
+                };
+                (table, filter, access, false)
+            }
+            Call::Remove(table, filter) => (table, filter, Access::Update, false),
+            _ => return Vec::new(),
+        };
+        let ids = self
+            .host
+            .state
+            .borrow_mut()
+            .tables
+            .matching(table, filter)
+            .unwrap_or_default();
+        let take = if first { 1 } else { ids.len() };
+        ids.into_iter()
+            .take(take)
+            .map(|id| (row_key(table, id), access))
+            .collect()
     }
 
     /// [`Self::apply`] of any call but an `EXEC`.
@@ -1649,7 +1694,9 @@ impl ScriptRun {
             // Another request wrote the key since this one saw it, and
             // this one wrote what it computed from that (no DB read in
             // between, which would make it a cache fill).
-            let stale = seen.is_some_and(|seen| seen.version < version && seen.reads == reads);
+            let stale = seen.is_some_and(|seen| {
+                seen.version < version && (seen.reads == reads || is_row(&key))
+            });
             let lost = changed
                 && stale
                 && match access {
@@ -2515,6 +2562,18 @@ fn changed(cache: &ScriptCache, key: &str, before: u64) -> Outcome {
         true => Outcome::Stored,
         false => Outcome::Unchanged,
     }
+}
+
+/// A `db` table's row as a key of its own, for lost updates: no cache key
+/// starts with a NUL, so a row never meets a cache key, and a DB read
+/// before a row's write is no cache fill (`note_cache_access`).
+fn row_key(table: &str, id: u64) -> String {
+    format!("\u{0}db:{table}\u{0}{id}")
+}
+
+/// Whether `key` is a row's (`row_key`).
+fn is_row(key: &str) -> bool {
+    key.starts_with('\u{0}')
 }
 
 /// A hash's field as a key of its own, for lost updates.

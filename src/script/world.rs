@@ -1368,6 +1368,10 @@ pub struct TableDef {
 struct Table {
     def: TableDef,
     rows: Vec<Row>,
+    /// Each row's id, beside it: its place among the rows the table ever
+    /// held, kept as rows before it are removed (what lost updates follow).
+    ids: Vec<u64>,
+    next_id: u64,
     /// Rows per `expectUnique` group, and the rows beyond the first of
     /// each, kept as rows change (so a run can tell which write made a
     /// duplicate).
@@ -1380,6 +1384,8 @@ impl Table {
         let rows = def.rows.clone();
         let mut table = Table {
             def,
+            ids: (0..rows.len() as u64).collect(),
+            next_id: rows.len() as u64,
             rows,
             groups: HashMap::new(),
             duplicates: 0,
@@ -1457,6 +1463,18 @@ impl Tables {
             .ok_or_else(|| DbError::Bad(format!("no table `{name}`: define it with db.table")))
     }
 
+    /// The ids of the rows `filter` matches, in table order.
+    pub fn matching(&mut self, name: &str, filter: &Row) -> Result<Vec<u64>, DbError> {
+        let table = self.table(name)?;
+        let mut ids = Vec::new();
+        for (row, &id) in table.rows.iter().zip(&table.ids) {
+            if matches(row, filter)? {
+                ids.push(id);
+            }
+        }
+        Ok(ids)
+    }
+
     pub fn find(&mut self, name: &str, filter: &Row) -> Result<Vec<Row>, DbError> {
         let table = self.table(name)?;
         let mut found = Vec::new();
@@ -1479,6 +1497,8 @@ impl Tables {
             return Err(unique_violation(name, &table.def));
         }
         table.count(&row);
+        table.ids.push(table.next_id);
+        table.next_id += 1;
         table.rows.push(row.clone());
         Ok(row)
     }
@@ -1512,15 +1532,18 @@ impl Tables {
     pub fn delete(&mut self, name: &str, filter: &Row) -> Result<u64, DbError> {
         let table = self.table(name)?;
         let mut keep = Vec::with_capacity(table.rows.len());
+        let mut ids = Vec::with_capacity(table.rows.len());
         let mut deleted = 0;
-        for row in table.rows.drain(..) {
+        for (row, id) in table.rows.drain(..).zip(table.ids.drain(..)) {
             if matches(&row, filter)? {
                 deleted += 1;
             } else {
                 keep.push(row);
+                ids.push(id);
             }
         }
         table.rows = keep;
+        table.ids = ids;
         if deleted > 0 {
             table.regroup();
         }
