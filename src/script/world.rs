@@ -1417,6 +1417,11 @@ impl Table {
         }
     }
 
+    /// Whether `filter` matches each row, in table order.
+    fn hits(&self, filter: &Row) -> Result<Vec<bool>, DbError> {
+        self.rows.iter().map(|row| matches(row, filter)).collect()
+    }
+
     fn regroup(&mut self) {
         self.groups.clear();
         self.duplicates = 0;
@@ -1424,6 +1429,14 @@ impl Table {
             self.count(&row);
         }
     }
+}
+
+/// The items of `all` whose `hits` are true.
+fn picked<'a, T>(all: &'a [T], hits: &'a [bool]) -> impl Iterator<Item = &'a T> {
+    all.iter()
+        .zip(hits)
+        .filter(|(_, &hit)| hit)
+        .map(|(item, _)| item)
 }
 
 /// Why a write was refused.
@@ -1466,24 +1479,14 @@ impl Tables {
     /// The ids of the rows `filter` matches, in table order.
     pub fn matching(&mut self, name: &str, filter: &Row) -> Result<Vec<u64>, DbError> {
         let table = self.table(name)?;
-        let mut ids = Vec::new();
-        for (row, &id) in table.rows.iter().zip(&table.ids) {
-            if matches(row, filter)? {
-                ids.push(id);
-            }
-        }
-        Ok(ids)
+        let hits = table.hits(filter)?;
+        Ok(picked(&table.ids, &hits).copied().collect())
     }
 
     pub fn find(&mut self, name: &str, filter: &Row) -> Result<Vec<Row>, DbError> {
         let table = self.table(name)?;
-        let mut found = Vec::new();
-        for row in &table.rows {
-            if matches(row, filter)? {
-                found.push(row.clone());
-            }
-        }
-        Ok(found)
+        let hits = table.hits(filter)?;
+        Ok(picked(&table.rows, &hits).cloned().collect())
     }
 
     pub fn insert(&mut self, name: &str, row: Row) -> Result<Row, DbError> {
@@ -1531,19 +1534,13 @@ impl Tables {
 
     pub fn delete(&mut self, name: &str, filter: &Row) -> Result<u64, DbError> {
         let table = self.table(name)?;
-        let mut keep = Vec::with_capacity(table.rows.len());
-        let mut ids = Vec::with_capacity(table.rows.len());
-        let mut deleted = 0;
-        for (row, id) in table.rows.drain(..).zip(table.ids.drain(..)) {
-            if matches(&row, filter)? {
-                deleted += 1;
-            } else {
-                keep.push(row);
-                ids.push(id);
-            }
-        }
-        table.rows = keep;
-        table.ids = ids;
+        // Matched first, so a filter that fails leaves every row in place.
+        let hits = table.hits(filter)?;
+        let deleted = hits.iter().filter(|&&hit| hit).count() as u64;
+        let mut hit = hits.iter();
+        table.rows.retain(|_| !hit.next().is_some_and(|&hit| hit));
+        let mut hit = hits.iter();
+        table.ids.retain(|_| !hit.next().is_some_and(|&hit| hit));
         if deleted > 0 {
             table.regroup();
         }
