@@ -699,6 +699,55 @@ async function handle(req) {
     );
 }
 
+/// A hash's size checked, then a field added (`HLEN` then `HSET`): the
+/// write keeps every other field, but adds to a count that missed the
+/// fields the others added, as a cart of at most three items that checks
+/// before it adds does. Fields already there are the fields' own: a
+/// session read whole, then its `last` field written by every request,
+/// loses nothing.
+#[test]
+fn a_hashs_size_checked_before_hset_is_lost() {
+    use interleave::explain::story;
+    let cart = r#"const Redis = require("ioredis");
+const redis = new Redis();
+async function handle(req) {
+  if ((await redis.hlen("cart")) >= 3) throw new Error("full");
+  await redis.hset("cart", `item${req.id}`, 1);
+}
+"#;
+    let racy = record_script(cart, "&clicks=5");
+    assert_eq!(lost_requests(&racy), vec![1, 2, 3, 4]);
+    let told = story(&racy, racy.first_violation().expect("a violation")).expect("a story");
+    assert_eq!(
+        told.text,
+        "#1 read cart (line 4) at 1 ms; #0 wrote it (line 5) at 2 ms; #1 wrote it (line 5) at \
+         2 ms from what it had read, so #0's update is lost (the read and the write are two \
+         steps, and nothing keeps others out between them)."
+    );
+    let check = "    if ((await redis.hlen(\"cart\")) >= 3) throw new Error(\"full\");";
+    refused_under_a_redis_lock(&racy, check);
+    // 100 ms apart, each count sees the fields before it.
+    let spaced = record_script(cart, "&clicks=5&click_gap=100ms");
+    assert_eq!(
+        (lost_requests(&spaced), spaced.metrics.errors),
+        (Vec::new(), 2)
+    );
+    // HGETALL, then HSET of a field the others write too: the first adds
+    // it, the others change its value, and none of them acts on the
+    // fields it read.
+    let session = r#"const Redis = require("ioredis");
+const redis = new Redis();
+async function handle(req) {
+  const session = await redis.hgetall("session");
+  await redis.hset("session", "last", req.id, "seen", Object.keys(session).length);
+}
+"#;
+    assert_eq!(
+        lost_requests(&record_script(session, "&clicks=5")),
+        Vec::<u32>::new()
+    );
+}
+
 /// The `db` global's rows are lost one by one: `findOne` then `update`
 /// with a stock computed in JavaScript loses the other buyers' sales
 /// (the oversell example), as does an `$inc` made from the read; an

@@ -1978,6 +1978,39 @@ export async function handle(req) {
     assert_eq!((m.db_reads, m.db_writes), (2, 2));
 }
 
+/// `now()` is its transaction's start, as in PostgreSQL: the same inside
+/// one block whatever statement asks (a SELECT, an UPDATE's SET, an
+/// INSERT's DEFAULT), and a statement outside a block is its own.
+#[test]
+fn now_is_the_transactions_start() {
+    let code = r#"const { Pool } = require("pg");
+const pool = new Pool();
+exports.handle = async () => {
+  const c = await pool.connect();
+  await c.query("BEGIN");
+  const a = await c.query("SELECT now() AS t");
+  const u = await c.query("UPDATE items SET at = now() WHERE id = 1 RETURNING at");
+  const i = await c.query("INSERT INTO orders (item) VALUES (1) RETURNING at");
+  await c.query("COMMIT");
+  const after = await c.query("SELECT now() AS t");
+  c.release();
+  const ms = (d) => d.getTime();
+  console.log(ms(a.rows[0].t), ms(u.rows[0].at), ms(i.rows[0].at), ms(after.rows[0].t));
+};"#;
+    let (config, _) = source::parse("scenario=script&users=1&clicks=1").unwrap();
+    let schema = "CREATE TABLE items (id int PRIMARY KEY, at timestamptz);
+CREATE TABLE orders (item int, at timestamptz DEFAULT now());
+INSERT INTO items (id) VALUES (1);";
+    let mut run = ScriptRun::with_schema(code, Some(schema), &config, true).expect("it loads");
+    assert!(run.run(BUDGET));
+    let m = run.metrics();
+    assert_eq!((m.errors, m.hung), (0, 0), "{:?}", run.messages());
+    // BEGIN lands at 20 ms (DB reads and writes 20 ms each); the three
+    // statements after it see that; the SELECT after COMMIT (at 100 ms)
+    // lands at 120 ms.
+    assert_eq!(run.messages()[0], "20 20 20 120");
+}
+
 /// A top level that fails after an `await`, never finishes, or runs away
 /// does not load, with a message that says which.
 #[test]
@@ -2112,6 +2145,72 @@ async function handle(req) {
     readers.sort_unstable();
     readers.dedup();
     assert_eq!(readers, [0, 1, 2]);
+}
+
+/// p-limit's queued function and lru-cache's shared fetch resume as the
+/// request that awaits them (p-limit binds a queued function to its
+/// caller's async context), so each request's own reads and writes are
+/// its own, and the lost updates they make are found: three requests
+/// read `visits` one after another through a limit of one (GETs land at
+/// 4, 8 and 12 ms), then each writes what it read plus one (SETs land at
+/// 15, 19 and 23 ms): #1 and #2 lose the updates before theirs. Behind
+/// one shared fetch (it lands at 5 ms), all three read at 6 ms and write
+/// at 17 ms.
+#[test]
+fn p_limit_and_lru_cache_fetch_resume_as_the_awaiting_request() {
+    use interleave::sim::trace::{OpKind, What};
+    let limited = r#"
+const limit = require("p-limit")(1);
+const redis = new (require("ioredis"))();
+async function handle(req) {
+  const v = Number(await limit(async () => {
+    await new Promise((r) => setTimeout(r, 3));
+    return redis.get("visits");
+  }));
+  await new Promise((r) => setTimeout(r, 10));
+  await redis.set("visits", v + 1);
+  console.log("req", req.id);
+}"#;
+    let fetched = r#"
+const { LRUCache } = require("lru-cache");
+const redis = new (require("ioredis"))();
+const lru = new LRUCache({ max: 10, fetchMethod: async () => {
+  await new Promise((r) => setTimeout(r, 5));
+  return 1;
+} });
+async function handle(req) {
+  await lru.fetch("k");
+  const v = Number(await redis.get("visits"));
+  await new Promise((r) => setTimeout(r, 10));
+  await redis.set("visits", v + 1);
+  console.log("req", req.id);
+}"#;
+    for (code, gets, sets) in [
+        (limited, [4, 8, 12], [15, 19, 23]),
+        (fetched, [6; 3], [17; 3]),
+    ] {
+        let (m, mut run) = run_script(code, "scenario=script&users=3&clicks=1");
+        assert_eq!(
+            (m.errors, m.hung, run.observation().lost_updates),
+            (0, 0, 2)
+        );
+        let messages = run.messages();
+        let events = run.take_events();
+        let landed = |kind: OpKind| -> Vec<(u32, u64)> {
+            events
+                .iter()
+                .filter(|e| e.what == What::Complete(kind))
+                .map(|e| (e.request, e.time / 1000))
+                .collect()
+        };
+        let by_request = |times: [u64; 3]| vec![(0, times[0]), (1, times[1]), (2, times[2])];
+        assert_eq!(landed(OpKind::CacheGet), by_request(gets));
+        assert_eq!(landed(OpKind::CacheSet), by_request(sets));
+        for event in events.iter().filter(|e| e.what == What::Log) {
+            let text = &messages[event.detail as usize];
+            assert_eq!(text, &format!("req {}", event.request));
+        }
+    }
 }
 
 /// ioredis against the simulated cache gives Redis's replies: Node 20 with
@@ -5956,6 +6055,40 @@ setTimeout(() => console.log(out.join(", ")), 10);
             "GET / 200",
         ]
     );
+}
+
+/// Express's response keeps the headers a handler sets (`set`, `append`,
+/// `location`, `cookie`), reads them back (`get`), and answers with
+/// `redirect`; its request has Express's own members. Express 4.21's
+/// `res` and `req` give these values for a request with no Accept header
+/// over plain http.
+#[test]
+fn express_responses_keep_their_headers() {
+    let code = r#"
+const express = require("express");
+const app = express();
+app.post("/orders", (req, res) => {
+  res.status(201).location("/orders/1").set({ "X-A": "1" }).append("X-A", "2");
+  res.cookie("sid", "abc", { httpOnly: true, sameSite: "lax" }).vary("Accept");
+  console.log(res.get("location"), JSON.stringify(res.get("x-a")), res.get("Set-Cookie"), res.get("vary"));
+  console.log(req.secure, req.xhr, req.ips.length, req.accepts("json", "html"), req.param("id", "none"));
+  res.json({ id: 1 });
+});
+app.post("/old", (req, res) => res.redirect(301, "/orders"));
+"#;
+    let (m, run) = run_script(code, "scenario=script&users=1&clicks=1");
+    assert_eq!(m.errors, 0);
+    assert_eq!(
+        run.messages(),
+        [
+            "/orders/1 [\"1\",\"2\"] sid=abc; Path=/; HttpOnly; SameSite=Lax Accept",
+            "false false 0 json none",
+            "POST /orders 201",
+        ]
+    );
+    let (m, run) = run_route(code, Some("POST /old"), "scenario=script&users=1&clicks=1").unwrap();
+    assert_eq!(m.errors, 0);
+    assert_eq!(run.messages(), ["POST /old 301"]);
 }
 
 /// WeakRef and FinalizationRegistry as V8's in a run without a garbage

@@ -1357,8 +1357,37 @@
   express.Router = () => expressRouter();
   express.default = express;
 
+  const REDIRECTS = {
+    300: "Multiple Choices",
+    301: "Moved Permanently",
+    302: "Found",
+    303: "See Other",
+    307: "Temporary Redirect",
+    308: "Permanent Redirect",
+  };
   function expressResponse(reply) {
     let written;
+    // The response's headers, by lower-case name, as Express keeps them
+    // (a value, or an array of them); nothing but the handler reads them.
+    const headers = Object.create(null);
+    const setOne = (name, value) => {
+      headers[String(name).toLowerCase()] = Array.isArray(value) ? value.map(String) : String(value);
+    };
+    const append = (name, value) => {
+      const key = String(name).toLowerCase();
+      const before = headers[key];
+      const added = Array.isArray(value) ? value.map(String) : [String(value)];
+      headers[key] = before === undefined ? (added.length === 1 ? added[0] : added) : [].concat(before, added);
+      return res;
+    };
+    const set = (name, value) => {
+      if (name !== null && typeof name === "object") {
+        for (const [key, each] of Object.entries(name)) setOne(key, each);
+      } else {
+        setOne(name, value);
+      }
+      return res;
+    };
     const res = {
       statusCode: 200,
       locals: {},
@@ -1369,21 +1398,85 @@
         res.statusCode = Number(code);
         return res;
       },
-      set() {
+      set,
+      header: set,
+      setHeader(name, value) {
+        setOne(name, value);
         return res;
       },
-      header() {
+      append,
+      get: (name) => headers[String(name).toLowerCase()],
+      getHeader: (name) => headers[String(name).toLowerCase()],
+      getHeaders: () => Object.assign(Object.create(null), headers),
+      getHeaderNames: () => Object.keys(headers),
+      hasHeader: (name) => String(name).toLowerCase() in headers,
+      removeHeader(name) {
+        delete headers[String(name).toLowerCase()];
+      },
+      type(value) {
+        const type = String(value);
+        return set("Content-Type", type.includes("/") ? type : `application/${type.replace(/^\./, "")}`);
+      },
+      contentType(value) {
+        return res.type(value);
+      },
+      location(url) {
+        return set("Location", url === "back" ? (res.req?.get("referrer") ?? "/") : url);
+      },
+      // `redirect(url)` or `redirect(status, url)`: 302 unless told.
+      redirect(status, url) {
+        if (url === undefined) [status, url] = [302, status];
+        res.location(url);
+        res.statusCode = Number(status);
+        const said = REDIRECTS[res.statusCode] ?? String(res.statusCode);
+        reply.finish(res.statusCode, `${said}. Redirecting to ${url}`);
         return res;
       },
-      setHeader() {
-        return res;
+      cookie(name, value, options = {}) {
+        const text = typeof value === "object" ? `j:${JSON.stringify(value)}` : String(value);
+        // The `cookie` module's order of attributes.
+        const parts = [`${name}=${encodeURIComponent(text)}`];
+        if (options.maxAge !== undefined) parts.push(`Max-Age=${Math.floor(options.maxAge / 1000)}`);
+        parts.push(`Path=${options.path ?? "/"}`);
+        if (options.maxAge !== undefined) {
+          parts.push(`Expires=${new Date(Date.now() + options.maxAge).toUTCString()}`);
+        }
+        if (options.httpOnly) parts.push("HttpOnly");
+        if (options.sameSite) {
+          const same = options.sameSite === true ? "strict" : String(options.sameSite).toLowerCase();
+          parts.push(`SameSite=${same[0].toUpperCase()}${same.slice(1)}`);
+        }
+        if (options.secure) parts.push("Secure");
+        return append("Set-Cookie", parts.join("; "));
       },
-      type() {
+      clearCookie(name, options = {}) {
+        const expired = "Expires=Thu, 01 Jan 1970 00:00:00 GMT";
+        return append("Set-Cookie", `${name}=; Path=${options.path ?? "/"}; ${expired}`);
+      },
+      vary(field) {
+        return append("Vary", field);
+      },
+      attachment(filename) {
+        const disposition = filename === undefined ? "attachment" : `attachment; filename="${filename}"`;
+        return set("Content-Disposition", disposition);
+      },
+      links(links) {
+        const text = Object.entries(links).map(([rel, url]) => `<${url}>; rel="${rel}"`);
+        return append("Link", text.join(", "));
+      },
+      // No Accept header comes with a simulated request: the first type's
+      // handler answers, as Express's content negotiation picks it.
+      format(handlers) {
+        const first = Object.keys(handlers).find((key) => key !== "default") ?? "default";
+        handlers[first](res.req, res);
         return res;
       },
       json(body) {
         reply.finish(res.statusCode, body);
         return res;
+      },
+      jsonp(body) {
+        return res.json(body);
       },
       send(body) {
         reply.finish(res.statusCode, body);
@@ -1498,6 +1591,19 @@
     request.rawBody = request.body;
     request.body = undefined;
     request.baseUrl = "";
+    // Express's own request members: a plain http request from one client.
+    request.secure = false;
+    request.xhr = false;
+    request.ips = [];
+    request.subdomains = [];
+    request.fresh = false;
+    request.stale = true;
+    request.is = (...types) =>
+      types.flat().find((type) => type === "json" || type === "application/json" || type === "application/*") ??
+      false;
+    request.accepts = (...types) => types.flat()[0] ?? "*/*";
+    request.param = (name, fallback) =>
+      request.params?.[name] ?? request.body?.[name] ?? request.query?.[name] ?? fallback;
     const done = deferred();
     const reply = responder(route, request, done);
     const res = expressResponse(reply);

@@ -1232,13 +1232,21 @@ impl ScriptRun {
             Call::HashRead(key, None) | Call::SetRead(key, None) => Some(key.clone()),
             _ => None,
         };
-        // A set as a whole, as a sorted set is: SMEMBERS (and SCARD, its
-        // length) reads it, and SADD or SREM changes it when it adds or
-        // removes a member, so a count checked and then a member added is
-        // a change made from that read.
-        let whole_set = match &call {
-            Call::SetRead(key, None) => Some((key.clone(), Access::Read)),
-            Call::SetWrite(key, ..) => Some((key.clone(), Access::Change)),
+        // A set or a hash as a whole, as a sorted set is: SMEMBERS (and
+        // SCARD, its length) or HGETALL (HLEN, HKEYS, HVALS) reads it, and
+        // SADD or SREM changes it when it adds or removes a member, HSET,
+        // HSETNX or HDEL when it adds or removes a field, so a count
+        // checked and then a member or a field added is a change made from
+        // that read. A hash's values stay its fields' own (`hash_field`):
+        // HSET of a field already there changes no one's view of the hash.
+        let whole = match &call {
+            Call::SetRead(key, None) | Call::HashRead(key, None) => {
+                Some((key.clone(), Access::Read))
+            }
+            Call::SetWrite(key, ..)
+            | Call::HashWrite(key, HashWrite::Set(..) | HashWrite::Delete(_)) => {
+                Some((key.clone(), Access::Change))
+            }
             _ => None,
         };
         let rows = self.row_accesses(&call);
@@ -1247,8 +1255,9 @@ impl ScriptRun {
             .into_iter()
             .map(|(key, access)| (key, access, outcome))
             .collect();
-        if let (Some((key, access)), Ok(Some(answer))) = (whole_set, &result) {
-            // SADD and SREM answer how many members they changed.
+        if let (Some((key, access)), Ok(Some(answer))) = (whole, &result) {
+            // SADD and SREM answer how many members they changed, HSET and
+            // HDEL how many fields they added or removed (HSETNX: 1 or 0).
             let outcome = match answer.as_f64() {
                 Some(changed) if access == Access::Change && changed <= 0.0 => Outcome::Unchanged,
                 _ => outcome,

@@ -189,7 +189,19 @@
       next();
     };
     const enqueue = (fn, resolve, args) => {
-      queue.push(run.bind(undefined, fn, resolve, args));
+      // As p-limit's `AsyncResource.bind`, a function runs as the request
+      // that queued it: started by another request's `next`, it is handed
+      // over through the host (as async-mutex's waiters are), its place
+      // taken at once.
+      const request = host.request();
+      queue.push(() => {
+        if (request === host.request()) return run(fn, resolve, args);
+        activeCount++;
+        host.defer(request, () => {
+          activeCount--;
+          run(fn, resolve, args);
+        });
+      });
       (async () => {
         // As p-limit: `activeCount` changes a microtask later.
         await Promise.resolve();
@@ -212,6 +224,19 @@
     return limit;
   }
   pLimit.default = pLimit;
+
+  // The request whose code started each background fetch, by its promise.
+  const fetchers = new WeakMap();
+  // `promise` for a caller from another request: settled through the host
+  // (as async-mutex's hand-off), so the caller resumes as itself.
+  function joined(promise) {
+    const request = host.request();
+    const settle = (done) => (outcome) => {
+      if (request === host.request()) done(outcome);
+      else host.defer(request, () => done(outcome));
+    };
+    return new Promise((resolve, reject) => promise.then(settle(resolve), settle(reject)));
+  }
 
   // lru-cache's LRUCache: `max` entries (the least recently used goes
   // first), an optional `ttl` in ms on the simulated clock.
@@ -356,6 +381,7 @@
         __staleWhileFetching: v,
         __returned: undefined,
       });
+      fetchers.set(bf, host.request());
       if (entry === undefined) {
         this.set(k, bf, { ...fetchOpts.options });
       } else {
@@ -382,7 +408,9 @@
       const v = entry.value;
       if (this._fetching(v)) {
         const stale = allowStale && v.__staleWhileFetching !== undefined;
-        return stale ? v.__staleWhileFetching : (v.__returned = v);
+        if (stale) return v.__staleWhileFetching;
+        v.__returned = v;
+        return fetchers.get(v) === host.request() ? v : joined(v);
       }
       const isStale = this._stale(entry);
       if (!forceRefresh && !isStale) {

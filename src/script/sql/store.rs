@@ -190,6 +190,9 @@ enum Status {
 #[derive(Clone)]
 struct Txn {
     isolation: Isolation,
+    /// When it began, in ms: `now()` inside it, as in PostgreSQL, where it
+    /// is the transaction's start, whatever statement asks.
+    started_ms: f64,
     /// Taken by its first statement (REPEATABLE READ and SERIALIZABLE).
     snapshot: Option<u64>,
     /// The client session whose block it is (`None`: one statement's own).
@@ -206,9 +209,10 @@ struct Txn {
 }
 
 impl Txn {
-    fn new(isolation: Isolation) -> Self {
+    fn new(isolation: Isolation, started_ms: f64) -> Self {
         Txn {
             isolation,
+            started_ms,
             snapshot: None,
             session: None,
             waiting_since: None,
@@ -376,7 +380,7 @@ impl Database {
         match (plan, open) {
             (Plan::Begin(isolation), None) => {
                 if let Some(session) = session {
-                    let id = self.begin(isolation.unwrap_or(Isolation::ReadCommitted));
+                    let id = self.begin(isolation.unwrap_or(Isolation::ReadCommitted), now_ms);
                     self.txns.get_mut(&id).expect("new").session = Some(session);
                     self.sessions.insert(session, id);
                 }
@@ -435,8 +439,8 @@ impl Database {
         }
         let Some(id) = open else {
             // A statement outside a block is a transaction of its own.
-            let id = self.begin(Isolation::ReadCommitted);
-            return match self.statement(id, plan, now_ms) {
+            let id = self.begin(Isolation::ReadCommitted, now_ms);
+            return match self.statement(id, plan) {
                 Landed::Done(reply) => {
                     let landed = match self.commit(id) {
                         Ok(()) => Landed::Done(reply),
@@ -454,7 +458,7 @@ impl Database {
                 }
             };
         };
-        match self.statement(id, plan, now_ms) {
+        match self.statement(id, plan) {
             Landed::Failed(error) => self.fail(id, error),
             Landed::Waits(on) => self.wait(id, on, plan),
             landed => {
@@ -552,9 +556,9 @@ impl Database {
         }
     }
 
-    fn begin(&mut self, isolation: Isolation) -> TxnId {
+    fn begin(&mut self, isolation: Isolation, now_ms: f64) -> TxnId {
         self.next_txn += 1;
-        self.txns.insert(self.next_txn, Txn::new(isolation));
+        self.txns.insert(self.next_txn, Txn::new(isolation, now_ms));
         self.next_txn
     }
 
@@ -648,7 +652,7 @@ impl Database {
         }
     }
 
-    fn statement(&mut self, id: TxnId, plan: &Plan, now_ms: f64) -> Landed {
+    fn statement(&mut self, id: TxnId, plan: &Plan) -> Landed {
         // A SERIALIZABLE transaction another commit doomed fails at its
         // next statement, as PostgreSQL's does.
         if self.txns[&id].isolation == Isolation::Serializable && self.doomed(id) {
@@ -657,7 +661,9 @@ impl Database {
             ));
         }
         let snapshot = self.snapshot(id);
-        let ctx = Context { now_ms };
+        let ctx = Context {
+            now_ms: self.txns[&id].started_ms,
+        };
         let result = match plan {
             Plan::Select(select) => self.select(id, snapshot, select, &ctx),
             Plan::Insert(insert) => self.insert(id, snapshot, insert, &ctx),

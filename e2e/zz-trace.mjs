@@ -1,0 +1,17 @@
+import { resolve } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { chromium } from 'playwright-core';
+import { canStep } from './common.mjs';
+import { serve } from './serve.mjs';
+const link = process.argv[2] ?? '#v=1&scenario=script&example=ticket';
+const server = await serve(resolve('dist'));
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+await browser.startTracing(page, { path: '/tmp/trace.json', categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'v8', 'blink.user_timing', 'toplevel', 'disabled-by-default-v8.compile'] });
+const t0 = Date.now();
+await page.goto(`${server.url}/${link}`);
+await canStep(page, 120000);
+console.log('first step', Date.now() - t0);
+await page.waitForTimeout(1500);
+await browser.stopTracing();
+await browser.close(); await server.close();
