@@ -1020,6 +1020,14 @@ fn bad_scripts_name_code_with_line_and_column() {
         recursion,
         "`code`: line 1, column 23: RangeError: Maximum call stack size exceeded"
     );
+    // The engine gives no position for a private name no class declares.
+    let private = load_error(
+        "class Counter { #n = 0; }\nasync function handle(req) {\n  const c = new Counter();\n  return #n in c;\n}",
+    );
+    assert_eq!(
+        private,
+        "`code`: line 4, column 10: SyntaxError: undefined private field '#n'"
+    );
 }
 
 /// A runaway loop is stopped by the budget and fails its request with the
@@ -4588,6 +4596,76 @@ async function handle(req) {
     assert_eq!(m.db_reads, 2);
 }
 
+/// lru-cache's `maxSize`: Node 20 with lru-cache 10.4.3 printed these
+/// lines for the same text (`sleep` as a `setTimeout` promise, the
+/// remaining TTL rounded to 100 ms as Node's timers run a little late):
+/// the least recently used evicted until a new entry fits, an entry
+/// bigger than `maxSize` not stored (and the one it replaces deleted),
+/// `dispose` with lru-cache's reasons, the iterators from the most
+/// recently used and skipping stale entries, `getRemainingTTL`,
+/// `purgeStale`, `pop`, and lru-cache's TypeError for a `set` with no size.
+#[test]
+fn lru_cache_max_size_iterators_and_ttls_run_as_lru_cache_does() {
+    let code = r#"const { LRUCache } = require("lru-cache");
+const cache = new LRUCache({
+  max: 10,
+  maxSize: 10,
+  sizeCalculation: (value) => value.length,
+  ttl: 1000,
+  dispose: (value, key, reason) => console.log("dispose", key, value, reason),
+});
+async function handle(req) {
+  cache.set("a", "xxxxxx");
+  cache.set("b", "yyyyyy");
+  console.log(cache.size, cache.calculatedSize, cache.has("a"), [...cache.keys()].join(","));
+  cache.set("c", "zz", { ttl: 50 });
+  cache.set("d", "w", { size: 2 });
+  console.log(cache.max, cache.maxSize, cache.calculatedSize, [...cache.entries()].join(" "));
+  cache.get("b");
+  console.log([...cache.keys()].join(","), [...cache.rvalues()].join(","), [...cache].length);
+  cache.set("big", "x".repeat(11));
+  cache.set("b", "y".repeat(11));
+  console.log(cache.has("big"), cache.has("b"), cache.size, cache.calculatedSize);
+  await sleep(100);
+  const ttl = (key) => Math.round(cache.getRemainingTTL(key) / 100) * 100;
+  console.log(ttl("d"), cache.getRemainingTTL("c") <= 0, cache.getRemainingTTL("none"));
+  console.log([...cache.keys()].join(","), cache.size);
+  const seen = [];
+  cache.forEach((value, key) => seen.push(key + "=" + value));
+  console.log(seen.join(" "), cache.purgeStale(), cache.size);
+  console.log(cache.pop(), cache.size, cache.calculatedSize, cache.pop());
+  const plain = new LRUCache({ max: 2 });
+  plain.set("k", 1);
+  console.log(plain.getRemainingTTL("k"), plain.calculatedSize, plain.maxSize);
+  try {
+    new LRUCache({ maxSize: 5 }).set("k", "v");
+  } catch (e) {
+    console.log(e.name, e.message);
+  }
+}
+"#;
+    let (_, run) = run_cleanly(code, "scenario=script&users=1&clicks=1");
+    assert_eq!(
+        run.messages(),
+        [
+            "dispose a xxxxxx evict",
+            "1 6 false b",
+            "10 10 10 d,w c,zz b,yyyyyy",
+            "b,d,c zz,w,yyyyyy 3",
+            "dispose b yyyyyy set",
+            "false false 2 4",
+            "900 true 0",
+            "d 2",
+            "dispose c zz expire",
+            "d=w true 1",
+            "dispose d w evict",
+            "w 0 0 undefined",
+            "Infinity 0 0",
+            "TypeError invalid size value (must be positive integer). When maxSize or maxEntrySize is used, sizeCalculation or size must be set.",
+        ]
+    );
+}
+
 /// Node's `assert` (and `assert/strict`): the messages Node 20 writes, the
 /// diff of two values one property a line, and a falsy `assert(...)`
 /// quoting its call from the script's own line. Node printed the same
@@ -5253,7 +5331,7 @@ async function handle(req) {
 /// calls, so in `o.run(f(x))` the position is on `x` whether `f` or
 /// `o.run` failed. Node names `o.run` in every case here; where an
 /// operand after the inner call moves the position (`o.run(x, y.z)`),
-/// or no call is inside (`o.run([x])`), so do we.
+/// or no call is inside (`o.run([x])`, `` o.run(`${x}`) ``), so do we.
 #[test]
 fn an_ambiguous_call_keeps_the_engines_text() {
     let code = r#"
@@ -5287,7 +5365,7 @@ async function handle(req) {
             "not a function",
             "o.run is not a function",
             "o.run is not a function",
-            "not a function",
+            "o.run is not a function",
             "o.run is not a function",
             "o.run is not a function",
             "not a function",
@@ -5297,12 +5375,44 @@ async function handle(req) {
     );
 }
 
+/// A call in the arguments of a global's function (`console.log`,
+/// `JSON.stringify`, which did not fail), and a call whose argument is a
+/// template with substitutions, are named: Node 20 logged these lines.
+#[test]
+fn calls_in_a_globals_arguments_or_with_a_template_are_named() {
+    let code = r#"
+const o = { s() { return o; } }; const x = 1;
+async function handle(req) {
+  const cache = {};
+  const cases = [
+    () => console.log("ttl", cache.getRemainingTTL("1")),
+    () => console.log(o.get(x)),
+    () => JSON.stringify({ a: o.get() }),
+    () => String(JSON.stringify(o.get(1))),
+    () => o.s().loc(`/orders/${req.id}`),
+    () => o.run(`/a/${x}/b`),
+  ];
+  for (const t of cases) { try { await t(); } catch (e) { console.log(e.message); } }
+}
+"#;
+    assert_eq!(
+        logs(code, ""),
+        [
+            "cache.getRemainingTTL is not a function",
+            "o.get is not a function",
+            "o.get is not a function",
+            "o.get is not a function",
+            "o.s(...).loc is not a function",
+            "o.run is not a function",
+        ]
+    );
+}
+
 /// A call in a condition or a loop's head is named (`if (o.run(x))`: the
 /// `if` is no call), and one that is itself iterated reads as V8's
 /// "… is not a function or its return value is not iterable". Node
-/// prints these lines, but for `Math.max(...o.list())`, where the
-/// position cannot tell `o.list` from `Math.max` and the engine's text
-/// stays.
+/// prints these lines (in `Math.max(...o.list())` the position cannot
+/// tell `o.list` from `Math.max`, but `Math.max` is a function).
 #[test]
 fn calls_in_conditions_and_iterations_are_named() {
     let code = r#"
@@ -5336,7 +5446,7 @@ async function more() {
         [
             "o.list is not a function or its return value is not iterable",
             "o.list is not a function or its return value is not iterable",
-            "not a function",
+            "o.list is not a function",
             "o.list is not a function",
             "o.list is not a function",
             "o.pair is not a function or its return value is not iterable",

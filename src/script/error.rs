@@ -222,6 +222,65 @@ pub fn recursive_call(code: &str) -> Option<(u32, u32)> {
     None
 }
 
+/// Where `code` uses the private name `name` (`#n`) outside every class
+/// that declares it (1-based line and column): the engine resolves
+/// private names once the script is parsed, and its "undefined private
+/// field" error has no position. A class declares the name where it
+/// stands in the class's body outside any bracket, not after a `.` (`#n
+/// = 0;`, `#n() {}`). Strings and comments are not told apart.
+pub fn undeclared_private(code: &str, name: &str) -> Option<(u32, u32)> {
+    let chars: Vec<char> = code.chars().collect();
+    let name: Vec<char> = name.chars().collect();
+    let class: Vec<char> = "class".chars().collect();
+    let is_ident = |c: &char| c.is_alphanumeric() || *c == '_' || *c == '$';
+    let word_at = |at: usize, word: &[char]| {
+        chars[at..].starts_with(word) && !chars.get(at + word.len()).is_some_and(is_ident)
+    };
+    let uses: Vec<usize> = (0..chars.len()).filter(|&at| word_at(at, &name)).collect();
+    let classes = (0..chars.len()).filter(|&at| {
+        word_at(at, &class)
+            && !(at > 0 && (is_ident(&chars[at - 1]) || matches!(chars[at - 1], '#' | '.')))
+    });
+    let mut declaring = Vec::new();
+    for at in classes {
+        let Some(open) = chars[at..].iter().position(|&c| c == '{').map(|i| at + i) else {
+            continue;
+        };
+        let (mut depth, mut declares, mut close) = (0usize, false, chars.len());
+        for (i, &c) in chars.iter().enumerate().skip(open + 1) {
+            match c {
+                '(' | '[' | '{' => depth += 1,
+                ')' | ']' | '}' if depth == 0 => {
+                    close = i;
+                    break;
+                }
+                ')' | ']' | '}' => depth -= 1,
+                _ => {}
+            }
+            if depth == 0
+                && uses.contains(&i)
+                && chars[..i].iter().rev().find(|b| !b.is_whitespace()) != Some(&'.')
+            {
+                declares = true;
+            }
+        }
+        if declares {
+            declaring.push((open, close));
+        }
+    }
+    let at = uses.into_iter().find(|&at| {
+        !declaring
+            .iter()
+            .any(|&(open, close)| open < at && at < close)
+    })?;
+    let line = chars[..at].iter().filter(|&&c| c == '\n').count() + 1;
+    let start = chars[..at]
+        .iter()
+        .rposition(|&c| c == '\n')
+        .map_or(0, |i| i + 1);
+    Some((line as u32, (at - start + 1) as u32))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -256,6 +315,18 @@ mod tests {
         );
         assert_eq!(
             recursive_call("async function handle(req) { await db.get(1); }"),
+            None
+        );
+    }
+    #[test]
+    fn an_undeclared_private_name_is_found_outside_its_classes() {
+        let outside =
+            "class C { #n = 0; m() { return this.#n; } }\nfunction f(o) {\n  return #n in o;\n}";
+        assert_eq!(undeclared_private(outside, "#n"), Some((3, 10)));
+        let other = "class A { #n() {} }\nclass B { #m = 1; get() { return this.#n; } }";
+        assert_eq!(undeclared_private(other, "#n"), Some((2, 39)));
+        assert_eq!(
+            undeclared_private("class A { #n = 1; #nn = this.#n; }", "#n"),
             None
         );
     }

@@ -3169,6 +3169,20 @@ fn top_level_error(
     let text = listing_modules(text);
     if text.starts_with("SyntaxError") {
         let mut error = ScriptError::new(text);
+        // The engine resolves private names once the script is parsed,
+        // and says of one no class declares (`#n in c`) no position.
+        if error.line.is_none() {
+            let private = error
+                .message
+                .strip_prefix("SyntaxError: undefined private field '")
+                .and_then(|rest| rest.strip_suffix('\''));
+            if let Some((line, column)) =
+                private.and_then(|name| super::error::undeclared_private(code, name))
+            {
+                error.line = Some(line);
+                error.column = Some(column);
+            }
+        }
         if let (Some(line), Some(column)) = (error.line, error.column) {
             if char_at(code, line, column) == Some(':') {
                 error

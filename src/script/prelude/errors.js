@@ -272,22 +272,52 @@
   // position cannot tell that call from another: one that follows it
   // (`f()()`), or one it is an argument of with nothing after it that
   // the engine would mark (`o.run(f(x))`: had `o.run` failed, the
-  // position would still be on `x`).
+  // position would still be on `x`), unless that one is a global's
+  // function, which did not fail (`console.log(o.get(x))`).
   function unambiguous(found, open) {
-    const close = matchForward(open);
+    let close = matchForward(open);
     if (close < 0 || source[skipSpace(close + 1)] === "(") return undefined;
-    const outer = enclosingCall(open, true);
-    if (outer < 0) return found;
-    const outerClose = matchForward(outer);
-    if (outerClose < 0) return undefined;
-    const after = source
-      .slice(close + 1, outerClose)
-      .replace(/"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'/g, "")
-      .match(/[\p{ID_Start}$_][\p{ID_Continue}$]*/gu);
-    const marked = (after ?? []).some((word) => !LITERALS.has(word));
-    return marked ? found : undefined;
+    for (let outer = enclosingCall(open, true); outer >= 0; outer = enclosingCall(outer, true)) {
+      const outerClose = matchForward(outer);
+      if (outerClose < 0) return undefined;
+      const after = source
+        .slice(close + 1, outerClose)
+        .replace(/"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'/g, "")
+        .match(/[\p{ID_Start}$_][\p{ID_Continue}$]*/gu);
+      if ((after ?? []).some((word) => !LITERALS.has(word))) return found;
+      const start = expressionStart(skipSpaceBack(outer));
+      if (start === null || !isGlobalFunction(source.slice(start.start, skipSpaceBack(outer)))) return undefined;
+      close = outerClose;
+    }
+    return found;
   }
   const LITERALS = new Set(["true", "false", "null"]);
+
+  // Whether the callee `text` is a function of the globals (`console.log`,
+  // `JSON.stringify`, `String`) the script does not bind a name over:
+  // its first name stands only before a `.`, `?.` or `(` (not in `const
+  // console =`, `{ console }`, `(console) =>`).
+  function isGlobalFunction(text) {
+    const path = text.split(".");
+    if (!path.every((name) => /^[\p{ID_Start}$_][\p{ID_Continue}$\u200c\u200d]*$/u.test(name))) return false;
+    const root = path[0];
+    for (let at = source.indexOf(root); at >= 0; at = source.indexOf(root, at + 1)) {
+      const end = at + root.length;
+      if (isIdentifierChar(source[at - 1]) || isIdentifierChar(source[end]) || (source[at - 1] === "." && source[at - 2] !== ".")) continue;
+      if (!/^(?:\.|\?\.|\()/.test(source.slice(skipSpace(end), skipSpace(end) + 2))) return false;
+    }
+    let value = globalThis;
+    for (const name of path) {
+      if (value === null || (typeof value !== "object" && typeof value !== "function")) return false;
+      let property;
+      for (let o = value; o !== null && property === undefined; o = Object.getPrototypeOf(o)) {
+        property = Object.getOwnPropertyDescriptor(o, name);
+      }
+      if (property === undefined || !("value" in property)) return false;
+      value = property.value;
+    }
+    return typeof value === "function";
+  }
 
   // The `(` of the call whose arguments hold `at`, or -1; through array
   // and object literals too when `throughLiterals` (not through a
@@ -299,7 +329,11 @@
         i = matchBackward(i);
         if (i < 0) return -1;
       } else if (c === ";") return -1;
-      else if (c === "[" || c === "{") {
+      else if (c === "{" && source[i - 1] === "$") {
+        // A template's substitution: on before the template.
+        i = source.lastIndexOf("`", i);
+        if (i < 0) return -1;
+      } else if (c === "[" || c === "{") {
         const before = skipSpaceBack(i);
         const literal = c === "[" || /[(,:[=]/.test(source[before - 1] ?? "");
         if (!throughLiterals || !literal) return -1;

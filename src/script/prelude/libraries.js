@@ -238,29 +238,101 @@
     return new Promise((resolve, reject) => promise.then(settle(resolve), settle(reject)));
   }
 
-  // lru-cache's LRUCache: `max` entries (the least recently used goes
-  // first), an optional `ttl` in ms on the simulated clock.
-  // lru-cache 10: `max`, `ttl` (ms, on the simulated clock), `allowStale`,
-  // and `fetch` with a `fetchMethod`, written after lru-cache 10.4's own
-  // code (one background fetch per key at a time, which every caller of
-  // that key shares; its promise sits in the cache while it runs), so its
-  // promise jobs are the library's. A fetch's `signal` is a real
-  // AbortSignal (the Node part's), aborted when a `set` replaces the
-  // fetch it belongs to.
+  // lru-cache's LRUCache, written after lru-cache 10.4's own code: at
+  // most `max` entries and, with `maxSize`, a total size (each entry's
+  // from `sizeCalculation` or its `set`'s `size`) of at most `maxSize`,
+  // the least recently used going first (`dispose`, `disposeAfter`); an
+  // entry bigger than `maxEntrySize` (`maxSize` unless given) is not
+  // stored. An optional `ttl` in ms on the simulated clock (a stale entry
+  // is skipped, and dropped when read), `allowStale`, `updateAgeOnGet`
+  // and `updateAgeOnHas`, `noUpdateTTL`; its iterators run from the most
+  // recently used, as lru-cache's. `fetch` with a `fetchMethod`: one
+  // background fetch per key at a time, which every caller of that key
+  // shares; its promise sits in the cache while it runs, so its promise
+  // jobs are the library's. A fetch's `signal` is a real AbortSignal (the
+  // Node part's), aborted when a `set` replaces the fetch it belongs to
+  // (or a `delete` or an eviction drops it). A Map in recency order (the
+  // least recent first) stands for lru-cache's linked list; each entry is
+  // `{ value, ttl, start, size }`.
+  const isPosInt = (n) => n && n === Math.floor(n) && n > 0 && isFinite(n);
   class LRUCache {
     constructor(options = {}) {
-      const { max = Infinity, ttl = 0, fetchMethod, allowStale = false } = options;
-      if (!(max > 0)) throw new TypeError("max option must be a positive integer");
+      const {
+        max = 0,
+        ttl,
+        updateAgeOnGet,
+        updateAgeOnHas,
+        allowStale,
+        dispose,
+        disposeAfter,
+        noDisposeOnSet,
+        noUpdateTTL,
+        maxSize = 0,
+        maxEntrySize = 0,
+        sizeCalculation,
+        fetchMethod,
+        noDeleteOnFetchRejection,
+        noDeleteOnStaleGet,
+        allowStaleOnFetchRejection,
+      } = options;
+      if (max !== 0 && !isPosInt(max)) {
+        throw new TypeError("max option must be a nonnegative integer");
+      }
+      this._max = max;
+      this._maxSize = maxSize;
+      this.maxEntrySize = maxEntrySize || maxSize;
+      this.sizeCalculation = sizeCalculation;
+      if (this.sizeCalculation) {
+        if (!maxSize && !this.maxEntrySize) {
+          throw new TypeError("cannot set sizeCalculation without setting maxSize or maxEntrySize");
+        }
+        if (typeof this.sizeCalculation !== "function") {
+          throw new TypeError("sizeCalculation set to non-function");
+        }
+      }
       if (fetchMethod !== undefined && typeof fetchMethod !== "function") {
         throw new TypeError("fetchMethod must be a function if specified");
       }
-      this.max = max;
-      this.ttl = ttl;
-      this.allowStale = allowStale;
-      this.noDeleteOnFetchRejection = !!options.noDeleteOnFetchRejection;
-      this.allowStaleOnFetchRejection = !!options.allowStaleOnFetchRejection;
       this._fetchMethod = fetchMethod;
       this._map = new Map();
+      this._calculatedSize = 0;
+      this._dispose = typeof dispose === "function" ? dispose : undefined;
+      this._disposeAfter = typeof disposeAfter === "function" ? disposeAfter : undefined;
+      this._disposed = this._disposeAfter === undefined ? undefined : [];
+      this.noDisposeOnSet = !!noDisposeOnSet;
+      this.noUpdateTTL = !!noUpdateTTL;
+      this.noDeleteOnFetchRejection = !!noDeleteOnFetchRejection;
+      this.allowStaleOnFetchRejection = !!allowStaleOnFetchRejection;
+      // Sizes are kept with `maxSize` or `maxEntrySize`.
+      this._sized = this.maxEntrySize !== 0;
+      if (this._sized) {
+        if (maxSize !== 0 && !isPosInt(maxSize)) {
+          throw new TypeError("maxSize must be a positive integer if specified");
+        }
+        if (!isPosInt(this.maxEntrySize)) {
+          throw new TypeError("maxEntrySize must be a positive integer if specified");
+        }
+      }
+      this.allowStale = !!allowStale;
+      this.noDeleteOnStaleGet = !!noDeleteOnStaleGet;
+      this.updateAgeOnGet = !!updateAgeOnGet;
+      this.updateAgeOnHas = !!updateAgeOnHas;
+      this.ttl = ttl || 0;
+      if (this.ttl && !isPosInt(this.ttl)) {
+        throw new TypeError("ttl must be a positive integer if specified");
+      }
+      if (max === 0 && this.ttl === 0 && maxSize === 0) {
+        throw new TypeError("At least one of max, maxSize, or ttl is required");
+      }
+    }
+    get max() {
+      return this._max;
+    }
+    get maxSize() {
+      return this._maxSize;
+    }
+    get calculatedSize() {
+      return this._calculatedSize;
     }
     get size() {
       return this._map.size;
@@ -268,8 +340,27 @@
     get fetchMethod() {
       return this._fetchMethod;
     }
+    get dispose() {
+      return this._dispose;
+    }
+    get disposeAfter() {
+      return this._disposeAfter;
+    }
+    getRemainingTTL(key) {
+      const entry = this._map.get(key);
+      if (entry === undefined) return 0;
+      if (!entry.ttl) return Infinity;
+      return entry.ttl - (performance.now() - entry.start);
+    }
     _stale(entry) {
-      return entry.expires !== 0 && performance.now() >= entry.expires;
+      return !!entry.ttl && performance.now() >= entry.start + entry.ttl;
+    }
+    _setTTL(entry, ttl) {
+      entry.ttl = ttl;
+      entry.start = ttl !== 0 ? performance.now() : 0;
+    }
+    _updateAge(entry) {
+      if (entry.ttl) entry.start = performance.now();
     }
     _fetching(value) {
       return (
@@ -282,61 +373,273 @@
       this._map.delete(key);
       this._map.set(key, entry);
     }
+    _requireSize(key, value, size, sizeCalculation) {
+      if (!this._sized) {
+        if (size || sizeCalculation) {
+          throw new TypeError("cannot set size without setting maxSize or maxEntrySize on cache");
+        }
+        return 0;
+      }
+      // A background fetch counts when its value comes.
+      if (this._fetching(value)) return 0;
+      if (!isPosInt(size)) {
+        if (!sizeCalculation) {
+          throw new TypeError(
+            "invalid size value (must be positive integer). " +
+              "When maxSize or maxEntrySize is used, sizeCalculation " +
+              "or size must be set."
+          );
+        }
+        if (typeof sizeCalculation !== "function") {
+          throw new TypeError("sizeCalculation must be a function");
+        }
+        size = sizeCalculation(value, key);
+        if (!isPosInt(size)) {
+          throw new TypeError("sizeCalculation return invalid (expect positive integer)");
+        }
+      }
+      return size;
+    }
+    _addSize(entry, size) {
+      entry.size = size;
+      if (this._maxSize) {
+        const room = this._maxSize - size;
+        while (this._calculatedSize > room && this._map.size > 0) this._evict();
+      }
+      this._calculatedSize += entry.size;
+    }
+    _removeSize(entry) {
+      this._calculatedSize -= entry.size;
+      entry.size = 0;
+    }
+    _disposeOf(value, key, reason) {
+      if (this._dispose !== undefined) this._dispose(value, key, reason);
+      if (this._disposeAfter !== undefined) this._disposed.push([value, key, reason]);
+    }
+    _flushDisposed() {
+      if (this._disposeAfter === undefined) return;
+      let task;
+      while ((task = this._disposed.shift())) this._disposeAfter(...task);
+    }
+    // The least recently used entry goes.
+    _evict() {
+      const [key, entry] = this._map.entries().next().value;
+      const value = entry.value;
+      if (this._fetching(value)) value.__abortController.abort(new Error("evicted"));
+      else this._disposeOf(value, key, "evict");
+      this._removeSize(entry);
+      this._map.delete(key);
+    }
+    // `[key, entry]` from the most recently used (`_rentries`: from the
+    // least), skipping stale entries unless `allowStale`.
+    *_entries({ allowStale = this.allowStale } = {}) {
+      for (const [key, entry] of [...this._map].reverse()) {
+        if (this._map.get(key) !== entry) continue;
+        if (allowStale || !this._stale(entry)) yield [key, entry];
+      }
+    }
+    *_rentries({ allowStale = this.allowStale } = {}) {
+      for (const [key, entry] of [...this._map]) {
+        if (this._map.get(key) !== entry) continue;
+        if (allowStale || !this._stale(entry)) yield [key, entry];
+      }
+    }
+    *entries() {
+      for (const [key, { value }] of this._entries()) {
+        if (value !== undefined && key !== undefined && !this._fetching(value)) yield [key, value];
+      }
+    }
+    *rentries() {
+      for (const [key, { value }] of this._rentries()) {
+        if (value !== undefined && key !== undefined && !this._fetching(value)) yield [key, value];
+      }
+    }
+    *keys() {
+      for (const [key, { value }] of this._entries()) {
+        if (key !== undefined && !this._fetching(value)) yield key;
+      }
+    }
+    *rkeys() {
+      for (const [key, { value }] of this._rentries()) {
+        if (key !== undefined && !this._fetching(value)) yield key;
+      }
+    }
+    *values() {
+      for (const [, { value }] of this._entries()) {
+        if (value !== undefined && !this._fetching(value)) yield value;
+      }
+    }
+    *rvalues() {
+      for (const [, { value }] of this._rentries()) {
+        if (value !== undefined && !this._fetching(value)) yield value;
+      }
+    }
+    [Symbol.iterator]() {
+      return this.entries();
+    }
+    _shown(value) {
+      return this._fetching(value) ? value.__staleWhileFetching : value;
+    }
+    find(fn, getOptions = {}) {
+      for (const [key, entry] of this._entries()) {
+        const value = this._shown(entry.value);
+        if (value === undefined) continue;
+        if (fn(value, key, this)) return this.get(key, getOptions);
+      }
+    }
+    forEach(fn, thisp = this) {
+      for (const [key, entry] of this._entries()) {
+        const value = this._shown(entry.value);
+        if (value !== undefined) fn.call(thisp, value, key, this);
+      }
+    }
+    rforEach(fn, thisp = this) {
+      for (const [key, entry] of this._rentries()) {
+        const value = this._shown(entry.value);
+        if (value !== undefined) fn.call(thisp, value, key, this);
+      }
+    }
+    purgeStale() {
+      let deleted = false;
+      for (const [key, entry] of this._rentries({ allowStale: true })) {
+        if (this._stale(entry)) {
+          this._delete(key, "expire");
+          deleted = true;
+        }
+      }
+      return deleted;
+    }
     get(key, options = {}) {
-      const { allowStale = this.allowStale } = options;
+      const {
+        allowStale = this.allowStale,
+        updateAgeOnGet = this.updateAgeOnGet,
+        noDeleteOnStaleGet = this.noDeleteOnStaleGet,
+      } = options;
       const entry = this._map.get(key);
       if (entry === undefined) return undefined;
-      const fetching = this._fetching(entry.value);
+      const value = entry.value;
+      const fetching = this._fetching(value);
       if (this._stale(entry)) {
         if (!fetching) {
-          this._map.delete(key);
-          return allowStale ? entry.value : undefined;
+          if (!noDeleteOnStaleGet) this._delete(key, "expire");
+          return allowStale ? value : undefined;
         }
-        return allowStale ? entry.value.__staleWhileFetching : undefined;
+        return allowStale ? value.__staleWhileFetching : undefined;
       }
-      if (fetching) return entry.value.__staleWhileFetching;
+      if (fetching) return value.__staleWhileFetching;
       this._touch(key, entry);
-      return entry.value;
+      if (updateAgeOnGet) this._updateAge(entry);
+      return value;
     }
     peek(key, options = {}) {
       const { allowStale = this.allowStale } = options;
       const entry = this._map.get(key);
-      if (entry === undefined) return undefined;
-      if (this._fetching(entry.value)) return entry.value.__staleWhileFetching;
-      if (this._stale(entry)) return allowStale ? entry.value : undefined;
-      return entry.value;
+      if (entry === undefined || (!allowStale && this._stale(entry))) return undefined;
+      return this._shown(entry.value);
     }
-    has(key) {
+    has(key, options = {}) {
+      const { updateAgeOnHas = this.updateAgeOnHas } = options;
       const entry = this._map.get(key);
       if (entry === undefined) return false;
       if (this._fetching(entry.value) && entry.value.__staleWhileFetching === undefined) {
         return false;
       }
-      return !this._stale(entry);
+      if (this._stale(entry)) return false;
+      if (updateAgeOnHas) this._updateAge(entry);
+      return true;
     }
     set(key, value, options = {}) {
       if (value === undefined) {
         this.delete(key);
         return this;
       }
-      const ttl = options.ttl ?? this.ttl;
-      const old = this._map.get(key);
-      if (old !== undefined && old.value !== value && this._fetching(old.value)) {
-        old.value.__abortController.abort(new Error("replaced"));
+      const {
+        ttl = this.ttl,
+        noDisposeOnSet = this.noDisposeOnSet,
+        sizeCalculation = this.sizeCalculation,
+      } = options;
+      let { noUpdateTTL = this.noUpdateTTL } = options;
+      const size = this._requireSize(key, value, options.size || 0, sizeCalculation);
+      // An entry too big to keep is not stored (nor is the one it replaces).
+      if (this.maxEntrySize && size > this.maxEntrySize) {
+        this._delete(key, "set");
+        return this;
       }
-      this._map.delete(key);
-      this._map.set(key, { value, expires: ttl > 0 ? performance.now() + ttl : 0 });
-      while (this._map.size > this.max) this._map.delete(this._map.keys().next().value);
+      let entry = this._map.get(key);
+      if (entry === undefined) {
+        if (this._max !== 0 && this._map.size >= this._max) this._evict();
+        entry = { value, ttl: 0, start: 0, size: 0 };
+        this._map.set(key, entry);
+        this._addSize(entry, size);
+        noUpdateTTL = false;
+      } else {
+        this._touch(key, entry);
+        const old = entry.value;
+        if (value !== old) {
+          if (this._fetching(old)) {
+            old.__abortController.abort(new Error("replaced"));
+            const stale = old.__staleWhileFetching;
+            if (stale !== undefined && !noDisposeOnSet) this._disposeOf(stale, key, "set");
+          } else if (!noDisposeOnSet) {
+            this._disposeOf(old, key, "set");
+          }
+          this._removeSize(entry);
+          this._addSize(entry, size);
+          entry.value = value;
+        }
+      }
+      if (!noUpdateTTL) this._setTTL(entry, ttl);
+      if (!noDisposeOnSet) this._flushDisposed();
       return this;
     }
+    // The least recently used value, taken out (stale or not).
+    pop() {
+      try {
+        while (this._map.size > 0) {
+          const value = this._map.values().next().value.value;
+          this._evict();
+          if (this._fetching(value)) {
+            if (value.__staleWhileFetching) return value.__staleWhileFetching;
+          } else if (value !== undefined) {
+            return value;
+          }
+        }
+      } finally {
+        this._flushDisposed();
+      }
+    }
     delete(key) {
-      return this._map.delete(key);
+      return this._delete(key, "delete");
+    }
+    _delete(key, reason) {
+      let deleted = false;
+      const entry = this._map.get(key);
+      if (entry !== undefined) {
+        deleted = true;
+        if (this._map.size === 1) {
+          this._clear(reason);
+        } else {
+          this._removeSize(entry);
+          const value = entry.value;
+          if (this._fetching(value)) value.__abortController.abort(new Error("deleted"));
+          else this._disposeOf(value, key, reason);
+          this._map.delete(key);
+        }
+      }
+      if (this._disposed?.length) this._flushDisposed();
+      return deleted;
     }
     clear() {
-      this._map.clear();
+      this._clear("delete");
     }
-    keys() {
-      return [...this._map.keys()].reverse()[Symbol.iterator]();
+    _clear(reason) {
+      for (const [key, { value }] of this._rentries({ allowStale: true })) {
+        if (this._fetching(value)) value.__abortController.abort(new Error("deleted"));
+        else this._disposeOf(value, key, reason);
+      }
+      this._map.clear();
+      this._calculatedSize = 0;
+      this._flushDisposed();
     }
     _backgroundFetch(k, entry, options, context) {
       const v = entry === undefined ? undefined : entry.value;
@@ -349,7 +652,7 @@
         if (this._map.get(k)?.value === p) {
           if (v === undefined) {
             if (bf.__staleWhileFetching) this._map.get(k).value = bf.__staleWhileFetching;
-            else this.delete(k);
+            else this._delete(k, "fetch");
           } else {
             this.set(k, v, fetchOpts.options);
           }
@@ -363,7 +666,7 @@
         const bf = p;
         if (this._map.get(k)?.value === p) {
           const del = !noDelete || bf.__staleWhileFetching === undefined;
-          if (del) this.delete(k);
+          if (del) this._delete(k, "fetch");
           else this._map.get(k).value = bf.__staleWhileFetching;
         }
         if (allowStale) return bf.__staleWhileFetching;
@@ -392,14 +695,33 @@
     async fetch(k, fetchOptions = {}) {
       const {
         allowStale = this.allowStale,
+        updateAgeOnGet = this.updateAgeOnGet,
+        noDeleteOnStaleGet = this.noDeleteOnStaleGet,
         ttl = this.ttl,
+        noDisposeOnSet = this.noDisposeOnSet,
+        size = 0,
+        sizeCalculation = this.sizeCalculation,
+        noUpdateTTL = this.noUpdateTTL,
         noDeleteOnFetchRejection = this.noDeleteOnFetchRejection,
         allowStaleOnFetchRejection = this.allowStaleOnFetchRejection,
         context,
         forceRefresh = false,
       } = fetchOptions;
-      if (this._fetchMethod === undefined) return this.get(k, { allowStale });
-      const options = { allowStale, ttl, noDeleteOnFetchRejection, allowStaleOnFetchRejection };
+      if (this._fetchMethod === undefined) {
+        return this.get(k, { allowStale, updateAgeOnGet, noDeleteOnStaleGet });
+      }
+      const options = {
+        allowStale,
+        updateAgeOnGet,
+        noDeleteOnStaleGet,
+        ttl,
+        noDisposeOnSet,
+        size,
+        sizeCalculation,
+        noUpdateTTL,
+        noDeleteOnFetchRejection,
+        allowStaleOnFetchRejection,
+      };
       const entry = this._map.get(k);
       if (entry === undefined) {
         const p = this._backgroundFetch(k, undefined, options, context);
@@ -415,6 +737,7 @@
       const isStale = this._stale(entry);
       if (!forceRefresh && !isStale) {
         this._touch(k, entry);
+        if (updateAgeOnGet) this._updateAge(entry);
         return v;
       }
       const p = this._backgroundFetch(k, entry, options, context);
