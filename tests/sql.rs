@@ -108,6 +108,67 @@ async function handle(req) {
     );
 }
 
+/// `numeric` as PostgreSQL 15 computes it and pg 8 returns it: a decimal
+/// literal is a `numeric` with its places (`7.0 / 2` divides as one, where
+/// `7 / 2` is integer division), a quotient has at least 16 significant
+/// digits, and `numeric(12,2)` rounds to two places and shows them, in a
+/// cast, a seed row and an UPDATE alike. Compared with a parameter's
+/// text, a `numeric` column compares by value ("19.50" >= '5').
+#[test]
+fn numeric_keeps_postgresql_scale() {
+    let schema = "CREATE TABLE items (id int PRIMARY KEY, price numeric NOT NULL, amount numeric(12,2) NOT NULL);
+INSERT INTO items VALUES (1, 19.50, 100);
+";
+    let code = r#"const { Pool } = require('pg');
+const pool = new Pool();
+const rows = async (text, values) => JSON.stringify((await pool.query(text, values)).rows);
+async function handle(req) {
+  console.log(await rows('SELECT 7.0 / 2 AS e, $1::numeric / 3 AS f, CAST(100 / 3.0 AS numeric(12,2)) AS g, 7 / 2 AS h', ['10']));
+  console.log(await rows('SELECT price, amount FROM items WHERE id = 1'));
+  console.log(await rows('UPDATE items SET amount = amount / 3 WHERE id = 1 RETURNING amount'));
+  console.log(await rows('SELECT price * 2 AS p, amount + 1 AS a, -price AS n FROM items WHERE price >= $1', ['5']));
+}
+"#;
+    let (m, run) = run_sql(code, schema, "scenario=script&users=1&clicks=1");
+    assert_eq!((m.errors, m.hung), (0, 0), "{:?}", run.messages());
+    assert_eq!(
+        run.messages(),
+        [
+            r#"[{"e":"3.5000000000000000","f":"3.3333333333333333","g":"33.33","h":3}]"#,
+            r#"[{"price":"19.50","amount":"100.00"}]"#,
+            r#"[{"amount":"33.33"}]"#,
+            r#"[{"p":"39.00","a":"34.33","n":"-19.50"}]"#,
+        ]
+    );
+}
+
+/// `LIMIT` is a bigint, as PostgreSQL reads it: a parameter's text
+/// (`LIMIT $1` with `[1]`, a page's size) limits the rows, a numeric is
+/// rounded, NULL is no limit, and a negative one is PostgreSQL's 2201W.
+#[test]
+fn a_limit_from_a_parameter_limits() {
+    let schema = "CREATE TABLE jobs (id int PRIMARY KEY);
+INSERT INTO jobs VALUES (1), (2), (3);
+";
+    let code = r#"const { Pool } = require('pg');
+const pool = new Pool();
+const ids = async (text, values) => (await pool.query(text, values)).rows.map((r) => r.id).join(",");
+async function handle(req) {
+  console.log(await ids('SELECT id FROM jobs ORDER BY id LIMIT $1', [1]));
+  console.log(await ids('SELECT id FROM jobs ORDER BY id LIMIT $1', ['0']));
+  console.log(await ids('SELECT id FROM jobs ORDER BY id LIMIT 1.5'));
+  console.log(await ids('SELECT id FROM jobs ORDER BY id LIMIT $1', [null]));
+  try { await pool.query('SELECT id FROM jobs LIMIT $1', [-1]); } catch (e) { console.log(e.code, e.message); }
+}
+"#;
+    let (m, run) = run_sql(code, schema, "scenario=script&users=1&clicks=1");
+    assert_eq!((m.errors, m.hung), (0, 0), "{:?}", run.messages());
+    assert_eq!(
+        run.messages(),
+        ["1", "", "1,2", "1,2,3", "2201W LIMIT must not be negative"]
+    );
+}
+
 const TICKETS: &str = "
 CREATE TABLE events (id int PRIMARY KEY, seats int NOT NULL);
 CREATE TABLE orders (id serial PRIMARY KEY, user_id int NOT NULL, event_id int NOT NULL);

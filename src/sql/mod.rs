@@ -27,7 +27,9 @@ pub use table::{Column, Default, Key, TableSchema};
 pub enum Type {
     Int,
     BigInt,
-    Numeric,
+    /// `numeric`, with `numeric(precision, scale)`'s if given: a value is
+    /// rounded to that scale (a bare `numeric` keeps each value's own).
+    Numeric(Option<(u16, i16)>),
     Float,
     Text,
     Bool,
@@ -43,7 +45,7 @@ impl Type {
         match self {
             Type::Int => 23,
             Type::BigInt => 20,
-            Type::Numeric => 1700,
+            Type::Numeric(_) => 1700,
             Type::Float => 701,
             Type::Text => 25,
             Type::Bool => 16,
@@ -57,7 +59,7 @@ impl Type {
         match self {
             Type::Int => "integer",
             Type::BigInt => "bigint",
-            Type::Numeric => "numeric",
+            Type::Numeric(_) => "numeric",
             Type::Float => "double precision",
             Type::Text => "text",
             Type::Bool => "boolean",
@@ -506,7 +508,7 @@ mod tests {
                         },
                         Column {
                             name: "n".into(),
-                            ty: Type::Numeric,
+                            ty: Type::Numeric(Some((12, 2))),
                             default: Some(Default::Expr(Expr::Value(Value::from(0)))),
                             not_null: false,
                         },

@@ -32,7 +32,7 @@ pub fn column_type(data_type: &ast::DataType) -> (Type, bool) {
         "bigserial" | "serial8" => (Type::BigInt, true),
         "int" | "integer" | "int4" | "smallint" | "int2" => (Type::Int, false),
         "bigint" | "int8" => (Type::BigInt, false),
-        "numeric" | "decimal" => (Type::Numeric, false),
+        "numeric" | "decimal" | "dec" => (Type::Numeric(typmod(data_type)), false),
         "real" | "float" | "float4" | "float8" | "double precision" | "double" => {
             (Type::Float, false)
         }
@@ -43,6 +43,23 @@ pub fn column_type(data_type: &ast::DataType) -> (Type, bool) {
             (Type::Timestamp, false)
         }
         _ => (Type::Text, false),
+    }
+}
+
+/// `numeric(p, s)`'s precision and scale (`numeric(p)` has scale 0; a
+/// bare `numeric` has none).
+fn typmod(data_type: &ast::DataType) -> Option<(u16, i16)> {
+    let (ast::DataType::Numeric(info) | ast::DataType::Decimal(info) | ast::DataType::Dec(info)) =
+        data_type
+    else {
+        return None;
+    };
+    match *info {
+        ast::ExactNumberInfo::None => None,
+        ast::ExactNumberInfo::Precision(p) => Some((u16::try_from(p).ok()?, 0)),
+        ast::ExactNumberInfo::PrecisionAndScale(p, s) => {
+            Some((u16::try_from(p).ok()?, i16::try_from(s).ok()?))
+        }
     }
 }
 
@@ -701,12 +718,13 @@ fn expr(text: &str, expression: SqlExpr) -> Result<Expr, SqlError> {
 
 fn literal(text: &str, value: SqlValue) -> Result<Expr, SqlError> {
     Ok(match value {
-        SqlValue::Number(n, _) => Expr::Value(
-            n.parse::<i64>()
-                .map(Value::from)
-                .or_else(|_| n.parse::<f64>().map(number))
-                .map_err(|_| SqlError::syntax(format!("bad number {n}")))?,
-        ),
+        SqlValue::Number(n, _) => match n.parse::<i64>() {
+            Ok(i) => Expr::Value(Value::from(i)),
+            // A point or an exponent (or more digits than a bigint has)
+            // makes a `numeric`, with the places it is written with: `7.0`
+            // is 7.0, which divides as a `numeric`, not 7.
+            Err(_) => Expr::Cast(Box::new(Expr::Value(Value::String(n))), Type::Numeric(None)),
+        },
         SqlValue::SingleQuotedString(s)
         | SqlValue::EscapedStringLiteral(s)
         | SqlValue::NationalStringLiteral(s) => Expr::Value(Value::String(s)),
@@ -723,16 +741,6 @@ fn literal(text: &str, value: SqlValue) -> Result<Expr, SqlError> {
         }
         other => return Err(SqlError::unsupported(text, &format!("the literal {other}"))),
     })
-}
-
-/// A JSON number, integral when it can be (so `1` prints as `1`), as
-/// `script::world::number` makes them.
-fn number(value: f64) -> Value {
-    if value.fract() == 0.0 && value.abs() < 9.007_199_254_740_992e15 {
-        Value::from(value as i64)
-    } else {
-        serde_json::Number::from_f64(value).map_or(Value::Null, Value::Number)
-    }
 }
 
 /// A schema's statements as data, in their order (CREATE TABLE with
@@ -942,6 +950,63 @@ mod tests {
             panic!("ANY with an array cast")
         };
         assert!(matches!(select.filter, Some(Expr::Any(..))));
+    }
+
+    #[test]
+    fn a_decimal_literal_is_a_numeric_with_its_places() {
+        let numeric = |text: &str| {
+            Expr::Cast(
+                Box::new(Expr::Value(Value::from(text))),
+                Type::Numeric(None),
+            )
+        };
+        let Ok(Plan::Select(select)) = parse("SELECT 7.0 / 2, 1e3, 7") else {
+            panic!("a select")
+        };
+        let Projection::Items(items) = select.projection else {
+            panic!("items")
+        };
+        let exprs: Vec<Item> = items.into_iter().map(|(_, item)| item).collect();
+        assert_eq!(
+            exprs,
+            [
+                Item::Expr(Expr::Binary(
+                    Box::new(numeric("7.0")),
+                    Op::Divide,
+                    Box::new(Expr::Value(Value::from(2)))
+                )),
+                Item::Expr(numeric("1e3")),
+                Item::Expr(Expr::Value(Value::from(7))),
+            ]
+        );
+        let plan =
+            schema("create table t (a numeric(12,2), b decimal(5), c numeric, d dec(3, -1))");
+        let Some(SchemaStep::Create(table)) = plan.steps.first() else {
+            panic!("{plan:?}")
+        };
+        let types: Vec<Type> = table.columns.iter().map(|c| c.ty).collect();
+        assert_eq!(
+            types,
+            [
+                Type::Numeric(Some((12, 2))),
+                Type::Numeric(Some((5, 0))),
+                Type::Numeric(None),
+                Type::Numeric(Some((3, -1))),
+            ]
+        );
+        let Ok(Plan::Select(select)) = parse("SELECT CAST(x AS numeric(12,2)) FROM t") else {
+            panic!("a select")
+        };
+        let Projection::Items(items) = select.projection else {
+            panic!("items")
+        };
+        assert_eq!(
+            items[0].1,
+            Item::Expr(Expr::Cast(
+                Box::new(Expr::Column("x".into())),
+                Type::Numeric(Some((12, 2)))
+            ))
+        );
     }
 
     #[test]

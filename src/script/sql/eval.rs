@@ -7,14 +7,77 @@ use serde_json::Value;
 
 use serde_json::Map;
 
+use super::numeric::Decimal;
 use super::parse::{Expr, Op, SqlError, Type};
 
 /// A row: a JSON object of its columns.
 pub type Row = Map<String, Value>;
 
-/// What an expression may read besides the row: the simulated clock.
+/// What an expression may read besides the row: the simulated clock, and
+/// the table's `numeric` and floating-point columns, whose types decide
+/// how arithmetic and comparisons compute (a `numeric` is held as its
+/// text, "19.50", which orders as text beside a parameter's otherwise).
 pub struct Context {
     pub now_ms: f64,
+    pub numbers: Vec<(String, Type)>,
+}
+
+impl Context {
+    fn column(&self, name: &str) -> Arithmetic {
+        self.numbers
+            .iter()
+            .find(|(column, _)| column == name)
+            .map_or(Arithmetic::Other, |(_, ty)| Arithmetic::of(*ty))
+    }
+
+    /// Whether a column of the table is a `numeric`.
+    pub fn numeric(&self, name: &str) -> bool {
+        self.column(name) == Arithmetic::Numeric
+    }
+}
+
+/// How PostgreSQL computes an expression's arithmetic, by its type: a
+/// `numeric` exactly, with its scale; a float as a float, which wins over
+/// a `numeric`; `Other` is an integer, text or an untyped parameter
+/// (which takes the type of the other side).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Arithmetic {
+    Other,
+    Numeric,
+    Float,
+}
+
+impl Arithmetic {
+    fn of(ty: Type) -> Arithmetic {
+        match ty {
+            Type::Numeric(_) => Arithmetic::Numeric,
+            Type::Float => Arithmetic::Float,
+            _ => Arithmetic::Other,
+        }
+    }
+}
+
+fn arithmetic(expr: &Expr, ctx: &Context) -> Arithmetic {
+    match expr {
+        Expr::Cast(_, ty) => Arithmetic::of(*ty),
+        Expr::Column(name) | Expr::Excluded(name) => ctx.column(name),
+        Expr::Negate(inner) => arithmetic(inner, ctx),
+        Expr::Binary(a, Op::Plus | Op::Minus | Op::Multiply | Op::Divide, b) => {
+            arithmetic(a, ctx).max(arithmetic(b, ctx))
+        }
+        Expr::Coalesce(list) => list
+            .iter()
+            .map(|e| arithmetic(e, ctx))
+            .max()
+            .unwrap_or(Arithmetic::Other),
+        _ => Arithmetic::Other,
+    }
+}
+
+/// Whether an expression is a `numeric`: a cast to one, a `numeric`
+/// column, or arithmetic on one (without a float).
+pub fn is_numeric(expr: &Expr, ctx: &Context) -> bool {
+    arithmetic(expr, ctx) == Arithmetic::Numeric
 }
 
 /// Whether a WHERE keeps `row`.
@@ -66,7 +129,11 @@ pub fn eval(
             }
             Value::Null
         }
-        Expr::Cast(inner, ty) => cast(eval(inner, row, excluded, ctx)?, *ty)?,
+        Expr::Cast(inner, ty) => cast_as(
+            eval(inner, row, excluded, ctx)?,
+            *ty,
+            is_numeric(inner, ctx),
+        )?,
         Expr::Not(inner) => match eval(inner, row, excluded, ctx)? {
             Value::Bool(b) => Value::Bool(!b),
             Value::Null => Value::Null,
@@ -74,7 +141,12 @@ pub fn eval(
         },
         Expr::Negate(inner) => match eval(inner, row, excluded, ctx)? {
             Value::Null => Value::Null,
-            value => crate::script::world::number(-number(&value)?),
+            value => match decimal(&value) {
+                Ok(Some(d)) if is_numeric(inner, ctx) => {
+                    Value::String(d.checked_neg().ok_or_else(overflow)?.to_string())
+                }
+                _ => crate::script::world::number(-number(&value)?),
+            },
         },
         Expr::IsNull(inner, is_null) => {
             Value::Bool(eval(inner, row, excluded, ctx)?.is_null() == *is_null)
@@ -84,13 +156,18 @@ pub fn eval(
             if value.is_null() {
                 return Ok(Value::Null);
             }
+            let numeric = std::iter::once(&**inner)
+                .chain(list)
+                .map(|e| arithmetic(e, ctx))
+                .max()
+                == Some(Arithmetic::Numeric);
             let mut found = false;
             let mut unknown = false;
             for item in list {
                 let candidate = eval(item, row, excluded, ctx)?;
                 if candidate.is_null() {
                     unknown = true;
-                } else if sql_equal(&value, &candidate) {
+                } else if equal_as(&value, &candidate, numeric) {
                     found = true;
                 }
             }
@@ -108,16 +185,19 @@ pub fn eval(
             if value.is_null() {
                 return Ok(Value::Null);
             }
+            let numeric = is_numeric(inner, ctx);
             Value::Bool(
                 items
                     .iter()
-                    .any(|item| !item.is_null() && sql_equal(&value, item)),
+                    .any(|item| !item.is_null() && equal_as(&value, item, numeric)),
             )
         }
         Expr::Binary(left, op, right) => {
             let a = eval(left, row, excluded, ctx)?;
             let b = eval(right, row, excluded, ctx)?;
-            binary(&a, *op, &b)?
+            let numeric = !matches!(op, Op::And | Op::Or | Op::Concat)
+                && arithmetic(left, ctx).max(arithmetic(right, ctx)) == Arithmetic::Numeric;
+            binary(&a, *op, &b, numeric)?
         }
     })
 }
@@ -140,7 +220,9 @@ fn truth(value: &Value) -> Result<Option<bool>, SqlError> {
     }
 }
 
-fn binary(a: &Value, op: Op, b: &Value) -> Result<Value, SqlError> {
+/// `a op b`; `numeric`: a side is a `numeric` (and neither a float), so
+/// both compute as `numeric`s.
+fn binary(a: &Value, op: Op, b: &Value, numeric: bool) -> Result<Value, SqlError> {
     match op {
         Op::And => {
             return Ok(match (truth(a)?, truth(b)?) {
@@ -160,6 +242,11 @@ fn binary(a: &Value, op: Op, b: &Value) -> Result<Value, SqlError> {
     }
     if a.is_null() || b.is_null() {
         return Ok(Value::Null);
+    }
+    if numeric {
+        if let (Some(x), Some(y)) = (decimal(a)?, decimal(b)?) {
+            return numeric_binary(x, op, y);
+        }
     }
     let ordering = || {
         compare(a, b).ok_or_else(|| {
@@ -217,6 +304,54 @@ fn binary(a: &Value, op: Op, b: &Value) -> Result<Value, SqlError> {
     })
 }
 
+/// `x op y` on two `numeric`s, with PostgreSQL's scale: `+` and `-` keep
+/// the larger, `*` adds them, `/` has at least 16 significant digits.
+fn numeric_binary(x: Decimal, op: Op, y: Decimal) -> Result<Value, SqlError> {
+    let result = match op {
+        Op::Plus => x.checked_add(y),
+        Op::Minus => x.checked_sub(y),
+        Op::Multiply => x.checked_mul(y),
+        Op::Divide if y.is_zero() => return Err(error("22012", "division by zero".into())),
+        Op::Divide => x.checked_div(y),
+        _ => {
+            let ordering = x.compare(&y);
+            return Ok(Value::Bool(match op {
+                Op::Eq => ordering.is_eq(),
+                Op::NotEq => ordering.is_ne(),
+                Op::Lt => ordering.is_lt(),
+                Op::LtEq => ordering.is_le(),
+                Op::Gt => ordering.is_gt(),
+                Op::GtEq => ordering.is_ge(),
+                _ => unreachable!("not a comparison: {op:?}"),
+            }));
+        }
+    };
+    Ok(Value::String(result.ok_or_else(overflow)?.to_string()))
+}
+
+fn overflow() -> SqlError {
+    error("22003", "value overflows numeric format".into())
+}
+
+/// A value as a `numeric` (`None`: neither a number nor text).
+fn decimal(value: &Value) -> Result<Option<Decimal>, SqlError> {
+    let parsed = match value {
+        Value::Number(n) => match n.as_i64() {
+            Some(i) => Some(Decimal::from_i64(i)),
+            None => Decimal::parse(&n.to_string()),
+        },
+        Value::String(s) => Decimal::parse(s),
+        _ => return Ok(None),
+    };
+    match parsed {
+        Some(d) => Ok(Some(d)),
+        None => Err(error(
+            "22P02",
+            format!("invalid input syntax for type numeric: \"{}\"", text(value)),
+        )),
+    }
+}
+
 fn is_float(value: &Value) -> bool {
     matches!(value, Value::Number(n) if n.is_f64())
 }
@@ -271,6 +406,21 @@ pub fn sql_equal(a: &Value, b: &Value) -> bool {
     compare(a, b) == Some(Ordering::Equal)
 }
 
+/// Orders two non-NULL values, as `numeric`s if `numeric` (a `numeric`
+/// column beside a parameter's text, which otherwise orders as text).
+pub fn compare_as(a: &Value, b: &Value, numeric: bool) -> Option<Ordering> {
+    if numeric {
+        if let (Ok(Some(x)), Ok(Some(y))) = (decimal(a), decimal(b)) {
+            return Some(x.compare(&y));
+        }
+    }
+    compare(a, b)
+}
+
+fn equal_as(a: &Value, b: &Value, numeric: bool) -> bool {
+    compare_as(a, b, numeric) == Some(Ordering::Equal)
+}
+
 /// Orders two non-NULL values; `None` if they do not compare.
 pub fn compare(a: &Value, b: &Value) -> Option<Ordering> {
     match (a, b) {
@@ -304,6 +454,13 @@ pub fn compare(a: &Value, b: &Value) -> Option<Ordering> {
 
 /// A value as a value of type `ty`, or PostgreSQL's error.
 pub fn cast(value: Value, ty: Type) -> Result<Value, SqlError> {
+    cast_as(value, ty, false)
+}
+
+/// [`cast`], where `numeric` says the value is a `numeric`'s text, which
+/// an integer rounds (half away from zero), where untyped text must be an
+/// integer's.
+pub fn cast_as(value: Value, ty: Type, numeric: bool) -> Result<Value, SqlError> {
     let invalid = |name: &str, value: &Value| {
         error(
             "22P02",
@@ -316,16 +473,28 @@ pub fn cast(value: Value, ty: Type) -> Result<Value, SqlError> {
             Some(i) => Value::from(i),
             None => Value::from(n.as_f64().unwrap_or(0.0).round() as i64),
         },
+        (Type::Int | Type::BigInt, Value::String(s)) if numeric => {
+            match Decimal::parse(&s).and_then(Decimal::to_i64) {
+                Some(i) => Value::from(i),
+                None => return Err(error("22003", format!("{} out of range", ty.name()))),
+            }
+        }
         (Type::Int | Type::BigInt, Value::String(s)) => match s.trim().parse::<i64>() {
             Ok(i) => Value::from(i),
             Err(_) => return Err(invalid("integer", &Value::String(s))),
         },
         (Type::Int | Type::BigInt, Value::Bool(b)) => Value::from(i64::from(b)),
-        (Type::Numeric | Type::Float, Value::String(s)) => match s.trim().parse::<f64>() {
+        (Type::Numeric(typmod), value @ (Value::Number(_) | Value::String(_))) => {
+            let Some(d) = decimal(&value)? else {
+                return Err(invalid("numeric", &value));
+            };
+            Value::String(fit(d, typmod)?.to_string())
+        }
+        (Type::Float, Value::String(s)) => match s.trim().parse::<f64>() {
             Ok(f) => crate::script::world::number(f),
-            Err(_) => return Err(invalid("numeric", &Value::String(s))),
+            Err(_) => return Err(invalid("double precision", &Value::String(s))),
         },
-        (Type::Numeric | Type::Float, Value::Number(n)) => Value::Number(n),
+        (Type::Float, Value::Number(n)) => Value::Number(n),
         (Type::Bool, Value::Bool(b)) => Value::Bool(b),
         (Type::Bool, Value::String(s)) => match s.trim().to_lowercase().as_str() {
             "t" | "true" | "yes" | "on" | "1" | "y" => Value::Bool(true),
@@ -341,6 +510,31 @@ pub fn cast(value: Value, ty: Type) -> Result<Value, SqlError> {
         (Type::Text | Type::Uuid | Type::Timestamp, value) => Value::String(text(&value)),
         (ty, value) => return Err(invalid(ty.name(), &value)),
     })
+}
+
+/// A `numeric(precision, scale)`'s value: rounded to its scale, or
+/// PostgreSQL's error when more digits than `precision - scale` are left
+/// before the point.
+fn fit(value: Decimal, typmod: Option<(u16, i16)>) -> Result<Decimal, SqlError> {
+    let Some((precision, scale)) = typmod else {
+        return Ok(value);
+    };
+    let rounded = value.round(scale.into()).ok_or_else(overflow)?;
+    let most = i32::from(precision) - i32::from(scale);
+    if rounded.integer_digits().is_some_and(|digits| digits > most) {
+        let bound = if most == 0 {
+            "1".to_string()
+        } else {
+            format!("10^{most}")
+        };
+        return Err(SqlError {
+            detail: Some(format!(
+                "A field with precision {precision}, scale {scale} must round to an absolute value less than {bound}."
+            )),
+            ..SqlError::new("22003", "numeric field overflow")
+        });
+    }
+    Ok(rounded)
 }
 
 /// A value as PostgreSQL prints it in text.
@@ -414,7 +608,10 @@ mod tests {
 
     #[test]
     fn null_is_neither_true_nor_false() {
-        let ctx = Context { now_ms: 0.0 };
+        let ctx = Context {
+            now_ms: 0.0,
+            numbers: Vec::new(),
+        };
         let null_eq = Expr::Binary(
             Box::new(Expr::Value(Value::Null)),
             Op::Eq,
@@ -424,5 +621,88 @@ mod tests {
         let row = Row::new();
         assert!(!matches(&null_eq, &row, None, &ctx).unwrap());
         assert!(sql_equal(&Value::from(5), &Value::String("5".into())));
+    }
+
+    #[test]
+    fn a_numeric_divides_with_postgresql_scale() {
+        let ctx = Context {
+            now_ms: 0.0,
+            numbers: vec![("amount".into(), Type::Numeric(Some((12, 2))))],
+        };
+        let numeric =
+            |text: &str| Expr::Cast(Box::new(Expr::Value(text.into())), Type::Numeric(None));
+        let int = |n: i64| Expr::Value(Value::from(n));
+        let text = |s: &str| Expr::Value(Value::from(s));
+        let op = |a: Expr, o: Op, b: Expr| Expr::Binary(Box::new(a), o, Box::new(b));
+        let amount = || Expr::Column("amount".into());
+        let mut row = Row::new();
+        row.insert("amount".into(), Value::from("100.00"));
+        let value = |e: &Expr| eval(e, Some(&row), None, &ctx).unwrap();
+        // `SELECT 7.0 / 2, $1::numeric / 3, CAST(100 / 3.0 AS numeric(12,2))`
+        // with '10', as PostgreSQL 15 answers it.
+        let seven = op(numeric("7.0"), Op::Divide, int(2));
+        assert_eq!(value(&seven), "3.5000000000000000");
+        assert_eq!(
+            value(&op(numeric("10"), Op::Divide, int(3))),
+            "3.3333333333333333"
+        );
+        let third = op(int(100), Op::Divide, numeric("3.0"));
+        assert_eq!(value(&third), "33.3333333333333333");
+        let cast = Expr::Cast(Box::new(third), Type::Numeric(Some((12, 2))));
+        assert_eq!(value(&cast), "33.33");
+        // Integers, and untyped text beside one, still divide as integers.
+        assert_eq!(value(&op(int(7), Op::Divide, int(2))), Value::from(3));
+        assert_eq!(value(&op(text("10"), Op::Divide, int(3))), Value::from(3));
+        // A numeric(12,2) column: its scale through + - * and a sign.
+        assert_eq!(value(&op(amount(), Op::Plus, numeric("0.5"))), "100.50");
+        assert_eq!(value(&op(amount(), Op::Minus, text("30"))), "70.00");
+        assert_eq!(value(&op(amount(), Op::Multiply, int(3))), "300.00");
+        assert_eq!(value(&Expr::Negate(Box::new(amount()))), "-100.00");
+        assert_eq!(value(&Expr::Negate(Box::new(numeric("7.0")))), "-7.0");
+        // Compared as numbers, a parameter's text too ("100.00" > "5").
+        assert_eq!(value(&op(amount(), Op::Gt, text("5"))), Value::Bool(true));
+        assert_eq!(
+            value(&op(amount(), Op::Eq, numeric("100.0"))),
+            Value::Bool(true)
+        );
+        let list = Expr::InList(Box::new(amount()), vec![numeric("1e2")], false);
+        assert_eq!(value(&list), Value::Bool(true));
+        let error = eval(&op(amount(), Op::Eq, text("abc")), Some(&row), None, &ctx).unwrap_err();
+        assert_eq!(error.code, "22P02");
+        assert_eq!(
+            error.message,
+            "invalid input syntax for type numeric: \"abc\""
+        );
+    }
+
+    #[test]
+    fn a_typmod_rounds_a_numeric_and_bounds_it() {
+        let typmod = Type::Numeric(Some((12, 2)));
+        assert_eq!(cast(Value::from(100), typmod).unwrap(), "100.00");
+        assert_eq!(cast(Value::from("19.505"), typmod).unwrap(), "19.51");
+        assert_eq!(
+            cast(Value::from("19.50"), Type::Numeric(None)).unwrap(),
+            "19.50"
+        );
+        assert_eq!(
+            cast_as(Value::from("33.3333333333333333"), typmod, true).unwrap(),
+            "33.33"
+        );
+        let error = cast(Value::from("9999999999.995"), typmod).unwrap_err();
+        assert_eq!(error.code, "22003");
+        assert_eq!(error.message, "numeric field overflow");
+        assert_eq!(
+            error.detail.as_deref(),
+            Some("A field with precision 12, scale 2 must round to an absolute value less than 10^10.")
+        );
+        // A numeric rounds into an integer; untyped text must be one.
+        assert_eq!(
+            cast_as(Value::from("2.5"), Type::Int, true).unwrap(),
+            Value::from(3)
+        );
+        assert_eq!(
+            cast(Value::from("2.5"), Type::Int).unwrap_err().code,
+            "22P02"
+        );
     }
 }

@@ -4,6 +4,7 @@
 //! PostgreSQL's errors.
 
 pub mod eval;
+pub mod numeric;
 pub mod parse;
 pub mod schema;
 pub mod store;

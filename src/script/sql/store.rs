@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde_json::Value;
 
-use super::eval::{compare, eval, matches, sql_equal, Context};
+use super::eval::{compare_as, eval, is_numeric, matches, sql_equal, Context};
 use super::parse::Type;
 use super::parse::{
     Delete, Expr, Insert, Isolation, Item, OnConflict, Plan, Projection, Select, SqlError, Update,
@@ -661,8 +661,22 @@ impl Database {
             ));
         }
         let snapshot = self.snapshot(id);
+        let numbers: Vec<(String, Type)> = plan
+            .table()
+            .and_then(|name| self.tables.get(name))
+            .map(|table| {
+                table
+                    .schema
+                    .columns
+                    .iter()
+                    .filter(|c| matches!(c.ty, Type::Numeric(_) | Type::Float))
+                    .map(|c| (c.name.clone(), c.ty))
+                    .collect()
+            })
+            .unwrap_or_default();
         let ctx = Context {
             now_ms: self.txns[&id].started_ms,
+            numbers,
         };
         let result = match plan {
             Plan::Select(select) => self.select(id, snapshot, select, &ctx),
@@ -905,7 +919,7 @@ impl Database {
             order.sort_by(|&a, &b| {
                 for (column, descending) in &select.order {
                     let (x, y) = (rows[a].get(column), rows[b].get(column));
-                    let ordering = order_values(x, y);
+                    let ordering = order_values(x, y, ctx.numeric(column));
                     let ordering = if *descending {
                         ordering.reverse()
                     } else {
@@ -923,9 +937,20 @@ impl Database {
             found.retain(|&i| table.slots[i].holder(id).is_none());
         }
         if let Some(limit) = &select.limit {
-            let value = eval(limit, None, None, ctx).map_err(Stop::Fail)?;
-            if let Some(n) = value.as_f64() {
-                found.truncate(n.max(0.0) as usize);
+            // PostgreSQL reads its LIMIT as a bigint: a parameter's text
+            // (`LIMIT $1`), a numeric rounded; NULL is no limit.
+            let count = Expr::Cast(Box::new(limit.clone()), Type::BigInt);
+            let value = eval(&count, None, None, ctx).map_err(Stop::Fail)?;
+            let n = match &value {
+                Value::String(text) => text.parse::<f64>().ok(),
+                other => other.as_f64(),
+            };
+            if let Some(n) = n {
+                if n < 0.0 {
+                    let error = sql_error("2201W", "LIMIT must not be negative".into());
+                    return Err(Stop::Fail(error));
+                }
+                found.truncate(n as usize);
             }
         }
         if select.for_update {
@@ -995,14 +1020,19 @@ impl Database {
             column_of(schema, name).map_err(Stop::Fail)?;
             given.insert(
                 name.clone(),
-                eval(value, None, None, ctx).map_err(Stop::Fail)?,
+                (
+                    eval(value, None, None, ctx).map_err(Stop::Fail)?,
+                    is_numeric(value, ctx),
+                ),
             );
         }
         let columns = schema.columns.clone();
         let mut row = Row::new();
         for column in &columns {
             let value = match given.remove(&column.name) {
-                Some(value) => coerce(table, column, value).map_err(Stop::Fail)?,
+                Some((value, numeric)) => {
+                    coerce(table, column, value, numeric).map_err(Stop::Fail)?
+                }
                 None => match &column.default {
                     Some(Default::Serial) => {
                         let serial = self
@@ -1018,7 +1048,7 @@ impl Database {
                     Some(Default::Uuid) => Value::String(self.uuid()),
                     Some(Default::Expr(e)) => {
                         let value = eval(e, None, None, ctx).map_err(Stop::Fail)?;
-                        coerce(table, column, value).map_err(Stop::Fail)?
+                        coerce(table, column, value, is_numeric(e, ctx)).map_err(Stop::Fail)?
                     }
                     None => Value::Null,
                 },
@@ -1504,7 +1534,8 @@ fn assign(
     for (name, expression) in set {
         let column = column_of(schema, name).map_err(Stop::Fail)?;
         let value = eval(expression, Some(old), excluded, ctx).map_err(Stop::Fail)?;
-        let value = coerce(table, column, value).map_err(Stop::Fail)?;
+        let numeric = is_numeric(expression, ctx);
+        let value = coerce(table, column, value, numeric).map_err(Stop::Fail)?;
         new.insert(name.clone(), value);
     }
     if let Some(column) = schema
@@ -1518,13 +1549,20 @@ fn assign(
     Ok(new)
 }
 
-/// A value as a column of this type stores it, or PostgreSQL's error.
-pub fn coerce(_table: &str, column: &Column, value: Value) -> Result<Value, SqlError> {
-    super::eval::cast(value, column.ty)
+/// A value as a column of this type stores it, or PostgreSQL's error
+/// (`numeric`: the value is a `numeric`'s text, which an integer rounds).
+pub fn coerce(
+    _table: &str,
+    column: &Column,
+    value: Value,
+    numeric: bool,
+) -> Result<Value, SqlError> {
+    super::eval::cast_as(value, column.ty, numeric)
 }
 
-/// Orders two column values as ORDER BY does (NULLs last).
-fn order_values(a: Option<&Value>, b: Option<&Value>) -> std::cmp::Ordering {
+/// Orders two column values as ORDER BY does (NULLs last; a `numeric`
+/// column's by value).
+fn order_values(a: Option<&Value>, b: Option<&Value>, numeric: bool) -> std::cmp::Ordering {
     use std::cmp::Ordering;
     let a = a.filter(|v| !v.is_null());
     let b = b.filter(|v| !v.is_null());
@@ -1532,7 +1570,7 @@ fn order_values(a: Option<&Value>, b: Option<&Value>) -> std::cmp::Ordering {
         (None, None) => Ordering::Equal,
         (None, Some(_)) => Ordering::Greater,
         (Some(_), None) => Ordering::Less,
-        (Some(a), Some(b)) => compare(a, b).unwrap_or(Ordering::Equal),
+        (Some(a), Some(b)) => compare_as(a, b, numeric).unwrap_or(Ordering::Equal),
     }
 }
 
@@ -1544,7 +1582,7 @@ fn expr_type(expr: &Expr, column: &dyn Fn(&str) -> Option<Type>) -> Type {
         Expr::Column(name) | Expr::Excluded(name) => column(name).unwrap_or(Type::Text),
         Expr::Cast(_, ty) => *ty,
         Expr::Value(Value::Number(n)) if n.is_i64() => Type::Int,
-        Expr::Value(Value::Number(_)) => Type::Numeric,
+        Expr::Value(Value::Number(_)) => Type::Numeric(None),
         Expr::Value(Value::Bool(_)) => Type::Bool,
         Expr::Value(_) | Expr::Param(_) => Type::Text,
         Expr::Now => Type::Timestamp,
@@ -1558,7 +1596,7 @@ fn expr_type(expr: &Expr, column: &dyn Fn(&str) -> Option<Type>) -> Type {
                 let rank = |t: Type| match t {
                     Type::Int => 0,
                     Type::BigInt => 1,
-                    Type::Numeric => 2,
+                    Type::Numeric(_) => 2,
                     Type::Float => 3,
                     _ => 0,
                 };
