@@ -702,9 +702,10 @@ async function handle(req) {
 /// A hash's size checked, then a field added (`HLEN` then `HSET`): the
 /// write keeps every other field, but adds to a count that missed the
 /// fields the others added, as a cart of at most three items that checks
-/// before it adds does. Fields already there are the fields' own: a
-/// session read whole, then its `last` field written by every request,
-/// loses nothing.
+/// before it adds does. A field seen absent by a read of the whole hash
+/// (`HGETALL`), then written by another request, is stale as a field read
+/// would be. Fields already there are the fields' own: a request that
+/// writes its own field again after reading the hash loses nothing.
 #[test]
 fn a_hashs_size_checked_before_hset_is_lost() {
     use interleave::explain::story;
@@ -732,19 +733,34 @@ async function handle(req) {
         (lost_requests(&spaced), spaced.metrics.errors),
         (Vec::new(), 2)
     );
-    // HGETALL, then HSET of a field the others write too: the first adds
-    // it, the others change its value, and none of them acts on the
-    // fields it read.
-    let session = r#"const Redis = require("ioredis");
+    // Each request adds its own field, reads the hash whole, then writes
+    // its field again: a field already there changes no one's view of
+    // the hash, and no one else wrote this one.
+    let own = r#"const Redis = require("ioredis");
 const redis = new Redis();
 async function handle(req) {
-  const session = await redis.hgetall("session");
-  await redis.hset("session", "last", req.id, "seen", Object.keys(session).length);
+  await redis.hset("sessions", `u${req.id}`, 0);
+  const all = await redis.hgetall("sessions");
+  await redis.hset("sessions", `u${req.id}`, Object.keys(all).length);
 }
 "#;
     assert_eq!(
-        lost_requests(&record_script(session, "&clicks=5")),
+        lost_requests(&record_script(own, "&clicks=5")),
         Vec::<u32>::new()
+    );
+    // HGETALL finds no `apples` field, then each request writes its count
+    // plus one: the read of the whole hash saw the field absent, so #1's
+    // and #2's writes lose #0's.
+    let absent = r#"const Redis = require("ioredis");
+const redis = new Redis();
+async function handle(req) {
+  const cart = await redis.hgetall("cart:1");
+  await redis.hset("cart:1", "apples", String(Number(cart.apples ?? 0) + 1));
+}
+"#;
+    assert_eq!(
+        lost_requests(&record_script(absent, "&clicks=3")),
+        vec![1, 2]
     );
 }
 

@@ -2350,6 +2350,29 @@ async function handle(req) {
 // ---------------------------------------------------------------------------
 // memjs, memcached, redlock, and ioredis's XX, expire and defineCommand
 
+/// A memcached command the simulation does not model says so, with the
+/// commands it does, as the Redis clients' do (memcached's `gets` and
+/// `cas`, memjs's `append`).
+#[test]
+fn unmodelled_memcached_commands_say_so() {
+    let code = r#"const memjs = require("memjs");
+const Memcached = require("memcached");
+async function handle() {
+  for (const call of [() => memjs.Client.create().append("k", "v"), () => new Memcached("x").gets("k", () => {})]) {
+    try { call(); } catch (e) { console.log(e.message); }
+  }
+}"#;
+    assert_eq!(
+        logs(code, ""),
+        [
+            "memjs: append is not modelled by the simulated memcached (it has get, set, add, \
+             replace, delete, increment, decrement, touch, close, quit)",
+            "memcached: gets is not modelled by the simulated memcached (it has get, set, add, \
+             replace, del, incr, decr, touch, end)",
+        ]
+    );
+}
+
 /// memjs's replies: Node 20 with memjs 1.3.2 on a real memcached 1.6
 /// printed these lines for the same text (memjs's default logger prints the
 /// failed INCREMENT's message before the script's own line does).
@@ -3487,6 +3510,22 @@ console.log('nr', await t(() => c.lPush('n', 'a')), await t(() => c.lPush('n', [
             r#"nr 1 3 4 ["c","b","a","z"] 4 "c" "z" ["b","a"] null"#.to_string(),
         ]
     );
+}
+
+/// ioredis sends `null` and `undefined` arguments as an empty string:
+/// ioredis 5 on Redis 7 read back `""` for each of these writes.
+#[test]
+fn ioredis_sends_null_and_undefined_as_empty_strings() {
+    let code = r#"const Redis = require("ioredis");
+const r = new Redis();
+async function handle() {
+  await r.set("a", null);
+  await r.set("b", undefined);
+  await r.hset("h", { f: null });
+  await r.lpush("l", null);
+  console.log(JSON.stringify([await r.get("a"), await r.get("b"), await r.hget("h", "f"), await r.lrange("l", 0, -1)]));
+}"#;
+    assert_eq!(logs(code, ""), [r#"["","","",[""]]"#]);
 }
 
 /// Redis hashes through ioredis and node-redis, alone and in a MULTI, with

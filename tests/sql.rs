@@ -169,6 +169,28 @@ async function handle(req) {
     );
 }
 
+/// `ORDER BY` puts NULLs as PostgreSQL does: last ascending, first
+/// descending, unless `NULLS FIRST` or `NULLS LAST` says otherwise.
+#[test]
+fn order_by_places_nulls_as_postgresql() {
+    let schema = "CREATE TABLE scores (id int PRIMARY KEY, score int);
+INSERT INTO scores VALUES (1, 10), (2, NULL), (3, 30), (4, NULL), (5, 20);
+";
+    let code = r#"const { Pool } = require('pg');
+const pool = new Pool();
+const ids = async (order) => (await pool.query(`SELECT id FROM scores ORDER BY score ${order}, id`)).rows.map((r) => r.id).join(",");
+async function handle(req) {
+  for (const order of ['', 'DESC', 'DESC NULLS LAST', 'ASC NULLS FIRST']) console.log(await ids(order));
+}
+"#;
+    let (m, run) = run_sql(code, schema, "scenario=script&users=1&clicks=1");
+    assert_eq!((m.errors, m.hung), (0, 0), "{:?}", run.messages());
+    assert_eq!(
+        run.messages(),
+        ["1,5,3,2,4", "2,4,3,5,1", "3,5,1,2,4", "2,4,1,5,3"]
+    );
+}
+
 const TICKETS: &str = "
 CREATE TABLE events (id int PRIMARY KEY, seats int NOT NULL);
 CREATE TABLE orders (id serial PRIMARY KEY, user_id int NOT NULL, event_id int NOT NULL);

@@ -183,6 +183,10 @@ pub struct State {
     pub versions: HashMap<String, u64>,
     /// What each request last saw of a key (see [`Seen`]).
     pub seen: HashMap<(TaskId, String), Seen>,
+    /// Changes to any key so far, and the count when each key last
+    /// changed.
+    pub changes: u64,
+    pub changed_at: HashMap<String, u64>,
     /// DB reads so far, per request.
     pub db_reads: HashMap<TaskId, u64>,
     pub random: SimRng,
@@ -207,6 +211,10 @@ pub struct Seen {
     /// (`INCR`, `ZADD`) acts on it, where after the request's own write
     /// it acts on nothing it read.
     pub read: bool,
+    /// The count of changes to any key then ([`State::changes`]): a
+    /// field written since a read of its whole hash that found it absent
+    /// was changed after this.
+    pub at: u64,
 }
 
 #[derive(Clone)]
@@ -243,6 +251,8 @@ impl Host {
             lost_updates: 0,
             versions: HashMap::default(),
             seen: HashMap::default(),
+            changes: 0,
+            changed_at: HashMap::default(),
             db_reads: HashMap::default(),
             random: SimRng::new(config.seed, Stream::Script),
             top_level: true,

@@ -1699,33 +1699,49 @@ impl ScriptRun {
             let mut state = self.host.state.borrow_mut();
             let version = state.versions.get(&key).copied().unwrap_or(0);
             let reads = state.db_reads.get(&request).copied().unwrap_or(0);
-            let seen = state.seen.get(&(request, key.clone())).copied();
-            // Another request wrote the key since this one saw it, and
-            // this one wrote what it computed from that (no DB read in
-            // between, which would make it a cache fill).
-            let stale = seen.is_some_and(|seen| {
-                seen.version < version && (seen.reads == reads || is_row(&key))
-            });
+            // Whether another request wrote the key since this one saw
+            // it, with no DB read in between (which would make this write
+            // a cache fill), and whether that sight was a read. A hash's
+            // field this request never saw itself was seen absent by a
+            // read of the whole hash (HGETALL), if it made one.
+            let sight = match state.seen.get(&(request, key.clone())) {
+                Some(seen) => Some((
+                    seen.version < version && (seen.reads == reads || is_row(&key)),
+                    seen.read,
+                )),
+                None => whole_hash(&key)
+                    .and_then(|whole| state.seen.get(&(request, whole.to_string())))
+                    .filter(|whole| whole.read && whole.reads == reads)
+                    .map(|whole| {
+                        let since = state.changed_at.get(&key);
+                        (since.is_some_and(|&at| at > whole.at), true)
+                    }),
+            };
             let lost = changed
-                && stale
+                && sight.is_some_and(|(stale, _)| stale)
                 && match access {
                     Access::Overwrite => true,
-                    Access::Change => seen.is_some_and(|seen| seen.read),
+                    Access::Change => sight.is_some_and(|(_, read)| read),
                     Access::Read | Access::Update => false,
                 };
             let now = if access != Access::Read && changed {
+                state.changes += 1;
+                let at = state.changes;
+                state.changed_at.insert(key.clone(), at);
                 version + 1
             } else {
                 version
             };
             state.versions.insert(key.clone(), now);
             let read = access == Access::Read;
+            let at = state.changes;
             state.seen.insert(
                 (request, key),
                 Seen {
                     version: now,
                     reads,
                     read,
+                    at,
                 },
             );
             lost
@@ -1752,6 +1768,7 @@ impl ScriptRun {
                     version: seq,
                     reads: 0,
                     read: true,
+                    at: 0,
                 };
                 state.seen.insert((request, key), seen);
             }
@@ -2588,6 +2605,14 @@ fn is_row(key: &str) -> bool {
 /// A hash's field as a key of its own, for lost updates.
 fn hash_field(key: &str, field: &str) -> String {
     format!("{key}\u{0}{field}")
+}
+
+/// The hash (or set) whose field (or member) `key` is (`hash_field`).
+fn whole_hash(key: &str) -> Option<&str> {
+    match is_row(key) {
+        true => None,
+        false => key.split_once('\u{0}').map(|(whole, _)| whole),
+    }
 }
 
 /// How a `pg` statement's landing shows in the trace.

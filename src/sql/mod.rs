@@ -126,8 +126,9 @@ pub struct Select {
     pub table: Option<String>,
     pub projection: Projection,
     pub filter: Option<Expr>,
-    /// Columns, descending?
-    pub order: Vec<(String, bool)>,
+    /// Columns: descending? nulls first? (`NULLS FIRST` or `LAST`, else
+    /// PostgreSQL's default: first when descending.)
+    pub order: Vec<(String, bool, bool)>,
     pub limit: Option<Expr>,
     pub for_update: bool,
     /// `FOR UPDATE NOWAIT` (fail at once) or `SKIP LOCKED` (leave them).
@@ -419,7 +420,7 @@ mod tests {
                     ("count".into(), Item::Count(None, Some(Type::Int))),
                 ]),
                 filter: Some(filter.clone()),
-                order: vec![("id".into(), true)],
+                order: vec![("id".into(), true, true)],
                 limit: Some(Expr::Value(Value::from(10))),
                 for_update: true,
                 nowait: false,

@@ -413,7 +413,8 @@ fn select(text: &str, query: ast::Query) -> Result<Select, SqlError> {
                 _ => return Err(SqlError::unsupported(text, "ORDER BY an expression")),
             };
             let descending = matches!(item.options.sort, Some(ast::OrderBySort::Desc));
-            order.push((column, descending));
+            let nulls_first = item.options.nulls_first.unwrap_or(descending);
+            order.push((column, descending, nulls_first));
         }
     }
     let limit = match limit_clause {
@@ -587,6 +588,19 @@ fn insert(text: &str, insert: ast::Insert) -> Result<Insert, SqlError> {
     })
 }
 
+/// A column by its name. PostgreSQL's system columns (`xmax = 0`, which
+/// tells an upsert's insert from its update) are not in the model: that is
+/// the simulation's gap, not a column the table lacks.
+fn column(text: &str, name: String) -> Result<Expr, SqlError> {
+    match name.as_str() {
+        "xmin" | "xmax" | "cmin" | "cmax" | "ctid" | "tableoid" => Err(SqlError::unsupported(
+            text,
+            &format!("the system column {name}"),
+        )),
+        _ => Ok(Expr::Column(name)),
+    }
+}
+
 /// An expression of a schema (a column's DEFAULT).
 pub fn expression(text: &str, expression: SqlExpr) -> Result<Expr, SqlError> {
     expr(text, expression)
@@ -594,10 +608,10 @@ pub fn expression(text: &str, expression: SqlExpr) -> Result<Expr, SqlError> {
 
 fn expr(text: &str, expression: SqlExpr) -> Result<Expr, SqlError> {
     Ok(match expression {
-        SqlExpr::Identifier(name) => Expr::Column(ident(&name)),
+        SqlExpr::Identifier(name) => column(text, ident(&name))?,
         SqlExpr::CompoundIdentifier(parts) => match parts.as_slice() {
             [first, column] if ident(first) == "excluded" => Expr::Excluded(ident(column)),
-            [.., column] => Expr::Column(ident(column)),
+            [.., last] => column(text, ident(last))?,
             [] => return Err(SqlError::syntax("an empty name")),
         },
         SqlExpr::Value(value) => literal(text, value.value)?,
@@ -1017,6 +1031,17 @@ mod tests {
             error
                 .message
                 .starts_with("JOIN is not supported by the simulation, in \"SELECT * FROM a JOIN b ON a.id = b.id\""),
+            "{}",
+            error.message
+        );
+        let upsert = "INSERT INTO t (id) VALUES (1) ON CONFLICT (id) DO UPDATE SET id = 1 \
+                      RETURNING (xmax = 0) AS inserted";
+        let error = parse(upsert).unwrap_err();
+        assert_eq!(error.code, "0A000");
+        assert!(
+            error
+                .message
+                .starts_with("the system column xmax is not supported by the simulation"),
             "{}",
             error.message
         );

@@ -16,8 +16,10 @@
       this.name = "ReplyError";
     }
   }
+  // An argument as the client sends it: ioredis sends null and undefined
+  // as an empty string.
   const stored = (value) => {
-    const text = String(value);
+    const text = value === null || value === undefined ? "" : String(value);
     return /^-?(0|[1-9][0-9]{0,14})$/.test(text) ? Number(text) : text;
   };
   const reply = (value) => (value === undefined || value === null ? null : String(value));
@@ -1722,6 +1724,28 @@
     close() {}
     quit() {}
   }
+  // A memcached command the simulation does not model says so, and lists
+  // the client's commands it does, as the Redis clients' do.
+  const unmodelledMemcached = (prototype, library, names) => {
+    const has = Object.getOwnPropertyNames(prototype)
+      .filter((name) => name !== "constructor" && !name.startsWith("_"))
+      .join(", ");
+    for (const name of names) {
+      if (name in prototype) continue;
+      Object.defineProperty(prototype, name, {
+        configurable: true,
+        writable: true,
+        value() {
+          throw new TypeError(
+            `${library}: ${name} is not modelled by the simulated memcached (it has ${has})`
+          );
+        },
+      });
+    }
+  };
+  unmodelledMemcached(MemjsClient.prototype, "memjs", [
+    "append", "prepend", "flush", "stats", "statsWithKey", "resetStats", "version", "versionAll",
+  ]);
   const memjs = Object.freeze({ Client: MemjsClient });
 
   // The `memcached` package: callbacks only, `callback(err, data)` with
@@ -1796,6 +1820,10 @@
       }
       end() {}
     }
+    unmodelledMemcached(Memcached.prototype, "memcached", [
+      "gets", "cas", "getMulti", "append", "prepend", "flush", "stats", "items", "slabs",
+      "cachedump", "version", "settings",
+    ]);
     return Memcached;
   });
 

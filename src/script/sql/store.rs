@@ -908,7 +908,7 @@ impl Database {
         check_columns(&table.schema, select.filter.as_ref())?;
         let mut found = self.matching(table, id, snapshot, select.filter.as_ref(), ctx)?;
         if !select.order.is_empty() {
-            for (column, _) in &select.order {
+            for (column, ..) in &select.order {
                 column_of(&table.schema, column).map_err(Stop::Fail)?;
             }
             let rows: Vec<&Row> = found
@@ -917,13 +917,21 @@ impl Database {
                 .collect();
             let mut order: Vec<usize> = (0..found.len()).collect();
             order.sort_by(|&a, &b| {
-                for (column, descending) in &select.order {
+                for (column, descending, nulls_first) in &select.order {
+                    use std::cmp::Ordering::{Equal, Greater, Less};
                     let (x, y) = (rows[a].get(column), rows[b].get(column));
-                    let ordering = order_values(x, y, ctx.numeric(column));
-                    let ordering = if *descending {
-                        ordering.reverse()
-                    } else {
-                        ordering
+                    let null = |v: Option<&Value>| v.is_none_or(Value::is_null);
+                    let ordering = match (null(x), null(y), *nulls_first) {
+                        (true, true, _) => Equal,
+                        (true, false, true) | (false, true, false) => Less,
+                        (true, false, false) | (false, true, true) => Greater,
+                        (false, false, _) => {
+                            let ordering = order_values(x, y, ctx.numeric(column));
+                            match *descending {
+                                true => ordering.reverse(),
+                                false => ordering,
+                            }
+                        }
                     };
                     if ordering.is_ne() {
                         return ordering;
