@@ -675,20 +675,28 @@
     "ZREVRANK, ZCOUNT, ZRANGE (BYSCORE, REV, LIMIT, WITHSCORES), ZREVRANGE, ZRANGEBYSCORE, " +
     "ZREVRANGEBYSCORE, " +
     "and WATCH, UNWATCH, MULTI/EXEC and pipelines of those";
-  function unmodelled(prototype, library, names) {
+  // Each of `names` the client's `prototype` lacks throws a TypeError
+  // that says so (`message(name)`), not "not a function".
+  function notModelledOn(prototype, names, message) {
     for (const name of names) {
       if (name in prototype) continue;
       Object.defineProperty(prototype, name, {
         configurable: true,
         writable: true,
         value() {
-          throw new TypeError(
-            `${library}: ${name.toUpperCase()} is not modelled by the simulated Redis ` +
-              `(it has ${MODELLED_REDIS})`
-          );
+          throw new TypeError(message(name));
         },
       });
     }
+  }
+  function unmodelled(prototype, library, names) {
+    notModelledOn(
+      prototype,
+      names,
+      (name) =>
+        `${library}: ${name.toUpperCase()} is not modelled by the simulated Redis ` +
+        `(it has ${MODELLED_REDIS})`
+    );
   }
 
   // MULTI/EXEC and pipelines: each queued command is the calls it makes
@@ -1730,18 +1738,11 @@
     const has = Object.getOwnPropertyNames(prototype)
       .filter((name) => name !== "constructor" && !name.startsWith("_"))
       .join(", ");
-    for (const name of names) {
-      if (name in prototype) continue;
-      Object.defineProperty(prototype, name, {
-        configurable: true,
-        writable: true,
-        value() {
-          throw new TypeError(
-            `${library}: ${name} is not modelled by the simulated memcached (it has ${has})`
-          );
-        },
-      });
-    }
+    notModelledOn(
+      prototype,
+      names,
+      (name) => `${library}: ${name} is not modelled by the simulated memcached (it has ${has})`
+    );
   };
   unmodelledMemcached(MemjsClient.prototype, "memjs", [
     "append", "prepend", "flush", "stats", "statsWithKey", "resetStats", "version", "versionAll",
