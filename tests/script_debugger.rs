@@ -973,9 +973,9 @@ INSERT INTO events VALUES (1, 10);
     assert_eq!(fix_of(&racy), None);
 
     // A cache key's lost update: the lines from the read to the write go
-    // under a Redis lock. They declare `visits`, which the code after them
-    // reads, so the release follows the write (a try block would hide
-    // `visits` from the log).
+    // under a Redis lock, released in a finally. They declare `visits`,
+    // which the code after them reads, so `visits` is declared before the
+    // try block and assigned in it.
     let code = "const Redis = require('ioredis');
 const redis = new Redis();
 async function handle(req) {
@@ -988,13 +988,60 @@ async function handle(req) {
     let fix = fix_of(&racy).expect("a fix");
     assert_eq!(
         fix.value,
-        r#"  const lockToken = Math.random().toString(36).slice(2);
+        r#"  let visits;
+  const lockToken = Math.random().toString(36).slice(2);
   while ((await redis.set('lock:visits', lockToken, "PX", 5000, "NX")) !== "OK") {
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
-  const visits = Number(await redis.get('visits')) || 0;
+  try {
+    visits = Number(await redis.get('visits')) || 0;
+    await redis.set('visits', visits + 1);
+  } finally {
+    await redis.eval('if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end', 1, 'lock:visits', lockToken);
+  }"#
+    );
+    clears_the_lost_update(&fix);
+    // An early return between the read and the write releases the lock
+    // too: #1 returns holding it, and #2 takes it at once instead of
+    // waiting out its 5 s expiry (#0 writes 1, so #1 reads an odd count).
+    let early = code.replace(
+        "  await redis.set('visits', visits + 1);\n",
+        "  if (visits % 2 === 1) return;\n  await redis.set('visits', visits + 1);\n",
+    );
+    let racy = recording(&format!(
+        "#v=1&scenario=script&code={}&users=1&clicks=3",
+        interleave::script::source::encode(&early)
+    ));
+    let fix = fix_of(&racy).expect("a fix");
+    assert!(
+        fix.value.contains("    if (visits % 2 === 1) return;\n"),
+        "{}",
+        fix.value
+    );
+    clears_the_lost_update(&fix);
+    let fixed = recording(&format!("#{}", fix.fragment));
+    assert!(
+        fixed.metrics.latency_us.max < 1_000_000,
+        "{:?}",
+        fixed.metrics
+    );
+    // A destructuring over two lines cannot be split: the lock is held to
+    // the end of the block, and still released in a finally.
+    let spread = "const Redis = require('ioredis');
+const redis = new Redis();
+async function handle(req) {
+  const { visits } = { visits: Number(await redis.get('visits')) || 0,
+  };
   await redis.set('visits', visits + 1);
-  await redis.eval('if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end', 1, 'lock:visits', lockToken);"#
+  console.log(visits);
+}
+";
+    let racy = double_click(spread, None);
+    let fix = fix_of(&racy).expect("a fix");
+    assert!(
+        fix.value.ends_with("    console.log(visits);\n  } finally {\n    await redis.eval('if redis.call(\"get\", KEYS[1]) == ARGV[1] then return redis.call(\"del\", KEYS[1]) else return 0 end', 1, 'lock:visits', lockToken);\n  }"),
+        "{}",
+        fix.value
     );
     clears_the_lost_update(&fix);
     // Without the log, nothing after the lines needs `visits`: try/finally.

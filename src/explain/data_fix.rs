@@ -251,8 +251,11 @@ const RELEASE: &str =
 /// around the lines from the read (`read`, with `CLIENT.get(KEY)`) to the
 /// write (`write`), for ioredis or node-redis: the lost update of a cache
 /// key. The lines must be one block's statements (same indentation,
-/// balanced braces); a `try`/`finally` releases the lock unless they
-/// declare names used after them, then it is released after the write.
+/// balanced braces); a `try`/`finally` releases the lock, so an early
+/// `return` or a throw between them cannot leave it taken. A name they
+/// declare for the code after them is declared before the `try` (`let
+/// name;`) and assigned in it; where that cannot be done (a destructuring
+/// over several lines), the `try` runs to the end of the block.
 fn cache_lock_fix(code: &str, schema: Option<&str>, read: u32, write: u32) -> Option<Candidate> {
     let ioredis = code.contains("\"ioredis\"") || code.contains("'ioredis'");
     let node_redis = code.contains("\"redis\"") || code.contains("'redis'");
@@ -264,16 +267,15 @@ fn cache_lock_fix(code: &str, schema: Option<&str>, read: u32, write: u32) -> Op
     let wrapped = lines.get(first..=last)?;
     let indent = |line: &str| line.len() - line.trim_start().len();
     let ind = &wrapped[0][..indent(wrapped[0])];
-    let braces: i64 = wrapped
-        .iter()
-        .flat_map(|line| line.chars())
-        .map(|c| match c {
+    let braces = |lines: &[&str]| -> i64 {
+        let count = |c: char| match c {
             '{' => 1,
             '}' => -1,
             _ => 0,
-        })
-        .sum();
-    if indent(wrapped[wrapped.len() - 1]) != ind.len() || braces != 0 {
+        };
+        lines.iter().flat_map(|line| line.chars()).map(count).sum()
+    };
+    if indent(wrapped[wrapped.len() - 1]) != ind.len() || braces(wrapped) != 0 {
         return None;
     }
     let (client, key) = get_call(wrapped[0])?;
@@ -299,31 +301,72 @@ fn cache_lock_fix(code: &str, schema: Option<&str>, read: u32, write: u32) -> Op
         .take_while(|line| line.trim().is_empty() || indent(line) >= ind.len())
         .copied()
         .collect();
-    let declares = declared(wrapped)
-        .iter()
-        .any(|name| after.iter().any(|line| has_word(line, name)));
-    let mut out = vec![
+    // The names the lines declare at their own level that the code after
+    // them uses: a try block would hide them, so they are declared before
+    // it and assigned in it; a declaration that cannot be split that way
+    // keeps the lock to the end of the block instead. Either way the
+    // release is in a finally, so an early return or a throw releases it.
+    let used_after = |line: &str| {
+        declared(&[line])
+            .iter()
+            .any(|name| after.iter().any(|line| has_word(line, name)))
+    };
+    let mut hoisted = Vec::new();
+    let mut body: Vec<String> = Vec::new();
+    let mut whole_block = false;
+    for line in wrapped {
+        if indent(line) != ind.len() || !used_after(line) {
+            body.push(line.to_string());
+            continue;
+        }
+        match hoist(&line[ind.len()..]) {
+            Some((name, assignment)) => {
+                hoisted.push(name);
+                if let Some(assignment) = assignment {
+                    body.push(format!("{ind}{assignment}"));
+                }
+            }
+            None => whole_block = true,
+        }
+    }
+    let held = match whole_block {
+        false => 0,
+        true => {
+            // The block's end: its last line that is not blank.
+            let end = after
+                .iter()
+                .rposition(|line| !line.trim().is_empty())
+                .map_or(0, |i| i + 1);
+            if braces(&after) != 0 {
+                return None;
+            }
+            hoisted.clear();
+            body = wrapped.iter().map(|line| line.to_string()).collect();
+            body.extend(after[..end].iter().map(|line| line.to_string()));
+            end
+        }
+    };
+    let mut out = Vec::new();
+    if !hoisted.is_empty() {
+        out.push(format!("{ind}let {};", hoisted.join(", ")));
+    }
+    out.extend([
         format!("{ind}const lockToken = Math.random().toString(36).slice(2);"),
         format!("{ind}while ((await {take}) !== \"OK\") {{"),
         format!("{ind}  await new Promise((resolve) => setTimeout(resolve, 10));"),
         format!("{ind}}}"),
-    ];
-    match declares {
-        true => {
-            out.extend(wrapped.iter().map(|line| line.to_string()));
-            out.push(format!("{ind}await {release};"));
-        }
-        false => {
-            out.push(format!("{ind}try {{"));
-            out.extend(wrapped.iter().map(|line| format!("  {line}")));
-            out.push(format!("{ind}}} finally {{"));
-            out.push(format!("{ind}  await {release};"));
-            out.push(format!("{ind}}}"));
-        }
-    }
+        format!("{ind}try {{"),
+    ]);
+    out.extend(body.iter().map(|line| match line.trim().is_empty() {
+        true => String::new(),
+        false => format!("  {line}"),
+    }));
+    out.push(format!("{ind}}} finally {{"));
+    out.push(format!("{ind}  await {release};"));
+    out.push(format!("{ind}}}"));
     let mut edited: Vec<String> = lines[..first].iter().map(|l| l.to_string()).collect();
     edited.extend(out.iter().cloned());
-    edited.extend(lines[last + 1..].iter().map(|l| l.to_string()));
+    edited.extend(lines[last + 1 + held..].iter().map(|l| l.to_string()));
     let mut code = edited.join("\n");
     code.push('\n');
     Some(Candidate {
@@ -332,17 +375,63 @@ fn cache_lock_fix(code: &str, schema: Option<&str>, read: u32, write: u32) -> Op
         paste: out.join("\n"),
         meaning: format!(
             "lines {read} to {write} under a Redis lock: SET NX PX with an owner token, released \
-             only by its owner{}",
-            match declares {
-                true => {
-                    " (released after the write: a try block would hide the names these lines \
-                     declare from the code after them)"
+             only by its owner, in a finally (an early return or a throw releases it too){}",
+            match (held > 0, hoisted.is_empty()) {
+                (true, _) => {
+                    " and held to the end of the block, whose code uses the names these lines \
+                     declare"
                 }
-                false => "",
+                (false, false) => {
+                    "; the names these lines declare for the code after them are declared before \
+                     the lock"
+                }
+                (false, true) => "",
             }
         ),
         may_fail: false,
     })
+}
+
+/// A declaration statement (`const name = value…`, `let name: T = …`, a
+/// destructuring on one line, `let name;`) split in two: what declares
+/// its names before a block (`name`, `name: T` or `a, b`), and the
+/// assignment that stays in the block (none for `let name;`). `None` for
+/// one that cannot be split (several declarators, a destructuring over
+/// several lines).
+fn hoist(statement: &str) -> Option<(String, Option<String>)> {
+    let rest = ["const ", "let ", "var "]
+        .iter()
+        .find_map(|keyword| statement.strip_prefix(keyword))?;
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    let (pattern, value) = match rest.split_once('=') {
+        Some((pattern, value)) if !value.starts_with(['=', '>']) => (pattern.trim(), Some(value)),
+        Some(_) => return None,
+        None => (rest.trim_end().strip_suffix(';')?.trim(), None),
+    };
+    let name = pattern.split(':').next().unwrap_or_default().trim();
+    if !name.is_empty()
+        && name.chars().all(is_ident)
+        && !name.starts_with(|c: char| c.is_ascii_digit())
+    {
+        return Some((
+            pattern.to_string(),
+            value.map(|value| format!("{name} ={value}")),
+        ));
+    }
+    // A destructuring: on one line, and assigned in parentheses.
+    let value = value?.trim_end().strip_suffix(';')?;
+    let balanced = |open: char, close: char| {
+        statement.matches(open).count() == statement.matches(close).count()
+    };
+    let closes = matches!(
+        (pattern.chars().next(), pattern.chars().last()),
+        (Some('{'), Some('}')) | (Some('['), Some(']'))
+    );
+    if !closes || !balanced('(', ')') || !balanced('{', '}') || !balanced('[', ']') {
+        return None;
+    }
+    let names = declared(&[statement]);
+    (!names.is_empty()).then(|| (names.join(", "), Some(format!("({pattern} ={value});"))))
 }
 
 /// The names `lines` declare with `const`, `let` or `var` at their start
