@@ -637,3 +637,60 @@ async function handle(req) {
     let (m, _) = run_sql(code, schema, "scenario=script&users=11&clicks=1");
     assert_eq!((m.latency_us.max, m.peak_db_concurrency), (40_000, 10));
 }
+
+/// Node 20 with pg 8 on PostgreSQL 15 (`interleave real` and the same
+/// handler under Node, session 43's sweep): a CHECK refuses the row that
+/// breaks it (23514, named `TABLE_COLUMN_check`) where NULL passes; an
+/// integer column refuses a value past its range (22003); a bigint keeps
+/// every digit past 2^53 and compares exactly; jsonb compares as a value
+/// (keys in any order), `||` merges two objects, and its keys come back
+/// shorter first where a `json` column keeps them as given;
+/// `types.setTypeParser` is handed PostgreSQL's text.
+#[test]
+fn checks_ranges_bigints_and_jsonb_as_postgresql() {
+    let schema = "CREATE TABLE products (id serial PRIMARY KEY, sku text UNIQUE NOT NULL, stock integer CHECK (stock >= 0), small int);
+CREATE TABLE docs (id bigserial PRIMARY KEY, data jsonb, raw json, CONSTRAINT one CHECK (id > 0));
+INSERT INTO products (sku, stock) VALUES ('A', 1), ('B', 0);
+INSERT INTO docs (id, data, raw) VALUES (9007199254740993, '{\"zeta\": 1, \"a\": 2}', '{\"b\": 1, \"a\": 2}');
+";
+    let code = r#"const { Pool, types } = require('pg');
+const pool = new Pool();
+const q = async (label, text, values) => {
+  try {
+    const r = await pool.query(text, values);
+    console.log(label, r.rowCount, JSON.stringify(r.rows));
+  } catch (e) {
+    console.log(label, e.code, e.constraint, e.detail, e.message);
+  }
+};
+async function handle(req) {
+  await q('buy', 'UPDATE products SET stock = stock - 1 WHERE sku = $1 RETURNING stock', ['B']);
+  await q('null', 'UPDATE products SET stock = NULL WHERE sku = $1 RETURNING stock', ['B']);
+  await q('int4', 'UPDATE products SET small = $1 WHERE sku = $2', [3000000000, 'A']);
+  await q('big', 'SELECT id FROM docs WHERE id = $1', ['9007199254740993']);
+  await q('near', 'SELECT id FROM docs WHERE id = $1', ['9007199254740992']);
+  await q('table check', 'INSERT INTO docs (id) VALUES (-1)');
+  await q('same', 'SELECT data, raw FROM docs WHERE data = $1', [{ a: 2, zeta: 1 }]);
+  await q('merge', 'UPDATE docs SET data = data || $1 RETURNING data', [{ zeta: 3, b: true }]);
+  types.setTypeParser(types.builtins.INT8, (text) => parseInt(text, 10));
+  types.setTypeParser(1700, parseFloat);
+  await q('parsed', 'SELECT count(*) AS n, 1.50::numeric AS p FROM products');
+}
+"#;
+    let (m, run) = run_sql(code, schema, "scenario=script&users=1&clicks=1");
+    assert_eq!((m.errors, m.hung), (0, 0), "{:?}", run.messages());
+    assert_eq!(
+        run.messages(),
+        [
+            r#"buy 23514 products_stock_check Failing row contains (2, B, -1, null). new row for relation "products" violates check constraint "products_stock_check""#,
+            r#"null 1 [{"stock":null}]"#,
+            r#"int4 22003 undefined undefined value "3000000000" is out of range for type integer"#,
+            r#"big 1 [{"id":"9007199254740993"}]"#,
+            "near 0 []",
+            r#"table check 23514 one Failing row contains (-1, null, null). new row for relation "docs" violates check constraint "one""#,
+            r#"same 1 [{"data":{"a":2,"zeta":1},"raw":{"b":1,"a":2}}]"#,
+            r#"merge 1 [{"data":{"a":2,"b":true,"zeta":3}}]"#,
+            r#"parsed 1 [{"n":2,"p":1.5}]"#,
+        ]
+    );
+}

@@ -20,7 +20,7 @@ use serde_json::Value;
 pub mod parse;
 pub mod table;
 
-pub use table::{Column, Default, Key, TableSchema};
+pub use table::{Check, Column, Default, Key, TableSchema};
 
 /// A column type, as far as the model tells types apart.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -33,7 +33,10 @@ pub enum Type {
     Float,
     Text,
     Bool,
+    /// `json`: the value as given, keys in their order.
     Json,
+    /// `jsonb`: keys in PostgreSQL's order (shorter first), one per name.
+    Jsonb,
     Timestamp,
     Uuid,
 }
@@ -49,7 +52,8 @@ impl Type {
             Type::Float => 701,
             Type::Text => 25,
             Type::Bool => 16,
-            Type::Json => 3802,
+            Type::Json => 114,
+            Type::Jsonb => 3802,
             Type::Timestamp => 1184,
             Type::Uuid => 2950,
         }
@@ -63,7 +67,8 @@ impl Type {
             Type::Float => "double precision",
             Type::Text => "text",
             Type::Bool => "boolean",
-            Type::Json => "jsonb",
+            Type::Json => "json",
+            Type::Jsonb => "jsonb",
             Type::Timestamp => "timestamp with time zone",
             Type::Uuid => "uuid",
         }
@@ -309,6 +314,24 @@ pub fn bind(plan: &mut Plan, values: &[Value]) {
     });
 }
 
+/// Calls `f` with every column an expression names.
+pub fn columns(expr: &Expr, f: &mut dyn FnMut(&str)) {
+    match expr {
+        Expr::Column(name) => f(name),
+        Expr::Binary(a, _, b) | Expr::Any(a, b) => {
+            columns(a, f);
+            columns(b, f);
+        }
+        Expr::Not(a) | Expr::Negate(a) | Expr::IsNull(a, _) | Expr::Cast(a, _) => columns(a, f),
+        Expr::InList(a, list, _) => {
+            columns(a, f);
+            list.iter().for_each(|e| columns(e, f));
+        }
+        Expr::Coalesce(list) => list.iter().for_each(|e| columns(e, f)),
+        _ => {}
+    }
+}
+
 fn visit(plan: &Plan, f: &mut dyn FnMut(&Expr)) {
     let mut plan = plan.clone();
     visit_mut(&mut plan, &mut |e| f(e));
@@ -519,6 +542,7 @@ mod tests {
                         columns: vec!["id".into()],
                     }],
                     expect_unique: vec![vec!["n".into()]],
+                    checks: Vec::new(),
                 }),
                 SchemaStep::UniqueIndex {
                     table: "t".into(),

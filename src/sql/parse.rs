@@ -18,8 +18,8 @@ use sqlparser::parser::{Parser, ParserError};
 use sqlparser::tokenizer::{Location, Token, TokenWithSpan};
 
 use super::{
-    quote, Column, Default, Delete, Expr, Insert, Isolation, Item, Key, OnConflict, Op, Plan,
-    Projection, SchemaPlan, SchemaStep, Select, SqlError, TableSchema, Type, Update,
+    quote, Check, Column, Default, Delete, Expr, Insert, Isolation, Item, Key, OnConflict, Op,
+    Plan, Projection, SchemaPlan, SchemaStep, Select, SqlError, TableSchema, Type, Update,
 };
 
 /// A column type by its SQL name (`serial` also gives a default). A type
@@ -37,7 +37,8 @@ pub fn column_type(data_type: &ast::DataType) -> (Type, bool) {
             (Type::Float, false)
         }
         "boolean" | "bool" => (Type::Bool, false),
-        "json" | "jsonb" => (Type::Json, false),
+        "json" => (Type::Json, false),
+        "jsonb" => (Type::Jsonb, false),
         "uuid" => (Type::Uuid, false),
         other if other.starts_with("timestamp") || other == "date" || other == "timestamptz" => {
             (Type::Timestamp, false)
@@ -797,6 +798,7 @@ fn schema_step(piece: Piece) -> Result<Option<SchemaStep>, SqlError> {
             }
             let mut columns = Vec::new();
             let mut keys = Vec::new();
+            let mut checks = Vec::new();
             for def in create.columns {
                 let column_name = ident(&def.name);
                 let (ty, serial) = column_type(&def.data_type);
@@ -831,8 +833,12 @@ fn schema_step(piece: Piece) -> Result<Option<SchemaStep>, SqlError> {
                             column.default = Some(Default::Serial);
                             column.not_null = true;
                         }
+                        ColumnOption::Check(check) => {
+                            let given = option.name.as_ref().or(check.name.as_ref());
+                            checks.push((given.map(ident), *check.expr));
+                        }
                         // Checked nowhere in the model: documented.
-                        ColumnOption::ForeignKey(_) | ColumnOption::Check(_) => {}
+                        ColumnOption::ForeignKey(_) => {}
                         _ => {}
                     }
                 }
@@ -850,6 +856,9 @@ fn schema_step(piece: Piece) -> Result<Option<SchemaStep>, SqlError> {
                             columns: cols,
                         });
                     }
+                    TableConstraint::Check(check) => {
+                        checks.push((check.name.as_ref().map(ident), (*check.expr).clone()));
+                    }
                     TableConstraint::Unique(unique) => {
                         let cols = ident_columns(&unique.columns);
                         keys.push(Key {
@@ -863,11 +872,13 @@ fn schema_step(piece: Piece) -> Result<Option<SchemaStep>, SqlError> {
                     _ => {}
                 }
             }
+            let checks = table_checks(shown, &name, checks);
             let schema = TableSchema {
                 name,
                 columns,
                 keys,
                 expect_unique: Vec::new(),
+                checks,
             };
             for key in &schema.keys {
                 for column in &key.columns {
@@ -930,6 +941,42 @@ fn default(shown: &str, expr: SqlExpr) -> Result<Default, SqlError> {
         }
     }
     expression(shown, expr).map(Default::Expr)
+}
+
+/// A table's CHECK constraints, named as PostgreSQL names them when the
+/// schema does not: `TABLE_COLUMN_check` for an expression over one
+/// column, `TABLE_check` otherwise, numbered from 1 when taken. One whose
+/// expression the model cannot evaluate is left out (accepted, not
+/// checked, as docs/sql.md says).
+fn table_checks(shown: &str, table: &str, given: Vec<(Option<String>, SqlExpr)>) -> Vec<Check> {
+    let mut checks: Vec<Check> = Vec::new();
+    for (name, expression) in given {
+        let Ok(expr) = expr(shown, expression) else {
+            continue;
+        };
+        let name = name.unwrap_or_else(|| {
+            let mut named = Vec::new();
+            super::columns(&expr, &mut |column| {
+                if !named.iter().any(|c: &String| c == column) {
+                    named.push(column.to_string());
+                }
+            });
+            let base = match named.as_slice() {
+                [column] => format!("{table}_{column}_check"),
+                _ => format!("{table}_check"),
+            };
+            let taken = |name: &str| checks.iter().any(|c| c.name == name);
+            (0..)
+                .map(|n| match n {
+                    0 => base.clone(),
+                    n => format!("{base}{n}"),
+                })
+                .find(|name| !taken(name))
+                .expect("a free name")
+        });
+        checks.push(Check { name, expr });
+    }
+    checks
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! A table's definition as the schema gave it: its columns (type, default,
-//! NOT NULL), its unique keys, and the uniqueness the code expects.
+//! NOT NULL), its unique keys, its CHECK constraints, and the uniqueness
+//! the code expects.
 
 use serde::{Deserialize, Serialize};
 
@@ -36,4 +37,14 @@ pub struct TableSchema {
     pub keys: Vec<Key>,
     /// Uniqueness the code expects and the schema does not declare.
     pub expect_unique: Vec<Vec<String>>,
+    #[serde(default)]
+    pub checks: Vec<Check>,
+}
+
+/// A CHECK constraint: a row for which its expression is false is refused
+/// (23514); true or NULL lets it in.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Check {
+    pub name: String,
+    pub expr: Expr,
 }

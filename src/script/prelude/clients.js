@@ -1430,6 +1430,79 @@
     1114: (value) => new Date(value),
     1184: (value) => new Date(value),
   };
+  // pg.types: a parser set with `setTypeParser(oid, parse)` is handed each
+  // value of that type as PostgreSQL's text, as pg-types does, and its
+  // answer is the row's value (`setTypeParser(20, BigInt)`, a numeric as a
+  // number, a timestamp kept as text).
+  const pgUserParsers = new Map();
+  const pad = (n, width = 2) => String(n).padStart(width, "0");
+  const pgJsonText = (value) =>
+    Array.isArray(value)
+      ? `[${value.map(pgJsonText).join(", ")}]`
+      : value !== null && typeof value === "object"
+        ? `{${Object.entries(value)
+            .map(([k, v]) => `${JSON.stringify(k)}: ${pgJsonText(v)}`)
+            .join(", ")}}`
+        : JSON.stringify(value);
+  const pgText = (value, oid) => {
+    switch (oid) {
+      case 16:
+        return value === true || value === "t" || value === "true" ? "t" : "f";
+      case 114:
+      case 3802:
+        return typeof value === "string" ? value : pgJsonText(value);
+      case 1114:
+      case 1184: {
+        const date = new Date(value);
+        if (Number.isNaN(date.getTime())) return String(value);
+        const ms = date.getUTCMilliseconds();
+        const text =
+          `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())} ` +
+          `${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}` +
+          (ms ? `.${pad(ms, 3).replace(/0+$/, "")}` : "");
+        return oid === 1184 ? `${text}+00` : text;
+      }
+      default:
+        return String(value);
+    }
+  };
+  // pg-types' own parser of each type, as `getTypeParser` hands it out.
+  const pgDefaultParser = (oid) => {
+    switch (oid) {
+      case 16:
+        return (text) => text === "TRUE" || text === "t" || text === "true" || text === "y" || text === "yes" || text === "on" || text === "1";
+      case 21:
+      case 23:
+      case 26:
+        return (text) => parseInt(text, 10);
+      case 700:
+      case 701:
+        return (text) => parseFloat(text);
+      case 114:
+      case 3802:
+        return (text) => JSON.parse(text);
+      case 1114:
+      case 1184:
+        return (text) => new Date(oid === 1114 ? `${text.replace(" ", "T")}Z` : text.replace(" ", "T").replace(/\+00$/, "Z"));
+      default:
+        return (text) => text;
+    }
+  };
+  const pgTypes = Object.freeze({
+    setTypeParser(oid, format, parse) {
+      const parser = typeof format === "function" ? format : parse;
+      if (typeof parser !== "function") throw new TypeError("The parser must be a function");
+      pgUserParsers.set(Number(oid), parser);
+    },
+    getTypeParser(oid) {
+      return pgUserParsers.get(Number(oid)) ?? pgDefaultParser(Number(oid));
+    },
+    builtins: Object.freeze({
+      BOOL: 16, BYTEA: 17, CHAR: 18, INT8: 20, INT2: 21, INT4: 23, TEXT: 25, OID: 26, JSON: 114,
+      FLOAT4: 700, FLOAT8: 701, VARCHAR: 1043, DATE: 1082, TIME: 1083, TIMESTAMP: 1114,
+      TIMESTAMPTZ: 1184, INTERVAL: 1186, NUMERIC: 1700, UUID: 2950, JSONB: 3802,
+    }),
+  });
   const pgParam = (value) => {
     if (value === null || value === undefined) return null;
     if (value instanceof Date) return value.toISOString();
@@ -1452,7 +1525,10 @@
     const reply = await host.sql(text, (values ?? []).map(pgParam), session);
     done?.();
     if (reply.error) throw new DatabaseError(reply.error);
-    const parsers = reply.fields.map((field) => pgParsers[field.dataTypeID]);
+    const parsers = reply.fields.map((field) => {
+      const user = pgUserParsers.get(field.dataTypeID);
+      return user ? (value) => user(pgText(value, field.dataTypeID)) : pgParsers[field.dataTypeID];
+    });
     const rows = reply.rows.map((row) => {
       const names = reply.fields.map((field) => field.name);
       const values = names.map((name, i) => {
@@ -1605,7 +1681,7 @@
     Pool: PgPool,
     Client: PgClient,
     DatabaseError,
-    types: Object.freeze({ setTypeParser: () => {}, getTypeParser: () => (value) => value }),
+    types: pgTypes,
   });
 
   // ---------------------------------------------------------------------

@@ -279,7 +279,24 @@ fn binary(a: &Value, op: Op, b: &Value, numeric: bool) -> Result<Value, SqlError
         Op::LtEq => Value::Bool(ordering()? != Ordering::Greater),
         Op::Gt => Value::Bool(ordering()? == Ordering::Greater),
         Op::GtEq => Value::Bool(ordering()? != Ordering::Less),
+        Op::Concat if a.is_object() || a.is_array() || b.is_object() || b.is_array() => {
+            jsonb_concat(a, b)?
+        }
         Op::Concat => Value::String(text(a) + &text(b)),
+        // Two integers: exact, and past a bigint's range PostgreSQL's 22003.
+        Op::Plus | Op::Minus | Op::Multiply | Op::Divide
+            if a.as_i64().is_some() && b.as_i64().is_some() =>
+        {
+            let (x, y) = (a.as_i64().unwrap_or(0), b.as_i64().unwrap_or(0));
+            let result = match op {
+                Op::Plus => x.checked_add(y),
+                Op::Minus => x.checked_sub(y),
+                Op::Multiply => x.checked_mul(y),
+                _ if y == 0 => return Err(error("22012", "division by zero".into())),
+                _ => x.checked_div(y),
+            };
+            Value::from(result.ok_or_else(|| error("22003", "bigint out of range".into()))?)
+        }
         Op::Plus | Op::Minus | Op::Multiply | Op::Divide => {
             let (x, y) = (number(a)?, number(b)?);
             let integral = x.fract() == 0.0 && y.fract() == 0.0 && !is_float(a) && !is_float(b);
@@ -423,6 +440,12 @@ fn equal_as(a: &Value, b: &Value, numeric: bool) -> bool {
 
 /// Orders two non-NULL values; `None` if they do not compare.
 pub fn compare(a: &Value, b: &Value) -> Option<Ordering> {
+    // Integers compare exactly (a bigint past 2^53 is not a double).
+    if let (Some(x), Some(y)) = (int_value(a), int_value(b)) {
+        if matches!((a, b), (Value::Number(_), _) | (_, Value::Number(_))) {
+            return Some(x.cmp(&y));
+        }
+    }
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => x.as_f64()?.partial_cmp(&y.as_f64()?),
         (Value::Number(x), Value::String(s)) => {
@@ -445,8 +468,21 @@ pub fn compare(a: &Value, b: &Value) -> Option<Ordering> {
                 parsed.cmp(x)
             })
         }
+        // jsonb: equal as values (an object's keys in any order), else
+        // ordered by their text.
+        (Value::Object(_) | Value::Array(_), Value::String(s)) => {
+            let b: Value = serde_json::from_str(s).ok()?;
+            compare(a, &b)
+        }
+        (Value::String(s), Value::Object(_) | Value::Array(_)) => {
+            let a: Value = serde_json::from_str(s).ok()?;
+            compare(&a, b)
+        }
         (Value::Object(_) | Value::Array(_), _) | (_, Value::Object(_) | Value::Array(_)) => {
-            Some(a.to_string().cmp(&b.to_string()))
+            match a == b {
+                true => Some(Ordering::Equal),
+                false => Some(a.to_string().cmp(&b.to_string())),
+            }
         }
         _ => None,
     }
@@ -469,9 +505,21 @@ pub fn cast_as(value: Value, ty: Type, numeric: bool) -> Result<Value, SqlError>
     };
     Ok(match (ty, value) {
         (_, Value::Null) => Value::Null,
+        (Type::Int, value) if int_value(&value).is_some_and(|i| i32::try_from(i).is_err()) => {
+            return Err(error(
+                "22003",
+                format!("value \"{}\" is out of range for type integer", text(&value)),
+            ));
+        }
         (Type::Int | Type::BigInt, Value::Number(n)) => match n.as_i64() {
             Some(i) => Value::from(i),
-            None => Value::from(n.as_f64().unwrap_or(0.0).round() as i64),
+            None => {
+                let f = n.as_f64().unwrap_or(0.0).round();
+                if !(-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&f) {
+                    return Err(error("22003", "bigint out of range".into()));
+                }
+                Value::from(f as i64)
+            }
         },
         (Type::Int | Type::BigInt, Value::String(s)) if numeric => {
             match Decimal::parse(&s).and_then(Decimal::to_i64) {
@@ -501,15 +549,71 @@ pub fn cast_as(value: Value, ty: Type, numeric: bool) -> Result<Value, SqlError>
             "f" | "false" | "no" | "off" | "0" | "n" => Value::Bool(false),
             _ => return Err(invalid("boolean", &Value::String(s))),
         },
-        (Type::Json, Value::String(s)) => match serde_json::from_str(&s) {
+        (Type::Json | Type::Jsonb, Value::String(s)) => match serde_json::from_str(&s) {
+            Ok(value) if ty == Type::Jsonb => jsonb(value),
             Ok(value) => value,
-            Err(_) => return Err(invalid("json", &Value::String(s))),
+            // PostgreSQL names json for jsonb too, and quotes no value.
+            Err(_) => return Err(error("22P02", "invalid input syntax for type json".into())),
         },
+        (Type::Jsonb, value) => jsonb(value),
         (Type::Json, value) => value,
         (Type::Text | Type::Uuid | Type::Timestamp, Value::String(s)) => Value::String(s),
         (Type::Text | Type::Uuid | Type::Timestamp, value) => Value::String(text(&value)),
         (ty, value) => return Err(invalid(ty.name(), &value)),
     })
+}
+
+/// An integer's value, from a number or an integer's text.
+fn int_value(value: &Value) -> Option<i64> {
+    match value {
+        Value::Number(n) => n.as_i64(),
+        Value::String(s) => s.trim().parse().ok(),
+        _ => None,
+    }
+}
+
+/// jsonb's `||`: two objects merge (the right one's keys win), else both
+/// sides are arrays (a value that is not one becomes its only element) and
+/// they concatenate. A side that is text is read as jsonb.
+fn jsonb_concat(a: &Value, b: &Value) -> Result<Value, SqlError> {
+    let json = |value: &Value| match value {
+        Value::String(s) => serde_json::from_str(s).map_err(|_| {
+            error(
+                "22P02",
+                format!("invalid input syntax for type json: \"{s}\""),
+            )
+        }),
+        other => Ok(other.clone()),
+    };
+    Ok(match (json(a)?, json(b)?) {
+        (Value::Object(mut left), Value::Object(right)) => {
+            left.extend(right);
+            jsonb(Value::Object(left))
+        }
+        (left, right) => {
+            let items = |value: Value| match value {
+                Value::Array(items) => items,
+                other => vec![other],
+            };
+            let mut all = items(left);
+            all.extend(items(right));
+            Value::Array(all)
+        }
+    })
+}
+
+/// A jsonb value as PostgreSQL keeps it: each object's keys shorter first,
+/// then byte by byte (so they come back in that order).
+fn jsonb(value: Value) -> Value {
+    match value {
+        Value::Object(object) => {
+            let mut entries: Vec<(String, Value)> = object.into_iter().collect();
+            entries.sort_by(|(a, _), (b, _)| (a.len(), a.as_bytes()).cmp(&(b.len(), b.as_bytes())));
+            Value::Object(entries.into_iter().map(|(k, v)| (k, jsonb(v))).collect())
+        }
+        Value::Array(items) => Value::Array(items.into_iter().map(jsonb).collect()),
+        other => other,
+    }
 }
 
 /// A `numeric(precision, scale)`'s value: rounded to its scale, or
@@ -568,27 +672,7 @@ pub fn timestamp(ms: f64) -> String {
     format!("{year:04}-{month:02}-{d:02}T{h:02}:{m:02}:{s:02}.{millis:03}Z")
 }
 
-/// Calls `f` with every column an expression names.
-pub fn columns(expr: &Expr, f: &mut dyn FnMut(&str)) {
-    match expr {
-        Expr::Column(name) => f(name),
-        Expr::Binary(a, _, b) => {
-            columns(a, f);
-            columns(b, f);
-        }
-        Expr::Not(a) | Expr::Negate(a) | Expr::IsNull(a, _) | Expr::Cast(a, _) => columns(a, f),
-        Expr::InList(a, list, _) => {
-            columns(a, f);
-            list.iter().for_each(|e| columns(e, f));
-        }
-        Expr::Coalesce(list) => list.iter().for_each(|e| columns(e, f)),
-        Expr::Any(a, b) => {
-            columns(a, f);
-            columns(b, f);
-        }
-        _ => {}
-    }
-}
+pub use crate::sql::columns;
 
 pub fn has_column(expr: &Expr) -> bool {
     let mut any = false;

@@ -48,10 +48,31 @@ impl Reply {
             .iter()
             .map(|(name, oid)| serde_json::json!({"name": name, "dataTypeID": oid}))
             .collect();
+        // A bigint goes as PostgreSQL's text, as on the wire: a JavaScript
+        // number would lose the digits past 2^53 before pg's parser sees it.
+        let bigints: Vec<&str> = self
+            .fields
+            .iter()
+            .filter(|(_, oid)| *oid == Type::BigInt.oid())
+            .map(|(name, _)| name.as_str())
+            .collect();
+        let rows: Vec<Value> = self
+            .rows
+            .iter()
+            .map(|row| {
+                let mut row = row.clone();
+                for name in &bigints {
+                    if let Some(value @ Value::Number(_)) = row.get_mut(*name) {
+                        *value = Value::String(value.to_string());
+                    }
+                }
+                Value::Object(row)
+            })
+            .collect();
         serde_json::json!({
             "command": self.command,
             "rowCount": self.row_count,
-            "rows": self.rows.iter().cloned().map(Value::Object).collect::<Vec<_>>(),
+            "rows": rows,
             "fields": fields,
         })
     }
@@ -1070,6 +1091,7 @@ impl Database {
             let values: Vec<Value> = row.values().cloned().collect();
             return Err(Stop::Fail(not_null(table, &column.name, &values)));
         }
+        checked(table, &self.tables[table].schema, &row, ctx)?;
         Ok(row)
     }
 
@@ -1432,10 +1454,14 @@ fn no_table(name: &str) -> SqlError {
 }
 
 fn not_null(table: &str, column: &str, row: &[Value]) -> SqlError {
-    let mut error = sql_error(
-        "23502",
-        format!("null value in column \"{column}\" of relation \"{table}\" violates not-null constraint"),
+    let message = format!(
+        "null value in column \"{column}\" of relation \"{table}\" violates not-null constraint"
     );
+    failing_row(sql_error("23502", message), table, row)
+}
+
+/// `error` with PostgreSQL's "Failing row contains (…)." and the table.
+fn failing_row(mut error: SqlError, table: &str, row: &[Value]) -> SqlError {
     let values: Vec<String> = row
         .iter()
         .map(|v| {
@@ -1554,7 +1580,27 @@ fn assign(
         let values: Vec<Value> = new.values().cloned().collect();
         return Err(Stop::Fail(not_null(table, &column.name, &values)));
     }
+    checked(table, schema, &new, ctx)?;
     Ok(new)
+}
+
+/// PostgreSQL's 23514 for the first CHECK constraint `row` fails (its
+/// expression false; NULL passes). One the model cannot evaluate passes.
+fn checked(table: &str, schema: &TableSchema, row: &Row, ctx: &Context) -> Result<(), Stop> {
+    let fails = |check: &&crate::sql::Check| {
+        eval(&check.expr, Some(row), None, ctx).is_ok_and(|value| value == Value::Bool(false))
+    };
+    let Some(check) = schema.checks.iter().find(fails) else {
+        return Ok(());
+    };
+    let values: Vec<Value> = row.values().cloned().collect();
+    let message = format!(
+        "new row for relation \"{table}\" violates check constraint \"{}\"",
+        check.name
+    );
+    let mut error = failing_row(sql_error("23514", message), table, &values);
+    error.constraint = Some(check.name.clone());
+    Err(Stop::Fail(error))
 }
 
 /// A value as a column of this type stores it, or PostgreSQL's error
