@@ -508,7 +508,10 @@ pub fn cast_as(value: Value, ty: Type, numeric: bool) -> Result<Value, SqlError>
         (Type::Int, value) if int_value(&value).is_some_and(|i| i32::try_from(i).is_err()) => {
             return Err(error(
                 "22003",
-                format!("value \"{}\" is out of range for type integer", text(&value)),
+                format!(
+                    "value \"{}\" is out of range for type integer",
+                    text(&value)
+                ),
             ));
         }
         (Type::Int | Type::BigInt, Value::Number(n)) => match n.as_i64() {
