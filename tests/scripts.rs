@@ -2240,6 +2240,7 @@ async function handle(req) {
   console.log(await redis.del("k"), await redis.del("k"));
   await redis.set("s", "abc");
   try { await redis.incr("s"); } catch (e) { console.log(e.name, e.message); }
+  try { await redis.incrby("c", 1.5); } catch (e) { console.log(e.name, e.message); }
   await redis.set("t", "x", "EX", 1);
   await sleep(1001);
   console.log(await redis.get("t"));
@@ -2258,6 +2259,7 @@ async function handle(req) {
             "0",
             "1",
             "1 0",
+            "ReplyError ERR value is not an integer or out of range",
             "ReplyError ERR value is not an integer or out of range",
             "null",
             "OK [object Object]",
@@ -6545,4 +6547,34 @@ fn sorted_sets_match_redis_on_random_commands() {
     let expected = include_str!("redis/sorted_sets_random.out");
     let (_, run) = run_cleanly(code, "scenario=script&users=1&clicks=1");
     assert_eq!(run.messages().join("\n"), expected.trim_end());
+}
+
+/// The fixed-window rate limiter's Lua script (INCR, then EXPIRE when the
+/// count starts), as production code sends it through `eval`: counted
+/// atomically, and the window starts at the first call. Three clicks
+/// 100 ms apart, each cache call 1 ms: the 60 s window counts 1, 2, 3 and
+/// PTTL reads the window left one call later (60,001 - 2, - 102, - 202
+/// ms); the 150 ms window (PEXPIRE, `tonumber`, semicolons) opens at 3 ms,
+/// so the third click, at 203 ms, starts a new one.
+#[test]
+fn the_rate_limiters_lua_script_counts_in_its_window() {
+    let code = r#"const Redis = require("ioredis");
+const redis = new Redis();
+const SCRIPT = `
+  local current = redis.call('INCR', KEYS[1])
+  if current == 1 then
+    redis.call('EXPIRE', KEYS[1], ARGV[1])
+  end
+  return current
+`;
+async function handle(req) {
+  console.log(await redis.eval(SCRIPT, 1, "rl", 60), await redis.pttl("rl"));
+  console.log(await redis.eval("local c = redis.call('incr', KEYS[1]); if tonumber(c) == 1 then redis.call('pexpire', KEYS[1], tonumber(ARGV[1])); end; return c", 1, "p", 150));
+}
+"#;
+    let (_, run) = run_cleanly(code, "scenario=script&users=1&clicks=3&click_gap=100ms");
+    assert_eq!(
+        run.messages(),
+        ["1 59999", "1", "2 59899", "2", "3 59799", "1"]
+    );
 }

@@ -450,11 +450,21 @@
     [luaShape(REDLOCK_EXTEND), "extend"],
     [luaShape(REDLOCK_RELEASE), "release"],
   ]);
+  // The fixed-window rate limiter's script: count the call, and give the
+  // key its window when the count starts (`local c = redis.call("INCR",
+  // KEYS[1]) if c == 1 then redis.call("EXPIRE", KEYS[1], ARGV[1]) end
+  // return c`, with PEXPIRE, tonumber() or semicolons). Played as INCR
+  // and an EXPIRE NX of the key in one step: the same unless the key was
+  // there already with no expiry.
+  const RATE_LIMIT =
+    /^local(\w+)=redis\.call\("incr",KEYS\[1\]\);?if(?:\1|tonumber\(\1\))==1thenredis\.call\("(p?expire)",KEYS\[1\],(ARGV\[1\]|tonumber\(ARGV\[1\]\))\);?end;?return\1;?$/i;
   const UNKNOWN_SCRIPT =
     "ERR this Lua script is not one the simulation recognises (it knows " +
     "check-and-delete: if redis.call(\"get\", KEYS[1]) == ARGV[1] then return " +
-    "redis.call(\"del\", KEYS[1]) else return 0 end; and redlock's acquire, extend " +
-    "and release scripts, as redlock 4 and 5 send them)";
+    "redis.call(\"del\", KEYS[1]) else return 0 end; redlock's acquire, extend " +
+    "and release scripts, as redlock 4 and 5 send them; and the rate limiter's " +
+    "local c = redis.call(\"INCR\", KEYS[1]) if c == 1 then " +
+    "redis.call(\"EXPIRE\", KEYS[1], ARGV[1]) end return c)";
   const integerArgument = (value) => {
     const n = Number(value);
     if (String(value).trim() === "" || !Number.isInteger(n)) {
@@ -496,8 +506,9 @@
       return batched(queueable.del(all));
     },
     async incrby(key, by) {
+      const amount = integerArgument(by);
       try {
-        return await cache.incr(key, Number(by));
+        return await cache.incr(key, amount);
       } catch (error) {
         throw new ReplyError(redisMessage(error.message));
       }
@@ -525,6 +536,17 @@
           throw new ReplyError("ERR invalid expire time in 'set' command");
         }
         return host.lockScript(lockScript, keys.map(String), stored(args[0]), ttl);
+      }
+      const rateLimit = keys.length === 1 ? RATE_LIMIT.exec(shape) : null;
+      if (rateLimit !== null) {
+        const window = integerArgument(args[0]) * (rateLimit[2].toLowerCase() === "expire" ? 1000 : 1);
+        const answers = await host.exec(null, [
+          ["incr", keys[0], 1],
+          ["expire", keys[0], window, ["NX"], false],
+        ]);
+        const failed = answers.find((answer) => answer.error !== undefined);
+        if (failed) throw new ReplyError(redisMessage(failed.error));
+        return answers[0].value;
       }
       throw new ReplyError(UNKNOWN_SCRIPT);
     },
