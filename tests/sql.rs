@@ -694,3 +694,67 @@ async function handle(req) {
         ]
     );
 }
+
+/// Node 20 with pg 8 on PostgreSQL 15 (session 43's sweep): a timestamp,
+/// a date and a uuid are read as PostgreSQL reads them, so one instant or
+/// one day written two ways is one key (a daily counter's upsert with a
+/// `Date` finds the day seeded as text), timestamps order as instants
+/// whatever their zone, a uuid is one value in any case, a text that is
+/// not one of them is PostgreSQL's error (a malformed id is a 22P02, not
+/// an empty answer), and a value that fails its type takes no serial.
+#[test]
+fn times_dates_and_uuids_are_values_as_in_postgresql() {
+    let schema = "CREATE TABLE daily (day date PRIMARY KEY, hits int NOT NULL DEFAULT 0);
+CREATE TABLE ev (id serial PRIMARY KEY, at timestamptz NOT NULL);
+CREATE TABLE sessions (id uuid PRIMARY KEY, user_id int NOT NULL);
+INSERT INTO daily (day, hits) VALUES ('2024-01-02', 5);
+INSERT INTO ev (at) VALUES ('2024-03-05 12:00:00+02');
+";
+    let code = r#"const { Pool } = require('pg');
+const pool = new Pool();
+const q = async (label, text, values) => {
+  try {
+    const r = await pool.query(text, values);
+    console.log(label, r.rowCount, JSON.stringify(r.rows));
+  } catch (e) {
+    console.log(label, e.code, e.message);
+  }
+};
+async function handle(req) {
+  const upsert = 'INSERT INTO daily (day, hits) VALUES ($1, 1) ON CONFLICT (day) DO UPDATE SET hits = daily.hits + 1 RETURNING day, hits';
+  await q('upsert', upsert, [new Date('2024-01-02T15:30:00Z')]);
+  await q('upsert text', upsert, ['2024-01-02T00:00:00.000Z']);
+  await q('days', 'SELECT count(*) FROM daily');
+  await q('bad', 'INSERT INTO ev (at) VALUES ($1)', ['not a date']);
+  await q('ins', 'INSERT INTO ev (at) VALUES ($1), ($2) RETURNING id', [new Date('2024-03-05T09:00:00Z'), new Date('2024-03-05T11:00:00Z')]);
+  await q('order', 'SELECT id FROM ev ORDER BY at');
+  await q('after', "SELECT id FROM ev WHERE at > '2024-03-05 09:30:00+00' ORDER BY id");
+  await q('text', 'SELECT at::text AS t FROM ev WHERE id = $1', ['1']);
+  await q('a', 'INSERT INTO sessions (id, user_id) VALUES ($1, 1) RETURNING id', ['AAAAAAAA-0000-4000-8000-00000000ABCD']);
+  await q('b', 'INSERT INTO sessions (id, user_id) VALUES ($1, 2) RETURNING id', ['aaaaaaaa-0000-4000-8000-00000000abcd']);
+  await q('find', 'SELECT user_id FROM sessions WHERE id = $1', ['{AAAAAAAA00004000800000000000ABCD}']);
+  await q('malformed', 'SELECT user_id FROM sessions WHERE id = $1', ['abc']);
+  await q('int', 'SELECT id FROM ev WHERE id = $1', ['7.0']);
+}
+"#;
+    let (m, run) = run_sql(code, schema, "scenario=script&users=1&clicks=1");
+    assert_eq!((m.errors, m.hung), (0, 0), "{:?}", run.messages());
+    assert_eq!(
+        run.messages(),
+        [
+            r#"upsert 1 [{"day":"2024-01-02T00:00:00.000Z","hits":6}]"#,
+            r#"upsert text 1 [{"day":"2024-01-02T00:00:00.000Z","hits":7}]"#,
+            r#"days 1 [{"count":"1"}]"#,
+            r#"bad 22007 invalid input syntax for type timestamp with time zone: "not a date""#,
+            r#"ins 2 [{"id":2},{"id":3}]"#,
+            r#"order 3 [{"id":2},{"id":1},{"id":3}]"#,
+            r#"after 2 [{"id":1},{"id":3}]"#,
+            r#"text 1 [{"t":"2024-03-05 10:00:00+00"}]"#,
+            r#"a 1 [{"id":"aaaaaaaa-0000-4000-8000-00000000abcd"}]"#,
+            r#"b 23505 duplicate key value violates unique constraint "sessions_pkey""#,
+            r#"find 1 [{"user_id":1}]"#,
+            r#"malformed 22P02 invalid input syntax for type uuid: "abc""#,
+            r#"int 22P02 invalid input syntax for type integer: "7.0""#,
+        ]
+    );
+}

@@ -38,6 +38,8 @@ pub enum Type {
     /// `jsonb`: keys in PostgreSQL's order (shorter first), one per name.
     Jsonb,
     Timestamp,
+    /// `date`: a day, without a time or a zone.
+    Date,
     Uuid,
 }
 
@@ -55,6 +57,7 @@ impl Type {
             Type::Json => 114,
             Type::Jsonb => 3802,
             Type::Timestamp => 1184,
+            Type::Date => 1082,
             Type::Uuid => 2950,
         }
     }
@@ -70,6 +73,7 @@ impl Type {
             Type::Json => "json",
             Type::Jsonb => "jsonb",
             Type::Timestamp => "timestamp with time zone",
+            Type::Date => "date",
             Type::Uuid => "uuid",
         }
     }

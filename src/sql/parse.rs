@@ -40,9 +40,8 @@ pub fn column_type(data_type: &ast::DataType) -> (Type, bool) {
         "json" => (Type::Json, false),
         "jsonb" => (Type::Jsonb, false),
         "uuid" => (Type::Uuid, false),
-        other if other.starts_with("timestamp") || other == "date" || other == "timestamptz" => {
-            (Type::Timestamp, false)
-        }
+        "date" => (Type::Date, false),
+        other if other.starts_with("timestamp") => (Type::Timestamp, false),
         _ => (Type::Text, false),
     }
 }

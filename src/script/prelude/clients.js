@@ -1451,6 +1451,8 @@
     1700: (value) => String(value),
     1114: (value) => new Date(value),
     1184: (value) => new Date(value),
+    // pg-types' parseDate: the day's local midnight.
+    1082: (value) => new Date(`${value}T00:00:00`),
   };
   // pg.types: a parser set with `setTypeParser(oid, parse)` is handed each
   // value of that type as PostgreSQL's text, as pg-types does, and its

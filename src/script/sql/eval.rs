@@ -14,20 +14,66 @@ use super::parse::{Expr, Op, SqlError, Type};
 pub type Row = Map<String, Value>;
 
 /// What an expression may read besides the row: the simulated clock, and
-/// the table's `numeric` and floating-point columns, whose types decide
-/// how arithmetic and comparisons compute (a `numeric` is held as its
-/// text, "19.50", which orders as text beside a parameter's otherwise).
+/// the table's columns of the types that decide how arithmetic and
+/// comparisons compute (a `numeric` is held as its text, "19.50", which
+/// orders as text beside a parameter's otherwise; a text compared with an
+/// integer, timestamp, date or uuid column is read as that type, as
+/// PostgreSQL types an untyped parameter by the column it meets).
 pub struct Context {
     pub now_ms: f64,
-    pub numbers: Vec<(String, Type)>,
+    pub types: Vec<(String, Type)>,
 }
 
 impl Context {
     fn column(&self, name: &str) -> Arithmetic {
-        self.numbers
+        self.column_type(name)
+            .map_or(Arithmetic::Other, Arithmetic::of)
+    }
+
+    fn column_type(&self, name: &str) -> Option<Type> {
+        self.types
             .iter()
             .find(|(column, _)| column == name)
-            .map_or(Arithmetic::Other, |(_, ty)| Arithmetic::of(*ty))
+            .map(|(_, ty)| *ty)
+    }
+
+    /// The types a statement's context keeps of a table's columns.
+    pub fn keeps(ty: Type) -> bool {
+        matches!(
+            ty,
+            Type::Numeric(_)
+                | Type::Float
+                | Type::Int
+                | Type::BigInt
+                | Type::Timestamp
+                | Type::Date
+                | Type::Uuid
+        )
+    }
+
+    /// `value` (of the expression `other`, if known) as the column `expr`
+    /// is, where `expr` is an integer, timestamp, date or uuid column and
+    /// `value` a text (not a `numeric`'s): PostgreSQL's error if the text
+    /// is not one.
+    fn as_column(
+        &self,
+        expr: &Expr,
+        other: Option<&Expr>,
+        value: Value,
+    ) -> Result<Value, SqlError> {
+        let (Expr::Column(name) | Expr::Excluded(name)) = expr else {
+            return Ok(value);
+        };
+        if other.is_some_and(|other| arithmetic(other, self) != Arithmetic::Other) {
+            return Ok(value);
+        }
+        match (self.column_type(name), &value) {
+            (
+                Some(ty @ (Type::Int | Type::BigInt | Type::Timestamp | Type::Date | Type::Uuid)),
+                Value::String(_),
+            ) => cast(value, ty),
+            _ => Ok(value),
+        }
     }
 
     /// Whether a column of the table is a `numeric`.
@@ -129,6 +175,13 @@ pub fn eval(
             }
             Value::Null
         }
+        // A timestamp column as text is PostgreSQL's output format.
+        Expr::Cast(inner, Type::Text) if matches!(&**inner, Expr::Column(name) if ctx.column_type(name) == Some(Type::Timestamp)) => {
+            match eval(inner, row, excluded, ctx)? {
+                Value::String(s) => Value::String(super::time::output(&s)),
+                other => other,
+            }
+        }
         Expr::Cast(inner, ty) => cast_as(
             eval(inner, row, excluded, ctx)?,
             *ty,
@@ -164,7 +217,8 @@ pub fn eval(
             let mut found = false;
             let mut unknown = false;
             for item in list {
-                let candidate = eval(item, row, excluded, ctx)?;
+                let candidate =
+                    ctx.as_column(inner, Some(item), eval(item, row, excluded, ctx)?)?;
                 if candidate.is_null() {
                     unknown = true;
                 } else if equal_as(&value, &candidate, numeric) {
@@ -186,15 +240,22 @@ pub fn eval(
                 return Ok(Value::Null);
             }
             let numeric = is_numeric(inner, ctx);
-            Value::Bool(
-                items
-                    .iter()
-                    .any(|item| !item.is_null() && equal_as(&value, item, numeric)),
-            )
+            let mut found = false;
+            for item in items.into_iter().filter(|item| !item.is_null()) {
+                found |= equal_as(&value, &ctx.as_column(inner, None, item)?, numeric);
+            }
+            Value::Bool(found)
         }
         Expr::Binary(left, op, right) => {
-            let a = eval(left, row, excluded, ctx)?;
-            let b = eval(right, row, excluded, ctx)?;
+            let mut a = eval(left, row, excluded, ctx)?;
+            let mut b = eval(right, row, excluded, ctx)?;
+            if matches!(
+                op,
+                Op::Eq | Op::NotEq | Op::Lt | Op::LtEq | Op::Gt | Op::GtEq
+            ) {
+                b = ctx.as_column(left, Some(right), b)?;
+                a = ctx.as_column(right, Some(left), a)?;
+            }
             let numeric = !matches!(op, Op::And | Op::Or | Op::Concat)
                 && arithmetic(left, ctx).max(arithmetic(right, ctx)) == Arithmetic::Numeric;
             binary(&a, *op, &b, numeric)?
@@ -560,10 +621,52 @@ pub fn cast_as(value: Value, ty: Type, numeric: bool) -> Result<Value, SqlError>
         },
         (Type::Jsonb, value) => jsonb(value),
         (Type::Json, value) => value,
-        (Type::Text | Type::Uuid | Type::Timestamp, Value::String(s)) => Value::String(s),
-        (Type::Text | Type::Uuid | Type::Timestamp, value) => Value::String(text(&value)),
+        (Type::Timestamp, value @ (Value::String(_) | Value::Number(_))) => Value::String(
+            super::time::parse_timestamp(&text(&value), "timestamp with time zone")?,
+        ),
+        (Type::Date, value @ (Value::String(_) | Value::Number(_))) => {
+            Value::String(super::time::parse_date(&text(&value))?)
+        }
+        (Type::Uuid, value @ (Value::String(_) | Value::Number(_))) => match uuid(&text(&value)) {
+            Some(canonical) => Value::String(canonical),
+            None => return Err(invalid("uuid", &value)),
+        },
+        (Type::Text, Value::String(s)) => Value::String(s),
+        (Type::Text | Type::Uuid | Type::Timestamp | Type::Date, value) => {
+            Value::String(text(&value))
+        }
         (ty, value) => return Err(invalid(ty.name(), &value)),
     })
+}
+
+/// A uuid as PostgreSQL reads one (32 hex digits, in any case, with a
+/// hyphen after any group of four or none, braces around them allowed),
+/// in its canonical form: lowercase, 8-4-4-4-12.
+fn uuid(text: &str) -> Option<String> {
+    let inner = text.trim();
+    let inner = match inner.strip_prefix('{') {
+        Some(rest) => rest.strip_suffix('}')?,
+        None => inner,
+    };
+    let mut digits = String::with_capacity(32);
+    for (i, c) in inner.chars().enumerate() {
+        match c {
+            '-' if i > 0 && digits.len() % 4 == 0 && !inner[..i].ends_with('-') => {}
+            c if c.is_ascii_hexdigit() => digits.push(c.to_ascii_lowercase()),
+            _ => return None,
+        }
+    }
+    if digits.len() != 32 || inner.ends_with('-') {
+        return None;
+    }
+    Some(format!(
+        "{}-{}-{}-{}-{}",
+        &digits[..8],
+        &digits[8..12],
+        &digits[12..16],
+        &digits[16..20],
+        &digits[20..]
+    ))
 }
 
 /// An integer's value, from a number or an integer's text.
@@ -656,24 +759,7 @@ pub fn text(value: &Value) -> String {
     }
 }
 
-/// A `timestamptz` of the simulated clock, as PostgreSQL's ISO output.
-pub fn timestamp(ms: f64) -> String {
-    let total_ms = ms.max(0.0) as i64;
-    let (secs, millis) = (total_ms / 1000, total_ms % 1000);
-    let (days, rem) = (secs / 86_400, secs % 86_400);
-    let (h, m, s) = (rem / 3600, rem % 3600 / 60, rem % 60);
-    // Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{d:02}T{h:02}:{m:02}:{s:02}.{millis:03}Z")
-}
+pub use super::time::timestamp;
 
 pub use crate::sql::columns;
 
@@ -697,7 +783,7 @@ mod tests {
     fn null_is_neither_true_nor_false() {
         let ctx = Context {
             now_ms: 0.0,
-            numbers: Vec::new(),
+            types: Vec::new(),
         };
         let null_eq = Expr::Binary(
             Box::new(Expr::Value(Value::Null)),
@@ -714,7 +800,7 @@ mod tests {
     fn a_numeric_divides_with_postgresql_scale() {
         let ctx = Context {
             now_ms: 0.0,
-            numbers: vec![("amount".into(), Type::Numeric(Some((12, 2))))],
+            types: vec![("amount".into(), Type::Numeric(Some((12, 2))))],
         };
         let numeric =
             |text: &str| Expr::Cast(Box::new(Expr::Value(text.into())), Type::Numeric(None));

@@ -8,6 +8,7 @@ pub mod numeric;
 pub mod parse;
 pub mod schema;
 pub mod store;
+pub mod time;
 
 pub use parse::{parse, Plan, SqlError};
 pub use store::{Database, Landed, Reply};

@@ -682,7 +682,7 @@ impl Database {
             ));
         }
         let snapshot = self.snapshot(id);
-        let numbers: Vec<(String, Type)> = plan
+        let types: Vec<(String, Type)> = plan
             .table()
             .and_then(|name| self.tables.get(name))
             .map(|table| {
@@ -690,14 +690,14 @@ impl Database {
                     .schema
                     .columns
                     .iter()
-                    .filter(|c| matches!(c.ty, Type::Numeric(_) | Type::Float))
+                    .filter(|c| Context::keeps(c.ty))
                     .map(|c| (c.name.clone(), c.ty))
                     .collect()
             })
             .unwrap_or_default();
         let ctx = Context {
             now_ms: self.txns[&id].started_ms,
-            numbers,
+            types,
         };
         let result = match plan {
             Plan::Select(select) => self.select(id, snapshot, select, &ctx),
@@ -1044,24 +1044,21 @@ impl Database {
                 "INSERT has more target columns than expressions".into(),
             )));
         }
+        // The given values first, so one that fails its column's type
+        // takes no serial (PostgreSQL reads them before nextval runs).
         let mut given = BTreeMap::new();
         for (name, value) in names.iter().zip(values) {
-            column_of(schema, name).map_err(Stop::Fail)?;
-            given.insert(
-                name.clone(),
-                (
-                    eval(value, None, None, ctx).map_err(Stop::Fail)?,
-                    is_numeric(value, ctx),
-                ),
-            );
+            let column = column_of(schema, name).map_err(Stop::Fail)?;
+            let evaluated = eval(value, None, None, ctx).map_err(Stop::Fail)?;
+            let numeric = is_numeric(value, ctx);
+            let coerced = coerce(table, column, evaluated, numeric).map_err(Stop::Fail)?;
+            given.insert(name.clone(), coerced);
         }
         let columns = schema.columns.clone();
         let mut row = Row::new();
         for column in &columns {
             let value = match given.remove(&column.name) {
-                Some((value, numeric)) => {
-                    coerce(table, column, value, numeric).map_err(Stop::Fail)?
-                }
+                Some(value) => value,
                 None => match &column.default {
                     Some(Default::Serial) => {
                         let serial = self
