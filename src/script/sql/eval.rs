@@ -649,12 +649,14 @@ fn uuid(text: &str) -> Option<String> {
         None => inner,
     };
     let mut digits = String::with_capacity(32);
-    for (i, c) in inner.chars().enumerate() {
+    let mut previous = None;
+    for c in inner.chars() {
         match c {
-            '-' if i > 0 && digits.len() % 4 == 0 && !inner[..i].ends_with('-') => {}
+            '-' if digits.len() % 4 == 0 && previous.is_some_and(|p: char| p != '-') => {}
             c if c.is_ascii_hexdigit() => digits.push(c.to_ascii_lowercase()),
             _ => return None,
         }
+        previous = Some(c);
     }
     if digits.len() != 32 || inner.ends_with('-') {
         return None;
