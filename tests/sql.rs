@@ -638,6 +638,20 @@ async function handle(req) {
     assert_eq!((m.latency_us.max, m.peak_db_concurrency), (40_000, 10));
 }
 
+/// A pool, and `q(label, text, values)`: logs the label with the row
+/// count and the rows, or with the error's code, constraint, detail and
+/// message.
+const LOG_QUERY: &str = r#"const pool = new Pool();
+const q = async (label, text, values) => {
+  try {
+    const r = await pool.query(text, values);
+    console.log(label, r.rowCount, JSON.stringify(r.rows));
+  } catch (e) {
+    console.log(label, e.code, e.constraint, e.detail, e.message);
+  }
+};
+"#;
+
 /// Node 20 with pg 8 on PostgreSQL 15 (`interleave real` and the same
 /// handler under Node, session 43's sweep): a CHECK refuses the row that
 /// breaks it (23514, named `TABLE_COLUMN_check`) where NULL passes; an
@@ -653,16 +667,9 @@ CREATE TABLE docs (id bigserial PRIMARY KEY, data jsonb, raw json, CONSTRAINT on
 INSERT INTO products (sku, stock) VALUES ('A', 1), ('B', 0);
 INSERT INTO docs (id, data, raw) VALUES (9007199254740993, '{\"zeta\": 1, \"a\": 2}', '{\"b\": 1, \"a\": 2}');
 ";
-    let code = r#"const { Pool, types } = require('pg');
-const pool = new Pool();
-const q = async (label, text, values) => {
-  try {
-    const r = await pool.query(text, values);
-    console.log(label, r.rowCount, JSON.stringify(r.rows));
-  } catch (e) {
-    console.log(label, e.code, e.constraint, e.detail, e.message);
-  }
-};
+    let code = String::from("const { Pool, types } = require('pg');\n")
+        + LOG_QUERY
+        + r#"
 async function handle(req) {
   await q('buy', 'UPDATE products SET stock = stock - 1 WHERE sku = $1 RETURNING stock', ['B']);
   await q('null', 'UPDATE products SET stock = NULL WHERE sku = $1 RETURNING stock', ['B']);
@@ -677,7 +684,7 @@ async function handle(req) {
   await q('parsed', 'SELECT count(*) AS n, 1.50::numeric AS p FROM products');
 }
 "#;
-    let (m, run) = run_sql(code, schema, "scenario=script&users=1&clicks=1");
+    let (m, run) = run_sql(&code, schema, "scenario=script&users=1&clicks=1");
     assert_eq!((m.errors, m.hung), (0, 0), "{:?}", run.messages());
     assert_eq!(
         run.messages(),
@@ -710,16 +717,9 @@ CREATE TABLE sessions (id uuid PRIMARY KEY, user_id int NOT NULL);
 INSERT INTO daily (day, hits) VALUES ('2024-01-02', 5);
 INSERT INTO ev (at) VALUES ('2024-03-05 12:00:00+02');
 ";
-    let code = r#"const { Pool } = require('pg');
-const pool = new Pool();
-const q = async (label, text, values) => {
-  try {
-    const r = await pool.query(text, values);
-    console.log(label, r.rowCount, JSON.stringify(r.rows));
-  } catch (e) {
-    console.log(label, e.code, e.message);
-  }
-};
+    let code = String::from("const { Pool } = require('pg');\n")
+        + LOG_QUERY
+        + r#"
 async function handle(req) {
   const upsert = 'INSERT INTO daily (day, hits) VALUES ($1, 1) ON CONFLICT (day) DO UPDATE SET hits = daily.hits + 1 RETURNING day, hits';
   await q('upsert', upsert, [new Date('2024-01-02T15:30:00Z')]);
@@ -737,7 +737,7 @@ async function handle(req) {
   await q('int', 'SELECT id FROM ev WHERE id = $1', ['7.0']);
 }
 "#;
-    let (m, run) = run_sql(code, schema, "scenario=script&users=1&clicks=1");
+    let (m, run) = run_sql(&code, schema, "scenario=script&users=1&clicks=1");
     assert_eq!((m.errors, m.hung), (0, 0), "{:?}", run.messages());
     assert_eq!(
         run.messages(),
@@ -745,16 +745,16 @@ async function handle(req) {
             r#"upsert 1 [{"day":"2024-01-02T00:00:00.000Z","hits":6}]"#,
             r#"upsert text 1 [{"day":"2024-01-02T00:00:00.000Z","hits":7}]"#,
             r#"days 1 [{"count":"1"}]"#,
-            r#"bad 22007 invalid input syntax for type timestamp with time zone: "not a date""#,
+            r#"bad 22007 undefined undefined invalid input syntax for type timestamp with time zone: "not a date""#,
             r#"ins 2 [{"id":2},{"id":3}]"#,
             r#"order 3 [{"id":2},{"id":1},{"id":3}]"#,
             r#"after 2 [{"id":1},{"id":3}]"#,
             r#"text 1 [{"t":"2024-03-05 10:00:00+00"}]"#,
             r#"a 1 [{"id":"aaaaaaaa-0000-4000-8000-00000000abcd"}]"#,
-            r#"b 23505 duplicate key value violates unique constraint "sessions_pkey""#,
+            r#"b 23505 sessions_pkey Key (id)=(aaaaaaaa-0000-4000-8000-00000000abcd) already exists. duplicate key value violates unique constraint "sessions_pkey""#,
             r#"find 1 [{"user_id":1}]"#,
-            r#"malformed 22P02 invalid input syntax for type uuid: "abc""#,
-            r#"int 22P02 invalid input syntax for type integer: "7.0""#,
+            r#"malformed 22P02 undefined undefined invalid input syntax for type uuid: "abc""#,
+            r#"int 22P02 undefined undefined invalid input syntax for type integer: "7.0""#,
         ]
     );
 }
