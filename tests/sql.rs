@@ -758,3 +758,87 @@ async function handle(req) {
         ]
     );
 }
+
+/// Aggregates, GROUP BY and HAVING, the scalar functions, LIKE, CASE,
+/// `%`, json's arrows and ORDER BY an output column, as PostgreSQL 15
+/// with pg 8 answered the same handler on the same schema (every line
+/// below, printed by Node 20 against the real server on 2026-12-01):
+/// the balance a ledger sums to (`COALESCE(SUM(amount), 0)`), PostgreSQL's
+/// result types (a `bigint` sum of integers, a `numeric` sum of bigints,
+/// an `avg` with 16 significant digits), and its errors for an aggregate
+/// in WHERE, an ungrouped column, FOR UPDATE and `sum(text)`.
+#[test]
+fn aggregates_and_functions_answer_as_postgresql() {
+    let schema = r#"CREATE TABLE accounts (id int PRIMARY KEY, owner text NOT NULL, email text, balance numeric(12,2) NOT NULL DEFAULT 0, meta jsonb);
+CREATE TABLE ledger (id serial PRIMARY KEY, account_id int NOT NULL, amount numeric(12,2) NOT NULL, kind text NOT NULL, n int, big bigint, score float8, at timestamptz DEFAULT now());
+INSERT INTO accounts (id, owner, email, balance, meta) VALUES (1, 'Alice', 'Alice@Example.com', 100.00, '{"plan": "pro", "tags": ["a", "b"], "limits": {"daily": 5}}'), (2, 'bob', 'bob@test.org', 20.50, '{"plan": "free"}'), (3, 'Carol', NULL, 0, NULL);
+INSERT INTO ledger (account_id, amount, kind, n, big, score) VALUES (1, 50.00, 'deposit', 1, 10, 1.5), (1, -20.25, 'withdraw', 2, 20, 2.5), (1, 70.25, 'deposit', 3, NULL, NULL), (2, 20.50, 'deposit', 4, 9007199254740993, 0.1), (2, 0.00, 'fee', NULL, 5, 0.2);"#;
+    let code = r#"const { Pool } = require('pg');
+const pool = new Pool();
+const show = (label, r) => console.log(label, JSON.stringify({ rows: r.rows, fields: r.fields.map((f) => [f.name, f.dataTypeID]) }));
+async function handle(req) {
+  const q = async (label, text, values) => {
+    try { show(label, await pool.query(text, values)); }
+    catch (e) { console.log(label, 'ERR', e.code, e.message); }
+  };
+  await q('bal', 'SELECT COALESCE(SUM(amount), 0) AS balance FROM ledger WHERE account_id = $1', [1]);
+  await q('bal0', 'SELECT COALESCE(SUM(amount), 0) AS balance FROM ledger WHERE account_id = $1', [9]);
+  await q('sums', 'SELECT sum(n) AS sn, sum(big) AS sb, sum(score) AS sf, avg(n) AS an, avg(amount) AS aa, min(amount), max(kind), count(DISTINCT kind) AS kinds, count(n) FROM ledger');
+  await q('group', 'SELECT account_id, count(*) AS c, sum(amount) AS total FROM ledger GROUP BY account_id ORDER BY account_id');
+  await q('having', 'SELECT kind, count(*) FROM ledger GROUP BY kind HAVING count(*) > 1');
+  await q('orderagg', 'SELECT kind, sum(amount) AS s FROM ledger GROUP BY 1 ORDER BY s DESC LIMIT 2');
+  await q('lower', 'SELECT id FROM accounts WHERE lower(email) = lower($1)', ['alice@example.COM']);
+  await q('ilike', 'SELECT owner FROM accounts WHERE owner ILIKE $1 ORDER BY owner', ['%o%']);
+  await q('like', 'SELECT owner FROM accounts WHERE email LIKE $1', ['%@test.org']);
+  await q('notlike', 'SELECT owner FROM accounts WHERE email NOT LIKE $1 ORDER BY 1', ['%@test.org']);
+  await q('arrow', "SELECT meta->>'plan' AS plan, meta->'limits' AS limits, meta->'tags'->>0 AS tag, meta->'limits'->>'daily' AS daily FROM accounts ORDER BY id");
+  await q('arrowwhere', "SELECT id FROM accounts WHERE meta->>'plan' = $1", ['free']);
+  await q('case2', "SELECT id, CASE WHEN balance > 50 THEN 'rich' WHEN balance > 0 THEN 'ok' ELSE 'broke' END AS tier FROM accounts ORDER BY id");
+  await q('greatest', 'UPDATE accounts SET balance = GREATEST(balance - $1, 0) WHERE id = $2 RETURNING balance', [30, 2]);
+  await q('least', 'SELECT LEAST(balance, 10) AS l, GREATEST(1, 2, NULL) AS g, NULLIF(owner, $1) AS o FROM accounts WHERE id = 1', ['Alice']);
+  await q('mod', 'SELECT n % 2 AS odd, amount % 3 AS r FROM ledger ORDER BY id');
+  await q('len2', 'SELECT upper(owner) AS u, length(owner) AS n, abs(balance - 200) AS a, round(balance / 3, 2) AS r3, round(balance) AS r0 FROM accounts ORDER BY id');
+  await q('alias', 'SELECT id AS account, balance * 2 AS double FROM accounts ORDER BY double DESC, account');
+  await q('aggwhere', 'SELECT id FROM ledger WHERE sum(amount) > 0');
+  await q('ungrouped', 'SELECT account_id, kind, count(*) FROM ledger GROUP BY account_id');
+  await q('forupd', 'SELECT count(*) FROM ledger FOR UPDATE');
+  await q('countnone', 'SELECT count(*) AS n, max(amount) AS m FROM ledger WHERE account_id = 42');
+  await q('groupnone', 'SELECT account_id, count(*) FROM ledger WHERE account_id = 42 GROUP BY account_id');
+  await q('avgfloat', 'SELECT avg(score) AS a, sum(score)::text AS t, count(*)::int AS c FROM ledger');
+  await q('sumtext', 'SELECT sum(kind) FROM ledger');
+  return { ok: true };
+}
+module.exports = { handle };"#;
+    let (m, run) = run_sql(code, schema, "scenario=script&users=1&clicks=1");
+    assert_eq!((m.errors, m.hung), (0, 0), "{:?}", run.messages());
+    assert_eq!(
+        run.messages(),
+        [
+            r#"bal {"rows":[{"balance":"100.00"}],"fields":[["balance",1700]]}"#,
+            r#"bal0 {"rows":[{"balance":"0"}],"fields":[["balance",1700]]}"#,
+            r#"sums {"rows":[{"sn":"10","sb":"9007199254741028","sf":4.3,"an":"2.5000000000000000","aa":"24.1000000000000000","min":"-20.25","max":"withdraw","kinds":"3","count":"4"}],"fields":[["sn",20],["sb",1700],["sf",701],["an",1700],["aa",1700],["min",1700],["max",25],["kinds",20],["count",20]]}"#,
+            r#"group {"rows":[{"account_id":1,"c":"3","total":"100.00"},{"account_id":2,"c":"2","total":"20.50"}],"fields":[["account_id",23],["c",20],["total",1700]]}"#,
+            r#"having {"rows":[{"kind":"deposit","count":"3"}],"fields":[["kind",25],["count",20]]}"#,
+            r#"orderagg {"rows":[{"kind":"deposit","s":"140.75"},{"kind":"fee","s":"0.00"}],"fields":[["kind",25],["s",1700]]}"#,
+            r#"lower {"rows":[{"id":1}],"fields":[["id",23]]}"#,
+            r#"ilike {"rows":[{"owner":"Carol"},{"owner":"bob"}],"fields":[["owner",25]]}"#,
+            r#"like {"rows":[{"owner":"bob"}],"fields":[["owner",25]]}"#,
+            r#"notlike {"rows":[{"owner":"Alice"}],"fields":[["owner",25]]}"#,
+            r#"arrow {"rows":[{"plan":"pro","limits":{"daily":5},"tag":"a","daily":"5"},{"plan":"free","limits":null,"tag":null,"daily":null},{"plan":null,"limits":null,"tag":null,"daily":null}],"fields":[["plan",25],["limits",3802],["tag",25],["daily",25]]}"#,
+            r#"arrowwhere {"rows":[{"id":2}],"fields":[["id",23]]}"#,
+            r#"case2 {"rows":[{"id":1,"tier":"rich"},{"id":2,"tier":"ok"},{"id":3,"tier":"broke"}],"fields":[["id",23],["tier",25]]}"#,
+            r#"greatest {"rows":[{"balance":"0.00"}],"fields":[["balance",1700]]}"#,
+            r#"least {"rows":[{"l":"10","g":2,"o":null}],"fields":[["l",1700],["g",23],["o",25]]}"#,
+            r#"mod {"rows":[{"odd":1,"r":"2.00"},{"odd":0,"r":"-2.25"},{"odd":1,"r":"1.25"},{"odd":0,"r":"2.50"},{"odd":null,"r":"0.00"}],"fields":[["odd",23],["r",1700]]}"#,
+            r#"len2 {"rows":[{"u":"ALICE","n":5,"a":"100.00","r3":"33.33","r0":"100"},{"u":"BOB","n":3,"a":"200.00","r3":"0.00","r0":"0"},{"u":"CAROL","n":5,"a":"200.00","r3":"0.00","r0":"0"}],"fields":[["u",25],["n",23],["a",1700],["r3",1700],["r0",1700]]}"#,
+            r#"alias {"rows":[{"account":1,"double":"200.00"},{"account":2,"double":"0.00"},{"account":3,"double":"0.00"}],"fields":[["account",23],["double",1700]]}"#,
+            r#"aggwhere ERR 42803 aggregate functions are not allowed in WHERE"#,
+            r#"ungrouped ERR 42803 column "ledger.kind" must appear in the GROUP BY clause or be used in an aggregate function"#,
+            r#"forupd ERR 0A000 FOR UPDATE is not allowed with aggregate functions"#,
+            r#"countnone {"rows":[{"n":"0","m":null}],"fields":[["n",20],["m",1700]]}"#,
+            r#"groupnone {"rows":[],"fields":[["account_id",23],["count",20]]}"#,
+            r#"avgfloat {"rows":[{"a":1.075,"t":"4.3","c":5}],"fields":[["a",701],["t",25],["c",23]]}"#,
+            r#"sumtext ERR 42883 function sum(text) does not exist"#,
+        ]
+    );
+}

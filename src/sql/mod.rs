@@ -118,15 +118,8 @@ impl Plan {
 pub enum Projection {
     /// `*`
     All,
-    Items(Vec<(String, Item)>),
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum Item {
-    Expr(Expr),
-    /// `count(*)` (or `count(column)`: the rows where it is not NULL),
-    /// cast to a type (`count(*)::int`) or `bigint`.
-    Count(Option<String>, Option<Type>),
+    /// Named expressions (an aggregate among them makes the SELECT one).
+    Items(Vec<(String, Expr)>),
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -135,14 +128,30 @@ pub struct Select {
     pub table: Option<String>,
     pub projection: Projection,
     pub filter: Option<Expr>,
-    /// Columns: descending? nulls first? (`NULLS FIRST` or `LAST`, else
-    /// PostgreSQL's default: first when descending.)
+    /// `GROUP BY` columns.
+    #[serde(default)]
+    pub group_by: Vec<String>,
+    #[serde(default)]
+    pub having: Option<Expr>,
+    /// Output or table columns: descending? nulls first? (`NULLS FIRST`
+    /// or `LAST`, else PostgreSQL's default: first when descending.)
     pub order: Vec<(String, bool, bool)>,
     pub limit: Option<Expr>,
     pub for_update: bool,
     /// `FOR UPDATE NOWAIT` (fail at once) or `SKIP LOCKED` (leave them).
     pub nowait: bool,
     pub skip_locked: bool,
+}
+
+impl Select {
+    /// Whether it computes over groups of rows: an aggregate, GROUP BY or
+    /// HAVING (one output row per group, all rows one group without GROUP
+    /// BY).
+    pub fn aggregated(&self) -> bool {
+        !self.group_by.is_empty()
+            || self.having.is_some()
+            || matches!(&self.projection, Projection::Items(items) if items.iter().any(|(_, e)| e.has_aggregate()))
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -208,6 +217,136 @@ pub enum Expr {
     Coalesce(Vec<Expr>),
     /// `x::type`.
     Cast(Box<Expr>, Type),
+    /// An aggregate over a SELECT's rows or group: its argument (`None`
+    /// for `count(*)`), and whether it is `DISTINCT`.
+    Aggregate(Aggregate, Option<Box<Expr>>, bool),
+    /// A scalar function of the model.
+    Call(Function, Vec<Expr>),
+    /// `x [NOT] LIKE pattern` (`ILIKE`: case-insensitive).
+    Like {
+        expr: Box<Expr>,
+        pattern: Box<Expr>,
+        insensitive: bool,
+        negated: bool,
+    },
+    /// `CASE [operand] WHEN … THEN … [ELSE …] END`.
+    Case {
+        operand: Option<Box<Expr>>,
+        branches: Vec<(Expr, Expr)>,
+        otherwise: Option<Box<Expr>>,
+    },
+}
+
+impl Expr {
+    /// Calls `f` with each expression directly inside this one.
+    pub fn each_child(&self, f: &mut dyn FnMut(&Expr)) {
+        match self {
+            Expr::Binary(a, _, b) | Expr::Any(a, b) => {
+                f(a);
+                f(b);
+            }
+            Expr::Not(a) | Expr::Negate(a) | Expr::IsNull(a, _) | Expr::Cast(a, _) => f(a),
+            Expr::Aggregate(_, a, _) => a.iter().for_each(|a| f(a)),
+            Expr::InList(a, list, _) => {
+                f(a);
+                list.iter().for_each(f);
+            }
+            Expr::Coalesce(list) | Expr::Call(_, list) => list.iter().for_each(f),
+            Expr::Like { expr, pattern, .. } => {
+                f(expr);
+                f(pattern);
+            }
+            Expr::Case {
+                operand,
+                branches,
+                otherwise,
+            } => {
+                operand.iter().for_each(|e| f(e));
+                for (when, then) in branches {
+                    f(when);
+                    f(then);
+                }
+                otherwise.iter().for_each(|e| f(e));
+            }
+            Expr::Column(_)
+            | Expr::Excluded(_)
+            | Expr::Value(_)
+            | Expr::Param(_)
+            | Expr::Now
+            | Expr::Uuid => {}
+        }
+    }
+
+    /// Calls `f` with each expression directly inside this one, to change.
+    pub fn each_child_mut(&mut self, f: &mut dyn FnMut(&mut Expr)) {
+        match self {
+            Expr::Binary(a, _, b) | Expr::Any(a, b) => {
+                f(a);
+                f(b);
+            }
+            Expr::Not(a) | Expr::Negate(a) | Expr::IsNull(a, _) | Expr::Cast(a, _) => f(a),
+            Expr::Aggregate(_, a, _) => a.iter_mut().for_each(|a| f(a)),
+            Expr::InList(a, list, _) => {
+                f(a);
+                list.iter_mut().for_each(f);
+            }
+            Expr::Coalesce(list) | Expr::Call(_, list) => list.iter_mut().for_each(f),
+            Expr::Like { expr, pattern, .. } => {
+                f(expr);
+                f(pattern);
+            }
+            Expr::Case {
+                operand,
+                branches,
+                otherwise,
+            } => {
+                operand.iter_mut().for_each(|e| f(e));
+                for (when, then) in branches {
+                    f(when);
+                    f(then);
+                }
+                otherwise.iter_mut().for_each(|e| f(e));
+            }
+            Expr::Column(_)
+            | Expr::Excluded(_)
+            | Expr::Value(_)
+            | Expr::Param(_)
+            | Expr::Now
+            | Expr::Uuid => {}
+        }
+    }
+
+    /// Whether an aggregate is in it.
+    pub fn has_aggregate(&self) -> bool {
+        let mut found = matches!(self, Expr::Aggregate(..));
+        self.each_child(&mut |e| found |= e.has_aggregate());
+        found
+    }
+}
+
+/// An aggregate function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Aggregate {
+    Count,
+    Sum,
+    Min,
+    Max,
+    Avg,
+}
+
+/// A scalar function the model computes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Function {
+    Lower,
+    Upper,
+    /// `length`, `char_length`: characters.
+    Length,
+    Abs,
+    Greatest,
+    Least,
+    NullIf,
+    /// `round(x)` or `round(x, places)`.
+    Round,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -224,12 +363,18 @@ pub enum Op {
     Minus,
     Multiply,
     Divide,
+    /// `%`
+    Modulo,
     Concat,
+    /// `->`: a json object's field or an array's element, as json.
+    JsonGet,
+    /// `->>`: the same, as text.
+    JsonText,
 }
 
 const SUPPORTED: &str =
-    "the SQL the simulation runs is SELECT (one table, WHERE, ORDER BY, LIMIT, \
-     FOR UPDATE, count(*)), INSERT … VALUES (ON CONFLICT DO NOTHING | DO UPDATE, RETURNING), \
+    "the SQL the simulation runs is SELECT (one table, WHERE, GROUP BY, HAVING, ORDER BY, \
+     LIMIT, FOR UPDATE; count, sum, min, max, avg; CASE, LIKE), INSERT … VALUES (ON CONFLICT DO NOTHING | DO UPDATE, RETURNING), \
      UPDATE … SET (RETURNING), DELETE (RETURNING), BEGIN / START TRANSACTION [ISOLATION LEVEL …], \
      SET TRANSACTION ISOLATION LEVEL, COMMIT and ROLLBACK";
 
@@ -320,20 +465,10 @@ pub fn bind(plan: &mut Plan, values: &[Value]) {
 
 /// Calls `f` with every column an expression names.
 pub fn columns(expr: &Expr, f: &mut dyn FnMut(&str)) {
-    match expr {
-        Expr::Column(name) => f(name),
-        Expr::Binary(a, _, b) | Expr::Any(a, b) => {
-            columns(a, f);
-            columns(b, f);
-        }
-        Expr::Not(a) | Expr::Negate(a) | Expr::IsNull(a, _) | Expr::Cast(a, _) => columns(a, f),
-        Expr::InList(a, list, _) => {
-            columns(a, f);
-            list.iter().for_each(|e| columns(e, f));
-        }
-        Expr::Coalesce(list) => list.iter().for_each(|e| columns(e, f)),
-        _ => {}
+    if let Expr::Column(name) = expr {
+        f(name);
     }
+    expr.each_child(&mut |e| columns(e, f));
 }
 
 fn visit(plan: &Plan, f: &mut dyn FnMut(&Expr)) {
@@ -343,31 +478,13 @@ fn visit(plan: &Plan, f: &mut dyn FnMut(&Expr)) {
 
 fn visit_mut(plan: &mut Plan, f: &mut dyn FnMut(&mut Expr)) {
     fn walk(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
-        match e {
-            Expr::Binary(a, _, b) => {
-                walk(a, f);
-                walk(b, f);
-            }
-            Expr::Not(a) | Expr::Negate(a) | Expr::IsNull(a, _) | Expr::Cast(a, _) => walk(a, f),
-            Expr::InList(a, list, _) => {
-                walk(a, f);
-                list.iter_mut().for_each(|e| walk(e, f));
-            }
-            Expr::Any(a, b) => {
-                walk(a, f);
-                walk(b, f);
-            }
-            Expr::Coalesce(list) => list.iter_mut().for_each(|e| walk(e, f)),
-            _ => {}
-        }
+        e.each_child_mut(&mut |child| walk(child, f));
         f(e);
     }
     fn projection(p: &mut Option<Projection>, f: &mut dyn FnMut(&mut Expr)) {
         if let Some(Projection::Items(items)) = p {
-            for (_, item) in items {
-                if let Item::Expr(e) = item {
-                    walk(e, f);
-                }
+            for (_, e) in items {
+                walk(e, f);
             }
         }
     }
@@ -382,6 +499,7 @@ fn visit_mut(plan: &mut Plan, f: &mut dyn FnMut(&mut Expr)) {
             projection(&mut items, f);
             select.projection = items.expect("kept");
             filter(&mut select.filter, f);
+            filter(&mut select.having, f);
             filter(&mut select.limit, f);
         }
         Plan::Insert(insert) => {
@@ -443,10 +561,45 @@ mod tests {
             Ok(Plan::Select(Select {
                 table: Some("orders".into()),
                 projection: Projection::Items(vec![
-                    ("id".into(), Item::Expr(Expr::Column("id".into()))),
-                    ("count".into(), Item::Count(None, Some(Type::Int))),
+                    ("id".into(), Expr::Column("id".into())),
+                    (
+                        "count".into(),
+                        Expr::Cast(
+                            Box::new(Expr::Aggregate(Aggregate::Count, None, false)),
+                            Type::Int,
+                        ),
+                    ),
+                    (
+                        "k".into(),
+                        Expr::Case {
+                            operand: None,
+                            branches: vec![(
+                                Expr::Like {
+                                    expr: Box::new(Expr::Call(
+                                        Function::Lower,
+                                        vec![Expr::Column("a".into())],
+                                    )),
+                                    pattern: Box::new(Expr::Value("x%".into())),
+                                    insensitive: true,
+                                    negated: false,
+                                },
+                                Expr::Binary(
+                                    Box::new(Expr::Column("j".into())),
+                                    Op::JsonText,
+                                    Box::new(Expr::Value("k".into())),
+                                ),
+                            )],
+                            otherwise: None,
+                        },
+                    ),
                 ]),
                 filter: Some(filter.clone()),
+                group_by: vec!["id".into()],
+                having: Some(Expr::Aggregate(
+                    Aggregate::Sum,
+                    Some(Box::new(Expr::Column("n".into()))),
+                    true,
+                )),
                 order: vec![("id".into(), true, true)],
                 limit: Some(Expr::Value(Value::from(10))),
                 for_update: true,

@@ -18,8 +18,9 @@ use sqlparser::parser::{Parser, ParserError};
 use sqlparser::tokenizer::{Location, Token, TokenWithSpan};
 
 use super::{
-    quote, Check, Column, Default, Delete, Expr, Insert, Isolation, Item, Key, OnConflict, Op,
-    Plan, Projection, SchemaPlan, SchemaStep, Select, SqlError, TableSchema, Type, Update,
+    quote, Aggregate, Check, Column, Default, Delete, Expr, Function, Insert, Isolation, Key,
+    OnConflict, Op, Plan, Projection, SchemaPlan, SchemaStep, Select, SqlError, TableSchema, Type,
+    Update,
 };
 
 /// A column type by its SQL name (`serial` also gives a default). A type
@@ -397,10 +398,18 @@ fn select(text: &str, query: ast::Query) -> Result<Select, SqlError> {
         [from] => Some(single_table(text, from)?),
         _ => return Err(SqlError::unsupported(text, "a SELECT of several tables")),
     };
-    let grouped = !matches!(&select.group_by, ast::GroupByExpr::Expressions(e, _) if e.is_empty());
-    if select.distinct.is_some() || grouped || select.having.is_some() {
-        return Err(SqlError::unsupported(text, "DISTINCT, GROUP BY or HAVING"));
+    if select.distinct.is_some() {
+        return Err(SqlError::unsupported(text, "DISTINCT"));
     }
+    let projection = projection(text, select.projection)?;
+    let group_by = match select.group_by {
+        ast::GroupByExpr::Expressions(list, modifiers) if modifiers.is_empty() => list
+            .into_iter()
+            .map(|e| group_column(text, e, &projection))
+            .collect::<Result<Vec<_>, _>>()?,
+        _ => return Err(SqlError::unsupported(text, "GROUP BY ALL or its modifiers")),
+    };
+    let having = select.having.map(|e| expr(text, e)).transpose()?;
     let mut order = Vec::new();
     if let Some(order_by) = order_by {
         let OrderByKind::Expressions(items) = order_by.kind else {
@@ -410,6 +419,11 @@ fn select(text: &str, query: ast::Query) -> Result<Select, SqlError> {
             let column = match item.expr {
                 SqlExpr::Identifier(name) => ident(&name),
                 SqlExpr::CompoundIdentifier(parts) => parts.last().map(ident).unwrap_or_default(),
+                // `ORDER BY 2`: the second output column.
+                SqlExpr::Value(ast::ValueWithSpan {
+                    value: SqlValue::Number(n, _),
+                    ..
+                }) => output_column(&n, &projection, "ORDER BY")?,
                 _ => return Err(SqlError::unsupported(text, "ORDER BY an expression")),
             };
             let descending = matches!(item.options.sort, Some(ast::OrderBySort::Desc));
@@ -443,16 +457,36 @@ fn select(text: &str, query: ast::Query) -> Result<Select, SqlError> {
     if for_update && table.is_none() {
         return Err(SqlError::unsupported(text, "FOR UPDATE without a table"));
     }
-    Ok(Select {
+    let filter = select.selection.map(|e| expr(text, e)).transpose()?;
+    if filter.as_ref().is_some_and(Expr::has_aggregate) {
+        return Err(SqlError::new(
+            "42803",
+            "aggregate functions are not allowed in WHERE",
+        ));
+    }
+    let select = Select {
         table,
-        projection: projection(text, select.projection)?,
-        filter: select.selection.map(|e| expr(text, e)).transpose()?,
+        projection,
+        filter,
+        group_by,
+        having,
         order,
         limit,
         for_update,
         nowait,
         skip_locked,
-    })
+    };
+    if select.for_update && select.aggregated() {
+        let what = match select.group_by.is_empty() {
+            true => "aggregate functions",
+            false => "GROUP BY clause",
+        };
+        return Err(SqlError::new(
+            "0A000",
+            format!("FOR UPDATE is not allowed with {what}"),
+        ));
+    }
+    Ok(select)
 }
 
 fn projection(text: &str, items: Vec<SelectItem>) -> Result<Projection, SqlError> {
@@ -472,21 +506,48 @@ fn projection(text: &str, items: Vec<SelectItem>) -> Result<Projection, SqlError
             }
         };
         let name = alias.unwrap_or_else(|| default_name(&expression));
-        let (counted, cast) = match &expression {
-            SqlExpr::Cast {
-                expr: inner,
-                data_type,
-                ..
-            } => (count(text, inner)?, Some(column_type(data_type).0)),
-            _ => (count(text, &expression)?, None),
-        };
-        let item = match counted {
-            Some(column) => Item::Count(column, cast),
-            None => Item::Expr(expr(text, expression)?),
-        };
-        out.push((name, item));
+        out.push((name, expr(text, expression)?));
     }
     Ok(Projection::Items(out))
+}
+
+/// A GROUP BY term: a column, or an output column by its number (`1`)
+/// or its name.
+fn group_column(text: &str, term: SqlExpr, projection: &Projection) -> Result<String, SqlError> {
+    match term {
+        SqlExpr::Identifier(name) => Ok(ident(&name)),
+        SqlExpr::CompoundIdentifier(parts) => Ok(parts.last().map(ident).unwrap_or_default()),
+        SqlExpr::Nested(inner) => group_column(text, *inner, projection),
+        SqlExpr::Value(ast::ValueWithSpan {
+            value: SqlValue::Number(n, _),
+            ..
+        }) => {
+            let name = output_column(&n, projection, "GROUP BY")?;
+            // Grouped by an output column that is a table column.
+            match projection {
+                Projection::Items(items) => match items.iter().find(|(n, _)| *n == name) {
+                    Some((_, Expr::Column(column))) => Ok(column.clone()),
+                    _ => Err(SqlError::unsupported(text, "GROUP BY an expression")),
+                },
+                Projection::All => Ok(name),
+            }
+        }
+        _ => Err(SqlError::unsupported(text, "GROUP BY an expression")),
+    }
+}
+
+/// The output column numbered `n` (1-based), by its name.
+fn output_column(n: &str, projection: &Projection, clause: &str) -> Result<String, SqlError> {
+    let index = n.parse::<usize>().unwrap_or(0);
+    match projection {
+        Projection::Items(items) if (1..=items.len()).contains(&index) => {
+            Ok(items[index - 1].0.clone())
+        }
+        _ => Err(SqlError::new(
+            "42P10",
+            format!("{clause} position {n} is not in select list"),
+        )),
+    }
 }
 
 /// The column name PostgreSQL gives an unnamed expression.
@@ -498,28 +559,8 @@ fn default_name(expression: &SqlExpr) -> String {
         SqlExpr::Nested(expr) => default_name(expr),
         // PostgreSQL names `x::int` after `x`, and `count(*)::int` `count`.
         SqlExpr::Cast { expr, .. } => default_name(expr),
+        SqlExpr::Case { .. } => "case".to_string(),
         _ => "?column?".to_string(),
-    }
-}
-
-/// `count(*)` or `count(column)`: `Some(None)` or `Some(Some(column))`.
-fn count(text: &str, expression: &SqlExpr) -> Result<Option<Option<String>>, SqlError> {
-    let SqlExpr::Function(function) = expression else {
-        return Ok(None);
-    };
-    if object_name(&function.name) != "count" {
-        return Ok(None);
-    }
-    let FunctionArguments::List(list) = &function.args else {
-        return Err(SqlError::unsupported(text, "this use of count"));
-    };
-    match list.args.as_slice() {
-        [FunctionArg::Unnamed(FunctionArgExpr::Wildcard)] => Ok(Some(None)),
-        [FunctionArg::Unnamed(FunctionArgExpr::Expr(SqlExpr::Identifier(name)))] => {
-            Ok(Some(Some(ident(name))))
-        }
-        [FunctionArg::Unnamed(FunctionArgExpr::Expr(SqlExpr::Value(_)))] => Ok(Some(None)),
-        _ => Err(SqlError::unsupported(text, "this use of count")),
     }
 }
 
@@ -630,7 +671,10 @@ fn expr(text: &str, expression: SqlExpr) -> Result<Expr, SqlError> {
                 BinaryOperator::Minus => Op::Minus,
                 BinaryOperator::Multiply => Op::Multiply,
                 BinaryOperator::Divide => Op::Divide,
+                BinaryOperator::Modulo => Op::Modulo,
                 BinaryOperator::StringConcat => Op::Concat,
+                BinaryOperator::Arrow => Op::JsonGet,
+                BinaryOperator::LongArrow => Op::JsonText,
                 other => {
                     return Err(SqlError::unsupported(
                         text,
@@ -690,34 +734,36 @@ fn expr(text: &str, expression: SqlExpr) -> Result<Expr, SqlError> {
             data_type,
             ..
         } => Expr::Cast(Box::new(expr(text, *inner)?), column_type(&data_type).0),
-        SqlExpr::Function(function) => {
-            let name = object_name(&function.name);
-            let args: Vec<Expr> = match function.args {
-                FunctionArguments::None => Vec::new(),
-                FunctionArguments::List(list) => list
-                    .args
-                    .into_iter()
-                    .map(|arg| match arg {
-                        FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => expr(text, e),
-                        _ => Err(SqlError::unsupported(text, &format!("this call of {name}"))),
-                    })
-                    .collect::<Result<_, _>>()?,
-                FunctionArguments::Subquery(_) => {
-                    return Err(SqlError::unsupported(text, "a subquery"))
-                }
-            };
-            match (name.as_str(), args.len()) {
-                ("now" | "current_timestamp" | "localtimestamp", 0) => Expr::Now,
-                ("gen_random_uuid", 0) => Expr::Uuid,
-                ("coalesce", n) if n > 0 => Expr::Coalesce(args),
-                _ => {
-                    return Err(SqlError::unsupported(
-                        text,
-                        &format!("the function {name}() (the model knows now(), gen_random_uuid(), coalesce() and count())"),
-                    ))
-                }
-            }
-        }
+        SqlExpr::Function(function) => call(text, function)?,
+        SqlExpr::Like {
+            negated,
+            any: false,
+            expr: inner,
+            pattern,
+            escape_char: None,
+        } => like(text, *inner, *pattern, false, negated)?,
+        SqlExpr::ILike {
+            negated,
+            any: false,
+            expr: inner,
+            pattern,
+            escape_char: None,
+        } => like(text, *inner, *pattern, true, negated)?,
+        SqlExpr::Case {
+            operand,
+            conditions,
+            else_result,
+            ..
+        } => Expr::Case {
+            operand: operand.map(|e| expr(text, *e).map(Box::new)).transpose()?,
+            branches: conditions
+                .into_iter()
+                .map(|when| Ok((expr(text, when.condition)?, expr(text, when.result)?)))
+                .collect::<Result<_, SqlError>>()?,
+            otherwise: else_result
+                .map(|e| expr(text, *e).map(Box::new))
+                .transpose()?,
+        },
         SqlExpr::Subquery(_) | SqlExpr::Exists { .. } | SqlExpr::In { .. } => {
             return Err(SqlError::unsupported(text, "a subquery"))
         }
@@ -728,6 +774,113 @@ fn expr(text: &str, expression: SqlExpr) -> Result<Expr, SqlError> {
             ))
         }
     })
+}
+
+fn like(
+    text: &str,
+    inner: SqlExpr,
+    pattern: SqlExpr,
+    insensitive: bool,
+    negated: bool,
+) -> Result<Expr, SqlError> {
+    Ok(Expr::Like {
+        expr: Box::new(expr(text, inner)?),
+        pattern: Box::new(expr(text, pattern)?),
+        insensitive,
+        negated,
+    })
+}
+
+/// The functions the model computes (`count`, `sum`, `min`, `max`,
+/// `avg` are aggregates).
+const FUNCTIONS: &str = "now(), gen_random_uuid(), coalesce(), count(), sum(), min(), max(), \
+     avg(), lower(), upper(), length(), abs(), greatest(), least(), nullif() and round()";
+
+fn call(text: &str, function: ast::Function) -> Result<Expr, SqlError> {
+    let name = object_name(&function.name);
+    if function.over.is_some() {
+        return Err(SqlError::unsupported(
+            text,
+            &format!("{name}() OVER (a window)"),
+        ));
+    }
+    if function.filter.is_some() || !function.within_group.is_empty() {
+        return Err(SqlError::unsupported(text, &format!("this call of {name}")));
+    }
+    let aggregate = match name.as_str() {
+        "count" => Some(Aggregate::Count),
+        "sum" => Some(Aggregate::Sum),
+        "min" => Some(Aggregate::Min),
+        "max" => Some(Aggregate::Max),
+        "avg" => Some(Aggregate::Avg),
+        _ => None,
+    };
+    let (distinct, args) = match function.args {
+        FunctionArguments::None => (false, Vec::new()),
+        FunctionArguments::List(list) => {
+            if !list.clauses.is_empty() {
+                return Err(SqlError::unsupported(text, &format!("this call of {name}")));
+            }
+            let distinct = matches!(
+                list.duplicate_treatment,
+                Some(ast::DuplicateTreatment::Distinct)
+            );
+            (distinct, list.args)
+        }
+        FunctionArguments::Subquery(_) => return Err(SqlError::unsupported(text, "a subquery")),
+    };
+    if let Some(kind) = aggregate {
+        let arg = match args.as_slice() {
+            // `count(*)`
+            [FunctionArg::Unnamed(FunctionArgExpr::Wildcard)] if kind == Aggregate::Count => None,
+            [FunctionArg::Unnamed(FunctionArgExpr::Expr(_))] => {
+                let Some(FunctionArg::Unnamed(FunctionArgExpr::Expr(e))) = args.into_iter().next()
+                else {
+                    unreachable!("matched above")
+                };
+                let arg = expr(text, e)?;
+                if arg.has_aggregate() {
+                    return Err(SqlError::new(
+                        "42803",
+                        "aggregate function calls cannot be nested",
+                    ));
+                }
+                Some(Box::new(arg))
+            }
+            _ => return Err(SqlError::unsupported(text, &format!("this call of {name}"))),
+        };
+        return Ok(Expr::Aggregate(kind, arg, distinct));
+    }
+    if distinct {
+        return Err(SqlError::unsupported(text, &format!("this call of {name}")));
+    }
+    let args: Vec<Expr> = args
+        .into_iter()
+        .map(|arg| match arg {
+            FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => expr(text, e),
+            _ => Err(SqlError::unsupported(text, &format!("this call of {name}"))),
+        })
+        .collect::<Result<_, _>>()?;
+    let function = match (name.as_str(), args.len()) {
+        ("now" | "current_timestamp" | "localtimestamp", 0) => return Ok(Expr::Now),
+        ("gen_random_uuid", 0) => return Ok(Expr::Uuid),
+        ("coalesce", n) if n > 0 => return Ok(Expr::Coalesce(args)),
+        ("lower", 1) => Function::Lower,
+        ("upper", 1) => Function::Upper,
+        ("length" | "char_length" | "character_length", 1) => Function::Length,
+        ("abs", 1) => Function::Abs,
+        ("greatest", n) if n > 0 => Function::Greatest,
+        ("least", n) if n > 0 => Function::Least,
+        ("nullif", 2) => Function::NullIf,
+        ("round", 1 | 2) => Function::Round,
+        _ => {
+            return Err(SqlError::unsupported(
+                text,
+                &format!("the function {name}() (the model knows {FUNCTIONS})"),
+            ))
+        }
+    };
+    Ok(Expr::Call(function, args))
 }
 
 fn literal(text: &str, value: SqlValue) -> Result<Expr, SqlError> {
@@ -1026,17 +1179,17 @@ mod tests {
         let Projection::Items(items) = select.projection else {
             panic!("items")
         };
-        let exprs: Vec<Item> = items.into_iter().map(|(_, item)| item).collect();
+        let exprs: Vec<Expr> = items.into_iter().map(|(_, item)| item).collect();
         assert_eq!(
             exprs,
             [
-                Item::Expr(Expr::Binary(
+                Expr::Binary(
                     Box::new(numeric("7.0")),
                     Op::Divide,
                     Box::new(Expr::Value(Value::from(2)))
-                )),
-                Item::Expr(numeric("1e3")),
-                Item::Expr(Expr::Value(Value::from(7))),
+                ),
+                numeric("1e3"),
+                Expr::Value(Value::from(7)),
             ]
         );
         let plan =
@@ -1062,10 +1215,10 @@ mod tests {
         };
         assert_eq!(
             items[0].1,
-            Item::Expr(Expr::Cast(
+            Expr::Cast(
                 Box::new(Expr::Column("x".into())),
                 Type::Numeric(Some((12, 2)))
-            ))
+            )
         );
     }
 

@@ -8,13 +8,13 @@ use serde_json::Value;
 use serde_json::Map;
 
 use super::numeric::Decimal;
-use super::parse::{Expr, Op, SqlError, Type};
+use super::parse::{Expr, Function, Op, SqlError, Type};
 
 /// A row: a JSON object of its columns.
 pub type Row = Map<String, Value>;
 
 /// What an expression may read besides the row: the simulated clock, and
-/// the table's columns of the types that decide how arithmetic and
+/// the types of the table's columns, which decide how arithmetic and
 /// comparisons compute (a `numeric` is held as its text, "19.50", which
 /// orders as text beside a parameter's otherwise; a text compared with an
 /// integer, timestamp, date or uuid column is read as that type, as
@@ -30,25 +30,11 @@ impl Context {
             .map_or(Arithmetic::Other, Arithmetic::of)
     }
 
-    fn column_type(&self, name: &str) -> Option<Type> {
+    pub fn column_type(&self, name: &str) -> Option<Type> {
         self.types
             .iter()
             .find(|(column, _)| column == name)
             .map(|(_, ty)| *ty)
-    }
-
-    /// The types a statement's context keeps of a table's columns.
-    pub fn keeps(ty: Type) -> bool {
-        matches!(
-            ty,
-            Type::Numeric(_)
-                | Type::Float
-                | Type::Int
-                | Type::BigInt
-                | Type::Timestamp
-                | Type::Date
-                | Type::Uuid
-        )
     }
 
     /// `value` (of the expression `other`, if known) as the column `expr`
@@ -104,19 +90,112 @@ impl Arithmetic {
 }
 
 fn arithmetic(expr: &Expr, ctx: &Context) -> Arithmetic {
+    let widest = |list: &mut dyn Iterator<Item = &Expr>| {
+        list.map(|e| arithmetic(e, ctx))
+            .max()
+            .unwrap_or(Arithmetic::Other)
+    };
     match expr {
         Expr::Cast(_, ty) => Arithmetic::of(*ty),
         Expr::Column(name) | Expr::Excluded(name) => ctx.column(name),
         Expr::Negate(inner) => arithmetic(inner, ctx),
-        Expr::Binary(a, Op::Plus | Op::Minus | Op::Multiply | Op::Divide, b) => {
+        Expr::Binary(a, Op::Plus | Op::Minus | Op::Multiply | Op::Divide | Op::Modulo, b) => {
             arithmetic(a, ctx).max(arithmetic(b, ctx))
         }
-        Expr::Coalesce(list) => list
-            .iter()
-            .map(|e| arithmetic(e, ctx))
-            .max()
-            .unwrap_or(Arithmetic::Other),
+        Expr::Coalesce(list) => widest(&mut list.iter()),
+        Expr::Aggregate(..) => Arithmetic::of(type_of(expr, ctx)),
+        Expr::Call(Function::Round, args) if args.len() == 2 => Arithmetic::Numeric,
+        Expr::Call(
+            Function::Abs
+            | Function::Round
+            | Function::Greatest
+            | Function::Least
+            | Function::NullIf,
+            args,
+        ) => widest(&mut args.iter()),
+        Expr::Case {
+            branches,
+            otherwise,
+            ..
+        } => widest(
+            &mut branches
+                .iter()
+                .map(|(_, then)| then)
+                .chain(otherwise.as_deref()),
+        ),
         _ => Arithmetic::Other,
+    }
+}
+
+/// The type PostgreSQL gives an expression (text when it cannot tell, as
+/// for an untyped literal): a column's field in a reply, and an
+/// aggregate's argument.
+pub fn type_of(expr: &Expr, ctx: &Context) -> Type {
+    let rank = |t: Type| match t {
+        Type::Int => 0,
+        Type::BigInt => 1,
+        Type::Numeric(_) => 2,
+        Type::Float => 3,
+        _ => 0,
+    };
+    let widest = |list: &mut dyn Iterator<Item = &Expr>| {
+        list.map(|e| type_of(e, ctx))
+            .reduce(|a, b| if rank(a) >= rank(b) { a } else { b })
+            .unwrap_or(Type::Text)
+    };
+    match expr {
+        Expr::Column(name) | Expr::Excluded(name) => ctx.column_type(name).unwrap_or(Type::Text),
+        Expr::Cast(_, ty) => *ty,
+        Expr::Value(Value::Number(n)) if n.is_i64() => Type::Int,
+        Expr::Value(Value::Number(_)) => Type::Numeric(None),
+        Expr::Value(Value::Bool(_)) => Type::Bool,
+        Expr::Value(_) | Expr::Param(_) => Type::Text,
+        Expr::Now => Type::Timestamp,
+        Expr::Uuid => Type::Uuid,
+        Expr::Negate(inner) => type_of(inner, ctx),
+        Expr::Coalesce(list) => list.first().map_or(Type::Text, |e| type_of(e, ctx)),
+        Expr::Not(_) | Expr::IsNull(..) | Expr::InList(..) | Expr::Any(..) | Expr::Like { .. } => {
+            Type::Bool
+        }
+        Expr::Aggregate(kind, arg, _) => {
+            let arg = arg.as_deref().map(|arg| type_of(arg, ctx));
+            super::aggregate::result_type(*kind, arg).unwrap_or(Type::Text)
+        }
+        Expr::Call(function, args) => match function {
+            Function::Lower | Function::Upper => Type::Text,
+            Function::Length => Type::Int,
+            Function::Round if args.len() == 2 => Type::Numeric(None),
+            // `round(integer)` is `round(double precision)`.
+            Function::Round => match type_of(&args[0], ctx) {
+                Type::Numeric(_) => Type::Numeric(None),
+                _ => Type::Float,
+            },
+            Function::Abs | Function::Greatest | Function::Least | Function::NullIf => {
+                widest(&mut args.iter())
+            }
+        },
+        Expr::Case {
+            branches,
+            otherwise,
+            ..
+        } => widest(
+            &mut branches
+                .iter()
+                .map(|(_, then)| then)
+                .chain(otherwise.as_deref()),
+        ),
+        Expr::Binary(a, op, b) => match op {
+            Op::Plus | Op::Minus | Op::Multiply | Op::Divide | Op::Modulo => {
+                widest(&mut [&**a, &**b].into_iter())
+            }
+            Op::Concat => match (type_of(a, ctx), type_of(b, ctx)) {
+                (Type::Jsonb, _) | (_, Type::Jsonb) => Type::Jsonb,
+                _ => Type::Text,
+            },
+            Op::JsonGet => type_of(a, ctx),
+            Op::JsonText => Type::Text,
+            _ => Type::Bool,
+        },
     }
 }
 
@@ -136,7 +215,7 @@ pub fn matches(
     Ok(eval(filter, Some(row), excluded, ctx)? == Value::Bool(true))
 }
 
-fn error(code: &'static str, message: String) -> SqlError {
+pub(super) fn error(code: &'static str, message: String) -> SqlError {
     SqlError::new(code, message)
 }
 
@@ -176,7 +255,7 @@ pub fn eval(
             Value::Null
         }
         // A timestamp column as text is PostgreSQL's output format.
-        Expr::Cast(inner, Type::Text) if matches!(&**inner, Expr::Column(name) if ctx.column_type(name) == Some(Type::Timestamp)) => {
+        Expr::Cast(inner, Type::Text) if type_of(inner, ctx) == Type::Timestamp => {
             match eval(inner, row, excluded, ctx)? {
                 Value::String(s) => Value::String(super::time::output(&s)),
                 other => other,
@@ -246,6 +325,64 @@ pub fn eval(
             }
             Value::Bool(found)
         }
+        Expr::Aggregate(..) => {
+            return Err(error(
+                "42803",
+                "aggregate functions are not allowed here".into(),
+            ))
+        }
+        Expr::Call(function, args) => {
+            let values = args
+                .iter()
+                .map(|arg| eval(arg, row, excluded, ctx))
+                .collect::<Result<Vec<_>, _>>()?;
+            let numeric = arithmetic(expr, ctx) == Arithmetic::Numeric;
+            super::functions::call(*function, values, numeric)?
+        }
+        Expr::Like {
+            expr: inner,
+            pattern,
+            insensitive,
+            negated,
+        } => {
+            let (value, pattern) = (
+                eval(inner, row, excluded, ctx)?,
+                eval(pattern, row, excluded, ctx)?,
+            );
+            match super::functions::like(&value, &pattern, *insensitive)? {
+                Some(found) => Value::Bool(found != *negated),
+                None => Value::Null,
+            }
+        }
+        Expr::Case {
+            operand,
+            branches,
+            otherwise,
+        } => {
+            let subject = operand
+                .as_deref()
+                .map(|e| eval(e, row, excluded, ctx))
+                .transpose()?;
+            for (when, then) in branches {
+                let hit = match &subject {
+                    // `CASE x WHEN v`: `x = v`.
+                    Some(subject) => {
+                        let candidate = eval(when, row, excluded, ctx)?;
+                        !subject.is_null()
+                            && !candidate.is_null()
+                            && compare(subject, &candidate) == Some(Ordering::Equal)
+                    }
+                    None => truth(&eval(when, row, excluded, ctx)?)? == Some(true),
+                };
+                if hit {
+                    return eval(then, row, excluded, ctx);
+                }
+            }
+            match otherwise {
+                Some(e) => eval(e, row, excluded, ctx)?,
+                None => Value::Null,
+            }
+        }
         Expr::Binary(left, op, right) => {
             let mut a = eval(left, row, excluded, ctx)?;
             let mut b = eval(right, row, excluded, ctx)?;
@@ -256,8 +393,11 @@ pub fn eval(
                 b = ctx.as_column(left, Some(right), b)?;
                 a = ctx.as_column(right, Some(left), a)?;
             }
-            let numeric = !matches!(op, Op::And | Op::Or | Op::Concat)
-                && arithmetic(left, ctx).max(arithmetic(right, ctx)) == Arithmetic::Numeric;
+            let numeric = !matches!(
+                op,
+                Op::And | Op::Or | Op::Concat | Op::JsonGet | Op::JsonText
+            ) && arithmetic(left, ctx).max(arithmetic(right, ctx))
+                == Arithmetic::Numeric;
             binary(&a, *op, &b, numeric)?
         }
     })
@@ -273,7 +413,7 @@ fn not_boolean(value: &Value) -> SqlError {
     )
 }
 
-fn truth(value: &Value) -> Result<Option<bool>, SqlError> {
+pub(super) fn truth(value: &Value) -> Result<Option<bool>, SqlError> {
     match value {
         Value::Bool(b) => Ok(Some(*b)),
         Value::Null => Ok(None),
@@ -344,6 +484,24 @@ fn binary(a: &Value, op: Op, b: &Value, numeric: bool) -> Result<Value, SqlError
             jsonb_concat(a, b)?
         }
         Op::Concat => Value::String(text(a) + &text(b)),
+        Op::JsonGet | Op::JsonText => super::functions::json_field(a, op == Op::JsonText, b)?,
+        Op::Modulo if a.as_i64().is_some() && b.as_i64().is_some() => {
+            let (x, y) = (a.as_i64().unwrap_or(0), b.as_i64().unwrap_or(0));
+            if y == 0 {
+                return Err(error("22012", "division by zero".into()));
+            }
+            // i64::MIN % -1 is 0 (checked_rem says overflow).
+            Value::from(x.checked_rem(y).unwrap_or(0))
+        }
+        Op::Modulo => match (decimal(a)?, decimal(b)?) {
+            (Some(x), Some(y)) => numeric_binary(x, Op::Modulo, y)?,
+            _ => {
+                return Err(error(
+                    "42883",
+                    format!("operator does not exist: {} % {}", kind(a), kind(b)),
+                ))
+            }
+        },
         // Two integers: exact, and past a bigint's range PostgreSQL's 22003.
         Op::Plus | Op::Minus | Op::Multiply | Op::Divide
             if a.as_i64().is_some() && b.as_i64().is_some() =>
@@ -391,6 +549,8 @@ fn numeric_binary(x: Decimal, op: Op, y: Decimal) -> Result<Value, SqlError> {
         Op::Multiply => x.checked_mul(y),
         Op::Divide if y.is_zero() => return Err(error("22012", "division by zero".into())),
         Op::Divide => x.checked_div(y),
+        Op::Modulo if y.is_zero() => return Err(error("22012", "division by zero".into())),
+        Op::Modulo => x.checked_rem(y),
         _ => {
             let ordering = x.compare(&y);
             return Ok(Value::Bool(match op {
@@ -412,7 +572,7 @@ fn overflow() -> SqlError {
 }
 
 /// A value as a `numeric` (`None`: neither a number nor text).
-fn decimal(value: &Value) -> Result<Option<Decimal>, SqlError> {
+pub(super) fn decimal(value: &Value) -> Result<Option<Decimal>, SqlError> {
     let parsed = match value {
         Value::Number(n) => match n.as_i64() {
             Some(i) => Some(Decimal::from_i64(i)),
@@ -448,11 +608,14 @@ fn symbol(op: Op) -> &'static str {
         Op::Minus => "-",
         Op::Multiply => "*",
         Op::Divide => "/",
+        Op::Modulo => "%",
         Op::Concat => "||",
+        Op::JsonGet => "->",
+        Op::JsonText => "->>",
     }
 }
 
-fn kind(value: &Value) -> &'static str {
+pub(super) fn kind(value: &Value) -> &'static str {
     match value {
         Value::Null => "unknown",
         Value::Bool(_) => "boolean",
@@ -462,7 +625,7 @@ fn kind(value: &Value) -> &'static str {
     }
 }
 
-fn number(value: &Value) -> Result<f64, SqlError> {
+pub(super) fn number(value: &Value) -> Result<f64, SqlError> {
     match value {
         Value::Number(n) => Ok(n.as_f64().unwrap_or(0.0)),
         Value::String(s) => s.trim().parse::<f64>().map_err(|_| {
@@ -712,7 +875,7 @@ fn jsonb_concat(a: &Value, b: &Value) -> Result<Value, SqlError> {
 
 /// A jsonb value as PostgreSQL keeps it: each object's keys shorter first,
 /// then byte by byte (so they come back in that order).
-fn jsonb(value: Value) -> Value {
+pub(super) fn jsonb(value: Value) -> Value {
     match value {
         Value::Object(object) => {
             let mut entries: Vec<(String, Value)> = object.into_iter().collect();

@@ -3,7 +3,9 @@
 //! run on tables of JSON rows with transactions, row locks and
 //! PostgreSQL's errors.
 
+pub mod aggregate;
 pub mod eval;
+pub mod functions;
 pub mod numeric;
 pub mod parse;
 pub mod schema;

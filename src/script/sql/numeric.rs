@@ -88,6 +88,10 @@ impl Decimal {
         self.digits == 0
     }
 
+    pub fn is_negative(&self) -> bool {
+        self.digits < 0
+    }
+
     /// The same value with `scale` places, at least its own.
     fn rescaled(self, scale: u32) -> Option<Decimal> {
         Some(Decimal {
@@ -141,6 +145,17 @@ impl Decimal {
         let numerator = self.digits.checked_mul(pow10(shift)?)?;
         Some(Decimal {
             digits: div_round(numerator, other.digits)?,
+            scale,
+        })
+    }
+
+    /// `%` (by anything but zero): the remainder of the quotient truncated
+    /// toward zero, with the sign of `self`, at the larger scale.
+    pub fn checked_rem(self, other: Decimal) -> Option<Decimal> {
+        let scale = self.scale.max(other.scale);
+        let (a, b) = (self.rescaled(scale)?, other.rescaled(scale)?);
+        Some(Decimal {
+            digits: a.digits.checked_rem(b.digits)?,
             scale,
         })
     }

@@ -12,10 +12,11 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde_json::Value;
 
-use super::eval::{compare_as, eval, is_numeric, matches, sql_equal, Context};
+use super::aggregate::{self, compare_keys};
+use super::eval::{eval, is_numeric, matches, sql_equal, type_of, Context};
 use super::parse::Type;
 use super::parse::{
-    Delete, Expr, Insert, Isolation, Item, OnConflict, Plan, Projection, Select, SqlError, Update,
+    Delete, Expr, Insert, Isolation, OnConflict, Plan, Projection, Select, SqlError, Update,
 };
 use crate::sql::{Column, Default, Key, TableSchema};
 
@@ -690,7 +691,6 @@ impl Database {
                     .schema
                     .columns
                     .iter()
-                    .filter(|c| Context::keeps(c.ty))
                     .map(|c| (c.name.clone(), c.ty))
                     .collect()
             })
@@ -917,7 +917,10 @@ impl Database {
         let Some(name) = &select.table else {
             // `SELECT 1`, `SELECT now()`.
             let row = Row::new();
-            let (rows, fields) = project(None, &select.projection, &[&row], ctx)?;
+            let (rows, fields) = match select.aggregated() {
+                true => self.grouped("", select, &[&row], ctx)?,
+                false => project(None, &select.projection, &[&row], ctx)?,
+            };
             return Ok(Reply {
                 command: "SELECT",
                 row_count: Some(rows.len() as u64),
@@ -928,59 +931,65 @@ impl Database {
         let table = self.table(name)?;
         check_columns(&table.schema, select.filter.as_ref())?;
         let mut found = self.matching(table, id, snapshot, select.filter.as_ref(), ctx)?;
-        if !select.order.is_empty() {
-            for (column, ..) in &select.order {
-                column_of(&table.schema, column).map_err(Stop::Fail)?;
-            }
+        if select.aggregated() {
             let rows: Vec<&Row> = found
                 .iter()
                 .map(|&i| Self::visible(&table.slots[i], id, snapshot).expect("visible"))
                 .collect();
-            let mut order: Vec<usize> = (0..found.len()).collect();
-            order.sort_by(|&a, &b| {
-                for (column, descending, nulls_first) in &select.order {
-                    use std::cmp::Ordering::{Equal, Greater, Less};
-                    let (x, y) = (rows[a].get(column), rows[b].get(column));
-                    let null = |v: Option<&Value>| v.is_none_or(Value::is_null);
-                    let ordering = match (null(x), null(y), *nulls_first) {
-                        (true, true, _) => Equal,
-                        (true, false, true) | (false, true, false) => Less,
-                        (true, false, false) | (false, true, true) => Greater,
-                        (false, false, _) => {
-                            let ordering = order_values(x, y, ctx.numeric(column));
-                            match *descending {
-                                true => ordering.reverse(),
-                                false => ordering,
-                            }
-                        }
-                    };
-                    if ordering.is_ne() {
-                        return ordering;
+            let (rows, fields) = self.grouped(name, select, &rows, ctx)?;
+            self.note_read(id, snapshot, name, select.filter.as_ref(), ctx)?;
+            let slots = &self.tables[name].slots;
+            self.access.read = found
+                .iter()
+                .map(|&index| (name.clone(), index, slots[index].latest_seq()))
+                .collect();
+            return Ok(Reply {
+                command: "SELECT",
+                row_count: Some(rows.len() as u64),
+                rows,
+                fields,
+            });
+        }
+        if !select.order.is_empty() {
+            // A name is an output column's first (an alias), else the table's.
+            let output = |name: &str| match &select.projection {
+                Projection::Items(items) => items.iter().find(|(n, _)| n == name).map(|(_, e)| e),
+                Projection::All => None,
+            };
+            let mut numeric = Vec::new();
+            for (column, ..) in &select.order {
+                match output(column) {
+                    Some(expr) => {
+                        check_columns(&table.schema, Some(expr))?;
+                        numeric.push(is_numeric(expr, ctx));
+                    }
+                    None => {
+                        column_of(&table.schema, column).map_err(Stop::Fail)?;
+                        numeric.push(ctx.numeric(column));
                     }
                 }
-                std::cmp::Ordering::Equal
-            });
+            }
+            let mut keys = Vec::with_capacity(found.len());
+            for &i in &found {
+                let row = Self::visible(&table.slots[i], id, snapshot).expect("visible");
+                let mut key = Vec::with_capacity(select.order.len());
+                for (column, ..) in &select.order {
+                    key.push(match output(column) {
+                        Some(expr) => eval(expr, Some(row), None, ctx).map_err(Stop::Fail)?,
+                        None => row.get(column).cloned().unwrap_or(Value::Null),
+                    });
+                }
+                keys.push(key);
+            }
+            let mut order: Vec<usize> = (0..found.len()).collect();
+            order.sort_by(|&a, &b| compare_keys(&keys[a], &keys[b], &select.order, &numeric));
             found = order.into_iter().map(|i| found[i]).collect();
         }
         if select.skip_locked {
             found.retain(|&i| table.slots[i].holder(id).is_none());
         }
-        if let Some(limit) = &select.limit {
-            // PostgreSQL reads its LIMIT as a bigint: a parameter's text
-            // (`LIMIT $1`), a numeric rounded; NULL is no limit.
-            let count = Expr::Cast(Box::new(limit.clone()), Type::BigInt);
-            let value = eval(&count, None, None, ctx).map_err(Stop::Fail)?;
-            let n = match &value {
-                Value::String(text) => text.parse::<f64>().ok(),
-                other => other.as_f64(),
-            };
-            if let Some(n) = n {
-                if n < 0.0 {
-                    let error = sql_error("2201W", "LIMIT must not be negative".into());
-                    return Err(Stop::Fail(error));
-                }
-                found.truncate(n as usize);
-            }
+        if let Some(limit) = limit(select, ctx)? {
+            found.truncate(limit);
         }
         if select.for_update {
             if select.nowait && found.iter().any(|&i| table.slots[i].holder(id).is_some()) {
@@ -1016,6 +1025,58 @@ impl Database {
             rows,
             fields,
         })
+    }
+
+    /// A SELECT with aggregates or GROUP BY (`aggregate::grouped`), sorted
+    /// and limited, with its fields.
+    #[allow(clippy::type_complexity)]
+    fn grouped(
+        &self,
+        name: &str,
+        select: &Select,
+        rows: &[&Row],
+        ctx: &Context,
+    ) -> Result<(Vec<Row>, Vec<(String, u32)>), Stop> {
+        let schema = self.tables.get(name).map(|table| &table.schema);
+        if let (Some(schema), Projection::Items(items)) = (schema, &select.projection) {
+            for (_, e) in items {
+                check_columns(schema, Some(e))?;
+            }
+            check_columns(schema, select.having.as_ref())?;
+            for column in &select.group_by {
+                column_of(schema, column).map_err(Stop::Fail)?;
+            }
+        }
+        let mut out = aggregate::grouped(name, select, rows, ctx).map_err(Stop::Fail)?;
+        if !select.order.is_empty() {
+            let numeric: Vec<bool> = select
+                .order
+                .iter()
+                .map(|(column, ..)| match &select.projection {
+                    Projection::Items(items) => items
+                        .iter()
+                        .find(|(n, _)| n == column)
+                        .map_or(ctx.numeric(column), |(_, e)| is_numeric(e, ctx)),
+                    Projection::All => ctx.numeric(column),
+                })
+                .collect();
+            out.sort_by(|(_, a), (_, b)| compare_keys(a, b, &select.order, &numeric));
+        }
+        if let Some(limit) = limit(select, ctx)? {
+            out.truncate(limit);
+        }
+        let fields = match &select.projection {
+            Projection::Items(items) => items
+                .iter()
+                .map(|(name, e)| (name.clone(), type_of(e, ctx).oid()))
+                .collect(),
+            Projection::All => ctx
+                .types
+                .iter()
+                .map(|(n, ty)| (n.clone(), ty.oid()))
+                .collect(),
+        };
+        Ok((out.into_iter().map(|(row, _)| row).collect(), fields))
     }
 
     /// The new row an INSERT builds from its values and the defaults.
@@ -1611,59 +1672,30 @@ pub fn coerce(
     super::eval::cast_as(value, column.ty, numeric)
 }
 
-/// Orders two column values as ORDER BY does (NULLs last; a `numeric`
-/// column's by value).
-fn order_values(a: Option<&Value>, b: Option<&Value>, numeric: bool) -> std::cmp::Ordering {
-    use std::cmp::Ordering;
-    let a = a.filter(|v| !v.is_null());
-    let b = b.filter(|v| !v.is_null());
-    match (a, b) {
-        (None, None) => Ordering::Equal,
-        (None, Some(_)) => Ordering::Greater,
-        (Some(_), None) => Ordering::Less,
-        (Some(a), Some(b)) => compare_as(a, b, numeric).unwrap_or(Ordering::Equal),
+/// A SELECT's LIMIT: PostgreSQL reads it as a bigint (a parameter's
+/// text, a numeric rounded); NULL is no limit.
+fn limit(select: &Select, ctx: &Context) -> Result<Option<usize>, Stop> {
+    let Some(limit) = &select.limit else {
+        return Ok(None);
+    };
+    let count = Expr::Cast(Box::new(limit.clone()), Type::BigInt);
+    let value = eval(&count, None, None, ctx).map_err(Stop::Fail)?;
+    let n = match &value {
+        Value::String(text) => text.parse::<f64>().ok(),
+        other => other.as_f64(),
+    };
+    match n {
+        Some(n) if n < 0.0 => Err(Stop::Fail(sql_error(
+            "2201W",
+            "LIMIT must not be negative".into(),
+        ))),
+        Some(n) => Ok(Some(n as usize)),
+        None => Ok(None),
     }
 }
 
-/// The type PostgreSQL gives an expression's column (text when it cannot
-/// tell, as for an untyped literal).
-fn expr_type(expr: &Expr, column: &dyn Fn(&str) -> Option<Type>) -> Type {
-    use super::parse::Op;
-    match expr {
-        Expr::Column(name) | Expr::Excluded(name) => column(name).unwrap_or(Type::Text),
-        Expr::Cast(_, ty) => *ty,
-        Expr::Value(Value::Number(n)) if n.is_i64() => Type::Int,
-        Expr::Value(Value::Number(_)) => Type::Numeric(None),
-        Expr::Value(Value::Bool(_)) => Type::Bool,
-        Expr::Value(_) | Expr::Param(_) => Type::Text,
-        Expr::Now => Type::Timestamp,
-        Expr::Uuid => Type::Uuid,
-        Expr::Negate(inner) => expr_type(inner, column),
-        Expr::Coalesce(list) => list.first().map_or(Type::Text, |e| expr_type(e, column)),
-        Expr::Not(_) | Expr::IsNull(..) | Expr::InList(..) | Expr::Any(..) => Type::Bool,
-        Expr::Binary(a, op, b) => match op {
-            Op::Plus | Op::Minus | Op::Multiply | Op::Divide => {
-                let (a, b) = (expr_type(a, column), expr_type(b, column));
-                let rank = |t: Type| match t {
-                    Type::Int => 0,
-                    Type::BigInt => 1,
-                    Type::Numeric(_) => 2,
-                    Type::Float => 3,
-                    _ => 0,
-                };
-                if rank(a) >= rank(b) {
-                    a
-                } else {
-                    b
-                }
-            }
-            Op::Concat => Type::Text,
-            _ => Type::Bool,
-        },
-    }
-}
-
-/// Rows as a SELECT or RETURNING gives them, with their fields.
+/// Rows as a SELECT (without aggregates) or RETURNING gives them, with
+/// their fields.
 #[allow(clippy::type_complexity)]
 fn project(
     schema: Option<&TableSchema>,
@@ -1671,11 +1703,6 @@ fn project(
     rows: &[&Row],
     ctx: &Context,
 ) -> Result<(Vec<Row>, Vec<(String, u32)>), Stop> {
-    let type_of = |name: &str| {
-        schema
-            .and_then(|s| s.columns.iter().find(|c| c.name == name))
-            .map(|c| c.ty)
-    };
     match projection {
         Projection::All => {
             let schema = schema.expect("a table");
@@ -1688,80 +1715,18 @@ fn project(
         }
         Projection::Items(items) => {
             if let Some(schema) = schema {
-                for (_, item) in items {
-                    match item {
-                        Item::Expr(e) => check_columns(schema, Some(e))?,
-                        Item::Count(Some(column), _) => {
-                            column_of(schema, column).map_err(Stop::Fail)?;
-                        }
-                        Item::Count(None, _) => {}
-                    }
+                for (_, e) in items {
+                    check_columns(schema, Some(e))?;
                 }
             }
             let fields: Vec<(String, u32)> = items
                 .iter()
-                .map(|(name, item)| {
-                    let oid = match item {
-                        Item::Count(_, cast) => cast.unwrap_or(Type::BigInt).oid(),
-                        Item::Expr(e) => expr_type(e, &type_of).oid(),
-                    };
-                    (name.clone(), oid)
-                })
+                .map(|(name, e)| (name.clone(), type_of(e, ctx).oid()))
                 .collect();
-            if items
-                .iter()
-                .any(|(_, item)| matches!(item, Item::Count(..)))
-            {
-                // No GROUP BY: a plain column beside an aggregate is an error.
-                for (_, item) in items {
-                    if let Item::Expr(e) = item {
-                        let mut first = None;
-                        super::eval::columns(e, &mut |name| {
-                            first.get_or_insert_with(|| name.to_string());
-                        });
-                        if let (Some(column), Some(schema)) = (first, schema) {
-                            return Err(Stop::Fail(sql_error(
-                                "42803",
-                                format!(
-                                    "column \"{}.{column}\" must appear in the GROUP BY clause or be used in an aggregate function",
-                                    schema.name
-                                ),
-                            )));
-                        }
-                    }
-                }
-                // An aggregate: one row over all of them.
-                let mut row = Row::new();
-                for (name, item) in items {
-                    let value = match item {
-                        Item::Count(column, cast) => {
-                            let n = match column {
-                                None => rows.len(),
-                                Some(column) => rows
-                                    .iter()
-                                    .filter(|r| r.get(column).is_some_and(|v| !v.is_null()))
-                                    .count(),
-                            };
-                            super::eval::cast(Value::from(n as u64), cast.unwrap_or(Type::BigInt))
-                                .map_err(Stop::Fail)?
-                        }
-                        Item::Expr(e) => {
-                            if rows.is_empty() && super::eval::has_column(e) {
-                                Value::Null
-                            } else {
-                                eval(e, rows.first().copied(), None, ctx).map_err(Stop::Fail)?
-                            }
-                        }
-                    };
-                    row.insert(name.clone(), value);
-                }
-                return Ok((vec![row], fields));
-            }
             let mut out = Vec::new();
             for row in rows {
                 let mut projected = Row::new();
-                for (name, item) in items {
-                    let Item::Expr(e) = item else { unreachable!() };
+                for (name, e) in items {
                     projected.insert(
                         name.clone(),
                         eval(e, Some(row), None, ctx).map_err(Stop::Fail)?,

@@ -1,0 +1,296 @@
+//! Aggregates (`count`, `sum`, `min`, `max`, `avg`, with `DISTINCT`) and
+//! the SELECTs they make: rows in groups by their `GROUP BY` columns (all
+//! of them in one group without it), each group's HAVING, and one output
+//! row per group. The types are PostgreSQL's: `count` is a `bigint`, the
+//! `sum` of integers a `bigint` and of bigints a `numeric`, `avg` a
+//! `numeric` (a double's a double), `min` and `max` their argument's.
+
+use std::cmp::Ordering;
+
+use serde_json::Value;
+
+use super::eval::{compare_as, decimal, error, eval, is_numeric, number, type_of, Context, Row};
+use super::numeric::Decimal;
+use super::parse::{Aggregate, Expr, Projection, Select, SqlError, Type};
+
+/// The type of `kind` over an argument of type `arg` (`None`: `*`), or
+/// PostgreSQL's error for an argument it does not take.
+pub fn result_type(kind: Aggregate, arg: Option<Type>) -> Result<Type, SqlError> {
+    Ok(match (kind, arg) {
+        (Aggregate::Count, _) => Type::BigInt,
+        (Aggregate::Sum, Some(Type::Int)) => Type::BigInt,
+        (Aggregate::Sum | Aggregate::Avg, Some(Type::BigInt | Type::Numeric(_))) => {
+            Type::Numeric(None)
+        }
+        (Aggregate::Avg, Some(Type::Int)) => Type::Numeric(None),
+        (Aggregate::Sum | Aggregate::Avg, Some(Type::Float)) => Type::Float,
+        (Aggregate::Min | Aggregate::Max, Some(ty)) if !matches!(ty, Type::Json) => ty,
+        (kind, arg) => {
+            let name = match kind {
+                Aggregate::Sum => "sum",
+                Aggregate::Avg => "avg",
+                Aggregate::Min => "min",
+                _ => "max",
+            };
+            let arg = arg.map_or("*", Type::name);
+            return Err(error(
+                "42883",
+                format!("function {name}({arg}) does not exist"),
+            ));
+        }
+    })
+}
+
+/// `kind(arg)` over `rows` (`arg` `None`: `count(*)`): NULLs left out,
+/// each value once if `distinct`; NULL over no values, but `count`'s 0.
+pub fn compute(
+    kind: Aggregate,
+    arg: Option<&Expr>,
+    distinct: bool,
+    rows: &[&Row],
+    ctx: &Context,
+) -> Result<Value, SqlError> {
+    let Some(arg) = arg else {
+        return Ok(Value::from(rows.len() as u64));
+    };
+    let ty = result_type(kind, Some(type_of(arg, ctx)))?;
+    let numeric = is_numeric(arg, ctx);
+    let mut values: Vec<Value> = Vec::new();
+    for row in rows {
+        let value = eval(arg, Some(row), None, ctx)?;
+        let seen = |other: &Value| compare_as(other, &value, numeric) == Some(Ordering::Equal);
+        let repeated = distinct && values.iter().any(seen);
+        if !value.is_null() && !repeated {
+            values.push(value);
+        }
+    }
+    if kind == Aggregate::Count {
+        return Ok(Value::from(values.len() as u64));
+    }
+    if values.is_empty() {
+        return Ok(Value::Null);
+    }
+    let count = values.len();
+    Ok(match (kind, ty) {
+        (Aggregate::Min | Aggregate::Max, _) => {
+            let mut values = values.into_iter();
+            let mut best = values.next().unwrap_or(Value::Null);
+            for value in values {
+                let ordering = compare_as(&value, &best, numeric).unwrap_or(Ordering::Equal);
+                let wanted = match kind {
+                    Aggregate::Min => Ordering::Less,
+                    _ => Ordering::Greater,
+                };
+                if ordering == wanted {
+                    best = value;
+                }
+            }
+            best
+        }
+        (_, Type::Float) => {
+            let mut sum = 0.0;
+            for value in &values {
+                sum += number(value)?;
+            }
+            match kind {
+                Aggregate::Avg => crate::script::world::number(sum / count as f64),
+                _ => crate::script::world::number(sum),
+            }
+        }
+        (Aggregate::Sum, Type::BigInt) => {
+            let mut sum: i64 = 0;
+            for value in &values {
+                let n = value.as_i64().unwrap_or(0);
+                sum = sum
+                    .checked_add(n)
+                    .ok_or_else(|| error("22003", "bigint out of range".into()))?;
+            }
+            Value::from(sum)
+        }
+        _ => {
+            let overflow = || error("22003", "value overflows numeric format".into());
+            let mut sum = Decimal::from_i64(0);
+            for value in &values {
+                let d = decimal(value)?.unwrap_or(Decimal::from_i64(0));
+                sum = sum.checked_add(d).ok_or_else(overflow)?;
+            }
+            let total = match kind {
+                Aggregate::Avg => sum
+                    .checked_div(Decimal::from_i64(count as i64))
+                    .ok_or_else(overflow)?,
+                _ => sum,
+            };
+            Value::String(total.to_string())
+        }
+    })
+}
+
+/// `expr` over a group: its aggregates over all of `rows`, its columns
+/// (grouped ones, the same in every row) from the first.
+pub fn eval_group(expr: &Expr, rows: &[&Row], ctx: &Context) -> Result<Value, SqlError> {
+    let mut bound = expr.clone();
+    substitute(&mut bound, rows, ctx)?;
+    eval(&bound, rows.first().copied(), None, ctx)
+}
+
+/// Replaces each aggregate in `expr` with its value over `rows`, typed.
+fn substitute(expr: &mut Expr, rows: &[&Row], ctx: &Context) -> Result<(), SqlError> {
+    if let Expr::Aggregate(kind, arg, distinct) = expr {
+        let value = compute(*kind, arg.as_deref(), *distinct, rows, ctx)?;
+        let ty = type_of(expr, ctx);
+        *expr = Expr::Cast(Box::new(Expr::Value(value)), ty);
+        return Ok(());
+    }
+    let mut result = Ok(());
+    expr.each_child_mut(&mut |child| {
+        if result.is_ok() {
+            result = substitute(child, rows, ctx);
+        }
+    });
+    result
+}
+
+/// The first column `expr` reads outside an aggregate that is not one of
+/// `grouped`.
+fn ungrouped(expr: &Expr, grouped: &[String]) -> Option<String> {
+    match expr {
+        Expr::Aggregate(..) => None,
+        Expr::Column(name) if !grouped.contains(name) => Some(name.clone()),
+        _ => {
+            let mut first = None;
+            expr.each_child(&mut |child| {
+                if first.is_none() {
+                    first = ungrouped(child, grouped);
+                }
+            });
+            first
+        }
+    }
+}
+
+fn must_group(table: &str, column: &str) -> SqlError {
+    error(
+        "42803",
+        format!(
+            "column \"{table}.{column}\" must appear in the GROUP BY clause or be used in an aggregate function"
+        ),
+    )
+}
+
+/// The output of a SELECT with aggregates or GROUP BY over the rows its
+/// WHERE kept: one row per group that passes HAVING, in the groups' order
+/// (by their GROUP BY values), each with the values its ORDER BY sorts by.
+/// `table` names the table in errors; `ctx.types` lists its columns.
+pub fn grouped(
+    table: &str,
+    select: &Select,
+    rows: &[&Row],
+    ctx: &Context,
+) -> Result<Vec<(Row, Vec<Value>)>, SqlError> {
+    let items: Vec<(String, Expr)> = match &select.projection {
+        Projection::Items(items) => items.clone(),
+        Projection::All => ctx
+            .types
+            .iter()
+            .map(|(name, _)| (name.clone(), Expr::Column(name.clone())))
+            .collect(),
+    };
+    let exprs = items.iter().map(|(_, e)| e).chain(select.having.as_ref());
+    for expr in exprs {
+        if let Some(column) = ungrouped(expr, &select.group_by) {
+            return Err(must_group(table, &column));
+        }
+    }
+    let groups: Vec<Vec<&Row>> = if select.group_by.is_empty() {
+        vec![rows.to_vec()]
+    } else {
+        let key = |row: &Row| -> Vec<Value> {
+            select
+                .group_by
+                .iter()
+                .map(|column| row.get(column).cloned().unwrap_or(Value::Null))
+                .collect()
+        };
+        let numeric: Vec<bool> = select.group_by.iter().map(|c| ctx.numeric(c)).collect();
+        let keys: Vec<Vec<Value>> = rows.iter().map(|row| key(row)).collect();
+        let same = |a: &[Value], b: &[Value]| {
+            a.iter().zip(b).zip(&numeric).all(|((x, y), &numeric)| {
+                (x.is_null() && y.is_null()) || compare_as(x, y, numeric) == Some(Ordering::Equal)
+            })
+        };
+        let mut order: Vec<usize> = (0..rows.len()).collect();
+        let ascending: Vec<(String, bool, bool)> = select
+            .group_by
+            .iter()
+            .map(|c| (c.clone(), false, false))
+            .collect();
+        order.sort_by(|&a, &b| compare_keys(&keys[a], &keys[b], &ascending, &numeric));
+        let mut groups: Vec<(usize, Vec<&Row>)> = Vec::new();
+        for index in order {
+            match groups.last_mut() {
+                Some((first, members)) if same(&keys[*first], &keys[index]) => {
+                    members.push(rows[index])
+                }
+                _ => groups.push((index, vec![rows[index]])),
+            }
+        }
+        groups.into_iter().map(|(_, members)| members).collect()
+    };
+    let mut out = Vec::new();
+    for members in groups {
+        if let Some(having) = &select.having {
+            if eval_group(having, &members, ctx)? != Value::Bool(true) {
+                continue;
+            }
+        }
+        let mut row = Row::new();
+        for (name, expr) in &items {
+            row.insert(name.clone(), eval_group(expr, &members, ctx)?);
+        }
+        let mut keys = Vec::new();
+        for (name, ..) in &select.order {
+            let value = match row.get(name) {
+                Some(value) => value.clone(),
+                None if select.group_by.contains(name) => members
+                    .first()
+                    .and_then(|first| first.get(name))
+                    .cloned()
+                    .unwrap_or(Value::Null),
+                None if ctx.column_type(name).is_some() => return Err(must_group(table, name)),
+                None => return Err(error("42703", format!("column \"{name}\" does not exist"))),
+            };
+            keys.push(value);
+        }
+        out.push((row, keys));
+    }
+    Ok(out)
+}
+
+/// Orders two rows by their ORDER BY values: each term ascending or
+/// descending, NULLs first or last, a `numeric` term by value.
+pub fn compare_keys(
+    a: &[Value],
+    b: &[Value],
+    order: &[(String, bool, bool)],
+    numeric: &[bool],
+) -> Ordering {
+    for (k, (_, descending, nulls_first)) in order.iter().enumerate() {
+        let (x, y) = (&a[k], &b[k]);
+        let ordering = match (x.is_null(), y.is_null(), *nulls_first) {
+            (true, true, _) => Ordering::Equal,
+            (true, false, true) | (false, true, false) => Ordering::Less,
+            (true, false, false) | (false, true, true) => Ordering::Greater,
+            (false, false, _) => {
+                let ordering = compare_as(x, y, numeric[k]).unwrap_or(Ordering::Equal);
+                match *descending {
+                    true => ordering.reverse(),
+                    false => ordering,
+                }
+            }
+        };
+        if ordering.is_ne() {
+            return ordering;
+        }
+    }
+    Ordering::Equal
+}
