@@ -842,3 +842,55 @@ module.exports = { handle };"#;
         ]
     );
 }
+
+/// Intervals as PostgreSQL 15 with pg 8 answered the same handler on the
+/// same schema (printed by Node 20 against the real server on
+/// 2026-12-01): a timestamp moved by months on the calendar (January's
+/// 31st a month on is February's 29th), by hours and by an interval
+/// column; the stale-lock test `locked_at < now() - interval '5
+/// minutes'`; an interval parameter; `$1 * interval '1 second'`; two
+/// timestamps' difference; intervals compared as PostgreSQL does (a day
+/// is 24 hours); their text; and 22007 for one PostgreSQL cannot read.
+#[test]
+fn intervals_move_timestamps_as_postgresql() {
+    let schema = r#"CREATE TABLE jobs (id int PRIMARY KEY, locked_at timestamptz, run_at timestamptz NOT NULL, every interval, due date);
+INSERT INTO jobs (id, locked_at, run_at, every, due) VALUES (1, '2024-01-31 10:00:00+00', '2024-01-31 10:00:00+00', '1 day', '2024-01-31'), (2, NULL, '2024-03-01 00:00:00+00', '2 hours', '2024-02-29'), (3, '2024-02-29 23:30:00+00', '2023-12-31 23:59:59.5+00', '1 mon', NULL);"#;
+    let code = r#"const { Pool } = require('pg');
+const pool = new Pool();
+const show = (label, r) => console.log(label, JSON.stringify({ rows: r.rows, fields: r.fields.map((f) => [f.name, f.dataTypeID]) }));
+async function handle(req) {
+  const q = async (label, text, values) => {
+    try { show(label, await pool.query(text, values)); }
+    catch (e) { console.log(label, 'ERR', e.code, e.message); }
+  };
+  await q('plus', "SELECT id, (run_at + interval '1 month')::text AS m, (run_at - INTERVAL '1 hour')::text AS h, (run_at + every)::text AS e FROM jobs ORDER BY id");
+  await q('stale', "SELECT id FROM jobs WHERE locked_at < '2024-03-01 00:00:00+00'::timestamptz - interval '5 minutes' ORDER BY id");
+  await q('param', "SELECT id FROM jobs WHERE run_at > $1::timestamptz - $2::interval ORDER BY id", ['2024-03-01T00:00:00Z', '1 day']);
+  await q('mult', "SELECT (run_at + $1 * interval '1 second')::text AS t FROM jobs WHERE id = 1", [90]);
+  await q('diff', "SELECT (run_at - locked_at)::text AS d, run_at - locked_at > interval '1 hour' AS big FROM jobs ORDER BY id");
+  await q('cmp', "SELECT id FROM jobs WHERE every > interval '3 hours' ORDER BY id");
+  await q('cmp2', "SELECT id FROM jobs WHERE every = $1 ORDER BY id", ['24 hours']);
+  await q('ivtext', "SELECT (interval '1.5 days')::text AS a, (interval '90 minutes' * 2)::text AS b, (-interval '1 hour')::text AS c, (interval '1 day' - interval '1 hour')::text AS d, (interval '5' minute)::text AS e");
+  await q('upd', "UPDATE jobs SET locked_at = run_at + interval '10 minutes' WHERE id = 2 RETURNING locked_at::text AS l");
+  await q('bad', "SELECT interval 'soon'");
+  return { ok: true };
+}
+module.exports = { handle };"#;
+    let (m, run) = run_sql(code, schema, "scenario=script&users=1&clicks=1");
+    assert_eq!((m.errors, m.hung), (0, 0), "{:?}", run.messages());
+    assert_eq!(
+        run.messages(),
+        [
+            r#"plus {"rows":[{"id":1,"m":"2024-02-29 10:00:00+00","h":"2024-01-31 09:00:00+00","e":"2024-02-01 10:00:00+00"},{"id":2,"m":"2024-04-01 00:00:00+00","h":"2024-02-29 23:00:00+00","e":"2024-03-01 02:00:00+00"},{"id":3,"m":"2024-01-31 23:59:59.5+00","h":"2023-12-31 22:59:59.5+00","e":"2024-01-31 23:59:59.5+00"}],"fields":[["id",23],["m",25],["h",25],["e",25]]}"#,
+            r#"stale {"rows":[{"id":1},{"id":3}],"fields":[["id",23]]}"#,
+            r#"param {"rows":[{"id":2}],"fields":[["id",23]]}"#,
+            r#"mult {"rows":[{"t":"2024-01-31 10:01:30+00"}],"fields":[["t",25]]}"#,
+            r#"diff {"rows":[{"d":"00:00:00","big":false},{"d":null,"big":null},{"d":"-59 days -23:30:00.5","big":false}],"fields":[["d",25],["big",16]]}"#,
+            r#"cmp {"rows":[{"id":1},{"id":3}],"fields":[["id",23]]}"#,
+            r#"cmp2 {"rows":[{"id":1}],"fields":[["id",23]]}"#,
+            r#"ivtext {"rows":[{"a":"1 day 12:00:00","b":"03:00:00","c":"-01:00:00","d":"1 day -01:00:00","e":"00:05:00"}],"fields":[["a",25],["b",25],["c",25],["d",25],["e",25]]}"#,
+            r#"upd {"rows":[{"l":"2024-03-01 00:10:00+00"}],"fields":[["l",25]]}"#,
+            r#"bad ERR 22007 invalid input syntax for type interval: "soon""#,
+        ]
+    );
+}

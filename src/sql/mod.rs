@@ -41,6 +41,8 @@ pub enum Type {
     /// `date`: a day, without a time or a zone.
     Date,
     Uuid,
+    /// `interval`: months, days and time (`script::sql::interval`).
+    Interval,
 }
 
 impl Type {
@@ -59,6 +61,7 @@ impl Type {
             Type::Timestamp => 1184,
             Type::Date => 1082,
             Type::Uuid => 2950,
+            Type::Interval => 1186,
         }
     }
 
@@ -75,6 +78,7 @@ impl Type {
             Type::Timestamp => "timestamp with time zone",
             Type::Date => "date",
             Type::Uuid => "uuid",
+            Type::Interval => "interval",
         }
     }
 }

@@ -42,6 +42,7 @@ pub fn column_type(data_type: &ast::DataType) -> (Type, bool) {
         "jsonb" => (Type::Jsonb, false),
         "uuid" => (Type::Uuid, false),
         "date" => (Type::Date, false),
+        "interval" => (Type::Interval, false),
         other if other.starts_with("timestamp") => (Type::Timestamp, false),
         _ => (Type::Text, false),
     }
@@ -735,6 +736,19 @@ fn expr(text: &str, expression: SqlExpr) -> Result<Expr, SqlError> {
             ..
         } => Expr::Cast(Box::new(expr(text, *inner)?), column_type(&data_type).0),
         SqlExpr::Function(function) => call(text, function)?,
+        // `INTERVAL '1 hour'`, `INTERVAL '5' MINUTE`.
+        SqlExpr::Interval(interval) => {
+            if interval.last_field.is_some() {
+                return Err(SqlError::unsupported(text, "INTERVAL … TO …"));
+            }
+            let value = match (expr(text, *interval.value)?, interval.leading_field) {
+                (Expr::Value(Value::String(s)), Some(unit)) if s.trim().parse::<f64>().is_ok() => {
+                    Expr::Value(Value::String(format!("{s} {unit}")))
+                }
+                (value, _) => value,
+            };
+            Expr::Cast(Box::new(value), Type::Interval)
+        }
         SqlExpr::Like {
             negated,
             any: false,

@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use serde_json::Map;
 
+use super::interval::Interval;
 use super::numeric::Decimal;
 use super::parse::{Expr, Function, Op, SqlError, Type};
 
@@ -185,9 +186,13 @@ pub fn type_of(expr: &Expr, ctx: &Context) -> Type {
                 .chain(otherwise.as_deref()),
         ),
         Expr::Binary(a, op, b) => match op {
-            Op::Plus | Op::Minus | Op::Multiply | Op::Divide | Op::Modulo => {
-                widest(&mut [&**a, &**b].into_iter())
+            Op::Plus | Op::Minus | Op::Multiply | Op::Divide => {
+                match temporal(type_of(a, ctx), *op, type_of(b, ctx)) {
+                    Some(ty) => ty,
+                    None => widest(&mut [&**a, &**b].into_iter()),
+                }
             }
+            Op::Modulo => widest(&mut [&**a, &**b].into_iter()),
             Op::Concat => match (type_of(a, ctx), type_of(b, ctx)) {
                 (Type::Jsonb, _) | (_, Type::Jsonb) => Type::Jsonb,
                 _ => Type::Text,
@@ -273,6 +278,9 @@ pub fn eval(
         },
         Expr::Negate(inner) => match eval(inner, row, excluded, ctx)? {
             Value::Null => Value::Null,
+            Value::String(s) if type_of(inner, ctx) == Type::Interval => {
+                Value::String(Interval::parse(&s, None)?.negate().output())
+            }
             value => match decimal(&value) {
                 Ok(Some(d)) if is_numeric(inner, ctx) => {
                     Value::String(d.checked_neg().ok_or_else(overflow)?.to_string())
@@ -393,12 +401,122 @@ pub fn eval(
                 b = ctx.as_column(left, Some(right), b)?;
                 a = ctx.as_column(right, Some(left), a)?;
             }
+            if !matches!(
+                op,
+                Op::And | Op::Or | Op::Concat | Op::JsonGet | Op::JsonText | Op::Modulo
+            ) {
+                let types = (type_of(left, ctx), type_of(right, ctx));
+                if types.0 == Type::Interval
+                    || types.1 == Type::Interval
+                    || temporal(types.0, *op, types.1).is_some()
+                {
+                    return temporal_binary(&a, types.0, *op, &b, types.1);
+                }
+            }
             let numeric = !matches!(
                 op,
                 Op::And | Op::Or | Op::Concat | Op::JsonGet | Op::JsonText
             ) && arithmetic(left, ctx).max(arithmetic(right, ctx))
                 == Arithmetic::Numeric;
             binary(&a, *op, &b, numeric)?
+        }
+    })
+}
+
+/// The type of `a op b` when a side is a time: a timestamp (or a date)
+/// moved by an interval, two timestamps' difference, intervals added or
+/// scaled. `None` when neither side is one.
+fn temporal(a: Type, op: Op, b: Type) -> Option<Type> {
+    use Type::{Date, Interval as I, Timestamp as T};
+    let number = |t: Type| {
+        matches!(
+            t,
+            Type::Int | Type::BigInt | Type::Numeric(_) | Type::Float | Type::Text
+        )
+    };
+    Some(match (a, op, b) {
+        (T | Date, Op::Plus | Op::Minus, I) | (I, Op::Plus, T | Date) => T,
+        (T | Date, Op::Minus, T | Date) if a == T || b == T => I,
+        (I, Op::Plus | Op::Minus, I) => I,
+        (I, Op::Multiply | Op::Divide, n) | (n, Op::Multiply, I) if number(n) => I,
+        _ => return None,
+    })
+}
+
+/// `a op b` where a side is an interval, or two timestamps subtract:
+/// PostgreSQL's interval arithmetic and order (`interval`, `time`).
+fn temporal_binary(a: &Value, ta: Type, op: Op, b: &Value, tb: Type) -> Result<Value, SqlError> {
+    if a.is_null() || b.is_null() {
+        return Ok(Value::Null);
+    }
+    let interval = |v: &Value| Interval::parse(&text(v), None);
+    let kept = |v: &Value, t: Type| match t {
+        Type::Date => super::time::parse_timestamp(&text(v), "date"),
+        _ => Ok(text(v)),
+    };
+    let comparison = matches!(
+        op,
+        Op::Eq | Op::NotEq | Op::Lt | Op::LtEq | Op::Gt | Op::GtEq
+    );
+    if comparison {
+        let ordering = interval(a)?.cmp_total(&interval(b)?);
+        return Ok(Value::Bool(match op {
+            Op::Eq => ordering.is_eq(),
+            Op::NotEq => ordering.is_ne(),
+            Op::Lt => ordering.is_lt(),
+            Op::LtEq => ordering.is_le(),
+            Op::Gt => ordering.is_gt(),
+            _ => ordering.is_ge(),
+        }));
+    }
+    let shown = |i: Interval| Value::String(i.output());
+    Ok(match (temporal(ta, op, tb), ta, tb) {
+        (Some(Type::Timestamp), Type::Interval, _) => {
+            Value::String(super::time::shift(&kept(b, tb)?, interval(a)?, 1)?)
+        }
+        (Some(Type::Timestamp), _, _) => {
+            let sign = if op == Op::Minus { -1 } else { 1 };
+            Value::String(super::time::shift(&kept(a, ta)?, interval(b)?, sign)?)
+        }
+        (Some(Type::Interval), Type::Interval, Type::Interval) => {
+            let b = match op {
+                Op::Minus => interval(b)?.negate(),
+                _ => interval(b)?,
+            };
+            shown(
+                interval(a)?
+                    .checked_add(b)
+                    .ok_or_else(|| error("22008", "interval out of range".into()))?,
+            )
+        }
+        (Some(Type::Interval), Type::Interval, _) => {
+            let factor = number(b)?;
+            match op {
+                Op::Divide if factor == 0.0 => {
+                    return Err(error("22012", "division by zero".into()))
+                }
+                Op::Divide => shown(interval(a)?.scale(1.0 / factor)?),
+                _ => shown(interval(a)?.scale(factor)?),
+            }
+        }
+        (Some(Type::Interval), _, Type::Interval) => shown(interval(b)?.scale(number(a)?)?),
+        (Some(Type::Interval), _, _) => {
+            let (x, y) = (kept(a, ta)?, kept(b, tb)?);
+            match super::time::between(&x, &y) {
+                Some(i) => shown(i),
+                None => return Err(error("22008", "interval out of range".into())),
+            }
+        }
+        _ => {
+            return Err(error(
+                "42883",
+                format!(
+                    "operator does not exist: {} {} {}",
+                    ta.name(),
+                    symbol(op),
+                    tb.name()
+                ),
+            ))
         }
     })
 }
@@ -794,6 +912,9 @@ pub fn cast_as(value: Value, ty: Type, numeric: bool) -> Result<Value, SqlError>
             Some(canonical) => Value::String(canonical),
             None => return Err(invalid("uuid", &value)),
         },
+        (Type::Interval, value @ (Value::String(_) | Value::Number(_))) => {
+            Value::String(Interval::parse(&text(&value), None)?.output())
+        }
         (Type::Text, Value::String(s)) => Value::String(s),
         (Type::Text | Type::Uuid | Type::Timestamp | Type::Date, value) => {
             Value::String(text(&value))

@@ -6,6 +6,7 @@
 pub mod aggregate;
 pub mod eval;
 pub mod functions;
+pub mod interval;
 pub mod numeric;
 pub mod parse;
 pub mod schema;

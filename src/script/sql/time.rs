@@ -3,6 +3,7 @@
 //! in UTC, `2024-03-05` for a date), so the same instant written two ways
 //! is one value, and two of them order as their texts do.
 
+use super::interval::Interval;
 use super::parse::SqlError;
 
 /// A timestamp of the run's clock (milliseconds since 1970), as the model
@@ -62,6 +63,54 @@ pub fn parse_date(text: &str) -> Result<String, SqlError> {
         "{:04}-{:02}-{:02}",
         fields.year, fields.month, fields.day
     ))
+}
+
+/// A kept timestamp's instant, in milliseconds since 1970 (`None` for
+/// `infinity` and `-infinity`).
+fn instant_ms(kept: &str) -> Option<i64> {
+    fields(kept)?.epoch_ms()
+}
+
+/// A kept timestamp moved by `by` (`sign` -1: back): months on the
+/// calendar first (the 31st a month on is the month's last day), then
+/// days, then the time, in UTC, as PostgreSQL moves a `timestamptz` in a
+/// UTC session. `infinity` stays. Milliseconds, as the model keeps them.
+pub fn shift(kept: &str, by: Interval, sign: i64) -> Result<String, SqlError> {
+    let Some(ms) = instant_ms(kept) else {
+        return Ok(kept.to_string());
+    };
+    let out = || SqlError::new("22008", "timestamp out of range".to_string());
+    let (days, in_day) = (ms.div_euclid(86_400_000), ms.rem_euclid(86_400_000));
+    let (year, month, day) = civil(days);
+    let months = (year * 12 + month - 1)
+        .checked_add(sign * by.months)
+        .ok_or_else(out)?;
+    let (year, month) = (months.div_euclid(12), months.rem_euclid(12) + 1);
+    let last = match month {
+        4 | 6 | 9 | 11 => 30,
+        2 if year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) => 29,
+        2 => 28,
+        _ => 31,
+    };
+    let days = days_from_civil(year, month, day.min(last)) + sign * by.days;
+    let micros = (days as i128 * 86_400_000 + in_day as i128) * 1000 + (sign * by.micros) as i128;
+    let ms = micros.div_euclid(1000);
+    if !(-210_866_803_200_000..=9_224_318_016_000_000).contains(&ms) {
+        return Err(out());
+    }
+    Ok(timestamp(ms as f64))
+}
+
+/// `a - b` of two kept timestamps, as PostgreSQL's: whole days, and the
+/// time under a day.
+pub fn between(a: &str, b: &str) -> Option<Interval> {
+    let micros = (instant_ms(a)? - instant_ms(b)?) * 1000;
+    let day = 86_400_000_000;
+    Some(Interval {
+        months: 0,
+        days: micros / day,
+        micros: micros % day,
+    })
 }
 
 fn invalid(text: &str, type_name: &str) -> SqlError {
