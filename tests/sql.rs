@@ -491,7 +491,7 @@ proptest! {
                     }
                     Landed::Failed(_) => bumps[s].clear(),
                 }
-                if ended.is_some() {
+                if !ended.is_empty() {
                     for (other, slot) in waiting.iter_mut().enumerate() {
                         if let Some(plan) = slot.take() {
                             queue.push((other, plan));
@@ -892,5 +892,120 @@ module.exports = { handle };"#;
             r#"upd {"rows":[{"l":"2024-03-01 00:10:00+00"}],"fields":[["l",25]]}"#,
             r#"bad ERR 22007 invalid input syntax for type interval: "soon""#,
         ]
+    );
+}
+
+/// Advisory locks: the replies PostgreSQL 15 with pg 8 gave the same
+/// handler (printed by Node 20 against the real server on 2026-12-01:
+/// `void` as `''`, re-entrant session holds, `false` for an unlock of a
+/// lock not held); a double click made safe by `pg_advisory_xact_lock`
+/// (the second request waits for the first's COMMIT and finds its row:
+/// one order, as `interleave real` also found on PostgreSQL), by a
+/// session-level lock on a client, and left racy without one; two
+/// transactions taking two locks in opposite orders deadlock (40P01);
+/// and a session-level lock through `pool.query` is refused with advice.
+#[test]
+fn advisory_locks_serialize_as_on_postgresql() {
+    let schema = "CREATE TABLE orders (id serial PRIMARY KEY, user_id int NOT NULL, event_id int NOT NULL);\n-- expect unique: orders (user_id, event_id)";
+    let replies = r#"const { Pool } = require("pg");
+const pool = new Pool();
+module.exports.handle = async (req) => {
+  const c = await pool.connect();
+  for (const [label, text] of [["lock", "SELECT pg_advisory_lock(7)"], ["again", "SELECT pg_advisory_lock(7)"], ["try2", "SELECT pg_try_advisory_lock(1, 2)"], ["un", "SELECT pg_advisory_unlock(7)"], ["un2", "SELECT pg_advisory_unlock(7)"], ["un3", "SELECT pg_advisory_unlock(7)"], ["all", "SELECT pg_advisory_unlock_all()"], ["x", "SELECT pg_advisory_xact_lock(3)"], ["bad", "SELECT id FROM orders WHERE pg_try_advisory_lock(id)"]]) {
+    try { const r = await c.query(text); console.log(label, JSON.stringify(r.rows), JSON.stringify(r.fields.map((f) => [f.name, f.dataTypeID]))); }
+    catch (e) { console.log(label, "ERR", e.code); }
+  }
+  c.release();
+};"#;
+    let (_, run) = run_sql(replies, schema, "scenario=script&users=1&clicks=1");
+    assert_eq!(
+        run.messages(),
+        [
+            r#"lock [{"pg_advisory_lock":""}] [["pg_advisory_lock",2278]]"#,
+            r#"again [{"pg_advisory_lock":""}] [["pg_advisory_lock",2278]]"#,
+            r#"try2 [{"pg_try_advisory_lock":true}] [["pg_try_advisory_lock",16]]"#,
+            r#"un [{"pg_advisory_unlock":true}] [["pg_advisory_unlock",16]]"#,
+            r#"un2 [{"pg_advisory_unlock":true}] [["pg_advisory_unlock",16]]"#,
+            r#"un3 [{"pg_advisory_unlock":false}] [["pg_advisory_unlock",16]]"#,
+            r#"all [{"pg_advisory_unlock_all":""}] [["pg_advisory_unlock_all",2278]]"#,
+            r#"x [{"pg_advisory_xact_lock":""}] [["pg_advisory_xact_lock",2278]]"#,
+            r#"bad [] [["id",23]]"#,
+        ]
+    );
+    let xact = r#"const { Pool } = require("pg");
+const pool = new Pool();
+module.exports.handle = async (req) => {
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    await client.query("SELECT pg_advisory_xact_lock($1)", [req.user]);
+    const { rowCount } = await client.query("SELECT id FROM orders WHERE user_id = $1 AND event_id = 1", [req.user]);
+    if (rowCount === 0) {
+      await client.query("INSERT INTO orders (user_id, event_id) VALUES ($1, 1)", [req.user]);
+      count("issued");
+    } else count("already");
+    await client.query("COMMIT");
+  } finally {
+    client.release();
+  }
+};"#;
+    let (m, run) = run_sql(xact, schema, "scenario=script&users=1&clicks=2");
+    assert_eq!(
+        (m.orders, m.duplicate_tickets, m.errors, m.hung),
+        (1, 0, 0, 0)
+    );
+    assert_eq!(
+        (custom(&run, "issued"), custom(&run, "already")),
+        (1.0, 1.0)
+    );
+    let racy = xact.replace(
+        "    await client.query(\"SELECT pg_advisory_xact_lock($1)\", [req.user]);\n",
+        "",
+    );
+    assert_ne!(racy, xact);
+    let (m, _) = run_sql(&racy, schema, "scenario=script&users=1&clicks=2");
+    assert_eq!((m.orders, m.duplicate_tickets), (2, 1));
+    let session = xact
+        .replace("pg_advisory_xact_lock($1)", "pg_advisory_lock($1)")
+        .replace("    await client.query(\"COMMIT\");", "    await client.query(\"COMMIT\");\n    await client.query(\"SELECT pg_advisory_unlock($1)\", [req.user]);");
+    let (m, run) = run_sql(&session, schema, "scenario=script&users=1&clicks=2");
+    assert_eq!(
+        (m.orders, m.duplicate_tickets, m.errors, m.hung),
+        (1, 0, 0, 0)
+    );
+    assert_eq!(
+        (custom(&run, "issued"), custom(&run, "already")),
+        (1.0, 1.0)
+    );
+    let crossed = r#"const { Pool } = require("pg");
+const pool = new Pool();
+module.exports.handle = async (req) => {
+  const [a, b] = req.click === 0 ? [1, 2] : [2, 1];
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    await client.query("SELECT pg_advisory_xact_lock($1)", [a]);
+    await client.query("SELECT pg_advisory_xact_lock($1)", [b]);
+    await client.query("COMMIT");
+    count("done");
+  } catch (e) {
+    count(e.code);
+    await client.query("ROLLBACK");
+  } finally {
+    client.release();
+  }
+};"#;
+    let (m, run) = run_sql(crossed, schema, "scenario=script&users=1&clicks=2");
+    assert_eq!(m.hung, 0);
+    assert_eq!((custom(&run, "done"), custom(&run, "40P01")), (1.0, 1.0));
+    let pooled = r#"const { Pool } = require("pg");
+const pool = new Pool();
+module.exports.handle = async () => {
+  try { await pool.query("SELECT pg_advisory_lock(1)"); } catch (e) { console.log(e.code, e.message.slice(0, 60)); }
+};"#;
+    let (_, run) = run_sql(pooled, schema, "scenario=script&users=1&clicks=1");
+    assert_eq!(
+        run.messages(),
+        ["0A000 a session-level advisory lock through pool.query() is not su"]
     );
 }

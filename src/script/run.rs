@@ -1814,7 +1814,7 @@ impl ScriptRun {
             Err(error) => (
                 Ran {
                     landed: Landed::Failed(error),
-                    ended: None,
+                    ended: Vec::new(),
                     victim: None,
                 },
                 None,
@@ -1880,8 +1880,8 @@ impl ScriptRun {
     /// What a statement's end set off: a deadlock's victim fails its
     /// waiting statement; the statements that waited for a transaction that
     /// ended run again, oldest first.
-    fn after_sql(&mut self, ended: Option<TxnId>, victim: Option<(u64, SqlError)>) {
-        let mut ends: Vec<TxnId> = ended.into_iter().collect();
+    fn after_sql(&mut self, ended: Vec<TxnId>, victim: Option<(u64, SqlError)>) {
+        let mut ends: Vec<TxnId> = ended;
         let mut victims: Vec<(u64, SqlError)> = victim.into_iter().collect();
         loop {
             if let Some((session, error)) = victims.pop() {

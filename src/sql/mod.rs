@@ -43,6 +43,8 @@ pub enum Type {
     Uuid,
     /// `interval`: months, days and time (`script::sql::interval`).
     Interval,
+    /// `void`: what `pg_advisory_lock()` gives back (pg's `''`).
+    Void,
 }
 
 impl Type {
@@ -62,6 +64,7 @@ impl Type {
             Type::Date => 1082,
             Type::Uuid => 2950,
             Type::Interval => 1186,
+            Type::Void => 2278,
         }
     }
 
@@ -79,6 +82,7 @@ impl Type {
             Type::Date => "date",
             Type::Uuid => "uuid",
             Type::Interval => "interval",
+            Type::Void => "void",
         }
     }
 }
@@ -351,6 +355,30 @@ pub enum Function {
     NullIf,
     /// `round(x)` or `round(x, places)`.
     Round,
+    /// `hashtext(text)`: an int4 hash of a text (an advisory lock's key).
+    HashText,
+    /// `pg_advisory_lock(key)` and its forms: held by the transaction
+    /// (`pg_advisory_xact_lock`) or the session; `wait`: waits for the
+    /// holder (the `pg_try_` forms answer false at once).
+    AdvisoryLock {
+        transaction: bool,
+        wait: bool,
+    },
+    /// `pg_advisory_unlock(key)`: a session-level hold released.
+    AdvisoryUnlock,
+    /// `pg_advisory_unlock_all()`.
+    AdvisoryUnlockAll,
+}
+
+impl Function {
+    /// Whether it takes or gives back an advisory lock: a statement of its
+    /// own (`SELECT pg_advisory_xact_lock($1)`), which the store runs.
+    pub fn is_advisory(self) -> bool {
+        matches!(
+            self,
+            Function::AdvisoryLock { .. } | Function::AdvisoryUnlock | Function::AdvisoryUnlockAll
+        )
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -808,7 +808,9 @@ fn like(
 /// The functions the model computes (`count`, `sum`, `min`, `max`,
 /// `avg` are aggregates).
 const FUNCTIONS: &str = "now(), gen_random_uuid(), coalesce(), count(), sum(), min(), max(), \
-     avg(), lower(), upper(), length(), abs(), greatest(), least(), nullif() and round()";
+     avg(), lower(), upper(), length(), abs(), greatest(), least(), nullif(), round(), \
+     hashtext(), pg_advisory_lock(), pg_advisory_xact_lock(), their pg_try_ forms, \
+     pg_advisory_unlock() and pg_advisory_unlock_all()";
 
 fn call(text: &str, function: ast::Function) -> Result<Expr, SqlError> {
     let name = object_name(&function.name);
@@ -887,6 +889,25 @@ fn call(text: &str, function: ast::Function) -> Result<Expr, SqlError> {
         ("least", n) if n > 0 => Function::Least,
         ("nullif", 2) => Function::NullIf,
         ("round", 1 | 2) => Function::Round,
+        ("hashtext", 1) => Function::HashText,
+        ("pg_advisory_lock", 1 | 2) => Function::AdvisoryLock {
+            transaction: false,
+            wait: true,
+        },
+        ("pg_advisory_xact_lock", 1 | 2) => Function::AdvisoryLock {
+            transaction: true,
+            wait: true,
+        },
+        ("pg_try_advisory_lock", 1 | 2) => Function::AdvisoryLock {
+            transaction: false,
+            wait: false,
+        },
+        ("pg_try_advisory_xact_lock", 1 | 2) => Function::AdvisoryLock {
+            transaction: true,
+            wait: false,
+        },
+        ("pg_advisory_unlock", 1 | 2) => Function::AdvisoryUnlock,
+        ("pg_advisory_unlock_all", 0) => Function::AdvisoryUnlockAll,
         _ => {
             return Err(SqlError::unsupported(
                 text,

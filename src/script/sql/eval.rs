@@ -163,6 +163,9 @@ pub fn type_of(expr: &Expr, ctx: &Context) -> Type {
             super::aggregate::result_type(*kind, arg).unwrap_or(Type::Text)
         }
         Expr::Call(function, args) => match function {
+            Function::AdvisoryLock { wait: true, .. } | Function::AdvisoryUnlockAll => Type::Void,
+            Function::AdvisoryLock { wait: false, .. } | Function::AdvisoryUnlock => Type::Bool,
+            Function::HashText => Type::Int,
             Function::Lower | Function::Upper => Type::Text,
             Function::Length => Type::Int,
             Function::Round if args.len() == 2 => Type::Numeric(None),
@@ -337,6 +340,12 @@ pub fn eval(
             return Err(error(
                 "42803",
                 "aggregate functions are not allowed here".into(),
+            ))
+        }
+        Expr::Call(function, _) if function.is_advisory() => {
+            return Err(error(
+                "0A000",
+                "an advisory lock is taken or released only by a statement of its own in the simulation: SELECT pg_advisory_xact_lock($1)".into(),
             ))
         }
         Expr::Call(function, args) => {

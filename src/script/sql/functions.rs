@@ -24,6 +24,10 @@ pub fn call(function: Function, values: Vec<Value>, numeric: bool) -> Result<Val
         Function::Least => "least",
         Function::NullIf => "nullif",
         Function::Round => "round",
+        Function::HashText => "hashtext",
+        Function::AdvisoryLock { .. } | Function::AdvisoryUnlock | Function::AdvisoryUnlockAll => {
+            unreachable!("the store takes advisory locks")
+        }
     };
     let no_such = |value: &Value| {
         error(
@@ -67,6 +71,21 @@ pub fn call(function: Function, values: Vec<Value>, numeric: bool) -> Result<Val
             }
         }
         _ if first.is_null() => Value::Null,
+        // Any stable hash serves as a lock's key; PostgreSQL's own values
+        // differ.
+        Function::HashText => match &first {
+            Value::String(s) => {
+                let mut hash: u32 = 0x811c_9dc5;
+                for byte in s.bytes() {
+                    hash = (hash ^ u32::from(byte)).wrapping_mul(0x0100_0193);
+                }
+                Value::from(hash as i32)
+            }
+            _ => return Err(no_such(&first)),
+        },
+        Function::AdvisoryLock { .. } | Function::AdvisoryUnlock | Function::AdvisoryUnlockAll => {
+            unreachable!("the store takes advisory locks")
+        }
         Function::Lower | Function::Upper | Function::Length => {
             let Value::String(s) = &first else {
                 return Err(no_such(&first));

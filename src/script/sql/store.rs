@@ -16,7 +16,8 @@ use super::aggregate::{self, compare_keys};
 use super::eval::{eval, is_numeric, matches, sql_equal, type_of, Context};
 use super::parse::Type;
 use super::parse::{
-    Delete, Expr, Insert, Isolation, OnConflict, Plan, Projection, Select, SqlError, Update,
+    Delete, Expr, Function, Insert, Isolation, OnConflict, Plan, Projection, Select, SqlError,
+    Update,
 };
 use crate::sql::{Column, Default, Key, TableSchema};
 
@@ -98,13 +99,14 @@ pub enum Landed {
     Failed(SqlError),
 }
 
-/// What one statement did: how it landed, the transaction that ended
-/// (its waiters may go on), and the session of a waiting transaction that
-/// a deadlock failed (its waiting statement fails with the deadlock).
+/// What one statement did: how it landed, the transactions that ended
+/// and the advisory holds it released (their waiters may go on), and the
+/// session of a waiting transaction that a deadlock failed (its waiting
+/// statement fails with the deadlock).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Ran {
     pub landed: Landed,
-    pub ended: Option<TxnId>,
+    pub ended: Vec<TxnId>,
     pub victim: Option<(u64, SqlError)>,
 }
 
@@ -219,6 +221,9 @@ struct Txn {
     snapshot: Option<u64>,
     /// The client session whose block it is (`None`: one statement's own).
     session: Option<u64>,
+    /// The client session that runs it, in a block or not (an advisory
+    /// lock's session).
+    client: Option<u64>,
     /// When it began to wait for another transaction (a counter).
     waiting_since: Option<u64>,
     status: Status,
@@ -237,6 +242,7 @@ impl Txn {
             started_ms,
             snapshot: None,
             session: None,
+            client: None,
             waiting_since: None,
             status: Status::Active,
             held: BTreeSet::new(),
@@ -267,6 +273,32 @@ pub struct Database {
     uuids: u64,
     /// What the last statement read and blindly overwrote (`take_access`).
     access: RowAccess,
+    /// Advisory locks by key, and who holds each.
+    advisory: BTreeMap<AdvisoryKey, Hold>,
+    /// The id a session's session-level advisory holds are waited on by.
+    holders: BTreeMap<u64, TxnId>,
+    /// Session-level holds released by the statement running: their
+    /// waiters go on (`Ran::ended`).
+    released: Vec<TxnId>,
+}
+
+/// An advisory lock's key: one bigint, or two ints (PostgreSQL keeps the
+/// two kinds apart).
+type AdvisoryKey = (u8, i64, i64);
+
+/// Who holds an advisory lock, and how many times (it is re-entrant).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Hold {
+    owner: Owner,
+    count: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Owner {
+    /// `pg_advisory_xact_lock`: until the transaction ends.
+    Txn(TxnId),
+    /// `pg_advisory_lock`: until the session unlocks it.
+    Session(u64),
 }
 
 /// The committed rows a statement read, and those it overwrote with values
@@ -381,7 +413,7 @@ impl Database {
     pub fn run(&mut self, session: Option<u64>, plan: &Plan, now_ms: f64) -> Ran {
         let done = |landed| Ran {
             landed,
-            ended: None,
+            ended: Vec::new(),
             victim: None,
         };
         // An error ended the block: only its end is accepted.
@@ -403,7 +435,9 @@ impl Database {
             (Plan::Begin(isolation), None) => {
                 if let Some(session) = session {
                     let id = self.begin(isolation.unwrap_or(Isolation::ReadCommitted), now_ms);
-                    self.txns.get_mut(&id).expect("new").session = Some(session);
+                    let txn = self.txns.get_mut(&id).expect("new");
+                    txn.session = Some(session);
+                    txn.client = Some(session);
                     self.sessions.insert(session, id);
                 }
                 return done(Landed::Done(Reply::tag("BEGIN")));
@@ -426,7 +460,7 @@ impl Database {
                 };
                 return Ran {
                     landed,
-                    ended: Some(id),
+                    ended: vec![id],
                     victim: None,
                 };
             }
@@ -435,7 +469,7 @@ impl Database {
                 self.end(id, false);
                 return Ran {
                     landed: Landed::Done(Reply::tag("ROLLBACK")),
-                    ended: Some(id),
+                    ended: vec![id],
                     victim: None,
                 };
             }
@@ -462,7 +496,8 @@ impl Database {
         let Some(id) = open else {
             // A statement outside a block is a transaction of its own.
             let id = self.begin(Isolation::ReadCommitted, now_ms);
-            return match self.statement(id, plan) {
+            self.txns.get_mut(&id).expect("new").client = session;
+            let mut ran = match self.statement(id, plan) {
                 Landed::Done(reply) => {
                     let landed = match self.commit(id) {
                         Ok(()) => Landed::Done(reply),
@@ -470,7 +505,7 @@ impl Database {
                     };
                     Ran {
                         landed,
-                        ended: Some(id),
+                        ended: vec![id],
                         victim: None,
                     }
                 }
@@ -479,15 +514,19 @@ impl Database {
                     done(other)
                 }
             };
+            ran.ended.append(&mut self.released);
+            return ran;
         };
-        match self.statement(id, plan) {
+        let mut ran = match self.statement(id, plan) {
             Landed::Failed(error) => self.fail(id, error),
             Landed::Waits(on) => self.wait(id, on, plan),
             landed => {
                 self.waits_for.remove(&id);
                 done(landed)
             }
-        }
+        };
+        ran.ended.append(&mut self.released);
+        ran
     }
 
     /// A statement of a transaction block failed: PostgreSQL aborts the
@@ -501,7 +540,7 @@ impl Database {
         self.end(id, false);
         Ran {
             landed: Landed::Failed(error),
-            ended: Some(id),
+            ended: vec![id],
             victim: None,
         }
     }
@@ -520,7 +559,7 @@ impl Database {
         let Some(cycle) = self.cycle(id) else {
             return Ran {
                 landed: Landed::Waits(on),
-                ended: None,
+                ended: Vec::new(),
                 victim: None,
             };
         };
@@ -634,6 +673,8 @@ impl Database {
             }
         }
         self.waits_for.remove(&id);
+        // Its transaction-level advisory locks go; their waiters wait on `id`.
+        self.advisory.retain(|_, hold| hold.owner != Owner::Txn(id));
         let txn = self.txns.get_mut(&id).expect("a transaction");
         txn.status = if commit {
             Status::Committed(seq)
@@ -915,6 +956,13 @@ impl Database {
         ctx: &Context,
     ) -> Result<Reply, Stop> {
         let Some(name) = &select.table else {
+            if let Projection::Items(items) = &select.projection {
+                if let [(column, Expr::Call(function, args))] = items.as_slice() {
+                    if function.is_advisory() {
+                        return self.advisory(id, *function, args, column, ctx);
+                    }
+                }
+            }
             // `SELECT 1`, `SELECT now()`.
             let row = Row::new();
             let (rows, fields) = match select.aggregated() {
@@ -1025,6 +1073,124 @@ impl Database {
             rows,
             fields,
         })
+    }
+
+    /// `SELECT pg_advisory_xact_lock(key)` and the other advisory lock
+    /// functions, for transaction `id`: a lock another transaction or
+    /// session holds makes it wait for that holder (the `pg_try_` forms
+    /// answer false instead); the same transaction or session takes it
+    /// again (it is re-entrant). A transaction's holds go at its end, a
+    /// session's when it unlocks them.
+    fn advisory(
+        &mut self,
+        id: TxnId,
+        function: Function,
+        args: &[Expr],
+        column: &str,
+        ctx: &Context,
+    ) -> Result<Reply, Stop> {
+        let client = self.txns[&id].client;
+        let mut key = (args.len() as u8, 0, 0);
+        for (i, arg) in args.iter().enumerate() {
+            let ty = if args.len() == 1 {
+                Type::BigInt
+            } else {
+                Type::Int
+            };
+            let value = eval(&Expr::Cast(Box::new(arg.clone()), ty), None, None, ctx)
+                .map_err(Stop::Fail)?;
+            let n = value.as_i64().unwrap_or(0);
+            if i == 0 {
+                key.1 = n;
+            } else {
+                key.2 = n;
+            }
+        }
+        let mine = |owner: Owner| match owner {
+            Owner::Txn(t) => t == id,
+            Owner::Session(s) => Some(s) == client,
+        };
+        let answer = match function {
+            Function::AdvisoryLock { transaction, wait } => {
+                let owner = match (transaction, client) {
+                    (true, _) => Owner::Txn(id),
+                    (false, Some(session)) => Owner::Session(session),
+                    (false, None) => {
+                        return Err(Stop::Fail(sql_error(
+                            "0A000",
+                            "a session-level advisory lock through pool.query() is not supported by the simulation: it stays on whichever pooled connection ran it, and a later pg_advisory_unlock() may run on another. Take a client (pool.connect()) and unlock on it, or use pg_advisory_xact_lock() in a transaction".into(),
+                        )))
+                    }
+                };
+                match self.advisory.get_mut(&key) {
+                    None => {
+                        self.advisory.insert(key, Hold { owner, count: 1 });
+                        true
+                    }
+                    Some(hold) if mine(hold.owner) => {
+                        hold.count += 1;
+                        true
+                    }
+                    Some(_) if !wait => false,
+                    Some(hold) => {
+                        let holder = match hold.owner {
+                            Owner::Txn(t) => t,
+                            Owner::Session(s) => self.holder(s),
+                        };
+                        return Err(Stop::Wait(holder));
+                    }
+                }
+            }
+            Function::AdvisoryUnlock => match (self.advisory.get_mut(&key), client) {
+                (Some(hold), Some(session)) if hold.owner == Owner::Session(session) => {
+                    hold.count -= 1;
+                    if hold.count == 0 {
+                        self.advisory.remove(&key);
+                        let holder = self.holder(session);
+                        self.released.push(holder);
+                    }
+                    true
+                }
+                // PostgreSQL also warns: "you don't own a lock of type ExclusiveLock".
+                _ => false,
+            },
+            _ => {
+                if let Some(session) = client {
+                    let before = self.advisory.len();
+                    self.advisory
+                        .retain(|_, hold| hold.owner != Owner::Session(session));
+                    if self.advisory.len() < before {
+                        let holder = self.holder(session);
+                        self.released.push(holder);
+                    }
+                }
+                true
+            }
+        };
+        let (value, ty) = match function {
+            Function::AdvisoryLock { wait: true, .. } | Function::AdvisoryUnlockAll => {
+                (Value::String(String::new()), Type::Void)
+            }
+            _ => (Value::Bool(answer), Type::Bool),
+        };
+        let mut row = Row::new();
+        row.insert(column.to_string(), value);
+        Ok(Reply {
+            command: "SELECT",
+            row_count: Some(1),
+            rows: vec![row],
+            fields: vec![(column.to_string(), ty.oid())],
+        })
+    }
+
+    /// The id that waiters on `session`'s session-level holds wait on.
+    fn holder(&mut self, session: u64) -> TxnId {
+        if let Some(id) = self.holders.get(&session) {
+            return *id;
+        }
+        self.next_txn += 1;
+        self.holders.insert(session, self.next_txn);
+        self.next_txn
     }
 
     /// A SELECT with aggregates or GROUP BY (`aggregate::grouped`), sorted
