@@ -1080,9 +1080,9 @@ fn where_the_model_and_postgres_part_the_report_shows_the_statement_and_both_ans
     assert_eq!(report.summary.status, "disagree");
     let first = &report.trials[0].disagreements[0];
     assert!(
-        first
-            .call
-            .starts_with("SELECT p.name AS n FROM products p JOIN products q ON q.id = p.id WHERE p.id = '1'"),
+        first.call.starts_with(
+            "SELECT p.name AS n FROM products p JOIN products q ON q.id = p.id WHERE p.id = '1'"
+        ),
         "{}",
         first.call
     );

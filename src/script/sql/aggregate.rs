@@ -9,37 +9,11 @@ use std::cmp::Ordering;
 
 use serde_json::Value;
 
-use super::eval::{compare_as, decimal, error, eval, is_numeric, number, type_of, Context, Row};
+use super::eval::eval;
 use super::numeric::Decimal;
 use super::parse::{Aggregate, Expr, Projection, Select, SqlError, Type};
-
-/// The type of `kind` over an argument of type `arg` (`None`: `*`), or
-/// PostgreSQL's error for an argument it does not take.
-pub fn result_type(kind: Aggregate, arg: Option<Type>) -> Result<Type, SqlError> {
-    Ok(match (kind, arg) {
-        (Aggregate::Count, _) => Type::BigInt,
-        (Aggregate::Sum, Some(Type::Int)) => Type::BigInt,
-        (Aggregate::Sum | Aggregate::Avg, Some(Type::BigInt | Type::Numeric(_))) => {
-            Type::Numeric(None)
-        }
-        (Aggregate::Avg, Some(Type::Int)) => Type::Numeric(None),
-        (Aggregate::Sum | Aggregate::Avg, Some(Type::Float)) => Type::Float,
-        (Aggregate::Min | Aggregate::Max, Some(ty)) if !matches!(ty, Type::Json) => ty,
-        (kind, arg) => {
-            let name = match kind {
-                Aggregate::Sum => "sum",
-                Aggregate::Avg => "avg",
-                Aggregate::Min => "min",
-                _ => "max",
-            };
-            let arg = arg.map_or("*", Type::name);
-            return Err(error(
-                "42883",
-                format!("function {name}({arg}) does not exist"),
-            ));
-        }
-    })
-}
+use super::types::{is_numeric, result_type, type_of, Context};
+use super::value::{compare_as, decimal, error, number, Row};
 
 /// `kind(arg)` over `rows` (`arg` `None`: `count(*)`): NULLs left out,
 /// each value once if `distinct`; NULL over no values, but `count`'s 0.

@@ -9,8 +9,8 @@ use std::cmp::Ordering;
 
 use serde_json::Value;
 
-use super::eval::{cast, compare_as, decimal, error, kind, number, text};
 use super::parse::{Function, SqlError, Type};
+use super::value::{cast, compare_as, decimal, error, kind, number, text};
 
 /// `function(values…)`; `numeric`: the call is a `numeric`'s (a `numeric`
 /// argument among numbers), so its answer is one too.

@@ -12,6 +12,8 @@ pub mod parse;
 pub mod schema;
 pub mod store;
 pub mod time;
+pub mod types;
+pub mod value;
 
 pub use parse::{parse, Plan, SqlError};
 pub use store::{Database, Landed, Reply};

@@ -1,0 +1,255 @@
+//! The types PostgreSQL gives expressions: what a column's field in a
+//! reply says, and how arithmetic and comparisons compute (a `numeric`
+//! exactly, a float as a float, a time by the calendar).
+
+use serde_json::Value;
+
+use super::parse::{Aggregate, Expr, Function, Op, SqlError, Type};
+use super::value::{cast, error};
+
+/// What an expression may read besides the row: the simulated clock, and
+/// the types of the table's columns, which decide how arithmetic and
+/// comparisons compute (a `numeric` is held as its text, "19.50", which
+/// orders as text beside a parameter's otherwise; a text compared with an
+/// integer, timestamp, date or uuid column is read as that type, as
+/// PostgreSQL types an untyped parameter by the column it meets).
+pub struct Context {
+    pub now_ms: f64,
+    pub types: Vec<(String, Type)>,
+}
+
+impl Context {
+    fn column(&self, name: &str) -> Arithmetic {
+        self.column_type(name)
+            .map_or(Arithmetic::Other, Arithmetic::of)
+    }
+
+    pub fn column_type(&self, name: &str) -> Option<Type> {
+        self.types
+            .iter()
+            .find(|(column, _)| column == name)
+            .map(|(_, ty)| *ty)
+    }
+
+    /// `value` (of the expression `other`, if known) as the column `expr`
+    /// is, where `expr` is an integer, timestamp, date or uuid column and
+    /// `value` a text (not a `numeric`'s): PostgreSQL's error if the text
+    /// is not one.
+    pub fn as_column(
+        &self,
+        expr: &Expr,
+        other: Option<&Expr>,
+        value: Value,
+    ) -> Result<Value, SqlError> {
+        let (Expr::Column(name) | Expr::Excluded(name)) = expr else {
+            return Ok(value);
+        };
+        if other.is_some_and(|other| arithmetic(other, self) != Arithmetic::Other) {
+            return Ok(value);
+        }
+        match (self.column_type(name), &value) {
+            (
+                Some(ty @ (Type::Int | Type::BigInt | Type::Timestamp | Type::Date | Type::Uuid)),
+                Value::String(_),
+            ) => cast(value, ty),
+            _ => Ok(value),
+        }
+    }
+
+    /// Whether a column of the table is a `numeric`.
+    pub fn numeric(&self, name: &str) -> bool {
+        self.column(name) == Arithmetic::Numeric
+    }
+}
+
+/// How PostgreSQL computes an expression's arithmetic, by its type: a
+/// `numeric` exactly, with its scale; a float as a float, which wins over
+/// a `numeric`; `Other` is an integer, text or an untyped parameter
+/// (which takes the type of the other side).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Arithmetic {
+    Other,
+    Numeric,
+    Float,
+}
+
+impl Arithmetic {
+    fn of(ty: Type) -> Arithmetic {
+        match ty {
+            Type::Numeric(_) => Arithmetic::Numeric,
+            Type::Float => Arithmetic::Float,
+            _ => Arithmetic::Other,
+        }
+    }
+}
+
+pub fn arithmetic(expr: &Expr, ctx: &Context) -> Arithmetic {
+    let widest = |list: &mut dyn Iterator<Item = &Expr>| {
+        list.map(|e| arithmetic(e, ctx))
+            .max()
+            .unwrap_or(Arithmetic::Other)
+    };
+    match expr {
+        Expr::Cast(_, ty) => Arithmetic::of(*ty),
+        Expr::Column(name) | Expr::Excluded(name) => ctx.column(name),
+        Expr::Negate(inner) => arithmetic(inner, ctx),
+        Expr::Binary(a, Op::Plus | Op::Minus | Op::Multiply | Op::Divide | Op::Modulo, b) => {
+            arithmetic(a, ctx).max(arithmetic(b, ctx))
+        }
+        Expr::Coalesce(list) => widest(&mut list.iter()),
+        Expr::Aggregate(..) => Arithmetic::of(type_of(expr, ctx)),
+        Expr::Call(Function::Round, args) if args.len() == 2 => Arithmetic::Numeric,
+        Expr::Call(
+            Function::Abs
+            | Function::Round
+            | Function::Greatest
+            | Function::Least
+            | Function::NullIf,
+            args,
+        ) => widest(&mut args.iter()),
+        Expr::Case {
+            branches,
+            otherwise,
+            ..
+        } => widest(
+            &mut branches
+                .iter()
+                .map(|(_, then)| then)
+                .chain(otherwise.as_deref()),
+        ),
+        _ => Arithmetic::Other,
+    }
+}
+
+/// The type PostgreSQL gives an expression (text when it cannot tell, as
+/// for an untyped literal): a column's field in a reply, and an
+/// aggregate's argument.
+pub fn type_of(expr: &Expr, ctx: &Context) -> Type {
+    let rank = |t: Type| match t {
+        Type::Int => 0,
+        Type::BigInt => 1,
+        Type::Numeric(_) => 2,
+        Type::Float => 3,
+        _ => 0,
+    };
+    let widest = |list: &mut dyn Iterator<Item = &Expr>| {
+        list.map(|e| type_of(e, ctx))
+            .reduce(|a, b| if rank(a) >= rank(b) { a } else { b })
+            .unwrap_or(Type::Text)
+    };
+    match expr {
+        Expr::Column(name) | Expr::Excluded(name) => ctx.column_type(name).unwrap_or(Type::Text),
+        Expr::Cast(_, ty) => *ty,
+        Expr::Value(Value::Number(n)) if n.is_i64() => Type::Int,
+        Expr::Value(Value::Number(_)) => Type::Numeric(None),
+        Expr::Value(Value::Bool(_)) => Type::Bool,
+        Expr::Value(_) | Expr::Param(_) => Type::Text,
+        Expr::Now => Type::Timestamp,
+        Expr::Uuid => Type::Uuid,
+        Expr::Negate(inner) => type_of(inner, ctx),
+        Expr::Coalesce(list) => list.first().map_or(Type::Text, |e| type_of(e, ctx)),
+        Expr::Not(_) | Expr::IsNull(..) | Expr::InList(..) | Expr::Any(..) | Expr::Like { .. } => {
+            Type::Bool
+        }
+        Expr::Aggregate(kind, arg, _) => {
+            let arg = arg.as_deref().map(|arg| type_of(arg, ctx));
+            result_type(*kind, arg).unwrap_or(Type::Text)
+        }
+        Expr::Call(function, args) => match function {
+            Function::AdvisoryLock { wait: true, .. } | Function::AdvisoryUnlockAll => Type::Void,
+            Function::AdvisoryLock { wait: false, .. } | Function::AdvisoryUnlock => Type::Bool,
+            Function::HashText => Type::Int,
+            Function::Lower | Function::Upper => Type::Text,
+            Function::Length => Type::Int,
+            Function::Round if args.len() == 2 => Type::Numeric(None),
+            // `round(integer)` is `round(double precision)`.
+            Function::Round => match type_of(&args[0], ctx) {
+                Type::Numeric(_) => Type::Numeric(None),
+                _ => Type::Float,
+            },
+            Function::Abs | Function::Greatest | Function::Least | Function::NullIf => {
+                widest(&mut args.iter())
+            }
+        },
+        Expr::Case {
+            branches,
+            otherwise,
+            ..
+        } => widest(
+            &mut branches
+                .iter()
+                .map(|(_, then)| then)
+                .chain(otherwise.as_deref()),
+        ),
+        Expr::Binary(a, op, b) => match op {
+            Op::Plus | Op::Minus | Op::Multiply | Op::Divide => {
+                match temporal(type_of(a, ctx), *op, type_of(b, ctx)) {
+                    Some(ty) => ty,
+                    None => widest(&mut [&**a, &**b].into_iter()),
+                }
+            }
+            Op::Modulo => widest(&mut [&**a, &**b].into_iter()),
+            Op::Concat => match (type_of(a, ctx), type_of(b, ctx)) {
+                (Type::Jsonb, _) | (_, Type::Jsonb) => Type::Jsonb,
+                _ => Type::Text,
+            },
+            Op::JsonGet => type_of(a, ctx),
+            Op::JsonText => Type::Text,
+            _ => Type::Bool,
+        },
+    }
+}
+
+/// Whether an expression is a `numeric`: a cast to one, a `numeric`
+/// column, or arithmetic on one (without a float).
+pub fn is_numeric(expr: &Expr, ctx: &Context) -> bool {
+    arithmetic(expr, ctx) == Arithmetic::Numeric
+}
+
+/// The type of `a op b` when a side is a time: a timestamp (or a date)
+/// moved by an interval, two timestamps' difference, intervals added or
+/// scaled. `None` when neither side is one.
+pub fn temporal(a: Type, op: Op, b: Type) -> Option<Type> {
+    use Type::{Date, Interval as I, Timestamp as T};
+    let number = |t: Type| {
+        matches!(
+            t,
+            Type::Int | Type::BigInt | Type::Numeric(_) | Type::Float | Type::Text
+        )
+    };
+    Some(match (a, op, b) {
+        (T | Date, Op::Plus | Op::Minus, I) | (I, Op::Plus, T | Date) => T,
+        (T | Date, Op::Minus, T | Date) if a == T || b == T => I,
+        (I, Op::Plus | Op::Minus, I) => I,
+        (I, Op::Multiply | Op::Divide, n) | (n, Op::Multiply, I) if number(n) => I,
+        _ => return None,
+    })
+}
+
+/// The type of `kind` over an argument of type `arg` (`None`: `*`), or
+/// PostgreSQL's error for an argument it does not take.
+pub fn result_type(kind: Aggregate, arg: Option<Type>) -> Result<Type, SqlError> {
+    Ok(match (kind, arg) {
+        (Aggregate::Count, _) => Type::BigInt,
+        (Aggregate::Sum, Some(Type::Int)) => Type::BigInt,
+        (Aggregate::Sum | Aggregate::Avg, Some(Type::BigInt | Type::Numeric(_))) => {
+            Type::Numeric(None)
+        }
+        (Aggregate::Avg, Some(Type::Int)) => Type::Numeric(None),
+        (Aggregate::Sum | Aggregate::Avg, Some(Type::Float)) => Type::Float,
+        (Aggregate::Min | Aggregate::Max, Some(ty)) if !matches!(ty, Type::Json) => ty,
+        (kind, arg) => {
+            let name = match kind {
+                Aggregate::Sum => "sum",
+                Aggregate::Avg => "avg",
+                Aggregate::Min => "min",
+                _ => "max",
+            };
+            let arg = arg.map_or("*", Type::name);
+            return Err(error(
+                "42883",
+                format!("function {name}({arg}) does not exist"),
+            ));
+        }
+    })
+}
