@@ -759,6 +759,38 @@ async function handle(req) {
     );
 }
 
+/// A handler that runs each `await q(label, text, values)` of its body
+/// once and prints the reply's rows and fields (or the error's code and
+/// message): the same handler that printed the expected lines on
+/// PostgreSQL 15 with pg 8 under Node 20.
+macro_rules! queries {
+    ($body:literal) => {
+        concat!(
+            "const { Pool } = require('pg');
+const pool = new Pool();
+const show = (label, r) => console.log(label, JSON.stringify({ rows: r.rows, fields: r.fields.map((f) => [f.name, f.dataTypeID]) }));
+async function handle(req) {
+  const q = async (label, text, values) => {
+    try { show(label, await pool.query(text, values)); }
+    catch (e) { console.log(label, 'ERR', e.code, e.message); }
+  };
+",
+            $body,
+            "
+  return { ok: true };
+}
+module.exports = { handle };"
+        )
+    };
+}
+
+/// One request of `code` on `schema` prints `expected`, line for line.
+fn replies_are(code: &str, schema: &str, expected: &[&str]) {
+    let (m, run) = run_sql(code, schema, "scenario=script&users=1&clicks=1");
+    assert_eq!((m.errors, m.hung), (0, 0), "{:?}", run.messages());
+    assert_eq!(run.messages(), expected);
+}
+
 /// Aggregates, GROUP BY and HAVING, the scalar functions, LIKE, CASE,
 /// `%`, json's arrows and ORDER BY an output column, as PostgreSQL 15
 /// with pg 8 answered the same handler on the same schema (every line
@@ -773,15 +805,8 @@ fn aggregates_and_functions_answer_as_postgresql() {
 CREATE TABLE ledger (id serial PRIMARY KEY, account_id int NOT NULL, amount numeric(12,2) NOT NULL, kind text NOT NULL, n int, big bigint, score float8, at timestamptz DEFAULT now());
 INSERT INTO accounts (id, owner, email, balance, meta) VALUES (1, 'Alice', 'Alice@Example.com', 100.00, '{"plan": "pro", "tags": ["a", "b"], "limits": {"daily": 5}}'), (2, 'bob', 'bob@test.org', 20.50, '{"plan": "free"}'), (3, 'Carol', NULL, 0, NULL);
 INSERT INTO ledger (account_id, amount, kind, n, big, score) VALUES (1, 50.00, 'deposit', 1, 10, 1.5), (1, -20.25, 'withdraw', 2, 20, 2.5), (1, 70.25, 'deposit', 3, NULL, NULL), (2, 20.50, 'deposit', 4, 9007199254740993, 0.1), (2, 0.00, 'fee', NULL, 5, 0.2);"#;
-    let code = r#"const { Pool } = require('pg');
-const pool = new Pool();
-const show = (label, r) => console.log(label, JSON.stringify({ rows: r.rows, fields: r.fields.map((f) => [f.name, f.dataTypeID]) }));
-async function handle(req) {
-  const q = async (label, text, values) => {
-    try { show(label, await pool.query(text, values)); }
-    catch (e) { console.log(label, 'ERR', e.code, e.message); }
-  };
-  await q('bal', 'SELECT COALESCE(SUM(amount), 0) AS balance FROM ledger WHERE account_id = $1', [1]);
+    let code = queries!(
+        r#"  await q('bal', 'SELECT COALESCE(SUM(amount), 0) AS balance FROM ledger WHERE account_id = $1', [1]);
   await q('bal0', 'SELECT COALESCE(SUM(amount), 0) AS balance FROM ledger WHERE account_id = $1', [9]);
   await q('sums', 'SELECT sum(n) AS sn, sum(big) AS sb, sum(score) AS sf, avg(n) AS an, avg(amount) AS aa, min(amount), max(kind), count(DISTINCT kind) AS kinds, count(n) FROM ledger');
   await q('group', 'SELECT account_id, count(*) AS c, sum(amount) AS total FROM ledger GROUP BY account_id ORDER BY account_id');
@@ -805,15 +830,12 @@ async function handle(req) {
   await q('countnone', 'SELECT count(*) AS n, max(amount) AS m FROM ledger WHERE account_id = 42');
   await q('groupnone', 'SELECT account_id, count(*) FROM ledger WHERE account_id = 42 GROUP BY account_id');
   await q('avgfloat', 'SELECT avg(score) AS a, sum(score)::text AS t, count(*)::int AS c FROM ledger');
-  await q('sumtext', 'SELECT sum(kind) FROM ledger');
-  return { ok: true };
-}
-module.exports = { handle };"#;
-    let (m, run) = run_sql(code, schema, "scenario=script&users=1&clicks=1");
-    assert_eq!((m.errors, m.hung), (0, 0), "{:?}", run.messages());
-    assert_eq!(
-        run.messages(),
-        [
+  await q('sumtext', 'SELECT sum(kind) FROM ledger');"#
+    );
+    replies_are(
+        code,
+        schema,
+        &[
             r#"bal {"rows":[{"balance":"100.00"}],"fields":[["balance",1700]]}"#,
             r#"bal0 {"rows":[{"balance":"0"}],"fields":[["balance",1700]]}"#,
             r#"sums {"rows":[{"sn":"10","sb":"9007199254741028","sf":4.3,"an":"2.5000000000000000","aa":"24.1000000000000000","min":"-20.25","max":"withdraw","kinds":"3","count":"4"}],"fields":[["sn",20],["sb",1700],["sf",701],["an",1700],["aa",1700],["min",1700],["max",25],["kinds",20],["count",20]]}"#,
@@ -839,7 +861,7 @@ module.exports = { handle };"#;
             r#"groupnone {"rows":[],"fields":[["account_id",23],["count",20]]}"#,
             r#"avgfloat {"rows":[{"a":1.075,"t":"4.3","c":5}],"fields":[["a",701],["t",25],["c",23]]}"#,
             r#"sumtext ERR 42883 function sum(text) does not exist"#,
-        ]
+        ],
     );
 }
 
@@ -855,15 +877,8 @@ module.exports = { handle };"#;
 fn intervals_move_timestamps_as_postgresql() {
     let schema = r#"CREATE TABLE jobs (id int PRIMARY KEY, locked_at timestamptz, run_at timestamptz NOT NULL, every interval, due date);
 INSERT INTO jobs (id, locked_at, run_at, every, due) VALUES (1, '2024-01-31 10:00:00+00', '2024-01-31 10:00:00+00', '1 day', '2024-01-31'), (2, NULL, '2024-03-01 00:00:00+00', '2 hours', '2024-02-29'), (3, '2024-02-29 23:30:00+00', '2023-12-31 23:59:59.5+00', '1 mon', NULL);"#;
-    let code = r#"const { Pool } = require('pg');
-const pool = new Pool();
-const show = (label, r) => console.log(label, JSON.stringify({ rows: r.rows, fields: r.fields.map((f) => [f.name, f.dataTypeID]) }));
-async function handle(req) {
-  const q = async (label, text, values) => {
-    try { show(label, await pool.query(text, values)); }
-    catch (e) { console.log(label, 'ERR', e.code, e.message); }
-  };
-  await q('plus', "SELECT id, (run_at + interval '1 month')::text AS m, (run_at - INTERVAL '1 hour')::text AS h, (run_at + every)::text AS e FROM jobs ORDER BY id");
+    let code = queries!(
+        r#"  await q('plus', "SELECT id, (run_at + interval '1 month')::text AS m, (run_at - INTERVAL '1 hour')::text AS h, (run_at + every)::text AS e FROM jobs ORDER BY id");
   await q('stale', "SELECT id FROM jobs WHERE locked_at < '2024-03-01 00:00:00+00'::timestamptz - interval '5 minutes' ORDER BY id");
   await q('param', "SELECT id FROM jobs WHERE run_at > $1::timestamptz - $2::interval ORDER BY id", ['2024-03-01T00:00:00Z', '1 day']);
   await q('mult', "SELECT (run_at + $1 * interval '1 second')::text AS t FROM jobs WHERE id = 1", [90]);
@@ -872,15 +887,12 @@ async function handle(req) {
   await q('cmp2', "SELECT id FROM jobs WHERE every = $1 ORDER BY id", ['24 hours']);
   await q('ivtext', "SELECT (interval '1.5 days')::text AS a, (interval '90 minutes' * 2)::text AS b, (-interval '1 hour')::text AS c, (interval '1 day' - interval '1 hour')::text AS d, (interval '5' minute)::text AS e");
   await q('upd', "UPDATE jobs SET locked_at = run_at + interval '10 minutes' WHERE id = 2 RETURNING locked_at::text AS l");
-  await q('bad', "SELECT interval 'soon'");
-  return { ok: true };
-}
-module.exports = { handle };"#;
-    let (m, run) = run_sql(code, schema, "scenario=script&users=1&clicks=1");
-    assert_eq!((m.errors, m.hung), (0, 0), "{:?}", run.messages());
-    assert_eq!(
-        run.messages(),
-        [
+  await q('bad', "SELECT interval 'soon'");"#
+    );
+    replies_are(
+        code,
+        schema,
+        &[
             r#"plus {"rows":[{"id":1,"m":"2024-02-29 10:00:00+00","h":"2024-01-31 09:00:00+00","e":"2024-02-01 10:00:00+00"},{"id":2,"m":"2024-04-01 00:00:00+00","h":"2024-02-29 23:00:00+00","e":"2024-03-01 02:00:00+00"},{"id":3,"m":"2024-01-31 23:59:59.5+00","h":"2023-12-31 22:59:59.5+00","e":"2024-01-31 23:59:59.5+00"}],"fields":[["id",23],["m",25],["h",25],["e",25]]}"#,
             r#"stale {"rows":[{"id":1},{"id":3}],"fields":[["id",23]]}"#,
             r#"param {"rows":[{"id":2}],"fields":[["id",23]]}"#,
@@ -891,7 +903,7 @@ module.exports = { handle };"#;
             r#"ivtext {"rows":[{"a":"1 day 12:00:00","b":"03:00:00","c":"-01:00:00","d":"1 day -01:00:00","e":"00:05:00"}],"fields":[["a",25],["b",25],["c",25],["d",25],["e",25]]}"#,
             r#"upd {"rows":[{"l":"2024-03-01 00:10:00+00"}],"fields":[["l",25]]}"#,
             r#"bad ERR 22007 invalid input syntax for type interval: "soon""#,
-        ]
+        ],
     );
 }
 

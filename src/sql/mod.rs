@@ -245,36 +245,37 @@ pub enum Expr {
     },
 }
 
-impl Expr {
-    /// Calls `f` with each expression directly inside this one.
-    pub fn each_child(&self, f: &mut dyn FnMut(&Expr)) {
-        match self {
+/// The expressions directly inside `$expr`, each passed to `$f`, read
+/// with `$iter` (`iter` or `iter_mut`): one walk for both borrows.
+macro_rules! each_child {
+    ($expr:expr, $f:ident, $iter:ident) => {
+        match $expr {
             Expr::Binary(a, _, b) | Expr::Any(a, b) => {
-                f(a);
-                f(b);
+                $f(a);
+                $f(b);
             }
-            Expr::Not(a) | Expr::Negate(a) | Expr::IsNull(a, _) | Expr::Cast(a, _) => f(a),
-            Expr::Aggregate(_, a, _) => a.iter().for_each(|a| f(a)),
+            Expr::Not(a) | Expr::Negate(a) | Expr::IsNull(a, _) | Expr::Cast(a, _) => $f(a),
+            Expr::Aggregate(_, a, _) => a.$iter().for_each(|a| $f(a)),
             Expr::InList(a, list, _) => {
-                f(a);
-                list.iter().for_each(f);
+                $f(a);
+                list.$iter().for_each($f);
             }
-            Expr::Coalesce(list) | Expr::Call(_, list) => list.iter().for_each(f),
+            Expr::Coalesce(list) | Expr::Call(_, list) => list.$iter().for_each($f),
             Expr::Like { expr, pattern, .. } => {
-                f(expr);
-                f(pattern);
+                $f(expr);
+                $f(pattern);
             }
             Expr::Case {
                 operand,
                 branches,
                 otherwise,
             } => {
-                operand.iter().for_each(|e| f(e));
+                operand.$iter().for_each(|e| $f(e));
                 for (when, then) in branches {
-                    f(when);
-                    f(then);
+                    $f(when);
+                    $f(then);
                 }
-                otherwise.iter().for_each(|e| f(e));
+                otherwise.$iter().for_each(|e| $f(e));
             }
             Expr::Column(_)
             | Expr::Excluded(_)
@@ -283,45 +284,18 @@ impl Expr {
             | Expr::Now
             | Expr::Uuid => {}
         }
+    };
+}
+
+impl Expr {
+    /// Calls `f` with each expression directly inside this one.
+    pub fn each_child(&self, f: &mut dyn FnMut(&Expr)) {
+        each_child!(self, f, iter)
     }
 
     /// Calls `f` with each expression directly inside this one, to change.
     pub fn each_child_mut(&mut self, f: &mut dyn FnMut(&mut Expr)) {
-        match self {
-            Expr::Binary(a, _, b) | Expr::Any(a, b) => {
-                f(a);
-                f(b);
-            }
-            Expr::Not(a) | Expr::Negate(a) | Expr::IsNull(a, _) | Expr::Cast(a, _) => f(a),
-            Expr::Aggregate(_, a, _) => a.iter_mut().for_each(|a| f(a)),
-            Expr::InList(a, list, _) => {
-                f(a);
-                list.iter_mut().for_each(f);
-            }
-            Expr::Coalesce(list) | Expr::Call(_, list) => list.iter_mut().for_each(f),
-            Expr::Like { expr, pattern, .. } => {
-                f(expr);
-                f(pattern);
-            }
-            Expr::Case {
-                operand,
-                branches,
-                otherwise,
-            } => {
-                operand.iter_mut().for_each(|e| f(e));
-                for (when, then) in branches {
-                    f(when);
-                    f(then);
-                }
-                otherwise.iter_mut().for_each(|e| f(e));
-            }
-            Expr::Column(_)
-            | Expr::Excluded(_)
-            | Expr::Value(_)
-            | Expr::Param(_)
-            | Expr::Now
-            | Expr::Uuid => {}
-        }
+        each_child!(self, f, iter_mut)
     }
 
     /// Whether an aggregate is in it.

@@ -246,15 +246,10 @@ fn temporal_binary(a: &Value, ta: Type, op: Op, b: &Value, tb: Type) -> Result<V
         Op::Eq | Op::NotEq | Op::Lt | Op::LtEq | Op::Gt | Op::GtEq
     );
     if comparison {
-        let ordering = interval(a)?.cmp_total(&interval(b)?);
-        return Ok(Value::Bool(match op {
-            Op::Eq => ordering.is_eq(),
-            Op::NotEq => ordering.is_ne(),
-            Op::Lt => ordering.is_lt(),
-            Op::LtEq => ordering.is_le(),
-            Op::Gt => ordering.is_gt(),
-            _ => ordering.is_ge(),
-        }));
+        return Ok(Value::Bool(holds(
+            op,
+            interval(a)?.cmp_total(&interval(b)?),
+        )));
     }
     let shown = |i: Interval| Value::String(i.output());
     Ok(match (temporal(ta, op, tb), ta, tb) {
@@ -306,6 +301,19 @@ fn temporal_binary(a: &Value, ta: Type, op: Op, b: &Value, tb: Type) -> Result<V
             ))
         }
     })
+}
+
+/// Whether comparison `op` holds of two sides ordered `ordering`.
+fn holds(op: Op, ordering: Ordering) -> bool {
+    match op {
+        Op::Eq => ordering.is_eq(),
+        Op::NotEq => ordering.is_ne(),
+        Op::Lt => ordering.is_lt(),
+        Op::LtEq => ordering.is_le(),
+        Op::Gt => ordering.is_gt(),
+        Op::GtEq => ordering.is_ge(),
+        _ => unreachable!("not a comparison: {op:?}"),
+    }
 }
 
 fn not_boolean(value: &Value) -> SqlError {
@@ -456,18 +464,7 @@ fn numeric_binary(x: Decimal, op: Op, y: Decimal) -> Result<Value, SqlError> {
         Op::Divide => x.checked_div(y),
         Op::Modulo if y.is_zero() => return Err(error("22012", "division by zero".into())),
         Op::Modulo => x.checked_rem(y),
-        _ => {
-            let ordering = x.compare(&y);
-            return Ok(Value::Bool(match op {
-                Op::Eq => ordering.is_eq(),
-                Op::NotEq => ordering.is_ne(),
-                Op::Lt => ordering.is_lt(),
-                Op::LtEq => ordering.is_le(),
-                Op::Gt => ordering.is_gt(),
-                Op::GtEq => ordering.is_ge(),
-                _ => unreachable!("not a comparison: {op:?}"),
-            }));
-        }
+        _ => return Ok(Value::Bool(holds(op, x.compare(&y)))),
     };
     Ok(Value::String(result.ok_or_else(overflow)?.to_string()))
 }

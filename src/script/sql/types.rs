@@ -111,12 +111,7 @@ pub fn arithmetic(expr: &Expr, ctx: &Context) -> Arithmetic {
             branches,
             otherwise,
             ..
-        } => widest(
-            &mut branches
-                .iter()
-                .map(|(_, then)| then)
-                .chain(otherwise.as_deref()),
-        ),
+        } => widest(&mut results(branches, otherwise.as_deref())),
         _ => Arithmetic::Other,
     }
 }
@@ -175,12 +170,7 @@ pub fn type_of(expr: &Expr, ctx: &Context) -> Type {
             branches,
             otherwise,
             ..
-        } => widest(
-            &mut branches
-                .iter()
-                .map(|(_, then)| then)
-                .chain(otherwise.as_deref()),
-        ),
+        } => widest(&mut results(branches, otherwise.as_deref())),
         Expr::Binary(a, op, b) => match op {
             Op::Plus | Op::Minus | Op::Multiply | Op::Divide => {
                 match temporal(type_of(a, ctx), *op, type_of(b, ctx)) {
@@ -252,4 +242,12 @@ pub fn result_type(kind: Aggregate, arg: Option<Type>) -> Result<Type, SqlError>
             ));
         }
     })
+}
+
+/// A CASE's results: each branch's THEN, then its ELSE.
+fn results<'a>(
+    branches: &'a [(Expr, Expr)],
+    otherwise: Option<&'a Expr>,
+) -> impl Iterator<Item = &'a Expr> {
+    branches.iter().map(|(_, then)| then).chain(otherwise)
 }
