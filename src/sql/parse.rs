@@ -742,7 +742,14 @@ fn expr(text: &str, expression: SqlExpr) -> Result<Expr, SqlError> {
                 return Err(SqlError::unsupported(text, "INTERVAL … TO …"));
             }
             let value = match (expr(text, *interval.value)?, interval.leading_field) {
-                (Expr::Value(Value::String(s)), Some(unit)) if s.trim().parse::<f64>().is_ok() => {
+                // A bare number, by its characters (`parse::<f64>` would link the
+                // float parser into the page's parser module).
+                (Expr::Value(Value::String(s)), Some(unit))
+                    if !s.trim().is_empty()
+                        && s.trim()
+                            .chars()
+                            .all(|c| c.is_ascii_digit() || matches!(c, '.' | '-' | '+')) =>
+                {
                     Expr::Value(Value::String(format!("{s} {unit}")))
                 }
                 (value, _) => value,
