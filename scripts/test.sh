@@ -14,11 +14,6 @@ echo "disk: $(df -Ph . | awk 'NR == 2 { print $4 }') free"
 
 BUDGET_KB=250  # gzip -9 size of the wasm, in KiB
 MODULE_BUDGET_KB=400  # each wasm file beside it
-# The SQL parser module (sqlparser and the plans), loaded only for a script
-# that uses pg: 404 KB since the model reads aggregates, functions,
-# intervals and advisory locks (2026-12-01). Over the 400 KB it was held
-# to; see the issue note.
-SQL_MODULE_BUDGET_KB=410
 logs=$(mktemp -d)
 services_up=0
 cleanup() {
@@ -83,10 +78,8 @@ over=0
 for wasm in dist/script/*.wasm; do
   name=$(basename "$wasm" _bg.wasm)
   module_bytes=$(gzip -9 <"$wasm" | wc -c)
-  budget=$MODULE_BUDGET_KB
-  [ "$name" != interleave-sql ] || budget=$SQL_MODULE_BUDGET_KB
-  [ "$module_bytes" -le $((budget * 1024)) ] || over=1
-  echo "beside the page: $name $((module_bytes / 1024)) KB gzipped (budget $budget KB)"
+  [ "$module_bytes" -le $((MODULE_BUDGET_KB * 1024)) ] || over=1
+  echo "beside the page: $name $((module_bytes / 1024)) KB gzipped (budget $MODULE_BUDGET_KB KB)"
 done
 echo "on demand: editor/ $(($(cat dist/editor/*.js | gzip -9 | wc -c) / 1024)) KB gzipped"
 if [ "$bytes" -gt $((BUDGET_KB * 1024)) ] || [ "$over" = 1 ]; then

@@ -1038,7 +1038,7 @@ fn schema_step(piece: Piece) -> Result<Option<SchemaStep>, SqlError> {
                 }
                 columns.push(column);
             }
-            for constraint in &create.constraints {
+            for constraint in create.constraints {
                 match constraint {
                     TableConstraint::PrimaryKey(pk) => {
                         let cols = ident_columns(&pk.columns);
@@ -1051,7 +1051,7 @@ fn schema_step(piece: Piece) -> Result<Option<SchemaStep>, SqlError> {
                         });
                     }
                     TableConstraint::Check(check) => {
-                        checks.push((check.name.as_ref().map(ident), (*check.expr).clone()));
+                        checks.push((check.name.as_ref().map(ident), *check.expr));
                     }
                     TableConstraint::Unique(unique) => {
                         let cols = ident_columns(&unique.columns);
