@@ -1091,6 +1091,51 @@ fn where_the_model_and_postgres_part_the_report_shows_the_statement_and_both_ans
     assert!(report.summary.mismatches[0].contains("JOIN products q"));
 }
 
+/// A double click's two `INSERT … SELECT … WHERE NOT EXISTS (…)` in
+/// transactions: the second waits for the first's key, then fails with
+/// 23505 on PostgreSQL too, which keeps its subquery's answer (the model
+/// keeps it the same way, docs/sql.md "Transactions"); one row.
+#[test]
+fn a_waiting_insert_select_fails_on_the_key_on_real_postgres() {
+    let code = r#"const { Pool } = require('pg');
+const pool = new Pool();
+async function handle(req) {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const r = await client.query(
+      'INSERT INTO orders (user_id, event_id) SELECT $1, $2 WHERE NOT EXISTS (SELECT 1 FROM orders WHERE user_id = $1 AND event_id = $2)',
+      [req.user, 1]);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    await client.query('COMMIT');
+    console.log(`inserted ${r.rowCount}`);
+  } catch (e) {
+    console.log(`error ${e.code}`);
+    await client.query('ROLLBACK');
+  } finally {
+    client.release();
+  }
+}
+module.exports = { handle };"#;
+    let schema = r#"CREATE TABLE orders (id serial PRIMARY KEY, user_id int NOT NULL, event_id int NOT NULL);
+CREATE UNIQUE INDEX orders_once ON orders (user_id, event_id);"#;
+    let Some(report) = play_script(
+        code,
+        Some(schema),
+        "v=1&scenario=script&users=1&clicks=2",
+        2,
+    ) else {
+        return;
+    };
+    assert_eq!(assert_script_agrees(&report), 0);
+    for trial in &report.trials {
+        assert_eq!(
+            (trial.tables[0].real_rows, trial.tables[0].real_duplicates),
+            (1, 0)
+        );
+    }
+}
+
 /// A `numeric` column keeps its scale ("49.90"), as PostgreSQL's does: the
 /// cache-aside example answers every call as PostgreSQL does.
 #[test]

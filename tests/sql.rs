@@ -1021,3 +1021,146 @@ module.exports.handle = async () => {
         ["0A000 a session-level advisory lock through pool.query() is not su"]
     );
 }
+
+/// Subqueries (`EXISTS`, `IN (SELECT …)`, a scalar subquery) and
+/// `INSERT … SELECT`, as PostgreSQL 15 with pg 8 answered the same
+/// handler on the same schema (every line below, printed by Node 20
+/// against the real server on 2026-12-01): the check-then-insert of one
+/// statement (`… SELECT $1, $2 WHERE NOT EXISTS (…)`), `NOT IN` over a
+/// NULL, a capacity check in an UPDATE, subqueries inside subqueries, the
+/// result types, a WHERE on a SELECT without FROM, table aliases, and
+/// PostgreSQL's errors for a subquery of several rows or columns and an
+/// unknown qualifier.
+#[test]
+fn subqueries_answer_as_postgresql() {
+    let schema = r#"CREATE TABLE accounts (id int PRIMARY KEY, owner text NOT NULL, balance numeric(10,2) NOT NULL DEFAULT 0);
+CREATE TABLE ledger (id serial PRIMARY KEY, account_id int, amount numeric(10,2) NOT NULL);
+CREATE TABLE orders (id serial PRIMARY KEY, user_id int NOT NULL, event_id int NOT NULL);
+CREATE TABLE archive (id int, user_id int, event_id int);
+INSERT INTO accounts VALUES (1, 'ann', 100), (2, 'bob', 50), (3, 'cy', 0);
+INSERT INTO ledger (account_id, amount) VALUES (1, 40), (1, 60), (2, 50), (NULL, 5);"#;
+    let code = queries!(
+        r#"  await q('ins', 'INSERT INTO orders (user_id, event_id) SELECT $1, $2 WHERE NOT EXISTS (SELECT 1 FROM orders WHERE user_id = $1 AND event_id = $2) RETURNING id', [7, 9]);
+  await q('ins again', 'INSERT INTO orders (user_id, event_id) SELECT $1, $2 WHERE NOT EXISTS (SELECT 1 FROM orders WHERE user_id = $1 AND event_id = $2) RETURNING id', [7, 9]);
+  await q('in', 'SELECT id, owner FROM accounts WHERE id IN (SELECT account_id FROM ledger WHERE amount > $1) ORDER BY id', [45]);
+  await q('not in null', 'SELECT id FROM accounts WHERE id NOT IN (SELECT account_id FROM ledger)');
+  await q('not in', 'SELECT id FROM accounts WHERE id NOT IN (SELECT account_id FROM ledger WHERE account_id IS NOT NULL)');
+  await q('count', 'SELECT (SELECT count(*) FROM orders) AS n, EXISTS (SELECT 1 FROM orders WHERE user_id = 99) AS e');
+  await q('left', 'SELECT owner, balance - (SELECT sum(amount) FROM ledger WHERE account_id = $1) AS left FROM accounts WHERE id = $1', [1]);
+  await q('capped', 'UPDATE accounts SET balance = balance - 10 WHERE id = 1 AND (SELECT count(*) FROM ledger WHERE account_id = 1) < 5 RETURNING balance');
+  await q('over cap', 'UPDATE accounts SET balance = balance - 10 WHERE id = 1 AND (SELECT count(*) FROM ledger WHERE account_id = 1) < 2 RETURNING balance');
+  await q('nested', 'DELETE FROM ledger WHERE account_id IN (SELECT id FROM accounts WHERE balance < (SELECT max(amount) FROM ledger)) RETURNING id');
+  await q('copy', 'INSERT INTO archive (user_id, event_id) SELECT user_id, event_id + 100 FROM orders RETURNING user_id, event_id');
+  await q('counted', 'INSERT INTO archive (id, user_id) SELECT count(*), max(account_id) FROM ledger RETURNING id, user_id');
+  await q('none', 'SELECT 1 AS x WHERE $1::int > 5', [3]);
+  await q('zero', 'SELECT count(*) AS c WHERE 1 = 2');
+  await q('alias', 'SELECT a.id FROM accounts a WHERE a.balance > 10 ORDER BY a.id');
+  await q('upsert', 'INSERT INTO accounts AS acc (id, owner) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET owner = acc.owner || excluded.owner RETURNING owner', ['x']);
+  await q('many', 'SELECT (SELECT id FROM accounts) AS x');
+  await q('empty', 'SELECT (SELECT id FROM accounts WHERE id = 99) AS x');
+  await q('columns', 'SELECT (SELECT id, owner FROM accounts WHERE id = 1) AS x');
+  await q('in columns', 'SELECT id FROM accounts WHERE id IN (SELECT id, owner FROM accounts)');
+  await q('qualifier', 'SELECT id FROM accounts WHERE x.id = 1');
+"#
+    );
+    replies_are(
+        code,
+        schema,
+        &[
+            r#"ins {"rows":[{"id":1}],"fields":[["id",23]]}"#,
+            r#"ins again {"rows":[],"fields":[["id",23]]}"#,
+            r#"in {"rows":[{"id":1,"owner":"ann"},{"id":2,"owner":"bob"}],"fields":[["id",23],["owner",25]]}"#,
+            r#"not in null {"rows":[],"fields":[["id",23]]}"#,
+            r#"not in {"rows":[{"id":3}],"fields":[["id",23]]}"#,
+            r#"count {"rows":[{"n":"1","e":false}],"fields":[["n",20],["e",16]]}"#,
+            r#"left {"rows":[{"owner":"ann","left":"0.00"}],"fields":[["owner",25],["left",1700]]}"#,
+            r#"capped {"rows":[{"balance":"90.00"}],"fields":[["balance",1700]]}"#,
+            r#"over cap {"rows":[],"fields":[["balance",1700]]}"#,
+            r#"nested {"rows":[{"id":3}],"fields":[["id",23]]}"#,
+            r#"copy {"rows":[{"user_id":7,"event_id":109}],"fields":[["user_id",23],["event_id",23]]}"#,
+            r#"counted {"rows":[{"id":3,"user_id":1}],"fields":[["id",23],["user_id",23]]}"#,
+            r#"none {"rows":[],"fields":[["x",23]]}"#,
+            r#"zero {"rows":[{"c":"0"}],"fields":[["c",20]]}"#,
+            r#"alias {"rows":[{"id":1},{"id":2}],"fields":[["id",23]]}"#,
+            r#"upsert {"rows":[{"owner":"annx"}],"fields":[["owner",25]]}"#,
+            r#"many ERR 21000 more than one row returned by a subquery used as an expression"#,
+            r#"empty {"rows":[{"x":null}],"fields":[["x",23]]}"#,
+            r#"columns ERR 42601 subquery must return only one column"#,
+            r#"in columns ERR 42601 subquery has too many columns"#,
+            r#"qualifier ERR 42P01 missing FROM-clause entry for table "x""#,
+        ],
+    );
+}
+
+/// A subquery that reads its outer query's row, by a qualifier or by a
+/// column only the outer table has, is refused with the reason (the model
+/// runs a subquery once per statement); so is FOR UPDATE in a subquery.
+#[test]
+fn correlated_subqueries_are_refused_with_the_reason() {
+    let schema = r#"CREATE TABLE accounts (id int PRIMARY KEY, owner text NOT NULL, balance numeric(10,2) NOT NULL DEFAULT 0);
+CREATE TABLE ledger (id serial PRIMARY KEY, account_id int, amount numeric(10,2) NOT NULL);
+CREATE TABLE orders (id serial PRIMARY KEY, user_id int NOT NULL, event_id int NOT NULL);
+CREATE TABLE archive (id int, user_id int, event_id int);
+INSERT INTO accounts VALUES (1, 'ann', 100), (2, 'bob', 50), (3, 'cy', 0);
+INSERT INTO ledger (account_id, amount) VALUES (1, 40), (1, 60), (2, 50), (NULL, 5);"#;
+    let code = queries!(
+        r#"  await q('qualified', 'SELECT id FROM accounts a WHERE EXISTS (SELECT 1 FROM ledger l WHERE l.account_id = a.id)');
+  await q('unqualified', 'SELECT id FROM accounts WHERE EXISTS (SELECT 1 FROM ledger WHERE amount = balance)');
+  await q('locking', 'SELECT id FROM accounts WHERE id IN (SELECT account_id FROM ledger FOR UPDATE)');
+"#
+    );
+    let (_, run) = run_sql(code, schema, "scenario=script&users=1&clicks=1");
+    let lines = run.messages();
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert!(
+        lines[0].starts_with(
+            "qualified ERR 0A000 a correlated subquery (its a.… reads the outer query's row"
+        ),
+        "{lines:?}"
+    );
+    assert!(
+        lines[1].starts_with(
+            "unqualified ERR 0A000 a correlated subquery (its column balance is the outer query's)"
+        ),
+        "{lines:?}"
+    );
+    assert!(
+        lines[2].starts_with("locking ERR 0A000 FOR UPDATE in a subquery is not supported"),
+        "{lines:?}"
+    );
+}
+
+/// A double click runs `INSERT … SELECT … WHERE NOT EXISTS (…)` in two
+/// transactions: the second's subquery does not see the first's row, its
+/// insert waits for the first's key, and when the first commits it fails
+/// with 23505, as on PostgreSQL (`interleave real` agreed on 3 trials):
+/// the waiting statement keeps its subquery's answer; it does not look
+/// again.
+#[test]
+fn a_waiting_insert_select_keeps_its_subquery_answer() {
+    let code = r#"const { Pool } = require('pg');
+const pool = new Pool();
+async function handle(req) {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const r = await client.query(
+      'INSERT INTO orders (user_id, event_id) SELECT $1, $2 WHERE NOT EXISTS (SELECT 1 FROM orders WHERE user_id = $1 AND event_id = $2)',
+      [req.user, 1]);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    await client.query('COMMIT');
+    console.log(`inserted ${r.rowCount}`);
+  } catch (e) {
+    console.log(`error ${e.code}`);
+    await client.query('ROLLBACK');
+  } finally {
+    client.release();
+  }
+}
+module.exports = { handle };"#;
+    let schema = r#"CREATE TABLE orders (id serial PRIMARY KEY, user_id int NOT NULL, event_id int NOT NULL);
+CREATE UNIQUE INDEX orders_once ON orders (user_id, event_id);"#;
+    let (m, run) = run_sql(code, schema, DOUBLE_CLICK);
+    assert_eq!(run.messages(), ["inserted 1", "error 23505"]);
+    assert_eq!((m.orders, m.duplicate_tickets), (1, 0));
+}

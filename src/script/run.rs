@@ -1820,12 +1820,9 @@ impl ScriptRun {
                 None,
             ),
             Ok(plan) => {
-                let ran = self
-                    .host
-                    .state
-                    .borrow_mut()
-                    .sql
-                    .run(call.session, &plan, now_ms);
+                let mut state = self.host.state.borrow_mut();
+                let ran = state.sql.run(call.session, &plan, now_ms);
+                let plan = state.sql.take_retry().unwrap_or(plan);
                 (ran, Some(plan))
             }
         };
@@ -1909,6 +1906,9 @@ impl ScriptRun {
                     let mut state = self.host.state.borrow_mut();
                     state.sql.stop_waiting(waiter.session);
                     let ran = state.sql.run(waiter.session, &waiter.plan, now_ms);
+                    if let Some(plan) = state.sql.take_retry() {
+                        waiter.plan = plan;
+                    }
                     (ran, state.sql.take_access())
                 };
                 ends.extend(ran.ended);

@@ -119,6 +119,39 @@ impl Plan {
             _ => None,
         }
     }
+
+    /// Whether it has a query inside it: a subquery, or `INSERT … SELECT`'s
+    /// rows (the store runs those first).
+    pub fn has_subquery(&self) -> bool {
+        fn any<'a>(exprs: impl IntoIterator<Item = &'a Expr>) -> bool {
+            exprs.into_iter().any(Expr::has_subquery)
+        }
+        let items = |p: Option<&Projection>| match p {
+            Some(Projection::Items(items)) => items.iter().any(|(_, e)| e.has_subquery()),
+            _ => false,
+        };
+        match self {
+            Plan::Select(select) => {
+                items(Some(&select.projection))
+                    || any([&select.filter, &select.having, &select.limit]
+                        .into_iter()
+                        .flatten())
+            }
+            Plan::Insert(insert) => {
+                insert.select.is_some()
+                    || any(insert.rows.iter().flatten())
+                    || matches!(&insert.on_conflict, Some(OnConflict::Update { set, filter, .. })
+                        if any(set.iter().map(|(_, e)| e).chain(filter)))
+                    || items(insert.returning.as_ref())
+            }
+            Plan::Update(update) => {
+                any(update.set.iter().map(|(_, e)| e).chain(&update.filter))
+                    || items(update.returning.as_ref())
+            }
+            Plan::Delete(delete) => any(&delete.filter) || items(delete.returning.as_ref()),
+            _ => false,
+        }
+    }
 }
 
 /// What a SELECT (or RETURNING) gives back.
@@ -168,6 +201,9 @@ pub struct Insert {
     /// Empty: every column in table order.
     pub columns: Vec<String>,
     pub rows: Vec<Vec<Expr>>,
+    /// `INSERT … SELECT`: the rows come from this query (`rows` is empty).
+    #[serde(default)]
+    pub select: Option<Box<Select>>,
     pub on_conflict: Option<OnConflict>,
     pub returning: Option<Projection>,
 }
@@ -243,6 +279,13 @@ pub enum Expr {
         branches: Vec<(Expr, Expr)>,
         otherwise: Option<Box<Expr>>,
     },
+    /// `[NOT] EXISTS (SELECT …)`: an uncorrelated subquery, run once per
+    /// statement on the statement's snapshot (`NOT`: `true`).
+    Exists(Box<Select>, bool),
+    /// `x [NOT] IN (SELECT …)`, the same way.
+    InSelect(Box<Expr>, Box<Select>, bool),
+    /// `(SELECT …)` as a value: its one column of at most one row.
+    Scalar(Box<Select>),
 }
 
 /// The expressions directly inside `$expr`, each passed to `$f`, read
@@ -254,7 +297,11 @@ macro_rules! each_child {
                 $f(a);
                 $f(b);
             }
-            Expr::Not(a) | Expr::Negate(a) | Expr::IsNull(a, _) | Expr::Cast(a, _) => $f(a),
+            Expr::Not(a)
+            | Expr::Negate(a)
+            | Expr::IsNull(a, _)
+            | Expr::Cast(a, _)
+            | Expr::InSelect(a, ..) => $f(a),
             Expr::Aggregate(_, a, _) => a.$iter().for_each(|a| $f(a)),
             Expr::InList(a, list, _) => {
                 $f(a);
@@ -277,12 +324,16 @@ macro_rules! each_child {
                 }
                 otherwise.$iter().for_each(|e| $f(e));
             }
+            // A subquery's expressions read its own table: they are not
+            // this expression's children (`Expr::subquery`).
             Expr::Column(_)
             | Expr::Excluded(_)
             | Expr::Value(_)
             | Expr::Param(_)
             | Expr::Now
-            | Expr::Uuid => {}
+            | Expr::Uuid
+            | Expr::Exists(..)
+            | Expr::Scalar(_) => {}
         }
     };
 }
@@ -298,7 +349,24 @@ impl Expr {
         each_child!(self, f, iter_mut)
     }
 
-    /// Whether an aggregate is in it.
+    /// The subquery this expression is, if it is one.
+    pub fn subquery(&self) -> Option<&Select> {
+        match self {
+            Expr::Exists(select, _) | Expr::InSelect(_, select, _) | Expr::Scalar(select) => {
+                Some(select)
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether a subquery is in it.
+    pub fn has_subquery(&self) -> bool {
+        let mut found = self.subquery().is_some();
+        self.each_child(&mut |e| found |= e.has_subquery());
+        found
+    }
+
+    /// Whether an aggregate is in it (a subquery's are its own).
     pub fn has_aggregate(&self) -> bool {
         let mut found = matches!(self, Expr::Aggregate(..));
         self.each_child(&mut |e| found |= e.has_aggregate());
@@ -380,7 +448,8 @@ pub enum Op {
 
 const SUPPORTED: &str =
     "the SQL the simulation runs is SELECT (one table, WHERE, GROUP BY, HAVING, ORDER BY, \
-     LIMIT, FOR UPDATE; count, sum, min, max, avg; CASE, LIKE), INSERT … VALUES (ON CONFLICT DO NOTHING | DO UPDATE, RETURNING), \
+     LIMIT, FOR UPDATE; count, sum, min, max, avg; CASE, LIKE; uncorrelated subqueries: \
+     EXISTS, IN (SELECT …), (SELECT …)), INSERT … VALUES or SELECT (ON CONFLICT DO NOTHING | DO UPDATE, RETURNING), \
      UPDATE … SET (RETURNING), DELETE (RETURNING), BEGIN / START TRANSACTION [ISOLATION LEVEL …], \
      SET TRANSACTION ISOLATION LEVEL, COMMIT and ROLLBACK";
 
@@ -482,53 +551,61 @@ fn visit(plan: &Plan, f: &mut dyn FnMut(&Expr)) {
     visit_mut(&mut plan, &mut |e| f(e));
 }
 
-fn visit_mut(plan: &mut Plan, f: &mut dyn FnMut(&mut Expr)) {
-    fn walk(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
-        e.each_child_mut(&mut |child| walk(child, f));
-        f(e);
-    }
-    fn projection(p: &mut Option<Projection>, f: &mut dyn FnMut(&mut Expr)) {
-        if let Some(Projection::Items(items)) = p {
-            for (_, e) in items {
-                walk(e, f);
-            }
-        }
-    }
-    let filter = |e: &mut Option<Expr>, f: &mut dyn FnMut(&mut Expr)| {
-        if let Some(e) = e {
-            walk(e, f);
-        }
-    };
+/// Every expression of a plan, its subqueries' included, innermost first.
+pub fn visit_mut(plan: &mut Plan, f: &mut dyn FnMut(&mut Expr)) {
     match plan {
-        Plan::Select(select) => {
-            let mut items = Some(select.projection.clone());
-            projection(&mut items, f);
-            select.projection = items.expect("kept");
-            filter(&mut select.filter, f);
-            filter(&mut select.having, f);
-            filter(&mut select.limit, f);
-        }
+        Plan::Select(select) => visit_select(select, f),
         Plan::Insert(insert) => {
-            insert.rows.iter_mut().flatten().for_each(|e| walk(e, f));
-            if let Some(OnConflict::Update {
-                set, filter: cond, ..
-            }) = &mut insert.on_conflict
-            {
-                set.iter_mut().for_each(|(_, e)| walk(e, f));
-                filter(cond, f);
+            insert
+                .rows
+                .iter_mut()
+                .flatten()
+                .for_each(|e| visit_expr(e, f));
+            if let Some(select) = &mut insert.select {
+                visit_select(select, f);
             }
-            projection(&mut insert.returning, f);
+            if let Some(OnConflict::Update { set, filter, .. }) = &mut insert.on_conflict {
+                set.iter_mut().for_each(|(_, e)| visit_expr(e, f));
+                filter.iter_mut().for_each(|e| visit_expr(e, f));
+            }
+            visit_projection(&mut insert.returning, f);
         }
         Plan::Update(update) => {
-            update.set.iter_mut().for_each(|(_, e)| walk(e, f));
-            filter(&mut update.filter, f);
-            projection(&mut update.returning, f);
+            update.set.iter_mut().for_each(|(_, e)| visit_expr(e, f));
+            update.filter.iter_mut().for_each(|e| visit_expr(e, f));
+            visit_projection(&mut update.returning, f);
         }
         Plan::Delete(delete) => {
-            filter(&mut delete.filter, f);
-            projection(&mut delete.returning, f);
+            delete.filter.iter_mut().for_each(|e| visit_expr(e, f));
+            visit_projection(&mut delete.returning, f);
         }
         _ => {}
+    }
+}
+
+/// Every expression of a SELECT, its subqueries' included.
+pub fn visit_select(select: &mut Select, f: &mut dyn FnMut(&mut Expr)) {
+    let mut projection = Some(std::mem::replace(&mut select.projection, Projection::All));
+    visit_projection(&mut projection, f);
+    select.projection = projection.expect("kept");
+    for e in [&mut select.filter, &mut select.having, &mut select.limit] {
+        e.iter_mut().for_each(|e| visit_expr(e, f));
+    }
+}
+
+/// An expression and everything in it, subqueries included, innermost
+/// first.
+fn visit_expr(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
+    e.each_child_mut(&mut |child| visit_expr(child, f));
+    if let Expr::Exists(select, _) | Expr::InSelect(_, select, _) | Expr::Scalar(select) = e {
+        visit_select(select, f);
+    }
+    f(e);
+}
+
+fn visit_projection(p: &mut Option<Projection>, f: &mut dyn FnMut(&mut Expr)) {
+    if let Some(Projection::Items(items)) = p {
+        items.iter_mut().for_each(|(_, e)| visit_expr(e, f));
     }
 }
 
@@ -563,6 +640,18 @@ mod tests {
             Op::Eq,
             Box::new(Expr::Param(1)),
         );
+        let inner = Select {
+            table: Some("orders".into()),
+            projection: Projection::Items(vec![("user_id".into(), Expr::Column("user_id".into()))]),
+            filter: Some(filter.clone()),
+            group_by: Vec::new(),
+            having: None,
+            order: Vec::new(),
+            limit: None,
+            for_update: false,
+            nowait: false,
+            skip_locked: false,
+        };
         vec![
             Ok(Plan::Select(Select {
                 table: Some("orders".into()),
@@ -620,6 +709,7 @@ mod tests {
                     Expr::Cast(Box::new(Expr::Value("x".into())), Type::Timestamp),
                     Expr::Coalesce(vec![Expr::Now, Expr::Uuid, Expr::Value(Value::Null)]),
                 ]],
+                select: None,
                 on_conflict: Some(OnConflict::Update {
                     target: vec!["a".into()],
                     set: vec![("b".into(), Expr::Excluded("b".into()))],
@@ -635,6 +725,38 @@ mod tests {
                 table: "t".into(),
                 set: vec![("n".into(), Expr::Value(Value::from(-1.5e300)))],
                 filter: Some(Expr::IsNull(Box::new(Expr::Not(Box::new(filter))), false)),
+                returning: None,
+            })),
+            Ok(Plan::Insert(Insert {
+                table: "t".into(),
+                columns: Vec::new(),
+                rows: Vec::new(),
+                select: Some(Box::new(Select {
+                    table: None,
+                    projection: Projection::Items(vec![("?column?".into(), Expr::Param(1))]),
+                    filter: Some(Expr::Exists(Box::new(inner.clone()), true)),
+                    group_by: Vec::new(),
+                    having: None,
+                    order: Vec::new(),
+                    limit: None,
+                    for_update: false,
+                    nowait: false,
+                    skip_locked: false,
+                })),
+                on_conflict: None,
+                returning: None,
+            })),
+            Ok(Plan::Delete(Delete {
+                table: "t".into(),
+                filter: Some(Expr::Binary(
+                    Box::new(Expr::InSelect(
+                        Box::new(Expr::Column("id".into())),
+                        Box::new(inner.clone()),
+                        false,
+                    )),
+                    Op::Or,
+                    Box::new(Expr::Scalar(Box::new(inner))),
+                )),
                 returning: None,
             })),
             Ok(Plan::Delete(Delete {

@@ -289,7 +289,8 @@ fn plan(text: &str, kind: &str, statement: Statement) -> Result<Plan, SqlError> 
         Statement::Query(query) => select(text, *query).map(Plan::Select),
         Statement::Insert(insert) => self::insert(text, insert).map(Plan::Insert),
         Statement::Update(update) => {
-            let table = single_table(text, &update.table)?;
+            let scope = single_table(text, &update.table)?;
+            let table = scope.name();
             if update.from.is_some() {
                 return Err(SqlError::unsupported(text, "UPDATE … FROM"));
             }
@@ -307,8 +308,9 @@ fn plan(text: &str, kind: &str, statement: Statement) -> Result<Plan, SqlError> 
             if tables.len() != 1 || delete.using.is_some() {
                 return Err(SqlError::unsupported(text, "DELETE of several tables"));
             }
+            let scope = single_table(text, &tables[0])?;
             Ok(Plan::Delete(Delete {
-                table: single_table(text, &tables[0])?,
+                table: scope.name(),
                 filter: delete.selection.map(|e| expr(text, e)).transpose()?,
                 returning: delete.returning.map(|r| projection(text, r)).transpose()?,
             }))
@@ -364,16 +366,82 @@ pub fn object_name(name: &ObjectName) -> String {
     }
 }
 
-fn single_table(text: &str, from: &TableWithJoins) -> Result<String, SqlError> {
+/// The one table of a FROM, and its alias, as the statement's scope.
+fn single_table(text: &str, from: &TableWithJoins) -> Result<Scope, SqlError> {
     if !from.joins.is_empty() {
         return Err(SqlError::unsupported(text, "JOIN"));
     }
     match &from.relation {
         TableFactor::Table {
-            name, args: None, ..
-        } => Ok(object_name(name)),
+            name,
+            args: None,
+            alias,
+            ..
+        } => Ok(Scope::enter(
+            Some(object_name(name)),
+            alias.as_ref().map(|a| ident(&a.name)),
+        )),
         _ => Err(SqlError::unsupported(text, "a FROM that is not a table")),
     }
+}
+
+thread_local! {
+    /// The tables of the statements being read, outermost first, each by
+    /// its name and its alias: a statement's, then each subquery's inside
+    /// it ([`Scope`]).
+    static SCOPES: std::cell::RefCell<Vec<(Option<String>, Option<String>)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// A table a qualified column may name (`orders.user_id`, `o.user_id`)
+/// while a statement or a subquery is read: entered by `single_table` and
+/// left when dropped. A qualifier must name the innermost one: an outer
+/// one makes a correlated subquery (the model runs a subquery once, on
+/// its own), any other is PostgreSQL's 42P01.
+struct Scope {
+    table: Option<String>,
+}
+
+impl Scope {
+    fn enter(table: Option<String>, alias: Option<String>) -> Self {
+        SCOPES.with(|scopes| scopes.borrow_mut().push((table.clone(), alias)));
+        Scope { table }
+    }
+
+    fn name(&self) -> String {
+        self.table.clone().unwrap_or_default()
+    }
+}
+
+impl Drop for Scope {
+    fn drop(&mut self) {
+        SCOPES.with(|scopes| scopes.borrow_mut().pop());
+    }
+}
+
+/// Checks the qualifier of a column against the scopes (above).
+fn qualifier(text: &str, name: &str) -> Result<(), SqlError> {
+    SCOPES.with(|scopes| {
+        let scopes = scopes.borrow();
+        let names = |(table, alias): &(Option<String>, Option<String>)| {
+            table.as_deref() == Some(name) || alias.as_deref() == Some(name)
+        };
+        match scopes.split_last() {
+            None => Ok(()),
+            Some((inner, _)) if names(inner) => Ok(()),
+            Some((_, outer)) if outer.iter().any(names) => Err(SqlError::unsupported(
+                text,
+                &format!(
+                    "a correlated subquery (its {name}.… reads the outer query's row; \
+                     the model runs a subquery once, on its own)"
+                ),
+            )),
+            Some(_) => Err(SqlError::new(
+                "42P01",
+                format!("missing FROM-clause entry for table \"{name}\""),
+            )),
+        }
+    })
 }
 
 fn select(text: &str, query: ast::Query) -> Result<Select, SqlError> {
@@ -394,11 +462,12 @@ fn select(text: &str, query: ast::Query) -> Result<Select, SqlError> {
         ));
     };
     let select = *select;
-    let table = match select.from.as_slice() {
-        [] => None,
-        [from] => Some(single_table(text, from)?),
+    let scope = match select.from.as_slice() {
+        [] => Scope::enter(None, None),
+        [from] => single_table(text, from)?,
         _ => return Err(SqlError::unsupported(text, "a SELECT of several tables")),
     };
+    let table = scope.table.clone();
     if select.distinct.is_some() {
         return Err(SqlError::unsupported(text, "DISTINCT"));
     }
@@ -585,14 +654,23 @@ fn insert(text: &str, insert: ast::Insert) -> Result<Insert, SqlError> {
     let Some(source) = insert.source else {
         return Err(SqlError::unsupported(text, "INSERT without VALUES"));
     };
-    let SetExpr::Values(values) = *source.body else {
-        return Err(SqlError::unsupported(text, "INSERT … SELECT"));
+    // The query of `INSERT … SELECT` is read before the target's scope:
+    // it does not see the target table's row.
+    let (rows, select) = match *source.body {
+        SetExpr::Values(values) => (
+            values
+                .rows
+                .into_iter()
+                .map(|row| row.content.into_iter().map(|e| expr(text, e)).collect())
+                .collect::<Result<Vec<Vec<Expr>>, SqlError>>()?,
+            None,
+        ),
+        _ => (Vec::new(), Some(Box::new(self::select(text, *source)?))),
     };
-    let rows = values
-        .rows
-        .into_iter()
-        .map(|row| row.content.into_iter().map(|e| expr(text, e)).collect())
-        .collect::<Result<Vec<Vec<Expr>>, SqlError>>()?;
+    let _scope = Scope::enter(
+        Some(table.clone()),
+        insert.table_alias.as_ref().map(|a| ident(&a.alias)),
+    );
     let on_conflict = match insert.on {
         None => None,
         Some(OnInsert::OnConflict(conflict)) => {
@@ -625,6 +703,7 @@ fn insert(text: &str, insert: ast::Insert) -> Result<Insert, SqlError> {
         table,
         columns,
         rows,
+        select,
         on_conflict,
         returning: insert.returning.map(|r| projection(text, r)).transpose()?,
     })
@@ -653,7 +732,11 @@ fn expr(text: &str, expression: SqlExpr) -> Result<Expr, SqlError> {
         SqlExpr::Identifier(name) => column(text, ident(&name))?,
         SqlExpr::CompoundIdentifier(parts) => match parts.as_slice() {
             [first, column] if ident(first) == "excluded" => Expr::Excluded(ident(column)),
-            [.., last] => column(text, ident(last))?,
+            [.., table, last] => {
+                qualifier(text, &ident(table))?;
+                column(text, ident(last))?
+            }
+            [last] => column(text, ident(last))?,
             [] => return Err(SqlError::syntax("an empty name")),
         },
         SqlExpr::Value(value) => literal(text, value.value)?,
@@ -785,9 +868,21 @@ fn expr(text: &str, expression: SqlExpr) -> Result<Expr, SqlError> {
                 .map(|e| expr(text, *e).map(Box::new))
                 .transpose()?,
         },
-        SqlExpr::Subquery(_) | SqlExpr::Exists { .. } | SqlExpr::In { .. } => {
-            return Err(SqlError::unsupported(text, "a subquery"))
+        SqlExpr::Exists { subquery, negated } => {
+            Expr::Exists(Box::new(self::subquery(text, *subquery)?), negated)
         }
+        SqlExpr::In {
+            expr: inner,
+            target: ast::InTarget::Subquery(subquery),
+            negated,
+            ..
+        } => Expr::InSelect(
+            Box::new(expr(text, *inner)?),
+            Box::new(self::subquery(text, *subquery)?),
+            negated,
+        ),
+        SqlExpr::Subquery(query) => Expr::Scalar(Box::new(self::subquery(text, *query)?)),
+        SqlExpr::In { .. } => return Err(SqlError::unsupported(text, "this IN")),
         other => {
             return Err(SqlError::unsupported(
                 text,
@@ -795,6 +890,15 @@ fn expr(text: &str, expression: SqlExpr) -> Result<Expr, SqlError> {
             ))
         }
     })
+}
+
+/// A subquery in an expression: a SELECT that takes no row locks.
+fn subquery(text: &str, query: ast::Query) -> Result<Select, SqlError> {
+    let select = select(text, query)?;
+    if select.for_update {
+        return Err(SqlError::unsupported(text, "FOR UPDATE in a subquery"));
+    }
+    Ok(select)
 }
 
 fn like(

@@ -32,6 +32,12 @@ pub fn eval(
     ctx: &Context,
 ) -> Result<Value, SqlError> {
     Ok(match expr {
+        // The store runs a statement's subqueries first and puts their
+        // values in their place (`Database::resolve`); one left is in a
+        // schema's CHECK or DEFAULT, where PostgreSQL refuses it too.
+        Expr::Exists(..) | Expr::InSelect(..) | Expr::Scalar(_) => {
+            return Err(error("0A000", "cannot use subquery here".into()))
+        }
         Expr::Column(name) => match row {
             Some(row) => row
                 .get(name)

@@ -280,6 +280,8 @@ pub struct Database {
     /// Session-level holds released by the statement running: their
     /// waiters go on (`Ran::ended`).
     released: Vec<TxnId>,
+    /// The plan a statement that waits runs again (`take_retry`).
+    retry: Option<Plan>,
 }
 
 /// An advisory lock's key: one bigint, or two ints (PostgreSQL keeps the
@@ -611,6 +613,15 @@ impl Database {
     }
 
     /// Forgets that a session's transaction waits (its statement runs again).
+    /// The plan to run again when the statement that just waited may go
+    /// on: with its subqueries' values, which it keeps, as PostgreSQL
+    /// keeps an InitPlan's (`INSERT … SELECT … WHERE NOT EXISTS` that waited
+    /// on another transaction's key then fails with 23505, it does not
+    /// look again). `None`: the statement as it was sent.
+    pub fn take_retry(&mut self) -> Option<Plan> {
+        self.retry.take()
+    }
+
     pub fn stop_waiting(&mut self, session: Option<u64>) {
         if let Some(id) = session.and_then(|s| self.sessions.get(&s)) {
             self.waits_for.remove(id);
@@ -724,8 +735,37 @@ impl Database {
             ));
         }
         let snapshot = self.snapshot(id);
-        let types: Vec<(String, Type)> = plan
-            .table()
+        let resolved = match plan.has_subquery() {
+            true => match self.resolve(id, snapshot, plan) {
+                Ok(plan) => Some(plan),
+                Err(Stop::Wait(on)) => return Landed::Waits(on),
+                Err(Stop::Fail(error)) => return Landed::Failed(error),
+            },
+            false => None,
+        };
+        let plan = resolved.as_ref().unwrap_or(plan);
+        let ctx = self.context(id, plan.table());
+        let result = match plan {
+            Plan::Select(select) => self.select(id, snapshot, select, &ctx),
+            Plan::Insert(insert) => self.insert(id, snapshot, insert, &ctx),
+            Plan::Update(update) => self.update(id, snapshot, update, &ctx),
+            Plan::Delete(delete) => self.delete(id, snapshot, delete, &ctx),
+            _ => unreachable!("handled by run"),
+        };
+        if let (Err(Stop::Wait(_)), Some(plan)) = (&result, resolved) {
+            self.retry = Some(plan);
+        }
+        match result {
+            Ok(reply) => Landed::Done(reply),
+            Err(Stop::Wait(on)) => Landed::Waits(on),
+            Err(Stop::Fail(error)) => Landed::Failed(error),
+        }
+    }
+
+    /// What expressions of a statement of `id` over `table` know: the
+    /// transaction's clock and the table's column types.
+    fn context(&self, id: TxnId, table: Option<&str>) -> Context {
+        let types = table
             .and_then(|name| self.tables.get(name))
             .map(|table| {
                 table
@@ -736,21 +776,166 @@ impl Database {
                     .collect()
             })
             .unwrap_or_default();
-        let ctx = Context {
+        Context {
             now_ms: self.txns[&id].started_ms,
             types,
+        }
+    }
+
+    /// The plan with its subqueries run, on the statement's snapshot, and
+    /// their values in their place: `EXISTS` a boolean, `IN (SELECT …)` a
+    /// list, a scalar subquery its value as its type; `INSERT … SELECT`'s
+    /// rows as `VALUES`. PostgreSQL runs an uncorrelated subquery once per
+    /// statement too (an InitPlan). Its reads are not the statement's own
+    /// (`RowAccess`), and it takes no row locks.
+    fn resolve(&mut self, id: TxnId, snapshot: u64, plan: &Plan) -> Result<Plan, Stop> {
+        let mut plan = plan.clone();
+        let outer = plan.table().map(str::to_string);
+        let read = std::mem::take(&mut self.access.read);
+        let mut failed = None;
+        super::parse::visit_mut(&mut plan, &mut |e| {
+            if failed.is_none() {
+                if let Err(stop) = self.run_subquery(id, snapshot, e, outer.as_deref()) {
+                    failed = Some(stop);
+                }
+            }
+        });
+        if let (None, Plan::Insert(insert)) = (&failed, &mut plan) {
+            if let Some(select) = insert.select.take() {
+                match self.query_rows(id, snapshot, &select, outer.as_deref(), None) {
+                    Ok((rows, _)) => {
+                        insert.rows = rows
+                            .into_iter()
+                            .map(|row| row.into_iter().map(Expr::Value).collect())
+                            .collect();
+                    }
+                    Err(stop) => failed = Some(stop),
+                }
+            }
+        }
+        self.access.read = read;
+        match failed {
+            Some(stop) => Err(stop),
+            None => Ok(plan),
+        }
+    }
+
+    /// Puts the value of `e`, if it is a subquery (its own subqueries
+    /// already in place), where it is.
+    fn run_subquery(
+        &mut self,
+        id: TxnId,
+        snapshot: u64,
+        e: &mut Expr,
+        outer: Option<&str>,
+    ) -> Result<(), Stop> {
+        let one_column = match e {
+            Expr::Exists(..) => None,
+            Expr::InSelect(..) => Some("subquery has too many columns"),
+            Expr::Scalar(_) => Some("subquery must return only one column"),
+            _ => return Ok(()),
         };
-        let result = match plan {
-            Plan::Select(select) => self.select(id, snapshot, select, &ctx),
-            Plan::Insert(insert) => self.insert(id, snapshot, insert, &ctx),
-            Plan::Update(update) => self.update(id, snapshot, update, &ctx),
-            Plan::Delete(delete) => self.delete(id, snapshot, delete, &ctx),
-            _ => unreachable!("handled by run"),
+        let select = e.subquery().expect("a subquery");
+        let (rows, types) = self.query_rows(id, snapshot, select, outer, one_column)?;
+        let typed = |row: Vec<Value>| {
+            let value = row.into_iter().next().unwrap_or(Value::Null);
+            let ty = types.first().copied().unwrap_or(Type::Text);
+            Expr::Cast(Box::new(Expr::Value(value)), ty)
         };
-        match result {
-            Ok(reply) => Landed::Done(reply),
-            Err(Stop::Wait(on)) => Landed::Waits(on),
-            Err(Stop::Fail(error)) => Landed::Failed(error),
+        *e = match std::mem::replace(e, Expr::Now) {
+            Expr::Exists(_, negated) => Expr::Value(Value::Bool(rows.is_empty() == negated)),
+            Expr::InSelect(inner, _, negated) => {
+                Expr::InList(inner, rows.into_iter().map(typed).collect(), negated)
+            }
+            _ if rows.len() > 1 => {
+                return Err(Stop::Fail(sql_error(
+                    "21000",
+                    "more than one row returned by a subquery used as an expression".into(),
+                )))
+            }
+            _ => typed(rows.into_iter().next().unwrap_or_default()),
+        };
+        Ok(())
+    }
+
+    /// The rows of a subquery or of `INSERT … SELECT`'s query, each as its
+    /// values in the order of its columns, and the columns' types; with
+    /// `one_column`, PostgreSQL's error for a query of more columns.
+    fn query_rows(
+        &mut self,
+        id: TxnId,
+        snapshot: u64,
+        select: &Select,
+        outer: Option<&str>,
+        one_column: Option<&'static str>,
+    ) -> Result<(Vec<Vec<Value>>, Vec<Type>), Stop> {
+        self.uncorrelated(select, outer)?;
+        // Output names by position: `SELECT $1, $2` names both `?column?`.
+        let mut select = select.clone();
+        if let Projection::Items(items) = &mut select.projection {
+            for (n, (name, _)) in items.iter_mut().enumerate() {
+                *name = n.to_string();
+            }
+        }
+        let ctx = self.context(id, select.table.as_deref());
+        let reply = self.select(id, snapshot, &select, &ctx)?;
+        if let Some(message) = one_column.filter(|_| reply.fields.len() > 1) {
+            return Err(Stop::Fail(sql_error("42601", message.into())));
+        }
+        let types = reply
+            .fields
+            .iter()
+            .map(|(_, oid)| type_of_oid(*oid))
+            .collect();
+        let rows = reply
+            .rows
+            .into_iter()
+            .map(|mut row| {
+                reply
+                    .fields
+                    .iter()
+                    .map(|(name, _)| row.remove(name).unwrap_or(Value::Null))
+                    .collect()
+            })
+            .collect();
+        Ok((rows, types))
+    }
+
+    /// A subquery's column that its table lacks but the outer statement's
+    /// has reads the outer row, in PostgreSQL: a correlated subquery, which
+    /// the model does not run.
+    fn uncorrelated(&self, select: &Select, outer: Option<&str>) -> Result<(), Stop> {
+        let (Some(inner), Some(outer)) = (
+            select.table.as_deref().and_then(|t| self.tables.get(t)),
+            outer.and_then(|t| self.tables.get(t)),
+        ) else {
+            return Ok(());
+        };
+        let has = |table: &Table, name: &str| table.schema.columns.iter().any(|c| c.name == name);
+        let mut outer_column = None;
+        let mut look = |e: &Expr| {
+            crate::sql::columns(e, &mut |name| {
+                if !has(inner, name) && has(outer, name) {
+                    outer_column.get_or_insert_with(|| name.to_string());
+                }
+            })
+        };
+        if let Projection::Items(items) = &select.projection {
+            items.iter().for_each(|(_, e)| look(e));
+        }
+        [&select.filter, &select.having]
+            .into_iter()
+            .flatten()
+            .for_each(look);
+        match outer_column {
+            Some(name) => Err(Stop::Fail(sql_error(
+                "0A000",
+                format!(
+                    "a correlated subquery (its column {name} is the outer query's) is not \
+                     supported by the simulation: it runs a subquery once, on its own"
+                ),
+            ))),
+            None => Ok(()),
         }
     }
 
@@ -963,11 +1148,17 @@ impl Database {
                     }
                 }
             }
-            // `SELECT 1`, `SELECT now()`.
+            // `SELECT 1`, `SELECT now()`, `SELECT $1 WHERE NOT EXISTS (…)`:
+            // one row, if its WHERE holds.
             let row = Row::new();
+            let one: Vec<&Row> = match pass(select.filter.as_ref(), &row, ctx) {
+                Ok(true) => vec![&row],
+                Ok(false) => Vec::new(),
+                Err(error) => return Err(Stop::Fail(error)),
+            };
             let (rows, fields) = match select.aggregated() {
-                true => self.grouped("", select, &[&row], ctx)?,
-                false => project(None, &select.projection, &[&row], ctx)?,
+                true => self.grouped("", select, &one, ctx)?,
+                false => project(None, &select.projection, &one, ctx)?,
             };
             return Ok(Reply {
                 command: "SELECT",
@@ -1664,6 +1855,26 @@ impl Database {
 enum Stop {
     Wait(TxnId),
     Fail(SqlError),
+}
+
+/// The type a reply's type id stands for.
+fn type_of_oid(oid: u32) -> Type {
+    [
+        Type::Int,
+        Type::BigInt,
+        Type::Numeric(None),
+        Type::Float,
+        Type::Bool,
+        Type::Json,
+        Type::Jsonb,
+        Type::Timestamp,
+        Type::Date,
+        Type::Uuid,
+        Type::Interval,
+    ]
+    .into_iter()
+    .find(|ty| ty.oid() == oid)
+    .unwrap_or(Type::Text)
 }
 
 fn describe(plan: &Plan) -> String {

@@ -143,9 +143,16 @@ pub fn type_of(expr: &Expr, ctx: &Context) -> Type {
         Expr::Uuid => Type::Uuid,
         Expr::Negate(inner) => type_of(inner, ctx),
         Expr::Coalesce(list) => list.first().map_or(Type::Text, |e| type_of(e, ctx)),
-        Expr::Not(_) | Expr::IsNull(..) | Expr::InList(..) | Expr::Any(..) | Expr::Like { .. } => {
-            Type::Bool
-        }
+        Expr::Not(_)
+        | Expr::IsNull(..)
+        | Expr::InList(..)
+        | Expr::Any(..)
+        | Expr::Like { .. }
+        | Expr::Exists(..)
+        | Expr::InSelect(..) => Type::Bool,
+        // The store puts a subquery's value, as its type, in its place
+        // before anything is typed (`Database::resolve`).
+        Expr::Scalar(_) => Type::Text,
         Expr::Aggregate(kind, arg, _) => {
             let arg = arg.as_deref().map(|arg| type_of(arg, ctx));
             result_type(*kind, arg).unwrap_or(Type::Text)
