@@ -1097,28 +1097,8 @@ fn where_the_model_and_postgres_part_the_report_shows_the_statement_and_both_ans
 /// keeps it the same way, docs/sql.md "Transactions"); one row.
 #[test]
 fn a_waiting_insert_select_fails_on_the_key_on_real_postgres() {
-    let code = r#"const { Pool } = require('pg');
-const pool = new Pool();
-async function handle(req) {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    const r = await client.query(
-      'INSERT INTO orders (user_id, event_id) SELECT $1, $2 WHERE NOT EXISTS (SELECT 1 FROM orders WHERE user_id = $1 AND event_id = $2)',
-      [req.user, 1]);
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    await client.query('COMMIT');
-    console.log(`inserted ${r.rowCount}`);
-  } catch (e) {
-    console.log(`error ${e.code}`);
-    await client.query('ROLLBACK');
-  } finally {
-    client.release();
-  }
-}
-module.exports = { handle };"#;
-    let schema = r#"CREATE TABLE orders (id serial PRIMARY KEY, user_id int NOT NULL, event_id int NOT NULL);
-CREATE UNIQUE INDEX orders_once ON orders (user_id, event_id);"#;
+    let code = include_str!("pg/insert_select_race.js");
+    let schema = include_str!("pg/insert_select_race.sql");
     let Some(report) = play_script(
         code,
         Some(schema),

@@ -1022,6 +1022,13 @@ module.exports.handle = async () => {
     );
 }
 
+const SUBQUERY_SCHEMA: &str = r#"CREATE TABLE accounts (id int PRIMARY KEY, owner text NOT NULL, balance numeric(10,2) NOT NULL DEFAULT 0);
+CREATE TABLE ledger (id serial PRIMARY KEY, account_id int, amount numeric(10,2) NOT NULL);
+CREATE TABLE orders (id serial PRIMARY KEY, user_id int NOT NULL, event_id int NOT NULL);
+CREATE TABLE archive (id int, user_id int, event_id int);
+INSERT INTO accounts VALUES (1, 'ann', 100), (2, 'bob', 50), (3, 'cy', 0);
+INSERT INTO ledger (account_id, amount) VALUES (1, 40), (1, 60), (2, 50), (NULL, 5);"#;
+
 /// Subqueries (`EXISTS`, `IN (SELECT …)`, a scalar subquery) and
 /// `INSERT … SELECT`, as PostgreSQL 15 with pg 8 answered the same
 /// handler on the same schema (every line below, printed by Node 20
@@ -1033,12 +1040,7 @@ module.exports.handle = async () => {
 /// unknown qualifier.
 #[test]
 fn subqueries_answer_as_postgresql() {
-    let schema = r#"CREATE TABLE accounts (id int PRIMARY KEY, owner text NOT NULL, balance numeric(10,2) NOT NULL DEFAULT 0);
-CREATE TABLE ledger (id serial PRIMARY KEY, account_id int, amount numeric(10,2) NOT NULL);
-CREATE TABLE orders (id serial PRIMARY KEY, user_id int NOT NULL, event_id int NOT NULL);
-CREATE TABLE archive (id int, user_id int, event_id int);
-INSERT INTO accounts VALUES (1, 'ann', 100), (2, 'bob', 50), (3, 'cy', 0);
-INSERT INTO ledger (account_id, amount) VALUES (1, 40), (1, 60), (2, 50), (NULL, 5);"#;
+    let schema = SUBQUERY_SCHEMA;
     let code = queries!(
         r#"  await q('ins', 'INSERT INTO orders (user_id, event_id) SELECT $1, $2 WHERE NOT EXISTS (SELECT 1 FROM orders WHERE user_id = $1 AND event_id = $2) RETURNING id', [7, 9]);
   await q('ins again', 'INSERT INTO orders (user_id, event_id) SELECT $1, $2 WHERE NOT EXISTS (SELECT 1 FROM orders WHERE user_id = $1 AND event_id = $2) RETURNING id', [7, 9]);
@@ -1097,12 +1099,7 @@ INSERT INTO ledger (account_id, amount) VALUES (1, 40), (1, 60), (2, 50), (NULL,
 /// runs a subquery once per statement); so is FOR UPDATE in a subquery.
 #[test]
 fn correlated_subqueries_are_refused_with_the_reason() {
-    let schema = r#"CREATE TABLE accounts (id int PRIMARY KEY, owner text NOT NULL, balance numeric(10,2) NOT NULL DEFAULT 0);
-CREATE TABLE ledger (id serial PRIMARY KEY, account_id int, amount numeric(10,2) NOT NULL);
-CREATE TABLE orders (id serial PRIMARY KEY, user_id int NOT NULL, event_id int NOT NULL);
-CREATE TABLE archive (id int, user_id int, event_id int);
-INSERT INTO accounts VALUES (1, 'ann', 100), (2, 'bob', 50), (3, 'cy', 0);
-INSERT INTO ledger (account_id, amount) VALUES (1, 40), (1, 60), (2, 50), (NULL, 5);"#;
+    let schema = SUBQUERY_SCHEMA;
     let code = queries!(
         r#"  await q('qualified', 'SELECT id FROM accounts a WHERE EXISTS (SELECT 1 FROM ledger l WHERE l.account_id = a.id)');
   await q('unqualified', 'SELECT id FROM accounts WHERE EXISTS (SELECT 1 FROM ledger WHERE amount = balance)');
@@ -1138,28 +1135,8 @@ INSERT INTO ledger (account_id, amount) VALUES (1, 40), (1, 60), (2, 50), (NULL,
 /// again.
 #[test]
 fn a_waiting_insert_select_keeps_its_subquery_answer() {
-    let code = r#"const { Pool } = require('pg');
-const pool = new Pool();
-async function handle(req) {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    const r = await client.query(
-      'INSERT INTO orders (user_id, event_id) SELECT $1, $2 WHERE NOT EXISTS (SELECT 1 FROM orders WHERE user_id = $1 AND event_id = $2)',
-      [req.user, 1]);
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    await client.query('COMMIT');
-    console.log(`inserted ${r.rowCount}`);
-  } catch (e) {
-    console.log(`error ${e.code}`);
-    await client.query('ROLLBACK');
-  } finally {
-    client.release();
-  }
-}
-module.exports = { handle };"#;
-    let schema = r#"CREATE TABLE orders (id serial PRIMARY KEY, user_id int NOT NULL, event_id int NOT NULL);
-CREATE UNIQUE INDEX orders_once ON orders (user_id, event_id);"#;
+    let code = include_str!("pg/insert_select_race.js");
+    let schema = include_str!("pg/insert_select_race.sql");
     let (m, run) = run_sql(code, schema, DOUBLE_CLICK);
     assert_eq!(run.messages(), ["inserted 1", "error 23505"]);
     assert_eq!((m.orders, m.duplicate_tickets), (1, 0));
