@@ -612,7 +612,6 @@ impl Database {
         std::mem::take(&mut self.access)
     }
 
-    /// Forgets that a session's transaction waits (its statement runs again).
     /// The plan to run again when the statement that just waited may go
     /// on: with its subqueries' values, which it keeps, as PostgreSQL
     /// keeps an InitPlan's (`INSERT … SELECT … WHERE NOT EXISTS` that waited
@@ -622,6 +621,7 @@ impl Database {
         self.retry.take()
     }
 
+    /// Forgets that a session's transaction waits (its statement runs again).
     pub fn stop_waiting(&mut self, session: Option<u64>) {
         if let Some(id) = session.and_then(|s| self.sessions.get(&s)) {
             self.waits_for.remove(id);
