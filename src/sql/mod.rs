@@ -135,7 +135,8 @@ impl Plan {
                 items(Some(&select.projection))
                     || any([&select.filter, &select.having, &select.limit]
                         .into_iter()
-                        .flatten())
+                        .flatten()
+                        .chain(select.joins.iter().filter_map(|j| j.on.as_ref())))
             }
             Plan::Insert(insert) => {
                 insert.select.is_some()
@@ -182,9 +183,48 @@ pub struct Select {
     /// `FOR UPDATE NOWAIT` (fail at once) or `SKIP LOCKED` (leave them).
     pub nowait: bool,
     pub skip_locked: bool,
+    /// The tables joined to `table` (`JOIN … ON`, `LEFT JOIN`, `CROSS
+    /// JOIN`, `FROM a, b`), in order. With any, the columns of its
+    /// expressions, `GROUP BY` and `ORDER BY` are written as the query
+    /// wrote them: `o.user_id` keeps its qualifier, and the store resolves
+    /// an unqualified name to the one table that has it.
+    #[serde(default)]
+    pub joins: Vec<Join>,
+    /// `table`'s alias (`FROM events e`), which its qualified columns use.
+    #[serde(default)]
+    pub alias: Option<String>,
+}
+
+/// A table joined in a SELECT's FROM.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Join {
+    pub table: String,
+    pub alias: Option<String>,
+    /// `LEFT JOIN`: a row with no match is kept, with this table's
+    /// columns NULL.
+    pub left: bool,
+    /// `ON`; `None` for `CROSS JOIN` and `FROM a, b` (every pair).
+    pub on: Option<Expr>,
 }
 
 impl Select {
+    /// The name each table of its FROM goes by (its alias, else its own),
+    /// with the table: `table` first, then the joined ones.
+    pub fn sources(&self) -> Vec<(&str, &str)> {
+        let first = self
+            .table
+            .as_deref()
+            .map(|table| (table, self.alias.as_deref().unwrap_or(table)));
+        first
+            .into_iter()
+            .chain(
+                self.joins
+                    .iter()
+                    .map(|j| (j.table.as_str(), j.alias.as_deref().unwrap_or(&j.table))),
+            )
+            .collect()
+    }
+
     /// Whether it computes over groups of rows: an aggregate, GROUP BY or
     /// HAVING (one output row per group, all rows one group without GROUP
     /// BY).
@@ -447,8 +487,9 @@ pub enum Op {
 }
 
 const SUPPORTED: &str =
-    "the SQL the simulation runs is SELECT (one table, WHERE, GROUP BY, HAVING, ORDER BY, \
-     LIMIT, FOR UPDATE; count, sum, min, max, avg; CASE, LIKE; uncorrelated subqueries: \
+    "the SQL the simulation runs is SELECT (a table, or tables joined by [INNER] JOIN, \
+     LEFT [OUTER] JOIN and CROSS JOIN; WHERE, GROUP BY, HAVING, ORDER BY, LIMIT, \
+     FOR UPDATE of one table; count, sum, min, max, avg; CASE, LIKE; uncorrelated subqueries: \
      EXISTS, IN (SELECT …), (SELECT …)), INSERT … VALUES or SELECT (ON CONFLICT DO NOTHING | DO UPDATE, RETURNING), \
      UPDATE … SET (RETURNING), DELETE (RETURNING), BEGIN / START TRANSACTION [ISOLATION LEVEL …], \
      SET TRANSACTION ISOLATION LEVEL, COMMIT and ROLLBACK";
@@ -591,6 +632,9 @@ pub fn visit_select(select: &mut Select, f: &mut dyn FnMut(&mut Expr)) {
     for e in [&mut select.filter, &mut select.having, &mut select.limit] {
         e.iter_mut().for_each(|e| visit_expr(e, f));
     }
+    for join in &mut select.joins {
+        join.on.iter_mut().for_each(|e| visit_expr(e, f));
+    }
 }
 
 /// An expression and everything in it, subqueries included, innermost
@@ -651,8 +695,25 @@ mod tests {
             for_update: false,
             nowait: false,
             skip_locked: false,
+            joins: Vec::new(),
+            alias: None,
         };
-        vec![
+        let joined = Plan::Select(Select {
+            table: Some("events".into()),
+            alias: Some("e".into()),
+            joins: vec![Join {
+                table: "orders".into(),
+                alias: None,
+                left: true,
+                on: Some(Expr::Binary(
+                    Box::new(Expr::Column("orders.event_id".into())),
+                    Op::Eq,
+                    Box::new(Expr::Column("e.id".into())),
+                )),
+            }],
+            ..inner.clone()
+        });
+        let mut plans = vec![
             Ok(Plan::Select(Select {
                 table: Some("orders".into()),
                 projection: Projection::Items(vec![
@@ -700,6 +761,8 @@ mod tests {
                 for_update: true,
                 nowait: false,
                 skip_locked: true,
+                joins: Vec::new(),
+                alias: None,
             })),
             Ok(Plan::Insert(Insert {
                 table: "t".into(),
@@ -773,7 +836,9 @@ mod tests {
                 table: Some("t".into()),
                 ..SqlError::new("23505", "duplicate key")
             }),
-        ]
+        ];
+        plans.push(Ok(joined));
+        plans
     }
 
     #[test]
@@ -819,6 +884,7 @@ mod tests {
                     keys: vec![Key {
                         name: "t_pkey".into(),
                         columns: vec!["id".into()],
+                        primary: true,
                     }],
                     expect_unique: vec![vec!["n".into()]],
                     checks: Vec::new(),
@@ -828,6 +894,7 @@ mod tests {
                     key: Key {
                         name: "t_n_idx".into(),
                         columns: vec!["n".into()],
+                        primary: false,
                     },
                 },
                 SchemaStep::Seed {

@@ -7,10 +7,10 @@
 use serde_json::Value;
 use sqlparser::ast::{
     self, AssignmentTarget, BinaryOperator, ColumnOption, ConflictTarget, Expr as SqlExpr,
-    FromTable, FunctionArg, FunctionArgExpr, FunctionArguments, LimitClause, ObjectName,
-    ObjectNamePart, OnConflictAction, OnInsert, OrderByKind, SelectItem, SetExpr, Statement,
-    TableConstraint, TableFactor, TableObject, TableWithJoins, TransactionIsolationLevel,
-    TransactionMode, UnaryOperator, Value as SqlValue,
+    FromTable, FunctionArg, FunctionArgExpr, FunctionArguments, JoinConstraint, JoinOperator,
+    LimitClause, ObjectName, ObjectNamePart, OnConflictAction, OnInsert, OrderByKind, SelectItem,
+    SetExpr, Statement, TableConstraint, TableFactor, TableObject, TableWithJoins,
+    TransactionIsolationLevel, TransactionMode, UnaryOperator, Value as SqlValue,
 };
 use sqlparser::dialect::PostgreSqlDialect;
 use sqlparser::keywords::Keyword;
@@ -18,7 +18,7 @@ use sqlparser::parser::{Parser, ParserError};
 use sqlparser::tokenizer::{Location, Token, TokenWithSpan};
 
 use super::{
-    quote, Aggregate, Check, Column, Default, Delete, Expr, Function, Insert, Isolation, Key,
+    quote, Aggregate, Check, Column, Default, Delete, Expr, Function, Insert, Isolation, Join, Key,
     OnConflict, Op, Plan, Projection, SchemaPlan, SchemaStep, Select, SqlError, TableSchema, Type,
     Update,
 };
@@ -369,42 +369,120 @@ pub fn object_name(name: &ObjectName) -> String {
 /// The one table of a FROM, and its alias, as the statement's scope.
 fn single_table(text: &str, from: &TableWithJoins) -> Result<Scope, SqlError> {
     if !from.joins.is_empty() {
-        return Err(SqlError::unsupported(text, "JOIN"));
+        return Err(SqlError::unsupported(text, "JOIN outside a SELECT"));
     }
-    match &from.relation {
+    let (table, alias) = relation(text, &from.relation)?;
+    Ok(Scope::enter(vec![(Some(table), alias)]))
+}
+
+/// A table of a FROM, and its alias.
+fn relation(text: &str, factor: &TableFactor) -> Result<(String, Option<String>), SqlError> {
+    match factor {
         TableFactor::Table {
             name,
             args: None,
             alias,
             ..
-        } => Ok(Scope::enter(
-            Some(object_name(name)),
-            alias.as_ref().map(|a| ident(&a.name)),
-        )),
+        } => Ok((object_name(name), alias.as_ref().map(|a| ident(&a.name)))),
         _ => Err(SqlError::unsupported(text, "a FROM that is not a table")),
     }
 }
 
-thread_local! {
-    /// The tables of the statements being read, outermost first, each by
-    /// its name and its alias: a statement's, then each subquery's inside
-    /// it ([`Scope`]).
-    static SCOPES: std::cell::RefCell<Vec<(Option<String>, Option<String>)>> =
-        const { std::cell::RefCell::new(Vec::new()) };
+/// A SELECT's FROM: its first table, and the tables joined to it
+/// (`JOIN … ON`, `INNER`, `LEFT [OUTER]`, `CROSS JOIN`, and `FROM a, b`),
+/// whose `ON` conditions are read in the scope of them all.
+fn from_tables(
+    text: &str,
+    from: Vec<TableWithJoins>,
+) -> Result<(Scope, Option<String>, Vec<Join>), SqlError> {
+    let mut tables = Vec::new();
+    // Each joined table, with its kind and its ON condition as written.
+    let mut pending = Vec::new();
+    for (n, item) in from.into_iter().enumerate() {
+        let (table, alias) = relation(text, &item.relation)?;
+        if n > 0 {
+            pending.push((table.clone(), alias.clone(), false, None));
+        }
+        tables.push((table, alias));
+        for join in item.joins {
+            let (table, alias) = relation(text, &join.relation)?;
+            let (left, constraint) = match join.join_operator {
+                JoinOperator::Join(c) | JoinOperator::Inner(c) => (false, c),
+                JoinOperator::Left(c) | JoinOperator::LeftOuter(c) => (true, c),
+                JoinOperator::CrossJoin(c) => (false, c),
+                JoinOperator::Right(_) | JoinOperator::RightOuter(_) => {
+                    return Err(SqlError::unsupported(text, "RIGHT JOIN"))
+                }
+                JoinOperator::FullOuter(_) => return Err(SqlError::unsupported(text, "FULL JOIN")),
+                _ => return Err(SqlError::unsupported(text, "this kind of JOIN")),
+            };
+            let on = match constraint {
+                JoinConstraint::On(on) => Some(on),
+                JoinConstraint::None => None,
+                JoinConstraint::Using(_) | JoinConstraint::UsingAlias(..) => {
+                    return Err(SqlError::unsupported(text, "JOIN … USING"))
+                }
+                JoinConstraint::Natural => return Err(SqlError::unsupported(text, "NATURAL JOIN")),
+            };
+            pending.push((table.clone(), alias.clone(), left, on));
+            tables.push((table, alias));
+        }
+    }
+    let mut names: Vec<&str> = Vec::new();
+    for (table, alias) in &tables {
+        let name = alias.as_deref().unwrap_or(table);
+        if names.contains(&name) {
+            return Err(SqlError::new(
+                "42712",
+                format!("table name \"{name}\" specified more than once"),
+            ));
+        }
+        names.push(name);
+    }
+    let alias = tables.first().and_then(|(_, alias)| alias.clone());
+    let scope = Scope::enter(
+        tables
+            .into_iter()
+            .map(|(table, alias)| (Some(table), alias))
+            .collect(),
+    );
+    let joins = pending
+        .into_iter()
+        .map(|(table, alias, left, on)| {
+            Ok(Join {
+                table,
+                alias,
+                left,
+                on: on.map(|on| expr(text, on)).transpose()?,
+            })
+        })
+        .collect::<Result<Vec<_>, SqlError>>()?;
+    Ok((scope, alias, joins))
 }
 
-/// A table a qualified column may name (`orders.user_id`, `o.user_id`)
-/// while a statement or a subquery is read: entered by `single_table` and
-/// left when dropped. A qualifier must name the innermost one: an outer
-/// one makes a correlated subquery (the model runs a subquery once, on
-/// its own), any other is PostgreSQL's 42P01.
+/// A level of [`SCOPES`]: the tables of one FROM, each by its name and
+/// its alias.
+type Tables = Vec<(Option<String>, Option<String>)>;
+
+thread_local! {
+    /// The tables of the statements being read, outermost first: a
+    /// statement's FROM, then each subquery's inside it ([`Scope`]).
+    static SCOPES: std::cell::RefCell<Vec<Tables>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The tables a qualified column may name (`orders.user_id`,
+/// `o.user_id`) while a statement or a subquery is read: entered with its
+/// FROM and left when dropped. A qualifier must name a table of the
+/// innermost one: an outer one makes a correlated subquery (the model
+/// runs a subquery once, on its own), any other is PostgreSQL's 42P01.
 struct Scope {
     table: Option<String>,
 }
 
 impl Scope {
-    fn enter(table: Option<String>, alias: Option<String>) -> Self {
-        SCOPES.with(|scopes| scopes.borrow_mut().push((table.clone(), alias)));
+    fn enter(tables: Tables) -> Self {
+        let table = tables.first().and_then(|(table, _)| table.clone());
+        SCOPES.with(|scopes| scopes.borrow_mut().push(tables));
         Scope { table }
     }
 
@@ -419,29 +497,63 @@ impl Drop for Scope {
     }
 }
 
-/// Checks the qualifier of a column against the scopes (above).
-fn qualifier(text: &str, name: &str) -> Result<(), SqlError> {
+/// A column qualified by `name`: in a FROM of one table, the column
+/// alone; in a join, `name.column`, the name the table goes by (the store
+/// reads it so). Checked against the scopes (above).
+fn qualified(text: &str, name: &str, column: String) -> Result<String, SqlError> {
     SCOPES.with(|scopes| {
         let scopes = scopes.borrow();
         let names = |(table, alias): &(Option<String>, Option<String>)| {
-            table.as_deref() == Some(name) || alias.as_deref() == Some(name)
+            alias.as_deref() == Some(name) || (alias.is_none() && table.as_deref() == Some(name))
+        };
+        let renamed = |(table, alias): &(Option<String>, Option<String>)| {
+            alias.is_some() && table.as_deref() == Some(name)
         };
         match scopes.split_last() {
-            None => Ok(()),
-            Some((inner, _)) if names(inner) => Ok(()),
-            Some((_, outer)) if outer.iter().any(names) => Err(SqlError::unsupported(
-                text,
-                &format!(
-                    "a correlated subquery (its {name}.… reads the outer query's row; \
-                     the model runs a subquery once, on its own)"
-                ),
+            None => Ok(column),
+            Some((inner, _)) if inner.iter().any(names) => match inner.len() {
+                1 => Ok(column),
+                _ => Ok(format!("{name}.{column}")),
+            },
+            Some((inner, _)) if inner.iter().any(renamed) => Err(SqlError::new(
+                "42P01",
+                format!("invalid reference to FROM-clause entry for table \"{name}\""),
             )),
+            Some((_, outer)) if outer.iter().flatten().any(|t| names(t) || renamed(t)) => {
+                Err(SqlError::unsupported(
+                    text,
+                    &format!(
+                        "a correlated subquery (its {name}.… reads the outer query's row; \
+                         the model runs a subquery once, on its own)"
+                    ),
+                ))
+            }
             Some(_) => Err(SqlError::new(
                 "42P01",
                 format!("missing FROM-clause entry for table \"{name}\""),
             )),
         }
     })
+}
+
+/// Whether the FROM being read joins tables.
+fn joined() -> bool {
+    SCOPES.with(|scopes| {
+        scopes
+            .borrow()
+            .last()
+            .is_some_and(|tables| tables.len() > 1)
+    })
+}
+
+/// A column as ORDER BY or GROUP BY names it: `o.id` keeps its qualifier
+/// in a join.
+fn named_column(text: &str, parts: &[ast::Ident]) -> Result<String, SqlError> {
+    match parts {
+        [.., table, last] => qualified(text, &ident(table), ident(last)),
+        [last] => Ok(ident(last)),
+        [] => Err(SqlError::syntax("an empty name")),
+    }
 }
 
 fn select(text: &str, query: ast::Query) -> Result<Select, SqlError> {
@@ -462,10 +574,9 @@ fn select(text: &str, query: ast::Query) -> Result<Select, SqlError> {
         ));
     };
     let select = *select;
-    let scope = match select.from.as_slice() {
-        [] => Scope::enter(None, None),
-        [from] => single_table(text, from)?,
-        _ => return Err(SqlError::unsupported(text, "a SELECT of several tables")),
+    let (scope, alias, joins) = match select.from.is_empty() {
+        true => (Scope::enter(vec![(None, None)]), None, Vec::new()),
+        false => from_tables(text, select.from)?,
     };
     let table = scope.table.clone();
     if select.distinct.is_some() {
@@ -488,7 +599,7 @@ fn select(text: &str, query: ast::Query) -> Result<Select, SqlError> {
         for item in items {
             let column = match item.expr {
                 SqlExpr::Identifier(name) => ident(&name),
-                SqlExpr::CompoundIdentifier(parts) => parts.last().map(ident).unwrap_or_default(),
+                SqlExpr::CompoundIdentifier(parts) => named_column(text, &parts)?,
                 // `ORDER BY 2`: the second output column.
                 SqlExpr::Value(ast::ValueWithSpan {
                     value: SqlValue::Number(n, _),
@@ -527,6 +638,9 @@ fn select(text: &str, query: ast::Query) -> Result<Select, SqlError> {
     if for_update && table.is_none() {
         return Err(SqlError::unsupported(text, "FOR UPDATE without a table"));
     }
+    if for_update && !joins.is_empty() {
+        return Err(SqlError::unsupported(text, "FOR UPDATE with a JOIN"));
+    }
     let filter = select.selection.map(|e| expr(text, e)).transpose()?;
     if filter.as_ref().is_some_and(Expr::has_aggregate) {
         return Err(SqlError::new(
@@ -545,7 +659,10 @@ fn select(text: &str, query: ast::Query) -> Result<Select, SqlError> {
         for_update,
         nowait,
         skip_locked,
+        joins,
+        alias,
     };
+    drop(scope);
     if select.for_update && select.aggregated() {
         let what = match select.group_by.is_empty() {
             true => "aggregate functions",
@@ -563,6 +680,15 @@ fn projection(text: &str, items: Vec<SelectItem>) -> Result<Projection, SqlError
     let mut out = Vec::new();
     for item in items {
         let (expression, alias) = match item {
+            // `e.*` in a join: the store puts that table's columns here.
+            SelectItem::QualifiedWildcard(
+                ast::SelectItemQualifiedWildcardKind::ObjectName(name),
+                _,
+            ) if joined() => {
+                let all = qualified(text, &object_name(&name), "*".to_string())?;
+                out.push((all.clone(), Expr::Column(all)));
+                continue;
+            }
             SelectItem::Wildcard(_) | SelectItem::QualifiedWildcard(..) => {
                 if out.is_empty() {
                     return Ok(Projection::All);
@@ -586,7 +712,7 @@ fn projection(text: &str, items: Vec<SelectItem>) -> Result<Projection, SqlError
 fn group_column(text: &str, term: SqlExpr, projection: &Projection) -> Result<String, SqlError> {
     match term {
         SqlExpr::Identifier(name) => Ok(ident(&name)),
-        SqlExpr::CompoundIdentifier(parts) => Ok(parts.last().map(ident).unwrap_or_default()),
+        SqlExpr::CompoundIdentifier(parts) => named_column(text, &parts),
         SqlExpr::Nested(inner) => group_column(text, *inner, projection),
         SqlExpr::Value(ast::ValueWithSpan {
             value: SqlValue::Number(n, _),
@@ -667,10 +793,10 @@ fn insert(text: &str, insert: ast::Insert) -> Result<Insert, SqlError> {
         ),
         _ => (Vec::new(), Some(Box::new(self::select(text, *source)?))),
     };
-    let _scope = Scope::enter(
+    let _scope = Scope::enter(vec![(
         Some(table.clone()),
         insert.table_alias.as_ref().map(|a| ident(&a.alias)),
-    );
+    )]);
     let on_conflict = match insert.on {
         None => None,
         Some(OnInsert::OnConflict(conflict)) => {
@@ -733,8 +859,8 @@ fn expr(text: &str, expression: SqlExpr) -> Result<Expr, SqlError> {
         SqlExpr::CompoundIdentifier(parts) => match parts.as_slice() {
             [first, column] if ident(first) == "excluded" => Expr::Excluded(ident(column)),
             [.., table, last] => {
-                qualifier(text, &ident(table))?;
-                column(text, ident(last))?
+                let name = qualified(text, &ident(table), ident(last))?;
+                column(text, name)?
             }
             [last] => column(text, ident(last))?,
             [] => return Err(SqlError::syntax("an empty name")),
@@ -1115,6 +1241,7 @@ fn schema_step(piece: Piece) -> Result<Option<SchemaStep>, SqlError> {
                             keys.push(Key {
                                 name: option.name.as_ref().map_or(format!("{name}_pkey"), ident),
                                 columns: vec![column_name.clone()],
+                                primary: true,
                             });
                         }
                         ColumnOption::Unique(_) => keys.push(Key {
@@ -1123,6 +1250,7 @@ fn schema_step(piece: Piece) -> Result<Option<SchemaStep>, SqlError> {
                                 .as_ref()
                                 .map_or(format!("{name}_{column_name}_key"), ident),
                             columns: vec![column_name.clone()],
+                            primary: false,
                         }),
                         ColumnOption::Default(expr) => {
                             column.default = Some(default(shown, expr)?);
@@ -1152,6 +1280,7 @@ fn schema_step(piece: Piece) -> Result<Option<SchemaStep>, SqlError> {
                         keys.push(Key {
                             name: pk.name.as_ref().map_or(format!("{name}_pkey"), ident),
                             columns: cols,
+                            primary: true,
                         });
                     }
                     TableConstraint::Check(check) => {
@@ -1165,6 +1294,7 @@ fn schema_step(piece: Piece) -> Result<Option<SchemaStep>, SqlError> {
                                 .as_ref()
                                 .map_or(format!("{name}_{}_key", cols.join("_")), ident),
                             columns: cols,
+                            primary: false,
                         });
                     }
                     _ => {}
@@ -1205,7 +1335,11 @@ fn schema_step(piece: Piece) -> Result<Option<SchemaStep>, SqlError> {
                 .map_or(format!("{table}_{}_idx", columns.join("_")), object_name);
             SchemaStep::UniqueIndex {
                 table,
-                key: Key { name, columns },
+                key: Key {
+                    name,
+                    columns,
+                    primary: false,
+                },
             }
         }
         Statement::Insert(insert) => SchemaStep::Seed {
@@ -1370,12 +1504,12 @@ mod tests {
 
     #[test]
     fn anything_else_quotes_the_statement() {
-        let error = parse("SELECT * FROM a JOIN b ON a.id = b.id").unwrap_err();
+        let error = parse("SELECT * FROM a RIGHT JOIN b ON a.id = b.id").unwrap_err();
         assert_eq!(error.code, "0A000");
         assert!(
             error
                 .message
-                .starts_with("JOIN is not supported by the simulation, in \"SELECT * FROM a JOIN b ON a.id = b.id\""),
+                .starts_with("RIGHT JOIN is not supported by the simulation, in \"SELECT * FROM a RIGHT JOIN b ON a.id = b.id\""),
             "{}",
             error.message
         );

@@ -28,6 +28,10 @@ pub struct Column {
 pub struct Key {
     pub name: String,
     pub columns: Vec<String>,
+    /// The PRIMARY KEY: grouped by it, a query may select the table's
+    /// other columns (PostgreSQL's functional dependency).
+    #[serde(default)]
+    pub primary: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

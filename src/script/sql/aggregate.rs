@@ -143,10 +143,15 @@ fn ungrouped(expr: &Expr, grouped: &[String]) -> Option<String> {
 }
 
 fn must_group(table: &str, column: &str) -> SqlError {
+    // A joined SELECT's columns are qualified already (`e.name`).
+    let column = match table.is_empty() {
+        true => column.to_string(),
+        false => format!("{table}.{column}"),
+    };
     error(
         "42803",
         format!(
-            "column \"{table}.{column}\" must appear in the GROUP BY clause or be used in an aggregate function"
+            "column \"{column}\" must appear in the GROUP BY clause or be used in an aggregate function"
         ),
     )
 }

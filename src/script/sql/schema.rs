@@ -35,6 +35,7 @@ pub fn load(text: &str, db: &mut Database) -> Result<(), SqlError> {
                 Key {
                     name: String::new(),
                     columns,
+                    primary: false,
                 },
                 false,
             )

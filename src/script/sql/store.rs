@@ -1167,6 +1167,9 @@ impl Database {
                 fields,
             });
         };
+        if !select.joins.is_empty() {
+            return self.select_joined(id, snapshot, select, ctx.now_ms);
+        }
         let table = self.table(name)?;
         check_columns(&table.schema, select.filter.as_ref())?;
         let mut found = self.matching(table, id, snapshot, select.filter.as_ref(), ctx)?;
@@ -1258,6 +1261,140 @@ impl Database {
                 self.hold(id, name, index);
             }
         }
+        Ok(Reply {
+            command: "SELECT",
+            row_count: Some(rows.len() as u64),
+            rows,
+            fields,
+        })
+    }
+
+    /// A SELECT of joined tables (`Select::joins`). Each column is first
+    /// resolved to its table (`name.column`: PostgreSQL's 42703 for none,
+    /// 42702 for several); then the rows are every combination of the
+    /// tables' visible rows, in FROM order, kept where each `ON` holds (a
+    /// LEFT JOIN keeps a row that matched none, with the joined table's
+    /// columns NULL), as PostgreSQL's nested loop gives them; then WHERE,
+    /// grouping, ORDER BY, LIMIT and the projection, as for one table.
+    /// Under SERIALIZABLE it reads each table whole. Its reads are the
+    /// rows its answer came from.
+    fn select_joined(
+        &mut self,
+        id: TxnId,
+        snapshot: u64,
+        select: &Select,
+        now_ms: f64,
+    ) -> Result<Reply, Stop> {
+        let sources: Vec<(String, String)> = select
+            .sources()
+            .into_iter()
+            .map(|(table, name)| (table.to_string(), name.to_string()))
+            .collect();
+        let mut types = Vec::new();
+        for (table, name) in &sources {
+            for column in &self.table(table)?.schema.columns {
+                types.push((format!("{name}.{}", column.name), column.ty));
+            }
+        }
+        let ctx = Context { now_ms, types };
+        let select = resolve_columns(select, &sources, &ctx)?;
+        // Each combination: its row (`name.column` keys) and the slots it
+        // came from, by table.
+        let mut combos: Vec<(Row, Vec<(usize, usize)>)> = vec![(Row::new(), Vec::new())];
+        for (n, (table, name)) in sources.iter().enumerate() {
+            let table = &self.tables[table];
+            let join = n.checked_sub(1).map(|j| &select.joins[j]);
+            let on = join.and_then(|join| join.on.as_ref());
+            let mut next = Vec::new();
+            for (row, from) in &combos {
+                let mut matched = false;
+                for (index, slot) in table.slots.iter().enumerate() {
+                    let Some(visible) = Self::visible(slot, id, snapshot) else {
+                        continue;
+                    };
+                    let mut joined = row.clone();
+                    for (column, value) in visible {
+                        joined.insert(format!("{name}.{column}"), value.clone());
+                    }
+                    if pass(on, &joined, &ctx).map_err(Stop::Fail)? {
+                        matched = true;
+                        let mut from = from.clone();
+                        from.push((n, index));
+                        next.push((joined, from));
+                    }
+                }
+                if !matched && join.is_some_and(|join| join.left) {
+                    let mut joined = row.clone();
+                    for column in &table.schema.columns {
+                        joined.insert(format!("{name}.{}", column.name), Value::Null);
+                    }
+                    next.push((joined, from.clone()));
+                }
+            }
+            combos = next;
+        }
+        let mut kept = Vec::with_capacity(combos.len());
+        for combo in combos {
+            if pass(select.filter.as_ref(), &combo.0, &ctx).map_err(Stop::Fail)? {
+                kept.push(combo);
+            }
+        }
+        let (rows, fields) = if select.aggregated() {
+            let rows: Vec<&Row> = kept.iter().map(|(row, _)| row).collect();
+            self.grouped("", &select, &rows, &ctx)?
+        } else {
+            if !select.order.is_empty() {
+                let output = |name: &str| match &select.projection {
+                    Projection::Items(items) => {
+                        items.iter().find(|(n, _)| n == name).map(|(_, e)| e)
+                    }
+                    Projection::All => None,
+                };
+                let numeric: Vec<bool> = select
+                    .order
+                    .iter()
+                    .map(|(column, ..)| match output(column) {
+                        Some(expr) => is_numeric(expr, &ctx),
+                        None => ctx.numeric(column),
+                    })
+                    .collect();
+                let mut keys = Vec::with_capacity(kept.len());
+                for (row, _) in &kept {
+                    let mut key = Vec::with_capacity(select.order.len());
+                    for (column, ..) in &select.order {
+                        key.push(match output(column) {
+                            Some(expr) => eval(expr, Some(row), None, &ctx).map_err(Stop::Fail)?,
+                            None => row.get(column).cloned().unwrap_or(Value::Null),
+                        });
+                    }
+                    keys.push(key);
+                }
+                let mut order: Vec<usize> = (0..kept.len()).collect();
+                order.sort_by(|&a, &b| compare_keys(&keys[a], &keys[b], &select.order, &numeric));
+                let mut sorted: Vec<Option<_>> = kept.into_iter().map(Some).collect();
+                kept = order.into_iter().filter_map(|i| sorted[i].take()).collect();
+            }
+            if let Some(limit) = limit(&select, &ctx)? {
+                kept.truncate(limit);
+            }
+            let rows: Vec<&Row> = kept.iter().map(|(row, _)| row).collect();
+            project(None, &select.projection, &rows, &ctx)?
+        };
+        for (table, _) in &sources {
+            self.note_read(id, snapshot, table, None, &ctx)?;
+        }
+        let mut read = BTreeSet::new();
+        for (_, from) in &kept {
+            for &(n, index) in from {
+                let table = &sources[n].0;
+                read.insert((
+                    table.clone(),
+                    index,
+                    self.tables[table].slots[index].latest_seq(),
+                ));
+            }
+        }
+        self.access.read = read.into_iter().collect();
         Ok(Reply {
             command: "SELECT",
             row_count: Some(rows.len() as u64),
@@ -1404,7 +1541,9 @@ impl Database {
                 column_of(schema, column).map_err(Stop::Fail)?;
             }
         }
-        let mut out = aggregate::grouped(name, select, rows, ctx).map_err(Stop::Fail)?;
+        let dependent = self.dependent_groups(select);
+        let grouping = dependent.as_ref().unwrap_or(select);
+        let mut out = aggregate::grouped(name, grouping, rows, ctx).map_err(Stop::Fail)?;
         if !select.order.is_empty() {
             let numeric: Vec<bool> = select
                 .order
@@ -1434,6 +1573,48 @@ impl Database {
                 .collect(),
         };
         Ok((out.into_iter().map(|(row, _)| row).collect(), fields))
+    }
+
+    /// `select` with its GROUP BY also naming the columns its groups fix,
+    /// if any: a table's other columns where it groups by the table's
+    /// primary key (PostgreSQL's functional dependency: `GROUP BY e.id`
+    /// may select `e.name`). The groups and their order stay the same.
+    fn dependent_groups(&self, select: &Select) -> Option<Select> {
+        if select.group_by.is_empty() {
+            return None;
+        }
+        let joined = !select.joins.is_empty();
+        let mut extra = Vec::new();
+        for (table, name) in select.sources() {
+            let Some(table) = self.tables.get(table) else {
+                continue;
+            };
+            let column = |c: &str| match joined {
+                true => format!("{name}.{c}"),
+                false => c.to_string(),
+            };
+            let Some(key) = table.schema.keys.iter().find(|key| key.primary) else {
+                continue;
+            };
+            if key
+                .columns
+                .iter()
+                .all(|c| select.group_by.contains(&column(c)))
+            {
+                for c in &table.schema.columns {
+                    let c = column(&c.name);
+                    if !select.group_by.contains(&c) && !extra.contains(&c) {
+                        extra.push(c);
+                    }
+                }
+            }
+        }
+        if extra.is_empty() {
+            return None;
+        }
+        let mut select = select.clone();
+        select.group_by.extend(extra);
+        Some(select)
     }
 
     /// The new row an INSERT builds from its values and the defaults.
@@ -2069,6 +2250,123 @@ fn limit(select: &Select, ctx: &Context) -> Result<Option<usize>, Stop> {
         Some(n) => Ok(Some(n as usize)),
         None => Ok(None),
     }
+}
+
+/// A joined SELECT with each column named as its table's (`name.column`),
+/// its `*` as every table's columns, in FROM order.
+fn resolve_columns(
+    select: &Select,
+    sources: &[(String, String)],
+    ctx: &Context,
+) -> Result<Select, Stop> {
+    let resolve = |column: &str| -> Result<String, Stop> {
+        if column.contains('.') {
+            return match ctx.column_type(column) {
+                Some(_) => Ok(column.to_string()),
+                None => Err(Stop::Fail(sql_error(
+                    "42703",
+                    format!("column {column} does not exist"),
+                ))),
+            };
+        }
+        let mut names = sources
+            .iter()
+            .map(|(_, name)| format!("{name}.{column}"))
+            .filter(|qualified| ctx.column_type(qualified).is_some());
+        match (names.next(), names.next()) {
+            (Some(qualified), None) => Ok(qualified),
+            (None, _) => Err(Stop::Fail(sql_error(
+                "42703",
+                format!("column \"{column}\" does not exist"),
+            ))),
+            _ => Err(Stop::Fail(sql_error(
+                "42702",
+                format!("column reference \"{column}\" is ambiguous"),
+            ))),
+        }
+    };
+    fn rewrite(e: &mut Expr, resolve: &dyn Fn(&str) -> Result<String, Stop>) -> Result<(), Stop> {
+        if let Expr::Column(column) = e {
+            *column = resolve(column)?;
+        }
+        let mut failed = Ok(());
+        e.each_child_mut(&mut |child| {
+            if failed.is_ok() {
+                failed = rewrite(child, resolve);
+            }
+        });
+        failed
+    }
+    let mut select = select.clone();
+    if select.projection == Projection::All {
+        select.projection = Projection::Items(
+            ctx.types
+                .iter()
+                .map(|(qualified, _)| {
+                    let column = qualified.split_once('.').map_or("", |(_, c)| c);
+                    (column.to_string(), Expr::Column(qualified.clone()))
+                })
+                .collect(),
+        );
+    }
+    if let Projection::Items(items) = &mut select.projection {
+        // `e.*`: the table's columns, in place.
+        let mut expanded = Vec::with_capacity(items.len());
+        for (name, e) in std::mem::take(items) {
+            match name.strip_suffix(".*") {
+                Some(table) if e == Expr::Column(name.clone()) => {
+                    let prefix = format!("{table}.");
+                    expanded.extend(ctx.types.iter().filter_map(|(qualified, _)| {
+                        let column = qualified.strip_prefix(&prefix)?;
+                        Some((column.to_string(), Expr::Column(qualified.clone())))
+                    }));
+                }
+                _ => expanded.push((name, e)),
+            }
+        }
+        *items = expanded;
+        for (_, e) in items {
+            rewrite(e, &resolve)?;
+        }
+    }
+    for e in [&mut select.filter, &mut select.having, &mut select.limit]
+        .into_iter()
+        .flatten()
+    {
+        rewrite(e, &resolve)?;
+    }
+    for join in &mut select.joins {
+        if let Some(on) = &mut join.on {
+            rewrite(on, &resolve)?;
+        }
+    }
+    let output = |name: &str| match &select.projection {
+        Projection::Items(items) => items
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, e)| e.clone()),
+        Projection::All => None,
+    };
+    let mut group_by = Vec::with_capacity(select.group_by.len());
+    for column in &select.group_by {
+        group_by.push(match (resolve(column), output(column)) {
+            (Ok(column), _) => column,
+            // An output column by its name, itself a table's column.
+            (Err(_), Some(Expr::Column(column))) => column,
+            (Err(error), _) => return Err(error),
+        });
+    }
+    select.group_by = group_by;
+    let mut order = Vec::with_capacity(select.order.len());
+    for (column, descending, nulls_first) in &select.order {
+        let column = match output(column) {
+            Some(_) => column.clone(),
+            None => resolve(column)?,
+        };
+        order.push((column, *descending, *nulls_first));
+    }
+    select.order = order;
+    Ok(select)
 }
 
 /// Rows as a SELECT (without aggregates) or RETURNING gives them, with
