@@ -1193,38 +1193,19 @@ impl Database {
             });
         }
         if !select.order.is_empty() {
-            // A name is an output column's first (an alias), else the table's.
-            let output = |name: &str| match &select.projection {
-                Projection::Items(items) => items.iter().find(|(n, _)| n == name).map(|(_, e)| e),
-                Projection::All => None,
-            };
-            let mut numeric = Vec::new();
             for (column, ..) in &select.order {
-                match output(column) {
-                    Some(expr) => {
-                        check_columns(&table.schema, Some(expr))?;
-                        numeric.push(is_numeric(expr, ctx));
-                    }
+                match output_column(&select.projection, column) {
+                    Some(expr) => check_columns(&table.schema, Some(expr))?,
                     None => {
                         column_of(&table.schema, column).map_err(Stop::Fail)?;
-                        numeric.push(ctx.numeric(column));
                     }
                 }
             }
-            let mut keys = Vec::with_capacity(found.len());
-            for &i in &found {
-                let row = Self::visible(&table.slots[i], id, snapshot).expect("visible");
-                let mut key = Vec::with_capacity(select.order.len());
-                for (column, ..) in &select.order {
-                    key.push(match output(column) {
-                        Some(expr) => eval(expr, Some(row), None, ctx).map_err(Stop::Fail)?,
-                        None => row.get(column).cloned().unwrap_or(Value::Null),
-                    });
-                }
-                keys.push(key);
-            }
-            let mut order: Vec<usize> = (0..found.len()).collect();
-            order.sort_by(|&a, &b| compare_keys(&keys[a], &keys[b], &select.order, &numeric));
+            let rows: Vec<&Row> = found
+                .iter()
+                .map(|&i| Self::visible(&table.slots[i], id, snapshot).expect("visible"))
+                .collect();
+            let order = sorted(select, &rows, ctx)?;
             found = order.into_iter().map(|i| found[i]).collect();
         }
         if select.skip_locked {
@@ -1344,35 +1325,10 @@ impl Database {
             self.grouped("", &select, &rows, &ctx)?
         } else {
             if !select.order.is_empty() {
-                let output = |name: &str| match &select.projection {
-                    Projection::Items(items) => {
-                        items.iter().find(|(n, _)| n == name).map(|(_, e)| e)
-                    }
-                    Projection::All => None,
-                };
-                let numeric: Vec<bool> = select
-                    .order
-                    .iter()
-                    .map(|(column, ..)| match output(column) {
-                        Some(expr) => is_numeric(expr, &ctx),
-                        None => ctx.numeric(column),
-                    })
-                    .collect();
-                let mut keys = Vec::with_capacity(kept.len());
-                for (row, _) in &kept {
-                    let mut key = Vec::with_capacity(select.order.len());
-                    for (column, ..) in &select.order {
-                        key.push(match output(column) {
-                            Some(expr) => eval(expr, Some(row), None, &ctx).map_err(Stop::Fail)?,
-                            None => row.get(column).cloned().unwrap_or(Value::Null),
-                        });
-                    }
-                    keys.push(key);
-                }
-                let mut order: Vec<usize> = (0..kept.len()).collect();
-                order.sort_by(|&a, &b| compare_keys(&keys[a], &keys[b], &select.order, &numeric));
-                let mut sorted: Vec<Option<_>> = kept.into_iter().map(Some).collect();
-                kept = order.into_iter().filter_map(|i| sorted[i].take()).collect();
+                let rows: Vec<&Row> = kept.iter().map(|(row, _)| row).collect();
+                let order = sorted(&select, &rows, &ctx)?;
+                let mut taken: Vec<Option<_>> = kept.into_iter().map(Some).collect();
+                kept = order.into_iter().filter_map(|i| taken[i].take()).collect();
             }
             if let Some(limit) = limit(&select, &ctx)? {
                 kept.truncate(limit);
@@ -2252,6 +2208,44 @@ fn limit(select: &Select, ctx: &Context) -> Result<Option<usize>, Stop> {
     }
 }
 
+/// The output column named `name` (an alias comes before a table's
+/// column of the same name), if any.
+fn output_column<'a>(projection: &'a Projection, name: &str) -> Option<&'a Expr> {
+    match projection {
+        Projection::Items(items) => items.iter().find(|(n, _)| n == name).map(|(_, e)| e),
+        Projection::All => None,
+    }
+}
+
+/// The order of `rows` by the SELECT's ORDER BY (an output column's
+/// value, else the row's column), as indexes into `rows`.
+fn sorted(select: &Select, rows: &[&Row], ctx: &Context) -> Result<Vec<usize>, Stop> {
+    let numeric: Vec<bool> = select
+        .order
+        .iter()
+        .map(
+            |(column, ..)| match output_column(&select.projection, column) {
+                Some(expr) => is_numeric(expr, ctx),
+                None => ctx.numeric(column),
+            },
+        )
+        .collect();
+    let mut keys = Vec::with_capacity(rows.len());
+    for row in rows {
+        let mut key = Vec::with_capacity(select.order.len());
+        for (column, ..) in &select.order {
+            key.push(match output_column(&select.projection, column) {
+                Some(expr) => eval(expr, Some(row), None, ctx).map_err(Stop::Fail)?,
+                None => row.get(column).cloned().unwrap_or(Value::Null),
+            });
+        }
+        keys.push(key);
+    }
+    let mut order: Vec<usize> = (0..rows.len()).collect();
+    order.sort_by(|&a, &b| compare_keys(&keys[a], &keys[b], &select.order, &numeric));
+    Ok(order)
+}
+
 /// A joined SELECT with each column named as its table's (`name.column`),
 /// its `*` as every table's columns, in FROM order.
 fn resolve_columns(
@@ -2340,13 +2334,7 @@ fn resolve_columns(
             rewrite(on, &resolve)?;
         }
     }
-    let output = |name: &str| match &select.projection {
-        Projection::Items(items) => items
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, e)| e.clone()),
-        Projection::All => None,
-    };
+    let output = |name: &str| output_column(&select.projection, name).cloned();
     let mut group_by = Vec::with_capacity(select.group_by.len());
     for column in &select.group_by {
         group_by.push(match (resolve(column), output(column)) {
