@@ -1101,9 +1101,11 @@ fn subqueries_answer_as_postgresql() {
 /// (pg's row keeps the last of two `id`s, its fields both), unqualified
 /// columns found in the one table that has them, a join inside a
 /// subquery and an `INSERT … SELECT`, `e.*`, a table's columns selected
-/// while grouped by its primary key, and PostgreSQL's errors for an
+/// while grouped by its primary key, `SELECT DISTINCT` (its LIMIT after
+/// it, NULLs equal), and PostgreSQL's errors for an
 /// ambiguous or missing column, a table named past its alias, a missing
-/// FROM entry and a table named twice.
+/// FROM entry, a table named twice, and DISTINCT with an ORDER BY
+/// outside its select list or with FOR UPDATE.
 #[test]
 fn joins_answer_as_postgresql() {
     let schema = "CREATE TABLE events (id integer PRIMARY KEY, name text NOT NULL, capacity integer NOT NULL);
@@ -1136,6 +1138,13 @@ INSERT INTO orders (user_id, event_id) VALUES (7, 1), (8, 1), (7, 2);";
   await q('star sold', 'SELECT e.*, count(o.id) AS sold FROM events e LEFT JOIN orders o ON o.event_id = e.id GROUP BY e.id ORDER BY e.id');
   await q('not key', 'SELECT e.name, count(*) FROM events e JOIN orders o ON o.event_id = e.id GROUP BY o.event_id');
   await q('stars', 'SELECT o.*, u.* FROM orders o JOIN users u ON u.id = o.user_id WHERE o.id = 3');
+  await q('distinct', 'SELECT DISTINCT event_id FROM orders ORDER BY event_id');
+  await q('distinct limit', 'SELECT DISTINCT user_id FROM orders ORDER BY user_id DESC LIMIT 1');
+  await q('distinct pairs', 'SELECT DISTINCT user_id, event_id FROM orders ORDER BY user_id, event_id');
+  await q('distinct names', 'SELECT DISTINCT u.name FROM users u JOIN orders o ON o.user_id = u.id ORDER BY u.name');
+  await q('distinct nulls', 'SELECT DISTINCT o.user_id FROM events e LEFT JOIN orders o ON o.event_id = e.id AND o.user_id = 7 ORDER BY o.user_id');
+  await q('distinct order', 'SELECT DISTINCT user_id FROM orders ORDER BY id');
+  await q('distinct lock', 'SELECT DISTINCT user_id FROM orders FOR UPDATE');
 "#
     );
     replies_are(
@@ -1165,6 +1174,13 @@ INSERT INTO orders (user_id, event_id) VALUES (7, 1), (8, 1), (7, 2);";
             r#"star sold {"rows":[{"id":1,"name":"gig","capacity":2,"sold":"2"},{"id":2,"name":"talk","capacity":1,"sold":"1"},{"id":3,"name":"empty","capacity":5,"sold":"1"}],"fields":[["id",23],["name",25],["capacity",23],["sold",20]]}"#,
             r#"not key ERR 42803 column "e.name" must appear in the GROUP BY clause or be used in an aggregate function"#,
             r#"stars {"rows":[{"id":7,"user_id":7,"event_id":2,"name":"ann"}],"fields":[["id",23],["user_id",23],["event_id",23],["id",23],["name",25]]}"#,
+            r#"distinct {"rows":[{"event_id":1},{"event_id":2},{"event_id":3}],"fields":[["event_id",23]]}"#,
+            r#"distinct limit {"rows":[{"user_id":8}],"fields":[["user_id",23]]}"#,
+            r#"distinct pairs {"rows":[{"user_id":7,"event_id":1},{"user_id":7,"event_id":2},{"user_id":8,"event_id":1},{"user_id":8,"event_id":3}],"fields":[["user_id",23],["event_id",23]]}"#,
+            r#"distinct names {"rows":[{"name":"ann"},{"name":"bob"}],"fields":[["name",25]]}"#,
+            r#"distinct nulls {"rows":[{"user_id":7},{"user_id":null}],"fields":[["user_id",23]]}"#,
+            r#"distinct order ERR 42P10 for SELECT DISTINCT, ORDER BY expressions must appear in select list"#,
+            r#"distinct lock ERR 0A000 FOR UPDATE is not allowed with DISTINCT clause"#,
         ],
     );
 }

@@ -193,6 +193,10 @@ pub struct Select {
     /// `table`'s alias (`FROM events e`), which its qualified columns use.
     #[serde(default)]
     pub alias: Option<String>,
+    /// `SELECT DISTINCT`: equal output rows once (NULLs equal), before
+    /// the LIMIT.
+    #[serde(default)]
+    pub distinct: bool,
 }
 
 /// A table joined in a SELECT's FROM.
@@ -488,7 +492,7 @@ pub enum Op {
 
 const SUPPORTED: &str =
     "the SQL the simulation runs is SELECT (a table, or tables joined by [INNER] JOIN, \
-     LEFT [OUTER] JOIN and CROSS JOIN; WHERE, GROUP BY, HAVING, ORDER BY, LIMIT, \
+     LEFT [OUTER] JOIN and CROSS JOIN; DISTINCT, WHERE, GROUP BY, HAVING, ORDER BY, LIMIT, \
      FOR UPDATE of one table; count, sum, min, max, avg; CASE, LIKE; uncorrelated subqueries: \
      EXISTS, IN (SELECT …), (SELECT …)), INSERT … VALUES or SELECT (ON CONFLICT DO NOTHING | DO UPDATE, RETURNING), \
      UPDATE … SET (RETURNING), DELETE (RETURNING), BEGIN / START TRANSACTION [ISOLATION LEVEL …], \
@@ -697,6 +701,7 @@ mod tests {
             skip_locked: false,
             joins: Vec::new(),
             alias: None,
+            distinct: false,
         };
         let joined = Plan::Select(Select {
             table: Some("events".into()),
@@ -763,6 +768,7 @@ mod tests {
                 skip_locked: true,
                 joins: Vec::new(),
                 alias: None,
+                distinct: true,
             })),
             Ok(Plan::Insert(Insert {
                 table: "t".into(),

@@ -579,9 +579,11 @@ fn select(text: &str, query: ast::Query) -> Result<Select, SqlError> {
         false => from_tables(text, select.from)?,
     };
     let table = scope.table.clone();
-    if select.distinct.is_some() {
-        return Err(SqlError::unsupported(text, "DISTINCT"));
-    }
+    let distinct = match select.distinct {
+        None | Some(ast::Distinct::All) => false,
+        Some(ast::Distinct::Distinct) => true,
+        Some(_) => return Err(SqlError::unsupported(text, "DISTINCT ON")),
+    };
     let projection = projection(text, select.projection)?;
     let group_by = match select.group_by {
         ast::GroupByExpr::Expressions(list, modifiers) if modifiers.is_empty() => list
@@ -638,6 +640,25 @@ fn select(text: &str, query: ast::Query) -> Result<Select, SqlError> {
     if for_update && table.is_none() {
         return Err(SqlError::unsupported(text, "FOR UPDATE without a table"));
     }
+    if for_update && distinct {
+        return Err(SqlError::new(
+            "0A000",
+            "FOR UPDATE is not allowed with DISTINCT clause",
+        ));
+    }
+    // What DISTINCT compares is the output: ORDER BY can only name it.
+    let shown = |column: &str| match &projection {
+        Projection::All => true,
+        Projection::Items(items) => items
+            .iter()
+            .any(|(name, e)| name == column || *e == Expr::Column(column.to_string())),
+    };
+    if distinct && order.iter().any(|(column, ..)| !shown(column)) {
+        return Err(SqlError::new(
+            "42P10",
+            "for SELECT DISTINCT, ORDER BY expressions must appear in select list",
+        ));
+    }
     if for_update && !joins.is_empty() {
         return Err(SqlError::unsupported(text, "FOR UPDATE with a JOIN"));
     }
@@ -661,6 +682,7 @@ fn select(text: &str, query: ast::Query) -> Result<Select, SqlError> {
         skip_locked,
         joins,
         alias,
+        distinct,
     };
     drop(scope);
     if select.for_update && select.aggregated() {

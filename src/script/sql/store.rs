@@ -1211,7 +1211,8 @@ impl Database {
         if select.skip_locked {
             found.retain(|&i| table.slots[i].holder(id).is_none());
         }
-        if let Some(limit) = limit(select, ctx)? {
+        let limit = limit(select, ctx)?;
+        if let (Some(limit), false) = (limit, select.distinct) {
             found.truncate(limit);
         }
         if select.for_update {
@@ -1228,7 +1229,10 @@ impl Database {
             .iter()
             .map(|&i| Self::visible(&table.slots[i], id, snapshot).expect("visible"))
             .collect();
-        let (rows, fields) = project(Some(&table.schema), &select.projection, &rows, ctx)?;
+        let (mut rows, fields) = project(Some(&table.schema), &select.projection, &rows, ctx)?;
+        if select.distinct {
+            rows = distinct(rows, limit);
+        }
         self.note_read(id, snapshot, name, select.filter.as_ref(), ctx)?;
         let slots = &self.tables[name].slots;
         let read: Vec<(String, usize, u64)> = found
@@ -1330,11 +1334,16 @@ impl Database {
                 let mut taken: Vec<Option<_>> = kept.into_iter().map(Some).collect();
                 kept = order.into_iter().filter_map(|i| taken[i].take()).collect();
             }
-            if let Some(limit) = limit(&select, &ctx)? {
+            let limit = limit(&select, &ctx)?;
+            if let (Some(limit), false) = (limit, select.distinct) {
                 kept.truncate(limit);
             }
             let rows: Vec<&Row> = kept.iter().map(|(row, _)| row).collect();
-            project(None, &select.projection, &rows, &ctx)?
+            let (rows, fields) = project(None, &select.projection, &rows, &ctx)?;
+            match select.distinct {
+                true => (distinct(rows, limit), fields),
+                false => (rows, fields),
+            }
         };
         for (table, _) in &sources {
             self.note_read(id, snapshot, table, None, &ctx)?;
@@ -1513,6 +1522,16 @@ impl Database {
                 })
                 .collect();
             out.sort_by(|(_, a), (_, b)| compare_keys(a, b, &select.order, &numeric));
+        }
+        if select.distinct {
+            let mut seen = Vec::new();
+            out.retain(|(row, _)| match seen.contains(row) {
+                true => false,
+                false => {
+                    seen.push(row.clone());
+                    true
+                }
+            });
         }
         if let Some(limit) = limit(select, ctx)? {
             out.truncate(limit);
@@ -2206,6 +2225,21 @@ fn limit(select: &Select, ctx: &Context) -> Result<Option<usize>, Stop> {
         Some(n) => Ok(Some(n as usize)),
         None => Ok(None),
     }
+}
+
+/// `SELECT DISTINCT`'s rows: each the first of its equals (NULL equals
+/// NULL here), then at most `limit` of them.
+fn distinct(rows: Vec<Row>, limit: Option<usize>) -> Vec<Row> {
+    let mut kept: Vec<Row> = Vec::new();
+    for row in rows {
+        if limit.is_some_and(|limit| kept.len() >= limit) {
+            break;
+        }
+        if !kept.contains(&row) {
+            kept.push(row);
+        }
+    }
+    kept
 }
 
 /// The output column named `name` (an alias comes before a table's
