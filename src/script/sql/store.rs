@@ -1523,18 +1523,12 @@ impl Database {
                 .collect();
             out.sort_by(|(_, a), (_, b)| compare_keys(a, b, &select.order, &numeric));
         }
-        if select.distinct {
-            let mut seen = Vec::new();
-            out.retain(|(row, _)| match seen.contains(row) {
-                true => false,
-                false => {
-                    seen.push(row.clone());
-                    true
-                }
-            });
-        }
-        if let Some(limit) = limit(select, ctx)? {
-            out.truncate(limit);
+        let mut rows: Vec<Row> = out.into_iter().map(|(row, _)| row).collect();
+        let limit = limit(select, ctx)?;
+        match (select.distinct, limit) {
+            (true, _) => rows = distinct(rows, limit),
+            (false, Some(limit)) => rows.truncate(limit),
+            (false, None) => {}
         }
         let fields = match &select.projection {
             Projection::Items(items) => items
@@ -1547,7 +1541,7 @@ impl Database {
                 .map(|(n, ty)| (n.clone(), ty.oid()))
                 .collect(),
         };
-        Ok((out.into_iter().map(|(row, _)| row).collect(), fields))
+        Ok((rows, fields))
     }
 
     /// `select` with its GROUP BY also naming the columns its groups fix,
