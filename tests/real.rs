@@ -1138,6 +1138,34 @@ fn a_join_capacity_check_races_as_on_real_postgres() {
     }
 }
 
+/// Two workers claim the next new job (`tests/pg/job_claim.js`): with
+/// `FOR UPDATE SKIP LOCKED` in the claim's subquery, or a plain `FOR
+/// UPDATE`, each job runs once on PostgreSQL as in the model; without a
+/// lock, the second worker waits on the first's row, keeps its subquery's
+/// answer and runs job 1 again, on PostgreSQL as in the model
+/// (tests/sql.rs).
+#[test]
+fn a_job_queue_claim_races_without_a_locking_subquery_on_real_postgres() {
+    let code = include_str!("pg/job_claim.js");
+    let schema = include_str!("pg/job_claim.sql");
+    let waits = code.replace(" SKIP LOCKED", "");
+    let unlocked = code.replace(" FOR UPDATE SKIP LOCKED", "");
+    for (code, duplicates) in [(code, 0), (waits.as_str(), 0), (unlocked.as_str(), 1)] {
+        let fragment = "v=1&scenario=script&users=2&clicks=1";
+        let Some(report) = play_script(code, Some(schema), fragment, 2) else {
+            return;
+        };
+        assert_eq!(assert_script_agrees(&report), duplicates, "{code}");
+        for trial in &report.trials {
+            let runs = trial.tables.iter().find(|t| t.table == "runs");
+            assert_eq!(
+                runs.map(|t| (t.real_rows, t.real_duplicates)),
+                Some((2, duplicates))
+            );
+        }
+    }
+}
+
 /// A `numeric` column keeps its scale ("49.90"), as PostgreSQL's does: the
 /// cache-aside example answers every call as PostgreSQL does.
 #[test]

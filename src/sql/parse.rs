@@ -1017,7 +1017,7 @@ fn expr(text: &str, expression: SqlExpr) -> Result<Expr, SqlError> {
                 .transpose()?,
         },
         SqlExpr::Exists { subquery, negated } => {
-            Expr::Exists(Box::new(self::subquery(text, *subquery)?), negated)
+            Expr::Exists(Box::new(self::select(text, *subquery)?), negated)
         }
         SqlExpr::In {
             expr: inner,
@@ -1026,10 +1026,10 @@ fn expr(text: &str, expression: SqlExpr) -> Result<Expr, SqlError> {
             ..
         } => Expr::InSelect(
             Box::new(expr(text, *inner)?),
-            Box::new(self::subquery(text, *subquery)?),
+            Box::new(self::select(text, *subquery)?),
             negated,
         ),
-        SqlExpr::Subquery(query) => Expr::Scalar(Box::new(self::subquery(text, *query)?)),
+        SqlExpr::Subquery(query) => Expr::Scalar(Box::new(self::select(text, *query)?)),
         SqlExpr::In { .. } => return Err(SqlError::unsupported(text, "this IN")),
         other => {
             return Err(SqlError::unsupported(
@@ -1038,15 +1038,6 @@ fn expr(text: &str, expression: SqlExpr) -> Result<Expr, SqlError> {
             ))
         }
     })
-}
-
-/// A subquery in an expression: a SELECT that takes no row locks.
-fn subquery(text: &str, query: ast::Query) -> Result<Select, SqlError> {
-    let select = select(text, query)?;
-    if select.for_update {
-        return Err(SqlError::unsupported(text, "FOR UPDATE in a subquery"));
-    }
-    Ok(select)
 }
 
 fn like(

@@ -475,12 +475,9 @@ impl Database {
                     victim: None,
                 };
             }
-            (Plan::SetIsolation(_), None) => {
-                return done(Landed::Failed(sql_error(
-                    "25P01",
-                    "SET TRANSACTION can only be used in transaction blocks".into(),
-                )))
-            }
+            // PostgreSQL warns (25P01, "SET TRANSACTION can only be used
+            // in transaction blocks") and goes on: it sets nothing.
+            (Plan::SetIsolation(_), None) => return done(Landed::Done(Reply::tag("SET"))),
             (Plan::SetIsolation(level), Some(id)) => {
                 let txn = self.txns.get_mut(&id).expect("open");
                 if txn.snapshot.is_none() {
@@ -735,8 +732,9 @@ impl Database {
             ));
         }
         let snapshot = self.snapshot(id);
+        let mut locked = false;
         let resolved = match plan.has_subquery() {
-            true => match self.resolve(id, snapshot, plan) {
+            true => match self.resolve(id, snapshot, plan, &mut locked) {
                 Ok(plan) => Some(plan),
                 Err(Stop::Wait(on)) => return Landed::Waits(on),
                 Err(Stop::Fail(error)) => return Landed::Failed(error),
@@ -752,7 +750,11 @@ impl Database {
             Plan::Delete(delete) => self.delete(id, snapshot, delete, &ctx),
             _ => unreachable!("handled by run"),
         };
-        if let (Err(Stop::Wait(_)), Some(plan)) = (&result, resolved) {
+        // A statement outside a block that waits ends its transaction, and
+        // with it the row locks its subqueries took: it runs again whole,
+        // and takes them again.
+        let implicit = self.txns[&id].session.is_none();
+        if let (Err(Stop::Wait(_)), Some(plan), false) = (&result, resolved, locked && implicit) {
             self.retry = Some(plan);
         }
         match result {
@@ -787,13 +789,21 @@ impl Database {
     /// list, a scalar subquery its value as its type; `INSERT … SELECT`'s
     /// rows as `VALUES`. PostgreSQL runs an uncorrelated subquery once per
     /// statement too (an InitPlan). Its reads are not the statement's own
-    /// (`RowAccess`), and it takes no row locks.
-    fn resolve(&mut self, id: TxnId, snapshot: u64, plan: &Plan) -> Result<Plan, Stop> {
+    /// (`RowAccess`). A subquery `FOR UPDATE` locks the rows it returns,
+    /// for the transaction (`locked` says it did), as PostgreSQL's does.
+    fn resolve(
+        &mut self,
+        id: TxnId,
+        snapshot: u64,
+        plan: &Plan,
+        locked: &mut bool,
+    ) -> Result<Plan, Stop> {
         let mut plan = plan.clone();
         let outer = plan.table().map(str::to_string);
         let read = std::mem::take(&mut self.access.read);
         let mut failed = None;
         super::parse::visit_mut(&mut plan, &mut |e| {
+            *locked |= e.subquery().is_some_and(|select| select.for_update);
             if failed.is_none() {
                 if let Err(stop) = self.run_subquery(id, snapshot, e, outer.as_deref()) {
                     failed = Some(stop);
