@@ -1276,6 +1276,65 @@ fn a_job_queue_claim_runs_each_job_once_only_with_a_locking_subquery() {
     }
 }
 
+/// `JOIN … USING (columns)`, inner and left, chained, beside a FROM item
+/// of its own, in a subquery: each column once in `*`, first, and read
+/// unqualified without ambiguity; PostgreSQL's errors for a column
+/// missing on a side (42703), on two tables of the left side (42702) or
+/// named twice (42701). Every line as PostgreSQL 15 with pg 8 printed it
+/// for this handler (2026-12-01).
+#[test]
+fn using_joins_answer_as_postgresql() {
+    let schema = "CREATE TABLE users (user_id int PRIMARY KEY, name text NOT NULL);
+CREATE TABLE orders (id serial PRIMARY KEY, user_id int NOT NULL, event_id int NOT NULL);
+CREATE TABLE events (event_id int PRIMARY KEY, name text NOT NULL, capacity int NOT NULL);
+INSERT INTO users VALUES (7, 'ann'), (8, 'bob'), (9, 'cy');
+INSERT INTO events VALUES (1, 'gig', 2), (2, 'talk', 1);
+INSERT INTO orders (user_id, event_id) VALUES (7, 1), (8, 1), (7, 2);";
+    let code = queries!(
+        r#"  await q('star', 'SELECT * FROM orders JOIN users USING (user_id) ORDER BY id');
+  await q('left star', 'SELECT * FROM users LEFT JOIN orders USING (user_id) ORDER BY user_id, id');
+  await q('chain', 'SELECT * FROM orders JOIN users USING (user_id) JOIN events USING (event_id) ORDER BY id');
+  await q('grouped', 'SELECT user_id, count(id) AS n FROM users LEFT JOIN orders USING (user_id) GROUP BY user_id ORDER BY user_id');
+  await q('qualified', 'SELECT orders.user_id, u.user_id AS uid FROM orders JOIN users u USING (user_id) ORDER BY orders.id');
+  await q('ambiguous', 'SELECT name FROM orders JOIN users USING (user_id) JOIN events USING (event_id)');
+  await q('missing left', 'SELECT 1 FROM users JOIN events USING (event_id)');
+  await q('missing right', 'SELECT 1 FROM orders JOIN users USING (event_id)');
+  await q('twice', 'SELECT 1 FROM orders JOIN users USING (user_id, user_id)');
+  await q('left twice', 'SELECT 1 FROM orders o1 JOIN orders o2 ON o1.id = o2.id JOIN users USING (user_id)');
+  await q('comma', 'SELECT count(*) AS n FROM events, orders JOIN users USING (user_id)');
+  await q('comma star', 'SELECT * FROM events e, orders JOIN users USING (user_id) WHERE e.event_id = 2 ORDER BY id');
+  await q('where', 'SELECT name FROM users JOIN orders USING (user_id) WHERE user_id = $1 ORDER BY name', [7]);
+  await q('table star', 'SELECT u.*, id FROM users u JOIN orders USING (user_id) ORDER BY id');
+  await q('unmatched', 'SELECT user_id, id FROM users LEFT JOIN orders USING (user_id) WHERE id IS NULL');
+  await q('two columns', 'SELECT count(*) AS n FROM orders a JOIN orders b USING (user_id, event_id)');
+  await q('in subquery', 'SELECT name FROM users WHERE user_id IN (SELECT user_id FROM orders JOIN events USING (event_id) WHERE name = $1)', ['talk']);
+"#
+    );
+    replies_are(
+        code,
+        schema,
+        &[
+            r#"star {"rows":[{"user_id":7,"id":1,"event_id":1,"name":"ann"},{"user_id":8,"id":2,"event_id":1,"name":"bob"},{"user_id":7,"id":3,"event_id":2,"name":"ann"}],"fields":[["user_id",23],["id",23],["event_id",23],["name",25]]}"#,
+            r#"left star {"rows":[{"user_id":7,"name":"ann","id":1,"event_id":1},{"user_id":7,"name":"ann","id":3,"event_id":2},{"user_id":8,"name":"bob","id":2,"event_id":1},{"user_id":9,"name":"cy","id":null,"event_id":null}],"fields":[["user_id",23],["name",25],["id",23],["event_id",23]]}"#,
+            r#"chain {"rows":[{"event_id":1,"user_id":7,"id":1,"name":"gig","capacity":2},{"event_id":1,"user_id":8,"id":2,"name":"gig","capacity":2},{"event_id":2,"user_id":7,"id":3,"name":"talk","capacity":1}],"fields":[["event_id",23],["user_id",23],["id",23],["name",25],["name",25],["capacity",23]]}"#,
+            r#"grouped {"rows":[{"user_id":7,"n":"2"},{"user_id":8,"n":"1"},{"user_id":9,"n":"0"}],"fields":[["user_id",23],["n",20]]}"#,
+            r#"qualified {"rows":[{"user_id":7,"uid":7},{"user_id":8,"uid":8},{"user_id":7,"uid":7}],"fields":[["user_id",23],["uid",23]]}"#,
+            r#"ambiguous ERR 42702 column reference "name" is ambiguous"#,
+            r#"missing left ERR 42703 column "event_id" specified in USING clause does not exist in left table"#,
+            r#"missing right ERR 42703 column "event_id" specified in USING clause does not exist in right table"#,
+            r#"twice ERR 42701 column name "user_id" appears more than once in USING clause"#,
+            r#"left twice ERR 42702 common column name "user_id" appears more than once in left table"#,
+            r#"comma {"rows":[{"n":"6"}],"fields":[["n",20]]}"#,
+            r#"comma star {"rows":[{"event_id":1,"name":"ann","capacity":1,"user_id":7,"id":1},{"event_id":1,"name":"bob","capacity":1,"user_id":8,"id":2},{"event_id":2,"name":"ann","capacity":1,"user_id":7,"id":3}],"fields":[["event_id",23],["name",25],["capacity",23],["user_id",23],["id",23],["event_id",23],["name",25]]}"#,
+            r#"where {"rows":[{"name":"ann"},{"name":"ann"}],"fields":[["name",25]]}"#,
+            r#"table star {"rows":[{"user_id":7,"name":"ann","id":1},{"user_id":8,"name":"bob","id":2},{"user_id":7,"name":"ann","id":3}],"fields":[["user_id",23],["name",25],["id",23]]}"#,
+            r#"unmatched {"rows":[{"user_id":9,"id":null}],"fields":[["user_id",23],["id",23]]}"#,
+            r#"two columns {"rows":[{"n":"3"}],"fields":[["n",20]]}"#,
+            r#"in subquery {"rows":[{"name":"ann"}],"fields":[["name",25]]}"#,
+        ],
+    );
+}
+
 /// A subquery that reads its outer query's row, by a qualifier or by a
 /// column only the outer table has, is refused with the reason (the model
 /// runs a subquery once per statement).

@@ -207,8 +207,17 @@ pub struct Join {
     /// `LEFT JOIN`: a row with no match is kept, with this table's
     /// columns NULL.
     pub left: bool,
-    /// `ON`; `None` for `CROSS JOIN` and `FROM a, b` (every pair).
+    /// `ON`; `None` for `CROSS JOIN`, `FROM a, b` (every pair) and
+    /// `USING`.
     pub on: Option<Expr>,
+    /// `USING (columns)`: each equal on both sides, and one column of
+    /// the output (the store writes the `ON`).
+    #[serde(default)]
+    pub using: Vec<String>,
+    /// The first table of a FROM item of its own (`FROM a, b`: `b`), so
+    /// not a side of the joins before it.
+    #[serde(default)]
+    pub new_item: bool,
 }
 
 impl Select {
@@ -491,8 +500,8 @@ pub enum Op {
 }
 
 const SUPPORTED: &str =
-    "the SQL the simulation runs is SELECT (a table, or tables joined by [INNER] JOIN, \
-     LEFT [OUTER] JOIN and CROSS JOIN; DISTINCT, WHERE, GROUP BY, HAVING, ORDER BY, LIMIT, \
+    "the SQL the simulation runs is SELECT (a table, or tables joined by [INNER] JOIN and \
+     LEFT [OUTER] JOIN (ON or USING) and CROSS JOIN; DISTINCT, WHERE, GROUP BY, HAVING, ORDER BY, LIMIT, \
      FOR UPDATE [NOWAIT | SKIP LOCKED] of one table; count, sum, min, max, avg; CASE, LIKE; \
      uncorrelated subqueries: EXISTS, IN (SELECT …), (SELECT …)), INSERT … VALUES or SELECT (ON CONFLICT DO NOTHING | DO UPDATE, RETURNING), \
      UPDATE … SET (RETURNING), DELETE (RETURNING), BEGIN / START TRANSACTION [ISOLATION LEVEL …], \
@@ -715,6 +724,8 @@ mod tests {
                     Op::Eq,
                     Box::new(Expr::Column("e.id".into())),
                 )),
+                using: Vec::new(),
+                new_item: false,
             }],
             ..inner.clone()
         });

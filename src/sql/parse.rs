@@ -389,19 +389,20 @@ fn relation(text: &str, factor: &TableFactor) -> Result<(String, Option<String>)
 }
 
 /// A SELECT's FROM: its first table, and the tables joined to it
-/// (`JOIN … ON`, `INNER`, `LEFT [OUTER]`, `CROSS JOIN`, and `FROM a, b`),
-/// whose `ON` conditions are read in the scope of them all.
+/// (`JOIN … ON` or `USING`, `INNER`, `LEFT [OUTER]`, `CROSS JOIN`, and
+/// `FROM a, b`), whose `ON` conditions are read in the scope of them all.
 fn from_tables(
     text: &str,
     from: Vec<TableWithJoins>,
 ) -> Result<(Scope, Option<String>, Vec<Join>), SqlError> {
     let mut tables = Vec::new();
-    // Each joined table, with its kind and its ON condition as written.
+    // Each joined table, with its kind, its ON condition as written, its
+    // USING columns, and whether it starts a FROM item.
     let mut pending = Vec::new();
     for (n, item) in from.into_iter().enumerate() {
         let (table, alias) = relation(text, &item.relation)?;
         if n > 0 {
-            pending.push((table.clone(), alias.clone(), false, None));
+            pending.push((table.clone(), alias.clone(), false, None, Vec::new(), true));
         }
         tables.push((table, alias));
         for join in item.joins {
@@ -416,15 +417,29 @@ fn from_tables(
                 JoinOperator::FullOuter(_) => return Err(SqlError::unsupported(text, "FULL JOIN")),
                 _ => return Err(SqlError::unsupported(text, "this kind of JOIN")),
             };
-            let on = match constraint {
-                JoinConstraint::On(on) => Some(on),
-                JoinConstraint::None => None,
-                JoinConstraint::Using(_) | JoinConstraint::UsingAlias(..) => {
-                    return Err(SqlError::unsupported(text, "JOIN … USING"))
+            let (on, using) = match constraint {
+                JoinConstraint::On(on) => (Some(on), Vec::new()),
+                JoinConstraint::None => (None, Vec::new()),
+                JoinConstraint::Using(names) => {
+                    let mut using: Vec<String> = Vec::with_capacity(names.len());
+                    for name in &names {
+                        let column = object_name(name);
+                        if using.contains(&column) {
+                            return Err(SqlError::new(
+                                "42701",
+                                format!("column name \"{column}\" appears more than once in USING clause"),
+                            ));
+                        }
+                        using.push(column);
+                    }
+                    (None, using)
+                }
+                JoinConstraint::UsingAlias(..) => {
+                    return Err(SqlError::unsupported(text, "JOIN … USING … AS"))
                 }
                 JoinConstraint::Natural => return Err(SqlError::unsupported(text, "NATURAL JOIN")),
             };
-            pending.push((table.clone(), alias.clone(), left, on));
+            pending.push((table.clone(), alias.clone(), left, on, using, false));
             tables.push((table, alias));
         }
     }
@@ -448,12 +463,14 @@ fn from_tables(
     );
     let joins = pending
         .into_iter()
-        .map(|(table, alias, left, on)| {
+        .map(|(table, alias, left, on, using, new_item)| {
             Ok(Join {
                 table,
                 alias,
                 left,
                 on: on.map(|on| expr(text, on)).transpose()?,
+                using,
+                new_item,
             })
         })
         .collect::<Result<Vec<_>, SqlError>>()?;

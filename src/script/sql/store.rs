@@ -911,21 +911,29 @@ impl Database {
         Ok((rows, types))
     }
 
-    /// A subquery's column that its table lacks but the outer statement's
-    /// has reads the outer row, in PostgreSQL: a correlated subquery, which
-    /// the model does not run.
+    /// A subquery's column that none of its tables has but the outer
+    /// statement's has reads the outer row, in PostgreSQL: a correlated
+    /// subquery, which the model does not run.
     fn uncorrelated(&self, select: &Select, outer: Option<&str>) -> Result<(), Stop> {
-        let (Some(inner), Some(outer)) = (
-            select.table.as_deref().and_then(|t| self.tables.get(t)),
-            outer.and_then(|t| self.tables.get(t)),
-        ) else {
+        let inner: Vec<&Table> = select
+            .sources()
+            .iter()
+            .filter_map(|(table, _)| self.tables.get(*table))
+            .collect();
+        let Some(outer) = outer.and_then(|t| self.tables.get(t)) else {
             return Ok(());
         };
+        if inner.is_empty() {
+            return Ok(());
+        }
         let has = |table: &Table, name: &str| table.schema.columns.iter().any(|c| c.name == name);
         let mut outer_column = None;
+        // A qualified column of a join names one of its own tables (the
+        // parser refuses an outer one).
         let mut look = |e: &Expr| {
             crate::sql::columns(e, &mut |name| {
-                if !has(inner, name) && has(outer, name) {
+                let inner_has = name.contains('.') || inner.iter().any(|t| has(t, name));
+                if !inner_has && has(outer, name) {
                     outer_column.get_or_insert_with(|| name.to_string());
                 }
             })
@@ -2284,13 +2292,143 @@ fn sorted(select: &Select, rows: &[&Row], ctx: &Context) -> Result<Vec<usize>, S
     Ok(order)
 }
 
+/// One item of a FROM (`FROM a JOIN b USING (id), c`: `a JOIN b` and
+/// `c`): its tables by name, its output columns in the order `*` gives
+/// them (each by its name, with the qualified column it reads), and the
+/// columns its `USING` joins merged (each read from its left side, as
+/// PostgreSQL's inner and left joins give it).
+#[derive(Default)]
+struct FromItem {
+    tables: Vec<String>,
+    columns: Vec<(String, String)>,
+    merged: Vec<(String, String)>,
+}
+
+impl FromItem {
+    /// The qualified columns an unqualified `column` may name here.
+    fn candidates(&self, column: &str, ctx: &Context) -> Vec<String> {
+        if let Some((_, qualified)) = self.merged.iter().find(|(name, _)| name == column) {
+            return vec![qualified.clone()];
+        }
+        self.tables
+            .iter()
+            .map(|table| format!("{table}.{column}"))
+            .filter(|qualified| ctx.column_type(qualified).is_some())
+            .collect()
+    }
+}
+
+/// The items of a joined SELECT's FROM, with each `USING` join's `ON`
+/// written: its columns equal on both sides. PostgreSQL's errors: 42703
+/// for a USING column missing on a side, 42702 for one on several tables
+/// of the left side.
+fn from_items(
+    select: &mut Select,
+    sources: &[(String, String)],
+    ctx: &Context,
+) -> Result<Vec<FromItem>, Stop> {
+    let columns_of = |name: &str| -> Vec<(String, String)> {
+        let prefix = format!("{name}.");
+        ctx.types
+            .iter()
+            .filter_map(|(qualified, _)| {
+                let column = qualified.strip_prefix(&prefix)?;
+                Some((column.to_string(), qualified.clone()))
+            })
+            .collect()
+    };
+    let mut items = Vec::new();
+    let mut item = FromItem::default();
+    for (n, (_, name)) in sources.iter().enumerate() {
+        let join = n.checked_sub(1).map(|j| &mut select.joins[j]);
+        let using = match join {
+            Some(join) if join.new_item => {
+                items.push(std::mem::take(&mut item));
+                Vec::new()
+            }
+            Some(join) => {
+                let mut on: Option<Expr> = None;
+                for column in &join.using {
+                    let left = match item.candidates(column, ctx).as_slice() {
+                        [one] => one.clone(),
+                        [] => return Err(using_error("42703", column, "does not exist in left table")),
+                        _ => {
+                            return Err(Stop::Fail(sql_error(
+                                "42702",
+                                format!("common column name \"{column}\" appears more than once in left table"),
+                            )))
+                        }
+                    };
+                    let right = format!("{name}.{column}");
+                    if ctx.column_type(&right).is_none() {
+                        return Err(using_error(
+                            "42703",
+                            column,
+                            "does not exist in right table",
+                        ));
+                    }
+                    let equal = Expr::Binary(
+                        Box::new(Expr::Column(left.clone())),
+                        crate::sql::Op::Eq,
+                        Box::new(Expr::Column(right)),
+                    );
+                    on = Some(match on {
+                        Some(on) => {
+                            Expr::Binary(Box::new(on), crate::sql::Op::And, Box::new(equal))
+                        }
+                        None => equal,
+                    });
+                    item.merged.retain(|(merged, _)| merged != column);
+                    item.merged.push((column.clone(), left));
+                }
+                if on.is_some() {
+                    join.on = on;
+                }
+                join.using.clone()
+            }
+            None => Vec::new(),
+        };
+        // `USING` columns first, then the left side's others, then the
+        // right side's others.
+        let mut columns: Vec<(String, String)> = using
+            .iter()
+            .map(|column| {
+                let (_, left) = item
+                    .merged
+                    .iter()
+                    .find(|(m, _)| m == column)
+                    .expect("merged");
+                (column.clone(), left.clone())
+            })
+            .collect();
+        let rest = std::mem::take(&mut item.columns)
+            .into_iter()
+            .chain(columns_of(name));
+        columns.extend(rest.filter(|(column, _)| !using.contains(column)));
+        item.columns = columns;
+        item.tables.push(name.clone());
+    }
+    items.push(item);
+    Ok(items)
+}
+
+fn using_error(code: &'static str, column: &str, what: &str) -> Stop {
+    Stop::Fail(sql_error(
+        code,
+        format!("column \"{column}\" specified in USING clause {what}"),
+    ))
+}
+
 /// A joined SELECT with each column named as its table's (`name.column`),
-/// its `*` as every table's columns, in FROM order.
+/// its `*` as every table's columns, in FROM order (a `USING` column
+/// once, first).
 fn resolve_columns(
     select: &Select,
     sources: &[(String, String)],
     ctx: &Context,
 ) -> Result<Select, Stop> {
+    let mut select = select.clone();
+    let items = from_items(&mut select, sources, ctx)?;
     let resolve = |column: &str| -> Result<String, Stop> {
         if column.contains('.') {
             return match ctx.column_type(column) {
@@ -2301,10 +2439,7 @@ fn resolve_columns(
                 ))),
             };
         }
-        let mut names = sources
-            .iter()
-            .map(|(_, name)| format!("{name}.{column}"))
-            .filter(|qualified| ctx.column_type(qualified).is_some());
+        let mut names = items.iter().flat_map(|item| item.candidates(column, ctx));
         match (names.next(), names.next()) {
             (Some(qualified), None) => Ok(qualified),
             (None, _) => Err(Stop::Fail(sql_error(
@@ -2329,15 +2464,12 @@ fn resolve_columns(
         });
         failed
     }
-    let mut select = select.clone();
     if select.projection == Projection::All {
         select.projection = Projection::Items(
-            ctx.types
+            items
                 .iter()
-                .map(|(qualified, _)| {
-                    let column = qualified.split_once('.').map_or("", |(_, c)| c);
-                    (column.to_string(), Expr::Column(qualified.clone()))
-                })
+                .flat_map(|item| &item.columns)
+                .map(|(column, qualified)| (column.clone(), Expr::Column(qualified.clone())))
                 .collect(),
         );
     }
