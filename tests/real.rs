@@ -1166,6 +1166,23 @@ fn a_job_queue_claim_races_without_a_locking_subquery_on_real_postgres() {
     }
 }
 
+/// Two buyers read the stock `FOR SHARE`, then update it: the first to
+/// wait fails with 40P01 on PostgreSQL as in the model; with `FOR UPDATE`
+/// both buy (tests/sql.rs).
+#[test]
+fn shared_locks_then_updates_deadlock_on_real_postgres() {
+    let code = include_str!("pg/share_then_update.js");
+    let schema = include_str!("pg/share_then_update.sql");
+    let exclusive = code.replace("FOR SHARE", "FOR UPDATE");
+    for code in [code, exclusive.as_str()] {
+        let fragment = "v=1&scenario=script&users=2&clicks=1";
+        let Some(report) = play_script(code, Some(schema), fragment, 2) else {
+            return;
+        };
+        assert_eq!(assert_script_agrees(&report), 0, "{code}");
+    }
+}
+
 /// A `numeric` column keeps its scale ("49.90"), as PostgreSQL's does: the
 /// cache-aside example answers every call as PostgreSQL does.
 #[test]

@@ -1335,6 +1335,68 @@ INSERT INTO orders (user_id, event_id) VALUES (7, 1), (8, 1), (7, 2);";
     );
 }
 
+/// `FOR SHARE`, with `NOWAIT`, `SKIP LOCKED`, beside `FOR UPDATE` (the
+/// stronger wins) and in a subquery, with PostgreSQL's errors naming the
+/// clause: every line as PostgreSQL 15 with pg 8 printed it for this
+/// handler (2026-12-01).
+#[test]
+fn for_share_answers_as_postgresql() {
+    let code = queries!(
+        r#"  await q('share', 'SELECT id, owner FROM accounts WHERE balance > $1 ORDER BY id FOR SHARE', [10]);
+  await q('share nowait', 'SELECT id FROM accounts WHERE id = 2 FOR SHARE NOWAIT');
+  await q('share skip', 'SELECT id FROM accounts ORDER BY id LIMIT 2 FOR SHARE SKIP LOCKED');
+  await q('both', 'SELECT id FROM accounts WHERE id = 1 FOR SHARE FOR UPDATE');
+  await q('in subquery', 'SELECT amount FROM ledger WHERE account_id IN (SELECT id FROM accounts WHERE owner = $1 FOR SHARE) ORDER BY id', ['ann']);
+  await q('aggregate', 'SELECT count(*) AS n FROM accounts FOR SHARE');
+  await q('grouped', 'SELECT owner FROM accounts GROUP BY owner FOR SHARE');
+  await q('distinct', 'SELECT DISTINCT owner FROM accounts FOR SHARE');
+"#
+    );
+    replies_are(
+        code,
+        SUBQUERY_SCHEMA,
+        &[
+            r#"share {"rows":[{"id":1,"owner":"ann"},{"id":2,"owner":"bob"}],"fields":[["id",23],["owner",25]]}"#,
+            r#"share nowait {"rows":[{"id":2}],"fields":[["id",23]]}"#,
+            r#"share skip {"rows":[{"id":1},{"id":2}],"fields":[["id",23]]}"#,
+            r#"both {"rows":[{"id":1}],"fields":[["id",23]]}"#,
+            r#"in subquery {"rows":[{"amount":"40.00"},{"amount":"60.00"}],"fields":[["amount",1700]]}"#,
+            "aggregate ERR 0A000 FOR SHARE is not allowed with aggregate functions",
+            "grouped ERR 0A000 FOR SHARE is not allowed with GROUP BY clause",
+            "distinct ERR 0A000 FOR SHARE is not allowed with DISTINCT clause",
+        ],
+    );
+}
+
+/// Two buyers read the stock `FOR SHARE`, then each updates it
+/// (`tests/pg/share_then_update.js`): each update waits for the other's
+/// shared lock, and the buyer that waited first fails with 40P01, as on
+/// PostgreSQL (tests/real.rs). With `FOR UPDATE` the second waits at its
+/// read and both buy; two shared reads do not wait for each other.
+#[test]
+fn shared_locks_then_updates_deadlock_as_on_postgresql() {
+    let code = include_str!("pg/share_then_update.js");
+    let schema = include_str!("pg/share_then_update.sql");
+    let two_buyers = "scenario=script&users=2&clicks=1";
+    let update = "'UPDATE stock SET qty = qty - 1 WHERE id = 1'";
+    let cases = [
+        (code.to_string(), ["error 40P01", "bought"]),
+        (
+            code.replace("FOR SHARE", "FOR UPDATE"),
+            ["bought", "bought"],
+        ),
+        (
+            code.replace(update, "'SELECT qty FROM stock WHERE id = 1 FOR SHARE'"),
+            ["bought", "bought"],
+        ),
+    ];
+    for (code, messages) in cases {
+        let (m, run) = run_sql(&code, schema, two_buyers);
+        assert_eq!(run.messages(), messages, "{code}");
+        assert_eq!((m.errors, m.hung), (0, 0), "{code}");
+    }
+}
+
 /// A subquery that reads its outer query's row, by a qualifier or by a
 /// column only the outer table has, is refused with the reason (the model
 /// runs a subquery once per statement).

@@ -218,7 +218,7 @@ impl Call {
             Call::Update(..) => OpKind::DbUpdate,
             Call::Remove(..) => OpKind::DbDelete,
             Call::Sql(call) => match &call.plan {
-                Ok(Plan::Select(select)) if select.for_update => OpKind::SqlSelectForUpdate,
+                Ok(Plan::Select(select)) if select.locks() => OpKind::SqlSelectForUpdate,
                 Ok(Plan::Select(_)) | Err(_) => OpKind::SqlSelect,
                 Ok(Plan::Insert(_)) => OpKind::SqlInsert,
                 Ok(Plan::Update(_)) => OpKind::SqlUpdate,

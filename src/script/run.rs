@@ -2625,7 +2625,7 @@ fn sql_outcome(plan: Option<&Plan>, landed: &Landed, in_txn: bool) -> Outcome {
         },
         (Landed::Waits(_), _) => Outcome::LockWait,
         (Landed::Done(reply), Some(plan)) => match plan {
-            Plan::Select(select) if select.for_update => Outcome::Locked,
+            Plan::Select(select) if select.locks() => Outcome::Locked,
             Plan::Select(_) if reply.rows.is_empty() => Outcome::NoOrder,
             Plan::Select(_) => Outcome::Found,
             Plan::Insert(_) if reply.row_count == Some(0) => Outcome::NotStored,

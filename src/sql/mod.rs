@@ -179,8 +179,15 @@ pub struct Select {
     /// or `LAST`, else PostgreSQL's default: first when descending.)
     pub order: Vec<(String, bool, bool)>,
     pub limit: Option<Expr>,
+    /// `FOR UPDATE`: its rows locked against every other lock and write
+    /// (`FOR NO KEY UPDATE` would be the same here, where no foreign key
+    /// takes `FOR KEY SHARE`).
     pub for_update: bool,
-    /// `FOR UPDATE NOWAIT` (fail at once) or `SKIP LOCKED` (leave them).
+    /// `FOR SHARE`: its rows locked against writes and `FOR UPDATE`, not
+    /// against each other.
+    #[serde(default)]
+    pub for_share: bool,
+    /// `NOWAIT` (fail at once) or `SKIP LOCKED` (leave them).
     pub nowait: bool,
     pub skip_locked: bool,
     /// The tables joined to `table` (`JOIN … ON`, `LEFT JOIN`, `CROSS
@@ -236,6 +243,11 @@ impl Select {
                     .map(|j| (j.table.as_str(), j.alias.as_deref().unwrap_or(&j.table))),
             )
             .collect()
+    }
+
+    /// Whether it locks the rows it returns (`FOR UPDATE` or `FOR SHARE`).
+    pub fn locks(&self) -> bool {
+        self.for_update || self.for_share
     }
 
     /// Whether it computes over groups of rows: an aggregate, GROUP BY or
@@ -502,7 +514,7 @@ pub enum Op {
 const SUPPORTED: &str =
     "the SQL the simulation runs is SELECT (a table, or tables joined by [INNER] JOIN and \
      LEFT [OUTER] JOIN (ON or USING) and CROSS JOIN; DISTINCT, WHERE, GROUP BY, HAVING, ORDER BY, LIMIT, \
-     FOR UPDATE [NOWAIT | SKIP LOCKED] of one table; count, sum, min, max, avg; CASE, LIKE; \
+     FOR UPDATE | SHARE [NOWAIT | SKIP LOCKED] of one table; count, sum, min, max, avg; CASE, LIKE; \
      uncorrelated subqueries: EXISTS, IN (SELECT …), (SELECT …)), INSERT … VALUES or SELECT (ON CONFLICT DO NOTHING | DO UPDATE, RETURNING), \
      UPDATE … SET (RETURNING), DELETE (RETURNING), BEGIN / START TRANSACTION [ISOLATION LEVEL …], \
      SET TRANSACTION ISOLATION LEVEL, COMMIT and ROLLBACK";
@@ -706,6 +718,7 @@ mod tests {
             order: Vec::new(),
             limit: None,
             for_update: false,
+            for_share: false,
             nowait: false,
             skip_locked: false,
             joins: Vec::new(),
@@ -775,6 +788,7 @@ mod tests {
                 order: vec![("id".into(), true, true)],
                 limit: Some(Expr::Value(Value::from(10))),
                 for_update: true,
+                for_share: false,
                 nowait: false,
                 skip_locked: true,
                 joins: Vec::new(),

@@ -82,6 +82,18 @@ struct Piece<'a> {
 /// of the parser than they reach (docs/sql.md).
 fn statements(text: &str) -> Result<Vec<Piece<'_>>, SqlError> {
     let syntax = |error: ParserError| {
+        // PostgreSQL's weaker row locks, which the parser does not read:
+        // not a syntax error in PostgreSQL.
+        let words = text
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_uppercase();
+        for clause in ["FOR NO KEY UPDATE", "FOR KEY SHARE"] {
+            if words.contains(clause) {
+                return SqlError::unsupported(text, clause);
+            }
+        }
         SqlError::syntax(format!(
             "{} in \"{}\"",
             error.to_string().trim_start_matches("sql parser error: "),
@@ -641,6 +653,7 @@ fn select(text: &str, query: ast::Query) -> Result<Select, SqlError> {
         Some(_) => return Err(SqlError::unsupported(text, "OFFSET")),
     };
     let mut for_update = false;
+    let mut for_share = false;
     let mut nowait = false;
     let mut skip_locked = false;
     for lock in &locks {
@@ -651,16 +664,28 @@ fn select(text: &str, query: ast::Query) -> Result<Select, SqlError> {
         }
         match lock.lock_type {
             ast::LockType::Update => for_update = true,
-            ast::LockType::Share => return Err(SqlError::unsupported(text, "FOR SHARE")),
+            ast::LockType::Share => for_share = true,
         }
     }
-    if for_update && table.is_none() {
-        return Err(SqlError::unsupported(text, "FOR UPDATE without a table"));
+    // The stronger lock, as PostgreSQL takes it.
+    for_share &= !for_update;
+    // PostgreSQL's errors name the clause.
+    let clause = if for_update {
+        "FOR UPDATE"
+    } else {
+        "FOR SHARE"
+    };
+    let locks = for_update || for_share;
+    if locks && table.is_none() {
+        return Err(SqlError::unsupported(
+            text,
+            &format!("{clause} without a table"),
+        ));
     }
-    if for_update && distinct {
+    if locks && distinct {
         return Err(SqlError::new(
             "0A000",
-            "FOR UPDATE is not allowed with DISTINCT clause",
+            format!("{clause} is not allowed with DISTINCT clause"),
         ));
     }
     // What DISTINCT compares is the output: ORDER BY can only name it.
@@ -676,8 +701,11 @@ fn select(text: &str, query: ast::Query) -> Result<Select, SqlError> {
             "for SELECT DISTINCT, ORDER BY expressions must appear in select list",
         ));
     }
-    if for_update && !joins.is_empty() {
-        return Err(SqlError::unsupported(text, "FOR UPDATE with a JOIN"));
+    if locks && !joins.is_empty() {
+        return Err(SqlError::unsupported(
+            text,
+            &format!("{clause} with a JOIN"),
+        ));
     }
     let filter = select.selection.map(|e| expr(text, e)).transpose()?;
     if filter.as_ref().is_some_and(Expr::has_aggregate) {
@@ -695,6 +723,7 @@ fn select(text: &str, query: ast::Query) -> Result<Select, SqlError> {
         order,
         limit,
         for_update,
+        for_share,
         nowait,
         skip_locked,
         joins,
@@ -702,14 +731,14 @@ fn select(text: &str, query: ast::Query) -> Result<Select, SqlError> {
         distinct,
     };
     drop(scope);
-    if select.for_update && select.aggregated() {
+    if select.locks() && select.aggregated() {
         let what = match select.group_by.is_empty() {
             true => "aggregate functions",
             false => "GROUP BY clause",
         };
         return Err(SqlError::new(
             "0A000",
-            format!("FOR UPDATE is not allowed with {what}"),
+            format!("{clause} is not allowed with {what}"),
         ));
     }
     Ok(select)
@@ -1573,6 +1602,14 @@ mod tests {
         // A keyword that starts no statement of PostgreSQL's is a syntax
         // error, as in PostgreSQL; so is a statement that goes on past its end.
         assert_eq!(parse("where a = 1").unwrap_err().code, "42601");
+        // PostgreSQL's weaker row locks are valid SQL that does not run.
+        let error = parse("SELECT id FROM t WHERE id = 1 FOR  no key\nUPDATE").unwrap_err();
+        assert_eq!(error.code, "0A000");
+        assert!(error
+            .message
+            .starts_with("FOR NO KEY UPDATE is not supported"));
+        let error = parse("SELECT id FROM t FOR KEY SHARE SKIP LOCKED").unwrap_err();
+        assert!(error.message.starts_with("FOR KEY SHARE is not supported"));
         let error = parse("select 1 end").unwrap_err();
         assert_eq!(error.code, "42601");
         assert!(

@@ -118,12 +118,13 @@ struct Version {
 }
 
 /// One row through time: its committed versions, the one write a running
-/// transaction holds on it, and a FOR UPDATE lock.
+/// transaction holds on it, a FOR UPDATE lock and the FOR SHARE locks.
 #[derive(Clone)]
 struct Slot {
     versions: Vec<Version>,
     pending: Option<(TxnId, Option<Row>)>,
     locker: Option<TxnId>,
+    sharers: Vec<TxnId>,
 }
 
 impl Slot {
@@ -135,12 +136,28 @@ impl Slot {
         self.versions.last().map_or(0, |v| v.seq)
     }
 
-    /// Who else holds the row (its write or its lock), if anyone.
+    /// Who else holds the row against a write or `FOR UPDATE` (its write
+    /// or a lock of any strength), if anyone.
     fn holder(&self, me: TxnId) -> Option<TxnId> {
+        self.exclusive_holder(me)
+            .or_else(|| self.sharers.iter().copied().find(|&s| s != me))
+    }
+
+    /// Who else holds the row against `FOR SHARE` (its write or its `FOR
+    /// UPDATE`), if anyone: shared locks do not exclude each other.
+    fn exclusive_holder(&self, me: TxnId) -> Option<TxnId> {
         match (&self.pending, self.locker) {
             (Some((writer, _)), _) if *writer != me => Some(*writer),
             (_, Some(locker)) if locker != me => Some(locker),
             _ => None,
+        }
+    }
+
+    /// Who else holds the row against a lock of this strength.
+    fn blocker(&self, me: TxnId, share: bool) -> Option<TxnId> {
+        match share {
+            true => self.exclusive_holder(me),
+            false => self.holder(me),
         }
     }
 }
@@ -667,6 +684,7 @@ impl Database {
             if slot.locker == Some(id) {
                 slot.locker = None;
             }
+            slot.sharers.retain(|&s| s != id);
             if slot.pending.as_ref().is_some_and(|(w, _)| *w == id) {
                 let (_, row) = slot.pending.take().expect("pending");
                 if commit {
@@ -803,7 +821,7 @@ impl Database {
         let read = std::mem::take(&mut self.access.read);
         let mut failed = None;
         super::parse::visit_mut(&mut plan, &mut |e| {
-            *locked |= e.subquery().is_some_and(|select| select.for_update);
+            *locked |= e.subquery().is_some_and(Select::locks);
             if failed.is_none() {
                 if let Err(stop) = self.run_subquery(id, snapshot, e, outer.as_deref()) {
                     failed = Some(stop);
@@ -1122,13 +1140,20 @@ impl Database {
         Ok(())
     }
 
-    /// Takes the rows a statement writes or locks: waits if another
-    /// transaction holds one; REPEATABLE READ and SERIALIZABLE fail if one
-    /// changed since the snapshot.
-    fn claim(&self, id: TxnId, snapshot: u64, table: &Table, slots: &[usize]) -> Result<(), Stop> {
+    /// Takes the rows a statement writes or locks (`share`: `FOR SHARE`):
+    /// waits if another transaction holds one against it; REPEATABLE READ
+    /// and SERIALIZABLE fail if one changed since the snapshot.
+    fn claim(
+        &self,
+        id: TxnId,
+        snapshot: u64,
+        table: &Table,
+        slots: &[usize],
+        share: bool,
+    ) -> Result<(), Stop> {
         for &index in slots {
             let slot = &table.slots[index];
-            if let Some(holder) = slot.holder(id) {
+            if let Some(holder) = slot.blocker(id, share) {
                 return Err(Stop::Wait(holder));
             }
             self.unseen_conflict(id, snapshot, table, index)?;
@@ -1226,21 +1251,23 @@ impl Database {
             let order = sorted(select, &rows, ctx)?;
             found = order.into_iter().map(|i| found[i]).collect();
         }
+        let share = select.for_share;
         if select.skip_locked {
-            found.retain(|&i| table.slots[i].holder(id).is_none());
+            found.retain(|&i| table.slots[i].blocker(id, share).is_none());
         }
         let limit = limit(select, ctx)?;
         if let (Some(limit), false) = (limit, select.distinct) {
             found.truncate(limit);
         }
-        if select.for_update {
-            if select.nowait && found.iter().any(|&i| table.slots[i].holder(id).is_some()) {
+        if select.locks() {
+            let held = |&i: &usize| table.slots[i].blocker(id, share).is_some();
+            if select.nowait && found.iter().any(held) {
                 return Err(Stop::Fail(sql_error(
                     "55P03",
                     format!("could not obtain lock on row in relation \"{name}\""),
                 )));
             }
-            self.claim(id, snapshot, table, &found)?;
+            self.claim(id, snapshot, table, &found, share)?;
         }
         let table = &self.tables[name];
         let rows: Vec<&Row> = found
@@ -1258,9 +1285,14 @@ impl Database {
             .map(|&index| (name.clone(), index, slots[index].latest_seq()))
             .collect();
         self.access.read = read;
-        if select.for_update {
+        if select.locks() {
             for &index in &found {
-                self.tables.get_mut(name).expect("a table").slots[index].locker = Some(id);
+                let slot = &mut self.tables.get_mut(name).expect("a table").slots[index];
+                if select.for_update {
+                    slot.locker = Some(id);
+                } else if !slot.sharers.contains(&id) {
+                    slot.sharers.push(id);
+                }
                 self.hold(id, name, index);
             }
         }
@@ -1801,7 +1833,7 @@ impl Database {
                 }
                 (Some((index, _)), Some(OnConflict::Update { set, filter, .. })) => {
                     self.unseen_conflict(id, snapshot, table, index)?;
-                    self.claim(id, snapshot, table, &[index])?;
+                    self.claim(id, snapshot, table, &[index], false)?;
                     let slot = &table.slots[index];
                     let old = match &slot.pending {
                         Some((writer, row)) if *writer == id => row.clone(),
@@ -1837,6 +1869,7 @@ impl Database {
                 versions: Vec::new(),
                 pending: None,
                 locker: None,
+                sharers: Vec::new(),
             });
             let index = table.slots.len() - 1;
             self.write(id, name, index, Some(row));
@@ -1907,7 +1940,7 @@ impl Database {
         }
         // READ COMMITTED reads the latest commit once it may write.
         let found = self.matching(table, id, snapshot, update.filter.as_ref(), ctx)?;
-        self.claim(id, snapshot, table, &found)?;
+        self.claim(id, snapshot, table, &found, false)?;
         let all: Vec<usize> = (0..table.schema.keys.len()).collect();
         let mut new_rows = Vec::new();
         let mut old_rows = Vec::new();
@@ -1968,7 +2001,7 @@ impl Database {
         let table = self.table(name)?;
         check_columns(&table.schema, delete.filter.as_ref())?;
         let found = self.matching(table, id, snapshot, delete.filter.as_ref(), ctx)?;
-        self.claim(id, snapshot, table, &found)?;
+        self.claim(id, snapshot, table, &found, false)?;
         let old: Vec<Row> = found
             .iter()
             .map(|&i| {
