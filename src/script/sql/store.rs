@@ -807,8 +807,9 @@ impl Database {
     /// list, a scalar subquery its value as its type; `INSERT … SELECT`'s
     /// rows as `VALUES`. PostgreSQL runs an uncorrelated subquery once per
     /// statement too (an InitPlan). Its reads are not the statement's own
-    /// (`RowAccess`). A subquery `FOR UPDATE` locks the rows it returns,
-    /// for the transaction (`locked` says it did), as PostgreSQL's does.
+    /// (`RowAccess`). A subquery `FOR UPDATE` or `FOR SHARE` locks the rows
+    /// it returns, for the transaction (`locked` says one did), as
+    /// PostgreSQL's does.
     fn resolve(
         &mut self,
         id: TxnId,
