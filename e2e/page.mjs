@@ -83,6 +83,16 @@ async function unwarmedStrikes(page) {
 const STORY = 'v=1&scenario=stampede&strategy=get-set&requests=50';
 const SCRIPT = 'v=1&scenario=script&example=ticket';
 
+/**
+ * Waits for the whole first draw. The step button is ready before the rest
+ * (counters, scenario, panes, then explore, a task each), so a check of the
+ * page's layout waits for the last of them.
+ */
+async function drawn(page) {
+  await ready(page);
+  await page.waitForSelector(byId('explore-pane'), { state: 'attached' });
+}
+
 const server = await serve(new URL('../dist', import.meta.url).pathname);
 ORIGIN.url = server.url;
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
@@ -94,7 +104,7 @@ try {
       const page = await openPage(browser);
       await page.emulateMedia({ colorScheme: scheme });
       await page.goto(`${server.url}/#${fragment}`);
-      await ready(page);
+      await drawn(page);
       const start = await axeViolations(page);
       await runToEnd(page);
       const end = await axeViolations(page);
@@ -154,7 +164,7 @@ try {
   for (const fragment of [STORY, SCRIPT]) {
     const phone = await openPage(browser, { width: 390, height: 844 });
     await phone.goto(`${server.url}/#${fragment}`);
-    await ready(phone);
+    await drawn(phone);
     const inputs = await phone.evaluate(() => [...document.querySelectorAll('.scenario-panel select, .scenario-panel input')]
       .slice(0, 2).map((input) => input.getBoundingClientRect().bottom));
     check(`390x844 ${fragment}: the scenario's first inputs are on the first screen`,
