@@ -56,6 +56,7 @@ macro_rules! for_each_example {
             ("express_tickets", "js", sql),
             ("stampede_redis", "js", sql),
             ("stampede_memjs", "js", sql),
+            ("job_queue_pg", "js", sql),
             ("redis_watch", "js")
         }
     };

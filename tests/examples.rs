@@ -182,6 +182,40 @@ fn cache_aside_with_redis_stampedes_the_database() {
     assert_eq!(m.events, 20);
 }
 
+/// Two workers BEGIN (20 ms) and claim (40 ms). The first marks job 1
+/// running, works 30 ms (70), records the run (90), marks the job done
+/// (110) and commits (130 ms). The second's pick takes no lock, so it
+/// picks job 1 too, and its UPDATE waits for the first's row until that
+/// COMMIT; then it marks job 1 again and runs it a second time: 30 ms of
+/// work and three statements after 130 ms, 220 ms. With `FOR UPDATE SKIP
+/// LOCKED` the second skips job 1 and runs job 2 beside the first (130 ms
+/// each); with a plain `FOR UPDATE` it waits at its pick, then takes job
+/// 2 (220 ms).
+#[test]
+fn a_job_queue_whose_pick_takes_no_lock_runs_a_job_twice() {
+    let (m, counts) = run_example("job_queue_pg", "users=2&clicks=1");
+    assert_eq!(counts, custom(&[("ran", 2.0)]));
+    assert_eq!((m.duplicate_tickets, m.errors, m.db_writes), (1, 0, 6));
+    assert_eq!((m.latency_us.p50, m.latency_us.max), (130_000, 220_000));
+    let pick = "ORDER BY id LIMIT 1\n";
+    for (lock, max) in [("FOR UPDATE SKIP LOCKED", 130_000), ("FOR UPDATE", 220_000)] {
+        let locked = format!("ORDER BY id LIMIT 1 {lock}\n");
+        let (m, counts) = run_changed("job_queue_pg", pick, &locked, "users=2&clicks=1");
+        assert_eq!(counts, custom(&[("ran", 2.0)]), "{lock}");
+        assert_eq!((m.duplicate_tickets, m.errors), (0, 0), "{lock}");
+        assert_eq!(m.latency_us.max, max, "{lock}");
+    }
+    // Three workers, three jobs; a fourth finds none.
+    let (m, counts) = run_changed(
+        "job_queue_pg",
+        pick,
+        "ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED\n",
+        "users=4&clicks=1",
+    );
+    assert_eq!(counts, custom(&[("idle", 1.0), ("ran", 3.0)]));
+    assert_eq!((m.duplicate_tickets, m.errors), (0, 0));
+}
+
 /// Five GETs miss (1 ms); five `add`s (2 ms), one wins: it SELECTs (22),
 /// SETs (23), deletes the lock (24 ms). The four others sleep 50 ms (52)
 /// and GET the value (53 ms). With `set` in place of `add` every request
@@ -301,6 +335,7 @@ fn explore_finds_the_races_and_clears_the_fixes() {
         ("express_tickets", "", false),
         ("async_mutex_servers", "", false),
         ("async_mutex_servers", "&servers=2", true),
+        ("job_queue_pg", "", true),
     ] {
         let fragment = format!("scenario=script&example={name}&users=1&clicks=2{keys}");
         let (config, _) = source::parse(&fragment).unwrap();

@@ -1166,6 +1166,27 @@ fn a_job_queue_claim_races_without_a_locking_subquery_on_real_postgres() {
     }
 }
 
+/// The job queue example (`job_queue_pg.js`, a `WITH` query's pick and
+/// `UPDATE … FROM`): its pick takes no lock, and job 1 runs twice on
+/// PostgreSQL as in the model; with `FOR UPDATE SKIP LOCKED` each job
+/// runs once (tests/examples.rs).
+#[test]
+fn a_job_queue_pick_without_a_lock_runs_a_job_twice_on_real_postgres() {
+    let (code, schema) = (example("job_queue_pg.js"), example("job_queue_pg.sql"));
+    let fixed = code.replace(
+        "ORDER BY id LIMIT 1\n",
+        "ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED\n",
+    );
+    assert_ne!(fixed, code);
+    for (code, duplicates) in [(code.as_str(), 1), (fixed.as_str(), 0)] {
+        let fragment = "v=1&scenario=script&users=2&clicks=1";
+        let Some(report) = play_script(code, Some(&schema), fragment, 2) else {
+            return;
+        };
+        assert_eq!(assert_script_agrees(&report), duplicates, "{code}");
+    }
+}
+
 /// Two buyers read the stock `FOR SHARE`, then update it: the first to
 /// wait fails with 40P01 on PostgreSQL as in the model; with `FOR UPDATE`
 /// both buy (tests/sql.rs).

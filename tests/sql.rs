@@ -1231,6 +1231,19 @@ fn locking_subqueries_answer_as_postgresql() {
     );
 }
 
+/// The claim of `tests/pg/job_claim.js` written with a `WITH` query:
+/// `WITH next AS (SELECT … FOR UPDATE SKIP LOCKED) UPDATE jobs … FROM
+/// next`.
+fn with_query_claim(code: &str) -> String {
+    let claim = "\"UPDATE jobs SET state = 'running' WHERE id = (SELECT id FROM jobs WHERE state = 'new' ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING id\"";
+    assert!(code.contains(claim));
+    code.replace(
+        claim,
+        "`WITH next AS (SELECT id FROM jobs WHERE state = 'new' ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
+       UPDATE jobs SET state = 'running' FROM next WHERE jobs.id = next.id RETURNING jobs.id`",
+    )
+}
+
 /// Two workers claim the next new job in transactions
 /// (`tests/pg/job_claim.js`), as PostgreSQL answered them
 /// (`interleave real`, tests/real.rs):
@@ -1243,15 +1256,26 @@ fn locking_subqueries_answer_as_postgresql() {
 ///   first);
 /// - without a lock in the subquery, the second waits on the first's
 ///   row, keeps its subquery's answer and runs the same job again: two
-///   runs of job 1, the race a job queue's claim must close.
+///   runs of job 1, the race a job queue's claim must close;
+/// - and the same with the claim written as `WITH next AS (…) UPDATE …
+///   FROM next` (the second keeps its `WITH` query's rows as it keeps a
+///   subquery's).
 #[test]
 fn a_job_queue_claim_runs_each_job_once_only_with_a_locking_subquery() {
     let code = include_str!("pg/job_claim.js");
     let schema = include_str!("pg/job_claim.sql");
     let two_workers = "scenario=script&users=2&clicks=1";
     let waits = code.replace(" SKIP LOCKED", "");
+    let with = with_query_claim(code);
     let cases = [
         (code.to_string(), ["ran 1", "ran 2"], 0),
+        (with.clone(), ["ran 1", "ran 2"], 0),
+        (with.replace(" SKIP LOCKED", ""), ["ran 1", "ran 2"], 0),
+        (
+            with.replace(" FOR UPDATE SKIP LOCKED", ""),
+            ["ran 1", "ran 1"],
+            1,
+        ),
         (waits.clone(), ["ran 1", "ran 2"], 0),
         (
             waits.replace("'BEGIN'", "'BEGIN ISOLATION LEVEL REPEATABLE READ'"),
@@ -1457,4 +1481,121 @@ fn a_join_capacity_check_oversells_unless_serializable() {
     let (m, run) = run_sql(&serializable, schema, two_users);
     assert_eq!(run.messages(), ["sold", "error 40001"]);
     assert_eq!(m.errors, 0);
+}
+
+/// `WITH` queries: read as a table, in a subquery, joined, renamed by a
+/// column list, each reading the ones before, hiding a table of their
+/// name; PostgreSQL's errors for a name given twice (42712) and more
+/// column names than columns (42P10); and a job queue's claim written as
+/// `WITH next AS (… FOR UPDATE SKIP LOCKED) UPDATE … FROM next`. Every line
+/// as PostgreSQL 15 with pg 8 printed it for this handler (2026-12-01).
+#[test]
+fn with_queries_answer_as_postgresql() {
+    let schema =
+        "CREATE TABLE jobs (id serial PRIMARY KEY, state text NOT NULL DEFAULT 'new', worker int);
+INSERT INTO jobs (state) VALUES ('new'), ('new'), ('done');
+CREATE TABLE runs (job_id int, worker int);
+INSERT INTO runs (job_id, worker) VALUES (2, 5), (2, 6), (3, 7);";
+    let code = queries!(
+        r#"  await q('count', "WITH n AS (SELECT id FROM jobs WHERE state = 'new') SELECT count(*) FROM n");
+  await q('star', 'WITH n AS (SELECT id, state FROM jobs) SELECT * FROM n WHERE id = $1', [2]);
+  await q('in', 'WITH n AS (SELECT id FROM jobs WHERE id > 1) SELECT id, state FROM jobs WHERE id IN (SELECT id FROM n) ORDER BY id');
+  await q('columns', 'WITH n(k, s) AS (SELECT id, state FROM jobs) SELECT k, s FROM n ORDER BY k DESC LIMIT 2');
+  await q('fewer columns', 'WITH n(k) AS (SELECT id, state FROM jobs) SELECT * FROM n ORDER BY k LIMIT 1');
+  await q('more columns', 'WITH n(a, b, c) AS (SELECT id, state FROM jobs) SELECT * FROM n');
+  await q('twice', 'WITH a AS (SELECT 1 AS x), a AS (SELECT 2 AS x) SELECT * FROM a');
+  await q('chain', 'WITH a AS (SELECT id FROM jobs), b AS (SELECT id FROM a WHERE id < 3) SELECT count(*) AS c FROM b');
+  await q('join', 'WITH r AS (SELECT job_id, worker FROM runs) SELECT j.id, r.worker FROM jobs j JOIN r ON r.job_id = j.id ORDER BY r.worker');
+  await q('materialized', 'WITH n AS MATERIALIZED (SELECT id FROM jobs) SELECT count(*) FROM n');
+  await q('hides a table', 'WITH jobs AS (SELECT 42 AS id) SELECT * FROM jobs');
+  await q('subquery inside', 'WITH n AS (SELECT id FROM jobs WHERE id IN (SELECT job_id FROM runs)) SELECT count(*) FROM n');
+  await q('alias', 'WITH n AS (SELECT id FROM jobs) SELECT m.id FROM n m ORDER BY m.id LIMIT 1');
+  await q('claim', "WITH next AS (SELECT id FROM jobs WHERE state = 'new' ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED) UPDATE jobs SET state = 'running' FROM next WHERE jobs.id = next.id RETURNING jobs.id");
+  await q('claim star', "WITH next AS (SELECT id FROM jobs WHERE state = 'new' ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED) UPDATE jobs SET state = 'running' FROM next WHERE jobs.id = next.id RETURNING *");
+  await q('claim none', "WITH next AS (SELECT id FROM jobs WHERE state = 'new' ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED) UPDATE jobs SET state = 'running' FROM next WHERE jobs.id = next.id RETURNING next.id");
+  await q('param', 'WITH n AS (SELECT id FROM jobs WHERE id >= $1) SELECT count(*) FROM n', [2]);
+"#
+    );
+    replies_are(
+        code,
+        schema,
+        &[
+            r#"count {"rows":[{"count":"2"}],"fields":[["count",20]]}"#,
+            r#"star {"rows":[{"id":2,"state":"new"}],"fields":[["id",23],["state",25]]}"#,
+            r#"in {"rows":[{"id":2,"state":"new"},{"id":3,"state":"done"}],"fields":[["id",23],["state",25]]}"#,
+            r#"columns {"rows":[{"k":3,"s":"done"},{"k":2,"s":"new"}],"fields":[["k",23],["s",25]]}"#,
+            r#"fewer columns {"rows":[{"k":1,"state":"new"}],"fields":[["k",23],["state",25]]}"#,
+            r#"more columns ERR 42P10 WITH query "n" has 2 columns available but 3 columns specified"#,
+            r#"twice ERR 42712 WITH query name "a" specified more than once"#,
+            r#"chain {"rows":[{"c":"2"}],"fields":[["c",20]]}"#,
+            r#"join {"rows":[{"id":2,"worker":5},{"id":2,"worker":6},{"id":3,"worker":7}],"fields":[["id",23],["worker",23]]}"#,
+            r#"materialized {"rows":[{"count":"3"}],"fields":[["count",20]]}"#,
+            r#"hides a table {"rows":[{"id":42}],"fields":[["id",23]]}"#,
+            r#"subquery inside {"rows":[{"count":"2"}],"fields":[["count",20]]}"#,
+            r#"alias {"rows":[{"id":1}],"fields":[["id",23]]}"#,
+            r#"claim {"rows":[{"id":1}],"fields":[["id",23]]}"#,
+            r#"claim star {"rows":[{"id":2,"state":"running","worker":null}],"fields":[["id",23],["state",25],["worker",23],["id",23]]}"#,
+            r#"claim none {"rows":[],"fields":[["id",23]]}"#,
+            r#"param {"rows":[{"count":"2"}],"fields":[["count",20]]}"#,
+        ],
+    );
+}
+
+/// `UPDATE … FROM` and `DELETE … USING`: a row matched by several of
+/// FROM's rows is written once, with the first; SET and RETURNING read
+/// every table, `RETURNING *` gives every table's columns; PostgreSQL's
+/// errors for the updated table named again (42712), an ambiguous column
+/// (42702), an unknown one (42703) and a NULL in a NOT NULL column
+/// (23502). Every line as PostgreSQL 15 with pg 8 printed it for this
+/// handler (2026-12-01).
+#[test]
+fn update_from_and_delete_using_answer_as_postgresql() {
+    let schema =
+        "CREATE TABLE jobs (id serial PRIMARY KEY, state text NOT NULL DEFAULT 'new', worker int);
+INSERT INTO jobs (state) VALUES ('new'), ('new'), ('done');
+CREATE TABLE runs (job_id int, worker int);
+INSERT INTO runs (job_id, worker) VALUES (2, 5), (2, 6), (3, 7);";
+    let code = queries!(
+        r#"  await q('from', 'UPDATE jobs SET worker = r.worker FROM runs r WHERE r.job_id = jobs.id RETURNING jobs.id, r.worker');
+  await q('alias', "UPDATE jobs j SET state = 'y' FROM runs WHERE j.id = runs.job_id AND runs.worker = 7 RETURNING j.id, state");
+  await q('same table', "UPDATE jobs SET state = 'x' FROM jobs WHERE jobs.id = 1");
+  await q('ambiguous', 'UPDATE jobs SET state = $1 FROM runs WHERE worker = 5', ['q']);
+  await q('unknown', 'UPDATE jobs SET state = $1 FROM runs WHERE runs.nope = 5', ['q']);
+  await q('no match', 'UPDATE jobs SET state = $1 FROM runs WHERE runs.job_id = jobs.id AND runs.worker = 99 RETURNING jobs.id', ['q']);
+  await q('set reads both', 'UPDATE jobs SET worker = runs.worker + jobs.id FROM runs WHERE runs.job_id = jobs.id AND runs.worker = 7 RETURNING jobs.*');
+  await q('first match', 'UPDATE jobs SET worker = runs.worker FROM runs WHERE runs.job_id = jobs.id RETURNING jobs.id, jobs.worker');
+  await q('joined from', 'UPDATE jobs SET worker = 1 FROM runs JOIN jobs j2 ON j2.id = runs.job_id WHERE jobs.id = j2.id RETURNING jobs.id');
+  await q('set unknown', 'UPDATE jobs SET nope = 1 FROM runs WHERE runs.job_id = jobs.id');
+  await q('not null', 'UPDATE jobs SET state = NULL FROM runs WHERE runs.job_id = jobs.id');
+  await q('every pair', "UPDATE jobs SET state = 'c' FROM runs RETURNING jobs.id, runs.worker");
+  await q('with', 'WITH n AS (SELECT id FROM jobs WHERE id >= $1) UPDATE jobs SET worker = $2 FROM n WHERE jobs.id = n.id RETURNING jobs.id, jobs.worker', [2, 9]);
+  await q('delete', 'DELETE FROM runs r USING jobs j WHERE r.job_id = j.id AND j.id = $1 RETURNING r.worker, j.id', [2]);
+  await q('delete star', 'DELETE FROM runs USING jobs WHERE runs.job_id = jobs.id AND runs.worker = 7 RETURNING *');
+  await q('delete with', "WITH gone AS (SELECT id FROM jobs WHERE id = 1) DELETE FROM runs USING gone WHERE runs.job_id = gone.id RETURNING runs.job_id");
+  await q('delete none', 'DELETE FROM runs USING jobs WHERE runs.job_id = jobs.id AND jobs.id = 99 RETURNING runs.job_id');
+"#
+    );
+    replies_are(
+        code,
+        schema,
+        &[
+            r#"from {"rows":[{"id":2,"worker":5},{"id":3,"worker":7}],"fields":[["id",23],["worker",23]]}"#,
+            r#"alias {"rows":[{"id":3,"state":"y"}],"fields":[["id",23],["state",25]]}"#,
+            r#"same table ERR 42712 table name "jobs" specified more than once"#,
+            r#"ambiguous ERR 42702 column reference "worker" is ambiguous"#,
+            r#"unknown ERR 42703 column runs.nope does not exist"#,
+            r#"no match {"rows":[],"fields":[["id",23]]}"#,
+            r#"set reads both {"rows":[{"id":3,"state":"y","worker":10}],"fields":[["id",23],["state",25],["worker",23]]}"#,
+            r#"first match {"rows":[{"id":2,"worker":5},{"id":3,"worker":7}],"fields":[["id",23],["worker",23]]}"#,
+            r#"joined from {"rows":[{"id":2},{"id":3}],"fields":[["id",23]]}"#,
+            r#"set unknown ERR 42703 column "nope" of relation "jobs" does not exist"#,
+            r#"not null ERR 23502 null value in column "state" of relation "jobs" violates not-null constraint"#,
+            r#"every pair {"rows":[{"id":1,"worker":5},{"id":2,"worker":5},{"id":3,"worker":5}],"fields":[["id",23],["worker",23]]}"#,
+            r#"with {"rows":[{"id":2,"worker":9},{"id":3,"worker":9}],"fields":[["id",23],["worker",23]]}"#,
+            r#"delete {"rows":[{"worker":5,"id":2},{"worker":6,"id":2}],"fields":[["worker",23],["id",23]]}"#,
+            r#"delete star {"rows":[{"job_id":3,"worker":9,"id":3,"state":"c"}],"fields":[["job_id",23],["worker",23],["id",23],["state",25],["worker",23]]}"#,
+            r#"delete with {"rows":[],"fields":[["job_id",23]]}"#,
+            r#"delete none {"rows":[],"fields":[["job_id",23]]}"#,
+        ],
+    );
 }

@@ -120,9 +120,33 @@ impl Plan {
         }
     }
 
-    /// Whether it has a query inside it: a subquery, or `INSERT … SELECT`'s
-    /// rows (the store runs those first).
+    /// Its `WITH` queries, in order.
+    pub fn with(&self) -> &[Cte] {
+        match self {
+            Plan::Select(select) => &select.with,
+            Plan::Insert(insert) => &insert.with,
+            Plan::Update(update) => &update.with,
+            Plan::Delete(delete) => &delete.with,
+            _ => &[],
+        }
+    }
+
+    pub fn with_mut(&mut self) -> Option<&mut Vec<Cte>> {
+        match self {
+            Plan::Select(select) => Some(&mut select.with),
+            Plan::Insert(insert) => Some(&mut insert.with),
+            Plan::Update(update) => Some(&mut update.with),
+            Plan::Delete(delete) => Some(&mut delete.with),
+            _ => None,
+        }
+    }
+
+    /// Whether it has a query inside it: a `WITH` query, a subquery, or
+    /// `INSERT … SELECT`'s rows (the store runs those first).
     pub fn has_subquery(&self) -> bool {
+        if !self.with().is_empty() {
+            return true;
+        }
         fn any<'a>(exprs: impl IntoIterator<Item = &'a Expr>) -> bool {
             exprs.into_iter().any(Expr::has_subquery)
         }
@@ -147,9 +171,17 @@ impl Plan {
             }
             Plan::Update(update) => {
                 any(update.set.iter().map(|(_, e)| e).chain(&update.filter))
+                    || any(update.from.iter().filter_map(|j| j.on.as_ref()))
                     || items(update.returning.as_ref())
             }
-            Plan::Delete(delete) => any(&delete.filter) || items(delete.returning.as_ref()),
+            Plan::Delete(delete) => {
+                any(delete
+                    .using
+                    .iter()
+                    .filter_map(|j| j.on.as_ref())
+                    .chain(&delete.filter))
+                    || items(delete.returning.as_ref())
+            }
             _ => false,
         }
     }
@@ -204,6 +236,43 @@ pub struct Select {
     /// the LIMIT.
     #[serde(default)]
     pub distinct: bool,
+    /// Its `WITH` queries (a statement's own; a subquery has none).
+    #[serde(default)]
+    pub with: Vec<Cte>,
+}
+
+/// A `WITH` query. The store runs it first, on the statement's snapshot,
+/// and the statement reads its rows as a table's: PostgreSQL's
+/// materialized CTE, which for a SELECT read once gives the same rows as
+/// the inlined one. A FROM names it by [`Cte::table`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Cte {
+    pub name: String,
+    /// `WITH n(a, b) AS …`: its first columns renamed, in order.
+    pub columns: Vec<String>,
+    pub select: Select,
+    /// Its columns and rows once run: a statement that waits and runs
+    /// again keeps them, as PostgreSQL keeps a CTE's rows while it
+    /// rechecks a row it waited for.
+    #[serde(default)]
+    pub rows: Option<Materialized>,
+}
+
+/// A `WITH` query's columns (name and type) and rows, once run.
+pub type Materialized = (Vec<(String, Type)>, Vec<Vec<Value>>);
+
+impl Cte {
+    /// The name of the table a FROM reads it as: its own, marked so that
+    /// no table of the schema has it (a `WITH` query hides a table of
+    /// its name).
+    pub fn table(name: &str) -> String {
+        format!("{name} (WITH)")
+    }
+
+    /// Whether a FROM's table is a `WITH` query.
+    pub fn is_table(table: &str) -> bool {
+        table.ends_with(" (WITH)")
+    }
 }
 
 /// A table joined in a SELECT's FROM.
@@ -271,6 +340,8 @@ pub struct Insert {
     pub select: Option<Box<Select>>,
     pub on_conflict: Option<OnConflict>,
     pub returning: Option<Projection>,
+    #[serde(default)]
+    pub with: Vec<Cte>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -291,6 +362,16 @@ pub struct Update {
     pub set: Vec<(String, Expr)>,
     pub filter: Option<Expr>,
     pub returning: Option<Projection>,
+    #[serde(default)]
+    pub with: Vec<Cte>,
+    /// `UPDATE … FROM`: the tables joined to the updated one, as a
+    /// SELECT's (the first starts a FROM item). With any, the columns of
+    /// its expressions keep their qualifiers, as a joined SELECT's.
+    #[serde(default)]
+    pub from: Vec<Join>,
+    /// The updated table's alias (`UPDATE jobs j`), with `from`.
+    #[serde(default)]
+    pub alias: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -298,6 +379,15 @@ pub struct Delete {
     pub table: String,
     pub filter: Option<Expr>,
     pub returning: Option<Projection>,
+    #[serde(default)]
+    pub with: Vec<Cte>,
+    /// `DELETE … USING`: the tables joined to the table deleted from, as
+    /// `Update::from`.
+    #[serde(default)]
+    pub using: Vec<Join>,
+    /// The table's alias (`DELETE FROM runs r`), with `using`.
+    #[serde(default)]
+    pub alias: Option<String>,
 }
 
 /// An expression over one row.
@@ -516,7 +606,8 @@ const SUPPORTED: &str =
      LEFT [OUTER] JOIN (ON or USING) and CROSS JOIN; DISTINCT, WHERE, GROUP BY, HAVING, ORDER BY, LIMIT, \
      FOR UPDATE | SHARE [NOWAIT | SKIP LOCKED] of one table; count, sum, min, max, avg; CASE, LIKE; \
      uncorrelated subqueries: EXISTS, IN (SELECT …), (SELECT …)), INSERT … VALUES or SELECT (ON CONFLICT DO NOTHING | DO UPDATE, RETURNING), \
-     UPDATE … SET (RETURNING), DELETE (RETURNING), BEGIN / START TRANSACTION [ISOLATION LEVEL …], \
+     UPDATE … SET (FROM, RETURNING), DELETE (USING, RETURNING), WITH … AS (SELECT …) before any of them, \
+     BEGIN / START TRANSACTION [ISOLATION LEVEL …], \
      SET TRANSACTION ISOLATION LEVEL, COMMIT and ROLLBACK";
 
 /// Why a statement cannot run: PostgreSQL's SQLSTATE and message.
@@ -619,6 +710,10 @@ fn visit(plan: &Plan, f: &mut dyn FnMut(&Expr)) {
 
 /// Every expression of a plan, its subqueries' included, innermost first.
 pub fn visit_mut(plan: &mut Plan, f: &mut dyn FnMut(&mut Expr)) {
+    if let Some(with) = plan.with_mut() {
+        with.iter_mut()
+            .for_each(|cte| visit_select(&mut cte.select, f));
+    }
     match plan {
         Plan::Select(select) => visit_select(select, f),
         Plan::Insert(insert) => {
@@ -639,9 +734,15 @@ pub fn visit_mut(plan: &mut Plan, f: &mut dyn FnMut(&mut Expr)) {
         Plan::Update(update) => {
             update.set.iter_mut().for_each(|(_, e)| visit_expr(e, f));
             update.filter.iter_mut().for_each(|e| visit_expr(e, f));
+            for join in &mut update.from {
+                join.on.iter_mut().for_each(|e| visit_expr(e, f));
+            }
             visit_projection(&mut update.returning, f);
         }
         Plan::Delete(delete) => {
+            for join in &mut delete.using {
+                join.on.iter_mut().for_each(|e| visit_expr(e, f));
+            }
             delete.filter.iter_mut().for_each(|e| visit_expr(e, f));
             visit_projection(&mut delete.returning, f);
         }
@@ -724,6 +825,7 @@ mod tests {
             joins: Vec::new(),
             alias: None,
             distinct: false,
+            with: Vec::new(),
         };
         let joined = Plan::Select(Select {
             table: Some("events".into()),
@@ -794,6 +896,12 @@ mod tests {
                 joins: Vec::new(),
                 alias: None,
                 distinct: true,
+                with: vec![Cte {
+                    name: "n".into(),
+                    columns: vec!["k".into()],
+                    select: inner.clone(),
+                    rows: Some((vec![("k".into(), Type::Int)], vec![vec![Value::from(1)]])),
+                }],
             })),
             Ok(Plan::Insert(Insert {
                 table: "t".into(),
@@ -814,12 +922,23 @@ mod tests {
                     )),
                 }),
                 returning: Some(Projection::All),
+                with: Vec::new(),
             })),
             Ok(Plan::Update(Update {
                 table: "t".into(),
                 set: vec![("n".into(), Expr::Value(Value::from(-1.5e300)))],
                 filter: Some(Expr::IsNull(Box::new(Expr::Not(Box::new(filter))), false)),
                 returning: None,
+                with: Vec::new(),
+                from: vec![Join {
+                    table: Cte::table("n"),
+                    alias: Some("n".into()),
+                    left: false,
+                    on: None,
+                    using: Vec::new(),
+                    new_item: true,
+                }],
+                alias: Some("j".into()),
             })),
             Ok(Plan::Insert(Insert {
                 table: "t".into(),
@@ -833,6 +952,7 @@ mod tests {
                 })),
                 on_conflict: None,
                 returning: None,
+                with: Vec::new(),
             })),
             Ok(Plan::Delete(Delete {
                 table: "t".into(),
@@ -846,6 +966,9 @@ mod tests {
                     Box::new(Expr::Scalar(Box::new(inner))),
                 )),
                 returning: None,
+                with: Vec::new(),
+                using: Vec::new(),
+                alias: None,
             })),
             Ok(Plan::Delete(Delete {
                 table: "t".into(),
@@ -854,6 +977,9 @@ mod tests {
                     Box::new(Expr::Param(1)),
                 )),
                 returning: None,
+                with: Vec::new(),
+                using: Vec::new(),
+                alias: None,
             })),
             Ok(Plan::Begin(Some(Isolation::RepeatableRead))),
             Ok(Plan::Begin(None)),

@@ -18,9 +18,9 @@ use sqlparser::parser::{Parser, ParserError};
 use sqlparser::tokenizer::{Location, Token, TokenWithSpan};
 
 use super::{
-    quote, Aggregate, Check, Column, Default, Delete, Expr, Function, Insert, Isolation, Join, Key,
-    OnConflict, Op, Plan, Projection, SchemaPlan, SchemaStep, Select, SqlError, TableSchema, Type,
-    Update,
+    quote, Aggregate, Check, Column, Cte, Default, Delete, Expr, Function, Insert, Isolation, Join,
+    Key, OnConflict, Op, Plan, Projection, SchemaPlan, SchemaStep, Select, SqlError, TableSchema,
+    Type, Update,
 };
 
 /// A column type by its SQL name (`serial` also gives a default). A type
@@ -298,33 +298,93 @@ pub fn parse(text: &str) -> Result<Plan, SqlError> {
 
 fn plan(text: &str, kind: &str, statement: Statement) -> Result<Plan, SqlError> {
     match statement {
-        Statement::Query(query) => select(text, *query).map(Plan::Select),
+        Statement::Query(mut query) => {
+            let Some(with) = query.with.take() else {
+                return select(text, *query).map(Plan::Select);
+            };
+            let (ctes, _names) = with_queries(text, with)?;
+            let mut plan = match *query.body {
+                SetExpr::Insert(statement)
+                | SetExpr::Update(statement)
+                | SetExpr::Delete(statement) => plan(text, kind, statement)?,
+                body => {
+                    query.body = Box::new(body);
+                    Plan::Select(select(text, *query)?)
+                }
+            };
+            *plan.with_mut().expect("a query") = ctes;
+            Ok(plan)
+        }
         Statement::Insert(insert) => self::insert(text, insert).map(Plan::Insert),
         Statement::Update(update) => {
-            let scope = single_table(text, &update.table)?;
-            let table = scope.name();
-            if update.from.is_some() {
-                return Err(SqlError::unsupported(text, "UPDATE … FROM"));
+            let from = match update.from {
+                None => Vec::new(),
+                Some(ast::UpdateTableFromKind::AfterSet(from)) => from,
+                Some(ast::UpdateTableFromKind::BeforeSet(_)) => {
+                    return Err(SqlError::unsupported(text, "UPDATE FROM … SET"))
+                }
+            };
+            if from.is_empty() {
+                let scope = single_table(text, &update.table)?;
+                return Ok(Plan::Update(Update {
+                    table: scope.name(),
+                    set: assignments(text, update.assignments)?,
+                    filter: update.selection.map(|e| expr(text, e)).transpose()?,
+                    returning: update.returning.map(|r| projection(text, r)).transpose()?,
+                    with: Vec::new(),
+                    from: Vec::new(),
+                    alias: None,
+                }));
             }
+            // The updated table, then FROM's, as one joined FROM: its
+            // expressions read them all. (The updated table is never a
+            // `WITH` query's.)
+            let (table, alias) = relation(text, &update.table.relation)?;
+            if !update.table.joins.is_empty() {
+                return Err(SqlError::unsupported(text, "JOIN outside a SELECT"));
+            }
+            let (scope, _, from) = from_tables(text, from, Some((table, alias.clone())))?;
             Ok(Plan::Update(Update {
-                table,
+                table: scope.name(),
                 set: assignments(text, update.assignments)?,
                 filter: update.selection.map(|e| expr(text, e)).transpose()?,
                 returning: update.returning.map(|r| projection(text, r)).transpose()?,
+                with: Vec::new(),
+                from,
+                alias,
             }))
         }
         Statement::Delete(delete) => {
             let tables = match &delete.from {
                 FromTable::WithFromKeyword(tables) | FromTable::WithoutKeyword(tables) => tables,
             };
-            if tables.len() != 1 || delete.using.is_some() {
+            if tables.len() != 1 || !delete.tables.is_empty() {
                 return Err(SqlError::unsupported(text, "DELETE of several tables"));
             }
-            let scope = single_table(text, &tables[0])?;
+            let Some(using) = delete.using.filter(|using| !using.is_empty()) else {
+                let scope = single_table(text, &tables[0])?;
+                return Ok(Plan::Delete(Delete {
+                    table: scope.name(),
+                    filter: delete.selection.map(|e| expr(text, e)).transpose()?,
+                    returning: delete.returning.map(|r| projection(text, r)).transpose()?,
+                    with: Vec::new(),
+                    using: Vec::new(),
+                    alias: None,
+                }));
+            };
+            // As `UPDATE … FROM`: the table, then USING's, as one FROM.
+            if !tables[0].joins.is_empty() {
+                return Err(SqlError::unsupported(text, "JOIN outside a SELECT"));
+            }
+            let (table, alias) = relation(text, &tables[0].relation)?;
+            let (scope, _, using) = from_tables(text, using, Some((table, alias.clone())))?;
             Ok(Plan::Delete(Delete {
                 table: scope.name(),
                 filter: delete.selection.map(|e| expr(text, e)).transpose()?,
                 returning: delete.returning.map(|r| projection(text, r)).transpose()?,
+                with: Vec::new(),
+                using,
+                alias,
             }))
         }
         Statement::StartTransaction { modes, .. } => Ok(Plan::Begin(isolation(text, &modes)?)),
@@ -406,19 +466,22 @@ fn relation(text: &str, factor: &TableFactor) -> Result<(String, Option<String>)
 fn from_tables(
     text: &str,
     from: Vec<TableWithJoins>,
+    first: Option<(String, Option<String>)>,
 ) -> Result<(Scope, Option<String>, Vec<Join>), SqlError> {
     let mut tables = Vec::new();
     // Each joined table, with its kind, its ON condition as written, its
     // USING columns, and whether it starts a FROM item.
     let mut pending = Vec::new();
+    let before = first.is_some() as usize;
+    tables.extend(first);
     for (n, item) in from.into_iter().enumerate() {
-        let (table, alias) = relation(text, &item.relation)?;
-        if n > 0 {
+        let (table, alias) = with_query(relation(text, &item.relation)?);
+        if n + before > 0 {
             pending.push((table.clone(), alias.clone(), false, None, Vec::new(), true));
         }
         tables.push((table, alias));
         for join in item.joins {
-            let (table, alias) = relation(text, &join.relation)?;
+            let (table, alias) = with_query(relation(text, &join.relation)?);
             let (left, constraint) = match join.join_operator {
                 JoinOperator::Join(c) | JoinOperator::Inner(c) => (false, c),
                 JoinOperator::Left(c) | JoinOperator::LeftOuter(c) => (true, c),
@@ -526,6 +589,66 @@ impl Drop for Scope {
     }
 }
 
+thread_local! {
+    /// The names of the `WITH` queries of the statement being read, which
+    /// its FROM (and a later `WITH` query's) can name.
+    static WITH_NAMES: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Keeps a statement's `WITH` names readable until dropped.
+struct WithNames;
+
+impl Drop for WithNames {
+    fn drop(&mut self) {
+        WITH_NAMES.with(|names| names.borrow_mut().clear());
+    }
+}
+
+/// A statement's `WITH` queries, in order, each able to read the ones
+/// before it. Only SELECTs: PostgreSQL's data-modifying `WITH` and `WITH
+/// RECURSIVE` are not supported.
+fn with_queries(text: &str, with: ast::With) -> Result<(Vec<Cte>, WithNames), SqlError> {
+    if with.recursive {
+        return Err(SqlError::unsupported(text, "WITH RECURSIVE"));
+    }
+    let names = WithNames;
+    let mut ctes: Vec<Cte> = Vec::new();
+    for cte in with.cte_tables {
+        let name = ident(&cte.alias.name);
+        if ctes.iter().any(|c| c.name == name) {
+            return Err(SqlError::new(
+                "42712",
+                format!("WITH query name \"{name}\" specified more than once"),
+            ));
+        }
+        if !matches!(*cte.query.body, SetExpr::Select(_)) || cte.from.is_some() {
+            return Err(SqlError::unsupported(
+                text,
+                "a WITH query that is not one SELECT",
+            ));
+        }
+        let select = select(text, *cte.query)?;
+        let columns = cte.alias.columns.iter().map(|c| ident(&c.name)).collect();
+        WITH_NAMES.with(|names| names.borrow_mut().push(name.clone()));
+        ctes.push(Cte {
+            name,
+            columns,
+            select,
+            rows: None,
+        });
+    }
+    Ok((ctes, names))
+}
+
+/// A FROM's table, or the `WITH` query of its name (which hides a table
+/// of that name), as [`Cte::table`] names it, going by its own name.
+fn with_query((table, alias): (String, Option<String>)) -> (String, Option<String>) {
+    match WITH_NAMES.with(|names| names.borrow().contains(&table)) {
+        true => (Cte::table(&table), alias.or(Some(table))),
+        false => (table, alias),
+    }
+}
+
 /// A column qualified by `name`: in a FROM of one table, the column
 /// alone; in a join, `name.column`, the name the table goes by (the store
 /// reads it so). Checked against the scopes (above).
@@ -605,7 +728,7 @@ fn select(text: &str, query: ast::Query) -> Result<Select, SqlError> {
     let select = *select;
     let (scope, alias, joins) = match select.from.is_empty() {
         true => (Scope::enter(vec![(None, None)]), None, Vec::new()),
-        false => from_tables(text, select.from)?,
+        false => from_tables(text, select.from, None)?,
     };
     let table = scope.table.clone();
     let distinct = match select.distinct {
@@ -676,6 +799,14 @@ fn select(text: &str, query: ast::Query) -> Result<Select, SqlError> {
         "FOR SHARE"
     };
     let locks = for_update || for_share;
+    // PostgreSQL locks the rows of the tables a WITH query reads, once
+    // it is folded into the statement.
+    if locks && table.as_deref().is_some_and(Cte::is_table) {
+        return Err(SqlError::unsupported(
+            text,
+            &format!("{clause} of a WITH query's rows"),
+        ));
+    }
     if locks && table.is_none() {
         return Err(SqlError::unsupported(
             text,
@@ -729,6 +860,7 @@ fn select(text: &str, query: ast::Query) -> Result<Select, SqlError> {
         joins,
         alias,
         distinct,
+        with: Vec::new(),
     };
     drop(scope);
     if select.locks() && select.aggregated() {
@@ -900,6 +1032,7 @@ fn insert(text: &str, insert: ast::Insert) -> Result<Insert, SqlError> {
         select,
         on_conflict,
         returning: insert.returning.map(|r| projection(text, r)).transpose()?,
+        with: Vec::new(),
     })
 }
 
@@ -1583,6 +1716,51 @@ mod tests {
             "{}",
             error.message
         );
+        for (statement, what) in [
+            (
+                "WITH RECURSIVE t(n) AS (SELECT 1) SELECT * FROM t",
+                "WITH RECURSIVE",
+            ),
+            (
+                "WITH x AS (UPDATE t SET a = 1 RETURNING id) SELECT * FROM x",
+                "a WITH query that is not one SELECT",
+            ),
+            (
+                "SELECT * FROM t WHERE id IN (WITH n AS (SELECT 1 AS id) SELECT id FROM n)",
+                "WITH",
+            ),
+            (
+                "WITH n AS (SELECT id FROM t) SELECT * FROM n FOR UPDATE",
+                "FOR UPDATE of a WITH query's rows",
+            ),
+        ] {
+            let error = parse(statement).unwrap_err();
+            assert_eq!(error.code, "0A000", "{statement}");
+            let said = format!("{what} is not supported by the simulation, in \"{statement}\"");
+            assert!(error.message.starts_with(&said), "{}", error.message);
+        }
+        // A `WITH` name reads as its table in FROM only while its
+        // statement is read.
+        let Ok(Plan::Update(update)) =
+            parse("WITH n AS (SELECT id FROM t) UPDATE t SET a = 1 FROM n WHERE t.id = n.id")
+        else {
+            panic!("an update")
+        };
+        assert_eq!(update.with[0].name, "n");
+        assert_eq!(update.from[0].table, Cte::table("n"));
+        assert_eq!(
+            update.filter,
+            parse("SELECT 1 FROM t, n WHERE t.id = n.id")
+                .ok()
+                .and_then(|plan| match plan {
+                    Plan::Select(select) => select.filter,
+                    _ => None,
+                })
+        );
+        let Ok(Plan::Select(select)) = parse("SELECT * FROM n") else {
+            panic!("a select")
+        };
+        assert_eq!(select.table.as_deref(), Some("n"));
         let error = parse("SELEC 1").unwrap_err();
         assert_eq!(error.code, "42601");
         assert!(error.message.contains("SELEC 1"), "{}", error.message);

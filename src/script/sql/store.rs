@@ -19,7 +19,8 @@ use super::parse::{
     Delete, Expr, Function, Insert, Isolation, OnConflict, Plan, Projection, Select, SqlError,
     Update,
 };
-use crate::sql::{Column, Default, Key, TableSchema};
+use crate::sql::Join;
+use crate::sql::{Column, Cte, Default, Key, TableSchema};
 
 pub use super::eval::Row;
 pub type TxnId = u64;
@@ -742,6 +743,16 @@ impl Database {
     }
 
     fn statement(&mut self, id: TxnId, plan: &Plan) -> Landed {
+        let landed = self.statement_with(id, plan);
+        // The tables of its `WITH` queries last as long as it.
+        if !plan.with().is_empty() {
+            self.tables.retain(|name, _| !Cte::is_table(name));
+            self.access.read.retain(|(table, ..)| !Cte::is_table(table));
+        }
+        landed
+    }
+
+    fn statement_with(&mut self, id: TxnId, plan: &Plan) -> Landed {
         // A SERIALIZABLE transaction another commit doomed fails at its
         // next statement, as PostgreSQL's does.
         if self.txns[&id].isolation == Isolation::Serializable && self.doomed(id) {
@@ -821,6 +832,15 @@ impl Database {
         let outer = plan.table().map(str::to_string);
         let read = std::mem::take(&mut self.access.read);
         let mut failed = None;
+        // The `WITH` queries first, in order, each a table for the rest;
+        // out of the plan while its subqueries run, as they ran already.
+        let mut with = plan.with_mut().map(std::mem::take).unwrap_or_default();
+        for cte in &mut with {
+            if let Err(stop) = self.materialize(id, snapshot, cte, locked) {
+                failed = Some(stop);
+                break;
+            }
+        }
         super::parse::visit_mut(&mut plan, &mut |e| {
             *locked |= e.subquery().is_some_and(Select::locks);
             if failed.is_none() {
@@ -843,10 +863,124 @@ impl Database {
             }
         }
         self.access.read = read;
+        if let Some(kept) = plan.with_mut() {
+            *kept = with;
+        }
         match failed {
             Some(stop) => Err(stop),
             None => Ok(plan),
         }
+    }
+
+    /// Runs a `WITH` query, unless it ran already (a statement that waited
+    /// keeps its rows), and puts its rows where the statement reads them:
+    /// a table of its own ([`Cte::table`]), committed before every
+    /// snapshot, until the statement ends. A `FOR UPDATE` in it locks the
+    /// rows it returns, for the transaction, as a subquery's does.
+    fn materialize(
+        &mut self,
+        id: TxnId,
+        snapshot: u64,
+        cte: &mut Cte,
+        locked: &mut bool,
+    ) -> Result<(), Stop> {
+        if cte.rows.is_none() {
+            *locked |= cte.select.locks();
+            let mut select = cte.select.clone();
+            let outer = select.table.clone();
+            let mut failed = None;
+            crate::sql::visit_select(&mut select, &mut |e| {
+                if failed.is_none() {
+                    if let Err(stop) = self.run_subquery(id, snapshot, e, outer.as_deref()) {
+                        failed = Some(stop);
+                    }
+                }
+            });
+            if let Some(stop) = failed {
+                return Err(stop);
+            }
+            let ctx = self.context(id, select.table.as_deref());
+            let reply = self.select(id, snapshot, &select, &ctx)?;
+            if cte.columns.len() > reply.fields.len() {
+                return Err(Stop::Fail(sql_error(
+                    "42P10",
+                    format!(
+                        "WITH query \"{}\" has {} columns available but {} columns specified",
+                        cte.name,
+                        reply.fields.len(),
+                        cte.columns.len()
+                    ),
+                )));
+            }
+            let columns = reply
+                .fields
+                .iter()
+                .enumerate()
+                .map(|(n, (name, oid))| {
+                    let name = cte.columns.get(n).unwrap_or(name);
+                    (name.clone(), type_of_oid(*oid))
+                })
+                .collect();
+            let rows = reply
+                .rows
+                .iter()
+                .map(|row| {
+                    reply
+                        .fields
+                        .iter()
+                        .map(|(name, _)| row.get(name).cloned().unwrap_or(Value::Null))
+                        .collect()
+                })
+                .collect();
+            cte.rows = Some((columns, rows));
+        }
+        let (columns, rows) = cte.rows.as_ref().expect("run");
+        let name = Cte::table(&cte.name);
+        let slots = rows
+            .iter()
+            .map(|values: &Vec<Value>| Slot {
+                versions: vec![Version {
+                    seq: 0,
+                    writer: 0,
+                    row: Some(
+                        columns
+                            .iter()
+                            .zip(values)
+                            .map(|((column, _), value)| (column.clone(), value.clone()))
+                            .collect(),
+                    ),
+                }],
+                pending: None,
+                locker: None,
+                sharers: Vec::new(),
+            })
+            .collect();
+        let schema = TableSchema {
+            name: name.clone(),
+            columns: columns
+                .iter()
+                .map(|(column, ty)| Column {
+                    name: column.clone(),
+                    ty: *ty,
+                    default: None,
+                    not_null: false,
+                })
+                .collect(),
+            keys: Vec::new(),
+            expect_unique: Vec::new(),
+            checks: Vec::new(),
+        };
+        self.tables.insert(
+            name,
+            Table {
+                schema,
+                slots,
+                serials: BTreeMap::new(),
+                groups: Vec::new(),
+                duplicates: 0,
+            },
+        );
+        Ok(())
     }
 
     /// Puts the value of `e`, if it is a subquery (its own subqueries
@@ -1321,6 +1455,236 @@ impl Database {
         select: &Select,
         now_ms: f64,
     ) -> Result<Reply, Stop> {
+        let Joined {
+            sources,
+            ctx,
+            select,
+            mut kept,
+        } = self.joined(id, snapshot, select, now_ms)?;
+        let (rows, fields) = if select.aggregated() {
+            let rows: Vec<&Row> = kept.iter().map(|(row, _)| row).collect();
+            self.grouped("", &select, &rows, &ctx)?
+        } else {
+            if !select.order.is_empty() {
+                let rows: Vec<&Row> = kept.iter().map(|(row, _)| row).collect();
+                let order = sorted(&select, &rows, &ctx)?;
+                let mut taken: Vec<Option<_>> = kept.into_iter().map(Some).collect();
+                kept = order.into_iter().filter_map(|i| taken[i].take()).collect();
+            }
+            let limit = limit(&select, &ctx)?;
+            if let (Some(limit), false) = (limit, select.distinct) {
+                kept.truncate(limit);
+            }
+            let rows: Vec<&Row> = kept.iter().map(|(row, _)| row).collect();
+            let (rows, fields) = project(None, &select.projection, &rows, &ctx)?;
+            match select.distinct {
+                true => (distinct(rows, limit), fields),
+                false => (rows, fields),
+            }
+        };
+        for (table, _) in &sources {
+            self.note_read(id, snapshot, table, None, &ctx)?;
+        }
+        let mut read = BTreeSet::new();
+        for (_, from) in &kept {
+            for &(n, index) in from {
+                let table = &sources[n].0;
+                read.insert((
+                    table.clone(),
+                    index,
+                    self.tables[table].slots[index].latest_seq(),
+                ));
+            }
+        }
+        self.access.read = read.into_iter().collect();
+        Ok(Reply {
+            command: "SELECT",
+            row_count: Some(rows.len() as u64),
+            rows,
+            fields,
+        })
+    }
+
+    /// `UPDATE … FROM`, as PostgreSQL runs it: the updated rows are
+    /// those a join with FROM's tables keeps ([`Database::targets`]), each
+    /// updated once, with its first combination, which its SET and
+    /// RETURNING read. Under SERIALIZABLE it reads each table whole.
+    fn update_from(
+        &mut self,
+        id: TxnId,
+        snapshot: u64,
+        update: &Update,
+        now_ms: f64,
+    ) -> Result<Reply, Stop> {
+        let name = &update.table;
+        let exprs = update.set.iter().map(|(_, e)| e.clone()).collect();
+        let joined = (&update.alias, &update.from, &update.filter);
+        let mut targets = self.targets(id, snapshot, name, joined, exprs, now_ms)?;
+        let table = self.table(name)?;
+        for (column, _) in &update.set {
+            column_of(&table.schema, column).map_err(Stop::Fail)?;
+        }
+        let set: Vec<(String, Expr)> = update
+            .set
+            .iter()
+            .zip(std::mem::take(&mut targets.exprs))
+            .map(|((column, _), e)| (column.clone(), e))
+            .collect();
+        let ctx = &targets.ctx;
+        self.claim(id, snapshot, table, &targets.found, false)?;
+        let target = &targets.sources[0].1;
+        let mut old_rows = Vec::new();
+        let mut new_rows = Vec::new();
+        for (&index, input) in targets.found.iter().zip(&mut targets.inputs) {
+            let old = Self::visible(&table.slots[index], id, snapshot)
+                .expect("visible")
+                .clone();
+            let new = assign(name, &table.schema, &old, &set, None, Some(input), ctx)?;
+            // RETURNING reads the new row.
+            for (column, value) in &new {
+                input.insert(format!("{target}.{column}"), value.clone());
+            }
+            old_rows.push(old);
+            new_rows.push(new);
+        }
+        let found = &targets.found;
+        self.check_updates(id, name, found, &old_rows, &new_rows, snapshot, ctx)?;
+        for (table, _) in &targets.sources {
+            self.note_read(id, snapshot, table, None, ctx)?;
+        }
+        let blind = set.iter().all(|(_, e)| !super::eval::has_column(e));
+        let (rows, fields) = targets.returning(&update.returning)?;
+        self.write_updates(id, name, found, new_rows, blind);
+        Ok(Reply {
+            command: "UPDATE",
+            row_count: Some(found.len() as u64),
+            rows,
+            fields,
+        })
+    }
+
+    /// `DELETE … USING`, as PostgreSQL runs it: the deleted rows are those
+    /// a join with USING's tables keeps ([`Database::targets`]); RETURNING
+    /// reads each with its first combination. Under SERIALIZABLE it reads
+    /// each table whole.
+    fn delete_using(
+        &mut self,
+        id: TxnId,
+        snapshot: u64,
+        delete: &Delete,
+        now_ms: f64,
+    ) -> Result<Reply, Stop> {
+        let name = &delete.table;
+        let joined = (&delete.alias, &delete.using, &delete.filter);
+        let targets = self.targets(id, snapshot, name, joined, Vec::new(), now_ms)?;
+        let table = self.table(name)?;
+        let found = &targets.found;
+        self.claim(id, snapshot, table, found, false)?;
+        let old: Vec<Row> = found
+            .iter()
+            .map(|&i| {
+                Self::visible(&table.slots[i], id, snapshot)
+                    .expect("visible")
+                    .clone()
+            })
+            .collect();
+        let ctx = &targets.ctx;
+        self.note_write(id, name, &old.iter().collect::<Vec<_>>(), ctx)?;
+        for (table, _) in &targets.sources {
+            self.note_read(id, snapshot, table, None, ctx)?;
+        }
+        let (rows, fields) = targets.returning(&delete.returning)?;
+        for &index in found {
+            self.write(id, name, index, None);
+        }
+        Ok(Reply {
+            command: "DELETE",
+            row_count: Some(found.len() as u64),
+            rows,
+            fields,
+        })
+    }
+
+    /// The rows an `UPDATE … FROM` or a `DELETE … USING` writes: `table`
+    /// (going by `alias`) joined with the other tables, kept by the
+    /// filter, as a joined SELECT's ([`Database::joined`]), each row of
+    /// `table` once with its first combination; and `exprs` with their
+    /// columns resolved.
+    fn targets(
+        &self,
+        id: TxnId,
+        snapshot: u64,
+        table: &str,
+        (alias, from, filter): (&Option<String>, &Vec<Join>, &Option<Expr>),
+        exprs: Vec<Expr>,
+        now_ms: f64,
+    ) -> Result<Targets, Stop> {
+        let query = Select {
+            table: Some(table.to_string()),
+            projection: Projection::Items(exprs.into_iter().map(|e| (String::new(), e)).collect()),
+            filter: filter.clone(),
+            group_by: Vec::new(),
+            having: None,
+            order: Vec::new(),
+            limit: None,
+            for_update: false,
+            for_share: false,
+            nowait: false,
+            skip_locked: false,
+            joins: from.clone(),
+            alias: alias.clone(),
+            distinct: false,
+            with: Vec::new(),
+        };
+        let Joined {
+            sources,
+            mut ctx,
+            select,
+            kept,
+        } = self.joined(id, snapshot, &query, now_ms)?;
+        let Projection::Items(resolved) = select.projection else {
+            unreachable!("items")
+        };
+        // The table's own columns too, for its CHECKs.
+        let columns = &self.table(table)?.schema.columns;
+        ctx.types.extend(
+            columns
+                .iter()
+                .map(|column| (column.name.clone(), column.ty)),
+        );
+        let mut found = Vec::new();
+        let mut inputs = Vec::new();
+        let mut seen = BTreeSet::new();
+        for (row, from) in kept {
+            let index = from.iter().find(|(n, _)| *n == 0).expect("the table").1;
+            if seen.insert(index) {
+                found.push(index);
+                inputs.push(row);
+            }
+        }
+        Ok(Targets {
+            sources,
+            ctx,
+            query,
+            exprs: resolved.into_iter().map(|(_, e)| e).collect(),
+            found,
+            inputs,
+        })
+    }
+
+    /// A joined SELECT's rows: each column resolved to its table
+    /// (`name.column`: PostgreSQL's 42703 for none, 42702 for several);
+    /// then every combination of the tables' visible rows, in FROM order,
+    /// kept where each `ON` holds (a LEFT JOIN keeps a row that matched
+    /// none, with the joined table's columns NULL), as PostgreSQL's nested
+    /// loop gives them; then those WHERE keeps.
+    fn joined(
+        &self,
+        id: TxnId,
+        snapshot: u64,
+        select: &Select,
+        now_ms: f64,
+    ) -> Result<Joined, Stop> {
         let sources: Vec<(String, String)> = select
             .sources()
             .into_iter()
@@ -1375,47 +1739,11 @@ impl Database {
                 kept.push(combo);
             }
         }
-        let (rows, fields) = if select.aggregated() {
-            let rows: Vec<&Row> = kept.iter().map(|(row, _)| row).collect();
-            self.grouped("", &select, &rows, &ctx)?
-        } else {
-            if !select.order.is_empty() {
-                let rows: Vec<&Row> = kept.iter().map(|(row, _)| row).collect();
-                let order = sorted(&select, &rows, &ctx)?;
-                let mut taken: Vec<Option<_>> = kept.into_iter().map(Some).collect();
-                kept = order.into_iter().filter_map(|i| taken[i].take()).collect();
-            }
-            let limit = limit(&select, &ctx)?;
-            if let (Some(limit), false) = (limit, select.distinct) {
-                kept.truncate(limit);
-            }
-            let rows: Vec<&Row> = kept.iter().map(|(row, _)| row).collect();
-            let (rows, fields) = project(None, &select.projection, &rows, &ctx)?;
-            match select.distinct {
-                true => (distinct(rows, limit), fields),
-                false => (rows, fields),
-            }
-        };
-        for (table, _) in &sources {
-            self.note_read(id, snapshot, table, None, &ctx)?;
-        }
-        let mut read = BTreeSet::new();
-        for (_, from) in &kept {
-            for &(n, index) in from {
-                let table = &sources[n].0;
-                read.insert((
-                    table.clone(),
-                    index,
-                    self.tables[table].slots[index].latest_seq(),
-                ));
-            }
-        }
-        self.access.read = read.into_iter().collect();
-        Ok(Reply {
-            command: "SELECT",
-            row_count: Some(rows.len() as u64),
-            rows,
-            fields,
+        Ok(Joined {
+            sources,
+            ctx,
+            select,
+            kept,
         })
     }
 
@@ -1844,7 +2172,7 @@ impl Database {
                     if !pass_with(filter.as_ref(), &old, Some(&row), ctx).map_err(Stop::Fail)? {
                         continue;
                     }
-                    let new = assign(name, &table.schema, &old, set, Some(&row), ctx)?;
+                    let new = assign(name, &table.schema, &old, set, Some(&row), None, ctx)?;
                     if let Some((_, k)) = self.conflict_of(id, table, &new, &all, &[index])? {
                         return Err(Stop::Fail(unique(name, &table.schema.keys[k], &new)));
                     }
@@ -1933,6 +2261,9 @@ impl Database {
         update: &Update,
         ctx: &Context,
     ) -> Result<Reply, Stop> {
+        if !update.from.is_empty() {
+            return self.update_from(id, snapshot, update, ctx.now_ms);
+        }
         let name = &update.table;
         let table = self.table(name)?;
         check_columns(&table.schema, update.filter.as_ref())?;
@@ -1942,19 +2273,46 @@ impl Database {
         // READ COMMITTED reads the latest commit once it may write.
         let found = self.matching(table, id, snapshot, update.filter.as_ref(), ctx)?;
         self.claim(id, snapshot, table, &found, false)?;
-        let all: Vec<usize> = (0..table.schema.keys.len()).collect();
         let mut new_rows = Vec::new();
         let mut old_rows = Vec::new();
         for &index in &found {
             let old = Self::visible(&table.slots[index], id, snapshot)
                 .expect("visible")
                 .clone();
-            let new = assign(name, &table.schema, &old, &update.set, None, ctx)?;
+            let new = assign(name, &table.schema, &old, &update.set, None, None, ctx)?;
             old_rows.push(old);
             new_rows.push(new);
         }
+        self.check_updates(id, name, &found, &old_rows, &new_rows, snapshot, ctx)?;
+        self.note_read(id, snapshot, name, update.filter.as_ref(), ctx)?;
+        let blind = update.set.iter().all(|(_, e)| !super::eval::has_column(e));
+        let (rows, fields) = self.returning(name, &update.returning, &new_rows, ctx)?;
+        self.write_updates(id, name, &found, new_rows, blind);
+        Ok(Reply {
+            command: "UPDATE",
+            row_count: Some(found.len() as u64),
+            rows,
+            fields,
+        })
+    }
+
+    /// An UPDATE's new rows against the table's unique keys (each other's
+    /// too), then SERIALIZABLE's bookkeeping of its writes.
+    #[allow(clippy::too_many_arguments)]
+    fn check_updates(
+        &mut self,
+        id: TxnId,
+        name: &str,
+        found: &[usize],
+        old_rows: &[Row],
+        new_rows: &[Row],
+        snapshot: u64,
+        ctx: &Context,
+    ) -> Result<(), Stop> {
+        let table = self.table(name)?;
+        let all: Vec<usize> = (0..table.schema.keys.len()).collect();
         for (i, new) in new_rows.iter().enumerate() {
-            if let Some((_, k)) = self.conflict_of(id, table, new, &all, &found)? {
+            if let Some((_, k)) = self.conflict_of(id, table, new, &all, found)? {
                 return Err(Stop::Fail(self.refused(id, snapshot, table, new, k)));
             }
             for other in &new_rows[..i] {
@@ -1969,26 +2327,30 @@ impl Database {
                 }
             }
         }
-        let touched: Vec<&Row> = old_rows.iter().chain(&new_rows).collect();
-        self.note_write(id, name, &touched, ctx)?;
-        self.note_read(id, snapshot, name, update.filter.as_ref(), ctx)?;
-        if update.set.iter().all(|(_, e)| !super::eval::has_column(e)) {
+        let touched: Vec<&Row> = old_rows.iter().chain(new_rows).collect();
+        self.note_write(id, name, &touched, ctx)
+    }
+
+    /// Writes an UPDATE's new rows over `found`. A `blind` one (its SET
+    /// reads no column) overwrites them (`RowAccess::overwritten`).
+    fn write_updates(
+        &mut self,
+        id: TxnId,
+        name: &str,
+        found: &[usize],
+        new_rows: Vec<Row>,
+        blind: bool,
+    ) {
+        if blind {
             let slots = &self.tables[name].slots;
             self.access.overwritten = found
                 .iter()
-                .map(|&index| (name.clone(), index, slots[index].latest_seq()))
+                .map(|&index| (name.to_string(), index, slots[index].latest_seq()))
                 .collect();
         }
-        for (&index, row) in found.iter().zip(&new_rows) {
-            self.write(id, name, index, Some(row.clone()));
+        for (&index, row) in found.iter().zip(new_rows) {
+            self.write(id, name, index, Some(row));
         }
-        let (rows, fields) = self.returning(name, &update.returning, &new_rows, ctx)?;
-        Ok(Reply {
-            command: "UPDATE",
-            row_count: Some(found.len() as u64),
-            rows,
-            fields,
-        })
     }
 
     fn delete(
@@ -1998,6 +2360,9 @@ impl Database {
         delete: &Delete,
         ctx: &Context,
     ) -> Result<Reply, Stop> {
+        if !delete.using.is_empty() {
+            return self.delete_using(id, snapshot, delete, ctx.now_ms);
+        }
         let name = &delete.table;
         let table = self.table(name)?;
         check_columns(&table.schema, delete.filter.as_ref())?;
@@ -2199,12 +2564,14 @@ fn assign(
     old: &Row,
     set: &[(String, Expr)],
     excluded: Option<&Row>,
+    read: Option<&Row>,
     ctx: &Context,
 ) -> Result<Row, Stop> {
     let mut new = old.clone();
     for (name, expression) in set {
         let column = column_of(schema, name).map_err(Stop::Fail)?;
-        let value = eval(expression, Some(old), excluded, ctx).map_err(Stop::Fail)?;
+        let input = read.unwrap_or(old);
+        let value = eval(expression, Some(input), excluded, ctx).map_err(Stop::Fail)?;
         let numeric = is_numeric(expression, ctx);
         let value = coerce(table, column, value, numeric).map_err(Stop::Fail)?;
         new.insert(name.clone(), value);
@@ -2350,6 +2717,56 @@ impl FromItem {
             .filter(|qualified| ctx.column_type(qualified).is_some())
             .collect()
     }
+}
+
+/// The rows an `UPDATE … FROM` or `DELETE … USING` writes
+/// ([`Database::targets`]).
+struct Targets {
+    sources: Vec<(String, String)>,
+    ctx: Context,
+    /// The join as a SELECT, its columns as written.
+    query: Select,
+    /// The expressions asked for, their columns resolved.
+    exprs: Vec<Expr>,
+    /// The slots of the table written, in order, and the combination each
+    /// goes with.
+    found: Vec<usize>,
+    inputs: Vec<Row>,
+}
+
+impl Targets {
+    /// What RETURNING gives of each row with its combination (`*`: every
+    /// table's columns).
+    #[allow(clippy::type_complexity)]
+    fn returning(
+        &self,
+        returning: &Option<Projection>,
+    ) -> Result<(Vec<Row>, Vec<(String, u32)>), Stop> {
+        let Some(projection) = returning else {
+            return Ok((Vec::new(), Vec::new()));
+        };
+        let query = Select {
+            projection: projection.clone(),
+            ..self.query.clone()
+        };
+        let select = resolve_columns(&query, &self.sources, &self.ctx)?;
+        let rows: Vec<&Row> = self.inputs.iter().collect();
+        project(None, &select.projection, &rows, &self.ctx)
+    }
+}
+
+/// A joined SELECT's rows, before grouping, order and projection
+/// ([`Database::joined`]).
+struct Joined {
+    /// Each table, and the name it goes by.
+    sources: Vec<(String, String)>,
+    /// The types of every table's columns, as `name.column`.
+    ctx: Context,
+    /// The SELECT with its columns resolved (`resolve_columns`).
+    select: Select,
+    /// Each combination kept: its row (`name.column` keys), and the slot
+    /// it came from in each table (by the table's place in `sources`).
+    kept: Vec<(Row, Vec<(usize, usize)>)>,
 }
 
 /// The items of a joined SELECT's FROM, with each `USING` join's `ON`
