@@ -1483,6 +1483,13 @@ fn a_join_capacity_check_oversells_unless_serializable() {
     assert_eq!(m.errors, 0);
 }
 
+/// Three jobs, and their runs (two of job 2).
+const JOBS_AND_RUNS: &str =
+    "CREATE TABLE jobs (id serial PRIMARY KEY, state text NOT NULL DEFAULT 'new', worker int);
+INSERT INTO jobs (state) VALUES ('new'), ('new'), ('done');
+CREATE TABLE runs (job_id int, worker int);
+INSERT INTO runs (job_id, worker) VALUES (2, 5), (2, 6), (3, 7);";
+
 /// `WITH` queries: read as a table, in a subquery, joined, renamed by a
 /// column list, each reading the ones before, hiding a table of their
 /// name; PostgreSQL's errors for a name given twice (42712) and more
@@ -1491,11 +1498,7 @@ fn a_join_capacity_check_oversells_unless_serializable() {
 /// as PostgreSQL 15 with pg 8 printed it for this handler (2026-12-01).
 #[test]
 fn with_queries_answer_as_postgresql() {
-    let schema =
-        "CREATE TABLE jobs (id serial PRIMARY KEY, state text NOT NULL DEFAULT 'new', worker int);
-INSERT INTO jobs (state) VALUES ('new'), ('new'), ('done');
-CREATE TABLE runs (job_id int, worker int);
-INSERT INTO runs (job_id, worker) VALUES (2, 5), (2, 6), (3, 7);";
+    let schema = JOBS_AND_RUNS;
     let code = queries!(
         r#"  await q('count', "WITH n AS (SELECT id FROM jobs WHERE state = 'new') SELECT count(*) FROM n");
   await q('star', 'WITH n AS (SELECT id, state FROM jobs) SELECT * FROM n WHERE id = $1', [2]);
@@ -1550,11 +1553,7 @@ INSERT INTO runs (job_id, worker) VALUES (2, 5), (2, 6), (3, 7);";
 /// handler (2026-12-01).
 #[test]
 fn update_from_and_delete_using_answer_as_postgresql() {
-    let schema =
-        "CREATE TABLE jobs (id serial PRIMARY KEY, state text NOT NULL DEFAULT 'new', worker int);
-INSERT INTO jobs (state) VALUES ('new'), ('new'), ('done');
-CREATE TABLE runs (job_id int, worker int);
-INSERT INTO runs (job_id, worker) VALUES (2, 5), (2, 6), (3, 7);";
+    let schema = JOBS_AND_RUNS;
     let code = queries!(
         r#"  await q('from', 'UPDATE jobs SET worker = r.worker FROM runs r WHERE r.job_id = jobs.id RETURNING jobs.id, r.worker');
   await q('alias', "UPDATE jobs j SET state = 'y' FROM runs WHERE j.id = runs.job_id AND runs.worker = 7 RETURNING j.id, state");

@@ -297,6 +297,27 @@ pub struct Join {
 }
 
 impl Select {
+    /// `SELECT projection FROM table`, and nothing else.
+    pub fn plain(table: Option<String>, projection: Projection) -> Select {
+        Select {
+            table,
+            projection,
+            filter: None,
+            group_by: Vec::new(),
+            having: None,
+            order: Vec::new(),
+            limit: None,
+            for_update: false,
+            for_share: false,
+            nowait: false,
+            skip_locked: false,
+            joins: Vec::new(),
+            alias: None,
+            distinct: false,
+            with: Vec::new(),
+        }
+    }
+
     /// The name each table of its FROM goes by (its alias, else its own),
     /// with the table: `table` first, then the joined ones.
     pub fn sources(&self) -> Vec<(&str, &str)> {
@@ -811,21 +832,11 @@ mod tests {
             Box::new(Expr::Param(1)),
         );
         let inner = Select {
-            table: Some("orders".into()),
-            projection: Projection::Items(vec![("user_id".into(), Expr::Column("user_id".into()))]),
             filter: Some(filter.clone()),
-            group_by: Vec::new(),
-            having: None,
-            order: Vec::new(),
-            limit: None,
-            for_update: false,
-            for_share: false,
-            nowait: false,
-            skip_locked: false,
-            joins: Vec::new(),
-            alias: None,
-            distinct: false,
-            with: Vec::new(),
+            ..Select::plain(
+                Some("orders".into()),
+                Projection::Items(vec![("user_id".into(), Expr::Column("user_id".into()))]),
+            )
         };
         let joined = Plan::Select(Select {
             table: Some("events".into()),

@@ -1577,19 +1577,8 @@ impl Database {
         let name = &delete.table;
         let joined = (&delete.alias, &delete.using, &delete.filter);
         let targets = self.targets(id, snapshot, name, joined, Vec::new(), now_ms)?;
-        let table = self.table(name)?;
-        let found = &targets.found;
-        self.claim(id, snapshot, table, found, false)?;
-        let old: Vec<Row> = found
-            .iter()
-            .map(|&i| {
-                Self::visible(&table.slots[i], id, snapshot)
-                    .expect("visible")
-                    .clone()
-            })
-            .collect();
-        let ctx = &targets.ctx;
-        self.note_write(id, name, &old.iter().collect::<Vec<_>>(), ctx)?;
+        let (found, ctx) = (&targets.found, &targets.ctx);
+        self.claim_deleted(id, snapshot, name, found, ctx)?;
         for (table, _) in &targets.sources {
             self.note_read(id, snapshot, table, None, ctx)?;
         }
@@ -1619,22 +1608,12 @@ impl Database {
         exprs: Vec<Expr>,
         now_ms: f64,
     ) -> Result<Targets, Stop> {
+        let items = exprs.into_iter().map(|e| (String::new(), e)).collect();
         let query = Select {
-            table: Some(table.to_string()),
-            projection: Projection::Items(exprs.into_iter().map(|e| (String::new(), e)).collect()),
             filter: filter.clone(),
-            group_by: Vec::new(),
-            having: None,
-            order: Vec::new(),
-            limit: None,
-            for_update: false,
-            for_share: false,
-            nowait: false,
-            skip_locked: false,
             joins: from.clone(),
             alias: alias.clone(),
-            distinct: false,
-            with: Vec::new(),
+            ..Select::plain(Some(table.to_string()), Projection::Items(items))
         };
         let Joined {
             sources,
@@ -2367,16 +2346,7 @@ impl Database {
         let table = self.table(name)?;
         check_columns(&table.schema, delete.filter.as_ref())?;
         let found = self.matching(table, id, snapshot, delete.filter.as_ref(), ctx)?;
-        self.claim(id, snapshot, table, &found, false)?;
-        let old: Vec<Row> = found
-            .iter()
-            .map(|&i| {
-                Self::visible(&table.slots[i], id, snapshot)
-                    .expect("visible")
-                    .clone()
-            })
-            .collect();
-        self.note_write(id, name, &old.iter().collect::<Vec<_>>(), ctx)?;
+        let old = self.claim_deleted(id, snapshot, name, &found, ctx)?;
         self.note_read(id, snapshot, name, delete.filter.as_ref(), ctx)?;
         for &index in &found {
             self.write(id, name, index, None);
@@ -2388,6 +2358,30 @@ impl Database {
             rows,
             fields,
         })
+    }
+
+    /// Takes the rows a DELETE removes (waiting for a holder), and notes
+    /// their removal for SERIALIZABLE: their rows as they were.
+    fn claim_deleted(
+        &mut self,
+        id: TxnId,
+        snapshot: u64,
+        name: &str,
+        found: &[usize],
+        ctx: &Context,
+    ) -> Result<Vec<Row>, Stop> {
+        let table = self.table(name)?;
+        self.claim(id, snapshot, table, found, false)?;
+        let old: Vec<Row> = found
+            .iter()
+            .map(|&i| {
+                Self::visible(&table.slots[i], id, snapshot)
+                    .expect("visible")
+                    .clone()
+            })
+            .collect();
+        self.note_write(id, name, &old.iter().collect::<Vec<_>>(), ctx)?;
+        Ok(old)
     }
 
     /// What a `RETURNING` gives back of the rows a statement wrote.
