@@ -1305,7 +1305,7 @@ fn host_sql<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Val
         Ok(plan)
     });
     let key = match &plan {
-        Ok(plan) => plan.table().unwrap_or("transaction").to_string(),
+        Ok(plan) => plan.reached().unwrap_or("transaction").to_string(),
         Err(_) => "sql".to_string(),
     };
     send(

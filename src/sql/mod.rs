@@ -109,7 +109,8 @@ pub enum Plan {
 }
 
 impl Plan {
-    /// The table it reaches, if any (the trace's key).
+    /// The table it names first, if any (for a SELECT from a `WITH`
+    /// query, [`Cte::table`]).
     pub fn table(&self) -> Option<&str> {
         match self {
             Plan::Select(select) => select.table.as_deref(),
@@ -118,6 +119,18 @@ impl Plan {
             Plan::Delete(delete) => Some(&delete.table),
             _ => None,
         }
+    }
+
+    /// The table a trace names it by: [`Plan::table`], but for a SELECT
+    /// from a `WITH` query the table that query reads.
+    pub fn reached(&self) -> Option<&str> {
+        let mut table = self.table();
+        for cte in self.with().iter().rev() {
+            if table == Some(Cte::table(&cte.name).as_str()) {
+                table = cte.select.table.as_deref();
+            }
+        }
+        table
     }
 
     /// Its `WITH` queries, in order.

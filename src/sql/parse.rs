@@ -1757,6 +1757,12 @@ mod tests {
                     _ => None,
                 })
         );
+        // A trace names a SELECT from a `WITH` query by the table it reads.
+        let from_with =
+            parse("WITH a AS (SELECT id FROM t), b AS (SELECT id FROM a) SELECT * FROM b");
+        let from_with = from_with.unwrap();
+        assert_eq!(from_with.table(), Some(Cte::table("b").as_str()));
+        assert_eq!(from_with.reached(), Some("t"));
         let Ok(Plan::Select(select)) = parse("SELECT * FROM n") else {
             panic!("a select")
         };
