@@ -324,26 +324,7 @@ fn plan(text: &str, kind: &str, statement: Statement) -> Result<Plan, SqlError> 
                     return Err(SqlError::unsupported(text, "UPDATE FROM … SET"))
                 }
             };
-            if from.is_empty() {
-                let scope = single_table(text, &update.table)?;
-                return Ok(Plan::Update(Update {
-                    table: scope.name(),
-                    set: assignments(text, update.assignments)?,
-                    filter: update.selection.map(|e| expr(text, e)).transpose()?,
-                    returning: update.returning.map(|r| projection(text, r)).transpose()?,
-                    with: Vec::new(),
-                    from: Vec::new(),
-                    alias: None,
-                }));
-            }
-            // The updated table, then FROM's, as one joined FROM: its
-            // expressions read them all. (The updated table is never a
-            // `WITH` query's.)
-            let (table, alias) = relation(text, &update.table.relation)?;
-            if !update.table.joins.is_empty() {
-                return Err(SqlError::unsupported(text, "JOIN outside a SELECT"));
-            }
-            let (scope, _, from) = from_tables(text, from, Some((table, alias.clone())))?;
+            let (scope, alias, from) = written_table(text, &update.table, from)?;
             Ok(Plan::Update(Update {
                 table: scope.name(),
                 set: assignments(text, update.assignments)?,
@@ -361,23 +342,8 @@ fn plan(text: &str, kind: &str, statement: Statement) -> Result<Plan, SqlError> 
             if tables.len() != 1 || !delete.tables.is_empty() {
                 return Err(SqlError::unsupported(text, "DELETE of several tables"));
             }
-            let Some(using) = delete.using.filter(|using| !using.is_empty()) else {
-                let scope = single_table(text, &tables[0])?;
-                return Ok(Plan::Delete(Delete {
-                    table: scope.name(),
-                    filter: delete.selection.map(|e| expr(text, e)).transpose()?,
-                    returning: delete.returning.map(|r| projection(text, r)).transpose()?,
-                    with: Vec::new(),
-                    using: Vec::new(),
-                    alias: None,
-                }));
-            };
-            // As `UPDATE … FROM`: the table, then USING's, as one FROM.
-            if !tables[0].joins.is_empty() {
-                return Err(SqlError::unsupported(text, "JOIN outside a SELECT"));
-            }
-            let (table, alias) = relation(text, &tables[0].relation)?;
-            let (scope, _, using) = from_tables(text, using, Some((table, alias.clone())))?;
+            let using = delete.using.unwrap_or_default();
+            let (scope, alias, using) = written_table(text, &tables[0], using)?;
             Ok(Plan::Delete(Delete {
                 table: scope.name(),
                 filter: delete.selection.map(|e| expr(text, e)).transpose()?,
@@ -445,6 +411,26 @@ fn single_table(text: &str, from: &TableWithJoins) -> Result<Scope, SqlError> {
     }
     let (table, alias) = relation(text, &from.relation)?;
     Ok(Scope::enter(vec![(Some(table), alias)]))
+}
+
+/// The table an UPDATE or a DELETE writes, as the statement's scope, with
+/// the tables joined to it (UPDATE's FROM, DELETE's USING) read as one
+/// FROM whose first table it is; its alias then, as their columns keep
+/// their qualifiers. (The written table is never a `WITH` query's.)
+fn written_table(
+    text: &str,
+    target: &TableWithJoins,
+    joined: Vec<TableWithJoins>,
+) -> Result<(Scope, Option<String>, Vec<Join>), SqlError> {
+    if joined.is_empty() {
+        return Ok((single_table(text, target)?, None, Vec::new()));
+    }
+    if !target.joins.is_empty() {
+        return Err(SqlError::unsupported(text, "JOIN outside a SELECT"));
+    }
+    let (table, alias) = relation(text, &target.relation)?;
+    let (scope, _, joins) = from_tables(text, joined, Some((table, alias.clone())))?;
+    Ok((scope, alias, joins))
 }
 
 /// A table of a FROM, and its alias.
