@@ -216,6 +216,33 @@ fn a_job_queue_whose_pick_takes_no_lock_runs_a_job_twice() {
     assert_eq!((m.duplicate_tickets, m.errors), (0, 0));
 }
 
+/// Two guests book room 101 for overlapping stays: each statement takes
+/// 20 ms, so both check at 40 ms, find no booking, insert (60) and commit
+/// (80 ms): the room is booked twice. With `LOCK TABLE … IN SHARE ROW
+/// EXCLUSIVE MODE` after BEGIN, the second guest's LOCK (sent at 20 ms)
+/// waits for the first's COMMIT (100 ms); its check then sees that
+/// booking (120) and it rolls back (140 ms). Four guests: the locks pass
+/// on at 100, 140 and 180 ms, so the last answers at 220 ms.
+#[test]
+fn a_room_booked_by_a_check_then_insert_is_booked_twice_unless_the_table_is_locked() {
+    let (m, counts) = run_example("room_booking_pg", "users=2&clicks=1");
+    assert_eq!(counts, custom(&[("booked", 2.0)]));
+    assert_eq!((m.duplicate_tickets, m.errors, m.db_writes), (1, 0, 2));
+    assert_eq!((m.latency_us.p50, m.latency_us.max), (80_000, 80_000));
+    let begin = "await client.query(\"BEGIN\");\n";
+    let locked = format!(
+        "{begin}      await client.query(\"LOCK TABLE bookings IN SHARE ROW EXCLUSIVE MODE\");\n"
+    );
+    let (m, counts) = run_changed("room_booking_pg", begin, &locked, "users=2&clicks=1");
+    assert_eq!(counts, custom(&[("booked", 1.0), ("taken", 1.0)]));
+    assert_eq!((m.duplicate_tickets, m.errors, m.db_writes), (0, 0, 1));
+    assert_eq!((m.latency_us.p50, m.latency_us.max), (100_000, 140_000));
+    let (m, counts) = run_changed("room_booking_pg", begin, &locked, "users=4&clicks=1");
+    assert_eq!(counts, custom(&[("booked", 1.0), ("taken", 3.0)]));
+    assert_eq!((m.duplicate_tickets, m.errors), (0, 0));
+    assert_eq!((m.latency_us.p50, m.latency_us.max), (140_000, 220_000));
+}
+
 /// Five GETs miss (1 ms); five `add`s (2 ms), one wins: it SELECTs (22),
 /// SETs (23), deletes the lock (24 ms). The four others sleep 50 ms (52)
 /// and GET the value (53 ms). With `set` in place of `add` every request
@@ -336,6 +363,7 @@ fn explore_finds_the_races_and_clears_the_fixes() {
         ("async_mutex_servers", "", false),
         ("async_mutex_servers", "&servers=2", true),
         ("job_queue_pg", "", true),
+        ("room_booking_pg", "", true),
     ] {
         let fragment = format!("scenario=script&example={name}&users=1&clicks=2{keys}");
         let (config, _) = source::parse(&fragment).unwrap();

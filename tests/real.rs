@@ -1187,6 +1187,32 @@ fn a_job_queue_pick_without_a_lock_runs_a_job_twice_on_real_postgres() {
     }
 }
 
+/// The room booking example (`room_booking_pg.js`): two guests' check
+/// then insert books the room twice on PostgreSQL as in the model; with
+/// `LOCK TABLE bookings IN SHARE ROW EXCLUSIVE MODE` after BEGIN the
+/// second waits for the first's commit and finds the room taken
+/// (tests/examples.rs).
+#[test]
+fn a_room_booking_double_books_unless_the_table_is_locked_on_real_postgres() {
+    let (code, schema) = (
+        example("room_booking_pg.js"),
+        example("room_booking_pg.sql"),
+    );
+    let begin = "await client.query(\"BEGIN\");\n";
+    let locked = code.replace(
+        begin,
+        &format!("{begin}      await client.query(\"LOCK TABLE bookings IN SHARE ROW EXCLUSIVE MODE\");\n"),
+    );
+    assert_ne!(locked, code);
+    for (code, users, duplicates) in [(&code, 2, 1), (&locked, 2, 0), (&locked, 4, 0)] {
+        let fragment = format!("v=1&scenario=script&users={users}&clicks=1");
+        let Some(report) = play_script(code, Some(&schema), &fragment, 2) else {
+            return;
+        };
+        assert_eq!(assert_script_agrees(&report), duplicates, "{code}");
+    }
+}
+
 /// Two buyers read the stock `FOR SHARE`, then update it: the first to
 /// wait fails with 40P01 on PostgreSQL as in the model; with `FOR UPDATE`
 /// both buy (tests/sql.rs).

@@ -1598,3 +1598,102 @@ fn update_from_and_delete_using_answer_as_postgresql() {
         ],
     );
 }
+
+/// `LOCK TABLE` (tests/pg/lock_table*.js): its reply (`LOCK`, no rows),
+/// 25P01 outside a block, 42P01 for a missing table, 55P03 for `NOWAIT`;
+/// which statements each mode stops and for how long (a waiting read
+/// then sees the commit it waited for, as its snapshot comes after its
+/// lock); and two SHARE holders that both write, where the second to
+/// wait fails at once with 40P01. Every line as PostgreSQL 15 with pg 8
+/// printed it for the same handler (Node 20, 2026-12-01).
+#[test]
+fn lock_table_answers_and_waits_as_postgresql() {
+    let schema = include_str!("pg/lock_table.sql");
+    replies_are(
+        include_str!("pg/lock_table.js"),
+        schema,
+        &[
+            r#"outside ERR 25P01 LOCK TABLE can only be used in transaction blocks"#,
+            r#"begin {"command":"BEGIN","rowCount":null,"rows":[],"fields":[]}"#,
+            r#"lock {"command":"LOCK","rowCount":null,"rows":[],"fields":[]}"#,
+            r#"lock bare {"command":"LOCK","rowCount":null,"rows":[],"fields":[]}"#,
+            r#"lock nowait {"command":"LOCK","rowCount":null,"rows":[],"fields":[]}"#,
+            r#"lock two {"command":"LOCK","rowCount":null,"rows":[],"fields":[]}"#,
+            r#"lock only {"command":"LOCK","rowCount":null,"rows":[],"fields":[]}"#,
+            r#"commit {"command":"COMMIT","rowCount":null,"rows":[],"fields":[]}"#,
+            r#"begin {"command":"BEGIN","rowCount":null,"rows":[],"fields":[]}"#,
+            r#"lock missing ERR 42P01 relation "nothere" does not exist"#,
+            r#"rollback {"command":"ROLLBACK","rowCount":null,"rows":[],"fields":[]}"#,
+            r#"begin c {"command":"BEGIN","rowCount":null,"rows":[],"fields":[]}"#,
+            r#"c insert {"command":"INSERT","rowCount":1,"rows":[],"fields":[]}"#,
+            r#"begin d {"command":"BEGIN","rowCount":null,"rows":[],"fields":[]}"#,
+            r#"d lock nowait ERR 55P03 could not obtain lock on relation "bookings""#,
+            r#"rollback d {"command":"ROLLBACK","rowCount":null,"rows":[],"fields":[]}"#,
+            r#"begin d {"command":"BEGIN","rowCount":null,"rows":[],"fields":[]}"#,
+            r#"d lock row excl nowait {"command":"LOCK","rowCount":null,"rows":[],"fields":[]}"#,
+            r#"d select {"command":"SELECT","rowCount":1,"rows":[{"count":"1"}],"fields":[["count",20]]}"#,
+            r#"rollback d {"command":"ROLLBACK","rowCount":null,"rows":[],"fields":[]}"#,
+            r#"commit c {"command":"COMMIT","rowCount":null,"rows":[],"fields":[]}"#,
+        ],
+    );
+    replies_are(
+        include_str!("pg/lock_table_waits.js"),
+        schema,
+        &[
+            r#"c begin BEGIN []"#,
+            r#"c share LOCK []"#,
+            r#"d begin BEGIN []"#,
+            r#"d read SELECT [{"count":"1"}]"#,
+            r#"c insert INSERT []"#,
+            r#"c commit COMMIT []"#,
+            r#"d insert INSERT []"#,
+            r#"d commit COMMIT []"#,
+            r#"c begin BEGIN []"#,
+            r#"c lock LOCK []"#,
+            r#"c insert INSERT []"#,
+            r#"c commit COMMIT []"#,
+            r#"d read SELECT [{"count":"4"}]"#,
+            r#"c begin BEGIN []"#,
+            r#"c delete DELETE []"#,
+            r#"d begin BEGIN []"#,
+            r#"d nowait ERR 55P03 could not obtain lock on relation "bookings""#,
+            r#"d rollback ROLLBACK []"#,
+            r#"c rollback ROLLBACK []"#,
+            r#"c begin BEGIN []"#,
+            r#"c share LOCK []"#,
+            r#"d begin BEGIN []"#,
+            r#"d share LOCK []"#,
+            r#"d insert ERR 40P01 deadlock detected"#,
+            r#"c insert INSERT []"#,
+            r#"c rollback ROLLBACK []"#,
+            r#"d commit ROLLBACK []"#,
+            r#"count SELECT [{"count":"4"}]"#,
+        ],
+    );
+    replies_are(
+        include_str!("pg/lock_table_modes.js"),
+        schema,
+        &[
+            r#"c begin BEGIN null []"#,
+            r#"c exclusive LOCK null []"#,
+            r#"d read SELECT 1 [{"count":"1"}]"#,
+            r#"c update UPDATE 1 []"#,
+            r#"c commit COMMIT null []"#,
+            r#"d for update SELECT 1 [{"room":1}]"#,
+            r#"c begin BEGIN null []"#,
+            r#"c access exclusive LOCK null []"#,
+            r#"c delete DELETE 1 []"#,
+            r#"c commit COMMIT null []"#,
+            r#"d subquery SELECT 0 []"#,
+            r#"d with SELECT 1 [{"max":null}]"#,
+            r#"c begin BEGIN null []"#,
+            r#"c share LOCK null []"#,
+            r#"d begin BEGIN null []"#,
+            r#"d share too LOCK null []"#,
+            r#"d row share LOCK null []"#,
+            r#"d sue ERR 55P03 could not obtain lock on relation "bookings""#,
+            r#"d rollback ROLLBACK null []"#,
+            r#"c commit COMMIT null []"#,
+        ],
+    );
+}

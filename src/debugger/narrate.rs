@@ -200,5 +200,6 @@ pub fn op_label(op: OpKind) -> &'static str {
         OpKind::SqlBegin => "BEGIN",
         OpKind::SqlCommit => "COMMIT",
         OpKind::SqlRollback => "ROLLBACK",
+        OpKind::SqlLock => "LOCK TABLE",
     }
 }

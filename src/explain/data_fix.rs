@@ -9,6 +9,11 @@
 //!   (columns) DO NOTHING`, and the schema a unique index on the columns
 //!   it expects unique (`-- expect unique:`); else the index alone (the
 //!   second insert then fails with 23505, and the code must catch it).
+//!   In a transaction, `LOCK TABLE … IN SHARE ROW EXCLUSIVE MODE` after
+//!   its `BEGIN` is tried first: a second transaction waits at its LOCK
+//!   until the first commits, so its check sees the first's row and the
+//!   code's own answer stays right (with `ON CONFLICT DO NOTHING` the
+//!   second request would go on as if it had written its row).
 //! - A lost update in SQL: the `SELECT` that read the row gets `FOR
 //!   UPDATE` (it helps only inside a transaction: the run says whether).
 //! - A lost update of a cache key, a hash's field, a sorted set or a list
@@ -40,7 +45,15 @@ pub fn data_fix(recording: &Recording, story: &Story) -> Option<Fix> {
     let act = act_op(recording, story)?;
     let candidates = match (story.kind, act) {
         (StoryKind::DuplicateTicket, OpKind::SqlInsert | OpKind::SqlCommit) => {
-            unique_fixes(&script.code, script.schema.as_deref()?, &table)
+            let schema = script.schema.as_deref()?;
+            let table = inserted_table(&script.code, schema, &table)?;
+            // In a transaction, locking the table keeps the code's own
+            // check deciding: `ON CONFLICT DO NOTHING` would let the
+            // second request go on as if it had written its row.
+            let lock = table_lock_fix(&script.code, schema, &table);
+            lock.into_iter()
+                .chain(unique_fixes(&script.code, schema, &table))
+                .collect()
         }
         (StoryKind::LostUpdate, OpKind::SqlUpdate) => {
             let line = read_line(recording, story, SQL_READS);
@@ -214,6 +227,78 @@ fn unique_fixes(code: &str, schema: &str, table: &str) -> Vec<Candidate> {
         may_fail: true,
     });
     fixes
+}
+
+/// The table the duplicate row went into: `table` if the code inserts
+/// into it, else (a `COMMIT`'s key is its transaction) the first table
+/// the schema expects unique that the code inserts into.
+fn inserted_table(code: &str, schema: &str, table: &str) -> Option<String> {
+    let inserts = literals(code);
+    let inserted = |t: &str| inserts.iter().any(|l| l.is_insert_into(t));
+    if inserted(table) {
+        return Some(table.to_string());
+    }
+    schema
+        .lines()
+        .filter_map(expected)
+        .map(|(name, _)| name)
+        .find(|name| inserted(name))
+}
+
+/// `LOCK TABLE table IN SHARE ROW EXCLUSIVE MODE` after each `BEGIN` sent
+/// on a line of its own (`await client.query("BEGIN");`), in the same
+/// call on the next line. The mode excludes itself and every writer and
+/// lets plain reads through.
+fn table_lock_fix(code: &str, schema: &str, table: &str) -> Option<Candidate> {
+    let literals = literals(code);
+    if literals.iter().any(|l| l.upper().starts_with("LOCK ")) {
+        return None;
+    }
+    let statement = format!("LOCK TABLE {table} IN SHARE ROW EXCLUSIVE MODE");
+    let begins: Vec<Literal> = literals
+        .into_iter()
+        .filter(|l| {
+            let upper = l.upper();
+            upper == "BEGIN"
+                || upper.starts_with("BEGIN ")
+                || upper.starts_with("START TRANSACTION")
+        })
+        .collect();
+    let mut edited = String::with_capacity(code.len() + 64);
+    let (mut pasted, mut lines) = (Vec::new(), Vec::new());
+    for (number, line) in (1..).zip(code.split_inclusive('\n')) {
+        edited.push_str(line);
+        let Some(begin) = begins.iter().find(|l| l.line == number) else {
+            continue;
+        };
+        let quoted = format!("{q}{}{q}", begin.text, q = begin.quote);
+        let alone = line.trim_start().starts_with("await ") && line.trim_end().ends_with(';');
+        if !alone || line.matches(&quoted).count() != 1 {
+            continue;
+        }
+        let lock = line.replace(&quoted, &format!("{q}{statement}{q}", q = begin.quote));
+        let lock = match line.ends_with('\n') {
+            true => lock,
+            false => format!("\n{lock}"),
+        };
+        pasted.push(lock.trim().to_string());
+        lines.push(number.to_string());
+        edited.push_str(&lock);
+    }
+    if pasted.is_empty() {
+        return None;
+    }
+    Some(Candidate {
+        code: edited,
+        schema: Some(schema.to_string()),
+        paste: pasted.join("\n"),
+        meaning: format!(
+            "{statement} after the BEGIN on line {}: a second transaction waits at its LOCK \
+             until the first commits, so its check sees the first's row",
+            lines.join(", ")
+        ),
+        may_fail: false,
+    })
 }
 
 /// `FOR UPDATE` on the `SELECT` of `table` nearest before `line`.
@@ -771,6 +856,39 @@ fn literals(code: &str) -> Vec<Literal> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_table_is_locked_after_each_begin_sent_on_a_line_of_its_own() {
+        let code = "// LOCK TABLE in a comment is no lock\nasync function a(c) {\n  await c.query('BEGIN');\n  await c.query('INSERT INTO t VALUES (1)');\n}\nasync function b(c) { await c.query('BEGIN'); return c; }\nasync function d(c) {\n    await c.query(\"START TRANSACTION ISOLATION LEVEL READ COMMITTED\");\n}";
+        let fix = table_lock_fix(code, "CREATE TABLE t (n int);", "t").expect("a fix");
+        let lock = "LOCK TABLE t IN SHARE ROW EXCLUSIVE MODE";
+        let start = "    await c.query(\"START TRANSACTION ISOLATION LEVEL READ COMMITTED\");\n";
+        let expected = code
+            .replace(
+                "  await c.query('BEGIN');\n",
+                &format!("  await c.query('BEGIN');\n  await c.query('{lock}');\n"),
+            )
+            .replace(start, &format!("{start}    await c.query(\"{lock}\");\n"));
+        assert_eq!(fix.code, expected);
+        // A BEGIN on the last line, with no line break after it.
+        let last = table_lock_fix("await c.query('BEGIN');", "", "t").expect("a fix");
+        assert_eq!(
+            last.code,
+            format!("await c.query('BEGIN');\nawait c.query('{lock}');")
+        );
+        assert_eq!(
+            fix.paste,
+            format!("await c.query('{lock}');\nawait c.query(\"{lock}\");")
+        );
+        assert!(
+            fix.meaning.contains("after the BEGIN on line 3, 8:"),
+            "{}",
+            fix.meaning
+        );
+        let locked = fix.code.clone();
+        assert!(table_lock_fix(&locked, "", "t").is_none(), "locks already");
+        assert!(table_lock_fix("await c.query('SELECT 1');", "", "t").is_none());
+    }
 
     #[test]
     fn literals_are_found_with_their_lines() {

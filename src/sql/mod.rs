@@ -16,10 +16,12 @@ use std::borrow::Cow;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+pub mod lock;
 #[cfg(feature = "sql")]
 pub mod parse;
 pub mod table;
 
+pub use lock::{LockTable, TableLock};
 pub use table::{Check, Column, Default, Key, TableSchema};
 
 /// A column type, as far as the model tells types apart.
@@ -102,6 +104,8 @@ pub enum Plan {
     Insert(Insert),
     Update(Update),
     Delete(Delete),
+    /// `LOCK TABLE`, inside a transaction block.
+    Lock(LockTable),
     Begin(Option<Isolation>),
     SetIsolation(Isolation),
     Commit,
@@ -642,7 +646,7 @@ const SUPPORTED: &str =
      uncorrelated subqueries: EXISTS, IN (SELECT …), (SELECT …)), INSERT … VALUES or SELECT (ON CONFLICT DO NOTHING | DO UPDATE, RETURNING), \
      UPDATE … SET (FROM, RETURNING), DELETE (USING, RETURNING), WITH … AS (SELECT …) before any of them, \
      BEGIN / START TRANSACTION [ISOLATION LEVEL …], \
-     SET TRANSACTION ISOLATION LEVEL, COMMIT and ROLLBACK";
+     SET TRANSACTION ISOLATION LEVEL, LOCK TABLE … [IN … MODE] [NOWAIT], COMMIT and ROLLBACK";
 
 /// Why a statement cannot run: PostgreSQL's SQLSTATE and message.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -19,8 +19,8 @@ use sqlparser::tokenizer::{Location, Token, TokenWithSpan};
 
 use super::{
     quote, Aggregate, Check, Column, Cte, Default, Delete, Expr, Function, Insert, Isolation, Join,
-    Key, OnConflict, Op, Plan, Projection, SchemaPlan, SchemaStep, Select, SqlError, TableSchema,
-    Type, Update,
+    Key, LockTable, OnConflict, Op, Plan, Projection, SchemaPlan, SchemaStep, Select, SqlError,
+    TableLock, TableSchema, Type, Update,
 };
 
 /// A column type by its SQL name (`serial` also gives a default). A type
@@ -157,7 +157,7 @@ fn statements(text: &str) -> Result<Vec<Piece<'_>>, SqlError> {
 const OTHER_STATEMENTS: &[&str] = &[
     "ALTER", "ANALYZE", "CALL", "CHECKPOINT", "CLOSE", "CLUSTER", "COMMENT", "COPY",
     "DEALLOCATE", "DECLARE", "DISCARD", "DO", "EXECUTE", "EXPLAIN", "FETCH", "GRANT",
-    "IMPORT", "LISTEN", "LOAD", "LOCK", "MERGE", "MOVE", "NOTIFY", "PREPARE", "REASSIGN",
+    "IMPORT", "LISTEN", "LOAD", "MERGE", "MOVE", "NOTIFY", "PREPARE", "REASSIGN",
     "REFRESH", "REINDEX", "RELEASE", "RESET", "REVOKE", "SAVEPOINT", "SECURITY", "SET",
     "SHOW", "TABLE", "TRUNCATE", "UNLISTEN", "VACUUM",
 ];
@@ -241,6 +241,7 @@ fn statement(parser: &mut Parser) -> Result<Option<Statement>, ParserError> {
             parser.advance_token();
             parser.parse_drop()?
         }
+        Keyword::LOCK => parser.parse_lock_statement()?.into(),
         _ => match &first.token {
             Token::Word(word) if OTHER_STATEMENTS.contains(&word.value.to_uppercase().as_str()) => {
                 return Ok(None)
@@ -359,12 +360,34 @@ fn plan(text: &str, kind: &str, statement: Statement) -> Result<Plan, SqlError> 
             .ok_or_else(|| {
                 SqlError::unsupported(text, "SET TRANSACTION without an isolation level")
             }),
+        Statement::Lock(lock) => Ok(Plan::Lock(lock_table(lock))),
         Statement::Commit { .. } => Ok(Plan::Commit),
         Statement::Rollback {
             savepoint: None, ..
         } => Ok(Plan::Rollback),
         Statement::Rollback { .. } => Err(SqlError::unsupported(text, "ROLLBACK TO SAVEPOINT")),
         _ => Err(SqlError::unsupported(text, kind)),
+    }
+}
+
+/// `LOCK [TABLE] [ONLY] name [*] [, …] [IN mode MODE] [NOWAIT]` (`ONLY`
+/// and `*` change nothing where no table inherits from another).
+fn lock_table(lock: ast::Lock) -> LockTable {
+    use ast::LockTableMode as Mode;
+    let mode = match lock.lock_mode {
+        None | Some(Mode::AccessExclusive) => TableLock::AccessExclusive,
+        Some(Mode::AccessShare) => TableLock::AccessShare,
+        Some(Mode::RowShare) => TableLock::RowShare,
+        Some(Mode::RowExclusive) => TableLock::RowExclusive,
+        Some(Mode::ShareUpdateExclusive) => TableLock::ShareUpdateExclusive,
+        Some(Mode::Share) => TableLock::Share,
+        Some(Mode::ShareRowExclusive) => TableLock::ShareRowExclusive,
+        Some(Mode::Exclusive) => TableLock::Exclusive,
+    };
+    LockTable {
+        tables: lock.tables.iter().map(|t| object_name(&t.name)).collect(),
+        mode,
+        nowait: lock.nowait,
     }
 }
 

@@ -11,6 +11,7 @@ pub mod numeric;
 pub mod parse;
 pub mod schema;
 pub mod store;
+pub mod table_locks;
 pub mod time;
 pub mod types;
 pub mod value;

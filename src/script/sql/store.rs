@@ -19,6 +19,7 @@ use super::parse::{
     Delete, Expr, Function, Insert, Isolation, OnConflict, Plan, Projection, Select, SqlError,
     Update,
 };
+use super::table_locks::TableLocks;
 use crate::sql::Join;
 use crate::sql::{Column, Cte, Default, Key, TableSchema};
 
@@ -244,6 +245,8 @@ struct Txn {
     client: Option<u64>,
     /// When it began to wait for another transaction (a counter).
     waiting_since: Option<u64>,
+    /// The table whose lock its statement waits for, if it waits for one.
+    waits_on_table: Option<String>,
     status: Status,
     /// Slots it writes or locks, to settle at its end.
     held: BTreeSet<(String, usize)>,
@@ -262,6 +265,7 @@ impl Txn {
             session: None,
             client: None,
             waiting_since: None,
+            waits_on_table: None,
             status: Status::Active,
             held: BTreeSet::new(),
             reads: Vec::new(),
@@ -300,6 +304,8 @@ pub struct Database {
     released: Vec<TxnId>,
     /// The plan a statement that waits runs again (`take_retry`).
     retry: Option<Plan>,
+    /// The table locks each transaction holds.
+    table_locks: TableLocks<TxnId>,
 }
 
 /// An advisory lock's key: one bigint, or two ints (PostgreSQL keeps the
@@ -510,6 +516,12 @@ impl Database {
             }
             _ => {}
         }
+        if let (Plan::Lock(_), None) = (plan, open) {
+            return done(Landed::Failed(sql_error(
+                "25P01",
+                "LOCK TABLE can only be used in transaction blocks".into(),
+            )));
+        }
         let Some(id) = open else {
             // A statement outside a block is a transaction of its own.
             let id = self.begin(Isolation::ReadCommitted, now_ms);
@@ -565,7 +577,10 @@ impl Database {
     /// `id` waits for `on`. If that closes a cycle of waits, the
     /// transaction of the cycle that has waited longest fails with a
     /// deadlock (PostgreSQL's deadlock check runs first in the backend that
-    /// waited first; its `deadlock_timeout` is not modelled).
+    /// waited first; its `deadlock_timeout` is not modelled). Two that
+    /// wait for each other's locks on one table are found at once, by
+    /// the second, which fails (PostgreSQL's lock queue sees it as it
+    /// queues).
     fn wait(&mut self, id: TxnId, on: TxnId, plan: &Plan) -> Ran {
         self.waits += 1;
         let since = self.waits;
@@ -580,8 +595,11 @@ impl Database {
                 victim: None,
             };
         };
+        let table = |t: &TxnId| self.txns.get(t).and_then(|t| t.waits_on_table.as_ref());
+        let one_table = cycle.len() == 2 && table(&id).is_some() && table(&id) == table(&on);
         let victim = cycle
             .into_iter()
+            .filter(|_| !one_table)
             .min_by_key(|t| {
                 self.txns
                     .get(t)
@@ -590,10 +608,16 @@ impl Database {
             })
             .unwrap_or(id);
         let mut error = sql_error("40P01", "deadlock detected".into());
-        error.detail = Some(format!(
-            "Transactions wait for each other's rows; the one that waited longest fails ({} closed the cycle).",
-            describe(plan)
-        ));
+        error.detail = Some(match one_table {
+            true => format!(
+                "Transactions wait for each other's locks on a table; the one that closed the cycle fails ({}).",
+                describe(plan)
+            ),
+            false => format!(
+                "Transactions wait for each other's rows; the one that waited longest fails ({} closed the cycle).",
+                describe(plan)
+            ),
+        });
         if victim == id {
             self.waits_for.remove(&id);
             return self.fail(id, error);
@@ -700,6 +724,7 @@ impl Database {
             }
         }
         self.waits_for.remove(&id);
+        self.table_locks.release(id);
         // Its transaction-level advisory locks go; their waiters wait on `id`.
         self.advisory.retain(|_, hold| hold.owner != Owner::Txn(id));
         let txn = self.txns.get_mut(&id).expect("a transaction");
@@ -760,13 +785,20 @@ impl Database {
                 "read/write dependencies among transactions",
             ));
         }
+        // Its table locks come first, before it takes a snapshot, as
+        // PostgreSQL takes them when it plans the statement.
+        if let Err(stop) = self.lock_tables(id, plan) {
+            return stop.into();
+        }
+        if let Plan::Lock(_) = plan {
+            return Landed::Done(Reply::tag("LOCK"));
+        }
         let snapshot = self.snapshot(id);
         let mut locked = false;
         let resolved = match plan.has_subquery() {
             true => match self.resolve(id, snapshot, plan, &mut locked) {
                 Ok(plan) => Some(plan),
-                Err(Stop::Wait(on)) => return Landed::Waits(on),
-                Err(Stop::Fail(error)) => return Landed::Failed(error),
+                Err(stop) => return stop.into(),
             },
             false => None,
         };
@@ -788,9 +820,44 @@ impl Database {
         }
         match result {
             Ok(reply) => Landed::Done(reply),
-            Err(Stop::Wait(on)) => Landed::Waits(on),
-            Err(Stop::Fail(error)) => Landed::Failed(error),
+            Err(stop) => stop.into(),
         }
+    }
+
+    /// The table locks `plan` takes (`Plan::table_locks`), in order. A
+    /// conflicting lock of another transaction makes it wait for that
+    /// one's end, holding those it took (`LOCK TABLE … NOWAIT` fails
+    /// with 55P03 instead). A table `LOCK TABLE` names must exist (42P01);
+    /// another statement's missing table is its own error, later.
+    fn lock_tables(&mut self, id: TxnId, plan: &Plan) -> Result<(), Stop> {
+        self.txns
+            .get_mut(&id)
+            .expect("a transaction")
+            .waits_on_table = None;
+        let lock = match plan {
+            Plan::Lock(lock) => Some(lock),
+            _ => None,
+        };
+        for (table, mode) in plan.table_locks() {
+            if !self.tables.contains_key(&table) {
+                match lock {
+                    Some(_) => return Err(Stop::Fail(no_table(&table))),
+                    None => continue,
+                }
+            }
+            if let Err(holder) = self.table_locks.take(id, &table, mode) {
+                if lock.is_some_and(|lock| lock.nowait) {
+                    let message = format!("could not obtain lock on relation \"{table}\"");
+                    return Err(Stop::Fail(sql_error("55P03", message)));
+                }
+                self.txns
+                    .get_mut(&id)
+                    .expect("a transaction")
+                    .waits_on_table = Some(table);
+                return Err(Stop::Wait(holder));
+            }
+        }
+        Ok(())
     }
 
     /// What expressions of a statement of `id` over `table` know: the
@@ -2416,6 +2483,15 @@ impl Database {
 enum Stop {
     Wait(TxnId),
     Fail(SqlError),
+}
+
+impl From<Stop> for Landed {
+    fn from(stop: Stop) -> Landed {
+        match stop {
+            Stop::Wait(on) => Landed::Waits(on),
+            Stop::Fail(error) => Landed::Failed(error),
+        }
+    }
 }
 
 /// The type a reply's type id stands for.

@@ -101,6 +101,8 @@ pub enum OpKind {
     CachePublish,
     /// Redis's `HINCRBY`: a hash field's count, changed in place.
     CacheHashIncr,
+    /// `LOCK TABLE`.
+    SqlLock,
 }
 
 impl OpKind {
@@ -152,7 +154,8 @@ impl OpKind {
             OpKind::SqlSelect
             | OpKind::SqlSelectForUpdate
             | OpKind::SqlBegin
-            | OpKind::SqlRollback => Some(ServerKind::DbRead),
+            | OpKind::SqlRollback
+            | OpKind::SqlLock => Some(ServerKind::DbRead),
             OpKind::SqlInsert | OpKind::SqlUpdate | OpKind::SqlDelete | OpKind::SqlCommit => {
                 Some(ServerKind::DbWrite)
             }
@@ -165,7 +168,11 @@ impl OpKind {
     pub fn is_query(self) -> bool {
         !matches!(
             self,
-            OpKind::DbCommit | OpKind::SqlBegin | OpKind::SqlCommit | OpKind::SqlRollback
+            OpKind::DbCommit
+                | OpKind::SqlBegin
+                | OpKind::SqlCommit
+                | OpKind::SqlRollback
+                | OpKind::SqlLock
         )
     }
 }
