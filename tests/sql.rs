@@ -1697,3 +1697,56 @@ fn lock_table_answers_and_waits_as_postgresql() {
         ],
     );
 }
+
+/// `OFFSET` (tests/pg/offset.js): a page of rows, with parameters (a
+/// text one cast as PostgreSQL casts it), past the end, NULL, 2201X for
+/// a negative one; after DISTINCT, GROUP BY, an aggregate and a join, in
+/// a subquery; and a `FOR UPDATE` with an OFFSET, which locks the rows
+/// it skips as well as those it returns (PostgreSQL's LockRows runs
+/// below its Limit), while `SKIP LOCKED` leaves locked rows out before
+/// it counts the offset; `FETCH FIRST … ROWS ONLY` (tests/pg/fetch.js).
+/// Every line as PostgreSQL 15 with pg 8 printed it
+/// for the same handler (Node 20, 2026-12-01).
+#[test]
+fn offset_and_fetch_answer_and_lock_as_postgresql() {
+    replies_are(
+        include_str!("pg/offset.js"),
+        include_str!("pg/offset.sql"),
+        &[
+            r#"page SELECT 2 [{"id":3,"name":"c"},{"id":4,"name":"d"}]"#,
+            r#"offset only SELECT 2 [{"id":4},{"id":5}]"#,
+            r#"params SELECT 2 [{"id":2},{"id":3}]"#,
+            r#"past the end SELECT 0 []"#,
+            r#"rows SELECT 1 [{"id":2}]"#,
+            r#"negative ERR 2201X OFFSET must not be negative"#,
+            r#"null SELECT 1 [{"id":1}]"#,
+            r#"text param SELECT 1 [{"id":5}]"#,
+            r#"distinct SELECT 2 [{"name":"b"},{"name":"c"}]"#,
+            r#"group SELECT 2 [{"name":"b","n":"2"},{"name":"c","n":"1"}]"#,
+            r#"aggregate SELECT 0 []"#,
+            r#"join SELECT 2 [{"id":2,"bid":2},{"id":2,"bid":5}]"#,
+            r#"subquery SELECT 2 [{"id":4},{"id":5}]"#,
+            r#"begin BEGIN null []"#,
+            r#"lock page SELECT 1 [{"id":2}]"#,
+            r#"skipped row ERR 55P03 could not obtain lock on row in relation "items""#,
+            r#"returned row ERR 55P03 could not obtain lock on row in relation "items""#,
+            r#"next row SELECT 1 [{"id":3}]"#,
+            r#"skip locked SELECT 1 [{"id":4}]"#,
+            r#"commit COMMIT null []"#,
+        ],
+    );
+    replies_are(
+        include_str!("pg/fetch.js"),
+        include_str!("pg/offset.sql"),
+        &[
+            r#"fetch SELECT 2 [{"id":1},{"id":2}]"#,
+            r#"fetch one SELECT 1 [{"id":1}]"#,
+            r#"offset fetch SELECT 2 [{"id":2},{"id":3}]"#,
+            r#"fetch param SELECT 3 [{"id":1},{"id":2},{"id":3}]"#,
+            r#"both ERR 42601 syntax error at or near "FETCH""#,
+        ],
+    );
+    // WITH TIES keeps the rows equal to the last: not modelled, refused.
+    let ties = parse("SELECT name FROM items ORDER BY name FETCH FIRST 2 ROWS WITH TIES");
+    assert_eq!(ties.map_err(|e| e.code.to_string()), Err("0A000".into()));
+}

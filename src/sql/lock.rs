@@ -173,7 +173,8 @@ impl Locks {
             self.take(table, mode);
         }
         self.projection(Some(&select.projection));
-        for e in [&select.filter, &select.having, &select.limit]
+        for e in select
+            .clauses()
             .into_iter()
             .flatten()
             .chain(select.joins.iter().filter_map(|j| j.on.as_ref()))

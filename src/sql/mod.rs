@@ -98,6 +98,9 @@ pub enum Isolation {
 }
 
 /// One statement, as the store runs it.
+// A plan is one statement's, made per query and never kept in bulk: a
+// SELECT's is the largest, and boxing it would only add an allocation.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Plan {
     Select(Select),
@@ -174,7 +177,8 @@ impl Plan {
         match self {
             Plan::Select(select) => {
                 items(Some(&select.projection))
-                    || any([&select.filter, &select.having, &select.limit]
+                    || any(select
+                        .clauses()
                         .into_iter()
                         .flatten()
                         .chain(select.joins.iter().filter_map(|j| j.on.as_ref())))
@@ -228,6 +232,10 @@ pub struct Select {
     /// or `LAST`, else PostgreSQL's default: first when descending.)
     pub order: Vec<(String, bool, bool)>,
     pub limit: Option<Expr>,
+    /// `OFFSET`: rows skipped before the LIMIT's (a `FOR UPDATE` locks
+    /// them too, as PostgreSQL's does).
+    #[serde(default)]
+    pub offset: Option<Expr>,
     /// `FOR UPDATE`: its rows locked against every other lock and write
     /// (`FOR NO KEY UPDATE` would be the same here, where no foreign key
     /// takes `FOR KEY SHARE`).
@@ -324,6 +332,7 @@ impl Select {
             having: None,
             order: Vec::new(),
             limit: None,
+            offset: None,
             for_update: false,
             for_share: false,
             nowait: false,
@@ -350,6 +359,22 @@ impl Select {
                     .map(|j| (j.table.as_str(), j.alias.as_deref().unwrap_or(&j.table))),
             )
             .collect()
+    }
+
+    /// Its expressions besides the select list and the joins: WHERE,
+    /// HAVING, LIMIT and OFFSET.
+    pub fn clauses(&self) -> [&Option<Expr>; 4] {
+        [&self.filter, &self.having, &self.limit, &self.offset]
+    }
+
+    /// [`Select::clauses`], to change.
+    pub fn clauses_mut(&mut self) -> [&mut Option<Expr>; 4] {
+        [
+            &mut self.filter,
+            &mut self.having,
+            &mut self.limit,
+            &mut self.offset,
+        ]
     }
 
     /// Whether it locks the rows it returns (`FOR UPDATE` or `FOR SHARE`).
@@ -641,7 +666,7 @@ pub enum Op {
 
 const SUPPORTED: &str =
     "the SQL the simulation runs is SELECT (a table, or tables joined by [INNER] JOIN and \
-     LEFT [OUTER] JOIN (ON or USING) and CROSS JOIN; DISTINCT, WHERE, GROUP BY, HAVING, ORDER BY, LIMIT, \
+     LEFT [OUTER] JOIN (ON or USING) and CROSS JOIN; DISTINCT, WHERE, GROUP BY, HAVING, ORDER BY, LIMIT, OFFSET, \
      FOR UPDATE | SHARE [NOWAIT | SKIP LOCKED] of one table; count, sum, min, max, avg; CASE, LIKE; \
      uncorrelated subqueries: EXISTS, IN (SELECT …), (SELECT …)), INSERT … VALUES or SELECT (ON CONFLICT DO NOTHING | DO UPDATE, RETURNING), \
      UPDATE … SET (FROM, RETURNING), DELETE (USING, RETURNING), WITH … AS (SELECT …) before any of them, \
@@ -793,7 +818,7 @@ pub fn visit_select(select: &mut Select, f: &mut dyn FnMut(&mut Expr)) {
     let mut projection = Some(std::mem::replace(&mut select.projection, Projection::All));
     visit_projection(&mut projection, f);
     select.projection = projection.expect("kept");
-    for e in [&mut select.filter, &mut select.having, &mut select.limit] {
+    for e in select.clauses_mut() {
         e.iter_mut().for_each(|e| visit_expr(e, f));
     }
     for join in &mut select.joins {
@@ -917,6 +942,7 @@ mod tests {
                 )),
                 order: vec![("id".into(), true, true)],
                 limit: Some(Expr::Value(Value::from(10))),
+                offset: None,
                 for_update: true,
                 for_share: false,
                 nowait: false,

@@ -725,6 +725,7 @@ fn select(text: &str, query: ast::Query) -> Result<Select, SqlError> {
         body,
         order_by,
         limit_clause,
+        fetch,
         locks,
         ..
     } = query;
@@ -775,14 +776,32 @@ fn select(text: &str, query: ast::Query) -> Result<Select, SqlError> {
             order.push((column, descending, nulls_first));
         }
     }
-    let limit = match limit_clause {
-        None => None,
+    let (limit, offset) = match limit_clause {
+        None => (None, None),
         Some(LimitClause::LimitOffset {
             limit,
-            offset: None,
+            offset,
             limit_by,
-        }) if limit_by.is_empty() => limit.map(|e| expr(text, e)).transpose()?,
-        Some(_) => return Err(SqlError::unsupported(text, "OFFSET")),
+        }) if limit_by.is_empty() => (
+            limit.map(|e| expr(text, e)).transpose()?,
+            offset.map(|o| expr(text, o.value)).transpose()?,
+        ),
+        Some(_) => return Err(SqlError::unsupported(text, "LIMIT offset, count")),
+    };
+    // `FETCH FIRST n ROWS ONLY` is the standard's LIMIT (one row without n).
+    let limit = match (fetch, limit) {
+        (None, limit) => limit,
+        // PostgreSQL's grammar has no LIMIT before a FETCH.
+        (Some(_), Some(_)) => {
+            return Err(SqlError::new("42601", "syntax error at or near \"FETCH\""))
+        }
+        (Some(fetch), None) if fetch.with_ties || fetch.percent => {
+            return Err(SqlError::unsupported(text, "FETCH … WITH TIES or PERCENT"))
+        }
+        (Some(fetch), None) => Some(match fetch.quantity {
+            Some(quantity) => expr(text, quantity)?,
+            None => Expr::Value(Value::from(1)),
+        }),
     };
     let mut for_update = false;
     let mut for_share = false;
@@ -862,6 +881,7 @@ fn select(text: &str, query: ast::Query) -> Result<Select, SqlError> {
         having,
         order,
         limit,
+        offset,
         for_update,
         for_share,
         nowait,

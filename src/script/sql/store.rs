@@ -1457,9 +1457,11 @@ impl Database {
         if select.skip_locked {
             found.retain(|&i| table.slots[i].blocker(id, share).is_none());
         }
-        let limit = limit(select, ctx)?;
-        if let (Some(limit), false) = (limit, select.distinct) {
-            found.truncate(limit);
+        // A FOR UPDATE locks the rows its OFFSET skips too: PostgreSQL's
+        // LockRows sits below its Limit.
+        let window = Window::of(select, ctx)?;
+        if let (Some(end), false) = (window.end(), select.distinct) {
+            found.truncate(end);
         }
         if select.locks() {
             let held = |&i: &usize| table.slots[i].blocker(id, share).is_some();
@@ -1472,17 +1474,21 @@ impl Database {
             self.claim(id, snapshot, table, &found, share)?;
         }
         let table = &self.tables[name];
-        let rows: Vec<&Row> = found
+        let returned = match select.distinct {
+            true => &found[..],
+            false => &found[window.offset.min(found.len())..],
+        };
+        let rows: Vec<&Row> = returned
             .iter()
             .map(|&i| Self::visible(&table.slots[i], id, snapshot).expect("visible"))
             .collect();
         let (mut rows, fields) = project(Some(&table.schema), &select.projection, &rows, ctx)?;
         if select.distinct {
-            rows = distinct(rows, limit);
+            rows = distinct(rows, window);
         }
         self.note_read(id, snapshot, name, select.filter.as_ref(), ctx)?;
         let slots = &self.tables[name].slots;
-        let read: Vec<(String, usize, u64)> = found
+        let read: Vec<(String, usize, u64)> = returned
             .iter()
             .map(|&index| (name.clone(), index, slots[index].latest_seq()))
             .collect();
@@ -1538,14 +1544,14 @@ impl Database {
                 let mut taken: Vec<Option<_>> = kept.into_iter().map(Some).collect();
                 kept = order.into_iter().filter_map(|i| taken[i].take()).collect();
             }
-            let limit = limit(&select, &ctx)?;
-            if let (Some(limit), false) = (limit, select.distinct) {
-                kept.truncate(limit);
+            let window = Window::of(&select, &ctx)?;
+            if !select.distinct {
+                kept = window.apply(kept);
             }
             let rows: Vec<&Row> = kept.iter().map(|(row, _)| row).collect();
             let (rows, fields) = project(None, &select.projection, &rows, &ctx)?;
             match select.distinct {
-                true => (distinct(rows, limit), fields),
+                true => (distinct(rows, window), fields),
                 false => (rows, fields),
             }
         };
@@ -1949,12 +1955,11 @@ impl Database {
             out.sort_by(|(_, a), (_, b)| compare_keys(a, b, &select.order, &numeric));
         }
         let mut rows: Vec<Row> = out.into_iter().map(|(row, _)| row).collect();
-        let limit = limit(select, ctx)?;
-        match (select.distinct, limit) {
-            (true, _) => rows = distinct(rows, limit),
-            (false, Some(limit)) => rows.truncate(limit),
-            (false, None) => {}
-        }
+        let window = Window::of(select, ctx)?;
+        rows = match select.distinct {
+            true => distinct(rows, window),
+            false => window.apply(rows),
+        };
         let fields = match &select.projection {
             Projection::Items(items) => items
                 .iter()
@@ -2688,41 +2693,70 @@ pub fn coerce(
     super::eval::cast_as(value, column.ty, numeric)
 }
 
-/// A SELECT's LIMIT: PostgreSQL reads it as a bigint (a parameter's
-/// text, a numeric rounded); NULL is no limit.
-fn limit(select: &Select, ctx: &Context) -> Result<Option<usize>, Stop> {
-    let Some(limit) = &select.limit else {
-        return Ok(None);
-    };
-    let count = Expr::Cast(Box::new(limit.clone()), Type::BigInt);
-    let value = eval(&count, None, None, ctx).map_err(Stop::Fail)?;
-    let n = match &value {
-        Value::String(text) => text.parse::<f64>().ok(),
-        other => other.as_f64(),
-    };
-    match n {
-        Some(n) if n < 0.0 => Err(Stop::Fail(sql_error(
-            "2201W",
-            "LIMIT must not be negative".into(),
-        ))),
-        Some(n) => Ok(Some(n as usize)),
-        None => Ok(None),
+/// The rows a SELECT's OFFSET skips and the most its LIMIT keeps.
+#[derive(Clone, Copy)]
+struct Window {
+    offset: usize,
+    limit: Option<usize>,
+}
+
+impl Window {
+    /// PostgreSQL reads each as a bigint (a parameter's text, a numeric
+    /// rounded); NULL is no limit, or no offset.
+    fn of(select: &Select, ctx: &Context) -> Result<Window, Stop> {
+        let count = |e: &Option<Expr>, code, what: &str| -> Result<Option<usize>, Stop> {
+            let Some(e) = e else {
+                return Ok(None);
+            };
+            let count = Expr::Cast(Box::new(e.clone()), Type::BigInt);
+            let value = eval(&count, None, None, ctx).map_err(Stop::Fail)?;
+            let n = match &value {
+                Value::String(text) => text.parse::<f64>().ok(),
+                other => other.as_f64(),
+            };
+            match n {
+                Some(n) if n < 0.0 => Err(Stop::Fail(sql_error(
+                    code,
+                    format!("{what} must not be negative"),
+                ))),
+                n => Ok(n.map(|n| n as usize)),
+            }
+        };
+        Ok(Window {
+            limit: count(&select.limit, "2201W", "LIMIT")?,
+            offset: count(&select.offset, "2201X", "OFFSET")?.unwrap_or(0),
+        })
+    }
+
+    /// How many rows from the first it reaches: the skipped ones and the
+    /// kept ones.
+    fn end(self) -> Option<usize> {
+        self.limit.map(|limit| self.offset.saturating_add(limit))
+    }
+
+    /// The rows it keeps.
+    fn apply<T>(self, rows: Vec<T>) -> Vec<T> {
+        let kept = rows.into_iter().skip(self.offset);
+        match self.limit {
+            Some(limit) => kept.take(limit).collect(),
+            None => kept.collect(),
+        }
     }
 }
 
 /// `SELECT DISTINCT`'s rows: each the first of its equals (NULL equals
-/// NULL here), then at most `limit` of them.
-fn distinct(rows: Vec<Row>, limit: Option<usize>) -> Vec<Row> {
+/// NULL here), then the window of them.
+fn distinct(rows: Vec<Row>, window: Window) -> Vec<Row> {
     let mut kept: Vec<Row> = Vec::new();
     for row in rows {
-        if limit.is_some_and(|limit| kept.len() >= limit) {
+        if window.end().is_some_and(|end| kept.len() >= end) {
             break;
         }
         if !kept.contains(&row) {
             kept.push(row);
         }
     }
-    kept
+    window.apply(kept)
 }
 
 /// The output column named `name` (an alias comes before a table's
@@ -3014,10 +3048,7 @@ fn resolve_columns(
             rewrite(e, &resolve)?;
         }
     }
-    for e in [&mut select.filter, &mut select.having, &mut select.limit]
-        .into_iter()
-        .flatten()
-    {
+    for e in select.clauses_mut().into_iter().flatten() {
         rewrite(e, &resolve)?;
     }
     for join in &mut select.joins {
