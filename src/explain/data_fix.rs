@@ -255,15 +255,7 @@ fn table_lock_fix(code: &str, schema: &str, table: &str) -> Option<Candidate> {
         return None;
     }
     let statement = format!("LOCK TABLE {table} IN SHARE ROW EXCLUSIVE MODE");
-    let begins: Vec<Literal> = literals
-        .into_iter()
-        .filter(|l| {
-            let upper = l.upper();
-            upper == "BEGIN"
-                || upper.starts_with("BEGIN ")
-                || upper.starts_with("START TRANSACTION")
-        })
-        .collect();
+    let begins: Vec<Literal> = literals.into_iter().filter(Literal::is_begin).collect();
     let mut edited = String::with_capacity(code.len() + 64);
     let (mut pasted, mut lines) = (Vec::new(), Vec::new());
     for (number, line) in (1..).zip(code.split_inclusive('\n')) {
@@ -725,6 +717,12 @@ impl Literal {
             .strip_prefix("INSERT INTO ")
             .and_then(|rest| rest.split([' ', '(']).next())
             .is_some_and(|name| same_table(name, table))
+    }
+
+    /// `BEGIN` or `START TRANSACTION`, with or without its modes.
+    fn is_begin(&self) -> bool {
+        let upper = self.upper();
+        upper == "BEGIN" || upper.starts_with("BEGIN ") || upper.starts_with("START TRANSACTION")
     }
 
     fn is_select_from(&self, table: &str) -> bool {
