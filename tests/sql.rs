@@ -1705,6 +1705,34 @@ fn lock_table_answers_and_waits_as_postgresql() {
 /// it skips as well as those it returns (PostgreSQL's LockRows runs
 /// below its Limit), while `SKIP LOCKED` leaves locked rows out before
 /// it counts the offset; `FETCH FIRST … ROWS ONLY` (tests/pg/fetch.js).
+/// FOR NO KEY UPDATE stops what FOR UPDATE stops (a FOR UPDATE, a FOR
+/// SHARE, another FOR NO KEY UPDATE, an UPDATE that waits for the commit;
+/// SKIP LOCKED passes the row), not a plain read; its errors name it.
+/// Every line as PostgreSQL 15 with pg 8 printed it (Node 20, 2026-12-02).
+#[test]
+fn for_no_key_update_locks_as_postgresql() {
+    replies_are(
+        include_str!("pg/no_key_update.js"),
+        include_str!("pg/no_key_update.sql"),
+        &[
+            r#"c begin BEGIN null []"#,
+            r#"c lock SELECT 1 [{"balance":100}]"#,
+            r#"d read SELECT 1 [{"balance":100}]"#,
+            r#"d update nowait ERR 55P03 could not obtain lock on row in relation "accounts""#,
+            r#"d share nowait ERR 55P03 could not obtain lock on row in relation "accounts""#,
+            r#"d no key nowait ERR 55P03 could not obtain lock on row in relation "accounts""#,
+            r#"d skip SELECT 1 [{"id":2}]"#,
+            r#"c update UPDATE 1 []"#,
+            r#"c commit COMMIT null []"#,
+            r#"d update UPDATE 1 [{"balance":91}]"#,
+            r#"c distinct ERR 0A000 FOR NO KEY UPDATE is not allowed with DISTINCT clause"#,
+            r#"c count ERR 0A000 FOR NO KEY UPDATE is not allowed with aggregate functions"#,
+            r#"c group ERR 0A000 FOR NO KEY UPDATE is not allowed with GROUP BY clause"#,
+            r#"c final SELECT 2 [{"id":1,"balance":91},{"id":2,"balance":50}]"#,
+        ],
+    );
+}
+
 /// Every line as PostgreSQL 15 with pg 8 printed it
 /// for the same handler (Node 20, 2026-12-01).
 #[test]

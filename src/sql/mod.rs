@@ -237,8 +237,8 @@ pub struct Select {
     #[serde(default)]
     pub offset: Option<Expr>,
     /// `FOR UPDATE`: its rows locked against every other lock and write
-    /// (`FOR NO KEY UPDATE` would be the same here, where no foreign key
-    /// takes `FOR KEY SHARE`).
+    /// (`FOR NO KEY UPDATE` too, read as it: the same here, where no
+    /// foreign key takes `FOR KEY SHARE`).
     pub for_update: bool,
     /// `FOR SHARE`: its rows locked against writes and `FOR UPDATE`, not
     /// against each other.
@@ -667,7 +667,7 @@ pub enum Op {
 const SUPPORTED: &str =
     "the SQL the simulation runs is SELECT (a table, or tables joined by [INNER] JOIN and \
      LEFT [OUTER] JOIN (ON or USING) and CROSS JOIN; DISTINCT, WHERE, GROUP BY, HAVING, ORDER BY, LIMIT, OFFSET, \
-     FOR UPDATE | SHARE [NOWAIT | SKIP LOCKED] of one table; count, sum, min, max, avg; CASE, LIKE; \
+     FOR UPDATE | NO KEY UPDATE | SHARE [NOWAIT | SKIP LOCKED] of one table; count, sum, min, max, avg; CASE, LIKE; \
      uncorrelated subqueries: EXISTS, IN (SELECT …), (SELECT …)), INSERT … VALUES or SELECT (ON CONFLICT DO NOTHING | DO UPDATE, RETURNING), \
      UPDATE … SET (FROM, RETURNING), DELETE (USING, RETURNING), WITH … AS (SELECT …) before any of them, \
      BEGIN / START TRANSACTION [ISOLATION LEVEL …], \

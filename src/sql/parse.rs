@@ -15,7 +15,7 @@ use sqlparser::ast::{
 use sqlparser::dialect::PostgreSqlDialect;
 use sqlparser::keywords::Keyword;
 use sqlparser::parser::{Parser, ParserError};
-use sqlparser::tokenizer::{Location, Token, TokenWithSpan};
+use sqlparser::tokenizer::{Location, Token, TokenWithSpan, Tokenizer};
 
 use super::{
     quote, Aggregate, Check, Column, Cte, Default, Delete, Expr, Function, Insert, Isolation, Join,
@@ -82,17 +82,15 @@ struct Piece<'a> {
 /// of the parser than they reach (docs/sql.md).
 fn statements(text: &str) -> Result<Vec<Piece<'_>>, SqlError> {
     let syntax = |error: ParserError| {
-        // PostgreSQL's weaker row locks, which the parser does not read:
+        // PostgreSQL's weakest row lock, which the parser does not read:
         // not a syntax error in PostgreSQL.
         let words = text
             .split_whitespace()
             .collect::<Vec<_>>()
             .join(" ")
             .to_uppercase();
-        for clause in ["FOR NO KEY UPDATE", "FOR KEY SHARE"] {
-            if words.contains(clause) {
-                return SqlError::unsupported(text, clause);
-            }
+        if words.contains("FOR KEY SHARE") {
+            return SqlError::unsupported(text, "FOR KEY SHARE");
         }
         SqlError::syntax(format!(
             "{} in \"{}\"",
@@ -101,10 +99,12 @@ fn statements(text: &str) -> Result<Vec<Piece<'_>>, SqlError> {
         ))
     };
     let dialect = PostgreSqlDialect {};
+    let tokens = Tokenizer::new(&dialect, text)
+        .tokenize_with_location()
+        .map_err(|error| syntax(error.into()))?;
     let mut parser = Parser::new(&dialect)
         .with_recursion_limit(64)
-        .try_with_sql(text)
-        .map_err(syntax)?;
+        .with_tokens_with_locations(no_key_as_update(tokens));
     let lines: Vec<usize> = std::iter::once(0)
         .chain(text.match_indices('\n').map(|(i, _)| i + 1))
         .collect();
@@ -147,6 +147,61 @@ fn statements(text: &str) -> Result<Vec<Piece<'_>>, SqlError> {
             kind,
             statement,
         });
+    }
+}
+
+/// `FOR NO KEY UPDATE` read as `FOR UPDATE`, which the parser reads: the
+/// two lock a row against the same statements here, where no foreign key
+/// takes `FOR KEY SHARE` (the one lock they differ on). Errors that name
+/// the clause still name it as written ([`lock_clause`]).
+fn no_key_as_update(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
+    let is = |token: &TokenWithSpan, keyword: Keyword| matches!(&token.token, Token::Word(w) if w.keyword == keyword && w.quote_style.is_none());
+    let mut kept: Vec<TokenWithSpan> = Vec::with_capacity(tokens.len());
+    let mut rest = tokens.into_iter().peekable();
+    while let Some(token) = rest.next() {
+        let after_for = kept
+            .iter()
+            .rev()
+            .find(|t| !matches!(t.token, Token::Whitespace(_)))
+            .is_some_and(|t| is(t, Keyword::FOR));
+        if after_for && is(&token, Keyword::NO) {
+            // NO, then KEY, then UPDATE: drop NO KEY (and the space after each).
+            let mut ahead = Vec::new();
+            while let Some(next) = rest.next_if(|t| matches!(t.token, Token::Whitespace(_))) {
+                ahead.push(next);
+            }
+            if rest.peek().is_some_and(|t| is(t, Keyword::KEY)) {
+                let key = rest.next().expect("KEY");
+                let mut spaces = Vec::new();
+                while let Some(next) = rest.next_if(|t| matches!(t.token, Token::Whitespace(_))) {
+                    spaces.push(next);
+                }
+                if rest.peek().is_some_and(|t| is(t, Keyword::UPDATE)) {
+                    continue;
+                }
+                kept.push(token);
+                kept.extend(ahead);
+                kept.push(key);
+                kept.extend(spaces);
+                continue;
+            }
+            kept.push(token);
+            kept.extend(ahead);
+            continue;
+        }
+        kept.push(token);
+    }
+    kept
+}
+
+/// How a statement names its row lock in PostgreSQL's errors: `FOR NO KEY
+/// UPDATE` as written, which is read as `FOR UPDATE` ([`no_key_as_update`]).
+fn lock_clause(text: &str, for_update: bool) -> &'static str {
+    let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    match for_update {
+        true if words.to_uppercase().contains("FOR NO KEY UPDATE") => "FOR NO KEY UPDATE",
+        true => "FOR UPDATE",
+        false => "FOR SHARE",
     }
 }
 
@@ -821,11 +876,7 @@ fn select(text: &str, query: ast::Query) -> Result<Select, SqlError> {
     // The stronger lock, as PostgreSQL takes it.
     for_share &= !for_update;
     // PostgreSQL's errors name the clause.
-    let clause = if for_update {
-        "FOR UPDATE"
-    } else {
-        "FOR SHARE"
-    };
+    let clause = lock_clause(text, for_update);
     let locks = for_update || for_share;
     // PostgreSQL locks the rows of the tables a WITH query reads, once
     // it is folded into the statement.
@@ -1815,12 +1866,22 @@ mod tests {
         // A keyword that starts no statement of PostgreSQL's is a syntax
         // error, as in PostgreSQL; so is a statement that goes on past its end.
         assert_eq!(parse("where a = 1").unwrap_err().code, "42601");
-        // PostgreSQL's weaker row locks are valid SQL that does not run.
-        let error = parse("SELECT id FROM t WHERE id = 1 FOR  no key\nUPDATE").unwrap_err();
-        assert_eq!(error.code, "0A000");
-        assert!(error
-            .message
-            .starts_with("FOR NO KEY UPDATE is not supported"));
+        // FOR NO KEY UPDATE locks as FOR UPDATE does here, and errors name
+        // it as written; FOR KEY SHARE is valid SQL that does not run.
+        let Plan::Select(select) =
+            parse("SELECT id FROM t WHERE id = 1 FOR  no key\nUPDATE NOWAIT")
+                .expect("FOR NO KEY UPDATE")
+        else {
+            panic!("a SELECT");
+        };
+        assert!(select.for_update && select.nowait && !select.for_share);
+        let error = parse("SELECT DISTINCT id FROM t FOR NO KEY UPDATE").unwrap_err();
+        assert_eq!(
+            error.message,
+            "FOR NO KEY UPDATE is not allowed with DISTINCT clause"
+        );
+        // A column named `no` and a string are left as they are.
+        assert!(parse("SELECT 'FOR NO KEY UPDATE', no FROM t").is_ok());
         let error = parse("SELECT id FROM t FOR KEY SHARE SKIP LOCKED").unwrap_err();
         assert!(error.message.starts_with("FOR KEY SHARE is not supported"));
         let error = parse("select 1 end").unwrap_err();
