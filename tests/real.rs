@@ -1213,6 +1213,21 @@ fn a_room_booking_double_books_unless_the_table_is_locked_on_real_postgres() {
     }
 }
 
+/// A coupon's correlated `NOT EXISTS` check in a transaction lets both
+/// clicks of a double click redeem it on PostgreSQL as in the model, and
+/// the correlated count in the select list reads each transaction's own
+/// row (tests/sql.rs).
+#[test]
+fn a_correlated_check_redeems_a_coupon_twice_on_real_postgres() {
+    let code = include_str!("pg/coupon_correlated.js");
+    let schema = include_str!("pg/coupon_correlated.sql");
+    let fragment = "v=1&scenario=script&users=2&clicks=2&click_gap=0";
+    let Some(report) = play_script(code, Some(schema), fragment, 2) else {
+        return;
+    };
+    assert_eq!(assert_script_agrees(&report), 2);
+}
+
 /// Two buyers read the stock `FOR SHARE`, then update it: the first to
 /// wait fails with 40P01 on PostgreSQL as in the model; with `FOR UPDATE`
 /// both buy (tests/sql.rs).

@@ -367,6 +367,71 @@ impl Select {
         [&self.filter, &self.having, &self.limit, &self.offset]
     }
 
+    /// The expressions it reads itself, not those of its subqueries: its
+    /// output, its clauses and its joins' `ON`.
+    pub fn own_exprs(&self) -> Vec<&Expr> {
+        let items = match &self.projection {
+            Projection::Items(items) => items.iter().map(|(_, e)| e).collect(),
+            Projection::All => Vec::new(),
+        };
+        items
+            .into_iter()
+            .chain(self.clauses().into_iter().flatten())
+            .chain(self.joins.iter().filter_map(|j| j.on.as_ref()))
+            .collect()
+    }
+
+    /// [`Select::own_exprs`], to change.
+    pub fn own_exprs_mut(&mut self) -> Vec<&mut Expr> {
+        let items = match &mut self.projection {
+            Projection::Items(items) => items.iter_mut().map(|(_, e)| e).collect(),
+            Projection::All => Vec::new(),
+        };
+        let [filter, having, limit, offset] = [
+            &mut self.filter,
+            &mut self.having,
+            &mut self.limit,
+            &mut self.offset,
+        ];
+        items
+            .into_iter()
+            .chain([filter, having, limit, offset].into_iter().flatten())
+            .chain(self.joins.iter_mut().filter_map(|j| j.on.as_mut()))
+            .collect()
+    }
+
+    /// The columns of the query right around it that it reads (as
+    /// [`Expr::Outer`], in its subqueries too), each once.
+    pub fn outer_columns(&self) -> Vec<String> {
+        let mut columns: Vec<String> = Vec::new();
+        for e in self.own_exprs() {
+            outer_reads(e, 0, &mut |out, column| {
+                if out == 1 && !columns.iter().any(|c| c == column) {
+                    columns.push(column.to_string());
+                }
+            });
+        }
+        columns
+    }
+
+    /// Whether it reads a row of a query around it: a correlated
+    /// subquery.
+    pub fn is_correlated(&self) -> bool {
+        let mut found = false;
+        for e in self.own_exprs() {
+            outer_reads(e, 0, &mut |_, _| found = true);
+        }
+        found
+    }
+
+    /// Puts `value(column)` in place of each column of the query right
+    /// around it that it reads, in its subqueries too.
+    pub fn bind_outer(&mut self, value: &dyn Fn(&str) -> Expr) {
+        for e in self.own_exprs_mut() {
+            bind_outer(e, 0, value);
+        }
+    }
+
     /// [`Select::clauses`], to change.
     pub fn clauses_mut(&mut self) -> [&mut Option<Expr>; 4] {
         [
@@ -497,13 +562,39 @@ pub enum Expr {
         branches: Vec<(Expr, Expr)>,
         otherwise: Option<Box<Expr>>,
     },
-    /// `[NOT] EXISTS (SELECT …)`: an uncorrelated subquery, run once per
-    /// statement on the statement's snapshot (`NOT`: `true`).
+    /// `[NOT] EXISTS (SELECT …)`, run on the statement's snapshot: once
+    /// per statement, or once per outer row if it is correlated (`NOT`:
+    /// `true`).
     Exists(Box<Select>, bool),
     /// `x [NOT] IN (SELECT …)`, the same way.
     InSelect(Box<Expr>, Box<Select>, bool),
     /// `(SELECT …)` as a value: its one column of at most one row.
     Scalar(Box<Select>),
+    /// A column of an enclosing query's row, read by a correlated
+    /// subquery: how many queries out it is (1: the query right around
+    /// the subquery), and the column as written (`u.id`), or alone for a
+    /// bare name the store found there (`Database::name_outer_columns`).
+    /// The store puts the row's value in its place before it runs the
+    /// subquery.
+    Outer(u32, String),
+    /// A correlated subquery after the store ran it for each row of the
+    /// query around it (`Database::bind_rows`): its value for the row
+    /// being read.
+    PerRow(Box<PerRow>),
+}
+
+/// A correlated subquery's value for each row of the query around it, by
+/// the values of the columns of that row it reads: PostgreSQL's SubPlan,
+/// run for every distinct set of those values before the rows are read.
+/// An error is the row's: raised only if that row's value is read, as
+/// PostgreSQL raises it only for a row the subquery runs for.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PerRow {
+    /// The outer row's columns the subquery reads.
+    pub columns: Vec<String>,
+    /// Each set of their values, and the subquery's value for it (an
+    /// expression over the outer row: `x IN (…)` reads its `x`).
+    pub cases: Vec<(Vec<Value>, Result<Expr, SqlError>)>,
 }
 
 /// The expressions directly inside `$expr`, each passed to `$f`, read
@@ -526,6 +617,11 @@ macro_rules! each_child {
                 list.$iter().for_each($f);
             }
             Expr::Coalesce(list) | Expr::Call(_, list) => list.$iter().for_each($f),
+            Expr::PerRow(per_row) => {
+                for (_, case) in per_row.cases.$iter() {
+                    case.$iter().for_each(|e| $f(e));
+                }
+            }
             Expr::Like { expr, pattern, .. } => {
                 $f(expr);
                 $f(pattern);
@@ -551,7 +647,8 @@ macro_rules! each_child {
             | Expr::Now
             | Expr::Uuid
             | Expr::Exists(..)
-            | Expr::Scalar(_) => {}
+            | Expr::Scalar(_)
+            | Expr::Outer(..) => {}
         }
     };
 }
@@ -589,6 +686,39 @@ impl Expr {
         let mut found = matches!(self, Expr::Aggregate(..));
         self.each_child(&mut |e| found |= e.has_aggregate());
         found
+    }
+}
+
+/// Calls `f` with each column that `e` reads from outside the query it
+/// is in, `depth` subqueries down: how many queries out of that query it
+/// is, and its name.
+fn outer_reads(e: &Expr, depth: u32, f: &mut dyn FnMut(u32, &str)) {
+    if let Expr::Outer(out, column) = e {
+        if *out > depth {
+            f(out - depth, column);
+        }
+    }
+    e.each_child(&mut |child| outer_reads(child, depth, f));
+    if let Some(select) = e.subquery() {
+        for inner in select.own_exprs() {
+            outer_reads(inner, depth + 1, f);
+        }
+    }
+}
+
+/// [`Select::bind_outer`] for an expression `depth` subqueries down.
+fn bind_outer(e: &mut Expr, depth: u32, value: &dyn Fn(&str) -> Expr) {
+    if let Expr::Outer(out, column) = e {
+        if *out == depth + 1 {
+            *e = value(column);
+            return;
+        }
+    }
+    e.each_child_mut(&mut |child| bind_outer(child, depth, value));
+    if let Expr::Exists(select, _) | Expr::InSelect(_, select, _) | Expr::Scalar(select) = e {
+        for inner in select.own_exprs_mut() {
+            bind_outer(inner, depth + 1, value);
+        }
     }
 }
 
@@ -668,7 +798,7 @@ const SUPPORTED: &str =
     "the SQL the simulation runs is SELECT (a table, or tables joined by [INNER] JOIN and \
      LEFT [OUTER] JOIN (ON or USING) and CROSS JOIN; DISTINCT, WHERE, GROUP BY, HAVING, ORDER BY, LIMIT, OFFSET, \
      FOR UPDATE | NO KEY UPDATE | SHARE [NOWAIT | SKIP LOCKED] of one table; count, sum, min, max, avg; CASE, LIKE; \
-     uncorrelated subqueries: EXISTS, IN (SELECT …), (SELECT …)), INSERT … VALUES or SELECT (ON CONFLICT DO NOTHING | DO UPDATE, RETURNING), \
+     subqueries: EXISTS, IN (SELECT …), (SELECT …), correlated unless the outer query joins tables), INSERT … VALUES or SELECT (ON CONFLICT DO NOTHING | DO UPDATE, RETURNING), \
      UPDATE … SET (FROM, RETURNING), DELETE (USING, RETURNING), WITH … AS (SELECT …) before any of them, \
      BEGIN / START TRANSACTION [ISOLATION LEVEL …], \
      SET TRANSACTION ISOLATION LEVEL, LOCK TABLE … [IN … MODE] [NOWAIT], COMMIT and ROLLBACK";

@@ -629,8 +629,8 @@ thread_local! {
 /// The tables a qualified column may name (`orders.user_id`,
 /// `o.user_id`) while a statement or a subquery is read: entered with its
 /// FROM and left when dropped. A qualifier must name a table of the
-/// innermost one: an outer one makes a correlated subquery (the model
-/// runs a subquery once, on its own), any other is PostgreSQL's 42P01.
+/// innermost one that has it: an outer one makes a correlated subquery,
+/// none is PostgreSQL's 42P01.
 struct Scope {
     table: Option<String>,
 }
@@ -713,10 +713,13 @@ fn with_query((table, alias): (String, Option<String>)) -> (String, Option<Strin
     }
 }
 
-/// A column qualified by `name`: in a FROM of one table, the column
-/// alone; in a join, `name.column`, the name the table goes by (the store
-/// reads it so). Checked against the scopes (above).
-fn qualified(text: &str, name: &str, column: String) -> Result<String, SqlError> {
+/// A column qualified by `name`, as the query that has `name` in its FROM
+/// reads it: in a FROM of one table, the column alone; in a join,
+/// `name.column`, the name the table goes by (the store reads it so).
+/// Checked against the scopes (above), innermost first: a table of an
+/// outer one makes it a column of that query's row (a correlated
+/// subquery), [`Named::Outer`].
+fn qualified_name(name: &str, column: String) -> Result<Named, SqlError> {
     SCOPES.with(|scopes| {
         let scopes = scopes.borrow();
         let names = |(table, alias): &(Option<String>, Option<String>)| {
@@ -725,31 +728,52 @@ fn qualified(text: &str, name: &str, column: String) -> Result<String, SqlError>
         let renamed = |(table, alias): &(Option<String>, Option<String>)| {
             alias.is_some() && table.as_deref() == Some(name)
         };
-        match scopes.split_last() {
-            None => Ok(column),
-            Some((inner, _)) if inner.iter().any(names) => match inner.len() {
-                1 => Ok(column),
-                _ => Ok(format!("{name}.{column}")),
-            },
-            Some((inner, _)) if inner.iter().any(renamed) => Err(SqlError::new(
-                "42P01",
-                format!("invalid reference to FROM-clause entry for table \"{name}\""),
-            )),
-            Some((_, outer)) if outer.iter().flatten().any(|t| names(t) || renamed(t)) => {
-                Err(SqlError::unsupported(
-                    text,
-                    &format!(
-                        "a correlated subquery (its {name}.… reads the outer query's row; \
-                         the model runs a subquery once, on its own)"
-                    ),
-                ))
+        let Some((inner, outer)) = scopes.split_last() else {
+            return Ok(Named::Here(column));
+        };
+        let key = |tables: &Tables| match tables.len() {
+            1 => column.clone(),
+            _ => format!("{name}.{column}"),
+        };
+        for (out, tables) in std::iter::once(inner).chain(outer.iter().rev()).enumerate() {
+            if tables.iter().any(names) {
+                return Ok(match out {
+                    0 => Named::Here(key(tables)),
+                    _ => Named::Outer(out as u32, format!("{name}.{column}")),
+                });
             }
-            Some(_) => Err(SqlError::new(
-                "42P01",
-                format!("missing FROM-clause entry for table \"{name}\""),
-            )),
+            if tables.iter().any(renamed) {
+                return Err(SqlError::new(
+                    "42P01",
+                    format!("invalid reference to FROM-clause entry for table \"{name}\""),
+                ));
+            }
         }
+        Err(SqlError::new(
+            "42P01",
+            format!("missing FROM-clause entry for table \"{name}\""),
+        ))
     })
+}
+
+/// Where a qualified column is.
+enum Named {
+    /// A column of the query being read, as it reads it.
+    Here(String),
+    /// A column of the query this many out, as `name.column`.
+    Outer(u32, String),
+}
+
+/// A qualified column that must be the query's own (`ORDER BY`, `GROUP
+/// BY`, `t.*`).
+fn qualified(text: &str, name: &str, column: String) -> Result<String, SqlError> {
+    match qualified_name(name, column)? {
+        Named::Here(column) => Ok(column),
+        Named::Outer(..) => Err(SqlError::unsupported(
+            text,
+            &format!("a subquery's ORDER BY, GROUP BY or {name}.* of its outer query's row"),
+        )),
+    }
 }
 
 /// Whether the FROM being read joins tables.
@@ -1139,10 +1163,10 @@ fn expr(text: &str, expression: SqlExpr) -> Result<Expr, SqlError> {
         SqlExpr::Identifier(name) => column(text, ident(&name))?,
         SqlExpr::CompoundIdentifier(parts) => match parts.as_slice() {
             [first, column] if ident(first) == "excluded" => Expr::Excluded(ident(column)),
-            [.., table, last] => {
-                let name = qualified(text, &ident(table), ident(last))?;
-                column(text, name)?
-            }
+            [.., table, last] => match qualified_name(&ident(table), ident(last))? {
+                Named::Here(name) => column(text, name)?,
+                Named::Outer(out, name) => Expr::Outer(out, name),
+            },
             [last] => column(text, ident(last))?,
             [] => return Err(SqlError::syntax("an empty name")),
         },

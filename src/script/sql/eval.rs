@@ -15,6 +15,13 @@ use super::value::{
     compare, decimal, equal_as, error, is_float, jsonb_concat, kind, number, overflow,
 };
 
+/// Whether reading `e` runs a correlated subquery.
+fn runs_subquery(e: &Expr) -> bool {
+    let mut found = matches!(e, Expr::PerRow(_));
+    e.each_child(&mut |child| found |= runs_subquery(child));
+    found
+}
+
 /// Whether a WHERE keeps `row`.
 pub fn matches(
     filter: &Expr,
@@ -37,6 +44,37 @@ pub fn eval(
         // schema's CHECK or DEFAULT, where PostgreSQL refuses it too.
         Expr::Exists(..) | Expr::InSelect(..) | Expr::Scalar(_) => {
             return Err(error("0A000", "cannot use subquery here".into()))
+        }
+        // The store binds a correlated subquery's outer columns before it
+        // runs it (`Database::bind_rows`); one left reads a query the
+        // model runs no subquery for.
+        Expr::Outer(_, name) => {
+            return Err(error(
+                "0A000",
+                format!(
+                    "a correlated subquery of a query that joins tables is not supported by \
+                     the simulation (it reads the outer row's {name})"
+                ),
+            ))
+        }
+        Expr::PerRow(per_row) => {
+            let values = per_row
+                .columns
+                .iter()
+                .map(|column| row.and_then(|row| row.get(column)).cloned().unwrap_or(Value::Null))
+                .collect::<Vec<_>>();
+            match per_row.cases.iter().find(|(key, _)| *key == values) {
+                Some((_, Ok(value))) => eval(value, row, excluded, ctx)?,
+                Some((_, Err(failed))) => return Err(failed.clone()),
+                None => {
+                    return Err(error(
+                        "0A000",
+                        "a correlated subquery for a row the statement did not read first is \
+                         not supported by the simulation"
+                            .into(),
+                    ))
+                }
+            }
         }
         Expr::Column(name) => match row {
             Some(row) => row
@@ -202,6 +240,27 @@ pub fn eval(
             match otherwise {
                 Some(e) => eval(e, row, excluded, ctx)?,
                 None => Value::Null,
+            }
+        }
+        // AND and OR stop at the side that decides, reading first a side
+        // with no correlated subquery, as PostgreSQL orders a qual by its
+        // cost: `id = 3 AND (SELECT …) > 1` runs the subquery, and raises
+        // its error, only for the row with id 3.
+        Expr::Binary(left, op @ (Op::And | Op::Or), right) => {
+            let (first, second) = match (runs_subquery(left), runs_subquery(right)) {
+                (true, false) => (right, left),
+                _ => (left, right),
+            };
+            let decides = Some(*op == Op::Or);
+            let first = truth(&eval(first, row, excluded, ctx)?)?;
+            if first == decides {
+                return Ok(Value::Bool(*op == Op::Or));
+            }
+            let second = truth(&eval(second, row, excluded, ctx)?)?;
+            match (first, second) {
+                (_, s) if s == decides => Value::Bool(*op == Op::Or),
+                (Some(_), Some(_)) => Value::Bool(*op == Op::And),
+                _ => Value::Null,
             }
         }
         Expr::Binary(left, op, right) => {

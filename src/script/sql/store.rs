@@ -21,6 +21,7 @@ use super::parse::{
 };
 use super::table_locks::TableLocks;
 use crate::sql::Join;
+use crate::sql::PerRow;
 use crate::sql::{Column, Cte, Default, Key, TableSchema};
 
 pub use super::eval::Row;
@@ -896,7 +897,7 @@ impl Database {
         locked: &mut bool,
     ) -> Result<Plan, Stop> {
         let mut plan = plan.clone();
-        let outer = plan.table().map(str::to_string);
+        self.name_outer_columns(&mut plan);
         let read = std::mem::take(&mut self.access.read);
         let mut failed = None;
         // The `WITH` queries first, in order, each a table for the rest;
@@ -910,15 +911,17 @@ impl Database {
         }
         super::parse::visit_mut(&mut plan, &mut |e| {
             *locked |= e.subquery().is_some_and(Select::locks);
-            if failed.is_none() {
-                if let Err(stop) = self.run_subquery(id, snapshot, e, outer.as_deref()) {
+            // A correlated one runs for each row of the query around it
+            // (`Database::bind_rows`), when that query runs.
+            if failed.is_none() && !e.subquery().is_some_and(Select::is_correlated) {
+                if let Err(stop) = self.run_subquery(id, snapshot, e) {
                     failed = Some(stop);
                 }
             }
         });
         if let (None, Plan::Insert(insert)) = (&failed, &mut plan) {
             if let Some(select) = insert.select.take() {
-                match self.query_rows(id, snapshot, &select, outer.as_deref(), None) {
+                match self.query_rows(id, snapshot, &select, None) {
                     Ok((rows, _)) => {
                         insert.rows = rows
                             .into_iter()
@@ -954,11 +957,10 @@ impl Database {
         if cte.rows.is_none() {
             *locked |= cte.select.locks();
             let mut select = cte.select.clone();
-            let outer = select.table.clone();
             let mut failed = None;
             crate::sql::visit_select(&mut select, &mut |e| {
-                if failed.is_none() {
-                    if let Err(stop) = self.run_subquery(id, snapshot, e, outer.as_deref()) {
+                if failed.is_none() && !e.subquery().is_some_and(Select::is_correlated) {
+                    if let Err(stop) = self.run_subquery(id, snapshot, e) {
                         failed = Some(stop);
                     }
                 }
@@ -1052,13 +1054,7 @@ impl Database {
 
     /// Puts the value of `e`, if it is a subquery (its own subqueries
     /// already in place), where it is.
-    fn run_subquery(
-        &mut self,
-        id: TxnId,
-        snapshot: u64,
-        e: &mut Expr,
-        outer: Option<&str>,
-    ) -> Result<(), Stop> {
+    fn run_subquery(&mut self, id: TxnId, snapshot: u64, e: &mut Expr) -> Result<(), Stop> {
         let one_column = match e {
             Expr::Exists(..) => None,
             Expr::InSelect(..) => Some("subquery has too many columns"),
@@ -1066,7 +1062,7 @@ impl Database {
             _ => return Ok(()),
         };
         let select = e.subquery().expect("a subquery");
-        let (rows, types) = self.query_rows(id, snapshot, select, outer, one_column)?;
+        let (rows, types) = self.query_rows(id, snapshot, select, one_column)?;
         let typed = |row: Vec<Value>| {
             let value = row.into_iter().next().unwrap_or(Value::Null);
             let ty = types.first().copied().unwrap_or(Type::Text);
@@ -1096,10 +1092,8 @@ impl Database {
         id: TxnId,
         snapshot: u64,
         select: &Select,
-        outer: Option<&str>,
         one_column: Option<&'static str>,
     ) -> Result<(Vec<Vec<Value>>, Vec<Type>), Stop> {
-        self.uncorrelated(select, outer)?;
         // Output names by position: `SELECT $1, $2` names both `?column?`.
         let mut select = select.clone();
         if let Projection::Items(items) = &mut select.projection {
@@ -1131,50 +1125,193 @@ impl Database {
         Ok((rows, types))
     }
 
-    /// A subquery's column that none of its tables has but the outer
-    /// statement's has reads the outer row, in PostgreSQL: a correlated
-    /// subquery, which the model does not run.
-    fn uncorrelated(&self, select: &Select, outer: Option<&str>) -> Result<(), Stop> {
-        let inner: Vec<&Table> = select
-            .sources()
-            .iter()
-            .filter_map(|(table, _)| self.tables.get(*table))
-            .collect();
-        let Some(outer) = outer.and_then(|t| self.tables.get(t)) else {
-            return Ok(());
+    /// Each bare column of a subquery that none of its own tables has but
+    /// a query around it has, as that query's row's ([`Expr::Outer`]):
+    /// PostgreSQL reads a bare name from the innermost query that has it,
+    /// so `WHERE user_id = id` in a subquery over `orders` reads
+    /// `orders.id`, and `WHERE user_id = users_only` the outer row's. A
+    /// query whose columns are not known yet (a `WITH` query's) ends the
+    /// search.
+    fn name_outer_columns(&self, plan: &mut Plan) {
+        let columns = |tables: &[&str]| -> Option<Vec<String>> {
+            let mut all = Vec::new();
+            for name in tables {
+                let table = self.tables.get(*name)?;
+                all.extend(table.schema.columns.iter().map(|c| c.name.clone()));
+            }
+            Some(all)
         };
-        if inner.is_empty() {
-            return Ok(());
-        }
-        let has = |table: &Table, name: &str| table.schema.columns.iter().any(|c| c.name == name);
-        let mut outer_column = None;
-        // A qualified column of a join names one of its own tables (the
-        // parser refuses an outer one).
-        let mut look = |e: &Expr| {
-            crate::sql::columns(e, &mut |name| {
-                let inner_has = name.contains('.') || inner.iter().any(|t| has(t, name));
-                if !inner_has && has(outer, name) {
-                    outer_column.get_or_insert_with(|| name.to_string());
+        let of_select = |select: &Select| {
+            columns(&select.sources().iter().map(|(t, _)| *t).collect::<Vec<_>>())
+        };
+        let walk = |chain: &mut Vec<Option<Vec<String>>>, e: &mut Expr| {
+            outer_names(e, chain, &of_select);
+        };
+        if let Some(with) = plan.with_mut() {
+            for cte in with {
+                let mut chain = vec![of_select(&cte.select)];
+                for e in cte.select.own_exprs_mut() {
+                    walk(&mut chain, e);
                 }
-            })
+            }
+        }
+        match plan {
+            Plan::Select(select) => {
+                let mut chain = vec![of_select(select)];
+                for e in select.own_exprs_mut() {
+                    walk(&mut chain, e);
+                }
+            }
+            Plan::Insert(insert) => {
+                if let Some(select) = &mut insert.select {
+                    let mut chain = vec![of_select(select)];
+                    for e in select.own_exprs_mut() {
+                        walk(&mut chain, e);
+                    }
+                }
+            }
+            Plan::Update(update) => {
+                let mut tables = vec![update.table.as_str()];
+                tables.extend(update.from.iter().map(|j| j.table.as_str()));
+                let mut chain = vec![columns(&tables)];
+                let returning = match &mut update.returning {
+                    Some(Projection::Items(items)) => items.iter_mut().map(|(_, e)| e).collect(),
+                    _ => Vec::new(),
+                };
+                for e in update
+                    .set
+                    .iter_mut()
+                    .map(|(_, e)| e)
+                    .chain(update.filter.as_mut())
+                    .chain(returning)
+                {
+                    walk(&mut chain, e);
+                }
+            }
+            Plan::Delete(delete) => {
+                let mut tables = vec![delete.table.as_str()];
+                tables.extend(delete.using.iter().map(|j| j.table.as_str()));
+                let mut chain = vec![columns(&tables)];
+                let returning = match &mut delete.returning {
+                    Some(Projection::Items(items)) => items.iter_mut().map(|(_, e)| e).collect(),
+                    _ => Vec::new(),
+                };
+                for e in delete.filter.as_mut().into_iter().chain(returning) {
+                    walk(&mut chain, e);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Runs the subqueries left in `exprs`, those of a query over `table`
+    /// (none: no FROM): an uncorrelated one once; a correlated one once
+    /// for each distinct set of the values it reads of `table`'s rows
+    /// (every version of each, so that a SERIALIZABLE check of a version
+    /// it cannot see finds its value too), as an [`Expr::PerRow`]. The
+    /// reads of the subqueries are not the query's own.
+    fn bind_rows(
+        &mut self,
+        id: TxnId,
+        snapshot: u64,
+        table: Option<&str>,
+        exprs: Vec<&mut Expr>,
+    ) -> Result<(), Stop> {
+        let read = std::mem::take(&mut self.access.read);
+        let mut result = Ok(());
+        for e in exprs {
+            result = self.bind_expr(id, snapshot, table, e);
+            if result.is_err() {
+                break;
+            }
+        }
+        self.access.read = read;
+        result
+    }
+
+    fn bind_expr(
+        &mut self,
+        id: TxnId,
+        snapshot: u64,
+        table: Option<&str>,
+        e: &mut Expr,
+    ) -> Result<(), Stop> {
+        if let Expr::InSelect(operand, ..) = e {
+            self.bind_expr(id, snapshot, table, operand)?;
+        }
+        let Some(select) = e.subquery() else {
+            let mut result = Ok(());
+            e.each_child_mut(&mut |child| {
+                if result.is_ok() {
+                    result = self.bind_expr(id, snapshot, table, child);
+                }
+            });
+            return result;
         };
-        if let Projection::Items(items) = &select.projection {
-            items.iter().for_each(|(_, e)| look(e));
+        let columns = select.outer_columns();
+        if columns.is_empty() {
+            return self.run_subquery(id, snapshot, e);
         }
-        [&select.filter, &select.having]
-            .into_iter()
-            .flatten()
-            .for_each(look);
-        match outer_column {
-            Some(name) => Err(Stop::Fail(sql_error(
-                "0A000",
-                format!(
-                    "a correlated subquery (its column {name} is the outer query's) is not \
-                     supported by the simulation: it runs a subquery once, on its own"
-                ),
-            ))),
-            None => Ok(()),
+        let Some(name) = table else {
+            return Ok(());
+        };
+        let outer = self.table(name)?;
+        // `u.id` names `id` of the one table of the query around it.
+        let names: Vec<String> = columns
+            .iter()
+            .map(|c| c.rsplit_once('.').map_or(c.as_str(), |(_, name)| name))
+            .map(str::to_string)
+            .collect();
+        let mut types = Vec::with_capacity(names.len());
+        for (column, name) in columns.iter().zip(&names) {
+            match column_of(&outer.schema, name) {
+                Ok(found) => types.push(found.ty),
+                // PostgreSQL's message quotes a bare name, not a qualified one.
+                Err(_) if column.contains('.') => {
+                    let message = format!("column {column} does not exist");
+                    return Err(Stop::Fail(sql_error("42703", message)));
+                }
+                Err(_) => {
+                    let message = format!("column \"{column}\" does not exist");
+                    return Err(Stop::Fail(sql_error("42703", message)));
+                }
+            }
         }
+        let mut keys: Vec<Vec<Value>> = Vec::new();
+        for slot in &outer.slots {
+            let versions = slot.versions.iter().filter_map(|v| v.row.as_ref());
+            for row in versions.chain(slot.pending.as_ref().and_then(|(_, row)| row.as_ref())) {
+                let key: Vec<Value> = names
+                    .iter()
+                    .map(|c| row.get(c).cloned().unwrap_or(Value::Null))
+                    .collect();
+                if !keys.contains(&key) {
+                    keys.push(key);
+                }
+            }
+        }
+        let mut cases = Vec::with_capacity(keys.len());
+        for key in keys {
+            let mut case = e.clone();
+            if let Expr::Exists(select, _) | Expr::InSelect(_, select, _) | Expr::Scalar(select) =
+                &mut case
+            {
+                select.bind_outer(&|column| {
+                    let n = columns.iter().position(|c| c == column).expect("read");
+                    Expr::Cast(Box::new(Expr::Value(key[n].clone())), types[n])
+                });
+            }
+            match self.run_subquery(id, snapshot, &mut case) {
+                Ok(()) => cases.push((key, Ok(case))),
+                Err(Stop::Fail(error)) => cases.push((key, Err(error))),
+                Err(stop) => return Err(stop),
+            }
+        }
+        *e = Expr::PerRow(Box::new(PerRow {
+            columns: names,
+            cases,
+        }));
+        Ok(())
     }
 
     fn table(&self, name: &str) -> Result<&Table, Stop> {
@@ -1385,6 +1522,17 @@ impl Database {
         select: &Select,
         ctx: &Context,
     ) -> Result<Reply, Stop> {
+        // Subqueries the statement's first pass left: correlated ones, and
+        // those inside one, which run with the outer row's values bound.
+        if select.own_exprs().into_iter().any(Expr::has_subquery) {
+            if !select.joins.is_empty() {
+                return Err(correlated_join(select.table.as_deref().unwrap_or_default()));
+            }
+            let mut bound = select.clone();
+            let table = bound.table.clone();
+            self.bind_rows(id, snapshot, table.as_deref(), bound.own_exprs_mut())?;
+            return self.select(id, snapshot, &bound, ctx);
+        }
         let Some(name) = &select.table else {
             if let Projection::Items(items) = &select.projection {
                 if let [(column, Expr::Call(function, args))] = items.as_slice() {
@@ -2312,6 +2460,24 @@ impl Database {
         update: &Update,
         ctx: &Context,
     ) -> Result<Reply, Stop> {
+        let returning = |p: &Option<Projection>| match p {
+            Some(Projection::Items(items)) => items.iter().any(|(_, e)| e.has_subquery()),
+            _ => false,
+        };
+        let exprs = update.set.iter().map(|(_, e)| e).chain(&update.filter);
+        if exprs.into_iter().any(Expr::has_subquery) || returning(&update.returning) {
+            if !update.from.is_empty() {
+                return Err(correlated_join(&update.table));
+            }
+            let mut bound = update.clone();
+            let mut exprs: Vec<&mut Expr> = bound.set.iter_mut().map(|(_, e)| e).collect();
+            exprs.extend(bound.filter.as_mut());
+            if let Some(Projection::Items(items)) = &mut bound.returning {
+                exprs.extend(items.iter_mut().map(|(_, e)| e));
+            }
+            self.bind_rows(id, snapshot, Some(&update.table), exprs)?;
+            return self.update(id, snapshot, &bound, ctx);
+        }
         if !update.from.is_empty() {
             return self.update_from(id, snapshot, update, ctx.now_ms);
         }
@@ -2411,6 +2577,22 @@ impl Database {
         delete: &Delete,
         ctx: &Context,
     ) -> Result<Reply, Stop> {
+        let in_returning = match &delete.returning {
+            Some(Projection::Items(items)) => items.iter().any(|(_, e)| e.has_subquery()),
+            _ => false,
+        };
+        if delete.filter.as_ref().is_some_and(Expr::has_subquery) || in_returning {
+            if !delete.using.is_empty() {
+                return Err(correlated_join(&delete.table));
+            }
+            let mut bound = delete.clone();
+            let mut exprs: Vec<&mut Expr> = bound.filter.iter_mut().collect();
+            if let Some(Projection::Items(items)) = &mut bound.returning {
+                exprs.extend(items.iter_mut().map(|(_, e)| e));
+            }
+            self.bind_rows(id, snapshot, Some(&delete.table), exprs)?;
+            return self.delete(id, snapshot, &bound, ctx);
+        }
         if !delete.using.is_empty() {
             return self.delete_using(id, snapshot, delete, ctx.now_ms);
         }
@@ -2598,6 +2780,56 @@ fn column_of<'a>(schema: &'a TableSchema, name: &str) -> Result<&'a Column, SqlE
 }
 
 /// Every column a filter names exists.
+/// A correlated subquery in a statement that joins `table` to others,
+/// which the model does not run.
+fn correlated_join(table: &str) -> Stop {
+    Stop::Fail(sql_error(
+        "0A000",
+        format!(
+            "a correlated subquery in a statement that joins \"{table}\" to other tables is not \
+             supported by the simulation"
+        ),
+    ))
+}
+
+/// [`Database::name_outer_columns`] in `e`, read by the query at the end
+/// of `chain` (each query's columns around it, outermost first; `None`:
+/// not known). A subquery's bare column that its own query lacks and an
+/// outer one has becomes that one's.
+fn outer_names(
+    e: &mut Expr,
+    chain: &mut Vec<Option<Vec<String>>>,
+    columns: &dyn Fn(&Select) -> Option<Vec<String>>,
+) {
+    if chain.len() > 1 {
+        if let Expr::Column(name) = e {
+            let mut out = 0;
+            for level in chain.iter().rev() {
+                match level {
+                    Some(columns) if columns.contains(name) => break,
+                    Some(_) => out += 1,
+                    None => {
+                        out = 0;
+                        break;
+                    }
+                }
+            }
+            if out > 0 && out < chain.len() && !name.contains('.') {
+                *e = Expr::Outer(out as u32, name.clone());
+            }
+            return;
+        }
+    }
+    e.each_child_mut(&mut |child| outer_names(child, chain, columns));
+    if let Expr::Exists(select, _) | Expr::InSelect(_, select, _) | Expr::Scalar(select) = e {
+        chain.push(columns(select));
+        for inner in select.own_exprs_mut() {
+            outer_names(inner, chain, columns);
+        }
+        chain.pop();
+    }
+}
+
 fn check_columns(schema: &TableSchema, filter: Option<&Expr>) -> Result<(), Stop> {
     let mut missing = None;
     if let Some(filter) = filter {

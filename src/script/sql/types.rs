@@ -152,7 +152,13 @@ pub fn type_of(expr: &Expr, ctx: &Context) -> Type {
         | Expr::InSelect(..) => Type::Bool,
         // The store puts a subquery's value, as its type, in its place
         // before anything is typed (`Database::resolve`).
-        Expr::Scalar(_) => Type::Text,
+        Expr::Scalar(_) | Expr::Outer(..) => Type::Text,
+        // Every case has the subquery's type: the first that ran says it.
+        Expr::PerRow(per_row) => per_row
+            .cases
+            .iter()
+            .find_map(|(_, case)| case.as_ref().ok())
+            .map_or(Type::Text, |e| type_of(e, ctx)),
         Expr::Aggregate(kind, arg, _) => {
             let arg = arg.as_deref().map(|arg| type_of(arg, ctx));
             result_type(*kind, arg).unwrap_or(Type::Text)
