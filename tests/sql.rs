@@ -1748,6 +1748,46 @@ fn lock_table_answers_and_waits_as_postgresql() {
 /// it skips as well as those it returns (PostgreSQL's LockRows runs
 /// below its Limit), while `SKIP LOCKED` leaves locked rows out before
 /// it counts the offset; `FETCH FIRST … ROWS ONLY` (tests/pg/fetch.js).
+/// Rows without ORDER BY come in PostgreSQL's heap order: an updated
+/// row's new version goes after every row there (its own transaction sees
+/// it moved first; a rollback leaves it; a lock does not move it), and an
+/// UPDATE reaches its rows in that order. Every line as PostgreSQL 15
+/// with pg 8 printed it (Node 20, 2026-12-02).
+#[test]
+fn rows_come_in_postgresqls_heap_order() {
+    replies_are(
+        include_str!("pg/heap_order.js"),
+        include_str!("pg/heap_order.sql"),
+        &[
+            r#"start SELECT 4 ["1","2","3","4"]"#,
+            r#"update 2 UPDATE 1 []"#,
+            r#"after 2 SELECT 4 ["1","3","4","2"]"#,
+            r#"update 1 and 3 UPDATE 2 ["1","3"]"#,
+            r#"after 1 3 SELECT 4 ["4","2","1","3"]"#,
+            r#"lock 4 SELECT 1 ["4"]"#,
+            r#"after lock SELECT 4 ["4","2","1","3"]"#,
+            r#"begin BEGIN null []"#,
+            r#"update 4 UPDATE 1 []"#,
+            r#"own view SELECT 4 ["2","1","3","4"]"#,
+            r#"other view SELECT 4 ["4","2","1","3"]"#,
+            r#"rollback ROLLBACK null []"#,
+            r#"after rollback SELECT 4 ["4","2","1","3"]"#,
+            r#"delete 2 DELETE 1 []"#,
+            r#"insert 5 INSERT 1 []"#,
+            r#"after insert SELECT 4 ["4","1","3","5"]"#,
+            r#"upsert INSERT 1 []"#,
+            r#"after upsert SELECT 4 ["4","1","5","3"]"#,
+            r#"all UPDATE 4 ["4","1","5","3"]"#,
+            r#"after all SELECT 4 ["4:41","1:11","5:51","3:34"]"#,
+            r#"begin BEGIN null []"#,
+            r#"update 5 UPDATE 1 []"#,
+            r#"commit COMMIT null []"#,
+            r#"after commit SELECT 4 ["4","1","3","5"]"#,
+            r#"limit SELECT 2 ["4","1"]"#,
+        ],
+    );
+}
+
 /// FOR NO KEY UPDATE stops what FOR UPDATE stops (a FOR UPDATE, a FOR
 /// SHARE, another FOR NO KEY UPDATE, an UPDATE that waits for the commit;
 /// SKIP LOCKED passes the row), not a plain read; its errors name it.

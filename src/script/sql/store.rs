@@ -118,14 +118,18 @@ struct Version {
     seq: u64,
     writer: TxnId,
     row: Option<Row>,
+    /// Where it is in the table's heap ([`Table::next_place`]).
+    place: u64,
 }
 
 /// One row through time: its committed versions, the one write a running
-/// transaction holds on it, a FOR UPDATE lock and the FOR SHARE locks.
+/// transaction holds on it (and its place in the heap), a FOR UPDATE lock
+/// and the FOR SHARE locks.
 #[derive(Clone)]
 struct Slot {
     versions: Vec<Version>,
     pending: Option<(TxnId, Option<Row>)>,
+    pending_place: u64,
     locker: Option<TxnId>,
     sharers: Vec<TxnId>,
 }
@@ -174,6 +178,12 @@ struct Table {
     /// beyond the first of every group, kept as commits land.
     groups: Vec<HashMap<String, u64>>,
     duplicates: u64,
+    /// The heap's next place. A scan with no ORDER BY reads rows in the
+    /// order of their places, as PostgreSQL's sequential scan reads its
+    /// heap: a new row, and an updated row's new version, go after every
+    /// row there (an update moves its row last; a rolled-back one leaves
+    /// it where it was).
+    next_place: u64,
 }
 
 impl Table {
@@ -376,6 +386,7 @@ impl Database {
                 slots: Vec::new(),
                 serials: BTreeMap::new(),
                 duplicates: 0,
+                next_place: 0,
             },
         );
         Ok(())
@@ -716,10 +727,12 @@ impl Database {
                 if commit {
                     let old = slot.latest().cloned();
                     table.regroup_row(old.as_ref(), row.as_ref());
+                    let place = table.slots[index].pending_place;
                     table.slots[index].versions.push(Version {
                         seq,
                         writer: id,
                         row,
+                        place,
                     });
                 }
             }
@@ -1007,7 +1020,8 @@ impl Database {
         let name = Cte::table(&cte.name);
         let slots = rows
             .iter()
-            .map(|values: &Vec<Value>| Slot {
+            .zip(0..)
+            .map(|(values, place): (&Vec<Value>, u64)| Slot {
                 versions: vec![Version {
                     seq: 0,
                     writer: 0,
@@ -1018,8 +1032,10 @@ impl Database {
                             .map(|((column, _), value)| (column.clone(), value.clone()))
                             .collect(),
                     ),
+                    place,
                 }],
                 pending: None,
+                pending_place: 0,
                 locker: None,
                 sharers: Vec::new(),
             })
@@ -1047,6 +1063,7 @@ impl Database {
                 serials: BTreeMap::new(),
                 groups: Vec::new(),
                 duplicates: 0,
+                next_place: rows.len() as u64,
             },
         );
         Ok(())
@@ -1334,7 +1351,40 @@ impl Database {
             .and_then(|v| v.row.as_ref())
     }
 
-    /// Slots whose visible row matches `filter`, in insertion order.
+    /// Where the version of a slot that a statement of `id` sees is in the
+    /// heap (see [`Database::visible`]).
+    fn visible_place(slot: &Slot, id: TxnId, snapshot: u64) -> u64 {
+        if let Some((writer, Some(_))) = &slot.pending {
+            if *writer == id {
+                return slot.pending_place;
+            }
+        }
+        slot.versions
+            .iter()
+            .rev()
+            .find(|v| v.seq <= snapshot)
+            .map_or(0, |v| v.place)
+    }
+
+    /// The slots with a row a statement of `id` sees, in the order a
+    /// sequential scan reads them: their versions' places in the heap.
+    fn scan(table: &Table, id: TxnId, snapshot: u64) -> Vec<(usize, &Row)> {
+        let mut rows: Vec<(u64, usize, &Row)> = table
+            .slots
+            .iter()
+            .enumerate()
+            .filter_map(|(index, slot)| {
+                let row = Self::visible(slot, id, snapshot)?;
+                Some((Self::visible_place(slot, id, snapshot), index, row))
+            })
+            .collect();
+        rows.sort_by_key(|&(place, ..)| place);
+        rows.into_iter()
+            .map(|(_, index, row)| (index, row))
+            .collect()
+    }
+
+    /// Slots whose visible row matches `filter`, in heap order.
     fn matching(
         &self,
         table: &Table,
@@ -1344,11 +1394,9 @@ impl Database {
         ctx: &Context,
     ) -> Result<Vec<usize>, Stop> {
         let mut found = Vec::new();
-        for (index, slot) in table.slots.iter().enumerate() {
-            if let Some(row) = Self::visible(slot, id, snapshot) {
-                if pass(filter, row, ctx).map_err(Stop::Fail)? {
-                    found.push(index);
-                }
+        for (index, row) in Self::scan(table, id, snapshot) {
+            if pass(filter, row, ctx).map_err(Stop::Fail)? {
+                found.push(index);
             }
         }
         Ok(found)
@@ -1510,7 +1558,14 @@ impl Database {
 
     /// Writes a new version of a slot for `id` (`None`: deleted).
     fn write(&mut self, id: TxnId, table: &str, index: usize, row: Option<Row>) {
-        let slot = &mut self.tables.get_mut(table).expect("a table").slots[index];
+        let table_ref = self.tables.get_mut(table).expect("a table");
+        let place = table_ref.next_place;
+        let slot = &mut table_ref.slots[index];
+        if row.is_some() {
+            // The new version goes after every row in the heap.
+            slot.pending_place = place;
+            table_ref.next_place += 1;
+        }
         slot.pending = Some((id, row));
         self.hold(id, table, index);
     }
@@ -1908,10 +1963,7 @@ impl Database {
             let mut next = Vec::new();
             for (row, from) in &combos {
                 let mut matched = false;
-                for (index, slot) in table.slots.iter().enumerate() {
-                    let Some(visible) = Self::visible(slot, id, snapshot) else {
-                        continue;
-                    };
+                for (index, visible) in Self::scan(table, id, snapshot) {
                     let mut joined = row.clone();
                     for (column, value) in visible {
                         joined.insert(format!("{name}.{column}"), value.clone());
@@ -2396,6 +2448,7 @@ impl Database {
             table.slots.push(Slot {
                 versions: Vec::new(),
                 pending: None,
+                pending_place: 0,
                 locker: None,
                 sharers: Vec::new(),
             });
