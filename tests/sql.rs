@@ -1788,6 +1788,30 @@ fn rows_come_in_postgresqls_heap_order() {
     );
 }
 
+/// DISTINCT ON: the first row of each group in ORDER BY's order (NULLs
+/// one group; sorted by its columns with no ORDER BY), before LIMIT and
+/// OFFSET, by a column the select list may leave out; PostgreSQL's 42P10
+/// for an ORDER BY that does not start with its columns. Every line as
+/// PostgreSQL 15 with pg 8 printed it (Node 20, 2026-12-02).
+#[test]
+fn distinct_on_answers_as_postgresql() {
+    replies_are(
+        include_str!("pg/distinct_on.js"),
+        include_str!("pg/distinct_on.sql"),
+        &[
+            r#"latest SELECT 4 [{"sensor":"a","taken":2,"value":20},{"sensor":"b","taken":3,"value":null},{"sensor":"c","taken":2,"value":7},{"sensor":null,"taken":2,"value":2}]"#,
+            r#"first SELECT 4 [{"sensor":"a","value":5},{"sensor":"b","value":10},{"sensor":"c","value":7},{"sensor":null,"value":1}]"#,
+            r#"no order SELECT 3 [{"taken":1},{"taken":2},{"taken":3}]"#,
+            r#"two SELECT 7 [{"taken":1,"sensor":"b"},{"taken":1,"sensor":"a"},{"taken":1,"sensor":null},{"taken":2,"sensor":"c"},{"taken":2,"sensor":"a"},{"taken":2,"sensor":null},{"taken":3,"sensor":"b"}]"#,
+            r#"limit SELECT 2 [{"sensor":"c","taken":2},{"sensor":"b","taken":1}]"#,
+            r#"hidden column SELECT 4 [{"id":2},{"id":1},{"id":5},{"id":7}]"#,
+            r#"bad order ERR 42P10 SELECT DISTINCT ON expressions must match initial ORDER BY expressions"#,
+            r#"for update ERR 0A000 FOR UPDATE is not allowed with DISTINCT clause"#,
+            r#"missing ERR 42703 column "nope" does not exist"#,
+        ],
+    );
+}
+
 /// FOR NO KEY UPDATE stops what FOR UPDATE stops (a FOR UPDATE, a FOR
 /// SHARE, another FOR NO KEY UPDATE, an UPDATE that waits for the commit;
 /// SKIP LOCKED passes the row), not a plain read; its errors name it.

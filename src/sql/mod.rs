@@ -261,6 +261,11 @@ pub struct Select {
     /// the LIMIT.
     #[serde(default)]
     pub distinct: bool,
+    /// `SELECT DISTINCT ON (a, b)`: the first row, in ORDER BY's order
+    /// (else these columns'), of each set of their values, before the
+    /// LIMIT.
+    #[serde(default)]
+    pub distinct_on: Vec<String>,
     /// Its `WITH` queries (a statement's own; a subquery has none).
     #[serde(default)]
     pub with: Vec<Cte>,
@@ -340,6 +345,7 @@ impl Select {
             joins: Vec::new(),
             alias: None,
             distinct: false,
+            distinct_on: Vec::new(),
             with: Vec::new(),
         }
     }
@@ -796,7 +802,7 @@ pub enum Op {
 
 const SUPPORTED: &str =
     "the SQL the simulation runs is SELECT (a table, or tables joined by [INNER] JOIN and \
-     LEFT [OUTER] JOIN (ON or USING) and CROSS JOIN; DISTINCT, WHERE, GROUP BY, HAVING, ORDER BY, LIMIT, OFFSET, \
+     LEFT [OUTER] JOIN (ON or USING) and CROSS JOIN; DISTINCT, DISTINCT ON (columns), WHERE, GROUP BY, HAVING, ORDER BY, LIMIT, OFFSET, \
      FOR UPDATE | NO KEY UPDATE | SHARE [NOWAIT | SKIP LOCKED] of one table; count, sum, min, max, avg; CASE, LIKE; \
      subqueries: EXISTS, IN (SELECT …), (SELECT …), correlated unless the outer query joins tables), INSERT … VALUES or SELECT (ON CONFLICT DO NOTHING | DO UPDATE, RETURNING), \
      UPDATE … SET (FROM, RETURNING), DELETE (USING, RETURNING), WITH … AS (SELECT …) before any of them, \
@@ -1080,6 +1086,7 @@ mod tests {
                 joins: Vec::new(),
                 alias: None,
                 distinct: true,
+                distinct_on: Vec::new(),
                 with: vec![Cte {
                     name: "n".into(),
                     columns: vec!["k".into()],

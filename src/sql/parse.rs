@@ -820,10 +820,20 @@ fn select(text: &str, query: ast::Query) -> Result<Select, SqlError> {
         false => from_tables(text, select.from, None)?,
     };
     let table = scope.table.clone();
-    let distinct = match select.distinct {
-        None | Some(ast::Distinct::All) => false,
-        Some(ast::Distinct::Distinct) => true,
-        Some(_) => return Err(SqlError::unsupported(text, "DISTINCT ON")),
+    let (distinct, distinct_on) = match select.distinct {
+        None | Some(ast::Distinct::All) => (false, Vec::new()),
+        Some(ast::Distinct::Distinct) => (true, Vec::new()),
+        Some(ast::Distinct::On(exprs)) => {
+            let columns = exprs
+                .into_iter()
+                .map(|e| match e {
+                    SqlExpr::Identifier(name) => Ok(ident(&name)),
+                    SqlExpr::CompoundIdentifier(parts) => named_column(text, &parts),
+                    _ => Err(SqlError::unsupported(text, "DISTINCT ON an expression")),
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            (false, columns)
+        }
     };
     let projection = projection(text, select.projection)?;
     let group_by = match select.group_by {
@@ -916,7 +926,18 @@ fn select(text: &str, query: ast::Query) -> Result<Select, SqlError> {
             &format!("{clause} without a table"),
         ));
     }
-    if locks && distinct {
+    // PostgreSQL's rule: the leftmost ORDER BY items are DISTINCT ON's.
+    let leftmost = order.iter().take(distinct_on.len());
+    if leftmost
+        .map(|(column, ..)| column)
+        .any(|column| !distinct_on.contains(column))
+    {
+        return Err(SqlError::new(
+            "42P10",
+            "SELECT DISTINCT ON expressions must match initial ORDER BY expressions",
+        ));
+    }
+    if locks && (distinct || !distinct_on.is_empty()) {
         return Err(SqlError::new(
             "0A000",
             format!("{clause} is not allowed with DISTINCT clause"),
@@ -964,6 +985,7 @@ fn select(text: &str, query: ast::Query) -> Result<Select, SqlError> {
         joins,
         alias,
         distinct,
+        distinct_on,
         with: Vec::new(),
     };
     drop(scope);

@@ -1615,6 +1615,14 @@ impl Database {
                 fields,
             });
         };
+        if !select.distinct_on.is_empty() && (!select.joins.is_empty() || select.aggregated()) {
+            return Err(Stop::Fail(sql_error(
+                "0A000",
+                "DISTINCT ON with a JOIN, GROUP BY or an aggregate is not supported by the \
+                 simulation"
+                    .into(),
+            )));
+        }
         if !select.joins.is_empty() {
             return self.select_joined(id, snapshot, select, ctx.now_ms);
         }
@@ -1655,6 +1663,9 @@ impl Database {
                 .collect();
             let order = sorted(select, &rows, ctx)?;
             found = order.into_iter().map(|i| found[i]).collect();
+        }
+        if !select.distinct_on.is_empty() {
+            found = self.distinct_on(table, id, snapshot, select, found, ctx)?;
         }
         let share = select.for_share;
         if select.skip_locked {
@@ -1713,6 +1724,57 @@ impl Database {
             rows,
             fields,
         })
+    }
+
+    /// `DISTINCT ON (columns)` over `found`, rows of `table` in ORDER BY's
+    /// order: the first of each set of those columns' values (NULLs
+    /// equal). With no ORDER BY, PostgreSQL sorts by those columns first.
+    fn distinct_on(
+        &self,
+        table: &Table,
+        id: TxnId,
+        snapshot: u64,
+        select: &Select,
+        mut found: Vec<usize>,
+        ctx: &Context,
+    ) -> Result<Vec<usize>, Stop> {
+        if let Some(column) = select
+            .distinct_on
+            .iter()
+            .find(|column| column_of(&table.schema, column).is_err())
+        {
+            let message = format!("column \"{column}\" does not exist");
+            return Err(Stop::Fail(sql_error("42703", message)));
+        }
+        let row = |i: usize| Self::visible(&table.slots[i], id, snapshot).expect("visible");
+        if select.order.is_empty() {
+            let by_columns = Select {
+                order: select
+                    .distinct_on
+                    .iter()
+                    .map(|column| (column.clone(), false, false))
+                    .collect(),
+                projection: Projection::All,
+                ..select.clone()
+            };
+            let rows: Vec<&Row> = found.iter().map(|&i| row(i)).collect();
+            let order = sorted(&by_columns, &rows, ctx)?;
+            found = order.into_iter().map(|i| found[i]).collect();
+        }
+        let mut seen: Vec<Vec<Value>> = Vec::new();
+        found.retain(|&i| {
+            let key: Vec<Value> = select
+                .distinct_on
+                .iter()
+                .map(|column| row(i).get(column).cloned().unwrap_or(Value::Null))
+                .collect();
+            let first = !seen.contains(&key);
+            if first {
+                seen.push(key);
+            }
+            first
+        });
+        Ok(found)
     }
 
     /// A SELECT of joined tables (`Select::joins`). Each column is first
