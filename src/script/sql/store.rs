@@ -1269,8 +1269,13 @@ impl Database {
         if columns.is_empty() {
             return self.run_subquery(id, snapshot, e);
         }
+        // (A query without FROM has no row a subquery could read: the
+        // parser and `name_outer_columns` make no such reference.)
         let Some(name) = table else {
-            return Ok(());
+            return Err(Stop::Fail(sql_error(
+                "0A000",
+                "a correlated subquery of a query without FROM".into(),
+            )));
         };
         let outer = self.table(name)?;
         // `u.id` names `id` of the one table of the query around it.
