@@ -1191,10 +1191,7 @@ impl Database {
                 let mut tables = vec![update.table.as_str()];
                 tables.extend(update.from.iter().map(|j| j.table.as_str()));
                 let mut chain = vec![columns(&tables)];
-                let returning = match &mut update.returning {
-                    Some(Projection::Items(items)) => items.iter_mut().map(|(_, e)| e).collect(),
-                    _ => Vec::new(),
-                };
+                let returning = returning_mut(&mut update.returning);
                 for e in update
                     .set
                     .iter_mut()
@@ -1209,10 +1206,7 @@ impl Database {
                 let mut tables = vec![delete.table.as_str()];
                 tables.extend(delete.using.iter().map(|j| j.table.as_str()));
                 let mut chain = vec![columns(&tables)];
-                let returning = match &mut delete.returning {
-                    Some(Projection::Items(items)) => items.iter_mut().map(|(_, e)| e).collect(),
-                    _ => Vec::new(),
-                };
+                let returning = returning_mut(&mut delete.returning);
                 for e in delete.filter.as_mut().into_iter().chain(returning) {
                     walk(&mut chain, e);
                 }
@@ -2592,9 +2586,7 @@ impl Database {
             let mut bound = update.clone();
             let mut exprs: Vec<&mut Expr> = bound.set.iter_mut().map(|(_, e)| e).collect();
             exprs.extend(bound.filter.as_mut());
-            if let Some(Projection::Items(items)) = &mut bound.returning {
-                exprs.extend(items.iter_mut().map(|(_, e)| e));
-            }
+            exprs.extend(returning_mut(&mut bound.returning));
             self.bind_rows(id, snapshot, Some(&update.table), exprs)?;
             return self.update(id, snapshot, &bound, ctx);
         }
@@ -2707,9 +2699,7 @@ impl Database {
             }
             let mut bound = delete.clone();
             let mut exprs: Vec<&mut Expr> = bound.filter.iter_mut().collect();
-            if let Some(Projection::Items(items)) = &mut bound.returning {
-                exprs.extend(items.iter_mut().map(|(_, e)| e));
-            }
+            exprs.extend(returning_mut(&mut bound.returning));
             self.bind_rows(id, snapshot, Some(&delete.table), exprs)?;
             return self.delete(id, snapshot, &bound, ctx);
         }
@@ -2900,6 +2890,14 @@ fn column_of<'a>(schema: &'a TableSchema, name: &str) -> Result<&'a Column, SqlE
 }
 
 /// Every column a filter names exists.
+/// The expressions of a `RETURNING` list (none for `*` or none).
+fn returning_mut(returning: &mut Option<Projection>) -> Vec<&mut Expr> {
+    match returning {
+        Some(Projection::Items(items)) => items.iter_mut().map(|(_, e)| e).collect(),
+        _ => Vec::new(),
+    }
+}
+
 /// A correlated subquery in a statement that joins `table` to others,
 /// which the model does not run.
 fn correlated_join(table: &str) -> Stop {
