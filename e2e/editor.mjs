@@ -2,7 +2,10 @@
 //
 // Serves a tiny page (node http, 127.0.0.1, a free port) with the same
 // Content-Security-Policy meta tag as index.html, the app's stylesheet and
-// the bundle web/editor/dist/ (its entry load.js and its chunks), then checks: it renders, styled, with
+// the bundle web/editor/dist/ (its entry element.js and its chunks), then checks: a new
+// editor shows its code plain, with the run's marks and the error, and loads
+// no CodeMirror until a click, which builds it with the focus at the place
+// clicked; built (`eager`), it renders, styled, with
 // line numbers and highlighting; typing fires one debounced code-change with
 // the right text, and blur fires a pending one at once; setting the same
 // `value` keeps the cursor; `error` underlines and shows its message under
@@ -56,11 +59,19 @@ const FILES = {
   '/': [
     'text/html',
     page(`    <h1>js-editor</h1>
-    <js-editor id="ed" value="${escapeAttr(CODE)}"></js-editor>
+    <js-editor id="ed" eager value="${escapeAttr(CODE)}"></js-editor>
     <button id="after" type="button">after</button>
-    <js-editor id="early"></js-editor>
+    <js-editor id="early" eager></js-editor>
     <script src="/early.js"></script>
-    <script type="module" src="/editor/load.js"></script>`),
+    <script type="module" src="/editor/element.js"></script>`),
+  ],
+  // An editor as the page makes it: plain until the person reaches for it.
+  '/plain.html': [
+    'text/html',
+    page(`    <js-editor id="plain" value="${escapeAttr(CODE)}" error="2:9:boom: bad"
+      marks='[{"line":2,"touched":true,"count":3,"who":[[0,false],[1,true]]},{"line":4,"touched":true,"count":0,"who":[]}]'></js-editor>
+    <button id="after" type="button">after</button>
+    <script type="module" src="/editor/element.js"></script>`),
   ],
   '/control.html': ['text/html', page('    <p>control</p>', '<script src="/control.js"></script>')],
   // Runs before the module defines the element: a property set on the
@@ -126,6 +137,98 @@ try {
     await p.close();
   }
 
+  // The plain view: the code, the marks and the error, and no CodeMirror
+  // until the person clicks; then the editor, focused where they clicked.
+  {
+    const { p: q, problems: plainProblems } = await open('/plain.html');
+    await q.waitForFunction(() => document.querySelector('#plain')?.shadowRoot?.querySelector('.je-row'));
+    await sleep(300);
+    const seen = await q.evaluate(() => {
+      const ed = document.querySelector('#plain');
+      const root = ed.shadowRoot;
+      const rows = [...root.querySelectorAll('.je-row')];
+      return {
+        view: ed.view,
+        value: ed.value,
+        numbers: rows.map((r) => r.querySelector('.je-num').textContent).join(','),
+        code: rows.map((r) => r.querySelector('.je-code').textContent).join('\n'),
+        awaited: rows.map((r, i) => (r.classList.contains('je-awaited') ? i + 1 : 0)).filter(Boolean),
+        touched: rows.map((r, i) => (r.classList.contains('je-touched') ? i + 1 : 0)).filter(Boolean),
+        badges: [...root.querySelectorAll('.je-who, .je-more')].map((b) => `${b.textContent}${b.classList.contains('je-involved') ? '!' : ''}`),
+        word: root.querySelector('.je-error-word')?.textContent,
+        message: root.querySelector('.je-msg')?.textContent,
+        keyword: root.querySelector('.je-k')?.textContent,
+        string: root.querySelector('.je-s')?.textContent,
+        cm: !!root.querySelector('.cm-content'),
+        chunks: performance.getEntriesByType('resource').map((r) => r.name).filter((n) => /\/editor\/(?!element|chunk)/.test(n)),
+      };
+    });
+    check(
+      'a new editor shows its code plain: line numbers, the marks, the error, highlighting',
+      seen.view === null && seen.value === CODE && seen.code === CODE && seen.numbers === '1,2,3,4,5' &&
+        JSON.stringify(seen.awaited) === '[2]' && JSON.stringify(seen.touched) === '[2,4]' &&
+        seen.badges.join(' ') === '#0 #1! +1' && seen.word === 'user' && seen.message === 'boom: bad' &&
+        seen.keyword === 'export' && seen.string === "'hi '",
+      JSON.stringify(seen),
+    );
+    check('and loads no CodeMirror while the person only reads', !seen.cm && seen.chunks.length === 0, JSON.stringify(seen.chunks));
+    await q.evaluate(() => document.querySelector('#plain').setAttribute('marks', '[{"line":3,"touched":false,"count":1,"who":[[4,false]]}]'));
+    const moved = await q.evaluate(() => [...document.querySelector('#plain').shadowRoot.querySelectorAll('.je-row')]
+      .map((r, i) => (r.classList.contains('je-awaited') ? `${i + 1}:${r.querySelector('.je-cursors').textContent}` : '')).filter(Boolean));
+    check('new marks move the plain cursors', JSON.stringify(moved) === '["3:#4"]', JSON.stringify(moved));
+    mkdirSync('test-artifacts', { recursive: true });
+    await q.screenshot({ path: 'test-artifacts/editor-plain.png' });
+    // A click on line 3, after `return`: CodeMirror builds, takes the
+    // focus and puts the caret there.
+    const box = await q.evaluate(() => {
+      const code = document.querySelector('#plain').shadowRoot.querySelectorAll('.je-code')[2];
+      const r = code.getBoundingClientRect();
+      return { x: r.left + 6 + 1, y: r.top + r.height / 2 };
+    });
+    const width = await q.evaluate(() => {
+      const probe = document.createElement('span');
+      probe.style.font = getComputedStyle(document.querySelector('#plain').shadowRoot.querySelector('.je-code')).font;
+      probe.textContent = 'x';
+      document.body.append(probe);
+      const w = probe.getBoundingClientRect().width;
+      probe.remove();
+      return w;
+    });
+    await q.mouse.click(box.x + width * 21, box.y);
+    await q.waitForFunction(() => document.querySelector('#plain').view?.hasFocus, null, { timeout: 10000 });
+    const built = await q.evaluate(() => {
+      const ed = document.querySelector('#plain');
+      const view = ed.view;
+      const head = view.state.selection.main.head;
+      const line = view.state.doc.lineAt(head);
+      return {
+        line: line.number,
+        column: head - line.from,
+        plain: !!ed.shadowRoot.querySelector('.je-plain'),
+        awaited: [...ed.shadowRoot.querySelectorAll('.cm-line')].findIndex((l) => l.classList.contains('je-awaited')) + 1,
+        error: ed.shadowRoot.querySelector('.cm-js-error-msg')?.textContent,
+      };
+    });
+    check(
+      'a click builds CodeMirror with the focus where it was clicked, the marks and the error kept',
+      built.line === 3 && Math.abs(built.column - 21) <= 1 && !built.plain && built.awaited === 3 && built.error === 'boom: bad',
+      JSON.stringify(built),
+    );
+    await q.evaluate(() => {
+      window.changes = [];
+      document.addEventListener('code-change', (e) => window.changes.push(e.detail.code));
+    });
+    await q.keyboard.type('!');
+    await q.focus('#after');
+    const typed = await q.evaluate(() => window.changes);
+    const lines = CODE.split('\n');
+    lines[2] = `${lines[2].slice(0, built.column)}!${lines[2].slice(built.column)}`;
+    check('and typing there edits the code', typed.length === 1 && typed[0] === lines.join('\n'), JSON.stringify(typed));
+    check('the plain editor: no CSP violation, console or page error',
+      plainProblems.csp.length + plainProblems.console.length + plainProblems.errors.length === 0, JSON.stringify(plainProblems));
+    await q.close();
+  }
+
   const { p, problems } = await open('/');
   await p.waitForFunction(() => document.querySelector('#ed')?.shadowRoot?.querySelector('.cm-content'));
   await p.evaluate(() => {
@@ -186,9 +289,10 @@ try {
   // tasks, so the task that made it (a page's first draw) stays short.
   const built = await p.evaluate(async () => {
     const ed = document.createElement('js-editor');
+    ed.setAttribute('eager', '');
     ed.value = 'const a = 1;';
     document.body.append(ed);
-    const plain = ed.shadowRoot.querySelector('.je-plain')?.textContent;
+    const plain = ed.shadowRoot.querySelector('.je-plain .je-code')?.textContent;
     const first = { view: ed.view, value: ed.value, plain, cm: !!ed.shadowRoot.querySelector('.cm-content') };
     ed.value = 'const b = 2;';
     for (let i = 0; i < 50 && !ed.view; i++) await new Promise((r) => setTimeout(r, 0));
@@ -201,6 +305,25 @@ try {
     built.first.view === null && built.first.value === 'const a = 1;' && built.first.plain === 'const a = 1;' &&
       !built.first.cm && built.line === 'const b = 2;' && !built.plain,
     JSON.stringify(built),
+  );
+
+  // A long text: the plain view draws its first 1,000 lines and
+  // CodeMirror builds at once (it draws only the lines in view).
+  const long = await p.evaluate(async () => {
+    const ed = document.createElement('js-editor');
+    ed.value = Array.from({ length: 3000 }, (_, i) => `const line${i} = ${i};`).join('\n');
+    document.body.append(ed);
+    const rows = ed.shadowRoot.querySelectorAll('.je-row').length;
+    for (let i = 0; i < 50 && !ed.view; i++) await new Promise((r) => setTimeout(r, 0));
+    const lines = ed.view?.state.doc.lines;
+    const drawn = ed.shadowRoot.querySelectorAll('.cm-line').length;
+    ed.remove();
+    return { rows, lines, drawn };
+  });
+  check(
+    'a long text shows 1,000 lines plain and builds CodeMirror without a click',
+    long.rows === 1000 && long.lines === 3000 && long.drawn < 1000,
+    JSON.stringify(long),
   );
 
   // Typing: one code-change after the pause, with the text.

@@ -9,8 +9,13 @@
 // swapping. Chromium's tracing slows some work far more than the rest, so
 // it tells where the time goes, not how long it takes.
 //
+// With LOAF=1, each animation frame over 45 ms follows its page's line:
+// its start, duration and the scripts that ran in it (long-animation-frame
+// attribution: the invoker, the file and how long), which says whose work
+// a long task was.
+//
 // Run from the repository root after `trunk build --release`:
-//   node e2e/longtasks.mjs '#v=1&scenario=script&example=ticket' [PAGES]
+//   [LOAF=1] node e2e/longtasks.mjs '#v=1&scenario=script&example=ticket' [PAGES]
 
 import { resolve } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -29,15 +34,28 @@ try {
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     await page.addInitScript(() => {
       window.longTasks = [];
+      window.longFrames = [];
       new PerformanceObserver((list) => {
         for (const entry of list.getEntries()) window.longTasks.push(Math.round(entry.duration));
       }).observe({ type: 'longtask', buffered: true });
+      new PerformanceObserver((list) => {
+        for (const frame of list.getEntries()) {
+          if (frame.duration <= 45) continue;
+          const scripts = frame.scripts.map(
+            (s) => `${s.invoker} ${(s.sourceURL || '').split('/').pop()} ${Math.round(s.duration)} ms`,
+          );
+          window.longFrames.push(`${Math.round(frame.startTime)} ms, ${Math.round(frame.duration)} ms: ${scripts.join('; ')}`);
+        }
+      }).observe({ type: 'long-animation-frame', buffered: true });
     });
     await page.goto(`${server.url}/${link}`);
     await canStep(page, 120000);
     const first = await page.evaluate(() => Math.round(performance.now()));
     await page.waitForTimeout(1500);
     console.log(first, JSON.stringify(await page.evaluate(() => window.longTasks)));
+    if (process.env.LOAF === '1') {
+      for (const frame of await page.evaluate(() => window.longFrames)) console.log(`  ${frame}`);
+    }
     await page.close();
   }
 } finally {

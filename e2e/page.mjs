@@ -111,7 +111,7 @@ try {
       const found = [...new Set([...start, ...end])];
       check(`axe: ${fragment} (${scheme}) has no serious or critical violation`, found.length === 0, found.join('; '));
       if (scheme === 'light') {
-        if (fragment === SCRIPT) await page.waitForSelector('js-editor .cm-content');
+        if (fragment === SCRIPT) await page.waitForSelector('js-editor .je-row');
         const unwarmed = await unwarmedStrikes(page);
         check(`${fragment}: every font strike it draws was laid out at boot`, unwarmed.length === 0, unwarmed.join('; '));
       }

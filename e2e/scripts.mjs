@@ -41,10 +41,16 @@ async function responsive(page, ms = 2000) {
   return Promise.race([answer, late]);
 }
 
-/** Replaces the editor's text by typing, as a person would. */
+/** Replaces the editor's text by typing, as a person would: a click on
+ * the code builds the editor (it shows the code plain until then) and
+ * gives it the focus. */
 async function typeInEditor(page, code) {
-  const content = page.locator(`${byId('script-editor')} .cm-content`);
-  await content.click();
+  const editor = page.locator(byId('script-editor'));
+  if (!(await editor.evaluate((element) => element.view !== null))) {
+    await page.locator(`${byId('script-editor')} .je-plain`).click();
+    await editor.evaluate((element) => element.edit());
+  }
+  await page.locator(`${byId('script-editor')} .cm-content`).click();
   await page.keyboard.press('Control+A');
   await page.keyboard.press('Delete');
   await page.keyboard.insertText(code);

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Builds the <js-editor> web component (web/editor/editor.js, CodeMirror 6,
-# with complete.js and its data completions.json) with esbuild into
-# web/editor/dist/: minified ES modules, whose entry, load.js
-# (web/editor/load.js), evaluates what the editor takes from CodeMirror in
-# stages (web/editor/stages/), one task each, and then editor.js (as one
-# module they held the page's thread for 50 to 120 ms).
+# Builds the <js-editor> web component with esbuild into web/editor/dist/:
+# minified ES modules, whose entry, element.js (web/editor/element.js),
+# defines the element with its plain view and nothing of CodeMirror. When
+# the person reaches for the code, it evaluates what the editor takes from
+# CodeMirror 6 in stages (web/editor/stages/), one task each, and then
+# editor.js (with complete.js and its data completions.json); as one module
+# they held the page's thread for 50 to 120 ms.
 # Installs the node packages (npm ci, pinned by package-lock.json) only when
 # one is missing or the lock file is newer than node_modules; rebuilds only
 # when the bundle is older than a source (web/editor/*.js, *.json),
@@ -14,10 +15,10 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-SRC=web/editor/load.js
+SRC=web/editor/element.js
 SOURCES=(web/editor/*.js web/editor/stages/*.js web/editor/*.json)
 OUT_DIR=web/editor/dist
-OUT=$OUT_DIR/load.js
+OUT=$OUT_DIR/element.js
 PACKAGES=(@codemirror/state @codemirror/view @codemirror/commands @codemirror/language
   @codemirror/lang-javascript @codemirror/autocomplete @lezer/highlight esbuild)
 

@@ -13,7 +13,7 @@
 # Writes into Trunk's staging directory:
 #   script/interleave-{model,script-model,typescript,sql,analysis}.js and
 #   _bg.wasm, the engine's modules (script/__wasm_split.js, which loads
-#   them, and their .wasm), editor/ (load.js, its entry, and its chunks)
+#   them, and their .wasm), editor/ (element.js, its entry, and its chunks)
 # The workers are the `script-release` profile (opt-level "s", and
 # `wasm-opt -Os`: the engine runs faster than at "z"; a debug build of the
 # engine is tens of megabytes and slow). The parser modules, which parse a

@@ -8,7 +8,9 @@
 // only there: nothing on the page evaluates it. The page's code editor,
 // the <js-editor> element (scripts/build-editor.sh), loads here the first
 // time the address asks for a script; until then the element is an empty
-// box, which the browser upgrades when its definition arrives.
+// box, which the browser upgrades when its definition arrives. It shows
+// the code plain, and loads CodeMirror itself when the person clicks or
+// tabs into the code (web/editor/README.md).
 const script = document.querySelector('script[data-js][data-wasm]');
 const base = new URL('.', new URL(script.dataset.js, location.href));
 const wantsScript = () => /(^#|&)scenario=script(&|$)/.test(location.hash);
@@ -94,7 +96,7 @@ let editor = null;
 function loadEditor() {
   if (editor || !wantsScript()) return;
   window.removeEventListener('hashchange', loadEditor);
-  editor = import(new URL('editor/load.js', base).href).catch((error) => {
+  editor = import(new URL('editor/element.js', base).href).catch((error) => {
     console.error(`the code editor did not load: ${error}`);
   });
 }

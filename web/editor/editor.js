@@ -1,8 +1,8 @@
-// <js-editor>: a small JavaScript code editor built from CodeMirror 6.
-//
-// Bundled by scripts/build-editor.sh into web/editor/dist/, whose entry
-// load.js (./load.js) evaluates CodeMirror's packages one task at a time,
-// then this module. The page talks to it only through attributes,
+// <js-editor>'s CodeMirror 6 editor: what replaces the element's plain view
+// (./element.js) once the person reaches for the code, or at once with
+// `eager`. Bundled by scripts/build-editor.sh into web/editor/dist/; the
+// element loads CodeMirror's packages one task at a time (./stages/), then
+// this module. The page talks to the element only through attributes,
 // properties and DOM events:
 //
 //   value     property and attribute. Setting it replaces the document only
@@ -17,9 +17,7 @@
 //             underlined and MESSAGE is shown in a box under the line. Text
 //             that does not match the pattern is shown whole under line 1.
 //   readonly  boolean attribute: the text can be selected but not edited.
-//   view      the CodeMirror EditorView (tests); null until it is built, in
-//             the two tasks after the one that made the element (the text
-//             shows plain until then): see `_build`.
+//   view      the CodeMirror EditorView (tests); null until it is built.
 //   code-change  CustomEvent (bubbles, composed), detail { code }, fired
 //             400 ms after the last edit, or at once when the editor loses
 //             focus with an edit still pending. Never fired for `value`.
@@ -28,11 +26,8 @@
 // CodeMirror's style-mod then installs its rules as a constructable
 // stylesheet (shadowRoot.adoptedStyleSheets) instead of a <style> element,
 // and `style-src 'self'` does not block constructable stylesheets (checked in
-// headless Chromium by e2e/editor.mjs). Colours come from CSS custom
-// properties, which inherit into the shadow root: --editor-* first, then the
-// app's own (--code-bg, --text, --muted, --border, --accent, --error-*,
-// --mono), then built-in light and dark defaults that follow
-// prefers-color-scheme.
+// headless Chromium by e2e/editor.mjs). Colours come from the custom
+// properties of the element's sheet (./element.js).
 
 import { Compartment, EditorState, StateEffect, StateField, Transaction } from './stages/state.js';
 import { Decoration, EditorView, WidgetType, keymap, lineNumbers, highlightActiveLineGutter } from './stages/view.js';
@@ -41,79 +36,9 @@ import { HighlightStyle, bracketMatching, indentOnInput, syntaxHighlighting } fr
 import { javascriptLanguage } from './stages/javascript.js';
 import { tags as t } from './stages/highlight.js';
 import { completion } from './complete.js';
+import { cursorBadges, errorRange, parseError, parseMarks } from './element.js';
 
 const DEBOUNCE_MS = 400;
-
-/** The host's sheet: the custom properties the theme reads, light and dark. */
-const HOST_CSS = `
-:host {
-  display: block;
-  min-height: 4em;
-  border: 1px solid var(--je-border);
-  border-radius: 4px;
-  overflow: hidden;
-  background: var(--je-bg);
-  --je-bg: var(--editor-bg, var(--code-bg, #f8f9fa));
-  --je-fg: var(--editor-fg, var(--text, #1d1f23));
-  --je-gutter-bg: var(--editor-gutter-bg, var(--je-bg));
-  --je-gutter-fg: var(--editor-gutter-fg, var(--muted, #6b7280));
-  --je-border: var(--editor-border, var(--border, #d0d4da));
-  --je-accent: var(--editor-accent, var(--accent, #2b59c3));
-  --je-active-line: var(--editor-active-line, rgba(0, 0, 0, 0.04));
-  --je-bracket: var(--editor-bracket, rgba(43, 89, 195, 0.18));
-  --je-touched: var(--editor-touched, rgba(43, 89, 195, 0.10));
-  --je-font: var(--editor-font, var(--mono, "Liberation Mono", ui-monospace, SFMono-Regular, Menlo, Consolas, monospace));
-  --je-error: var(--editor-error, var(--violation, #d8342c));
-  --je-error-bg: var(--editor-error-bg, var(--error-bg, #fdecec));
-  --je-error-fg: var(--editor-error-fg, var(--error-text, #8a1c1c));
-  --je-error-border: var(--editor-error-border, var(--error-border, #e5a3a3));
-  --je-keyword: var(--editor-keyword, #8e24aa);
-  --je-string: var(--editor-string, #2e7d32);
-  --je-number: var(--editor-number, #b45309);
-  --je-comment: var(--editor-comment, #5f6673);
-  --je-function: var(--editor-function, #1d4ed8);
-  --je-property: var(--editor-property, #0f5f78);
-  --je-definition: var(--editor-definition, #1d1f23);
-  --je-operator: var(--editor-operator, #4b5563);
-  --je-regexp: var(--editor-regexp, #c2410c);
-  --je-atom: var(--editor-atom, #b91c1c);
-}
-.je-plain {
-  margin: 0;
-  padding: 4px 2px 4px 3.4em;
-  font-family: var(--je-font);
-  line-height: 1.5;
-  color: var(--je-fg);
-  white-space: pre;
-  overflow: hidden;
-}
-@media (prefers-color-scheme: dark) {
-  :host {
-    --je-bg: var(--editor-bg, var(--code-bg, #22262c));
-    --je-fg: var(--editor-fg, var(--text, #e6e8eb));
-    --je-gutter-fg: var(--editor-gutter-fg, var(--muted, #9aa1ac));
-    --je-border: var(--editor-border, var(--border, #3a3f47));
-    --je-accent: var(--editor-accent, var(--accent, #8fb0ff));
-    --je-active-line: var(--editor-active-line, rgba(255, 255, 255, 0.05));
-    --je-bracket: var(--editor-bracket, rgba(143, 176, 255, 0.28));
-    --je-touched: var(--editor-touched, rgba(143, 176, 255, 0.14));
-    --je-error: var(--editor-error, var(--violation, #ff6b63));
-    --je-error-bg: var(--editor-error-bg, var(--error-bg, #3a1d1f));
-    --je-error-fg: var(--editor-error-fg, var(--error-text, #ffc9c9));
-    --je-error-border: var(--editor-error-border, var(--error-border, #7a3a3e));
-    --je-keyword: var(--editor-keyword, #d291e4);
-    --je-string: var(--editor-string, #98c379);
-    --je-number: var(--editor-number, #e5a85c);
-    --je-comment: var(--editor-comment, #8b929c);
-    --je-function: var(--editor-function, #7fb4ff);
-    --je-property: var(--editor-property, #7dcfe0);
-    --je-definition: var(--editor-definition, #e6e8eb);
-    --je-operator: var(--editor-operator, #b8bec7);
-    --je-regexp: var(--editor-regexp, #f59e68);
-    --je-atom: var(--editor-atom, #ff8a80);
-  }
-}
-`;
 
 const theme = EditorView.theme({
   '&': { height: '100%', color: 'var(--je-fg)', backgroundColor: 'var(--je-bg)' },
@@ -210,30 +135,14 @@ class MessageWidget extends WidgetType {
   }
 }
 
-/** "LINE:COLUMN:MESSAGE" as { line, col, message }; null for none. */
-function parseError(text) {
-  if (text == null || text === '') return null;
-  const m = /^(\d+):(\d+):([\s\S]*)$/.exec(text);
-  if (!m) return { line: 1, col: 0, message: text };
-  return { line: Number(m[1]), col: Number(m[2]), message: m[3] };
-}
-
 /** The decorations for `spec` in `doc`. Line and column are clamped to the
  * document; col 0 (unparseable error) underlines nothing. */
 function errorDecorations(doc, spec) {
   if (!spec) return Decoration.none;
   const line = doc.line(Math.min(Math.max(spec.line, 1), doc.lines));
   const ranges = [Decoration.line({ class: 'cm-js-error-line' }).range(line.from)];
-  if (spec.col > 0 && line.length > 0) {
-    let from = line.from + Math.min(spec.col - 1, line.length);
-    if (from === line.to) from -= 1; // past the end: mark the last character
-    let to = from;
-    const text = line.text;
-    const word = /[\w$]/;
-    while (to < line.to && word.test(text[to - line.from])) to += 1;
-    if (to === from) to = from + 1; // not in a word: mark one character
-    ranges.push(Decoration.mark({ class: 'cm-js-error' }).range(from, to));
-  }
+  const range = errorRange(line.text, spec.col);
+  if (range) ranges.push(Decoration.mark({ class: 'cm-js-error' }).range(line.from + range[0], line.from + range[1]));
   ranges.push(Decoration.widget({ widget: new MessageWidget(spec.message), block: true, side: 1 }).range(line.to));
   return Decoration.set(ranges, true);
 }
@@ -269,32 +178,7 @@ class CursorsWidget extends WidgetType {
     return JSON.stringify(other.mark) === JSON.stringify(this.mark);
   }
   toDOM() {
-    const box = document.createElement('span');
-    box.className = 'je-cursors';
-    box.title = `${this.mark.count} request(s) await this line`;
-    for (const [request, involved] of this.mark.who) {
-      const who = document.createElement('span');
-      who.className = involved ? 'je-who je-involved' : 'je-who';
-      who.textContent = `#${request}`;
-      box.append(who);
-    }
-    if (this.mark.count > this.mark.who.length) {
-      const more = document.createElement('span');
-      more.className = 'je-more';
-      more.textContent = `+${this.mark.count - this.mark.who.length}`;
-      box.append(more);
-    }
-    return box;
-  }
-}
-
-/** The `marks` attribute: [{ line, touched, count, who: [[request, involved]] }]. */
-function parseMarks(text) {
-  try {
-    const marks = JSON.parse(text ?? '[]');
-    return Array.isArray(marks) ? marks : [];
-  } catch {
-    return [];
+    return cursorBadges(this.mark);
   }
 }
 
@@ -324,62 +208,46 @@ const marksField = StateField.define({
   provide: (f) => EditorView.decorations.from(f),
 });
 
-// --- the element ---
+// --- the editor, in the element's shadow root ---
 
-class JsEditor extends HTMLElement {
-  static get observedAttributes() {
-    return ['value', 'error', 'readonly', 'marks'];
+/** The CodeMirror editor of a `<js-editor>` (`host`), which the element
+ * hands its `value`, its attribute changes and its place once built. */
+export class Editor {
+  /** Builds the editor of `host` in two tasks of its own: CodeMirror's
+   * first view costs tens of milliseconds of first-time compiling, and its
+   * first document (parse, highlight, DOM) as much again. Resolves with the
+   * editor, its view holding `text()` as it is then; the element puts the
+   * view in its place. */
+  static build(host, text) {
+    return new Promise((done) => {
+      setTimeout(() => {
+        const editor = new Editor(host);
+        const view = new EditorView({ root: host.shadowRoot, state: editor._state('') });
+        setTimeout(() => {
+          view.setState(editor._state(text()));
+          editor.view = view;
+          done(editor);
+        }, 0);
+      }, 0);
+    });
   }
 
-  constructor() {
-    super();
+  constructor(host) {
+    this.host = host;
     this._timer = null;
     this._readOnly = new Compartment();
     this._history = new Compartment();
-    // Until the editor is built (`_build`), the text shows plain and
-    // `value` reads and writes `_text`.
     this.view = null;
-    this._text = '';
-    // A new document set on the built editor, applied in a task of its own
+    // A new document set from outside, applied in a task of its own
     // (`_apply`); `value` reads it until then.
     this._pending = null;
     this._applying = null;
-    const root = this.attachShadow({ mode: 'open', delegatesFocus: true });
-    const sheet = new CSSStyleSheet();
-    sheet.replaceSync(HOST_CSS);
-    root.adoptedStyleSheets = [sheet];
-    this._plain = document.createElement('pre');
-    this._plain.className = 'je-plain';
-    root.append(this._plain);
-    // A `value` set on the element before this script defined it is an own
-    // property that hides the setter: take it out and apply it.
-    if (Object.prototype.hasOwnProperty.call(this, 'value')) {
-      const v = this.value;
-      delete this.value;
-      this.value = v;
-    }
-    setTimeout(() => this._build(), 0);
-  }
-
-  /** Builds the editor in two tasks of its own, after the one that made the
-   * element (a page's first draw). CodeMirror's first view costs tens of
-   * milliseconds of first-time compiling, and its first document (parse,
-   * highlight, DOM) as much again: together with the page's own start,
-   * one task would be long enough to freeze the page. */
-  _build() {
-    const view = new EditorView({ root: this.shadowRoot, state: this._state('') });
-    setTimeout(() => {
-      view.setState(this._state(this._text));
-      this._plain.replaceWith(view.dom);
-      this._plain = null;
-      this.view = view;
-    }, 0);
   }
 
   /** A fresh state for `doc`: no history, the current readonly and error;
    * the cursor at `anchor`. */
   _state(doc, anchor = 0) {
-    const readOnly = this.hasAttribute('readonly');
+    const readOnly = this.host.hasAttribute('readonly');
     const state = EditorState.create({
       doc,
       selection: { anchor },
@@ -417,30 +285,21 @@ class JsEditor extends HTMLElement {
 
   /** The `error` and `marks` attributes as they are now, as effects. */
   _attributeEffects() {
-    return [setError.of(parseError(this.getAttribute('error'))), setMarks.of(parseMarks(this.getAttribute('marks')))];
+    const host = this.host;
+    return [setError.of(parseError(host.getAttribute('error'))), setMarks.of(parseMarks(host.getAttribute('marks')))];
   }
 
   get value() {
     if (this._pending !== null) return this._pending;
-    return this.view ? this.view.state.doc.toString() : this._text;
-  }
-
-  set value(v) {
-    this._setText(v, false);
+    return this.view.state.doc.toString();
   }
 
   /** Sets the text: at once, or (`later`, for the `value` attribute) in a
-   * task of its own, when the editor is built. The attribute changes in
-   * the page's draw of another script, and a new document (its parse,
-   * highlighting and DOM) is tens of milliseconds that would make that
-   * task long; `value` reads the pending text until then. */
-  _setText(v, later) {
-    const text = v == null ? '' : String(v);
-    if (!this.view) {
-      this._text = text;
-      this._plain.textContent = text;
-      return;
-    }
+   * task of its own. The attribute changes in the page's draw of another
+   * script, and a new document (its parse, highlighting and DOM) is tens
+   * of milliseconds that would make that task long; `value` reads the
+   * pending text until then. */
+  setText(text, later) {
     if (text === this.value) return;
     this._cancel();
     this._pending = text;
@@ -479,7 +338,7 @@ class JsEditor extends HTMLElement {
       this.view.dispatch({
         effects: [
           ...this._attributeEffects(),
-          this._readOnly.reconfigure(readOnlyExtensions(this.hasAttribute('readonly'))),
+          this._readOnly.reconfigure(readOnlyExtensions(this.host.hasAttribute('readonly'))),
         ],
       });
     };
@@ -487,12 +346,12 @@ class JsEditor extends HTMLElement {
     else take();
   }
 
-  attributeChangedCallback(name, _old, now) {
+  /** The element's attribute `name` is now `now`. */
+  attributeChanged(name, now) {
     if (name === 'value') {
-      if (now !== null) this._setText(now, true);
-    } else if (!this.view || this._pending !== null) {
-      // The editor, once built or given its pending document, reads
-      // `error`, `marks` and `readonly` then.
+      if (now !== null) this.setText(now, true);
+    } else if (this._pending !== null) {
+      // The pending document reads `error`, `marks` and `readonly` then.
     } else if (name === 'error') {
       this.view.dispatch({ effects: setError.of(parseError(now)) });
     } else if (name === 'marks') {
@@ -515,7 +374,7 @@ class JsEditor extends HTMLElement {
   _flush() {
     if (this._timer === null) return;
     this._cancel();
-    this.dispatchEvent(
+    this.host.dispatchEvent(
       new CustomEvent('code-change', { bubbles: true, composed: true, detail: { code: this.value } }),
     );
   }
@@ -524,7 +383,3 @@ class JsEditor extends HTMLElement {
 function readOnlyExtensions(on) {
   return on ? [EditorState.readOnly.of(true), EditorView.contentAttributes.of({ 'aria-readonly': 'true' })] : [];
 }
-
-if (!customElements.get('js-editor')) customElements.define('js-editor', JsEditor);
-
-export { JsEditor };

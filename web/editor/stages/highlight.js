@@ -1,3 +1,3 @@
 // What the editor takes from Lezer's highlighting tags: the third of the
-// editor's load stages (load.js).
+// editor's load stages (element.js's loadCodeMirror).
 export { tags } from '@lezer/highlight';

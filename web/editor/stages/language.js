@@ -1,5 +1,5 @@
 // What the editor takes from CodeMirror's language support: the fourth of
-// the editor's load stages (load.js).
+// the editor's load stages (element.js's loadCodeMirror).
 export {
   HighlightStyle,
   bracketMatching,

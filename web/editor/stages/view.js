@@ -1,5 +1,5 @@
 // What the editor takes from CodeMirror's view: the second of the editor's
-// load stages (load.js).
+// load stages (element.js's loadCodeMirror).
 export {
   Decoration,
   EditorView,
