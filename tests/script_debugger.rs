@@ -1167,3 +1167,26 @@ fn a_thrown_error_says_why_in_the_export_the_pane_and_explain() {
         assert_eq!(explanation.fragment, fragment);
     }
 }
+
+/// What happened names a script's SQL statement as its SQL does: `#1's
+/// COMMIT lands`, `#0's UPDATE jobs lands`, never the key's debug form.
+#[test]
+fn what_happened_names_sql_statements_as_sql() {
+    let (config, program) = open("#v=1&scenario=script&example=job_queue_pg&users=2&clicks=1");
+    let recording = Recording::of_program(&program, &config).unwrap();
+    let explanation = interleave::explain::explain_recording(&recording);
+    assert_eq!(
+        explanation.narration.as_deref(),
+        Some("At 220 ms, #1's COMMIT lands: committed; #1 returns after 220 ms.")
+    );
+    let steps: Vec<String> = (0..recording.steps)
+        .map(|step| interleave::explain::narrate::narrate_step(&recording, step))
+        .collect();
+    assert!(
+        steps
+            .iter()
+            .any(|text| text.contains("#0's UPDATE jobs lands")),
+        "{steps:#?}"
+    );
+    assert!(steps.iter().all(|text| !text.contains("(\"")), "{steps:#?}");
+}

@@ -27,10 +27,22 @@ pub fn servers_of(events: &[TraceEvent]) -> Vec<u32> {
 }
 
 /// An operation as the code pane calls it: `db.findOrder(0, event)`,
-/// `cache.get(item:0)`, `cache.add(lock:user:0:event)`.
+/// `cache.get(item:0)`, `cache.add(lock:user:0:event)`; a script's SQL
+/// statement as its SQL names it: `UPDATE jobs`, `COMMIT`.
 pub fn call(op: OpKind, key: TraceKey, keys: &KeyNames) -> String {
-    if matches!(op, OpKind::Immediate | OpKind::Sleep) {
-        return op_label(op).to_string();
+    match op {
+        OpKind::Immediate
+        | OpKind::Sleep
+        | OpKind::SqlBegin
+        | OpKind::SqlCommit
+        | OpKind::SqlRollback => return op_label(op).to_string(),
+        OpKind::SqlSelect
+        | OpKind::SqlSelectForUpdate
+        | OpKind::SqlInsert
+        | OpKind::SqlUpdate
+        | OpKind::SqlDelete
+        | OpKind::SqlLock => return format!("{} {}", op_label(op), keys.describe(key)),
+        _ => {}
     }
     let args = match (key, keys) {
         (TraceKey::None, _) => String::new(),
