@@ -1812,6 +1812,39 @@ fn distinct_on_answers_as_postgresql() {
     );
 }
 
+/// Subqueries in FROM (`FROM (SELECT …) AS s(a, b)`): counted, renamed,
+/// joined (inner and LEFT) to a table, aggregated again, with a parameter,
+/// reading a `WITH` query, under UPDATE … FROM and DELETE … USING;
+/// PostgreSQL 15's errors for no alias (42601), too many column names
+/// (42P10), one name twice (42712) and a subquery that names another item
+/// of its FROM (42P01). Every line as PostgreSQL 15 with pg 8 printed it
+/// (Node 20, 2026-12-02).
+#[test]
+fn subqueries_in_from_answer_as_postgresql() {
+    replies_are(
+        include_str!("pg/derived.js"),
+        include_str!("pg/derived.sql"),
+        &[
+            r#"count SELECT 1 [{"n":"3"}]"#,
+            r#"renamed SELECT 2 [{"uid":3,"uname":"cy"},{"uid":2,"uname":"bob"}]"#,
+            r#"join SELECT 3 [{"name":"ann","total":"40"},{"name":"cy","total":"16"},{"name":"bob","total":"5"}]"#,
+            r#"left SELECT 3 [{"name":"ann","n":"2"},{"name":"bob","n":null},{"name":"cy","n":"1"}]"#,
+            r#"nested agg SELECT 1 [{"most":"3","least":"1"}]"#,
+            r#"param SELECT 3 [{"id":1},{"id":2},{"id":5}]"#,
+            r#"with SELECT 1 [{"count":"2"}]"#,
+            r#"where sub SELECT 1 [{"name":"ann"}]"#,
+            r#"no alias ERR 42601 subquery in FROM must have an alias"#,
+            r#"too many ERR 42P10 table "s" has 1 columns available but 2 columns specified"#,
+            r#"same name SELECT 1 [{"id":2}]"#,
+            r#"twice ERR 42712 table name "s" specified more than once"#,
+            r#"update from UPDATE 3 [{"id":1,"name":"ann2"},{"id":2,"name":"bob1"},{"id":3,"name":"cy3"}]"#,
+            r#"delete using DELETE 3 [{"id":1},{"id":4},{"id":6}]"#,
+            r#"after SELECT 3 [{"id":2,"user_id":1,"total":30},{"id":3,"user_id":2,"total":5},{"id":5,"user_id":3,"total":8}]"#,
+            r#"outer ref ERR 42P01 invalid reference to FROM-clause entry for table "u""#,
+        ],
+    );
+}
+
 /// FOR NO KEY UPDATE stops what FOR UPDATE stops (a FOR UPDATE, a FOR
 /// SHARE, another FOR NO KEY UPDATE, an UPDATE that waits for the commit;
 /// SKIP LOCKED passes the row), not a plain read; its errors name it.

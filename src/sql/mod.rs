@@ -303,6 +303,21 @@ impl Cte {
     pub fn is_table(table: &str) -> bool {
         table.ends_with(" (WITH)")
     }
+
+    /// The name of the `n`-th subquery in a statement's FROM, read as a
+    /// `WITH` query by its alias: a name no query can give.
+    pub fn derived(alias: &str, n: u32) -> String {
+        format!("{alias} (FROM {n})")
+    }
+
+    /// The name a query gave it: a subquery in FROM's alias, or the `WITH`
+    /// query's own name.
+    pub fn shown(name: &str) -> &str {
+        match name.rfind(" (FROM ") {
+            Some(at) if name.ends_with(')') => &name[..at],
+            _ => name,
+        }
+    }
 }
 
 /// A table joined in a SELECT's FROM.
@@ -806,6 +821,7 @@ const SUPPORTED: &str =
      FOR UPDATE | NO KEY UPDATE | SHARE [NOWAIT | SKIP LOCKED] of one table; count, sum, min, max, avg; CASE, LIKE; \
      subqueries: EXISTS, IN (SELECT …), (SELECT …), correlated unless the outer query joins tables), INSERT … VALUES or SELECT (ON CONFLICT DO NOTHING | DO UPDATE, RETURNING), \
      UPDATE … SET (FROM, RETURNING), DELETE (USING, RETURNING), WITH … AS (SELECT …) before any of them, \
+     (SELECT …) AS name in their FROM, \
      BEGIN / START TRANSACTION [ISOLATION LEVEL …], \
      SET TRANSACTION ISOLATION LEVEL, LOCK TABLE … [IN … MODE] [NOWAIT], COMMIT and ROLLBACK";
 

@@ -352,7 +352,22 @@ pub fn parse(text: &str) -> Result<Plan, SqlError> {
     }
 }
 
+/// A statement's plan, with the subqueries of its FROM ([`derived`]) as
+/// `WITH` queries after its own.
 fn plan(text: &str, kind: &str, statement: Statement) -> Result<Plan, SqlError> {
+    let _derived = DerivedTables;
+    let mut plan = plan_statement(text, kind, statement)?;
+    let derived = take_derived();
+    if !derived.is_empty() {
+        match plan.with_mut() {
+            Some(with) => with.extend(derived),
+            None => return Err(SqlError::unsupported(text, "a subquery in FROM here")),
+        }
+    }
+    Ok(plan)
+}
+
+fn plan_statement(text: &str, kind: &str, statement: Statement) -> Result<Plan, SqlError> {
     match statement {
         Statement::Query(mut query) => {
             let Some(with) = query.with.take() else {
@@ -362,7 +377,7 @@ fn plan(text: &str, kind: &str, statement: Statement) -> Result<Plan, SqlError> 
             let mut plan = match *query.body {
                 SetExpr::Insert(statement)
                 | SetExpr::Update(statement)
-                | SetExpr::Delete(statement) => plan(text, kind, statement)?,
+                | SetExpr::Delete(statement) => plan_statement(text, kind, statement)?,
                 body => {
                     query.body = Box::new(body);
                     Plan::Select(select(text, *query)?)
@@ -538,14 +553,32 @@ fn from_tables(
     let mut pending = Vec::new();
     let before = first.is_some() as usize;
     tables.extend(first);
+    // What a subquery among them may not name (PostgreSQL's "invalid
+    // reference"): the others.
+    let siblings: Vec<String> = from
+        .iter()
+        .flat_map(|item| {
+            std::iter::once(&item.relation).chain(item.joins.iter().map(|j| &j.relation))
+        })
+        .filter_map(|factor| match factor {
+            TableFactor::Table { name, alias, .. } => Some(
+                alias
+                    .as_ref()
+                    .map_or_else(|| object_name(name), |a| ident(&a.name)),
+            ),
+            TableFactor::Derived { alias, .. } => alias.as_ref().map(|a| ident(&a.name)),
+            _ => None,
+        })
+        .collect();
+    let _siblings = Siblings::enter(siblings);
     for (n, item) in from.into_iter().enumerate() {
-        let (table, alias) = with_query(relation(text, &item.relation)?);
+        let (table, alias) = from_item(text, item.relation)?;
         if n + before > 0 {
             pending.push((table.clone(), alias.clone(), false, None, Vec::new(), true));
         }
         tables.push((table, alias));
         for join in item.joins {
-            let (table, alias) = with_query(relation(text, &join.relation)?);
+            let (table, alias) = from_item(text, join.relation)?;
             let (left, constraint) = match join.join_operator {
                 JoinOperator::Join(c) | JoinOperator::Inner(c) => (false, c),
                 JoinOperator::Left(c) | JoinOperator::LeftOuter(c) => (true, c),
@@ -692,6 +725,8 @@ fn with_queries(text: &str, with: ast::With) -> Result<(Vec<Cte>, WithNames), Sq
             ));
         }
         let select = select(text, *cte.query)?;
+        // The subqueries of its FROM run before it.
+        ctes.extend(take_derived());
         let columns = cte.alias.columns.iter().map(|c| ident(&c.name)).collect();
         WITH_NAMES.with(|names| names.borrow_mut().push(name.clone()));
         ctes.push(Cte {
@@ -711,6 +746,115 @@ fn with_query((table, alias): (String, Option<String>)) -> (String, Option<Strin
         true => (Cte::table(&table), alias.or(Some(table))),
         false => (table, alias),
     }
+}
+
+/// An item of a FROM: a table, a `WITH` query ([`with_query`]) or a
+/// subquery ([`derived`]), and the name it goes by.
+fn from_item(text: &str, factor: TableFactor) -> Result<(String, Option<String>), SqlError> {
+    match factor {
+        TableFactor::Derived {
+            lateral,
+            subquery,
+            alias,
+            ..
+        } => derived(text, lateral, *subquery, alias),
+        factor => Ok(with_query(relation(text, &factor)?)),
+    }
+}
+
+thread_local! {
+    /// The names of the FROM whose subqueries are being read.
+    static SIBLINGS: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Keeps the names of a statement's FROM for its subqueries until dropped.
+struct Siblings(Option<Vec<String>>);
+
+impl Siblings {
+    /// Only a statement's own FROM (its subqueries in FROM are refused
+    /// elsewhere).
+    fn enter(names: Vec<String>) -> Self {
+        if SCOPES.with(|scopes| !scopes.borrow().is_empty()) {
+            return Siblings(None);
+        }
+        Siblings(Some(SIBLINGS.with(|siblings| siblings.replace(names))))
+    }
+}
+
+impl Drop for Siblings {
+    fn drop(&mut self) {
+        if let Some(before) = self.0.take() {
+            SIBLINGS.with(|siblings| *siblings.borrow_mut() = before);
+        }
+    }
+}
+
+thread_local! {
+    /// The subqueries in FROM of the statement being read, as `WITH`
+    /// queries not yet placed, and how many it has had.
+    static DERIVED: std::cell::RefCell<(u32, Vec<Cte>)> = const { std::cell::RefCell::new((0, Vec::new())) };
+}
+
+/// Forgets a statement's subqueries in FROM when dropped (its end, or an
+/// error).
+struct DerivedTables;
+
+impl Drop for DerivedTables {
+    fn drop(&mut self) {
+        DERIVED.with(|derived| *derived.borrow_mut() = (0, Vec::new()));
+    }
+}
+
+/// The subqueries in FROM read since the last call, to run before the
+/// query that reads them.
+fn take_derived() -> Vec<Cte> {
+    DERIVED.with(|derived| std::mem::take(&mut derived.borrow_mut().1))
+}
+
+/// A subquery in FROM (`FROM (SELECT …) AS s(a, b)`): a `WITH` query of a
+/// name no query can write ([`Cte::derived`]), which the FROM reads by its
+/// alias. PostgreSQL runs a subquery in FROM once for the statement, as
+/// it runs a `WITH` query read once, so both give the same rows. Only in
+/// the FROM of a statement or of its `WITH` queries: one inside another
+/// query's subquery, or `LATERAL`, may read that query's columns.
+fn derived(
+    text: &str,
+    lateral: bool,
+    subquery: ast::Query,
+    alias: Option<ast::TableAlias>,
+) -> Result<(String, Option<String>), SqlError> {
+    if lateral {
+        return Err(SqlError::unsupported(text, "LATERAL"));
+    }
+    if SCOPES.with(|scopes| !scopes.borrow().is_empty()) {
+        return Err(SqlError::unsupported(
+            text,
+            "a subquery in the FROM of a subquery",
+        ));
+    }
+    // PostgreSQL 15 wants the name (16 makes one up).
+    let Some(alias) = alias else {
+        return Err(SqlError::new(
+            "42601",
+            "subquery in FROM must have an alias",
+        ));
+    };
+    let select = select(text, subquery)?;
+    let name = ident(&alias.name);
+    let columns = alias.columns.iter().map(|c| ident(&c.name)).collect();
+    let cte = DERIVED.with(|derived| {
+        let mut derived = derived.borrow_mut();
+        derived.0 += 1;
+        let cte = Cte {
+            name: Cte::derived(&name, derived.0),
+            columns,
+            select,
+            rows: None,
+        };
+        derived.1.push(cte.clone());
+        cte
+    });
+    Ok((Cte::table(&cte.name), Some(name)))
 }
 
 /// A column qualified by `name`, as the query that has `name` in its FROM
@@ -748,6 +892,13 @@ fn qualified_name(name: &str, column: String) -> Result<Named, SqlError> {
                     format!("invalid reference to FROM-clause entry for table \"{name}\""),
                 ));
             }
+        }
+        // A subquery in FROM naming another item of that FROM.
+        if SIBLINGS.with(|siblings| siblings.borrow().iter().any(|s| s == name)) {
+            return Err(SqlError::new(
+                "42P01",
+                format!("invalid reference to FROM-clause entry for table \"{name}\""),
+            ));
         }
         Err(SqlError::new(
             "42P01",
@@ -914,11 +1065,15 @@ fn select(text: &str, query: ast::Query) -> Result<Select, SqlError> {
     let locks = for_update || for_share;
     // PostgreSQL locks the rows of the tables a WITH query reads, once
     // it is folded into the statement.
-    if locks && table.as_deref().is_some_and(Cte::is_table) {
-        return Err(SqlError::unsupported(
-            text,
-            &format!("{clause} of a WITH query's rows"),
-        ));
+    if let Some(table) = table
+        .as_deref()
+        .filter(|table| locks && Cte::is_table(table))
+    {
+        let rows = match table.contains(" (FROM ") {
+            true => "a subquery's rows",
+            false => "a WITH query's rows",
+        };
+        return Err(SqlError::unsupported(text, &format!("{clause} of {rows}")));
     }
     if locks && table.is_none() {
         return Err(SqlError::unsupported(

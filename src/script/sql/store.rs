@@ -984,11 +984,16 @@ impl Database {
             let ctx = self.context(id, select.table.as_deref());
             let reply = self.select(id, snapshot, &select, &ctx)?;
             if cte.columns.len() > reply.fields.len() {
+                // A subquery in FROM is a "table" to PostgreSQL's message.
+                let what = match Cte::shown(&cte.name) {
+                    shown if shown == cte.name => "WITH query",
+                    _ => "table",
+                };
                 return Err(Stop::Fail(sql_error(
                     "42P10",
                     format!(
-                        "WITH query \"{}\" has {} columns available but {} columns specified",
-                        cte.name,
+                        "{what} \"{}\" has {} columns available but {} columns specified",
+                        Cte::shown(&cte.name),
                         reply.fields.len(),
                         cte.columns.len()
                     ),
