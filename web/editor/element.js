@@ -421,6 +421,9 @@ class JsEditor extends HTMLElement {
       if (now !== null) this._setPlain(now);
     } else if (name === 'marks' || name === 'error') {
       this._decorate();
+    } else if (name === 'readonly') {
+      if (now === null) this._plain?.removeAttribute('aria-readonly');
+      else this._plain?.setAttribute('aria-readonly', 'true');
     }
   }
 
