@@ -413,7 +413,7 @@ fn bad_sql_is_an_error_that_quotes_it() {
 const pool = new Pool();
 async function handle(req) {
   try {
-    await pool.query('SELECT * FROM events e RIGHT JOIN orders o ON o.event_id = e.id');
+    await pool.query('SELECT * FROM events e NATURAL JOIN orders o');
   } catch (e) {
     console.log(e.code, e.message);
   }
@@ -422,7 +422,7 @@ async function handle(req) {
     let (_, run) = run_sql(code, TWO_EVENTS, "scenario=script&users=1&clicks=1");
     let line = &run.messages()[0];
     assert!(
-        line.starts_with("0A000 RIGHT JOIN is not supported by the simulation, in \"SELECT * FROM events e RIGHT JOIN orders o ON o.event_id = e.id\""),
+        line.starts_with("0A000 NATURAL JOIN is not supported by the simulation, in \"SELECT * FROM events e NATURAL JOIN orders o\""),
         "{line}"
     );
     let (config, _) = source::parse("scenario=script").unwrap();
@@ -1841,6 +1841,29 @@ fn subqueries_in_from_answer_as_postgresql() {
             r#"delete using DELETE 3 [{"id":1},{"id":4},{"id":6}]"#,
             r#"after SELECT 3 [{"id":2,"user_id":1,"total":30},{"id":3,"user_id":2,"total":5},{"id":5,"user_id":3,"total":8}]"#,
             r#"outer ref ERR 42P01 invalid reference to FROM-clause entry for table "u""#,
+        ],
+    );
+}
+
+/// RIGHT and FULL [OUTER] JOIN … ON: every row of the right side (and of
+/// the left, for FULL), the other side's columns NULL where nothing
+/// matches, after the matches; `*` in FROM's order, a chain whose left
+/// side is a join, counts. Every line as PostgreSQL 15 with pg 8 printed
+/// it (Node 20, 2026-12-02). USING, a RIGHT JOIN after another FROM item
+/// and one in UPDATE … FROM or DELETE … USING are refused (0A000).
+#[test]
+fn right_and_full_joins_answer_as_postgresql() {
+    replies_are(
+        include_str!("pg/right_join.js"),
+        include_str!("pg/right_join.sql"),
+        &[
+            r#"right SELECT 5 [{"name":"ann","id":1,"total":10},{"name":null,"id":2,"total":30},{"name":"bob","id":3,"total":5},{"name":null,"id":4,"total":7},{"name":"ann","id":5,"total":8}]"#,
+            r#"right outer SELECT 5 [{"uid":1,"oid":1},{"uid":null,"oid":2},{"uid":null,"oid":3},{"uid":null,"oid":4},{"uid":1,"oid":5}]"#,
+            r#"full SELECT 6 [{"name":"ann","id":1},{"name":"ann","id":5},{"name":"bob","id":3},{"name":"cy","id":null},{"name":null,"id":2},{"name":null,"id":4}]"#,
+            r#"full where SELECT 3 [{"id":3,"oid":null},{"id":null,"oid":2},{"id":null,"oid":4}]"#,
+            r#"star SELECT 5 [{"id":1,"order_id":1,"body":"gift","user_id":1,"total":10},{"id":2,"order_id":null,"body":null,"user_id":4,"total":30},{"id":3,"order_id":3,"body":"rush","user_id":2,"total":5},{"id":4,"order_id":null,"body":null,"user_id":null,"total":7},{"id":5,"order_id":null,"body":null,"user_id":1,"total":8}]"#,
+            r#"chain SELECT 3 [{"name":"ann","id":1,"body":"gift"},{"name":null,"id":null,"body":"lost"},{"name":"bob","id":3,"body":"rush"}]"#,
+            r#"count SELECT 1 [{"count":"5","users":"3"}]"#,
         ],
     );
 }

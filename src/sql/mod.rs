@@ -328,6 +328,11 @@ pub struct Join {
     /// `LEFT JOIN`: a row with no match is kept, with this table's
     /// columns NULL.
     pub left: bool,
+    /// `RIGHT JOIN` (with `left`, `FULL JOIN`): a row of this table that
+    /// matches none is kept, with the columns of the tables before it
+    /// NULL.
+    #[serde(default)]
+    pub right: bool,
     /// `ON`; `None` for `CROSS JOIN`, `FROM a, b` (every pair) and
     /// `USING`.
     pub on: Option<Expr>,
@@ -816,8 +821,8 @@ pub enum Op {
 }
 
 const SUPPORTED: &str =
-    "the SQL the simulation runs is SELECT (a table, or tables joined by [INNER] JOIN and \
-     LEFT [OUTER] JOIN (ON or USING) and CROSS JOIN; DISTINCT, DISTINCT ON (columns), WHERE, GROUP BY, HAVING, ORDER BY, LIMIT, OFFSET, \
+    "the SQL the simulation runs is SELECT (a table, or tables joined by [INNER] JOIN, \
+     LEFT [OUTER] JOIN (ON or USING), RIGHT and FULL [OUTER] JOIN ON, and CROSS JOIN; DISTINCT, DISTINCT ON (columns), WHERE, GROUP BY, HAVING, ORDER BY, LIMIT, OFFSET, \
      FOR UPDATE | NO KEY UPDATE | SHARE [NOWAIT | SKIP LOCKED] of one table; count, sum, min, max, avg; CASE, LIKE; \
      subqueries: EXISTS, IN (SELECT …), (SELECT …), correlated unless the outer query joins tables), INSERT … VALUES or SELECT (ON CONFLICT DO NOTHING | DO UPDATE, RETURNING), \
      UPDATE … SET (FROM, RETURNING), DELETE (USING, RETURNING), WITH … AS (SELECT …) before any of them, \
@@ -1039,6 +1044,7 @@ mod tests {
                 table: "orders".into(),
                 alias: None,
                 left: true,
+                right: false,
                 on: Some(Expr::Binary(
                     Box::new(Expr::Column("orders.event_id".into())),
                     Op::Eq,
@@ -1141,6 +1147,7 @@ mod tests {
                     table: Cte::table("n"),
                     alias: Some("n".into()),
                     left: false,
+                    right: false,
                     on: None,
                     using: Vec::new(),
                     new_item: true,

@@ -574,21 +574,43 @@ fn from_tables(
     for (n, item) in from.into_iter().enumerate() {
         let (table, alias) = from_item(text, item.relation)?;
         if n + before > 0 {
-            pending.push((table.clone(), alias.clone(), false, None, Vec::new(), true));
+            pending.push((
+                table.clone(),
+                alias.clone(),
+                (false, false),
+                None,
+                Vec::new(),
+                true,
+            ));
         }
         tables.push((table, alias));
         for join in item.joins {
             let (table, alias) = from_item(text, join.relation)?;
-            let (left, constraint) = match join.join_operator {
-                JoinOperator::Join(c) | JoinOperator::Inner(c) => (false, c),
-                JoinOperator::Left(c) | JoinOperator::LeftOuter(c) => (true, c),
-                JoinOperator::CrossJoin(c) => (false, c),
-                JoinOperator::Right(_) | JoinOperator::RightOuter(_) => {
-                    return Err(SqlError::unsupported(text, "RIGHT JOIN"))
-                }
-                JoinOperator::FullOuter(_) => return Err(SqlError::unsupported(text, "FULL JOIN")),
+            // Which sides keep a row with no match.
+            let (left, right, constraint) = match join.join_operator {
+                JoinOperator::Join(c) | JoinOperator::Inner(c) => (false, false, c),
+                JoinOperator::Left(c) | JoinOperator::LeftOuter(c) => (true, false, c),
+                JoinOperator::CrossJoin(c) => (false, false, c),
+                JoinOperator::Right(c) | JoinOperator::RightOuter(c) => (false, true, c),
+                JoinOperator::FullOuter(c) => (true, true, c),
                 _ => return Err(SqlError::unsupported(text, "this kind of JOIN")),
             };
+            if right {
+                let kind = if left { "FULL JOIN" } else { "RIGHT JOIN" };
+                // Its left side is everything before it: one FROM item
+                // of a SELECT.
+                if n + before > 0 {
+                    return Err(SqlError::unsupported(
+                        text,
+                        &format!(
+                            "{kind} after another FROM item, or in UPDATE … FROM or DELETE … USING"
+                        ),
+                    ));
+                }
+                if matches!(constraint, JoinConstraint::Using(_)) {
+                    return Err(SqlError::unsupported(text, &format!("{kind} … USING")));
+                }
+            }
             let (on, using) = match constraint {
                 JoinConstraint::On(on) => (Some(on), Vec::new()),
                 JoinConstraint::None => (None, Vec::new()),
@@ -611,7 +633,14 @@ fn from_tables(
                 }
                 JoinConstraint::Natural => return Err(SqlError::unsupported(text, "NATURAL JOIN")),
             };
-            pending.push((table.clone(), alias.clone(), left, on, using, false));
+            pending.push((
+                table.clone(),
+                alias.clone(),
+                (left, right),
+                on,
+                using,
+                false,
+            ));
             tables.push((table, alias));
         }
     }
@@ -635,11 +664,12 @@ fn from_tables(
     );
     let joins = pending
         .into_iter()
-        .map(|(table, alias, left, on, using, new_item)| {
+        .map(|(table, alias, (left, right), on, using, new_item)| {
             Ok(Join {
                 table,
                 alias,
                 left,
+                right,
                 on: on.map(|on| expr(text, on)).transpose()?,
                 using,
                 new_item,
@@ -1977,12 +2007,12 @@ mod tests {
 
     #[test]
     fn anything_else_quotes_the_statement() {
-        let error = parse("SELECT * FROM a RIGHT JOIN b ON a.id = b.id").unwrap_err();
+        let error = parse("SELECT * FROM a NATURAL JOIN b").unwrap_err();
         assert_eq!(error.code, "0A000");
         assert!(
             error
                 .message
-                .starts_with("RIGHT JOIN is not supported by the simulation, in \"SELECT * FROM a RIGHT JOIN b ON a.id = b.id\""),
+                .starts_with("NATURAL JOIN is not supported by the simulation, in \"SELECT * FROM a NATURAL JOIN b\""),
             "{}",
             error.message
         );

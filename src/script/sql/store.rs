@@ -2027,17 +2027,22 @@ impl Database {
             let join = n.checked_sub(1).map(|j| &select.joins[j]);
             let on = join.and_then(|join| join.on.as_ref());
             let mut next = Vec::new();
+            let rows = Self::scan(table, id, snapshot);
+            // RIGHT and FULL JOIN: this table's rows that no combination
+            // matched.
+            let mut unmatched = vec![join.is_some_and(|join| join.right); rows.len()];
             for (row, from) in &combos {
                 let mut matched = false;
-                for (index, visible) in Self::scan(table, id, snapshot) {
+                for (place, (index, visible)) in rows.iter().enumerate() {
                     let mut joined = row.clone();
-                    for (column, value) in visible {
+                    for (column, value) in *visible {
                         joined.insert(format!("{name}.{column}"), value.clone());
                     }
                     if pass(on, &joined, &ctx).map_err(Stop::Fail)? {
                         matched = true;
+                        unmatched[place] = false;
                         let mut from = from.clone();
-                        from.push((n, index));
+                        from.push((n, *index));
                         next.push((joined, from));
                     }
                 }
@@ -2048,6 +2053,20 @@ impl Database {
                     }
                     next.push((joined, from.clone()));
                 }
+            }
+            // After the matches, in the table's order, with every column
+            // before it NULL.
+            for ((index, visible), _) in rows.iter().zip(&unmatched).filter(|(_, &u)| u) {
+                let mut joined = Row::new();
+                for (before, earlier) in &sources[..n] {
+                    for column in &self.tables[before].schema.columns {
+                        joined.insert(format!("{earlier}.{}", column.name), Value::Null);
+                    }
+                }
+                for (column, value) in *visible {
+                    joined.insert(format!("{name}.{column}"), value.clone());
+                }
+                next.push((joined, vec![(n, *index)]));
             }
             combos = next;
         }
