@@ -71,6 +71,7 @@ const FILES = {
     page(`    <js-editor id="plain" value="${escapeAttr(CODE)}" error="2:9:boom: bad"
       marks='[{"line":2,"touched":true,"count":3,"who":[[0,false],[1,true]]},{"line":4,"touched":true,"count":0,"who":[]}]'></js-editor>
     <button id="after" type="button">after</button>
+    <js-editor id="typed" value="x"></js-editor>
     <script type="module" src="/editor/element.js"></script>`),
   ],
   '/control.html': ['text/html', page('    <p>control</p>', '<script src="/control.js"></script>')],
@@ -224,6 +225,13 @@ try {
     const lines = CODE.split('\n');
     lines[2] = `${lines[2].slice(0, built.column)}!${lines[2].slice(built.column)}`;
     check('and typing there edits the code', typed.length === 1 && typed[0] === lines.join('\n'), JSON.stringify(typed));
+    // Keys typed as the focus arrives, before the editor is built, are kept.
+    await q.focus('#typed');
+    await q.keyboard.type('ab');
+    await q.waitForFunction(() => document.querySelector('#typed').view?.hasFocus, null, { timeout: 10000 });
+    await q.waitForFunction(() => document.querySelector('#typed').value === 'abx', null, { timeout: 2000 }).catch(() => {});
+    const early = await q.evaluate(() => document.querySelector('#typed').value);
+    check('characters typed while the editor loads go in', early === 'abx', JSON.stringify(early));
     check('the plain editor: no CSP violation, console or page error',
       plainProblems.csp.length + plainProblems.console.length + plainProblems.errors.length === 0, JSON.stringify(plainProblems));
     await q.close();

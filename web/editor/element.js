@@ -334,6 +334,17 @@ class JsEditor extends HTMLElement {
     this._plain.addEventListener('pointerover', () => loadCodeMirror(), { once: true });
     this._plain.addEventListener('pointerdown', (event) => this._edit(this._placeAt(event)));
     this._plain.addEventListener('focus', () => this._edit(null));
+    // What the person types before the editor is built goes in once it
+    // is (characters and Enter; other keys wait for the editor).
+    this._typed = '';
+    this._plain.addEventListener('keydown', (event) => {
+      if (event.ctrlKey || event.metaKey || event.altKey || this.hasAttribute('readonly')) return;
+      if (event.key.length === 1) this._typed += event.key;
+      else if (event.key === 'Enter') this._typed += '\n';
+      else return;
+      event.preventDefault();
+      this._edit(null);
+    });
     // A `value` set on the element before this script defined it is an own
     // property that hides the setter: take it out and apply it.
     if (Object.prototype.hasOwnProperty.call(this, 'value')) {
@@ -377,7 +388,9 @@ class JsEditor extends HTMLElement {
             editor.view.dispatch({ selection: { anchor: line.from + Math.min(this._at.column, line.length) } });
           }
           editor.view.focus();
+          if (this._typed) editor.view.dispatch(editor.view.state.replaceSelection(this._typed));
         }
+        this._typed = '';
       })
       .catch((error) => {
         console.error(`the code editor did not load: ${error}`);
