@@ -93,6 +93,20 @@ const FILES = {
 for (const file of readdirSync('web/editor/dist')) {
   FILES[`/editor/${file}`] = ['text/javascript', readFileSync(`web/editor/dist/${file}`)];
 }
+// The element with CodeMirror's chunks missing (a network that fails):
+// only the entry and the chunks it imports at once.
+{
+  const entry = readFileSync('web/editor/dist/element.js', 'utf8');
+  FILES['/broken/element.js'] = ['text/javascript', entry];
+  for (const [, file] of entry.matchAll(/from"\.\/([^"]+)"/g)) {
+    FILES[`/broken/${file}`] = ['text/javascript', readFileSync(`web/editor/dist/${file}`)];
+  }
+  FILES['/broken.html'] = [
+    'text/html',
+    page(`    <js-editor id="broken" value="const a = 1;"></js-editor>
+    <script type="module" src="/broken/element.js"></script>`),
+  ];
+}
 
 const server = createServer((req, res) => {
   const f = FILES[new URL(req.url, 'http://x').pathname];
@@ -128,6 +142,26 @@ try {
     p.on('pageerror', (e) => problems.errors.push(String(e)));
     await p.goto(ORIGIN + path);
     return { p, problems };
+  }
+
+  // CodeMirror that does not load: the message shows in the code, and
+  // the code stays readable.
+  {
+    const { p: b } = await open('/broken.html');
+    await b.waitForFunction(() => document.querySelector('#broken')?.shadowRoot?.querySelector('.je-row'));
+    await b.click('#broken');
+    await b.waitForFunction(() => document.querySelector('#broken').shadowRoot.querySelector('.je-msg'), null, { timeout: 10000 });
+    const shown = await b.evaluate(() => {
+      const root = document.querySelector('#broken').shadowRoot;
+      return { message: root.querySelector('.je-msg').textContent, code: root.querySelector('.je-code').textContent };
+    });
+    check(
+      'CodeMirror that does not load: the code says so and stays readable',
+      shown.message.startsWith('The code editor did not load (') && shown.message.endsWith('click the code to try again.') &&
+        shown.code === 'const a = 1;',
+      JSON.stringify(shown),
+    );
+    await b.close();
   }
 
   // The control: the same CSP refuses a <style> element.

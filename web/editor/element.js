@@ -146,6 +146,10 @@ function loadCodeMirror() {
     await import('./stages/javascript.js');
     return (await import('./editor.js')).Editor;
   })();
+  // A load that failed (the network) is tried again next time.
+  codeMirror.catch(() => {
+    codeMirror = null;
+  });
   return codeMirror;
 }
 
@@ -331,7 +335,7 @@ class JsEditor extends HTMLElement {
     this._rows = [];
     // The person reaches for the code: the pointer over it fetches
     // CodeMirror, a click or the focus builds it.
-    this._plain.addEventListener('pointerover', () => loadCodeMirror(), { once: true });
+    this._plain.addEventListener('pointerover', () => loadCodeMirror().catch(() => {}), { once: true });
     this._plain.addEventListener('pointerdown', (event) => this._edit(this._placeAt(event)));
     this._plain.addEventListener('focus', () => this._edit(null));
     // What the person types before the editor is built goes in once it
@@ -371,6 +375,10 @@ class JsEditor extends HTMLElement {
 
   _edit(at) {
     if (this._at === undefined || at) this._at = at;
+    if (this._failed) {
+      this._failed = null;
+      this._decorate();
+    }
     this._building ??= loadCodeMirror()
       .then((Editor) => Editor.build(this, () => this._text))
       .then((editor) => {
@@ -393,7 +401,10 @@ class JsEditor extends HTMLElement {
         this._typed = '';
       })
       .catch((error) => {
-        console.error(`the code editor did not load: ${error}`);
+        // Said where the person is looking; a click tries again.
+        this._building = null;
+        this._failed = `The code editor did not load (${error?.message ?? error}): click the code to try again.`;
+        this._decorate();
       });
     return this._building;
   }
@@ -480,6 +491,13 @@ class JsEditor extends HTMLElement {
   _decorate() {
     if (!this._plain || !this._rows.length) return;
     for (const old of this._plain.querySelectorAll('.je-cursors, .je-msg')) old.remove();
+    if (this._failed) {
+      const failed = document.createElement('div');
+      failed.className = 'je-msg';
+      failed.setAttribute('role', 'alert');
+      failed.textContent = this._failed;
+      this._plain.prepend(failed);
+    }
     for (const { row } of this._rows) row.className = 'je-row';
     if (this._underlined) {
       fill(this._underlined.code, this._underlined.pieces, null);
