@@ -561,13 +561,10 @@ fn from_tables(
             std::iter::once(&item.relation).chain(item.joins.iter().map(|j| &j.relation))
         })
         .filter_map(|factor| match factor {
-            TableFactor::Table { name, alias, .. } => Some(
-                alias
-                    .as_ref()
-                    .map_or_else(|| object_name(name), |a| ident(&a.name)),
-            ),
             TableFactor::Derived { alias, .. } => alias.as_ref().map(|a| ident(&a.name)),
-            _ => None,
+            factor => relation(text, factor)
+                .ok()
+                .map(|(table, alias)| alias.unwrap_or(table)),
         })
         .collect();
     let _siblings = Siblings::enter(siblings);

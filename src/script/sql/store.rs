@@ -2035,9 +2035,7 @@ impl Database {
                 let mut matched = false;
                 for (place, (index, visible)) in rows.iter().enumerate() {
                     let mut joined = row.clone();
-                    for (column, value) in *visible {
-                        joined.insert(format!("{name}.{column}"), value.clone());
-                    }
+                    put_columns(&mut joined, name, visible);
                     if pass(on, &joined, &ctx).map_err(Stop::Fail)? {
                         matched = true;
                         unmatched[place] = false;
@@ -2048,9 +2046,7 @@ impl Database {
                 }
                 if !matched && join.is_some_and(|join| join.left) {
                     let mut joined = row.clone();
-                    for column in &table.schema.columns {
-                        joined.insert(format!("{name}.{}", column.name), Value::Null);
-                    }
+                    put_nulls(&mut joined, name, table);
                     next.push((joined, from.clone()));
                 }
             }
@@ -2059,13 +2055,9 @@ impl Database {
             for ((index, visible), _) in rows.iter().zip(&unmatched).filter(|(_, &u)| u) {
                 let mut joined = Row::new();
                 for (before, earlier) in &sources[..n] {
-                    for column in &self.tables[before].schema.columns {
-                        joined.insert(format!("{earlier}.{}", column.name), Value::Null);
-                    }
+                    put_nulls(&mut joined, earlier, &self.tables[before]);
                 }
-                for (column, value) in *visible {
-                    joined.insert(format!("{name}.{column}"), value.clone());
-                }
+                put_columns(&mut joined, name, visible);
                 next.push((joined, vec![(n, *index)]));
             }
             combos = next;
@@ -3245,6 +3237,21 @@ struct Joined {
     /// Each combination kept: its row (`name.column` keys), and the slot
     /// it came from in each table (by the table's place in `sources`).
     kept: Vec<(Row, Vec<(usize, usize)>)>,
+}
+
+/// Adds a joined table's row to a combination, as `name.column`.
+fn put_columns(joined: &mut Row, name: &str, values: &Row) {
+    for (column, value) in values {
+        joined.insert(format!("{name}.{column}"), value.clone());
+    }
+}
+
+/// Adds a joined table's columns to a combination as NULL: the side of
+/// an outer join that matched nothing.
+fn put_nulls(joined: &mut Row, name: &str, table: &Table) {
+    for column in &table.schema.columns {
+        joined.insert(format!("{name}.{}", column.name), Value::Null);
+    }
 }
 
 /// The items of a joined SELECT's FROM, with each `USING` join's `ON`
