@@ -254,7 +254,7 @@ pub struct ScriptProblem {
 /// The stage at which the page's first draw is whole
 /// ([`Debugger::drawn`]): stage 0 is the page's first task, and each of
 /// the stages 1 to `DRAWN` a chunk of work of its own.
-pub const DRAWN: u8 = 4;
+pub const DRAWN: u8 = 5;
 
 #[derive(Clone)]
 pub struct Debugger {

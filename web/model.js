@@ -7,7 +7,8 @@
 //
 // It answers each request, `{ answer, busy }` with the reply's bytes (a
 // frame or a file; empty when nothing changed), and runs the model's work
-// in chunks of its own, each followed by `{ frame, busy }`. `busy` says
+// in chunks of its own, each followed by `{ frame, busy }`; after a frame,
+// the next chunk waits for the page's `{ drawn }` (DRAW_WAIT_MS). `busy` says
 // that more work follows; while it does, a message comes at least every
 // BEAT_MS, so the page can tell a worker held by a runaway script (which
 // it terminates) from one at work. Before a script runs, the model says
@@ -15,6 +16,13 @@
 // wasm itself (a stack the worker's thread cannot hold) is `{ crashed }`.
 const CHUNK_MS = 16;
 const BEAT_MS = 250;
+// After a chunk's frame, the next chunk waits until the page says it drew
+// the frame (`{ drawn }`, src/app/remote.rs), or this long at most: on a
+// machine of two cores, a chunk run while the page draws a run's first
+// frame made that draw's task two to ten times longer.
+const DRAW_WAIT_MS = 100;
+// The wait for that word (a timer), while there is one.
+let drawing = null;
 
 const base = new URL('.', import.meta.url);
 const name = new URL(import.meta.url).search === '?script' ? 'interleave-script-model' : 'interleave-model';
@@ -31,6 +39,10 @@ let loaded = false;
 // first run will ask for (below).
 let preload = null;
 self.onmessage = ({ data }) => {
+  if (data?.drawn !== undefined) {
+    drew();
+    return;
+  }
   waiting.push(data);
   if (data?.open !== undefined) preload?.(data.open);
   if (loaded) serve();
@@ -101,10 +113,20 @@ chunks.port1.onmessage = () => {
   if (!model?.hasWork()) return;
   const frame = call(() => model.work(Date.now() + CHUNK_MS));
   if (frame === null) return;
-  if (frame.length) post({ frame }, frame);
-  else if (!model.hasWork() || Date.now() - lastPost >= BEAT_MS) post({});
+  if (frame.length) {
+    post({ frame }, frame);
+    drawing = setTimeout(drew, DRAW_WAIT_MS);
+  } else if (!model.hasWork() || Date.now() - lastPost >= BEAT_MS) post({});
   goOn();
 };
+
+// The page drew the last chunk's frame (or took too long to say so).
+function drew() {
+  if (drawing === null) return;
+  clearTimeout(drawing);
+  drawing = null;
+  goOn();
+}
 
 // A module the model waits for loads, and the model goes on.
 let fetching = null;
@@ -122,7 +144,7 @@ function goOn() {
     };
     loading.then(() => done(undefined), (error) => done(String(error?.message ?? error)));
   }
-  if (scheduled || !model?.hasWork()) return;
+  if (scheduled || drawing !== null || !model?.hasWork()) return;
   scheduled = true;
   chunks.port2.postMessage(null);
 }

@@ -496,7 +496,7 @@ pub fn App() -> Html {
                     if drawn >= stage::COUNTERS {
                         <MetricsTable metrics={metrics} headline={frame.headline.clone()} />
                     }
-                    if drawn >= stage::PANES {
+                    if drawn >= stage::TIMELINE {
                     <div class="timeline-row">
                         if let Some(run) = run.clone() {
                             <Timeline {run} position={frame.position} now={frame.now}
@@ -507,6 +507,8 @@ pub fn App() -> Html {
                                 position={frame.position} on_jump={send(|| Action::JumpToViolation)} />
                         }
                     </div>
+                    }
+                    if drawn >= stage::PANES {
                     <div class="split">
                         <CodePane listing={frame.listing.clone()} step={step.clone()} highlight={involved}
                             script={script_code(&frame, &link)} />
@@ -543,11 +545,14 @@ mod stage {
     pub const COUNTERS: u8 = 1;
     /// The scenario's keys and the story links.
     pub const SCENARIO: u8 = 2;
-    /// The timeline, code and event-loop panes.
-    pub const PANES: u8 = 3;
+    /// The timeline and "What happened".
+    pub const TIMELINE: u8 = 3;
+    /// The code and event-loop panes.
+    pub const PANES: u8 = 4;
     /// Explore and the compare table.
     pub const ALL: u8 = crate::model::DRAWN;
-    const _: () = assert!(COUNTERS < SCENARIO && SCENARIO < PANES && PANES < ALL);
+    const _: () =
+        assert!(COUNTERS < SCENARIO && SCENARIO < TIMELINE && TIMELINE < PANES && PANES < ALL);
 }
 
 /// What the announcer says after a step: "Step 3 of 12, at 20 ms: …".

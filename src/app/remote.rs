@@ -120,6 +120,11 @@ struct Inner {
     /// The draw of the last frame, put off to the next task after a large
     /// reply (a 20,000-request run's lanes take their own task to read).
     deferred: RefCell<Option<super::yielding::NextTask>>,
+    /// Tells the worker, in the task after a frame's draw, that the page
+    /// drew it (`{ drawn }`): the worker's next chunk waits for it
+    /// (web/model.js), so the two do not share this machine's cores while
+    /// the page draws.
+    drawn: RefCell<Option<super::yielding::NextTask>>,
     /// Requests the worker has not answered yet (`<html data-pending>`
     /// shows how many: 0 once the page shows the model's answer to all).
     pending: Cell<u32>,
@@ -157,6 +162,7 @@ impl Link {
                 on_frame: RefCell::new(None),
                 on_file: RefCell::new(None),
                 deferred: RefCell::new(None),
+                drawn: RefCell::new(None),
                 pending: Cell::new(0),
                 busy: Cell::new(false),
                 started: Cell::new(false),
@@ -401,6 +407,18 @@ impl Link {
         let on_frame = self.inner.on_frame.borrow().clone();
         if let (Some(frame), Some(on_frame)) = (frame, on_frame) {
             on_frame.emit(frame);
+            let weak = Rc::downgrade(&self.inner);
+            let drawn = super::yielding::NextTask::new(move || {
+                if let Some(inner) = weak.upgrade() {
+                    inner.drawn.replace(None);
+                    if let Some(worker) = inner.worker.borrow().as_ref() {
+                        let drawn = js_sys::Object::new();
+                        let _ = js_sys::Reflect::set(&drawn, &"drawn".into(), &true.into());
+                        let _ = worker.post_message(&drawn);
+                    }
+                }
+            });
+            self.inner.drawn.replace(Some(drawn));
         }
     }
 
