@@ -218,6 +218,57 @@ try {
   }
   check('a link with an unknown scenario is replaced by its canonical form', lengths[0] === lengths[1], lengths.join(' vs '));
 
+  // The page and the worker take turns: after a frame of its work, the
+  // worker's next chunk waits for the page's `{ drawn }` (web/model.js),
+  // or 100 ms when it does not come.
+  const turns = async (drop) => {
+    const page = await openPage(browser);
+    await page.addInitScript((dropDrawn) => {
+      window.turns = [];
+      const Base = window.Worker;
+      window.Worker = class extends Base {
+        constructor(...args) {
+          super(...args);
+          this.addEventListener('message', ({ data }) => {
+            if (data?.frame) window.turns.push(['frame', performance.now()]);
+          });
+        }
+        postMessage(message, ...rest) {
+          if (message?.drawn !== undefined) {
+            window.turns.push(['drawn', performance.now()]);
+            if (dropDrawn) return undefined;
+          }
+          return super.postMessage(message, ...rest);
+        }
+      };
+    }, drop);
+    await page.goto(`${server.url}/#${SCRIPT}`);
+    await drawn(page);
+    await runToEnd(page);
+    const log = await page.evaluate(() => window.turns);
+    await page.close();
+    return log;
+  };
+  const taken = await turns(false);
+  const frames = taken.filter(([what]) => what === 'frame').length;
+  // Each frame after the first follows a `drawn` for the one before it
+  // (or the wait's 100 ms).
+  const early = [];
+  let answered = true;
+  let last = 0;
+  for (const [what, at] of taken) {
+    if (what === 'drawn') answered = true;
+    else {
+      if (!answered && at - last < 100) early.push(`a frame ${Math.round(at - last)} ms after the last, before its drawn`);
+      answered = false;
+      last = at;
+    }
+  }
+  check('the worker sends its next frame only once the page drew the last', frames > 3 && early.length === 0,
+    `${frames} frames; ${early.join('; ')}`);
+  const untold = await turns(true);
+  check('... and goes on without the page\'s word', untold.filter(([what]) => what === 'frame').length > 3);
+
   check('no console errors, page errors, CSP violations or outside requests', problems.length === 0, problems.join(' | '));
 } catch (error) {
   check('page e2e ran to the end', false, error.stack ?? String(error));

@@ -7,8 +7,9 @@
 //
 // It answers each request, `{ answer, busy }` with the reply's bytes (a
 // frame or a file; empty when nothing changed), and runs the model's work
-// in chunks of its own, each followed by `{ frame, busy }`; after a frame,
-// the next chunk waits for the page's `{ drawn }` (DRAW_WAIT_MS). `busy` says
+// in chunks of its own, each followed by `{ frame, busy }`. After a frame
+// or an answer, the next chunk waits for the page's `{ drawn }`
+// (DRAW_WAIT_MS). `busy` says
 // that more work follows; while it does, a message comes at least every
 // BEAT_MS, so the page can tell a worker held by a runaway script (which
 // it terminates) from one at work. Before a script runs, the model says
@@ -16,8 +17,8 @@
 // wasm itself (a stack the worker's thread cannot hold) is `{ crashed }`.
 const CHUNK_MS = 16;
 const BEAT_MS = 250;
-// After a chunk's frame, the next chunk waits until the page says it drew
-// the frame (`{ drawn }`, src/app/remote.rs), or this long at most: on a
+// After a frame, the next chunk waits until the page says it drew it
+// (`{ drawn }`, src/app/remote.rs), or this long at most: on a
 // machine of two cores, a chunk run while the page draws a run's first
 // frame made that draw's task two to ten times longer.
 const DRAW_WAIT_MS = 100;
@@ -90,8 +91,11 @@ let lastPost = 0;
 function post(message, bytes) {
   message.busy = Boolean(model?.hasWork());
   lastPost = Date.now();
-  if (bytes?.length) postMessage(message, [bytes.buffer]);
-  else postMessage(message);
+  if (bytes?.length) {
+    postMessage(message, [bytes.buffer]);
+    clearTimeout(drawing);
+    drawing = setTimeout(drew, DRAW_WAIT_MS);
+  } else postMessage(message);
 }
 
 // A call into the model; if the wasm itself fails, the model is gone.
@@ -113,14 +117,12 @@ chunks.port1.onmessage = () => {
   if (!model?.hasWork()) return;
   const frame = call(() => model.work(Date.now() + CHUNK_MS));
   if (frame === null) return;
-  if (frame.length) {
-    post({ frame }, frame);
-    drawing = setTimeout(drew, DRAW_WAIT_MS);
-  } else if (!model.hasWork() || Date.now() - lastPost >= BEAT_MS) post({});
+  if (frame.length) post({ frame }, frame);
+  else if (!model.hasWork() || Date.now() - lastPost >= BEAT_MS) post({});
   goOn();
 };
 
-// The page drew the last chunk's frame (or took too long to say so).
+// The page drew the last frame (or took too long to say so).
 function drew() {
   if (drawing === null) return;
   clearTimeout(drawing);
