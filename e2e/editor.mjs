@@ -164,6 +164,34 @@ try {
     await b.close();
   }
 
+  // Keys typed before CodeMirror is built, held here until they all are:
+  // characters go in at the caret, and the keys that edit or move it act
+  // as they do in the editor.
+  {
+    const entry = readFileSync('web/editor/dist/element.js', 'utf8');
+    const eager = new Set(['element.js', ...[...entry.matchAll(/from"\.\/([^"]+)"/g)].map(([, file]) => file)]);
+    let release;
+    const held = new Promise((resolve) => { release = resolve; });
+    const { p: k } = await open('/plain.html');
+    await k.route((url) => url.pathname.startsWith('/editor/') && !eager.has(url.pathname.slice('/editor/'.length)), async (route) => {
+      await held;
+      await route.continue();
+    });
+    await k.waitForFunction(() => document.querySelector('#typed')?.shadowRoot?.querySelector('.je-row'));
+    await k.focus('#typed');
+    await k.keyboard.type('ab');
+    for (const key of ['Backspace', 'ArrowRight']) await k.keyboard.press(key);
+    await k.keyboard.type('Z');
+    await k.keyboard.press('Enter');
+    const before = await k.evaluate(() => document.querySelector('#typed').view === null);
+    release();
+    await k.waitForFunction(() => document.querySelector('#typed').view?.hasFocus, null, { timeout: 10000 });
+    const after = await k.evaluate(() => document.querySelector('#typed').value);
+    check('Backspace, arrows and Enter typed while the editor loads act once it is built', before && after === 'axZ\n',
+      JSON.stringify({ before, after }));
+    await k.close();
+  }
+
   // The control: the same CSP refuses a <style> element.
   {
     const { p, problems } = await open('/control.html');

@@ -30,7 +30,15 @@
 // properties of the element's sheet (./element.js).
 
 import { Compartment, EditorState, StateEffect, StateField, Transaction } from './stages/state.js';
-import { Decoration, EditorView, WidgetType, keymap, lineNumbers, highlightActiveLineGutter } from './stages/view.js';
+import {
+  Decoration,
+  EditorView,
+  WidgetType,
+  keymap,
+  lineNumbers,
+  highlightActiveLineGutter,
+  runScopeHandlers,
+} from './stages/view.js';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from './stages/commands.js';
 import { HighlightStyle, bracketMatching, indentOnInput, syntaxHighlighting } from './stages/language.js';
 import { javascriptLanguage } from './stages/javascript.js';
@@ -230,6 +238,28 @@ export class Editor {
         }, 0);
       }, 0);
     });
+  }
+
+  /** Plays the keys typed before the editor was built (`{ key, code,
+   * shiftKey }`, in order): characters go in at the caret, as typing
+   * puts them; the other keys run the editor's keymap, as pressing them
+   * in it does. */
+  replay(keys) {
+    const view = this.view;
+    let text = '';
+    const typeText = () => {
+      if (text) view.dispatch(view.state.replaceSelection(text), { userEvent: 'input.type' });
+      text = '';
+    };
+    for (const key of keys) {
+      if (key.key.length === 1) {
+        text += key.key;
+        continue;
+      }
+      typeText();
+      runScopeHandlers(view, new KeyboardEvent('keydown', key), 'editor');
+    }
+    typeText();
   }
 
   constructor(host) {

@@ -310,6 +310,12 @@ function fill(code, pieces, range) {
 /** The most lines the plain view draws (see `_render`). */
 const PLAIN_LINES = 1000;
 
+/** Keys besides characters that the plain view keeps for the editor. */
+const EDITING_KEYS = new Set([
+  'Enter', 'Backspace', 'Delete', 'ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown',
+  'Home', 'End', 'PageUp', 'PageDown',
+]);
+
 class JsEditor extends HTMLElement {
   static get observedAttributes() {
     return ['value', 'error', 'readonly', 'marks'];
@@ -339,13 +345,14 @@ class JsEditor extends HTMLElement {
     this._plain.addEventListener('pointerdown', (event) => this._edit(this._placeAt(event)));
     this._plain.addEventListener('focus', () => this._edit(null));
     // What the person types before the editor is built goes in once it
-    // is (characters and Enter; other keys wait for the editor).
-    this._typed = '';
+    // is: characters, and the keys that edit or move the caret, as the
+    // editor would have taken them (`Editor.replay`). Tab still leaves the
+    // code, and shortcuts with Ctrl, Alt or Meta stay the browser's.
+    this._typed = [];
     this._plain.addEventListener('keydown', (event) => {
       if (event.ctrlKey || event.metaKey || event.altKey || this.hasAttribute('readonly')) return;
-      if (event.key.length === 1) this._typed += event.key;
-      else if (event.key === 'Enter') this._typed += '\n';
-      else return;
+      if (event.key.length !== 1 && !EDITING_KEYS.has(event.key)) return;
+      this._typed.push({ key: event.key, code: event.code, shiftKey: event.shiftKey });
       event.preventDefault();
       this._edit(null);
     });
@@ -396,9 +403,9 @@ class JsEditor extends HTMLElement {
             editor.view.dispatch({ selection: { anchor: line.from + Math.min(this._at.column, line.length) } });
           }
           editor.view.focus();
-          if (this._typed) editor.view.dispatch(editor.view.state.replaceSelection(this._typed));
+          editor.replay(this._typed);
         }
-        this._typed = '';
+        this._typed = [];
       })
       .catch((error) => {
         // Said where the person is looking; a click tries again.

@@ -7,4 +7,5 @@ export {
   keymap,
   lineNumbers,
   highlightActiveLineGutter,
+  runScopeHandlers,
 } from '@codemirror/view';
