@@ -229,13 +229,17 @@ try {
       window.Worker = class extends Base {
         constructor(...args) {
           super(...args);
+          // A frame at the time the worker posted it; a `drawn` at the
+          // time the page posted it, less the 1 ms the two contexts'
+          // coarsened clocks may disagree by: one clock for both.
           this.addEventListener('message', ({ data }) => {
-            if (data?.frame) window.turns.push(['frame', performance.now()]);
+            if (data?.frame) window.turns.push(['frame', data.at]);
+            else if (data?.answer) window.turns.push(['answer', data.at]);
           });
         }
         postMessage(message, ...rest) {
           if (message?.drawn !== undefined) {
-            window.turns.push(['drawn', performance.now()]);
+            window.turns.push(['drawn', performance.timeOrigin + performance.now() - 1]);
             if (dropDrawn) return undefined;
           }
           return super.postMessage(message, ...rest);
@@ -249,14 +253,15 @@ try {
     await page.close();
     return log;
   };
-  const taken = await turns(false);
+  const taken = (await turns(false)).sort(([, a], [, b]) => a - b);
   const frames = taken.filter(([what]) => what === 'frame').length;
-  // Each frame after the first follows a `drawn` for the one before it
-  // (or the wait's 100 ms).
+  // Each frame after the first was posted after a `drawn` (for it or for
+  // an answer since), or after the wait's 100 ms.
   const early = [];
   let answered = true;
   let last = 0;
   for (const [what, at] of taken) {
+    if (what === 'answer') continue;
     if (what === 'drawn') answered = true;
     else {
       if (!answered && at - last < 100) early.push(`a frame ${Math.round(at - last)} ms after the last, before its drawn`);
@@ -265,7 +270,7 @@ try {
     }
   }
   check('the worker sends its next frame only once the page drew the last', frames > 3 && early.length === 0,
-    `${frames} frames; ${early.join('; ')}`);
+    `${frames} frames; ${early.join('; ')}; ${taken.map(([w, t]) => `${w}@${Math.round(t - taken[0][1])}`).join(' ')}`);
   const untold = await turns(true);
   check('... and goes on without the page\'s word', untold.filter(([what]) => what === 'frame').length > 3);
 

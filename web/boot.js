@@ -27,7 +27,7 @@ const early = {
 early.worker.onmessage = ({ data }) => {
   early.messages.push(data);
   // Nothing is drawn yet: the worker need not wait for the page to draw.
-  if (data?.frame) early.worker.postMessage({ drawn: true });
+  if (data?.n !== undefined) early.worker.postMessage({ drawn: data.n });
 };
 early.worker.onerror = (event) => {
   event.preventDefault();

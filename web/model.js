@@ -7,9 +7,9 @@
 //
 // It answers each request, `{ answer, busy }` with the reply's bytes (a
 // frame or a file; empty when nothing changed), and runs the model's work
-// in chunks of its own, each followed by `{ frame, busy }`. After a frame
-// or an answer, the next chunk waits for the page's `{ drawn }`
-// (DRAW_WAIT_MS). `busy` says
+// in chunks of its own, each followed by `{ frame, busy }`. A frame or an
+// answer has a number `n`; after one, the next chunk waits for the page's
+// `{ drawn: n }` (DRAW_WAIT_MS). `busy` says
 // that more work follows; while it does, a message comes at least every
 // BEAT_MS, so the page can tell a worker held by a runaway script (which
 // it terminates) from one at work. Before a script runs, the model says
@@ -22,8 +22,11 @@ const BEAT_MS = 250;
 // machine of two cores, a chunk run while the page draws a run's first
 // frame made that draw's task two to ten times longer.
 const DRAW_WAIT_MS = 100;
-// The wait for that word (a timer), while there is one.
+// The wait for that word (a timer), while there is one, and the number of
+// the last frame or answer posted: the page's word names the one it drew,
+// so a word for an earlier one ends no wait.
 let drawing = null;
+let posted = 0;
 
 const base = new URL('.', import.meta.url);
 const name = new URL(import.meta.url).search === '?script' ? 'interleave-script-model' : 'interleave-model';
@@ -41,7 +44,7 @@ let loaded = false;
 let preload = null;
 self.onmessage = ({ data }) => {
   if (data?.drawn !== undefined) {
-    drew();
+    if (data.drawn >= posted) drew();
     return;
   }
   waiting.push(data);
@@ -92,6 +95,10 @@ function post(message, bytes) {
   message.busy = Boolean(model?.hasWork());
   lastPost = Date.now();
   if (bytes?.length) {
+    posted += 1;
+    message.n = posted;
+    // When it was posted, on the clock the page reads too (e2e/page.mjs).
+    message.at = performance.timeOrigin + performance.now();
     postMessage(message, [bytes.buffer]);
     clearTimeout(drawing);
     drawing = setTimeout(drew, DRAW_WAIT_MS);

@@ -125,6 +125,9 @@ struct Inner {
     /// (web/model.js), so the two do not share this machine's cores while
     /// the page draws.
     drawn: RefCell<Option<super::yielding::NextTask>>,
+    /// The number (`n`) of the last frame or answer read: the one the
+    /// page's `{ drawn }` names.
+    read: Cell<f64>,
     /// Requests the worker has not answered yet (`<html data-pending>`
     /// shows how many: 0 once the page shows the model's answer to all).
     pending: Cell<u32>,
@@ -163,6 +166,7 @@ impl Link {
                 on_file: RefCell::new(None),
                 deferred: RefCell::new(None),
                 drawn: RefCell::new(None),
+                read: Cell::new(0.0),
                 pending: Cell::new(0),
                 busy: Cell::new(false),
                 started: Cell::new(false),
@@ -230,6 +234,8 @@ impl Link {
         let inner = &self.inner;
         inner.kind.set(kind);
         inner.inbox.replace(Inbox::default());
+        inner.read.set(0.0);
+        inner.drawn.replace(None);
         inner.started.set(false);
         inner.running.replace(None);
         let early = early_worker(kind, hash, refused);
@@ -408,12 +414,13 @@ impl Link {
         if let (Some(frame), Some(on_frame)) = (frame, on_frame) {
             on_frame.emit(frame);
             let weak = Rc::downgrade(&self.inner);
+            let shown = self.inner.read.get();
             let drawn = super::yielding::NextTask::new(move || {
                 if let Some(inner) = weak.upgrade() {
                     inner.drawn.replace(None);
                     if let Some(worker) = inner.worker.borrow().as_ref() {
                         let drawn = js_sys::Object::new();
-                        let _ = js_sys::Reflect::set(&drawn, &"drawn".into(), &true.into());
+                        let _ = js_sys::Reflect::set(&drawn, &"drawn".into(), &shown.into());
                         let _ = worker.post_message(&drawn);
                     }
                 }
@@ -466,6 +473,9 @@ impl Link {
         else {
             return;
         };
+        if let Some(n) = field("n").and_then(|n| n.as_f64()) {
+            self.inner.read.set(n);
+        }
         let large = bytes.length() > LARGE_REPLY;
         let read = self.inner.inbox.borrow_mut().read(&bytes.to_vec());
         match read {
