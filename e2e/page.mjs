@@ -226,20 +226,23 @@ try {
     await page.addInitScript((dropDrawn) => {
       window.turns = [];
       const Base = window.Worker;
+      let workers = 0;
       window.Worker = class extends Base {
         constructor(...args) {
           super(...args);
-          // A frame at the time the worker posted it; a `drawn` at the
-          // time the page posted it, less the 1 ms the two contexts'
-          // coarsened clocks may disagree by: one clock for both.
+          this.id = workers;
+          workers += 1;
+          // A frame or an answer at the time the worker posted it, with
+          // its number; a `drawn` at the time the page posted it, with the
+          // number it names: one clock for both.
           this.addEventListener('message', ({ data }) => {
-            if (data?.frame) window.turns.push(['frame', data.at]);
-            else if (data?.answer) window.turns.push(['answer', data.at]);
+            if (data?.frame) window.turns.push(['frame', data.at, this.id, data.n]);
+            else if (data?.answer) window.turns.push(['answer', data.at, this.id, data.n]);
           });
         }
         postMessage(message, ...rest) {
           if (message?.drawn !== undefined) {
-            window.turns.push(['drawn', performance.timeOrigin + performance.now() - 1]);
+            window.turns.push(['drawn', performance.timeOrigin + performance.now(), this.id, message.drawn]);
             if (dropDrawn) return undefined;
           }
           return super.postMessage(message, ...rest);
@@ -255,22 +258,20 @@ try {
   };
   const taken = (await turns(false)).sort(([, a], [, b]) => a - b);
   const frames = taken.filter(([what]) => what === 'frame').length;
-  // Each frame after the first was posted after a `drawn` (for it or for
-  // an answer since), or after the wait's 100 ms.
+  // Each frame after the first was posted after a `drawn` that names the
+  // post before it (or a later one), or 100 ms after that post. (Each
+  // worker on its own: a page may start another. The two contexts'
+  // coarsened clocks may disagree by a millisecond.)
   const early = [];
-  let answered = true;
-  let last = 0;
-  for (const [what, at] of taken) {
-    if (what === 'answer') continue;
-    if (what === 'drawn') answered = true;
-    else {
-      if (!answered && at - last < 100) early.push(`a frame ${Math.round(at - last)} ms after the last, before its drawn`);
-      answered = false;
-      last = at;
-    }
+  for (const [what, at, worker, n] of taken) {
+    if (what !== 'frame' || n === 1) continue;
+    const before = taken.find(([w, , other, m]) => w !== 'drawn' && other === worker && m === n - 1);
+    if (!before || at - before[1] >= 100) continue;
+    const told = taken.some(([w, when, other, m]) => w === 'drawn' && other === worker && m >= n - 1 && when <= at + 1);
+    if (!told) early.push(`frame ${n} of worker ${worker}, ${Math.round(at - before[1])} ms after post ${n - 1}, before a drawn for it`);
   }
   check('the worker sends its next frame only once the page drew the last', frames > 3 && early.length === 0,
-    `${frames} frames; ${early.join('; ')}; ${taken.map(([w, t]) => `${w}@${Math.round(t - taken[0][1])}`).join(' ')}`);
+    `${frames} frames; ${early.join('; ')}`);
   const untold = await turns(true);
   check('... and goes on without the page\'s word', untold.filter(([what]) => what === 'frame').length > 3);
 

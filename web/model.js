@@ -121,7 +121,9 @@ const chunks = new MessageChannel();
 let scheduled = false;
 chunks.port1.onmessage = () => {
   scheduled = false;
-  if (!model?.hasWork()) return;
+  // A frame or an answer posted since this chunk was asked for: it waits
+  // for the page's word too (`drew` asks again).
+  if (drawing !== null || !model?.hasWork()) return;
   const frame = call(() => model.work(Date.now() + CHUNK_MS));
   if (frame === null) return;
   if (frame.length) post({ frame }, frame);
