@@ -18,7 +18,7 @@
 const CHUNK_MS = 16;
 const BEAT_MS = 250;
 // After a frame, the next chunk waits until the page says it drew it
-// (`{ drawn }`, src/app/remote.rs), or this long at most: on a
+// (`{ drawn: n }`, src/app/remote.rs), or this long at most: on a
 // machine of two cores, a chunk run while the page draws a run's first
 // frame made that draw's task two to ten times longer.
 const DRAW_WAIT_MS = 100;

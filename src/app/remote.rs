@@ -121,7 +121,7 @@ struct Inner {
     /// reply (a 20,000-request run's lanes take their own task to read).
     deferred: RefCell<Option<super::yielding::NextTask>>,
     /// Tells the worker, in the task after a frame's draw, that the page
-    /// drew it (`{ drawn }`): the worker's next chunk waits for it
+    /// drew it (`{ drawn: n }`): the worker's next chunk waits for it
     /// (web/model.js), so the two do not share this machine's cores while
     /// the page draws.
     drawn: RefCell<Option<super::yielding::NextTask>>,
