@@ -104,7 +104,7 @@ proptest! {
         let metrics = sim.run();
         let mut holders: HashMap<(u32, String), i32> = HashMap::new();
         for event in sim.trace().events() {
-            let server = sim.requests()[event.request as usize].server;
+            let server = sim.requests().spec(event.request as usize).server;
             let slot = holders.entry((server, format!("{:?}", event.key))).or_default();
             match event.what {
                 What::Enter => *slot += 1,

@@ -1978,7 +1978,7 @@ export async function handle(req) {
         ["loaded at 21 with 0 tickets", "loaded at 21 with 0 tickets"]
     );
     assert_eq!(run.custom(), custom(&[("arrived after load", 3.0)]));
-    assert_eq!(run.requests()[0].arrival, 21_000);
+    assert_eq!(run.requests().spec(0).arrival, 21_000);
     // Latency from arrival: DECR 1 ms, then INSERT 20 ms for the two with
     // stock, DECR alone for the third.
     assert_eq!((m.latency_us.p50, m.latency_us.max), (21_000, 21_000));

@@ -8,7 +8,7 @@ use crate::config::{Config, Micros};
 use crate::debugger::narrate::op_label;
 use crate::debugger::shared_lanes::{SharedLane, SharedLanes};
 use crate::sim::trace::{OpKind, Outcome, ServerKind, Site, TraceKey};
-use crate::sim::{RequestSpec, Target, TraceEvent, What};
+use crate::sim::{RequestSpec, Requests, Target, TraceEvent, What};
 
 /// Not yet happened by the end of the run.
 pub const NEVER: u32 = u32::MAX;
@@ -101,7 +101,7 @@ pub struct Timeline {
 
 impl Timeline {
     /// The timeline of a whole trace at once (native callers and tests).
-    pub fn build(config: &Config, requests: &[RequestSpec], events: &[TraceEvent]) -> Timeline {
+    pub fn build(config: &Config, requests: &Requests, events: &[TraceEvent]) -> Timeline {
         let mut builder = TimelineBuilder::new(config, requests);
         builder.feed(events);
         builder.finish()
@@ -150,14 +150,14 @@ pub struct TimelineBuilder {
 }
 
 impl TimelineBuilder {
-    pub fn new(config: &Config, requests: &[RequestSpec]) -> TimelineBuilder {
+    pub fn new(config: &Config, requests: &Requests) -> TimelineBuilder {
         let servers: Vec<u32> = requests.iter().map(|spec| spec.server).collect();
         let several_servers = servers.iter().any(|&server| server != 0);
         TimelineBuilder {
             lanes: requests
                 .iter()
                 .enumerate()
-                .map(|(i, spec)| lane_for(i as u32, spec))
+                .map(|(i, spec)| lane_for(i as u32, &spec))
                 .collect(),
             several_servers,
             open: HashMap::default(),

@@ -30,7 +30,7 @@ use crate::real::locks::{self, Shared};
 use crate::real::replay::Turn;
 use crate::real::world::{sleep_us, World};
 use crate::sim::trace::OpKind;
-use crate::sim::{Ops, Outcome, Site, Written};
+use crate::sim::{Ops, Outcome, Site, Written, XfetchDraw};
 use crate::world::{CacheKey, LockKey, Lookup};
 
 pub struct Request {
@@ -716,22 +716,22 @@ impl Ops for Request {
 
     /// One draw of the trial's XFetch stream, on the live entry this
     /// request just read; never for an entry with no expiry.
-    fn xfetch_early(&self, _: CacheKey) -> bool {
+    fn xfetch_draw(&self, _: CacheKey) -> Option<XfetchDraw> {
         let last = self.last_read.borrow();
-        let Some(entry) = last.as_ref() else {
-            return false;
-        };
-        let Some(expiry) = entry.live_until else {
-            return false;
-        };
+        let entry = last.as_ref()?;
+        let expiry = entry.live_until?;
         let world = &self.world;
         let draw = world.delays.borrow_mut().xfetch_draw();
-        let gap = -(entry.delta as f64) * world.config.beta * libm::log(draw);
-        let early = world.clock() as f64 + gap >= expiry as f64;
-        if early {
-            world.count(|t| t.early_refreshes += 1);
-        }
-        early
+        Some(XfetchDraw {
+            now: world.clock(),
+            expiry,
+            delta: entry.delta,
+            draw,
+        })
+    }
+
+    fn early_refresh(&self, _: CacheKey) {
+        self.world.count(|t| t.early_refreshes += 1);
     }
 
     fn lock_wakeup(&self) {

@@ -31,7 +31,7 @@ use crate::sim::queue::{Macrotask, Pending};
 use crate::sim::trace::{Outcome, Site, TraceEvent, TraceKey, What, NO_REQUEST};
 use crate::sim::Footprint;
 use crate::sim::{Choice, KeyNames, StepReport, TaskInfo};
-use crate::sim::{RequestSpec, Target};
+use crate::sim::{Requests, Target};
 use crate::world::locks::SlotId;
 
 use super::call::{Call, SqlCall};
@@ -319,10 +319,10 @@ fn global_count(realm: &Realm) -> usize {
 }
 
 /// `config`'s requests, and an event loop with their arrivals queued.
-fn planned(config: &Config, keep_trace: bool) -> (Vec<RequestSpec>, Rc<RefCell<Core>>) {
+fn planned(config: &Config, keep_trace: bool) -> (Requests, Rc<RefCell<Core>>) {
     let requests = crate::scenario::plan(config);
     let mut core = Core::new(config, keep_trace);
-    core.set_arrivals(requests.iter().map(|r| r.arrival).collect());
+    core.set_arrivals(requests.arrivals());
     (requests, Rc::new(RefCell::new(core)))
 }
 
@@ -333,7 +333,7 @@ pub struct Realms(Vec<Realm>);
 pub struct ScriptRun {
     host: Rc<Host>,
     realms: Vec<Realm>,
-    requests: Vec<RequestSpec>,
+    requests: Requests,
     /// The event budget: the run stops after this many macrotasks, and
     /// the requests still pending count as hung (SCRIPTING.md §2).
     max_events: u64,
@@ -536,9 +536,7 @@ impl ScriptRun {
         let loaded_at = self.host.core.borrow().now;
         if loaded_at > 0 {
             self.host.core.borrow_mut().delay_arrivals(loaded_at);
-            for request in &mut self.requests {
-                request.arrival += loaded_at;
-            }
+            self.requests.delay(loaded_at);
         }
         Ok(())
     }
@@ -628,7 +626,7 @@ impl ScriptRun {
     }
 
     /// A run of `requests` on `host` and its loaded `realms`, not started.
-    fn of(host: Rc<Host>, realms: Vec<Realm>, requests: Vec<RequestSpec>) -> ScriptRun {
+    fn of(host: Rc<Host>, realms: Vec<Realm>, requests: Requests) -> ScriptRun {
         ScriptRun {
             host,
             realms,
@@ -752,7 +750,7 @@ impl ScriptRun {
     }
 
     fn arrive(&mut self, request: TaskId) {
-        let spec = self.requests[request as usize];
+        let spec = self.requests.spec(request as usize);
         let server = spec.server;
         self.set_current(request);
         self.touch_js(server);
@@ -2342,7 +2340,7 @@ impl Run for ScriptRun {
         )
     }
 
-    fn requests(&self) -> &[RequestSpec] {
+    fn requests(&self) -> &Requests {
         &self.requests
     }
 

@@ -13,7 +13,7 @@ pub use scheduled::{replay, ScheduleError, Scheduled, ScheduledSim};
 use crate::config::Micros;
 use crate::sim::queue::{Macrotask, Pending};
 use crate::sim::{
-    Choice, Footprint, KeyNames, Metrics, RequestSpec, Sim, StepReport, TaskInfo, TraceEvent,
+    Choice, Footprint, KeyNames, Metrics, Requests, Sim, StepReport, TaskInfo, TraceEvent,
 };
 
 /// The script line and column of each trace event that has one, as
@@ -94,7 +94,7 @@ pub trait Run {
     fn describe(&self, task: Macrotask) -> TaskInfo;
     /// The enabled events with their labels (manual mode).
     fn choices(&self) -> Vec<Choice>;
-    fn requests(&self) -> &[RequestSpec];
+    fn requests(&self) -> &Requests;
     /// The request an event belongs to.
     fn request_of(&self, task: Macrotask) -> u32;
     /// Who a request is: "user 0 click 1".
@@ -192,7 +192,7 @@ impl Run for Sim {
         self.enabled()
     }
 
-    fn requests(&self) -> &[RequestSpec] {
+    fn requests(&self) -> &Requests {
         Sim::requests(self)
     }
 

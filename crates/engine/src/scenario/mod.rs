@@ -8,6 +8,7 @@ pub mod ticket;
 use crate::config::{Arrival, CacheStart, Config, Latency, Micros, Routing, ScenarioKind};
 use crate::sim::core::Core;
 use crate::sim::executor::Handler;
+use crate::sim::requests::{Arrivals, Requests, Route};
 use crate::sim::rng::{SimRng, Stream};
 use crate::sim::{Ctx, RequestSpec, Sim, Target};
 use crate::world::CacheKey;
@@ -56,8 +57,36 @@ fn handler(cx: Ctx, target: Target) -> Handler {
 }
 
 /// The requests of a run, numbered in arrival order (ties by user, then
-/// click; a stampede's by position in the arrival list) and routed.
-pub fn plan(config: &Config) -> Vec<RequestSpec> {
+/// click; a stampede's by position in the arrival list) and routed. A
+/// stampede in a burst or spaced by a gap, routed round robin or by key,
+/// is computed from each request's number rather than listed.
+pub fn plan(config: &Config) -> Requests {
+    let servers = config.servers.max(1);
+    if config.scenario == ScenarioKind::Stampede {
+        let spaced = match config.arrival {
+            Arrival::Burst => Arrivals::spaced(config.requests as usize, 0, 0),
+            Arrival::Gap(gap) => Arrivals::spaced(config.requests as usize, 0, gap),
+            _ => None,
+        };
+        let route = match config.routing {
+            Routing::RoundRobin => Some(Route::RoundRobin),
+            Routing::Sticky => Some(Route::ByKey),
+            Routing::Random => None,
+        };
+        if let (Some(arrivals), Some(route)) = (spaced, route) {
+            return Requests::Items {
+                arrivals,
+                keys: config.keys.max(1),
+                servers,
+                route,
+            };
+        }
+    }
+    Requests::Listed(listed(config))
+}
+
+/// A plan that is not computed: every request's arrival, target and server.
+fn listed(config: &Config) -> Vec<RequestSpec> {
     let mut requests: Vec<RequestSpec> = match config.scenario {
         ScenarioKind::Stampede => {
             let keys = config.keys.max(1);
@@ -78,9 +107,7 @@ pub fn plan(config: &Config) -> Vec<RequestSpec> {
             })
             .collect(),
     };
-    // Equal times keep user-then-click (or list) order. Bursts, gaps and
-    // Poisson arrivals come sorted already (a 100,000-request plan is then
-    // one pass, with no copy).
+    // Equal times keep user-then-click (or list) order.
     if !requests.is_sorted_by_key(|request| request.arrival) {
         let order = crate::order::by_rank(requests.iter().map(|request| request.arrival));
         requests = order.into_iter().map(|i| requests[i as usize]).collect();

@@ -11,8 +11,9 @@
 
 use crate::config::Micros;
 use crate::sim::core::{Core, Op};
-use crate::sim::executor::{RequestSpec, Sim, StepReport, Target};
+use crate::sim::executor::{Sim, StepReport};
 use crate::sim::queue::{Macrotask, Pending};
+use crate::sim::requests::{Requests, Target};
 
 /// One enabled event, as the manual-mode UI lists it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -55,7 +56,7 @@ impl Sim {
 }
 
 /// `enabled` (in (due, seq) order) as manual mode lists them.
-pub fn choices(core: &Core, requests: &[RequestSpec], enabled: Vec<Pending>) -> Vec<Choice> {
+pub fn choices(core: &Core, requests: &Requests, enabled: Vec<Pending>) -> Vec<Choice> {
     enabled
         .into_iter()
         .map(|pending| Choice {
@@ -78,7 +79,7 @@ pub fn request_of(core: &Core, task: Macrotask) -> u32 {
 }
 
 /// "who" a request is: "user 0 click 1" or "request 3 (item 0)".
-pub fn who(requests: &[RequestSpec], request: u32) -> String {
+pub fn who(requests: &Requests, request: u32) -> String {
     match requests.get(request as usize).map(|spec| spec.target) {
         Some(Target::Click { user, click }) => format!("user {user} click {click}"),
         Some(Target::Item(item)) => format!("request {request} (item {item})"),
@@ -88,7 +89,7 @@ pub fn who(requests: &[RequestSpec], request: u32) -> String {
 
 /// An enabled event as manual mode lists it: "db find_order for user 0
 /// click 1 completes".
-pub fn label(core: &Core, requests: &[RequestSpec], task: Macrotask) -> String {
+pub fn label(core: &Core, requests: &Requests, task: Macrotask) -> String {
     let who = who(requests, request_of(core, task));
     match task {
         Macrotask::Arrival(_) => format!("{who} arrives"),

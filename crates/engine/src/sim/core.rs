@@ -10,6 +10,7 @@ use crate::config::{Config, Latency, Micros, TxMode};
 use crate::sim::footprint::{Object, Touches};
 use crate::sim::metrics::Tally;
 use crate::sim::queue::{Macrotask, MacrotaskQueue};
+use crate::sim::requests::Arrivals;
 use crate::sim::rng::{SimRng, Stream};
 use crate::sim::trace::{OpKind, Outcome, ServerKind, Site, Trace, TraceEvent, TraceKey, What};
 use crate::world::db::{CommitResult, InsertResult};
@@ -285,11 +286,11 @@ impl Core {
     /// per-request tables once: grown by doubling, a 100,000-request burst
     /// would fault in about twice their pages (a one-shot CLI run pays for
     /// every fresh page).
-    pub fn set_arrivals(&mut self, arrivals: Vec<Micros>) {
+    pub fn set_arrivals(&mut self, arrivals: Arrivals) {
         let requests = arrivals.len();
         self.slots.reserve(requests);
         self.tally.latencies.reserve(requests);
-        self.responded = vec![false; arrivals.len()];
+        self.responded = vec![false; requests];
         self.queue.set_arrivals(arrivals);
     }
 

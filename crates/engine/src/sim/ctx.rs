@@ -12,7 +12,7 @@ use std::task::{Context, Poll};
 use crate::config::{Config, Micros};
 use crate::sim::core::{Core, Op, Reply, TaskId};
 use crate::sim::footprint::Object;
-use crate::sim::ops::{poll_loop, Ops, Written};
+use crate::sim::ops::{poll_loop, Ops, Written, XfetchDraw};
 use crate::sim::poll::{Attempt, PollLock, Timing};
 use crate::sim::trace::{Outcome, Site, TraceKey, What};
 use crate::world::locks::{Acquire, SlotId};
@@ -518,38 +518,37 @@ impl Ops for Ctx {
         core.servers[self.server as usize].flight_running(key)
     }
 
-    /// XFetch's test on a live entry of `key`: recompute early if
-    /// `now - delta * beta * ln(rand()) >= expiry`, `rand()` in `(0, 1]`
-    /// from its own RNG stream. Entries that never expire are never
-    /// refreshed early (and draw nothing).
-    fn xfetch_early(&self, key: CacheKey) -> bool {
+    fn xfetch_draw(&self, key: CacheKey) -> Option<XfetchDraw> {
         let mut core = self.core.borrow_mut();
         let now = core.now;
-        let Some((expiry, delta)) = core.cache.expiry_and_delta(key, now) else {
-            return false;
-        };
+        let (expiry, delta) = core.cache.expiry_and_delta(key, now)?;
         // The draw order matters like a write: each draw is the next one.
         core.touches.touch(Object::Cache(key), false);
         core.touches.touch(Object::EarlyDraws, true);
         let draw = core.xfetch_draw();
-        let gap = -(delta as f64) * self.config.beta * libm::log(draw);
-        let early = now as f64 + gap >= expiry as f64;
-        if early {
-            core.tally.early_refreshes += 1;
-            let data = match key {
-                CacheKey::Data(id) => TraceKey::Data(id),
-                CacheKey::Lock(lock) => TraceKey::Lock(lock.0),
-            };
-            core.record(
-                self.request,
-                What::EarlyRefresh,
-                data,
-                Outcome::None,
-                Site::Get,
-                0,
-            );
-        }
-        early
+        Some(XfetchDraw {
+            now,
+            expiry,
+            delta,
+            draw,
+        })
+    }
+
+    fn early_refresh(&self, key: CacheKey) {
+        let mut core = self.core.borrow_mut();
+        core.tally.early_refreshes += 1;
+        let data = match key {
+            CacheKey::Data(id) => TraceKey::Data(id),
+            CacheKey::Lock(lock) => TraceKey::Lock(lock.0),
+        };
+        core.record(
+            self.request,
+            What::EarlyRefresh,
+            data,
+            Outcome::None,
+            Site::Get,
+            0,
+        );
     }
 
     /// Emitter lock: `while (locked.has(key)) await once(emitter, key);

@@ -2,6 +2,7 @@
 //! one macrotask; `run()` runs them all.
 
 use std::cell::{Ref, RefCell};
+use std::collections::VecDeque;
 use std::future::Future;
 use std::ops::Range;
 use std::pin::Pin;
@@ -15,24 +16,8 @@ use crate::sim::footprint::{Footprint, Object};
 use crate::sim::metrics::Metrics;
 use crate::sim::poll::Step;
 use crate::sim::queue::{Macrotask, Pending};
+use crate::sim::requests::{Requests, Target};
 use crate::sim::trace::{OpKind, Outcome, Site, Trace, TraceEvent, TraceKey, What};
-
-/// What a request does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub enum Target {
-    /// A stampede request reading this item key.
-    Item(u32),
-    /// A ticket request: this user's n-th click.
-    Click { user: u32, click: u32 },
-}
-
-/// A request, numbered by its position in the plan (arrival order).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RequestSpec {
-    pub arrival: Micros,
-    pub server: u32,
-    pub target: Target,
-}
 
 /// A request's handler: the scenario's async function.
 pub type Handler = Pin<Box<dyn Future<Output = Outcome>>>;
@@ -63,8 +48,8 @@ pub struct StepReport {
 pub struct Sim {
     core: Rc<RefCell<Core>>,
     config: Rc<Config>,
-    requests: Vec<RequestSpec>,
-    handlers: Vec<Option<Handler>>,
+    requests: Requests,
+    handlers: Handlers,
     body: Body,
     /// Microtask polls so far (see [`Sim::work`]).
     polls: u64,
@@ -77,15 +62,15 @@ pub struct Sim {
 
 impl Sim {
     /// A run of `requests`, all arrivals scheduled up front in index order.
-    pub fn with_plan(config: &Config, requests: Vec<RequestSpec>, body: Body, core: Core) -> Sim {
+    pub fn with_plan(config: &Config, requests: Requests, body: Body, core: Core) -> Sim {
         let mut core = core;
-        core.set_arrivals(requests.iter().map(|request| request.arrival).collect());
+        core.set_arrivals(requests.arrivals());
         // A run that keeps no events folds the emitter lock's herds.
         core.fold_herds = !core.trace.keeps_events();
         Sim {
             core: Rc::new(RefCell::new(core)),
             config: Rc::new(config.clone()),
-            handlers: requests.iter().map(|_| None).collect(),
+            handlers: Handlers::with_capacity(requests.arrivals().largest_burst()),
             polls: 0,
             requests,
             body,
@@ -106,7 +91,7 @@ impl Sim {
         &self.config
     }
 
-    pub fn requests(&self) -> &[RequestSpec] {
+    pub fn requests(&self) -> &Requests {
         &self.requests
     }
 
@@ -240,7 +225,7 @@ impl Sim {
             match next.task {
                 Macrotask::Arrival(request) => {
                     core.touches.touch(Object::Clock, false);
-                    let server = u64::from(self.requests[request as usize].server);
+                    let server = u64::from(self.requests.spec(request as usize).server);
                     let key = TraceKey::None;
                     core.record(
                         request,
@@ -311,9 +296,10 @@ impl Sim {
             self.core.borrow_mut().respond(request, Outcome::Ok);
             return;
         }
-        let spec = self.requests[request as usize];
+        let spec = self.requests.spec(request as usize);
         let cx = Ctx::new(self.core.clone(), self.config.clone(), request, spec.server);
-        self.handlers[request as usize] = Some((self.body)(cx, spec.target));
+        self.handlers
+            .start(request as usize, (self.body)(cx, spec.target));
     }
 
     fn drain_microtasks(&mut self) {
@@ -334,11 +320,11 @@ impl Sim {
                 }
                 task
             };
-            let Some(handler) = self.handlers[task as usize].as_mut() else {
+            let Some(handler) = self.handlers.get_mut(task as usize) else {
                 continue;
             };
             if let Poll::Ready(outcome) = handler.as_mut().poll(&mut cx) {
-                self.handlers[task as usize] = None;
+                self.handlers.end(task as usize);
                 self.finish(task, outcome);
             }
         }
@@ -353,7 +339,7 @@ impl Sim {
     pub fn metrics(&self) -> Metrics {
         let core = self.core.borrow();
         let hung = if core.queue.is_empty() {
-            self.handlers.iter().filter(|h| h.is_some()).count() as u64
+            self.handlers.running() as u64
         } else {
             0
         };
@@ -363,6 +349,68 @@ impl Sim {
             hung,
             core.trace.hash(),
         )
+    }
+}
+
+/// The handlers of the requests under way, by request: a window from the
+/// first request still running to the last that arrived. Requests arrive
+/// in order, so a long run spaced by a gap keeps only the few in flight,
+/// where a table of every request would touch 16 bytes per request.
+#[derive(Default)]
+struct Handlers {
+    /// The request `running[0]` belongs to.
+    first: usize,
+    /// `None` once a handler has ended (or for a request left out).
+    running: VecDeque<Option<Handler>>,
+}
+
+impl Handlers {
+    /// Room for `requests` running at once (a burst's arrivals).
+    fn with_capacity(requests: usize) -> Handlers {
+        Handlers {
+            first: 0,
+            running: VecDeque::with_capacity(requests),
+        }
+    }
+
+    /// Request `request` arrived and runs `handler`. Requests arrive in
+    /// order: any between the last one and this were left out.
+    fn start(&mut self, request: usize, handler: Handler) {
+        if self.running.is_empty() {
+            self.first = request;
+        }
+        let at = request - self.first;
+        if at < self.running.len() {
+            self.running[at] = Some(handler);
+            return;
+        }
+        self.running.resize_with(at, || None);
+        self.running.push_back(Some(handler));
+    }
+
+    #[inline(always)]
+    fn get_mut(&mut self, request: usize) -> Option<&mut Handler> {
+        let at = request.checked_sub(self.first)?;
+        self.running.get_mut(at)?.as_mut()
+    }
+
+    /// Request `request`'s handler ended: it is dropped now.
+    fn end(&mut self, request: usize) {
+        if let Some(handler) = self.running.get_mut(request - self.first) {
+            *handler = None;
+        }
+        while self.running.front().is_some_and(Option::is_none) {
+            self.running.pop_front();
+            self.first += 1;
+        }
+    }
+
+    /// Handlers that have not ended.
+    fn running(&self) -> usize {
+        self.running
+            .iter()
+            .filter(|handler| handler.is_some())
+            .count()
     }
 }
 

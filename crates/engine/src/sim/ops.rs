@@ -216,17 +216,29 @@ pub trait Ops {
     /// This request serves stale data of `key` without waiting.
     fn serve_stale(&self, key: u32);
 
-    /// XFetch's test on the live entry of `key` this request just read:
-    /// recompute early if `now - delta * beta * ln(rand()) >= expiry`
-    /// (counted in `early_refreshes`). Entries that never expire are never
-    /// refreshed early.
-    fn xfetch_early(&self, key: CacheKey) -> bool;
+    /// What XFetch's test reads of the live entry of `key` this request
+    /// just read, and the next draw of its own stream in `(0, 1]`; `None`
+    /// (and no draw) for an entry that never expires.
+    fn xfetch_draw(&self, key: CacheKey) -> Option<XfetchDraw>;
+
+    /// XFetch decided to recompute `key` early (`early_refreshes`).
+    fn early_refresh(&self, key: CacheKey);
 
     /// A lock attempt found the lock held.
     fn lock_wakeup(&self);
 
     /// The wait for `key`'s lock timed out.
     fn give_up(&self, key: LockKey);
+}
+
+/// The inputs of XFetch's test (`strategy::xfetch::early`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct XfetchDraw {
+    pub now: Micros,
+    pub expiry: Micros,
+    /// How long the entry's value took to compute.
+    pub delta: Micros,
+    pub draw: f64,
 }
 
 /// The polling lock's wait as a loop of awaited operations: `attempt`

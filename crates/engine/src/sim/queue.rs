@@ -19,6 +19,7 @@
 use std::collections::{BTreeMap, VecDeque};
 
 use crate::config::Micros;
+use crate::sim::requests::Arrivals;
 use crate::world::locks::SlotId;
 
 /// A unit of work the event loop runs, after which microtasks drain.
@@ -175,7 +176,7 @@ pub struct MacrotaskQueue {
     len: usize,
     next_seq: u64,
     /// Arrival time per request, in request order (nondecreasing).
-    arrivals: Vec<Micros>,
+    arrivals: Arrivals,
     /// The next request to arrive: arrivals before it have run.
     next_arrival: usize,
     /// A new lane's first buffer: room for the largest burst of arrivals
@@ -219,15 +220,6 @@ fn members(packed: Packed) -> impl Iterator<Item = Pending> {
     })
 }
 
-/// The most arrivals at one instant (`times` is sorted).
-fn largest_burst(times: &[Micros]) -> usize {
-    times
-        .chunk_by(|a, b| a == b)
-        .map(<[Micros]>::len)
-        .max()
-        .unwrap_or(0)
-}
-
 /// The most a new lane reserves (24 MB).
 const MAX_LANE_CAPACITY: usize = 1 << 20;
 
@@ -235,7 +227,7 @@ impl MacrotaskQueue {
     /// Queues every request's arrival, before anything else: request `i`
     /// arrives at `times[i]` with sequence number `i`. The times are in
     /// request order, so nondecreasing (requests are numbered by arrival).
-    pub fn set_arrivals(&mut self, times: Vec<Micros>) {
+    pub fn set_arrivals(&mut self, times: Arrivals) {
         assert!(
             self.next_seq == 0 && self.arrivals.is_empty(),
             "arrivals are scheduled first"
@@ -244,27 +236,25 @@ impl MacrotaskQueue {
         self.next_seq = times.len() as u64;
         self.len += times.len();
         self.hot = None;
-        self.lane_capacity = largest_burst(&times).min(MAX_LANE_CAPACITY);
+        self.lane_capacity = times.largest_burst().min(MAX_LANE_CAPACITY);
         self.arrivals = times;
     }
 
     /// Moves every arrival still to come `by` later.
     pub fn delay_arrivals(&mut self, by: Micros) {
-        for due in &mut self.arrivals[self.next_arrival..] {
-            *due += by;
-        }
+        self.arrivals.delay_from(self.next_arrival, by);
         self.hot = None;
     }
 
     /// When request `request` arrives (arrived).
     pub fn arrival_time(&self, request: usize) -> Micros {
-        self.arrivals[request]
+        self.arrivals.at(request)
     }
 
     /// The next arrival's (due, seq), if any request is still to arrive.
     fn next_arrival(&self) -> Option<(Micros, u64)> {
         let index = self.next_arrival;
-        self.arrivals.get(index).map(|&due| (due, index as u64))
+        self.arrivals.get(index).map(|due| (due, index as u64))
     }
 
     fn arrival_pending(index: usize, due: Micros) -> Pending {
@@ -530,7 +520,7 @@ impl MacrotaskQueue {
             Source::Arrival => {
                 let index = self.next_arrival;
                 self.next_arrival += 1;
-                Self::arrival_pending(index, self.arrivals[index])
+                Self::arrival_pending(index, self.arrivals.at(index))
             }
         };
         self.len -= 1;
@@ -607,7 +597,7 @@ impl MacrotaskQueue {
     pub fn enabled(&self) -> Vec<Pending> {
         let mut enabled = Vec::with_capacity(self.len.min(16));
         let mut clock: Option<Pending> = (self.next_arrival < self.arrivals.len())
-            .then(|| Self::arrival_pending(self.next_arrival, self.arrivals[self.next_arrival]));
+            .then(|| Self::arrival_pending(self.next_arrival, self.arrivals.at(self.next_arrival)));
         let mut consider = |pending: Pending| match pending.task {
             Macrotask::Complete(_) => enabled.push(pending),
             Macrotask::Arrival(_) | Macrotask::Timer(_) => {
@@ -666,7 +656,7 @@ impl MacrotaskQueue {
             )
             .chain(
                 (self.next_arrival..self.arrivals.len())
-                    .map(|index| Self::arrival_pending(index, self.arrivals[index])),
+                    .map(|index| Self::arrival_pending(index, self.arrivals.at(index))),
             )
             .collect();
         all.sort_unstable_by_key(|pending| (pending.due, pending.seq));
@@ -727,7 +717,7 @@ mod tests {
         let times = vec![0, 0, 3, 5, 5, 9];
         let mut queue = MacrotaskQueue::default();
         let mut reference = Reference::default();
-        queue.set_arrivals(times.clone());
+        queue.set_arrivals(times.clone().into());
         for (index, &due) in times.iter().enumerate() {
             reference.schedule(due, Macrotask::Arrival(index as u32));
         }
@@ -752,15 +742,16 @@ mod tests {
 
     #[test]
     fn new_lanes_have_room_for_the_largest_burst() {
+        let largest_burst = |times: &[Micros]| Arrivals::from(times.to_vec()).largest_burst();
         assert_eq!(largest_burst(&[]), 0);
         assert_eq!(largest_burst(&[0, 0, 0, 5, 7, 7]), 3);
         assert_eq!(largest_burst(&[1, 2, 2, 2, 2, 9]), 4);
         let mut queue = MacrotaskQueue::default();
-        queue.set_arrivals(vec![0; 5000]);
+        queue.set_arrivals(vec![0; 5000].into());
         queue.schedule_after(0, 1_000, Macrotask::Timer(1));
         assert!(queue.lanes[0].tasks.capacity() >= 5000);
         let mut queue = MacrotaskQueue::default();
-        queue.set_arrivals((0..5000).collect());
+        queue.set_arrivals(Arrivals::from((0..5000).collect::<Vec<_>>()));
         queue.schedule_after(0, 1_000, Macrotask::Timer(1));
         assert!(
             queue.lanes[0].tasks.capacity() < 16,
@@ -811,7 +802,7 @@ mod tests {
                 for (index, &due) in times.iter().enumerate() {
                     reference.schedule(due, Macrotask::Arrival(index as u32));
                 }
-                queue.set_arrivals(times);
+                queue.set_arrivals(times.into());
             }
             let mut now = 0;
             for id in 0..2_000 {
