@@ -13,6 +13,7 @@ use crate::sim::queue::{Macrotask, MacrotaskQueue};
 use crate::sim::requests::Arrivals;
 use crate::sim::rng::{SimRng, Stream};
 use crate::sim::trace::{OpKind, Outcome, ServerKind, Site, Trace, TraceEvent, TraceKey, What};
+use crate::sim::window::Window;
 use crate::world::db::{CommitResult, InsertResult};
 use crate::world::locks::SlotId;
 use crate::world::{Cache, CacheKey, Db, LockKey, Lookup, ServerLocks};
@@ -204,7 +205,11 @@ pub struct Core {
     fold: Folding,
     /// The polling-lock waits under way, by request (`sim::poll`), and
     /// how many there are.
-    pub(crate) polls: Vec<Option<poll::PollWait>>,
+    pub(crate) polls: Window<poll::PollWait>,
+    /// The most requests that arrive at one instant: all of them may be
+    /// under way at once, so the per-request tables start with room for
+    /// them.
+    burst: usize,
     pub(crate) polling: u32,
     /// Whether waiters that poll one lock in step share queue entries
     /// (`sim::poll`; see `Sim::fold_polls`).
@@ -274,7 +279,8 @@ impl Core {
             herd: Herd::default(),
             fold_herds: false,
             fold: Folding::default(),
-            polls: Vec::new(),
+            polls: Window::default(),
+            burst: 0,
             polling: 0,
             cohorts_on: false,
             cohorts: Default::default(),
@@ -283,12 +289,13 @@ impl Core {
     }
 
     /// The requests' arrival times, set once the plan is known. Sizes the
-    /// per-request tables once: grown by doubling, a 100,000-request burst
-    /// would fault in about twice their pages (a one-shot CLI run pays for
-    /// every fresh page).
+    /// tables of requests under way for the largest burst, once: grown by
+    /// doubling, a 100,000-request burst would fault in about twice their
+    /// pages (a one-shot CLI run pays for every fresh page).
     pub fn set_arrivals(&mut self, arrivals: Arrivals) {
         let requests = arrivals.len();
-        self.slots.reserve(requests);
+        self.burst = arrivals.largest_burst();
+        self.slots.reserve(self.burst);
         self.tally.latencies.reserve(requests);
         self.responded = vec![false; requests];
         self.queue.set_arrivals(arrivals);

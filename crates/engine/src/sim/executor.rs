@@ -2,7 +2,6 @@
 //! one macrotask; `run()` runs them all.
 
 use std::cell::{Ref, RefCell};
-use std::collections::VecDeque;
 use std::future::Future;
 use std::ops::Range;
 use std::pin::Pin;
@@ -16,8 +15,9 @@ use crate::sim::footprint::{Footprint, Object};
 use crate::sim::metrics::Metrics;
 use crate::sim::poll::Step;
 use crate::sim::queue::{Macrotask, Pending};
-use crate::sim::requests::{Requests, Target};
+use crate::sim::requests::{RequestSpec, Requests, Target};
 use crate::sim::trace::{OpKind, Outcome, Site, Trace, TraceEvent, TraceKey, What};
+use crate::sim::window::Window;
 
 /// A request's handler: the scenario's async function.
 pub type Handler = Pin<Box<dyn Future<Output = Outcome>>>;
@@ -49,7 +49,8 @@ pub struct Sim {
     core: Rc<RefCell<Core>>,
     config: Rc<Config>,
     requests: Requests,
-    handlers: Handlers,
+    /// The handlers of the requests under way.
+    handlers: Window<Handler>,
     body: Body,
     /// Microtask polls so far (see [`Sim::work`]).
     polls: u64,
@@ -70,7 +71,7 @@ impl Sim {
         Sim {
             core: Rc::new(RefCell::new(core)),
             config: Rc::new(config.clone()),
-            handlers: Handlers::with_capacity(requests.arrivals().largest_burst()),
+            handlers: Window::with_capacity(requests.arrivals().largest_burst()),
             polls: 0,
             requests,
             body,
@@ -219,13 +220,14 @@ impl Sim {
 
     /// Runs one macrotask and drains the microtasks it caused.
     fn run_task(&mut self, next: Pending) {
+        let mut arrived = None;
         {
             let mut core = self.core.borrow_mut();
             core.now = core.now.max(next.due);
             match next.task {
                 Macrotask::Arrival(request) => {
                     core.touches.touch(Object::Clock, false);
-                    let server = u64::from(self.requests.spec(request as usize).server);
+                    let spec = self.requests.spec(request as usize);
                     let key = TraceKey::None;
                     core.record(
                         request,
@@ -233,16 +235,17 @@ impl Sim {
                         key,
                         Outcome::None,
                         Site::None,
-                        server,
+                        u64::from(spec.server),
                     );
                     core.micro.push_back(request);
+                    arrived = Some((request, spec));
                 }
                 Macrotask::Complete(slot) | Macrotask::Timer(slot) => core.complete(slot),
                 Macrotask::Cohort(id) => core.run_cohort_member(id),
             }
         }
-        if let Macrotask::Arrival(request) = next.task {
-            self.start(request);
+        if let Some((request, spec)) = arrived {
+            self.start(request, spec);
         }
         self.drain_microtasks();
         let mut core = self.core.borrow_mut();
@@ -286,7 +289,7 @@ impl Sim {
         self.is_done()
     }
 
-    fn start(&mut self, request: TaskId) {
+    fn start(&mut self, request: TaskId, spec: RequestSpec) {
         #[cfg(not(target_arch = "wasm32"))]
         if self
             .absent
@@ -296,10 +299,9 @@ impl Sim {
             self.core.borrow_mut().respond(request, Outcome::Ok);
             return;
         }
-        let spec = self.requests.spec(request as usize);
         let cx = Ctx::new(self.core.clone(), self.config.clone(), request, spec.server);
         self.handlers
-            .start(request as usize, (self.body)(cx, spec.target));
+            .insert(request as usize, (self.body)(cx, spec.target));
     }
 
     fn drain_microtasks(&mut self) {
@@ -324,7 +326,7 @@ impl Sim {
                 continue;
             };
             if let Poll::Ready(outcome) = handler.as_mut().poll(&mut cx) {
-                self.handlers.end(task as usize);
+                drop(self.handlers.remove(task as usize));
                 self.finish(task, outcome);
             }
         }
@@ -339,7 +341,7 @@ impl Sim {
     pub fn metrics(&self) -> Metrics {
         let core = self.core.borrow();
         let hung = if core.queue.is_empty() {
-            self.handlers.running() as u64
+            self.handlers.len() as u64
         } else {
             0
         };
@@ -349,68 +351,6 @@ impl Sim {
             hung,
             core.trace.hash(),
         )
-    }
-}
-
-/// The handlers of the requests under way, by request: a window from the
-/// first request still running to the last that arrived. Requests arrive
-/// in order, so a long run spaced by a gap keeps only the few in flight,
-/// where a table of every request would touch 16 bytes per request.
-#[derive(Default)]
-struct Handlers {
-    /// The request `running[0]` belongs to.
-    first: usize,
-    /// `None` once a handler has ended (or for a request left out).
-    running: VecDeque<Option<Handler>>,
-}
-
-impl Handlers {
-    /// Room for `requests` running at once (a burst's arrivals).
-    fn with_capacity(requests: usize) -> Handlers {
-        Handlers {
-            first: 0,
-            running: VecDeque::with_capacity(requests),
-        }
-    }
-
-    /// Request `request` arrived and runs `handler`. Requests arrive in
-    /// order: any between the last one and this were left out.
-    fn start(&mut self, request: usize, handler: Handler) {
-        if self.running.is_empty() {
-            self.first = request;
-        }
-        let at = request - self.first;
-        if at < self.running.len() {
-            self.running[at] = Some(handler);
-            return;
-        }
-        self.running.resize_with(at, || None);
-        self.running.push_back(Some(handler));
-    }
-
-    #[inline(always)]
-    fn get_mut(&mut self, request: usize) -> Option<&mut Handler> {
-        let at = request.checked_sub(self.first)?;
-        self.running.get_mut(at)?.as_mut()
-    }
-
-    /// Request `request`'s handler ended: it is dropped now.
-    fn end(&mut self, request: usize) {
-        if let Some(handler) = self.running.get_mut(request - self.first) {
-            *handler = None;
-        }
-        while self.running.front().is_some_and(Option::is_none) {
-            self.running.pop_front();
-            self.first += 1;
-        }
-    }
-
-    /// Handlers that have not ended.
-    fn running(&self) -> usize {
-        self.running
-            .iter()
-            .filter(|handler| handler.is_some())
-            .count()
     }
 }
 

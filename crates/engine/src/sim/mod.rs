@@ -14,6 +14,7 @@ pub mod requests;
 pub mod rng;
 pub mod trace;
 pub mod trace_line;
+pub mod window;
 
 pub use self::core::poll;
 pub use choice::Choice;

@@ -179,9 +179,11 @@ impl Requests {
                 route,
             } => {
                 let arrival = arrivals.get(request)?;
-                let item = (request as u64 % u64::from(*keys)) as u32;
+                // Requests are numbered in 32 bits (`TaskId`).
+                let number = request as u32;
+                let item = number % keys;
                 let server = match route {
-                    Route::RoundRobin => (request as u64 % u64::from(*servers)) as u32,
+                    Route::RoundRobin => number % servers,
                     Route::ByKey => item % servers,
                 };
                 Some(RequestSpec {

@@ -112,27 +112,24 @@ impl Core {
             Attempt::Ticket { .. } => self.attempt_failed(request, &wait),
             _ => self.try_once(request, &wait),
         };
-        let index = request as usize;
-        if index >= self.polls.len() {
-            // One table for every request: in a burst they all wait at once.
-            self.polls
-                .resize((index + 1).max(self.responded.len()), None);
+        if self.polls.is_empty() {
+            self.polls.reserve(self.burst);
         }
-        self.polls[index] = Some(wait);
+        self.polls.insert(request as usize, wait);
         self.polling += 1;
     }
 
     /// Whether `request` waits in a polling lock.
     #[inline(always)]
     pub fn is_polling(&self, request: TaskId) -> bool {
-        self.polling > 0 && matches!(self.polls.get(request as usize), Some(Some(_)))
+        self.polling > 0 && self.polls.get(request as usize).is_some()
     }
 
     /// One step of `request`'s wait, run as its microtask, if its attempt
     /// or timer has landed: the next attempt, a sleep, or the wait's end
     /// (kept until [`Core::poll_result`] takes it).
     pub fn advance_poll(&mut self, request: TaskId) -> Step {
-        let Some(mut wait) = self.polls.get(request as usize).copied().flatten() else {
+        let Some(mut wait) = self.polls.get(request as usize).copied() else {
             return Step::Unresolved;
         };
         let next = match wait.state {
@@ -169,7 +166,7 @@ impl Core {
             }
         };
         wait.state = next;
-        self.polls[request as usize] = Some(wait);
+        self.polls.insert(request as usize, wait);
         match next {
             State::Done(_) => Step::Over,
             _ => Step::Waiting,
@@ -179,11 +176,10 @@ impl Core {
     /// The end of `request`'s wait, once over: whether it took the lock.
     /// The wait is forgotten.
     pub fn poll_result(&mut self, request: TaskId) -> Option<bool> {
-        let slot = self.polls.get_mut(request as usize)?;
-        let State::Done(taken) = (*slot)?.state else {
+        let State::Done(taken) = self.polls.get(request as usize)?.state else {
             return None;
         };
-        *slot = None;
+        self.polls.remove(request as usize);
         self.polling -= 1;
         Some(taken)
     }
@@ -201,7 +197,7 @@ impl Core {
             return false;
         };
         let request = self.slot_request(slot);
-        let Some(wait) = self.polls.get(request as usize).copied().flatten() else {
+        let Some(wait) = self.polls.get(request as usize).copied() else {
             return false;
         };
         let at = self.now.max(pending.due);
@@ -316,7 +312,7 @@ impl Core {
     /// The wait was dropped before it ended: its attempt or timer is
     /// abandoned.
     fn drop_poll(&mut self, request: TaskId) {
-        let Some(wait) = self.polls.get_mut(request as usize).and_then(Option::take) else {
+        let Some(wait) = self.polls.remove(request as usize) else {
             return;
         };
         self.polling -= 1;
@@ -448,7 +444,7 @@ impl Core {
             self.cohorts.close(id);
         }
         self.current = request;
-        let mut wait = self.polls[request as usize].expect("a polling wait");
+        let mut wait = *self.polls.get(request as usize).expect("a polling wait");
         let (lock, now) = (CacheKey::Lock(key), self.now);
         let next = match (kind.timer, wait.attempt) {
             (true, attempt) => {
@@ -498,7 +494,7 @@ impl Core {
             }
         };
         wait.state = next;
-        self.polls[request as usize] = Some(wait);
+        self.polls.insert(request as usize, wait);
         if let State::Done(_) = next {
             self.micro.push_back(request);
         }
@@ -524,7 +520,7 @@ impl Core {
         let Some(&first) = cohort.members.front() else {
             return 0;
         };
-        let Some(wait) = self.polls[first.request as usize] else {
+        let Some(&wait) = self.polls.get(first.request as usize) else {
             return 0;
         };
         let now = self.now.max(due);
@@ -733,7 +729,10 @@ impl Core {
         let members = std::mem::take(&mut self.cohorts.list[target as usize].members);
         self.cohorts.close(target);
         for member in members {
-            let mut wait = self.polls[member.request as usize].expect("a polling wait");
+            let mut wait = *self
+                .polls
+                .get(member.request as usize)
+                .expect("a polling wait");
             let lock = CacheKey::Lock(member.key);
             let (op, site) = match (kind.timer, wait.attempt) {
                 (true, attempt) => (Op::Sleep(wait.timing.poll), sleep_site(attempt)),
@@ -753,7 +752,7 @@ impl Core {
                 true => State::Sleeping(slot),
                 false => State::Trying(slot),
             };
-            self.polls[member.request as usize] = Some(wait);
+            self.polls.insert(member.request as usize, wait);
         }
     }
 }
