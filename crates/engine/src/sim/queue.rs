@@ -179,6 +179,9 @@ pub struct MacrotaskQueue {
     arrivals: Arrivals,
     /// The next request to arrive: arrivals before it have run.
     next_arrival: usize,
+    /// The next arrival's place in the order (`Head::NONE` once every
+    /// request has arrived), kept as `next_arrival` moves.
+    arrival_head: Head,
     /// A new lane's first buffer: room for the largest burst of arrivals
     /// (requests arriving at one instant park their operations in one lane
     /// together), so a burst's lanes do not grow by doubling, copying and
@@ -238,11 +241,21 @@ impl MacrotaskQueue {
         self.hot = None;
         self.lane_capacity = times.largest_burst().min(MAX_LANE_CAPACITY);
         self.arrivals = times;
+        self.sync_arrival();
+    }
+
+    /// Moves on to the next arrival.
+    #[inline(always)]
+    fn sync_arrival(&mut self) {
+        self.arrival_head = self
+            .next_arrival()
+            .map_or(Head::NONE, |(due, seq)| Head::of(due, seq));
     }
 
     /// Moves every arrival still to come `by` later.
     pub fn delay_arrivals(&mut self, by: Micros) {
         self.arrivals.delay_from(self.next_arrival, by);
+        self.sync_arrival();
         self.hot = None;
     }
 
@@ -463,8 +476,7 @@ impl MacrotaskQueue {
 
     #[inline(always)]
     fn arrival_head(&self) -> Head {
-        self.next_arrival()
-            .map_or(Head::NONE, |(due, seq)| Head::of(due, seq))
+        self.arrival_head
     }
 
     fn sync_lane(&mut self, index: usize) {
@@ -519,8 +531,10 @@ impl MacrotaskQueue {
             }
             Source::Arrival => {
                 let index = self.next_arrival;
+                let Head(head) = self.arrival_head;
                 self.next_arrival += 1;
-                Self::arrival_pending(index, self.arrivals.at(index))
+                self.sync_arrival();
+                Self::arrival_pending(index, (head >> 64) as Micros)
             }
         };
         self.len -= 1;
@@ -552,6 +566,7 @@ impl MacrotaskQueue {
                 return None;
             }
             self.next_arrival += 1;
+            self.sync_arrival();
             self.len -= 1;
             return Some(Self::arrival_pending(seq as usize, due));
         }

@@ -4,14 +4,22 @@
 //! would touch (and a one-shot CLI run fault in) a slot per request; a
 //! burst, whose requests are all under way at once, keeps them all.
 
-use std::collections::VecDeque;
-
 pub struct Window<T> {
     /// The request `slots[0]` stands for.
-    first: usize,
-    /// From the first request with an entry to the last.
-    slots: VecDeque<Option<T>>,
+    base: usize,
+    /// The slots before this one are empty: the window's front moves on
+    /// without moving the rest, which moves down only once the empty
+    /// front is at least half of `slots` (so each entry moves a bounded
+    /// number of times).
+    front: usize,
+    /// From `base` to the last request with an entry.
+    slots: Vec<Option<T>>,
+    /// How many slots hold an entry.
+    entries: usize,
 }
+
+/// An empty front shorter than this never moves the rest down.
+const SHORT_FRONT: usize = 32;
 
 impl<T> Default for Window<T> {
     fn default() -> Self {
@@ -24,8 +32,10 @@ impl<T> Window<T> {
     /// burst's window does not grow by doubling and copying.
     pub fn with_capacity(requests: usize) -> Window<T> {
         Window {
-            first: 0,
-            slots: VecDeque::with_capacity(requests),
+            base: 0,
+            front: 0,
+            slots: Vec::with_capacity(requests),
+            entries: 0,
         }
     }
 
@@ -36,54 +46,77 @@ impl<T> Window<T> {
     }
 
     /// Sets `request`'s entry.
+    #[inline]
     pub fn insert(&mut self, request: usize, value: T) {
-        if self.slots.is_empty() {
-            self.first = request;
+        if self.entries == 0 {
+            self.slots.clear();
+            self.base = request;
+            self.front = 0;
         }
-        while request < self.first {
-            self.slots.push_front(None);
-            self.first -= 1;
+        if request < self.base {
+            // Rare: an entry before the window (a request that starts to
+            // poll before an earlier one does).
+            let missing = self.base - request;
+            self.slots
+                .splice(0..0, std::iter::repeat_with(|| None).take(missing));
+            self.base = request;
+            self.front += missing;
         }
-        let at = request - self.first;
+        let at = request - self.base;
         if at >= self.slots.len() {
-            self.slots.resize_with(at + 1, || None);
+            self.slots.resize_with(at, || None);
+            self.slots.push(Some(value));
+            self.entries += 1;
+        } else if self.slots[at].replace(value).is_none() {
+            self.entries += 1;
         }
-        self.slots[at] = Some(value);
+        self.front = self.front.min(at);
     }
 
     #[inline(always)]
     pub fn get(&self, request: usize) -> Option<&T> {
-        let at = request.checked_sub(self.first)?;
-        self.slots.get(at)?.as_ref()
+        self.slots.get(request.wrapping_sub(self.base))?.as_ref()
     }
 
     #[inline(always)]
     pub fn get_mut(&mut self, request: usize) -> Option<&mut T> {
-        let at = request.checked_sub(self.first)?;
-        self.slots.get_mut(at)?.as_mut()
+        self.slots
+            .get_mut(request.wrapping_sub(self.base))?
+            .as_mut()
     }
 
     /// Takes `request`'s entry out, and the window closes up behind it.
+    #[inline]
     pub fn remove(&mut self, request: usize) -> Option<T> {
-        let at = request.checked_sub(self.first)?;
-        let value = self.slots.get_mut(at)?.take();
-        while self.slots.front().is_some_and(Option::is_none) {
-            self.slots.pop_front();
-            self.first += 1;
+        let at = request.wrapping_sub(self.base);
+        let value = self.slots.get_mut(at)?.take()?;
+        self.entries -= 1;
+        if self.entries == 0 {
+            self.slots.clear();
+            self.front = 0;
+            return Some(value);
         }
-        while self.slots.back().is_some_and(Option::is_none) {
-            self.slots.pop_back();
+        while self.slots[self.front].is_none() {
+            self.front += 1;
         }
-        value
+        while self.slots.last().is_some_and(Option::is_none) {
+            self.slots.pop();
+        }
+        if self.front >= SHORT_FRONT && self.front * 2 >= self.slots.len() {
+            self.slots.drain(..self.front);
+            self.base += self.front;
+            self.front = 0;
+        }
+        Some(value)
     }
 
     /// How many requests have an entry.
     pub fn len(&self) -> usize {
-        self.slots.iter().filter(|slot| slot.is_some()).count()
+        self.entries
     }
 
     pub fn is_empty(&self) -> bool {
-        self.slots.is_empty()
+        self.entries == 0
     }
 }
 
@@ -99,11 +132,11 @@ mod tests {
         window.insert(7, 'a');
         window.insert(9, 'b');
         window.insert(5, 'c');
-        assert_eq!((window.first, window.slots.len()), (5, 5));
+        assert_eq!((window.base, window.slots.len()), (5, 5));
         assert_eq!(window.remove(5), Some('c'));
-        assert_eq!((window.first, window.slots.len()), (7, 3));
+        assert_eq!((window.base + window.front, window.slots.len()), (7, 5));
         assert_eq!(window.remove(9), Some('b'));
-        assert_eq!((window.first, window.slots.len()), (7, 1));
+        assert_eq!((window.base + window.front, window.slots.len()), (7, 3));
         assert_eq!(
             (window.get(7), window.get(6), window.get(8)),
             (Some(&'a'), None, None)
@@ -116,7 +149,7 @@ mod tests {
     proptest! {
         #[test]
         fn a_window_reads_as_a_map(
-            ops in prop::collection::vec((0usize..3, 0usize..40, any::<u8>()), 0..200),
+            ops in prop::collection::vec((0usize..3, 0usize..120, any::<u8>()), 0..400),
         ) {
             let mut window = Window::default();
             let mut map = BTreeMap::new();
@@ -137,12 +170,16 @@ mod tests {
                     }
                 }
                 prop_assert_eq!(window.len(), map.len());
-                for request in 0..42 {
+                for request in 0..122 {
                     prop_assert_eq!(window.get(request), map.get(&request));
                 }
-                // It spans exactly the requests from the first entry to the last.
+                // Its live part spans exactly the requests from the first
+                // entry to the last, and the empty front stays short or
+                // under half of it.
                 let span = map.keys().next().zip(map.keys().last());
-                prop_assert_eq!(window.slots.len(), span.map_or(0, |(a, b)| b - a + 1));
+                let live = window.slots.len() - window.front;
+                prop_assert_eq!(live, span.map_or(0, |(a, b)| b - a + 1));
+                prop_assert!(window.front < SHORT_FRONT || window.front * 2 < window.slots.len());
             }
         }
     }
