@@ -2191,14 +2191,13 @@ impl ScriptRun {
 
     /// The counters now, the requests not yet answered counted as hung.
     fn counters(&self) -> Metrics {
-        let core = self.host.core.borrow();
+        let hung = self.hung();
         let state = self.host.state.borrow();
-        core.tally.metrics(
-            state.tables.rows("orders") + state.sql.rows("orders"),
-            state.tables.duplicates() + state.sql.duplicates(),
-            self.hung(),
-            core.trace.hash(),
-        )
+        let orders = state.tables.rows("orders") + state.sql.rows("orders");
+        let duplicates = state.tables.duplicates() + state.sql.duplicates();
+        let mut core = self.host.core.borrow_mut();
+        let hash = core.trace.hash();
+        core.tally.metrics(orders, duplicates, hung, hash)
     }
 
     /// The `pg` tables as the run leaves them.

@@ -339,18 +339,15 @@ impl Sim {
 
     /// The counters now (final once the run is done).
     pub fn metrics(&self) -> Metrics {
-        let core = self.core.borrow();
+        let mut core = self.core.borrow_mut();
         let hung = if core.queue.is_empty() {
             self.handlers.len() as u64
         } else {
             0
         };
-        core.tally.metrics(
-            core.db.orders(),
-            core.db.duplicate_tickets(),
-            hung,
-            core.trace.hash(),
-        )
+        let (orders, duplicates) = (core.db.orders(), core.db.duplicate_tickets());
+        let hash = core.trace.hash();
+        core.tally.metrics(orders, duplicates, hung, hash)
     }
 }
 
