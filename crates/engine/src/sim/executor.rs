@@ -65,13 +65,15 @@ impl Sim {
     /// A run of `requests`, all arrivals scheduled up front in index order.
     pub fn with_plan(config: &Config, requests: Requests, body: Body, core: Core) -> Sim {
         let mut core = core;
-        core.set_arrivals(requests.arrivals());
+        let arrivals = requests.arrivals();
+        let burst = arrivals.largest_burst();
+        core.set_arrivals(arrivals);
         // A run that keeps no events folds the emitter lock's herds.
         core.fold_herds = !core.trace.keeps_events();
         Sim {
             core: Rc::new(RefCell::new(core)),
             config: Rc::new(config.clone()),
-            handlers: Window::with_capacity(requests.arrivals().largest_burst()),
+            handlers: Window::with_capacity(burst),
             polls: 0,
             requests,
             body,
