@@ -15,18 +15,19 @@
 #
 # Shapes: the burst (every request at 0, one key, one server), and off it
 # `keys=10&arrival=gap:1us`, `servers=2`, `keys=100&arrival=gap:2us` and
-# `keys=4` (the node model takes the same keys, gap and servers).
-# Builds the release CLI first (it is what a user runs).
+# `keys=4` (scripts/stampede-shapes.sh; the node model takes the same
+# keys, gap and servers). Builds the release CLI first (it is what a user
+# runs; with its execution profile, scripts/pgo.sh).
 
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 requests=${REQUESTS:-100000}
 runs=${RUNS:-10}
+source scripts/stampede-shapes.sh
 strategies=("$@")
 if [ ${#strategies[@]} -eq 0 ]; then
-    strategies=(none get-set add keyed-mutex single-flight emitter-lock ticket-lock
-        stale-while-revalidate xfetch)
+    strategies=("${stampede_strategies[@]}")
 fi
 # Node's model of the strategies (scripts/stampede.mjs); the polling locks
 # and the emitter herd are slow on Node too (their work grows with
@@ -50,13 +51,8 @@ median() { sort -n | awk '{ v[NR] = $1 } END { printf "%.1f", v[int((NR + 1) / 2
 
 # label, then the fragment's extra keys, then node's KEYS GAP_US SERVERS.
 shapes=()
-if [ "${SHAPES:-all}" != off ]; then shapes+=("burst||1 0 1"); fi
-if [ "${SHAPES:-all}" != burst ]; then
-    shapes+=("keys=10,gap:1us|&keys=10&arrival=gap:1us|10 1 1"
-        "servers=2|&servers=2|1 0 2"
-        "keys=100,gap:2us|&keys=100&arrival=gap:2us|100 2 1"
-        "keys=4|&keys=4|4 0 1")
-fi
+if [ "${SHAPES:-all}" != off ]; then shapes+=("$stampede_burst"); fi
+if [ "${SHAPES:-all}" != burst ]; then shapes+=("${stampede_off[@]}"); fi
 
 printf "whole process, stampede of %s requests, median of %s runs\n" "$requests" "$runs"
 printf "%-24s %-18s %10s %10s %12s %12s %8s\n" strategy shape "ms" "min ms" "peak RSS" "node ms" "ratio"

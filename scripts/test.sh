@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every check, failing fast: format, lints, the native tests (unit,
-# integration, property and doc tests), the real-server tests (with
+# integration, property and doc tests), the release CLI with a current
+# execution profile, the real-server tests (with
 # PostgreSQL, Redis and memcached from scripts/services.sh), the release
 # build and its size
 # budget, the wasm tests in headless Chrome, and the end-to-end smoke test.
@@ -36,6 +37,16 @@ cargo clippy -p interleave-engine --all-targets -- -D warnings
 step "cargo test (native)"
 # The real-server tests skip here (no service URLs); the next step runs them.
 env -u INTERLEAVE_POSTGRES_URL cargo test 2>&1 | tee "$logs/native.log"
+
+step "release CLI, with its execution profile (scripts/pgo.sh)"
+# Every optimised native build uses pgo/cli.profdata (scripts/rustc-pgo.sh).
+# A function whose code changed since the profile was recorded loses its
+# counts, and rustc says so: the profile is then re-recorded, not ignored.
+cargo build --release --bin interleave 2>&1 | tee "$logs/release.log"
+if grep -q "hash mismatch" "$logs/release.log"; then
+  echo "pgo/cli.profdata no longer matches the code: run scripts/pgo.sh and commit it" >&2
+  exit 1
+fi
 
 step "real servers: scripts/services.sh up, cargo test --test real, down"
 services_start=$(date +%s)
