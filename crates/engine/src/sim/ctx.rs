@@ -37,7 +37,8 @@ pub struct Ctx {
 /// type reads the reply (`Answer`) rather than a stored function pointer.
 pub struct Wait<'a, T> {
     core: &'a RefCell<Core>,
-    slot: SlotId,
+    /// A `SlotId` in 32 bits (a run has fewer than 2^32 slots at once).
+    slot: u32,
     done: bool,
     answer: PhantomData<fn() -> T>,
 }
@@ -101,7 +102,7 @@ impl<T: Answer> Future for Wait<'_, T> {
     // request passes here, and a call of its own cost about a fifth of it.
     #[inline(always)]
     fn poll(mut self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<T> {
-        let reply = self.core.borrow_mut().poll_slot(self.slot);
+        let reply = self.core.borrow_mut().poll_slot(self.slot as SlotId);
         match reply {
             Some(reply) => {
                 self.done = true;
@@ -118,7 +119,7 @@ impl<T> Wait<'_, T> {
     /// takes it up again with [`Ctx::resume`].
     pub fn detach(self) -> Detached<T> {
         let detached = Detached {
-            slot: self.slot,
+            slot: self.slot as SlotId,
             answer: PhantomData,
         };
         std::mem::forget(self);
@@ -136,7 +137,7 @@ pub struct Detached<T> {
 impl<T> Drop for Wait<'_, T> {
     fn drop(&mut self) {
         if !self.done {
-            self.core.borrow_mut().abandon(self.slot);
+            self.core.borrow_mut().abandon(self.slot as SlotId);
         }
     }
 }
@@ -213,7 +214,7 @@ impl Ctx {
     fn wait<T: Answer>(&self, slot: SlotId) -> Wait<'_, T> {
         Wait {
             core: &self.core,
-            slot,
+            slot: u32::try_from(slot).expect("fewer than 2^32 slots at once"),
             done: false,
             answer: PhantomData,
         }

@@ -14,6 +14,8 @@ pub mod stale_while_revalidate;
 pub mod ticket_lock;
 pub mod xfetch;
 
+use std::future::Future;
+
 use crate::code::Listing;
 use crate::config::{Config, StrategyKind};
 use crate::sim::Ops;
@@ -24,31 +26,45 @@ use crate::world::LockKey;
 /// The waiting loops of the polling and emitter locks are boxed: a
 /// request's future is as large as its largest await, so unboxed they
 /// would grow every request's future, whatever the strategy, by a third.
-pub async fn acquire<O: Ops>(cx: &O, key: LockKey) -> bool {
-    match cx.config().strategy {
-        StrategyKind::None
-        | StrategyKind::SingleFlight
-        | StrategyKind::StaleWhileRevalidate
-        | StrategyKind::Xfetch => none::acquire(cx, key).await,
-        StrategyKind::GetSet => Box::pin(get_set::acquire(cx, key)).await,
-        StrategyKind::Add => Box::pin(add::acquire(cx, key)).await,
-        StrategyKind::KeyedMutex => keyed_mutex::acquire(cx, key).await,
-        StrategyKind::EmitterLock => Box::pin(emitter_lock::acquire(cx, key)).await,
-        StrategyKind::TicketLock => Box::pin(ticket_lock::acquire(cx, key)).await,
+/// (A function returning an `async move` block, as `release` is: see
+/// `scenario::stampede::get_item`.)
+#[allow(
+    clippy::manual_async_fn,
+    reason = "an async fn keeps its parameters twice"
+)]
+pub fn acquire<O: Ops>(cx: &O, key: LockKey) -> impl Future<Output = bool> + '_ {
+    async move {
+        match cx.config().strategy {
+            StrategyKind::None
+            | StrategyKind::SingleFlight
+            | StrategyKind::StaleWhileRevalidate
+            | StrategyKind::Xfetch => none::acquire(cx, key).await,
+            StrategyKind::GetSet => Box::pin(get_set::acquire(cx, key)).await,
+            StrategyKind::Add => Box::pin(add::acquire(cx, key)).await,
+            StrategyKind::KeyedMutex => keyed_mutex::acquire(cx, key).await,
+            StrategyKind::EmitterLock => Box::pin(emitter_lock::acquire(cx, key)).await,
+            StrategyKind::TicketLock => Box::pin(ticket_lock::acquire(cx, key)).await,
+        }
     }
 }
 
 /// Releases the lock on `key` (the caller has already left the section).
-pub async fn release<O: Ops>(cx: &O, key: LockKey) {
-    match cx.config().strategy {
-        StrategyKind::None
-        | StrategyKind::SingleFlight
-        | StrategyKind::StaleWhileRevalidate
-        | StrategyKind::Xfetch => none::release(cx, key).await,
-        StrategyKind::GetSet | StrategyKind::Add => cache_lock::release(cx, key).await,
-        StrategyKind::KeyedMutex => keyed_mutex::release(cx, key).await,
-        StrategyKind::EmitterLock => emitter_lock::release(cx, key).await,
-        StrategyKind::TicketLock => ticket_lock::release(cx, key).await,
+#[allow(
+    clippy::manual_async_fn,
+    reason = "an async fn keeps its parameters twice"
+)]
+pub fn release<O: Ops>(cx: &O, key: LockKey) -> impl Future<Output = ()> + '_ {
+    async move {
+        match cx.config().strategy {
+            StrategyKind::None
+            | StrategyKind::SingleFlight
+            | StrategyKind::StaleWhileRevalidate
+            | StrategyKind::Xfetch => none::release(cx, key).await,
+            StrategyKind::GetSet | StrategyKind::Add => cache_lock::release(cx, key).await,
+            StrategyKind::KeyedMutex => keyed_mutex::release(cx, key).await,
+            StrategyKind::EmitterLock => emitter_lock::release(cx, key).await,
+            StrategyKind::TicketLock => ticket_lock::release(cx, key).await,
+        }
     }
 }
 
