@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Records the release CLI's execution profile, pgo/cli.profdata, which every
+# Records the release CLI's execution profile, pgo/cli-llvmN.profdata (N:
+# rustc's LLVM version, whose format it is written in), which every
 # optimised native build then uses (scripts/rustc-pgo.sh; profile-guided
 # optimisation, docs/architecture.md). Builds the CLI instrumented, in a
 # target directory of its own; runs it on the benchmark's stampedes
@@ -42,5 +43,6 @@ for strategy in "${stampede_strategies[@]}"; do
     done
     "$bin" explore "v=1&scenario=ticket&strategy=$strategy&users=3&clicks=2" >/dev/null
 done
-"$profdata" merge --sparse -o pgo/cli.profdata "$counts"/*.profraw
-echo "pgo: wrote pgo/cli.profdata ($(wc -c <pgo/cli.profdata) bytes)" >&2
+out=pgo/cli-llvm$llvm.profdata
+"$profdata" merge --sparse -o "$out" "$counts"/*.profraw
+echo "pgo: wrote $out ($(wc -c <"$out") bytes)" >&2

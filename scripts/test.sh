@@ -39,12 +39,12 @@ step "cargo test (native)"
 env -u INTERLEAVE_POSTGRES_URL cargo test 2>&1 | tee "$logs/native.log"
 
 step "release CLI, with its execution profile (scripts/pgo.sh)"
-# Every optimised native build uses pgo/cli.profdata (scripts/rustc-pgo.sh).
+# Every optimised native build uses pgo/cli-llvmN.profdata (scripts/rustc-pgo.sh).
 # A function whose code changed since the profile was recorded loses its
 # counts, and rustc says so: the profile is then re-recorded, not ignored.
 cargo build --release --bin interleave 2>&1 | tee "$logs/release.log"
 if grep -q "hash mismatch" "$logs/release.log"; then
-  echo "pgo/cli.profdata no longer matches the code: run scripts/pgo.sh and commit it" >&2
+  echo "pgo/cli-llvmN.profdata no longer matches the code: run scripts/pgo.sh and commit it" >&2
   exit 1
 fi
 
