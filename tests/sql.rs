@@ -1941,3 +1941,85 @@ fn offset_and_fetch_answer_and_lock_as_postgresql() {
     let ties = parse("SELECT name FROM items ORDER BY name FETCH FIRST 2 ROWS WITH TIES");
     assert_eq!(ties.map_err(|e| e.code.to_string()), Err("0A000".into()));
 }
+
+/// A statement that names a missing column fails before it reads a row,
+/// whatever the table holds (an UPDATE that matches nothing, an upsert
+/// that meets no conflict, an INSERT … SELECT of no rows), and of two
+/// missing columns it reports the one PostgreSQL's analysis reads first,
+/// in its words: a qualified name as written (`column s.nope`), a SET's
+/// or INSERT's target with its table. Every line as PostgreSQL 15 printed
+/// it for the same statements on the same empty table (psql, 2026-12-02).
+#[test]
+fn missing_columns_fail_as_postgresql_analysis_does() {
+    let schema = "CREATE TABLE events (id int PRIMARY KEY, seats int NOT NULL);";
+    let code = queries!(
+        r#"  await q('select', 'SELECT s.nope FROM events s');
+  await q('where', 'SELECT * FROM events s WHERE s.nope = 1');
+  await q('aggregate', 'SELECT count(s.nope) FROM events s');
+  await q('order', 'SELECT id FROM events ORDER BY nope');
+  await q('order qualified', 'SELECT id FROM events ORDER BY events.nope');
+  await q('group qualified', 'SELECT id FROM events GROUP BY events.nope');
+  await q('distinct on', 'SELECT DISTINCT ON (s.nope) id FROM events s');
+  await q('list first', 'SELECT nope1 FROM events WHERE nope2 = 1 ORDER BY nope3');
+  await q('where before group', 'SELECT id FROM events WHERE nope2 = 1 GROUP BY nope5 ORDER BY nope3');
+  await q('order before group', 'SELECT id FROM events GROUP BY nope5 ORDER BY nope3');
+  await q('having before group', 'SELECT id FROM events GROUP BY nope5 HAVING nope6 > 1');
+  await q('set value', 'UPDATE events SET seats = nope');
+  await q('set qualified', 'UPDATE events SET seats = events.nope WHERE id = 1');
+  await q('where first', 'UPDATE events SET nope1 = nope2 WHERE nope3 = 1 RETURNING nope4');
+  await q('returning before set', 'UPDATE events SET nope1 = nope2 RETURNING nope4');
+  await q('set values first', 'UPDATE events SET nope1 = 1, seats = nope2');
+  await q('update returning', 'UPDATE events e SET seats = 1 RETURNING e.nope');
+  await q('delete where', 'DELETE FROM events WHERE events.nope = 1');
+  await q('delete where first', 'DELETE FROM events WHERE nope3 = 1 RETURNING nope4');
+  await q('delete returning', 'DELETE FROM events RETURNING events.nope4');
+  await q('upsert set', 'INSERT INTO events VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET seats = nope');
+  await q('upsert excluded', 'INSERT INTO events VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET seats = excluded.nope');
+  await q('upsert set first', 'INSERT INTO events VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET nope1 = nope2 WHERE nope3 = 1 RETURNING nope4');
+  await q('upsert target', 'INSERT INTO events VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET nope1 = 1 RETURNING nope4');
+  await q('upsert where', 'INSERT INTO events VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET seats = 1 WHERE events.nope3 = 1');
+  await q('upsert alias', 'INSERT INTO events AS e VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET seats = e.nope');
+  await q('conflict target', 'INSERT INTO events VALUES (1, 1) ON CONFLICT (nope) DO UPDATE SET seats = nope2');
+  await q('insert target', 'INSERT INTO events (nope0) SELECT 1 WHERE false');
+  await q('values', 'INSERT INTO events VALUES (nope5, 1)');
+  await q('insert returning', 'INSERT INTO events VALUES (1, 1) RETURNING events.nope');
+  await q('nothing written', 'SELECT id, seats FROM events');"#
+    );
+    replies_are(
+        code,
+        schema,
+        &[
+            r#"select ERR 42703 column s.nope does not exist"#,
+            r#"where ERR 42703 column s.nope does not exist"#,
+            r#"aggregate ERR 42703 column s.nope does not exist"#,
+            r#"order ERR 42703 column "nope" does not exist"#,
+            r#"order qualified ERR 42703 column events.nope does not exist"#,
+            r#"group qualified ERR 42703 column events.nope does not exist"#,
+            r#"distinct on ERR 42703 column s.nope does not exist"#,
+            r#"list first ERR 42703 column "nope1" does not exist"#,
+            r#"where before group ERR 42703 column "nope2" does not exist"#,
+            r#"order before group ERR 42703 column "nope3" does not exist"#,
+            r#"having before group ERR 42703 column "nope6" does not exist"#,
+            r#"set value ERR 42703 column "nope" does not exist"#,
+            r#"set qualified ERR 42703 column events.nope does not exist"#,
+            r#"where first ERR 42703 column "nope3" does not exist"#,
+            r#"returning before set ERR 42703 column "nope4" does not exist"#,
+            r#"set values first ERR 42703 column "nope2" does not exist"#,
+            r#"update returning ERR 42703 column e.nope does not exist"#,
+            r#"delete where ERR 42703 column events.nope does not exist"#,
+            r#"delete where first ERR 42703 column "nope3" does not exist"#,
+            r#"delete returning ERR 42703 column events.nope4 does not exist"#,
+            r#"upsert set ERR 42703 column "nope" does not exist"#,
+            r#"upsert excluded ERR 42703 column excluded.nope does not exist"#,
+            r#"upsert set first ERR 42703 column "nope2" does not exist"#,
+            r#"upsert target ERR 42703 column "nope1" of relation "events" does not exist"#,
+            r#"upsert where ERR 42703 column events.nope3 does not exist"#,
+            r#"upsert alias ERR 42703 column e.nope does not exist"#,
+            r#"conflict target ERR 42703 column "nope" does not exist"#,
+            r#"insert target ERR 42703 column "nope0" of relation "events" does not exist"#,
+            r#"values ERR 42703 column "nope5" does not exist"#,
+            r#"insert returning ERR 42703 column events.nope does not exist"#,
+            r#"nothing written {"rows":[],"fields":[["id",23],["seats",23]]}"#,
+        ],
+    );
+}

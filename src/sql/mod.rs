@@ -269,6 +269,12 @@ pub struct Select {
     /// Its `WITH` queries (a statement's own; a subquery has none).
     #[serde(default)]
     pub with: Vec<Cte>,
+    /// The columns the statement names by its one table's name or alias
+    /// (`s.nope`), which it reads by their bare names: each bare name and
+    /// the name as written, so that a missing one is reported as
+    /// PostgreSQL words it (`column s.nope does not exist`).
+    #[serde(default)]
+    pub written: Vec<(String, String)>,
 }
 
 /// A `WITH` query. The store runs it first, on the statement's snapshot,
@@ -367,6 +373,7 @@ impl Select {
             distinct: false,
             distinct_on: Vec::new(),
             with: Vec::new(),
+            written: Vec::new(),
         }
     }
 
@@ -496,6 +503,12 @@ pub struct Insert {
     pub returning: Option<Projection>,
     #[serde(default)]
     pub with: Vec<Cte>,
+    /// The columns the statement names by its one table's name or alias
+    /// (`s.nope`), which it reads by their bare names: each bare name and
+    /// the name as written, so that a missing one is reported as
+    /// PostgreSQL words it (`column s.nope does not exist`).
+    #[serde(default)]
+    pub written: Vec<(String, String)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -526,6 +539,12 @@ pub struct Update {
     /// The updated table's alias (`UPDATE jobs j`), with `from`.
     #[serde(default)]
     pub alias: Option<String>,
+    /// The columns the statement names by its one table's name or alias
+    /// (`s.nope`), which it reads by their bare names: each bare name and
+    /// the name as written, so that a missing one is reported as
+    /// PostgreSQL words it (`column s.nope does not exist`).
+    #[serde(default)]
+    pub written: Vec<(String, String)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -542,6 +561,12 @@ pub struct Delete {
     /// The table's alias (`DELETE FROM runs r`), with `using`.
     #[serde(default)]
     pub alias: Option<String>,
+    /// The columns the statement names by its one table's name or alias
+    /// (`s.nope`), which it reads by their bare names: each bare name and
+    /// the name as written, so that a missing one is reported as
+    /// PostgreSQL words it (`column s.nope does not exist`).
+    #[serde(default)]
+    pub written: Vec<(String, String)>,
 }
 
 /// An expression over one row.
@@ -1115,6 +1140,7 @@ mod tests {
                     select: inner.clone(),
                     rows: Some((vec![("k".into(), Type::Int)], vec![vec![Value::from(1)]])),
                 }],
+                written: vec![("n".into(), "o.n".into())],
             })),
             Ok(Plan::Insert(Insert {
                 table: "t".into(),
@@ -1136,6 +1162,7 @@ mod tests {
                 }),
                 returning: Some(Projection::All),
                 with: Vec::new(),
+                written: Vec::new(),
             })),
             Ok(Plan::Update(Update {
                 table: "t".into(),
@@ -1153,6 +1180,7 @@ mod tests {
                     new_item: true,
                 }],
                 alias: Some("j".into()),
+                written: Vec::new(),
             })),
             Ok(Plan::Insert(Insert {
                 table: "t".into(),
@@ -1167,6 +1195,7 @@ mod tests {
                 on_conflict: None,
                 returning: None,
                 with: Vec::new(),
+                written: Vec::new(),
             })),
             Ok(Plan::Delete(Delete {
                 table: "t".into(),
@@ -1183,6 +1212,7 @@ mod tests {
                 with: Vec::new(),
                 using: Vec::new(),
                 alias: None,
+                written: Vec::new(),
             })),
             Ok(Plan::Delete(Delete {
                 table: "t".into(),
@@ -1194,6 +1224,7 @@ mod tests {
                 with: Vec::new(),
                 using: Vec::new(),
                 alias: None,
+                written: Vec::new(),
             })),
             Ok(Plan::Begin(Some(Isolation::RepeatableRead))),
             Ok(Plan::Begin(None)),

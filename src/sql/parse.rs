@@ -404,6 +404,7 @@ fn plan_statement(text: &str, kind: &str, statement: Statement) -> Result<Plan, 
                 with: Vec::new(),
                 from,
                 alias,
+                written: scope.written(),
             }))
         }
         Statement::Delete(delete) => {
@@ -422,6 +423,7 @@ fn plan_statement(text: &str, kind: &str, statement: Statement) -> Result<Plan, 
                 with: Vec::new(),
                 using,
                 alias,
+                written: scope.written(),
             }))
         }
         Statement::StartTransaction { modes, .. } => Ok(Plan::Begin(isolation(text, &modes)?)),
@@ -699,7 +701,20 @@ impl Scope {
     fn enter(tables: Tables) -> Self {
         let table = tables.first().and_then(|(table, _)| table.clone());
         SCOPES.with(|scopes| scopes.borrow_mut().push(tables));
+        WRITTEN.with(|written| written.borrow_mut().push(Vec::new()));
         Scope { table }
+    }
+
+    /// The columns this level named by its one table's name or alias, as
+    /// written ([`Select::written`]), once its clauses are read.
+    fn written(&self) -> Vec<(String, String)> {
+        WRITTEN.with(|written| {
+            written
+                .borrow_mut()
+                .last_mut()
+                .map(std::mem::take)
+                .unwrap_or_default()
+        })
     }
 
     fn name(&self) -> String {
@@ -710,7 +725,15 @@ impl Scope {
 impl Drop for Scope {
     fn drop(&mut self) {
         SCOPES.with(|scopes| scopes.borrow_mut().pop());
+        WRITTEN.with(|written| written.borrow_mut().pop());
     }
+}
+
+thread_local! {
+    /// For each level of [`SCOPES`], the columns it named qualified by its
+    /// one table, which reads them by their bare names: the bare name and
+    /// the name as written, first use first.
+    static WRITTEN: std::cell::RefCell<Vec<Vec<(String, String)>>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 thread_local! {
@@ -908,6 +931,15 @@ fn qualified_name(name: &str, column: String) -> Result<Named, SqlError> {
         };
         for (out, tables) in std::iter::once(inner).chain(outer.iter().rev()).enumerate() {
             if tables.iter().any(names) {
+                if (out, tables.len()) == (0, 1) {
+                    WRITTEN.with(|written| {
+                        if let Some(level) = written.borrow_mut().last_mut() {
+                            if !level.iter().any(|(bare, _)| *bare == column) {
+                                level.push((column.clone(), format!("{name}.{column}")));
+                            }
+                        }
+                    });
+                }
                 return Ok(match out {
                     0 => Named::Here(key(tables)),
                     _ => Named::Outer(out as u32, format!("{name}.{column}")),
@@ -1169,6 +1201,7 @@ fn select(text: &str, query: ast::Query) -> Result<Select, SqlError> {
         distinct,
         distinct_on,
         with: Vec::new(),
+        written: scope.written(),
     };
     drop(scope);
     if select.locks() && select.aggregated() {
@@ -1301,7 +1334,7 @@ fn insert(text: &str, insert: ast::Insert) -> Result<Insert, SqlError> {
         ),
         _ => (Vec::new(), Some(Box::new(self::select(text, *source)?))),
     };
-    let _scope = Scope::enter(vec![(
+    let scope = Scope::enter(vec![(
         Some(table.clone()),
         insert.table_alias.as_ref().map(|a| ident(&a.alias)),
     )]);
@@ -1341,6 +1374,7 @@ fn insert(text: &str, insert: ast::Insert) -> Result<Insert, SqlError> {
         on_conflict,
         returning: insert.returning.map(|r| projection(text, r)).transpose()?,
         with: Vec::new(),
+        written: scope.written(),
     })
 }
 

@@ -76,16 +76,12 @@ pub fn eval(
                 }
             }
         }
-        Expr::Column(name) => match row {
-            Some(row) => row
-                .get(name)
-                .cloned()
-                .ok_or_else(|| error("42703", format!("column \"{name}\" does not exist")))?,
-            None => return Err(error("42703", format!("column \"{name}\" does not exist"))),
-        },
+        Expr::Column(name) => row
+            .and_then(|row| row.get(name).cloned())
+            .ok_or_else(|| super::analysis::missing(name))?,
         Expr::Excluded(name) => excluded
             .and_then(|row| row.get(name).cloned())
-            .ok_or_else(|| error("42703", format!("column excluded.{name} does not exist")))?,
+            .ok_or_else(|| super::analysis::missing_excluded(name))?,
         Expr::Value(value) => value.clone(),
         Expr::Param(n) => return Err(error("08P01", format!("there is no parameter ${n}"))),
         Expr::Now => Value::String(timestamp(ctx.now_ms)),

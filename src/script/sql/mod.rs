@@ -4,6 +4,7 @@
 //! PostgreSQL's errors.
 
 pub mod aggregate;
+pub mod analysis;
 pub mod eval;
 pub mod functions;
 pub mod interval;

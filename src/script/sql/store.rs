@@ -13,6 +13,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use serde_json::Value;
 
 use super::aggregate::{self, compare_keys};
+use super::analysis::{self, column_of};
 use super::eval::{eval, is_numeric, matches, sql_equal, type_of, Context};
 use super::parse::Type;
 use super::parse::{
@@ -1287,15 +1288,7 @@ impl Database {
         for (column, name) in columns.iter().zip(&names) {
             match column_of(&outer.schema, name) {
                 Ok(found) => types.push(found.ty),
-                // PostgreSQL's message quotes a bare name, not a qualified one.
-                Err(_) if column.contains('.') => {
-                    let message = format!("column {column} does not exist");
-                    return Err(Stop::Fail(sql_error("42703", message)));
-                }
-                Err(_) => {
-                    let message = format!("column \"{column}\" does not exist");
-                    return Err(Stop::Fail(sql_error("42703", message)));
-                }
+                Err(_) => return Err(Stop::Fail(analysis::missing(column))),
             }
         }
         let mut keys: Vec<Vec<Value>> = Vec::new();
@@ -1631,7 +1624,7 @@ impl Database {
             return self.select_joined(id, snapshot, select, ctx.now_ms);
         }
         let table = self.table(name)?;
-        check_columns(&table.schema, select.filter.as_ref())?;
+        analysis::select(&table.schema, select).map_err(Stop::Fail)?;
         let mut found = self.matching(table, id, snapshot, select.filter.as_ref(), ctx)?;
         if select.aggregated() {
             let rows: Vec<&Row> = found
@@ -1653,14 +1646,6 @@ impl Database {
             });
         }
         if !select.order.is_empty() {
-            for (column, ..) in &select.order {
-                match output_column(&select.projection, column) {
-                    Some(expr) => check_columns(&table.schema, Some(expr))?,
-                    None => {
-                        column_of(&table.schema, column).map_err(Stop::Fail)?;
-                    }
-                }
-            }
             let rows: Vec<&Row> = found
                 .iter()
                 .map(|&i| Self::visible(&table.slots[i], id, snapshot).expect("visible"))
@@ -1742,14 +1727,6 @@ impl Database {
         mut found: Vec<usize>,
         ctx: &Context,
     ) -> Result<Vec<usize>, Stop> {
-        if let Some(column) = select
-            .distinct_on
-            .iter()
-            .find(|column| column_of(&table.schema, column).is_err())
-        {
-            let message = format!("column \"{column}\" does not exist");
-            return Err(Stop::Fail(sql_error("42703", message)));
-        }
         let row = |i: usize| Self::visible(&table.slots[i], id, snapshot).expect("visible");
         if select.order.is_empty() {
             let by_columns = Select {
@@ -2204,16 +2181,6 @@ impl Database {
         rows: &[&Row],
         ctx: &Context,
     ) -> Result<(Vec<Row>, Vec<(String, u32)>), Stop> {
-        let schema = self.tables.get(name).map(|table| &table.schema);
-        if let (Some(schema), Projection::Items(items)) = (schema, &select.projection) {
-            for (_, e) in items {
-                check_columns(schema, Some(e))?;
-            }
-            check_columns(schema, select.having.as_ref())?;
-            for column in &select.group_by {
-                column_of(schema, column).map_err(Stop::Fail)?;
-            }
-        }
         let dependent = self.dependent_groups(select);
         let grouping = dependent.as_ref().unwrap_or(select);
         let mut out = aggregate::grouped(name, grouping, rows, ctx).map_err(Stop::Fail)?;
@@ -2427,7 +2394,7 @@ impl Database {
         ctx: &Context,
     ) -> Result<Reply, Stop> {
         let name = &insert.table;
-        self.table(name)?;
+        analysis::insert(&self.table(name)?.schema, insert).map_err(Stop::Fail)?;
         let all: Vec<usize> = (0..self.tables[name].schema.keys.len()).collect();
         let target = match &insert.on_conflict {
             Some(
@@ -2611,10 +2578,7 @@ impl Database {
         }
         let name = &update.table;
         let table = self.table(name)?;
-        check_columns(&table.schema, update.filter.as_ref())?;
-        for (column, _) in &update.set {
-            column_of(&table.schema, column).map_err(Stop::Fail)?;
-        }
+        analysis::update(&table.schema, update).map_err(Stop::Fail)?;
         // READ COMMITTED reads the latest commit once it may write.
         let found = self.matching(table, id, snapshot, update.filter.as_ref(), ctx)?;
         self.claim(id, snapshot, table, &found, false)?;
@@ -2724,7 +2688,7 @@ impl Database {
         }
         let name = &delete.table;
         let table = self.table(name)?;
-        check_columns(&table.schema, delete.filter.as_ref())?;
+        analysis::delete(&table.schema, delete).map_err(Stop::Fail)?;
         let found = self.matching(table, id, snapshot, delete.filter.as_ref(), ctx)?;
         let old = self.claim_deleted(id, snapshot, name, &found, ctx)?;
         self.note_read(id, snapshot, name, delete.filter.as_ref(), ctx)?;
@@ -2889,23 +2853,6 @@ fn same_columns(a: &[String], b: &[String]) -> bool {
     a.len() == b.len() && a.iter().all(|c| b.contains(c))
 }
 
-fn column_of<'a>(schema: &'a TableSchema, name: &str) -> Result<&'a Column, SqlError> {
-    schema
-        .columns
-        .iter()
-        .find(|c| c.name == name)
-        .ok_or_else(|| {
-            sql_error(
-                "42703",
-                format!(
-                    "column \"{name}\" of relation \"{}\" does not exist",
-                    schema.name
-                ),
-            )
-        })
-}
-
-/// Every column a filter names exists.
 /// The expressions of a `RETURNING` list (none for `*` or none).
 fn returning_mut(returning: &mut Option<Projection>) -> Vec<&mut Expr> {
     match returning {
@@ -2964,22 +2911,9 @@ fn outer_names(
     }
 }
 
-fn check_columns(schema: &TableSchema, filter: Option<&Expr>) -> Result<(), Stop> {
-    let mut missing = None;
-    if let Some(filter) = filter {
-        super::eval::columns(filter, &mut |name| {
-            if missing.is_none() && column_of(schema, name).is_err() {
-                missing = Some(name.to_string());
-            }
-        });
-    }
-    match missing {
-        Some(name) => Err(Stop::Fail(sql_error(
-            "42703",
-            format!("column \"{name}\" does not exist"),
-        ))),
-        None => Ok(()),
-    }
+/// Every column `e` reads exists (`analysis::expression`).
+fn check_columns(schema: &TableSchema, e: Option<&Expr>) -> Result<(), Stop> {
+    analysis::expression(schema, e).map_err(Stop::Fail)
 }
 
 fn pass(filter: Option<&Expr>, row: &Row, ctx: &Context) -> Result<bool, SqlError> {
@@ -3369,19 +3303,13 @@ fn resolve_columns(
         if column.contains('.') {
             return match ctx.column_type(column) {
                 Some(_) => Ok(column.to_string()),
-                None => Err(Stop::Fail(sql_error(
-                    "42703",
-                    format!("column {column} does not exist"),
-                ))),
+                None => Err(Stop::Fail(analysis::missing(column))),
             };
         }
         let mut names = items.iter().flat_map(|item| item.candidates(column, ctx));
         match (names.next(), names.next()) {
             (Some(qualified), None) => Ok(qualified),
-            (None, _) => Err(Stop::Fail(sql_error(
-                "42703",
-                format!("column \"{column}\" does not exist"),
-            ))),
+            (None, _) => Err(Stop::Fail(analysis::missing(column))),
             _ => Err(Stop::Fail(sql_error(
                 "42702",
                 format!("column reference \"{column}\" is ambiguous"),
