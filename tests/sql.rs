@@ -2023,3 +2023,56 @@ fn missing_columns_fail_as_postgresql_analysis_does() {
         ],
     );
 }
+
+/// What else PostgreSQL's analysis refuses before a row is read: a quoted
+/// literal that is no integer where a SET, a comparison or arithmetic
+/// gives it an integer column's type (22P02), a column SET twice
+/// (42601), an INSERT's target named twice (42701), and `FOR UPDATE OF`
+/// a table the FROM does not go by (42P01). The statements that match no
+/// row fail as the others do. Every line as PostgreSQL 15 printed it for
+/// the same statements (psql, 2026-12-02).
+#[test]
+fn analysis_errors_do_not_wait_for_a_row() {
+    let schema = "CREATE TABLE events (id int PRIMARY KEY, seats int NOT NULL, name text);
+INSERT INTO events VALUES (1, 10, 'a'), (2, 5, 'b');";
+    let code = queries!(
+        r#"  await q('set literal', 'UPDATE events SET seats = \'x\' WHERE id = 99');
+  await q('literal in arithmetic', 'UPDATE events SET seats = seats + \'x\' WHERE id = 99');
+  await q('literal compared', 'SELECT id FROM events WHERE id = 99 AND seats = \'x\'');
+  await q('delete literal', 'DELETE FROM events WHERE id = 99 AND seats < \'many\'');
+  await q('set valid literal', 'UPDATE events SET seats = \'7\' WHERE id = 1 RETURNING seats');
+  await q('valid literals', 'SELECT id FROM events WHERE name = \'a\' AND seats > \'3\'');
+  await q('set text from number', 'UPDATE events SET name = 5 WHERE id = 99');
+  await q('set twice', 'UPDATE events SET seats = 1, seats = 2 WHERE id = 99');
+  await q('upsert set twice', 'INSERT INTO events VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET seats = 1, seats = 2');
+  await q('insert target twice', 'INSERT INTO events (id, id) VALUES (5, 5)');
+  await q('lock of missing', 'SELECT id FROM events WHERE id = 1 FOR UPDATE OF nope');
+  await q('lock of table name', 'SELECT id FROM events e WHERE id = 1 FOR UPDATE OF events');
+  await q('no key update of', 'SELECT id FROM events WHERE id = 1 FOR NO KEY UPDATE OF x');
+  await q('share of', 'SELECT id FROM events WHERE id = 1 FOR SHARE OF x');
+  await q('share of alias', 'SELECT id FROM events e WHERE id = 1 FOR SHARE OF e');
+  await q('after', 'SELECT id, seats FROM events ORDER BY id');"#
+    );
+    replies_are(
+        code,
+        schema,
+        &[
+            r#"set literal ERR 22P02 invalid input syntax for type integer: "x""#,
+            r#"literal in arithmetic ERR 22P02 invalid input syntax for type integer: "x""#,
+            r#"literal compared ERR 22P02 invalid input syntax for type integer: "x""#,
+            r#"delete literal ERR 22P02 invalid input syntax for type integer: "many""#,
+            r#"set valid literal {"rows":[{"seats":7}],"fields":[["seats",23]]}"#,
+            r#"valid literals {"rows":[{"id":1}],"fields":[["id",23]]}"#,
+            r#"set text from number {"rows":[],"fields":[]}"#,
+            r#"set twice ERR 42601 multiple assignments to same column "seats""#,
+            r#"upsert set twice ERR 42601 multiple assignments to same column "seats""#,
+            r#"insert target twice ERR 42701 column "id" specified more than once"#,
+            r#"lock of missing ERR 42P01 relation "nope" in FOR UPDATE clause not found in FROM clause"#,
+            r#"lock of table name ERR 42P01 relation "events" in FOR UPDATE clause not found in FROM clause"#,
+            r#"no key update of ERR 42P01 relation "x" in FOR NO KEY UPDATE clause not found in FROM clause"#,
+            r#"share of ERR 42P01 relation "x" in FOR SHARE clause not found in FROM clause"#,
+            r#"share of alias {"rows":[{"id":1}],"fields":[["id",23]]}"#,
+            r#"after {"rows":[{"id":1,"seats":7},{"id":2,"seats":5}],"fields":[["id",23],["seats",23]]}"#,
+        ],
+    );
+}

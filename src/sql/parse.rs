@@ -1106,7 +1106,16 @@ fn select(text: &str, query: ast::Query) -> Result<Select, SqlError> {
     let mut for_share = false;
     let mut nowait = false;
     let mut skip_locked = false;
+    // The tables each lock clause names after OF, with its clause.
+    let mut named = Vec::new();
     for lock in &locks {
+        if let Some(name) = &lock.of {
+            let clause = match lock.lock_type {
+                ast::LockType::Update => lock_clause(text, true),
+                ast::LockType::Share => "FOR SHARE",
+            };
+            named.push((object_name(name), clause));
+        }
         match lock.nonblock {
             Some(ast::NonBlock::Nowait) => nowait = true,
             Some(ast::NonBlock::SkipLocked) => skip_locked = true,
@@ -1138,6 +1147,15 @@ fn select(text: &str, query: ast::Query) -> Result<Select, SqlError> {
         return Err(SqlError::unsupported(
             text,
             &format!("{clause} without a table"),
+        ));
+    }
+    // `FOR UPDATE OF t` names its table as the FROM does: by its alias,
+    // if it has one.
+    let goes_by = alias.as_ref().or(table.as_ref());
+    if let Some((name, clause)) = named.iter().find(|(name, _)| goes_by != Some(name)) {
+        return Err(SqlError::new(
+            "42P01",
+            format!("relation \"{name}\" in {clause} clause not found in FROM clause"),
         ));
     }
     // PostgreSQL's rule: the leftmost ORDER BY items are DISTINCT ON's.

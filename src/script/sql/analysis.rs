@@ -10,7 +10,12 @@
 //! A statement that joins tables resolves its qualified names elsewhere
 //! (`store::resolve_columns`); a subquery is analysed when it runs.
 
-use super::parse::{Delete, Expr, Insert, OnConflict, Projection, Select, SqlError, Update};
+use serde_json::Value;
+
+use super::parse::{
+    Delete, Expr, Insert, OnConflict, Op, Projection, Select, SqlError, Type, Update,
+};
+use super::value::cast_as;
 use crate::sql::{Column, TableSchema};
 
 /// A SELECT: its output list, WHERE, HAVING, ORDER BY, GROUP BY, then
@@ -41,40 +46,61 @@ pub fn select(schema: &TableSchema, select: &Select) -> Result<(), SqlError> {
     Ok(())
 }
 
-/// An INSERT: its target columns, its VALUES (which cannot read the
-/// table), then ON CONFLICT's target, its SET (the values, then the
-/// columns), its WHERE, and last RETURNING.
+/// An INSERT: its target columns (each once), its VALUES (which cannot
+/// read the table), then ON CONFLICT's target, its SET (the values, then
+/// the columns), its WHERE, RETURNING, and last the SET's columns once
+/// each.
 pub fn insert(schema: &TableSchema, insert: &Insert) -> Result<(), SqlError> {
     let at = Names::new(schema, &insert.written);
-    for name in &insert.columns {
+    for (i, name) in insert.columns.iter().enumerate() {
         column_of(schema, name)?;
+        if insert.columns[..i].contains(name) {
+            let message = format!("column \"{name}\" specified more than once");
+            return Err(SqlError::new("42701", message));
+        }
     }
     for value in insert.rows.iter().flatten() {
         at.reads(false, value)?;
     }
-    match &insert.on_conflict {
-        Some(OnConflict::Nothing(Some(target)) | OnConflict::Update { target, .. }) => {
-            // `ON CONSTRAINT name` comes as the name after a NUL.
-            for name in target.iter().filter(|name| !name.starts_with('\u{0}')) {
-                at.named(name)?;
-            }
+    if let Some(OnConflict::Nothing(Some(target)) | OnConflict::Update { target, .. }) =
+        &insert.on_conflict
+    {
+        // `ON CONSTRAINT name` comes as the name after a NUL.
+        for name in target.iter().filter(|name| !name.starts_with('\u{0}')) {
+            at.named(name)?;
         }
-        _ => {}
     }
     if let Some(OnConflict::Update { set, filter, .. }) = &insert.on_conflict {
         at.assignments(set)?;
         at.expression(filter.as_ref())?;
     }
-    at.projection(insert.returning.as_ref())
+    at.projection(insert.returning.as_ref())?;
+    match &insert.on_conflict {
+        Some(OnConflict::Update { set, .. }) => assigned_once(set),
+        _ => Ok(()),
+    }
 }
 
 /// An UPDATE: its WHERE, RETURNING, then SET (the values, then the
-/// columns).
+/// columns, then each column once).
 pub fn update(schema: &TableSchema, update: &Update) -> Result<(), SqlError> {
     let at = Names::new(schema, &update.written);
     at.expression(update.filter.as_ref())?;
     at.projection(update.returning.as_ref())?;
-    at.assignments(&update.set)
+    at.assignments(&update.set)?;
+    assigned_once(&update.set)
+}
+
+/// A SET assigns each column once (PostgreSQL's rewriter checks it,
+/// after the analysis).
+fn assigned_once(set: &[(String, Expr)]) -> Result<(), SqlError> {
+    for (i, (name, _)) in set.iter().enumerate() {
+        if set[..i].iter().any(|(earlier, _)| earlier == name) {
+            let message = format!("multiple assignments to same column \"{name}\"");
+            return Err(SqlError::new("42601", message));
+        }
+    }
+    Ok(())
 }
 
 /// A DELETE: its WHERE, then RETURNING.
@@ -102,14 +128,15 @@ impl Names<'_> {
         Names { schema, written }
     }
 
-    /// `SET column = value, …`: every value first, then every column, as
-    /// `transformUpdateTargetList` does.
+    /// `SET column = value, …`: every value first, then each column and
+    /// the value's literal read as its type, as `transformUpdateTargetList`
+    /// does.
     fn assignments(&self, set: &[(String, Expr)]) -> Result<(), SqlError> {
         for (_, value) in set {
             self.expression(Some(value))?;
         }
-        for (name, _) in set {
-            column_of(self.schema, name)?;
+        for (name, value) in set {
+            literal_as(column_of(self.schema, name)?.ty, value)?;
         }
         Ok(())
     }
@@ -135,6 +162,17 @@ impl Names<'_> {
         match e {
             Expr::Column(name) if !has(name) => return Err(self.missing(name)),
             Expr::Excluded(name) if !has(name) => return Err(missing_excluded(name)),
+            // A literal compared with a column, or in arithmetic with it,
+            // takes the column's type.
+            Expr::Binary(left, op, right) if compares_or_computes(*op) => {
+                for (column, other) in [(left, right), (right, left)] {
+                    if let Expr::Column(name) = column.as_ref() {
+                        if let Some(column) = find(self.schema, name) {
+                            literal_as(column.ty, other)?;
+                        }
+                    }
+                }
+            }
             _ => {}
         }
         let mut first = Ok(());
@@ -160,6 +198,26 @@ impl Names<'_> {
             Some((_, written)) => missing(written),
             None => missing(name),
         }
+    }
+}
+
+fn compares_or_computes(op: Op) -> bool {
+    !matches!(
+        op,
+        Op::And | Op::Or | Op::Concat | Op::JsonGet | Op::JsonText
+    )
+}
+
+/// A quoted literal read as an integer or a boolean column's type (the
+/// `unknown` literal PostgreSQL's analysis coerces, so `'x'` fails as
+/// `integer` before any row is read). Other types keep their reading
+/// for when the statement runs.
+fn literal_as(ty: Type, e: &Expr) -> Result<(), SqlError> {
+    match (ty, e) {
+        (Type::Int | Type::BigInt | Type::Bool, Expr::Value(text @ Value::String(_))) => {
+            cast_as(text.clone(), ty, false).map(|_| ())
+        }
+        _ => Ok(()),
     }
 }
 
