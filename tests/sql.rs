@@ -2028,7 +2028,8 @@ fn missing_columns_fail_as_postgresql_analysis_does() {
 /// literal that is no integer where a SET, a comparison or arithmetic
 /// gives it an integer column's type (22P02), a column SET twice
 /// (42601), an INSERT's target named twice (42701), and `FOR UPDATE OF`
-/// a table the FROM does not go by (42P01). The statements that match no
+/// a table the FROM does not go by (42P01); and LIMIT reads its text as
+/// a bigint, as PostgreSQL names it. The statements that match no
 /// row fail as the others do. Every line as PostgreSQL 15 printed it for
 /// the same statements (psql, 2026-12-02).
 #[test]
@@ -2051,6 +2052,7 @@ INSERT INTO events VALUES (1, 10, 'a'), (2, 5, 'b');";
   await q('no key update of', 'SELECT id FROM events WHERE id = 1 FOR NO KEY UPDATE OF x');
   await q('share of', 'SELECT id FROM events WHERE id = 1 FOR SHARE OF x');
   await q('share of alias', 'SELECT id FROM events e WHERE id = 1 FOR SHARE OF e');
+  await q('limit', 'SELECT id FROM events LIMIT \'a\'');
   await q('after', 'SELECT id, seats FROM events ORDER BY id');"#
     );
     replies_are(
@@ -2072,6 +2074,7 @@ INSERT INTO events VALUES (1, 10, 'a'), (2, 5, 'b');";
             r#"no key update of ERR 42P01 relation "x" in FOR NO KEY UPDATE clause not found in FROM clause"#,
             r#"share of ERR 42P01 relation "x" in FOR SHARE clause not found in FROM clause"#,
             r#"share of alias {"rows":[{"id":1}],"fields":[["id",23]]}"#,
+            r#"limit ERR 22P02 invalid input syntax for type bigint: "a""#,
             r#"after {"rows":[{"id":1,"seats":7},{"id":2,"seats":5}],"fields":[["id",23],["seats",23]]}"#,
         ],
     );

@@ -185,7 +185,7 @@ pub fn cast_as(value: Value, ty: Type, numeric: bool) -> Result<Value, SqlError>
         }
         (Type::Int | Type::BigInt, Value::String(s)) => match s.trim().parse::<i64>() {
             Ok(i) => Value::from(i),
-            Err(_) => return Err(invalid("integer", &Value::String(s))),
+            Err(_) => return Err(invalid(ty.name(), &Value::String(s))),
         },
         (Type::Int | Type::BigInt, Value::Bool(b)) => Value::from(i64::from(b)),
         (Type::Numeric(typmod), value @ (Value::Number(_) | Value::String(_))) => {
