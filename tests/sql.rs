@@ -2079,3 +2079,149 @@ INSERT INTO events VALUES (1, 10, 'a'), (2, 5, 'b');";
         ],
     );
 }
+
+/// Foreign keys as PostgreSQL 15 enforces them (every SQLSTATE below
+/// agreed with the real server on `interleave real --script`, and the
+/// messages, details, constraints and tables with psql's on 2026-12-03):
+/// a column's `REFERENCES` (to the primary key when it names no column),
+/// a named table constraint, a key to a UNIQUE text column, a table that
+/// refers to itself (rows of one statement may refer to each other), a
+/// NULL key that checks nothing (MATCH SIMPLE), a transaction's own
+/// uncommitted row referred to; a row referred to refuses a DELETE and a
+/// change of its key, not a change of another column; `ON DELETE
+/// CASCADE` checks what is written as well.
+#[test]
+fn foreign_keys_refuse_as_postgresql_does() {
+    let schema = r#"CREATE TABLE users (id serial PRIMARY KEY, email text UNIQUE);
+CREATE TABLE orders (id serial PRIMARY KEY, user_id int NOT NULL REFERENCES users, note text);
+CREATE TABLE items (id serial PRIMARY KEY, order_id int, sku text, CONSTRAINT items_order FOREIGN KEY (order_id) REFERENCES orders (id));
+CREATE TABLE refs (a int, b text, FOREIGN KEY (b) REFERENCES users (email));
+CREATE TABLE tree (id int PRIMARY KEY, parent int REFERENCES tree (id));
+CREATE TABLE casc (id serial PRIMARY KEY, user_id int REFERENCES users ON DELETE CASCADE);
+INSERT INTO users (email) VALUES ('a@x'), ('b@x');
+INSERT INTO orders (user_id) VALUES (1);"#;
+    let code = r#"const { Pool } = require("pg");
+const pool = new Pool();
+const qs = [
+  ["INSERT INTO orders (user_id) VALUES ($1) RETURNING id", [2]],
+  ["INSERT INTO orders (user_id) VALUES ($1)", [9]],
+  ["INSERT INTO items (order_id, sku) VALUES ($1, 'x'), (NULL, 'y')", [1]],
+  ["INSERT INTO items (order_id, sku) VALUES ($1, 'z')", [77]],
+  ["INSERT INTO refs (a, b) VALUES (1, 'b@x'), (2, NULL)", []],
+  ["INSERT INTO refs (a, b) VALUES (1, 'zz@x')", []],
+  ["DELETE FROM users WHERE id = 1", []],
+  ["DELETE FROM users WHERE email = 'b@x'", []],
+  ["UPDATE users SET id = 5 WHERE id = 1", []],
+  ["UPDATE users SET email = 'c@x' WHERE id = 2", []],
+  ["UPDATE orders SET user_id = 42 WHERE id = 1", []],
+  ["UPDATE orders SET note = 'n' WHERE id = 1 RETURNING user_id", []],
+  ["INSERT INTO tree (id, parent) VALUES (1, NULL), (2, 1), (3, 2)", []],
+  ["INSERT INTO tree (id, parent) VALUES (5, 6), (6, 5)", []],
+  ["INSERT INTO tree (id, parent) VALUES (7, 8)", []],
+  ["DELETE FROM tree WHERE id = 2", []],
+  ["DELETE FROM tree WHERE id >= 2", []],
+  ["DELETE FROM items", []],
+  ["DELETE FROM orders WHERE user_id = 1", []],
+  ["DELETE FROM users WHERE id = 1 RETURNING email", []],
+  ["INSERT INTO casc (user_id) VALUES (99)", []],
+];
+module.exports.handle = async () => {
+  for (const [i, [text, values]] of qs.entries()) {
+    try {
+      const r = await pool.query(text, values);
+      console.log(i, r.rowCount, JSON.stringify(r.rows));
+    } catch (e) {
+      console.log(i, "ERR", e.code, e.message, e.detail, e.constraint, e.table);
+    }
+  }
+  const c = await pool.connect();
+  await c.query("BEGIN");
+  await c.query("INSERT INTO users (id, email) VALUES (50, 'tx@x')");
+  console.log("tx child", (await c.query("INSERT INTO orders (user_id) VALUES (50) RETURNING user_id")).rowCount);
+  await c.query("ROLLBACK");
+  c.release();
+};"#;
+    replies_are(
+        code,
+        schema,
+        &[
+            r#"0 1 [{"id":2}]"#,
+            r#"1 ERR 23503 insert or update on table "orders" violates foreign key constraint "orders_user_id_fkey" Key (user_id)=(9) is not present in table "users". orders_user_id_fkey orders"#,
+            r#"2 2 []"#,
+            r#"3 ERR 23503 insert or update on table "items" violates foreign key constraint "items_order" Key (order_id)=(77) is not present in table "orders". items_order items"#,
+            r#"4 2 []"#,
+            r#"5 ERR 23503 insert or update on table "refs" violates foreign key constraint "refs_b_fkey" Key (b)=(zz@x) is not present in table "users". refs_b_fkey refs"#,
+            r#"6 ERR 23503 update or delete on table "users" violates foreign key constraint "orders_user_id_fkey" on table "orders" Key (id)=(1) is still referenced from table "orders". orders_user_id_fkey orders"#,
+            r#"7 ERR 23503 update or delete on table "users" violates foreign key constraint "orders_user_id_fkey" on table "orders" Key (id)=(2) is still referenced from table "orders". orders_user_id_fkey orders"#,
+            r#"8 ERR 23503 update or delete on table "users" violates foreign key constraint "orders_user_id_fkey" on table "orders" Key (id)=(1) is still referenced from table "orders". orders_user_id_fkey orders"#,
+            r#"9 ERR 23503 update or delete on table "users" violates foreign key constraint "refs_b_fkey" on table "refs" Key (email)=(b@x) is still referenced from table "refs". refs_b_fkey refs"#,
+            r#"10 ERR 23503 insert or update on table "orders" violates foreign key constraint "orders_user_id_fkey" Key (user_id)=(42) is not present in table "users". orders_user_id_fkey orders"#,
+            r#"11 1 [{"user_id":1}]"#,
+            r#"12 3 []"#,
+            r#"13 2 []"#,
+            r#"14 ERR 23503 insert or update on table "tree" violates foreign key constraint "tree_parent_fkey" Key (parent)=(8) is not present in table "tree". tree_parent_fkey tree"#,
+            r#"15 ERR 23503 update or delete on table "tree" violates foreign key constraint "tree_parent_fkey" on table "tree" Key (id)=(2) is still referenced from table "tree". tree_parent_fkey tree"#,
+            r#"16 4 []"#,
+            r#"17 2 []"#,
+            r#"18 1 []"#,
+            r#"19 1 [{"email":"a@x"}]"#,
+            r#"20 ERR 23503 insert or update on table "casc" violates foreign key constraint "casc_user_id_fkey" Key (user_id)=(99) is not present in table "users". casc_user_id_fkey casc"#,
+            r#"tx child 1"#,
+        ],
+    );
+}
+
+/// A schema's foreign key that PostgreSQL refuses, refused with its error.
+#[test]
+fn a_foreign_key_to_nothing_is_a_schema_error() {
+    let tables = "CREATE TABLE users (id serial PRIMARY KEY, email text UNIQUE);
+CREATE TABLE orders (id serial PRIMARY KEY, note text);
+CREATE TABLE nopk (x int);
+";
+    for (bad, code, message) in [
+        (
+            "x int REFERENCES nowhere",
+            "42P01",
+            "relation \"nowhere\" does not exist",
+        ),
+        (
+            "x text REFERENCES users (email, id)",
+            "42830",
+            "there is no unique constraint matching given keys for referenced table \"users\"",
+        ),
+        (
+            "x int REFERENCES orders (note)",
+            "42830",
+            "there is no unique constraint matching given keys for referenced table \"orders\"",
+        ),
+        (
+            "x int, FOREIGN KEY (y) REFERENCES users",
+            "42703",
+            "column \"y\" referenced in foreign key constraint does not exist",
+        ),
+        (
+            "x int REFERENCES nopk",
+            "42704",
+            "there is no primary key for referenced table \"nopk\"",
+        ),
+        (
+            "x int REFERENCES users (nope)",
+            "42703",
+            "column \"nope\" referenced in foreign key constraint does not exist",
+        ),
+        (
+            "a int, b int, FOREIGN KEY (a, b) REFERENCES users",
+            "42830",
+            "number of referencing and referenced columns for foreign key disagree",
+        ),
+    ] {
+        let mut db = Database::default();
+        let error =
+            schema::load(&format!("{tables}CREATE TABLE bad ({bad});"), &mut db).expect_err(bad);
+        assert_eq!(
+            (&*error.code, error.message.as_str()),
+            (code, message),
+            "{bad}"
+        );
+    }
+}

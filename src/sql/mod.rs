@@ -22,7 +22,7 @@ pub mod parse;
 pub mod table;
 
 pub use lock::{LockTable, TableLock};
-pub use table::{Check, Column, Default, Key, TableSchema};
+pub use table::{Check, Column, Default, ForeignKey, Key, TableSchema};
 
 /// A column type, as far as the model tells types apart.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -1290,6 +1290,7 @@ mod tests {
                     }],
                     expect_unique: vec![vec!["n".into()]],
                     checks: Vec::new(),
+                    foreign_keys: Vec::new(),
                 }),
                 SchemaStep::UniqueIndex {
                     table: "t".into(),

@@ -18,9 +18,9 @@ use sqlparser::parser::{Parser, ParserError};
 use sqlparser::tokenizer::{Location, Token, TokenWithSpan, Tokenizer};
 
 use super::{
-    quote, Aggregate, Check, Column, Cte, Default, Delete, Expr, Function, Insert, Isolation, Join,
-    Key, LockTable, OnConflict, Op, Plan, Projection, SchemaPlan, SchemaStep, Select, SqlError,
-    TableLock, TableSchema, Type, Update,
+    quote, Aggregate, Check, Column, Cte, Default, Delete, Expr, ForeignKey, Function, Insert,
+    Isolation, Join, Key, LockTable, OnConflict, Op, Plan, Projection, SchemaPlan, SchemaStep,
+    Select, SqlError, TableLock, TableSchema, Type, Update,
 };
 
 /// A column type by its SQL name (`serial` also gives a default). A type
@@ -1775,6 +1775,7 @@ fn schema_step(piece: Piece) -> Result<Option<SchemaStep>, SqlError> {
             let mut columns = Vec::new();
             let mut keys = Vec::new();
             let mut checks = Vec::new();
+            let mut foreign_keys = Vec::new();
             for def in create.columns {
                 let column_name = ident(&def.name);
                 let (ty, serial) = column_type(&def.data_type);
@@ -1815,8 +1816,11 @@ fn schema_step(piece: Piece) -> Result<Option<SchemaStep>, SqlError> {
                             let given = option.name.as_ref().or(check.name.as_ref());
                             checks.push((given.map(ident), *check.expr));
                         }
-                        // Checked nowhere in the model: documented.
-                        ColumnOption::ForeignKey(_) => {}
+                        ColumnOption::ForeignKey(mut fk) => {
+                            fk.name = fk.name.or_else(|| option.name.clone());
+                            let columns = vec![column_name.clone()];
+                            foreign_keys.push(foreign_key(&name, columns, &fk));
+                        }
                         _ => {}
                     }
                 }
@@ -1837,6 +1841,10 @@ fn schema_step(piece: Piece) -> Result<Option<SchemaStep>, SqlError> {
                     }
                     TableConstraint::Check(check) => {
                         checks.push((check.name.as_ref().map(ident), *check.expr));
+                    }
+                    TableConstraint::ForeignKey(fk) => {
+                        let columns = fk.columns.iter().map(ident).collect();
+                        foreign_keys.push(foreign_key(&name, columns, &fk));
                     }
                     TableConstraint::Unique(unique) => {
                         let cols = ident_columns(&unique.columns);
@@ -1859,6 +1867,7 @@ fn schema_step(piece: Piece) -> Result<Option<SchemaStep>, SqlError> {
                 keys,
                 expect_unique: Vec::new(),
                 checks,
+                foreign_keys,
             };
             for key in &schema.keys {
                 for column in &key.columns {
@@ -1903,6 +1912,27 @@ fn schema_step(piece: Piece) -> Result<Option<SchemaStep>, SqlError> {
         } => return Ok(None),
         _ => return Err(not_in_schema()),
     }))
+}
+
+/// A foreign key, named as PostgreSQL names it: `TABLE_COLUMNS_fkey`.
+fn foreign_key(table: &str, columns: Vec<String>, fk: &ast::ForeignKeyConstraint) -> ForeignKey {
+    let restricts = |action: &Option<ast::ReferentialAction>| {
+        matches!(
+            action,
+            None | Some(ast::ReferentialAction::NoAction | ast::ReferentialAction::Restrict)
+        )
+    };
+    ForeignKey {
+        name: fk
+            .name
+            .as_ref()
+            .map_or(format!("{table}_{}_fkey", columns.join("_")), ident),
+        columns,
+        table: object_name(&fk.foreign_table),
+        referred: fk.referred_columns.iter().map(ident).collect(),
+        restricts_delete: restricts(&fk.on_delete),
+        restricts_update: restricts(&fk.on_update),
+    }
 }
 
 fn ident_columns(columns: &[ast::IndexColumn]) -> Vec<String> {

@@ -1,6 +1,6 @@
 //! A table's definition as the schema gave it: its columns (type, default,
-//! NOT NULL), its unique keys, its CHECK constraints, and the uniqueness
-//! the code expects.
+//! NOT NULL), its unique keys, its CHECK constraints, its foreign keys and
+//! the uniqueness the code expects.
 
 use serde::{Deserialize, Serialize};
 
@@ -43,6 +43,27 @@ pub struct TableSchema {
     pub expect_unique: Vec<Vec<String>>,
     #[serde(default)]
     pub checks: Vec<Check>,
+    #[serde(default)]
+    pub foreign_keys: Vec<ForeignKey>,
+}
+
+/// A foreign key: a row's `columns`, when none is NULL, must match the
+/// `referred` columns of a row of `table` (PostgreSQL's MATCH SIMPLE).
+/// Under NO ACTION or RESTRICT (the default) a row referred to cannot be
+/// deleted, or its key changed; the model runs no other action
+/// (`CASCADE`, `SET NULL`, `SET DEFAULT`), so under one of those it lets
+/// the row go and leaves the rows that referred to it as they are.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ForeignKey {
+    pub name: String,
+    pub columns: Vec<String>,
+    pub table: String,
+    /// The referred table's columns (its primary key if the schema names none).
+    pub referred: Vec<String>,
+    /// Deleting a row referred to fails (NO ACTION or RESTRICT).
+    pub restricts_delete: bool,
+    /// Changing the key of a row referred to fails (NO ACTION or RESTRICT).
+    pub restricts_update: bool,
 }
 
 /// A CHECK constraint: a row for which its expression is false is refused

@@ -1,8 +1,8 @@
 //! The schema as SQL (`--schema FILE.sql`, `schema=`): CREATE TABLE with
-//! columns, types, defaults, PRIMARY KEY and UNIQUE; CREATE UNIQUE INDEX;
-//! INSERT for seed rows; and `-- expect unique: TABLE (COLUMNS)` comments
-//! for a uniqueness the code expects but the schema does not declare
-//! (counted as `duplicate_tickets`, never enforced). The parser reads the
+//! columns, types, defaults, PRIMARY KEY, UNIQUE and foreign keys; CREATE
+//! UNIQUE INDEX; INSERT for seed rows; and `-- expect unique: TABLE
+//! (COLUMNS)` comments for a uniqueness the code expects but the schema
+//! does not declare (counted as `duplicate_tickets`, never enforced). The parser reads the
 //! statements into steps (`crate::sql::parse::schema`); this applies them.
 
 pub use super::parse::Type;

@@ -21,6 +21,8 @@ use super::parse::{
     Update,
 };
 use super::table_locks::TableLocks;
+
+mod foreign_keys;
 use crate::sql::Join;
 use crate::sql::PerRow;
 use crate::sql::{Column, Cte, Default, Key, TableSchema};
@@ -372,13 +374,14 @@ fn serialization_failure(why: &str) -> SqlError {
 
 impl Database {
     /// Creates a table (the schema's CREATE TABLE).
-    pub fn create(&mut self, schema: TableSchema) -> Result<(), SqlError> {
+    pub fn create(&mut self, mut schema: TableSchema) -> Result<(), SqlError> {
         if self.tables.contains_key(&schema.name) {
             return Err(sql_error(
                 "42P07",
                 format!("relation \"{}\" already exists", schema.name),
             ));
         }
+        self.resolve_foreign_keys(&mut schema)?;
         self.tables.insert(
             schema.name.clone(),
             Table {
@@ -1060,6 +1063,7 @@ impl Database {
             keys: Vec::new(),
             expect_unique: Vec::new(),
             checks: Vec::new(),
+            foreign_keys: Vec::new(),
         };
         self.tables.insert(
             name,
@@ -2481,7 +2485,9 @@ impl Database {
             .chain(updates.iter().map(|(_, r)| r))
             .cloned()
             .collect();
-        self.note_write(id, name, &written.iter().collect::<Vec<_>>(), ctx)?;
+        let written: Vec<&Row> = written.iter().collect();
+        self.check_references(id, name, &written)?;
+        self.note_write(id, name, &written, ctx)?;
         for (index, row) in updates {
             returned.push(row.clone());
             self.write(id, name, index, Some(row));
@@ -2636,6 +2642,7 @@ impl Database {
                 }
             }
         }
+        self.check_rekeyed(id, name, found, old_rows, new_rows)?;
         let touched: Vec<&Row> = old_rows.iter().chain(new_rows).collect();
         self.note_write(id, name, &touched, ctx)
     }
@@ -2724,7 +2731,9 @@ impl Database {
                     .clone()
             })
             .collect();
-        self.note_write(id, name, &old.iter().collect::<Vec<_>>(), ctx)?;
+        let old_refs: Vec<&Row> = old.iter().collect();
+        self.check_referenced(id, name, &old_refs, found)?;
+        self.note_write(id, name, &old_refs, ctx)?;
         Ok(old)
     }
 
