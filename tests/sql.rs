@@ -2225,3 +2225,52 @@ CREATE TABLE nopk (x int);
         );
     }
 }
+
+/// `varchar(n)` as PostgreSQL 15 keeps it (each SQLSTATE and row agreed
+/// with the real server on `interleave real --script`, 2026-12-03): n
+/// characters, not bytes; a longer value refused with 22001 on INSERT and
+/// UPDATE, unless what is past n is spaces, which are cut; `text` has no
+/// bound.
+#[test]
+fn varchar_refuses_a_longer_value_as_postgresql_does() {
+    let schema = r#"CREATE TABLE notes (id serial PRIMARY KEY, title varchar(5) NOT NULL, body character varying(3), code text);
+INSERT INTO notes (title) VALUES ('seed');"#;
+    let code = r#"const { Pool } = require("pg");
+const pool = new Pool();
+const qs = [
+  ["INSERT INTO notes (title) VALUES ($1) RETURNING title", ["hello"]],
+  ["INSERT INTO notes (title) VALUES ($1)", ["hello!"]],
+  ["INSERT INTO notes (title, body) VALUES ('héllo', 'ab   ') RETURNING title, body", []],
+  ["INSERT INTO notes (title, body) VALUES ('x', 'abcd')", []],
+  ["UPDATE notes SET title = title || '12345' WHERE id = 1", []],
+  ["UPDATE notes SET title = 'ok   x' WHERE id = 1", []],
+  ["UPDATE notes SET title = 'ok      ' WHERE id = 1 RETURNING title, length(title) AS n", []],
+  ["INSERT INTO notes (title, code) VALUES ('a', 'long text is fine') RETURNING code", []],
+  ["SELECT title FROM notes ORDER BY id", []],
+];
+module.exports.handle = async () => {
+  for (const [i, [text, values]] of qs.entries()) {
+    try {
+      const r = await pool.query(text, values);
+      console.log(i, r.rowCount, JSON.stringify(r.rows));
+    } catch (e) {
+      console.log(i, "ERR", e.code, e.message);
+    }
+  }
+};"#;
+    replies_are(
+        code,
+        schema,
+        &[
+            r#"0 1 [{"title":"hello"}]"#,
+            r#"1 ERR 22001 value too long for type character varying(5)"#,
+            r#"2 1 [{"title":"héllo","body":"ab "}]"#,
+            r#"3 ERR 22001 value too long for type character varying(3)"#,
+            r#"4 ERR 22001 value too long for type character varying(5)"#,
+            r#"5 ERR 22001 value too long for type character varying(5)"#,
+            r#"6 1 [{"title":"ok   ","n":5}]"#,
+            r#"7 1 [{"code":"long text is fine"}]"#,
+            r#"8 4 [{"title":"ok   "},{"title":"hello"},{"title":"héllo"},{"title":"a"}]"#,
+        ],
+    );
+}

@@ -1269,18 +1269,21 @@ mod tests {
                             ty: Type::BigInt,
                             default: Some(Default::Serial),
                             not_null: true,
+                            max_chars: None,
                         },
                         Column {
                             name: "token".into(),
                             ty: Type::Uuid,
                             default: Some(Default::Uuid),
                             not_null: false,
+                            max_chars: None,
                         },
                         Column {
                             name: "n".into(),
                             ty: Type::Numeric(Some((12, 2))),
                             default: Some(Default::Expr(Expr::Value(Value::from(0)))),
                             not_null: false,
+                            max_chars: None,
                         },
                     ],
                     keys: vec![Key {

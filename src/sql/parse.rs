@@ -48,6 +48,18 @@ pub fn column_type(data_type: &ast::DataType) -> (Type, bool) {
     }
 }
 
+/// `varchar(n)`'s (`character varying(n)`'s) n.
+fn max_chars(data_type: &ast::DataType) -> Option<u32> {
+    match data_type {
+        ast::DataType::Varchar(Some(ast::CharacterLength::IntegerLength { length, .. }))
+        | ast::DataType::CharacterVarying(Some(ast::CharacterLength::IntegerLength {
+            length,
+            ..
+        })) => u32::try_from(*length).ok(),
+        _ => None,
+    }
+}
+
 /// `numeric(p, s)`'s precision and scale (`numeric(p)` has scale 0; a
 /// bare `numeric` has none).
 fn typmod(data_type: &ast::DataType) -> Option<(u16, i16)> {
@@ -1784,6 +1796,7 @@ fn schema_step(piece: Piece) -> Result<Option<SchemaStep>, SqlError> {
                     ty,
                     default: serial.then_some(Default::Serial),
                     not_null: serial,
+                    max_chars: max_chars(&def.data_type),
                 };
                 for option in def.options {
                     match option.option {

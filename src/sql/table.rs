@@ -21,6 +21,10 @@ pub struct Column {
     pub ty: Type,
     pub default: Option<Default>,
     pub not_null: bool,
+    /// `varchar(n)`'s n: a longer value is refused (22001), unless what
+    /// is past n is spaces, which go.
+    #[serde(default)]
+    pub max_chars: Option<u32>,
 }
 
 /// A unique key (a PRIMARY KEY, a UNIQUE constraint or a unique index).

@@ -1058,6 +1058,7 @@ impl Database {
                     ty: *ty,
                     default: None,
                     not_null: false,
+                    max_chars: None,
                 })
                 .collect(),
             keys: Vec::new(),
@@ -2999,7 +3000,25 @@ pub fn coerce(
     value: Value,
     numeric: bool,
 ) -> Result<Value, SqlError> {
-    super::eval::cast_as(value, column.ty, numeric)
+    let value = super::eval::cast_as(value, column.ty, numeric)?;
+    match (column.max_chars, value) {
+        (Some(most), Value::String(text)) => fit_chars(text, most).map(Value::String),
+        (_, value) => Ok(value),
+    }
+}
+
+/// A text for a `varchar(most)`: as it is if it fits; cut to `most`
+/// characters if what is past them is spaces; else PostgreSQL's 22001.
+fn fit_chars(text: String, most: u32) -> Result<String, SqlError> {
+    let most = most as usize;
+    match text.char_indices().nth(most) {
+        None => Ok(text),
+        Some((end, _)) if text[end..].chars().all(|c| c == ' ') => Ok(text[..end].to_string()),
+        Some(_) => Err(sql_error(
+            "22001",
+            format!("value too long for type character varying({most})"),
+        )),
+    }
 }
 
 /// The rows a SELECT's OFFSET skips and the most its LIMIT keeps.
