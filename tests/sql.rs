@@ -2080,6 +2080,28 @@ INSERT INTO events VALUES (1, 10, 'a'), (2, 5, 'b');";
     );
 }
 
+/// A handler that runs each `[text, values]` of `list` (a JavaScript
+/// array) on a pool and prints the statement's index with its rowCount
+/// and rows, or with the error's code, message, detail, constraint and
+/// table; then runs `after`.
+fn each_statement(list: &str, after: &str) -> String {
+    format!(
+        r#"const {{ Pool }} = require("pg");
+const pool = new Pool();
+const qs = {list};
+module.exports.handle = async () => {{
+  for (const [i, [text, values]] of qs.entries()) {{
+    try {{
+      const r = await pool.query(text, values);
+      console.log(i, r.rowCount, JSON.stringify(r.rows));
+    }} catch (e) {{
+      console.log(i, "ERR", e.code, e.message, e.detail, e.constraint, e.table);
+    }}
+  }}
+{after}}};"#
+    )
+}
+
 /// Foreign keys as PostgreSQL 15 enforces them (every SQLSTATE below
 /// agreed with the real server on `interleave real --script`, and the
 /// messages, details, constraints and tables with psql's on 2026-12-03):
@@ -2100,9 +2122,8 @@ CREATE TABLE tree (id int PRIMARY KEY, parent int REFERENCES tree (id));
 CREATE TABLE casc (id serial PRIMARY KEY, user_id int REFERENCES users ON DELETE CASCADE);
 INSERT INTO users (email) VALUES ('a@x'), ('b@x');
 INSERT INTO orders (user_id) VALUES (1);"#;
-    let code = r#"const { Pool } = require("pg");
-const pool = new Pool();
-const qs = [
+    let code = each_statement(
+        r#"[
   ["INSERT INTO orders (user_id) VALUES ($1) RETURNING id", [2]],
   ["INSERT INTO orders (user_id) VALUES ($1)", [9]],
   ["INSERT INTO items (order_id, sku) VALUES ($1, 'x'), (NULL, 'y')", [1]],
@@ -2124,25 +2145,17 @@ const qs = [
   ["DELETE FROM orders WHERE user_id = 1", []],
   ["DELETE FROM users WHERE id = 1 RETURNING email", []],
   ["INSERT INTO casc (user_id) VALUES (99)", []],
-];
-module.exports.handle = async () => {
-  for (const [i, [text, values]] of qs.entries()) {
-    try {
-      const r = await pool.query(text, values);
-      console.log(i, r.rowCount, JSON.stringify(r.rows));
-    } catch (e) {
-      console.log(i, "ERR", e.code, e.message, e.detail, e.constraint, e.table);
-    }
-  }
-  const c = await pool.connect();
+]"#,
+        r#"  const c = await pool.connect();
   await c.query("BEGIN");
   await c.query("INSERT INTO users (id, email) VALUES (50, 'tx@x')");
   console.log("tx child", (await c.query("INSERT INTO orders (user_id) VALUES (50) RETURNING user_id")).rowCount);
   await c.query("ROLLBACK");
   c.release();
-};"#;
+"#,
+    );
     replies_are(
-        code,
+        &code,
         schema,
         &[
             r#"0 1 [{"id":2}]"#,
@@ -2235,9 +2248,8 @@ CREATE TABLE nopk (x int);
 fn varchar_refuses_a_longer_value_as_postgresql_does() {
     let schema = r#"CREATE TABLE notes (id serial PRIMARY KEY, title varchar(5) NOT NULL, body character varying(3), code text);
 INSERT INTO notes (title) VALUES ('seed');"#;
-    let code = r#"const { Pool } = require("pg");
-const pool = new Pool();
-const qs = [
+    let code = each_statement(
+        r#"[
   ["INSERT INTO notes (title) VALUES ($1) RETURNING title", ["hello"]],
   ["INSERT INTO notes (title) VALUES ($1)", ["hello!"]],
   ["INSERT INTO notes (title, body) VALUES ('héllo', 'ab   ') RETURNING title, body", []],
@@ -2247,27 +2259,19 @@ const qs = [
   ["UPDATE notes SET title = 'ok      ' WHERE id = 1 RETURNING title, length(title) AS n", []],
   ["INSERT INTO notes (title, code) VALUES ('a', 'long text is fine') RETURNING code", []],
   ["SELECT title FROM notes ORDER BY id", []],
-];
-module.exports.handle = async () => {
-  for (const [i, [text, values]] of qs.entries()) {
-    try {
-      const r = await pool.query(text, values);
-      console.log(i, r.rowCount, JSON.stringify(r.rows));
-    } catch (e) {
-      console.log(i, "ERR", e.code, e.message);
-    }
-  }
-};"#;
+]"#,
+        "",
+    );
     replies_are(
-        code,
+        &code,
         schema,
         &[
             r#"0 1 [{"title":"hello"}]"#,
-            r#"1 ERR 22001 value too long for type character varying(5)"#,
+            r#"1 ERR 22001 value too long for type character varying(5) undefined undefined undefined"#,
             r#"2 1 [{"title":"héllo","body":"ab "}]"#,
-            r#"3 ERR 22001 value too long for type character varying(3)"#,
-            r#"4 ERR 22001 value too long for type character varying(5)"#,
-            r#"5 ERR 22001 value too long for type character varying(5)"#,
+            r#"3 ERR 22001 value too long for type character varying(3) undefined undefined undefined"#,
+            r#"4 ERR 22001 value too long for type character varying(5) undefined undefined undefined"#,
+            r#"5 ERR 22001 value too long for type character varying(5) undefined undefined undefined"#,
             r#"6 1 [{"title":"ok   ","n":5}]"#,
             r#"7 1 [{"code":"long text is fine"}]"#,
             r#"8 4 [{"title":"ok   "},{"title":"hello"},{"title":"héllo"},{"title":"a"}]"#,

@@ -2837,24 +2837,36 @@ fn failing_row(mut error: SqlError, table: &str, row: &[Value]) -> SqlError {
 }
 
 fn unique(table: &str, key: &Key, row: &Row) -> SqlError {
-    let values: Vec<String> = key
+    let values: Vec<Value> = key
         .columns
         .iter()
-        .map(|c| super::eval::text(row.get(c).unwrap_or(&Value::Null)))
+        .map(|c| row.get(c).cloned().unwrap_or(Value::Null))
         .collect();
-    let mut error = sql_error(
-        "23505",
-        format!(
-            "duplicate key value violates unique constraint \"{}\"",
-            key.name
+    violation(
+        sql_error(
+            "23505",
+            format!(
+                "duplicate key value violates unique constraint \"{}\"",
+                key.name
+            ),
         ),
-    );
-    error.detail = Some(format!(
-        "Key ({})=({}) already exists.",
-        key.columns.join(", "),
-        values.join(", ")
-    ));
-    error.constraint = Some(key.name.clone());
+        format!("{} already exists.", key_text(&key.columns, &values)),
+        &key.name,
+        table,
+    )
+}
+
+/// `Key (a, b)=(1, 2)`, as PostgreSQL's details write a key.
+fn key_text(columns: &[String], key: &[Value]) -> String {
+    let values: Vec<String> = key.iter().map(super::eval::text).collect();
+    format!("Key ({})=({})", columns.join(", "), values.join(", "))
+}
+
+/// A constraint's violation: `error` with its detail, the constraint's
+/// name and the table, as PostgreSQL reports them.
+fn violation(mut error: SqlError, detail: String, constraint: &str, table: &str) -> SqlError {
+    error.detail = Some(detail);
+    error.constraint = Some(constraint.to_string());
     error.table = Some(table.to_string());
     error
 }

@@ -6,7 +6,11 @@
 //! also takes a `FOR KEY SHARE` lock on the row referred to; the model
 //! takes none (docs/sql.md says where that shows).
 
-use super::{key_of, no_table, same_key, sql_error, Database, Slot, Stop, TxnId};
+use serde_json::Value;
+
+use super::{
+    key_of, key_text, no_table, same_key, sql_error, violation, Database, Slot, Stop, TxnId,
+};
 use crate::script::sql::value::Row;
 use crate::script::sql::SqlError;
 use crate::sql::{ForeignKey, TableSchema};
@@ -209,48 +213,27 @@ fn current(slot: &Slot, id: TxnId) -> Option<&Row> {
     }
 }
 
-/// `Key (a, b)=(1, 2)`, as PostgreSQL's details write a key.
-fn key_text(columns: &[String], key: &[serde_json::Value]) -> String {
-    let values: Vec<String> = key.iter().map(crate::script::sql::eval::text).collect();
-    format!("Key ({})=({})", columns.join(", "), values.join(", "))
-}
-
-fn not_present(table: &str, fk: &ForeignKey, key: &[serde_json::Value]) -> SqlError {
-    let mut error = sql_error(
-        "23503",
-        format!(
-            "insert or update on table \"{table}\" violates foreign key constraint \"{}\"",
-            fk.name
-        ),
+fn not_present(table: &str, fk: &ForeignKey, key: &[Value]) -> SqlError {
+    let message = format!(
+        "insert or update on table \"{table}\" violates foreign key constraint \"{}\"",
+        fk.name
     );
-    error.detail = Some(format!(
+    let detail = format!(
         "{} is not present in table \"{}\".",
         key_text(&fk.columns, key),
         fk.table
-    ));
-    error.constraint = Some(fk.name.clone());
-    error.table = Some(table.to_string());
-    error
+    );
+    violation(sql_error("23503", message), detail, &fk.name, table)
 }
 
-fn still_referenced(
-    table: &str,
-    child: &str,
-    fk: &ForeignKey,
-    key: &[serde_json::Value],
-) -> SqlError {
-    let mut error = sql_error(
-        "23503",
-        format!(
-            "update or delete on table \"{table}\" violates foreign key constraint \"{}\" on table \"{child}\"",
-            fk.name
-        ),
+fn still_referenced(table: &str, child: &str, fk: &ForeignKey, key: &[Value]) -> SqlError {
+    let message = format!(
+        "update or delete on table \"{table}\" violates foreign key constraint \"{}\" on table \"{child}\"",
+        fk.name
     );
-    error.detail = Some(format!(
+    let detail = format!(
         "{} is still referenced from table \"{child}\".",
         key_text(&fk.referred, key)
-    ));
-    error.constraint = Some(fk.name.clone());
-    error.table = Some(child.to_string());
-    error
+    );
+    violation(sql_error("23503", message), detail, &fk.name, child)
 }
