@@ -155,7 +155,7 @@ fn SchemaField(props: &SchemaFieldProps) -> Html {
     html! {
         <details class="script-schema" data-testid="script-schema" {open}>
             <summary>{ "Schema (SQL)" }</summary>
-            <p class="hint">{ "The tables pg's queries run on: CREATE TABLE with UNIQUE and PRIMARY KEY, INSERT for seed rows, and \"-- expect unique: TABLE (COLUMNS)\" comments for the duplicates to count. Edits rerun the script." }</p>
+            <p class="hint">{ "The tables pg's queries run on: CREATE TABLE with PRIMARY KEY, UNIQUE, CHECK and REFERENCES, INSERT for seed rows, and \"-- expect unique: TABLE (COLUMNS)\" comments for the duplicates to count. Edits rerun the script." }</p>
             <textarea class="schema-editor" data-testid="schema-editor" aria-label="Schema (SQL)"
                 spellcheck="false" rows="10" {value} {oninput} {onchange} />
         </details>
