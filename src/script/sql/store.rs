@@ -21,11 +21,11 @@ use super::parse::{
     Update,
 };
 use super::table_locks::TableLocks;
-
-mod foreign_keys;
 use crate::sql::Join;
 use crate::sql::PerRow;
 use crate::sql::{Column, Cte, Default, Key, TableSchema};
+
+mod foreign_keys;
 
 pub use super::eval::Row;
 pub type TxnId = u64;
@@ -140,6 +140,15 @@ struct Slot {
 impl Slot {
     fn latest(&self) -> Option<&Row> {
         self.versions.last().and_then(|v| v.row.as_ref())
+    }
+
+    /// The row as `id` writes over it: its own write, else the latest
+    /// commit (whatever its snapshot saw).
+    fn current(&self, id: TxnId) -> Option<&Row> {
+        match &self.pending {
+            Some((writer, row)) if *writer == id => row.as_ref(),
+            _ => self.latest(),
+        }
     }
 
     fn latest_seq(&self) -> u64 {
@@ -2464,11 +2473,7 @@ impl Database {
                     self.unseen_conflict(id, snapshot, table, index)?;
                     self.claim(id, snapshot, table, &[index], false)?;
                     let slot = &table.slots[index];
-                    let old = match &slot.pending {
-                        Some((writer, row)) if *writer == id => row.clone(),
-                        _ => slot.latest().cloned(),
-                    }
-                    .expect("a live row");
+                    let old = slot.current(id).cloned().expect("a live row");
                     if !pass_with(filter.as_ref(), &old, Some(&row), ctx).map_err(Stop::Fail)? {
                         continue;
                     }

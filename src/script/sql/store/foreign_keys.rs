@@ -8,9 +8,7 @@
 
 use serde_json::Value;
 
-use super::{
-    key_of, key_text, no_table, same_key, sql_error, violation, Database, Slot, Stop, TxnId,
-};
+use super::{key_of, key_text, no_table, same_key, sql_error, violation, Database, Stop, TxnId};
 use crate::script::sql::value::Row;
 use crate::script::sql::SqlError;
 use crate::sql::{ForeignKey, TableSchema};
@@ -117,7 +115,7 @@ impl Database {
                 let found = parent
                     .slots
                     .iter()
-                    .any(|slot| current(slot, id).is_some_and(matches))
+                    .any(|slot| slot.current(id).is_some_and(matches))
                     || (fk.table == name && rows.iter().any(|r| matches(r)));
                 if !found {
                     return Err(Stop::Fail(not_present(name, fk, &key)));
@@ -167,7 +165,8 @@ impl Database {
                     };
                     let referred = child.slots.iter().enumerate().any(|(index, slot)| {
                         !(child_name == name && gone.contains(&index))
-                            && current(slot, id)
+                            && slot
+                                .current(id)
                                 .and_then(|r| key_of(r, &fk.columns))
                                 .is_some_and(|k| same_key(&k, &key))
                     });
@@ -201,15 +200,6 @@ impl Database {
         self.check_referenced_where(id, name, &old, found, |fk, i| {
             fk.restricts_update && changed(&fk.referred, i)
         })
-    }
-}
-
-/// The row as a foreign key's check finds it: the transaction's own
-/// write, else the latest commit.
-fn current(slot: &Slot, id: TxnId) -> Option<&Row> {
-    match &slot.pending {
-        Some((writer, row)) if *writer == id => row.as_ref(),
-        _ => slot.latest(),
     }
 }
 
