@@ -1383,8 +1383,27 @@ fn typed(text: Option<&str>, oid: u64) -> Value {
             .parse::<f64>()
             .map_or_else(|_| json!(text), |n| json!(n)),
         114 | 3802 => serde_json::from_str(text).unwrap_or_else(|_| json!(text)),
-        _ => json!(text),
+        _ => match array_element_oid(oid) {
+            Some(element) => match crate::script::sql::array::parse(text) {
+                Ok(items) => Value::Array(
+                    items
+                        .iter()
+                        .map(|item| typed(item.as_str(), element))
+                        .collect(),
+                ),
+                Err(_) => json!(text),
+            },
+            None => json!(text),
+        },
     }
+}
+
+/// The element type id of an array type id the model keeps.
+fn array_element_oid(oid: u64) -> Option<u64> {
+    crate::sql::Element::ALL
+        .into_iter()
+        .find(|element| u64::from(crate::sql::Type::Array(*element).oid()) == oid)
+        .map(|element| u64::from(element.ty().oid()))
 }
 
 /// Two `pg` answers agree: both errors with one SQLSTATE, or the same rows

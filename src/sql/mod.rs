@@ -47,6 +47,60 @@ pub enum Type {
     Interval,
     /// `void`: what `pg_advisory_lock()` gives back (pg's `''`).
     Void,
+    /// A one-dimensional array (`text[]`, `int[]`, …): a JSON array of
+    /// its elements, each as that type holds it (`script::sql::array`).
+    Array(Element),
+}
+
+/// The types an array's elements may have in the model (an array of any
+/// other type is kept as text, as any type the model does not know).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Element {
+    Int,
+    BigInt,
+    Numeric,
+    Float,
+    Text,
+    Bool,
+    Uuid,
+}
+
+impl Element {
+    pub const ALL: [Element; 7] = [
+        Element::Int,
+        Element::BigInt,
+        Element::Numeric,
+        Element::Float,
+        Element::Text,
+        Element::Bool,
+        Element::Uuid,
+    ];
+
+    /// The element type of an array of `ty`, if the model keeps one.
+    pub fn of(ty: Type) -> Option<Element> {
+        Some(match ty {
+            Type::Int => Element::Int,
+            Type::BigInt => Element::BigInt,
+            Type::Numeric(_) => Element::Numeric,
+            Type::Float => Element::Float,
+            Type::Text => Element::Text,
+            Type::Bool => Element::Bool,
+            Type::Uuid => Element::Uuid,
+            _ => return None,
+        })
+    }
+
+    pub fn ty(self) -> Type {
+        match self {
+            Element::Int => Type::Int,
+            Element::BigInt => Type::BigInt,
+            Element::Numeric => Type::Numeric(None),
+            Element::Float => Type::Float,
+            Element::Text => Type::Text,
+            Element::Bool => Type::Bool,
+            Element::Uuid => Type::Uuid,
+        }
+    }
 }
 
 impl Type {
@@ -67,6 +121,15 @@ impl Type {
             Type::Uuid => 2950,
             Type::Interval => 1186,
             Type::Void => 2278,
+            Type::Array(element) => match element {
+                Element::Int => 1007,
+                Element::BigInt => 1016,
+                Element::Numeric => 1231,
+                Element::Float => 1022,
+                Element::Text => 1009,
+                Element::Bool => 1000,
+                Element::Uuid => 2951,
+            },
         }
     }
 
@@ -85,6 +148,15 @@ impl Type {
             Type::Uuid => "uuid",
             Type::Interval => "interval",
             Type::Void => "void",
+            Type::Array(element) => match element {
+                Element::Int => "integer[]",
+                Element::BigInt => "bigint[]",
+                Element::Numeric => "numeric[]",
+                Element::Float => "double precision[]",
+                Element::Text => "text[]",
+                Element::Bool => "boolean[]",
+                Element::Uuid => "uuid[]",
+            },
         }
     }
 }
@@ -809,11 +881,36 @@ pub enum Function {
     AdvisoryUnlock,
     /// `pg_advisory_unlock_all()`.
     AdvisoryUnlockAll,
+    /// `ARRAY[a, b, …]`.
+    Array,
+    /// `array_length(array, dimension)`.
+    ArrayLength,
+    Cardinality,
+    ArrayAppend,
+    ArrayPrepend,
+    /// `array_remove(array, value)`: without every element equal to it.
+    ArrayRemove,
+    /// `array_position(array, value)`: the first such element's index.
+    ArrayPosition,
 }
 
 impl Function {
     /// Whether it takes or gives back an advisory lock: a statement of its
     /// own (`SELECT pg_advisory_xact_lock($1)`), which the store runs.
+    /// `ARRAY[…]` and the functions of arrays (`script::sql::array`).
+    pub fn is_array(self) -> bool {
+        matches!(
+            self,
+            Function::Array
+                | Function::ArrayLength
+                | Function::Cardinality
+                | Function::ArrayAppend
+                | Function::ArrayPrepend
+                | Function::ArrayRemove
+                | Function::ArrayPosition
+        )
+    }
+
     pub fn is_advisory(self) -> bool {
         matches!(
             self,
@@ -843,6 +940,15 @@ pub enum Op {
     JsonGet,
     /// `->>`: the same, as text.
     JsonText,
+    /// `@>`: an array holds every element of the other (or a jsonb value
+    /// contains the other).
+    Contains,
+    /// `<@`: `@>` the other way round.
+    ContainedBy,
+    /// `&&`: two arrays share an element.
+    Overlap,
+    /// `array[i]`: the element at 1-based `i`.
+    Subscript,
 }
 
 const SUPPORTED: &str =

@@ -18,14 +18,25 @@ use sqlparser::parser::{Parser, ParserError};
 use sqlparser::tokenizer::{Location, Token, TokenWithSpan, Tokenizer};
 
 use super::{
-    quote, Aggregate, Check, Column, Cte, Default, Delete, Expr, ForeignKey, Function, Insert,
-    Isolation, Join, Key, LockTable, OnConflict, Op, Plan, Projection, SchemaPlan, SchemaStep,
-    Select, SqlError, TableLock, TableSchema, Type, Update,
+    quote, Aggregate, Check, Column, Cte, Default, Delete, Element, Expr, ForeignKey, Function,
+    Insert, Isolation, Join, Key, LockTable, OnConflict, Op, Plan, Projection, SchemaPlan,
+    SchemaStep, Select, SqlError, TableLock, TableSchema, Type, Update,
 };
 
 /// A column type by its SQL name (`serial` also gives a default). A type
 /// the model does not know is kept as text.
 pub fn column_type(data_type: &ast::DataType) -> (Type, bool) {
+    if let ast::DataType::Array(element) = data_type {
+        let element = match element {
+            ast::ArrayElemTypeDef::SquareBracket(inner, _)
+            | ast::ArrayElemTypeDef::AngleBracket(inner)
+            | ast::ArrayElemTypeDef::Parenthesis(inner)
+            | ast::ArrayElemTypeDef::ParenthesisNotNull(inner)
+            | ast::ArrayElemTypeDef::Qualified(inner, _) => Element::of(column_type(inner).0),
+            ast::ArrayElemTypeDef::None => None,
+        };
+        return (element.map_or(Type::Text, Type::Array), false);
+    }
     let name = data_type.to_string().to_lowercase();
     let base = name.split('(').next().unwrap_or("").trim();
     match base {
@@ -1458,6 +1469,9 @@ fn expr(text: &str, expression: SqlExpr) -> Result<Expr, SqlError> {
                 BinaryOperator::StringConcat => Op::Concat,
                 BinaryOperator::Arrow => Op::JsonGet,
                 BinaryOperator::LongArrow => Op::JsonText,
+                BinaryOperator::AtArrow => Op::Contains,
+                BinaryOperator::ArrowAt => Op::ContainedBy,
+                BinaryOperator::PGOverlap => Op::Overlap,
                 other => {
                     return Err(SqlError::unsupported(
                         text,
@@ -1504,19 +1518,40 @@ fn expr(text: &str, expression: SqlExpr) -> Result<Expr, SqlError> {
             ..
         } => Expr::Any(Box::new(expr(text, *left)?), Box::new(expr(text, *right)?)),
         // `$1::int`, `'x'::text`, `CAST(x AS bigint)`: the value as that
-        // type (a bigint comes back to pg as a string).
-        // An array cast (`$1::int[]` for `= ANY($1::int[])`) keeps the
-        // array as it came.
-        SqlExpr::Cast {
-            expr: inner,
-            data_type: ast::DataType::Array(_),
-            ..
-        } => expr(text, *inner)?,
+        // type (a bigint comes back to pg as a string). An array of a type
+        // the model keeps no arrays of (`$1::timestamptz[]`) stays as it
+        // came.
         SqlExpr::Cast {
             expr: inner,
             data_type,
             ..
-        } => Expr::Cast(Box::new(expr(text, *inner)?), column_type(&data_type).0),
+        } => match column_type(&data_type).0 {
+            Type::Text if matches!(data_type, ast::DataType::Array(_)) => expr(text, *inner)?,
+            ty => Expr::Cast(Box::new(expr(text, *inner)?), ty),
+        },
+        // `ARRAY[a, b]`.
+        SqlExpr::Array(array) => Expr::Call(
+            Function::Array,
+            array
+                .elem
+                .into_iter()
+                .map(|e| expr(text, e))
+                .collect::<Result<_, _>>()?,
+        ),
+        // `tags[1]`.
+        SqlExpr::CompoundFieldAccess { root, access_chain } => match access_chain.as_slice() {
+            [ast::AccessExpr::Subscript(ast::Subscript::Index { index })] => Expr::Binary(
+                Box::new(expr(text, *root)?),
+                Op::Subscript,
+                Box::new(expr(text, index.clone())?),
+            ),
+            _ => {
+                return Err(SqlError::unsupported(
+                    text,
+                    "this subscript (one [index] is)",
+                ))
+            }
+        },
         SqlExpr::Function(function) => call(text, function)?,
         // `INTERVAL '1 hour'`, `INTERVAL '5' MINUTE`.
         SqlExpr::Interval(interval) => {
@@ -1610,7 +1645,8 @@ fn like(
 /// `avg` are aggregates).
 const FUNCTIONS: &str = "now(), gen_random_uuid(), coalesce(), count(), sum(), min(), max(), \
      avg(), lower(), upper(), length(), abs(), greatest(), least(), nullif(), round(), \
-     hashtext(), pg_advisory_lock(), pg_advisory_xact_lock(), their pg_try_ forms, \
+     hashtext(), array_length(), cardinality(), array_append(), array_prepend(), \
+     array_remove(), array_position(), pg_advisory_lock(), pg_advisory_xact_lock(), their pg_try_ forms, \
      pg_advisory_unlock() and pg_advisory_unlock_all()";
 
 fn call(text: &str, function: ast::Function) -> Result<Expr, SqlError> {
@@ -1691,6 +1727,12 @@ fn call(text: &str, function: ast::Function) -> Result<Expr, SqlError> {
         ("nullif", 2) => Function::NullIf,
         ("round", 1 | 2) => Function::Round,
         ("hashtext", 1) => Function::HashText,
+        ("array_length", 2) => Function::ArrayLength,
+        ("cardinality", 1) => Function::Cardinality,
+        ("array_append", 2) => Function::ArrayAppend,
+        ("array_prepend", 2) => Function::ArrayPrepend,
+        ("array_remove", 2) => Function::ArrayRemove,
+        ("array_position", 2) => Function::ArrayPosition,
         ("pg_advisory_lock", 1 | 2) => Function::AdvisoryLock {
             transaction: false,
             wait: true,

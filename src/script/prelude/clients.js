@@ -1453,6 +1453,8 @@
     1184: (value) => new Date(value),
     // pg-types' parseDate: the day's local midnight.
     1082: (value) => new Date(`${value}T00:00:00`),
+    // pg-types' parseFloatArray: a numeric[]'s elements as numbers.
+    1231: (value) => value.map((item) => (item === null ? null : parseFloat(item))),
   };
   // pg.types: a parser set with `setTypeParser(oid, parse)` is handed each
   // value of that type as PostgreSQL's text, as pg-types does, and its
@@ -1468,7 +1470,18 @@
             .map(([k, v]) => `${JSON.stringify(k)}: ${pgJsonText(v)}`)
             .join(", ")}}`
         : JSON.stringify(value);
+  // An array element's text: quoted where PostgreSQL quotes it.
+  const pgArrayItem = (text) =>
+    text === "" || text.toUpperCase() === "NULL" || /[\s{}",\\]/.test(text)
+      ? `"${text.replace(/["\\]/g, "\\$&")}"`
+      : text;
   const pgText = (value, oid) => {
+    if (Array.isArray(value) && oid !== 114 && oid !== 3802) {
+      const items = value.map((item) =>
+        item === null ? "NULL" : typeof item === "boolean" ? (item ? "t" : "f") : pgArrayItem(String(item)),
+      );
+      return `{${items.join(",")}}`;
+    }
     switch (oid) {
       case 16:
         return value === true || value === "t" || value === "true" ? "t" : "f";
@@ -1527,10 +1540,23 @@
       TIMESTAMPTZ: 1184, INTERVAL: 1186, NUMERIC: 1700, UUID: 2950, JSONB: 3802,
     }),
   });
+  // pg's arrayString: an array goes as PostgreSQL's text of one, each
+  // element quoted (`[1, null]` is `{"1",NULL}`), so a column or a cast
+  // reads it as the server does (and a jsonb column refuses it).
+  const pgArrayParam = (value) =>
+    `{${value
+      .map((item) =>
+        item === null || item === undefined
+          ? "NULL"
+          : Array.isArray(item)
+            ? pgArrayParam(item)
+            : `"${pgParam(item).replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`,
+      )
+      .join(",")}}`;
   const pgParam = (value) => {
     if (value === null || value === undefined) return null;
     if (value instanceof Date) return value.toISOString();
-    if (Array.isArray(value)) return value.map(pgParam);
+    if (Array.isArray(value)) return pgArrayParam(value);
     if (typeof value === "object") return JSON.stringify(value);
     return String(value);
   };

@@ -204,7 +204,15 @@ impl Names<'_> {
 fn compares_or_computes(op: Op) -> bool {
     !matches!(
         op,
-        Op::And | Op::Or | Op::Concat | Op::JsonGet | Op::JsonText
+        Op::And
+            | Op::Or
+            | Op::Concat
+            | Op::JsonGet
+            | Op::JsonText
+            | Op::Contains
+            | Op::ContainedBy
+            | Op::Overlap
+            | Op::Subscript
     )
 }
 

@@ -5,9 +5,10 @@ use std::cmp::Ordering;
 
 use serde_json::Value;
 
+use super::array;
 use super::interval::Interval;
 use super::numeric::Decimal;
-use super::parse::{Expr, Op, SqlError, Type};
+use super::parse::{Element, Expr, Op, SqlError, Type};
 use super::types::{arithmetic, temporal, Arithmetic};
 pub use super::types::{is_numeric, type_of, Context};
 pub use super::value::{cast, cast_as, compare_as, sql_equal, text, Row};
@@ -100,6 +101,13 @@ pub fn eval(
             }
             Value::Null
         }
+        // An array as text is PostgreSQL's text of it.
+        Expr::Cast(inner, Type::Text) if matches!(type_of(inner, ctx), Type::Array(_)) => {
+            match eval(inner, row, excluded, ctx)? {
+                Value::Array(items) => Value::String(array::literal(&items)),
+                other => other,
+            }
+        }
         // A timestamp column as text is PostgreSQL's output format.
         Expr::Cast(inner, Type::Text) if type_of(inner, ctx) == Type::Timestamp => {
             match eval(inner, row, excluded, ctx)? {
@@ -159,20 +167,29 @@ pub fn eval(
                 (false, false) => Value::Bool(*negated),
             }
         }
+        // `x = ANY(array)`: true if an element equals x, else NULL if an
+        // element (or x) is NULL, else false.
         Expr::Any(inner, array) => {
             let value = eval(inner, row, excluded, ctx)?;
-            let Value::Array(items) = eval(array, row, excluded, ctx)? else {
-                return Err(error("22P02", "ANY(…) needs an array".into()));
+            let items = match eval(array, row, excluded, ctx)? {
+                Value::Array(items) => items,
+                Value::Null => return Ok(Value::Null),
+                // A parameter's array comes as PostgreSQL's text of one.
+                other => array::parse(&text(&other))?,
             };
             if value.is_null() {
                 return Ok(Value::Null);
             }
             let numeric = is_numeric(inner, ctx);
-            let mut found = false;
-            for item in items.into_iter().filter(|item| !item.is_null()) {
-                found |= equal_as(&value, &ctx.as_column(inner, None, item)?, numeric);
+            let mut answer = Value::Bool(false);
+            for item in items {
+                if item.is_null() {
+                    answer = Value::Null;
+                } else if equal_as(&value, &ctx.as_column(inner, None, item)?, numeric) {
+                    return Ok(Value::Bool(true));
+                }
             }
-            Value::Bool(found)
+            answer
         }
         Expr::Aggregate(..) => {
             return Err(error(
@@ -185,6 +202,18 @@ pub fn eval(
                 "0A000",
                 "an advisory lock is taken or released only by a statement of its own in the simulation: SELECT pg_advisory_xact_lock($1)".into(),
             ))
+        }
+        Expr::Call(function, args) if function.is_array() => {
+            let values = args
+                .iter()
+                .map(|arg| eval(arg, row, excluded, ctx))
+                .collect::<Result<Vec<_>, _>>()?;
+            // The element type: the answer's, else its array argument's.
+            let element = std::iter::once(expr).chain(args.first()).find_map(|e| match type_of(e, ctx) {
+                Type::Array(element) => Some(element),
+                _ => None,
+            });
+            array::call(*function, values, element.unwrap_or(Element::Text))?
         }
         Expr::Call(function, args) => {
             let values = args
@@ -264,6 +293,31 @@ pub fn eval(
             let mut b = eval(right, row, excluded, ctx)?;
             if matches!(
                 op,
+                Op::Contains | Op::ContainedBy | Op::Overlap | Op::Subscript | Op::Concat
+            ) {
+                let types = (type_of(left, ctx), type_of(right, ctx));
+                let arrays = [types.0, types.1]
+                    .iter()
+                    .any(|ty| matches!(ty, Type::Array(_)));
+                if *op != Op::Concat || arrays {
+                    // The elements' type: the answer's for `||` (the wider
+                    // of two arrays'), else an array side's.
+                    let element = [type_of(expr, ctx), types.0, types.1]
+                        .into_iter()
+                        .skip(usize::from(*op != Op::Concat))
+                        .find_map(|ty| match ty {
+                            Type::Array(element) => Some(element),
+                            _ => None,
+                        });
+                    return collection_binary(
+                        (a, types.0, untyped(left)),
+                        (*op, element),
+                        (b, types.1, untyped(right)),
+                    );
+                }
+            }
+            if matches!(
+                op,
                 Op::Eq | Op::NotEq | Op::Lt | Op::LtEq | Op::Gt | Op::GtEq
             ) {
                 b = ctx.as_column(left, Some(right), b)?;
@@ -293,6 +347,96 @@ pub fn eval(
 
 /// `a op b` where a side is an interval, or two timestamps subtract:
 /// PostgreSQL's interval arithmetic and order (`interval`, `time`).
+/// A literal's or a parameter's value, whose type PostgreSQL takes from
+/// the other side (an array's, beside an array).
+fn untyped(expr: &Expr) -> bool {
+    matches!(
+        expr,
+        Expr::Value(Value::String(_) | Value::Null) | Expr::Param(_)
+    )
+}
+
+/// `a op b` on arrays (`@>`, `<@`, `&&`, `[i]`, and `||` beside an
+/// array) or jsonb (`@>`, `<@`).
+fn collection_binary(
+    (a, ta, a_untyped): (Value, Type, bool),
+    (op, element): (Op, Option<Element>),
+    (b, tb, b_untyped): (Value, Type, bool),
+) -> Result<Value, SqlError> {
+    let jsonb = |value: Value| match value {
+        Value::String(s) => cast(Value::String(s), Type::Jsonb),
+        other => Ok(other),
+    };
+    Ok(match (op, element) {
+        (Op::Subscript, _) if a.is_null() || b.is_null() => Value::Null,
+        (Op::Subscript, _) => match a {
+            Value::Array(items) => array::element(&items, &b),
+            _ => {
+                return Err(error(
+                    "42804",
+                    format!(
+                        "cannot subscript type {} because it does not support subscripting",
+                        ta.name()
+                    ),
+                ))
+            }
+        },
+        (Op::Contains | Op::ContainedBy | Op::Overlap, _) if a.is_null() || b.is_null() => {
+            Value::Null
+        }
+        (Op::Contains | Op::ContainedBy | Op::Overlap, Some(element)) => {
+            let (Value::Array(a), Value::Array(b)) = (
+                array::cast_array(a, element)?,
+                array::cast_array(b, element)?,
+            ) else {
+                unreachable!("cast_array gives an array")
+            };
+            Value::Bool(match op {
+                Op::Contains => array::contains(&a, &b),
+                Op::ContainedBy => array::contains(&b, &a),
+                _ => array::overlap(&a, &b),
+            })
+        }
+        (Op::Contains | Op::ContainedBy, None) if ta == Type::Jsonb || tb == Type::Jsonb => {
+            let (a, b) = (jsonb(a)?, jsonb(b)?);
+            Value::Bool(match op {
+                Op::Contains => array::json_contains(&a, &b, true),
+                _ => array::json_contains(&b, &a, true),
+            })
+        }
+        (Op::Contains | Op::ContainedBy | Op::Overlap, None) => {
+            return Err(error(
+                "42883",
+                format!(
+                    "operator does not exist: {} {} {}",
+                    ta.name(),
+                    symbol(op),
+                    tb.name()
+                ),
+            ))
+        }
+        (Op::Concat, Some(element)) => {
+            let items = |value: Value, ty: Type, untyped: bool| match value {
+                Value::Null if untyped || matches!(ty, Type::Array(_)) => Ok(Vec::new()),
+                value if untyped || matches!(ty, Type::Array(_)) => {
+                    match array::cast_array(value, element)? {
+                        Value::Array(items) => Ok(items),
+                        _ => unreachable!("cast_array gives an array"),
+                    }
+                }
+                value => Ok(vec![cast(value, element.ty())?]),
+            };
+            if a.is_null() && b.is_null() {
+                return Ok(Value::Null);
+            }
+            let mut all = items(a, ta, a_untyped)?;
+            all.extend(items(b, tb, b_untyped)?);
+            Value::Array(all)
+        }
+        _ => unreachable!("eval sends only these operators here"),
+    })
+}
+
 fn temporal_binary(a: &Value, ta: Type, op: Op, b: &Value, tb: Type) -> Result<Value, SqlError> {
     if a.is_null() || b.is_null() {
         return Ok(Value::Null);
@@ -459,6 +603,9 @@ fn binary(a: &Value, op: Op, b: &Value, numeric: bool) -> Result<Value, SqlError
         }
         Op::Concat => Value::String(text(a) + &text(b)),
         Op::JsonGet | Op::JsonText => super::functions::json_field(a, op == Op::JsonText, b)?,
+        Op::Contains | Op::ContainedBy | Op::Overlap | Op::Subscript => {
+            unreachable!("eval runs the arrays' operators (collection_binary)")
+        }
         Op::Modulo if a.as_i64().is_some() && b.as_i64().is_some() => {
             let (x, y) = (a.as_i64().unwrap_or(0), b.as_i64().unwrap_or(0));
             if y == 0 {
@@ -548,6 +695,10 @@ fn symbol(op: Op) -> &'static str {
         Op::Concat => "||",
         Op::JsonGet => "->",
         Op::JsonText => "->>",
+        Op::Contains => "@>",
+        Op::ContainedBy => "<@",
+        Op::Overlap => "&&",
+        Op::Subscript => "[]",
     }
 }
 

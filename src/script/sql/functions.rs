@@ -25,9 +25,9 @@ pub fn call(function: Function, values: Vec<Value>, numeric: bool) -> Result<Val
         Function::NullIf => "nullif",
         Function::Round => "round",
         Function::HashText => "hashtext",
-        Function::AdvisoryLock { .. } | Function::AdvisoryUnlock | Function::AdvisoryUnlockAll => {
-            unreachable!("the store takes advisory locks")
-        }
+        // The store takes advisory locks; eval runs the array functions
+        // (`array::call`).
+        other => unreachable!("{other:?} is not a scalar function"),
     };
     let no_such = |value: &Value| {
         error(
@@ -83,9 +83,6 @@ pub fn call(function: Function, values: Vec<Value>, numeric: bool) -> Result<Val
             }
             _ => return Err(no_such(&first)),
         },
-        Function::AdvisoryLock { .. } | Function::AdvisoryUnlock | Function::AdvisoryUnlockAll => {
-            unreachable!("the store takes advisory locks")
-        }
         Function::Lower | Function::Upper | Function::Length => {
             let Value::String(s) = &first else {
                 return Err(no_such(&first));
@@ -139,6 +136,7 @@ pub fn call(function: Function, values: Vec<Value>, numeric: bool) -> Result<Val
                 }
             }
         }
+        other => unreachable!("{other:?} is not a scalar function"),
     };
     // A `numeric` call's answer is a `numeric`, though an integer won.
     Ok(match (&answer, numeric) {

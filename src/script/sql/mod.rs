@@ -5,6 +5,7 @@
 
 pub mod aggregate;
 pub mod analysis;
+pub mod array;
 pub mod eval;
 pub mod functions;
 pub mod interval;

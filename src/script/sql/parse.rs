@@ -6,9 +6,9 @@
 //! query of a run finds it missing.
 
 pub use crate::sql::{
-    bind, first_param, params, quote, visit_mut, Aggregate, Delete, Expr, Function, Insert,
-    Isolation, OnConflict, Op, Plan, Projection, SchemaPlan, SchemaStep, Select, SqlError, Type,
-    Update,
+    bind, first_param, params, quote, visit_mut, Aggregate, Delete, Element, Expr, Function,
+    Insert, Isolation, OnConflict, Op, Plan, Projection, SchemaPlan, SchemaStep, Select, SqlError,
+    Type, Update,
 };
 
 #[cfg(feature = "sql")]

@@ -15,11 +15,11 @@ use serde_json::Value;
 use super::aggregate::{self, compare_keys};
 use super::analysis::{self, column_of};
 use super::eval::{eval, is_numeric, matches, sql_equal, type_of, Context};
-use super::parse::Type;
 use super::parse::{
     Delete, Expr, Function, Insert, Isolation, OnConflict, Plan, Projection, Select, SqlError,
     Update,
 };
+use super::parse::{Element, Type};
 use super::table_locks::TableLocks;
 use crate::sql::Join;
 use crate::sql::PerRow;
@@ -58,20 +58,32 @@ impl Reply {
             .collect();
         // A bigint goes as PostgreSQL's text, as on the wire: a JavaScript
         // number would lose the digits past 2^53 before pg's parser sees it.
+        // So does each element of a bigint[].
         let bigints: Vec<&str> = self
             .fields
             .iter()
-            .filter(|(_, oid)| *oid == Type::BigInt.oid())
+            .filter(|(_, oid)| {
+                [Type::BigInt, Type::Array(Element::BigInt)]
+                    .iter()
+                    .any(|ty| ty.oid() == *oid)
+            })
             .map(|(name, _)| name.as_str())
             .collect();
+        let as_text = |value: &mut Value| {
+            if let Value::Number(n) = value {
+                *value = Value::String(n.to_string());
+            }
+        };
         let rows: Vec<Value> = self
             .rows
             .iter()
             .map(|row| {
                 let mut row = row.clone();
                 for name in &bigints {
-                    if let Some(value @ Value::Number(_)) = row.get_mut(*name) {
-                        *value = Value::String(value.to_string());
+                    match row.get_mut(*name) {
+                        Some(Value::Array(items)) => items.iter_mut().for_each(as_text),
+                        Some(value) => as_text(value),
+                        None => {}
                     }
                 }
                 Value::Object(row)

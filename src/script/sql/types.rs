@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::parse::{Aggregate, Expr, Function, Op, SqlError, Type};
+use super::parse::{Aggregate, Element, Expr, Function, Op, SqlError, Type};
 use super::value::{cast, error};
 
 /// What an expression may read besides the row: the simulated clock, and
@@ -49,7 +49,14 @@ impl Context {
         }
         match (self.column_type(name), &value) {
             (
-                Some(ty @ (Type::Int | Type::BigInt | Type::Timestamp | Type::Date | Type::Uuid)),
+                Some(
+                    ty @ (Type::Int
+                    | Type::BigInt
+                    | Type::Timestamp
+                    | Type::Date
+                    | Type::Uuid
+                    | Type::Array(_)),
+                ),
                 Value::String(_),
             ) => cast(value, ty),
             _ => Ok(value),
@@ -167,6 +174,13 @@ pub fn type_of(expr: &Expr, ctx: &Context) -> Type {
             Function::AdvisoryLock { wait: true, .. } | Function::AdvisoryUnlockAll => Type::Void,
             Function::AdvisoryLock { wait: false, .. } | Function::AdvisoryUnlock => Type::Bool,
             Function::HashText => Type::Int,
+            Function::ArrayLength | Function::Cardinality | Function::ArrayPosition => Type::Int,
+            // An array of its elements' widest type (text for literals).
+            Function::Array => {
+                Type::Array(Element::of(widest(&mut args.iter())).unwrap_or(Element::Text))
+            }
+            Function::ArrayAppend | Function::ArrayRemove => array_type(&args[0], &args[1], ctx),
+            Function::ArrayPrepend => array_type(&args[1], &args[0], ctx),
             Function::Lower | Function::Upper => Type::Text,
             Function::Length => Type::Int,
             Function::Round if args.len() == 2 => Type::Numeric(None),
@@ -193,13 +207,28 @@ pub fn type_of(expr: &Expr, ctx: &Context) -> Type {
             }
             Op::Modulo => widest(&mut [&**a, &**b].into_iter()),
             Op::Concat => match (type_of(a, ctx), type_of(b, ctx)) {
+                (Type::Array(x), Type::Array(y)) if rank(y.ty()) > rank(x.ty()) => Type::Array(y),
+                (array @ Type::Array(_), _) | (_, array @ Type::Array(_)) => array,
                 (Type::Jsonb, _) | (_, Type::Jsonb) => Type::Jsonb,
                 _ => Type::Text,
             },
             Op::JsonGet => type_of(a, ctx),
             Op::JsonText => Type::Text,
+            Op::Subscript => match type_of(a, ctx) {
+                Type::Array(element) => element.ty(),
+                _ => Type::Text,
+            },
             _ => Type::Bool,
         },
+    }
+}
+
+/// The type of an array function's answer: its array's, else an array of
+/// its element's.
+fn array_type(array: &Expr, element: &Expr, ctx: &Context) -> Type {
+    match type_of(array, ctx) {
+        array @ Type::Array(_) => array,
+        _ => Type::Array(Element::of(type_of(element, ctx)).unwrap_or(Element::Text)),
     }
 }
 

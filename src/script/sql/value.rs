@@ -158,6 +158,12 @@ pub fn cast_as(value: Value, ty: Type, numeric: bool) -> Result<Value, SqlError>
     };
     Ok(match (ty, value) {
         (_, Value::Null) => Value::Null,
+        (Type::Array(element), value) => super::array::cast_array(value, element)?,
+        // A number out of range, as PostgreSQL's int8-to-int4 cast says it;
+        // a text, as its input function does.
+        (Type::Int, Value::Number(n)) if n.as_i64().is_some_and(|i| i32::try_from(i).is_err()) => {
+            return Err(error("22003", "integer out of range".into()));
+        }
         (Type::Int, value) if int_value(&value).is_some_and(|i| i32::try_from(i).is_err()) => {
             return Err(error(
                 "22003",
