@@ -2449,3 +2449,73 @@ fn array_edges_answer_as_postgresql_does() {
         ]
     );
 }
+
+/// `IS [NOT] DISTINCT FROM`, an aggregate's `FILTER (WHERE …)`,
+/// `array_agg` (NULLs kept, `DISTINCT` sorted, NULL over no rows), the
+/// text functions (`trim` in its forms, `split_part` from either end,
+/// `substring`/`substr`, `left`/`right` with negative counts, `concat`
+/// leaving NULLs out, `replace`, `strpos`/`position`), `ceil`/`floor` (a
+/// numeric's numeric, anything else's a double) and `mod`, with
+/// PostgreSQL's errors: each line as node-postgres 8 printed it from
+/// PostgreSQL 15 (`interleave real --script` agreed on every statement).
+#[test]
+fn text_functions_and_filters_answer_as_postgresql_does() {
+    let schema = r#"CREATE TABLE users (id serial PRIMARY KEY, email text, name text, tier text, score numeric(6,2), ratio float8);
+CREATE TABLE orders (id serial PRIMARY KEY, user_id int, status text, total numeric(10,2));
+INSERT INTO users (email, name, tier, score, ratio) VALUES (' Ann@Example.com ', 'Ann Lee', 'gold', 12.25, 1.5), ('bob@x.io', 'Bob', NULL, 7.50, -2.5), ('cy@x.io', NULL, 'gold', NULL, NULL);
+INSERT INTO orders (user_id, status, total) VALUES (1, 'paid', 10.00), (1, 'open', 5.50), (2, 'paid', 3.25), (1, 'paid', 1.00), (3, NULL, NULL);"#;
+    let code = typed_statements(
+        r#"[
+  ["SELECT id FROM users WHERE tier IS DISTINCT FROM 'gold' ORDER BY id", []],
+  ["SELECT id FROM users WHERE tier IS NOT DISTINCT FROM $1 ORDER BY id", [null]],
+  ["SELECT id, name IS DISTINCT FROM NULL AS named FROM users ORDER BY id", []],
+  ["UPDATE users SET tier = $1 WHERE id = 2 AND tier IS DISTINCT FROM $1 RETURNING id", ["silver"]],
+  ["SELECT count(*) FILTER (WHERE status = 'paid') AS paid, count(*) AS n, sum(total) FILTER (WHERE status = 'paid') AS paid_total FROM orders", []],
+  ["SELECT user_id, count(*) FILTER (WHERE status = 'open') AS open FROM orders GROUP BY user_id ORDER BY user_id", []],
+  ["SELECT user_id, array_agg(id) AS ids, array_agg(status) AS statuses FROM orders GROUP BY user_id ORDER BY user_id", []],
+  ["SELECT array_agg(DISTINCT status) AS s, array_agg(total) AS t FROM orders", []],
+  ["SELECT array_agg(id) AS none FROM orders WHERE id > 100", []],
+  ["SELECT lower(trim(email)) AS e, btrim('xxhixx', 'x') AS b, trim(leading 'x' from 'xxhi') AS l FROM users WHERE id = 1", []],
+  ["SELECT split_part(email, '@', 2) AS domain, split_part(email, '@', -1) AS d2 FROM users ORDER BY id", []],
+  ["SELECT substring(name from 1 for 3) AS s, substr(name, 2) AS s2, left(name, 2) AS l, right(name, -1) AS r FROM users ORDER BY id", []],
+  ["SELECT concat(name, ' <', email, '>') AS c, concat('a', NULL) AS c2 FROM users ORDER BY id", []],
+  ["SELECT replace(email, 'x.io', 'y.io') AS r, strpos(email, '@') AS p, position('@' in email) AS p2 FROM users ORDER BY id", []],
+  ["SELECT ceil(score) AS c, floor(score) AS f, ceil(ratio) AS cr, floor(ratio) AS fr, mod(id, 2) AS m, mod(score, 5) AS ms FROM users ORDER BY id", []],
+  ["SELECT ceil(5) AS a, floor(-2.5) AS b, mod(-7, 3) AS c", []],
+  ["SELECT split_part('a', ',', 0)", []],
+  ["SELECT substring('abc' from 1 for -1)", []],
+  ["SELECT mod(1, 0)", []],
+  ["SELECT lower('A') FILTER (WHERE true)", []],
+  ["SELECT trim(name) AS t, trim(both from name) AS t2 FROM users WHERE id = 2", []],
+  ["SELECT id FROM users WHERE lower(split_part(email, '@', 1)) = $1", ["bob"]],
+]"#,
+    );
+    let (_, run) = run_sql(&code, schema, "scenario=script&users=1&clicks=1");
+    assert_eq!(
+        run.messages(),
+        [
+            r#"0 1 [{"id":2}] [23]"#,
+            r#"1 1 [{"id":2}] [23]"#,
+            r#"2 3 [{"id":1,"named":true},{"id":2,"named":true},{"id":3,"named":false}] [23,16]"#,
+            r#"3 1 [{"id":2}] [23]"#,
+            r#"4 1 [{"paid":"3","n":"5","paid_total":"14.25"}] [20,20,1700]"#,
+            r#"5 3 [{"user_id":1,"open":"1"},{"user_id":2,"open":"0"},{"user_id":3,"open":"0"}] [23,20]"#,
+            r#"6 3 [{"user_id":1,"ids":[1,2,4],"statuses":["paid","open","paid"]},{"user_id":2,"ids":[3],"statuses":["paid"]},{"user_id":3,"ids":[5],"statuses":[null]}] [23,1007,1009]"#,
+            r#"7 1 [{"s":["open","paid",null],"t":[10,5.5,3.25,1,null]}] [1009,1231]"#,
+            r#"8 1 [{"none":null}] [1007]"#,
+            r#"9 1 [{"e":"ann@example.com","b":"hi","l":"hi"}] [25,25,25]"#,
+            r#"10 3 [{"domain":"Example.com ","d2":"Example.com "},{"domain":"x.io","d2":"x.io"},{"domain":"x.io","d2":"x.io"}] [25,25]"#,
+            r#"11 3 [{"s":"Ann","s2":"nn Lee","l":"An","r":"nn Lee"},{"s":"Bob","s2":"ob","l":"Bo","r":"ob"},{"s":null,"s2":null,"l":null,"r":null}] [25,25,25,25]"#,
+            r#"12 3 [{"c":"Ann Lee < Ann@Example.com >","c2":"a"},{"c":"Bob <bob@x.io>","c2":"a"},{"c":" <cy@x.io>","c2":"a"}] [25,25]"#,
+            r#"13 3 [{"r":" Ann@Example.com ","p":5,"p2":5},{"r":"bob@y.io","p":4,"p2":4},{"r":"cy@y.io","p":3,"p2":3}] [25,23,23]"#,
+            r#"14 3 [{"c":"13","f":"12","cr":2,"fr":1,"m":1,"ms":"2.25"},{"c":"8","f":"7","cr":-2,"fr":-3,"m":0,"ms":"2.50"},{"c":null,"f":null,"cr":null,"fr":null,"m":1,"ms":null}] [1700,1700,701,701,23,1700]"#,
+            r#"15 1 [{"a":5,"b":"-3","c":-1}] [701,1700,23]"#,
+            r#"16 ERR 22023 field position must not be zero undefined"#,
+            r#"17 ERR 22011 negative substring length not allowed undefined"#,
+            r#"18 ERR 22012 division by zero undefined"#,
+            r#"19 ERR 42809 FILTER specified, but lower is not an aggregate function undefined"#,
+            r#"20 1 [{"t":"Bob","t2":"Bob"}] [25,25]"#,
+            r#"21 1 [{"id":2}] [23]"#,
+        ]
+    );
+}

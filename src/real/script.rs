@@ -1379,9 +1379,11 @@ fn typed(text: Option<&str>, oid: u64) -> Value {
         21 | 23 | 26 => text
             .parse::<i64>()
             .map_or_else(|_| json!(text), |n| json!(n)),
+        // A whole double as the model writes one (`2`, not `2.0`): the
+        // same JavaScript number.
         700 | 701 => text
             .parse::<f64>()
-            .map_or_else(|_| json!(text), |n| json!(n)),
+            .map_or_else(|_| json!(text), crate::script::world::number),
         114 | 3802 => serde_json::from_str(text).unwrap_or_else(|_| json!(text)),
         _ => match array_element_oid(oid) {
             Some(element) => match crate::script::sql::array::parse(text) {

@@ -853,6 +853,8 @@ pub enum Aggregate {
     Min,
     Max,
     Avg,
+    /// `array_agg(x)`: every value, NULLs too, as an array.
+    ArrayAgg,
 }
 
 /// A scalar function the model computes.
@@ -892,6 +894,21 @@ pub enum Function {
     ArrayRemove,
     /// `array_position(array, value)`: the first such element's index.
     ArrayPosition,
+    /// `btrim`, `trim(…)`: the characters given (spaces) off both ends.
+    Trim,
+    LTrim,
+    RTrim,
+    Replace,
+    SplitPart,
+    /// `substring(s FROM a FOR n)`, `substr(s, a, n)`.
+    Substring,
+    Concat,
+    Left,
+    Right,
+    /// `strpos(s, sub)`, `position(sub IN s)`.
+    Position,
+    Ceil,
+    Floor,
 }
 
 impl Function {
@@ -908,6 +925,23 @@ impl Function {
                 | Function::ArrayPrepend
                 | Function::ArrayRemove
                 | Function::ArrayPosition
+        )
+    }
+
+    /// The text functions (`script::sql::strings`).
+    pub fn is_text(self) -> bool {
+        matches!(
+            self,
+            Function::Trim
+                | Function::LTrim
+                | Function::RTrim
+                | Function::Replace
+                | Function::SplitPart
+                | Function::Substring
+                | Function::Concat
+                | Function::Left
+                | Function::Right
+                | Function::Position
         )
     }
 
@@ -949,12 +983,15 @@ pub enum Op {
     Overlap,
     /// `array[i]`: the element at 1-based `i`.
     Subscript,
+    /// `IS DISTINCT FROM`: `<>`, with NULL the same as NULL, never NULL.
+    DistinctFrom,
+    NotDistinctFrom,
 }
 
 const SUPPORTED: &str =
     "the SQL the simulation runs is SELECT (a table, or tables joined by [INNER] JOIN, \
      LEFT [OUTER] JOIN (ON or USING), RIGHT and FULL [OUTER] JOIN ON, and CROSS JOIN; DISTINCT, DISTINCT ON (columns), WHERE, GROUP BY, HAVING, ORDER BY, LIMIT, OFFSET, \
-     FOR UPDATE | NO KEY UPDATE | SHARE [NOWAIT | SKIP LOCKED] of one table; count, sum, min, max, avg; CASE, LIKE; \
+     FOR UPDATE | NO KEY UPDATE | SHARE [NOWAIT | SKIP LOCKED] of one table; count, sum, min, max, avg, array_agg [FILTER (WHERE …)]; CASE, LIKE; \
      subqueries: EXISTS, IN (SELECT …), (SELECT …), correlated unless the outer query joins tables), INSERT … VALUES or SELECT (ON CONFLICT DO NOTHING | DO UPDATE, RETURNING), \
      UPDATE … SET (FROM, RETURNING), DELETE (USING, RETURNING), WITH … AS (SELECT …) before any of them, \
      (SELECT …) AS name in their FROM, \

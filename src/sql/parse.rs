@@ -1338,6 +1338,19 @@ fn default_name(expression: &SqlExpr) -> String {
         // PostgreSQL names `x::int` after `x`, and `count(*)::int` `count`.
         SqlExpr::Cast { expr, .. } => default_name(expr),
         SqlExpr::Case { .. } => "case".to_string(),
+        SqlExpr::Array(_) => "array".to_string(),
+        SqlExpr::Trim { trim_where, .. } => match trim_where {
+            Some(ast::TrimWhereField::Leading) => "ltrim",
+            Some(ast::TrimWhereField::Trailing) => "rtrim",
+            _ => "btrim",
+        }
+        .to_string(),
+        SqlExpr::Substring { .. } => "substring".to_string(),
+        SqlExpr::Position { .. } => "position".to_string(),
+        SqlExpr::Ceil { .. } => "ceil".to_string(),
+        SqlExpr::Floor { .. } => "floor".to_string(),
+        // `tags[1]` is named after `tags`.
+        SqlExpr::CompoundFieldAccess { root, .. } => default_name(root),
         _ => "?column?".to_string(),
     }
 }
@@ -1496,6 +1509,16 @@ fn expr(text: &str, expression: SqlExpr) -> Result<Expr, SqlError> {
                 ))
             }
         },
+        SqlExpr::IsDistinctFrom(a, b) => Expr::Binary(
+            Box::new(expr(text, *a)?),
+            Op::DistinctFrom,
+            Box::new(expr(text, *b)?),
+        ),
+        SqlExpr::IsNotDistinctFrom(a, b) => Expr::Binary(
+            Box::new(expr(text, *a)?),
+            Op::NotDistinctFrom,
+            Box::new(expr(text, *b)?),
+        ),
         SqlExpr::IsNull(inner) => Expr::IsNull(Box::new(expr(text, *inner)?), true),
         SqlExpr::IsNotNull(inner) => Expr::IsNull(Box::new(expr(text, *inner)?), false),
         SqlExpr::In {
@@ -1538,6 +1561,57 @@ fn expr(text: &str, expression: SqlExpr) -> Result<Expr, SqlError> {
                 .map(|e| expr(text, e))
                 .collect::<Result<_, _>>()?,
         ),
+        // `trim([BOTH | LEADING | TRAILING] [chars FROM] s)`.
+        SqlExpr::Trim {
+            trim_where,
+            trim_what,
+            expr: inner,
+            trim_characters,
+        } => {
+            let function = match trim_where {
+                Some(ast::TrimWhereField::Leading) => Function::LTrim,
+                Some(ast::TrimWhereField::Trailing) => Function::RTrim,
+                _ => Function::Trim,
+            };
+            let mut args = vec![expr(text, *inner)?];
+            let chars = trim_what
+                .map(|e| *e)
+                .or_else(|| trim_characters.and_then(|list| list.into_iter().next()));
+            if let Some(chars) = chars {
+                args.push(expr(text, chars)?);
+            }
+            Expr::Call(function, args)
+        }
+        SqlExpr::Substring {
+            expr: inner,
+            substring_from,
+            substring_for,
+            ..
+        } => {
+            let mut args = vec![
+                expr(text, *inner)?,
+                match substring_from {
+                    Some(from) => expr(text, *from)?,
+                    None => Expr::Value(Value::from(1)),
+                },
+            ];
+            if let Some(length) = substring_for {
+                args.push(expr(text, *length)?);
+            }
+            Expr::Call(Function::Substring, args)
+        }
+        SqlExpr::Position { expr: wanted, r#in } => Expr::Call(
+            Function::Position,
+            vec![expr(text, *r#in)?, expr(text, *wanted)?],
+        ),
+        SqlExpr::Ceil {
+            expr: inner,
+            field: ast::CeilFloorKind::DateTimeField(ast::DateTimeField::NoDateTime),
+        } => Expr::Call(Function::Ceil, vec![expr(text, *inner)?]),
+        SqlExpr::Floor {
+            expr: inner,
+            field: ast::CeilFloorKind::DateTimeField(ast::DateTimeField::NoDateTime),
+        } => Expr::Call(Function::Floor, vec![expr(text, *inner)?]),
         // `tags[1]`.
         SqlExpr::CompoundFieldAccess { root, access_chain } => match access_chain.as_slice() {
             [ast::AccessExpr::Subscript(ast::Subscript::Index { index })] => Expr::Binary(
@@ -1645,7 +1719,9 @@ fn like(
 /// `avg` are aggregates).
 const FUNCTIONS: &str = "now(), gen_random_uuid(), coalesce(), count(), sum(), min(), max(), \
      avg(), lower(), upper(), length(), abs(), greatest(), least(), nullif(), round(), \
-     hashtext(), array_length(), cardinality(), array_append(), array_prepend(), \
+     hashtext(), btrim() (trim(), ltrim(), rtrim()), replace(), split_part(), substring() \
+     (substr()), concat(), left(), right(), strpos() (position()), ceil(), floor(), mod(), \
+     array_length(), cardinality(), array_append(), array_prepend(), \
      array_remove(), array_position(), pg_advisory_lock(), pg_advisory_xact_lock(), their pg_try_ forms, \
      pg_advisory_unlock() and pg_advisory_unlock_all()";
 
@@ -1657,7 +1733,7 @@ fn call(text: &str, function: ast::Function) -> Result<Expr, SqlError> {
             &format!("{name}() OVER (a window)"),
         ));
     }
-    if function.filter.is_some() || !function.within_group.is_empty() {
+    if !function.within_group.is_empty() {
         return Err(SqlError::unsupported(text, &format!("this call of {name}")));
     }
     let aggregate = match name.as_str() {
@@ -1666,7 +1742,40 @@ fn call(text: &str, function: ast::Function) -> Result<Expr, SqlError> {
         "min" => Some(Aggregate::Min),
         "max" => Some(Aggregate::Max),
         "avg" => Some(Aggregate::Avg),
+        "array_agg" => Some(Aggregate::ArrayAgg),
         _ => None,
+    };
+    // `agg(x) FILTER (WHERE c)` is `agg(CASE WHEN c THEN x END)` for an
+    // aggregate that leaves NULLs out (`count(*)`'s x is 1).
+    let filter = match (function.filter, aggregate) {
+        (None, _) => None,
+        (Some(filter), Some(kind)) if kind != Aggregate::ArrayAgg => {
+            let filter = expr(text, *filter)?;
+            if filter.has_aggregate() {
+                return Err(SqlError::new(
+                    "42803",
+                    "aggregate functions are not allowed in FILTER",
+                ));
+            }
+            Some(filter)
+        }
+        (Some(_), Some(_)) => {
+            return Err(SqlError::unsupported(text, &format!("FILTER on {name}")))
+        }
+        (Some(_), None) => {
+            return Err(SqlError::new(
+                "42809",
+                format!("FILTER specified, but {name} is not an aggregate function"),
+            ))
+        }
+    };
+    let filtered = |arg: Option<Expr>| match &filter {
+        None => arg,
+        Some(when) => Some(Expr::Case {
+            operand: None,
+            branches: vec![(when.clone(), arg.unwrap_or(Expr::Value(Value::from(1))))],
+            otherwise: None,
+        }),
     };
     let (distinct, args) = match function.args {
         FunctionArguments::None => (false, Vec::new()),
@@ -1702,7 +1811,11 @@ fn call(text: &str, function: ast::Function) -> Result<Expr, SqlError> {
             }
             _ => return Err(SqlError::unsupported(text, &format!("this call of {name}"))),
         };
-        return Ok(Expr::Aggregate(kind, arg, distinct));
+        return Ok(Expr::Aggregate(
+            kind,
+            filtered(arg.map(|arg| *arg)).map(Box::new),
+            distinct,
+        ));
     }
     if distinct {
         return Err(SqlError::unsupported(text, &format!("this call of {name}")));
@@ -1727,6 +1840,22 @@ fn call(text: &str, function: ast::Function) -> Result<Expr, SqlError> {
         ("nullif", 2) => Function::NullIf,
         ("round", 1 | 2) => Function::Round,
         ("hashtext", 1) => Function::HashText,
+        ("btrim" | "trim", 1 | 2) => Function::Trim,
+        ("ltrim", 1 | 2) => Function::LTrim,
+        ("rtrim", 1 | 2) => Function::RTrim,
+        ("replace", 3) => Function::Replace,
+        ("split_part", 3) => Function::SplitPart,
+        ("substr" | "substring", 2 | 3) => Function::Substring,
+        ("concat", n) if n > 0 => Function::Concat,
+        ("left", 2) => Function::Left,
+        ("right", 2) => Function::Right,
+        ("strpos", 2) => Function::Position,
+        ("ceil" | "ceiling", 1) => Function::Ceil,
+        ("floor", 1) => Function::Floor,
+        ("mod", 2) => {
+            let [a, b] = <[Expr; 2]>::try_from(args).map_err(|_| SqlError::syntax("mod"))?;
+            return Ok(Expr::Binary(Box::new(a), Op::Modulo, Box::new(b)));
+        }
         ("array_length", 2) => Function::ArrayLength,
         ("cardinality", 1) => Function::Cardinality,
         ("array_append", 2) => Function::ArrayAppend,

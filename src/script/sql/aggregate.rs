@@ -1,9 +1,11 @@
-//! Aggregates (`count`, `sum`, `min`, `max`, `avg`, with `DISTINCT`) and
-//! the SELECTs they make: rows in groups by their `GROUP BY` columns (all
-//! of them in one group without it), each group's HAVING, and one output
-//! row per group. The types are PostgreSQL's: `count` is a `bigint`, the
-//! `sum` of integers a `bigint` and of bigints a `numeric`, `avg` a
-//! `numeric` (a double's a double), `min` and `max` their argument's.
+//! Aggregates (`count`, `sum`, `min`, `max`, `avg`, `array_agg`, with
+//! `DISTINCT`; `FILTER (WHERE …)` is a CASE in the argument, `sql::parse`)
+//! and the SELECTs they make: rows in groups by their `GROUP BY` columns
+//! (all of them in one group without it), each group's HAVING, and one
+//! output row per group. The types are PostgreSQL's: `count` is a
+//! `bigint`, the `sum` of integers a `bigint` and of bigints a `numeric`,
+//! `avg` a `numeric` (a double's a double), `min` and `max` their
+//! argument's, `array_agg` an array of it.
 
 use std::cmp::Ordering;
 
@@ -15,8 +17,9 @@ use super::parse::{Aggregate, Expr, Projection, Select, SqlError, Type};
 use super::types::{is_numeric, result_type, type_of, Context};
 use super::value::{compare_as, decimal, error, number, Row};
 
-/// `kind(arg)` over `rows` (`arg` `None`: `count(*)`): NULLs left out,
-/// each value once if `distinct`; NULL over no values, but `count`'s 0.
+/// `kind(arg)` over `rows` (`arg` `None`: `count(*)`): NULLs left out
+/// (but by `array_agg`), each value once if `distinct`; NULL over no
+/// values, but `count`'s 0.
 pub fn compute(
     kind: Aggregate,
     arg: Option<&Expr>,
@@ -29,14 +32,32 @@ pub fn compute(
     };
     let ty = result_type(kind, Some(type_of(arg, ctx)))?;
     let numeric = is_numeric(arg, ctx);
+    // `array_agg` keeps NULLs (as one value, with DISTINCT).
+    let keeps_null = kind == Aggregate::ArrayAgg;
     let mut values: Vec<Value> = Vec::new();
     for row in rows {
         let value = eval(arg, Some(row), None, ctx)?;
-        let seen = |other: &Value| compare_as(other, &value, numeric) == Some(Ordering::Equal);
+        let seen = |other: &Value| {
+            other.is_null() && value.is_null()
+                || compare_as(other, &value, numeric) == Some(Ordering::Equal)
+        };
         let repeated = distinct && values.iter().any(seen);
-        if !value.is_null() && !repeated {
+        if (keeps_null || !value.is_null()) && !repeated {
             values.push(value);
         }
+    }
+    if kind == Aggregate::ArrayAgg {
+        if values.is_empty() {
+            return Ok(Value::Null);
+        }
+        // PostgreSQL sorts a DISTINCT aggregate's input (NULL last).
+        if distinct {
+            values.sort_by(|a, b| match (a.is_null(), b.is_null()) {
+                (false, false) => compare_as(a, b, numeric).unwrap_or(Ordering::Equal),
+                (a, b) => a.cmp(&b),
+            });
+        }
+        return Ok(Value::Array(values));
     }
     if kind == Aggregate::Count {
         return Ok(Value::from(values.len() as u64));

@@ -289,8 +289,8 @@ pub fn eval(
             }
         }
         Expr::Binary(left, op, right) => {
-            let mut a = eval(left, row, excluded, ctx)?;
-            let mut b = eval(right, row, excluded, ctx)?;
+            let a = eval(left, row, excluded, ctx)?;
+            let b = eval(right, row, excluded, ctx)?;
             if matches!(
                 op,
                 Op::Contains | Op::ContainedBy | Op::Overlap | Op::Subscript | Op::Concat
@@ -316,37 +316,56 @@ pub fn eval(
                     );
                 }
             }
-            if matches!(
-                op,
-                Op::Eq | Op::NotEq | Op::Lt | Op::LtEq | Op::Gt | Op::GtEq
-            ) {
-                b = ctx.as_column(left, Some(right), b)?;
-                a = ctx.as_column(right, Some(left), a)?;
+            if matches!(op, Op::DistinctFrom | Op::NotDistinctFrom) {
+                // `=` that takes two NULLs as the same and is never NULL.
+                let same = match (a.is_null(), b.is_null()) {
+                    (true, true) => true,
+                    (false, false) => {
+                        operate((left, a), Op::Eq, (right, b), ctx)? == Value::Bool(true)
+                    }
+                    _ => false,
+                };
+                return Ok(Value::Bool(same == (*op == Op::NotDistinctFrom)));
             }
-            if !matches!(
-                op,
-                Op::And | Op::Or | Op::Concat | Op::JsonGet | Op::JsonText | Op::Modulo
-            ) {
-                let types = (type_of(left, ctx), type_of(right, ctx));
-                if types.0 == Type::Interval
-                    || types.1 == Type::Interval
-                    || temporal(types.0, *op, types.1).is_some()
-                {
-                    return temporal_binary(&a, types.0, *op, &b, types.1);
-                }
-            }
-            let numeric = !matches!(
-                op,
-                Op::And | Op::Or | Op::Concat | Op::JsonGet | Op::JsonText
-            ) && arithmetic(left, ctx).max(arithmetic(right, ctx))
-                == Arithmetic::Numeric;
-            binary(&a, *op, &b, numeric)?
+            operate((left, a), *op, (right, b), ctx)?
         }
     })
 }
 
-/// `a op b` where a side is an interval, or two timestamps subtract:
-/// PostgreSQL's interval arithmetic and order (`interval`, `time`).
+/// `a op b`, the values of `left` and `right`: a comparison, arithmetic
+/// (of times too), `||`, json's `->` and `->>`, AND, OR.
+fn operate(
+    (left, mut a): (&Expr, Value),
+    op: Op,
+    (right, mut b): (&Expr, Value),
+    ctx: &Context,
+) -> Result<Value, SqlError> {
+    if matches!(
+        op,
+        Op::Eq | Op::NotEq | Op::Lt | Op::LtEq | Op::Gt | Op::GtEq
+    ) {
+        b = ctx.as_column(left, Some(right), b)?;
+        a = ctx.as_column(right, Some(left), a)?;
+    }
+    if !matches!(
+        op,
+        Op::And | Op::Or | Op::Concat | Op::JsonGet | Op::JsonText | Op::Modulo
+    ) {
+        let types = (type_of(left, ctx), type_of(right, ctx));
+        if types.0 == Type::Interval
+            || types.1 == Type::Interval
+            || temporal(types.0, op, types.1).is_some()
+        {
+            return temporal_binary(&a, types.0, op, &b, types.1);
+        }
+    }
+    let numeric = !matches!(
+        op,
+        Op::And | Op::Or | Op::Concat | Op::JsonGet | Op::JsonText
+    ) && arithmetic(left, ctx).max(arithmetic(right, ctx)) == Arithmetic::Numeric;
+    binary(&a, op, &b, numeric)
+}
+
 /// A literal's or a parameter's value, whose type PostgreSQL takes from
 /// the other side (an array's, beside an array).
 fn untyped(expr: &Expr) -> bool {
@@ -437,6 +456,8 @@ fn collection_binary(
     })
 }
 
+/// `a op b` where a side is an interval, or two timestamps subtract:
+/// PostgreSQL's interval arithmetic and order (`interval`, `time`).
 fn temporal_binary(a: &Value, ta: Type, op: Op, b: &Value, tb: Type) -> Result<Value, SqlError> {
     if a.is_null() || b.is_null() {
         return Ok(Value::Null);
@@ -606,6 +627,9 @@ fn binary(a: &Value, op: Op, b: &Value, numeric: bool) -> Result<Value, SqlError
         Op::Contains | Op::ContainedBy | Op::Overlap | Op::Subscript => {
             unreachable!("eval runs the arrays' operators (collection_binary)")
         }
+        Op::DistinctFrom | Op::NotDistinctFrom => {
+            unreachable!("eval runs IS [NOT] DISTINCT FROM")
+        }
         Op::Modulo if a.as_i64().is_some() && b.as_i64().is_some() => {
             let (x, y) = (a.as_i64().unwrap_or(0), b.as_i64().unwrap_or(0));
             if y == 0 {
@@ -699,6 +723,8 @@ fn symbol(op: Op) -> &'static str {
         Op::ContainedBy => "<@",
         Op::Overlap => "&&",
         Op::Subscript => "[]",
+        Op::DistinctFrom => "IS DISTINCT FROM",
+        Op::NotDistinctFrom => "IS NOT DISTINCT FROM",
     }
 }
 

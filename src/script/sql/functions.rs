@@ -9,12 +9,16 @@ use std::cmp::Ordering;
 
 use serde_json::Value;
 
+use super::numeric::Decimal;
 use super::parse::{Function, SqlError, Type};
 use super::value::{cast, compare_as, decimal, error, kind, number, text};
 
 /// `function(values…)`; `numeric`: the call is a `numeric`'s (a `numeric`
 /// argument among numbers), so its answer is one too.
 pub fn call(function: Function, values: Vec<Value>, numeric: bool) -> Result<Value, SqlError> {
+    if function.is_text() {
+        return super::strings::call(function, values);
+    }
     let name = match function {
         Function::Lower => "lower",
         Function::Upper => "upper",
@@ -25,6 +29,8 @@ pub fn call(function: Function, values: Vec<Value>, numeric: bool) -> Result<Val
         Function::NullIf => "nullif",
         Function::Round => "round",
         Function::HashText => "hashtext",
+        Function::Ceil => "ceil",
+        Function::Floor => "floor",
         // The store takes advisory locks; eval runs the array functions
         // (`array::call`).
         other => unreachable!("{other:?} is not a scalar function"),
@@ -112,6 +118,28 @@ pub fn call(function: Function, values: Vec<Value>, numeric: bool) -> Result<Val
                 None => return Err(no_such(&first)),
             },
             _ => return Err(no_such(&first)),
+        },
+        // A numeric's to a whole numeric; anything else's as a double.
+        Function::Ceil | Function::Floor => match decimal(&first)? {
+            Some(d) if numeric => {
+                let overflow = || error("22003", "value overflows numeric format".into());
+                let rounded = d.round(0).ok_or_else(overflow)?;
+                let one = Decimal::from_i64(1);
+                let step = match (function, rounded.compare(&d)) {
+                    (Function::Ceil, Ordering::Less) => rounded.checked_add(one),
+                    (Function::Floor, Ordering::Greater) => rounded.checked_sub(one),
+                    _ => Some(rounded),
+                };
+                Value::String(step.ok_or_else(overflow)?.to_string())
+            }
+            Some(_) => {
+                let x = number(&first)?;
+                crate::script::world::number(match function {
+                    Function::Ceil => x.ceil(),
+                    _ => x.floor(),
+                })
+            }
+            None => return Err(no_such(&first)),
         },
         Function::Round => {
             let places = match values.get(1) {

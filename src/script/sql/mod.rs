@@ -13,6 +13,7 @@ pub mod numeric;
 pub mod parse;
 pub mod schema;
 pub mod store;
+pub mod strings;
 pub mod table_locks;
 pub mod time;
 pub mod types;

@@ -106,6 +106,10 @@ pub fn arithmetic(expr: &Expr, ctx: &Context) -> Arithmetic {
         Expr::Coalesce(list) => widest(&mut list.iter()),
         Expr::Aggregate(..) => Arithmetic::of(type_of(expr, ctx)),
         Expr::Call(Function::Round, args) if args.len() == 2 => Arithmetic::Numeric,
+        Expr::Call(Function::Ceil | Function::Floor, args) => match arithmetic(&args[0], ctx) {
+            Arithmetic::Numeric => Arithmetic::Numeric,
+            _ => Arithmetic::Float,
+        },
         Expr::Call(
             Function::Abs
             | Function::Round
@@ -174,6 +178,20 @@ pub fn type_of(expr: &Expr, ctx: &Context) -> Type {
             Function::AdvisoryLock { wait: true, .. } | Function::AdvisoryUnlockAll => Type::Void,
             Function::AdvisoryLock { wait: false, .. } | Function::AdvisoryUnlock => Type::Bool,
             Function::HashText => Type::Int,
+            Function::Position => Type::Int,
+            Function::Trim
+            | Function::LTrim
+            | Function::RTrim
+            | Function::Replace
+            | Function::SplitPart
+            | Function::Substring
+            | Function::Concat
+            | Function::Left
+            | Function::Right => Type::Text,
+            Function::Ceil | Function::Floor => match type_of(&args[0], ctx) {
+                Type::Numeric(_) => Type::Numeric(None),
+                _ => Type::Float,
+            },
             Function::ArrayLength | Function::Cardinality | Function::ArrayPosition => Type::Int,
             // An array of its elements' widest type (text for literals).
             Function::Array => {
@@ -270,11 +288,13 @@ pub fn result_type(kind: Aggregate, arg: Option<Type>) -> Result<Type, SqlError>
         (Aggregate::Avg, Some(Type::Int)) => Type::Numeric(None),
         (Aggregate::Sum | Aggregate::Avg, Some(Type::Float)) => Type::Float,
         (Aggregate::Min | Aggregate::Max, Some(ty)) if !matches!(ty, Type::Json) => ty,
+        (Aggregate::ArrayAgg, Some(ty)) => Type::Array(Element::of(ty).unwrap_or(Element::Text)),
         (kind, arg) => {
             let name = match kind {
                 Aggregate::Sum => "sum",
                 Aggregate::Avg => "avg",
                 Aggregate::Min => "min",
+                Aggregate::ArrayAgg => "array_agg",
                 _ => "max",
             };
             let arg = arg.map_or("*", Type::name);
