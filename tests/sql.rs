@@ -2395,7 +2395,9 @@ module.exports.handle = async () => {{
 /// a JavaScript array into a jsonb column (pg sends it as an array's text,
 /// which jsonb refuses), index 0, a second dimension's length, an array
 /// literal in `ANY`, elements of two types concatenated, an array
-/// parameter compared with a column.
+/// parameter compared with a column, an aggregate of an array function
+/// beside a FILTER; jsonb's `?` (a key, an array's string), and `?` on an
+/// array, which PostgreSQL has no operator for.
 #[test]
 fn array_edges_answer_as_postgresql_does() {
     let code = typed_statements(
@@ -2419,6 +2421,11 @@ fn array_edges_answer_as_postgresql_does() {
   ["SELECT ns || ARRAY[1.5] AS x FROM t WHERE id = 1", []],
   ["SELECT id FROM t WHERE tags = $1", [["vip", "beta"]]],
   ["SELECT tags FROM t WHERE id = 1 FOR UPDATE", []],
+  ["SELECT max(cardinality(tags)) AS m, count(*) FILTER (WHERE true) AS f FROM t", []],
+  ["SELECT id FROM t WHERE doc ? 'tags'", []],
+  ["SELECT id FROM t WHERE doc -> 'tags' ? $1", ["y"]],
+  ["SELECT id FROM t WHERE doc ? 'zz'", []],
+  ["SELECT id FROM t WHERE tags ? 'vip'", []],
 ]"#,
     );
     let (_, run) = run_sql(&code, ARRAYS, "scenario=script&users=1&clicks=1");
@@ -2446,6 +2453,11 @@ fn array_edges_answer_as_postgresql_does() {
             r#"16 1 [{"x":[1,2,1.5]}] [1231]"#,
             r#"17 1 [{"id":1}] [23]"#,
             r#"18 1 [{"tags":["vip","beta"]}] [1009]"#,
+            r#"19 1 [{"m":5,"f":"3"}] [23,20]"#,
+            r#"20 1 [{"id":1}] [23]"#,
+            r#"21 1 [{"id":1}] [23]"#,
+            r#"22 0 [] [23]"#,
+            r#"23 ERR 42883 operator does not exist: text[] ? unknown undefined"#,
         ]
     );
 }

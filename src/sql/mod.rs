@@ -983,6 +983,8 @@ pub enum Op {
     Overlap,
     /// `array[i]`: the element at 1-based `i`.
     Subscript,
+    /// jsonb's `?`: an object has the key, or an array the string.
+    HasKey,
     /// `IS DISTINCT FROM`: `<>`, with NULL the same as NULL, never NULL.
     DistinctFrom,
     NotDistinctFrom,

@@ -1485,6 +1485,7 @@ fn expr(text: &str, expression: SqlExpr) -> Result<Expr, SqlError> {
                 BinaryOperator::AtArrow => Op::Contains,
                 BinaryOperator::ArrowAt => Op::ContainedBy,
                 BinaryOperator::PGOverlap => Op::Overlap,
+                BinaryOperator::Question => Op::HasKey,
                 other => {
                     return Err(SqlError::unsupported(
                         text,
@@ -1613,19 +1614,26 @@ fn expr(text: &str, expression: SqlExpr) -> Result<Expr, SqlError> {
             field: ast::CeilFloorKind::DateTimeField(ast::DateTimeField::NoDateTime),
         } => Expr::Call(Function::Floor, vec![expr(text, *inner)?]),
         // `tags[1]`.
-        SqlExpr::CompoundFieldAccess { root, access_chain } => match access_chain.as_slice() {
-            [ast::AccessExpr::Subscript(ast::Subscript::Index { index })] => Expr::Binary(
-                Box::new(expr(text, *root)?),
-                Op::Subscript,
-                Box::new(expr(text, index.clone())?),
-            ),
-            _ => {
-                return Err(SqlError::unsupported(
-                    text,
-                    "this subscript (one [index] is)",
-                ))
+        // (Moved, never cloned: a clone of sqlparser's `Expr` links its
+        // whole tree's `Clone` into the page's parser module.)
+        SqlExpr::CompoundFieldAccess { root, access_chain } => {
+            let mut chain = access_chain.into_iter();
+            match (chain.next(), chain.next()) {
+                (Some(ast::AccessExpr::Subscript(ast::Subscript::Index { index })), None) => {
+                    Expr::Binary(
+                        Box::new(expr(text, *root)?),
+                        Op::Subscript,
+                        Box::new(expr(text, index)?),
+                    )
+                }
+                _ => {
+                    return Err(SqlError::unsupported(
+                        text,
+                        "this subscript (one [index] is)",
+                    ))
+                }
             }
-        },
+        }
         SqlExpr::Function(function) => call(text, function)?,
         // `INTERVAL '1 hour'`, `INTERVAL '5' MINUTE`.
         SqlExpr::Interval(interval) => {

@@ -213,6 +213,7 @@ fn compares_or_computes(op: Op) -> bool {
             | Op::ContainedBy
             | Op::Overlap
             | Op::Subscript
+            | Op::HasKey
     )
 }
 

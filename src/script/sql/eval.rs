@@ -293,7 +293,12 @@ pub fn eval(
             let b = eval(right, row, excluded, ctx)?;
             if matches!(
                 op,
-                Op::Contains | Op::ContainedBy | Op::Overlap | Op::Subscript | Op::Concat
+                Op::Contains
+                    | Op::ContainedBy
+                    | Op::Overlap
+                    | Op::Subscript
+                    | Op::Concat
+                    | Op::HasKey
             ) {
                 let types = (type_of(left, ctx), type_of(right, ctx));
                 let arrays = [types.0, types.1]
@@ -376,7 +381,7 @@ fn untyped(expr: &Expr) -> bool {
 }
 
 /// `a op b` on arrays (`@>`, `<@`, `&&`, `[i]`, and `||` beside an
-/// array) or jsonb (`@>`, `<@`).
+/// array) or jsonb (`@>`, `<@`, `?`).
 fn collection_binary(
     (a, ta, a_untyped): (Value, Type, bool),
     (op, element): (Op, Option<Element>),
@@ -423,16 +428,26 @@ fn collection_binary(
                 _ => array::json_contains(&b, &a, true),
             })
         }
-        (Op::Contains | Op::ContainedBy | Op::Overlap, None) => {
+        (Op::HasKey, _) if a.is_null() || b.is_null() => Value::Null,
+        (Op::HasKey, None) if ta == Type::Jsonb => {
+            let key = text(&b);
+            Value::Bool(match jsonb(a)? {
+                Value::Object(fields) => fields.contains_key(&key),
+                Value::Array(items) => items.iter().any(|item| item.as_str() == Some(&key)),
+                other => other.as_str() == Some(&key),
+            })
+        }
+        (Op::Contains | Op::ContainedBy | Op::Overlap | Op::HasKey, _) => {
+            let name = |ty: Type, untyped: bool| if untyped { "unknown" } else { ty.name() };
             return Err(error(
                 "42883",
                 format!(
                     "operator does not exist: {} {} {}",
-                    ta.name(),
+                    name(ta, a_untyped),
                     symbol(op),
-                    tb.name()
+                    name(tb, b_untyped)
                 ),
-            ))
+            ));
         }
         (Op::Concat, Some(element)) => {
             let items = |value: Value, ty: Type, untyped: bool| match value {
@@ -624,7 +639,7 @@ fn binary(a: &Value, op: Op, b: &Value, numeric: bool) -> Result<Value, SqlError
         }
         Op::Concat => Value::String(text(a) + &text(b)),
         Op::JsonGet | Op::JsonText => super::functions::json_field(a, op == Op::JsonText, b)?,
-        Op::Contains | Op::ContainedBy | Op::Overlap | Op::Subscript => {
+        Op::Contains | Op::ContainedBy | Op::Overlap | Op::Subscript | Op::HasKey => {
             unreachable!("eval runs the arrays' operators (collection_binary)")
         }
         Op::DistinctFrom | Op::NotDistinctFrom => {
@@ -723,6 +738,7 @@ fn symbol(op: Op) -> &'static str {
         Op::ContainedBy => "<@",
         Op::Overlap => "&&",
         Op::Subscript => "[]",
+        Op::HasKey => "?",
         Op::DistinctFrom => "IS DISTINCT FROM",
         Op::NotDistinctFrom => "IS NOT DISTINCT FROM",
     }
