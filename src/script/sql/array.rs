@@ -298,6 +298,24 @@ mod tests {
         assert_eq!(literal(&[json!(true), json!(1), json!(null)]), "{t,1,NULL}");
     }
 
+    proptest::proptest! {
+        /// Any elements, written as PostgreSQL's text, read back the same
+        /// (quotes, backslashes, braces, commas, spaces, "NULL", "").
+        #[test]
+        fn text_reads_back_what_it_wrote(
+            items in proptest::collection::vec(
+                proptest::option::of("[a-zA-Z0-9 ,{}\"\\\\]{0,6}|NULL|null"),
+                0..6,
+            )
+        ) {
+            let items: Vec<Value> = items
+                .into_iter()
+                .map(|item| item.map_or(Value::Null, Value::String))
+                .collect();
+            proptest::prop_assert_eq!(parse(&literal(&items)).unwrap(), items);
+        }
+    }
+
     #[test]
     fn malformed_text_is_refused_as_postgresql_refuses_it() {
         for text in ["w", "{a", "{a,,b}", "{a,}", "{\"a\"b}"] {

@@ -72,8 +72,9 @@ pub fn call(function: Function, values: Vec<Value>) -> Result<Value, SqlError> {
             };
             let index = match n {
                 n if n > 0 => usize::try_from(n - 1).ok(),
-                n => usize::try_from(-n)
-                    .ok()
+                n => n
+                    .checked_neg()
+                    .and_then(|back| usize::try_from(back).ok())
                     .and_then(|back| fields.len().checked_sub(back)),
             };
             index
@@ -83,9 +84,9 @@ pub fn call(function: Function, values: Vec<Value>) -> Result<Value, SqlError> {
         // 1-based; a start before the first character still counts its
         // length from there.
         Function::Substring => {
-            let start = int(1)?;
+            let start = int(1)?.saturating_sub(1);
             match texts.len() {
-                2 => slice(start - 1, i64::MAX),
+                2 => slice(start, i64::MAX),
                 _ => {
                     let length = int(2)?;
                     if length < 0 {
@@ -94,7 +95,7 @@ pub fn call(function: Function, values: Vec<Value>) -> Result<Value, SqlError> {
                             "negative substring length not allowed".into(),
                         ));
                     }
-                    slice(start - 1, (start - 1).saturating_add(length))
+                    slice(start, start.saturating_add(length))
                 }
             }
         }
@@ -151,6 +152,14 @@ mod tests {
         assert_eq!(
             run(Function::Substring, json!(["héllo", 2, 2])),
             json!("él")
+        );
+        let far = i64::MIN;
+        assert_eq!(run(Function::Substring, json!(["abc", far, 5])), json!(""));
+        assert_eq!(run(Function::Substring, json!(["abc", far])), json!("abc"));
+        assert_eq!(run(Function::Left, json!(["abc", far])), json!(""));
+        assert_eq!(
+            run(Function::SplitPart, json!(["a,b", ",", far])),
+            json!("")
         );
         assert_eq!(run(Function::Left, json!(["hello", -2])), json!("hel"));
         assert_eq!(run(Function::Right, json!(["hello", 2])), json!("lo"));
