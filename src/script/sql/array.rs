@@ -298,6 +298,8 @@ mod tests {
         assert_eq!(literal(&[json!(true), json!(1), json!(null)]), "{t,1,NULL}");
     }
 
+    // proptest is a native dev-dependency.
+    #[cfg(not(target_arch = "wasm32"))]
     proptest::proptest! {
         /// Any elements, written as PostgreSQL's text, read back the same
         /// (quotes, backslashes, braces, commas, spaces, "NULL", "").
