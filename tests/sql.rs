@@ -2085,6 +2085,19 @@ INSERT INTO events VALUES (1, 10, 'a'), (2, 5, 'b');";
 /// and rows, or with the error's code, message, detail, constraint and
 /// table; then runs `after`.
 fn each_statement(list: &str, after: &str) -> String {
+    statements(
+        list,
+        "JSON.stringify(r.rows)",
+        "e.detail, e.constraint, e.table",
+        after,
+    )
+}
+
+/// A handler that runs each `[text, values]` of `list` on a pool and
+/// prints the statement's index, then `reply` (JavaScript over its result
+/// `r`) after its rowCount, or `error` (over its error `e`) after the
+/// error's code and message; then runs `after`.
+fn statements(list: &str, reply: &str, error: &str, after: &str) -> String {
     format!(
         r#"const {{ Pool }} = require("pg");
 const pool = new Pool();
@@ -2093,9 +2106,9 @@ module.exports.handle = async () => {{
   for (const [i, [text, values]] of qs.entries()) {{
     try {{
       const r = await pool.query(text, values);
-      console.log(i, r.rowCount, JSON.stringify(r.rows));
+      console.log(i, r.rowCount, {reply});
     }} catch (e) {{
-      console.log(i, "ERR", e.code, e.message, e.detail, e.constraint, e.table);
+      console.log(i, "ERR", e.code, e.message, {error});
     }}
   }}
 {after}}};"#
@@ -2368,24 +2381,14 @@ fn arrays_answer_as_postgresql_does() {
     );
 }
 
-/// A handler that runs each `[text, values]` of `list` (a JavaScript
-/// array) and prints its index, then its row count, rows and fields' type
-/// ids, or its error's code, message and detail.
+/// [`statements`] that prints each reply's rows and its fields' type
+/// ids, and each error's code, message and detail.
 fn typed_statements(list: &str) -> String {
-    format!(
-        r#"const {{ Pool }} = require("pg");
-const pool = new Pool();
-const qs = {list};
-module.exports.handle = async () => {{
-  for (const [i, [text, values]] of qs.entries()) {{
-    try {{
-      const r = await pool.query(text, values);
-      console.log(i, r.rowCount, JSON.stringify(r.rows), JSON.stringify(r.fields.map((f) => f.dataTypeID)));
-    }} catch (e) {{
-      console.log(i, "ERR", e.code, e.message, e.detail);
-    }}
-  }}
-}};"#
+    statements(
+        list,
+        "JSON.stringify(r.rows), JSON.stringify(r.fields.map((f) => f.dataTypeID))",
+        "e.detail",
+        "",
     )
 }
 

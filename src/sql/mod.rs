@@ -894,6 +894,15 @@ pub enum Function {
     ArrayRemove,
     /// `array_position(array, value)`: the first such element's index.
     ArrayPosition,
+    /// A text function (`script::sql::strings`).
+    Text(TextFunction),
+    Ceil,
+    Floor,
+}
+
+/// The text functions the model computes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TextFunction {
     /// `btrim`, `trim(…)`: the characters given (spaces) off both ends.
     Trim,
     LTrim,
@@ -907,8 +916,6 @@ pub enum Function {
     Right,
     /// `strpos(s, sub)`, `position(sub IN s)`.
     Position,
-    Ceil,
-    Floor,
 }
 
 impl Function {
@@ -925,23 +932,6 @@ impl Function {
                 | Function::ArrayPrepend
                 | Function::ArrayRemove
                 | Function::ArrayPosition
-        )
-    }
-
-    /// The text functions (`script::sql::strings`).
-    pub fn is_text(self) -> bool {
-        matches!(
-            self,
-            Function::Trim
-                | Function::LTrim
-                | Function::RTrim
-                | Function::Replace
-                | Function::SplitPart
-                | Function::Substring
-                | Function::Concat
-                | Function::Left
-                | Function::Right
-                | Function::Position
         )
     }
 

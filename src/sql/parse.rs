@@ -20,7 +20,7 @@ use sqlparser::tokenizer::{Location, Token, TokenWithSpan, Tokenizer};
 use super::{
     quote, Aggregate, Check, Column, Cte, Default, Delete, Element, Expr, ForeignKey, Function,
     Insert, Isolation, Join, Key, LockTable, OnConflict, Op, Plan, Projection, SchemaPlan,
-    SchemaStep, Select, SqlError, TableLock, TableSchema, Type, Update,
+    SchemaStep, Select, SqlError, TableLock, TableSchema, TextFunction, Type, Update,
 };
 
 /// A column type by its SQL name (`serial` also gives a default). A type
@@ -1570,9 +1570,9 @@ fn expr(text: &str, expression: SqlExpr) -> Result<Expr, SqlError> {
             trim_characters,
         } => {
             let function = match trim_where {
-                Some(ast::TrimWhereField::Leading) => Function::LTrim,
-                Some(ast::TrimWhereField::Trailing) => Function::RTrim,
-                _ => Function::Trim,
+                Some(ast::TrimWhereField::Leading) => Function::Text(TextFunction::LTrim),
+                Some(ast::TrimWhereField::Trailing) => Function::Text(TextFunction::RTrim),
+                _ => Function::Text(TextFunction::Trim),
             };
             let mut args = vec![expr(text, *inner)?];
             let chars = trim_what
@@ -1599,10 +1599,10 @@ fn expr(text: &str, expression: SqlExpr) -> Result<Expr, SqlError> {
             if let Some(length) = substring_for {
                 args.push(expr(text, *length)?);
             }
-            Expr::Call(Function::Substring, args)
+            Expr::Call(Function::Text(TextFunction::Substring), args)
         }
         SqlExpr::Position { expr: wanted, r#in } => Expr::Call(
-            Function::Position,
+            Function::Text(TextFunction::Position),
             vec![expr(text, *r#in)?, expr(text, *wanted)?],
         ),
         SqlExpr::Ceil {
@@ -1848,16 +1848,16 @@ fn call(text: &str, function: ast::Function) -> Result<Expr, SqlError> {
         ("nullif", 2) => Function::NullIf,
         ("round", 1 | 2) => Function::Round,
         ("hashtext", 1) => Function::HashText,
-        ("btrim" | "trim", 1 | 2) => Function::Trim,
-        ("ltrim", 1 | 2) => Function::LTrim,
-        ("rtrim", 1 | 2) => Function::RTrim,
-        ("replace", 3) => Function::Replace,
-        ("split_part", 3) => Function::SplitPart,
-        ("substr" | "substring", 2 | 3) => Function::Substring,
-        ("concat", n) if n > 0 => Function::Concat,
-        ("left", 2) => Function::Left,
-        ("right", 2) => Function::Right,
-        ("strpos", 2) => Function::Position,
+        ("btrim" | "trim", 1 | 2) => Function::Text(TextFunction::Trim),
+        ("ltrim", 1 | 2) => Function::Text(TextFunction::LTrim),
+        ("rtrim", 1 | 2) => Function::Text(TextFunction::RTrim),
+        ("replace", 3) => Function::Text(TextFunction::Replace),
+        ("split_part", 3) => Function::Text(TextFunction::SplitPart),
+        ("substr" | "substring", 2 | 3) => Function::Text(TextFunction::Substring),
+        ("concat", n) if n > 0 => Function::Text(TextFunction::Concat),
+        ("left", 2) => Function::Text(TextFunction::Left),
+        ("right", 2) => Function::Text(TextFunction::Right),
+        ("strpos", 2) => Function::Text(TextFunction::Position),
         ("ceil" | "ceiling", 1) => Function::Ceil,
         ("floor", 1) => Function::Floor,
         ("mod", 2) => {

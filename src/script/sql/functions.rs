@@ -16,7 +16,7 @@ use super::value::{cast, compare_as, decimal, error, kind, number, text};
 /// `function(values…)`; `numeric`: the call is a `numeric`'s (a `numeric`
 /// argument among numbers), so its answer is one too.
 pub fn call(function: Function, values: Vec<Value>, numeric: bool) -> Result<Value, SqlError> {
-    if function.is_text() {
+    if let Function::Text(function) = function {
         return super::strings::call(function, values);
     }
     let name = match function {

@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::parse::{Aggregate, Element, Expr, Function, Op, SqlError, Type};
+use super::parse::{Aggregate, Element, Expr, Function, Op, SqlError, TextFunction, Type};
 use super::value::{cast, error};
 
 /// What an expression may read besides the row: the simulated clock, and
@@ -178,16 +178,8 @@ pub fn type_of(expr: &Expr, ctx: &Context) -> Type {
             Function::AdvisoryLock { wait: true, .. } | Function::AdvisoryUnlockAll => Type::Void,
             Function::AdvisoryLock { wait: false, .. } | Function::AdvisoryUnlock => Type::Bool,
             Function::HashText => Type::Int,
-            Function::Position => Type::Int,
-            Function::Trim
-            | Function::LTrim
-            | Function::RTrim
-            | Function::Replace
-            | Function::SplitPart
-            | Function::Substring
-            | Function::Concat
-            | Function::Left
-            | Function::Right => Type::Text,
+            Function::Text(TextFunction::Position) => Type::Int,
+            Function::Text(_) => Type::Text,
             Function::Ceil | Function::Floor => match type_of(&args[0], ctx) {
                 Type::Numeric(_) => Type::Numeric(None),
                 _ => Type::Float,
