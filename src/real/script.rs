@@ -1386,7 +1386,7 @@ fn typed(text: Option<&str>, oid: u64) -> Value {
             .map_or_else(|_| json!(text), crate::script::world::number),
         114 | 3802 => serde_json::from_str(text).unwrap_or_else(|_| json!(text)),
         _ => match array_element_oid(oid) {
-            Some(element) => match crate::script::sql::array::parse(text) {
+            Some(element) => match crate::script::sql::array_text::parse(text) {
                 Ok(items) => Value::Array(
                     items
                         .iter()

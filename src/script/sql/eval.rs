@@ -5,7 +5,6 @@ use std::cmp::Ordering;
 
 use serde_json::Value;
 
-use super::array;
 use super::interval::Interval;
 use super::numeric::Decimal;
 use super::parse::{Element, Expr, Op, SqlError, Type};
@@ -13,8 +12,9 @@ use super::types::{arithmetic, temporal, Arithmetic};
 pub use super::types::{is_numeric, type_of, Context};
 pub use super::value::{cast, cast_as, compare_as, sql_equal, text, Row};
 use super::value::{
-    compare, decimal, equal_as, error, is_float, jsonb_concat, kind, number, overflow,
+    cast_array, compare, decimal, equal_as, error, is_float, jsonb_concat, kind, number, overflow,
 };
+use super::{array, array_text};
 
 /// Whether reading `e` runs a correlated subquery.
 fn runs_subquery(e: &Expr) -> bool {
@@ -104,7 +104,7 @@ pub fn eval(
         // An array as text is PostgreSQL's text of it.
         Expr::Cast(inner, Type::Text) if matches!(type_of(inner, ctx), Type::Array(_)) => {
             match eval(inner, row, excluded, ctx)? {
-                Value::Array(items) => Value::String(array::literal(&items)),
+                Value::Array(items) => Value::String(array_text::literal(&items)),
                 other => other,
             }
         }
@@ -175,7 +175,7 @@ pub fn eval(
                 Value::Array(items) => items,
                 Value::Null => return Ok(Value::Null),
                 // A parameter's array comes as PostgreSQL's text of one.
-                other => array::parse(&text(&other))?,
+                other => array_text::parse(&text(&other))?,
             };
             if value.is_null() {
                 return Ok(Value::Null);
@@ -409,10 +409,9 @@ fn collection_binary(
             Value::Null
         }
         (Op::Contains | Op::ContainedBy | Op::Overlap, Some(element)) => {
-            let (Value::Array(a), Value::Array(b)) = (
-                array::cast_array(a, element)?,
-                array::cast_array(b, element)?,
-            ) else {
+            let (Value::Array(a), Value::Array(b)) =
+                (cast_array(a, element)?, cast_array(b, element)?)
+            else {
                 unreachable!("cast_array gives an array")
             };
             Value::Bool(match op {
@@ -453,7 +452,7 @@ fn collection_binary(
             let items = |value: Value, ty: Type, untyped: bool| match value {
                 Value::Null if untyped || matches!(ty, Type::Array(_)) => Ok(Vec::new()),
                 value if untyped || matches!(ty, Type::Array(_)) => {
-                    match array::cast_array(value, element)? {
+                    match cast_array(value, element)? {
                         Value::Array(items) => Ok(items),
                         _ => unreachable!("cast_array gives an array"),
                     }

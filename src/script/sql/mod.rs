@@ -6,6 +6,7 @@
 pub mod aggregate;
 pub mod analysis;
 pub mod array;
+pub mod array_text;
 pub mod eval;
 pub mod functions;
 pub mod interval;

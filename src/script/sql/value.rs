@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 
 use super::interval::Interval;
 use super::numeric::Decimal;
-use super::parse::{SqlError, Type};
+use super::parse::{Element, SqlError, Type};
 
 /// A row: a JSON object of its columns.
 pub type Row = Map<String, Value>;
@@ -158,7 +158,7 @@ pub fn cast_as(value: Value, ty: Type, numeric: bool) -> Result<Value, SqlError>
     };
     Ok(match (ty, value) {
         (_, Value::Null) => Value::Null,
-        (Type::Array(element), value) => super::array::cast_array(value, element)?,
+        (Type::Array(element), value) => cast_array(value, element)?,
         // A number out of range, as PostgreSQL's int8-to-int4 cast says it;
         // a text, as its input function does.
         (Type::Int, Value::Number(n)) if n.as_i64().is_some_and(|i| i32::try_from(i).is_err()) => {
@@ -238,6 +238,20 @@ pub fn cast_as(value: Value, ty: Type, numeric: bool) -> Result<Value, SqlError>
         }
         (ty, value) => return Err(invalid(ty.name(), &value)),
     })
+}
+
+/// `value` as an array of `element`s: a parameter's array or PostgreSQL's
+/// text of one, each element cast to the element type.
+pub fn cast_array(value: Value, element: Element) -> Result<Value, SqlError> {
+    let items = match value {
+        Value::Array(items) => items,
+        other => super::array_text::parse(&text(&other))?,
+    };
+    items
+        .into_iter()
+        .map(|item| cast(item, element.ty()))
+        .collect::<Result<_, _>>()
+        .map(Value::Array)
 }
 
 /// A uuid as PostgreSQL reads one (32 hex digits, in any case, with a
