@@ -307,9 +307,10 @@ pub fn eval(
                 if *op != Op::Concat || arrays {
                     // The elements' type: the answer's for `||` (the wider
                     // of two arrays'), else an array side's.
-                    let element = [type_of(expr, ctx), types.0, types.1]
+                    let answer = (*op == Op::Concat).then(|| type_of(expr, ctx));
+                    let element = answer
                         .into_iter()
-                        .skip(usize::from(*op != Op::Concat))
+                        .chain([types.0, types.1])
                         .find_map(|ty| match ty {
                             Type::Array(element) => Some(element),
                             _ => None,
@@ -409,11 +410,7 @@ fn collection_binary(
             Value::Null
         }
         (Op::Contains | Op::ContainedBy | Op::Overlap, Some(element)) => {
-            let (Value::Array(a), Value::Array(b)) =
-                (cast_array(a, element)?, cast_array(b, element)?)
-            else {
-                unreachable!("cast_array gives an array")
-            };
+            let (a, b) = (cast_array(a, element)?, cast_array(b, element)?);
             Value::Bool(match op {
                 Op::Contains => array::contains(&a, &b),
                 Op::ContainedBy => array::contains(&b, &a),
@@ -451,12 +448,7 @@ fn collection_binary(
         (Op::Concat, Some(element)) => {
             let items = |value: Value, ty: Type, untyped: bool| match value {
                 Value::Null if untyped || matches!(ty, Type::Array(_)) => Ok(Vec::new()),
-                value if untyped || matches!(ty, Type::Array(_)) => {
-                    match cast_array(value, element)? {
-                        Value::Array(items) => Ok(items),
-                        _ => unreachable!("cast_array gives an array"),
-                    }
-                }
+                value if untyped || matches!(ty, Type::Array(_)) => cast_array(value, element),
                 value => Ok(vec![cast(value, element.ty())?]),
             };
             if a.is_null() && b.is_null() {

@@ -158,7 +158,7 @@ pub fn cast_as(value: Value, ty: Type, numeric: bool) -> Result<Value, SqlError>
     };
     Ok(match (ty, value) {
         (_, Value::Null) => Value::Null,
-        (Type::Array(element), value) => cast_array(value, element)?,
+        (Type::Array(element), value) => Value::Array(cast_array(value, element)?),
         // A number out of range, as PostgreSQL's int8-to-int4 cast says it;
         // a text, as its input function does.
         (Type::Int, Value::Number(n)) if n.as_i64().is_some_and(|i| i32::try_from(i).is_err()) => {
@@ -240,9 +240,9 @@ pub fn cast_as(value: Value, ty: Type, numeric: bool) -> Result<Value, SqlError>
     })
 }
 
-/// `value` as an array of `element`s: a parameter's array or PostgreSQL's
-/// text of one, each element cast to the element type.
-pub fn cast_array(value: Value, element: Element) -> Result<Value, SqlError> {
+/// The elements of `value` as an array of `element`s: a parameter's
+/// array or PostgreSQL's text of one, each cast to the element type.
+pub fn cast_array(value: Value, element: Element) -> Result<Vec<Value>, SqlError> {
     let items = match value {
         Value::Array(items) => items,
         other => super::array_text::parse(&text(&other))?,
@@ -250,8 +250,7 @@ pub fn cast_array(value: Value, element: Element) -> Result<Value, SqlError> {
     items
         .into_iter()
         .map(|item| cast(item, element.ty()))
-        .collect::<Result<_, _>>()
-        .map(Value::Array)
+        .collect()
 }
 
 /// A uuid as PostgreSQL reads one (32 hex digits, in any case, with a
