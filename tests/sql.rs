@@ -2465,6 +2465,75 @@ fn array_edges_answer_as_postgresql_does() {
     );
 }
 
+/// `gen_random_uuid()` wherever an expression may be (VALUES, each row of
+/// `INSERT … SELECT` and of an UPDATE, a SELECT's list: a new UUID each
+/// call), and `xmax` in an INSERT's RETURNING, which tells an upsert's
+/// insert (0) from its update; RETURNING lists the rows in the order of
+/// VALUES, inserted and updated alike. Each line as node-postgres 8
+/// printed it from PostgreSQL 15.
+#[test]
+fn generated_uuids_and_upsert_xmax_answer_as_postgresql_does() {
+    let schema = r#"CREATE TABLE t (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), k text UNIQUE, n int NOT NULL DEFAULT 0, token uuid);
+CREATE TABLE src (name text);
+INSERT INTO t (k) VALUES ('a');
+INSERT INTO src VALUES ('x'), ('y');"#;
+    let code = typed_statements(
+        r#"[
+  ["INSERT INTO t (id, k) VALUES (gen_random_uuid(), 'b') RETURNING k, id IS NOT NULL AS has_id", []],
+  ["INSERT INTO t (id, k) VALUES (gen_random_uuid(), 'c'), (gen_random_uuid(), 'd') RETURNING k", []],
+  ["INSERT INTO t (id, k) SELECT gen_random_uuid(), name FROM src ORDER BY name RETURNING k", []],
+  ["UPDATE t SET token = gen_random_uuid() WHERE k <> 'a'", []],
+  ["SELECT count(DISTINCT token) AS d, count(token) AS n FROM t", []],
+  ["SELECT gen_random_uuid() IS NOT NULL AS u, length(gen_random_uuid()::text) AS l", []],
+  ["INSERT INTO t (k) VALUES ('e') ON CONFLICT (k) DO UPDATE SET n = t.n + 1 RETURNING k, n, (xmax = 0) AS inserted", []],
+  ["INSERT INTO t (k) VALUES ('e') ON CONFLICT (k) DO UPDATE SET n = t.n + 1 RETURNING k, n, (xmax = 0) AS inserted", []],
+  ["INSERT INTO t (k) VALUES ('f'), ('a') ON CONFLICT (k) DO UPDATE SET n = t.n + 1 RETURNING k, n, xmax = 0 AS inserted, xmax <> 0 AS updated", []],
+  ["INSERT INTO t (k) VALUES ('a') ON CONFLICT (k) DO NOTHING RETURNING k, xmax = 0 AS inserted", []],
+  ["INSERT INTO t (k) VALUES ('g') RETURNING k, xmax::text AS x", []],
+  ["INSERT INTO t (k) VALUES ('a') ON CONFLICT (k) DO UPDATE SET n = t.n + 1 WHERE t.n > 100 RETURNING k", []],
+  ["INSERT INTO t (k) VALUES ($1) ON CONFLICT (k) DO UPDATE SET n = t.n + 1 RETURNING CASE WHEN xmax = 0 THEN 'created' ELSE 'bumped' END AS what", ["e"]],
+]"#,
+    );
+    let (_, run) = run_sql(&code, schema, "scenario=script&users=1&clicks=1");
+    assert_eq!(
+        run.messages(),
+        [
+            r#"0 1 [{"k":"b","has_id":true}] [25,16]"#,
+            r#"1 2 [{"k":"c"},{"k":"d"}] [25]"#,
+            r#"2 2 [{"k":"x"},{"k":"y"}] [25]"#,
+            r#"3 5 [] []"#,
+            r#"4 1 [{"d":"5","n":"5"}] [20,20]"#,
+            r#"5 1 [{"u":true,"l":36}] [16,23]"#,
+            r#"6 1 [{"k":"e","n":0,"inserted":true}] [25,23,16]"#,
+            r#"7 1 [{"k":"e","n":1,"inserted":false}] [25,23,16]"#,
+            r#"8 2 [{"k":"f","n":0,"inserted":true,"updated":false},{"k":"a","n":1,"inserted":false,"updated":true}] [25,23,16,16]"#,
+            r#"9 0 [] [25,16]"#,
+            r#"10 1 [{"k":"g","x":"0"}] [25,25]"#,
+            r#"11 0 [] [25]"#,
+            r#"12 1 [{"what":"bumped"}] [25]"#,
+        ]
+    );
+}
+
+/// `xmax` anywhere but an INSERT's RETURNING is the simulation's gap (a
+/// row's locker is not in the model), said so rather than answered wrong.
+#[test]
+fn xmax_outside_an_insert_is_a_clear_gap() {
+    let code = typed_statements(r#"[["SELECT xmax FROM t", []]]"#);
+    let (_, run) = run_sql(
+        &code,
+        "CREATE TABLE t (id int); INSERT INTO t VALUES (1);",
+        "scenario=script&users=1&clicks=1",
+    );
+    assert_eq!(
+        run.messages(),
+        [
+            "0 ERR 0A000 the system column xmax is supported by the simulation only in an \
+             INSERT's RETURNING (xmax = 0: the row was inserted, not updated) undefined"
+        ]
+    );
+}
+
 /// `IS [NOT] DISTINCT FROM`, an aggregate's `FILTER (WHERE …)`,
 /// `array_agg` (NULLs kept, `DISTINCT` sorted, NULL over no rows), the
 /// text functions (`trim` in its forms, `split_part` from either end,

@@ -663,6 +663,11 @@ pub enum Expr {
     Now,
     /// `gen_random_uuid()`.
     Uuid,
+    /// PostgreSQL's system column `xmax`, read in an INSERT's RETURNING:
+    /// 0 for a row it inserted, the transaction's id for one its
+    /// `ON CONFLICT DO UPDATE` updated (so `RETURNING (xmax = 0) AS
+    /// inserted` tells the two apart, as on PostgreSQL).
+    Xmax,
     /// `COALESCE(a, b, …)`.
     Coalesce(Vec<Expr>),
     /// `x::type`.
@@ -769,6 +774,7 @@ macro_rules! each_child {
             | Expr::Param(_)
             | Expr::Now
             | Expr::Uuid
+            | Expr::Xmax
             | Expr::Exists(..)
             | Expr::Scalar(_)
             | Expr::Outer(..) => {}

@@ -16,6 +16,10 @@ use super::value::{
 };
 use super::{array, array_text};
 
+/// The key under which an INSERT's RETURNING rows carry their `xmax`
+/// (no table can have a column of that name: PostgreSQL refuses one).
+pub const XMAX: &str = "xmax";
+
 /// Whether reading `e` runs a correlated subquery.
 fn runs_subquery(e: &Expr) -> bool {
     let mut found = matches!(e, Expr::PerRow(_));
@@ -86,12 +90,19 @@ pub fn eval(
         Expr::Value(value) => value.clone(),
         Expr::Param(n) => return Err(error("08P01", format!("there is no parameter ${n}"))),
         Expr::Now => Value::String(timestamp(ctx.now_ms)),
-        Expr::Uuid => {
-            return Err(error(
-                "0A000",
-                "gen_random_uuid() is supported only as a column's DEFAULT".into(),
-            ))
-        }
+        Expr::Uuid => Value::String(ctx.uuids.next()),
+        // An INSERT's RETURNING rows carry it.
+        Expr::Xmax => match row.and_then(|row| row.get(XMAX)) {
+            Some(xmax) => xmax.clone(),
+            None => {
+                return Err(error(
+                    "0A000",
+                    "the system column xmax is supported by the simulation only in an \
+                     INSERT's RETURNING (xmax = 0: the row was inserted, not updated)"
+                        .into(),
+                ))
+            }
+        },
         Expr::Coalesce(list) => {
             for item in list {
                 let value = eval(item, row, excluded, ctx)?;
@@ -757,10 +768,7 @@ mod tests {
 
     #[test]
     fn null_is_neither_true_nor_false() {
-        let ctx = Context {
-            now_ms: 0.0,
-            types: Vec::new(),
-        };
+        let ctx = Context::default();
         let null_eq = Expr::Binary(
             Box::new(Expr::Value(Value::Null)),
             Op::Eq,
@@ -777,6 +785,7 @@ mod tests {
         let ctx = Context {
             now_ms: 0.0,
             types: vec![("amount".into(), Type::Numeric(Some((12, 2))))],
+            ..Context::default()
         };
         let numeric =
             |text: &str| Expr::Cast(Box::new(Expr::Value(text.into())), Type::Numeric(None));

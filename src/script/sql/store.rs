@@ -14,13 +14,14 @@ use serde_json::Value;
 
 use super::aggregate::{self, compare_keys};
 use super::analysis::{self, column_of};
-use super::eval::{eval, is_numeric, matches, sql_equal, type_of, Context};
+use super::eval::{eval, is_numeric, matches, sql_equal, type_of, Context, XMAX};
 use super::parse::{
     Delete, Expr, Function, Insert, Isolation, OnConflict, Plan, Projection, Select, SqlError,
     Update,
 };
 use super::parse::{Element, Type};
 use super::table_locks::TableLocks;
+use super::types::Uuids;
 use crate::sql::Join;
 use crate::sql::PerRow;
 use crate::sql::{Column, Cte, Default, Key, TableSchema};
@@ -327,7 +328,7 @@ pub struct Database {
     /// The last commit's number; a snapshot sees commits up to it.
     seq: u64,
     next_txn: TxnId,
-    uuids: u64,
+    uuids: Uuids,
     /// What the last statement read and blindly overwrote (`take_access`).
     access: RowAccess,
     /// Advisory locks by key, and who holds each.
@@ -916,6 +917,7 @@ impl Database {
         Context {
             now_ms: self.txns[&id].started_ms,
             types,
+            uuids: self.uuids.shared(),
         }
     }
 
@@ -2020,7 +2022,11 @@ impl Database {
                 types.push((format!("{name}.{}", column.name), column.ty));
             }
         }
-        let ctx = Context { now_ms, types };
+        let ctx = Context {
+            now_ms,
+            types,
+            uuids: self.uuids.shared(),
+        };
         let select = resolve_columns(select, &sources, &ctx)?;
         // Each combination: its row (`name.column` keys) and the slots it
         // came from, by table.
@@ -2339,7 +2345,7 @@ impl Database {
                         *serial += 1;
                         Value::from(*serial)
                     }
-                    Some(Default::Uuid) => Value::String(self.uuid()),
+                    Some(Default::Uuid) => Value::String(self.uuids.next()),
                     Some(Default::Expr(e)) => {
                         let value = eval(e, None, None, ctx).map_err(Stop::Fail)?;
                         coerce(table, column, value, is_numeric(e, ctx)).map_err(Stop::Fail)?
@@ -2358,12 +2364,6 @@ impl Database {
         }
         checked(table, &self.tables[table].schema, &row, ctx)?;
         Ok(row)
-    }
-
-    /// A deterministic UUID (version 4 form) from a counter.
-    fn uuid(&mut self) -> String {
-        self.uuids += 1;
-        format!("00000000-0000-4000-8000-{:012x}", self.uuids)
     }
 
     /// The first slot (and key) whose row conflicts with `row` on a unique
@@ -2451,7 +2451,9 @@ impl Database {
         };
         let mut fresh: Vec<Row> = Vec::new();
         let mut updates: Vec<(usize, Row)> = Vec::new();
-        let mut returned: Vec<Row> = Vec::new();
+        // RETURNING lists the rows in the order of VALUES: which list
+        // (updated or not) each came from, in turn.
+        let mut order: Vec<bool> = Vec::new();
         for values in &insert.rows {
             let row = self.new_row(name, &insert.columns, values, ctx)?;
             let table = &self.tables[name];
@@ -2477,6 +2479,7 @@ impl Database {
                         return Err(Stop::Fail(self.refused(id, snapshot, table, &row, k)));
                     }
                     fresh.push(row);
+                    order.push(false);
                 }
                 (Some((index, _)), Some(OnConflict::Nothing(_))) => {
                     self.unseen_conflict(id, snapshot, table, index)?;
@@ -2494,6 +2497,7 @@ impl Database {
                         return Err(Stop::Fail(unique(name, &table.schema.keys[k], &new)));
                     }
                     updates.push((index, new));
+                    order.push(true);
                 }
                 (Some(_), None) => unreachable!("no ON CONFLICT, no target"),
             }
@@ -2506,12 +2510,26 @@ impl Database {
         let written: Vec<&Row> = written.iter().collect();
         self.check_references(id, name, &written)?;
         self.note_write(id, name, &written, ctx)?;
+        // RETURNING's `xmax`: the updating transaction's id, or 0.
+        let marked = |row: &Row, xmax: TxnId| {
+            let mut row = row.clone();
+            if matches!(insert.returning, Some(Projection::Items(_))) {
+                row.insert(XMAX.into(), Value::from(xmax));
+            }
+            row
+        };
+        let (mut updated, mut inserted) = (updates.iter(), fresh.iter());
+        let returned: Vec<Row> = order
+            .iter()
+            .filter_map(|&update| match update {
+                true => updated.next().map(|(_, row)| marked(row, id)),
+                false => inserted.next().map(|row| marked(row, 0)),
+            })
+            .collect();
         for (index, row) in updates {
-            returned.push(row.clone());
             self.write(id, name, index, Some(row));
         }
         for row in fresh {
-            returned.push(row.clone());
             let table = self.tables.get_mut(name).expect("a table");
             table.slots.push(Slot {
                 versions: Vec::new(),

@@ -12,10 +12,40 @@ use super::value::{cast, error};
 /// comparisons compute (a `numeric` is held as its text, "19.50", which
 /// orders as text beside a parameter's otherwise; a text compared with an
 /// integer, timestamp, date or uuid column is read as that type, as
-/// PostgreSQL types an untyped parameter by the column it meets).
+/// PostgreSQL types an untyped parameter by the column it meets), and
+/// the database's UUID counter, which `gen_random_uuid()` draws from.
+#[derive(Default)]
 pub struct Context {
     pub now_ms: f64,
     pub types: Vec<(String, Type)>,
+    pub uuids: Uuids,
+}
+
+/// The database's `gen_random_uuid()`: deterministic UUIDs (of version
+/// 4's form) from one counter, which every statement's context shares
+/// ([`Uuids::shared`]) so that each call, per row, gives a new one. A
+/// clone (a copy of the database) counts on from the same number on its
+/// own.
+#[derive(Default)]
+pub struct Uuids(std::rc::Rc<std::cell::Cell<u64>>);
+
+impl Clone for Uuids {
+    fn clone(&self) -> Self {
+        Uuids(std::rc::Rc::new(std::cell::Cell::new(self.0.get())))
+    }
+}
+
+impl Uuids {
+    /// The same counter.
+    pub fn shared(&self) -> Uuids {
+        Uuids(self.0.clone())
+    }
+
+    pub fn next(&self) -> String {
+        let n = self.0.get() + 1;
+        self.0.set(n);
+        format!("00000000-0000-4000-8000-{n:012x}")
+    }
 }
 
 impl Context {
@@ -152,6 +182,8 @@ pub fn type_of(expr: &Expr, ctx: &Context) -> Type {
         Expr::Value(_) | Expr::Param(_) => Type::Text,
         Expr::Now => Type::Timestamp,
         Expr::Uuid => Type::Uuid,
+        // An `xid`; its text is a number, as a bigint's is.
+        Expr::Xmax => Type::BigInt,
         Expr::Negate(inner) => type_of(inner, ctx),
         Expr::Coalesce(list) => list.first().map_or(Type::Text, |e| type_of(e, ctx)),
         Expr::Not(_)
