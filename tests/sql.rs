@@ -2534,6 +2534,77 @@ fn xmax_outside_an_insert_is_a_clear_gap() {
     );
 }
 
+/// `date_trunc`, `extract` and `date_part` on a timestamptz, a date and an
+/// interval (a week from Monday, a century from year 1, ISO weeks, the
+/// epoch with six places as a numeric and as a double, `infinity`), and
+/// PostgreSQL's errors for a unit it does not know, a time unit of a
+/// date, an untyped argument and an integer. Each line as node-postgres 8
+/// printed it from PostgreSQL 15 (the run's clock is the simulation's, so
+/// only comparisons read `now()`).
+#[test]
+fn date_functions_answer_as_postgresql_does() {
+    let schema = r#"CREATE TABLE t (id int, at timestamptz DEFAULT now());
+INSERT INTO t (id) VALUES (1);"#;
+    let code = typed_statements(
+        r#"[
+  ["SELECT date_trunc('day', $1) AS d", ["2024-03-07T10:00:00Z"]],
+  ["SELECT extract(epoch from $1::timestamptz) AS e", ["2024-03-07T10:00:00Z"]],
+  ["SELECT date_trunc('fortnight', now())", []],
+  ["SELECT extract(hour from '2024-03-05'::date)", []],
+  ["SELECT date_part('hour', $1) AS h", ["2024-03-07T10:00:00Z"]],
+  ["SELECT date_trunc('day', 5)", []],
+  ["SELECT extract(epoch from interval '1 hour') AS e", []],
+  ["SELECT date_trunc('DAY', '2024-03-07 10:07:20.5+00'::timestamptz) AS d, date_trunc('Hours', '2024-03-07 10:07:20.5+00'::timestamptz) AS h", []],
+  ["SELECT extract(epoch from '1969-12-31 23:59:59.5+00'::timestamptz) AS e, date_part('epoch', '1969-12-31 23:59:59.5+00'::timestamptz) AS p", []],
+  ["SELECT extract(isodow from '2024-03-10'::date) AS i, extract(dow from '2024-03-10'::date) AS d, extract(doy from '2024-12-31'::date) AS y, extract(week from '2021-01-01'::date) AS w, extract(isoyear from '2021-01-01'::date) AS iy", []],
+  ["SELECT extract(century from '2000-06-01'::date) AS c, extract(decade from '2024-06-01'::date) AS d, extract(millennium from '2001-01-01'::date) AS m, date_trunc('century', '2024-03-07 10:00+00'::timestamptz) AS tc, date_trunc('decade', '2024-03-07 10:00+00'::timestamptz) AS td", []],
+  ["SELECT date_trunc('day', NULL::timestamptz) AS n, extract(year from NULL::date) AS y", []],
+  ["SELECT extract(epoch from 'infinity'::timestamptz) AS e, date_trunc('day', 'infinity'::timestamptz) AS d", []],
+  ["SELECT extract(milliseconds from '2024-03-05 10:00:20.123+00'::timestamptz) AS ms, extract(microseconds from '2024-03-05 10:00:20.123+00'::timestamptz) AS us, extract(second from '2024-03-05 10:00:20+00'::timestamptz) AS s", []],
+  ["SELECT count(*) AS n FROM t WHERE at >= date_trunc('minute', now())", []],
+  ["SELECT floor(extract(epoch from now()) / 60) >= 0 AS w", []],
+  ["SELECT date_part('year', '2024-03-05'::date) AS y, date_part('second', '2024-03-05 10:00:20.25+00'::timestamptz) AS s", []],
+  ["SELECT extract(epoch from (now() - at)) >= 0 AS age FROM t", []],
+  ["SELECT extract(epoch from interval '1 day 02:00:00.5') AS e, extract(hour from interval '26 hours') AS h, extract(epoch from interval '1 year 2 months') AS ey, extract(minute from interval '-90 minutes') AS m", []],
+  ["SELECT date_trunc('hour', at) + interval '1 hour' > at AS next FROM t", []],
+  ["SELECT extract(hour from $1::timestamptz) AS h, extract(timezone from $1::timestamptz) AS z", ["2024-03-07T10:00:00Z"]],
+  ["SELECT extract(fortnight from now())", []],
+  ["SELECT extract(year from 5)", []],
+  ["SELECT date_part('dow', $1::date) AS d", ["2024-03-10"]],
+]"#,
+    );
+    let (_, run) = run_sql(&code, schema, "scenario=script&users=1&clicks=1");
+    assert_eq!(
+        run.messages(),
+        [
+            r#"0 ERR 42725 function date_trunc(unknown, unknown) is not unique undefined"#,
+            r#"1 1 [{"e":"1709805600.000000"}] [1700]"#,
+            r#"2 ERR 22023 unit "fortnight" not recognized for type timestamp with time zone undefined"#,
+            r#"3 ERR 0A000 unit "hour" not supported for type date undefined"#,
+            r#"4 ERR 42725 function date_part(unknown, unknown) is not unique undefined"#,
+            r#"5 ERR 42883 function date_trunc(unknown, integer) does not exist undefined"#,
+            r#"6 1 [{"e":"3600.000000"}] [1700]"#,
+            r#"7 1 [{"d":"2024-03-07T00:00:00.000Z","h":"2024-03-07T10:00:00.000Z"}] [1184,1184]"#,
+            r#"8 1 [{"e":"-0.500000","p":-0.5}] [1700,701]"#,
+            r#"9 1 [{"i":"7","d":"0","y":"366","w":"53","iy":"2020"}] [1700,1700,1700,1700,1700]"#,
+            r#"10 1 [{"c":"20","d":"202","m":"3","tc":"2001-01-01T00:00:00.000Z","td":"2020-01-01T00:00:00.000Z"}] [1700,1700,1700,1184,1184]"#,
+            r#"11 1 [{"n":null,"y":null}] [1184,1700]"#,
+            r#"12 1 [{"e":"Infinity","d":null}] [1700,1184]"#,
+            r#"13 1 [{"ms":"20123.000","us":"20123000","s":"20.000000"}] [1700,1700,1700]"#,
+            r#"14 1 [{"n":"1"}] [20]"#,
+            r#"15 1 [{"w":true}] [16]"#,
+            r#"16 1 [{"y":2024,"s":20.25}] [701,701]"#,
+            r#"17 1 [{"age":true}] [16]"#,
+            r#"18 1 [{"e":"93600.500000","h":"26","ey":"36741600.000000","m":"-30"}] [1700,1700,1700,1700]"#,
+            r#"19 1 [{"next":true}] [16]"#,
+            r#"20 1 [{"h":"10","z":"0"}] [1700,1700]"#,
+            r#"21 ERR 22023 unit "fortnight" not recognized for type timestamp with time zone undefined"#,
+            r#"22 ERR 42883 function pg_catalog.extract(unknown, integer) does not exist undefined"#,
+            r#"23 1 [{"d":0}] [701]"#,
+        ]
+    );
+}
+
 /// `IS [NOT] DISTINCT FROM`, an aggregate's `FILTER (WHERE …)`,
 /// `array_agg` (NULLs kept, `DISTINCT` sorted, NULL over no rows), the
 /// text functions (`trim` in its forms, `split_part` from either end,

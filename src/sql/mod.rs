@@ -904,6 +904,13 @@ pub enum Function {
     Text(TextFunction),
     Ceil,
     Floor,
+    /// `date_trunc(unit, t)` (`script::sql::dates`).
+    DateTrunc,
+    /// `extract(field FROM t)` (`extract`: a numeric) or `date_part(field,
+    /// t)` (a double); the field is the first argument, as a text.
+    DatePart {
+        extract: bool,
+    },
 }
 
 /// The text functions the model computes.

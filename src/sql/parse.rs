@@ -1606,6 +1606,15 @@ fn expr(text: &str, expression: SqlExpr) -> Result<Expr, SqlError> {
             Function::Text(TextFunction::Position),
             vec![expr(text, *r#in)?, expr(text, *wanted)?],
         ),
+        SqlExpr::Extract {
+            field, expr: inner, ..
+        } => Expr::Call(
+            Function::DatePart { extract: true },
+            vec![
+                Expr::Value(Value::String(field.to_string().to_lowercase())),
+                expr(text, *inner)?,
+            ],
+        ),
         SqlExpr::Ceil {
             expr: inner,
             field: ast::CeilFloorKind::DateTimeField(ast::DateTimeField::NoDateTime),
@@ -1730,6 +1739,7 @@ const FUNCTIONS: &str = "now(), gen_random_uuid(), coalesce(), count(), sum(), m
      avg(), lower(), upper(), length(), abs(), greatest(), least(), nullif(), round(), \
      hashtext(), btrim() (trim(), ltrim(), rtrim()), replace(), split_part(), substring() \
      (substr()), concat(), left(), right(), strpos() (position()), ceil(), floor(), mod(), \
+     date_trunc(), date_part() (extract()), \
      array_length(), cardinality(), array_append(), array_prepend(), \
      array_remove(), array_position(), pg_advisory_lock(), pg_advisory_xact_lock(), their pg_try_ forms, \
      pg_advisory_unlock() and pg_advisory_unlock_all()";
@@ -1861,6 +1871,8 @@ fn call(text: &str, function: ast::Function) -> Result<Expr, SqlError> {
         ("strpos", 2) => Function::Text(TextFunction::Position),
         ("ceil" | "ceiling", 1) => Function::Ceil,
         ("floor", 1) => Function::Floor,
+        ("date_trunc", 2) => Function::DateTrunc,
+        ("date_part", 2) => Function::DatePart { extract: false },
         ("mod", 2) => {
             let [a, b] = <[Expr; 2]>::try_from(args).map_err(|_| SqlError::syntax("mod"))?;
             return Ok(Expr::Binary(Box::new(a), Op::Modulo, Box::new(b)));

@@ -7,14 +7,14 @@ use serde_json::Value;
 
 use super::interval::Interval;
 use super::numeric::Decimal;
-use super::parse::{Element, Expr, Op, SqlError, Type};
+use super::parse::{Element, Expr, Function, Op, SqlError, Type};
 use super::types::{arithmetic, temporal, Arithmetic};
 pub use super::types::{is_numeric, type_of, Context};
 pub use super::value::{cast, cast_as, compare_as, sql_equal, text, Row};
 use super::value::{
     cast_array, compare, decimal, equal_as, error, is_float, jsonb_concat, kind, number, overflow,
 };
-use super::{array, array_text};
+use super::{array, array_text, dates};
 
 /// The key under which an INSERT's RETURNING rows carry their `xmax`
 /// (no table can have a column of that name: PostgreSQL refuses one).
@@ -225,6 +225,23 @@ pub fn eval(
                 _ => None,
             });
             array::call(*function, values, element.unwrap_or(Element::Text))?
+        }
+        Expr::Call(function @ (Function::DateTrunc | Function::DatePart { .. }), args) => {
+            let (unit, value) = (
+                eval(&args[0], row, excluded, ctx)?,
+                eval(&args[1], row, excluded, ctx)?,
+            );
+            let name = match function {
+                Function::DateTrunc => "date_trunc",
+                Function::DatePart { extract: true } => "pg_catalog.extract",
+                _ => "date_part",
+            };
+            let given = dates::given(name, type_of(&args[1], ctx), untyped(&args[1]))?;
+            match function {
+                Function::DateTrunc => dates::trunc(&unit, &value, given)?,
+                Function::DatePart { extract } => dates::part(&unit, &value, given, *extract)?,
+                _ => unreachable!("matched above"),
+            }
         }
         Expr::Call(function, args) => {
             let values = args

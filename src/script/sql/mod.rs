@@ -7,6 +7,7 @@ pub mod aggregate;
 pub mod analysis;
 pub mod array;
 pub mod array_text;
+pub mod dates;
 pub mod eval;
 pub mod functions;
 pub mod interval;

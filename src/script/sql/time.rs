@@ -67,7 +67,7 @@ pub fn parse_date(text: &str) -> Result<String, SqlError> {
 
 /// A kept timestamp's instant, in milliseconds since 1970 (`None` for
 /// `infinity` and `-infinity`).
-fn instant_ms(kept: &str) -> Option<i64> {
+pub(super) fn instant_ms(kept: &str) -> Option<i64> {
     fields(kept)?.epoch_ms()
 }
 
@@ -254,7 +254,7 @@ fn fields(text: &str) -> Option<Fields> {
 }
 
 /// Days since 1970-01-01 of a civil date (Howard Hinnant's algorithm).
-fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
+pub(super) fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
     let y = if month <= 2 { year - 1 } else { year };
     let era = y.div_euclid(400);
     let yoe = y - era * 400;
@@ -265,7 +265,7 @@ fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
 }
 
 /// The civil date of a day since 1970-01-01.
-fn civil(days: i64) -> (i64, i64, i64) {
+pub(super) fn civil(days: i64) -> (i64, i64, i64) {
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z - era * 146_097;

@@ -136,6 +136,8 @@ pub fn arithmetic(expr: &Expr, ctx: &Context) -> Arithmetic {
         Expr::Coalesce(list) => widest(&mut list.iter()),
         Expr::Aggregate(..) => Arithmetic::of(type_of(expr, ctx)),
         Expr::Call(Function::Round, args) if args.len() == 2 => Arithmetic::Numeric,
+        Expr::Call(Function::DatePart { extract: true }, _) => Arithmetic::Numeric,
+        Expr::Call(Function::DatePart { extract: false }, _) => Arithmetic::Float,
         Expr::Call(Function::Ceil | Function::Floor, args) => match arithmetic(&args[0], ctx) {
             Arithmetic::Numeric => Arithmetic::Numeric,
             _ => Arithmetic::Float,
@@ -217,6 +219,9 @@ pub fn type_of(expr: &Expr, ctx: &Context) -> Type {
                 _ => Type::Float,
             },
             Function::ArrayLength | Function::Cardinality | Function::ArrayPosition => Type::Int,
+            Function::DateTrunc => Type::Timestamp,
+            Function::DatePart { extract: true } => Type::Numeric(None),
+            Function::DatePart { extract: false } => Type::Float,
             // An array of its elements' widest type (text for literals).
             Function::Array => {
                 Type::Array(Element::of(widest(&mut args.iter())).unwrap_or(Element::Text))
