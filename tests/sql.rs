@@ -2605,6 +2605,65 @@ INSERT INTO t (id) VALUES (1);"#;
     );
 }
 
+/// The functions that build JSON (`json_build_object` keeping its keys'
+/// order, `jsonb_build_object` ordering them as jsonb does, the arrays,
+/// `to_json` of a numeric, an array and a timestamptz with its offset),
+/// `json_agg` and `jsonb_agg` (NULLs kept, NULL over no rows), a counter
+/// kept in a jsonb column, and a jsonb as text (`{"a": 1}`), with
+/// PostgreSQL's errors for an odd argument list and a NULL key. Each line
+/// as node-postgres 8 printed it from PostgreSQL 15.
+#[test]
+fn json_builders_answer_as_postgresql_does() {
+    let schema = r#"CREATE TABLE items (id int PRIMARY KEY, name text, price numeric(10,2), tags text[], meta jsonb DEFAULT '{}', at timestamptz, ok boolean);
+INSERT INTO items VALUES (1, 'apple', 1.50, '{red,fruit}', '{"b":1,"a":[1,2]}', '2024-03-05 10:00:00.12+00', true), (2, 'pear', NULL, '{}', '{}', '2024-03-05 10:00:00+00', NULL), (3, NULL, 3.00, NULL, NULL, NULL, false);"#;
+    let code = typed_statements(
+        r#"[
+  ["SELECT jsonb_build_object('id', id, 'name', name, 'price', price) AS o FROM items ORDER BY id", []],
+  ["SELECT json_build_object('zeta', 1, 'a', 2, 'tags', tags, 'at', at, 'ok', ok) AS o FROM items ORDER BY id", []],
+  ["SELECT jsonb_build_object('meta', meta, 'n', NULL) AS o FROM items WHERE id = 1", []],
+  ["SELECT jsonb_build_object('a') AS o", []],
+  ["SELECT jsonb_build_object(NULL, 1) AS o", []],
+  ["SELECT jsonb_build_object(1, 'x', true, 2.5) AS o", []],
+  ["SELECT jsonb_build_array(1, 'a', NULL, price) AS a, json_build_array() AS e FROM items WHERE id = 1", []],
+  ["SELECT to_jsonb(name) AS n, to_json(price) AS p, to_jsonb(tags) AS t, to_jsonb(at) AS at, to_json(NULL::text) AS z FROM items ORDER BY id", []],
+  ["SELECT json_agg(name) AS j, jsonb_agg(price) AS p FROM items", []],
+  ["SELECT jsonb_agg(jsonb_build_object('id', id, 'ok', ok)) AS j FROM items", []],
+  ["SELECT json_agg(id) AS none FROM items WHERE id > 10", []],
+  ["SELECT json_agg(DISTINCT ok) AS d FROM items", []],
+  ["UPDATE items SET meta = meta || jsonb_build_object('seen', true, 'n', $1::int) WHERE id = 1 RETURNING meta", [7]],
+  ["UPDATE items SET meta = jsonb_build_object('count', coalesce((meta->>'count')::int, 0) + 1) WHERE id = 2 RETURNING meta", []],
+  ["SELECT meta->>'count' AS c FROM items WHERE id = 2", []],
+  ["SELECT jsonb_build_object('k', $1::text) AS o, jsonb_build_object('k', $1::int) AS i", ["5"]],
+  ["SELECT '\"s\"'::jsonb::text AS s, meta::text AS m FROM items ORDER BY id", []],
+  ["SELECT jsonb_build_object('x', 1)::text AS t", []],
+]"#,
+    );
+    let (_, run) = run_sql(&code, schema, "scenario=script&users=1&clicks=1");
+    assert_eq!(
+        run.messages(),
+        [
+            r#"0 3 [{"o":{"id":1,"name":"apple","price":1.5}},{"o":{"id":2,"name":"pear","price":null}},{"o":{"id":3,"name":null,"price":3}}] [3802]"#,
+            r#"1 3 [{"o":{"zeta":1,"a":2,"tags":["red","fruit"],"at":"2024-03-05T10:00:00.12+00:00","ok":true}},{"o":{"zeta":1,"a":2,"tags":[],"at":"2024-03-05T10:00:00+00:00","ok":null}},{"o":{"zeta":1,"a":2,"tags":null,"at":null,"ok":false}}] [114]"#,
+            r#"2 1 [{"o":{"n":null,"meta":{"a":[1,2],"b":1}}}] [3802]"#,
+            r#"3 ERR 22023 argument list must have even number of elements undefined"#,
+            r#"4 ERR 22023 argument 1: key must not be null undefined"#,
+            r#"5 1 [{"o":{"1":"x","true":2.5}}] [3802]"#,
+            r#"6 1 [{"a":[1,"a",null,1.5],"e":[]}] [3802,114]"#,
+            r#"7 3 [{"n":"apple","p":1.5,"t":["red","fruit"],"at":"2024-03-05T10:00:00.12+00:00","z":null},{"n":"pear","p":null,"t":[],"at":"2024-03-05T10:00:00+00:00","z":null},{"n":null,"p":3,"t":null,"at":null,"z":null}] [3802,114,3802,3802,114]"#,
+            r#"8 1 [{"j":["apple","pear",null],"p":[1.5,null,3]}] [114,3802]"#,
+            r#"9 1 [{"j":[{"id":1,"ok":true},{"id":2,"ok":null},{"id":3,"ok":false}]}] [3802]"#,
+            r#"10 1 [{"none":null}] [114]"#,
+            r#"11 1 [{"d":[false,true,null]}] [114]"#,
+            r#"12 1 [{"meta":{"a":[1,2],"b":1,"n":7,"seen":true}}] [3802]"#,
+            r#"13 1 [{"meta":{"count":1}}] [3802]"#,
+            r#"14 1 [{"c":"1"}] [25]"#,
+            r#"15 1 [{"o":{"k":"5"},"i":{"k":5}}] [3802,3802]"#,
+            r#"16 3 [{"s":"\"s\"","m":"{\"a\": [1, 2], \"b\": 1, \"n\": 7, \"seen\": true}"},{"s":"\"s\"","m":"{\"count\": 1}"},{"s":"\"s\"","m":null}] [25,25]"#,
+            r#"17 1 [{"t":"{\"x\": 1}"}] [25]"#,
+        ]
+    );
+}
+
 /// `IS [NOT] DISTINCT FROM`, an aggregate's `FILTER (WHERE …)`,
 /// `array_agg` (NULLs kept, `DISTINCT` sorted, NULL over no rows), the
 /// text functions (`trim` in its forms, `split_part` from either end,

@@ -861,6 +861,18 @@ pub enum Aggregate {
     Avg,
     /// `array_agg(x)`: every value, NULLs too, as an array.
     ArrayAgg,
+    /// `json_agg(x)` (`jsonb_agg` if `binary`): every value, NULLs too,
+    /// as a JSON array of their JSON.
+    JsonAgg {
+        binary: bool,
+    },
+}
+
+impl Aggregate {
+    /// Whether it keeps NULL values (so `FILTER` is no CASE in it).
+    pub fn keeps_nulls(self) -> bool {
+        matches!(self, Aggregate::ArrayAgg | Aggregate::JsonAgg { .. })
+    }
 }
 
 /// A scalar function the model computes.
@@ -911,6 +923,30 @@ pub enum Function {
     DatePart {
         extract: bool,
     },
+    /// A function that builds JSON (`script::sql::json`).
+    Json(JsonFunction),
+}
+
+/// The functions that build JSON; `binary`: the `jsonb_` form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum JsonFunction {
+    /// `json_build_object(key, value, …)`.
+    BuildObject { binary: bool },
+    /// `json_build_array(value, …)`.
+    BuildArray { binary: bool },
+    /// `to_json(value)`.
+    To { binary: bool },
+}
+
+impl JsonFunction {
+    /// Whether it gives a `jsonb` (else a `json`).
+    pub fn is_binary(self) -> bool {
+        match self {
+            JsonFunction::BuildObject { binary }
+            | JsonFunction::BuildArray { binary }
+            | JsonFunction::To { binary } => binary,
+        }
+    }
 }
 
 /// The text functions the model computes.
@@ -996,7 +1032,7 @@ pub enum Op {
 const SUPPORTED: &str =
     "the SQL the simulation runs is SELECT (a table, or tables joined by [INNER] JOIN, \
      LEFT [OUTER] JOIN (ON or USING), RIGHT and FULL [OUTER] JOIN ON, and CROSS JOIN; DISTINCT, DISTINCT ON (columns), WHERE, GROUP BY, HAVING, ORDER BY, LIMIT, OFFSET, \
-     FOR UPDATE | NO KEY UPDATE | SHARE [NOWAIT | SKIP LOCKED] of one table; count, sum, min, max, avg, array_agg [FILTER (WHERE …)]; CASE, LIKE; \
+     FOR UPDATE | NO KEY UPDATE | SHARE [NOWAIT | SKIP LOCKED] of one table; count, sum, min, max, avg [FILTER (WHERE …)], array_agg, json_agg, jsonb_agg; CASE, LIKE; \
      subqueries: EXISTS, IN (SELECT …), (SELECT …), correlated unless the outer query joins tables), INSERT … VALUES or SELECT (ON CONFLICT DO NOTHING | DO UPDATE, RETURNING), \
      UPDATE … SET (FROM, RETURNING), DELETE (USING, RETURNING), WITH … AS (SELECT …) before any of them, \
      (SELECT …) AS name in their FROM, \

@@ -19,8 +19,8 @@ use sqlparser::tokenizer::{Location, Token, TokenWithSpan, Tokenizer};
 
 use super::{
     quote, Aggregate, Check, Column, Cte, Default, Delete, Element, Expr, ForeignKey, Function,
-    Insert, Isolation, Join, Key, LockTable, OnConflict, Op, Plan, Projection, SchemaPlan,
-    SchemaStep, Select, SqlError, TableLock, TableSchema, TextFunction, Type, Update,
+    Insert, Isolation, Join, JsonFunction, Key, LockTable, OnConflict, Op, Plan, Projection,
+    SchemaPlan, SchemaStep, Select, SqlError, TableLock, TableSchema, TextFunction, Type, Update,
 };
 
 /// A column type by its SQL name (`serial` also gives a default). A type
@@ -1739,7 +1739,8 @@ const FUNCTIONS: &str = "now(), gen_random_uuid(), coalesce(), count(), sum(), m
      avg(), lower(), upper(), length(), abs(), greatest(), least(), nullif(), round(), \
      hashtext(), btrim() (trim(), ltrim(), rtrim()), replace(), split_part(), substring() \
      (substr()), concat(), left(), right(), strpos() (position()), ceil(), floor(), mod(), \
-     date_trunc(), date_part() (extract()), \
+     date_trunc(), date_part() (extract()), json_build_object(), json_build_array(), to_json() \
+     (and their jsonb_ forms), \
      array_length(), cardinality(), array_append(), array_prepend(), \
      array_remove(), array_position(), pg_advisory_lock(), pg_advisory_xact_lock(), their pg_try_ forms, \
      pg_advisory_unlock() and pg_advisory_unlock_all()";
@@ -1762,13 +1763,15 @@ fn call(text: &str, function: ast::Function) -> Result<Expr, SqlError> {
         "max" => Some(Aggregate::Max),
         "avg" => Some(Aggregate::Avg),
         "array_agg" => Some(Aggregate::ArrayAgg),
+        "json_agg" => Some(Aggregate::JsonAgg { binary: false }),
+        "jsonb_agg" => Some(Aggregate::JsonAgg { binary: true }),
         _ => None,
     };
     // `agg(x) FILTER (WHERE c)` is `agg(CASE WHEN c THEN x END)` for an
     // aggregate that leaves NULLs out (`count(*)`'s x is 1).
     let filter = match (function.filter, aggregate) {
         (None, _) => None,
-        (Some(filter), Some(kind)) if kind != Aggregate::ArrayAgg => {
+        (Some(filter), Some(kind)) if !kind.keeps_nulls() => {
             let filter = expr(text, *filter)?;
             if filter.has_aggregate() {
                 return Err(SqlError::new(
@@ -1871,6 +1874,12 @@ fn call(text: &str, function: ast::Function) -> Result<Expr, SqlError> {
         ("strpos", 2) => Function::Text(TextFunction::Position),
         ("ceil" | "ceiling", 1) => Function::Ceil,
         ("floor", 1) => Function::Floor,
+        ("json_build_object", _) => Function::Json(JsonFunction::BuildObject { binary: false }),
+        ("jsonb_build_object", _) => Function::Json(JsonFunction::BuildObject { binary: true }),
+        ("json_build_array", _) => Function::Json(JsonFunction::BuildArray { binary: false }),
+        ("jsonb_build_array", _) => Function::Json(JsonFunction::BuildArray { binary: true }),
+        ("to_json", 1) => Function::Json(JsonFunction::To { binary: false }),
+        ("to_jsonb", 1) => Function::Json(JsonFunction::To { binary: true }),
         ("date_trunc", 2) => Function::DateTrunc,
         ("date_part", 2) => Function::DatePart { extract: false },
         ("mod", 2) => {

@@ -1,21 +1,23 @@
-//! Aggregates (`count`, `sum`, `min`, `max`, `avg`, `array_agg`, with
+//! Aggregates (`count`, `sum`, `min`, `max`, `avg`, `array_agg`,
+//! `json_agg` and `jsonb_agg`, with
 //! `DISTINCT`; `FILTER (WHERE …)` is a CASE in the argument, `sql::parse`)
 //! and the SELECTs they make: rows in groups by their `GROUP BY` columns
 //! (all of them in one group without it), each group's HAVING, and one
 //! output row per group. The types are PostgreSQL's: `count` is a
 //! `bigint`, the `sum` of integers a `bigint` and of bigints a `numeric`,
 //! `avg` a `numeric` (a double's a double), `min` and `max` their
-//! argument's, `array_agg` an array of it.
+//! argument's, `array_agg` an array of it, `json_agg` a JSON array.
 
 use std::cmp::Ordering;
 
 use serde_json::Value;
 
 use super::eval::eval;
+use super::json;
 use super::numeric::Decimal;
 use super::parse::{Aggregate, Expr, Projection, Select, SqlError, Type};
 use super::types::{is_numeric, result_type, type_of, Context};
-use super::value::{compare_as, decimal, error, number, Row};
+use super::value::{compare_as, decimal, error, jsonb, number, Row};
 
 /// `kind(arg)` over `rows` (`arg` `None`: `count(*)`): NULLs left out
 /// (but by `array_agg`), each value once if `distinct`; NULL over no
@@ -32,8 +34,8 @@ pub fn compute(
     };
     let ty = result_type(kind, Some(type_of(arg, ctx)))?;
     let numeric = is_numeric(arg, ctx);
-    // `array_agg` keeps NULLs (as one value, with DISTINCT).
-    let keeps_null = kind == Aggregate::ArrayAgg;
+    // `array_agg` and `json_agg` keep NULLs (as one value, with DISTINCT).
+    let keeps_null = kind.keeps_nulls();
     let mut values: Vec<Value> = Vec::new();
     for row in rows {
         let value = eval(arg, Some(row), None, ctx)?;
@@ -46,7 +48,7 @@ pub fn compute(
             values.push(value);
         }
     }
-    if kind == Aggregate::ArrayAgg {
+    if keeps_null {
         if values.is_empty() {
             return Ok(Value::Null);
         }
@@ -57,7 +59,17 @@ pub fn compute(
                 (a, b) => a.cmp(&b),
             });
         }
-        return Ok(Value::Array(values));
+        return Ok(match kind {
+            Aggregate::JsonAgg { binary } => {
+                let arg = type_of(arg, ctx);
+                let items = values.into_iter().map(|v| json::to_json(v, arg)).collect();
+                match binary {
+                    true => jsonb(Value::Array(items)),
+                    false => Value::Array(items),
+                }
+            }
+            _ => Value::Array(values),
+        });
     }
     if kind == Aggregate::Count {
         return Ok(Value::from(values.len() as u64));

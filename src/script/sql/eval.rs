@@ -14,7 +14,7 @@ pub use super::value::{cast, cast_as, compare_as, sql_equal, text, Row};
 use super::value::{
     cast_array, compare, decimal, equal_as, error, is_float, jsonb_concat, kind, number, overflow,
 };
-use super::{array, array_text, dates};
+use super::{array, array_text, dates, json};
 
 /// The key under which an INSERT's RETURNING rows carry their `xmax`
 /// (no table can have a column of that name: PostgreSQL refuses one).
@@ -117,6 +117,14 @@ pub fn eval(
             match eval(inner, row, excluded, ctx)? {
                 Value::Array(items) => Value::String(array_text::literal(&items)),
                 other => other,
+            }
+        }
+        // A jsonb as text is PostgreSQL's text of it (`{"a": 1}`).
+        Expr::Cast(inner, Type::Text) if type_of(inner, ctx) == Type::Jsonb => {
+            match eval(inner, row, excluded, ctx)? {
+                Value::Null => Value::Null,
+                string @ Value::String(_) => Value::String(string.to_string()),
+                other => Value::String(super::functions::json_text(&other)),
             }
         }
         // A timestamp column as text is PostgreSQL's output format.
@@ -225,6 +233,13 @@ pub fn eval(
                 _ => None,
             });
             array::call(*function, values, element.unwrap_or(Element::Text))?
+        }
+        Expr::Call(Function::Json(function), args) => {
+            let values = args
+                .iter()
+                .map(|arg| Ok((eval(arg, row, excluded, ctx)?, type_of(arg, ctx))))
+                .collect::<Result<Vec<_>, SqlError>>()?;
+            json::call(*function, values)?
         }
         Expr::Call(function @ (Function::DateTrunc | Function::DatePart { .. }), args) => {
             let (unit, value) = (

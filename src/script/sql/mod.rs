@@ -11,6 +11,7 @@ pub mod dates;
 pub mod eval;
 pub mod functions;
 pub mod interval;
+pub mod json;
 pub mod numeric;
 pub mod parse;
 pub mod schema;

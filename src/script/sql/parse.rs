@@ -7,8 +7,8 @@
 
 pub use crate::sql::{
     bind, first_param, params, quote, visit_mut, Aggregate, Delete, Element, Expr, Function,
-    Insert, Isolation, OnConflict, Op, Plan, Projection, SchemaPlan, SchemaStep, Select, SqlError,
-    TextFunction, Type, Update,
+    Insert, Isolation, JsonFunction, OnConflict, Op, Plan, Projection, SchemaPlan, SchemaStep,
+    Select, SqlError, TextFunction, Type, Update,
 };
 
 #[cfg(feature = "sql")]

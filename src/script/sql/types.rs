@@ -220,6 +220,10 @@ pub fn type_of(expr: &Expr, ctx: &Context) -> Type {
             },
             Function::ArrayLength | Function::Cardinality | Function::ArrayPosition => Type::Int,
             Function::DateTrunc => Type::Timestamp,
+            Function::Json(function) => match function.is_binary() {
+                true => Type::Jsonb,
+                false => Type::Json,
+            },
             Function::DatePart { extract: true } => Type::Numeric(None),
             Function::DatePart { extract: false } => Type::Float,
             // An array of its elements' widest type (text for literals).
@@ -318,6 +322,8 @@ pub fn result_type(kind: Aggregate, arg: Option<Type>) -> Result<Type, SqlError>
         (Aggregate::Sum | Aggregate::Avg, Some(Type::Float)) => Type::Float,
         (Aggregate::Min | Aggregate::Max, Some(ty)) if !matches!(ty, Type::Json) => ty,
         (Aggregate::ArrayAgg, Some(ty)) => Type::Array(Element::of(ty).unwrap_or(Element::Text)),
+        (Aggregate::JsonAgg { binary: true }, Some(_)) => Type::Jsonb,
+        (Aggregate::JsonAgg { binary: false }, Some(_)) => Type::Json,
         (kind, arg) => {
             let name = match kind {
                 Aggregate::Sum => "sum",
