@@ -861,17 +861,20 @@ pub enum Aggregate {
     Avg,
     /// `array_agg(x)`: every value, NULLs too, as an array.
     ArrayAgg,
-    /// `json_agg(x)` (`jsonb_agg` if `binary`): every value, NULLs too,
-    /// as a JSON array of their JSON.
-    JsonAgg {
-        binary: bool,
-    },
+    /// `json_agg(x)`: every value, NULLs too, as a JSON array of their
+    /// JSON.
+    JsonAgg,
+    /// `jsonb_agg(x)`: the same as a jsonb.
+    JsonbAgg,
 }
 
 impl Aggregate {
     /// Whether it keeps NULL values (so `FILTER` is no CASE in it).
     pub fn keeps_nulls(self) -> bool {
-        matches!(self, Aggregate::ArrayAgg | Aggregate::JsonAgg { .. })
+        matches!(
+            self,
+            Aggregate::ArrayAgg | Aggregate::JsonAgg | Aggregate::JsonbAgg
+        )
     }
 }
 
@@ -918,34 +921,38 @@ pub enum Function {
     Floor,
     /// `date_trunc(unit, t)` (`script::sql::dates`).
     DateTrunc,
-    /// `extract(field FROM t)` (`extract`: a numeric) or `date_part(field,
-    /// t)` (a double); the field is the first argument, as a text.
-    DatePart {
-        extract: bool,
-    },
+    /// `extract(field FROM t)`, a numeric; the field is the first
+    /// argument, as a text.
+    Extract,
+    /// `date_part(field, t)`: the same as a double.
+    DatePart,
     /// A function that builds JSON (`script::sql::json`).
     Json(JsonFunction),
 }
 
-/// The functions that build JSON; `binary`: the `jsonb_` form.
+/// The functions that build JSON, each in its `json` and `jsonb` form
+/// (unit variants: the plan crosses from the SQL module as serde data,
+/// and a struct variant's deserializer costs the script's runtime more).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum JsonFunction {
     /// `json_build_object(key, value, …)`.
-    BuildObject { binary: bool },
+    JsonBuildObject,
+    JsonbBuildObject,
     /// `json_build_array(value, …)`.
-    BuildArray { binary: bool },
+    JsonBuildArray,
+    JsonbBuildArray,
     /// `to_json(value)`.
-    To { binary: bool },
+    ToJson,
+    ToJsonb,
 }
 
 impl JsonFunction {
     /// Whether it gives a `jsonb` (else a `json`).
     pub fn is_binary(self) -> bool {
-        match self {
-            JsonFunction::BuildObject { binary }
-            | JsonFunction::BuildArray { binary }
-            | JsonFunction::To { binary } => binary,
-        }
+        matches!(
+            self,
+            JsonFunction::JsonbBuildObject | JsonFunction::JsonbBuildArray | JsonFunction::ToJsonb
+        )
     }
 }
 

@@ -1609,7 +1609,7 @@ fn expr(text: &str, expression: SqlExpr) -> Result<Expr, SqlError> {
         SqlExpr::Extract {
             field, expr: inner, ..
         } => Expr::Call(
-            Function::DatePart { extract: true },
+            Function::Extract,
             vec![
                 Expr::Value(Value::String(field.to_string().to_lowercase())),
                 expr(text, *inner)?,
@@ -1763,8 +1763,8 @@ fn call(text: &str, function: ast::Function) -> Result<Expr, SqlError> {
         "max" => Some(Aggregate::Max),
         "avg" => Some(Aggregate::Avg),
         "array_agg" => Some(Aggregate::ArrayAgg),
-        "json_agg" => Some(Aggregate::JsonAgg { binary: false }),
-        "jsonb_agg" => Some(Aggregate::JsonAgg { binary: true }),
+        "json_agg" => Some(Aggregate::JsonAgg),
+        "jsonb_agg" => Some(Aggregate::JsonbAgg),
         _ => None,
     };
     // `agg(x) FILTER (WHERE c)` is `agg(CASE WHEN c THEN x END)` for an
@@ -1874,14 +1874,14 @@ fn call(text: &str, function: ast::Function) -> Result<Expr, SqlError> {
         ("strpos", 2) => Function::Text(TextFunction::Position),
         ("ceil" | "ceiling", 1) => Function::Ceil,
         ("floor", 1) => Function::Floor,
-        ("json_build_object", _) => Function::Json(JsonFunction::BuildObject { binary: false }),
-        ("jsonb_build_object", _) => Function::Json(JsonFunction::BuildObject { binary: true }),
-        ("json_build_array", _) => Function::Json(JsonFunction::BuildArray { binary: false }),
-        ("jsonb_build_array", _) => Function::Json(JsonFunction::BuildArray { binary: true }),
-        ("to_json", 1) => Function::Json(JsonFunction::To { binary: false }),
-        ("to_jsonb", 1) => Function::Json(JsonFunction::To { binary: true }),
+        ("json_build_object", _) => Function::Json(JsonFunction::JsonBuildObject),
+        ("jsonb_build_object", _) => Function::Json(JsonFunction::JsonbBuildObject),
+        ("json_build_array", _) => Function::Json(JsonFunction::JsonBuildArray),
+        ("jsonb_build_array", _) => Function::Json(JsonFunction::JsonbBuildArray),
+        ("to_json", 1) => Function::Json(JsonFunction::ToJson),
+        ("to_jsonb", 1) => Function::Json(JsonFunction::ToJsonb),
         ("date_trunc", 2) => Function::DateTrunc,
-        ("date_part", 2) => Function::DatePart { extract: false },
+        ("date_part", 2) => Function::DatePart,
         ("mod", 2) => {
             let [a, b] = <[Expr; 2]>::try_from(args).map_err(|_| SqlError::syntax("mod"))?;
             return Ok(Expr::Binary(Box::new(a), Op::Modulo, Box::new(b)));

@@ -60,12 +60,12 @@ pub fn compute(
             });
         }
         return Ok(match kind {
-            Aggregate::JsonAgg { binary } => {
+            Aggregate::JsonAgg | Aggregate::JsonbAgg => {
                 let arg = type_of(arg, ctx);
                 let items = values.into_iter().map(|v| json::to_json(v, arg)).collect();
-                match binary {
-                    true => jsonb(Value::Array(items)),
-                    false => Value::Array(items),
+                match kind {
+                    Aggregate::JsonbAgg => jsonb(Value::Array(items)),
+                    _ => Value::Array(items),
                 }
             }
             _ => Value::Array(values),

@@ -214,7 +214,7 @@ pub fn part(name: &Value, value: &Value, given: Given, numeric: bool) -> Result<
                     return Err(not_supported(&name, given));
                 }
                 // A date's fields are whole numbers.
-                (units / 10_i128.pow(scale), 0)
+                (units / 10_i64.pow(scale), 0)
             } else {
                 (units, scale)
             }
@@ -227,19 +227,19 @@ pub fn part(name: &Value, value: &Value, given: Given, numeric: bool) -> Result<
 }
 
 /// A field of the instant `ms`, as a whole number of `10^-scale` units.
-fn instant_part(unit: Unit, ms: i64) -> (i128, u32) {
+fn instant_part(unit: Unit, ms: i64) -> (i64, u32) {
     let (days, in_day) = (ms.div_euclid(MS_PER_DAY), ms.rem_euclid(MS_PER_DAY));
     let (year, month, day) = civil(days);
-    let in_minute = i128::from(in_day % 60_000);
+    let in_minute = in_day % 60_000;
     // Monday 1 to Sunday 7.
     let iso_dow = (days + 3).rem_euclid(7) + 1;
     // The ISO year and week are the Thursday's of the same week.
     let thursday = days - (iso_dow - 1) + 3;
     let iso_year = civil(thursday).0;
     let iso_week = (thursday - days_from_civil(iso_year, 1, 1)) / 7 + 1;
-    let whole = |n: i64| (i128::from(n), 0);
+    let whole = |n: i64| (n, 0);
     match unit {
-        Unit::Epoch => (i128::from(ms) * 1000, 6),
+        Unit::Epoch => (ms * 1000, 6),
         Unit::Second => (in_minute * 1000, 6),
         Unit::Milliseconds => (in_minute * 1000, 3),
         Unit::Microseconds => (in_minute * 1000, 0),
@@ -264,16 +264,19 @@ fn instant_part(unit: Unit, ms: i64) -> (i128, u32) {
 /// A field of an interval, as PostgreSQL's: its months give the years
 /// and months, its days the days, its time the rest; the epoch counts a
 /// year as 365.25 days and a month as 30.
-fn interval_part(unit: Unit, interval: Interval) -> Option<(i128, u32)> {
-    let micros = i128::from(interval.micros);
-    let whole = |n: i64| Some((i128::from(n), 0));
+fn interval_part(unit: Unit, interval: Interval) -> Option<(i64, u32)> {
+    let micros = interval.micros;
+    let whole = |n: i64| Some((n, 0));
     match unit {
         Unit::Epoch => {
             let (years, months) = (interval.months / 12, interval.months % 12);
-            let days_us = i128::from(86_400_000_000_i64);
-            let year_us = i128::from(years) * 36_525 * days_us / 100;
-            let rest = (i128::from(months) * 30 + i128::from(interval.days)) * days_us;
-            Some((year_us + rest + micros, 6))
+            let days_us = 86_400_000_000_i64;
+            // A quarter day per year: whole years' micros, exactly.
+            let year_us = years.saturating_mul(36_525 * days_us / 100);
+            let rest = (months * 30)
+                .saturating_add(interval.days)
+                .saturating_mul(days_us);
+            Some((year_us.saturating_add(rest).saturating_add(micros), 6))
         }
         Unit::Second => Some((micros % 60_000_000, 6)),
         Unit::Milliseconds => Some((micros % 60_000_000, 3)),
@@ -292,13 +295,13 @@ fn interval_part(unit: Unit, interval: Interval) -> Option<(i128, u32)> {
 }
 
 /// `units` of `10^-scale` as a numeric's text with `scale` places.
-fn fixed(units: i128, scale: u32) -> String {
+fn fixed(units: i64, scale: u32) -> String {
     let sign = if units < 0 { "-" } else { "" };
     let magnitude = units.unsigned_abs();
     if scale == 0 {
         return format!("{sign}{magnitude}");
     }
-    let base = 10_u128.pow(scale);
+    let base = 10_u64.pow(scale);
     let width = scale as usize;
     format!("{sign}{}.{:0width$}", magnitude / base, magnitude % base)
 }

@@ -241,20 +241,21 @@ pub fn eval(
                 .collect::<Result<Vec<_>, SqlError>>()?;
             json::call(*function, values)?
         }
-        Expr::Call(function @ (Function::DateTrunc | Function::DatePart { .. }), args) => {
+        Expr::Call(function @ (Function::DateTrunc | Function::Extract | Function::DatePart), args) => {
             let (unit, value) = (
                 eval(&args[0], row, excluded, ctx)?,
                 eval(&args[1], row, excluded, ctx)?,
             );
             let name = match function {
                 Function::DateTrunc => "date_trunc",
-                Function::DatePart { extract: true } => "pg_catalog.extract",
+                Function::Extract => "pg_catalog.extract",
                 _ => "date_part",
             };
             let given = dates::given(name, type_of(&args[1], ctx), untyped(&args[1]))?;
             match function {
                 Function::DateTrunc => dates::trunc(&unit, &value, given)?,
-                Function::DatePart { extract } => dates::part(&unit, &value, given, *extract)?,
+                Function::Extract => dates::part(&unit, &value, given, true)?,
+                Function::DatePart => dates::part(&unit, &value, given, false)?,
                 _ => unreachable!("matched above"),
             }
         }

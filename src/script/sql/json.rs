@@ -55,7 +55,7 @@ fn iso(kept: &str) -> String {
 pub fn call(function: JsonFunction, values: Vec<(Value, Type)>) -> Result<Value, SqlError> {
     let binary = function.is_binary();
     let built = match function {
-        JsonFunction::BuildObject { .. } => {
+        JsonFunction::JsonBuildObject | JsonFunction::JsonbBuildObject => {
             if values.len() % 2 == 1 {
                 return Err(error(
                     "22023",
@@ -77,13 +77,13 @@ pub fn call(function: JsonFunction, values: Vec<(Value, Type)>) -> Result<Value,
             }
             Value::Object(object)
         }
-        JsonFunction::BuildArray { .. } => Value::Array(
+        JsonFunction::JsonBuildArray | JsonFunction::JsonbBuildArray => Value::Array(
             values
                 .into_iter()
                 .map(|(value, ty)| to_json(value, ty))
                 .collect(),
         ),
-        JsonFunction::To { .. } => {
+        JsonFunction::ToJson | JsonFunction::ToJsonb => {
             let Some((value, ty)) = values.into_iter().next() else {
                 return Ok(Value::Null);
             };

@@ -136,8 +136,8 @@ pub fn arithmetic(expr: &Expr, ctx: &Context) -> Arithmetic {
         Expr::Coalesce(list) => widest(&mut list.iter()),
         Expr::Aggregate(..) => Arithmetic::of(type_of(expr, ctx)),
         Expr::Call(Function::Round, args) if args.len() == 2 => Arithmetic::Numeric,
-        Expr::Call(Function::DatePart { extract: true }, _) => Arithmetic::Numeric,
-        Expr::Call(Function::DatePart { extract: false }, _) => Arithmetic::Float,
+        Expr::Call(Function::Extract, _) => Arithmetic::Numeric,
+        Expr::Call(Function::DatePart, _) => Arithmetic::Float,
         Expr::Call(Function::Ceil | Function::Floor, args) => match arithmetic(&args[0], ctx) {
             Arithmetic::Numeric => Arithmetic::Numeric,
             _ => Arithmetic::Float,
@@ -224,8 +224,8 @@ pub fn type_of(expr: &Expr, ctx: &Context) -> Type {
                 true => Type::Jsonb,
                 false => Type::Json,
             },
-            Function::DatePart { extract: true } => Type::Numeric(None),
-            Function::DatePart { extract: false } => Type::Float,
+            Function::Extract => Type::Numeric(None),
+            Function::DatePart => Type::Float,
             // An array of its elements' widest type (text for literals).
             Function::Array => {
                 Type::Array(Element::of(widest(&mut args.iter())).unwrap_or(Element::Text))
@@ -322,8 +322,8 @@ pub fn result_type(kind: Aggregate, arg: Option<Type>) -> Result<Type, SqlError>
         (Aggregate::Sum | Aggregate::Avg, Some(Type::Float)) => Type::Float,
         (Aggregate::Min | Aggregate::Max, Some(ty)) if !matches!(ty, Type::Json) => ty,
         (Aggregate::ArrayAgg, Some(ty)) => Type::Array(Element::of(ty).unwrap_or(Element::Text)),
-        (Aggregate::JsonAgg { binary: true }, Some(_)) => Type::Jsonb,
-        (Aggregate::JsonAgg { binary: false }, Some(_)) => Type::Json,
+        (Aggregate::JsonbAgg, Some(_)) => Type::Jsonb,
+        (Aggregate::JsonAgg, Some(_)) => Type::Json,
         (kind, arg) => {
             let name = match kind {
                 Aggregate::Sum => "sum",
