@@ -2664,6 +2664,39 @@ INSERT INTO items VALUES (1, 'apple', 1.50, '{red,fruit}', '{"b":1,"a":[1,2]}', 
     );
 }
 
+/// `lpad` and `rpad` (a fill repeated and cut, a string longer than the
+/// length cut to its first characters, an empty fill, a length of 0 or
+/// below, characters rather than bytes, an invoice number), with
+/// PostgreSQL's error for a length that is no integer. Each line as
+/// node-postgres 8 printed it from PostgreSQL 15.
+#[test]
+fn padding_answers_as_postgresql_does() {
+    let schema = r#"CREATE TABLE t (id int, code text);
+INSERT INTO t VALUES (7, 'ab'), (42, NULL), (123456, 'héllo');"#;
+    let code = typed_statements(
+        r#"[
+  ["SELECT lpad(id::text, 5, '0') AS p, rpad(code, 4) AS r, lpad(code, 3, 'xy') AS q FROM t ORDER BY id", []],
+  ["SELECT lpad('hello', 3) AS a, rpad('hello', 2, '*') AS b, lpad('hi', 5, '') AS c, lpad('hi', 0) AS d, lpad('hi', -1) AS e", []],
+  ["SELECT 'INV-' || lpad($1::text, 6, '0') AS n", [42]],
+  ["SELECT lpad('x', $1) AS p", ["3"]],
+  ["SELECT rpad('ab', 7, 'xyz') AS r, lpad('ab', 7, 'xyz') AS l", []],
+  ["SELECT lpad('a', 'b')", []],
+]"#,
+    );
+    let (_, run) = run_sql(&code, schema, "scenario=script&users=1&clicks=1");
+    assert_eq!(
+        run.messages(),
+        [
+            r#"0 3 [{"p":"00007","r":"ab  ","q":"xab"},{"p":"00042","r":null,"q":null},{"p":"12345","r":"héll","q":"hél"}] [25,25,25]"#,
+            r#"1 1 [{"a":"hel","b":"he","c":"hi","d":"","e":""}] [25,25,25,25,25]"#,
+            r#"2 1 [{"n":"INV-000042"}] [25]"#,
+            r#"3 1 [{"p":"  x"}] [25]"#,
+            r#"4 1 [{"r":"abxyzxy","l":"xyzxyab"}] [25,25]"#,
+            r#"5 ERR 22P02 invalid input syntax for type integer: "b" undefined"#,
+        ]
+    );
+}
+
 /// `IS [NOT] DISTINCT FROM`, an aggregate's `FILTER (WHERE …)`,
 /// `array_agg` (NULLs kept, `DISTINCT` sorted, NULL over no rows), the
 /// text functions (`trim` in its forms, `split_part` from either end,

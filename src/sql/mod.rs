@@ -972,6 +972,10 @@ pub enum TextFunction {
     Right,
     /// `strpos(s, sub)`, `position(sub IN s)`.
     Position,
+    /// `lpad(s, n [, fill])`, `rpad(…)`: to `n` characters, filled on
+    /// the left (right), or cut to the first `n`.
+    LPad,
+    RPad,
 }
 
 impl Function {

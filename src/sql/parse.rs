@@ -1738,7 +1738,7 @@ fn like(
 const FUNCTIONS: &str = "now(), gen_random_uuid(), coalesce(), count(), sum(), min(), max(), \
      avg(), lower(), upper(), length(), abs(), greatest(), least(), nullif(), round(), \
      hashtext(), btrim() (trim(), ltrim(), rtrim()), replace(), split_part(), substring() \
-     (substr()), concat(), left(), right(), strpos() (position()), ceil(), floor(), mod(), \
+     (substr()), concat(), left(), right(), strpos() (position()), lpad(), rpad(), ceil(), floor(), mod(), \
      date_trunc(), date_part() (extract()), json_build_object(), json_build_array(), to_json() \
      (and their jsonb_ forms), \
      array_length(), cardinality(), array_append(), array_prepend(), \
@@ -1872,6 +1872,8 @@ fn call(text: &str, function: ast::Function) -> Result<Expr, SqlError> {
         ("left", 2) => Function::Text(TextFunction::Left),
         ("right", 2) => Function::Text(TextFunction::Right),
         ("strpos", 2) => Function::Text(TextFunction::Position),
+        ("lpad", 2 | 3) => Function::Text(TextFunction::LPad),
+        ("rpad", 2 | 3) => Function::Text(TextFunction::RPad),
         ("ceil" | "ceiling", 1) => Function::Ceil,
         ("floor", 1) => Function::Floor,
         ("json_build_object", _) => Function::Json(JsonFunction::JsonBuildObject),

@@ -105,6 +105,26 @@ pub fn call(function: TextFunction, values: Vec<Value>) -> Result<Value, SqlErro
                 _ => slice(len - keep, len),
             }
         }
+        TextFunction::LPad | TextFunction::RPad => {
+            // PostgreSQL's limit is a gigabyte; this one keeps a page that
+            // runs the store from running out of memory first.
+            const MOST: i64 = 10_000_000;
+            let n = int(1)?;
+            if n > MOST {
+                return Err(error("54000", "requested length too large".into()));
+            }
+            let n = n.max(0) as usize;
+            let fill: Vec<char> = arg(2).unwrap_or(" ").chars().collect();
+            if chars.len() >= n || fill.is_empty() {
+                slice(0, n as i64)
+            } else {
+                let padding: String = fill.iter().cycle().take(n - chars.len()).collect();
+                match function {
+                    TextFunction::LPad => padding + s,
+                    _ => s.to_string() + &padding,
+                }
+            }
+        }
         TextFunction::Position => {
             let wanted = arg(1).unwrap_or("");
             let at = s
@@ -120,6 +140,14 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn a_padding_too_long_for_the_page_is_refused() {
+        let error = call(TextFunction::LPad, vec![json!("x"), json!(10_000_001)]).unwrap_err();
+        assert_eq!(error.code, "54000");
+        let padded = call(TextFunction::RPad, vec![json!("x"), json!(3), json!("ab")]).unwrap();
+        assert_eq!(padded, json!("xab"));
+    }
 
     fn run(function: TextFunction, values: Value) -> Value {
         call(function, values.as_array().unwrap().clone()).unwrap()
