@@ -2766,3 +2766,62 @@ INSERT INTO orders (user_id, status, total) VALUES (1, 'paid', 10.00), (1, 'open
         ]
     );
 }
+
+/// `SELECT pg_sleep(seconds)` answers as PostgreSQL 15 does (void `''`,
+/// NULL for NULL, no sleep for a negative number, 22P02 and 42883), each
+/// line as node-postgres 8 printed it; `pg_sleep` inside a larger
+/// statement is a clear gap.
+#[test]
+fn pg_sleep_answers_as_postgresql_does() {
+    let schema = "CREATE TABLE t (id int);";
+    let code = typed_statements(
+        r#"[
+  ["SELECT pg_sleep(0.05)", []],
+  ["SELECT pg_sleep($1)", ["0.02"]],
+  ["SELECT pg_sleep($1) AS slept", [0.01]],
+  ["SELECT pg_sleep(NULL)", []],
+  ["SELECT pg_sleep(-1)", []],
+  ["select pg_sleep(1e-3)", []],
+  ["SELECT pg_sleep('abc')", []],
+  ["SELECT pg_sleep(1, 2)", []],
+  ["SELECT pg_sleep()", []],
+  ["SELECT pg_sleep(0.01), 1 AS one", []],
+]"#,
+    );
+    let (m, run) = run_sql(&code, schema, "scenario=script&users=1&clicks=1");
+    let messages = run.messages();
+    assert_eq!(
+        messages[..9],
+        [
+            r#"0 1 [{"pg_sleep":""}] [2278]"#,
+            r#"1 1 [{"pg_sleep":""}] [2278]"#,
+            r#"2 1 [{"slept":""}] [2278]"#,
+            r#"3 1 [{"pg_sleep":null}] [2278]"#,
+            r#"4 1 [{"pg_sleep":""}] [2278]"#,
+            r#"5 1 [{"pg_sleep":""}] [2278]"#,
+            r#"6 ERR 22P02 invalid input syntax for type double precision: "abc" undefined"#,
+            r#"7 ERR 42883 function pg_sleep(integer, integer) does not exist undefined"#,
+            r#"8 ERR 42883 function pg_sleep() does not exist undefined"#,
+        ]
+    );
+    assert!(messages[9].starts_with("9 ERR 0A000 pg_sleep() is a statement of its own"));
+    // Ten round trips of 20 ms, and the sleeps: 50, 20, 10 and 1 ms.
+    assert_eq!(m.latency_us.max, 10 * 20_000 + 81_000);
+}
+
+/// A sleep inside a transaction holds its row lock: the second of a
+/// double click waits on `FOR UPDATE` through the first's sleep.
+#[test]
+fn a_sleep_in_a_transaction_keeps_its_row_lock() {
+    let lock = "await client.query('SELECT seats FROM events WHERE id = $1 FOR UPDATE', [1]);
+    await client.query('SELECT pg_sleep(0.05)');";
+    let (m, _) = run_sql(&ticket("BEGIN", lock), TICKETS, DOUBLE_CLICK);
+    // BEGIN 20, FOR UPDATE 40, the sleep 110 (20 + 50), find 130, insert
+    // 150, update 170, COMMIT 190; the waiter's FOR UPDATE returns at
+    // 190, its sleep at 260, its find (280) sees the order, its COMMIT
+    // lands at 300.
+    assert_eq!((m.orders, m.duplicate_tickets, m.errors), (1, 0, 0));
+    assert_eq!((m.latency_us.p50, m.latency_us.max), (190_000, 300_000));
+    // The sleeps are queries too.
+    assert_eq!((m.db_reads, m.db_writes), (6, 2));
+}

@@ -170,6 +170,18 @@ impl Call {
         }
     }
 
+    /// How much longer than its drawn latency it takes: a `SELECT
+    /// pg_sleep(…)`'s sleep (`sql::sleep`), else 0.
+    pub fn sleep(&self) -> Micros {
+        match self {
+            Call::Sql(call) => call
+                .plan
+                .as_ref()
+                .map_or(0, super::sql::sleep::sleep_micros),
+            _ => 0,
+        }
+    }
+
     /// The operation the trace and the debugger name it by.
     pub fn kind(&self) -> OpKind {
         match self {

@@ -473,7 +473,11 @@ fn send<'js>(link: &Link, ctx: &Ctx<'js>, call: Call) -> Result<Value<'js>> {
     let key = host.intern(call.key());
     let request = host.current.get();
     let op = Op::Script(ScriptOp { kind, key });
-    let slot = host.core.borrow_mut().issue(request, op, Site::Script);
+    let longer = call.sleep();
+    let slot = host
+        .core
+        .borrow_mut()
+        .issue_slower(request, op, Site::Script, longer);
     host.mark_last_event(position);
     host.state.borrow_mut().waiting.insert(
         slot,

@@ -212,6 +212,14 @@ impl Plan {
         table
     }
 
+    /// [`Select::sleep`]'s argument, for a SELECT.
+    pub fn sleep(&self) -> Option<&Expr> {
+        match self {
+            Plan::Select(select) => select.sleep(),
+            _ => None,
+        }
+    }
+
     /// Its `WITH` queries, in order.
     pub fn with(&self) -> &[Cte] {
         match self {
@@ -464,6 +472,23 @@ impl Select {
                     .map(|j| (j.table.as_str(), j.alias.as_deref().unwrap_or(&j.table))),
             )
             .collect()
+    }
+
+    /// `SELECT pg_sleep(seconds)` (one column, no FROM, WHERE or other
+    /// clause): its argument. The statement's round trip takes that many
+    /// seconds longer, as the server sleeps before it answers.
+    pub fn sleep(&self) -> Option<&Expr> {
+        let Projection::Items(items) = &self.projection else {
+            return None;
+        };
+        match items.as_slice() {
+            [(_, Expr::Call(Function::Sleep, args))]
+                if self.table.is_none() && self.clauses().iter().all(|c| c.is_none()) =>
+            {
+                args.first()
+            }
+            _ => None,
+        }
     }
 
     /// Its expressions besides the select list and the joins: WHERE,
@@ -904,6 +929,9 @@ pub enum Function {
     AdvisoryUnlock,
     /// `pg_advisory_unlock_all()`.
     AdvisoryUnlockAll,
+    /// `pg_sleep(seconds)`: a statement of its own
+    /// ([`Plan::sleep`]), which takes that much longer.
+    Sleep,
     /// `ARRAY[a, b, …]`.
     Array,
     /// `array_length(array, dimension)`.
@@ -979,8 +1007,6 @@ pub enum TextFunction {
 }
 
 impl Function {
-    /// Whether it takes or gives back an advisory lock: a statement of its
-    /// own (`SELECT pg_advisory_xact_lock($1)`), which the store runs.
     /// `ARRAY[…]` and the functions of arrays (`script::sql::array`).
     pub fn is_array(self) -> bool {
         matches!(
@@ -995,6 +1021,8 @@ impl Function {
         )
     }
 
+    /// Whether it takes or gives back an advisory lock: a statement of its
+    /// own (`SELECT pg_advisory_xact_lock($1)`), which the store runs.
     pub fn is_advisory(self) -> bool {
         matches!(
             self,

@@ -1743,7 +1743,7 @@ const FUNCTIONS: &str = "now(), gen_random_uuid(), coalesce(), count(), sum(), m
      (and their jsonb_ forms), \
      array_length(), cardinality(), array_append(), array_prepend(), \
      array_remove(), array_position(), pg_advisory_lock(), pg_advisory_xact_lock(), their pg_try_ forms, \
-     pg_advisory_unlock() and pg_advisory_unlock_all()";
+     pg_advisory_unlock(), pg_advisory_unlock_all() and pg_sleep()";
 
 fn call(text: &str, function: ast::Function) -> Result<Expr, SqlError> {
     let name = object_name(&function.name);
@@ -1912,6 +1912,16 @@ fn call(text: &str, function: ast::Function) -> Result<Expr, SqlError> {
         },
         ("pg_advisory_unlock", 1 | 2) => Function::AdvisoryUnlock,
         ("pg_advisory_unlock_all", 0) => Function::AdvisoryUnlockAll,
+        ("pg_sleep", 1) => Function::Sleep,
+        ("pg_sleep", _) => {
+            return Err(SqlError::new(
+                "42883",
+                format!(
+                    "function pg_sleep({}) does not exist",
+                    argument_types(&args)
+                ),
+            ))
+        }
         _ => {
             return Err(SqlError::unsupported(
                 text,
@@ -1920,6 +1930,18 @@ fn call(text: &str, function: ast::Function) -> Result<Expr, SqlError> {
         }
     };
     Ok(Expr::Call(function, args))
+}
+
+/// The argument types PostgreSQL names in "function f(…) does not
+/// exist", for literals and parameters (anything else as `unknown`).
+fn argument_types(args: &[Expr]) -> String {
+    let name = |arg: &Expr| match arg {
+        Expr::Value(Value::Number(n)) if n.is_i64() => "integer",
+        Expr::Value(Value::Bool(_)) => "boolean",
+        Expr::Cast(_, Type::Numeric(_)) => "numeric",
+        _ => "unknown",
+    };
+    args.iter().map(name).collect::<Vec<_>>().join(", ")
 }
 
 fn literal(text: &str, value: SqlValue) -> Result<Expr, SqlError> {

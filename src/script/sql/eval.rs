@@ -222,6 +222,12 @@ pub fn eval(
                 "an advisory lock is taken or released only by a statement of its own in the simulation: SELECT pg_advisory_xact_lock($1)".into(),
             ))
         }
+        Expr::Call(Function::Sleep, _) => {
+            return Err(error(
+                "0A000",
+                "pg_sleep() is a statement of its own in the simulation, SELECT pg_sleep($1), which takes that much longer".into(),
+            ))
+        }
         Expr::Call(function, args) if function.is_array() => {
             let values = args
                 .iter()

@@ -15,6 +15,7 @@ pub mod json;
 pub mod numeric;
 pub mod parse;
 pub mod schema;
+pub mod sleep;
 pub mod store;
 pub mod strings;
 pub mod table_locks;

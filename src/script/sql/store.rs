@@ -1621,6 +1621,23 @@ impl Database {
                     }
                 }
             }
+            if let (Some(seconds), Projection::Items(items)) = (select.sleep(), &select.projection)
+            {
+                // The sleep itself was the round trip's (`sleep::sleep_micros`).
+                let value = match super::sleep::seconds_of(seconds, ctx).map_err(Stop::Fail)? {
+                    None => Value::Null,
+                    Some(_) => Value::String(String::new()),
+                };
+                let column = items[0].0.clone();
+                let mut row = Row::new();
+                row.insert(column.clone(), value);
+                return Ok(Reply {
+                    command: "SELECT",
+                    row_count: Some(1),
+                    rows: vec![row],
+                    fields: vec![(column, Type::Void.oid())],
+                });
+            }
             // `SELECT 1`, `SELECT now()`, `SELECT $1 WHERE NOT EXISTS (…)`:
             // one row, if its WHERE holds.
             let row = Row::new();

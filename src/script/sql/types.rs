@@ -209,7 +209,9 @@ pub fn type_of(expr: &Expr, ctx: &Context) -> Type {
             result_type(*kind, arg).unwrap_or(Type::Text)
         }
         Expr::Call(function, args) => match function {
-            Function::AdvisoryLock { wait: true, .. } | Function::AdvisoryUnlockAll => Type::Void,
+            Function::AdvisoryLock { wait: true, .. }
+            | Function::AdvisoryUnlockAll
+            | Function::Sleep => Type::Void,
             Function::AdvisoryLock { wait: false, .. } | Function::AdvisoryUnlock => Type::Bool,
             Function::HashText => Type::Int,
             Function::Text(TextFunction::Position) => Type::Int,

@@ -440,6 +440,14 @@ impl Core {
         self.issue_drawn(request, op, site, latency)
     }
 
+    /// [`Core::issue`] for an operation that takes `longer` than its
+    /// drawn latency (a script's `SELECT pg_sleep(…)`: the server sleeps
+    /// before it answers).
+    pub fn issue_slower(&mut self, request: TaskId, op: Op, site: Site, longer: Micros) -> SlotId {
+        let latency = self.draw_latency(op).saturating_add(longer);
+        self.issue_drawn(request, op, site, latency)
+    }
+
     /// The latency of `op`, drawn now (in issue order) where it has one.
     pub(crate) fn draw_latency(&mut self, op: Op) -> Micros {
         match op {
