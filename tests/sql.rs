@@ -2825,3 +2825,87 @@ fn a_sleep_in_a_transaction_keeps_its_row_lock() {
     // The sleeps are queries too.
     assert_eq!((m.db_reads, m.db_writes), (6, 2));
 }
+
+/// `string_agg` (each row's own delimiter, NULLs left out, DISTINCT
+/// sorted, PostgreSQL's 42883 for arguments that are not two texts) and
+/// an aggregate's own `ORDER BY` (`array_agg(x ORDER BY y DESC NULLS
+/// LAST)`, stable, numeric by value; with DISTINCT its terms must be the
+/// argument: 42P10), with GROUP BY, HAVING, FILTER and in a subquery:
+/// each line as node-postgres 8 printed it from PostgreSQL 15.
+#[test]
+fn string_agg_and_ordered_aggregates_answer_as_postgresql_does() {
+    let schema = r#"CREATE TABLE items (id int, cart int, name text, qty int, price numeric(6,2), at timestamptz);
+INSERT INTO items VALUES (1, 1, 'pear', 2, 1.50, '2024-03-05 10:00:00+00'), (2, 1, 'apple', 1, 0.75, '2024-03-05 09:00:00+00'), (3, 2, 'fig', NULL, 3.00, '2024-03-05 11:00:00+00'), (4, 1, NULL, 5, 2.25, '2024-03-05 08:00:00+00'), (5, 2, 'date', 3, NULL, NULL);"#;
+    let code = typed_statements(
+        r#"[
+  ["SELECT string_agg(name, ', ') AS names FROM items", []],
+  ["SELECT cart, string_agg(name, ',' ORDER BY name) AS names FROM items GROUP BY cart ORDER BY cart", []],
+  ["SELECT string_agg(name, '|' ORDER BY at DESC) AS s, array_agg(id ORDER BY qty NULLS FIRST) AS a FROM items", []],
+  ["SELECT array_agg(name ORDER BY id DESC) AS a, json_agg(qty ORDER BY price DESC NULLS LAST) AS j, jsonb_agg(id ORDER BY name) AS b FROM items WHERE cart = 1", []],
+  ["SELECT string_agg(DISTINCT name, ',') AS d FROM items", []],
+  ["SELECT string_agg(DISTINCT name, ',' ORDER BY name DESC) AS d FROM items", []],
+  ["SELECT string_agg(DISTINCT name, ',' ORDER BY id) AS d FROM items", []],
+  ["SELECT string_agg(name, NULL) AS n, string_agg(NULL, ',') AS m FROM items", []],
+  ["SELECT string_agg(name, $1) AS s FROM items WHERE cart = $2", [" + ", 2]],
+  ["SELECT string_agg(id, ',') FROM items", []],
+  ["SELECT string_agg(id::text, ',' ORDER BY id) AS s, count(*) AS c FROM items WHERE id > 10", []],
+  ["SELECT string_agg(name || ':' || qty, ', ' ORDER BY qty DESC, name) AS s FROM items", []],
+  ["SELECT sum(qty ORDER BY id) AS s FROM items", []],
+  ["SELECT string_agg(name) FROM items", []],
+  ["SELECT cart, string_agg(name, ',') FILTER (WHERE qty > 1) AS big FROM items GROUP BY cart ORDER BY cart", []],
+]"#,
+    );
+    let (_, run) = run_sql(&code, schema, "scenario=script&users=1&clicks=1");
+    assert_eq!(
+        run.messages(),
+        [
+            r#"0 1 [{"names":"pear, apple, fig, date"}] [25]"#,
+            r#"1 2 [{"cart":1,"names":"apple,pear"},{"cart":2,"names":"date,fig"}] [23,25]"#,
+            r#"2 1 [{"s":"date|fig|pear|apple","a":[3,2,1,5,4]}] [25,1007]"#,
+            r#"3 1 [{"a":[null,"apple","pear"],"j":[5,2,1],"b":[2,1,4]}] [1009,114,3802]"#,
+            r#"4 1 [{"d":"apple,date,fig,pear"}] [25]"#,
+            r#"5 1 [{"d":"pear,fig,date,apple"}] [25]"#,
+            r#"6 ERR 42P10 in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list undefined"#,
+            r#"7 1 [{"n":"pearapplefigdate","m":null}] [25,25]"#,
+            r#"8 1 [{"s":"fig + date"}] [25]"#,
+            r#"9 ERR 42883 function string_agg(integer, unknown) does not exist undefined"#,
+            r#"10 1 [{"s":null,"c":"0"}] [25,20]"#,
+            r#"11 1 [{"s":"date:3, pear:2, apple:1"}] [25]"#,
+            r#"12 1 [{"s":"11"}] [20]"#,
+            r#"13 ERR 42883 function string_agg(text) does not exist undefined"#,
+            r#"14 2 [{"cart":1,"big":"pear"},{"cart":2,"big":"date"}] [23,25]"#,
+        ]
+    );
+    let schema = r#"CREATE TABLE items (id int, cart int, name text, qty int, price numeric(6,2), sep text);
+INSERT INTO items VALUES (1, 1, 'pear', 2, 10.50, '-'), (2, 1, 'apple', 1, 9.75, NULL), (3, 2, 'fig', NULL, 3.00, '/'), (4, 1, NULL, 5, 100.25, '+'), (5, 2, 'date', 3, NULL, '*'), (6, 1, 'pear', 7, 2.00, '~');"#;
+    let code = typed_statements(
+        r#"[
+  ["SELECT array_agg(name ORDER BY price) AS a FROM items", []],
+  ["SELECT string_agg(name, sep ORDER BY id) AS s FROM items", []],
+  ["SELECT array_agg(DISTINCT name ORDER BY name DESC) AS a, jsonb_agg(DISTINCT qty ORDER BY qty DESC NULLS LAST) AS j FROM items", []],
+  ["SELECT count(DISTINCT name ORDER BY name) AS c, sum(DISTINCT qty) AS s FROM items", []],
+  ["SELECT cart, string_agg(name, ', ' ORDER BY price DESC) AS names FROM items GROUP BY cart HAVING count(*) > 2", []],
+  ["SELECT id, (SELECT string_agg(name, ',' ORDER BY id) FROM items i WHERE i.cart = 2) AS others FROM items WHERE id = 1", []],
+  ["SELECT string_agg(DISTINCT name, ',') AS d FROM items WHERE cart = 1", []],
+  ["SELECT string_agg(name, ',' ORDER BY count(*)) FROM items", []],
+  ["SELECT string_agg(price::text, ';' ORDER BY price NULLS FIRST) AS p FROM items", []],
+  ["SELECT string_agg(name, ',') AS s, string_agg(name, ',' ORDER BY name) AS o FROM items GROUP BY cart ORDER BY s", []],
+]"#,
+    );
+    let (_, run) = run_sql(&code, schema, "scenario=script&users=1&clicks=1");
+    assert_eq!(
+        run.messages(),
+        [
+            r#"0 1 [{"a":["pear","fig","apple","pear",null,"date"]}] [1009]"#,
+            r#"1 1 [{"s":"pearapple/fig*date~pear"}] [25]"#,
+            r#"2 1 [{"a":[null,"pear","fig","date","apple"],"j":[7,5,3,2,1,null]}] [1009,3802]"#,
+            r#"3 1 [{"c":"4","s":"18"}] [20,20]"#,
+            r#"4 1 [{"cart":1,"names":"pear, apple, pear"}] [23,25]"#,
+            r#"5 1 [{"id":1,"others":"fig,date"}] [23,25]"#,
+            r#"6 1 [{"d":"apple,pear"}] [25]"#,
+            r#"7 ERR 42803 aggregate function calls cannot be nested undefined"#,
+            r#"8 1 [{"p":"2.00;3.00;9.75;10.50;100.25"}] [25]"#,
+            r#"9 2 [{"s":"fig,date","o":"date,fig"},{"s":"pear,apple,pear","o":"apple,pear,pear"}] [25,25]"#,
+        ]
+    );
+}

@@ -572,6 +572,11 @@ impl Select {
         ]
     }
 
+    /// Its ORDER BY's terms: descending, nulls first.
+    pub fn order_terms(&self) -> Vec<(bool, bool)> {
+        self.order.iter().map(|&(_, d, n)| (d, n)).collect()
+    }
+
     /// Whether it locks the rows it returns (`FOR UPDATE` or `FOR SHARE`).
     pub fn locks(&self) -> bool {
         self.for_update || self.for_share
@@ -697,9 +702,11 @@ pub enum Expr {
     Coalesce(Vec<Expr>),
     /// `x::type`.
     Cast(Box<Expr>, Type),
-    /// An aggregate over a SELECT's rows or group: its argument (`None`
-    /// for `count(*)`), and whether it is `DISTINCT`.
-    Aggregate(Aggregate, Option<Box<Expr>>, bool),
+    /// An aggregate over a SELECT's rows or group: its arguments (none
+    /// for `count(*)`; `string_agg`'s value and delimiter), whether it is
+    /// `DISTINCT`, and the order it reads the rows in (`ORDER BY` inside
+    /// the call: each expression, descending, nulls first).
+    Aggregate(Aggregate, Vec<Expr>, bool, Vec<(Expr, bool, bool)>),
     /// A scalar function of the model.
     Call(Function, Vec<Expr>),
     /// `x [NOT] LIKE pattern` (`ILIKE`: case-insensitive).
@@ -764,7 +771,10 @@ macro_rules! each_child {
             | Expr::IsNull(a, _)
             | Expr::Cast(a, _)
             | Expr::InSelect(a, ..) => $f(a),
-            Expr::Aggregate(_, a, _) => a.$iter().for_each(|a| $f(a)),
+            Expr::Aggregate(_, args, _, order) => {
+                args.$iter().for_each(|a| $f(a));
+                order.$iter().for_each(|(e, ..)| $f(e));
+            }
             Expr::InList(a, list, _) => {
                 $f(a);
                 list.$iter().for_each($f);
@@ -891,6 +901,9 @@ pub enum Aggregate {
     JsonAgg,
     /// `jsonb_agg(x)`: the same as a jsonb.
     JsonbAgg,
+    /// `string_agg(text, delimiter)`: the texts that are not NULL, each
+    /// after the first preceded by its row's delimiter.
+    StringAgg,
 }
 
 impl Aggregate {
@@ -1071,7 +1084,7 @@ pub enum Op {
 const SUPPORTED: &str =
     "the SQL the simulation runs is SELECT (a table, or tables joined by [INNER] JOIN, \
      LEFT [OUTER] JOIN (ON or USING), RIGHT and FULL [OUTER] JOIN ON, and CROSS JOIN; DISTINCT, DISTINCT ON (columns), WHERE, GROUP BY, HAVING, ORDER BY, LIMIT, OFFSET, \
-     FOR UPDATE | NO KEY UPDATE | SHARE [NOWAIT | SKIP LOCKED] of one table; count, sum, min, max, avg [FILTER (WHERE …)], array_agg, json_agg, jsonb_agg; CASE, LIKE; \
+     FOR UPDATE | NO KEY UPDATE | SHARE [NOWAIT | SKIP LOCKED] of one table; count, sum, min, max, avg, string_agg [FILTER (WHERE …)], array_agg, json_agg, jsonb_agg, each with DISTINCT and ORDER BY inside; CASE, LIKE; \
      subqueries: EXISTS, IN (SELECT …), (SELECT …), correlated unless the outer query joins tables), INSERT … VALUES or SELECT (ON CONFLICT DO NOTHING | DO UPDATE, RETURNING), \
      UPDATE … SET (FROM, RETURNING), DELETE (USING, RETURNING), WITH … AS (SELECT …) before any of them, \
      (SELECT …) AS name in their FROM, \
@@ -1311,7 +1324,12 @@ mod tests {
                     (
                         "count".into(),
                         Expr::Cast(
-                            Box::new(Expr::Aggregate(Aggregate::Count, None, false)),
+                            Box::new(Expr::Aggregate(
+                                Aggregate::Count,
+                                Vec::new(),
+                                false,
+                                Vec::new(),
+                            )),
                             Type::Int,
                         ),
                     ),
@@ -1343,8 +1361,9 @@ mod tests {
                 group_by: vec!["id".into()],
                 having: Some(Expr::Aggregate(
                     Aggregate::Sum,
-                    Some(Box::new(Expr::Column("n".into()))),
+                    vec![Expr::Column("n".into())],
                     true,
+                    Vec::new(),
                 )),
                 order: vec![("id".into(), true, true)],
                 limit: Some(Expr::Value(Value::from(10))),

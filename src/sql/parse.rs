@@ -1765,6 +1765,7 @@ fn call(text: &str, function: ast::Function) -> Result<Expr, SqlError> {
         "array_agg" => Some(Aggregate::ArrayAgg),
         "json_agg" => Some(Aggregate::JsonAgg),
         "jsonb_agg" => Some(Aggregate::JsonbAgg),
+        "string_agg" => Some(Aggregate::StringAgg),
         _ => None,
     };
     // `agg(x) FILTER (WHERE c)` is `agg(CASE WHEN c THEN x END)` for an
@@ -1791,53 +1792,39 @@ fn call(text: &str, function: ast::Function) -> Result<Expr, SqlError> {
             ))
         }
     };
-    let filtered = |arg: Option<Expr>| match &filter {
-        None => arg,
-        Some(when) => Some(Expr::Case {
-            operand: None,
-            branches: vec![(when.clone(), arg.unwrap_or(Expr::Value(Value::from(1))))],
-            otherwise: None,
-        }),
+    // The filter goes around the first argument (`count(*)`'s is 1).
+    let filtered = |mut args: Vec<Expr>| match &filter {
+        None => args,
+        Some(when) => {
+            let first = match args.is_empty() {
+                true => Expr::Value(Value::from(1)),
+                false => args.remove(0),
+            };
+            let case = Expr::Case {
+                operand: None,
+                branches: vec![(when.clone(), first)],
+                otherwise: None,
+            };
+            args.insert(0, case);
+            args
+        }
     };
-    let (distinct, args) = match function.args {
-        FunctionArguments::None => (false, Vec::new()),
+    let (distinct, args, clauses) = match function.args {
+        FunctionArguments::None => (false, Vec::new(), Vec::new()),
         FunctionArguments::List(list) => {
-            if !list.clauses.is_empty() {
-                return Err(SqlError::unsupported(text, &format!("this call of {name}")));
-            }
             let distinct = matches!(
                 list.duplicate_treatment,
                 Some(ast::DuplicateTreatment::Distinct)
             );
-            (distinct, list.args)
+            (distinct, list.args, list.clauses)
         }
         FunctionArguments::Subquery(_) => return Err(SqlError::unsupported(text, "a subquery")),
     };
     if let Some(kind) = aggregate {
-        let arg = match args.as_slice() {
-            // `count(*)`
-            [FunctionArg::Unnamed(FunctionArgExpr::Wildcard)] if kind == Aggregate::Count => None,
-            [FunctionArg::Unnamed(FunctionArgExpr::Expr(_))] => {
-                let Some(FunctionArg::Unnamed(FunctionArgExpr::Expr(e))) = args.into_iter().next()
-                else {
-                    unreachable!("matched above")
-                };
-                let arg = expr(text, e)?;
-                if arg.has_aggregate() {
-                    return Err(SqlError::new(
-                        "42803",
-                        "aggregate function calls cannot be nested",
-                    ));
-                }
-                Some(Box::new(arg))
-            }
-            _ => return Err(SqlError::unsupported(text, &format!("this call of {name}"))),
-        };
-        return Ok(Expr::Aggregate(
-            kind,
-            filtered(arg.map(|arg| *arg)).map(Box::new),
-            distinct,
-        ));
+        return aggregate_call(text, &name, kind, distinct, args, clauses, filtered);
+    }
+    if !clauses.is_empty() {
+        return Err(SqlError::unsupported(text, &format!("this call of {name}")));
     }
     if distinct {
         return Err(SqlError::unsupported(text, &format!("this call of {name}")));
@@ -1930,6 +1917,75 @@ fn call(text: &str, function: ast::Function) -> Result<Expr, SqlError> {
         }
     };
     Ok(Expr::Call(function, args))
+}
+
+/// An aggregate's call: `kind([DISTINCT] args [ORDER BY …])`, its
+/// arguments with the FILTER (`filtered`) around the first. `count(*)`
+/// has none; `string_agg` takes two (the store says 42883 for another
+/// number, as it knows their types); every other aggregate one.
+fn aggregate_call(
+    text: &str,
+    name: &str,
+    kind: Aggregate,
+    distinct: bool,
+    args: Vec<FunctionArg>,
+    clauses: Vec<ast::FunctionArgumentClause>,
+    filtered: impl Fn(Vec<Expr>) -> Vec<Expr>,
+) -> Result<Expr, SqlError> {
+    let unsupported = || SqlError::unsupported(text, &format!("this call of {name}"));
+    let nested = |e: &Expr| match e.has_aggregate() {
+        true => Err(SqlError::new(
+            "42803",
+            "aggregate function calls cannot be nested",
+        )),
+        false => Ok(()),
+    };
+    let mut order = Vec::new();
+    for clause in clauses {
+        let ast::FunctionArgumentClause::OrderBy(items) = clause else {
+            return Err(unsupported());
+        };
+        for item in items {
+            let e = expr(text, item.expr)?;
+            nested(&e)?;
+            let descending = matches!(item.options.sort, Some(ast::OrderBySort::Desc));
+            let nulls_first = item.options.nulls_first.unwrap_or(descending);
+            order.push((e, descending, nulls_first));
+        }
+    }
+    let star = matches!(
+        args.as_slice(),
+        [FunctionArg::Unnamed(FunctionArgExpr::Wildcard)]
+    );
+    let arguments = match star && kind == Aggregate::Count {
+        true => Vec::new(),
+        false => args
+            .into_iter()
+            .map(|arg| match arg {
+                FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => {
+                    let e = expr(text, e)?;
+                    nested(&e)?;
+                    Ok(e)
+                }
+                _ => Err(unsupported()),
+            })
+            .collect::<Result<Vec<_>, _>>()?,
+    };
+    let wanted = match kind {
+        Aggregate::StringAgg => arguments.len(),
+        Aggregate::Count if star => 0,
+        _ => 1,
+    };
+    if arguments.len() != wanted {
+        return Err(unsupported());
+    }
+    if distinct && order.iter().any(|(e, ..)| !arguments.contains(e)) {
+        return Err(SqlError::new(
+            "42P10",
+            "in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list",
+        ));
+    }
+    Ok(Expr::Aggregate(kind, filtered(arguments), distinct, order))
 }
 
 /// The argument types PostgreSQL names in "function f(…) does not

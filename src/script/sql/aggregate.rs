@@ -1,6 +1,7 @@
-//! Aggregates (`count`, `sum`, `min`, `max`, `avg`, `array_agg`,
-//! `json_agg` and `jsonb_agg`, with
-//! `DISTINCT`; `FILTER (WHERE …)` is a CASE in the argument, `sql::parse`)
+//! Aggregates (`count`, `sum`, `min`, `max`, `avg`, `string_agg`,
+//! `array_agg`, `json_agg` and `jsonb_agg`, with `DISTINCT` and an
+//! `ORDER BY` of their own; `FILTER (WHERE …)` is a CASE in the argument,
+//! `sql::parse`)
 //! and the SELECTs they make: rows in groups by their `GROUP BY` columns
 //! (all of them in one group without it), each group's HAVING, and one
 //! output row per group. The types are PostgreSQL's: `count` is a
@@ -19,21 +20,30 @@ use super::parse::{Aggregate, Expr, Projection, Select, SqlError, Type};
 use super::types::{is_numeric, result_type, type_of, Context};
 use super::value::{compare_as, decimal, error, jsonb, number, Row};
 
-/// `kind(arg)` over `rows` (`arg` `None`: `count(*)`): NULLs left out
-/// (but by `array_agg`), each value once if `distinct`; NULL over no
-/// values, but `count`'s 0.
+/// `kind(args)` over `rows` (no `args`: `count(*)`), read in `order`
+/// (the call's own `ORDER BY`; else the rows' order): NULLs left out (but
+/// by `array_agg` and the JSON ones), each value once if `distinct`; NULL
+/// over no values, but `count`'s 0.
 pub fn compute(
     kind: Aggregate,
-    arg: Option<&Expr>,
+    args: &[Expr],
     distinct: bool,
+    order: &[(Expr, bool, bool)],
     rows: &[&Row],
     ctx: &Context,
 ) -> Result<Value, SqlError> {
-    let Some(arg) = arg else {
+    let Some(arg) = args.first() else {
+        if kind == Aggregate::StringAgg {
+            return Err(string_agg_types(args, ctx));
+        }
         return Ok(Value::from(rows.len() as u64));
     };
     let ty = result_type(kind, Some(type_of(arg, ctx)))?;
     let numeric = is_numeric(arg, ctx);
+    let rows = in_order(rows, order, ctx)?;
+    if kind == Aggregate::StringAgg {
+        return string_agg(args, distinct, order, &rows, ctx);
+    }
     // `array_agg` and `json_agg` keep NULLs (as one value, with DISTINCT).
     let keeps_null = kind.keeps_nulls();
     let mut values: Vec<Value> = Vec::new();
@@ -48,16 +58,14 @@ pub fn compute(
             values.push(value);
         }
     }
+    // PostgreSQL sorts a DISTINCT aggregate's input: by the value (NULL
+    // last), or as its ORDER BY says (whose terms are the value).
+    if distinct && keeps_null {
+        sort_distinct(&mut values, order, numeric);
+    }
     if keeps_null {
         if values.is_empty() {
             return Ok(Value::Null);
-        }
-        // PostgreSQL sorts a DISTINCT aggregate's input (NULL last).
-        if distinct {
-            values.sort_by(|a, b| match (a.is_null(), b.is_null()) {
-                (false, false) => compare_as(a, b, numeric).unwrap_or(Ordering::Equal),
-                (a, b) => a.cmp(&b),
-            });
         }
         return Ok(match kind {
             Aggregate::JsonAgg | Aggregate::JsonbAgg => {
@@ -132,6 +140,118 @@ pub fn compute(
     })
 }
 
+/// `rows` in the order of an aggregate's `ORDER BY` (stable: rows that
+/// tie keep their order), or as they are without one.
+fn in_order<'r>(
+    rows: &[&'r Row],
+    order: &[(Expr, bool, bool)],
+    ctx: &Context,
+) -> Result<Vec<&'r Row>, SqlError> {
+    if order.is_empty() {
+        return Ok(rows.to_vec());
+    }
+    let mut keyed = Vec::with_capacity(rows.len());
+    for row in rows {
+        let keys = order
+            .iter()
+            .map(|(e, ..)| eval(e, Some(row), None, ctx))
+            .collect::<Result<Vec<_>, _>>()?;
+        keyed.push((keys, *row));
+    }
+    let terms: Vec<(bool, bool)> = order.iter().map(|&(_, d, n)| (d, n)).collect();
+    let numeric: Vec<bool> = order.iter().map(|(e, ..)| is_numeric(e, ctx)).collect();
+    keyed.sort_by(|(a, _), (b, _)| compare_keys(a, b, &terms, &numeric));
+    Ok(keyed.into_iter().map(|(_, row)| row).collect())
+}
+
+/// A DISTINCT aggregate's values in PostgreSQL's order: ascending, NULL
+/// last, unless its ORDER BY (on the value itself) says otherwise.
+fn sort_distinct(values: &mut [Value], order: &[(Expr, bool, bool)], numeric: bool) {
+    let term = order.first().map_or((false, false), |&(_, d, n)| (d, n));
+    values.sort_by(|a, b| {
+        compare_keys(
+            std::slice::from_ref(a),
+            std::slice::from_ref(b),
+            &[term],
+            &[numeric],
+        )
+    });
+}
+
+/// `string_agg(value, delimiter)`: the values that are not NULL, as text,
+/// each after the first preceded by its own row's delimiter (NULL: none);
+/// NULL over no values. PostgreSQL's 42883 for arguments that are not two
+/// texts.
+fn string_agg(
+    args: &[Expr],
+    distinct: bool,
+    order: &[(Expr, bool, bool)],
+    rows: &[&Row],
+    ctx: &Context,
+) -> Result<Value, SqlError> {
+    let [value, delimiter] = args else {
+        return Err(string_agg_types(args, ctx));
+    };
+    if [value, delimiter].iter().any(|e| !is_text(e, ctx)) {
+        return Err(string_agg_types(args, ctx));
+    }
+    let mut parts: Vec<(Value, String)> = Vec::new();
+    for row in rows {
+        let text = eval(value, Some(row), None, ctx)?;
+        if text.is_null() || (distinct && parts.iter().any(|(seen, _)| *seen == text)) {
+            continue;
+        }
+        let between = match eval(delimiter, Some(row), None, ctx)? {
+            Value::String(between) => between,
+            _ => String::new(),
+        };
+        parts.push((text, between));
+    }
+    if distinct {
+        let term = order.first().map_or((false, false), |&(_, d, n)| (d, n));
+        parts.sort_by(|(a, _), (b, _)| {
+            compare_keys(
+                std::slice::from_ref(a),
+                std::slice::from_ref(b),
+                &[term],
+                &[false],
+            )
+        });
+    }
+    if parts.is_empty() {
+        return Ok(Value::Null);
+    }
+    let mut joined = String::new();
+    for (i, (text, between)) in parts.iter().enumerate() {
+        if i > 0 {
+            joined.push_str(between);
+        }
+        joined.push_str(text.as_str().unwrap_or_default());
+    }
+    Ok(Value::String(joined))
+}
+
+/// Whether PostgreSQL takes `e` as a text argument (a text, or an
+/// untyped literal or NULL).
+fn is_text(e: &Expr, ctx: &Context) -> bool {
+    matches!(e, Expr::Value(Value::String(_) | Value::Null)) || type_of(e, ctx) == Type::Text
+}
+
+/// PostgreSQL's 42883 for a `string_agg` of other arguments.
+fn string_agg_types(args: &[Expr], ctx: &Context) -> SqlError {
+    let names: Vec<&str> = args
+        .iter()
+        .map(|e| match e {
+            Expr::Value(Value::String(_) | Value::Null) => "unknown",
+            e => type_of(e, ctx).name(),
+        })
+        .collect();
+    error(
+        "42883",
+        format!("function string_agg({}) does not exist", names.join(", ")),
+    )
+}
+
 /// `expr` over a group: its aggregates over all of `rows`, its columns
 /// (grouped ones, the same in every row) from the first.
 pub fn eval_group(expr: &Expr, rows: &[&Row], ctx: &Context) -> Result<Value, SqlError> {
@@ -142,8 +262,8 @@ pub fn eval_group(expr: &Expr, rows: &[&Row], ctx: &Context) -> Result<Value, Sq
 
 /// Replaces each aggregate in `expr` with its value over `rows`, typed.
 fn substitute(expr: &mut Expr, rows: &[&Row], ctx: &Context) -> Result<(), SqlError> {
-    if let Expr::Aggregate(kind, arg, distinct) = expr {
-        let value = compute(*kind, arg.as_deref(), *distinct, rows, ctx)?;
+    if let Expr::Aggregate(kind, args, distinct, order) = expr {
+        let value = compute(*kind, args, *distinct, order, rows, ctx)?;
         let ty = type_of(expr, ctx);
         *expr = Expr::Cast(Box::new(Expr::Value(value)), ty);
         return Ok(());
@@ -231,11 +351,7 @@ pub fn grouped(
             })
         };
         let mut order: Vec<usize> = (0..rows.len()).collect();
-        let ascending: Vec<(String, bool, bool)> = select
-            .group_by
-            .iter()
-            .map(|c| (c.clone(), false, false))
-            .collect();
+        let ascending = vec![(false, false); select.group_by.len()];
         order.sort_by(|&a, &b| compare_keys(&keys[a], &keys[b], &ascending, &numeric));
         let mut groups: Vec<(usize, Vec<&Row>)> = Vec::new();
         for index in order {
@@ -283,10 +399,10 @@ pub fn grouped(
 pub fn compare_keys(
     a: &[Value],
     b: &[Value],
-    order: &[(String, bool, bool)],
+    order: &[(bool, bool)],
     numeric: &[bool],
 ) -> Ordering {
-    for (k, (_, descending, nulls_first)) in order.iter().enumerate() {
+    for (k, (descending, nulls_first)) in order.iter().enumerate() {
         let (x, y) = (&a[k], &b[k]);
         let ordering = match (x.is_null(), y.is_null(), *nulls_first) {
             (true, true, _) => Ordering::Equal,

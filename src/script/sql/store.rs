@@ -2245,7 +2245,8 @@ impl Database {
                     Projection::All => ctx.numeric(column),
                 })
                 .collect();
-            out.sort_by(|(_, a), (_, b)| compare_keys(a, b, &select.order, &numeric));
+            let terms = select.order_terms();
+            out.sort_by(|(_, a), (_, b)| compare_keys(a, b, &terms, &numeric));
         }
         let mut rows: Vec<Row> = out.into_iter().map(|(row, _)| row).collect();
         let window = Window::of(select, ctx)?;
@@ -3185,7 +3186,8 @@ fn sorted(select: &Select, rows: &[&Row], ctx: &Context) -> Result<Vec<usize>, S
         keys.push(key);
     }
     let mut order: Vec<usize> = (0..rows.len()).collect();
-    order.sort_by(|&a, &b| compare_keys(&keys[a], &keys[b], &select.order, &numeric));
+    let terms = select.order_terms();
+    order.sort_by(|&a, &b| compare_keys(&keys[a], &keys[b], &terms, &numeric));
     Ok(order)
 }
 

@@ -204,8 +204,8 @@ pub fn type_of(expr: &Expr, ctx: &Context) -> Type {
             .iter()
             .find_map(|(_, case)| case.as_ref().ok())
             .map_or(Type::Text, |e| type_of(e, ctx)),
-        Expr::Aggregate(kind, arg, _) => {
-            let arg = arg.as_deref().map(|arg| type_of(arg, ctx));
+        Expr::Aggregate(kind, args, ..) => {
+            let arg = args.first().map(|arg| type_of(arg, ctx));
             result_type(*kind, arg).unwrap_or(Type::Text)
         }
         Expr::Call(function, args) => match function {
@@ -316,6 +316,8 @@ pub fn temporal(a: Type, op: Op, b: Type) -> Option<Type> {
 pub fn result_type(kind: Aggregate, arg: Option<Type>) -> Result<Type, SqlError> {
     Ok(match (kind, arg) {
         (Aggregate::Count, _) => Type::BigInt,
+        // Its arguments' types are checked with the values (`aggregate`).
+        (Aggregate::StringAgg, _) => Type::Text,
         (Aggregate::Sum, Some(Type::Int)) => Type::BigInt,
         (Aggregate::Sum | Aggregate::Avg, Some(Type::BigInt | Type::Numeric(_))) => {
             Type::Numeric(None)
