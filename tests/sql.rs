@@ -2909,3 +2909,69 @@ INSERT INTO items VALUES (1, 1, 'pear', 2, 10.50, '-'), (2, 1, 'apple', 1, 9.75,
         ]
     );
 }
+
+/// A JSON document read and changed in place: `#>`/`#>>`, `jsonb_set`
+/// (a counter bumped in one statement; replacing, adding, past an
+/// array's ends, `create_if_missing` false, a path that leads nowhere,
+/// NULL's strictness), jsonb's `-` (a key, an element, several keys) and
+/// `json_array_length`/`jsonb_array_length`, with PostgreSQL's errors:
+/// each line as node-postgres 8 printed it from PostgreSQL 15.
+#[test]
+fn json_paths_and_edits_answer_as_postgresql_does() {
+    let schema = r#"CREATE TABLE docs (id int PRIMARY KEY, data jsonb NOT NULL DEFAULT '{}', j json);
+INSERT INTO docs VALUES (1, '{"count": 1, "name": "a", "nested": {"x": 1}, "list": [10, 20, 30]}', '{"a": {"b": [1, {"c": "d"}]}}'), (2, '["a", "b", "a", 3]', '[1, 2]');"#;
+    let code = typed_statements(
+        r#"[
+  ["UPDATE docs SET data = jsonb_set(data, '{count}', to_jsonb((data->>'count')::int + 1)) WHERE id = 1 RETURNING data", []],
+  ["UPDATE docs SET data = jsonb_set(data, '{nested,y}', '2') WHERE id = 1 RETURNING data->'nested' AS n", []],
+  ["SELECT jsonb_set(data, '{list,1}', '99') AS a, jsonb_set(data, '{list,-1}', '\"z\"') AS b, jsonb_set(data, '{list,10}', '5') AS c, jsonb_set(data, '{list,-10}', '5') AS d FROM docs WHERE id = 1", []],
+  ["SELECT jsonb_set(data, '{missing,deep}', '1') AS a, jsonb_set(data, '{new}', '1', false) AS b, jsonb_set(data, '{count}', NULL) AS c FROM docs WHERE id = 1", []],
+  ["SELECT jsonb_set(data, $1, $2::jsonb) AS s FROM docs WHERE id = 1", ["{name}", "\"b\""]],
+  ["SELECT jsonb_set(data, '{0}', '\"x\"') AS s FROM docs WHERE id = 2", []],
+  ["SELECT jsonb_set(data, '{name,x}', '1') AS s FROM docs WHERE id = 1", []],
+  ["SELECT jsonb_set(data, '{list,a}', '1') AS s FROM docs WHERE id = 1", []],
+  ["SELECT jsonb_set(data, '{}', '1') AS s FROM docs WHERE id = 1", []],
+  ["SELECT data - 'name' AS a, data - 'zzz' AS b FROM docs WHERE id = 1", []],
+  ["SELECT data - 'a' AS a, data - 1 AS b, data - -1 AS c, data - 9 AS d FROM docs WHERE id = 2", []],
+  ["SELECT data - 0 FROM docs WHERE id = 1", []],
+  ["SELECT data - '{name,count}'::text[] AS a FROM docs WHERE id = 1", []],
+  ["SELECT data #> '{nested,x}' AS a, data #>> '{nested,x}' AS b, data #> '{list,1}' AS c, data #>> '{list}' AS d, data #> '{nope}' AS e, data #>> '{}' AS f FROM docs WHERE id = 1", []],
+  ["SELECT j #> '{a,b,1}' AS a, j #>> '{a,b,1,c}' AS b, j #> '{a,b,-1}' AS c FROM docs WHERE id = 1", []],
+  ["SELECT jsonb_array_length(data->'list') AS a, json_array_length(j->'a'->'b') AS b FROM docs WHERE id = 1", []],
+  ["SELECT jsonb_array_length(data) AS a FROM docs WHERE id = 2", []],
+  ["SELECT jsonb_array_length(data) FROM docs WHERE id = 1", []],
+  ["SELECT jsonb_array_length(data->'nope') AS a FROM docs WHERE id = 1", []],
+  ["UPDATE docs SET data = data - 'count' || jsonb_build_object('count', 7) WHERE id = 1 RETURNING data", []],
+  ["SELECT j - 'a' FROM docs WHERE id = 1", []],
+  ["SELECT jsonb_set(j, '{a}', '1') FROM docs WHERE id = 1", []],
+]"#,
+    );
+    let (_, run) = run_sql(&code, schema, "scenario=script&users=1&clicks=1");
+    assert_eq!(
+        run.messages(),
+        [
+            r#"0 1 [{"data":{"list":[10,20,30],"name":"a","count":2,"nested":{"x":1}}}] [3802]"#,
+            r#"1 1 [{"n":{"x":1,"y":2}}] [3802]"#,
+            r#"2 1 [{"a":{"list":[10,99,30],"name":"a","count":2,"nested":{"x":1,"y":2}},"b":{"list":[10,20,"z"],"name":"a","count":2,"nested":{"x":1,"y":2}},"c":{"list":[10,20,30,5],"name":"a","count":2,"nested":{"x":1,"y":2}},"d":{"list":[5,10,20,30],"name":"a","count":2,"nested":{"x":1,"y":2}}}] [3802,3802,3802,3802]"#,
+            r#"3 1 [{"a":{"list":[10,20,30],"name":"a","count":2,"nested":{"x":1,"y":2}},"b":{"list":[10,20,30],"name":"a","count":2,"nested":{"x":1,"y":2}},"c":null}] [3802,3802,3802]"#,
+            r#"4 1 [{"s":{"list":[10,20,30],"name":"b","count":2,"nested":{"x":1,"y":2}}}] [3802]"#,
+            r#"5 1 [{"s":["x","b","a",3]}] [3802]"#,
+            r#"6 1 [{"s":{"list":[10,20,30],"name":"a","count":2,"nested":{"x":1,"y":2}}}] [3802]"#,
+            r#"7 ERR 22P02 path element at position 2 is not an integer: "a" undefined"#,
+            r#"8 1 [{"s":{"list":[10,20,30],"name":"a","count":2,"nested":{"x":1,"y":2}}}] [3802]"#,
+            r#"9 1 [{"a":{"list":[10,20,30],"count":2,"nested":{"x":1,"y":2}},"b":{"list":[10,20,30],"name":"a","count":2,"nested":{"x":1,"y":2}}}] [3802,3802]"#,
+            r#"10 1 [{"a":["b",3],"b":["a","a",3],"c":["a","b","a"],"d":["a","b","a",3]}] [3802,3802,3802,3802]"#,
+            r#"11 ERR 22023 cannot delete from object using integer index undefined"#,
+            r#"12 1 [{"a":{"list":[10,20,30],"nested":{"x":1,"y":2}}}] [3802]"#,
+            r#"13 1 [{"a":1,"b":"1","c":20,"d":"[10, 20, 30]","e":null,"f":"{\"list\": [10, 20, 30], \"name\": \"a\", \"count\": 2, \"nested\": {\"x\": 1, \"y\": 2}}"}] [3802,25,3802,25,3802,25]"#,
+            r#"14 1 [{"a":{"c":"d"},"b":"d","c":{"c":"d"}}] [114,25,114]"#,
+            r#"15 1 [{"a":3,"b":2}] [23,23]"#,
+            r#"16 1 [{"a":4}] [23]"#,
+            r#"17 ERR 22023 cannot get array length of a non-array undefined"#,
+            r#"18 1 [{"a":null}] [23]"#,
+            r#"19 1 [{"data":{"list":[10,20,30],"name":"a","count":7,"nested":{"x":1,"y":2}}}] [3802]"#,
+            r#"20 ERR 42883 operator does not exist: json - unknown undefined"#,
+            r#"21 ERR 42883 function jsonb_set(json, unknown, unknown) does not exist undefined"#,
+        ]
+    );
+}

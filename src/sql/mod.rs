@@ -969,6 +969,13 @@ pub enum Function {
     DatePart,
     /// A function that builds JSON (`script::sql::json`).
     Json(JsonFunction),
+    /// `jsonb_set(target, path, value [, create_if_missing])`
+    /// (`script::sql::json_edit`).
+    JsonbSet,
+    /// `json_array_length(json)`.
+    JsonArrayLength,
+    /// `jsonb_array_length(jsonb)`.
+    JsonbArrayLength,
 }
 
 /// The functions that build JSON, each in its `json` and `jsonb` form
@@ -1065,6 +1072,10 @@ pub enum Op {
     JsonGet,
     /// `->>`: the same, as text.
     JsonText,
+    /// `#>`: the value at a path (a `text[]` of keys and indexes), as json.
+    JsonPath,
+    /// `#>>`: the same, as text.
+    JsonPathText,
     /// `@>`: an array holds every element of the other (or a jsonb value
     /// contains the other).
     Contains,

@@ -1483,6 +1483,8 @@ fn expr(text: &str, expression: SqlExpr) -> Result<Expr, SqlError> {
                 BinaryOperator::StringConcat => Op::Concat,
                 BinaryOperator::Arrow => Op::JsonGet,
                 BinaryOperator::LongArrow => Op::JsonText,
+                BinaryOperator::HashArrow => Op::JsonPath,
+                BinaryOperator::HashLongArrow => Op::JsonPathText,
                 BinaryOperator::AtArrow => Op::Contains,
                 BinaryOperator::ArrowAt => Op::ContainedBy,
                 BinaryOperator::PGOverlap => Op::Overlap,
@@ -1740,7 +1742,7 @@ const FUNCTIONS: &str = "now(), gen_random_uuid(), coalesce(), count(), sum(), m
      hashtext(), btrim() (trim(), ltrim(), rtrim()), replace(), split_part(), substring() \
      (substr()), concat(), left(), right(), strpos() (position()), lpad(), rpad(), ceil(), floor(), mod(), \
      date_trunc(), date_part() (extract()), json_build_object(), json_build_array(), to_json() \
-     (and their jsonb_ forms), \
+     (and their jsonb_ forms), jsonb_set(), json_array_length() (jsonb_array_length()), \
      array_length(), cardinality(), array_append(), array_prepend(), \
      array_remove(), array_position(), pg_advisory_lock(), pg_advisory_xact_lock(), their pg_try_ forms, \
      pg_advisory_unlock(), pg_advisory_unlock_all() and pg_sleep()";
@@ -1869,6 +1871,9 @@ fn call(text: &str, function: ast::Function) -> Result<Expr, SqlError> {
         ("jsonb_build_array", _) => Function::Json(JsonFunction::JsonbBuildArray),
         ("to_json", 1) => Function::Json(JsonFunction::ToJson),
         ("to_jsonb", 1) => Function::Json(JsonFunction::ToJsonb),
+        ("jsonb_set", 3 | 4) => Function::JsonbSet,
+        ("json_array_length", 1) => Function::JsonArrayLength,
+        ("jsonb_array_length", 1) => Function::JsonbArrayLength,
         ("date_trunc", 2) => Function::DateTrunc,
         ("date_part", 2) => Function::DatePart,
         ("mod", 2) => {

@@ -209,6 +209,8 @@ fn compares_or_computes(op: Op) -> bool {
             | Op::Concat
             | Op::JsonGet
             | Op::JsonText
+            | Op::JsonPath
+            | Op::JsonPathText
             | Op::Contains
             | Op::ContainedBy
             | Op::Overlap

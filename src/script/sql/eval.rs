@@ -14,7 +14,7 @@ pub use super::value::{cast, cast_as, compare_as, sql_equal, text, Row};
 use super::value::{
     cast_array, compare, decimal, equal_as, error, is_float, jsonb_concat, kind, number, overflow,
 };
-use super::{array, array_text, dates, json};
+use super::{array, array_text, dates, json, json_edit};
 
 /// The key under which an INSERT's RETURNING rows carry their `xmax`
 /// (no table can have a column of that name: PostgreSQL refuses one).
@@ -240,6 +240,44 @@ pub fn eval(
             });
             array::call(*function, values, element.unwrap_or(Element::Text))?
         }
+        Expr::Call(function @ (Function::JsonbSet | Function::JsonArrayLength | Function::JsonbArrayLength), args) => {
+            let (name, wanted) = match function {
+                Function::JsonbSet => ("jsonb_set", Type::Jsonb),
+                Function::JsonArrayLength => ("json_array_length", Type::Json),
+                _ => ("jsonb_array_length", Type::Jsonb),
+            };
+            let mut values = Vec::new();
+            for (i, arg) in args.iter().enumerate() {
+                let ty = type_of(arg, ctx);
+                let given = if untyped(arg) { "unknown" } else { ty.name() };
+                let value = eval(arg, row, excluded, ctx)?;
+                // The document, and jsonb_set's new value, are json.
+                let json = i == 0 || (i == 2 && *function == Function::JsonbSet);
+                let value = match (json, untyped(arg)) {
+                    (true, true) => cast(value, wanted)?,
+                    _ => value,
+                };
+                values.push((value, given, json && !untyped(arg) && ty != wanted));
+            }
+            if values.iter().any(|(_, _, wrong)| *wrong) {
+                let given: Vec<&str> = values.iter().map(|(_, given, _)| *given).collect();
+                return Err(error(
+                    "42883",
+                    format!("function {name}({}) does not exist", given.join(", ")),
+                ));
+            }
+            let mut values = values.into_iter().map(|(value, ..)| value);
+            let doc = values.next().unwrap_or(Value::Null);
+            match function {
+                Function::JsonbSet => {
+                    let path = values.next().unwrap_or(Value::Null);
+                    let new = values.next().unwrap_or(Value::Null);
+                    let create = values.next().unwrap_or(Value::Bool(true));
+                    json_edit::set(doc, &path, new, &create)?
+                }
+                _ => json_edit::array_length(&doc)?,
+            }
+        }
         Expr::Call(Function::Json(function), args) => {
             let values = args
                 .iter()
@@ -341,6 +379,22 @@ pub fn eval(
         Expr::Binary(left, op, right) => {
             let a = eval(left, row, excluded, ctx)?;
             let b = eval(right, row, excluded, ctx)?;
+            if matches!(op, Op::JsonPath | Op::JsonPathText) {
+                return json_edit::at_path(&a, &b, *op == Op::JsonPathText);
+            }
+            if *op == Op::Minus {
+                match type_of(left, ctx) {
+                    Type::Jsonb => return json_edit::minus(a, b, type_of(right, ctx)),
+                    Type::Json => {
+                        let right = if untyped(right) { "unknown" } else { type_of(right, ctx).name() };
+                        return Err(error(
+                            "42883",
+                            format!("operator does not exist: json - {right}"),
+                        ));
+                    }
+                    _ => {}
+                }
+            }
             if matches!(
                 op,
                 Op::Contains
@@ -680,6 +734,7 @@ fn binary(a: &Value, op: Op, b: &Value, numeric: bool) -> Result<Value, SqlError
         }
         Op::Concat => Value::String(text(a) + &text(b)),
         Op::JsonGet | Op::JsonText => super::functions::json_field(a, op == Op::JsonText, b)?,
+        Op::JsonPath | Op::JsonPathText => unreachable!("eval reads paths (json_edit)"),
         Op::Contains | Op::ContainedBy | Op::Overlap | Op::Subscript | Op::HasKey => {
             unreachable!("eval runs the arrays' operators (collection_binary)")
         }
@@ -775,6 +830,8 @@ fn symbol(op: Op) -> &'static str {
         Op::Concat => "||",
         Op::JsonGet => "->",
         Op::JsonText => "->>",
+        Op::JsonPath => "#>",
+        Op::JsonPathText => "#>>",
         Op::Contains => "@>",
         Op::ContainedBy => "<@",
         Op::Overlap => "&&",

@@ -12,6 +12,7 @@ pub mod eval;
 pub mod functions;
 pub mod interval;
 pub mod json;
+pub mod json_edit;
 pub mod numeric;
 pub mod parse;
 pub mod schema;

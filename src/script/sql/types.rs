@@ -228,6 +228,8 @@ pub fn type_of(expr: &Expr, ctx: &Context) -> Type {
             },
             Function::Extract => Type::Numeric(None),
             Function::DatePart => Type::Float,
+            Function::JsonbSet => Type::Jsonb,
+            Function::JsonArrayLength | Function::JsonbArrayLength => Type::Int,
             // An array of its elements' widest type (text for literals).
             Function::Array => {
                 Type::Array(Element::of(widest(&mut args.iter())).unwrap_or(Element::Text))
@@ -252,6 +254,7 @@ pub fn type_of(expr: &Expr, ctx: &Context) -> Type {
             ..
         } => widest(&mut results(branches, otherwise.as_deref())),
         Expr::Binary(a, op, b) => match op {
+            Op::Minus if type_of(a, ctx) == Type::Jsonb => Type::Jsonb,
             Op::Plus | Op::Minus | Op::Multiply | Op::Divide => {
                 match temporal(type_of(a, ctx), *op, type_of(b, ctx)) {
                     Some(ty) => ty,
@@ -265,8 +268,8 @@ pub fn type_of(expr: &Expr, ctx: &Context) -> Type {
                 (Type::Jsonb, _) | (_, Type::Jsonb) => Type::Jsonb,
                 _ => Type::Text,
             },
-            Op::JsonGet => type_of(a, ctx),
-            Op::JsonText => Type::Text,
+            Op::JsonGet | Op::JsonPath => type_of(a, ctx),
+            Op::JsonText | Op::JsonPathText => Type::Text,
             Op::Subscript => match type_of(a, ctx) {
                 Type::Array(element) => element.ty(),
                 _ => Type::Text,
