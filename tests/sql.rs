@@ -10,7 +10,8 @@ use interleave::script::sql::parse::{parse, Plan};
 use interleave::script::sql::store::{Landed, Ran};
 use interleave::script::sql::{schema, Database};
 use interleave::script::ScriptRun;
-use interleave::sim::Metrics;
+use interleave::sim::trace::TraceKey;
+use interleave::sim::{Metrics, What};
 use proptest::prelude::*;
 
 fn run_sql(code: &str, schema: &str, fragment: &str) -> (Metrics, ScriptRun) {
@@ -2815,7 +2816,7 @@ fn pg_sleep_answers_as_postgresql_does() {
 fn a_sleep_in_a_transaction_keeps_its_row_lock() {
     let lock = "await client.query('SELECT seats FROM events WHERE id = $1 FOR UPDATE', [1]);
     await client.query('SELECT pg_sleep(0.05)');";
-    let (m, _) = run_sql(&ticket("BEGIN", lock), TICKETS, DOUBLE_CLICK);
+    let (m, mut run) = run_sql(&ticket("BEGIN", lock), TICKETS, DOUBLE_CLICK);
     // BEGIN 20, FOR UPDATE 40, the sleep 110 (20 + 50), find 130, insert
     // 150, update 170, COMMIT 190; the waiter's FOR UPDATE returns at
     // 190, its sleep at 260, its find (280) sees the order, its COMMIT
@@ -2824,6 +2825,15 @@ fn a_sleep_in_a_transaction_keeps_its_row_lock() {
     assert_eq!((m.latency_us.p50, m.latency_us.max), (190_000, 300_000));
     // The sleeps are queries too.
     assert_eq!((m.db_reads, m.db_writes), (6, 2));
+    // Each sleep is one round trip named for it: 20 ms and the 50 slept.
+    let events = run.take_events();
+    let sleeps: Vec<u64> = events
+        .iter()
+        .filter(|e| matches!(e.what, What::Issue(_)))
+        .filter(|e| matches!(e.key, TraceKey::Data(id) if run.key_name(id) == "pg_sleep"))
+        .map(|e| e.detail)
+        .collect();
+    assert_eq!(sleeps, [70_000, 70_000]);
 }
 
 /// `string_agg` (each row's own delimiter, NULLs left out, DISTINCT

@@ -1309,6 +1309,9 @@ fn host_sql<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Val
         Ok(plan)
     });
     let key = match &plan {
+        // A sleep is named for what it does: the trace and the event loop
+        // show `SELECT pg_sleep (70 ms)`.
+        Ok(plan) if plan.sleep().is_some() => "pg_sleep".to_string(),
         Ok(plan) => plan.reached().unwrap_or("transaction").to_string(),
         Err(_) => "sql".to_string(),
     };
