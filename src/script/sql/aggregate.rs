@@ -61,7 +61,7 @@ pub fn compute(
     // PostgreSQL sorts a DISTINCT aggregate's input: by the value (NULL
     // last), or as its ORDER BY says (whose terms are the value).
     if distinct && keeps_null {
-        sort_distinct(&mut values, order, numeric);
+        sort_distinct(&mut values, |value| value, order, numeric);
     }
     if keeps_null {
         if values.is_empty() {
@@ -166,12 +166,17 @@ fn in_order<'r>(
 
 /// A DISTINCT aggregate's values in PostgreSQL's order: ascending, NULL
 /// last, unless its ORDER BY (on the value itself) says otherwise.
-fn sort_distinct(values: &mut [Value], order: &[(Expr, bool, bool)], numeric: bool) {
+fn sort_distinct<T>(
+    values: &mut [T],
+    value: impl Fn(&T) -> &Value,
+    order: &[(Expr, bool, bool)],
+    numeric: bool,
+) {
     let term = order.first().map_or((false, false), |&(_, d, n)| (d, n));
     values.sort_by(|a, b| {
         compare_keys(
-            std::slice::from_ref(a),
-            std::slice::from_ref(b),
+            std::slice::from_ref(value(a)),
+            std::slice::from_ref(value(b)),
             &[term],
             &[numeric],
         )
@@ -208,15 +213,7 @@ fn string_agg(
         parts.push((text, between));
     }
     if distinct {
-        let term = order.first().map_or((false, false), |&(_, d, n)| (d, n));
-        parts.sort_by(|(a, _), (b, _)| {
-            compare_keys(
-                std::slice::from_ref(a),
-                std::slice::from_ref(b),
-                &[term],
-                &[false],
-            )
-        });
+        sort_distinct(&mut parts, |(text, _)| text, order, false);
     }
     if parts.is_empty() {
         return Ok(Value::Null);
