@@ -14,11 +14,7 @@ source scripts/setup.sh
 echo "disk: $(df -Ph . | awk 'NR == 2 { print $4 }') free"
 
 BUDGET_KB=250  # gzip -9 size of the wasm, in KiB
-MODULE_BUDGET_KB=400  # each wasm file beside it, but the script's runtime:
-# split_runtime.wasm holds the script's world with the whole SQL store (its
-# expressions, functions, aggregates, transactions), which grows with the
-# SQL it runs; the budget still catches the engine linked in twice (+300 KB)
-RUNTIME_BUDGET_KB=420
+MODULE_BUDGET_KB=400  # each wasm file beside it
 logs=$(mktemp -d)
 services_up=0
 cleanup() {
@@ -93,10 +89,8 @@ over=0
 for wasm in dist/script/*.wasm; do
   name=$(basename "$wasm" _bg.wasm)
   module_bytes=$(gzip -9 <"$wasm" | wc -c)
-  budget=$MODULE_BUDGET_KB
-  if [ "$name" = split_runtime.wasm ]; then budget=$RUNTIME_BUDGET_KB; fi
-  [ "$module_bytes" -le $((budget * 1024)) ] || over=1
-  echo "beside the page: $name $((module_bytes / 1024)) KB gzipped (budget $budget KB)"
+  [ "$module_bytes" -le $((MODULE_BUDGET_KB * 1024)) ] || over=1
+  echo "beside the page: $name $((module_bytes / 1024)) KB gzipped (budget $MODULE_BUDGET_KB KB)"
 done
 echo "on demand: editor/ $(($(cat dist/editor/*.js | gzip -9 | wc -c) / 1024)) KB gzipped"
 if [ "$bytes" -gt $((BUDGET_KB * 1024)) ] || [ "$over" = 1 ]; then

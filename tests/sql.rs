@@ -2985,3 +2985,51 @@ INSERT INTO docs VALUES (1, '{"count": 1, "name": "a", "nested": {"x": 1}, "list
         ]
     );
 }
+
+/// `BETWEEN` and `NOT BETWEEN` as PostgreSQL's parser rewrites them
+/// (`x >= a AND x <= b`, `x < a OR x > b`): bounds the wrong way round
+/// match nothing, a NULL bound gives NULL unless the other side already
+/// decides, a text bound of an integer column is 22P02; in WHERE, a
+/// projection, FILTER, CASE and an UPDATE. Each line as node-postgres 8
+/// printed it from PostgreSQL 15 for the same statements.
+#[test]
+fn between_answers_as_postgresql_does() {
+    let schema = r#"CREATE TABLE t (id int PRIMARY KEY, n int, at timestamptz, name text);
+INSERT INTO t VALUES (1, 5, '2026-01-01T00:00:00Z', 'b'), (2, NULL, '2026-02-01T00:00:00Z', 'a'), (3, 10, NULL, 'c');"#;
+    let code = typed_statements(
+        r#"[
+  ["SELECT id FROM t WHERE n BETWEEN 5 AND 10 ORDER BY id", []],
+  ["SELECT id FROM t WHERE n NOT BETWEEN 6 AND 10 ORDER BY id", []],
+  ["SELECT id, n BETWEEN 1 AND 7 AS b, n NOT BETWEEN 1 AND 7 AS nb FROM t ORDER BY id", []],
+  ["SELECT id FROM t WHERE at BETWEEN $1 AND $2 ORDER BY id", ["2026-01-01T00:00:00Z", "2026-01-31T00:00:00Z"]],
+  ["SELECT id FROM t WHERE at BETWEEN '2026-01-15' AND now() + interval '57 years' ORDER BY id", []],
+  ["SELECT id FROM t WHERE name BETWEEN 'a' AND 'b' ORDER BY id", []],
+  ["SELECT 3 BETWEEN 5 AND 1 AS a, 3 BETWEEN 1 AND NULL AS b, 0 BETWEEN 1 AND NULL AS c, NULL BETWEEN 1 AND 2 AS d, 0 NOT BETWEEN 1 AND NULL AS e", []],
+  ["SELECT id FROM t WHERE n BETWEEN 'x' AND 3", []],
+  ["SELECT id FROM t WHERE nope BETWEEN 1 AND 3", []],
+  ["SELECT id FROM t WHERE n BETWEEN $1 AND $2 ORDER BY id", [1, "7"]],
+  ["UPDATE t SET n = n + 1 WHERE id BETWEEN 1 AND 2 RETURNING id, n", []],
+  ["SELECT count(*) FILTER (WHERE n BETWEEN 0 AND 6) AS c FROM t", []],
+  ["SELECT CASE WHEN n BETWEEN 1 AND 6 THEN 'low' ELSE 'high' END AS k FROM t ORDER BY id", []]
+]"#,
+    );
+    let (_, run) = run_sql(&code, schema, "scenario=script&users=1&clicks=1");
+    assert_eq!(
+        run.messages(),
+        [
+            r#"0 2 [{"id":1},{"id":3}] [23]"#,
+            r#"1 1 [{"id":1}] [23]"#,
+            r#"2 3 [{"id":1,"b":true,"nb":false},{"id":2,"b":null,"nb":null},{"id":3,"b":false,"nb":true}] [23,16,16]"#,
+            r#"3 1 [{"id":1}] [23]"#,
+            r#"4 1 [{"id":2}] [23]"#,
+            r#"5 2 [{"id":1},{"id":2}] [23]"#,
+            r#"6 1 [{"a":false,"b":null,"c":false,"d":null,"e":true}] [16,16,16,16,16]"#,
+            r#"7 ERR 22P02 invalid input syntax for type integer: "x" undefined"#,
+            r#"8 ERR 42703 column "nope" does not exist undefined"#,
+            r#"9 1 [{"id":1}] [23]"#,
+            r#"10 2 [{"id":1,"n":6},{"id":2,"n":null}] [23,23]"#,
+            r#"11 1 [{"c":"1"}] [20]"#,
+            r#"12 3 [{"k":"low"},{"k":"high"},{"k":"high"}] [25]"#,
+        ]
+    );
+}

@@ -27,7 +27,8 @@ export function modules(base) {
     loaded(name) {
       return Boolean(ready[name]);
     },
-    // Each answers `null` until its module has loaded.
+    // Each answers `null` until its module has loaded; a question and an
+    // answer are postcard's bytes (src/boundary.rs), handed on as they are.
     stripTypes(code) {
       return ready.typescript ? ready.typescript.stripTypes(code) : null;
     },

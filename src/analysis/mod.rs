@@ -27,25 +27,25 @@ pub struct Question {
 /// Why the script may keep module state; `None`: it provably keeps none.
 pub type Answer = Option<String>;
 
-/// The module's answer to a question, both as JSON (`None` for a question
-/// that is not one).
+/// The module's answer to a question, both in `crate::boundary`'s bytes
+/// (`None` for a question that is not one).
 #[cfg(feature = "analysis")]
-pub fn answer(question: &str) -> Option<String> {
-    use crate::boundary::{from_json, to_json};
-    let question: Question = from_json(question)?;
+pub fn answer(question: &[u8]) -> Option<Vec<u8>> {
+    use crate::boundary::{decode, encode};
+    let question: Question = decode(question)?;
     let answer: Answer = module_state(
         &question.code,
         question.single_flight,
         &question.globals,
         &question.added,
     );
-    Some(to_json(&answer))
+    Some(encode(&answer))
 }
 
 #[cfg(all(test, feature = "analysis"))]
 mod tests {
     use super::*;
-    use crate::boundary::{from_json, to_json};
+    use crate::boundary::{decode, encode};
 
     #[test]
     fn a_question_and_its_answer_cross_the_module_boundary() {
@@ -56,10 +56,10 @@ mod tests {
             added: vec!["handle".to_string()],
         };
         assert_eq!(
-            from_json::<Question>(&to_json(&question)),
+            decode::<Question>(&encode(&question)),
             Some(question.clone())
         );
-        let answer: Answer = from_json(&super::answer(&to_json(&question)).unwrap()).unwrap();
+        let answer: Answer = decode(&super::answer(&encode(&question)).unwrap()).unwrap();
         let direct = module_state(
             &question.code,
             question.single_flight,
@@ -68,6 +68,6 @@ mod tests {
         );
         assert!(answer.is_some());
         assert_eq!(answer, direct);
-        assert_eq!(super::answer("not json"), None);
+        assert_eq!(super::answer(b""), None);
     }
 }

@@ -10,11 +10,11 @@
 //!
 //! Natively the bin is an empty program (the CLI links the analysis).
 
-/// The answer to a question, both as `interleave::boundary::to_json`
-/// words them (`null` for a question that is not one).
+/// The answer to a question, both in `interleave::boundary::encode`'s
+/// bytes (`null` for a question that is not one).
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen::prelude::wasm_bindgen(js_name = moduleState)]
-pub fn module_state(question: &str) -> Option<String> {
+pub fn module_state(question: &[u8]) -> Option<Vec<u8>> {
     interleave::analysis::answer(question)
 }
 

@@ -10,18 +10,18 @@
 //!
 //! Natively the bin is an empty program (the CLI links the parser).
 
-/// One query's plan, as `interleave::boundary::to_json` words the answer.
+/// One query's plan, in `interleave::boundary::encode`'s bytes.
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen::prelude::wasm_bindgen(js_name = sqlParse)]
-pub fn sql_parse(text: &str) -> String {
-    interleave::boundary::to_json(&interleave::sql::parse::parse(text))
+pub fn sql_parse(text: &str) -> Vec<u8> {
+    interleave::boundary::encode(&interleave::sql::parse::parse(text))
 }
 
-/// A schema's statements, as `interleave::boundary::to_json` words them.
+/// A schema's statements, in `interleave::boundary::encode`'s bytes.
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen::prelude::wasm_bindgen(js_name = sqlSchema)]
-pub fn sql_schema(text: &str) -> String {
-    interleave::boundary::to_json(&interleave::sql::parse::schema(text))
+pub fn sql_schema(text: &str) -> Vec<u8> {
+    interleave::boundary::encode(&interleave::sql::parse::schema(text))
 }
 
 fn main() {}

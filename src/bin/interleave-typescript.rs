@@ -10,12 +10,12 @@
 //!
 //! Natively the bin is an empty program (the CLI links the stripper).
 
-/// `code` with its types stripped, as `interleave::boundary::to_json`
-/// words the answer.
+/// `code` with its types stripped, in `interleave::boundary::encode`'s
+/// bytes.
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen::prelude::wasm_bindgen(js_name = stripTypes)]
-pub fn strip_types(code: &str) -> String {
-    interleave::boundary::to_json(&interleave::typescript::strip(code))
+pub fn strip_types(code: &str) -> Vec<u8> {
+    interleave::boundary::encode(&interleave::typescript::strip(code))
 }
 
 fn main() {}

@@ -31,8 +31,8 @@ pub fn module_state(
             globals: globals.to_vec(),
             added: added.to_vec(),
         };
-        module::ask(&crate::boundary::to_json(&question))
-            .and_then(|answer| crate::boundary::from_json(&answer))
+        module::ask(&crate::boundary::encode(&question))
+            .and_then(|answer| crate::boundary::decode(&answer))
             .ok_or_else(|| not_loaded(Module::Analysis))
     }
 }
@@ -46,17 +46,17 @@ mod module {
     #[wasm_bindgen::prelude::wasm_bindgen]
     extern "C" {
         #[wasm_bindgen(catch, js_namespace = interleaveModules, js_name = moduleState)]
-        fn module_state(question: &str) -> Result<Option<String>, wasm_bindgen::JsValue>;
+        fn module_state(question: &[u8]) -> Result<Option<Vec<u8>>, wasm_bindgen::JsValue>;
     }
 
     #[cfg(target_arch = "wasm32")]
-    pub fn ask(question: &str) -> Option<String> {
+    pub fn ask(question: &[u8]) -> Option<Vec<u8>> {
         module_state(question).ok()?
     }
 
     /// Natively the analysis is linked whenever scripts are.
     #[cfg(not(target_arch = "wasm32"))]
-    pub fn ask(_: &str) -> Option<String> {
+    pub fn ask(_: &[u8]) -> Option<Vec<u8>> {
         None
     }
 }

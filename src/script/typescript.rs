@@ -99,25 +99,25 @@ fn script_error(refused: StripError) -> ScriptError {
 /// module is loaded).
 #[cfg(not(feature = "typescript"))]
 mod module {
-    use crate::boundary::from_json;
+    use crate::boundary::decode;
     use crate::typescript::Stripped;
 
     #[cfg(target_arch = "wasm32")]
     #[wasm_bindgen::prelude::wasm_bindgen]
     extern "C" {
         #[wasm_bindgen(catch, js_namespace = interleaveModules, js_name = stripTypes)]
-        fn strip_types(code: &str) -> Result<Option<String>, wasm_bindgen::JsValue>;
+        fn strip_types(code: &str) -> Result<Option<Vec<u8>>, wasm_bindgen::JsValue>;
     }
 
     #[cfg(target_arch = "wasm32")]
     pub fn strip(code: &str) -> Option<Stripped> {
-        from_json(&strip_types(code).ok()??)
+        decode(&strip_types(code).ok()??)
     }
 
     /// Natively the stripper is linked whenever scripts are.
     #[cfg(not(target_arch = "wasm32"))]
     pub fn strip(_: &str) -> Option<Stripped> {
-        let _ = from_json;
+        let _ = decode::<Stripped>;
         None
     }
 }

@@ -1523,6 +1523,24 @@ fn expr(text: &str, expression: SqlExpr) -> Result<Expr, SqlError> {
             Op::NotDistinctFrom,
             Box::new(expr(text, *b)?),
         ),
+        // `x BETWEEN a AND b` is `x >= a AND x <= b`, and `x NOT BETWEEN
+        // a AND b` is `x < a OR x > b`, as PostgreSQL's parser rewrites
+        // them (so NULLs and types are the comparisons').
+        SqlExpr::Between {
+            expr: inner,
+            negated,
+            low,
+            high,
+        } => {
+            let inner = expr(text, *inner)?;
+            let (above, below, both) = match negated {
+                false => (Op::GtEq, Op::LtEq, Op::And),
+                true => (Op::Lt, Op::Gt, Op::Or),
+            };
+            let low = Expr::Binary(Box::new(inner.clone()), above, Box::new(expr(text, *low)?));
+            let high = Expr::Binary(Box::new(inner), below, Box::new(expr(text, *high)?));
+            Expr::Binary(Box::new(low), both, Box::new(high))
+        }
         SqlExpr::IsNull(inner) => Expr::IsNull(Box::new(expr(text, *inner)?), true),
         SqlExpr::IsNotNull(inner) => Expr::IsNull(Box::new(expr(text, *inner)?), false),
         SqlExpr::In {

@@ -9,7 +9,7 @@
 //!   built by `scripts/build-workers.sh`) that the page loads only
 //!   when a script does not parse as JavaScript, and calls through
 //!   `web/modules.js`'s `interleaveModules.stripTypes`; it answers
-//!   `crate::boundary::to_json`'s text.
+//!   `crate::boundary::encode`'s bytes.
 
 use serde::{Deserialize, Serialize};
 
@@ -36,7 +36,7 @@ pub type Stripped = Result<String, StripError>;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::boundary::{from_json, to_json};
+    use crate::boundary::{decode, encode};
 
     #[test]
     fn an_answer_crosses_the_module_boundary_unchanged() {
@@ -50,8 +50,8 @@ mod tests {
             }),
         ];
         for answer in answers {
-            assert_eq!(from_json::<Stripped>(&to_json(&answer)), Some(answer));
+            assert_eq!(decode::<Stripped>(&encode(&answer)), Some(answer));
         }
-        assert_eq!(from_json::<Stripped>("not json"), None);
+        assert_eq!(decode::<Stripped>(b""), None);
     }
 }

@@ -25,7 +25,7 @@ mod module {
     use std::cell::RefCell;
     use std::collections::HashMap;
 
-    use crate::boundary::from_json;
+    use crate::boundary::decode;
     use crate::script::modules::{self, Module};
     use crate::sql::{Plan, SchemaPlan, SqlError};
 
@@ -33,14 +33,14 @@ mod module {
     #[wasm_bindgen::prelude::wasm_bindgen]
     extern "C" {
         #[wasm_bindgen(catch, js_namespace = interleaveModules, js_name = sqlParse)]
-        fn sql_parse(text: &str) -> Result<Option<String>, wasm_bindgen::JsValue>;
+        fn sql_parse(text: &str) -> Result<Option<Vec<u8>>, wasm_bindgen::JsValue>;
         #[wasm_bindgen(catch, js_namespace = interleaveModules, js_name = sqlSchema)]
-        fn sql_schema(text: &str) -> Result<Option<String>, wasm_bindgen::JsValue>;
+        fn sql_schema(text: &str) -> Result<Option<Vec<u8>>, wasm_bindgen::JsValue>;
     }
 
-    /// The module's answer as text (`None` until it is loaded).
+    /// The module's answer (`None` until it is loaded).
     #[cfg(target_arch = "wasm32")]
-    fn answer(text: &str, schema: bool) -> Option<String> {
+    fn answer(text: &str, schema: bool) -> Option<Vec<u8>> {
         if schema {
             sql_schema(text).ok()?
         } else {
@@ -50,7 +50,7 @@ mod module {
 
     /// Natively the parser is linked whenever scripts are.
     #[cfg(not(target_arch = "wasm32"))]
-    fn answer(_: &str, _: bool) -> Option<String> {
+    fn answer(_: &str, _: bool) -> Option<Vec<u8>> {
         None
     }
 
@@ -68,7 +68,7 @@ mod module {
             return plan;
         }
         let Some(plan) =
-            answer(text, false).and_then(|answer| from_json::<Result<Plan, SqlError>>(&answer))
+            answer(text, false).and_then(|answer| decode::<Result<Plan, SqlError>>(&answer))
         else {
             return Err(not_loaded());
         };
@@ -85,7 +85,7 @@ mod module {
     /// A schema's statements as data, up to its first error.
     pub fn schema(text: &str) -> SchemaPlan {
         answer(text, true)
-            .and_then(|answer| from_json(&answer))
+            .and_then(|answer| decode(&answer))
             .unwrap_or_else(|| SchemaPlan {
                 steps: Vec::new(),
                 error: Some(not_loaded()),

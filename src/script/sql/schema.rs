@@ -81,13 +81,13 @@ mod tests {
 
     #[test]
     fn every_shipped_schema_crosses_the_module_boundary_unchanged() {
-        use crate::boundary::{from_json, to_json};
+        use crate::boundary::{decode, encode};
         let mut seen = 0;
         for example in crate::script::source::EXAMPLES {
             if let Some(schema) = example.schema {
                 let plan = parse::schema(schema);
                 assert_eq!(plan.error, None, "{}", example.name);
-                assert_eq!(from_json(&to_json(&plan)), Some(plan));
+                assert_eq!(decode(&encode(&plan)), Some(plan));
                 seen += 1;
             }
         }
