@@ -3033,3 +3033,63 @@ INSERT INTO t VALUES (1, 5, '2026-01-01T00:00:00Z', 'b'), (2, NULL, '2026-02-01T
         ]
     );
 }
+
+/// `UNION` and `UNION ALL`: rows in their queries' order (ALL), each row
+/// once (NULLs equal), read left to right (`A UNION ALL B UNION C`), an
+/// ORDER BY and LIMIT of the whole by its output columns, a parenthesized
+/// query's own ORDER BY and LIMIT, a union as a WITH query and a subquery
+/// in FROM; each column of the numbers' widest type (integer, bigint,
+/// numeric: numeric, as pg sends it), and PostgreSQL's errors for types
+/// that cannot match, another number of columns and FOR UPDATE. Each line
+/// as node-postgres 8 printed it from PostgreSQL 15 for the same
+/// statements (a UNION without ORDER BY only where PostgreSQL's order is
+/// its queries', as its hashing may give any other).
+#[test]
+fn union_answers_as_postgresql_does() {
+    let schema = r#"CREATE TABLE users (id serial PRIMARY KEY, email text UNIQUE, name text, balance int NOT NULL DEFAULT 0, big bigint, score numeric(6,2));
+CREATE TABLE archived (id int PRIMARY KEY, email text, name text);
+INSERT INTO users (email, name, balance, big, score) VALUES ('a@x', 'Ann', 10, 5, 1.50), ('b@x', 'Bob', 0, NULL, NULL), ('c@x', NULL, 3, 7, 2.25);
+INSERT INTO archived VALUES (7, 'z@x', 'Zed'), (2, 'b@x', 'Bob');"#;
+    let code = typed_statements(
+        r#"[
+  ["SELECT id, email FROM users UNION ALL SELECT id, email FROM archived", []],
+  ["SELECT email FROM users UNION SELECT email FROM archived ORDER BY email", []],
+  ["SELECT email FROM users WHERE id = $1 UNION ALL SELECT email FROM archived WHERE id = $1", [2]],
+  ["SELECT id, name FROM users UNION SELECT id, name FROM archived ORDER BY id DESC LIMIT 3", []],
+  ["SELECT name FROM users UNION ALL SELECT name FROM archived UNION SELECT 'Ann' ORDER BY name", []],
+  ["SELECT name FROM users UNION ALL SELECT name FROM archived ORDER BY name", []],
+  ["SELECT balance AS n FROM users UNION ALL SELECT big FROM users UNION ALL SELECT score FROM users ORDER BY n NULLS FIRST", []],
+  ["SELECT 1 AS a UNION ALL SELECT 2.5", []],
+  ["SELECT id FROM users UNION SELECT email FROM archived", []],
+  ["SELECT id, email FROM users UNION SELECT id FROM archived", []],
+  ["SELECT id FROM users UNION SELECT id FROM archived FOR UPDATE", []],
+  ["WITH a AS (SELECT id FROM users WHERE balance > 0 UNION SELECT id FROM archived) SELECT count(*)::int AS n FROM a", []],
+  ["SELECT count(*)::int AS n FROM (SELECT email FROM users UNION SELECT email FROM archived) AS e", []],
+  ["(SELECT id FROM users ORDER BY id DESC LIMIT 1) UNION ALL (SELECT id FROM archived ORDER BY id LIMIT 1)", []],
+  ["SELECT NULL AS x UNION SELECT NULL", []],
+  ["SELECT nope FROM users UNION SELECT id FROM archived", []]
+]"#,
+    );
+    let (_, run) = run_sql(&code, schema, "scenario=script&users=1&clicks=1");
+    assert_eq!(
+        run.messages(),
+        [
+            r#"0 5 [{"id":1,"email":"a@x"},{"id":2,"email":"b@x"},{"id":3,"email":"c@x"},{"id":7,"email":"z@x"},{"id":2,"email":"b@x"}] [23,25]"#,
+            r#"1 4 [{"email":"a@x"},{"email":"b@x"},{"email":"c@x"},{"email":"z@x"}] [25]"#,
+            r#"2 2 [{"email":"b@x"},{"email":"b@x"}] [25]"#,
+            r#"3 3 [{"id":7,"name":"Zed"},{"id":3,"name":null},{"id":2,"name":"Bob"}] [23,25]"#,
+            r#"4 4 [{"name":"Ann"},{"name":"Bob"},{"name":"Zed"},{"name":null}] [25]"#,
+            r#"5 5 [{"name":"Ann"},{"name":"Bob"},{"name":"Bob"},{"name":"Zed"},{"name":null}] [25]"#,
+            r#"6 9 [{"n":null},{"n":null},{"n":"0"},{"n":"1.50"},{"n":"2.25"},{"n":"3"},{"n":"5"},{"n":"7"},{"n":"10"}] [1700]"#,
+            r#"7 2 [{"a":"1"},{"a":"2.5"}] [1700]"#,
+            r#"8 ERR 42804 UNION types integer and text cannot be matched undefined"#,
+            r#"9 ERR 42601 each UNION query must have the same number of columns undefined"#,
+            r#"10 ERR 0A000 FOR UPDATE is not allowed with UNION/INTERSECT/EXCEPT undefined"#,
+            r#"11 1 [{"n":4}] [23]"#,
+            r#"12 1 [{"n":4}] [23]"#,
+            r#"13 2 [{"id":3},{"id":2}] [23]"#,
+            r#"14 1 [{"x":null}] [25]"#,
+            r#"15 ERR 42703 column "nope" does not exist undefined"#,
+        ]
+    );
+}

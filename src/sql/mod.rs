@@ -367,6 +367,13 @@ pub struct Cte {
     /// `WITH n(a, b) AS …`: its first columns renamed, in order.
     pub columns: Vec<String>,
     pub select: Select,
+    /// `select UNION [ALL] …`: the WITH queries (run before this one)
+    /// whose rows follow its own, in order, each with ALL or not. A
+    /// UNION without ALL keeps each row once (NULLs equal) of all the
+    /// rows before it, as PostgreSQL reads `A UNION ALL B UNION C` as
+    /// `(A UNION ALL B) UNION C`.
+    #[serde(default)]
+    pub union: Vec<(String, bool)>,
     /// Its columns and rows once run: a statement that waits and runs
     /// again keeps them, as PostgreSQL keeps a CTE's rows while it
     /// rechecks a row it waited for. Run state, as `Expr::PerRow`: it
@@ -1099,7 +1106,7 @@ const SUPPORTED: &str =
     "the SQL the simulation runs is SELECT (a table, or tables joined by [INNER] JOIN, \
      LEFT [OUTER] JOIN (ON or USING), RIGHT and FULL [OUTER] JOIN ON, and CROSS JOIN; DISTINCT, DISTINCT ON (columns), WHERE, GROUP BY, HAVING, ORDER BY, LIMIT, OFFSET, \
      FOR UPDATE | NO KEY UPDATE | SHARE [NOWAIT | SKIP LOCKED] of one table; count, sum, min, max, avg, string_agg [FILTER (WHERE …)], array_agg, json_agg, jsonb_agg, each with DISTINCT and ORDER BY inside; CASE, LIKE, BETWEEN; \
-     subqueries: EXISTS, IN (SELECT …), (SELECT …), correlated unless the outer query joins tables), INSERT … VALUES or SELECT (ON CONFLICT DO NOTHING | DO UPDATE, RETURNING), \
+     subqueries: EXISTS, IN (SELECT …), (SELECT …), correlated unless the outer query joins tables), SELECT … UNION [ALL] SELECT … (not in a subquery), INSERT … VALUES or SELECT (ON CONFLICT DO NOTHING | DO UPDATE, RETURNING), \
      UPDATE … SET (FROM, RETURNING), DELETE (USING, RETURNING), WITH … AS (SELECT …) before any of them, \
      (SELECT …) AS name in their FROM, \
      BEGIN / START TRANSACTION [ISOLATION LEVEL …], \
@@ -1394,6 +1401,7 @@ mod tests {
                     name: "n".into(),
                     columns: vec!["k".into()],
                     select: inner.clone(),
+                    union: Vec::new(),
                     rows: None,
                 }],
                 written: vec![("n".into(), "o.n".into())],

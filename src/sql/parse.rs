@@ -791,14 +791,19 @@ fn with_queries(text: &str, with: ast::With) -> Result<(Vec<Cte>, WithNames), Sq
                 format!("WITH query name \"{name}\" specified more than once"),
             ));
         }
-        if !matches!(*cte.query.body, SetExpr::Select(_)) || cte.from.is_some() {
+        let selects = matches!(
+            *cte.query.body,
+            SetExpr::Select(_) | SetExpr::SetOperation { .. }
+        );
+        if !selects || cte.from.is_some() {
             return Err(SqlError::unsupported(
                 text,
                 "a WITH query that is not one SELECT",
             ));
         }
-        let select = select(text, *cte.query)?;
-        // The subqueries of its FROM run before it.
+        let (select, union) = union_queries(text, *cte.query)?;
+        let union = union_branches(&name, union);
+        // The subqueries of its FROM, and its UNION's queries, run before it.
         ctes.extend(take_derived());
         let columns = cte.alias.columns.iter().map(|c| ident(&c.name)).collect();
         WITH_NAMES.with(|names| names.borrow_mut().push(name.clone()));
@@ -806,6 +811,7 @@ fn with_queries(text: &str, with: ast::With) -> Result<(Vec<Cte>, WithNames), Sq
             name,
             columns,
             select,
+            union,
             rows: None,
         });
     }
@@ -884,6 +890,31 @@ fn take_derived() -> Vec<Cte> {
     DERIVED.with(|derived| std::mem::take(&mut derived.borrow_mut().1))
 }
 
+/// The queries of a UNION after its first, each a subquery in FROM of
+/// its own ([`Cte::derived`] of `name`), run before the union that
+/// reads their rows ([`Cte::union`]): their names, each with ALL or not.
+fn union_branches(name: &str, union: Vec<(Select, bool)>) -> Vec<(String, bool)> {
+    DERIVED.with(|derived| {
+        let mut derived = derived.borrow_mut();
+        union
+            .into_iter()
+            .map(|(select, all)| {
+                derived.0 += 1;
+                let branch = Cte {
+                    name: Cte::derived(name, derived.0),
+                    columns: Vec::new(),
+                    select,
+                    union: Vec::new(),
+                    rows: None,
+                };
+                let named = (branch.name.clone(), all);
+                derived.1.push(branch);
+                named
+            })
+            .collect()
+    })
+}
+
 /// A subquery in FROM (`FROM (SELECT …) AS s(a, b)`): a `WITH` query of a
 /// name no query can write ([`Cte::derived`]), which the FROM reads by its
 /// alias. PostgreSQL runs a subquery in FROM once for the statement, as
@@ -912,8 +943,9 @@ fn derived(
             "subquery in FROM must have an alias",
         ));
     };
-    let select = select(text, subquery)?;
+    let (select, union) = union_queries(text, subquery)?;
     let name = ident(&alias.name);
+    let union = union_branches(&name, union);
     let columns = alias.columns.iter().map(|c| ident(&c.name)).collect();
     let cte = DERIVED.with(|derived| {
         let mut derived = derived.borrow_mut();
@@ -922,6 +954,7 @@ fn derived(
             name: Cte::derived(&name, derived.0),
             columns,
             select,
+            union,
             rows: None,
         };
         derived.1.push(cte.clone());
@@ -1029,9 +1062,154 @@ fn named_column(text: &str, parts: &[ast::Ident]) -> Result<String, SqlError> {
     }
 }
 
+/// `A UNION [ALL] B … ORDER BY … LIMIT …`: `SELECT * FROM (A UNION B)`
+/// with the ORDER BY and LIMIT, which name the union's output columns,
+/// as PostgreSQL's must. The union is a subquery in FROM ([`derived`]).
+fn union_select(text: &str, query: ast::Query) -> Result<Select, SqlError> {
+    if SCOPES.with(|scopes| !scopes.borrow().is_empty()) {
+        return Err(SqlError::unsupported(text, "a UNION inside a subquery"));
+    }
+    let ast::Query {
+        body,
+        order_by,
+        limit_clause,
+        fetch,
+        locks,
+        ..
+    } = query;
+    if let Some(lock) = locks.first() {
+        let clause = match lock.lock_type {
+            ast::LockType::Update => "FOR UPDATE",
+            ast::LockType::Share => "FOR SHARE",
+        };
+        return Err(SqlError::new(
+            "0A000",
+            format!("{clause} is not allowed with UNION/INTERSECT/EXCEPT"),
+        ));
+    }
+    // The outer SELECT is the first query's, emptied: `*` from the union.
+    let mut first = &*body;
+    let outer = loop {
+        match first {
+            SetExpr::SetOperation { left, .. } => first = left,
+            SetExpr::Select(select) => break select.clone(),
+            SetExpr::Query(query) => first = &query.body,
+            _ => {
+                return Err(SqlError::unsupported(
+                    text,
+                    "a query that is not one SELECT",
+                ))
+            }
+        }
+    };
+    let mut outer = *outer;
+    outer.distinct = None;
+    outer.projection = vec![SelectItem::Wildcard(
+        ast::WildcardAdditionalOptions::default(),
+    )];
+    outer.selection = None;
+    outer.group_by = ast::GroupByExpr::Expressions(Vec::new(), Vec::new());
+    outer.having = None;
+    outer.from = vec![TableWithJoins {
+        relation: TableFactor::Derived {
+            lateral: false,
+            subquery: Box::new(plain_query(*body)),
+            alias: Some(ast::TableAlias {
+                explicit: true,
+                name: ast::Ident::new("union"),
+                columns: Vec::new(),
+                at: None,
+            }),
+            sample: None,
+        },
+        joins: Vec::new(),
+    }];
+    select(
+        text,
+        ast::Query {
+            order_by,
+            limit_clause,
+            fetch,
+            ..plain_query(SetExpr::Select(Box::new(outer)))
+        },
+    )
+}
+
+/// A query of `body` alone: no WITH, ORDER BY, LIMIT or lock.
+fn plain_query(body: SetExpr) -> ast::Query {
+    ast::Query {
+        with: None,
+        body: Box::new(body),
+        order_by: None,
+        limit_clause: None,
+        fetch: None,
+        locks: Vec::new(),
+        for_clause: None,
+        settings: None,
+        format_clause: None,
+        pipe_operators: Vec::new(),
+    }
+}
+
+/// A WITH query's or a FROM subquery's SELECT, and for `A UNION [ALL] B
+/// …` the queries after the first, each with ALL or not, left to right
+/// as PostgreSQL reads them. INTERSECT and EXCEPT are not supported.
+fn union_queries(text: &str, query: ast::Query) -> Result<(Select, Vec<(Select, bool)>), SqlError> {
+    fn branches(text: &str, body: SetExpr, out: &mut Vec<(SetExpr, bool)>) -> Result<(), SqlError> {
+        match body {
+            SetExpr::SetOperation {
+                left,
+                op: ast::SetOperator::Union,
+                set_quantifier,
+                right,
+            } => {
+                branches(text, *left, out)?;
+                let all = match set_quantifier {
+                    ast::SetQuantifier::All => true,
+                    ast::SetQuantifier::None | ast::SetQuantifier::Distinct => false,
+                    _ => return Err(SqlError::unsupported(text, "UNION BY NAME")),
+                };
+                if matches!(*right, SetExpr::SetOperation { .. }) {
+                    return Err(SqlError::unsupported(text, "INTERSECT or EXCEPT"));
+                }
+                out.push((*right, all));
+                Ok(())
+            }
+            SetExpr::SetOperation { op, .. } => Err(SqlError::unsupported(text, &op.to_string())),
+            body => {
+                out.push((body, false));
+                Ok(())
+            }
+        }
+    }
+    let union = matches!(*query.body, SetExpr::SetOperation { .. });
+    // One that sorts, limits or locks reads the union as a subquery.
+    let whole = query.order_by.is_some()
+        || query.limit_clause.is_some()
+        || query.fetch.is_some()
+        || !query.locks.is_empty();
+    if !union || whole {
+        return Ok((select(text, query)?, Vec::new()));
+    }
+    let mut found = Vec::new();
+    branches(text, *query.body, &mut found)?;
+    let mut queries = found.into_iter().map(|(body, all)| {
+        let query = match body {
+            SetExpr::Query(query) => *query,
+            body => plain_query(body),
+        };
+        select(text, query).map(|select| (select, all))
+    });
+    let (first, _) = queries.next().expect("a first query")?;
+    Ok((first, queries.collect::<Result<_, _>>()?))
+}
+
 fn select(text: &str, query: ast::Query) -> Result<Select, SqlError> {
     if query.with.is_some() {
         return Err(SqlError::unsupported(text, "WITH"));
+    }
+    if matches!(*query.body, SetExpr::SetOperation { .. }) {
+        return union_select(text, query);
     }
     let ast::Query {
         body,

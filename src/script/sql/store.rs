@@ -24,7 +24,7 @@ use super::table_locks::TableLocks;
 use super::types::Uuids;
 use crate::sql::Join;
 use crate::sql::PerRow;
-use crate::sql::{Column, Cte, Default, Key, TableSchema};
+use crate::sql::{Column, Cte, Default, Key, Materialized, TableSchema};
 
 mod foreign_keys;
 
@@ -384,6 +384,84 @@ fn key_of(row: &Row, columns: &[String]) -> Option<Vec<Value>> {
 
 fn same_key(a: &[Value], b: &[Value]) -> bool {
     a.iter().zip(b).all(|(x, y)| sql_equal(x, y))
+}
+
+/// A WITH query's own columns and rows, then those of each query of its
+/// UNION ([`Cte::union`], run before it): each column of the type
+/// PostgreSQL resolves for it (the numbers' widest; other types must
+/// agree), and after a UNION without ALL each row once.
+fn union(cte: &Cte, own: Materialized, before: &[Cte]) -> Result<Materialized, SqlError> {
+    let (mut columns, mut rows) = own;
+    for (name, all) in &cte.union {
+        let Some((theirs, their_rows)) = before
+            .iter()
+            .find(|query| &query.name == name)
+            .and_then(|query| query.rows.as_ref())
+        else {
+            continue;
+        };
+        if theirs.len() != columns.len() {
+            return Err(sql_error(
+                "42601",
+                "each UNION query must have the same number of columns".to_string(),
+            ));
+        }
+        let ours: Vec<Type> = columns.iter().map(|(_, ty)| *ty).collect();
+        for ((_, ty), (_, their)) in columns.iter_mut().zip(theirs) {
+            *ty = union_type(*ty, *their)?;
+        }
+        // Each value as its column's type, where that is not its query's.
+        let cast = |row: &mut Vec<Value>, was: &mut dyn Iterator<Item = Type>| {
+            for ((value, (_, ty)), was) in row.iter_mut().zip(&columns).zip(was) {
+                if was != *ty {
+                    *value = super::value::cast(std::mem::take(value), *ty)?;
+                }
+            }
+            Ok::<_, SqlError>(())
+        };
+        for row in &mut rows {
+            cast(row, &mut ours.iter().copied())?;
+        }
+        for row in their_rows {
+            let mut row = row.clone();
+            cast(&mut row, &mut theirs.iter().map(|(_, ty)| *ty))?;
+            rows.push(row);
+        }
+        if !all {
+            let mut seen = Vec::<Vec<Value>>::new();
+            rows.retain(|row| match seen.contains(row) {
+                true => false,
+                false => {
+                    seen.push(row.clone());
+                    true
+                }
+            });
+        }
+    }
+    Ok((columns, rows))
+}
+
+/// The type of a UNION's column from two of its queries' types.
+fn union_type(ours: Type, theirs: Type) -> Result<Type, SqlError> {
+    let rank = |ty: Type| match ty {
+        Type::Int => Some(0),
+        Type::BigInt => Some(1),
+        Type::Numeric(_) => Some(2),
+        Type::Float => Some(3),
+        _ => None,
+    };
+    match (rank(ours), rank(theirs)) {
+        _ if ours == theirs => Ok(ours),
+        (Some(a), Some(b)) => Ok(if a >= b { ours } else { theirs }),
+        (Some(_), None) | (None, Some(_)) | (None, None) => Err(sql_error(
+            "42804",
+            format!(
+                "UNION types {} and {} cannot be matched",
+                ours.name(),
+                theirs.name()
+            ),
+        )),
+    }
 }
 
 fn sql_error(code: &'static str, message: String) -> SqlError {
@@ -943,8 +1021,9 @@ impl Database {
         // The `WITH` queries first, in order, each a table for the rest;
         // out of the plan while its subqueries run, as they ran already.
         let mut with = plan.with_mut().map(std::mem::take).unwrap_or_default();
-        for cte in &mut with {
-            if let Err(stop) = self.materialize(id, snapshot, cte, locked) {
+        for n in 0..with.len() {
+            let (before, rest) = with.split_at_mut(n);
+            if let Err(stop) = self.materialize(id, snapshot, &mut rest[0], before, locked) {
                 failed = Some(stop);
                 break;
             }
@@ -992,6 +1071,7 @@ impl Database {
         id: TxnId,
         snapshot: u64,
         cte: &mut Cte,
+        before: &[Cte],
         locked: &mut bool,
     ) -> Result<(), Stop> {
         if cte.rows.is_none() {
@@ -1046,7 +1126,7 @@ impl Database {
                         .collect()
                 })
                 .collect();
-            cte.rows = Some((columns, rows));
+            cte.rows = Some(union(cte, (columns, rows), before).map_err(Stop::Fail)?);
         }
         let (columns, rows) = cte.rows.as_ref().expect("run");
         let name = Cte::table(&cte.name);
