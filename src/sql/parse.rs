@@ -1087,52 +1087,24 @@ fn union_select(text: &str, query: ast::Query) -> Result<Select, SqlError> {
             format!("{clause} is not allowed with UNION/INTERSECT/EXCEPT"),
         ));
     }
-    // The outer SELECT is the first query's, emptied: `*` from the union.
-    let mut first = &*body;
-    let outer = loop {
-        match first {
-            SetExpr::SetOperation { left, .. } => first = left,
-            SetExpr::Select(select) => break select.clone(),
-            SetExpr::Query(query) => first = &query.body,
-            _ => {
-                return Err(SqlError::unsupported(
-                    text,
-                    "a query that is not one SELECT",
-                ))
-            }
-        }
+    // `SELECT * FROM (the union) AS union`, built as a plan: no ast is
+    // cloned (a clone links sqlparser's whole Clone tree into the module).
+    let alias = ast::TableAlias {
+        explicit: true,
+        name: ast::Ident::new("union"),
+        columns: Vec::new(),
+        at: None,
     };
-    let mut outer = *outer;
-    outer.distinct = None;
-    outer.projection = vec![SelectItem::Wildcard(
-        ast::WildcardAdditionalOptions::default(),
-    )];
-    outer.selection = None;
-    outer.group_by = ast::GroupByExpr::Expressions(Vec::new(), Vec::new());
-    outer.having = None;
-    outer.from = vec![TableWithJoins {
-        relation: TableFactor::Derived {
-            lateral: false,
-            subquery: Box::new(plain_query(*body)),
-            alias: Some(ast::TableAlias {
-                explicit: true,
-                name: ast::Ident::new("union"),
-                columns: Vec::new(),
-                at: None,
-            }),
-            sample: None,
-        },
-        joins: Vec::new(),
-    }];
-    select(
-        text,
-        ast::Query {
-            order_by,
-            limit_clause,
-            fetch,
-            ..plain_query(SetExpr::Select(Box::new(outer)))
-        },
-    )
+    let (table, alias) = derived(text, false, plain_query(*body), Some(alias))?;
+    let projection = Projection::All;
+    let (order, limit, offset) = order_and_limit(text, order_by, limit_clause, fetch, &projection)?;
+    Ok(Select {
+        alias,
+        order,
+        limit,
+        offset,
+        ..Select::plain(Some(table), projection)
+    })
 }
 
 /// A query of `body` alone: no WITH, ORDER BY, LIMIT or lock.
@@ -1255,54 +1227,7 @@ fn select(text: &str, query: ast::Query) -> Result<Select, SqlError> {
         _ => return Err(SqlError::unsupported(text, "GROUP BY ALL or its modifiers")),
     };
     let having = select.having.map(|e| expr(text, e)).transpose()?;
-    let mut order = Vec::new();
-    if let Some(order_by) = order_by {
-        let OrderByKind::Expressions(items) = order_by.kind else {
-            return Err(SqlError::unsupported(text, "ORDER BY ALL"));
-        };
-        for item in items {
-            let column = match item.expr {
-                SqlExpr::Identifier(name) => ident(&name),
-                SqlExpr::CompoundIdentifier(parts) => named_column(text, &parts)?,
-                // `ORDER BY 2`: the second output column.
-                SqlExpr::Value(ast::ValueWithSpan {
-                    value: SqlValue::Number(n, _),
-                    ..
-                }) => output_column(&n, &projection, "ORDER BY")?,
-                _ => return Err(SqlError::unsupported(text, "ORDER BY an expression")),
-            };
-            let descending = matches!(item.options.sort, Some(ast::OrderBySort::Desc));
-            let nulls_first = item.options.nulls_first.unwrap_or(descending);
-            order.push((column, descending, nulls_first));
-        }
-    }
-    let (limit, offset) = match limit_clause {
-        None => (None, None),
-        Some(LimitClause::LimitOffset {
-            limit,
-            offset,
-            limit_by,
-        }) if limit_by.is_empty() => (
-            limit.map(|e| expr(text, e)).transpose()?,
-            offset.map(|o| expr(text, o.value)).transpose()?,
-        ),
-        Some(_) => return Err(SqlError::unsupported(text, "LIMIT offset, count")),
-    };
-    // `FETCH FIRST n ROWS ONLY` is the standard's LIMIT (one row without n).
-    let limit = match (fetch, limit) {
-        (None, limit) => limit,
-        // PostgreSQL's grammar has no LIMIT before a FETCH.
-        (Some(_), Some(_)) => {
-            return Err(SqlError::new("42601", "syntax error at or near \"FETCH\""))
-        }
-        (Some(fetch), None) if fetch.with_ties || fetch.percent => {
-            return Err(SqlError::unsupported(text, "FETCH … WITH TIES or PERCENT"))
-        }
-        (Some(fetch), None) => Some(match fetch.quantity {
-            Some(quantity) => expr(text, quantity)?,
-            None => Expr::Value(Value::from(1)),
-        }),
-    };
+    let (order, limit, offset) = order_and_limit(text, order_by, limit_clause, fetch, &projection)?;
     let mut for_update = false;
     let mut for_share = false;
     let mut nowait = false;
@@ -1493,6 +1418,67 @@ fn group_column(text: &str, term: SqlExpr, projection: &Projection) -> Result<St
 }
 
 /// The output column numbered `n` (1-based), by its name.
+/// A query's ORDER BY (output columns or the FROM's, `ORDER BY 2`), and
+/// its LIMIT (or FETCH FIRST) and OFFSET.
+#[allow(clippy::type_complexity)]
+fn order_and_limit(
+    text: &str,
+    order_by: Option<ast::OrderBy>,
+    limit_clause: Option<LimitClause>,
+    fetch: Option<ast::Fetch>,
+    projection: &Projection,
+) -> Result<(Vec<(String, bool, bool)>, Option<Expr>, Option<Expr>), SqlError> {
+    let mut order = Vec::new();
+    if let Some(order_by) = order_by {
+        let OrderByKind::Expressions(items) = order_by.kind else {
+            return Err(SqlError::unsupported(text, "ORDER BY ALL"));
+        };
+        for item in items {
+            let column = match item.expr {
+                SqlExpr::Identifier(name) => ident(&name),
+                SqlExpr::CompoundIdentifier(parts) => named_column(text, &parts)?,
+                // `ORDER BY 2`: the second output column.
+                SqlExpr::Value(ast::ValueWithSpan {
+                    value: SqlValue::Number(n, _),
+                    ..
+                }) => output_column(&n, projection, "ORDER BY")?,
+                _ => return Err(SqlError::unsupported(text, "ORDER BY an expression")),
+            };
+            let descending = matches!(item.options.sort, Some(ast::OrderBySort::Desc));
+            let nulls_first = item.options.nulls_first.unwrap_or(descending);
+            order.push((column, descending, nulls_first));
+        }
+    }
+    let (limit, offset) = match limit_clause {
+        None => (None, None),
+        Some(LimitClause::LimitOffset {
+            limit,
+            offset,
+            limit_by,
+        }) if limit_by.is_empty() => (
+            limit.map(|e| expr(text, e)).transpose()?,
+            offset.map(|o| expr(text, o.value)).transpose()?,
+        ),
+        Some(_) => return Err(SqlError::unsupported(text, "LIMIT offset, count")),
+    };
+    // `FETCH FIRST n ROWS ONLY` is the standard's LIMIT (one row without n).
+    let limit = match (fetch, limit) {
+        (None, limit) => limit,
+        // PostgreSQL's grammar has no LIMIT before a FETCH.
+        (Some(_), Some(_)) => {
+            return Err(SqlError::new("42601", "syntax error at or near \"FETCH\""))
+        }
+        (Some(fetch), None) if fetch.with_ties || fetch.percent => {
+            return Err(SqlError::unsupported(text, "FETCH … WITH TIES or PERCENT"))
+        }
+        (Some(fetch), None) => Some(match fetch.quantity {
+            Some(quantity) => expr(text, quantity)?,
+            None => Expr::Value(Value::from(1)),
+        }),
+    };
+    Ok((order, limit, offset))
+}
+
 fn output_column(n: &str, projection: &Projection, clause: &str) -> Result<String, SqlError> {
     let index = n.parse::<usize>().unwrap_or(0);
     match projection {
