@@ -1116,6 +1116,44 @@ fn a_waiting_insert_select_fails_on_the_key_on_real_postgres() {
     }
 }
 
+/// The get-or-create idiom in a transaction, run twice by a double click
+/// (`tests/pg/get_or_create_race.js`): the second's `INSERT … ON CONFLICT
+/// DO NOTHING` waits for the first's row and does nothing, and its
+/// `UNION ALL SELECT` reads the statement's snapshot from before the wait:
+/// no row, on PostgreSQL as in the model (tests/sql.rs); one user row.
+#[test]
+fn get_or_create_finds_no_row_after_waiting_on_real_postgres() {
+    let code = include_str!("pg/get_or_create_race.js");
+    let schema = include_str!("pg/get_or_create_race.sql");
+    let fragment = "v=1&scenario=script&users=1&clicks=2";
+    let Some(report) = play_script(code, Some(schema), fragment, 2) else {
+        return;
+    };
+    assert_eq!(assert_script_agrees(&report), 0);
+    for trial in &report.trials {
+        assert_eq!(trial.tables[0].real_rows, 1);
+    }
+}
+
+/// A visit logged by a data-modifying `WITH` query of an UPDATE that
+/// waits for the other click's row (`tests/pg/logged_counter.js`): each
+/// click's insert is made once, on PostgreSQL as in the model; two
+/// visits, and the counter at 2.
+#[test]
+fn a_waiting_statement_writes_its_with_query_once_on_real_postgres() {
+    let code = include_str!("pg/logged_counter.js");
+    let schema = include_str!("pg/logged_counter.sql");
+    let fragment = "v=1&scenario=script&users=1&clicks=2";
+    let Some(report) = play_script(code, Some(schema), fragment, 2) else {
+        return;
+    };
+    assert_eq!(assert_script_agrees(&report), 0);
+    for trial in &report.trials {
+        let visits = trial.tables.iter().find(|t| t.table == "visits");
+        assert_eq!(visits.map(|t| t.real_rows), Some(2));
+    }
+}
+
 /// The last seat, checked by a LEFT JOIN of the event and its orders and
 /// taken by two users: both are sold under READ COMMITTED, and under
 /// SERIALIZABLE the second commit fails with 40001, on PostgreSQL as in

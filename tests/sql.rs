@@ -1508,6 +1508,40 @@ fn a_waiting_insert_select_keeps_its_subquery_answer() {
     assert_eq!((m.orders, m.duplicate_tickets), (1, 0));
 }
 
+/// The get-or-create idiom, `WITH ins AS (INSERT … ON CONFLICT DO
+/// NOTHING RETURNING id) SELECT id FROM ins UNION ALL SELECT id FROM
+/// users WHERE email = $1`, in a transaction that a double click runs
+/// twice: the second's insert waits for the first's row, finds it
+/// committed and does nothing, and its SELECT reads the snapshot the
+/// statement took before the wait, which has no such row: no row at all,
+/// as on PostgreSQL (tests/real.rs). With `DO UPDATE` the second waits,
+/// then updates the row the first committed and returns it.
+#[test]
+fn get_or_create_finds_no_row_after_waiting_for_the_other_insert() {
+    let code = include_str!("pg/get_or_create_race.js");
+    let schema = include_str!("pg/get_or_create_race.sql");
+    let (m, run) = run_sql(code, schema, DOUBLE_CLICK);
+    assert_eq!(run.messages(), ["user 1", "no user"]);
+    assert_eq!((m.errors, m.duplicate_tickets), (0, 0));
+    let upsert = code.replace("DO NOTHING", "DO UPDATE SET email = EXCLUDED.email");
+    let (_, run) = run_sql(&upsert, schema, DOUBLE_CLICK);
+    assert_eq!(run.messages(), ["user 1", "user 1"]);
+}
+
+/// A transaction logs a visit in a data-modifying `WITH` query and counts
+/// it in the same statement's UPDATE; a double click's second UPDATE
+/// waits for the first's row. Its insert ran already and stays in its
+/// transaction: when the statement goes on it is not made again (two
+/// visits, not three), and its UPDATE adds to the first's count.
+#[test]
+fn a_statement_that_waits_after_its_with_query_wrote_writes_once() {
+    let code = include_str!("pg/logged_counter.js");
+    let schema = include_str!("pg/logged_counter.sql");
+    let (m, run) = run_sql(code, schema, DOUBLE_CLICK);
+    assert_eq!(run.messages(), ["n 1, visits 1", "n 2, visits 2"]);
+    assert_eq!(m.errors, 0);
+}
+
 /// Two users take the last seat after a capacity check that reads the
 /// event and its orders in one LEFT JOIN: both see a free seat under READ
 /// COMMITTED (two orders for one seat); under SERIALIZABLE the JOIN's
@@ -1584,6 +1618,66 @@ fn with_queries_answer_as_postgresql() {
             r#"claim star {"rows":[{"id":2,"state":"running","worker":null}],"fields":[["id",23],["state",25],["worker",23],["id",23]]}"#,
             r#"claim none {"rows":[],"fields":[["id",23]]}"#,
             r#"param {"rows":[{"count":"2"}],"fields":[["count",20]]}"#,
+        ],
+    );
+}
+
+/// Data-modifying `WITH` queries: RETURNING rows read by name, the rest
+/// of the statement reading the tables as they were before the write (a
+/// count, a subquery, a second insert's count), get-or-create both ways,
+/// moving rows with `DELETE … RETURNING` into an INSERT, an UPDATE's and
+/// a DELETE's, one reading an earlier `WITH` query, one beside an
+/// UPDATE; PostgreSQL's errors for a write without RETURNING read in FROM
+/// (0A000) and a duplicate key (23505). Every line as PostgreSQL 15 with
+/// pg 8 printed it for this handler (2026-12-04).
+#[test]
+fn data_modifying_with_queries_answer_as_postgresql() {
+    let schema = "CREATE TABLE users (id serial PRIMARY KEY, email text UNIQUE NOT NULL);
+CREATE TABLE archive (id int, email text);
+INSERT INTO users (email) VALUES ('a@x'), ('b@x');";
+    let code = queries!(
+        r#"  await q('returning', 'WITH ins AS (INSERT INTO users (email) VALUES ($1) RETURNING id, email) SELECT * FROM ins', ['c@x']);
+  await q('reads before', 'WITH ins AS (INSERT INTO users (email) VALUES ($1) RETURNING id) SELECT count(*) AS n, (SELECT id FROM ins) AS new FROM users', ['d@x']);
+  await q('get or create', 'WITH ins AS (INSERT INTO users (email) VALUES ($1) ON CONFLICT (email) DO NOTHING RETURNING id) SELECT id FROM ins UNION ALL SELECT id FROM users WHERE email = $1', ['e@x']);
+  await q('get or get', 'WITH ins AS (INSERT INTO users (email) VALUES ($1) ON CONFLICT (email) DO NOTHING RETURNING id) SELECT id FROM ins UNION ALL SELECT id FROM users WHERE email = $1', ['e@x']);
+  await q('move', 'WITH moved AS (DELETE FROM users WHERE email = $1 RETURNING id, email) INSERT INTO archive SELECT * FROM moved', ['a@x']);
+  await q('moved', 'SELECT * FROM archive');
+  await q('update', "WITH u AS (UPDATE users SET email = 'bb@x' WHERE email = 'b@x' RETURNING id, email) SELECT u.id, u.email, (SELECT email FROM users WHERE id = 2) AS before FROM u");
+  await q('after', 'SELECT id, email FROM users ORDER BY id');
+  await q('unread', 'WITH d AS (DELETE FROM users WHERE id = 99) SELECT 1 AS one');
+  await q('no returning', 'WITH d AS (DELETE FROM users WHERE id = 99) SELECT * FROM d');
+  await q('duplicate', "WITH ins AS (INSERT INTO users (email) VALUES ('c@x') RETURNING id) SELECT * FROM ins");
+  await q('two inserts', "WITH a AS (INSERT INTO archive VALUES (7, 'x') RETURNING *), b AS (INSERT INTO archive VALUES (8, 'y') RETURNING *) SELECT (SELECT count(*) FROM archive) AS n, (SELECT id FROM a) AS a, (SELECT id FROM b) AS b");
+  await q('all three', 'SELECT count(*) AS n FROM archive');
+  await q('one key twice', "WITH ins AS (INSERT INTO users (email) VALUES ('f@x') RETURNING id), again AS (INSERT INTO users (email) VALUES ('f@x') ON CONFLICT DO NOTHING RETURNING id) SELECT (SELECT count(*) FROM ins) AS first, (SELECT count(*) FROM again) AS second");
+  await q('deleted', 'WITH gone AS (DELETE FROM archive RETURNING id) SELECT count(*) AS n FROM gone');
+  await q('update from', "WITH c AS (SELECT id FROM users WHERE email = 'c@x'), d AS (UPDATE users SET email = 'cc@x' FROM c WHERE users.id = c.id RETURNING users.id) SELECT * FROM d");
+  await q('insert select', "WITH n AS (INSERT INTO archive SELECT id, email FROM users WHERE id < 4 RETURNING id) SELECT count(*) AS n FROM n");
+  await q('update main', "WITH logged AS (INSERT INTO archive VALUES (9, 'log') RETURNING id) UPDATE users SET email = 'dd@x' WHERE id = 4 RETURNING id, (SELECT count(*) FROM archive) AS seen");
+"#
+    );
+    replies_are(
+        code,
+        schema,
+        &[
+            r#"returning {"rows":[{"id":3,"email":"c@x"}],"fields":[["id",23],["email",25]]}"#,
+            r#"reads before {"rows":[{"n":"3","new":4}],"fields":[["n",20],["new",23]]}"#,
+            r#"get or create {"rows":[{"id":5}],"fields":[["id",23]]}"#,
+            r#"get or get {"rows":[{"id":5}],"fields":[["id",23]]}"#,
+            r#"move {"rows":[],"fields":[]}"#,
+            r#"moved {"rows":[{"id":1,"email":"a@x"}],"fields":[["id",23],["email",25]]}"#,
+            r#"update {"rows":[{"id":2,"email":"bb@x","before":"b@x"}],"fields":[["id",23],["email",25],["before",25]]}"#,
+            r#"after {"rows":[{"id":2,"email":"bb@x"},{"id":3,"email":"c@x"},{"id":4,"email":"d@x"},{"id":5,"email":"e@x"}],"fields":[["id",23],["email",25]]}"#,
+            r#"unread {"rows":[{"one":1}],"fields":[["one",23]]}"#,
+            r#"no returning ERR 0A000 WITH query "d" does not have a RETURNING clause"#,
+            r#"duplicate ERR 23505 duplicate key value violates unique constraint "users_email_key""#,
+            r#"two inserts {"rows":[{"n":"1","a":7,"b":8}],"fields":[["n",20],["a",23],["b",23]]}"#,
+            r#"all three {"rows":[{"n":"3"}],"fields":[["n",20]]}"#,
+            r#"one key twice {"rows":[{"first":"1","second":"0"}],"fields":[["first",20],["second",20]]}"#,
+            r#"deleted {"rows":[{"n":"3"}],"fields":[["n",20]]}"#,
+            r#"update from {"rows":[{"id":3}],"fields":[["id",23]]}"#,
+            r#"insert select {"rows":[{"n":"2"}],"fields":[["n",20]]}"#,
+            r#"update main {"rows":[{"id":4,"seen":"2"}],"fields":[["id",23],["seen",20]]}"#,
         ],
     );
 }

@@ -92,9 +92,21 @@ impl Plan {
     pub fn table_locks(&self) -> Vec<(String, TableLock)> {
         let mut locks = Locks::default();
         for cte in self.with() {
-            locks.select(&cte.select);
+            match &cte.write {
+                Some(write) => locks.plan(write),
+                None => locks.select(&cte.select),
+            }
         }
-        match self {
+        locks.plan(self);
+        locks.0
+    }
+}
+
+impl Locks {
+    /// A statement's own locks (its `WITH` queries' aside).
+    fn plan(&mut self, plan: &Plan) {
+        let locks = self;
+        match plan {
             Plan::Select(select) => locks.select(select),
             Plan::Insert(insert) => {
                 locks.take(&insert.table, TableLock::RowExclusive);
@@ -126,7 +138,6 @@ impl Plan {
             }
             Plan::Begin(_) | Plan::SetIsolation(_) | Plan::Commit | Plan::Rollback => {}
         }
-        locks.0
     }
 }
 

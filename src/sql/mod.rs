@@ -206,10 +206,31 @@ impl Plan {
         let mut table = self.table();
         for cte in self.with().iter().rev() {
             if table == Some(Cte::table(&cte.name).as_str()) {
-                table = cte.select.table.as_deref();
+                table = match &cte.write {
+                    Some(write) => write.table(),
+                    None => cte.select.table.as_deref(),
+                };
             }
         }
         table
+    }
+
+    /// The table an INSERT, UPDATE or DELETE writes.
+    pub fn written_table(&self) -> Option<&str> {
+        match self {
+            Plan::Select(_) => None,
+            plan => plan.table(),
+        }
+    }
+
+    /// An INSERT's, UPDATE's or DELETE's RETURNING list.
+    pub fn returning(&self) -> Option<&Projection> {
+        match self {
+            Plan::Insert(insert) => insert.returning.as_ref(),
+            Plan::Update(update) => update.returning.as_ref(),
+            Plan::Delete(delete) => delete.returning.as_ref(),
+            _ => None,
+        }
     }
 
     /// [`Select::sleep`]'s argument, for a SELECT.
@@ -367,6 +388,12 @@ pub struct Cte {
     /// `WITH n(a, b) AS …`: its first columns renamed, in order.
     pub columns: Vec<String>,
     pub select: Select,
+    /// A data-modifying `WITH` query: this INSERT, UPDATE or DELETE runs
+    /// (and `select` is empty), its RETURNING rows the query's rows. The
+    /// rest of the statement reads the tables as they were before it
+    /// (PostgreSQL runs every part on one snapshot).
+    #[serde(default)]
+    pub write: Option<Box<Plan>>,
     /// `select UNION [ALL] …`: the WITH queries (run before this one)
     /// whose rows follow its own, in order, each with ALL or not. A
     /// UNION without ALL keeps each row once (NULLs equal) of all the
@@ -380,12 +407,36 @@ pub struct Cte {
     /// does not cross from the parser.
     #[serde(skip)]
     pub rows: Option<Materialized>,
+    /// The snapshot its statement read with before a data-modifying
+    /// `WITH` query waited: the statement that runs again keeps it, as
+    /// PostgreSQL's statement keeps its snapshot while it waits. Run
+    /// state.
+    #[serde(skip)]
+    pub snapshot: Option<u64>,
 }
 
 /// A `WITH` query's columns (name and type) and rows, once run.
 pub type Materialized = (Vec<(String, Type)>, Vec<Vec<Value>>);
 
 impl Cte {
+    /// A `WITH` query that reads: `select`, then its UNION's queries.
+    pub fn new(
+        name: String,
+        columns: Vec<String>,
+        select: Select,
+        union: Vec<(String, bool)>,
+    ) -> Cte {
+        Cte {
+            name,
+            columns,
+            select,
+            write: None,
+            union,
+            rows: None,
+            snapshot: None,
+        }
+    }
+
     /// The name of the table a FROM reads it as: its own, marked so that
     /// no table of the schema has it (a `WITH` query hides a table of
     /// its name).
@@ -1107,7 +1158,7 @@ const SUPPORTED: &str =
      LEFT [OUTER] JOIN (ON or USING), RIGHT and FULL [OUTER] JOIN ON, and CROSS JOIN; DISTINCT, DISTINCT ON (columns), WHERE, GROUP BY, HAVING, ORDER BY, LIMIT, OFFSET, \
      FOR UPDATE | NO KEY UPDATE | SHARE [NOWAIT | SKIP LOCKED] of one table; count, sum, min, max, avg, string_agg [FILTER (WHERE …)], array_agg, json_agg, jsonb_agg, each with DISTINCT and ORDER BY inside; CASE, LIKE, BETWEEN; \
      subqueries: EXISTS, IN (SELECT …), (SELECT …), correlated unless the outer query joins tables), SELECT … UNION [ALL] SELECT … (not in a subquery), INSERT … VALUES or SELECT (ON CONFLICT DO NOTHING | DO UPDATE, RETURNING), \
-     UPDATE … SET (FROM, RETURNING), DELETE (USING, RETURNING), WITH … AS (SELECT …) before any of them, \
+     UPDATE … SET (FROM, RETURNING), DELETE (USING, RETURNING), WITH … AS (SELECT …, or INSERT, UPDATE or DELETE … RETURNING …) before any of them, \
      (SELECT …) AS name in their FROM, \
      BEGIN / START TRANSACTION [ISOLATION LEVEL …], \
      SET TRANSACTION ISOLATION LEVEL, LOCK TABLE … [IN … MODE] [NOWAIT], COMMIT and ROLLBACK";
@@ -1213,8 +1264,12 @@ fn visit(plan: &Plan, f: &mut dyn FnMut(&Expr)) {
 /// Every expression of a plan, its subqueries' included, innermost first.
 pub fn visit_mut(plan: &mut Plan, f: &mut dyn FnMut(&mut Expr)) {
     if let Some(with) = plan.with_mut() {
-        with.iter_mut()
-            .for_each(|cte| visit_select(&mut cte.select, f));
+        for cte in with.iter_mut() {
+            match &mut cte.write {
+                Some(write) => visit_mut(write, f),
+                None => visit_select(&mut cte.select, f),
+            }
+        }
     }
     match plan {
         Plan::Select(select) => visit_select(select, f),
@@ -1397,13 +1452,12 @@ mod tests {
                 alias: None,
                 distinct: true,
                 distinct_on: Vec::new(),
-                with: vec![Cte {
-                    name: "n".into(),
-                    columns: vec!["k".into()],
-                    select: inner.clone(),
-                    union: Vec::new(),
-                    rows: None,
-                }],
+                with: vec![Cte::new(
+                    "n".into(),
+                    vec!["k".into()],
+                    inner.clone(),
+                    Vec::new(),
+                )],
                 written: vec![("n".into(), "o.n".into())],
             })),
             Ok(Plan::Insert(Insert {
@@ -1533,6 +1587,8 @@ mod tests {
             "UPDATE items SET stock = stock - 1, doc = jsonb_set(doc, '{n}', to_jsonb(3)) \
              WHERE id = $1 AND stock > 0 AND doc #>> '{a,0}' IS DISTINCT FROM 'x' RETURNING stock",
             "DELETE FROM sessions WHERE expires_at < now() RETURNING id",
+            "WITH ins AS (INSERT INTO users (email) VALUES ($1) ON CONFLICT DO NOTHING RETURNING id) \
+             SELECT id FROM ins UNION ALL SELECT id FROM users WHERE email = $1",
             "SELECT string_agg(name, ', ' ORDER BY name), array_agg(DISTINCT n), \
              json_agg(n ORDER BY at) FROM t",
             "SELECT id FROM jobs WHERE state = 'queued' ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED",

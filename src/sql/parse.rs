@@ -407,6 +407,7 @@ fn plan_statement(text: &str, kind: &str, statement: Statement) -> Result<Plan, 
                 }
             };
             *plan.with_mut().expect("a query") = ctes;
+            writes_once(text, &plan)?;
             Ok(plan)
         }
         Statement::Insert(insert) => self::insert(text, insert).map(Plan::Insert),
@@ -771,12 +772,20 @@ struct WithNames;
 impl Drop for WithNames {
     fn drop(&mut self) {
         WITH_NAMES.with(|names| names.borrow_mut().clear());
+        SILENT_WRITES.with(|names| names.borrow_mut().clear());
     }
 }
 
+thread_local! {
+    /// The data-modifying `WITH` queries of the statement being read that
+    /// return nothing (no RETURNING), which no FROM can read.
+    static SILENT_WRITES: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// A statement's `WITH` queries, in order, each able to read the ones
-/// before it. Only SELECTs: PostgreSQL's data-modifying `WITH` and `WITH
-/// RECURSIVE` are not supported.
+/// before it: SELECTs, and data-modifying ones (an INSERT, UPDATE or
+/// DELETE, its RETURNING rows its rows, [`Cte::write`]). `WITH RECURSIVE`
+/// is not supported.
 fn with_queries(text: &str, with: ast::With) -> Result<(Vec<Cte>, WithNames), SqlError> {
     if with.recursive {
         return Err(SqlError::unsupported(text, "WITH RECURSIVE"));
@@ -791,31 +800,69 @@ fn with_queries(text: &str, with: ast::With) -> Result<(Vec<Cte>, WithNames), Sq
                 format!("WITH query name \"{name}\" specified more than once"),
             ));
         }
-        let selects = matches!(
-            *cte.query.body,
-            SetExpr::Select(_) | SetExpr::SetOperation { .. }
-        );
-        if !selects || cte.from.is_some() {
-            return Err(SqlError::unsupported(
-                text,
-                "a WITH query that is not one SELECT",
-            ));
+        if cte.from.is_some() {
+            return Err(SqlError::unsupported(text, "WITH … FROM"));
         }
-        let (select, union) = union_queries(text, *cte.query)?;
-        let union = union_branches(&name, union);
+        let query = *cte.query;
+        let (select, union, write) = match *query.body {
+            SetExpr::Insert(statement)
+            | SetExpr::Update(statement)
+            | SetExpr::Delete(statement) => {
+                let write = plan_statement(text, "this data-modifying WITH query", statement)?;
+                if write.returning().is_none() {
+                    SILENT_WRITES.with(|names| names.borrow_mut().push(name.clone()));
+                }
+                let nothing = Select::plain(None, Projection::All);
+                (nothing, Vec::new(), Some(Box::new(write)))
+            }
+            body @ (SetExpr::Select(_) | SetExpr::SetOperation { .. }) => {
+                let query = ast::Query {
+                    body: Box::new(body),
+                    ..query
+                };
+                let (select, union) = union_queries(text, query)?;
+                (select, union_branches(&name, union), None)
+            }
+            _ => {
+                return Err(SqlError::unsupported(
+                    text,
+                    "a WITH query that is not a SELECT, INSERT, UPDATE or DELETE",
+                ))
+            }
+        };
         // The subqueries of its FROM, and its UNION's queries, run before it.
         ctes.extend(take_derived());
         let columns = cte.alias.columns.iter().map(|c| ident(&c.name)).collect();
         WITH_NAMES.with(|names| names.borrow_mut().push(name.clone()));
         ctes.push(Cte {
-            name,
-            columns,
-            select,
-            union,
-            rows: None,
+            write,
+            ..Cte::new(name, columns, select, union)
         });
     }
     Ok((ctes, names))
+}
+
+/// Refuses a statement that updates or deletes from a table a
+/// data-modifying `WITH` query before it writes: PostgreSQL runs them on
+/// one snapshot, neither seeing the other's changes (the manual calls
+/// the outcome unpredictable), and the model runs them in turn. Inserts
+/// into one table from several parts are run.
+fn writes_once(text: &str, plan: &Plan) -> Result<(), SqlError> {
+    let mut written: Vec<&str> = Vec::new();
+    let writes = plan.with().iter().filter_map(|cte| cte.write.as_deref());
+    for write in writes.chain(std::iter::once(plan)) {
+        let Some(table) = write.written_table() else {
+            continue;
+        };
+        if !matches!(write, Plan::Insert(_)) && written.contains(&table) {
+            return Err(SqlError::unsupported(
+                text,
+                "an UPDATE or DELETE of a table a data-modifying WITH query writes too",
+            ));
+        }
+        written.push(table);
+    }
+    Ok(())
 }
 
 /// A FROM's table, or the `WITH` query of its name (which hides a table
@@ -837,7 +884,16 @@ fn from_item(text: &str, factor: TableFactor) -> Result<(String, Option<String>)
             alias,
             ..
         } => derived(text, lateral, *subquery, alias),
-        factor => Ok(with_query(relation(text, &factor)?)),
+        factor => {
+            let (table, alias) = relation(text, &factor)?;
+            if SILENT_WRITES.with(|names| names.borrow().contains(&table)) {
+                return Err(SqlError::new(
+                    "0A000",
+                    format!("WITH query \"{table}\" does not have a RETURNING clause"),
+                ));
+            }
+            Ok(with_query((table, alias)))
+        }
     }
 }
 
@@ -900,13 +956,12 @@ fn union_branches(name: &str, union: Vec<(Select, bool)>) -> Vec<(String, bool)>
             .into_iter()
             .map(|(select, all)| {
                 derived.0 += 1;
-                let branch = Cte {
-                    name: Cte::derived(name, derived.0),
-                    columns: Vec::new(),
+                let branch = Cte::new(
+                    Cte::derived(name, derived.0),
+                    Vec::new(),
                     select,
-                    union: Vec::new(),
-                    rows: None,
-                };
+                    Vec::new(),
+                );
                 let named = (branch.name.clone(), all);
                 derived.1.push(branch);
                 named
@@ -950,13 +1005,7 @@ fn derived(
     let cte = DERIVED.with(|derived| {
         let mut derived = derived.borrow_mut();
         derived.0 += 1;
-        let cte = Cte {
-            name: Cte::derived(&name, derived.0),
-            columns,
-            select,
-            union,
-            rows: None,
-        };
+        let cte = Cte::new(Cte::derived(&name, derived.0), columns, select, union);
         derived.1.push(cte.clone());
         cte
     });
@@ -2591,8 +2640,16 @@ mod tests {
                 "WITH RECURSIVE",
             ),
             (
-                "WITH x AS (UPDATE t SET a = 1 RETURNING id) SELECT * FROM x",
-                "a WITH query that is not one SELECT",
+                "WITH x AS (UPDATE t SET a = 1 RETURNING id) DELETE FROM t",
+                "an UPDATE or DELETE of a table a data-modifying WITH query writes too",
+            ),
+            (
+                "WITH x AS (DELETE FROM t RETURNING id), y AS (UPDATE t SET a = 1) SELECT 1",
+                "an UPDATE or DELETE of a table a data-modifying WITH query writes too",
+            ),
+            (
+                "WITH x AS (VALUES (1)) SELECT * FROM x",
+                "a WITH query that is not a SELECT, INSERT, UPDATE or DELETE",
             ),
             (
                 "SELECT * FROM t WHERE id IN (WITH n AS (SELECT 1 AS id) SELECT id FROM n)",
@@ -2625,6 +2682,40 @@ mod tests {
                     Plan::Select(select) => select.filter,
                     _ => None,
                 })
+        );
+        // A data-modifying `WITH` query: its write, read by its name; a
+        // trace names a SELECT from it by the table it writes.
+        let get_or_create = parse(
+            "WITH ins AS (INSERT INTO users (email) VALUES ($1) ON CONFLICT (email) DO NOTHING RETURNING id) \
+             SELECT id FROM ins UNION ALL SELECT id FROM users WHERE email = $1",
+        )
+        .unwrap();
+        // A statement's UNION is a SELECT from it: its queries come after.
+        let [ins, branch, _union] = get_or_create.with() else {
+            panic!("the insert, then the union's queries: {get_or_create:?}")
+        };
+        assert!(
+            matches!(ins.write.as_deref(), Some(Plan::Insert(insert)) if insert.table == "users")
+        );
+        assert_eq!(
+            (branch.write.as_ref(), branch.select.table.as_deref()),
+            (None, Some("users"))
+        );
+        assert_eq!(get_or_create.reached(), Some("users"));
+        assert_eq!(crate::sql::params(&get_or_create), 1);
+        // Several inserts into one table, and a write after them, run.
+        for statement in [
+            "WITH a AS (INSERT INTO t (a) VALUES (1) RETURNING a), b AS (INSERT INTO t (a) VALUES (2) RETURNING a) SELECT * FROM a, b",
+            "WITH gone AS (DELETE FROM t RETURNING *) INSERT INTO t SELECT * FROM gone",
+            "WITH d AS (DELETE FROM t WHERE a = 1) SELECT 1",
+        ] {
+            assert!(parse(statement).is_ok(), "{statement}");
+        }
+        // One without RETURNING runs, but no FROM reads it.
+        let error = parse("WITH d AS (DELETE FROM t) SELECT * FROM d").unwrap_err();
+        assert_eq!(
+            (error.code.as_ref(), error.message.as_str()),
+            ("0A000", "WITH query \"d\" does not have a RETURNING clause")
         );
         // A trace names a SELECT from a `WITH` query by the table it reads.
         let from_with =

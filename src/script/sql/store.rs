@@ -340,6 +340,11 @@ pub struct Database {
     released: Vec<TxnId>,
     /// The plan a statement that waits runs again (`take_retry`).
     retry: Option<Plan>,
+    /// The tables a data-modifying `WITH` query of the running statement
+    /// wrote, as it left them: the rest of the statement reads each as it
+    /// was before (in `tables`), as PostgreSQL's parts of one statement
+    /// read one snapshot. Put back when the statement ends.
+    stashed: Vec<(String, Table)>,
     /// The table locks each transaction holds.
     table_locks: TableLocks<TxnId>,
 }
@@ -887,6 +892,9 @@ impl Database {
 
     fn statement(&mut self, id: TxnId, plan: &Plan) -> Landed {
         let landed = self.statement_with(id, plan);
+        for (name, written) in std::mem::take(&mut self.stashed) {
+            self.tables.insert(name, written);
+        }
         // The tables of its `WITH` queries last as long as it.
         if !plan.with().is_empty() {
             self.tables.retain(|name, _| !Cte::is_table(name));
@@ -911,35 +919,128 @@ impl Database {
         if let Plan::Lock(_) = plan {
             return Landed::Done(Reply::tag("LOCK"));
         }
-        let snapshot = self.snapshot(id);
+        // A statement that ran before a data-modifying WITH query waited
+        // keeps the snapshot it read with.
+        let kept = plan.with().iter().find_map(|cte| cte.snapshot);
+        let snapshot = kept.unwrap_or_else(|| self.snapshot(id));
         let mut locked = false;
         let resolved = match plan.has_subquery() {
             true => match self.resolve(id, snapshot, plan, &mut locked) {
                 Ok(plan) => Some(plan),
-                Err(stop) => return stop.into(),
+                Err(stopped) => {
+                    let (stop, partial) = *stopped;
+                    let writes = partial.with().iter().any(|cte| cte.write.is_some());
+                    if let (Stop::Wait(_), true) = (&stop, writes) {
+                        self.keep_writes(id, partial, snapshot, locked);
+                    }
+                    return stop.into();
+                }
             },
             false => None,
         };
         let plan = resolved.as_ref().unwrap_or(plan);
+        if let Some(table) = plan.written_table() {
+            self.unstash(table);
+        }
         let ctx = self.context(id, plan.table());
-        let result = match plan {
-            Plan::Select(select) => self.select(id, snapshot, select, &ctx),
-            Plan::Insert(insert) => self.insert(id, snapshot, insert, &ctx),
-            Plan::Update(update) => self.update(id, snapshot, update, &ctx),
-            Plan::Delete(delete) => self.delete(id, snapshot, delete, &ctx),
-            _ => unreachable!("handled by run"),
+        // A write that runs again finds its rows as they are now, as
+        // PostgreSQL's rechecks the rows it waited for; reads keep the
+        // statement's snapshot.
+        let own = match (plan, kept) {
+            (Plan::Select(_), _) | (_, None) => snapshot,
+            _ => self.snapshot(id),
         };
+        let result = self.run_plan(id, own, plan, &ctx);
         // A statement outside a block that waits ends its transaction, and
         // with it the row locks its subqueries took: it runs again whole,
         // and takes them again.
         let implicit = self.txns[&id].session.is_none();
-        if let (Err(Stop::Wait(_)), Some(plan), false) = (&result, resolved, locked && implicit) {
-            self.retry = Some(plan);
+        if let (Err(Stop::Wait(_)), Some(plan)) = (&result, resolved) {
+            if plan.with().iter().any(|cte| cte.write.is_some()) {
+                self.keep_writes(id, plan, snapshot, locked);
+            } else if !(locked && implicit) {
+                self.retry = Some(plan);
+            }
         }
         match result {
             Ok(reply) => Landed::Done(reply),
             Err(stop) => stop.into(),
         }
+    }
+
+    /// Runs a SELECT, INSERT, UPDATE or DELETE whose subqueries ran.
+    fn run_plan(
+        &mut self,
+        id: TxnId,
+        snapshot: u64,
+        plan: &Plan,
+        ctx: &Context,
+    ) -> Result<Reply, Stop> {
+        match plan {
+            Plan::Select(select) => self.select(id, snapshot, select, ctx),
+            Plan::Insert(insert) => self.insert(id, snapshot, insert, ctx),
+            Plan::Update(update) => self.update(id, snapshot, update, ctx),
+            Plan::Delete(delete) => self.delete(id, snapshot, delete, ctx),
+            _ => unreachable!("handled by run"),
+        }
+    }
+
+    /// Keeps, for the run again of a statement with a data-modifying
+    /// `WITH` query that waited, the snapshot it read with and the rows of
+    /// its `WITH` queries that ran: a write's stay in the transaction
+    /// block, which goes on. A statement outside a block ended its
+    /// transaction, undoing its writes: they run again (and, if it
+    /// locked rows, every query runs again and takes them again).
+    fn keep_writes(&mut self, id: TxnId, mut plan: Plan, snapshot: u64, locked: bool) {
+        let implicit = self.txns[&id].session.is_none();
+        for cte in plan.with_mut().into_iter().flatten() {
+            cte.snapshot = Some(snapshot);
+            if implicit && (locked || cte.write.is_some()) {
+                cte.rows = None;
+            }
+        }
+        self.retry = Some(plan);
+    }
+
+    /// Puts back what the statement wrote to `table` in a data-modifying
+    /// `WITH` query, before it writes it again.
+    fn unstash(&mut self, table: &str) {
+        if let Some(n) = self.stashed.iter().position(|(name, _)| name == table) {
+            let (name, written) = self.stashed.remove(n);
+            self.tables.insert(name, written);
+        }
+    }
+
+    /// Runs a data-modifying `WITH` query on a snapshot of its own (it
+    /// finds its rows as they are now, as PostgreSQL's write rechecks a
+    /// row it waited for), then stashes what it wrote: the rest of the
+    /// statement reads the table as it was.
+    fn write_in_with(&mut self, id: TxnId, write: &Plan, locked: &mut bool) -> Result<Reply, Stop> {
+        let snapshot = self.snapshot(id);
+        let resolved = match write.has_subquery() {
+            true => self
+                .resolve(id, snapshot, write, locked)
+                .map_err(|stopped| stopped.0)?,
+            false => write.clone(),
+        };
+        let table = resolved.written_table().expect("a write").to_string();
+        // The table as the statement found it; and what the statement's
+        // earlier writes made of it, which this one writes over.
+        let before = match self.stashed.iter().position(|(name, _)| *name == table) {
+            Some(n) => {
+                let (_, written) = self.stashed.remove(n);
+                let table = self.tables.get_mut(&table).expect("a table");
+                Some(std::mem::replace(table, written))
+            }
+            None => self.tables.get(&table).cloned(),
+        };
+        let ctx = self.context(id, Some(&table));
+        let result = self.run_plan(id, snapshot, &resolved, &ctx);
+        if let Some(before) = before {
+            let written = std::mem::replace(self.tables.get_mut(&table).expect("a table"), before);
+            self.stashed.push((table, written));
+        }
+        result
     }
 
     /// The table locks `plan` takes (`Plan::table_locks`), in order. A
@@ -1006,14 +1107,15 @@ impl Database {
     /// statement too (an InitPlan). Its reads are not the statement's own
     /// (`RowAccess`). A subquery `FOR UPDATE` or `FOR SHARE` locks the rows
     /// it returns, for the transaction (`locked` says one did), as
-    /// PostgreSQL's does.
+    /// PostgreSQL's does. A stop comes with the plan as far as it ran
+    /// (the rows of its `WITH` queries that did).
     fn resolve(
         &mut self,
         id: TxnId,
         snapshot: u64,
         plan: &Plan,
         locked: &mut bool,
-    ) -> Result<Plan, Stop> {
+    ) -> Result<Plan, Box<(Stop, Plan)>> {
         let mut plan = plan.clone();
         self.name_outer_columns(&mut plan);
         let read = std::mem::take(&mut self.access.read);
@@ -1056,7 +1158,7 @@ impl Database {
             *kept = with;
         }
         match failed {
-            Some(stop) => Err(stop),
+            Some(stop) => Err(Box::new((stop, plan))),
             None => Ok(plan),
         }
     }
@@ -1075,21 +1177,10 @@ impl Database {
         locked: &mut bool,
     ) -> Result<(), Stop> {
         if cte.rows.is_none() {
-            *locked |= cte.select.locks();
-            let mut select = cte.select.clone();
-            let mut failed = None;
-            crate::sql::visit_select(&mut select, &mut |e| {
-                if failed.is_none() && !e.subquery().is_some_and(Select::is_correlated) {
-                    if let Err(stop) = self.run_subquery(id, snapshot, e) {
-                        failed = Some(stop);
-                    }
-                }
-            });
-            if let Some(stop) = failed {
-                return Err(stop);
-            }
-            let ctx = self.context(id, select.table.as_deref());
-            let reply = self.select(id, snapshot, &select, &ctx)?;
+            let reply = match &cte.write {
+                Some(write) => self.write_in_with(id, write, locked)?,
+                None => self.select_in_with(id, snapshot, &cte.select, locked)?,
+            };
             if cte.columns.len() > reply.fields.len() {
                 // A subquery in FROM is a "table" to PostgreSQL's message.
                 let what = match Cte::shown(&cte.name) {
@@ -1181,6 +1272,38 @@ impl Database {
             },
         );
         Ok(())
+    }
+
+    /// Runs a `WITH` query's SELECT, its subqueries first.
+    fn select_in_with(
+        &mut self,
+        id: TxnId,
+        snapshot: u64,
+        select: &Select,
+        locked: &mut bool,
+    ) -> Result<Reply, Stop> {
+        *locked |= select.locks();
+        // Rows it locks it finds as they are now, as PostgreSQL rechecks
+        // a row it waited for (the statement's snapshot, unless it runs
+        // again after a wait: `Cte::snapshot`).
+        let snapshot = match select.locks() {
+            true => self.snapshot(id),
+            false => snapshot,
+        };
+        let mut select = select.clone();
+        let mut failed = None;
+        crate::sql::visit_select(&mut select, &mut |e| {
+            if failed.is_none() && !e.subquery().is_some_and(Select::is_correlated) {
+                if let Err(stop) = self.run_subquery(id, snapshot, e) {
+                    failed = Some(stop);
+                }
+            }
+        });
+        if let Some(stop) = failed {
+            return Err(stop);
+        }
+        let ctx = self.context(id, select.table.as_deref());
+        self.select(id, snapshot, &select, &ctx)
     }
 
     /// Puts the value of `e`, if it is a subquery (its own subqueries
@@ -1682,6 +1805,14 @@ impl Database {
         select: &Select,
         ctx: &Context,
     ) -> Result<Reply, Stop> {
+        // Its locks would fall on the table as it was, not as it is.
+        let stashed = |(table, _): &(&str, &str)| self.stashed.iter().any(|(t, _)| t == table);
+        if select.locks() && select.sources().iter().any(stashed) {
+            return Err(Stop::Fail(sql_error(
+                "0A000",
+                "FOR UPDATE or FOR SHARE of a table a data-modifying WITH query of the same statement writes is not supported by the simulation".into(),
+            )));
+        }
         // Subqueries the statement's first pass left: correlated ones, and
         // those inside one, which run with the outer row's values bound.
         if select.own_exprs().into_iter().any(Expr::has_subquery) {
