@@ -79,6 +79,7 @@ const EXAMPLES = {
   stampede_memjs: 'strategy=none&users=5&clicks=1',
   job_queue_pg: 'strategy=none&users=2&clicks=1',
   room_booking_pg: 'strategy=none&users=2&clicks=1',
+  signup_pg: 'strategy=none&users=1&clicks=2',
   redis_watch: 'strategy=none&users=4&clicks=1',
 };
 

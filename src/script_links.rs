@@ -58,6 +58,7 @@ macro_rules! for_each_example {
             ("stampede_memjs", "js", sql),
             ("job_queue_pg", "js", sql),
             ("room_booking_pg", "js", sql),
+            ("signup_pg", "js", sql),
             ("redis_watch", "js")
         }
     };

@@ -243,6 +243,32 @@ fn a_room_booked_by_a_check_then_insert_is_booked_twice_unless_the_table_is_lock
     assert_eq!((m.latency_us.p50, m.latency_us.max), (140_000, 220_000));
 }
 
+/// A double click signs in a new email with the get-or-create statement.
+/// Both BEGIN (20 ms) and send it. The first inserts user 1 (40 ms),
+/// works 30 ms (70), writes its session (90) and commits (110 ms). The
+/// second's INSERT waits for the first's row; at that COMMIT it does
+/// nothing, and its SELECT reads the snapshot from before the wait: no
+/// row (110 ms). It works 30 ms (140), `user.id` throws, and it rolls
+/// back (160 ms): one error. With `DO UPDATE` the second gets user 1 at
+/// 110 ms, writes its session (160) and commits (180 ms). Two users,
+/// two emails: no wait, both 110 ms.
+#[test]
+fn get_or_create_in_one_statement_finds_no_user_after_a_wait() {
+    let (m, counts) = run_example("signup_pg", "users=1&clicks=2");
+    assert_eq!(counts, custom(&[("signed_in", 1.0)]));
+    assert_eq!((m.duplicate_tickets, m.errors), (0, 1));
+    assert_eq!((m.latency_us.p50, m.latency_us.max), (110_000, 160_000));
+    let nothing = "ON CONFLICT (email) DO NOTHING";
+    let update = "ON CONFLICT (email) DO UPDATE SET email = EXCLUDED.email";
+    let (m, counts) = run_changed("signup_pg", nothing, update, "users=1&clicks=2");
+    assert_eq!(counts, custom(&[("signed_in", 2.0)]));
+    assert_eq!((m.duplicate_tickets, m.errors), (0, 0));
+    assert_eq!((m.latency_us.p50, m.latency_us.max), (110_000, 180_000));
+    let (m, counts) = run_example("signup_pg", "users=2&clicks=1");
+    assert_eq!(counts, custom(&[("signed_in", 2.0)]));
+    assert_eq!((m.errors, m.latency_us.max), (0, 110_000));
+}
+
 /// Five GETs miss (1 ms); five `add`s (2 ms), one wins: it SELECTs (22),
 /// SETs (23), deletes the lock (24 ms). The four others sleep 50 ms (52)
 /// and GET the value (53 ms). With `set` in place of `add` every request
@@ -374,5 +400,25 @@ fn explore_finds_the_races_and_clears_the_fixes() {
         let result = explore(code, schema.as_deref(), None, &config, None, &options).unwrap();
         assert!(result.complete, "{name}{keys}: {result:?}");
         assert_eq!(result.violating > 0, racy, "{name}{keys}: {result:?}");
+    }
+}
+
+/// Explore finds the schedules in which the get-or-create statement
+/// returns no user (an error), and none once it is `DO UPDATE`.
+#[test]
+fn explore_finds_the_sign_in_that_gets_no_user() {
+    use interleave::explore::{Check, ExploreOptions};
+    use interleave::script::explore::explore;
+    let example = shipped("signup_pg").unwrap();
+    let fixed = example.code.replace(
+        "ON CONFLICT (email) DO NOTHING",
+        "ON CONFLICT (email) DO UPDATE SET email = EXCLUDED.email",
+    );
+    let (config, _) = source::parse("scenario=script&users=1&clicks=2").unwrap();
+    for (code, racy) in [(example.code, true), (fixed.as_str(), false)] {
+        let options = ExploreOptions::new(vec![Check::Errors]);
+        let result = explore(code, example.schema, None, &config, None, &options).unwrap();
+        assert!(result.complete, "{result:?}");
+        assert_eq!(result.violating > 0, racy, "{result:?}");
     }
 }

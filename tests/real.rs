@@ -1116,22 +1116,24 @@ fn a_waiting_insert_select_fails_on_the_key_on_real_postgres() {
     }
 }
 
-/// The get-or-create idiom in a transaction, run twice by a double click
-/// (`tests/pg/get_or_create_race.js`): the second's `INSERT … ON CONFLICT
-/// DO NOTHING` waits for the first's row and does nothing, and its
-/// `UNION ALL SELECT` reads the statement's snapshot from before the wait:
-/// no row, on PostgreSQL as in the model (tests/sql.rs); one user row.
+/// The sign-in example (`signup_pg.js`), a double click: the second's
+/// get-or-create statement waits for the first's row, does nothing, and
+/// its `UNION ALL SELECT` reads the statement's snapshot from before the
+/// wait: no row, and an error, on PostgreSQL as in the model
+/// (tests/examples.rs); one user row.
 #[test]
 fn get_or_create_finds_no_row_after_waiting_on_real_postgres() {
-    let code = include_str!("pg/get_or_create_race.js");
-    let schema = include_str!("pg/get_or_create_race.sql");
+    let (code, schema) = (example("signup_pg.js"), example("signup_pg.sql"));
     let fragment = "v=1&scenario=script&users=1&clicks=2";
-    let Some(report) = play_script(code, Some(schema), fragment, 2) else {
+    let Some(report) = play_script(&code, Some(&schema), fragment, 2) else {
         return;
     };
     assert_eq!(assert_script_agrees(&report), 0);
+    assert_eq!(report.simulation["errors"], 1);
     for trial in &report.trials {
-        assert_eq!(trial.tables[0].real_rows, 1);
+        assert_eq!(trial.metrics["errors"], 1);
+        let users = trial.tables.iter().find(|t| t.table == "users");
+        assert_eq!(users.map(|t| t.real_rows), Some(1));
     }
 }
 

@@ -1508,26 +1508,6 @@ fn a_waiting_insert_select_keeps_its_subquery_answer() {
     assert_eq!((m.orders, m.duplicate_tickets), (1, 0));
 }
 
-/// The get-or-create idiom, `WITH ins AS (INSERT … ON CONFLICT DO
-/// NOTHING RETURNING id) SELECT id FROM ins UNION ALL SELECT id FROM
-/// users WHERE email = $1`, in a transaction that a double click runs
-/// twice: the second's insert waits for the first's row, finds it
-/// committed and does nothing, and its SELECT reads the snapshot the
-/// statement took before the wait, which has no such row: no row at all,
-/// as on PostgreSQL (tests/real.rs). With `DO UPDATE` the second waits,
-/// then updates the row the first committed and returns it.
-#[test]
-fn get_or_create_finds_no_row_after_waiting_for_the_other_insert() {
-    let code = include_str!("pg/get_or_create_race.js");
-    let schema = include_str!("pg/get_or_create_race.sql");
-    let (m, run) = run_sql(code, schema, DOUBLE_CLICK);
-    assert_eq!(run.messages(), ["user 1", "no user"]);
-    assert_eq!((m.errors, m.duplicate_tickets), (0, 0));
-    let upsert = code.replace("DO NOTHING", "DO UPDATE SET email = EXCLUDED.email");
-    let (_, run) = run_sql(&upsert, schema, DOUBLE_CLICK);
-    assert_eq!(run.messages(), ["user 1", "user 1"]);
-}
-
 /// A transaction logs a visit in a data-modifying `WITH` query and counts
 /// it in the same statement's UPDATE; a double click's second UPDATE
 /// waits for the first's row. Its insert ran already and stays in its

@@ -1,1 +1,0 @@
-CREATE TABLE users (id serial PRIMARY KEY, email text UNIQUE NOT NULL);
