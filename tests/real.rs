@@ -1137,6 +1137,28 @@ fn get_or_create_finds_no_row_after_waiting_on_real_postgres() {
     }
 }
 
+/// Get-or-create under a savepoint (`tests/pg/savepoint_get_or_create.js`),
+/// a double click: the second's INSERT fails with 23505 after the first
+/// commits, it rolls back to its savepoint and reads the first's user, on
+/// PostgreSQL as in the model (tests/sql.rs); one user, two sessions.
+#[test]
+fn get_or_create_under_a_savepoint_on_real_postgres() {
+    let code = include_str!("pg/savepoint_get_or_create.js");
+    let schema = include_str!("pg/savepoint_get_or_create.sql");
+    let fragment = "v=1&scenario=script&users=1&clicks=2";
+    let Some(report) = play_script(code, Some(schema), fragment, 2) else {
+        return;
+    };
+    assert_eq!(assert_script_agrees(&report), 0);
+    for trial in &report.trials {
+        let rows = |name: &str| {
+            let table = trial.tables.iter().find(|t| t.table == name);
+            table.map(|t| t.real_rows)
+        };
+        assert_eq!((rows("users"), rows("sessions")), (Some(1), Some(2)));
+    }
+}
+
 /// A visit logged by a data-modifying `WITH` query of an UPDATE that
 /// waits for the other click's row (`tests/pg/logged_counter.js`): each
 /// click's insert is made once, on PostgreSQL as in the model; two

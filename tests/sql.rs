@@ -447,6 +447,9 @@ enum Step {
     Insert(usize, u8),
     Bump(usize, u8),
     End(usize, bool),
+    Savepoint(usize),
+    RollbackTo(usize),
+    Release(usize),
 }
 
 fn step() -> impl Strategy<Value = Step> {
@@ -455,6 +458,9 @@ fn step() -> impl Strategy<Value = Step> {
         (0..3usize, 0..3u8).prop_map(|(s, k)| Step::Insert(s, k)),
         (0..3usize, 0..3u8).prop_map(|(s, k)| Step::Bump(s, k)),
         (0..3usize, any::<bool>()).prop_map(|(s, commit)| Step::End(s, commit)),
+        (0..3usize).prop_map(Step::Savepoint),
+        (0..3usize).prop_map(Step::RollbackTo),
+        (0..3usize).prop_map(Step::Release),
     ]
 }
 
@@ -463,13 +469,16 @@ proptest! {
     /// retried when a transaction ends, as the run does. Whatever the
     /// order, the committed rows keep the primary key, and each row's `n`
     /// is the number of committed `n = n + 1` (no update is lost, none
-    /// counted twice, under row locks).
+    /// counted twice, under row locks; none that a ROLLBACK TO a
+    /// savepoint, or an error after one, undid).
     #[test]
     fn committed_rows_keep_their_keys_and_no_increment_is_lost(steps in prop::collection::vec(step(), 1..60)) {
         let mut db = Database::default();
         schema::load("CREATE TABLE t (k int PRIMARY KEY, n int NOT NULL DEFAULT 0);", &mut db).unwrap();
         let mut waiting: Vec<Option<Plan>> = vec![None, None, None];
         let mut bumps: Vec<Vec<u8>> = vec![Vec::new(); 3];
+        // Each session's savepoints: how many of its bumps each keeps.
+        let mut marks: Vec<Vec<usize>> = vec![Vec::new(); 3];
         let mut expected = [0i64; 3];
         for step in steps {
             let (session, text) = match step {
@@ -478,6 +487,9 @@ proptest! {
                 Step::Bump(s, k) => (s, format!("UPDATE t SET n = n + 1 WHERE k = {k}")),
                 Step::End(s, true) => (s, "COMMIT".to_string()),
                 Step::End(s, false) => (s, "ROLLBACK".to_string()),
+                Step::Savepoint(s) => (s, "SAVEPOINT sp".to_string()),
+                Step::RollbackTo(s) => (s, "ROLLBACK TO SAVEPOINT sp".to_string()),
+                Step::Release(s) => (s, "RELEASE SAVEPOINT sp".to_string()),
             };
             if waiting[session].is_some() {
                 continue;
@@ -487,8 +499,14 @@ proptest! {
             while let Some((s, plan)) = queue.pop() {
                 let in_block = db.in_transaction(Some(s as u64));
                 let Ran { landed, ended, victim } = db.run(Some(s as u64), &plan, 0.0);
+                // Back to its latest savepoint, or to nothing at its end.
+                let undo = |bumps: &mut Vec<u8>, marks: &[usize]| match marks.last() {
+                    Some(&kept) => bumps.truncate(kept),
+                    None => bumps.clear(),
+                };
                 if let Some((v, _)) = victim {
                     waiting[v as usize] = None;
+                    undo(&mut bumps[v as usize], &marks[v as usize]);
                 }
                 match landed {
                     Landed::Waits(_) => waiting[s] = Some(plan.clone()),
@@ -500,12 +518,27 @@ proptest! {
                                 }
                             }
                         }
-                        if reply.command == "COMMIT" {
-                            for k in bumps[s].drain(..) { expected[k as usize] += 1; }
+                        match (reply.command, &plan) {
+                            ("COMMIT", _) => {
+                                for k in bumps[s].drain(..) { expected[k as usize] += 1; }
+                                marks[s].clear();
+                            }
+                            ("ROLLBACK", Plan::RollbackTo(_)) => undo(&mut bumps[s], &marks[s]),
+                            ("ROLLBACK", _) => {
+                                bumps[s].clear();
+                                marks[s].clear();
+                            }
+                            ("SAVEPOINT", _) => marks[s].push(bumps[s].len()),
+                            ("RELEASE", _) => { marks[s].pop(); }
+                            _ => {}
                         }
-                        if reply.command == "ROLLBACK" { bumps[s].clear(); }
                     }
-                    Landed::Failed(_) => bumps[s].clear(),
+                    Landed::Failed(_) => {
+                        undo(&mut bumps[s], &marks[s]);
+                        if !db.in_transaction(Some(s as u64)) {
+                            marks[s].clear();
+                        }
+                    }
                 }
                 if !ended.is_empty() {
                     for (other, slot) in waiting.iter_mut().enumerate() {
@@ -516,6 +549,12 @@ proptest! {
                 }
             }
         }
+        // Once every block ends, no row is held by anyone.
+        for s in 0..3 {
+            db.run(Some(s), &parse("ROLLBACK").unwrap(), 0.0);
+        }
+        let touch = parse("UPDATE t SET n = n").unwrap();
+        prop_assert!(matches!(db.run(None, &touch, 0.0).landed, Landed::Done(_)), "a row still held");
         // The committed rows, read by a statement of its own.
         let all = parse("SELECT k, n FROM t").unwrap();
         let Landed::Done(reply) = db.run(None, &all, 0.0).landed else { panic!("a read") };
@@ -1506,6 +1545,135 @@ fn a_waiting_insert_select_keeps_its_subquery_answer() {
     let (m, run) = run_sql(code, schema, DOUBLE_CLICK);
     assert_eq!(run.messages(), ["inserted 1", "error 23505"]);
     assert_eq!((m.orders, m.duplicate_tickets), (1, 0));
+}
+
+/// Savepoints in one session (`tests/pg/savepoints.js`): PostgreSQL's
+/// 25P01 outside a block; ROLLBACK TO undoes the inserts and updates
+/// since, keeps the savepoint, and makes a block an error aborted usable
+/// again; nested savepoints, a name used twice (the latest first),
+/// RELEASE (the work stays; the savepoint and those after it go), 3B001
+/// for a savepoint that is gone, and COMMIT of an aborted block rolling
+/// back. Every line as PostgreSQL 15 with pg 8 printed it (2026-12-04).
+#[test]
+fn savepoints_answer_as_postgresql() {
+    let code = include_str!("pg/savepoints.js");
+    let schema = include_str!("pg/savepoints.sql");
+    let (m, run) = run_sql(code, schema, "scenario=script&users=1&clicks=1");
+    assert_eq!((m.errors, m.hung), (0, 0));
+    assert_eq!(
+        run.messages(),
+        [
+            r#"outside ERR 25P01 SAVEPOINT can only be used in transaction blocks"#,
+            r#"outside rollback ERR 25P01 ROLLBACK TO SAVEPOINT can only be used in transaction blocks"#,
+            r#"outside release ERR 25P01 RELEASE SAVEPOINT can only be used in transaction blocks"#,
+            r#"begin BEGIN []"#,
+            r#"insert INSERT []"#,
+            r#"savepoint SAVEPOINT []"#,
+            r#"insert b INSERT []"#,
+            r#"update UPDATE []"#,
+            r#"seen SELECT [{"id":1,"name":"uno"},{"id":2,"name":"two"},{"id":3,"name":"three"}]"#,
+            r#"rollback to ROLLBACK []"#,
+            r#"after SELECT [{"id":1,"name":"one"},{"id":2,"name":"two"}]"#,
+            r#"again ROLLBACK []"#,
+            r#"duplicate ERR 23505 duplicate key value violates unique constraint "items_pkey""#,
+            r#"aborted ERR 25P02 current transaction is aborted, commands ignored until end of transaction block"#,
+            r#"recover ROLLBACK []"#,
+            r#"usable SELECT [{"n":"2"}]"#,
+            r#"nested a SAVEPOINT []"#,
+            r#"x INSERT []"#,
+            r#"nested b SAVEPOINT []"#,
+            r#"y INSERT []"#,
+            r#"to a ROLLBACK []"#,
+            r#"gone SELECT [{"id":1},{"id":2}]"#,
+            r#"to b ERR 3B001 savepoint "b" does not exist"#,
+            r#"after b ERR 25P02 current transaction is aborted, commands ignored until end of transaction block"#,
+            r#"recover a ROLLBACK []"#,
+            r#"twice 1 SAVEPOINT []"#,
+            r#"p INSERT []"#,
+            r#"twice 2 SAVEPOINT []"#,
+            r#"q INSERT []"#,
+            r#"to t ROLLBACK []"#,
+            r#"release t RELEASE []"#,
+            r#"six SELECT [{"id":1},{"id":2},{"id":6}]"#,
+            r#"to first t ROLLBACK []"#,
+            r#"no six SELECT [{"id":1},{"id":2}]"#,
+            r#"release s RELEASE []"#,
+            r#"released ERR 3B001 savepoint "s" does not exist"#,
+            r#"commit aborted ROLLBACK []"#,
+            r#"nothing kept SELECT [{"id":1}]"#,
+            r#"begin 2 BEGIN []"#,
+            r#"keep INSERT []"#,
+            r#"sp SAVEPOINT []"#,
+            r#"kept too INSERT []"#,
+            r#"release k RELEASE []"#,
+            r#"commit COMMIT []"#,
+            r#"kept SELECT [{"id":1},{"id":8},{"id":9}]"#,
+        ]
+    );
+}
+
+/// What a savepoint keeps of a transaction's locks, seen by a second
+/// session (`tests/pg/savepoint_locks.js`): a row locked before the
+/// savepoint stays locked after ROLLBACK TO undoes an update of it; a row
+/// lock and an advisory lock taken after the savepoint go with ROLLBACK
+/// TO; an error after a later savepoint keeps the rows written before
+/// it; 3B001 for ROLLBACK TO in a block that failed without savepoints.
+/// Every line as PostgreSQL 15 with pg 8 printed it (2026-12-04).
+#[test]
+fn savepoints_keep_and_release_locks_as_postgresql() {
+    let code = include_str!("pg/savepoint_locks.js");
+    let schema = include_str!("pg/savepoints.sql");
+    let (m, run) = run_sql(code, schema, "scenario=script&users=1&clicks=1");
+    assert_eq!((m.errors, m.hung), (0, 0));
+    assert_eq!(
+        run.messages(),
+        [
+            r#"A begin BEGIN []"#,
+            r#"A dup ERR 23505 duplicate key value violates unique constraint "items_pkey""#,
+            r#"A to s ERR 3B001 savepoint "s" does not exist"#,
+            r#"A end ROLLBACK []"#,
+            r#"A begin BEGIN []"#,
+            r#"A lock SELECT [{"id":1}]"#,
+            r#"A sp SAVEPOINT []"#,
+            r#"A update UPDATE []"#,
+            r#"A to s ROLLBACK []"#,
+            r#"B nowait ERR 55P03 could not obtain lock on row in relation "items""#,
+            r#"A end ROLLBACK []"#,
+            r#"A begin BEGIN []"#,
+            r#"A sp SAVEPOINT []"#,
+            r#"A lock SELECT [{"id":1}]"#,
+            r#"A adv SELECT [{"pg_advisory_xact_lock":""}]"#,
+            r#"B nowait locked ERR 55P03 could not obtain lock on row in relation "items""#,
+            r#"B try adv SELECT [{"got":false}]"#,
+            r#"A to s ROLLBACK []"#,
+            r#"B nowait free SELECT [{"id":1}]"#,
+            r#"B try adv free SELECT [{"got":true}]"#,
+            r#"A update UPDATE []"#,
+            r#"A sp2 SAVEPOINT []"#,
+            r#"A bad ERR 22012 division by zero"#,
+            r#"B nowait after error ERR 55P03 could not obtain lock on row in relation "items""#,
+            r#"A to t ROLLBACK []"#,
+            r#"A commit COMMIT []"#,
+            r#"B seen SELECT [{"name":"y"}]"#,
+        ]
+    );
+}
+
+/// Get-or-create in a transaction under a savepoint, the way Django's
+/// `get_or_create` does it (`tests/pg/savepoint_get_or_create.js`): a
+/// double click's second INSERT waits for the first's row and fails with
+/// 23505 when the first commits; ROLLBACK TO the savepoint keeps its
+/// transaction usable, and its SELECT, a new statement with a new
+/// snapshot, finds the first's user. Both sign in as user 1, on
+/// PostgreSQL as in the model (tests/real.rs).
+#[test]
+fn get_or_create_under_a_savepoint_finds_the_other_insert() {
+    let code = include_str!("pg/savepoint_get_or_create.js");
+    let schema = include_str!("pg/savepoint_get_or_create.sql");
+    let (m, run) = run_sql(code, schema, DOUBLE_CLICK);
+    assert_eq!(run.messages(), ["user 1", "user 1"]);
+    assert_eq!((m.errors, m.duplicate_tickets), (0, 0));
+    assert_eq!((m.latency_us.p50, m.latency_us.max), (130_000, 240_000));
 }
 
 /// A transaction logs a visit in a data-modifying `WITH` query and counts

@@ -201,5 +201,8 @@ pub fn op_label(op: OpKind) -> &'static str {
         OpKind::SqlCommit => "COMMIT",
         OpKind::SqlRollback => "ROLLBACK",
         OpKind::SqlLock => "LOCK TABLE",
+        OpKind::SqlSavepoint => "SAVEPOINT",
+        OpKind::SqlRelease => "RELEASE SAVEPOINT",
+        OpKind::SqlRollbackTo => "ROLLBACK TO SAVEPOINT",
     }
 }

@@ -41,7 +41,10 @@ pub fn call(op: OpKind, key: TraceKey, keys: &KeyNames) -> String {
         | OpKind::SqlInsert
         | OpKind::SqlUpdate
         | OpKind::SqlDelete
-        | OpKind::SqlLock => return format!("{} {}", op_label(op), keys.describe(key)),
+        | OpKind::SqlLock
+        | OpKind::SqlSavepoint
+        | OpKind::SqlRelease
+        | OpKind::SqlRollbackTo => return format!("{} {}", op_label(op), keys.describe(key)),
         _ => {}
     }
     let args = match (key, keys) {

@@ -239,6 +239,9 @@ impl Call {
                 Ok(Plan::Lock(_)) => OpKind::SqlLock,
                 Ok(Plan::Commit) => OpKind::SqlCommit,
                 Ok(Plan::Rollback) => OpKind::SqlRollback,
+                Ok(Plan::Savepoint(_)) => OpKind::SqlSavepoint,
+                Ok(Plan::Release(_)) => OpKind::SqlRelease,
+                Ok(Plan::RollbackTo(_)) => OpKind::SqlRollbackTo,
             },
         }
     }

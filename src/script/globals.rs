@@ -1312,6 +1312,10 @@ fn host_sql<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Val
         // A sleep is named for what it does: the trace and the event loop
         // show `SELECT pg_sleep (70 ms)`.
         Ok(plan) if plan.sleep().is_some() => "pg_sleep".to_string(),
+        // A savepoint's statements are named for it.
+        Ok(sql::Plan::Savepoint(name) | sql::Plan::Release(name) | sql::Plan::RollbackTo(name)) => {
+            name.clone()
+        }
         Ok(plan) => plan.reached().unwrap_or("transaction").to_string(),
         Err(_) => "sql".to_string(),
     };

@@ -136,7 +136,13 @@ impl Locks {
                     locks.take(table, lock.mode);
                 }
             }
-            Plan::Begin(_) | Plan::SetIsolation(_) | Plan::Commit | Plan::Rollback => {}
+            Plan::Begin(_)
+            | Plan::SetIsolation(_)
+            | Plan::Commit
+            | Plan::Rollback
+            | Plan::Savepoint(_)
+            | Plan::Release(_)
+            | Plan::RollbackTo(_) => {}
         }
     }
 }

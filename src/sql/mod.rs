@@ -185,6 +185,11 @@ pub enum Plan {
     SetIsolation(Isolation),
     Commit,
     Rollback,
+    /// `SAVEPOINT name`, `RELEASE [SAVEPOINT] name` and `ROLLBACK TO
+    /// [SAVEPOINT] name`, inside a transaction block.
+    Savepoint(String),
+    Release(String),
+    RollbackTo(String),
 }
 
 impl Plan {
@@ -1161,7 +1166,8 @@ const SUPPORTED: &str =
      UPDATE … SET (FROM, RETURNING), DELETE (USING, RETURNING), WITH … AS (SELECT …, or INSERT, UPDATE or DELETE … RETURNING …) before any of them, \
      (SELECT …) AS name in their FROM, \
      BEGIN / START TRANSACTION [ISOLATION LEVEL …], \
-     SET TRANSACTION ISOLATION LEVEL, LOCK TABLE … [IN … MODE] [NOWAIT], COMMIT and ROLLBACK";
+     SET TRANSACTION ISOLATION LEVEL, LOCK TABLE … [IN … MODE] [NOWAIT], \
+     SAVEPOINT, RELEASE [SAVEPOINT] and ROLLBACK TO [SAVEPOINT], COMMIT and ROLLBACK";
 
 /// Why a statement cannot run: PostgreSQL's SQLSTATE and message.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

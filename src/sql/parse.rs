@@ -236,7 +236,7 @@ const OTHER_STATEMENTS: &[&str] = &[
     "ALTER", "ANALYZE", "CALL", "CHECKPOINT", "CLOSE", "CLUSTER", "COMMENT", "COPY",
     "DEALLOCATE", "DECLARE", "DISCARD", "DO", "EXECUTE", "EXPLAIN", "FETCH", "GRANT",
     "IMPORT", "LISTEN", "LOAD", "MERGE", "MOVE", "NOTIFY", "PREPARE", "REASSIGN",
-    "REFRESH", "REINDEX", "RELEASE", "RESET", "REVOKE", "SAVEPOINT", "SECURITY", "SET",
+    "REFRESH", "REINDEX", "RESET", "REVOKE", "SECURITY", "SET",
     "SHOW", "TABLE", "TRUNCATE", "UNLISTEN", "VACUUM",
 ];
 
@@ -279,6 +279,14 @@ fn statement(parser: &mut Parser) -> Result<Option<Statement>, ParserError> {
         Keyword::ROLLBACK | Keyword::ABORT => {
             parser.advance_token();
             parser.parse_rollback()?
+        }
+        Keyword::SAVEPOINT => {
+            parser.advance_token();
+            parser.parse_savepoint()?
+        }
+        Keyword::RELEASE => {
+            parser.advance_token();
+            parser.parse_release()?
         }
         Keyword::SET
             if is(parser.peek_nth_token_ref(1), Keyword::TRANSACTION)
@@ -461,7 +469,12 @@ fn plan_statement(text: &str, kind: &str, statement: Statement) -> Result<Plan, 
         Statement::Rollback {
             savepoint: None, ..
         } => Ok(Plan::Rollback),
-        Statement::Rollback { .. } => Err(SqlError::unsupported(text, "ROLLBACK TO SAVEPOINT")),
+        Statement::Rollback {
+            savepoint: Some(name),
+            ..
+        } => Ok(Plan::RollbackTo(ident(&name))),
+        Statement::Savepoint { name } => Ok(Plan::Savepoint(ident(&name))),
+        Statement::ReleaseSavepoint { name } => Ok(Plan::Release(ident(&name))),
         _ => Err(SqlError::unsupported(text, kind)),
     }
 }
@@ -2551,6 +2564,22 @@ mod tests {
             Ok(Plan::Begin(Some(Isolation::Serializable)))
         );
         assert_eq!(parse("COMMIT"), Ok(Plan::Commit));
+        let savepoint = |name: &str| Plan::Savepoint(name.into());
+        assert_eq!(parse("SAVEPOINT a"), Ok(savepoint("a")));
+        assert_eq!(
+            parse("savepoint \"Before Insert\""),
+            Ok(savepoint("Before Insert"))
+        );
+        for text in ["RELEASE a", "RELEASE SAVEPOINT A"] {
+            assert_eq!(parse(text), Ok(Plan::Release("a".into())), "{text}");
+        }
+        for text in [
+            "ROLLBACK TO a",
+            "ROLLBACK TO SAVEPOINT a",
+            "rollback to savepoint a",
+        ] {
+            assert_eq!(parse(text), Ok(Plan::RollbackTo("a".into())), "{text}");
+        }
         let Ok(Plan::Select(select)) = parse("SELECT id FROM t WHERE id = ANY($1::int[])") else {
             panic!("ANY with an array cast")
         };

@@ -27,6 +27,7 @@ use crate::sql::PerRow;
 use crate::sql::{Column, Cte, Default, Key, Materialized, TableSchema};
 
 mod foreign_keys;
+mod savepoints;
 
 pub use super::eval::Row;
 pub type TxnId = u64;
@@ -286,6 +287,8 @@ struct Txn {
     status: Status,
     /// Slots it writes or locks, to settle at its end.
     held: BTreeSet<(String, usize)>,
+    /// Its savepoints, oldest first.
+    savepoints: Vec<savepoints::Savepoint>,
     /// SERIALIZABLE: the predicates it read, and its rw-conflicts.
     reads: Vec<(String, Option<Expr>)>,
     conflicts_in: BTreeSet<TxnId>,
@@ -304,6 +307,7 @@ impl Txn {
             waits_on_table: None,
             status: Status::Active,
             held: BTreeSet::new(),
+            savepoints: Vec::new(),
             reads: Vec::new(),
             conflicts_in: BTreeSet::new(),
             conflicts_out: BTreeSet::new(),
@@ -563,12 +567,37 @@ impl Database {
             ended: Vec::new(),
             victim: None,
         };
-        // An error ended the block: only its end is accepted.
+        // An error ended the block: only its end is accepted, or a
+        // ROLLBACK TO one of its savepoints, which keep it open.
         if let Some(s) = session.filter(|s| self.failed.contains(s)) {
-            return match plan {
-                Plan::Commit | Plan::Rollback => {
+            let open = self.sessions.get(&s).copied();
+            return match (plan, open) {
+                (Plan::Commit | Plan::Rollback, _) => {
                     self.failed.remove(&s);
-                    done(Landed::Done(Reply::tag("ROLLBACK")))
+                    let ended = open.into_iter().collect();
+                    if let Some(id) = open {
+                        self.sessions.remove(&s);
+                        self.end(id, false);
+                    }
+                    Ran {
+                        landed: Landed::Done(Reply::tag("ROLLBACK")),
+                        ended,
+                        victim: None,
+                    }
+                }
+                (Plan::RollbackTo(name), Some(id)) => match self.rollback_to_savepoint(id, name) {
+                    Ok(()) => {
+                        self.failed.remove(&s);
+                        Ran {
+                            landed: Landed::Done(Reply::tag("ROLLBACK")),
+                            ended: vec![id],
+                            victim: None,
+                        }
+                    }
+                    Err(error) => done(Landed::Failed(error)),
+                },
+                (Plan::RollbackTo(name), None) => {
+                    done(Landed::Failed(savepoints::no_savepoint(name)))
                 }
                 _ => done(Landed::Failed(sql_error(
                     "25P02",
@@ -635,6 +664,40 @@ impl Database {
                 );
                 return self.fail(id, error);
             }
+            (Plan::Savepoint(_), None) => {
+                return done(Landed::Failed(savepoints::outside_a_block("SAVEPOINT")))
+            }
+            (Plan::Release(_), None) => {
+                return done(Landed::Failed(savepoints::outside_a_block(
+                    "RELEASE SAVEPOINT",
+                )))
+            }
+            (Plan::RollbackTo(_), None) => {
+                return done(Landed::Failed(savepoints::outside_a_block(
+                    "ROLLBACK TO SAVEPOINT",
+                )))
+            }
+            (Plan::Savepoint(name), Some(id)) => {
+                self.set_savepoint(id, name);
+                return done(Landed::Done(Reply::tag("SAVEPOINT")));
+            }
+            (Plan::Release(name), Some(id)) => {
+                return match self.release_savepoint(id, name) {
+                    Ok(()) => done(Landed::Done(Reply::tag("RELEASE"))),
+                    Err(error) => self.fail(id, error),
+                };
+            }
+            (Plan::RollbackTo(name), Some(id)) => {
+                return match self.rollback_to_savepoint(id, name) {
+                    // Waiters for what it let go of go on.
+                    Ok(()) => Ran {
+                        landed: Landed::Done(Reply::tag("ROLLBACK")),
+                        ended: vec![id],
+                        victim: None,
+                    },
+                    Err(error) => self.fail(id, error),
+                };
+            }
             _ => {}
         }
         if let (Plan::Lock(_), None) = (plan, open) {
@@ -683,11 +746,23 @@ impl Database {
     /// transaction at once (its writes vanish, its locks go), and the block
     /// refuses everything but its end.
     fn fail(&mut self, id: TxnId, error: SqlError) -> Ran {
-        if let Some(session) = self.txns.get(&id).and_then(|t| t.session) {
-            self.sessions.remove(&session);
+        let session = self.txns.get(&id).and_then(|t| t.session);
+        if let Some(session) = session {
             self.failed.insert(session);
         }
-        self.end(id, false);
+        match session.is_some() && self.has_savepoint(id) {
+            // The block stays, for a ROLLBACK TO.
+            true => {
+                self.waits_for.remove(&id);
+                self.abort_to_latest_savepoint(id);
+            }
+            false => {
+                if let Some(session) = session {
+                    self.sessions.remove(&session);
+                }
+                self.end(id, false);
+            }
+        }
         Ran {
             landed: Landed::Failed(error),
             ended: vec![id],

@@ -43,6 +43,29 @@ impl<Id: Ord + Copy> TableLocks<Id> {
             holders.remove(&id);
         }
     }
+
+    /// The modes `id` holds, by table.
+    pub fn held_by(&self, id: Id) -> BTreeMap<String, u8> {
+        self.0
+            .iter()
+            .filter_map(|(table, holders)| Some((table.clone(), *holders.get(&id)?)))
+            .collect()
+    }
+
+    /// `id` goes back to holding `held` ([`TableLocks::held_by`] before):
+    /// the locks it took since go.
+    pub fn restore(&mut self, id: Id, held: &BTreeMap<String, u8>) {
+        for (table, holders) in &mut self.0 {
+            match held.get(table) {
+                Some(&modes) => {
+                    holders.insert(id, modes);
+                }
+                None => {
+                    holders.remove(&id);
+                }
+            }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -103,6 +103,10 @@ pub enum OpKind {
     CacheHashIncr,
     /// `LOCK TABLE`.
     SqlLock,
+    /// `SAVEPOINT`, `RELEASE SAVEPOINT` and `ROLLBACK TO SAVEPOINT`.
+    SqlSavepoint,
+    SqlRelease,
+    SqlRollbackTo,
 }
 
 impl OpKind {
@@ -155,7 +159,10 @@ impl OpKind {
             | OpKind::SqlSelectForUpdate
             | OpKind::SqlBegin
             | OpKind::SqlRollback
-            | OpKind::SqlLock => Some(ServerKind::DbRead),
+            | OpKind::SqlLock
+            | OpKind::SqlSavepoint
+            | OpKind::SqlRelease
+            | OpKind::SqlRollbackTo => Some(ServerKind::DbRead),
             OpKind::SqlInsert | OpKind::SqlUpdate | OpKind::SqlDelete | OpKind::SqlCommit => {
                 Some(ServerKind::DbWrite)
             }
@@ -173,6 +180,9 @@ impl OpKind {
                 | OpKind::SqlCommit
                 | OpKind::SqlRollback
                 | OpKind::SqlLock
+                | OpKind::SqlSavepoint
+                | OpKind::SqlRelease
+                | OpKind::SqlRollbackTo
         )
     }
 }
