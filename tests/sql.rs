@@ -1612,6 +1612,54 @@ fn savepoints_answer_as_postgresql() {
     );
 }
 
+/// `FOR UPDATE` and `FOR SHARE` in a SELECT that joins tables, seen by a
+/// second session (`tests/pg/join_locks.js`): `OF` locks the rows of the
+/// tables it names (a list, too), a plain clause those of every table;
+/// SKIP LOCKED leaves a combination with a held row, NOWAIT fails with
+/// 55P03 naming the table; the rows an OFFSET skips are locked too;
+/// PostgreSQL's errors for a name not in FROM (42P01) and for the
+/// nullable side of an outer join (0A000). Every line as PostgreSQL 15
+/// with pg 8 printed it (2026-12-04).
+#[test]
+fn row_locks_in_a_join_answer_as_postgresql() {
+    let code = include_str!("pg/join_locks.js");
+    let schema = include_str!("pg/join_locks.sql");
+    let (m, run) = run_sql(code, schema, "scenario=script&users=1&clicks=1");
+    assert_eq!((m.errors, m.hung), (0, 0));
+    assert_eq!(
+        run.messages(),
+        [
+            r#"A of unknown ERR 42P01 relation "x" in FOR UPDATE clause not found in FROM clause"#,
+            r#"A left all ERR 0A000 FOR UPDATE cannot be applied to the nullable side of an outer join"#,
+            r#"A left of o ERR 0A000 FOR UPDATE cannot be applied to the nullable side of an outer join"#,
+            r#"A right of u ERR 0A000 FOR SHARE cannot be applied to the nullable side of an outer join"#,
+            r#"A begin BEGIN []"#,
+            r#"A lock of o SELECT [{"id":1,"total":10},{"id":2,"total":20},{"id":4,"total":40}]"#,
+            r#"B order held ERR 55P03 could not obtain lock on row in relation "orders""#,
+            r#"B user free SELECT [{"id":1}]"#,
+            r#"B other order SELECT [{"id":3}]"#,
+            r#"B skip SELECT [{"id":3}]"#,
+            r#"B nowait ERR 55P03 could not obtain lock on row in relation "orders""#,
+            r#"A end ROLLBACK []"#,
+            r#"A begin BEGIN []"#,
+            r#"A lock all SELECT [{"id":3,"email":"b@x"}]"#,
+            r#"B user held ERR 55P03 could not obtain lock on row in relation "users""#,
+            r#"B user share ERR 55P03 could not obtain lock on row in relation "users""#,
+            r#"A end ROLLBACK []"#,
+            r#"A begin BEGIN []"#,
+            r#"A limit offset SELECT [{"id":2}]"#,
+            r#"B offset row held ERR 55P03 could not obtain lock on row in relation "orders""#,
+            r#"B limit row held ERR 55P03 could not obtain lock on row in relation "orders""#,
+            r#"B after free SELECT [{"id":3}]"#,
+            r#"A share SELECT [{"id":2}]"#,
+            r#"B shared too SELECT [{"id":2}]"#,
+            r#"B update held ERR 55P03 could not obtain lock on row in relation "users""#,
+            r#"A end ROLLBACK []"#,
+            r#"A comma SELECT [{"id":3}]"#,
+        ]
+    );
+}
+
 /// What a savepoint keeps of a transaction's locks, seen by a second
 /// session (`tests/pg/savepoint_locks.js`): a row locked before the
 /// savepoint stays locked after ROLLBACK TO undoes an update of it; a row

@@ -182,11 +182,12 @@ impl Locks {
     }
 
     fn select(&mut self, select: &Select) {
-        let mode = match select.locks() {
-            true => TableLock::RowShare,
-            false => TableLock::AccessShare,
-        };
-        for (table, _) in select.sources() {
+        for (n, (table, _)) in select.sources().into_iter().enumerate() {
+            let locked = select.locks() && (select.joins.is_empty() || select.locked.contains(&n));
+            let mode = match locked {
+                true => TableLock::RowShare,
+                false => TableLock::AccessShare,
+            };
             self.take(table, mode);
         }
         self.projection(Some(&select.projection));

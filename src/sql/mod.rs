@@ -353,6 +353,11 @@ pub struct Select {
     /// `NOWAIT` (fail at once) or `SKIP LOCKED` (leave them).
     pub nowait: bool,
     pub skip_locked: bool,
+    /// In a SELECT that joins tables, the ones whose rows its `FOR UPDATE`
+    /// or `FOR SHARE` locks, by their place in its FROM (0 the first, n
+    /// its n-th join): those `OF` names, else all. Empty without a join.
+    #[serde(default)]
+    pub locked: Vec<usize>,
     /// The tables joined to `table` (`JOIN … ON`, `LEFT JOIN`, `CROSS
     /// JOIN`, `FROM a, b`), in order. With any, the columns of its
     /// expressions, `GROUP BY` and `ORDER BY` are written as the query
@@ -512,6 +517,7 @@ impl Select {
             for_share: false,
             nowait: false,
             skip_locked: false,
+            locked: Vec::new(),
             joins: Vec::new(),
             alias: None,
             distinct: false,
@@ -1161,7 +1167,7 @@ pub enum Op {
 const SUPPORTED: &str =
     "the SQL the simulation runs is SELECT (a table, or tables joined by [INNER] JOIN, \
      LEFT [OUTER] JOIN (ON or USING), RIGHT and FULL [OUTER] JOIN ON, and CROSS JOIN; DISTINCT, DISTINCT ON (columns), WHERE, GROUP BY, HAVING, ORDER BY, LIMIT, OFFSET, \
-     FOR UPDATE | NO KEY UPDATE | SHARE [NOWAIT | SKIP LOCKED] of one table; count, sum, min, max, avg, string_agg [FILTER (WHERE …)], array_agg, json_agg, jsonb_agg, each with DISTINCT and ORDER BY inside; CASE, LIKE, BETWEEN; \
+     FOR UPDATE | NO KEY UPDATE | SHARE [OF tables] [NOWAIT | SKIP LOCKED]; count, sum, min, max, avg, string_agg [FILTER (WHERE …)], array_agg, json_agg, jsonb_agg, each with DISTINCT and ORDER BY inside; CASE, LIKE, BETWEEN; \
      subqueries: EXISTS, IN (SELECT …), (SELECT …), correlated unless the outer query joins tables), SELECT … UNION [ALL] SELECT … (not in a subquery), INSERT … VALUES or SELECT (ON CONFLICT DO NOTHING | DO UPDATE, RETURNING), \
      UPDATE … SET (FROM, RETURNING), DELETE (USING, RETURNING), WITH … AS (SELECT …, or INSERT, UPDATE or DELETE … RETURNING …) before any of them, \
      (SELECT …) AS name in their FROM, \
@@ -1454,6 +1460,7 @@ mod tests {
                 for_share: false,
                 nowait: false,
                 skip_locked: true,
+                locked: Vec::new(),
                 joins: Vec::new(),
                 alias: None,
                 distinct: true,

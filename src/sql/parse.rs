@@ -127,7 +127,7 @@ fn statements(text: &str) -> Result<Vec<Piece<'_>>, SqlError> {
         .map_err(|error| syntax(error.into()))?;
     let mut parser = Parser::new(&dialect)
         .with_recursion_limit(64)
-        .with_tokens_with_locations(no_key_as_update(tokens));
+        .with_tokens_with_locations(lock_of_lists(no_key_as_update(tokens)));
     let lines: Vec<usize> = std::iter::once(0)
         .chain(text.match_indices('\n').map(|(i, _)| i + 1))
         .collect();
@@ -215,6 +215,64 @@ fn no_key_as_update(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
         kept.push(token);
     }
     kept
+}
+
+/// `FOR UPDATE OF a, b` read as `FOR UPDATE OF a FOR UPDATE OF b`, which
+/// the parser reads (it takes one table after `OF`): each comma of an
+/// `OF` list becomes the clause again, at the comma's place.
+fn lock_of_lists(tokens: Vec<TokenWithSpan>) -> Vec<TokenWithSpan> {
+    let is = |token: &TokenWithSpan, keyword: Keyword| matches!(&token.token, Token::Word(w) if w.keyword == keyword && w.quote_style.is_none());
+    let space = || TokenWithSpan::wrap(Token::Whitespace(ast_space()));
+    let mut kept: Vec<TokenWithSpan> = Vec::with_capacity(tokens.len());
+    // The clause's strength (UPDATE or SHARE) while its OF list is read.
+    let mut strength: Option<TokenWithSpan> = None;
+    for token in tokens {
+        let mut words = kept
+            .iter()
+            .rev()
+            .filter(|t| !matches!(t.token, Token::Whitespace(_)));
+        match &token.token {
+            Token::Word(_) if is(&token, Keyword::OF) => {
+                let (lock, of) = (words.next(), words.next());
+                strength = match (lock, of) {
+                    (Some(lock), Some(of))
+                        if (is(lock, Keyword::UPDATE) || is(lock, Keyword::SHARE))
+                            && is(of, Keyword::FOR) =>
+                    {
+                        Some(lock.clone())
+                    }
+                    _ => None,
+                };
+            }
+            Token::Comma => {
+                if let Some(lock) = &strength {
+                    kept.extend([
+                        space(),
+                        TokenWithSpan::new(Token::make_keyword("FOR"), token.span),
+                        space(),
+                        lock.clone(),
+                        space(),
+                        TokenWithSpan::new(Token::make_keyword("OF"), token.span),
+                        space(),
+                    ]);
+                    continue;
+                }
+            }
+            Token::Whitespace(_) | Token::Period => {}
+            // A table's name (which may be a keyword), up to NOWAIT, SKIP
+            // LOCKED or the next clause.
+            Token::Word(w)
+                if w.quote_style.is_some()
+                    || !matches!(w.keyword, Keyword::NOWAIT | Keyword::SKIP | Keyword::FOR) => {}
+            _ => strength = None,
+        }
+        kept.push(token);
+    }
+    kept
+}
+
+fn ast_space() -> sqlparser::tokenizer::Whitespace {
+    sqlparser::tokenizer::Whitespace::Space
 }
 
 /// How a statement names its row lock in PostgreSQL's errors: `FOR NO KEY
@@ -1319,32 +1377,61 @@ fn select(text: &str, query: ast::Query) -> Result<Select, SqlError> {
     // PostgreSQL's errors name the clause.
     let clause = lock_clause(text, for_update);
     let locks = for_update || for_share;
-    // PostgreSQL locks the rows of the tables a WITH query reads, once
-    // it is folded into the statement.
-    if let Some(table) = table
-        .as_deref()
-        .filter(|table| locks && Cte::is_table(table))
-    {
-        let rows = match table.contains(" (FROM ") {
-            true => "a subquery's rows",
-            false => "a WITH query's rows",
-        };
-        return Err(SqlError::unsupported(text, &format!("{clause} of {rows}")));
-    }
     if locks && table.is_none() {
         return Err(SqlError::unsupported(
             text,
             &format!("{clause} without a table"),
         ));
     }
-    // `FOR UPDATE OF t` names its table as the FROM does: by its alias,
-    // if it has one.
-    let goes_by = alias.as_ref().or(table.as_ref());
-    if let Some((name, clause)) = named.iter().find(|(name, _)| goes_by != Some(name)) {
-        return Err(SqlError::new(
-            "42P01",
-            format!("relation \"{name}\" in {clause} clause not found in FROM clause"),
-        ));
+    // The FROM's tables (0 its first, n its n-th join) whose rows it
+    // locks: those `OF` names, as the FROM names them (by an alias, if
+    // one has it), else every one.
+    let sources: Vec<(&str, &str)> = table
+        .iter()
+        .map(|t| (t.as_str(), alias.as_deref().unwrap_or(t)))
+        .chain(
+            joins
+                .iter()
+                .map(|j| (j.table.as_str(), j.alias.as_deref().unwrap_or(&j.table))),
+        )
+        .collect();
+    let mut locked: Vec<usize> = Vec::new();
+    for (name, clause) in &named {
+        let Some(n) = sources.iter().position(|(_, goes_by)| goes_by == name) else {
+            return Err(SqlError::new(
+                "42P01",
+                format!("relation \"{name}\" in {clause} clause not found in FROM clause"),
+            ));
+        };
+        if !locked.contains(&n) {
+            locked.push(n);
+        }
+    }
+    if locks && named.is_empty() {
+        locked = (0..sources.len()).collect();
+    }
+    for &n in &locked {
+        // PostgreSQL locks the rows of the tables a WITH query reads, once
+        // it is folded into the statement.
+        let table = sources[n].0;
+        if Cte::is_table(table) {
+            let rows = match table.contains(" (FROM ") {
+                true => "a subquery's rows",
+                false => "a WITH query's rows",
+            };
+            return Err(SqlError::unsupported(text, &format!("{clause} of {rows}")));
+        }
+        // A row an outer join makes up has nothing to lock.
+        let nullable = n > 0 && joins[n - 1].left || joins.iter().skip(n).any(|j| j.right);
+        if nullable {
+            return Err(SqlError::new(
+                "0A000",
+                format!("{clause} cannot be applied to the nullable side of an outer join"),
+            ));
+        }
+    }
+    if joins.is_empty() {
+        locked.clear();
     }
     // PostgreSQL's rule: the leftmost ORDER BY items are DISTINCT ON's.
     let leftmost = order.iter().take(distinct_on.len());
@@ -1376,12 +1463,6 @@ fn select(text: &str, query: ast::Query) -> Result<Select, SqlError> {
             "for SELECT DISTINCT, ORDER BY expressions must appear in select list",
         ));
     }
-    if locks && !joins.is_empty() {
-        return Err(SqlError::unsupported(
-            text,
-            &format!("{clause} with a JOIN"),
-        ));
-    }
     let filter = select.selection.map(|e| expr(text, e)).transpose()?;
     if filter.as_ref().is_some_and(Expr::has_aggregate) {
         return Err(SqlError::new(
@@ -1402,6 +1483,7 @@ fn select(text: &str, query: ast::Query) -> Result<Select, SqlError> {
         for_share,
         nowait,
         skip_locked,
+        locked,
         joins,
         alias,
         distinct,

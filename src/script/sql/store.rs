@@ -2111,6 +2111,7 @@ impl Database {
             select,
             mut kept,
         } = self.joined(id, snapshot, select, now_ms)?;
+        let locked = select.locks();
         let (rows, fields) = if select.aggregated() {
             let rows: Vec<&Row> = kept.iter().map(|(row, _)| row).collect();
             self.grouped("", &select, &rows, &ctx)?
@@ -2122,7 +2123,9 @@ impl Database {
                 kept = order.into_iter().filter_map(|i| taken[i].take()).collect();
             }
             let window = Window::of(&select, &ctx)?;
-            if !select.distinct {
+            if locked {
+                kept = self.lock_joined(id, snapshot, &select, &sources, kept, &window)?;
+            } else if !select.distinct {
                 kept = window.apply(kept);
             }
             let rows: Vec<&Row> = kept.iter().map(|(row, _)| row).collect();
@@ -2153,6 +2156,73 @@ impl Database {
             rows,
             fields,
         })
+    }
+
+    /// A join's `FOR UPDATE` or `FOR SHARE` ([`Select::locked`]): the rows
+    /// of its locked tables in the combinations it keeps, up to its LIMIT
+    /// (those its OFFSET skips too, as PostgreSQL's LockRows sits below its
+    /// Limit), with SKIP LOCKED leaving a combination with any row held
+    /// and NOWAIT failing at once; the combinations after its OFFSET.
+    fn lock_joined(
+        &mut self,
+        id: TxnId,
+        snapshot: u64,
+        select: &Select,
+        sources: &[(String, String)],
+        mut kept: Vec<Combination>,
+        window: &Window,
+    ) -> Result<Vec<Combination>, Stop> {
+        let share = select.for_share;
+        let slots = |from: &[(usize, usize)]| -> Vec<(usize, usize)> {
+            from.iter()
+                .copied()
+                .filter(|(n, _)| select.locked.contains(n))
+                .collect()
+        };
+        let held = |this: &Self, (n, index): (usize, usize)| {
+            this.tables[&sources[n].0].slots[index]
+                .blocker(id, share)
+                .is_some()
+        };
+        if select.skip_locked {
+            kept.retain(|(_, from)| !slots(from).into_iter().any(|slot| held(self, slot)));
+        }
+        if let Some(end) = window.end() {
+            kept.truncate(end);
+        }
+        let mut rows: Vec<(usize, usize)> = kept.iter().flat_map(|(_, from)| slots(from)).collect();
+        rows.sort_unstable();
+        rows.dedup();
+        if let (true, Some(&(n, _))) = (select.nowait, rows.iter().find(|&&slot| held(self, slot)))
+        {
+            return Err(Stop::Fail(sql_error(
+                "55P03",
+                format!(
+                    "could not obtain lock on row in relation \"{}\"",
+                    sources[n].0
+                ),
+            )));
+        }
+        for &n in &select.locked {
+            let table = &self.tables[&sources[n].0];
+            let indexes: Vec<usize> = rows
+                .iter()
+                .filter(|(m, _)| *m == n)
+                .map(|&(_, i)| i)
+                .collect();
+            self.claim(id, snapshot, table, &indexes, share)?;
+        }
+        for (n, index) in rows {
+            let name = &sources[n].0;
+            let slot = &mut self.tables.get_mut(name).expect("a table").slots[index];
+            if select.for_update {
+                slot.locker = Some(id);
+            } else if !slot.sharers.contains(&id) {
+                slot.sharers.push(id);
+            }
+            self.hold(id, name, index);
+        }
+        Ok(kept.split_off(window.offset.min(kept.len())))
     }
 
     /// `UPDATE … FROM`, as PostgreSQL runs it: the updated rows are
@@ -3541,6 +3611,10 @@ impl Targets {
 
 /// A joined SELECT's rows, before grouping, order and projection
 /// ([`Database::joined`]).
+/// A join's row (`name.column` keys), and the slot it came from in each
+/// table (by the table's place in the FROM).
+type Combination = (Row, Vec<(usize, usize)>);
+
 struct Joined {
     /// Each table, and the name it goes by.
     sources: Vec<(String, String)>,
@@ -3550,7 +3624,7 @@ struct Joined {
     select: Select,
     /// Each combination kept: its row (`name.column` keys), and the slot
     /// it came from in each table (by the table's place in `sources`).
-    kept: Vec<(Row, Vec<(usize, usize)>)>,
+    kept: Vec<Combination>,
 }
 
 /// Adds a joined table's row to a combination, as `name.column`.
