@@ -1159,6 +1159,32 @@ fn get_or_create_under_a_savepoint_on_real_postgres() {
     }
 }
 
+/// A spending limit checked under `FOR UPDATE` (`tests/pg/budget_lock.js`),
+/// a double click: the second's sum, after its wait, does not see the
+/// first's new order, and both add one (five orders); with the user's row
+/// locked first, the second sees it and adds none (four). On PostgreSQL
+/// as in the model (tests/sql.rs).
+#[test]
+fn for_update_locks_no_row_that_does_not_exist_yet_on_real_postgres() {
+    let code = include_str!("pg/budget_lock.js");
+    let schema = include_str!("pg/join_locks.sql");
+    let parent = code.replace(
+        "    await client.query('BEGIN');\n",
+        "    await client.query('BEGIN');\n    await client.query('SELECT id FROM users WHERE id = 1 FOR UPDATE');\n",
+    );
+    for (code, orders) in [(code, 6), (parent.as_str(), 5)] {
+        let fragment = "v=1&scenario=script&users=1&clicks=2";
+        let Some(report) = play_script(code, Some(schema), fragment, 2) else {
+            return;
+        };
+        assert_eq!(assert_script_agrees(&report), 0);
+        for trial in &report.trials {
+            let rows = trial.tables.iter().find(|t| t.table == "orders");
+            assert_eq!(rows.map(|t| t.real_rows), Some(orders));
+        }
+    }
+}
+
 /// A visit logged by a data-modifying `WITH` query of an UPDATE that
 /// waits for the other click's row (`tests/pg/logged_counter.js`): each
 /// click's insert is made once, on PostgreSQL as in the model; two

@@ -220,6 +220,44 @@ impl Plan {
         table
     }
 
+    /// The snapshot a SELECT, UPDATE or DELETE of one table read with
+    /// before it waited ([`Select::waited`]).
+    pub fn waited(&self) -> Option<u64> {
+        match self {
+            Plan::Select(select) => select.waited,
+            Plan::Update(update) => update.waited,
+            Plan::Delete(delete) => delete.waited,
+            _ => None,
+        }
+    }
+
+    /// Whether, run again after a wait, it may keep the snapshot it read
+    /// with: it reads only, or it locks or writes rows of one table, which
+    /// it rechecks where they changed since (`Database::recheck`). A join
+    /// that locks or writes runs again on a new snapshot.
+    pub fn can_keep_snapshot(&self) -> bool {
+        match self {
+            Plan::Select(select) => !select.locks() || select.joins.is_empty(),
+            Plan::Update(update) => update.from.is_empty(),
+            Plan::Delete(delete) => delete.using.is_empty(),
+            _ => true,
+        }
+    }
+
+    /// Keeps the snapshot it read with for its run after a wait
+    /// ([`Plan::waited`]), if it can.
+    pub fn keep_snapshot(&mut self, snapshot: u64) {
+        if !self.can_keep_snapshot() {
+            return;
+        }
+        match self {
+            Plan::Select(select) => select.waited = Some(snapshot),
+            Plan::Update(update) => update.waited = Some(snapshot),
+            Plan::Delete(delete) => delete.waited = Some(snapshot),
+            _ => {}
+        }
+    }
+
     /// The table an INSERT, UPDATE or DELETE writes.
     pub fn written_table(&self) -> Option<&str> {
         match self {
@@ -386,6 +424,12 @@ pub struct Select {
     /// PostgreSQL words it (`column s.nope does not exist`).
     #[serde(default)]
     pub written: Vec<(String, String)>,
+    /// The snapshot it read with before it waited for a row: run again,
+    /// it keeps it, as PostgreSQL's statement keeps its snapshot while it
+    /// waits (the rows it finds changed since, it reads as they are then:
+    /// `Database::recheck`). Run state.
+    #[serde(skip)]
+    pub waited: Option<u64>,
 }
 
 /// A `WITH` query. The store runs it first, on the statement's snapshot,
@@ -524,6 +568,7 @@ impl Select {
             distinct_on: Vec::new(),
             with: Vec::new(),
             written: Vec::new(),
+            waited: None,
         }
     }
 
@@ -717,6 +762,12 @@ pub struct Update {
     /// PostgreSQL words it (`column s.nope does not exist`).
     #[serde(default)]
     pub written: Vec<(String, String)>,
+    /// The snapshot it read with before it waited for a row: run again,
+    /// it keeps it, as PostgreSQL's statement keeps its snapshot while it
+    /// waits (the rows it finds changed since, it reads as they are then:
+    /// `Database::recheck`). Run state.
+    #[serde(skip)]
+    pub waited: Option<u64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -739,6 +790,12 @@ pub struct Delete {
     /// PostgreSQL words it (`column s.nope does not exist`).
     #[serde(default)]
     pub written: Vec<(String, String)>,
+    /// The snapshot it read with before it waited for a row: run again,
+    /// it keeps it, as PostgreSQL's statement keeps its snapshot while it
+    /// waits (the rows it finds changed since, it reads as they are then:
+    /// `Database::recheck`). Run state.
+    #[serde(skip)]
+    pub waited: Option<u64>,
 }
 
 /// An expression over one row.
@@ -1472,6 +1529,7 @@ mod tests {
                     Vec::new(),
                 )],
                 written: vec![("n".into(), "o.n".into())],
+                waited: None,
             })),
             Ok(Plan::Insert(Insert {
                 table: "t".into(),
@@ -1512,6 +1570,7 @@ mod tests {
                 }],
                 alias: Some("j".into()),
                 written: Vec::new(),
+                waited: None,
             })),
             Ok(Plan::Insert(Insert {
                 table: "t".into(),
@@ -1544,6 +1603,7 @@ mod tests {
                 using: Vec::new(),
                 alias: None,
                 written: Vec::new(),
+                waited: None,
             })),
             Ok(Plan::Delete(Delete {
                 table: "t".into(),
@@ -1556,6 +1616,7 @@ mod tests {
                 using: Vec::new(),
                 alias: None,
                 written: Vec::new(),
+                waited: None,
             })),
             Ok(Plan::Begin(Some(Isolation::RepeatableRead))),
             Ok(Plan::Begin(None)),

@@ -495,6 +495,7 @@ fn plan_statement(text: &str, kind: &str, statement: Statement) -> Result<Plan, 
                 from,
                 alias,
                 written: scope.written(),
+                waited: None,
             }))
         }
         Statement::Delete(delete) => {
@@ -514,6 +515,7 @@ fn plan_statement(text: &str, kind: &str, statement: Statement) -> Result<Plan, 
                 using,
                 alias,
                 written: scope.written(),
+                waited: None,
             }))
         }
         Statement::StartTransaction { modes, .. } => Ok(Plan::Begin(isolation(text, &modes)?)),
@@ -1490,6 +1492,7 @@ fn select(text: &str, query: ast::Query) -> Result<Select, SqlError> {
         distinct_on,
         with: Vec::new(),
         written: scope.written(),
+        waited: None,
     };
     drop(scope);
     if select.locks() && select.aggregated() {

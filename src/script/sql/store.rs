@@ -994,9 +994,12 @@ impl Database {
         if let Plan::Lock(_) = plan {
             return Landed::Done(Reply::tag("LOCK"));
         }
-        // A statement that ran before a data-modifying WITH query waited
-        // keeps the snapshot it read with.
-        let kept = plan.with().iter().find_map(|cte| cte.snapshot);
+        // A statement that waited keeps the snapshot it read with: its own,
+        // or the one its data-modifying WITH query waited with.
+        let sent = plan;
+        let kept = plan
+            .waited()
+            .or_else(|| plan.with().iter().find_map(|cte| cte.snapshot));
         let snapshot = kept.unwrap_or_else(|| self.snapshot(id));
         let mut locked = false;
         let resolved = match plan.has_subquery() {
@@ -1018,23 +1021,25 @@ impl Database {
             self.unstash(table);
         }
         let ctx = self.context(id, plan.table());
-        // A write that runs again finds its rows as they are now, as
-        // PostgreSQL's rechecks the rows it waited for; reads keep the
-        // statement's snapshot.
-        let own = match (plan, kept) {
-            (Plan::Select(_), _) | (_, None) => snapshot,
-            _ => self.snapshot(id),
+        let own = match kept.is_some() && !plan.can_keep_snapshot() {
+            true => self.snapshot(id),
+            false => snapshot,
         };
         let result = self.run_plan(id, own, plan, &ctx);
-        // A statement outside a block that waits ends its transaction, and
-        // with it the row locks its subqueries took: it runs again whole,
-        // and takes them again.
-        let implicit = self.txns[&id].session.is_none();
-        if let (Err(Stop::Wait(_)), Some(plan)) = (&result, resolved) {
-            if plan.with().iter().any(|cte| cte.write.is_some()) {
-                self.keep_writes(id, plan, snapshot, locked);
-            } else if !(locked && implicit) {
-                self.retry = Some(plan);
+        if let Err(Stop::Wait(_)) = &result {
+            let implicit = self.txns[&id].session.is_none();
+            let mut again = resolved.unwrap_or_else(|| sent.clone());
+            if again.with().iter().any(|cte| cte.write.is_some()) {
+                self.keep_writes(id, again, snapshot, locked);
+            } else {
+                // A statement outside a block that waits ends its
+                // transaction, and with it the row locks its subqueries
+                // took: they run again, and take them again.
+                if locked && implicit {
+                    again = sent.clone();
+                }
+                again.keep_snapshot(snapshot);
+                self.retry = Some(again);
             }
         }
         match result {
@@ -1086,12 +1091,21 @@ impl Database {
         }
     }
 
-    /// Runs a data-modifying `WITH` query on a snapshot of its own (it
-    /// finds its rows as they are now, as PostgreSQL's write rechecks a
-    /// row it waited for), then stashes what it wrote: the rest of the
-    /// statement reads the table as it was.
-    fn write_in_with(&mut self, id: TxnId, write: &Plan, locked: &mut bool) -> Result<Reply, Stop> {
-        let snapshot = self.snapshot(id);
+    /// Runs a data-modifying `WITH` query on the statement's snapshot (or,
+    /// for a join that runs again after a wait, on a new one: it cannot
+    /// recheck its rows, [`Plan::can_keep_snapshot`]), then stashes what
+    /// it wrote: the rest of the statement reads the table as it was.
+    fn write_in_with(
+        &mut self,
+        id: TxnId,
+        snapshot: u64,
+        write: &Plan,
+        locked: &mut bool,
+    ) -> Result<Reply, Stop> {
+        let snapshot = match write.can_keep_snapshot() {
+            true => snapshot,
+            false => self.snapshot(id),
+        };
         let resolved = match write.has_subquery() {
             true => self
                 .resolve(id, snapshot, write, locked)
@@ -1253,7 +1267,7 @@ impl Database {
     ) -> Result<(), Stop> {
         if cte.rows.is_none() {
             let reply = match &cte.write {
-                Some(write) => self.write_in_with(id, write, locked)?,
+                Some(write) => self.write_in_with(id, snapshot, write, locked)?,
                 None => self.select_in_with(id, snapshot, &cte.select, locked)?,
             };
             if cte.columns.len() > reply.fields.len() {
@@ -1705,6 +1719,55 @@ impl Database {
         Ok(found)
     }
 
+    /// PostgreSQL's recheck of the rows a statement locks or writes under
+    /// READ COMMITTED (EvalPlanQual): a row found on the statement's
+    /// snapshot that a commit changed since is read as it is now, and
+    /// kept only if it is still there and still matches `filter`. A row
+    /// that came to match, or came to be, since the snapshot is not
+    /// found: `FOR UPDATE` locks no row that does not exist yet. On a
+    /// statement's first run nothing has changed since its snapshot; run
+    /// again after a wait ([`Plan::waited`]), it finds what the
+    /// transaction it waited for committed. Under REPEATABLE READ and
+    /// SERIALIZABLE such a row fails the statement instead (`claim`).
+    fn recheck(
+        &self,
+        table: &Table,
+        id: TxnId,
+        snapshot: u64,
+        found: Vec<usize>,
+        filter: Option<&Expr>,
+        ctx: &Context,
+    ) -> Result<Vec<usize>, Stop> {
+        if self.txns[&id].isolation != Isolation::ReadCommitted {
+            return Ok(found);
+        }
+        let mut kept = Vec::with_capacity(found.len());
+        for index in found {
+            let slot = &table.slots[index];
+            let own = slot.pending.as_ref().is_some_and(|(w, _)| *w == id);
+            let now = match own || slot.latest_seq() <= snapshot {
+                true => true,
+                false => match slot.latest() {
+                    Some(row) => pass(filter, row, ctx).map_err(Stop::Fail)?,
+                    None => false,
+                },
+            };
+            if now {
+                kept.push(index);
+            }
+        }
+        Ok(kept)
+    }
+
+    /// The row a statement of `id` locks or writes: under READ COMMITTED
+    /// as it is now ([`Database::recheck`]), else as its snapshot has it.
+    fn target<'a>(&self, slot: &'a Slot, id: TxnId, snapshot: u64) -> Option<&'a Row> {
+        match self.txns[&id].isolation {
+            Isolation::ReadCommitted => slot.current(id),
+            _ => Self::visible(slot, id, snapshot),
+        }
+    }
+
     /// SERIALIZABLE bookkeeping for a predicate read by `id`: conflicts out
     /// to the writers of matching versions it cannot see.
     fn note_read(
@@ -1987,6 +2050,9 @@ impl Database {
         if !select.distinct_on.is_empty() {
             found = self.distinct_on(table, id, snapshot, select, found, ctx)?;
         }
+        if select.locks() {
+            found = self.recheck(table, id, snapshot, found, select.filter.as_ref(), ctx)?;
+        }
         let share = select.for_share;
         if select.skip_locked {
             found.retain(|&i| table.slots[i].blocker(id, share).is_none());
@@ -2014,7 +2080,11 @@ impl Database {
         };
         let rows: Vec<&Row> = returned
             .iter()
-            .map(|&i| Self::visible(&table.slots[i], id, snapshot).expect("visible"))
+            .map(|&i| match select.locks() {
+                true => self.target(&table.slots[i], id, snapshot),
+                false => Self::visible(&table.slots[i], id, snapshot),
+            })
+            .map(|row| row.expect("visible"))
             .collect();
         let (mut rows, fields) = project(Some(&table.schema), &select.projection, &rows, ctx)?;
         if select.distinct {
@@ -2995,13 +3065,14 @@ impl Database {
         let name = &update.table;
         let table = self.table(name)?;
         analysis::update(&table.schema, update).map_err(Stop::Fail)?;
-        // READ COMMITTED reads the latest commit once it may write.
         let found = self.matching(table, id, snapshot, update.filter.as_ref(), ctx)?;
+        let found = self.recheck(table, id, snapshot, found, update.filter.as_ref(), ctx)?;
         self.claim(id, snapshot, table, &found, false)?;
         let mut new_rows = Vec::new();
         let mut old_rows = Vec::new();
         for &index in &found {
-            let old = Self::visible(&table.slots[index], id, snapshot)
+            let old = self
+                .target(&table.slots[index], id, snapshot)
                 .expect("visible")
                 .clone();
             let new = assign(name, &table.schema, &old, &update.set, None, None, ctx)?;
@@ -3107,6 +3178,7 @@ impl Database {
         let table = self.table(name)?;
         analysis::delete(&table.schema, delete).map_err(Stop::Fail)?;
         let found = self.matching(table, id, snapshot, delete.filter.as_ref(), ctx)?;
+        let found = self.recheck(table, id, snapshot, found, delete.filter.as_ref(), ctx)?;
         let old = self.claim_deleted(id, snapshot, name, &found, ctx)?;
         self.note_read(id, snapshot, name, delete.filter.as_ref(), ctx)?;
         for &index in &found {
@@ -3136,7 +3208,7 @@ impl Database {
         let old: Vec<Row> = found
             .iter()
             .map(|&i| {
-                Self::visible(&table.slots[i], id, snapshot)
+                self.target(&table.slots[i], id, snapshot)
                     .expect("visible")
                     .clone()
             })
