@@ -3477,3 +3477,50 @@ INSERT INTO archived VALUES (7, 'z@x', 'Zed'), (2, 'b@x', 'Bob');"#;
         ]
     );
 }
+
+/// Row comparisons, `(a, b) > (x, y)`, as PostgreSQL compares rows:
+/// element by element, the first unequal pair deciding, a NULL there
+/// giving NULL; `=` and `<>` on every pair; keyset pagination's `WHERE
+/// (user_id, id) > ($1, $2)`; 42601 for rows of different lengths. Each
+/// line as node-postgres 8 printed it from PostgreSQL 15 for the same
+/// statements (2026-12-04).
+#[test]
+fn row_comparisons_answer_as_postgresql_does() {
+    let schema = r#"CREATE TABLE users (id serial PRIMARY KEY, email text UNIQUE NOT NULL, name text, balance int NOT NULL DEFAULT 100, data jsonb NOT NULL DEFAULT '{}', tags text[] NOT NULL DEFAULT '{}', version int NOT NULL DEFAULT 1, created_at timestamptz NOT NULL DEFAULT now());
+CREATE TABLE orders (id serial PRIMARY KEY, user_id int NOT NULL, status text NOT NULL DEFAULT 'new', total numeric(10,2) NOT NULL DEFAULT 0);
+CREATE TABLE jobs (id serial PRIMARY KEY, run_at timestamptz NOT NULL DEFAULT now(), locked_at timestamptz, attempts int NOT NULL DEFAULT 0);
+CREATE TABLE rate (key text, window_start timestamptz, count int NOT NULL, PRIMARY KEY (key, window_start));
+INSERT INTO users (email, name, tags) VALUES ('a@x', 'Ada', '{admin}'), ('b@x', 'Bob', '{}'), ('c@x', 'Cy', '{ops,admin}');
+INSERT INTO orders (user_id, status, total) VALUES (1, 'paid', 10.50), (1, 'new', 3), (2, 'paid', 7.25);
+INSERT INTO jobs (run_at) VALUES (now() - interval '1 minute'), (now() - interval '2 minutes'), (now() + interval '1 hour');"#;
+    let code = typed_statements(
+        r#"[
+ ["SELECT id FROM users WHERE (id, email) > ($1, $2) ORDER BY id", [1, "a@x"]],
+ ["SELECT id FROM users WHERE (id, email) >= (2, 'b@x') ORDER BY id", []],
+ ["SELECT id FROM users WHERE (id, email) < (2, 'zzz') ORDER BY id", []],
+ ["SELECT id FROM users WHERE (id, email) <= (2, 'b@x') ORDER BY id", []],
+ ["SELECT id FROM users WHERE (id, email) = (2, 'b@x') ORDER BY id", []],
+ ["SELECT id FROM users WHERE (id, email) <> (2, 'b@x') ORDER BY id", []],
+ ["SELECT (1, NULL::int) < (2, 3) AS a, (1, NULL::int) < (1, 3) AS b, (1, 2) = (1, NULL::int) AS c, (1, 2) <> (3, NULL::int) AS d, (1, 2) = (3, NULL::int) AS e", []],
+ ["SELECT id FROM orders WHERE (user_id, id) > ($1, $2) ORDER BY user_id, id LIMIT 2", [1, 2]],
+ ["SELECT (1, 2, 3) < (1, 2, 4) AS a, (1, 2, 3) >= (1, 2, 3) AS b, (2, 0, 0) > (1, 9, 9) AS c", []],
+ ["SELECT (1, 2) = (1, 2, 3) AS x", []]
+]"#,
+    );
+    let (_, run) = run_sql(&code, schema, "scenario=script&users=1&clicks=1");
+    assert_eq!(
+        run.messages(),
+        [
+            r#"0 2 [{"id":2},{"id":3}] [23]"#,
+            r#"1 2 [{"id":2},{"id":3}] [23]"#,
+            r#"2 2 [{"id":1},{"id":2}] [23]"#,
+            r#"3 2 [{"id":1},{"id":2}] [23]"#,
+            r#"4 1 [{"id":2}] [23]"#,
+            r#"5 2 [{"id":1},{"id":3}] [23]"#,
+            r#"6 1 [{"a":true,"b":null,"c":null,"d":true,"e":false}] [16,16,16,16,16]"#,
+            r#"7 1 [{"id":3}] [23]"#,
+            r#"8 1 [{"a":true,"b":true,"c":true}] [16,16,16]"#,
+            r#"9 ERR 42601 unequal number of entries in row expressions undefined"#,
+        ]
+    );
+}

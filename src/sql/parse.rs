@@ -1508,6 +1508,60 @@ fn select(text: &str, query: ast::Query) -> Result<Select, SqlError> {
     Ok(select)
 }
 
+/// `(a, b) < (x, y)`, as PostgreSQL compares rows: element by element,
+/// the first unequal pair deciding (`a < x OR (a = x AND b < y)`), a NULL
+/// there making it NULL; `=` every pair equal, `<>` any unequal.
+fn row_comparison(
+    text: &str,
+    left: Vec<SqlExpr>,
+    op: BinaryOperator,
+    right: Vec<SqlExpr>,
+) -> Result<Expr, SqlError> {
+    if left.len() != right.len() {
+        return Err(SqlError::new(
+            "42601",
+            "unequal number of entries in row expressions",
+        ));
+    }
+    let (last, strict) = match op {
+        BinaryOperator::Eq => (Op::Eq, None),
+        BinaryOperator::NotEq => (Op::NotEq, None),
+        BinaryOperator::Lt => (Op::Lt, Some(Op::Lt)),
+        BinaryOperator::LtEq => (Op::LtEq, Some(Op::Lt)),
+        BinaryOperator::Gt => (Op::Gt, Some(Op::Gt)),
+        BinaryOperator::GtEq => (Op::GtEq, Some(Op::Gt)),
+        other => {
+            return Err(SqlError::unsupported(
+                text,
+                &format!("the operator {other} between rows"),
+            ))
+        }
+    };
+    let binary = |a: Expr, op: Op, b: Expr| Expr::Binary(Box::new(a), op, Box::new(b));
+    let pairs = left
+        .into_iter()
+        .zip(right)
+        .map(|(a, b)| Ok((expr(text, a)?, expr(text, b)?)))
+        .collect::<Result<Vec<_>, SqlError>>()?;
+    let mut pairs = pairs.into_iter().rev();
+    let Some((a, b)) = pairs.next() else {
+        return Err(SqlError::syntax("an empty row"));
+    };
+    let mut compared = binary(a, last, b);
+    for (a, b) in pairs {
+        compared = match (last, strict) {
+            (Op::Eq, _) => binary(binary(a, Op::Eq, b), Op::And, compared),
+            (Op::NotEq, _) => binary(binary(a, Op::NotEq, b), Op::Or, compared),
+            (_, Some(strict)) => {
+                let equal = binary(binary(a.clone(), Op::Eq, b.clone()), Op::And, compared);
+                binary(binary(a, strict, b), Op::Or, equal)
+            }
+            _ => unreachable!("a comparison"),
+        };
+    }
+    Ok(compared)
+}
+
 fn projection(text: &str, items: Vec<SelectItem>) -> Result<Projection, SqlError> {
     let mut out = Vec::new();
     for item in items {
@@ -1776,6 +1830,14 @@ fn expr(text: &str, expression: SqlExpr) -> Result<Expr, SqlError> {
         },
         SqlExpr::Value(value) => literal(text, value.value)?,
         SqlExpr::Nested(inner) => expr(text, *inner)?,
+        SqlExpr::BinaryOp { left, op, right }
+            if matches!((&*left, &*right), (SqlExpr::Tuple(_), SqlExpr::Tuple(_))) =>
+        {
+            let (SqlExpr::Tuple(left), SqlExpr::Tuple(right)) = (*left, *right) else {
+                unreachable!("two rows")
+            };
+            row_comparison(text, left, op, right)?
+        }
         SqlExpr::BinaryOp { left, op, right } => {
             let op = match op {
                 BinaryOperator::Eq => Op::Eq,
