@@ -3524,3 +3524,93 @@ INSERT INTO jobs (run_at) VALUES (now() - interval '1 minute'), (now() - interva
         ]
     );
 }
+
+/// A schema as `pg_dump --schema-only` (PostgreSQL 15) writes it
+/// (`tests/pg/pg_dump.sql`): psql's `\\restrict`, session settings,
+/// owners and comments change nothing; the serial column's sequence
+/// comes from its `ALTER … SET DEFAULT nextval(…)`, the identity column's
+/// from `ADD GENERATED … AS IDENTITY`; keys, the check and the foreign key
+/// from `ALTER TABLE … ADD CONSTRAINT`, with their names. Each line as
+/// node-postgres 8 printed it from PostgreSQL 15, on the tables the dump
+/// was taken of (2026-12-04).
+#[test]
+fn a_pg_dump_schema_loads_as_postgresql_made_it() {
+    let schema = include_str!("pg/pg_dump.sql");
+    let code = typed_statements(
+        r#"[
+ [
+  "INSERT INTO users (email, name) VALUES ($1, $2) RETURNING id, email",
+  [
+   "a@x",
+   "Ada"
+  ]
+ ],
+ [
+  "INSERT INTO users (email) VALUES ($1) RETURNING id",
+  [
+   "b@x"
+  ]
+ ],
+ [
+  "INSERT INTO users (email) VALUES ($1) RETURNING id",
+  [
+   "a@x"
+  ]
+ ],
+ [
+  "INSERT INTO orders (user_id, total) VALUES ($1, $2) RETURNING id, status",
+  [
+   1,
+   "9.50"
+  ]
+ ],
+ [
+  "INSERT INTO orders (user_id, total) VALUES ($1, $2) RETURNING id",
+  [
+   99,
+   "1"
+  ]
+ ],
+ [
+  "INSERT INTO orders (user_id, total) VALUES ($1, $2) RETURNING id",
+  [
+   2,
+   "-1"
+  ]
+ ],
+ [
+  "INSERT INTO orders (user_id, total) VALUES ($1, $2) RETURNING id",
+  [
+   1,
+   "3"
+  ]
+ ],
+ [
+  "INSERT INTO orders (user_id, total, status) VALUES ($1, $2, 'paid') RETURNING id",
+  [
+   1,
+   "3"
+  ]
+ ],
+ [
+  "SELECT u.email, count(o.id) AS n FROM users u LEFT JOIN orders o ON o.user_id = u.id GROUP BY u.email ORDER BY u.email",
+  []
+ ]
+]"#,
+    );
+    let (_, run) = run_sql(&code, schema, "scenario=script&users=1&clicks=1");
+    assert_eq!(
+        run.messages(),
+        [
+            r#"0 1 [{"id":1,"email":"a@x"}] [23,25]"#,
+            r#"1 1 [{"id":2}] [23]"#,
+            r#"2 ERR 23505 duplicate key value violates unique constraint "users_email_key" Key (email)=(a@x) already exists."#,
+            r#"3 1 [{"id":"1","status":"new"}] [20,25]"#,
+            r#"4 ERR 23503 insert or update on table "orders" violates foreign key constraint "orders_user_id_fkey" Key (user_id)=(99) is not present in table "users"."#,
+            r#"5 ERR 23514 new row for relation "orders" violates check constraint "orders_total_check" Failing row contains (3, 2, -1.00, new)."#,
+            r#"6 ERR 23505 duplicate key value violates unique constraint "orders_one_open" Key (user_id, status)=(1, new) already exists."#,
+            r#"7 1 [{"id":"5"}] [20]"#,
+            r#"8 2 [{"email":"a@x","n":"2"},{"email":"b@x","n":"0"}] [25,20]"#,
+        ]
+    );
+}

@@ -1423,6 +1423,8 @@ pub enum SchemaStep {
     UniqueIndex { table: String, key: Key },
     /// `INSERT`: seed rows; `shown` is the statement as its errors quote it.
     Seed { insert: Insert, shown: String },
+    /// `ALTER TABLE … ADD … FOREIGN KEY`, after the tables it names.
+    ForeignKey { table: String, key: ForeignKey },
 }
 
 #[cfg(test)]

@@ -386,6 +386,12 @@ fn statement(parser: &mut Parser) -> Result<Option<Statement>, ParserError> {
             parser.parse_drop()?
         }
         Keyword::LOCK => parser.parse_lock_statement()?.into(),
+        Keyword::ALTER if is(parser.peek_nth_token_ref(1), Keyword::TABLE) => {
+            match alter_table(parser)? {
+                Some(alter) => Statement::AlterTable(alter),
+                None => return Ok(None),
+            }
+        }
         _ => match &first.token {
             Token::Word(word) if OTHER_STATEMENTS.contains(&word.value.to_uppercase().as_str()) => {
                 return Ok(None)
@@ -394,6 +400,78 @@ fn statement(parser: &mut Parser) -> Result<Option<Statement>, ParserError> {
         },
     };
     Ok(Some(statement))
+}
+
+/// The `ALTER TABLE` a schema dump holds (`pg_dump --schema-only`): `ADD
+/// [CONSTRAINT name]` a key, a foreign key or a check, `ALTER [COLUMN] c
+/// SET DEFAULT …`, `SET NOT NULL` or `ADD GENERATED … AS IDENTITY`, and
+/// `OWNER TO`; `None` for any other (not supported), read up to its end.
+fn alter_table(parser: &mut Parser) -> Result<Option<ast::AlterTable>, ParserError> {
+    parser.advance_token();
+    parser.advance_token();
+    let if_exists = parser.parse_keywords(&[Keyword::IF, Keyword::EXISTS]);
+    let only = parser.parse_keyword(Keyword::ONLY);
+    let name = parser.parse_object_name(false)?;
+    let mut operations = Vec::new();
+    loop {
+        if parser.parse_keyword(Keyword::ADD) {
+            let Some(constraint) = parser.parse_optional_table_constraint()? else {
+                return Ok(None);
+            };
+            let not_valid = parser.parse_keywords(&[Keyword::NOT, Keyword::VALID]);
+            operations.push(ast::AlterTableOperation::AddConstraint {
+                constraint,
+                not_valid,
+            });
+        } else if parser.parse_keyword(Keyword::ALTER) {
+            let _ = parser.parse_keyword(Keyword::COLUMN);
+            let column_name = parser.parse_identifier()?;
+            let op = if parser.parse_keywords(&[Keyword::SET, Keyword::DEFAULT]) {
+                ast::AlterColumnOperation::SetDefault {
+                    value: parser.parse_expr()?,
+                }
+            } else if parser.parse_keywords(&[Keyword::SET, Keyword::NOT, Keyword::NULL]) {
+                ast::AlterColumnOperation::SetNotNull
+            } else if parser.parse_keywords(&[Keyword::ADD, Keyword::GENERATED]) {
+                // `{ ALWAYS | BY DEFAULT } AS IDENTITY [ (sequence options) ]`.
+                let mut depth = 0usize;
+                loop {
+                    match &parser.peek_token_ref().token {
+                        Token::SemiColon | Token::EOF => break,
+                        Token::Comma if depth == 0 => break,
+                        Token::LParen => depth += 1,
+                        Token::RParen => depth = depth.saturating_sub(1),
+                        _ => {}
+                    }
+                    parser.advance_token();
+                }
+                ast::AlterColumnOperation::AddGenerated {
+                    generated_as: None,
+                    sequence_options: None,
+                }
+            } else {
+                return Ok(None);
+            };
+            operations.push(ast::AlterTableOperation::AlterColumn { column_name, op });
+        } else if parser.parse_keywords(&[Keyword::OWNER, Keyword::TO]) {
+            parser.parse_identifier()?;
+        } else {
+            return Ok(None);
+        }
+        if !parser.consume_token(&Token::Comma) {
+            break;
+        }
+    }
+    Ok(Some(ast::AlterTable {
+        name,
+        if_exists,
+        only,
+        operations,
+        location: None,
+        on_cluster: None,
+        table_type: None,
+        end_token: ast::helpers::attached_token::AttachedToken::empty(),
+    }))
 }
 
 /// Whether a token is that keyword.
@@ -2429,12 +2507,30 @@ fn literal(text: &str, value: SqlValue) -> Result<Expr, SqlError> {
 /// up to the first that does not parse or is not one of them: that one is
 /// the plan's error, and the statements after it are left out.
 pub fn schema(text: &str) -> SchemaPlan {
+    // psql's own commands (pg_dump's `\restrict`, `\connect`) are psql's,
+    // not the server's: a schema runs as `psql -f` runs it.
+    let text: String = text
+        .lines()
+        .map(|line| match line.trim_start().starts_with('\\') {
+            true => "",
+            false => line,
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let text = text.as_str();
     let mut steps = Vec::new();
     let error = statements(text)
         .and_then(|pieces| {
             for piece in pieces {
-                if let Some(step) = schema_step(piece)? {
-                    steps.push(step);
+                if let Some(Statement::AlterTable(_)) = &piece.statement {
+                    let Some(Statement::AlterTable(alter)) = piece.statement else {
+                        unreachable!("an ALTER TABLE")
+                    };
+                    alter_created(&mut steps, piece.text, alter)?;
+                } else if !ignored(&piece) {
+                    if let Some(step) = schema_step(piece)? {
+                        steps.push(step);
+                    }
                 }
             }
             Ok(())
@@ -2443,13 +2539,149 @@ pub fn schema(text: &str) -> SchemaPlan {
     SchemaPlan { steps, error }
 }
 
+/// A table constraint of a CREATE TABLE or an `ALTER TABLE … ADD`, in its
+/// table's schema: a key, a foreign key; a check comes back, for
+/// [`table_checks`] to name.
+fn add_constraint(
+    schema: &mut TableSchema,
+    constraint: TableConstraint,
+) -> Option<(Option<String>, SqlExpr)> {
+    let name = &schema.name;
+    match constraint {
+        TableConstraint::PrimaryKey(pk) => {
+            let cols = ident_columns(&pk.columns);
+            for column in schema.columns.iter_mut().filter(|c| cols.contains(&c.name)) {
+                column.not_null = true;
+            }
+            schema.keys.push(Key {
+                name: pk.name.as_ref().map_or(format!("{name}_pkey"), ident),
+                columns: cols,
+                primary: true,
+            });
+        }
+        TableConstraint::Check(check) => {
+            return Some((check.name.as_ref().map(ident), *check.expr));
+        }
+        TableConstraint::ForeignKey(fk) => {
+            let columns = fk.columns.iter().map(ident).collect();
+            let fk = foreign_key(name, columns, &fk);
+            schema.foreign_keys.push(fk);
+        }
+        TableConstraint::Unique(unique) => {
+            let cols = ident_columns(&unique.columns);
+            schema.keys.push(Key {
+                name: unique
+                    .name
+                    .as_ref()
+                    .map_or(format!("{name}_{}_key", cols.join("_")), ident),
+                columns: cols,
+                primary: false,
+            });
+        }
+        _ => {}
+    }
+    None
+}
+
+/// Statements of a schema dump that change nothing the model keeps:
+/// session settings (`SET …`, `SELECT pg_catalog.set_config(…)`),
+/// comments, owners and grants, extensions, and the sequences behind
+/// serial columns (their columns' `DEFAULT nextval(…)` makes them serial).
+fn ignored(piece: &Piece) -> bool {
+    let kind = piece.kind.to_uppercase();
+    let first = kind.split(' ').next().unwrap_or_default();
+    let words = piece.text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let words = words.to_lowercase();
+    matches!(first, "SET" | "COMMENT" | "GRANT" | "REVOKE")
+        && !matches!(piece.statement, Some(Statement::Set(_)))
+        || matches!(
+            kind.as_str(),
+            "CREATE EXTENSION" | "CREATE SEQUENCE" | "ALTER SEQUENCE" | "CREATE SCHEMA"
+        )
+        || first == "ALTER" && words.contains(" owner to ")
+        || words.starts_with("select pg_catalog.set_config(")
+}
+
+/// An `ALTER TABLE` of a schema, applied to its table's CREATE TABLE
+/// earlier in the schema: a constraint added, a column's default or NOT
+/// NULL set, a column made an identity.
+fn alter_created(
+    steps: &mut Vec<SchemaStep>,
+    shown: &str,
+    alter: ast::AlterTable,
+) -> Result<(), SqlError> {
+    let name = object_name(&alter.name);
+    // `OWNER TO` alone (of a table, or of a sequence as pg_dump writes it).
+    if alter.operations.is_empty() {
+        return Ok(());
+    }
+    let created = steps.iter_mut().rev().find_map(|step| match step {
+        SchemaStep::Create(schema) if schema.name == name => Some(schema),
+        _ => None,
+    });
+    let Some(schema) = created else {
+        return Err(SqlError::new(
+            "42P01",
+            format!(
+                "relation \"{name}\" does not exist, in \"{}\"",
+                quote(shown)
+            ),
+        ));
+    };
+    let mut added = Vec::new();
+    for operation in alter.operations {
+        match operation {
+            // A foreign key once the table it refers to is there: here.
+            ast::AlterTableOperation::AddConstraint {
+                constraint: TableConstraint::ForeignKey(fk),
+                ..
+            } => {
+                let columns = fk.columns.iter().map(ident).collect();
+                let key = foreign_key(&schema.name, columns, &fk);
+                added.push(SchemaStep::ForeignKey {
+                    table: schema.name.clone(),
+                    key,
+                });
+            }
+            ast::AlterTableOperation::AddConstraint { constraint, .. } => {
+                if let Some(check) = add_constraint(schema, constraint) {
+                    let checks = table_checks(shown, &schema.name, vec![check]);
+                    schema.checks.extend(checks);
+                }
+            }
+            ast::AlterTableOperation::AlterColumn { column_name, op } => {
+                let column_name = ident(&column_name);
+                let Some(column) = schema.columns.iter_mut().find(|c| c.name == column_name) else {
+                    return Err(SqlError::new(
+                        "42703",
+                        format!("column \"{column_name}\" of relation \"{name}\" does not exist"),
+                    ));
+                };
+                match op {
+                    ast::AlterColumnOperation::SetDefault { value } => {
+                        column.default = Some(default(shown, value)?);
+                    }
+                    ast::AlterColumnOperation::SetNotNull => column.not_null = true,
+                    _ => {
+                        column.default = Some(Default::Serial);
+                        column.not_null = true;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    steps.extend(added);
+    Ok(())
+}
+
 /// One statement of a schema as a step (`None`: nothing to do).
 fn schema_step(piece: Piece) -> Result<Option<SchemaStep>, SqlError> {
     let shown = piece.text;
     let not_in_schema = || {
         SqlError::unsupported(
             shown,
-            "this statement in a schema (it may hold CREATE TABLE, CREATE UNIQUE INDEX, INSERT and DROP TABLE IF EXISTS)",
+            "this statement in a schema (it may hold CREATE TABLE, CREATE [UNIQUE] INDEX, ALTER TABLE … ADD CONSTRAINT or ALTER COLUMN, INSERT, DROP TABLE IF EXISTS, and what pg_dump writes around them)",
         )
     };
     let Some(statement) = piece.statement else {
@@ -2516,49 +2748,20 @@ fn schema_step(piece: Piece) -> Result<Option<SchemaStep>, SqlError> {
                 }
                 columns.push(column);
             }
-            for constraint in create.constraints {
-                match constraint {
-                    TableConstraint::PrimaryKey(pk) => {
-                        let cols = ident_columns(&pk.columns);
-                        for column in columns.iter_mut().filter(|c| cols.contains(&c.name)) {
-                            column.not_null = true;
-                        }
-                        keys.push(Key {
-                            name: pk.name.as_ref().map_or(format!("{name}_pkey"), ident),
-                            columns: cols,
-                            primary: true,
-                        });
-                    }
-                    TableConstraint::Check(check) => {
-                        checks.push((check.name.as_ref().map(ident), *check.expr));
-                    }
-                    TableConstraint::ForeignKey(fk) => {
-                        let columns = fk.columns.iter().map(ident).collect();
-                        foreign_keys.push(foreign_key(&name, columns, &fk));
-                    }
-                    TableConstraint::Unique(unique) => {
-                        let cols = ident_columns(&unique.columns);
-                        keys.push(Key {
-                            name: unique
-                                .name
-                                .as_ref()
-                                .map_or(format!("{name}_{}_key", cols.join("_")), ident),
-                            columns: cols,
-                            primary: false,
-                        });
-                    }
-                    _ => {}
-                }
-            }
-            let checks = table_checks(shown, &name, checks);
-            let schema = TableSchema {
+            let mut schema = TableSchema {
                 name,
                 columns,
                 keys,
                 expect_unique: Vec::new(),
-                checks,
+                checks: Vec::new(),
                 foreign_keys,
             };
+            for constraint in create.constraints {
+                if let Some(check) = add_constraint(&mut schema, constraint) {
+                    checks.push(check);
+                }
+            }
+            schema.checks = table_checks(shown, &schema.name, checks);
             for key in &schema.keys {
                 for column in &key.columns {
                     if !schema.columns.iter().any(|c| &c.name == column) {
@@ -2980,12 +3183,73 @@ mod tests {
     }
 
     #[test]
+    fn a_schema_dumps_alter_table_reads_into_its_tables() {
+        let text = "SET statement_timeout = 0;\n\
+                    \\restrict abc\n\
+                    SELECT pg_catalog.set_config('search_path', '', false);\n\
+                    CREATE EXTENSION IF NOT EXISTS pgcrypto;\n\
+                    CREATE TABLE public.a (id integer NOT NULL, n int);\n\
+                    CREATE SEQUENCE public.a_id_seq START WITH 1;\n\
+                    ALTER TABLE public.a_id_seq OWNER TO app;\n\
+                    ALTER SEQUENCE public.a_id_seq OWNED BY public.a.id;\n\
+                    ALTER TABLE ONLY public.a ALTER COLUMN id SET DEFAULT nextval('public.a_id_seq'::regclass);\n\
+                    ALTER TABLE ONLY public.a ADD CONSTRAINT a_pkey PRIMARY KEY (id), ALTER COLUMN n SET NOT NULL;\n\
+                    CREATE TABLE b (a_id int);\n\
+                    ALTER TABLE ONLY b ADD CONSTRAINT b_a FOREIGN KEY (a_id) REFERENCES a(id);\n\
+                    COMMENT ON TABLE b IS 'b';";
+        let plan = schema(text);
+        assert_eq!(plan.error, None);
+        let [SchemaStep::Create(a), SchemaStep::Create(b), SchemaStep::ForeignKey { table, key }] =
+            plan.steps.as_slice()
+        else {
+            panic!("two tables, then the foreign key: {:?}", plan.steps)
+        };
+        assert_eq!(
+            (a.columns[0].default.clone(), a.columns[0].not_null),
+            (Some(Default::Serial), true)
+        );
+        assert!(a.columns[1].not_null);
+        assert_eq!(
+            (a.keys[0].name.as_str(), a.keys[0].primary),
+            ("a_pkey", true)
+        );
+        assert_eq!(
+            (b.name.as_str(), table.as_str(), key.name.as_str()),
+            ("b", "b", "b_a")
+        );
+        // An ALTER of another kind, or of a table the schema has not made,
+        // stops the schema and says why; so does setval, which would
+        // change what the serial gives.
+        for (text, code) in [
+            (
+                "CREATE TABLE a (id int); ALTER TABLE a ADD COLUMN n int",
+                "0A000",
+            ),
+            (
+                "CREATE TABLE a (id int); ALTER TABLE c ADD CONSTRAINT c_pkey PRIMARY KEY (id)",
+                "42P01",
+            ),
+            (
+                "CREATE TABLE a (id int); ALTER TABLE a ALTER COLUMN nope SET NOT NULL",
+                "42703",
+            ),
+            (
+                "CREATE TABLE a (id serial); SELECT pg_catalog.setval('a_id_seq', 5, true)",
+                "0A000",
+            ),
+        ] {
+            let error = schema(text).error.expect("an error");
+            assert_eq!(error.code, code, "{text}: {}", error.message);
+        }
+    }
+
+    #[test]
     fn a_schema_quotes_each_statement_as_written() {
         let text = "create table t (a text primary key);\n\
                     insert into t (a)\n  values ('é');\n\
                     -- a comment\n\
                     INSERT INTO t (a) VALUES ('ü') ;\n\
-                    create extension if not exists \"uuid-ossp\";\n\
+                    create view v as select a from t;\n\
                     insert into t (a) values ('never')";
         let plan = schema(text);
         let shown: Vec<&str> = plan
@@ -3004,11 +3268,11 @@ mod tests {
             ]
         );
         assert_eq!(plan.steps.len(), 3);
-        let error = plan.error.expect("the extension stops the schema");
+        let error = plan.error.expect("the view stops the schema");
         assert!(
             error
                 .message
-                .contains("in \"create extension if not exists \"uuid-ossp\"\""),
+                .contains("in \"create view v as select a from t\""),
             "{}",
             error.message
         );

@@ -19,6 +19,7 @@ pub fn load(text: &str, db: &mut Database) -> Result<(), SqlError> {
         match step {
             SchemaStep::Create(schema) => db.create(schema)?,
             SchemaStep::UniqueIndex { table, key } => db.add_key(&table, key, true)?,
+            SchemaStep::ForeignKey { table, key } => db.add_foreign_key(&table, key)?,
             SchemaStep::Seed { insert, shown } => db.seed(&insert).map_err(|mut error| {
                 error.message = format!("{}, in \"{}\"", error.message, quote(&shown));
                 error

@@ -523,6 +523,25 @@ impl Database {
         Ok(())
     }
 
+    /// Adds a foreign key to a table (`ALTER TABLE … ADD … FOREIGN KEY`),
+    /// checked as CREATE TABLE's are. The rows there already are not
+    /// checked against it.
+    pub fn add_foreign_key(
+        &mut self,
+        table: &str,
+        key: crate::sql::ForeignKey,
+    ) -> Result<(), SqlError> {
+        let Some(found) = self.tables.get(table) else {
+            return Err(no_table(table));
+        };
+        let mut schema = found.schema.clone();
+        schema.foreign_keys = vec![key];
+        self.resolve_foreign_keys(&mut schema)?;
+        let found = self.tables.get_mut(table).expect("a table");
+        found.schema.foreign_keys.extend(schema.foreign_keys);
+        Ok(())
+    }
+
     pub fn has_tables(&self) -> bool {
         !self.tables.is_empty()
     }
