@@ -1144,7 +1144,7 @@ fn get_or_create_finds_no_row_after_waiting_on_real_postgres() {
 #[test]
 fn get_or_create_under_a_savepoint_on_real_postgres() {
     let code = include_str!("pg/savepoint_get_or_create.js");
-    let schema = include_str!("pg/savepoint_get_or_create.sql");
+    let schema = include_str!("../examples/scripts/signup_pg.sql");
     let fragment = "v=1&scenario=script&users=1&clicks=2";
     let Some(report) = play_script(code, Some(schema), fragment, 2) else {
         return;

@@ -1811,7 +1811,7 @@ fn savepoints_keep_and_release_locks_as_postgresql() {
 #[test]
 fn get_or_create_under_a_savepoint_finds_the_other_insert() {
     let code = include_str!("pg/savepoint_get_or_create.js");
-    let schema = include_str!("pg/savepoint_get_or_create.sql");
+    let schema = include_str!("../examples/scripts/signup_pg.sql");
     let (m, run) = run_sql(code, schema, DOUBLE_CLICK);
     assert_eq!(run.messages(), ["user 1", "user 1"]);
     assert_eq!((m.errors, m.duplicate_tickets), (0, 0));

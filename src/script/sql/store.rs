@@ -1933,6 +1933,18 @@ impl Database {
         Ok(())
     }
 
+    /// `FOR UPDATE` (or `FOR SHARE`) of a row it claimed, for the
+    /// transaction.
+    fn lock_row(&mut self, id: TxnId, table: &str, index: usize, for_update: bool) {
+        let slot = &mut self.tables.get_mut(table).expect("a table").slots[index];
+        if for_update {
+            slot.locker = Some(id);
+        } else if !slot.sharers.contains(&id) {
+            slot.sharers.push(id);
+        }
+        self.hold(id, table, index);
+    }
+
     fn hold(&mut self, id: TxnId, table: &str, index: usize) {
         self.txns
             .get_mut(&id)
@@ -2118,13 +2130,7 @@ impl Database {
         self.access.read = read;
         if select.locks() {
             for &index in &found {
-                let slot = &mut self.tables.get_mut(name).expect("a table").slots[index];
-                if select.for_update {
-                    slot.locker = Some(id);
-                } else if !slot.sharers.contains(&id) {
-                    slot.sharers.push(id);
-                }
-                self.hold(id, name, index);
+                self.lock_row(id, name, index, select.for_update);
             }
         }
         Ok(Reply {
@@ -2302,14 +2308,7 @@ impl Database {
             self.claim(id, snapshot, table, &indexes, share)?;
         }
         for (n, index) in rows {
-            let name = &sources[n].0;
-            let slot = &mut self.tables.get_mut(name).expect("a table").slots[index];
-            if select.for_update {
-                slot.locker = Some(id);
-            } else if !slot.sharers.contains(&id) {
-                slot.sharers.push(id);
-            }
-            self.hold(id, name, index);
+            self.lock_row(id, &sources[n].0, index, select.for_update);
         }
         Ok(kept.split_off(window.offset.min(kept.len())))
     }
