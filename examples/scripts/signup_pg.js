@@ -8,7 +8,9 @@
 // which has no such user: the statement returns no row, `user.id` throws,
 // and the second sign-in fails. `ON CONFLICT (email) DO UPDATE SET email =
 // EXCLUDED.email` is a fix: after the wait it updates the first one's row
-// and returns it.
+// and returns it. So is Django's way: INSERT under a SAVEPOINT, and on a
+// unique violation (23505) ROLLBACK TO it and SELECT, a new statement that
+// sees the first one's row.
 //
 // See it: `users=1&clicks=2` gives errors 1 (the second click finds no
 // user); with DO UPDATE, `signed_in` 2 and no error.
