@@ -3614,3 +3614,49 @@ fn a_pg_dump_schema_loads_as_postgresql_made_it() {
         ]
     );
 }
+
+/// `DEFAULT` among an INSERT's VALUES, in one row of several and for
+/// every column: the column's default (the serial's next value, NULL
+/// without one), as if the column were not named. Each line as
+/// node-postgres 8 printed it from PostgreSQL 15 on the pg_dump schema
+/// (2026-12-04).
+#[test]
+fn default_among_values_answers_as_postgresql_does() {
+    let schema = include_str!("pg/pg_dump.sql");
+    let code = typed_statements(
+        r#"[
+ [
+  "INSERT INTO users (id, email) VALUES (DEFAULT, $1) RETURNING id",
+  [
+   "a@x"
+  ]
+ ],
+ [
+  "INSERT INTO users VALUES (DEFAULT, 'z@x', DEFAULT, DEFAULT) RETURNING id, name",
+  []
+ ],
+ [
+  "INSERT INTO orders (user_id, total, status) VALUES (1, 2, DEFAULT), (1, 3, 'paid') RETURNING id, status",
+  []
+ ],
+ [
+  "INSERT INTO users (id, email, name) VALUES (DEFAULT, $1, $2), (DEFAULT, $3, DEFAULT) RETURNING id, email, name",
+  [
+   "b@x",
+   "Bob",
+   "c@x"
+  ]
+ ]
+]"#,
+    );
+    let (_, run) = run_sql(&code, schema, "scenario=script&users=1&clicks=1");
+    assert_eq!(
+        run.messages(),
+        [
+            r#"0 1 [{"id":1}] [23]"#,
+            r#"1 1 [{"id":2,"name":null}] [23,25]"#,
+            r#"2 2 [{"id":"1","status":"new"},{"id":"2","status":"paid"}] [20,25]"#,
+            r#"3 2 [{"id":3,"email":"b@x","name":"Bob"},{"id":4,"email":"c@x","name":null}] [23,25,25]"#,
+        ]
+    );
+}

@@ -802,6 +802,8 @@ pub struct Delete {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Expr {
     Column(String),
+    /// `DEFAULT` as a value of an INSERT's VALUES: the column's default.
+    Default,
     /// `EXCLUDED.column` in `ON CONFLICT DO UPDATE`.
     Excluded(String),
     Value(#[serde(with = "crate::boundary::json_text")] Value),
@@ -933,6 +935,7 @@ macro_rules! each_child {
             // A subquery's expressions read its own table: they are not
             // this expression's children (`Expr::subquery`).
             Expr::Column(_)
+            | Expr::Default
             | Expr::Excluded(_)
             | Expr::Value(_)
             | Expr::Param(_)

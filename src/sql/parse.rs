@@ -402,6 +402,18 @@ fn statement(parser: &mut Parser) -> Result<Option<Statement>, ParserError> {
     Ok(Some(statement))
 }
 
+/// A value of an INSERT's VALUES: an expression, or `DEFAULT`.
+fn value_of(text: &str, e: SqlExpr) -> Result<Expr, SqlError> {
+    match e {
+        SqlExpr::Identifier(name)
+            if name.quote_style.is_none() && name.value.eq_ignore_ascii_case("default") =>
+        {
+            Ok(Expr::Default)
+        }
+        e => expr(text, e),
+    }
+}
+
 /// The `ALTER TABLE` a schema dump holds (`pg_dump --schema-only`): `ADD
 /// [CONSTRAINT name]` a key, a foreign key or a check, `ALTER [COLUMN] c
 /// SET DEFAULT …`, `SET NOT NULL` or `ADD GENERATED … AS IDENTITY`, and
@@ -1825,7 +1837,7 @@ fn insert(text: &str, insert: ast::Insert) -> Result<Insert, SqlError> {
             values
                 .rows
                 .into_iter()
-                .map(|row| row.content.into_iter().map(|e| expr(text, e)).collect())
+                .map(|row| row.content.into_iter().map(|e| value_of(text, e)).collect())
                 .collect::<Result<Vec<Vec<Expr>>, SqlError>>()?,
             None,
         ),

@@ -50,6 +50,14 @@ pub fn eval(
         Expr::Exists(..) | Expr::InSelect(..) | Expr::Scalar(_) => {
             return Err(error("0A000", "cannot use subquery here".into()))
         }
+        // An INSERT's VALUES put the column's default in its place
+        // (`Database::new_row`); anywhere else PostgreSQL refuses it.
+        Expr::Default => {
+            return Err(error(
+                "42601",
+                "DEFAULT is not allowed in this context".into(),
+            ))
+        }
         // The store binds a correlated subquery's outer columns before it
         // runs it (`Database::bind_rows`); one left reads a query the
         // model runs no subquery for.

@@ -2785,6 +2785,10 @@ impl Database {
         let mut given = BTreeMap::new();
         for (name, value) in names.iter().zip(values) {
             let column = column_of(schema, name).map_err(Stop::Fail)?;
+            // `DEFAULT`: as if the column were not named.
+            if *value == Expr::Default {
+                continue;
+            }
             let evaluated = eval(value, None, None, ctx).map_err(Stop::Fail)?;
             let numeric = is_numeric(value, ctx);
             let coerced = coerce(table, column, evaluated, numeric).map_err(Stop::Fail)?;
@@ -3323,10 +3327,11 @@ fn failing_row(mut error: SqlError, table: &str, row: &[Value]) -> SqlError {
     let values: Vec<String> = row
         .iter()
         .map(|v| {
-            if v.is_null() {
-                "null".into()
-            } else {
-                super::eval::text(v)
+            match v {
+                Value::Null => "null".into(),
+                // A timestamp as PostgreSQL writes it in text.
+                Value::String(kept) if super::time::is_kept(kept) => super::time::output(kept),
+                v => super::eval::text(v),
             }
         })
         .collect();

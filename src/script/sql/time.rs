@@ -20,6 +20,23 @@ pub fn timestamp(ms: f64) -> String {
     format!("{year:04}-{month:02}-{day:02}T{h:02}:{m:02}:{s:02}.{millis:03}Z")
 }
 
+/// Whether a text is a timestamp as the model keeps one
+/// (`2024-03-05T10:00:00.000Z`).
+pub fn is_kept(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let digits = |range: std::ops::Range<usize>| bytes[range].iter().all(u8::is_ascii_digit);
+    bytes.len() == 24
+        && bytes[4] == b'-'
+        && bytes[7] == b'-'
+        && bytes[10] == b'T'
+        && bytes[13] == b':'
+        && bytes[16] == b':'
+        && bytes[19] == b'.'
+        && bytes[23] == b'Z'
+        && digits(0..4)
+        && digits(20..23)
+}
+
 /// A kept timestamp as PostgreSQL writes a `timestamptz` in text (the
 /// session's zone UTC): `2024-03-05 10:00:00+00`, `…10:00:00.12+00`.
 pub fn output(kept: &str) -> String {
@@ -280,6 +297,20 @@ pub(super) fn civil(days: i64) -> (i64, i64, i64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_kept_timestamp_is_known_by_its_shape() {
+        assert!(is_kept(&timestamp(80.0)));
+        assert_eq!(output(&timestamp(80.0)), "1970-01-01 00:00:00.08+00");
+        for text in [
+            "2024-03-05",
+            "2024-03-05 10:00:00+00",
+            "2024-03-05T10:00:00Z",
+            "x",
+        ] {
+            assert!(!is_kept(text), "{text}");
+        }
+    }
 
     #[test]
     fn one_instant_written_several_ways_is_one_value() {

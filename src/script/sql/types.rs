@@ -181,7 +181,7 @@ pub fn type_of(expr: &Expr, ctx: &Context) -> Type {
         Expr::Value(Value::Number(n)) if n.is_i64() => Type::Int,
         Expr::Value(Value::Number(_)) => Type::Numeric(None),
         Expr::Value(Value::Bool(_)) => Type::Bool,
-        Expr::Value(_) | Expr::Param(_) => Type::Text,
+        Expr::Value(_) | Expr::Param(_) | Expr::Default => Type::Text,
         Expr::Now => Type::Timestamp,
         Expr::Uuid => Type::Uuid,
         // An `xid`; its text is a number, as a bigint's is.
