@@ -1391,13 +1391,6 @@ impl Database {
         locked: &mut bool,
     ) -> Result<Reply, Stop> {
         *locked |= select.locks();
-        // Rows it locks it finds as they are now, as PostgreSQL rechecks
-        // a row it waited for (the statement's snapshot, unless it runs
-        // again after a wait: `Cte::snapshot`).
-        let snapshot = match select.locks() {
-            true => self.snapshot(id),
-            false => snapshot,
-        };
         let mut select = select.clone();
         let mut failed = None;
         crate::sql::visit_select(&mut select, &mut |e| {
