@@ -2278,9 +2278,12 @@ impl Database {
         if let Some(end) = window.end() {
             kept.truncate(end);
         }
-        let mut rows: Vec<(usize, usize)> = kept.iter().flat_map(|(_, from)| slots(from)).collect();
-        rows.sort_unstable();
-        rows.dedup();
+        let mut rows: Vec<(usize, usize)> = Vec::new();
+        for slot in kept.iter().flat_map(|(_, from)| slots(from)) {
+            if !rows.contains(&slot) {
+                rows.push(slot);
+            }
+        }
         if let (true, Some(&(n, _))) = (select.nowait, rows.iter().find(|&&slot| held(self, slot)))
         {
             return Err(Stop::Fail(sql_error(

@@ -45,7 +45,7 @@ impl<Id: Ord + Copy> TableLocks<Id> {
     }
 
     /// The modes `id` holds, by table.
-    pub fn held_by(&self, id: Id) -> BTreeMap<String, u8> {
+    pub fn held_by(&self, id: Id) -> Vec<(String, u8)> {
         self.0
             .iter()
             .filter_map(|(table, holders)| Some((table.clone(), *holders.get(&id)?)))
@@ -54,10 +54,10 @@ impl<Id: Ord + Copy> TableLocks<Id> {
 
     /// `id` goes back to holding `held` ([`TableLocks::held_by`] before):
     /// the locks it took since go.
-    pub fn restore(&mut self, id: Id, held: &BTreeMap<String, u8>) {
+    pub fn restore(&mut self, id: Id, held: &[(String, u8)]) {
         for (table, holders) in &mut self.0 {
-            match held.get(table) {
-                Some(&modes) => {
+            match held.iter().find(|(t, _)| t == table) {
+                Some(&(_, modes)) => {
                     holders.insert(id, modes);
                 }
                 None => {

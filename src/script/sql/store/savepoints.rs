@@ -14,8 +14,6 @@
 //! happens); the block then refuses everything but `ROLLBACK TO` a
 //! savepoint, `ROLLBACK` and `COMMIT` (which rolls back), as without one.
 
-use std::collections::BTreeMap;
-
 use super::{sql_error, AdvisoryKey, Database, Hold, Owner, TxnId};
 use crate::script::sql::value::Row;
 use crate::script::sql::SqlError;
@@ -25,8 +23,8 @@ use crate::script::sql::SqlError;
 pub(super) struct Savepoint {
     name: String,
     /// Each row the transaction held, as it held it.
-    rows: BTreeMap<(String, usize), Held>,
-    table_locks: BTreeMap<String, u8>,
+    rows: Vec<((String, usize), Held)>,
+    table_locks: Vec<(String, u8)>,
     advisory: Vec<(AdvisoryKey, Hold)>,
 }
 
@@ -133,10 +131,17 @@ impl Database {
         let txn = self.txns.get_mut(&id).expect("a transaction");
         txn.savepoints.truncate(at + 1);
         let savepoint = txn.savepoints[at].clone();
-        let held = std::mem::replace(&mut txn.held, savepoint.rows.keys().cloned().collect());
-        for (table, index) in held {
+        let held = std::mem::take(&mut txn.held);
+        for (row, _) in &savepoint.rows {
+            txn.held.insert(row.clone());
+        }
+        for row in held {
+            let then = savepoint
+                .rows
+                .iter()
+                .find_map(|(was, held)| (*was == row).then_some(held));
+            let (table, index) = row;
             let slot = &mut self.tables.get_mut(&table).expect("a table").slots[index];
-            let then = savepoint.rows.get(&(table, index));
             if slot.locker == Some(id) && !then.is_some_and(|held| held.locker) {
                 slot.locker = None;
             }
