@@ -521,6 +521,35 @@ fn a_thousand_requests_share_a_hundred_connections() {
     assert_summary_agrees(&tickets);
 }
 
+#[test]
+fn a_replay_past_its_first_deadline_lands_every_operation() {
+    // A trial's first deadline passes before the replay lands anything
+    // (1 ms): as on a slow or busy machine, the replay goes on while it
+    // lands operations, so every one lands and no request is hung.
+    let fragment = "scenario=stampede&strategy=keyed-mutex&requests=50";
+    if std::env::var(POSTGRES_ENV).map_or(true, |url| url.is_empty()) {
+        eprintln!("skipping real-server test of `{fragment}`: {POSTGRES_ENV} is not set");
+        return;
+    }
+    let options = RealOptions {
+        trial_timeout: std::time::Duration::from_millis(1),
+        ..RealOptions::default()
+    };
+    let report = real::run(fragment, &options).unwrap_or_else(|error| panic!("{error}"));
+    let trial = &report.trials[0];
+    assert_eq!(trial.left_the_simulation, None);
+    let [landed, all] = trial.replayed.expect("a replay");
+    assert_eq!((landed, all), (102, 102));
+    assert_eq!(trial.metrics.metrics.hung, 0);
+    assert_eq!(
+        (
+            trial.metrics.metrics.db_reads,
+            trial.metrics.metrics.cache_hits
+        ),
+        (1, 49)
+    );
+}
+
 // ---------------------------------------------------------------------------
 // A person's own handler on the real servers (`interleave real --script`):
 // its calls replayed in the simulated order, so every trial is the same.

@@ -237,11 +237,15 @@ pub fn run(fragment: &str, options: &RealOptions) -> Result<RealReport, String> 
     let sim = scheduled.into_inner();
     let simulation = sim.metrics();
     // A trial gets twice the model's run time plus 2 s (at most
-    // `trial_timeout`); requests still waiting then are `hung`.
+    // `trial_timeout`); requests still waiting then are `hung`. A replay
+    // goes on until `slack` after the last operation it landed: a slow
+    // machine plays the same order later, and hangs no request for that.
     let simulated = Duration::from_micros(sim.now());
-    let timeout = options
-        .trial_timeout
-        .min(simulated * 2 + Duration::from_secs(2));
+    let slack = simulated * 2 + Duration::from_secs(2);
+    let timeout = Timeout {
+        first: options.trial_timeout.min(slack),
+        slack,
+    };
     let mut trials = Vec::new();
     for trial in 0..options.trials.max(1) {
         let seed = config.seed.wrapping_add(u64::from(trial));
@@ -519,13 +523,21 @@ async fn cache_connection(
     }
 }
 
+/// How long a trial's requests have to return: `first`, and in a replay
+/// also until `slack` after the last operation it landed.
+#[derive(Clone, Copy)]
+struct Timeout {
+    first: Duration,
+    slack: Duration,
+}
+
 async fn play_trial(
     config: &Config,
     options: &RealOptions,
     urls: &Urls,
     cache_server: CacheServer,
     seed: u64,
-    timeout: Duration,
+    timeout: Timeout,
     replay: Option<Rc<replay::Replay>>,
 ) -> Result<TrialReport, String> {
     let wall = Instant::now();
@@ -610,10 +622,24 @@ async fn play_trial(
             }
         });
     }
-    let deadline = tokio::time::Instant::now() + timeout;
+    let start = tokio::time::Instant::now();
+    let mut deadline = start + timeout.first;
     let mut finished = 0;
-    while let Ok(Some(_)) = tokio::time::timeout_at(deadline, tasks.join_next()).await {
-        finished += 1;
+    loop {
+        match tokio::time::timeout_at(deadline, tasks.join_next()).await {
+            Ok(Some(_)) => finished += 1,
+            Ok(None) => break,
+            Err(_) => {
+                // Out of time, unless a replay landed an operation less
+                // than `slack` ago.
+                let Some(replay) = &replay else { break };
+                let moved = replay.last_landed().unwrap_or(start) + timeout.slack;
+                if moved <= tokio::time::Instant::now() {
+                    break;
+                }
+                deadline = moved;
+            }
+        }
     }
     tasks.abort_all();
     let hung = plan.len() as u64 - finished;

@@ -27,6 +27,8 @@ pub struct Replay {
     clock: Cell<Micros>,
     /// The next to land.
     next: Cell<usize>,
+    /// When the last one landed, on the real clock.
+    last_landed: Cell<Option<tokio::time::Instant>>,
     moved: Notify,
     /// Why the replay stopped following the simulation, if it did.
     left: RefCell<Option<String>>,
@@ -81,6 +83,7 @@ impl Replay {
             order,
             clock: Cell::new(0),
             next: Cell::new(0),
+            last_landed: Cell::new(None),
             moved: Notify::new(),
             left: RefCell::new(None),
         })
@@ -89,6 +92,11 @@ impl Replay {
     /// Operations replayed so far, out of all.
     pub fn progress(&self) -> (usize, usize) {
         (self.next.get(), self.order.len())
+    }
+
+    /// When the last operation landed (`None` before the first).
+    pub fn last_landed(&self) -> Option<tokio::time::Instant> {
+        self.last_landed.get()
     }
 
     /// Why the replay stopped following the simulation, if it did.
@@ -141,6 +149,7 @@ impl Replay {
     /// server for a lock the next ones will free): the next one may go.
     pub fn landed(&self) {
         self.next.set(self.next.get() + 1);
+        self.last_landed.set(Some(tokio::time::Instant::now()));
         self.moved.notify_waiters();
     }
 
