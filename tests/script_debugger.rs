@@ -1190,3 +1190,61 @@ fn what_happened_names_sql_statements_as_sql() {
     );
     assert!(steps.iter().all(|text| !text.contains("(\"")), "{steps:#?}");
 }
+
+/// A failure "What happened" can tell: in `signup_pg`, the second sign-in's
+/// get-or-create statement waits for the first one's row, and goes on,
+/// once the first commits, with the snapshot it took before the wait: no
+/// rows, and `user.id` throws. The story says so in the script's lines;
+/// the event-loop pane says what the statement got, in SQL's words. With
+/// the `DO UPDATE` fix nothing fails and there is no story.
+#[test]
+fn a_failure_after_a_row_lock_wait_is_told_from_the_snapshot() {
+    use interleave::debugger::narrate::describe_event;
+    use interleave::explain::{explain_recording, StoryKind};
+    use interleave::sim::What;
+    let (config, program) = open("#v=1&scenario=script&example=signup_pg&users=1&clicks=2");
+    let recording = Recording::of_program(&program, &config).unwrap();
+    assert_eq!(recording.metrics.errors, 1);
+    let explanation = explain_recording(&recording);
+    let story = explanation.story.as_ref().expect("the failure's story");
+    assert_eq!(story.kind, StoryKind::FailedRequest);
+    assert_eq!((story.requests.as_slice(), story.step), (&[0, 1][..], 10));
+    assert_eq!(
+        story.text,
+        "#1's SELECT users (line 31) waited at 40 ms for a row lock #0 held. #0's COMMIT landed \
+         at 110 ms, and the statement went on with the snapshot it had taken before the wait, \
+         which has none of #0's new rows: it returned no rows. Then #1 failed: TypeError: Cannot \
+         read properties of undefined (reading 'id') (line 44, column 73)."
+    );
+    assert!(
+        explanation.summary.starts_with("#1 failed with TypeError"),
+        "{}",
+        explanation.summary
+    );
+    let said: Vec<String> = recording
+        .events
+        .iter()
+        .filter(|e| e.request == 1 && matches!(e.what, What::RowLockGrant | What::Complete(_)))
+        .map(|e| describe_event(e, &recording.keys))
+        .collect();
+    assert_eq!(
+        said[1..3],
+        [
+            "#1: SELECT users lands → waits for the row lock",
+            "#1's statement on users goes on once the row lock it waited for is released → no rows",
+        ]
+    );
+
+    let Program::Script(script) = &program else {
+        panic!("a script");
+    };
+    let code = script.code.replace(
+        "ON CONFLICT (email) DO NOTHING",
+        "ON CONFLICT (email) DO UPDATE SET email = EXCLUDED.email",
+    );
+    assert_ne!(code, script.code);
+    let fixed = interleave::debugger::program::edited_script(&code, script.schema.as_deref(), None);
+    let recording = Recording::of_program(&fixed, &config).unwrap();
+    assert_eq!(recording.metrics.errors, 0);
+    assert_eq!(explain_recording(&recording).story, None);
+}

@@ -103,12 +103,42 @@ pub fn describe_task(task: Macrotask, info: &TaskInfo, keys: &KeyNames) -> Strin
     }
 }
 
+/// An operation's outcome in the words of its kind: a read that found
+/// nothing is "no order" for the ticket story's `db.findOrder`, "no rows"
+/// for a SQL statement and "none found" for a script's other reads.
+pub fn outcome_of(outcome: Outcome, op: Option<OpKind>) -> &'static str {
+    match (outcome, op) {
+        (Outcome::NoOrder, Some(op)) if is_sql(op) => "no rows",
+        (Outcome::NoOrder, Some(op)) if op != OpKind::DbFindOrder => "none found",
+        _ => outcome_name(outcome),
+    }
+}
+
+/// A script's `pg` statement.
+pub fn is_sql(op: OpKind) -> bool {
+    matches!(
+        op,
+        OpKind::SqlSelect
+            | OpKind::SqlSelectForUpdate
+            | OpKind::SqlInsert
+            | OpKind::SqlUpdate
+            | OpKind::SqlDelete
+            | OpKind::SqlBegin
+            | OpKind::SqlCommit
+            | OpKind::SqlRollback
+            | OpKind::SqlLock
+            | OpKind::SqlSavepoint
+            | OpKind::SqlRelease
+            | OpKind::SqlRollbackTo
+    )
+}
+
 pub fn describe_event(event: &TraceEvent, keys: &KeyNames) -> String {
     let who = format!("#{}", event.request);
     let key = keys.describe(event.key);
     let result = match event.outcome {
         Outcome::None => String::new(),
-        outcome => format!(" → {}", outcome_name(outcome)),
+        outcome => format!(" → {}", outcome_of(outcome, event.what.op())),
     };
     match event.what {
         What::Arrive => format!("{who} arrives at server {}", event.detail),
@@ -139,7 +169,18 @@ pub fn describe_event(event: &TraceEvent, keys: &KeyNames) -> String {
             Some(text) => format!("{who} logs: {text}"),
             None => format!("{who} logs"),
         },
-        What::RowLockGrant => format!("{who} gets the row lock on {key} (FOR UPDATE)"),
+        // The story's FOR UPDATE is granted its row; a script's statement
+        // that waited for a row lock goes on once the lock is released,
+        // and lands with its outcome.
+        What::RowLockGrant => match event.outcome {
+            Outcome::None | Outcome::Locked => {
+                format!("{who} gets the row lock on {key} (FOR UPDATE)")
+            }
+            outcome => format!(
+                "{who}'s statement on {key} goes on once the row lock it waited for is released → {}",
+                outcome_of(outcome, Some(OpKind::SqlSelect))
+            ),
+        },
     }
 }
 

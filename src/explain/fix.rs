@@ -40,7 +40,9 @@ pub fn shows(kind: StoryKind, seen: &Observation) -> bool {
         StoryKind::ExtraDbRead => seen.redundant_db_reads > 0,
         StoryKind::TwoHolders => m.max_in_critical_section > 1,
         StoryKind::FencedWrite => m.rejected_writes > 0,
-        StoryKind::RefusedWrite | StoryKind::SerializationFailure => m.errors > 0,
+        StoryKind::RefusedWrite | StoryKind::SerializationFailure | StoryKind::FailedRequest => {
+            m.errors > 0
+        }
         StoryKind::StaleAnswer => m.stale_served > 0,
         StoryKind::Timeout => m.timeouts > 0,
         StoryKind::Hung => m.hung > 0,

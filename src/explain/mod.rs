@@ -156,17 +156,25 @@ pub fn story_only(recording: &Recording) -> Explanation {
         (None, Some(failure)) => Some(failure.step),
         (None, None) => None,
     };
+    let summary = match &story {
+        Some(story) => format!("{} at step {}", story.kind.name(), story.step + 1),
+        None if recording.program.is_script() => {
+            script_summary(&recording.metrics, failure.as_ref())
+        }
+        None => clean_message(recording.config.scenario).to_string(),
+    };
+    // A failure's story, when the trace tells why.
+    #[cfg(scripts)]
+    let story = story.or_else(|| {
+        failure
+            .as_ref()
+            .and_then(|failure| story::failed_request(recording, failure.request, failure.step))
+    });
     Explanation {
         fragment: recording.program.fragment(&recording.config),
         step,
         narration: step.map(|step| narrate_step(recording, step)),
-        summary: match &story {
-            Some(story) => format!("{} at step {}", story.kind.name(), story.step + 1),
-            None if recording.program.is_script() => {
-                script_summary(&recording.metrics, failure.as_ref())
-            }
-            None => clean_message(recording.config.scenario).to_string(),
-        },
+        summary,
         story,
         incidents: Vec::new(),
         fix: None,

@@ -2,7 +2,7 @@
 //! in the vocabulary of the code pane.
 
 use crate::config::{Micros, ScenarioKind};
-use crate::debugger::narrate::{describe_event, format_ms, op_label, outcome_name};
+use crate::debugger::narrate::{describe_event, format_ms, op_label, outcome_name, outcome_of};
 use crate::debugger::Recording;
 use crate::sim::trace::{OpKind, Outcome, TraceKey};
 use crate::sim::{KeyNames, Site, TraceEvent, What};
@@ -57,14 +57,16 @@ pub fn call(op: OpKind, key: TraceKey, keys: &KeyNames) -> String {
     format!("{}({args})", op_label(op))
 }
 
-/// What an operation's landing meant, in words.
-fn landed(event: &TraceEvent) -> String {
+/// What an operation's landing meant, in words: the ticket story's in
+/// its orders, a script's in its rows.
+fn landed(event: &TraceEvent, story: bool) -> String {
     let lock = matches!(event.key, TraceKey::Lock(_));
     let op = event.what.op();
     match (event.outcome, op) {
-        (Outcome::NoOrder, _) => "no order yet".to_string(),
+        (Outcome::NoOrder, _) if story => "no order yet".to_string(),
         (Outcome::Found, Some(OpKind::DbFindOrder)) => "an order exists".to_string(),
-        (Outcome::Inserted, _) => "an order is written".to_string(),
+        (Outcome::Inserted, _) if story => "an order is written".to_string(),
+        (Outcome::Inserted, _) => "a row is written".to_string(),
         (Outcome::Miss, _) if lock => "no lock".to_string(),
         (Outcome::Hit, _) if lock => "the lock is held".to_string(),
         (Outcome::Stored, Some(OpKind::CacheAdd | OpKind::CacheSet)) if lock => {
@@ -79,7 +81,7 @@ fn landed(event: &TraceEvent) -> String {
         ),
         (Outcome::Conflict, _) => "refused: it breaks the unique constraint".to_string(),
         (Outcome::None, _) => "done".to_string(),
-        (outcome, _) => outcome_name(outcome).to_string(),
+        (outcome, op) => outcome_of(outcome, op).to_string(),
     }
 }
 
@@ -114,7 +116,7 @@ fn clause(event: &TraceEvent, keys: &KeyNames, servers: &[u32], several: bool) -
         What::Complete(op) => format!(
             "{who}'s {} lands: {}",
             call(op, event.key, keys),
-            landed(event)
+            landed(event, matches!(keys, KeyNames::Story(_)))
         ),
         What::MutexWait => format!("{who} waits for {} on {key}", mutex()),
         What::MutexGrant => format!("{who} takes {} on {key}", mutex()),

@@ -34,6 +34,9 @@ pub enum StoryKind {
     Timeout,
     /// A request never returned.
     Hung,
+    /// A script's request failed after a statement that waited for
+    /// another transaction's row lock found nothing once it went on.
+    FailedRequest,
 }
 
 impl StoryKind {
@@ -49,6 +52,7 @@ impl StoryKind {
             StoryKind::Timeout => "timeout",
             StoryKind::Hung => "hung request",
             StoryKind::LostUpdate => "lost update",
+            StoryKind::FailedRequest => "failed request",
         }
     }
 
@@ -640,6 +644,74 @@ impl<'a> Reader<'a> {
             .map_or(String::new(), |(line, _)| format!(" (line {line})"))
     }
 
+    /// See [`failed_request`].
+    #[cfg(scripts)]
+    fn failed_request(&self, request: u32, step: u32) -> Option<Story> {
+        let returned = self
+            .events
+            .iter()
+            .position(|e| e.step == step && e.request == request && e.what == What::Return)?;
+        let (gi, grant) = self.last_before(returned, |e| {
+            e.request == request && e.what == What::RowLockGrant
+        })?;
+        if !matches!(grant.outcome, Outcome::NoOrder | Outcome::NotStored) {
+            return None;
+        }
+        let (wi, wait) = self.last_before(gi, |e| {
+            e.request == request && e.outcome == Outcome::LockWait
+        })?;
+        let op = wait.what.op()?;
+        // The transaction whose end let it go on: it ended in the same
+        // step, just before.
+        let (_, ended) = self.last_before(gi, |e| {
+            e.step == grant.step
+                && e.request != request
+                && matches!(
+                    e.what,
+                    What::Complete(OpKind::SqlCommit | OpKind::SqlRollback | OpKind::SqlRollbackTo)
+                )
+        })?;
+        let ended_op = ended.what.op()?;
+        let found = match grant.outcome {
+            Outcome::NoOrder => "it returned no rows",
+            _ => "it wrote no row",
+        };
+        let text = format!(
+            "#{request}'s {}{} waited at {} for a row lock #{} held. #{}'s {} landed at {}, and \
+             the statement went on with the snapshot it had taken before the wait, which has \
+             none of #{}'s new rows: {found}. Then #{request} failed{}.",
+            crate::explain::narrate::call(op, wait.key, &self.recording.keys),
+            self.line_of(wi),
+            ms(wait.time),
+            ended.request,
+            ended.request,
+            crate::debugger::narrate::op_label(ended_op),
+            ms(ended.time),
+            ended.request,
+            self.failure_message(request, returned)
+                .map_or(String::new(), |message| format!(": {message}")),
+        );
+        Some(Story {
+            kind: StoryKind::FailedRequest,
+            cause: Cause::ReadCommitted,
+            key: key_of(wait),
+            requests: vec![ended.request, request],
+            check: Moment::of(grant),
+            act: Moment::of(&self.events[returned]),
+            step,
+            text,
+        })
+    }
+
+    /// The message a script's request logged last before `index`, in one
+    /// line.
+    #[cfg(scripts)]
+    fn failure_message(&self, request: u32, index: usize) -> Option<String> {
+        let (_, said) = self.last_before(index, |e| e.request == request && e.what == What::Log)?;
+        let text = self.recording.keys.message(said.detail)?;
+        Some(crate::script_links::in_one_line(text))
+    }
+
     /// A script's duplicate row, found in its data: the request read and
     /// found nothing, another request's row landed, and it wrote a second.
     #[cfg(scripts)]
@@ -1139,6 +1211,18 @@ pub fn stories(recording: &Recording) -> Vec<Story> {
 /// timeout, a hung request, each with what caused it.
 pub fn incidents(recording: &Recording) -> Vec<Story> {
     Reader::new(recording).incidents()
+}
+
+/// Why a script's request failed, when the trace shows it: before it
+/// failed (its `Return` at `step`), one of its statements waited for a row
+/// lock another transaction held, and once that one ended, the statement
+/// went on and found nothing. Under READ COMMITTED a statement that waited
+/// keeps the snapshot it started with, which has none of the other
+/// transaction's new rows: PostgreSQL rechecks only the rows that snapshot
+/// had (docs/sql.md).
+#[cfg(scripts)]
+pub fn failed_request(recording: &Recording, request: u32, step: u32) -> Option<Story> {
+    Reader::new(recording).failed_request(request, step)
 }
 
 /// A story of harm found in a script's data: `other` wrote what `act`'s
