@@ -1208,7 +1208,9 @@ fn a_failure_after_a_row_lock_wait_is_told_from_the_snapshot() {
     let explanation = explain_recording(&recording);
     let story = explanation.story.as_ref().expect("the failure's story");
     assert_eq!(story.kind, StoryKind::FailedRequest);
-    assert_eq!((story.requests.as_slice(), story.step), (&[0, 1][..], 10));
+    // The story is told at the step the statement went on, 110 ms.
+    assert_eq!((story.requests.as_slice(), story.step), (&[0, 1][..], 8));
+    assert_eq!((story.check.time, story.act.time), (40_000, 110_000));
     assert_eq!(
         story.text,
         "#1's SELECT users (line 31) waited at 40 ms for a row lock #0 held. #0's COMMIT landed \
@@ -1220,6 +1222,15 @@ fn a_failure_after_a_row_lock_wait_is_told_from_the_snapshot() {
         explanation.summary.starts_with("#1 failed with TypeError"),
         "{}",
         explanation.summary
+    );
+    // The fix, found by running it: DO UPDATE returns the other's row.
+    let fix = explanation.fix.as_ref().expect("a fix");
+    assert_eq!(fix.outcome, "0 errors (was 1), p99 180 ms (was 160 ms)");
+    assert!(
+        fix.value
+            .contains("ON CONFLICT (email) DO UPDATE SET email = EXCLUDED.email\n"),
+        "{}",
+        fix.value
     );
     let said: Vec<String> = recording
         .events
@@ -1247,4 +1258,56 @@ fn a_failure_after_a_row_lock_wait_is_told_from_the_snapshot() {
     let recording = Recording::of_program(&fixed, &config).unwrap();
     assert_eq!(recording.metrics.errors, 0);
     assert_eq!(explain_recording(&recording).story, None);
+}
+
+/// The classic check-then-insert under a unique constraint: both clicks
+/// find no row, the second INSERT breaks the constraint (23505) and the
+/// request fails. The story says why, and the fix (run to check it) makes
+/// the INSERT do nothing when the row exists.
+#[test]
+fn a_failure_on_a_unique_constraint_is_told_with_the_read_before_it() {
+    use interleave::explain::{explain_recording, Cause, StoryKind};
+    use interleave::script::source::encode;
+    let code = "const { Pool } = require('pg');
+const pool = new Pool();
+async function handle(req) {
+  const { rows } = await pool.query('SELECT id FROM orders WHERE user_id = $1', [req.user]);
+  if (rows.length === 0) {
+    await pool.query('INSERT INTO orders (user_id) VALUES ($1)', [req.user]);
+  }
+}
+";
+    let schema = "CREATE TABLE orders (id serial PRIMARY KEY, user_id int UNIQUE);\n";
+    let (config, program) = open(&format!(
+        "#v=1&scenario=script&code={}&schema={}&users=1&clicks=2",
+        encode(code),
+        encode(schema)
+    ));
+    let recording = Recording::of_program(&program, &config).unwrap();
+    assert_eq!(
+        (
+            recording.metrics.errors,
+            recording.metrics.duplicate_tickets
+        ),
+        (1, 0)
+    );
+    let explanation = explain_recording(&recording);
+    let story = explanation.story.as_ref().expect("the failure's story");
+    assert_eq!(
+        (story.kind, story.cause),
+        (StoryKind::FailedRequest, Cause::DbDefence)
+    );
+    assert_eq!(
+        story.text,
+        "#1 read orders (line 4) at 20 ms and found nothing; #0's row (line 6) landed at 40 ms, \
+         after that read. #1's INSERT orders (line 6) at 40 ms broke a unique constraint: the \
+         database kept the second row out, and #1 failed: error: duplicate key value violates \
+         unique constraint \"orders_user_id_key\"."
+    );
+    let fix = explanation.fix.as_ref().expect("a fix");
+    assert_eq!(fix.outcome, "0 errors (was 1), p99 40 ms (was 40 ms)");
+    assert_eq!(
+        fix.value,
+        "'INSERT INTO orders (user_id) VALUES ($1) ON CONFLICT DO NOTHING'"
+    );
 }

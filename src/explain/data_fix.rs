@@ -27,7 +27,7 @@ use crate::debugger::program::{edited_script, Program};
 use crate::debugger::Recording;
 use crate::explain::failures;
 use crate::explain::fix::Fix;
-use crate::explain::story::{Story, StoryKind};
+use crate::explain::story::{Cause, Story, StoryKind};
 use crate::script::sql::schema::expected;
 use crate::sim::trace::{OpKind, TraceEvent, TraceKey};
 use crate::sim::{KeyNames, Metrics, What};
@@ -53,6 +53,21 @@ pub fn data_fix(recording: &Recording, story: &Story) -> Option<Fix> {
             let lock = table_lock_fix(&script.code, schema, &table);
             lock.into_iter()
                 .chain(unique_fixes(&script.code, schema, &table))
+                .collect()
+        }
+        // A second row the unique constraint refused, and the request
+        // failed with 23505: the insert does nothing instead.
+        (StoryKind::FailedRequest, OpKind::SqlInsert) if story.cause == Cause::DbDefence => {
+            quiet_inserts(&script.code, script.schema.as_deref(), &table)
+                .into_iter()
+                .collect()
+        }
+        // A get-or-create statement that waited for the other request's
+        // row and, on its old snapshot, returned none: its insert updates
+        // the row it conflicts with instead, and so returns it.
+        (StoryKind::FailedRequest, _) if story.cause == Cause::ReadCommitted => {
+            upsert_inserts(&script.code, script.schema.as_deref(), &table)
+                .into_iter()
                 .collect()
         }
         (StoryKind::LostUpdate, OpKind::SqlUpdate) => {
@@ -84,6 +99,12 @@ pub fn data_fix(recording: &Recording, story: &Story) -> Option<Fix> {
         let other = |errors: u64, thrown: u64| errors.saturating_sub(thrown);
         if other(metrics.errors, thrown) > other(before.errors, thrown_before)
             && !candidate.may_fail
+        {
+            return None;
+        }
+        // A failure's fix has fewer failures.
+        if story.kind == StoryKind::FailedRequest
+            && other(metrics.errors, thrown) >= other(before.errors, thrown_before)
         {
             return None;
         }
@@ -227,6 +248,81 @@ fn unique_fixes(code: &str, schema: &str, table: &str) -> Vec<Candidate> {
         may_fail: true,
     });
     fixes
+}
+
+/// The INSERTs into `table` do nothing when the row exists (`ON CONFLICT
+/// DO NOTHING`, whichever unique constraint the row breaks).
+fn quiet_inserts(code: &str, schema: Option<&str>, table: &str) -> Option<Candidate> {
+    let inserts: Vec<Literal> = literals(code)
+        .into_iter()
+        .filter(|l| l.is_insert_into(table) && !l.upper().contains("ON CONFLICT"))
+        .collect();
+    if inserts.is_empty() {
+        return None;
+    }
+    let edited = edit(code, &inserts, |literal| {
+        literal.with_on_conflict("ON CONFLICT DO NOTHING")
+    });
+    let lines: Vec<String> = inserts.iter().map(|l| l.line.to_string()).collect();
+    Some(Candidate {
+        paste: edited.pasted.join("\n"),
+        code: edited.code,
+        schema: schema.map(str::to_string),
+        meaning: format!(
+            "the INSERT on line {} does nothing when the row exists",
+            lines.join(", ")
+        ),
+        may_fail: false,
+    })
+}
+
+/// The statements that insert into `table` `ON CONFLICT (c, …) DO
+/// NOTHING` update the row they conflict with instead (`DO UPDATE SET c =
+/// EXCLUDED.c`, a write of the value it has): after waiting for another
+/// transaction's row, such a statement returns that row, where `DO
+/// NOTHING` returns none.
+fn upsert_inserts(code: &str, schema: Option<&str>, table: &str) -> Option<Candidate> {
+    let into = format!("INSERT INTO {} ", table.to_uppercase());
+    let upserted = |literal: &Literal| -> Option<String> {
+        let upper = literal.text.to_uppercase();
+        if !literal.upper().contains(&into) {
+            return None;
+        }
+        let target = upper.find("ON CONFLICT (")? + "ON CONFLICT (".len();
+        let close = target + upper[target..].find(')')?;
+        let column = literal.text[target..close].split(',').next()?.trim();
+        let rest = &upper[close + 1..];
+        let nothing = close + 1 + rest.find("DO NOTHING")?;
+        rest[..nothing - close - 1].trim().is_empty().then(|| {
+            format!(
+                "{}DO UPDATE SET {column} = EXCLUDED.{column}{}",
+                &literal.text[..nothing],
+                &literal.text[nothing + "DO NOTHING".len()..]
+            )
+        })
+    };
+    let upserts: Vec<Literal> = literals(code)
+        .into_iter()
+        .filter(|l| upserted(l).is_some())
+        .collect();
+    if upserts.is_empty() {
+        return None;
+    }
+    let edited = edit(code, &upserts, |literal| {
+        upserted(literal).unwrap_or_else(|| literal.text.clone())
+    });
+    let lines: Vec<String> = upserts.iter().map(|l| l.line.to_string()).collect();
+    Some(Candidate {
+        paste: edited.pasted.join("\n"),
+        code: edited.code,
+        schema: schema.map(str::to_string),
+        meaning: format!(
+            "the INSERT on line {} updates the row it conflicts with (DO UPDATE), so after the \
+             wait the statement returns that row",
+            lines.join(", ")
+        ),
+        may_fail: false,
+    })
 }
 
 /// The table the duplicate row went into: `table` if the code inserts
@@ -676,6 +772,7 @@ fn outcome_text(kind: StoryKind, before: &Metrics, after: &Metrics) -> String {
     let mut parts = Vec::new();
     match kind {
         StoryKind::LostUpdate => parts.push("no lost update".to_string()),
+        StoryKind::FailedRequest => {}
         _ => parts.push(format!(
             "{} duplicate rows{}",
             after.duplicate_tickets,

@@ -34,8 +34,10 @@ pub enum StoryKind {
     Timeout,
     /// A request never returned.
     Hung,
-    /// A script's request failed after a statement that waited for
-    /// another transaction's row lock found nothing once it went on.
+    /// A script's request failed, and the trace shows why: its write broke
+    /// a unique constraint after another request's row landed, or its
+    /// statement that waited for another transaction's row lock found
+    /// nothing once it went on.
     FailedRequest,
 }
 
@@ -651,9 +653,16 @@ impl<'a> Reader<'a> {
             .events
             .iter()
             .position(|e| e.step == step && e.request == request && e.what == What::Return)?;
+        // Its last statement that broke a unique constraint or went on
+        // after a row lock wait.
         let (gi, grant) = self.last_before(returned, |e| {
-            e.request == request && e.what == What::RowLockGrant
+            e.request == request
+                && (e.what == What::RowLockGrant
+                    || matches!(e.what, What::Complete(_)) && e.outcome == Outcome::Conflict)
         })?;
+        if grant.outcome == Outcome::Conflict {
+            return self.refused_row(request, returned, gi);
+        }
         if !matches!(grant.outcome, Outcome::NoOrder | Outcome::NotStored) {
             return None;
         }
@@ -696,9 +705,73 @@ impl<'a> Reader<'a> {
             cause: Cause::ReadCommitted,
             key: key_of(wait),
             requests: vec![ended.request, request],
-            check: Moment::of(grant),
-            act: Moment::of(&self.events[returned]),
-            step,
+            check: Moment::of(wait),
+            act: Moment::of(grant),
+            step: grant.step,
+            text,
+        })
+    }
+
+    /// A script's request failed because its write broke a unique
+    /// constraint: it had read and found nothing, and another request's
+    /// row landed after that read (the duplicate the constraint kept out).
+    #[cfg(scripts)]
+    fn refused_row(&self, request: u32, returned: usize, index: usize) -> Option<Story> {
+        let act = &self.events[index];
+        let line = |i: usize| self.line_of(i);
+        let check = self.last_before(index, |e| {
+            e.request == request
+                && reads(e)
+                && matches!(e.outcome, Outcome::NoOrder | Outcome::Miss)
+        });
+        let earlier = self.last_before(index, |e| {
+            e.request != request && e.key == act.key && writes(e)
+        });
+        let landed =
+            match (check, earlier) {
+                (Some((ci, c)), Some((wi, w))) => {
+                    format!(
+                "#{request} read {}{} at {} and found nothing; #{}'s row{} landed at {}{}. ",
+                self.recording.keys.describe(c.key),
+                line(ci),
+                ms(c.time),
+                w.request,
+                line(wi),
+                ms(w.time),
+                if w.time > c.time { ", after that read" } else { "" },
+            )
+                }
+                (None, Some((wi, w))) => {
+                    format!(
+                        "#{}'s row{} landed at {}. ",
+                        w.request,
+                        line(wi),
+                        ms(w.time)
+                    )
+                }
+                _ => String::new(),
+            };
+        let text = format!(
+            "{landed}#{request}'s {}{} at {} broke a unique constraint: the database kept the \
+             second row out, and #{request} failed{}.",
+            crate::explain::narrate::call(act.what.op()?, act.key, &self.recording.keys),
+            line(index),
+            ms(act.time),
+            self.failure_message(request, returned)
+                .map_or(String::new(), |message| format!(": {message}")),
+        );
+        let mut requests = vec![request];
+        if let Some((_, w)) = earlier {
+            requests.insert(0, w.request);
+        }
+        Some(Story {
+            kind: StoryKind::FailedRequest,
+            cause: Cause::DbDefence,
+            key: key_of(act),
+            requests,
+            check: Moment::of(check.map_or(act, |(_, c)| c)),
+            act: Moment::of(act),
+            step: act.step,
             text,
         })
     }
@@ -723,28 +796,6 @@ impl<'a> Reader<'a> {
         })?;
         let later = violation.request;
         let line = |i: usize| self.line_of(i);
-        let reads = |e: &TraceEvent| {
-            matches!(
-                e.what,
-                What::Complete(
-                    OpKind::SqlSelect
-                        | OpKind::SqlSelectForUpdate
-                        | OpKind::DbFind
-                        | OpKind::DbFindOne
-                        | OpKind::CacheGet
-                )
-            )
-        };
-        let writes = |e: &TraceEvent| {
-            matches!(
-                (e.what, e.outcome),
-                (
-                    What::Complete(OpKind::SqlInsert | OpKind::DbInsert | OpKind::SqlCommit)
-                        | What::RowLockGrant,
-                    Outcome::Inserted | Outcome::Committed
-                )
-            )
-        };
         let check = self
             .last_before(index, |e| {
                 e.request == later
@@ -1213,10 +1264,41 @@ pub fn incidents(recording: &Recording) -> Vec<Story> {
     Reader::new(recording).incidents()
 }
 
-/// Why a script's request failed, when the trace shows it: before it
-/// failed (its `Return` at `step`), one of its statements waited for a row
-/// lock another transaction held, and once that one ended, the statement
-/// went on and found nothing. Under READ COMMITTED a statement that waited
+/// A script's read: a SELECT, a find, a cache get.
+#[cfg(scripts)]
+fn reads(e: &TraceEvent) -> bool {
+    matches!(
+        e.what,
+        What::Complete(
+            OpKind::SqlSelect
+                | OpKind::SqlSelectForUpdate
+                | OpKind::DbFind
+                | OpKind::DbFindOne
+                | OpKind::CacheGet
+        )
+    )
+}
+
+/// A script's row landing: an insert outside a transaction, or a commit
+/// that wrote rows.
+#[cfg(scripts)]
+fn writes(e: &TraceEvent) -> bool {
+    matches!(
+        (e.what, e.outcome),
+        (
+            What::Complete(OpKind::SqlInsert | OpKind::DbInsert | OpKind::SqlCommit)
+                | What::RowLockGrant,
+            Outcome::Inserted | Outcome::Committed
+        )
+    )
+}
+
+/// Why a script's request failed, when the trace shows it. Before it
+/// failed (its `Return` at `step`), either one of its writes broke a
+/// unique constraint (23505), another request's row having landed after
+/// its read found nothing; or one of its statements waited for a row lock
+/// another transaction held, and once that one ended, the statement went
+/// on and found nothing. Under READ COMMITTED a statement that waited
 /// keeps the snapshot it started with, which has none of the other
 /// transaction's new rows: PostgreSQL rechecks only the rows that snapshot
 /// had (docs/sql.md).
