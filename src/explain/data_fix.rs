@@ -284,7 +284,7 @@ fn quiet_inserts(code: &str, schema: Option<&str>, table: &str) -> Option<Candid
 fn upsert_inserts(code: &str, schema: Option<&str>, table: &str) -> Option<Candidate> {
     let into = format!("INSERT INTO {} ", table.to_uppercase());
     let upserted = |literal: &Literal| -> Option<String> {
-        let upper = literal.text.to_uppercase();
+        let upper = literal.text.to_ascii_uppercase();
         if !literal.upper().contains(&into) {
             return None;
         }
@@ -835,7 +835,7 @@ impl Literal {
     /// The literal with `clause` before its `RETURNING` (on the same
     /// spacing), else at its end.
     fn with_on_conflict(&self, clause: &str) -> String {
-        let upper = self.text.to_uppercase();
+        let upper = self.text.to_ascii_uppercase();
         let returning = upper
             .match_indices("RETURNING")
             .map(|(at, _)| at)
@@ -1030,6 +1030,29 @@ mod tests {
         assert_eq!(
             literal("SELECT seats FROM events WHERE id = $1").with_for_update(),
             "SELECT seats FROM events WHERE id = $1 FOR UPDATE"
+        );
+    }
+
+    #[test]
+    fn a_get_or_create_does_update_and_text_beyond_ascii_keeps_its_places() {
+        // 'ﬀ' is 3 bytes and its upper case "FF" 2: the places found in
+        // the upper-cased text must still be the literal's own.
+        let code = "q(`WITH ins AS (INSERT INTO users (email, note) VALUES ($1, 'ﬀ')\n  ON CONFLICT (email, note)  DO NOTHING RETURNING id) SELECT id FROM ins`);\nq('INSERT INTO users (email) VALUES ($1) ON CONFLICT DO NOTHING');";
+        let fix = upsert_inserts(code, None, "users").expect("a fix");
+        assert_eq!(
+            fix.code,
+            "q(`WITH ins AS (INSERT INTO users (email, note) VALUES ($1, 'ﬀ')\n  ON CONFLICT (email, note)  DO UPDATE SET email = EXCLUDED.email RETURNING id) SELECT id FROM ins`);\nq('INSERT INTO users (email) VALUES ($1) ON CONFLICT DO NOTHING');"
+        );
+        assert!(upsert_inserts(code, None, "orders").is_none());
+        assert_eq!(
+            literal("INSERT INTO t (a) VALUES ('ﬀ') RETURNING id")
+                .with_on_conflict("ON CONFLICT DO NOTHING"),
+            "INSERT INTO t (a) VALUES ('ﬀ') ON CONFLICT DO NOTHING RETURNING id"
+        );
+        let quiet = quiet_inserts("q('INSERT INTO t (a) VALUES (1)');", None, "t").expect("a fix");
+        assert_eq!(
+            quiet.paste,
+            "'INSERT INTO t (a) VALUES (1) ON CONFLICT DO NOTHING'"
         );
     }
 
