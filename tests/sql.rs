@@ -3451,7 +3451,10 @@ INSERT INTO archived VALUES (7, 'z@x', 'Zed'), (2, 'b@x', 'Bob');"#;
   ["SELECT count(*)::int AS n FROM (SELECT email FROM users UNION SELECT email FROM archived) AS e", []],
   ["(SELECT id FROM users ORDER BY id DESC LIMIT 1) UNION ALL (SELECT id FROM archived ORDER BY id LIMIT 1)", []],
   ["SELECT NULL AS x UNION SELECT NULL", []],
-  ["SELECT nope FROM users UNION SELECT id FROM archived", []]
+  ["SELECT nope FROM users UNION SELECT id FROM archived", []],
+  ["SELECT id, name FROM users UNION SELECT id, name FROM archived ORDER BY 1 DESC, 2", []],
+  ["SELECT email AS e FROM users UNION SELECT email FROM archived ORDER BY 1 LIMIT 2", []],
+  ["SELECT id FROM users UNION SELECT id FROM archived ORDER BY 2", []]
 ]"#,
     );
     let (_, run) = run_sql(&code, schema, "scenario=script&users=1&clicks=1");
@@ -3474,6 +3477,9 @@ INSERT INTO archived VALUES (7, 'z@x', 'Zed'), (2, 'b@x', 'Bob');"#;
             r#"13 2 [{"id":3},{"id":2}] [23]"#,
             r#"14 1 [{"x":null}] [25]"#,
             r#"15 ERR 42703 column "nope" does not exist undefined"#,
+            r#"16 4 [{"id":7,"name":"Zed"},{"id":3,"name":null},{"id":2,"name":"Bob"},{"id":1,"name":"Ann"}] [23,25]"#,
+            r#"17 2 [{"e":"a@x"},{"e":"b@x"}] [25]"#,
+            r#"18 ERR 42P10 ORDER BY position 2 is not in select list undefined"#,
         ]
     );
 }

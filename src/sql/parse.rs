@@ -1308,7 +1308,24 @@ fn union_select(text: &str, query: ast::Query) -> Result<Select, SqlError> {
         at: None,
     };
     let (table, alias) = derived(text, false, plain_query(*body), Some(alias))?;
-    let projection = Projection::All;
+    // Its columns are the first query's, by name, so that ORDER BY 1
+    // names one (over `*` the parser knows none).
+    let projection = DERIVED.with(|derived| match derived.borrow().1.last() {
+        Some(Cte {
+            select:
+                Select {
+                    projection: Projection::Items(items),
+                    ..
+                },
+            ..
+        }) => Projection::Items(
+            items
+                .iter()
+                .map(|(name, _)| (name.clone(), Expr::Column(name.clone())))
+                .collect(),
+        ),
+        _ => Projection::All,
+    });
     let (order, limit, offset) = order_and_limit(text, order_by, limit_clause, fetch, &projection)?;
     Ok(Select {
         alias,
