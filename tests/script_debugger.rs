@@ -1279,7 +1279,7 @@ async function handle(req) {
 ";
     let schema = "CREATE TABLE orders (id serial PRIMARY KEY, user_id int UNIQUE);\n";
     let (config, program) = open(&format!(
-        "#v=1&scenario=script&code={}&schema={}&users=1&clicks=2",
+        "#v=1&scenario=script&code={}&schema={}&users=3&clicks=2",
         encode(code),
         encode(schema)
     ));
@@ -1289,7 +1289,7 @@ async function handle(req) {
             recording.metrics.errors,
             recording.metrics.duplicate_tickets
         ),
-        (1, 0)
+        (3, 0)
     );
     let explanation = explain_recording(&recording);
     let story = explanation.story.as_ref().expect("the failure's story");
@@ -1305,7 +1305,17 @@ async function handle(req) {
          unique constraint \"orders_user_id_key\"."
     );
     let fix = explanation.fix.as_ref().expect("a fix");
-    assert_eq!(fix.outcome, "0 errors (was 1), p99 40 ms (was 40 ms)");
+    assert_eq!(fix.outcome, "0 errors (was 3), p99 40 ms (was 40 ms)");
+    // Shrunk by running the script: one user's double click is enough.
+    let minimal = explanation.minimal.as_ref().expect("a smallest case");
+    assert_eq!(
+        (minimal.users, minimal.clicks, minimal.text.as_str()),
+        (1, 2, "1 user, 2 clicks, 1 server, 0 preemptions")
+    );
+    assert!(minimal.fragment.starts_with("v=1&scenario=script&code="));
+    let (config, program) = open(&format!("#{}", minimal.fragment));
+    let smallest = Recording::of_program(&program, &config).unwrap();
+    assert_eq!((config.users, smallest.metrics.errors), (1, 1));
     assert_eq!(
         fix.value,
         "'INSERT INTO orders (user_id) VALUES ($1) ON CONFLICT DO NOTHING'"

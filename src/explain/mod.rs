@@ -192,6 +192,9 @@ fn explain_script(recording: &Recording) -> Explanation {
     if recording.config.total_requests() > MAX_FIXED_SCRIPT {
         return explanation;
     }
+    explanation.minimal = explanation.story.as_ref().and_then(|story| {
+        shrink::minimal_of_program(&recording.program, &recording.config, story.kind)
+    });
     #[cfg(scripts)]
     if let Some(fix) = explanation
         .story

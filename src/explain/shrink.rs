@@ -6,6 +6,7 @@ use serde::Serialize;
 
 use crate::config::url::{parse_fragment, to_fragment};
 use crate::config::{Arrival, Config, ScenarioKind, Schedule};
+use crate::debugger::Program;
 use crate::explain::fix::{observe, shows};
 use crate::explain::story::StoryKind;
 use crate::explore::Check;
@@ -128,6 +129,38 @@ pub fn shrink_candidates(config: &Config) -> Vec<Config> {
 /// run of `config` itself does not show it.
 pub fn minimal_counterexample(config: &Config, kind: StoryKind) -> Option<Minimal> {
     let holds = |candidate: &Config| observe(candidate).is_some_and(|seen| shows(kind, &seen));
+    minimal_where(config, MAX_SHRINK_RUNS, holds, to_fragment)
+}
+
+/// Most candidate runs one shrink of a script may replay: each runs the
+/// script's JavaScript, so fewer than a story's.
+pub const MAX_SCRIPT_SHRINK_RUNS: usize = 40;
+
+/// Most macrotasks a candidate run of a script may take.
+const MAX_SCRIPT_STEPS: u64 = 200_000;
+
+/// [`minimal_counterexample`] of `program`'s run (a script's): each
+/// candidate a run of it, its fragment the program's (`code=` kept).
+pub fn minimal_of_program(program: &Program, config: &Config, kind: StoryKind) -> Option<Minimal> {
+    let holds = |candidate: &Config| {
+        let Ok(mut run) = program.start(candidate, false) else {
+            return false;
+        };
+        matches!(run.run_for(MAX_SCRIPT_STEPS), Ok(true)) && shows(kind, &run.observation())
+    };
+    minimal_where(config, MAX_SCRIPT_SHRINK_RUNS, holds, |c| {
+        program.fragment(c).trim_start_matches('#').to_string()
+    })
+}
+
+/// The shrink itself: `holds` says whether a candidate still shows the
+/// harm, `fragment` writes the one kept.
+fn minimal_where(
+    config: &Config,
+    max_runs: usize,
+    holds: impl Fn(&Config) -> bool,
+    fragment: impl Fn(&Config) -> String,
+) -> Option<Minimal> {
     if !holds(config) {
         return None;
     }
@@ -137,7 +170,7 @@ pub fn minimal_counterexample(config: &Config, kind: StoryKind) -> Option<Minima
     let mut locally_minimal = true;
     'shrink: loop {
         for candidate in shrink_candidates(&current) {
-            if runs >= MAX_SHRINK_RUNS {
+            if runs >= max_runs {
                 locally_minimal = false;
                 break 'shrink;
             }
@@ -167,7 +200,7 @@ pub fn minimal_counterexample(config: &Config, kind: StoryKind) -> Option<Minima
     parts.push(plural(current.servers.into(), "server", "servers"));
     parts.push(plural(preemptions as u64, "preemption", "preemptions"));
     Some(Minimal {
-        fragment: to_fragment(&current),
+        fragment: fragment(&current),
         users: current.users,
         clicks: current.clicks,
         requests: current.requests,
