@@ -1362,6 +1362,30 @@ fn shared_locks_then_updates_deadlock_on_real_postgres() {
     }
 }
 
+/// A transfer's two UPDATEs in opposite orders under a double click: the
+/// first to wait is the deadlock's victim when its check runs, 1 s after
+/// its wait began; if its partner sleeps 1.5 s first, its check finds no
+/// cycle yet, and the partner, which closes it, is the victim 1 s later.
+/// Each call answers on PostgreSQL as in the model.
+#[test]
+fn a_deadlock_fails_the_same_click_on_real_postgres() {
+    let code = include_str!("pg/transfer_deadlock.js");
+    let schema = include_str!("pg/transfer_deadlock.sql");
+    let late = code.replace("const PAUSE = 20;", "const PAUSE = 1500;");
+    for (code, victim) in [(code, "40P01 0"), (late.as_str(), "40P01 1")] {
+        let Some(report) = play_script(
+            code,
+            Some(schema),
+            "v=1&scenario=script&users=1&clicks=2",
+            1,
+        ) else {
+            return;
+        };
+        assert_eq!(assert_script_agrees(&report), 0, "{code}");
+        assert_eq!(report.simulation["custom"][victim], 1.0, "{code}");
+    }
+}
+
 /// A `numeric` column keeps its scale ("49.90"), as PostgreSQL's does: the
 /// cache-aside example answers every call as PostgreSQL does.
 #[test]

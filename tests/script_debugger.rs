@@ -1321,3 +1321,82 @@ async function handle(req) {
         "'INSERT INTO orders (user_id) VALUES ($1) ON CONFLICT DO NOTHING'"
     );
 }
+
+/// A transfer that takes two rows in opposite orders deadlocks on a
+/// double click: each click's second UPDATE waits for the other's first
+/// row. PostgreSQL's deadlock check for click 0, which waited first, runs
+/// `deadlock_timeout` (1 s) after its wait began and fails it; "What
+/// happened" tells the cycle and the check, and the event-loop pane says
+/// when the check is due.
+#[test]
+fn a_deadlock_is_told_with_its_deadlock_check() {
+    use interleave::debugger::narrate::describe_event;
+    use interleave::explain::{explain_recording, Cause, StoryKind};
+    use interleave::script::source::encode;
+    use interleave::sim::Site;
+    let code = "const { Pool } = require('pg');
+const pool = new Pool();
+async function handle(req) {
+  const client = await pool.connect();
+  const [a, b] = req.click === 0 ? [1, 2] : [2, 1];
+  try {
+    await client.query('BEGIN');
+    await client.query('UPDATE accounts SET balance = balance - 10 WHERE id = $1', [a]);
+    await client.query('UPDATE accounts SET balance = balance + 10 WHERE id = $1', [b]);
+    await client.query('COMMIT');
+  } catch (e) {
+    await client.query('ROLLBACK');
+    throw e;
+  } finally {
+    client.release();
+  }
+}
+";
+    let schema = "CREATE TABLE accounts (id int PRIMARY KEY, balance int NOT NULL);
+INSERT INTO accounts VALUES (1, 100), (2, 100);
+";
+    let (config, program) = open(&format!(
+        "#v=1&scenario=script&code={}&schema={}&users=1&clicks=2",
+        encode(code),
+        encode(schema)
+    ));
+    let recording = Recording::of_program(&program, &config).unwrap();
+    // Click 0 fails at 1,060 ms and rolls back (1,080); click 1 commits.
+    assert_eq!(recording.metrics.errors, 1);
+    assert_eq!(
+        (
+            recording.metrics.latency_us.p50,
+            recording.metrics.latency_us.max
+        ),
+        (1_080_000, 1_080_000)
+    );
+    let explanation = explain_recording(&recording);
+    let story = explanation.story.as_ref().expect("the deadlock's story");
+    assert_eq!(
+        (story.kind, story.cause),
+        (StoryKind::FailedRequest, Cause::Deadlock)
+    );
+    assert_eq!(story.requests, [1, 0]);
+    assert_eq!(
+        story.text,
+        "#0's UPDATE accounts (line 9) waited at 60 ms for a row another transaction had locked; \
+         #1's UPDATE accounts (line 9) at 60 ms closed a cycle of waits: each waited for a row \
+         another had locked. PostgreSQL's deadlock check for #0 ran at 1060 ms, deadlock_timeout \
+         after its wait began, and failed its statement (40P01); the others went on. Then #0 \
+         failed: error: deadlock detected."
+    );
+    let said: Vec<String> = recording
+        .events
+        .iter()
+        .filter(|e| e.site == Site::DeadlockTimeout)
+        .map(|e| describe_event(e, &recording.keys))
+        .collect();
+    assert_eq!(
+        said,
+        [
+            "#0 waits in a cycle of waits: PostgreSQL's deadlock check for it runs in 1000 ms \
+             (deadlock_timeout)",
+            "PostgreSQL's deadlock check for #0 runs",
+        ]
+    );
+}

@@ -331,6 +331,69 @@ async function handle(req) {
     );
 }
 
+/// PostgreSQL's deadlock check runs once per wait, `deadlock_timeout` (1 s)
+/// after a backend began to wait, so a cycle's victim is the transaction
+/// whose check comes first of those still to come, and it fails then.
+/// Each click takes row a, waits `pause` ms, then takes row b (a and b
+/// swapped for click 1). Played on PostgreSQL 15 (node-postgres 8, two
+/// `handle` calls 5 ms apart), the same handler printed:
+/// - pauses 20 and 20: `0 second update at 42`, `1 … at 44`, `0 failed at
+///   1051 40P01`, `1 committed at 1052`: click 0 waited first, its check
+///   found the cycle at 1 s;
+/// - pauses 20 and 1500: `0 … at 33`, `1 … at 1517`, `1 failed at 2519
+///   40P01`, `0 committed at 2521`: click 0's check ran at 1 s, before
+///   the cycle closed, and found none; click 1 closed it, and its own
+///   check, 1 s later, failed it.
+#[test]
+fn a_deadlock_fails_its_victim_when_its_deadlock_check_runs() {
+    let code = |pause: u32| {
+        format!(
+            "const {{ Pool }} = require('pg');
+const pool = new Pool();
+const t0 = Date.now();
+async function handle(req) {{
+  const c = await pool.connect();
+  const [a, b] = req.click === 0 ? [1, 2] : [2, 1];
+  try {{
+    await c.query('BEGIN');
+    await c.query('UPDATE events SET seats = seats - 1 WHERE id = $1', [a]);
+    await new Promise((r) => setTimeout(r, req.click === 0 ? 20 : {pause}));
+    console.log(req.click, 'second update at', Date.now() - t0);
+    await c.query('UPDATE events SET seats = seats - 1 WHERE id = $1', [b]);
+    await c.query('COMMIT');
+    console.log(req.click, 'committed at', Date.now() - t0);
+  }} catch (e) {{
+    console.log(req.click, 'failed at', Date.now() - t0, e.code);
+    await c.query('ROLLBACK');
+  }} finally {{
+    c.release();
+  }}
+}}
+"
+        )
+    };
+    let (_, run) = run_sql(&code(20), TWO_EVENTS, DOUBLE_CLICK);
+    assert_eq!(
+        run.messages(),
+        [
+            "0 second update at 60",
+            "1 second update at 60",
+            "0 failed at 1080 40P01",
+            "1 committed at 1100",
+        ]
+    );
+    let (_, run) = run_sql(&code(1500), TWO_EVENTS, DOUBLE_CLICK);
+    assert_eq!(
+        run.messages(),
+        [
+            "0 second update at 60",
+            "1 second update at 1540",
+            "1 failed at 2560 40P01",
+            "0 committed at 2580",
+        ]
+    );
+}
+
 /// Read, compute in JavaScript, write back: the lost update.
 fn read_modify_write(begin: &str) -> String {
     format!(

@@ -4,7 +4,7 @@
 use crate::scenario::listing::Listing;
 use crate::sim::queue::Macrotask;
 use crate::sim::trace::{OpKind, Outcome};
-use crate::sim::{KeyNames, StepReport, TaskInfo, TraceEvent, What};
+use crate::sim::{KeyNames, Site, StepReport, TaskInfo, TraceEvent, What};
 
 /// Microseconds as milliseconds, with no trailing zeros: `20`, `0.5`.
 pub fn format_ms(us: u64) -> String {
@@ -141,6 +141,13 @@ pub fn describe_event(event: &TraceEvent, keys: &KeyNames) -> String {
         outcome => format!(" → {}", outcome_of(outcome, event.what.op())),
     };
     match event.what {
+        What::Issue(_) if event.site == Site::DeadlockTimeout => format!(
+            "{who} waits in a cycle of waits: PostgreSQL's deadlock check for it runs in {} ms (deadlock_timeout)",
+            format_ms(event.detail)
+        ),
+        What::Complete(_) if event.site == Site::DeadlockTimeout => {
+            format!("PostgreSQL's deadlock check for {who} runs")
+        }
         What::Arrive => format!("{who} arrives at server {}", event.detail),
         What::Issue(op) => format!(
             "{who} sends {} {key} ({} ms)",

@@ -193,6 +193,12 @@ impl TimelineBuilder {
         };
         let at = (event.time, event.step);
         match event.what {
+            // A deadlock's victim: it waits for PostgreSQL's check.
+            What::Issue(op) if event.site == Site::DeadlockTimeout => {
+                let label = "waits for PostgreSQL's deadlock check";
+                let index = push(lane, SpanKind::LockWait, label, event.key, at);
+                open.insert((event.request, op as u8), index);
+            }
             What::Issue(op) => {
                 let starts_wait = matches!(event.site, Site::LockGet | Site::LockAdd);
                 if starts_wait && !waiting.contains_key(&event.request) {

@@ -102,6 +102,10 @@ fn clause(event: &TraceEvent, keys: &KeyNames, servers: &[u32], several: bool) -
         What::Arrive => format!("{who} arrives"),
         What::Issue(OpKind::Sleep) => match event.site {
             Site::Pause => format!("{who} pauses for {}", ms(event.detail)),
+            Site::DeadlockTimeout => format!(
+                "{who} waits in a cycle of waits: PostgreSQL checks it for a deadlock in {}",
+                ms(event.detail)
+            ),
             Site::LockPoll => format!(
                 "{who} sleeps {} before trying the lock again",
                 ms(event.detail)
@@ -110,6 +114,7 @@ fn clause(event: &TraceEvent, keys: &KeyNames, servers: &[u32], several: bool) -
         },
         What::Complete(OpKind::Sleep) => match event.site {
             Site::Pause => format!("{who}'s pause ends"),
+            Site::DeadlockTimeout => format!("PostgreSQL's deadlock check for {who} runs"),
             _ => format!("{who}'s sleep ends"),
         },
         What::Issue(op) => format!("{who} sends {}", call(op, event.key, keys)),

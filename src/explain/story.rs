@@ -95,6 +95,9 @@ pub enum Cause {
     WaitTimeout,
     /// A holder crashed inside its critical section and never released.
     CrashedHolder,
+    /// Transactions waited for each other's rows: PostgreSQL's deadlock
+    /// check failed one.
+    Deadlock,
     /// None of the above could be read from the trace.
     Other,
 }
@@ -663,6 +666,9 @@ impl<'a> Reader<'a> {
         if grant.outcome == Outcome::Conflict {
             return self.refused_row(request, returned, gi);
         }
+        if grant.outcome == Outcome::SerializationFailure {
+            return self.deadlock(request, returned, gi);
+        }
         if !matches!(grant.outcome, Outcome::NoOrder | Outcome::NotStored) {
             return None;
         }
@@ -772,6 +778,83 @@ impl<'a> Reader<'a> {
             check: Moment::of(check.map_or(act, |(_, c)| c)),
             act: Moment::of(act),
             step: act.step,
+            text,
+        })
+    }
+
+    /// A script's request failed with a deadlock (40P01): its statement
+    /// waited for a row, a wait closed a cycle of waits, and PostgreSQL's
+    /// deadlock check for it, `deadlock_timeout` after its wait began,
+    /// failed it (the grant at `index`).
+    #[cfg(scripts)]
+    fn deadlock(&self, request: u32, returned: usize, index: usize) -> Option<Story> {
+        let grant = &self.events[index];
+        let (ci, checked) = self.last_before(index + 1, |e| {
+            e.request == request
+                && e.site == Site::DeadlockTimeout
+                && e.what == What::Complete(OpKind::Sleep)
+        })?;
+        let (ai, armed) = self.last_before(ci, |e| {
+            e.request == request
+                && e.site == Site::DeadlockTimeout
+                && e.what == What::Issue(OpKind::Sleep)
+        })?;
+        let (wi, wait) = self.last_before(ai, |e| {
+            e.request == request && e.outcome == Outcome::LockWait
+        })?;
+        // The wait that closed the cycle: the one in the step the check
+        // was set in.
+        let (li, closer) = self.last_before(ai, |e| {
+            e.step == armed.step && e.outcome == Outcome::LockWait
+        })?;
+        let line = |i: usize| self.line_of(i);
+        let call = |e: &TraceEvent| {
+            crate::explain::narrate::call(
+                e.what.op().unwrap_or(OpKind::SqlUpdate),
+                e.key,
+                &self.recording.keys,
+            )
+        };
+        let cycle = match closer.request == request {
+            true => format!(
+                "#{request}'s {}{} waited at {} for a row another transaction had locked, and \
+                 closed a cycle of waits: each waited for a row another had locked.",
+                call(wait),
+                line(wi),
+                ms(wait.time)
+            ),
+            false => format!(
+                "#{request}'s {}{} waited at {} for a row another transaction had locked; #{}'s \
+                 {}{} at {} closed a cycle of waits: each waited for a row another had locked.",
+                call(wait),
+                line(wi),
+                ms(wait.time),
+                closer.request,
+                call(closer),
+                line(li),
+                ms(closer.time)
+            ),
+        };
+        let text = format!(
+            "{cycle} PostgreSQL's deadlock check for #{request} ran at {}, deadlock_timeout after \
+             its wait began, and failed its statement (40P01); the others went on. Then \
+             #{request} failed{}.",
+            ms(checked.time),
+            self.failure_message(request, returned)
+                .map_or(String::new(), |message| format!(": {message}")),
+        );
+        let mut requests = vec![request];
+        if closer.request != request {
+            requests.insert(0, closer.request);
+        }
+        Some(Story {
+            kind: StoryKind::FailedRequest,
+            cause: Cause::Deadlock,
+            key: key_of(wait),
+            requests,
+            check: Moment::of(wait),
+            act: Moment::of(grant),
+            step: grant.step,
             text,
         })
     }

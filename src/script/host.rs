@@ -55,6 +55,9 @@ pub enum Waiter {
         every: Option<Micros>,
         server: u32,
     },
+    /// PostgreSQL's deadlock check of `session`'s waiting statement, the
+    /// victim of a cycle of waits (`Database::check_deadlock`).
+    DeadlockCheck { session: u64 },
 }
 
 /// A `process.nextTick` callback: it runs once the running macrotask's

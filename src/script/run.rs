@@ -874,6 +874,13 @@ impl ScriptRun {
                     log(&self.host, text, None);
                 }
             }
+            Some(Waiter::DeadlockCheck { session }) => {
+                self.finish_timer(slot);
+                let checked = self.host.state.borrow_mut().sql.check_deadlock(session);
+                if let Some((error, ended)) = checked {
+                    self.after_sql(ended, Some((session, error)));
+                }
+            }
             Some(Waiter::Sleep { settle, server }) => {
                 self.touch_js(server);
                 self.finish_timer(slot);
@@ -1876,6 +1883,42 @@ impl ScriptRun {
     /// waiting statement; the statements that waited for a transaction that
     /// ended run again, oldest first.
     fn after_sql(&mut self, ended: Vec<TxnId>, victim: Option<(u64, SqlError)>) {
+        self.answer_after_sql(ended, victim);
+        self.arm_deadlock_checks();
+    }
+
+    /// A deadlock's victim waits for its deadlock check: a timer of its
+    /// request, `deadlock_timeout` after its wait began.
+    fn arm_deadlock_checks(&mut self) {
+        loop {
+            let Some((session, at_ms)) = self.host.state.borrow_mut().sql.take_deadlock() else {
+                break;
+            };
+            let request = self
+                .host
+                .state
+                .borrow()
+                .sql_waiting
+                .iter()
+                .find(|w| w.session == Some(session))
+                .map(|w| w.request);
+            let Some(request) = request else {
+                continue;
+            };
+            let mut core = self.host.core.borrow_mut();
+            let at = (at_ms * MS as f64).round() as Micros;
+            let delay = at.saturating_sub(core.now);
+            let slot = core.issue(request, Op::Sleep(delay), Site::DeadlockTimeout);
+            drop(core);
+            self.host
+                .state
+                .borrow_mut()
+                .waiting
+                .insert(slot, Waiter::DeadlockCheck { session });
+        }
+    }
+
+    fn answer_after_sql(&mut self, ended: Vec<TxnId>, victim: Option<(u64, SqlError)>) {
         let mut ends: Vec<TxnId> = ended;
         let mut victims: Vec<(u64, SqlError)> = victim.into_iter().collect();
         loop {

@@ -282,6 +282,8 @@ struct Txn {
     client: Option<u64>,
     /// When it began to wait for another transaction (a counter).
     waiting_since: Option<u64>,
+    /// And when, in ms: its deadlock check runs `DEADLOCK_TIMEOUT_MS` later.
+    waited_from_ms: f64,
     /// The table whose lock its statement waits for, if it waits for one.
     waits_on_table: Option<String>,
     status: Status,
@@ -304,6 +306,7 @@ impl Txn {
             session: None,
             client: None,
             waiting_since: None,
+            waited_from_ms: 0.0,
             waits_on_table: None,
             status: Status::Active,
             held: BTreeSet::new(),
@@ -351,6 +354,26 @@ pub struct Database {
     stashed: Vec<(String, Table)>,
     /// The table locks each transaction holds.
     table_locks: TableLocks<TxnId>,
+    /// The running statement's time, in ms.
+    now_ms: f64,
+    /// Deadlocks found, each failing its victim once its deadlock check
+    /// runs (`take_deadlock`, `check_deadlock`).
+    deadlocks: Vec<Deadlock>,
+}
+
+/// PostgreSQL's `deadlock_timeout` (1 s by default): a backend that has
+/// waited this long for a lock checks for a deadlock, once.
+pub const DEADLOCK_TIMEOUT_MS: f64 = 1_000.0;
+
+/// A cycle of waits, found when a wait closed it: `victim` fails with
+/// `error` at `at_ms`, when its deadlock check runs.
+#[derive(Clone)]
+struct Deadlock {
+    victim: TxnId,
+    at_ms: f64,
+    error: SqlError,
+    /// Whether the run has been told (`take_deadlock`).
+    armed: bool,
 }
 
 /// An advisory lock's key: one bigint, or two ints (PostgreSQL keeps the
@@ -581,6 +604,7 @@ impl Database {
     /// Runs one statement for a session (`None`: a pool's query, its own
     /// transaction).
     pub fn run(&mut self, session: Option<u64>, plan: &Plan, now_ms: f64) -> Ran {
+        self.now_ms = now_ms;
         let done = |landed| Ran {
             landed,
             ended: Vec::new(),
@@ -789,18 +813,22 @@ impl Database {
         }
     }
 
-    /// `id` waits for `on`. If that closes a cycle of waits, the
-    /// transaction of the cycle that has waited longest fails with a
-    /// deadlock (PostgreSQL's deadlock check runs first in the backend that
-    /// waited first; its `deadlock_timeout` is not modelled). Two that
-    /// wait for each other's locks on one table are found at once, by
-    /// the second, which fails (PostgreSQL's lock queue sees it as it
-    /// queues).
+    /// `id` waits for `on`. If that closes a cycle of waits, one
+    /// transaction of the cycle fails with a deadlock when its deadlock
+    /// check runs: PostgreSQL's backend checks once, `deadlock_timeout`
+    /// after it began to wait, so the victim is the one whose check comes
+    /// first of those still to come (the one that closed the cycle always
+    /// has one to come), and it fails then (`take_deadlock`,
+    /// `check_deadlock`). Two that wait for each other's locks on one table
+    /// are found at once, by the second, which fails (PostgreSQL's lock
+    /// queue sees it as it queues).
     fn wait(&mut self, id: TxnId, on: TxnId, plan: &Plan) -> Ran {
         self.waits += 1;
         let since = self.waits;
+        let now_ms = self.now_ms;
         if let Some(txn) = self.txns.get_mut(&id) {
             txn.waiting_since = Some(since);
+            txn.waited_from_ms = now_ms;
         }
         self.waits_for.insert(id, on);
         let Some(cycle) = self.cycle(id) else {
@@ -812,16 +840,22 @@ impl Database {
         };
         let table = |t: &TxnId| self.txns.get(t).and_then(|t| t.waits_on_table.as_ref());
         let one_table = cycle.len() == 2 && table(&id).is_some() && table(&id) == table(&on);
-        let victim = cycle
+        // Each member's check: when it runs, and which began first.
+        let check = |t: &TxnId| {
+            self.txns.get(t).map_or((f64::MAX, u64::MAX), |t| {
+                (
+                    t.waited_from_ms + DEADLOCK_TIMEOUT_MS,
+                    t.waiting_since.unwrap_or(u64::MAX),
+                )
+            })
+        };
+        let (victim, (at_ms, _)) = cycle
             .into_iter()
             .filter(|_| !one_table)
-            .min_by_key(|t| {
-                self.txns
-                    .get(t)
-                    .and_then(|t| t.waiting_since)
-                    .unwrap_or(u64::MAX)
-            })
-            .unwrap_or(id);
+            .map(|t| (t, check(&t)))
+            .filter(|(_, (at_ms, _))| *at_ms > now_ms)
+            .min_by(|(_, a), (_, b)| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal))
+            .unwrap_or((id, (now_ms, since)));
         let mut error = sql_error("40P01", "deadlock detected".into());
         error.detail = Some(match one_table {
             true => format!(
@@ -833,18 +867,57 @@ impl Database {
                 describe(plan)
             ),
         });
-        if victim == id {
-            self.waits_for.remove(&id);
-            return self.fail(id, error);
-        }
         let session = self.txns.get(&victim).and_then(|t| t.session);
-        self.waits_for.remove(&victim);
-        let failed = self.fail(victim, error.clone());
+        // Found as it queues, or a victim with no session for the run to
+        // wait with: it fails now.
+        if one_table || session.is_none() {
+            if victim == id {
+                self.waits_for.remove(&id);
+                return self.fail(id, error);
+            }
+            self.waits_for.remove(&victim);
+            let failed = self.fail(victim, error.clone());
+            return Ran {
+                landed: Landed::Waits(on),
+                ended: failed.ended,
+                victim: session.map(|session| (session, error)),
+            };
+        }
+        self.deadlocks.push(Deadlock {
+            victim,
+            at_ms,
+            error,
+            armed: false,
+        });
         Ran {
             landed: Landed::Waits(on),
-            ended: failed.ended,
-            victim: session.map(|session| (session, error)),
+            ended: Vec::new(),
+            victim: None,
         }
+    }
+
+    /// A deadlock found but not yet told: the session of its victim, and
+    /// when its deadlock check runs (ms); the run then calls
+    /// [`Database::check_deadlock`].
+    pub fn take_deadlock(&mut self) -> Option<(u64, f64)> {
+        let deadlock = self.deadlocks.iter_mut().find(|d| !d.armed)?;
+        deadlock.armed = true;
+        let session = self.txns.get(&deadlock.victim).and_then(|t| t.session)?;
+        Some((session, deadlock.at_ms))
+    }
+
+    /// `session`'s deadlock check runs: its transaction, the victim of a
+    /// cycle found, fails with the deadlock if it still waits. The error,
+    /// and the transactions that ended (whose waiters go on).
+    pub fn check_deadlock(&mut self, session: u64) -> Option<(SqlError, Vec<TxnId>)> {
+        let index = self
+            .deadlocks
+            .iter()
+            .position(|d| self.txns.get(&d.victim).and_then(|t| t.session) == Some(session))?;
+        let Deadlock { victim, error, .. } = self.deadlocks.remove(index);
+        self.waits_for.remove(&victim)?;
+        let failed = self.fail(victim, error.clone());
+        Some((error, failed.ended))
     }
 
     /// The transactions of the cycle of waits through `id`, if there is one.

@@ -468,6 +468,9 @@ pub enum Site {
     LockRow,
     /// `await db.query("COMMIT")`.
     Commit,
+    /// PostgreSQL's `deadlock_timeout`: a script's statement whose wait
+    /// closed a cycle of waits is checked once it has waited that long.
+    DeadlockTimeout,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
