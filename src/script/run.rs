@@ -876,6 +876,23 @@ impl ScriptRun {
             }
             Some(Waiter::DeadlockCheck { session }) => {
                 self.finish_timer(slot);
+                // It fails a statement of the simulated PostgreSQL, whose
+                // request's JavaScript then runs, as a statement's landing.
+                if self.host.core.borrow().touches.on {
+                    let id = self.touched_id("\u{0}pg".to_string());
+                    self.touch(Object::ScriptTable(id), true);
+                    let server = self
+                        .host
+                        .state
+                        .borrow()
+                        .sql_waiting
+                        .iter()
+                        .find(|w| w.session == Some(session))
+                        .map(|w| w.server);
+                    if let Some(server) = server {
+                        self.touch_js(server);
+                    }
+                }
                 let checked = self.host.state.borrow_mut().sql.check_deadlock(session);
                 if let Some((error, ended)) = checked {
                     self.after_sql(ended, Some((session, error)));
