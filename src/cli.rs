@@ -346,6 +346,10 @@ struct ExploreLine {
     /// and pct, which ignore it).
     preemption_bound: Option<u32>,
     complete_within_bound: bool,
+    /// A script's checks that were not asked for, each with the schedules
+    /// that violate it (`{"errors": 4, ...}`).
+    #[serde(skip_serializing_if = "serde_json::Map::is_empty")]
+    unchecked: serde_json::Map<String, serde_json::Value>,
 }
 
 impl ExploreLine {
@@ -362,6 +366,9 @@ impl ExploreLine {
                 .max_preemptions
                 .filter(|_| options.method == Method::Dfs),
             complete_within_bound: result.complete_within_bound,
+            unchecked: (result.unchecked.iter())
+                .map(|&(check, count)| (check.name().to_string(), count.into()))
+                .collect(),
         }
     }
 }
@@ -470,7 +477,9 @@ mod script_command {
                 })
                 .collect::<Result<_, _>>()?,
         };
-        let options = flags.options_with(checks)?;
+        let options = flags
+            .options_with(checks)?
+            .watching(&crate::explore::Check::SCRIPT);
         let (config, from_fragment) = source::parse(&flags.fragment)
             .map_err(|error| CliError::Script(format!("bad scenario: {error}")))?;
         let (code, source_piece) = match &flags.source.script {

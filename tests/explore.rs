@@ -49,6 +49,41 @@ fn assert_replays_to_violation(result: &ExploreResult, checks: &[Check]) {
     );
 }
 
+// A search counts the checks it was not asked for, each as a search for
+// that check alone counts its violating schedules. get-set on two
+// servers: 8 of 26 schedules duplicate, 16 break exclusion.
+#[test]
+fn a_search_counts_each_check_it_was_not_asked_for() {
+    let fragment = "scenario=ticket&strategy=get-set&users=1&clicks=2&servers=2";
+    let watched = Explorer::new(
+        &config(fragment),
+        options(&[Check::Duplicates]).watching(&Check::ALL),
+    )
+    .run();
+    let alone = |check| explore(fragment, &[check]).violating;
+    assert_eq!((watched.explored, watched.violating), (26, 8));
+    assert_eq!(
+        watched.unchecked,
+        vec![
+            (Check::DbReads, 0),
+            (Check::Exclusion, 16),
+            (Check::Stale, 0)
+        ]
+    );
+    for (check, count) in &watched.unchecked {
+        assert_eq!(*count, alone(*check), "{check}");
+    }
+    // The summary names the counts that are not 0.
+    let row = interleave::explore::StrategyRow {
+        strategy: StrategyKind::GetSet,
+        result: watched,
+    };
+    assert_eq!(
+        row.outcome(&[Check::Duplicates]),
+        "8 of 26 schedules duplicate, complete; 16 break exclusion (not checked: exclusion)"
+    );
+}
+
 // Ticket, 1 user, 2 clicks (the default). Under `none` both clicks can
 // find no order before either insert lands: a duplicate. Under a keyed
 // mutex on one server the second click waits for the first to insert, so

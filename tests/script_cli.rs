@@ -152,6 +152,41 @@ fn a_scripts_search_checks_lost_updates_unless_told() {
 }
 
 #[test]
+fn a_scripts_search_counts_the_checks_it_was_not_asked_for() {
+    // signup_pg's get-or-create: no duplicate row (the email is unique) and
+    // no lost update, but a schedule where both clicks find no user fails
+    // the second insert (23505). The default search says so beside its "0
+    // violating", with the count a search for errors finds.
+    let search = |check: &[&str]| {
+        let args = [
+            &["explore"][..],
+            check,
+            &["v=1&scenario=script&example=signup_pg&users=1&clicks=2"],
+        ]
+        .concat();
+        json(&interleave(&args))
+    };
+    let default = search(&[]);
+    assert_eq!(
+        (default["explored"].as_u64(), default["violating"].as_u64()),
+        (Some(64), Some(0))
+    );
+    assert_eq!(
+        default["unchecked"],
+        serde_json::json!({"exclusion": 0, "errors": 42})
+    );
+    let errors = search(&["--check", "errors"]);
+    assert_eq!(
+        (errors["explored"].as_u64(), errors["violating"].as_u64()),
+        (Some(64), Some(42))
+    );
+    assert_eq!(
+        errors["unchecked"],
+        serde_json::json!({"duplicates": 0, "exclusion": 0, "lost-updates": 0})
+    );
+}
+
+#[test]
 fn explore_a_script_at_random_and_under_every_strategy() {
     let output = interleave(&[
         "explore",

@@ -62,8 +62,14 @@ pub fn ExplorePanel(props: &ExplorePanelProps) -> Html {
             max_preemptions.clone(),
         );
         let on_start = props.on_start.clone();
+        // A script's search also counts the checks left unticked, so "0
+        // violating" can say that some schedules made a request fail.
+        let watched: &'static [Check] = match props.script {
+            true => &Check::SCRIPT,
+            false => &[],
+        };
         Callback::from(move |_: MouseEvent| {
-            let mut options = ExploreOptions::new((*checks).clone());
+            let mut options = ExploreOptions::new((*checks).clone()).watching(watched);
             options.method = *method;
             options.max_schedules = *max_schedules;
             options.max_preemptions = (*method == Method::Dfs)

@@ -23,7 +23,9 @@ fn same_as_the_whole(fragment: &str, checks: &[Check]) {
         return;
     }
     let config = parse_fragment(fragment).expect("a good fragment");
-    let options = ExploreOptions::new(checks.to_vec());
+    // The other checks are counted too, and add up across groups as the
+    // violating schedules do.
+    let options = ExploreOptions::new(checks.to_vec()).watching(&Check::ALL);
     let mut grouped = StorySearch::new(&config, options.clone());
     assert!(grouped.by_groups(), "{fragment} splits into groups");
     let grouped = grouped.run();
@@ -34,6 +36,7 @@ fn same_as_the_whole(fragment: &str, checks: &[Check]) {
         (whole.explored, whole.violating, whole.complete),
         "{fragment}"
     );
+    assert_eq!(grouped.unchecked, whole.unchecked, "{fragment}");
     match &grouped.counterexample {
         None => assert_eq!(whole.violating, 0, "{fragment}: no counterexample"),
         Some(counterexample) => {
@@ -78,6 +81,39 @@ fn ticket_by_users_equals_the_whole_search() {
             same_as_the_whole(&fragment, &[Check::Duplicates, Check::Exclusion]);
         }
     }
+}
+
+/// The checks a search was not asked for add up across groups as its own
+/// do: get-set breaks exclusion in schedules of each user's group.
+#[test]
+fn unchecked_counts_by_groups_equal_the_whole_search() {
+    for (fragment, check) in [
+        (
+            "v=1&scenario=ticket&strategy=get-set&users=2&clicks=2&wait_timeout=100ms",
+            Check::Duplicates,
+        ),
+        (
+            "v=1&scenario=ticket&strategy=none&users=2&clicks=2&servers=2",
+            Check::Stale,
+        ),
+        (
+            "v=1&scenario=stampede&strategy=none&requests=4&keys=2",
+            Check::Exclusion,
+        ),
+    ] {
+        same_as_the_whole(fragment, &[check]);
+    }
+    let config =
+        parse_fragment("v=1&scenario=ticket&strategy=get-set&users=2&clicks=2&wait_timeout=100ms")
+            .expect("a good fragment");
+    let options = ExploreOptions::new(vec![Check::Duplicates]).watching(&Check::ALL);
+    let grouped = StorySearch::new(&config, options).run();
+    let exclusion = Explorer::new(&config, ExploreOptions::new(vec![Check::Exclusion])).run();
+    assert!(exclusion.violating > 0);
+    assert_eq!(
+        grouped.unchecked[1],
+        (Check::Exclusion, exclusion.violating)
+    );
 }
 
 /// A stampede over two keys under every strategy.

@@ -290,6 +290,21 @@ impl Composite {
             }
             false => (sum(&|r| r.explored), sum(&|r| r.violating)),
         };
+        // A watched check, counted as `violating` is.
+        let unchecked = match results.first() {
+            Some(first) => (first.unchecked.iter().enumerate())
+                .map(|(i, &(check, _))| {
+                    let count = match complete {
+                        true => {
+                            explored.saturating_sub(product(&|r| r.explored - r.unchecked[i].1))
+                        }
+                        false => sum(&|r| r.unchecked[i].1),
+                    };
+                    (check, count)
+                })
+                .collect(),
+            None => Vec::new(),
+        };
         ExploreResult {
             explored,
             violating,
@@ -299,6 +314,7 @@ impl Composite {
             coverage,
             naive_estimate: product(&|r| r.naive_estimate).max(explored),
             counterexample: self.counterexample(&results),
+            unchecked,
         }
     }
 

@@ -121,6 +121,12 @@ pub struct ExploreOptions {
     /// Keep every explored schedule with its trace hash (for tests and
     /// tools; memory grows with the search).
     pub record: bool,
+    /// Checks counted but not searched for: how many schedules violate
+    /// each ([`ExploreResult::unchecked`]), so a search that finds none of
+    /// its own checks violated can still say that some schedules made a
+    /// request fail.
+    #[serde(default)]
+    pub watch: Vec<Check>,
 }
 
 impl ExploreOptions {
@@ -137,7 +143,19 @@ impl ExploreOptions {
             pct_depth: 3,
             max_steps: 100_000,
             record: false,
+            watch: Vec::new(),
         }
+    }
+
+    /// Also counts the schedules that violate each of `offered` that is
+    /// not among the checks (`watch`).
+    pub fn watching(mut self, offered: &[Check]) -> Self {
+        self.watch = offered
+            .iter()
+            .copied()
+            .filter(|check| !self.checks.contains(check))
+            .collect();
+        self
     }
 }
 
@@ -191,6 +209,10 @@ pub struct ExploreResult {
     /// bound (see `naive_estimate` in docs/explore.md).
     pub naive_estimate: u64,
     pub counterexample: Option<Counterexample>,
+    /// Each of the options' `watch` checks, in order, with the schedules
+    /// that violate it (counted as `violating` is).
+    #[serde(default)]
+    pub unchecked: Vec<(Check, u64)>,
 }
 
 /// How much of the schedule space a search covered.
@@ -297,6 +319,8 @@ pub struct Explorer {
     /// PCT: choice points of the longest run so far.
     pct_length: u64,
     recorded: Vec<(Schedule, String)>,
+    /// Schedules violating each of the options' `watch` checks.
+    watched: Vec<u64>,
 }
 
 impl Explorer {
@@ -321,6 +345,7 @@ impl Explorer {
         let unbounded_attempt = options.method == Method::Dfs
             && options.max_preemptions.is_some()
             && options.unbounded_first > 0;
+        let watched = options.watch.len();
         Explorer {
             unbounded_attempt,
             subject,
@@ -341,6 +366,7 @@ impl Explorer {
             walk_sizes: 0.0,
             pct_length: 1,
             recorded: Vec::new(),
+            watched: vec![0; watched],
         }
     }
 
@@ -449,6 +475,13 @@ impl Explorer {
             coverage,
             naive_estimate: self.naive_estimate(),
             counterexample: self.best.clone(),
+            unchecked: self
+                .options
+                .watch
+                .iter()
+                .copied()
+                .zip(self.watched.iter().copied())
+                .collect(),
         }
     }
 
@@ -506,7 +539,11 @@ impl Explorer {
             let schedule = Schedule::new(choices.clone()).trimmed();
             self.recorded.push((schedule, sim.trace_hash()));
         }
-        let violated = violations(&self.options.checks, &sim.observation());
+        let seen = sim.observation();
+        for (count, check) in self.watched.iter_mut().zip(&self.options.watch) {
+            *count += u64::from(check.violated(&seen));
+        }
+        let violated = violations(&self.options.checks, &seen);
         if violated.is_empty() {
             return;
         }
@@ -812,12 +849,22 @@ impl StrategyRow {
             [check] => check.verb(),
             _ => "violate",
         };
-        format!(
+        let mut outcome = format!(
             "{} of {} schedules {verb}, {}",
             thousands(self.result.violating),
             thousands(self.result.explored),
             self.result.coverage.describe()
-        )
+        );
+        for &(check, count) in &self.result.unchecked {
+            if count > 0 {
+                outcome += &format!(
+                    "; {} {} (not checked: {check})",
+                    thousands(count),
+                    check.verb()
+                );
+            }
+        }
+        outcome
     }
 }
 
