@@ -6,9 +6,11 @@ use std::rc::Rc;
 
 use interleave::config::StrategyKind;
 use interleave::debugger::program::parse_lenient;
+use interleave::debugger::timeline::SpanKind;
 use interleave::debugger::{Compare, Program, Recording, RequestState, SearchJob, Session};
 use interleave::explore::{Check, ExploreOptions};
 use interleave::script::cli::run_to_json;
+use interleave::sim::Outcome;
 
 fn open(fragment: &str) -> (interleave::Config, Program) {
     let (config, program, errors) = parse_lenient(fragment);
@@ -1322,6 +1324,36 @@ async function handle(req) {
     );
 }
 
+/// The lock waits on a recording's timeline: (request, label, start, end,
+/// outcome).
+fn lock_waits(recording: &Recording) -> Vec<(u32, &'static str, u64, Option<u64>, Outcome)> {
+    (recording.timeline.lanes.iter())
+        .flat_map(|lane| lane.spans.iter().map(move |span| (lane.request, span)))
+        .filter(|(_, span)| span.kind == SpanKind::LockWait)
+        .map(|(request, span)| (request, span.label, span.start, span.end, span.outcome))
+        .collect()
+}
+
+/// A double click on `SELECT … FOR UPDATE`: #1's statement lands at 40 ms
+/// on the row #0 has just locked, and waits on the timeline until #0
+/// commits at 100 ms.
+#[test]
+fn a_statement_waiting_for_a_row_lock_is_a_lock_wait_on_the_timeline() {
+    let (config, program) =
+        open("#v=1&scenario=script&example=ticket_pg_for_update&users=1&clicks=2");
+    let recording = Recording::of_program(&program, &config).unwrap();
+    assert_eq!(
+        lock_waits(&recording),
+        [(
+            1,
+            "waits for a row lock",
+            40_000,
+            Some(100_000),
+            Outcome::Locked
+        )]
+    );
+}
+
 /// A transfer that takes two rows in opposite orders deadlocks on a
 /// double click: each click's second UPDATE waits for the other's first
 /// row. PostgreSQL's deadlock check for click 0, which waited first, runs
@@ -1369,6 +1401,27 @@ INSERT INTO accounts VALUES (1, 100), (2, 100);
             recording.metrics.latency_us.max
         ),
         (1_080_000, 1_080_000)
+    );
+    // The timeline: each click's second UPDATE waits for a row from 60 ms;
+    // #0's wait ends at its deadlock check, failed, and #1's goes on then.
+    assert_eq!(
+        lock_waits(&recording),
+        [
+            (
+                0,
+                "waits for a row lock, until PostgreSQL's deadlock check",
+                60_000,
+                Some(1_060_000),
+                Outcome::SerializationFailure
+            ),
+            (
+                1,
+                "waits for a row lock",
+                60_000,
+                Some(1_060_000),
+                Outcome::Stored
+            ),
+        ]
     );
     let explanation = explain_recording(&recording);
     let story = explanation.story.as_ref().expect("the deadlock's story");

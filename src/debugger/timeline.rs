@@ -13,6 +13,10 @@ use crate::sim::{RequestSpec, Requests, Target, TraceEvent, What};
 /// Not yet happened by the end of the run.
 pub const NEVER: u32 = u32::MAX;
 
+/// The `open` key of a statement's wait for a row lock, beside its
+/// requests' operations (no `OpKind` is this large).
+const ROW_WAIT: u8 = u8::MAX;
+
 /// What a span on a request's lane is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum SpanKind {
@@ -193,11 +197,16 @@ impl TimelineBuilder {
         };
         let at = (event.time, event.step);
         match event.what {
-            // A deadlock's victim: it waits for PostgreSQL's check.
+            // A deadlock's victim: its row wait ends at PostgreSQL's check.
             What::Issue(op) if event.site == Site::DeadlockTimeout => {
-                let label = "waits for PostgreSQL's deadlock check";
-                let index = push(lane, SpanKind::LockWait, label, event.key, at);
-                open.insert((event.request, op as u8), index);
+                let label = "waits for a row lock, until PostgreSQL's deadlock check";
+                match open.get(&(event.request, ROW_WAIT)) {
+                    Some(&index) => lane.spans[index].label = label,
+                    None => {
+                        let index = push(lane, SpanKind::LockWait, label, event.key, at);
+                        open.insert((event.request, op as u8), index);
+                    }
+                }
             }
             What::Issue(op) => {
                 let starts_wait = matches!(event.site, Site::LockGet | Site::LockAdd);
@@ -210,6 +219,18 @@ impl TimelineBuilder {
             }
             What::Complete(op) => {
                 if let Some(index) = open.remove(&(event.request, op as u8)) {
+                    close(&mut lane.spans[index], at, event.outcome);
+                }
+                // The statement waits for a row another transaction locked,
+                // until that one ends (or a deadlock check fails it).
+                if event.outcome == Outcome::LockWait {
+                    let label = "waits for a row lock";
+                    let index = push(lane, SpanKind::LockWait, label, event.key, at);
+                    open.insert((event.request, ROW_WAIT), index);
+                }
+            }
+            What::RowLockGrant => {
+                if let Some(index) = open.remove(&(event.request, ROW_WAIT)) {
                     close(&mut lane.spans[index], at, event.outcome);
                 }
             }
