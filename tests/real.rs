@@ -1386,6 +1386,34 @@ fn a_deadlock_fails_the_same_click_on_real_postgres() {
     }
 }
 
+/// Two queries in a `Promise.all` on one client go out one at a time, as
+/// pg sends them (tests/sql.rs `a_client_sends_one_query_at_a_time`): each
+/// click's SELECT reads the seats before its own UPDATE takes one (click
+/// 1's reads 5, as click 0 has not committed yet, and its UPDATE waits for
+/// click 0's row), on PostgreSQL as in the model, with writes faster than
+/// reads.
+#[test]
+fn a_clients_queries_go_out_one_at_a_time_on_real_postgres() {
+    let Some(report) = play_script(
+        include_str!("pg/one_client.js"),
+        Some(include_str!("pg/one_client.sql")),
+        "v=1&scenario=script&users=1&clicks=2&db_write_latency=const:5ms",
+        1,
+    ) else {
+        return;
+    };
+    assert_eq!(assert_script_agrees(&report), 0);
+    let custom = &report.simulation["custom"];
+    assert_eq!(
+        (
+            custom["before 5 after 4"].as_f64(),
+            custom["before 5 after 3"].as_f64()
+        ),
+        (Some(1.0), Some(1.0)),
+        "{custom}"
+    );
+}
+
 /// A `numeric` column keeps its scale ("49.90"), as PostgreSQL's does: the
 /// cache-aside example answers every call as PostgreSQL does.
 #[test]

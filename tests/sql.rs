@@ -394,6 +394,77 @@ async function handle(req) {{
     );
 }
 
+/// A client is one connection, and pg sends its queries one at a time:
+/// a query made while another is in flight goes out when that one's reply
+/// comes. Node 20 with pg 8 on PostgreSQL 15 printed "before 0 after 1"
+/// for the first handler (its UPDATE, though faster, runs second) and took
+/// 3 x 200 ms for the three sleeps; five requests sharing one top-level
+/// `Client` took 100, 200, 300, 400 and 500 ms. The model, with its own
+/// round trips (20 ms, writes 5 ms), answers the same way.
+#[test]
+fn a_client_sends_one_query_at_a_time() {
+    let both = "const { Pool } = require('pg');
+const pool = new Pool();
+async function handle(req) {
+  const c = await pool.connect();
+  try {
+    await c.query('BEGIN');
+    const [before, after] = await Promise.all([
+      c.query('SELECT seats FROM events WHERE id = 2'),
+      c.query('UPDATE events SET seats = seats - 1 WHERE id = 2 RETURNING seats'),
+    ]);
+    await c.query('COMMIT');
+    console.log('before', before.rows[0].seats, 'after', after.rows[0].seats);
+  } finally {
+    c.release();
+  }
+}
+";
+    let (metrics, run) = run_sql(
+        both,
+        SHAPES,
+        "scenario=script&users=1&clicks=1&db_latency=const:20ms&db_write_latency=const:5ms",
+    );
+    assert_eq!(run.messages(), ["before 5 after 4"]);
+    // BEGIN (20 ms), SELECT (20), UPDATE (5), COMMIT (5).
+    assert_eq!(metrics.latency_us.max, 50_000);
+    let sleeps = "const { Pool } = require('pg');
+const pool = new Pool();
+async function handle(req) {
+  const c = await pool.connect();
+  const t0 = Date.now();
+  await Promise.all([1, 2, 3].map(() => c.query('SELECT pg_sleep(0.2)')));
+  console.log('took', Date.now() - t0);
+  c.release();
+}
+";
+    let (_, run) = run_sql(sleeps, SHAPES, "scenario=script&users=1&clicks=1");
+    assert_eq!(run.messages(), ["took 660"]);
+    let shared = "const { Client } = require('pg');
+const client = new Client();
+const ready = client.connect();
+const t0 = Date.now();
+async function handle(req) {
+  await ready;
+  await client.query('SELECT pg_sleep(0.1)');
+  console.log(req.user, Date.now() - t0);
+}
+";
+    let (metrics, mut run) = run_sql(shared, SHAPES, "scenario=script&users=5&clicks=1");
+    assert_eq!(
+        run.messages(),
+        ["0 120", "1 240", "2 360", "3 480", "4 600"]
+    );
+    assert_eq!(metrics.latency_us.max, 600_000);
+    // Each query is its own request's, though it goes out as the one
+    // before it lands.
+    let issued: Vec<u32> = (run.take_events().iter())
+        .filter(|event| matches!(event.what, What::Issue(_)))
+        .map(|event| event.request)
+        .collect();
+    assert_eq!(issued, [0, 1, 2, 3, 4]);
+}
+
 /// Read, compute in JavaScript, write back: the lost update.
 fn read_modify_write(begin: &str) -> String {
     format!(
@@ -2698,6 +2769,57 @@ CREATE TABLE nopk (x int);
             "{bad}"
         );
     }
+}
+
+/// A stored generated column is computed from its row's other columns,
+/// which the model does not do: the schema is refused, naming the column,
+/// rather than the column becoming a counter. An identity column
+/// (`GENERATED … AS IDENTITY`) is a counter, as in PostgreSQL.
+#[test]
+fn a_generated_column_and_an_expression_index_are_refused_and_an_identity_counts() {
+    let mut db = Database::default();
+    let error = schema::load(
+        "CREATE TABLE orders (id int PRIMARY KEY, total_cents int NOT NULL, \
+         total numeric GENERATED ALWAYS AS (total_cents / 100.0) STORED);",
+        &mut db,
+    )
+    .expect_err("a generated column");
+    assert_eq!(&*error.code, "0A000");
+    assert!(
+        error
+            .message
+            .starts_with("the generated column \"total\" is not supported by the simulation"),
+        "{}",
+        error.message
+    );
+    // So is a unique index on an expression, which names the expression
+    // rather than a column it takes it for.
+    let error = schema::load(
+        "CREATE TABLE subs (id int PRIMARY KEY, user_id int, plan text);
+CREATE UNIQUE INDEX subs_plan ON subs (lower(plan), user_id);",
+        &mut Database::default(),
+    )
+    .expect_err("an expression index");
+    assert_eq!(&*error.code, "0A000");
+    assert!(
+        error
+            .message
+            .starts_with("a unique index on an expression (lower(plan)) is not supported"),
+        "{}",
+        error.message
+    );
+    replies_are(
+        "const { Pool } = require('pg');
+const pool = new Pool();
+async function handle(req) {
+  const a = await pool.query('INSERT INTO t (note) VALUES ($1) RETURNING id', ['a']);
+  const b = await pool.query('INSERT INTO t (note) VALUES ($1) RETURNING id', ['b']);
+  console.log(a.rows[0].id, b.rows[0].id);
+}
+",
+        "CREATE TABLE t (id int GENERATED ALWAYS AS IDENTITY PRIMARY KEY, note text);",
+        &["1 2"],
+    );
 }
 
 /// `varchar(n)` as PostgreSQL 15 keeps it (each SQLSTATE and row agreed

@@ -332,7 +332,7 @@ pub fn register<'js>(ctx: &Ctx<'js>, link: &Rc<Link>) -> Result<()> {
             ("connection", cache_connection, 0),
             ("watch", cache_watch, 2),
             ("exec", cache_exec, 2),
-            ("sql", host_sql, 3),
+            ("sql", host_sql, 4),
             ("session", host_session, 0),
         ],
     )?;
@@ -466,9 +466,20 @@ fn pending<'js>(ctx: &Ctx<'js>) -> Result<(Promise<'js>, Settle)> {
 
 /// Sends one operation: a promise that settles when it lands.
 fn send<'js>(link: &Link, ctx: &Ctx<'js>, call: Call) -> Result<Value<'js>> {
+    send_from(link, ctx, call, caller_position(link, ctx))
+}
+
+/// [`send`] for a call the script made at `position` (a `pg` client's
+/// query that waited in the client's queue goes out later, from the
+/// prelude).
+fn send_from<'js>(
+    link: &Link,
+    ctx: &Ctx<'js>,
+    call: Call,
+    position: Option<Position>,
+) -> Result<Value<'js>> {
     let host = link.host();
     let kind = call.kind();
-    let position = caller_position(link, ctx);
     let (promise, settle) = pending(ctx)?;
     let key = host.intern(call.key());
     let request = host.current.get();
@@ -1264,11 +1275,13 @@ fn count<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<
 // ---------------------------------------------------------------------------
 // __host.sql: the `pg` module's queries
 
-/// `__host.sql(text, values, session)`: one statement to the simulated
-/// PostgreSQL, a promise of its reply as JSON (`{ command, rowCount,
-/// rows, fields }` or `{ error }`; the prelude makes pg's shapes). The
-/// statement is parsed now; an error in it comes back after the round
-/// trip, as PostgreSQL's would.
+/// `__host.sql(text, values, session, origin?)`: one statement to the
+/// simulated PostgreSQL, a promise of its reply as JSON (`{ command,
+/// rowCount, rows, fields }` or `{ error }`; the prelude makes pg's
+/// shapes). The statement is parsed now; an error in it comes back after
+/// the round trip, as PostgreSQL's would. `origin`, an `Error` made where
+/// the script called `query`, places a statement sent later than that
+/// (from its client's queue).
 fn host_sql<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
     use super::sql::parse as sql;
     let text = match arg(ctx, args, 0).as_string() {
@@ -1281,6 +1294,14 @@ fn host_sql<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Val
         _ => return Err(type_error(ctx, "pg: a query's values are an array")),
     };
     let session = arg(ctx, args, 2).as_number().map(|n| n as u64);
+    let position = match arg(ctx, args, 3).into_object() {
+        Some(origin) if link.host.borrow().keep_trace => {
+            let stack: Option<String> = origin.get("stack").ok();
+            stack.as_deref().and_then(code_position)
+        }
+        Some(_) => None,
+        None => caller_position(link, ctx),
+    };
     let sent = link
         .host()
         .mirror
@@ -1319,7 +1340,7 @@ fn host_sql<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Val
         Ok(plan) => plan.reached().unwrap_or("transaction").to_string(),
         Err(_) => "sql".to_string(),
     };
-    send(
+    send_from(
         link,
         ctx,
         Call::Sql(Box::new(SqlCall {
@@ -1328,6 +1349,7 @@ fn host_sql<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Val
             key,
             sent,
         })),
+        position,
     )
 }
 

@@ -2759,6 +2759,18 @@ fn schema_step(piece: Piece) -> Result<Option<SchemaStep>, SqlError> {
                         ColumnOption::Default(expr) => {
                             column.default = Some(default(shown, expr)?);
                         }
+                        // A column computed from the row's others (`GENERATED
+                        // ALWAYS AS (expr) STORED`) is refused, not taken
+                        // for an identity.
+                        ColumnOption::Generated {
+                            generation_expr: Some(_),
+                            ..
+                        } => {
+                            return Err(SqlError::unsupported(
+                                shown,
+                                &format!("the generated column \"{column_name}\""),
+                            ));
+                        }
                         ColumnOption::Generated { .. } => {
                             column.default = Some(Default::Serial);
                             column.not_null = true;
@@ -2811,6 +2823,13 @@ fn schema_step(piece: Piece) -> Result<Option<SchemaStep>, SqlError> {
                 return Ok(None);
             }
             let table = object_name(&index.table_name);
+            if let Some(expr) = (index.columns.iter())
+                .map(|c| &c.column.expr)
+                .find(|expr| !matches!(expr, SqlExpr::Identifier(_)))
+            {
+                let what = format!("a unique index on an expression ({expr})");
+                return Err(SqlError::unsupported(shown, &what));
+            }
             let columns = ident_columns(&index.columns);
             let name = index
                 .name

@@ -1562,7 +1562,7 @@
   };
   // `done`, if given, runs as the reply arrives (a pool's query gives its
   // connection back there, as pg does in the query's callback).
-  const pgRun = async (session, text, values, rowMode, done) => {
+  const pgRun = async (session, text, values, rowMode, done, origin) => {
     if (text !== null && typeof text === "object") {
       values = values ?? text.values;
       rowMode = text.rowMode;
@@ -1572,8 +1572,12 @@
       done?.();
       throw new TypeError("Client was passed a null or undefined query");
     }
-    const reply = await host.sql(text, (values ?? []).map(pgParam), session);
-    done?.();
+    let reply;
+    try {
+      reply = await host.sql(text, (values ?? []).map(pgParam), session, origin);
+    } finally {
+      done?.();
+    }
     if (reply.error) throw new DatabaseError(reply.error);
     const parsers = reply.fields.map((field) => {
       const user = pgUserParsers.get(field.dataTypeID);
@@ -1608,7 +1612,7 @@
       callback = values;
       values = undefined;
     }
-    const result = start((done) => pgRun(session, text, values, undefined, done));
+    const result = start((done, origin) => pgRun(session, text, values, undefined, done, origin));
     if (typeof callback !== "function") return result;
     result.then(
       (res) => callback(null, res),
@@ -1617,11 +1621,40 @@
     return undefined;
   };
   const idleSessions = [];
+  // A client is one connection and sends one query at a time, as pg's
+  // does: a query made while another is in flight waits in the client's
+  // queue and goes out as the one before it gets its reply (as a
+  // microtask of the request that made it, placed at the line that made
+  // it).
   class PgClient {
     constructor(options, session) {
       this.options = options;
       this.session = session ?? host.session();
       this._ending = false;
+      this._busy = false;
+      this._queue = [];
+    }
+    _send(run) {
+      const next = () => this._next();
+      if (!this._busy) {
+        this._busy = true;
+        return run(next);
+      }
+      const request = host.request();
+      const origin = new Error();
+      return new Promise((resolve, reject) => {
+        this._queue.push([request, () => run(next, origin).then(resolve, reject)]);
+      });
+    }
+    _next() {
+      const queued = this._queue.shift();
+      if (!queued) {
+        this._busy = false;
+        return;
+      }
+      const [request, send] = queued;
+      if (request === host.request()) send();
+      else host.defer(request, send);
     }
     connect(callback) {
       if (typeof callback === "function") {
@@ -1631,7 +1664,7 @@
       return Promise.resolve();
     }
     query(text, values, callback) {
-      return pgQuery(this.session, text, values, callback);
+      return pgQuery(this.session, text, values, callback, (run) => this._send(run));
     }
     end(callback) {
       this._ending = true;
