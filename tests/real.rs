@@ -1463,3 +1463,27 @@ fn the_cli_replays_a_script_and_refuses_a_bad_one() {
         "{bad:?}"
     );
 }
+
+/// Soft delete under a partial unique index (`tests/pg/soft_delete.js`,
+/// tests/sql.rs): every statement, the refused ones too (23505 naming the
+/// index, 42P10 for an `ON CONFLICT` without the index's `WHERE`), is
+/// answered on PostgreSQL as in the model.
+#[test]
+fn a_partial_unique_index_answers_as_on_real_postgres() {
+    let Some(report) = play_script(
+        include_str!("pg/soft_delete.js"),
+        Some(include_str!("pg/soft_delete.sql")),
+        "v=1&scenario=script&users=1&clicks=1",
+        1,
+    ) else {
+        return;
+    };
+    assert_eq!(assert_script_agrees(&report), 0);
+    let custom = &report.simulation["custom"];
+    assert_eq!(custom["sign up again: 1"].as_f64(), Some(1.0), "{custom}");
+    assert_eq!(
+        custom["upsert without where: 42P10"].as_f64(),
+        Some(1.0),
+        "{custom}"
+    );
+}

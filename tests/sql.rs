@@ -4,6 +4,8 @@
 //! keys as an invariant over random interleavings.
 #![cfg(all(feature = "script", not(target_arch = "wasm32")))]
 
+use std::collections::BTreeMap;
+
 use interleave::run::Run;
 use interleave::script::source;
 use interleave::script::sql::parse::{parse, Plan};
@@ -3850,4 +3852,48 @@ fn default_among_values_answers_as_postgresql_does() {
             r#"3 2 [{"id":3,"email":"b@x","name":"Bob"},{"id":4,"email":"c@x","name":null}] [23,25,25]"#,
         ]
     );
+}
+
+/// Soft delete under a partial unique index (`tests/pg/soft_delete.js`):
+/// an email is unique among the live rows only, so a deleted account's
+/// email signs up again, a second live one is refused (23505 naming the
+/// index), and restoring the deleted account is refused too. `ON CONFLICT
+/// (email)` cannot take the partial index as its arbiter (42P10) until it
+/// says the index's `WHERE`, alone or ANDed. Every count below is what
+/// PostgreSQL 15 answered to the same statements (psql, 2026-12-04), and
+/// tests/real.rs plays the script on the real server.
+#[test]
+fn a_partial_unique_index_holds_only_for_the_rows_its_where_keeps() {
+    let (m, run) = run_sql(
+        include_str!("pg/soft_delete.js"),
+        include_str!("pg/soft_delete.sql"),
+        "scenario=script&users=1&clicks=1",
+    );
+    assert_eq!((m.errors, m.hung), (0, 0), "{:?}", run.messages());
+    let expected = [
+        ("delete: 1", 1.0),
+        ("deleted twin: 1", 1.0),
+        ("live: 1", 1.0),
+        ("restore: 23505 accounts_email_live", 1.0),
+        ("sign up again: 1", 1.0),
+        ("sign up twice: 23505 accounts_email_live", 1.0),
+        ("sign up: 1", 1.0),
+        ("upsert where and: 1", 1.0),
+        ("upsert where: 0", 1.0),
+        ("upsert without where: 42P10", 1.0),
+    ];
+    let expected: BTreeMap<String, f64> =
+        expected.iter().map(|(k, v)| (k.to_string(), *v)).collect();
+    assert_eq!(run.custom(), expected);
+    // A foreign key cannot refer to the partial index's columns.
+    let mut db = Database::default();
+    let error = schema::load(
+        &format!(
+            "{}\nCREATE TABLE refs (id int PRIMARY KEY, email text REFERENCES accounts (email));",
+            include_str!("pg/soft_delete.sql")
+        ),
+        &mut db,
+    )
+    .expect_err("no unique constraint");
+    assert_eq!(&*error.code, "42830", "{}", error.message);
 }

@@ -717,6 +717,11 @@ pub struct Insert {
     #[serde(default)]
     pub select: Option<Box<Select>>,
     pub on_conflict: Option<OnConflict>,
+    /// `ON CONFLICT (columns) WHERE …`: the predicate that lets a partial
+    /// unique index on those columns be the arbiter (its own `WHERE`, or
+    /// one that implies it).
+    #[serde(default)]
+    pub conflict_where: Option<Box<Expr>>,
     pub returning: Option<Projection>,
     #[serde(default)]
     pub with: Vec<Cte>,
@@ -1554,6 +1559,7 @@ mod tests {
                         true,
                     )),
                 }),
+                conflict_where: None,
                 returning: Some(Projection::All),
                 with: Vec::new(),
                 written: Vec::new(),
@@ -1588,6 +1594,7 @@ mod tests {
                     ..inner.clone()
                 })),
                 on_conflict: None,
+                conflict_where: None,
                 returning: None,
                 with: Vec::new(),
                 written: Vec::new(),
@@ -1749,6 +1756,7 @@ mod tests {
                         name: "t_pkey".into(),
                         columns: vec!["id".into()],
                         primary: true,
+                        predicate: None,
                     }],
                     expect_unique: vec![vec!["n".into()]],
                     checks: Vec::new(),
@@ -1760,6 +1768,7 @@ mod tests {
                         name: "t_n_idx".into(),
                         columns: vec!["n".into()],
                         primary: false,
+                        predicate: None,
                     },
                 },
                 SchemaStep::Seed {

@@ -1864,12 +1864,14 @@ fn insert(text: &str, insert: ast::Insert) -> Result<Insert, SqlError> {
         Some(table.clone()),
         insert.table_alias.as_ref().map(|a| ident(&a.alias)),
     )]);
+    let mut conflict_where = None;
     let on_conflict = match insert.on {
         None => None,
         Some(OnInsert::OnConflict(conflict)) => {
             let target = match conflict.conflict_target {
                 None => None,
-                Some(ConflictTarget::Columns { columns, .. }) => {
+                Some(ConflictTarget::Columns { columns, predicate }) => {
+                    conflict_where = predicate.map(|p| expr(text, p).map(Box::new)).transpose()?;
                     Some(columns.iter().map(ident).collect::<Vec<_>>())
                 }
                 Some(ConflictTarget::OnConstraint(name)) => {
@@ -1898,6 +1900,7 @@ fn insert(text: &str, insert: ast::Insert) -> Result<Insert, SqlError> {
         rows,
         select,
         on_conflict,
+        conflict_where,
         returning: insert.returning.map(|r| projection(text, r)).transpose()?,
         with: Vec::new(),
         written: scope.written(),
@@ -2586,6 +2589,7 @@ fn add_constraint(
                 name: pk.name.as_ref().map_or(format!("{name}_pkey"), ident),
                 columns: cols,
                 primary: true,
+                predicate: None,
             });
         }
         TableConstraint::Check(check) => {
@@ -2605,6 +2609,7 @@ fn add_constraint(
                     .map_or(format!("{name}_{}_key", cols.join("_")), ident),
                 columns: cols,
                 primary: false,
+                predicate: None,
             });
         }
         _ => {}
@@ -2746,6 +2751,7 @@ fn schema_step(piece: Piece) -> Result<Option<SchemaStep>, SqlError> {
                                 name: option.name.as_ref().map_or(format!("{name}_pkey"), ident),
                                 columns: vec![column_name.clone()],
                                 primary: true,
+                                predicate: None,
                             });
                         }
                         ColumnOption::Unique(_) => keys.push(Key {
@@ -2755,6 +2761,7 @@ fn schema_step(piece: Piece) -> Result<Option<SchemaStep>, SqlError> {
                                 .map_or(format!("{name}_{column_name}_key"), ident),
                             columns: vec![column_name.clone()],
                             primary: false,
+                            predicate: None,
                         }),
                         ColumnOption::Default(expr) => {
                             column.default = Some(default(shown, expr)?);
@@ -2835,12 +2842,14 @@ fn schema_step(piece: Piece) -> Result<Option<SchemaStep>, SqlError> {
                 .name
                 .as_ref()
                 .map_or(format!("{table}_{}_idx", columns.join("_")), object_name);
+            let predicate = index.predicate.map(|p| expr(shown, p)).transpose()?;
             SchemaStep::UniqueIndex {
                 table,
                 key: Key {
                     name,
                     columns,
                     primary: false,
+                    predicate,
                 },
             }
         }

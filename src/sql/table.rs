@@ -36,6 +36,11 @@ pub struct Key {
     /// other columns (PostgreSQL's functional dependency).
     #[serde(default)]
     pub primary: bool,
+    /// A partial unique index's `WHERE`: only the rows for which it is
+    /// true are in the key (two soft-deleted rows may share an email that
+    /// one live row holds alone).
+    #[serde(default)]
+    pub predicate: Option<Expr>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -37,6 +37,7 @@ pub fn load(text: &str, db: &mut Database) -> Result<(), SqlError> {
                     name: String::new(),
                     columns,
                     primary: false,
+                    predicate: None,
                 },
                 false,
             )

@@ -24,7 +24,7 @@ use super::table_locks::TableLocks;
 use super::types::Uuids;
 use crate::sql::Join;
 use crate::sql::PerRow;
-use crate::sql::{Column, Cte, Default, Key, Materialized, TableSchema};
+use crate::sql::{Column, Cte, Default, Key, Materialized, Op, TableSchema};
 
 mod foreign_keys;
 mod savepoints;
@@ -412,6 +412,37 @@ fn key_of(row: &Row, columns: &[String]) -> Option<Vec<Value>> {
         .iter()
         .map(|c| row.get(c).filter(|v| !v.is_null()).cloned())
         .collect()
+}
+
+/// A row's values in a unique key, or `None` if the row is not in it: a
+/// value is NULL (NULLs never conflict), or the key is a partial index
+/// whose `WHERE` is not true of the row. (PostgreSQL lets an index
+/// predicate call only IMMUTABLE functions, so no statement's context
+/// bears on it.)
+fn entry(key: &Key, row: &Row) -> Option<Vec<Value>> {
+    if let Some(predicate) = &key.predicate {
+        let holds = eval(predicate, Some(row), None, &Context::default());
+        if !matches!(holds, Ok(Value::Bool(true))) {
+            return None;
+        }
+    }
+    key_of(row, &key.columns)
+}
+
+/// Whether an `ON CONFLICT` target's `WHERE` lets a key be its arbiter:
+/// any key when the key is not partial; a partial one only when the target
+/// says its predicate, alone or as one of the conditions it ANDs
+/// (PostgreSQL proves implication more generally).
+fn infers(key: &Key, target: Option<&Expr>) -> bool {
+    fn implies(given: &Expr, predicate: &Expr) -> bool {
+        given == predicate
+            || matches!(given, Expr::Binary(a, Op::And, b) if implies(a, predicate) || implies(b, predicate))
+    }
+    match (&key.predicate, target) {
+        (None, _) => true,
+        (Some(predicate), Some(given)) => implies(given, predicate),
+        (Some(_), None) => false,
+    }
 }
 
 fn same_key(a: &[Value], b: &[Value]) -> bool {
@@ -2913,8 +2944,8 @@ impl Database {
         except: &[usize],
     ) -> Result<Option<(usize, usize)>, Stop> {
         for &k in keys {
-            let columns = &table.schema.keys[k].columns;
-            let Some(key) = key_of(row, columns) else {
+            let unique = &table.schema.keys[k];
+            let Some(key) = entry(unique, row) else {
                 continue;
             };
             for (index, slot) in table.slots.iter().enumerate() {
@@ -2922,7 +2953,7 @@ impl Database {
                     continue;
                 }
                 let hits = |r: Option<&Row>| {
-                    r.and_then(|r| key_of(r, columns))
+                    r.and_then(|r| entry(unique, r))
                         .is_some_and(|k| same_key(&k, &key))
                 };
                 match &slot.pending {
@@ -2972,7 +3003,10 @@ impl Database {
                     .iter()
                     .position(|key| match constraint {
                         Some(constraint) => key.name == constraint,
-                        None => same_columns(&key.columns, columns),
+                        None => {
+                            same_columns(&key.columns, columns)
+                                && infers(key, insert.conflict_where.as_deref())
+                        }
                     })
                     .ok_or_else(|| {
                         Stop::Fail(sql_error(
@@ -2995,9 +3029,7 @@ impl Database {
             // Rows of this statement conflict with each other too.
             for earlier in &fresh {
                 for key in &table.schema.keys {
-                    if let (Some(a), Some(b)) =
-                        (key_of(&row, &key.columns), key_of(earlier, &key.columns))
-                    {
+                    if let (Some(a), Some(b)) = (entry(key, &row), entry(key, earlier)) {
                         if same_key(&a, &b) {
                             return Err(Stop::Fail(unique(name, key, &row)));
                         }
@@ -3091,13 +3123,13 @@ impl Database {
     /// does not see (PostgreSQL does the same).
     fn refused(&self, id: TxnId, snapshot: u64, table: &Table, row: &Row, k: usize) -> SqlError {
         if self.txns[&id].isolation != Isolation::ReadCommitted {
-            let key = &table.schema.keys[k].columns;
+            let key = &table.schema.keys[k];
             let unseen = table.slots.iter().any(|slot| {
                 slot.latest_seq() > snapshot
                     && slot
                         .latest()
-                        .and_then(|r| key_of(r, key))
-                        .zip(key_of(row, key))
+                        .and_then(|r| entry(key, r))
+                        .zip(entry(key, row))
                         .is_some_and(|(a, b)| same_key(&a, &b))
             });
             if unseen {
@@ -3204,9 +3236,7 @@ impl Database {
             }
             for other in &new_rows[..i] {
                 for key in &table.schema.keys {
-                    if let (Some(a), Some(b)) =
-                        (key_of(new, &key.columns), key_of(other, &key.columns))
-                    {
+                    if let (Some(a), Some(b)) = (entry(key, new), entry(key, other)) {
                         if same_key(&a, &b) {
                             return Err(Stop::Fail(unique(name, key, new)));
                         }

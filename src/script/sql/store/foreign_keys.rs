@@ -57,8 +57,10 @@ impl Database {
                     ));
                 }
             }
+            // A partial unique index does not make a key a row can refer to.
             let unique = parent.keys.iter().any(|k| {
-                k.columns.len() == fk.referred.len()
+                k.predicate.is_none()
+                    && k.columns.len() == fk.referred.len()
                     && k.columns.iter().all(|c| fk.referred.contains(c))
             });
             if !unique {
