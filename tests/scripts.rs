@@ -6578,3 +6578,57 @@ async function handle(req) {
         ["1 59999", "1", "2 59899", "2", "3 59799", "1"]
     );
 }
+
+/// A Redis client announces 'connect' then 'ready' once: ioredis in a
+/// macrotask after the code that made it (its `status` "connect" in the
+/// first), node-redis inside `connect()`, before its promise resolves. A
+/// listener added after that (or, on a client no one listened to, once the
+/// clock has moved on from its making) is never called, so a handler that
+/// waits for 'ready' on a client that is long up hangs; `off` takes a listener back
+/// and `listenerCount` counts them. Node 20 with ioredis 5 and node-redis 5
+/// on Redis 7 printed the same lines for the module's part (2026-12-04),
+/// but "io connect connect" between "nr connect" and "nr ready true": the
+/// model gives connecting no time, so one client's handshake does not
+/// overlap another's.
+#[test]
+fn redis_clients_announce_connect_and_ready_once() {
+    let code = r#"import Redis from "ioredis";
+import { createClient } from "redis";
+const r = new Redis(process.env.REDIS_URL);
+const dropped = () => console.log("dropped");
+r.on("connect", () => console.log("io connect", r.status));
+r.once("ready", () => console.log("io ready"));
+r.on("ready", dropped);
+r.off("ready", dropped);
+r.on("error", (e) => console.log("io error", e.message));
+Promise.resolve().then(() => console.log("microtask"));
+const c = createClient();
+c.on("ready", () => console.log("nr ready", c.isReady));
+c.on("connect", () => console.log("nr connect"));
+console.log("connecting", r.listenerCount("ready"), c.listenerCount("connect"));
+await c.connect();
+console.log("connected");
+const late = new Redis();
+export async function handle(req) {
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  console.log("handled", r.listenerCount("ready"));
+  if (req.id === 1) await new Promise((resolve) => late.once("ready", resolve));
+}
+"#;
+    let (m, run) = run_script(code, "scenario=script&users=1&clicks=2");
+    assert_eq!(
+        run.messages(),
+        [
+            "connecting 1 1",
+            "microtask",
+            "nr connect",
+            "nr ready true",
+            "connected",
+            "io connect connect",
+            "io ready",
+            "handled 0",
+            "handled 0",
+        ]
+    );
+    assert_eq!((m.errors, run.hung()), (0, 1));
+}

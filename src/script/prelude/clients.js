@@ -902,10 +902,72 @@
     return { ttl, only, keep, get, at: absolute(unit) };
   };
 
+  // A Redis client's connection events. The simulated Redis is always up,
+  // so a client announces 'connect' then 'ready' once, when it connects,
+  // and never 'error', 'reconnecting' or 'end'. A listener added after the
+  // client announced them is not called, as on Node.
+  const connectionEvents = {
+    on(event, listener) {
+      if (typeof listener !== "function") {
+        throw new TypeError(`The "listener" argument must be of type function. Received ${typeof listener}`);
+      }
+      ((this._listeners ??= {})[event] ??= []).push(listener);
+      this._listened?.(event);
+      return this;
+    },
+    once(event, listener) {
+      const once = (...args) => {
+        this.off(event, once);
+        return listener.apply(this, args);
+      };
+      once.listener = listener;
+      return this.on(event, once);
+    },
+    off(event, listener) {
+      const listeners = this._listeners?.[event];
+      const at = listeners?.findIndex((l) => l === listener || l.listener === listener) ?? -1;
+      if (at >= 0) listeners.splice(at, 1);
+      return this;
+    },
+    removeAllListeners(event) {
+      if (event === undefined) this._listeners = {};
+      else if (this._listeners) delete this._listeners[event];
+      return this;
+    },
+    listenerCount(event) {
+      return this._listeners?.[event]?.length ?? 0;
+    },
+    // Calls the listeners of 'connect', then those of 'ready' (ioredis's
+    // `status` is "connect" between the two, as its ready check runs).
+    _announce() {
+      this._announced = true;
+      for (const event of ["connect", "ready"]) {
+        if (this.status !== undefined) this.status = event;
+        for (const listener of [...(this._listeners?.[event] ?? [])]) listener.call(this);
+      }
+    },
+    _awaited() {
+      return !this._announced && (this.listenerCount("connect") > 0 || this.listenerCount("ready") > 0);
+    },
+  };
+  connectionEvents.addListener = connectionEvents.on;
+  connectionEvents.removeListener = connectionEvents.off;
+
   // ioredis: `new Redis()`, variadic SET options.
   class Redis {
     constructor() {
       this.status = "ready";
+      this._made = Date.now();
+    }
+    // ioredis connects as it is made: its 'connect' and 'ready' come in a
+    // macrotask after the code that made it and added their listeners. Once
+    // the clock has moved on, the client has long announced them.
+    _listened(event) {
+      if ((event === "connect" || event === "ready") && !this._announcing) {
+        this._announcing = true;
+        if (Date.now() > this._made) this._announced = true;
+        else setTimeout(() => this._announce(), 0);
+      }
     }
     get(key) {
       return redisCommands.get(key);
@@ -1013,13 +1075,8 @@
     disconnect() {
       this.status = "end";
     }
-    on() {
-      return this;
-    }
-    once() {
-      return this;
-    }
   }
+  Object.assign(Redis.prototype, connectionEvents);
   unmodelled(Redis.prototype, "ioredis", UNMODELLED);
 
   // node-redis (v4 and v5): `createClient()`, `connect()`, SET options as
@@ -1198,9 +1255,17 @@
       await isolated.connect();
       return fn(isolated);
     }
+    // node-redis announces 'connect' and 'ready' before `connect()`'s
+    // promise resolves, the first time (after the microtasks already
+    // queued, as its socket's events come later).
     async connect() {
       this.isOpen = true;
       this.isReady = true;
+      if (this._awaited()) {
+        await null;
+        this._announce();
+      }
+      this._announced = true;
       return this;
     }
     get(key) {
@@ -1286,13 +1351,8 @@
       this.isOpen = false;
       this.isReady = false;
     }
-    on() {
-      return this;
-    }
-    once() {
-      return this;
-    }
   }
+  Object.assign(RedisClient.prototype, connectionEvents);
   unmodelled(RedisClient.prototype, "redis", NODE_REDIS_UNMODELLED);
   // The key, hash, set and list commands as each library spells them: ioredis's name
   // (null: none), node-redis's, and the command, which takes either's
