@@ -24,9 +24,10 @@ fn main() {
 
 /// The prelude's JavaScript (`src/script/prelude.js` and
 /// `src/script/prelude/*.js`) as the engine gets it: each line that is only
-/// a `//` comment left empty, so the text the script worker's wasm carries
-/// is a fifth smaller gzipped while every line keeps its number (the
-/// bytecode's stacks name prelude lines). Written to `OUT_DIR/prelude/`;
+/// a `//` comment left empty, and each line that starts in code without
+/// its indentation, so the text the script worker's wasm carries is a
+/// quarter smaller gzipped while every line keeps its number (the
+/// bytecode's stacks name prelude lines; their columns move). Written to `OUT_DIR/prelude/`;
 /// `src/script/prelude.rs` includes those. A line inside a string or a
 /// template literal is never touched: a small lexer follows strings,
 /// templates, comments and regular expressions, and a file it cannot
@@ -47,10 +48,16 @@ fn strip_prelude_comments() {
     files.extend(parts);
     for file in files {
         let text = std::fs::read_to_string(&file).expect("a prelude file");
-        let stripped = comment_lines(&text).map_or(text.clone(), |lines| {
+        let stripped = comment_lines(&text).map_or(text.clone(), |(comments, code)| {
             text.split('\n')
                 .enumerate()
-                .map(|(at, line)| if lines.contains(&at) { "" } else { line })
+                .map(
+                    |(at, line)| match (comments.contains(&at), code.contains(&at)) {
+                        (true, _) => "",
+                        (false, true) => line.trim_start(),
+                        (false, false) => line,
+                    },
+                )
                 .collect::<Vec<_>>()
                 .join("\n")
         });
@@ -67,9 +74,11 @@ fn strip_prelude_comments() {
 }
 
 /// The (0-based) lines of `text` that hold only a `//` comment, outside
-/// every string, template and block comment; `None` if the lexer loses
-/// its way (it ends inside a string, a template or a comment).
-fn comment_lines(text: &str) -> Option<std::collections::BTreeSet<usize>> {
+/// every string, template and block comment, and the lines that start in
+/// code (their indentation goes too); `None` if the lexer loses its way
+/// (it ends inside a string, a template or a comment).
+type Lines = std::collections::BTreeSet<usize>;
+fn comment_lines(text: &str) -> Option<(Lines, Lines)> {
     #[derive(Clone, Copy, PartialEq)]
     enum At {
         Code,
@@ -79,6 +88,7 @@ fn comment_lines(text: &str) -> Option<std::collections::BTreeSet<usize>> {
     }
     let bytes = text.as_bytes();
     let mut lines = std::collections::BTreeSet::new();
+    let mut code = std::collections::BTreeSet::from([0]);
     let mut at = At::Code;
     // Open templates: how many `${` deep each one's current hole is.
     let mut templates: Vec<usize> = Vec::new();
@@ -96,6 +106,9 @@ fn comment_lines(text: &str) -> Option<std::collections::BTreeSet<usize>> {
             line_start = true;
             if let At::Quoted(b'\'' | b'"') = at {
                 return None;
+            }
+            if at == At::Code && !in_template {
+                code.insert(line);
             }
             i += 1;
             continue;
@@ -191,7 +204,7 @@ fn comment_lines(text: &str) -> Option<std::collections::BTreeSet<usize>> {
         }
         i += 1;
     }
-    (at == At::Code && !in_template && templates.is_empty()).then_some(lines)
+    (at == At::Code && !in_template && templates.is_empty()).then_some((lines, code))
 }
 
 /// Whether the code before a `/` ends with a keyword after which an
