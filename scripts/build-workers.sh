@@ -53,7 +53,8 @@ module() {
 }
 
 # A bin whose wasm `wasm-split-cli` splits at its `wasm_split_helpers`
-# split points (the JavaScript engine's, src/debugger/program/engine.rs):
+# split points (the JavaScript engine's, src/debugger/program/engine.rs,
+# and the SQL statements', src/script/sql/store.rs):
 # the bin's own wasm, bound by wasm-bindgen, and the split modules and
 # `__wasm_split.js`, which loads them, beside it; each optimised.
 # NAME PROFILE WASM_OPT_LEVEL FEATURES...

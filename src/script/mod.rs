@@ -18,6 +18,7 @@ pub mod modules;
 mod prelude;
 pub mod run;
 pub mod source;
+pub mod split;
 pub mod sql;
 pub mod typescript;
 pub mod world;

@@ -6,9 +6,11 @@
 //! these two functions, with `wasm-split-cli` (`wasm_split_helpers` marks
 //! them): QuickJS, which both reach, becomes a module of its own, and so
 //! does the script's runtime around it, which only [`get`]'s entry
-//! reaches. The worker's own wasm keeps the model; the worker loads the
-//! rest (`load`) before its model opens. Elsewhere (natively, and in
-//! the wasm tests) they are plain calls.
+//! reaches; the SQL statements split off the runtime at a third point
+//! (`crate::script::sql::store::statement`). The worker's own wasm keeps
+//! the model; the worker loads the rest (`load`) before its model opens.
+//! Elsewhere (natively, and in the wasm tests) they are plain calls
+//! (`crate::script::split`).
 
 use std::rc::Rc;
 
@@ -16,6 +18,7 @@ use super::ScriptProgram;
 use crate::config::Config;
 use crate::explore::Subject;
 use crate::run::Run;
+use crate::script::split::{loaded, Loaded};
 
 /// A script's run, or why it did not load.
 pub type Started = Result<Box<dyn Run>, String>;
@@ -43,7 +46,7 @@ pub fn warm_up(stage: u32) {
     loaded(warm_up_stage(stage))
 }
 
-/// Loads the engine's modules, both at once; the error says why one did
+/// Loads the engine's modules, all at once; the error says why one did
 /// not load.
 #[cfg(feature = "engine-split")]
 pub async fn load() -> Result<(), String> {
@@ -51,7 +54,11 @@ pub async fn load() -> Result<(), String> {
     use std::pin::Pin;
     use std::task::Poll;
     type Load = Pin<Box<dyn Future<Output = Result<(), wasm_split_helpers::SplitLoaderError>>>>;
-    let mut loads: Vec<Load> = vec![Box::pin(load_quickjs()), Box::pin(load_runtime())];
+    let mut loads: Vec<Load> = vec![
+        Box::pin(load_quickjs()),
+        Box::pin(load_runtime()),
+        Box::pin(crate::script::sql::store::load_statements()),
+    ];
     let mut failed = None;
     std::future::poll_fn(|cx| {
         loads.retain_mut(|load| match load.as_mut().poll(cx) {
@@ -75,11 +82,6 @@ pub async fn load() -> Result<(), String> {
     }
 }
 
-#[cfg(feature = "engine-split")]
-type Loaded<T> = Result<T, wasm_split_helpers::SplitLoaderError>;
-#[cfg(not(feature = "engine-split"))]
-type Loaded<T> = Result<T, std::convert::Infallible>;
-
 /// The script's runtime: reached from here only.
 #[cfg_attr(
     feature = "engine-split",
@@ -97,24 +99,6 @@ fn entry() -> Loaded<Engine> {
 fn warm_up_stage(stage: u32) -> Loaded<()> {
     crate::script::run::warm_up(stage);
     Ok(())
-}
-
-/// A split function's result, its module loaded (`load`).
-#[cfg(feature = "engine-split")]
-fn loaded<T>(call: impl std::future::Future<Output = Loaded<T>>) -> T {
-    use std::task::{Context, Poll, Waker};
-    let mut call = std::pin::pin!(call);
-    match call.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
-        Poll::Ready(Ok(value)) => value,
-        _ => panic!("the JavaScript engine's modules are not loaded"),
-    }
-}
-
-#[cfg(not(feature = "engine-split"))]
-fn loaded<T>(value: Loaded<T>) -> T {
-    match value {
-        Ok(value) => value,
-    }
 }
 
 fn start(script: &ScriptProgram, config: &Config, keep_trace: bool) -> Started {

@@ -22,6 +22,7 @@ use super::parse::{
 use super::parse::{Element, Type};
 use super::table_locks::TableLocks;
 use super::types::Uuids;
+use crate::script::split::{loaded, Loaded};
 use crate::sql::Join;
 use crate::sql::PerRow;
 use crate::sql::{Column, Cte, Default, Key, Materialized, Op, TableSchema};
@@ -633,8 +634,13 @@ impl Database {
     }
 
     /// Runs one statement for a session (`None`: a pool's query, its own
-    /// transaction).
+    /// transaction). In the page's script worker, the code that runs
+    /// statements is a module of its own ([`statement`]).
     pub fn run(&mut self, session: Option<u64>, plan: &Plan, now_ms: f64) -> Ran {
+        loaded(statement(self, session, plan, now_ms))
+    }
+
+    fn execute(&mut self, session: Option<u64>, plan: &Plan, now_ms: f64) -> Ran {
         self.now_ms = now_ms;
         let done = |landed| Ran {
             landed,
@@ -3366,6 +3372,22 @@ impl Database {
             Landed::Waits(_) => unreachable!("nothing runs at load"),
         }
     }
+}
+
+/// A statement run: reached from [`Database::run`] only, so that what it
+/// runs (this file's statements, `eval`, the functions) splits off with it
+/// in the page's script worker (`crate::script::split`).
+#[cfg_attr(
+    feature = "engine-split",
+    wasm_split_helpers::wasm_split(statements, preload(load_statements), fallible)
+)]
+pub(crate) fn statement(
+    db: &mut Database,
+    session: Option<u64>,
+    plan: &Plan,
+    now_ms: f64,
+) -> Loaded<Ran> {
+    Ok(db.execute(session, plan, now_ms))
 }
 
 /// How a statement stopped before completing.
