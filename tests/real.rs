@@ -1487,3 +1487,35 @@ fn a_partial_unique_index_answers_as_on_real_postgres() {
         "{custom}"
     );
 }
+
+/// `SET LOCAL lock_timeout` (`tests/pg/lock_timeout.js`, tests/sql.rs):
+/// the second click's locking read is cancelled with 55P03 on PostgreSQL
+/// as in the model, and the setting ends with its block; under a
+/// `statement_timeout` instead, with 57014.
+#[test]
+fn a_lock_timeout_cancels_the_waiting_click_on_real_postgres() {
+    let code = include_str!("pg/lock_timeout.js");
+    let statement = code.replace(
+        "SET LOCAL lock_timeout = '50ms'",
+        "SET LOCAL statement_timeout = '50ms'",
+    );
+    for (code, error) in [
+        (code, "55P03 canceling statement due to lock timeout"),
+        (
+            statement.as_str(),
+            "57014 canceling statement due to statement timeout",
+        ),
+    ] {
+        let Some(report) = play_script(
+            code,
+            Some(include_str!("pg/lock_timeout.sql")),
+            "v=1&scenario=script&users=2&clicks=1",
+            2,
+        ) else {
+            return;
+        };
+        assert_eq!(assert_script_agrees(&report), 0);
+        let custom = &report.simulation["custom"];
+        assert_eq!(custom[error].as_f64(), Some(1.0), "{custom}");
+    }
+}

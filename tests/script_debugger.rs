@@ -1453,3 +1453,73 @@ INSERT INTO accounts VALUES (1, 100), (2, 100);
         ]
     );
 }
+
+/// `SET LOCAL lock_timeout` (`tests/pg/lock_timeout.js`): the second
+/// click's locking read waits for the first's row on the timeline until
+/// its lock_timeout runs out 50 ms later, failed, and the event-loop pane
+/// says when it is due. A timeout longer than the wait is taken back when
+/// the row comes: the click books after the first, as without one.
+#[test]
+fn a_lock_timeout_ends_a_row_wait_on_the_timeline() {
+    use interleave::debugger::narrate::describe_event;
+    use interleave::script::source::encode;
+    use interleave::sim::Site;
+    let code = include_str!("pg/lock_timeout.js");
+    let schema = include_str!("pg/lock_timeout.sql");
+    let record = |code: &str| {
+        let (config, program) = open(&format!(
+            "#v=1&scenario=script&code={}&schema={}&users=2&clicks=1",
+            encode(code),
+            encode(schema)
+        ));
+        Recording::of_program(&program, &config).unwrap()
+    };
+    // #1's SELECT … FOR UPDATE lands at 80 ms on #0's row; cancelled at
+    // 130 ms, it rolls back (150) and shows the setting gone (170).
+    let recording = record(code);
+    assert_eq!(
+        lock_waits(&recording),
+        [(
+            1,
+            "waits for a row lock, until its lock_timeout",
+            80_000,
+            Some(130_000),
+            Outcome::Failed
+        )]
+    );
+    let told: Vec<String> = (recording.events.iter())
+        .filter(|e| e.site == Site::LockTimeout)
+        .map(|e| describe_event(e, &recording.keys))
+        .collect();
+    assert_eq!(
+        told,
+        [
+            "#1's statement waits for a lock: PostgreSQL cancels it in 50 ms unless it gets it (lock_timeout)",
+            "#1's lock_timeout runs out: PostgreSQL cancels its statement"
+        ]
+    );
+    assert_eq!(
+        (
+            recording.metrics.latency_us.p50,
+            recording.metrics.latency_us.max
+        ),
+        (170_000, 340_000)
+    );
+    // With 5 s, #1 gets the row when #0 commits at 320 ms and books; its
+    // timer goes, so it answers at 580 ms, not 5 s on.
+    let patient = record(&code.replace("'50ms'", "'5s'"));
+    assert_eq!(
+        lock_waits(&patient),
+        [(
+            1,
+            "waits for a row lock",
+            80_000,
+            Some(320_000),
+            Outcome::Locked
+        )]
+    );
+    assert_eq!(
+        (patient.metrics.errors, patient.metrics.latency_us.max),
+        (0, 580_000)
+    );
+}

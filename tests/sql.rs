@@ -3897,3 +3897,142 @@ fn a_partial_unique_index_holds_only_for_the_rows_its_where_keeps() {
     .expect_err("no unique constraint");
     assert_eq!(&*error.code, "42830", "{}", error.message);
 }
+
+/// `SET LOCAL lock_timeout` (`tests/pg/lock_timeout.js`): the second
+/// click's `SELECT … FOR UPDATE` waits for the first's row and is
+/// cancelled 50 ms later (55P03), while the first holds it for 200 ms;
+/// the setting ends with each block, so a later `SHOW` gives "0".
+/// tests/real.rs plays it on the real server.
+#[test]
+fn a_lock_timeout_cancels_a_statement_that_waits_that_long() {
+    let (m, run) = run_sql(
+        include_str!("pg/lock_timeout.js"),
+        include_str!("pg/lock_timeout.sql"),
+        "scenario=script&users=2&clicks=1",
+    );
+    assert_eq!((m.errors, m.hung), (0, 0), "{:?}", run.messages());
+    let expected: BTreeMap<String, f64> = [
+        ("booked (lock_timeout 50ms)", 1.0),
+        ("55P03 canceling statement due to lock timeout", 1.0),
+        ("after: 0", 2.0),
+    ]
+    .iter()
+    .map(|(k, v)| (k.to_string(), *v))
+    .collect();
+    assert_eq!(run.custom(), expected);
+    // A statement_timeout cancels the wait too, with its own error.
+    let code = include_str!("pg/lock_timeout.js").replace(
+        "SET LOCAL lock_timeout = '50ms'",
+        "SET LOCAL statement_timeout = '50ms'",
+    );
+    let (m, run) = run_sql(
+        &code,
+        include_str!("pg/lock_timeout.sql"),
+        "scenario=script&users=2&clicks=1",
+    );
+    assert_eq!((m.errors, m.hung), (0, 0), "{:?}", run.messages());
+    let expected: BTreeMap<String, f64> = [
+        ("booked (lock_timeout 0)", 1.0),
+        ("57014 canceling statement due to statement timeout", 1.0),
+        ("after: 0", 2.0),
+    ]
+    .iter()
+    .map(|(k, v)| (k.to_string(), *v))
+    .collect();
+    assert_eq!(run.custom(), expected);
+}
+
+/// `SET`, `SET … TO`, `SET TIME ZONE`, `RESET`, `RESET ALL` and `SHOW` of a
+/// session's parameters, and PostgreSQL's errors for an unknown name and
+/// a bad value, on a client's session: PostgreSQL 15 with pg 8 printed
+/// every line below but the last for the same handler (Node 20,
+/// 2026-12-04). Times show in their largest whole unit; `SHOW` names its
+/// column as PostgreSQL spells the parameter. A SET through `pool.query()`
+/// is refused (0A000): on a real pool it lands on whichever connection
+/// ran it.
+#[test]
+fn set_reset_and_show_answer_as_postgresql() {
+    let code = concat!(
+        "const { Pool } = require('pg');
+const pool = new Pool();
+const show = (label, r) => console.log(label, JSON.stringify({ rows: r.rows, fields: r.fields.map((f) => [f.name, f.dataTypeID]) }));
+async function handle(req) {
+  const c = await pool.connect();
+  const q = async (label, text, values) => {
+    try { show(label, await c.query(text, values)); }
+    catch (e) { console.log(label, 'ERR', e.code, e.message); }
+  };
+",
+        r#"  await q('show0', 'SHOW lock_timeout');
+  await q('set', 'SET lock_timeout = 2000');
+  await q('show1', 'SHOW Lock_Timeout');
+  await q('set2', "SET statement_timeout TO '1.5s'");
+  await q('show2', 'SHOW statement_timeout');
+  await q('tz', 'SHOW TIME ZONE');
+  await q('settz', "SET TIME ZONE 'UTC'");
+  await q('tz2', 'SHOW timezone');
+  await q('path', 'SET search_path TO public, pg_catalog');
+  await q('path2', 'SHOW search_path');
+  await q('custom', "SET app.tenant = 'acme'");
+  await q('custom2', 'SHOW app.tenant');
+  await q('unset', 'SHOW app.other');
+  await q('typo', 'SET lock_timout = 1');
+  await q('bad', "SET lock_timeout = 'soon'");
+  await q('negative', 'SET lock_timeout = -1');
+  await q('reset', 'RESET lock_timeout');
+  await q('show3', 'SHOW lock_timeout');
+  await q('jit', 'SET jit = off');
+  await q('jit2', 'SHOW jit');
+  await q('default', 'SET jit TO DEFAULT');
+  await q('jit3', 'SHOW jit');
+  await q('iso', 'SHOW transaction_isolation');
+  await q('all', 'RESET ALL');
+  await q('show4', 'SHOW statement_timeout');
+  await q('begin', 'BEGIN');
+  await q('bad2', "SET lock_timeout = 'x'");
+  await q('aborted', 'SHOW lock_timeout');
+  await q('rollback', 'ROLLBACK');"#,
+        "
+  c.release();
+  try { await pool.query('SET lock_timeout = 1'); } catch (e) { console.log('pool', e.code); }
+  return { ok: true };
+}
+module.exports = { handle };"
+    );
+    replies_are(
+        code,
+        "CREATE TABLE t (id int PRIMARY KEY);",
+        &[
+            "show0 {\"rows\":[{\"lock_timeout\":\"0\"}],\"fields\":[[\"lock_timeout\",25]]}",
+            "set {\"rows\":[],\"fields\":[]}",
+            "show1 {\"rows\":[{\"lock_timeout\":\"2s\"}],\"fields\":[[\"lock_timeout\",25]]}",
+            "set2 {\"rows\":[],\"fields\":[]}",
+            "show2 {\"rows\":[{\"statement_timeout\":\"1500ms\"}],\"fields\":[[\"statement_timeout\",25]]}",
+            "tz {\"rows\":[{\"TimeZone\":\"Etc/UTC\"}],\"fields\":[[\"TimeZone\",25]]}",
+            "settz {\"rows\":[],\"fields\":[]}",
+            "tz2 {\"rows\":[{\"TimeZone\":\"UTC\"}],\"fields\":[[\"TimeZone\",25]]}",
+            "path {\"rows\":[],\"fields\":[]}",
+            "path2 {\"rows\":[{\"search_path\":\"public, pg_catalog\"}],\"fields\":[[\"search_path\",25]]}",
+            "custom {\"rows\":[],\"fields\":[]}",
+            "custom2 {\"rows\":[{\"app.tenant\":\"acme\"}],\"fields\":[[\"app.tenant\",25]]}",
+            "unset ERR 42704 unrecognized configuration parameter \"app.other\"",
+            "typo ERR 42704 unrecognized configuration parameter \"lock_timout\"",
+            "bad ERR 22023 invalid value for parameter \"lock_timeout\": \"soon\"",
+            "negative ERR 22023 -1 ms is outside the valid range for parameter \"lock_timeout\" (0 .. 2147483647)",
+            "reset {\"rows\":[],\"fields\":[]}",
+            "show3 {\"rows\":[{\"lock_timeout\":\"0\"}],\"fields\":[[\"lock_timeout\",25]]}",
+            "jit {\"rows\":[],\"fields\":[]}",
+            "jit2 {\"rows\":[{\"jit\":\"off\"}],\"fields\":[[\"jit\",25]]}",
+            "default {\"rows\":[],\"fields\":[]}",
+            "jit3 {\"rows\":[{\"jit\":\"on\"}],\"fields\":[[\"jit\",25]]}",
+            "iso {\"rows\":[{\"transaction_isolation\":\"read committed\"}],\"fields\":[[\"transaction_isolation\",25]]}",
+            "all {\"rows\":[],\"fields\":[]}",
+            "show4 {\"rows\":[{\"statement_timeout\":\"0\"}],\"fields\":[[\"statement_timeout\",25]]}",
+            "begin {\"rows\":[],\"fields\":[]}",
+            "bad2 ERR 22023 invalid value for parameter \"lock_timeout\": \"x\"",
+            "aborted ERR 25P02 current transaction is aborted, commands ignored until end of transaction block",
+            "rollback {\"rows\":[],\"fields\":[]}",
+            "pool 0A000",
+        ],
+    );
+}

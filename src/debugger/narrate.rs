@@ -130,7 +130,17 @@ pub fn is_sql(op: OpKind) -> bool {
             | OpKind::SqlSavepoint
             | OpKind::SqlRelease
             | OpKind::SqlRollbackTo
+            | OpKind::SqlSet
+            | OpKind::SqlShow
     )
+}
+
+/// The setting behind a timeout's timer.
+pub fn timeout_name(site: Site) -> &'static str {
+    match site {
+        Site::StatementTimeout => "statement_timeout",
+        _ => "lock_timeout",
+    }
 }
 
 pub fn describe_event(event: &TraceEvent, keys: &KeyNames) -> String {
@@ -147,6 +157,19 @@ pub fn describe_event(event: &TraceEvent, keys: &KeyNames) -> String {
         ),
         What::Complete(_) if event.site == Site::DeadlockTimeout => {
             format!("PostgreSQL's deadlock check for {who} runs")
+        }
+        What::Issue(_) if matches!(event.site, Site::LockTimeout | Site::StatementTimeout) => {
+            format!(
+                "{who}'s statement waits for a lock: PostgreSQL cancels it in {} ms unless it gets it ({})",
+                format_ms(event.detail),
+                timeout_name(event.site)
+            )
+        }
+        What::Complete(_) if matches!(event.site, Site::LockTimeout | Site::StatementTimeout) => {
+            format!(
+                "{who}'s {} runs out: PostgreSQL cancels its statement",
+                timeout_name(event.site)
+            )
         }
         What::Arrive => format!("{who} arrives at server {}", event.detail),
         What::Issue(op) => format!(
@@ -252,5 +275,7 @@ pub fn op_label(op: OpKind) -> &'static str {
         OpKind::SqlSavepoint => "SAVEPOINT",
         OpKind::SqlRelease => "RELEASE SAVEPOINT",
         OpKind::SqlRollbackTo => "ROLLBACK TO SAVEPOINT",
+        OpKind::SqlSet => "SET",
+        OpKind::SqlShow => "SHOW",
     }
 }

@@ -208,6 +208,19 @@ impl TimelineBuilder {
                     }
                 }
             }
+            // A timeout's timer is no bar of its own: it only ends a wait.
+            What::Issue(_) if matches!(event.site, Site::LockTimeout | Site::StatementTimeout) => {}
+            // A statement cancelled by its timeout: its row wait ends there.
+            What::Complete(_)
+                if matches!(event.site, Site::LockTimeout | Site::StatementTimeout) =>
+            {
+                if let Some(&index) = open.get(&(event.request, ROW_WAIT)) {
+                    lane.spans[index].label = match event.site {
+                        Site::LockTimeout => "waits for a row lock, until its lock_timeout",
+                        _ => "waits for a row lock, until its statement_timeout",
+                    };
+                }
+            }
             What::Issue(op) => {
                 let starts_wait = matches!(event.site, Site::LockGet | Site::LockAdd);
                 if starts_wait && !waiting.contains_key(&event.request) {

@@ -44,7 +44,9 @@ pub fn call(op: OpKind, key: TraceKey, keys: &KeyNames) -> String {
         | OpKind::SqlLock
         | OpKind::SqlSavepoint
         | OpKind::SqlRelease
-        | OpKind::SqlRollbackTo => return format!("{} {}", op_label(op), keys.describe(key)),
+        | OpKind::SqlRollbackTo
+        | OpKind::SqlSet
+        | OpKind::SqlShow => return format!("{} {}", op_label(op), keys.describe(key)),
         _ => {}
     }
     let args = match (key, keys) {
@@ -110,11 +112,20 @@ fn clause(event: &TraceEvent, keys: &KeyNames, servers: &[u32], several: bool) -
                 "{who} sleeps {} before trying the lock again",
                 ms(event.detail)
             ),
+            Site::LockTimeout | Site::StatementTimeout => format!(
+                "{who}'s statement waits for a lock: PostgreSQL cancels it in {} unless it gets it ({})",
+                ms(event.detail),
+                crate::debugger::narrate::timeout_name(event.site)
+            ),
             _ => format!("{who} sleeps {}", ms(event.detail)),
         },
         What::Complete(OpKind::Sleep) => match event.site {
             Site::Pause => format!("{who}'s pause ends"),
             Site::DeadlockTimeout => format!("PostgreSQL's deadlock check for {who} runs"),
+            Site::LockTimeout | Site::StatementTimeout => format!(
+                "{who}'s {} runs out: PostgreSQL cancels its statement",
+                crate::debugger::narrate::timeout_name(event.site)
+            ),
             _ => format!("{who}'s sleep ends"),
         },
         What::Issue(op) => format!("{who} sends {}", call(op, event.key, keys)),

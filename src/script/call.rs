@@ -236,6 +236,8 @@ impl Call {
                 Ok(Plan::Update(_)) => OpKind::SqlUpdate,
                 Ok(Plan::Delete(_)) => OpKind::SqlDelete,
                 Ok(Plan::Begin(_) | Plan::SetIsolation(_)) => OpKind::SqlBegin,
+                Ok(Plan::Set { .. } | Plan::Reset(_)) => OpKind::SqlSet,
+                Ok(Plan::Show { .. }) => OpKind::SqlShow,
                 Ok(Plan::Lock(_)) => OpKind::SqlLock,
                 Ok(Plan::Commit) => OpKind::SqlCommit,
                 Ok(Plan::Rollback) => OpKind::SqlRollback,

@@ -1337,6 +1337,9 @@ fn host_sql<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Val
         Ok(sql::Plan::Savepoint(name) | sql::Plan::Release(name) | sql::Plan::RollbackTo(name)) => {
             name.clone()
         }
+        // A parameter's statements are named for it.
+        Ok(sql::Plan::Set { name, .. } | sql::Plan::Show { name, .. }) => name.clone(),
+        Ok(sql::Plan::Reset(name)) => name.clone().unwrap_or_else(|| "all".to_string()),
         Ok(plan) => plan.reached().unwrap_or("transaction").to_string(),
         Err(_) => "sql".to_string(),
     };

@@ -58,6 +58,13 @@ pub enum Waiter {
     /// PostgreSQL's deadlock check of `session`'s waiting statement, the
     /// victim of a cycle of waits (`Database::check_deadlock`).
     DeadlockCheck { session: u64 },
+    /// PostgreSQL's `lock_timeout` or `statement_timeout` of the waiting
+    /// statement whose `SqlWaiter::timeout` is this slot: it is cancelled
+    /// with `error` if it still waits.
+    SqlTimeout {
+        session: Option<u64>,
+        error: super::sql::SqlError,
+    },
 }
 
 /// A `process.nextTick` callback: it runs once the running macrotask's
@@ -141,6 +148,9 @@ pub struct SqlWaiter {
     pub position: Option<Position>,
     /// Its id on the mirror's real PostgreSQL, if the run is mirrored.
     pub mirrored: Option<u64>,
+    /// The slot of the timer that cancels it (its session's
+    /// `lock_timeout` or `statement_timeout`), if it has one.
+    pub timeout: Option<usize>,
 }
 
 pub struct State {

@@ -898,6 +898,7 @@ impl ScriptRun {
                     self.after_sql(ended, Some((session, error)));
                 }
             }
+            Some(Waiter::SqlTimeout { session, error }) => self.timed_out(slot, session, error),
             Some(Waiter::Sleep { settle, server }) => {
                 self.touch_js(server);
                 self.finish_timer(slot);
@@ -1833,14 +1834,10 @@ impl ScriptRun {
             .entry(request)
             .or_insert(0) += 1;
         let (ran, plan) = match call.plan {
-            Err(error) => (
-                Ran {
-                    landed: Landed::Failed(error),
-                    ended: Vec::new(),
-                    victim: None,
-                },
-                None,
-            ),
+            Err(error) => {
+                let ran = self.host.state.borrow_mut().sql.refuse(call.session, error);
+                (ran, None)
+            }
             Ok(plan) => {
                 let mut state = self.host.state.borrow_mut();
                 let ran = state.sql.run(call.session, &plan, now_ms);
@@ -1863,6 +1860,7 @@ impl ScriptRun {
                 .borrow_mut()
                 .complete_script(slot, Outcome::LockWait);
             self.host.mark_last_event(position);
+            let timeout = self.arm_sql_timeout(request, call.session);
             self.host.state.borrow_mut().sql_waiting.push(SqlWaiter {
                 on,
                 plan: plan.expect("a plan waits"),
@@ -1873,6 +1871,7 @@ impl ScriptRun {
                 key: call.key,
                 position,
                 mirrored,
+                timeout,
             });
         } else {
             let in_txn = self.host.state.borrow().sql.in_transaction(call.session);
@@ -1902,6 +1901,69 @@ impl ScriptRun {
     fn after_sql(&mut self, ended: Vec<TxnId>, victim: Option<(u64, SqlError)>) {
         self.answer_after_sql(ended, victim);
         self.arm_deadlock_checks();
+    }
+
+    /// A statement's `lock_timeout` or `statement_timeout` runs out: it is
+    /// cancelled with `error` if it still waits.
+    fn timed_out(&mut self, slot: SlotId, session: Option<u64>, error: SqlError) {
+        self.finish_timer(slot);
+        let waiter = {
+            let waiting = &mut self.host.state.borrow_mut().sql_waiting;
+            let found = waiting.iter().position(|w| w.timeout == Some(slot));
+            found.map(|index| waiting.remove(index))
+        };
+        if let Some(mut waiter) = waiter {
+            // It fails a statement of the simulated PostgreSQL, as
+            // a deadlock check does.
+            if self.host.core.borrow().touches.on {
+                let id = self.touched_id("\u{0}pg".to_string());
+                self.touch(Object::ScriptTable(id), true);
+                self.touch_js(waiter.server);
+            }
+            waiter.timeout = None;
+            let ended = self
+                .host
+                .state
+                .borrow_mut()
+                .sql
+                .cancel(session, error.clone());
+            self.answer_waiter(waiter, Landed::Failed(error));
+            self.after_sql(ended, None);
+        }
+    }
+
+    /// A statement that begins to wait, on a session with a `lock_timeout`
+    /// or a `statement_timeout`, is cancelled after the shorter of them (the
+    /// lock's on a tie, as PostgreSQL checks it first): a timer of its
+    /// request, taken back if the statement is answered first. Both count
+    /// from when it began to wait, which is when it landed (the model's
+    /// statements otherwise take no time on the server).
+    fn arm_sql_timeout(&mut self, request: TaskId, session: Option<u64>) -> Option<usize> {
+        let (lock, statement) = self.host.state.borrow().sql.timeouts(session);
+        let (ms, site, error) = match (lock, statement) {
+            (0, 0) => return None,
+            (lock, statement) if lock > 0 && (statement == 0 || lock <= statement) => (
+                lock,
+                Site::LockTimeout,
+                SqlError::new("55P03", "canceling statement due to lock timeout"),
+            ),
+            (_, statement) => (
+                statement,
+                Site::StatementTimeout,
+                SqlError::new("57014", "canceling statement due to statement timeout"),
+            ),
+        };
+        let slot = self
+            .host
+            .core
+            .borrow_mut()
+            .issue(request, Op::Sleep(ms * MS), site);
+        self.host
+            .state
+            .borrow_mut()
+            .waiting
+            .insert(slot, Waiter::SqlTimeout { session, error });
+        Some(slot)
     }
 
     /// A deadlock's victim waits for its deadlock check: a timer of its
@@ -1987,6 +2049,10 @@ impl ScriptRun {
     /// A waiting statement is answered: recorded for its request, which
     /// resumes as a microtask (after the request that released it).
     fn answer_waiter(&mut self, waiter: SqlWaiter, landed: Landed) {
+        if let Some(slot) = waiter.timeout {
+            self.host.state.borrow_mut().waiting.remove(&slot);
+            super::globals::cancel_slot(&self.host, slot);
+        }
         let in_txn = self.host.state.borrow().sql.in_transaction(waiter.session);
         let outcome = sql_outcome(Some(&waiter.plan), &landed, in_txn);
         let key = TraceKey::Data(self.host.intern(&waiter.key));

@@ -142,7 +142,10 @@ impl Locks {
             | Plan::Rollback
             | Plan::Savepoint(_)
             | Plan::Release(_)
-            | Plan::RollbackTo(_) => {}
+            | Plan::RollbackTo(_)
+            | Plan::Set { .. }
+            | Plan::Reset(_)
+            | Plan::Show { .. } => {}
         }
     }
 }

@@ -18,6 +18,8 @@ use serde_json::Value;
 
 pub mod lock;
 #[cfg(feature = "sql")]
+pub mod parameters;
+#[cfg(feature = "sql")]
 pub mod parse;
 pub mod table;
 
@@ -190,6 +192,28 @@ pub enum Plan {
     Savepoint(String),
     Release(String),
     RollbackTo(String),
+    /// `SET [SESSION | LOCAL] name {= | TO} value` (`value` `None`: back to
+    /// the default: the session's, or the `LOCAL` one named) and `SET TIME
+    /// ZONE …` (`timezone`); the name in lower case, the value checked and
+    /// as `SHOW` prints it (`crate::sql::parameters`).
+    Set {
+        name: String,
+        value: Option<String>,
+        local: bool,
+        /// A time's milliseconds (0 otherwise).
+        ms: u64,
+    },
+    /// `RESET name` (`None`: `RESET ALL`).
+    Reset(Option<String>),
+    /// `SHOW name`: the name in lower case, and its column's (PostgreSQL's
+    /// own spelling: `TimeZone`).
+    Show {
+        name: String,
+        column: String,
+        /// What it shows when nothing set it (`None`: a custom name, which
+        /// PostgreSQL does not know until it is set).
+        default: Option<String>,
+    },
 }
 
 impl Plan {

@@ -17,6 +17,7 @@ use sqlparser::keywords::Keyword;
 use sqlparser::parser::{Parser, ParserError};
 use sqlparser::tokenizer::{Location, Token, TokenWithSpan, Tokenizer};
 
+use super::parameters;
 use super::{
     quote, Aggregate, Check, Column, Cte, Default, Delete, Element, Expr, ForeignKey, Function,
     Insert, Isolation, Join, JsonFunction, Key, LockTable, OnConflict, Op, Plan, Projection,
@@ -386,6 +387,10 @@ fn statement(parser: &mut Parser) -> Result<Option<Statement>, ParserError> {
             parser.parse_drop()?
         }
         Keyword::LOCK => parser.parse_lock_statement()?.into(),
+        Keyword::SET | Keyword::RESET | Keyword::SHOW => match parameter(parser)? {
+            Some(statement) => statement,
+            None => return Ok(None),
+        },
         Keyword::ALTER if is(parser.peek_nth_token_ref(1), Keyword::TABLE) => {
             match alter_table(parser)? {
                 Some(alter) => Statement::AlterTable(alter),
@@ -483,6 +488,174 @@ fn alter_table(parser: &mut Parser) -> Result<Option<ast::AlterTable>, ParserErr
         on_cluster: None,
         table_type: None,
         end_token: ast::helpers::attached_token::AttachedToken::empty(),
+    }))
+}
+
+/// A `SET`'s plan, its value checked (`value` `None`: `DEFAULT`).
+fn set_plan(name: String, value: Option<String>, local: bool) -> Result<Plan, SqlError> {
+    let (shown, ms) = parameters::checked(&name, value.as_deref())?;
+    Ok(Plan::Set {
+        value: match (&value, local) {
+            (None, false) => None,
+            _ => shown,
+        },
+        ms,
+        name,
+        local,
+    })
+}
+
+/// [`parameter_name`] of an object name's parts.
+fn object_parameter(name: &ObjectName) -> String {
+    let parts: Vec<ast::Ident> = name
+        .0
+        .iter()
+        .filter_map(|p| p.as_ident().cloned())
+        .collect();
+    parameter_name(&parts)
+}
+
+/// A run-time parameter's name: its parts, in lower case (PostgreSQL's
+/// names are not case-sensitive, quoted or not), joined by dots.
+fn parameter_name(parts: &[ast::Ident]) -> String {
+    let parts: Vec<String> = parts.iter().map(|part| part.value.to_lowercase()).collect();
+    parts.join(".")
+}
+
+/// A `SET`'s value as text (`None`: `DEFAULT`): a string as written, a
+/// number, a word in lower case; a list joined by ", ".
+fn parameter_value(text: &str, values: Vec<SqlExpr>) -> Result<Option<String>, SqlError> {
+    let mut parts = Vec::new();
+    for value in values {
+        parts.push(match value {
+            SqlExpr::Identifier(word)
+                if word.quote_style.is_none() && word.value.eq_ignore_ascii_case("default") =>
+            {
+                return Ok(None)
+            }
+            SqlExpr::Identifier(word) => ident(&word),
+            SqlExpr::Value(value) => match value.value {
+                ast::Value::SingleQuotedString(s) | ast::Value::EscapedStringLiteral(s) => s,
+                ast::Value::Number(n, _) => n.to_string(),
+                ast::Value::Boolean(b) => if b { "on" } else { "off" }.to_string(),
+                other => return Err(SqlError::unsupported(text, &format!("the value {other}"))),
+            },
+            SqlExpr::UnaryOp {
+                op: ast::UnaryOperator::Minus,
+                expr,
+            } => match *expr {
+                SqlExpr::Value(ast::ValueWithSpan {
+                    value: ast::Value::Number(n, _),
+                    ..
+                }) => format!("-{n}"),
+                other => return Err(SqlError::unsupported(text, &format!("the value -{other}"))),
+            },
+            other => return Err(SqlError::unsupported(text, &format!("the value {other}"))),
+        });
+    }
+    Ok(Some(parts.join(", ")))
+}
+
+/// `SET [SESSION | LOCAL] name {= | TO} value, …`, `SET [LOCAL] TIME ZONE
+/// value`, `RESET {name | ALL}` and `SHOW {name | TIME ZONE}`; `None` for
+/// another statement that starts so (`SET ROLE`, `SHOW ALL`).
+fn parameter(parser: &mut Parser) -> Result<Option<Statement>, ParserError> {
+    let keyword = |token: &TokenWithSpan| match &token.token {
+        Token::Word(word) if word.quote_style.is_none() => word.keyword,
+        _ => Keyword::NoKeyword,
+    };
+    let first = keyword(&parser.next_token());
+    // A parameter's name (its words and dots), then what must follow it.
+    let named = |parser: &Parser, from: usize, then: &dyn Fn(&Token) -> bool| {
+        let mut at = from;
+        loop {
+            if !matches!(parser.peek_nth_token_ref(at).token, Token::Word(_)) {
+                return false;
+            }
+            at += 1;
+            if parser.peek_nth_token_ref(at).token != Token::Period {
+                return then(&parser.peek_nth_token_ref(at).token);
+            }
+            at += 1;
+        }
+    };
+    let is_time_zone = |parser: &Parser| {
+        is(parser.peek_token_ref(), Keyword::TIME)
+            && is(parser.peek_nth_token_ref(1), Keyword::ZONE)
+    };
+    let end = |token: &Token| matches!(token, Token::SemiColon | Token::EOF);
+    Ok(Some(match first {
+        Keyword::SET => {
+            let scope = match keyword(parser.peek_token_ref()) {
+                Keyword::LOCAL => Some(ast::ContextModifier::Local),
+                Keyword::SESSION => Some(ast::ContextModifier::Session),
+                _ => None,
+            };
+            let from = usize::from(scope.is_some());
+            if is(parser.peek_nth_token_ref(from), Keyword::TIME)
+                && is(parser.peek_nth_token_ref(from + 1), Keyword::ZONE)
+            {
+                for _ in 0..from + 2 {
+                    parser.advance_token();
+                }
+                let value = parser.parse_expr()?;
+                let local = scope == Some(ast::ContextModifier::Local);
+                return Ok(Some(ast::Set::SetTimeZone { local, value }.into()));
+            }
+            let assigns = |token: &Token| {
+                *token == Token::Eq || matches!(token, Token::Word(w) if w.keyword == Keyword::TO)
+            };
+            if !named(parser, from, &assigns) {
+                return Ok(None);
+            }
+            if scope.is_some() {
+                parser.advance_token();
+            }
+            let variable = parser.parse_object_name(false)?;
+            parser.advance_token();
+            let values = parser.parse_comma_separated(|parser| parser.parse_expr())?;
+            ast::Set::SingleAssignment {
+                scope,
+                hivevar: false,
+                variable,
+                values,
+            }
+            .into()
+        }
+        Keyword::RESET if parser.parse_keyword(Keyword::ALL) => {
+            Statement::Reset(ast::ResetStatement {
+                reset: ast::Reset::ALL,
+            })
+        }
+        Keyword::RESET | Keyword::SHOW if is_time_zone(parser) => {
+            parser.advance_token();
+            parser.advance_token();
+            let zone = ast::Ident::new("TimeZone");
+            match first {
+                Keyword::RESET => Statement::Reset(ast::ResetStatement {
+                    reset: ast::Reset::ConfigurationParameter(ObjectName::from(vec![zone])),
+                }),
+                _ => Statement::ShowVariable {
+                    variable: vec![zone],
+                },
+            }
+        }
+        Keyword::RESET | Keyword::SHOW if named(parser, 0, &end) => {
+            let variable = parser.parse_object_name(false)?;
+            match first {
+                Keyword::RESET => Statement::Reset(ast::ResetStatement {
+                    reset: ast::Reset::ConfigurationParameter(variable),
+                }),
+                _ => Statement::ShowVariable {
+                    variable: variable
+                        .0
+                        .iter()
+                        .filter_map(|p| p.as_ident().cloned())
+                        .collect(),
+                },
+            }
+        }
+        _ => return Ok(None),
     }))
 }
 
@@ -609,6 +782,44 @@ fn plan_statement(text: &str, kind: &str, statement: Statement) -> Result<Plan, 
             }))
         }
         Statement::StartTransaction { modes, .. } => Ok(Plan::Begin(isolation(text, &modes)?)),
+        Statement::Set(ast::Set::SingleAssignment {
+            scope,
+            variable,
+            values,
+            ..
+        }) => set_plan(
+            object_parameter(&variable),
+            parameter_value(text, values)?,
+            scope == Some(ast::ContextModifier::Local),
+        ),
+        Statement::Set(ast::Set::SetTimeZone { local, value }) => set_plan(
+            "timezone".to_string(),
+            parameter_value(text, vec![value])?,
+            local,
+        ),
+        Statement::Reset(reset) => match reset.reset {
+            ast::Reset::ConfigurationParameter(variable) => {
+                let name = object_parameter(&variable);
+                parameters::checked(&name, None)?;
+                Ok(Plan::Reset(Some(name)))
+            }
+            _ => Ok(Plan::Reset(None)),
+        },
+        Statement::ShowVariable { variable } => match parameter_name(&variable).as_str() {
+            "all" => Err(SqlError::unsupported(text, "SHOW ALL")),
+            name => Ok(Plan::Show {
+                name: name.to_string(),
+                column: match name {
+                    "timezone" => "TimeZone".to_string(),
+                    "datestyle" => "DateStyle".to_string(),
+                    _ => name.to_string(),
+                },
+                default: match name {
+                    "transaction_isolation" => None,
+                    _ => parameters::checked(name, None)?.0,
+                },
+            }),
+        },
         Statement::Set(ast::Set::SetTransaction { modes, .. }) => isolation(text, &modes)?
             .map(Plan::SetIsolation)
             .ok_or_else(|| {
@@ -2627,7 +2838,10 @@ fn ignored(piece: &Piece) -> bool {
     let words = piece.text.split_whitespace().collect::<Vec<_>>().join(" ");
     let words = words.to_lowercase();
     matches!(first, "SET" | "COMMENT" | "GRANT" | "REVOKE")
-        && !matches!(piece.statement, Some(Statement::Set(_)))
+        && !matches!(
+            piece.statement,
+            Some(Statement::Set(ast::Set::SetTransaction { .. }))
+        )
         || matches!(
             kind.as_str(),
             "CREATE EXTENSION" | "CREATE SEQUENCE" | "ALTER SEQUENCE" | "CREATE SCHEMA"

@@ -16,6 +16,7 @@ pub mod json_edit;
 pub mod numeric;
 pub mod parse;
 pub mod schema;
+pub mod settings;
 pub mod sleep;
 pub mod store;
 pub mod strings;

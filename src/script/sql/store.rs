@@ -20,6 +20,7 @@ use super::parse::{
     Update,
 };
 use super::parse::{Element, Type};
+use super::settings::Settings;
 use super::table_locks::TableLocks;
 use super::types::Uuids;
 use crate::script::split::{loaded, Loaded};
@@ -360,6 +361,9 @@ pub struct Database {
     /// Deadlocks found, each failing its victim once its deadlock check
     /// runs (`take_deadlock`, `check_deadlock`).
     deadlocks: Vec<Deadlock>,
+    /// The run-time parameters (`SET`, `SHOW`) of each session that set
+    /// one.
+    settings: Vec<(u64, Settings)>,
 }
 
 /// PostgreSQL's `deadlock_timeout` (1 s by default): a backend that has
@@ -528,7 +532,7 @@ fn union_type(ours: Type, theirs: Type) -> Result<Type, SqlError> {
     }
 }
 
-fn sql_error(code: &'static str, message: String) -> SqlError {
+pub(super) fn sql_error(code: &'static str, message: String) -> SqlError {
     SqlError::new(code, message)
 }
 
@@ -744,6 +748,13 @@ impl Database {
                 );
                 return self.fail(id, error);
             }
+            (Plan::Set { .. } | Plan::Reset(_) | Plan::Show { .. }, open) => {
+                let landed = self.parameter(session, plan, open);
+                return match (landed, open) {
+                    (Landed::Failed(error), Some(id)) => self.fail(id, error),
+                    (landed, _) => done(landed),
+                };
+            }
             (Plan::Savepoint(_), None) => {
                 return done(Landed::Failed(savepoints::outside_a_block("SAVEPOINT")))
             }
@@ -820,6 +831,95 @@ impl Database {
         };
         ran.ended.append(&mut self.released);
         ran
+    }
+
+    /// `SET`, `RESET` or `SHOW` of `session`'s parameter (`open`: its
+    /// transaction block's transaction).
+    fn parameter(&mut self, session: Option<u64>, plan: &Plan, open: Option<TxnId>) -> Landed {
+        let mut none = Settings::default();
+        let settings = match (session, plan) {
+            (Some(session), _) => {
+                let at = match self.settings.iter().position(|(s, _)| *s == session) {
+                    Some(at) => at,
+                    None => {
+                        self.settings.push((session, Settings::default()));
+                        self.settings.len() - 1
+                    }
+                };
+                &mut self.settings[at].1
+            }
+            (None, Plan::Set { local: false, .. } | Plan::Reset(_)) => {
+                return Landed::Failed(sql_error(
+                    "0A000",
+                    "a SET through pool.query() is not supported by the simulation: it would stay on any one pooled connection. SET on a client (pool.connect())".into(),
+                ))
+            }
+            (None, _) => &mut none,
+        };
+        let in_txn = open.is_some();
+        let done = match plan {
+            Plan::Set {
+                name,
+                value,
+                local,
+                ms,
+            } => {
+                let value = value.clone().map(|text| (text, *ms));
+                settings.set(name, value, *local, in_txn);
+                Ok(Reply::tag("SET"))
+            }
+            Plan::Reset(Some(name)) => {
+                settings.set(name, None, false, in_txn);
+                Ok(Reply::tag("RESET"))
+            }
+            Plan::Reset(None) => {
+                settings.reset_all(in_txn);
+                Ok(Reply::tag("RESET"))
+            }
+            Plan::Show {
+                name,
+                column,
+                default,
+            } => {
+                let value = match name.as_str() {
+                    "transaction_isolation" => {
+                        let isolation = open
+                            .and_then(|id| self.txns.get(&id))
+                            .map_or(Isolation::ReadCommitted, |txn| txn.isolation);
+                        Ok(match isolation {
+                            Isolation::ReadCommitted => "read committed",
+                            Isolation::RepeatableRead => "repeatable read",
+                            Isolation::Serializable => "serializable",
+                        }
+                        .to_string())
+                    }
+                    _ => settings.show(name, default.as_ref()),
+                };
+                value.map(|value| Reply {
+                    command: "SHOW",
+                    row_count: None,
+                    rows: vec![Row::from_iter([(column.clone(), Value::String(value))])],
+                    fields: vec![(column.clone(), Type::Text.oid())],
+                })
+            }
+            _ => unreachable!("a parameter's statement"),
+        };
+        match done {
+            Ok(reply) => Landed::Done(reply),
+            Err(error) => Landed::Failed(error),
+        }
+    }
+
+    /// A session's `lock_timeout` and `statement_timeout`, in ms (0: none).
+    pub fn timeouts(&self, session: Option<u64>) -> (u64, u64) {
+        (self.settings.iter())
+            .find(|(s, _)| Some(*s) == session)
+            .map_or((0, 0), |(_, settings)| {
+                (
+                    settings.millis("lock_timeout"),
+                    settings.millis("statement_timeout"),
+                )
+            })
     }
 
     /// A statement of a transaction block failed: PostgreSQL aborts the
@@ -971,6 +1071,41 @@ impl Database {
         None
     }
 
+    /// A statement that failed before it ran (PostgreSQL's parse or bind
+    /// refused it): as any error, it aborts the transaction block it was
+    /// sent in.
+    pub fn refuse(&mut self, session: Option<u64>, error: SqlError) -> Ran {
+        let open = session
+            .filter(|s| !self.failed.contains(s))
+            .and_then(|s| self.sessions.get(&s).copied());
+        match open {
+            Some(id) => {
+                let mut ran = self.fail(id, error);
+                ran.ended.append(&mut self.released);
+                ran
+            }
+            None => Ran {
+                landed: Landed::Failed(error),
+                ended: Vec::new(),
+                victim: None,
+            },
+        }
+    }
+
+    /// `session`'s waiting statement is cancelled with `error` (its
+    /// `lock_timeout` or `statement_timeout`): a transaction block it
+    /// waits in aborts, as any error there aborts it. The transactions
+    /// that ended (whose waiters go on).
+    pub fn cancel(&mut self, session: Option<u64>, error: SqlError) -> Vec<TxnId> {
+        self.stop_waiting(session);
+        let Some(id) = session.and_then(|s| self.sessions.get(&s).copied()) else {
+            return Vec::new();
+        };
+        self.waits_for.remove(&id);
+        self.deadlocks.retain(|deadlock| deadlock.victim != id);
+        self.fail(id, error).ended
+    }
+
     /// What the last statement read and blindly overwrote.
     pub fn take_access(&mut self) -> RowAccess {
         std::mem::take(&mut self.access)
@@ -1055,6 +1190,11 @@ impl Database {
         // Its transaction-level advisory locks go; their waiters wait on `id`.
         self.advisory.retain(|_, hold| hold.owner != Owner::Txn(id));
         let txn = self.txns.get_mut(&id).expect("a transaction");
+        if let Some((_, settings)) =
+            (self.settings.iter_mut()).find(|(s, _)| Some(*s) == txn.session)
+        {
+            settings.end_transaction(commit);
+        }
         txn.status = if commit {
             Status::Committed(seq)
         } else {

@@ -107,6 +107,10 @@ pub enum OpKind {
     SqlSavepoint,
     SqlRelease,
     SqlRollbackTo,
+    /// `SET`, `SET LOCAL` or `RESET` of a session's parameter.
+    SqlSet,
+    /// `SHOW` of a session's parameter.
+    SqlShow,
 }
 
 impl OpKind {
@@ -162,7 +166,9 @@ impl OpKind {
             | OpKind::SqlLock
             | OpKind::SqlSavepoint
             | OpKind::SqlRelease
-            | OpKind::SqlRollbackTo => Some(ServerKind::DbRead),
+            | OpKind::SqlRollbackTo
+            | OpKind::SqlSet
+            | OpKind::SqlShow => Some(ServerKind::DbRead),
             OpKind::SqlInsert | OpKind::SqlUpdate | OpKind::SqlDelete | OpKind::SqlCommit => {
                 Some(ServerKind::DbWrite)
             }
@@ -183,6 +189,8 @@ impl OpKind {
                 | OpKind::SqlSavepoint
                 | OpKind::SqlRelease
                 | OpKind::SqlRollbackTo
+                | OpKind::SqlSet
+                | OpKind::SqlShow
         )
     }
 }
@@ -471,6 +479,12 @@ pub enum Site {
     /// PostgreSQL's `deadlock_timeout`: a script's statement whose wait
     /// closed a cycle of waits is checked once it has waited that long.
     DeadlockTimeout,
+    /// PostgreSQL's `lock_timeout`: a script's statement that waits for a
+    /// lock that long is cancelled.
+    LockTimeout,
+    /// PostgreSQL's `statement_timeout`: a script's statement that runs
+    /// that long is cancelled.
+    StatementTimeout,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
