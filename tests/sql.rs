@@ -4036,3 +4036,80 @@ module.exports = { handle };"
         ],
     );
 }
+
+/// `current_setting()` and `set_config()` as PostgreSQL 15 answers them
+/// (every line printed by pg against PostgreSQL 15, except the last but
+/// one: a session's `set_config` through `pool.query()` is refused, as a
+/// `SET` is): the value as `SHOW` gives it, a custom parameter read in a
+/// WHERE, `missing_ok`, a `LOCAL` value that ends with its block, a custom
+/// parameter that reads as empty once the session has set it, a NULL
+/// value (the default) and PostgreSQL's errors.
+#[test]
+fn current_setting_and_set_config_answer_as_postgresql() {
+    let code = concat!(
+        "const { Pool } = require('pg');
+const pool = new Pool();
+const show = (label, r) => console.log(label, JSON.stringify({ rows: r.rows, fields: r.fields.map((f) => [f.name, f.dataTypeID]) }));
+async function handle(req) {
+  const c = await pool.connect();
+  const q = async (label, text, values) => {
+    try { show(label, await c.query(text, values)); }
+    catch (e) { console.log(label, 'ERR', e.code, e.message); }
+  };
+",
+        r#"  await q('cur0', "SELECT current_setting('lock_timeout')");
+  await q('set', "SELECT set_config('lock_timeout', '1.5s', false)");
+  await q('cur1', "SELECT current_setting('Lock_Timeout') AS lt");
+  await q('custom', "SELECT set_config('app.tenant', $1, false) AS t", ['42']);
+  await q('use', "SELECT id FROM t WHERE id = current_setting('app.tenant')::int");
+  await q('unknown', "SELECT current_setting('app.other')");
+  await q('missing', "SELECT current_setting('app.other', true) AS v");
+  await q('begin', 'BEGIN');
+  await q('local', "SELECT set_config('app.tenant', '7', true)");
+  await q('inside', "SELECT current_setting('app.tenant') AS v, current_setting('transaction_isolation') AS iso");
+  await q('commit', 'COMMIT');
+  await q('after', "SELECT current_setting('app.tenant') AS v");
+  await q('placeholder', "SELECT set_config('app.once', 'x', true)");
+  await q('empty', "SELECT current_setting('app.once') AS v");
+  await q('default', "SELECT set_config('lock_timeout', NULL, false)");
+  await q('range', "SELECT set_config('lock_timeout', '-1', false)");
+  await q('noname', "SELECT set_config(NULL, '1', false)");
+  await q('typo', "SELECT set_config('lock_timout', '1', false)");
+  await q('show', 'SHOW app.tenant');"#,
+        "
+  c.release();
+  try { await pool.query(\"SELECT set_config('app.tenant', '1', false)\"); } catch (e) { console.log('pool', e.code); }
+  const local = await pool.query(\"SELECT set_config('app.tenant', '1', true) AS v\");
+  console.log('poollocal', local.rows[0].v);
+  return { ok: true };
+}
+module.exports = { handle };"
+    );
+    replies_are(
+        code,
+        "CREATE TABLE t (id int PRIMARY KEY);\nINSERT INTO t VALUES (42), (7);",
+        &[
+            "cur0 {\"rows\":[{\"current_setting\":\"0\"}],\"fields\":[[\"current_setting\",25]]}",
+            "set {\"rows\":[{\"set_config\":\"1500ms\"}],\"fields\":[[\"set_config\",25]]}",
+            "cur1 {\"rows\":[{\"lt\":\"1500ms\"}],\"fields\":[[\"lt\",25]]}",
+            "custom {\"rows\":[{\"t\":\"42\"}],\"fields\":[[\"t\",25]]}",
+            "use {\"rows\":[{\"id\":42}],\"fields\":[[\"id\",23]]}",
+            "unknown ERR 42704 unrecognized configuration parameter \"app.other\"",
+            "missing {\"rows\":[{\"v\":null}],\"fields\":[[\"v\",25]]}",
+            "begin {\"rows\":[],\"fields\":[]}",
+            "local {\"rows\":[{\"set_config\":\"7\"}],\"fields\":[[\"set_config\",25]]}",
+            "inside {\"rows\":[{\"v\":\"7\",\"iso\":\"read committed\"}],\"fields\":[[\"v\",25],[\"iso\",25]]}",
+            "commit {\"rows\":[],\"fields\":[]}",
+            "after {\"rows\":[{\"v\":\"42\"}],\"fields\":[[\"v\",25]]}",
+            "placeholder {\"rows\":[{\"set_config\":\"x\"}],\"fields\":[[\"set_config\",25]]}",
+            "empty {\"rows\":[{\"v\":\"\"}],\"fields\":[[\"v\",25]]}",
+            "default {\"rows\":[{\"set_config\":\"0\"}],\"fields\":[[\"set_config\",25]]}",
+            "range ERR 22023 -1 ms is outside the valid range for parameter \"lock_timeout\" (0 .. 2147483647)",
+            "noname ERR 22004 SET requires parameter name",
+            "typo ERR 42704 unrecognized configuration parameter \"lock_timout\"",
+            "show {\"rows\":[{\"app.tenant\":\"42\"}],\"fields\":[[\"app.tenant\",25]]}",
+            "pool 0A000",
+            "poollocal 1",
+        ],
+    );
+}

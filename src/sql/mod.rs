@@ -17,7 +17,6 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 pub mod lock;
-#[cfg(feature = "sql")]
 pub mod parameters;
 #[cfg(feature = "sql")]
 pub mod parse;
@@ -1103,6 +1102,12 @@ pub enum Function {
     AdvisoryUnlock,
     /// `pg_advisory_unlock_all()`.
     AdvisoryUnlockAll,
+    /// `current_setting(name [, missing_ok])`: a run-time parameter's
+    /// value, as `SHOW` gives it.
+    CurrentSetting,
+    /// `set_config(name, value, is_local)`: `SET` as a function, and a
+    /// statement of its own (`SELECT set_config(…)`).
+    SetConfig,
     /// `pg_sleep(seconds)`: a statement of its own
     /// ([`Plan::sleep`]), which takes that much longer.
     Sleep,

@@ -1,6 +1,8 @@
 //! Run-time parameters as a `SET` names and values them, read where the
-//! statement is parsed (so the script worker's runtime only keeps them:
-//! `script::sql::settings`): the parameters the model knows with
+//! statement is parsed (the script worker's runtime keeps them:
+//! `script::sql::settings`), and where `set_config()` and
+//! `current_setting()` run (their names and values are the query's
+//! values): the parameters the model knows with
 //! PostgreSQL 15's defaults, a value as `SHOW` prints it, and PostgreSQL's
 //! errors for an unknown name (42704) and a bad value (22023).
 

@@ -2616,6 +2616,8 @@ fn call(text: &str, function: ast::Function) -> Result<Expr, SqlError> {
         },
         ("pg_advisory_unlock", 1 | 2) => Function::AdvisoryUnlock,
         ("pg_advisory_unlock_all", 0) => Function::AdvisoryUnlockAll,
+        ("current_setting", 1 | 2) => Function::CurrentSetting,
+        ("set_config", 3) => Function::SetConfig,
         ("pg_sleep", 1) => Function::Sleep,
         ("pg_sleep", _) => {
             return Err(SqlError::new(

@@ -236,6 +236,29 @@ pub fn eval(
                 "pg_sleep() is a statement of its own in the simulation, SELECT pg_sleep($1), which takes that much longer".into(),
             ))
         }
+        Expr::Call(Function::CurrentSetting, args) => {
+            let name = cast(eval(&args[0], row, excluded, ctx)?, Type::Text)?;
+            let missing_ok = match args.get(1) {
+                Some(arg) => cast(eval(arg, row, excluded, ctx)?, Type::Bool)?,
+                None => Value::Bool(false),
+            };
+            let Value::String(name) = name else {
+                return Ok(Value::Null);
+            };
+            let name = name.to_lowercase();
+            let default = crate::sql::parameters::default_of(&name);
+            match ctx.settings.show(&name, default.as_ref(), ctx.isolation) {
+                Ok(value) => Value::String(value),
+                Err(_) if missing_ok == Value::Bool(true) => Value::Null,
+                Err(error) => return Err(error),
+            }
+        }
+        Expr::Call(Function::SetConfig, _) => {
+            return Err(error(
+                "0A000",
+                "set_config() is a statement of its own in the simulation: SELECT set_config($1, $2, true)".into(),
+            ))
+        }
         Expr::Call(function, args) if function.is_array() => {
             let values = args
                 .iter()

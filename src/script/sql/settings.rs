@@ -7,7 +7,7 @@
 //! otherwise change nothing here. Names and values come checked and as
 //! `SHOW` prints them, from the parse (`crate::sql::parameters`).
 
-use super::parse::SqlError;
+use super::parse::{Isolation, SqlError};
 
 /// Parameters by name, each with its text and its milliseconds (a few
 /// at most: a list keeps the script worker's wasm smaller than a map).
@@ -34,6 +34,11 @@ pub struct Settings {
     before: Option<Values>,
     /// `SET LOCAL` values of the open transaction.
     local: Values,
+    /// The custom parameters (`app.tenant`) the session ever set: each
+    /// reads as an empty text when nothing sets it, as PostgreSQL's
+    /// placeholders do, even after the `LOCAL` value or the transaction
+    /// that made it ended.
+    placeholders: Vec<String>,
 }
 
 impl Settings {
@@ -42,6 +47,9 @@ impl Settings {
     /// transaction block. `SET LOCAL` outside one sets nothing (PostgreSQL
     /// warns).
     pub fn set(&mut self, name: &str, value: Option<(String, u64)>, local: bool, in_txn: bool) {
+        if name.contains('.') && !self.placeholders.iter().any(|n| n == name) {
+            self.placeholders.push(name.to_string());
+        }
         if local && !in_txn {
             return;
         }
@@ -67,13 +75,30 @@ impl Settings {
         self.local.clear();
     }
 
-    /// `SHOW name`: its value now, else its `default` (`None`: a custom
-    /// parameter no one set, which PostgreSQL does not know).
-    pub fn show(&self, name: &str, default: Option<&String>) -> Result<String, SqlError> {
+    /// `SHOW name` and `current_setting(name)`: its value now (`open`:
+    /// the isolation of the session's open transaction), else its
+    /// `default` (`None`: a custom parameter, which PostgreSQL does not
+    /// know until the session sets it).
+    pub fn show(
+        &self,
+        name: &str,
+        default: Option<&String>,
+        open: Option<Isolation>,
+    ) -> Result<String, SqlError> {
+        if name == "transaction_isolation" {
+            return Ok(match open.unwrap_or(Isolation::ReadCommitted) {
+                Isolation::ReadCommitted => "read committed",
+                Isolation::RepeatableRead => "repeatable read",
+                Isolation::Serializable => "serializable",
+            }
+            .to_string());
+        }
         let set = get(&self.local, name).or_else(|| get(&self.session, name));
+        let placeholder = self.placeholders.iter().any(|n| n == name);
         set.map(|(_, text, _)| text)
             .or(default)
             .cloned()
+            .or(placeholder.then(String::new))
             .ok_or_else(|| {
                 SqlError::new(
                     "42704",
@@ -116,7 +141,7 @@ mod tests {
         settings.set("statement_timeout", ms("9s", 9_000), true, true);
         assert_eq!(settings.millis("statement_timeout"), 9_000);
         settings.end_transaction(false);
-        assert_eq!(settings.show("lock_timeout", None).unwrap(), "1s");
+        assert_eq!(settings.show("lock_timeout", None, None).unwrap(), "1s");
         assert_eq!(settings.millis("statement_timeout"), 0);
         settings.set("lock_timeout", ms("5s", 5_000), false, true);
         settings.end_transaction(true);
@@ -124,6 +149,14 @@ mod tests {
         // SET LOCAL outside a block sets nothing.
         settings.set("lock_timeout", ms("7s", 7_000), true, false);
         assert_eq!(settings.millis("lock_timeout"), 5_000);
-        assert_eq!(&*settings.show("app.x", None).unwrap_err().code, "42704");
+        assert_eq!(
+            &*settings.show("app.x", None, None).unwrap_err().code,
+            "42704"
+        );
+        // A custom parameter once set reads as empty when nothing sets it.
+        settings.set("app.x", Some(("7".into(), 0)), true, true);
+        assert_eq!(settings.show("app.x", None, None).unwrap(), "7");
+        settings.end_transaction(false);
+        assert_eq!(settings.show("app.x", None, None).unwrap(), "");
     }
 }

@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use super::aggregate::{self, compare_keys};
 use super::analysis::{self, column_of};
-use super::eval::{eval, is_numeric, matches, sql_equal, type_of, Context, XMAX};
+use super::eval::{cast, eval, is_numeric, matches, sql_equal, type_of, Context, XMAX};
 use super::parse::{
     Delete, Expr, Function, Insert, Isolation, OnConflict, Plan, Projection, Select, SqlError,
     Update,
@@ -837,22 +837,13 @@ impl Database {
     /// transaction block's transaction).
     fn parameter(&mut self, session: Option<u64>, plan: &Plan, open: Option<TxnId>) -> Landed {
         let mut none = Settings::default();
+        let isolation = open
+            .and_then(|id| self.txns.get(&id))
+            .map(|txn| txn.isolation);
         let settings = match (session, plan) {
-            (Some(session), _) => {
-                let at = match self.settings.iter().position(|(s, _)| *s == session) {
-                    Some(at) => at,
-                    None => {
-                        self.settings.push((session, Settings::default()));
-                        self.settings.len() - 1
-                    }
-                };
-                &mut self.settings[at].1
-            }
+            (Some(session), _) => self.settings_of(session),
             (None, Plan::Set { local: false, .. } | Plan::Reset(_)) => {
-                return Landed::Failed(sql_error(
-                    "0A000",
-                    "a SET through pool.query() is not supported by the simulation: it would stay on any one pooled connection. SET on a client (pool.connect())".into(),
-                ))
+                return Landed::Failed(through_pool())
             }
             (None, _) => &mut none,
         };
@@ -881,20 +872,7 @@ impl Database {
                 column,
                 default,
             } => {
-                let value = match name.as_str() {
-                    "transaction_isolation" => {
-                        let isolation = open
-                            .and_then(|id| self.txns.get(&id))
-                            .map_or(Isolation::ReadCommitted, |txn| txn.isolation);
-                        Ok(match isolation {
-                            Isolation::ReadCommitted => "read committed",
-                            Isolation::RepeatableRead => "repeatable read",
-                            Isolation::Serializable => "serializable",
-                        }
-                        .to_string())
-                    }
-                    _ => settings.show(name, default.as_ref()),
-                };
+                let value = settings.show(name, default.as_ref(), isolation);
                 value.map(|value| Reply {
                     command: "SHOW",
                     row_count: None,
@@ -1451,10 +1429,17 @@ impl Database {
                     .collect()
             })
             .unwrap_or_default();
+        let txn = &self.txns[&id];
+        let settings = (self.settings.iter())
+            .find(|(s, _)| Some(*s) == txn.client)
+            .map(|(_, settings)| settings.clone())
+            .unwrap_or_default();
         Context {
-            now_ms: self.txns[&id].started_ms,
+            now_ms: txn.started_ms,
             types,
             uuids: self.uuids.shared(),
+            settings,
+            isolation: Some(txn.isolation),
         }
     }
 
@@ -2242,6 +2227,9 @@ impl Database {
                     if function.is_advisory() {
                         return self.advisory(id, *function, args, column, ctx);
                     }
+                    if *function == Function::SetConfig {
+                        return self.set_config(id, args, column, ctx).map_err(Stop::Fail);
+                    }
                 }
             }
             if let (Some(seconds), Projection::Items(items)) = (select.sleep(), &select.projection)
@@ -2732,7 +2720,7 @@ impl Database {
         let ctx = Context {
             now_ms,
             types,
-            uuids: self.uuids.shared(),
+            ..self.context(id, None)
         };
         let select = resolve_columns(select, &sources, &ctx)?;
         // Each combination: its row (`name.column` keys) and the slots it
@@ -2898,6 +2886,60 @@ impl Database {
             rows: vec![row],
             fields: vec![(column.to_string(), ty.oid())],
         })
+    }
+
+    /// `SELECT set_config(name, value, is_local)` for transaction `id`:
+    /// `SET [LOCAL] name = value` (a null value: back to its default),
+    /// answering the value as `SHOW` would give it.
+    fn set_config(
+        &mut self,
+        id: TxnId,
+        args: &[Expr],
+        column: &str,
+        ctx: &Context,
+    ) -> Result<Reply, SqlError> {
+        let mut values = Vec::new();
+        for (arg, ty) in args.iter().zip([Type::Text, Type::Text, Type::Bool]) {
+            values.push(cast(eval(arg, None, None, ctx)?, ty)?);
+        }
+        let Value::String(name) = &values[0] else {
+            return Err(sql_error("22004", "SET requires parameter name".into()));
+        };
+        let name = name.to_lowercase();
+        let (shown, ms) = crate::sql::parameters::checked(&name, values[1].as_str())?;
+        let local = values[2] == Value::Bool(true);
+        let txn = &self.txns[&id];
+        let in_txn = txn.session.is_some();
+        match txn.client {
+            Some(session) => {
+                let value = shown.clone().map(|text| (text, ms));
+                self.settings_of(session).set(&name, value, local, in_txn);
+            }
+            // A pool query's own transaction ends with it: a LOCAL value
+            // with it, and a session one would stay on any one connection.
+            None if local => {}
+            None => return Err(through_pool()),
+        }
+        let mut row = Row::new();
+        row.insert(column.to_string(), Value::String(shown.unwrap_or_default()));
+        Ok(Reply {
+            command: "SELECT",
+            row_count: Some(1),
+            rows: vec![row],
+            fields: vec![(column.to_string(), Type::Text.oid())],
+        })
+    }
+
+    /// A session's parameters, kept from its first `SET`.
+    fn settings_of(&mut self, session: u64) -> &mut Settings {
+        let at = match self.settings.iter().position(|(s, _)| *s == session) {
+            Some(at) => at,
+            None => {
+                self.settings.push((session, Settings::default()));
+                self.settings.len() - 1
+            }
+        };
+        &mut self.settings[at].1
     }
 
     /// The id that waiters on `session`'s session-level holds wait on.
@@ -3528,6 +3570,14 @@ pub(crate) fn statement(
     now_ms: f64,
 ) -> Loaded<Ran> {
     Ok(db.execute(session, plan, now_ms))
+}
+
+/// A session's `SET` (or `set_config`) through `pool.query()`.
+fn through_pool() -> SqlError {
+    sql_error(
+        "0A000",
+        "a SET through pool.query() is not supported by the simulation: it would stay on any one pooled connection. SET on a client (pool.connect())".into(),
+    )
 }
 
 /// How a statement stopped before completing.

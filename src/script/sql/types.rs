@@ -13,12 +13,16 @@ use super::value::{cast, error};
 /// orders as text beside a parameter's otherwise; a text compared with an
 /// integer, timestamp, date or uuid column is read as that type, as
 /// PostgreSQL types an untyped parameter by the column it meets), and
-/// the database's UUID counter, which `gen_random_uuid()` draws from.
+/// the database's UUID counter, which `gen_random_uuid()` draws from,
+/// and what `current_setting()` reads: the session's parameters and its
+/// transaction's isolation.
 #[derive(Default)]
 pub struct Context {
     pub now_ms: f64,
     pub types: Vec<(String, Type)>,
     pub uuids: Uuids,
+    pub settings: super::settings::Settings,
+    pub isolation: Option<crate::sql::Isolation>,
 }
 
 /// The database's `gen_random_uuid()`: deterministic UUIDs (of version
@@ -214,6 +218,7 @@ pub fn type_of(expr: &Expr, ctx: &Context) -> Type {
             | Function::Sleep => Type::Void,
             Function::AdvisoryLock { wait: false, .. } | Function::AdvisoryUnlock => Type::Bool,
             Function::HashText => Type::Int,
+            Function::CurrentSetting | Function::SetConfig => Type::Text,
             Function::Text(TextFunction::Position) => Type::Int,
             Function::Text(_) => Type::Text,
             Function::Ceil | Function::Floor => match type_of(&args[0], ctx) {
