@@ -4113,3 +4113,62 @@ module.exports = { handle };"
         ],
     );
 }
+
+/// `UNIQUE NULLS NOT DISTINCT` (PostgreSQL 15), as a table constraint, a
+/// column's and a unique index's: a NULL in the key equals a NULL, so a
+/// second (1, NULL) is 23505 with PostgreSQL's detail, and `ON CONFLICT`
+/// finds it; a plain `UNIQUE` (or `NULLS DISTINCT`) still lets NULLs
+/// repeat. Every line as pg printed it against PostgreSQL 15.
+#[test]
+fn a_unique_key_with_nulls_not_distinct_holds_one_null() {
+    let code = concat!(
+        "const { Pool } = require('pg');
+const pool = new Pool();
+const show = (label, r) => console.log(label, JSON.stringify({ rows: r.rows, rowCount: r.rowCount }));
+async function handle(req) {
+  const q = async (label, text, values) => {
+    try { show(label, await pool.query(text, values)); }
+    catch (e) { console.log(label, 'ERR', e.code, e.constraint, e.detail); }
+  };
+",
+        r#"  await q('first', 'INSERT INTO k VALUES (1, NULL)');
+  await q('twin', 'INSERT INTO k VALUES (1, NULL)');
+  await q('nothing', 'INSERT INTO k VALUES (1, NULL) ON CONFLICT (a, b) DO NOTHING');
+  await q('other', 'INSERT INTO k VALUES (2, NULL), (NULL, NULL)');
+  await q('both', 'INSERT INTO k VALUES (NULL, NULL)');
+  await q('col', 'INSERT INTO k2 VALUES (NULL, 1)');
+  await q('col2', 'INSERT INTO k2 VALUES (NULL, 2)');
+  await q('upsert', 'INSERT INTO k2 VALUES (NULL, 3) ON CONFLICT (e) DO UPDATE SET n = excluded.n RETURNING *');
+  await q('index', 'INSERT INTO k3 VALUES (NULL, 1), (NULL, 2)');
+  await q('update', "UPDATE k2 SET e = NULL WHERE e IS NOT NULL");
+  await q('plain', 'INSERT INTO k4 VALUES (NULL), (NULL)');
+  await q('rows', 'SELECT a, b FROM k ORDER BY a NULLS LAST');"#,
+        "
+  return { ok: true };
+}
+module.exports = { handle };"
+    );
+    replies_are(
+        code,
+        "CREATE TABLE k (a int, b int, UNIQUE NULLS NOT DISTINCT (a, b));
+CREATE TABLE k2 (e text UNIQUE NULLS NOT DISTINCT, n int);
+CREATE TABLE k3 (e text, d int);
+CREATE UNIQUE INDEX k3_e ON k3 (e) NULLS NOT DISTINCT;
+CREATE TABLE k4 (e text UNIQUE NULLS DISTINCT);
+",
+        &[
+            "first {\"rows\":[],\"rowCount\":1}",
+            "twin ERR 23505 k_a_b_key Key (a, b)=(1, null) already exists.",
+            "nothing {\"rows\":[],\"rowCount\":0}",
+            "other {\"rows\":[],\"rowCount\":2}",
+            "both ERR 23505 k_a_b_key Key (a, b)=(null, null) already exists.",
+            "col {\"rows\":[],\"rowCount\":1}",
+            "col2 ERR 23505 k2_e_key Key (e)=(null) already exists.",
+            "upsert {\"rows\":[{\"e\":null,\"n\":3}],\"rowCount\":1}",
+            "index ERR 23505 k3_e Key (e)=(null) already exists.",
+            "update {\"rows\":[],\"rowCount\":0}",
+            "plain {\"rows\":[],\"rowCount\":2}",
+            "rows {\"rows\":[{\"a\":1,\"b\":null},{\"a\":2,\"b\":null},{\"a\":null,\"b\":null}],\"rowCount\":3}",
+        ],
+    );
+}

@@ -1786,6 +1786,7 @@ mod tests {
                         columns: vec!["id".into()],
                         primary: true,
                         predicate: None,
+                        nulls_not_distinct: false,
                     }],
                     expect_unique: vec![vec!["n".into()]],
                     checks: Vec::new(),
@@ -1798,6 +1799,7 @@ mod tests {
                         columns: vec!["n".into()],
                         primary: false,
                         predicate: None,
+                        nulls_not_distinct: false,
                     },
                 },
                 SchemaStep::Seed {

@@ -8,9 +8,9 @@ use serde_json::Value;
 use sqlparser::ast::{
     self, AssignmentTarget, BinaryOperator, ColumnOption, ConflictTarget, Expr as SqlExpr,
     FromTable, FunctionArg, FunctionArgExpr, FunctionArguments, JoinConstraint, JoinOperator,
-    LimitClause, ObjectName, ObjectNamePart, OnConflictAction, OnInsert, OrderByKind, SelectItem,
-    SetExpr, Statement, TableConstraint, TableFactor, TableObject, TableWithJoins,
-    TransactionIsolationLevel, TransactionMode, UnaryOperator, Value as SqlValue,
+    LimitClause, NullsDistinctOption, ObjectName, ObjectNamePart, OnConflictAction, OnInsert,
+    OrderByKind, SelectItem, SetExpr, Statement, TableConstraint, TableFactor, TableObject,
+    TableWithJoins, TransactionIsolationLevel, TransactionMode, UnaryOperator, Value as SqlValue,
 };
 use sqlparser::dialect::PostgreSqlDialect;
 use sqlparser::keywords::Keyword;
@@ -2803,6 +2803,7 @@ fn add_constraint(
                 columns: cols,
                 primary: true,
                 predicate: None,
+                nulls_not_distinct: false,
             });
         }
         TableConstraint::Check(check) => {
@@ -2820,6 +2821,7 @@ fn add_constraint(
                     .name
                     .as_ref()
                     .map_or(format!("{name}_{}_key", cols.join("_")), ident),
+                nulls_not_distinct: unique.nulls_distinct == NullsDistinctOption::NotDistinct,
                 columns: cols,
                 primary: false,
                 predicate: None,
@@ -2968,9 +2970,12 @@ fn schema_step(piece: Piece) -> Result<Option<SchemaStep>, SqlError> {
                                 columns: vec![column_name.clone()],
                                 primary: true,
                                 predicate: None,
+                                nulls_not_distinct: false,
                             });
                         }
-                        ColumnOption::Unique(_) => keys.push(Key {
+                        ColumnOption::Unique(unique) => keys.push(Key {
+                            nulls_not_distinct: unique.nulls_distinct
+                                == NullsDistinctOption::NotDistinct,
                             name: option
                                 .name
                                 .as_ref()
@@ -3066,6 +3071,7 @@ fn schema_step(piece: Piece) -> Result<Option<SchemaStep>, SqlError> {
                     columns,
                     primary: false,
                     predicate,
+                    nulls_not_distinct: index.nulls_distinct == Some(false),
                 },
             }
         }

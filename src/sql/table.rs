@@ -41,6 +41,10 @@ pub struct Key {
     /// one live row holds alone).
     #[serde(default)]
     pub predicate: Option<Expr>,
+    /// `NULLS NOT DISTINCT`: a NULL in the key is a value like any other,
+    /// so two rows with the same NULLs conflict (PostgreSQL 15).
+    #[serde(default)]
+    pub nulls_not_distinct: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -38,6 +38,7 @@ pub fn load(text: &str, db: &mut Database) -> Result<(), SqlError> {
                     columns,
                     primary: false,
                     predicate: None,
+                    nulls_not_distinct: false,
                 },
                 false,
             )

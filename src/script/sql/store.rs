@@ -420,7 +420,8 @@ fn key_of(row: &Row, columns: &[String]) -> Option<Vec<Value>> {
 }
 
 /// A row's values in a unique key, or `None` if the row is not in it: a
-/// value is NULL (NULLs never conflict), or the key is a partial index
+/// value is NULL (NULLs never conflict, unless the key says `NULLS NOT
+/// DISTINCT`), or the key is a partial index
 /// whose `WHERE` is not true of the row. (PostgreSQL lets an index
 /// predicate call only IMMUTABLE functions, so no statement's context
 /// bears on it.)
@@ -431,7 +432,15 @@ fn entry(key: &Key, row: &Row) -> Option<Vec<Value>> {
             return None;
         }
     }
-    key_of(row, &key.columns)
+    match key.nulls_not_distinct {
+        true => Some(
+            key.columns
+                .iter()
+                .map(|c| row.get(c).cloned().unwrap_or(Value::Null))
+                .collect(),
+        ),
+        false => key_of(row, &key.columns),
+    }
 }
 
 /// Whether an `ON CONFLICT` target's `WHERE` lets a key be its arbiter:
@@ -450,8 +459,10 @@ fn infers(key: &Key, target: Option<&Expr>) -> bool {
     }
 }
 
+/// Two keys' values equal (a NULL is in a key only if its key says
+/// `NULLS NOT DISTINCT`, where it equals a NULL).
 fn same_key(a: &[Value], b: &[Value]) -> bool {
-    a.iter().zip(b).all(|(x, y)| sql_equal(x, y))
+    (a.iter().zip(b)).all(|(x, y)| (x.is_null() && y.is_null()) || sql_equal(x, y))
 }
 
 /// A WITH query's own columns and rows, then those of each query of its
@@ -3673,7 +3684,12 @@ fn unique(table: &str, key: &Key, row: &Row) -> SqlError {
 
 /// `Key (a, b)=(1, 2)`, as PostgreSQL's details write a key.
 fn key_text(columns: &[String], key: &[Value]) -> String {
-    let values: Vec<String> = key.iter().map(super::eval::text).collect();
+    // PostgreSQL writes a NULL in a key (`NULLS NOT DISTINCT`) as `null`.
+    let text = |value: &Value| match value {
+        Value::Null => "null".to_string(),
+        value => super::eval::text(value),
+    };
+    let values: Vec<String> = key.iter().map(text).collect();
     format!("Key ({})=({})", columns.join(", "), values.join(", "))
 }
 
