@@ -977,6 +977,34 @@ module.exports = { handle };"
     };
 }
 
+/// The handler of [`queries!`] on one client of the pool (`pool.connect()`,
+/// a session), released before `$after`.
+macro_rules! client_queries {
+    ($body:literal, $after:literal) => {
+        concat!(
+            "const { Pool } = require('pg');
+const pool = new Pool();
+const show = (label, r) => console.log(label, JSON.stringify({ rows: r.rows, fields: r.fields.map((f) => [f.name, f.dataTypeID]) }));
+async function handle(req) {
+  const c = await pool.connect();
+  const q = async (label, text, values) => {
+    try { show(label, await c.query(text, values)); }
+    catch (e) { console.log(label, 'ERR', e.code, e.message); }
+  };
+",
+            $body,
+            "
+  c.release();
+",
+            $after,
+            "
+  return { ok: true };
+}
+module.exports = { handle };"
+        )
+    };
+}
+
 /// One request of `code` on `schema` prints `expected`, line for line.
 fn replies_are(code: &str, schema: &str, expected: &[&str]) {
     let (m, run) = run_sql(code, schema, "scenario=script&users=1&clicks=1");
@@ -3952,17 +3980,7 @@ fn a_lock_timeout_cancels_a_statement_that_waits_that_long() {
 /// ran it.
 #[test]
 fn set_reset_and_show_answer_as_postgresql() {
-    let code = concat!(
-        "const { Pool } = require('pg');
-const pool = new Pool();
-const show = (label, r) => console.log(label, JSON.stringify({ rows: r.rows, fields: r.fields.map((f) => [f.name, f.dataTypeID]) }));
-async function handle(req) {
-  const c = await pool.connect();
-  const q = async (label, text, values) => {
-    try { show(label, await c.query(text, values)); }
-    catch (e) { console.log(label, 'ERR', e.code, e.message); }
-  };
-",
+    let code = client_queries!(
         r#"  await q('show0', 'SHOW lock_timeout');
   await q('set', 'SET lock_timeout = 2000');
   await q('show1', 'SHOW Lock_Timeout');
@@ -3992,12 +4010,7 @@ async function handle(req) {
   await q('bad2', "SET lock_timeout = 'x'");
   await q('aborted', 'SHOW lock_timeout');
   await q('rollback', 'ROLLBACK');"#,
-        "
-  c.release();
-  try { await pool.query('SET lock_timeout = 1'); } catch (e) { console.log('pool', e.code); }
-  return { ok: true };
-}
-module.exports = { handle };"
+        "  try { await pool.query('SET lock_timeout = 1'); } catch (e) { console.log('pool', e.code); }"
     );
     replies_are(
         code,
@@ -4046,17 +4059,7 @@ module.exports = { handle };"
 /// value (the default) and PostgreSQL's errors.
 #[test]
 fn current_setting_and_set_config_answer_as_postgresql() {
-    let code = concat!(
-        "const { Pool } = require('pg');
-const pool = new Pool();
-const show = (label, r) => console.log(label, JSON.stringify({ rows: r.rows, fields: r.fields.map((f) => [f.name, f.dataTypeID]) }));
-async function handle(req) {
-  const c = await pool.connect();
-  const q = async (label, text, values) => {
-    try { show(label, await c.query(text, values)); }
-    catch (e) { console.log(label, 'ERR', e.code, e.message); }
-  };
-",
+    let code = client_queries!(
         r#"  await q('cur0', "SELECT current_setting('lock_timeout')");
   await q('set', "SELECT set_config('lock_timeout', '1.5s', false)");
   await q('cur1', "SELECT current_setting('Lock_Timeout') AS lt");
@@ -4076,14 +4079,9 @@ async function handle(req) {
   await q('noname', "SELECT set_config(NULL, '1', false)");
   await q('typo', "SELECT set_config('lock_timout', '1', false)");
   await q('show', 'SHOW app.tenant');"#,
-        "
-  c.release();
-  try { await pool.query(\"SELECT set_config('app.tenant', '1', false)\"); } catch (e) { console.log('pool', e.code); }
+        "  try { await pool.query(\"SELECT set_config('app.tenant', '1', false)\"); } catch (e) { console.log('pool', e.code); }
   const local = await pool.query(\"SELECT set_config('app.tenant', '1', true) AS v\");
-  console.log('poollocal', local.rows[0].v);
-  return { ok: true };
-}
-module.exports = { handle };"
+  console.log('poollocal', local.rows[0].v);"
     );
     replies_are(
         code,
