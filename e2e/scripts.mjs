@@ -80,6 +80,7 @@ const EXAMPLES = {
   job_queue_pg: 'strategy=none&users=2&clicks=1',
   room_booking_pg: 'strategy=none&users=2&clicks=1',
   signup_pg: 'strategy=none&users=1&clicks=2',
+  pool_begin_pg: 'strategy=none&users=2&clicks=1',
   redis_watch: 'strategy=none&users=4&clicks=1',
 };
 

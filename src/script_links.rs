@@ -59,6 +59,7 @@ macro_rules! for_each_example {
             ("job_queue_pg", "js", sql),
             ("room_booking_pg", "js", sql),
             ("signup_pg", "js", sql),
+            ("pool_begin_pg", "js", sql),
             ("redis_watch", "js")
         }
     };

@@ -243,6 +243,49 @@ fn a_room_booked_by_a_check_then_insert_is_booked_twice_unless_the_table_is_lock
     assert_eq!((m.latency_us.p50, m.latency_us.max), (140_000, 220_000));
 }
 
+/// Two orders sent through `pool.query` (`pool_begin_pg`): both BEGIN at
+/// 0 on new connections (20 ms), INSERT on the same ones, since each
+/// reply's continuation takes the connection it just gave back (40 ms),
+/// and charge the card for 30 ms while both connections wait in the pool,
+/// the second one's last. At 70 ms the paid order's COMMIT takes that one
+/// and commits the declined order's row; the declined order's ROLLBACK
+/// takes the other and undoes the paid order's row (90 ms); each then
+/// counts its rows (110 ms). Node with pg-pool 3.14 on PostgreSQL 15
+/// counted the same on 6 runs of 6. On a client of its own (`c =
+/// pool.connect()`, `c.query`, `c.release()`) each order keeps its
+/// transaction.
+#[test]
+fn begin_through_pool_query_lands_on_the_other_orders_transaction() {
+    let (m, counts) = run_example("pool_begin_pg", "users=2&clicks=1");
+    let mixed = [
+        ("confirmed, order rows: 0", 1.0),
+        ("declined, order rows: 1", 1.0),
+    ];
+    assert_eq!(counts, custom(&mixed));
+    assert_eq!((m.orders, m.errors), (1, 0));
+    assert_eq!((m.latency_us.p50, m.latency_us.max), (110_000, 110_000));
+    let example = shipped("pool_begin_pg").unwrap();
+    let client = example
+        .code
+        .replace(
+            "const order = ++placed;",
+            "const order = ++placed;\n    const c = await pool.connect();",
+        )
+        .replace("await pool.query(", "await c.query(")
+        .replace("count(`", "c.release();\n    count(`");
+    assert_eq!(client.matches("c.query(").count(), 4);
+    let (m, counts) = run_with(&client, example.schema, "users=2&clicks=1");
+    let own = [
+        ("confirmed, order rows: 1", 1.0),
+        ("declined, order rows: 0", 1.0),
+    ];
+    assert_eq!(counts, custom(&own));
+    assert_eq!((m.orders, m.errors), (1, 0));
+    // One order alone: its statements reuse the one connection.
+    let (_, counts) = run_example("pool_begin_pg", "users=1&clicks=1");
+    assert_eq!(counts, custom(&[("confirmed, order rows: 1", 1.0)]));
+}
+
 /// A double click signs in a new email with the get-or-create statement.
 /// Both BEGIN (20 ms) and send it. The first inserts user 1 (40 ms),
 /// works 30 ms (70), writes its session (90) and commits (110 ms). The

@@ -1488,6 +1488,39 @@ fn a_partial_unique_index_answers_as_on_real_postgres() {
     );
 }
 
+/// BEGIN through `pool.query` (`pool_begin_pg.js`, tests/examples.rs):
+/// each pool connection of the model is a real connection, so the real
+/// PostgreSQL, played in the simulated order, also commits the declined
+/// order's row and rolls back the confirmed one's; on a client of its
+/// own, each order keeps its transaction there too.
+#[test]
+fn begin_through_pool_query_mixes_transactions_on_real_postgres() {
+    let code = example("pool_begin_pg.js");
+    let client = code
+        .replace(
+            "const order = ++placed;",
+            "const order = ++placed;\n    const c = await pool.connect();",
+        )
+        .replace("await pool.query(", "await c.query(")
+        .replace("count(`", "c.release();\n    count(`");
+    for (code, rows) in [(&code, (0, 1)), (&client, (1, 0))] {
+        let Some(report) = play_script(
+            code,
+            Some(&example("pool_begin_pg.sql")),
+            "v=1&scenario=script&users=2&clicks=1",
+            2,
+        ) else {
+            return;
+        };
+        assert_eq!(assert_script_agrees(&report), 0);
+        let custom = &report.simulation["custom"];
+        let confirmed = format!("confirmed, order rows: {}", rows.0);
+        let declined = format!("declined, order rows: {}", rows.1);
+        assert_eq!(custom[&confirmed].as_f64(), Some(1.0), "{custom}");
+        assert_eq!(custom[&declined].as_f64(), Some(1.0), "{custom}");
+    }
+}
+
 /// `SET LOCAL lock_timeout` (`tests/pg/lock_timeout.js`, tests/sql.rs):
 /// the second click's locking read is cancelled with 55P03 on PostgreSQL
 /// as in the model, and the setting ends with its block; under a

@@ -286,10 +286,9 @@ struct Real {
     /// Keys are the script's with this prefix (the trial's own).
     prefix: String,
     admin: Rc<Client>,
-    /// Each `pg` client session's connection.
+    /// Each `pg` client session's connection (a client's, or a pool's
+    /// connection that `pool.query` takes).
     sessions: Rc<RefCell<HashMap<u64, Connection>>>,
-    /// Idle connections for a pool's own queries.
-    idle: Rc<RefCell<Vec<Connection>>>,
 }
 
 impl Real {
@@ -340,7 +339,6 @@ impl Real {
             cache: Rc::new(cache),
             admin: Rc::new(admin),
             sessions: Rc::default(),
-            idle: Rc::default(),
         })
     }
 
@@ -348,12 +346,9 @@ impl Real {
         self.local.block_on(&self.runtime, future)
     }
 
-    /// A connection for a statement: its session's, or an idle one.
-    fn client(&self, session: Option<u64>) -> Result<Connection, String> {
-        let existing = match session {
-            Some(id) => self.sessions.borrow().get(&id).cloned(),
-            None => self.idle.borrow_mut().pop(),
-        };
+    /// A session's connection, opened by its first statement.
+    fn client(&self, session: u64) -> Result<Connection, String> {
+        let existing = self.sessions.borrow().get(&session).cloned();
         if let Some(connection) = existing {
             return Ok(connection);
         }
@@ -369,9 +364,9 @@ impl Real {
             client: Rc::new(client),
             pid,
         };
-        if let Some(id) = session {
-            self.sessions.borrow_mut().insert(id, connection.clone());
-        }
+        self.sessions
+            .borrow_mut()
+            .insert(session, connection.clone());
         Ok(connection)
     }
 
@@ -430,7 +425,6 @@ impl Real {
     /// Drops the trial's schema and its keys' connections.
     fn finish(&self) {
         self.sessions.borrow_mut().clear();
-        self.idle.borrow_mut().clear();
         let admin = self.admin.clone();
         let schema = self.schema.clone();
         self.block_on(async move { db::drop_schema(&admin, &schema).await });
@@ -456,11 +450,10 @@ fn quote_ident(name: &str) -> String {
     format!("\"{}\"", name.replace('"', "\"\""))
 }
 
-/// A statement on its way: its connection (back to the idle ones when
-/// answered, for a pool's query), its text and the real server's answer.
+/// A statement on its way: its connection, its text and the real
+/// server's answer.
 struct InFlight {
     connection: Option<Connection>,
-    pooled: bool,
     text: String,
     at: Micros,
     /// The real answer to come, or why no connection could send it.
@@ -1040,13 +1033,12 @@ impl Mirror for RealMirror {
         Some(real)
     }
 
-    fn sql_send(&mut self, session: Option<u64>, text: &str, values: &[Value], now: Micros) -> u64 {
+    fn sql_send(&mut self, session: u64, text: &str, values: &[Value], now: Micros) -> u64 {
         self.pace(now);
         self.log.borrow_mut().operations += 1;
         let id = self.next;
         self.next += 1;
         let sql = bind(text, values);
-        let pooled = session.is_none();
         let (connection, answer) = match self.real.client(session) {
             Ok(connection) => {
                 let running = connection.client.clone();
@@ -1064,7 +1056,6 @@ impl Mirror for RealMirror {
             id,
             InFlight {
                 connection,
-                pooled,
                 text: sql,
                 at: now,
                 answer,
@@ -1119,9 +1110,6 @@ impl Mirror for RealMirror {
                 }
             }
         };
-        if let (true, Some(connection)) = (statement.pooled, statement.connection) {
-            self.real.idle.borrow_mut().push(connection);
-        }
         if same_reply(simulated, &real) {
             return None;
         }

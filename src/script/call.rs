@@ -102,8 +102,8 @@ pub struct SqlCall {
     /// The statement with its parameters bound, or the error the server
     /// answers (a syntax error comes back after the round trip too).
     pub plan: Result<Plan, SqlError>,
-    /// The client's session (`None`: a pool's own query).
-    pub session: Option<u64>,
+    /// The session of the client (or the pool's connection) that sends it.
+    pub session: u64,
     /// The trace's key: the table, or `transaction`.
     pub key: String,
     /// Its text and values as the script sent them, kept only when the

@@ -334,6 +334,7 @@ pub fn register<'js>(ctx: &Ctx<'js>, link: &Rc<Link>) -> Result<()> {
             ("exec", cache_exec, 2),
             ("sql", host_sql, 4),
             ("session", host_session, 0),
+            ("inTransaction", host_in_transaction, 1),
         ],
     )?;
     // The calls that go as they are (`call_of`): the script's own `cache`
@@ -1293,7 +1294,9 @@ fn host_sql<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Val
         Json::Null => Vec::new(),
         _ => return Err(type_error(ctx, "pg: a query's values are an array")),
     };
-    let session = arg(ctx, args, 2).as_number().map(|n| n as u64);
+    let Some(session) = arg(ctx, args, 2).as_number().map(|n| n as u64) else {
+        return Err(type_error(ctx, "pg: a query goes on a client's session"));
+    };
     let position = match arg(ctx, args, 3).into_object() {
         Some(origin) if link.host.borrow().keep_trace => {
             let stack: Option<String> = origin.get("stack").ok();
@@ -1362,6 +1365,18 @@ fn host_session<'js>(link: &Link, ctx: &Ctx<'js>, _: &[Value<'js>]) -> Result<Va
     let mut state = host.state.borrow_mut();
     state.sessions += 1;
     Ok(Value::new_number(ctx.clone(), state.sessions as f64))
+}
+
+/// Whether client session `session` has a transaction open (its
+/// connection's close would roll it back).
+fn host_in_transaction<'js>(
+    link: &Link,
+    ctx: &Ctx<'js>,
+    args: &[Value<'js>],
+) -> Result<Value<'js>> {
+    let session = arg(ctx, args, 0).as_number().map(|n| n as u64);
+    let open = session.is_some_and(|s| link.host().state.borrow().sql.in_transaction(s));
+    Ok(Value::new_bool(ctx.clone(), open))
 }
 
 // ---------------------------------------------------------------------------

@@ -62,7 +62,7 @@ pub enum Waiter {
     /// statement whose `SqlWaiter::timeout` is this slot: it is cancelled
     /// with `error` if it still waits.
     SqlTimeout {
-        session: Option<u64>,
+        session: u64,
         error: super::sql::SqlError,
     },
 }
@@ -140,7 +140,7 @@ pub struct Unhandled {
 pub struct SqlWaiter {
     pub on: TxnId,
     pub plan: Plan,
-    pub session: Option<u64>,
+    pub session: u64,
     pub settle: Settle,
     pub server: u32,
     pub request: TaskId,

@@ -24,11 +24,11 @@ pub trait Mirror {
     fn cache(&mut self, call: &Call, now: Micros, simulated: &CacheAnswer) -> Option<CacheAnswer>;
 
     /// A `pg` statement (its text and values, as the script sent them)
-    /// lands at `now` for a client session (`None`: a pool's query): sent
+    /// lands at `now` on a client's session (a connection): sent
     /// to the real PostgreSQL now, its answer read by [`Mirror::sql_answer`]
     /// once the model answers too (a statement that waits for a lock waits
     /// on both sides). Returns the statement's id.
-    fn sql_send(&mut self, session: Option<u64>, text: &str, values: &[Value], now: Micros) -> u64;
+    fn sql_send(&mut self, session: u64, text: &str, values: &[Value], now: Micros) -> u64;
 
     /// The model has statement `id` wait for another transaction's lock:
     /// returns once the real one waits too (or has been answered).

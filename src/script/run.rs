@@ -887,7 +887,7 @@ impl ScriptRun {
                         .borrow()
                         .sql_waiting
                         .iter()
-                        .find(|w| w.session == Some(session))
+                        .find(|w| w.session == session)
                         .map(|w| w.server);
                     if let Some(server) = server {
                         self.touch_js(server);
@@ -1840,7 +1840,7 @@ impl ScriptRun {
             }
             Ok(plan) => {
                 let mut state = self.host.state.borrow_mut();
-                let ran = state.sql.run(call.session, &plan, now_ms);
+                let ran = state.sql.run(Some(call.session), &plan, now_ms);
                 let plan = state.sql.take_retry().unwrap_or(plan);
                 (ran, Some(plan))
             }
@@ -1905,7 +1905,7 @@ impl ScriptRun {
 
     /// A statement's `lock_timeout` or `statement_timeout` runs out: it is
     /// cancelled with `error` if it still waits.
-    fn timed_out(&mut self, slot: SlotId, session: Option<u64>, error: SqlError) {
+    fn timed_out(&mut self, slot: SlotId, session: u64, error: SqlError) {
         self.finish_timer(slot);
         let waiter = {
             let waiting = &mut self.host.state.borrow_mut().sql_waiting;
@@ -1938,7 +1938,7 @@ impl ScriptRun {
     /// request, taken back if the statement is answered first. Both count
     /// from when it began to wait, which is when it landed (the model's
     /// statements otherwise take no time on the server).
-    fn arm_sql_timeout(&mut self, request: TaskId, session: Option<u64>) -> Option<usize> {
+    fn arm_sql_timeout(&mut self, request: TaskId, session: u64) -> Option<usize> {
         let (lock, statement) = self.host.state.borrow().sql.timeouts(session);
         let (ms, site, error) = match (lock, statement) {
             (0, 0) => return None,
@@ -1979,7 +1979,7 @@ impl ScriptRun {
                 .borrow()
                 .sql_waiting
                 .iter()
-                .find(|w| w.session == Some(session))
+                .find(|w| w.session == session)
                 .map(|w| w.request);
             let Some(request) = request else {
                 continue;
@@ -2004,7 +2004,7 @@ impl ScriptRun {
             if let Some((session, error)) = victims.pop() {
                 let waiter = {
                     let waiting = &mut self.host.state.borrow_mut().sql_waiting;
-                    let found = waiting.iter().position(|w| w.session == Some(session));
+                    let found = waiting.iter().position(|w| w.session == session);
                     found.map(|index| waiting.remove(index))
                 };
                 if let Some(waiter) = waiter {
@@ -2025,7 +2025,7 @@ impl ScriptRun {
                 let (ran, access) = {
                     let mut state = self.host.state.borrow_mut();
                     state.sql.stop_waiting(waiter.session);
-                    let ran = state.sql.run(waiter.session, &waiter.plan, now_ms);
+                    let ran = state.sql.run(Some(waiter.session), &waiter.plan, now_ms);
                     if let Some(plan) = state.sql.take_retry() {
                         waiter.plan = plan;
                     }

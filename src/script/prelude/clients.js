@@ -1486,8 +1486,9 @@
   // its session (its transaction) until `release()`; a released client
   // goes back to its server's pool with whatever transaction it left
   // open, as a real connection does; `release(err)` closes it, which
-  // rolls its transaction back. `pool.query` runs each statement on its
-  // own (a BEGIN there opens nothing that the next query sees).
+  // rolls its transaction back. `pool.query` runs its statement on a
+  // connection of the pool as pg-pool does: the one released last (its
+  // session, whatever it left open), or a new one.
   class DatabaseError extends Error {
     constructor(fields) {
       super(fields.message);
@@ -1620,8 +1621,9 @@
     if (typeof value === "object") return JSON.stringify(value);
     return String(value);
   };
-  // `done`, if given, runs as the reply arrives (a pool's query gives its
-  // connection back there, as pg does in the query's callback).
+  // `done(error)`, if given, runs as the reply arrives (a pool's query
+  // gives its connection back there, as pg-pool does in the query's
+  // callback, closing it if the query failed).
   const pgRun = async (session, text, values, rowMode, done, origin) => {
     if (text !== null && typeof text === "object") {
       values = values ?? text.values;
@@ -1629,15 +1631,18 @@
       text = text.text;
     }
     if (typeof text !== "string") {
-      done?.();
-      throw new TypeError("Client was passed a null or undefined query");
+      const error = new TypeError("Client was passed a null or undefined query");
+      done?.(error);
+      throw error;
     }
     let reply;
     try {
       reply = await host.sql(text, (values ?? []).map(pgParam), session, origin);
-    } finally {
-      done?.();
+    } catch (error) {
+      done?.(error);
+      throw error;
     }
+    done?.(reply.error);
     if (reply.error) throw new DatabaseError(reply.error);
     const parsers = reply.fields.map((field) => {
       const user = pgUserParsers.get(field.dataTypeID);
@@ -1666,13 +1671,14 @@
     };
   };
   // `query(text, values?, callback?)` as a promise, or with a callback;
-  // `start(run)` may hold the statement back (a full pool).
+  // `start(run)` may hold the statement back (a full pool) and name the
+  // session it runs on (a pool's connection).
   const pgQuery = (session, text, values, callback, start = (run) => run()) => {
     if (typeof values === "function") {
       callback = values;
       values = undefined;
     }
-    const result = start((done, origin) => pgRun(session, text, values, undefined, done, origin));
+    const result = start((done, origin, on = session) => pgRun(on, text, values, undefined, done, origin));
     if (typeof callback !== "function") return result;
     result.then(
       (res) => callback(null, res),
@@ -1680,7 +1686,6 @@
     );
     return undefined;
   };
-  const idleSessions = [];
   // A client is one connection and sends one query at a time, as pg's
   // does: a query made while another is in flight waits in the client's
   // queue and goes out as the one before it gets its reply (as a
@@ -1729,7 +1734,7 @@
     end(callback) {
       this._ending = true;
       // Closing the connection ends its transaction.
-      pgRun(this.session, "ROLLBACK").catch(() => {});
+      if (host.inTransaction(this.session)) pgRun(this.session, "ROLLBACK").catch(() => {});
       if (typeof callback === "function") callback(null);
       return Promise.resolve();
     }
@@ -1740,29 +1745,33 @@
   // A pool hands out at most `max` connections (10 by default, as pg's)
   // at once, per server: `connect()` and `pool.query()` wait, first come
   // first served, for one to come back (`release()`, or the query's
-  // reply), as pg-pool's queue does.
+  // reply), as pg-pool's queue does. A connection that comes back waits
+  // in the pool with its session; the next to take one gets the one that
+  // came back last (pg-pool's idle list), whatever transaction, settings
+  // or session locks it kept.
   class PgPool {
     constructor(options = {}) {
       this.options = options;
       this.max = options.max ?? 10;
       this._out = 0;
+      this._idle = [];
       this._waiting = [];
     }
     get totalCount() {
-      return this._out;
+      return this._out + this._idle.length;
     }
     get idleCount() {
-      return 0;
+      return this._idle.length;
     }
     get waitingCount() {
       return this._waiting.length;
     }
-    // A connection now (null), or a promise of the one a release hands on
-    // (its session, or null).
+    // A connection's session: now, or a promise of it once a release
+    // hands one on.
     _take() {
       if (this._out < this.max) {
         this._out += 1;
-        return null;
+        return this._idle.pop() ?? host.session();
       }
       return new Promise((resolve) => this._waiting.push(resolve));
     }
@@ -1770,24 +1779,30 @@
     // to the first waiter, else to the pool.
     _give(session) {
       const next = this._waiting.shift();
-      if (next) return next(session);
+      if (next) return next(session ?? this._idle.pop() ?? host.session());
       this._out -= 1;
-      if (session) idleSessions.push(session);
+      if (session) this._idle.push(session);
     }
+    // Closing a connection ends its transaction (one statement's round
+    // trip later); it goes out of the pool.
+    _close(session) {
+      if (host.inTransaction(session)) pgRun(session, "ROLLBACK").catch(() => {});
+      this._give(null);
+    }
+    // pg-pool's query: a connection, the statement on it, and the
+    // connection back as the reply arrives (closed if the statement
+    // failed).
     query(text, values, callback) {
       return pgQuery(undefined, text, values, callback, (run) => {
+        const go = (session) =>
+          run((error) => (error ? this._close(session) : this._give(session)), undefined, session);
         const taken = this._take();
-        const free = () => this._give(null);
-        if (taken === null) return run(free);
-        return taken.then((session) => {
-          if (session) idleSessions.push(session);
-          return run(free);
-        });
+        return typeof taken === "number" ? go(taken) : taken.then(go);
       });
     }
     connect(callback) {
       const make = (session) => {
-        const client = new PgClient(this.options, session ?? idleSessions.pop());
+        const client = new PgClient(this.options, session);
         let released = false;
         client.release = (error) => {
           if (released) {
@@ -1796,17 +1811,13 @@
             );
           }
           released = true;
-          if (error) {
-            pgRun(client.session, "ROLLBACK").catch(() => {});
-            this._give(null);
-          } else {
-            this._give(client.session);
-          }
+          if (error) this._close(client.session);
+          else this._give(client.session);
         };
         return client;
       };
       const taken = this._take();
-      const client = taken === null ? Promise.resolve(make(undefined)) : taken.then(make);
+      const client = typeof taken === "number" ? Promise.resolve(make(taken)) : taken.then(make);
       if (typeof callback === "function") {
         client.then((client) => callback(null, client, client.release));
         return undefined;

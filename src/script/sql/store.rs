@@ -644,12 +644,12 @@ impl Database {
     }
 
     /// Whether a session is inside a transaction block.
-    pub fn in_transaction(&self, session: Option<u64>) -> bool {
-        session.is_some_and(|s| self.sessions.contains_key(&s))
+    pub fn in_transaction(&self, session: u64) -> bool {
+        self.sessions.contains_key(&session)
     }
 
-    /// Runs one statement for a session (`None`: a pool's query, its own
-    /// transaction). In the page's script worker, the code that runs
+    /// Runs one statement for a client's session (`None`: no client, as
+    /// the schema's rows are inserted: its own transaction). In the page's script worker, the code that runs
     /// statements is a module of its own ([`statement`]).
     pub fn run(&mut self, session: Option<u64>, plan: &Plan, now_ms: f64) -> Ran {
         loaded(statement(self, session, plan, now_ms))
@@ -851,12 +851,11 @@ impl Database {
         let isolation = open
             .and_then(|id| self.txns.get(&id))
             .map(|txn| txn.isolation);
-        let settings = match (session, plan) {
-            (Some(session), _) => self.settings_of(session),
-            (None, Plan::Set { local: false, .. } | Plan::Reset(_)) => {
-                return Landed::Failed(through_pool())
-            }
-            (None, _) => &mut none,
+        // No client (the schema's rows): the settings of a session that
+        // ends with the statement.
+        let settings = match session {
+            Some(session) => self.settings_of(session),
+            None => &mut none,
         };
         let in_txn = open.is_some();
         let done = match plan {
@@ -900,9 +899,9 @@ impl Database {
     }
 
     /// A session's `lock_timeout` and `statement_timeout`, in ms (0: none).
-    pub fn timeouts(&self, session: Option<u64>) -> (u64, u64) {
+    pub fn timeouts(&self, session: u64) -> (u64, u64) {
         (self.settings.iter())
-            .find(|(s, _)| Some(*s) == session)
+            .find(|(s, _)| *s == session)
             .map_or((0, 0), |(_, settings)| {
                 (
                     settings.millis("lock_timeout"),
@@ -1063,10 +1062,12 @@ impl Database {
     /// A statement that failed before it ran (PostgreSQL's parse or bind
     /// refused it): as any error, it aborts the transaction block it was
     /// sent in.
-    pub fn refuse(&mut self, session: Option<u64>, error: SqlError) -> Ran {
-        let open = session
-            .filter(|s| !self.failed.contains(s))
-            .and_then(|s| self.sessions.get(&s).copied());
+    pub fn refuse(&mut self, session: u64, error: SqlError) -> Ran {
+        let open = if self.failed.contains(&session) {
+            None
+        } else {
+            self.sessions.get(&session).copied()
+        };
         match open {
             Some(id) => {
                 let mut ran = self.fail(id, error);
@@ -1085,9 +1086,9 @@ impl Database {
     /// `lock_timeout` or `statement_timeout`): a transaction block it
     /// waits in aborts, as any error there aborts it. The transactions
     /// that ended (whose waiters go on).
-    pub fn cancel(&mut self, session: Option<u64>, error: SqlError) -> Vec<TxnId> {
+    pub fn cancel(&mut self, session: u64, error: SqlError) -> Vec<TxnId> {
         self.stop_waiting(session);
-        let Some(id) = session.and_then(|s| self.sessions.get(&s).copied()) else {
+        let Some(id) = self.sessions.get(&session).copied() else {
             return Vec::new();
         };
         self.waits_for.remove(&id);
@@ -1110,8 +1111,8 @@ impl Database {
     }
 
     /// Forgets that a session's transaction waits (its statement runs again).
-    pub fn stop_waiting(&mut self, session: Option<u64>) {
-        if let Some(id) = session.and_then(|s| self.sessions.get(&s)) {
+    pub fn stop_waiting(&mut self, session: u64) {
+        if let Some(id) = self.sessions.get(&session) {
             self.waits_for.remove(id);
         }
     }
@@ -2834,7 +2835,7 @@ impl Database {
                     (false, None) => {
                         return Err(Stop::Fail(sql_error(
                             "0A000",
-                            "a session-level advisory lock through pool.query() is not supported by the simulation: it stays on whichever pooled connection ran it, and a later pg_advisory_unlock() may run on another. Take a client (pool.connect()) and unlock on it, or use pg_advisory_xact_lock() in a transaction".into(),
+                            "a session-level advisory lock needs a client's session".into(),
                         )))
                     }
                 };
@@ -2921,15 +2922,11 @@ impl Database {
         let local = values[2] == Value::Bool(true);
         let txn = &self.txns[&id];
         let in_txn = txn.session.is_some();
-        match txn.client {
-            Some(session) => {
-                let value = shown.clone().map(|text| (text, ms));
-                self.settings_of(session).set(&name, value, local, in_txn);
-            }
-            // A pool query's own transaction ends with it: a LOCAL value
-            // with it, and a session one would stay on any one connection.
-            None if local => {}
-            None => return Err(through_pool()),
+        // With no client (the schema's rows) the value ends with the
+        // statement.
+        if let Some(session) = txn.client {
+            let value = shown.clone().map(|text| (text, ms));
+            self.settings_of(session).set(&name, value, local, in_txn);
         }
         let mut row = Row::new();
         row.insert(column.to_string(), Value::String(shown.unwrap_or_default()));
@@ -3581,14 +3578,6 @@ pub(crate) fn statement(
     now_ms: f64,
 ) -> Loaded<Ran> {
     Ok(db.execute(session, plan, now_ms))
-}
-
-/// A session's `SET` (or `set_config`) through `pool.query()`.
-fn through_pool() -> SqlError {
-    sql_error(
-        "0A000",
-        "a SET through pool.query() is not supported by the simulation: it would stay on any one pooled connection. SET on a client (pool.connect())".into(),
-    )
 }
 
 /// How a statement stopped before completing.

@@ -1,0 +1,1 @@
+CREATE TABLE orders (id int PRIMARY KEY);
