@@ -1521,6 +1521,43 @@ fn begin_through_pool_query_mixes_transactions_on_real_postgres() {
     }
 }
 
+/// A failed `pool.query` closes its connection (pg-pool's `release(err)`):
+/// PostgreSQL rolls back its transaction and ends its session, so the
+/// session-level advisory lock it held goes with it, in the model as on
+/// the real server (which the mirror closes too), and the next client
+/// gets the lock (tests/sql.rs
+/// `a_pool_query_runs_on_the_connection_released_last`).
+#[test]
+fn a_failed_pool_query_closes_its_connection_and_its_locks_on_real_postgres() {
+    let code = r#"const { Pool } = require("pg");
+const pool = new Pool();
+module.exports.handle = async () => {
+  await pool.query("SELECT pg_advisory_lock(7)");
+  await pool.query("BEGIN");
+  await pool.query("INSERT INTO t VALUES (1)");
+  try { await pool.query("SELECT 1/0"); } catch (e) { count(e.code); }
+  const other = await pool.connect();
+  const { rows } = await other.query("SELECT pg_try_advisory_lock(7) AS got");
+  count(`got: ${rows[0].got}`);
+  const left = await other.query("SELECT count(*)::int AS n FROM t");
+  count(`rows: ${left.rows[0].n}`);
+  other.release();
+};"#;
+    let Some(report) = play_script(
+        code,
+        Some("CREATE TABLE t (id int PRIMARY KEY);"),
+        "v=1&scenario=script&users=1&clicks=1",
+        2,
+    ) else {
+        return;
+    };
+    assert_eq!(assert_script_agrees(&report), 0);
+    let custom = &report.simulation["custom"];
+    for name in ["22012", "got: true", "rows: 0"] {
+        assert_eq!(custom[name].as_f64(), Some(1.0), "{custom}");
+    }
+}
+
 /// `SET LOCAL lock_timeout` (`tests/pg/lock_timeout.js`, tests/sql.rs):
 /// the second click's locking read is cancelled with 55P03 on PostgreSQL
 /// as in the model, and the setting ends with its block; under a

@@ -4157,7 +4157,8 @@ CREATE TABLE k4 (e text UNIQUE NULLS DISTINCT);
 /// its session locks), or a new one. One flow's BEGIN, INSERT and
 /// ROLLBACK through the pool share a connection; two flows' land on one
 /// transaction, so one's ROLLBACK undoes the other's committed row; a
-/// failed statement closes its connection, rolling its transaction back.
+/// failed statement closes its connection, rolling its transaction back
+/// and releasing its session's advisory lock.
 /// Node 20 with pg 8 (pg-pool 3.14) printed every line for the same
 /// handlers on PostgreSQL 15 (2026-12-04).
 #[test]
@@ -4250,6 +4251,41 @@ module.exports = { handle };"#,
             "set 1ms 1 1",
             "other true",
             "unlock true",
+        ],
+    );
+    replies_are(
+        r#"const { Pool } = require('pg');
+const pool = new Pool();
+async function handle(req) {
+  const q = async (label, text) => {
+    try { const r = await pool.query(text); console.log(label, JSON.stringify(r.rows)); }
+    catch (e) { console.log(label, 'ERR', e.code); }
+  };
+  await q('lock', 'SELECT pg_advisory_lock(7)');
+  await q('begin', 'BEGIN');
+  await q('insert', 'INSERT INTO t VALUES (1)');
+  await q('fail', 'SELECT 1/0');
+  console.log('count', pool.totalCount, pool.idleCount);
+  const other = await pool.connect();
+  await other.query('BEGIN');
+  console.log('try', JSON.stringify((await other.query('SELECT pg_try_advisory_xact_lock(7) AS got')).rows));
+  console.log('rows', JSON.stringify((await other.query('SELECT count(*)::int AS n FROM t')).rows));
+  await other.query('COMMIT');
+  other.release();
+  await q('unlock', 'SELECT pg_advisory_unlock(7) AS u');
+  return { ok: true };
+}
+module.exports = { handle };"#,
+        "CREATE TABLE t (id int PRIMARY KEY);",
+        &[
+            "lock [{\"pg_advisory_lock\":\"\"}]",
+            "begin []",
+            "insert []",
+            "fail ERR 22012",
+            "count 0 0",
+            "try [{\"got\":true}]",
+            "rows [{\"n\":0}]",
+            "unlock [{\"u\":false}]",
         ],
     );
 }

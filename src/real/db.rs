@@ -48,6 +48,15 @@ pub async fn waits_for_lock(client: &Client, pid: i32) -> bool {
     matches!(row, Ok(Some(row)) if row.get::<_, Option<String>>(0).as_deref() == Some("Lock"))
 }
 
+/// Whether backend `pid` is still there (its session not yet ended), as
+/// `pg_stat_activity` says; asked on another connection.
+pub async fn is_alive(client: &Client, pid: i32) -> bool {
+    let row = client
+        .query_opt("SELECT 1 FROM pg_stat_activity WHERE pid = $1", &[&pid])
+        .await;
+    matches!(row, Ok(Some(_)))
+}
+
 /// Creates the trial's schema and tables, with their starting rows.
 pub async fn create(admin: &Client, schema: &str, config: &Config) -> Result<(), String> {
     let orders_key = if config.db_unique {

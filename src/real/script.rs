@@ -1064,6 +1064,21 @@ impl Mirror for RealMirror {
         id
     }
 
+    fn sql_close(&mut self, session: u64) {
+        let Some(connection) = self.real.sessions.borrow_mut().remove(&session) else {
+            return;
+        };
+        // The last handle on the client goes: its connection ends, and the
+        // server ends the session (its locks go) a moment later.
+        let pid = connection.pid;
+        drop(connection);
+        let until = Instant::now() + STATEMENT_WAIT;
+        while self.real.block_on(db::is_alive(&self.real.admin, pid)) && Instant::now() < until {
+            self.real
+                .block_on(async { tokio::time::sleep(Duration::from_millis(1)).await });
+        }
+    }
+
     fn sql_waits(&mut self, id: u64) {
         let Some(InFlight {
             connection: Some(connection),

@@ -104,6 +104,9 @@ pub struct SqlCall {
     pub plan: Result<Plan, SqlError>,
     /// The session of the client (or the pool's connection) that sends it.
     pub session: u64,
+    /// The ROLLBACK that closes the session's connection: once it ran, the
+    /// session's advisory locks go too (`Database::close`).
+    pub closes: bool,
     /// The trace's key: the table, or `transaction`.
     pub key: String,
     /// Its text and values as the script sent them, kept only when the

@@ -332,9 +332,9 @@ pub fn register<'js>(ctx: &Ctx<'js>, link: &Rc<Link>) -> Result<()> {
             ("connection", cache_connection, 0),
             ("watch", cache_watch, 2),
             ("exec", cache_exec, 2),
-            ("sql", host_sql, 4),
+            ("sql", host_sql, 5),
             ("session", host_session, 0),
-            ("inTransaction", host_in_transaction, 1),
+            ("closes", host_closes, 1),
         ],
     )?;
     // The calls that go as they are (`call_of`): the script's own `cache`
@@ -1276,13 +1276,14 @@ fn count<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<
 // ---------------------------------------------------------------------------
 // __host.sql: the `pg` module's queries
 
-/// `__host.sql(text, values, session, origin?)`: one statement to the
-/// simulated PostgreSQL, a promise of its reply as JSON (`{ command,
-/// rowCount, rows, fields }` or `{ error }`; the prelude makes pg's
-/// shapes). The statement is parsed now; an error in it comes back after
-/// the round trip, as PostgreSQL's would. `origin`, an `Error` made where
-/// the script called `query`, places a statement sent later than that
-/// (from its client's queue).
+/// `__host.sql(text, values, session, origin?, closes?)`: one statement
+/// to the simulated PostgreSQL, a promise of its reply as JSON (`{
+/// command, rowCount, rows, fields }` or `{ error }`; the prelude makes
+/// pg's shapes). The statement is parsed now; an error in it comes back
+/// after the round trip, as PostgreSQL's would. `origin`, an `Error` made
+/// where the script called `query`, places a statement sent later than
+/// that (from its client's queue). `closes`: the ROLLBACK that closes the
+/// session's connection (`SqlCall::closes`).
 fn host_sql<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
     use super::sql::parse as sql;
     let text = match arg(ctx, args, 0).as_string() {
@@ -1297,6 +1298,7 @@ fn host_sql<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Val
     let Some(session) = arg(ctx, args, 2).as_number().map(|n| n as u64) else {
         return Err(type_error(ctx, "pg: a query goes on a client's session"));
     };
+    let closes = arg(ctx, args, 4).as_bool() == Some(true);
     let position = match arg(ctx, args, 3).into_object() {
         Some(origin) if link.host.borrow().keep_trace => {
             let stack: Option<String> = origin.get("stack").ok();
@@ -1352,6 +1354,7 @@ fn host_sql<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Val
         Call::Sql(Box::new(SqlCall {
             plan,
             session,
+            closes,
             key,
             sent,
         })),
@@ -1367,16 +1370,14 @@ fn host_session<'js>(link: &Link, ctx: &Ctx<'js>, _: &[Value<'js>]) -> Result<Va
     Ok(Value::new_number(ctx.clone(), state.sessions as f64))
 }
 
-/// Whether client session `session` has a transaction open (its
-/// connection's close would roll it back).
-fn host_in_transaction<'js>(
-    link: &Link,
-    ctx: &Ctx<'js>,
-    args: &[Value<'js>],
-) -> Result<Value<'js>> {
+/// `__host.closes(session)`: whether the close of client session
+/// `session`'s connection changes anything (a transaction block to roll
+/// back, session-level advisory locks to release).
+fn host_closes<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
     let session = arg(ctx, args, 0).as_number().map(|n| n as u64);
-    let open = session.is_some_and(|s| link.host().state.borrow().sql.in_transaction(s));
-    Ok(Value::new_bool(ctx.clone(), open))
+    let state = &link.host().state;
+    let matters = session.is_some_and(|s| state.borrow().sql.closing_matters(s));
+    Ok(Value::new_bool(ctx.clone(), matters))
 }
 
 // ---------------------------------------------------------------------------

@@ -30,6 +30,10 @@ pub trait Mirror {
     /// on both sides). Returns the statement's id.
     fn sql_send(&mut self, session: u64, text: &str, values: &[Value], now: Micros) -> u64;
 
+    /// A session's connection closes (after the ROLLBACK that closed it was
+    /// answered): returns once the real server has ended its session too.
+    fn sql_close(&mut self, session: u64);
+
     /// The model has statement `id` wait for another transaction's lock:
     /// returns once the real one waits too (or has been answered).
     fn sql_waits(&mut self, id: u64);

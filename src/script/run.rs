@@ -1848,7 +1848,7 @@ impl ScriptRun {
         let access = self.host.state.borrow_mut().sql.take_access();
         let Ran {
             landed,
-            ended,
+            mut ended,
             victim,
         } = ran;
         if let Landed::Waits(on) = landed {
@@ -1881,6 +1881,12 @@ impl ScriptRun {
             self.host.note_duplicates(before);
             self.note_row_access(request, access);
             let reply = self.mirror_reply(mirrored, sql_reply(landed));
+            if call.closes {
+                ended.extend(self.host.state.borrow_mut().sql.close(call.session));
+                if let Some(mirror) = self.host.mirror.borrow_mut().as_mut() {
+                    mirror.sql_close(call.session);
+                }
+            }
             let realm = &self.realms[server as usize];
             let failed = realm.context.with(|ctx| {
                 from_json(&ctx, &reply)

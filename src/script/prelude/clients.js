@@ -1686,6 +1686,12 @@
     );
     return undefined;
   };
+  // A connection closes: PostgreSQL rolls back its transaction and
+  // releases its session-level advisory locks, one statement's round trip
+  // later (a ROLLBACK that closes the session; nothing if it has neither).
+  const pgClose = (session) => {
+    if (host.closes(session)) host.sql("ROLLBACK", [], session, undefined, true);
+  };
   // A client is one connection and sends one query at a time, as pg's
   // does: a query made while another is in flight waits in the client's
   // queue and goes out as the one before it gets its reply (as a
@@ -1733,8 +1739,7 @@
     }
     end(callback) {
       this._ending = true;
-      // Closing the connection ends its transaction.
-      if (host.inTransaction(this.session)) pgRun(this.session, "ROLLBACK").catch(() => {});
+      pgClose(this.session);
       if (typeof callback === "function") callback(null);
       return Promise.resolve();
     }
@@ -1783,10 +1788,9 @@
       this._out -= 1;
       if (session) this._idle.push(session);
     }
-    // Closing a connection ends its transaction (one statement's round
-    // trip later); it goes out of the pool.
+    // A connection that closes goes out of the pool.
     _close(session) {
-      if (host.inTransaction(session)) pgRun(session, "ROLLBACK").catch(() => {});
+      pgClose(session);
       this._give(null);
     }
     // pg-pool's query: a connection, the statement on it, and the

@@ -648,6 +648,26 @@ impl Database {
         self.sessions.contains_key(&session)
     }
 
+    /// Whether closing a session's connection changes anything: it is in
+    /// a transaction block (open or failed), or holds a session-level
+    /// advisory lock.
+    pub fn closing_matters(&self, session: u64) -> bool {
+        self.sessions.contains_key(&session)
+            || self.failed.contains(&session)
+            || (self.advisory.values()).any(|hold| hold.owner == Owner::Session(session))
+    }
+
+    /// A session's connection has closed, once its ROLLBACK ran: its
+    /// session-level advisory locks go and its settings with it. The
+    /// holder that went (whose waiters go on), if it held any.
+    pub fn close(&mut self, session: u64) -> Option<TxnId> {
+        self.settings.retain(|(s, _)| *s != session);
+        let before = self.advisory.len();
+        self.advisory
+            .retain(|_, hold| hold.owner != Owner::Session(session));
+        (self.advisory.len() < before).then(|| self.holder(session))
+    }
+
     /// Runs one statement for a client's session (`None`: no client, as
     /// the schema's rows are inserted: its own transaction). In the page's script worker, the code that runs
     /// statements is a module of its own ([`statement`]).
