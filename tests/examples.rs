@@ -446,6 +446,38 @@ fn explore_finds_the_races_and_clears_the_fixes() {
     }
 }
 
+/// Explore's `shared-transactions` check finds the schedules of
+/// `pool_begin_pg` in which a statement runs in the other order's
+/// transaction (136 of its 334 with two orders), none for one order (one
+/// schedule), and none of the same 334 once each order has a client of
+/// its own.
+#[test]
+fn explore_finds_the_transactions_shared_through_the_pool() {
+    use interleave::explore::{Check, ExploreOptions};
+    use interleave::script::explore::explore;
+    let example = shipped("pool_begin_pg").unwrap();
+    let client = example
+        .code
+        .replace(
+            "const order = ++placed;",
+            "const order = ++placed;\n    const c = await pool.connect();",
+        )
+        .replace("await pool.query(", "await c.query(")
+        .replace("count(`", "c.release();\n    count(`");
+    let options = ExploreOptions::new(vec![Check::SharedTransactions]);
+    for (code, users, found) in [
+        (example.code, 2, (334, 136)),
+        (example.code, 1, (1, 0)),
+        (client.as_str(), 2, (334, 0)),
+    ] {
+        let (config, _) =
+            source::parse(&format!("scenario=script&users={users}&clicks=1")).unwrap();
+        let result = explore(code, example.schema, None, &config, None, &options).unwrap();
+        assert!(result.complete, "{result:?}");
+        assert_eq!((result.explored, result.violating), found, "{users} users");
+    }
+}
+
 /// Explore finds the schedules in which the get-or-create statement
 /// returns no user (an error), and none once it is `DO UPDATE`.
 #[test]

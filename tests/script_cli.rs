@@ -182,7 +182,7 @@ fn a_scripts_search_counts_the_checks_it_was_not_asked_for() {
     );
     assert_eq!(
         errors["unchecked"],
-        serde_json::json!({"duplicates": 0, "exclusion": 0, "lost-updates": 0})
+        serde_json::json!({"duplicates": 0, "exclusion": 0, "lost-updates": 0, "shared-transactions": 0})
     );
 }
 

@@ -1193,6 +1193,62 @@ fn what_happened_names_sql_statements_as_sql() {
     assert!(steps.iter().all(|text| !text.contains("(\"")), "{steps:#?}");
 }
 
+/// BEGIN through `pool.query` (`pool_begin_pg`): each statement that runs
+/// in the transaction block another request began is a violation, marked
+/// where it lands: #0's COMMIT in #1's block and #1's ROLLBACK in #0's,
+/// both at 90 ms. What happened tells the first in the script's lines and
+/// says what to do; on a client of its own, nothing is found.
+#[test]
+fn what_happened_tells_a_transaction_shared_through_the_pool() {
+    use interleave::debugger::ViolationKind::SharedTransaction;
+    let fragment = "#v=1&scenario=script&example=pool_begin_pg&users=2&clicks=1";
+    let (config, program) = open(fragment);
+    let recording = Recording::of_program(&program, &config).unwrap();
+    let found: Vec<_> = recording
+        .violations
+        .iter()
+        .map(|v| (v.kind, v.request, v.time))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (SharedTransaction { began_by: 1 }, 0, 90_000),
+            (SharedTransaction { began_by: 0 }, 1, 90_000)
+        ]
+    );
+    let explanation = interleave::explain::explain_recording(&recording);
+    assert_eq!(explanation.summary, "shared transaction at step 9");
+    let story = explanation.story.unwrap();
+    assert_eq!(story.requests, [1, 0]);
+    assert_eq!(
+        story.text,
+        "#0's COMMIT (line 31) at 90 ms ran in the transaction #1 began with its BEGIN (line \
+         28) at 20 ms: `pool.query` sends each query on whichever of the pool's connections \
+         came back last, and #1's came back with its transaction open. A transaction's queries \
+         need one connection: take a client (`const c = await pool.connect()`), send them all \
+         on it, then `c.release()`."
+    );
+    let Program::Script(script) = &program else {
+        panic!("a script")
+    };
+    let client = script
+        .code
+        .replace(
+            "const order = ++placed;",
+            "const order = ++placed;\n    const c = await pool.connect();",
+        )
+        .replace("await pool.query(", "await c.query(")
+        .replace("count(`", "c.release();\n    count(`");
+    let program =
+        interleave::debugger::program::edited_script(&client, script.schema.as_deref(), None);
+    let recording = Recording::of_program(&program, &config).unwrap();
+    assert!(
+        recording.violations.is_empty(),
+        "{:?}",
+        recording.violations
+    );
+}
+
 /// A failure "What happened" can tell: in `signup_pg`, the second sign-in's
 /// get-or-create statement waits for the first one's row, and goes on,
 /// once the first commits, with the snapshot it took before the wait: no

@@ -22,6 +22,10 @@ pub enum ViolationKind {
     /// A script wrote a key from a read another request's write had made
     /// stale (found in its data).
     LostUpdate,
+    /// A script's statement ran in the transaction block request
+    /// `began_by` began (found as it landed: a `pool.query` took that
+    /// request's connection with its block open).
+    SharedTransaction { began_by: u32 },
 }
 
 impl ViolationKind {
@@ -31,6 +35,7 @@ impl ViolationKind {
             ViolationKind::ExtraDbRead => "extra DB read",
             ViolationKind::SecondHolder => "two holders",
             ViolationKind::LostUpdate => "lost update",
+            ViolationKind::SharedTransaction { .. } => "shared transaction",
         }
     }
 }
@@ -107,6 +112,9 @@ impl ViolationFinder {
                     kind: match harm {
                         DataHarm::DuplicateRow => ViolationKind::DuplicateTicket,
                         DataHarm::LostUpdate => ViolationKind::LostUpdate,
+                        DataHarm::SharedTransaction { began_by } => {
+                            ViolationKind::SharedTransaction { began_by }
+                        }
                     },
                     step: event.step,
                     time: event.time,

@@ -222,6 +222,7 @@ pub fn kind_of_check(check: Check) -> StoryKind {
         Check::Stale => StoryKind::StaleAnswer,
         Check::Errors => StoryKind::Timeout,
         Check::LostUpdates => StoryKind::LostUpdate,
+        Check::SharedTransactions => StoryKind::SharedTransaction,
     }
 }
 

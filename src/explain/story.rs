@@ -22,6 +22,8 @@ pub enum StoryKind {
     TwoHolders,
     /// A write from a read another request's write had made stale.
     LostUpdate,
+    /// A statement ran in the transaction another request began.
+    SharedTransaction,
     /// The DB refused a write with an older fencing token.
     FencedWrite,
     /// The DB refused a write for breaking the unique constraint.
@@ -54,6 +56,7 @@ impl StoryKind {
             StoryKind::Timeout => "timeout",
             StoryKind::Hung => "hung request",
             StoryKind::LostUpdate => "lost update",
+            StoryKind::SharedTransaction => "shared transaction",
             StoryKind::FailedRequest => "failed request",
         }
     }
@@ -67,6 +70,7 @@ impl StoryKind {
                 | StoryKind::ExtraDbRead
                 | StoryKind::TwoHolders
                 | StoryKind::LostUpdate
+                | StoryKind::SharedTransaction
         )
     }
 }
@@ -98,6 +102,9 @@ pub enum Cause {
     /// Transactions waited for each other's rows: PostgreSQL's deadlock
     /// check failed one.
     Deadlock,
+    /// A transaction's statements sent through `pool.query`, each on
+    /// whichever connection came back to the pool last.
+    PoolQueryTransaction,
     /// None of the above could be read from the trace.
     Other,
 }
@@ -928,6 +935,9 @@ impl<'a> Reader<'a> {
             match violation.kind {
                 ViolationKind::DuplicateTicket => return self.script_duplicate(violation),
                 ViolationKind::LostUpdate => return self.lost_update(violation),
+                ViolationKind::SharedTransaction { began_by } => {
+                    return self.shared_transaction(violation, began_by)
+                }
                 _ => {}
             }
         }
@@ -943,15 +953,60 @@ impl<'a> Reader<'a> {
                     }
                     ViolationKind::ExtraDbRead => e.what == What::Issue(OpKind::DbSelect),
                     ViolationKind::SecondHolder => e.what == What::Enter,
-                    ViolationKind::LostUpdate => false,
+                    ViolationKind::LostUpdate | ViolationKind::SharedTransaction { .. } => false,
                 }
         })?;
         Some(match violation.kind {
             ViolationKind::DuplicateTicket => self.duplicate(index, violation),
             ViolationKind::ExtraDbRead => self.extra_read(index, violation),
             ViolationKind::SecondHolder => self.two_holders(index, violation),
-            ViolationKind::LostUpdate => return None,
+            ViolationKind::LostUpdate | ViolationKind::SharedTransaction { .. } => return None,
         })
+    }
+
+    /// A script's statement that ran in the transaction block another
+    /// request began: `pool.query` took that request's connection, which
+    /// came back to the pool with the block open.
+    #[cfg(scripts)]
+    fn shared_transaction(&self, violation: &Violation, began_by: u32) -> Option<Story> {
+        let (index, act) = self.events.iter().enumerate().find(|(_, e)| {
+            e.step == violation.step
+                && e.request == violation.request
+                && matches!(e.what, What::Complete(_))
+                && e.key == TraceKey::Data(violation.key)
+        })?;
+        let request = violation.request;
+        let op = crate::debugger::narrate::op_label(act.what.op()?);
+        let begun = self.last_before(index, |e| {
+            e.request == began_by && e.what == What::Complete(OpKind::SqlBegin)
+        });
+        let began = match begun {
+            Some((bi, b)) => format!(
+                "#{began_by} began with its BEGIN{} at {}",
+                self.line_of(bi),
+                ms(b.time)
+            ),
+            None => format!("#{began_by} began"),
+        };
+        let text = format!(
+            "#{request}'s {op}{} at {} ran in the transaction {began}: `pool.query` sends each \
+             query on whichever of the pool's connections came back last, and #{began_by}'s came \
+             back with its transaction open. A transaction's queries need one connection: take a \
+             client (`const c = await pool.connect()`), send them all on it, then `c.release()`.",
+            self.line_of(index),
+            ms(act.time),
+        );
+        let check = begun.map(|(_, e)| e);
+        let mut story = data_story(
+            StoryKind::SharedTransaction,
+            violation,
+            act,
+            check,
+            Some(began_by),
+            text,
+        );
+        story.cause = Cause::PoolQueryTransaction;
+        Some(story)
     }
 
     /// A script's lost update: it read a key, another request wrote it,

@@ -191,6 +191,11 @@ pub struct State {
     /// Lost updates so far (each also in `harm` when the trace is kept):
     /// what explore's `lost-updates` check reads.
     pub lost_updates: u64,
+    /// The request that began each `pg` session's transaction block.
+    pub blocks: HashMap<u64, TaskId>,
+    /// Statements that ran in a block another request began (each also
+    /// in `harm` when the trace is kept).
+    pub shared_transactions: u64,
     /// Each cache key's writes so far, and the count each request last saw
     /// (read or wrote): a write from an older count loses an update.
     pub versions: HashMap<String, u64>,
@@ -262,6 +267,8 @@ impl Host {
             failures: Vec::new(),
             harm: Vec::new(),
             lost_updates: 0,
+            blocks: HashMap::default(),
+            shared_transactions: 0,
             versions: HashMap::default(),
             seen: HashMap::default(),
             changes: 0,

@@ -1833,6 +1833,9 @@ impl ScriptRun {
             .db_reads
             .entry(request)
             .or_insert(0) += 1;
+        let shared = (!call.closes)
+            .then(|| self.block_of_another(call.session, request))
+            .flatten();
         let (ran, plan) = match call.plan {
             Err(error) => {
                 let ran = self.host.state.borrow_mut().sql.refuse(call.session, error);
@@ -1860,6 +1863,7 @@ impl ScriptRun {
                 .borrow_mut()
                 .complete_script(slot, Outcome::LockWait);
             self.host.mark_last_event(position);
+            self.note_shared(shared, call.session, request);
             let timeout = self.arm_sql_timeout(request, call.session);
             self.host.state.borrow_mut().sql_waiting.push(SqlWaiter {
                 on,
@@ -1878,6 +1882,7 @@ impl ScriptRun {
             let outcome = sql_outcome(plan.as_ref(), &landed, in_txn);
             self.host.core.borrow_mut().complete_script(slot, outcome);
             self.host.mark_last_event(position);
+            self.note_shared(shared, call.session, request);
             self.host.note_duplicates(before);
             self.note_row_access(request, access);
             let reply = self.mirror_reply(mirrored, sql_reply(landed));
@@ -1899,6 +1904,32 @@ impl ScriptRun {
             }
         }
         self.after_sql(ended, victim);
+    }
+
+    /// The request that began `session`'s transaction block, if another
+    /// than `request` did: a statement of `request` that lands there runs
+    /// in that request's transaction.
+    fn block_of_another(&self, session: u64, request: TaskId) -> Option<TaskId> {
+        let state = self.host.state.borrow();
+        let began = *state.blocks.get(&session)?;
+        (began != request && request != NO_REQUEST && state.sql.in_block(session)).then_some(began)
+    }
+
+    /// After a statement of `request` on `session` landed: a shared block
+    /// is harm at its event; the request that began the session's block
+    /// is kept until the block ends.
+    fn note_shared(&self, shared: Option<TaskId>, session: u64, request: TaskId) {
+        if let Some(began_by) = shared {
+            self.host.state.borrow_mut().shared_transactions += 1;
+            self.host
+                .note_harm(DataHarm::SharedTransaction { began_by });
+        }
+        let mut state = self.host.state.borrow_mut();
+        if state.sql.in_block(session) {
+            state.blocks.entry(session).or_insert(request);
+        } else {
+            state.blocks.remove(&session);
+        }
     }
 
     /// What a statement's end set off: a deadlock's victim fails its
@@ -2441,6 +2472,7 @@ impl Run for ScriptRun {
             metrics: self.counters(),
             redundant_db_reads: 0,
             lost_updates: self.host.state.borrow().lost_updates,
+            shared_transactions: self.host.state.borrow().shared_transactions,
         }
     }
 

@@ -648,12 +648,16 @@ impl Database {
         self.sessions.contains_key(&session)
     }
 
+    /// Whether a session is in a transaction block, open or failed.
+    pub fn in_block(&self, session: u64) -> bool {
+        self.sessions.contains_key(&session) || self.failed.contains(&session)
+    }
+
     /// Whether closing a session's connection changes anything: it is in
     /// a transaction block (open or failed), or holds a session-level
     /// advisory lock.
     pub fn closing_matters(&self, session: u64) -> bool {
-        self.sessions.contains_key(&session)
-            || self.failed.contains(&session)
+        self.in_block(session)
             || (self.advisory.values()).any(|hold| hold.owner == Owner::Session(session))
     }
 

@@ -26,6 +26,10 @@ pub enum Check {
     /// write had already made stale: a lost update, found in a script's
     /// data as it happens. Scripts only (not in `ALL`).
     LostUpdates,
+    /// A statement ran in a transaction block another request began (its
+    /// `pool.query` took that request's connection). Scripts only (not in
+    /// `ALL`).
+    SharedTransactions,
 }
 
 impl Check {
@@ -44,22 +48,29 @@ impl Check {
             Check::Stale => "stale",
             Check::Errors => "errors",
             Check::LostUpdates => "lost-updates",
+            Check::SharedTransactions => "shared-transactions",
         }
     }
 
     /// What a script's run can be judged on (it keeps no per-key load log
     /// and serves nothing stale on its own).
-    pub const SCRIPT: [Check; 4] = [
+    pub const SCRIPT: [Check; 5] = [
         Check::Duplicates,
         Check::Exclusion,
         Check::Errors,
         Check::LostUpdates,
+        Check::SharedTransactions,
     ];
 
     /// What a script's search checks unless told: the harm a handler's own
-    /// data shows, rows that should be unique and updates lost (a
-    /// read-modify-write's race, which no other check sees).
-    pub const SCRIPT_DEFAULT: [Check; 2] = [Check::Duplicates, Check::LostUpdates];
+    /// data shows, rows that should be unique, updates lost (a
+    /// read-modify-write's race, which no other check sees) and
+    /// transactions shared through a pool.
+    pub const SCRIPT_DEFAULT: [Check; 3] = [
+        Check::Duplicates,
+        Check::LostUpdates,
+        Check::SharedTransactions,
+    ];
 
     /// The scenario's headline property: duplicates for ticket, db-reads
     /// for stampede.
@@ -79,6 +90,7 @@ impl Check {
             Check::Stale => metrics.stale_served > 0,
             Check::Errors => metrics.errors > 0,
             Check::LostUpdates => seen.lost_updates > 0,
+            Check::SharedTransactions => seen.shared_transactions > 0,
         }
     }
 
@@ -109,6 +121,9 @@ impl Check {
             Check::Stale => "make a request give up waiting and serve stale data".to_string(),
             Check::Errors => "make a request fail".to_string(),
             Check::LostUpdates => "make a request write over an update it never read".to_string(),
+            Check::SharedTransactions => {
+                "make a request's statement run in another request's transaction".to_string()
+            }
         }
     }
 
@@ -121,6 +136,7 @@ impl Check {
             Check::Stale => "serve stale data",
             Check::Errors => "fail",
             Check::LostUpdates => "lose an update",
+            Check::SharedTransactions => "share a transaction",
         }
     }
 }

@@ -30,6 +30,10 @@ pub struct Observation {
     /// Writes from a read another request's write had made stale, found in
     /// a script's data ([`DataHarm::LostUpdate`]); 0 for a built-in story.
     pub lost_updates: u64,
+    /// Statements that ran in a transaction block another request began,
+    /// found in a script's run ([`DataHarm::SharedTransaction`]); 0 for a
+    /// built-in story.
+    pub shared_transactions: u64,
 }
 
 impl Observation {
@@ -39,6 +43,7 @@ impl Observation {
             metrics: sim.metrics(),
             redundant_db_reads: sim.redundant_db_reads(),
             lost_updates: 0,
+            shared_transactions: 0,
         }
     }
 }
@@ -129,6 +134,10 @@ pub enum DataHarm {
     /// A write of a key from a read that another request's write of that
     /// key has made stale (two reads before two writes).
     LostUpdate,
+    /// A statement that ran in a transaction block another request began
+    /// (request `began_by`): its connection came back to the pool with the
+    /// block open, and a `pool.query` took it.
+    SharedTransaction { began_by: u32 },
 }
 
 impl Run for Sim {
