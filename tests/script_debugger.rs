@@ -1197,7 +1197,8 @@ fn what_happened_names_sql_statements_as_sql() {
 /// in the transaction block another request began is a violation, marked
 /// where it lands: #0's COMMIT in #1's block and #1's ROLLBACK in #0's,
 /// both at 90 ms. What happened tells the first in the script's lines and
-/// says what to do; on a client of its own, nothing is found.
+/// offers the fix it ran: the handler's queries on a client of its own,
+/// released in a finally; with such a client, nothing is found.
 #[test]
 fn what_happened_tells_a_transaction_shared_through_the_pool() {
     use interleave::debugger::ViolationKind::SharedTransaction;
@@ -1218,6 +1219,18 @@ fn what_happened_tells_a_transaction_shared_through_the_pool() {
     );
     let explanation = interleave::explain::explain_recording(&recording);
     assert_eq!(explanation.summary, "shared transaction at step 9");
+    let fix = explanation.fix.expect("a fix, found by running it");
+    assert_eq!(
+        fix.meaning,
+        "the transaction on a client of its own: from line 27, `const client = await \
+         pool.connect()`, every `pool.query` there on `client`, and `client.release()` in a \
+         finally"
+    );
+    assert!(
+        fix.outcome.starts_with("no shared transaction, 0 errors"),
+        "{}",
+        fix.outcome
+    );
     let story = explanation.story.unwrap();
     assert_eq!(story.requests, [1, 0]);
     assert_eq!(

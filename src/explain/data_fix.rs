@@ -70,6 +70,23 @@ pub fn data_fix(recording: &Recording, story: &Story) -> Option<Fix> {
                 .into_iter()
                 .collect()
         }
+        // A transaction sent through `pool.query`: the function that
+        // BEGINs takes a client of its own for all its queries.
+        (StoryKind::SharedTransaction, _) => {
+            let begin = recording
+                .events
+                .iter()
+                .position(|e| {
+                    (e.request, e.step) == (story.check.request, story.check.step)
+                        && e.what == What::Complete(OpKind::SqlBegin)
+                })
+                .and_then(|index| recording.position_of(index))
+                .map(|(line, _)| line);
+            begin
+                .and_then(|line| client_fix(&script.code, script.schema.as_deref(), line))
+                .into_iter()
+                .collect()
+        }
         (StoryKind::LostUpdate, OpKind::SqlUpdate) => {
             let line = read_line(recording, story, SQL_READS);
             lock_fixes(&script.code, script.schema.as_deref(), &table, line)
@@ -565,6 +582,131 @@ fn cache_lock_fix(code: &str, schema: Option<&str>, read: u32, write: u32) -> Op
     })
 }
 
+/// The function around line `begin` (a `POOL.query("BEGIN")`) with a
+/// client of its own: `const client = await POOL.connect()` first, every
+/// `POOL.query(` in it on `client`, and `client.release()` in a finally
+/// around the rest (an early return or a throw releases it too). `None`
+/// if the line has no `.query(`, or no `async` function encloses it.
+fn client_fix(code: &str, schema: Option<&str>, begin: u32) -> Option<Candidate> {
+    let line = code.lines().nth(begin as usize - 1)?;
+    let at = line.find(".query(")?;
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    let pool_start = line[..at]
+        .rfind(|c: char| !is_ident(c) && c != '.')
+        .map_or(0, |i| i + 1);
+    let pool = &line[pool_start..at];
+    if pool.is_empty() {
+        return None;
+    }
+    let begin_at = code
+        .lines()
+        .take(begin as usize - 1)
+        .map(|l| l.len() + 1)
+        .sum::<usize>();
+    let (open, close) = enclosing_async_body(code, begin_at)?;
+    // The lines of the body, between the line that opens it and the one
+    // that closes it.
+    let body_start = code[open..].find('\n')? + open + 1;
+    let body_end = code[..close].rfind('\n')? + 1;
+    if body_end <= body_start {
+        return None;
+    }
+    let body = &code[body_start..body_end];
+    let name = ["client", "txClient", "connection"]
+        .into_iter()
+        .find(|name| !body.lines().any(|line| has_word(line, name)))?;
+    let indent = |line: &str| line.len() - line.trim_start().len();
+    let ind = body
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .map(|line| &line[..indent(line)])
+        .min_by_key(|ind| ind.len())?;
+    let called = format!("{pool}.query(");
+    let mut out = vec![
+        format!("{ind}const {name} = await {pool}.connect();"),
+        format!("{ind}try {{"),
+    ];
+    out.extend(body.lines().map(|line| match line.trim().is_empty() {
+        true => String::new(),
+        false => format!("  {}", line.replace(&called, &format!("{name}.query("))),
+    }));
+    out.push(format!("{ind}}} finally {{"));
+    out.push(format!("{ind}  {name}.release();"));
+    out.push(format!("{ind}}}"));
+    let pasted = out.join("\n");
+    let code = format!("{}{pasted}\n{}", &code[..body_start], &code[body_end..]);
+    let first = code[..body_start].lines().count() as u32 + 1;
+    Some(Candidate {
+        code,
+        schema: schema.map(str::to_string),
+        paste: pasted,
+        meaning: format!(
+            "the transaction on a client of its own: from line {first}, `const {name} = await \
+             {pool}.connect()`, every `{pool}.query` there on `{name}`, and `{name}.release()` in \
+             a finally"
+        ),
+        may_fail: false,
+    })
+}
+
+/// The braces (byte offsets) of the body of the innermost `async`
+/// function around offset `at`: its `{` ends a line that says `async`.
+/// Braces in strings and comments do not count.
+fn enclosing_async_body(code: &str, at: usize) -> Option<(usize, usize)> {
+    let skipped: Vec<(usize, usize)> = literals(code)
+        .iter()
+        .map(|literal| (literal.start, literal.start + literal.text.len()))
+        .chain(comments(code))
+        .collect();
+    let in_skipped = |i: usize| skipped.iter().any(|&(start, end)| i >= start && i < end);
+    let mut open = Vec::new();
+    let mut pairs = Vec::new();
+    for (i, c) in code.char_indices() {
+        if (c != '{' && c != '}') || in_skipped(i) {
+            continue;
+        }
+        match c {
+            '{' => open.push(i),
+            _ => pairs.push((open.pop()?, i)),
+        }
+    }
+    pairs
+        .into_iter()
+        .filter(|&(start, end)| start < at && at < end)
+        .filter(|&(start, _)| {
+            let line_start = code[..start].rfind('\n').map_or(0, |i| i + 1);
+            let line_end = code[start..].find('\n').map_or(code.len(), |i| start + i);
+            code[line_start..start].contains("async") && code[start + 1..line_end].trim().is_empty()
+        })
+        .max_by_key(|&(start, _)| start)
+}
+
+/// The script's comments, as byte ranges (strings skipped).
+fn comments(code: &str) -> Vec<(usize, usize)> {
+    let strings: Vec<(usize, usize)> = literals(code)
+        .iter()
+        .map(|literal| (literal.start - 1, literal.start + literal.text.len() + 1))
+        .collect();
+    let in_string = |i: usize| strings.iter().any(|&(start, end)| i >= start && i < end);
+    let mut found = Vec::new();
+    let mut i = 0;
+    while let Some(at) = code[i..].find('/').map(|at| i + at) {
+        let end = match code[at + 1..].chars().next() {
+            _ if in_string(at) => at + 1,
+            Some('/') => code[at..].find('\n').map_or(code.len(), |e| at + e),
+            Some('*') => code[at + 2..]
+                .find("*/")
+                .map_or(code.len(), |e| at + 2 + e + 2),
+            _ => at + 1,
+        };
+        if end > at + 1 {
+            found.push((at, end));
+        }
+        i = end;
+    }
+    found
+}
+
 /// A declaration statement (`const name = value…`, `let name: T = …`, a
 /// destructuring on one line, `let name;`) split in two: what declares
 /// its names before a block (`name`, `name: T` or `a, b`), and the
@@ -772,6 +914,7 @@ fn outcome_text(kind: StoryKind, before: &Metrics, after: &Metrics) -> String {
     let mut parts = Vec::new();
     match kind {
         StoryKind::LostUpdate => parts.push("no lost update".to_string()),
+        StoryKind::SharedTransaction => parts.push("no shared transaction".to_string()),
         StoryKind::FailedRequest => {}
         _ => parts.push(format!(
             "{} duplicate rows{}",
@@ -951,6 +1094,23 @@ fn literals(code: &str) -> Vec<Literal> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_transaction_through_the_pool_moves_to_a_client_of_its_own() {
+        let code = "const db = new Pool();\n// a { in a comment\napp.post('/pay', async (req, res) => {\n  const client = 'a } in a string';\n  await db.query('BEGIN');\n  if (!req.ok) { await db.query('ROLLBACK'); return res.send(client); }\n  await db.query(`COMMIT`);\n});\n";
+        let fix = client_fix(code, None, 5).expect("a fix");
+        assert_eq!(
+            fix.code,
+            "const db = new Pool();\n// a { in a comment\napp.post('/pay', async (req, res) => {\n  const txClient = await db.connect();\n  try {\n    const client = 'a } in a string';\n    await txClient.query('BEGIN');\n    if (!req.ok) { await txClient.query('ROLLBACK'); return res.send(client); }\n    await txClient.query(`COMMIT`);\n  } finally {\n    txClient.release();\n  }\n});\n"
+        );
+        assert!(fix
+            .meaning
+            .starts_with("the transaction on a client of its own: from line 4,"));
+        // No `.query(` on the line, or no async function around it.
+        assert!(client_fix(code, None, 4).is_none());
+        let sync = "function f(db) {\n  db.query('BEGIN');\n}\n";
+        assert!(client_fix(sync, None, 2).is_none());
+    }
 
     #[test]
     fn the_table_is_locked_after_each_begin_sent_on_a_line_of_its_own() {
