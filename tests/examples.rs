@@ -243,6 +243,18 @@ fn a_room_booked_by_a_check_then_insert_is_booked_twice_unless_the_table_is_lock
     assert_eq!((m.latency_us.p50, m.latency_us.max), (140_000, 220_000));
 }
 
+/// `pool_begin_pg` with each order on a client of its own: `c =
+/// pool.connect()` first, every query on `c`, `c.release()` before it
+/// counts.
+fn on_a_client(code: &str) -> String {
+    code.replace(
+        "const order = ++placed;",
+        "const order = ++placed;\n    const c = await pool.connect();",
+    )
+    .replace("await pool.query(", "await c.query(")
+    .replace("count(`", "c.release();\n    count(`")
+}
+
 /// Two orders sent through `pool.query` (`pool_begin_pg`): both BEGIN at
 /// 0 on new connections (20 ms), INSERT on the same ones, since each
 /// reply's continuation takes the connection it just gave back (40 ms),
@@ -265,14 +277,7 @@ fn begin_through_pool_query_lands_on_the_other_orders_transaction() {
     assert_eq!((m.orders, m.errors), (1, 0));
     assert_eq!((m.latency_us.p50, m.latency_us.max), (110_000, 110_000));
     let example = shipped("pool_begin_pg").unwrap();
-    let client = example
-        .code
-        .replace(
-            "const order = ++placed;",
-            "const order = ++placed;\n    const c = await pool.connect();",
-        )
-        .replace("await pool.query(", "await c.query(")
-        .replace("count(`", "c.release();\n    count(`");
+    let client = on_a_client(example.code);
     assert_eq!(client.matches("c.query(").count(), 4);
     let (m, counts) = run_with(&client, example.schema, "users=2&clicks=1");
     let own = [
@@ -456,14 +461,7 @@ fn explore_finds_the_transactions_shared_through_the_pool() {
     use interleave::explore::{Check, ExploreOptions};
     use interleave::script::explore::explore;
     let example = shipped("pool_begin_pg").unwrap();
-    let client = example
-        .code
-        .replace(
-            "const order = ++placed;",
-            "const order = ++placed;\n    const c = await pool.connect();",
-        )
-        .replace("await pool.query(", "await c.query(")
-        .replace("count(`", "c.release();\n    count(`");
+    let client = on_a_client(example.code);
     let options = ExploreOptions::new(vec![Check::SharedTransactions]);
     for (code, users, found) in [
         (example.code, 2, (334, 136)),

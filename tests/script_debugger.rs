@@ -1241,19 +1241,8 @@ fn what_happened_tells_a_transaction_shared_through_the_pool() {
          need one connection: take a client (`const c = await pool.connect()`), send them all \
          on it, then `c.release()`."
     );
-    let Program::Script(script) = &program else {
-        panic!("a script")
-    };
-    let client = script
-        .code
-        .replace(
-            "const order = ++placed;",
-            "const order = ++placed;\n    const c = await pool.connect();",
-        )
-        .replace("await pool.query(", "await c.query(")
-        .replace("count(`", "c.release();\n    count(`");
-    let program =
-        interleave::debugger::program::edited_script(&client, script.schema.as_deref(), None);
+    // The fix's link: the handler on a client of its own.
+    let (config, program) = open(&format!("#{}", fix.fragment));
     let recording = Recording::of_program(&program, &config).unwrap();
     assert!(
         recording.violations.is_empty(),
