@@ -4289,3 +4289,69 @@ module.exports = { handle };"#,
         ],
     );
 }
+
+/// pg-pool's events and its ending, as pg-pool 3.14 emits them: 'connect'
+/// for a new connection (its listener's queries go first on it, so a
+/// pool-wide `SET` reaches every query), 'acquire' at every checkout,
+/// 'release' as one comes back, and 'remove' once a closed one is gone;
+/// `maxUses` closes a connection after its third use; `end()` closes the
+/// idle connections and the checked-out one as it comes back, and
+/// refuses the pool's later queries. Node 20 with pg 8 printed every line
+/// on PostgreSQL 15 (2026-12-04).
+#[test]
+fn a_pools_events_and_its_end_come_as_on_pg_pool() {
+    replies_are(
+        r#"const { Pool } = require('pg');
+const pool = new Pool({ maxUses: 3 });
+let connects = 0;
+let removes = 0;
+pool.on('connect', (client) => {
+  connects += 1;
+  client.query("SET lock_timeout = '5s'");
+  client.query("SET app.tenant = 'acme'");
+});
+let acquires = 0;
+pool.on('acquire', () => { acquires += 1; });
+const released = [];
+pool.on('release', (err) => released.push(err ? err.code : 'ok'));
+pool.on('remove', () => { removes += 1; });
+async function handle(req) {
+  const r = await pool.query("SELECT current_setting('lock_timeout') AS t, current_setting('app.tenant') AS a");
+  console.log('first', r.rows[0].t, r.rows[0].a, connects, acquires, released.join());
+  const c = await pool.connect();
+  console.log('same', (await c.query('SHOW lock_timeout')).rows[0].lock_timeout);
+  c.release();
+  await pool.query('SELECT 1');
+  console.log('spent', pool.totalCount, pool.idleCount);
+  const [x, y] = await Promise.all([pool.query('SHOW app.tenant'), pool.query('SHOW app.tenant')]);
+  console.log('two', x.rows[0]['app.tenant'], y.rows[0]['app.tenant'], pool.totalCount, pool.idleCount, connects, acquires, removes);
+  try { await pool.query('SELECT 1/0'); } catch (e) { console.log('fail', e.code, pool.totalCount, released.join()); }
+  const held = await pool.connect();
+  const ended = pool.end().then(() => console.log('ended', pool.totalCount, pool.ended));
+  console.log('ending', pool.ending, pool.totalCount, pool.idleCount);
+  try { await pool.query('SELECT 1'); } catch (e) { console.log('after end', e.message); }
+  try { await pool.connect(); } catch (e) { console.log('connect after end', e.message); }
+  try { await pool.end(); } catch (e) { console.log('end again', e.message); }
+  held.release();
+  await ended;
+  await new Promise((r) => setTimeout(r, 50));
+  console.log('removed', removes, released.join());
+  return { ok: true };
+}
+module.exports = { handle };"#,
+        "CREATE TABLE t (id int PRIMARY KEY);",
+        &[
+            "first 5s acme 1 1 ok",
+            "same 5s",
+            "spent 0 0",
+            "two acme acme 2 2 3 5 1",
+            "fail 22012 1 ok,ok,ok,ok,ok,22012",
+            "ending true 1 0",
+            "after end Cannot use a pool after calling end on the pool",
+            "connect after end Cannot use a pool after calling end on the pool",
+            "end again Called end on pool more than once",
+            "ended 0 true",
+            "removed 3 ok,ok,ok,ok,ok,22012,ok",
+        ],
+    );
+}

@@ -902,11 +902,9 @@
     return { ttl, only, keep, get, at: absolute(unit) };
   };
 
-  // A Redis client's connection events. The simulated Redis is always up,
-  // so a client announces 'connect' then 'ready' once, when it connects,
-  // and never 'error', 'reconnecting' or 'end'. A listener added after the
-  // client announced them is not called, as on Node.
-  const connectionEvents = {
+  // A client's listeners, as an EventEmitter keeps them (without the
+  // events module, which a script loads only if it reaches for it).
+  const listenerMethods = {
     on(event, listener) {
       if (typeof listener !== "function") {
         throw new TypeError(`The "listener" argument must be of type function. Received ${typeof listener}`);
@@ -937,6 +935,21 @@
     listenerCount(event) {
       return this._listeners?.[event]?.length ?? 0;
     },
+    emit(event, ...args) {
+      const listeners = this._listeners?.[event];
+      if (!listeners?.length) return false;
+      for (const listener of [...listeners]) listener.apply(this, args);
+      return true;
+    },
+  };
+  listenerMethods.addListener = listenerMethods.on;
+  listenerMethods.removeListener = listenerMethods.off;
+  // A Redis client's connection events. The simulated Redis is always up,
+  // so a client announces 'connect' then 'ready' once, when it connects,
+  // and never 'error', 'reconnecting' or 'end'. A listener added after the
+  // client announced them is not called, as on Node.
+  const connectionEvents = {
+    ...listenerMethods,
     // Calls the listeners of 'connect', then those of 'ready' (ioredis's
     // `status` is "connect" between the two, as its ready check runs).
     _announce() {
@@ -950,8 +963,6 @@
       return !this._announced && (this.listenerCount("connect") > 0 || this.listenerCount("ready") > 0);
     },
   };
-  connectionEvents.addListener = connectionEvents.on;
-  connectionEvents.removeListener = connectionEvents.off;
 
   // ioredis: `new Redis()`, variadic SET options.
   class Redis {
@@ -1689,9 +1700,13 @@
   // A connection closes: PostgreSQL rolls back its transaction and
   // releases its session-level advisory locks, one statement's round trip
   // later (a ROLLBACK that closes the session; nothing if it has neither).
-  const pgClose = (session) => {
-    if (host.closes(session)) host.sql("ROLLBACK", [], session, undefined, true);
-  };
+  const pgClose = (session) =>
+    host.closes(session)
+      ? host.sql("ROLLBACK", [], session, undefined, true).then(
+          () => undefined,
+          () => undefined
+        )
+      : Promise.resolve();
   // A client is one connection and sends one query at a time, as pg's
   // does: a query made while another is in flight waits in the client's
   // queue and goes out as the one before it gets its reply (as a
@@ -1737,11 +1752,13 @@
     query(text, values, callback) {
       return pgQuery(this.session, text, values, callback, (run) => this._send(run));
     }
+    // Resolves once the connection has closed.
     end(callback) {
       this._ending = true;
-      pgClose(this.session);
-      if (typeof callback === "function") callback(null);
-      return Promise.resolve();
+      this._closed ??= pgClose(this.session);
+      if (typeof callback !== "function") return this._closed;
+      this._closed.then(() => callback());
+      return undefined;
     }
     on() {
       return this;
@@ -1758,6 +1775,8 @@
     constructor(options = {}) {
       this.options = options;
       this.max = options.max ?? 10;
+      this.ending = false;
+      this.ended = false;
       this._out = 0;
       this._idle = [];
       this._waiting = [];
@@ -1771,42 +1790,97 @@
     get waitingCount() {
       return this._waiting.length;
     }
-    // A connection's session: now, or a promise of it once a release
+    // A connection (its client): now, or a promise of it once a release
     // hands one on.
     _take() {
       if (this._out < this.max) {
         this._out += 1;
-        return this._idle.pop() ?? host.session();
+        return this._acquire(this._idle.pop());
       }
       return new Promise((resolve) => this._waiting.push(resolve));
     }
-    // A connection comes back (with its session, or null when it closed):
-    // to the first waiter, else to the pool.
-    _give(session) {
-      const next = this._waiting.shift();
-      if (next) return next(session ?? this._idle.pop() ?? host.session());
+    // pg-pool announces a new connection with 'connect' (a listener's
+    // queries go first on it) and every checkout with 'acquire'.
+    _acquire(client) {
+      if (!client) {
+        client = new PgClient(this.options);
+        this.emit("connect", client);
+      }
+      this.emit("acquire", client);
+      return client;
+    }
+    // A connection comes back, as pg-pool's `_release`: 'release', then
+    // kept, or closed (an error, an ending pool or client, `maxUses`
+    // reached) and replaced only once it has closed; then the first
+    // waiter gets one.
+    _release(client, error) {
+      client._uses = (client._uses ?? 0) + 1;
+      this.emit("release", error, client);
       this._out -= 1;
-      if (session) this._idle.push(session);
+      const spent = client._uses >= (this.options.maxUses ?? Infinity);
+      if (error || this.ending || client._ending || spent) {
+        this._remove(client, () => this._pulse());
+        return;
+      }
+      this._idle.push(client);
+      this._pulse();
     }
-    // A connection that closes goes out of the pool.
-    _close(session) {
-      pgClose(session);
-      this._give(null);
+    // A connection leaves the pool now; 'remove' once it has closed.
+    _remove(client, then) {
+      client.end().then(() => {
+        this.emit("remove", client);
+        then?.();
+      });
     }
-    // pg-pool's query: a connection, the statement on it, and the
-    // connection back as the reply arrives (closed if the statement
-    // failed).
+    // pg-pool's `_pulseQueue`: an ending pool closes its idle connections
+    // and has ended once none is left; else the first waiter gets the
+    // connection that came back last, or a new one if there is room.
+    _pulse() {
+      if (this.ended) return;
+      if (this.ending) {
+        for (const client of this._idle.splice(0)) this._remove(client);
+        if (this.totalCount === 0) {
+          this.ended = true;
+          this._ended();
+        }
+        return;
+      }
+      if (!this._waiting.length || (!this._idle.length && this._out >= this.max)) return;
+      this._out += 1;
+      this._waiting.shift()(this._acquire(this._idle.pop()));
+    }
+    _refuse(callback, message) {
+      const error = new Error(message);
+      if (typeof callback !== "function") return Promise.reject(error);
+      callback(error);
+      return undefined;
+    }
+    // pg-pool's query: a connection, the statement on it (behind any
+    // query a 'connect' or 'acquire' listener sent), and the connection
+    // back as the reply arrives (closed if the statement failed).
     query(text, values, callback) {
+      if (this.ending) {
+        return this._refuse(typeof values === "function" ? values : callback, ENDED_POOL);
+      }
       return pgQuery(undefined, text, values, callback, (run) => {
-        const go = (session) =>
-          run((error) => (error ? this._close(session) : this._give(session)), undefined, session);
+        const go = (client) =>
+          client._send((next, origin) =>
+            run(
+              (error) => {
+                this._release(client, error);
+                next();
+              },
+              origin,
+              client.session
+            )
+          );
         const taken = this._take();
-        return typeof taken === "number" ? go(taken) : taken.then(go);
+        return taken instanceof PgClient ? go(taken) : taken.then(go);
       });
     }
     connect(callback) {
-      const make = (session) => {
-        const client = new PgClient(this.options, session);
+      if (this.ending) return this._refuse(callback, ENDED_POOL);
+      const make = (client) => {
         let released = false;
         client.release = (error) => {
           if (released) {
@@ -1815,26 +1889,35 @@
             );
           }
           released = true;
-          if (error) this._close(client.session);
-          else this._give(client.session);
+          this._release(client, error);
         };
         return client;
       };
       const taken = this._take();
-      const client = typeof taken === "number" ? Promise.resolve(make(taken)) : taken.then(make);
+      const client = taken instanceof PgClient ? Promise.resolve(make(taken)) : taken.then(make);
       if (typeof callback === "function") {
         client.then((client) => callback(null, client, client.release));
         return undefined;
       }
       return client;
     }
-    end() {
-      return Promise.resolve();
-    }
-    on() {
-      return this;
+    // Closes the idle connections now and each checked-out one as it comes
+    // back; resolves once none is left. Queries waiting for a connection
+    // wait for ever, as on pg-pool.
+    end(callback) {
+      if (this.ending) return this._refuse(callback, "Called end on pool more than once");
+      this.ending = true;
+      const ended = new Promise((resolve) => {
+        this._ended = resolve;
+      });
+      this._pulse();
+      if (typeof callback !== "function") return ended;
+      ended.then(() => callback());
+      return undefined;
     }
   }
+  const ENDED_POOL = "Cannot use a pool after calling end on the pool";
+  Object.assign(PgPool.prototype, listenerMethods);
   const pg = Object.freeze({
     Pool: PgPool,
     Client: PgClient,
