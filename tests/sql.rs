@@ -4355,3 +4355,97 @@ module.exports = { handle };"#,
         ],
     );
 }
+
+/// `default_transaction_isolation` (set with SET or SET SESSION
+/// CHARACTERISTICS AS TRANSACTION) is the level of a BEGIN that names none
+/// and what `transaction_isolation` shows outside a block. Every line as
+/// Node 20 with pg 8 printed it on PostgreSQL 15 (2026-12-04).
+#[test]
+fn a_sessions_default_isolation_is_its_transactions_level() {
+    replies_are(
+        r#"const { Pool } = require('pg');
+const pool = new Pool({ max: 1 });
+pool.on('connect', (c) => { c.query("SET default_transaction_isolation = 'serializable'"); });
+const show = async (label, name) => console.log(label, (await pool.query(`SHOW ${name}`)).rows[0][name]);
+async function handle(req) {
+  await show('outside', 'transaction_isolation');
+  await show('default', 'default_transaction_isolation');
+  await pool.query('BEGIN');
+  await show('begin', 'transaction_isolation');
+  await pool.query('COMMIT');
+  await pool.query('BEGIN ISOLATION LEVEL READ COMMITTED');
+  await show('named', 'transaction_isolation');
+  await pool.query('ROLLBACK');
+  await pool.query('SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL REPEATABLE READ');
+  await show('characteristics', 'default_transaction_isolation');
+  await pool.query('BEGIN');
+  await show('begin2', 'transaction_isolation');
+  await pool.query('COMMIT');
+  await pool.query("SET default_transaction_isolation = 'READ UNCOMMITTED'");
+  await show('uncommitted', 'transaction_isolation');
+  await pool.query("SET default_transaction_isolation TO DEFAULT");
+  await show('reset', 'transaction_isolation');
+  try { await pool.query("SET default_transaction_isolation = 'snapshot'"); } catch (e) { console.log('bad', e.code, e.message); }
+  return { ok: true };
+}
+module.exports = { handle };"#,
+        "CREATE TABLE t (id int PRIMARY KEY);",
+        &[
+            "outside serializable",
+            "default serializable",
+            "begin serializable",
+            "named read committed",
+            "characteristics repeatable read",
+            "begin2 repeatable read",
+            "uncommitted read uncommitted",
+            "reset read committed",
+            "bad 22023 invalid value for parameter \"default_transaction_isolation\": \"snapshot\"",
+        ],
+    );
+}
+
+/// A pool whose 'connect' listener makes every transaction SERIALIZABLE:
+/// two requests that count the seats, then book the last one, write skew
+/// under READ COMMITTED (both book) and one of them fails with 40001
+/// under SERIALIZABLE, as Node 20 with pg 8 on PostgreSQL 15 counted them
+/// (3 runs of 3 each way).
+#[test]
+fn a_serializable_default_set_on_connect_refuses_the_write_skew() {
+    let code = r#"const { Pool } = require('pg');
+const pool = new Pool();
+pool.on('connect', (client) => {
+  client.query("SET default_transaction_isolation = 'serializable'");
+});
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+async function handle(req) {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const { rows } = await client.query('SELECT count(*)::int AS n FROM seats');
+    await sleep(30);
+    if (rows[0].n < 1) await client.query('INSERT INTO seats (who) VALUES ($1)', ['x']);
+    await client.query('COMMIT');
+    count('booked');
+  } catch (e) {
+    await client.query('ROLLBACK');
+    count('error ' + e.code);
+  } finally {
+    client.release();
+  }
+  return { ok: true };
+}
+module.exports = { handle };"#;
+    let schema = "CREATE TABLE seats (id serial PRIMARY KEY, who text);";
+    let fragment = "scenario=script&users=2&clicks=1";
+    let (_, run) = run_sql(code, schema, fragment);
+    assert_eq!(
+        (custom(&run, "booked"), custom(&run, "error 40001")),
+        (1.0, 1.0)
+    );
+    let read_committed = code.replace("serializable", "read committed");
+    let (_, run) = run_sql(&read_committed, schema, fragment);
+    assert_eq!(
+        (custom(&run, "booked"), custom(&run, "error 40001")),
+        (2.0, 0.0)
+    );
+}

@@ -18,6 +18,8 @@ enum Kind {
     Text,
     /// A time zone: only UTC's names (the model writes times in UTC).
     Zone,
+    /// An isolation level, in lower case.
+    Isolation,
 }
 
 /// The parameters the model knows, with PostgreSQL 15's default as
@@ -27,6 +29,12 @@ const KNOWN: &[(&str, Kind, &str)] = &[
     ("statement_timeout", Kind::Millis, "0"),
     ("idle_in_transaction_session_timeout", Kind::Millis, "0"),
     ("deadlock_timeout", Kind::Millis, "1s"),
+    // BEGIN's level when it names none, and a lone statement's.
+    (
+        "default_transaction_isolation",
+        Kind::Isolation,
+        "read committed",
+    ),
     ("application_name", Kind::Text, ""),
     ("search_path", Kind::Text, "\"$user\", public"),
     // What PostgreSQL on Debian starts with (initdb takes the system's).
@@ -86,6 +94,22 @@ pub fn checked(name: &str, value: Option<&str>) -> Result<(Option<String>, u64),
                 ))
             }
         },
+        Kind::Isolation => {
+            let level = value.to_lowercase();
+            const LEVELS: [&str; 4] = [
+                "serializable",
+                "repeatable read",
+                "read committed",
+                "read uncommitted",
+            ];
+            if !LEVELS.contains(&level.as_str()) {
+                return Err(SqlError::new(
+                    "22023",
+                    format!("invalid value for parameter \"{name}\": \"{value}\""),
+                ));
+            }
+            level
+        }
         Kind::Millis => {
             let ms = millis(value).ok_or_else(|| {
                 SqlError::new(

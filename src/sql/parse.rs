@@ -360,6 +360,22 @@ fn statement(parser: &mut Parser) -> Result<Option<Statement>, ParserError> {
             }
             .into()
         }
+        // Sets the session's default_transaction_isolation.
+        Keyword::SET
+            if is(parser.peek_nth_token_ref(1), Keyword::SESSION)
+                && is(parser.peek_nth_token_ref(2), Keyword::CHARACTERISTICS) =>
+        {
+            parser.advance_token();
+            parser.advance_token();
+            parser.advance_token();
+            parser.expect_keywords(&[Keyword::AS, Keyword::TRANSACTION])?;
+            ast::Set::SetTransaction {
+                modes: parser.parse_transaction_modes()?,
+                snapshot: None,
+                session: true,
+            }
+            .into()
+        }
         Keyword::CREATE => {
             parser.advance_token();
             // The modifiers of a table that PostgreSQL's CREATE TABLE takes.
@@ -820,6 +836,23 @@ fn plan_statement(text: &str, kind: &str, statement: Statement) -> Result<Plan, 
                 },
             }),
         },
+        Statement::Set(ast::Set::SetTransaction {
+            modes,
+            session: true,
+            ..
+        }) => {
+            let level = modes.iter().find_map(|mode| match mode {
+                TransactionMode::IsolationLevel(level) => Some(level.to_string()),
+                _ => None,
+            });
+            let level = level.ok_or_else(|| {
+                SqlError::unsupported(
+                    text,
+                    "SET SESSION CHARACTERISTICS without an isolation level",
+                )
+            })?;
+            set_plan("default_transaction_isolation".into(), Some(level), false)
+        }
         Statement::Set(ast::Set::SetTransaction { modes, .. }) => isolation(text, &modes)?
             .map(Plan::SetIsolation)
             .ok_or_else(|| {
@@ -3444,13 +3477,15 @@ mod tests {
             parse("set transaction isolation level repeatable read"),
             Ok(Plan::SetIsolation(Isolation::RepeatableRead))
         );
-        let error =
-            parse("SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL SERIALIZABLE")
-                .unwrap_err();
-        assert!(
-            error.message.starts_with("SET SESSION is not supported"),
-            "{}",
-            error.message
+        // SET SESSION CHARACTERISTICS sets the session's default.
+        assert_eq!(
+            parse("SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL SERIALIZABLE"),
+            Ok(Plan::Set {
+                name: "default_transaction_isolation".into(),
+                value: Some("serializable".into()),
+                ms: 0,
+                local: false,
+            })
         );
         assert_eq!(parse("end"), Ok(Plan::Commit));
         assert_eq!(parse("abort"), Ok(Plan::Rollback));

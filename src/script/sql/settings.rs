@@ -1,9 +1,10 @@
 //! A session's run-time parameters (`SET`, `SET LOCAL`, `RESET`, `SHOW`),
 //! as PostgreSQL 15 keeps them: a session's value lasts past its
 //! transaction if that commits and goes back if it aborts; a `LOCAL` one
-//! lasts until its transaction ends. Two change what the model does:
+//! lasts until its transaction ends. Three change what the model does:
 //! `lock_timeout` and `statement_timeout` cancel a statement that waits
-//! for a lock that long (docs/sql.md). The others are kept, shown and
+//! for a lock that long, and `default_transaction_isolation` is the level
+//! of a transaction that names none (docs/sql.md). The others are kept, shown and
 //! otherwise change nothing here. Names and values come checked and as
 //! `SHOW` prints them, from the parse (`crate::sql::parameters`).
 
@@ -85,15 +86,19 @@ impl Settings {
         default: Option<&String>,
         open: Option<Isolation>,
     ) -> Result<String, SqlError> {
+        let set = get(&self.local, name).or_else(|| get(&self.session, name));
         if name == "transaction_isolation" {
-            return Ok(match open.unwrap_or(Isolation::ReadCommitted) {
-                Isolation::ReadCommitted => "read committed",
-                Isolation::RepeatableRead => "repeatable read",
-                Isolation::Serializable => "serializable",
+            // Outside a block, the default's own name.
+            let default = get(&self.local, "default_transaction_isolation")
+                .or_else(|| get(&self.session, "default_transaction_isolation"));
+            return Ok(match (open, default) {
+                (None, Some((_, text, _))) => text,
+                (None, None) | (Some(Isolation::ReadCommitted), _) => "read committed",
+                (Some(Isolation::RepeatableRead), _) => "repeatable read",
+                (Some(Isolation::Serializable), _) => "serializable",
             }
             .to_string());
         }
-        let set = get(&self.local, name).or_else(|| get(&self.session, name));
         let placeholder = self.placeholders.iter().any(|n| n == name);
         set.map(|(_, text, _)| text)
             .or(default)
@@ -105,6 +110,19 @@ impl Settings {
                     format!("unrecognized configuration parameter \"{name}\""),
                 )
             })
+    }
+
+    /// `default_transaction_isolation`: the level of a BEGIN that names
+    /// none and of a statement outside a block (READ UNCOMMITTED runs as
+    /// READ COMMITTED, as on PostgreSQL).
+    pub fn default_isolation(&self) -> Isolation {
+        let name = "default_transaction_isolation";
+        let set = get(&self.local, name).or_else(|| get(&self.session, name));
+        match set.map(|(_, text, _)| text.as_str()) {
+            Some("serializable") => Isolation::Serializable,
+            Some("repeatable read") => Isolation::RepeatableRead,
+            _ => Isolation::ReadCommitted,
+        }
     }
 
     /// A time parameter's milliseconds (0: none, its default).

@@ -729,7 +729,8 @@ impl Database {
         match (plan, open) {
             (Plan::Begin(isolation), None) => {
                 if let Some(session) = session {
-                    let id = self.begin(isolation.unwrap_or(Isolation::ReadCommitted), now_ms);
+                    let level = isolation.unwrap_or(self.default_isolation(Some(session)));
+                    let id = self.begin(level, now_ms);
                     let txn = self.txns.get_mut(&id).expect("new");
                     txn.session = Some(session);
                     txn.client = Some(session);
@@ -834,7 +835,7 @@ impl Database {
         }
         let Some(id) = open else {
             // A statement outside a block is a transaction of its own.
-            let id = self.begin(Isolation::ReadCommitted, now_ms);
+            let id = self.begin(self.default_isolation(session), now_ms);
             self.txns.get_mut(&id).expect("new").client = session;
             let mut ran = match self.statement(id, plan) {
                 Landed::Done(reply) => {
@@ -2959,6 +2960,14 @@ impl Database {
             row_count: Some(1),
             rows: vec![row],
             fields: vec![(column.to_string(), Type::Text.oid())],
+        })
+    }
+
+    /// The level of `session`'s transactions that name none.
+    fn default_isolation(&self, session: Option<u64>) -> Isolation {
+        let settings = self.settings.iter().find(|(s, _)| Some(*s) == session);
+        settings.map_or(Isolation::ReadCommitted, |(_, settings)| {
+            settings.default_isolation()
         })
     }
 
