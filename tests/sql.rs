@@ -4356,6 +4356,48 @@ module.exports = { handle };"#,
     );
 }
 
+/// pg-pool's `connectionTimeoutMillis`: a query or `connect()` that waits
+/// that long for a connection of a full pool fails with pg-pool's error
+/// and leaves the queue; one that gets a connection in time goes on.
+/// Node 20 with pg 8 printed every line on PostgreSQL 15 (2026-12-04),
+/// times rounded to 50 ms.
+#[test]
+fn a_pools_connection_timeout_fails_the_waiters_it_outlasts() {
+    replies_are(
+        r#"const { Pool } = require('pg');
+const pool = new Pool({ max: 1, connectionTimeoutMillis: 50 });
+const patient = new Pool({ max: 1, connectionTimeoutMillis: 200 });
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const at = (start) => Math.round((Date.now() - start) / 50) * 50;
+async function handle(req) {
+  const start = Date.now();
+  const held = await pool.connect();
+  setTimeout(() => held.release(), 100);
+  const tries = [1, 2].map((n) => pool.query('SELECT $1::int AS n', [n]).then(
+    (r) => console.log('got', r.rows[0].n, at(start)),
+    (e) => console.log('failed', n, e.message, at(start), pool.waitingCount)));
+  await Promise.all(tries);
+  await sleep(10);
+  pool.connect((err, client) => console.log('callback', err ? err.message : 'ok', pool.totalCount, pool.idleCount));
+  await sleep(150);
+  const start2 = Date.now();
+  const kept = await patient.connect();
+  setTimeout(() => kept.release(), 100);
+  const r = await patient.query('SELECT 7 AS n');
+  console.log('patient', r.rows[0].n, at(start2), patient.totalCount);
+  return { ok: true };
+}
+module.exports = { handle };"#,
+        "CREATE TABLE t (id int PRIMARY KEY);",
+        &[
+            "failed 1 timeout exceeded when trying to connect 50 1",
+            "failed 2 timeout exceeded when trying to connect 50 0",
+            "callback ok 1 0",
+            "patient 7 100 1",
+        ],
+    );
+}
+
 /// `default_transaction_isolation` (set with SET or SET SESSION
 /// CHARACTERISTICS AS TRANSACTION) is the level of a BEGIN that names none
 /// and what `transaction_isolation` shows outside a block. Every line as

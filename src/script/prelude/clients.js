@@ -1791,13 +1791,28 @@
       return this._waiting.length;
     }
     // A connection (its client): now, or a promise of it once a release
-    // hands one on.
+    // hands one on, which fails after `connectionTimeoutMillis` (a timer
+    // of the request that waits), as pg-pool's does.
     _take() {
       if (this._out < this.max) {
         this._out += 1;
         return this._acquire(this._idle.pop());
       }
-      return new Promise((resolve) => this._waiting.push(resolve));
+      return new Promise((resolve, reject) => {
+        const ms = Number(this.options.connectionTimeoutMillis) || 0;
+        let timer;
+        const waiter = (client) => {
+          clearTimeout(timer);
+          resolve(client);
+        };
+        if (ms > 0) {
+          timer = setTimeout(() => {
+            this._waiting.splice(this._waiting.indexOf(waiter), 1);
+            reject(new Error("timeout exceeded when trying to connect"));
+          }, ms);
+        }
+        this._waiting.push(waiter);
+      });
     }
     // pg-pool announces a new connection with 'connect' (a listener's
     // queries go first on it) and every checkout with 'acquire'.
@@ -1896,7 +1911,7 @@
       const taken = this._take();
       const client = taken instanceof PgClient ? Promise.resolve(make(taken)) : taken.then(make);
       if (typeof callback === "function") {
-        client.then((client) => callback(null, client, client.release));
+        client.then((client) => callback(null, client, client.release), (error) => callback(error));
         return undefined;
       }
       return client;
