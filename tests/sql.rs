@@ -4356,6 +4356,91 @@ module.exports = { handle };"#,
     );
 }
 
+/// `INSERT INTO t DEFAULT VALUES`: one row of its columns' defaults, with
+/// RETURNING and ON CONFLICT, and a NOT NULL column without a default
+/// refusing it, as Node 20 with pg 8 printed every line on PostgreSQL 15
+/// (2026-12-04).
+#[test]
+fn insert_default_values_answers_as_postgresql() {
+    replies_are(
+        r#"const { Pool } = require('pg');
+const pool = new Pool();
+async function handle(req) {
+  const q = async (label, text) => {
+    try { const r = await pool.query(text); console.log(label, r.command, r.rowCount, JSON.stringify(r.rows)); }
+    catch (e) { console.log(label, 'ERR', e.code, e.message); }
+  };
+  await q('plain', 'INSERT INTO orders DEFAULT VALUES');
+  await q('returning', 'INSERT INTO orders DEFAULT VALUES RETURNING id, status, qty');
+  await q('conflict', 'INSERT INTO flags DEFAULT VALUES ON CONFLICT DO NOTHING RETURNING id');
+  await q('again', 'INSERT INTO flags DEFAULT VALUES ON CONFLICT DO NOTHING RETURNING id');
+  await q('notnull', 'INSERT INTO named DEFAULT VALUES');
+  await q('count', 'SELECT count(*)::int AS n FROM orders');
+  return { ok: true };
+}
+module.exports = { handle };"#,
+        r#"CREATE TABLE orders (id serial PRIMARY KEY, status text NOT NULL DEFAULT 'new', qty int DEFAULT 1);
+CREATE TABLE flags (id int PRIMARY KEY DEFAULT 1);
+CREATE TABLE named (id serial PRIMARY KEY, name text NOT NULL);"#,
+        &[
+            "plain INSERT 1 []",
+            "returning INSERT 1 [{\"id\":2,\"status\":\"new\",\"qty\":1}]",
+            "conflict INSERT 1 [{\"id\":1}]",
+            "again INSERT 0 []",
+            "notnull ERR 23502 null value in column \"name\" of relation \"named\" violates not-null constraint",
+            "count SELECT 1 [{\"n\":2}]",
+        ],
+    );
+}
+
+/// Five requests at once through a pool of 3 connections: an atomic
+/// stock decrement (3 bought, 2 sold out), a read-then-write counter
+/// that loses 4 of its 5 increments, an upsert that keeps all 5, and a
+/// transaction under an advisory lock that caps orders (`INSERT …
+/// DEFAULT VALUES`) at 2. Node 20 with pg 8 on PostgreSQL 15 counted the
+/// same, 3 runs of 3.
+#[test]
+fn five_requests_through_a_pool_count_as_on_node() {
+    let (m, run) = run_sql(
+        r#"const { Pool } = require('pg');
+const pool = new Pool({ max: 3 });
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+async function handle(req) {
+  const r = await pool.query('UPDATE items SET stock = stock - 1 WHERE id = 1 AND stock > 0 RETURNING stock');
+  count(r.rowCount ? 'bought' : 'sold out');
+  const { rows } = await pool.query('SELECT n FROM counters WHERE id = 1');
+  await sleep(5);
+  await pool.query('UPDATE counters SET n = $1 WHERE id = 1', [rows[0].n + 1]);
+  await pool.query('INSERT INTO hits (id, n) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET n = hits.n + 1');
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock(42)');
+    const seen = await client.query('SELECT count(*)::int AS c FROM orders');
+    await sleep(3);
+    if (seen.rows[0].c < 2) { await client.query('INSERT INTO orders DEFAULT VALUES'); count('ordered'); } else count('full');
+    await client.query('COMMIT');
+  } catch (e) { await client.query('ROLLBACK'); count('err ' + e.code); console.log(e.message.slice(0, 160)); } finally { client.release(); }
+  await sleep(200);
+  const end = await pool.query('SELECT (SELECT n FROM counters) AS c, (SELECT n FROM hits) AS h, (SELECT count(*)::int FROM orders) AS o');
+  count(`end ${end.rows[0].c} ${end.rows[0].h} ${end.rows[0].o}`);
+  return { ok: true };
+}
+module.exports = { handle };"#,
+        r#"CREATE TABLE items (id int PRIMARY KEY, stock int NOT NULL);
+INSERT INTO items VALUES (1, 3);
+CREATE TABLE counters (id int PRIMARY KEY, n int NOT NULL);
+INSERT INTO counters VALUES (1, 0);
+CREATE TABLE hits (id int PRIMARY KEY, n int NOT NULL);
+CREATE TABLE orders (id serial PRIMARY KEY);"#,
+        "scenario=script&users=5&clicks=1",
+    );
+    assert_eq!((m.errors, m.hung), (0, 0));
+    let counts = ["bought", "sold out", "ordered", "full", "end 1 5 2"];
+    let counts = counts.map(|name| custom(&run, name));
+    assert_eq!(counts, [3.0, 2.0, 2.0, 3.0, 5.0]);
+}
+
 /// pg-pool's `connectionTimeoutMillis`: a query or `connect()` that waits
 /// that long for a connection of a full pool fails with pg-pool's error
 /// and leaves the queue; one that gets a connection in time goes on.

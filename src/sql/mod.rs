@@ -1262,7 +1262,7 @@ const SUPPORTED: &str =
     "the SQL the simulation runs is SELECT (a table, or tables joined by [INNER] JOIN, \
      LEFT [OUTER] JOIN (ON or USING), RIGHT and FULL [OUTER] JOIN ON, and CROSS JOIN; DISTINCT, DISTINCT ON (columns), WHERE, GROUP BY, HAVING, ORDER BY, LIMIT, OFFSET, \
      FOR UPDATE | NO KEY UPDATE | SHARE [OF tables] [NOWAIT | SKIP LOCKED]; count, sum, min, max, avg, string_agg [FILTER (WHERE …)], array_agg, json_agg, jsonb_agg, each with DISTINCT and ORDER BY inside; CASE, LIKE, BETWEEN, (a, b) < (x, y); \
-     subqueries: EXISTS, IN (SELECT …), (SELECT …), correlated unless the outer query joins tables), SELECT … UNION [ALL] SELECT … (not in a subquery), INSERT … VALUES or SELECT (ON CONFLICT DO NOTHING | DO UPDATE, RETURNING), \
+     subqueries: EXISTS, IN (SELECT …), (SELECT …), correlated unless the outer query joins tables), SELECT … UNION [ALL] SELECT … (not in a subquery), INSERT … VALUES, SELECT or DEFAULT VALUES (ON CONFLICT DO NOTHING | DO UPDATE, RETURNING), \
      UPDATE … SET (FROM, RETURNING), DELETE (USING, RETURNING), WITH … AS (SELECT …, or INSERT, UPDATE or DELETE … RETURNING …) before any of them, \
      (SELECT …) AS name in their FROM, \
      BEGIN / START TRANSACTION [ISOLATION LEVEL …], \

@@ -2087,22 +2087,24 @@ fn insert(text: &str, insert: ast::Insert) -> Result<Insert, SqlError> {
         TableObject::TableName(name) => object_name(name),
         _ => return Err(SqlError::unsupported(text, "INSERT INTO a function")),
     };
-    let columns = insert.columns.iter().map(object_name).collect();
-    let Some(source) = insert.source else {
-        return Err(SqlError::unsupported(text, "INSERT without VALUES"));
-    };
+    let columns: Vec<String> = insert.columns.iter().map(object_name).collect();
     // The query of `INSERT … SELECT` is read before the target's scope:
     // it does not see the target table's row.
-    let (rows, select) = match *source.body {
-        SetExpr::Values(values) => (
-            values
-                .rows
-                .into_iter()
-                .map(|row| row.content.into_iter().map(|e| value_of(text, e)).collect())
-                .collect::<Result<Vec<Vec<Expr>>, SqlError>>()?,
-            None,
-        ),
-        _ => (Vec::new(), Some(Box::new(self::select(text, *source)?))),
+    let (rows, select) = match insert.source.map(|source| *source) {
+        // `DEFAULT VALUES`: one row of its columns' defaults.
+        None if columns.is_empty() => (vec![Vec::new()], None),
+        None => return Err(SqlError::unsupported(text, "INSERT without VALUES")),
+        Some(source) => match *source.body {
+            SetExpr::Values(values) => (
+                values
+                    .rows
+                    .into_iter()
+                    .map(|row| row.content.into_iter().map(|e| value_of(text, e)).collect())
+                    .collect::<Result<Vec<Vec<Expr>>, SqlError>>()?,
+                None,
+            ),
+            _ => (Vec::new(), Some(Box::new(self::select(text, source)?))),
+        },
     };
     let scope = Scope::enter(vec![(
         Some(table.clone()),
