@@ -2053,6 +2053,8 @@ fn default_name(expression: &SqlExpr) -> String {
         SqlExpr::Nested(expr) => default_name(expr),
         // PostgreSQL names `x::int` after `x`, and `count(*)::int` `count`.
         SqlExpr::Cast { expr, .. } => default_name(expr),
+        // `date '…'` is named `date`.
+        SqlExpr::TypedString(typed) => typed.data_type.to_string().to_lowercase(),
         SqlExpr::Case { .. } => "case".to_string(),
         SqlExpr::Array(_) => "array".to_string(),
         SqlExpr::Trim { trim_where, .. } => match trim_where {
@@ -2303,6 +2305,12 @@ fn expr(text: &str, expression: SqlExpr) -> Result<Expr, SqlError> {
             Type::Text if matches!(data_type, ast::DataType::Array(_)) => expr(text, *inner)?,
             ty => Expr::Cast(Box::new(expr(text, *inner)?), ty),
         },
+        // `timestamptz '2024-05-06 07:08:09+00'`, `date '…'`: the string
+        // cast to the type.
+        SqlExpr::TypedString(typed) => Expr::Cast(
+            Box::new(literal(text, typed.value.value)?),
+            column_type(&typed.data_type).0,
+        ),
         // `ARRAY[a, b]`.
         SqlExpr::Array(array) => Expr::Call(
             Function::Array,
