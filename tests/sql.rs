@@ -4393,6 +4393,50 @@ CREATE TABLE named (id serial PRIMARY KEY, name text NOT NULL);"#,
     );
 }
 
+/// A `DatabaseError`'s fields as pg fills them from PostgreSQL's reply:
+/// severity, constraint, table, column (a NOT NULL refusal's), schema and
+/// detail, for a constraint's refusal and for errors that carry none.
+/// Node 20 with pg 8 printed every line on PostgreSQL 15 (2026-12-04).
+#[test]
+fn a_database_errors_fields_are_pgs() {
+    replies_are(
+        r#"const { Pool } = require('pg');
+const pool = new Pool();
+async function handle(req) {
+  const t = async (label, text, values) => {
+    try { const r = await pool.query(text, values); console.log(label, r.rowCount); }
+    catch (e) { console.log(label, e.name, e.code, e.severity, e.constraint, e.table, e.column, e.schema, e.dataType, JSON.stringify(e.detail), e.hint, e instanceof Error); }
+  };
+  await t('ok', "INSERT INTO users (email, age) VALUES ('a@x', 30)");
+  await t('unique', "INSERT INTO users (email, age) VALUES ('a@x', 31)");
+  await t('notnull', "INSERT INTO users (email) VALUES (NULL)");
+  await t('check', "INSERT INTO users (email, age) VALUES ('b@x', -1)");
+  await t('fk', "INSERT INTO orders (user_id) VALUES (99)");
+  await t('syntax', "SELEC 1");
+  await t('nocol', "SELECT nope FROM users");
+  await t('notable', "SELECT 1 FROM nope");
+  await t('type', "SELECT * FROM users WHERE age = $1", ['abc']);
+  await t('div', "SELECT 1/0");
+  return { ok: true };
+}
+module.exports = { handle };"#,
+        r#"CREATE TABLE users (id serial PRIMARY KEY, email text NOT NULL UNIQUE, age int CHECK (age >= 0));
+CREATE TABLE orders (id serial PRIMARY KEY, user_id int NOT NULL REFERENCES users(id));"#,
+        &[
+            "ok 1",
+            "unique error 23505 ERROR users_email_key users undefined public undefined \"Key (email)=(a@x) already exists.\" undefined true",
+            "notnull error 23502 ERROR undefined users email public undefined \"Failing row contains (3, null, null).\" undefined true",
+            "check error 23514 ERROR users_age_check users undefined public undefined \"Failing row contains (4, b@x, -1).\" undefined true",
+            "fk error 23503 ERROR orders_user_id_fkey orders undefined public undefined \"Key (user_id)=(99) is not present in table \\\"users\\\".\" undefined true",
+            "syntax error 42601 ERROR undefined undefined undefined undefined undefined undefined undefined true",
+            "nocol error 42703 ERROR undefined undefined undefined undefined undefined undefined undefined true",
+            "notable error 42P01 ERROR undefined undefined undefined undefined undefined undefined undefined true",
+            "type error 22P02 ERROR undefined undefined undefined undefined undefined undefined undefined true",
+            "div error 22012 ERROR undefined undefined undefined undefined undefined undefined undefined true",
+        ],
+    );
+}
+
 /// A job queue's statements as production code writes them: claims with
 /// `FOR UPDATE SKIP LOCKED` (in a CTE and in a subquery), `= ANY($1)`,
 /// `count(*) FILTER`, jsonb, `now() - interval`, `date_trunc`, NOWAIT,

@@ -1317,6 +1317,7 @@ fn pg_error(error: &tokio_postgres::Error) -> Value {
             "detail": db.detail(),
             "constraint": db.constraint(),
             "table": db.table(),
+            "column": db.column(),
         }}),
         None => json!({"error": {"code": "08006", "message": error.to_string()}}),
     }

@@ -1512,7 +1512,11 @@
       this.position = undefined;
       this.schema = fields.table ? "public" : undefined;
       this.table = fields.table ?? undefined;
-      this.column = undefined;
+      // The real server names it; the model's NOT NULL refusal names it
+      // in its message, as PostgreSQL's does.
+      this.column =
+        fields.column ??
+        (fields.code === "23502" ? /^null value in column "([^"]+)"/.exec(fields.message)?.[1] : undefined);
       this.dataType = undefined;
       this.constraint = fields.constraint ?? undefined;
     }
