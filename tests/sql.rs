@@ -4393,6 +4393,80 @@ CREATE TABLE named (id serial PRIMARY KEY, name text NOT NULL);"#,
     );
 }
 
+/// Dates as PostgreSQL moves them: `CURRENT_DATE` (the transaction's
+/// date; the model's clock starts on 1970-01-01, so only comparisons that
+/// hold either way are printed), a date plus or minus an integer of days
+/// (a date), two dates' difference (an integer of days, an untyped value
+/// beside a date read as one), and PostgreSQL's errors for a bigint, an
+/// untyped `+` and `integer - date`. Node 20 with pg 8 printed every line
+/// on PostgreSQL 15 (2026-12-04).
+#[test]
+fn dates_move_by_days_as_on_postgresql() {
+    replies_are(
+        r#"const { Pool } = require('pg');
+const pool = new Pool();
+async function handle(req) {
+  const q = async (label, text, values) => {
+    try { const r = await pool.query(text, values); console.log(label, JSON.stringify(r.rows)); }
+    catch (e) { console.log(label, 'ERR', e.code, e.message.slice(0, 120)); }
+  };
+  await q('cd', "SELECT CURRENT_DATE = now()::date AS same");
+  await q('plus', "SELECT '2024-01-31'::date + 1 AS d");
+  await q('minus', "SELECT '2024-03-01'::date - '2024-02-01'::date AS days");
+  await q('minusint', "SELECT '2024-03-01'::date - 1 AS d");
+  await q('plusiv', "SELECT '2024-01-31'::date + interval '1 month' AS d");
+  await q('age', "SELECT extract(day from '2024-03-01'::timestamptz - '2024-02-01'::timestamptz) AS d");
+  await q('epoch', "SELECT extract(epoch from '2024-03-01 00:00:00+00'::timestamptz)::bigint AS e");
+  return { ok: true };
+}
+module.exports = { handle };"#,
+        "CREATE TABLE t (id int PRIMARY KEY);",
+        &[
+            "cd [{\"same\":true}]",
+            "plus [{\"d\":\"2024-02-01T00:00:00.000Z\"}]",
+            "minus [{\"days\":29}]",
+            "minusint [{\"d\":\"2024-02-29T00:00:00.000Z\"}]",
+            "plusiv [{\"d\":\"2024-02-29T00:00:00.000Z\"}]",
+            "age [{\"d\":\"29\"}]",
+            "epoch [{\"e\":\"1709251200\"}]",
+        ],
+    );
+    replies_are(
+        r#"const { Pool } = require('pg');
+const pool = new Pool();
+async function handle(req) {
+  const q = async (label, text, values) => {
+    try { const r = await pool.query(text, values); console.log(label, JSON.stringify(r.rows)); }
+    catch (e) { console.log(label, 'ERR', e.code, e.message.slice(0, 120)); }
+  };
+  await q('param', "SELECT '2024-01-31'::date + $1 AS d", ['7']);
+  await q('text', "SELECT '2024-01-31'::date + '1 day' AS d");
+  await q('col', "SELECT due + 2 AS d, due - '2024-01-01'::date AS n FROM tasks");
+  await q('where', "SELECT count(*)::int AS n FROM tasks WHERE due < CURRENT_DATE + 30 OR due - CURRENT_DATE > 1000");
+  await q('bigint', "SELECT '2024-01-31'::date - 2::bigint AS d");
+  await q('unknown', "SELECT '2024-03-01'::date - '2024-02-01' AS n");
+  await q('intdate', "SELECT 3 + '2024-03-01'::date AS d, 3 - 1 AS x");
+  await q('minusdate', "SELECT 3 - '2024-03-01'::date AS d");
+  await q('cmp', "SELECT '2024-03-01'::date > '2024-02-01'::date AS gt, CURRENT_DATE = CURRENT_DATE + 0 AS same");
+  return { ok: true };
+}
+module.exports = { handle };"#,
+        r#"CREATE TABLE tasks (id int PRIMARY KEY, due date NOT NULL);
+INSERT INTO tasks VALUES (1, '2024-01-10'), (2, '2099-01-01');"#,
+        &[
+            "param ERR 42725 operator is not unique: date + unknown",
+            "text ERR 42725 operator is not unique: date + unknown",
+            "col [{\"d\":\"2024-01-12T00:00:00.000Z\",\"n\":9},{\"d\":\"2099-01-03T00:00:00.000Z\",\"n\":27394}]",
+            "where [{\"n\":2}]",
+            "bigint ERR 42883 operator does not exist: date - bigint",
+            "unknown [{\"n\":29}]",
+            "intdate [{\"d\":\"2024-03-04T00:00:00.000Z\",\"x\":2}]",
+            "minusdate ERR 42883 operator does not exist: integer - date",
+            "cmp [{\"gt\":true,\"same\":true}]",
+        ],
+    );
+}
+
 /// A `DatabaseError`'s fields as pg fills them from PostgreSQL's reply:
 /// severity, constraint, table, column (a NOT NULL refusal's), schema and
 /// detail, for a constraint's refusal and for errors that carry none.

@@ -2595,6 +2595,8 @@ fn call(text: &str, function: ast::Function) -> Result<Expr, SqlError> {
         .collect::<Result<_, _>>()?;
     let function = match (name.as_str(), args.len()) {
         ("now" | "current_timestamp" | "localtimestamp", 0) => return Ok(Expr::Now),
+        // The transaction's date, in the session's zone (UTC).
+        ("current_date", 0) => return Ok(Expr::Cast(Box::new(Expr::Now), Type::Date)),
         ("gen_random_uuid", 0) => return Ok(Expr::Uuid),
         ("coalesce", n) if n > 0 => return Ok(Expr::Coalesce(args)),
         ("lower", 1) => Function::Lower,

@@ -493,6 +493,28 @@ fn operate(
         Op::And | Op::Or | Op::Concat | Op::JsonGet | Op::JsonText | Op::Modulo
     ) {
         let types = (type_of(left, ctx), type_of(right, ctx));
+        // A date moves by an integer of days or an interval: PostgreSQL
+        // has no operator for another type, and several for an untyped
+        // value.
+        if matches!(op, Op::Plus | Op::Minus)
+            && (types.0 == Type::Date || types.1 == Type::Date)
+            && temporal(types.0, op, types.1).is_none()
+        {
+            let name = |expr: &Expr, ty: Type| if untyped(expr) { "unknown" } else { ty.name() };
+            let (code, what) = match untyped(left) || untyped(right) {
+                true => ("42725", "is not unique"),
+                false => ("42883", "does not exist"),
+            };
+            return Err(error(
+                code,
+                format!(
+                    "operator {what}: {} {} {}",
+                    name(left, types.0),
+                    symbol(op),
+                    name(right, types.1)
+                ),
+            ));
+        }
         if types.0 == Type::Interval
             || types.1 == Type::Interval
             || temporal(types.0, op, types.1).is_some()
@@ -620,6 +642,25 @@ fn temporal_binary(a: &Value, ta: Type, op: Op, b: &Value, tb: Type) -> Result<V
     }
     let shown = |i: Interval| Value::String(i.output());
     Ok(match (temporal(ta, op, tb), ta, tb) {
+        // A date moved by whole days.
+        (Some(Type::Date), _, _) => {
+            let (date, days) = if ta == Type::Date { (a, b) } else { (b, a) };
+            let by = Interval {
+                months: 0,
+                days: number(days)? as i64,
+                micros: 0,
+            };
+            let sign = if op == Op::Minus { -1 } else { 1 };
+            let moved = super::time::shift(&kept(date, Type::Date)?, by, sign)?;
+            Value::String(super::time::parse_date(&moved)?)
+        }
+        // Two dates' whole days apart.
+        (Some(Type::Int), _, _) => {
+            match super::time::between(&kept(a, Type::Date)?, &kept(b, Type::Date)?) {
+                Some(apart) => Value::from(apart.days),
+                None => return Err(error("22008", "cannot subtract infinite dates".into())),
+            }
+        }
         (Some(Type::Timestamp), Type::Interval, _) => {
             Value::String(super::time::shift(&kept(b, tb)?, interval(a)?, 1)?)
         }

@@ -300,8 +300,9 @@ pub fn is_numeric(expr: &Expr, ctx: &Context) -> bool {
 }
 
 /// The type of `a op b` when a side is a time: a timestamp (or a date)
-/// moved by an interval, two timestamps' difference, intervals added or
-/// scaled. `None` when neither side is one.
+/// moved by an interval, a date moved by days, two timestamps' difference
+/// (two dates': whole days), intervals added or scaled. `None` when
+/// neither side is one.
 pub fn temporal(a: Type, op: Op, b: Type) -> Option<Type> {
     use Type::{Date, Interval as I, Timestamp as T};
     let number = |t: Type| {
@@ -313,6 +314,10 @@ pub fn temporal(a: Type, op: Op, b: Type) -> Option<Type> {
     Some(match (a, op, b) {
         (T | Date, Op::Plus | Op::Minus, I) | (I, Op::Plus, T | Date) => T,
         (T | Date, Op::Minus, T | Date) if a == T || b == T => I,
+        // An untyped value beside a date is one (PostgreSQL's `date -
+        // date`, the one operator of that shape).
+        (Date | Type::Text, Op::Minus, Date | Type::Text) if a == Date || b == Date => Type::Int,
+        (Date, Op::Plus | Op::Minus, Type::Int) | (Type::Int, Op::Plus, Date) => Date,
         (I, Op::Plus | Op::Minus, I) => I,
         (I, Op::Multiply | Op::Divide, n) | (n, Op::Multiply, I) if number(n) => I,
         _ => return None,
