@@ -4467,6 +4467,40 @@ INSERT INTO tasks VALUES (1, '2024-01-10'), (2, '2099-01-01');"#,
     );
 }
 
+/// `to_timestamp(seconds)`: whole, fractional (to the millisecond), from a
+/// parameter in milliseconds, NULL, and named after the function. Node 20
+/// with pg 8 printed every line on PostgreSQL 15 (2026-12-04).
+#[test]
+fn to_timestamp_answers_as_postgresql() {
+    replies_are(
+        r#"const { Pool } = require('pg');
+const pool = new Pool();
+async function handle(req) {
+  const q = async (label, text, values) => {
+    try { const r = await pool.query(text, values); console.log(label, JSON.stringify(r.rows)); }
+    catch (e) { console.log(label, 'ERR', e.code, e.message.slice(0, 120)); }
+  };
+  await q('int', 'SELECT to_timestamp(1709251200) AS t');
+  await q('frac', 'SELECT to_timestamp(1709251200.5) AS t');
+  await q('param', 'SELECT to_timestamp($1 / 1000.0) AS t', [1709251200123]);
+  await q('null', 'SELECT to_timestamp(NULL) AS t');
+  await q('cmp', "SELECT to_timestamp(0) = 'epoch'::timestamptz AS same, to_timestamp(86400)::date AS d");
+  await q('name', 'SELECT to_timestamp(1)');
+  return { ok: true };
+}
+module.exports = { handle };"#,
+        "CREATE TABLE t (id int PRIMARY KEY);",
+        &[
+            "int [{\"t\":\"2024-03-01T00:00:00.000Z\"}]",
+            "frac [{\"t\":\"2024-03-01T00:00:00.500Z\"}]",
+            "param [{\"t\":\"2024-03-01T00:00:00.123Z\"}]",
+            "null [{\"t\":null}]",
+            "cmp [{\"same\":true,\"d\":\"1970-01-02T00:00:00.000Z\"}]",
+            "name [{\"to_timestamp\":\"1970-01-01T00:00:01.000Z\"}]",
+        ],
+    );
+}
+
 /// A `DatabaseError`'s fields as pg fills them from PostgreSQL's reply:
 /// severity, constraint, table, column (a NOT NULL refusal's), schema and
 /// detail, for a constraint's refusal and for errors that carry none.

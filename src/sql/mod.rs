@@ -1128,6 +1128,8 @@ pub enum Function {
     Floor,
     /// `date_trunc(unit, t)` (`script::sql::dates`).
     DateTrunc,
+    /// `to_timestamp(seconds)`: that many seconds after 1970 began.
+    ToTimestamp,
     /// `extract(field FROM t)`, a numeric; the field is the first
     /// argument, as a text.
     Extract,

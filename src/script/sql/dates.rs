@@ -16,6 +16,29 @@ use super::value::error;
 
 const MS_PER_DAY: i64 = 86_400_000;
 
+/// `to_timestamp(seconds)`: the instant that many seconds after
+/// 1970-01-01 UTC, to the millisecond the model keeps (`infinity` for an
+/// infinite number, PostgreSQL's 22008 past its range).
+pub fn from_epoch(seconds: &Value) -> Result<Value, SqlError> {
+    if seconds.is_null() {
+        return Ok(Value::Null);
+    }
+    let seconds = super::value::number(seconds)?;
+    if seconds.is_infinite() {
+        let sign = if seconds < 0.0 { "-" } else { "" };
+        return Ok(Value::String(format!("{sign}infinity")));
+    }
+    let ms = (seconds * 1000.0).round();
+    // PostgreSQL's range: 4714 BC to 294276 AD.
+    if seconds.is_nan() || !(-210_866_803_200_000.0..9_224_318_016_000_000.0).contains(&ms) {
+        return Err(error(
+            "22008",
+            format!("timestamp out of range: \"{seconds}\""),
+        ));
+    }
+    Ok(Value::String(timestamp(ms)))
+}
+
 /// What a date function was given, by its type.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Given {

@@ -316,6 +316,9 @@ pub fn eval(
                 .collect::<Result<Vec<_>, SqlError>>()?;
             json::call(*function, values)?
         }
+        Expr::Call(Function::ToTimestamp, args) => {
+            dates::from_epoch(&eval(&args[0], row, excluded, ctx)?)?
+        }
         Expr::Call(function @ (Function::DateTrunc | Function::Extract | Function::DatePart), args) => {
             let (unit, value) = (
                 eval(&args[0], row, excluded, ctx)?,

@@ -226,7 +226,7 @@ pub fn type_of(expr: &Expr, ctx: &Context) -> Type {
                 _ => Type::Float,
             },
             Function::ArrayLength | Function::Cardinality | Function::ArrayPosition => Type::Int,
-            Function::DateTrunc => Type::Timestamp,
+            Function::DateTrunc | Function::ToTimestamp => Type::Timestamp,
             Function::Json(function) => match function.is_binary() {
                 true => Type::Jsonb,
                 false => Type::Json,
