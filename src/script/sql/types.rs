@@ -191,7 +191,17 @@ pub fn type_of(expr: &Expr, ctx: &Context) -> Type {
         // An `xid`; its text is a number, as a bigint's is.
         Expr::Xmax => Type::BigInt,
         Expr::Negate(inner) => type_of(inner, ctx),
-        Expr::Coalesce(list) => list.first().map_or(Type::Text, |e| type_of(e, ctx)),
+        // Its first typed argument's (an untyped NULL, string or parameter
+        // takes the others' type, as PostgreSQL resolves one), else text.
+        Expr::Coalesce(list) => list
+            .iter()
+            .find(|e| {
+                !matches!(
+                    e,
+                    Expr::Value(Value::String(_) | Value::Null) | Expr::Param(_)
+                )
+            })
+            .map_or(Type::Text, |e| type_of(e, ctx)),
         Expr::Not(_)
         | Expr::IsNull(..)
         | Expr::InList(..)
