@@ -4313,7 +4313,7 @@ pool.on('connect', (client) => {
 let acquires = 0;
 pool.on('acquire', () => { acquires += 1; });
 const released = [];
-pool.on('release', (err) => released.push(err ? err.code : 'ok'));
+pool.on('release', (err) => released.push(err ? (err instanceof Error ? '' : '!') + err.code : 'ok'));
 pool.on('remove', () => { removes += 1; });
 async function handle(req) {
   const r = await pool.query("SELECT current_setting('lock_timeout') AS t, current_setting('app.tenant') AS a");

@@ -1657,8 +1657,10 @@
       done?.(error);
       throw error;
     }
-    done?.(reply.error);
-    if (reply.error) throw new DatabaseError(reply.error);
+    // One error for the caller and for `done` (pg-pool's release(err)).
+    const error = reply.error && new DatabaseError(reply.error);
+    done?.(error);
+    if (error) throw error;
     const parsers = reply.fields.map((field) => {
       const user = pgUserParsers.get(field.dataTypeID);
       return user ? (value) => user(pgText(value, field.dataTypeID)) : pgParsers[field.dataTypeID];
