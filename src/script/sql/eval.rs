@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::interval::Interval;
 use super::numeric::Decimal;
 use super::parse::{Element, Expr, Function, Op, SqlError, Type};
-use super::types::{arithmetic, temporal, Arithmetic};
+use super::types::{arithmetic, temporal, untyped, Arithmetic};
 pub use super::types::{is_numeric, type_of, Context};
 pub use super::value::{cast, cast_as, compare_as, sql_equal, text, Row};
 use super::value::{
@@ -530,15 +530,6 @@ fn operate(
         Op::And | Op::Or | Op::Concat | Op::JsonGet | Op::JsonText
     ) && arithmetic(left, ctx).max(arithmetic(right, ctx)) == Arithmetic::Numeric;
     binary(&a, op, &b, numeric)
-}
-
-/// A literal's or a parameter's value, whose type PostgreSQL takes from
-/// the other side (an array's, beside an array).
-fn untyped(expr: &Expr) -> bool {
-    matches!(
-        expr,
-        Expr::Value(Value::String(_) | Value::Null) | Expr::Param(_)
-    )
 }
 
 /// `a op b` on arrays (`@>`, `<@`, `&&`, `[i]`, and `||` beside an

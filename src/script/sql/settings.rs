@@ -67,6 +67,11 @@ impl Settings {
         }
     }
 
+    /// A parameter's value now: its `LOCAL` one, else the session's.
+    fn current(&self, name: &str) -> Option<&(String, String, u64)> {
+        get(&self.local, name).or_else(|| get(&self.session, name))
+    }
+
     /// `RESET ALL`.
     pub fn reset_all(&mut self, in_txn: bool) {
         if in_txn && self.before.is_none() {
@@ -86,18 +91,18 @@ impl Settings {
         default: Option<&String>,
         open: Option<Isolation>,
     ) -> Result<String, SqlError> {
-        let set = get(&self.local, name).or_else(|| get(&self.session, name));
+        let set = self.current(name);
         if name == "transaction_isolation" {
             // Outside a block, the default's own name.
-            let default = get(&self.local, "default_transaction_isolation")
-                .or_else(|| get(&self.session, "default_transaction_isolation"));
-            return Ok(match (open, default) {
-                (None, Some((_, text, _))) => text,
-                (None, None) | (Some(Isolation::ReadCommitted), _) => "read committed",
-                (Some(Isolation::RepeatableRead), _) => "repeatable read",
-                (Some(Isolation::Serializable), _) => "serializable",
-            }
-            .to_string());
+            return Ok(
+                match (open, self.current("default_transaction_isolation")) {
+                    (None, Some((_, text, _))) => text,
+                    (None, None) | (Some(Isolation::ReadCommitted), _) => "read committed",
+                    (Some(Isolation::RepeatableRead), _) => "repeatable read",
+                    (Some(Isolation::Serializable), _) => "serializable",
+                }
+                .to_string(),
+            );
         }
         let placeholder = self.placeholders.iter().any(|n| n == name);
         set.map(|(_, text, _)| text)
@@ -116,9 +121,10 @@ impl Settings {
     /// none and of a statement outside a block (READ UNCOMMITTED runs as
     /// READ COMMITTED, as on PostgreSQL).
     pub fn default_isolation(&self) -> Isolation {
-        let name = "default_transaction_isolation";
-        let set = get(&self.local, name).or_else(|| get(&self.session, name));
-        match set.map(|(_, text, _)| text.as_str()) {
+        match self
+            .current("default_transaction_isolation")
+            .map(|(_, text, _)| text.as_str())
+        {
             Some("serializable") => Isolation::Serializable,
             Some("repeatable read") => Isolation::RepeatableRead,
             _ => Isolation::ReadCommitted,
@@ -127,8 +133,7 @@ impl Settings {
 
     /// A time parameter's milliseconds (0: none, its default).
     pub fn millis(&self, name: &str) -> u64 {
-        let set = get(&self.local, name).or_else(|| get(&self.session, name));
-        set.map_or(0, |&(_, _, ms)| ms)
+        self.current(name).map_or(0, |&(_, _, ms)| ms)
     }
 
     /// The session's transaction ended: its `LOCAL` values go, and if it

@@ -195,12 +195,7 @@ pub fn type_of(expr: &Expr, ctx: &Context) -> Type {
         // takes the others' type, as PostgreSQL resolves one), else text.
         Expr::Coalesce(list) => list
             .iter()
-            .find(|e| {
-                !matches!(
-                    e,
-                    Expr::Value(Value::String(_) | Value::Null) | Expr::Param(_)
-                )
-            })
+            .find(|e| !untyped(e))
             .map_or(Type::Text, |e| type_of(e, ctx)),
         Expr::Not(_)
         | Expr::IsNull(..)
@@ -301,6 +296,16 @@ fn array_type(array: &Expr, element: &Expr, ctx: &Context) -> Type {
         array @ Type::Array(_) => array,
         _ => Type::Array(Element::of(type_of(element, ctx)).unwrap_or(Element::Text)),
     }
+}
+
+/// A literal's or a parameter's value, whose type PostgreSQL takes from
+/// the other side (an array's, beside an array; a COALESCE's other
+/// arguments').
+pub fn untyped(expr: &Expr) -> bool {
+    matches!(
+        expr,
+        Expr::Value(Value::String(_) | Value::Null) | Expr::Param(_)
+    )
 }
 
 /// Whether an expression is a `numeric`: a cast to one, a `numeric`
