@@ -791,6 +791,34 @@ fn hashes_agree_with_real_redis() {
     assert_eq!(custom["pears_1"], 4, "{custom}");
 }
 
+/// Float increments on real Redis: every INCRBYFLOAT and HINCRBYFLOAT
+/// the model lands answers the same text there, digit for digit (Redis
+/// adds in the x87's 80-bit long double: `1000.1` is stored as
+/// `1000.09999999999999998`), and so do its refusals.
+#[test]
+fn float_increments_agree_with_real_redis() {
+    let code = r#"
+        import Redis from "ioredis";
+        const redis = new Redis();
+        await redis.set("word", "abc");
+        export async function handle(req) {
+          for (const by of [1000.1, 0.1, -0.3, 123456.789, 1e21, 1e-7, "2.5e3", 5.01]) {
+            await redis.incrbyfloat(`total${req.id % 2}`, by);
+            await redis.hincrbyfloat("totals", `r${req.id}`, by);
+          }
+          try { await redis.incrbyfloat("word", 1); } catch (e) { count("not_a_float"); }
+          try { await redis.hincrbyfloat("totals", "r0", "inf"); } catch (e) { count("infinite"); }
+          count(`total0_${(await redis.get("total0")) !== null}`);
+        }
+    "#;
+    let fragment = "v=1&scenario=script&users=2&clicks=2";
+    let Some(custom) = custom_on_redis(code, fragment) else {
+        return;
+    };
+    assert_eq!(custom["not_a_float"], 4, "{custom}");
+    assert_eq!(custom["infinite"], 4, "{custom}");
+}
+
 /// Sets and lists on real Redis: SADD as an idempotency guard (one of
 /// each user's two clicks gets `1`), SISMEMBER, SMEMBERS (compared
 /// sorted), SREM, RPUSH, LRANGE, LPOP, LREM, LSET, LTRIM and LINDEX answer

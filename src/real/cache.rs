@@ -417,10 +417,30 @@ impl CacheConn {
         command: &str,
         args: &[String],
     ) -> Result<Result<i64, String>, CacheError> {
+        self.redis_write(key, command, args).await
+    }
+
+    /// A write that Redis answers with text: `INCRBYFLOAT`,
+    /// `HINCRBYFLOAT`. `Err` inside: its refusal.
+    pub async fn text_write(
+        &self,
+        key: &str,
+        command: &str,
+        args: &[String],
+    ) -> Result<Result<String, String>, CacheError> {
+        self.redis_write(key, command, args).await
+    }
+
+    async fn redis_write<T: redis::FromRedisValue>(
+        &self,
+        key: &str,
+        command: &str,
+        args: &[String],
+    ) -> Result<Result<T, String>, CacheError> {
         let CacheConn::Redis(conn) = self else {
-            return Err(CacheError("memcached has no hashes or sets".into()));
+            return Err(CacheError(format!("memcached has no {command}")));
         };
-        let written: Result<i64, redis::RedisError> = redis::cmd(command)
+        let written: Result<T, redis::RedisError> = redis::cmd(command)
             .arg(key)
             .arg(args)
             .query_async(&mut conn.clone())

@@ -28,8 +28,8 @@ use crate::run::{ScheduleError, Scheduled};
 use crate::script::call::Call;
 use crate::script::mirror::{CacheAnswer, Mirror};
 use crate::script::world::{
-    sort_members, Expiry, ExpiryChange, HashWrite, ListWrite, LockScript, Only, SetOptions,
-    ZsetWrite,
+    sort_members, stored_text, text_of, Expiry, ExpiryChange, HashWrite, ListWrite, LockScript,
+    Only, SetOptions, ZsetWrite,
 };
 use crate::script::ScriptRun;
 
@@ -506,24 +506,24 @@ impl RealMirror {
                 Call::Get(k) => (
                     format!("GET {k}"),
                     match cache.get(&key(k)).await {
-                        Ok(found) => Ok(found.map(|text| unwire(&text))),
+                        Ok(found) => Ok(found.map(|text| stored_text(&text))),
                         Err(error) => failed(error),
                     },
                 ),
                 Call::Set(k, value, ttl) => (
-                    format!("SET {k} {}", wire(value)),
-                    match cache.set(&key(k), &wire(value), *ttl).await {
+                    format!("SET {k} {}", text_of(value)),
+                    match cache.set(&key(k), &text_of(value), *ttl).await {
                         Ok(()) => Ok(Some(Value::Bool(true))),
                         Err(error) => failed(error),
                     },
                 ),
                 Call::Add(k, value, ttl) => (
-                    format!("ADD {k} {}", wire(value)),
-                    yes(cache.add(&key(k), &wire(value), *ttl).await),
+                    format!("ADD {k} {}", text_of(value)),
+                    yes(cache.add(&key(k), &text_of(value), *ttl).await),
                 ),
                 Call::Replace(k, value, ttl) => (
-                    format!("REPLACE {k} {}", wire(value)),
-                    yes(cache.replace(&key(k), &wire(value), *ttl).await),
+                    format!("REPLACE {k} {}", text_of(value)),
+                    yes(cache.replace(&key(k), &text_of(value), *ttl).await),
                 ),
                 Call::Delete(k) => (format!("DELETE {k}"), yes(cache.delete(&key(k)).await)),
                 Call::Expire(k, expiry, only) => {
@@ -554,19 +554,21 @@ impl RealMirror {
                 Call::GetDelete(k) => (
                     format!("GETDEL {k}"),
                     match cache.string_reply("GETDEL", &key(k), &[]).await {
-                        Ok(Ok(found)) => Ok(found.map(|text| unwire(&text))),
+                        Ok(Ok(found)) => Ok(found.map(|text| stored_text(&text))),
                         Ok(Err(message)) => Err(message),
                         Err(error) => failed(error),
                     },
                 ),
                 Call::SetWith(k, value, options) => {
-                    let mut args = vec![wire(value)];
+                    let mut args = vec![text_of(value)];
                     args.extend(set_words(options, now));
                     let args: Vec<&str> = args.iter().map(String::as_str).collect();
                     (
                         format!("SET {k} {}", args.join(" ")),
                         match cache.string_reply("SET", &key(k), &args).await {
-                            Ok(Ok(reply)) if options.get => Ok(reply.map(|text| unwire(&text))),
+                            Ok(Ok(reply)) if options.get => {
+                                Ok(reply.map(|text| stored_text(&text)))
+                            }
                             Ok(Ok(reply)) => Ok(Some(Value::Bool(reply.is_some()))),
                             Ok(Err(message)) => Err(message),
                             Err(error) => failed(error),
@@ -585,16 +587,18 @@ impl RealMirror {
                     (
                         format!("GETEX {k} {}", args.join(" ")),
                         match cache.string_reply("GETEX", &key(k), &args).await {
-                            Ok(Ok(found)) => Ok(found.map(|text| unwire(&text))),
+                            Ok(Ok(found)) => Ok(found.map(|text| stored_text(&text))),
                             Ok(Err(message)) => Err(message),
                             Err(error) => failed(error),
                         },
                     )
                 }
                 Call::DeleteIf(k, value) => (
-                    format!("DELETE {k} IF {}", wire(value)),
+                    format!("DELETE {k} IF {}", text_of(value)),
                     match cache.get(&key(k)).await {
-                        Ok(Some(text)) if text == wire(value) => yes(cache.delete(&key(k)).await),
+                        Ok(Some(text)) if text == text_of(value) => {
+                            yes(cache.delete(&key(k)).await)
+                        }
                         Ok(_) => Ok(Some(Value::Bool(false))),
                         Err(error) => failed(error),
                     },
@@ -611,6 +615,17 @@ impl RealMirror {
                                 Err(error) => failed(error),
                             }
                         }
+                        Ok(Err(message)) => Err(message),
+                        Err(error) => failed(error),
+                    },
+                ),
+                Call::IncrFloat(k, by) => (
+                    format!("INCRBYFLOAT {k} {by}"),
+                    match cache
+                        .text_write(&key(k), "INCRBYFLOAT", std::slice::from_ref(by))
+                        .await
+                    {
+                        Ok(Ok(text)) => Ok(Some(Value::String(text))),
                         Ok(Err(message)) => Err(message),
                         Err(error) => failed(error),
                     },
@@ -640,7 +655,7 @@ impl RealMirror {
                     // Redlock's script on the keys, read then written:
                     // nothing else runs between (the replay is one call
                     // at a time).
-                    let text = wire(value);
+                    let text = text_of(value);
                     let played = async {
                         let mut found = Vec::new();
                         for k in keys {
@@ -687,7 +702,7 @@ impl RealMirror {
                         Ok(Ok(read)) => Ok(Some(Value::Object(
                             read.into_iter()
                                 .map(|(field, value)| {
-                                    (field, value.map_or(Value::Null, |text| unwire(&text)))
+                                    (field, value.map_or(Value::Null, |text| stored_text(&text)))
                                 })
                                 .collect(),
                         ))),
@@ -701,28 +716,37 @@ impl RealMirror {
                             "HSET",
                             pairs
                                 .iter()
-                                .flat_map(|(f, v)| [f.clone(), wire(v)])
+                                .flat_map(|(f, v)| [f.clone(), text_of(v)])
                                 .collect(),
                         ),
                         HashWrite::Set(pairs, true) => (
                             "HSETNX",
                             pairs
                                 .iter()
-                                .flat_map(|(f, v)| [f.clone(), wire(v)])
+                                .flat_map(|(f, v)| [f.clone(), text_of(v)])
                                 .collect(),
                         ),
                         HashWrite::Delete(fields) => ("HDEL", fields.clone()),
                         HashWrite::IncrBy(field, by) => {
                             ("HINCRBY", vec![field.clone(), (*by as i64).to_string()])
                         }
+                        HashWrite::IncrByFloat(field, by) => {
+                            ("HINCRBYFLOAT", vec![field.clone(), by.clone()])
+                        }
                     };
                     (
                         format!("{command} {k} {}", args.join(" ")),
-                        match cache.count_write(&key(k), command, &args).await {
-                            Ok(Ok(n)) => Ok(Some(json!(n))),
-                            Ok(Err(message)) => Err(message),
-                            Err(error) => failed(error),
-                        },
+                        match command {
+                            "HINCRBYFLOAT" => cache
+                                .text_write(&key(k), command, &args)
+                                .await
+                                .map(|reply| reply.map(Value::String)),
+                            _ => cache
+                                .count_write(&key(k), command, &args)
+                                .await
+                                .map(|reply| reply.map(|n| json!(n))),
+                        }
+                        .map_or_else(failed, |reply| reply.map(Some)),
                     )
                 }
                 Call::SetRead(k, asked) => (
@@ -739,7 +763,7 @@ impl RealMirror {
                                 read.into_iter()
                                     .map(|text| match asked {
                                         None => Value::String(text),
-                                        Some(_) => unwire(&text),
+                                        Some(_) => stored_text(&text),
                                     })
                                     .collect(),
                             )))
@@ -763,7 +787,7 @@ impl RealMirror {
                     format!("LRANGE {k} {start} {stop}"),
                     match cache.list_items(&key(k), None, (*start, *stop)).await {
                         Ok(Ok(items)) => Ok(Some(Value::Array(
-                            items.iter().map(|text| unwire(text)).collect(),
+                            items.iter().map(|text| stored_text(text)).collect(),
                         ))),
                         Ok(Err(message)) => Err(message),
                         Err(error) => failed(error),
@@ -771,7 +795,7 @@ impl RealMirror {
                 ),
                 Call::ListWrite(k, ListWrite::Push { left, values }) => {
                     let command = if *left { "LPUSH" } else { "RPUSH" };
-                    let values: Vec<String> = values.iter().map(wire).collect();
+                    let values: Vec<String> = values.iter().map(text_of).collect();
                     (
                         format!("{command} {k} {}", values.join(" ")),
                         match cache.count_write(&key(k), command, &values).await {
@@ -788,16 +812,16 @@ impl RealMirror {
                         .await
                     {
                         Ok(Ok(items)) => Ok(Some(Value::Array(
-                            items.iter().map(|text| unwire(text)).collect(),
+                            items.iter().map(|text| stored_text(text)).collect(),
                         ))),
                         Ok(Err(message)) => Err(message),
                         Err(error) => failed(error),
                     },
                 ),
                 Call::ListWrite(k, ListWrite::Remove { count, value }) => (
-                    format!("LREM {k} {count} {}", wire(value)),
+                    format!("LREM {k} {count} {}", text_of(value)),
                     match cache
-                        .count_write(&key(k), "LREM", &[count.to_string(), wire(value)])
+                        .count_write(&key(k), "LREM", &[count.to_string(), text_of(value)])
                         .await
                     {
                         Ok(Ok(n)) => Ok(Some(json!(n))),
@@ -811,7 +835,7 @@ impl RealMirror {
                             ("LTRIM", [start.to_string(), stop.to_string()])
                         }
                         ListWrite::Set { index, value } => {
-                            ("LSET", [index.to_string(), wire(value)])
+                            ("LSET", [index.to_string(), text_of(value)])
                         }
                         _ => unreachable!("matched above"),
                     };
@@ -908,7 +932,7 @@ impl RealMirror {
                             .string_reply("LMOVE", &key(k), &[&key(to), from_side, to_side])
                             .await
                         {
-                            Ok(Ok(moved)) => Ok(moved.map(|text| unwire(&text))),
+                            Ok(Ok(moved)) => Ok(moved.map(|text| stored_text(&text))),
                             Ok(Err(message)) => Err(message),
                             Err(error) => failed(error),
                         },
@@ -1195,36 +1219,11 @@ fn zset_command(write: &ZsetWrite) -> (&'static str, Vec<String>) {
     }
 }
 
-/// A cache value as the real server stores it: a string as it is, a number
-/// in its shortest form, anything else as JSON.
-pub fn wire(value: &Value) -> String {
-    match value {
-        Value::String(text) => text.clone(),
-        other => other.to_string(),
-    }
-}
-
-/// A stored string as the simulated cache holds it: integers are numbers
-/// (as the prelude's Redis keeps them, so INCR reads them), the rest text.
-fn unwire(text: &str) -> Value {
-    let digits = text.strip_prefix('-').unwrap_or(text);
-    let integer = !digits.is_empty()
-        && digits.len() <= 15
-        && digits.bytes().all(|b| b.is_ascii_digit())
-        && (digits == "0" || !digits.starts_with('0'));
-    match integer {
-        true => text
-            .parse::<i64>()
-            .map_or_else(|_| json!(text), |n| json!(n)),
-        false => json!(text),
-    }
-}
-
 /// Two cache answers agree when they store and read the same bytes, or
 /// both refuse.
 fn same_cache_answer(simulated: &CacheAnswer, real: &CacheAnswer) -> bool {
     match (simulated, real) {
-        (Ok(a), Ok(b)) => a.as_ref().map(wire) == b.as_ref().map(wire),
+        (Ok(a), Ok(b)) => a.as_ref().map(text_of) == b.as_ref().map(text_of),
         (Err(_), Err(_)) => true,
         _ => false,
     }
@@ -1297,7 +1296,7 @@ fn literal(value: &Value) -> String {
                     Value::Null => "NULL".to_string(),
                     other => format!(
                         "\"{}\"",
-                        wire(other).replace('\\', "\\\\").replace('"', "\\\"")
+                        text_of(other).replace('\\', "\\\\").replace('"', "\\\"")
                     ),
                 })
                 .collect();
@@ -1470,13 +1469,13 @@ mod tests {
 
     #[test]
     fn cache_values_go_to_the_wire_and_back_as_the_prelude_keeps_them() {
-        assert_eq!(wire(&json!("a b")), "a b");
-        assert_eq!(wire(&json!(12)), "12");
-        assert_eq!(wire(&json!({"a": 1})), "{\"a\":1}");
-        assert_eq!(unwire("12"), json!(12));
-        assert_eq!(unwire("-3"), json!(-3));
-        assert_eq!(unwire("012"), json!("012"));
-        assert_eq!(unwire("1.5"), json!("1.5"));
+        assert_eq!(text_of(&json!("a b")), "a b");
+        assert_eq!(text_of(&json!(12)), "12");
+        assert_eq!(text_of(&json!({"a": 1})), "{\"a\":1}");
+        assert_eq!(stored_text("12"), json!(12));
+        assert_eq!(stored_text("-3"), json!(-3));
+        assert_eq!(stored_text("012"), json!("012"));
+        assert_eq!(stored_text("1.5"), json!("1.5"));
         assert!(same_cache_answer(
             &Ok(Some(json!(12))),
             &Ok(Some(json!("12")))

@@ -22,6 +22,8 @@ pub enum Call {
     Delete(String),
     DeleteIf(String, Value),
     Incr(String, f64),
+    /// Redis's `INCRBYFLOAT`, its increment as the client sends it.
+    IncrFloat(String, String),
     /// memcached's `replace` (and Redis's `SET XX`).
     Replace(String, Value, Micros),
     /// Redis's `PEXPIRE` or `PEXPIREAT`: a new expiry for a live key (one
@@ -125,6 +127,7 @@ impl Call {
             | Call::Delete(key)
             | Call::DeleteIf(key, _)
             | Call::Incr(key, _)
+            | Call::IncrFloat(key, _)
             | Call::Replace(key, ..)
             | Call::Expire(key, ..)
             | Call::Pttl(key)
@@ -194,7 +197,7 @@ impl Call {
             Call::Add(..) => OpKind::CacheAdd,
             Call::Delete(_) => OpKind::CacheDelete,
             Call::DeleteIf(..) => OpKind::CacheDeleteIf,
-            Call::Incr(..) | Call::Counter(..) => OpKind::CacheIncr,
+            Call::Incr(..) | Call::IncrFloat(..) | Call::Counter(..) => OpKind::CacheIncr,
             Call::Replace(..) => OpKind::CacheReplace,
             Call::Expire(..) => OpKind::CacheExpire,
             Call::Pttl(_) => OpKind::CacheTtl,
@@ -209,7 +212,9 @@ impl Call {
             },
             Call::Locks(..) => OpKind::CacheLockScript,
             Call::HashRead(..) => OpKind::CacheHashGet,
-            Call::HashWrite(_, HashWrite::IncrBy(..)) => OpKind::CacheHashIncr,
+            Call::HashWrite(_, HashWrite::IncrBy(..) | HashWrite::IncrByFloat(..)) => {
+                OpKind::CacheHashIncr
+            }
             Call::HashWrite(..) => OpKind::CacheHashSet,
             Call::SetRead(..) => OpKind::CacheSetRead,
             Call::SetWrite(..) => OpKind::CacheSetWrite,

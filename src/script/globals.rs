@@ -378,6 +378,7 @@ pub fn register<'js>(ctx: &Ctx<'js>, link: &Rc<Link>) -> Result<()> {
                 ("getDelete", 1),
                 ("getEx", 2),
                 ("setWith", 2),
+                ("incrFloat", 2),
                 ("counter", 4),
                 ("hashRead", 2),
                 ("hashWrite", 2),
@@ -741,7 +742,15 @@ fn hash_write(write: Json) -> std::result::Result<HashWrite, String> {
         let by = incr.next().and_then(|by| by.as_f64()).unwrap_or(0.0);
         return Ok(HashWrite::IncrBy(field, by));
     }
-    Err("hashWrite: set, del or incr".to_string())
+    if let Some(Json::Array(incr)) = write.remove("incrFloat") {
+        let mut incr = incr.into_iter().map(key_text);
+        let field = incr.next().unwrap_or_default();
+        return Ok(HashWrite::IncrByFloat(
+            field,
+            incr.next().unwrap_or_default(),
+        ));
+    }
+    Err("hashWrite: set, del, incr or incrFloat".to_string())
 }
 
 /// A key as a string (a number keys as its text).
@@ -818,6 +827,7 @@ fn call_of<'js>(ctx: &Ctx<'js>, name: &str, args: &[Value<'js>]) -> Result<Call>
         // `scan(cursor, [pattern, count, type])`.
         "scan" => Call::Scan(scan_call(Json::String(key), json(1)?).map_err(refused)?),
         "setWith" => set_with(key, json(1)?).map_err(refused)?,
+        "incrFloat" => Call::IncrFloat(key, key_text(json(1)?)),
         "hashRead" => Call::HashRead(key, hash_fields(json(1)?)),
         "hashWrite" => Call::HashWrite(key, hash_write(json(1)?).map_err(refused)?),
         "setRead" => Call::SetRead(key, hash_fields(json(1)?)),

@@ -12,6 +12,7 @@ pub mod glob;
 pub mod globals;
 pub mod guard;
 pub mod host;
+pub mod long_double;
 pub mod memory;
 pub mod mirror;
 pub mod modules;

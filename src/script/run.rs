@@ -1112,6 +1112,7 @@ impl ScriptRun {
             | Call::Delete(_)
             | Call::DeleteIf(..)
             | Call::Incr(..)
+            | Call::IncrFloat(..)
             | Call::Replace(..)
             | Call::Expire(..)
             | Call::Persist(_)
@@ -1401,6 +1402,10 @@ impl ScriptRun {
                 Ok(value) => (Ok(Some(number(value))), Outcome::Stored),
                 Err(message) => (Err(Rejection::Type(message)), Outcome::NotStored),
             },
+            Call::IncrFloat(key, by) => match state.cache.incr_float(&key, &by, now) {
+                Ok(value) => (Ok(Some(Value::String(value))), Outcome::Stored),
+                Err(message) => (Err(Rejection::Type(message)), Outcome::NotStored),
+            },
             Call::Replace(key, value, ttl) => answered(
                 state.cache.replace(&key, value, ttl, now),
                 Outcome::Stored,
@@ -1561,7 +1566,7 @@ impl ScriptRun {
                 Err(message) => (Err(Rejection::Type(message)), Outcome::Failed),
             },
             Call::HashWrite(key, write) => match state.cache.hash_write(&key, write, now) {
-                Ok(answer) => (Ok(Some(number(answer))), Outcome::Stored),
+                Ok(answer) => (Ok(Some(answer)), Outcome::Stored),
                 Err(message) => (Err(Rejection::Type(message)), Outcome::NotStored),
             },
             Call::SetRead(key, asked) => match state.cache.members(&key, now) {
@@ -2706,7 +2711,9 @@ fn cache_accesses(call: &Call) -> Vec<(String, Access)> {
             Some(Only::Nx) => one(key, Access::Update),
             _ => one(key, Access::Overwrite),
         },
-        Call::Incr(key, _) | Call::Counter(key, ..) => one(key, Access::Change),
+        Call::Incr(key, _) | Call::IncrFloat(key, _) | Call::Counter(key, ..) => {
+            one(key, Access::Change)
+        }
         Call::Add(key, ..)
         | Call::Delete(key)
         | Call::DeleteIf(key, _)
@@ -2735,7 +2742,9 @@ fn cache_accesses(call: &Call) -> Vec<(String, Access)> {
                 .iter()
                 .map(|field| (hash_field(key, field), Access::Update))
                 .collect(),
-            HashWrite::IncrBy(field, _) => vec![(hash_field(key, field), Access::Change)],
+            HashWrite::IncrBy(field, _) | HashWrite::IncrByFloat(field, _) => {
+                vec![(hash_field(key, field), Access::Change)]
+            }
         },
         _ => Vec::new(),
     }

@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, HashMap};
 use serde_json::{Map, Value};
 
 use crate::config::Micros;
+use crate::script::long_double;
 
 /// A row: a JSON object.
 pub type Row = Map<String, Value>;
@@ -246,6 +247,8 @@ pub enum HashWrite {
     Set(Vec<(String, Value)>, bool),
     Delete(Vec<String>),
     IncrBy(String, f64),
+    /// `HINCRBYFLOAT field by`: `by` as the client sends it (text).
+    IncrByFloat(String, String),
 }
 
 /// A write to a Redis sorted set, as the prelude sends it: the
@@ -477,10 +480,19 @@ impl ScriptCache {
         }
     }
 
-    /// `HSET`, `HSETNX`, `HDEL` or `HINCRBY` on `key`: the number Redis
-    /// answers (fields added, fields deleted, the new value), or its error.
-    /// A hash made here never expires; one left empty is deleted.
-    pub fn hash_write(&mut self, key: &str, write: HashWrite, now: Micros) -> Result<f64, String> {
+    /// `HSET`, `HSETNX`, `HDEL`, `HINCRBY` or `HINCRBYFLOAT` on `key`: what
+    /// Redis answers (fields added, fields deleted, the new value), or its
+    /// error. A hash made here never expires; one left empty is deleted.
+    pub fn hash_write(
+        &mut self,
+        key: &str,
+        write: HashWrite,
+        now: Micros,
+    ) -> Result<Value, String> {
+        if let HashWrite::IncrByFloat(_, by) = &write {
+            // Redis reads the increment before it looks at the key.
+            long_double::hash_increment(by)?;
+        }
         let mut fields = self.hash(key, now)?;
         let (answer, changed) = match write {
             HashWrite::Set(pairs, only_new) => {
@@ -494,14 +506,14 @@ impl ScriptCache {
                     }
                     added += f64::from(u8::from(new));
                 }
-                (added, changed)
+                (number(added), changed)
             }
             HashWrite::Delete(names) => {
                 let gone = names
                     .iter()
                     .filter(|name| fields.remove(name.as_str()).is_some())
                     .count();
-                (gone as f64, gone > 0)
+                (number(gone as f64), gone > 0)
             }
             HashWrite::IncrBy(field, by) => {
                 let old = match fields.get(&field) {
@@ -513,7 +525,13 @@ impl ScriptCache {
                 };
                 let new = old + by;
                 fields.insert(field, number(new));
-                (new, true)
+                (number(new), true)
+            }
+            HashWrite::IncrByFloat(field, by) => {
+                let old = fields.get(&field).map(text_of);
+                let new = long_double::add(old.as_deref(), &by, true)?;
+                fields.insert(field, stored_text(&new));
+                (Value::String(new), true)
             }
         };
         if changed {
@@ -945,6 +963,33 @@ impl ScriptCache {
         }
     }
 
+    /// Redis's `INCRBYFLOAT`: the text it stores and answers (see
+    /// [`long_double`]), or its error. A missing (or expired) key counts
+    /// from 0 and gets no expiry, a live one keeps its expiry.
+    pub fn incr_float(&mut self, key: &str, by: &str, now: Micros) -> Result<String, String> {
+        let old = match self.live(key, now) {
+            Some(entry) if entry.kind != Kind::Value => return Err(WRONGTYPE.to_string()),
+            Some(entry) => Some(text_of(&entry.value)),
+            None => None,
+        };
+        let new = long_double::add(old.as_deref(), by, false)?;
+        match self.entries.get_mut(key) {
+            Some(entry) if old.is_some() => entry.value = stored_text(&new),
+            _ => {
+                self.entries.insert(
+                    key.to_string(),
+                    Entry {
+                        value: stored_text(&new),
+                        expires_at: None,
+                        kind: Kind::Value,
+                    },
+                );
+            }
+        }
+        self.wrote(key);
+        Ok(new)
+    }
+
     /// Stores only if the key is live (memcached's `replace`, Redis's
     /// `SET XX`); answers whether it stored.
     pub fn replace(&mut self, key: &str, value: Value, ttl: Micros, now: Micros) -> bool {
@@ -1333,6 +1378,32 @@ pub fn redis_string(text: String) -> Value {
     match text.parse::<i64>() {
         Ok(n) if integer => Value::from(n),
         _ => Value::String(text),
+    }
+}
+
+/// A stored string as the simulated cache holds it: integers are numbers
+/// (as the prelude's Redis keeps them, its `stored`, so INCR reads them),
+/// the rest text.
+pub fn stored_text(text: &str) -> Value {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    let integer = !digits.is_empty()
+        && digits.len() <= 15
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && (digits == "0" || !digits.starts_with('0'));
+    match integer {
+        true => text
+            .parse::<i64>()
+            .map_or_else(|_| Value::from(text), Value::from),
+        false => Value::from(text),
+    }
+}
+
+/// A cache value as a real server stores it (and `GET` answers it): a
+/// string as it is, a number in its shortest form, anything else as JSON.
+pub fn text_of(value: &Value) -> String {
+    match value {
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
     }
 }
 
@@ -1892,17 +1963,17 @@ mod tests {
         let set = |p| HashWrite::Set(p, false);
         assert_eq!(
             cache.hash_write("h", set(pairs(&[("a", json!(1))])), 0),
-            Ok(1.0)
+            Ok(json!(1))
         );
         let two = pairs(&[("a", json!(2)), ("b", json!("x"))]);
-        assert_eq!(cache.hash_write("h", set(two), 0), Ok(1.0));
+        assert_eq!(cache.hash_write("h", set(two), 0), Ok(json!(1)));
         let only_new = HashWrite::Set(pairs(&[("a", json!(9)), ("c", json!(3))]), true);
-        assert_eq!(cache.hash_write("h", only_new, 0), Ok(1.0));
+        assert_eq!(cache.hash_write("h", only_new, 0), Ok(json!(1)));
         let all = cache.hash("h", 0).unwrap();
         assert_eq!(Value::Object(all), json!({ "a": 2, "b": "x", "c": 3 }));
         let incr = |field: &str, by| HashWrite::IncrBy(field.to_string(), by);
-        assert_eq!(cache.hash_write("h", incr("a", 5.0), 0), Ok(7.0));
-        assert_eq!(cache.hash_write("h", incr("new", 2.0), 0), Ok(2.0));
+        assert_eq!(cache.hash_write("h", incr("a", 5.0), 0), Ok(json!(7)));
+        assert_eq!(cache.hash_write("h", incr("new", 2.0), 0), Ok(json!(2)));
         let refused = cache.hash_write("h", incr("b", 1.0), 0);
         assert_eq!(refused, Err("ERR hash value is not an integer".to_string()));
         // A string command on a hash, a hash command on a string.
@@ -1914,7 +1985,10 @@ mod tests {
         assert_eq!(cache.hash("s", 0), Err(WRONGTYPE.to_string()));
         // Deleting every field deletes the key; a missing key reads empty.
         let fields = ["a", "b", "c", "new", "zz"].map(String::from).to_vec();
-        assert_eq!(cache.hash_write("h", HashWrite::Delete(fields), 0), Ok(4.0));
+        assert_eq!(
+            cache.hash_write("h", HashWrite::Delete(fields), 0),
+            Ok(json!(4))
+        );
         assert_eq!(cache.get("h", 0), Found::Miss);
         assert_eq!(cache.hash("h", 0), Ok(Map::new()));
         // An expiry set on a hash ends it.

@@ -10,16 +10,19 @@
   // reply: strings from GET, 'OK' or null from SET, counts from DEL,
   // numbers from INCR. Integer strings are kept as numbers so INCR reads
   // them, as Redis does.
+  // Its name is its class's, read on the prototype (redis-errors'), so
+  // `JSON.stringify(error)` shows none of it.
   class ReplyError extends Error {
-    constructor(message) {
-      super(message);
-      this.name = "ReplyError";
+    get name() {
+      return this.constructor.name;
     }
   }
   // An argument as the client sends it: ioredis sends null and undefined
   // as an empty string.
+  const argument = (value) => (value === null || value === undefined ? "" : String(value));
+  // A value as the simulated cache stores it: integer strings as numbers.
   const stored = (value) => {
-    const text = value === null || value === undefined ? "" : String(value);
+    const text = argument(value);
     return /^-?(0|[1-9][0-9]{0,14})$/.test(text) ? Number(text) : text;
   };
   const reply = (value) => (value === undefined || value === null ? null : String(value));
@@ -86,6 +89,14 @@
       key,
       { incr: [String(field), integerArgument(by)] },
       (value) => value,
+    ],
+    // Redis's long double arithmetic (src/script/long_double.rs), as
+    // INCRBYFLOAT's: the stored text.
+    hincrbyfloat: (key, field, by) => [
+      "hashWrite",
+      key,
+      { incrFloat: [String(field), argument(by)] },
+      (text) => text,
     ],
   };
   // Each set command, as `hashCommands`.
@@ -687,10 +698,10 @@
     ).split(" ")
   );
   const MODELLED_REDIS =
-    "GET, SET with EX/PX/EXAT/PXAT/NX/XX/KEEPTTL/GET, SETEX, PSETEX, SETNX, DEL, UNLINK, EXISTS, INCR/DECR(BY), KEYS, SCAN, " +
+    "GET, SET with EX/PX/EXAT/PXAT/NX/XX/KEEPTTL/GET, SETEX, PSETEX, SETNX, DEL, UNLINK, EXISTS, INCR/DECR(BY), INCRBYFLOAT, KEYS, SCAN, " +
     "TYPE, STRLEN, APPEND, RENAME, RENAMENX, " +
     "EXPIRE, PEXPIRE, EXPIREAT, PEXPIREAT, TTL, PTTL, PERSIST, GETDEL, GETSET, GETEX, EVAL of check-and-delete and redlock's scripts, PING, MGET, MSET, " +
-    "HSET, HSETNX, HMSET, HGET, HMGET, HGETALL, HDEL, HINCRBY, HEXISTS, HLEN, HKEYS, HVALS, " +
+    "HSET, HSETNX, HMSET, HGET, HMGET, HGETALL, HDEL, HINCRBY, HINCRBYFLOAT, HEXISTS, HLEN, HKEYS, HVALS, " +
     "SADD, SREM, SMEMBERS, SCARD, SISMEMBER, SMISMEMBER, LPUSH, RPUSH, LPOP, RPOP, LRANGE, LLEN, " +
     "LINDEX, LTRIM, LREM, LSET, LMOVE, RPOPLPUSH, PUBLISH (no one subscribes), " +
     "ZADD, ZINCRBY, ZREM, ZREMRANGEBYSCORE, ZREMRANGEBYRANK, ZPOPMIN, ZPOPMAX, ZCARD, ZSCORE, ZMSCORE, ZRANK, " +
@@ -1406,6 +1417,8 @@
     ["hsetnx", "hSetNX", (key, field, value) => hashCommands.hsetnx(key, field, value)],
     ["hdel", "hDel", (key, ...fields) => hashCommands.hdel(key, fields)],
     ["hincrby", "hIncrBy", (key, field, by) => hashCommands.hincrby(key, field, by)],
+    ["hincrbyfloat", "hIncrByFloat", (key, field, by) => hashCommands.hincrbyfloat(key, field, by)],
+    ["incrbyfloat", "incrByFloat", (key, by) => ["incrFloat", key, argument(by), (text) => text]],
     ["sadd", "sAdd", (key, ...members) => setCommands.sadd(key, members)],
     ["srem", "sRem", (key, ...members) => setCommands.srem(key, members)],
     ["smembers", "sMembers", (key) => setCommands.smembers(key)],
