@@ -3715,6 +3715,9 @@ async function handle() {
   await tryit("big", () => r.incrbyfloat("big", 1e21));
   await tryit("small", () => r.incrbyfloat("small", 1e-7));
   await tryit("neg", () => r.incrbyfloat("neg", -1000.1));
+  await tryit("minus zero", async () => { await r.set("z", "-0"); return r.get("z"); });
+  await tryit("incr minus zero", () => r.incr("z"));
+  await tryit("float minus zero", () => r.incrbyfloat("z", 1));
   await c.quit(); await r.quit();
 }
 module.exports = { handle };
@@ -3753,6 +3756,9 @@ module.exports = { handle };
             "big \"1000000000000000000000\"",
             "small \"0.0000001\"",
             "neg \"-1000.09999999999999998\"",
+            "minus zero \"-0\"",
+            "incr minus zero ERR ReplyError ERR value is not an integer or out of range",
+            "float minus zero \"1\"",
         ]
     );
 }

@@ -28,7 +28,7 @@ use crate::run::{ScheduleError, Scheduled};
 use crate::script::call::Call;
 use crate::script::mirror::{CacheAnswer, Mirror};
 use crate::script::world::{
-    sort_members, stored_text, text_of, Expiry, ExpiryChange, HashWrite, ListWrite, LockScript,
+    redis_string, sort_members, text_of, Expiry, ExpiryChange, HashWrite, ListWrite, LockScript,
     Only, SetOptions, ZsetWrite,
 };
 use crate::script::ScriptRun;
@@ -506,7 +506,7 @@ impl RealMirror {
                 Call::Get(k) => (
                     format!("GET {k}"),
                     match cache.get(&key(k)).await {
-                        Ok(found) => Ok(found.map(|text| stored_text(&text))),
+                        Ok(found) => Ok(found.map(redis_string)),
                         Err(error) => failed(error),
                     },
                 ),
@@ -554,7 +554,7 @@ impl RealMirror {
                 Call::GetDelete(k) => (
                     format!("GETDEL {k}"),
                     match cache.string_reply("GETDEL", &key(k), &[]).await {
-                        Ok(Ok(found)) => Ok(found.map(|text| stored_text(&text))),
+                        Ok(Ok(found)) => Ok(found.map(redis_string)),
                         Ok(Err(message)) => Err(message),
                         Err(error) => failed(error),
                     },
@@ -566,9 +566,7 @@ impl RealMirror {
                     (
                         format!("SET {k} {}", args.join(" ")),
                         match cache.string_reply("SET", &key(k), &args).await {
-                            Ok(Ok(reply)) if options.get => {
-                                Ok(reply.map(|text| stored_text(&text)))
-                            }
+                            Ok(Ok(reply)) if options.get => Ok(reply.map(redis_string)),
                             Ok(Ok(reply)) => Ok(Some(Value::Bool(reply.is_some()))),
                             Ok(Err(message)) => Err(message),
                             Err(error) => failed(error),
@@ -587,7 +585,7 @@ impl RealMirror {
                     (
                         format!("GETEX {k} {}", args.join(" ")),
                         match cache.string_reply("GETEX", &key(k), &args).await {
-                            Ok(Ok(found)) => Ok(found.map(|text| stored_text(&text))),
+                            Ok(Ok(found)) => Ok(found.map(redis_string)),
                             Ok(Err(message)) => Err(message),
                             Err(error) => failed(error),
                         },
@@ -702,7 +700,7 @@ impl RealMirror {
                         Ok(Ok(read)) => Ok(Some(Value::Object(
                             read.into_iter()
                                 .map(|(field, value)| {
-                                    (field, value.map_or(Value::Null, |text| stored_text(&text)))
+                                    (field, value.map_or(Value::Null, redis_string))
                                 })
                                 .collect(),
                         ))),
@@ -763,7 +761,7 @@ impl RealMirror {
                                 read.into_iter()
                                     .map(|text| match asked {
                                         None => Value::String(text),
-                                        Some(_) => stored_text(&text),
+                                        Some(_) => redis_string(text),
                                     })
                                     .collect(),
                             )))
@@ -787,7 +785,7 @@ impl RealMirror {
                     format!("LRANGE {k} {start} {stop}"),
                     match cache.list_items(&key(k), None, (*start, *stop)).await {
                         Ok(Ok(items)) => Ok(Some(Value::Array(
-                            items.iter().map(|text| stored_text(text)).collect(),
+                            items.iter().cloned().map(redis_string).collect(),
                         ))),
                         Ok(Err(message)) => Err(message),
                         Err(error) => failed(error),
@@ -812,7 +810,7 @@ impl RealMirror {
                         .await
                     {
                         Ok(Ok(items)) => Ok(Some(Value::Array(
-                            items.iter().map(|text| stored_text(text)).collect(),
+                            items.iter().cloned().map(redis_string).collect(),
                         ))),
                         Ok(Err(message)) => Err(message),
                         Err(error) => failed(error),
@@ -932,7 +930,7 @@ impl RealMirror {
                             .string_reply("LMOVE", &key(k), &[&key(to), from_side, to_side])
                             .await
                         {
-                            Ok(Ok(moved)) => Ok(moved.map(|text| stored_text(&text))),
+                            Ok(Ok(moved)) => Ok(moved.map(redis_string)),
                             Ok(Err(message)) => Err(message),
                             Err(error) => failed(error),
                         },
@@ -1472,10 +1470,10 @@ mod tests {
         assert_eq!(text_of(&json!("a b")), "a b");
         assert_eq!(text_of(&json!(12)), "12");
         assert_eq!(text_of(&json!({"a": 1})), "{\"a\":1}");
-        assert_eq!(stored_text("12"), json!(12));
-        assert_eq!(stored_text("-3"), json!(-3));
-        assert_eq!(stored_text("012"), json!("012"));
-        assert_eq!(stored_text("1.5"), json!("1.5"));
+        assert_eq!(redis_string("12".into()), json!(12));
+        assert_eq!(redis_string("-3".into()), json!(-3));
+        assert_eq!(redis_string("012".into()), json!("012"));
+        assert_eq!(redis_string("1.5".into()), json!("1.5"));
         assert!(same_cache_answer(
             &Ok(Some(json!(12))),
             &Ok(Some(json!("12")))

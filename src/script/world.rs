@@ -530,7 +530,7 @@ impl ScriptCache {
             HashWrite::IncrByFloat(field, by) => {
                 let old = fields.get(&field).map(text_of);
                 let new = long_double::add(old.as_deref(), &by, true)?;
-                fields.insert(field, stored_text(&new));
+                fields.insert(field, redis_string(new.clone()));
                 (Value::String(new), true)
             }
         };
@@ -974,12 +974,12 @@ impl ScriptCache {
         };
         let new = long_double::add(old.as_deref(), by, false)?;
         match self.entries.get_mut(key) {
-            Some(entry) if old.is_some() => entry.value = stored_text(&new),
+            Some(entry) if old.is_some() => entry.value = redis_string(new.clone()),
             _ => {
                 self.entries.insert(
                     key.to_string(),
                     Entry {
-                        value: stored_text(&new),
+                        value: redis_string(new.clone()),
                         expires_at: None,
                         kind: Kind::Value,
                     },
@@ -1365,7 +1365,6 @@ pub enum LockScript {
     Release,
 }
 
-/// A JSON number, integral when it can be (so `1` prints as `1`).
 /// A Redis string as the cache keeps it: an integer of up to 15 digits as
 /// a number (so `INCR` reads it), any other text as a string; the
 /// prelude's `stored` does the same for the values a script sends.
@@ -1381,23 +1380,6 @@ pub fn redis_string(text: String) -> Value {
     }
 }
 
-/// A stored string as the simulated cache holds it: integers are numbers
-/// (as the prelude's Redis keeps them, its `stored`, so INCR reads them),
-/// the rest text.
-pub fn stored_text(text: &str) -> Value {
-    let digits = text.strip_prefix('-').unwrap_or(text);
-    let integer = !digits.is_empty()
-        && digits.len() <= 15
-        && digits.bytes().all(|b| b.is_ascii_digit())
-        && (digits == "0" || !digits.starts_with('0'));
-    match integer {
-        true => text
-            .parse::<i64>()
-            .map_or_else(|_| Value::from(text), Value::from),
-        false => Value::from(text),
-    }
-}
-
 /// A cache value as a real server stores it (and `GET` answers it): a
 /// string as it is, a number in its shortest form, anything else as JSON.
 pub fn text_of(value: &Value) -> String {
@@ -1407,6 +1389,7 @@ pub fn text_of(value: &Value) -> String {
     }
 }
 
+/// A JSON number, integral when it can be (so `1` prints as `1`).
 pub fn number(value: f64) -> Value {
     if value.fract() == 0.0 && value.abs() < 9.007_199_254_740_992e15 {
         Value::from(value as i64)

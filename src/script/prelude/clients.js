@@ -20,10 +20,11 @@
   // An argument as the client sends it: ioredis sends null and undefined
   // as an empty string.
   const argument = (value) => (value === null || value === undefined ? "" : String(value));
-  // A value as the simulated cache stores it: integer strings as numbers.
+  // A value as the simulated cache stores it: integer strings as numbers
+  // (not "-0", which INCR refuses), as world.rs's `redis_string`.
   const stored = (value) => {
     const text = argument(value);
-    return /^-?(0|[1-9][0-9]{0,14})$/.test(text) ? Number(text) : text;
+    return /^(0|-?[1-9][0-9]{0,14})$/.test(text) ? Number(text) : text;
   };
   const reply = (value) => (value === undefined || value === null ? null : String(value));
   const WRONGTYPE = "WRONGTYPE Operation against a key holding the wrong kind of value";
