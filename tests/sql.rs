@@ -4475,6 +4475,142 @@ fn to_timestamp_answers_as_postgresql() {
     );
 }
 
+/// `to_char` of a timestamp, keyword by keyword as PostgreSQL's
+/// formatting.c writes them (padding, `FM`, `TM`, `TH`, quoted text, the
+/// ISO week, the Julian day, roman months, the zone of a UTC session):
+/// Node 20 with pg 8 printed every line on PostgreSQL 15 (2026-12-05),
+/// for 19 templates at 3 instants.
+#[test]
+fn to_char_writes_timestamps_as_postgresql() {
+    replies_are(
+        r#"const { Pool } = require("pg");
+const pool = new Pool();
+const TEMPLATES = ["YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"", "HH12:MI AM", "hh:mi am", "Month DD, YYYY", "FMMonth FMDD, YYYY", "MONTH month Mon MON mon", "Day DY Dy dy day FMDay", "DDD D Q WW W IW IYYY IDDD ID", "CC J RM rm", "YY YYY Y Y,YYY", "DDth DDTH FMDDth MMth", "US MS SSSS SSSSS", "TZ tz TZH:TZM OF", "A.M. a.m. P.M. BC AD B.C. a.d.", "FF1 FF2 FF3 FF6", "TMMonth TMDay", "xyz % \\\" ok", "\"a\\\"b\" YYYY", "SP YYYYSP"];
+async function handle() {
+  for (const at of ["2026-12-05 13:45:07.123+00", "2021-01-03 08:05:09+00", "2024-02-29 23:59:59.999+00"]) {
+    for (const template of TEMPLATES) {
+      const { rows } = await pool.query("SELECT to_char($1::timestamptz, $2) AS s", [at, template]);
+      console.log(JSON.stringify(rows[0].s));
+    }
+  }
+  await pool.end();
+}
+module.exports = { handle };
+"#,
+        "CREATE TABLE t (id int PRIMARY KEY);",
+        &[
+            r#""2026-12-05T13:45:07.123Z""#,
+            r#""01:45 PM""#,
+            r#""01:45 pm""#,
+            r#""December  05, 2026""#,
+            r#""December 5, 2026""#,
+            r#""DECEMBER  december  Dec DEC dec""#,
+            r#""Saturday  SAT Sat sat saturday  Saturday""#,
+            r#""339 7 4 49 1 49 2026 342 6""#,
+            r#""21 2461380 XII  xii ""#,
+            r#""26 026 6 2,026""#,
+            r#""05th 05TH 5th 12th""#,
+            r#""123000 123 49507 49507""#,
+            r#""UTC utc +00:00 +00""#,
+            r#""P.M. p.m. P.M. AD AD A.D. a.d.""#,
+            r#""1 12 123 123000""#,
+            r#""December Saturday""#,
+            r#""x6z % \" ok""#,
+            r#""a\"b 2026""#,
+            r#""SP 2026""#,
+            r#""2021-01-03T08:05:09.000Z""#,
+            r#""08:05 AM""#,
+            r#""08:05 am""#,
+            r#""January   03, 2021""#,
+            r#""January 3, 2021""#,
+            r#""JANUARY   january   Jan JAN jan""#,
+            r#""Sunday    SUN Sun sun sunday    Sunday""#,
+            r#""003 1 1 01 1 53 2020 371 7""#,
+            r#""21 2459218 I    i   ""#,
+            r#""21 021 1 2,021""#,
+            r#""03rd 03RD 3rd 01st""#,
+            r#""000000 000 29109 29109""#,
+            r#""UTC utc +00:00 +00""#,
+            r#""A.M. a.m. A.M. AD AD A.D. a.d.""#,
+            r#""0 00 000 000000""#,
+            r#""January Sunday""#,
+            r#""x1z % \" ok""#,
+            r#""a\"b 2021""#,
+            r#""SP 2021""#,
+            r#""2024-02-29T23:59:59.999Z""#,
+            r#""11:59 PM""#,
+            r#""11:59 pm""#,
+            r#""February  29, 2024""#,
+            r#""February 29, 2024""#,
+            r#""FEBRUARY  february  Feb FEB feb""#,
+            r#""Thursday  THU Thu thu thursday  Thursday""#,
+            r#""060 5 1 09 5 09 2024 060 4""#,
+            r#""21 2460370 II   ii  ""#,
+            r#""24 024 4 2,024""#,
+            r#""29th 29TH 29th 02nd""#,
+            r#""999000 999 86399 86399""#,
+            r#""UTC utc +00:00 +00""#,
+            r#""P.M. p.m. P.M. AD AD A.D. a.d.""#,
+            r#""9 99 999 999000""#,
+            r#""February Thursday""#,
+            r#""x4z % \" ok""#,
+            r#""a\"b 2024""#,
+            r#""SP 2024""#,
+        ],
+    );
+}
+
+/// `to_char` where a handler uses it: in WHERE, of a `date` column, as an
+/// upsert's key (a daily counter), of NULL and infinity (NULL), of a sum
+/// with an interval and of `date_trunc`; and PostgreSQL's errors for an
+/// untyped literal and a text. Node 20 with pg 8 printed every line on
+/// PostgreSQL 15 (2026-12-05).
+#[test]
+fn to_char_in_queries_answers_as_postgresql() {
+    replies_are(
+        r#"const { Pool } = require("pg");
+const pool = new Pool();
+async function handle() {
+  const q = async (label, text, values) => {
+    try {
+      const r = await pool.query(text, values);
+      console.log(label, JSON.stringify(r.rows), r.fields.map((f) => f.dataTypeID).join(","));
+    } catch (e) { console.log(label, "ERR", e.code, e.message); }
+  };
+  await q("where", "SELECT id FROM orders WHERE to_char(placed_at, 'YYYY-MM-DD') = $1 ORDER BY id", ["2026-12-05"]);
+  await q("date col", "SELECT to_char(day, 'Dy DD Mon') AS d FROM orders ORDER BY id");
+  await q("upsert", "INSERT INTO daily (day, n) SELECT to_char(placed_at, 'YYYY-MM-DD'), 1 FROM orders WHERE id = 1 ON CONFLICT (day) DO UPDATE SET n = daily.n + 1 RETURNING day, n");
+  await q("upsert 2", "INSERT INTO daily (day, n) VALUES (to_char(timestamptz '2026-12-05 01:00:00+00', 'YYYY-MM-DD'), 1) ON CONFLICT (day) DO UPDATE SET n = daily.n + 1 RETURNING day, n");
+  await q("null", "SELECT to_char(NULL::timestamptz, 'YYYY') AS a, to_char(placed_at, NULL) AS b FROM orders WHERE id = 1");
+  await q("untyped", "SELECT to_char('2026-12-05', 'YYYY') AS a");
+  await q("text", "SELECT to_char(note, 'YYYY') AS a FROM orders WHERE id = 1");
+  await q("param", "SELECT to_char($1::timestamptz, 'HH24:MI') AS a", ["2026-12-05T10:11:12Z"]);
+  await q("infinity", "SELECT to_char(timestamptz 'infinity', 'YYYY') AS a");
+  await q("interval", "SELECT to_char(placed_at + interval '1 day', 'YYYY-MM-DD') AS a FROM orders WHERE id = 3");
+  await q("trunc", "SELECT to_char(date_trunc('week', placed_at), 'YYYY-MM-DD Dy') AS a FROM orders WHERE id = 1");
+  await pool.end();
+}
+module.exports = { handle };
+"#,
+        r#"CREATE TABLE orders (id serial PRIMARY KEY, placed_at timestamptz NOT NULL, day date, note text, amount numeric(10,2));
+INSERT INTO orders (placed_at, day, note, amount) VALUES ('2026-12-05 13:45:07+00', '2026-12-05', 'a', 5), ('2026-12-05 23:59:59+00', '2026-12-05', 'b', 7.5), ('2026-11-30 08:00:00+00', '2026-11-30', 'c', 1);
+CREATE TABLE daily (day text PRIMARY KEY, n int NOT NULL);"#,
+        &[
+            r#"where [{"id":1},{"id":2}] 23"#,
+            r#"date col [{"d":"Sat 05 Dec"},{"d":"Sat 05 Dec"},{"d":"Mon 30 Nov"}] 25"#,
+            r#"upsert [{"day":"2026-12-05","n":1}] 25,23"#,
+            r#"upsert 2 [{"day":"2026-12-05","n":2}] 25,23"#,
+            r#"null [{"a":null,"b":null}] 25,25"#,
+            r#"untyped ERR 42725 function to_char(unknown, unknown) is not unique"#,
+            r#"text ERR 42883 function to_char(text, unknown) does not exist"#,
+            r#"param [{"a":"10:11"}] 25"#,
+            r#"infinity [{"a":null}] 25"#,
+            r#"interval [{"a":"2026-12-01"}] 25"#,
+            r#"trunc [{"a":"2026-11-30 Mon"}] 25"#,
+        ],
+    );
+}
+
 /// A `DatabaseError`'s fields as pg fills them from PostgreSQL's reply:
 /// severity, constraint, table, column (a NOT NULL refusal's), schema and
 /// detail, for a constraint's refusal and for errors that carry none.

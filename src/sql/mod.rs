@@ -1130,6 +1130,8 @@ pub enum Function {
     DateTrunc,
     /// `to_timestamp(seconds)`: that many seconds after 1970 began.
     ToTimestamp,
+    /// `to_char(t, template)` (`script::sql::to_char`).
+    ToChar,
     /// `extract(field FROM t)`, a numeric; the field is the first
     /// argument, as a text.
     Extract,

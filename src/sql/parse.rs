@@ -2496,7 +2496,7 @@ const FUNCTIONS: &str = "now(), gen_random_uuid(), coalesce(), count(), sum(), m
      avg(), lower(), upper(), length(), abs(), greatest(), least(), nullif(), round(), \
      hashtext(), btrim() (trim(), ltrim(), rtrim()), replace(), split_part(), substring() \
      (substr()), concat(), left(), right(), strpos() (position()), lpad(), rpad(), ceil(), floor(), mod(), \
-     date_trunc(), date_part() (extract()), to_timestamp(), json_build_object(), json_build_array(), to_json() \
+     date_trunc(), date_part() (extract()), to_timestamp(), to_char(), json_build_object(), json_build_array(), to_json() \
      (and their jsonb_ forms), jsonb_set(), json_array_length() (jsonb_array_length()), \
      array_length(), cardinality(), array_append(), array_prepend(), \
      array_remove(), array_position(), pg_advisory_lock(), pg_advisory_xact_lock(), their pg_try_ forms, \
@@ -2633,6 +2633,7 @@ fn call(text: &str, function: ast::Function) -> Result<Expr, SqlError> {
         ("jsonb_array_length", 1) => Function::JsonbArrayLength,
         ("date_trunc", 2) => Function::DateTrunc,
         ("to_timestamp", 1) => Function::ToTimestamp,
+        ("to_char", 2) => Function::ToChar,
         ("date_part", 2) => Function::DatePart,
         ("mod", 2) => {
             let [a, b] = <[Expr; 2]>::try_from(args).map_err(|_| SqlError::syntax("mod"))?;

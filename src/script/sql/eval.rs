@@ -14,7 +14,7 @@ pub use super::value::{cast, cast_as, compare_as, sql_equal, text, Row};
 use super::value::{
     cast_array, compare, decimal, equal_as, error, is_float, jsonb_concat, kind, number, overflow,
 };
-use super::{array, array_text, dates, json, json_edit};
+use super::{array, array_text, dates, json, json_edit, to_char};
 
 /// The key under which an INSERT's RETURNING rows carry their `xmax`
 /// (no table can have a column of that name: PostgreSQL refuses one).
@@ -318,6 +318,13 @@ pub fn eval(
         }
         Expr::Call(Function::ToTimestamp, args) => {
             dates::from_epoch(&eval(&args[0], row, excluded, ctx)?)?
+        }
+        Expr::Call(Function::ToChar, args) => {
+            to_char::given(type_of(&args[0], ctx), untyped(&args[0]))?;
+            to_char::to_char(
+                &eval(&args[0], row, excluded, ctx)?,
+                &eval(&args[1], row, excluded, ctx)?,
+            )
         }
         Expr::Call(function @ (Function::DateTrunc | Function::Extract | Function::DatePart), args) => {
             let (unit, value) = (

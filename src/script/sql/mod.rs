@@ -22,6 +22,7 @@ pub mod store;
 pub mod strings;
 pub mod table_locks;
 pub mod time;
+pub mod to_char;
 pub mod types;
 pub mod value;
 

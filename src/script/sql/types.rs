@@ -223,7 +223,7 @@ pub fn type_of(expr: &Expr, ctx: &Context) -> Type {
             | Function::Sleep => Type::Void,
             Function::AdvisoryLock { wait: false, .. } | Function::AdvisoryUnlock => Type::Bool,
             Function::HashText => Type::Int,
-            Function::CurrentSetting | Function::SetConfig => Type::Text,
+            Function::CurrentSetting | Function::SetConfig | Function::ToChar => Type::Text,
             Function::Text(TextFunction::Position) => Type::Int,
             Function::Text(_) => Type::Text,
             Function::Ceil | Function::Floor => match type_of(&args[0], ctx) {
