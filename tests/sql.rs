@@ -4611,6 +4611,62 @@ CREATE TABLE daily (day text PRIMARY KEY, n int NOT NULL);"#,
     );
 }
 
+/// GROUP BY an expression, an output column by its number or its name
+/// (an expression's alias), on one table and on a join, with HAVING, and
+/// PostgreSQL's 42803 for a column used only inside the grouped
+/// expression: Node 20 with pg 8 printed every line on PostgreSQL 15
+/// (2026-12-05).
+#[test]
+fn group_by_expressions_answer_as_postgresql() {
+    replies_are(
+        r#"const { Pool } = require("pg");
+const pool = new Pool();
+async function handle() {
+  const q = async (label, text, values) => {
+    try {
+      const r = await pool.query(text, values);
+      console.log(label, JSON.stringify(r.rows), r.fields.map((f) => f.dataTypeID).join(","));
+    } catch (e) { console.log(label, "ERR", e.code, e.message.slice(0, 150)); }
+  };
+  await q("join expr", "SELECT to_char(o.placed_at, 'YYYY-MM') AS m, count(*)::int AS n FROM orders o JOIN customers c ON c.id = o.customer_id GROUP BY to_char(o.placed_at, 'YYYY-MM') ORDER BY m");
+  await q("join alias", "SELECT lower(c.name) AS who, sum(o.amount) AS total FROM orders o JOIN customers c ON c.id = o.customer_id GROUP BY who ORDER BY who");
+  await q("join ordinal", "SELECT date_trunc('day', o.placed_at) AS d, count(*)::int AS n FROM orders o JOIN customers c ON c.id = o.customer_id GROUP BY 1 ORDER BY 1 DESC");
+  await q("expr having", "SELECT amount > 2 AS big, count(*)::int AS n FROM orders GROUP BY amount > 2 HAVING count(*) > 1");
+  await q("two terms", "SELECT customer_id, to_char(placed_at, 'MM') AS m, count(*)::int AS n FROM orders GROUP BY customer_id, 2 ORDER BY 1, 2");
+  await q("ungrouped", "SELECT placed_at, count(*) FROM orders GROUP BY to_char(placed_at, 'YYYY')");
+  await q("alias column", "SELECT customer_id AS cid, count(*)::int AS n FROM orders GROUP BY cid ORDER BY cid");
+  await q("case", "SELECT CASE WHEN amount >= 5 THEN 'big' ELSE 'small' END AS size, count(*)::int AS n FROM orders GROUP BY 1 ORDER BY 1");
+  await q("coalesce", "SELECT COALESCE(note, '-') AS note, count(*)::int AS n FROM orders GROUP BY COALESCE(note, '-') ORDER BY 1");
+  await q("missing", "SELECT count(*) FROM orders GROUP BY to_char(nope, 'YYYY')");
+  await q("bad ordinal", "SELECT count(*) FROM orders GROUP BY 3");
+  await q("agg in group", "SELECT count(*) FROM orders GROUP BY count(*)");
+  await q("empty", "SELECT to_char(placed_at, 'YYYY') AS y, count(*)::int FROM orders WHERE id < 0 GROUP BY 1");
+  await pool.end();
+}
+module.exports = { handle };
+"#,
+        r#"CREATE TABLE customers (id int PRIMARY KEY, name text NOT NULL);
+CREATE TABLE orders (id serial PRIMARY KEY, customer_id int NOT NULL, placed_at timestamptz NOT NULL, note text, amount numeric(10,2));
+INSERT INTO customers (id, name) VALUES (1, 'Ann'), (2, 'BOB');
+INSERT INTO orders (customer_id, placed_at, note, amount) VALUES (1, '2026-12-05 13:45:07+00', 'a', 5), (1, '2026-12-05 23:59:59+00', NULL, 7.5), (2, '2026-11-30 08:00:00+00', 'a', 1), (2, '2026-11-30 09:00:00+00', NULL, 2);"#,
+        &[
+            r#"join expr [{"m":"2026-11","n":2},{"m":"2026-12","n":2}] 25,23"#,
+            r#"join alias [{"who":"ann","total":"12.50"},{"who":"bob","total":"3.00"}] 25,1700"#,
+            r#"join ordinal [{"d":"2026-12-05T00:00:00.000Z","n":2},{"d":"2026-11-30T00:00:00.000Z","n":2}] 1184,23"#,
+            r#"expr having [{"big":false,"n":2},{"big":true,"n":2}] 16,23"#,
+            r#"two terms [{"customer_id":1,"m":"12","n":2},{"customer_id":2,"m":"11","n":2}] 23,25,23"#,
+            r#"ungrouped ERR 42803 column "orders.placed_at" must appear in the GROUP BY clause or be used in an aggregate function"#,
+            r#"alias column [{"cid":1,"n":2},{"cid":2,"n":2}] 23,23"#,
+            r#"case [{"size":"big","n":2},{"size":"small","n":2}] 25,23"#,
+            r#"coalesce [{"note":"-","n":2},{"note":"a","n":2}] 25,23"#,
+            r#"missing ERR 42703 column "nope" does not exist"#,
+            r#"bad ordinal ERR 42P10 GROUP BY position 3 is not in select list"#,
+            r#"agg in group ERR 42803 aggregate functions are not allowed in GROUP BY"#,
+            r#"empty [] 25,23"#,
+        ],
+    );
+}
+
 /// A `DatabaseError`'s fields as pg fills them from PostgreSQL's reply:
 /// severity, constraint, table, column (a NOT NULL refusal's), schema and
 /// detail, for a constraint's refusal and for errors that carry none.

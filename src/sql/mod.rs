@@ -390,9 +390,13 @@ pub struct Select {
     pub table: Option<String>,
     pub projection: Projection,
     pub filter: Option<Expr>,
-    /// `GROUP BY` columns.
+    /// `GROUP BY` columns (or output columns, by their names).
     #[serde(default)]
     pub group_by: Vec<String>,
+    /// `GROUP BY` terms that are expressions (`to_char(at, 'YYYY-MM')`,
+    /// or `GROUP BY 1` of one): a group's rows have equal values of each.
+    #[serde(default)]
+    pub group_exprs: Vec<Expr>,
     #[serde(default)]
     pub having: Option<Expr>,
     /// Output or table columns: descending? nulls first? (`NULLS FIRST`
@@ -576,6 +580,7 @@ impl Select {
             projection,
             filter: None,
             group_by: Vec::new(),
+            group_exprs: Vec::new(),
             having: None,
             order: Vec::new(),
             limit: None,
@@ -646,6 +651,7 @@ impl Select {
             .into_iter()
             .chain(self.clauses().into_iter().flatten())
             .chain(self.joins.iter().filter_map(|j| j.on.as_ref()))
+            .chain(&self.group_exprs)
             .collect()
     }
 
@@ -665,6 +671,7 @@ impl Select {
             .into_iter()
             .chain([filter, having, limit, offset].into_iter().flatten())
             .chain(self.joins.iter_mut().filter_map(|j| j.on.as_mut()))
+            .chain(&mut self.group_exprs)
             .collect()
     }
 
@@ -725,6 +732,7 @@ impl Select {
     /// BY).
     pub fn aggregated(&self) -> bool {
         !self.group_by.is_empty()
+            || !self.group_exprs.is_empty()
             || self.having.is_some()
             || matches!(&self.projection, Projection::Items(items) if items.iter().any(|(_, e)| e.has_aggregate()))
     }
@@ -1547,6 +1555,7 @@ mod tests {
                 ]),
                 filter: Some(filter.clone()),
                 group_by: vec!["id".into()],
+                group_exprs: Vec::new(),
                 having: Some(Expr::Aggregate(
                     Aggregate::Sum,
                     vec![Expr::Column("n".into())],

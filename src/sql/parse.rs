@@ -1692,13 +1692,18 @@ fn select(text: &str, query: ast::Query) -> Result<Select, SqlError> {
         }
     };
     let projection = projection(text, select.projection)?;
-    let group_by = match select.group_by {
-        ast::GroupByExpr::Expressions(list, modifiers) if modifiers.is_empty() => list
-            .into_iter()
-            .map(|e| group_column(text, e, &projection))
-            .collect::<Result<Vec<_>, _>>()?,
+    let (mut group_by, mut group_exprs) = (Vec::new(), Vec::new());
+    match select.group_by {
+        ast::GroupByExpr::Expressions(list, modifiers) if modifiers.is_empty() => {
+            for term in list {
+                match group_term(text, term, &projection)? {
+                    Expr::Column(column) => group_by.push(column),
+                    other => group_exprs.push(other),
+                }
+            }
+        }
         _ => return Err(SqlError::unsupported(text, "GROUP BY ALL or its modifiers")),
-    };
+    }
     let having = select.having.map(|e| expr(text, e)).transpose()?;
     let (order, limit, offset) = order_and_limit(text, order_by, limit_clause, fetch, &projection)?;
     let mut for_update = false;
@@ -1817,17 +1822,20 @@ fn select(text: &str, query: ast::Query) -> Result<Select, SqlError> {
         ));
     }
     let filter = select.selection.map(|e| expr(text, e)).transpose()?;
-    if filter.as_ref().is_some_and(Expr::has_aggregate) {
-        return Err(SqlError::new(
-            "42803",
-            "aggregate functions are not allowed in WHERE",
-        ));
+    for (clause, exprs) in [("WHERE", filter.as_slice()), ("GROUP BY", &group_exprs)] {
+        if exprs.iter().any(Expr::has_aggregate) {
+            return Err(SqlError::new(
+                "42803",
+                format!("aggregate functions are not allowed in {clause}"),
+            ));
+        }
     }
     let select = Select {
         table,
         projection,
         filter,
         group_by,
+        group_exprs,
         having,
         order,
         limit,
@@ -1944,28 +1952,28 @@ fn projection(text: &str, items: Vec<SelectItem>) -> Result<Projection, SqlError
     Ok(Projection::Items(out))
 }
 
-/// A GROUP BY term: a column, or an output column by its number (`1`)
-/// or its name.
-fn group_column(text: &str, term: SqlExpr, projection: &Projection) -> Result<String, SqlError> {
+/// A GROUP BY term: a column (or an output column by its name, which the
+/// store resolves), an output column by its number (`1`), or an
+/// expression.
+fn group_term(text: &str, term: SqlExpr, projection: &Projection) -> Result<Expr, SqlError> {
     match term {
-        SqlExpr::Identifier(name) => Ok(ident(&name)),
-        SqlExpr::CompoundIdentifier(parts) => named_column(text, &parts),
-        SqlExpr::Nested(inner) => group_column(text, *inner, projection),
+        SqlExpr::Identifier(name) => Ok(Expr::Column(ident(&name))),
+        SqlExpr::CompoundIdentifier(parts) => Ok(Expr::Column(named_column(text, &parts)?)),
+        SqlExpr::Nested(inner) => group_term(text, *inner, projection),
         SqlExpr::Value(ast::ValueWithSpan {
             value: SqlValue::Number(n, _),
             ..
         }) => {
             let name = output_column(&n, projection, "GROUP BY")?;
-            // Grouped by an output column that is a table column.
-            match projection {
-                Projection::Items(items) => match items.iter().find(|(n, _)| *n == name) {
-                    Some((_, Expr::Column(column))) => Ok(column.clone()),
-                    _ => Err(SqlError::unsupported(text, "GROUP BY an expression")),
-                },
-                Projection::All => Ok(name),
-            }
+            Ok(match projection {
+                Projection::Items(items) => items
+                    .iter()
+                    .find(|(n, _)| *n == name)
+                    .map_or(Expr::Column(name), |(_, e)| e.clone()),
+                Projection::All => Expr::Column(name),
+            })
         }
-        _ => Err(SqlError::unsupported(text, "GROUP BY an expression")),
+        term => expr(text, term),
     }
 }
 

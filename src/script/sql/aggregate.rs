@@ -276,15 +276,16 @@ fn substitute(expr: &mut Expr, rows: &[&Row], ctx: &Context) -> Result<(), SqlEr
 
 /// The first column `expr` reads outside an aggregate that is not one of
 /// `grouped`.
-fn ungrouped(expr: &Expr, grouped: &[String]) -> Option<String> {
+fn ungrouped(expr: &Expr, grouped: &[String], exprs: &[Expr]) -> Option<String> {
     match expr {
         Expr::Aggregate(..) => None,
+        _ if exprs.contains(expr) => None,
         Expr::Column(name) if !grouped.contains(name) => Some(name.clone()),
         _ => {
             let mut first = None;
             expr.each_child(&mut |child| {
                 if first.is_none() {
-                    first = ungrouped(child, grouped);
+                    first = ungrouped(child, grouped, exprs);
                 }
             });
             first
@@ -324,31 +325,54 @@ pub fn grouped(
             .map(|(name, _)| (name.clone(), Expr::Column(name.clone())))
             .collect(),
     };
+    // A GROUP BY name that is no column of the table is an output
+    // column's: its expression (PostgreSQL reads a table's column first).
+    let mut columns = Vec::new();
+    let mut group_exprs = select.group_exprs.clone();
+    for name in &select.group_by {
+        match items.iter().find(|(output, _)| output == name) {
+            Some((_, Expr::Column(column))) if ctx.column_type(name).is_none() => {
+                columns.push(column.clone())
+            }
+            Some((_, e)) if ctx.column_type(name).is_none() => group_exprs.push(e.clone()),
+            _ => columns.push(name.clone()),
+        }
+    }
     let exprs = items.iter().map(|(_, e)| e).chain(select.having.as_ref());
     for expr in exprs {
-        if let Some(column) = ungrouped(expr, &select.group_by) {
+        if let Some(column) = ungrouped(expr, &columns, &group_exprs) {
             return Err(must_group(table, &column));
         }
     }
-    let groups: Vec<Vec<&Row>> = if select.group_by.is_empty() {
+    let groups: Vec<Vec<&Row>> = if columns.is_empty() && group_exprs.is_empty() {
         vec![rows.to_vec()]
     } else {
-        let key = |row: &Row| -> Vec<Value> {
-            select
-                .group_by
+        let key = |row: &Row| -> Result<Vec<Value>, SqlError> {
+            let mut key: Vec<Value> = columns
                 .iter()
                 .map(|column| row.get(column).cloned().unwrap_or(Value::Null))
-                .collect()
+                .collect();
+            for e in &group_exprs {
+                key.push(eval(e, Some(row), None, ctx)?);
+            }
+            Ok(key)
         };
-        let numeric: Vec<bool> = select.group_by.iter().map(|c| ctx.numeric(c)).collect();
-        let keys: Vec<Vec<Value>> = rows.iter().map(|row| key(row)).collect();
+        let numeric: Vec<bool> = columns
+            .iter()
+            .map(|c| ctx.numeric(c))
+            .chain(group_exprs.iter().map(|e| is_numeric(e, ctx)))
+            .collect();
+        let keys = rows
+            .iter()
+            .map(|row| key(row))
+            .collect::<Result<Vec<_>, _>>()?;
         let same = |a: &[Value], b: &[Value]| {
             a.iter().zip(b).zip(&numeric).all(|((x, y), &numeric)| {
                 (x.is_null() && y.is_null()) || compare_as(x, y, numeric) == Some(Ordering::Equal)
             })
         };
         let mut order: Vec<usize> = (0..rows.len()).collect();
-        let ascending = vec![(false, false); select.group_by.len()];
+        let ascending = vec![(false, false); numeric.len()];
         order.sort_by(|&a, &b| compare_keys(&keys[a], &keys[b], &ascending, &numeric));
         let mut groups: Vec<(usize, Vec<&Row>)> = Vec::new();
         for index in order {
@@ -376,7 +400,7 @@ pub fn grouped(
         for (name, ..) in &select.order {
             let value = match row.get(name) {
                 Some(value) => value.clone(),
-                None if select.group_by.contains(name) => members
+                None if columns.contains(name) => members
                     .first()
                     .and_then(|first| first.get(name))
                     .cloned()

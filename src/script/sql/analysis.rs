@@ -40,6 +40,9 @@ pub fn select(schema: &TableSchema, select: &Select) -> Result<(), SqlError> {
             at.named(name)?;
         }
     }
+    for e in &select.group_exprs {
+        at.expression(Some(e))?;
+    }
     for name in &select.distinct_on {
         at.named(name)?;
     }

@@ -4258,6 +4258,9 @@ fn resolve_columns(
     for e in select.clauses_mut().into_iter().flatten() {
         rewrite(e, &resolve)?;
     }
+    for e in &mut select.group_exprs {
+        rewrite(e, &resolve)?;
+    }
     for join in &mut select.joins {
         if let Some(on) = &mut join.on {
             rewrite(on, &resolve)?;
@@ -4265,15 +4268,19 @@ fn resolve_columns(
     }
     let output = |name: &str| output_column(&select.projection, name).cloned();
     let mut group_by = Vec::with_capacity(select.group_by.len());
+    let mut group_exprs = Vec::new();
     for column in &select.group_by {
-        group_by.push(match (resolve(column), output(column)) {
-            (Ok(column), _) => column,
-            // An output column by its name, itself a table's column.
-            (Err(_), Some(Expr::Column(column))) => column,
-            (Err(error), _) => return Err(error),
-        });
+        match (resolve(column), output(column)) {
+            (Ok(column), _) => group_by.push(column),
+            // An output column by its name: a table's column, or an
+            // expression (rewritten above).
+            (Err(_), Some(Expr::Column(column))) => group_by.push(column),
+            (Err(_), Some(e)) => group_exprs.push(e),
+            (Err(error), None) => return Err(error),
+        }
     }
     select.group_by = group_by;
+    select.group_exprs.extend(group_exprs);
     let mut order = Vec::with_capacity(select.order.len());
     for (column, descending, nulls_first) in &select.order {
         let column = match output(column) {
