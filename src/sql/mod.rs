@@ -1270,6 +1270,22 @@ pub enum Op {
     NotDistinctFrom,
 }
 
+/// The functions the model computes (`parse.rs`'s `call`; `count`, `sum`,
+/// `min`, `max`, `avg` are aggregates).
+const FUNCTIONS: &str = "now(), gen_random_uuid(), coalesce(), count(), sum(), min(), max(), \
+     avg(), lower(), upper(), length(), abs(), greatest(), least(), nullif(), round(), \
+     hashtext(), btrim() (trim(), ltrim(), rtrim()), replace(), split_part(), substring() \
+     (substr()), concat(), left(), right(), strpos() (position()), lpad(), rpad(), ceil(), floor(), mod(), \
+     date_trunc(), date_part() (extract()), to_timestamp(), to_char(), json_build_object(), json_build_array(), to_json() \
+     (and their jsonb_ forms), jsonb_set(), json_array_length() (jsonb_array_length()), \
+     array_length(), cardinality(), array_append(), array_prepend(), \
+     array_remove(), array_position(), pg_advisory_lock(), pg_advisory_xact_lock(), their pg_try_ forms, \
+     pg_advisory_unlock(), pg_advisory_unlock_all() and pg_sleep()";
+
+/// Where a parser's message says what runs, and which functions.
+const SUPPORTED_MARK: char = '\u{1}';
+pub const FUNCTIONS_MARK: char = '\u{2}';
+
 const SUPPORTED: &str =
     "the SQL the simulation runs is SELECT (a table, or tables joined by [INNER] JOIN, \
      LEFT [OUTER] JOIN (ON or USING), RIGHT and FULL [OUTER] JOIN ON, and CROSS JOIN; DISTINCT, DISTINCT ON (columns), WHERE, GROUP BY, HAVING, ORDER BY, LIMIT, OFFSET, \
@@ -1307,15 +1323,31 @@ impl SqlError {
         SqlError::new("42601", message)
     }
 
-    /// Valid SQL the model does not run.
+    /// Valid SQL the model does not run: the message ends with what
+    /// runs ([`SqlError::explained`] writes it).
     pub fn unsupported(statement: &str, what: &str) -> Self {
         SqlError::new(
             "0A000",
             format!(
-                "{what} is not supported by the simulation, in \"{}\": {SUPPORTED}",
+                "{what} is not supported by the simulation, in \"{}\"{SUPPORTED_MARK}",
                 quote(statement)
             ),
         )
+    }
+
+    /// The message with the lists of what runs ([`SUPPORTED`]) and of the
+    /// functions ([`FUNCTIONS`]) in place of their marks. The parser
+    /// leaves the marks, and the model's side of it
+    /// (`script::sql::parse`) writes the lists, so that the parser's own
+    /// wasm module does not carry them.
+    pub fn explained(mut self) -> Self {
+        if self.message.contains([SUPPORTED_MARK, FUNCTIONS_MARK]) {
+            self.message = self
+                .message
+                .replace(SUPPORTED_MARK, &format!(": {SUPPORTED}"))
+                .replace(FUNCTIONS_MARK, FUNCTIONS);
+        }
+        self
     }
 }
 

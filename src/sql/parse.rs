@@ -22,6 +22,7 @@ use super::{
     quote, Aggregate, Check, Column, Cte, Default, Delete, Element, Expr, ForeignKey, Function,
     Insert, Isolation, Join, JsonFunction, Key, LockTable, OnConflict, Op, Plan, Projection,
     SchemaPlan, SchemaStep, Select, SqlError, TableLock, TableSchema, TextFunction, Type, Update,
+    FUNCTIONS_MARK,
 };
 
 /// A column type by its SQL name (`serial` also gives a default). A type
@@ -2498,18 +2499,6 @@ fn like(
     })
 }
 
-/// The functions the model computes (`count`, `sum`, `min`, `max`,
-/// `avg` are aggregates).
-const FUNCTIONS: &str = "now(), gen_random_uuid(), coalesce(), count(), sum(), min(), max(), \
-     avg(), lower(), upper(), length(), abs(), greatest(), least(), nullif(), round(), \
-     hashtext(), btrim() (trim(), ltrim(), rtrim()), replace(), split_part(), substring() \
-     (substr()), concat(), left(), right(), strpos() (position()), lpad(), rpad(), ceil(), floor(), mod(), \
-     date_trunc(), date_part() (extract()), to_timestamp(), to_char(), json_build_object(), json_build_array(), to_json() \
-     (and their jsonb_ forms), jsonb_set(), json_array_length() (jsonb_array_length()), \
-     array_length(), cardinality(), array_append(), array_prepend(), \
-     array_remove(), array_position(), pg_advisory_lock(), pg_advisory_xact_lock(), their pg_try_ forms, \
-     pg_advisory_unlock(), pg_advisory_unlock_all() and pg_sleep()";
-
 fn call(text: &str, function: ast::Function) -> Result<Expr, SqlError> {
     let name = object_name(&function.name);
     if function.over.is_some() {
@@ -2686,7 +2675,7 @@ fn call(text: &str, function: ast::Function) -> Result<Expr, SqlError> {
         _ => {
             return Err(SqlError::unsupported(
                 text,
-                &format!("the function {name}() (the model knows {FUNCTIONS})"),
+                &format!("the function {name}() (the model knows {FUNCTIONS_MARK})"),
             ))
         }
     };

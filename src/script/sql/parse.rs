@@ -11,10 +11,23 @@ pub use crate::sql::{
     Select, SqlError, TextFunction, Type, Update,
 };
 
+/// Parses one query's text into its plan (its error with the lists of
+/// what runs written, [`SqlError::explained`]).
+pub fn parse(text: &str) -> Result<Plan, SqlError> {
+    parser::parse(text).map_err(SqlError::explained)
+}
+
+/// A schema's statements as data, up to its first error (explained).
+pub fn schema(text: &str) -> SchemaPlan {
+    let mut plan = parser::schema(text);
+    plan.error = plan.error.map(SqlError::explained);
+    plan
+}
+
 #[cfg(feature = "sql")]
-pub use crate::sql::parse::{parse, schema};
+use crate::sql::parse as parser;
 #[cfg(not(feature = "sql"))]
-pub use module::{parse, schema};
+use module as parser;
 
 /// The page's script worker: the parser's own wasm module, through
 /// `web/modules.js` (`interleaveModules.sqlParse` and `sqlSchema` answer
