@@ -80,7 +80,10 @@ enum Case {
 }
 
 /// PostgreSQL's keywords (`DCH_keywords`), in its order: the first one
-/// the template goes on with is taken, so a longer one comes first.
+/// the template goes on with is taken, so a longer one comes first. Its
+/// table has each upper-case one in lower case too (`yyyy`, `a.m.`,
+/// `month`), which writes words in lower case; [`keyword`] reads them
+/// from this half.
 const KEYWORDS: &[(&str, Key, Case)] = &[
     ("A.D.", Key::Era { dots: true }, Case::Upper),
     ("A.M.", Key::Meridiem { dots: true }, Case::Upper),
@@ -140,60 +143,6 @@ const KEYWORDS: &[(&str, Key, Case)] = &[
     ("YYY", Key::Year(3), Case::Upper),
     ("YY", Key::Year(2), Case::Upper),
     ("Y", Key::Year(1), Case::Upper),
-    ("a.d.", Key::Era { dots: true }, Case::Lower),
-    ("a.m.", Key::Meridiem { dots: true }, Case::Lower),
-    ("ad", Key::Era { dots: false }, Case::Lower),
-    ("am", Key::Meridiem { dots: false }, Case::Lower),
-    ("b.c.", Key::Era { dots: true }, Case::Lower),
-    ("bc", Key::Era { dots: false }, Case::Lower),
-    ("cc", Key::Century, Case::Lower),
-    ("day", Key::DayName { short: false }, Case::Lower),
-    ("ddd", Key::DayOfYear, Case::Lower),
-    ("dd", Key::Day, Case::Lower),
-    ("dy", Key::DayName { short: true }, Case::Lower),
-    ("d", Key::DayOfWeek, Case::Lower),
-    ("ff1", Key::Fraction(1), Case::Lower),
-    ("ff2", Key::Fraction(2), Case::Lower),
-    ("ff3", Key::Fraction(3), Case::Lower),
-    ("ff4", Key::Fraction(4), Case::Lower),
-    ("ff5", Key::Fraction(5), Case::Lower),
-    ("ff6", Key::Fraction(6), Case::Lower),
-    ("fx", Key::FixedFormat, Case::Lower),
-    ("hh24", Key::Hour24, Case::Lower),
-    ("hh12", Key::Hour12, Case::Lower),
-    ("hh", Key::Hour12, Case::Lower),
-    ("iddd", Key::IsoDayOfYear, Case::Lower),
-    ("id", Key::IsoDayOfWeek, Case::Lower),
-    ("iw", Key::IsoWeek, Case::Lower),
-    ("iyyy", Key::IsoYear(4), Case::Lower),
-    ("iyy", Key::IsoYear(3), Case::Lower),
-    ("iy", Key::IsoYear(2), Case::Lower),
-    ("i", Key::IsoYear(1), Case::Lower),
-    ("j", Key::Julian, Case::Lower),
-    ("mi", Key::Minute, Case::Lower),
-    ("mm", Key::Month, Case::Lower),
-    ("month", Key::MonthName { short: false }, Case::Lower),
-    ("mon", Key::MonthName { short: true }, Case::Lower),
-    ("ms", Key::Millisecond, Case::Lower),
-    ("of", Key::Offset, Case::Lower),
-    ("p.m.", Key::Meridiem { dots: true }, Case::Lower),
-    ("pm", Key::Meridiem { dots: false }, Case::Lower),
-    ("q", Key::Quarter, Case::Lower),
-    ("rm", Key::RomanMonth, Case::Lower),
-    ("sssss", Key::SecondsOfDay, Case::Lower),
-    ("ssss", Key::SecondsOfDay, Case::Lower),
-    ("ss", Key::Second, Case::Lower),
-    ("tzh", Key::ZoneHours, Case::Lower),
-    ("tzm", Key::ZoneMinutes, Case::Lower),
-    ("tz", Key::Zone, Case::Lower),
-    ("us", Key::Microsecond, Case::Lower),
-    ("ww", Key::WeekOfYear, Case::Lower),
-    ("w", Key::WeekOfMonth, Case::Lower),
-    ("y,yyy", Key::YearWithComma, Case::Lower),
-    ("yyyy", Key::Year(4), Case::Lower),
-    ("yyy", Key::Year(3), Case::Lower),
-    ("yy", Key::Year(2), Case::Lower),
-    ("y", Key::Year(1), Case::Lower),
 ];
 
 const MONTHS: [&str; 12] = [
@@ -325,9 +274,8 @@ fn format(fields: &Fields, template: &str) -> String {
                 break;
             }
         }
-        if let Some(&(name, key, case)) = KEYWORDS.iter().find(|(name, ..)| rest.starts_with(name))
-        {
-            rest = &rest[name.len()..];
+        if let Some((length, key, case)) = keyword(rest) {
+            rest = &rest[length..];
             let ordinal = match rest.get(..2) {
                 Some(suffix @ ("TH" | "th")) => {
                     rest = &rest[2..];
@@ -378,6 +326,22 @@ fn format(fields: &Fields, template: &str) -> String {
         }
     }
     out
+}
+
+/// The keyword `rest` starts with: its length, what it writes and how.
+fn keyword(rest: &str) -> Option<(usize, Key, Case)> {
+    let lower = rest.starts_with(|c: char| c.is_ascii_lowercase());
+    KEYWORDS.iter().find_map(|&(name, key, case)| {
+        let found = match (lower, case) {
+            (false, _) => rest.starts_with(name),
+            (true, Case::Upper) => rest
+                .get(..name.len())
+                .is_some_and(|head| head == name.to_ascii_lowercase()),
+            (true, _) => false,
+        };
+        let case = if lower { Case::Lower } else { case };
+        found.then_some((name.len(), key, case))
+    })
 }
 
 /// What `key` writes, and whether it is a number (which `TH` follows).
