@@ -871,6 +871,92 @@ INSERT INTO events VALUES (1, 10);
     assert!(found.is_empty(), "{:?}", recording.violations);
 }
 
+/// An upsert is a write of the row it conflicts on: `SELECT` the count,
+/// add one in JavaScript, `INSERT … ON CONFLICT DO UPDATE SET n =
+/// EXCLUDED.n` loses the other requests' counts as `UPDATE … SET n = $1`
+/// does (three requests leave 1), with or without a transaction. One whose
+/// SET reads the row (`n = daily.n + 1`) decides in one step and loses
+/// nothing. In a transaction, the fix is `FOR UPDATE` on the read.
+#[test]
+fn an_upsert_from_a_read_loses_updates_as_an_update_does() {
+    use interleave::explain::{data_fix, story};
+    use interleave::script::source::encode;
+    let schema = "CREATE TABLE daily (day text PRIMARY KEY, n int NOT NULL);
+INSERT INTO daily VALUES ('d', 0);
+";
+    let upsert =
+        "INSERT INTO daily (day, n) VALUES ($1, $2) ON CONFLICT (day) DO UPDATE SET n = EXCLUDED.n";
+    let plain = format!(
+        r#"const {{ Pool }} = require("pg");
+const pool = new Pool();
+async function handle(req) {{
+  const {{ rows }} = await pool.query("SELECT n FROM daily WHERE day = $1", ["d"]);
+  const n = rows.length ? rows[0].n : 0;
+  await pool.query("{upsert}", ["d", n + 1]);
+}}
+"#
+    );
+    let in_transaction = format!(
+        r#"const {{ Pool }} = require("pg");
+const pool = new Pool();
+async function handle(req) {{
+  const c = await pool.connect();
+  try {{
+    await c.query("BEGIN");
+    const {{ rows }} = await c.query("SELECT n FROM daily WHERE day = $1", ["d"]);
+    const n = rows.length ? rows[0].n : 0;
+    await c.query("{upsert}", ["d", n + 1]);
+    await c.query("COMMIT");
+  }} finally {{
+    c.release();
+  }}
+}}
+"#
+    );
+    let record = |code: &str| {
+        let (config, program) = open(&format!(
+            "#v=1&scenario=script&code={}&schema={}&users=3&clicks=1",
+            encode(code),
+            encode(schema)
+        ));
+        Recording::of_program(&program, &config).unwrap()
+    };
+    let racy = record(&plain);
+    assert_eq!(lost_requests(&racy), vec![1, 2]);
+    let told = story(&racy, racy.first_violation().expect("a violation")).expect("a story");
+    assert_eq!(
+        told.text,
+        "#1 read daily (line 4) at 20 ms; #0 wrote it (line 6) at 40 ms; #1 wrote it (line 6) \
+         at 40 ms from what it had read, so #0's update is lost (the read and the write are two \
+         steps, and nothing keeps others out between them)."
+    );
+    let in_place = plain.replace("SET n = EXCLUDED.n", "SET n = daily.n + 1");
+    assert_ne!(in_place, plain);
+    assert_eq!(lost_requests(&record(&in_place)), Vec::<u32>::new());
+
+    let racy = record(&in_transaction);
+    assert_eq!(lost_requests(&racy), vec![1, 2]);
+    let told = story(&racy, racy.first_violation().expect("a violation")).expect("a story");
+    assert!(
+        told.text
+            .starts_with("#1 read daily (line 7) at 40 ms; #0 wrote it (line 9) at 60 ms;"),
+        "{}",
+        told.text
+    );
+    let fix = data_fix(&racy, &told).expect("a fix");
+    assert!(
+        fix.text
+            .contains("\"SELECT n FROM daily WHERE day = $1 FOR UPDATE\""),
+        "{}",
+        fix.text
+    );
+    assert!(
+        fix.outcome.starts_with("no lost update, 0 errors"),
+        "{}",
+        fix.outcome
+    );
+}
+
 /// The race found in a script's data comes with a fix in its own SQL,
 /// checked by running the edited script: a duplicate row gets `ON
 /// CONFLICT … DO NOTHING` and the unique index the schema expects; a lost

@@ -87,7 +87,7 @@ pub fn data_fix(recording: &Recording, story: &Story) -> Option<Fix> {
                 .into_iter()
                 .collect()
         }
-        (StoryKind::LostUpdate, OpKind::SqlUpdate) => {
+        (StoryKind::LostUpdate, OpKind::SqlUpdate | OpKind::SqlInsert) => {
             let line = read_line(recording, story, SQL_READS);
             lock_fixes(&script.code, script.schema.as_deref(), &table, line)
         }

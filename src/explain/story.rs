@@ -1045,7 +1045,10 @@ impl<'a> Reader<'a> {
             e.request != later
                 && e.key == data
                 && matches!(e.what, What::Complete(_))
-                && matches!(e.outcome, Outcome::Stored | Outcome::Deleted)
+                && matches!(
+                    e.outcome,
+                    Outcome::Stored | Outcome::Inserted | Outcome::Buffered | Outcome::Deleted
+                )
         });
         let name = self.key_name(violation.key);
         // A change in place (a count, a sorted set's or a list's) keeps

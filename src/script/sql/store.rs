@@ -3322,9 +3322,16 @@ impl Database {
                 false => inserted.next().map(|row| marked(row, 0)),
             })
             .collect();
-        for (index, row) in updates {
-            self.write(id, name, index, Some(row));
-        }
+        // A conflict's SET that reads no column of the row (`SET n =
+        // EXCLUDED.n`) overwrites it, as a blind UPDATE does.
+        let blind = match &insert.on_conflict {
+            Some(OnConflict::Update { set, .. }) => {
+                set.iter().all(|(_, e)| !super::eval::has_column(e))
+            }
+            _ => false,
+        };
+        let (found, new_rows): (Vec<usize>, Vec<Row>) = updates.into_iter().unzip();
+        self.write_updates(id, name, &found, new_rows, blind);
         for row in fresh {
             let table = self.tables.get_mut(name).expect("a table");
             table.slots.push(Slot {
