@@ -2353,24 +2353,24 @@ async function handle(req) {
 // memjs, memcached, redlock, and ioredis's XX, expire and defineCommand
 
 /// A memcached command the simulation does not model says so, with the
-/// commands it does, as the Redis clients' do (memcached's `gets` and
-/// `cas`, memjs's `append`).
+/// commands it does, as the Redis clients' do (memjs's and memcached's
+/// `flush`, memcached's `stats`).
 #[test]
 fn unmodelled_memcached_commands_say_so() {
     let code = r#"const memjs = require("memjs");
 const Memcached = require("memcached");
 async function handle() {
-  for (const call of [() => memjs.Client.create().append("k", "v"), () => new Memcached("x").gets("k", () => {})]) {
+  for (const call of [() => memjs.Client.create().flush(), () => new Memcached("x").stats(() => {})]) {
     try { call(); } catch (e) { console.log(e.message); }
   }
 }"#;
     assert_eq!(
         logs(code, ""),
         [
-            "memjs: append is not modelled by the simulated memcached (it has get, set, add, \
-             replace, delete, increment, decrement, touch, close, quit)",
-            "memcached: gets is not modelled by the simulated memcached (it has get, set, add, \
-             replace, del, incr, decr, touch, end)",
+            "memjs: flush is not modelled by the simulated memcached (it has get, set, add, \
+             replace, delete, increment, decrement, touch, append, prepend, close, quit)",
+            "memcached: stats is not modelled by the simulated memcached (it has get, gets, \
+             getMulti, cas, append, prepend, set, add, replace, del, incr, decr, touch, end)",
         ]
     );
 }
@@ -2493,6 +2493,205 @@ async function handle(req) {
             "undefined true undefined false",
             "undefined \"x\"",
         ]
+    );
+}
+
+/// The `memcached` package's `gets`, `cas`, `append`, `prepend` and
+/// `getMulti`: Node 20 with memcached 2.2.2 on a fresh memcached 1.6
+/// printed these lines for the same text. The CAS unique is one counter
+/// for the server, taken by each value stored (not by a touch, a delete
+/// or a refused store); `append` keeps the value's flags, so a number
+/// stays a number.
+#[test]
+fn the_memcached_packages_check_and_set_answers_as_memcached_does() {
+    let code = r#"const Memcached = require("memcached");
+const mc = new Memcached(process.env.MEMCACHED);
+const p = (f) => new Promise((resolve) => f((err, data) => resolve([err, data])));
+const show = (label, [err, data]) => console.log(label, err === undefined ? "undefined" : String(err) + " " + JSON.stringify(err), JSON.stringify(data), typeof data);
+async function handle(req) {
+  show("gets miss", await p((cb) => mc.gets("k", cb)));
+  show("set", await p((cb) => mc.set("k", 5, 0, cb)));
+  const g = await p((cb) => mc.gets("k", cb));
+  show("gets", g);
+  const cas = g[1].cas;
+  show("cas ok", await p((cb) => mc.cas("k", 6, cas, 0, cb)));
+  show("cas stale", await p((cb) => mc.cas("k", 7, cas, 0, cb)));
+  show("get", await p((cb) => mc.get("k", cb)));
+  show("cas missing", await p((cb) => mc.cas("nokey", 7, cas, 0, cb)));
+  show("gets2", await p((cb) => mc.gets("k", cb)));
+  show("incr", await p((cb) => mc.incr("k", 1, cb)));
+  show("gets3", await p((cb) => mc.gets("k", cb)));
+  show("touch", await p((cb) => mc.touch("k", 100, cb)));
+  show("gets4", await p((cb) => mc.gets("k", cb)));
+  const g5 = await p((cb) => mc.gets("k", cb));
+  show("cas after touch", await p((cb) => mc.cas("k", "s", g5[1].cas, 0, cb)));
+  show("set obj", await p((cb) => mc.set("o", { a: 1 }, 0, cb)));
+  show("gets obj", await p((cb) => mc.gets("o", cb)));
+  show("append", await p((cb) => mc.append("k", "x", cb)));
+  show("get after append", await p((cb) => mc.get("k", cb)));
+  show("prepend", await p((cb) => mc.prepend("k", "y", cb)));
+  show("get after prepend", await p((cb) => mc.get("k", cb)));
+  show("append missing", await p((cb) => mc.append("zz", "x", cb)));
+  show("prepend missing", await p((cb) => mc.prepend("zz", "x", cb)));
+  show("set n", await p((cb) => mc.set("n", 5, 0, cb)));
+  show("append n", await p((cb) => mc.append("n", 1, cb)));
+  show("get n", await p((cb) => mc.get("n", cb)));
+  show("prepend n", await p((cb) => mc.prepend("n", "2", cb)));
+  show("get n", await p((cb) => mc.get("n", cb)));
+  show("getMulti", await p((cb) => mc.getMulti(["k", "n", "zz", "o"], cb)));
+  show("getMulti none", await p((cb) => mc.getMulti(["q1", "q2"], cb)));
+  show("get array", await p((cb) => mc.get(["k", "o"], cb)));
+  const g6 = await p((cb) => mc.gets("o", cb));
+  show("cas obj", await p((cb) => mc.cas("o", { b: 2 }, g6[1].cas, 0, cb)));
+  show("get o", await p((cb) => mc.get("o", cb)));
+  show("set empty", await p((cb) => mc.set("e", "", 0, cb)));
+  show("gets empty", await p((cb) => mc.gets("e", cb)));
+  show("cas bad", await p((cb) => mc.cas("k", "v", "abc", 0, cb)));
+  show("del", await p((cb) => mc.del("k", cb)));
+  show("set again", await p((cb) => mc.set("k", "v", 0, cb)));
+  show("gets after del", await p((cb) => mc.gets("k", cb)));
+  show("add fail", await p((cb) => mc.add("k", "w", 0, cb)));
+  show("add ok", await p((cb) => mc.add("k2", "w", 0, cb)));
+  show("gets k2", await p((cb) => mc.gets("k2", cb)));
+}
+module.exports = { handle };
+"#;
+    let (_, run) = run_cleanly(code, "scenario=script&users=1&clicks=1");
+    assert_eq!(
+        run.messages(),
+        [
+            "gets miss undefined undefined undefined",
+            "set undefined true boolean",
+            "gets undefined {\"k\":5,\"cas\":\"1\"} object",
+            "cas ok undefined true boolean",
+            "cas stale undefined false boolean",
+            "get undefined 6 number",
+            "cas missing undefined false boolean",
+            "gets2 undefined {\"k\":6,\"cas\":\"2\"} object",
+            "incr undefined 7 number",
+            "gets3 undefined {\"k\":7,\"cas\":\"3\"} object",
+            "touch undefined true boolean",
+            "gets4 undefined {\"k\":7,\"cas\":\"3\"} object",
+            "cas after touch undefined true boolean",
+            "set obj undefined true boolean",
+            "gets obj undefined {\"o\":{\"a\":1},\"cas\":\"5\"} object",
+            "append undefined true boolean",
+            "get after append undefined \"sx\" string",
+            "prepend undefined true boolean",
+            "get after prepend undefined \"ysx\" string",
+            "append missing Error: Item is not stored {\"notStored\":true} false boolean",
+            "prepend missing Error: Item is not stored {\"notStored\":true} false boolean",
+            "set n undefined true boolean",
+            "append n undefined true boolean",
+            "get n undefined 51 number",
+            "prepend n undefined true boolean",
+            "get n undefined 251 number",
+            "getMulti undefined {\"k\":\"ysx\",\"n\":251,\"o\":{\"a\":1}} object",
+            "getMulti none undefined {} object",
+            "get array undefined {\"k\":\"ysx\",\"o\":{\"a\":1}} object",
+            "cas obj undefined true boolean",
+            "get o undefined {\"b\":2} object",
+            "set empty undefined true boolean",
+            "gets empty undefined {\"e\":\"\",\"cas\":\"12\"} object",
+            "cas bad Error: bad command line format {} false boolean",
+            "del undefined true boolean",
+            "set again undefined true boolean",
+            "gets after del undefined {\"k\":\"v\",\"cas\":\"13\"} object",
+            "add fail Error: Item is not stored {\"notStored\":true} false boolean",
+            "add ok undefined true boolean",
+            "gets k2 undefined {\"k2\":\"w\",\"cas\":\"14\"} object",
+        ]
+    );
+}
+
+/// memjs's `append` and `prepend`: Node 20 with memjs 1.3.2 on a real
+/// memcached 1.6 printed these lines. memjs 1.3.2 sends `prepend` with
+/// APPEND's opcode, so it appends, and its default logger prints a refusal
+/// before the promise rejects.
+#[test]
+fn memjs_append_and_prepend_answer_as_memjs_does() {
+    let code = r#"const memjs = require("memjs");
+const mc = memjs.Client.create(process.env.MEMCACHED);
+const show = async (label, f) => { try { const r = await f(); console.log(label, JSON.stringify(r)); } catch (e) { console.log(label, "threw", String(e)); } };
+async function handle(req) {
+  await show("set", () => mc.set("a", "1", {}));
+  await show("append", () => mc.append("a", "2"));
+  await show("get", async () => (await mc.get("a")).value.toString());
+  await show("prepend", () => mc.prepend("a", "0"));
+  await show("get", async () => (await mc.get("a")).value.toString());
+  await show("append missing", () => mc.append("nope", "2"));
+  await show("prepend missing", () => mc.prepend("nope", "2"));
+  await new Promise((r) => mc.append("a", "3", (err, ok) => { console.log("cb", err, ok); r(); }));
+  await new Promise((r) => mc.append("nope", "3", (err, ok) => { console.log("cb", String(err), ok); r(); }));
+  await show("get", async () => (await mc.get("a")).value.toString());
+  await show("incr after append", () => mc.increment("a", 1, {}));
+}
+module.exports = { handle };
+"#;
+    let (_, run) = run_cleanly(code, "scenario=script&users=1&clicks=1");
+    assert_eq!(
+        run.messages(),
+        [
+            "set true",
+            "append true",
+            "get \"12\"",
+            "prepend true",
+            "get \"120\"",
+            "MemJS APPEND: Item not stored",
+            "append missing threw Error: MemJS APPEND: Item not stored",
+            "MemJS PREPEND: Item not stored",
+            "prepend missing threw Error: MemJS PREPEND: Item not stored",
+            "cb null true",
+            "MemJS APPEND: Item not stored",
+            "cb Error: MemJS APPEND: Item not stored null",
+            "get \"1203\"",
+            "incr after append {\"success\":true,\"value\":1204}",
+        ]
+    );
+}
+
+/// Five visits at once: `get` then `set` keeps one of them; `gets` then
+/// `cas`, retried when another store came first, keeps all five, after
+/// 4 + 3 + 2 + 1 retries. Node 20 with memcached 2.2.2 on a real
+/// memcached 1.6 counted the same (`{"retries":10,"visits=1 safe=1":1,
+/// …,"visits=1 safe=5":1}`).
+#[test]
+fn check_and_set_keeps_every_visit() {
+    let code = r#"const Memcached = require("memcached");
+const memcached = new Memcached(process.env.MEMCACHED);
+const call = (method, ...args) =>
+  new Promise((resolve, reject) =>
+    memcached[method](...args, (err, data) => (err && !err.notStored ? reject(err) : resolve(data)))
+  );
+
+// A page's visit counter: read it, add one, write it back.
+async function handle(req) {
+  await call("add", "visits", 0, 0);
+  const visits = await call("get", "visits");
+  await call("set", "visits", visits + 1, 0);
+  // The same with check-and-set: retry until no one wrote in between.
+  await call("add", "safe", 0, 0);
+  for (;;) {
+    const found = await call("gets", "safe");
+    if (await call("cas", "safe", found.safe + 1, found.cas, 0)) break;
+    count("retries");
+  }
+  const [v, s] = [await call("get", "visits"), await call("get", "safe")];
+  count(`visits=${v} safe=${s}`);
+}
+module.exports = { handle };
+"#;
+    let (_, run) = run_cleanly(code, "scenario=script&users=5&clicks=1");
+    assert_eq!(
+        run.custom(),
+        custom(&[
+            ("retries", 10.0),
+            ("visits=1 safe=1", 1.0),
+            ("visits=1 safe=2", 1.0),
+            ("visits=1 safe=3", 1.0),
+            ("visits=1 safe=4", 1.0),
+            ("visits=1 safe=5", 1.0),
+        ])
     );
 }
 

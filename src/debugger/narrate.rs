@@ -256,6 +256,7 @@ pub fn op_label(op: OpKind) -> &'static str {
         OpKind::CacheType => "cache.type",
         OpKind::CacheStrlen => "cache.strlen",
         OpKind::CacheAppend => "cache.append",
+        OpKind::CacheCas => "cache.cas",
         OpKind::CacheRename => "cache.rename",
         OpKind::DbFind => "db.find",
         OpKind::DbFindOne => "db.findOne",

@@ -241,6 +241,42 @@ impl CacheConn {
         }
     }
 
+    /// memcached's `gets`: the value and its CAS unique (Redis has none).
+    pub async fn gets(&self, key: &str) -> Result<Option<(String, u64)>, CacheError> {
+        Ok(self.memcached("gets")?.lock().await.gets(key).await?)
+    }
+
+    /// memcached's `cas`: its reply, lower-case (`stored`, `exists`,
+    /// `not_found`), as the model words it.
+    pub async fn cas(
+        &self,
+        key: &str,
+        value: &str,
+        ttl: Micros,
+        unique: u64,
+    ) -> Result<String, CacheError> {
+        let mut conn = self.memcached("cas")?.lock().await;
+        let reply = conn.cas(key, value, seconds(ttl), unique).await?;
+        Ok(reply.to_lowercase())
+    }
+
+    /// memcached's `append` (`front`: `prepend`); true if stored.
+    pub async fn attach(&self, key: &str, more: &str, front: bool) -> Result<bool, CacheError> {
+        let verb = if front { "prepend" } else { "append" };
+        let mut conn = self.memcached(verb)?.lock().await;
+        Ok(conn.store(verb, key, more, 0).await?)
+    }
+
+    /// The memcached connection, for a command Redis does not have.
+    fn memcached(&self, command: &str) -> Result<&Rc<tokio::sync::Mutex<Memcached>>, CacheError> {
+        match self {
+            CacheConn::Memcached(conn) => Ok(conn),
+            CacheConn::Redis(_) => Err(CacheError(format!(
+                "memcached's {command} has no Redis counterpart"
+            ))),
+        }
+    }
+
     /// Stores only if present (memcached `replace`, Redis `SET XX`); true
     /// if stored.
     pub async fn replace(&self, key: &str, value: &str, ttl: Micros) -> Result<bool, CacheError> {

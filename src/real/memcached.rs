@@ -2,7 +2,8 @@
 //! `get`, `set`, `add` (with an expiry in whole seconds) and `delete`,
 //! the four commands seed 004's locks and the stampede's cache use,
 //! `incr` for fencing tokens, and `replace`, `touch`, `incr`/`decr` by any
-//! amount for a script's memcached clients (`real::script`).
+//! amount, `append`/`prepend`, `gets` and `cas` for a script's memcached
+//! clients (`real::script`).
 
 use std::io;
 
@@ -43,16 +44,28 @@ impl Memcached {
     }
 
     pub async fn get(&mut self, key: &str) -> io::Result<Option<String>> {
-        self.send(&format!("get {key}\r\n")).await?;
+        Ok(self.read("get", key).await?.map(|(value, _)| value))
+    }
+
+    /// `gets`: the value and its CAS unique.
+    pub async fn gets(&mut self, key: &str) -> io::Result<Option<(String, u64)>> {
+        self.read("gets", key).await
+    }
+
+    /// `get` or `gets` of one key: its value, and its CAS unique (0 from
+    /// `get`, which gives none).
+    async fn read(&mut self, verb: &str, key: &str) -> io::Result<Option<(String, u64)>> {
+        self.send(&format!("{verb} {key}\r\n")).await?;
         let header = self.line().await?;
         if header == "END" {
             return Ok(None);
         }
-        let bytes: usize = header
-            .split(' ')
-            .nth(3)
+        let words: Vec<&str> = header.split(' ').collect();
+        let bytes: usize = words
+            .get(3)
             .and_then(|n| n.parse().ok())
             .ok_or_else(|| unexpected(&header))?;
+        let unique: u64 = words.get(4).and_then(|n| n.parse().ok()).unwrap_or(0);
         let mut value = vec![0; bytes + 2];
         self.stream.read_exact(&mut value).await?;
         value.truncate(bytes);
@@ -60,7 +73,27 @@ impl Memcached {
         if end != "END" {
             return Err(unexpected(&end));
         }
-        Ok(Some(String::from_utf8_lossy(&value).into_owned()))
+        Ok(Some((String::from_utf8_lossy(&value).into_owned(), unique)))
+    }
+
+    /// `cas`: stores only if the key's CAS unique is still `unique`; the
+    /// reply (`STORED`, `EXISTS` or `NOT_FOUND`).
+    pub async fn cas(
+        &mut self,
+        key: &str,
+        value: &str,
+        seconds: u64,
+        unique: u64,
+    ) -> io::Result<String> {
+        let command = format!(
+            "cas {key} 0 {seconds} {} {unique}\r\n{value}\r\n",
+            value.len()
+        );
+        self.send(&command).await?;
+        match self.line().await? {
+            reply if ["STORED", "EXISTS", "NOT_FOUND"].contains(&reply.as_str()) => Ok(reply),
+            other => Err(unexpected(&other)),
+        }
     }
 
     /// `set`: always stores.
@@ -68,8 +101,9 @@ impl Memcached {
         self.store("set", key, value, seconds).await.map(|_| ())
     }
 
-    /// A store command (`set`, `add`, `replace`) with an expiry in whole
-    /// seconds; true if stored.
+    /// A store command (`set`, `add`, `replace`, `append`, `prepend`) with
+    /// an expiry in whole seconds (`append` and `prepend` ignore it); true
+    /// if stored.
     pub async fn store(
         &mut self,
         verb: &str,

@@ -152,6 +152,7 @@ pub fn run(input: &ScriptInput, options: &RealOptions) -> Result<ScriptReport, S
             started: Instant::now(),
             statements: HashMap::new(),
             next: 0,
+            uniques: RefCell::new(HashMap::new()),
         });
         let run =
             ScriptRun::mirrored(code, input.schema, input.route, &config, mirror).map_err(bad)?;
@@ -468,6 +469,10 @@ struct RealMirror {
     started: Instant,
     statements: HashMap<u64, InFlight>,
     next: u64,
+    /// memcached's CAS uniques: the model's (a script's `gets` gave it)
+    /// to the real server's for the same value, so a `cas` plays with the
+    /// real one.
+    uniques: RefCell<HashMap<u64, u64>>,
 }
 
 impl RealMirror {
@@ -627,6 +632,29 @@ impl RealMirror {
                         Ok(Err(message)) => Err(message),
                         Err(error) => failed(error),
                     },
+                ),
+                Call::Gets(k) => (
+                    format!("GETS {k}"),
+                    match cache.gets(&key(k)).await {
+                        Ok(found) => Ok(found.map(|(value, unique)| {
+                            json!({"value": redis_string(value), "cas": unique.to_string()})
+                        })),
+                        Err(error) => failed(error),
+                    },
+                ),
+                Call::Cas(k, value, unique, ttl) => {
+                    let real = self.uniques.borrow().get(unique).copied().unwrap_or(0);
+                    (
+                        format!("CAS {k} {} {unique}", text_of(value)),
+                        match cache.cas(&key(k), &text_of(value), *ttl, real).await {
+                            Ok(reply) => Ok(Some(Value::String(reply))),
+                            Err(error) => failed(error),
+                        },
+                    )
+                }
+                Call::Attach(k, more, front) => (
+                    format!("{} {k} {more}", if *front { "PREPEND" } else { "APPEND" }),
+                    yes(cache.attach(&key(k), more, *front).await),
                 ),
                 Call::Counter(k, by, initial) => (
                     format!(
@@ -969,6 +997,24 @@ impl RealMirror {
         played
     }
 
+    /// A `gets` answered by both: the real CAS unique is noted for the
+    /// model's, and the answer carries the model's (each server numbers
+    /// its own stores), and the model's value when their texts agree (as
+    /// a `get`'s answers are compared).
+    fn own_unique(&self, call: &Call, simulated: &CacheAnswer, real: &mut CacheAnswer) {
+        let (Call::Gets(_), Ok(Some(model)), Ok(Some(server))) = (call, simulated, real) else {
+            return;
+        };
+        let unique = |found: &Value| found["cas"].as_str().and_then(|n| n.parse::<u64>().ok());
+        if let (Some(mine), Some(theirs)) = (unique(model), unique(server)) {
+            self.uniques.borrow_mut().insert(mine, theirs);
+            server["cas"] = model["cas"].clone();
+        }
+        if text_of(&model["value"]) == text_of(&server["value"]) {
+            server["value"] = model["value"].clone();
+        }
+    }
+
     /// An `EXEC` the model ran (or a pipeline): its calls played one after
     /// another (nothing else plays between them), each one's answer as
     /// `{ value }` or `{ error }`. One the model aborted plays nothing: the
@@ -1028,7 +1074,7 @@ impl Mirror for RealMirror {
             Call::Exec(_, calls) => self.play_exec(calls, simulated, now),
             _ => self.play(call, now),
         };
-        let Some((text, real)) = played else {
+        let Some((text, mut real)) = played else {
             let name = match call {
                 Call::GetStale(_) => "a stale-serving read (the real servers keep no stale value)",
                 Call::Scan(_) => "Redis's SCAN (its cursors are the server's; its pages are the model's)",
@@ -1044,6 +1090,7 @@ impl Mirror for RealMirror {
             return None;
         };
         self.log.borrow_mut().operations += 1;
+        self.own_unique(call, simulated, &mut real);
         if same_exec_answer(simulated, &real) || same_expiry(call, simulated, &real) {
             return None;
         }

@@ -43,6 +43,13 @@ pub enum Call {
     /// memcached's `incr`/`decr`, with the binary protocol's initial value
     /// and its ttl for a missing key.
     Counter(String, f64, Option<(f64, Micros)>),
+    /// memcached's `gets`: the value and its CAS unique.
+    Gets(String),
+    /// memcached's `cas` of the value, if the key's CAS unique is still
+    /// this one, with its ttl.
+    Cas(String, Value, u64, Micros),
+    /// memcached's `append` of this text (`true`: `prepend`).
+    Attach(String, String, bool),
     /// One of redlock's scripts on its keys, with the lock's value and ttl.
     Locks(LockScript, Vec<String>, Value, Micros),
     /// A read of a Redis hash: these fields (`HGET`, `HMGET`, `HEXISTS`),
@@ -136,6 +143,9 @@ impl Call {
             | Call::GetEx(key, _)
             | Call::SetWith(key, ..)
             | Call::Counter(key, ..)
+            | Call::Gets(key)
+            | Call::Cas(key, ..)
+            | Call::Attach(key, ..)
             | Call::Find(key, _)
             | Call::FindOne(key, _)
             | Call::Insert(key, _)
@@ -191,7 +201,9 @@ impl Call {
     /// The operation the trace and the debugger name it by.
     pub fn kind(&self) -> OpKind {
         match self {
-            Call::Get(_) => OpKind::CacheGet,
+            Call::Get(_) | Call::Gets(_) => OpKind::CacheGet,
+            Call::Cas(..) => OpKind::CacheCas,
+            Call::Attach(..) => OpKind::CacheAppend,
             Call::GetStale(_) => OpKind::CacheGetStale,
             Call::Set(..) => OpKind::CacheSet,
             Call::Add(..) => OpKind::CacheAdd,

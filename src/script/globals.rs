@@ -25,8 +25,8 @@ use crate::world::LockKey;
 use super::call::{Call, SqlCall};
 use super::host::{Answer, Helper, Host, NextTick, Position, Settle, Waiter, FIRING};
 use super::world::{
-    ExpireIf, Expiry, ExpiryChange, HashWrite, ListWrite, LockScript, Only, Row, Scan, SetOptions,
-    TableDef, ZsetWrite,
+    number, ExpireIf, Expiry, ExpiryChange, HashWrite, ListWrite, LockScript, Only, Row, Scan,
+    SetOptions, TableDef, ZsetWrite,
 };
 
 /// What every native of a realm reaches: the run's host (replaced when a
@@ -158,7 +158,7 @@ impl<'js> JsonCopy<'_, 'js> {
             Type::Undefined | Type::Uninitialized => return Ok(None),
             Type::Bool => return Ok(value.as_bool().map(Json::from)),
             Type::Int => return Ok(value.as_int().map(Json::from)),
-            Type::Float => return Ok(value.as_float().map(Json::from)),
+            Type::Float => return Ok(value.as_float().map(number)),
             Type::String => return Ok(Some(to_text(ctx, value.clone())?.into())),
             Type::BigInt => {
                 return Err(not_json(
@@ -380,6 +380,9 @@ pub fn register<'js>(ctx: &Ctx<'js>, link: &Rc<Link>) -> Result<()> {
                 ("setWith", 2),
                 ("incrFloat", 2),
                 ("counter", 4),
+                ("gets", 1),
+                ("cas", 4),
+                ("attach", 3),
                 ("hashRead", 2),
                 ("hashWrite", 2),
                 ("setRead", 2),
@@ -823,6 +826,22 @@ fn call_of<'js>(ctx: &Ctx<'js>, name: &str, args: &[Value<'js>]) -> Result<Call>
             Call::Expire(key, expiry, only)
         }
         "append" => Call::Append(key, key_text(json(1)?)),
+        "gets" => Call::Gets(key),
+        // `cas(key, value, unique, ms)`: the unique as `gets` gave it (a
+        // string of digits); any other is memcached's own refusal.
+        "cas" => {
+            let unique = key_text(json(2)?);
+            let unique = unique
+                .parse::<u64>()
+                .map_err(|_| refused("bad command line format".to_string()))?;
+            Call::Cas(key, json(1)?, unique, ms_arg(ctx, args, 3)?)
+        }
+        // `attach(key, text, front)`: memcached's append (front: prepend).
+        "attach" => Call::Attach(
+            key,
+            key_text(json(1)?),
+            arg(ctx, args, 2).as_bool() == Some(true),
+        ),
         "rename" => rename_call(key, json(1)?),
         // `scan(cursor, [pattern, count, type])`.
         "scan" => Call::Scan(scan_call(Json::String(key), json(1)?).map_err(refused)?),

@@ -48,7 +48,7 @@ use super::sql::store::TxnId;
 use super::sql::store::{Ran, RowAccess};
 use super::sql::{Landed, Plan, SqlError};
 use super::world::{
-    number, redis_range, ExpiryChange, Found, HashWrite, LockScript, Only, ScriptCache,
+    number, redis_range, CasReply, ExpiryChange, Found, HashWrite, LockScript, Only, ScriptCache,
 };
 
 /// The event budget of a script run that names none (`cli::run_to_json`,
@@ -1106,7 +1106,7 @@ impl ScriptRun {
             return;
         }
         let (table, write) = match call {
-            Call::Get(_) | Call::GetStale(_) | Call::Pttl(_) => (false, false),
+            Call::Get(_) | Call::GetStale(_) | Call::Gets(_) | Call::Pttl(_) => (false, false),
             Call::Set(..)
             | Call::Add(..)
             | Call::Delete(_)
@@ -1118,7 +1118,9 @@ impl ScriptRun {
             | Call::Persist(_)
             | Call::GetDelete(_)
             | Call::SetWith(..)
-            | Call::Counter(..) => (false, true),
+            | Call::Counter(..)
+            | Call::Cas(..)
+            | Call::Attach(..) => (false, true),
             Call::GetEx(_, change) => (false, *change != ExpiryChange::Keep),
             Call::Locks(_, keys, ..) => {
                 // Every key of a redlock script is read and may be written.
@@ -1512,6 +1514,27 @@ impl ScriptRun {
                 Ok(None) => (Ok(Some(Value::Null)), Outcome::NotFound),
                 Err(message) => (Err(Rejection::Type(message)), Outcome::NotStored),
             },
+            // `{ value, cas }` (the unique as text, as the memcached
+            // package gives it), or null on a miss.
+            Call::Gets(key) => match state.cache.gets(&key, now) {
+                Some((value, unique)) => (
+                    Ok(Some(json!({"value": value, "cas": unique.to_string()}))),
+                    Outcome::Hit,
+                ),
+                None => (Ok(None), Outcome::Miss),
+            },
+            Call::Cas(key, value, unique, ttl) => {
+                match state.cache.cas(&key, value, unique, ttl, now) {
+                    CasReply::Stored => (Ok(Some(json!("stored"))), Outcome::Stored),
+                    CasReply::Exists => (Ok(Some(json!("exists"))), Outcome::NotStored),
+                    CasReply::NotFound => (Ok(Some(json!("not_found"))), Outcome::NotFound),
+                }
+            }
+            Call::Attach(key, more, front) => answered(
+                state.cache.attach(&key, &more, front, now),
+                Outcome::Stored,
+                Outcome::NotStored,
+            ),
             Call::Locks(script, keys, value, ttl) => {
                 let done = state.cache.lock_script(script, &keys, &value, ttl, now);
                 let outcome = match (script, done == keys.len()) {
@@ -2679,7 +2702,10 @@ fn cache_accesses(call: &Call) -> Vec<(String, Access)> {
         | Call::Pttl(key)
         | Call::Type(key)
         | Call::Strlen(key) => one(key, Access::Read),
-        Call::Append(key, _) => one(key, Access::Change),
+        Call::Append(key, _) | Call::Attach(key, ..) => one(key, Access::Change),
+        Call::Gets(key) => one(key, Access::Read),
+        // A check-and-set stores only over what this request read.
+        Call::Cas(key, ..) => one(key, Access::Update),
         // GETEX reads the value; a new expiry or none is an update of it.
         Call::GetEx(key, change) => match change {
             ExpiryChange::Keep => one(key, Access::Read),

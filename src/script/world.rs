@@ -385,6 +385,22 @@ pub struct ScriptCache {
     watches: HashMap<u64, Vec<(String, Watched)>>,
     /// The key each `SCAN` cursor visited last (cursor n is the n-th).
     scan_cursors: Vec<String>,
+    /// memcached's CAS unique of each key's value (`gets`, `cas`), and
+    /// the last one given: one counter for the server, as memcached's,
+    /// taken by each value stored, not by a touch or a delete.
+    cas: HashMap<String, u64>,
+    cas_ids: u64,
+}
+
+/// What memcached's `cas` did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CasReply {
+    /// `STORED`: the value was the one `gets` saw.
+    Stored,
+    /// `EXISTS`: another store changed it since.
+    Exists,
+    /// `NOT_FOUND`: no live value.
+    NotFound,
 }
 
 /// A watched key as `WATCH` found it: its writes so far, and when it
@@ -404,6 +420,8 @@ impl ScriptCache {
             versions: HashMap::new(),
             watches: HashMap::new(),
             scan_cursors: Vec::new(),
+            cas: HashMap::new(),
+            cas_ids: 0,
         }
     }
 
@@ -415,6 +433,69 @@ impl ScriptCache {
                 self.versions.insert(key.to_string(), 1);
             }
         }
+    }
+
+    /// A value stored at `key` takes the next CAS unique.
+    fn stamp(&mut self, key: &str) {
+        self.cas_ids += 1;
+        self.cas.insert(key.to_string(), self.cas_ids);
+    }
+
+    /// memcached's `gets`: the live value and its CAS unique.
+    pub fn gets(&self, key: &str, now: Micros) -> Option<(Value, u64)> {
+        let entry = self.live(key, now)?;
+        let unique = self.cas.get(key).copied().unwrap_or(0);
+        Some((entry.value.clone(), unique))
+    }
+
+    /// memcached's `cas`: stores `value` only if the live value's CAS
+    /// unique is still `unique`.
+    pub fn cas(
+        &mut self,
+        key: &str,
+        value: Value,
+        unique: u64,
+        ttl: Micros,
+        now: Micros,
+    ) -> CasReply {
+        match self.gets(key, now) {
+            None => CasReply::NotFound,
+            Some((_, current)) if current != unique => CasReply::Exists,
+            Some(_) => {
+                self.set(key, value, ttl, now);
+                CasReply::Stored
+            }
+        }
+    }
+
+    /// memcached's `append` (`front`: `prepend`) of `more` to a live
+    /// value's text, keeping its expiry and its type (the client's flags):
+    /// a number stays a number if the text still reads as one. Answers
+    /// whether it stored (a missing key is `NOT_STORED`).
+    pub fn attach(&mut self, key: &str, more: &str, front: bool, now: Micros) -> bool {
+        let Some(entry) = self.live(key, now) else {
+            return false;
+        };
+        let old = text_of(&entry.value);
+        let text = match front {
+            true => format!("{more}{old}"),
+            false => format!("{old}{more}"),
+        };
+        let value = match &entry.value {
+            Value::Number(_) => text
+                .trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|n| n.is_finite())
+                .map_or(Value::String(text), number),
+            _ => Value::String(text),
+        };
+        if let Some(entry) = self.entries.get_mut(key) {
+            entry.value = value;
+        }
+        self.wrote(key);
+        self.stamp(key);
+        true
     }
 
     /// The writes of `key` so far: a write that changed nothing (a `ZREM`
@@ -885,6 +966,7 @@ impl ScriptCache {
             },
         );
         self.wrote(key);
+        self.stamp(key);
     }
 
     /// An entry present from time 0, live until `expires_at` (`None`: ever).
@@ -897,6 +979,7 @@ impl ScriptCache {
                 kind: Kind::Value,
             },
         );
+        self.stamp(key);
     }
 
     /// Stores only if the key is not live; answers whether it stored.
@@ -1307,6 +1390,7 @@ impl ScriptCache {
             entry.value = number(new);
         }
         self.wrote(key);
+        self.stamp(key);
         Ok(Some(new))
     }
 

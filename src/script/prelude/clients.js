@@ -2081,6 +2081,25 @@
         (touched) => [touched]
       );
     }
+    // memjs 1.3.2 sends APPEND's opcode for `prepend` too: it appends.
+    _attach(name, key, value, callback) {
+      return memjsCall(
+        callback,
+        async () => {
+          if (await host.attach(key, memjsValue(value), false)) return true;
+          const message = `MemJS ${name}: Item not stored`;
+          this.options.logger.log(message);
+          throw new Error(message);
+        },
+        (stored) => [stored]
+      );
+    }
+    append(key, value, callback) {
+      return this._attach("APPEND", key, value, callback);
+    }
+    prepend(key, value, callback) {
+      return this._attach("PREPEND", key, value, callback);
+    }
     close() {}
     quit() {}
   }
@@ -2097,7 +2116,7 @@
     );
   };
   unmodelledMemcached(MemjsClient.prototype, "memjs", [
-    "append", "prepend", "flush", "stats", "statsWithKey", "resetStats", "version", "versionAll",
+    "flush", "stats", "statsWithKey", "resetStats", "version", "versionAll",
   ]);
   const memjs = Object.freeze({ Client: MemjsClient });
 
@@ -2125,7 +2144,51 @@
         );
       }
       get(key, callback) {
+        if (Array.isArray(key)) return this.getMulti(key, callback);
         this._call(callback, async () => [undefined, await cache.get(key)]);
+      }
+      // `{ [key]: value, cas }`, the CAS unique as text; undefined on a miss.
+      gets(key, callback) {
+        this._call(callback, async () => {
+          const found = await host.gets(key);
+          return [undefined, found === undefined ? undefined : { [key]: found.value, cas: found.cas }];
+        });
+      }
+      // One `get` of every key (one round trip): the hits, by key.
+      getMulti(keys, callback) {
+        this._call(callback, async () => {
+          const answers = await host.exec(null, keys.map((key) => ["get", key]));
+          const found = {};
+          keys.forEach((key, i) => {
+            if (answers[i].value != null) found[key] = answers[i].value;
+          });
+          return [undefined, found];
+        });
+      }
+      // true if the value was the one `gets` saw, false if another store
+      // changed it since or it is gone (memcached's EXISTS and NOT_FOUND).
+      cas(key, value, unique, lifetime, callback) {
+        this._call(callback, async () => {
+          if (!/^[0-9]+$/.test(String(unique))) return [new Error("bad command line format"), false];
+          const ttl = Number(lifetime) * 1000 || 0;
+          const reply = await host.cas(key, value, String(unique), ttl);
+          return [undefined, reply === "stored"];
+        });
+      }
+      // The text goes as the package's `set` would send it; the value
+      // keeps the flags it had.
+      _attach(key, value, front, callback) {
+        this._call(callback, async () => {
+          const text =
+            typeof value === "string" ? value : typeof value === "number" ? String(value) : JSON.stringify(value);
+          return (await host.attach(key, text, front)) ? [undefined, true] : [notStored(), false];
+        });
+      }
+      append(key, value, callback) {
+        this._attach(key, value, false, callback);
+      }
+      prepend(key, value, callback) {
+        this._attach(key, value, true, callback);
       }
       _store(kind, key, value, lifetime, callback) {
         this._call(callback, async () => {
@@ -2174,7 +2237,7 @@
       end() {}
     }
     unmodelledMemcached(Memcached.prototype, "memcached", [
-      "gets", "cas", "getMulti", "append", "prepend", "flush", "stats", "items", "slabs",
+      "flush", "stats", "items", "slabs",
       "cachedump", "version", "settings",
     ]);
     return Memcached;

@@ -111,6 +111,8 @@ pub enum OpKind {
     SqlSet,
     /// `SHOW` of a session's parameter.
     SqlShow,
+    /// memcached's `cas`: a store only if the value is the one `gets` saw.
+    CacheCas,
 }
 
 impl OpKind {
@@ -151,7 +153,8 @@ impl OpKind {
             | OpKind::CacheGetEx
             | OpKind::CacheListMove
             | OpKind::CachePublish
-            | OpKind::CacheHashIncr => Some(ServerKind::Cache),
+            | OpKind::CacheHashIncr
+            | OpKind::CacheCas => Some(ServerKind::Cache),
             OpKind::DbSelect | OpKind::DbFindOrder | OpKind::DbFind | OpKind::DbFindOne => {
                 Some(ServerKind::DbRead)
             }
