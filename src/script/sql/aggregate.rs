@@ -293,6 +293,25 @@ fn ungrouped(expr: &Expr, grouped: &[String], exprs: &[Expr]) -> Option<String> 
     }
 }
 
+/// What a GROUP BY name groups by.
+pub enum GroupTerm {
+    Column(String),
+    Expr(Expr),
+}
+
+/// A GROUP BY name, as PostgreSQL reads it: the table's column
+/// (`table_column`, as resolved) if there is one, else the output column
+/// of that name (`output`): its column, or its expression. `None` if it
+/// is neither.
+pub fn group_term(table_column: Option<String>, output: Option<&Expr>) -> Option<GroupTerm> {
+    match (table_column, output) {
+        (Some(column), _) => Some(GroupTerm::Column(column)),
+        (None, Some(Expr::Column(column))) => Some(GroupTerm::Column(column.clone())),
+        (None, Some(e)) => Some(GroupTerm::Expr(e.clone())),
+        (None, None) => None,
+    }
+}
+
 fn must_group(table: &str, column: &str) -> SqlError {
     // A joined SELECT's columns are qualified already (`e.name`).
     let column = match table.is_empty() {
@@ -325,17 +344,16 @@ pub fn grouped(
             .map(|(name, _)| (name.clone(), Expr::Column(name.clone())))
             .collect(),
     };
-    // A GROUP BY name that is no column of the table is an output
-    // column's: its expression (PostgreSQL reads a table's column first).
     let mut columns = Vec::new();
     let mut group_exprs = select.group_exprs.clone();
     for name in &select.group_by {
-        match items.iter().find(|(output, _)| output == name) {
-            Some((_, Expr::Column(column))) if ctx.column_type(name).is_none() => {
-                columns.push(column.clone())
-            }
-            Some((_, e)) if ctx.column_type(name).is_none() => group_exprs.push(e.clone()),
-            _ => columns.push(name.clone()),
+        let table_column = ctx.column_type(name).map(|_| name.clone());
+        let output = items.iter().find(|(output, _)| output == name);
+        match group_term(table_column, output.map(|(_, e)| e)) {
+            Some(GroupTerm::Expr(e)) => group_exprs.push(e),
+            Some(GroupTerm::Column(column)) => columns.push(column),
+            // Neither: the analysis names the missing column.
+            None => columns.push(name.clone()),
         }
     }
     let exprs = items.iter().map(|(_, e)| e).chain(select.having.as_ref());

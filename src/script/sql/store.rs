@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde_json::Value;
 
-use super::aggregate::{self, compare_keys};
+use super::aggregate::{self, compare_keys, GroupTerm};
 use super::analysis::{self, column_of};
 use super::eval::{cast, eval, is_numeric, matches, sql_equal, type_of, Context, XMAX};
 use super::parse::{
@@ -4277,13 +4277,16 @@ fn resolve_columns(
     let mut group_by = Vec::with_capacity(select.group_by.len());
     let mut group_exprs = Vec::new();
     for column in &select.group_by {
-        match (resolve(column), output(column)) {
-            (Ok(column), _) => group_by.push(column),
-            // An output column by its name: a table's column, or an
-            // expression (rewritten above).
-            (Err(_), Some(Expr::Column(column))) => group_by.push(column),
-            (Err(_), Some(e)) => group_exprs.push(e),
-            (Err(error), None) => return Err(error),
+        let (resolved, missing) = match resolve(column) {
+            Ok(column) => (Some(column), None),
+            Err(error) => (None, Some(error)),
+        };
+        // An output column's expression was rewritten above.
+        match (aggregate::group_term(resolved, output(column).as_ref()), missing) {
+            (Some(GroupTerm::Column(column)), _) => group_by.push(column),
+            (Some(GroupTerm::Expr(e)), _) => group_exprs.push(e),
+            (None, Some(error)) => return Err(error),
+            (None, None) => unreachable!("a resolved column is a term"),
         }
     }
     select.group_by = group_by;
