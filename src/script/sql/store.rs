@@ -4282,7 +4282,10 @@ fn resolve_columns(
             Err(error) => (None, Some(error)),
         };
         // An output column's expression was rewritten above.
-        match (aggregate::group_term(resolved, output(column).as_ref()), missing) {
+        match (
+            aggregate::group_term(resolved, output(column).as_ref()),
+            missing,
+        ) {
             (Some(GroupTerm::Column(column)), _) => group_by.push(column),
             (Some(GroupTerm::Expr(e)), _) => group_exprs.push(e),
             (None, Some(error)) => return Err(error),
