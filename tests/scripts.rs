@@ -2504,58 +2504,7 @@ async function handle(req) {
 /// stays a number.
 #[test]
 fn the_memcached_packages_check_and_set_answers_as_memcached_does() {
-    let code = r#"const Memcached = require("memcached");
-const mc = new Memcached(process.env.MEMCACHED);
-const p = (f) => new Promise((resolve) => f((err, data) => resolve([err, data])));
-const show = (label, [err, data]) => console.log(label, err === undefined ? "undefined" : String(err) + " " + JSON.stringify(err), JSON.stringify(data), typeof data);
-async function handle(req) {
-  show("gets miss", await p((cb) => mc.gets("k", cb)));
-  show("set", await p((cb) => mc.set("k", 5, 0, cb)));
-  const g = await p((cb) => mc.gets("k", cb));
-  show("gets", g);
-  const cas = g[1].cas;
-  show("cas ok", await p((cb) => mc.cas("k", 6, cas, 0, cb)));
-  show("cas stale", await p((cb) => mc.cas("k", 7, cas, 0, cb)));
-  show("get", await p((cb) => mc.get("k", cb)));
-  show("cas missing", await p((cb) => mc.cas("nokey", 7, cas, 0, cb)));
-  show("gets2", await p((cb) => mc.gets("k", cb)));
-  show("incr", await p((cb) => mc.incr("k", 1, cb)));
-  show("gets3", await p((cb) => mc.gets("k", cb)));
-  show("touch", await p((cb) => mc.touch("k", 100, cb)));
-  show("gets4", await p((cb) => mc.gets("k", cb)));
-  const g5 = await p((cb) => mc.gets("k", cb));
-  show("cas after touch", await p((cb) => mc.cas("k", "s", g5[1].cas, 0, cb)));
-  show("set obj", await p((cb) => mc.set("o", { a: 1 }, 0, cb)));
-  show("gets obj", await p((cb) => mc.gets("o", cb)));
-  show("append", await p((cb) => mc.append("k", "x", cb)));
-  show("get after append", await p((cb) => mc.get("k", cb)));
-  show("prepend", await p((cb) => mc.prepend("k", "y", cb)));
-  show("get after prepend", await p((cb) => mc.get("k", cb)));
-  show("append missing", await p((cb) => mc.append("zz", "x", cb)));
-  show("prepend missing", await p((cb) => mc.prepend("zz", "x", cb)));
-  show("set n", await p((cb) => mc.set("n", 5, 0, cb)));
-  show("append n", await p((cb) => mc.append("n", 1, cb)));
-  show("get n", await p((cb) => mc.get("n", cb)));
-  show("prepend n", await p((cb) => mc.prepend("n", "2", cb)));
-  show("get n", await p((cb) => mc.get("n", cb)));
-  show("getMulti", await p((cb) => mc.getMulti(["k", "n", "zz", "o"], cb)));
-  show("getMulti none", await p((cb) => mc.getMulti(["q1", "q2"], cb)));
-  show("get array", await p((cb) => mc.get(["k", "o"], cb)));
-  const g6 = await p((cb) => mc.gets("o", cb));
-  show("cas obj", await p((cb) => mc.cas("o", { b: 2 }, g6[1].cas, 0, cb)));
-  show("get o", await p((cb) => mc.get("o", cb)));
-  show("set empty", await p((cb) => mc.set("e", "", 0, cb)));
-  show("gets empty", await p((cb) => mc.gets("e", cb)));
-  show("cas bad", await p((cb) => mc.cas("k", "v", "abc", 0, cb)));
-  show("del", await p((cb) => mc.del("k", cb)));
-  show("set again", await p((cb) => mc.set("k", "v", 0, cb)));
-  show("gets after del", await p((cb) => mc.gets("k", cb)));
-  show("add fail", await p((cb) => mc.add("k", "w", 0, cb)));
-  show("add ok", await p((cb) => mc.add("k2", "w", 0, cb)));
-  show("gets k2", await p((cb) => mc.gets("k2", cb)));
-}
-module.exports = { handle };
-"#;
+    let code = include_str!("memcached/check_and_set.js");
     let (_, run) = run_cleanly(code, "scenario=script&users=1&clicks=1");
     assert_eq!(
         run.messages(),
@@ -2657,30 +2606,7 @@ module.exports = { handle };
 /// …,"visits=1 safe=5":1}`).
 #[test]
 fn check_and_set_keeps_every_visit() {
-    let code = r#"const Memcached = require("memcached");
-const memcached = new Memcached(process.env.MEMCACHED);
-const call = (method, ...args) =>
-  new Promise((resolve, reject) =>
-    memcached[method](...args, (err, data) => (err && !err.notStored ? reject(err) : resolve(data)))
-  );
-
-// A page's visit counter: read it, add one, write it back.
-async function handle(req) {
-  await call("add", "visits", 0, 0);
-  const visits = await call("get", "visits");
-  await call("set", "visits", visits + 1, 0);
-  // The same with check-and-set: retry until no one wrote in between.
-  await call("add", "safe", 0, 0);
-  for (;;) {
-    const found = await call("gets", "safe");
-    if (await call("cas", "safe", found.safe + 1, found.cas, 0)) break;
-    count("retries");
-  }
-  const [v, s] = [await call("get", "visits"), await call("get", "safe")];
-  count(`visits=${v} safe=${s}`);
-}
-module.exports = { handle };
-"#;
+    let code = include_str!("memcached/visits.js");
     let (_, run) = run_cleanly(code, "scenario=script&users=5&clicks=1");
     assert_eq!(
         run.custom(),
