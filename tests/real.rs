@@ -1640,3 +1640,32 @@ fn a_lock_timeout_cancels_the_waiting_click_on_real_postgres() {
         assert_eq!(custom[error].as_f64(), Some(1.0), "{custom}");
     }
 }
+
+/// A run that goes on past real mode's limit in the simulation (a retry
+/// loop that never succeeds runs to its event budget, hours of simulated
+/// time) is refused at once, before any server is asked, saying why.
+#[test]
+fn a_script_that_runs_past_the_real_time_limit_is_refused_at_once() {
+    let code = r#"
+        const Redis = require("ioredis");
+        const redis = new Redis();
+        const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+        async function handle(req) {
+          while (!(await redis.get("ready"))) await sleep(50);
+        }
+        module.exports = { handle };
+    "#;
+    let input = ScriptInput {
+        code,
+        schema: None,
+        route: None,
+        fragment: "v=1&scenario=script&users=1&clicks=1",
+    };
+    let error = real_script::run(&input, &RealOptions::default()).expect_err("refused");
+    assert!(
+        error.starts_with("the simulated run goes on past 30 s (at 30")
+            && error.contains("1 request had not answered")
+            && error.contains("a retry loop that gives up"),
+        "{error}"
+    );
+}

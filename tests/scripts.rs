@@ -6882,3 +6882,32 @@ export async function handle(req) {
     );
     assert_eq!((m.errors, run.hung()), (0, 1));
 }
+
+/// A deadline on the clock stops a run after its first step past it, as
+/// the event budget does: the requests still pending are hung (real mode
+/// stops a trial so, `REAL_TIME_LIMIT`).
+#[test]
+fn a_deadline_stops_a_run_at_its_first_step_past_it() {
+    let code = r#"
+        const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+        async function handle(req) {
+          for (let i = 0; i < 100; i++) await sleep(50);
+          count("done");
+        }
+        module.exports = { handle };
+    "#;
+    let (config, _) = source::parse("v=1&scenario=script&users=1&clicks=1").unwrap();
+    let mut run = ScriptRun::new(code, &config, false).expect("a good script");
+    run.set_deadline(1_000_000);
+    assert!(!run.run(BUDGET), "stopped, not ended");
+    assert!(run.past_deadline() && run.out_of_budget());
+    // Twenty sleeps of 50 ms reach 1 s; the 21st timer is the step past it.
+    assert_eq!(run.now(), 1_050_000);
+    assert_eq!(run.hung(), 1);
+    assert!(run.custom().is_empty());
+    // Without one, it runs its five seconds.
+    let mut run = ScriptRun::new(code, &config, false).expect("a good script");
+    assert!(run.run(BUDGET));
+    assert!(!run.past_deadline());
+    assert_eq!((run.now(), run.hung()), (5_000_000, 0));
+}

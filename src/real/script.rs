@@ -19,12 +19,12 @@ use tokio::runtime::Runtime;
 use tokio::task::{JoinHandle, LocalSet};
 use tokio_postgres::{Client, SimpleQueryMessage};
 
-use crate::config::{Config, Micros, MS};
+use crate::config::{Config, Micros, MS, SECOND};
 use crate::real::cache::ZsetAnswer;
 use crate::real::cache::{CacheConn, CacheServer};
 use crate::real::memcached::Memcached;
 use crate::real::{db, run_id, RealOptions, Urls};
-use crate::run::{ScheduleError, Scheduled};
+use crate::run::{Run, ScheduleError, Scheduled};
 use crate::script::call::Call;
 use crate::script::mirror::{CacheAnswer, Mirror};
 use crate::script::world::{
@@ -74,6 +74,10 @@ pub struct ScriptTrial {
     pub tables: Vec<TableCheck>,
     /// Calls with no real server (the `db` module's), answered by the model.
     pub not_mirrored: Vec<String>,
+    /// Why the trial was stopped before it ended: its clock passed
+    /// [`REAL_TIME_LIMIT`] (the real answers kept it going).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<String>,
     pub wall_ms: u64,
 }
 
@@ -124,6 +128,13 @@ pub fn cache_server_for(code: &str) -> (CacheServer, &'static str) {
     }
 }
 
+/// The longest run real mode replays, on the simulated clock: each call
+/// waits for its simulated time to come in real time, so a run that goes
+/// on (a retry loop that never succeeds) would take as long for real. The
+/// simulation's own run must end within it; a trial whose real answers
+/// keep it going past it stops there.
+pub const REAL_TIME_LIMIT: Micros = 30 * SECOND;
+
 /// Runs the script in the simulation, then `trials` times mirrored to the
 /// real servers, and sets them side by side.
 pub fn run(input: &ScriptInput, options: &RealOptions) -> Result<ScriptReport, String> {
@@ -132,10 +143,25 @@ pub fn run(input: &ScriptInput, options: &RealOptions) -> Result<ScriptReport, S
     let bad = |error: crate::script::ScriptError| format!("bad script: {error}");
     // The model's own run; its JavaScript (TypeScript stripped) is the
     // one every trial runs.
-    let (run, stripped) =
+    let (mut run, stripped) =
         ScriptRun::load(input.code, input.schema, input.route, &config, false).map_err(bad)?;
     let code = stripped.as_deref().unwrap_or(input.code);
-    let (simulation, _) = finish(run, &config)?;
+    run.set_deadline(REAL_TIME_LIMIT);
+    let (simulation, simulated) = finish(run, &config)?;
+    if simulated.past_deadline() {
+        return Err(format!(
+            "the simulated run goes on past {} s (at {} ms of simulated time, {} had not \
+             answered): real mode plays each call at the model's pace, so it replays runs of at \
+             most {} s; make this one shorter (fewer requests, shorter sleeps, or a retry loop \
+             that gives up)",
+            REAL_TIME_LIMIT / SECOND,
+            simulated.now() / MS,
+            requests(simulated.hung()),
+            REAL_TIME_LIMIT / SECOND
+        ));
+    }
+    let simulated_ms = simulated.now() as f64 / MS as f64;
+    drop(simulated);
     let (cache_server, reason) = match options.cache {
         Some(server) => (server, "chosen with --cache"),
         None => cache_server_for(code),
@@ -154,9 +180,20 @@ pub fn run(input: &ScriptInput, options: &RealOptions) -> Result<ScriptReport, S
             next: 0,
             uniques: RefCell::new(HashMap::new()),
         });
-        let run =
+        let mut run =
             ScriptRun::mirrored(code, input.schema, input.route, &config, mirror).map_err(bad)?;
+        run.set_deadline(REAL_TIME_LIMIT);
         let (mut metrics, run) = finish(run, &config)?;
+        let stopped = run.past_deadline().then(|| {
+            format!(
+                "stopped at {} ms of simulated time, past real mode's limit of {} s, with {} \
+                 not answered; the simulation ended at {simulated_ms} ms, so the real answers \
+                 kept this trial going (see its disagreements)",
+                run.now() / MS,
+                REAL_TIME_LIMIT / SECOND,
+                requests(run.hung())
+            )
+        });
         let tables = real.check_tables(&run.table_summaries())?;
         let real_orders = tables
             .iter()
@@ -191,6 +228,7 @@ pub fn run(input: &ScriptInput, options: &RealOptions) -> Result<ScriptReport, S
             disagreements: log.disagreements,
             tables,
             not_mirrored: log.not_mirrored,
+            stopped,
             wall_ms: started.elapsed().as_millis() as u64,
         });
     }
@@ -225,9 +263,17 @@ fn finish(run: ScriptRun, config: &Config) -> Result<(Value, ScriptRun), String>
     Ok((crate::script::cli::metrics_json(&run), run))
 }
 
+/// "1 request", "2 requests".
+fn requests(n: u64) -> String {
+    format!("{n} request{}", if n == 1 { "" } else { "s" })
+}
+
 fn summarize(trials: &[ScriptTrial]) -> ScriptSummary {
     let mut mismatches = Vec::new();
     for trial in trials {
+        if let Some(why) = &trial.stopped {
+            mismatches.push(format!("trial {}: {why}", trial.trial));
+        }
         if let Some(first) = trial.disagreements.first() {
             mismatches.push(format!(
                 "trial {}: {} call(s) answered differently on the real servers; the first, at {} ms: \
@@ -477,7 +523,8 @@ struct RealMirror {
 
 impl RealMirror {
     fn pace(&self, now: Micros) {
-        let due = self.started + Duration::from_micros(now);
+        // The step that passes the limit is the trial's last.
+        let due = self.started + Duration::from_micros(now.min(REAL_TIME_LIMIT));
         self.real
             .block_on(async move { tokio::time::sleep_until(due.into()).await });
     }

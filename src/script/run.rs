@@ -337,6 +337,10 @@ pub struct ScriptRun {
     /// The event budget: the run stops after this many macrotasks, and
     /// the requests still pending count as hung (SCRIPTING.md §2).
     max_events: u64,
+    /// The clock's limit: the run stops after its first step past it, and
+    /// the requests still pending count as hung, as at the event budget
+    /// (real mode, which plays each call at the model's pace).
+    deadline: Micros,
     /// Trace events moved out so far (positions index the whole run).
     taken: usize,
     /// Explore mode: raised when a step breaks the no-module-state proof
@@ -632,6 +636,7 @@ impl ScriptRun {
             realms,
             requests,
             max_events: MAX_EVENTS,
+            deadline: Micros::MAX,
             taken: 0,
             watch: None,
             give_back: None,
@@ -663,9 +668,22 @@ impl ScriptRun {
         (self.unsettled() == 0 && !self.in_flight()) || self.host.core.borrow().queue.is_empty()
     }
 
-    /// Whether the event budget is spent.
+    /// Stops the run after its first step past `deadline` on its clock
+    /// (see [`ScriptRun::out_of_budget`]).
+    pub fn set_deadline(&mut self, deadline: Micros) {
+        self.deadline = deadline;
+    }
+
+    /// Whether the event budget is spent, or the clock has passed the
+    /// deadline.
     pub fn out_of_budget(&self) -> bool {
-        u64::from(self.host.core.borrow().steps) >= self.max_events
+        let core = self.host.core.borrow();
+        u64::from(core.steps) >= self.max_events || core.now > self.deadline
+    }
+
+    /// Whether the clock has passed the deadline.
+    pub fn past_deadline(&self) -> bool {
+        self.host.core.borrow().now > self.deadline
     }
 
     /// Explore mode: raise `broken` when the run has added a global (or
