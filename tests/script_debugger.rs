@@ -1667,3 +1667,107 @@ fn a_lock_timeout_ends_a_row_wait_on_the_timeline() {
         (0, 580_000)
     );
 }
+
+/// A call made through a helper that many different calls go through (a
+/// `query(client, text, values)` function, a promise wrapper of a callback
+/// client's methods) is told at the line that called the helper: the
+/// story names the handler's read and write, and the fix edits the
+/// handler's own SELECT. A helper that always does the same thing (one
+/// statement, one table) keeps its own line.
+#[test]
+fn a_call_through_a_shared_helper_is_told_at_the_line_that_called_it() {
+    use interleave::explain::{data_fix, story};
+    use interleave::script::source::encode;
+    let schema = "CREATE TABLE daily (day text PRIMARY KEY, n int NOT NULL);
+INSERT INTO daily VALUES ('d', 0);
+";
+    let code = r#"const { Pool } = require("pg");
+const pool = new Pool();
+async function query(client, text, values) {
+  const result = await client.query(text, values);
+  return result;
+}
+async function handle(req) {
+  const c = await pool.connect();
+  try {
+    await query(c, "BEGIN");
+    const { rows } = await query(c, "SELECT n FROM daily WHERE day = $1", ["d"]);
+    await query(c, "UPDATE daily SET n = $2 WHERE day = $1", ["d", rows[0].n + 1]);
+    await query(c, "COMMIT");
+  } finally {
+    c.release();
+  }
+}
+"#;
+    let record = |code: &str| {
+        let (config, program) = open(&format!(
+            "#v=1&scenario=script&code={}&schema={}&users=2&clicks=1",
+            encode(code),
+            encode(schema)
+        ));
+        Recording::of_program(&program, &config).unwrap()
+    };
+    let racy = record(code);
+    assert_eq!(lost_requests(&racy), vec![1]);
+    let told = story(&racy, racy.first_violation().expect("a violation")).expect("a story");
+    assert!(
+        told.text
+            .starts_with("#1 read daily (line 11) at 40 ms; #0 wrote it (line 12) at 60 ms;"),
+        "{}",
+        told.text
+    );
+    let fix = data_fix(&racy, &told).expect("a fix");
+    assert!(
+        fix.text
+            .starts_with("the SELECT on line 11 locks the row it reads")
+            && fix
+                .text
+                .contains("\"SELECT n FROM daily WHERE day = $1 FOR UPDATE\""),
+        "{}",
+        fix.text
+    );
+    assert!(fix.outcome.starts_with("no lost update"), "{}", fix.outcome);
+
+    // A helper of one statement keeps its line.
+    let read = r#"const { Pool } = require("pg");
+const pool = new Pool();
+async function readN(client) {
+  const { rows } = await client.query("SELECT n FROM daily WHERE day = $1", ["d"]);
+  return rows[0].n;
+}
+async function handle(req) {
+  const c = await pool.connect();
+  try {
+    await c.query("BEGIN");
+    const n = await readN(c);
+    await c.query("UPDATE daily SET n = $2 WHERE day = $1", ["d", n + 1]);
+    await c.query("COMMIT");
+  } finally {
+    c.release();
+  }
+}
+"#;
+    let racy = record(read);
+    let told = story(&racy, racy.first_violation().expect("a violation")).expect("a story");
+    assert!(
+        told.text
+            .starts_with("#1 read daily (line 4) at 40 ms; #0 wrote it (line 12) at 60 ms;"),
+        "{}",
+        told.text
+    );
+
+    // memcached's callback client behind one promise wrapper.
+    let visits = include_str!("memcached/visits.js");
+    let (config, program) = open(&format!(
+        "#v=1&scenario=script&code={}&users=2&clicks=1",
+        encode(visits)
+    ));
+    let racy = Recording::of_program(&program, &config).unwrap();
+    let told = story(&racy, racy.first_violation().expect("a violation")).expect("a story");
+    assert!(
+        told.text
+            .starts_with("#1 read visits (line 11) at 2 ms; #0 wrote it (line 12) at 3 ms;"),
+        "{}",
+        told.text
+    );
+}

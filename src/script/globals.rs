@@ -77,18 +77,28 @@ fn undefined<'js>(ctx: &Ctx<'js>) -> Value<'js> {
 
 /// The first position of the script's own code (`code:LINE:COL`) in an
 /// engine's stack text.
-fn code_position(stack: &str) -> Option<Position> {
+fn code_position(stack: &str) -> Option<(u32, u32)> {
     super::error::find_position(stack)
 }
 
-/// The line and column of the innermost frame of the script's own code
-/// (only when the trace is kept: a metrics-only run has no use for it).
+/// Every frame of the script's own code (`code:LINE:COL`) in an engine's
+/// stack text, innermost first.
+fn code_frames(stack: &str) -> Vec<(u32, u32)> {
+    stack
+        .match_indices("code:")
+        .filter_map(|(at, _)| super::error::find_position(&stack[at..]))
+        .collect()
+}
+
+/// Where the script's own code made the call under way: its innermost
+/// frame and the frames that called it (only when the trace is kept: a
+/// metrics-only run has no use for it).
 pub fn caller_position(link: &Link, ctx: &Ctx<'_>) -> Option<Position> {
     if !link.host.borrow().keep_trace {
         return None;
     }
     let error = Exception::from_message(ctx.clone(), "").ok()?;
-    code_position(&error.stack()?)
+    link.host().position_of(&code_frames(&error.stack()?))
 }
 
 fn arg<'js>(ctx: &Ctx<'js>, args: &[Value<'js>], index: usize) -> Value<'js> {
@@ -1331,7 +1341,9 @@ fn host_sql<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Val
     let position = match arg(ctx, args, 3).into_object() {
         Some(origin) if link.host.borrow().keep_trace => {
             let stack: Option<String> = origin.get("stack").ok();
-            stack.as_deref().and_then(code_position)
+            stack
+                .as_deref()
+                .and_then(|stack| link.host().position_of(&code_frames(stack)))
         }
         Some(_) => None,
         None => caller_position(link, ctx),
@@ -1678,7 +1690,7 @@ unsafe impl<'js> rquickjs::JsLifetime<'js> for ScriptCode {
 /// prelude's `Error.prepareStackTrace` hook, and the engine kept no stack
 /// for it: its line is the script's first call of a function from inside
 /// its own body, if there is one.
-fn recursion_position(ctx: &Ctx<'_>, name: &str, message: &str) -> Option<Position> {
+fn recursion_position(ctx: &Ctx<'_>, name: &str, message: &str) -> Option<(u32, u32)> {
     if name != "RangeError" || message != "Maximum call stack size exceeded" {
         return None;
     }

@@ -17,6 +17,7 @@ use crate::config::{Config, Micros};
 use crate::run::DataHarm;
 use crate::sim::core::{Core, TaskId};
 use crate::sim::rng::{SimRng, Stream};
+use crate::sim::trace::{OpKind, ServerKind, TraceKey, What};
 use crate::sim::Ctx;
 use crate::world::locks::SlotId;
 
@@ -27,8 +28,28 @@ use super::world::{ScriptCache, Tables};
 
 use super::call::Call;
 
-/// A script's line and column.
-pub type Position = (u32, u32);
+/// Where a script's call was made: its line and column, and the frames of
+/// the script's own code that called it (an id in [`State::callers`];
+/// [`NO_CALLERS`] for none).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Position {
+    pub line: u32,
+    pub column: u32,
+    pub callers: u32,
+}
+
+/// The `callers` of a position made in the script's outermost frame.
+pub const NO_CALLERS: u32 = 0;
+
+/// What the operations issued from one place in the code do: one kind of
+/// operation (on one table, for SQL), or several (the place is a helper
+/// that many calls go through, such as `const query = (text, values) =>
+/// pool.query(text, values)`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Issued {
+    One(OpKind, Option<u32>),
+    Many,
+}
 
 /// The resolving functions of a promise the host settles.
 pub struct Settle {
@@ -184,6 +205,14 @@ pub struct State {
     pub messages: Vec<String>,
     /// A trace event's script position, by event index.
     pub positions: BTreeMap<usize, Position>,
+    /// The calling frames of positions (innermost first), by id; id 0 is
+    /// none.
+    pub callers: Vec<Vec<(u32, u32)>>,
+    /// Each list of calling frames' id.
+    caller_ids: HashMap<Vec<(u32, u32)>, u32>,
+    /// What the operations issued from each place in the code did (each
+    /// frame of the call's, not only the innermost).
+    issued: HashMap<(u32, u32), Issued>,
     /// Each failed request's error, in the order they failed.
     pub failures: Vec<(TaskId, String)>,
     /// The trace events that did harm found in the data, by index.
@@ -264,6 +293,9 @@ impl Host {
             custom: BTreeMap::new(),
             messages: Vec::new(),
             positions: BTreeMap::new(),
+            callers: vec![Vec::new()],
+            caller_ids: HashMap::default(),
+            issued: HashMap::default(),
             failures: Vec::new(),
             harm: Vec::new(),
             lost_updates: 0,
@@ -343,6 +375,30 @@ impl Host {
         id
     }
 
+    /// The position of a call made at the frames `frames` of the script's
+    /// own code (innermost first), if there are any.
+    pub fn position_of(&self, frames: &[(u32, u32)]) -> Option<Position> {
+        let (&(line, column), outer) = frames.split_first()?;
+        let mut state = self.state.borrow_mut();
+        let callers = match outer.is_empty() {
+            true => NO_CALLERS,
+            false => match state.caller_ids.get(outer) {
+                Some(&id) => id,
+                None => {
+                    let id = state.callers.len() as u32;
+                    state.callers.push(outer.to_vec());
+                    state.caller_ids.insert(outer.to_vec(), id);
+                    id
+                }
+            },
+        };
+        Some(Position {
+            line,
+            column,
+            callers,
+        })
+    }
+
     /// Notes that the last trace event happened at `position`.
     pub fn mark_last_event(&self, position: Option<Position>) {
         let Some(position) = position else {
@@ -351,10 +407,50 @@ impl Host {
         if !self.keep_trace {
             return;
         }
-        let len = self.core.borrow().trace.len();
-        if len > 0 {
-            self.state.borrow_mut().positions.insert(len - 1, position);
+        let core = self.core.borrow();
+        let Some(last) = core.trace.events().last() else {
+            return;
+        };
+        let (len, what, key) = (core.trace.len(), last.what, last.key);
+        drop(core);
+        let mut state = self.state.borrow_mut();
+        state.positions.insert(len - 1, position);
+        // An operation's issue tells what the places it came through do.
+        if let What::Issue(kind) = what {
+            let table = match (kind.server(), key) {
+                (Some(ServerKind::DbRead | ServerKind::DbWrite), TraceKey::Data(id)) => Some(id),
+                _ => None,
+            };
+            let this = Issued::One(kind, table);
+            let State {
+                callers, issued, ..
+            } = &mut *state;
+            let frames = std::iter::once((position.line, position.column))
+                .chain(callers[position.callers as usize].iter().copied());
+            for frame in frames {
+                let seen = issued.entry(frame).or_insert(this);
+                if *seen != this {
+                    *seen = Issued::Many;
+                }
+            }
         }
+    }
+
+    /// The line and column a trace event is told at: the innermost frame
+    /// of the script's own code that made the call, unless calls that do
+    /// different things all go through that place (a helper such as
+    /// `query(text, values)` or a promise wrapper of a callback client's
+    /// methods); then the frame that called it, and so on outwards.
+    pub fn told_at(&self, position: Position) -> (u32, u32) {
+        let state = self.state.borrow();
+        let mut at = (position.line, position.column);
+        for &outer in &state.callers[position.callers as usize] {
+            if state.issued.get(&at) != Some(&Issued::Many) {
+                break;
+            }
+            at = outer;
+        }
+        at
     }
 
     /// Duplicate rows in the script's tables and in its PostgreSQL.

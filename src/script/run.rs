@@ -38,7 +38,7 @@ use super::call::{Call, SqlCall};
 use super::error::ScriptError;
 use super::globals::{self, describe_error, from_json, log, Link};
 use super::host::{
-    Answer, Helper, Host, Loaded, Seen, Settle, SqlWaiter, Unhandled, Waiter, FIRING,
+    Answer, Helper, Host, Loaded, Position, Seen, Settle, SqlWaiter, Unhandled, Waiter, FIRING,
 };
 use super::memory::{Budgeted, Meter};
 use super::mirror::Mirror;
@@ -1862,7 +1862,7 @@ impl ScriptRun {
         call: SqlCall,
         settle: Settle,
         server: u32,
-        position: Option<(u32, u32)>,
+        position: Option<Position>,
     ) {
         let request = self.host.current.get();
         let now = self.host.core.borrow().now;
@@ -2449,7 +2449,11 @@ impl ScriptRun {
 
     /// The script line and column of each event that has one, by index.
     pub fn positions(&self) -> BTreeMap<usize, (u32, u32)> {
-        self.host.state.borrow().positions.clone()
+        let positions = self.host.state.borrow().positions.clone();
+        positions
+            .into_iter()
+            .map(|(index, position)| (index, self.host.told_at(position)))
+            .collect()
     }
 
     /// The key an interned id stands for (a trace event's `key`).
