@@ -1192,6 +1192,42 @@ export async function handle(req) {
     );
     let fixed = recording(&format!("#{}", fix.fragment));
     assert!(fixed.violations.is_empty(), "{:?}", fixed.violations);
+
+    // memjs: a memcached lock, `add` with an expiry (true once stored),
+    // deleted in a finally.
+    let code = "const memjs = require('memjs');
+const mc = memjs.Client.create();
+async function handle(req) {
+  const { value } = await mc.get('visits');
+  const visits = value ? Number(value.toString()) : 0;
+  await mc.set('visits', String(visits + 1), { expires: 0 });
+  console.log(visits);
+}
+";
+    let racy = double_click(code, None);
+    let fix = fix_of(&racy).expect("a fix");
+    assert_eq!(
+        fix.value,
+        r#"  let visits;
+  const lockToken = Math.random().toString(36).slice(2);
+  while (!(await mc.add('lock:visits', lockToken, { expires: 5 }))) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  try {
+    const { value } = await mc.get('visits');
+    visits = value ? Number(value.toString()) : 0;
+    await mc.set('visits', String(visits + 1), { expires: 0 });
+  } finally {
+    await mc.delete('lock:visits');
+  }"#
+    );
+    assert!(
+        fix.meaning
+            .starts_with("lines 4 to 6 under a memcached lock: add with a 5 s expiry"),
+        "{}",
+        fix.meaning
+    );
+    clears_the_lost_update(&fix);
 }
 
 /// A request that throws: the page's trace export carries the message as

@@ -20,7 +20,8 @@
 //!   (ioredis or node-redis): the lines
 //!   from the read to the write go under a Redis lock, `SET lock:KEY
 //!   token NX PX 5000` polled every 10 ms and released by
-//!   check-and-delete (as `redis_lock.ts` does).
+//!   check-and-delete (as `redis_lock.ts` does); through memjs, under a
+//!   memcached lock, `add` with a 5 s expiry, deleted in a finally.
 
 use crate::config::{Config, Schedule};
 use crate::debugger::program::{edited_script, Program};
@@ -447,9 +448,10 @@ const RELEASE: &str =
 /// name;`) and assigned in it; where that cannot be done (a destructuring
 /// over several lines), the `try` runs to the end of the block.
 fn cache_lock_fix(code: &str, schema: Option<&str>, read: u32, write: u32) -> Option<Candidate> {
-    let ioredis = code.contains("\"ioredis\"") || code.contains("'ioredis'");
-    let node_redis = code.contains("\"redis\"") || code.contains("'redis'");
-    if !(ioredis || node_redis) || code.contains("lockToken") || write < read {
+    let imports =
+        |name: &str| code.contains(&format!("\"{name}\"")) || code.contains(&format!("'{name}'"));
+    let (ioredis, node_redis, memjs) = (imports("ioredis"), imports("redis"), imports("memjs"));
+    if !(ioredis || node_redis || memjs) || code.contains("lockToken") || write < read {
         return None;
     }
     let lines: Vec<&str> = code.lines().collect();
@@ -474,15 +476,26 @@ fn cache_lock_fix(code: &str, schema: Option<&str>, read: u32, write: u32) -> Op
         Some(rest) => format!("{}lock:{rest}", &key[..1]),
         None => format!("`lock:${{{key}}}`"),
     };
-    let (take, release) = match ioredis {
-        true => (
-            format!("{client}.set({lock_key}, lockToken, \"PX\", 5000, \"NX\")"),
+    // The condition of the wait for the lock, and its release.
+    let (wait, release) = if ioredis {
+        (
+            format!("(await {client}.set({lock_key}, lockToken, \"PX\", 5000, \"NX\")) !== \"OK\""),
             format!("{client}.eval({RELEASE}, 1, {lock_key}, lockToken)"),
-        ),
-        false => (
-            format!("{client}.set({lock_key}, lockToken, {{ NX: true, PX: 5000 }})"),
+        )
+    } else if node_redis {
+        (
+            format!(
+                "(await {client}.set({lock_key}, lockToken, {{ NX: true, PX: 5000 }})) !== \"OK\""
+            ),
             format!("{client}.eval({RELEASE}, {{ keys: [{lock_key}], arguments: [lockToken] }})"),
-        ),
+        )
+    } else {
+        // memjs: `add` stores only if the key is absent (true), and
+        // memcached has no check-and-delete.
+        (
+            format!("!(await {client}.add({lock_key}, lockToken, {{ expires: 5 }}))"),
+            format!("{client}.delete({lock_key})"),
+        )
     };
     // The rest of the block: the lines after the write, up to the first
     // that is indented less than the wrapped ones.
@@ -542,7 +555,7 @@ fn cache_lock_fix(code: &str, schema: Option<&str>, read: u32, write: u32) -> Op
     }
     out.extend([
         format!("{ind}const lockToken = Math.random().toString(36).slice(2);"),
-        format!("{ind}while ((await {take}) !== \"OK\") {{"),
+        format!("{ind}while ({wait}) {{"),
         format!("{ind}  await new Promise((resolve) => setTimeout(resolve, 10));"),
         format!("{ind}}}"),
         format!("{ind}try {{"),
@@ -564,8 +577,18 @@ fn cache_lock_fix(code: &str, schema: Option<&str>, read: u32, write: u32) -> Op
         schema: schema.map(str::to_string),
         paste: out.join("\n"),
         meaning: format!(
-            "lines {read} to {write} under a Redis lock: SET NX PX with an owner token, released \
-             only by its owner, in a finally (an early return or a throw releases it too){}",
+            "lines {read} to {write} under a {}{}",
+            match memjs {
+                false => {
+                    "Redis lock: SET NX PX with an owner token, released only by its owner, in a \
+                     finally (an early return or a throw releases it too)"
+                }
+                true => {
+                    "memcached lock: add with a 5 s expiry, deleted in a finally (an early \
+                     return or a throw releases it too; memcached has no check-and-delete, so \
+                     a holder that outlives the expiry deletes the next one's lock)"
+                }
+            },
             match (held > 0, hoisted.is_empty()) {
                 (true, _) => {
                     " and held to the end of the block, whose code uses the names these lines \
