@@ -77,6 +77,7 @@ const EXAMPLES = {
   express_tickets: 'strategy=none&users=1&clicks=2',
   stampede_redis: 'strategy=none&users=5&clicks=1',
   stampede_memjs: 'strategy=none&users=5&clicks=1',
+  visits_memcached: 'strategy=none&users=1&clicks=5',
   job_queue_pg: 'strategy=none&users=2&clicks=1',
   room_booking_pg: 'strategy=none&users=2&clicks=1',
   signup_pg: 'strategy=none&users=1&clicks=2',

@@ -56,6 +56,7 @@ macro_rules! for_each_example {
             ("express_tickets", "js", sql),
             ("stampede_redis", "js", sql),
             ("stampede_memjs", "js", sql),
+            ("visits_memcached", "js"),
             ("job_queue_pg", "js", sql),
             ("room_booking_pg", "js", sql),
             ("signup_pg", "js", sql),

@@ -340,6 +340,43 @@ fn a_memjs_add_lock_lets_one_request_rebuild() {
     assert_eq!((m.db_reads, m.errors), (5, 0));
 }
 
+/// Five views `add` the count (1 ms, refused but the first), GET 0 (2 ms),
+/// SET 1 (3 ms) and read back 1 (4 ms): four views lost. With
+/// check-and-set, all five GETS 0 with one cas token (2 ms); one CAS
+/// stores 1 (3 ms) and the four others retry: each round of GETS and CAS
+/// takes 2 ms and lets one more through, so the winners read back 1 to 5
+/// at 4, 6, 8, 10 and 12 ms, after 4 + 3 + 2 + 1 retries.
+#[test]
+fn a_memcached_counter_loses_views_and_check_and_set_keeps_them() {
+    let (m, counts) = run_example("visits_memcached", "users=1&clicks=5");
+    assert_eq!(counts, custom(&[("views 1", 5.0)]));
+    assert_eq!(
+        (m.errors, m.latency_us.p50, m.latency_us.max),
+        (0, 4_000, 4_000)
+    );
+    let (m, counts) = run_changed(
+        "visits_memcached",
+        "const CHECK_AND_SET = false;",
+        "const CHECK_AND_SET = true;",
+        "users=1&clicks=5",
+    );
+    assert_eq!(
+        counts,
+        custom(&[
+            ("retries", 10.0),
+            ("views 1", 1.0),
+            ("views 2", 1.0),
+            ("views 3", 1.0),
+            ("views 4", 1.0),
+            ("views 5", 1.0)
+        ])
+    );
+    assert_eq!(
+        (m.errors, m.latency_us.p50, m.latency_us.max),
+        (0, 8_000, 12_000)
+    );
+}
+
 /// Four buyers WATCH the shared client's connection (1 ms), GET stock 3
 /// (2 ms), and EXEC (3 ms): the first EXEC ends the connection's watches,
 /// so all four sell. With a connection each (`duplicate()`), the first
