@@ -438,7 +438,12 @@ impl ScriptCache {
     /// A value stored at `key` takes the next CAS unique.
     fn stamp(&mut self, key: &str) {
         self.cas_ids += 1;
-        self.cas.insert(key.to_string(), self.cas_ids);
+        match self.cas.get_mut(key) {
+            Some(unique) => *unique = self.cas_ids,
+            None => {
+                self.cas.insert(key.to_string(), self.cas_ids);
+            }
+        }
     }
 
     /// memcached's `gets`: the live value and its CAS unique.
