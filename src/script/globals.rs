@@ -25,8 +25,8 @@ use crate::world::LockKey;
 use super::call::{Call, SqlCall};
 use super::host::{Answer, Helper, Host, NextTick, Position, Settle, Waiter, FIRING};
 use super::world::{
-    number, ExpireIf, Expiry, ExpiryChange, HashWrite, ListWrite, LockScript, Only, Row, Scan,
-    SetOptions, TableDef, ZsetWrite,
+    number, text_of, ExpireIf, Expiry, ExpiryChange, HashWrite, ListWrite, LockScript, Only, Row,
+    Scan, SetOptions, TableDef, ZsetWrite,
 };
 
 /// What every native of a realm reaches: the run's host (replaced when a
@@ -522,7 +522,7 @@ fn expiry_change(change: Json) -> ExpiryChange {
     let ms = to_micros(change.get("ms").and_then(Json::as_f64).unwrap_or(0.0));
     match change {
         Json::Object(_) if change.get("error").is_some() => {
-            ExpiryChange::Refused(key_text(change["error"].clone()))
+            ExpiryChange::Refused(text_of(&change["error"].clone()))
         }
         Json::Object(_) if change.get("at") == Some(&Json::Bool(true)) => {
             ExpiryChange::Set(Expiry::At(ms))
@@ -535,7 +535,7 @@ fn expiry_change(change: Json) -> ExpiryChange {
 
 /// A `RENAME` from `[to, onlyNew]`.
 fn rename_call(key: String, what: Json) -> Call {
-    let to = key_text(what.get(0).cloned().unwrap_or(Json::Null));
+    let to = text_of(&what.get(0).cloned().unwrap_or(Json::Null));
     let only_new = what.get(1).and_then(Json::as_bool).unwrap_or(false);
     Call::Rename(key, to, only_new)
 }
@@ -559,9 +559,9 @@ fn scan_call(cursor: Json, options: Json) -> std::result::Result<Scan, String> {
     };
     Ok(Scan {
         cursor,
-        pattern: option(0).map_or("*".to_string(), |p| key_text(p.clone())),
+        pattern: option(0).map_or("*".to_string(), |p| text_of(&p.clone())),
         count,
-        kind: option(2).map(|kind| key_text(kind.clone()).to_lowercase()),
+        kind: option(2).map(|kind| text_of(&kind.clone()).to_lowercase()),
     })
 }
 
@@ -603,7 +603,7 @@ fn cache_lock_script<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> R
         other => return Err(type_error(ctx, format!("no lock script {other}"))),
     };
     let keys = match to_json(ctx, &arg(ctx, args, 1))? {
-        Json::Array(keys) => keys.into_iter().map(key_text).collect(),
+        Json::Array(keys) => keys.iter().map(text_of).collect(),
         _ => return Err(type_error(ctx, "lock script keys must be an array")),
     };
     let value = to_json(ctx, &arg(ctx, args, 2))?;
@@ -625,7 +625,7 @@ fn cache_connection<'js>(link: &Link, ctx: &Ctx<'js>, _: &[Value<'js>]) -> Resul
 fn cache_watch<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
     let connection = to_number(ctx, arg(ctx, args, 0))? as u64;
     let keys = match to_json(ctx, &arg(ctx, args, 1))? {
-        Json::Array(keys) => keys.into_iter().map(key_text).collect(),
+        Json::Array(keys) => keys.iter().map(text_of).collect(),
         _ => return Err(type_error(ctx, "watch: the keys must be an array")),
     };
     send(link, ctx, Call::Watch(connection, keys))
@@ -719,7 +719,7 @@ fn list_write(write: Json) -> ListWrite {
 /// Field names (null: every field).
 fn hash_fields(fields: Json) -> Option<Vec<String>> {
     match fields {
-        Json::Array(fields) => Some(fields.into_iter().map(key_text).collect()),
+        Json::Array(fields) => Some(fields.iter().map(text_of).collect()),
         _ => None,
     }
 }
@@ -739,7 +739,7 @@ fn hash_write(write: Json) -> std::result::Result<HashWrite, String> {
             .map(|pair| match pair {
                 Json::Array(mut pair) if pair.len() == 2 => {
                     let value = pair.pop().unwrap_or(Json::Null);
-                    Ok((key_text(pair.pop().unwrap_or(Json::Null)), value))
+                    Ok((text_of(&pair.pop().unwrap_or(Json::Null)), value))
                 }
                 _ => Err("hashWrite: each field is [name, value]".to_string()),
             })
@@ -751,12 +751,12 @@ fn hash_write(write: Json) -> std::result::Result<HashWrite, String> {
     }
     if let Some(Json::Array(incr)) = write.remove("incr") {
         let mut incr = incr.into_iter();
-        let field = key_text(incr.next().unwrap_or(Json::Null));
+        let field = text_of(&incr.next().unwrap_or(Json::Null));
         let by = incr.next().and_then(|by| by.as_f64()).unwrap_or(0.0);
         return Ok(HashWrite::IncrBy(field, by));
     }
     if let Some(Json::Array(incr)) = write.remove("incrFloat") {
-        let mut incr = incr.into_iter().map(key_text);
+        let mut incr = incr.iter().map(text_of);
         let field = incr.next().unwrap_or_default();
         return Ok(HashWrite::IncrByFloat(
             field,
@@ -764,14 +764,6 @@ fn hash_write(write: Json) -> std::result::Result<HashWrite, String> {
         ));
     }
     Err("hashWrite: set, del, incr or incrFloat".to_string())
-}
-
-/// A key as a string (a number keys as its text).
-fn key_text(key: Json) -> String {
-    match key {
-        Json::String(key) => key,
-        other => other.to_string(),
-    }
 }
 
 /// A cache or DB call, `name(key, ...args)`, as its native takes it and
@@ -835,12 +827,12 @@ fn call_of<'js>(ctx: &Ctx<'js>, name: &str, args: &[Value<'js>]) -> Result<Call>
             };
             Call::Expire(key, expiry, only)
         }
-        "append" => Call::Append(key, key_text(json(1)?)),
+        "append" => Call::Append(key, text_of(&json(1)?)),
         "gets" => Call::Gets(key),
         // `cas(key, value, unique, ms)`: the unique as `gets` gave it (a
         // string of digits); any other is memcached's own refusal.
         "cas" => {
-            let unique = key_text(json(2)?);
+            let unique = text_of(&json(2)?);
             let unique = unique
                 .parse::<u64>()
                 .map_err(|_| refused("bad command line format".to_string()))?;
@@ -849,14 +841,14 @@ fn call_of<'js>(ctx: &Ctx<'js>, name: &str, args: &[Value<'js>]) -> Result<Call>
         // `attach(key, text, front)`: memcached's append (front: prepend).
         "attach" => Call::Attach(
             key,
-            key_text(json(1)?),
+            text_of(&json(1)?),
             arg(ctx, args, 2).as_bool() == Some(true),
         ),
         "rename" => rename_call(key, json(1)?),
         // `scan(cursor, [pattern, count, type])`.
         "scan" => Call::Scan(scan_call(Json::String(key), json(1)?).map_err(refused)?),
         "setWith" => set_with(key, json(1)?).map_err(refused)?,
-        "incrFloat" => Call::IncrFloat(key, key_text(json(1)?)),
+        "incrFloat" => Call::IncrFloat(key, text_of(&json(1)?)),
         "hashRead" => Call::HashRead(key, hash_fields(json(1)?)),
         "hashWrite" => Call::HashWrite(key, hash_write(json(1)?).map_err(refused)?),
         "setRead" => Call::SetRead(key, hash_fields(json(1)?)),
@@ -870,12 +862,12 @@ fn call_of<'js>(ctx: &Ctx<'js>, name: &str, args: &[Value<'js>]) -> Result<Call>
         }
         "listWrite" => Call::ListWrite(key, list_write(json(1)?)),
         // `publish(channel, message)`.
-        "publish" => Call::Publish(key, key_text(json(1)?)),
+        "publish" => Call::Publish(key, text_of(&json(1)?)),
         // `listMove(key, [to, fromLeft, toLeft])`: `LMOVE`.
         "listMove" => {
             let what = json(1)?;
             let left = |i: usize| what.get(i) == Some(&Json::Bool(true));
-            let to = key_text(what.get(0).cloned().unwrap_or(Json::Null));
+            let to = text_of(&what.get(0).cloned().unwrap_or(Json::Null));
             Call::ListMove(key, to, left(1), left(2))
         }
         "zsetWrite" => Call::ZsetWrite(key, zset_write(json(1)?).map_err(refused)?),
