@@ -578,6 +578,28 @@ fn lost_requests(recording: &Recording) -> Vec<u32> {
         .collect()
 }
 
+/// A `daily` counter's table: one row, at 0.
+const DAILY: &str = "CREATE TABLE daily (day text PRIMARY KEY, n int NOT NULL);
+INSERT INTO daily VALUES ('d', 0);
+";
+
+/// `code` on `schema`, recorded with `users` users clicking once each.
+fn record_users(code: &str, schema: &str, users: u32) -> Recording {
+    use interleave::script::source::encode;
+    let (config, program) = open(&format!(
+        "#v=1&scenario=script&code={}&schema={}&users={users}&clicks=1",
+        encode(code),
+        encode(schema)
+    ));
+    Recording::of_program(&program, &config).unwrap()
+}
+
+/// The story of a recording's first violation.
+fn first_story(recording: &Recording) -> interleave::explain::story::Story {
+    let violation = recording.first_violation().expect("a violation");
+    interleave::explain::story(recording, violation).expect("a story")
+}
+
 /// A count checked, then changed in place (`GET` then `INCR`, `HGET` then
 /// `HINCRBY`): the change keeps every other request's, but acts on a count
 /// that missed them, as a fixed-window rate limiter that checks before it
@@ -879,11 +901,7 @@ INSERT INTO events VALUES (1, 10);
 /// nothing. In a transaction, the fix is `FOR UPDATE` on the read.
 #[test]
 fn an_upsert_from_a_read_loses_updates_as_an_update_does() {
-    use interleave::explain::{data_fix, story};
-    use interleave::script::source::encode;
-    let schema = "CREATE TABLE daily (day text PRIMARY KEY, n int NOT NULL);
-INSERT INTO daily VALUES ('d', 0);
-";
+    use interleave::explain::data_fix;
     let upsert =
         "INSERT INTO daily (day, n) VALUES ($1, $2) ON CONFLICT (day) DO UPDATE SET n = EXCLUDED.n";
     let plain = format!(
@@ -913,17 +931,10 @@ async function handle(req) {{
 }}
 "#
     );
-    let record = |code: &str| {
-        let (config, program) = open(&format!(
-            "#v=1&scenario=script&code={}&schema={}&users=3&clicks=1",
-            encode(code),
-            encode(schema)
-        ));
-        Recording::of_program(&program, &config).unwrap()
-    };
+    let record = |code: &str| record_users(code, DAILY, 3);
     let racy = record(&plain);
     assert_eq!(lost_requests(&racy), vec![1, 2]);
-    let told = story(&racy, racy.first_violation().expect("a violation")).expect("a story");
+    let told = first_story(&racy);
     assert_eq!(
         told.text,
         "#1 read daily (line 4) at 20 ms; #0 wrote it (line 6) at 40 ms; #1 wrote it (line 6) \
@@ -936,7 +947,7 @@ async function handle(req) {{
 
     let racy = record(&in_transaction);
     assert_eq!(lost_requests(&racy), vec![1, 2]);
-    let told = story(&racy, racy.first_violation().expect("a violation")).expect("a story");
+    let told = first_story(&racy);
     assert!(
         told.text
             .starts_with("#1 read daily (line 7) at 40 ms; #0 wrote it (line 9) at 60 ms;"),
@@ -1712,11 +1723,7 @@ fn a_lock_timeout_ends_a_row_wait_on_the_timeline() {
 /// statement, one table) keeps its own line.
 #[test]
 fn a_call_through_a_shared_helper_is_told_at_the_line_that_called_it() {
-    use interleave::explain::{data_fix, story};
-    use interleave::script::source::encode;
-    let schema = "CREATE TABLE daily (day text PRIMARY KEY, n int NOT NULL);
-INSERT INTO daily VALUES ('d', 0);
-";
+    use interleave::explain::data_fix;
     let code = r#"const { Pool } = require("pg");
 const pool = new Pool();
 async function query(client, text, values) {
@@ -1735,17 +1742,9 @@ async function handle(req) {
   }
 }
 "#;
-    let record = |code: &str| {
-        let (config, program) = open(&format!(
-            "#v=1&scenario=script&code={}&schema={}&users=2&clicks=1",
-            encode(code),
-            encode(schema)
-        ));
-        Recording::of_program(&program, &config).unwrap()
-    };
-    let racy = record(code);
+    let racy = record_users(code, DAILY, 2);
     assert_eq!(lost_requests(&racy), vec![1]);
-    let told = story(&racy, racy.first_violation().expect("a violation")).expect("a story");
+    let told = first_story(&racy);
     assert!(
         told.text
             .starts_with("#1 read daily (line 11) at 40 ms; #0 wrote it (line 12) at 60 ms;"),
@@ -1783,8 +1782,7 @@ async function handle(req) {
   }
 }
 "#;
-    let racy = record(read);
-    let told = story(&racy, racy.first_violation().expect("a violation")).expect("a story");
+    let told = first_story(&record_users(read, DAILY, 2));
     assert!(
         told.text
             .starts_with("#1 read daily (line 4) at 40 ms; #0 wrote it (line 12) at 60 ms;"),
@@ -1793,13 +1791,7 @@ async function handle(req) {
     );
 
     // memcached's callback client behind one promise wrapper.
-    let visits = include_str!("memcached/visits.js");
-    let (config, program) = open(&format!(
-        "#v=1&scenario=script&code={}&users=2&clicks=1",
-        encode(visits)
-    ));
-    let racy = Recording::of_program(&program, &config).unwrap();
-    let told = story(&racy, racy.first_violation().expect("a violation")).expect("a story");
+    let told = first_story(&record_users(include_str!("memcached/visits.js"), "", 2));
     assert!(
         told.text
             .starts_with("#1 read visits (line 11) at 2 ms; #0 wrote it (line 12) at 3 ms;"),
