@@ -594,6 +594,21 @@ fn record_users(code: &str, schema: &str, users: u32) -> Recording {
     Recording::of_program(&program, &config).unwrap()
 }
 
+/// The first violation of a lost `daily` count: its story starts with
+/// `told`, and its fix puts `FOR UPDATE` on the read.
+fn daily_fixed_for_update(racy: &Recording, told: &str) -> interleave::explain::fix::Fix {
+    let story = first_story(racy);
+    assert!(story.text.starts_with(told), "{}", story.text);
+    let fix = interleave::explain::data_fix(racy, &story).expect("a fix");
+    assert!(
+        fix.text
+            .contains("\"SELECT n FROM daily WHERE day = $1 FOR UPDATE\""),
+        "{}",
+        fix.text
+    );
+    fix
+}
+
 /// The story of a recording's first violation.
 fn first_story(recording: &Recording) -> interleave::explain::story::Story {
     let violation = recording.first_violation().expect("a violation");
@@ -901,7 +916,6 @@ INSERT INTO events VALUES (1, 10);
 /// nothing. In a transaction, the fix is `FOR UPDATE` on the read.
 #[test]
 fn an_upsert_from_a_read_loses_updates_as_an_update_does() {
-    use interleave::explain::data_fix;
     let upsert =
         "INSERT INTO daily (day, n) VALUES ($1, $2) ON CONFLICT (day) DO UPDATE SET n = EXCLUDED.n";
     let plain = format!(
@@ -947,19 +961,9 @@ async function handle(req) {{
 
     let racy = record(&in_transaction);
     assert_eq!(lost_requests(&racy), vec![1, 2]);
-    let told = first_story(&racy);
-    assert!(
-        told.text
-            .starts_with("#1 read daily (line 7) at 40 ms; #0 wrote it (line 9) at 60 ms;"),
-        "{}",
-        told.text
-    );
-    let fix = data_fix(&racy, &told).expect("a fix");
-    assert!(
-        fix.text
-            .contains("\"SELECT n FROM daily WHERE day = $1 FOR UPDATE\""),
-        "{}",
-        fix.text
+    let fix = daily_fixed_for_update(
+        &racy,
+        "#1 read daily (line 7) at 40 ms; #0 wrote it (line 9) at 60 ms;",
     );
     assert!(
         fix.outcome.starts_with("no lost update, 0 errors"),
@@ -1723,7 +1727,6 @@ fn a_lock_timeout_ends_a_row_wait_on_the_timeline() {
 /// statement, one table) keeps its own line.
 #[test]
 fn a_call_through_a_shared_helper_is_told_at_the_line_that_called_it() {
-    use interleave::explain::data_fix;
     let code = r#"const { Pool } = require("pg");
 const pool = new Pool();
 async function query(client, text, values) {
@@ -1744,20 +1747,13 @@ async function handle(req) {
 "#;
     let racy = record_users(code, DAILY, 2);
     assert_eq!(lost_requests(&racy), vec![1]);
-    let told = first_story(&racy);
-    assert!(
-        told.text
-            .starts_with("#1 read daily (line 11) at 40 ms; #0 wrote it (line 12) at 60 ms;"),
-        "{}",
-        told.text
+    let fix = daily_fixed_for_update(
+        &racy,
+        "#1 read daily (line 11) at 40 ms; #0 wrote it (line 12) at 60 ms;",
     );
-    let fix = data_fix(&racy, &told).expect("a fix");
     assert!(
         fix.text
-            .starts_with("the SELECT on line 11 locks the row it reads")
-            && fix
-                .text
-                .contains("\"SELECT n FROM daily WHERE day = $1 FOR UPDATE\""),
+            .starts_with("the SELECT on line 11 locks the row it reads"),
         "{}",
         fix.text
     );
