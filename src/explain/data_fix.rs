@@ -448,8 +448,7 @@ const RELEASE: &str =
 /// name;`) and assigned in it; where that cannot be done (a destructuring
 /// over several lines), the `try` runs to the end of the block.
 fn cache_lock_fix(code: &str, schema: Option<&str>, read: u32, write: u32) -> Option<Candidate> {
-    let imports =
-        |name: &str| code.contains(&format!("\"{name}\"")) || code.contains(&format!("'{name}'"));
+    let imports = |name| crate::script::source::names_module(code, name);
     let (ioredis, node_redis, memjs) = (imports("ioredis"), imports("redis"), imports("memjs"));
     if !(ioredis || node_redis || memjs) || code.contains("lockToken") || write < read {
         return None;

@@ -113,8 +113,7 @@ pub struct ScriptSummary {
 /// that imports `memjs` or `memcached`, else Redis (ioredis, node-redis,
 /// and the prelude's own cache).
 pub fn cache_server_for(code: &str) -> (CacheServer, &'static str) {
-    let imports =
-        |name: &str| code.contains(&format!("\"{name}\"")) || code.contains(&format!("'{name}'"));
+    let imports = |name| crate::script::source::names_module(code, name);
     if imports("memjs") || imports("memcached") {
         (
             CacheServer::Memcached,

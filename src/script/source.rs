@@ -94,6 +94,12 @@ pub fn shipped(name: &str) -> Result<&'static Example, ConfigError> {
         })
 }
 
+/// Whether `code` names module `name` as a quoted string (`require("pg")`,
+/// `from 'memjs'`): how a script's clients are told apart, without parsing.
+pub fn names_module(code: &str, name: &str) -> bool {
+    code.contains(&format!("\"{name}\"")) || code.contains(&format!("'{name}'"))
+}
+
 /// lz-string's `compressToEncodedURIComponent`, as the TypeScript
 /// playground writes `code=`.
 pub fn encode(code: &str) -> String {
