@@ -1951,6 +1951,7 @@
     ["ioredis", clientsPart, "Redis"],
     ["redis", clientsPart, "nodeRedis"],
     ["async-mutex", librariesPart, "asyncMutex"],
+    ["async-lock", librariesPart, "AsyncLock"],
     ["p-limit", librariesPart, "pLimit"],
     ["lru-cache", librariesPart, "lruCache"],
     ["util", nodePart, "util"],

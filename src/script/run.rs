@@ -119,6 +119,7 @@ const MODULES: &[(&str, &str)] = &[
          deepStrictEqual, notDeepStrictEqual, throws, doesNotThrow, rejects, doesNotReject, \
          match, doesNotMatch, ifError, fail, strict, AssertionError",
     ),
+    ("async-lock", ""),
     (
         "async-mutex",
         "Mutex, Semaphore, withTimeout, tryAcquire, E_TIMEOUT, E_ALREADY_LOCKED, E_CANCELED",

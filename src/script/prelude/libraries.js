@@ -1,4 +1,4 @@
-// The in-process libraries (async-mutex, p-limit, lru-cache): a part of
+// The in-process libraries (async-mutex, async-lock, p-limit, lru-cache): a part of
 // the prelude (prelude.js) that a realm compiles and runs the first time
 // its script asks for one of them (prelude.js, `librariesPart`). Its value
 // is a function of what it takes from the prelude.
@@ -237,6 +237,202 @@
     };
     return new Promise((resolve, reject) => promise.then(settle(resolve), settle(reject)));
   }
+
+  // async-lock's AsyncLock, async-lock 1.4's code step for step (1.5 is
+  // the same): a queue of waiting functions per key, a key held while
+  // its queue exists; `acquire(key, fn, cb, opts)` in promise mode (`fn`
+  // returns a value or a promise) or callback mode (`fn(done)`), and with
+  // `cb` or returning a promise; an array of keys takes them one after
+  // another (`_acquireBatch`); `timeout` gives up a wait, `maxPending`
+  // refuses a longer queue, `maxOccupationTime` and `maxExecutionTime`
+  // give up a holder (both on the simulated clock); `skipQueue`; `isBusy`.
+  // There are no domains (`process.domain` is null, as in Node without the
+  // domain module), so `domainReentrant` is never reentrant. Where a
+  // release starts the function another request queued, it starts as that
+  // request (`host.defer`, as async-mutex's hand-off), the lock taken at
+  // once: the library runs it inside the release.
+  function AsyncLock(opts) {
+    opts = opts || {};
+    this.Promise = opts.Promise || Promise;
+    this.queues = Object.create(null);
+    this.domainReentrant = opts.domainReentrant || false;
+    if (this.domainReentrant) this.domains = Object.create(null);
+    this.timeout = opts.timeout || AsyncLock.DEFAULT_TIMEOUT;
+    this.maxOccupationTime = opts.maxOccupationTime || AsyncLock.DEFAULT_MAX_OCCUPATION_TIME;
+    this.maxExecutionTime = opts.maxExecutionTime || AsyncLock.DEFAULT_MAX_EXECUTION_TIME;
+    if (opts.maxPending === Infinity || (Number.isInteger(opts.maxPending) && opts.maxPending >= 0)) {
+      this.maxPending = opts.maxPending;
+    } else {
+      this.maxPending = AsyncLock.DEFAULT_MAX_PENDING;
+    }
+  }
+  AsyncLock.DEFAULT_TIMEOUT = 0;
+  AsyncLock.DEFAULT_MAX_OCCUPATION_TIME = 0;
+  AsyncLock.DEFAULT_MAX_EXECUTION_TIME = 0;
+  AsyncLock.DEFAULT_MAX_PENDING = 1000;
+
+  AsyncLock.prototype.acquire = function (key, fn, cb, opts) {
+    if (Array.isArray(key)) return this._acquireBatch(key, fn, cb, opts);
+    if (typeof fn !== "function") throw new Error("You must pass a function to execute");
+    let deferredResolve = null;
+    let deferredReject = null;
+    let deferred = null;
+    if (typeof cb !== "function") {
+      opts = cb;
+      cb = null;
+      deferred = new this.Promise((resolve, reject) => {
+        deferredResolve = resolve;
+        deferredReject = reject;
+      });
+    }
+    opts = opts || {};
+    let resolved = false;
+    let timer = null;
+    let occupationTimer = null;
+    let executionTimer = null;
+    const self = this;
+
+    const done = function (locked, err, ret) {
+      if (occupationTimer) {
+        clearTimeout(occupationTimer);
+        occupationTimer = null;
+      }
+      if (executionTimer) {
+        clearTimeout(executionTimer);
+        executionTimer = null;
+      }
+      if (locked) {
+        if (!!self.queues[key] && self.queues[key].length === 0) delete self.queues[key];
+        if (self.domainReentrant) delete self.domains[key];
+      }
+      if (!resolved) {
+        if (!deferred) {
+          if (typeof cb === "function") cb(err, ret);
+        } else if (err) {
+          deferredReject(err);
+        } else {
+          deferredResolve(ret);
+        }
+        resolved = true;
+      }
+      if (locked && !!self.queues[key] && self.queues[key].length > 0) {
+        self.queues[key].shift()();
+      }
+    };
+
+    const exec = function (locked) {
+      if (resolved) return done(locked);
+      if (timer) {
+        clearTimeout(timer);
+        timer = null;
+      }
+      const maxExecutionTime = opts.maxExecutionTime || self.maxExecutionTime;
+      if (maxExecutionTime) {
+        executionTimer = setTimeout(() => {
+          if (!!self.queues[key]) done(locked, new Error("Maximum execution time is exceeded " + key));
+        }, maxExecutionTime);
+      }
+      if (fn.length === 1) {
+        let called = false;
+        try {
+          fn((err, ret) => {
+            if (!called) {
+              called = true;
+              done(locked, err, ret);
+            }
+          });
+        } catch (err) {
+          if (!called) {
+            called = true;
+            done(locked, err);
+          }
+        }
+      } else {
+        self._promiseTry(() => fn()).then(
+          (ret) => done(locked, undefined, ret),
+          (error) => done(locked, error)
+        );
+      }
+    };
+
+    const maxPending = opts.maxPending || self.maxPending;
+    if (!self.queues[key]) {
+      self.queues[key] = [];
+      exec(true);
+    } else if (self.queues[key].length >= maxPending) {
+      done(false, new Error("Too many pending tasks in queue " + key));
+    } else {
+      const request = host.request();
+      const taskFn = function () {
+        if (request === host.request()) exec(true);
+        else host.defer(request, () => exec(true));
+      };
+      if (opts.skipQueue) self.queues[key].unshift(taskFn);
+      else self.queues[key].push(taskFn);
+      const timeout = opts.timeout || self.timeout;
+      if (timeout) {
+        timer = setTimeout(() => {
+          timer = null;
+          done(false, new Error("async-lock timed out in queue " + key));
+        }, timeout);
+      }
+    }
+    const maxOccupationTime = opts.maxOccupationTime || self.maxOccupationTime;
+    if (maxOccupationTime) {
+      occupationTimer = setTimeout(() => {
+        if (!!self.queues[key]) {
+          done(false, new Error("Maximum occupation time is exceeded in queue " + key));
+        }
+      }, maxOccupationTime);
+    }
+    if (deferred) return deferred;
+  };
+
+  AsyncLock.prototype._acquireBatch = function (keys, fn, cb, opts) {
+    const seen = Object.create(null);
+    keys = keys.filter((key) => {
+      if (seen[key]) return false;
+      seen[key] = true;
+      return true;
+    });
+    if (typeof cb !== "function") {
+      opts = cb;
+      cb = null;
+    }
+    const self = this;
+    const getFn = (key, fn) =>
+      function (cb) {
+        self.acquire(key, fn, cb, opts);
+      };
+    const fnx = keys.reduceRight((prev, key) => getFn(key, prev), fn);
+    if (typeof cb === "function") {
+      fnx(cb);
+    } else {
+      return new this.Promise((resolve, reject) => {
+        if (fnx.length === 1) {
+          fnx((err, ret) => {
+            if (err) reject(err);
+            else resolve(ret);
+          });
+        } else {
+          resolve(fnx());
+        }
+      });
+    }
+  };
+
+  AsyncLock.prototype.isBusy = function (key) {
+    if (!key) return Object.keys(this.queues).length > 0;
+    return !!this.queues[key];
+  };
+
+  AsyncLock.prototype._promiseTry = function (fn) {
+    try {
+      return this.Promise.resolve(fn());
+    } catch (e) {
+      return this.Promise.reject(e);
+    }
+  };
 
   // lru-cache's LRUCache, written after lru-cache 10.4's own code: at
   // most `max` entries and, with `maxSize`, a total size (each entry's
@@ -757,6 +953,7 @@
       E_CANCELED,
     }),
     pLimit,
+    AsyncLock,
     lruCache: Object.freeze({ LRUCache }),
   };
 });
