@@ -972,6 +972,88 @@ async function handle(req) {{
     );
 }
 
+/// A duplicate row written through the globals (`db.findOne`, then
+/// `db.insert`): the table's expected key is declared unique too, and the
+/// insert catches the database's refusal; where the code goes on with the
+/// inserted row, the key alone (the second request then fails). On one
+/// server and on two (an in-process lock per server, async-lock's) alike.
+#[test]
+fn a_duplicate_through_the_globals_is_fixed_by_the_tables_own_key() {
+    use interleave::explain::{data_fix, story};
+    use interleave::script::source::encode;
+    let fix_of = |code: &str, keys: &str| {
+        let fragment = format!("#v=1&scenario=script&code={}&{keys}", encode(code));
+        let (config, program) = open(&fragment);
+        let recording = Recording::of_program(&program, &config).unwrap();
+        assert_eq!(recording.metrics.duplicate_tickets, 1, "{code}");
+        let violation = recording.first_violation().expect("a violation");
+        let fix = data_fix(&recording, &story(&recording, violation).expect("a story"));
+        let fix = fix.expect("a fix");
+        // Its link runs the edited script: no duplicate there.
+        let (config, program) = open(&format!("#{}", fix.fragment));
+        let fixed = Recording::of_program(&program, &config).unwrap();
+        assert_eq!(fixed.metrics.duplicate_tickets, 0);
+        fix
+    };
+    let declared = "db.table(\"orders\", { unique: [\"user\", \"event\"], expectUnique: [\"user\", \"event\"] });";
+    let caught = "if (!existing) await db.insert(\"orders\", { user: req.user, event: 1 })\
+                  .catch((error) => { if (error.name !== \"UniqueViolation\") throw error; });";
+    let plain = r#"db.table("orders", { expectUnique: ["user", "event"] });
+async function handle(req) {
+  const existing = await db.findOne("orders", { user: req.user, event: 1 });
+  if (!existing) await db.insert("orders", { user: req.user, event: 1 });
+}"#;
+    let fix = fix_of(plain, "users=1&clicks=2");
+    assert_eq!(fix.key, "code");
+    assert_eq!(fix.value, format!("{declared}\n{caught}"));
+    assert_eq!(
+        fix.meaning,
+        "the table declares its key unique (`unique: [\"user\", \"event\"]` on line 1), so the \
+         database refuses a second row, and the db.insert on line 4 lets that refusal go"
+    );
+    assert_eq!(
+        fix.outcome,
+        "0 duplicate rows (was 1), 0 errors, p99 40 ms (was 40 ms)"
+    );
+    assert!(fix.same_schedule);
+    let locked = r#"const AsyncLock = require("async-lock");
+const lock = new AsyncLock();
+db.table("orders", { expectUnique: ["user", "event"] });
+module.exports.handle = (req) =>
+  lock.acquire(`user:${req.user}`, async () => {
+    const existing = await db.findOne("orders", { user: req.user, event: 1 });
+    if (!existing) await db.insert("orders", { user: req.user, event: 1 });
+  });"#;
+    let fix = fix_of(locked, "users=1&clicks=2&servers=2");
+    assert_eq!(fix.value, format!("{declared}\n{caught}"));
+    assert!(
+        fix.meaning
+            .ends_with("the db.insert on line 7 lets that refusal go"),
+        "{}",
+        fix.meaning
+    );
+    // The code returns a field of the row it inserted: the catch would
+    // leave it none, so the key alone, the second request failing.
+    let uses_row = r#"db.table("orders", {
+  expectUnique: ["user", "event"], // one per user
+});
+async function handle(req) {
+  const existing = await db.findOne("orders", { user: req.user, event: 1 });
+  if (existing) return existing.id;
+  const row = await db.insert("orders", { user: req.user, event: 1, note: "a ) here" });
+  return row.user;
+}"#;
+    let fix = fix_of(uses_row, "users=1&clicks=2");
+    assert_eq!(
+        fix.value,
+        "unique: [\"user\", \"event\"], expectUnique: [\"user\", \"event\"], // one per user"
+    );
+    assert_eq!(
+        fix.outcome,
+        "0 duplicate rows (was 1), 1 error (was 0), p99 40 ms (was 40 ms)"
+    );
+}
+
 /// The race found in a script's data comes with a fix in its own SQL,
 /// checked by running the edited script: a duplicate row gets `ON
 /// CONFLICT … DO NOTHING` and the unique index the schema expects; a lost

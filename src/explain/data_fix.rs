@@ -22,6 +22,9 @@
 //!   token NX PX 5000` polled every 10 ms and released by
 //!   check-and-delete (as `redis_lock.ts` does); through memjs, under a
 //!   memcached lock, `add` with a 5 s expiry, deleted in a finally.
+//! - A duplicate row through the globals (`db.insert`): the table's
+//!   `expectUnique` key declared `unique` too, and each `db.insert` into
+//!   it catching the `UniqueViolation`; else the key alone.
 
 use crate::config::{Config, Schedule};
 use crate::debugger::program::{edited_script, Program};
@@ -45,6 +48,15 @@ pub fn data_fix(recording: &Recording, story: &Story) -> Option<Fix> {
     let table = recording.keys.describe(TraceKey::Data(story.key));
     let act = act_op(recording, story)?;
     let candidates = match (story.kind, act) {
+        // The globals' `db.insert`: the table's expected key declared
+        // unique, the insert letting the refusal go.
+        (StoryKind::DuplicateTicket, OpKind::DbInsert) => global_unique_fixes(&script.code, &table)
+            .into_iter()
+            .map(|mut candidate| {
+                candidate.schema = script.schema.clone();
+                candidate
+            })
+            .collect(),
         (StoryKind::DuplicateTicket, OpKind::SqlInsert | OpKind::SqlCommit) => {
             let schema = script.schema.as_deref()?;
             let table = inserted_table(&script.code, schema, &table)?;
@@ -266,6 +278,160 @@ fn unique_fixes(code: &str, schema: &str, table: &str) -> Vec<Candidate> {
         may_fail: true,
     });
     fixes
+}
+
+/// What `db.insert` gets to let the database's refusal of a second row go.
+const LET_DUPLICATE_GO: &str =
+    ".catch((error) => { if (error.name !== \"UniqueViolation\") throw error; })";
+
+/// For a script on the globals (`db.table`, `db.insert`): the table's
+/// `expectUnique: [...]` also declared `unique` (the simulated database
+/// then refuses a second row with a `UniqueViolation`), with each
+/// `db.insert` into the table catching that refusal; then the key alone,
+/// for the code to catch. None if the declaration cannot be found as
+/// `db.table("TABLE", { … expectUnique: [ … ] … })`, or declares `unique`
+/// already.
+fn global_unique_fixes(code: &str, table: &str) -> Vec<Candidate> {
+    let strings = literals(code);
+    let skipped: Vec<(usize, usize)> = strings
+        .iter()
+        .map(|literal| (literal.start - 1, literal.start + literal.text.len() + 1))
+        .chain(comments(code))
+        .collect();
+    // The literal `"TABLE"` right after `CALL(`, and that call's `(`.
+    let calls = |call: &str| -> Vec<usize> {
+        strings
+            .iter()
+            .filter(|literal| literal.text == table && literal.quote != '`')
+            .filter_map(|literal| {
+                let before = code[..literal.start - 1].trim_end();
+                let open = before.strip_suffix('(')?;
+                open.ends_with(call).then_some(before.len() - 1)
+            })
+            .collect()
+    };
+    let Some(close) = calls("db.table")
+        .first()
+        .and_then(|&open| closing(code, open, &skipped).map(|close| (open, close)))
+    else {
+        return Vec::new();
+    };
+    let declaration = &code[close.0..close.1];
+    let Some(at) = declaration.find("expectUnique").map(|at| close.0 + at) else {
+        return Vec::new();
+    };
+    let unique_declared = declaration.match_indices("unique").any(|(i, _)| {
+        !declaration[..i].ends_with("expect") && declaration[i + 6..].trim_start().starts_with(':')
+    });
+    let after = code[at + "expectUnique".len()..].trim_start();
+    let Some(list) = after.strip_prefix(':').map(str::trim_start) else {
+        return Vec::new();
+    };
+    let open = code.len() - list.len();
+    if unique_declared || !list.starts_with('[') {
+        return Vec::new();
+    }
+    let Some(end) = closing(code, open, &skipped) else {
+        return Vec::new();
+    };
+    let columns = &code[open..=end];
+    let key = (at, format!("unique: {columns}, "));
+    let line_of = |offset: usize| code[..offset].matches('\n').count() + 1;
+    let key_line = line_of(at);
+    let declared =
+        format!("the table declares its key unique (`unique: {columns}` on line {key_line})");
+    let inserts: Vec<(usize, String)> = calls("db.insert")
+        .into_iter()
+        .filter_map(|open| closing(code, open, &skipped))
+        .map(|close| (close + 1, LET_DUPLICATE_GO.to_string()))
+        .collect();
+    let mut fixes = Vec::new();
+    if !inserts.is_empty() {
+        let lines: Vec<String> = inserts
+            .iter()
+            .map(|(at, _)| line_of(*at).to_string())
+            .collect();
+        let edits: Vec<(usize, String)> = std::iter::once(key.clone())
+            .chain(inserts.iter().cloned())
+            .collect();
+        fixes.push(candidate_of(
+            code,
+            &edits,
+            format!(
+                "{declared}, so the database refuses a second row, and the db.insert on line {} \
+                 lets that refusal go",
+                lines.join(", ")
+            ),
+            false,
+        ));
+    }
+    fixes.push(candidate_of(
+        code,
+        &[key],
+        format!("{declared}: the database refuses the second row with a UniqueViolation, for the code to catch"),
+        true,
+    ));
+    fixes
+}
+
+/// `code` with `edits` (text inserted at byte offsets), and the lines
+/// they changed to paste.
+fn candidate_of(
+    code: &str,
+    edits: &[(usize, String)],
+    meaning: String,
+    may_fail: bool,
+) -> Candidate {
+    let mut edits = edits.to_vec();
+    edits.sort_by_key(|(at, _)| *at);
+    let mut edited = code.to_string();
+    for (at, text) in edits.iter().rev() {
+        edited.insert_str(*at, text);
+    }
+    let mut lines: Vec<usize> = edits
+        .iter()
+        .map(|(at, _)| code[..*at].matches('\n').count())
+        .collect();
+    lines.dedup();
+    let paste = lines
+        .iter()
+        .filter_map(|&line| edited.lines().nth(line))
+        .map(str::trim)
+        .collect::<Vec<_>>()
+        .join("\n");
+    Candidate {
+        code: edited,
+        schema: None,
+        paste,
+        meaning,
+        may_fail,
+    }
+}
+
+/// The offset of the bracket that closes the one at `open` (`(`, `[` or
+/// `{`), brackets in `skipped` ranges (strings, comments) aside.
+fn closing(code: &str, open: usize, skipped: &[(usize, usize)]) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut i = open;
+    let bytes = code.as_bytes();
+    while i < bytes.len() {
+        if let Some(&(_, end)) = skipped.iter().find(|&&(start, end)| i >= start && i < end) {
+            i = end;
+            continue;
+        }
+        match bytes[i] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }
 
 /// The INSERTs into `table` do nothing when the row exists (`ON CONFLICT
@@ -945,8 +1111,9 @@ fn outcome_text(kind: StoryKind, before: &Metrics, after: &Metrics) -> String {
         )),
     }
     parts.push(format!(
-        "{} errors{}",
+        "{} error{}{}",
         after.errors,
+        if after.errors == 1 { "" } else { "s" },
         was(after.errors, before.errors)
     ));
     parts.push(crate::explain::fix::cost_text(before, after));

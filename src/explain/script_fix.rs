@@ -104,7 +104,8 @@ fn outcome_text(before: &Metrics, after: &Metrics) -> String {
             was(after.db_reads, before.db_reads)
         ));
     }
-    parts.push(format!("{} errors", after.errors));
+    let plural = if after.errors == 1 { "" } else { "s" };
+    parts.push(format!("{} error{plural}", after.errors));
     parts.push(crate::explain::fix::cost_text(before, after));
     parts.join(", ")
 }
