@@ -1016,14 +1016,7 @@ async function handle(req) {
         "0 duplicate rows (was 1), 0 errors, p99 40 ms (was 40 ms)"
     );
     assert!(fix.same_schedule);
-    let locked = r#"const AsyncLock = require("async-lock");
-const lock = new AsyncLock();
-db.table("orders", { expectUnique: ["user", "event"] });
-module.exports.handle = (req) =>
-  lock.acquire(`user:${req.user}`, async () => {
-    const existing = await db.findOne("orders", { user: req.user, event: 1 });
-    if (!existing) await db.insert("orders", { user: req.user, event: 1 });
-  });"#;
+    let locked = include_str!("libraries/async_lock_orders.js");
     let fix = fix_of(locked, "users=1&clicks=2&servers=2");
     assert_eq!(fix.value, format!("{declared}\n{caught}"));
     assert!(

@@ -1881,20 +1881,12 @@ async function handle(req) {
     );
 }
 
-/// async-lock's `AsyncLock` keys a lock per name in one Node process:
+/// async-lock's `AsyncLock` keys a lock per name in one Node process
+/// (`tests/libraries/async_lock_orders.js`):
 /// each user's clicks in turn on one server, raced again on two.
 #[test]
 fn async_lock_serialises_each_users_clicks_on_its_own_server() {
-    let cjs = r#"
-const AsyncLock = require("async-lock");
-const lock = new AsyncLock();
-db.table("orders", { expectUnique: ["user", "event"] });
-module.exports.handle = (req) =>
-  lock.acquire(`user:${req.user}`, async () => {
-    const existing = await db.findOne("orders", { user: req.user, event: 1 });
-    if (!existing) await db.insert("orders", { user: req.user, event: 1 });
-  });
-"#;
+    let cjs = include_str!("libraries/async_lock_orders.js");
     let esm = r#"
 import AsyncLock from "async-lock";
 const lock = new AsyncLock({ maxPending: 10 });
