@@ -972,6 +972,79 @@ async function handle(req) {{
     );
 }
 
+/// A lost update written through the globals (`db.findOne`, then
+/// `db.update` of a value computed from what it read): the update writes
+/// only over what was read (compare-and-set in its where) and the request
+/// fails when it matched no row. A call over several lines and a where with
+/// a trailing comma keep their shape; an update whose count the code keeps
+/// is left alone.
+#[test]
+fn a_lost_update_through_the_globals_writes_only_over_what_it_read() {
+    use interleave::explain::{data_fix, story};
+    use interleave::script::source::encode;
+    let fix_of = |fragment: &str| {
+        let (config, program) = open(fragment);
+        let recording = Recording::of_program(&program, &config).unwrap();
+        let violation = recording.first_violation().expect("a violation");
+        assert_eq!(
+            violation.kind,
+            interleave::debugger::ViolationKind::LostUpdate
+        );
+        data_fix(&recording, &story(&recording, violation).expect("a story"))
+    };
+    let fix =
+        fix_of("#v=1&scenario=script&example=inventory_oversell&users=2&clicks=1").expect("a fix");
+    assert_eq!(
+        fix.value,
+        "if ((await db.update(\"items\", { id: 1, stock: item.stock }, { stock: item.stock - 1 })) \
+         === 0) throw new Error(\"the row changed since line 9 read it: try again\");"
+    );
+    assert!(
+        fix.meaning.starts_with(
+            "the db.update on line 14 writes only if the row still holds what line 9 read \
+             (`stock: item.stock` in its where)"
+        ),
+        "{}",
+        fix.meaning
+    );
+    assert_eq!(
+        fix.outcome,
+        "no lost update, 1 error (was 0), p99 60 ms (was 60 ms); 1 request(s) now fail with the \
+         script's own throw"
+    );
+    // The link runs the edited script: one request told to retry; writes
+    // are both updates (the second matched no row) and the one order.
+    let (config, program) = open(&format!("#{}", fix.fragment));
+    let fixed = Recording::of_program(&program, &config).unwrap();
+    assert!(fixed.violations.is_empty(), "{:?}", fixed.violations);
+    assert_eq!((fixed.metrics.errors, fixed.metrics.db_writes), (1, 3));
+
+    let counter = r#"db.table("pages", { rows: [{ id: 1, views: 0 }] });
+async function handle(req) {
+  const page = await db.findOne("pages", { id: 1 });
+  await db.update(
+    "pages",
+    { id: 1, },
+    { views: page.views + 1, seenBy: req.user } // the count
+  );
+}"#;
+    let fragment = |code: &str| {
+        format!(
+            "#v=1&scenario=script&code={}&users=2&clicks=1",
+            encode(code)
+        )
+    };
+    let fix = fix_of(&fragment(counter)).expect("a fix");
+    assert_eq!(
+        fix.value,
+        "if ((await db.update(\n  \"pages\",\n  { id: 1, views: page.views },\n  { views: \
+         page.views + 1, seenBy: req.user } // the count\n)) === 0) throw new Error(\"the row \
+         changed since line 3 read it: try again\");"
+    );
+    let kept = counter.replace("  await db.update(", "  const n = await db.update(");
+    assert!(fix_of(&fragment(&kept)).is_none());
+}
+
 /// A duplicate row written through the globals (`db.findOne`, then
 /// `db.insert`): the table's expected key is declared unique too, and the
 /// insert catches the database's refusal; where the code goes on with the

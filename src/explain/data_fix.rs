@@ -22,6 +22,9 @@
 //!   token NX PX 5000` polled every 10 ms and released by
 //!   check-and-delete (as `redis_lock.ts` does); through memjs, under a
 //!   memcached lock, `add` with a 5 s expiry, deleted in a finally.
+//! - A lost update through the globals (`db.update` of values computed
+//!   from a read): compare-and-set, the fields as read joining its where,
+//!   and a throw when it matched no row.
 //! - A duplicate row through the globals (`db.insert`): the table's
 //!   `expectUnique` key declared `unique` too, and each `db.insert` into
 //!   it catching the `UniqueViolation`; else the key alone.
@@ -97,6 +100,18 @@ pub fn data_fix(recording: &Recording, story: &Story) -> Option<Fix> {
                 .map(|(line, _)| line);
             begin
                 .and_then(|line| client_fix(&script.code, script.schema.as_deref(), line))
+                .into_iter()
+                .collect()
+        }
+        // The globals' `db.update` writing values computed from a read.
+        (StoryKind::LostUpdate, OpKind::DbUpdate) => {
+            let lines = read_line(recording, story, GLOBAL_READS).zip(act_line(recording, story));
+            lines
+                .and_then(|(read, write)| compare_and_set_fix(&script.code, read, write))
+                .map(|mut candidate| {
+                    candidate.schema = script.schema.clone();
+                    candidate
+                })
                 .into_iter()
                 .collect()
         }
@@ -193,6 +208,7 @@ fn act_index(recording: &Recording, story: &Story) -> Option<usize> {
 }
 
 const SQL_READS: &[OpKind] = &[OpKind::SqlSelect, OpKind::SqlSelectForUpdate];
+const GLOBAL_READS: &[OpKind] = &[OpKind::DbFindOne, OpKind::DbFind];
 const CACHE_READS: &[OpKind] = &[
     OpKind::CacheGet,
     OpKind::CacheGetStale,
@@ -293,11 +309,7 @@ const LET_DUPLICATE_GO: &str =
 /// already.
 fn global_unique_fixes(code: &str, table: &str) -> Vec<Candidate> {
     let strings = literals(code);
-    let skipped: Vec<(usize, usize)> = strings
-        .iter()
-        .map(|literal| (literal.start - 1, literal.start + literal.text.len() + 1))
-        .chain(comments(code))
-        .collect();
+    let skipped = strings_and_comments(code);
     // The literal `"TABLE"` right after `CALL(`, and that call's `(`.
     let calls = |call: &str| -> Vec<usize> {
         strings
@@ -372,6 +384,160 @@ fn global_unique_fixes(code: &str, table: &str) -> Vec<Candidate> {
         true,
     ));
     fixes
+}
+
+/// The statement `await db.update(TABLE, { WHERE }, { FIELD: f(READ.FIELD), … });`
+/// on line `write` writes only if each field it computes from the row
+/// read on line `read` (`READ.FIELD`) still holds what was read: `FIELD:
+/// READ.FIELD` joins its where, and the request throws when the update
+/// matched no row (optimistic locking: another request changed the row
+/// since the read). None if the update is not such a statement.
+fn compare_and_set_fix(code: &str, read: u32, write: u32) -> Option<Candidate> {
+    let skipped = strings_and_comments(code);
+    let line_of = |offset: usize| code[..offset].matches('\n').count() as u32 + 1;
+    // The statement that spans line `write` (a call over several lines is
+    // told at one of them).
+    let (statement, open, close) = code
+        .match_indices("await db.update(")
+        .map(|(at, _)| at)
+        .filter(|&at| {
+            let line_start = code[..at].rfind('\n').map_or(0, |nl| nl + 1);
+            code[line_start..at].trim().is_empty()
+                && !skipped.iter().any(|&(start, end)| at >= start && at < end)
+        })
+        .find_map(|at| {
+            let open = at + "await db.update".len();
+            let close = closing(code, open, &skipped)?;
+            (line_of(at) <= write && write <= line_of(close)).then_some((at, open, close))
+        })?;
+    if !code[close + 1..].starts_with(';') {
+        return None;
+    }
+    let indent = statement - code[..statement].rfind('\n').map_or(0, |nl| nl + 1);
+    let first_line = line_of(statement);
+    let arguments = top_level(code, open + 1, close, &skipped);
+    let [_, filter, set] = arguments.as_slice() else {
+        return None;
+    };
+    let braces = |(from, to): (usize, usize)| {
+        let start = from + code[from..to].find('{')?;
+        let end = closing(code, start, &skipped)?;
+        // Nothing but spaces and comments after the object.
+        let blank = code[end + 1..to].char_indices().all(|(i, c)| {
+            let at = end + 1 + i;
+            c.is_whitespace() || skipped.iter().any(|&(s, e)| at >= s && at < e)
+        });
+        blank.then_some((start, end))
+    };
+    let (filter_open, filter_close) = braces(*filter)?;
+    let (set_open, set_close) = braces(*set)?;
+    // The fields the update computes from the row as read.
+    let read_fields: Vec<String> = top_level(code, set_open + 1, set_close, &skipped)
+        .into_iter()
+        .filter_map(|(from, to)| {
+            let (name, value) = code[from..to].split_once(':')?;
+            let name = name.trim().trim_matches(['"', '\'']);
+            let reads = value
+                .match_indices(&format!(".{name}"))
+                .find_map(|(at, _)| {
+                    let before = &value[..at];
+                    let object_start = before
+                        .rfind(|c: char| {
+                            !(c.is_ascii_alphanumeric() || c == '_' || c == '$' || c == '.')
+                        })
+                        .map_or(0, |at| at + 1);
+                    let object = &before[object_start..];
+                    let after = value[at + name.len() + 1..].chars().next();
+                    let whole =
+                        !after.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
+                    (!object.is_empty() && whole).then(|| format!("{object}.{name}"))
+                })?;
+            Some(format!("{name}: {reads}"))
+        })
+        .collect();
+    if read_fields.is_empty() {
+        return None;
+    }
+    let filter_body = code[filter_open + 1..filter_close].trim_end();
+    let joined = match filter_body.trim().is_empty() {
+        true => format!(" {} ", read_fields.join(", ")),
+        false => format!(
+            "{}, {} ",
+            filter_body.trim_end_matches(','),
+            read_fields.join(", ")
+        ),
+    };
+    let matched_none = format!(
+        ") === 0) throw new Error(\"the row changed since line {read} read it: try again\");"
+    );
+    let mut edited = String::with_capacity(code.len() + 128);
+    edited.push_str(&code[..statement]);
+    edited.push_str("if ((");
+    edited.push_str(&code[statement..filter_open + 1]);
+    edited.push_str(&joined);
+    edited.push_str(&code[filter_close..close + 1]);
+    edited.push_str(&matched_none);
+    edited.push_str(&code[close + 2..]);
+    let lines = code[statement..=close + 1].matches('\n').count() + 1;
+    let paste = edited
+        .lines()
+        .skip(first_line as usize - 1)
+        .take(lines)
+        .map(|l| l.get(indent..).unwrap_or(l.trim_start()))
+        .collect::<Vec<_>>()
+        .join("\n");
+    Some(Candidate {
+        paste,
+        code: edited,
+        schema: None,
+        meaning: format!(
+            "the db.update on line {first_line} writes only if the row still holds what line {read} \
+             read ({} in its where), and the request fails if another request changed it first \
+             (optimistic locking: retry the request, or make the check and the write one \
+             conditional update, with `$inc`)",
+            read_fields
+                .iter()
+                .map(|f| format!("`{f}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        may_fail: true,
+    })
+}
+
+/// The top-level comma-separated pieces of `code[from..to]` (inside a
+/// call's parentheses or an object's braces), as byte ranges.
+fn top_level(
+    code: &str,
+    from: usize,
+    to: usize,
+    skipped: &[(usize, usize)],
+) -> Vec<(usize, usize)> {
+    let mut pieces = Vec::new();
+    let mut depth = 0usize;
+    let mut start = from;
+    let mut i = from;
+    let bytes = code.as_bytes();
+    while i < to {
+        if let Some(&(_, end)) = skipped.iter().find(|&&(s, e)| i >= s && i < e) {
+            i = end;
+            continue;
+        }
+        match bytes[i] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            b',' if depth == 0 => {
+                pieces.push((start, i));
+                start = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    if !code[start..to].trim().is_empty() {
+        pieces.push((start, to));
+    }
+    pieces
 }
 
 /// `code` with `edits` (text inserted at byte offsets), and the lines
@@ -841,11 +1007,7 @@ fn client_fix(code: &str, schema: Option<&str>, begin: u32) -> Option<Candidate>
 /// function around offset `at`: its `{` ends a line that says `async`.
 /// Braces in strings and comments do not count.
 fn enclosing_async_body(code: &str, at: usize) -> Option<(usize, usize)> {
-    let skipped: Vec<(usize, usize)> = literals(code)
-        .iter()
-        .map(|literal| (literal.start, literal.start + literal.text.len()))
-        .chain(comments(code))
-        .collect();
+    let skipped = strings_and_comments(code);
     let in_skipped = |i: usize| skipped.iter().any(|&(start, end)| i >= start && i < end);
     let mut open = Vec::new();
     let mut pairs = Vec::new();
@@ -867,6 +1029,16 @@ fn enclosing_async_body(code: &str, at: usize) -> Option<(usize, usize)> {
             code[line_start..start].contains("async") && code[start + 1..line_end].trim().is_empty()
         })
         .max_by_key(|&(start, _)| start)
+}
+
+/// The script's string literals (quotes included) and comments, as byte
+/// ranges: where a bracket or a name is not code.
+fn strings_and_comments(code: &str) -> Vec<(usize, usize)> {
+    literals(code)
+        .iter()
+        .map(|literal| (literal.start - 1, literal.start + literal.text.len() + 1))
+        .chain(comments(code))
+        .collect()
 }
 
 /// The script's comments, as byte ranges (strings skipped).
