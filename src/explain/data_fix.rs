@@ -348,8 +348,7 @@ fn global_unique_fixes(code: &str, table: &str) -> Vec<Candidate> {
     };
     let columns = &code[open..=end];
     let key = (at, format!("unique: {columns}, "));
-    let line_of = |offset: usize| code[..offset].matches('\n').count() + 1;
-    let key_line = line_of(at);
+    let key_line = line_of(code, at);
     let declared =
         format!("the table declares its key unique (`unique: {columns}` on line {key_line})");
     let inserts: Vec<(usize, String)> = calls("db.insert")
@@ -361,7 +360,7 @@ fn global_unique_fixes(code: &str, table: &str) -> Vec<Candidate> {
     if !inserts.is_empty() {
         let lines: Vec<String> = inserts
             .iter()
-            .map(|(at, _)| line_of(*at).to_string())
+            .map(|(at, _)| line_of(code, *at).to_string())
             .collect();
         let edits: Vec<(usize, String)> = std::iter::once(key.clone())
             .chain(inserts.iter().cloned())
@@ -394,7 +393,6 @@ fn global_unique_fixes(code: &str, table: &str) -> Vec<Candidate> {
 /// since the read). None if the update is not such a statement.
 fn compare_and_set_fix(code: &str, read: u32, write: u32) -> Option<Candidate> {
     let skipped = strings_and_comments(code);
-    let line_of = |offset: usize| code[..offset].matches('\n').count() as u32 + 1;
     // The statement that spans line `write` (a call over several lines is
     // told at one of them).
     let (statement, open, close) = code
@@ -408,13 +406,14 @@ fn compare_and_set_fix(code: &str, read: u32, write: u32) -> Option<Candidate> {
         .find_map(|at| {
             let open = at + "await db.update".len();
             let close = closing(code, open, &skipped)?;
-            (line_of(at) <= write && write <= line_of(close)).then_some((at, open, close))
+            (line_of(code, at) <= write && write <= line_of(code, close))
+                .then_some((at, open, close))
         })?;
     if !code[close + 1..].starts_with(';') {
         return None;
     }
     let indent = statement - code[..statement].rfind('\n').map_or(0, |nl| nl + 1);
-    let first_line = line_of(statement);
+    let first_line = line_of(code, statement);
     let arguments = top_level(code, open + 1, close, &skipped);
     let [_, filter, set] = arguments.as_slice() else {
         return None;
@@ -556,7 +555,7 @@ fn candidate_of(
     }
     let mut lines: Vec<usize> = edits
         .iter()
-        .map(|(at, _)| code[..*at].matches('\n').count())
+        .map(|(at, _)| line_of(code, *at) as usize - 1)
         .collect();
     lines.dedup();
     let paste = lines
@@ -572,6 +571,11 @@ fn candidate_of(
         meaning,
         may_fail,
     }
+}
+
+/// The 1-based line of byte `offset` of `code`.
+fn line_of(code: &str, offset: usize) -> u32 {
+    code[..offset].matches('\n').count() as u32 + 1
 }
 
 /// The offset of the bracket that closes the one at `open` (`(`, `[` or
