@@ -302,13 +302,13 @@ async function handle(req) {
     let lost: Vec<_> = recording
         .violations
         .iter()
-        .filter(|v| v.kind == ViolationKind::LostUpdate)
+        .filter(|v| matches!(v.kind, ViolationKind::LostUpdate { .. }))
         .collect();
     assert_eq!(lost.len(), 1, "{:?}", recording.violations);
     let violation = recording.first_violation().expect("the lost update");
     assert_eq!(
         (violation.kind, violation.request),
-        (ViolationKind::LostUpdate, 1)
+        (ViolationKind::LostUpdate { in_place: false }, 1)
     );
     let story = story(&recording, violation).expect("a story");
     assert_eq!(
@@ -330,6 +330,41 @@ async function handle(req) {
         recording.violations.is_empty(),
         "{:?}",
         recording.violations
+    );
+}
+
+/// A count changed in place after a read (`db.findOne`, then an `$inc`)
+/// keeps every request's change: what the later request lost is the read
+/// it acted on, and the story says so; it never calls the other's update
+/// lost.
+#[test]
+fn a_change_in_place_after_a_stale_read_is_told_as_a_change_not_a_lost_write() {
+    use interleave::debugger::ViolationKind;
+    use interleave::explain::story;
+    use interleave::script::source::encode;
+    let code = "db.table(\"pages\", { rows: [{ id: 1, title: \"Home\", views: 0 }] });
+async function handle(req) {
+  const page = await db.findOne(\"pages\", { id: 1 });
+  await db.update(\"pages\", { id: 1 }, { views: { $inc: 1 } });
+  return page.title;
+}
+";
+    let (config, program) = open(&format!(
+        "#v=1&scenario=script&code={}&users=2&clicks=1",
+        encode(code)
+    ));
+    let recording = Recording::of_program(&program, &config).unwrap();
+    let violation = recording.first_violation().expect("the stale change");
+    assert_eq!(
+        (violation.kind, violation.request),
+        (ViolationKind::LostUpdate { in_place: true }, 1)
+    );
+    let story = story(&recording, violation).expect("a story");
+    assert_eq!(
+        story.text,
+        "#1 read pages (line 3) at 20 ms; #0 changed it (line 4) at 40 ms; #1 changed it (line \
+         4) at 40 ms on what it had read, which missed #0's change (the check and the write are \
+         two steps, and nothing keeps others out between them)."
     );
 }
 
@@ -358,7 +393,7 @@ export async function handle(req) {
     let violation = recording.first_violation().expect("the lost update");
     assert_eq!(
         (violation.kind, violation.request),
-        (ViolationKind::LostUpdate, 1)
+        (ViolationKind::LostUpdate { in_place: false }, 1)
     );
     let story = story(&recording, violation).expect("a story");
     assert_eq!(
@@ -411,7 +446,7 @@ export async function handle(req) {
         recording
             .violations
             .iter()
-            .filter(|v| v.kind == ViolationKind::LostUpdate)
+            .filter(|v| matches!(v.kind, ViolationKind::LostUpdate { .. }))
             .count()
     };
     assert_eq!(lost(racy), 1);
@@ -573,7 +608,12 @@ fn lost_requests(recording: &Recording) -> Vec<u32> {
     recording
         .violations
         .iter()
-        .filter(|v| v.kind == interleave::debugger::ViolationKind::LostUpdate)
+        .filter(|v| {
+            matches!(
+                v.kind,
+                interleave::debugger::ViolationKind::LostUpdate { .. }
+            )
+        })
         .map(|v| v.request)
         .collect()
 }
@@ -760,8 +800,8 @@ async function handle(req) {
     let told = story(&racy, racy.first_violation().expect("a violation")).expect("a story");
     assert_eq!(
         told.text,
-        "#1 read cart (line 4) at 1 ms; #0 wrote it (line 5) at 2 ms; #1 wrote it (line 5) at \
-         2 ms from what it had read, so #0's update is lost (the read and the write are two \
+        "#1 read cart (line 4) at 1 ms; #0 changed it (line 5) at 2 ms; #1 changed it (line 5) \
+         at 2 ms on what it had read, which missed #0's change (the check and the write are two \
          steps, and nothing keeps others out between them)."
     );
     let check = "    if ((await redis.hlen(\"cart\")) >= 3) throw new Error(\"full\");";
@@ -888,7 +928,7 @@ INSERT INTO events VALUES (1, 10);
         let lost: Vec<_> = recording
             .violations
             .iter()
-            .filter(|v| v.kind == ViolationKind::LostUpdate)
+            .filter(|v| matches!(v.kind, ViolationKind::LostUpdate { .. }))
             .copied()
             .collect();
         (recording, lost)
@@ -988,7 +1028,7 @@ fn a_lost_update_through_the_globals_writes_only_over_what_it_read() {
         let violation = recording.first_violation().expect("a violation");
         assert_eq!(
             violation.kind,
-            interleave::debugger::ViolationKind::LostUpdate
+            interleave::debugger::ViolationKind::LostUpdate { in_place: false }
         );
         data_fix(&recording, &story(&recording, violation).expect("a story"))
     };

@@ -20,8 +20,9 @@ pub enum ViolationKind {
     /// A request entered a critical section that another one holds.
     SecondHolder,
     /// A script wrote a key from a read another request's write had made
-    /// stale (found in its data).
-    LostUpdate,
+    /// stale (found in its data); `in_place`: it changed the key in place
+    /// (a count, `$inc`), acting on the stale read.
+    LostUpdate { in_place: bool },
     /// A script's statement ran in the transaction block request
     /// `began_by` began (found as it landed: a `pool.query` took that
     /// request's connection with its block open).
@@ -34,7 +35,7 @@ impl ViolationKind {
             ViolationKind::DuplicateTicket => "duplicate ticket",
             ViolationKind::ExtraDbRead => "extra DB read",
             ViolationKind::SecondHolder => "two holders",
-            ViolationKind::LostUpdate => "lost update",
+            ViolationKind::LostUpdate { .. } => "lost update",
             ViolationKind::SharedTransaction { .. } => "shared transaction",
         }
     }
@@ -111,7 +112,7 @@ impl ViolationFinder {
                 self.found.push(Violation {
                     kind: match harm {
                         DataHarm::DuplicateRow => ViolationKind::DuplicateTicket,
-                        DataHarm::LostUpdate => ViolationKind::LostUpdate,
+                        DataHarm::LostUpdate { in_place } => ViolationKind::LostUpdate { in_place },
                         DataHarm::SharedTransaction { began_by } => {
                             ViolationKind::SharedTransaction { began_by }
                         }

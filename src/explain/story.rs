@@ -934,7 +934,9 @@ impl<'a> Reader<'a> {
         if self.recording.program.is_script() {
             match violation.kind {
                 ViolationKind::DuplicateTicket => return self.script_duplicate(violation),
-                ViolationKind::LostUpdate => return self.lost_update(violation),
+                ViolationKind::LostUpdate { in_place } => {
+                    return self.lost_update(violation, in_place)
+                }
                 ViolationKind::SharedTransaction { began_by } => {
                     return self.shared_transaction(violation, began_by)
                 }
@@ -953,14 +955,18 @@ impl<'a> Reader<'a> {
                     }
                     ViolationKind::ExtraDbRead => e.what == What::Issue(OpKind::DbSelect),
                     ViolationKind::SecondHolder => e.what == What::Enter,
-                    ViolationKind::LostUpdate | ViolationKind::SharedTransaction { .. } => false,
+                    ViolationKind::LostUpdate { .. } | ViolationKind::SharedTransaction { .. } => {
+                        false
+                    }
                 }
         })?;
         Some(match violation.kind {
             ViolationKind::DuplicateTicket => self.duplicate(index, violation),
             ViolationKind::ExtraDbRead => self.extra_read(index, violation),
             ViolationKind::SecondHolder => self.two_holders(index, violation),
-            ViolationKind::LostUpdate | ViolationKind::SharedTransaction { .. } => return None,
+            ViolationKind::LostUpdate { .. } | ViolationKind::SharedTransaction { .. } => {
+                return None
+            }
         })
     }
 
@@ -1010,9 +1016,10 @@ impl<'a> Reader<'a> {
     }
 
     /// A script's lost update: it read a key, another request wrote it,
-    /// and it wrote the key from what it had read.
+    /// and it wrote the key from what it had read (or, `in_place`, changed
+    /// it on what it had read).
     #[cfg(scripts)]
-    fn lost_update(&self, violation: &Violation) -> Option<Story> {
+    fn lost_update(&self, violation: &Violation, in_place: bool) -> Option<Story> {
         let data = TraceKey::Data(violation.key);
         let (index, act) = self.events.iter().enumerate().find(|(_, e)| {
             e.step == violation.step
@@ -1051,21 +1058,9 @@ impl<'a> Reader<'a> {
                 )
         });
         let name = self.key_name(violation.key);
-        // A change in place (a count, a sorted set's or a list's) keeps
-        // every write: what is lost is the other's write from the check
-        // this one acted on.
-        let in_place = matches!(
-            act.what,
-            What::Complete(
-                OpKind::CacheIncr
-                    | OpKind::CacheHashIncr
-                    | OpKind::CacheAppend
-                    | OpKind::CacheSetWrite
-                    | OpKind::CacheZsetWrite
-                    | OpKind::CacheListWrite
-                    | OpKind::CacheListMove
-            )
-        );
+        // A change in place (a count, `$inc`, a sorted set's or a list's)
+        // keeps every write: what is lost is the other's write from the
+        // check this one acted on.
         let text = match (read, other) {
             (Some((ri, r)), Some((oi, o))) => {
                 let (verb, ending) = match in_place {

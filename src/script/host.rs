@@ -467,11 +467,12 @@ impl Host {
         }
     }
 
-    /// A request wrote over an update it never read: counted, and noted
-    /// at the trace's last event.
-    pub fn lost_update(&self) {
+    /// A request wrote over an update it never read (or, `in_place`,
+    /// changed the key in place on a read that update made stale):
+    /// counted, and noted at the trace's last event.
+    pub fn lost_update(&self, in_place: bool) {
         self.state.borrow_mut().lost_updates += 1;
-        self.note_harm(DataHarm::LostUpdate);
+        self.note_harm(DataHarm::LostUpdate { in_place });
     }
 
     /// Notes that the last trace event did `harm`.

@@ -1817,7 +1817,7 @@ impl ScriptRun {
             lost
         };
         if lost {
-            self.host.lost_update();
+            self.host.lost_update(access == Access::Change);
         }
     }
 
@@ -1851,7 +1851,7 @@ impl ScriptRun {
             }
         }
         if lost {
-            self.host.lost_update();
+            self.host.lost_update(false);
         }
     }
 

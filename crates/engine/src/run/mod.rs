@@ -132,8 +132,10 @@ pub enum DataHarm {
     /// A row beyond the first of an expected uniqueness.
     DuplicateRow,
     /// A write of a key from a read that another request's write of that
-    /// key has made stale (two reads before two writes).
-    LostUpdate,
+    /// key has made stale (two reads before two writes). `in_place`: the
+    /// write was a change in place (a count, `$inc`, a push), which keeps
+    /// the other's write; what it lost is the check made on the read.
+    LostUpdate { in_place: bool },
     /// A statement that ran in a transaction block another request began
     /// (request `began_by`): its connection came back to the pool with the
     /// block open, and a `pool.query` took it.
