@@ -255,6 +255,88 @@ fn for_update_makes_the_second_transaction_wait() {
     assert_eq!((m.db_reads, m.db_writes), (4, 2));
 }
 
+/// A mirror that says the real server let the youngest of the woken
+/// statements go first, and notes how many woke each time.
+struct YoungestFirst {
+    next: u64,
+    woken: std::rc::Rc<std::cell::RefCell<Vec<usize>>>,
+}
+
+impl interleave::script::mirror::Mirror for YoungestFirst {
+    fn cache(
+        &mut self,
+        _: &interleave::script::call::Call,
+        _: interleave::config::Micros,
+        _: &interleave::script::mirror::CacheAnswer,
+    ) -> Option<interleave::script::mirror::CacheAnswer> {
+        None
+    }
+
+    fn sql_send(&mut self, _: u64, _: &str, _: &[serde_json::Value], _: u64) -> u64 {
+        self.next += 1;
+        self.next
+    }
+
+    fn sql_close(&mut self, _: u64) {}
+
+    fn sql_waits(&mut self, _: u64) {}
+
+    fn sql_answer(&mut self, _: u64, _: &serde_json::Value) -> Option<serde_json::Value> {
+        None
+    }
+
+    fn sql_first(&mut self, ids: &[u64]) -> Option<usize> {
+        self.woken.borrow_mut().push(ids.len());
+        Some(ids.len() - 1)
+    }
+}
+
+/// Four requests spend 30 each from an account of 100 under `FOR UPDATE`
+/// (`tests/pg/balance_queue.js`). The model wakes the statements waiting
+/// for a row oldest first; PostgreSQL wakes them all at once and the first
+/// to lock the row goes first, so a mirrored run (`interleave real`)
+/// follows the real server's choice: here the youngest each time.
+#[test]
+fn waiters_for_a_row_go_oldest_first_unless_the_real_server_chose_another() {
+    let code = include_str!("pg/balance_queue.js");
+    let schema = include_str!("pg/balance_queue.sql");
+    let fragment = "v=1&scenario=script&users=4&clicks=1";
+    let saw = |run: &ScriptRun| -> Vec<(String, f64)> { run.custom().into_iter().collect() };
+    let (m, run) = run_sql(code, schema, fragment);
+    assert_eq!(
+        saw(&run),
+        [
+            ("request0_saw100".to_string(), 1.0),
+            ("request1_saw70".to_string(), 1.0),
+            ("request2_saw40".to_string(), 1.0),
+            ("request3_saw10".to_string(), 1.0),
+        ]
+    );
+    assert_eq!(m.errors, 1);
+    let (config, _) = source::parse(fragment).expect("a good fragment");
+    let woken = std::rc::Rc::default();
+    let mirror = YoungestFirst {
+        next: 0,
+        woken: std::rc::Rc::clone(&woken),
+    };
+    let mut run = ScriptRun::mirrored(code, Some(schema), None, &config, Box::new(mirror))
+        .expect("a good script");
+    assert!(run.run(10_000_000), "the run ended by itself");
+    // Request 0's commit wakes 1, 2 and 3: 3 goes first; its commit wakes
+    // 1 and 2: 2 goes first; then 1, alone, finds 10.
+    assert_eq!(*woken.borrow(), [3, 2]);
+    assert_eq!(
+        saw(&run),
+        [
+            ("request0_saw100".to_string(), 1.0),
+            ("request1_saw10".to_string(), 1.0),
+            ("request2_saw40".to_string(), 1.0),
+            ("request3_saw70".to_string(), 1.0),
+        ]
+    );
+    assert_eq!(run.metrics().errors, 1);
+}
+
 #[test]
 fn serializable_fails_the_second_committer() {
     let (m, run) = run_sql(

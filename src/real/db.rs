@@ -48,6 +48,18 @@ pub async fn waits_for_lock(client: &Client, pid: i32) -> bool {
     matches!(row, Ok(Some(row)) if row.get::<_, Option<String>>(0).as_deref() == Some("Lock"))
 }
 
+/// The backends that keep backend `pid` waiting for a lock (none when it
+/// does not wait), as `pg_blocking_pids` says; asked on another connection.
+pub async fn blocked_by(client: &Client, pid: i32) -> Vec<i32> {
+    let row = client
+        .query_opt("SELECT pg_blocking_pids($1)", &[&pid])
+        .await;
+    match row {
+        Ok(Some(row)) => row.get::<_, Vec<i32>>(0),
+        _ => Vec::new(),
+    }
+}
+
 /// Whether backend `pid` is still there (its session not yet ended), as
 /// `pg_stat_activity` says; asked on another connection.
 pub async fn is_alive(client: &Client, pid: i32) -> bool {

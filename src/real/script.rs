@@ -422,6 +422,10 @@ impl Real {
         self.block_on(db::waits_for_lock(&self.admin, pid))
     }
 
+    fn blocked_by(&self, pid: i32) -> Vec<i32> {
+        self.block_on(db::blocked_by(&self.admin, pid))
+    }
+
     /// Each table the model has, with the real rows and duplicates.
     fn check_tables(
         &self,
@@ -1214,6 +1218,35 @@ impl Mirror for RealMirror {
             self.real
                 .block_on(async { tokio::time::sleep(Duration::from_millis(1)).await });
         }
+    }
+
+    fn sql_first(&mut self, ids: &[u64]) -> Option<usize> {
+        let in_flight = |id: &u64| match self.statements.get(id) {
+            Some(InFlight {
+                connection: Some(connection),
+                answer: Ok(answer),
+                ..
+            }) => Some((connection.pid, answer)),
+            _ => None,
+        };
+        let (oldest, answer) = in_flight(&ids[0])?;
+        // The oldest went first once it is answered; another did once it
+        // is answered while the oldest waits for a lock. Right after the
+        // end, neither may have woken yet: asked again.
+        let until = Instant::now() + STATEMENT_WAIT;
+        while !answer.is_finished() && Instant::now() < until {
+            let first = ids[1..]
+                .iter()
+                .position(|id| in_flight(id).is_some_and(|(_, answer)| answer.is_finished()));
+            if let Some(index) = first {
+                if !self.real.blocked_by(oldest).is_empty() {
+                    return Some(index + 1);
+                }
+            }
+            self.real
+                .block_on(async { tokio::time::sleep(Duration::from_millis(1)).await });
+        }
+        None
     }
 
     fn sql_answer(&mut self, id: u64, simulated: &Value) -> Option<Value> {

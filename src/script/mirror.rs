@@ -41,4 +41,12 @@ pub trait Mirror {
     /// The model's answer to statement `id` (`pg`'s result, or `{error}`):
     /// the real answer when it differs.
     fn sql_answer(&mut self, id: u64, simulated: &Value) -> Option<Value>;
+
+    /// Statements `ids`, oldest first, waited for a transaction that just
+    /// ended: which of them the real PostgreSQL let take what they waited
+    /// for when it is not the oldest (`None`: the oldest, or no telling).
+    /// PostgreSQL keeps no queue there: the statements waiting for a row
+    /// that changed again all wake at once, and the first to lock it goes
+    /// first; the model, first come first served unless told.
+    fn sql_first(&mut self, ids: &[u64]) -> Option<usize>;
 }

@@ -2100,9 +2100,24 @@ impl ScriptRun {
                 break;
             };
             let waiting = std::mem::take(&mut self.host.state.borrow_mut().sql_waiting);
-            let (woken, still): (Vec<SqlWaiter>, Vec<SqlWaiter>) =
+            let (mut woken, still): (Vec<SqlWaiter>, Vec<SqlWaiter>) =
                 waiting.into_iter().partition(|waiter| waiter.on == ended);
             self.host.state.borrow_mut().sql_waiting = still;
+            // Oldest first, unless the real server (a mirrored run) let
+            // another go first.
+            if let (Some(ids), Some(mirror)) = (
+                woken
+                    .iter()
+                    .map(|waiter| waiter.mirrored)
+                    .collect::<Option<Vec<u64>>>()
+                    .filter(|ids| ids.len() > 1),
+                self.host.mirror.borrow_mut().as_mut(),
+            ) {
+                if let Some(first) = mirror.sql_first(&ids) {
+                    let waiter = woken.remove(first);
+                    woken.insert(0, waiter);
+                }
+            }
             for mut waiter in woken {
                 let now_ms = self.host.core.borrow().now as f64 / MS as f64;
                 let before = self.host.duplicates();
