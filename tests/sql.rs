@@ -272,7 +272,14 @@ impl interleave::script::mirror::Mirror for YoungestFirst {
         None
     }
 
-    fn sql_send(&mut self, _: u64, _: &str, _: &[serde_json::Value], _: u64) -> u64 {
+    fn sql_send(
+        &mut self,
+        _: Option<u32>,
+        _: u64,
+        _: &str,
+        _: &[serde_json::Value],
+        _: u64,
+    ) -> u64 {
         self.next += 1;
         self.next
     }

@@ -178,6 +178,7 @@ pub fn run(input: &ScriptInput, options: &RealOptions) -> Result<ScriptReport, S
             statements: HashMap::new(),
             next: 0,
             uniques: RefCell::new(HashMap::new()),
+            last_sent: HashMap::new(),
         });
         let mut run =
             ScriptRun::mirrored(code, input.schema, input.route, &config, mirror).map_err(bad)?;
@@ -522,6 +523,10 @@ struct RealMirror {
     /// to the real server's for the same value, so a `cas` plays with the
     /// real one.
     uniques: RefCell<HashMap<u64, u64>>,
+    /// The last statement each backend (by pid) was sent, and by which
+    /// request: what a wait the model does not have waits for, in its
+    /// report.
+    last_sent: HashMap<i32, (Option<u32>, String)>,
 }
 
 impl RealMirror {
@@ -530,6 +535,35 @@ impl RealMirror {
         let due = self.started + Duration::from_micros(now.min(REAL_TIME_LIMIT));
         self.real
             .block_on(async move { tokio::time::sleep_until(due.into()).await });
+    }
+
+    /// Why a statement the model answered is not answered: the real
+    /// server still waits for a lock, held by the transactions
+    /// `pg_blocking_pids` names, told by their requests and the statement
+    /// each sent last.
+    fn still_waits(&self, pid: Option<i32>) -> String {
+        let blockers = pid.map(|pid| self.real.blocked_by(pid)).unwrap_or_default();
+        let held: Vec<String> = blockers
+            .iter()
+            .filter_map(|pid| self.last_sent.get(pid))
+            .map(|(request, sql)| {
+                let sql = sql.split_whitespace().collect::<Vec<_>>().join(" ");
+                match request {
+                    Some(request) => {
+                        format!("#{request}'s transaction (its last statement: `{sql}`)")
+                    }
+                    None => format!("the top level's transaction (its last statement: `{sql}`)"),
+                }
+            })
+            .collect();
+        let by = match held.is_empty() {
+            true => String::new(),
+            false => format!(", for a lock held by {}", held.join(" and ")),
+        };
+        format!(
+            "the real PostgreSQL still waits after {} s{by}; the model answered it",
+            STATEMENT_WAIT.as_secs()
+        )
     }
 
     fn disagree(&self, at: Micros, call: String, simulation: Value, real: Value) {
@@ -1152,7 +1186,14 @@ impl Mirror for RealMirror {
         Some(real)
     }
 
-    fn sql_send(&mut self, session: u64, text: &str, values: &[Value], now: Micros) -> u64 {
+    fn sql_send(
+        &mut self,
+        request: Option<u32>,
+        session: u64,
+        text: &str,
+        values: &[Value],
+        now: Micros,
+    ) -> u64 {
         self.pace(now);
         self.log.borrow_mut().operations += 1;
         let id = self.next;
@@ -1160,6 +1201,8 @@ impl Mirror for RealMirror {
         let sql = bind(text, values);
         let (connection, answer) = match self.real.client(session) {
             Ok(connection) => {
+                self.last_sent
+                    .insert(connection.pid, (request, sql.clone()));
                 let running = connection.client.clone();
                 let statement = sql.clone();
                 // Sent now; answered (or seen waiting) before the next call.
@@ -1251,6 +1294,10 @@ impl Mirror for RealMirror {
 
     fn sql_answer(&mut self, id: u64, simulated: &Value) -> Option<Value> {
         let statement = self.statements.remove(&id)?;
+        let pid = statement
+            .connection
+            .as_ref()
+            .map(|connection| connection.pid);
         let real = match statement.answer {
             Err(error) => json!({"error": {"code": "08006", "message": error}}),
             Ok(answer) => {
@@ -1260,10 +1307,7 @@ impl Mirror for RealMirror {
                 match answered {
                     Err(_) => json!({"error": {
                         "code": "waiting",
-                        "message": format!(
-                            "the real PostgreSQL still waits after {} s (a lock the model does not take)",
-                            STATEMENT_WAIT.as_secs()
-                        ),
+                        "message": self.still_waits(pid),
                     }}),
                     Ok(Err(join)) => {
                         json!({"error": {"code": "XX000", "message": join.to_string()}})

@@ -24,11 +24,19 @@ pub trait Mirror {
     fn cache(&mut self, call: &Call, now: Micros, simulated: &CacheAnswer) -> Option<CacheAnswer>;
 
     /// A `pg` statement (its text and values, as the script sent them)
-    /// lands at `now` on a client's session (a connection): sent
+    /// of `request` (none: the script's top level) lands at `now` on a
+    /// client's session (a connection): sent
     /// to the real PostgreSQL now, its answer read by [`Mirror::sql_answer`]
     /// once the model answers too (a statement that waits for a lock waits
     /// on both sides). Returns the statement's id.
-    fn sql_send(&mut self, session: u64, text: &str, values: &[Value], now: Micros) -> u64;
+    fn sql_send(
+        &mut self,
+        request: Option<u32>,
+        session: u64,
+        text: &str,
+        values: &[Value],
+        now: Micros,
+    ) -> u64;
 
     /// A session's connection closes (after the ROLLBACK that closed it was
     /// answered): returns once the real server has ended its session too.

@@ -1870,7 +1870,12 @@ impl ScriptRun {
         let now_ms = now as f64 / MS as f64;
         let mirrored = call.sent.as_ref().and_then(|(text, values)| {
             let mut mirror = self.host.mirror.borrow_mut();
-            Some(mirror.as_mut()?.sql_send(call.session, text, values, now))
+            let by = (request != NO_REQUEST).then_some(request);
+            Some(
+                mirror
+                    .as_mut()?
+                    .sql_send(by, call.session, text, values, now),
+            )
         });
         let before = self.host.duplicates();
         *self
