@@ -599,20 +599,28 @@ fn custom_on_redis(code: &str, fragment: &str) -> Option<serde_json::Value> {
 }
 
 /// Every trial answered every call as the model did, and ended with the
-/// model's tables; each trial's duplicates are the model's.
-fn assert_script_agrees(report: &ScriptReport) -> u64 {
+/// model's tables.
+fn assert_every_call_agrees(report: &ScriptReport) {
     assert_eq!(
         report.summary.status, "agree",
         "{:?}",
         report.summary.mismatches
     );
-    let simulated = report.simulation["duplicate_tickets"].as_u64().unwrap();
     for trial in &report.trials {
         assert!(trial.disagreements.is_empty(), "{:?}", trial.disagreements);
         assert!(
             trial.operations > 0,
             "nothing was played on the real servers"
         );
+    }
+}
+
+/// [`assert_every_call_agrees`], and each trial's duplicates, orders and
+/// counters are the model's.
+fn assert_script_agrees(report: &ScriptReport) -> u64 {
+    assert_every_call_agrees(report);
+    let simulated = report.simulation["duplicate_tickets"].as_u64().unwrap();
+    for trial in &report.trials {
         assert_eq!(trial.metrics["duplicate_tickets"].as_u64(), Some(simulated));
         assert_eq!(trial.metrics["orders"], report.simulation["orders"]);
         assert_eq!(trial.metrics["custom"], report.simulation["custom"]);
@@ -1338,8 +1346,9 @@ fn a_job_queue_claim_races_without_a_locking_subquery_on_real_postgres() {
 /// (`tests/pg/balance_queue.js`): three pay, five find too little, on
 /// PostgreSQL as in the model. PostgreSQL does not keep the waiters for a
 /// row that changes again in a queue (they wake together and the first to
-/// lock it goes first), so with eight of them nearly every trial sees it
-/// let a later one through; the replay follows its choice instead of
+/// lock it goes first), so with eight of them it often lets a later one
+/// through (in two of three runs of this test, before the replay followed
+/// it, a trial hung 5 s there); the replay follows its choice instead of
 /// waiting for the model's (tests/sql.rs).
 #[test]
 fn a_row_lock_queue_agrees_with_real_postgres_in_whatever_order_it_wakes() {
@@ -1349,13 +1358,10 @@ fn a_row_lock_queue_agrees_with_real_postgres_in_whatever_order_it_wakes() {
     let Some(report) = play_script(code, Some(schema), fragment, 3) else {
         return;
     };
-    assert_eq!(
-        report.summary.status, "agree",
-        "{:?}",
-        report.summary.mismatches
-    );
+    // Counters name requests, and which request saw which balance is
+    // PostgreSQL's choice: each balance was seen as often as in the model.
+    assert_every_call_agrees(&report);
     for trial in &report.trials {
-        assert!(trial.disagreements.is_empty(), "{:?}", trial.disagreements);
         assert_eq!(trial.metrics["errors"].as_u64(), Some(5));
         let seen: Vec<&String> = trial.metrics["custom"]
             .as_object()
