@@ -1378,6 +1378,37 @@ fn a_row_lock_queue_agrees_with_real_postgres_in_whatever_order_it_wakes() {
     }
 }
 
+/// Two requests lock two rows while others hold each
+/// (`tests/pg/two_rows_queue.js`): when row 1's last holder commits, the
+/// two wake together, the first to lock row 1 then waits for row 2's
+/// holder, and the replay tells which went first from what the oldest
+/// waits for (neither is answered until row 2's holder commits), at once
+/// rather than after 5 s of asking (which the report would list).
+#[test]
+fn waiters_that_wake_and_wait_again_agree_with_real_postgres() {
+    let code = include_str!("pg/two_rows_queue.js");
+    let schema = include_str!("pg/two_rows_queue.sql");
+    let fragment = "v=1&scenario=script&users=5&clicks=1";
+    let Some(report) = play_script(code, Some(schema), fragment, 3) else {
+        return;
+    };
+    assert_every_call_agrees(&report);
+    for trial in &report.trials {
+        assert_eq!(trial.metrics["errors"].as_u64(), Some(0));
+        let seen: Vec<&String> = trial.metrics["custom"]
+            .as_object()
+            .expect("counters")
+            .keys()
+            .collect();
+        for balance in ["100", "90", "80"] {
+            let left = seen
+                .iter()
+                .filter(|k| k.ends_with(&format!("_left{balance}")));
+            assert_eq!(left.count(), 1, "{balance}: {seen:?}");
+        }
+    }
+}
+
 /// The job queue example (`job_queue_pg.js`, a `WITH` query's pick and
 /// `UPDATE … FROM`): its pick takes no lock, and job 1 runs twice on
 /// PostgreSQL as in the model; with `FOR UPDATE SKIP LOCKED` each job

@@ -1273,21 +1273,62 @@ impl Mirror for RealMirror {
             _ => None,
         };
         let (oldest, answer) = in_flight(&ids[0])?;
-        // The oldest went first once it is answered; another did once it
-        // is answered while the oldest waits for a lock. Right after the
-        // end, neither may have woken yet: asked again.
+        let pids: Vec<Option<i32>> = ids
+            .iter()
+            .map(|id| in_flight(id).map(|(pid, _)| pid))
+            .collect();
+        let woken = |pid: &i32| pids.contains(&Some(*pid));
+        // Right after the end, none may have woken yet: asked again until
+        // one of these tells.
         let until = Instant::now() + STATEMENT_WAIT;
         while !answer.is_finished() && Instant::now() < until {
-            let first = ids[1..]
-                .iter()
-                .position(|id| in_flight(id).is_some_and(|(_, answer)| answer.is_finished()));
-            if let Some(index) = first {
-                if !self.real.blocked_by(oldest).is_empty() {
+            let blockers = self.real.blocked_by(oldest);
+            if !blockers.is_empty() {
+                // The oldest waits: for another of them that was answered
+                // (it took the row), or that waits itself for a lock none
+                // of them holds (it took the row, then met another's); or
+                // for none of them (nothing went ahead of it).
+                let answered = ids[1..]
+                    .iter()
+                    .position(|id| in_flight(id).is_some_and(|(_, answer)| answer.is_finished()));
+                if let Some(index) = answered {
+                    return Some(index + 1);
+                }
+                if !blockers.iter().any(woken) {
+                    return None;
+                }
+                let ahead = pids[1..].iter().position(|pid| {
+                    pid.is_some_and(|pid| {
+                        blockers.contains(&pid) && {
+                            let its = self.real.blocked_by(pid);
+                            !its.is_empty() && !its.iter().any(woken)
+                        }
+                    })
+                });
+                if let Some(index) = ahead {
                     return Some(index + 1);
                 }
             }
             self.real
                 .block_on(async { tokio::time::sleep(Duration::from_millis(1)).await });
+        }
+        if !answer.is_finished() {
+            let oldest = &self.statements[&ids[0]];
+            self.disagree(
+                oldest.at,
+                oldest.text.clone(),
+                json!("runs first of the statements that woke together"),
+                json!({"error": {
+                    "code": "waiting",
+                    "message": format!(
+                        "after {} s the real PostgreSQL had answered none of the {} statements \
+                         that woke together, nor shown which went first; the replay goes on \
+                         with the oldest",
+                        STATEMENT_WAIT.as_secs(),
+                        ids.len()
+                    ),
+                }}),
+            );
         }
         None
     }
