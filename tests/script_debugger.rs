@@ -995,9 +995,24 @@ async function handle(req) {{
          at 40 ms from what it had read, so #0's update is lost (the read and the write are two \
          steps, and nothing keeps others out between them)."
     );
+    // A conflict SET that reads the row keeps #0's change, but acts on
+    // what #1 read before it, as an UPDATE in place does.
     let in_place = plain.replace("SET n = EXCLUDED.n", "SET n = daily.n + 1");
     assert_ne!(in_place, plain);
-    assert_eq!(lost_requests(&record(&in_place)), Vec::<u32>::new());
+    let changed = record(&in_place);
+    assert_eq!(lost_requests(&changed), vec![1, 2]);
+    assert_eq!(
+        first_story(&changed).text,
+        "#1 read daily (line 4) at 20 ms; #0 changed it (line 6) at 40 ms; #1 changed it (line \
+         6) at 40 ms on what it had read, which missed #0's change (the check and the write are \
+         two steps, and nothing keeps others out between them)."
+    );
+    // One whose WHERE tests what it sets checks the row as it writes it.
+    let checked = plain.replace(
+        "SET n = EXCLUDED.n",
+        "SET n = daily.n + 1 WHERE daily.n < 10",
+    );
+    assert_eq!(lost_requests(&record(&checked)), Vec::<u32>::new());
 
     let racy = record(&in_transaction);
     assert_eq!(lost_requests(&racy), vec![1, 2]);
@@ -1010,6 +1025,118 @@ async function handle(req) {{
         "{}",
         fix.outcome
     );
+}
+
+/// Stock checked with a SELECT, then decremented in place: every
+/// decrement lands, but each acts on a check that missed the others (the
+/// oversell), so it is told as a change on a stale read. The same
+/// decrement that tests the stock in its WHERE, and the check under `FOR
+/// UPDATE` in a transaction, decide on the row as it is.
+#[test]
+fn a_decrement_after_a_stale_check_is_found_in_sql_and_a_checked_one_is_not() {
+    const PRODUCTS: &str = "CREATE TABLE products (id int PRIMARY KEY, stock int NOT NULL);\n\
+                            INSERT INTO products VALUES (1, 2);";
+    let oversell = r#"const { Pool } = require("pg");
+const pool = new Pool();
+exports.handle = async function (req) {
+  const { rows } = await pool.query("SELECT stock FROM products WHERE id = $1", [1]);
+  if (rows[0].stock <= 0) return { status: 409 };
+  await pool.query("UPDATE products SET stock = stock - 1 WHERE id = $1", [1]);
+  return { status: 201 };
+};
+"#;
+    let racy = record_users(oversell, PRODUCTS, 4);
+    assert_eq!(lost_requests(&racy), vec![1, 2, 3]);
+    let violation = racy.first_violation().expect("a violation");
+    assert_eq!(
+        violation.kind,
+        interleave::debugger::ViolationKind::LostUpdate { in_place: true }
+    );
+    assert_eq!(
+        first_story(&racy).text,
+        "#1 read products (line 4) at 20 ms; #0 changed it (line 6) at 40 ms; #1 changed it \
+         (line 6) at 40 ms on what it had read, which missed #0's change (the check and the \
+         write are two steps, and nothing keeps others out between them)."
+    );
+    // Alone, a request's check is never stale.
+    assert_eq!(
+        lost_requests(&record_users(oversell, PRODUCTS, 1)),
+        Vec::<u32>::new()
+    );
+    let checked = oversell.replace("WHERE id = $1\", [1]", "WHERE id = $1 AND stock > 0\", [1]");
+    assert_ne!(checked, oversell);
+    assert_eq!(
+        lost_requests(&record_users(&checked, PRODUCTS, 4)),
+        Vec::<u32>::new()
+    );
+    let locked = r#"const { Pool } = require("pg");
+const pool = new Pool();
+exports.handle = async function (req) {
+  const c = await pool.connect();
+  try {
+    await c.query("BEGIN");
+    const { rows } = await c.query("SELECT stock FROM products WHERE id = 1 FOR UPDATE");
+    if (rows[0].stock > 0) await c.query("UPDATE products SET stock = stock - 1 WHERE id = 1");
+    await c.query("COMMIT");
+  } finally {
+    c.release();
+  }
+};
+"#;
+    assert_eq!(
+        lost_requests(&record_users(locked, PRODUCTS, 4)),
+        Vec::<u32>::new()
+    );
+}
+
+/// What a request wrote itself is what it saw last: writing a row again
+/// after its own write, in autocommit or after its transaction committed,
+/// loses nothing, and an optimistic update (`… AND version = $2`) checks
+/// the row as it writes it.
+#[test]
+fn a_request_that_writes_a_row_twice_loses_nothing_of_its_own() {
+    const ACCOUNTS: &str = "CREATE TABLE accounts (id int PRIMARY KEY, balance int NOT NULL, \
+                            version int NOT NULL);\nINSERT INTO accounts VALUES (1, 100, 0);";
+    let twice = r#"const { Pool } = require("pg");
+const pool = new Pool();
+exports.handle = async function (req) {
+  const { rows } = await pool.query("SELECT balance FROM accounts WHERE id = 1");
+  await pool.query("UPDATE accounts SET balance = $1 WHERE id = 1", [rows[0].balance - 10]);
+  await pool.query("UPDATE accounts SET balance = $1 WHERE id = 1", [rows[0].balance - 20]);
+  const c = await pool.connect();
+  await c.query("BEGIN");
+  await c.query("UPDATE accounts SET balance = balance + 1 WHERE id = 1");
+  await c.query("COMMIT");
+  c.release();
+  await pool.query("UPDATE accounts SET balance = $1 WHERE id = 1", [rows[0].balance]);
+};
+"#;
+    assert_eq!(
+        lost_requests(&record_users(twice, ACCOUNTS, 1)),
+        Vec::<u32>::new()
+    );
+    // With two in step, each blind write lands over the other's last one
+    // (#1's first over #0's first, #0's second over #1's first, ...); the
+    // in-place change in the transaction reads nothing and loses nothing.
+    assert_eq!(
+        lost_requests(&record_users(twice, ACCOUNTS, 2)),
+        vec![1, 0, 1, 0, 1]
+    );
+    let optimistic = r#"const { Pool } = require("pg");
+const pool = new Pool();
+exports.handle = async function (req) {
+  const { rows } = await pool.query("SELECT balance, version FROM accounts WHERE id = 1");
+  const { balance, version } = rows[0];
+  const r = await pool.query(
+    "UPDATE accounts SET balance = $1, version = version + 1 WHERE id = 1 AND version = $2",
+    [balance - 10, version]
+  );
+  if (r.rowCount === 0) throw new Error("changed since read: try again");
+};
+"#;
+    let optimistic = record_users(optimistic, ACCOUNTS, 3);
+    assert_eq!(lost_requests(&optimistic), Vec::<u32>::new());
+    assert_eq!(optimistic.metrics.errors, 2);
 }
 
 /// A lost update written through the globals (`db.findOne`, then

@@ -38,7 +38,8 @@ use super::call::{Call, SqlCall};
 use super::error::ScriptError;
 use super::globals::{self, describe_error, from_json, log, Link};
 use super::host::{
-    Answer, Helper, Host, Loaded, Position, Seen, Settle, SqlWaiter, Unhandled, Waiter, FIRING,
+    Answer, Helper, Host, Loaded, Position, Seen, Settle, SqlWaiter, State, Unhandled, Waiter,
+    FIRING,
 };
 use super::memory::{Budgeted, Meter};
 use super::mirror::Mirror;
@@ -1821,37 +1822,54 @@ impl ScriptRun {
         }
     }
 
-    /// Follows which committed version of a row each request read: an
-    /// `UPDATE` that overwrites a row with values that do not read it
-    /// (`SET n = $1`), after another commit changed the row since this
-    /// request read it, loses that change.
+    /// Follows which committed version of a row each request last saw: a
+    /// write of a row another commit changed since this request read it
+    /// loses that change when it overwrites the row with values that do not
+    /// read it (`SET n = $1`), and acts on a stale read when it changes the
+    /// row in place (`SET n = n - 1`) after reading it. A statement that
+    /// checks what it changes (`WHERE n > 0`, `AND version = $2`) decides
+    /// on the row as it is. A request's own write is what it saw last: its
+    /// commit moves what it saw on, with nothing read.
     fn note_row_access(&self, request: TaskId, access: RowAccess) {
         if request == NO_REQUEST {
             return;
         }
-        let mut lost = false;
+        let key = |table: &str, index: usize| format!("\u{0}{table}\u{0}{index}");
+        let (mut lost, mut lost_in_place) = (false, false);
         {
             let mut state = self.host.state.borrow_mut();
-            for (table, index, seq) in access.read {
-                let key = format!("\u{0}{table}\u{0}{index}");
+            let saw = |state: &mut State, table: &str, index, version, read| {
                 let seen = Seen {
-                    version: seq,
+                    version,
                     reads: 0,
-                    read: true,
+                    read,
                     at: 0,
                 };
-                state.seen.insert((request, key), seen);
+                state.seen.insert((request, key(table, index)), seen);
+            };
+            for (table, index, seq) in &access.read {
+                saw(&mut state, table, *index, *seq, true);
             }
-            for (table, index, seq) in access.overwritten {
-                let key = format!("\u{0}{table}\u{0}{index}");
-                lost |= state
-                    .seen
-                    .get(&(request, key))
-                    .is_some_and(|seen| seen.version < seq);
+            let stale = |state: &State, table: &str, index, seq| {
+                let seen = state.seen.get(&(request, key(table, index)));
+                seen.filter(|seen| seen.version < seq).map(|seen| seen.read)
+            };
+            for (table, index, seq) in &access.overwritten {
+                lost |= stale(&state, table, *index, *seq).is_some();
+            }
+            for (table, index, seq) in &access.changed {
+                lost_in_place |= stale(&state, table, *index, *seq) == Some(true);
+            }
+            let written = access.overwritten.iter().chain(&access.changed);
+            for (table, index, seq) in written.chain(&access.checked) {
+                saw(&mut state, table, *index, *seq, false);
+            }
+            for (table, index, seq) in &access.committed {
+                saw(&mut state, table, *index, *seq, false);
             }
         }
-        if lost {
-            self.host.lost_update(false);
+        if lost || lost_in_place {
+            self.host.lost_update(!lost);
         }
     }
 

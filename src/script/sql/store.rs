@@ -338,7 +338,7 @@ pub struct Database {
     seq: u64,
     next_txn: TxnId,
     uuids: Uuids,
-    /// What the last statement read and blindly overwrote (`take_access`).
+    /// What the last statement read, wrote and committed (`take_access`).
     access: RowAccess,
     /// Advisory locks by key, and who holds each.
     advisory: BTreeMap<AdvisoryKey, Hold>,
@@ -400,14 +400,58 @@ enum Owner {
     Session(u64),
 }
 
-/// The committed rows a statement read, and those it overwrote with values
-/// that do not read the row (`SET n = $1`), each with its commit number:
-/// a blind write of a row changed since the same request read it loses
-/// that change.
+/// The committed rows a statement read, wrote and committed, each with its
+/// commit number: a write of a row changed since the same request read it,
+/// by a statement that does not check the row itself, loses that change
+/// (a blind one) or acts on a stale read (a change in place).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct RowAccess {
     pub read: Vec<(String, usize, u64)>,
+    /// Rows an UPDATE overwrote with values that do not read the row
+    /// (`SET n = $1`), with the commit it wrote over.
     pub overwritten: Vec<(String, usize, u64)>,
+    /// Rows an UPDATE changed in place (`SET n = n - 1`) with a WHERE that
+    /// reads none of the columns it sets, with the commit it changed.
+    pub changed: Vec<(String, usize, u64)>,
+    /// An UPDATE whose WHERE reads a column it sets (`SET n = n - 1 WHERE
+    /// n > 0`, `… AND version = $2`) checks the row and writes it in one
+    /// statement: its rows, with the commit it wrote over.
+    pub checked: Vec<(String, usize, u64)>,
+    /// Rows whose new versions this statement's commit made (an autocommit
+    /// statement's own writes, a COMMIT's whole transaction's), with that
+    /// commit's number.
+    pub committed: Vec<(String, usize, u64)>,
+}
+
+/// How an UPDATE (or an upsert's `DO UPDATE`) writes the rows it found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Rewrite {
+    /// Its SET reads no column: it overwrites the row.
+    Blind,
+    /// Its SET reads the row, its WHERE none of the columns it sets.
+    InPlace,
+    /// Its WHERE reads a column its SET writes: a compare-and-set.
+    Checked,
+}
+
+impl Rewrite {
+    fn of(set: &[(String, Expr)], filter: Option<&Expr>) -> Rewrite {
+        let bare = |column: &str| column.rsplit('.').next().unwrap_or(column).to_string();
+        let mut compared = false;
+        if let Some(filter) = filter {
+            crate::sql::columns(filter, &mut |column| {
+                let column = bare(column);
+                compared |= set.iter().any(|(target, _)| bare(target) == column);
+            });
+        }
+        if compared {
+            Rewrite::Checked
+        } else if set.iter().all(|(_, e)| !super::eval::has_column(e)) {
+            Rewrite::Blind
+        } else {
+            Rewrite::InPlace
+        }
+    }
 }
 
 /// A row's key values, or `None` if one of them is NULL (NULLs never
@@ -1121,7 +1165,7 @@ impl Database {
         self.fail(id, error).ended
     }
 
-    /// What the last statement read and blindly overwrote.
+    /// What the last statement read, wrote and committed.
     pub fn take_access(&mut self) -> RowAccess {
         std::mem::take(&mut self.access)
     }
@@ -1178,8 +1222,8 @@ impl Database {
         } else {
             self.seq
         };
-        for (table, index) in held {
-            let table = self.tables.get_mut(&table).expect("a table");
+        for (name, index) in held {
+            let table = self.tables.get_mut(&name).expect("a table");
             let slot = &mut table.slots[index];
             if slot.locker == Some(id) {
                 slot.locker = None;
@@ -1188,6 +1232,7 @@ impl Database {
             if slot.pending.as_ref().is_some_and(|(w, _)| *w == id) {
                 let (_, row) = slot.pending.take().expect("pending");
                 if commit {
+                    self.access.committed.push((name.clone(), index, seq));
                     let old = slot.latest().cloned();
                     table.regroup_row(old.as_ref(), row.as_ref());
                     let place = table.slots[index].pending_place;
@@ -2631,9 +2676,9 @@ impl Database {
         for (table, _) in &targets.sources {
             self.note_read(id, snapshot, table, None, ctx)?;
         }
-        let blind = set.iter().all(|(_, e)| !super::eval::has_column(e));
+        let rewrite = Rewrite::of(&set, update.filter.as_ref());
         let (rows, fields) = targets.returning(&update.returning)?;
-        self.write_updates(id, name, found, new_rows, blind);
+        self.write_updates(id, name, found, new_rows, rewrite);
         Ok(Reply {
             command: "UPDATE",
             row_count: Some(found.len() as u64),
@@ -3322,16 +3367,14 @@ impl Database {
                 false => inserted.next().map(|row| marked(row, 0)),
             })
             .collect();
-        // A conflict's SET that reads no column of the row (`SET n =
-        // EXCLUDED.n`) overwrites it, as a blind UPDATE does.
-        let blind = match &insert.on_conflict {
-            Some(OnConflict::Update { set, .. }) => {
-                set.iter().all(|(_, e)| !super::eval::has_column(e))
-            }
-            _ => false,
+        // A conflict's SET writes the row as an UPDATE's would: one that
+        // reads no column of it (`SET n = EXCLUDED.n`) overwrites it.
+        let rewrite = match &insert.on_conflict {
+            Some(OnConflict::Update { set, filter, .. }) => Rewrite::of(set, filter.as_ref()),
+            _ => Rewrite::Checked,
         };
         let (found, new_rows): (Vec<usize>, Vec<Row>) = updates.into_iter().unzip();
-        self.write_updates(id, name, &found, new_rows, blind);
+        self.write_updates(id, name, &found, new_rows, rewrite);
         for row in fresh {
             let table = self.tables.get_mut(name).expect("a table");
             table.slots.push(Slot {
@@ -3440,9 +3483,9 @@ impl Database {
         }
         self.check_updates(id, name, &found, &old_rows, &new_rows, snapshot, ctx)?;
         self.note_read(id, snapshot, name, update.filter.as_ref(), ctx)?;
-        let blind = update.set.iter().all(|(_, e)| !super::eval::has_column(e));
+        let rewrite = Rewrite::of(&update.set, update.filter.as_ref());
         let (rows, fields) = self.returning(name, &update.returning, &new_rows, ctx)?;
-        self.write_updates(id, name, &found, new_rows, blind);
+        self.write_updates(id, name, &found, new_rows, rewrite);
         Ok(Reply {
             command: "UPDATE",
             row_count: Some(found.len() as u64),
@@ -3485,22 +3528,24 @@ impl Database {
         self.note_write(id, name, &touched, ctx)
     }
 
-    /// Writes an UPDATE's new rows over `found`. A `blind` one (its SET
-    /// reads no column) overwrites them (`RowAccess::overwritten`).
+    /// Writes an UPDATE's new rows over `found`, noting them in the
+    /// statement's access as `rewrite` says.
     fn write_updates(
         &mut self,
         id: TxnId,
         name: &str,
         found: &[usize],
         new_rows: Vec<Row>,
-        blind: bool,
+        rewrite: Rewrite,
     ) {
-        if blind {
-            let slots = &self.tables[name].slots;
-            self.access.overwritten = found
-                .iter()
-                .map(|&index| (name.to_string(), index, slots[index].latest_seq()))
-                .collect();
+        let slots = &self.tables[name].slots;
+        let rows = found
+            .iter()
+            .map(|&index| (name.to_string(), index, slots[index].latest_seq()));
+        match rewrite {
+            Rewrite::Blind => self.access.overwritten.extend(rows),
+            Rewrite::InPlace => self.access.changed.extend(rows),
+            Rewrite::Checked => self.access.checked.extend(rows),
         }
         for (&index, row) in found.iter().zip(new_rows) {
             self.write(id, name, index, Some(row));
