@@ -450,7 +450,7 @@ fn explain_a_scripts_race_and_its_fix() {
     );
     let text = String::from_utf8_lossy(&output.stdout);
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines[0], "duplicate ticket at step 6", "{text}");
+    assert_eq!(lines[0], "duplicate row at step 6", "{text}");
     assert!(
         lines[2].starts_with("why: #1 read orders (line 4) at 20 ms and found nothing"),
         "{text}"

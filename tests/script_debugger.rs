@@ -171,12 +171,12 @@ fn a_scripts_violations_are_its_critical_sections() {
     let duplicates = recording
         .violations
         .iter()
-        .filter(|v| v.kind == ViolationKind::DuplicateTicket)
+        .filter(|v| v.kind == ViolationKind::DuplicateRow)
         .count() as u64;
     assert_eq!(duplicates, recording.metrics.duplicate_tickets);
     assert!(recording.violations.iter().all(|v| matches!(
         v.kind,
-        ViolationKind::SecondHolder | ViolationKind::DuplicateTicket
+        ViolationKind::SecondHolder | ViolationKind::DuplicateRow
     )));
 }
 

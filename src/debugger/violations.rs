@@ -13,6 +13,9 @@ use crate::sim::{TraceEvent, What};
 pub enum ViolationKind {
     /// A second (or later) order row for one user and event landed.
     DuplicateTicket,
+    /// A script's row beyond the first of a uniqueness it expects landed
+    /// (found in its data).
+    DuplicateRow,
     /// A DB read of a key read before within one expiry of its cache
     /// entry: two loads at once, or a load of a value already set (the
     /// explorer's `db-reads` rule, `sim::loads`).
@@ -33,6 +36,7 @@ impl ViolationKind {
     pub fn describe(self) -> &'static str {
         match self {
             ViolationKind::DuplicateTicket => "duplicate ticket",
+            ViolationKind::DuplicateRow => "duplicate row",
             ViolationKind::ExtraDbRead => "extra DB read",
             ViolationKind::SecondHolder => "two holders",
             ViolationKind::LostUpdate { .. } => "lost update",
@@ -111,7 +115,7 @@ impl ViolationFinder {
                 };
                 self.found.push(Violation {
                     kind: match harm {
-                        DataHarm::DuplicateRow => ViolationKind::DuplicateTicket,
+                        DataHarm::DuplicateRow => ViolationKind::DuplicateRow,
                         DataHarm::LostUpdate { in_place } => ViolationKind::LostUpdate { in_place },
                         DataHarm::SharedTransaction { began_by } => {
                             ViolationKind::SharedTransaction { began_by }

@@ -53,14 +53,14 @@ pub fn data_fix(recording: &Recording, story: &Story) -> Option<Fix> {
     let candidates = match (story.kind, act) {
         // The globals' `db.insert`: the table's expected key declared
         // unique, the insert letting the refusal go.
-        (StoryKind::DuplicateTicket, OpKind::DbInsert) => global_unique_fixes(&script.code, &table)
+        (StoryKind::DuplicateRow, OpKind::DbInsert) => global_unique_fixes(&script.code, &table)
             .into_iter()
             .map(|mut candidate| {
                 candidate.schema = script.schema.clone();
                 candidate
             })
             .collect(),
-        (StoryKind::DuplicateTicket, OpKind::SqlInsert | OpKind::SqlCommit) => {
+        (StoryKind::DuplicateRow, OpKind::SqlInsert | OpKind::SqlCommit) => {
             let schema = script.schema.as_deref()?;
             let table = inserted_table(&script.code, schema, &table)?;
             // In a transaction, locking the table keeps the code's own

@@ -36,7 +36,7 @@ pub struct Fix {
 pub fn shows(kind: StoryKind, seen: &Observation) -> bool {
     let m = &seen.metrics;
     match kind {
-        StoryKind::DuplicateTicket => m.duplicate_tickets > 0,
+        StoryKind::DuplicateTicket | StoryKind::DuplicateRow => m.duplicate_tickets > 0,
         StoryKind::ExtraDbRead => seen.redundant_db_reads > 0,
         StoryKind::TwoHolders => m.max_in_critical_section > 1,
         StoryKind::FencedWrite => m.rejected_writes > 0,

@@ -16,6 +16,8 @@ use crate::strategy::{self, Guard};
 pub enum StoryKind {
     /// A second order row for one user and event.
     DuplicateTicket,
+    /// A script's row beyond the first of a uniqueness it expects.
+    DuplicateRow,
     /// A DB load of a key that another request was loading, or had loaded.
     ExtraDbRead,
     /// Two requests in one critical section at once.
@@ -47,6 +49,7 @@ impl StoryKind {
     pub fn name(self) -> &'static str {
         match self {
             StoryKind::DuplicateTicket => "duplicate ticket",
+            StoryKind::DuplicateRow => "duplicate row",
             StoryKind::ExtraDbRead => "extra DB read",
             StoryKind::TwoHolders => "two holders",
             StoryKind::FencedWrite => "fenced write",
@@ -67,6 +70,7 @@ impl StoryKind {
         matches!(
             self,
             StoryKind::DuplicateTicket
+                | StoryKind::DuplicateRow
                 | StoryKind::ExtraDbRead
                 | StoryKind::TwoHolders
                 | StoryKind::LostUpdate
@@ -920,7 +924,7 @@ impl<'a> Reader<'a> {
         let check = check.map(|(_, e)| e);
         let earlier = earlier.map(|(_, e)| e.request);
         Some(data_story(
-            StoryKind::DuplicateTicket,
+            StoryKind::DuplicateRow,
             violation,
             act,
             check,
@@ -933,7 +937,7 @@ impl<'a> Reader<'a> {
         #[cfg(scripts)]
         if self.recording.program.is_script() {
             match violation.kind {
-                ViolationKind::DuplicateTicket => return self.script_duplicate(violation),
+                ViolationKind::DuplicateRow => return self.script_duplicate(violation),
                 ViolationKind::LostUpdate { in_place } => {
                     return self.lost_update(violation, in_place)
                 }
@@ -955,18 +959,18 @@ impl<'a> Reader<'a> {
                     }
                     ViolationKind::ExtraDbRead => e.what == What::Issue(OpKind::DbSelect),
                     ViolationKind::SecondHolder => e.what == What::Enter,
-                    ViolationKind::LostUpdate { .. } | ViolationKind::SharedTransaction { .. } => {
-                        false
-                    }
+                    ViolationKind::DuplicateRow
+                    | ViolationKind::LostUpdate { .. }
+                    | ViolationKind::SharedTransaction { .. } => false,
                 }
         })?;
         Some(match violation.kind {
             ViolationKind::DuplicateTicket => self.duplicate(index, violation),
             ViolationKind::ExtraDbRead => self.extra_read(index, violation),
             ViolationKind::SecondHolder => self.two_holders(index, violation),
-            ViolationKind::LostUpdate { .. } | ViolationKind::SharedTransaction { .. } => {
-                return None
-            }
+            ViolationKind::DuplicateRow
+            | ViolationKind::LostUpdate { .. }
+            | ViolationKind::SharedTransaction { .. } => return None,
         })
     }
 
