@@ -227,8 +227,9 @@ struct ScriptFlags {
     #[arg(long, value_name = "FILE.sql")]
     schema: Option<std::path::PathBuf>,
     /// The route of the script's Express or Fastify app the requests go
-    /// to, as 'POST /orders/:id/pay' (default: its first POST route, else
-    /// its first route; the fragment's `route=` otherwise).
+    /// to, as 'POST /orders/:id/pay', or a path it matches, as 'POST
+    /// /orders/42/pay' (default: its first POST route, else its first
+    /// route; the fragment's `route=` otherwise).
     #[arg(long, value_name = "'METHOD /PATH'")]
     route: Option<String>,
 }

@@ -4618,6 +4618,62 @@ await app.listen({ port: 3000 });
     assert_eq!(run.messages(), ["POST /orders/0/pay 200"]);
 }
 
+/// A concrete path chooses the route whose pattern matches it, as the
+/// app's router would (Express: case-insensitive, a trailing slash
+/// allowed; through a mounted router too), and every request goes to that
+/// very path, its parameters read from it: each request pays order 42.
+#[test]
+fn a_concrete_path_chooses_the_route_that_matches_it() {
+    let lines = |code: &str, route: &str| {
+        let (_, run) = run_route(code, Some(route), "scenario=script&users=2&clicks=1").unwrap();
+        run.messages()
+    };
+    let paid = ["POST /orders/42/pay 200", "POST /orders/42/pay 200"];
+    assert_eq!(lines(SEVERAL_ROUTES, "POST /orders/42/pay"), paid);
+    assert_eq!(lines(SEVERAL_ROUTES, "/orders/42/pay"), paid);
+    assert_eq!(
+        lines(SEVERAL_ROUTES, "POST /Orders/42/pay/"),
+        ["POST /Orders/42/pay/ 200", "POST /Orders/42/pay/ 200"]
+    );
+    let mounted = r#"
+const express = require("express");
+const app = express();
+const api = express.Router();
+api.post("/orders/:orderId/pay", (req, res) => {
+  console.log(req.params.orderId, req.baseUrl, req.url, req.originalUrl);
+  res.status(204).end();
+});
+app.use("/api", api);
+module.exports = app;
+"#;
+    assert_eq!(
+        lines(mounted, "POST /api/orders/7/pay")[..2],
+        [
+            "7 /api /orders/7/pay /api/orders/7/pay",
+            "POST /api/orders/7/pay 204"
+        ]
+    );
+    let fastify = r#"
+const app = require("fastify")();
+app.post("/like/:post", async (request) => {
+  console.log(request.params.post, request.url);
+  return {};
+});
+module.exports = app;
+"#;
+    assert_eq!(
+        lines(fastify, "POST /like/7")[..2],
+        ["7 /like/7", "POST /like/7 200"]
+    );
+    // A path no pattern matches, or another method, is still a load error.
+    assert_eq!(
+        route_error(SEVERAL_ROUTES, "GET /orders/42/pay"),
+        "`route`: no route GET /orders/42/pay: the app registers GET /health, POST /tickets, \
+         POST /orders/:id/pay, ALL /any"
+    );
+    assert!(route_error(fastify, "POST /likes/7").starts_with("`route`: no route POST /likes/7"));
+}
+
 /// Runs a route script of tests/routes/ as tests/routes/harness.cjs sends
 /// its requests: `users` users, one click each, each its own key. Its
 /// lines (the handlers' logs and the access log) sorted and joined, the

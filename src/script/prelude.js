@@ -1144,8 +1144,14 @@
     typeof value.then === "function";
 
   // `/tickets/:user/:id` with the request's values: a parameter whose name
-  // has `user` in it is the user, any other the request's key.
-  function fillPath(path, plain) {
+  // has `user` in it is the user, any other the request's key. A route
+  // chosen by a concrete path (`route=POST /tickets/7/3`) takes that path
+  // and its values instead.
+  function fillPath(path, plain, concrete) {
+    if (concrete !== undefined) {
+      const found = matchPath(path, concrete, true);
+      return { url: concrete, params: found === undefined ? {} : found.params };
+    }
     const params = {};
     const url = String(path).replace(/:([A-Za-z0-9_]+)\??/g, (_, name) => {
       const value = String(/user/i.test(name) ? plain.user : plain.key);
@@ -1156,7 +1162,7 @@
   }
 
   function incoming(plain, route) {
-    const { url, params } = fillPath(route.path, plain);
+    const { url, params } = fillPath(route.path, plain, route.url);
     const headers = {
       host: "localhost",
       "content-type": "application/json",
@@ -1791,8 +1797,10 @@
   // The route a request goes to, as a `handle(req)`: the one `choice`
   // names (`route=`: "POST /orders/:id/pay", or a path alone: its POST
   // route, else its first), else the first POST route, else the first;
-  // undefined if no app registered one. A choice that matches none
-  // answers why, as a string (the load error).
+  // undefined if no app registered one. A concrete path ("POST
+  // /orders/7/pay") chooses the route whose pattern matches it, as the
+  // app's router would, and every request goes to that path. A choice
+  // that matches none answers why, as a string (the load error).
   Object.defineProperty(globalThis, Symbol.for("interleave.route"), {
     value(choice) {
       const routes = [];
@@ -1805,7 +1813,12 @@
         const words = String(choice).trim().split(/\s+/);
         const path = words.pop();
         const method = words.length ? words[0].toUpperCase() : undefined;
-        const on = routes.filter((route) => route.path === path);
+        let on = routes.filter((route) => route.path === path);
+        if (on.length === 0) {
+          on = routes
+            .filter((route) => matchPath(route.path, path, true) !== undefined)
+            .map((route) => Object.assign({}, route, { url: path }));
+        }
         route = method === undefined
           ? on.find((route) => route.method === "POST") ?? on[0]
           : on.find((route) => route.method === method) ??
