@@ -35,7 +35,7 @@ use crate::debugger::Recording;
 use crate::explain::failures;
 use crate::explain::fix::Fix;
 use crate::explain::story::{Cause, Story, StoryKind};
-use crate::script::sql::schema::expected;
+use crate::script::sql::schema::expectations;
 use crate::sim::trace::{OpKind, TraceEvent, TraceKey};
 use crate::sim::{KeyNames, Metrics, What};
 
@@ -249,11 +249,11 @@ struct Candidate {
 
 /// `ON CONFLICT … DO NOTHING` with a unique index, then the index alone.
 fn unique_fixes(code: &str, schema: &str, table: &str) -> Vec<Candidate> {
-    let Some(columns) = schema
-        .lines()
-        .filter_map(expected)
-        .find(|(name, _)| name == table)
-        .map(|(_, columns)| columns.join(", "))
+    let Some(columns) = expectations(schema)
+        .unwrap_or_default()
+        .into_iter()
+        .find(|(name, ..)| name == table)
+        .map(|(_, columns, _)| columns.join(", "))
     else {
         return Vec::new();
     };
@@ -688,10 +688,10 @@ fn inserted_table(code: &str, schema: &str, table: &str) -> Option<String> {
     if inserted(table) {
         return Some(table.to_string());
     }
-    schema
-        .lines()
-        .filter_map(expected)
-        .map(|(name, _)| name)
+    expectations(schema)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(name, ..)| name)
         .find(|name| inserted(name))
 }
 
