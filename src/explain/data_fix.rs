@@ -15,7 +15,9 @@
 //!   code's own answer stays right (with `ON CONFLICT DO NOTHING` the
 //!   second request would go on as if it had written its row).
 //! - A lost update in SQL: the `SELECT` that read the row gets `FOR
-//!   UPDATE` (it helps only inside a transaction: the run says whether).
+//!   UPDATE` (it helps only inside a transaction: the run says whether);
+//!   else the UPDATE compares each column it sets with the value the code
+//!   read (compare-and-set), and throws when it matched no row.
 //! - A lost update of a cache key, a hash's field, a sorted set or a list
 //!   (ioredis or node-redis): the lines
 //!   from the read to the write go under a Redis lock, `SET lock:KEY
@@ -115,9 +117,23 @@ pub fn data_fix(recording: &Recording, story: &Story) -> Option<Fix> {
                 .into_iter()
                 .collect()
         }
+        // `FOR UPDATE` on the read, which holds inside a transaction; else
+        // the UPDATE compares what it sets with what was read.
         (StoryKind::LostUpdate, OpKind::SqlUpdate | OpKind::SqlInsert) => {
             let line = read_line(recording, story, SQL_READS);
-            lock_fixes(&script.code, script.schema.as_deref(), &table, line)
+            let schema = script.schema.as_deref();
+            let compared = line
+                .zip(act_line(recording, story))
+                .and_then(|(read, write)| {
+                    sql_compare_and_set_fix(&script.code, &table, read, write)
+                });
+            lock_fixes(&script.code, schema, &table, line)
+                .into_iter()
+                .chain(compared.map(|mut candidate| {
+                    candidate.schema = schema.map(str::to_string);
+                    candidate
+                }))
+                .collect()
         }
         (StoryKind::LostUpdate, _) => {
             let lines = read_line(recording, story, CACHE_READS).zip(act_line(recording, story));
@@ -501,6 +517,193 @@ fn compare_and_set_fix(code: &str, read: u32, write: u32) -> Option<Candidate> {
                 .join(", ")
         ),
         may_fail: true,
+    })
+}
+
+/// The statement `await CLIENT.query("UPDATE TABLE SET COLUMN = … WHERE
+/// …", [PARAMS]);` on line `write` writes only if each column it sets
+/// still holds what line `read` read (`AND COLUMN = $N`, the value as the
+/// code read it, `rows[0].COLUMN`, the first use of it from line `read`
+/// on), and the request throws when the update matched no row (optimistic
+/// locking): the lost update or the stale check of SQL in autocommit,
+/// where `FOR UPDATE` holds nothing. None if the update is not such a
+/// statement or the code uses no column it sets.
+fn sql_compare_and_set_fix(code: &str, table: &str, read: u32, write: u32) -> Option<Candidate> {
+    let skipped = strings_and_comments(code);
+    let update = literals(code)
+        .into_iter()
+        .find(|l| l.line == write && l.is_update_of(table) && !l.text.contains("${"))?;
+    let sql = &update.text;
+    let upper = sql.to_ascii_uppercase();
+    let set_at = keyword(&upper, "SET", 0)?;
+    let where_at = keyword(&upper, "WHERE", set_at);
+    let returning_at = keyword(&upper, "RETURNING", set_at);
+    let set_end = where_at.or(returning_at).unwrap_or(sql.len());
+    if where_at.is_some_and(|at| keyword(&upper, "OR", at).is_some()) {
+        return None;
+    }
+    // The call whose first argument the literal is, a statement of its own.
+    let open = code[..update.start - 1].trim_end().len().checked_sub(1)?;
+    if code.as_bytes()[open] != b'(' {
+        return None;
+    }
+    let callee = code[..open].trim_end();
+    let line_start = callee.rfind('\n').map_or(0, |nl| nl + 1);
+    let head = callee[line_start..].trim_start();
+    let statement = callee.len() - head.len();
+    let client = head.strip_prefix("await ")?.strip_suffix(".query")?;
+    if !client
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '.'))
+    {
+        return None;
+    }
+    let close = closing(code, open, &skipped)?;
+    if !code[close + 1..].starts_with(';') {
+        return None;
+    }
+    let arguments = top_level(code, open + 1, close, &skipped);
+    // The code's first use of each column it sets, from the read on.
+    let from = match read {
+        0 | 1 => 0,
+        _ => code
+            .match_indices('\n')
+            .nth(read as usize - 2)
+            .map_or(0, |(at, _)| at + 1),
+    };
+    let columns: Vec<(String, String)> = top_level(sql, set_at + 3, set_end, &[])
+        .into_iter()
+        .filter_map(|(start, end)| {
+            let column = sql[start..end].split_once('=')?.0.trim().trim_matches('"');
+            let column = column.rsplit('.').next().unwrap_or(column).to_string();
+            let value = read_value(code, from, close, &column, &skipped)?;
+            Some((column, value))
+        })
+        .collect();
+    if columns.is_empty() {
+        return None;
+    }
+    let used = (1..=99)
+        .rev()
+        .find(|n| sql.contains(&format!("${n}")))
+        .unwrap_or(0);
+    let mut conditions = String::new();
+    let mut values = Vec::new();
+    for (next, (column, value)) in (used + 1..).zip(&columns) {
+        let joiner = if values.is_empty() && where_at.is_none() {
+            " WHERE"
+        } else {
+            " AND"
+        };
+        conditions += &format!("{joiner} {column} = ${next}");
+        values.push(value.clone());
+    }
+    let condition_at = match returning_at {
+        Some(at) => sql[..at].trim_end().len(),
+        None => sql.trim_end().trim_end_matches(';').trim_end().len(),
+    };
+    let values = values.join(", ");
+    let params = match arguments.get(1) {
+        Some(&(start, end)) => {
+            let bracket = start + code[start..end].find('[')?;
+            let shut = closing(code, bracket, &skipped)?;
+            let empty = code[bracket + 1..shut].trim().is_empty();
+            let at = code[..shut].trim_end().len();
+            (at, if empty { values } else { format!(", {values}") })
+        }
+        None => {
+            let at = code[..close].trim_end().len();
+            let comma = if code[..at].ends_with(',') { " " } else { ", " };
+            (at, format!("{comma}[{values}]"))
+        }
+    };
+    let thrown = format!(
+        ").rowCount === 0) throw new Error(\"the row changed since line {read} read it: try \
+         again\")"
+    );
+    let edits = [
+        (statement, "if ((".to_string()),
+        (update.start + condition_at, conditions),
+        params,
+        (close + 1, thrown),
+    ];
+    let mut candidate = candidate_of(code, &edits, String::new(), true);
+    let indent = statement - line_start;
+    let first = line_of(code, statement) as usize;
+    let lines = code[statement..=close].matches('\n').count() + 1;
+    candidate.paste = candidate
+        .code
+        .lines()
+        .skip(first - 1)
+        .take(lines)
+        .map(|l| l.get(indent..).unwrap_or(l.trim_start()))
+        .collect::<Vec<_>>()
+        .join("\n");
+    candidate.meaning = format!(
+        "the UPDATE on line {write} writes only if the row still holds what line {read} read ({} \
+         in its WHERE), and the request fails if another request changed it first (optimistic \
+         locking: retry the request, or make the check part of the UPDATE's WHERE and read its \
+         rowCount)",
+        columns
+            .iter()
+            .map(|(column, value)| format!("`{column} = {value}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    Some(candidate)
+}
+
+/// Where `word` stands as a word of `upper` from `from` on.
+fn keyword(upper: &str, word: &str, from: usize) -> Option<usize> {
+    let bytes = upper.as_bytes();
+    upper[from..]
+        .match_indices(word)
+        .map(|(at, _)| from + at)
+        .find(|&at| {
+            let before = at.checked_sub(1).map(|i| bytes[i]);
+            let after = bytes.get(at + word.len());
+            !before.is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_')
+                && !after.is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
+        })
+}
+
+/// The first expression in `code[from..to]` (outside strings and comments)
+/// that reads `.column` of a value, as `rows[0].column` or `row.column`.
+fn read_value(
+    code: &str,
+    from: usize,
+    to: usize,
+    column: &str,
+    skipped: &[(usize, usize)],
+) -> Option<String> {
+    let name = format!(".{column}");
+    code[from..to].match_indices(&name).find_map(|(at, _)| {
+        let at = from + at;
+        if skipped.iter().any(|&(start, end)| at >= start && at < end) {
+            return None;
+        }
+        let after = code[at + name.len()..].chars().next();
+        if after.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$') {
+            return None;
+        }
+        // Back over names, dots and whole `[…]` indexes: `rows[0]`, not
+        // the array bracket before it.
+        let bytes = code.as_bytes();
+        let (mut start, mut depth) = (at, 0usize);
+        while start > 0 {
+            match bytes[start - 1] {
+                b']' => depth += 1,
+                b'[' if depth > 0 => depth -= 1,
+                b'[' => break,
+                b if b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'.') => {}
+                _ if depth > 0 => {}
+                _ => break,
+            }
+            start -= 1;
+        }
+        let object = &code[start..at];
+        let named = object.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '$');
+        (named && depth == 0).then(|| format!("{object}{name}"))
     })
 }
 
@@ -1330,6 +1533,14 @@ impl Literal {
         upper == "BEGIN" || upper.starts_with("BEGIN ") || upper.starts_with("START TRANSACTION")
     }
 
+    fn is_update_of(&self, table: &str) -> bool {
+        let upper = self.upper();
+        let rest = upper.strip_prefix("UPDATE ");
+        let rest = rest.map(|rest| rest.strip_prefix("ONLY ").unwrap_or(rest));
+        rest.and_then(|rest| rest.split(' ').next())
+            .is_some_and(|name| same_table(name, table))
+    }
+
     fn is_select_from(&self, table: &str) -> bool {
         let upper = self.upper();
         upper.starts_with("SELECT ")
@@ -1475,6 +1686,43 @@ mod tests {
         assert!(client_fix(code, None, 4).is_none());
         let sync = "function f(db) {\n  db.query('BEGIN');\n}\n";
         assert!(client_fix(sync, None, 2).is_none());
+    }
+
+    #[test]
+    fn an_update_in_autocommit_compares_what_it_sets_with_what_was_read() {
+        // One line with params: the read value joins them.
+        let code = "async function handle() {\n  const { rows } = await pool.query('SELECT stock FROM products WHERE id = $1', [1]);\n  if (rows[0].stock <= 0) return;\n  await pool.query('UPDATE products SET stock = stock - 1 WHERE id = $1', [1]);\n}\n";
+        let fix = sql_compare_and_set_fix(code, "products", 2, 4).expect("a fix");
+        assert_eq!(
+            fix.paste,
+            "if ((await pool.query('UPDATE products SET stock = stock - 1 WHERE id = $1 AND stock = $2', [1, rows[0].stock])).rowCount === 0) throw new Error(\"the row changed since line 2 read it: try again\");"
+        );
+        assert!(fix
+            .meaning
+            .contains("(`stock = rows[0].stock` in its WHERE)"));
+        // Over several lines, no params, RETURNING, a value read from a
+        // row object and a column the code never read.
+        let code = "async function handle(c) {\n  const row = (await c.query(\"SELECT n FROM counts WHERE id = 1\")).rows[0];\n  await c.query(\n    \"UPDATE counts SET n = n + 1, seen = now() WHERE id = 1 RETURNING n\"\n  );\n  return row.n;\n}\n";
+        let fix = sql_compare_and_set_fix(code, "counts", 2, 4);
+        // `row.n` is used only after the statement: nothing to compare.
+        assert!(fix.is_none());
+        let code = code.replace(
+            "WHERE id = 1\")).rows[0];",
+            "WHERE id = 1\")).rows[0];\n  if (row.n > 9) return;",
+        );
+        let fix = sql_compare_and_set_fix(&code, "counts", 2, 5).expect("a fix");
+        assert_eq!(
+            fix.paste,
+            "if ((await c.query(\n  \"UPDATE counts SET n = n + 1, seen = now() WHERE id = 1 AND n = $1 RETURNING n\", [row.n]\n)).rowCount === 0) throw new Error(\"the row changed since line 2 read it: try again\");"
+        );
+        // A kept result, an OR in the WHERE, another table: no fix.
+        let kept = "const { rows } = await pool.query('SELECT n FROM t');\nconst r = await pool.query('UPDATE t SET n = $1', [rows[0].n + 1]);\n";
+        assert!(sql_compare_and_set_fix(kept, "t", 1, 2).is_none());
+        let bare = kept.replace("const r = await", "await");
+        assert!(sql_compare_and_set_fix(&bare, "t", 1, 2).is_some());
+        assert!(sql_compare_and_set_fix(&bare, "u", 1, 2).is_none());
+        let or = bare.replace("SET n = $1'", "SET n = $1 WHERE a OR b'");
+        assert!(sql_compare_and_set_fix(&or, "t", 1, 2).is_none());
     }
 
     #[test]
