@@ -2047,13 +2047,24 @@ fn a_module_we_do_not_have_is_an_error_that_lists_ours() {
     );
     assert_eq!(m.errors, 1);
     assert!(run.messages()[0].contains(listed), "{:?}", run.messages());
-    // At the top level, and as an `import`, the script does not load.
-    for code in [
-        "const mysql = require('mysql2');\nasync function handle() {}",
-        "import mysql from 'mysql2';\nexport async function handle() {}",
+    // At the top level, and as an `import`, the script does not load, at
+    // the line and column of the name.
+    for (code, at) in [
+        (
+            "const mysql = require('mysql2');\nasync function handle() {}",
+            "line 1, column 14: Error: ",
+        ),
+        (
+            "// the pool\nimport mysql from 'mysql2';\nexport async function handle() {}",
+            "line 2, column 19: Error: ",
+        ),
+        (
+            "import { Pool } from \"pg\";\nexport { createPool } from \"mysql2\";\nexport async function handle() {}",
+            "line 2, column 28: Error: ",
+        ),
     ] {
         let error = load_error(code);
-        assert!(error.contains(listed), "{error}");
+        assert_eq!(error, format!("`code`: {at}{listed}"));
     }
 }
 

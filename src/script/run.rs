@@ -3027,13 +3027,37 @@ fn error_text(ctx: &Ctx<'_>, error: rquickjs::Error) -> String {
     listing_modules(text)
 }
 
-/// An `import` of a module we lack (`BuiltinModules`) lists ours.
+/// An `import` of a module we lack (`BuiltinModules`) says so as
+/// `require` does, and lists ours.
 fn listing_modules(text: String) -> String {
-    if text.starts_with("ReferenceError: Error resolving module") && !text.contains(BUILT_IN) {
+    if let Some(name) = unresolved_module(&text) {
         let names: Vec<&str> = MODULES.iter().map(|(module, _)| *module).collect();
-        return format!("{text}{BUILT_IN}{}", names.join(", "));
+        return format!(
+            "Error: Cannot find module '{name}'{BUILT_IN}{}",
+            names.join(", ")
+        );
     }
     text
+}
+
+/// The module an engine's resolving error names (`ReferenceError: Error
+/// resolving module 'knex' from 'code': …`).
+fn unresolved_module(text: &str) -> Option<&str> {
+    let rest = text.strip_prefix("ReferenceError: Error resolving module '")?;
+    rest.split_once('\'').map(|(name, _)| name)
+}
+
+/// The 1-based line and column of the first quoted `name` in `code` that an
+/// `import` or `export … from` names (the module of a failed import).
+fn imported_at(code: &str, name: &str) -> Option<(u32, u32)> {
+    code.lines().enumerate().find_map(|(number, line)| {
+        let at = ['\'', '"']
+            .iter()
+            .find_map(|quote| line.find(&format!("{quote}{name}{quote}")))?;
+        let before = &line[..at];
+        (before.contains("import") || before.contains("from"))
+            .then(|| (number as u32 + 1, before.chars().count() as u32 + 1))
+    })
 }
 
 /// `process.emit(event, ...args)` in `ctx`'s realm if `process` has
@@ -3475,7 +3499,15 @@ fn top_level_error(
         return error;
     }
     let unknown = unknown_name(&text).map(str::to_string);
+    let missing = text
+        .strip_prefix("Error: Cannot find module '")
+        .and_then(|rest| rest.split_once('\''))
+        .and_then(|(name, _)| imported_at(code, name));
     let mut found = ScriptError::new(text);
+    if let (None, Some((line, column))) = (found.line, missing) {
+        found.line = Some(line);
+        found.column = Some(column);
+    }
     if let Some(name) = unknown {
         found.message.push_str(&format!("{GLOBALS_HINT}{GLOBALS}"));
         // The engine gives no position for the script's top level: the
