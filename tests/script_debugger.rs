@@ -1031,7 +1031,8 @@ async function handle(req) {{
 /// decrement lands, but each acts on a check that missed the others (the
 /// oversell), so it is told as a change on a stale read. The same
 /// decrement that tests the stock in its WHERE, and the check under `FOR
-/// UPDATE` in a transaction, decide on the row as it is.
+/// UPDATE` in a transaction, decide on the row as it is; a view counter
+/// that never looks at the count decides nothing on it.
 #[test]
 fn a_decrement_after_a_stale_check_is_found_in_sql_and_a_checked_one_is_not() {
     const PRODUCTS: &str = "CREATE TABLE products (id int PRIMARY KEY, stock int NOT NULL);\n\
@@ -1100,6 +1101,30 @@ exports.handle = async function (req) {
     assert_eq!(
         lost_requests(&record_users(locked, PRODUCTS, 4)),
         Vec::<u32>::new()
+    );
+    // A view counter reads the page, then counts a view: its code uses
+    // nothing it changes in between (a column named only in its SQL, or
+    // after the write, decides nothing), so no check went stale.
+    const POSTS: &str = "CREATE TABLE posts (id int PRIMARY KEY, title text, views int);\n\
+                         INSERT INTO posts VALUES (1, 'hello', 0);";
+    let views = r#"const { Pool } = require("pg");
+const pool = new Pool();
+exports.handle = async function (req) {
+  const { rows } = await pool.query("SELECT * FROM posts WHERE id = $1", [1]);
+  if (rows.length === 0) return { status: 404 }; // no views yet?
+  await pool.query("UPDATE posts SET views = views + 1 WHERE id = $1", [1]);
+  return { status: 200, body: `${rows[0].title}: ${rows[0].views}` };
+};
+"#;
+    assert_eq!(
+        lost_requests(&record_users(views, POSTS, 4)),
+        Vec::<u32>::new()
+    );
+    // Deciding on the count between the two is a stale check again.
+    let capped = views.replace("rows.length === 0", "rows[0].views >= 1000");
+    assert_eq!(
+        lost_requests(&record_users(&capped, POSTS, 4)),
+        vec![1, 2, 3]
     );
 }
 

@@ -262,6 +262,10 @@ pub struct Seen {
     /// field written since a read of its whole hash that found it absent
     /// was changed after this.
     pub at: u64,
+    /// A row's: the line of the statement that read it (0 if unknown),
+    /// from which a change in place looks for the code's use of what it
+    /// changes.
+    pub line: u32,
 }
 
 #[derive(Clone)]

@@ -1813,6 +1813,7 @@ impl ScriptRun {
                     reads,
                     read,
                     at,
+                    line: 0,
                 },
             );
             lost
@@ -1826,15 +1827,19 @@ impl ScriptRun {
     /// write of a row another commit changed since this request read it
     /// loses that change when it overwrites the row with values that do not
     /// read it (`SET n = $1`), and acts on a stale read when it changes the
-    /// row in place (`SET n = n - 1`) after reading it. A statement that
-    /// checks what it changes (`WHERE n > 0`, `AND version = $2`) decides
-    /// on the row as it is. A request's own write is what it saw last: its
-    /// commit moves what it saw on, with nothing read.
-    fn note_row_access(&self, request: TaskId, access: RowAccess) {
+    /// row in place (`SET n = n - 1`) after reading it, if the code used a
+    /// column it changes in between (`if (rows[0].stock <= 0)`: a view
+    /// counter that reads the page, then counts a view, decided nothing on
+    /// the count). A statement that checks what it changes (`WHERE n > 0`,
+    /// `AND version = $2`) decides on the row as it is. A request's own
+    /// write is what it saw last: its commit moves what it saw on, with
+    /// nothing read. `position` is the statement's.
+    fn note_row_access(&self, request: TaskId, access: RowAccess, position: Option<Position>) {
         if request == NO_REQUEST {
             return;
         }
         let key = |table: &str, index: usize| format!("\u{0}{table}\u{0}{index}");
+        let line = position.map_or(0, |p| p.line);
         let (mut lost, mut lost_in_place) = (false, false);
         {
             let mut state = self.host.state.borrow_mut();
@@ -1844,6 +1849,7 @@ impl ScriptRun {
                     reads: 0,
                     read,
                     at: 0,
+                    line,
                 };
                 state.seen.insert((request, key(table, index)), seen);
             };
@@ -1852,13 +1858,15 @@ impl ScriptRun {
             }
             let stale = |state: &State, table: &str, index, seq| {
                 let seen = state.seen.get(&(request, key(table, index)));
-                seen.filter(|seen| seen.version < seq).map(|seen| seen.read)
+                seen.filter(|seen| seen.version < seq).copied()
             };
             for (table, index, seq) in &access.overwritten {
                 lost |= stale(&state, table, *index, *seq).is_some();
             }
             for (table, index, seq) in &access.changed {
-                lost_in_place |= stale(&state, table, *index, *seq) == Some(true);
+                lost_in_place |= stale(&state, table, *index, *seq).is_some_and(|seen| {
+                    seen.read && self.uses_between(seen.line, line, &access.changed_columns)
+                });
             }
             let written = access.overwritten.iter().chain(&access.changed);
             for (table, index, seq) in written.chain(&access.checked) {
@@ -1871,6 +1879,30 @@ impl ScriptRun {
         if lost || lost_in_place {
             self.host.lost_update(!lost);
         }
+    }
+
+    /// Whether the script's code from line `from` to line `to` names one of
+    /// `columns` outside its strings and comments (`rows[0].stock`, `{ stock
+    /// }`); true when it cannot tell (a line unknown, or the read after the
+    /// write in the text: another function).
+    fn uses_between(&self, from: u32, to: u32, columns: &[String]) -> bool {
+        let Some(realm) = self.realms.first() else {
+            return true;
+        };
+        if from == 0 || to == 0 || from > to {
+            return true;
+        }
+        let code: String = realm
+            .code
+            .lines()
+            .skip(from as usize - 1)
+            .take((to - from) as usize + 1)
+            .collect::<Vec<_>>()
+            .join("\n");
+        let words = code_words(&code);
+        columns
+            .iter()
+            .any(|column| words.iter().any(|word| word == column))
     }
 
     /// A `pg` statement lands: it completes, fails, or waits for the
@@ -1954,7 +1986,7 @@ impl ScriptRun {
             self.host.mark_last_event(position);
             self.note_shared(shared, call.session, request);
             self.host.note_duplicates(before);
-            self.note_row_access(request, access);
+            self.note_row_access(request, access, position);
             let reply = self.mirror_reply(mirrored, sql_reply(landed));
             if call.closes {
                 ended.extend(self.host.state.borrow_mut().sql.close(call.session));
@@ -2160,10 +2192,10 @@ impl ScriptRun {
                     self.host.state.borrow_mut().sql_waiting.push(waiter);
                     continue;
                 }
-                let request = waiter.request;
+                let (request, position) = (waiter.request, waiter.position);
                 self.answer_waiter(waiter, ran.landed);
                 self.host.note_duplicates(before);
-                self.note_row_access(request, access);
+                self.note_row_access(request, access, position);
             }
         }
     }
@@ -3529,6 +3561,44 @@ fn unknown_name(error: &str) -> Option<&str> {
         .strip_prefix("ReferenceError: ")
         .and_then(|rest| rest.split_once(" is not defined"))
         .map(|(name, _)| name)
+}
+
+/// The identifiers of `code`, its strings' and comments' text left out
+/// (a template's `${…}` too: a rough cut, for `uses_between`).
+fn code_words(code: &str) -> Vec<&str> {
+    let bytes = code.as_bytes();
+    let mut words = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            quote @ (b'\'' | b'"' | b'`') => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != quote {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                i = code[i..].find('\n').map_or(bytes.len(), |at| i + at);
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                i = code[i + 2..]
+                    .find("*/")
+                    .map_or(bytes.len(), |at| i + 2 + at + 2);
+            }
+            b if b.is_ascii_alphabetic() || b == b'_' || b == b'$' => {
+                let start = i;
+                while i < bytes.len()
+                    && (bytes[i].is_ascii_alphanumeric() || matches!(bytes[i], b'_' | b'$'))
+                {
+                    i += 1;
+                }
+                words.push(&code[start..i]);
+            }
+            _ => i += 1,
+        }
+    }
+    words
 }
 
 /// The 1-based line and column of the first use of identifier `name`.

@@ -413,6 +413,8 @@ pub struct RowAccess {
     /// Rows an UPDATE changed in place (`SET n = n - 1`) with a WHERE that
     /// reads none of the columns it sets, with the commit it changed.
     pub changed: Vec<(String, usize, u64)>,
+    /// The columns that change in place sets.
+    pub changed_columns: Vec<String>,
     /// An UPDATE whose WHERE reads a column it sets (`SET n = n - 1 WHERE
     /// n > 0`, `… AND version = $2`) checks the row and writes it in one
     /// statement: its rows, with the commit it wrote over.
@@ -434,9 +436,14 @@ enum Rewrite {
     Checked,
 }
 
+/// A column as its table names it (`daily.n`, `"n"`: `n`).
+fn bare(column: &str) -> String {
+    let column = column.rsplit('.').next().unwrap_or(column);
+    column.trim_matches('"').to_string()
+}
+
 impl Rewrite {
     fn of(set: &[(String, Expr)], filter: Option<&Expr>) -> Rewrite {
-        let bare = |column: &str| column.rsplit('.').next().unwrap_or(column).to_string();
         let mut compared = false;
         if let Some(filter) = filter {
             crate::sql::columns(filter, &mut |column| {
@@ -2677,6 +2684,7 @@ impl Database {
             self.note_read(id, snapshot, table, None, ctx)?;
         }
         let rewrite = Rewrite::of(&set, update.filter.as_ref());
+        self.note_changed_columns(rewrite, &set);
         let (rows, fields) = targets.returning(&update.returning)?;
         self.write_updates(id, name, found, new_rows, rewrite);
         Ok(Reply {
@@ -3370,7 +3378,11 @@ impl Database {
         // A conflict's SET writes the row as an UPDATE's would: one that
         // reads no column of it (`SET n = EXCLUDED.n`) overwrites it.
         let rewrite = match &insert.on_conflict {
-            Some(OnConflict::Update { set, filter, .. }) => Rewrite::of(set, filter.as_ref()),
+            Some(OnConflict::Update { set, filter, .. }) => {
+                let rewrite = Rewrite::of(set, filter.as_ref());
+                self.note_changed_columns(rewrite, set);
+                rewrite
+            }
             _ => Rewrite::Checked,
         };
         let (found, new_rows): (Vec<usize>, Vec<Row>) = updates.into_iter().unzip();
@@ -3484,6 +3496,7 @@ impl Database {
         self.check_updates(id, name, &found, &old_rows, &new_rows, snapshot, ctx)?;
         self.note_read(id, snapshot, name, update.filter.as_ref(), ctx)?;
         let rewrite = Rewrite::of(&update.set, update.filter.as_ref());
+        self.note_changed_columns(rewrite, &update.set);
         let (rows, fields) = self.returning(name, &update.returning, &new_rows, ctx)?;
         self.write_updates(id, name, &found, new_rows, rewrite);
         Ok(Reply {
@@ -3526,6 +3539,14 @@ impl Database {
         self.check_rekeyed(id, name, found, old_rows, new_rows)?;
         let touched: Vec<&Row> = old_rows.iter().chain(new_rows).collect();
         self.note_write(id, name, &touched, ctx)
+    }
+
+    /// The columns a change in place sets, for the statement's access.
+    fn note_changed_columns(&mut self, rewrite: Rewrite, set: &[(String, Expr)]) {
+        if rewrite == Rewrite::InPlace {
+            let columns = set.iter().map(|(column, _)| bare(column));
+            self.access.changed_columns.extend(columns);
+        }
     }
 
     /// Writes an UPDATE's new rows over `found`, noting them in the
