@@ -1126,6 +1126,31 @@ exports.handle = async function (req) {
         lost_requests(&record_users(&capped, POSTS, 4)),
         vec![1, 2, 3]
     );
+    // Through helpers, the handler that calls them is where the check is.
+    let helpers = r#"const { Pool } = require("pg");
+const pool = new Pool();
+async function getPost(id) {
+  const { rows } = await pool.query("SELECT * FROM posts WHERE id = $1", [id]);
+  return rows[0];
+}
+async function countView(id) {
+  await pool.query("UPDATE posts SET views = views + 1 WHERE id = $1", [id]);
+}
+exports.handle = async function (req) {
+  const post = await getPost(1);
+  if (post.views >= 1000) return { status: 429 };
+  await countView(1);
+};
+"#;
+    assert_eq!(
+        lost_requests(&record_users(helpers, POSTS, 4)),
+        vec![1, 2, 3]
+    );
+    let found = helpers.replace("post.views >= 1000", "!post");
+    assert_eq!(
+        lost_requests(&record_users(&found, POSTS, 4)),
+        Vec::<u32>::new()
+    );
 }
 
 /// What a request wrote itself is what it saw last: writing a row again

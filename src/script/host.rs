@@ -262,10 +262,9 @@ pub struct Seen {
     /// field written since a read of its whole hash that found it absent
     /// was changed after this.
     pub at: u64,
-    /// A row's: the line of the statement that read it (0 if unknown),
-    /// from which a change in place looks for the code's use of what it
-    /// changes.
-    pub line: u32,
+    /// A row's: where the statement that read it was sent, from which a
+    /// change in place looks for the code's use of what it changes.
+    pub position: Option<Position>,
 }
 
 #[derive(Clone)]

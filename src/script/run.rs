@@ -1813,7 +1813,7 @@ impl ScriptRun {
                     reads,
                     read,
                     at,
-                    line: 0,
+                    position: None,
                 },
             );
             lost
@@ -1839,7 +1839,6 @@ impl ScriptRun {
             return;
         }
         let key = |table: &str, index: usize| format!("\u{0}{table}\u{0}{index}");
-        let line = position.map_or(0, |p| p.line);
         let (mut lost, mut lost_in_place) = (false, false);
         {
             let mut state = self.host.state.borrow_mut();
@@ -1849,7 +1848,7 @@ impl ScriptRun {
                     reads: 0,
                     read,
                     at: 0,
-                    line,
+                    position,
                 };
                 state.seen.insert((request, key(table, index)), seen);
             };
@@ -1865,7 +1864,13 @@ impl ScriptRun {
             }
             for (table, index, seq) in &access.changed {
                 lost_in_place |= stale(&state, table, *index, *seq).is_some_and(|seen| {
-                    seen.read && self.uses_between(seen.line, line, &access.changed_columns)
+                    seen.read
+                        && self.uses_between(
+                            &state,
+                            seen.position,
+                            position,
+                            &access.changed_columns,
+                        )
                 });
             }
             let written = access.overwritten.iter().chain(&access.changed);
@@ -1881,28 +1886,50 @@ impl ScriptRun {
         }
     }
 
-    /// Whether the script's code from line `from` to line `to` names one of
-    /// `columns` outside its strings and comments (`rows[0].stock`, `{ stock
-    /// }`); true when it cannot tell (a line unknown, or the read after the
-    /// write in the text: another function).
-    fn uses_between(&self, from: u32, to: u32, columns: &[String]) -> bool {
-        let Some(realm) = self.realms.first() else {
+    /// Whether the script's code between the read at `read` and the write
+    /// at `write` names one of `columns` outside its strings and comments
+    /// (`rows[0].stock`, `{ stock }`): between their lines, and between
+    /// the lines of their outermost callers (a helper that reads, and
+    /// the handler that checks what it returned before it calls the one
+    /// that writes). True when it cannot tell (a position unknown, or each
+    /// read after its write in the text: other functions).
+    fn uses_between(
+        &self,
+        state: &State,
+        read: Option<Position>,
+        write: Option<Position>,
+        columns: &[String],
+    ) -> bool {
+        let (Some(realm), Some(read), Some(write)) = (self.realms.first(), read, write) else {
             return true;
         };
-        if from == 0 || to == 0 || from > to {
-            return true;
+        let outermost = |position: Position| {
+            let callers = &state.callers[position.callers as usize];
+            callers.last().map_or(position.line, |&(line, _)| line)
+        };
+        let ranges = [(read.line, write.line), (outermost(read), outermost(write))];
+        let mut told = false;
+        for (from, to) in ranges {
+            if from == 0 || from > to {
+                continue;
+            }
+            told = true;
+            let code: Vec<&str> = realm
+                .code
+                .lines()
+                .skip(from as usize - 1)
+                .take((to - from) as usize + 1)
+                .collect();
+            let code = code.join("\n");
+            let words = code_words(&code);
+            if columns
+                .iter()
+                .any(|column| words.contains(&column.as_str()))
+            {
+                return true;
+            }
         }
-        let code: String = realm
-            .code
-            .lines()
-            .skip(from as usize - 1)
-            .take((to - from) as usize + 1)
-            .collect::<Vec<_>>()
-            .join("\n");
-        let words = code_words(&code);
-        columns
-            .iter()
-            .any(|column| words.iter().any(|word| word == column))
+        !told
     }
 
     /// A `pg` statement lands: it completes, fails, or waits for the
