@@ -1497,6 +1497,43 @@ fn explore_finds_every_lost_update_and_proves_the_fixes() {
     assert_eq!((atomic.violating, atomic.complete), (0, true), "{atomic:?}");
 }
 
+/// A SELECT that checks a count, then an UPDATE that changes it in place:
+/// per request an arrival (which sends the SELECT), the SELECT landing
+/// (which sends the UPDATE) and the UPDATE landing. The naive search runs
+/// the 10 orders of those six events with #0 arriving first; a check went
+/// stale when one request's SELECT came before the other's UPDATE and
+/// that UPDATE before its own: 6 of them, as for the cache's counter.
+/// The view counter, whose code never looks at the count, has none in any
+/// order, as in the debugger's run.
+#[test]
+fn explore_finds_stale_checks_in_sql_as_the_debugger_does() {
+    let schema = "CREATE TABLE pages (id int PRIMARY KEY, views int NOT NULL);\n\
+                  INSERT INTO pages VALUES (1, 0);";
+    let capped = r#"const { Pool } = require("pg");
+const pool = new Pool();
+async function handle(req) {
+  const { rows } = await pool.query("SELECT views FROM pages WHERE id = 1");
+  if (rows[0].views >= 100) return;
+  await pool.query("UPDATE pages SET views = views + 1 WHERE id = 1");
+}"#;
+    let explore_sql = |code: &str| {
+        let (config, _) = source::parse("scenario=script&users=2&clicks=1").unwrap();
+        let mut options = ExploreOptions::new(vec![Check::LostUpdates]);
+        options.reduction = false;
+        explore(code, Some(schema), None, &config, None, &options).unwrap()
+    };
+    let racy = explore_sql(capped);
+    assert_eq!((racy.explored, racy.violating), (10, 6), "{racy:?}");
+    let counter = capped.replace("  if (rows[0].views >= 100) return;\n", "");
+    assert_ne!(counter, capped);
+    let counted = explore_sql(&counter);
+    assert_eq!(
+        (counted.explored, counted.violating),
+        (10, 0),
+        "{counted:?}"
+    );
+}
+
 /// The sliding-window limiter's check (ZCARD) then add (ZADD), two
 /// clicks: each request is an arrival, a trim that removes nothing, the
 /// count and the add. The naive search runs the 35 orders of those eight

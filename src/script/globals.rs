@@ -97,6 +97,11 @@ pub fn caller_position(link: &Link, ctx: &Ctx<'_>) -> Option<Position> {
     if !link.host.borrow().keep_trace {
         return None;
     }
+    position_here(link, ctx)
+}
+
+/// Where the script's own code made the call under way, in any run.
+fn position_here(link: &Link, ctx: &Ctx<'_>) -> Option<Position> {
     let error = Exception::from_message(ctx.clone(), "").ok()?;
     link.host().position_of(&code_frames(&error.stack()?))
 }
@@ -1330,15 +1335,18 @@ fn host_sql<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Val
         return Err(type_error(ctx, "pg: a query goes on a client's session"));
     };
     let closes = arg(ctx, args, 4).as_bool() == Some(true);
+    // Kept in every run, the trace's or not: whether a change in place
+    // acted on a stale check reads the code between a row's read and its
+    // write (`Run::note_row_access`), so explore counts what the debugger
+    // shows.
     let position = match arg(ctx, args, 3).into_object() {
-        Some(origin) if link.host.borrow().keep_trace => {
+        Some(origin) => {
             let stack: Option<String> = origin.get("stack").ok();
             stack
                 .as_deref()
                 .and_then(|stack| link.host().position_of(&code_frames(stack)))
         }
-        Some(_) => None,
-        None => caller_position(link, ctx),
+        None => position_here(link, ctx),
     };
     let sent = link
         .host()
