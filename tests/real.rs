@@ -645,6 +645,50 @@ fn a_scripts_double_click_writes_a_real_duplicate_row_in_every_trial() {
     }
 }
 
+/// The oversell in autocommit (a SELECT that checks the stock, then a
+/// decrement in place) and the compare-and-set fix explain offers for it:
+/// on real PostgreSQL as in the model, 5 users sell 5 of 2 items, and with
+/// the fix the 4 whose check went stale fail and one order is written.
+#[test]
+fn an_oversell_and_its_compare_and_set_fix_agree_with_real_postgres() {
+    let schema = "CREATE TABLE products (id int PRIMARY KEY, stock int NOT NULL);
+CREATE TABLE orders (id serial PRIMARY KEY, product_id int NOT NULL, user_id int NOT NULL);
+INSERT INTO products VALUES (1, 2);
+";
+    let racy = r#"const { Pool } = require("pg");
+const pool = new Pool();
+exports.handle = async function (req) {
+  const { rows } = await pool.query("SELECT stock FROM products WHERE id = $1", [1]);
+  if (rows[0].stock <= 0) return;
+  await pool.query("UPDATE products SET stock = stock - 1 WHERE id = $1", [1]);
+  await pool.query("INSERT INTO orders (product_id, user_id) VALUES ($1, $2)", [1, req.user]);
+};
+"#;
+    let fixed = racy.replace(
+        "  await pool.query(\"UPDATE products SET stock = stock - 1 WHERE id = $1\", [1]);",
+        "  if ((await pool.query(\"UPDATE products SET stock = stock - 1 WHERE id = $1 AND stock = \
+         $2\", [1, rows[0].stock])).rowCount === 0) throw new Error(\"the row changed since line 4 \
+         read it: try again\");",
+    );
+    assert_ne!(fixed, racy);
+    let fragment = "v=1&scenario=script&users=5&clicks=1";
+    for (code, orders, errors) in [(racy, 5, 0), (fixed.as_str(), 1, 4)] {
+        let Some(report) = play_script(code, Some(schema), fragment, 2) else {
+            return;
+        };
+        assert_every_call_agrees(&report);
+        assert_eq!(report.simulation["errors"], errors);
+        for trial in &report.trials {
+            assert_eq!(trial.metrics["errors"], errors);
+            let rows = |name: &str| {
+                let table = trial.tables.iter().find(|t| t.table == name).unwrap();
+                (table.simulation_rows, table.real_rows)
+            };
+            assert_eq!(rows("orders"), (orders, orders));
+        }
+    }
+}
+
 #[test]
 fn explores_counterexample_replays_on_real_postgres() {
     // 50 ms apart, the second click finds the first one's row: no race in
