@@ -486,7 +486,14 @@ fn pending<'js>(ctx: &Ctx<'js>) -> Result<(Promise<'js>, Settle)> {
 
 /// Sends one operation: a promise that settles when it lands.
 fn send<'js>(link: &Link, ctx: &Ctx<'js>, call: Call) -> Result<Value<'js>> {
-    send_from(link, ctx, call, caller_position(link, ctx))
+    // A `db` row's read and its change in place keep their place in every
+    // run: whether the change acted on a stale check reads the code
+    // between them (`Run::note_cache_access`).
+    let position = match call {
+        Call::Find(..) | Call::FindOne(..) | Call::Update(..) => position_here(link, ctx),
+        _ => caller_position(link, ctx),
+    };
+    send_from(link, ctx, call, position)
 }
 
 /// [`send`] for a call the script made at `position` (a `pg` client's

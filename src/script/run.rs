@@ -866,6 +866,10 @@ impl ScriptRun {
                 }
                 let mirrored = self.host.mirror.borrow().is_some().then(|| call.clone());
                 let live_before = self.liveness(&call);
+                let counted: Vec<String> = match &call {
+                    Call::Update(_, _, set) => set.keys().cloned().collect(),
+                    _ => Vec::new(),
+                };
                 let (result, outcome, accesses) = self.apply(call);
                 self.touch_keyspace(live_before);
                 let result = match mirrored {
@@ -875,8 +879,8 @@ impl ScriptRun {
                 self.host.core.borrow_mut().complete_script(slot, outcome);
                 self.host.mark_last_event(position);
                 self.host.note_duplicates(before);
-                for (key, access, outcome) in accesses {
-                    self.note_cache_access(request, key, access, outcome);
+                for access in accesses {
+                    self.note_cache_access(request, access, position, &counted);
                 }
                 let realm = &self.realms[server as usize];
                 let failed = realm.context.with(|ctx| {
@@ -1760,8 +1764,17 @@ impl ScriptRun {
     /// Follows who saw which write of a cache key: a read (or write) notes
     /// the key's write count; a write from an older count than the key's
     /// loses another request's update: a plain write whatever this request
-    /// last saw of the key, a change in place only when that was a read.
-    fn note_cache_access(&self, request: TaskId, key: String, access: Access, outcome: Outcome) {
+    /// last saw of the key, a change in place only when that was a read
+    /// (and, for a `db` row, when the code used a field it changes in
+    /// between, as `note_row_access` asks of SQL: `fields`, the fields a
+    /// `db.update` counts with `$inc`). `position` is the call's.
+    fn note_cache_access(
+        &self,
+        request: TaskId,
+        (key, access, outcome): (String, Access, Outcome),
+        position: Option<Position>,
+        fields: &[String],
+    ) {
         if request == NO_REQUEST {
             return;
         }
@@ -1772,27 +1785,31 @@ impl ScriptRun {
             let reads = state.db_reads.get(&request).copied().unwrap_or(0);
             // Whether another request wrote the key since this one saw
             // it, with no DB read in between (which would make this write
-            // a cache fill), and whether that sight was a read. A hash's
-            // field this request never saw itself was seen absent by a
-            // read of the whole hash (HGETALL), if it made one.
+            // a cache fill), and whether that sight was a read (and where).
+            // A hash's field this request never saw itself was seen absent
+            // by a read of the whole hash (HGETALL), if it made one.
             let sight = match state.seen.get(&(request, key.clone())) {
                 Some(seen) => Some((
                     seen.version < version && (seen.reads == reads || is_row(&key)),
                     seen.read,
+                    seen.position,
                 )),
                 None => whole_hash(&key)
                     .and_then(|whole| state.seen.get(&(request, whole.to_string())))
                     .filter(|whole| whole.read && whole.reads == reads)
                     .map(|whole| {
                         let since = state.changed_at.get(&key);
-                        (since.is_some_and(|&at| at > whole.at), true)
+                        (since.is_some_and(|&at| at > whole.at), true, None)
                     }),
             };
             let lost = changed
-                && sight.is_some_and(|(stale, _)| stale)
+                && sight.is_some_and(|(stale, ..)| stale)
                 && match access {
                     Access::Overwrite => true,
-                    Access::Change => sight.is_some_and(|(_, read)| read),
+                    Access::Change => sight.is_some_and(|(_, read, seen_at)| {
+                        read && (!is_row(&key)
+                            || self.uses_between(&state, seen_at, position, fields))
+                    }),
                     Access::Read | Access::Update => false,
                 };
             let now = if access != Access::Read && changed {
@@ -1813,7 +1830,7 @@ impl ScriptRun {
                     reads,
                     read,
                     at,
-                    position: None,
+                    position,
                 },
             );
             lost
@@ -1888,8 +1905,9 @@ impl ScriptRun {
 
     /// Whether the script's code between the read at `read` and the write
     /// at `write` names one of `columns` outside its strings and comments
-    /// (`rows[0].stock`, `{ stock }`): between their lines, and between
-    /// the lines of their outermost callers (a helper that reads, and
+    /// (`rows[0].stock`, `{ stock }`): from the read's line to the write's
+    /// call, and from the line of the read's outermost caller to the
+    /// write's (a helper that reads, and
     /// the handler that checks what it returned before it calls the one
     /// that writes). True when it cannot tell (a position unknown, or each
     /// read after its write in the text: other functions).
@@ -1905,22 +1923,37 @@ impl ScriptRun {
         };
         let outermost = |position: Position| {
             let callers = &state.callers[position.callers as usize];
-            callers.last().map_or(position.line, |&(line, _)| line)
+            callers
+                .last()
+                .copied()
+                .unwrap_or((position.line, position.column))
         };
-        let ranges = [(read.line, write.line), (outermost(read), outermost(write))];
+        let ranges = [
+            ((read.line, read.column), (write.line, write.column)),
+            (outermost(read), outermost(write)),
+        ];
         let mut told = false;
-        for (from, to) in ranges {
+        for ((from, _), (to, column)) in ranges {
             if from == 0 || from > to {
                 continue;
             }
             told = true;
-            let code: Vec<&str> = realm
+            // From the read's line to the write's call, not its arguments
+            // (a `db.update`'s fields name what it changes).
+            let mut lines: Vec<&str> = realm
                 .code
                 .lines()
                 .skip(from as usize - 1)
                 .take((to - from) as usize + 1)
                 .collect();
-            let code = code.join("\n");
+            if let Some(last) = lines.last_mut() {
+                let cut = last
+                    .char_indices()
+                    .nth(column.saturating_sub(1) as usize)
+                    .map_or(last.len(), |(at, _)| at);
+                *last = &last[..cut];
+            }
+            let code = lines.join("\n");
             let words = code_words(&code);
             if columns
                 .iter()
