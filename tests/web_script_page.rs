@@ -248,6 +248,7 @@ async fn the_headline_shows_its_counters_in_order_then_the_scripts_own() {
             names: &["orders", "db_reads", "errors", "max_in_critical_section"],
             own: vec![("sold_out".to_string(), 2.0), ("ratio".to_string(), 0.5)],
         },
+        script: true,
     };
     let handle = yew::Renderer::<MetricsTable>::with_root_and_props(root.clone(), props).render();
     yew::scheduler::flush().await;
@@ -273,6 +274,22 @@ async fn the_headline_shows_its_counters_in_order_then_the_scripts_own() {
     ]
     .map(|(id, text)| (id.to_string(), text.to_string()));
     assert_eq!(shown, expected);
+    // A script's duplicates are its rows, in whatever table it expects
+    // unique.
+    let duplicates = root
+        .query_selector("[data-testid='metric-duplicate_tickets']")
+        .unwrap()
+        .and_then(|cell| cell.parent_element())
+        .expect("the duplicates counter");
+    assert_eq!(
+        duplicates
+            .query_selector("dt")
+            .unwrap()
+            .unwrap()
+            .text_content()
+            .unwrap(),
+        "duplicate rows"
+    );
     handle.destroy();
     root.remove();
 }

@@ -494,7 +494,8 @@ pub fn App() -> Html {
                         on_reset={send(|| Action::Reset)} on_violation={send(|| Action::JumpToViolation)}
                         {on_speed} />
                     if drawn >= stage::COUNTERS {
-                        <MetricsTable metrics={metrics} headline={frame.headline.clone()} />
+                        <MetricsTable metrics={metrics} headline={frame.headline.clone()}
+                            script={frame.is_script()} />
                     }
                     if drawn >= stage::TIMELINE {
                     <div class="timeline-row">
