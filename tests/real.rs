@@ -646,11 +646,13 @@ fn a_scripts_double_click_writes_a_real_duplicate_row_in_every_trial() {
 }
 
 /// The oversell in autocommit (a SELECT that checks the stock, then a
-/// decrement in place) and the compare-and-set fix explain offers for it:
-/// on real PostgreSQL as in the model, 5 users sell 5 of 2 items, and with
-/// the fix the 4 whose check went stale fail and one order is written.
+/// decrement in place) and the fixes explain offers for it: on real
+/// PostgreSQL as in the model, 5 users sell 5 of 2 items; with the check
+/// moved into the UPDATE's WHERE, 2 orders and no error; with
+/// compare-and-set (offered when the check is no comparison with a
+/// number), 1 order and the 4 whose check went stale failing.
 #[test]
-fn an_oversell_and_its_compare_and_set_fix_agree_with_real_postgres() {
+fn an_oversell_and_its_fixes_agree_with_real_postgres() {
     let schema = "CREATE TABLE products (id int PRIMARY KEY, stock int NOT NULL);
 CREATE TABLE orders (id serial PRIMARY KEY, product_id int NOT NULL, user_id int NOT NULL);
 INSERT INTO products VALUES (1, 2);
@@ -664,15 +666,26 @@ exports.handle = async function (req) {
   await pool.query("INSERT INTO orders (product_id, user_id) VALUES ($1, $2)", [1, req.user]);
 };
 "#;
-    let fixed = racy.replace(
-        "  await pool.query(\"UPDATE products SET stock = stock - 1 WHERE id = $1\", [1]);",
+    let update =
+        "  await pool.query(\"UPDATE products SET stock = stock - 1 WHERE id = $1\", [1]);";
+    let checked = racy.replace(
+        update,
+        "  if ((await pool.query(\"UPDATE products SET stock = stock - 1 WHERE id = $1 AND stock > \
+         0\", [1])).rowCount === 0) return;",
+    );
+    let compared = racy.replace(
+        update,
         "  if ((await pool.query(\"UPDATE products SET stock = stock - 1 WHERE id = $1 AND stock = \
          $2\", [1, rows[0].stock])).rowCount === 0) throw new Error(\"the row changed since line 4 \
          read it: try again\");",
     );
-    assert_ne!(fixed, racy);
+    assert!(checked != racy && compared != racy);
     let fragment = "v=1&scenario=script&users=5&clicks=1";
-    for (code, orders, errors) in [(racy, 5, 0), (fixed.as_str(), 1, 4)] {
+    for (code, orders, errors) in [
+        (racy, 5, 0),
+        (checked.as_str(), 2, 0),
+        (compared.as_str(), 1, 4),
+    ] {
         let Some(report) = play_script(code, Some(schema), fragment, 2) else {
             return;
         };

@@ -16,8 +16,10 @@
 //!   second request would go on as if it had written its row).
 //! - A lost update in SQL: the `SELECT` that read the row gets `FOR
 //!   UPDATE` (it helps only inside a transaction: the run says whether);
-//!   else the UPDATE compares each column it sets with the value the code
-//!   read (compare-and-set), and throws when it matched no row.
+//!   else the code's own check of what the UPDATE changes moves into its
+//!   WHERE (`AND stock > 0`); else the UPDATE compares each column it sets
+//!   with the value the code read (compare-and-set), and throws when it
+//!   matched no row.
 //! - A lost update of a cache key, a hash's field, a sorted set or a list
 //!   (ioredis or node-redis): the lines
 //!   from the read to the write go under a Redis lock, `SET lock:KEY
@@ -118,18 +120,24 @@ pub fn data_fix(recording: &Recording, story: &Story) -> Option<Fix> {
                 .collect()
         }
         // `FOR UPDATE` on the read, which holds inside a transaction; else
-        // the UPDATE compares what it sets with what was read.
+        // the code's own check moved into the UPDATE's WHERE, else the
+        // UPDATE comparing what it sets with what was read.
         (StoryKind::LostUpdate, OpKind::SqlUpdate | OpKind::SqlInsert) => {
             let line = read_line(recording, story, SQL_READS);
             let schema = script.schema.as_deref();
-            let compared = line
-                .zip(act_line(recording, story))
-                .and_then(|(read, write)| {
-                    sql_compare_and_set_fix(&script.code, &table, read, write)
-                });
+            let lines = line.zip(act_line(recording, story));
+            let in_sql = lines.into_iter().flat_map(|(read, write)| {
+                let checked = sql_checked_update_fix(&script.code, &table, read, write);
+                checked.into_iter().chain(sql_compare_and_set_fix(
+                    &script.code,
+                    &table,
+                    read,
+                    write,
+                ))
+            });
             lock_fixes(&script.code, schema, &table, line)
                 .into_iter()
-                .chain(compared.map(|mut candidate| {
+                .chain(in_sql.map(|mut candidate| {
                     candidate.schema = schema.map(str::to_string);
                     candidate
                 }))
@@ -520,6 +528,175 @@ fn compare_and_set_fix(code: &str, read: u32, write: u32) -> Option<Candidate> {
     })
 }
 
+/// An `await CLIENT.query("UPDATE TABLE SET … WHERE …", [PARAMS]);`
+/// statement of its own, as the fixes of an update in autocommit edit it.
+struct UpdateCall {
+    update: Literal,
+    /// Byte offsets in the code: the statement's `await`, the start of its
+    /// line, and the call's parentheses.
+    statement: usize,
+    line_start: usize,
+    open: usize,
+    close: usize,
+    /// Offsets in the SQL: its `SET`, `WHERE` and `RETURNING`.
+    set_at: usize,
+    where_at: Option<usize>,
+    returning_at: Option<usize>,
+    skipped: Vec<(usize, usize)>,
+}
+
+impl UpdateCall {
+    /// The UPDATE of `table` on line `write`, if it is such a statement
+    /// (and its WHERE has no `OR`, which a condition joined with `AND`
+    /// would bind wrongly).
+    fn on_line(code: &str, table: &str, write: u32) -> Option<UpdateCall> {
+        let skipped = strings_and_comments(code);
+        let update = literals(code)
+            .into_iter()
+            .find(|l| l.line == write && l.is_update_of(table) && !l.text.contains("${"))?;
+        let upper = update.text.to_ascii_uppercase();
+        let set_at = keyword(&upper, "SET", 0)?;
+        let where_at = keyword(&upper, "WHERE", set_at);
+        let returning_at = keyword(&upper, "RETURNING", set_at);
+        if where_at.is_some_and(|at| keyword(&upper, "OR", at).is_some()) {
+            return None;
+        }
+        let open = code[..update.start - 1].trim_end().len().checked_sub(1)?;
+        if code.as_bytes()[open] != b'(' {
+            return None;
+        }
+        let callee = code[..open].trim_end();
+        let line_start = callee.rfind('\n').map_or(0, |nl| nl + 1);
+        let head = callee[line_start..].trim_start();
+        let statement = callee.len() - head.len();
+        let client = head.strip_prefix("await ")?.strip_suffix(".query")?;
+        if !client
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '.'))
+        {
+            return None;
+        }
+        let close = closing(code, open, &skipped)?;
+        if !code[close + 1..].starts_with(';') {
+            return None;
+        }
+        Some(UpdateCall {
+            update,
+            statement,
+            line_start,
+            open,
+            close,
+            set_at,
+            where_at,
+            returning_at,
+            skipped,
+        })
+    }
+
+    /// The columns its SET writes, as the table names them.
+    fn columns(&self) -> Vec<String> {
+        let sql = &self.update.text;
+        let set_end = self.where_at.or(self.returning_at).unwrap_or(sql.len());
+        top_level(sql, self.set_at + 3, set_end, &[])
+            .into_iter()
+            .filter_map(|(start, end)| {
+                let column = sql[start..end].split_once('=')?.0.trim().trim_matches('"');
+                Some(column.rsplit('.').next().unwrap_or(column).to_string())
+            })
+            .collect()
+    }
+
+    /// The edit that joins `conditions` (`["stock > 0"]`) to its WHERE.
+    fn conditions(&self, conditions: &[String]) -> (usize, String) {
+        let sql = &self.update.text;
+        let at = match self.returning_at {
+            Some(at) => sql[..at].trim_end().len(),
+            None => sql.trim_end().trim_end_matches(';').trim_end().len(),
+        };
+        let joined = conditions
+            .iter()
+            .enumerate()
+            .map(|(i, condition)| match (i, self.where_at) {
+                (0, None) => format!(" WHERE {condition}"),
+                _ => format!(" AND {condition}"),
+            })
+            .collect();
+        (self.update.start + at, joined)
+    }
+
+    /// The first `$N` its SQL does not use yet.
+    fn next_param(&self) -> usize {
+        let sql = &self.update.text;
+        (1..=99)
+            .rev()
+            .find(|n| sql.contains(&format!("${n}")))
+            .unwrap_or(0)
+            + 1
+    }
+
+    /// The edit that appends `values` to its params (an array added if it
+    /// has none).
+    fn params(&self, code: &str, values: &str) -> Option<(usize, String)> {
+        let arguments = top_level(code, self.open + 1, self.close, &self.skipped);
+        Some(match arguments.get(1) {
+            Some(&(start, end)) => {
+                let bracket = start + code[start..end].find('[')?;
+                let shut = closing(code, bracket, &self.skipped)?;
+                let empty = code[bracket + 1..shut].trim().is_empty();
+                let at = code[..shut].trim_end().len();
+                let text = match empty {
+                    true => values.to_string(),
+                    false => format!(", {values}"),
+                };
+                (at, text)
+            }
+            None => {
+                let at = code[..self.close].trim_end().len();
+                let comma = if code[..at].ends_with(',') { " " } else { ", " };
+                (at, format!("{comma}[{values}]"))
+            }
+        })
+    }
+
+    /// `code` with `edits`, and the statement become `if ((await
+    /// …).rowCount === 0) ON_NONE`; its lines are what to paste.
+    fn candidate(
+        &self,
+        code: &str,
+        mut edits: Vec<(usize, String)>,
+        on_none: &str,
+        meaning: String,
+        may_fail: bool,
+    ) -> Candidate {
+        edits.push((self.statement, "if ((".to_string()));
+        edits.push((self.close + 1, format!(").rowCount === 0) {on_none}")));
+        let mut candidate = candidate_of(code, &edits, meaning, may_fail);
+        let indent = self.statement - self.line_start;
+        let first = line_of(code, self.statement) as usize;
+        let lines = code[self.statement..=self.close].matches('\n').count() + 1;
+        candidate.paste = candidate
+            .code
+            .lines()
+            .skip(first - 1)
+            .take(lines)
+            .map(|l| l.get(indent..).unwrap_or(l.trim_start()))
+            .collect::<Vec<_>>()
+            .join("\n");
+        candidate
+    }
+}
+
+/// The byte offset where line `line` (1-based) starts.
+fn line_start(code: &str, line: u32) -> usize {
+    match line {
+        0 | 1 => 0,
+        _ => code
+            .match_indices('\n')
+            .nth(line as usize - 2)
+            .map_or(code.len(), |(at, _)| at + 1),
+    }
+}
+
 /// The statement `await CLIENT.query("UPDATE TABLE SET COLUMN = … WHERE
 /// …", [PARAMS]);` on line `write` writes only if each column it sets
 /// still holds what line `read` read (`AND COLUMN = $N`, the value as the
@@ -529,117 +706,30 @@ fn compare_and_set_fix(code: &str, read: u32, write: u32) -> Option<Candidate> {
 /// where `FOR UPDATE` holds nothing. None if the update is not such a
 /// statement or the code uses no column it sets.
 fn sql_compare_and_set_fix(code: &str, table: &str, read: u32, write: u32) -> Option<Candidate> {
-    let skipped = strings_and_comments(code);
-    let update = literals(code)
-        .into_iter()
-        .find(|l| l.line == write && l.is_update_of(table) && !l.text.contains("${"))?;
-    let sql = &update.text;
-    let upper = sql.to_ascii_uppercase();
-    let set_at = keyword(&upper, "SET", 0)?;
-    let where_at = keyword(&upper, "WHERE", set_at);
-    let returning_at = keyword(&upper, "RETURNING", set_at);
-    let set_end = where_at.or(returning_at).unwrap_or(sql.len());
-    if where_at.is_some_and(|at| keyword(&upper, "OR", at).is_some()) {
-        return None;
-    }
-    // The call whose first argument the literal is, a statement of its own.
-    let open = code[..update.start - 1].trim_end().len().checked_sub(1)?;
-    if code.as_bytes()[open] != b'(' {
-        return None;
-    }
-    let callee = code[..open].trim_end();
-    let line_start = callee.rfind('\n').map_or(0, |nl| nl + 1);
-    let head = callee[line_start..].trim_start();
-    let statement = callee.len() - head.len();
-    let client = head.strip_prefix("await ")?.strip_suffix(".query")?;
-    if !client
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '.'))
-    {
-        return None;
-    }
-    let close = closing(code, open, &skipped)?;
-    if !code[close + 1..].starts_with(';') {
-        return None;
-    }
-    let arguments = top_level(code, open + 1, close, &skipped);
+    let call = UpdateCall::on_line(code, table, write)?;
     // The code's first use of each column it sets, from the read on.
-    let from = match read {
-        0 | 1 => 0,
-        _ => code
-            .match_indices('\n')
-            .nth(read as usize - 2)
-            .map_or(0, |(at, _)| at + 1),
-    };
-    let columns: Vec<(String, String)> = top_level(sql, set_at + 3, set_end, &[])
+    let from = line_start(code, read);
+    let columns: Vec<(String, String)> = call
+        .columns()
         .into_iter()
-        .filter_map(|(start, end)| {
-            let column = sql[start..end].split_once('=')?.0.trim().trim_matches('"');
-            let column = column.rsplit('.').next().unwrap_or(column).to_string();
-            let value = read_value(code, from, close, &column, &skipped)?;
+        .filter_map(|column| {
+            let value = read_value(code, from, call.close, &column, &call.skipped)?;
             Some((column, value))
         })
         .collect();
     if columns.is_empty() {
         return None;
     }
-    let used = (1..=99)
-        .rev()
-        .find(|n| sql.contains(&format!("${n}")))
-        .unwrap_or(0);
-    let mut conditions = String::new();
-    let mut values = Vec::new();
-    for (next, (column, value)) in (used + 1..).zip(&columns) {
-        let joiner = if values.is_empty() && where_at.is_none() {
-            " WHERE"
-        } else {
-            " AND"
-        };
-        conditions += &format!("{joiner} {column} = ${next}");
-        values.push(value.clone());
-    }
-    let condition_at = match returning_at {
-        Some(at) => sql[..at].trim_end().len(),
-        None => sql.trim_end().trim_end_matches(';').trim_end().len(),
-    };
-    let values = values.join(", ");
-    let params = match arguments.get(1) {
-        Some(&(start, end)) => {
-            let bracket = start + code[start..end].find('[')?;
-            let shut = closing(code, bracket, &skipped)?;
-            let empty = code[bracket + 1..shut].trim().is_empty();
-            let at = code[..shut].trim_end().len();
-            (at, if empty { values } else { format!(", {values}") })
-        }
-        None => {
-            let at = code[..close].trim_end().len();
-            let comma = if code[..at].ends_with(',') { " " } else { ", " };
-            (at, format!("{comma}[{values}]"))
-        }
-    };
-    let thrown = format!(
-        ").rowCount === 0) throw new Error(\"the row changed since line {read} read it: try \
-         again\")"
-    );
-    let edits = [
-        (statement, "if ((".to_string()),
-        (update.start + condition_at, conditions),
-        params,
-        (close + 1, thrown),
+    let conditions: Vec<String> = (call.next_param()..)
+        .zip(&columns)
+        .map(|(n, (column, _))| format!("{column} = ${n}"))
+        .collect();
+    let values: Vec<&str> = columns.iter().map(|(_, value)| value.as_str()).collect();
+    let edits = vec![
+        call.conditions(&conditions),
+        call.params(code, &values.join(", "))?,
     ];
-    let mut candidate = candidate_of(code, &edits, String::new(), true);
-    let indent = statement - line_start;
-    let first = line_of(code, statement) as usize;
-    let lines = code[statement..=close].matches('\n').count() + 1;
-    candidate.paste = candidate
-        .code
-        .lines()
-        .skip(first - 1)
-        .take(lines)
-        .map(|l| l.get(indent..).unwrap_or(l.trim_start()))
-        .collect::<Vec<_>>()
-        .join("\n");
-    candidate.meaning = format!(
+    let meaning = format!(
         "the UPDATE on line {write} writes only if the row still holds what line {read} read ({} \
          in its WHERE), and the request fails if another request changed it first (optimistic \
          locking: retry the request, or make the check part of the UPDATE's WHERE and read its \
@@ -650,7 +740,78 @@ fn sql_compare_and_set_fix(code: &str, table: &str, read: u32, write: u32) -> Op
             .collect::<Vec<_>>()
             .join(", ")
     );
-    Some(candidate)
+    let thrown =
+        format!("throw new Error(\"the row changed since line {read} read it: try again\")");
+    Some(call.candidate(code, edits, &thrown, meaning, true))
+}
+
+/// The code's own check of a column the UPDATE on line `write` changes,
+/// between line `read` and the UPDATE (`if (rows[0].stock <= 0) return
+/// { status: 409 };`: a comparison with a number, then a `return` or a
+/// `throw`), moved into the UPDATE's WHERE as what lets it through (`AND
+/// stock > 0`): the check and the change become one statement, and a
+/// request whose UPDATE then matches no row answers as the check does.
+fn sql_checked_update_fix(code: &str, table: &str, read: u32, write: u32) -> Option<Candidate> {
+    let call = UpdateCall::on_line(code, table, write)?;
+    let columns = call.columns();
+    let from = line_start(code, read);
+    let (check_line, allowed, body) = code[from..call.statement]
+        .match_indices("if (")
+        .map(|(at, _)| from + at)
+        .filter(|at| !call.skipped.iter().any(|&(s, e)| *at >= s && *at < e))
+        .find_map(|at| {
+            let open = at + "if ".len();
+            let close = closing(code, open, &call.skipped)?;
+            let allowed = passing_condition(&code[open + 1..close], &columns)?;
+            let rest = code[close + 1..].split('\n').next()?.trim();
+            let body = rest
+                .strip_prefix('{')
+                .and_then(|inner| inner.strip_suffix('}'))
+                .unwrap_or(rest)
+                .trim();
+            let exits = body.starts_with("return") || body.starts_with("throw ");
+            let one = body.ends_with(';') && !body[..body.len() - 1].contains(';');
+            // The statement's own `;` ends the body.
+            let body = body.trim_end_matches(';').trim_end().to_string();
+            (exits && one).then(|| (line_of(code, at), allowed, body))
+        })?;
+    let edits = vec![call.conditions(std::slice::from_ref(&allowed))];
+    let meaning = format!(
+        "the check on line {check_line} moves into the UPDATE on line {write} (`{allowed}` in \
+         its WHERE): the check and the change are one statement, and a request whose UPDATE \
+         finds the row no longer passing answers as the check does",
+    );
+    Some(call.candidate(code, edits, &body, meaning, false))
+}
+
+/// A check `VALUE.column OP number` of one of `columns` (the value as the
+/// code read it), turned into the condition that passes it:
+/// `rows[0].stock <= 0` gives `stock > 0`.
+fn passing_condition(condition: &str, columns: &[String]) -> Option<String> {
+    const NEGATED: [(&str, &str); 8] = [
+        ("===", "<>"),
+        ("!==", "="),
+        ("<=", ">"),
+        (">=", "<"),
+        ("==", "<>"),
+        ("!=", "="),
+        ("<", ">="),
+        (">", "<="),
+    ];
+    let (at, op, negated) = NEGATED
+        .iter()
+        .find_map(|&(op, negated)| condition.find(op).map(|at| (at, op, negated)))?;
+    let (left, right) = (condition[..at].trim(), condition[at + op.len()..].trim());
+    let number = right.parse::<f64>().is_ok_and(f64::is_finite);
+    let column = columns
+        .iter()
+        .find(|column| left.ends_with(&format!(".{column}")))?;
+    let object = &left[..left.len() - column.len() - 1];
+    let value_like = object.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '$')
+        && object
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '.' | '[' | ']'));
+    (number && value_like).then(|| format!("{column} {negated} {right}"))
 }
 
 /// Where `word` stands as a word of `upper` from `from` on.
@@ -1686,6 +1847,35 @@ mod tests {
         assert!(client_fix(code, None, 4).is_none());
         let sync = "function f(db) {\n  db.query('BEGIN');\n}\n";
         assert!(client_fix(sync, None, 2).is_none());
+    }
+
+    #[test]
+    fn the_codes_check_moves_into_the_updates_where() {
+        let columns = ["stock".to_string()];
+        let passing = |condition: &str| passing_condition(condition, &columns);
+        assert_eq!(passing("rows[0].stock <= 0").as_deref(), Some("stock > 0"));
+        assert_eq!(passing("item.stock<1").as_deref(), Some("stock >= 1"));
+        assert_eq!(
+            passing("r.rows[0].stock === 0").as_deref(),
+            Some("stock <> 0")
+        );
+        assert_eq!(passing("p.stock > 100").as_deref(), Some("stock <= 100"));
+        // Not a comparison of a read column with a number.
+        assert_eq!(passing("!rows[0].stock"), None);
+        assert_eq!(passing("rows[0].price <= 0"), None);
+        assert_eq!(passing("rows[0].stock <= limit"), None);
+        assert_eq!(passing("f(x).stock <= 0"), None);
+        let code = "async function handle() {\n  const { rows } = await pool.query('SELECT stock FROM products WHERE id = 1');\n  if (rows[0].stock <= 0) { return { status: 409 }; }\n  await pool.query('UPDATE products SET stock = stock - 1 WHERE id = 1 RETURNING stock');\n}\n";
+        let fix = sql_checked_update_fix(code, "products", 2, 4).expect("a fix");
+        assert_eq!(
+            fix.paste,
+            "if ((await pool.query('UPDATE products SET stock = stock - 1 WHERE id = 1 AND stock > 0 RETURNING stock')).rowCount === 0) return { status: 409 };"
+        );
+        // A body of more than one statement, or that goes on: none.
+        let long = code.replace("{ return { status: 409 }; }", "{ log(); return; }");
+        assert!(sql_checked_update_fix(&long, "products", 2, 4).is_none());
+        let on = code.replace("{ return { status: 409 }; }", "count('empty');");
+        assert!(sql_checked_update_fix(&on, "products", 2, 4).is_none());
     }
 
     #[test]
