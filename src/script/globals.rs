@@ -100,6 +100,17 @@ pub fn caller_position(link: &Link, ctx: &Ctx<'_>) -> Option<Position> {
     position_here(link, ctx)
 }
 
+/// Where the script's own code read or wrote a row: in a run that keeps
+/// no trace too, when the code may change a row in place
+/// (`Host::row_positions`).
+fn row_position(link: &Link, ctx: &Ctx<'_>) -> Option<Position> {
+    let host = link.host();
+    if !host.keep_trace && !host.row_positions.get() {
+        return None;
+    }
+    position_here(link, ctx)
+}
+
 /// Where the script's own code made the call under way, in any run.
 fn position_here(link: &Link, ctx: &Ctx<'_>) -> Option<Position> {
     let error = Exception::from_message(ctx.clone(), "").ok()?;
@@ -490,7 +501,7 @@ fn send<'js>(link: &Link, ctx: &Ctx<'js>, call: Call) -> Result<Value<'js>> {
     // run: whether the change acted on a stale check reads the code
     // between them (`Run::note_cache_access`).
     let position = match call {
-        Call::Find(..) | Call::FindOne(..) | Call::Update(..) => position_here(link, ctx),
+        Call::Find(..) | Call::FindOne(..) | Call::Update(..) => row_position(link, ctx),
         _ => caller_position(link, ctx),
     };
     send_from(link, ctx, call, position)
@@ -1342,18 +1353,20 @@ fn host_sql<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Val
         return Err(type_error(ctx, "pg: a query goes on a client's session"));
     };
     let closes = arg(ctx, args, 4).as_bool() == Some(true);
-    // Kept in every run, the trace's or not: whether a change in place
-    // acted on a stale check reads the code between a row's read and its
-    // write (`Run::note_row_access`), so explore counts what the debugger
-    // shows.
+    // Kept in a run with no trace too when the code may change a row in
+    // place: whether that acted on a stale check reads the code between a
+    // row's read and its write (`Run::note_row_access`), so explore counts
+    // what the debugger shows.
+    let keep = link.host.borrow().keep_trace || link.host().row_positions.get();
     let position = match arg(ctx, args, 3).into_object() {
-        Some(origin) => {
+        Some(origin) if keep => {
             let stack: Option<String> = origin.get("stack").ok();
             stack
                 .as_deref()
                 .and_then(|stack| link.host().position_of(&code_frames(stack)))
         }
-        None => position_here(link, ctx),
+        Some(_) => None,
+        None => row_position(link, ctx),
     };
     let sent = link
         .host()

@@ -140,6 +140,11 @@ pub struct Host {
     pub current: Rc<Cell<TaskId>>,
     /// Whether the trace's events are kept (then positions are too).
     pub keep_trace: bool,
+    /// Whether positions of row reads and writes are kept in a run that
+    /// keeps no trace: the code may change a row in place (`$inc`, an SQL
+    /// `UPDATE`), and whether that acted on a stale check reads the code
+    /// between the row's read and its write (`Run::note_row_access`).
+    pub row_positions: Cell<bool>,
     pub state: RefCell<State>,
     /// The real servers the calls also go to (`interleave real --script`).
     pub mirror: RefCell<Option<Box<dyn Mirror>>>,
@@ -318,6 +323,7 @@ impl Host {
             config,
             current: Rc::new(Cell::new(crate::sim::trace::NO_REQUEST)),
             keep_trace,
+            row_positions: Cell::new(false),
             state: RefCell::new(state),
             mirror: RefCell::new(None),
             unhandled: RefCell::new(Vec::new()),

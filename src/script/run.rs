@@ -462,6 +462,7 @@ impl ScriptRun {
         }
         let (requests, core) = planned(config, keep_trace);
         let host = Rc::new(Host::new(core, Rc::new(config.clone()), keep_trace));
+        host.row_positions.set(changes_rows_in_place(code));
         *host.mirror.borrow_mut() = mirror;
         if let Some(schema) = schema {
             let mut state = host.state.borrow_mut();
@@ -625,6 +626,9 @@ impl ScriptRun {
         let (requests, core) = planned(config, false);
         let host = Rc::new(Host::after(core, Rc::new(config.clone()), loaded));
         let realms = realms.0;
+        let code = realms.first().map(|realm| realm.code.clone());
+        host.row_positions
+            .set(code.is_some_and(|code| changes_rows_in_place(&code)));
         for realm in &realms {
             *realm.link.host.borrow_mut() = host.clone();
         }
@@ -3621,6 +3625,13 @@ fn unknown_name(error: &str) -> Option<&str> {
         .strip_prefix("ReferenceError: ")
         .and_then(|rest| rest.split_once(" is not defined"))
         .map(|(name, _)| name)
+}
+
+/// Whether `code` may change a row in place: a `db.update` with `$inc`,
+/// or SQL's `UPDATE …` or `DO UPDATE` (a rough test of its text: a false
+/// yes only costs a stack capture per row read and write).
+fn changes_rows_in_place(code: &str) -> bool {
+    code.contains("$inc") || code.to_ascii_lowercase().contains("update ")
 }
 
 /// The identifiers of `code`, its strings' and comments' text left out
