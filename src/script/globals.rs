@@ -497,9 +497,9 @@ fn pending<'js>(ctx: &Ctx<'js>) -> Result<(Promise<'js>, Settle)> {
 
 /// Sends one operation: a promise that settles when it lands.
 fn send<'js>(link: &Link, ctx: &Ctx<'js>, call: Call) -> Result<Value<'js>> {
-    // A `db` row's read and its change in place keep their place in every
-    // run: whether the change acted on a stale check reads the code
-    // between them (`Run::note_cache_access`).
+    // A `db` row's read and its change in place keep their place when the
+    // code may change a row in place: whether the change acted on a stale
+    // check reads the code between them (`Run::note_cache_access`).
     let position = match call {
         Call::Find(..) | Call::FindOne(..) | Call::Update(..) => row_position(link, ctx),
         _ => caller_position(link, ctx),
