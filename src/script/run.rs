@@ -3631,7 +3631,11 @@ fn unknown_name(error: &str) -> Option<&str> {
 /// or SQL's `UPDATE …` or `DO UPDATE` (a rough test of its text: a false
 /// yes only costs a stack capture per row read and write).
 fn changes_rows_in_place(code: &str) -> bool {
-    code.contains("$inc") || code.to_ascii_lowercase().contains("update ")
+    code.contains("$inc")
+        || code
+            .as_bytes()
+            .windows(b"update ".len())
+            .any(|word| word.eq_ignore_ascii_case(b"update "))
 }
 
 /// The identifiers of `code`, its strings' and comments' text left out
