@@ -2219,3 +2219,133 @@ async function handle(req) {
         told.text
     );
 }
+
+/// The coupon a handler counts, then redeems: `SELECT count(*)` of its
+/// redemptions, `if (n >= 2) return 410`, `INSERT`.
+const COUPON: &str = "CREATE TABLE redemptions (id serial PRIMARY KEY, coupon text NOT NULL, \
+                      user_id int NOT NULL);";
+
+fn coupon_handler(coupon_counted: &str) -> String {
+    format!(
+        r#"const {{ Pool }} = require("pg");
+const pool = new Pool();
+async function handle(req) {{
+  const {{ rows }} = await pool.query("SELECT count(*)::int AS n FROM redemptions WHERE coupon = $1", ["{coupon_counted}"]);
+  if (rows[0].n >= 2) return {{ status: 410 }};
+  await pool.query("INSERT INTO redemptions (coupon, user_id) VALUES ($1, $2)", ["SPRING", req.user]);
+  return {{ status: 201 }};
+}}
+"#
+    )
+}
+
+fn skewed_requests(recording: &Recording) -> Vec<u32> {
+    recording
+        .violations
+        .iter()
+        .filter(|v| v.kind == interleave::debugger::ViolationKind::WriteSkew)
+        .map(|v| v.request)
+        .collect()
+}
+
+/// Three users redeem a coupon limited to two: each counts 0 at 20 ms,
+/// each inserts at 40 ms, and three rows land. #0's insert is the first
+/// commit since the reads; #1's and #2's land in what their counts had
+/// matched after #0's (and #1's) row did: write skew, twice. No
+/// uniqueness is broken and no row was changed, so before it was found
+/// nothing was told. Counting another coupon than the one inserted, or
+/// not using the count, is no check of what it inserts.
+#[test]
+fn a_count_checked_before_an_insert_is_write_skew() {
+    let racy = record_users(&coupon_handler("SPRING"), COUPON, 3);
+    assert_eq!(racy.metrics.db_writes, 3);
+    assert_eq!(skewed_requests(&racy), vec![1, 2]);
+    assert_eq!(lost_requests(&racy), Vec::<u32>::new());
+    let story = first_story(&racy);
+    assert_eq!(story.kind, interleave::explain::story::StoryKind::WriteSkew);
+    assert_eq!(
+        story.text,
+        "#1 read redemptions (line 4) at 20 ms; #0 inserted into it (line 6) at 40 ms; #1 \
+         inserted into it (line 6) at 40 ms on what it had read, which missed #0's row (the \
+         check and the insert are two steps, and nothing keeps others out between them)."
+    );
+    // Another coupon's count checks nothing this insert changes.
+    let other = record_users(&coupon_handler("WINTER"), COUPON, 3);
+    assert_eq!(other.metrics.db_writes, 3);
+    assert_eq!(skewed_requests(&other), Vec::<u32>::new());
+    // A count the code never looks at decides nothing.
+    let unused =
+        coupon_handler("SPRING").replace("  if (rows[0].n >= 2) return { status: 410 };\n", "");
+    assert_ne!(unused, coupon_handler("SPRING"));
+    assert_eq!(
+        skewed_requests(&record_users(&unused, COUPON, 3)),
+        Vec::<u32>::new()
+    );
+    // One user alone never races.
+    assert_eq!(
+        skewed_requests(&record_users(&coupon_handler("SPRING"), COUPON, 1)),
+        Vec::<u32>::new()
+    );
+}
+
+/// The same check in a READ COMMITTED transaction: the three count 0 at
+/// 40 ms and insert at 60 ms, unseen by each other until their commits at
+/// 80 ms; #1's and #2's commits publish rows their counts missed. It is
+/// told at the INSERT, and the fix locks the table after BEGIN (`FOR
+/// UPDATE` is refused beside an aggregate, and locks no row not there
+/// yet): two redemptions, the third request's count sees them and it
+/// answers 410. An advisory lock taken first, or SERIALIZABLE (which fails
+/// the third with 40001), leaves no skew.
+#[test]
+fn a_count_checked_in_a_transaction_is_write_skew_at_commit_and_the_table_lock_fixes_it() {
+    let code = r#"const { Pool } = require("pg");
+const pool = new Pool();
+async function handle(req) {
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    const { rows } = await client.query("SELECT count(*)::int AS n FROM redemptions WHERE coupon = $1", ["SPRING"]);
+    if (rows[0].n >= 2) {
+      await client.query("ROLLBACK");
+      return { status: 410 };
+    }
+    await client.query("INSERT INTO redemptions (coupon, user_id) VALUES ($1, $2)", ["SPRING", req.user]);
+    await client.query("COMMIT");
+  } finally {
+    client.release();
+  }
+}
+"#;
+    let racy = record_users(code, COUPON, 3);
+    assert_eq!(skewed_requests(&racy), vec![1, 2]);
+    let story = first_story(&racy);
+    assert_eq!(
+        story.text,
+        "#1 read redemptions (line 7) at 40 ms; #0 inserted into it (line 12) at 60 ms; #1 \
+         inserted into it (line 12) at 60 ms, committed (line 13) at 80 ms on what it had read, \
+         which missed #0's row (the check and the insert are two steps, and nothing keeps \
+         others out between them)."
+    );
+    let fix = interleave::explain::data_fix(&racy, &story).expect("a fix");
+    assert!(
+        fix.text.starts_with(
+            "LOCK TABLE redemptions IN SHARE ROW EXCLUSIVE MODE after the BEGIN on line 6"
+        ),
+        "{}",
+        fix.text
+    );
+    assert!(fix.text.contains("no write skew, 0 errors"), "{}", fix.text);
+    assert_eq!(fix.metrics.db_writes, 2);
+    let advisory = code.replace(
+        "    await client.query(\"BEGIN\");\n",
+        "    await client.query(\"BEGIN\");\n    await client.query(\"SELECT pg_advisory_xact_lock(42)\");\n",
+    );
+    assert_ne!(advisory, code);
+    let locked = record_users(&advisory, COUPON, 3);
+    assert_eq!(skewed_requests(&locked), Vec::<u32>::new());
+    assert_eq!(locked.metrics.db_writes, 2);
+    let serializable = code.replace("\"BEGIN\"", "\"BEGIN ISOLATION LEVEL SERIALIZABLE\"");
+    let refused = record_users(&serializable, COUPON, 3);
+    assert_eq!(skewed_requests(&refused), Vec::<u32>::new());
+    assert_eq!(refused.metrics.errors, 2);
+}

@@ -1534,6 +1534,34 @@ async function handle(req) {
     );
 }
 
+/// A count checked before an INSERT into what it counted (write skew):
+/// the same six events and the same 6 stale orders of 10, one request's
+/// count before the other's insert, and that insert before its own. The
+/// code that never looks at the count has none.
+#[test]
+fn explore_finds_write_skew_as_the_debugger_does() {
+    let schema = "CREATE TABLE redemptions (id serial PRIMARY KEY, coupon text NOT NULL);";
+    let limited = r#"const { Pool } = require("pg");
+const pool = new Pool();
+async function handle(req) {
+  const { rows } = await pool.query("SELECT count(*)::int AS n FROM redemptions WHERE coupon = 'A'");
+  if (rows[0].n >= 1) return;
+  await pool.query("INSERT INTO redemptions (coupon) VALUES ('A')");
+}"#;
+    let explore_sql = |code: &str| {
+        let (config, _) = source::parse("scenario=script&users=2&clicks=1").unwrap();
+        let mut options = ExploreOptions::new(vec![Check::LostUpdates]);
+        options.reduction = false;
+        explore(code, Some(schema), None, &config, None, &options).unwrap()
+    };
+    let racy = explore_sql(limited);
+    assert_eq!((racy.explored, racy.violating), (10, 6), "{racy:?}");
+    let unchecked = limited.replace("  if (rows[0].n >= 1) return;\n", "");
+    assert_ne!(unchecked, limited);
+    let logged = explore_sql(&unchecked);
+    assert_eq!((logged.explored, logged.violating), (10, 0), "{logged:?}");
+}
+
 /// The sliding-window limiter's check (ZCARD) then add (ZADD), two
 /// clicks: each request is an arrival, a trim that removes nothing, the
 /// count and the add. The naive search runs the 35 orders of those eight

@@ -26,6 +26,10 @@ pub enum ViolationKind {
     /// stale (found in its data); `in_place`: it changed the key in place
     /// (a count, `$inc`), acting on the stale read.
     LostUpdate { in_place: bool },
+    /// A script inserted into what its count or search of a table had
+    /// matched, after another request's row changed that answer (found in
+    /// its data): two requests each checked, then each inserted.
+    WriteSkew,
     /// A script's statement ran in the transaction block request
     /// `began_by` began (found as it landed: a `pool.query` took that
     /// request's connection with its block open).
@@ -40,6 +44,7 @@ impl ViolationKind {
             ViolationKind::ExtraDbRead => "extra DB read",
             ViolationKind::SecondHolder => "two holders",
             ViolationKind::LostUpdate { .. } => "lost update",
+            ViolationKind::WriteSkew => "write skew",
             ViolationKind::SharedTransaction { .. } => "shared transaction",
         }
     }
@@ -117,6 +122,7 @@ impl ViolationFinder {
                     kind: match harm {
                         DataHarm::DuplicateRow => ViolationKind::DuplicateRow,
                         DataHarm::LostUpdate { in_place } => ViolationKind::LostUpdate { in_place },
+                        DataHarm::WriteSkew => ViolationKind::WriteSkew,
                         DataHarm::SharedTransaction { began_by } => {
                             ViolationKind::SharedTransaction { began_by }
                         }

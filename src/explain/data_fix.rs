@@ -143,6 +143,16 @@ pub fn data_fix(recording: &Recording, story: &Story) -> Option<Fix> {
                 }))
                 .collect()
         }
+        // An insert into what a count or a search matched: FOR UPDATE
+        // locks no row that is not there yet; the table lock after BEGIN
+        // keeps the second transaction's count waiting until the first
+        // commits.
+        (StoryKind::WriteSkew, _) => {
+            let schema = script.schema.as_deref()?;
+            table_lock_fix(&script.code, schema, &table)
+                .into_iter()
+                .collect()
+        }
         (StoryKind::LostUpdate, _) => {
             let lines = read_line(recording, story, CACHE_READS).zip(act_line(recording, story));
             lines
@@ -1642,6 +1652,7 @@ fn outcome_text(kind: StoryKind, before: &Metrics, after: &Metrics) -> String {
     let mut parts = Vec::new();
     match kind {
         StoryKind::LostUpdate => parts.push("no lost update".to_string()),
+        StoryKind::WriteSkew => parts.push("no write skew".to_string()),
         StoryKind::SharedTransaction => parts.push("no shared transaction".to_string()),
         StoryKind::FailedRequest => {}
         _ => parts.push(format!(

@@ -46,7 +46,7 @@ pub fn shows(kind: StoryKind, seen: &Observation) -> bool {
         StoryKind::StaleAnswer => m.stale_served > 0,
         StoryKind::Timeout => m.timeouts > 0,
         StoryKind::Hung => m.hung > 0,
-        StoryKind::LostUpdate => seen.lost_updates > 0,
+        StoryKind::LostUpdate | StoryKind::WriteSkew => seen.lost_updates > 0,
         StoryKind::SharedTransaction => seen.shared_transactions > 0,
     }
 }

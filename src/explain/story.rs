@@ -24,6 +24,9 @@ pub enum StoryKind {
     TwoHolders,
     /// A write from a read another request's write had made stale.
     LostUpdate,
+    /// An insert into what a count or search had matched, after another
+    /// request's row changed that answer.
+    WriteSkew,
     /// A statement ran in the transaction another request began.
     SharedTransaction,
     /// The DB refused a write with an older fencing token.
@@ -59,6 +62,7 @@ impl StoryKind {
             StoryKind::Timeout => "timeout",
             StoryKind::Hung => "hung request",
             StoryKind::LostUpdate => "lost update",
+            StoryKind::WriteSkew => "write skew",
             StoryKind::SharedTransaction => "shared transaction",
             StoryKind::FailedRequest => "failed request",
         }
@@ -74,6 +78,7 @@ impl StoryKind {
                 | StoryKind::ExtraDbRead
                 | StoryKind::TwoHolders
                 | StoryKind::LostUpdate
+                | StoryKind::WriteSkew
                 | StoryKind::SharedTransaction
         )
     }
@@ -941,6 +946,7 @@ impl<'a> Reader<'a> {
                 ViolationKind::LostUpdate { in_place } => {
                     return self.lost_update(violation, in_place)
                 }
+                ViolationKind::WriteSkew => return self.write_skew(violation),
                 ViolationKind::SharedTransaction { began_by } => {
                     return self.shared_transaction(violation, began_by)
                 }
@@ -961,6 +967,7 @@ impl<'a> Reader<'a> {
                     ViolationKind::SecondHolder => e.what == What::Enter,
                     ViolationKind::DuplicateRow
                     | ViolationKind::LostUpdate { .. }
+                    | ViolationKind::WriteSkew
                     | ViolationKind::SharedTransaction { .. } => false,
                 }
         })?;
@@ -970,6 +977,7 @@ impl<'a> Reader<'a> {
             ViolationKind::SecondHolder => self.two_holders(index, violation),
             ViolationKind::DuplicateRow
             | ViolationKind::LostUpdate { .. }
+            | ViolationKind::WriteSkew
             | ViolationKind::SharedTransaction { .. } => return None,
         })
     }
@@ -1024,13 +1032,73 @@ impl<'a> Reader<'a> {
     /// it on what it had read).
     #[cfg(scripts)]
     fn lost_update(&self, violation: &Violation, in_place: bool) -> Option<Story> {
+        let (index, act) = self.data_act(violation)?;
+        let wrote = match in_place {
+            true => Wrote::InPlace,
+            false => Wrote::Over,
+        };
+        self.stale_write(violation, wrote, index, act)
+    }
+
+    /// A script's write skew: it counted or searched a table, another
+    /// request's row landed in what that matched, and it inserted there
+    /// on its answer. A transaction's is told at its INSERT, which its
+    /// COMMIT (where it was found) published.
+    #[cfg(scripts)]
+    fn write_skew(&self, violation: &Violation) -> Option<Story> {
+        let (index, act) = self.data_act(violation)?;
+        if act.what != What::Complete(OpKind::SqlCommit) {
+            return self.stale_write(violation, Wrote::Insert, index, act);
+        }
+        let later = violation.request;
+        let (insert, inserted) = self.last_before(index, |e| {
+            e.request == later && e.what == What::Complete(OpKind::SqlInsert)
+        })?;
+        let TraceKey::Data(table) = inserted.key else {
+            return None;
+        };
+        let at_insert = Violation {
+            key: table,
+            ..*violation
+        };
+        let mut story = self.stale_write(&at_insert, Wrote::Insert, insert, inserted)?;
+        let told = format!(
+            "#{later} inserted into it{} at {}",
+            self.line_of(insert),
+            ms(inserted.time)
+        );
+        let committed = format!(
+            "{told}, committed{} at {}",
+            self.line_of(index),
+            ms(act.time)
+        );
+        story.text = story.text.replacen(&told, &committed, 1);
+        Some(story)
+    }
+
+    /// The completion (or row lock grant) at which `violation` was found.
+    #[cfg(scripts)]
+    fn data_act(&self, violation: &Violation) -> Option<(usize, &TraceEvent)> {
         let data = TraceKey::Data(violation.key);
-        let (index, act) = self.events.iter().enumerate().find(|(_, e)| {
+        self.events.iter().enumerate().find(|(_, e)| {
             e.step == violation.step
                 && e.request == violation.request
                 && e.key == data
                 && matches!(e.what, What::Complete(_) | What::RowLockGrant)
-        })?;
+        })
+    }
+
+    /// The story of a write (the event at `index`) from a read another
+    /// request's write had made stale.
+    #[cfg(scripts)]
+    fn stale_write(
+        &self,
+        violation: &Violation,
+        wrote: Wrote,
+        index: usize,
+        act: &TraceEvent,
+    ) -> Option<Story> {
+        let data = TraceKey::Data(violation.key);
         let later = violation.request;
         let line = |i: usize| self.line_of(i);
         let read = self.last_before(index, |e| {
@@ -1062,13 +1130,22 @@ impl<'a> Reader<'a> {
                 )
         });
         let name = self.key_name(violation.key);
-        // A change in place (a count, `$inc`, a sorted set's or a list's)
-        // keeps every write: what is lost is the other's write from the
-        // check this one acted on.
         let text = match (read, other) {
             (Some((ri, r)), Some((oi, o))) => {
-                let (verb, ending) = match in_place {
-                    true => (
+                // A change in place (a count, `$inc`, a sorted set's or a
+                // list's) keeps every write: what is lost is the other's
+                // write from the check this one acted on; an insert's, the
+                // other's row.
+                let (verb, ending) = match wrote {
+                    Wrote::Over => (
+                        "wrote",
+                        format!(
+                            "from what it had read, so #{}'s update is lost (the read and the \
+                             write are two steps",
+                            o.request
+                        ),
+                    ),
+                    Wrote::InPlace => (
                         "changed",
                         format!(
                             "on what it had read, which missed #{}'s change (the check and the \
@@ -1076,11 +1153,11 @@ impl<'a> Reader<'a> {
                             o.request
                         ),
                     ),
-                    false => (
-                        "wrote",
+                    Wrote::Insert => (
+                        "inserted into",
                         format!(
-                            "from what it had read, so #{}'s update is lost (the read and the \
-                             write are two steps",
+                            "on what it had read, which missed #{}'s row (the check and the \
+                             insert are two steps",
                             o.request
                         ),
                     ),
@@ -1106,14 +1183,11 @@ impl<'a> Reader<'a> {
         let text = text + &self.shared_watch(index, later, data);
         let check = read.map(|(_, e)| e);
         let other = other.map(|(_, e)| e.request);
-        Some(data_story(
-            StoryKind::LostUpdate,
-            violation,
-            act,
-            check,
-            other,
-            text,
-        ))
+        let kind = match wrote {
+            Wrote::Insert => StoryKind::WriteSkew,
+            Wrote::Over | Wrote::InPlace => StoryKind::LostUpdate,
+        };
+        Some(data_story(kind, violation, act, check, other, text))
     }
 
     /// Why a lost update's `EXEC` (at `index`) ran although `later`
@@ -1449,6 +1523,15 @@ pub fn failed_request(recording: &Recording, request: u32, step: u32) -> Option<
 
 /// A story of harm found in a script's data: `other` wrote what `act`'s
 /// request (which read at `check`) then harmed; no lock was there to stop it.
+/// How a stale write wrote: over the key, in place, or a new row.
+#[cfg(scripts)]
+#[derive(Clone, Copy)]
+enum Wrote {
+    Over,
+    InPlace,
+    Insert,
+}
+
 #[cfg(scripts)]
 fn data_story(
     kind: StoryKind,

@@ -22,7 +22,7 @@ use crate::sim::Ctx;
 use crate::world::locks::SlotId;
 
 use super::mirror::Mirror;
-use super::sql::store::TxnId;
+use super::sql::store::{PredicateRead, TxnId};
 use super::sql::{Database, Plan};
 use super::world::{ScriptCache, Tables};
 
@@ -235,6 +235,11 @@ pub struct State {
     pub versions: HashMap<String, u64>,
     /// What each request last saw of a key (see [`Seen`]).
     pub seen: HashMap<(TaskId, String), Seen>,
+    /// Each request's last SELECT of each table, with where it was sent:
+    /// an insert into what it matched acts on its answer.
+    pub predicates: HashMap<(TaskId, String), (PredicateRead, Option<Position>)>,
+    /// Rows each request inserted and has not committed yet (by row key).
+    pub inserts: HashMap<(TaskId, String), ()>,
     /// Changes to any key so far, and the count when each key last
     /// changed.
     pub changes: u64,
@@ -311,6 +316,8 @@ impl Host {
             shared_transactions: 0,
             versions: HashMap::default(),
             seen: HashMap::default(),
+            predicates: HashMap::default(),
+            inserts: HashMap::default(),
             changes: 0,
             changed_at: HashMap::default(),
             db_reads: HashMap::default(),
@@ -482,6 +489,14 @@ impl Host {
     pub fn lost_update(&self, in_place: bool) {
         self.state.borrow_mut().lost_updates += 1;
         self.note_harm(DataHarm::LostUpdate { in_place });
+    }
+
+    /// A request inserted into what its count or search had matched, after
+    /// another's row changed that answer. Counted with the lost updates
+    /// (explore's `lost-updates` check: a write on a stale read).
+    pub fn write_skew(&self) {
+        self.state.borrow_mut().lost_updates += 1;
+        self.note_harm(DataHarm::WriteSkew);
     }
 
     /// Notes that the last trace event did `harm`.

@@ -462,7 +462,7 @@ impl ScriptRun {
         }
         let (requests, core) = planned(config, keep_trace);
         let host = Rc::new(Host::new(core, Rc::new(config.clone()), keep_trace));
-        host.row_positions.set(changes_rows_in_place(code));
+        host.row_positions.set(acts_on_rows(code));
         *host.mirror.borrow_mut() = mirror;
         if let Some(schema) = schema {
             let mut state = host.state.borrow_mut();
@@ -628,7 +628,7 @@ impl ScriptRun {
         let realms = realms.0;
         let code = realms.first().map(|realm| realm.code.clone());
         host.row_positions
-            .set(code.is_some_and(|code| changes_rows_in_place(&code)));
+            .set(code.is_some_and(|code| acts_on_rows(&code)));
         for realm in &realms {
             *realm.link.host.borrow_mut() = host.clone();
         }
@@ -1859,8 +1859,9 @@ impl ScriptRun {
         if request == NO_REQUEST {
             return;
         }
-        let key = |table: &str, index: usize| format!("\u{0}{table}\u{0}{index}");
+        let key = sql_row_key;
         let (mut lost, mut lost_in_place) = (false, false);
+        let skew;
         {
             let mut state = self.host.state.borrow_mut();
             let saw = |state: &mut State, table: &str, index, version, read| {
@@ -1894,6 +1895,7 @@ impl ScriptRun {
                         )
                 });
             }
+            skew = self.inserts_on_a_stale_answer(&mut state, request, &access, position);
             let written = access.overwritten.iter().chain(&access.changed);
             for (table, index, seq) in written.chain(&access.checked) {
                 saw(&mut state, table, *index, *seq, false);
@@ -1901,10 +1903,80 @@ impl ScriptRun {
             for (table, index, seq) in &access.committed {
                 saw(&mut state, table, *index, *seq, false);
             }
+            if let Some(read) = access.predicate {
+                state
+                    .predicates
+                    .insert((request, read.table.clone()), (read, position));
+            }
         }
         if lost || lost_in_place {
             self.host.lost_update(!lost);
         }
+        if skew {
+            self.host.write_skew();
+        }
+    }
+
+    /// Whether a row the request inserted, committed now (by its
+    /// autocommit `INSERT`, or by the `COMMIT` of its transaction), falls
+    /// in what its last SELECT of that table matched, after another
+    /// request's commit changed what that SELECT matches, and the code
+    /// used its answer in between (`if (rows[0].n >= 2) return`, `if
+    /// (rows.length) throw`): it acted on a count, a sum or an absence that
+    /// no longer held (a coupon redeemed past its limit, a room booked
+    /// twice with no constraint to refuse it: a phantom). Told once per
+    /// SELECT.
+    fn inserts_on_a_stale_answer(
+        &self,
+        state: &mut State,
+        request: TaskId,
+        access: &RowAccess,
+        position: Option<Position>,
+    ) -> bool {
+        for (table, index) in &access.inserted {
+            state
+                .inserts
+                .insert((request, sql_row_key(table, *index)), ());
+        }
+        for (table, index, _) in &access.committed {
+            if state
+                .inserts
+                .remove(&(request, sql_row_key(table, *index)))
+                .is_none()
+            {
+                continue;
+            }
+            let Some((read, read_at)) = state.predicates.get(&(request, table.clone())) else {
+                continue;
+            };
+            if !state.sql.row_matches(table, *index, read.filter.as_ref()) {
+                continue;
+            }
+            let this_commit = |i: usize| {
+                access
+                    .committed
+                    .iter()
+                    .any(|(t, j, _)| t == table && *j == i)
+            };
+            let missed = state
+                .sql
+                .predicate_changes(read)
+                .into_iter()
+                .any(|(i, seq)| {
+                    !this_commit(i)
+                        && state
+                            .seen
+                            .get(&(request, sql_row_key(table, i)))
+                            .is_none_or(|seen| seen.version < seq)
+                });
+            let mut answer = read.columns.clone();
+            answer.extend(["length".to_string(), "rowCount".to_string()]);
+            if missed && self.uses_between(state, *read_at, position, &answer) {
+                state.predicates.remove(&(request, table.clone()));
+                return true;
+            }
+        }
+        false
     }
 
     /// Whether the script's code between the read at `read` and the write
@@ -3627,15 +3699,24 @@ fn unknown_name(error: &str) -> Option<&str> {
         .map(|(name, _)| name)
 }
 
-/// Whether `code` may change a row in place: a `db.update` with `$inc`,
-/// or SQL's `UPDATE …` or `DO UPDATE` (a rough test of its text: a false
-/// yes only costs a stack capture per row read and write).
-fn changes_rows_in_place(code: &str) -> bool {
-    code.contains("$inc")
-        || code
-            .as_bytes()
-            .windows(b"update ".len())
-            .any(|word| word.eq_ignore_ascii_case(b"update "))
+/// An SQL table's row as a key of its own among those whose versions
+/// `State::seen` follows (beside `row_key`'s `db` rows).
+fn sql_row_key(table: &str, index: usize) -> String {
+    format!("\u{0}{table}\u{0}{index}")
+}
+
+/// Whether `code` may act on a row it read: change it in place (a
+/// `db.update` with `$inc`, SQL's `UPDATE …` or `DO UPDATE`) or insert
+/// into what a SELECT counted (`INSERT …`). A rough test of its text: a
+/// false yes only costs a stack capture per row read and write.
+fn acts_on_rows(code: &str) -> bool {
+    let bytes = code.as_bytes();
+    let word = |word: &[u8]| {
+        bytes
+            .windows(word.len())
+            .any(|found| found.eq_ignore_ascii_case(word))
+    };
+    code.contains("$inc") || word(b"update ") || word(b"insert ")
 }
 
 /// The identifiers of `code`, its strings' and comments' text left out

@@ -423,6 +423,23 @@ pub struct RowAccess {
     /// statement's own writes, a COMMIT's whole transaction's), with that
     /// commit's number.
     pub committed: Vec<(String, usize, u64)>,
+    /// A SELECT of one table: what its WHERE asked, as of which commit.
+    pub predicate: Option<PredicateRead>,
+    /// Rows an INSERT added (committed or not), by table and slot.
+    pub inserted: Vec<(String, usize)>,
+}
+
+/// What a SELECT of one table asked: its WHERE (its parameters bound),
+/// the last commit its snapshot saw, and the columns it answered with.
+/// A later insert into what it matched, after another commit changed
+/// what it matches, acted on an answer that was no longer true
+/// (`Database::predicate_changes`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PredicateRead {
+    pub table: String,
+    pub filter: Option<Expr>,
+    pub as_of: u64,
+    pub columns: Vec<String>,
 }
 
 /// How an UPDATE (or an upsert's `DO UPDATE`) writes the rows it found.
@@ -1175,6 +1192,59 @@ impl Database {
     /// What the last statement read, wrote and committed.
     pub fn take_access(&mut self) -> RowAccess {
         std::mem::take(&mut self.access)
+    }
+
+    /// The commits after `read`'s that changed what its WHERE matches: a
+    /// version of a row that matches it, or that replaced one that did,
+    /// as (slot, commit).
+    pub fn predicate_changes(&self, read: &PredicateRead) -> Vec<(usize, u64)> {
+        let Some(table) = self.tables.get(&read.table) else {
+            return Vec::new();
+        };
+        let ctx = self.plain_context(&read.table);
+        let hit = |row: Option<&Row>| {
+            row.is_some_and(|row| pass(read.filter.as_ref(), row, &ctx).unwrap_or(false))
+        };
+        let mut changes = Vec::new();
+        for (index, slot) in table.slots.iter().enumerate() {
+            for (k, version) in slot.versions.iter().enumerate() {
+                let before = k.checked_sub(1).and_then(|k| slot.versions[k].row.as_ref());
+                if version.seq > read.as_of && (hit(version.row.as_ref()) || hit(before)) {
+                    changes.push((index, version.seq));
+                }
+            }
+        }
+        changes
+    }
+
+    /// Whether the row in slot `index` of `table`, as its writer has it
+    /// (an insert not committed yet included), matches `filter`.
+    pub fn row_matches(&self, table: &str, index: usize, filter: Option<&Expr>) -> bool {
+        let Some(slot) = self.tables.get(table).and_then(|t| t.slots.get(index)) else {
+            return false;
+        };
+        let row = match &slot.pending {
+            Some((_, row)) => row.as_ref(),
+            None => slot.latest(),
+        };
+        let ctx = self.plain_context(table);
+        row.is_some_and(|row| pass(filter, row, &ctx).unwrap_or(false))
+    }
+
+    /// What an expression over `table` knows outside any transaction: the
+    /// clock and the column types (a UUID it draws comes from a copy of
+    /// the counter).
+    fn plain_context(&self, table: &str) -> Context {
+        let types = (self.tables.get(table).into_iter())
+            .flat_map(|table| &table.schema.columns)
+            .map(|c| (c.name.clone(), c.ty))
+            .collect();
+        Context {
+            now_ms: self.now_ms,
+            types,
+            uuids: self.uuids.clone(),
+            ..Context::default()
+        }
     }
 
     /// The plan to run again when the statement that just waited may go
@@ -2279,6 +2349,9 @@ impl Database {
             // The new version goes after every row in the heap.
             slot.pending_place = place;
             table_ref.next_place += 1;
+            if slot.versions.is_empty() && slot.pending.is_none() {
+                self.access.inserted.push((table.to_string(), index));
+            }
         }
         slot.pending = Some((id, row));
         self.hold(id, table, index);
@@ -2383,6 +2456,7 @@ impl Database {
                 .iter()
                 .map(|&index| (name.clone(), index, slots[index].latest_seq()))
                 .collect();
+            self.access.predicate = Some(predicate_read(name, select, snapshot, &fields));
             return Ok(Reply {
                 command: "SELECT",
                 row_count: Some(rows.len() as u64),
@@ -2448,6 +2522,7 @@ impl Database {
             .map(|&index| (name.clone(), index, slots[index].latest_seq()))
             .collect();
         self.access.read = read;
+        self.access.predicate = Some(predicate_read(name, select, snapshot, &fields));
         if select.locks() {
             for &index in &found {
                 self.lock_row(id, name, index, select.for_update);
@@ -3862,6 +3937,20 @@ fn outer_names(
 /// Every column `e` reads exists (`analysis::expression`).
 fn check_columns(schema: &TableSchema, e: Option<&Expr>) -> Result<(), Stop> {
     analysis::expression(schema, e).map_err(Stop::Fail)
+}
+
+fn predicate_read(
+    table: &str,
+    select: &Select,
+    as_of: u64,
+    fields: &[(String, u32)],
+) -> PredicateRead {
+    PredicateRead {
+        table: table.to_string(),
+        filter: select.filter.clone(),
+        as_of,
+        columns: fields.iter().map(|(name, _)| name.clone()).collect(),
+    }
 }
 
 fn pass(filter: Option<&Expr>, row: &Row, ctx: &Context) -> Result<bool, SqlError> {

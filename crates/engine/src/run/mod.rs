@@ -136,6 +136,11 @@ pub enum DataHarm {
     /// write was a change in place (a count, `$inc`, a push), which keeps
     /// the other's write; what it lost is the check made on the read.
     LostUpdate { in_place: bool },
+    /// An insert into what the request's count or search of the table
+    /// had matched, after another request's commit changed what it
+    /// matches (a coupon redeemed past its limit, a room booked twice):
+    /// the check it made on that answer no longer held.
+    WriteSkew,
     /// A statement that ran in a transaction block another request began
     /// (request `began_by`): its connection came back to the pool with the
     /// block open, and a `pool.query` took it.
