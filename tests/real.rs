@@ -702,6 +702,62 @@ exports.handle = async function (req) {
     }
 }
 
+/// Write skew: a coupon limited to two, counted and then redeemed by
+/// three users at once. In autocommit and in a READ COMMITTED
+/// transaction, real PostgreSQL keeps three redemptions as the model
+/// does; with the fix explain offers in the transaction (the table locked
+/// after BEGIN), two, and the third request's count sees them.
+#[test]
+fn a_coupon_redeemed_past_its_limit_agrees_with_real_postgres() {
+    let schema =
+        "CREATE TABLE redemptions (id serial PRIMARY KEY, coupon text NOT NULL, user_id int NOT NULL);\n";
+    let autocommit = r#"const { Pool } = require("pg");
+const pool = new Pool();
+exports.handle = async function (req) {
+  const { rows } = await pool.query("SELECT count(*)::int AS n FROM redemptions WHERE coupon = $1", ["SPRING"]);
+  if (rows[0].n >= 2) return { status: 410 };
+  await pool.query("INSERT INTO redemptions (coupon, user_id) VALUES ($1, $2)", ["SPRING", req.user]);
+};
+"#;
+    let transaction = r#"const { Pool } = require("pg");
+const pool = new Pool();
+exports.handle = async function (req) {
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    const { rows } = await client.query("SELECT count(*)::int AS n FROM redemptions WHERE coupon = $1", ["SPRING"]);
+    if (rows[0].n >= 2) {
+      await client.query("ROLLBACK");
+      return { status: 410 };
+    }
+    await client.query("INSERT INTO redemptions (coupon, user_id) VALUES ($1, $2)", ["SPRING", req.user]);
+    await client.query("COMMIT");
+  } finally {
+    client.release();
+  }
+};
+"#;
+    let locked = transaction.replace(
+        "    await client.query(\"BEGIN\");\n",
+        "    await client.query(\"BEGIN\");\n    await client.query(\"LOCK TABLE redemptions IN SHARE \
+         ROW EXCLUSIVE MODE\");\n",
+    );
+    assert_ne!(locked, transaction);
+    let fragment = "v=1&scenario=script&users=3&clicks=1";
+    for (code, redeemed) in [(autocommit, 3), (transaction, 3), (locked.as_str(), 2)] {
+        let Some(report) = play_script(code, Some(schema), fragment, 2) else {
+            return;
+        };
+        assert_every_call_agrees(&report);
+        assert_eq!(report.simulation["errors"], 0);
+        for trial in &report.trials {
+            assert_eq!(trial.metrics["errors"], 0);
+            let table = &trial.tables[0];
+            assert_eq!((table.simulation_rows, table.real_rows), (redeemed, redeemed));
+        }
+    }
+}
+
 #[test]
 fn explores_counterexample_replays_on_real_postgres() {
     // 50 ms apart, the second click finds the first one's row: no race in
