@@ -743,8 +743,35 @@ exports.handle = async function (req) {
          ROW EXCLUSIVE MODE\");\n",
     );
     assert_ne!(locked, transaction);
+    // Explain's fix of the autocommit code: its lines in that transaction.
+    let wrapped = autocommit.replace(
+        r#"  const { rows } = await pool.query("SELECT count(*)::int AS n FROM redemptions WHERE coupon = $1", ["SPRING"]);
+  if (rows[0].n >= 2) return { status: 410 };
+  await pool.query("INSERT INTO redemptions (coupon, user_id) VALUES ($1, $2)", ["SPRING", req.user]);
+"#,
+        r#"  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    await client.query("LOCK TABLE redemptions IN SHARE ROW EXCLUSIVE MODE");
+    const { rows } = await client.query("SELECT count(*)::int AS n FROM redemptions WHERE coupon = $1", ["SPRING"]);
+    if (rows[0].n >= 2) return { status: 410 };
+    await client.query("INSERT INTO redemptions (coupon, user_id) VALUES ($1, $2)", ["SPRING", req.user]);
+    await client.query("COMMIT");
+  } finally {
+    await client.query("ROLLBACK");
+    client.release();
+  }
+"#,
+    );
+    assert_ne!(wrapped, autocommit);
     let fragment = "v=1&scenario=script&users=3&clicks=1";
-    for (code, redeemed) in [(autocommit, 3), (transaction, 3), (locked.as_str(), 2)] {
+    let cases = [
+        (autocommit, 3),
+        (transaction, 3),
+        (locked.as_str(), 2),
+        (wrapped.as_str(), 2),
+    ];
+    for (code, redeemed) in cases {
         let Some(report) = play_script(code, Some(schema), fragment, 2) else {
             return;
         };
@@ -753,7 +780,10 @@ exports.handle = async function (req) {
         for trial in &report.trials {
             assert_eq!(trial.metrics["errors"], 0);
             let table = &trial.tables[0];
-            assert_eq!((table.simulation_rows, table.real_rows), (redeemed, redeemed));
+            assert_eq!(
+                (table.simulation_rows, table.real_rows),
+                (redeemed, redeemed)
+            );
         }
     }
 }

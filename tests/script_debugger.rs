@@ -2269,6 +2269,34 @@ fn a_count_checked_before_an_insert_is_write_skew() {
          inserted into it (line 6) at 40 ms on what it had read, which missed #0's row (the \
          check and the insert are two steps, and nothing keeps others out between them)."
     );
+    // The fix: the lines from the count to the insert in one transaction
+    // that locks the table first; two redemptions, the third answers 410.
+    let fix = interleave::explain::data_fix(&racy, &story).expect("a fix");
+    assert!(
+        fix.text.starts_with(
+            "lines 4 to 6 in one transaction on a client of their own, with LOCK TABLE \
+             redemptions IN SHARE ROW EXCLUSIVE MODE first"
+        ),
+        "{}",
+        fix.text
+    );
+    assert!(fix.text.contains("no write skew, 0 errors"), "{}", fix.text);
+    assert_eq!(fix.metrics.db_writes, 2);
+    assert_eq!(
+        fix.value,
+        r#"  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    await client.query("LOCK TABLE redemptions IN SHARE ROW EXCLUSIVE MODE");
+    const { rows } = await client.query("SELECT count(*)::int AS n FROM redemptions WHERE coupon = $1", ["SPRING"]);
+    if (rows[0].n >= 2) return { status: 410 };
+    await client.query("INSERT INTO redemptions (coupon, user_id) VALUES ($1, $2)", ["SPRING", req.user]);
+    await client.query("COMMIT");
+  } finally {
+    await client.query("ROLLBACK"); // ends what a return or a throw left open; after COMMIT, a no-op
+    client.release();
+  }"#
+    );
     // Another coupon's count checks nothing this insert changes.
     let other = record_users(&coupon_handler("WINTER"), COUPON, 3);
     assert_eq!(other.metrics.db_writes, 3);

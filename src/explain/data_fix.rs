@@ -146,11 +146,20 @@ pub fn data_fix(recording: &Recording, story: &Story) -> Option<Fix> {
         // An insert into what a count or a search matched: FOR UPDATE
         // locks no row that is not there yet; the table lock after BEGIN
         // keeps the second transaction's count waiting until the first
-        // commits.
+        // commits. Code in autocommit gets that transaction, around the
+        // lines from the count to the insert.
         (StoryKind::WriteSkew, _) => {
             let schema = script.schema.as_deref()?;
+            let in_transactions = literals(&script.code).iter().any(Literal::is_begin);
+            let lines = read_line(recording, story, SQL_READS).zip(act_line(recording, story));
+            let autocommit = lines
+                .filter(|_| !in_transactions)
+                .and_then(|(read, write)| {
+                    sql_transaction_fix(&script.code, schema, &table, read, write)
+                });
             table_lock_fix(&script.code, schema, &table)
                 .into_iter()
+                .chain(autocommit)
                 .collect()
         }
         (StoryKind::LostUpdate, _) => {
@@ -1163,23 +1172,7 @@ fn cache_lock_fix(code: &str, schema: Option<&str>, read: u32, write: u32) -> Op
     if !(ioredis || node_redis || memjs) || code.contains("lockToken") || write < read {
         return None;
     }
-    let lines: Vec<&str> = code.lines().collect();
-    let (first, last) = (read as usize - 1, write as usize - 1);
-    let wrapped = lines.get(first..=last)?;
-    let indent = |line: &str| line.len() - line.trim_start().len();
-    let ind = &wrapped[0][..indent(wrapped[0])];
-    let braces = |lines: &[&str]| -> i64 {
-        let count = |c: char| match c {
-            '{' => 1,
-            '}' => -1,
-            _ => 0,
-        };
-        lines.iter().flat_map(|line| line.chars()).map(count).sum()
-    };
-    if indent(wrapped[wrapped.len() - 1]) != ind.len() || braces(wrapped) != 0 {
-        return None;
-    }
-    let (client, key) = get_call(wrapped[0])?;
+    let (client, key) = get_call(code.lines().nth(read as usize - 1)?)?;
     let quoted = ['\'', '"', '`'].iter().find_map(|&q| key.strip_prefix(q));
     let lock_key = match quoted {
         Some(rest) => format!("{}lock:{rest}", &key[..1]),
@@ -1206,85 +1199,28 @@ fn cache_lock_fix(code: &str, schema: Option<&str>, read: u32, write: u32) -> Op
             format!("{client}.delete({lock_key})"),
         )
     };
-    // The rest of the block: the lines after the write, up to the first
-    // that is indented less than the wrapped ones.
-    let after: Vec<&str> = lines[last + 1..]
-        .iter()
-        .take_while(|line| line.trim().is_empty() || indent(line) >= ind.len())
-        .copied()
-        .collect();
-    // The names the lines declare at their own level that the code after
-    // them uses: a try block would hide them, so they are declared before
-    // it and assigned in it; a declaration that cannot be split that way
-    // keeps the lock to the end of the block instead. Either way the
-    // release is in a finally, so an early return or a throw releases it.
-    let used_after = |line: &str| {
-        declared(&[line])
-            .iter()
-            .any(|name| after.iter().any(|line| has_word(line, name)))
-    };
-    let mut hoisted = Vec::new();
-    let mut body: Vec<String> = Vec::new();
-    let mut whole_block = false;
-    for line in wrapped {
-        if indent(line) != ind.len() || !used_after(line) {
-            body.push(line.to_string());
-            continue;
-        }
-        match hoist(&line[ind.len()..]) {
-            Some((name, assignment)) => {
-                hoisted.push(name);
-                if let Some(assignment) = assignment {
-                    body.push(format!("{ind}{assignment}"));
-                }
-            }
-            None => whole_block = true,
-        }
-    }
-    let held = match whole_block {
-        false => 0,
-        true => {
-            // The block's end: its last line that is not blank.
-            let end = after
-                .iter()
-                .rposition(|line| !line.trim().is_empty())
-                .map_or(0, |i| i + 1);
-            if braces(&after) != 0 {
-                return None;
-            }
-            hoisted.clear();
-            body = wrapped.iter().map(|line| line.to_string()).collect();
-            body.extend(after[..end].iter().map(|line| line.to_string()));
-            end
-        }
-    };
-    let mut out = Vec::new();
-    if !hoisted.is_empty() {
-        out.push(format!("{ind}let {};", hoisted.join(", ")));
-    }
-    out.extend([
-        format!("{ind}const lockToken = Math.random().toString(36).slice(2);"),
-        format!("{ind}while ({wait}) {{"),
-        format!("{ind}  await new Promise((resolve) => setTimeout(resolve, 10));"),
-        format!("{ind}}}"),
-        format!("{ind}try {{"),
-    ]);
-    out.extend(body.iter().map(|line| match line.trim().is_empty() {
-        true => String::new(),
-        false => format!("  {line}"),
-    }));
-    out.push(format!("{ind}}} finally {{"));
-    out.push(format!("{ind}  await {release};"));
-    out.push(format!("{ind}}}"));
-    let mut edited: Vec<String> = lines[..first].iter().map(|l| l.to_string()).collect();
-    edited.extend(out.iter().cloned());
-    edited.extend(lines[last + 1 + held..].iter().map(|l| l.to_string()));
-    let mut code = edited.join("\n");
-    code.push('\n');
-    Some(Candidate {
+    let wrapped = wrap_lines(
         code,
+        read,
+        write,
+        Wrapping {
+            setup: vec![
+                "const lockToken = Math.random().toString(36).slice(2);".to_string(),
+                format!("while ({wait}) {{"),
+                "  await new Promise((resolve) => setTimeout(resolve, 10));".to_string(),
+                "}".to_string(),
+            ],
+            opening: Vec::new(),
+            rewrite: &|line| line.to_string(),
+            closing: Vec::new(),
+            finally: vec![format!("await {release};")],
+        },
+    )?;
+    let note = wrapped.held_note("lock");
+    Some(Candidate {
+        code: wrapped.code,
         schema: schema.map(str::to_string),
-        paste: out.join("\n"),
+        paste: wrapped.paste,
         meaning: format!(
             "lines {read} to {write} under a {}{}",
             match memjs {
@@ -1298,19 +1234,226 @@ fn cache_lock_fix(code: &str, schema: Option<&str>, read: u32, write: u32) -> Op
                      a holder that outlives the expiry deletes the next one's lock)"
                 }
             },
-            match (held > 0, hoisted.is_empty()) {
-                (true, _) => {
-                    " and held to the end of the block, whose code uses the names these lines \
-                     declare"
-                }
-                (false, false) => {
-                    "; the names these lines declare for the code after them are declared before \
-                     the lock"
-                }
-                (false, true) => "",
-            }
+            note
         ),
         may_fail: false,
+    })
+}
+
+/// The lines from a count or search (`read`) to the insert (`write`),
+/// sent through a pool in autocommit, as one transaction on a client of
+/// their own that locks `table` first (`LOCK TABLE … IN SHARE ROW
+/// EXCLUSIVE MODE`, which excludes itself and every writer and lets plain
+/// reads through): a second request's count waits for the first's commit
+/// and sees its row. Each `POOL.query(` of the lines goes to the client;
+/// `COMMIT` follows the insert; a `finally` sends `ROLLBACK` (which ends
+/// the transaction an early return or a throw left open, and is a no-op
+/// after the COMMIT) and releases the client.
+fn sql_transaction_fix(
+    code: &str,
+    schema: &str,
+    table: &str,
+    read: u32,
+    write: u32,
+) -> Option<Candidate> {
+    if write < read {
+        return None;
+    }
+    let first = code.lines().nth(read as usize - 1)?;
+    let at = first.find(".query(")?;
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    let pool_start = first[..at]
+        .rfind(|c: char| !is_ident(c))
+        .map_or(0, |i| i + 1);
+    let pool = &first[pool_start..at];
+    if pool.is_empty() {
+        return None;
+    }
+    let client = ["client", "txClient", "lockedClient"]
+        .into_iter()
+        .find(|name| !has_word(code, name))?;
+    let pool_query = format!("{pool}.query(");
+    let client_query = format!("{client}.query(");
+    let rewrite = |line: &str| line.replace(&pool_query, &client_query);
+    let statement = format!("LOCK TABLE {table} IN SHARE ROW EXCLUSIVE MODE");
+    let wrapped = wrap_lines(
+        code,
+        read,
+        write,
+        Wrapping {
+            setup: vec![format!("const {client} = await {pool}.connect();")],
+            opening: vec![
+                format!("await {client}.query(\"BEGIN\");"),
+                format!("await {client}.query(\"{statement}\");"),
+            ],
+            rewrite: &rewrite,
+            closing: vec![format!("await {client}.query(\"COMMIT\");")],
+            finally: vec![
+                format!(
+                    "await {client}.query(\"ROLLBACK\"); // ends what a return or a throw left \
+                     open; after COMMIT, a no-op"
+                ),
+                format!("{client}.release();"),
+            ],
+        },
+    )?;
+    let note = wrapped.held_note("transaction");
+    Some(Candidate {
+        code: wrapped.code,
+        schema: Some(schema.to_string()),
+        paste: wrapped.paste,
+        meaning: format!(
+            "lines {read} to {write} in one transaction on a client of their own, with {statement} \
+             first: a second request's count waits at its LOCK until the first commits, so it \
+             sees the first's row{}",
+            note
+        ),
+        may_fail: false,
+    })
+}
+
+/// How `wrap_lines` wraps a block's lines: `setup` before the `try`,
+/// `opening` at its start, each line through `rewrite`, `closing` after
+/// the last of them, `finally` in the `finally` (lines without the
+/// block's indent).
+struct Wrapping<'a> {
+    setup: Vec<String>,
+    opening: Vec<String>,
+    rewrite: &'a dyn Fn(&str) -> String,
+    closing: Vec<String>,
+    finally: Vec<String>,
+}
+
+/// The code with the lines wrapped, and the lines to paste.
+struct Wrapped {
+    code: String,
+    paste: String,
+    /// The `try` runs to the end of the block (names the lines declare
+    /// for the code after them could not be declared before it).
+    whole_block: bool,
+    /// Names the lines declare for the code after them are declared
+    /// before the `try`.
+    hoisted: bool,
+}
+
+impl Wrapped {
+    /// What the meaning adds about where the `try` ends.
+    fn held_note(&self, what: &str) -> String {
+        match (self.whole_block, self.hoisted) {
+            (true, _) => " and held to the end of the block, whose code uses the names these \
+                           lines declare"
+                .to_string(),
+            (false, true) => format!(
+                "; the names these lines declare for the code after them are declared before \
+                 the {what}"
+            ),
+            (false, false) => String::new(),
+        }
+    }
+}
+
+/// Lines `read` to `write` of one block (same indentation, balanced
+/// braces) in a `try` with a `finally` (so an early `return` or a throw
+/// runs it too). A name they declare for the code after them is declared
+/// before the `try` (`let name;`) and assigned in it; where that cannot be
+/// done (a destructuring over several lines), the `try` runs to the end
+/// of the block.
+fn wrap_lines(code: &str, read: u32, write: u32, wrapping: Wrapping) -> Option<Wrapped> {
+    let lines: Vec<&str> = code.lines().collect();
+    let (first, last) = (read as usize - 1, write as usize - 1);
+    let wrapped = lines.get(first..=last)?;
+    let indent = |line: &str| line.len() - line.trim_start().len();
+    let ind = &wrapped[0][..indent(wrapped[0])];
+    let braces = |lines: &[&str]| -> i64 {
+        let count = |c: char| match c {
+            '{' => 1,
+            '}' => -1,
+            _ => 0,
+        };
+        lines.iter().flat_map(|line| line.chars()).map(count).sum()
+    };
+    if indent(wrapped[wrapped.len() - 1]) != ind.len() || braces(wrapped) != 0 {
+        return None;
+    }
+    // The rest of the block: the lines after the write, up to the first
+    // that is indented less than the wrapped ones.
+    let after: Vec<&str> = lines[last + 1..]
+        .iter()
+        .take_while(|line| line.trim().is_empty() || indent(line) >= ind.len())
+        .copied()
+        .collect();
+    let used_after = |line: &str| {
+        declared(&[line])
+            .iter()
+            .any(|name| after.iter().any(|line| has_word(line, name)))
+    };
+    let mut hoisted = Vec::new();
+    let mut body: Vec<String> = Vec::new();
+    let mut whole_block = false;
+    for line in wrapped {
+        if indent(line) != ind.len() || !used_after(line) {
+            body.push((wrapping.rewrite)(line));
+            continue;
+        }
+        match hoist(&line[ind.len()..]) {
+            Some((name, assignment)) => {
+                hoisted.push(name);
+                if let Some(assignment) = assignment {
+                    body.push((wrapping.rewrite)(&format!("{ind}{assignment}")));
+                }
+            }
+            None => whole_block = true,
+        }
+    }
+    let closing = wrapping.closing.iter().map(|line| format!("{ind}{line}"));
+    let held = match whole_block {
+        false => {
+            body.extend(closing);
+            0
+        }
+        true => {
+            // The block's end: its last line that is not blank.
+            let end = after
+                .iter()
+                .rposition(|line| !line.trim().is_empty())
+                .map_or(0, |i| i + 1);
+            if braces(&after) != 0 {
+                return None;
+            }
+            hoisted.clear();
+            body = wrapped
+                .iter()
+                .map(|line| (wrapping.rewrite)(line))
+                .collect();
+            body.extend(closing);
+            body.extend(after[..end].iter().map(|line| (wrapping.rewrite)(line)));
+            end
+        }
+    };
+    let mut out = Vec::new();
+    if !hoisted.is_empty() {
+        out.push(format!("{ind}let {};", hoisted.join(", ")));
+    }
+    out.extend(wrapping.setup.iter().map(|line| format!("{ind}{line}")));
+    out.push(format!("{ind}try {{"));
+    out.extend(wrapping.opening.iter().map(|line| format!("{ind}  {line}")));
+    out.extend(body.iter().map(|line| match line.trim().is_empty() {
+        true => String::new(),
+        false => format!("  {line}"),
+    }));
+    out.push(format!("{ind}}} finally {{"));
+    out.extend(wrapping.finally.iter().map(|line| format!("{ind}  {line}")));
+    out.push(format!("{ind}}}"));
+    let mut edited: Vec<String> = lines[..first].iter().map(|l| l.to_string()).collect();
+    edited.extend(out.iter().cloned());
+    edited.extend(lines[last + 1 + held..].iter().map(|l| l.to_string()));
+    let mut code = edited.join("\n");
+    code.push('\n');
+    Some(Wrapped {
+        code,
+        paste: out.join("\n"),
+        whole_block,
+        hoisted: !hoisted.is_empty(),
     })
 }
 
