@@ -2377,3 +2377,52 @@ async function handle(req) {
     assert_eq!(skewed_requests(&refused), Vec::<u32>::new());
     assert_eq!(refused.metrics.errors, 2);
 }
+
+/// The last admin: three admins each demote themselves unless they are
+/// the last one (`SELECT count(*)`, then an `UPDATE` of the request's own
+/// row). Each counts 3 at 20 ms and each writes its own row at 40 ms, so
+/// no row another request changed is written (no lost update), yet none
+/// is left: #1's and #2's updates land in what their counts matched after
+/// #0's update changed it. A `DELETE` is told as one. The fix runs the
+/// lines in one transaction that locks the table first: one admin stays.
+#[test]
+fn a_count_checked_before_an_update_or_a_delete_is_write_skew() {
+    let schema = "CREATE TABLE members (id int PRIMARY KEY, role text NOT NULL);\n\
+                  INSERT INTO members VALUES (1, 'admin'), (2, 'admin'), (3, 'admin');";
+    let demote = r#"const { Pool } = require("pg");
+const pool = new Pool();
+async function handle(req) {
+  const { rows } = await pool.query("SELECT count(*)::int AS admins FROM members WHERE role = 'admin'");
+  if (rows[0].admins <= 1) return { status: 409 };
+  await pool.query("UPDATE members SET role = 'member' WHERE id = $1", [req.user + 1]);
+}
+"#;
+    let racy = record_users(demote, schema, 3);
+    assert_eq!(skewed_requests(&racy), vec![1, 2]);
+    assert_eq!(lost_requests(&racy), Vec::<u32>::new());
+    let story = first_story(&racy);
+    assert_eq!(
+        story.text,
+        "#1 read members (line 4) at 20 ms; #0 updated it (line 6) at 40 ms; #1 updated it (line \
+         6) at 40 ms on what it had read, which missed #0's update (the check and the update are \
+         two steps, and nothing keeps others out between them)."
+    );
+    let fix = interleave::explain::data_fix(&racy, &story).expect("a fix");
+    assert!(fix.text.contains("no write skew, 0 errors"), "{}", fix.text);
+    // Two demotions; the third request's count finds one admin and stops.
+    assert_eq!(fix.metrics.db_writes, 2);
+    let remove = demote.replace(
+        "UPDATE members SET role = 'member' WHERE id = $1",
+        "DELETE FROM members WHERE id = $1",
+    );
+    assert_ne!(remove, demote);
+    let removed = record_users(&remove, schema, 3);
+    assert_eq!(skewed_requests(&removed), vec![1, 2]);
+    assert!(
+        first_story(&removed)
+            .text
+            .contains("#0 deleted from it (line 6) at 40 ms; #1 deleted from it (line 6)"),
+        "{}",
+        first_story(&removed).text
+    );
+}

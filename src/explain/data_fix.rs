@@ -1304,8 +1304,8 @@ fn sql_transaction_fix(
         paste: wrapped.paste,
         meaning: format!(
             "lines {read} to {write} in one transaction on a client of their own, with {statement} \
-             first: a second request's count waits at its LOCK until the first commits, so it \
-             sees the first's row{}",
+             first: a second request's check waits at its LOCK until the first commits, so it \
+             sees what the first wrote{}",
             note
         ),
         may_fail: false,

@@ -1041,31 +1041,36 @@ impl<'a> Reader<'a> {
     }
 
     /// A script's write skew: it counted or searched a table, another
-    /// request's row landed in what that matched, and it inserted there
-    /// on its answer. A transaction's is told at its INSERT, which its
-    /// COMMIT (where it was found) published.
+    /// request's write changed what that matched, and it wrote there on
+    /// its answer. A transaction's is told at its last write before the
+    /// COMMIT (where it was found), which that COMMIT published.
     #[cfg(scripts)]
     fn write_skew(&self, violation: &Violation) -> Option<Story> {
         let (index, act) = self.data_act(violation)?;
         if act.what != What::Complete(OpKind::SqlCommit) {
-            return self.stale_write(violation, Wrote::Insert, index, act);
+            return self.stale_write(violation, Wrote::Skew, index, act);
         }
         let later = violation.request;
-        let (insert, inserted) = self.last_before(index, |e| {
-            e.request == later && e.what == What::Complete(OpKind::SqlInsert)
+        let (write, wrote) = self.last_before(index, |e| {
+            e.request == later
+                && matches!(
+                    e.what,
+                    What::Complete(OpKind::SqlInsert | OpKind::SqlUpdate | OpKind::SqlDelete)
+                )
         })?;
-        let TraceKey::Data(table) = inserted.key else {
+        let TraceKey::Data(table) = wrote.key else {
             return None;
         };
-        let at_insert = Violation {
+        let at_write = Violation {
             key: table,
             ..*violation
         };
-        let mut story = self.stale_write(&at_insert, Wrote::Insert, insert, inserted)?;
+        let mut story = self.stale_write(&at_write, Wrote::Skew, write, wrote)?;
         let told = format!(
-            "#{later} inserted into it{} at {}",
-            self.line_of(insert),
-            ms(inserted.time)
+            "#{later} {} it{} at {}",
+            skewed(wrote).0,
+            self.line_of(write),
+            ms(wrote.time)
         );
         let committed = format!(
             "{told}, committed{} at {}",
@@ -1153,18 +1158,24 @@ impl<'a> Reader<'a> {
                             o.request
                         ),
                     ),
-                    Wrote::Insert => (
-                        "inserted into",
+                    Wrote::Skew => (
+                        skewed(act).0,
                         format!(
-                            "on what it had read, which missed #{}'s row (the check and the \
-                             insert are two steps",
-                            o.request
+                            "on what it had read, which missed #{}'s {} (the check and the \
+                             {} are two steps",
+                            o.request,
+                            skewed(o).1,
+                            skewed(act).2
                         ),
                     ),
                 };
+                let other_verb = match wrote {
+                    Wrote::Skew => skewed(o).0,
+                    Wrote::Over | Wrote::InPlace => verb,
+                };
                 format!(
-                    "#{later} read {name}{} at {}; #{} {verb} it{} at {}; #{later} {verb} it{} \
-                     at {} {ending}, and nothing keeps others out between them).",
+                    "#{later} read {name}{} at {}; #{} {other_verb} it{} at {}; #{later} {verb} \
+                     it{} at {} {ending}, and nothing keeps others out between them).",
                     line(ri),
                     ms(r.time),
                     o.request,
@@ -1184,7 +1195,7 @@ impl<'a> Reader<'a> {
         let check = read.map(|(_, e)| e);
         let other = other.map(|(_, e)| e.request);
         let kind = match wrote {
-            Wrote::Insert => StoryKind::WriteSkew,
+            Wrote::Skew => StoryKind::WriteSkew,
             Wrote::Over | Wrote::InPlace => StoryKind::LostUpdate,
         };
         Some(data_story(kind, violation, act, check, other, text))
@@ -1523,13 +1534,25 @@ pub fn failed_request(recording: &Recording, request: u32, step: u32) -> Option<
 
 /// A story of harm found in a script's data: `other` wrote what `act`'s
 /// request (which read at `check`) then harmed; no lock was there to stop it.
-/// How a stale write wrote: over the key, in place, or a new row.
+/// How a stale write wrote: over the key, in place, or into what a
+/// count or a search had matched (write skew).
 #[cfg(scripts)]
 #[derive(Clone, Copy)]
 enum Wrote {
     Over,
     InPlace,
-    Insert,
+    Skew,
+}
+
+/// A write-skew story's words for a write: its verb, what another
+/// request's write of that kind is, and the statement.
+#[cfg(scripts)]
+fn skewed(e: &TraceEvent) -> (&'static str, &'static str, &'static str) {
+    match e.what {
+        What::Complete(OpKind::SqlInsert | OpKind::DbInsert) => ("inserted into", "row", "insert"),
+        What::Complete(OpKind::SqlDelete) => ("deleted from", "delete", "delete"),
+        _ => ("updated", "update", "update"),
+    }
 }
 
 #[cfg(scripts)]

@@ -238,8 +238,8 @@ pub struct State {
     /// Each request's last SELECT of each table, with where it was sent:
     /// an insert into what it matched acts on its answer.
     pub predicates: HashMap<(TaskId, String), (PredicateRead, Option<Position>)>,
-    /// Rows each request inserted and has not committed yet (by row key).
-    pub inserts: HashMap<(TaskId, String), ()>,
+    /// Rows each request wrote and has not committed yet (by row key).
+    pub writes: HashMap<(TaskId, String), ()>,
     /// Changes to any key so far, and the count when each key last
     /// changed.
     pub changes: u64,
@@ -317,7 +317,7 @@ impl Host {
             versions: HashMap::default(),
             seen: HashMap::default(),
             predicates: HashMap::default(),
-            inserts: HashMap::default(),
+            writes: HashMap::default(),
             changes: 0,
             changed_at: HashMap::default(),
             db_reads: HashMap::default(),
@@ -491,8 +491,8 @@ impl Host {
         self.note_harm(DataHarm::LostUpdate { in_place });
     }
 
-    /// A request inserted into what its count or search had matched, after
-    /// another's row changed that answer. Counted with the lost updates
+    /// A request wrote into what its count or search had matched, after
+    /// another's commit changed that answer. Counted with the lost updates
     /// (explore's `lost-updates` check: a write on a stale read).
     pub fn write_skew(&self) {
         self.state.borrow_mut().lost_updates += 1;

@@ -1895,7 +1895,8 @@ impl ScriptRun {
                         )
                 });
             }
-            skew = self.inserts_on_a_stale_answer(&mut state, request, &access, position);
+            skew = !(lost || lost_in_place)
+                && self.writes_on_a_stale_answer(&mut state, request, &access, position);
             let written = access.overwritten.iter().chain(&access.changed);
             for (table, index, seq) in written.chain(&access.checked) {
                 saw(&mut state, table, *index, *seq, false);
@@ -1917,30 +1918,31 @@ impl ScriptRun {
         }
     }
 
-    /// Whether a row the request inserted, committed now (by its
-    /// autocommit `INSERT`, or by the `COMMIT` of its transaction), falls
-    /// in what its last SELECT of that table matched, after another
-    /// request's commit changed what that SELECT matches, and the code
-    /// used its answer in between (`if (rows[0].n >= 2) return`, `if
-    /// (rows.length) throw`): it acted on a count, a sum or an absence that
-    /// no longer held (a coupon redeemed past its limit, a room booked
-    /// twice with no constraint to refuse it: a phantom). Told once per
-    /// SELECT.
-    fn inserts_on_a_stale_answer(
+    /// Whether a row the request wrote, committed now (by its autocommit
+    /// statement, or by the `COMMIT` of its transaction), is in what its
+    /// last SELECT of that table matched (inserted into it, or updated or
+    /// deleted out of it), after another request's commit changed what
+    /// that SELECT matches, and the code used its answer in between (`if
+    /// (rows[0].n >= 2) return`, `if (rows.length) throw`): it acted on a
+    /// count, a sum or an absence that no longer held (a coupon redeemed
+    /// past its limit, a room booked twice with no constraint to refuse
+    /// it, the last two admins each removing the other: write skew). Told
+    /// once per SELECT.
+    fn writes_on_a_stale_answer(
         &self,
         state: &mut State,
         request: TaskId,
         access: &RowAccess,
         position: Option<Position>,
     ) -> bool {
-        for (table, index) in &access.inserted {
+        for (table, index) in &access.written {
             state
-                .inserts
+                .writes
                 .insert((request, sql_row_key(table, *index)), ());
         }
         for (table, index, _) in &access.committed {
             if state
-                .inserts
+                .writes
                 .remove(&(request, sql_row_key(table, *index)))
                 .is_none()
             {
@@ -1949,7 +1951,10 @@ impl ScriptRun {
             let Some((read, read_at)) = state.predicates.get(&(request, table.clone())) else {
                 continue;
             };
-            if !state.sql.row_matches(table, *index, read.filter.as_ref()) {
+            if !state
+                .sql
+                .commit_matches(table, *index, read.filter.as_ref())
+            {
                 continue;
             }
             let this_commit = |i: usize| {

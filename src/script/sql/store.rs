@@ -425,14 +425,16 @@ pub struct RowAccess {
     pub committed: Vec<(String, usize, u64)>,
     /// A SELECT of one table: what its WHERE asked, as of which commit.
     pub predicate: Option<PredicateRead>,
-    /// Rows an INSERT added (committed or not), by table and slot.
-    pub inserted: Vec<(String, usize)>,
+    /// Rows the statement inserted, updated or deleted (committed or
+    /// not), by table and slot.
+    pub written: Vec<(String, usize)>,
 }
 
 /// What a SELECT of one table asked: its WHERE (its parameters bound),
 /// the last commit its snapshot saw, and the columns it answered with.
-/// A later insert into what it matched, after another commit changed
-/// what it matches, acted on an answer that was no longer true
+/// A later write of a row it matches (an insert into it, an update or a
+/// delete of a row in it), after another commit changed what it matches,
+/// acted on an answer that was no longer true
 /// (`Database::predicate_changes`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct PredicateRead {
@@ -1217,18 +1219,20 @@ impl Database {
         changes
     }
 
-    /// Whether the row in slot `index` of `table`, as its writer has it
-    /// (an insert not committed yet included), matches `filter`.
-    pub fn row_matches(&self, table: &str, index: usize, filter: Option<&Expr>) -> bool {
+    /// Whether the last commit of the row in slot `index` of `table` wrote
+    /// into what `filter` matches: its new version matches it, or the one
+    /// it replaced did.
+    pub fn commit_matches(&self, table: &str, index: usize, filter: Option<&Expr>) -> bool {
         let Some(slot) = self.tables.get(table).and_then(|t| t.slots.get(index)) else {
             return false;
         };
-        let row = match &slot.pending {
-            Some((_, row)) => row.as_ref(),
-            None => slot.latest(),
-        };
         let ctx = self.plain_context(table);
-        row.is_some_and(|row| pass(filter, row, &ctx).unwrap_or(false))
+        let hit =
+            |row: Option<&Row>| row.is_some_and(|row| pass(filter, row, &ctx).unwrap_or(false));
+        let last = slot.versions.len();
+        slot.versions[last.saturating_sub(2)..]
+            .iter()
+            .any(|version| hit(version.row.as_ref()))
     }
 
     /// What an expression over `table` knows outside any transaction: the
@@ -2349,11 +2353,9 @@ impl Database {
             // The new version goes after every row in the heap.
             slot.pending_place = place;
             table_ref.next_place += 1;
-            if slot.versions.is_empty() && slot.pending.is_none() {
-                self.access.inserted.push((table.to_string(), index));
-            }
         }
         slot.pending = Some((id, row));
+        self.access.written.push((table.to_string(), index));
         self.hold(id, table, index);
     }
 
