@@ -2426,3 +2426,43 @@ async function handle(req) {
         first_story(&removed).text
     );
 }
+
+/// The coupon written with postgres.js (an ES module, tagged templates):
+/// the same write skew, told at the template's lines; in `sql.begin`, at
+/// its INSERT's line, published by the COMMIT postgres.js sends.
+#[test]
+fn a_count_checked_with_postgres_js_is_write_skew() {
+    let code = r#"import postgres from "postgres";
+const sql = postgres();
+export async function handle(req) {
+  const [{ n }] = await sql`SELECT count(*)::int AS n FROM redemptions WHERE coupon = ${"SPRING"}`;
+  if (n >= 2) return { status: 410 };
+  await sql`INSERT INTO redemptions (coupon, user_id) VALUES (${"SPRING"}, ${req.user})`;
+}
+"#;
+    let racy = record_users(code, COUPON, 3);
+    assert_eq!(racy.metrics.db_writes, 3);
+    assert_eq!(skewed_requests(&racy), vec![1, 2]);
+    assert_eq!(
+        first_story(&racy).text,
+        "#1 read redemptions (line 4) at 20 ms; #0 inserted into it (line 6) at 40 ms; #1 \
+         inserted into it (line 6) at 40 ms on what it had read, which missed #0's row (the \
+         check and the insert are two steps, and nothing keeps others out between them)."
+    );
+    let in_begin = code
+        .replace(
+            "export async function handle(req) {\n",
+            "export async function handle(req) {\n  return sql.begin(async (sql) => {\n",
+        )
+        .replace("\n}\n", "\n  });\n}\n");
+    assert_ne!(in_begin, code);
+    let racy = record_users(&in_begin, COUPON, 3);
+    assert_eq!(skewed_requests(&racy), vec![1, 2]);
+    assert!(
+        first_story(&racy)
+            .text
+            .contains("#1 inserted into it (line 7) at 60 ms, committed at 80 ms"),
+        "{}",
+        first_story(&racy).text
+    );
+}

@@ -2103,7 +2103,7 @@ fn a_module_we_do_not_have_is_an_error_that_lists_ours() {
     let listed = "Cannot find module 'mysql2': the built-in modules are assert, \
                   assert/strict, async-lock, async-mutex, buffer, crypto, dotenv, events, express, \
                   fastify, fs, fs/promises, http, https, ioredis, lru-cache, memcached, memjs, \
-                  os, p-limit, path, perf_hooks, pg, process, querystring, redis, redlock, \
+                  os, p-limit, path, perf_hooks, pg, postgres, process, querystring, redis, redlock, \
                   timers, timers/promises, url, util, uuid";
     // `require` in a request fails the request with the message.
     let (m, run) = run_script(

@@ -5057,3 +5057,80 @@ module.exports = { handle };"#;
         (2.0, 0.0)
     );
 }
+
+/// postgres.js: each tagged template one statement, its values its
+/// parameters; the helpers (`sql(object, ...columns)` after INSERT and
+/// UPDATE, `sql(array)` after IN, `sql(names)` as identifiers), results
+/// as arrays with `count`, `command` and `columns`, `PostgresError`'s
+/// fields, `sql.begin` committing or rolling back, `sql.json`,
+/// `sql.unsafe`, a boolean parameter typed bool, an undefined value
+/// refused. Node 20 with postgres 3.4.10 on PostgreSQL printed every line
+/// below for the same handler and schema (2026-12-06).
+#[test]
+fn postgres_js_replies_as_postgres_js_does() {
+    let schema = r#"CREATE TABLE items (id serial PRIMARY KEY, name text NOT NULL, kind text NOT NULL, price numeric(6,2));
+INSERT INTO items (name, kind, price) VALUES ('first', 'a', 1.25);
+"#;
+    let code = r#"const postgres = require("postgres");
+const sql = postgres(process.env.PGURL);
+async function handle(req) {
+  const show = (label, r) =>
+    console.log(label, JSON.stringify(r), r.count, r.command, JSON.stringify(r.columns.map((c) => [c.name, c.type])));
+  show("count", await sql`SELECT count(*) AS n, count(*)::int AS m FROM items WHERE kind = ${"a"}`);
+  const user = { name: "ann", kind: "a", price: 2.5 };
+  show("insert", await sql`INSERT INTO items ${sql(user, "name", "kind", "price")} RETURNING id, name, price`);
+  show("insert many", await sql`INSERT INTO items ${sql([{ name: "bo", kind: "b", price: 1 }, { name: "cy", kind: "b", price: 3 }])} RETURNING id`);
+  show("in", await sql`SELECT ${sql(["id", "name"])} FROM items WHERE id IN ${sql([1, 3])} ORDER BY id`);
+  show("update", await sql`UPDATE items SET ${sql({ kind: "z", price: 9 }, "kind", "price")} WHERE id = ${2} RETURNING *`);
+  show("empty", await sql`SELECT id FROM items WHERE kind = ${"none"}`);
+  show("delete", await sql`DELETE FROM items WHERE id = ${3}`);
+  show("json", await sql`SELECT ${sql.json({ a: [1, 2] })}::jsonb AS j, ${true} AS t`);
+  show("unsafe", await sql.unsafe("SELECT name FROM items WHERE id = $1", [1]));
+  try {
+    await sql`INSERT INTO items (id, name, kind) VALUES (${1}, ${"dup"}, ${"a"})`;
+  } catch (e) {
+    console.log("error", e.name, e.code, e.message, e.detail, e.constraint_name, e.table_name, e.schema_name, e instanceof postgres.PostgresError);
+  }
+  try {
+    await sql.begin(async (sql) => {
+      await sql`INSERT INTO items (name, kind) VALUES (${"tx"}, ${"t"})`;
+      throw new Error("undo");
+    });
+  } catch (e) {
+    console.log("begin threw", e.message);
+  }
+  const kept = await sql.begin("isolation level repeatable read", async (sql) => {
+    const [row] = await sql`INSERT INTO items (name, kind) VALUES (${"tx2"}, ${"t"}) RETURNING name`;
+    return [row.name, (await sql`SELECT current_setting('transaction_isolation') AS iso`)[0].iso];
+  });
+  console.log("begin", JSON.stringify(kept));
+  show("after", await sql`SELECT name FROM items WHERE kind = ${"t"}`);
+  try {
+    await sql`SELECT ${undefined} AS x`;
+  } catch (e) {
+    console.log("undefined", e.code, e.message);
+  }
+}
+module.exports = { handle };
+"#;
+    replies_are(
+        code,
+        schema,
+        &[
+            r#"count [{"n":"1","m":1}] 1 SELECT [["n",20],["m",23]]"#,
+            r#"insert [{"id":2,"name":"ann","price":"2.50"}] 1 INSERT [["id",23],["name",25],["price",1700]]"#,
+            r#"insert many [{"id":3},{"id":4}] 2 INSERT [["id",23]]"#,
+            r#"in [{"id":1,"name":"first"},{"id":3,"name":"bo"}] 2 SELECT [["id",23],["name",25]]"#,
+            r#"update [{"id":2,"name":"ann","kind":"z","price":"9.00"}] 1 UPDATE [["id",23],["name",25],["kind",25],["price",1700]]"#,
+            r#"empty [] 0 SELECT [["id",23]]"#,
+            r#"delete [] 1 DELETE []"#,
+            r#"json [{"j":{"a":[1,2]},"t":true}] 1 SELECT [["j",3802],["t",16]]"#,
+            r#"unsafe [{"name":"first"}] 1 SELECT [["name",25]]"#,
+            r#"error PostgresError 23505 duplicate key value violates unique constraint "items_pkey" Key (id)=(1) already exists. items_pkey items public true"#,
+            r#"begin threw undo"#,
+            r#"begin ["tx2","repeatable read"]"#,
+            r#"after [{"name":"tx2"}] 1 SELECT [["name",25]]"#,
+            r#"undefined UNDEFINED_VALUE UNDEFINED_VALUE: Undefined values are not allowed"#,
+        ],
+    );
+}

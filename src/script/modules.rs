@@ -77,13 +77,13 @@ mod page {
 }
 
 /// Whether a run of `code` may parse SQL: it has a schema, or the code
-/// names the `pg` module in quotes (`'pg'`, `"pg"`, `` `pg` ``, or
+/// names the `pg` or `postgres` module in quotes (`'pg'`, `"pg"`, `` `pg` ``, or
 /// `node:pg` so; a mention that is no `require` or `import` only costs
 /// the page a module load).
 pub fn needs_sql(code: &str, schema: Option<&str>) -> bool {
     schema.is_some()
         || ['\'', '"', '`'].iter().any(|&quote| {
-            ["pg", "node:pg"]
+            ["pg", "node:pg", "postgres"]
                 .iter()
                 .any(|name| code.contains(&format!("{quote}{name}{quote}")))
         })
@@ -131,10 +131,11 @@ mod tests {
     }
 
     #[test]
-    fn a_run_needs_sql_for_a_schema_or_the_pg_module() {
+    fn a_run_needs_sql_for_a_schema_or_a_postgresql_module() {
         assert!(needs_sql("const { Pool } = require('pg');", None));
         assert!(needs_sql("import pg from \"pg\";", None));
         assert!(needs_sql("require(`node:pg`)", None));
+        assert!(needs_sql("import postgres from 'postgres';", None));
         assert!(needs_sql("export async function handle() {}", Some("")));
         assert!(!needs_sql("const pg = 'pgsql'; // pg", None));
         assert_eq!(wanted("require('pg')", None), [Module::Sql]);

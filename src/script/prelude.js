@@ -1958,6 +1958,7 @@
     ["dotenv", modulesPart, "dotenv"],
     ["uuid", modulesPart, "uuid"],
     ["pg", clientsPart, "pg"],
+    ["postgres", clientsPart, "postgres"],
     ["memjs", clientsPart, "memjs"],
     ["memcached", clientsPart, "Memcached"],
     ["redlock", clientsPart, "Redlock"],

@@ -180,6 +180,7 @@ const MODULES: &[(&str, &str)] = &[
         "performance, Performance, PerformanceEntry, PerformanceMark, PerformanceMeasure",
     ),
     ("pg", "Pool, Client, DatabaseError, types"),
+    ("postgres", "PostgresError"),
     (
         "process",
         "env, nextTick, hrtime, uptime, stdout, stderr, exit",

@@ -1960,6 +1960,251 @@
     types: pgTypes,
   });
 
+  // postgres (postgres.js 3): `postgres(url?, options?)` gives `sql`, a
+  // tagged template. Each `sql`…`` is one statement, its interpolated
+  // values its parameters ($1, $2, …), sent when it is first awaited (as
+  // postgres.js does) on a connection of a pool of `max` (10), the pg
+  // pool's above; placed at the line that wrote it. Its result is an
+  // array of rows with `count`, `command` and `columns`; an error is a
+  // `PostgresError` with postgres.js's fields (`code`, `detail`,
+  // `constraint_name`, `table_name`, …). A nested `sql`…`` is a fragment;
+  // `sql(value)` a helper read by the keyword before it, as postgres.js
+  // reads it: after `insert` an object (or objects) gives `("a", "b")
+  // values ($1, $2)`, after `update` (its `set`) `"a" = $1, "b" = $2`,
+  // after `in` an array gives `($1, $2)`, after `values` rows of them,
+  // and elsewhere a string or an array of strings gives quoted
+  // identifiers. `sql.begin([mode,] fn)` runs `fn(sql)` in a transaction
+  // on a connection of its own (`BEGIN mode`, then COMMIT, or ROLLBACK if
+  // it throws, and its error); `sql.savepoint(fn)` inside it;
+  // `sql.unsafe(text, params)`; `sql.json(value)`, `sql.array(value)`;
+  // `sql.end()`.
+  class PostgresError extends Error {
+    constructor(fields, query, parameters) {
+      super(fields.message);
+      this.name = "PostgresError";
+      this.severity_local = "ERROR";
+      this.severity = "ERROR";
+      this.code = fields.code;
+      this.detail = fields.detail ?? undefined;
+      this.schema_name = fields.table ? "public" : undefined;
+      this.table_name = fields.table ?? undefined;
+      this.column_name = fields.column ?? undefined;
+      this.constraint_name = fields.constraint ?? undefined;
+      this.query = query;
+      this.parameters = parameters;
+    }
+  }
+  const postgres = (() => {
+    class Helper {
+      constructor(value, columns) {
+        this.value = value;
+        this.columns = columns;
+      }
+    }
+    class Parameter {
+      constructor(value) {
+        this.value = value;
+      }
+    }
+    const ident = (name) => `"${String(name).replace(/"/g, '""')}"`;
+    // The keyword a helper follows decides what it writes (postgres.js's
+    // `builders`): the last of them in the text before it.
+    const keyword = (before) => {
+      const found = [...before.matchAll(/(?:^|[\s(])(values|in|select|as|returning|update|insert)(?=$|[\s(])|(\()\s*$/gi)];
+      const last = found[found.length - 1];
+      if (!last) return null;
+      return last[2] ? "select" : last[1].toLowerCase();
+    };
+    const columnsOf = (rows, columns) =>
+      columns.length > 0 ? columns.flat() : Object.keys(rows[0] ?? {});
+    const render = (arg, before, params) => {
+      const param = (value) => {
+        if (value === undefined) {
+          const error = new Error("UNDEFINED_VALUE: Undefined values are not allowed");
+          error.code = "UNDEFINED_VALUE";
+          throw error;
+        }
+        params.push(value instanceof Parameter ? value.value : value);
+        // postgres.js types a boolean, a Date and a BigInt parameter
+        // (bool, timestamptz, int8) and leaves the rest to the server.
+        const type =
+          value === true || value === false
+            ? "::bool"
+            : value instanceof Date
+              ? "::timestamptz"
+              : typeof value === "bigint"
+                ? "::int8"
+                : "";
+        return `$${params.length}${type}`;
+      };
+      if (arg instanceof Query) return arg._build(params);
+      if (!(arg instanceof Helper)) return param(arg);
+      const { value, columns } = arg;
+      const kind = keyword(before);
+      const rows = Array.isArray(value) ? value : [value];
+      const objects = rows.length > 0 && rows.every((row) => row !== null && typeof row === "object" && !Array.isArray(row) && !(row instanceof Parameter));
+      if (kind === "insert" && objects) {
+        const names = columnsOf(rows, columns);
+        const tuples = rows.map((row) => `(${names.map((name) => param(row[name] ?? null)).join(",")})`);
+        return `(${names.map(ident).join(",")})values${tuples.join(",")}`;
+      }
+      if (kind === "update" && objects) {
+        const names = columnsOf(rows, columns);
+        return names.map((name) => `${ident(name)}=${param(rows[0][name] ?? null)}`).join(",");
+      }
+      if (kind === "in") {
+        return rows.length === 0 ? "(null)" : `(${rows.map(param).join(",")})`;
+      }
+      if (kind === "values") {
+        const tuples = objects ? rows.map((row) => columnsOf([row], columns).map((name) => row[name])) : rows;
+        return tuples.map((tuple) => `(${(Array.isArray(tuple) ? tuple : [tuple]).map(param).join(",")})`).join(",");
+      }
+      if (objects) {
+        const names = columnsOf(rows, columns);
+        return names.map(ident).join(",");
+      }
+      return rows.map(ident).join(",");
+    };
+    class Query {
+      constructor(sql, strings, args, origin) {
+        this._sql = sql;
+        this._strings = strings;
+        this._args = args;
+        this._origin = origin;
+        this._promise = null;
+      }
+      _build(params) {
+        let text = this._strings[0];
+        this._args.forEach((arg, i) => {
+          text += render(arg, text, params) + this._strings[i + 1];
+        });
+        return text;
+      }
+      execute() {
+        if (!this._promise) {
+          const params = [];
+          const text = this._unsafe ?? this._build(params);
+          this._promise = this._sql._run(text, this._unsafe !== undefined ? this._args : params, this._origin);
+        }
+        return this;
+      }
+      then(resolve, reject) {
+        return this.execute()._promise.then(resolve, reject);
+      }
+      catch(reject) {
+        return this.then(undefined, reject);
+      }
+      finally(then) {
+        return this.execute()._promise.finally(then);
+      }
+      get [Symbol.toStringTag]() {
+        return "Query";
+      }
+    }
+    const toResult = (reply, text) => {
+      const rows = reply.rows;
+      const result = Object.assign([], rows);
+      result.count = reply.rowCount ?? rows.length;
+      result.command = reply.command;
+      result.columns = reply.fields.map((field) => ({ name: field.name, type: field.dataTypeID }));
+      result.state = {};
+      result.statement = { string: text };
+      return result;
+    };
+    const make = (run, pool) => {
+      const sql = (first, ...rest) => {
+        if (Array.isArray(first) && Array.isArray(first.raw)) {
+          return new Query(sql, first, rest, new Error());
+        }
+        return new Helper(first, rest);
+      };
+      sql._run = run;
+      sql.unsafe = (text, params = []) => {
+        const query = new Query(sql, [text], params, new Error());
+        query._unsafe = String(text);
+        return query;
+      };
+      sql.json = (value) => new Parameter(JSON.stringify(value));
+      sql.array = (value) => new Parameter(value);
+      sql.end = () => (pool ? pool.end() : Promise.resolve());
+      sql.close = sql.end;
+      sql.PostgresError = PostgresError;
+      return sql;
+    };
+    // One statement on `client`, as the pg client sends it.
+    const onClient = (client, text, params, origin) =>
+      client._send((next, queued) =>
+        pgRun(client.session, text, params, undefined, () => next(), queued ?? origin)
+      );
+    const run = async (send, text, params, origin) => {
+      try {
+        return toResult(await send(text, params, origin), text);
+      } catch (error) {
+        if (error instanceof DatabaseError) {
+          throw new PostgresError(error, text, params);
+        }
+        throw error;
+      }
+    };
+    return function postgres(url, options) {
+      if (url !== null && typeof url === "object") options = url;
+      const pool = new PgPool({ max: options?.max ?? 10 });
+      const pooled = (text, params, origin) => {
+        const go = (client) =>
+          client._send((next, queued) =>
+            pgRun(
+              client.session,
+              text,
+              params,
+              undefined,
+              (error) => {
+                pool._release(client, error);
+                next();
+              },
+              queued ?? origin
+            )
+          );
+        const taken = pool._take();
+        return taken instanceof PgClient ? go(taken) : taken.then(go);
+      };
+      const sql = make((text, params, origin) => run(pooled, text, params, origin), pool);
+      sql.begin = async (mode, fn) => {
+        if (typeof mode === "function") [mode, fn] = ["", mode];
+        const client = await pool.connect();
+        const send = (text, params, origin) => onClient(client, text, params, origin);
+        const inner = make((text, params, origin) => run(send, text, params, origin), null);
+        let savepoints = 0;
+        inner.savepoint = async (name, body) => {
+          if (typeof name === "function") [name, body] = [`s${++savepoints}`, name];
+          await inner.unsafe(`SAVEPOINT ${name}`);
+          try {
+            const result = await body(inner);
+            await inner.unsafe(`RELEASE SAVEPOINT ${name}`);
+            return result;
+          } catch (error) {
+            await inner.unsafe(`ROLLBACK TO SAVEPOINT ${name}`);
+            throw error;
+          }
+        };
+        try {
+          await inner.unsafe(mode ? `BEGIN ${mode}` : "BEGIN");
+          let result = await fn(inner);
+          if (Array.isArray(result)) result = await Promise.all(result);
+          await inner.unsafe("COMMIT");
+          return result;
+        } catch (error) {
+          await inner.unsafe("ROLLBACK").catch(() => undefined);
+          throw error;
+        } finally {
+          client.release();
+        }
+      };
+      return sql;
+    };
+  })();
+  postgres.PostgresError = PostgresError;
+  postgres.default = postgres;
+
   // ---------------------------------------------------------------------
   // memcached clients. Values are the cache's JSON values; a TTL is in
   // seconds, as memcached's (the simulated cache takes ms).
@@ -2539,6 +2784,7 @@
     Redis,
     nodeRedis,
     pg,
+    postgres,
     memjs,
     get Memcached() {
       return memcached();
