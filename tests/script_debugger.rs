@@ -2458,11 +2458,20 @@ export async function handle(req) {
     assert_ne!(in_begin, code);
     let racy = record_users(&in_begin, COUPON, 3);
     assert_eq!(skewed_requests(&racy), vec![1, 2]);
+    let story = first_story(&racy);
     assert!(
-        first_story(&racy)
+        story
             .text
             .contains("#1 inserted into it (line 7) at 60 ms, committed at 80 ms"),
         "{}",
-        first_story(&racy).text
+        story.text
     );
+    // The fix locks the table first in the `sql.begin` callback.
+    let fix = interleave::explain::data_fix(&racy, &story).expect("a fix");
+    assert_eq!(
+        fix.value,
+        "await sql`LOCK TABLE redemptions IN SHARE ROW EXCLUSIVE MODE`;"
+    );
+    assert!(fix.text.contains("no write skew, 0 errors"), "{}", fix.text);
+    assert_eq!(fix.metrics.db_writes, 2);
 }

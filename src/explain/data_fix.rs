@@ -72,6 +72,7 @@ pub fn data_fix(recording: &Recording, story: &Story) -> Option<Fix> {
             // second request go on as if it had written its row.
             let lock = table_lock_fix(&script.code, schema, &table);
             lock.into_iter()
+                .chain(begin_lock_fix(&script.code, schema, &table))
                 .chain(unique_fixes(&script.code, schema, &table))
                 .collect()
         }
@@ -159,6 +160,7 @@ pub fn data_fix(recording: &Recording, story: &Story) -> Option<Fix> {
                 });
             table_lock_fix(&script.code, schema, &table)
                 .into_iter()
+                .chain(begin_lock_fix(&script.code, schema, &table))
                 .chain(autocommit)
                 .collect()
         }
@@ -1124,6 +1126,64 @@ fn table_lock_fix(code: &str, schema: &str, table: &str) -> Option<Candidate> {
         ),
         may_fail: false,
     })
+}
+
+/// postgres.js's transactions: `LOCK TABLE table IN SHARE ROW EXCLUSIVE
+/// MODE` first in each `sql.begin` callback, on the callback's own `sql`
+/// (a line that opens one: `… .begin(async (tx) => {`, a mode before the
+/// callback or not), as `table_lock_fix` puts it after a `BEGIN`.
+fn begin_lock_fix(code: &str, schema: &str, table: &str) -> Option<Candidate> {
+    if !crate::script::source::names_module(code, "postgres") || code.contains("LOCK TABLE") {
+        return None;
+    }
+    let statement = format!("LOCK TABLE {table} IN SHARE ROW EXCLUSIVE MODE");
+    let mut edited = String::with_capacity(code.len() + 64);
+    let (mut pasted, mut lines) = (Vec::new(), Vec::new());
+    for (number, line) in (1..).zip(code.split_inclusive('\n')) {
+        edited.push_str(line);
+        let Some(sql) = begin_callback(line) else {
+            continue;
+        };
+        let indent = &line[..line.len() - line.trim_start().len()];
+        let lock = format!("{indent}  await {sql}`{statement}`;");
+        if !line.ends_with('\n') {
+            edited.push('\n');
+        }
+        edited.push_str(&lock);
+        edited.push('\n');
+        pasted.push(lock.trim().to_string());
+        lines.push(number.to_string());
+    }
+    if pasted.is_empty() {
+        return None;
+    }
+    Some(Candidate {
+        code: edited,
+        schema: Some(schema.to_string()),
+        paste: pasted.join("\n"),
+        meaning: format!(
+            "{statement} first in the transaction that begins on line {}: a second transaction \
+             waits at its LOCK until the first commits, so its check sees what the first wrote",
+            lines.join(", ")
+        ),
+        may_fail: false,
+    })
+}
+
+/// The parameter of the callback a line opens with `.begin(` (postgres.js's
+/// `sql.begin([mode,] async (sql) => {`), if it ends the line.
+fn begin_callback(line: &str) -> Option<&str> {
+    let at = line.find(".begin(")?;
+    let opened = line[at + ".begin(".len()..].trim_end().strip_suffix('{')?;
+    let head = opened.trim_end().strip_suffix("=>")?;
+    let (_, params) = head.rsplit_once("async")?;
+    let name = params
+        .trim()
+        .trim_start_matches('(')
+        .trim_end_matches(')')
+        .trim();
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    (!name.is_empty() && name.chars().all(is_ident)).then_some(name)
 }
 
 /// `FOR UPDATE` on the `SELECT` of `table` nearest before `line`.
