@@ -1497,6 +1497,15 @@ fn explore_finds_every_lost_update_and_proves_the_fixes() {
     assert_eq!((atomic.violating, atomic.complete), (0, true), "{atomic:?}");
 }
 
+/// The naive search of two users' single clicks of `code` for lost
+/// updates (which count write skew).
+fn naive_lost_updates(code: &str, schema: &str) -> interleave::explore::ExploreResult {
+    let (config, _) = source::parse("scenario=script&users=2&clicks=1").unwrap();
+    let mut options = ExploreOptions::new(vec![Check::LostUpdates]);
+    options.reduction = false;
+    explore(code, Some(schema), None, &config, None, &options).unwrap()
+}
+
 /// A SELECT that checks a count, then an UPDATE that changes it in place:
 /// per request an arrival (which sends the SELECT), the SELECT landing
 /// (which sends the UPDATE) and the UPDATE landing. The naive search runs
@@ -1516,12 +1525,7 @@ async function handle(req) {
   if (rows[0].views >= 100) return;
   await pool.query("UPDATE pages SET views = views + 1 WHERE id = 1");
 }"#;
-    let explore_sql = |code: &str| {
-        let (config, _) = source::parse("scenario=script&users=2&clicks=1").unwrap();
-        let mut options = ExploreOptions::new(vec![Check::LostUpdates]);
-        options.reduction = false;
-        explore(code, Some(schema), None, &config, None, &options).unwrap()
-    };
+    let explore_sql = |code: &str| naive_lost_updates(code, schema);
     let racy = explore_sql(capped);
     assert_eq!((racy.explored, racy.violating), (10, 6), "{racy:?}");
     let counter = capped.replace("  if (rows[0].views >= 100) return;\n", "");
@@ -1548,12 +1552,7 @@ async function handle(req) {
   if (rows[0].n >= 1) return;
   await pool.query("INSERT INTO redemptions (coupon) VALUES ('A')");
 }"#;
-    let explore_sql = |code: &str| {
-        let (config, _) = source::parse("scenario=script&users=2&clicks=1").unwrap();
-        let mut options = ExploreOptions::new(vec![Check::LostUpdates]);
-        options.reduction = false;
-        explore(code, Some(schema), None, &config, None, &options).unwrap()
-    };
+    let explore_sql = |code: &str| naive_lost_updates(code, schema);
     let racy = explore_sql(limited);
     assert_eq!((racy.explored, racy.violating), (10, 6), "{racy:?}");
     let unchecked = limited.replace("  if (rows[0].n >= 1) return;\n", "");

@@ -1091,30 +1091,15 @@ fn table_lock_fix(code: &str, schema: &str, table: &str) -> Option<Candidate> {
     }
     let statement = format!("LOCK TABLE {table} IN SHARE ROW EXCLUSIVE MODE");
     let begins: Vec<Literal> = literals.into_iter().filter(Literal::is_begin).collect();
-    let mut edited = String::with_capacity(code.len() + 64);
-    let (mut pasted, mut lines) = (Vec::new(), Vec::new());
-    for (number, line) in (1..).zip(code.split_inclusive('\n')) {
-        edited.push_str(line);
-        let Some(begin) = begins.iter().find(|l| l.line == number) else {
-            continue;
-        };
+    let (edited, pasted, lines) = insert_after(code, |number, line| {
+        let begin = begins.iter().find(|l| l.line == number)?;
         let quoted = format!("{q}{}{q}", begin.text, q = begin.quote);
         let alone = line.trim_start().starts_with("await ") && line.trim_end().ends_with(';');
         if !alone || line.matches(&quoted).count() != 1 {
-            continue;
+            return None;
         }
-        let lock = line.replace(&quoted, &format!("{q}{statement}{q}", q = begin.quote));
-        let lock = match line.ends_with('\n') {
-            true => lock,
-            false => format!("\n{lock}"),
-        };
-        pasted.push(lock.trim().to_string());
-        lines.push(number.to_string());
-        edited.push_str(&lock);
-    }
-    if pasted.is_empty() {
-        return None;
-    }
+        Some(line.replace(&quoted, &format!("{q}{statement}{q}", q = begin.quote)))
+    })?;
     Some(Candidate {
         code: edited,
         schema: Some(schema.to_string()),
@@ -1128,6 +1113,32 @@ fn table_lock_fix(code: &str, schema: &str, table: &str) -> Option<Candidate> {
     })
 }
 
+/// `code` with a line inserted after each line for which `after` (given
+/// its number and text) gives one; with the inserted lines, trimmed, and
+/// the numbers of the lines they follow. `None` if none was.
+fn insert_after(
+    code: &str,
+    after: impl Fn(u32, &str) -> Option<String>,
+) -> Option<(String, Vec<String>, Vec<String>)> {
+    let mut edited = String::with_capacity(code.len() + 64);
+    let (mut pasted, mut lines) = (Vec::new(), Vec::new());
+    for (number, line) in (1..).zip(code.split_inclusive('\n')) {
+        edited.push_str(line);
+        let Some(inserted) = after(number, line) else {
+            continue;
+        };
+        // On the line after, ending as the line it follows ended.
+        let inserted = inserted.trim_end_matches('\n');
+        match line.ends_with('\n') {
+            true => edited.push_str(&format!("{inserted}\n")),
+            false => edited.push_str(&format!("\n{inserted}")),
+        }
+        pasted.push(inserted.trim().to_string());
+        lines.push(number.to_string());
+    }
+    (!pasted.is_empty()).then_some((edited, pasted, lines))
+}
+
 /// postgres.js's transactions: `LOCK TABLE table IN SHARE ROW EXCLUSIVE
 /// MODE` first in each `sql.begin` callback, on the callback's own `sql`
 /// (a line that opens one: `… .begin(async (tx) => {`, a mode before the
@@ -1137,26 +1148,11 @@ fn begin_lock_fix(code: &str, schema: &str, table: &str) -> Option<Candidate> {
         return None;
     }
     let statement = format!("LOCK TABLE {table} IN SHARE ROW EXCLUSIVE MODE");
-    let mut edited = String::with_capacity(code.len() + 64);
-    let (mut pasted, mut lines) = (Vec::new(), Vec::new());
-    for (number, line) in (1..).zip(code.split_inclusive('\n')) {
-        edited.push_str(line);
-        let Some(sql) = begin_callback(line) else {
-            continue;
-        };
+    let (edited, pasted, lines) = insert_after(code, |_, line| {
+        let sql = begin_callback(line)?;
         let indent = &line[..line.len() - line.trim_start().len()];
-        let lock = format!("{indent}  await {sql}`{statement}`;");
-        if !line.ends_with('\n') {
-            edited.push('\n');
-        }
-        edited.push_str(&lock);
-        edited.push('\n');
-        pasted.push(lock.trim().to_string());
-        lines.push(number.to_string());
-    }
-    if pasted.is_empty() {
-        return None;
-    }
+        Some(format!("{indent}  await {sql}`{statement}`;"))
+    })?;
     Some(Candidate {
         code: edited,
         schema: Some(schema.to_string()),
