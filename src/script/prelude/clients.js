@@ -2026,7 +2026,12 @@
         }
         params.push(value instanceof Parameter ? value.value : value);
         // postgres.js types a boolean, a Date and a BigInt parameter
-        // (bool, timestamptz, int8) and leaves the rest to the server.
+        // (bool, timestamptz, int8) and leaves the rest to the server,
+        // whose type for it (from the statement) picks the serializer: an
+        // array or an object goes as pg's does, an array's literal or
+        // JSON, as postgres.js serializes them for an array or json
+        // column (where the server types it text, postgres.js sends an
+        // object as "[object Object]": not modelled).
         const type =
           value === true || value === false
             ? "::bool"
