@@ -1559,6 +1559,24 @@ async function handle(req) {
     assert_ne!(unchecked, limited);
     let logged = explore_sql(&unchecked);
     assert_eq!((logged.explored, logged.violating), (10, 0), "{logged:?}");
+    // The last two admins deleting each other: the same 6 of 10, and none
+    // when the count goes unread (explore's runs keep a DELETE's line, as
+    // the debugger's do, to tell).
+    let members = "CREATE TABLE members (id int PRIMARY KEY, role text NOT NULL);\n\
+                   INSERT INTO members VALUES (1, 'admin'), (2, 'admin');";
+    let remove = r#"const { Pool } = require("pg");
+const pool = new Pool();
+async function handle(req) {
+  const { rows } = await pool.query("SELECT count(*)::int AS n FROM members WHERE role = 'admin'");
+  if (rows[0].n <= 1) return;
+  await pool.query("DELETE FROM members WHERE id = $1", [req.user + 1]);
+}"#;
+    let racy = naive_lost_updates(remove, members);
+    assert_eq!((racy.explored, racy.violating), (10, 6), "{racy:?}");
+    let unchecked = remove.replace("  if (rows[0].n <= 1) return;\n", "");
+    assert_ne!(unchecked, remove);
+    let blind = naive_lost_updates(&unchecked, members);
+    assert_eq!((blind.explored, blind.violating), (10, 0), "{blind:?}");
 }
 
 /// The sliding-window limiter's check (ZCARD) then add (ZADD), two

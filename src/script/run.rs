@@ -3712,9 +3712,10 @@ fn sql_row_key(table: &str, index: usize) -> String {
 }
 
 /// Whether `code` may act on a row it read: change it in place (a
-/// `db.update` with `$inc`, SQL's `UPDATE …` or `DO UPDATE`) or insert
-/// into what a SELECT counted (`INSERT …`). A rough test of its text: a
-/// false yes only costs a stack capture per row read and write.
+/// `db.update` with `$inc`, SQL's `UPDATE …` or `DO UPDATE`) or write
+/// into what a SELECT counted (`INSERT …`, `UPDATE …`, `DELETE …`). A
+/// rough test of its text: a false yes only costs a stack capture per row
+/// read and write.
 fn acts_on_rows(code: &str) -> bool {
     let bytes = code.as_bytes();
     let word = |word: &[u8]| {
@@ -3722,7 +3723,10 @@ fn acts_on_rows(code: &str) -> bool {
             .windows(word.len())
             .any(|found| found.eq_ignore_ascii_case(word))
     };
-    code.contains("$inc") || word(b"update ") || word(b"insert ")
+    code.contains("$inc")
+        || [&b"update "[..], b"insert ", b"delete "]
+            .into_iter()
+            .any(word)
 }
 
 /// The identifiers of `code`, its strings' and comments' text left out
