@@ -1769,8 +1769,13 @@
       }
       return Promise.resolve();
     }
-    query(text, values, callback) {
-      return pgQuery(this.session, text, values, callback, (run) => this._send(run));
+    // `origin` (not pg's, and not in `query.length`): where a statement
+    // sent later than its call was written (postgres.js sends when
+    // awaited).
+    query(text, values, callback, ...[origin]) {
+      return pgQuery(this.session, text, values, callback, (run) =>
+        this._send((next, queued) => run(next, queued ?? origin))
+      );
     }
     // Resolves once the connection has closed.
     end(callback) {
@@ -1893,19 +1898,19 @@
     // pg-pool's query: a connection, the statement on it (behind any
     // query a 'connect' or 'acquire' listener sent), and the connection
     // back as the reply arrives (closed if the statement failed).
-    query(text, values, callback) {
+    query(text, values, callback, ...[origin]) {
       if (this.ending) {
         return this._refuse(typeof values === "function" ? values : callback, ENDED_POOL);
       }
       return pgQuery(undefined, text, values, callback, (run) => {
         const go = (client) =>
-          client._send((next, origin) =>
+          client._send((next, queued) =>
             run(
               (error) => {
                 this._release(client, error);
                 next();
               },
-              origin,
+              queued ?? origin,
               client.session
             )
           );
@@ -2136,11 +2141,6 @@
       sql.PostgresError = PostgresError;
       return sql;
     };
-    // One statement on `client`, as the pg client sends it.
-    const onClient = (client, text, params, origin) =>
-      client._send((next, queued) =>
-        pgRun(client.session, text, params, undefined, () => next(), queued ?? origin)
-      );
     const run = async (send, text, params, origin) => {
       try {
         return toResult(await send(text, params, origin), text);
@@ -2154,29 +2154,12 @@
     return function postgres(url, options) {
       if (url !== null && typeof url === "object") options = url;
       const pool = new PgPool({ max: options?.max ?? 10 });
-      const pooled = (text, params, origin) => {
-        const go = (client) =>
-          client._send((next, queued) =>
-            pgRun(
-              client.session,
-              text,
-              params,
-              undefined,
-              (error) => {
-                pool._release(client, error);
-                next();
-              },
-              queued ?? origin
-            )
-          );
-        const taken = pool._take();
-        return taken instanceof PgClient ? go(taken) : taken.then(go);
-      };
+      const pooled = (text, params, origin) => pool.query(text, params, undefined, origin);
       const sql = make((text, params, origin) => run(pooled, text, params, origin), pool);
       sql.begin = async (mode, fn) => {
         if (typeof mode === "function") [mode, fn] = ["", mode];
         const client = await pool.connect();
-        const send = (text, params, origin) => onClient(client, text, params, origin);
+        const send = (text, params, origin) => client.query(text, params, undefined, origin);
         const inner = make((text, params, origin) => run(send, text, params, origin), null);
         let savepoints = 0;
         inner.savepoint = async (name, body) => {
