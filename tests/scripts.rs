@@ -2001,11 +2001,10 @@ export function handle(req) {
 /// `AsyncLock` as async-lock 1.5 runs it: a queue per key, `maxPending`,
 /// `timeout` in the queue, `maxOccupationTime`, `skipQueue`, an array of
 /// keys, callback mode, `isBusy`. Node 20 with async-lock 1.5.0 prints
-/// these lines for the same text, with two of them earlier: "in 1 ..."
-/// before "got 0 0" and "in 5 ..." before "got 4 40", because the library
-/// starts the next holder's function inside the release; here that
-/// hand-off to another request is a microtask of the waiter, after the
-/// releaser's (as async-mutex's; SCRIPTING.md §3 leaves it open).
+/// these lines, in this order, for the same text, six requests arriving
+/// at once (each a timer's callback): the release starts the next
+/// holder's function inside itself, so "in 1 ..." comes before "got 0 0",
+/// as the request that queued it.
 #[test]
 fn async_lock_queues_times_out_and_refuses_as_the_library_does() {
     let code = r#"
@@ -2057,11 +2056,11 @@ module.exports = { handle };
             "in 0 a true false",
             "err 3 Too many pending tasks in queue a",
             "in 4 b true false",
-            "got 0 0",
             "in 1 a true false",
+            "got 0 0",
+            "in 5 b true false",
             "got 4 40",
             "batch true true",
-            "in 5 b true false",
             "batch done ok false true",
             "err 2 async-lock timed out in queue a",
             "got 1 10",
@@ -2360,6 +2359,78 @@ async function handle(req) {
     assert_eq!(readers, [0, 1, 2]);
 }
 
+/// A release hands over inside itself, as the libraries do: async-mutex's
+/// `runExclusive` resolves the next waiter before its own promise, so
+/// the waiter's first call goes out before the holder's handler returns;
+/// p-limit starts the next queued function inside the finish, before the
+/// finished one's caller resumes. Node 20 with async-mutex 0.5 and
+/// p-limit 7 prints these lines, in this order, for the same text (three
+/// and four requests arriving at once, each a timer's callback).
+#[test]
+fn lock_libraries_hand_over_inside_the_release_as_node_does() {
+    let mutex = r#"
+const { Mutex } = require("async-mutex");
+const m = new Mutex();
+const q = (what, id) => { console.log("issue", what, id); return new Promise(r => setTimeout(r, 20)); };
+async function handle(req) {
+  await m.runExclusive(async () => {
+    await q("select", req.id);
+    await q("insert", req.id);
+  });
+  console.log("return", req.id);
+}
+module.exports = { handle };
+"#;
+    let (_, run) = run_cleanly(mutex, "scenario=script&users=3&clicks=1");
+    assert_eq!(
+        run.messages(),
+        [
+            "issue select 0",
+            "issue insert 0",
+            "issue select 1",
+            "return 0",
+            "issue insert 1",
+            "issue select 2",
+            "return 1",
+            "issue insert 2",
+            "return 2",
+        ]
+    );
+    let limited = r#"
+const pLimit = require("p-limit");
+const limit = (pLimit.default || pLimit)(2);
+const sleep = (ms) => new Promise(r => setTimeout(r, ms));
+async function handle(req) {
+  const v = await limit(async () => {
+    console.log("start", req.id, limit.activeCount, limit.pendingCount);
+    await sleep(10);
+    console.log("end", req.id);
+    return req.id;
+  });
+  console.log("got", req.id, v, limit.activeCount, limit.pendingCount);
+}
+module.exports = { handle };
+"#;
+    let (_, run) = run_cleanly(limited, "scenario=script&users=4&clicks=1");
+    assert_eq!(
+        run.messages(),
+        [
+            "start 0 1 0",
+            "start 1 2 0",
+            "end 0",
+            "start 2 2 1",
+            "got 0 0 2 1",
+            "end 1",
+            "start 3 2 0",
+            "got 1 1 2 0",
+            "end 2",
+            "got 2 2 1 0",
+            "end 3",
+            "got 3 3 0 0",
+        ]
+    );
+}
+
 /// p-limit's queued function and lru-cache's shared fetch resume as the
 /// request that awaits them (p-limit binds a queued function to its
 /// caller's async context), so each request's own reads and writes are
@@ -2424,6 +2495,89 @@ async function handle(req) {
             assert_eq!(text, &format!("req {}", event.request));
         }
     }
+}
+
+/// A promise one request starts and others await (an in-process
+/// single-flight: a map of the loads under way) resumes each waiter as
+/// itself: its `then` callback, the code after its `await`, a thenable's
+/// `then` it awaits, and the calls it makes next are its own, as an
+/// `await` keeps Node's async context. Node 20 with ioredis 5 on a real
+/// Redis prints these lines in this order for the same text, three
+/// requests arriving at once (each a timer's callback).
+#[test]
+fn a_promise_another_request_started_resumes_each_waiter_as_itself() {
+    use interleave::sim::trace::{OpKind, What};
+    let code = r#"
+const Redis = require("ioredis");
+const redis = new Redis();
+const inflight = new Map();
+function load(key) {
+  if (!inflight.has(key)) {
+    inflight.set(key, (async () => {
+      const v = await redis.get(key);
+      inflight.delete(key);
+      return v;
+    })());
+  }
+  return inflight.get(key);
+}
+let awaiting = [];
+const later = { then(resolve) { console.log("thenable", awaiting.shift()); resolve(1); } };
+async function handle(req) {
+  const shared = load("k");
+  shared.then(() => console.log("then", req.id));
+  await shared;
+  console.log("after", req.id);
+  awaiting.push(req.id);
+  await later;
+  console.log("thenable done", req.id);
+  await redis.set("seen:" + req.id, "1");
+  console.log("set", req.id);
+}
+module.exports = { handle };
+"#;
+    let (m, mut run) = run_script(code, "scenario=script&users=3&clicks=1");
+    assert_eq!((m.errors, m.hung, m.cache_misses), (0, 0, 1));
+    let messages = run.messages();
+    assert_eq!(
+        messages,
+        [
+            "then 0",
+            "after 0",
+            "then 1",
+            "after 1",
+            "then 2",
+            "after 2",
+            "thenable 0",
+            "thenable 1",
+            "thenable 2",
+            "thenable done 0",
+            "thenable done 1",
+            "thenable done 2",
+            "set 0",
+            "set 1",
+            "set 2",
+        ]
+    );
+    let events = run.take_events();
+    // Each line is logged by the request it names.
+    let logs: Vec<_> = events.iter().filter(|e| e.what == What::Log).collect();
+    assert_eq!(logs.len(), 15);
+    for event in logs {
+        let text = &messages[event.detail as usize];
+        let named: u32 = text.rsplit(' ').next().unwrap().parse().unwrap();
+        assert_eq!(named, event.request, "{text}");
+    }
+    // One GET, by the request that started the load; each SET by its own.
+    let issued = |kind: OpKind| -> Vec<u32> {
+        events
+            .iter()
+            .filter(|e| e.what == What::Issue(kind))
+            .map(|e| e.request)
+            .collect()
+    };
+    assert_eq!(issued(OpKind::CacheGet), [0]);
+    assert_eq!(issued(OpKind::CacheSet), [0, 1, 2]);
 }
 
 /// ioredis against the simulated cache gives Redis's replies: Node 20 with

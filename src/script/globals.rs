@@ -353,7 +353,7 @@ pub fn register<'js>(ctx: &Ctx<'js>, link: &Rc<Link>) -> Result<()> {
             ("promiseState", promise_state, 1),
             ("stackOf", stack_of, 1),
             ("request", host_request, 0),
-            ("defer", host_defer, 2),
+            ("runAs", host_run_as, 2),
             ("lockScript", cache_lock_script, 4),
             ("connection", cache_connection, 0),
             ("watch", cache_watch, 2),
@@ -1586,40 +1586,36 @@ fn host_flight_finish<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> 
     Ok(undefined(ctx))
 }
 
-/// The request whose code is running (`defer`'s first argument).
+/// The request whose code is running (`runAs`'s first argument).
 fn host_request<'js>(link: &Link, ctx: &Ctx<'js>, _: &[Value<'js>]) -> Result<Value<'js>> {
     let request = link.host().current.get();
     Ok(Value::new_number(ctx.clone(), f64::from(request)))
 }
 
-/// `defer(request, fn)`: calls `fn` as a hand-off to `request` (an event
-/// loop microtask of that request, after the promise jobs queued before
-/// it), so the code `fn` resumes is counted for the request that waited,
-/// not for the one that handed over. The prelude's async-mutex hands its
-/// lock over this way.
-fn host_defer<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+/// `runAs(request, fn)`: calls `fn` now as `request` (its lane, its
+/// counts, the request its own `await`s resume as), then goes on as the
+/// caller: Node's `AsyncResource.runInAsyncScope`, for a library that
+/// starts a function another request queued inside its own call (async-lock
+/// and p-limit starting the next waiter, a `pg` client its next query).
+fn host_run_as<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
     let host = link.host();
     let request = to_number(ctx, arg(ctx, args, 0))? as TaskId;
     let callback = arg(ctx, args, 1)
         .into_function()
-        .ok_or_else(|| type_error(ctx, "defer takes a function"))?;
-    let settle = Settle {
-        resolve: Persistent::save(ctx, callback.clone()),
-        reject: Persistent::save(ctx, callback),
-    };
-    let helper = Helper {
-        future: Box::pin(async { Answer::Undefined }),
-        settle,
-        server: link.server,
-    };
-    host.state
-        .borrow_mut()
-        .helpers
-        .entry(request)
-        .or_default()
-        .push(helper);
-    host.core.borrow_mut().micro.push_back(request);
-    Ok(undefined(ctx))
+        .ok_or_else(|| type_error(ctx, "runAs takes a function"))?;
+    let running = host.current.replace(request);
+    {
+        let mut core = host.core.borrow_mut();
+        core.current = request;
+        if core.touches.on {
+            core.touches
+                .touch(crate::sim::footprint::Object::ScriptRequest(request), true);
+        }
+    }
+    let result = callback.call::<_, Value>(());
+    host.current.set(running);
+    host.core.borrow_mut().current = running;
+    result
 }
 
 /// The message and the script position of a thrown value.

@@ -6,6 +6,7 @@
 pub mod analysis;
 pub mod call;
 pub mod cli;
+pub mod context;
 pub mod error;
 pub mod explore;
 pub mod glob;

@@ -35,6 +35,7 @@ use crate::sim::{Requests, Target};
 use crate::world::locks::SlotId;
 
 use super::call::{Call, SqlCall};
+use super::context::JobContext;
 use super::error::ScriptError;
 use super::globals::{self, describe_error, from_json, log, Link};
 use super::host::{
@@ -293,6 +294,9 @@ struct Realm {
     meter: Rc<Meter>,
     context: Context,
     runtime: Runtime,
+    /// Which request a promise job runs as (after `runtime`: it lives as
+    /// long).
+    _jobs: JobContext,
 }
 
 /// An ES module whose top-level `await` waits on the event loop (a cache
@@ -2403,11 +2407,9 @@ impl ScriptRun {
 
     /// Drains microtasks: the realms' promise jobs, FIFO, until none is
     /// left, then one of the event loop's own (a lock hand-off resumes a
-    /// strategy's future, which may resolve a promise), and so on. Every
-    /// job belongs to the request whose macrotask or hand-off queued the
-    /// first of its chain: one source at a time, so the running request
-    /// is always known (SCRIPTING.md leaves how many microtasks a hand-off
-    /// takes to the library).
+    /// strategy's future, which may resolve a promise), and so on. A
+    /// promise job runs as the request whose code registered it (its
+    /// `await` or `then`; `super::context`).
     ///
     /// `process.nextTick` callbacks come first, as Node runs them after a
     /// macrotask's callback (`processTicksAndRejections`): every tick, then
@@ -3424,6 +3426,7 @@ fn load(
     runtime.set_loader(BuiltinModules, module_loader());
     runtime.set_host_promise_rejection_tracker(Some(track_rejections(host.clone(), server)));
     let context = Context::full(&runtime).map_err(fail)?;
+    let jobs = context.with(|ctx| JobContext::install(&ctx, host));
     let link = Link::new(host.clone(), server);
     let loaded = context.with(|ctx| -> Result<_, ScriptError> {
         let internal = |ctx: &Ctx<'_>, error| ScriptError::new(error_text(ctx, error));
@@ -3495,6 +3498,7 @@ fn load(
         meter,
         context,
         runtime,
+        _jobs: jobs,
     })
 }
 

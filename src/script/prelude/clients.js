@@ -1759,8 +1759,7 @@
         return;
       }
       const [request, send] = queued;
-      if (request === host.request()) send();
-      else host.defer(request, send);
+      host.runAs(request, send);
     }
     connect(callback) {
       if (typeof callback === "function") {

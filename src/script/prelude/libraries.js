@@ -19,9 +19,8 @@
     }
     acquire(weight = 1) {
       if (weight <= 0) throw new Error(`invalid weight ${weight}: must be positive`);
-      const request = host.request();
       return new Promise((resolve, reject) => {
-        this._waiters.push({ resolve, reject, weight, request });
+        this._waiters.push({ resolve, reject, weight });
         this._dispatch();
       });
     }
@@ -58,7 +57,7 @@
     }
     _dispatch() {
       while (this._waiters.length > 0 && this._waiters[0].weight <= this._value) {
-        const { resolve, weight, request } = this._waiters.shift();
+        const { resolve, weight } = this._waiters.shift();
         const previous = this._value;
         this._value -= weight;
         let released = false;
@@ -70,10 +69,8 @@
             this.release(weight);
           },
         ];
-        // A waiter another request hands the lock to resumes as itself
-        // (its lane, its counts); a free lock is taken at once.
-        if (request === host.request()) resolve(ticket);
-        else host.defer(request, () => resolve(ticket));
+        // The waiter resumes as itself: its `await` keeps its request.
+        resolve(ticket);
       }
       const unlocked = this._unlockWaiters.filter((waiter) => waiter.weight <= this._value);
       this._unlockWaiters = this._unlockWaiters.filter((waiter) => waiter.weight > this._value);
@@ -189,19 +186,10 @@
       next();
     };
     const enqueue = (fn, resolve, args) => {
-      // As p-limit's `AsyncResource.bind`, a function runs as the request
-      // that queued it: started by another request's `next`, it is handed
-      // over through the host (as async-mutex's waiters are), its place
-      // taken at once.
+      // p-limit's `AsyncResource.bind`: the function runs as the request
+      // that queued it, even when another request's `next` starts it.
       const request = host.request();
-      queue.push(() => {
-        if (request === host.request()) return run(fn, resolve, args);
-        activeCount++;
-        host.defer(request, () => {
-          activeCount--;
-          run(fn, resolve, args);
-        });
-      });
+      queue.push(() => host.runAs(request, () => run(fn, resolve, args)));
       (async () => {
         // As p-limit: `activeCount` changes a microtask later.
         await Promise.resolve();
@@ -225,19 +213,6 @@
   }
   pLimit.default = pLimit;
 
-  // The request whose code started each background fetch, by its promise.
-  const fetchers = new WeakMap();
-  // `promise` for a caller from another request: settled through the host
-  // (as async-mutex's hand-off), so the caller resumes as itself.
-  function joined(promise) {
-    const request = host.request();
-    const settle = (done) => (outcome) => {
-      if (request === host.request()) done(outcome);
-      else host.defer(request, () => done(outcome));
-    };
-    return new Promise((resolve, reject) => promise.then(settle(resolve), settle(reject)));
-  }
-
   // async-lock's AsyncLock, async-lock 1.4's code step for step (1.5 is
   // the same): a queue of waiting functions per key, a key held while
   // its queue exists; `acquire(key, fn, cb, opts)` in promise mode (`fn`
@@ -247,10 +222,9 @@
   // refuses a longer queue, `maxOccupationTime` and `maxExecutionTime`
   // give up a holder (both on the simulated clock); `skipQueue`; `isBusy`.
   // There are no domains (`process.domain` is null, as in Node without the
-  // domain module), so `domainReentrant` is never reentrant. Where a
-  // release starts the function another request queued, it starts as that
-  // request (`host.defer`, as async-mutex's hand-off), the lock taken at
-  // once: the library runs it inside the release.
+  // domain module), so `domainReentrant` is never reentrant. A release
+  // starts the next queued function inside itself, as the library does,
+  // as the request that queued it (`host.runAs`).
   function AsyncLock(opts) {
     opts = opts || {};
     this.Promise = opts.Promise || Promise;
@@ -362,11 +336,10 @@
     } else if (self.queues[key].length >= maxPending) {
       done(false, new Error("Too many pending tasks in queue " + key));
     } else {
+      // The release that starts it calls it, as the request that queued
+      // it (as Node's async context would have it).
       const request = host.request();
-      const taskFn = function () {
-        if (request === host.request()) exec(true);
-        else host.defer(request, () => exec(true));
-      };
+      const taskFn = () => host.runAs(request, () => exec(true));
       if (opts.skipQueue) self.queues[key].unshift(taskFn);
       else self.queues[key].push(taskFn);
       const timeout = opts.timeout || self.timeout;
@@ -880,7 +853,6 @@
         __staleWhileFetching: v,
         __returned: undefined,
       });
-      fetchers.set(bf, host.request());
       if (entry === undefined) {
         this.set(k, bf, { ...fetchOpts.options });
       } else {
@@ -928,7 +900,7 @@
         const stale = allowStale && v.__staleWhileFetching !== undefined;
         if (stale) return v.__staleWhileFetching;
         v.__returned = v;
-        return fetchers.get(v) === host.request() ? v : joined(v);
+        return v;
       }
       const isStale = this._stale(entry);
       if (!forceRefresh && !isStale) {
