@@ -2500,7 +2500,8 @@ async function handle(req) {
 /// A promise one request starts and others await (an in-process
 /// single-flight: a map of the loads under way) resumes each waiter as
 /// itself: its `then` callback, the code after its `await`, a thenable's
-/// `then` it awaits, and the calls it makes next are its own, as an
+/// `then` it awaits, a `queueMicrotask` callback (run after the others'
+/// jobs), and the calls it makes next are its own, as an
 /// `await` keeps Node's async context. Node 20 with ioredis 5 on a real
 /// Redis prints these lines in this order for the same text, three
 /// requests arriving at once (each a timer's callback).
@@ -2528,6 +2529,7 @@ async function handle(req) {
   shared.then(() => console.log("then", req.id));
   await shared;
   console.log("after", req.id);
+  if (req.id === 0) queueMicrotask(() => console.log("micro", req.id));
   awaiting.push(req.id);
   await later;
   console.log("thenable done", req.id);
@@ -2548,6 +2550,7 @@ module.exports = { handle };
             "after 1",
             "then 2",
             "after 2",
+            "micro 0",
             "thenable 0",
             "thenable 1",
             "thenable 2",
@@ -2562,7 +2565,7 @@ module.exports = { handle };
     let events = run.take_events();
     // Each line is logged by the request it names.
     let logs: Vec<_> = events.iter().filter(|e| e.what == What::Log).collect();
-    assert_eq!(logs.len(), 15);
+    assert_eq!(logs.len(), 16);
     for event in logs {
         let text = &messages[event.detail as usize];
         let named: u32 = text.rsplit(' ').next().unwrap().parse().unwrap();
