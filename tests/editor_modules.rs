@@ -88,6 +88,7 @@ const MAKE_ARGS: &[(&str, &str)] = &[
     ("redlock.Redlock", "[new (require('ioredis'))()]"),
     ("lru-cache.LRUCache", "{ max: 10 }"),
     ("async-mutex.Semaphore", "2"),
+    ("async_hooks.AsyncResource", "'probe'"),
 ];
 
 /// Arguments for a method in `returns`, as JavaScript.

@@ -2117,7 +2117,8 @@ async function handle(req) {
 #[test]
 fn a_module_we_do_not_have_is_an_error_that_lists_ours() {
     let listed = "Cannot find module 'mysql2': the built-in modules are assert, \
-                  assert/strict, async-lock, async-mutex, buffer, crypto, dotenv, events, express, \
+                  assert/strict, async-lock, async-mutex, async_hooks, buffer, crypto, dotenv, events, \
+                  express, \
                   fastify, fs, fs/promises, http, https, ioredis, lru-cache, memcached, memjs, \
                   os, p-limit, path, perf_hooks, pg, postgres, process, querystring, redis, redlock, \
                   timers, timers/promises, url, util, uuid";
@@ -2357,6 +2358,131 @@ async function handle(req) {
     readers.sort_unstable();
     readers.dedup();
     assert_eq!(readers, [0, 1, 2]);
+}
+
+/// `AsyncLocalStorage` (node:async_hooks) as Node 20 keeps it: a store
+/// set by `run` is what `getStore` answers in that code and in its
+/// continuations (an `await`, even of a promise another request started;
+/// a timer, a tick, a `queueMicrotask`), an emitter's listener sees the
+/// emitting code's, `exit` has none, `enterWith` sets it for the rest of
+/// the code, `snapshot` and `AsyncResource` run code in the one they
+/// captured. Node 20 with ioredis 5 on a real Redis prints these lines,
+/// in this order, for the same text (three requests arriving at once, each
+/// a timer's callback); and each request logs its own lines.
+#[test]
+fn async_local_storage_follows_each_request_as_node_does() {
+    use interleave::sim::trace::What;
+    let code = r#"
+const { AsyncLocalStorage, AsyncResource } = require("node:async_hooks");
+const { EventEmitter } = require("events");
+const Redis = require("ioredis");
+const redis = new Redis();
+const als = new AsyncLocalStorage();
+const bus = new EventEmitter();
+function log(msg) {
+  const store = als.getStore();
+  console.log(`[${store ? store.id : "-"}] ${msg}`);
+}
+const inflight = new Map();
+function shared() {
+  if (!inflight.has(1)) inflight.set(1, redis.get("k").finally(() => inflight.delete(1)));
+  return inflight.get(1);
+}
+async function handle(req) {
+  log("before run");
+  return als.run({ id: req.id }, async () => {
+    log("start");
+    bus.once("go", () => log("heard"));
+    await shared();
+    log("after shared");
+    if (req.id === 2) bus.emit("go");
+    setTimeout(() => log("timer"), 5);
+    process.nextTick(() => log("tick"));
+    queueMicrotask(() => log("micro"));
+    await new Promise((r) => setTimeout(r, 10));
+    log("after sleep");
+    als.exit(() => log("exited"));
+    const snap = AsyncLocalStorage.snapshot();
+    const resource = new AsyncResource("job");
+    await als.run({ id: "inner" + req.id }, async () => {
+      log("inner");
+      await null;
+      log("inner after await");
+      snap(() => log("snapshot"));
+      resource.runInAsyncScope(() => log("resource"));
+    });
+    if (req.id === 1) {
+      als.enterWith({ id: "entered" });
+      log("entered");
+      await null;
+      log("still entered");
+    }
+    log("end");
+  });
+}
+log("top");
+module.exports = { handle };"#;
+    let (m, mut run) = run_script(code, "scenario=script&users=3&clicks=1");
+    assert_eq!((m.errors, m.hung), (0, 0));
+    let messages = run.messages();
+    assert_eq!(
+        messages,
+        [
+            "[-] top",
+            "[-] before run",
+            "[0] start",
+            "[-] before run",
+            "[1] start",
+            "[-] before run",
+            "[2] start",
+            "[0] after shared",
+            "[1] after shared",
+            "[2] after shared",
+            "[2] heard",
+            "[2] heard",
+            "[2] heard",
+            "[0] micro",
+            "[1] micro",
+            "[2] micro",
+            "[0] tick",
+            "[1] tick",
+            "[2] tick",
+            "[0] timer",
+            "[1] timer",
+            "[2] timer",
+            "[0] after sleep",
+            "[-] exited",
+            "[inner0] inner",
+            "[inner0] inner after await",
+            "[0] snapshot",
+            "[0] resource",
+            "[0] end",
+            "[1] after sleep",
+            "[-] exited",
+            "[inner1] inner",
+            "[inner1] inner after await",
+            "[1] snapshot",
+            "[1] resource",
+            "[entered] entered",
+            "[entered] still entered",
+            "[entered] end",
+            "[2] after sleep",
+            "[-] exited",
+            "[inner2] inner",
+            "[inner2] inner after await",
+            "[2] snapshot",
+            "[2] resource",
+            "[2] end",
+        ]
+    );
+    for event in run.take_events().iter().filter(|e| e.what == What::Log) {
+        let text = &messages[event.detail as usize];
+        if let Some(id) = text.strip_prefix('[').and_then(|t| t.split(']').next()) {
+            if let Ok(id) = id.parse::<u32>() {
+                assert_eq!(id, event.request, "{text}");
+            }
+        }
+    }
 }
 
 /// A release hands over inside itself, as the libraries do: async-mutex's

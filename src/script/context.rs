@@ -9,7 +9,9 @@
 //! [`Host::current`] named when it was registered, and names it again as
 //! the reaction's job starts: the job context of
 //! `patches/rquickjs-sys-0.14.0`, through its two hooks. The order of
-//! jobs is the engine's own, unchanged.
+//! jobs is the engine's own, unchanged. The context carries the
+//! `AsyncLocalStorage` frame too ([`Host::frame`], in its upper 32 bits),
+//! which an `await` keeps the same way.
 
 use std::ffi::c_void;
 use std::rc::Rc;
@@ -54,11 +56,12 @@ impl JobContext {
     }
 }
 
-/// The `get` hook: the request whose code is running.
+/// The `get` hook: the request whose code is running, and its
+/// `AsyncLocalStorage` frame above it.
 unsafe extern "C" fn current(opaque: *mut c_void) -> i64 {
     // SAFETY: `opaque` is the `Host` of `JobContext::install`.
     let host = unsafe { &*(opaque as *const Host) };
-    i64::from(host.current.get())
+    (u64::from(host.frame.get()) << 32 | u64::from(host.current.get())) as i64
 }
 
 /// The `set` hook: a job starts as the request that registered it (and,
@@ -66,10 +69,10 @@ unsafe extern "C" fn current(opaque: *mut c_void) -> i64 {
 unsafe extern "C" fn resume(context: i64, opaque: *mut c_void) {
     // SAFETY: as in `current`.
     let host = unsafe { &*(opaque as *const Host) };
-    let Ok(request) = TaskId::try_from(context) else {
-        return;
-    };
+    let context = context as u64;
+    let request = context as TaskId;
     host.current.set(request);
+    host.frame.set((context >> 32) as u32);
     // A job starts inside `execute_pending_job`, with the world not
     // borrowed.
     if let Ok(mut core) = host.core.try_borrow_mut() {

@@ -353,7 +353,9 @@ pub fn register<'js>(ctx: &Ctx<'js>, link: &Rc<Link>) -> Result<()> {
             ("promiseState", promise_state, 1),
             ("stackOf", stack_of, 1),
             ("request", host_request, 0),
-            ("runAs", host_run_as, 2),
+            ("runAs", host_run_as, 3),
+            ("frame", host_frame, 0),
+            ("setFrame", host_set_frame, 1),
             ("lockScript", cache_lock_script, 4),
             ("connection", cache_connection, 0),
             ("watch", cache_watch, 2),
@@ -1064,6 +1066,7 @@ fn timer<'js>(
                 .collect(),
             every: repeat.then_some(delay),
             server: link.server,
+            frame: host.frame.get(),
         },
     );
     Ok(Value::new_int(ctx.clone(), id as i32))
@@ -1131,6 +1134,7 @@ fn next_tick<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Va
     })?;
     let tick = NextTick {
         request: host.current.get(),
+        frame: host.frame.get(),
         server: link.server,
         callback: Persistent::save(ctx, callback),
         args: args
@@ -1592,17 +1596,24 @@ fn host_request<'js>(link: &Link, ctx: &Ctx<'js>, _: &[Value<'js>]) -> Result<Va
     Ok(Value::new_number(ctx.clone(), f64::from(request)))
 }
 
-/// `runAs(request, fn)`: calls `fn` now as `request` (its lane, its
-/// counts, the request its own `await`s resume as), then goes on as the
-/// caller: Node's `AsyncResource.runInAsyncScope`, for a library that
-/// starts a function another request queued inside its own call (async-lock
-/// and p-limit starting the next waiter, a `pg` client its next query).
+/// `runAs(request, fn, frame)`: calls `fn` now as `request` (its lane,
+/// its counts, the request its own `await`s resume as), in `frame` if it
+/// is given (else the caller's `AsyncLocalStorage` frame), then goes on as
+/// the caller: Node's `AsyncResource.runInAsyncScope`, for a library that
+/// starts a function another request queued inside its own call
+/// (async-lock and p-limit starting the next waiter, a `pg` client its
+/// next query).
 fn host_run_as<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
     let host = link.host();
     let request = to_number(ctx, arg(ctx, args, 0))? as TaskId;
     let callback = arg(ctx, args, 1)
         .into_function()
         .ok_or_else(|| type_error(ctx, "runAs takes a function"))?;
+    let frame = match arg(ctx, args, 2).as_number() {
+        Some(frame) => frame as u32,
+        None => host.frame.get(),
+    };
+    let outer = host.frame.replace(frame);
     let running = host.current.replace(request);
     {
         let mut core = host.core.borrow_mut();
@@ -1614,8 +1625,26 @@ fn host_run_as<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<
     }
     let result = callback.call::<_, Value>(());
     host.current.set(running);
+    host.frame.set(outer);
     host.core.borrow_mut().current = running;
     result
+}
+
+/// `frame()`: the running code's `AsyncLocalStorage` frame
+/// (`Host::frame`).
+fn host_frame<'js>(link: &Link, ctx: &Ctx<'js>, _: &[Value<'js>]) -> Result<Value<'js>> {
+    Ok(Value::new_number(
+        ctx.clone(),
+        f64::from(link.host().frame.get()),
+    ))
+}
+
+/// `setFrame(frame)`: the running code's `AsyncLocalStorage` frame from
+/// now on (`AsyncLocalStorage.run` and `enterWith`).
+fn host_set_frame<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<Value<'js>> {
+    let frame = to_number(ctx, arg(ctx, args, 0))?;
+    link.host().frame.set(frame as u32);
+    Ok(undefined(ctx))
 }
 
 /// The message and the script position of a thrown value.

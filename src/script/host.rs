@@ -75,6 +75,8 @@ pub enum Waiter {
         args: Vec<Persistent<JsValue<'static>>>,
         every: Option<Micros>,
         server: u32,
+        /// The `AsyncLocalStorage` frame it was set in (`Host::frame`).
+        frame: u32,
     },
     /// PostgreSQL's deadlock check of `session`'s waiting statement, the
     /// victim of a cycle of waits (`Database::check_deadlock`).
@@ -97,6 +99,8 @@ pub struct NextTick {
     pub server: u32,
     pub callback: Persistent<Function<'static>>,
     pub args: Vec<Persistent<JsValue<'static>>>,
+    /// The `AsyncLocalStorage` frame it was queued in (`Host::frame`).
+    pub frame: u32,
 }
 
 /// What a lock strategy's future answers, as a JavaScript value.
@@ -138,6 +142,11 @@ pub struct Host {
     pub config: Rc<Config>,
     /// The request the running JavaScript belongs to.
     pub current: Rc<Cell<TaskId>>,
+    /// The running JavaScript's `AsyncLocalStorage` frame: an index into
+    /// the prelude's table of stores (`async_hooks`), 0 for none. A
+    /// macrotask starts with none; a promise job, a timer and a tick get
+    /// the one they were registered in (`super::context`).
+    pub frame: Cell<u32>,
     /// Whether the trace's events are kept (then positions are too).
     pub keep_trace: bool,
     /// Whether positions of row reads and writes are kept in a run that
@@ -329,6 +338,7 @@ impl Host {
             core,
             config,
             current: Rc::new(Cell::new(crate::sim::trace::NO_REQUEST)),
+            frame: Cell::new(0),
             keep_trace,
             row_positions: Cell::new(false),
             state: RefCell::new(state),

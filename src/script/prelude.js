@@ -1934,7 +1934,8 @@
   // One object for each module, made when first required, as Node's is.
   const httpModules = lazy(() => ({ http: httpModule("http"), https: httpModule("https") }));
   const bufferModule = lazy(() => ({ buffer: Object.freeze({ Buffer: nodePart().Buffer }) }));
-  // Node's modules that are no global (assert, querystring, url, path, os) and uuid
+  // Node's modules that are no global (assert, querystring, url, path, os,
+  // async_hooks) and uuid
   // are a part of their own (prelude/modules.js).
   const modulesPart = lazyPart("modules", () => ({ host, nodePart, crypto, inspectPart }));
   // The modules of the prelude's parts: each part runs on the first
@@ -1956,6 +1957,7 @@
     ["fs", modulesPart, "fs"],
     ["fs/promises", modulesPart, "fsPromises"],
     ["dotenv", modulesPart, "dotenv"],
+    ["async_hooks", modulesPart, "asyncHooks"],
     ["uuid", modulesPart, "uuid"],
     ["pg", clientsPart, "pg"],
     ["postgres", clientsPart, "postgres"],

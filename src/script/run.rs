@@ -126,6 +126,11 @@ const MODULES: &[(&str, &str)] = &[
         "async-mutex",
         "Mutex, Semaphore, withTimeout, tryAcquire, E_TIMEOUT, E_ALREADY_LOCKED, E_CANCELED",
     ),
+    (
+        "async_hooks",
+        "AsyncLocalStorage, AsyncResource, executionAsyncId, triggerAsyncId, \
+         executionAsyncResource, createHook",
+    ),
     ("buffer", "Buffer"),
     (
         "crypto",
@@ -839,8 +844,11 @@ impl ScriptRun {
         settle_request(&self.host, request, result);
     }
 
+    /// Code runs as `request`, with no `AsyncLocalStorage` store (a
+    /// macrotask's start).
     fn set_current(&self, request: TaskId) {
         self.host.current.set(request);
+        self.host.frame.set(0);
         self.host.core.borrow_mut().current = request;
     }
 
@@ -948,7 +956,9 @@ impl ScriptRun {
                 args,
                 every,
                 server,
+                frame,
             }) => {
+                self.host.frame.set(frame);
                 self.touch_js(server);
                 self.finish_timer(slot);
                 {
@@ -994,6 +1004,7 @@ impl ScriptRun {
                             args,
                             every: Some(every),
                             server,
+                            frame,
                         };
                         state.waiting.insert(slot, timer);
                     }
@@ -2502,6 +2513,7 @@ impl ScriptRun {
                 break;
             };
             self.set_current(tick.request);
+            self.host.frame.set(tick.frame);
             self.touch_js(tick.server);
             let realm = &self.realms[tick.server as usize];
             let failed = realm.context.with(|ctx| {

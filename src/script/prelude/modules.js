@@ -1369,5 +1369,125 @@
     },
   });
 
-  return { assert, strict, querystring, url: Object.freeze(url), uuid, path, os, fs, fsPromises, dotenv };
+  // --- async_hooks --------------------------------------------------------
+  // AsyncLocalStorage and AsyncResource as Node 20 gives them: a store set
+  // by `run` (or `enterWith`) is what `getStore` answers in the code it
+  // runs and in every continuation of it (an `await`, a `then`, a timer,
+  // a tick), and nowhere else. The running code's stores are a frame, an
+  // index into `frames` (one Map of stores per `run`); the host keeps the
+  // running frame (`host.frame`), and the engine gives each promise job,
+  // timer and tick the frame it was registered in (src/script/context.rs).
+  const frames = [new Map()];
+  const enter = (storage, store) => {
+    const stores = new Map(frames[host.frame()]);
+    stores.set(storage, store);
+    frames.push(stores);
+    return frames.length - 1;
+  };
+  const inFrame = (frame, fn, thisArg, args) => {
+    const outer = host.frame();
+    host.setFrame(frame);
+    try {
+      return Reflect.apply(fn, thisArg, args);
+    } finally {
+      host.setFrame(outer);
+    }
+  };
+  const checkFunction = (fn, name) => {
+    if (typeof fn !== "function") {
+      const error = new TypeError(
+        `The "${name}" argument must be of type function. Received ${fn === null ? "null" : typeof fn}`
+      );
+      error.code = "ERR_INVALID_ARG_TYPE";
+      throw error;
+    }
+  };
+  class AsyncLocalStorage {
+    #enabled = false;
+    static bind(fn) {
+      return AsyncResource.bind(fn);
+    }
+    static snapshot() {
+      const resource = new AsyncResource("AsyncLocalStorageSnapshot");
+      return function runInAsyncScope(fn, ...args) {
+        return resource.runInAsyncScope(fn, this, ...args);
+      };
+    }
+    disable() {
+      this.#enabled = false;
+    }
+    getStore() {
+      if (!this.#enabled) return undefined;
+      return frames[host.frame()].get(this);
+    }
+    enterWith(store) {
+      this.#enabled = true;
+      host.setFrame(enter(this, store));
+    }
+    run(store, callback, ...args) {
+      this.#enabled = true;
+      return inFrame(enter(this, store), callback, null, args);
+    }
+    exit(callback, ...args) {
+      if (!this.#enabled) return Reflect.apply(callback, null, args);
+      return inFrame(enter(this, undefined), callback, null, args);
+    }
+  }
+  class AsyncResource {
+    #request = host.request();
+    #frame = host.frame();
+    constructor(type) {
+      if (typeof type !== "string") {
+        const error = new TypeError(`The "type" argument must be of type string. Received ${typeof type}`);
+        error.code = "ERR_INVALID_ARG_TYPE";
+        throw error;
+      }
+    }
+    static bind(fn, type, thisArg) {
+      checkFunction(fn, "fn");
+      return new AsyncResource(type || fn.name || "bound-anonymous-fn").bind(fn, thisArg);
+    }
+    runInAsyncScope(fn, thisArg, ...args) {
+      return host.runAs(this.#request, () => Reflect.apply(fn, thisArg, args), this.#frame);
+    }
+    bind(fn, thisArg) {
+      checkFunction(fn, "fn");
+      const resource = this;
+      const bound = thisArg === undefined
+        ? function (...args) { return resource.runInAsyncScope(fn, this, ...args); }
+        : (...args) => resource.runInAsyncScope(fn, thisArg, ...args);
+      Object.defineProperties(bound, {
+        length: { value: fn.length, configurable: true },
+        asyncResource: { value: resource, configurable: true, enumerable: true, writable: true },
+      });
+      return bound;
+    }
+    emitDestroy() {
+      return this;
+    }
+    asyncId() {
+      return unsimulated("AsyncResource.asyncId");
+    }
+    triggerAsyncId() {
+      return unsimulated("AsyncResource.triggerAsyncId");
+    }
+  }
+  function unsimulated(name) {
+    throw new Error(
+      `async_hooks ${name}: async ids and hooks are not simulated (AsyncLocalStorage and AsyncResource are)`
+    );
+  }
+  const asyncHooks = Object.freeze({
+    AsyncLocalStorage,
+    AsyncResource,
+    executionAsyncId: () => unsimulated("executionAsyncId"),
+    triggerAsyncId: () => unsimulated("triggerAsyncId"),
+    executionAsyncResource: () => unsimulated("executionAsyncResource"),
+    createHook: () => unsimulated("createHook"),
+  });
+
+  return {
+    assert, strict, querystring, url: Object.freeze(url), uuid, path, os, fs, fsPromises, dotenv,
+    asyncHooks,
+  };
 });
