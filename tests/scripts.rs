@@ -2709,6 +2709,28 @@ module.exports = { handle };
     assert_eq!(issued(OpKind::CacheSet), [0, 1, 2]);
 }
 
+/// A Redis Cluster client (ioredis's `Cluster`, node-redis's
+/// `createCluster`) is the one simulated Redis: production code that
+/// makes one runs as it is, its calls on the shared cache.
+#[test]
+fn a_redis_cluster_client_is_the_simulated_redis() {
+    let code = r#"
+import { Cluster } from "ioredis";
+import Redis from "ioredis";
+import { createCluster } from "redis";
+const cluster = new Cluster([{ host: "10.0.0.1", port: 6379 }], { redisOptions: { password: "x" } });
+const nodes = createCluster({ rootNodes: [{ url: "redis://10.0.0.1:6379" }] });
+await nodes.connect();
+export async function handle(req) {
+  await cluster.set("a", "x" + req.id);
+  console.log(await nodes.get("a"), await nodes.incr("n"), cluster instanceof Redis.Cluster, cluster instanceof Redis);
+}
+"#;
+    let (m, run) = run_cleanly(code, "scenario=script&users=2&clicks=1&arrival=gap:100ms");
+    assert_eq!((m.cache_hits, m.errors), (2, 0));
+    assert_eq!(run.messages(), ["x0 1 true true", "x1 2 true true"]);
+}
+
 /// ioredis against the simulated cache gives Redis's replies: Node 20 with
 /// ioredis 5 on a real Redis 7 printed these lines for the same text (with
 /// `sleep` on `setTimeout`).

@@ -165,7 +165,7 @@ const MODULES: &[(&str, &str)] = &[
         "https",
         "createServer, Server, request, get, STATUS_CODES, METHODS",
     ),
-    ("ioredis", "Redis, ReplyError"),
+    ("ioredis", "Redis, Cluster, ReplyError"),
     ("lru-cache", "LRUCache"),
     ("memcached", ""),
     ("memjs", "Client"),
@@ -197,7 +197,7 @@ const MODULES: &[(&str, &str)] = &[
     ),
     (
         "redis",
-        "createClient, ErrorReply, SimpleError, WatchError, MultiErrorReply",
+        "createClient, createCluster, ErrorReply, SimpleError, WatchError, MultiErrorReply",
     ),
     (
         "redlock",

@@ -1494,6 +1494,9 @@
 
   const nodeRedis = Object.freeze({
     createClient: () => new RedisClient(),
+    // A cluster is the one simulated Redis (its nodes and slots are not
+    // modelled: keys of different slots in one call are not refused).
+    createCluster: () => new RedisClient(),
     ErrorReply,
     SimpleError,
     WatchError,
@@ -1503,6 +1506,9 @@
   Redis.Redis = Redis;
   Redis.default = Redis;
   Redis.ReplyError = ReplyError;
+  // `new Redis.Cluster(nodes, options)`: the one simulated Redis, as
+  // `createCluster` (its nodes and slots are not modelled).
+  Redis.Cluster = class Cluster extends Redis {};
 
   // pg (node-postgres): `Pool`, `Client`, `query(text, values)` giving
   // `{ command, rowCount, rows, fields }`. Each query is one statement to
