@@ -20,7 +20,6 @@ use rquickjs::{qjs, Ctx};
 
 use crate::script::host::Host;
 use crate::sim::core::TaskId;
-use crate::sim::footprint::Object;
 
 unsafe extern "C" {
     /// `patches/rquickjs-sys-0.14.0/0001-job-context.patch`.
@@ -70,15 +69,6 @@ unsafe extern "C" fn resume(context: i64, opaque: *mut c_void) {
     // SAFETY: as in `current`.
     let host = unsafe { &*(opaque as *const Host) };
     let context = context as u64;
-    let request = context as TaskId;
-    host.current.set(request);
     host.frame.set((context >> 32) as u32);
-    // A job starts inside `execute_pending_job`, with the world not
-    // borrowed.
-    if let Ok(mut core) = host.core.try_borrow_mut() {
-        core.current = request;
-        if core.touches.on {
-            core.touches.touch(Object::ScriptRequest(request), true);
-        }
-    }
+    host.run_as(context as TaskId);
 }

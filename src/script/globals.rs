@@ -1613,20 +1613,11 @@ fn host_run_as<'js>(link: &Link, ctx: &Ctx<'js>, args: &[Value<'js>]) -> Result<
         Some(frame) => frame as u32,
         None => host.frame.get(),
     };
-    let outer = host.frame.replace(frame);
-    let running = host.current.replace(request);
-    {
-        let mut core = host.core.borrow_mut();
-        core.current = request;
-        if core.touches.on {
-            core.touches
-                .touch(crate::sim::footprint::Object::ScriptRequest(request), true);
-        }
-    }
+    let (outer, running) = (host.frame.replace(frame), host.current.get());
+    host.run_as(request);
     let result = callback.call::<_, Value>(());
-    host.current.set(running);
     host.frame.set(outer);
-    host.core.borrow_mut().current = running;
+    host.run_as(running);
     result
 }
 

@@ -296,6 +296,21 @@ pub struct Loaded {
 }
 
 impl Host {
+    /// The code that runs from now on is `request`'s (a promise job it
+    /// registered, a function a library runs for it): the running request
+    /// here and in the world, and in explore a touch of its state. (The
+    /// world is not borrowed while JavaScript runs.)
+    pub fn run_as(&self, request: TaskId) {
+        self.current.set(request);
+        if let Ok(mut core) = self.core.try_borrow_mut() {
+            core.current = request;
+            if core.touches.on {
+                core.touches
+                    .touch(crate::sim::footprint::Object::ScriptRequest(request), true);
+            }
+        }
+    }
+
     pub fn new(core: Rc<RefCell<Core>>, config: Rc<Config>, keep_trace: bool) -> Self {
         let state = State {
             cache: ScriptCache::new(config.grace),
