@@ -1,6 +1,10 @@
 //! Engine throughput: a 100,000-request stampede under three strategies,
 //! keeping the full trace or only the metrics. Criterion's `thrpt` is in
 //! events (macrotasks) per second; `scripts/bench.sh` prints it as such.
+//! Then a script at scale: the `ticket_pg` example (each request reads
+//! its own row of `orders`, then inserts one) with 5,000 and 20,000
+//! users, whose statements read through the tables' equality lookups
+//! rather than every row.
 
 use std::time::Duration;
 
@@ -47,5 +51,35 @@ fn stampede(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, stampede);
+fn script_at_scale(c: &mut Criterion) {
+    use interleave::run::Run;
+    use interleave::script::source;
+    use interleave::script::ScriptRun;
+    let code = include_str!("../examples/scripts/ticket_pg.js");
+    let schema = include_str!("../examples/scripts/ticket_pg.sql");
+    let mut group = c.benchmark_group("script_ticket_pg");
+    group.sample_size(10);
+    group.warm_up_time(Duration::from_secs(1));
+    group.measurement_time(Duration::from_secs(5));
+    for users in [5_000, 20_000] {
+        let fragment = format!("scenario=script&users={users}&clicks=1");
+        let (config, _) = source::parse(&fragment).expect("a valid fragment");
+        group.throughput(Throughput::Elements(users));
+        group.bench_function(format!("users={users}"), |b| {
+            b.iter_batched(
+                || (),
+                |()| {
+                    let mut run = ScriptRun::with_schema(code, Some(schema), &config, false)
+                        .expect("the example loads");
+                    assert!(run.run(100_000_000), "the run ends");
+                    run.metrics()
+                },
+                BatchSize::PerIteration,
+            )
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, stampede, script_at_scale);
 criterion_main!(benches);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Engine benchmarks: events (macrotasks) per second on a 100,000-request
 # stampede under none, keyed-mutex and single-flight, with the full trace
-# and metrics-only (criterion, benches/engine.rs), then the heap such a run
+# and metrics-only, and the ticket_pg script with 5,000 and 20,000 users
+# (criterion, benches/engine.rs), then the heap such a run
 # holds and peaks at (benches/memory.rs). Extra arguments go to criterion,
 # such as a filter: ./scripts/bench.sh keyed-mutex
 #
@@ -24,13 +25,18 @@ trap 'rm -f "$log"' EXIT
 # criterion's median and interval, as events per second.
 summary() {
     awk '
-        /^stampede_100k\// { name = $1 }
+        /^(stampede_100k|script_ticket_pg)\// { name = $1 }
         /thrpt:/ && !/%/ {
             gsub(/[\[\]]/, "")
             n = split($0, f, " ")
             scale["elem/s"] = 1; scale["Kelem/s"] = 1e3; scale["Melem/s"] = 1e6; scale["Gelem/s"] = 1e9
-            printf "  %-36s %6.2f M events/s  (%.2f .. %.2f)\n", name,
-                f[4] * scale[f[5]] / 1e6, f[2] * scale[f[3]] / 1e6, f[6] * scale[f[7]] / 1e6
+            if (name ~ /^script/) {
+                printf "  %-36s %6.2f K requests/s  (%.2f .. %.2f)\n", name,
+                    f[4] * scale[f[5]] / 1e3, f[2] * scale[f[3]] / 1e3, f[6] * scale[f[7]] / 1e3
+            } else {
+                printf "  %-36s %6.2f M events/s  (%.2f .. %.2f)\n", name,
+                    f[4] * scale[f[5]] / 1e6, f[2] * scale[f[3]] / 1e6, f[6] * scale[f[7]] / 1e6
+            }
         }
     ' "$log"
 }

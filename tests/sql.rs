@@ -172,6 +172,85 @@ async function handle(req) {
     );
 }
 
+/// A `WHERE` that pins a column to a value reads through the table's
+/// equality lookup (`store/lookup.rs`), and finds what PostgreSQL finds:
+/// an integer column against an integer, a text parameter, `2.0`, `2.5`
+/// and NULL; a uuid in capitals; two pinned columns; a row whose value
+/// moved away and back; another session's uncommitted write, a savepoint
+/// rolled back and a transaction rolled back; a unique key refused, freed
+/// by an update and taken again; ON CONFLICT; a DELETE; an OR. Node 20
+/// with pg 8 on PostgreSQL 15 printed these lines for the same handler and
+/// schema. (A debug build also checks every lookup against a scan of
+/// every row.)
+#[test]
+fn equality_lookups_find_what_postgresql_finds() {
+    let schema = r#"CREATE TABLE items (id serial PRIMARY KEY, owner int NOT NULL, name text NOT NULL, tag uuid, done boolean NOT NULL DEFAULT false, UNIQUE (owner, name));
+INSERT INTO items (owner, name, tag) VALUES (1, 'a', 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'), (2, 'b', NULL), (2, 'c', NULL);
+"#;
+    let code = r#"const { Pool } = require('pg');
+const pool = new Pool();
+const ids = async (text, values) => (await pool.query(text, values)).rows.map((r) => r.id).join(",");
+async function handle(req) {
+  console.log(await ids('SELECT id FROM items WHERE owner = $1 ORDER BY id', [2]));
+  console.log(await ids('SELECT id FROM items WHERE owner = $1 ORDER BY id', ['2']));
+  console.log(await ids('SELECT id FROM items WHERE owner = 2.0 ORDER BY id'));
+  console.log(await ids('SELECT id FROM items WHERE owner = 2.5 ORDER BY id'));
+  console.log(await ids('SELECT id FROM items WHERE owner = $1', [null]));
+  console.log(await ids("SELECT id FROM items WHERE tag = 'A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11'"));
+  console.log(await ids('SELECT id FROM items WHERE name = $1 AND owner = $2', ['c', 2]));
+  // The pinned value moves away and back; a rolled-back write; a savepoint.
+  await pool.query('UPDATE items SET owner = 3 WHERE id = 2');
+  console.log(await ids('SELECT id FROM items WHERE owner = 2 ORDER BY id'), await ids('SELECT id FROM items WHERE owner = 3'));
+  await pool.query('UPDATE items SET owner = 2 WHERE owner = 3');
+  console.log(await ids('SELECT id FROM items WHERE owner = 2 ORDER BY id'));
+  const c = await pool.connect();
+  await c.query('BEGIN');
+  await c.query("UPDATE items SET owner = 9, done = true WHERE name = 'c'");
+  console.log(await ids('SELECT id FROM items WHERE owner = 9'), (await c.query('SELECT id FROM items WHERE owner = 9')).rows.map((r) => r.id).join(","));
+  await c.query('SAVEPOINT s');
+  await c.query("INSERT INTO items (owner, name) VALUES (9, 'd')");
+  await c.query('ROLLBACK TO SAVEPOINT s');
+  console.log((await c.query('SELECT count(*)::int AS n FROM items WHERE owner = 9')).rows[0].n);
+  await c.query('ROLLBACK');
+  c.release();
+  console.log(await ids('SELECT id FROM items WHERE owner = 9'), await ids('SELECT id FROM items WHERE done = $1', [true]));
+  try { await pool.query("INSERT INTO items (owner, name) VALUES (2, 'b')"); } catch (e) { console.log(e.code, e.constraint); }
+  await pool.query("UPDATE items SET name = 'z' WHERE owner = 2 AND name = 'b'");
+  await pool.query("INSERT INTO items (owner, name) VALUES (2, 'b')");
+  console.log(await ids("SELECT id FROM items WHERE owner = 2 ORDER BY id"));
+  console.log((await pool.query("INSERT INTO items (owner, name) VALUES (2, 'b') ON CONFLICT (owner, name) DO UPDATE SET done = true RETURNING id, done")).rows.map((r) => r.id + ":" + r.done).join(","));
+  await pool.query('DELETE FROM items WHERE owner = $1 AND name = $2', [2, 'z']);
+  console.log(await ids("SELECT id FROM items WHERE owner = 2 ORDER BY id"), await ids("SELECT id FROM items WHERE name = 'z'"));
+  console.log(await ids("SELECT id FROM items WHERE id = $1", [4]), await ids("SELECT id FROM items WHERE id = $1 OR owner = 1 ORDER BY id", [4]));
+}
+module.exports = { handle };
+"#;
+    let (m, run) = run_sql(code, schema, "scenario=script&users=1&clicks=1");
+    assert_eq!((m.errors, m.hung), (0, 0), "{:?}", run.messages());
+    assert_eq!(
+        run.messages(),
+        [
+            "2,3",
+            "2,3",
+            "2,3",
+            "",
+            "",
+            "1",
+            "3",
+            "3 2",
+            "2,3",
+            " 3",
+            "1",
+            " ",
+            "23505 items_owner_name_key",
+            "2,3,6",
+            "6:true",
+            "3,6 ",
+            " 1",
+        ]
+    );
+}
+
 /// `ORDER BY` puts NULLs as PostgreSQL does: last ascending, first
 /// descending, unless `NULLS FIRST` or `NULLS LAST` says otherwise.
 #[test]

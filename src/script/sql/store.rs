@@ -29,6 +29,7 @@ use crate::sql::PerRow;
 use crate::sql::{Column, Cte, Default, Key, Materialized, Op, TableSchema};
 
 mod foreign_keys;
+mod lookup;
 mod savepoints;
 
 pub use super::eval::Row;
@@ -212,6 +213,9 @@ struct Table {
     /// row there (an update moves its row last; a rolled-back one leaves
     /// it where it was).
     next_place: u64,
+    /// Its equality lookups (`lookup.rs`); none for a table made whole (a
+    /// `WITH` query's rows), which a scan reads through.
+    lookup: Option<lookup::Lookup>,
 }
 
 impl Table {
@@ -640,6 +644,7 @@ impl Database {
                 serials: BTreeMap::new(),
                 duplicates: 0,
                 next_place: 0,
+                lookup: Some(lookup::Lookup::default()),
             },
         );
         Ok(())
@@ -1198,8 +1203,20 @@ impl Database {
 
     /// The commits after `read`'s that changed what its WHERE matches: a
     /// version of a row that matches it, or that replaced one that did,
-    /// as (slot, commit).
+    /// as (slot, commit). Reads through the table's lookup (`lookup.rs`);
+    /// a debug build checks that a scan of every row finds the same.
     pub fn predicate_changes(&self, read: &PredicateRead) -> Vec<(usize, u64)> {
+        let found = self.predicate_changes_among(read, true);
+        debug_assert_eq!(
+            found,
+            self.predicate_changes_among(read, false),
+            "the lookup finds what a scan finds"
+        );
+        found
+    }
+
+    /// [`Database::predicate_changes`], through the lookup or by a scan.
+    fn predicate_changes_among(&self, read: &PredicateRead, look_up: bool) -> Vec<(usize, u64)> {
         let Some(table) = self.tables.get(&read.table) else {
             return Vec::new();
         };
@@ -1208,7 +1225,17 @@ impl Database {
             row.is_some_and(|row| pass(read.filter.as_ref(), row, &ctx).unwrap_or(false))
         };
         let mut changes = Vec::new();
-        for (index, slot) in table.slots.iter().enumerate() {
+        // A version that matches holds the value the filter pins: its slot
+        // is among the lookup's (which keeps every version's values).
+        let slots = match (&table.lookup, read.filter.as_ref()) {
+            (Some(lookup), Some(filter)) if look_up => {
+                lookup.candidates(&table.schema.columns, filter, &ctx)
+            }
+            _ => None,
+        }
+        .unwrap_or_else(|| (0..table.slots.len()).collect());
+        for index in slots {
+            let slot = &table.slots[index];
             for (k, version) in slot.versions.iter().enumerate() {
                 let before = k.checked_sub(1).and_then(|k| slot.versions[k].row.as_ref());
                 if version.seq > read.as_of && (hit(version.row.as_ref()) || hit(before)) {
@@ -1775,6 +1802,7 @@ impl Database {
                 groups: Vec::new(),
                 duplicates: 0,
                 next_place: rows.len() as u64,
+                lookup: None,
             },
         );
         Ok(())
@@ -2111,9 +2139,48 @@ impl Database {
             .collect()
     }
 
-    /// Slots whose visible row matches `filter`, in heap order.
+    /// Slots whose visible row matches `filter`, in heap order: read
+    /// through the table's equality lookup where the filter pins a column
+    /// to a value (`lookup.rs`), else by a scan of every row.
     fn matching(
         &self,
+        table: &Table,
+        id: TxnId,
+        snapshot: u64,
+        filter: Option<&Expr>,
+        ctx: &Context,
+    ) -> Result<Vec<usize>, Stop> {
+        let candidates = match (&table.lookup, filter) {
+            (Some(lookup), Some(filter)) => lookup.candidates(&table.schema.columns, filter, ctx),
+            _ => None,
+        };
+        let Some(candidates) = candidates else {
+            return Self::scan_matching(table, id, snapshot, filter, ctx);
+        };
+        let mut rows: Vec<(u64, usize, &Row)> = candidates
+            .into_iter()
+            .filter_map(|index| {
+                let slot = &table.slots[index];
+                let row = Self::visible(slot, id, snapshot)?;
+                Some((Self::visible_place(slot, id, snapshot), index, row))
+            })
+            .collect();
+        rows.sort_by_key(|&(place, ..)| place);
+        let mut found = Vec::new();
+        for (_, index, row) in rows {
+            if pass(filter, row, ctx).map_err(Stop::Fail)? {
+                found.push(index);
+            }
+        }
+        #[cfg(debug_assertions)]
+        if let Ok(scanned) = Self::scan_matching(table, id, snapshot, filter, ctx) {
+            debug_assert_eq!(found, scanned, "the lookup finds what a scan finds");
+        }
+        Ok(found)
+    }
+
+    /// [`Database::matching`] by a scan of every row.
+    fn scan_matching(
         table: &Table,
         id: TxnId,
         snapshot: u64,
@@ -2348,6 +2415,9 @@ impl Database {
     fn write(&mut self, id: TxnId, table: &str, index: usize, row: Option<Row>) {
         let table_ref = self.tables.get_mut(table).expect("a table");
         let place = table_ref.next_place;
+        if let (Some(lookup), Some(row)) = (&mut table_ref.lookup, &row) {
+            lookup.note(&table_ref.schema.columns, index, row);
+        }
         let slot = &mut table_ref.slots[index];
         if row.is_some() {
             // The new version goes after every row in the heap.
@@ -3293,7 +3363,9 @@ impl Database {
 
     /// The first slot (and key) whose row conflicts with `row` on a unique
     /// key, among `keys`, skipping `except`. Waits for a transaction that
-    /// holds a conflicting write.
+    /// holds a conflicting write. Reads through the table's lookup
+    /// (`lookup.rs`); a debug build checks that a scan of every row finds
+    /// the same.
     fn conflict_of(
         &self,
         id: TxnId,
@@ -3302,12 +3374,46 @@ impl Database {
         keys: &[usize],
         except: &[usize],
     ) -> Result<Option<(usize, usize)>, Stop> {
+        let found = self.conflict_among(id, table, row, keys, except, true);
+        #[cfg(debug_assertions)]
+        {
+            let scanned = self.conflict_among(id, table, row, keys, except, false);
+            let seen = |result: &Result<Option<(usize, usize)>, Stop>| match result {
+                Ok(found) => (*found, None),
+                Err(Stop::Wait(writer)) => (None, Some(*writer)),
+                Err(Stop::Fail(_)) => (None, None),
+            };
+            debug_assert_eq!(
+                seen(&found),
+                seen(&scanned),
+                "the lookup finds what a scan finds"
+            );
+        }
+        found
+    }
+
+    /// [`Database::conflict_of`], through the lookup or by a scan.
+    fn conflict_among(
+        &self,
+        id: TxnId,
+        table: &Table,
+        row: &Row,
+        keys: &[usize],
+        except: &[usize],
+        look_up: bool,
+    ) -> Result<Option<(usize, usize)>, Stop> {
         for &k in keys {
             let unique = &table.schema.keys[k];
             let Some(key) = entry(unique, row) else {
                 continue;
             };
-            for (index, slot) in table.slots.iter().enumerate() {
+            // A row that conflicts holds the same values: its slot is
+            // among the lookup's for them (`lookup.rs`).
+            let slots = (table.lookup.as_ref().filter(|_| look_up))
+                .and_then(|lookup| lookup.holding(&table.schema.columns, &unique.columns, row))
+                .unwrap_or_else(|| (0..table.slots.len()).collect());
+            for index in slots {
+                let slot = &table.slots[index];
                 if except.contains(&index) {
                     continue;
                 }
