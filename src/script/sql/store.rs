@@ -219,6 +219,15 @@ struct Table {
 }
 
 impl Table {
+    /// The slots whose row may hold `values` in `columns` (a foreign key's),
+    /// through the table's lookup (`lookup.rs`); every slot where it keeps
+    /// none of them, or without `look_up` (a debug build's check of it).
+    fn slots_holding(&self, columns: &[String], values: &[Value], look_up: bool) -> Vec<usize> {
+        (self.lookup.as_ref().filter(|_| look_up))
+            .and_then(|lookup| lookup.holding(&self.schema.columns, columns.iter().zip(values)))
+            .unwrap_or_else(|| (0..self.slots.len()).collect())
+    }
+
     /// A row's group in expected uniqueness `g` (`None` if a key is NULL).
     fn group(&self, g: usize, row: &Row) -> Option<String> {
         let key = key_of(row, &self.schema.expect_unique[g])?;
@@ -3409,8 +3418,9 @@ impl Database {
             };
             // A row that conflicts holds the same values: its slot is
             // among the lookup's for them (`lookup.rs`).
+            let values = unique.columns.iter().filter_map(|c| Some((c, row.get(c)?)));
             let slots = (table.lookup.as_ref().filter(|_| look_up))
-                .and_then(|lookup| lookup.holding(&table.schema.columns, &unique.columns, row))
+                .and_then(|lookup| lookup.holding(&table.schema.columns, values))
                 .unwrap_or_else(|| (0..table.slots.len()).collect());
             for index in slots {
                 let slot = &table.slots[index];

@@ -114,11 +114,17 @@ impl Database {
                     continue;
                 };
                 let matches = |r: &Row| key_of(r, &fk.referred).is_some_and(|k| same_key(&k, &key));
-                let found = parent
-                    .slots
-                    .iter()
-                    .any(|slot| slot.current(id).is_some_and(matches))
-                    || (fk.table == name && rows.iter().any(|r| matches(r)));
+                // Through the parent's lookup (`lookup.rs`): a debug build
+                // checks it against every slot.
+                let holds = |look_up| {
+                    (parent
+                        .slots_holding(&fk.referred, &key, look_up)
+                        .into_iter())
+                    .any(|index| parent.slots[index].current(id).is_some_and(matches))
+                };
+                let held = holds(true);
+                debug_assert_eq!(held, holds(false), "the lookup finds what a scan finds");
+                let found = held || (fk.table == name && rows.iter().any(|r| matches(r)));
                 if !found {
                     return Err(Stop::Fail(not_present(name, fk, &key)));
                 }
@@ -165,13 +171,21 @@ impl Database {
                     let Some(key) = key_of(row, &fk.referred) else {
                         continue;
                     };
-                    let referred = child.slots.iter().enumerate().any(|(index, slot)| {
-                        !(child_name == name && gone.contains(&index))
-                            && slot
-                                .current(id)
-                                .and_then(|r| key_of(r, &fk.columns))
-                                .is_some_and(|k| same_key(&k, &key))
-                    });
+                    let refers = |look_up| {
+                        (child.slots_holding(&fk.columns, &key, look_up).into_iter()).any(|index| {
+                            !(child_name == name && gone.contains(&index))
+                                && child.slots[index]
+                                    .current(id)
+                                    .and_then(|r| key_of(r, &fk.columns))
+                                    .is_some_and(|k| same_key(&k, &key))
+                        })
+                    };
+                    let referred = refers(true);
+                    debug_assert_eq!(
+                        referred,
+                        refers(false),
+                        "the lookup finds what a scan finds"
+                    );
                     if referred {
                         return Err(Stop::Fail(still_referenced(name, child_name, fk, &key)));
                     }

@@ -60,19 +60,18 @@ impl Lookup {
         }
     }
 
-    /// The slots whose row ever held `row`'s values in `key_columns` (a
-    /// unique key's), read through the first of them the lookup keeps;
-    /// `None` if it keeps none of them (a full scan then). Sorted, each
-    /// once.
-    pub(super) fn holding(
+    /// The slots whose row ever held each of `values` in its column (a
+    /// unique key's, or a foreign key's), read through the first of them
+    /// the lookup keeps; `None` if it keeps none of them (a full scan
+    /// then). Sorted, each once.
+    pub(super) fn holding<'a>(
         &self,
         columns: &[Column],
-        key_columns: &[String],
-        row: &Row,
+        values: impl IntoIterator<Item = (&'a String, &'a Value)>,
     ) -> Option<Vec<usize>> {
-        key_columns.iter().find_map(|name| {
+        values.into_iter().find_map(|(name, value)| {
             let column = columns.iter().find(|c| c.name == *name)?;
-            let key = Key::of(column.ty, row.get(name)?)?;
+            let key = Key::of(column.ty, value)?;
             let mut slots = (self.0.get(name).and_then(|by_value| by_value.get(&key)))
                 .cloned()
                 .unwrap_or_default();
