@@ -2485,6 +2485,74 @@ module.exports = { handle };"#;
     }
 }
 
+/// A library that runs another request's function keeps Node's
+/// AsyncLocalStorage stores: p-limit binds the queued function to its
+/// caller's (`AsyncResource.bind`), so each sees its own store; async-lock
+/// binds nothing, so a function its release starts sees the releaser's
+/// store. Node 20 with p-limit 7 and async-lock 1.5.0 prints these lines
+/// for the same texts (three requests arriving at once).
+#[test]
+fn libraries_keep_async_local_storage_as_node_does() {
+    let limited = r#"
+const { AsyncLocalStorage } = require("async_hooks");
+const pLimit = require("p-limit");
+const limit = (pLimit.default || pLimit)(1);
+const als = new AsyncLocalStorage();
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+async function handle(req) {
+  await als.run({ id: req.id }, () => limit(async () => {
+    console.log("start", req.id, "store", als.getStore().id);
+    await sleep(5);
+    console.log("end", req.id, "store", als.getStore().id);
+  }));
+}
+module.exports = { handle };
+"#;
+    let (_, run) = run_cleanly(limited, "scenario=script&users=3&clicks=1");
+    assert_eq!(
+        run.messages(),
+        [
+            "start 0 store 0",
+            "end 0 store 0",
+            "start 1 store 1",
+            "end 1 store 1",
+            "start 2 store 2",
+            "end 2 store 2",
+        ]
+    );
+    let locked = r#"
+const { AsyncLocalStorage } = require("async_hooks");
+const AsyncLock = require("async-lock");
+const lock = new AsyncLock();
+const als = new AsyncLocalStorage();
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+async function handle(req) {
+  await als.run({ id: req.id }, () => lock.acquire("k", async () => {
+    console.log("start", req.id, "store", als.getStore().id);
+    await sleep(5);
+    console.log("end", req.id, "store", als.getStore().id);
+  }));
+  console.log("after", req.id, "store", als.getStore()?.id);
+}
+module.exports = { handle };
+"#;
+    let (_, run) = run_cleanly(locked, "scenario=script&users=3&clicks=1");
+    assert_eq!(
+        run.messages(),
+        [
+            "start 0 store 0",
+            "end 0 store 0",
+            "start 1 store 0",
+            "after 0 store undefined",
+            "end 1 store 0",
+            "start 2 store 0",
+            "after 1 store undefined",
+            "end 2 store 0",
+            "after 2 store undefined",
+        ]
+    );
+}
+
 /// A release hands over inside itself, as the libraries do: async-mutex's
 /// `runExclusive` resolves the next waiter before its own promise, so
 /// the waiter's first call goes out before the holder's handler returns;

@@ -187,9 +187,11 @@
     };
     const enqueue = (fn, resolve, args) => {
       // p-limit's `AsyncResource.bind`: the function runs as the request
-      // that queued it, even when another request's `next` starts it.
+      // that queued it, in its AsyncLocalStorage stores, even when another
+      // request's `next` starts it.
       const request = host.request();
-      queue.push(() => host.runAs(request, () => run(fn, resolve, args)));
+      const frame = host.frame();
+      queue.push(() => host.runAs(request, () => run(fn, resolve, args), frame));
       (async () => {
         // As p-limit: `activeCount` changes a microtask later.
         await Promise.resolve();
