@@ -1215,17 +1215,6 @@ impl Database {
     /// as (slot, commit). Reads through the table's lookup (`lookup.rs`);
     /// a debug build checks that a scan of every row finds the same.
     pub fn predicate_changes(&self, read: &PredicateRead) -> Vec<(usize, u64)> {
-        let found = self.predicate_changes_among(read, true);
-        debug_assert_eq!(
-            found,
-            self.predicate_changes_among(read, false),
-            "the lookup finds what a scan finds"
-        );
-        found
-    }
-
-    /// [`Database::predicate_changes`], through the lookup or by a scan.
-    fn predicate_changes_among(&self, read: &PredicateRead, look_up: bool) -> Vec<(usize, u64)> {
         let Some(table) = self.tables.get(&read.table) else {
             return Vec::new();
         };
@@ -1233,26 +1222,31 @@ impl Database {
         let hit = |row: Option<&Row>| {
             row.is_some_and(|row| pass(read.filter.as_ref(), row, &ctx).unwrap_or(false))
         };
-        let mut changes = Vec::new();
-        // A version that matches holds the value the filter pins: its slot
-        // is among the lookup's (which keeps every version's values).
-        let slots = match (&table.lookup, read.filter.as_ref()) {
-            (Some(lookup), Some(filter)) if look_up => {
-                lookup.candidates(&table.schema.columns, filter, &ctx)
+        let changes = |look_up: bool| {
+            // A version that matches holds the value the filter pins: its
+            // slot is among the lookup's (which keeps every version's values).
+            let slots = match (&table.lookup, read.filter.as_ref()) {
+                (Some(lookup), Some(filter)) if look_up => {
+                    lookup.candidates(&table.schema.columns, filter, &ctx)
+                }
+                _ => None,
             }
-            _ => None,
-        }
-        .unwrap_or_else(|| (0..table.slots.len()).collect());
-        for index in slots {
-            let slot = &table.slots[index];
-            for (k, version) in slot.versions.iter().enumerate() {
-                let before = k.checked_sub(1).and_then(|k| slot.versions[k].row.as_ref());
-                if version.seq > read.as_of && (hit(version.row.as_ref()) || hit(before)) {
-                    changes.push((index, version.seq));
+            .unwrap_or_else(|| (0..table.slots.len()).collect());
+            let mut changes = Vec::new();
+            for index in slots {
+                let slot = &table.slots[index];
+                for (k, version) in slot.versions.iter().enumerate() {
+                    let before = k.checked_sub(1).and_then(|k| slot.versions[k].row.as_ref());
+                    if version.seq > read.as_of && (hit(version.row.as_ref()) || hit(before)) {
+                        changes.push((index, version.seq));
+                    }
                 }
             }
-        }
-        changes
+            changes
+        };
+        let found = changes(true);
+        debug_assert_eq!(found, changes(false), "the lookup finds what a scan finds");
+        found
     }
 
     /// Whether the last commit of the row in slot `index` of `table` wrote
@@ -3383,10 +3377,51 @@ impl Database {
         keys: &[usize],
         except: &[usize],
     ) -> Result<Option<(usize, usize)>, Stop> {
-        let found = self.conflict_among(id, table, row, keys, except, true);
+        let among = |look_up: bool| -> Result<Option<(usize, usize)>, Stop> {
+            for &k in keys {
+                let unique = &table.schema.keys[k];
+                let Some(key) = entry(unique, row) else {
+                    continue;
+                };
+                // A row that conflicts holds the same values: its slot is
+                // among the lookup's for them (`lookup.rs`).
+                let values = unique.columns.iter().filter_map(|c| Some((c, row.get(c)?)));
+                let slots = (table.lookup.as_ref().filter(|_| look_up))
+                    .and_then(|lookup| lookup.holding(&table.schema.columns, values))
+                    .unwrap_or_else(|| (0..table.slots.len()).collect());
+                for index in slots {
+                    let slot = &table.slots[index];
+                    if except.contains(&index) {
+                        continue;
+                    }
+                    let hits = |r: Option<&Row>| {
+                        r.and_then(|r| entry(unique, r))
+                            .is_some_and(|k| same_key(&k, &key))
+                    };
+                    match &slot.pending {
+                        Some((writer, pending)) if *writer == id => {
+                            if hits(pending.as_ref()) {
+                                return Ok(Some((index, k)));
+                            }
+                        }
+                        Some((writer, pending)) => {
+                            if hits(pending.as_ref()) || hits(slot.latest()) {
+                                return Err(Stop::Wait(*writer));
+                            }
+                        }
+                        None => {
+                            if hits(slot.latest()) {
+                                return Ok(Some((index, k)));
+                            }
+                        }
+                    }
+                }
+            }
+            Ok(None)
+        };
+        let found = among(true);
         #[cfg(debug_assertions)]
         {
-            let scanned = self.conflict_among(id, table, row, keys, except, false);
             let seen = |result: &Result<Option<(usize, usize)>, Stop>| match result {
                 Ok(found) => (*found, None),
                 Err(Stop::Wait(writer)) => (None, Some(*writer)),
@@ -3394,63 +3429,11 @@ impl Database {
             };
             debug_assert_eq!(
                 seen(&found),
-                seen(&scanned),
+                seen(&among(false)),
                 "the lookup finds what a scan finds"
             );
         }
         found
-    }
-
-    /// [`Database::conflict_of`], through the lookup or by a scan.
-    fn conflict_among(
-        &self,
-        id: TxnId,
-        table: &Table,
-        row: &Row,
-        keys: &[usize],
-        except: &[usize],
-        look_up: bool,
-    ) -> Result<Option<(usize, usize)>, Stop> {
-        for &k in keys {
-            let unique = &table.schema.keys[k];
-            let Some(key) = entry(unique, row) else {
-                continue;
-            };
-            // A row that conflicts holds the same values: its slot is
-            // among the lookup's for them (`lookup.rs`).
-            let values = unique.columns.iter().filter_map(|c| Some((c, row.get(c)?)));
-            let slots = (table.lookup.as_ref().filter(|_| look_up))
-                .and_then(|lookup| lookup.holding(&table.schema.columns, values))
-                .unwrap_or_else(|| (0..table.slots.len()).collect());
-            for index in slots {
-                let slot = &table.slots[index];
-                if except.contains(&index) {
-                    continue;
-                }
-                let hits = |r: Option<&Row>| {
-                    r.and_then(|r| entry(unique, r))
-                        .is_some_and(|k| same_key(&k, &key))
-                };
-                match &slot.pending {
-                    Some((writer, pending)) if *writer == id => {
-                        if hits(pending.as_ref()) {
-                            return Ok(Some((index, k)));
-                        }
-                    }
-                    Some((writer, pending)) => {
-                        if hits(pending.as_ref()) || hits(slot.latest()) {
-                            return Err(Stop::Wait(*writer));
-                        }
-                    }
-                    None => {
-                        if hits(slot.latest()) {
-                            return Ok(Some((index, k)));
-                        }
-                    }
-                }
-            }
-        }
-        Ok(None)
     }
 
     fn insert(
