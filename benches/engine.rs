@@ -1,10 +1,12 @@
 //! Engine throughput: a 100,000-request stampede under three strategies,
 //! keeping the full trace or only the metrics. Criterion's `thrpt` is in
 //! events (macrotasks) per second; `scripts/bench.sh` prints it as such.
-//! Then a script at scale: the `ticket_pg` example (each request reads
-//! its own row of `orders`, then inserts one) with 5,000 and 20,000
-//! users, whose statements read through the tables' equality lookups
-//! rather than every row.
+//! Then scripts at scale, with 5,000 and 20,000 users: the `ticket_pg`
+//! example (each request reads its own row of `orders`, then inserts
+//! one), whose statements read through the tables' equality lookups
+//! rather than every row; and `signup_pg` (two clicks a user, each a
+//! get-or-create in one statement with a data-modifying `WITH`), whose
+//! write is set aside slot by slot rather than by copying its table.
 
 use std::time::Duration;
 
@@ -52,19 +54,36 @@ fn stampede(c: &mut Criterion) {
 }
 
 fn script_at_scale(c: &mut Criterion) {
+    script_example(
+        c,
+        "script_ticket_pg",
+        include_str!("../examples/scripts/ticket_pg.js"),
+        include_str!("../examples/scripts/ticket_pg.sql"),
+        1,
+    );
+    script_example(
+        c,
+        "script_signup_pg",
+        include_str!("../examples/scripts/signup_pg.js"),
+        include_str!("../examples/scripts/signup_pg.sql"),
+        2,
+    );
+}
+
+/// A benchmark group of the example `code` over `schema` with 5,000 and
+/// 20,000 users, each clicking `clicks` times (its throughput in requests).
+fn script_example(c: &mut Criterion, name: &str, code: &str, schema: &str, clicks: u32) {
     use interleave::run::Run;
     use interleave::script::source;
     use interleave::script::ScriptRun;
-    let code = include_str!("../examples/scripts/ticket_pg.js");
-    let schema = include_str!("../examples/scripts/ticket_pg.sql");
-    let mut group = c.benchmark_group("script_ticket_pg");
+    let mut group = c.benchmark_group(name);
     group.sample_size(10);
     group.warm_up_time(Duration::from_secs(1));
     group.measurement_time(Duration::from_secs(5));
     for users in [5_000, 20_000] {
-        let fragment = format!("scenario=script&users={users}&clicks=1");
+        let fragment = format!("scenario=script&users={users}&clicks={clicks}");
         let (config, _) = source::parse(&fragment).expect("a valid fragment");
-        group.throughput(Throughput::Elements(users));
+        group.throughput(Throughput::Elements(users * u64::from(clicks)));
         group.bench_function(format!("users={users}"), |b| {
             b.iter_batched(
                 || (),

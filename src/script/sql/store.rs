@@ -31,6 +31,7 @@ use crate::sql::{Column, Cte, Default, Key, Materialized, Op, TableSchema};
 mod foreign_keys;
 mod lookup;
 mod savepoints;
+mod stash;
 
 pub use super::eval::Row;
 pub type TxnId = u64;
@@ -133,7 +134,7 @@ pub struct Ran {
     pub victim: Option<(u64, SqlError)>,
 }
 
-#[derive(Clone)]
+#[derive(Clone, Debug, PartialEq)]
 struct Version {
     seq: u64,
     writer: TxnId,
@@ -145,7 +146,7 @@ struct Version {
 /// One row through time: its committed versions, the one write a running
 /// transaction holds on it (and its place in the heap), a FOR UPDATE lock
 /// and the FOR SHARE locks.
-#[derive(Clone)]
+#[derive(Clone, Debug, Default, PartialEq)]
 struct Slot {
     versions: Vec<Version>,
     pending: Option<(TxnId, Option<Row>)>,
@@ -362,11 +363,14 @@ pub struct Database {
     released: Vec<TxnId>,
     /// The plan a statement that waits runs again (`take_retry`).
     retry: Option<Plan>,
-    /// The tables a data-modifying `WITH` query of the running statement
-    /// wrote, as it left them: the rest of the statement reads each as it
-    /// was before (in `tables`), as PostgreSQL's parts of one statement
-    /// read one snapshot. Put back when the statement ends.
-    stashed: Vec<(String, Table)>,
+    /// What the data-modifying `WITH` queries of the running statement
+    /// wrote, kept aside: the rest of the statement reads each table as it
+    /// was before, as PostgreSQL's parts of one statement read one
+    /// snapshot. Put back when the statement ends (`stash.rs`).
+    stashed: Vec<stash::Stash>,
+    /// The slots the running data-modifying `WITH` query changed, as they
+    /// were (`stash.rs`).
+    journal: Option<stash::Journal>,
     /// The table locks each transaction holds.
     table_locks: TableLocks<TxnId>,
     /// The running statement's time, in ms.
@@ -1407,9 +1411,7 @@ impl Database {
 
     fn statement(&mut self, id: TxnId, plan: &Plan) -> Landed {
         let landed = self.statement_with(id, plan);
-        for (name, written) in std::mem::take(&mut self.stashed) {
-            self.tables.insert(name, written);
-        }
+        self.unstash_all();
         // The tables of its `WITH` queries last as long as it.
         if !plan.with().is_empty() {
             self.tables.retain(|name, _| !Cte::is_table(name));
@@ -1520,56 +1522,6 @@ impl Database {
             }
         }
         self.retry = Some(plan);
-    }
-
-    /// Puts back what the statement wrote to `table` in a data-modifying
-    /// `WITH` query, before it writes it again.
-    fn unstash(&mut self, table: &str) {
-        if let Some(n) = self.stashed.iter().position(|(name, _)| name == table) {
-            let (name, written) = self.stashed.remove(n);
-            self.tables.insert(name, written);
-        }
-    }
-
-    /// Runs a data-modifying `WITH` query on the statement's snapshot (or,
-    /// for a join that runs again after a wait, on a new one: it cannot
-    /// recheck its rows, [`Plan::can_keep_snapshot`]), then stashes what
-    /// it wrote: the rest of the statement reads the table as it was.
-    fn write_in_with(
-        &mut self,
-        id: TxnId,
-        snapshot: u64,
-        write: &Plan,
-        locked: &mut bool,
-    ) -> Result<Reply, Stop> {
-        let snapshot = match write.can_keep_snapshot() {
-            true => snapshot,
-            false => self.snapshot(id),
-        };
-        let resolved = match write.has_subquery() {
-            true => self
-                .resolve(id, snapshot, write, locked)
-                .map_err(|stopped| stopped.0)?,
-            false => write.clone(),
-        };
-        let table = resolved.written_table().expect("a write").to_string();
-        // The table as the statement found it; and what the statement's
-        // earlier writes made of it, which this one writes over.
-        let before = match self.stashed.iter().position(|(name, _)| *name == table) {
-            Some(n) => {
-                let (_, written) = self.stashed.remove(n);
-                let table = self.tables.get_mut(&table).expect("a table");
-                Some(std::mem::replace(table, written))
-            }
-            None => self.tables.get(&table).cloned(),
-        };
-        let ctx = self.context(id, Some(&table));
-        let result = self.run_plan(id, snapshot, &resolved, &ctx);
-        if let Some(before) = before {
-            let written = std::mem::replace(self.tables.get_mut(&table).expect("a table"), before);
-            self.stashed.push((table, written));
-        }
-        result
     }
 
     /// The table locks `plan` takes (`Plan::table_locks`), in order. A
@@ -2397,6 +2349,7 @@ impl Database {
     /// `FOR UPDATE` (or `FOR SHARE`) of a row it claimed, for the
     /// transaction.
     fn lock_row(&mut self, id: TxnId, table: &str, index: usize, for_update: bool) {
+        self.journal(table, index);
         let slot = &mut self.tables.get_mut(table).expect("a table").slots[index];
         if for_update {
             slot.locker = Some(id);
@@ -2416,6 +2369,7 @@ impl Database {
 
     /// Writes a new version of a slot for `id` (`None`: deleted).
     fn write(&mut self, id: TxnId, table: &str, index: usize, row: Option<Row>) {
+        self.journal(table, index);
         let table_ref = self.tables.get_mut(table).expect("a table");
         let place = table_ref.next_place;
         if let (Some(lookup), Some(row)) = (&mut table_ref.lookup, &row) {
@@ -2440,7 +2394,7 @@ impl Database {
         ctx: &Context,
     ) -> Result<Reply, Stop> {
         // Its locks would fall on the table as it was, not as it is.
-        let stashed = |(table, _): &(&str, &str)| self.stashed.iter().any(|(t, _)| t == table);
+        let stashed = |(table, _): &(&str, &str)| self.stashed.iter().any(|s| s.table == *table);
         if select.locks() && select.sources().iter().any(stashed) {
             return Err(Stop::Fail(sql_error(
                 "0A000",
@@ -3565,13 +3519,7 @@ impl Database {
         self.write_updates(id, name, &found, new_rows, rewrite);
         for row in fresh {
             let table = self.tables.get_mut(name).expect("a table");
-            table.slots.push(Slot {
-                versions: Vec::new(),
-                pending: None,
-                pending_place: 0,
-                locker: None,
-                sharers: Vec::new(),
-            });
+            table.slots.push(Slot::default());
             let index = table.slots.len() - 1;
             self.write(id, name, index, Some(row));
         }
