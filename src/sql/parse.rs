@@ -1935,6 +1935,19 @@ fn projection(text: &str, items: Vec<SelectItem>) -> Result<Projection, SqlError
                 out.push((all.clone(), Expr::Column(all)));
                 continue;
             }
+            SelectItem::Wildcard(options) | SelectItem::QualifiedWildcard(_, options)
+                if options.opt_alias.is_some() =>
+            {
+                // `SELECT * t`: the parser reads an alias PostgreSQL does not.
+                let alias = options
+                    .opt_alias
+                    .map(|alias| alias.value)
+                    .unwrap_or_default();
+                return Err(SqlError::syntax(format!(
+                    "syntax error at or near \"{alias}\" in \"{}\"",
+                    quote(text)
+                )));
+            }
             SelectItem::Wildcard(_) | SelectItem::QualifiedWildcard(..) => {
                 if out.is_empty() {
                     return Ok(Projection::All);

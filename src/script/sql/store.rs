@@ -4521,7 +4521,12 @@ fn project(
 ) -> Result<(Vec<Row>, Vec<(String, u32)>), Stop> {
     match projection {
         Projection::All => {
-            let schema = schema.expect("a table");
+            let Some(schema) = schema else {
+                return Err(Stop::Fail(sql_error(
+                    "42601",
+                    "SELECT * with no tables specified is not valid".into(),
+                )));
+            };
             let fields = schema
                 .columns
                 .iter()
