@@ -308,3 +308,24 @@ fn a_star_with_an_alias_or_no_table_is_postgresqls_syntax_error() {
         ("42601", "SELECT * with no tables specified is not valid")
     );
 }
+
+#[test]
+fn a_number_beyond_the_models_numeric_says_so() {
+    // PostgreSQL holds `1e308` as a numeric (and stores it in a float8
+    // column); the model's numeric holds 38 digits, and says so.
+    let plan = parse("INSERT INTO ledger (score) VALUES (1e308)").expect("parses");
+    let Landed::Failed(error) = database().run(Some(0), &plan, 0.0).landed else {
+        panic!("1e308 is beyond the model's numeric");
+    };
+    assert_eq!(error.code, "22003");
+    assert!(
+        error.message.contains("holds 38 digits"),
+        "{}",
+        error.message
+    );
+    let plan = parse("SELECT 'abc'::numeric AS n").expect("parses");
+    let Landed::Failed(error) = database().run(Some(0), &plan, 0.0).landed else {
+        panic!("abc is no number");
+    };
+    assert_eq!(error.code, "22P02");
+}

@@ -33,6 +33,14 @@ pub fn decimal(value: &Value) -> Result<Option<Decimal>, SqlError> {
     };
     match parsed {
         Some(d) => Ok(Some(d)),
+        // A number PostgreSQL's numeric holds and the model's does not.
+        None if text(value).trim().parse::<f64>().is_ok_and(f64::is_finite) => Err(error(
+            "22003",
+            format!(
+                "value overflows numeric format: \"{}\" (the simulation's numeric holds 38 digits, PostgreSQL's thousands)",
+                text(value)
+            ),
+        )),
         None => Err(error(
             "22P02",
             format!("invalid input syntax for type numeric: \"{}\"", text(value)),
