@@ -1,6 +1,7 @@
 //! Scripts against hostile input: arbitrary text and mangled examples
-//! never panic (natively), `code=` values that are not lz-string never
-//! panic, and the same script and fragment always give the same trace.
+//! never panic (natively), nor do the clients' methods called with
+//! hostile arguments, `code=` values that are not lz-string never panic,
+//! and the same script and fragment always give the same trace.
 #![cfg(all(feature = "script", not(target_arch = "wasm32")))]
 
 use proptest::prelude::*;
@@ -48,8 +49,115 @@ const PIECES: &[&str] = &[
     "`${",
 ];
 
+/// Each client's methods (ioredis, node-redis, memjs, pg), by name.
+const CLIENTS: &[(&str, &str)] = &[
+    ("io", "add append decr decrby del eval exists expire expireat get getdel getex getset hdel hget hgetall hincrby hincrbyfloat hmget hset hsetnx incr incrby keys lindex llen lmove lpop lpush lrange lrem lset ltrim mget mset persist pexpire ping psetex pttl publish rename rpop rpush sadd scan scard set setex setnx sismember smembers srem strlen touch ttl type unlink watch zadd zcard zcount zincrby zrange zrangebyscore zrank zrem zremrangebyscore zscore multi pipeline"),
+    ("nr", "get set del incr incrBy decr expire pExpire expireAt ttl pTTL persist getDel getSet getEx mGet mSet setNX setEx hSet hGet hGetAll hIncrBy sAdd sMembers lPush lPop lRange zAdd zRange zScore zIncrBy zRangeByScore eval exists watch multi publish scan rename"),
+    ("mc", "get set add replace delete increment decrement append prepend touch"),
+    ("pool", "query"),
+];
+
+/// Arguments at the edges of what a client takes.
+const HOSTILE: &[&str] = &[
+    "'k'",
+    "'lock:1'",
+    "1",
+    "0",
+    "-1",
+    "1.5",
+    "NaN",
+    "Infinity",
+    "2**64",
+    "1e308",
+    "-0",
+    "''",
+    "null",
+    "undefined",
+    "true",
+    "[]",
+    "['a','b']",
+    "[1,[2]]",
+    "{}",
+    "{EX: 10}",
+    "{NX: true, PX: 5}",
+    "{expiration: {type: 'EX', value: 1}}",
+    "{ keys: ['k'], arguments: ['1'] }",
+    "'EX'",
+    "'PX'",
+    "'NX'",
+    "'GET'",
+    "'KEEPTTL'",
+    "'EXAT'",
+    "'WITHSCORES'",
+    "'LIMIT'",
+    "'+inf'",
+    "'(1'",
+    "'a'.repeat(10000)",
+    "Symbol('s')",
+    "10n",
+    "new Date(0)",
+    "Buffer.from('x')",
+    "new Uint8Array(3)",
+    "() => 1",
+    "Promise.resolve(1)",
+    "new Map()",
+    "Object.create(null)",
+    "{toString(){throw new Error('ts')}}",
+    "{valueOf(){return 5}}",
+    "'SELECT $1::int AS n'",
+    "['x']",
+    "'BEGIN'",
+    "{text: 'SELECT 1', values: []}",
+    "{text: 5}",
+    "'0x10'",
+    "'\\u0000'",
+];
+
+/// A handler that calls the clients' methods `calls` names, each with the
+/// arguments it picks, and logs what each answers or throws.
+fn client_calls(calls: &[(usize, usize, Vec<usize>)]) -> String {
+    let mut body = String::new();
+    for (client, method, args) in calls {
+        let (name, methods) = CLIENTS[*client];
+        let methods: Vec<&str> = methods.split(' ').collect();
+        let method = methods[method % methods.len()];
+        let args: Vec<&str> = args.iter().map(|&a| HOSTILE[a]).collect();
+        let call = match method {
+            "multi" | "pipeline" => format!("{name}.{method}().set({}).exec()", args.join(", ")),
+            _ => format!("{name}.{method}({})", args.join(", ")),
+        };
+        body.push_str(&format!(
+            "  try {{ console.log(typeof (await {call})); }} catch (e) {{ console.log(String(e && e.message)); }}\n"
+        ));
+    }
+    format!(
+        "const Redis = require('ioredis');\nconst {{ createClient }} = require('redis');\n\
+         const memjs = require('memjs');\nconst {{ Pool }} = require('pg');\n\
+         const io = new Redis();\nconst nr = createClient();\nconst mc = memjs.Client.create();\n\
+         const pool = new Pool();\nconst ready = nr.connect();\n\
+         module.exports = {{ async handle(req) {{\n  await ready;\n{body}  return {{ status: 200 }};\n}} }};\n"
+    )
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn client_calls_with_hostile_arguments_never_panic(
+        calls in prop::collection::vec(
+            (0..CLIENTS.len(), 0..64usize, prop::collection::vec(0..HOSTILE.len(), 0..6)),
+            1..8,
+        ),
+    ) {
+        let code = client_calls(&calls);
+        let (config, _) = source::parse("scenario=script&users=2&clicks=1").unwrap();
+        let mut run = ScriptRun::with_schema(&code, Some("CREATE TABLE t (id int PRIMARY KEY);"), &config, true)
+            .expect("the handler loads");
+        run.run(100_000);
+        let _ = run.metrics();
+        // Every call answered or threw, in each of the two requests.
+        prop_assert!(run.messages().len() >= 2 * calls.len(), "{:?}", run.messages());
+    }
 
     #[test]
     fn arbitrary_text_never_panics(text in "\\PC{0,200}") {
