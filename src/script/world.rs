@@ -10,6 +10,10 @@ use serde_json::{Map, Value};
 use crate::config::Micros;
 use crate::script::long_double;
 
+mod lookup;
+
+use lookup::{Key, Lookup};
+
 /// A row: a JSON object.
 pub type Row = Map<String, Value>;
 
@@ -1513,6 +1517,7 @@ struct Table {
     rows: Vec<Row>,
     /// Each row's id, beside it: its place among the rows the table ever
     /// held, kept as rows before it are removed (what lost updates follow).
+    /// Ascending.
     ids: Vec<u64>,
     next_id: u64,
     /// Rows per `expectUnique` group, and the rows beyond the first of
@@ -1520,11 +1525,18 @@ struct Table {
     /// duplicate).
     groups: HashMap<String, u64>,
     duplicates: u64,
+    /// The rows by the values of the fields filters ask for (`lookup.rs`).
+    lookup: Lookup,
+    /// No two rows clash on the unique key: true unless the rows the table
+    /// was defined with did (every write since was refused a clash), so a
+    /// clash an update makes involves a row it changed.
+    clash_free: bool,
 }
 
 impl Table {
     fn new(def: TableDef) -> Table {
         let rows = def.rows.clone();
+        let clash_free = !has_clash(&def.unique, &rows);
         let mut table = Table {
             def,
             ids: (0..rows.len() as u64).collect(),
@@ -1532,8 +1544,12 @@ impl Table {
             rows,
             groups: HashMap::new(),
             duplicates: 0,
+            lookup: Lookup::default(),
+            clash_free,
         };
-        table.regroup();
+        for row in table.rows.clone() {
+            table.count(&row);
+        }
         table
     }
 
@@ -1550,6 +1566,7 @@ impl Table {
         Some(serde_json::to_string(&key).unwrap_or_default())
     }
 
+    /// Counts a row in its group.
     fn count(&mut self, row: &Row) {
         if let Some(group) = self.group(row) {
             let n = self.groups.entry(group).or_insert(0);
@@ -1560,26 +1577,129 @@ impl Table {
         }
     }
 
-    /// Whether `filter` matches each row, in table order.
-    fn hits(&self, filter: &Row) -> Result<Vec<bool>, DbError> {
-        self.rows.iter().map(|row| matches(row, filter)).collect()
+    /// Counts a row out of its group (it was removed, or changed).
+    fn uncount(&mut self, row: &Row) {
+        if let Some(group) = self.group(row) {
+            let n = self.groups.entry(group).or_insert(1);
+            if *n > 1 {
+                self.duplicates -= 1;
+            }
+            *n -= 1;
+        }
     }
 
-    fn regroup(&mut self) {
-        self.groups.clear();
-        self.duplicates = 0;
-        for row in self.rows.clone() {
-            self.count(&row);
+    /// The positions of the rows `filter` matches, in table order: those
+    /// that may hold the value of a field it asks for by value, through
+    /// the lookup, each checked against the whole filter; else every row.
+    /// A debug build checks the lookup against the scan.
+    fn matched(&mut self, filter: &Row) -> Result<Vec<usize>, DbError> {
+        let scan = |rows: &[Row]| -> Result<Vec<usize>, DbError> {
+            let mut matched = Vec::new();
+            for (at, row) in rows.iter().enumerate() {
+                if matches(row, filter)? {
+                    matched.push(at);
+                }
+            }
+            Ok(matched)
+        };
+        let Some((field, key)) = looked_up(filter) else {
+            return scan(&self.rows);
+        };
+        let mut matched = Vec::new();
+        for at in self.positions(field, &key) {
+            if matches(&self.rows[at], filter)? {
+                matched.push(at);
+            }
+        }
+        debug_assert_eq!(
+            Ok(&matched),
+            scan(&self.rows).as_ref(),
+            "the lookup of `{field}` finds the rows a scan finds"
+        );
+        Ok(matched)
+    }
+
+    /// The positions of the rows that may hold `key` in `field`.
+    fn positions(&mut self, field: &str, key: &Key) -> Vec<usize> {
+        let ids = self.lookup.ids(field, key, &self.rows, &self.ids);
+        ids.iter()
+            .filter_map(|id| self.ids.binary_search(id).ok())
+            .collect()
+    }
+
+    /// The positions of the rows `row` may clash with on the unique key,
+    /// through the lookup of the key's first field (none for a row
+    /// without that field, or with a value `===` finds nothing equal to).
+    fn clash_candidates(&mut self, row: &Row) -> Vec<usize> {
+        let first = self.def.unique.first().cloned();
+        match first.and_then(|first| Some((row.get(&first).and_then(Key::of)?, first))) {
+            Some((key, first)) => self.positions(&first, &key),
+            None => Vec::new(),
         }
     }
 }
 
-/// The items of `all` whose `hits` are true.
-fn picked<'a, T>(all: &'a [T], hits: &'a [bool]) -> impl Iterator<Item = &'a T> {
-    all.iter()
-        .zip(hits)
-        .filter(|(_, &hit)| hit)
-        .map(|(item, _)| item)
+/// Whether `row` clashes on the unique key with a row of `rows` among
+/// `candidates` (but the one at `except`); a debug build checks every row.
+fn clash_among<'a>(
+    def: &TableDef,
+    row: &Row,
+    candidates: &[usize],
+    except: Option<usize>,
+    rows: impl Fn(usize) -> Option<&'a Row>,
+) -> bool {
+    let clash =
+        |at: &usize| Some(*at) != except && rows(*at).is_some_and(|other| clashes(def, row, other));
+    let found = candidates.iter().any(clash);
+    debug_assert_eq!(
+        found,
+        (0..)
+            .map_while(|at| rows(at).map(|_| at))
+            .any(|at| clash(&at)),
+        "the lookup finds the clashes a scan finds"
+    );
+    found
+}
+
+/// The first field `filter` asks for by a value `===` can find, with that
+/// value's key, if every operator it uses is one `matches` knows (an
+/// unknown one fails on any row a scan reaches, which a lookup might not).
+fn looked_up(filter: &Row) -> Option<(&str, Key)> {
+    let mut found = None;
+    for (field, condition) in filter {
+        match condition {
+            Value::Object(ops) if ops.keys().any(|op| op.starts_with('$')) => {
+                let known =
+                    |op: &String| matches!(op.as_str(), "$gt" | "$gte" | "$lt" | "$lte" | "$ne");
+                if !ops.keys().all(known) {
+                    return None;
+                }
+            }
+            value if found.is_none() => found = Key::of(value).map(|key| (field.as_str(), key)),
+            _ => {}
+        }
+    }
+    found
+}
+
+/// Whether two of `rows` clash on the key `unique`.
+fn has_clash(unique: &[String], rows: &[Row]) -> bool {
+    if unique.is_empty() {
+        return false;
+    }
+    let mut seen = std::collections::HashSet::new();
+    for row in rows {
+        let key: Option<Vec<Key>> = unique
+            .iter()
+            .map(|field| row.get(field).and_then(Key::of))
+            .collect();
+        if let Some(key) = key {
+            if !seen.insert(key) {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// Why a write was refused.
@@ -1622,27 +1742,36 @@ impl Tables {
     /// The ids of the rows `filter` matches, in table order.
     pub fn matching(&mut self, name: &str, filter: &Row) -> Result<Vec<u64>, DbError> {
         let table = self.table(name)?;
-        let hits = table.hits(filter)?;
-        Ok(picked(&table.ids, &hits).copied().collect())
+        let matched = table.matched(filter)?;
+        Ok(matched.into_iter().map(|at| table.ids[at]).collect())
     }
 
     pub fn find(&mut self, name: &str, filter: &Row) -> Result<Vec<Row>, DbError> {
         let table = self.table(name)?;
-        let hits = table.hits(filter)?;
-        Ok(picked(&table.rows, &hits).cloned().collect())
+        let matched = table.matched(filter)?;
+        Ok(matched
+            .into_iter()
+            .map(|at| table.rows[at].clone())
+            .collect())
     }
 
     pub fn insert(&mut self, name: &str, row: Row) -> Result<Row, DbError> {
         let table = self.table(name)?;
-        if let Some(clash) = table
-            .rows
-            .iter()
-            .find(|other| clashes(&table.def, &row, other))
-        {
-            let _ = clash;
+        let clash = match table.clash_free {
+            true => {
+                let candidates = table.clash_candidates(&row);
+                clash_among(&table.def, &row, &candidates, None, |at| table.rows.get(at))
+            }
+            false => table
+                .rows
+                .iter()
+                .any(|other| clashes(&table.def, &row, other)),
+        };
+        if clash {
             return Err(unique_violation(name, &table.def));
         }
         table.count(&row);
+        table.lookup.note(table.next_id, &row);
         table.ids.push(table.next_id);
         table.next_id += 1;
         table.rows.push(row.clone());
@@ -1653,41 +1782,91 @@ impl Tables {
     /// clash refuses the whole call. Answers the number matched.
     pub fn update(&mut self, name: &str, filter: &Row, set: &Row) -> Result<u64, DbError> {
         let table = self.table(name)?;
-        let mut updated = table.rows.clone();
-        let mut count = 0;
-        for row in &mut updated {
-            if matches(row, filter)? {
-                apply_set(row, set)?;
-                count += 1;
+        let matched = match table.matched(filter) {
+            Ok(matched) => matched,
+            Err(error) => {
+                // The error a walk of every row meets first: a matched
+                // row's `$inc` of a non-number may come before it.
+                for row in &table.rows {
+                    if matches(row, filter)? {
+                        apply_set(&mut row.clone(), set)?;
+                    }
+                }
+                return Err(error);
             }
+        };
+        let mut updated = Vec::with_capacity(matched.len());
+        for &at in &matched {
+            let mut row = table.rows[at].clone();
+            apply_set(&mut row, set)?;
+            updated.push(row);
         }
         if !table.def.unique.is_empty() {
-            for (i, a) in updated.iter().enumerate() {
-                if updated[i + 1..].iter().any(|b| clashes(&table.def, a, b)) {
+            if table.clash_free {
+                // A clash involves a row the update changed: the lookup
+                // of the key's first field, made from the rows before it,
+                // notes their new values.
+                let first = &table.def.unique[0];
+                table.lookup.make(first, &table.rows, &table.ids);
+                for (&at, row) in matched.iter().zip(&updated) {
+                    table.lookup.note(table.ids[at], row);
+                }
+                let candidates: Vec<Vec<usize>> = updated
+                    .iter()
+                    .map(|row| table.clash_candidates(row))
+                    .collect();
+                let table = &*table;
+                // The table as the update leaves it.
+                let now = |at: usize| match matched.binary_search(&at) {
+                    Ok(k) => updated.get(k),
+                    Err(_) => table.rows.get(at),
+                };
+                let clash = (0..matched.len()).any(|k| {
+                    clash_among(
+                        &table.def,
+                        &updated[k],
+                        &candidates[k],
+                        Some(matched[k]),
+                        now,
+                    )
+                });
+                if clash {
+                    return Err(unique_violation(name, &table.def));
+                }
+            } else {
+                let all: Vec<&Row> = (0..table.rows.len())
+                    .map(|at| match matched.binary_search(&at) {
+                        Ok(k) => &updated[k],
+                        Err(_) => &table.rows[at],
+                    })
+                    .collect();
+                let clash = (0..all.len())
+                    .any(|i| all[i + 1..].iter().any(|b| clashes(&table.def, all[i], b)));
+                if clash {
                     return Err(unique_violation(name, &table.def));
                 }
             }
         }
-        table.rows = updated;
-        if count > 0 {
-            table.regroup();
+        for (&at, row) in matched.iter().zip(updated) {
+            let old = std::mem::replace(&mut table.rows[at], row);
+            table.uncount(&old);
+            let new = table.rows[at].clone();
+            table.count(&new);
+            table.lookup.note(table.ids[at], &new);
         }
-        Ok(count)
+        Ok(matched.len() as u64)
     }
 
     pub fn delete(&mut self, name: &str, filter: &Row) -> Result<u64, DbError> {
         let table = self.table(name)?;
         // Matched first, so a filter that fails leaves every row in place.
-        let hits = table.hits(filter)?;
-        let deleted = hits.iter().filter(|&&hit| hit).count() as u64;
-        let mut hit = hits.iter();
-        table.rows.retain(|_| !hit.next().is_some_and(|&hit| hit));
-        let mut hit = hits.iter();
-        table.ids.retain(|_| !hit.next().is_some_and(|&hit| hit));
-        if deleted > 0 {
-            table.regroup();
+        let matched = table.matched(filter)?;
+        for &at in matched.iter().rev() {
+            let row = table.rows.remove(at);
+            table.ids.remove(at);
+            table.uncount(&row);
         }
-        Ok(deleted)
+        Ok(matched.len() as u64)
     }
 
     /// The field that partitions table `name` for explore's footprints:
@@ -2218,5 +2397,195 @@ mod tests {
             .unwrap();
         assert_eq!(db.duplicates(), 2);
         assert_eq!(db.rows("orders"), 4);
+    }
+
+    /// The tables as they were before their lookups: every call a scan of
+    /// every row, an update checked pair by pair, the groups recounted.
+    #[cfg(not(target_arch = "wasm32"))]
+    #[derive(Default)]
+    struct Scanned {
+        rows: Vec<Row>,
+        ids: Vec<u64>,
+        next: u64,
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    impl Scanned {
+        fn matched(&self, filter: &Row) -> Result<Vec<usize>, DbError> {
+            let mut out = Vec::new();
+            for (at, row) in self.rows.iter().enumerate() {
+                if matches(row, filter)? {
+                    out.push(at);
+                }
+            }
+            Ok(out)
+        }
+
+        fn insert(&mut self, def: &TableDef, row: Row) -> Result<(), ()> {
+            if self.rows.iter().any(|other| clashes(def, &row, other)) {
+                return Err(());
+            }
+            self.rows.push(row);
+            self.ids.push(self.next);
+            self.next += 1;
+            Ok(())
+        }
+
+        fn update(&mut self, def: &TableDef, filter: &Row, set: &Row) -> Result<u64, DbError> {
+            let mut updated = self.rows.clone();
+            let mut count = 0;
+            for row in &mut updated {
+                if matches(row, filter)? {
+                    apply_set(row, set)?;
+                    count += 1;
+                }
+            }
+            for (i, a) in updated.iter().enumerate() {
+                if updated[i + 1..].iter().any(|b| clashes(def, a, b)) {
+                    return Err(DbError::Unique(String::new()));
+                }
+            }
+            self.rows = updated;
+            Ok(count)
+        }
+
+        fn duplicates(&self, def: &TableDef) -> u64 {
+            let mut groups: HashMap<String, u64> = HashMap::new();
+            for row in &self.rows {
+                let key: Vec<&Value> = def
+                    .expect_unique
+                    .iter()
+                    .map(|field| row.get(field).unwrap_or(&Value::Null))
+                    .collect();
+                *groups
+                    .entry(serde_json::to_string(&key).unwrap())
+                    .or_default() += 1;
+            }
+            groups.values().map(|n| n - 1).sum()
+        }
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    mod lookups {
+        use super::*;
+        use proptest::prelude::*;
+
+        /// Values `===` tells apart, or not (1 and 1.0, -0 and 0), and ones
+        /// it finds nothing equal to (an array, an object).
+        fn value() -> impl Strategy<Value = Value> {
+            prop_oneof![
+                Just(json!(1)),
+                Just(json!(1.0)),
+                Just(json!(2)),
+                Just(json!(-0.0)),
+                Just(json!(0)),
+                Just(json!("1")),
+                Just(json!("a")),
+                Just(json!(true)),
+                Just(json!(null)),
+                Just(json!([1])),
+                Just(json!({"a": 1})),
+            ]
+        }
+
+        fn fields() -> impl Strategy<Value = Row> {
+            prop::collection::btree_map(prop_oneof![Just("a"), Just("b"), Just("c")], value(), 0..3)
+                .prop_map(|map| map.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
+        }
+
+        /// A filter: values, and sometimes an operator (`$bad` is unknown).
+        fn filter() -> impl Strategy<Value = Row> {
+            (
+                fields(),
+                prop::option::of((prop_oneof![Just("$gt"), Just("$ne"), Just("$bad")], value())),
+            )
+                .prop_map(|(mut filter, op)| {
+                    if let Some((op, operand)) = op {
+                        filter.insert("c".into(), json!({ op: operand }));
+                    }
+                    filter
+                })
+        }
+
+        #[derive(Clone, Debug)]
+        enum Call {
+            Insert(Row),
+            Update(Row, Row),
+            Delete(Row),
+            Find(Row),
+        }
+
+        fn call() -> impl Strategy<Value = Call> {
+            prop_oneof![
+                3 => fields().prop_map(Call::Insert),
+                2 => (filter(), fields()).prop_map(|(f, s)| Call::Update(f, s)),
+                1 => (filter(), Just(json!({"b": {"$inc": 1}}))).prop_map(|(f, s)| Call::Update(f, row(s))),
+                1 => filter().prop_map(Call::Delete),
+                3 => filter().prop_map(Call::Find),
+            ]
+        }
+
+        proptest! {
+            /// The tables' lookups change nothing a script sees: every
+            /// call answers, and the rows, their ids and the duplicates
+            /// are, what a scan of every row gives (with and without a
+            /// unique key, from rows that clash or not).
+            #[test]
+            fn tables_read_through_their_lookups_as_by_a_scan(
+                unique in prop::option::of(Just(vec!["a".to_string()])),
+                start in prop::collection::vec(fields(), 0..4),
+                calls in prop::collection::vec(call(), 1..40),
+            ) {
+                let def = TableDef {
+                    unique: unique.unwrap_or_default(),
+                    expect_unique: vec!["b".into()],
+                    rows: start.clone(),
+                };
+                let mut db = Tables::default();
+                db.define("t", def.clone()).unwrap();
+                let mut scanned = Scanned {
+                    ids: (0..start.len() as u64).collect(),
+                    next: start.len() as u64,
+                    rows: start,
+                };
+                for call in calls {
+                    match call {
+                        Call::Insert(row) => {
+                            let got = db.insert("t", row.clone()).map(|_| ()).map_err(|_| ());
+                            prop_assert_eq!(got, scanned.insert(&def, row));
+                        }
+                        Call::Update(filter, set) => {
+                            let got = db.update("t", &filter, &set);
+                            let want = scanned.update(&def, &filter, &set);
+                            match (&got, &want) {
+                                (Err(DbError::Unique(_)), Err(DbError::Unique(_))) => {}
+                                _ => prop_assert_eq!(got, want),
+                            }
+                        }
+                        Call::Delete(filter) => {
+                            let got = db.delete("t", &filter);
+                            let want = scanned.matched(&filter).map(|matched| {
+                                for &at in matched.iter().rev() {
+                                    scanned.rows.remove(at);
+                                    scanned.ids.remove(at);
+                                }
+                                matched.len() as u64
+                            });
+                            prop_assert_eq!(got, want);
+                        }
+                        Call::Find(filter) => {
+                            let want = scanned.matched(&filter);
+                            let rows = want.clone().map(|m| m.iter().map(|&at| scanned.rows[at].clone()).collect());
+                            prop_assert_eq!(db.find("t", &filter), rows);
+                            let ids = want.map(|m| m.iter().map(|&at| scanned.ids[at]).collect());
+                            prop_assert_eq!(db.matching("t", &filter), ids);
+                        }
+                    }
+                    prop_assert_eq!(db.find("t", &Row::new()).unwrap(), scanned.rows.clone());
+                    prop_assert_eq!(db.matching("t", &Row::new()).unwrap(), scanned.ids.clone());
+                    prop_assert_eq!(db.duplicates(), scanned.duplicates(&def));
+                }
+            }
+        }
     }
 }
