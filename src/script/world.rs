@@ -1589,8 +1589,9 @@ impl Table {
     }
 
     /// The positions of the rows `filter` matches, in table order: those
-    /// that may hold the value of a field it asks for by value, through
-    /// the lookup, each checked against the whole filter; else every row.
+    /// that may hold the value of the field it asks for by value that the
+    /// fewest rows may hold, through the lookup, each checked against the
+    /// whole filter; else every row.
     /// A debug build checks the lookup against the scan.
     fn matched(&mut self, filter: &Row) -> Result<Vec<usize>, DbError> {
         let scan = |rows: &[Row]| -> Result<Vec<usize>, DbError> {
@@ -1602,11 +1603,17 @@ impl Table {
             }
             Ok(matched)
         };
-        let Some((field, key)) = looked_up(filter) else {
+        let Some(asked) = looked_up(filter) else {
             return scan(&self.rows);
         };
+        // The fewest rows any of the fields asked for by value may hold.
+        let (field, candidates) = asked
+            .into_iter()
+            .map(|(field, key)| (field, self.positions(field, &key)))
+            .min_by_key(|(_, candidates)| candidates.len())
+            .expect("a field asked for by value");
         let mut matched = Vec::new();
-        for at in self.positions(field, &key) {
+        for at in candidates {
             if matches(&self.rows[at], filter)? {
                 matched.push(at);
             }
@@ -1661,11 +1668,11 @@ fn clash_among<'a>(
     found
 }
 
-/// The first field `filter` asks for by a value `===` can find, with that
+/// The fields `filter` asks for by a value `===` can find, with that
 /// value's key, if every operator it uses is one `matches` knows (an
 /// unknown one fails on any row a scan reaches, which a lookup might not).
-fn looked_up(filter: &Row) -> Option<(&str, Key)> {
-    let mut found = None;
+fn looked_up(filter: &Row) -> Option<Vec<(&str, Key)>> {
+    let mut asked = Vec::new();
     for (field, condition) in filter {
         match condition {
             Value::Object(ops) if ops.keys().any(|op| op.starts_with('$')) => {
@@ -1675,11 +1682,21 @@ fn looked_up(filter: &Row) -> Option<(&str, Key)> {
                     return None;
                 }
             }
-            value if found.is_none() => found = Key::of(value).map(|key| (field.as_str(), key)),
-            _ => {}
+            value => asked.extend(Key::of(value).map(|key| (field.as_str(), key))),
         }
     }
-    found
+    (!asked.is_empty()).then_some(asked)
+}
+
+/// Removes the items at `positions` (ascending), in one pass.
+fn remove_at<T>(items: &mut Vec<T>, positions: &[usize]) {
+    let (mut at, mut next) = (0, 0);
+    items.retain(|_| {
+        let gone = positions.get(next) == Some(&at);
+        next += usize::from(gone);
+        at += 1;
+        !gone
+    });
 }
 
 /// Whether two of `rows` clash on the key `unique`.
@@ -1861,11 +1878,12 @@ impl Tables {
         let table = self.table(name)?;
         // Matched first, so a filter that fails leaves every row in place.
         let matched = table.matched(filter)?;
-        for &at in matched.iter().rev() {
-            let row = table.rows.remove(at);
-            table.ids.remove(at);
+        for &at in &matched {
+            let row = table.rows[at].clone();
             table.uncount(&row);
         }
+        remove_at(&mut table.rows, &matched);
+        remove_at(&mut table.ids, &matched);
         Ok(matched.len() as u64)
     }
 
