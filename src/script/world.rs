@@ -1606,14 +1606,13 @@ impl Table {
         let Some(asked) = looked_up(filter) else {
             return scan(&self.rows);
         };
-        // The fewest rows any of the fields asked for by value may hold.
-        let (field, candidates) = asked
+        // The field asked for by value the fewest rows may hold.
+        let (field, key) = asked
             .into_iter()
-            .map(|(field, key)| (field, self.positions(field, &key)))
-            .min_by_key(|(_, candidates)| candidates.len())
+            .min_by_key(|(field, key)| self.lookup.count(field, key, &self.rows, &self.ids))
             .expect("a field asked for by value");
         let mut matched = Vec::new();
-        for at in candidates {
+        for at in self.positions(field, &key) {
             if matches(&self.rows[at], filter)? {
                 matched.push(at);
             }

@@ -60,6 +60,12 @@ impl Lookup {
         found
     }
 
+    /// How many ids [`Lookup::ids`] lists at most for `key` in `field`
+    /// (before it drops repeats), without listing them.
+    pub(super) fn count(&mut self, field: &str, key: &Key, rows: &[Row], ids: &[u64]) -> usize {
+        self.make(field, rows, ids).get(key).map_or(0, Vec::len)
+    }
+
     /// The lookup of `field`, made from `rows` (with their `ids`) if there
     /// is none yet.
     pub(super) fn make(
