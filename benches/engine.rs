@@ -6,7 +6,9 @@
 //! one), whose statements read through the tables' equality lookups
 //! rather than every row; and `signup_pg` (two clicks a user, each a
 //! get-or-create in one statement with a data-modifying `WITH`), whose
-//! write is set aside slot by slot rather than by copying its table.
+//! write is set aside slot by slot rather than by copying its table; and
+//! `mutex_map` (two clicks a user, each a `db.findOne` and an insert),
+//! whose `db` table reads through its equality lookups too.
 
 use std::time::Duration;
 
@@ -58,21 +60,28 @@ fn script_at_scale(c: &mut Criterion) {
         c,
         "script_ticket_pg",
         include_str!("../examples/scripts/ticket_pg.js"),
-        include_str!("../examples/scripts/ticket_pg.sql"),
+        Some(include_str!("../examples/scripts/ticket_pg.sql")),
         1,
     );
     script_example(
         c,
         "script_signup_pg",
         include_str!("../examples/scripts/signup_pg.js"),
-        include_str!("../examples/scripts/signup_pg.sql"),
+        Some(include_str!("../examples/scripts/signup_pg.sql")),
+        2,
+    );
+    script_example(
+        c,
+        "script_mutex_map",
+        include_str!("../examples/scripts/mutex_map.js"),
+        None,
         2,
     );
 }
 
-/// A benchmark group of the example `code` over `schema` with 5,000 and
+/// A benchmark group of the example `code` (over `schema`) with 5,000 and
 /// 20,000 users, each clicking `clicks` times (its throughput in requests).
-fn script_example(c: &mut Criterion, name: &str, code: &str, schema: &str, clicks: u32) {
+fn script_example(c: &mut Criterion, name: &str, code: &str, schema: Option<&str>, clicks: u32) {
     use interleave::run::Run;
     use interleave::script::source;
     use interleave::script::ScriptRun;
@@ -88,7 +97,7 @@ fn script_example(c: &mut Criterion, name: &str, code: &str, schema: &str, click
             b.iter_batched(
                 || (),
                 |()| {
-                    let mut run = ScriptRun::with_schema(code, Some(schema), &config, false)
+                    let mut run = ScriptRun::with_schema(code, schema, &config, false)
                         .expect("the example loads");
                     assert!(run.run(100_000_000), "the run ends");
                     run.metrics()

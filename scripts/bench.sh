@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Engine benchmarks: events (macrotasks) per second on a 100,000-request
 # stampede under none, keyed-mutex and single-flight, with the full trace
-# and metrics-only, and the ticket_pg and signup_pg scripts with 5,000 and
-# 20,000 users
+# and metrics-only, and the ticket_pg, signup_pg and mutex_map scripts with
+# 5,000 and 20,000 users
 # (criterion, benches/engine.rs), then the heap such a run
 # holds and peaks at (benches/memory.rs). Extra arguments go to criterion,
 # such as a filter: ./scripts/bench.sh keyed-mutex
@@ -26,7 +26,7 @@ trap 'rm -f "$log"' EXIT
 # criterion's median and interval, as events per second.
 summary() {
     awk '
-        /^(stampede_100k|script_ticket_pg|script_signup_pg)\// { name = $1 }
+        /^(stampede_100k|script_[a-z_]+)\// { name = $1 }
         /thrpt:/ && !/%/ {
             gsub(/[\[\]]/, "")
             n = split($0, f, " ")
