@@ -1492,15 +1492,9 @@ pub fn number(value: f64) -> Value {
 }
 
 /// JavaScript's `===` on JSON values: numbers by value, objects and arrays
-/// never (they would be different objects).
+/// never (they would be different objects). The lookups' keys say it.
 pub fn strict_equal(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
-        (Value::String(x), Value::String(y)) => x == y,
-        (Value::Bool(x), Value::Bool(y)) => x == y,
-        (Value::Null, Value::Null) => true,
-        _ => false,
-    }
+    matches!((Key::of(a), Key::of(b)), (Some(a), Some(b)) if a == b)
 }
 
 /// A table's definition, as `db.table(name, { unique, expectUnique })` gave it.
@@ -1638,7 +1632,7 @@ impl Table {
     /// without that field, or with a value `===` finds nothing equal to).
     fn clash_candidates(&mut self, row: &Row) -> Vec<usize> {
         let first = self.def.unique.first().cloned();
-        match first.and_then(|first| Some((row.get(&first).and_then(Key::of)?, first))) {
+        match first.and_then(|first| Some((row.get(&first).and_then(lookup::key_of)?, first))) {
             Some((key, first)) => self.positions(&first, &key),
             None => Vec::new(),
         }
@@ -1675,13 +1669,13 @@ fn looked_up(filter: &Row) -> Option<Vec<(&str, Key)>> {
     for (field, condition) in filter {
         match condition {
             Value::Object(ops) if ops.keys().any(|op| op.starts_with('$')) => {
-                let known =
-                    |op: &String| matches!(op.as_str(), "$gt" | "$gte" | "$lt" | "$lte" | "$ne");
+                // `compare` knows the operators (an unknown one is its error).
+                let known = |op: &String| compare(op, None, &Value::Null).is_ok();
                 if !ops.keys().all(known) {
                     return None;
                 }
             }
-            value => asked.extend(Key::of(value).map(|key| (field.as_str(), key))),
+            value => asked.extend(lookup::key_of(value).map(|key| (field.as_str(), key))),
         }
     }
     (!asked.is_empty()).then_some(asked)
@@ -1705,7 +1699,7 @@ fn has_clash(unique: &[String], rows: &[Row]) -> bool {
     }
     let mut seen = std::collections::HashSet::new();
     for row in rows {
-        let key: Option<Vec<Key>> = unique
+        let key: Option<Vec<Key<&str>>> = unique
             .iter()
             .map(|field| row.get(field).and_then(Key::of))
             .collect();

@@ -16,16 +16,19 @@ use super::Row;
 
 /// A value as `===` compares it: numbers by value (`-0` as `0`), strings,
 /// booleans, null. Arrays, objects and NaN equal nothing, and have none.
-#[derive(Clone, Debug, Hash, PartialEq, Eq)]
-pub(super) enum Key {
+/// `strict_equal` compares two values by their keys, so `===` and the
+/// lookups agree by construction. A lookup owns its keys (`Key`); a
+/// comparison borrows the strings (`Key<&str>`).
+#[derive(Clone, Copy, Debug, Hash, PartialEq, Eq)]
+pub(super) enum Key<S = String> {
     Null,
     Bool(bool),
     Number(u64),
-    String(String),
+    String(S),
 }
 
-impl Key {
-    pub(super) fn of(value: &Value) -> Option<Key> {
+impl<'a> Key<&'a str> {
+    pub(super) fn of(value: &'a Value) -> Option<Self> {
         Some(match value {
             Value::Null => Key::Null,
             Value::Bool(b) => Key::Bool(*b),
@@ -36,10 +39,24 @@ impl Key {
                 }
                 Key::Number((n + 0.0).to_bits())
             }
-            Value::String(s) => Key::String(s.clone()),
+            Value::String(s) => Key::String(s),
             Value::Array(_) | Value::Object(_) => return None,
         })
     }
+
+    pub(super) fn owned(self) -> Key {
+        match self {
+            Key::Null => Key::Null,
+            Key::Bool(b) => Key::Bool(b),
+            Key::Number(bits) => Key::Number(bits),
+            Key::String(s) => Key::String(s.to_string()),
+        }
+    }
+}
+
+/// `Key::of`, owned.
+pub(super) fn key_of(value: &Value) -> Option<Key> {
+    Key::of(value).map(Key::owned)
 }
 
 /// A table's lookups, by field.
@@ -77,7 +94,7 @@ impl Lookup {
         self.fields.entry(field.to_string()).or_insert_with(|| {
             let mut values: HashMap<Key, Vec<u64>> = HashMap::new();
             for (row, &id) in rows.iter().zip(ids) {
-                if let Some(key) = row.get(field).and_then(Key::of) {
+                if let Some(key) = row.get(field).and_then(key_of) {
                     values.entry(key).or_default().push(id);
                 }
             }
@@ -89,7 +106,7 @@ impl Lookup {
     /// inserted, or its new values after an update).
     pub(super) fn note(&mut self, id: u64, row: &Row) {
         for (field, values) in &mut self.fields {
-            if let Some(key) = row.get(field).and_then(Key::of) {
+            if let Some(key) = row.get(field).and_then(key_of) {
                 let ids = values.entry(key).or_default();
                 if ids.last() != Some(&id) {
                     ids.push(id);
