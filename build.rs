@@ -14,7 +14,8 @@ fn main() {
     // The CLI as a position-dependent executable on Linux: a user times
     // the whole `interleave run` process, and a PIE's 22,000 relocations
     // took 1.2 ms of its start (2.6 ms against 1.4 ms for a one-request
-    // run; a 100,000-request stampede takes 15 ms).
+    // run; a 100,000-request stampede takes 15 ms). The optimised build
+    // is also static (scripts/rustc-release.sh).
     let os = std::env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
     let env = std::env::var("CARGO_CFG_TARGET_ENV").unwrap_or_default();
     if os == "linux" && env == "gnu" {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Records the release CLI's execution profile, pgo/cli-llvmN.profdata (N:
 # rustc's LLVM version, whose format it is written in), which every
-# optimised native build then uses (scripts/rustc-pgo.sh; profile-guided
+# optimised native build then uses (scripts/rustc-release.sh; profile-guided
 # optimisation, docs/architecture.md). Builds the CLI instrumented, in a
 # target directory of its own; runs it on the benchmark's stampedes
 # (scripts/stampede-shapes.sh: every strategy, on and off the burst, at

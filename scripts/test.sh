@@ -39,7 +39,7 @@ step "cargo test (native)"
 env -u INTERLEAVE_POSTGRES_URL cargo test 2>&1 | tee "$logs/native.log"
 
 step "release CLI, with its execution profile (scripts/pgo.sh)"
-# Every optimised native build uses pgo/cli-llvmN.profdata (scripts/rustc-pgo.sh).
+# Every optimised native build uses pgo/cli-llvmN.profdata (scripts/rustc-release.sh).
 # A function whose code changed since the profile was recorded loses its
 # counts, and rustc says so: the profile is then re-recorded, not ignored.
 cargo build --release --bin interleave 2>&1 | tee "$logs/release.log"
