@@ -1180,6 +1180,95 @@ fn replies_are(code: &str, schema: &str, expected: &[&str]) {
     assert_eq!(run.messages(), expected);
 }
 
+/// An error in a constant part of a statement is its error before any row
+/// is read, as PostgreSQL's planner folds constants
+/// (`script/sql/fold.rs`): on an empty table `DELETE … WHERE id = 1/0`
+/// fails, `WHERE false AND 1/0 = 1` does not (a constant `false` ends an
+/// `AND`), a `CASE` arm whose condition is a constant `false` is not
+/// folded while one whose condition reads a row is, and a name the
+/// statement gets wrong is the error it gives first. Every line is what
+/// PostgreSQL 15.18 answered the same statements on the same empty table
+/// (psql, 2026-12-06; the parameters as a prepared statement's).
+#[test]
+fn constant_parts_fail_before_any_row_as_postgresql_plans_them() {
+    let code = r#"const { Pool } = require('pg');
+const pool = new Pool();
+const cases = [
+    ['SELECT * FROM fo WHERE user_id = 1 AND 1/0 = 1'],
+    ['SELECT * FROM fo WHERE false AND 1/0 = 1'],
+    ['SELECT * FROM fo WHERE 1/0 = 1 AND false'],
+    ['SELECT * FROM fo WHERE user_id = 1 AND false AND 1/0 = 1'],
+    ['DELETE FROM fo WHERE id = 1/0'],
+    ['UPDATE fo SET note = (1/0)::text WHERE id = 5'],
+    ['SELECT CASE WHEN user_id > 0 THEN 1 ELSE 1/0 END FROM fo'],
+    ['SELECT CASE WHEN user_id > 0 THEN 1 WHEN false THEN 1/0 END FROM fo'],
+    ['SELECT CASE WHEN true THEN 1 ELSE 1/0 END FROM fo'],
+    ['SELECT CASE 1 WHEN 2 THEN 1/0 ELSE 3 END FROM fo'],
+    ['SELECT coalesce(user_id, 1/0) FROM fo'],
+    ['SELECT coalesce(1, 1/0) FROM fo'],
+    ['SELECT coalesce(NULL, 1/0) FROM fo'],
+    ['SELECT * FROM fo WHERE user_id IN (1, 1/0)'],
+    ['SELECT * FROM fo WHERE EXISTS (SELECT 1 FROM fo f2 WHERE 1/0 = 1)'],
+    ['SELECT sum(1/0) FROM fo'],
+    ['SELECT * FROM fo WHERE note = \'a\' || (1/0)::text'],
+    ['SELECT * FROM fo WHERE note = concat(\'a\', 1/0)'],
+    ['SELECT nope FROM fo WHERE 1/0 = 1'],
+    ['SELECT * FROM nope WHERE 1/0 = 1'],
+    ['SELECT * FROM fo WHERE (user_id = 1 OR true) OR 1/0 = 1'],
+    ['SELECT * FROM fo WHERE NULL AND 1/0 = 1'],
+    ['SELECT * FROM fo WHERE user_id = 1 OR 1/0 = 1'],
+    ['SELECT * FROM fo WHERE (CASE WHEN user_id = 1 AND false THEN 1/0 ELSE 1 END) = 1'],
+    ['SELECT * FROM fo WHERE id = $1::int / $2', [1, 0]],
+    ['SELECT * FROM fo LIMIT 1/0'],
+    ['SELECT * FROM fo WHERE note = lower((1/0)::text)'],
+    ['SELECT * FROM fo WHERE note = to_char(1/0, \'9\')'],
+    ['INSERT INTO fo (user_id) VALUES (1) ON CONFLICT DO NOTHING RETURNING 1/0'],
+];
+async function handle(req) {
+  for (const [i, [text, params]] of cases.entries()) {
+    try { const r = await pool.query(text, params); console.log(i, 'ok', r.rowCount); }
+    catch (e) { console.log(i, 'error', e.message); }
+  }
+}
+"#;
+    let schema = "CREATE TABLE fo (id serial PRIMARY KEY, user_id int NOT NULL, note text);";
+    replies_are(
+        code,
+        schema,
+        &[
+            "0 error division by zero",
+            "1 ok 0",
+            "2 error division by zero",
+            "3 ok 0",
+            "4 error division by zero",
+            "5 error division by zero",
+            "6 error division by zero",
+            "7 ok 0",
+            "8 ok 0",
+            "9 ok 0",
+            "10 error division by zero",
+            "11 ok 0",
+            "12 error division by zero",
+            "13 error division by zero",
+            "14 error division by zero",
+            "15 error division by zero",
+            "16 error division by zero",
+            "17 error division by zero",
+            "18 error column \"nope\" does not exist",
+            "19 error relation \"nope\" does not exist",
+            "20 ok 0",
+            "21 error division by zero",
+            "22 error division by zero",
+            "23 ok 0",
+            "24 error division by zero",
+            "25 error division by zero",
+            "26 error division by zero",
+            "27 error division by zero",
+            "28 error division by zero",
+        ],
+    );
+}
+
 /// Aggregates, GROUP BY and HAVING, the scalar functions, LIKE, CASE,
 /// `%`, json's arrows and ORDER BY an output column, as PostgreSQL 15
 /// with pg 8 answered the same handler on the same schema (every line

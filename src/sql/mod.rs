@@ -331,46 +331,47 @@ impl Plan {
     /// Whether it has a query inside it: a `WITH` query, a subquery, or
     /// `INSERT … SELECT`'s rows (the store runs those first).
     pub fn has_subquery(&self) -> bool {
-        if !self.with().is_empty() {
-            return true;
+        !self.with().is_empty()
+            || matches!(self, Plan::Insert(insert) if insert.select.is_some())
+            || self.own_exprs().into_iter().any(Expr::has_subquery)
+    }
+
+    /// The expressions it reads itself: not its `WITH` queries', nor
+    /// those of `INSERT … SELECT`'s query (a SELECT's:
+    /// [`Select::own_exprs`]).
+    pub fn own_exprs(&self) -> Vec<&Expr> {
+        fn items(p: &Option<Projection>) -> Vec<&Expr> {
+            match p {
+                Some(Projection::Items(items)) => items.iter().map(|(_, e)| e).collect(),
+                _ => Vec::new(),
+            }
         }
-        fn any<'a>(exprs: impl IntoIterator<Item = &'a Expr>) -> bool {
-            exprs.into_iter().any(Expr::has_subquery)
-        }
-        let items = |p: Option<&Projection>| match p {
-            Some(Projection::Items(items)) => items.iter().any(|(_, e)| e.has_subquery()),
-            _ => false,
-        };
         match self {
-            Plan::Select(select) => {
-                items(Some(&select.projection))
-                    || any(select
-                        .clauses()
-                        .into_iter()
-                        .flatten()
-                        .chain(select.joins.iter().filter_map(|j| j.on.as_ref())))
-            }
+            Plan::Select(select) => select.own_exprs(),
             Plan::Insert(insert) => {
-                insert.select.is_some()
-                    || any(insert.rows.iter().flatten())
-                    || matches!(&insert.on_conflict, Some(OnConflict::Update { set, filter, .. })
-                        if any(set.iter().map(|(_, e)| e).chain(filter)))
-                    || items(insert.returning.as_ref())
+                let mut exprs: Vec<&Expr> = insert.rows.iter().flatten().collect();
+                if let Some(OnConflict::Update { set, filter, .. }) = &insert.on_conflict {
+                    exprs.extend(set.iter().map(|(_, e)| e).chain(filter));
+                }
+                exprs.extend(items(&insert.returning));
+                exprs
             }
-            Plan::Update(update) => {
-                any(update.set.iter().map(|(_, e)| e).chain(&update.filter))
-                    || any(update.from.iter().filter_map(|j| j.on.as_ref()))
-                    || items(update.returning.as_ref())
-            }
-            Plan::Delete(delete) => {
-                any(delete
-                    .using
-                    .iter()
-                    .filter_map(|j| j.on.as_ref())
-                    .chain(&delete.filter))
-                    || items(delete.returning.as_ref())
-            }
-            _ => false,
+            Plan::Update(update) => update
+                .set
+                .iter()
+                .map(|(_, e)| e)
+                .chain(&update.filter)
+                .chain(update.from.iter().filter_map(|j| j.on.as_ref()))
+                .chain(items(&update.returning))
+                .collect(),
+            Plan::Delete(delete) => delete
+                .using
+                .iter()
+                .filter_map(|j| j.on.as_ref())
+                .chain(&delete.filter)
+                .chain(items(&delete.returning))
+                .collect(),
+            _ => Vec::new(),
         }
     }
 }

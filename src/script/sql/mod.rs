@@ -9,6 +9,7 @@ pub mod array;
 pub mod array_text;
 pub mod dates;
 pub mod eval;
+pub mod fold;
 pub mod functions;
 pub mod interval;
 pub mod json;

@@ -15,6 +15,7 @@ use serde_json::Value;
 use super::aggregate::{self, compare_keys, GroupTerm};
 use super::analysis::{self, column_of};
 use super::eval::{cast, eval, is_numeric, matches, sql_equal, type_of, Context, XMAX};
+use super::fold;
 use super::parse::{
     Delete, Expr, Function, Insert, Isolation, OnConflict, Plan, Projection, Select, SqlError,
     Update,
@@ -1436,6 +1437,12 @@ impl Database {
         if let Plan::Lock(_) = plan {
             return Landed::Done(Reply::tag("LOCK"));
         }
+        // Then it is planned: the constant parts of its expressions are
+        // folded, and an error there comes before any row is read
+        // (`fold.rs`), though after a name the statement gets wrong.
+        if let Err(error) = fold::check(plan, &self.context(id, plan.table())) {
+            return Landed::Failed(self.misnamed(plan).unwrap_or(error));
+        }
         // A statement that waited keeps the snapshot it read with: its own,
         // or the one its data-modifying WITH query waited with.
         let sent = plan;
@@ -2039,6 +2046,26 @@ impl Database {
             cases,
         }));
         Ok(())
+    }
+
+    /// The error of a table or a column `plan` names that does not exist,
+    /// as the statement finds it when it runs (PostgreSQL's parse
+    /// analysis, before its planner folds constants): for a statement on
+    /// one table; a join's names are found as it runs.
+    fn misnamed(&self, plan: &Plan) -> Option<SqlError> {
+        let name = plan.table().filter(|name| !Cte::is_table(name))?;
+        let Some(table) = self.tables.get(name) else {
+            return Some(no_table(name));
+        };
+        let schema = &table.schema;
+        match plan {
+            Plan::Select(select) if select.joins.is_empty() => analysis::select(schema, select),
+            Plan::Insert(insert) => analysis::insert(schema, insert),
+            Plan::Update(update) if update.from.is_empty() => analysis::update(schema, update),
+            Plan::Delete(delete) if delete.using.is_empty() => analysis::delete(schema, delete),
+            _ => Ok(()),
+        }
+        .err()
     }
 
     fn table(&self, name: &str) -> Result<&Table, Stop> {
