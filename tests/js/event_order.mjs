@@ -77,8 +77,9 @@ export function generate(seed) {
     const log = `console.log('${label}');`;
     if (depth > 3) return log;
     const inner = (at = now) => block(at, depth + 1);
-    // A value to await, and the time at which the await resumes.
-    const awaited = () => {
+    // A value to await from time `from`, and the time at which the await
+    // resumes.
+    const awaited = (from) => {
       const values = [
         'null',
         'Promise.resolve()',
@@ -91,10 +92,10 @@ export function generate(seed) {
         '(async () => {})()',
       ];
       if (pick(4) === 0) {
-        const ms = delay(now);
-        return [`new Promise((resolve) => setTimeout(resolve, ${ms}))`, now + ms];
+        const ms = delay(from);
+        return [`new Promise((resolve) => setTimeout(resolve, ${ms}))`, from + ms];
       }
-      return [values[pick(values.length)], now];
+      return [values[pick(values.length)], from];
     };
     switch (pick(25)) {
       case 0:
@@ -112,9 +113,10 @@ export function generate(seed) {
       case 5:
         return `Promise.reject(new Error('x')).catch(() => { ${log}\n${inner()} }).finally(() => console.log('${label}f'));`;
       case 6: {
-        const [first, at] = awaited();
+        const [first, at] = awaited(now);
         const body = inner(at);
-        const [second] = awaited();
+        // The second await starts once the first has resumed.
+        const [second] = awaited(at);
         return `(async () => { ${log}\nawait ${first};\nconsole.log('${label}b');\n${body}\nawait ${second};\nconsole.log('${label}c'); })();`;
       }
       case 7:
