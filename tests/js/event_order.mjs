@@ -16,8 +16,9 @@
 // an async function that returns a promise or a thenable, a thenable that
 // resolves later, `await` in `finally`, a timer's extra arguments, `EventEmitter`'s `on`/`once`/`emit`,
 // `setTimeout`/`setInterval` (cleared or not), `setImmediate`,
-// `process.nextTick` (with arguments), nested to four levels; every third
-// program is an ES module, the others CommonJS.
+// `process.nextTick` (with arguments), `timers/promises`' `setTimeout`,
+// a `Promise.race` that a timer loses, `events.once`, nested to four
+// levels; every third program is an ES module, the others CommonJS.
 //
 // Real Node's timers run on the wall clock, so two timers due within a few
 // milliseconds of each other may run in either order from one run to the
@@ -97,7 +98,7 @@ export function generate(seed) {
       }
       return [values[pick(values.length)], from];
     };
-    switch (pick(25)) {
+    switch (pick(28)) {
       case 0:
         return log;
       case 1: {
@@ -166,6 +167,17 @@ export function generate(seed) {
         return `process.nextTick(() => { ${log}\n${inner()} });`;
       case 24:
         return `process.nextTick((first, second) => { console.log(first + second); ${log}\n${inner()} }, '${label}', 'n');`;
+      case 25: {
+        const ms = delay(now);
+        return `(async () => { ${log}\nawait delayed(${ms});\nconsole.log('${label}d');\n${inner(now + ms)} })();`;
+      }
+      case 26: {
+        // The timer loses the race and still fires.
+        const ms = delay(now);
+        return `Promise.race([delayed(${ms}).then(() => console.log('${label}slow')), Promise.resolve().then(() => console.log('${label}fast'))]).then(() => { ${log}\n${inner()} });`;
+      }
+      case 27:
+        return `{ const e = new EventEmitter(); once(e, 'go').then(([v]) => { console.log(v); ${log}\n${inner()} }); e.emit('go', '${label}v'); e.emit('go', '${label}w'); }`;
       default:
         return `{ const p = new Promise((resolve) => setImmediate(() => resolve('${label}v'))); p.then((v) => { console.log(v); ${inner()} }); }`;
     }
@@ -178,9 +190,9 @@ export function generate(seed) {
   // Every third program is an ES module: Node runs its top level inside a
   // microtask, so its promise jobs run before its `process.nextTick`s.
   if (isModule(seed)) {
-    return `import { EventEmitter } from 'node:events';\n${body}\nexport ${wait}\n`;
+    return `import { EventEmitter, once } from 'node:events';\nimport { setTimeout as delayed } from 'node:timers/promises';\n${body}\nexport ${wait}\n`;
   }
-  return `const { EventEmitter } = require('node:events');\n${body}\n${wait}\n`;
+  return `const { EventEmitter, once } = require('node:events');\nconst { setTimeout: delayed } = require('node:timers/promises');\n${body}\n${wait}\n`;
 }
 
 const isModule = (seed) => seed % 3 === 0;
@@ -198,7 +210,7 @@ const STAMPED =
 function onNode(code, dir, seed) {
   const module = isModule(seed);
   const file = join(dir, `program-${seed}.${module ? 'mjs' : 'cjs'}`);
-  writeFileSync(file, (module ? '' : 'require("node:events"); ') + STAMPED + code);
+  writeFileSync(file, (module ? '' : 'require("node:events"); require("node:timers/promises"); ') + STAMPED + code);
   return new Promise((resolve, reject) => {
     execFile(process.execPath, [file], (error, stdout, stderr) => {
       if (error) reject(new Error(`seed ${seed}: ${stderr || error.message}`));
