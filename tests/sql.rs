@@ -1269,6 +1269,47 @@ async function handle(req) {
     );
 }
 
+/// `bool_and` (`every`) and `bool_or`, and a `numeric` quotient whose
+/// divisor has many places (`2.25 / 10` is `0.22500000000000000000`, and
+/// 10 divided by it has 22 digits: the model computes it a digit at a time
+/// instead of shifting 10 by 40 places past its 38 digits), as Node 20
+/// with pg 8 printed them from PostgreSQL 15.18 (2026-12-06; both found
+/// by running random statements on both).
+#[test]
+fn bool_aggregates_and_long_quotients_answer_as_postgresql() {
+    let code = r#"const { Pool } = require('pg');
+const pool = new Pool();
+const show = (label, r) => console.log(label, JSON.stringify({ rows: r.rows, fields: r.fields.map((f) => [f.name, f.dataTypeID]) }));
+async function handle(req) {
+  show('bools', await pool.query('SELECT bool_and(d), every(d), bool_or(d), bool_or(NULL::boolean) AS none FROM t'));
+  show('grouped', await pool.query('SELECT b, bool_or(d) AS o FROM t GROUP BY b HAVING bool_and(d IS NOT NULL) ORDER BY b'));
+  show('filter', await pool.query('SELECT bool_and(a > 0) FILTER (WHERE id < 3) AS f FROM t'));
+  show('divide', await pool.query('SELECT 10::numeric / (2.25 / 10) AS q, -7::numeric / 0.0300 AS r'));
+  try { await pool.query('SELECT bool_and(a) FROM t'); } catch (e) { console.log('int', e.code, e.message); }
+}
+"#;
+    let schema = r#"CREATE TABLE t (id int PRIMARY KEY, a int, b text, c numeric, d boolean, big bigint);
+INSERT INTO t (id, a, b, c, d, big) VALUES
+  (1, 10, 'apple', 1.50, true, 100),
+  (2, -3, 'Banana', 2.25, false, NULL),
+  (3, NULL, 'cherry', NULL, NULL, 9000000000),
+  (4, 0, NULL, 0.1, true, -5),
+  (5, 7, 'apple', 10, false, 7),
+  (6, 10, '', -2.5, NULL, 0);
+"#;
+    replies_are(
+        code,
+        schema,
+        &[
+            r#"bools {"rows":[{"bool_and":false,"every":false,"bool_or":true,"none":null}],"fields":[["bool_and",16],["every",16],["bool_or",16],["none",16]]}"#,
+            r#"grouped {"rows":[{"b":"Banana","o":false},{"b":"apple","o":true},{"b":null,"o":true}],"fields":[["b",25],["o",16]]}"#,
+            r#"filter {"rows":[{"f":false}],"fields":[["f",16]]}"#,
+            r#"divide {"rows":[{"q":"44.44444444444444444444","r":"-233.3333333333333333"}],"fields":[["q",1700],["r",1700]]}"#,
+            r#"int 42883 function bool_and(integer) does not exist"#,
+        ],
+    );
+}
+
 /// Aggregates, GROUP BY and HAVING, the scalar functions, LIKE, CASE,
 /// `%`, json's arrows and ORDER BY an output column, as PostgreSQL 15
 /// with pg 8 answered the same handler on the same schema (every line

@@ -1073,6 +1073,11 @@ pub enum Aggregate {
     /// `string_agg(text, delimiter)`: the texts that are not NULL, each
     /// after the first preceded by its row's delimiter.
     StringAgg,
+    /// `bool_and(b)` (and `every(b)`): whether every value that is not
+    /// NULL is true.
+    BoolAnd,
+    /// `bool_or(b)`: whether any value is true.
+    BoolOr,
 }
 
 impl Aggregate {
@@ -1272,9 +1277,9 @@ pub enum Op {
 }
 
 /// The functions the model computes (`parse.rs`'s `call`; `count`, `sum`,
-/// `min`, `max`, `avg` are aggregates).
+/// `min`, `max`, `avg`, `bool_and`, `bool_or` are aggregates).
 const FUNCTIONS: &str = "now(), gen_random_uuid(), coalesce(), count(), sum(), min(), max(), \
-     avg(), lower(), upper(), length(), abs(), greatest(), least(), nullif(), round(), \
+     avg(), bool_and() (every()), bool_or(), lower(), upper(), length(), abs(), greatest(), least(), nullif(), round(), \
      hashtext(), btrim() (trim(), ltrim(), rtrim()), replace(), split_part(), substring() \
      (substr()), concat(), left(), right(), strpos() (position()), lpad(), rpad(), ceil(), floor(), mod(), \
      date_trunc(), date_part() (extract()), to_timestamp(), to_char(), json_build_object(), json_build_array(), to_json() \
@@ -1290,7 +1295,7 @@ pub const FUNCTIONS_MARK: char = '\u{2}';
 const SUPPORTED: &str =
     "the SQL the simulation runs is SELECT (a table, or tables joined by [INNER] JOIN, \
      LEFT [OUTER] JOIN (ON or USING), RIGHT and FULL [OUTER] JOIN ON, and CROSS JOIN; DISTINCT, DISTINCT ON (columns), WHERE, GROUP BY, HAVING, ORDER BY, LIMIT, OFFSET, \
-     FOR UPDATE | NO KEY UPDATE | SHARE [OF tables] [NOWAIT | SKIP LOCKED]; count, sum, min, max, avg, string_agg [FILTER (WHERE …)], array_agg, json_agg, jsonb_agg, each with DISTINCT and ORDER BY inside; CASE, LIKE, BETWEEN, (a, b) < (x, y); \
+     FOR UPDATE | NO KEY UPDATE | SHARE [OF tables] [NOWAIT | SKIP LOCKED]; count, sum, min, max, avg, bool_and (every), bool_or, string_agg [FILTER (WHERE …)], array_agg, json_agg, jsonb_agg, each with DISTINCT and ORDER BY inside; CASE, LIKE, BETWEEN, (a, b) < (x, y); \
      subqueries: EXISTS, IN (SELECT …), (SELECT …), correlated unless the outer query joins tables), SELECT … UNION [ALL] SELECT … (not in a subquery), INSERT … VALUES, SELECT or DEFAULT VALUES (ON CONFLICT DO NOTHING | DO UPDATE, RETURNING), \
      UPDATE … SET (FROM, RETURNING), DELETE (USING, RETURNING), WITH … AS (SELECT …, or INSERT, UPDATE or DELETE … RETURNING …) before any of them, \
      (SELECT …) AS name in their FROM, \

@@ -2533,6 +2533,8 @@ fn call(text: &str, function: ast::Function) -> Result<Expr, SqlError> {
         "json_agg" => Some(Aggregate::JsonAgg),
         "jsonb_agg" => Some(Aggregate::JsonbAgg),
         "string_agg" => Some(Aggregate::StringAgg),
+        "bool_and" | "every" => Some(Aggregate::BoolAnd),
+        "bool_or" => Some(Aggregate::BoolOr),
         _ => None,
     };
     // `agg(x) FILTER (WHERE c)` is `agg(CASE WHEN c THEN x END)` for an

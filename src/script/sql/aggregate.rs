@@ -87,6 +87,8 @@ pub fn compute(
     }
     let count = values.len();
     Ok(match (kind, ty) {
+        (Aggregate::BoolAnd, _) => Value::Bool(values.iter().all(|v| *v == Value::Bool(true))),
+        (Aggregate::BoolOr, _) => Value::Bool(values.contains(&Value::Bool(true))),
         (Aggregate::Min | Aggregate::Max, _) => {
             let mut values = values.into_iter();
             let mut best = values.next().unwrap_or(Value::Null);

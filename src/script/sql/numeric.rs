@@ -37,6 +37,29 @@ fn div_round(n: i128, d: i128) -> Option<i128> {
     }
 }
 
+/// `n * 10^shift / d` rounded half away from zero, a digit at a time, so
+/// that only the quotient must fit in 38 digits, not `n * 10^shift`
+/// (`10 / 0.22500000000000000000` shifts 10 by 40 places for a quotient
+/// of 22 digits).
+fn div_shifted(n: i128, shift: u32, d: i128) -> Option<i128> {
+    let (a, b) = (n.unsigned_abs(), d.unsigned_abs());
+    let (mut quotient, mut rest) = (a / b, a % b);
+    for _ in 0..shift {
+        let rest10 = rest.checked_mul(10)?;
+        quotient = quotient.checked_mul(10)?.checked_add(rest10 / b)?;
+        rest = rest10 % b;
+    }
+    if rest.checked_mul(2)? >= b {
+        quotient = quotient.checked_add(1)?;
+    }
+    let quotient = i128::try_from(quotient).ok()?;
+    Some(if (n < 0) != (d < 0) {
+        -quotient
+    } else {
+        quotient
+    })
+}
+
 impl Decimal {
     pub fn from_i64(n: i64) -> Decimal {
         Decimal {
@@ -142,9 +165,8 @@ impl Decimal {
         // (a / 10^sa) / (b / 10^sb) at `scale` places is
         // a * 10^(sb + scale - sa) / b, where scale >= sa.
         let shift = (other.scale + scale).checked_sub(self.scale)?;
-        let numerator = self.digits.checked_mul(pow10(shift)?)?;
         Some(Decimal {
-            digits: div_round(numerator, other.digits)?,
+            digits: div_shifted(self.digits, shift, other.digits)?,
             scale,
         })
     }
@@ -309,6 +331,20 @@ mod tests {
             "0.2500000000000000000000"
         );
         assert!(n("1").checked_div(n("0.00")).is_none());
+        // A divisor with many places: only the quotient needs to fit in
+        // 38 digits (PostgreSQL 15 printed each of these).
+        assert_eq!(
+            div("10", "0.22500000000000000000"),
+            "44.44444444444444444444"
+        );
+        assert_eq!(div("-7", "0.0300"), "-233.3333333333333333");
+        assert_eq!(div("-2", "3"), "-0.66666666666666666667");
+        assert_eq!(
+            div("0.00000000000000000001", "3"),
+            "0.0000000000000000000033333333333333333333"
+        );
+        // A quotient past 38 digits is still beyond the model.
+        assert!(n("1e30").checked_div(n("0.00000000000000000001")).is_none());
     }
 
     #[test]

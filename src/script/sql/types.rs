@@ -356,12 +356,15 @@ pub fn result_type(kind: Aggregate, arg: Option<Type>) -> Result<Type, SqlError>
         (Aggregate::ArrayAgg, Some(ty)) => Type::Array(Element::of(ty).unwrap_or(Element::Text)),
         (Aggregate::JsonbAgg, Some(_)) => Type::Jsonb,
         (Aggregate::JsonAgg, Some(_)) => Type::Json,
+        (Aggregate::BoolAnd | Aggregate::BoolOr, Some(Type::Bool)) => Type::Bool,
         (kind, arg) => {
             let name = match kind {
                 Aggregate::Sum => "sum",
                 Aggregate::Avg => "avg",
                 Aggregate::Min => "min",
                 Aggregate::ArrayAgg => "array_agg",
+                Aggregate::BoolAnd => "bool_and",
+                Aggregate::BoolOr => "bool_or",
                 _ => "max",
             };
             let arg = arg.map_or("*", Type::name);
