@@ -1269,14 +1269,15 @@ async function handle(req) {
     );
 }
 
-/// `bool_and` (`every`) and `bool_or`, and a `numeric` quotient whose
+/// `bool_and` (`every`) and `bool_or`, `COALESCE`'s type (its arguments'
+/// widest number: `coalesce(100, big)` is a bigint), and a `numeric` quotient whose
 /// divisor has many places (`2.25 / 10` is `0.22500000000000000000`, and
 /// 10 divided by it has 22 digits: the model computes it a digit at a time
 /// instead of shifting 10 by 40 places past its 38 digits), as Node 20
 /// with pg 8 printed them from PostgreSQL 15.18 (2026-12-06; both found
 /// by running random statements on both).
 #[test]
-fn bool_aggregates_and_long_quotients_answer_as_postgresql() {
+fn bool_aggregates_coalesce_types_and_long_quotients_answer_as_postgresql() {
     let code = r#"const { Pool } = require('pg');
 const pool = new Pool();
 const show = (label, r) => console.log(label, JSON.stringify({ rows: r.rows, fields: r.fields.map((f) => [f.name, f.dataTypeID]) }));
@@ -1285,6 +1286,7 @@ async function handle(req) {
   show('grouped', await pool.query('SELECT b, bool_or(d) AS o FROM t GROUP BY b HAVING bool_and(d IS NOT NULL) ORDER BY b'));
   show('filter', await pool.query('SELECT bool_and(a > 0) FILTER (WHERE id < 3) AS f FROM t'));
   show('divide', await pool.query('SELECT 10::numeric / (2.25 / 10) AS q, -7::numeric / 0.0300 AS r'));
+  show('coalesce', await pool.query('SELECT coalesce(100, big) AS a, -a + coalesce(100, big) AS e, coalesce(1, c) AS j FROM t WHERE id = 1'));
   try { await pool.query('SELECT bool_and(a) FROM t'); } catch (e) { console.log('int', e.code, e.message); }
 }
 "#;
@@ -1305,6 +1307,7 @@ INSERT INTO t (id, a, b, c, d, big) VALUES
             r#"grouped {"rows":[{"b":"Banana","o":false},{"b":"apple","o":true},{"b":null,"o":true}],"fields":[["b",25],["o",16]]}"#,
             r#"filter {"rows":[{"f":false}],"fields":[["f",16]]}"#,
             r#"divide {"rows":[{"q":"44.44444444444444444444","r":"-233.3333333333333333"}],"fields":[["q",1700],["r",1700]]}"#,
+            r#"coalesce {"rows":[{"a":"100","e":"90","j":"1"}],"fields":[["a",20],["e",20],["j",1700]]}"#,
             r#"int 42883 function bool_and(integer) does not exist"#,
         ],
     );

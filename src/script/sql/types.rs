@@ -191,12 +191,11 @@ pub fn type_of(expr: &Expr, ctx: &Context) -> Type {
         // An `xid`; its text is a number, as a bigint's is.
         Expr::Xmax => Type::BigInt,
         Expr::Negate(inner) => type_of(inner, ctx),
-        // Its first typed argument's (an untyped NULL, string or parameter
-        // takes the others' type, as PostgreSQL resolves one), else text.
-        Expr::Coalesce(list) => list
-            .iter()
-            .find(|e| !untyped(e))
-            .map_or(Type::Text, |e| type_of(e, ctx)),
+        // Its typed arguments' common type (an untyped NULL, string or
+        // parameter takes the others' type, as PostgreSQL resolves one):
+        // the widest number (`coalesce(100, big)` is a bigint), else the
+        // first one's; text if none is typed.
+        Expr::Coalesce(list) => widest(&mut list.iter().filter(|e| !untyped(e))),
         Expr::Not(_)
         | Expr::IsNull(..)
         | Expr::InList(..)
