@@ -1269,6 +1269,54 @@ async function handle(req) {
     );
 }
 
+/// What folding leaves unread is not run, as on PostgreSQL, whose planner
+/// replaces a strict operator with a NULL by NULL and an `AND` that a
+/// constant `false` ends by `false` (`script/sql/fold.rs`): `a / big >
+/// $1` with `$1` NULL reads no row's zero, and with `$1` = 1 divides by
+/// it. Node 20 with pg 8 printed every line from PostgreSQL 15.18
+/// (2026-12-06), field types too.
+#[test]
+fn parts_folding_leaves_unread_are_not_run_as_on_postgresql() {
+    let code = r#"const { Pool } = require('pg');
+const pool = new Pool();
+const cases = [
+  ['SELECT id, NULL::numeric - (big / a) AS x FROM t ORDER BY id'],
+  ['SELECT count(*) AS n FROM t WHERE (a % big) < length(NULL::text)'],
+  ['SELECT id, (a / big > 0 AND false) AS z FROM t ORDER BY id'],
+  ['SELECT count(*) AS n FROM t WHERE (id / big) < CASE WHEN NULL::boolean THEN id ELSE NULL::int END'],
+  ['SELECT count(*) AS n FROM t WHERE a / big > $1', [null]],
+  ['SELECT count(*) AS n FROM t WHERE a / big > $1', [1]],
+  ['SELECT id, coalesce(NULL::int, NULL::int) % (big / big) AS m FROM t ORDER BY id'],
+  ['SELECT id FROM t WHERE a / big > 0 OR true ORDER BY id'],
+  ['UPDATE t SET a = a / big + NULL WHERE id = 2 RETURNING a'],
+];
+async function handle(req) {
+  for (const [i, [text, params]] of cases.entries()) {
+    try { const r = await pool.query(text, params); console.log(i, JSON.stringify(r.rows), JSON.stringify(r.fields.map((f) => f.dataTypeID))); }
+    catch (e) { console.log(i, 'error', e.message); }
+  }
+}
+"#;
+    let schema = r#"CREATE TABLE t (id int PRIMARY KEY, a int, big bigint);
+INSERT INTO t (id, a, big) VALUES (1, 10, 2), (2, 0, 0), (3, 7, NULL);
+"#;
+    replies_are(
+        code,
+        schema,
+        &[
+            r#"0 [{"id":1,"x":null},{"id":2,"x":null},{"id":3,"x":null}] [23,1700]"#,
+            r#"1 [{"n":"0"}] [20]"#,
+            r#"2 [{"id":1,"z":false},{"id":2,"z":false},{"id":3,"z":false}] [23,16]"#,
+            r#"3 [{"n":"0"}] [20]"#,
+            r#"4 [{"n":"0"}] [20]"#,
+            r#"5 error division by zero"#,
+            r#"6 [{"id":1,"m":null},{"id":2,"m":null},{"id":3,"m":null}] [23,20]"#,
+            r#"7 [{"id":1},{"id":2},{"id":3}] [23]"#,
+            r#"8 [{"a":null}] [23]"#,
+        ],
+    );
+}
+
 /// `bool_and` (`every`) and `bool_or`, `COALESCE`'s type (its arguments'
 /// widest number: `coalesce(100, big)` is a bigint), and a `numeric` quotient whose
 /// divisor has many places (`2.25 / 10` is `0.22500000000000000000`, and

@@ -6,8 +6,7 @@
 //! 2147483647` with `$1` = 5 (node-postgres's statements are planned with
 //! their parameters' values). [`check`] evaluates those parts in
 //! PostgreSQL's order before the store runs the statement; the store then
-//! evaluates them again where it reads them, as it always did, with the
-//! same result.
+//! evaluates them again where it reads them, with the same result.
 //!
 //! Folded: an expression with no column, no subquery, no aggregate and no
 //! function PostgreSQL marks other than immutable (`now()`,
@@ -21,91 +20,238 @@
 //! constant `true`; the other arms' results are folded, so `CASE WHEN
 //! user_id > 0 THEN 1 ELSE 1/0 END` fails on a table whose every row
 //! would take the first arm (PostgreSQL's manual, "Expression Evaluation
-//! Rules"); `COALESCE` stops at its first constant that is not `NULL`.
+//! Rules"); `COALESCE` stops at its first constant that is not `NULL`; a
+//! strict operator or function with a constant `NULL` (a `NULL`
+//! parameter too) is `NULL`, its other parts unread. What folding leaves
+//! unread is not run: such a statement runs with each part that folds to
+//! `NULL` or to a boolean in that constant's place, as PostgreSQL runs
+//! its rewritten plan.
+
+use std::cell::Cell;
 
 use serde_json::Value;
 
-use super::eval::{eval, Context};
+use super::eval::{eval, type_of, Context};
 use super::parse::{Expr, Function, Op, Plan, SqlError};
 use crate::sql::{JsonFunction, Select, TextFunction};
 
-/// Fails as PostgreSQL's planner would on a constant part of `plan`.
-pub fn check(plan: &Plan, ctx: &Context) -> Result<(), SqlError> {
-    for cte in plan.with() {
-        match &cte.write {
-            Some(write) => check(write, ctx)?,
-            None => select(&cte.select, ctx)?,
-        }
+/// Fails as PostgreSQL's planner would on a constant part of `plan`;
+/// else the plan as it runs: `plan` itself, or, when folding left a part
+/// of it unread, `plan` with each part that folds to NULL or to a boolean
+/// in that constant's place (`x / y < NULL::int` is `NULL`, `x / y > 0
+/// AND false` is `false`: neither divides by a row's zero).
+pub fn check(plan: &Plan, ctx: &Context) -> Result<Option<Plan>, SqlError> {
+    let folding = Folding {
+        ctx,
+        pruned: Cell::new(false),
+    };
+    folding.plan(plan)?;
+    if !folding.pruned.get() {
+        return Ok(None);
     }
-    if let Plan::Insert(insert) = plan {
-        if let Some(query) = &insert.select {
-            select(query, ctx)?;
-        }
-    }
-    for e in plan.own_exprs() {
-        fold(e, ctx)?;
-    }
-    Ok(())
-}
-
-fn select(query: &Select, ctx: &Context) -> Result<(), SqlError> {
-    for cte in &query.with {
-        match &cte.write {
-            Some(write) => check(write, ctx)?,
-            None => select(&cte.select, ctx)?,
-        }
-    }
-    for e in query.own_exprs() {
-        fold(e, ctx)?;
-    }
-    Ok(())
-}
-
-/// What `e` folds to, if it folds to a constant: an expression that reads
-/// no row (`e` with its parts folded, as PostgreSQL rewrites it; it keeps
-/// their casts, so its value's type is `e`'s), evaluated once already.
-fn fold(e: &Expr, ctx: &Context) -> Result<Option<Expr>, SqlError> {
-    match e {
-        Expr::Value(_) => Ok(Some(e.clone())),
-        Expr::Binary(a, op @ (Op::And | Op::Or), b) => logical(a, *op, b, ctx),
-        Expr::Coalesce(list) => coalesce(list, ctx),
-        Expr::Case {
-            operand,
-            branches,
-            otherwise,
-        } => case(operand.as_deref(), branches, otherwise.as_deref(), ctx),
-        _ => {
-            if let Some(query) = e.subquery() {
-                select(query, ctx)?;
+    let mut planned = plan.clone();
+    crate::sql::visit_mut(&mut planned, &mut |e| {
+        if let Ok(Some(folded)) = folding.fold(e) {
+            match folding.value(&folded) {
+                Ok(Value::Null) => *e = typed_null(e, ctx),
+                Ok(Value::Bool(b)) => *e = Expr::Value(Value::Bool(b)),
+                _ => {}
             }
-            let mut parts = Vec::new();
-            let mut failed = None;
-            e.each_child(&mut |child| {
-                if failed.is_none() {
-                    match fold(child, ctx) {
-                        Ok(part) => parts.push(part),
-                        Err(error) => failed = Some(error),
+        }
+    });
+    Ok(Some(planned))
+}
+
+/// NULL, with `e`'s type (what the reply's field says).
+fn typed_null(e: &Expr, ctx: &Context) -> Expr {
+    Expr::Cast(Box::new(Expr::Value(Value::Null)), type_of(e, ctx))
+}
+
+/// One statement's folding: the context its constants are evaluated in,
+/// and whether a part that is not constant was left unread (an `AND`
+/// that a constant `false` ends, a strict operator with a NULL).
+struct Folding<'a> {
+    ctx: &'a Context,
+    pruned: Cell<bool>,
+}
+
+impl Folding<'_> {
+    fn plan(&self, plan: &Plan) -> Result<(), SqlError> {
+        for cte in plan.with() {
+            match &cte.write {
+                Some(write) => self.plan(write)?,
+                None => self.select(&cte.select)?,
+            }
+        }
+        if let Plan::Insert(insert) = plan {
+            if let Some(query) = &insert.select {
+                self.select(query)?;
+            }
+        }
+        for e in plan.own_exprs() {
+            self.fold(e)?;
+        }
+        Ok(())
+    }
+
+    fn select(&self, query: &Select) -> Result<(), SqlError> {
+        for cte in &query.with {
+            match &cte.write {
+                Some(write) => self.plan(write)?,
+                None => self.select(&cte.select)?,
+            }
+        }
+        for e in query.own_exprs() {
+            self.fold(e)?;
+        }
+        Ok(())
+    }
+
+    /// What `e` folds to, if it folds to a constant: an expression that
+    /// reads no row (`e` with its parts folded, as PostgreSQL rewrites it;
+    /// it keeps their casts, so its value's type is `e`'s), evaluated once
+    /// already.
+    fn fold(&self, e: &Expr) -> Result<Option<Expr>, SqlError> {
+        match e {
+            Expr::Value(_) => Ok(Some(e.clone())),
+            Expr::Binary(a, op @ (Op::And | Op::Or), b) => self.logical(a, *op, b),
+            Expr::Coalesce(list) => self.coalesce(list),
+            Expr::Case {
+                operand,
+                branches,
+                otherwise,
+            } => self.case(operand.as_deref(), branches, otherwise.as_deref()),
+            _ => {
+                if let Some(query) = e.subquery() {
+                    self.select(query)?;
+                }
+                let mut parts = Vec::new();
+                let mut failed = None;
+                e.each_child(&mut |child| {
+                    if failed.is_none() {
+                        match self.fold(child) {
+                            Ok(part) => parts.push(part),
+                            Err(error) => failed = Some(error),
+                        }
+                    }
+                });
+                if let Some(error) = failed {
+                    return Err(error);
+                }
+                // A strict operator or function with a NULL is NULL, its
+                // other parts unread.
+                if strict(e) {
+                    for part in parts.iter().flatten() {
+                        if self.value(part)?.is_null() {
+                            if parts.iter().any(Option::is_none) {
+                                self.pruned.set(true);
+                            }
+                            return Ok(Some(typed_null(e, self.ctx)));
+                        }
                     }
                 }
-            });
-            if let Some(error) = failed {
-                return Err(error);
+                if !immutable(e) || parts.iter().any(Option::is_none) {
+                    return Ok(None);
+                }
+                let mut folded = e.clone();
+                let mut parts = parts.into_iter().flatten();
+                folded.each_child_mut(&mut |child| *child = parts.next().expect("a part each"));
+                self.value(&folded)?;
+                Ok(Some(folded))
             }
-            if !immutable(e) || parts.iter().any(Option::is_none) {
-                return Ok(None);
-            }
-            let mut folded = e.clone();
-            let mut parts = parts.into_iter().flatten();
-            folded.each_child_mut(&mut |child| *child = parts.next().expect("a part each"));
-            eval(&folded, None, None, ctx)?;
-            Ok(Some(folded))
         }
     }
-}
 
-/// A folded expression's value.
-fn value(folded: &Expr, ctx: &Context) -> Result<Value, SqlError> {
-    eval(folded, None, None, ctx)
+    /// A folded expression's value.
+    fn value(&self, folded: &Expr) -> Result<Value, SqlError> {
+        eval(folded, None, None, self.ctx)
+    }
+
+    /// `a AND b`, `a OR b`: a constant `false` (`true` for `OR`) ends it,
+    /// and what comes after it is not folded.
+    fn logical(&self, a: &Expr, op: Op, b: &Expr) -> Result<Option<Expr>, SqlError> {
+        let ends = Value::Bool(op == Op::Or);
+        let mut parts = Vec::new();
+        for e in [a, b] {
+            let part = self.fold(e)?;
+            if let Some(part) = &part {
+                if self.value(part)? == ends {
+                    // The other side is not read (it may be a constant).
+                    self.pruned.set(true);
+                    return Ok(Some(Expr::Value(ends)));
+                }
+            }
+            parts.push(part);
+        }
+        match (parts.remove(0), parts.remove(0)) {
+            (Some(left), Some(right)) => {
+                let both = Expr::Binary(Box::new(left), op, Box::new(right));
+                self.value(&both)?;
+                Ok(Some(both))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// `COALESCE(…)`: a constant `NULL` is dropped; a constant that is not
+    /// ends it, and is what it folds to if nothing came before it.
+    fn coalesce(&self, list: &[Expr]) -> Result<Option<Expr>, SqlError> {
+        let mut first = true;
+        for e in list {
+            match self.fold(e)? {
+                Some(part) if self.value(&part)?.is_null() => {}
+                Some(part) => return Ok(first.then_some(part)),
+                None => first = false,
+            }
+        }
+        Ok(first.then_some(Expr::Value(Value::Null)))
+    }
+
+    /// `CASE`: an arm whose condition is a constant `false` or `NULL` is
+    /// dropped unfolded; one whose condition is a constant `true` ends it
+    /// (what it folds to, if no arm came before it); otherwise every arm's
+    /// result and the `ELSE` are folded.
+    fn case(
+        &self,
+        operand: Option<&Expr>,
+        branches: &[(Expr, Expr)],
+        otherwise: Option<&Expr>,
+    ) -> Result<Option<Expr>, SqlError> {
+        let subject = operand.map(|e| self.fold(e)).transpose()?;
+        let mut kept = false;
+        for (when, then) in branches {
+            let condition = match (self.fold(when)?, &subject) {
+                (None, _) | (_, Some(None)) => None,
+                (Some(when), None) => Some(self.value(&when)?),
+                // `CASE x WHEN v`: whether `x = v`, as the evaluator's CASE
+                // compares them.
+                (Some(when), Some(Some(x))) => {
+                    let test = Expr::Case {
+                        operand: Some(Box::new(x.clone())),
+                        branches: vec![(when, Expr::Value(Value::Bool(true)))],
+                        otherwise: Some(Box::new(Expr::Value(Value::Bool(false)))),
+                    };
+                    Some(self.value(&test)?)
+                }
+            };
+            match condition {
+                Some(Value::Bool(false) | Value::Null) => continue,
+                Some(Value::Bool(true)) => {
+                    let result = self.fold(then)?;
+                    return Ok(if kept { None } else { result });
+                }
+                _ => {
+                    self.fold(then)?;
+                    kept = true;
+                }
+            }
+        }
+        let result = match otherwise {
+            Some(e) => self.fold(e)?,
+            None => Some(Expr::Value(Value::Null)),
+        };
+        Ok(if kept { None } else { result })
+    }
 }
 
 /// Whether PostgreSQL folds `e` once its parts are constants: an
@@ -149,86 +295,43 @@ fn immutable(e: &Expr) -> bool {
     }
 }
 
-/// `a AND b`, `a OR b`: a constant `false` (`true` for `OR`) ends it,
-/// and what comes after it is not folded.
-fn logical(a: &Expr, op: Op, b: &Expr, ctx: &Context) -> Result<Option<Expr>, SqlError> {
-    let ends = Value::Bool(op == Op::Or);
-    let mut parts = Vec::new();
-    for e in [a, b] {
-        let part = fold(e, ctx)?;
-        if let Some(part) = &part {
-            if value(part, ctx)? == ends {
-                return Ok(Some(Expr::Value(ends)));
-            }
-        }
-        parts.push(part);
+/// Whether PostgreSQL's `e` is strict (NULL when any part is NULL), of
+/// those the model folds: the arithmetic, the comparisons, `NOT`, `LIKE`,
+/// a cast, and the text and number functions.
+fn strict(e: &Expr) -> bool {
+    match e {
+        Expr::Binary(_, op, _) => matches!(
+            op,
+            Op::Plus
+                | Op::Minus
+                | Op::Multiply
+                | Op::Divide
+                | Op::Modulo
+                | Op::Eq
+                | Op::NotEq
+                | Op::Lt
+                | Op::LtEq
+                | Op::Gt
+                | Op::GtEq
+                | Op::JsonGet
+                | Op::JsonText
+        ),
+        Expr::Not(_) | Expr::Negate(_) | Expr::Cast(..) | Expr::Like { .. } => true,
+        Expr::Call(function, _) => match function {
+            Function::Lower
+            | Function::Upper
+            | Function::Length
+            | Function::Abs
+            | Function::Round
+            | Function::Ceil
+            | Function::Floor
+            | Function::HashText
+            | Function::JsonbSet
+            | Function::JsonArrayLength
+            | Function::JsonbArrayLength => true,
+            Function::Text(text) => *text != TextFunction::Concat,
+            _ => false,
+        },
+        _ => false,
     }
-    match (parts.remove(0), parts.remove(0)) {
-        (Some(left), Some(right)) => {
-            let both = Expr::Binary(Box::new(left), op, Box::new(right));
-            value(&both, ctx)?;
-            Ok(Some(both))
-        }
-        _ => Ok(None),
-    }
-}
-
-/// `COALESCE(…)`: a constant `NULL` is dropped; a constant that is not
-/// ends it, and is what it folds to if nothing came before it.
-fn coalesce(list: &[Expr], ctx: &Context) -> Result<Option<Expr>, SqlError> {
-    let mut first = true;
-    for e in list {
-        match fold(e, ctx)? {
-            Some(part) if value(&part, ctx)?.is_null() => {}
-            Some(part) => return Ok(first.then_some(part)),
-            None => first = false,
-        }
-    }
-    Ok(first.then_some(Expr::Value(Value::Null)))
-}
-
-/// `CASE`: an arm whose condition is a constant `false` or `NULL` is
-/// dropped unfolded; one whose condition is a constant `true` ends it
-/// (what it folds to, if no arm came before it); otherwise every arm's
-/// result and the `ELSE` are folded.
-fn case(
-    operand: Option<&Expr>,
-    branches: &[(Expr, Expr)],
-    otherwise: Option<&Expr>,
-    ctx: &Context,
-) -> Result<Option<Expr>, SqlError> {
-    let subject = operand.map(|e| fold(e, ctx)).transpose()?;
-    let mut kept = false;
-    for (when, then) in branches {
-        let condition = match (fold(when, ctx)?, &subject) {
-            (None, _) | (_, Some(None)) => None,
-            (Some(when), None) => Some(value(&when, ctx)?),
-            // `CASE x WHEN v`: whether `x = v`, as the evaluator's CASE
-            // compares them.
-            (Some(when), Some(Some(x))) => {
-                let test = Expr::Case {
-                    operand: Some(Box::new(x.clone())),
-                    branches: vec![(when, Expr::Value(Value::Bool(true)))],
-                    otherwise: Some(Box::new(Expr::Value(Value::Bool(false)))),
-                };
-                Some(value(&test, ctx)?)
-            }
-        };
-        match condition {
-            Some(Value::Bool(false) | Value::Null) => continue,
-            Some(Value::Bool(true)) => {
-                let result = fold(then, ctx)?;
-                return Ok(if kept { None } else { result });
-            }
-            _ => {
-                fold(then, ctx)?;
-                kept = true;
-            }
-        }
-    }
-    let result = match otherwise {
-        Some(e) => fold(e, ctx)?,
-        None => Some(Expr::Value(Value::Null)),
-    };
-    Ok(if kept { None } else { result })
 }

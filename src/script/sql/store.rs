@@ -1439,10 +1439,13 @@ impl Database {
         }
         // Then it is planned: the constant parts of its expressions are
         // folded, and an error there comes before any row is read
-        // (`fold.rs`), though after a name the statement gets wrong.
-        if let Err(error) = fold::check(plan, &self.context(id, plan.table())) {
-            return Landed::Failed(self.misnamed(plan).unwrap_or(error));
-        }
+        // (`fold.rs`), though after a name the statement gets wrong; a part
+        // folding leaves unread is not run.
+        let planned = match fold::check(plan, &self.context(id, plan.table())) {
+            Ok(planned) => planned,
+            Err(error) => return Landed::Failed(self.misnamed(plan).unwrap_or(error)),
+        };
+        let plan = planned.as_ref().unwrap_or(plan);
         // A statement that waited keeps the snapshot it read with: its own,
         // or the one its data-modifying WITH query waited with.
         let sent = plan;
