@@ -51,6 +51,11 @@ pub fn check(plan: &Plan, ctx: &Context) -> Result<Option<Plan>, SqlError> {
     }
     let mut planned = plan.clone();
     crate::sql::visit_mut(&mut planned, &mut |e| {
+        // A literal stays as written (an untyped NULL takes its column's
+        // type).
+        if matches!(e, Expr::Value(_)) {
+            return;
+        }
         if let Ok(Some(folded)) = folding.fold(e) {
             match folding.value(&folded) {
                 Ok(Value::Null) => *e = typed_null(e, ctx),
