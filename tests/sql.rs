@@ -1317,6 +1317,81 @@ INSERT INTO t (id, a, big) VALUES (1, 10, 2), (2, 0, 0), (3, 7, NULL);
     );
 }
 
+/// A `WHERE` one of whose ANDed parts folds to false or NULL reads no
+/// row (PostgreSQL's `canonicalize_qual`, `script/sql/fold.rs`): `id = $1
+/// AND a / big > 1` with `$1` NULL divides by no row's zero, with `$1` = 2
+/// it does. Node 20 with pg 8 printed every line from PostgreSQL 15.18
+/// (2026-12-06), the first one found by `scripts/sql-differential.mjs`.
+#[test]
+fn a_qualification_with_a_false_or_null_part_reads_no_row_as_on_postgresql() {
+    let code = r#"const { Pool } = require('pg');
+const pool = new Pool();
+const cases = [
+  ['SELECT count(*) AS n FROM t WHERE id = $1 AND a / big > 1', [null]],
+  ['SELECT count(*) AS n FROM t WHERE a / big > 1 AND (NOT (NULL::boolean AND true))'],
+  ['SELECT count(*) AS n FROM t WHERE id = $1 AND a / big > 1', [2]],
+  ['UPDATE t SET a = a / big WHERE id = $1 AND a / big > 0 RETURNING a', [null]],
+  ['SELECT id FROM t WHERE a / big > 1 OR NULL ORDER BY id'],
+];
+async function handle(req) {
+  for (const [i, [text, params]] of cases.entries()) {
+    try { const r = await pool.query(text, params); console.log(i, JSON.stringify(r.rows), JSON.stringify(r.fields.map((f) => f.dataTypeID))); }
+    catch (e) { console.log(i, 'error', e.message); }
+  }
+}
+"#;
+    let schema = r#"CREATE TABLE t (id int PRIMARY KEY, a int, big bigint);
+INSERT INTO t (id, a, big) VALUES (1, 10, 2), (2, 0, 0), (3, 7, NULL);
+"#;
+    replies_are(
+        code,
+        schema,
+        &[
+            r#"0 [{"n":"0"}] [20]"#,
+            r#"1 [{"n":"0"}] [20]"#,
+            r#"2 error division by zero"#,
+            r#"3 [] [23]"#,
+            r#"4 error division by zero"#,
+        ],
+    );
+}
+
+/// `max` and `min` of equal numerics keep the later row's (`10` then
+/// `10.0` is `10.0`, with an updated row after the others, as PostgreSQL's
+/// heap puts its new version), as Node 20 with pg 8 printed them from
+/// PostgreSQL 15.18 (found by `scripts/sql-differential.mjs`).
+#[test]
+fn max_and_min_take_the_later_of_equal_numerics_as_postgresql() {
+    let code = r#"const { Pool } = require('pg');
+const pool = new Pool();
+async function handle(req) {
+  for (const text of ['UPDATE t SET c = 10.0 WHERE id = 1', 'SELECT max(c) AS m, min(c + 0) AS n FROM t WHERE c >= 10', 'UPDATE t SET c = 10.00 WHERE id = 5', 'SELECT max(c) AS m FROM t']) {
+    try { const r = await pool.query(text); console.log(JSON.stringify(r.rows)); }
+    catch (e) { console.log('error', e.message); }
+  }
+}
+"#;
+    let schema = r#"CREATE TABLE t (id int PRIMARY KEY, a int, b text, c numeric, d boolean, big bigint);
+INSERT INTO t (id, a, b, c, d, big) VALUES
+  (1, 10, 'apple', 1.50, true, 100),
+  (2, -3, 'Banana', 2.25, false, NULL),
+  (3, NULL, 'cherry', NULL, NULL, 9000000000),
+  (4, 0, NULL, 0.1, true, -5),
+  (5, 7, 'apple', 10, false, 7),
+  (6, 10, '', -2.5, NULL, 0);
+"#;
+    replies_are(
+        code,
+        schema,
+        &[
+            r#"[]"#,
+            r#"[{"m":"10.0","n":"10.0"}]"#,
+            r#"[]"#,
+            r#"[{"m":"10.00"}]"#,
+        ],
+    );
+}
+
 /// `bool_and` (`every`) and `bool_or`, `COALESCE`'s type (its arguments'
 /// widest number: `coalesce(100, big)` is a bigint), and a `numeric` quotient whose
 /// divisor has many places (`2.25 / 10` is `0.22500000000000000000`, and

@@ -98,7 +98,9 @@ pub fn compute(
                     Aggregate::Min => Ordering::Less,
                     _ => Ordering::Greater,
                 };
-                if ordering == wanted {
+                // A tie takes the later value, as PostgreSQL's `numeric_larger`
+                // and `numeric_smaller` do (`10` then `10.0`: `10.0`).
+                if ordering == wanted || ordering == Ordering::Equal {
                     best = value;
                 }
             }

@@ -33,7 +33,7 @@ use serde_json::Value;
 
 use super::eval::{eval, type_of, Context};
 use super::parse::{Expr, Function, Op, Plan, SqlError};
-use crate::sql::{JsonFunction, Select, TextFunction};
+use crate::sql::{Cte, JsonFunction, Select, TextFunction};
 
 /// Fails as PostgreSQL's planner would on a constant part of `plan`;
 /// else the plan as it runs: `plan` itself, or, when folding left a part
@@ -46,10 +46,22 @@ pub fn check(plan: &Plan, ctx: &Context) -> Result<Option<Plan>, SqlError> {
         pruned: Cell::new(false),
     };
     folding.plan(plan)?;
-    if !folding.pruned.get() {
-        return Ok(None);
-    }
+    // A qualification one of whose ANDed parts folds to false or NULL is
+    // false, and none of it is read (PostgreSQL's `canonicalize_qual`:
+    // `WHERE id = $1 AND a / b > 1` with `$1` NULL reads no row).
     let mut planned = plan.clone();
+    let mut unmet = false;
+    let mut found = Vec::new();
+    quals(&mut planned, &mut found);
+    for qual in found {
+        if *qual != Expr::Value(Value::Bool(false)) && folding.unmet(qual)? {
+            *qual = Expr::Value(Value::Bool(false));
+            unmet = true;
+        }
+    }
+    if !folding.pruned.get() {
+        return Ok(unmet.then_some(planned));
+    }
     crate::sql::visit_mut(&mut planned, &mut |e| {
         // A literal stays as written (an untyped NULL takes its column's
         // type).
@@ -65,6 +77,54 @@ pub fn check(plan: &Plan, ctx: &Context) -> Result<Option<Plan>, SqlError> {
         }
     });
     Ok(Some(planned))
+}
+
+/// The qualifications of `plan` and of its `WITH` queries and
+/// `INSERT … SELECT`'s query: each `WHERE`, `HAVING` and `ON`.
+fn quals<'a>(plan: &'a mut Plan, found: &mut Vec<&'a mut Expr>) {
+    match plan {
+        Plan::Select(query) => select_quals(query, found),
+        Plan::Insert(insert) => {
+            cte_quals(&mut insert.with, found);
+            if let Some(query) = &mut insert.select {
+                select_quals(query, found);
+            }
+        }
+        Plan::Update(update) => {
+            cte_quals(&mut update.with, found);
+            found.extend(update.filter.as_mut());
+            found.extend(update.from.iter_mut().filter_map(|j| j.on.as_mut()));
+        }
+        Plan::Delete(delete) => {
+            cte_quals(&mut delete.with, found);
+            found.extend(delete.filter.as_mut());
+            found.extend(delete.using.iter_mut().filter_map(|j| j.on.as_mut()));
+        }
+        _ => {}
+    }
+}
+
+fn select_quals<'a>(query: &'a mut Select, found: &mut Vec<&'a mut Expr>) {
+    let Select {
+        with,
+        filter,
+        having,
+        joins,
+        ..
+    } = query;
+    cte_quals(with, found);
+    found.extend(filter.as_mut());
+    found.extend(having.as_mut());
+    found.extend(joins.iter_mut().filter_map(|j| j.on.as_mut()));
+}
+
+fn cte_quals<'a>(with: &'a mut [Cte], found: &mut Vec<&'a mut Expr>) {
+    for cte in with {
+        match &mut cte.write {
+            Some(write) => quals(write, found),
+            None => select_quals(&mut cte.select, found),
+        }
+    }
 }
 
 /// NULL, with `e`'s type (what the reply's field says).
@@ -165,6 +225,18 @@ impl Folding<'_> {
                 Ok(Some(folded))
             }
         }
+    }
+
+    /// Whether the qualification `qual` is false: one of its ANDed parts
+    /// folds to false or NULL.
+    fn unmet(&self, qual: &Expr) -> Result<bool, SqlError> {
+        if let Expr::Binary(a, Op::And, b) = qual {
+            return Ok(self.unmet(a)? || self.unmet(b)?);
+        }
+        Ok(match self.fold(qual)? {
+            Some(folded) => matches!(self.value(&folded)?, Value::Null | Value::Bool(false)),
+            None => false,
+        })
     }
 
     /// A folded expression's value.
