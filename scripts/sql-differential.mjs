@@ -12,8 +12,8 @@
 // constants and NULLs, aggregates with GROUP BY, and UPDATE, INSERT … ON
 // CONFLICT and DELETE … RETURNING) into one handler that prints each
 // reply's rows and field types, or its error. The statements run through
-// node-postgres (installed into a cache directory of its own on first
-// use) against the PostgreSQL of `scripts/services.sh` (the table made
+// node-postgres (scripts/differential.mjs installs it into a cache
+// directory of its own) against the PostgreSQL of `scripts/services.sh` (the table made
 // anew for each seed), and the handler under `interleave run --script`
 // (the release CLI, built first); the replies are compared line by line.
 //
@@ -22,36 +22,13 @@
 // (timestamps without a zone, int overflow past 2^31, ill-typed
 // statements PostgreSQL refuses before running) differs by design.
 
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 
-const root = new URL('..', import.meta.url).pathname;
+import { clientModules, compare, onModel, releaseCli, scratch, serviceUrl } from './differential.mjs';
+import { xorshift } from '../tests/js/xorshift.mjs';
+
 const [from = 1, to = 20, count = 50] = process.argv.slice(2).map(Number);
-
-// The real server's URL, as scripts/services.sh wrote it.
-function postgresUrl() {
-  if (process.env.INTERLEAVE_POSTGRES_URL) return process.env.INTERLEAVE_POSTGRES_URL;
-  const dir = process.env.INTERLEAVE_SERVICES_DIR || '/tmp/interleave-services';
-  const env = join(dir, 'env');
-  if (existsSync(env)) {
-    const found = readFileSync(env, 'utf8').match(/INTERLEAVE_POSTGRES_URL=(\S+)/);
-    if (found) return found[1];
-  }
-  throw new Error('no PostgreSQL: run scripts/services.sh up');
-}
-
-// node-postgres, in a cache directory of its own (not the project's
-// node_modules: the app's tools do not need it).
-function nodePostgres() {
-  const cache = join(process.env.XDG_CACHE_HOME || join(process.env.HOME, '.cache'), 'interleave-sql-differential');
-  if (!existsSync(join(cache, 'node_modules', 'pg'))) {
-    mkdirSync(cache, { recursive: true });
-    execFileSync('npm', ['install', '--no-save', '--prefix', cache, 'pg@8'], { stdio: 'inherit' });
-  }
-  return createRequire(join(cache, 'index.js'))('pg');
-}
 
 const SCHEMA = `CREATE TABLE t (id int PRIMARY KEY, a int, b text, c numeric, d boolean, big bigint);
 INSERT INTO t (id, a, b, c, d, big) VALUES
@@ -64,15 +41,7 @@ INSERT INTO t (id, a, b, c, d, big) VALUES
 `;
 
 export function statements(seed, n) {
-  let state = seed >>> 0 || 1;
-  const below = (k) => {
-    state ^= state << 13;
-    state >>>= 0;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    state >>>= 0;
-    return state % k;
-  };
+  const below = xorshift(seed);
   const pick = (list) => list[below(list.length)];
   const chance = (p) => below(1000) < p * 1000;
   const litInt = () => pick(['0', '1', '2', '3', '7', '10', '-1', '-3', '100']);
@@ -216,37 +185,13 @@ async function onPostgres(pg, url, list) {
   return lines;
 }
 
-function onModel(cli, dir, list) {
-  const script = join(dir, 'handler.js');
-  const schema = join(dir, 'schema.sql');
-  writeFileSync(script, handler(list));
-  writeFileSync(schema, SCHEMA);
-  const trace = execFileSync(cli, ['run', '--trace', '--script', script, '--schema', schema,
-    'v=1&scenario=script&users=1&clicks=1'], { maxBuffer: 1 << 28 }).toString();
-  return trace.split('\n').filter(Boolean).map((line) => JSON.parse(line))
-    .filter((event) => event.what === 'log' && event.message).map((event) => event.message);
-}
-
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const url = postgresUrl();
-  const pg = nodePostgres();
-  execFileSync('cargo', ['build', '--release', '--bin', 'interleave'], { cwd: root, stdio: 'inherit' });
-  const cli = join(process.env.CARGO_TARGET_DIR || join(root, 'target'), 'release', 'interleave');
-  const dir = join(process.env.TMPDIR || '/tmp', 'interleave-sql-differential');
-  mkdirSync(dir, { recursive: true });
-  let differ = 0;
-  let total = 0;
-  for (let seed = from; seed <= to; seed += 1) {
-    const list = statements(seed, count);
-    const real = await onPostgres(pg, url, list);
-    const model = onModel(cli, dir, list);
-    for (const [i, text] of list.entries()) {
-      total += 1;
-      if (real[i] !== model[i]) {
-        differ += 1;
-        console.log(`seed ${seed} #${i}: ${text}\n  PostgreSQL: ${real[i]}\n  model:      ${model[i]}`);
-      }
-    }
-  }
-  console.log(`${total} statements, ${differ} with another reply`);
+  const url = serviceUrl('POSTGRES');
+  const pg = createRequire(join(clientModules(), 'index.js'))('pg');
+  const cli = releaseCli();
+  const dir = scratch('sql');
+  await compare(from, to, 'statements', (seed) => statements(seed, count), async (seed, list) => ({
+    real: await onPostgres(pg, url, list),
+    model: onModel(cli, dir, handler(list), SCHEMA),
+  }));
 }

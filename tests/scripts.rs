@@ -3473,6 +3473,55 @@ fn lindex_lrem_lset_and_ltrim_reply_as_redis_does() {
     );
 }
 
+/// Edges `scripts/redis-differential.mjs` found, each as Redis 7.0 reads
+/// it: a range whose stop falls before the first item is empty (`LRANGE`,
+/// `LTRIM`, `LINDEX`, `ZRANGE`), a pop of 0 items is `[]` on a list and
+/// null on none, `INCR` adds 64-bit integers and refuses overflow
+/// (`HINCRBY` too), a deleted hash field leaves the others in order, and a
+/// queued command whose argument Redis refuses fails at EXEC alone. Node
+/// 20 with ioredis 5.8 and redis 5 on a real Redis 7.0 printed this line
+/// for the same text (ioredis reads an integer reply past 2^53 digit by
+/// digit, so those are read through node-redis here).
+#[test]
+fn ranges_pops_and_64_bit_increments_reply_as_redis_does() {
+    let code = with_both_clients(
+        r#"
+  const k = "t:e";
+  await redis.del(k, k + "l", k + "z", k + "h", k + "n");
+  await redis.rpush(k + "l", "a");
+  out.push(JSON.stringify(await redis.lrange(k + "l", -2, -2)), JSON.stringify(await redis.lrange(k + "l", -1, -10)), JSON.stringify(await redis.lrange(k + "l", -10, -1)), await redis.lindex(k + "l", -2));
+  out.push(JSON.stringify(await redis.lpop(k + "l", 0)), JSON.stringify(await redis.rpop(k + "n", 0)), JSON.stringify(await client.lPopCount(k + "l", 0)));
+  try { await redis.lpop(k + "l", -1); } catch (e) { out.push(e.name, e.message); }
+  await redis.ltrim(k + "l", -1, -10);
+  out.push(await redis.exists(k + "l"));
+  await redis.zadd(k + "z", 1, "a", 2, "b");
+  out.push(JSON.stringify(await redis.zrange(k + "z", -1, -3)), JSON.stringify(await redis.zrange(k + "z", 0, -3, "WITHSCORES")), JSON.stringify(await client.zRange(k + "z", -5, -3)));
+  await redis.set(k + "n", "9223372036854775807");
+  out.push(await client.decrBy(k + "n", 1), await client.incr(k + "n"));
+  try { await redis.incr(k + "n"); } catch (e) { out.push(e.message); }
+  out.push(await client.incrBy(k + "n", -3), await redis.get(k + "n"));
+  await redis.set(k, "1000000000000000");
+  out.push(await redis.incr(k), await redis.get(k), await redis.decrby(k, 2), await redis.get(k));
+  await redis.hset(k + "h", "f3", 1, "f1", 2, "f2", 3, "big", "9223372036854775806");
+  await redis.hdel(k + "h", "f3");
+  out.push(JSON.stringify(await redis.hgetall(k + "h")), JSON.stringify(await client.hKeys(k + "h")));
+  try { await redis.hincrby(k + "h", "big", 5); } catch (e) { out.push(e.message); }
+  out.push(await client.hIncrBy(k + "h", "big", 1));
+  const m = await redis.multi().hincrby(k + "h", "f1", "1.5").incr(k).incrby(k, "x").set(k, "v", "EX", "y").get(k).exec();
+  out.push(JSON.stringify(m.map(([e, r]) => (e ? e.message : r))));
+  try {
+    await client.multi().hIncrBy(k + "h", "f1", "1.5").incrBy(k, 1).exec();
+  } catch (e) { out.push(e.constructor.name, e.message, JSON.stringify(e.replies.map((r) => (r instanceof Error ? r.message : r)))); }
+"#,
+    );
+    assert_eq!(
+        logs(&code, ""),
+        [
+            r#"["[]","[]","[\"a\"]",null,"[]","null","[]","ReplyError","ERR value is out of range, must be positive",0,"[]","[]","[]",9223372036854776000,9223372036854776000,"ERR increment or decrement would overflow",9223372036854776000,"9223372036854775804",1000000000000001,"1000000000000001",999999999999999,"999999999999999","{\"f1\":\"2\",\"f2\":\"3\",\"big\":\"9223372036854775806\"}","[\"f1\",\"f2\",\"big\"]","ERR increment or decrement would overflow",9223372036854776000,"[\"ERR value is not an integer or out of range\",1000000000000000,\"ERR value is not an integer or out of range\",\"ERR value is not an integer or out of range\",\"1000000000000000\"]","MultiErrorReply","1 commands failed, see .replies and .errorIndexes for more information","[\"ERR value is not an integer or out of range\",1000000000000001]"]"#
+        ]
+    );
+}
+
 /// KEYS and SCAN (MATCH, COUNT, TYPE, paged until the cursor is 0; node-redis
 /// 5's `scan` and `scanIterator`), in a MULTI too, UNLINK, and DEL and
 /// EXISTS of several keys: Node 20 with ioredis 5 and redis 5 on a real

@@ -73,11 +73,14 @@ pub struct Scan {
 }
 
 /// The items of a list of `len` that `LRANGE start stop` answers
-/// (negative indexes count from the end; out of range: none).
+/// (negative indexes count from the end; out of range: none), as
+/// `listTypeRange` reads them: a start before the first item is the first,
+/// a stop before it leaves nothing (`LRANGE l -9 -9` of a short list is
+/// empty, `LRANGE l -9 0` is its first item).
 pub fn redis_range(len: usize, start: i64, stop: i64) -> std::ops::Range<usize> {
     let len = len as i64;
-    let at = |i: i64| if i < 0 { (len + i).max(0) } else { i };
-    let (start, stop) = (at(start), at(stop).min(len - 1));
+    let from_end = |i: i64| if i < 0 { len + i } else { i };
+    let (start, stop) = (from_end(start).max(0), from_end(stop).min(len - 1));
     match start <= stop && start < len {
         true => start as usize..stop as usize + 1,
         false => 0..0,
@@ -335,6 +338,44 @@ impl Zadd {
             zadd.pairs.push((score, pair[1].clone()));
         }
         Ok(zadd)
+    }
+}
+
+/// Redis's refusal of an `INCRBY` or `HINCRBY` past 64 bits.
+const OVERFLOW: &str = "ERR increment or decrement would overflow";
+
+/// A stored value as Redis's `string2ll` reads an integer: a number with
+/// no fraction, or text of one (`-` the only sign, no leading zero, no
+/// space), within 64 bits. `"007"`, `"1e3"` and `"3.5"` are not.
+fn redis_integer_value(value: &Value) -> Option<i64> {
+    match value {
+        Value::Number(n) => n.as_i64().or_else(|| n.as_f64().and_then(whole)),
+        Value::String(text) => {
+            let digits = text.strip_prefix('-').unwrap_or(text);
+            let canonical = !digits.is_empty()
+                && digits.bytes().all(|b| b.is_ascii_digit())
+                && (digits == "0" || !digits.starts_with('0'))
+                && text != "-0";
+            canonical.then(|| text.parse().ok()).flatten()
+        }
+        _ => None,
+    }
+}
+
+/// A whole number within 64 bits, as an integer.
+fn whole(n: f64) -> Option<i64> {
+    // 2^63: the doubles from -2^63 up to it are exactly the i64s' range.
+    const LIMIT: f64 = 9_223_372_036_854_775_808.0;
+    (n.fract() == 0.0 && (-LIMIT..LIMIT).contains(&n)).then_some(n as i64)
+}
+
+/// An integer as the clients store one: a number up to 15 digits (exact
+/// in JavaScript), its text beyond, so `INCR` past 2^53 stays exact.
+fn integer_value(n: i64) -> Value {
+    if n.unsigned_abs() < 1_000_000_000_000_000 {
+        Value::from(n)
+    } else {
+        Value::String(n.to_string())
     }
 }
 
@@ -601,21 +642,21 @@ impl ScriptCache {
             HashWrite::Delete(names) => {
                 let gone = names
                     .iter()
-                    .filter(|name| fields.remove(name.as_str()).is_some())
+                    .filter(|name| fields.shift_remove(name.as_str()).is_some())
                     .count();
                 (number(gone as f64), gone > 0)
             }
             HashWrite::IncrBy(field, by) => {
                 let old = match fields.get(&field) {
-                    None => 0.0,
-                    Some(Value::Number(n)) if n.as_f64().is_some_and(|n| n.fract() == 0.0) => {
-                        n.as_f64().unwrap_or(0.0)
+                    None => 0,
+                    Some(value) => {
+                        redis_integer_value(value).ok_or("ERR hash value is not an integer")?
                     }
-                    Some(_) => return Err("ERR hash value is not an integer".to_string()),
                 };
-                let new = old + by;
-                fields.insert(field, number(new));
-                (number(new), true)
+                let by = whole(by).ok_or("ERR value is not an integer or out of range")?;
+                let new = old.checked_add(by).ok_or(OVERFLOW)?;
+                fields.insert(field, integer_value(new));
+                (number(new as f64), true)
             }
             HashWrite::IncrByFloat(field, by) => {
                 let old = fields.get(&field).map(text_of);
@@ -1032,11 +1073,22 @@ impl ScriptCache {
                 if entry.kind != Kind::Value {
                     return Err(WRONGTYPE.to_string());
                 }
-                let Some(old) = entry.value.as_f64() else {
-                    return Err(format!("cache.incr: the value of `{key}` is not a number"));
+                let new = match (redis_integer_value(&entry.value), whole(by)) {
+                    (Some(old), Some(by)) => {
+                        let new = old.checked_add(by).ok_or(OVERFLOW)?;
+                        entry.value = integer_value(new);
+                        new as f64
+                    }
+                    _ => {
+                        let Some(old) = entry.value.as_f64() else {
+                            return Err(format!(
+                                "cache.incr: the value of `{key}` is not a number"
+                            ));
+                        };
+                        entry.value = number(old + by);
+                        old + by
+                    }
                 };
-                let new = old + by;
-                entry.value = number(new);
                 self.wrote(key);
                 Ok(new)
             }
@@ -2024,6 +2076,32 @@ mod tests {
         assert!(cache.incr("s", 1.0, 0).is_err());
     }
 
+    /// Redis 7.0: `SET n 9223372036854775807`, `DECRBY n 0` answers it,
+    /// `INCR n` is refused; `SET m 1000000000000000` (16 digits, past the
+    /// numbers the clients store), `INCR m` is exact.
+    #[test]
+    fn incr_adds_64_bit_integers_and_refuses_overflow_as_redis() {
+        let mut cache = ScriptCache::new(0);
+        cache.set("n", json!("9223372036854775807"), 0, 0);
+        // The reply is the nearest double, as node-redis 5 reads it
+        // (ioredis reads it digit by digit: 9223372036854777856).
+        assert_eq!(cache.incr("n", 0.0, 0), Ok(9_223_372_036_854_775_807.0));
+        assert_eq!(cache.incr("n", 1.0, 0), Err(OVERFLOW.to_string()));
+        assert_eq!(cache.get("n", 0), Found::Live(json!("9223372036854775807")));
+        cache.set("m", json!("1000000000000000"), 0, 0);
+        cache.incr("m", 1.0, 0).unwrap();
+        assert_eq!(cache.get("m", 0), Found::Live(json!("1000000000000001")));
+        cache.incr("m", -2.0, 0).unwrap();
+        assert_eq!(
+            cache.get("m", 0),
+            Found::Live(json!(999_999_999_999_999i64))
+        );
+        for text in ["007", "1e3", "3.5", "-0", " 1", "+1", ""] {
+            cache.set("t", json!(text), 0, 0);
+            assert!(cache.incr("t", 1.0, 0).is_err(), "{text}");
+        }
+    }
+
     #[test]
     fn grace_keeps_a_stale_value_then_drops_it() {
         let mut cache = ScriptCache::new(50);
@@ -2245,11 +2323,18 @@ mod tests {
             .starts_with("WRONGTYPE"));
         cache.set("s", json!("v"), 0, 0);
         assert_eq!(cache.hash("s", 0), Err(WRONGTYPE.to_string()));
+        // A deleted field leaves the others in the order they were set
+        // (Redis's listpack; seen on Redis 7.0: HSET f3, f1, f2, HDEL f3,
+        // HGETALL is f1, f2).
+        let gone = HashWrite::Delete(vec!["a".to_string()]);
+        assert_eq!(cache.hash_write("h", gone, 0), Ok(json!(1)));
+        let order: Vec<String> = cache.hash("h", 0).unwrap().keys().cloned().collect();
+        assert_eq!(order, ["b", "c", "new"]);
         // Deleting every field deletes the key; a missing key reads empty.
         let fields = ["a", "b", "c", "new", "zz"].map(String::from).to_vec();
         assert_eq!(
             cache.hash_write("h", HashWrite::Delete(fields), 0),
-            Ok(json!(4))
+            Ok(json!(3))
         );
         assert_eq!(cache.get("h", 0), Found::Miss);
         assert_eq!(cache.hash("h", 0), Ok(Map::new()));
@@ -2314,6 +2399,11 @@ mod tests {
         assert_eq!(redis_range(4, 5, 9), 0..0);
         assert_eq!(redis_range(4, -9, 0), 0..1);
         assert_eq!(redis_range(0, 0, -1), 0..0);
+        // Redis 7.0: `RPUSH l x`, then `LRANGE l -2 -2` is empty, as is
+        // `LRANGE l -1 -10`.
+        assert_eq!(redis_range(1, -2, -2), 0..0);
+        assert_eq!(redis_range(1, -1, -10), 0..0);
+        assert_eq!(redis_range(1, -10, -1), 0..1);
         cache.set("s", json!("v"), 0, 0);
         assert_eq!(cache.list("s", 0), Err(WRONGTYPE.to_string()));
     }

@@ -33,20 +33,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { xorshift } from './xorshift.mjs';
+
 const GAP_MS = 25;
 const STATEMENTS = 25;
 const AT_ONCE = 4;
 
 export function generate(seed) {
-  let state = seed >>> 0 || 1;
-  const pick = (n) => {
-    state ^= state << 13;
-    state >>>= 0;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    state >>>= 0;
-    return state % n;
-  };
+  const pick = xorshift(seed);
   let next = 0;
   let left = STATEMENTS;
   // Every time at which a timer fires (ms of simulated time).

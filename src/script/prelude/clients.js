@@ -111,13 +111,21 @@
   };
   // Each list command, as `hashCommands`: a pop of no count takes one
   // item (or null); of a count, a list of them (or null if none).
-  const pop = (left) => (key, count) => [
-    "listWrite",
-    key,
-    { pop: count === undefined ? 1 : integerArgument(count), left },
-    (items) =>
-      count === undefined ? reply(items[0]) : items.length === 0 ? null : items.map(reply),
-  ];
+  // LPOP and RPOP, with a count as Redis 7.0's popGenericCommand reads
+  // it: a count of 0 reads the list (no such key: null, else an empty
+  // array), a negative one is refused.
+  const pop = (left) => (key, count) => {
+    const n = count === undefined ? 1 : integerArgument(count);
+    if (n < 0) throw new ReplyError("ERR value is out of range, must be positive");
+    if (n === 0) return ["listRead", key, [0, -1], (items) => (items.length === 0 ? null : [])];
+    return [
+      "listWrite",
+      key,
+      { pop: n, left },
+      (items) =>
+        count === undefined ? reply(items[0]) : items.length === 0 ? null : items.map(reply),
+    ];
+  };
   const listCommands = {
     lpush: (key, values) => ["listWrite", key, { push: values.flat().map(stored), left: true }, (n) => n],
     rpush: (key, values) => ["listWrite", key, { push: values.flat().map(stored), left: false }, (n) => n],
@@ -290,8 +298,10 @@
     } else {
       const [from, to] = [integerArgument(start), integerArgument(stop)];
       const ordered = asked.rev ? pairs.slice().reverse() : pairs;
-      const at = (i) => (i < 0 ? Math.max(0, ordered.length + i) : i);
-      const [first, last] = [at(from), Math.min(at(to), ordered.length - 1)];
+      // As LRANGE's (redis_range in world.rs): a stop before the first
+      // member leaves none.
+      const at = (i) => (i < 0 ? ordered.length + i : i);
+      const [first, last] = [Math.max(0, at(from)), Math.min(at(to), ordered.length - 1)];
       picked = first <= last ? ordered.slice(first, last + 1) : [];
     }
     return picked;
@@ -749,7 +759,7 @@
       return [[[write, key, stored(value), ttl]], ([done]) => (done ? "OK" : null)];
     },
     del: (keys) => [keys.flat().map((key) => ["delete", key]), (done) => done.filter(Boolean).length],
-    incrby: (key, by) => [[["incr", key, Number(by)]], ([value]) => value],
+    incrby: (key, by) => [[["incr", key, integerArgument(by)]], ([value]) => value],
     pexpire: (key, ms, options = [], at = false) => [
       [["expire", key, integerArgument(ms), options.map(String), at]],
       ([done]) => (done ? 1 : 0),
@@ -1485,6 +1495,32 @@
       method(RedisClient.prototype, nodeRedis, (...args) => asNodeRedis(() => hashCommand(command(...args))));
       method(NodeRedisMulti.prototype, nodeRedis, function (...args) {
         return this._queue(queueable.hash(command(...args)));
+      });
+    }
+  }
+  // A queued command whose arguments Redis refuses (an increment that is
+  // not an integer, a SET option out of place) still queues: Redis reads
+  // a command's arguments when EXEC runs it, so its refusal is that
+  // command's reply, and the others run. A command of the wrong arity is
+  // refused as it is queued, as Redis does (and as the client's own
+  // checks are).
+  for (const prototype of [IoredisQueue.prototype, NodeRedisMulti.prototype]) {
+    for (const name of Object.getOwnPropertyNames(prototype)) {
+      const { value: queue } = Object.getOwnPropertyDescriptor(prototype, name);
+      if (typeof queue !== "function" || name === "constructor" || name.startsWith("_")) continue;
+      if (["exec", "execAsPipeline", "discard"].includes(name)) continue;
+      method(prototype, name, function (...args) {
+        try {
+          return queue.apply(this, args);
+        } catch (error) {
+          if (!(error instanceof ReplyError) || /wrong number of arguments/.test(error.message)) throw error;
+          return this._queue([
+            [],
+            () => {
+              throw error;
+            },
+          ]);
+        }
       });
     }
   }
