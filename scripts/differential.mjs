@@ -112,3 +112,16 @@ export async function compare(from, to, noun, write, run) {
   }
   console.log(`${total} ${noun}, ${differ} with another reply`);
 }
+
+// The whole report for a cache: the real server's lines (Node, the
+// handler after `prepare`, which empties the server) against the model's,
+// seed by seed.
+export async function compareCache({ server, from, to, write, handler, prepare, env }) {
+  clientModules();
+  const cli = releaseCli();
+  const dir = scratch(server);
+  await compare(from, to, 'commands', write, (seed, list) => ({
+    real: onNode(dir, handler(list), prepare, env),
+    model: onModel(cli, dir, handler(list)),
+  }));
+}

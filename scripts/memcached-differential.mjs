@@ -27,7 +27,7 @@
 // doubles; memjs reads a counter's 64-bit reply as `(high << 8) + low`,
 // so a value past 2^32 comes back as another number.
 
-import { clientModules, compare, onModel, onNode, releaseCli, scratch, serviceUrl } from './differential.mjs';
+import { compareCache, serviceUrl } from './differential.mjs';
 import { xorshift } from '../tests/js/xorshift.mjs';
 
 const [from = 1, to = 20, count = 60] = process.argv.slice(2).map(Number);
@@ -80,14 +80,14 @@ module.exports = { handle };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const servers = serviceUrl('MEMCACHED').replace(/^memcache:\/\//, '');
-  clientModules();
-  const cli = releaseCli();
-  const dir = scratch('memcached');
-  // The real server, flushed before each seed's handler.
-  const flushed = "const prepared = require('memjs').Client.create(process.env.DIFFERENTIAL_MEMCACHED).flush();";
-  await compare(from, to, 'commands', (seed) => commands(seed, count), (seed, list) => ({
-    real: onNode(dir, handler(list), flushed, { DIFFERENTIAL_MEMCACHED: servers }),
-    model: onModel(cli, dir, handler(list)),
-  }));
+  await compareCache({
+    server: 'memcached',
+    from,
+    to,
+    write: (seed) => commands(seed, count),
+    handler,
+    // The real server, flushed before each seed's handler.
+    prepare: "const prepared = require('memjs').Client.create(process.env.DIFFERENTIAL_MEMCACHED).flush();",
+    env: { DIFFERENTIAL_MEMCACHED: serviceUrl('MEMCACHED').replace(/^memcache:\/\//, '') },
+  });
 }

@@ -17,7 +17,7 @@
 // by line. Replies Redis gives in no set order
 // (SMEMBERS, KEYS, SUNION and the like) are sorted first.
 
-import { clientModules, compare, onModel, onNode, releaseCli, scratch, serviceUrl } from './differential.mjs';
+import { compareCache, serviceUrl } from './differential.mjs';
 import { xorshift } from '../tests/js/xorshift.mjs';
 
 const [from = 1, to = 20, count = 60] = process.argv.slice(2).map(Number);
@@ -127,6 +127,10 @@ function handler(list) {
 const redis = new Redis(process.env.DIFFERENTIAL_REDIS_URL);
 const commands = ${JSON.stringify(list)};
 const unordered = new Set(${JSON.stringify([...UNORDERED])});
+// An integer reply past 2^53: ioredis reads it digit by digit into a
+// double, the model gives the nearest double (docs/scripting.md).
+const bigIntegers = (key, value) =>
+  Number.isInteger(value) && !Number.isSafeInteger(value) ? 'past 2^53' : value;
 async function handle(req) {
   for (const [i, [name, ...args]] of commands.entries()) {
     try {
@@ -138,10 +142,7 @@ async function handle(req) {
         reply = await redis[name](...args);
       }
       if (unordered.has(name) && Array.isArray(reply)) reply = [...reply].sort();
-      // An integer reply past 2^53: ioredis reads it digit by digit into a
-      // double, the model gives the nearest double (docs/scripting.md).
-      if (Number.isInteger(reply) && !Number.isSafeInteger(reply)) reply = 'past 2^53';
-      console.log(i + ' ' + JSON.stringify(reply));
+      console.log(i + ' ' + JSON.stringify(reply, bigIntegers));
     } catch (e) {
       console.log(i + ' ERR ' + e.message);
     }
@@ -152,14 +153,14 @@ module.exports = { handle };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const url = serviceUrl('REDIS');
-  clientModules();
-  const cli = releaseCli();
-  const dir = scratch('redis');
-  // The real server, flushed before each seed's handler.
-  const flushed = "const prepared = new (require('ioredis'))(process.env.DIFFERENTIAL_REDIS_URL).flushall();";
-  await compare(from, to, 'commands', (seed) => commands(seed, count), (seed, list) => ({
-    real: onNode(dir, handler(list), flushed, { DIFFERENTIAL_REDIS_URL: url }),
-    model: onModel(cli, dir, handler(list)),
-  }));
+  await compareCache({
+    server: 'redis',
+    from,
+    to,
+    write: (seed) => commands(seed, count),
+    handler,
+    // The real server, flushed before each seed's handler.
+    prepare: "const prepared = new (require('ioredis'))(process.env.DIFFERENTIAL_REDIS_URL).flushall();",
+    env: { DIFFERENTIAL_REDIS_URL: serviceUrl('REDIS') },
+  });
 }
