@@ -3019,6 +3019,54 @@ async function handle(req) {
     );
 }
 
+/// memjs's counters and `touch` at their edges: Node 20 with memjs 1.3.2
+/// on a real memcached 1.6 printed this line for the same text. memcached
+/// reads a counter as `strtoull` does (`" 5"`, `"007"` and `"-0"` are
+/// numbers; `"-3"`, `"3.5"`, `""`, `"5x"` and `"5 x"` are not), writes a
+/// shorter result over the old text padded with spaces, wraps `incr` at
+/// 2^64 and stops `decr` at 0; memjs writes the amount as an unsigned
+/// 32-bit word (a `RangeError` past it) and reads the 64-bit reply as
+/// `(high << 8) + low`; `touch(key, 0)` keeps the key with no expiry.
+#[test]
+fn memjs_counters_and_touch_reply_as_memcached_does() {
+    let code = r#"const memjs = require("memjs");
+const client = memjs.Client.create(process.env.MEMCACHED);
+async function handle(req) {
+  if (req.id > 0) return;
+  const out = [];
+  const got = async (key) => { const { value } = await client.get(key); return value === null ? null : value.toString(); };
+  const count = async (name, key, amount, options) => {
+    try { return (await client[name](key, amount, options)).value; } catch (e) { return e.message; }
+  };
+  for (const key of ["c", "d", "e", "gone"]) await client.delete(key);
+  await client.set("c", "007");
+  out.push(await count("increment", "c", 2, {}), await got("c"));
+  for (const text of [" 5", "-3", "3.5", "", "5x", "-0", "5 x"]) {
+    await client.set("d", text);
+    out.push(await count("increment", "d", 1, {}), await got("d"));
+  }
+  await client.set("c", "18446744073709551615");
+  out.push(await count("increment", "c", 2, {}), await got("c"));
+  out.push(await count("decrement", "c", 5, {}), await got("c"));
+  await client.set("c", "4294967301");
+  out.push(await count("increment", "c", 0, {}), await got("c"));
+  try { await client.increment("c", 4294967296, {}); } catch (e) { out.push(e.name, e.code); }
+  out.push(await count("increment", "e", 1, { initial: 7, expires: 2 }), await got("e"));
+  out.push(await client.touch("e", 0), await client.touch("gone", 0));
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+  out.push(await got("e"));
+  console.log(JSON.stringify(out));
+}
+"#;
+    let (_, run) = run_cleanly(code, "scenario=script&users=1&clicks=1");
+    let messages = run.messages();
+    assert_eq!(messages.len(), 5, "{messages:?}");
+    assert_eq!(
+        messages[4],
+        r#"[9,"9  ",6,"6 ","MemJS INCREMENT: Incr/Decr on non-numeric value","-3","MemJS INCREMENT: Incr/Decr on non-numeric value","3.5","MemJS INCREMENT: Incr/Decr on non-numeric value","","MemJS INCREMENT: Incr/Decr on non-numeric value","5x",1,"1 ",6,"6  ",1,"1                   ",0,"0                   ",261,"4294967301","RangeError","ERR_OUT_OF_RANGE",7,"7",true,false,"7"]"#
+    );
+}
+
 /// The `memcached` package's callbacks: Node 20 with memcached 2.2.2 on a
 /// real memcached 1.6 printed these lines for the same text (values keep
 /// their type; a refused `add`/`replace` is an error with `notStored`).

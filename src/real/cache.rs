@@ -339,6 +339,24 @@ impl CacheConn {
         }
     }
 
+    /// memcached's `touch`: a live key's new ttl (0: none); on Redis,
+    /// `PEXPIRE`, or `PERSIST` for 0. Answers whether the key was live.
+    pub async fn touch(&self, key: &str, ttl: Micros) -> Result<bool, CacheError> {
+        match self {
+            CacheConn::Memcached(conn) => Ok(conn.lock().await.touch(key, seconds(ttl)).await?),
+            CacheConn::Redis(conn) if ttl == 0 => {
+                let mut conn = conn.clone();
+                let _: i64 = redis::cmd("PERSIST")
+                    .arg(key)
+                    .query_async(&mut conn)
+                    .await?;
+                let live: i64 = redis::cmd("EXISTS").arg(key).query_async(&mut conn).await?;
+                Ok(live == 1)
+            }
+            CacheConn::Redis(_) => self.expire(key, ttl, &[]).await,
+        }
+    }
+
     /// Adds `by` to a counter: memcached `incr`/`decr` (`None` for a
     /// missing key), Redis `INCRBY` (a missing key counts from 0). `Err`
     /// inside: the server's refusal of a value that is not a number.

@@ -636,6 +636,10 @@ impl RealMirror {
                         Err(error) => failed(error),
                     },
                 ),
+                Call::Touch(k, ttl) => (
+                    format!("TOUCH {k} {} ms", ttl / MS),
+                    yes(cache.touch(&key(k), *ttl).await),
+                ),
                 Call::Persist(k) => (
                     format!("PERSIST {k}"),
                     yes(cache.key_integer("PERSIST", &key(k)).await.map(|n| n == 1)),
@@ -692,8 +696,9 @@ impl RealMirror {
                 ),
                 Call::Incr(k, by) => (
                     format!("INCRBY {k} {by}"),
+                    // The new value's digits, as the model answers.
                     match cache.count(&key(k), *by as i64).await {
-                        Ok(Ok(Some(n))) => Ok(Some(json!(n))),
+                        Ok(Ok(Some(n))) => Ok(Some(json!(n.to_string()))),
                         // memcached: a missing counter starts at 0, as
                         // Redis's INCR does.
                         Ok(Ok(None)) => {
@@ -751,7 +756,7 @@ impl RealMirror {
                         Ok(Ok(None)) => match initial {
                             Some((start, ttl)) => {
                                 match cache.add(&key(k), &(*start as i64).to_string(), *ttl).await {
-                                    Ok(_) => Ok(Some(json!(*start as i64))),
+                                    Ok(_) => Ok(Some(json!((*start as i64).to_string()))),
                                     Err(error) => failed(error),
                                 }
                             }

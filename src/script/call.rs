@@ -29,6 +29,9 @@ pub enum Call {
     /// Redis's `PEXPIRE` or `PEXPIREAT`: a new expiry for a live key (one
     /// due by the time it lands deletes it), if its option allows.
     Expire(String, Expiry, ExpireIf),
+    /// memcached's `touch`: a new ttl for a live key (0: none, as
+    /// memcached reads an expiry of 0).
+    Touch(String, Micros),
     /// Redis's `PTTL` (and `TTL`, which rounds it to seconds).
     Pttl(String),
     /// Redis's `PERSIST`.
@@ -137,6 +140,7 @@ impl Call {
             | Call::IncrFloat(key, _)
             | Call::Replace(key, ..)
             | Call::Expire(key, ..)
+            | Call::Touch(key, _)
             | Call::Pttl(key)
             | Call::Persist(key)
             | Call::GetDelete(key)
@@ -211,7 +215,7 @@ impl Call {
             Call::DeleteIf(..) => OpKind::CacheDeleteIf,
             Call::Incr(..) | Call::IncrFloat(..) | Call::Counter(..) => OpKind::CacheIncr,
             Call::Replace(..) => OpKind::CacheReplace,
-            Call::Expire(..) => OpKind::CacheExpire,
+            Call::Expire(..) | Call::Touch(..) => OpKind::CacheExpire,
             Call::Pttl(_) => OpKind::CacheTtl,
             Call::Persist(_) => OpKind::CachePersist,
             Call::GetDelete(_) => OpKind::CacheGetDelete,

@@ -403,6 +403,7 @@ pub fn register<'js>(ctx: &Ctx<'js>, link: &Rc<Link>) -> Result<()> {
                 ("rename", 2),
                 ("scan", 2),
                 ("persist", 1),
+                ("touch", 2),
                 ("getDelete", 1),
                 ("getEx", 2),
                 ("setWith", 2),
@@ -810,6 +811,8 @@ fn call_of<'js>(ctx: &Ctx<'js>, name: &str, args: &[Value<'js>]) -> Result<Call>
         "type" => Call::Type(key),
         "strlen" => Call::Strlen(key),
         "persist" => Call::Persist(key),
+        // `touch(key, ms)`: memcached's, 0 for no expiry.
+        "touch" => Call::Touch(key, ms_arg(ctx, args, 1)?),
         "getDelete" => Call::GetDelete(key),
         // `getEx(key, change)`: `change` null (the expiry stays),
         // `"PERSIST"`, or `{ ms, at }` (`at`: a time on the run's clock).

@@ -1159,6 +1159,7 @@ impl ScriptRun {
             | Call::IncrFloat(..)
             | Call::Replace(..)
             | Call::Expire(..)
+            | Call::Touch(..)
             | Call::Persist(_)
             | Call::GetDelete(_)
             | Call::SetWith(..)
@@ -1506,6 +1507,11 @@ impl ScriptRun {
                 let (cursor, keys) = state.cache.scan(&scan, now);
                 found_keys(keys, |keys| json!([cursor.to_string(), keys]))
             }
+            Call::Touch(key, ttl) => answered(
+                state.cache.touch(&key, ttl, now),
+                Outcome::Stored,
+                Outcome::NotFound,
+            ),
             Call::Persist(key) => answered(
                 state.cache.persist(&key, now),
                 Outcome::Stored,
@@ -1553,8 +1559,10 @@ impl ScriptRun {
                     Err(message) => (Err(Rejection::Type(message)), Outcome::NotStored),
                 }
             }
+            // The new value's digits: each client reads the 64-bit
+            // number its own way (clients.js).
             Call::Counter(key, by, initial) => match state.cache.counter(&key, by, initial, now) {
-                Ok(Some(value)) => (Ok(Some(number(value))), Outcome::Stored),
+                Ok(Some(value)) => (Ok(Some(Value::String(value.to_string()))), Outcome::Stored),
                 Ok(None) => (Ok(Some(Value::Null)), Outcome::NotFound),
                 Err(message) => (Err(Rejection::Type(message)), Outcome::NotStored),
             },
@@ -2993,6 +3001,7 @@ fn cache_accesses(call: &Call) -> Vec<(String, Access)> {
         | Call::Delete(key)
         | Call::DeleteIf(key, _)
         | Call::Expire(key, ..)
+        | Call::Touch(key, _)
         | Call::Persist(key)
         | Call::GetDelete(key) => one(key, Access::Update),
         Call::HashRead(key, Some(fields)) | Call::SetRead(key, Some(fields)) => fields

@@ -341,6 +341,35 @@ impl Zadd {
     }
 }
 
+/// A value as memcached's `safe_strtoull` reads a counter: `strtoull`
+/// (leading spaces, a sign, digits, at most 2^64 - 1), followed by a
+/// space or nothing; a `-` is refused once the number it makes is past
+/// 2^63 (so `"-3"` is refused and `"-0"` is 0).
+fn memcached_u64(text: &str) -> Option<u64> {
+    let space = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r');
+    let bytes = text.as_bytes();
+    let mut at = bytes.iter().take_while(|b| space(b)).count();
+    let negative = bytes.get(at) == Some(&b'-');
+    if matches!(bytes.get(at), Some(b'+' | b'-')) {
+        at += 1;
+    }
+    let digits = bytes[at..]
+        .iter()
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    let ends = bytes.get(at + digits).is_none_or(space);
+    if digits == 0 || !ends {
+        return None;
+    }
+    let magnitude: u64 = text[at..at + digits].parse().ok()?;
+    let value = if negative {
+        magnitude.wrapping_neg()
+    } else {
+        magnitude
+    };
+    (!negative || (value as i64) >= 0).then_some(value)
+}
+
 /// Redis's refusal of an `INCRBY` or `HINCRBY` past 64 bits.
 const OVERFLOW: &str = "ERR increment or decrement would overflow";
 
@@ -1165,6 +1194,20 @@ impl ScriptCache {
         true
     }
 
+    /// memcached's `touch`: a live key's new ttl from `now` (0: none, as
+    /// memcached reads an expiry of 0, where Redis's `EXPIRE 0` deletes).
+    /// Answers whether the key was live.
+    pub fn touch(&mut self, key: &str, ttl: Micros, now: Micros) -> bool {
+        if self.live(key, now).is_none() {
+            return false;
+        }
+        if let Some(entry) = self.entries.get_mut(key) {
+            entry.expires_at = (ttl > 0).then(|| now.saturating_add(ttl));
+        }
+        self.wrote(key);
+        true
+    }
+
     /// Whether `key` holds a live value (of any kind).
     pub fn is_live(&self, key: &str, now: Micros) -> bool {
         self.live(key, now).is_some()
@@ -1419,36 +1462,49 @@ impl ScriptCache {
         Ok((true, old))
     }
 
-    /// memcached's `incr`/`decr`: adds `by` to a live unsigned number (a
-    /// number, or a string of digits) and never goes below 0; a missing
-    /// key is stored as `initial` (with its ttl) when one is given (the
-    /// binary protocol's initial value), else `Ok(None)` (NOT_FOUND).
+    /// memcached's `incr`/`decr` (`do_add_delta`), by `|by|` (`decr` when
+    /// `by` is negative, -0 included): the new value. The value is read as
+    /// `safe_strtoull` reads it (`" 5"` and `"007"` are numbers, `"-3"`,
+    /// `"3.5"` and `""` are not: an `Err`); `incr` wraps at 2^64, `decr`
+    /// stops at 0; a result no longer than the old text is written over
+    /// it, padded with spaces (`"007"` plus 2 is `"9  "`), as memcached
+    /// writes it in place. A missing key is stored as `initial`'s digits
+    /// (with its ttl) when one is given (the binary protocol's initial
+    /// value), else `Ok(None)` (NOT_FOUND).
     pub fn counter(
         &mut self,
         key: &str,
         by: f64,
         initial: Option<(f64, Micros)>,
         now: Micros,
-    ) -> Result<Option<f64>, String> {
+    ) -> Result<Option<u64>, String> {
         let Some(entry) = self.live(key, now) else {
             return Ok(initial.map(|(value, ttl)| {
-                self.set(key, number(value), ttl, now);
+                let value = value as u64;
+                self.set(key, Value::String(value.to_string()), ttl, now);
                 value
             }));
         };
         let old = match &entry.value {
-            Value::Number(n) => n.as_f64().filter(|n| *n >= 0.0 && n.fract() == 0.0),
-            Value::String(s) if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) => {
-                s.parse::<f64>().ok()
-            }
+            Value::Number(n) => n.as_u64(),
+            Value::String(text) => memcached_u64(text),
             _ => None,
         };
         let Some(old) = old else {
             return Err("cannot increment or decrement non-numeric value".to_string());
         };
-        let new = (old + by).max(0.0);
+        let delta = by.abs() as u64;
+        let new = match by.is_sign_negative() {
+            true => old.saturating_sub(delta),
+            false => old.wrapping_add(delta),
+        };
+        let stored = match &entry.value {
+            Value::String(text) => Value::String(format!("{new:<width$}", width = text.len())),
+            _ if new < 1_000_000_000_000_000 => Value::from(new),
+            _ => Value::String(new.to_string()),
+        };
         if let Some(entry) = self.entries.get_mut(key) {
-            entry.value = number(new);
+            entry.value = stored;
         }
         self.wrote(key);
         self.stamp(key);
@@ -2245,19 +2301,65 @@ mod tests {
     fn memcached_counters_start_at_initial_and_stop_at_zero() {
         let mut cache = ScriptCache::new(0);
         assert_eq!(cache.counter("n", 5.0, None, 0), Ok(None));
-        assert_eq!(
-            cache.counter("n", 5.0, Some((10.0, 100)), 0),
-            Ok(Some(10.0))
-        );
-        assert_eq!(cache.counter("n", 5.0, None, 0), Ok(Some(15.0)));
-        assert_eq!(cache.counter("n", -100.0, None, 0), Ok(Some(0.0)));
+        assert_eq!(cache.counter("n", 5.0, Some((10.0, 100)), 0), Ok(Some(10)));
+        assert_eq!(cache.get("n", 0), Found::Live(json!("10")));
+        assert_eq!(cache.counter("n", 5.0, None, 0), Ok(Some(15)));
+        assert_eq!(cache.counter("n", -100.0, None, 0), Ok(Some(0)));
+        assert_eq!(cache.get("n", 0), Found::Live(json!("0 ")));
         assert_eq!(cache.get("n", 100), Found::Miss);
         cache.set("s", json!("42"), 0, 0);
-        assert_eq!(cache.counter("s", 1.0, None, 0), Ok(Some(43.0)));
+        assert_eq!(cache.counter("s", 1.0, None, 0), Ok(Some(43)));
         cache.set("x", json!("abc"), 0, 0);
         assert!(cache.counter("x", 1.0, None, 0).is_err());
         cache.set("f", json!(1.5), 0, 0);
         assert!(cache.counter("f", 1.0, None, 0).is_err());
+    }
+
+    #[test]
+    fn memcached_counters_read_as_strtoull_pad_and_wrap() {
+        for (text, read) in [
+            ("007", Some(7)),
+            (" 5", Some(5)),
+            ("\t5 ", Some(5)),
+            ("+5", Some(5)),
+            ("-0", Some(0)),
+            ("18446744073709551615", Some(u64::MAX)),
+            ("18446744073709551616", None),
+            ("-3", None),
+            ("3.5", None),
+            ("5x", None),
+            ("5 x", Some(5)),
+            ("", None),
+            (" ", None),
+            ("-", None),
+        ] {
+            assert_eq!(memcached_u64(text), read, "{text:?}");
+        }
+        let mut cache = ScriptCache::new(0);
+        cache.set("c", json!("007"), 0, 0);
+        assert_eq!(cache.counter("c", 2.0, None, 0), Ok(Some(9)));
+        assert_eq!(cache.get("c", 0), Found::Live(json!("9  ")));
+        assert_eq!(cache.counter("c", 991.0, None, 0), Ok(Some(1000)));
+        assert_eq!(cache.get("c", 0), Found::Live(json!("1000")));
+        cache.set("c", json!(u64::MAX.to_string()), 0, 0);
+        assert_eq!(cache.counter("c", 2.0, None, 0), Ok(Some(1)));
+        assert_eq!(cache.counter("c", -5.0, None, 0), Ok(Some(0)));
+        assert_eq!(cache.get("c", 0), Found::Live(json!(format!("{:<20}", 0))));
+        cache.set("c", json!("9"), 0, 0);
+        assert_eq!(cache.counter("c", -0.0, None, 0), Ok(Some(9)));
+    }
+
+    #[test]
+    fn memcached_touch_sets_a_live_keys_ttl_and_zero_keeps_it() {
+        let mut cache = ScriptCache::new(0);
+        cache.set("k", json!("v"), 10, 0);
+        assert!(cache.touch("k", 0, 5));
+        assert_eq!(cache.get("k", 1_000_000), Found::Live(json!("v")));
+        assert!(cache.touch("k", 20, 100));
+        assert_eq!(cache.get("k", 119), Found::Live(json!("v")));
+        assert_eq!(cache.get("k", 120), Found::Miss);
+        assert!(!cache.touch("k", 0, 120));
+        assert!(!cache.touch("none", 10, 0));
     }
 
     #[test]

@@ -2325,19 +2325,29 @@
             throw new TypeError("Cannot read properties of undefined (reading 'initial')");
           }
           options = options || {};
+          // memjs writes the amount, the initial value and the expiry as
+          // unsigned 32-bit words (Node's range errors and truncation).
+          const extras = nodePart().Buffer.alloc(20);
+          extras.writeUInt32BE(amount, 4);
+          extras.writeUInt32BE(options.initial || 0, 12);
+          extras.writeUInt32BE(options.expires || this.options.expires || 0, 16);
+          let digits;
           try {
-            const value = await host.counter(
+            digits = await host.counter(
               key,
-              sign * Number(amount),
-              Number(options.initial || 0),
-              this._ttl(options)
+              sign * extras.readUInt32BE(4),
+              extras.readUInt32BE(12),
+              extras.readUInt32BE(16) * 1000
             );
-            return { success: true, value };
           } catch (error) {
             const message = `MemJS ${name}: Incr/Decr on non-numeric value`;
             this.options.logger.log(message);
             throw new Error(message);
           }
+          // memjs reads the 64-bit reply as `(high << 8) + low`, so a
+          // value past 2^32 comes back as another number.
+          const value = BigInt(digits);
+          return { success: true, value: (Number(value >> 32n) << 8) + Number(value & 0xffffffffn) };
         },
         (result) => [result.success, result.value]
       );
@@ -2351,7 +2361,7 @@
     touch(key, expires, callback) {
       return memjsCall(
         callback,
-        () => host.expire(key, Number(expires) * 1000 || 0),
+        () => host.touch(key, Number(expires) * 1000 || 0),
         (touched) => [touched]
       );
     }
@@ -2490,7 +2500,7 @@
         this._call(callback, async () => {
           try {
             const value = await host.counter(key, sign * Number(amount));
-            return [undefined, value === null ? false : value];
+            return [undefined, value === null ? false : Number(value)];
           } catch (error) {
             return [new Error("cannot increment or decrement non-numeric value"), false];
           }
@@ -2505,7 +2515,7 @@
       touch(key, lifetime, callback) {
         this._call(callback, async () => [
           undefined,
-          await host.expire(key, Number(lifetime) * 1000 || 0),
+          await host.touch(key, Number(lifetime) * 1000 || 0),
         ]);
       }
       end() {}
