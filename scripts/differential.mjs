@@ -24,12 +24,13 @@ export function serviceUrl(name) {
   throw new Error(`no ${name}: run scripts/services.sh up`);
 }
 
-// The client libraries the handlers use in Node (pg, ioredis, memjs), in
+// The client libraries the handlers use in Node (pg, ioredis, memjs,
+// memcached), in
 // a cache directory of their own, not the project's node_modules (the
 // app's tools do not need them): that directory's node_modules.
 export function clientModules() {
   const cache = join(process.env.XDG_CACHE_HOME || join(process.env.HOME, '.cache'), 'interleave-differential');
-  const wanted = ['pg@8', 'ioredis@5', 'memjs@1'];
+  const wanted = ['pg@8', 'ioredis@5', 'memjs@1', 'memcached@2'];
   if (!wanted.every((name) => existsSync(join(cache, 'node_modules', name.split('@')[0])))) {
     mkdirSync(cache, { recursive: true });
     execFileSync('npm', ['install', '--no-save', '--prefix', cache, ...wanted], { stdio: 'inherit' });

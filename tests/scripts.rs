@@ -3067,6 +3067,48 @@ async function handle(req) {
     );
 }
 
+/// The `memcached` package's numbers under memcached's text: Node 20 with
+/// memcached 2.2.2 on a real memcached 1.6.18 printed this line for the
+/// same text. A number keeps its numeric flag through `append`, `prepend`
+/// and counters, and the package reads the text with `Number()`: `0` then
+/// `"5"` is `"05"`, read 5, and `5` before it `"505"`; a decrement's padded
+/// `"9 "` is 9; text that is no number reads `NaN` (JSON's `null`: the
+/// model answers `null`); a stored `null` is in `getMulti`'s answer.
+#[test]
+fn the_memcached_packages_numbers_read_as_memcached_stores_them() {
+    let code = r#"const Memcached = require("memcached");
+const memcached = new Memcached(process.env.MEMCACHED, { retries: 0 });
+const call = (method, ...args) =>
+  new Promise((resolve) => memcached[method](...args, (err, data) => resolve(err ? err.message : data)));
+async function handle(req) {
+  if (req.id > 0) return;
+  const out = [];
+  for (const key of ["n", "m", "k", "t", "z"]) await call("del", key);
+  await call("set", "n", 0, 0);
+  out.push(await call("append", "n", "5"), await call("get", "n"));
+  out.push(await call("prepend", "n", 5), await call("get", "n"));
+  out.push(await call("incr", "n", 1), await call("get", "n"));
+  await call("set", "m", 10, 0);
+  out.push(await call("decr", "m", 1), await call("get", "m"), await call("incr", "m", 91), await call("get", "m"));
+  await call("set", "k", 42, 0);
+  out.push(await call("append", "k", "000000000000000000"), await call("get", "k"), await call("incr", "k", 1));
+  await call("set", "t", 7, 0);
+  out.push(await call("append", "t", " "), await call("touch", "t", 100), await call("get", "t"));
+  out.push(await call("append", "t", "x"), await call("get", "t"), await call("getMulti", ["t", "m"]));
+  await call("set", "z", null, 0);
+  out.push(await call("getMulti", ["z", "nothing"]));
+  console.log(JSON.stringify(out));
+  memcached.end();
+}
+"#;
+    assert_eq!(
+        logs(code, ""),
+        [
+            r#"[true,5,true,505,506,506,9,9,100,100,true,42000000000000000000,"cannot increment or decrement non-numeric value",true,true,7,true,null,{"t":null,"m":100},{"z":null}]"#
+        ]
+    );
+}
+
 /// The `memcached` package's callbacks: Node 20 with memcached 2.2.2 on a
 /// real memcached 1.6 printed these lines for the same text (values keep
 /// their type; a refused `add`/`replace` is an error with `notStored`).

@@ -1747,7 +1747,9 @@ impl ScriptRun {
                 .collect();
             accesses.extend(mine);
             answers.push(match result {
-                Ok(value) => json!({ "value": value }),
+                Ok(Some(value)) => json!({ "value": value }),
+                // No answer (a GET's miss), told apart from a null one.
+                Ok(None) => json!({ "value": null, "absent": true }),
                 Err(Rejection::Type(message) | Rejection::Unique(message)) => {
                     json!({ "error": message })
                 }

@@ -3,7 +3,7 @@
 //! rows. Each operation here is applied atomically at its completion time;
 //! the event loop (`Core`) gives it its latency, pool connection and trace.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
@@ -370,6 +370,36 @@ fn memcached_u64(text: &str) -> Option<u64> {
     (!negative || (value as i64) >= 0).then_some(value)
 }
 
+/// JavaScript's `Number(text)`, `None` for `NaN`: spaces around, `""` is
+/// 0, `0x`, `0o` and `0b` integers, decimals with an exponent, `Infinity`.
+fn js_number(text: &str) -> Option<f64> {
+    let text = text.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
+    if text.is_empty() {
+        return Some(0.0);
+    }
+    for (prefix, radix) in [("0x", 16), ("0o", 8), ("0b", 2)] {
+        if text.len() > 2 && text[..2].eq_ignore_ascii_case(prefix) {
+            let digits = &text[2..];
+            return digits.chars().try_fold(0.0, |n, c| {
+                Some(n * f64::from(radix) + f64::from(c.to_digit(radix)?))
+            });
+        }
+    }
+    let unsigned = text.strip_prefix(['+', '-']).unwrap_or(text);
+    if unsigned == "Infinity" {
+        return Some(if text.starts_with('-') {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        });
+    }
+    let decimal = unsigned.bytes().any(|b| b.is_ascii_digit())
+        && unsigned
+            .bytes()
+            .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-'));
+    decimal.then(|| text.parse().ok()).flatten()
+}
+
 /// Redis's refusal of an `INCRBY` or `HINCRBY` past 64 bits.
 const OVERFLOW: &str = "ERR increment or decrement would overflow";
 
@@ -464,6 +494,13 @@ pub struct ScriptCache {
     /// taken by each value stored, not by a touch or a delete.
     cas: HashMap<String, u64>,
     cas_ids: u64,
+    /// The keys whose value is text under the `memcached` package's
+    /// numeric flag that is no number's own form: a number with text
+    /// appended (`5` then `"x"`), or a counter memcached padded (`"9 "`).
+    /// The value keeps the text, for the next append or counter; a read
+    /// answers JavaScript's `Number(text)`, as the package does. Any other
+    /// write of the key ends it.
+    numeric_texts: HashSet<String>,
 }
 
 /// What memcached's `cas` did.
@@ -496,16 +533,28 @@ impl ScriptCache {
             scan_cursors: Vec::new(),
             cas: HashMap::new(),
             cas_ids: 0,
+            numeric_texts: HashSet::new(),
         }
     }
 
     /// A write to `key`: a connection that watches it will not `EXEC`.
     fn wrote(&mut self, key: &str) {
+        self.numeric_texts.remove(key);
         match self.versions.get_mut(key) {
             Some(version) => *version += 1,
             None => {
                 self.versions.insert(key.to_string(), 1);
             }
+        }
+    }
+
+    /// A write of `key`'s expiry alone: its value, numeric text or not,
+    /// stays.
+    fn wrote_expiry(&mut self, key: &str) {
+        let numeric = self.numeric_texts.contains(key);
+        self.wrote(key);
+        if numeric {
+            self.numeric_texts.insert(key.to_string());
         }
     }
 
@@ -524,7 +573,40 @@ impl ScriptCache {
     pub fn gets(&self, key: &str, now: Micros) -> Option<(Value, u64)> {
         let entry = self.live(key, now)?;
         let unique = self.cas.get(key).copied().unwrap_or(0);
-        Some((entry.value.clone(), unique))
+        Some((self.read(key, &entry.value), unique))
+    }
+
+    /// A value as a read answers it: a numeric text as the number
+    /// JavaScript reads in it (`NaN`, which JSON lacks, as `null`).
+    fn read(&self, key: &str, value: &Value) -> Value {
+        match value {
+            Value::String(text) if self.numeric_texts.contains(key) => {
+                js_number(text).map_or(Value::Null, number)
+            }
+            _ => value.clone(),
+        }
+    }
+
+    /// Whether `key` holds a number under memcached's numeric flag: a
+    /// JSON number, or a numeric text.
+    fn numeric(&self, key: &str, value: &Value) -> bool {
+        value.is_number() || self.numeric_texts.contains(key)
+    }
+
+    /// Stores `text` over a numeric value of `key` (after its write is
+    /// counted): the number, when `text` is its own form, else the text,
+    /// marked numeric.
+    fn store_numeric_text(&mut self, key: &str, text: String) {
+        let value = match js_number(&text).map(number) {
+            Some(value) if text_of(&value) == text => value,
+            _ => {
+                self.numeric_texts.insert(key.to_string());
+                Value::String(text)
+            }
+        };
+        if let Some(entry) = self.entries.get_mut(key) {
+            entry.value = value;
+        }
     }
 
     /// memcached's `cas`: stores `value` only if the live value's CAS
@@ -560,19 +642,16 @@ impl ScriptCache {
             true => format!("{more}{old}"),
             false => format!("{old}{more}"),
         };
-        let value = match &entry.value {
-            Value::Number(_) => text
-                .trim()
-                .parse::<f64>()
-                .ok()
-                .filter(|n| n.is_finite())
-                .map_or(Value::String(text), number),
-            _ => Value::String(text),
-        };
-        if let Some(entry) = self.entries.get_mut(key) {
-            entry.value = value;
-        }
+        let numeric = self.numeric(key, &entry.value);
         self.wrote(key);
+        match numeric {
+            true => self.store_numeric_text(key, text),
+            false => {
+                if let Some(entry) = self.entries.get_mut(key) {
+                    entry.value = Value::String(text);
+                }
+            }
+        }
         self.stamp(key);
         true
     }
@@ -1021,9 +1100,11 @@ impl ScriptCache {
             return Found::Miss;
         };
         match entry.expires_at {
-            None => Found::Live(entry.value.clone()),
-            Some(at) if now < at => Found::Live(entry.value.clone()),
-            Some(at) if now < at.saturating_add(self.grace) => Found::Stale(entry.value.clone()),
+            None => Found::Live(self.read(key, &entry.value)),
+            Some(at) if now < at => Found::Live(self.read(key, &entry.value)),
+            Some(at) if now < at.saturating_add(self.grace) => {
+                Found::Stale(self.read(key, &entry.value))
+            }
             Some(_) => Found::Miss,
         }
     }
@@ -1190,7 +1271,7 @@ impl ScriptCache {
         } else if let Some(entry) = self.entries.get_mut(key) {
             entry.expires_at = Some(now.saturating_add(ttl));
         }
-        self.wrote(key);
+        self.wrote_expiry(key);
         true
     }
 
@@ -1204,7 +1285,7 @@ impl ScriptCache {
         if let Some(entry) = self.entries.get_mut(key) {
             entry.expires_at = (ttl > 0).then(|| now.saturating_add(ttl));
         }
-        self.wrote(key);
+        self.wrote_expiry(key);
         true
     }
 
@@ -1298,7 +1379,7 @@ impl ScriptCache {
             .is_some_and(|entry| entry.expires_at.is_some());
         if let (true, Some(entry)) = (had, self.entries.get_mut(key)) {
             entry.expires_at = None;
-            self.wrote(key);
+            self.wrote_expiry(key);
         }
         had
     }
@@ -1365,11 +1446,15 @@ impl ScriptCache {
         if only_new && self.live(to, now).is_some() {
             return Ok(false);
         }
+        let numeric = self.numeric_texts.contains(key);
         if let Some(entry) = self.entries.remove(key) {
             self.entries.insert(to.to_string(), entry);
         }
         self.wrote(key);
         self.wrote(to);
+        if numeric {
+            self.numeric_texts.insert(to.to_string());
+        }
         Ok(true)
     }
 
@@ -1413,7 +1498,7 @@ impl ScriptCache {
                 } else if let Some(entry) = self.entries.get_mut(key) {
                     entry.expires_at = Some(at);
                 }
-                self.wrote(key);
+                self.wrote_expiry(key);
             }
         }
         Ok(Some(value))
@@ -1498,15 +1583,17 @@ impl ScriptCache {
             true => old.saturating_sub(delta),
             false => old.wrapping_add(delta),
         };
-        let stored = match &entry.value {
-            Value::String(text) => Value::String(format!("{new:<width$}", width = text.len())),
-            _ if new < 1_000_000_000_000_000 => Value::from(new),
-            _ => Value::String(new.to_string()),
-        };
-        if let Some(entry) = self.entries.get_mut(key) {
-            entry.value = stored;
-        }
+        let text = format!("{new:<width$}", width = text_of(&entry.value).len());
+        let numeric = self.numeric(key, &entry.value);
         self.wrote(key);
+        match numeric {
+            true => self.store_numeric_text(key, text),
+            false => {
+                if let Some(entry) = self.entries.get_mut(key) {
+                    entry.value = Value::String(text);
+                }
+            }
+        }
         self.stamp(key);
         Ok(Some(new))
     }
@@ -2347,6 +2434,43 @@ mod tests {
         assert_eq!(cache.get("c", 0), Found::Live(json!(format!("{:<20}", 0))));
         cache.set("c", json!("9"), 0, 0);
         assert_eq!(cache.counter("c", -0.0, None, 0), Ok(Some(9)));
+    }
+
+    #[test]
+    fn numeric_texts_read_as_javascripts_number() {
+        for (text, read) in [
+            ("05", Some(5.0)),
+            (" 9 ", Some(9.0)),
+            ("", Some(0.0)),
+            ("1.5e3", Some(1500.0)),
+            ("0x1A", Some(26.0)),
+            ("0b101", Some(5.0)),
+            ("-Infinity", Some(f64::NEG_INFINITY)),
+            ("0x", None),
+            ("5x", None),
+            ("5-3", None),
+            ("-0x10", None),
+            ("inf", None),
+            ("NaN", None),
+        ] {
+            assert_eq!(js_number(text), read, "{text:?}");
+        }
+        let mut cache = ScriptCache::new(0);
+        cache.set("n", json!(0), 0, 0);
+        assert!(cache.attach("n", "5", false, 0));
+        assert_eq!(cache.get("n", 0), Found::Live(json!(5)));
+        assert!(cache.attach("n", "5", true, 0));
+        assert_eq!(cache.get("n", 0), Found::Live(json!(505)));
+        assert!(cache.touch("n", 100, 0));
+        assert!(cache.attach("n", "x", false, 0));
+        assert_eq!(cache.get("n", 0), Found::Live(Value::Null));
+        cache.set("m", json!(10), 0, 0);
+        assert_eq!(cache.counter("m", -1.0, None, 0), Ok(Some(9)));
+        assert_eq!(cache.get("m", 0), Found::Live(json!(9)));
+        assert_eq!(cache.counter("m", 1.0, None, 0), Ok(Some(10)));
+        assert_eq!(cache.get("m", 0), Found::Live(json!(10)));
+        cache.set("m", json!("05"), 0, 0);
+        assert_eq!(cache.get("m", 0), Found::Live(json!("05")));
     }
 
     #[test]

@@ -2444,7 +2444,7 @@
           const answers = await host.exec(null, keys.map((key) => ["get", key]));
           const found = {};
           keys.forEach((key, i) => {
-            if (answers[i].value != null) found[key] = answers[i].value;
+            if (!answers[i].absent) found[key] = answers[i].value;
           });
           return [undefined, found];
         });
