@@ -26,7 +26,7 @@ use crate::real::memcached::Memcached;
 use crate::real::{db, run_id, RealOptions, Urls};
 use crate::run::{Run, ScheduleError, Scheduled};
 use crate::script::call::Call;
-use crate::script::mirror::{CacheAnswer, Mirror};
+use crate::script::mirror::{exec_answer, CacheAnswer, Mirror};
 use crate::script::world::{
     redis_string, sort_members, text_of, Expiry, ExpiryChange, HashWrite, ListWrite, LockScript,
     Only, SetOptions, ZsetWrite,
@@ -1124,7 +1124,7 @@ impl RealMirror {
             let (text, answer) = self.play(call, now)?;
             texts.push(text);
             answers.push(match answer {
-                Ok(value) => json!({ "value": value }),
+                Ok(value) => exec_answer(value),
                 Err(message) => json!({ "error": message }),
             });
         }
@@ -1138,19 +1138,21 @@ impl RealMirror {
 /// Two `EXEC` answers agree when each call's does (an error agrees with an
 /// error, whatever its text).
 fn same_exec_answer(simulated: &CacheAnswer, real: &CacheAnswer) -> bool {
+    // A null and no answer agree (a model's null and a server's miss); a
+    // value agrees with one of the same text (a memcached `null` stored
+    // as JSON comes back as the text "null").
     let one = |answer: &Value| match answer.get("error") {
         Some(message) => Err(message.to_string()),
-        None => Ok(answer
-            .get("value")
-            .cloned()
-            .filter(|value| !value.is_null())),
+        None if answer.get("absent").is_some() => Ok(None),
+        None => Ok(answer.get("value").cloned()),
+    };
+    let same = |a: &CacheAnswer, b: &CacheAnswer| match (a, b) {
+        (Ok(None | Some(Value::Null)), Ok(None | Some(Value::Null))) => true,
+        _ => same_cache_answer(a, b),
     };
     match (simulated, real) {
         (Ok(Some(Value::Array(a))), Ok(Some(Value::Array(b)))) => {
-            a.len() == b.len()
-                && a.iter()
-                    .zip(b)
-                    .all(|(a, b)| same_cache_answer(&one(a), &one(b)))
+            a.len() == b.len() && a.iter().zip(b).all(|(a, b)| same(&one(a), &one(b)))
         }
         _ => same_cache_answer(simulated, real),
     }
@@ -1679,6 +1681,34 @@ mod tests {
         );
         assert_eq!(bind("SELECT $1", &[]), "SELECT $1");
         assert_eq!(bind("SELECT $9", &values), "SELECT $9");
+    }
+
+    #[test]
+    fn exec_answers_agree_on_nulls_misses_and_texts() {
+        let exec = |answers: Vec<Value>| -> CacheAnswer { Ok(Some(Value::Array(answers))) };
+        let model = exec(vec![
+            exec_answer(Some(json!(null))),
+            exec_answer(None),
+            exec_answer(Some(json!(5))),
+        ]);
+        let server = exec(vec![
+            exec_answer(Some(json!("null"))),
+            exec_answer(None),
+            exec_answer(Some(json!("5"))),
+        ]);
+        assert!(same_exec_answer(&model, &server));
+        let nulls = exec(vec![
+            exec_answer(Some(json!("null"))),
+            exec_answer(Some(json!(null))),
+            exec_answer(Some(json!(5))),
+        ]);
+        assert!(same_exec_answer(&model, &nulls));
+        let other = exec(vec![
+            exec_answer(Some(json!("null"))),
+            exec_answer(None),
+            exec_answer(Some(json!(6))),
+        ]);
+        assert!(!same_exec_answer(&model, &other));
     }
 
     #[test]

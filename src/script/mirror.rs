@@ -6,7 +6,7 @@
 //! real answer. The script layer only defines the seam: the real servers
 //! live in `crate::real::script`.
 
-use serde_json::Value;
+use serde_json::{json, Value};
 
 use crate::config::Micros;
 
@@ -15,6 +15,15 @@ use super::call::Call;
 /// A cache call's answer as the script's library reads it: a value (or
 /// none), or the message of a rejection.
 pub type CacheAnswer = Result<Option<Value>, String>;
+
+/// One call's answer inside an `EXEC`'s: `{ value }`, with `absent: true`
+/// when there is none (a GET's miss), told apart from a null value.
+pub fn exec_answer(value: Option<Value>) -> Value {
+    match value {
+        Some(value) => json!({ "value": value }),
+        None => json!({ "value": null, "absent": true }),
+    }
+}
 
 /// The real side of a mirrored run.
 pub trait Mirror {

@@ -43,7 +43,7 @@ use super::host::{
     FIRING,
 };
 use super::memory::{Budgeted, Meter};
-use super::mirror::Mirror;
+use super::mirror::{exec_answer, Mirror};
 use super::modules::{self, not_loaded};
 use super::prelude;
 use super::sql::store::TxnId;
@@ -1747,9 +1747,7 @@ impl ScriptRun {
                 .collect();
             accesses.extend(mine);
             answers.push(match result {
-                Ok(Some(value)) => json!({ "value": value }),
-                // No answer (a GET's miss), told apart from a null one.
-                Ok(None) => json!({ "value": null, "absent": true }),
+                Ok(value) => exec_answer(value),
                 Err(Rejection::Type(message) | Rejection::Unique(message)) => {
                     json!({ "error": message })
                 }
