@@ -593,14 +593,17 @@ impl ScriptCache {
         value.is_number() || self.numeric_texts.contains(key)
     }
 
-    /// Stores `text` over a numeric value of `key` (after its write is
-    /// counted): the number, when `text` is its own form, else the text,
-    /// marked numeric.
-    fn store_numeric_text(&mut self, key: &str, text: String) {
-        let value = match js_number(&text).map(number) {
+    /// Stores `text` over `key`'s value (after its write is counted), as
+    /// memcached's append and counters write text under the old flags:
+    /// over a `numeric` value, the number when `text` is its own form,
+    /// else the text marked numeric.
+    fn store_text(&mut self, key: &str, text: String, numeric: bool) {
+        let value = match numeric.then(|| js_number(&text)).flatten().map(number) {
             Some(value) if text_of(&value) == text => value,
             _ => {
-                self.numeric_texts.insert(key.to_string());
+                if numeric {
+                    self.numeric_texts.insert(key.to_string());
+                }
                 Value::String(text)
             }
         };
@@ -644,14 +647,7 @@ impl ScriptCache {
         };
         let numeric = self.numeric(key, &entry.value);
         self.wrote(key);
-        match numeric {
-            true => self.store_numeric_text(key, text),
-            false => {
-                if let Some(entry) = self.entries.get_mut(key) {
-                    entry.value = Value::String(text);
-                }
-            }
-        }
+        self.store_text(key, text, numeric);
         self.stamp(key);
         true
     }
@@ -1586,14 +1582,7 @@ impl ScriptCache {
         let text = format!("{new:<width$}", width = text_of(&entry.value).len());
         let numeric = self.numeric(key, &entry.value);
         self.wrote(key);
-        match numeric {
-            true => self.store_numeric_text(key, text),
-            false => {
-                if let Some(entry) = self.entries.get_mut(key) {
-                    entry.value = Value::String(text);
-                }
-            }
-        }
+        self.store_text(key, text, numeric);
         self.stamp(key);
         Ok(Some(new))
     }
