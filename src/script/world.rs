@@ -539,7 +539,9 @@ impl ScriptCache {
 
     /// A write to `key`: a connection that watches it will not `EXEC`.
     fn wrote(&mut self, key: &str) {
-        self.numeric_texts.remove(key);
+        if self.is_numeric_text(key) {
+            self.numeric_texts.remove(key);
+        }
         match self.versions.get_mut(key) {
             Some(version) => *version += 1,
             None => {
@@ -551,7 +553,7 @@ impl ScriptCache {
     /// A write of `key`'s expiry alone: its value, numeric text or not,
     /// stays.
     fn wrote_expiry(&mut self, key: &str) {
-        let numeric = self.numeric_texts.contains(key);
+        let numeric = self.is_numeric_text(key);
         self.wrote(key);
         if numeric {
             self.numeric_texts.insert(key.to_string());
@@ -580,17 +582,23 @@ impl ScriptCache {
     /// JavaScript reads in it (`NaN`, which JSON lacks, as `null`).
     fn read(&self, key: &str, value: &Value) -> Value {
         match value {
-            Value::String(text) if self.numeric_texts.contains(key) => {
+            Value::String(text) if self.is_numeric_text(key) => {
                 js_number(text).map_or(Value::Null, number)
             }
             _ => value.clone(),
         }
     }
 
+    /// Whether `key` holds a numeric text: no hashing while none does
+    /// (every cache write and read asks).
+    fn is_numeric_text(&self, key: &str) -> bool {
+        !self.numeric_texts.is_empty() && self.numeric_texts.contains(key)
+    }
+
     /// Whether `key` holds a number under memcached's numeric flag: a
     /// JSON number, or a numeric text.
     fn numeric(&self, key: &str, value: &Value) -> bool {
-        value.is_number() || self.numeric_texts.contains(key)
+        value.is_number() || self.is_numeric_text(key)
     }
 
     /// Stores `text` over `key`'s value (after its write is counted), as
@@ -1442,7 +1450,7 @@ impl ScriptCache {
         if only_new && self.live(to, now).is_some() {
             return Ok(false);
         }
-        let numeric = self.numeric_texts.contains(key);
+        let numeric = self.is_numeric_text(key);
         if let Some(entry) = self.entries.remove(key) {
             self.entries.insert(to.to_string(), entry);
         }
