@@ -1547,6 +1547,37 @@ fn waiters_that_wake_and_wait_again_agree_with_real_postgres() {
     }
 }
 
+/// A statement that waits keeps the rows it took before
+/// (`tests/pg/rows_taken_before_a_wait*.js`, in a block and alone): a
+/// third request's UPDATE of such a row waits on PostgreSQL as in the
+/// model, and sees the write of the statement it waited for
+/// (tests/sql.rs). Each statement waits for a transaction that sleeps, so
+/// the order does not depend on the servers' speed.
+#[test]
+fn a_waiting_statement_keeps_the_rows_it_took_on_real_postgres() {
+    let schema = include_str!("pg/two_rows_queue.sql");
+    let fragment = "v=1&scenario=script&users=3&clicks=1";
+    for (code, seen) in [
+        (
+            include_str!("pg/rows_taken_before_a_wait.js"),
+            [("left90", 1), ("left80_at200", 1)],
+        ),
+        (
+            include_str!("pg/rows_taken_before_a_wait_alone.js"),
+            [("updated2_at160", 1), ("left80_at160", 1)],
+        ),
+    ] {
+        let Some(report) = play_script(code, Some(schema), fragment, 2) else {
+            return;
+        };
+        assert_every_call_agrees(&report);
+        for trial in &report.trials {
+            assert_eq!(trial.metrics["errors"].as_u64(), Some(0));
+            assert_balances_seen(trial, "", &seen);
+        }
+    }
+}
+
 /// The job queue example (`job_queue_pg.js`, a `WITH` query's pick and
 /// `UPDATE … FROM`): its pick takes no lock, and job 1 runs twice on
 /// PostgreSQL as in the model; with `FOR UPDATE SKIP LOCKED` each job

@@ -423,6 +423,77 @@ fn waiters_for_a_row_go_oldest_first_unless_the_real_server_chose_another() {
     assert_eq!(run.metrics().errors, 1);
 }
 
+/// A statement takes its rows one by one in the order it reads them and
+/// waits at the first another transaction holds, keeping those it took,
+/// in a transaction block or in a statement's own transaction
+/// (`tests/pg/rows_taken_before_a_wait*.js`, PostgreSQL 15 printed the
+/// same: tests/real.rs). Request 0 holds row 2 from 40 to 160 ms; request
+/// 1 takes row 1 and waits for row 2; request 2's UPDATE of row 1, at 80
+/// or 100 ms, waits for request 1's end, and sees its write.
+#[test]
+fn a_statement_that_waits_keeps_the_rows_it_took() {
+    let schema = include_str!("pg/two_rows_queue.sql");
+    let fragment = "v=1&scenario=script&users=3&clicks=1";
+    let saw = |run: &ScriptRun| -> Vec<(String, f64)> { run.custom().into_iter().collect() };
+    let (_, run) = run_sql(
+        include_str!("pg/rows_taken_before_a_wait.js"),
+        schema,
+        fragment,
+    );
+    assert_eq!(
+        saw(&run),
+        [
+            ("request1_left90".to_string(), 1.0),
+            ("request2_left80_at200".to_string(), 1.0),
+        ]
+    );
+    let alone = include_str!("pg/rows_taken_before_a_wait_alone.js");
+    let (m, run) = run_sql(alone, schema, fragment);
+    assert_eq!(
+        saw(&run),
+        [
+            ("request1_updated2_at160".to_string(), 1.0),
+            ("request2_left80_at160".to_string(), 1.0),
+        ]
+    );
+    assert_eq!((m.errors, m.hung), (0, 0));
+}
+
+/// `tests/pg/two_rows_queue.js` when PostgreSQL lets the youngest of the
+/// statements that woke together go first (it can: each goes on to lock
+/// the row's new version, and the first there wins): request 4 locks row
+/// 1 and waits for row 2, keeping row 1, so request 2's UPDATE waits for
+/// request 4 rather than being answered (the model answered it at once
+/// when a waiter kept no row until it had them all), and request 3 waits
+/// too.
+#[test]
+fn a_waiter_that_went_first_keeps_the_row_it_took_while_it_waits() {
+    let code = include_str!("pg/two_rows_queue.js");
+    let schema = include_str!("pg/two_rows_queue.sql");
+    let fragment = "v=1&scenario=script&users=5&clicks=1";
+    let (config, _) = source::parse(fragment).expect("a good fragment");
+    let woken = std::rc::Rc::default();
+    let mirror = YoungestFirst {
+        next: 0,
+        woken: std::rc::Rc::clone(&woken),
+    };
+    let mut run = ScriptRun::mirrored(code, Some(schema), None, &config, Box::new(mirror))
+        .expect("a good script");
+    assert!(run.run(10_000_000), "the run ended by itself");
+    // Request 0's commit wakes 2, 3 and 4: 4 goes first; its commit, after
+    // request 1's, wakes 2 and 3: 3 goes first.
+    assert_eq!(*woken.borrow(), [3, 2]);
+    let saw: Vec<(String, f64)> = run.custom().into_iter().collect();
+    assert_eq!(
+        saw,
+        [
+            ("request2_left80".to_string(), 1.0),
+            ("request3_left90".to_string(), 1.0),
+            ("request4_left100".to_string(), 1.0),
+        ]
+    );
+}
+
 #[test]
 fn serializable_fails_the_second_committer() {
     let (m, run) = run_sql(

@@ -345,6 +345,11 @@ pub struct Database {
     /// Sessions whose block an error aborted: they refuse everything but
     /// COMMIT and ROLLBACK (both answer ROLLBACK).
     failed: BTreeSet<u64>,
+    /// The transaction of each session's statement outside a block that
+    /// waits: as PostgreSQL's, it keeps what the statement took before it
+    /// waited (row locks, its `WITH` queries' writes), and the statement
+    /// runs again in it, which ends with it.
+    statements: BTreeMap<u64, TxnId>,
     /// Which transaction a waiting one waits for (deadlock detection).
     waits_for: BTreeMap<TxnId, TxnId>,
     /// Waits begun so far (which transaction of a deadlock waited first).
@@ -923,11 +928,16 @@ impl Database {
             )));
         }
         let Some(id) = open else {
-            // A statement outside a block is a transaction of its own.
-            let id = self.begin(self.default_isolation(session), now_ms);
-            self.txns.get_mut(&id).expect("new").client = session;
-            let mut ran = match self.statement(id, plan) {
-                Landed::Done(reply) => {
+            // A statement outside a block is a transaction of its own; one
+            // that waited runs again in the transaction it waited in.
+            let kept = session.and_then(|s| self.statements.remove(&s));
+            let id = kept.unwrap_or_else(|| {
+                let id = self.begin(self.default_isolation(session), now_ms);
+                self.txns.get_mut(&id).expect("new").client = session;
+                id
+            });
+            let mut ran = match (self.statement(id, plan), session) {
+                (Landed::Done(reply), _) => {
                     let landed = match self.commit(id) {
                         Ok(()) => Landed::Done(reply),
                         Err(error) => Landed::Failed(error),
@@ -938,9 +948,17 @@ impl Database {
                         victim: None,
                     }
                 }
-                other => {
+                (Landed::Waits(on), Some(session)) => {
+                    self.statements.insert(session, id);
+                    self.wait(id, on, plan)
+                }
+                (other, _) => {
                     self.end(id, false);
-                    done(other)
+                    Ran {
+                        landed: other,
+                        ended: vec![id],
+                        victim: None,
+                    }
                 }
             };
             ran.ended.append(&mut self.released);
@@ -1029,6 +1047,8 @@ impl Database {
     /// refuses everything but its end.
     fn fail(&mut self, id: TxnId, error: SqlError) -> Ran {
         let session = self.txns.get(&id).and_then(|t| t.session);
+        // A statement outside a block that waited ends with its transaction.
+        self.statements.retain(|_, waiting| *waiting != id);
         if let Some(session) = session {
             self.failed.insert(session);
         }
@@ -1106,7 +1126,7 @@ impl Database {
                 describe(plan)
             ),
         });
-        let session = self.txns.get(&victim).and_then(|t| t.session);
+        let session = self.session_of(victim);
         // Found as it queues, or a victim with no session for the run to
         // wait with: it fails now.
         if one_table || session.is_none() {
@@ -1139,10 +1159,11 @@ impl Database {
     /// when its deadlock check runs (ms); the run then calls
     /// [`Database::check_deadlock`].
     pub fn take_deadlock(&mut self) -> Option<(u64, f64)> {
-        let deadlock = self.deadlocks.iter_mut().find(|d| !d.armed)?;
+        let index = self.deadlocks.iter().position(|d| !d.armed)?;
+        let deadlock = &mut self.deadlocks[index];
         deadlock.armed = true;
-        let session = self.txns.get(&deadlock.victim).and_then(|t| t.session)?;
-        Some((session, deadlock.at_ms))
+        let (victim, at_ms) = (deadlock.victim, deadlock.at_ms);
+        Some((self.session_of(victim)?, at_ms))
     }
 
     /// `session`'s deadlock check runs: its transaction, the victim of a
@@ -1152,11 +1173,30 @@ impl Database {
         let index = self
             .deadlocks
             .iter()
-            .position(|d| self.txns.get(&d.victim).and_then(|t| t.session) == Some(session))?;
+            .position(|d| self.session_of(d.victim) == Some(session))?;
         let Deadlock { victim, error, .. } = self.deadlocks.remove(index);
         self.waits_for.remove(&victim)?;
         let failed = self.fail(victim, error.clone());
         Some((error, failed.ended))
+    }
+
+    /// The session whose statement waits in transaction `id`: its block's,
+    /// or that of a statement outside a block that waits.
+    fn session_of(&self, id: TxnId) -> Option<u64> {
+        let txn = self.txns.get(&id)?;
+        txn.session.or_else(|| {
+            (self.statements.iter())
+                .find(|&(_, &waiting)| waiting == id)
+                .map(|(&session, _)| session)
+        })
+    }
+
+    /// The transaction a session's statement runs in: its block's, or the
+    /// one a statement outside a block waits in.
+    fn running(&self, session: u64) -> Option<TxnId> {
+        (self.sessions.get(&session))
+            .or_else(|| self.statements.get(&session))
+            .copied()
     }
 
     /// The transactions of the cycle of waits through `id`, if there is one.
@@ -1198,11 +1238,12 @@ impl Database {
 
     /// `session`'s waiting statement is cancelled with `error` (its
     /// `lock_timeout` or `statement_timeout`): a transaction block it
-    /// waits in aborts, as any error there aborts it. The transactions
-    /// that ended (whose waiters go on).
+    /// waits in aborts, as any error there aborts it, and a statement
+    /// outside a block ends its own. The transactions that ended (whose
+    /// waiters go on).
     pub fn cancel(&mut self, session: u64, error: SqlError) -> Vec<TxnId> {
         self.stop_waiting(session);
-        let Some(id) = self.sessions.get(&session).copied() else {
+        let Some(id) = self.running(session) else {
             return Vec::new();
         };
         self.waits_for.remove(&id);
@@ -1297,8 +1338,8 @@ impl Database {
 
     /// Forgets that a session's transaction waits (its statement runs again).
     pub fn stop_waiting(&mut self, session: u64) {
-        if let Some(id) = self.sessions.get(&session) {
-            self.waits_for.remove(id);
+        if let Some(id) = self.running(session) {
+            self.waits_for.remove(&id);
         }
     }
 
@@ -1453,15 +1494,14 @@ impl Database {
             .waited()
             .or_else(|| plan.with().iter().find_map(|cte| cte.snapshot));
         let snapshot = kept.unwrap_or_else(|| self.snapshot(id));
-        let mut locked = false;
         let resolved = match plan.has_subquery() {
-            true => match self.resolve(id, snapshot, plan, &mut locked) {
+            true => match self.resolve(id, snapshot, plan) {
                 Ok(plan) => Some(plan),
                 Err(stopped) => {
                     let (stop, partial) = *stopped;
                     let writes = partial.with().iter().any(|cte| cte.write.is_some());
                     if let (Stop::Wait(_), true) = (&stop, writes) {
-                        self.keep_writes(id, partial, snapshot, locked);
+                        self.keep_writes(partial, snapshot);
                     }
                     return stop.into();
                 }
@@ -1479,17 +1519,12 @@ impl Database {
         };
         let result = self.run_plan(id, own, plan, &ctx);
         if let Err(Stop::Wait(_)) = &result {
-            let implicit = self.txns[&id].session.is_none();
+            // It runs again in its transaction, which keeps the rows its
+            // subqueries locked.
             let mut again = resolved.unwrap_or_else(|| sent.clone());
             if again.with().iter().any(|cte| cte.write.is_some()) {
-                self.keep_writes(id, again, snapshot, locked);
+                self.keep_writes(again, snapshot);
             } else {
-                // A statement outside a block that waits ends its
-                // transaction, and with it the row locks its subqueries
-                // took: they run again, and take them again.
-                if locked && implicit {
-                    again = sent.clone();
-                }
                 again.keep_snapshot(snapshot);
                 self.retry = Some(again);
             }
@@ -1519,17 +1554,11 @@ impl Database {
 
     /// Keeps, for the run again of a statement with a data-modifying
     /// `WITH` query that waited, the snapshot it read with and the rows of
-    /// its `WITH` queries that ran: a write's stay in the transaction
-    /// block, which goes on. A statement outside a block ended its
-    /// transaction, undoing its writes: they run again (and, if it
-    /// locked rows, every query runs again and takes them again).
-    fn keep_writes(&mut self, id: TxnId, mut plan: Plan, snapshot: u64, locked: bool) {
-        let implicit = self.txns[&id].session.is_none();
+    /// its `WITH` queries that ran: a write's stay in its transaction
+    /// (a block's, or the statement's own), which goes on.
+    fn keep_writes(&mut self, mut plan: Plan, snapshot: u64) {
         for cte in plan.with_mut().into_iter().flatten() {
             cte.snapshot = Some(snapshot);
-            if implicit && (locked || cte.write.is_some()) {
-                cte.rows = None;
-            }
         }
         self.retry = Some(plan);
     }
@@ -1604,15 +1633,13 @@ impl Database {
     /// rows as `VALUES`. PostgreSQL runs an uncorrelated subquery once per
     /// statement too (an InitPlan). Its reads are not the statement's own
     /// (`RowAccess`). A subquery `FOR UPDATE` or `FOR SHARE` locks the rows
-    /// it returns, for the transaction (`locked` says one did), as
-    /// PostgreSQL's does. A stop comes with the plan as far as it ran
+    /// it returns, for the transaction, as PostgreSQL's does. A stop comes with the plan as far as it ran
     /// (the rows of its `WITH` queries that did).
     fn resolve(
         &mut self,
         id: TxnId,
         snapshot: u64,
         plan: &Plan,
-        locked: &mut bool,
     ) -> Result<Plan, Box<(Stop, Plan)>> {
         let mut plan = plan.clone();
         self.name_outer_columns(&mut plan);
@@ -1623,13 +1650,12 @@ impl Database {
         let mut with = plan.with_mut().map(std::mem::take).unwrap_or_default();
         for n in 0..with.len() {
             let (before, rest) = with.split_at_mut(n);
-            if let Err(stop) = self.materialize(id, snapshot, &mut rest[0], before, locked) {
+            if let Err(stop) = self.materialize(id, snapshot, &mut rest[0], before) {
                 failed = Some(stop);
                 break;
             }
         }
         super::parse::visit_mut(&mut plan, &mut |e| {
-            *locked |= e.subquery().is_some_and(Select::locks);
             // A correlated one runs for each row of the query around it
             // (`Database::bind_rows`), when that query runs.
             if failed.is_none() && !e.subquery().is_some_and(Select::is_correlated) {
@@ -1672,12 +1698,11 @@ impl Database {
         snapshot: u64,
         cte: &mut Cte,
         before: &[Cte],
-        locked: &mut bool,
     ) -> Result<(), Stop> {
         if cte.rows.is_none() {
             let reply = match &cte.write {
-                Some(write) => self.write_in_with(id, snapshot, write, locked)?,
-                None => self.select_in_with(id, snapshot, &cte.select, locked)?,
+                Some(write) => self.write_in_with(id, snapshot, write)?,
+                None => self.select_in_with(id, snapshot, &cte.select)?,
             };
             if cte.columns.len() > reply.fields.len() {
                 // A subquery in FROM is a "table" to PostgreSQL's message.
@@ -1774,14 +1799,7 @@ impl Database {
     }
 
     /// Runs a `WITH` query's SELECT, its subqueries first.
-    fn select_in_with(
-        &mut self,
-        id: TxnId,
-        snapshot: u64,
-        select: &Select,
-        locked: &mut bool,
-    ) -> Result<Reply, Stop> {
-        *locked |= select.locks();
+    fn select_in_with(&mut self, id: TxnId, snapshot: u64, select: &Select) -> Result<Reply, Stop> {
         let mut select = select.clone();
         let mut failed = None;
         crate::sql::visit_select(&mut select, &mut |e| {
@@ -2355,25 +2373,50 @@ impl Database {
         Ok(())
     }
 
-    /// Takes the rows a statement writes or locks (`share`: `FOR SHARE`):
-    /// waits if another transaction holds one against it; REPEATABLE READ
-    /// and SERIALIZABLE fail if one changed since the snapshot.
+    /// Takes the rows of `name` a statement writes or locks, one by one
+    /// in the order it reads them, as PostgreSQL does (`share`: `FOR
+    /// SHARE`, which only an exclusive hold stops): at the first that
+    /// another transaction holds against it, it waits for that one,
+    /// keeping the rows it took before (`exclusive`: as an update, a
+    /// delete or `FOR UPDATE` takes them), so a third transaction that
+    /// wants one of those waits for it. REPEATABLE READ and SERIALIZABLE
+    /// fail if one changed since the snapshot.
     fn claim(
+        &mut self,
+        id: TxnId,
+        snapshot: u64,
+        name: &str,
+        slots: &[usize],
+        (share, exclusive): (bool, bool),
+    ) -> Result<(), Stop> {
+        let table = self.table(name)?;
+        let Some((taken, holder)) = self.first_held(id, snapshot, table, slots, share)? else {
+            return Ok(());
+        };
+        for &index in &slots[..taken] {
+            self.lock_row(id, name, index, exclusive);
+        }
+        Err(Stop::Wait(holder))
+    }
+
+    /// The first of `slots` another transaction holds against `id`: its
+    /// position and holder. Each row before it must not have changed
+    /// since the snapshot, under REPEATABLE READ and SERIALIZABLE.
+    fn first_held(
         &self,
         id: TxnId,
         snapshot: u64,
         table: &Table,
         slots: &[usize],
         share: bool,
-    ) -> Result<(), Stop> {
-        for &index in slots {
-            let slot = &table.slots[index];
-            if let Some(holder) = slot.blocker(id, share) {
-                return Err(Stop::Wait(holder));
+    ) -> Result<Option<(usize, TxnId)>, Stop> {
+        for (position, &index) in slots.iter().enumerate() {
+            if let Some(holder) = table.slots[index].blocker(id, share) {
+                return Ok(Some((position, holder)));
             }
             self.unseen_conflict(id, snapshot, table, index)?;
         }
-        Ok(())
+        Ok(None)
     }
 
     /// `FOR UPDATE` (or `FOR SHARE`) of a row it claimed, for the
@@ -2555,7 +2598,7 @@ impl Database {
                     format!("could not obtain lock on row in relation \"{name}\""),
                 )));
             }
-            self.claim(id, snapshot, table, &found, share)?;
+            self.claim(id, snapshot, name, &found, (share, select.for_update))?;
         }
         let table = &self.tables[name];
         let returned = match select.distinct {
@@ -2762,7 +2805,14 @@ impl Database {
                 .filter(|(m, _)| *m == n)
                 .map(|&(_, i)| i)
                 .collect();
-            self.claim(id, snapshot, table, &indexes, share)?;
+            if let Some((_, holder)) = self.first_held(id, snapshot, table, &indexes, share)? {
+                // It waits at the first row held, keeping those before it.
+                let taken = rows.iter().position(|&slot| held(self, slot));
+                for &(m, index) in &rows[..taken.unwrap_or(0)] {
+                    self.lock_row(id, &sources[m].0, index, select.for_update);
+                }
+                return Err(Stop::Wait(holder));
+            }
         }
         for (n, index) in rows {
             self.lock_row(id, &sources[n].0, index, select.for_update);
@@ -2795,8 +2845,9 @@ impl Database {
             .zip(std::mem::take(&mut targets.exprs))
             .map(|((column, _), e)| (column.clone(), e))
             .collect();
+        self.claim(id, snapshot, name, &targets.found, (false, true))?;
+        let table = self.table(name)?;
         let ctx = &targets.ctx;
-        self.claim(id, snapshot, table, &targets.found, false)?;
         let target = &targets.sources[0].1;
         let mut old_rows = Vec::new();
         let mut new_rows = Vec::new();
@@ -3495,7 +3546,11 @@ impl Database {
                 }
                 (Some((index, _)), Some(OnConflict::Update { set, filter, .. })) => {
                     self.unseen_conflict(id, snapshot, table, index)?;
-                    self.claim(id, snapshot, table, &[index], false)?;
+                    if let Some((_, holder)) =
+                        self.first_held(id, snapshot, table, &[index], false)?
+                    {
+                        return Err(Stop::Wait(holder));
+                    }
                     let slot = &table.slots[index];
                     let old = slot.current(id).cloned().expect("a live row");
                     if !pass_with(filter.as_ref(), &old, Some(&row), ctx).map_err(Stop::Fail)? {
@@ -3635,7 +3690,8 @@ impl Database {
         analysis::update(&table.schema, update).map_err(Stop::Fail)?;
         let found = self.matching(table, id, snapshot, update.filter.as_ref(), ctx)?;
         let found = self.recheck(table, id, snapshot, found, update.filter.as_ref(), ctx)?;
-        self.claim(id, snapshot, table, &found, false)?;
+        self.claim(id, snapshot, name, &found, (false, true))?;
+        let table = self.table(name)?;
         let mut new_rows = Vec::new();
         let mut old_rows = Vec::new();
         for &index in &found {
@@ -3780,8 +3836,8 @@ impl Database {
         found: &[usize],
         ctx: &Context,
     ) -> Result<Vec<Row>, Stop> {
+        self.claim(id, snapshot, name, found, (false, true))?;
         let table = self.table(name)?;
-        self.claim(id, snapshot, table, found, false)?;
         let old: Vec<Row> = found
             .iter()
             .map(|&i| {

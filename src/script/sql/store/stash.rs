@@ -92,7 +92,6 @@ impl Database {
         id: TxnId,
         snapshot: u64,
         write: &Plan,
-        locked: &mut bool,
     ) -> Result<Reply, Stop> {
         let snapshot = match write.can_keep_snapshot() {
             true => snapshot,
@@ -100,7 +99,7 @@ impl Database {
         };
         let resolved = match write.has_subquery() {
             true => self
-                .resolve(id, snapshot, write, locked)
+                .resolve(id, snapshot, write)
                 .map_err(|stopped| stopped.0)?,
             false => write.clone(),
         };
