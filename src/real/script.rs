@@ -37,6 +37,16 @@ use crate::script::ScriptRun;
 /// past it, the real PostgreSQL waits where the model does not.
 const STATEMENT_WAIT: Duration = Duration::from_secs(5);
 
+/// The least real time between the start of one statement's wait for a
+/// lock and the sending of the next statement. PostgreSQL's backend
+/// checks for a deadlock once, `deadlock_timeout` after its wait began,
+/// and the first to check in a cycle is its victim: two waits the model
+/// begins at one instant, one after the other, must begin on the real
+/// server far enough apart that their checks run in that order on a
+/// loaded machine too (a few milliseconds apart, the second's ran first
+/// about once in ten runs with both cores busy).
+const WAIT_SPACING: Duration = Duration::from_millis(50);
+
 /// The script and what it runs on.
 pub struct ScriptInput<'a> {
     pub code: &'a str,
@@ -179,6 +189,7 @@ pub fn run(input: &ScriptInput, options: &RealOptions) -> Result<ScriptReport, S
             next: 0,
             uniques: RefCell::new(HashMap::new()),
             last_sent: HashMap::new(),
+            waited_at: None,
         });
         let mut run =
             ScriptRun::mirrored(code, input.schema, input.route, &config, mirror).map_err(bad)?;
@@ -527,6 +538,9 @@ struct RealMirror {
     /// request: what a wait the model does not have waits for, in its
     /// report.
     last_sent: HashMap<i32, (Option<u32>, String)>,
+    /// When the last statement seen waiting on the real server began to
+    /// wait (near enough: when it was seen), for [`WAIT_SPACING`].
+    waited_at: Option<Instant>,
 }
 
 impl RealMirror {
@@ -1202,6 +1216,10 @@ impl Mirror for RealMirror {
         now: Micros,
     ) -> u64 {
         self.pace(now);
+        if let Some(due) = self.waited_at.take().map(|at| at + WAIT_SPACING) {
+            self.real
+                .block_on(async move { tokio::time::sleep_until(due.into()).await });
+        }
         self.log.borrow_mut().operations += 1;
         let id = self.next;
         self.next += 1;
@@ -1261,10 +1279,11 @@ impl Mirror for RealMirror {
         // once this statement has reached the server and waits there (or
         // has been answered: then `sql_answer` tells the difference).
         let until = Instant::now() + STATEMENT_WAIT;
-        while !answer.is_finished()
-            && !self.real.waits_for_lock(connection.pid)
-            && Instant::now() < until
-        {
+        while !answer.is_finished() && Instant::now() < until {
+            if self.real.waits_for_lock(connection.pid) {
+                self.waited_at = Some(Instant::now());
+                return;
+            }
             self.real
                 .block_on(async { tokio::time::sleep(Duration::from_millis(1)).await });
         }
