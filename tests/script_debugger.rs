@@ -2475,3 +2475,44 @@ export async function handle(req) {
     assert!(fix.text.contains("no write skew, 0 errors"), "{}", fix.text);
     assert_eq!(fix.metrics.db_writes, 2);
 }
+
+/// An EXEC's landing says whether it ran or a WATCHed key aborted it
+/// (not "stored", which a read-only batch such as getMulti never did):
+/// `examples/scripts/redis_watch.js` fixed with a connection per request,
+/// two buyers at once. The first EXEC runs; the second's watched `stock`
+/// changed, so it answers null.
+#[test]
+fn an_exec_lands_as_ran_or_aborted() {
+    use interleave::debugger::narrate::describe_event;
+    use interleave::script::source::encode;
+    use interleave::sim::trace::OpKind;
+    use interleave::sim::What;
+    let code = include_str!("../examples/scripts/redis_watch.js")
+        .replace(
+            "export async function handle(req) {\n",
+            "export async function handle(req) {\n  const redis = base.duplicate();\n",
+        )
+        .replace(
+            "const redis = new Redis();\nawait redis.set",
+            "const base = new Redis();\nawait base.set",
+        );
+    assert!(code.contains("base.duplicate()") && code.contains("await base.set"));
+    let (config, program) = open(&format!(
+        "#v=1&scenario=script&code={}&users=2&clicks=1",
+        encode(&code)
+    ));
+    let recording = Recording::of_program(&program, &config).unwrap();
+    let said: Vec<String> = recording
+        .events
+        .iter()
+        .filter(|e| e.what == What::Complete(OpKind::CacheExec))
+        .map(|e| describe_event(e, &recording.keys))
+        .collect();
+    assert_eq!(
+        said,
+        [
+            "#0: cache.exec stock lands → ran",
+            "#1: cache.exec stock lands → aborted: a watched key changed",
+        ]
+    );
+}

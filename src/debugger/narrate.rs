@@ -108,6 +108,10 @@ pub fn describe_task(task: Macrotask, info: &TaskInfo, keys: &KeyNames) -> Strin
 /// for a SQL statement and "none found" for a script's other reads.
 pub fn outcome_of(outcome: Outcome, op: Option<OpKind>) -> &'static str {
     match (outcome, op) {
+        // A MULTI's EXEC (or a client's batch, as the memcached package's
+        // getMulti) runs its commands, or is aborted by a WATCHed key.
+        (Outcome::Stored, Some(OpKind::CacheExec)) => "ran",
+        (Outcome::NotStored, Some(OpKind::CacheExec)) => "aborted: a watched key changed",
         (Outcome::NoOrder, Some(op)) if is_sql(op) => "no rows",
         (Outcome::NoOrder, Some(op)) if op != OpKind::DbFindOrder => "none found",
         _ => outcome_name(outcome),
