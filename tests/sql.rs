@@ -334,6 +334,23 @@ fn for_update_makes_the_second_transaction_wait() {
     assert_eq!((m.db_reads, m.db_writes), (4, 2));
 }
 
+/// `code` run with a mirror that lets the youngest of the statements that
+/// woke together go first, as the real server may: the run, and how many
+/// woke each time.
+fn run_youngest_first(code: &str, schema: &str, fragment: &str) -> (ScriptRun, Vec<usize>) {
+    let (config, _) = source::parse(fragment).expect("a good fragment");
+    let woken = std::rc::Rc::default();
+    let mirror = YoungestFirst {
+        next: 0,
+        woken: std::rc::Rc::clone(&woken),
+    };
+    let mut run = ScriptRun::mirrored(code, Some(schema), None, &config, Box::new(mirror))
+        .expect("a good script");
+    assert!(run.run(10_000_000), "the run ended by itself");
+    let woken = woken.borrow().clone();
+    (run, woken)
+}
+
 /// A mirror that says the real server let the youngest of the woken
 /// statements go first, and notes how many woke each time.
 struct YoungestFirst {
@@ -399,18 +416,10 @@ fn waiters_for_a_row_go_oldest_first_unless_the_real_server_chose_another() {
         ]
     );
     assert_eq!(m.errors, 1);
-    let (config, _) = source::parse(fragment).expect("a good fragment");
-    let woken = std::rc::Rc::default();
-    let mirror = YoungestFirst {
-        next: 0,
-        woken: std::rc::Rc::clone(&woken),
-    };
-    let mut run = ScriptRun::mirrored(code, Some(schema), None, &config, Box::new(mirror))
-        .expect("a good script");
-    assert!(run.run(10_000_000), "the run ended by itself");
+    let (run, woken) = run_youngest_first(code, schema, fragment);
     // Request 0's commit wakes 1, 2 and 3: 3 goes first; its commit wakes
     // 1 and 2: 2 goes first; then 1, alone, finds 10.
-    assert_eq!(*woken.borrow(), [3, 2]);
+    assert_eq!(woken, [3, 2]);
     assert_eq!(
         saw(&run),
         [
@@ -471,18 +480,10 @@ fn a_waiter_that_went_first_keeps_the_row_it_took_while_it_waits() {
     let code = include_str!("pg/two_rows_queue.js");
     let schema = include_str!("pg/two_rows_queue.sql");
     let fragment = "v=1&scenario=script&users=5&clicks=1";
-    let (config, _) = source::parse(fragment).expect("a good fragment");
-    let woken = std::rc::Rc::default();
-    let mirror = YoungestFirst {
-        next: 0,
-        woken: std::rc::Rc::clone(&woken),
-    };
-    let mut run = ScriptRun::mirrored(code, Some(schema), None, &config, Box::new(mirror))
-        .expect("a good script");
-    assert!(run.run(10_000_000), "the run ended by itself");
+    let (run, woken) = run_youngest_first(code, schema, fragment);
     // Request 0's commit wakes 2, 3 and 4: 4 goes first; its commit, after
     // request 1's, wakes 2 and 3: 3 goes first.
-    assert_eq!(*woken.borrow(), [3, 2]);
+    assert_eq!(woken, [3, 2]);
     let saw: Vec<(String, f64)> = run.custom().into_iter().collect();
     assert_eq!(
         saw,
