@@ -1633,8 +1633,9 @@ impl Database {
     /// rows as `VALUES`. PostgreSQL runs an uncorrelated subquery once per
     /// statement too (an InitPlan). Its reads are not the statement's own
     /// (`RowAccess`). A subquery `FOR UPDATE` or `FOR SHARE` locks the rows
-    /// it returns, for the transaction, as PostgreSQL's does. A stop comes with the plan as far as it ran
-    /// (the rows of its `WITH` queries that did).
+    /// it returns, for the transaction, as PostgreSQL's does. A stop comes
+    /// with the plan as far as it ran (the rows of its `WITH` queries that
+    /// did).
     fn resolve(
         &mut self,
         id: TxnId,
