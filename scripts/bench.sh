@@ -3,7 +3,8 @@
 # stampede under none, keyed-mutex and single-flight, with the full trace
 # and metrics-only, and the ticket_pg, signup_pg and mutex_map scripts with
 # 5,000 and 20,000 users
-# (criterion, benches/engine.rs), then the heap such a run
+# (criterion, benches/engine.rs), beside the floor under them (`floor_100k`:
+# the least an executor of one future per request does, no engine), then the heap such a run
 # holds and peaks at (benches/memory.rs). Extra arguments go to criterion,
 # such as a filter: ./scripts/bench.sh keyed-mutex
 #
@@ -26,7 +27,7 @@ trap 'rm -f "$log"' EXIT
 # criterion's median and interval, as events per second.
 summary() {
     awk '
-        /^(stampede_100k|script_[a-z_]+)\// { name = $1 }
+        /^(stampede_100k|floor_100k|script_[a-z_]+)\// { name = $1 }
         /thrpt:/ && !/%/ {
             gsub(/[\[\]]/, "")
             n = split($0, f, " ")
