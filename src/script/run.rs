@@ -972,18 +972,7 @@ impl ScriptRun {
                     };
                 }
                 let realm = &self.realms[server as usize];
-                let failed = realm.context.with(|ctx| {
-                    let called = callback.clone().restore(&ctx).and_then(|callback| {
-                        let args = args
-                            .iter()
-                            .map(|arg| arg.clone().restore(&ctx))
-                            .collect::<rquickjs::Result<Vec<_>>>()?;
-                        callback.call::<_, ()>((Rest(args),))
-                    });
-                    called
-                        .err()
-                        .and_then(|error| stray_error(realm, &ctx, error))
-                });
+                let failed = call_kept(realm, callback.clone(), args.iter().cloned());
                 if let Some(text) = failed {
                     // A stray error: logged, counted nowhere.
                     log(&self.host, format!("uncaught {text}"), None);
@@ -2524,19 +2513,7 @@ impl ScriptRun {
             self.host.frame.set(tick.frame);
             self.touch_js(tick.server);
             let realm = &self.realms[tick.server as usize];
-            let failed = realm.context.with(|ctx| {
-                let called = tick.callback.restore(&ctx).and_then(|callback| {
-                    let args = tick
-                        .args
-                        .into_iter()
-                        .map(|arg| arg.restore(&ctx))
-                        .collect::<rquickjs::Result<Vec<_>>>()?;
-                    callback.call::<_, ()>((Rest(args),))
-                });
-                called
-                    .err()
-                    .and_then(|error| stray_error(realm, &ctx, error))
-            });
+            let failed = call_kept(realm, tick.callback, tick.args);
             if let Some(text) = failed {
                 if realm.ticks.get() > TICK_BUDGET {
                     if tick.request == NO_REQUEST {
@@ -3394,6 +3371,28 @@ fn failure(realm: &Realm, ctx: &Ctx<'_>, error: rquickjs::Error) -> String {
         }
         other => first_line(&other.to_string()),
     }
+}
+
+/// Calls a callback the host kept (a timer's, a `process.nextTick`'s)
+/// with the arguments it kept for it: the text of an error that escaped
+/// it ([`stray_error`]), if one did.
+fn call_kept(
+    realm: &Realm,
+    callback: Persistent<Function<'static>>,
+    args: impl IntoIterator<Item = Persistent<JsValue<'static>>>,
+) -> Option<String> {
+    realm.context.with(|ctx| {
+        let called = callback.restore(&ctx).and_then(|callback| {
+            let args = args
+                .into_iter()
+                .map(|arg| arg.restore(&ctx))
+                .collect::<rquickjs::Result<Vec<_>>>()?;
+            callback.call::<_, ()>((Rest(args),))
+        });
+        called
+            .err()
+            .and_then(|error| stray_error(realm, &ctx, error))
+    })
 }
 
 /// An error a timer's or a tick's callback threw, outside any request's
