@@ -260,6 +260,16 @@ try {
     }
     await sized.close();
   }
+  // A metrics-only run's readout (a long count) wraps on a phone.
+  const counted = await browser.newPage({ viewport: { width: 390, height: 844 } });
+  await counted.goto(`${server.url}/#v=1&scenario=stampede&strategy=none&requests=20001`);
+  await counted.waitForSelector(byId('metrics-only'));
+  await counted.waitForSelector(byId('progress'), { state: 'detached' });
+  const readout = await counted.locator(byId('metrics-only')).textContent();
+  const countedWidth = await counted.evaluate(() => document.documentElement.scrollWidth);
+  check('390x844, metrics only: no sideways scroll', countedWidth <= 390, `${countedWidth}px wide`);
+  check('the metrics-only readout groups its count by thousands', /\d,\d{3} macrotasks/.test(readout), readout);
+  await counted.close();
 
   // 14. Nothing went wrong along the way.
   check('no console errors, page errors, CSP violations or outside requests', problems.length === 0, problems.join(' | '));

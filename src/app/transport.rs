@@ -4,6 +4,7 @@
 use yew::prelude::*;
 
 use crate::debugger::narrate::format_ms;
+use crate::explore::search::thousands;
 use crate::model::SPEEDS;
 
 #[derive(Properties, PartialEq)]
@@ -71,7 +72,7 @@ pub fn Transport(props: &TransportProps) -> Html {
             if props.metrics_only {
                 <span class="readout metrics-only" data-testid="metrics-only"
                     title="Runs above 20,000 requests keep only their counters">
-                    { "metrics-only run: " }<strong>{ props.events }</strong>{ " macrotasks, no stepping" }
+                    { "metrics-only run: " }<strong>{ thousands(props.events) }</strong>{ " macrotasks, no stepping" }
                 </span>
             } else {
                 <span class="readout">
