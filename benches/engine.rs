@@ -198,9 +198,10 @@ mod floor {
             };
             let request = if arrives_first {
                 core.borrow_mut().now = arrival.expect("an arrival");
+                let request = next;
                 next += 1;
-                handlers[next as usize - 1] = Some(Box::pin(handler(core.clone(), next - 1)));
-                next - 1
+                handlers[request as usize] = Some(Box::pin(handler(core.clone(), request)));
+                request
             } else {
                 let mut core = core.borrow_mut();
                 let (due, request) = core.queue.pop_front().expect("a completion");

@@ -2,11 +2,11 @@
 # Engine benchmarks: events (macrotasks) per second on a 100,000-request
 # stampede under none, keyed-mutex and single-flight, with the full trace
 # and metrics-only, and the ticket_pg, signup_pg and mutex_map scripts with
-# 5,000 and 20,000 users
-# (criterion, benches/engine.rs), beside the floor under them (`floor_100k`:
-# the least an executor of one future per request does, no engine), then the heap such a run
-# holds and peaks at (benches/memory.rs). Extra arguments go to criterion,
-# such as a filter: ./scripts/bench.sh keyed-mutex
+# 5,000 and 20,000 users (criterion, benches/engine.rs), beside the floor
+# under them (`floor_100k`: the least an executor of one future per request
+# does, no engine), then the heap such a run holds and peaks at
+# (benches/memory.rs). Extra arguments go to criterion, such as a filter:
+# ./scripts/bench.sh keyed-mutex
 #
 # For comparison, the same scenario on Node's event loop with fake timers
 # was measured at about 70,000 events per second without a lock and 25,000
